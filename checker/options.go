@@ -1,0 +1,74 @@
+package checker
+
+import "time"
+
+// Strategy selects the exploration order.
+type Strategy uint8
+
+const (
+	// BFS explores level by level: counterexamples to invariants are
+	// shortest. It is the default.
+	BFS Strategy = iota
+	// DFS explores depth first: less frontier memory, and the order in
+	// which cycles are searched.
+	DFS
+)
+
+// Storage selects how visited states are remembered.
+type Storage uint8
+
+const (
+	// Exact stores every state's full encoding: no omission is possible.
+	Exact Storage = iota
+	// HashCompaction stores a 128-bit xxh3 fingerprint per state (fixed
+	// seed). Two distinct states may collide; the result reports the
+	// probability, and a run that finds nothing is Unknown.
+	HashCompaction
+	// Bitstate sets a few bits per state in a shared Bloom filter. Lowest
+	// memory, lossy; a run that finds nothing is Unknown.
+	Bitstate
+)
+
+// Progress is a snapshot of a running check, for live status lines.
+type Progress struct {
+	States      int64
+	Transitions int64
+	Depth       int
+	Queue       int64
+	Elapsed     time.Duration
+	StatesPerS  float64
+}
+
+// Options configures Check. The zero value is valid: BFS, exact storage,
+// GOMAXPROCS workers, no bounds, stop at the first violation.
+type Options struct {
+	Strategy Strategy
+	Storage  Storage
+	// Workers is the number of goroutines exploring; 0 means GOMAXPROCS.
+	Workers int
+	// MaxStates, MaxDepth, Timeout and MaxMemory bound the run; 0 means
+	// unbounded. Reaching a bound makes unresolved properties Unknown.
+	MaxStates int64
+	MaxDepth  int
+	Timeout   time.Duration
+	// MaxMemory is a budget in bytes for the visited set and frontier; when
+	// it is reached in Exact or HashCompaction mode the run switches to
+	// Bitstate and says so in the result.
+	MaxMemory int64
+	// BitstateBits is the Bloom filter size in bits (default 2^30) and
+	// BitstateHashes the number of hash functions (default 3).
+	BitstateBits   uint64
+	BitstateHashes uint
+	// CollectAll keeps exploring after a violation so that every property
+	// gets its own verdict (one counterexample each). The default stops at
+	// the first violation.
+	CollectAll bool
+	// NoSymmetry and NoPOR switch off the System's optional reduction hooks.
+	NoSymmetry bool
+	NoPOR      bool
+	// OnProgress, when set, is called about every ProgressEvery (default
+	// 1 s) from one goroutine.
+	OnProgress    func(Progress)
+	ProgressEvery time.Duration
+	_             struct{}
+}

@@ -1,0 +1,90 @@
+package checker
+
+import "time"
+
+// Verdict is the tri-state outcome for one property.
+type Verdict uint8
+
+const (
+	// Unknown: the search did not settle the property (a bound, a timeout,
+	// the memory budget, or lossy storage). Reason says which.
+	Unknown Verdict = iota
+	// Holds: the property holds in the whole (exhaustively explored)
+	// state space.
+	Holds
+	// Violated: a validated counterexample exists.
+	Violated
+)
+
+// Reason explains an Unknown verdict.
+type Reason uint8
+
+const (
+	ReasonNone Reason = iota
+	ReasonTimeout
+	ReasonCancelled
+	ReasonMemory
+	ReasonStateBound
+	ReasonDepthBound
+	ReasonBitstate
+	ReasonHashCompaction
+	// ReasonStopped: the run stopped at another property's violation
+	// before this one was settled.
+	ReasonStopped
+)
+
+// TraceStep is one transition of a counterexample.
+type TraceStep[S any] struct {
+	Step  Step
+	Lines []Line
+	// State is the state reached by the step.
+	State S
+}
+
+// Trace is a counterexample: an initial state, then steps. For cycle
+// properties LoopStart is the index in Steps where the loop begins (the
+// state before Steps[LoopStart] equals the last state); otherwise -1.
+type Trace[S any] struct {
+	Initial   S
+	Steps     []TraceStep[S]
+	LoopStart int
+}
+
+// PropertyResult is the verdict on one property.
+type PropertyResult[S any] struct {
+	Name    string
+	Kind    string // "invariant", "end", "cycle"
+	Verdict Verdict
+	Reason  Reason
+	// Explanation is the property's explanation of the violating state.
+	Explanation string
+	Trace       *Trace[S]
+}
+
+// Stats describes the search.
+type Stats struct {
+	States        int64 // distinct states stored
+	Matched       int64 // successors that were already stored
+	Transitions   int64
+	MaxDepth      int
+	Elapsed       time.Duration
+	StatesPerS    float64
+	BytesPerState float64
+	TableLoad     float64
+	// OmissionProbability estimates the chance that a state was wrongly
+	// considered visited (hash compaction, bitstate); 0 for Exact.
+	OmissionProbability float64
+	Storage             Storage
+	// SwitchedToBitstate is set when the memory budget forced the switch.
+	SwitchedToBitstate bool
+	Workers            int
+}
+
+// Result is the outcome of Check.
+type Result[S any] struct {
+	Properties []PropertyResult[S]
+	Stats      Stats
+	// Complete is true when the whole state space was explored with
+	// lossless storage.
+	Complete bool
+}

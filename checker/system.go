@@ -1,0 +1,81 @@
+package checker
+
+// Step identifies one transition out of a state. It is a small value so that
+// successor generation allocates nothing for labels; the human-readable text
+// of a step is produced only when a counterexample is rendered, by
+// re-executing the step through Explainer.
+//
+// Actor names the process or component that moved (a System-defined index),
+// Choice distinguishes the branches one actor can take from the same state,
+// and Marks is a bit set of System-defined action kinds that cycle
+// properties refer to (for example "a pod was evicted").
+//
+// From one state, the pair (Actor, Choice) must identify a successor
+// uniquely and deterministically: replay relies on it.
+type Step struct {
+	Actor  uint16
+	Choice uint32
+	Marks  uint32
+}
+
+// Line is one line of a rendered step, shaped like Kivi's trace output:
+// "[Component] Message".
+type Line struct {
+	Component string
+	Message   string
+}
+
+// System is a transition system over states of type S. Implementations must
+// be deterministic and free of side effects: the engine calls them from many
+// goroutines at once, on different states.
+type System[S any] interface {
+	// Initial calls emit once for every initial state.
+	Initial(emit func(S))
+	// Next calls emit once for every successor of s, in a deterministic
+	// order. emit must not retain the state it receives after it returns,
+	// and Next must not modify s: the System may reuse the successor value
+	// it passed once emit has returned.
+	Next(s S, emit func(Step, S))
+	// AppendEncoding appends the canonical byte encoding of s to dst. Two
+	// states are the same state iff their encodings are equal.
+	AppendEncoding(dst []byte, s S) []byte
+	// Decode rebuilds a state from its encoding. The engine keeps frontier
+	// states as encodings and decodes them when it expands them.
+	Decode(enc []byte) (S, error)
+}
+
+// Explainer is an optional interface of a System: it renders the lines a
+// step prints when taken from state s. Without it, traces carry only the
+// Step values.
+type Explainer[S any] interface {
+	Explain(s S, step Step) []Line
+}
+
+// Canonicalizer is the optional symmetry-reduction hook. Canonical returns a
+// representative of the orbit of s under the System's symmetry group: two
+// states that are permutations of each other must map to the same
+// representative, and the representative must satisfy exactly the same
+// properties as s. The engine stores and matches only representatives but
+// explores and reports concrete states, so traces stay replayable in the
+// unreduced system.
+type Canonicalizer[S any] interface {
+	Canonical(s S) S
+}
+
+// Successor is one outgoing transition, as handed to the partial-order
+// reduction hook.
+type Successor[S any] struct {
+	Step  Step
+	State S
+}
+
+// AmpleSetter is the optional partial-order-reduction hook. Given a state
+// and all its enabled transitions, Ample returns the indices of an ample
+// subset, or nil to expand fully. The System guarantees that the subset is
+// independent of every transition outside it and invisible to the
+// properties being checked; the engine enforces the cycle proviso (it falls
+// back to full expansion when an ample successor closes a cycle or is
+// already stored).
+type AmpleSetter[S any] interface {
+	Ample(s S, succ []Successor[S]) []int
+}

@@ -1,0 +1,263 @@
+package model
+
+import "fmt"
+
+// Compile validates the Universe, applies defaults, interns labels and
+// precomputes the static scheduler relations (NodeFit) and the event
+// memory layout. It must be called once, before any State is built;
+// errors name the object and field at fault and wrap ErrInvalid.
+func (u *Universe) Compile() error {
+	if u.compiled {
+		return nil
+	}
+	if len(u.Nodes) == 0 {
+		return fmt.Errorf("nodes: at least one node is needed: %w", ErrInvalid)
+	}
+	if len(u.Nodes) > 250 || u.PodSlots > 250 || len(u.Deployments) > 250 || len(u.Templates) > 250 {
+		return fmt.Errorf("at most 250 nodes, pod slots, deployments and templates are supported: %w", ErrInvalid)
+	}
+	in := &u.Labels
+	u.Hostname = in.Key(HostnameKey)
+	// Nodes first, so that node label keys and values get the lowest ids.
+	for i := range u.Nodes {
+		n := &u.Nodes[i]
+		if n.Name == "" {
+			n.Name = fmt.Sprint(i + 1)
+		}
+		if n.CPU <= 0 || n.Memory <= 0 {
+			return fmt.Errorf("node %q: cpu and memory capacity must be positive (cpu %d, memory %d): %w", n.Name, n.CPU, n.Memory, ErrInvalid)
+		}
+		if n.MaxPods == 0 {
+			n.MaxPods = DefaultMaxPods
+		}
+		labels := map[string]string{}
+		for k, v := range n.Labels {
+			labels[k] = v
+		}
+		if _, ok := labels[HostnameKey]; !ok {
+			labels[HostnameKey] = n.Name
+		}
+		if _, ok := labels[KiviHostnameKey]; !ok {
+			labels[KiviHostnameKey] = labels[HostnameKey]
+		}
+		n.Labels = labels
+		n.LabelSet = in.Compile(labels)
+		for j, t := range n.Taints {
+			switch t.Effect {
+			case NoSchedule, PreferNoSchedule, NoExecute:
+			default:
+				return fmt.Errorf("node %q: taints[%d].effect %q (accepted: NoSchedule, PreferNoSchedule, NoExecute): %w", n.Name, j, t.Effect, ErrInvalid)
+			}
+			u.HasTaints = true
+		}
+	}
+	for i := range u.Templates {
+		t := &u.Templates[i]
+		t.LabelSet = in.Compile(t.Labels)
+		if t.CPU < 0 || t.Memory < 0 {
+			return fmt.Errorf("pod template %q: negative request: %w", t.Name, ErrInvalid)
+		}
+		if t.NodeName < 0 || t.NodeName > len(u.Nodes) {
+			return fmt.Errorf("pod template %q: nodeName refers to node %d of %d: %w", t.Name, t.NodeName, len(u.Nodes), ErrInvalid)
+		}
+		if len(t.Pattern) > 0 {
+			u.HasPatterns = true
+		}
+	}
+	for i := range u.Templates {
+		t := &u.Templates[i]
+		for j := range t.Spread {
+			c := &t.Spread[j]
+			if c.MaxSkew <= 0 {
+				return fmt.Errorf("pod template %q: topologySpreadConstraints[%d].maxSkew must be positive: %w", t.Name, j, ErrInvalid)
+			}
+			if c.MinDomains == 0 {
+				c.MinDomains = 1
+			}
+			if c.TopologyKey == "" {
+				return fmt.Errorf("pod template %q: topologySpreadConstraints[%d].topologyKey is empty: %w", t.Name, j, ErrInvalid)
+			}
+			c.Key = in.Key(c.TopologyKey)
+			sel, err := in.compileSelector(c.Selector)
+			if err != nil {
+				return fmt.Errorf("pod template %q: topologySpreadConstraints[%d].labelSelector: %w", t.Name, j, err)
+			}
+			c.SelectorEmpty = sel.Empty()
+			c.MatchesTemplate = make([]bool, len(u.Templates))
+			for k := range u.Templates {
+				// Kubernetes counts no existing pod for an empty selector
+				// (countPodsMatchSelector); self-match still applies. The
+				// scheduler plugin handles that through SelectorEmpty.
+				c.MatchesTemplate[k] = sel.Matches(in.Compile(u.Templates[k].Labels))
+			}
+		}
+	}
+	// Template labels may have interned keys after some LabelSets were
+	// built; LabelSet.Get copes with short sets, so nothing to redo.
+	for i := range u.Templates {
+		t := &u.Templates[i]
+		fit, err := u.compileFit(t)
+		if err != nil {
+			return fmt.Errorf("pod template %q: %w", t.Name, err)
+		}
+		t.Fit = fit
+	}
+	for i, c := range u.Configs {
+		if c.PodTemplate < 0 || c.PodTemplate >= len(u.Templates) {
+			return fmt.Errorf("deployment config %d: pod template %d does not exist: %w", i, c.PodTemplate, ErrInvalid)
+		}
+	}
+	for i, h := range u.HPAs {
+		if h.Min < 1 || h.Max < h.Min {
+			return fmt.Errorf("hpa %d: need 1 <= minReplicas <= maxReplicas (min %d, max %d): %w", i, h.Min, h.Max, ErrInvalid)
+		}
+		if len(h.Metrics) == 0 {
+			return fmt.Errorf("hpa %d: no metric: %w", i, ErrInvalid)
+		}
+		for j, m := range h.Metrics {
+			if m.Value <= 0 {
+				return fmt.Errorf("hpa %d: metrics[%d] target must be positive: %w", i, j, ErrInvalid)
+			}
+		}
+		if h.TolerancePercent == 0 {
+			u.HPAs[i].TolerancePercent = DefaultTolerance
+		}
+		u.HasHPA = true
+	}
+	for i, d := range u.DeploymentTemplates {
+		if d.Config < 0 || d.Config >= len(u.Configs) {
+			return fmt.Errorf("deployment template %q: config %d does not exist: %w", d.Name, d.Config, ErrInvalid)
+		}
+		if d.HPA > len(u.HPAs) || d.HPA < -1 {
+			return fmt.Errorf("deployment template %q: hpa %d does not exist: %w", d.Name, d.HPA, ErrInvalid)
+		}
+		_ = i
+	}
+	off := 0
+	for i := range u.Events {
+		e := &u.Events[i]
+		switch e.Kind {
+		case CPUChange:
+			e.VarLen = 1
+			if e.MaxDelta == 0 {
+				e.MaxDelta = 6
+			}
+			if e.Deployment < 0 || e.Deployment >= len(u.Deployments) {
+				return fmt.Errorf("events[%d] (%s): deployment %d does not exist: %w", i, e.Kind, e.Deployment, ErrInvalid)
+			}
+		case KernelPanic:
+			e.VarLen = 2 * len(u.Nodes)
+		case Maintenance:
+			e.VarLen = 1 + len(u.Nodes)
+			if e.Parallel < 1 {
+				return fmt.Errorf("events[%d] (%s): parallel must be at least 1: %w", i, e.Kind, ErrInvalid)
+			}
+		case NodeFailure:
+			e.VarLen = 1
+			if e.Node < 0 || e.Node >= len(u.Nodes) {
+				return fmt.Errorf("events[%d] (%s): node %d does not exist: %w", i, e.Kind, e.Node, ErrInvalid)
+			}
+		case CreateTargetDeployment:
+			e.VarLen = 1
+			if e.Deployment < 0 || e.Deployment >= len(u.Deployments) {
+				return fmt.Errorf("events[%d] (%s): deployment %d does not exist: %w", i, e.Kind, e.Deployment, ErrInvalid)
+			}
+		case ApplyDeployment, CreateDeployment:
+			e.VarLen = 1
+			if e.Template < 0 || e.Template >= len(u.DeploymentTemplates) {
+				return fmt.Errorf("events[%d] (%s): deployment template %d does not exist: %w", i, e.Kind, e.Template, ErrInvalid)
+			}
+		case ScaleDeployment:
+			e.VarLen = 1
+			if e.MaxDelta == 0 {
+				e.MaxDelta = 3
+			}
+			if e.MaxDeployment < 1 || e.MaxDeployment > len(u.Deployments) {
+				return fmt.Errorf("events[%d] (%s): maxDeployment %d out of 1..%d: %w", i, e.Kind, e.MaxDeployment, len(u.Deployments), ErrInvalid)
+			}
+		default:
+			return fmt.Errorf("events[%d]: unknown kind %d: %w", i, e.Kind, ErrInvalid)
+		}
+		e.VarOffset = off
+		off += e.VarLen
+	}
+	u.NumEventVars = off
+	u.compiled = true
+	return nil
+}
+
+// compileFit computes the static relation between template t and every
+// node: nodeName, nodeSelector + required affinity, taints, preferred
+// affinity weights.
+func (u *Universe) compileFit(t *PodTemplate) ([]NodeFit, error) {
+	in := &u.Labels
+	nodeSel, err := in.compileSelector(&Selector{MatchLabels: t.NodeSelector})
+	if err != nil {
+		return nil, fmt.Errorf("nodeSelector: %w", err)
+	}
+	var required []CompiledSelector
+	for i := range t.Required {
+		c, err := in.compileSelector(&t.Required[i])
+		if err != nil {
+			return nil, fmt.Errorf("affinity.required[%d]: %w", i, err)
+		}
+		required = append(required, c)
+	}
+	var preferred []CompiledSelector
+	for i := range t.Preferred {
+		if t.Preferred[i].Weight < 1 || t.Preferred[i].Weight > 100 {
+			return nil, fmt.Errorf("affinity.preferred[%d].weight %d (accepted 1..100): %w", i, t.Preferred[i].Weight, ErrInvalid)
+		}
+		c, err := in.compileSelector(&t.Preferred[i].Term)
+		if err != nil {
+			return nil, fmt.Errorf("affinity.preferred[%d]: %w", i, err)
+		}
+		preferred = append(preferred, c)
+	}
+	fit := make([]NodeFit, len(u.Nodes))
+	for n := range u.Nodes {
+		node := &u.Nodes[n]
+		f := &fit[n]
+		f.NodeName = t.NodeName == 0 || t.NodeName == n+1
+		f.Affinity = nodeSel.Matches(node.LabelSet)
+		if f.Affinity && len(required) > 0 {
+			any := false
+			for _, r := range required {
+				if r.Matches(node.LabelSet) {
+					any = true
+					break
+				}
+			}
+			f.Affinity = any
+		}
+		for i, p := range preferred {
+			if p.Matches(node.LabelSet) {
+				f.Preferred += t.Preferred[i].Weight
+			}
+		}
+		for _, taint := range node.Taints {
+			tolerated := false
+			for _, tol := range t.Tolerations {
+				if tol.Tolerates(taint) {
+					tolerated = true
+					break
+				}
+			}
+			if tolerated {
+				continue
+			}
+			switch taint.Effect {
+			case NoSchedule:
+				f.NoSchedule = true
+			case NoExecute:
+				f.NoExecute = true
+			case PreferNoSchedule:
+				f.PreferNoSchedule++
+			}
+		}
+	}
+	return fit, nil
+}
+
+// Compiled reports whether Compile succeeded.
+func (u *Universe) Compiled() bool { return u.compiled }

@@ -1,0 +1,137 @@
+package model
+
+// Quantities derived from the pod slots. Kivi stores them as counters
+// (cpuLeft, numPod, replicas, replicasInCreation, ...) that drift under
+// several of its bugs; deriving them keeps them right by construction and
+// keeps them out of the state encoding.
+
+// Resources is a CPU / memory / pod-count triple.
+type Resources struct {
+	CPU, Memory int64
+	Pods        int
+}
+
+// Requested sums the requests of the pods bound to node n that still hold
+// it (Pending-bound, Running, Terminating), plus the node's reservation:
+// what the scheduler's NodeResourcesFit sees as used.
+func (u *Universe) Requested(s *State, n int) Resources {
+	node := &u.Nodes[n]
+	r := Resources{CPU: node.ReservedCPU, Memory: node.ReservedMemory, Pods: node.ReservedPods}
+	for i := range s.Pods {
+		p := &s.Pods[i]
+		if p.Phase == Free || int(p.Node) != n+1 {
+			continue
+		}
+		t := &u.Templates[p.Template]
+		r.CPU += t.CPU
+		r.Memory += t.Memory
+		r.Pods++
+	}
+	return r
+}
+
+// Allocatable returns a node's capacity.
+func (u *Universe) Allocatable(n int) Resources {
+	node := &u.Nodes[n]
+	return Resources{CPU: node.CPU, Memory: node.Memory, Pods: node.MaxPods}
+}
+
+// UsedCPU sums the current CPU usage of the pods on node n plus the node's
+// reservation: the load that can crash it (kernel panic).
+func (u *Universe) UsedCPU(s *State, n int) int64 {
+	used := u.Nodes[n].ReservedCPU
+	for i := range s.Pods {
+		p := &s.Pods[i]
+		if p.Phase != Free && int(p.Node) == n+1 {
+			used += int64(p.CPU)
+		}
+	}
+	return used
+}
+
+// DeploymentCounts are the pods of one deployment by phase.
+type DeploymentCounts struct {
+	Pending, Running, Terminating int
+	// Started counts Running pods plus Terminating pods that had been
+	// running: Kivi's d.replicas.
+	Started int
+}
+
+// Active is Pending + Running: the pods the ReplicaSet controller counts.
+func (c DeploymentCounts) Active() int { return c.Pending + c.Running }
+
+// Counts tallies the pods of deployment d (all its ReplicaSets).
+func Counts(s *State, d int) DeploymentCounts {
+	var c DeploymentCounts
+	owner := uint8(d + 1)
+	for i := range s.Pods {
+		p := &s.Pods[i]
+		if p.Owner != owner {
+			continue
+		}
+		switch p.Phase {
+		case Pending:
+			c.Pending++
+		case Running:
+			c.Running++
+			c.Started++
+		case Terminating:
+			c.Terminating++
+			if p.WasRunning {
+				c.Started++
+			}
+		}
+	}
+	return c
+}
+
+// RSCounts tallies the pods of ReplicaSet slot rs of deployment d.
+func RSCounts(s *State, d, rs int) DeploymentCounts {
+	var c DeploymentCounts
+	owner := uint8(d + 1)
+	for i := range s.Pods {
+		p := &s.Pods[i]
+		if p.Owner != owner || int(p.RS) != rs {
+			continue
+		}
+		switch p.Phase {
+		case Pending:
+			c.Pending++
+		case Running:
+			c.Running++
+			c.Started++
+		case Terminating:
+			c.Terminating++
+			if p.WasRunning {
+				c.Started++
+			}
+		}
+	}
+	return c
+}
+
+// ReadyNodes counts the Ready nodes.
+func ReadyNodes(s *State) int {
+	n := 0
+	for i := range s.Nodes {
+		if s.Nodes[i].Status == Ready {
+			n++
+		}
+	}
+	return n
+}
+
+// FreeSlot returns the lowest Free pod slot, or -1.
+func FreeSlot(s *State) int {
+	for i := range s.Pods {
+		if s.Pods[i].Phase == Free {
+			return i
+		}
+	}
+	return -1
+}
+
+// PodTemplate returns the template of deployment d's current ReplicaSet.
+func (u *Universe) PodTemplateOf(s *State, d int) *PodTemplate {
+	return &u.Templates[u.Configs[s.Deps[d].Config].PodTemplate]
+}

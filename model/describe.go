@@ -1,0 +1,69 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Describe renders s deterministically, one object per line. The CLI uses
+// it for verbose traces and golden tests compare against it.
+func Describe(u *Universe, s *State) string {
+	var b strings.Builder
+	for n := range s.Nodes {
+		req := u.Requested(s, n)
+		fmt.Fprintf(&b, "node %s: %s cpu %d/%d mem %d/%d pods %d", u.Nodes[n].Name, s.Nodes[n].Status,
+			req.CPU, u.Nodes[n].CPU, req.Memory, u.Nodes[n].Memory, req.Pods)
+		if used := u.UsedCPU(s, n); used != req.CPU {
+			fmt.Fprintf(&b, " used-cpu %d", used)
+		}
+		b.WriteByte('\n')
+	}
+	for i := range s.Pods {
+		p := &s.Pods[i]
+		if p.Phase == Free {
+			continue
+		}
+		fmt.Fprintf(&b, "pod %d: %s", i+1, p.Phase)
+		if p.Phase == Terminating && p.WasRunning {
+			b.WriteString(" (was running)")
+		}
+		if p.Node != 0 {
+			fmt.Fprintf(&b, " on %s", u.Nodes[p.Node-1].Name)
+		}
+		if p.Owner != 0 {
+			fmt.Fprintf(&b, " deployment %s rs %d", u.Deployments[p.Owner-1].Name, p.RS)
+		}
+		fmt.Fprintf(&b, " cpu %d", p.CPU)
+		if p.Pattern != 0 && len(u.Templates[p.Template].Pattern) > 0 {
+			fmt.Fprintf(&b, " pattern %d", p.Pattern)
+		}
+		b.WriteByte('\n')
+	}
+	for d := range s.Deps {
+		ds := &s.Deps[d]
+		if !ds.Active {
+			fmt.Fprintf(&b, "deployment %s: inactive\n", u.Deployments[d].Name)
+			continue
+		}
+		c := Counts(s, d)
+		fmt.Fprintf(&b, "deployment %s: spec %d running %d pending %d terminating %d", u.Deployments[d].Name,
+			ds.Replicas, c.Running, c.Pending, c.Terminating)
+		if ds.HPA != 0 {
+			h := u.HPAs[ds.HPA-1]
+			fmt.Fprintf(&b, " hpa %d..%d", h.Min, h.Max)
+		}
+		b.WriteByte('\n')
+	}
+	for q := Queue(0); q < NumQueues; q++ {
+		if len(s.Queues[q]) > 0 {
+			fmt.Fprintf(&b, "queue %s: %v\n", q, s.Queues[q])
+		}
+	}
+	if s.DeschedulerPending {
+		b.WriteString("descheduler: pending\n")
+	}
+	if s.Failed != NoFailure {
+		fmt.Fprintf(&b, "failed: %d (%d)\n", s.Failed, s.FailedArg)
+	}
+	return b.String()
+}

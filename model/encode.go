@@ -1,0 +1,171 @@
+package model
+
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// Encoding layout (canonical: equal states have equal bytes and vice
+// versa, for one Universe and monitor count):
+//
+//	flags byte: bit0 DeschedulerPending, bits1-2 Init
+//	Failed, FailedArg
+//	nodes:  one byte each (status)
+//	pods:   one byte each for a Free slot (0); otherwise a header byte
+//	        (phase | wasRunning<<2 | rs<<3 | 1<<4), node, owner,
+//	        template, pattern, then CPU and Memory as zigzag varints
+//	deps:   flags (active | cur<<1 | hpa<<2), config, replicas (varint),
+//	        then per ReplicaSet template and replicas (varint)
+//	queues: length then items, for each queue
+//	event vars, monitors: raw bytes (their lengths are fixed by the
+//	        Universe and the System)
+
+// AppendEncoding appends the canonical encoding of s to dst.
+func (s *State) AppendEncoding(dst []byte) []byte {
+	var flags byte
+	if s.DeschedulerPending {
+		flags |= 1
+	}
+	flags |= s.Init << 1
+	dst = append(dst, flags, byte(s.Failed), s.FailedArg)
+	for i := range s.Nodes {
+		dst = append(dst, byte(s.Nodes[i].Status))
+	}
+	for i := range s.Pods {
+		p := &s.Pods[i]
+		if p.Phase == Free {
+			dst = append(dst, 0)
+			continue
+		}
+		h := byte(p.Phase) | 1<<4 | p.RS<<3
+		if p.WasRunning {
+			h |= 1 << 2
+		}
+		dst = append(dst, h, p.Node, p.Owner, p.Template, p.Pattern)
+		dst = binary.AppendVarint(dst, int64(p.CPU))
+		dst = binary.AppendVarint(dst, int64(p.Memory))
+	}
+	for i := range s.Deps {
+		d := &s.Deps[i]
+		f := d.Cur << 1
+		if d.Active {
+			f |= 1
+		}
+		dst = append(dst, f, d.HPA, d.Config)
+		dst = binary.AppendVarint(dst, int64(d.Replicas))
+		for r := range d.RS {
+			dst = append(dst, d.RS[r].Template)
+			dst = binary.AppendVarint(dst, int64(d.RS[r].Replicas))
+		}
+	}
+	for q := range s.Queues {
+		dst = append(dst, byte(len(s.Queues[q])))
+		dst = append(dst, s.Queues[q]...)
+	}
+	dst = append(dst, s.EventVars...)
+	dst = append(dst, s.Monitors...)
+	return dst
+}
+
+// DecodeState rebuilds a State of universe u (with the given monitor
+// memory size) from its encoding.
+func DecodeState(u *Universe, monitors int, enc []byte) (*State, error) {
+	s := &State{}
+	if err := DecodeInto(s, u, monitors, enc); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// DecodeInto is DecodeState reusing dst's slices.
+func DecodeInto(s *State, u *Universe, monitors int, enc []byte) error {
+	r := reader{b: enc}
+	flags := r.byte()
+	s.DeschedulerPending = flags&1 != 0
+	s.Init = flags >> 1 & 3
+	s.Failed = Failure(r.byte())
+	s.FailedArg = r.byte()
+	s.Nodes = resize(s.Nodes, len(u.Nodes))
+	for i := range s.Nodes {
+		s.Nodes[i] = NodeState{Status: NodeStatus(r.byte())}
+	}
+	s.Pods = resize(s.Pods, u.PodSlots)
+	for i := range s.Pods {
+		h := r.byte()
+		if h == 0 {
+			s.Pods[i] = PodState{}
+			continue
+		}
+		p := PodState{Phase: Phase(h & 3), WasRunning: h&(1<<2) != 0, RS: h >> 3 & 1}
+		p.Node, p.Owner, p.Template, p.Pattern = r.byte(), r.byte(), r.byte(), r.byte()
+		p.CPU = int32(r.varint())
+		p.Memory = int32(r.varint())
+		s.Pods[i] = p
+	}
+	s.Deps = resize(s.Deps, len(u.Deployments))
+	for i := range s.Deps {
+		f := r.byte()
+		d := DeploymentState{Active: f&1 != 0, Cur: f >> 1 & 1}
+		d.HPA, d.Config = r.byte(), r.byte()
+		d.Replicas = int16(r.varint())
+		for k := range d.RS {
+			d.RS[k].Template = r.byte()
+			d.RS[k].Replicas = int16(r.varint())
+		}
+		s.Deps[i] = d
+	}
+	for q := range s.Queues {
+		n := int(r.byte())
+		s.Queues[q] = append(s.Queues[q][:0], r.bytes(n)...)
+	}
+	s.EventVars = append(s.EventVars[:0], r.bytes(u.NumEventVars)...)
+	s.Monitors = append(s.Monitors[:0], r.bytes(monitors)...)
+	if r.err != nil || r.off != len(enc) {
+		return fmt.Errorf("decode state: %d of %d bytes read: %w", r.off, len(enc), ErrInvalid)
+	}
+	return nil
+}
+
+func resize[T any](x []T, n int) []T {
+	if cap(x) >= n {
+		return x[:n]
+	}
+	return make([]T, n)
+}
+
+type reader struct {
+	b   []byte
+	off int
+	err error
+}
+
+func (r *reader) byte() byte {
+	if r.off >= len(r.b) {
+		r.err = ErrInvalid
+		return 0
+	}
+	c := r.b[r.off]
+	r.off++
+	return c
+}
+
+func (r *reader) bytes(n int) []byte {
+	if r.off+n > len(r.b) {
+		r.err = ErrInvalid
+		r.off = len(r.b)
+		return nil
+	}
+	x := r.b[r.off : r.off+n]
+	r.off += n
+	return x
+}
+
+func (r *reader) varint() int64 {
+	v, n := binary.Varint(r.b[min(r.off, len(r.b)):])
+	if n <= 0 {
+		r.err = ErrInvalid
+		return 0
+	}
+	r.off += n
+	return v
+}

@@ -1,0 +1,81 @@
+package model
+
+import "fmt"
+
+// Phase is the lifecycle phase of a pod slot.
+type Phase uint8
+
+const (
+	// Free: the slot holds no pod.
+	Free Phase = iota
+	// Pending: created by its controller, not yet started by a kubelet
+	// (unbound, or bound and waiting for the kubelet). An unschedulable pod
+	// stays Pending.
+	Pending
+	// Running: started by the kubelet; the only phase counted as a ready
+	// replica.
+	Running
+	// Terminating: deletion requested, the kubelet has not removed it yet.
+	Terminating
+)
+
+func (p Phase) String() string {
+	switch p {
+	case Free:
+		return "Free"
+	case Pending:
+		return "Pending"
+	case Running:
+		return "Running"
+	case Terminating:
+		return "Terminating"
+	}
+	return fmt.Sprintf("Phase(%d)", uint8(p))
+}
+
+// NodeStatus is the health of a node as the control plane sees it.
+type NodeStatus uint8
+
+const (
+	// NotReady: down (maintenance, failure).
+	NotReady NodeStatus = iota
+	// Ready: the only schedulable status.
+	Ready
+	// Unhealthy: crashed by a kernel panic; treated as not Ready.
+	Unhealthy
+)
+
+func (s NodeStatus) String() string {
+	switch s {
+	case NotReady:
+		return "NotReady"
+	case Ready:
+		return "Ready"
+	case Unhealthy:
+		return "Unhealthy"
+	}
+	return fmt.Sprintf("NodeStatus(%d)", uint8(s))
+}
+
+// Queue names one controller work queue.
+type Queue uint8
+
+const (
+	SchedulerQueue Queue = iota
+	KubeletQueue
+	DeploymentQueue
+	HPAQueue
+	NodeControllerQueue
+	TaintManagerQueue
+	// NumQueues is the number of queues in a State.
+	NumQueues
+)
+
+var queueNames = [NumQueues]string{"scheduler", "kubelet", "deployment", "hpa", "nodecontroller", "taintmanager"}
+
+func (q Queue) String() string {
+	if q < NumQueues {
+		return queueNames[q]
+	}
+	return fmt.Sprintf("Queue(%d)", uint8(q))
+}

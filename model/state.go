@@ -1,0 +1,200 @@
+package model
+
+// PodState is one pod slot. A Free slot is all zero.
+type PodState struct {
+	Phase Phase
+	// WasRunning marks a Terminating pod that had been Running: it is still
+	// a member of its ReplicaSet until the kubelet removes it.
+	WasRunning bool
+	// Node is the node the pod is bound to, as index+1; 0 = unbound.
+	Node uint8
+	// Owner is the owning deployment as index+1; 0 = a bare pod.
+	Owner uint8
+	// RS is which of the owner's two ReplicaSet slots the pod belongs to.
+	RS uint8
+	// Template is the pod template index.
+	Template uint8
+	// Pattern is the next entry of the template's CPU pattern to apply.
+	Pattern uint8
+	// CPU and Memory are the pod's current usage (not its request).
+	CPU, Memory int32
+}
+
+// NodeOf returns the node index of a bound pod, or -1.
+func (p *PodState) NodeOf() int { return int(p.Node) - 1 }
+
+// Active reports whether the pod counts towards its ReplicaSet's active
+// pods (Pending or Running, not terminating): Kubernetes'
+// controller.FilterActivePods.
+func (p *PodState) Active() bool { return p.Phase == Pending || p.Phase == Running }
+
+// NodeState is the dynamic part of a node.
+type NodeState struct {
+	Status NodeStatus
+}
+
+// ReplicaSetState is one of a deployment's two ReplicaSet slots. Its
+// members are derived from the pod slots (Owner and RS).
+type ReplicaSetState struct {
+	// Template is the pod template index + 1; 0 = the slot is unused.
+	Template uint8
+	// Replicas is the ReplicaSet's spec.replicas.
+	Replicas int16
+}
+
+// DeploymentState is the dynamic part of a deployment.
+type DeploymentState struct {
+	Active bool
+	// Replicas is spec.replicas (written by the HPA and user commands).
+	Replicas int16
+	// Config indexes Universe.Configs.
+	Config uint8
+	// HPA is Universe.HPAs index + 1; 0 = no HPA.
+	HPA uint8
+	// Cur is the current ReplicaSet slot (the one matching the template).
+	Cur uint8
+	RS  [2]ReplicaSetState
+}
+
+// Init phases of the init process (Kivi's start-up sequence).
+const (
+	// InitFirst: commands of the First slot run before anything else.
+	InitFirst uint8 = iota
+	// InitMain: controllers and Main events run; after-stable events wait
+	// for the first quiescent state.
+	InitMain
+	// InitStable: after-stable events have started.
+	InitStable
+)
+
+// Failure codes recorded in State.Failed when a step hits an assertion.
+// A failed state has no successors.
+type Failure uint8
+
+const (
+	NoFailure Failure = iota
+	// FailNoFeasibleNode: the scheduler found no node (pod_always_schedulable).
+	FailNoFeasibleNode
+	// FailKernelPanic: a node panicked three times (no_kernel_panic).
+	FailKernelPanic
+	// FailDeploymentExists: kubectl create of an existing deployment.
+	FailDeploymentExists
+	// FailMonitor: an intent monitor fired; FailedArg names the monitor.
+	FailMonitor
+	// FailInternal: a model consistency assertion (FailedArg says which).
+	FailInternal
+)
+
+// State is the dynamic part of one cluster state: everything a future step
+// can read, and nothing else.
+type State struct {
+	Nodes []NodeState
+	Pods  []PodState
+	Deps  []DeploymentState
+	// Queues hold the pending items of each work queue in FIFO order, each
+	// id at most once (Kubernetes work-queue de-duplication). Items are
+	// pod, deployment or node indices.
+	Queues [NumQueues][]uint8
+	// DeschedulerPending is the descheduler's trigger: any kubelet start or
+	// delete sets it; a descheduling cycle clears it. (Kivi queues
+	// deployment ids but ignores their value.)
+	DeschedulerPending bool
+	// Init is the init process phase (InitFirst, InitMain, InitStable).
+	Init uint8
+	// EventVars is the memory of the event processes (layout in
+	// Universe.Events[i].VarOffset).
+	EventVars []uint8
+	// Monitors is the memory of the intent monitors (layout owned by the
+	// intents that the System was built with).
+	Monitors []uint8
+	// Failed records an assertion failure; FailedArg qualifies it (the
+	// node, pod or monitor concerned).
+	Failed    Failure
+	FailedArg uint8
+}
+
+// NewState returns the all-empty state for u: nodes Ready, every pod slot
+// Free, deployments inactive, queues empty.
+func NewState(u *Universe, monitors int) *State {
+	s := &State{
+		Nodes:     make([]NodeState, len(u.Nodes)),
+		Pods:      make([]PodState, u.PodSlots),
+		Deps:      make([]DeploymentState, len(u.Deployments)),
+		EventVars: make([]uint8, u.NumEventVars),
+		Monitors:  make([]uint8, monitors),
+	}
+	for i := range s.Nodes {
+		s.Nodes[i].Status = Ready
+	}
+	return s
+}
+
+// Clone returns a deep copy.
+func (s *State) Clone() *State {
+	c := &State{}
+	s.CopyTo(c)
+	return c
+}
+
+// CopyTo overwrites dst with s, reusing dst's slices when they are large
+// enough (successor generation reuses one scratch State per worker).
+func (s *State) CopyTo(dst *State) {
+	dst.Nodes = append(dst.Nodes[:0], s.Nodes...)
+	dst.Pods = append(dst.Pods[:0], s.Pods...)
+	dst.Deps = append(dst.Deps[:0], s.Deps...)
+	for q := range s.Queues {
+		dst.Queues[q] = append(dst.Queues[q][:0], s.Queues[q]...)
+	}
+	dst.DeschedulerPending = s.DeschedulerPending
+	dst.Init = s.Init
+	dst.EventVars = append(dst.EventVars[:0], s.EventVars...)
+	dst.Monitors = append(dst.Monitors[:0], s.Monitors...)
+	dst.Failed = s.Failed
+	dst.FailedArg = s.FailedArg
+}
+
+// Enqueue appends id to queue q unless it is already pending.
+func (s *State) Enqueue(q Queue, id int) {
+	for _, x := range s.Queues[q] {
+		if int(x) == id {
+			return
+		}
+	}
+	s.Queues[q] = append(s.Queues[q], uint8(id))
+}
+
+// Dequeue removes and returns the head of queue q; ok is false when empty.
+func (s *State) Dequeue(q Queue) (id int, ok bool) {
+	items := s.Queues[q]
+	if len(items) == 0 {
+		return 0, false
+	}
+	id = int(items[0])
+	// Shift in place: queues are a handful of items, and keeping the
+	// backing array at index 0 keeps Clone cheap.
+	copy(items, items[1:])
+	s.Queues[q] = items[:len(items)-1]
+	return id, true
+}
+
+// Empty reports whether queue q has no pending item.
+func (s *State) Empty(q Queue) bool { return len(s.Queues[q]) == 0 }
+
+// Quiet4 is Kivi's Q4-empty: the node-controller, scheduler, kubelet and
+// deployment queues are empty. The HPA and the descheduler wait for it.
+func (s *State) Quiet4() bool {
+	return len(s.Queues[NodeControllerQueue]) == 0 && len(s.Queues[SchedulerQueue]) == 0 &&
+		len(s.Queues[KubeletQueue]) == 0 && len(s.Queues[DeploymentQueue]) == 0
+}
+
+// Quiet5 is Kivi's Q5-empty: Quiet4 and the HPA queue empty. Quiescence-
+// gated events wait for it.
+func (s *State) Quiet5() bool { return s.Quiet4() && len(s.Queues[HPAQueue]) == 0 }
+
+// Fail records an assertion failure (the first one wins).
+func (s *State) Fail(f Failure, arg int) {
+	if s.Failed == NoFailure {
+		s.Failed = f
+		s.FailedArg = uint8(arg)
+	}
+}

@@ -1,0 +1,133 @@
+package model
+
+import "fmt"
+
+// Line is one trace line of a step: "[Component] Message".
+type Line struct {
+	Component string
+	Message   string
+}
+
+func (l Line) String() string { return "[" + l.Component + "] " + l.Message }
+
+// Tx is the context of one transition. Controllers and events write
+// straight-line code and call Choose where the model branches; the System
+// enumerates every sequence of choices by re-running the step (stateless
+// re-execution), so a step function never needs to know how many
+// successors it has.
+//
+// A Tx also collects the step's trace lines (only when tracing, so that the
+// search allocates nothing for text) and its action marks.
+type Tx struct {
+	U *Universe
+	// script holds the choices to replay, radix the number of options seen
+	// at each choice point of the current run, pos the next choice point.
+	script []int
+	radix  []int
+	pos    int
+	// Marks are System-defined action kinds this step performed (see
+	// MarkEvicted / MarkStarted).
+	Marks uint32
+	// Lines is non-nil only when tracing.
+	Lines   []Line
+	tracing bool
+}
+
+// NewTx returns a transition context for u.
+func NewTx(u *Universe) *Tx { return &Tx{U: u} }
+
+// Begin prepares a run that replays the given choice script (nil for the
+// first run) and enables tracing when trace is true.
+func (tx *Tx) Begin(script []int, trace bool) {
+	tx.script = append(tx.script[:0], script...)
+	tx.radix = tx.radix[:0]
+	tx.pos = 0
+	tx.Marks = 0
+	tx.tracing = trace
+	if trace {
+		tx.Lines = tx.Lines[:0]
+		if tx.Lines == nil {
+			tx.Lines = []Line{}
+		}
+	} else {
+		tx.Lines = nil
+	}
+}
+
+// Choose returns a choice in [0, n). During enumeration the first run takes
+// 0 everywhere; Advance moves to the next combination.
+func (tx *Tx) Choose(n int) int {
+	if n <= 1 {
+		return 0
+	}
+	c := 0
+	if tx.pos < len(tx.script) {
+		c = tx.script[tx.pos]
+	} else {
+		tx.script = append(tx.script, 0)
+	}
+	tx.radix = append(tx.radix, n)
+	tx.pos++
+	return c
+}
+
+// Choices returns the choices of the last run (valid until Begin).
+func (tx *Tx) Choices() []int { return tx.script[:tx.pos] }
+
+// Advance computes the next choice script after a run, in depth-first
+// order (the last choice varies fastest). It returns false when every
+// combination has been produced.
+func (tx *Tx) Advance() bool {
+	for i := tx.pos - 1; i >= 0; i-- {
+		if tx.script[i]+1 < tx.radix[i] {
+			tx.script[i]++
+			tx.script = tx.script[:i+1]
+			return true
+		}
+	}
+	return false
+}
+
+// Tracing reports whether trace lines are collected. Call sites test it
+// before formatting, so that the search does not pay for text.
+func (tx *Tx) Tracing() bool { return tx.tracing }
+
+// Log adds a trace line (only when tracing).
+func (tx *Tx) Log(component, format string, args ...any) {
+	if tx.tracing {
+		tx.Lines = append(tx.Lines, Line{Component: component, Message: fmt.Sprintf(format, args...)})
+	}
+}
+
+// Mark records action kinds performed by this step.
+func (tx *Tx) Mark(bits uint32) { tx.Marks |= bits }
+
+// Action marks. Bits 0..15 are "a pod of deployment d was evicted"
+// (descheduler, taint manager, node controller), bits 16..31 "a pod of
+// deployment d was started". Deployments beyond 16 share the last bit.
+const maxMarkedDeployments = 16
+
+// MarkEvicted is the mark of an eviction of a pod of deployment d.
+func MarkEvicted(d int) uint32 { return 1 << uint(min(d, maxMarkedDeployments-1)) }
+
+// MarkStarted is the mark of a pod of deployment d being started.
+func MarkStarted(d int) uint32 {
+	return 1 << uint(maxMarkedDeployments+min(d, maxMarkedDeployments-1))
+}
+
+// Process is one actor of the model: a controller, an event or the init
+// process. Enabled is its guard; Step performs one transition on s (a copy
+// the caller owns), branching through tx.Choose. Both must be pure and
+// deterministic functions of (universe, state, choices).
+type Process interface {
+	Name() string
+	Enabled(u *Universe, s *State) bool
+	Step(tx *Tx, s *State)
+}
+
+// EndChecker is implemented by processes that can be stuck at a location
+// that is not a valid end (Kivi's invalid end states): ValidEnd reports
+// whether the process may rest in s when nothing else can move.
+type EndChecker interface {
+	ValidEnd(u *Universe, s *State) bool
+}

@@ -1,0 +1,412 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrInvalid marks every error about an inconsistent Universe or State.
+var ErrInvalid = errors.New("invalid model")
+
+// Hostname label keys every node carries: Kubernetes' well-known key, and
+// Kivi's short alias so that manifests written for Kivi keep working.
+const (
+	HostnameKey      = "kubernetes.io/hostname"
+	KiviHostnameKey  = "hostname"
+	DefaultMaxPods   = 110
+	DefaultTolerance = 10 // HPA tolerance in percent
+)
+
+// Node is one node of the topology. CPU and Memory are allocatable
+// capacities in model units (Kivi's cases use 64); ReservedCPU and
+// ReservedMemory are taken by pods the model does not track (system pods,
+// foreign load), so a node's free resources are capacity − reserved − the
+// requests of the model's pods on it.
+type Node struct {
+	Name           string
+	Type           int // node type, for symmetry reduction and the scaling search
+	CPU, Memory    int64
+	ReservedCPU    int64
+	ReservedMemory int64
+	// MaxPods bounds the pods on the node (default 110); ReservedPods of
+	// them are taken by untracked pods.
+	MaxPods      int
+	ReservedPods int
+	Labels       map[string]string
+	Taints       []Taint
+
+	// LabelSet is Labels compiled (set by Compile).
+	LabelSet LabelSet
+}
+
+// TaintEffect is a Kubernetes taint effect.
+type TaintEffect string
+
+const (
+	NoSchedule       TaintEffect = "NoSchedule"
+	PreferNoSchedule TaintEffect = "PreferNoSchedule"
+	NoExecute        TaintEffect = "NoExecute"
+)
+
+// Taint is a node taint.
+type Taint struct {
+	Key, Value string
+	Effect     TaintEffect
+}
+
+// Toleration is a pod toleration (operator Equal or Exists; an empty
+// Effect tolerates every effect; an empty Key with Exists tolerates all).
+type Toleration struct {
+	Key      string
+	Operator string // "Equal" (default) or "Exists"
+	Value    string
+	Effect   TaintEffect
+}
+
+// Tolerates reports whether the toleration tolerates the taint
+// (Kubernetes' v1.Toleration.ToleratesTaint).
+func (t Toleration) Tolerates(taint Taint) bool {
+	if t.Effect != "" && t.Effect != taint.Effect {
+		return false
+	}
+	if t.Key != "" && t.Key != taint.Key {
+		return false
+	}
+	switch t.Operator {
+	case "Exists":
+		return true
+	case "", "Equal":
+		return t.Value == taint.Value
+	}
+	return false
+}
+
+// WhenUnsatisfiable of a topology spread constraint.
+type WhenUnsatisfiable uint8
+
+const (
+	DoNotSchedule WhenUnsatisfiable = iota
+	ScheduleAnyway
+)
+
+func (w WhenUnsatisfiable) String() string {
+	if w == DoNotSchedule {
+		return "DoNotSchedule"
+	}
+	return "ScheduleAnyway"
+}
+
+// SpreadConstraint is a topology spread constraint of a pod template.
+type SpreadConstraint struct {
+	MaxSkew     int
+	MinDomains  int // default 1
+	TopologyKey string
+	When        WhenUnsatisfiable
+	Selector    *Selector
+	// HonorNodeAffinity (default true) and HonorNodeTaints (default false)
+	// are the node inclusion policies.
+	HonorNodeAffinity bool
+	HonorNodeTaints   bool
+
+	// Key is TopologyKey interned; MatchesTemplate[t] says whether pods of
+	// template t match Selector (set by Compile).
+	Key             KeyID
+	MatchesTemplate []bool
+	// SelectorEmpty: an empty ({}) selector; Kubernetes then counts no
+	// existing pod although the incoming pod matches itself.
+	SelectorEmpty bool
+}
+
+// UsagePoint is one entry of a CPU usage pattern: from At logical steps
+// after the pod started, its CPU usage is CPU. Entry 0 is the usage at
+// start.
+type UsagePoint struct {
+	CPU int64
+	At  int
+}
+
+// PreferredTerm is a preferred node-affinity term.
+type PreferredTerm struct {
+	Weight int
+	Term   Selector
+}
+
+// PodTemplate is the pod spec part the model needs.
+type PodTemplate struct {
+	Name        string
+	Labels      map[string]string
+	CPU, Memory int64 // requests
+	// NodeName pins the pod to a node (index+1; 0 = unset): it bypasses
+	// the scheduler.
+	NodeName     int
+	NodeSelector map[string]string
+	// Required node-affinity terms are ORed; each term is a Selector over
+	// node labels.
+	Required    []Selector
+	Preferred   []PreferredTerm
+	Tolerations []Toleration
+	Spread      []SpreadConstraint
+	// Pattern is a CPU usage time series (Kivi's curCpuRequest /
+	// timeCpuRequest); empty means usage stays at the request.
+	Pattern []UsagePoint
+	// Critical marks system-critical pods (the descheduler spares them
+	// unless its profile allows).
+	Critical bool
+
+	// Compiled (set by Compile).
+	LabelSet LabelSet
+	// Fit[n] is what the scheduler's static plugins say about node n.
+	Fit []NodeFit
+}
+
+// NodeFit is the static (state-independent) relation between one template
+// and one node.
+type NodeFit struct {
+	// NodeName: the nodeName filter passes.
+	NodeName bool
+	// Affinity: nodeSelector and required node affinity match.
+	Affinity bool
+	// Untolerated taints by effect.
+	NoSchedule, NoExecute bool
+	PreferNoSchedule      int
+	// Preferred is the summed weight of matching preferred terms.
+	Preferred int
+}
+
+// Strategy is a Deployment update strategy.
+type Strategy uint8
+
+const (
+	RollingUpdate Strategy = iota
+	Recreate
+)
+
+// IntOrPercent is maxSurge / maxUnavailable.
+type IntOrPercent struct {
+	Value   int
+	Percent bool
+}
+
+// Resolve returns the absolute value against replicas, rounding up or down
+// as Kubernetes does (surge up, unavailable down).
+func (v IntOrPercent) Resolve(replicas int, roundUp bool) int {
+	if !v.Percent {
+		return v.Value
+	}
+	x := v.Value * replicas
+	if roundUp {
+		return (x + 99) / 100
+	}
+	return x / 100
+}
+
+// DeploymentConfig is everything of a Deployment's spec but its replica
+// count: what `kubectl apply` of a deployment template can change.
+type DeploymentConfig struct {
+	PodTemplate    int // index into Universe.Templates
+	Strategy       Strategy
+	MaxSurge       IntOrPercent
+	MaxUnavailable IntOrPercent
+}
+
+// MetricSource names the resource an HPA metric reads.
+type MetricSource uint8
+
+const (
+	CPU MetricSource = iota
+	Memory
+)
+
+// MetricTarget is Utilization (percent of request) or AverageValue.
+type MetricTarget uint8
+
+const (
+	Utilization MetricTarget = iota
+	AverageValue
+)
+
+// Metric is one HPA resource metric.
+type Metric struct {
+	Resource MetricSource
+	Target   MetricTarget
+	Value    int64 // percent, or model units per pod
+}
+
+// HPA is a HorizontalPodAutoscaler spec.
+type HPA struct {
+	Min, Max int
+	Metrics  []Metric
+	// TolerancePercent is the HPA tolerance (default 10 %).
+	TolerancePercent int
+}
+
+// Deployment is one deployment slot: its name and initial configuration.
+// Slots that a later command creates start inactive.
+type Deployment struct {
+	Name      string
+	Namespace string
+}
+
+// DeploymentTemplate is a manifest that `kubectl apply` / `kubectl create`
+// commands use.
+type DeploymentTemplate struct {
+	Name string
+	// Replicas is nil when the manifest has no replicas field: the API
+	// server defaults it to 1 (Kivi's case C2).
+	Replicas *int
+	Config   int // index into Universe.Configs
+	// HPA is the HPA applied with the manifest: -1 keeps the existing one,
+	// 0 removes it, i > 0 is Universe.HPAs[i-1].
+	HPA int
+}
+
+// TopologySpreadConstraints selects which constraints the descheduler's
+// topology plugin balances.
+type TopologySpreadConstraints uint8
+
+const (
+	HardConstraints TopologySpreadConstraints = iota // DoNotSchedule only (default)
+	SoftConstraints                                  // ScheduleAnyway only
+	AllConstraints
+)
+
+// BalancePlugin names a descheduler balance plugin.
+type BalancePlugin uint8
+
+const (
+	RemoveDuplicates BalancePlugin = iota + 1
+	RemovePodsViolatingTopologySpreadConstraint
+)
+
+func (p BalancePlugin) String() string {
+	switch p {
+	case RemoveDuplicates:
+		return "RemoveDuplicates"
+	case RemovePodsViolatingTopologySpreadConstraint:
+		return "RemovePodsViolatingTopologySpreadConstraint"
+	}
+	return fmt.Sprintf("BalancePlugin(%d)", uint8(p))
+}
+
+// DeschedulerProfile is one descheduler profile.
+type DeschedulerProfile struct {
+	Name    string
+	Balance []BalancePlugin
+	// Args of RemovePodsViolatingTopologySpreadConstraint.
+	Constraints            TopologySpreadConstraints
+	TopologyBalanceNodeFit bool
+	// DefaultEvictor args.
+	EvictSystemCriticalPods bool
+	NodeFit                 bool
+}
+
+// Descheduler is a descheduler policy. Limits of 0 are unlimited; they
+// apply per descheduling cycle.
+type Descheduler struct {
+	Profiles        []DeschedulerProfile
+	MaxPerNode      int
+	MaxPerNamespace int
+	MaxTotal        int
+}
+
+// EventKind names an environment event or user command.
+type EventKind uint8
+
+const (
+	CPUChange EventKind = iota + 1
+	KernelPanic
+	Maintenance
+	NodeFailure
+	CreateTargetDeployment
+	ApplyDeployment
+	CreateDeployment
+	ScaleDeployment
+)
+
+var eventNames = map[EventKind]string{
+	CPUChange: "eventCpuChange", KernelPanic: "kernelPanic", Maintenance: "maintenance",
+	NodeFailure: "nodeFailure", CreateTargetDeployment: "createTargetDeployment",
+	ApplyDeployment: "applyDeployment", CreateDeployment: "createDeployment", ScaleDeployment: "scaleDeployment",
+}
+
+func (k EventKind) String() string {
+	if s, ok := eventNames[k]; ok {
+		return s
+	}
+	return fmt.Sprintf("EventKind(%d)", uint8(k))
+}
+
+// EventSlot says when an event starts (Kivi's first / main / after_stable).
+type EventSlot uint8
+
+const (
+	// Main events start with the controllers.
+	Main EventSlot = iota
+	// First events run before any controller.
+	First
+	// AfterStable events start once the cluster is first quiescent.
+	AfterStable
+)
+
+// Event is one environment event or user command instance.
+type Event struct {
+	Kind EventKind
+	Slot EventSlot
+	// Deployment (CPUChange, CreateTargetDeployment), Node (NodeFailure),
+	// Template (Apply/CreateDeployment: index into DeploymentTemplates),
+	// Parallel (Maintenance: nodes down at once), MaxDeployment
+	// (ScaleDeployment: deployments 0..MaxDeployment-1 may be scaled).
+	Deployment    int
+	Node          int
+	Template      int
+	Parallel      int
+	MaxDeployment int
+	// MaxDelta bounds CPUChange (default 6) and ScaleDeployment (default 3).
+	MaxDelta int
+
+	// VarOffset and VarLen locate the event's memory in State.EventVars
+	// (set by Compile).
+	VarOffset, VarLen int
+}
+
+// TieBreak is how the scheduler picks among nodes with equal top score.
+type TieBreak uint8
+
+const (
+	// BranchOnTies explores every top-scoring node (real kube-scheduler
+	// leaves the choice open).
+	BranchOnTies TieBreak = iota
+	// LowestIndex takes the first node, as Kivi does.
+	LowestIndex
+)
+
+// Options are model-wide feature toggles.
+type Options struct {
+	TieBreak TieBreak
+	// KiviKeylessDomains keeps nothing; reserved.
+	_ struct{}
+}
+
+// Universe is the static part of one topology.
+type Universe struct {
+	Nodes               []Node
+	Templates           []PodTemplate
+	Configs             []DeploymentConfig
+	HPAs                []HPA
+	Deployments         []Deployment
+	DeploymentTemplates []DeploymentTemplate
+	Descheduler         *Descheduler
+	Events              []Event
+	// PodSlots bounds how many pods can exist at once.
+	PodSlots int
+	Options  Options
+
+	Labels Interner
+	// HostnameKey is the interned "kubernetes.io/hostname" key.
+	Hostname KeyID
+	// NumEventVars is the length of State.EventVars.
+	NumEventVars int
+	// HasHPA, HasTaints, HasPatterns summarise the topology (set by Compile).
+	HasHPA, HasTaints, HasPatterns bool
+	compiled                       bool
+}
