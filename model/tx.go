@@ -40,6 +40,12 @@ func NewTx(u *Universe) *Tx { return &Tx{U: u} }
 // first run) and enables tracing when trace is true.
 func (tx *Tx) Begin(script []int, trace bool) {
 	tx.script = append(tx.script[:0], script...)
+	tx.Restart(trace)
+}
+
+// Restart prepares the next run of the same step after Advance, keeping
+// the advanced choice script.
+func (tx *Tx) Restart(trace bool) {
 	tx.radix = tx.radix[:0]
 	tx.pos = 0
 	tx.Marks = 0
@@ -102,18 +108,28 @@ func (tx *Tx) Log(component, format string, args ...any) {
 // Mark records action kinds performed by this step.
 func (tx *Tx) Mark(bits uint32) { tx.Marks |= bits }
 
-// Action marks. Bits 0..15 are "a pod of deployment d was evicted"
-// (descheduler, taint manager, node controller), bits 16..31 "a pod of
-// deployment d was started". Deployments beyond 16 share the last bit.
-const maxMarkedDeployments = 16
+// Action marks: three classes of ten bits, one bit per deployment
+// (deployments from the tenth on share the last bit of their class).
+//   - MarkEvicted(d): a controller evicted a pod of d (descheduler, taint
+//     manager, node controller): the pod was set Terminating by someone
+//     other than its own deployment controller.
+//   - MarkStarted(d): the kubelet started a pod of d.
+//   - MarkDeleted(d): the kubelet removed a Terminating pod of d (any
+//     cause; Kivi's eviction-cycle counter counts these).
+const markClassBits = 10
+
+func markBit(class, d int) uint32 {
+	return 1 << uint(class*markClassBits+min(max(d, 0), markClassBits-1))
+}
 
 // MarkEvicted is the mark of an eviction of a pod of deployment d.
-func MarkEvicted(d int) uint32 { return 1 << uint(min(d, maxMarkedDeployments-1)) }
+func MarkEvicted(d int) uint32 { return markBit(0, d) }
 
 // MarkStarted is the mark of a pod of deployment d being started.
-func MarkStarted(d int) uint32 {
-	return 1 << uint(maxMarkedDeployments+min(d, maxMarkedDeployments-1))
-}
+func MarkStarted(d int) uint32 { return markBit(1, d) }
+
+// MarkDeleted is the mark of a pod of deployment d being removed.
+func MarkDeleted(d int) uint32 { return markBit(2, d) }
 
 // Process is one actor of the model: a controller, an event or the init
 // process. Enabled is its guard; Step performs one transition on s (a copy

@@ -1,0 +1,16 @@
+package intents
+
+import "github.com/kivi-go/kivi/model"
+
+// NewPredicate is a user intent: holds must be true in every reachable
+// state. explain states it in one line.
+func NewPredicate(name, explain string, holds func(u *model.Universe, s *model.State) bool) Intent {
+	return Intent{Name: name, Internal: name, Kind: Predicate, Explain: explain, Holds: holds, Deployment: -1}
+}
+
+// NewCycle is a user cycle intent: no reachable loop of the cluster may
+// carry every action in marks (model.MarkEvicted, MarkStarted, MarkDeleted
+// of some deployments).
+func NewCycle(name, explain string, marks uint32) Intent {
+	return Intent{Name: name, Internal: name, Kind: Cycle, Explain: explain, Marks: marks, Deployment: -1}
+}

@@ -1,0 +1,18 @@
+// Package intents defines what users want to hold of their cluster: the
+// seven intents of Kivi under their user names, each with its parameters,
+// a one-line explanation, and the way it is checked:
+//
+//   - an assertion raised inside a step (pod_always_schedulable: the
+//     scheduler finds no node; no_kernel_panic: a node panics three times);
+//   - a monitor, a small automaton that observes every state after every
+//     step (a synchronous product: its memory is part of the state, it adds
+//     no interleavings) and may fail the state, plus an end condition for
+//     "the good thing never happened";
+//   - a cycle property: a reachable loop of the cluster on which given
+//     actions repeat (no_oscillation_eviction: pods of a deployment are
+//     evicted and started again, forever).
+//
+// The root package turns intents into checker properties. Go users add
+// their own intents with Predicate (a safety predicate over the state) and
+// CycleOf (a loop on which marked actions repeat).
+package intents

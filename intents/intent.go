@@ -1,0 +1,306 @@
+package intents
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// ErrUnknownIntent and ErrBadParameter mark intent-spec errors.
+var (
+	ErrUnknownIntent = errors.New("unknown intent")
+	ErrBadParameter  = errors.New("bad intent parameter")
+)
+
+// Kind says how an intent is checked.
+type Kind uint8
+
+const (
+	// Assertion: violated when a step records the intent's model.Failure.
+	Assertion Kind = iota
+	// Monitor: violated when its observer fails the state, or when the
+	// cluster stops with the monitor still waiting (EndCheck).
+	Monitor
+	// Cycle: violated by a reachable loop whose steps carry all the Marks.
+	Cycle
+	// Predicate: a user predicate that must hold in every state.
+	Predicate
+)
+
+// Intent is one property to verify.
+type Intent struct {
+	// Name is the user name (e.g. pod_always_schedulable); Internal is
+	// Kivi's internal name (no_feasible_node), used in Kivi-style output.
+	Name     string
+	Internal string
+	Kind     Kind
+	// Explain is a one-line statement of what must hold.
+	Explain string
+	// Failure is the assertion code (Assertion kind).
+	Failure model.Failure
+	// Marks is the set of actions a violating loop repeats (Cycle kind).
+	Marks uint32
+	// Holds is the user predicate (Predicate kind).
+	Holds func(u *model.Universe, s *model.State) bool
+	// Watch is the monitor (Monitor kind, and the counter variant of
+	// no_oscillation_eviction).
+	Watch Watch
+	// Deployment is the deployment the intent is about (index), or -1.
+	Deployment int
+}
+
+// Watch is an intent monitor: a small automaton over the cluster's states.
+// Its memory is Size bytes of State.Monitors, starting at the offset the
+// System gives it.
+type Watch interface {
+	Size() int
+	// Observe updates the memory after a step (tx.Marks are the step's
+	// marks) and returns a violation message, or "".
+	Observe(u *model.Universe, s *model.State, mem []byte, marks uint32) string
+	// Stuck reports, for a state without successors, whether the monitor
+	// is still waiting for something that had to happen, and what.
+	Stuck(u *model.Universe, s *model.State, mem []byte) string
+}
+
+// Catalogue lists the user names of the built-in intents, in Kivi's order.
+var catalogue = []string{
+	"pod_always_schedulable", "no_kernel_panic", "no_oscillation_replica_num",
+	"replica_num_always_meet_min", "replica_num_always_meet_exp",
+	"no_oscillation_eviction", "pod_balance_across_node",
+}
+
+// internalNames maps Kivi's internal names to user names.
+var internalNames = map[string]string{
+	"no_feasible_node": "pod_always_schedulable", "kernel_panic": "no_kernel_panic",
+	"checkOscillationReplicaNum": "no_oscillation_replica_num", "checkMinReplicas": "replica_num_always_meet_min",
+	"checkExpReplicas": "replica_num_always_meet_exp", "checkEvictionCycle": "no_oscillation_eviction",
+	"checkBalanceNode": "pod_balance_across_node",
+}
+
+// Names returns the accepted user names.
+func Names() []string { return append([]string(nil), catalogue...) }
+
+// UserName returns the user name of a user or internal name, and whether
+// it is known.
+func UserName(name string) (string, bool) {
+	for _, n := range catalogue {
+		if n == name {
+			return n, true
+		}
+	}
+	n, ok := internalNames[name]
+	return n, ok
+}
+
+// InternalName returns Kivi's internal name of a user name.
+func InternalName(user string) string {
+	for in, u := range internalNames {
+		if u == user {
+			return in
+		}
+	}
+	return user
+}
+
+// Params are an intent's parameters as written by the user.
+type Params map[string]any
+
+// Options tune how intents are checked.
+type Options struct {
+	// EvictionCounter checks no_oscillation_eviction with Kivi's counter
+	// ("evicted and re-added 3 times") instead of a cycle.
+	EvictionCounter bool
+}
+
+// New builds a built-in intent from its user or internal name. did is the
+// deployment as a 1-based position (Kivi's convention) in params["did"].
+func New(u *model.Universe, name string, p Params, opts Options) (Intent, error) {
+	user, ok := UserName(name)
+	if !ok {
+		return Intent{}, fmt.Errorf("intent %q: %w (accepted: %s)", name, ErrUnknownIntent, strings.Join(catalogue, ", "))
+	}
+	for k := range p {
+		if !accepts(user, k) {
+			return Intent{}, fmt.Errorf("intent %s: parameter %q: %w (accepted: %s)", user, k, ErrBadParameter, strings.Join(paramNames(user), ", "))
+		}
+	}
+	in := Intent{Name: user, Internal: InternalName(user), Deployment: -1}
+	did := -1
+	if needsDeployment(user) {
+		v, err := intParam(p, "did", 1)
+		if err != nil {
+			return Intent{}, fmt.Errorf("intent %s: %w", user, err)
+		}
+		if v < 1 || v > len(u.Deployments) {
+			return Intent{}, fmt.Errorf("intent %s: parameter did = %d: %w (accepted: 1..%d, the deployment's position)", user, v, ErrBadParameter, len(u.Deployments))
+		}
+		did = v - 1
+		in.Deployment = did
+	}
+	switch user {
+	case "pod_always_schedulable":
+		in.Kind, in.Failure = Assertion, model.FailNoFeasibleNode
+		in.Explain = "every pod the scheduler tries finds a feasible node"
+	case "no_kernel_panic":
+		in.Kind, in.Failure = Assertion, model.FailKernelPanic
+		in.Explain = "no node suffers a kernel panic three times"
+	case "no_oscillation_replica_num":
+		in.Kind, in.Watch = Monitor, oscillationWatch{d: did}
+		in.Explain = fmt.Sprintf("deployment %d never falls back to its HPA minimum, or 3 below its maximum, after reaching the maximum", did+1)
+	case "replica_num_always_meet_min":
+		in.Kind, in.Watch = Monitor, minWatch{d: did}
+		in.Explain = fmt.Sprintf("deployment %d reaches its minimum (HPA min, or spec) and never drops below it", did+1)
+	case "replica_num_always_meet_exp":
+		e, err := parseExpected(p["expReplicas"])
+		if err != nil {
+			return Intent{}, fmt.Errorf("intent %s: %w", user, err)
+		}
+		in.Kind, in.Watch = Monitor, expWatch{d: did, exp: e}
+		in.Explain = fmt.Sprintf("deployment %d reaches %s replicas and never drops below", did+1, e)
+	case "no_oscillation_eviction":
+		if opts.EvictionCounter {
+			in.Kind, in.Watch = Monitor, evictionCounter{d: did}
+			in.Explain = fmt.Sprintf("pods of deployment %d are not deleted and re-added 3 times", did+1)
+		} else {
+			in.Kind, in.Marks = Cycle, model.MarkEvicted(did)|model.MarkStarted(did)
+			in.Explain = fmt.Sprintf("no reachable loop evicts pods of deployment %d and starts them again forever", did+1)
+		}
+	case "pod_balance_across_node":
+		k, err := intParam(p, "maxSkew", 2)
+		if err != nil {
+			return Intent{}, fmt.Errorf("intent %s: %w", user, err)
+		}
+		if k < 0 {
+			return Intent{}, fmt.Errorf("intent %s: maxSkew %d: %w (accepted: ≥ 0)", user, k, ErrBadParameter)
+		}
+		in.Kind, in.Watch = Monitor, balanceWatch{d: did, maxSkew: k}
+		in.Explain = fmt.Sprintf("once deployment %d is at spec, Running pods never differ by more than %d between Ready nodes", did+1, k)
+	}
+	return in, nil
+}
+
+func needsDeployment(user string) bool {
+	switch user {
+	case "pod_always_schedulable", "no_kernel_panic":
+		return false
+	}
+	return true
+}
+
+func paramNames(user string) []string {
+	switch user {
+	case "pod_always_schedulable", "no_kernel_panic":
+		return nil
+	case "replica_num_always_meet_exp":
+		return []string{"did", "expReplicas"}
+	case "pod_balance_across_node":
+		return []string{"did", "maxSkew"}
+	}
+	return []string{"did"}
+}
+
+func accepts(user, param string) bool {
+	for _, p := range paramNames(user) {
+		if p == param {
+			return true
+		}
+	}
+	return false
+}
+
+func intParam(p Params, key string, def int) (int, error) {
+	v, ok := p[key]
+	if !ok {
+		return def, nil
+	}
+	switch x := v.(type) {
+	case int:
+		return x, nil
+	case int64:
+		return int(x), nil
+	case float64:
+		if x == float64(int(x)) {
+			return int(x), nil
+		}
+	case string:
+		if n, err := strconv.Atoi(strings.TrimSpace(x)); err == nil {
+			return n, nil
+		}
+	}
+	return 0, fmt.Errorf("parameter %s = %v: %w (accepted: an integer)", key, v, ErrBadParameter)
+}
+
+// Expected is the replica threshold of replica_num_always_meet_exp: either
+// a constant, or the deployment's spec replicas plus an offset (Kivi's
+// "d[did].specReplicas-1", re-read in every state).
+type Expected struct {
+	Spec   bool
+	Offset int
+}
+
+func (e Expected) String() string {
+	if !e.Spec {
+		return strconv.Itoa(e.Offset)
+	}
+	switch {
+	case e.Offset == 0:
+		return "spec"
+	case e.Offset > 0:
+		return fmt.Sprintf("spec+%d", e.Offset)
+	}
+	return fmt.Sprintf("spec%d", e.Offset)
+}
+
+// Value evaluates the threshold for deployment d in s.
+func (e Expected) Value(s *model.State, d int) int {
+	if e.Spec {
+		return int(s.Deps[d].Replicas) + e.Offset
+	}
+	return e.Offset
+}
+
+// parseExpected accepts an integer, "spec", "spec-N", "spec+N", or Kivi's
+// "d[did].specReplicas-N".
+func parseExpected(v any) (Expected, error) {
+	switch x := v.(type) {
+	case nil:
+		return Expected{}, nil
+	case int:
+		return Expected{Offset: x}, nil
+	case float64:
+		if x == float64(int(x)) {
+			return Expected{Offset: int(x)}, nil
+		}
+	case string:
+		t := strings.ReplaceAll(strings.TrimSpace(x), " ", "")
+		if n, err := strconv.Atoi(t); err == nil {
+			return Expected{Offset: n}, nil
+		}
+		for _, base := range []string{"d[did].specReplicas", "spec"} {
+			if rest, ok := strings.CutPrefix(t, base); ok {
+				if rest == "" {
+					return Expected{Spec: true}, nil
+				}
+				if n, err := strconv.Atoi(rest); err == nil && (rest[0] == '-' || rest[0] == '+') {
+					return Expected{Spec: true, Offset: n}, nil
+				}
+			}
+		}
+	}
+	return Expected{}, fmt.Errorf("parameter expReplicas = %v: %w (accepted: an integer, \"spec\", \"spec-N\", \"spec+N\" or \"d[did].specReplicas-N\")", v, ErrBadParameter)
+}
+
+// Sorted returns intents in Kivi's attribution order.
+func Sorted(in []Intent) []Intent {
+	order := map[string]int{}
+	for i, n := range catalogue {
+		order[n] = i
+	}
+	out := append([]Intent(nil), in...)
+	sort.SliceStable(out, func(i, j int) bool { return order[out[i].Name] < order[out[j].Name] })
+	return out
+}

@@ -1,0 +1,187 @@
+package intents
+
+import (
+	"fmt"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// replicas is Kivi's d.replicas: pods of d started by a kubelet and not
+// yet removed (Running, or Terminating after running).
+func replicas(s *model.State, d int) int { return model.Counts(s, d).Started }
+
+func hpaBounds(u *model.Universe, s *model.State, d int) (min, max int, ok bool) {
+	h := s.Deps[d].HPA
+	if h == 0 {
+		return 0, 0, false
+	}
+	return u.HPAs[h-1].Min, u.HPAs[h-1].Max, true
+}
+
+// oscillationWatch is no_oscillation_replica_num: stage 0 waits for the
+// replica count to reach the HPA maximum (with max ≠ min); stage 1 fails
+// when it falls back to the minimum or 3 below the maximum.
+type oscillationWatch struct{ d int }
+
+func (w oscillationWatch) Size() int { return 1 }
+
+func (w oscillationWatch) Observe(u *model.Universe, s *model.State, mem []byte, _ uint32) string {
+	lo, hi, ok := hpaBounds(u, s, w.d)
+	if !ok {
+		return ""
+	}
+	r := replicas(s, w.d)
+	if mem[0] == 0 && hi != lo && r == hi {
+		mem[0] = 1
+		return ""
+	}
+	if mem[0] == 1 && (r == lo || r <= hi-3) {
+		return fmt.Sprintf("The number of replicas was oscillating, now %d", r)
+	}
+	return ""
+}
+
+func (w oscillationWatch) Stuck(*model.Universe, *model.State, []byte) string { return "" }
+
+// minWatch is replica_num_always_meet_min: stage 0 waits for the replica
+// count to reach T (HPA min, or spec without HPA; re-read in every state);
+// stage 1 fails when it drops below T. Ending in stage 0 fails too.
+type minWatch struct{ d int }
+
+func (w minWatch) Size() int { return 1 }
+
+func (w minWatch) threshold(u *model.Universe, s *model.State) int {
+	if lo, _, ok := hpaBounds(u, s, w.d); ok {
+		return lo
+	}
+	return int(s.Deps[w.d].Replicas)
+}
+
+func (w minWatch) Observe(u *model.Universe, s *model.State, mem []byte, _ uint32) string {
+	t, r := w.threshold(u, s), replicas(s, w.d)
+	if mem[0] == 0 && r >= t {
+		mem[0] = 1
+		return ""
+	}
+	if mem[0] == 1 && r < t {
+		return fmt.Sprintf("The number of replicas in deployment %d is less than the minium/spec replicas! Now %d.", w.d+1, r)
+	}
+	return ""
+}
+
+func (w minWatch) Stuck(u *model.Universe, s *model.State, mem []byte) string {
+	if mem[0] == 0 {
+		return fmt.Sprintf("deployment %d never reached %d replicas (now %d)", w.d+1, w.threshold(u, s), replicas(s, w.d))
+	}
+	return ""
+}
+
+// expWatch is replica_num_always_meet_exp with threshold exp.
+type expWatch struct {
+	d   int
+	exp Expected
+}
+
+func (w expWatch) Size() int { return 1 }
+
+func (w expWatch) Observe(_ *model.Universe, s *model.State, mem []byte, _ uint32) string {
+	t, r := w.exp.Value(s, w.d), replicas(s, w.d)
+	if mem[0] == 0 && r >= t {
+		mem[0] = 1
+		return ""
+	}
+	if mem[0] == 1 && r < t {
+		return fmt.Sprintf("The number of replicas in deployment %d is less than the expected replicas! Now %d, expected %d.", w.d+1, r, t)
+	}
+	return ""
+}
+
+func (w expWatch) Stuck(_ *model.Universe, s *model.State, mem []byte) string {
+	if mem[0] == 0 {
+		return fmt.Sprintf("deployment %d never reached %d replicas (now %d)", w.d+1, w.exp.Value(s, w.d), replicas(s, w.d))
+	}
+	return ""
+}
+
+// evictionCounter is Kivi's checkEvictionCycle: bits "a pod was deleted"
+// and "a pod was started" set by the kubelet; one round consumes a
+// deletion then a start; the third round fails. Memory: bit 0 deleted,
+// bit 1 started, bit 2 stage, bits 3-4 rounds.
+type evictionCounter struct{ d int }
+
+func (w evictionCounter) Size() int { return 1 }
+
+func (w evictionCounter) Observe(_ *model.Universe, _ *model.State, mem []byte, marks uint32) string {
+	m := mem[0]
+	if marks&model.MarkDeleted(w.d) != 0 {
+		m |= 1
+	}
+	if marks&model.MarkStarted(w.d) != 0 {
+		m |= 2
+	}
+	if m&4 == 0 && m&1 != 0 {
+		m = m&^1 | 4
+	}
+	if m&4 != 0 && m&2 != 0 {
+		rounds := (m>>3)&3 + 1
+		m = m &^ (2 | 4 | 3<<3)
+		if rounds >= 3 {
+			mem[0] = m
+			return fmt.Sprintf("Pods are being scheduled and descheduled in deployment %d!", w.d+1)
+		}
+		m |= rounds << 3
+	}
+	mem[0] = m
+	return ""
+}
+
+func (w evictionCounter) Stuck(*model.Universe, *model.State, []byte) string { return "" }
+
+// balanceWatch is pod_balance_across_node: once deployment d reached its
+// spec, every pod start of d checks that Running pods (of all workloads)
+// differ by at most maxSkew between Ready nodes.
+type balanceWatch struct {
+	d, maxSkew int
+}
+
+func (w balanceWatch) Size() int { return 1 }
+
+func (w balanceWatch) Observe(_ *model.Universe, s *model.State, mem []byte, marks uint32) string {
+	if mem[0] == 0 {
+		if replicas(s, w.d) >= int(s.Deps[w.d].Replicas) {
+			mem[0] = 1
+		}
+		return ""
+	}
+	if marks&model.MarkStarted(w.d) == 0 {
+		return ""
+	}
+	per := make([]int, len(s.Nodes))
+	for i := range s.Pods {
+		p := &s.Pods[i]
+		if p.Phase == model.Running && p.Node != 0 {
+			per[p.Node-1]++
+		}
+	}
+	lo, hi := -1, 0
+	for n := range s.Nodes {
+		if s.Nodes[n].Status != model.Ready {
+			continue
+		}
+		if lo < 0 || per[n] < lo {
+			lo = per[n]
+		}
+		hi = max(hi, per[n])
+	}
+	if lo >= 0 && hi-lo > w.maxSkew {
+		return fmt.Sprintf("The pods are unbalanced on Node! With a skew %d", hi-lo)
+	}
+	return ""
+}
+
+func (w balanceWatch) Stuck(_ *model.Universe, s *model.State, mem []byte) string {
+	if mem[0] == 0 {
+		return fmt.Sprintf("deployment %d never reached its spec of %d replicas", w.d+1, s.Deps[w.d].Replicas)
+	}
+	return ""
+}

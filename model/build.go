@@ -1,0 +1,472 @@
+package model
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Build returns the Universe and initial State of the cluster's original
+// topology (its Nodes groups with their initial pods).
+func (c *Cluster) Build() (*Universe, *State, error) {
+	var layout []nodeSpec
+	for gi, g := range c.Nodes {
+		t := c.nodeType(g.Type)
+		if t < 0 {
+			return nil, nil, fmt.Errorf("nodes[%d].type %q: no such node type (accepted: %s): %w", gi, g.Type, strings.Join(c.nodeTypeNames(), ", "), ErrInvalid)
+		}
+		count := g.Count
+		if count == 0 {
+			count = 1
+		}
+		if count < 0 {
+			return nil, nil, fmt.Errorf("nodes[%d].count %d: must be positive: %w", gi, g.Count, ErrInvalid)
+		}
+		if len(g.Names) != 0 && len(g.Names) != count {
+			return nil, nil, fmt.Errorf("nodes[%d].names: %d names for %d nodes: %w", gi, len(g.Names), count, ErrInvalid)
+		}
+		status := Ready
+		switch g.Status {
+		case "", "Ready":
+		case "NotReady":
+			status = NotReady
+		case "Unhealthy":
+			status = Unhealthy
+		default:
+			return nil, nil, fmt.Errorf("nodes[%d].status %q (accepted: Ready, NotReady, Unhealthy): %w", gi, g.Status, ErrInvalid)
+		}
+		for i := 0; i < count; i++ {
+			ns := nodeSpec{typ: t, status: status, pods: g.Pods, group: gi}
+			if len(g.Names) > 0 {
+				ns.name = g.Names[i]
+			}
+			layout = append(layout, ns)
+		}
+	}
+	replicas := make([]int, len(c.Deployments))
+	for i, d := range c.Deployments {
+		replicas[i] = d.Replicas
+	}
+	return c.build(layout, replicas, true)
+}
+
+// BuildSetup returns the Universe and initial State of one setup of the
+// scaling search: counts[t] nodes of type t, deployment d asking for
+// replicas[d] pods, starting from an empty cluster (no initial pods).
+func (c *Cluster) BuildSetup(counts, replicas []int) (*Universe, *State, error) {
+	if len(counts) != len(c.NodeTypes) || len(replicas) != len(c.Deployments) {
+		return nil, nil, fmt.Errorf("setup: %d node counts for %d types, %d replica counts for %d deployments: %w",
+			len(counts), len(c.NodeTypes), len(replicas), len(c.Deployments), ErrInvalid)
+	}
+	var layout []nodeSpec
+	for t, n := range counts {
+		for i := 0; i < n; i++ {
+			layout = append(layout, nodeSpec{typ: t, status: Ready, group: -1})
+		}
+	}
+	return c.build(layout, replicas, false)
+}
+
+type nodeSpec struct {
+	typ    int
+	name   string
+	status NodeStatus
+	pods   []InitialPod
+	group  int
+}
+
+func (c *Cluster) nodeType(name string) int {
+	for i, t := range c.NodeTypes {
+		if t.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func (c *Cluster) nodeTypeNames() []string {
+	var out []string
+	for _, t := range c.NodeTypes {
+		out = append(out, t.Name)
+	}
+	return out
+}
+
+func (c *Cluster) templateIndex(name string) int {
+	for i, t := range c.Templates {
+		if t.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func (c *Cluster) templateNames() string {
+	var out []string
+	for _, t := range c.Templates {
+		out = append(out, t.Name)
+	}
+	return strings.Join(out, ", ")
+}
+
+func (c *Cluster) deploymentIndex(name string) int {
+	for i, d := range c.Deployments {
+		if d.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func (c *Cluster) deploymentNames() string {
+	var out []string
+	for _, d := range c.Deployments {
+		out = append(out, d.Name)
+	}
+	return strings.Join(out, ", ")
+}
+
+func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool) (*Universe, *State, error) {
+	u := &Universe{Descheduler: c.Descheduler}
+	if c.LowestIndexTieBreak {
+		u.Options.TieBreak = LowestIndex
+	}
+	nodeIndex := map[string]int{}
+	for i, ns := range layout {
+		t := c.NodeTypes[ns.typ]
+		name := ns.name
+		if name == "" {
+			name = strconv.Itoa(i + 1)
+		}
+		if _, dup := nodeIndex[name]; dup {
+			return nil, nil, fmt.Errorf("nodes: two nodes are named %q: %w", name, ErrInvalid)
+		}
+		nodeIndex[name] = i
+		labels := map[string]string{}
+		for k, v := range t.Labels {
+			labels[k] = v
+		}
+		u.Nodes = append(u.Nodes, Node{Name: name, Type: ns.typ, CPU: t.CPU, Memory: t.Memory,
+			ReservedCPU: t.ReservedCPU, ReservedMemory: t.ReservedMemory, MaxPods: t.MaxPods,
+			Labels: labels, Taints: append([]Taint(nil), t.Taints...)})
+	}
+	for i, td := range c.Templates {
+		pt, err := td.compile(nodeIndex)
+		if err != nil {
+			return nil, nil, fmt.Errorf("templates[%d] (%s): %w", i, td.Name, err)
+		}
+		u.Templates = append(u.Templates, pt)
+	}
+	hpaOf := func(h *HPADecl, reps int) (int, error) {
+		if h == nil {
+			return 0, nil
+		}
+		spec, err := h.compile(reps)
+		if err != nil {
+			return 0, err
+		}
+		u.HPAs = append(u.HPAs, spec)
+		return len(u.HPAs), nil
+	}
+	type depInit struct {
+		active   bool
+		replicas int
+		config   int
+		hpa      int
+	}
+	var deps []depInit
+	slots := 0
+	for i, d := range c.Deployments {
+		t := c.templateIndex(d.Template)
+		if t < 0 {
+			return nil, nil, fmt.Errorf("deployments[%d] (%s).template %q: no such template (accepted: %s): %w", i, d.Name, d.Template, c.templateNames(), ErrInvalid)
+		}
+		cfg, err := deploymentConfig(t, d.Strategy, d.MaxSurge, d.MaxUnavailable)
+		if err != nil {
+			return nil, nil, fmt.Errorf("deployments[%d] (%s): %w", i, d.Name, err)
+		}
+		u.Configs = append(u.Configs, cfg)
+		if replicas[i] < 0 {
+			return nil, nil, fmt.Errorf("deployments[%d] (%s).replicas %d: must not be negative: %w", i, d.Name, replicas[i], ErrInvalid)
+		}
+		h, err := hpaOf(d.HPA, replicas[i])
+		if err != nil {
+			return nil, nil, fmt.Errorf("deployments[%d] (%s).hpa: %w", i, d.Name, err)
+		}
+		u.Deployments = append(u.Deployments, Deployment{Name: d.Name})
+		active := d.Created == nil || *d.Created
+		deps = append(deps, depInit{active: active, replicas: replicas[i], config: len(u.Configs) - 1, hpa: h})
+		need := replicas[i]
+		if h > 0 {
+			need = max(need, u.HPAs[h-1].Max)
+		}
+		slots += need
+	}
+	for i, dt := range c.DeploymentTemplates {
+		t := c.templateIndex(dt.Template)
+		if t < 0 {
+			return nil, nil, fmt.Errorf("deploymentTemplates[%d] (%s).template %q: no such template (accepted: %s): %w", i, dt.Name, dt.Template, c.templateNames(), ErrInvalid)
+		}
+		cfg, err := deploymentConfig(t, dt.Strategy, "", "")
+		if err != nil {
+			return nil, nil, fmt.Errorf("deploymentTemplates[%d] (%s): %w", i, dt.Name, err)
+		}
+		u.Configs = append(u.Configs, cfg)
+		reps := 1
+		if dt.Replicas != nil {
+			reps = *dt.Replicas
+		}
+		hpa := -1
+		if dt.HPA != nil {
+			h, err := hpaOf(dt.HPA, reps)
+			if err != nil {
+				return nil, nil, fmt.Errorf("deploymentTemplates[%d] (%s).hpa: %w", i, dt.Name, err)
+			}
+			hpa = h
+			reps = max(reps, u.HPAs[h-1].Max)
+		}
+		u.DeploymentTemplates = append(u.DeploymentTemplates, DeploymentTemplate{Name: dt.Name, Replicas: dt.Replicas, Config: len(u.Configs) - 1, HPA: hpa})
+		// Room for the manifest's pods next to the running ones during a
+		// rollout.
+		slots += reps
+	}
+	for i, e := range c.Events {
+		ev, err := c.compileEvent(e, nodeIndex)
+		if err != nil {
+			return nil, nil, fmt.Errorf("events[%d] (%s): %w", i, e.Kind, err)
+		}
+		u.Events = append(u.Events, ev)
+	}
+	initial := 0
+	if withPods {
+		for _, ns := range layout {
+			for _, p := range ns.pods {
+				initial += max(p.Count, 1)
+			}
+		}
+	}
+	u.PodSlots = max(slots, initial)
+	if c.PodSlots > 0 {
+		if c.PodSlots < initial {
+			return nil, nil, fmt.Errorf("podSlots %d: fewer than the %d initial pods: %w", c.PodSlots, initial, ErrInvalid)
+		}
+		u.PodSlots = c.PodSlots
+	}
+	if u.PodSlots == 0 {
+		u.PodSlots = 1
+	}
+	if err := u.Compile(); err != nil {
+		return nil, nil, err
+	}
+	s := NewState(u, 0)
+	for d, di := range deps {
+		ds := &s.Deps[d]
+		ds.Active = di.active
+		ds.Replicas = int16(di.replicas)
+		ds.Config = uint8(di.config)
+		ds.HPA = uint8(di.hpa)
+		ds.RS[0] = ReplicaSetState{Template: uint8(u.Configs[di.config].PodTemplate + 1), Replicas: int16(di.replicas)}
+	}
+	for n, ns := range layout {
+		s.Nodes[n].Status = ns.status
+	}
+	if withPods {
+		slot := 0
+		for n, ns := range layout {
+			for pi, p := range ns.pods {
+				d := c.deploymentIndex(p.Deployment)
+				if d < 0 {
+					return nil, nil, fmt.Errorf("nodes[%d].pods[%d].deployment %q: no such deployment (accepted: %s): %w", ns.group, pi, p.Deployment, c.deploymentNames(), ErrInvalid)
+				}
+				tmpl := u.Configs[deps[d].config].PodTemplate
+				t := &u.Templates[tmpl]
+				for k := 0; k < max(p.Count, 1); k++ {
+					ps := PodState{Phase: Running, Node: uint8(n + 1), Owner: uint8(d + 1), Template: uint8(tmpl),
+						CPU: int32(t.CPU), Memory: int32(t.Memory)}
+					if len(t.Pattern) > 0 {
+						ps.CPU, ps.Pattern = int32(t.Pattern[0].CPU), 1
+					}
+					if p.CPU != nil {
+						ps.CPU = int32(*p.CPU)
+					}
+					if p.Memory != nil {
+						ps.Memory = int32(*p.Memory)
+					}
+					s.Pods[slot] = ps
+					slot++
+				}
+			}
+		}
+	}
+	return u, s, nil
+}
+
+func deploymentConfig(template int, strategy, surge, unavailable string) (DeploymentConfig, error) {
+	cfg := DeploymentConfig{PodTemplate: template, MaxSurge: IntOrPercent{Value: 25, Percent: true}, MaxUnavailable: IntOrPercent{Value: 25, Percent: true}}
+	switch strategy {
+	case "", "RollingUpdate":
+	case "Recreate":
+		cfg.Strategy = Recreate
+	default:
+		return cfg, fmt.Errorf("strategy %q (accepted: RollingUpdate, Recreate): %w", strategy, ErrInvalid)
+	}
+	var err error
+	if surge != "" {
+		if cfg.MaxSurge, err = ParseIntOrPercent(surge); err != nil {
+			return cfg, fmt.Errorf("maxSurge: %w", err)
+		}
+	}
+	if unavailable != "" {
+		if cfg.MaxUnavailable, err = ParseIntOrPercent(unavailable); err != nil {
+			return cfg, fmt.Errorf("maxUnavailable: %w", err)
+		}
+	}
+	return cfg, nil
+}
+
+// ParseIntOrPercent parses "3" or "25%".
+func ParseIntOrPercent(s string) (IntOrPercent, error) {
+	t := strings.TrimSpace(s)
+	pct := strings.HasSuffix(t, "%")
+	n, err := strconv.Atoi(strings.TrimSuffix(t, "%"))
+	if err != nil || n < 0 {
+		return IntOrPercent{}, fmt.Errorf("%q (accepted: a non-negative integer or percentage like \"25%%\"): %w", s, ErrInvalid)
+	}
+	return IntOrPercent{Value: n, Percent: pct}, nil
+}
+
+func (td TemplateDecl) compile(nodeIndex map[string]int) (PodTemplate, error) {
+	pt := PodTemplate{Name: td.Name, Labels: td.Labels, CPU: td.CPU, Memory: td.Memory,
+		NodeSelector: td.NodeSelector, Required: td.Required, Preferred: td.Preferred,
+		Tolerations: td.Tolerations, Pattern: td.Pattern, Critical: td.Critical}
+	if pt.Labels == nil {
+		pt.Labels = map[string]string{}
+	}
+	if td.NodeName != "" {
+		n, ok := nodeIndex[td.NodeName]
+		if !ok {
+			return pt, fmt.Errorf("nodeName %q: no such node: %w", td.NodeName, ErrInvalid)
+		}
+		pt.NodeName = n + 1
+	}
+	for j, sd := range td.Spread {
+		c := SpreadConstraint{MaxSkew: sd.MaxSkew, MinDomains: sd.MinDomains, TopologyKey: sd.TopologyKey,
+			Selector: sd.LabelSelector, HonorNodeAffinity: true}
+		switch sd.WhenUnsatisfiable {
+		case "", "DoNotSchedule":
+		case "ScheduleAnyway":
+			c.When = ScheduleAnyway
+		default:
+			return pt, fmt.Errorf("topologySpreadConstraints[%d].whenUnsatisfiable %q (accepted: DoNotSchedule, ScheduleAnyway): %w", j, sd.WhenUnsatisfiable, ErrInvalid)
+		}
+		switch sd.NodeAffinityPolicy {
+		case "", "Honor":
+		case "Ignore":
+			c.HonorNodeAffinity = false
+		default:
+			return pt, fmt.Errorf("topologySpreadConstraints[%d].nodeAffinityPolicy %q (accepted: Honor, Ignore): %w", j, sd.NodeAffinityPolicy, ErrInvalid)
+		}
+		switch sd.NodeTaintsPolicy {
+		case "", "Ignore":
+		case "Honor":
+			c.HonorNodeTaints = true
+		default:
+			return pt, fmt.Errorf("topologySpreadConstraints[%d].nodeTaintsPolicy %q (accepted: Honor, Ignore): %w", j, sd.NodeTaintsPolicy, ErrInvalid)
+		}
+		if c.Selector == nil {
+			c.Selector = &Selector{MatchLabels: pt.Labels}
+		}
+		pt.Spread = append(pt.Spread, c)
+	}
+	return pt, nil
+}
+
+func (h *HPADecl) compile(replicas int) (HPA, error) {
+	spec := HPA{Min: h.Min, Max: h.Max, TolerancePercent: h.TolerancePercent}
+	if h.Factor > 0 {
+		spec.Min = max(replicas, 1)
+		spec.Max = max(h.Factor*replicas, spec.Min)
+	}
+	if spec.Min == 0 {
+		spec.Min = 1
+	}
+	for j, m := range h.Metrics {
+		mt := Metric{Value: m.Target}
+		switch m.Resource {
+		case "cpu":
+		case "memory":
+			mt.Resource = Memory
+		default:
+			return spec, fmt.Errorf("metrics[%d].resource %q (accepted: cpu, memory): %w", j, m.Resource, ErrInvalid)
+		}
+		switch m.Type {
+		case "", "Utilization":
+		case "AverageValue":
+			mt.Target = AverageValue
+		default:
+			return spec, fmt.Errorf("metrics[%d].type %q (accepted: Utilization, AverageValue): %w", j, m.Type, ErrInvalid)
+		}
+		spec.Metrics = append(spec.Metrics, mt)
+	}
+	if len(spec.Metrics) == 0 {
+		spec.Metrics = []Metric{{Resource: CPU, Target: Utilization, Value: 80}}
+	}
+	return spec, nil
+}
+
+func (c *Cluster) compileEvent(e EventDecl, nodeIndex map[string]int) (Event, error) {
+	ev := Event{Parallel: e.Parallel, MaxDelta: e.MaxDelta, MaxDeployment: e.MaxDeployment}
+	kinds := map[string]EventKind{}
+	for k, n := range eventNames {
+		kinds[n] = k
+	}
+	k, ok := kinds[e.Kind]
+	if !ok {
+		return ev, fmt.Errorf("kind %q (accepted: eventCpuChange, kernelPanic, maintenance, nodeFailure, createTargetDeployment, applyDeployment, createDeployment, scaleDeployment): %w", e.Kind, ErrInvalid)
+	}
+	ev.Kind = k
+	switch e.When {
+	case "", "main":
+	case "first":
+		ev.Slot = First
+	case "afterStable":
+		ev.Slot = AfterStable
+	default:
+		return ev, fmt.Errorf("when %q (accepted: main, first, afterStable): %w", e.When, ErrInvalid)
+	}
+	switch k {
+	case CPUChange, CreateTargetDeployment:
+		d := c.deploymentIndex(e.Deployment)
+		if d < 0 {
+			return ev, fmt.Errorf("deployment %q: no such deployment (accepted: %s): %w", e.Deployment, c.deploymentNames(), ErrInvalid)
+		}
+		ev.Deployment = d
+	case NodeFailure:
+		n, ok := nodeIndex[e.Node]
+		if !ok {
+			return ev, fmt.Errorf("node %q: no such node: %w", e.Node, ErrInvalid)
+		}
+		ev.Node = n
+	case ApplyDeployment, CreateDeployment:
+		found := -1
+		for i, dt := range c.DeploymentTemplates {
+			if dt.Name == e.Template {
+				found = i
+				break
+			}
+		}
+		if found < 0 {
+			return ev, fmt.Errorf("template %q: no such deployment template: %w", e.Template, ErrInvalid)
+		}
+		ev.Template = found
+	case Maintenance:
+		if ev.Parallel == 0 {
+			ev.Parallel = 1
+		}
+	case ScaleDeployment:
+		if ev.MaxDeployment == 0 {
+			ev.MaxDeployment = len(c.Deployments)
+		}
+	}
+	return ev, nil
+}

@@ -1,0 +1,172 @@
+package model
+
+// Cluster is the declarative description of a verification problem, the
+// form every input (case files, Kubernetes manifests, Kivi's config and
+// log directories) is read into. It names things by name, not index;
+// Build turns it into a Universe and an initial State for the topology it
+// lists, and the scaling search derives other topologies from its node
+// types and deployments' bounds.
+//
+// Field names and json tags are the case-file format (examples/cases/).
+type Cluster struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	// Expect documents the verdict the case is built to show (the intent
+	// expected to fail, or "none"); tests read it, the checker never does.
+	Expect string `json:"expect,omitempty"`
+
+	NodeTypes []NodeType `json:"nodeTypes"`
+	// Nodes is the original topology, group by group, in node order.
+	Nodes []NodeGroup `json:"nodes"`
+
+	Templates           []TemplateDecl           `json:"templates"`
+	Deployments         []DeploymentDecl         `json:"deployments"`
+	DeploymentTemplates []DeploymentTemplateDecl `json:"deploymentTemplates,omitempty"`
+	Descheduler         *Descheduler             `json:"descheduler,omitempty"`
+	Events              []EventDecl              `json:"events,omitempty"`
+	Intents             []IntentDecl             `json:"intents,omitempty"`
+
+	// PodSlots bounds the pods that can exist at once (0 = derived: for
+	// each deployment the largest replica count it can be asked for, plus
+	// the room a rolling update or replacement needs).
+	PodSlots int `json:"podSlots,omitempty"`
+	// LowestIndexTieBreak makes the scheduler take the lowest-index node
+	// among equal top scores (Kivi) instead of exploring every one.
+	LowestIndexTieBreak bool `json:"lowestIndexTieBreak,omitempty"`
+}
+
+// NodeType is a kind of node; the scaling search varies how many of each
+// type a topology has, between Min and Max.
+type NodeType struct {
+	Name           string            `json:"name"`
+	CPU            int64             `json:"cpu"`
+	Memory         int64             `json:"memory"`
+	ReservedCPU    int64             `json:"reservedCpu,omitempty"`
+	ReservedMemory int64             `json:"reservedMemory,omitempty"`
+	MaxPods        int               `json:"maxPods,omitempty"`
+	Labels         map[string]string `json:"labels,omitempty"`
+	Taints         []Taint           `json:"taints,omitempty"`
+	Min            int               `json:"min,omitempty"`
+	Max            int               `json:"max,omitempty"`
+}
+
+// NodeGroup is Count nodes of one type in the original topology, each
+// running the listed pods.
+type NodeGroup struct {
+	Type  string `json:"type"`
+	Count int    `json:"count,omitempty"` // default 1
+	// Names of the nodes (default: their 1-based position).
+	Names []string `json:"names,omitempty"`
+	// Status is Ready (default), NotReady or Unhealthy.
+	Status string       `json:"status,omitempty"`
+	Pods   []InitialPod `json:"pods,omitempty"`
+}
+
+// InitialPod is a pod running on a node at the start.
+type InitialPod struct {
+	Deployment string `json:"deployment"`
+	// CPU and Memory are its current usage (default: its request).
+	CPU    *int64 `json:"cpu,omitempty"`
+	Memory *int64 `json:"memory,omitempty"`
+	// Count is how many such pods (default 1).
+	Count int `json:"count,omitempty"`
+}
+
+// TemplateDecl is a pod template.
+type TemplateDecl struct {
+	Name   string            `json:"name"`
+	Labels map[string]string `json:"labels,omitempty"`
+	CPU    int64             `json:"cpu,omitempty"`
+	Memory int64             `json:"memory,omitempty"`
+	// NodeName pins pods to the node of that name (bypassing the scheduler).
+	NodeName     string            `json:"nodeName,omitempty"`
+	NodeSelector map[string]string `json:"nodeSelector,omitempty"`
+	Required     []Selector        `json:"requiredAffinity,omitempty"`
+	Preferred    []PreferredTerm   `json:"preferredAffinity,omitempty"`
+	Tolerations  []Toleration      `json:"tolerations,omitempty"`
+	Spread       []SpreadDecl      `json:"topologySpreadConstraints,omitempty"`
+	Pattern      []UsagePoint      `json:"cpuPattern,omitempty"`
+	Critical     bool              `json:"critical,omitempty"`
+}
+
+// SpreadDecl is a topology spread constraint as written.
+type SpreadDecl struct {
+	MaxSkew           int    `json:"maxSkew"`
+	MinDomains        int    `json:"minDomains,omitempty"`
+	TopologyKey       string `json:"topologyKey"`
+	WhenUnsatisfiable string `json:"whenUnsatisfiable,omitempty"` // DoNotSchedule (default) or ScheduleAnyway
+	// LabelSelector defaults to the template's labels when nil.
+	LabelSelector      *Selector `json:"labelSelector,omitempty"`
+	NodeAffinityPolicy string    `json:"nodeAffinityPolicy,omitempty"` // Honor (default) or Ignore
+	NodeTaintsPolicy   string    `json:"nodeTaintsPolicy,omitempty"`   // Ignore (default) or Honor
+}
+
+// HPADecl is a HorizontalPodAutoscaler.
+type HPADecl struct {
+	Min     int          `json:"minReplicas"`
+	Max     int          `json:"maxReplicas"`
+	Metrics []MetricDecl `json:"metrics,omitempty"` // default CPU utilisation 80 %
+	// Factor derives the bounds in the scaling search: min = replicas,
+	// max = min(Factor·replicas, pods that fit). 0 = keep Min/Max.
+	Factor           int `json:"factor,omitempty"`
+	TolerancePercent int `json:"tolerancePercent,omitempty"`
+}
+
+// MetricDecl is one HPA resource metric.
+type MetricDecl struct {
+	Resource string `json:"resource"`       // cpu or memory
+	Type     string `json:"type,omitempty"` // Utilization (default) or AverageValue
+	Target   int64  `json:"target"`         // percent or units per pod
+}
+
+// DeploymentDecl is a Deployment.
+type DeploymentDecl struct {
+	Name     string `json:"name"`
+	Template string `json:"template"`
+	Replicas int    `json:"replicas"`
+	// Created is false for a deployment a command creates later
+	// (createTargetDeployment, apply, create); default true.
+	Created  *bool    `json:"created,omitempty"`
+	HPA      *HPADecl `json:"hpa,omitempty"`
+	Strategy string   `json:"strategy,omitempty"` // RollingUpdate (default) or Recreate
+	// MaxSurge / MaxUnavailable: an integer or a percentage ("25%").
+	MaxSurge       string `json:"maxSurge,omitempty"`
+	MaxUnavailable string `json:"maxUnavailable,omitempty"`
+	// Scaling-search bounds on replicas and on pods per node.
+	MinReplicas    int `json:"minReplicas,omitempty"`
+	MaxReplicas    int `json:"maxReplicas,omitempty"`
+	MaxPodsPerNode int `json:"maxPodsPerNode,omitempty"`
+}
+
+// DeploymentTemplateDecl is a Deployment manifest used by apply/create
+// commands.
+type DeploymentTemplateDecl struct {
+	Name     string   `json:"name"`
+	Template string   `json:"template"`
+	Replicas *int     `json:"replicas,omitempty"`
+	HPA      *HPADecl `json:"hpa,omitempty"`
+	Strategy string   `json:"strategy,omitempty"`
+}
+
+// EventDecl is an event or user command.
+type EventDecl struct {
+	// Kind is one of eventCpuChange, kernelPanic, maintenance, nodeFailure,
+	// createTargetDeployment, applyDeployment, createDeployment,
+	// scaleDeployment.
+	Kind string `json:"kind"`
+	// When is main (default), first or afterStable.
+	When       string `json:"when,omitempty"`
+	Deployment string `json:"deployment,omitempty"`
+	Node       string `json:"node,omitempty"`
+	Template   string `json:"template,omitempty"`
+	Parallel   int    `json:"parallel,omitempty"`
+	MaxDelta   int    `json:"maxDelta,omitempty"`
+	// MaxDeployment for scaleDeployment: deployments 1..MaxDeployment.
+	MaxDeployment int `json:"maxDeployment,omitempty"`
+}
+
+// IntentDecl is an intent with its parameters.
+type IntentDecl struct {
+	Name   string         `json:"name"`
+	Params map[string]any `json:"params,omitempty"`
+}

@@ -1,0 +1,121 @@
+package kivi
+
+import (
+	"fmt"
+
+	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/intents"
+	"github.com/kivi-go/kivi/model"
+)
+
+// Names of the properties every run checks besides the user's intents.
+const (
+	// ValidEndState fails when the cluster stops with a process stuck at a
+	// wait that is not a valid end (Kivi's SPIN "invalid end state": an
+	// event waiting for pods that never come, a maintenance never ending).
+	ValidEndState = "valid_end_state"
+	// ModelAssertion fails on kubectl create of an existing deployment
+	// and on internal consistency assertions.
+	ModelAssertion = "model_assertion"
+)
+
+// watchObserver adapts an intent monitor to a System observer.
+type watchObserver struct {
+	in     intents.Intent
+	index  int // monitor number, recorded in State.FailedArg
+	offset int
+}
+
+func (w *watchObserver) mem(s *model.State) []byte {
+	return s.Monitors[w.offset : w.offset+w.in.Watch.Size()]
+}
+
+func (w *watchObserver) Observe(tx *model.Tx, s *model.State) {
+	if s.Failed != model.NoFailure {
+		return
+	}
+	if msg := w.in.Watch.Observe(tx.U, s, w.mem(s), tx.Marks); msg != "" {
+		if tx.Tracing() {
+			tx.Log(w.in.Internal, "%s", msg)
+		}
+		s.Fail(model.FailMonitor, w.index)
+	}
+}
+
+// compose builds the observers and checker properties of a set of intents
+// on a system whose actors are already set; it sizes State.Monitors.
+func compose(sys *System, ins []intents.Intent) (checker.Properties[*model.State], error) {
+	var props checker.Properties[*model.State]
+	offset := 0
+	seen := map[string]bool{}
+	for _, in := range ins {
+		if seen[in.Name] && in.Deployment < 0 {
+			continue
+		}
+		seen[in.Name] = true
+		switch in.Kind {
+		case intents.Assertion:
+			failure := in.Failure
+			props.Invariants = append(props.Invariants, checker.Invariant[*model.State]{
+				Name:    in.Name,
+				Holds:   func(s *model.State) bool { return s.Failed != failure },
+				Explain: func(*model.State) string { return in.Explain },
+			})
+		case intents.Monitor:
+			if len(sys.Observers) >= 255 {
+				return props, fmt.Errorf("too many monitor intents: %w", model.ErrInvalid)
+			}
+			w := &watchObserver{in: in, index: len(sys.Observers), offset: offset}
+			offset += in.Watch.Size()
+			sys.Observers = append(sys.Observers, w)
+			index := uint8(w.index)
+			props.Invariants = append(props.Invariants, checker.Invariant[*model.State]{
+				Name:    in.Name,
+				Holds:   func(s *model.State) bool { return !(s.Failed == model.FailMonitor && s.FailedArg == index) },
+				Explain: func(*model.State) string { return in.Explain },
+			})
+			u := sys.U
+			props.EndConditions = append(props.EndConditions, checker.EndCondition[*model.State]{
+				Name:    in.Name,
+				Holds:   func(s *model.State) bool { return s.Failed != model.NoFailure || in.Watch.Stuck(u, s, w.mem(s)) == "" },
+				Explain: func(s *model.State) string { return in.Watch.Stuck(u, s, w.mem(s)) },
+			})
+		case intents.Cycle:
+			props.Cycles = append(props.Cycles, checker.Cycle{Name: in.Name, Require: in.Marks, Explain: in.Explain})
+		case intents.Predicate:
+			u, holds := sys.U, in.Holds
+			props.Invariants = append(props.Invariants, checker.Invariant[*model.State]{
+				Name:    in.Name,
+				Holds:   func(s *model.State) bool { return holds(u, s) },
+				Explain: func(*model.State) string { return in.Explain },
+			})
+		}
+	}
+	init := sys.Init.Clone()
+	init.Monitors = make([]uint8, offset)
+	sys.Init = init
+	props.Invariants = append(props.Invariants, checker.Invariant[*model.State]{
+		Name: ModelAssertion,
+		Holds: func(s *model.State) bool {
+			return s.Failed != model.FailDeploymentExists && s.Failed != model.FailInternal
+		},
+		Explain: func(s *model.State) string {
+			if s.Failed == model.FailDeploymentExists {
+				return "kubectl create of a deployment that already exists"
+			}
+			return "an internal consistency assertion failed"
+		},
+	})
+	props.EndConditions = append(props.EndConditions, checker.EndCondition[*model.State]{
+		Name: ValidEndState,
+		Holds: func(s *model.State) bool {
+			ok, _ := sys.ValidEnd(s)
+			return s.Failed != model.NoFailure || ok
+		},
+		Explain: func(s *model.State) string {
+			_, who := sys.ValidEnd(s)
+			return who + " is stuck waiting when the cluster stops"
+		},
+	})
+	return props, nil
+}

@@ -1,0 +1,166 @@
+package kivi
+
+import (
+	"fmt"
+
+	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/model"
+)
+
+// Gate says when an actor may move, by the init process's phase (Kivi's
+// start-up sequence: First commands, then the controllers and Main events,
+// then the after-stable events).
+type Gate uint8
+
+const (
+	// GateAlways: the init process itself and First-slot events (which
+	// gate themselves).
+	GateAlways Gate = iota
+	// GateMain: controllers, enabled once the First commands have run.
+	GateMain
+)
+
+// Actor is one process of the System with its gate.
+type Actor struct {
+	Process model.Process
+	Gate    Gate
+}
+
+// Observer is updated after every step with the new state; tx carries the
+// step's action marks and, when tracing, collects the observer's lines.
+// Intent monitors are observers (a synchronous product with the cluster):
+// their memory is part of the state, but they add no interleavings.
+type Observer interface {
+	Observe(tx *model.Tx, s *model.State)
+}
+
+// System is the cluster model as a checker.System: a Universe, the
+// initial State, the actors and the observers. It is safe for concurrent
+// use: Next allocates its own scratch.
+type System struct {
+	U         *model.Universe
+	Init      *model.State
+	Actors    []Actor
+	Observers []Observer
+}
+
+var (
+	_ checker.System[*model.State]    = (*System)(nil)
+	_ checker.Explainer[*model.State] = (*System)(nil)
+)
+
+// Initial emits the initial state.
+func (sys *System) Initial(emit func(*model.State)) {
+	s := sys.Init.Clone()
+	tx := model.NewTx(sys.U)
+	tx.Begin(nil, false)
+	for _, o := range sys.Observers {
+		o.Observe(tx, s)
+	}
+	emit(s)
+}
+
+func (sys *System) enabled(a *Actor, s *model.State) bool {
+	if a.Gate == GateMain && s.Init < model.InitMain {
+		return false
+	}
+	return a.Process.Enabled(sys.U, s)
+}
+
+// Next emits every successor of s: for each enabled actor in order, every
+// combination of its choices in depth-first order. Step.Choice is the
+// combination's rank in that order, so replay re-runs the enumeration.
+func (sys *System) Next(s *model.State, emit func(checker.Step, *model.State)) {
+	if s.Failed != model.NoFailure {
+		return
+	}
+	tx := model.NewTx(sys.U)
+	next := &model.State{}
+	for i := range sys.Actors {
+		a := &sys.Actors[i]
+		if !sys.enabled(a, s) {
+			continue
+		}
+		tx.Begin(nil, false)
+		for rank := uint32(0); ; rank++ {
+			s.CopyTo(next)
+			a.Process.Step(tx, next)
+			for _, o := range sys.Observers {
+				o.Observe(tx, next)
+			}
+			emit(checker.Step{Actor: uint16(i), Choice: rank, Marks: tx.Marks}, next)
+			if !tx.Advance() {
+				break
+			}
+			tx.Restart(false)
+		}
+	}
+}
+
+// Replay re-executes one step from s with tracing on and returns the
+// successor and the step's trace lines.
+func (sys *System) Replay(s *model.State, step checker.Step) (*model.State, []model.Line, error) {
+	if int(step.Actor) >= len(sys.Actors) {
+		return nil, nil, fmt.Errorf("replay: actor %d of %d: %w", step.Actor, len(sys.Actors), model.ErrInvalid)
+	}
+	a := &sys.Actors[step.Actor]
+	if s.Failed != model.NoFailure || !sys.enabled(a, s) {
+		return nil, nil, fmt.Errorf("replay: %s is not enabled: %w", a.Process.Name(), model.ErrInvalid)
+	}
+	tx := model.NewTx(sys.U)
+	tx.Begin(nil, true)
+	for rank := uint32(0); ; rank++ {
+		next := s.Clone()
+		a.Process.Step(tx, next)
+		if rank == step.Choice {
+			for _, o := range sys.Observers {
+				o.Observe(tx, next)
+			}
+			return next, append([]model.Line(nil), tx.Lines...), nil
+		}
+		if !tx.Advance() {
+			return nil, nil, fmt.Errorf("replay: %s has no choice %d: %w", a.Process.Name(), step.Choice, model.ErrInvalid)
+		}
+		tx.Restart(true)
+	}
+}
+
+// Explain renders the lines a step prints (checker.Explainer).
+func (sys *System) Explain(s *model.State, step checker.Step) []checker.Line {
+	_, lines, err := sys.Replay(s, step)
+	if err != nil {
+		return []checker.Line{{Component: "Internal error", Message: err.Error()}}
+	}
+	out := make([]checker.Line, len(lines))
+	for i, l := range lines {
+		out[i] = checker.Line{Component: l.Component, Message: l.Message}
+	}
+	return out
+}
+
+// ActorName names the actor of a step, for traces and statistics.
+func (sys *System) ActorName(step checker.Step) string {
+	if int(step.Actor) < len(sys.Actors) {
+		return sys.Actors[step.Actor].Process.Name()
+	}
+	return fmt.Sprintf("actor %d", step.Actor)
+}
+
+// AppendEncoding appends the canonical encoding of s.
+func (sys *System) AppendEncoding(dst []byte, s *model.State) []byte { return s.AppendEncoding(dst) }
+
+// Decode rebuilds a state from its encoding.
+func (sys *System) Decode(enc []byte) (*model.State, error) {
+	return model.DecodeState(sys.U, len(sys.Init.Monitors), enc)
+}
+
+// ValidEnd reports whether every actor that can be stuck may rest in s
+// (Kivi's valid end states).
+func (sys *System) ValidEnd(s *model.State) (bool, string) {
+	for _, a := range sys.Actors {
+		if ec, ok := a.Process.(model.EndChecker); ok && !ec.ValidEnd(sys.U, s) {
+			return false, a.Process.Name()
+		}
+	}
+	return true, ""
+}
