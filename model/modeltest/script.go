@@ -21,7 +21,8 @@ var rewrite = flag.Bool("rewrite", false, "rewrite the expected outputs of testd
 //	----
 //	expected output lines
 //
-// The expected output ends at the first blank line.
+// The expected output ends at the first blank line; a command without
+// output has no "----" block.
 type Command struct {
 	Pos  string // file:line
 	Name string
@@ -80,14 +81,13 @@ func RunScript(t *testing.T, path string, handle func(t *testing.T, c Command) s
 				t.Errorf("%s: %s\n--- got:\n%s\n--- want:\n%s", cmd.Pos, trimmed, got, want)
 			}
 		}
-		out.WriteString(line + "\n----\n")
+		// A command without output is written without a "----" block, so
+		// that the next command cannot be mistaken for its output.
+		out.WriteString(line + "\n")
 		if got != "" {
-			out.WriteString(got + "\n")
+			out.WriteString("----\n" + got + "\n")
 		}
 		i = j - 1
-		if j < len(lines) && i < len(lines)-1 {
-			// keep the blank separator that follows
-		}
 	}
 	if *rewrite && changed {
 		if err := os.WriteFile(path, []byte(strings.TrimRight(out.String(), "\n")+"\n"), 0o644); err != nil {

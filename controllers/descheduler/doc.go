@@ -1,0 +1,24 @@
+// Package descheduler models sigs.k8s.io/descheduler (v0.36) at Kivi's level
+// of abstraction: one descheduling cycle per step, fired when the core
+// controllers are quiescent after a pod started or was removed, running the
+// policy's profiles and, in each, its Balance plugins in order:
+//
+//   - RemoveDuplicates spreads the pods of one ReplicaSet over the nodes
+//     they may land on (removeduplicates.go);
+//   - RemovePodsViolatingTopologySpreadConstraint evicts pods from topology
+//     domains above the ideal average until every selected constraint is
+//     within its maxSkew (topologyspread.go, balancedomains.go).
+//
+// Both plugins only plan: they return the pods to evict with the reason,
+// and the cycle hands the plan to the DefaultEvictor (evictor.go), which
+// applies the per-cycle limits and turns a pod Terminating for the
+// kubelet. Planning is pure, so Explain can show what a cycle would decide.
+//
+// Kivi's descheduler mirrors v0.27 with several bugs; where it differs
+// from v0.36 this package follows v0.36, and every such choice is listed
+// in docs/divergences/descheduler.md. Where upstream leaves an order to Go
+// map iteration or the informer cache (which duplicates or which pods of
+// a domain go first, the order of owners, nodes and domains), the package
+// fixes Kivi's order (lowest pod slot, lowest node index, label value id),
+// so that a cycle is deterministic and needs no choice point.
+package descheduler

@@ -1,0 +1,104 @@
+package descheduler
+
+import "github.com/kivi-go/kivi/model"
+
+// evictor is the DefaultEvictor plugin plus the PodEvictor's per-cycle
+// limits (pkg/descheduler/evictions/evictions.go). The model has a single
+// namespace, so the namespace counter is one number.
+type evictor struct {
+	maxPerNode, maxPerNamespace, maxTotal int
+	perNode                               []int
+	perNamespace, total                   int
+}
+
+func newEvictor(d *model.Descheduler, nodes int) evictor {
+	e := evictor{perNode: make([]int, nodes)}
+	if d != nil {
+		e.maxPerNode, e.maxPerNamespace, e.maxTotal = d.MaxPerNode, d.MaxPerNamespace, d.MaxTotal
+	}
+	return e
+}
+
+// evictOutcome is what an eviction attempt did; the limit outcomes steer
+// the plugins as the EvictionNodeLimitError / NamespaceLimit /
+// TotalLimitError types do upstream.
+type evictOutcome uint8
+
+const (
+	evicted evictOutcome = iota
+	// nodeLimit: the pod's node had its quota; go on with another node.
+	nodeLimit
+	// namespaceLimit: the namespace had its quota; go on with the next pod.
+	namespaceLimit
+	// totalLimit: the cycle had its quota; the plugin stops.
+	totalLimit
+)
+
+// filter is DefaultEvictor.Filter reduced to the model: the pod is bound
+// to a node of the cycle, not terminating (phase Pending or Running),
+// owned by a controller (bare pods are protected by default: the
+// FailedBarePods protection), and not system-critical unless the profile
+// allows evicting those. Mirror, static, DaemonSet and local-storage pods
+// do not exist in the model.
+func (c *cycle) filter(p *model.DeschedulerProfile, pod int) bool {
+	ps := &c.s.Pods[pod]
+	if ps.Phase != model.Pending && ps.Phase != model.Running {
+		return false
+	}
+	n := ps.NodeOf()
+	if n < 0 || !c.isReady[n] || ps.Owner == 0 {
+		return false
+	}
+	return !c.u.Templates[ps.Template].Critical || p.EvictSystemCriticalPods
+}
+
+// preEvictionFilter is DefaultEvictor.PreEvictionFilter: with nodeFit the
+// pod must fit on some other Ready node.
+func (c *cycle) preEvictionFilter(p *model.DeschedulerProfile, pod int) bool {
+	return !p.NodeFit || c.fitsAnyOtherNode(pod, c.ready)
+}
+
+// nodeQuotaLeft reports whether node n can take one more eviction; plugins
+// use it to skip a node's candidates (and their trace lines) as upstream
+// skips to the next node after an EvictionNodeLimitError.
+func (c *cycle) nodeQuotaLeft(n int) bool {
+	return c.ev.maxPerNode == 0 || c.ev.perNode[n]+1 <= c.ev.maxPerNode
+}
+
+// evict checks the limits in upstream's order (total, node, namespace)
+// and, when none is hit, requests the pod's deletion: the pod turns
+// Terminating (remembering whether it was running, so its ReplicaSet still
+// counts it until the kubelet removes it) and goes to the kubelet. A
+// non-nil reason is printed just before the evictor's own line (Kivi's
+// RemoveDuplicates prints its reason at eviction time).
+func (c *cycle) evict(pod int, reason *candidate) evictOutcome {
+	ps := &c.s.Pods[pod]
+	n := ps.NodeOf()
+	e := &c.ev
+	switch {
+	case e.maxTotal > 0 && e.total+1 > e.maxTotal:
+		c.note("    pod %d: total eviction limit %d reached\n", pod+1, e.maxTotal)
+		return totalLimit
+	case !c.nodeQuotaLeft(n):
+		c.note("    pod %d: eviction limit %d of node %s reached\n", pod+1, e.maxPerNode, c.nodeName(n))
+		return nodeLimit
+	case e.maxPerNamespace > 0 && e.perNamespace+1 > e.maxPerNamespace:
+		c.note("    pod %d: namespace eviction limit %d reached\n", pod+1, e.maxPerNamespace)
+		return namespaceLimit
+	}
+	if reason != nil {
+		reason.log(c)
+	}
+	e.total++
+	e.perNode[n]++
+	e.perNamespace++
+	ps.WasRunning = ps.Phase == model.Running
+	ps.Phase = model.Terminating
+	c.s.Enqueue(model.KubeletQueue, pod)
+	c.tx.Mark(model.MarkEvicted(int(ps.Owner) - 1))
+	if c.tx.Tracing() {
+		c.tx.Log("Descheduler", "Pod %d on node %s pending for deletion!", pod+1, c.nodeName(n))
+	}
+	c.note("    evicted pod %d from node %s\n", pod+1, c.nodeName(n))
+	return evicted
+}

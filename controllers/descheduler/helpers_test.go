@@ -1,0 +1,70 @@
+package descheduler
+
+import (
+	"testing"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// runCycle runs one Step on a copy of s with tracing and returns the new
+// state, the trace lines and the marks.
+func runCycle(t *testing.T, u *model.Universe, s *model.State) (*model.State, []string, uint32) {
+	t.Helper()
+	tx := model.NewTx(u)
+	tx.Begin(nil, true)
+	next := s.Clone()
+	New().Step(tx, next)
+	if len(tx.Choices()) != 0 {
+		t.Fatalf("a descheduling cycle must not branch, got choices %v", tx.Choices())
+	}
+	lines := make([]string, len(tx.Lines))
+	for i, l := range tx.Lines {
+		lines[i] = l.String()
+	}
+	return next, lines, tx.Marks
+}
+
+// evictedBy lists, as printed pod numbers (slot + 1), the pods that were
+// Pending or Running in before and are Terminating in after.
+func evictedBy(before, after *model.State) []int {
+	var out []int
+	for i := range before.Pods {
+		if before.Pods[i].Active() && after.Pods[i].Phase == model.Terminating {
+			out = append(out, i+1)
+		}
+	}
+	return out
+}
+
+// policy wraps profiles into a descheduler policy without limits.
+func policy(profiles ...model.DeschedulerProfile) *model.Descheduler {
+	return &model.Descheduler{Profiles: profiles}
+}
+
+// tscProfile is the upstream default profile of the topology plugin
+// (constraints [DoNotSchedule], topologyBalanceNodeFit true) with the
+// DefaultEvictor's nodeFit as given.
+func tscProfile(nodeFit bool) model.DeschedulerProfile {
+	return model.DeschedulerProfile{Name: "tsc",
+		Balance:                []model.BalancePlugin{model.RemovePodsViolatingTopologySpreadConstraint},
+		Constraints:            model.HardConstraints,
+		TopologyBalanceNodeFit: true,
+		NodeFit:                nodeFit,
+	}
+}
+
+func dupProfile(nodeFit bool) model.DeschedulerProfile {
+	return model.DeschedulerProfile{Name: "dup", Balance: []model.BalancePlugin{model.RemoveDuplicates}, NodeFit: nodeFit}
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

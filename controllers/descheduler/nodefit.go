@@ -1,0 +1,30 @@
+package descheduler
+
+// fitsNode is the descheduler's NodeFit (pkg/descheduler/node/node.go) for
+// the pod's template on node n: nodeSelector and required node affinity
+// match, the NoSchedule and NoExecute taints are tolerated, and the
+// requests fit in what the node's pods leave free, with a pod slot to
+// spare. Cordoning and inter-pod anti-affinity are not modelled; topology
+// spread is not part of NodeFit upstream either.
+func (c *cycle) fitsNode(template, n int) bool {
+	t := &c.u.Templates[template]
+	f := t.Fit[n]
+	if !f.Affinity || f.NoSchedule || f.NoExecute {
+		return false
+	}
+	alloc, used := c.u.Allocatable(n), c.u.Requested(c.s, n)
+	return t.CPU <= alloc.CPU-used.CPU && t.Memory <= alloc.Memory-used.Memory && used.Pods < alloc.Pods
+}
+
+// fitsAnyOtherNode is PodFitsAnyOtherNode: the pod fits on one of nodes
+// other than its own.
+func (c *cycle) fitsAnyOtherNode(pod int, nodes []int) bool {
+	ps := &c.s.Pods[pod]
+	own := ps.NodeOf()
+	for _, n := range nodes {
+		if n != own && c.fitsNode(int(ps.Template), n) {
+			return true
+		}
+	}
+	return false
+}

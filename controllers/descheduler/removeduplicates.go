@@ -1,0 +1,182 @@
+package descheduler
+
+import (
+	"sort"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// removeDuplicates is the RemoveDuplicates Balance plugin
+// (pkg/framework/plugins/removeduplicates/removeduplicates.go): pods of one
+// owner stacked on one node are spread so that no node keeps more than
+// ⌈occurrences / target nodes⌉ of them.
+type removeDuplicates struct{}
+
+func (removeDuplicates) Name() string { return model.RemoveDuplicates.String() }
+
+// ownerKey identifies an owner as upstream's (namespace, kind, name,
+// images) does: a Deployment's pods are owned by a ReplicaSet, so the key
+// is the ReplicaSet slot of the deployment, and the template stands for
+// the container images.
+type ownerKey struct {
+	owner, rs, template uint8
+}
+
+func (k ownerKey) less(o ownerKey) bool {
+	if k.owner != o.owner {
+		return k.owner < o.owner
+	}
+	if k.rs != o.rs {
+		return k.rs < o.rs
+	}
+	return k.template < o.template
+}
+
+// ownerPods is what the listing pass learns about one owner.
+type ownerPods struct {
+	key ownerKey
+	// occurrence counts every listed pod of the owner, originals included.
+	occurrence int
+	// dups[n] are the owner's pods on node n after the first, in listing
+	// (slot) order.
+	dups [][]int
+}
+
+// Plan lists the pods that pass Filter and PreEvictionFilter (upstream
+// applies both at listing time, so the others are invisible), finds the
+// duplicates per node and keeps at most upper of an owner's pods on each
+// node.
+func (r removeDuplicates) Plan(c *cycle, p *model.DeschedulerProfile) []candidate {
+	owners := r.listOwners(c, p)
+	var plan []candidate
+	for i := range owners {
+		o := &owners[i]
+		if !o.hasDuplicates() {
+			continue
+		}
+		targets := c.targetNodes(int(o.key.template))
+		if c.explain != nil {
+			c.note("    %s: %d pods, %d target nodes", c.ownerName(o.key), o.occurrence, targets)
+		}
+		if targets < 2 {
+			c.note(": fewer than two feasible nodes, skipped\n")
+			continue
+		}
+		upper := ceilDiv(o.occurrence, targets)
+		c.note(", at most %d per node\n", upper)
+		for n, dups := range o.dups {
+			if len(dups) == 0 {
+				continue
+			}
+			evict := 0
+			if len(dups)+1 > upper {
+				// Upstream evicts dups[upper-1:], the last ones listed;
+				// Kivi evicts as many, lowest slots first. We take Kivi's
+				// pods (docs/divergences/descheduler.md).
+				evict = len(dups) - (upper - 1)
+			}
+			if c.explain != nil {
+				c.note("      node %s: duplicates %v, evict %v\n", c.nodeName(n), plus1(dups), plus1(dups[:evict]))
+			}
+			for _, pod := range dups[:evict] {
+				plan = append(plan, candidate{pod: pod, kind: reasonDuplicate})
+			}
+		}
+	}
+	if len(plan) == 0 {
+		c.note("    no duplicates to evict\n")
+	}
+	return plan
+}
+
+// Balance evicts the plan: a node whose quota is used up is skipped, the
+// total limit stops the plugin.
+func (r removeDuplicates) Balance(c *cycle, p *model.DeschedulerProfile) {
+	for _, cd := range r.Plan(c, p) {
+		if !c.nodeQuotaLeft(c.s.Pods[cd.pod].NodeOf()) {
+			continue
+		}
+		if c.evict(cd.pod, &cd) == totalLimit {
+			return
+		}
+	}
+}
+
+// listOwners walks the Ready nodes in index order and their listed pods in
+// slot order; the first pod of an owner on a node is the original.
+func (removeDuplicates) listOwners(c *cycle, p *model.DeschedulerProfile) []ownerPods {
+	var owners []ownerPods
+	find := func(k ownerKey) *ownerPods {
+		for i := range owners {
+			if owners[i].key == k {
+				return &owners[i]
+			}
+		}
+		owners = append(owners, ownerPods{key: k, dups: make([][]int, len(c.s.Nodes))})
+		return &owners[len(owners)-1]
+	}
+	var seen []ownerKey
+	for _, n := range c.ready {
+		seen = seen[:0]
+		for pod := range c.s.Pods {
+			ps := &c.s.Pods[pod]
+			if ps.NodeOf() != n || !c.filter(p, pod) || !c.preEvictionFilter(p, pod) {
+				continue
+			}
+			k := ownerKey{owner: ps.Owner, rs: ps.RS, template: ps.Template}
+			o := find(k)
+			o.occurrence++
+			if containsKey(seen, k) {
+				o.dups[n] = append(o.dups[n], pod)
+			} else {
+				seen = append(seen, k)
+			}
+		}
+	}
+	// Upstream walks owners in map order; a fixed order keeps the cycle
+	// deterministic (it matters only when limits cut the plan short).
+	sort.Slice(owners, func(i, j int) bool { return owners[i].key.less(owners[j].key) })
+	return owners
+}
+
+func (o *ownerPods) hasDuplicates() bool {
+	for _, d := range o.dups {
+		if len(d) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// targetNodes is getTargetNodes for the owner's template: the Ready nodes
+// whose NoSchedule/NoExecute taints it tolerates and whose labels match its
+// nodeSelector and required affinity, counted only when more than one
+// node qualifies. Like Kivi we also honour a template's nodeName (upstream
+// does not look at it): a pinned pod can land on its node only.
+func (c *cycle) targetNodes(template int) int {
+	t := &c.u.Templates[template]
+	count := 0
+	for _, n := range c.ready {
+		f := t.Fit[n]
+		if f.Affinity && f.NodeName && !f.NoSchedule && !f.NoExecute {
+			count++
+		}
+	}
+	if count > 1 {
+		return count
+	}
+	return 0
+}
+
+func (c *cycle) ownerName(k ownerKey) string {
+	return "deployment " + c.u.Deployments[k.owner-1].Name + " rs " + itoa(int(k.rs)) + " template " + c.u.Templates[k.template].Name
+}
+
+func containsKey(keys []ownerKey, k ownerKey) bool {
+	for _, x := range keys {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}

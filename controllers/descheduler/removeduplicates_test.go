@@ -1,0 +1,194 @@
+package descheduler
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/kivi-go/kivi/model"
+	"github.com/kivi-go/kivi/model/modeltest"
+)
+
+// dupCase is one stanza transcribed from descheduler
+// pkg/framework/plugins/removeduplicates/removeduplicates_test.go at v0.36
+// (HEAD 7d2b28bf2): upstream nodes of 2000 mCPU / 3000 memory / 10 pods,
+// pods requesting 100 mCPU, owned by ReplicaSets. Each owner is one
+// deployment; pods[i] lists, per owner, the node of each of its pods.
+type dupCase struct {
+	name     string // upstream description
+	nodes    []*modeltest.NodeBuilder
+	notReady []int // nodes left out of the cycle (upstream: not passed in)
+	template func() *modeltest.TemplateBuilder
+	pods     [][]int
+	profile  model.DeschedulerProfile
+	edit     func(u *model.Universe, s *model.State)
+	// tmplEdit changes the compiled-to-be template where the builder has
+	// no method (matchExpressions).
+	tmplEdit func(t *model.PodTemplate)
+	want     int
+	// wantPods, when set, are the evicted pods under Kivi's rule (lowest
+	// slot duplicates first); upstream only asserts the count.
+	wantPods []int
+}
+
+func upstreamNode(name string) *modeltest.NodeBuilder {
+	return modeltest.Node().Name(name).CPU(2000).Mem(3000).MaxPods(10)
+}
+
+func upstreamPod() *modeltest.TemplateBuilder {
+	return modeltest.Template("rs").Requests(100, 0).Label("app", "rs")
+}
+
+func nodesNamed(names ...string) []*modeltest.NodeBuilder {
+	var out []*modeltest.NodeBuilder
+	for _, n := range names {
+		out = append(out, upstreamNode(n))
+	}
+	return out
+}
+
+func repeat(node, count int) []int {
+	out := make([]int, count)
+	for i := range out {
+		out[i] = node
+	}
+	return out
+}
+
+func concat(parts ...[]int) []int {
+	var out []int
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+func (tc dupCase) build() (*model.Universe, *model.State) {
+	b := modeltest.New()
+	for _, nb := range tc.nodes {
+		b.AddNodes(1, nb)
+	}
+	tb := upstreamPod
+	if tc.template != nil {
+		tb = tc.template
+	}
+	for o, nodes := range tc.pods {
+		tmpl := b.AddTemplate(tb())
+		if tc.tmplEdit != nil {
+			tc.tmplEdit(&b.U.Templates[tmpl])
+		}
+		d := b.AddDeployment(fmt.Sprintf("rs%d", o+1), tmpl, len(nodes))
+		for _, n := range nodes {
+			b.RunPod(d, n)
+		}
+	}
+	b.U.Descheduler = policy(tc.profile)
+	u, s := b.MustBuild()
+	for _, n := range tc.notReady {
+		s.Nodes[n].Status = model.NotReady
+	}
+	if tc.edit != nil {
+		tc.edit(u, s)
+	}
+	s.DeschedulerPending = true
+	return u, s
+}
+
+func TestRemoveDuplicatesUpstream(t *testing.T) {
+	three := concat(repeat(0, 5), repeat(1, 3), repeat(2, 1)) // (5,3,1)
+	cases := []dupCase{
+		{name: "TestFindDuplicatePods: Three pods in the `dev` Namespace, bound to same ReplicaSet. 1 should be evicted.",
+			nodes: nodesNamed("n1", "n2"), pods: [][]int{{0, 0, 0}}, profile: dupProfile(false), want: 1, wantPods: []int{2}},
+		{name: "TestFindDuplicatePods: Pods are: ... critical pod annotation - none should be evicted.",
+			nodes: nodesNamed("n1", "n2"), pods: [][]int{{0, 0, 0}}, profile: dupProfile(false),
+			template: func() *modeltest.TemplateBuilder { return upstreamPod().Critical() }, want: 0},
+		{name: "(model) critical pods with evictSystemCriticalPods: 1 should be evicted",
+			nodes: nodesNamed("n1", "n2"), pods: [][]int{{0, 0, 0}},
+			profile:  model.DeschedulerProfile{Balance: []model.BalancePlugin{model.RemoveDuplicates}, EvictSystemCriticalPods: true},
+			template: func() *modeltest.TemplateBuilder { return upstreamPod().Critical() }, want: 1},
+		{name: "(model) bare pods are protected (FailedBarePods): none should be evicted",
+			nodes: nodesNamed("n1", "n2"), pods: [][]int{{0, 0, 0}}, profile: dupProfile(false),
+			edit: func(u *model.Universe, s *model.State) {
+				for i := range s.Pods {
+					s.Pods[i].Owner = 0
+				}
+			}, want: 0},
+		{name: "TestFindDuplicatePods: Pods with the same owner but different images should not be evicted",
+			nodes: nodesNamed("n1", "n2"), pods: [][]int{{0, 0}, {}}, profile: dupProfile(false),
+			edit: func(u *model.Universe, s *model.State) { s.Pods[1].Template = 1 }, want: 0},
+		{name: "TestFindDuplicatePods: ... Only node available has a taint, and nodeFit set to true. 0 should be evicted.",
+			nodes:   []*modeltest.NodeBuilder{upstreamNode("n1"), upstreamNode("n3").Taint("hardware", "gpu", model.NoSchedule)},
+			pods:    [][]int{{0, 0, 0}},
+			profile: dupProfile(true), want: 0},
+		{name: "TestFindDuplicatePods: ... Only node available has an incorrect node label, and nodeFit set to true. 0 should be evicted.",
+			nodes:    []*modeltest.NodeBuilder{upstreamNode("n1"), upstreamNode("n4").Label("datacenter", "east")},
+			template: func() *modeltest.TemplateBuilder { return upstreamPod().NodeSelector("datacenter", "west") },
+			pods:     [][]int{{0, 0, 0}}, profile: dupProfile(true), want: 0},
+		{name: "TestFindDuplicatePods: ... Only node available does not have enough CPU, and nodeFit set to true. 0 should be evicted.",
+			nodes: []*modeltest.NodeBuilder{upstreamNode("n1"), modeltest.Node().Name("n6").CPU(200).Mem(200).MaxPods(10).Reserved(150, 150)},
+			pods:  [][]int{{0, 0, 0}}, profile: dupProfile(true), want: 0},
+		{name: "TestFindDuplicatePods: ... Only node available has enough CPU, and nodeFit set to true. 1 should be evicted.",
+			nodes: []*modeltest.NodeBuilder{upstreamNode("n1"), modeltest.Node().Name("n6").CPU(200).Mem(200).MaxPods(10).Reserved(100, 150)},
+			pods:  [][]int{{0, 0, 0}}, profile: dupProfile(true), want: 1},
+		{name: "TestRemoveDuplicatesUniformly: Evict pods uniformly",
+			nodes: nodesNamed("n1", "n2", "n3"), pods: [][]int{three}, profile: dupProfile(false), want: 2, wantPods: []int{2, 3}},
+		{name: "TestRemoveDuplicatesUniformly: Evict pods uniformly with one node left out",
+			nodes: nodesNamed("n1", "n2", "n3"), notReady: []int{2}, pods: [][]int{three}, profile: dupProfile(false), want: 1, wantPods: []int{2}},
+		{name: "TestRemoveDuplicatesUniformly: Evict pods uniformly with two owner references",
+			nodes: nodesNamed("n1", "n2", "n3"),
+			pods:  [][]int{three, concat(repeat(0, 1), repeat(1, 3), repeat(2, 5))}, profile: dupProfile(false), want: 4,
+			wantPods: []int{2, 3, 15, 16}},
+		{name: "TestRemoveDuplicatesUniformly: Evict pods with number of pods less than nodes",
+			nodes: nodesNamed("n1", "n2", "n3"), pods: [][]int{{0, 0}}, profile: dupProfile(false), want: 1, wantPods: []int{2}},
+		{name: "TestRemoveDuplicatesUniformly: Evict pods with a single pod with three nodes",
+			nodes: nodesNamed("n1", "n2", "n3"), pods: [][]int{{0}}, profile: dupProfile(false), want: 0},
+		{name: "TestRemoveDuplicatesUniformly: Evict pods uniformly respecting taints",
+			nodes: []*modeltest.NodeBuilder{upstreamNode("worker1"), upstreamNode("worker2"), upstreamNode("worker3"),
+				upstreamNode("master1").Taint("node-role.kubernetes.io/control-plane", "", model.NoSchedule),
+				upstreamNode("master2").Taint("node-role.kubernetes.io/control-plane", "", model.NoSchedule),
+				upstreamNode("master3").Taint("node-role.kubernetes.io/control-plane", "", model.NoSchedule)},
+			template: func() *modeltest.TemplateBuilder { return upstreamPod().Toleration("k1", "v1", model.NoSchedule) },
+			pods:     [][]int{three}, profile: dupProfile(false), want: 2},
+		{name: "TestRemoveDuplicatesUniformly: Evict pods uniformly respecting RequiredDuringSchedulingIgnoredDuringExecution node affinity",
+			nodes: []*modeltest.NodeBuilder{upstreamNode("worker1"), upstreamNode("worker2"), upstreamNode("worker3"),
+				upstreamNode("master1").Label("node-role.kubernetes.io/control-plane", ""),
+				upstreamNode("master2").Label("node-role.kubernetes.io/control-plane", ""),
+				upstreamNode("master3").Label("node-role.kubernetes.io/control-plane", "")},
+			pods: [][]int{three}, profile: dupProfile(false), want: 2,
+			tmplEdit: func(t *model.PodTemplate) {
+				t.Required = []model.Selector{{MatchExpressions: []model.Requirement{
+					{Key: "node-role.kubernetes.io/control-plane", Operator: model.OpDoesNotExist},
+					{Key: "k1", Operator: model.OpDoesNotExist}}}}
+			}},
+		{name: "TestRemoveDuplicatesUniformly: Evict pods uniformly respecting node selector",
+			nodes: []*modeltest.NodeBuilder{upstreamNode("worker1").Label("node-role.kubernetes.io/worker", "k2"),
+				upstreamNode("worker2").Label("node-role.kubernetes.io/worker", "k2"), upstreamNode("worker3").Label("node-role.kubernetes.io/worker", "k2"),
+				upstreamNode("master1"), upstreamNode("master2"), upstreamNode("master3")},
+			template: func() *modeltest.TemplateBuilder {
+				return upstreamPod().NodeSelector("node-role.kubernetes.io/worker", "k2")
+			},
+			pods: [][]int{three}, profile: dupProfile(false), want: 2},
+		{name: "TestRemoveDuplicatesUniformly: Evict pods uniformly respecting node selector with zero target nodes",
+			nodes: nodesNamed("worker1", "worker2", "worker3", "master1", "master2", "master3"),
+			template: func() *modeltest.TemplateBuilder {
+				return upstreamPod().NodeSelector("node-role.kubernetes.io/worker", "k2")
+			},
+			pods: [][]int{three}, profile: dupProfile(false), want: 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			u, s := tc.build()
+			next, lines, _ := runCycle(t, u, s)
+			got := evictedBy(s, next)
+			if len(got) != tc.want {
+				t.Errorf("evicted %v (%d), want %d\n%s", got, len(got), tc.want, Explain(u, s))
+			}
+			if tc.wantPods != nil && !equalInts(got, tc.wantPods) {
+				t.Errorf("evicted %v, want %v", got, tc.wantPods)
+			}
+			// Every eviction prints the duplicate line, then the evictor's.
+			if len(lines) != 2*len(got) {
+				t.Errorf("trace %q: want two lines per eviction", lines)
+			}
+		})
+	}
+}

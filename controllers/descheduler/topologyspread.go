@@ -1,0 +1,157 @@
+package descheduler
+
+import (
+	"sort"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// topologySpread is the RemovePodsViolatingTopologySpreadConstraint Balance
+// plugin (pkg/framework/plugins/removepodsviolatingtopologyspreadconstraint/
+// topologyspreadconstraint.go at v0.36).
+type topologySpread struct{}
+
+func (topologySpread) Name() string {
+	return model.RemovePodsViolatingTopologySpreadConstraint.String()
+}
+
+// domain is one topology domain of a constraint: the label value, the
+// counted pods on its nodes in listing (slot) order, and its size in the
+// balancing bookkeeping.
+type domain struct {
+	value model.ValueID
+	pods  []int
+	size  int
+}
+
+// Plan counts the evictable pods (v0.28+ lists only pods passing
+// DefaultEvictor.Filter), collects the constraints they declare and
+// balances each unbalanced one. Every constraint is computed from the same
+// counts: candidates of earlier constraints are not removed.
+func (t topologySpread) Plan(c *cycle, p *model.DeschedulerProfile) []candidate {
+	var counted []int
+	for pod := range c.s.Pods {
+		if c.filter(p, pod) {
+			counted = append(counted, pod)
+		}
+	}
+	constraints := c.collectConstraints(p, counted)
+	if len(constraints) == 0 {
+		c.note("    no constraint selected\n")
+	}
+	var plan []candidate
+	for _, sc := range constraints {
+		domains, sum := c.domains(sc, counted)
+		if c.explain != nil {
+			c.noteConstraint(sc, domains, sum)
+		}
+		if balanced(domains, sc.c.MaxSkew) {
+			c.note(": balanced\n")
+			continue
+		}
+		c.note(": unbalanced\n")
+		plan = append(plan, c.balanceDomains(p, sc, domains, sum)...)
+	}
+	return plan
+}
+
+// Balance prints every candidate's reason, then evicts the candidates once
+// each in ascending pod order (upstream: map order), re-checking Filter and
+// PreEvictionFilter; a node whose quota is used up is skipped, the total
+// limit stops the plugin.
+func (t topologySpread) Balance(c *cycle, p *model.DeschedulerProfile) {
+	plan := t.Plan(c, p)
+	for _, cd := range plan {
+		cd.log(c)
+	}
+	pods := make([]int, 0, len(plan))
+	for _, cd := range plan {
+		pods = append(pods, cd.pod)
+	}
+	sort.Ints(pods)
+	for i, pod := range pods {
+		if i > 0 && pods[i-1] == pod {
+			continue
+		}
+		if !c.nodeQuotaLeft(c.s.Pods[pod].NodeOf()) || !c.filter(p, pod) || !c.preEvictionFilter(p, pod) {
+			continue
+		}
+		if c.evict(pod, nil) == totalLimit {
+			return
+		}
+	}
+}
+
+// domains builds the constraint's domains: one per value of the key on the
+// cycle's nodes that carry it and pass the inclusion policies (so empty
+// domains count), then every counted pod matching the selector on a node
+// carrying the key joins its node's domain, creating it if the node failed
+// the policies. Nodes without the key belong to no domain. Domains come
+// out sorted ascending by size, ties by label value id (upstream's sort is
+// unstable over map order).
+func (c *cycle) domains(sc spreadConstraint, counted []int) ([]domain, int) {
+	var ds []domain
+	find := func(v model.ValueID) *domain {
+		for i := range ds {
+			if ds[i].value == v {
+				return &ds[i]
+			}
+		}
+		ds = append(ds, domain{value: v})
+		return &ds[len(ds)-1]
+	}
+	key := sc.c.Key
+	for _, n := range c.ready {
+		if v := c.u.Nodes[n].LabelSet.Get(key); v != 0 && c.includes(sc, n) {
+			find(v)
+		}
+	}
+	sum := 0
+	for _, pod := range counted {
+		ps := &c.s.Pods[pod]
+		if !sc.c.MatchesTemplate[ps.Template] {
+			continue
+		}
+		v := c.u.Nodes[ps.NodeOf()].LabelSet.Get(key)
+		if v == 0 {
+			continue
+		}
+		d := find(v)
+		d.pods = append(d.pods, pod)
+		d.size++
+		sum++
+	}
+	sort.Slice(ds, func(i, j int) bool {
+		if ds[i].size != ds[j].size {
+			return ds[i].size < ds[j].size
+		}
+		return ds[i].value < ds[j].value
+	})
+	return ds, sum
+}
+
+// balanced is topologyIsBalanced: max − min ≤ maxSkew over all domains,
+// empty ones included.
+func balanced(ds []domain, maxSkew int) bool {
+	if len(ds) == 0 {
+		return true
+	}
+	lo, hi := ds[0].size, ds[0].size
+	for _, d := range ds {
+		lo, hi = min(lo, d.size), max(hi, d.size)
+	}
+	return hi-lo <= maxSkew
+}
+
+func (c *cycle) noteConstraint(sc spreadConstraint, ds []domain, sum int) {
+	c.note("    constraint %s maxSkew %d %s (template %s): domains",
+		c.u.Labels.KeyName(sc.c.Key), sc.c.MaxSkew, sc.c.When, c.u.Templates[sc.template].Name)
+	for _, d := range ds {
+		c.note(" %s=%d%s", c.domainName(sc, d), d.size, plus1(d.pods))
+	}
+	c.note(", %d pods", sum)
+}
+
+func (c *cycle) domainName(sc spreadConstraint, d domain) string {
+	return c.u.Labels.ValueName(sc.c.Key, d.value)
+}

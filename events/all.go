@@ -1,0 +1,48 @@
+package events
+
+import (
+	"fmt"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// ForEvent returns the process of u.Events[i]. u must be compiled.
+func ForEvent(u *model.Universe, i int, opts ...Option) model.Process {
+	if i < 0 || i >= len(u.Events) {
+		panic(fmt.Sprintf("events: event %d of %d", i, len(u.Events)))
+	}
+	c := resolve(opts)
+	switch u.Events[i].Kind {
+	case model.CPUChange:
+		return CPUChange{event: i}
+	case model.KernelPanic:
+		return KernelPanic{event: i, assert: c.kernelPanicAssert}
+	case model.Maintenance:
+		return Maintenance{event: i}
+	case model.NodeFailure:
+		return NodeFailure{event: i}
+	case model.CreateTargetDeployment:
+		return CreateTargetDeployment{event: i}
+	case model.ApplyDeployment:
+		return ApplyDeployment{event: i}
+	case model.CreateDeployment:
+		return CreateDeployment{event: i}
+	case model.ScaleDeployment:
+		return ScaleDeployment{event: i}
+	}
+	panic(fmt.Sprintf("events: event %d has unknown kind %s", i, u.Events[i].Kind))
+}
+
+// All returns every environment process of u: the init process, the CPU
+// pattern process when some template has a pattern, then one process per
+// event in u.Events order.
+func All(u *model.Universe, opts ...Option) []model.Process {
+	ps := []model.Process{Init{}}
+	if u.HasPatterns {
+		ps = append(ps, CPUPattern{})
+	}
+	for i := range u.Events {
+		ps = append(ps, ForEvent(u, i, opts...))
+	}
+	return ps
+}

@@ -1,0 +1,44 @@
+package events
+
+import "github.com/kivi-go/kivi/model"
+
+// ApplyDeployment is applyDeployment(t), `kubectl apply` of deployment
+// template t (events.md §7.2): it updates the deployment of the
+// template's name, or creates it.
+type ApplyDeployment struct{ event int }
+
+var _ model.Process = ApplyDeployment{}
+
+func (ApplyDeployment) Name() string { return "applyDeployment" }
+
+func (a ApplyDeployment) Enabled(u *model.Universe, s *model.State) bool {
+	return commandEnabled(u, s, a.event)
+}
+
+func (a ApplyDeployment) Step(tx *model.Tx, s *model.State) {
+	u := tx.U
+	t := u.Events[a.event].Template
+	name := u.DeploymentTemplates[t].Name
+	vars(u, s, a.event)[0] = commandDone
+	defer afterStep(u, s, a.event)
+	if d := existingDeployment(u, s, name); d >= 0 {
+		if tx.Tracing() {
+			tx.Log("applyDeployment", "Applying the template %d to existing deployment {Id %s, index %d}", t+1, u.Deployments[d].Name, d+1)
+		}
+		applyTemplate(u, s, d, t, false)
+		s.Enqueue(model.DeploymentQueue, d)
+		return
+	}
+	d := freeDeployment(u, s, name)
+	if d < 0 {
+		if tx.Tracing() {
+			tx.Log("applyDeployment", "Deployment object is not enough!")
+		}
+		return
+	}
+	if tx.Tracing() {
+		tx.Log("applyDeployment", "Applying the template %d to new deployment {Id %s, index %d}", t+1, u.Deployments[d].Name, d+1)
+	}
+	applyTemplate(u, s, d, t, true)
+	s.Enqueue(model.DeploymentQueue, d)
+}

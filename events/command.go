@@ -1,0 +1,71 @@
+package events
+
+import "github.com/kivi-go/kivi/model"
+
+// Program counter of a one-shot user command (one byte of event memory).
+const (
+	commandPending uint8 = iota
+	commandDone
+)
+
+// commandEnabled: a user command runs once, when its slot allows.
+func commandEnabled(u *model.Universe, s *model.State, event int) bool {
+	return mayMove(slotOf(&u.Events[event]), s) && vars(u, s, event)[0] == commandPending
+}
+
+// existingDeployment returns the lowest active deployment called name, or
+// -1: what `kubectl apply` and `kubectl create` find by name.
+func existingDeployment(u *model.Universe, s *model.State, name string) int {
+	for d := range s.Deps {
+		if s.Deps[d].Active && u.Deployments[d].Name == name {
+			return d
+		}
+	}
+	return -1
+}
+
+// freeDeployment returns the slot a new deployment called name takes: the
+// lowest inactive slot of that name, else the lowest inactive slot (Kivi,
+// which ignores names here), else -1. Slot names are static, so a
+// fallback slot keeps its own name.
+func freeDeployment(u *model.Universe, s *model.State, name string) int {
+	fallback := -1
+	for d := range s.Deps {
+		if s.Deps[d].Active {
+			continue
+		}
+		if u.Deployments[d].Name == name {
+			return d
+		}
+		if fallback < 0 {
+			fallback = d
+		}
+	}
+	return fallback
+}
+
+// applyTemplate writes deployment template t into deployment d (Kivi's
+// copyTemplate). The manifest's replicas, or 1 when it has none (the API
+// server's default; Kivi's case C2), overwrite spec.replicas, and its
+// configuration replaces the deployment's; the deployment controller
+// rolls a changed pod template out. A new deployment also gets the
+// manifest's HPA and a current ReplicaSet of the template; an existing
+// deployment keeps its HPA, a separate object in Kubernetes.
+func applyTemplate(u *model.Universe, s *model.State, d, t int, created bool) {
+	tmpl := &u.DeploymentTemplates[t]
+	ds := &s.Deps[d]
+	ds.Replicas = 1
+	if tmpl.Replicas != nil {
+		ds.Replicas = int16(*tmpl.Replicas)
+	}
+	ds.Config = uint8(tmpl.Config)
+	if !created {
+		return
+	}
+	ds.Active = true
+	if tmpl.HPA >= 0 {
+		ds.HPA = uint8(tmpl.HPA)
+	}
+	ds.RS[ds.Cur] = model.ReplicaSetState{Template: uint8(u.Configs[tmpl.Config].PodTemplate + 1), Replicas: ds.Replicas}
+	ds.RS[1-ds.Cur] = model.ReplicaSetState{}
+}

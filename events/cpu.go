@@ -1,0 +1,35 @@
+package events
+
+import "github.com/kivi-go/kivi/model"
+
+// cpuLeft is a node's CPU capacity minus its current load (the pods'
+// usage plus the reservation): Kivi's nodes[n].cpuLeft. It can be
+// negative.
+func cpuLeft(u *model.Universe, s *model.State, n int) int64 {
+	return u.Nodes[n].CPU - u.UsedCPU(s, n)
+}
+
+// freeCPUPercent is cpuLeft·100/capacity with Go's division, which
+// truncates toward zero like Promela's (events.md §4).
+func freeCPUPercent(u *model.Universe, s *model.State, n int) int64 {
+	return cpuLeft(u, s, n) * 100 / u.Nodes[n].CPU
+}
+
+// changeCPU is Kivi's cpuChange(q, Δ) (events.md §2): the usage of pod p
+// becomes cpu+delta clamped to [0, its node's capacity], its owner is
+// queued for the HPA, and the change is traced. Kivi clamps at 64, the
+// capacity of every node in its cases.
+func changeCPU(tx *model.Tx, s *model.State, p int, delta int64) {
+	u := tx.U
+	pod := &s.Pods[p]
+	n := pod.NodeOf()
+	usage := min(max(int64(pod.CPU)+delta, 0), u.Nodes[n].CPU)
+	pod.CPU = int32(usage)
+	if pod.Owner != 0 && u.HasHPA {
+		s.Enqueue(model.HPAQueue, int(pod.Owner)-1)
+	}
+	if tx.Tracing() {
+		tx.Log("CPU Change", "CPU change %d on pod %d, now %d, and node %s, now %d",
+			delta, p+1, usage, u.Nodes[n].Name, cpuLeft(u, s, n))
+	}
+}

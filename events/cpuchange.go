@@ -1,0 +1,101 @@
+package events
+
+import "github.com/kivi-go/kivi/model"
+
+// Program counter of eventCpuChange (one byte of event memory).
+const (
+	cpuChangeWaiting uint8 = iota // before the guard step
+	cpuChangeBody                 // guard passed, waiting for a started member
+	cpuChangeDone
+)
+
+// CPUChange is eventCpuChange(D) (events.md §2): once the cluster is
+// quiescent, one pod of deployment D's current ReplicaSet gets 1..MaxDelta
+// more CPU usage. Every (pod, Δ) pair is a branch.
+type CPUChange struct{ event int }
+
+var (
+	_ model.Process    = CPUChange{}
+	_ model.EndChecker = CPUChange{}
+)
+
+func (CPUChange) Name() string { return "eventCpuChange" }
+
+func (c CPUChange) Enabled(u *model.Universe, s *model.State) bool {
+	e := &u.Events[c.event]
+	if !mayMove(slotOf(e), s) {
+		return false
+	}
+	switch vars(u, s, c.event)[0] {
+	case cpuChangeWaiting:
+		return s.Quiet5()
+	case cpuChangeBody:
+		return startedCount(s, e.Deployment) > 0
+	}
+	return false
+}
+
+// Step is either the guard step (no trace, as in Kivi) or the body, which
+// does not re-check the guard.
+func (c CPUChange) Step(tx *model.Tx, s *model.State) {
+	u := tx.U
+	e := &u.Events[c.event]
+	pc := &vars(u, s, c.event)[0]
+	switch *pc {
+	case cpuChangeWaiting:
+		*pc = cpuChangeBody
+	case cpuChangeBody:
+		p := startedMember(s, e.Deployment, tx.Choose(startedCount(s, e.Deployment)))
+		delta := int64(1 + tx.Choose(e.MaxDelta))
+		changeCPU(tx, s, p, delta)
+		*pc = cpuChangeDone
+	}
+	afterStep(u, s, c.event)
+}
+
+// ValidEnd: waiting in the body for a member to exist is not an end
+// location (Kivi's invalid end state).
+func (c CPUChange) ValidEnd(u *model.Universe, s *model.State) bool {
+	e := &u.Events[c.event]
+	if !mayMove(slotOf(e), s) || vars(u, s, c.event)[0] != cpuChangeBody {
+		return true
+	}
+	return startedCount(s, e.Deployment) > 0
+}
+
+// isStartedMember reports whether pod slot i is a started member of
+// deployment d's current ReplicaSet (Running, or Terminating after
+// running): an entry of Kivi's replica-set list, whose length is
+// rs.replicas.
+func isStartedMember(s *model.State, d, i int) bool {
+	p := &s.Pods[i]
+	if int(p.Owner) != d+1 || p.RS != s.Deps[d].Cur || p.Node == 0 {
+		return false
+	}
+	return p.Phase == model.Running || (p.Phase == model.Terminating && p.WasRunning)
+}
+
+// startedCount counts the started members of d's current ReplicaSet.
+func startedCount(s *model.State, d int) int {
+	n := 0
+	for i := range s.Pods {
+		if isStartedMember(s, d, i) {
+			n++
+		}
+	}
+	return n
+}
+
+// startedMember returns the slot of the k-th started member, in ascending
+// slot order.
+func startedMember(s *model.State, d, k int) int {
+	for i := range s.Pods {
+		if isStartedMember(s, d, i) {
+			if k == 0 {
+				return i
+			}
+			k--
+		}
+	}
+	return -1
+}

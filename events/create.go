@@ -1,0 +1,44 @@
+package events
+
+import "github.com/kivi-go/kivi/model"
+
+// CreateDeployment is createDeployment(t), `kubectl create` of deployment
+// template t (events.md §7.3): it creates the deployment, and fails
+// (FailDeploymentExists) when one of that name exists, as kubectl's
+// AlreadyExists error does.
+type CreateDeployment struct{ event int }
+
+var _ model.Process = CreateDeployment{}
+
+func (CreateDeployment) Name() string { return "createDeployment" }
+
+func (c CreateDeployment) Enabled(u *model.Universe, s *model.State) bool {
+	return commandEnabled(u, s, c.event)
+}
+
+func (c CreateDeployment) Step(tx *model.Tx, s *model.State) {
+	u := tx.U
+	t := u.Events[c.event].Template
+	name := u.DeploymentTemplates[t].Name
+	vars(u, s, c.event)[0] = commandDone
+	defer afterStep(u, s, c.event)
+	if existingDeployment(u, s, name) >= 0 {
+		if tx.Tracing() {
+			tx.Log("createDeployment", "%d deployment exists!", t+1)
+		}
+		s.Fail(model.FailDeploymentExists, t)
+		return
+	}
+	d := freeDeployment(u, s, name)
+	if d < 0 {
+		if tx.Tracing() {
+			tx.Log("createDeployment", "Deployment object is not enough!")
+		}
+		return
+	}
+	if tx.Tracing() {
+		tx.Log("createDeployment", "Create the template %d to new deployment {Id %s, index %d}", t+1, u.Deployments[d].Name, d+1)
+	}
+	applyTemplate(u, s, d, t, true)
+	s.Enqueue(model.DeploymentQueue, d)
+}

@@ -1,0 +1,29 @@
+package events
+
+import "github.com/kivi-go/kivi/model"
+
+// CreateTargetDeployment is createTargetDeployment(k) (events.md §7.1):
+// it brings deployment slot k, defined in the topology, to life.
+type CreateTargetDeployment struct{ event int }
+
+var _ model.Process = CreateTargetDeployment{}
+
+func (CreateTargetDeployment) Name() string { return "createTargetDeployment" }
+
+func (c CreateTargetDeployment) Enabled(u *model.Universe, s *model.State) bool {
+	return commandEnabled(u, s, c.event)
+}
+
+func (c CreateTargetDeployment) Step(tx *model.Tx, s *model.State) {
+	u := tx.U
+	d := u.Events[c.event].Deployment
+	if !s.Deps[d].Active {
+		s.Deps[d].Active = true
+		s.Enqueue(model.DeploymentQueue, d)
+		if tx.Tracing() {
+			tx.Log("createTargetDeployment", "Created deployment %d", d+1)
+		}
+	}
+	vars(u, s, c.event)[0] = commandDone
+	afterStep(u, s, c.event)
+}

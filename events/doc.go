@@ -1,0 +1,24 @@
+// Package events gives behaviour to the environment events and user
+// commands of a Universe (model.Event): CPU usage changes, the CPU usage
+// patterns of pod templates, kernel panics, node maintenance, node
+// failures, and the kubectl commands createTargetDeployment, apply, create
+// and scale. It also provides the init process, which starts the
+// after-stable events once the cluster is first quiescent.
+//
+// Every event is one model.Process whose memory lives in
+// State.EventVars[e.VarOffset : e.VarOffset+e.VarLen] (layout fixed by
+// model.Universe.Compile). Events gate themselves by the init phase
+// (State.Init): First events move only while the phase is InitFirst and
+// the step that completes the last of them opens InitMain; Main events
+// move from InitMain on; AfterStable events only in InitStable.
+//
+// The granularity of every transition follows Kivi
+// (scheduling-of-processes.md §3.2): a guard step that only moves the
+// event into its body is a transition of its own where Kivi has one,
+// because other processes may change the state between the guard and the
+// body, which does not re-check it. Kivi's logical clock is gone
+// (docs/model.md): every "time − x ≥ k ∨ Q5-empty" guard is State.Quiet5.
+//
+// Deliberate differences from Kivi are listed in
+// docs/divergences/events.md.
+package events

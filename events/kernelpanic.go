@@ -1,0 +1,125 @@
+package events
+
+import "github.com/kivi-go/kivi/model"
+
+// Program counter of one node's kernel-panic watcher (the first of its
+// two bytes of event memory; the second counts its panics).
+const (
+	panicIdle    uint8 = iota // loop head
+	panicCrash                // panic guard passed
+	panicRecover              // recover guard passed
+)
+
+// panicLimit is the panic count that fails no_kernel_panic (Kivi's
+// LOOP_TIMES = 3).
+const panicLimit = 3
+
+// KernelPanic is kernelPanic(i) for every node i (events.md §4), as one
+// process whose sub-actors are the nodes' watchers. A node whose free CPU
+// falls to 2 % or less of its capacity crashes (Unhealthy, reported to
+// the node controller); once its load is gone it recovers. Each
+// alternative is a guard step followed by a body that does not re-check
+// the guard.
+type KernelPanic struct {
+	event  int
+	assert bool
+}
+
+var _ model.Process = KernelPanic{}
+
+func (KernelPanic) Name() string { return "kernelPanic" }
+
+func (k KernelPanic) Enabled(u *model.Universe, s *model.State) bool {
+	if !mayMove(slotOf(&u.Events[k.event]), s) {
+		return false
+	}
+	for n := range s.Nodes {
+		if k.watcherEnabled(u, s, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// Step lets one enabled watcher move; the choice ranges over the enabled
+// watchers in node order.
+func (k KernelPanic) Step(tx *model.Tx, s *model.State) {
+	u := tx.U
+	enabled := 0
+	for n := range s.Nodes {
+		if k.watcherEnabled(u, s, n) {
+			enabled++
+		}
+	}
+	pick := tx.Choose(enabled)
+	for n := range s.Nodes {
+		if !k.watcherEnabled(u, s, n) {
+			continue
+		}
+		if pick == 0 {
+			k.watcherStep(tx, s, n)
+			return
+		}
+		pick--
+	}
+}
+
+func (k KernelPanic) watcherEnabled(u *model.Universe, s *model.State, n int) bool {
+	switch vars(u, s, k.event)[2*n] {
+	case panicIdle:
+		switch s.Nodes[n].Status {
+		case model.Ready:
+			return freeCPUPercent(u, s, n) <= 2
+		case model.Unhealthy:
+			return freeCPUPercent(u, s, n) > 2
+		}
+		return false
+	case panicCrash, panicRecover:
+		return true
+	}
+	return false
+}
+
+func (k KernelPanic) watcherStep(tx *model.Tx, s *model.State, n int) {
+	u := tx.U
+	m := vars(u, s, k.event)
+	pc, times := &m[2*n], &m[2*n+1]
+	name := u.Nodes[n].Name
+	switch *pc {
+	case panicIdle:
+		// Guard step: the statuses of the two guards exclude each other.
+		if s.Nodes[n].Status == model.Ready {
+			*pc = panicCrash
+		} else {
+			*pc = panicRecover
+		}
+	case panicCrash:
+		*pc = panicIdle
+		if k.assert {
+			*times = min(*times+1, panicLimit)
+		}
+		if tx.Tracing() {
+			if k.assert {
+				tx.Log("", "node %s kernel panic, times %d", name, *times)
+			} else {
+				// The count is not kept without the assertion.
+				tx.Log("", "node %s kernel panic", name)
+			}
+		}
+		s.Nodes[n].Status = model.Unhealthy
+		s.Enqueue(model.NodeControllerQueue, n)
+		if k.assert && *times >= panicLimit {
+			if tx.Tracing() {
+				tx.Log("kernel_panic", "Kernel panic happened multiple times at node %s.", name)
+			}
+			s.Fail(model.FailKernelPanic, n)
+			return
+		}
+	case panicRecover:
+		*pc = panicIdle
+		if tx.Tracing() {
+			tx.Log("", "node %s kernel panic recovered", name)
+		}
+		s.Nodes[n].Status = model.Ready
+	}
+}

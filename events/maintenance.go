@@ -1,0 +1,155 @@
+package events
+
+import "github.com/kivi-go/kivi/model"
+
+// Maintenance program counter of one node (event memory byte 1+n; byte 0
+// is the index of the next node the driver waits for).
+const (
+	maintIdle    uint8 = iota // not started
+	maintStarted              // maintenanceNode(n) started, node still up
+	maintDown                 // node down, waiting for quiescence
+	maintDone
+)
+
+// Maintenance is maintenance(p) with its maintenanceNode(i) children
+// (events.md §5), as one process: a rolling maintenance of every node in
+// index order, at most Parallel nodes at a time. Its sub-actors are the
+// driver, which starts nodes, and one per node, which takes the node down
+// and, once the cluster is quiescent, back up.
+type Maintenance struct{ event int }
+
+var (
+	_ model.Process    = Maintenance{}
+	_ model.EndChecker = Maintenance{}
+)
+
+func (Maintenance) Name() string { return "maintenance" }
+
+func (m Maintenance) Enabled(u *model.Universe, s *model.State) bool {
+	if !mayMove(slotOf(&u.Events[m.event]), s) {
+		return false
+	}
+	if m.driverEnabled(u, s) {
+		return true
+	}
+	for n := range s.Nodes {
+		if m.nodeEnabled(u, s, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// Step lets one enabled sub-actor move: the driver first, then the nodes
+// in index order.
+func (m Maintenance) Step(tx *model.Tx, s *model.State) {
+	u := tx.U
+	enabled := 0
+	if m.driverEnabled(u, s) {
+		enabled++
+	}
+	for n := range s.Nodes {
+		if m.nodeEnabled(u, s, n) {
+			enabled++
+		}
+	}
+	pick := tx.Choose(enabled)
+	defer afterStep(u, s, m.event)
+	if m.driverEnabled(u, s) {
+		if pick == 0 {
+			m.driverStep(u, s)
+			return
+		}
+		pick--
+	}
+	for n := range s.Nodes {
+		if !m.nodeEnabled(u, s, n) {
+			continue
+		}
+		if pick == 0 {
+			m.nodeStep(tx, s, n)
+			return
+		}
+		pick--
+	}
+}
+
+// driverEnabled: the node the driver waits for is Ready, not maintained,
+// and fewer than Parallel nodes are in maintenance.
+func (m Maintenance) driverEnabled(u *model.Universe, s *model.State) bool {
+	mem := vars(u, s, m.event)
+	next := int(mem[0])
+	if next >= len(s.Nodes) || s.Nodes[next].Status != model.Ready || mem[1+next] != maintIdle {
+		return false
+	}
+	busy := 0
+	for n := range s.Nodes {
+		if pc := mem[1+n]; pc == maintStarted || pc == maintDown {
+			busy++
+		}
+	}
+	return busy < u.Events[m.event].Parallel
+}
+
+// driverStep starts nodes while the condition holds, as Kivi's atomic
+// sequence continues without releasing atomicity. It prints nothing
+// (Kivi's line is level 3).
+func (m Maintenance) driverStep(u *model.Universe, s *model.State) {
+	mem := vars(u, s, m.event)
+	for m.driverEnabled(u, s) {
+		mem[1+mem[0]] = maintStarted
+		mem[0]++
+	}
+}
+
+func (m Maintenance) nodeEnabled(u *model.Universe, s *model.State, n int) bool {
+	switch vars(u, s, m.event)[1+n] {
+	case maintStarted:
+		return true
+	case maintDown:
+		return s.Quiet5()
+	}
+	return false
+}
+
+func (m Maintenance) nodeStep(tx *model.Tx, s *model.State, n int) {
+	u := tx.U
+	pc := &vars(u, s, m.event)[1+n]
+	switch *pc {
+	case maintStarted:
+		*pc = maintDown
+		s.Nodes[n].Status = model.NotReady
+		s.Enqueue(model.NodeControllerQueue, n)
+		if tx.Tracing() {
+			tx.Log("maintenanceNode", "Starting maintenance for node %s", u.Nodes[n].Name)
+		}
+	case maintDown:
+		*pc = maintDone
+		s.Nodes[n].Status = model.Ready
+		if tx.Tracing() {
+			tx.Log("maintenanceNode", "End maintenance for node %s", u.Nodes[n].Name)
+		}
+	}
+}
+
+// ValidEnd: the driver waiting for a node, or a node in maintenance, is
+// not an end location (Kivi's invalid end state).
+func (m Maintenance) ValidEnd(u *model.Universe, s *model.State) bool {
+	if !mayMove(slotOf(&u.Events[m.event]), s) {
+		return true
+	}
+	return maintenanceFinished(vars(u, s, m.event))
+}
+
+// maintenanceFinished: every node has been through its maintenance.
+func maintenanceFinished(mem []uint8) bool {
+	if int(mem[0]) < len(mem)-1 {
+		return false
+	}
+	for _, pc := range mem[1:] {
+		if pc != maintDone {
+			return false
+		}
+	}
+	return true
+}

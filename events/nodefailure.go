@@ -1,0 +1,51 @@
+package events
+
+import "github.com/kivi-go/kivi/model"
+
+// Program counter of nodeFailure (one byte of event memory).
+const (
+	nodeFailureUp       uint8 = iota // before the failure
+	nodeFailureDown                  // node NotReady, not yet reported
+	nodeFailureReported              // reported to the node controller
+	nodeFailureDone                  // node Ready again
+)
+
+// NodeFailure is nodeFailure(i) (events.md §6): three separate
+// transitions (node down; reported to the node controller; node up), so
+// that both a blip the node controller never sees as NotReady and a
+// failure that evicts every pod are explored.
+type NodeFailure struct{ event int }
+
+var _ model.Process = NodeFailure{}
+
+func (NodeFailure) Name() string { return "nodeFailure" }
+
+func (f NodeFailure) Enabled(u *model.Universe, s *model.State) bool {
+	return mayMove(slotOf(&u.Events[f.event]), s) && vars(u, s, f.event)[0] < nodeFailureDone
+}
+
+func (f NodeFailure) Step(tx *model.Tx, s *model.State) {
+	u := tx.U
+	n := u.Events[f.event].Node
+	pc := &vars(u, s, f.event)[0]
+	name := u.Nodes[n].Name
+	switch *pc {
+	case nodeFailureUp:
+		s.Nodes[n].Status = model.NotReady
+		if tx.Tracing() {
+			tx.Log("nodeFailure", "Node %s failed", name)
+		}
+	case nodeFailureDown:
+		s.Enqueue(model.NodeControllerQueue, n)
+		if tx.Tracing() {
+			tx.Log("nodeFailure", "Node %s reported to the node controller", name)
+		}
+	case nodeFailureReported:
+		s.Nodes[n].Status = model.Ready
+		if tx.Tracing() {
+			tx.Log("nodeFailure", "Node %s recovered", name)
+		}
+	}
+	*pc++
+	afterStep(u, s, f.event)
+}

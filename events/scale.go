@@ -1,0 +1,40 @@
+package events
+
+import "github.com/kivi-go/kivi/model"
+
+// ScaleDeployment is scaleDeployment(m), `kubectl scale` by a random
+// amount (events.md §7.4): every deployment k < MaxDeployment and every
+// δ in −MaxDelta..MaxDelta is a branch. The result is never negative
+// (the API server rejects negative replicas) and a deployment that does
+// not exist is not scaled (kubectl's NotFound).
+type ScaleDeployment struct{ event int }
+
+var _ model.Process = ScaleDeployment{}
+
+func (ScaleDeployment) Name() string { return "scaleDeployment" }
+
+func (c ScaleDeployment) Enabled(u *model.Universe, s *model.State) bool {
+	return commandEnabled(u, s, c.event)
+}
+
+func (c ScaleDeployment) Step(tx *model.Tx, s *model.State) {
+	u := tx.U
+	e := &u.Events[c.event]
+	k := tx.Choose(e.MaxDeployment)
+	delta := tx.Choose(2*e.MaxDelta+1) - e.MaxDelta
+	vars(u, s, c.event)[0] = commandDone
+	defer afterStep(u, s, c.event)
+	ds := &s.Deps[k]
+	if !ds.Active {
+		if tx.Tracing() {
+			tx.Log("scaleDeployment", "Deployment %d not found", k+1)
+		}
+		return
+	}
+	from := ds.Replicas
+	ds.Replicas = max(0, from+int16(delta))
+	s.Enqueue(model.DeploymentQueue, k)
+	if tx.Tracing() {
+		tx.Log("scaleDeployment", "Scaling deployment %d from %d to %d", k+1, from, ds.Replicas)
+	}
+}
