@@ -27,36 +27,38 @@ func newBitArray(nbits uint64, hashes uint) *bitArray {
 	}
 }
 
-// testAndSet sets the k bits of f and reports whether all of them were
-// already set, i.e. whether the state is (probably) visited. Double hashing
-// (lo + i*hi) derives the k positions from one 128-bit fingerprint.
-func (b *bitArray) testAndSet(f fingerprint) (seen bool) {
-	seen = true
-	step := f.hi | 1
+// blockMask is the set of k bits a fingerprint owns in its word: the word
+// is chosen by lo, the bit positions by 6-bit slices of hi. Keeping all k
+// bits in one word (a blocked Bloom filter) makes test-and-set a single
+// atomic Or, so two workers inserting the same state concurrently cannot
+// both believe it is new, and costs one cache miss instead of k.
+func (b *bitArray) blockMask(f fingerprint) (word uint64, m uint64) {
+	h := f.hi
 	for i := uint64(0); i < b.hashes; i++ {
-		bit := (f.lo + i*step) & b.mask
-		w := &b.words[bit>>6]
-		m := uint64(1) << (bit & 63)
-		if w.Load()&m != 0 {
-			continue
-		}
-		if w.Or(m)&m == 0 {
-			seen = false
+		m |= 1 << (h & 63)
+		h = h>>6 | h<<58
+		if i%10 == 9 { // 64 bits give ten 6-bit slices; remix for more
+			h *= 0x9e3779b97f4a7c15
 		}
 	}
-	return seen
+	return (f.lo >> 6) & (b.mask >> 6), m
 }
 
-// test reports whether all k bits of f are set, without setting any.
-func (b *bitArray) test(f fingerprint) bool {
-	step := f.hi | 1
-	for i := uint64(0); i < b.hashes; i++ {
-		bit := (f.lo + i*step) & b.mask
-		if b.words[bit>>6].Load()&(uint64(1)<<(bit&63)) == 0 {
-			return false
-		}
+// testAndSet sets the bits of f and reports whether all of them were
+// already set, i.e. whether the state is (probably) visited.
+func (b *bitArray) testAndSet(f fingerprint) (seen bool) {
+	word, m := b.blockMask(f)
+	w := &b.words[word]
+	if w.Load()&m == m {
+		return true
 	}
-	return true
+	return w.Or(m)&m == m
+}
+
+// test reports whether all bits of f are set, without setting any.
+func (b *bitArray) test(f fingerprint) bool {
+	word, m := b.blockMask(f)
+	return b.words[word].Load()&m == m
 }
 
 func (b *bitArray) sizeBits() uint64 { return b.mask + 1 }
@@ -71,17 +73,40 @@ func (b *bitArray) fill() float64 {
 	return float64(set) / float64(b.sizeBits())
 }
 
-// bitstateOmission estimates, for n insertions into m bits with k hashes,
-// the probability that one more new state would be wrongly considered
-// visited (the false-positive rate at the end), and the expected number of
-// states omitted during the run, Σ_{i<n} (1-e^{-ki/m})^k, integrated
-// numerically.
-func bitstateOmission(n, m uint64, k uint64) (finalRate, expectedOmitted float64) {
-	if n == 0 || m == 0 {
-		return 0, 0
+// falsePositiveRate is the measured probability that a fresh state would be
+// taken for visited: the mean over words of (bits set / 64)^k.
+func (b *bitArray) falsePositiveRate() float64 {
+	sum := 0.0
+	for i := range b.words {
+		sum += math.Pow(float64(bits.OnesCount64(b.words[i].Load()))/64, float64(b.hashes))
 	}
+	return sum / float64(len(b.words))
+}
+
+// bitstateOmission estimates the expected number of states omitted while
+// n states were inserted into m bits with k bits each, in 64-bit blocks:
+// after i insertions the block of a new state holds Poisson(i/(m/64))
+// states, and the new state is omitted when its k bits are all already set
+// by them; Σ_{i<n} of that probability is integrated numerically. Stats
+// also reports the measured final false-positive rate.
+func bitstateOmission(n, m uint64, k uint64) (expectedOmitted float64) {
+	if n == 0 || m == 0 {
+		return 0
+	}
+	words := float64(m / 64)
 	rate := func(i float64) float64 {
-		return math.Pow(1-math.Exp(-float64(k)*i/float64(m)), float64(k))
+		// A block holding x other states has each bit set with
+		// probability 1-(1-1/64)^{kx}; x is Poisson(i/words).
+		lambda := i / words
+		p, sum := math.Exp(-lambda), 0.0
+		for x := 0; x < 64; x++ {
+			if x > 0 {
+				p *= lambda / float64(x)
+			}
+			set := 1 - math.Pow(63.0/64, float64(k)*float64(x))
+			sum += p * math.Pow(set, float64(k))
+		}
+		return sum
 	}
 	const steps = 512
 	h := float64(n) / steps
@@ -89,7 +114,7 @@ func bitstateOmission(n, m uint64, k uint64) (finalRate, expectedOmitted float64
 	for s := 0; s < steps; s++ {
 		sum += rate((float64(s)+0.5)*h) * h // midpoint rule
 	}
-	return rate(float64(n)), sum
+	return sum
 }
 
 // hashCompactionCollision is the birthday bound for n distinct states and

@@ -20,3 +20,7 @@ var (
 	// ErrNoInitialState: the System emitted no initial state.
 	ErrNoInitialState = errors.New("checker: system has no initial state")
 )
+
+// ErrSystemContract: a System hook returned something its contract forbids
+// (for example an AmpleSetter index out of range).
+var ErrSystemContract = errors.New("checker: system broke its contract")

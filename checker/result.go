@@ -78,6 +78,19 @@ type Stats struct {
 	// SwitchedToBitstate is set when the memory budget forced the switch.
 	SwitchedToBitstate bool
 	Workers            int
+
+	// VisitedBytes is the memory of the visited set (index and
+	// fingerprints, encodings, or bit array) and ParentBytes that of the
+	// parent records used to rebuild traces; BytesPerState is their sum
+	// divided by States.
+	VisitedBytes int64
+	ParentBytes  int64
+	// ExpectedOmissions estimates how many states bitstate storage
+	// skipped because all their bits were already set; 0 otherwise.
+	ExpectedOmissions float64
+	// Edges is the number of transitions recorded for cycle properties.
+	Edges    int64
+	Strategy Strategy
 }
 
 // Result is the outcome of Check.
@@ -87,4 +100,39 @@ type Result[S any] struct {
 	// Complete is true when the whole state space was explored with
 	// lossless storage.
 	Complete bool
+}
+
+// Property returns the result for the property with the given name.
+func (r *Result[S]) Property(name string) (PropertyResult[S], bool) {
+	for _, p := range r.Properties {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return PropertyResult[S]{}, false
+}
+
+// Verdict is the overall verdict: Violated if any property is violated,
+// Holds if every property holds, Unknown otherwise.
+func (r *Result[S]) Verdict() Verdict {
+	v := Holds
+	for _, p := range r.Properties {
+		switch p.Verdict {
+		case Violated:
+			return Violated
+		case Unknown:
+			v = Unknown
+		}
+	}
+	return v
+}
+
+// String renders the verdict, e.g. "invariant mutex: violated" or
+// "cycle progress: unknown (depth bound)".
+func (p PropertyResult[S]) String() string {
+	s := p.Kind + " " + p.Name + ": " + p.Verdict.String()
+	if p.Verdict == Unknown {
+		s += " (" + p.Reason.String() + ")"
+	}
+	return s
 }

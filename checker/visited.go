@@ -25,8 +25,8 @@ const (
 )
 
 func makeID(shard int, local uint32) stateID { return stateID(uint64(shard)<<32 | uint64(local)) }
-func (id stateID) shard() int                 { return int(id >> 32) }
-func (id stateID) local() uint32              { return uint32(id) }
+func (id stateID) shard() int                { return int(id >> 32) }
+func (id stateID) local() uint32             { return uint32(id) }
 
 // parentRecord packs the parent's id and the ordinal of the step (its
 // position in the parent's Next emission order, or in Initial's for a root)
@@ -36,9 +36,9 @@ type parentRecord uint64
 func makeParent(parent stateID, ordinal uint32) parentRecord {
 	return parentRecord(uint64(parent)<<ordinalBits | uint64(ordinal))
 }
-func (p parentRecord) parent() stateID  { return stateID(p >> ordinalBits) }
-func (p parentRecord) ordinal() uint32  { return uint32(p & maxOrdinal) }
-func (p parentRecord) isRoot() bool     { return p.parent() == noState }
+func (p parentRecord) parent() stateID { return stateID(p >> ordinalBits) }
+func (p parentRecord) ordinal() uint32 { return uint32(p & maxOrdinal) }
+func (p parentRecord) isRoot() bool    { return p.parent() == noState }
 
 type storeMode uint8
 
@@ -55,8 +55,8 @@ const (
 type shard struct {
 	mu      sync.Mutex
 	index   []uint32
-	n       uint32 // states stored in this shard
-	level   uint32 // n when the current BFS level started (POR proviso)
+	n       uint32            // states stored in this shard
+	level   uint32            // n when the current BFS level started (POR proviso)
 	fps     slab[fingerprint] // modeHash
 	offs    slab[uint64]      // modeExact: arena offset (chunk<<32 | offset)
 	arena   [][]byte          // modeExact: uvarint length + encoding
@@ -77,7 +77,7 @@ type visitedSet struct {
 	parentBytes  atomic.Int64
 }
 
-const arenaChunkMin, arenaChunkMax = 1 << 12, 1 << 20
+const arenaChunkMin, arenaChunkMax = 1 << 12, 1 << 18
 
 func newVisitedSet(mode storeMode, shardBits uint, concurrent bool, nbits uint64, hashes uint) *visitedSet {
 	v := &visitedSet{
@@ -134,7 +134,7 @@ func (v *visitedSet) insert(f fingerprint, key []byte, rec parentRecord, own int
 		v.lock(s)
 		local := s.n
 		s.n++
-		v.parentBytes.Add(s.parents.push(rec, 8))
+		v.account(&v.parentBytes, s.parents.push(rec, 8))
 		v.unlock(s)
 		return makeID(own, local), outcomeNew
 	}
@@ -155,7 +155,7 @@ func (v *visitedSet) insert(f fingerprint, key []byte, rec parentRecord, own int
 			}
 			local := s.n
 			v.storeKey(s, f, key)
-			v.parentBytes.Add(s.parents.push(rec, 8))
+			v.account(&v.parentBytes, s.parents.push(rec, 8))
 			s.index[slot] = tag<<24 | (local + 1)
 			s.n++
 			if uint64(s.n)*5 > uint64(len(s.index))*4 { // load > 0.8
@@ -217,7 +217,7 @@ func (s *shard) encoding(local uint32) []byte {
 
 func (v *visitedSet) storeKey(s *shard, f fingerprint, key []byte) {
 	if v.mode == modeHash {
-		v.visitedBytes.Add(s.fps.push(f, int(unsafe.Sizeof(f))))
+		v.account(&v.visitedBytes, s.fps.push(f, int(unsafe.Sizeof(f))))
 		return
 	}
 	need := binary.MaxVarintLen64 + len(key)
@@ -233,7 +233,7 @@ func (v *visitedSet) storeKey(s *shard, f fingerprint, key []byte) {
 		last++
 	}
 	c := s.arena[last]
-	v.visitedBytes.Add(s.offs.push(uint64(last)<<32|uint64(len(c)), 8))
+	v.account(&v.visitedBytes, s.offs.push(uint64(last)<<32|uint64(len(c)), 8))
 	c = binary.AppendUvarint(c, uint64(len(key)))
 	s.arena[last] = append(c, key...)
 }
@@ -337,4 +337,13 @@ func (v *visitedSet) tableLoad() float64 {
 		return 0
 	}
 	return float64(used) / float64(slots)
+}
+
+// account adds grown bytes to a shared counter, touching it only when
+// memory was actually allocated: an unconditional atomic add per state
+// would bounce its cache line between cores.
+func (v *visitedSet) account(counter *atomic.Int64, grown int64) {
+	if grown != 0 {
+		counter.Add(grown)
+	}
 }

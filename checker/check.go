@@ -1,0 +1,184 @@
+package checker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/bits"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Defaults applied to zero Options fields.
+const (
+	DefaultBitstateBits   uint64 = 1 << 30
+	DefaultBitstateHashes uint   = 3
+	DefaultProgressEvery         = time.Second
+	// MaxWorkers caps Options.Workers (state ids reserve 8 bits for the
+	// shard, and bitstate mode gives every worker its own shard).
+	MaxWorkers = 1 << maxShardBits
+)
+
+// Check explores the state space of sys and decides every property of
+// props. A non-nil error means the engine could not produce a trustworthy
+// result (bad options, a System that broke its contract, a counterexample
+// that failed replay); an inconclusive search is not an error but Unknown
+// verdicts with a Reason. See the package documentation for the details.
+func Check[S any](ctx context.Context, sys System[S], props Properties[S], opts Options) (Result[S], error) {
+	opts, err := normalizeOptions(opts, props)
+	if err != nil {
+		return Result[S]{}, err
+	}
+	e := &engine[S]{
+		sys:         sys,
+		props:       props,
+		opts:        opts,
+		recordEdges: len(props.Cycles) > 0 && opts.Storage != Bitstate,
+		start:       time.Now(),
+	}
+	e.found = make([]atomic.Uint64, len(props.Invariants)+len(props.EndConditions))
+	if c, ok := sys.(Canonicalizer[S]); ok && !opts.NoSymmetry {
+		e.canon = c
+	}
+	if a, ok := sys.(AmpleSetter[S]); ok && !opts.NoPOR {
+		e.ample = a
+	}
+	shardBits := uint(0)
+	if opts.Workers > 1 {
+		shardBits = min(uint(bits.Len(uint(opts.Workers-1)))+4, maxShardBits)
+	}
+	mode := map[Storage]storeMode{Exact: modeExact, HashCompaction: modeHash, Bitstate: modeBits}[opts.Storage]
+	e.visited = newVisitedSet(mode, shardBits, opts.Workers > 1, opts.BitstateBits, opts.BitstateHashes)
+	for i := range opts.Workers {
+		e.workers = append(e.workers, newWorker(e, i))
+	}
+
+	var background sync.WaitGroup
+	done := make(chan struct{})
+	e.watch(ctx, done, &background)
+	switch opts.Strategy {
+	case DFS:
+		e.runDFS()
+	default:
+		e.runBFS()
+	}
+	close(done)
+	background.Wait()
+	if e.err != nil {
+		return Result[S]{}, e.err
+	}
+	return e.result()
+}
+
+func normalizeOptions[S any](o Options, props Properties[S]) (Options, error) {
+	bad := func(format string, args ...any) (Options, error) {
+		return o, fmt.Errorf("%w: "+format, append([]any{ErrBadOptions}, args...)...)
+	}
+	switch {
+	case o.Strategy > DFS:
+		return bad("unknown strategy %d", o.Strategy)
+	case o.Storage > Bitstate:
+		return bad("unknown storage %d", o.Storage)
+	case o.Workers < 0, o.MaxStates < 0, o.MaxDepth < 0, o.Timeout < 0, o.MaxMemory < 0, o.ProgressEvery < 0:
+		return bad("negative worker count or bound")
+	case o.BitstateHashes > 64:
+		return bad("BitstateHashes %d > 64", o.BitstateHashes)
+	}
+	for _, inv := range props.Invariants {
+		if inv.Holds == nil {
+			return bad("invariant %q has no Holds", inv.Name)
+		}
+	}
+	for _, end := range props.EndConditions {
+		if end.Holds == nil {
+			return bad("end condition %q has no Holds", end.Name)
+		}
+	}
+	if o.Workers == 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	o.Workers = min(o.Workers, MaxWorkers)
+	if o.Strategy == DFS {
+		o.Workers = 1
+	}
+	if o.BitstateBits == 0 {
+		o.BitstateBits = DefaultBitstateBits
+	}
+	if o.BitstateHashes == 0 {
+		o.BitstateHashes = DefaultBitstateHashes
+	}
+	if o.ProgressEvery == 0 {
+		o.ProgressEvery = DefaultProgressEvery
+	}
+	return o, nil
+}
+
+// watch starts the goroutines that turn cancellation, the timeout and the
+// progress ticker into engine events. They end when done is closed.
+func (e *engine[S]) watch(ctx context.Context, done <-chan struct{}, wg *sync.WaitGroup) {
+	if err := ctx.Err(); err != nil {
+		e.halt(causeOf(err))
+	}
+	var timeout <-chan time.Time
+	var timer *time.Timer
+	if e.opts.Timeout > 0 {
+		timer = time.NewTimer(e.opts.Timeout)
+		timeout = timer.C
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if timer != nil {
+			defer timer.Stop()
+		}
+		select {
+		case <-ctx.Done():
+			e.halt(causeOf(ctx.Err()))
+		case <-timeout:
+			e.halt(stopTimeout)
+		case <-done:
+		}
+	}()
+	if e.opts.OnProgress == nil {
+		return
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(e.opts.ProgressEvery)
+		defer tick.Stop()
+		for {
+			select {
+			case <-tick.C:
+				e.opts.OnProgress(e.progress())
+			case <-done:
+				e.opts.OnProgress(e.progress())
+				return
+			}
+		}
+	}()
+}
+
+func causeOf(err error) stopCause {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return stopTimeout
+	}
+	return stopCancelled
+}
+
+func (e *engine[S]) progress() Progress {
+	el := time.Since(e.start)
+	p := Progress{
+		States:      e.states.Load(),
+		Transitions: e.transitions.Load(),
+		Depth:       int(e.depth.Load()),
+		Queue:       max(e.queue.Load(), 0),
+		Elapsed:     el,
+	}
+	if el > 0 {
+		p.StatesPerS = float64(p.States) / el.Seconds()
+	}
+	return p
+}

@@ -1,0 +1,141 @@
+// Package checker is Kivi's generic explicit-state model-checking engine.
+// It explores every reachable state of a transition system and decides
+// safety properties (invariants, end conditions) and cycle properties,
+// returning verdicts as data and counterexamples as replayed, validated
+// traces. It imports nothing else of the project.
+//
+// # Systems
+//
+// A model implements [System]: Initial emits the initial states, Next emits
+// every successor of a state together with a [Step] (Actor, Choice, Marks),
+// AppendEncoding gives a state's canonical bytes (equal bytes ⇔ equal
+// states) and Decode inverts it. The engine keeps states only as
+// encodings, so a System must be deterministic, side-effect free and safe
+// for concurrent calls. From one state, (Actor, Choice) must identify one
+// successor.
+//
+// Optional hooks, detected by type assertion:
+//   - [Explainer] renders the "[Component] Message" lines of a step; they
+//     are produced only for counterexamples, by re-executing the step.
+//   - [Canonicalizer] enables symmetry reduction (unless
+//     Options.NoSymmetry): states are deduplicated by the encoding of
+//     Canonical(s) but explored and reported as concrete states, so a
+//     trace is a real execution of the unreduced system; Stats.States then
+//     counts orbits.
+//   - [AmpleSetter] enables partial-order reduction (unless Options.NoPOR):
+//     only the returned ample subset of a state's successors is explored.
+//     The engine enforces the cycle proviso: if an ample successor is
+//     already stored the state is expanded fully (in BFS: stored before
+//     the current level, which keeps parallel runs deterministic). Every
+//     cycle of the reduced graph therefore contains a fully expanded state.
+//     Deadlocks are detected on the full successor set.
+//
+// # Properties
+//
+// [Properties] groups [Invariant] (must hold in every reachable state),
+// [EndCondition] (must hold in every reachable state without successors:
+// deadlocks and invalid end states) and [Cycle] (violated by a reachable
+// cycle whose steps' Marks together contain every bit of Require;
+// Require == 0 asks for any cycle). Invariants are evaluated on each new
+// concrete state, end conditions on each expanded state with no successor.
+//
+// # Search
+//
+// [Options] selects the search. The zero value is a breadth-first search
+// with exact storage on GOMAXPROCS workers, unbounded, stopping at the
+// first violation.
+//
+// BFS (default) is level-synchronous: all workers expand level d, writing
+// level d+1 into their own buffers, then meet at a barrier. The set of
+// states of each level does not depend on scheduling, so any number of
+// workers stores exactly the states a sequential run stores, reaches the
+// same verdicts and reports counterexamples of the same, shortest, length.
+// When a violation is found the current level is finished before stopping,
+// so which properties are violated is deterministic too. DFS runs on one
+// worker (Workers is ignored), storing successors when generated and
+// keeping an explicit stack of encodings; its counterexamples are not
+// shortest.
+//
+// Workers share one sharded visited set. Nothing is kept per state as a Go
+// heap object: per shard, states are dense indices into chunked slabs
+// (fingerprints or arena-allocated encodings, and parent records), found
+// through an open-addressing index of 32-bit slots (8-bit tag, 24-bit
+// index). A parent record is 8 bytes: the parent's id and the ordinal of
+// the step in the parent's Next order. Traces need no stored states: they
+// are rebuilt by re-executing Next from the initial state (as TLC does).
+//
+// Storage modes:
+//   - Exact stores full encodings (compared whenever fingerprints'
+//     tags match): no state can be omitted. Only Exact storage and a
+//     complete exploration give Holds.
+//   - HashCompaction stores 128-bit xxh3 fingerprints (fixed seed). Two
+//     states could collide; Stats.OmissionProbability is the birthday
+//     bound n²/2^129. Properties not violated are Unknown/ReasonHashCompaction.
+//   - Bitstate sets BitstateHashes (default 3) bits per state in a
+//     BitstateBits-bit array (default 2^30, rounded up to a power of two),
+//     all within one 64-bit word so that test-and-set is one atomic OR:
+//     workers share it without locks and two of them cannot both claim
+//     the same state. Stats.OmissionProbability is the measured final
+//     false-positive rate and Stats.ExpectedOmissions the estimated number
+//     of states skipped. Unviolated properties are Unknown/ReasonBitstate;
+//     cycle properties are not searched (matches have no identity).
+//
+// # Bounds and cancellation
+//
+// MaxStates, MaxDepth, Timeout and MaxMemory bound the run; cancelling ctx
+// stops every worker within one state expansion. None of these is an
+// error: unsettled properties become Unknown with ReasonStateBound,
+// ReasonDepthBound, ReasonTimeout (also for a ctx deadline),
+// ReasonCancelled or ReasonMemory. With MaxStates, a sequential run stores
+// exactly MaxStates states (parallel: at most Workers-1 more). With
+// MaxDepth, states up to that depth are stored and the last level is
+// expanded without storing, so a run whose bound is not actually cut
+// still completes. MaxMemory covers the visited set, parent records,
+// frontier and recorded edges; when it is exceeded in Exact or
+// HashCompaction mode the engine stops the workers at a work-unit
+// boundary, moves every stored fingerprint into a bit array sized to a
+// quarter of the budget (at most BitstateBits) and resumes the same level
+// in bitstate mode (Stats.SwitchedToBitstate). From then on verdicts are
+// Violated or Unknown/ReasonMemory; if the budget is exceeded again the run
+// stops.
+//
+// With CollectAll the search goes on after a violation and every property
+// gets its own verdict and one counterexample; otherwise properties not
+// settled when the run stopped are Unknown/ReasonStopped.
+//
+// # Cycle properties
+//
+// When Cycles are requested (and storage is not Bitstate) every explored
+// transition is recorded as a 24-byte edge; runs without cycle properties
+// record nothing. After the exploration the edges are put in compressed
+// sparse row form, an iterative Tarjan pass finds strongly connected
+// components and, for each component with an internal edge, the union of
+// its internal edges' marks. A component qualifies when that union covers
+// Require: within it, a closed walk through one carrying edge per missing
+// bit exists. The reported lasso is a shortest path from an initial state
+// to the qualifying component's nearest state, then such a closed walk
+// (Trace.LoopStart marks its start). Cycles are searched on the recorded
+// graph also after a bound was hit (any cycle found is real); they are not
+// searched after cancellation, a timeout or a stop at a safety violation.
+//
+// # Results
+//
+// [Result] holds one [PropertyResult] per property (invariants, end
+// conditions, cycles, in order): Holds, Violated with a [Trace], or
+// Unknown with a [Reason]. Result.Complete is true only for an exhaustive
+// exact exploration. Every trace is replayed through the System before it
+// is reported: each step is re-executed from the initial state, each
+// reached state is matched against the stored one (by encoding, or by
+// canonical encoding under symmetry), and the property is re-checked (the
+// final state violates the invariant; is terminal and violates the end
+// condition; the loop closes, up to the canonicaliser, and carries every
+// required mark). A trace that fails is reported as an error wrapping
+// [ErrInvalidTrace]: it means a nondeterministic System, a non-canonical
+// encoding, a Canonicalizer that is not a symmetry, or an engine bug.
+//
+// [Stats] reports states stored and matched, transitions, depth, elapsed
+// time and rate, memory per state (VisitedBytes and ParentBytes), table
+// load and the omission estimates. OnProgress, if set, is called every
+// ProgressEvery (default 1 s) and once at the end, always from the same
+// goroutine.
+package checker

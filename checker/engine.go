@@ -1,0 +1,352 @@
+package checker
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// stopCause is why exploration ended early; the first cause set wins.
+type stopCause uint32
+
+const (
+	stopNone stopCause = iota
+	stopViolation
+	stopAllSettled
+	stopCancelled
+	stopTimeout
+	stopStateBound
+	stopMemory
+	stopError
+)
+
+// engine is the state of one Check run shared by its workers.
+type engine[S any] struct {
+	sys   System[S]
+	props Properties[S]
+	opts  Options
+	canon Canonicalizer[S] // nil: no symmetry reduction
+	ample AmpleSetter[S]   // nil: no partial-order reduction
+
+	visited *visitedSet
+	workers []*worker[S]
+
+	stop          atomic.Uint32 // stopCause
+	switchRequest atomic.Bool   // memory budget hit: switch to bitstate
+	switched      bool
+	depthBoundHit atomic.Bool
+	violationSeen atomic.Bool
+
+	// found holds, per safety property (invariants, then end
+	// conditions), 1 + the id of a violating state, or 0.
+	found      []atomic.Uint64
+	foundCount atomic.Int32
+
+	errMu sync.Mutex
+	err   error
+
+	// Counters flushed by workers, read by progress reporting and stats.
+	states, matched, transitions atomic.Int64
+	stateCount                   atomic.Int64 // exact, only with MaxStates
+	depth                        atomic.Int64
+	maxDepth                     atomic.Int64
+	queue                        atomic.Int64
+	levelFrontierBytes           atomic.Int64
+
+	recordEdges bool
+	start       time.Time
+	initials    int // number of initial states emitted
+}
+
+func (e *engine[S]) halt(c stopCause) { e.stop.CompareAndSwap(uint32(stopNone), uint32(c)) }
+func (e *engine[S]) stopped() bool    { return e.stop.Load() != uint32(stopNone) }
+func (e *engine[S]) cause() stopCause { return stopCause(e.stop.Load()) }
+
+func (e *engine[S]) fail(err error) {
+	e.errMu.Lock()
+	if e.err == nil {
+		e.err = err
+	}
+	e.errMu.Unlock()
+	e.halt(stopError)
+}
+
+func (e *engine[S]) safetyCount() int {
+	return len(e.props.Invariants) + len(e.props.EndConditions)
+}
+
+// recordViolation keeps the first violating state found for property p.
+func (e *engine[S]) recordViolation(p int, id stateID) {
+	if !e.found[p].CompareAndSwap(0, uint64(id)+1) {
+		return
+	}
+	e.foundCount.Add(1)
+	e.violationSeen.Store(true)
+	if e.opts.Strategy == DFS && !e.opts.CollectAll {
+		e.halt(stopViolation)
+	}
+}
+
+// allSafetyViolated: with CollectAll, nothing is left to learn by exploring.
+func (e *engine[S]) allSafetyViolated() bool {
+	return len(e.props.Cycles) == 0 && int(e.foundCount.Load()) == e.safetyCount()
+}
+
+func (e *engine[S]) memoryInUse() int64 {
+	n := e.visited.visitedBytes.Load() + e.visited.parentBytes.Load() + e.levelFrontierBytes.Load()
+	for _, w := range e.workers {
+		n += w.publishedBytes.Load()
+	}
+	return n
+}
+
+// checkMemory enforces MaxMemory: a table-mode run asks to switch to
+// bitstate, a bitstate run stops.
+func (e *engine[S]) checkMemory() {
+	if e.opts.MaxMemory <= 0 || e.memoryInUse() <= e.opts.MaxMemory {
+		return
+	}
+	if e.visited.mode != modeBits {
+		e.switchRequest.Store(true)
+		return
+	}
+	e.halt(stopMemory)
+}
+
+// switchToBitstate is called with no worker running. The bit array is
+// sized to a quarter of the budget (at most BitstateBits) so that the run
+// can go on within it.
+func (e *engine[S]) switchToBitstate() {
+	nbits := e.opts.BitstateBits
+	if budgetBits := uint64(e.opts.MaxMemory) * 8 / 4; budgetBits < nbits {
+		nbits = max(budgetBits, 1<<16)
+	}
+	e.visited.switchToBits(nbits, e.opts.BitstateHashes)
+	e.switched = true
+	e.switchRequest.Store(false)
+	if e.recordEdges {
+		// Matched bitstate successors have no id: the edge list would be
+		// incomplete from here on, so cycle search uses what was recorded.
+		e.recordEdges = false
+	}
+}
+
+// edge is one explored transition, recorded only for cycle properties.
+type edge struct {
+	src, dst stateID
+	ordinal  uint32
+	marks    uint32
+}
+
+// worker expands states. Its scratch buffers and emit closures are made
+// once, so successor generation allocates nothing per state.
+type worker[S any] struct {
+	e   *engine[S]
+	idx int
+
+	out            *frontier // where new states go
+	spare          *frontier // BFS: the other level buffer
+	publishedBytes atomic.Int64
+
+	cur        stateID
+	curDepth   int
+	lookupOnly bool // depth bound reached: look, do not store
+	ordinal    uint32
+	emitted    int
+
+	keyBuf, encBuf []byte
+	emitFn         func(Step, S)
+
+	// partial-order reduction scratch
+	collectFn func(Step, S)
+	succs     []Successor[S]
+	succEnc   frontier
+
+	states, matched, transitions int64
+	edges                        []edge
+}
+
+func newWorker[S any](e *engine[S], idx int) *worker[S] {
+	w := &worker[S]{e: e, idx: idx, out: &frontier{}, spare: &frontier{}}
+	w.emitFn = func(st Step, t S) {
+		ord := w.ordinal
+		w.ordinal++
+		w.emitted++
+		w.process(st, t, ord, nil)
+	}
+	w.collectFn = func(st Step, t S) {
+		w.emitted++
+		w.encBuf = e.sys.AppendEncoding(w.encBuf[:0], t)
+		w.succEnc.push(noState, w.encBuf)
+		_, enc := w.succEnc.item(w.succEnc.len() - 1)
+		c, err := e.sys.Decode(enc)
+		if err != nil {
+			e.fail(fmt.Errorf("%w: copying a successor: %w", ErrDecode, err))
+			return
+		}
+		w.succs = append(w.succs, Successor[S]{Step: st, State: c})
+	}
+	return w
+}
+
+// flush publishes local counters.
+func (w *worker[S]) flush() {
+	e := w.e
+	e.states.Add(w.states)
+	e.matched.Add(w.matched)
+	e.transitions.Add(w.transitions)
+	w.states, w.matched, w.transitions = 0, 0, 0
+	w.publishedBytes.Store(w.out.bytes() + int64(cap(w.edges))*24 + w.succEnc.bytes())
+}
+
+// key returns the encoding states are deduplicated by, and the concrete
+// encoding to queue (the same slice without symmetry).
+func (w *worker[S]) key(t S, concrete []byte) (key, enc []byte) {
+	e := w.e
+	if concrete == nil {
+		w.encBuf = e.sys.AppendEncoding(w.encBuf[:0], t)
+		concrete = w.encBuf
+	}
+	if e.canon == nil {
+		return concrete, concrete
+	}
+	w.keyBuf = e.sys.AppendEncoding(w.keyBuf[:0], e.canon.Canonical(t))
+	return w.keyBuf, concrete
+}
+
+// addInitial stores one initial state.
+func (w *worker[S]) addInitial(t S, ordinal uint32) {
+	w.cur = noState
+	w.curDepth = -1
+	w.process(Step{}, t, ordinal, nil)
+}
+
+// process handles one transition cur --st--> t.
+func (w *worker[S]) process(st Step, t S, ord uint32, concrete []byte) {
+	e := w.e
+	if ord > maxOrdinal {
+		e.fail(fmt.Errorf("%w: ordinal %d", ErrTooManySuccessors, ord))
+		return
+	}
+	w.transitions++
+	key, enc := w.key(t, concrete)
+	f := fingerprintOf(key)
+	var id stateID
+	var outcome insertOutcome
+	switch {
+	case w.lookupOnly:
+		var found bool
+		id, found = e.visited.lookup(f, key)
+		if !found {
+			e.depthBoundHit.Store(true)
+			return
+		}
+		outcome = outcomeMatched
+	case e.opts.MaxStates > 0 && e.stateCount.Load() >= e.opts.MaxStates:
+		var found bool
+		id, found = e.visited.lookup(f, key)
+		if !found {
+			e.halt(stopStateBound)
+			return
+		}
+		outcome = outcomeMatched
+	default:
+		id, outcome = e.visited.insert(f, key, makeParent(w.cur, ord), w.idx)
+	}
+	switch outcome {
+	case outcomeFull:
+		e.halt(stopMemory)
+		return
+	case outcomeMatched:
+		w.matched++
+	case outcomeNew:
+		w.states++
+		if e.opts.MaxStates > 0 {
+			e.stateCount.Add(1)
+		}
+		for i := range e.props.Invariants {
+			if e.found[i].Load() == 0 && !e.props.Invariants[i].Holds(t) {
+				e.recordViolation(i, id)
+			}
+		}
+		w.out.push(id, enc)
+		if w.out.depths != nil {
+			w.out.depths = append(w.out.depths, int32(w.curDepth+1))
+		}
+	}
+	if e.recordEdges && id != noState && w.cur != noState {
+		w.edges = append(w.edges, edge{src: w.cur, dst: id, ordinal: ord, marks: st.Marks})
+	}
+}
+
+// expand generates the successors of s (stored as id at depth d).
+func (w *worker[S]) expand(s S, id stateID, d int) {
+	e := w.e
+	w.cur, w.curDepth = id, d
+	w.ordinal, w.emitted = 0, 0
+	if e.ample == nil {
+		e.sys.Next(s, w.emitFn)
+	} else {
+		w.expandReduced(s)
+	}
+	if w.emitted == 0 {
+		for j := range e.props.EndConditions {
+			p := len(e.props.Invariants) + j
+			if e.found[p].Load() == 0 && !e.props.EndConditions[j].Holds(s) {
+				e.recordViolation(p, id)
+			}
+		}
+	}
+}
+
+// expandReduced applies the AmpleSetter: only the ample subset is
+// explored, unless the cycle proviso fails, i.e. some ample successor was
+// already stored (in BFS: before the current level, which keeps parallel
+// runs deterministic). Every cycle of the reduced graph closes through such
+// a successor, so every cycle has a fully expanded state.
+func (w *worker[S]) expandReduced(s S) {
+	e := w.e
+	w.succs = w.succs[:0]
+	w.succEnc.reset()
+	e.sys.Next(s, w.collectFn)
+	n := len(w.succs)
+	if n == 0 || e.stopped() {
+		return
+	}
+	sel := e.ample.Ample(s, w.succs)
+	if sel == nil || len(sel) >= n || !w.provisoHolds(sel) {
+		for i := range w.succs {
+			_, enc := w.succEnc.item(i)
+			w.process(w.succs[i].Step, w.succs[i].State, uint32(i), enc)
+		}
+		return
+	}
+	for _, i := range sel {
+		_, enc := w.succEnc.item(i)
+		w.process(w.succs[i].Step, w.succs[i].State, uint32(i), enc)
+	}
+}
+
+func (w *worker[S]) provisoHolds(sel []int) bool {
+	e := w.e
+	if len(sel) == 0 {
+		return false
+	}
+	for _, i := range sel {
+		if i < 0 || i >= len(w.succs) {
+			e.fail(fmt.Errorf("%w: Ample returned index %d of %d successors", ErrSystemContract, i, len(w.succs)))
+			return false
+		}
+		_, enc := w.succEnc.item(i)
+		key, _ := w.key(w.succs[i].State, enc)
+		id, found := e.visited.lookup(fingerprintOf(key), key)
+		if !found {
+			continue
+		}
+		if e.opts.Strategy == DFS || id == noState || e.visited.storedBeforeLevel(id) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,195 @@
+package checker
+
+import (
+	"fmt"
+	"sort"
+	"time"
+)
+
+// unresolvedReason is the Reason given to properties the search did not
+// settle; ReasonNone means the exploration was exhaustive and exact, so
+// they hold.
+func (e *engine[S]) unresolvedReason() Reason {
+	switch e.cause() {
+	case stopViolation:
+		return ReasonStopped
+	case stopCancelled:
+		return ReasonCancelled
+	case stopTimeout:
+		return ReasonTimeout
+	case stopStateBound:
+		return ReasonStateBound
+	case stopMemory:
+		return ReasonMemory
+	}
+	switch {
+	case e.depthBoundHit.Load():
+		return ReasonDepthBound
+	case e.switched:
+		return ReasonMemory
+	case e.opts.Storage == HashCompaction:
+		return ReasonHashCompaction
+	case e.opts.Storage == Bitstate:
+		return ReasonBitstate
+	}
+	return ReasonNone
+}
+
+func settle[S any](p *PropertyResult[S], reason Reason) {
+	if reason == ReasonNone {
+		p.Verdict = Holds
+		return
+	}
+	p.Verdict, p.Reason = Unknown, reason
+}
+
+// result turns the search into verdicts, replaying and validating every
+// counterexample.
+func (e *engine[S]) result() (Result[S], error) {
+	res := Result[S]{Stats: e.stats()}
+	reason := e.unresolvedReason()
+	res.Complete = reason == ReasonNone && e.cause() == stopNone
+	for i, inv := range e.props.Invariants {
+		p := PropertyResult[S]{Name: inv.Name, Kind: "invariant"}
+		if v := e.found[i].Load(); v != 0 {
+			tr, err := e.replay(e.planTo(stateID(v - 1)))
+			if err == nil {
+				err = e.validateInvariant(&tr, inv)
+			}
+			if err != nil {
+				return res, fmt.Errorf("invariant %q: %w", inv.Name, err)
+			}
+			p.Verdict, p.Trace = Violated, &tr
+			if inv.Explain != nil {
+				p.Explanation = inv.Explain(tr.Final())
+			}
+		} else {
+			settle(&p, reason)
+		}
+		res.Properties = append(res.Properties, p)
+	}
+	for j, end := range e.props.EndConditions {
+		p := PropertyResult[S]{Name: end.Name, Kind: "end"}
+		if v := e.found[len(e.props.Invariants)+j].Load(); v != 0 {
+			tr, err := e.replay(e.planTo(stateID(v - 1)))
+			if err == nil {
+				err = e.validateEnd(&tr, end)
+			}
+			if err != nil {
+				return res, fmt.Errorf("end condition %q: %w", end.Name, err)
+			}
+			p.Verdict, p.Trace = Violated, &tr
+			if end.Explain != nil {
+				p.Explanation = end.Explain(tr.Final())
+			}
+		} else {
+			settle(&p, reason)
+		}
+		res.Properties = append(res.Properties, p)
+	}
+	if len(e.props.Cycles) == 0 {
+		return res, nil
+	}
+	var g *graph
+	if e.searchCycles() {
+		var edges []edge
+		for _, w := range e.workers {
+			edges = append(edges, w.edges...)
+			w.edges = nil
+		}
+		g = buildGraph(e.visited, edges)
+	}
+	for _, c := range e.props.Cycles {
+		p := PropertyResult[S]{Name: c.Name, Kind: "cycle"}
+		l, ok := lasso{}, false
+		if g != nil {
+			l, ok = g.findLasso(c.Require)
+		}
+		if !ok {
+			settle(&p, reason)
+			res.Properties = append(res.Properties, p)
+			continue
+		}
+		tr, err := e.replay(e.planLasso(g, l))
+		if err == nil {
+			err = e.validateCycle(&tr, c)
+		}
+		if err != nil {
+			return res, fmt.Errorf("cycle %q: %w", c.Name, err)
+		}
+		p.Verdict, p.Trace, p.Explanation = Violated, &tr, c.Explain
+		res.Properties = append(res.Properties, p)
+	}
+	return res, nil
+}
+
+// searchCycles: the recorded graph is worth searching unless the run was
+// interrupted, stopped at a safety violation, or lost the keys symmetric
+// replay needs.
+func (e *engine[S]) searchCycles() bool {
+	if e.opts.Storage == Bitstate || (e.switched && e.canon != nil) {
+		return false
+	}
+	switch e.cause() {
+	case stopCancelled, stopTimeout, stopViolation, stopError:
+		return false
+	}
+	return true
+}
+
+func (e *engine[S]) planLasso(g *graph, l lasso) tracePlan {
+	root := g.idOf(l.root)
+	p := tracePlan{
+		rootOrdinal: e.visited.parentOf(root).ordinal(),
+		root:        root,
+		loopStart:   len(l.prefix),
+	}
+	for _, ei := range append(append([]int32(nil), l.prefix...), l.loop...) {
+		ed := g.edges[ei]
+		p.hops = append(p.hops, hop{ordinal: ed.ordinal, dst: ed.dst, marks: ed.marks, wantMarks: true})
+	}
+	return p
+}
+
+// idOf maps a dense vertex back to its state id.
+func (g *graph) idOf(v int32) stateID {
+	s := sort.Search(len(g.base), func(i int) bool { return g.base[i] > v }) - 1
+	// Empty shards share their base with the next one; the last shard whose
+	// base is <= v holds v.
+	return makeID(s, uint32(v-g.base[s]))
+}
+
+func (e *engine[S]) stats() Stats {
+	st := Stats{
+		States:             e.states.Load(),
+		Matched:            e.matched.Load(),
+		Transitions:        e.transitions.Load(),
+		MaxDepth:           int(e.maxDepth.Load()),
+		Elapsed:            time.Since(e.start),
+		Storage:            e.opts.Storage,
+		Strategy:           e.opts.Strategy,
+		SwitchedToBitstate: e.switched,
+		Workers:            e.opts.Workers,
+		VisitedBytes:       e.visited.visitedBytes.Load(),
+		ParentBytes:        e.visited.parentBytes.Load(),
+		TableLoad:          e.visited.tableLoad(),
+	}
+	for _, w := range e.workers {
+		st.Edges += int64(len(w.edges))
+	}
+	if st.Elapsed > 0 {
+		st.StatesPerS = float64(st.States) / st.Elapsed.Seconds()
+	}
+	if st.States > 0 {
+		st.BytesPerState = float64(st.VisitedBytes+st.ParentBytes) / float64(st.States)
+	}
+	switch e.visited.mode {
+	case modeHash:
+		st.OmissionProbability = hashCompactionCollision(uint64(st.States))
+	case modeBits:
+		b := e.visited.bits
+		st.OmissionProbability = b.falsePositiveRate()
+		st.ExpectedOmissions = bitstateOmission(uint64(st.States), b.sizeBits(), b.hashes)
+	}
+	return st
+}

@@ -1,0 +1,177 @@
+package checker
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+)
+
+// hop is one step of a trace plan: take the successor with this ordinal
+// (position in Next's emission order), which must be the stored state dst.
+// Cycle edges also fix the step's marks. With symmetry a replayed state
+// may be a permutation of the one that was expanded, so ordinals can
+// differ; then the successor is found by its canonical key instead.
+type hop struct {
+	ordinal   uint32
+	dst       stateID
+	marks     uint32
+	wantMarks bool
+}
+
+// tracePlan is a counterexample as stored data, before replay.
+type tracePlan struct {
+	rootOrdinal uint32
+	root        stateID
+	hops        []hop
+	loopStart   int // -1: not a lasso
+}
+
+// planTo follows parent records from id back to an initial state.
+func (e *engine[S]) planTo(id stateID) tracePlan {
+	var hops []hop
+	for {
+		rec := e.visited.parentOf(id)
+		if rec.isRoot() {
+			slices.Reverse(hops)
+			return tracePlan{rootOrdinal: rec.ordinal(), root: id, hops: hops, loopStart: -1}
+		}
+		hops = append(hops, hop{ordinal: rec.ordinal(), dst: id})
+		id = rec.parent()
+	}
+}
+
+// candidate is one successor collected during replay.
+type candidate struct {
+	step Step
+	enc  []byte
+}
+
+// replay re-executes a plan through the System and returns the concrete
+// trace. Every state is checked against the stored key of the state the
+// search recorded (when the storage still holds keys).
+func (e *engine[S]) replay(p tracePlan) (Trace[S], error) {
+	var tr Trace[S]
+	tr.LoopStart = p.loopStart
+	var inits [][]byte
+	e.sys.Initial(func(s S) { inits = append(inits, e.sys.AppendEncoding(nil, s)) })
+	if int(p.rootOrdinal) >= len(inits) {
+		return tr, fmt.Errorf("%w: initial state %d of %d", ErrInvalidTrace, p.rootOrdinal, len(inits))
+	}
+	if !e.storedAs(p.root, inits[p.rootOrdinal]) {
+		return tr, fmt.Errorf("%w: initial state %d does not match the stored state", ErrInvalidTrace, p.rootOrdinal)
+	}
+	cur, err := e.sys.Decode(inits[p.rootOrdinal])
+	if err != nil {
+		return tr, fmt.Errorf("%w: %w", ErrDecode, err)
+	}
+	tr.Initial = cur
+	explainer, _ := e.sys.(Explainer[S])
+	for i, h := range p.hops {
+		var succs []candidate
+		e.sys.Next(cur, func(st Step, t S) {
+			succs = append(succs, candidate{step: st, enc: e.sys.AppendEncoding(nil, t)})
+		})
+		ok := func(c candidate) bool {
+			return (!h.wantMarks || c.step.Marks == h.marks) && e.storedAs(h.dst, c.enc)
+		}
+		chosen := -1
+		if int(h.ordinal) < len(succs) && ok(succs[h.ordinal]) {
+			chosen = int(h.ordinal)
+		} else if e.visited.mode != modeBits {
+			chosen = slices.IndexFunc(succs, ok)
+		}
+		if chosen < 0 {
+			return tr, fmt.Errorf("%w: step %d (successor %d of %d) does not reach the stored state", ErrInvalidTrace, i+1, h.ordinal, len(succs))
+		}
+		next, err := e.sys.Decode(succs[chosen].enc)
+		if err != nil {
+			return tr, fmt.Errorf("%w: %w", ErrDecode, err)
+		}
+		ts := TraceStep[S]{Step: succs[chosen].step, State: next}
+		if explainer != nil {
+			ts.Lines = explainer.Explain(cur, ts.Step)
+		}
+		tr.Steps = append(tr.Steps, ts)
+		cur = next
+	}
+	return tr, nil
+}
+
+// storedAs reports whether the concrete encoding enc is (up to symmetry)
+// the stored state id; true when the storage keeps no keys to compare.
+func (e *engine[S]) storedAs(id stateID, enc []byte) bool {
+	key := enc
+	if e.canon != nil {
+		s, err := e.sys.Decode(enc)
+		if err != nil {
+			return false
+		}
+		key = e.sys.AppendEncoding(nil, e.canon.Canonical(s))
+	}
+	match, keyed := e.visited.keyMatches(id, key)
+	return match || !keyed
+}
+
+// Final returns the last state of the trace.
+func (t *Trace[S]) Final() S {
+	if len(t.Steps) == 0 {
+		return t.Initial
+	}
+	return t.Steps[len(t.Steps)-1].State
+}
+
+// stateBefore returns the state from which Steps[i] is taken.
+func (t *Trace[S]) stateBefore(i int) S {
+	if i == 0 {
+		return t.Initial
+	}
+	return t.Steps[i-1].State
+}
+
+// keyOf is the deduplication key of s (its canonical encoding).
+func (e *engine[S]) keyOf(s S) []byte {
+	if e.canon != nil {
+		s = e.canon.Canonical(s)
+	}
+	return e.sys.AppendEncoding(nil, s)
+}
+
+// validateInvariant: the final state must violate the invariant.
+func (e *engine[S]) validateInvariant(tr *Trace[S], inv Invariant[S]) error {
+	if inv.Holds(tr.Final()) {
+		return fmt.Errorf("%w: invariant %q holds in the final state", ErrInvalidTrace, inv.Name)
+	}
+	return nil
+}
+
+// validateEnd: the final state must be terminal and violate the condition.
+func (e *engine[S]) validateEnd(tr *Trace[S], end EndCondition[S]) error {
+	n := 0
+	e.sys.Next(tr.Final(), func(Step, S) { n++ })
+	if n != 0 {
+		return fmt.Errorf("%w: end condition %q: final state has %d successors", ErrInvalidTrace, end.Name, n)
+	}
+	if end.Holds(tr.Final()) {
+		return fmt.Errorf("%w: end condition %q holds in the final state", ErrInvalidTrace, end.Name)
+	}
+	return nil
+}
+
+// validateCycle: the loop must be non-empty, close (up to symmetry), and
+// carry every required mark.
+func (e *engine[S]) validateCycle(tr *Trace[S], c Cycle) error {
+	if tr.LoopStart < 0 || tr.LoopStart >= len(tr.Steps) {
+		return fmt.Errorf("%w: cycle %q: empty loop", ErrInvalidTrace, c.Name)
+	}
+	if !bytes.Equal(e.keyOf(tr.stateBefore(tr.LoopStart)), e.keyOf(tr.Final())) {
+		return fmt.Errorf("%w: cycle %q: loop does not close", ErrInvalidTrace, c.Name)
+	}
+	var marks uint32
+	for _, st := range tr.Steps[tr.LoopStart:] {
+		marks |= st.Step.Marks
+	}
+	if marks&c.Require != c.Require {
+		return fmt.Errorf("%w: cycle %q: loop marks %#x do not cover %#x", ErrInvalidTrace, c.Name, marks, c.Require)
+	}
+	return nil
+}
