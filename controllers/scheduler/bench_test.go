@@ -1,0 +1,62 @@
+package scheduler
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/kivi-go/kivi/model"
+	"github.com/kivi-go/kivi/model/modeltest"
+)
+
+// benchCluster is a cluster of the given size in three zones with two
+// deployments: one hard-spread by zone, one soft-spread by hostname with
+// preferred affinity; half the pods run, the last slot waits in the
+// scheduling queue.
+func benchCluster(nodes, pods int) (*model.Universe, *model.State) {
+	b := modeltest.New()
+	for n := range nodes {
+		b.AddNodes(1, modeltest.Node().CPU(256).Mem(256).Zone(fmt.Sprint(n%3)).Label("tier", fmt.Sprint(n%2)))
+	}
+	hard := b.AddTemplate(modeltest.Template("hard").Requests(2, 2).Label("app", "hard").
+		Spread(2, "zone", model.DoNotSchedule))
+	soft := b.AddTemplate(modeltest.Template("soft").Requests(1, 1).Label("app", "soft").
+		Spread(1, model.HostnameKey, model.ScheduleAnyway).Preferred(5, "tier", "1"))
+	dh := b.AddDeployment("hard", hard, pods/2)
+	ds := b.AddDeployment("soft", soft, pods-pods/2)
+	for i := range pods - 1 {
+		if i%2 == 0 {
+			b.RunPod(dh, i%nodes)
+		} else {
+			b.RunPod(ds, (i*7)%nodes)
+		}
+	}
+	b.PendingPod(dh, -1)
+	b.Slots = pods
+	u, s := b.MustBuild()
+	return u, s
+}
+
+// BenchmarkScheduleCycle measures one scheduler step placing one pod,
+// including the state copy the checker makes per successor:
+//
+//	go test -run - -bench ScheduleCycle -benchmem ./controllers/scheduler
+func BenchmarkScheduleCycle(b *testing.B) {
+	for _, sz := range []struct{ nodes, pods int }{{6, 12}, {20, 60}} {
+		b.Run(fmt.Sprintf("nodes=%d/pods=%d", sz.nodes, sz.pods), func(b *testing.B) {
+			u, s0 := benchCluster(sz.nodes, sz.pods)
+			s0.Enqueue(model.SchedulerQueue, sz.pods-1)
+			tx := model.NewTx(u)
+			s := s0.Clone()
+			sch := New()
+			b.ReportAllocs()
+			for b.Loop() {
+				s0.CopyTo(s)
+				tx.Begin(nil, false)
+				sch.Step(tx, s)
+			}
+			if s.Pods[sz.pods-1].Node == 0 {
+				b.Fatal("pod not placed")
+			}
+		})
+	}
+}

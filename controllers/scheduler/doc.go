@@ -1,0 +1,29 @@
+// Package scheduler models kube-scheduler as one model.Process: a FIFO
+// scheduling queue drained in one step, one default profile, no
+// preemption, no backoff queue.
+//
+// Each scheduling cycle follows the framework's shape (Kubernetes v1.36,
+// pkg/scheduler/schedule_one.go): every node runs the filter plugins in the
+// default profile's order and stops at the first rejection; the feasible
+// nodes are scored by every score plugin, each plugin's scores are
+// normalised over the feasible nodes and multiplied by the plugin weight,
+// and the node with the highest total wins. Where several nodes share the
+// top score the model either branches over them (model.BranchOnTies: a real
+// scheduler leaves the choice open) or takes the lowest index (Kivi).
+//
+// Filters, in the default profile's order:
+//   - NodeReady: a node that is not Ready carries the node lifecycle
+//     controller's not-ready NoSchedule taint, which no deployment pod
+//     tolerates (stands for NodeUnschedulable + that taint).
+//   - NodeName, TaintToleration (NoSchedule and NoExecute), NodeAffinity
+//     (nodeSelector and required terms), NodeResourcesFit (requests against
+//     allocatable minus the requests of the node's pods), PodTopologySpread
+//     (DoNotSchedule constraints, podtopologyspread/filtering.go).
+//
+// Scores and weights: TaintToleration 3, NodeAffinity 2, NodeResourcesFit
+// (LeastAllocated) 1, PodTopologySpread 2 (ScheduleAnyway constraints, or
+// the system default constraints when the template declares none).
+//
+// Every deliberate difference from Kivi is listed in
+// docs/divergences/scheduler.md. Explain renders one cycle for humans.
+package scheduler

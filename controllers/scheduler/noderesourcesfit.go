@@ -1,0 +1,62 @@
+package scheduler
+
+// nodeResourcesFitFilter rejects nodes whose free allocatable resources
+// (allocatable minus the requests of the pods bound to them) cannot hold
+// the pod's requests, or whose pod count is at its maximum
+// (noderesources/fit.go, fitsRequest). Kivi compares against the current
+// usage instead of the requests.
+type nodeResourcesFitFilter struct{}
+
+func (nodeResourcesFitFilter) Name() string { return "NodeResourcesFit" }
+
+const (
+	reasonTooManyPods     = "Too many pods"
+	reasonInsufficientCPU = "Insufficient cpu"
+	reasonInsufficientMem = "Insufficient memory"
+)
+
+// Filter reports the first insufficient resource in upstream's order
+// (pods, cpu, memory); upstream lists all of them in one status. Insufficient
+// resources are Unschedulable: preemption could free them.
+func (nodeResourcesFitFilter) Filter(c *cycle, n int) Status {
+	node, used := &c.u.Nodes[n], &c.requested[n]
+	if used.Pods+1 > node.MaxPods {
+		return reject(Unschedulable, reasonTooManyPods)
+	}
+	if cpu := c.t.CPU; cpu > 0 && cpu > node.CPU-used.CPU {
+		return reject(Unschedulable, reasonInsufficientCPU)
+	}
+	if mem := c.t.Memory; mem > 0 && mem > node.Memory-used.Memory {
+		return reject(Unschedulable, reasonInsufficientMem)
+	}
+	return Status{}
+}
+
+// leastAllocatedScore is NodeResourcesFit's default scoring strategy,
+// LeastAllocated with cpu and memory weighted 1 each
+// (noderesources/least_allocated.go): per resource
+// (allocatable − requested_after) · 100 / allocatable, where
+// requested_after includes the pod, 0 when over capacity; then the integer
+// mean. Raw scores are already 0..100, so there is no normalisation.
+type leastAllocatedScore struct{}
+
+func (leastAllocatedScore) Name() string           { return "NodeResourcesFit" }
+func (leastAllocatedScore) Weight() int64          { return 1 }
+func (leastAllocatedScore) PreScore(c *cycle) bool { return true }
+
+func (leastAllocatedScore) Score(c *cycle, n int) int64 {
+	node, used := &c.u.Nodes[n], &c.requested[n]
+	cpu := leastRequested(used.CPU+c.t.CPU, node.CPU)
+	mem := leastRequested(used.Memory+c.t.Memory, node.Memory)
+	return (cpu + mem) / 2
+}
+
+func (leastAllocatedScore) Normalize(*cycle, []int64) {}
+
+// leastRequested is upstream's leastRequestedScore.
+func leastRequested(requested, capacity int64) int64 {
+	if capacity == 0 || requested > capacity {
+		return 0
+	}
+	return (capacity - requested) * maxNodeScore / capacity
+}

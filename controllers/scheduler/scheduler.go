@@ -1,0 +1,73 @@
+package scheduler
+
+import "github.com/kivi-go/kivi/model"
+
+// Scheduler is the kube-scheduler process. The zero value is ready to use;
+// it holds no state, so one value can step states on many goroutines.
+type Scheduler struct{}
+
+// New returns the scheduler process.
+func New() Scheduler { return Scheduler{} }
+
+// Trace components (Kivi's rendered texts).
+const (
+	component           = "Scheduler"
+	componentNoFeasible = "Scheduler - no_feasible_node"
+)
+
+func (Scheduler) Name() string { return "Scheduler" }
+
+// Enabled: the scheduling queue holds a pod.
+func (Scheduler) Enabled(u *model.Universe, s *model.State) bool {
+	return !s.Empty(model.SchedulerQueue)
+}
+
+// Step drains the scheduling queue. A pod that is no longer Pending, or is
+// already bound, is dropped; every other pod gets one scheduling cycle.
+// A pod without a feasible node fails the state (Kivi's
+// pod_always_schedulable assertion): the step ends there.
+func (Scheduler) Step(tx *model.Tx, s *model.State) {
+	u := tx.U
+	pr := defaultProfile()
+	var c cycle
+	for !s.Empty(model.SchedulerQueue) {
+		p, _ := s.Dequeue(model.SchedulerQueue)
+		pod := &s.Pods[p]
+		if pod.Phase != model.Pending || pod.Node != 0 {
+			continue
+		}
+		n, ok := scheduleOne(tx, &c, &pr, u, s, p)
+		if !ok {
+			if tx.Tracing() {
+				tx.Log(componentNoFeasible, "No feasible node!")
+			}
+			s.Fail(model.FailNoFeasibleNode, p)
+			return
+		}
+		pod.Node = uint8(n + 1)
+		s.Enqueue(model.KubeletQueue, p)
+		if tx.Tracing() {
+			tx.Log(component, "Pod %d is scheduled on node %s", p+1, u.Nodes[n].Name)
+		}
+		if pod.Owner != 0 && u.HasHPA {
+			s.Enqueue(model.HPAQueue, int(pod.Owner)-1)
+		}
+	}
+}
+
+// scheduleOne runs one scheduling cycle for pod p and picks the host:
+// the highest total score, ties broken as u.Options.TieBreak says. It
+// reports false when no node is feasible.
+func scheduleOne(tx *model.Tx, c *cycle, pr *profile, u *model.Universe, s *model.State, p int) (int, bool) {
+	c.reset(u, s, p)
+	c.filter(pr)
+	if len(c.feasible) == 0 {
+		return 0, false
+	}
+	c.score(pr)
+	top := c.topNodes()
+	if u.Options.TieBreak == model.BranchOnTies {
+		return top[tx.Choose(len(top))], true
+	}
+	return top[0], true
+}

@@ -1,0 +1,39 @@
+package scheduler
+
+// Code is the outcome of a filter on one node: the subset of the
+// framework's status codes that filters in this model return.
+type Code uint8
+
+const (
+	// Success: the node passes the filter.
+	Success Code = iota
+	// Unschedulable: the node fails now but could pass after the cluster
+	// changes (preemption or other pods leaving could help).
+	Unschedulable
+	// UnschedulableAndUnresolvable: the node cannot pass whatever happens to
+	// other pods (labels, taints, node name).
+	UnschedulableAndUnresolvable
+)
+
+func (c Code) String() string {
+	switch c {
+	case Success:
+		return "Success"
+	case Unschedulable:
+		return "Unschedulable"
+	case UnschedulableAndUnresolvable:
+		return "UnschedulableAndUnresolvable"
+	}
+	return "Code(?)"
+}
+
+// Status is a filter's verdict on one node. Reason is Kubernetes' reason
+// string where the plugin has one; it is a constant, so building a Status
+// allocates nothing.
+type Status struct {
+	Code   Code
+	Reason string
+}
+
+// reject builds a failing Status.
+func reject(code Code, reason string) Status { return Status{Code: code, Reason: reason} }
