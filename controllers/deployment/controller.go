@@ -1,0 +1,87 @@
+package deployment
+
+import "github.com/kivi-go/kivi/model"
+
+// Component is the deployment controller's trace component (Kivi's text).
+const Component = "Deployment"
+
+// maxSyncsPerDeployment bounds one drain. Every re-queue of a deployment
+// within a drain needs a ReplicaSet spec change, and during one rollout
+// the new set only grows and the old set only shrinks, so a drain is
+// short; exceeding the bound is a model bug, reported as FailInternal.
+const maxSyncsPerDeployment = 64
+
+// Controller is the deployment controller process.
+type Controller struct{}
+
+// New returns the deployment controller process.
+func New() *Controller { return &Controller{} }
+
+// Name is Kivi's process name.
+func (*Controller) Name() string { return "Deployment" }
+
+// Enabled: the deployment queue has work and the kubelet queue is empty
+// (the kubelet always drains first: Kivi's "no failures in transit").
+func (*Controller) Enabled(_ *model.Universe, s *model.State) bool {
+	return !s.Empty(model.DeploymentQueue) && s.Empty(model.KubeletQueue)
+}
+
+// Step drains the deployment queue while the guard holds. Creating a
+// nodeName pod or deleting a pod fills the kubelet queue and ends the
+// drain after that item.
+func (c *Controller) Step(tx *model.Tx, s *model.State) {
+	budget := maxSyncsPerDeployment * (len(s.Deps) + 1)
+	for c.Enabled(tx.U, s) {
+		d, _ := s.Dequeue(model.DeploymentQueue)
+		if d >= len(s.Deps) {
+			s.Fail(model.FailInternal, d)
+			return
+		}
+		if budget == 0 {
+			s.Fail(model.FailInternal, d)
+			return
+		}
+		budget--
+		if requeue := syncDeployment(tx, s, d); requeue {
+			s.Enqueue(model.DeploymentQueue, d)
+		}
+	}
+}
+
+// syncDeployment is one sync of deployment d. It reports whether d must
+// be synced again: Kubernetes re-queues a deployment whenever one of its
+// ReplicaSets changes, which matters only while a rollout is unfinished
+// (a plain scale would find nothing more to do).
+func syncDeployment(tx *model.Tx, s *model.State, d int) (requeue bool) {
+	ds := &s.Deps[d]
+	if !ds.Active {
+		return false
+	}
+	before := ds.RS
+	cfg := &tx.U.Configs[ds.Config]
+	switch cfg.Strategy {
+	case model.Recreate:
+		rolloutRecreate(tx.U, s, d)
+	default:
+		rolloutRolling(tx.U, s, d)
+	}
+	// The ReplicaSet controller then brings every set's pods to its spec,
+	// the current set first.
+	manageReplicas(tx, s, d, int(ds.Cur))
+	manageReplicas(tx, s, d, 1-int(ds.Cur))
+	return ds.RS != before && !settled(tx.U, s, d)
+}
+
+// specReplicas is the deployment's spec.replicas; a negative value (a
+// kubectl scale below zero) counts as zero.
+func specReplicas(ds *model.DeploymentState) int { return max(0, int(ds.Replicas)) }
+
+// settled: the current set has the deployment's template and its spec
+// replicas, and the other set has neither replicas nor pods, so no
+// further sync can change a ReplicaSet.
+func settled(u *model.Universe, s *model.State, d int) bool {
+	ds := &s.Deps[d]
+	cur := int(ds.Cur)
+	return int(ds.RS[cur].Template) == u.Configs[ds.Config].PodTemplate+1 &&
+		int(ds.RS[cur].Replicas) == specReplicas(ds) && !slotInUse(s, d, 1-cur)
+}

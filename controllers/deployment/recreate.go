@@ -1,0 +1,35 @@
+package deployment
+
+import "github.com/kivi-go/kivi/model"
+
+// rolloutRecreate is rolloutRecreate: scale every old set to 0; once no
+// pod of an old set exists any more (Terminating ones included), create
+// the new set if needed and scale it to spec. The kubelet's removal of
+// the last old pod re-queues the deployment.
+func rolloutRecreate(u *model.Universe, s *model.State, d int) {
+	ds := &s.Deps[d]
+	cur := findNewReplicaSet(u, ds)
+	if cur >= 0 {
+		ds.Cur = uint8(cur)
+	}
+	scaledDown := false
+	for rs := range ds.RS {
+		if rs != cur && ds.RS[rs].Replicas > 0 {
+			ds.RS[rs].Replicas = 0
+			scaledDown = true
+		}
+	}
+	if scaledDown {
+		return
+	}
+	for rs := range ds.RS {
+		if rs != cur && hasPods(s, d, rs) {
+			return
+		}
+	}
+	if cur < 0 {
+		cur = createNewReplicaSet(u, s, d)
+		ds.Cur = uint8(cur)
+	}
+	ds.RS[cur].Replicas = int16(specReplicas(ds))
+}

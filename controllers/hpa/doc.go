@@ -1,0 +1,17 @@
+// Package hpa is the model's HorizontalPodAutoscaler: one process that
+// serves every deployment's HPA, run when the core controllers are quiet.
+//
+// The arithmetic (calc.go) follows Kubernetes v1.36
+// pkg/controller/podautoscaler: replica_calculator.go (ready / unready /
+// missing pods, the truncated utilisation percentage, the inclusive
+// tolerance, the dampened recomputation with its direction-flip rules) and
+// horizontal.go (entry cases, the maximum over metrics, invalid metrics,
+// the legacy min / max / max(2·current, 4) clamp). It is pure and
+// table-tested against Kubernetes' own test vectors.
+//
+// The controller (hpa.go) maps the model onto it: a deployment's pods are
+// all pods it owns (every ReplicaSet), Terminating pods are ignored,
+// Pending pods are unready, Running pods are ready and their current usage
+// is their metric sample. Kivi's HPA (controllers.md §3) differs in
+// several ways, listed in docs/divergences/workloads.md.
+package hpa

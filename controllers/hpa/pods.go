@@ -1,0 +1,38 @@
+package hpa
+
+import "github.com/kivi-go/kivi/model"
+
+// groupPods is groupPods of the replica calculator over the model: the
+// pods of deployment d in every ReplicaSet (the scale subresource's
+// selector matches old revisions too). Terminating pods carry a deletion
+// timestamp and are ignored; Pending pods are unready; Running pods are
+// ready, and the metrics server reports their current usage. The model
+// has no readiness probes or CPU initialisation period, and every Running
+// pod has a sample, so no pod is missing.
+func groupPods(u *model.Universe, s *model.State, d int, r model.MetricSource) Pods {
+	var pods Pods
+	owner := uint8(d + 1)
+	for i := range s.Pods {
+		p := &s.Pods[i]
+		if p.Owner != owner {
+			continue
+		}
+		sample := sampleOf(u, p, r)
+		switch p.Phase {
+		case model.Running:
+			pods.Ready = append(pods.Ready, sample)
+		case model.Pending:
+			pods.Unready = append(pods.Unready, sample)
+		}
+	}
+	return pods
+}
+
+// sampleOf is a pod's usage and its template's request of resource r.
+func sampleOf(u *model.Universe, p *model.PodState, r model.MetricSource) Sample {
+	t := &u.Templates[p.Template]
+	if r == model.Memory {
+		return Sample{Usage: int64(p.Memory), Request: t.Memory}
+	}
+	return Sample{Usage: int64(p.CPU), Request: t.CPU}
+}

@@ -1,0 +1,41 @@
+package kubelet
+
+import "github.com/kivi-go/kivi/model"
+
+// Helpers that belong in package model (State queue surgery and a derived
+// rollout predicate); kept private here until model grows them.
+
+// removeFromQueue deletes id from queue q if it is pending, keeping the
+// order of the other items.
+func removeFromQueue(s *model.State, q model.Queue, id int) {
+	items := s.Queues[q]
+	for i, x := range items {
+		if int(x) == id {
+			copy(items[i:], items[i+1:])
+			s.Queues[q] = items[:len(items)-1]
+			return
+		}
+	}
+}
+
+// rolloutInProgress reports whether deployment d still has an old
+// ReplicaSet with replicas or pods: the deployment controller then waits
+// for new pods to become available before scaling the old set down.
+func rolloutInProgress(s *model.State, d int) bool {
+	ds := &s.Deps[d]
+	old := 1 - int(ds.Cur)
+	if ds.RS[old].Template == 0 {
+		return false
+	}
+	if ds.RS[old].Replicas > 0 {
+		return true
+	}
+	owner := uint8(d + 1)
+	for i := range s.Pods {
+		p := &s.Pods[i]
+		if p.Phase != model.Free && p.Owner == owner && int(p.RS) == old {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,141 @@
+package kubelet
+
+import (
+	"strconv"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// Component is the trace component of the kubelet (Kivi's text).
+const Component = "Kubelet"
+
+// Kubelet is the kubelet process. It drains the kubelet queue in one step.
+type Kubelet struct{}
+
+// New returns the kubelet process.
+func New() *Kubelet { return &Kubelet{} }
+
+// Name is Kivi's process name.
+func (*Kubelet) Name() string { return "Kubelet" }
+
+// Enabled: the kubelet queue has work.
+func (*Kubelet) Enabled(_ *model.Universe, s *model.State) bool {
+	return !s.Empty(model.KubeletQueue)
+}
+
+// Step drains the kubelet queue: every item is handled in FIFO order, and
+// nothing the kubelet does refills its own queue.
+func (k *Kubelet) Step(tx *model.Tx, s *model.State) {
+	for k.Enabled(tx.U, s) {
+		p, _ := s.Dequeue(model.KubeletQueue)
+		if p >= len(s.Pods) {
+			s.Fail(model.FailInternal, p)
+			return
+		}
+		switch action := decide(&s.Pods[p]); action {
+		case startPod:
+			start(tx, s, p)
+		case removePod:
+			remove(tx, s, p)
+		}
+	}
+}
+
+// action is what the kubelet does with one queued pod.
+type action uint8
+
+const (
+	// ignore: Free slots (already removed), Running pods (already
+	// started) and unbound Pending pods (nothing to start them on; Kivi
+	// logs "Unknown pod status" at level 2).
+	ignore action = iota
+	startPod
+	removePod
+)
+
+// decide classifies a queued pod by its phase and binding.
+func decide(p *model.PodState) action {
+	switch {
+	case p.Phase == model.Pending && p.Node != 0:
+		return startPod
+	case p.Phase == model.Terminating:
+		return removePod
+	}
+	return ignore
+}
+
+// start runs a bound Pending pod. Kivi does not check that the node is
+// still Ready (a pod bound to a node that has just failed starts and is
+// then evicted by the node controller); neither do we.
+func start(tx *model.Tx, s *model.State, p int) {
+	u := tx.U
+	pod := &s.Pods[p]
+	pod.Phase = model.Running
+	d := int(pod.Owner) - 1
+	if u.HasTaints {
+		s.Enqueue(model.TaintManagerQueue, p)
+	}
+	if d >= 0 {
+		tx.Mark(model.MarkStarted(d))
+		if u.Descheduler != nil {
+			s.DeschedulerPending = true
+		}
+		// The deployment controller watches its ReplicaSets' status; a
+		// pod becoming available only matters to it while a rollout waits
+		// for availability, so only then is it woken (Kivi never is: its
+		// rollout did not work).
+		if rolloutInProgress(s, d) {
+			s.Enqueue(model.DeploymentQueue, d)
+		}
+	}
+	if tx.Tracing() {
+		tx.Log(Component, "Created pod %d on node %s, deployment %d now have %d replicas",
+			p+1, nodeName(u, pod.Node), d+1, startedReplicas(s, d))
+	}
+}
+
+// remove deletes a Terminating pod: the slot becomes all-zero, and the
+// owner's deployment controller and HPA are told.
+func remove(tx *model.Tx, s *model.State, p int) {
+	u := tx.U
+	pod := s.Pods[p]
+	s.Pods[p] = model.PodState{}
+	// The pod object is gone: the scheduler's and the taint manager's
+	// informers drop it from their queues (a stale id would otherwise
+	// refer to whatever pod reuses the slot).
+	removeFromQueue(s, model.SchedulerQueue, p)
+	removeFromQueue(s, model.TaintManagerQueue, p)
+	d := int(pod.Owner) - 1
+	if d >= 0 {
+		tx.Mark(model.MarkDeleted(d))
+		s.Enqueue(model.DeploymentQueue, d)
+		if u.HasHPA {
+			s.Enqueue(model.HPAQueue, d)
+		}
+		if u.Descheduler != nil {
+			s.DeschedulerPending = true
+		}
+	}
+	if tx.Tracing() {
+		tx.Log(Component, "Deleted pod %d on node %s, deployment %d now have %d replicas",
+			p+1, nodeName(u, pod.Node), d+1, startedReplicas(s, d))
+	}
+}
+
+// startedReplicas is Kivi's d.replicas after the change: Running pods plus
+// Terminating pods that had been running. Bare pods have none.
+func startedReplicas(s *model.State, d int) int {
+	if d < 0 {
+		return 0
+	}
+	return model.Counts(s, d).Started
+}
+
+// nodeName prints a node like Kivi's trace; a pod that was never bound
+// prints as node 0, Kivi's "no node" location.
+func nodeName(u *model.Universe, node uint8) string {
+	if node == 0 {
+		return strconv.Itoa(0)
+	}
+	return u.Nodes[node-1].Name
+}

@@ -1,0 +1,53 @@
+package nodelifecycle
+
+import "github.com/kivi-go/kivi/model"
+
+// NodeControllerComponent is the trace component of the node controller.
+const NodeControllerComponent = "NodeController"
+
+// NodeController evicts the pods of nodes that are not Ready. It drains
+// the node-controller queue in one step.
+type NodeController struct{}
+
+// NewNodeController returns the node controller process.
+func NewNodeController() *NodeController { return &NodeController{} }
+
+// Name is Kivi's process name.
+func (*NodeController) Name() string { return "NodeController" }
+
+// Enabled: the node-controller queue has work.
+func (*NodeController) Enabled(_ *model.Universe, s *model.State) bool {
+	return !s.Empty(model.NodeControllerQueue)
+}
+
+// Step drains the node-controller queue. The node's status is read when
+// the item is processed: a node that is Ready again (a short failure) is
+// left alone, as in Kivi.
+func (c *NodeController) Step(tx *model.Tx, s *model.State) {
+	for c.Enabled(tx.U, s) {
+		n, _ := s.Dequeue(model.NodeControllerQueue)
+		if n >= len(s.Nodes) {
+			s.Fail(model.FailInternal, n)
+			return
+		}
+		if s.Nodes[n].Status == model.Ready {
+			continue
+		}
+		for p := range s.Pods {
+			if !evictableFromNode(&s.Pods[p], n) {
+				continue
+			}
+			evict(tx, s, p)
+			if tx.Tracing() {
+				tx.Log(NodeControllerComponent, "Evicting pod %d from node %s", p+1, tx.U.Nodes[n].Name)
+			}
+		}
+	}
+}
+
+// evictableFromNode: the pod is bound to node n and not already being
+// deleted. Kivi also re-marks Terminating pods (and counts them twice);
+// a pod can only be deleted once.
+func evictableFromNode(p *model.PodState, n int) bool {
+	return p.Node == uint8(n+1) && (p.Phase == model.Pending || p.Phase == model.Running)
+}
