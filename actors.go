@@ -1,0 +1,47 @@
+package kivi
+
+import (
+	"github.com/kivi-go/kivi/controllers/deployment"
+	"github.com/kivi-go/kivi/controllers/descheduler"
+	"github.com/kivi-go/kivi/controllers/hpa"
+	"github.com/kivi-go/kivi/controllers/kubelet"
+	"github.com/kivi-go/kivi/controllers/nodelifecycle"
+	"github.com/kivi-go/kivi/controllers/scheduler"
+	"github.com/kivi-go/kivi/events"
+	"github.com/kivi-go/kivi/model"
+)
+
+// ActorOptions tune which assertions the actors make.
+type ActorOptions struct {
+	// AssertKernelPanic turns on the kernel-panic count (no_kernel_panic).
+	AssertKernelPanic bool
+}
+
+// Actors returns the processes of the model: the init process, the CPU
+// pattern and the events (each gating itself on the init phase), then the
+// controllers in Kivi's start order (deployment, scheduler, HPA, node
+// controller, taint manager, kubelet, descheduler), gated on the Main
+// phase. Controllers a topology cannot use (no HPA, no taints, no
+// descheduler) are left out, so they cost nothing.
+func Actors(u *model.Universe, s *model.State, opts ActorOptions) []Actor {
+	var actors []Actor
+	for _, p := range events.All(u, events.WithKernelPanicAssert(opts.AssertKernelPanic)) {
+		actors = append(actors, Actor{Process: p, Gate: GateAlways})
+	}
+	controllers := []model.Process{deployment.New(), scheduler.New()}
+	if u.HasHPA {
+		controllers = append(controllers, hpa.New())
+	}
+	controllers = append(controllers, nodelifecycle.NewNodeController())
+	if u.HasTaints {
+		controllers = append(controllers, nodelifecycle.NewTaintManager())
+	}
+	controllers = append(controllers, kubelet.New())
+	if u.Descheduler != nil {
+		controllers = append(controllers, descheduler.New())
+	}
+	for _, p := range controllers {
+		actors = append(actors, Actor{Process: p, Gate: GateMain})
+	}
+	return actors
+}

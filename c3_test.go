@@ -1,0 +1,86 @@
+package kivi_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/kivi-go/kivi"
+	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/model"
+)
+
+func int64p(v int64) *int64 { return &v }
+
+// c3 is Kivi's case C3 at scale 3 (../shared/spec/cases.md), written by
+// hand: zone 1 has nodes 1 and 2, zone 2 node 3; five pods, two per node
+// but one on the middle node; hard spread by hostname and zone; an HPA at
+// 91 % with min 5 and max 6; one CPU increase once the cluster is stable.
+func c3(bothConstraints bool) *model.Cluster {
+	spread := []model.SpreadDecl{{MaxSkew: 1, TopologyKey: "hostname"}}
+	if bothConstraints {
+		spread = append(spread, model.SpreadDecl{MaxSkew: 1, TopologyKey: "zone"})
+	}
+	app := func(n int) []model.InitialPod { return []model.InitialPod{{Deployment: "app", Count: n}} }
+	return &model.Cluster{
+		Name: "c3",
+		NodeTypes: []model.NodeType{
+			{Name: "zone-1", CPU: 64, Memory: 64, Labels: map[string]string{"zone": "1"}},
+			{Name: "zone-2", CPU: 64, Memory: 64, Labels: map[string]string{"zone": "2"}},
+		},
+		Nodes: []model.NodeGroup{{Type: "zone-1", Pods: app(2)}, {Type: "zone-1", Pods: app(1)}, {Type: "zone-2", Pods: app(2)}},
+		Templates: []model.TemplateDecl{{Name: "app", Labels: map[string]string{"name": "app"}, CPU: 8, Memory: 8, Spread: spread}},
+		Deployments: []model.DeploymentDecl{{Name: "app", Template: "app", Replicas: 5,
+			HPA: &model.HPADecl{Min: 5, Max: 6, Metrics: []model.MetricDecl{{Resource: "cpu", Target: 91}}}}},
+		Events:   []model.EventDecl{{Kind: "eventCpuChange", When: "afterStable", Deployment: "app"}},
+		PodSlots: 6,
+	}
+}
+
+// TestC3FindsNoFeasibleNode is the acceptance check of the model issue:
+// the shortest counterexample is Kivi's README trace, CPU change → HPA
+// 5→6 → the deployment adds pod 6 → no feasible node.
+func TestC3FindsNoFeasibleNode(t *testing.T) {
+	rep, err := kivi.Verify(context.Background(), c3(true), kivi.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rep.Result("pod_always_schedulable")
+	if r == nil || r.Verdict != checker.Violated {
+		t.Fatalf("pod_always_schedulable: %+v", r)
+	}
+	lines := kivi.TraceLines(r.Trace)
+	text := strings.Join(lines, "\n")
+	// The CPU change may hit any pod by any amount: check the shape and
+	// every line's text.
+	if len(lines) != 5 {
+		t.Fatalf("trace has %d lines, want 5:\n%s", len(lines), text)
+	}
+	wantPrefix := []string{"[0][CPU Change] CPU change ", "[1][HPA] Need to rescale, pod number change from 5 to 6",
+		"[2][Deployment] Too few replicas, need to create 1", "[3][Deployment] Adding a new pod 6 to deployment 1",
+		"[4][Scheduler - no_feasible_node] No feasible node!"}
+	for i, w := range wantPrefix {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d = %q, want prefix %q\n%s", i, lines[i], w, text)
+		}
+	}
+	t.Logf("counterexample:\n%s\nstats: %+v", text, rep.Stats)
+}
+
+// TestC3OnlyHostnameHolds is C3's non-violation variant: with the hostname
+// constraint alone the sixth pod always fits.
+func TestC3OnlyHostnameHolds(t *testing.T) {
+	rep, err := kivi.Verify(context.Background(), c3(false), kivi.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Results {
+		if r.Verdict != checker.Holds {
+			t.Errorf("%s: %v (%v) %s", r.Name, r.Verdict, r.Reason, r.Explanation)
+			if r.Trace != nil {
+				t.Log(strings.Join(kivi.TraceLines(r.Trace), "\n"))
+			}
+		}
+	}
+	t.Logf("stats: %+v", rep.Stats)
+}

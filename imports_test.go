@@ -1,0 +1,46 @@
+package kivi_test
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestImportRules enforces docs/architecture.md: checker imports nothing of
+// ours, model only its own subpackages, controllers/events/intents only
+// model.
+func TestImportRules(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, "./...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	const mod = "github.com/kivi-go/kivi"
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		pkg := strings.TrimPrefix(fields[0], mod)
+		for _, imp := range fields[1:] {
+			if !strings.HasPrefix(imp, mod) {
+				continue
+			}
+			dep := strings.TrimPrefix(imp, mod)
+			var ok bool
+			switch {
+			case strings.HasPrefix(pkg, "/checker"):
+				ok = strings.HasPrefix(dep, "/checker")
+			case strings.HasPrefix(pkg, "/model"):
+				ok = strings.HasPrefix(dep, "/model")
+			case strings.HasPrefix(pkg, "/controllers"), strings.HasPrefix(pkg, "/events"), strings.HasPrefix(pkg, "/intents"):
+				ok = dep == "/model" || strings.HasPrefix(dep, "/model/modeltest") && strings.HasSuffix(pkg, "_test") ||
+					strings.HasPrefix(dep, pkg) // own subpackages
+			default:
+				ok = true
+			}
+			if !ok {
+				t.Errorf("%s imports %s, which docs/architecture.md forbids", fields[0], imp)
+			}
+		}
+	}
+}

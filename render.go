@@ -1,0 +1,189 @@
+package kivi
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/kivi-go/kivi/checker"
+)
+
+// CycleMarker is the line that opens the loop of a cycle counterexample
+// (SPIN's marker, which Kivi copies into its output).
+const CycleMarker = "<<<<<START OF CYCLE>>>>>"
+
+// TraceLines renders a trace as Kivi does: every line numbered from 0,
+// "[i][Component] message", or "[i] message" without a component, with the
+// cycle marker line where the loop starts.
+func TraceLines(t *Trace) []string {
+	var out []string
+	i := 0
+	for si, st := range t.Steps {
+		if si == t.LoopStart {
+			out = append(out, CycleMarker)
+			i++
+		}
+		for _, l := range st.Lines {
+			if l.Component == "" {
+				out = append(out, fmt.Sprintf("[%d] %s", i, l.Message))
+			} else {
+				out = append(out, fmt.Sprintf("[%d][%s] %s", i, l.Component, l.Message))
+			}
+			i++
+		}
+	}
+	return out
+}
+
+// IntentNames lists the intents a problem checks, in order, for the
+// "Working on the intents:" line.
+func (p *Problem) IntentNames() []string {
+	var names []string
+	for _, in := range p.Intents {
+		names = append(names, in.Name)
+	}
+	return names
+}
+
+// WriteHeader writes Kivi's "Working on the intents:" line.
+func WriteHeader(w io.Writer, names []string) {
+	fmt.Fprintf(w, "Working on the intents: %s \n", strings.Join(names, " "))
+}
+
+// WriteFailures writes the failure listing and the summary in Kivi's shape,
+// followed by what Kivi cannot say: unknown verdicts and the engine's
+// statistics.
+func WriteFailures(w io.Writer, r *Report) {
+	failures := r.Violated()
+	if len(failures) > 0 {
+		fmt.Fprintln(w, strings.Repeat("=", 24))
+		fmt.Fprintf(w, "%d failure(s) are found!\n", len(failures))
+		for i, f := range failures {
+			fmt.Fprintf(w, "-----Failure #%d-----\n", i+1)
+			fmt.Fprintf(w, "Violated intent: %s (%s)\n", f.Name, f.Explanation)
+			fmt.Fprintln(w, "Counterexample:")
+			if f.Trace != nil {
+				for _, l := range TraceLines(f.Trace) {
+					fmt.Fprintln(w, l)
+				}
+			}
+			fmt.Fprint(w, "\n\n")
+		}
+		fmt.Fprint(w, "\n")
+	}
+	fmt.Fprintln(w, "Summary:")
+	if len(failures) > 0 {
+		fmt.Fprintf(w, "    %d failure(s) found!\n", len(failures))
+		var names []string
+		for _, f := range failures {
+			names = append(names, f.Name)
+		}
+		fmt.Fprintf(w, "    Violating intent(s): %s \n", strings.Join(names, " "))
+	} else if len(r.Unknown()) == 0 {
+		fmt.Fprintln(w, "    No failure is found!")
+	} else {
+		fmt.Fprintln(w, "    No failure is found, but the search was not exhaustive.")
+	}
+	for _, x := range r.Unknown() {
+		fmt.Fprintf(w, "    Unknown: %s (%s)\n", x.Name, x.Reason)
+	}
+	fmt.Fprintf(w, "    Elapsed time: %.2f seconds\n", r.Elapsed.Seconds())
+	st := r.Stats
+	fmt.Fprintf(w, "    States: %d stored, %d matched, %d transitions, depth %d, %.0f states/s, %.1f bytes/state\n",
+		st.States, st.Matched, st.Transitions, st.MaxDepth, st.StatesPerS, st.BytesPerState)
+	fmt.Fprintln(w)
+}
+
+// JSONReport is the --json document.
+type JSONReport struct {
+	Name    string       `json:"name"`
+	Verdict string       `json:"verdict"`
+	Intents []JSONIntent `json:"intents"`
+	Stats   JSONStats    `json:"stats"`
+}
+
+// JSONIntent is one intent's verdict.
+type JSONIntent struct {
+	Name           string     `json:"name"`
+	Verdict        string     `json:"verdict"`
+	Reason         string     `json:"reason,omitempty"`
+	Explanation    string     `json:"explanation,omitempty"`
+	Counterexample []JSONStep `json:"counterexample,omitempty"`
+	LoopStart      *int       `json:"loopStart,omitempty"`
+}
+
+// JSONStep is one line of a counterexample.
+type JSONStep struct {
+	Step      int    `json:"step"`
+	Component string `json:"component"`
+	Message   string `json:"message"`
+}
+
+// JSONStats are the engine's statistics.
+type JSONStats struct {
+	States        int64   `json:"states"`
+	Matched       int64   `json:"matched"`
+	Transitions   int64   `json:"transitions"`
+	MaxDepth      int     `json:"maxDepth"`
+	ElapsedS      float64 `json:"elapsedSeconds"`
+	StatesPerS    float64 `json:"statesPerSecond"`
+	BytesPerState float64 `json:"bytesPerState"`
+	Complete      bool    `json:"complete"`
+}
+
+// Verdict summarises a report: "violated", "unknown" or "holds".
+func (r *Report) Verdict() string {
+	if len(r.Violated()) > 0 {
+		return "violated"
+	}
+	if len(r.Unknown()) > 0 {
+		return "unknown"
+	}
+	return "holds"
+}
+
+// JSON converts a report to its JSON document.
+func (r *Report) JSON() JSONReport {
+	out := JSONReport{Name: r.Name, Verdict: r.Verdict(), Stats: JSONStats{
+		States: r.Stats.States, Matched: r.Stats.Matched, Transitions: r.Stats.Transitions, MaxDepth: r.Stats.MaxDepth,
+		ElapsedS: r.Elapsed.Seconds(), StatesPerS: r.Stats.StatesPerS, BytesPerState: r.Stats.BytesPerState, Complete: r.Complete}}
+	for _, x := range r.Results {
+		ji := JSONIntent{Name: x.Name, Verdict: verdictName(x.Verdict), Explanation: x.Explanation}
+		if x.Verdict == checker.Unknown {
+			ji.Reason = x.Reason.String()
+		}
+		if x.Trace != nil {
+			i := 0
+			for si, st := range x.Trace.Steps {
+				if si == x.Trace.LoopStart {
+					ls := i
+					ji.LoopStart = &ls
+				}
+				for _, l := range st.Lines {
+					ji.Counterexample = append(ji.Counterexample, JSONStep{Step: i, Component: l.Component, Message: l.Message})
+					i++
+				}
+			}
+		}
+		out.Intents = append(out.Intents, ji)
+	}
+	return out
+}
+
+func verdictName(v checker.Verdict) string {
+	switch v {
+	case checker.Violated:
+		return "violated"
+	case checker.Holds:
+		return "holds"
+	}
+	return "unknown"
+}
+
+// WriteJSON writes the report as one indented JSON document.
+func WriteJSON(w io.Writer, r *Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r.JSON())
+}

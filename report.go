@@ -1,0 +1,144 @@
+package kivi
+
+import (
+	"time"
+
+	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/intents"
+	"github.com/kivi-go/kivi/model"
+)
+
+// Report is the outcome of one verification, as data.
+type Report struct {
+	Name    string
+	Results []IntentResult
+	Stats   checker.Stats
+	Elapsed time.Duration
+	// Complete is true when the whole state space was explored losslessly.
+	Complete bool
+}
+
+// IntentResult is the verdict on one intent or built-in property.
+type IntentResult struct {
+	Name     string // user name
+	Internal string // Kivi's internal name
+	Kind     string // invariant, end, cycle
+	Verdict  checker.Verdict
+	Reason   checker.Reason
+	// Explanation says what was violated.
+	Explanation string
+	Trace       *Trace
+}
+
+// Trace is a counterexample: the steps from the initial state, each with
+// its trace lines. For cycles LoopStart is the index of the first step of
+// the loop, else -1.
+type Trace struct {
+	Steps     []TraceStep
+	LoopStart int
+	// Final is model.Describe of the last state.
+	Final string
+}
+
+// TraceStep is one step of a counterexample.
+type TraceStep struct {
+	Actor string
+	Lines []model.Line
+}
+
+// Violated lists the results that are violated.
+func (r *Report) Violated() []IntentResult {
+	var out []IntentResult
+	for _, x := range r.Results {
+		if x.Verdict == checker.Violated {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// Unknown lists the results that are unknown.
+func (r *Report) Unknown() []IntentResult {
+	var out []IntentResult
+	for _, x := range r.Results {
+		if x.Verdict == checker.Unknown {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// Result returns the result of the named intent, or nil.
+func (r *Report) Result(name string) *IntentResult {
+	for i := range r.Results {
+		if r.Results[i].Name == name {
+			return &r.Results[i]
+		}
+	}
+	return nil
+}
+
+func newReport(p *Problem, res checker.Result[*model.State], elapsed time.Duration) *Report {
+	r := &Report{Name: p.Name, Stats: res.Stats, Elapsed: elapsed, Complete: res.Complete}
+	internal := map[string]string{}
+	for _, in := range p.Intents {
+		internal[in.Name] = in.Internal
+	}
+	// A monitor intent yields an invariant and an end condition of the
+	// same name: merge them into one result, the violated one winning.
+	index := map[string]int{}
+	for _, pr := range res.Properties {
+		ir := IntentResult{Name: pr.Name, Internal: internal[pr.Name], Kind: pr.Kind, Verdict: pr.Verdict,
+			Reason: pr.Reason, Explanation: pr.Explanation}
+		if ir.Internal == "" {
+			ir.Internal = pr.Name
+		}
+		if pr.Trace != nil {
+			ir.Trace = renderTrace(p.System, pr.Trace)
+		}
+		if i, ok := index[pr.Name]; ok {
+			prev := &r.Results[i]
+			if better(ir.Verdict, prev.Verdict) {
+				*prev = ir
+			}
+			continue
+		}
+		index[pr.Name] = len(r.Results)
+		r.Results = append(r.Results, ir)
+	}
+	_ = intents.Names
+	return r
+}
+
+// better orders verdicts for merging: Violated > Unknown > Holds.
+func better(a, b checker.Verdict) bool {
+	rank := func(v checker.Verdict) int {
+		switch v {
+		case checker.Violated:
+			return 2
+		case checker.Unknown:
+			return 1
+		}
+		return 0
+	}
+	return rank(a) > rank(b)
+}
+
+func renderTrace(sys *System, t *checker.Trace[*model.State]) *Trace {
+	out := &Trace{LoopStart: t.LoopStart}
+	for _, st := range t.Steps {
+		ts := TraceStep{Actor: sys.ActorName(st.Step)}
+		for _, l := range st.Lines {
+			ts.Lines = append(ts.Lines, model.Line{Component: l.Component, Message: l.Message})
+		}
+		out.Steps = append(out.Steps, ts)
+	}
+	last := t.Initial
+	if n := len(t.Steps); n > 0 {
+		last = t.Steps[n-1].State
+	}
+	if last != nil {
+		out.Final = model.Describe(sys.U, last)
+	}
+	return out
+}

@@ -1,0 +1,104 @@
+package kivi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/events"
+	"github.com/kivi-go/kivi/intents"
+	"github.com/kivi-go/kivi/model"
+)
+
+// ErrInput marks errors in what the user gave (case files, manifests,
+// intents, options): the CLI exits with status 2 on them.
+var ErrInput = errors.New("input error")
+
+// Options configure a verification.
+type Options struct {
+	// Checker passes engine options through (workers, bounds, storage).
+	Checker checker.Options
+	// Intents tune how intents are checked (Kivi's eviction counter).
+	Intents intents.Options
+	// ExtraIntents are added to the cluster's own intents (Go users'
+	// predicates and cycles).
+	ExtraIntents []intents.Intent
+	_            struct{}
+}
+
+// Problem is one topology ready to verify: the compiled system, the
+// checker properties and the intents they came from.
+type Problem struct {
+	Name       string
+	System     *System
+	Properties checker.Properties[*model.State]
+	Intents    []intents.Intent
+}
+
+// NewProblem builds the Problem of a cluster's original topology.
+func NewProblem(c *model.Cluster, opts Options) (*Problem, error) {
+	u, s, err := c.Build()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w: %w", c.Name, ErrInput, err)
+	}
+	return NewProblemFrom(c.Name, u, s, c.Intents, opts)
+}
+
+// NewProblemFrom builds a Problem from a compiled Universe and State (the
+// scaling search materialises setups this way) and the intents' specs.
+// pod_always_schedulable is always checked, as in Kivi.
+func NewProblemFrom(name string, u *model.Universe, s *model.State, decls []model.IntentDecl, opts Options) (*Problem, error) {
+	var ins []intents.Intent
+	hasSchedulable := false
+	for i, d := range decls {
+		in, err := intents.New(u, d.Name, intents.Params(d.Params), opts.Intents)
+		if err != nil {
+			return nil, fmt.Errorf("%s: intents[%d]: %w: %w", name, i, ErrInput, err)
+		}
+		if in.Name == "pod_always_schedulable" {
+			hasSchedulable = true
+		}
+		ins = append(ins, in)
+	}
+	if !hasSchedulable {
+		in, _ := intents.New(u, "pod_always_schedulable", nil, opts.Intents)
+		ins = append(ins, in)
+	}
+	ins = append(ins, opts.ExtraIntents...)
+	s = s.Clone()
+	s.Init = events.InitialPhase(u)
+	sys := &System{U: u, Init: s}
+	assertPanic := false
+	for _, in := range ins {
+		if in.Name == "no_kernel_panic" {
+			assertPanic = true
+		}
+	}
+	sys.Actors = Actors(u, s, ActorOptions{AssertKernelPanic: assertPanic})
+	props, err := compose(sys, ins)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w: %w", name, ErrInput, err)
+	}
+	return &Problem{Name: name, System: sys, Properties: props, Intents: ins}, nil
+}
+
+// Check runs the engine on the problem and packages the outcome.
+func (p *Problem) Check(ctx context.Context, opts checker.Options) (*Report, error) {
+	start := time.Now()
+	res, err := checker.Check[*model.State](ctx, p.System, p.Properties, opts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p.Name, err)
+	}
+	return newReport(p, res, time.Since(start)), nil
+}
+
+// Verify checks a cluster's original topology.
+func Verify(ctx context.Context, c *model.Cluster, opts Options) (*Report, error) {
+	p, err := NewProblem(c, opts)
+	if err != nil {
+		return nil, err
+	}
+	return p.Check(ctx, opts.Checker)
+}
