@@ -271,6 +271,8 @@ func parseExpected(v any) (Expected, error) {
 		return Expected{}, nil
 	case int:
 		return Expected{Offset: x}, nil
+	case int64:
+		return Expected{Offset: int(x)}, nil
 	case float64:
 		if x == float64(int(x)) {
 			return Expected{Offset: int(x)}, nil

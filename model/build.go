@@ -50,6 +50,7 @@ func (c *Cluster) Build() (*Universe, *State, error) {
 	return c.build(layout, replicas, true)
 }
 
+
 // BuildSetup returns the Universe and initial State of one setup of the
 // scaling search: counts[t] nodes of type t, deployment d asking for
 // replicas[d] pods, starting from an empty cluster (no initial pods).
@@ -161,7 +162,9 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool) (*Univ
 		if h == nil {
 			return 0, nil
 		}
-		spec, err := h.compile(reps)
+		// The HPA factor derives bounds for scaling-search setups only;
+		// the original topology keeps the HPA as written.
+		spec, err := h.compile(reps, !withPods)
 		if err != nil {
 			return 0, err
 		}
@@ -192,6 +195,12 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool) (*Univ
 		h, err := hpaOf(d.HPA, replicas[i])
 		if err != nil {
 			return nil, nil, fmt.Errorf("deployments[%d] (%s).hpa: %w", i, d.Name, err)
+		}
+		if h > 0 && !withPods && d.MaxPodsPerNode > 0 {
+			// Kivi's setups cap the HPA maximum at what the nodes can
+			// hold: max = min(factor·replicas, maxPodsPerNode·nodes).
+			hp := &u.HPAs[h-1]
+			hp.Max = max(min(hp.Max, d.MaxPodsPerNode*len(layout)), hp.Min)
 		}
 		u.Deployments = append(u.Deployments, Deployment{Name: d.Name})
 		active := d.Created == nil || *d.Created
@@ -246,7 +255,7 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool) (*Univ
 		}
 	}
 	u.PodSlots = max(slots, initial)
-	if c.PodSlots > 0 {
+	if c.PodSlots > 0 && withPods {
 		if c.PodSlots < initial {
 			return nil, nil, fmt.Errorf("podSlots %d: fewer than the %d initial pods: %w", c.PodSlots, initial, ErrInvalid)
 		}
@@ -381,9 +390,9 @@ func (td TemplateDecl) compile(nodeIndex map[string]int) (PodTemplate, error) {
 	return pt, nil
 }
 
-func (h *HPADecl) compile(replicas int) (HPA, error) {
+func (h *HPADecl) compile(replicas int, setup bool) (HPA, error) {
 	spec := HPA{Min: h.Min, Max: h.Max, TolerancePercent: h.TolerancePercent}
-	if h.Factor > 0 {
+	if setup && h.Factor > 0 {
 		spec.Min = max(replicas, 1)
 		spec.Max = max(h.Factor*replicas, spec.Min)
 	}

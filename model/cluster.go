@@ -26,7 +26,8 @@ type Cluster struct {
 	Events              []EventDecl              `json:"events,omitempty"`
 	Intents             []IntentDecl             `json:"intents,omitempty"`
 
-	// PodSlots bounds the pods that can exist at once (0 = derived: for
+	// PodSlots bounds the pods that can exist at once in the original
+	// topology (0 = derived; scaling setups always derive it: for
 	// each deployment the largest replica count it can be asked for, plus
 	// the room a rolling update or replacement needs).
 	PodSlots int `json:"podSlots,omitempty"`

@@ -1,0 +1,183 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kivi-go/kivi"
+	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/model"
+	"github.com/kivi-go/kivi/model/casefile"
+	"github.com/kivi-go/kivi/model/cases"
+)
+
+// caseFlags select the cluster to verify: a built-in case or a file.
+type caseFlags struct {
+	name        string
+	scale       int
+	noViolation bool
+}
+
+func (c *caseFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.name, "case", "", "built-in case c1..c8 (see 'kivi cases')")
+	fs.IntVar(&c.scale, "scale", 3, "size of the built-in case")
+	fs.BoolVar(&c.noViolation, "no-violation", false, "the case's non-violating variant")
+}
+
+// load returns the cluster named by the flags or the single positional
+// argument.
+func (c *caseFlags) load(fs *flag.FlagSet) (*model.Cluster, error) {
+	switch {
+	case c.name != "" && fs.NArg() > 0:
+		return nil, fmt.Errorf("give either --case or a case file, not both: %w", errUsage)
+	case c.name != "":
+		cl, err := cases.Get(c.name, c.scale, c.noViolation)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", errUsage, err)
+		}
+		return cl, nil
+	case fs.NArg() == 1:
+		return casefile.Load(fs.Arg(0))
+	case fs.NArg() > 1:
+		return nil, fmt.Errorf("one case file at a time (got %d): %w", fs.NArg(), errUsage)
+	}
+	return nil, fmt.Errorf("nothing to verify: give --case cN or a case file: %w", errUsage)
+}
+
+func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var cf caseFlags
+	cf.register(fs)
+	original := fs.Bool("original", false, "verify the given topology only (no scaling search)")
+	all := fs.Bool("all", false, "keep going after the first violation: one verdict per intent")
+	workers := fs.Int("workers", 0, "exploring goroutines (0 = all cores)")
+	timeout := fs.Duration("timeout", 0, "stop after this long; unsettled intents are unknown (0 = none)")
+	maxMemory := fs.String("max-memory", "", "memory budget for the state store, e.g. 4GiB; beyond it the run switches to bitstate")
+	maxStates := fs.Int64("max-states", 0, "stop after this many states (0 = none)")
+	storage := fs.String("storage", "exact", "state storage: exact, compact (128-bit fingerprints) or bitstate")
+	strategy := fs.String("strategy", "bfs", "search order: bfs (shortest counterexamples) or dfs")
+	jsonOut := fs.Bool("json", false, "print one JSON document instead of text")
+	counter := fs.Bool("eviction-counter", false, "check no_oscillation_eviction with Kivi's 3-round counter instead of a cycle")
+	quiet := fs.Bool("quiet", false, "no live status line on stderr")
+	if err := fs.Parse(args); err != nil {
+		return exitInput
+	}
+	c, err := cf.load(fs)
+	if err != nil {
+		return inputError(stderr, err)
+	}
+	opts := kivi.Options{}
+	opts.Intents.EvictionCounter = *counter
+	co := &opts.Checker
+	co.Workers, co.Timeout, co.MaxStates, co.CollectAll = *workers, *timeout, *maxStates, *all
+	if co.MaxMemory, err = parseSize(*maxMemory); err != nil {
+		return inputError(stderr, fmt.Errorf("--max-memory: %w", err))
+	}
+	switch *storage {
+	case "exact":
+	case "compact":
+		co.Storage = checker.HashCompaction
+	case "bitstate":
+		co.Storage = checker.Bitstate
+	default:
+		return inputError(stderr, fmt.Errorf("--storage %q (accepted: exact, compact, bitstate): %w", *storage, errUsage))
+	}
+	switch *strategy {
+	case "bfs":
+	case "dfs":
+		co.Strategy = checker.DFS
+	default:
+		return inputError(stderr, fmt.Errorf("--strategy %q (accepted: bfs, dfs): %w", *strategy, errUsage))
+	}
+	if !*quiet && isTerminal(stderr) {
+		co.OnProgress = func(p checker.Progress) {
+			fmt.Fprintf(stderr, "\r%d states, %d transitions, depth %d, queue %d, %.0f states/s, %s   ",
+				p.States, p.Transitions, p.Depth, p.Queue, p.StatesPerS, p.Elapsed.Round(time.Second))
+		}
+	}
+	if !*original && !*jsonOut {
+		fmt.Fprintln(stderr, "note: the scaling search is not built yet; verifying the given topology (as with --original)")
+	}
+	p, err := kivi.NewProblem(c, opts)
+	if err != nil {
+		return inputError(stderr, err)
+	}
+	if !*jsonOut {
+		kivi.WriteHeader(stdout, p.IntentNames())
+	}
+	rep, err := p.Check(ctx, opts.Checker)
+	if co.OnProgress != nil {
+		fmt.Fprint(stderr, "\r\033[K")
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "kivi: %v\n", err)
+		return exitInput
+	}
+	if *jsonOut {
+		if err := kivi.WriteJSON(stdout, rep); err != nil {
+			fmt.Fprintf(stderr, "kivi: %v\n", err)
+			return exitInput
+		}
+	} else {
+		kivi.WriteFailures(stdout, rep)
+	}
+	switch rep.Verdict() {
+	case "violated":
+		return exitViolated
+	case "unknown":
+		return exitUnknown
+	}
+	return exitHolds
+}
+
+func inputError(stderr io.Writer, err error) int {
+	fmt.Fprintf(stderr, "kivi: %v\n", err)
+	if errors.Is(err, errUsage) {
+		fmt.Fprintln(stderr, "run 'kivi help' for usage")
+	}
+	return exitInput
+}
+
+// parseSize parses "4GiB", "512MB", "1G" or a byte count; "" is 0.
+func parseSize(s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, nil
+	}
+	units := []struct {
+		suffix string
+		mult   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40},
+		{"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"B", 1}}
+	for _, u := range units {
+		if num, ok := strings.CutSuffix(s, u.suffix); ok {
+			f, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+			if err != nil || f < 0 {
+				break
+			}
+			return int64(f * float64(u.mult)), nil
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("%q (accepted: a byte count or a size like 512MiB, 4GiB, 2GB): %w", s, errUsage)
+	}
+	return n, nil
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
