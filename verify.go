@@ -69,6 +69,7 @@ func NewProblemFrom(name string, u *model.Universe, s *model.State, decls []mode
 	ins = append(ins, opts.ExtraIntents...)
 	s = s.Clone()
 	s.Init = events.InitialPhase(u)
+	seedPeriodicControllers(u, s)
 	sys := &System{U: u, Init: s}
 	assertPanic := false
 	for _, in := range ins {
@@ -101,4 +102,19 @@ func Verify(ctx context.Context, c *model.Cluster, opts Options) (*Report, error
 		return nil, err
 	}
 	return p.Check(ctx, opts.Checker)
+}
+
+// seedPeriodicControllers queues every deployment for the HPA and requests
+// a descheduling cycle, as Kivi's init process does once the controllers
+// have started: the periodic controllers look at the cluster at least once
+// even if nothing changes.
+func seedPeriodicControllers(u *model.Universe, s *model.State) {
+	if u.HasHPA {
+		for d := range s.Deps {
+			s.Enqueue(model.HPAQueue, d)
+		}
+	}
+	if u.Descheduler != nil {
+		s.DeschedulerPending = true
+	}
 }
