@@ -28,7 +28,7 @@ func c3(bothConstraints bool) *model.Cluster {
 			{Name: "zone-1", CPU: 64, Memory: 64, Labels: map[string]string{"zone": "1"}},
 			{Name: "zone-2", CPU: 64, Memory: 64, Labels: map[string]string{"zone": "2"}},
 		},
-		Nodes: []model.NodeGroup{{Type: "zone-1", Pods: app(2)}, {Type: "zone-1", Pods: app(1)}, {Type: "zone-2", Pods: app(2)}},
+		Nodes:     []model.NodeGroup{{Type: "zone-1", Pods: app(2)}, {Type: "zone-1", Pods: app(1)}, {Type: "zone-2", Pods: app(2)}},
 		Templates: []model.TemplateDecl{{Name: "app", Labels: map[string]string{"name": "app"}, CPU: 8, Memory: 8, Spread: spread}},
 		Deployments: []model.DeploymentDecl{{Name: "app", Template: "app", Replicas: 5,
 			HPA: &model.HPADecl{Min: 5, Max: 6, Metrics: []model.MetricDecl{{Resource: "cpu", Target: 91}}}}},

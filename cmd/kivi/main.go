@@ -49,11 +49,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return cmdSimulate(args[1:], stdout, stderr)
 	case "cases":
 		return cmdCases(stdout)
+	case "merge":
+		return cmdMerge(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		usage(stdout)
 		return exitHolds
 	}
-	fmt.Fprintf(stderr, "kivi: unknown command %q (accepted: verify, simulate, cases)\n", args[0])
+	fmt.Fprintf(stderr, "kivi: unknown command %q (accepted: verify, simulate, merge, cases)\n", args[0])
 	usage(stderr)
 	return exitInput
 }
@@ -63,6 +65,8 @@ func usage(w io.Writer) {
   kivi verify --case cN [--original] [--scale N] [--no-violation] [flags]
   kivi verify [flags] FILE.yaml
   kivi simulate (--case cN | FILE.yaml) [--seed N] [--steps N]
+  kivi verify --case cN --shard K/N [--shard-out FILE]   (one slice of the scaling search)
+  kivi merge [--json] SHARD.json...
   kivi cases
 Run 'kivi verify -h' for the verification flags.
 `)

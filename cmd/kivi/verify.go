@@ -67,6 +67,14 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	jsonOut := fs.Bool("json", false, "print one JSON document instead of text")
 	counter := fs.Bool("eviction-counter", false, "check no_oscillation_eviction with Kivi's 3-round counter instead of a cycle")
 	quiet := fs.Bool("quiet", false, "no live status line on stderr")
+	var sf scalingFlags
+	fs.IntVar(&sf.confidentNodes, "confident-nodes", 0, "scaling search: nodes per type up to this (0 = 6)")
+	fs.IntVar(&sf.confidentPods, "confident-pods-per-node", 0, "scaling search: pods per node up to this (0 = 6)")
+	fs.IntVar(&sf.fastFind, "fast-find", 0, "scaling search: Kivi's fast-find level 0..3")
+	fs.StringVar(&sf.shard, "shard", "", "scaling search: verify the K-th of N slices (K/N, K from 0) and print a shard result")
+	fs.StringVar(&sf.shardMode, "shard-mode", "interleaved", "how setups are dealt to shards: interleaved or contiguous")
+	fs.StringVar(&sf.shardOut, "shard-out", "", "write the shard result to this file instead of stdout")
+	fs.DurationVar(&sf.setupTimeout, "setup-timeout", 0, "scaling search: per-setup time limit; a setup that hits it is unknown")
 	if err := fs.Parse(args); err != nil {
 		return exitInput
 	}
@@ -103,8 +111,8 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 				p.States, p.Transitions, p.Depth, p.Queue, p.StatesPerS, p.Elapsed.Round(time.Second))
 		}
 	}
-	if !*original && !*jsonOut {
-		fmt.Fprintln(stderr, "note: the scaling search is not built yet; verifying the given topology (as with --original)")
+	if !*original {
+		return runScaling(ctx, c, opts, sf, *all, *jsonOut, stdout, stderr, !*quiet && isTerminal(stderr))
 	}
 	p, err := kivi.NewProblem(c, opts)
 	if err != nil {

@@ -6,7 +6,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/kivi-go/kivi/controllers/deployment/scripttest"
+	"github.com/kivi-go/kivi/controllers/internal/scripttest"
 	"github.com/kivi-go/kivi/model"
 	"github.com/kivi-go/kivi/model/modeltest"
 )

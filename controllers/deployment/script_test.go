@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/kivi-go/kivi/controllers/deployment/scripttest"
+	"github.com/kivi-go/kivi/controllers/internal/scripttest"
 )
 
 // TestScripts runs the golden scripts in testdata (regenerate with

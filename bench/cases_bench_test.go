@@ -1,0 +1,147 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/kivi-go/kivi"
+	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/model"
+	"github.com/kivi-go/kivi/model/cases"
+	"github.com/kivi-go/kivi/scaling"
+)
+
+func report(b *testing.B, st checker.Stats) {
+	b.ReportMetric(float64(st.States), "states")
+	b.ReportMetric(st.BytesPerState, "bytes/state")
+	if st.Elapsed > 0 {
+		b.ReportMetric(float64(st.States)/st.Elapsed.Seconds(), "states/s")
+	}
+}
+
+// BenchmarkOriginal verifies each built-in case at scale 3, original
+// topology (Kivi's `-o`), violation and non-violation variants, all
+// intents settled (CollectAll). Target: under a second each.
+func BenchmarkOriginal(b *testing.B) {
+	for n := 1; n <= 8; n++ {
+		for _, nv := range []bool{false, true} {
+			name := fmt.Sprintf("case=c%d/no-violation=%v", n, nv)
+			b.Run(name, func(b *testing.B) {
+				c, err := cases.Get(fmt.Sprintf("c%d", n), 3, nv)
+				if err != nil {
+					b.Fatal(err)
+				}
+				var st checker.Stats
+				for b.Loop() {
+					rep, err := kivi.Verify(context.Background(), c, kivi.Options{Checker: checker.Options{CollectAll: true}})
+					if err != nil {
+						b.Fatal(err)
+					}
+					st = rep.Stats
+				}
+				report(b, st)
+			})
+		}
+	}
+}
+
+// BenchmarkScaling runs the scaling search of each violating case to its
+// minimum failing setup (Kivi's default mode).
+func BenchmarkScaling(b *testing.B) {
+	for n := 1; n <= 8; n++ {
+		b.Run(fmt.Sprintf("case=c%d", n), func(b *testing.B) {
+			c, err := cases.Get(fmt.Sprintf("c%d", n), 3, false)
+			if err != nil {
+				b.Fatal(err)
+			}
+			setups, err := scaling.Setups(c, scaling.EnumerateOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				res, err := scaling.Search(context.Background(), setups, verifier(c), scaling.Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if res.Failed == 0 {
+					b.Fatalf("no failing setup")
+				}
+				b.ReportMetric(float64(res.First+1), "setups")
+				b.ReportMetric(float64(res.States), "states")
+			}
+		})
+	}
+}
+
+func verifier(c *model.Cluster) scaling.VerifyFunc {
+	return func(ctx context.Context, s scaling.Setup) (scaling.Outcome, error) {
+		u, st, err := scaling.Build(c, s)
+		if err != nil {
+			return scaling.Outcome{}, err
+		}
+		p, err := kivi.NewProblemFrom(c.Name, u, st, c.Intents, kivi.Options{})
+		if err != nil {
+			return scaling.Outcome{}, err
+		}
+		rep, err := p.Check(ctx, checker.Options{Workers: 1})
+		if err != nil {
+			return scaling.Outcome{}, err
+		}
+		out := scaling.Outcome{Stats: rep.Stats}
+		switch rep.Verdict() {
+		case "violated":
+			out.Verdict = checker.Violated
+		case "holds":
+			out.Verdict = checker.Holds
+		}
+		return out, nil
+	}
+}
+
+// BenchmarkModel measures states/s and bytes/state of the cluster model at
+// growing size: C3 and C8 scaling setups with n nodes, with and without
+// symmetry reduction, bounded to 200 000 states so that large sizes stay
+// affordable (the figure is a rate, not a verdict).
+func BenchmarkModel(b *testing.B) {
+	type shape struct {
+		name        string
+		nodes       []int
+		replicas    int
+		noViolation bool
+	}
+	var shapes []shape
+	for _, n := range []int{3, 6, 10, 20} {
+		shapes = append(shapes,
+			shape{"c3", []int{(n + 1) / 2, n / 2}, 2 * n, true},
+			shape{"c8", []int{max(1, n/3), n - max(1, n/3)}, 2 * n, false})
+	}
+	for _, sh := range shapes {
+		for _, sym := range []bool{false, true} {
+			name := fmt.Sprintf("case=%s/nodes=%d/pods=%d/symmetry=%v", sh.name, sh.nodes[0]+sh.nodes[1], sh.replicas, sym)
+			b.Run(name, func(b *testing.B) {
+				c, err := cases.Get(sh.name, 3, sh.noViolation)
+				if err != nil {
+					b.Fatal(err)
+				}
+				u, s, err := scaling.Build(c, scaling.Setup{Nodes: sh.nodes, Replicas: []int{sh.replicas}})
+				if err != nil {
+					b.Fatal(err)
+				}
+				p, err := kivi.NewProblemFrom(c.Name, u, s, c.Intents, kivi.Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				var st checker.Stats
+				for b.Loop() {
+					rep, err := p.Check(context.Background(), checker.Options{Workers: 1, MaxStates: 200_000, NoSymmetry: !sym, CollectAll: true})
+					if err != nil {
+						b.Fatal(err)
+					}
+					st = rep.Stats
+				}
+				report(b, st)
+			})
+		}
+	}
+}

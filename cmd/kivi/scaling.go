@@ -1,0 +1,301 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/kivi-go/kivi"
+	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/model"
+	"github.com/kivi-go/kivi/scaling"
+)
+
+// scalingFlags are the scaling search's options.
+type scalingFlags struct {
+	confidentNodes, confidentPods, fastFind int
+	shard, shardMode, shardOut             string
+	setupTimeout                           time.Duration
+}
+
+// verifyFunc checks one setup: build it, compose the system, run the
+// engine. The setup's report travels as its JSON document, so that shard
+// files carry it too.
+func verifyFunc(c *model.Cluster, opts kivi.Options) scaling.VerifyFunc {
+	return func(ctx context.Context, s scaling.Setup) (scaling.Outcome, error) {
+		u, st, err := scaling.Build(c, s)
+		if err != nil {
+			return scaling.Outcome{}, err
+		}
+		p, err := kivi.NewProblemFrom(c.Name, u, st, c.Intents, opts)
+		if err != nil {
+			return scaling.Outcome{}, err
+		}
+		rep, err := p.Check(ctx, opts.Checker)
+		if err != nil {
+			return scaling.Outcome{}, err
+		}
+		out := scaling.Outcome{Stats: rep.Stats, Detail: rep.JSON()}
+		switch rep.Verdict() {
+		case "violated":
+			out.Verdict = checker.Violated
+		case "holds":
+			out.Verdict = checker.Holds
+		default:
+			out.Verdict = checker.Unknown
+		}
+		for _, v := range rep.Violated() {
+			out.Violated = append(out.Violated, v.Name)
+		}
+		return out, nil
+	}
+}
+
+// runScaling runs the scaling search (or one shard of it) and prints it in
+// Kivi's shape. It returns the exit status.
+func runScaling(ctx context.Context, c *model.Cluster, opts kivi.Options, sf scalingFlags, all, jsonOut bool, stdout, stderr io.Writer, progress bool) int {
+	setups, err := scaling.Setups(c, scaling.EnumerateOptions{ConfidentNodes: sf.confidentNodes,
+		ConfidentPodsPerNode: sf.confidentPods, FastFind: sf.fastFind})
+	if err != nil {
+		return inputError(stderr, err)
+	}
+	so := scaling.Options{All: all, Timeout: sf.setupTimeout, Workers: opts.Checker.Workers}
+	if so.Workers == 0 {
+		so.Workers = runtime.GOMAXPROCS(0)
+	}
+	// Parallelism goes to setups: one engine worker each, or the two
+	// multiply.
+	opts.Checker.Workers = 1
+	if progress {
+		so.Progress = func(p scaling.Progress) {
+			fmt.Fprintf(stderr, "\rsetups %d/%d, at %s, %d states, %s elapsed, ETA %s   ", p.Done, p.Total, p.Current,
+				p.States, p.Elapsed.Round(time.Second), p.ETA.Round(time.Second))
+		}
+	}
+	verify := verifyFunc(c, opts)
+	if sf.shard != "" {
+		mode, err := scaling.ParseShardMode(sf.shardMode)
+		if err != nil {
+			return inputError(stderr, fmt.Errorf("--shard-mode: %w", err))
+		}
+		sh, err := scaling.ParseShard(sf.shard, mode)
+		if err != nil {
+			return inputError(stderr, fmt.Errorf("--shard: %w", err))
+		}
+		res, err := scaling.RunShard(ctx, setups, sh, verify, so)
+		if progress {
+			fmt.Fprint(stderr, "\r\033[K")
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "kivi: %v\n", err)
+			return exitInput
+		}
+		data, err := json.MarshalIndent(res, "", "  ")
+		if err != nil {
+			fmt.Fprintf(stderr, "kivi: %v\n", err)
+			return exitInput
+		}
+		w := stdout
+		if sf.shardOut != "" {
+			f, err := os.Create(sf.shardOut)
+			if err != nil {
+				return inputError(stderr, err)
+			}
+			defer f.Close()
+			w = f
+		}
+		fmt.Fprintln(w, string(data))
+		return exitHolds
+	}
+	start := time.Now()
+	res, err := scaling.Search(ctx, setups, verify, so)
+	if progress {
+		fmt.Fprint(stderr, "\r\033[K")
+	}
+	if err != nil && !res.Interrupted {
+		fmt.Fprintf(stderr, "kivi: %v\n", err)
+		return exitInput
+	}
+	return printScaling(stdout, c.Name, res, time.Since(start), jsonOut)
+}
+
+// printScaling prints a search result (a run or merged shards).
+func printScaling(stdout io.Writer, name string, res scaling.Result, elapsed time.Duration, jsonOut bool) int {
+	if jsonOut {
+		doc := scalingJSON{Name: name, Held: res.Held, Failed: res.Failed, Unknown: res.Unknown, NotRun: res.NotRun}
+		for _, s := range res.Setups {
+			ss := scalingSetupJSON{Index: s.Index, Setup: s.Setup.String(), Status: s.Status.String(), States: s.Outcome.Stats.States}
+			if s.Status != scaling.NotRun {
+				ss.Report = detail(s.Outcome.Detail)
+			}
+			doc.Setups = append(doc.Setups, ss)
+		}
+		if f, ok := res.FirstFailure(); ok {
+			doc.FirstFailure = f.Setup.String()
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(doc)
+	} else {
+		var failures []scaling.SetupResult
+		for _, s := range res.Setups {
+			if s.Status == scaling.NotRun {
+				continue
+			}
+			fmt.Fprintln(stdout, strings.Repeat("=", 27))
+			fmt.Fprintf(stdout, "Working on setup: %s\n", s.Setup)
+			if r := detail(s.Outcome.Detail); r != nil {
+				var names []string
+				for _, in := range r.Intents {
+					if in.Name != kivi.ModelAssertion && in.Name != kivi.ValidEndState {
+						names = append(names, in.Name)
+					}
+				}
+				kivi.WriteHeader(stdout, names)
+			}
+			switch s.Status {
+			case scaling.Failed:
+				fmt.Fprintf(stdout, "Failure found at scale %s\n", s.Setup)
+				failures = append(failures, s)
+			case scaling.Unknown:
+				fmt.Fprintf(stdout, "Unknown at scale %s (not exhaustive)\n", s.Setup)
+			}
+		}
+		if len(failures) > 0 {
+			fmt.Fprintln(stdout, strings.Repeat("=", 24))
+			fmt.Fprintf(stdout, "%d failure(s) are found!\n", len(failures))
+			for i, f := range failures {
+				fmt.Fprintf(stdout, "-----Failure #%d-----\n", i+1)
+				fmt.Fprintf(stdout, "Setup: %s\n", f.Setup)
+				if r := detail(f.Outcome.Detail); r != nil {
+					for _, in := range r.Intents {
+						if in.Verdict != "violated" {
+							continue
+						}
+						fmt.Fprintf(stdout, "Violated intent: %s (%s)\n", in.Name, in.Explanation)
+						fmt.Fprintln(stdout, "Counterexample:")
+						for _, l := range jsonTraceLines(in) {
+							fmt.Fprintln(stdout, l)
+						}
+						break
+					}
+				}
+				fmt.Fprint(stdout, "\n\n")
+			}
+			fmt.Fprint(stdout, "\n")
+		}
+		fmt.Fprintln(stdout, "Summary:")
+		if len(failures) > 0 {
+			fmt.Fprintf(stdout, "    %d failure(s) found!\n", len(failures))
+			var names []string
+			for _, f := range failures {
+				names = append(names, f.Outcome.Violated...)
+			}
+			fmt.Fprintf(stdout, "    Violating intent(s): %s \n", strings.Join(names, " "))
+		} else if res.Unknown == 0 {
+			fmt.Fprintln(stdout, "    No failure is found!")
+		} else {
+			fmt.Fprintln(stdout, "    No failure is found, but some setups were not settled.")
+		}
+		fmt.Fprintf(stdout, "    Setups: %d held, %d failed, %d unknown, %d not run (of %d)\n",
+			res.Held, res.Failed, res.Unknown, res.NotRun, len(res.Setups))
+		fmt.Fprintf(stdout, "    Elapsed time: %.2f seconds\n", elapsed.Seconds())
+		fmt.Fprintf(stdout, "    States: %d in all\n", res.States)
+		fmt.Fprintln(stdout)
+	}
+	switch {
+	case res.Failed > 0:
+		return exitViolated
+	case res.Unknown > 0 || res.Interrupted:
+		return exitUnknown
+	}
+	return exitHolds
+}
+
+// detail recovers a setup's JSON report (a value in a run, raw JSON after
+// a merge).
+func detail(d any) *kivi.JSONReport {
+	switch x := d.(type) {
+	case kivi.JSONReport:
+		return &x
+	case *kivi.JSONReport:
+		return x
+	case json.RawMessage:
+		var r kivi.JSONReport
+		if json.Unmarshal(x, &r) == nil {
+			return &r
+		}
+	}
+	return nil
+}
+
+func jsonTraceLines(in kivi.JSONIntent) []string {
+	var out []string
+	for _, st := range in.Counterexample {
+		if in.LoopStart != nil && st.Step == *in.LoopStart {
+			out = append(out, kivi.CycleMarker)
+		}
+		if st.Component == "" {
+			out = append(out, fmt.Sprintf("[%d] %s", st.Step, st.Message))
+		} else {
+			out = append(out, fmt.Sprintf("[%d][%s] %s", st.Step, st.Component, st.Message))
+		}
+	}
+	return out
+}
+
+type scalingJSON struct {
+	Name         string             `json:"name"`
+	FirstFailure string             `json:"firstFailure,omitempty"`
+	Held         int                `json:"held"`
+	Failed       int                `json:"failed"`
+	Unknown      int                `json:"unknown"`
+	NotRun       int                `json:"notRun"`
+	Setups       []scalingSetupJSON `json:"setups"`
+}
+
+type scalingSetupJSON struct {
+	Index  int              `json:"index"`
+	Setup  string           `json:"setup"`
+	Status string           `json:"status"`
+	States int64            `json:"states"`
+	Report *kivi.JSONReport `json:"report,omitempty"`
+}
+
+// cmdMerge combines shard results into the summary a single run gives.
+func cmdMerge(args []string, stdout, stderr io.Writer) int {
+	jsonOut := false
+	var files []string
+	for _, a := range args {
+		if a == "--json" {
+			jsonOut = true
+			continue
+		}
+		files = append(files, a)
+	}
+	if len(files) == 0 {
+		return inputError(stderr, fmt.Errorf("merge needs shard result files: %w", errUsage))
+	}
+	var shards []scaling.ShardResult
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return inputError(stderr, err)
+		}
+		var sr scaling.ShardResult
+		if err := json.Unmarshal(data, &sr); err != nil {
+			return inputError(stderr, fmt.Errorf("%s: %w", f, err))
+		}
+		shards = append(shards, sr)
+	}
+	res, err := scaling.Merge(shards...)
+	if err != nil {
+		return inputError(stderr, err)
+	}
+	return printScaling(stdout, "merged", res, res.Elapsed, jsonOut)
+}
