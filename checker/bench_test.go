@@ -66,3 +66,30 @@ func BenchmarkBitstateOneBytePerState(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFingerprint64 is hash compaction with 64-bit fingerprints on
+// the benchmark toy, reporting its collision bound.
+func BenchmarkFingerprint64(b *testing.B) {
+	want := toys.CountersCount(benchCounters.N, benchCounters.Mod)
+	for _, workers := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			var st checker.Stats
+			for b.Loop() {
+				res, err := checker.Check(context.Background(), checker.System[toys.CounterState](benchCounters),
+					checker.Properties[toys.CounterState]{},
+					checker.Options{Storage: checker.HashCompaction, Fingerprint64: true, Workers: workers})
+				if err != nil {
+					b.Fatal(err)
+				}
+				st = res.Stats
+			}
+			if st.States != want {
+				b.Fatalf("%d states, want %d", st.States, want)
+			}
+			b.ReportMetric(float64(st.States)*float64(b.N)/b.Elapsed().Seconds(), "states/s")
+			b.ReportMetric(float64(st.VisitedBytes)/float64(st.States), "visited-B/state")
+			b.ReportMetric(float64(st.ParentBytes)/float64(st.States), "parent-B/state")
+			b.ReportMetric(st.OmissionProbability, "collision-p")
+		})
+	}
+}

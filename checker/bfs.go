@@ -20,10 +20,14 @@ type span struct {
 // counterexamples of the same (shortest) length as sequential ones.
 func (e *engine[S]) runBFS() {
 	w0 := e.workers[0]
-	if !e.addInitials(w0) {
+	e.visited.enter()
+	ok := e.addInitials(w0)
+	e.visited.leave()
+	if !ok {
 		return
 	}
 	w0.flush()
+	var prevIn, prevNew int64 // last level: states expanded, states stored
 	for depth := 0; ; depth++ {
 		var level []*frontier
 		total := 0
@@ -58,22 +62,112 @@ func (e *engine[S]) runBFS() {
 		for _, w := range e.workers {
 			w.out, w.spare = w.spare, w.out
 			w.out.reset()
-			inBytes += w.spare.bytes()
+			inBytes += w.spare.contentBytes()
 		}
 		e.levelFrontierBytes.Store(inBytes)
 		e.visited.markLevel()
+		mark := e.markLevel()
+		// Size the table for this level's expected new states (the last
+		// level's growth ratio, at most 2), so that workers rarely pause to
+		// resize; a level that outgrows the estimate resizes as it goes.
+		expected := int64(total)
+		if prevIn > 0 {
+			expected = int64(float64(total) * min(float64(prevNew)/float64(prevIn), 2))
+		}
+		e.visited.prepareLevel(expected)
+		for _, w := range e.workers {
+			w.flush()
+		}
 		spans := splitLevel(level, total, len(e.workers))
 		lookupOnly := e.opts.MaxDepth > 0 && depth >= e.opts.MaxDepth
-		var next atomic.Int64
 		for {
+			var next atomic.Int64
 			e.runLevel(spans, &next, depth, lookupOnly)
-			if e.switchRequest.Load() && !e.stopped() {
+			if e.stopped() {
+				break
+			}
+			// The switch decision is taken on the level as a whole: a
+			// request made during the level means the budget would be
+			// exceeded at its end too (the charged memory only grows), and
+			// the end-of-level figure is deterministic. The level's new
+			// states are forgotten and the level is explored again in
+			// bitstate mode, so the bit array starts from exactly the
+			// states of depth <= d whatever the scheduling.
+			if e.visited.mode != modeBits && (e.switchRequest.Load() || e.overBudget()) {
+				e.rollbackLevel(mark)
 				e.switchToBitstate()
-				continue // resume the level where it stopped
+				continue
+			}
+			if e.visited.mode == modeBits && e.overBudget() {
+				e.halt(stopMemory)
 			}
 			break
 		}
+		prevIn, prevNew = int64(total), 0
+		for _, w := range e.workers {
+			prevNew += int64(w.out.len())
+		}
 	}
+}
+
+// levelMark is what a level's rollback restores.
+type levelMark struct {
+	states, matched, transitions, stateCount, queue int64
+	edges                                           []int
+}
+
+func (e *engine[S]) markLevel() levelMark {
+	m := levelMark{
+		states: e.states.Load(), matched: e.matched.Load(), transitions: e.transitions.Load(),
+		stateCount: e.stateCount.Load(), queue: e.queue.Load(),
+	}
+	for _, w := range e.workers {
+		m.edges = append(m.edges, len(w.edges))
+	}
+	return m
+}
+
+// rollbackLevel undoes the current level: states it stored, their parent
+// records, violations found in them, edges and counters. No worker runs.
+func (e *engine[S]) rollbackLevel(m levelMark) {
+	for p := range e.found {
+		if v := e.found[p].Load(); v != 0 && !e.visited.storedBeforeLevel(stateID(v-1)) {
+			e.found[p].Store(0)
+			e.foundCount.Add(-1)
+		}
+	}
+	e.violationSeen.Store(e.foundCount.Load() > 0)
+	e.visited.rollbackLevel(func(yield func([]byte)) {
+		for _, w := range e.workers {
+			for i := range w.out.len() {
+				_, enc := w.out.item(i)
+				yield(e.keyOfEncoding(enc))
+			}
+		}
+	})
+	for i, w := range e.workers {
+		w.out.reset()
+		w.edges = w.edges[:m.edges[i]]
+		w.flush()
+	}
+	e.states.Store(m.states)
+	e.matched.Store(m.matched)
+	e.transitions.Store(m.transitions)
+	e.stateCount.Store(m.stateCount)
+	e.queue.Store(m.queue)
+}
+
+// keyOfEncoding is the deduplication key of a stored concrete encoding.
+func (e *engine[S]) keyOfEncoding(enc []byte) []byte {
+	if e.canon == nil {
+		return enc
+	}
+	s, err := e.sys.Decode(enc)
+	if err != nil {
+		e.fail(fmt.Errorf("%w: state %x: %w", ErrDecode, enc, err))
+		return enc
+	}
+	return e.keyOf(s)
 }
 
 // addInitials stores the initial states; false means the run is over.
@@ -110,6 +204,8 @@ func splitLevel(level []*frontier, total, workers int) []span {
 func (e *engine[S]) runLevel(spans []span, next *atomic.Int64, depth int, lookupOnly bool) {
 	work := func(w *worker[S]) {
 		w.lookupOnly = lookupOnly
+		e.visited.enter()
+		defer e.visited.leave()
 		defer w.flush()
 		for !e.switchRequest.Load() && !e.stopped() {
 			i := int(next.Add(1) - 1)

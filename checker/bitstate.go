@@ -119,8 +119,14 @@ func bitstateOmission(n, m uint64, k uint64) (expectedOmitted float64) {
 
 // hashCompactionCollision is the birthday bound for n distinct states and
 // 128-bit fingerprints: the probability that any two collide (and so one
-// of them is omitted), ≈ n²/2^129.
-func hashCompactionCollision(n uint64) float64 {
+// of them is omitted), ≈ n²/2^129; n²/2^65 for 64-bit fingerprints. (The
+// values reserved by the table, 0 and all ones, shift this by a relative
+// 2^-63.)
+func hashCompactionCollision(n uint64, short bool) float64 {
 	x := float64(n)
-	return math.Min(1, x*x/math.Ldexp(1, 129))
+	exp := 129
+	if short {
+		exp = 65
+	}
+	return math.Min(1, x*x/math.Ldexp(1, exp))
 }

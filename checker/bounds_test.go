@@ -2,6 +2,7 @@ package checker_test
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"sync/atomic"
 	"testing"
@@ -135,6 +136,22 @@ func TestMemoryBudgetSwitchesToBitstate(t *testing.T) {
 			}
 		}
 	}
+	// The switch point is a function of the model and the budget: the same
+	// level and the same stored states for any scheduling and worker count.
+	for _, storage := range []checker.Storage{checker.Exact, checker.HashCompaction} {
+		var depth int
+		var states int64
+		for run, workers := range []int{1, 2, 2, 2, 3} {
+			st := mustCheck(t, counters(4, 20), holdsEverywhere, checker.Options{Storage: storage, Workers: workers, MaxMemory: 4 << 20}).Stats
+			if run == 0 {
+				depth, states = st.SwitchDepth, st.SwitchStates
+			}
+			if !st.SwitchedToBitstate || st.SwitchDepth != depth || st.SwitchStates != states {
+				t.Fatalf("%v, %d workers: switched %v at depth %d with %d states; first run: depth %d, %d states",
+					storage, workers, st.SwitchedToBitstate, st.SwitchDepth, st.SwitchStates, depth, states)
+			}
+		}
+	}
 	// A violation found after the switch is still reported, with a trace
 	// replayed from parent records.
 	props := counterProps{Invariants: []checker.Invariant[toys.CounterState]{{
@@ -232,5 +249,49 @@ func TestNondeterministicSystemIsAnError(t *testing.T) {
 	_, err := checker.Check(context.Background(), checker.System[toys.CounterState](sys), props, checker.Options{Workers: 1})
 	if !errors.Is(err, checker.ErrInvalidTrace) {
 		t.Fatalf("err %v, want ErrInvalidTrace", err)
+	}
+}
+
+// star is a system whose single initial state has N successors, each with
+// one more: the first level overflows any table sized by estimate, so the
+// workers must pause and resize in the middle of a level.
+type star struct{ N int }
+
+func (s star) Initial(emit func(int)) { emit(0) }
+func (s star) Next(x int, emit func(checker.Step, int)) {
+	switch {
+	case x == 0:
+		for i := 1; i <= s.N; i++ {
+			emit(checker.Step{Choice: uint32(i)}, i)
+		}
+	case x <= s.N:
+		emit(checker.Step{}, x+s.N)
+		emit(checker.Step{}, 1+x%s.N)
+	}
+}
+func (s star) AppendEncoding(dst []byte, x int) []byte {
+	return binary.LittleEndian.AppendUint64(dst, uint64(x))
+}
+func (s star) Decode(enc []byte) (int, error) { return int(binary.LittleEndian.Uint64(enc)), nil }
+
+func TestTableGrowsWithinLevel(t *testing.T) {
+	sys := star{N: 20000}
+	props := checker.Properties[int]{Invariants: []checker.Invariant[int]{{Name: "small", Holds: func(x int) bool { return x != 2*sys.N }}}}
+	for _, storage := range []checker.Storage{checker.Exact, checker.HashCompaction} {
+		for _, workers := range []int{1, 2, 4, 7} {
+			for _, hint := range []int64{0, 1 << 16} {
+				res, err := checker.Check(context.Background(), checker.System[int](sys), props,
+					checker.Options{Storage: storage, Workers: workers, CollectAll: true, ExpectedStates: hint})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Stats.States != int64(2*sys.N+1) {
+					t.Fatalf("%v/%d workers: %d states, want %d", storage, workers, res.Stats.States, 2*sys.N+1)
+				}
+				if p := res.Properties[0]; p.Verdict != checker.Violated || len(p.Trace.Steps) != 2 {
+					t.Fatalf("%v/%d workers: %v", storage, workers, p)
+				}
+			}
+		}
 	}
 }

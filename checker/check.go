@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/bits"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -45,12 +44,15 @@ func Check[S any](ctx context.Context, sys System[S], props Properties[S], opts 
 	if a, ok := sys.(AmpleSetter[S]); ok && !opts.NoPOR {
 		e.ample = a
 	}
-	shardBits := uint(0)
-	if opts.Workers > 1 {
-		shardBits = min(uint(bits.Len(uint(opts.Workers-1)))+4, maxShardBits)
-	}
 	mode := map[Storage]storeMode{Exact: modeExact, HashCompaction: modeHash, Bitstate: modeBits}[opts.Storage]
-	e.visited = newVisitedSet(mode, shardBits, opts.Workers > 1, opts.BitstateBits, opts.BitstateHashes)
+	// Hash compaction keeps the ids of stored states in the table only
+	// when matched states must be identified (cycle edges, the POR
+	// proviso).
+	withIDs := e.recordEdges || e.ample != nil
+	e.visited = newVisitedSet(mode, opts.Workers, withIDs, opts.Fingerprint64, opts.BitstateBits, opts.BitstateHashes)
+	if opts.ExpectedStates > 0 {
+		e.visited.prepareLevel(opts.ExpectedStates)
+	}
 	for i := range opts.Workers {
 		e.workers = append(e.workers, newWorker(e, i))
 	}
@@ -81,7 +83,7 @@ func normalizeOptions[S any](o Options, props Properties[S]) (Options, error) {
 		return bad("unknown strategy %d", o.Strategy)
 	case o.Storage > Bitstate:
 		return bad("unknown storage %d", o.Storage)
-	case o.Workers < 0, o.MaxStates < 0, o.MaxDepth < 0, o.Timeout < 0, o.MaxMemory < 0, o.ProgressEvery < 0:
+	case o.Workers < 0, o.MaxStates < 0, o.ExpectedStates < 0, o.MaxDepth < 0, o.Timeout < 0, o.MaxMemory < 0, o.ProgressEvery < 0:
 		return bad("negative worker count or bound")
 	case o.BitstateHashes > 64:
 		return bad("BitstateHashes %d > 64", o.BitstateHashes)

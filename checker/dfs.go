@@ -9,6 +9,8 @@ import "fmt"
 func (e *engine[S]) runDFS() {
 	w := e.workers[0]
 	w.out.depths = []int32{}
+	e.visited.enter()
+	defer e.visited.leave()
 	if !e.addInitials(w) {
 		return
 	}

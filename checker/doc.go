@@ -56,21 +56,35 @@
 // keeping an explicit stack of encodings; its counterexamples are not
 // shortest.
 //
-// Workers share one sharded visited set. Nothing is kept per state as a Go
-// heap object: per shard, states are dense indices into chunked slabs
-// (fingerprints or arena-allocated encodings, and parent records), found
-// through an open-addressing index of 32-bit slots (8-bit tag, 24-bit
-// index). A parent record is 8 bytes: the parent's id and the ordinal of
-// the step in the parent's Next order. Traces need no stored states: they
-// are rebuilt by re-executing Next from the initial state (as TLC does).
+// Workers share one visited set. Nothing is kept per state as a Go heap
+// object: a state's id is (worker, index) into the slabs of the worker
+// that stored it (parent records, and in Exact mode the arena-allocated
+// encodings), so storing needs no shared counter. States are found through
+// one lock-free open-addressing table: a slot is two 64-bit words, the
+// fingerprint's hi (0 = empty) claimed by a compare-and-swap, then the
+// second word (the fingerprint's lo, or in Exact mode the id of the
+// encoding to compare) published by an atomic store that readers wait for;
+// probing is linear. The table is sized between BFS levels for the stored
+// states plus the last level's growth (load <= 0.7, or
+// Options.ExpectedStates up front); a level that outgrows it makes the
+// workers pause at their next insert while the last one to arrive doubles
+// it (each worker has a quota of free slots, so the load never passes
+// 0.9). A parent record is 8 bytes: the parent's id and the ordinal of the
+// step in the parent's Next order. Traces need no stored states: they are
+// rebuilt by re-executing Next from the initial state (as TLC does).
 //
 // Storage modes:
-//   - Exact stores full encodings (compared whenever fingerprints'
-//     tags match): no state can be omitted. Only Exact storage and a
+//   - Exact stores full encodings (compared whenever the fingerprints'
+//     hi words match): no state can be omitted. Only Exact storage and a
 //     complete exploration give Holds.
-//   - HashCompaction stores 128-bit xxh3 fingerprints (fixed seed). Two
-//     states could collide; Stats.OmissionProbability is the birthday
-//     bound n²/2^129. Properties not violated are Unknown/ReasonHashCompaction.
+//   - HashCompaction stores 128-bit xxh3 fingerprints (fixed seed) in the
+//     table itself, or 64-bit ones with Options.Fingerprint64. Two states
+//     could collide; Stats.OmissionProbability is the birthday bound
+//     n²/2^129 (n²/2^65). Properties not violated are
+//     Unknown/ReasonHashCompaction. The ids of matched states are kept
+//     (8 more bytes per slot) only when cycles or partial-order reduction
+//     need them; without them trace replay checks that each state is
+//     stored, not that it is the recorded one.
 //   - Bitstate sets BitstateHashes (default 3) bits per state in a
 //     BitstateBits-bit array (default 2^30, rounded up to a power of two),
 //     all within one 64-bit word so that test-and-set is one atomic OR:
@@ -91,13 +105,24 @@
 // MaxDepth, states up to that depth are stored and the last level is
 // expanded without storing, so a run whose bound is not actually cut
 // still completes. MaxMemory covers the visited set, parent records,
-// frontier and recorded edges; when it is exceeded in Exact or
-// HashCompaction mode the engine stops the workers at a work-unit
-// boundary, moves every stored fingerprint into a bit array sized to a
-// quarter of the budget (at most BitstateBits) and resumes the same level
-// in bitstate mode (Stats.SwitchedToBitstate). From then on verdicts are
-// Violated or Unknown/ReasonMemory; if the budget is exceeded again the run
-// stops.
+// frontier and recorded edges, charged by content (8 bytes per parent
+// record, encodings and frontier entries by length, the table at the
+// capacity the sizing policy gives for the stored count) rather than by
+// allocated capacity: the charge is then a function of what was stored,
+// not of scheduling, and only grows during a level. When it is exceeded in
+// Exact or HashCompaction mode during BFS level d (checked after every
+// work unit and at the level's end), the workers stop at a work-unit
+// boundary, the level's new states are forgotten (parent records,
+// violations, edges and counters are rolled back), every state of depth
+// <= d is moved into a bit array sized to a quarter of the budget (at most
+// BitstateBits) and level d is expanded again in bitstate mode
+// (Stats.SwitchedToBitstate, SwitchDepth, SwitchStates). The switch point
+// is therefore the same for any scheduling and worker count. DFS switches
+// where it is (it is sequential). From then on verdicts are Violated or
+// Unknown/ReasonMemory; if the budget is exceeded again the run stops.
+// Allocation slack (partly filled chunks, spare frontier capacity, worker
+// scratch) is not charged; Stats.VisitedBytes and ParentBytes report what
+// was allocated.
 //
 // With CollectAll the search goes on after a violation and every property
 // gets its own verdict and one counterexample; otherwise properties not

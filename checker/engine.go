@@ -35,6 +35,8 @@ type engine[S any] struct {
 	stop          atomic.Uint32 // stopCause
 	switchRequest atomic.Bool   // memory budget hit: switch to bitstate
 	switched      bool
+	switchDepth   int
+	switchStates  int64
 	depthBoundHit atomic.Bool
 	violationSeen atomic.Bool
 
@@ -93,18 +95,31 @@ func (e *engine[S]) allSafetyViolated() bool {
 	return len(e.props.Cycles) == 0 && int(e.foundCount.Load()) == e.safetyCount()
 }
 
+// memoryInUse is what the memory budget charges: the visited set and
+// parent records (visitedSet.budgetBytes), the frontier and the recorded
+// edges, all counted by content rather than by allocated capacity. It is
+// thereby a function of what was stored and queued, not of how the work
+// was scheduled: at the end of a BFS level it is the same for any run with
+// the same worker count, and during a level it never exceeds its value at
+// the level's end. Allocation slack (partly filled chunks, the spare
+// capacity of frontier buffers, per-worker scratch) is not charged;
+// Stats reports allocated bytes.
 func (e *engine[S]) memoryInUse() int64 {
-	n := e.visited.visitedBytes.Load() + e.visited.parentBytes.Load() + e.levelFrontierBytes.Load()
+	n := e.visited.budgetBytes() + e.levelFrontierBytes.Load()
 	for _, w := range e.workers {
 		n += w.publishedBytes.Load()
 	}
 	return n
 }
 
+func (e *engine[S]) overBudget() bool {
+	return e.opts.MaxMemory > 0 && e.memoryInUse() > e.opts.MaxMemory
+}
+
 // checkMemory enforces MaxMemory: a table-mode run asks to switch to
 // bitstate, a bitstate run stops.
 func (e *engine[S]) checkMemory() {
-	if e.opts.MaxMemory <= 0 || e.memoryInUse() <= e.opts.MaxMemory {
+	if !e.overBudget() {
 		return
 	}
 	if e.visited.mode != modeBits {
@@ -122,7 +137,11 @@ func (e *engine[S]) switchToBitstate() {
 	if budgetBits := uint64(e.opts.MaxMemory) * 8 / 4; budgetBits < nbits {
 		nbits = max(budgetBits, 1<<16)
 	}
+	e.switchDepth, e.switchStates = int(e.depth.Load()), e.visited.count()
 	e.visited.switchToBits(nbits, e.opts.BitstateHashes)
+	for i := range e.visited.shards {
+		e.visited.publish(i)
+	}
 	e.switched = true
 	e.switchRequest.Store(false)
 	if e.recordEdges {
@@ -197,7 +216,8 @@ func (w *worker[S]) flush() {
 	e.matched.Add(w.matched)
 	e.transitions.Add(w.transitions)
 	w.states, w.matched, w.transitions = 0, 0, 0
-	w.publishedBytes.Store(w.out.bytes() + int64(cap(w.edges))*24 + w.succEnc.bytes())
+	w.publishedBytes.Store(w.out.contentBytes() + int64(len(w.edges))*24)
+	e.visited.publish(w.idx)
 }
 
 // key returns the encoding states are deduplicated by, and the concrete
@@ -231,7 +251,7 @@ func (w *worker[S]) process(st Step, t S, ord uint32, concrete []byte) {
 	}
 	w.transitions++
 	key, enc := w.key(t, concrete)
-	f := fingerprintOf(key)
+	f := fingerprintOf(key, e.visited.fp64)
 	var id stateID
 	var outcome insertOutcome
 	switch {
@@ -294,7 +314,7 @@ func (w *worker[S]) expand(s S, id stateID, d int) {
 		for j := range e.props.EndConditions {
 			p := len(e.props.Invariants) + j
 			if e.found[p].Load() == 0 && !e.props.EndConditions[j].Holds(s) {
-				e.recordViolation(p, id)
+				e.recordViolation(p, w.cur)
 			}
 		}
 	}
@@ -340,7 +360,7 @@ func (w *worker[S]) provisoHolds(sel []int) bool {
 		}
 		_, enc := w.succEnc.item(i)
 		key, _ := w.key(w.succs[i].State, enc)
-		id, found := e.visited.lookup(fingerprintOf(key), key)
+		id, found := e.visited.lookup(fingerprintOf(key, e.visited.fp64), key)
 		if !found {
 			continue
 		}

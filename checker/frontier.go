@@ -49,3 +49,9 @@ func (f *frontier) reset() {
 func (f *frontier) bytes() int64 {
 	return int64(cap(f.ids)*8 + cap(f.ends)*8 + cap(f.data) + cap(f.depths)*4)
 }
+
+// contentBytes is the frontier's size by content (what the memory budget
+// charges), independent of how its buffers grew.
+func (f *frontier) contentBytes() int64 {
+	return int64(len(f.ids)*8 + len(f.ends)*8 + len(f.data) + len(f.depths)*4)
+}

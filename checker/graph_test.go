@@ -232,6 +232,25 @@ func TestRandomGraphsAgainstReference(t *testing.T) {
 				expectVerdict(t, what+" cycle", res.Properties[2], ref.shortestLasso(require), true)
 			}
 		}
+		// Hash compaction (128- and 64-bit) stores the same states and
+		// finds the same violations; what holds is only Unknown.
+		for _, short := range []bool{false, true} {
+			for _, workers := range []int{1, 3} {
+				opts := Options{Storage: HashCompaction, Fingerprint64: short, Workers: workers}
+				res := checkGraph(t, g, require, opts)
+				what := fmt.Sprintf("hash-compaction (64-bit %v)/%d workers", short, workers)
+				if res.Stats.States != int64(ref.reachable) {
+					t.Fatalf("%s: %d states, reference %d", what, res.Stats.States, ref.reachable)
+				}
+				for i, want := range []int{ref.badDist, ref.stuckDist, ref.shortestLasso(require)} {
+					if p := res.Properties[i]; want >= 0 {
+						expectVerdict(t, what+" "+p.Kind, p, want, true)
+					} else if p.Verdict != Unknown {
+						t.Fatalf("%s: %v, want unknown", what, p)
+					}
+				}
+			}
+		}
 	})
 }
 

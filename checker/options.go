@@ -21,7 +21,7 @@ const (
 	// Exact stores every state's full encoding: no omission is possible.
 	Exact Storage = iota
 	// HashCompaction stores a 128-bit xxh3 fingerprint per state (fixed
-	// seed). Two distinct states may collide; the result reports the
+	// seed; 64-bit with Fingerprint64). Two distinct states may collide; the result reports the
 	// probability, and a run that finds nothing is Unknown.
 	HashCompaction
 	// Bitstate sets a few bits per state in a shared Bloom filter. Lowest
@@ -51,14 +51,23 @@ type Options struct {
 	MaxStates int64
 	MaxDepth  int
 	Timeout   time.Duration
-	// MaxMemory is a budget in bytes for the visited set and frontier; when
-	// it is reached in Exact or HashCompaction mode the run switches to
-	// Bitstate and says so in the result.
+	// MaxMemory is a budget in bytes for the visited set, parent records,
+	// frontier and recorded edges, charged by content (see the package
+	// documentation); when it is reached in Exact or HashCompaction mode
+	// the run switches to Bitstate and says so in the result.
 	MaxMemory int64
 	// BitstateBits is the Bloom filter size in bits (default 2^30) and
 	// BitstateHashes the number of hash functions (default 3).
 	BitstateBits   uint64
 	BitstateHashes uint
+	// Fingerprint64 makes HashCompaction store 64-bit instead of 128-bit
+	// fingerprints: 8 instead of 16 bytes per table slot, at a collision
+	// probability of about n²/2^65 for n states (Stats.OmissionProbability;
+	// 3·10^-8 for 10^6 states, 2.7 % for 10^9). Ignored by other storage.
+	Fingerprint64 bool
+	// ExpectedStates, if set, pre-sizes the Exact or HashCompaction table
+	// for that many states, saving the resizes of a growing run.
+	ExpectedStates int64
 	// CollectAll keeps exploring after a violation so that every property
 	// gets its own verdict (one counterexample each). The default stops at
 	// the first violation.

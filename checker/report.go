@@ -169,6 +169,8 @@ func (e *engine[S]) stats() Stats {
 		Storage:            e.opts.Storage,
 		Strategy:           e.opts.Strategy,
 		SwitchedToBitstate: e.switched,
+		SwitchDepth:        e.switchDepth,
+		SwitchStates:       e.switchStates,
 		Workers:            e.opts.Workers,
 		VisitedBytes:       e.visited.visitedBytes.Load(),
 		ParentBytes:        e.visited.parentBytes.Load(),
@@ -185,7 +187,7 @@ func (e *engine[S]) stats() Stats {
 	}
 	switch e.visited.mode {
 	case modeHash:
-		st.OmissionProbability = hashCompactionCollision(uint64(st.States))
+		st.OmissionProbability = hashCompactionCollision(uint64(st.States), e.visited.fp64)
 	case modeBits:
 		b := e.visited.bits
 		st.OmissionProbability = b.falsePositiveRate()

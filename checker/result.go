@@ -76,11 +76,17 @@ type Stats struct {
 	OmissionProbability float64
 	Storage             Storage
 	// SwitchedToBitstate is set when the memory budget forced the switch.
+	// SwitchDepth and SwitchStates then say where: the states of depth <=
+	// SwitchDepth (SwitchStates of them) were moved into the bit array and
+	// the level SwitchDepth was (re-)expanded in bitstate mode. In BFS both
+	// depend only on the model and the options, not on scheduling.
 	SwitchedToBitstate bool
+	SwitchDepth        int
+	SwitchStates       int64
 	Workers            int
 
-	// VisitedBytes is the memory of the visited set (index and
-	// fingerprints, encodings, or bit array) and ParentBytes that of the
+	// VisitedBytes is the memory allocated for the visited set (table,
+	// encodings and their offsets, or bit array) and ParentBytes that of the
 	// parent records used to rebuild traces; BytesPerState is their sum
 	// divided by States.
 	VisitedBytes int64

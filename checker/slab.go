@@ -1,6 +1,9 @@
 package checker
 
-import "math/bits"
+import (
+	"math/bits"
+	"sync/atomic"
+)
 
 // slab is an append-only array of T stored in chunks, so that growth never
 // copies and never leaves more than one chunk of slack. The first chunks
@@ -65,3 +68,76 @@ func (s *slab[T]) len() int { return s.n }
 
 // release drops all chunks.
 func (s *slab[T]) release() { s.chunks, s.n = nil, 0 }
+
+// truncate drops the elements from n on (their chunks stay allocated).
+func (s *slab[T]) truncate(n int) { s.n = min(s.n, n) }
+
+// cslab is a slab with one writer whose published elements other
+// goroutines may read concurrently: the chunk directory is replaced
+// atomically when it grows, and elements are published by the caller
+// (after they are written) through some atomic store.
+type cslab[T any] struct {
+	dir atomic.Pointer[[][]T]
+	n   int
+}
+
+func (s *cslab[T]) push(v T, elemSize int) int64 {
+	k, off := slabLocate(s.n)
+	var d [][]T
+	if p := s.dir.Load(); p != nil {
+		d = *p
+	}
+	var grown int64
+	if k == len(d) {
+		d = append(d, make([]T, slabChunkLen(k)))
+		s.dir.Store(&d)
+		grown = int64(slabChunkLen(k) * elemSize)
+	}
+	d[k][off] = v
+	s.n++
+	return grown
+}
+
+func (s *cslab[T]) at(i int) T {
+	k, off := slabLocate(i)
+	return (*s.dir.Load())[k][off]
+}
+
+func (s *cslab[T]) release() { s.dir.Store(nil); s.n = 0 }
+
+// arena holds variable-length records in chunks, with one writer and
+// concurrent readers like cslab.
+type arena struct {
+	dir  atomic.Pointer[[][]byte]
+	used int // bytes used in the last chunk
+}
+
+const arenaChunkMin, arenaChunkMax = 1 << 12, 1 << 18
+
+// reserve makes room for n bytes and returns where they go.
+func (a *arena) reserve(n int) (chunk, off int, grown int64) {
+	var d [][]byte
+	if p := a.dir.Load(); p != nil {
+		d = *p
+	}
+	last := len(d) - 1
+	if last < 0 || len(d[last])-a.used < n {
+		size := arenaChunkMin
+		if last >= 0 {
+			size = min(2*len(d[last]), arenaChunkMax)
+		}
+		size = max(size, n)
+		d = append(d, make([]byte, size))
+		a.dir.Store(&d)
+		a.used = 0
+		last++
+		grown = int64(size)
+	}
+	off = a.used
+	a.used += n
+	return last, off, grown
+}
+
+func (a *arena) chunk(k int) []byte { return (*a.dir.Load())[k] }
+
+func (a *arena) release() { a.dir.Store(nil); a.used = 0 }

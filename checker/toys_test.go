@@ -2,6 +2,7 @@ package checker_test
 
 import (
 	"context"
+	"math"
 	"testing"
 
 	"github.com/kivi-go/kivi/checker"
@@ -155,6 +156,29 @@ func TestCountersClosedForm(t *testing.T) {
 			if res.Stats.States != want {
 				t.Fatalf("%v/%d: %d states, want %d", storage, workers, res.Stats.States, want)
 			}
+		}
+	}
+}
+
+// TestFingerprint64: 64-bit hash compaction stores every state of the
+// benchmark toy's little sibling in at most 16 table bytes per state and
+// reports the n²/2^65 collision bound.
+func TestFingerprint64(t *testing.T) {
+	sys := toys.Counters{N: 4, Mod: 16}
+	want := toys.CountersCount(4, 16)
+	for _, workers := range []int{1, 2} {
+		res := mustCheck(t, checker.System[toys.CounterState](sys), checker.Properties[toys.CounterState]{},
+			checker.Options{Storage: checker.HashCompaction, Fingerprint64: true, Workers: workers})
+		st := res.Stats
+		if st.States != want {
+			t.Fatalf("%d workers: %d states, want %d", workers, st.States, want)
+		}
+		if b := float64(st.VisitedBytes) / float64(st.States); b > 17.1 {
+			t.Fatalf("%d workers: %.1f visited bytes per state", workers, b)
+		}
+		n := float64(want)
+		if p := st.OmissionProbability; p < 0.99*n*n/math.Ldexp(1, 65) || p > 1.01*n*n/math.Ldexp(1, 65) {
+			t.Fatalf("%d workers: collision probability %g", workers, p)
 		}
 	}
 }

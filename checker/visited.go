@@ -3,14 +3,15 @@ package checker
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
+	"runtime"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 )
 
-// A stateID names a stored state: shard<<32 | index within the shard. It
-// fits in 40 bits so that a parent record packs parent and successor
-// ordinal into one uint64.
+// A stateID names a stored state: worker<<32 | index among the states that
+// worker stored. It fits in 40 bits so that a parent record packs parent
+// and successor ordinal into one uint64.
 type stateID uint64
 
 const (
@@ -19,9 +20,8 @@ const (
 	ordinalBits  = 64 - idBits
 	maxOrdinal   = 1<<ordinalBits - 1
 	maxShardBits = 8
-	// localLimit bounds states per shard in table modes: an index slot
-	// holds an 8-bit tag and a 24-bit local index.
-	localLimit = 1<<24 - 1
+	// localLimit bounds the states one worker may store.
+	localLimit = 1<<32 - 2
 )
 
 func makeID(shard int, local uint32) stateID { return stateID(uint64(shard)<<32 | uint64(local)) }
@@ -48,68 +48,109 @@ const (
 	modeBits
 )
 
-// shard is one lock-protected part of the visited set. States are dense
-// local indices; the open-addressing index maps a fingerprint to an index
-// via 32-bit slots (8-bit tag | index+1), so a probe rarely touches the
-// fingerprint or encoding slab of a different state.
+// shard holds what one worker stored: states are dense local indices into
+// its own slabs, so storing a new state touches no shared counter. Only the
+// owner appends; other workers read an Exact shard's encodings (through
+// concurrently readable slabs) after the table published the state.
 type shard struct {
-	mu      sync.Mutex
-	index   []uint32
-	n       uint32            // states stored in this shard
-	level   uint32            // n when the current BFS level started (POR proviso)
-	fps     slab[fingerprint] // modeHash
-	offs    slab[uint64]      // modeExact: arena offset (chunk<<32 | offset)
-	arena   [][]byte          // modeExact: uvarint length + encoding
+	n       uint32 // states stored (owner only)
+	level   uint32 // n when the current BFS level started (POR proviso)
+	quota   int64  // new table slots this worker may still fill
+	offs    cslab[uint64]
+	arena   arena
 	parents slab[parentRecord]
-	_       [64]byte // keep shards on separate cache lines
+	encSize int64 // Exact: bytes of encodings and offsets stored (content)
+
+	// Published at span boundaries for the memory budget.
+	pubN, pubEnc atomic.Int64
+	_            [64]byte // keep shards on separate cache lines
 }
 
-// visitedSet is the sharded concurrent set of stored states shared by all
-// workers, with each state's parent record.
-type visitedSet struct {
-	mode       storeMode
-	shards     []shard
-	shardShift uint // shard = fp.hi >> shardShift
-	bits       *bitArray
-	concurrent bool
+// table is the lock-free open-addressing index shared by all workers.
+// Slot i is words[2i] (fingerprint hi, 0 = empty) and words[2i+1]: the
+// fingerprint's lo in HashCompaction mode, id+1 in Exact mode; ids (HC
+// only, when ids of matched states are needed) holds id+1. With 64-bit
+// fingerprints a slot is the single word hi (stride 1). A slot is
+// claimed by a CAS on its first word and published by storing the second,
+// which readers wait for; neither is 0 once published (fingerprintOf
+// reserves 0). Linear probing from a home slot chosen by hi.
+type table struct {
+	words  []uint64
+	ids    []uint64
+	cap    uint64
+	stride uint64
+}
 
-	visitedBytes atomic.Int64 // index, fingerprints, arena, or bit array
+func newTable(capacity uint64, withIDs, short bool) *table {
+	capacity = max(capacity, minTableCap)
+	stride := uint64(2)
+	if short {
+		stride = 1
+	}
+	t := &table{words: make([]uint64, stride*capacity), cap: capacity, stride: stride}
+	if withIDs {
+		t.ids = make([]uint64, capacity)
+	}
+	return t
+}
+
+func (t *table) home(hi uint64) uint64 {
+	h, _ := bits.Mul64(hi, t.cap)
+	return h
+}
+
+func (t *table) bytes() int64 { return int64(len(t.words)*8 + len(t.ids)*8) }
+
+const (
+	minTableCap = 256
+	// maxLoad is the load a level-boundary resize aims to stay under;
+	// hardLoad is never exceeded (workers pause for a resize first).
+	maxLoad  = 0.7
+	hardLoad = 0.9
+)
+
+// visitedSet is the concurrent set of stored states shared by all workers,
+// with each state's parent record.
+type visitedSet struct {
+	mode    storeMode
+	shards  []shard
+	tab     atomic.Pointer[table]
+	withIDs bool
+	bits    *bitArray
+	fp64    bool // 64-bit fingerprints (HashCompaction)
+
+	// detCap is the capacity the level-boundary policy chose; it depends
+	// only on state counts, so the memory measure is deterministic.
+	detCap uint64
+
+	// Pause protocol for a resize in the middle of a level: a worker whose
+	// quota is exhausted requests one and parks; the others park at their
+	// next insert or leave; the last to arrive resizes.
+	growReq atomic.Bool
+	mu      sync.Mutex
+	cond    *sync.Cond
+	active  int
+	parked  int
+	gen     uint64
+
+	visitedBytes atomic.Int64 // table, encodings, or bit array (allocated)
 	parentBytes  atomic.Int64
 }
 
-const arenaChunkMin, arenaChunkMax = 1 << 12, 1 << 18
-
-func newVisitedSet(mode storeMode, shardBits uint, concurrent bool, nbits uint64, hashes uint) *visitedSet {
-	v := &visitedSet{
-		mode:       mode,
-		shards:     make([]shard, 1<<shardBits),
-		shardShift: 64 - shardBits,
-		concurrent: concurrent,
-	}
+func newVisitedSet(mode storeMode, workers int, withIDs, short bool, nbits uint64, hashes uint) *visitedSet {
+	v := &visitedSet{mode: mode, shards: make([]shard, workers), withIDs: withIDs && mode == modeHash, fp64: short && mode == modeHash}
+	v.cond = sync.NewCond(&v.mu)
 	if mode == modeBits {
 		v.bits = newBitArray(nbits, hashes)
 		v.visitedBytes.Store(v.bits.bytes())
+		return v
 	}
+	v.detCap = minTableCap
+	t := newTable(v.detCap, v.withIDs, v.fp64)
+	v.tab.Store(t)
+	v.visitedBytes.Store(t.bytes())
+	v.resetQuotas()
 	return v
-}
-
-func (v *visitedSet) shardOf(f fingerprint) int {
-	if v.shardShift >= 64 {
-		return 0
-	}
-	return int(f.hi >> v.shardShift)
-}
-
-func (v *visitedSet) lock(s *shard) {
-	if v.concurrent {
-		s.mu.Lock()
-	}
-}
-
-func (v *visitedSet) unlock(s *shard) {
-	if v.concurrent {
-		s.mu.Unlock()
-	}
 }
 
 // insertOutcome is what insert found.
@@ -118,56 +159,222 @@ type insertOutcome uint8
 const (
 	outcomeMatched insertOutcome = iota // already stored
 	outcomeNew                          // stored now
-	outcomeFull                         // shard full: not stored
+	outcomeFull                         // worker's id space exhausted: not stored
 )
 
+// enter and leave bracket a worker's use of insert (the pause protocol
+// waits for every entered worker).
+func (v *visitedSet) enter() {
+	v.mu.Lock()
+	v.active++
+	v.mu.Unlock()
+}
+
+func (v *visitedSet) leave() {
+	v.mu.Lock()
+	v.active--
+	if v.growReq.Load() && v.active > 0 && v.parked == v.active {
+		v.growLocked()
+	}
+	v.mu.Unlock()
+}
+
+// park waits until a requested resize is done (doing it if last to park).
+func (v *visitedSet) park() {
+	v.mu.Lock()
+	v.growReq.Store(true)
+	v.parked++
+	if v.parked == v.active {
+		v.growLocked()
+	} else {
+		for g := v.gen; g == v.gen; {
+			v.cond.Wait()
+		}
+	}
+	v.mu.Unlock()
+}
+
+func (v *visitedSet) growLocked() {
+	t := v.tab.Load()
+	v.resize(2 * t.cap)
+	v.parked = 0
+	v.gen++
+	v.growReq.Store(false)
+	v.cond.Broadcast()
+}
+
+// resize rehashes the table into one of the given capacity. No worker may
+// be inserting.
+func (v *visitedSet) resize(capacity uint64) {
+	old := v.tab.Load()
+	if capacity == old.cap {
+		v.resetQuotas()
+		return
+	}
+	t := newTable(capacity, v.withIDs, v.fp64)
+	for i := uint64(0); i < old.cap; i++ {
+		hi := old.words[old.stride*i]
+		if hi == 0 {
+			continue
+		}
+		j := t.home(hi)
+		for t.words[t.stride*j] != 0 {
+			if j++; j == t.cap {
+				j = 0
+			}
+		}
+		t.words[t.stride*j] = hi
+		if t.stride == 2 {
+			t.words[2*j+1] = old.words[2*i+1]
+		}
+		if t.ids != nil {
+			t.ids[j] = old.ids[i]
+		}
+	}
+	v.tab.Store(t)
+	v.visitedBytes.Add(t.bytes() - old.bytes())
+	v.resetQuotas()
+}
+
+// resetQuotas shares the free slots below the hard load among the workers.
+func (v *visitedSet) resetQuotas() {
+	t := v.tab.Load()
+	free := int64(float64(t.cap)*hardLoad) - v.count()
+	q := free / int64(len(v.shards))
+	for i := range v.shards {
+		v.shards[i].quota = q
+	}
+}
+
+// tableCapFor is the capacity the level-boundary policy wants for n states.
+func tableCapFor(n int64) uint64 {
+	c := uint64(float64(n)/maxLoad) + 1
+	return (c + 63) &^ 63
+}
+
+// prepareLevel sizes the table, between levels, for the stored states
+// plus an estimate of the next level's new states. The capacity depends
+// only on these counts (not on scheduling): growth is to at least 1.5
+// times the previous capacity, and a resize made during the level is
+// undone if it overshot.
+func (v *visitedSet) prepareLevel(expected int64) {
+	if v.mode == modeBits {
+		return
+	}
+	want := tableCapFor(v.count() + expected)
+	if want > v.detCap {
+		v.detCap = max(want, v.detCap*3/2)
+	}
+	v.resize(v.detCap)
+}
+
+// budgetTableBytes is the table's share of the memory budget for n stored
+// states: the capacity the policy would have chosen, a deterministic
+// function of the level-boundary capacity and n.
+func (v *visitedSet) budgetTableBytes(n int64) int64 {
+	c := max(v.detCap, tableCapFor(n))
+	per := int64(16)
+	if v.fp64 {
+		per = 8
+	}
+	if v.withIDs {
+		per += 8
+	}
+	return int64(c) * per
+}
+
 // insert stores the state with fingerprint f and key encoding key unless
-// it is already there. own is the caller's worker index: in bitstate mode
-// parent records go to the worker's own shard (no lock contention). The
-// returned id is noState when a bitstate match hides which state matched.
+// it is already there. own is the caller's worker index: new states get
+// ids in the worker's own shard. The returned id is noState when the
+// storage cannot say which state matched (bitstate; hash compaction
+// without ids).
 func (v *visitedSet) insert(f fingerprint, key []byte, rec parentRecord, own int) (stateID, insertOutcome) {
+	s := &v.shards[own]
 	if v.mode == modeBits {
 		if v.bits.testAndSet(f) {
 			return noState, outcomeMatched
 		}
-		s := &v.shards[own]
-		v.lock(s)
-		local := s.n
-		s.n++
-		v.account(&v.parentBytes, s.parents.push(rec, 8))
-		v.unlock(s)
-		return makeID(own, local), outcomeNew
+		return v.commit(s, own, rec), outcomeNew
 	}
-	si := v.shardOf(f)
-	s := &v.shards[si]
-	v.lock(s)
-	defer v.unlock(s)
-	if s.index == nil {
-		v.growIndex(s)
+	if s.n >= localLimit {
+		return noState, outcomeFull
 	}
-	mask := uint64(len(s.index) - 1)
-	tag := f.tag()
-	for slot := f.lo & mask; ; slot = (slot + 1) & mask {
-		e := s.index[slot]
-		if e == 0 {
-			if s.n >= localLimit {
-				return noState, outcomeFull
+	if v.growReq.Load() {
+		v.park()
+	}
+	t := v.tab.Load()
+	i := t.home(f.hi)
+	for {
+		p := &t.words[t.stride*i]
+		h := atomic.LoadUint64(p)
+		if h == 0 {
+			if s.quota <= 0 {
+				v.park()
+				t = v.tab.Load()
+				i = t.home(f.hi)
+				continue
 			}
-			local := s.n
-			v.storeKey(s, f, key)
-			v.account(&v.parentBytes, s.parents.push(rec, 8))
-			s.index[slot] = tag<<24 | (local + 1)
-			s.n++
-			if uint64(s.n)*5 > uint64(len(s.index))*4 { // load > 0.8
-				v.growIndex(s)
+			if atomic.CompareAndSwapUint64(p, 0, f.hi) {
+				id := makeID(own, s.n)
+				w1 := f.lo
+				if v.mode == modeExact {
+					v.storeKey(s, key)
+					w1 = uint64(id) + 1
+				}
+				if t.stride == 2 {
+					atomic.StoreUint64(&t.words[2*i+1], w1)
+				}
+				if t.ids != nil {
+					atomic.StoreUint64(&t.ids[i], uint64(id)+1)
+				}
+				s.quota--
+				return v.commit(s, own, rec), outcomeNew
 			}
-			return makeID(si, local), outcomeNew
+			h = atomic.LoadUint64(p)
 		}
-		if e>>24 == tag {
-			local := e&localLimit - 1
-			if v.keyEqual(s, local, f, key) {
-				return makeID(si, local), outcomeMatched
+		if h == f.hi {
+			if id, ok := v.matchSlot(t, i, f, key); ok {
+				return id, outcomeMatched
 			}
+		}
+		if i++; i == t.cap {
+			i = 0
+		}
+	}
+}
+
+// commit gives the new state the next id of the worker's shard.
+func (v *visitedSet) commit(s *shard, own int, rec parentRecord) stateID {
+	local := s.n
+	s.n++
+	v.account(&v.parentBytes, s.parents.push(rec, 8))
+	return makeID(own, local)
+}
+
+// matchSlot compares the state with the published slot i whose first word
+// equals f.hi.
+func (v *visitedSet) matchSlot(t *table, i uint64, f fingerprint, key []byte) (stateID, bool) {
+	if v.mode == modeHash {
+		if t.stride == 2 && waitNonZero(&t.words[2*i+1]) != f.lo {
+			return noState, false
+		}
+		if t.ids == nil {
+			return noState, true
+		}
+		return stateID(waitNonZero(&t.ids[i]) - 1), true
+	}
+	id := stateID(waitNonZero(&t.words[2*i+1]) - 1)
+	return id, bytes.Equal(v.shards[id.shard()].encoding(id.local()), key)
+}
+
+// waitNonZero loads a word that another worker is about to publish.
+func waitNonZero(p *uint64) uint64 {
+	for spins := 0; ; spins++ {
+		if x := atomic.LoadUint64(p); x != 0 {
+			return x
+		}
+		if spins > 64 {
+			runtime.Gosched()
 		}
 	}
 }
@@ -177,110 +384,78 @@ func (v *visitedSet) lookup(f fingerprint, key []byte) (stateID, bool) {
 	if v.mode == modeBits {
 		return noState, v.bits.test(f)
 	}
-	si := v.shardOf(f)
-	s := &v.shards[si]
-	v.lock(s)
-	defer v.unlock(s)
-	if s.index == nil {
-		return noState, false
-	}
-	mask := uint64(len(s.index) - 1)
-	tag := f.tag()
-	for slot := f.lo & mask; ; slot = (slot + 1) & mask {
-		e := s.index[slot]
-		if e == 0 {
+	t := v.tab.Load()
+	for i := t.home(f.hi); ; {
+		h := atomic.LoadUint64(&t.words[t.stride*i])
+		if h == 0 {
 			return noState, false
 		}
-		if e>>24 == tag {
-			local := e&localLimit - 1
-			if v.keyEqual(s, local, f, key) {
-				return makeID(si, local), true
+		if h == f.hi {
+			if id, ok := v.matchSlot(t, i, f, key); ok {
+				return id, true
 			}
 		}
+		if i++; i == t.cap {
+			i = 0
+		}
 	}
-}
-
-func (v *visitedSet) keyEqual(s *shard, local uint32, f fingerprint, key []byte) bool {
-	if v.mode == modeHash {
-		return *s.fps.ptr(int(local)) == f
-	}
-	return bytes.Equal(s.encoding(local), key)
 }
 
 func (s *shard) encoding(local uint32) []byte {
 	off := s.offs.at(int(local))
-	chunk := s.arena[off>>32]
-	p := chunk[uint32(off):]
+	p := s.arena.chunk(int(off >> 32))[uint32(off):]
 	n, w := binary.Uvarint(p)
 	return p[w : w+int(n)]
 }
 
-func (v *visitedSet) storeKey(s *shard, f fingerprint, key []byte) {
-	if v.mode == modeHash {
-		v.account(&v.visitedBytes, s.fps.push(f, int(unsafe.Sizeof(f))))
-		return
-	}
-	need := binary.MaxVarintLen64 + len(key)
-	last := len(s.arena) - 1
-	if last < 0 || cap(s.arena[last])-len(s.arena[last]) < need {
-		size := arenaChunkMin
-		if last >= 0 {
-			size = min(2*cap(s.arena[last]), arenaChunkMax)
-		}
-		size = max(size, need)
-		s.arena = append(s.arena, make([]byte, 0, size))
-		v.visitedBytes.Add(int64(size))
-		last++
-	}
-	c := s.arena[last]
-	v.account(&v.visitedBytes, s.offs.push(uint64(last)<<32|uint64(len(c)), 8))
-	c = binary.AppendUvarint(c, uint64(len(key)))
-	s.arena[last] = append(c, key...)
+// storeKey appends an Exact state's encoding to the worker's arena.
+func (v *visitedSet) storeKey(s *shard, key []byte) {
+	var hdr [binary.MaxVarintLen64]byte
+	h := binary.PutUvarint(hdr[:], uint64(len(key)))
+	chunk, off, grown := s.arena.reserve(h + len(key))
+	v.account(&v.visitedBytes, grown)
+	copy(s.arena.chunk(chunk)[off:], hdr[:h])
+	copy(s.arena.chunk(chunk)[off+h:], key)
+	v.account(&v.visitedBytes, s.offs.push(uint64(chunk)<<32|uint64(off), 8))
+	s.encSize += int64(h+len(key)) + 8
 }
 
-// growIndex doubles the shard's index and reinserts every state.
-func (v *visitedSet) growIndex(s *shard) {
-	size := 64
-	if s.index != nil {
-		size = 2 * len(s.index)
-	}
-	v.visitedBytes.Add(int64(4 * (size - len(s.index))))
-	s.index = make([]uint32, size)
-	mask := uint64(size - 1)
-	for local := uint32(0); local < s.n; local++ {
-		f := v.storedFingerprint(s, local)
-		slot := f.lo & mask
-		for s.index[slot] != 0 {
-			slot = (slot + 1) & mask
-		}
-		s.index[slot] = f.tag()<<24 | (local + 1)
-	}
+// publish makes a worker's counts visible to the memory budget.
+func (v *visitedSet) publish(own int) {
+	s := &v.shards[own]
+	s.pubN.Store(int64(s.n))
+	s.pubEnc.Store(s.encSize)
 }
 
-func (v *visitedSet) storedFingerprint(s *shard, local uint32) fingerprint {
-	if v.mode == modeHash {
-		return s.fps.at(int(local))
+// budgetBytes is the memory the budget charges to the visited set and
+// parent records: by content (8 B per parent record, the encodings of
+// Exact mode) and policy capacity, so that it depends only on what was
+// stored, not on how the work was scheduled.
+func (v *visitedSet) budgetBytes() int64 {
+	var n, enc int64
+	for i := range v.shards {
+		n += v.shards[i].pubN.Load()
+		enc += v.shards[i].pubEnc.Load()
 	}
-	return fingerprintOf(s.encoding(local))
+	if v.mode == modeBits {
+		return v.bits.bytes() + 8*n
+	}
+	return v.budgetTableBytes(n) + enc + 8*n
 }
 
 func (v *visitedSet) parentOf(id stateID) parentRecord {
-	s := &v.shards[id.shard()]
-	v.lock(s)
-	defer v.unlock(s)
-	return s.parents.at(int(id.local()))
+	return v.shards[id.shard()].parents.at(int(id.local()))
 }
 
 // keyMatches reports whether key is the stored key of id; ok is false when
-// the storage cannot tell (bitstate).
+// the storage cannot tell (bitstate). Hash compaction without stored ids
+// can only confirm that the key is stored.
 func (v *visitedSet) keyMatches(id stateID, key []byte) (match, ok bool) {
 	if v.mode == modeBits {
 		return false, false
 	}
-	s := &v.shards[id.shard()]
-	v.lock(s)
-	defer v.unlock(s)
-	return v.keyEqual(s, id.local(), fingerprintOf(key), key), true
+	got, found := v.lookup(fingerprintOf(key, v.fp64), key)
+	return found && (got == id || got == noState), true
 }
 
 // markLevel records, for the BFS partial-order proviso, which states were
@@ -295,6 +470,7 @@ func (v *visitedSet) storedBeforeLevel(id stateID) bool {
 	return id.local() < v.shards[id.shard()].level
 }
 
+// count is the number of stored states; no worker may be storing.
 func (v *visitedSet) count() int64 {
 	var n int64
 	for i := range v.shards {
@@ -303,40 +479,81 @@ func (v *visitedSet) count() int64 {
 	return n
 }
 
+// rollbackLevel forgets the states stored since markLevel, whose keys are
+// given (the level's output), by marking their slots with a tombstone;
+// the table is only used to build a bit array afterwards. Parent records
+// are truncated.
+func (v *visitedSet) rollbackLevel(keys func(yield func([]byte))) {
+	if v.mode != modeBits {
+		t := v.tab.Load()
+		keys(func(key []byte) {
+			f := fingerprintOf(key, v.fp64)
+			for i := t.home(f.hi); ; {
+				h := t.words[t.stride*i]
+				if h == 0 {
+					return
+				}
+				if h == f.hi {
+					if _, ok := v.matchSlot(t, i, f, key); ok {
+						t.words[t.stride*i] = tombstone
+						return
+					}
+				}
+				if i++; i == t.cap {
+					i = 0
+				}
+			}
+		})
+	}
+	for i := range v.shards {
+		s := &v.shards[i]
+		s.n = s.level
+		s.parents.truncate(int(s.level))
+	}
+}
+
 // switchToBits replaces the table by a bit array holding every stored
 // fingerprint and frees the table. Parent records (and so traces) survive.
 // It must be called while no worker runs.
 func (v *visitedSet) switchToBits(nbits uint64, hashes uint) {
 	b := newBitArray(nbits, hashes)
+	t := v.tab.Load()
+	for i := uint64(0); i < t.cap; i++ {
+		hi := t.words[t.stride*i]
+		if hi == 0 || hi == tombstone {
+			continue
+		}
+		if v.mode == modeHash {
+			f := fingerprint{hi: hi}
+			if t.stride == 2 {
+				f.lo = t.words[2*i+1]
+			} else {
+				f.lo = shortLo(hi)
+			}
+			b.testAndSet(f)
+			continue
+		}
+		id := stateID(t.words[2*i+1] - 1)
+		b.testAndSet(fingerprintOf(v.shards[id.shard()].encoding(id.local()), false))
+	}
 	for i := range v.shards {
 		s := &v.shards[i]
-		for local := uint32(0); local < s.n; local++ {
-			b.testAndSet(v.storedFingerprint(s, local))
-		}
-		s.index = nil
-		s.fps.release()
 		s.offs.release()
-		s.arena = nil
+		s.arena.release()
+		s.encSize = 0
 	}
+	v.tab.Store(nil)
 	v.bits = b
 	v.mode = modeBits
 	v.visitedBytes.Store(b.bytes())
 }
 
-// tableLoad is the mean fill of the index (or of the bit array).
+// tableLoad is the fill of the table (or of the bit array).
 func (v *visitedSet) tableLoad() float64 {
 	if v.mode == modeBits {
 		return v.bits.fill()
 	}
-	var used, slots int64
-	for i := range v.shards {
-		used += int64(v.shards[i].n)
-		slots += int64(len(v.shards[i].index))
-	}
-	if slots == 0 {
-		return 0
-	}
-	return float64(used) / float64(slots)
+	return float64(v.count()) / float64(v.tab.Load().cap)
 }
 
 // account adds grown bytes to a shared counter, touching it only when
