@@ -85,8 +85,16 @@ func WriteFailures(w io.Writer, r *Report) {
 	} else {
 		fmt.Fprintln(w, "    No failure is found, but the search was not exhaustive.")
 	}
+	var stopped []string
 	for _, x := range r.Unknown() {
+		if x.Reason == checker.ReasonStopped {
+			stopped = append(stopped, x.Name)
+			continue
+		}
 		fmt.Fprintf(w, "    Unknown: %s (%s)\n", x.Name, x.Reason)
+	}
+	if len(stopped) > 0 {
+		fmt.Fprintf(w, "    Not settled (the search stops at the first violation; --all settles every intent): %s\n", strings.Join(stopped, " "))
 	}
 	fmt.Fprintf(w, "    Elapsed time: %.2f seconds\n", r.Elapsed.Seconds())
 	st := r.Stats
