@@ -50,7 +50,6 @@ func (c *Cluster) Build() (*Universe, *State, error) {
 	return c.build(layout, replicas, true)
 }
 
-
 // BuildSetup returns the Universe and initial State of one setup of the
 // scaling search: counts[t] nodes of type t, deployment d asking for
 // replicas[d] pods, starting from an empty cluster (no initial pods).

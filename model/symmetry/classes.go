@@ -1,0 +1,135 @@
+package symmetry
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// Analysis is the node symmetry of a Universe: the classes of
+// interchangeable nodes and the rules that restricted them.
+type Analysis struct {
+	// Classes partition the node indices; each class is ascending and the
+	// classes are ordered by their first node. Singletons included.
+	Classes [][]int
+	// Decisions are the rules that fired (pinned nodes or symmetry off).
+	Decisions []Decision
+}
+
+// Off reports whether some rule switched symmetry off.
+func (a Analysis) Off() bool {
+	for _, d := range a.Decisions {
+		if d.Off {
+			return true
+		}
+	}
+	return false
+}
+
+// Trivial reports whether every class is a singleton: there is nothing to
+// reduce.
+func (a Analysis) Trivial() bool {
+	for _, c := range a.Classes {
+		if len(c) > 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// Classes partitions the nodes of a compiled Universe into classes of
+// interchangeable nodes (see the package documentation). An uncompiled
+// Universe, or one where a rule switches symmetry off, gets singletons.
+func Classes(u *model.Universe) [][]int { return Analyze(u).Classes }
+
+// Analyze computes the classes and says which rules restricted them.
+func Analyze(u *model.Universe) Analysis {
+	var a Analysis
+	if !u.Compiled() {
+		a.Decisions = append(a.Decisions, Decision{Rule: "Uncompiled", Off: true, Reason: "the universe is not compiled: no NodeFit to compare"})
+		a.Classes = singletons(len(u.Nodes))
+		return a
+	}
+	pinned := make([]bool, len(u.Nodes))
+	for _, r := range rules() {
+		d := r.Decide(u)
+		if d.Rule == "" {
+			continue
+		}
+		a.Decisions = append(a.Decisions, d)
+		for _, n := range d.Pinned {
+			if n >= 0 && n < len(pinned) {
+				pinned[n] = true
+			}
+		}
+	}
+	if a.Off() {
+		a.Classes = singletons(len(u.Nodes))
+		return a
+	}
+	byKey := map[string]int{}
+	for n := range u.Nodes {
+		if pinned[n] {
+			a.Classes = append(a.Classes, []int{n})
+			continue
+		}
+		k := staticKey(u, n)
+		if i, ok := byKey[k]; ok {
+			a.Classes[i] = append(a.Classes[i], n)
+			continue
+		}
+		byKey[k] = len(a.Classes)
+		a.Classes = append(a.Classes, []int{n})
+	}
+	return a
+}
+
+func singletons(n int) [][]int {
+	out := make([][]int, n)
+	for i := range out {
+		out[i] = []int{i}
+	}
+	return out
+}
+
+// staticKey renders everything static that a step can read of node n,
+// except its name and hostname label values: nodes with equal keys are
+// interchangeable. NodeFit is included per template so that any
+// nodeSelector, affinity term or nodeName that tells nodes apart (for
+// example one naming a hostname) separates them.
+func staticKey(u *model.Universe, n int) string {
+	node := &u.Nodes[n]
+	var b strings.Builder
+	fmt.Fprintf(&b, "type=%d cpu=%d mem=%d rcpu=%d rmem=%d pods=%d rpods=%d\n",
+		node.Type, node.CPU, node.Memory, node.ReservedCPU, node.ReservedMemory, node.MaxPods, node.ReservedPods)
+	keys := make([]string, 0, len(node.Labels))
+	for k := range node.Labels {
+		if !isHostnameKey(k) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(&b, "label %q=%q\n", k, node.Labels[k])
+	}
+	// Every node carries both hostname keys after Compile; record their
+	// presence so that a node lacking one (impossible today) stays apart.
+	for _, k := range []string{model.HostnameKey, model.KiviHostnameKey} {
+		_, ok := node.Labels[k]
+		fmt.Fprintf(&b, "has %q=%t\n", k, ok)
+	}
+	taints := make([]string, len(node.Taints))
+	for i, t := range node.Taints {
+		taints[i] = fmt.Sprintf("%q=%q:%s", t.Key, t.Value, t.Effect)
+	}
+	sort.Strings(taints)
+	for _, t := range taints {
+		fmt.Fprintf(&b, "taint %s\n", t)
+	}
+	for t := range u.Templates {
+		fmt.Fprintf(&b, "fit %d %+v\n", t, u.Templates[t].Fit[n])
+	}
+	return b.String()
+}

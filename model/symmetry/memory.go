@@ -1,0 +1,66 @@
+package symmetry
+
+import "github.com/kivi-go/kivi/model"
+
+// nodeMemory locates the per-node parts of State.EventVars (layout set by
+// model.Universe.Compile; the meaning of the bytes is events'):
+//
+//   - kernelPanic: two bytes per node at VarOffset+2n (program counter,
+//     panic count);
+//   - maintenance: byte 0 is the index of the next node the driver waits
+//     for, then one program-counter byte per node at VarOffset+1+n.
+//
+// Every other event's memory names no node (nodeFailure's single byte
+// belongs to a node that is pinned).
+type nodeMemory struct {
+	panics []int // VarOffset of each kernelPanic event
+	maints []int // VarOffset of each maintenance event
+	nodes  int
+}
+
+func nodeMemoryOf(u *model.Universe) nodeMemory {
+	m := nodeMemory{nodes: len(u.Nodes)}
+	for _, e := range u.Events {
+		switch e.Kind {
+		case model.KernelPanic:
+			m.panics = append(m.panics, e.VarOffset)
+		case model.Maintenance:
+			m.maints = append(m.maints, e.VarOffset)
+		}
+	}
+	return m
+}
+
+// reached returns the lowest "next node" index over the maintenance
+// events: nodes at or above it have not been reached by some maintenance
+// and are visited in index order later, so they must stay in place.
+// Without maintenance every node may move.
+func (m nodeMemory) reached(s *model.State) int {
+	limit := m.nodes
+	for _, off := range m.maints {
+		limit = min(limit, int(s.EventVars[off]))
+	}
+	return limit
+}
+
+// appendNode appends node n's event memory to a signature.
+func (m nodeMemory) appendNode(dst []byte, s *model.State, n int) []byte {
+	for _, off := range m.panics {
+		dst = append(dst, s.EventVars[off+2*n], s.EventVars[off+2*n+1])
+	}
+	for _, off := range m.maints {
+		dst = append(dst, s.EventVars[off+1+n])
+	}
+	return dst
+}
+
+// move copies node old's event memory from src to node new's place in dst.
+func (m nodeMemory) move(dst, src *model.State, old, new int) {
+	for _, off := range m.panics {
+		dst.EventVars[off+2*new] = src.EventVars[off+2*old]
+		dst.EventVars[off+2*new+1] = src.EventVars[off+2*old+1]
+	}
+	for _, off := range m.maints {
+		dst.EventVars[off+1+new] = src.EventVars[off+1+old]
+	}
+}
