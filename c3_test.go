@@ -53,7 +53,7 @@ func TestC3FindsNoFeasibleNode(t *testing.T) {
 	}
 	lines := kivi.TraceLines(r.Trace)
 	text := strings.Join(lines, "\n")
-	want := []string{"[0][CPU Change] CPU change 1 on pod 2, now 9, and node 1, now 47", "[1][HPA] Need to rescale, pod number change from 5 to 6",
+	want := []string{"[0][CPU Change] CPU change 1 on pod 1, now 9, and node 1, now 47", "[1][HPA] Need to rescale, pod number change from 5 to 6",
 		"[2][Deployment] Too few replicas, need to create 1", "[3][Deployment] Adding a new pod 6 to deployment 1",
 		"[4][Scheduler - no_feasible_node] No feasible node!"}
 	if strings.Join(want, "\n") != text {
