@@ -10,6 +10,7 @@ import (
 	"github.com/kivi-go/kivi/events"
 	"github.com/kivi-go/kivi/intents"
 	"github.com/kivi-go/kivi/model"
+	"github.com/kivi-go/kivi/model/symmetry"
 )
 
 // ErrInput marks errors in what the user gave (case files, manifests,
@@ -25,6 +26,11 @@ type Options struct {
 	// ExtraIntents are added to the cluster's own intents (Go users'
 	// predicates and cycles).
 	ExtraIntents []intents.Intent
+	// Controllers are custom controllers (models of a team's own
+	// operators) that run next to the built-in ones. Each is a
+	// model.Process: a named, pure, deterministic transition function with
+	// a guard; see docs/library.md for the contract.
+	Controllers []model.Process
 	_            struct{}
 }
 
@@ -78,9 +84,15 @@ func NewProblemFrom(name string, u *model.Universe, s *model.State, decls []mode
 		}
 	}
 	sys.Actors = Actors(u, s, ActorOptions{AssertKernelPanic: assertPanic})
+	for _, p := range opts.Controllers {
+		sys.Actors = append(sys.Actors, Actor{Process: p, Gate: GateMain})
+	}
 	props, err := compose(sys, ins)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w: %w", name, ErrInput, err)
+	}
+	if nodeSymmetric(opts.ExtraIntents) {
+		sys.Symmetry = symmetry.New(u)
 	}
 	return &Problem{Name: name, System: sys, Properties: props, Intents: ins}, nil
 }
@@ -88,7 +100,7 @@ func NewProblemFrom(name string, u *model.Universe, s *model.State, decls []mode
 // Check runs the engine on the problem and packages the outcome.
 func (p *Problem) Check(ctx context.Context, opts checker.Options) (*Report, error) {
 	start := time.Now()
-	res, err := checker.Check[*model.State](ctx, p.System, p.Properties, opts)
+	res, err := checker.Check[*model.State](ctx, p.System.CheckerSystem(), p.Properties, opts)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.Name, err)
 	}
@@ -102,6 +114,19 @@ func Verify(ctx context.Context, c *model.Cluster, opts Options) (*Report, error
 		return nil, err
 	}
 	return p.Check(ctx, opts.Checker)
+}
+
+// nodeSymmetric reports whether the Go users' extra intents keep node
+// symmetry: built-in intents and cycle intents (whose marks name
+// deployments) never tell nodes apart, but a predicate or a custom
+// monitor may read any node by index.
+func nodeSymmetric(extra []intents.Intent) bool {
+	for _, in := range extra {
+		if in.Kind == intents.Predicate || in.Kind == intents.Monitor {
+			return false
+		}
+	}
+	return true
 }
 
 // seedPeriodicControllers queues every deployment for the HPA and requests

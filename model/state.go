@@ -198,3 +198,18 @@ func (s *State) Fail(f Failure, arg int) {
 		s.FailedArg = uint8(arg)
 	}
 }
+
+// RequestDeletion marks pod p Terminating and hands it to the kubelet, as
+// an eviction or a delete through the API does; it returns the owning
+// deployment (index, or -1 for a bare pod). Pods already Terminating or
+// Free are left alone (returns -1). Custom controllers use it to evict.
+func (s *State) RequestDeletion(p int) int {
+	pod := &s.Pods[p]
+	if pod.Phase != Pending && pod.Phase != Running {
+		return -1
+	}
+	pod.WasRunning = pod.Phase == Running
+	pod.Phase = Terminating
+	s.Enqueue(KubeletQueue, p)
+	return int(pod.Owner) - 1
+}

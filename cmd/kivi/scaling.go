@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/kivi-go/kivi"
-	"github.com/kivi-go/kivi/checker"
 	"github.com/kivi-go/kivi/model"
 	"github.com/kivi-go/kivi/scaling"
 )
@@ -21,39 +20,6 @@ type scalingFlags struct {
 	confidentNodes, confidentPods, fastFind int
 	shard, shardMode, shardOut             string
 	setupTimeout                           time.Duration
-}
-
-// verifyFunc checks one setup: build it, compose the system, run the
-// engine. The setup's report travels as its JSON document, so that shard
-// files carry it too.
-func verifyFunc(c *model.Cluster, opts kivi.Options) scaling.VerifyFunc {
-	return func(ctx context.Context, s scaling.Setup) (scaling.Outcome, error) {
-		u, st, err := scaling.Build(c, s)
-		if err != nil {
-			return scaling.Outcome{}, err
-		}
-		p, err := kivi.NewProblemFrom(c.Name, u, st, c.Intents, opts)
-		if err != nil {
-			return scaling.Outcome{}, err
-		}
-		rep, err := p.Check(ctx, opts.Checker)
-		if err != nil {
-			return scaling.Outcome{}, err
-		}
-		out := scaling.Outcome{Stats: rep.Stats, Detail: rep.JSON()}
-		switch rep.Verdict() {
-		case "violated":
-			out.Verdict = checker.Violated
-		case "holds":
-			out.Verdict = checker.Holds
-		default:
-			out.Verdict = checker.Unknown
-		}
-		for _, v := range rep.Violated() {
-			out.Violated = append(out.Violated, v.Name)
-		}
-		return out, nil
-	}
 }
 
 // runScaling runs the scaling search (or one shard of it) and prints it in
@@ -77,7 +43,7 @@ func runScaling(ctx context.Context, c *model.Cluster, opts kivi.Options, sf sca
 				p.States, p.Elapsed.Round(time.Second), p.ETA.Round(time.Second))
 		}
 	}
-	verify := verifyFunc(c, opts)
+	verify := kivi.SetupVerifier(c, opts)
 	if sf.shard != "" {
 		mode, err := scaling.ParseShardMode(sf.shardMode)
 		if err != nil {

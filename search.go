@@ -1,0 +1,56 @@
+package kivi
+
+import (
+	"context"
+
+	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/model"
+	"github.com/kivi-go/kivi/scaling"
+)
+
+// SetupVerifier returns the function the scaling search calls for each
+// setup: materialise it, compose the system with the cluster's intents,
+// run the engine. The setup's report travels as its JSON document (so
+// that shard files carry it).
+func SetupVerifier(c *model.Cluster, opts Options) scaling.VerifyFunc {
+	return func(ctx context.Context, s scaling.Setup) (scaling.Outcome, error) {
+		u, st, err := scaling.Build(c, s)
+		if err != nil {
+			return scaling.Outcome{}, err
+		}
+		p, err := NewProblemFrom(c.Name, u, st, c.Intents, opts)
+		if err != nil {
+			return scaling.Outcome{}, err
+		}
+		rep, err := p.Check(ctx, opts.Checker)
+		if err != nil {
+			return scaling.Outcome{}, err
+		}
+		out := scaling.Outcome{Stats: rep.Stats, Detail: rep.JSON()}
+		switch rep.Verdict() {
+		case "violated":
+			out.Verdict = checker.Violated
+		case "holds":
+			out.Verdict = checker.Holds
+		default:
+			out.Verdict = checker.Unknown
+		}
+		for _, v := range rep.Violated() {
+			out.Violated = append(out.Violated, v.Name)
+		}
+		return out, nil
+	}
+}
+
+// Search runs Kivi's scaling search on a cluster: every setup from the
+// smallest up to the confident size, in Kivi's order, stopping at the
+// first failing one unless so.All. Setups run in parallel (so.Workers);
+// each engine run uses one worker.
+func Search(ctx context.Context, c *model.Cluster, opts Options, eo scaling.EnumerateOptions, so scaling.Options) (scaling.Result, error) {
+	setups, err := scaling.Setups(c, eo)
+	if err != nil {
+		return scaling.Result{}, err
+	}
+	opts.Checker.Workers = 1
+	return scaling.Search(ctx, setups, SetupVerifier(c, opts), so)
+}
