@@ -195,3 +195,19 @@ func WriteJSON(w io.Writer, r *Report) error {
 	enc.SetIndent("", "  ")
 	return enc.Encode(r.JSON())
 }
+
+// Lines renders a JSON intent's counterexample like TraceLines.
+func (in JSONIntent) Lines() []string {
+	var out []string
+	for _, st := range in.Counterexample {
+		if in.LoopStart != nil && st.Step == *in.LoopStart {
+			out = append(out, CycleMarker)
+		}
+		if st.Component == "" {
+			out = append(out, fmt.Sprintf("[%d] %s", st.Step, st.Message))
+		} else {
+			out = append(out, fmt.Sprintf("[%d][%s] %s", st.Step, st.Component, st.Message))
+		}
+	}
+	return out
+}

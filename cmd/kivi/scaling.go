@@ -145,7 +145,7 @@ func printScaling(stdout io.Writer, name string, res scaling.Result, elapsed tim
 						}
 						fmt.Fprintf(stdout, "Violated intent: %s (%s)\n", in.Name, in.Explanation)
 						fmt.Fprintln(stdout, "Counterexample:")
-						for _, l := range jsonTraceLines(in) {
+						for _, l := range in.Lines() {
 							fmt.Fprintln(stdout, l)
 						}
 						break
@@ -198,21 +198,6 @@ func detail(d any) *kivi.JSONReport {
 		}
 	}
 	return nil
-}
-
-func jsonTraceLines(in kivi.JSONIntent) []string {
-	var out []string
-	for _, st := range in.Counterexample {
-		if in.LoopStart != nil && st.Step == *in.LoopStart {
-			out = append(out, kivi.CycleMarker)
-		}
-		if st.Component == "" {
-			out = append(out, fmt.Sprintf("[%d] %s", st.Step, st.Message))
-		} else {
-			out = append(out, fmt.Sprintf("[%d][%s] %s", st.Step, st.Component, st.Message))
-		}
-	}
-	return out
 }
 
 type scalingJSON struct {

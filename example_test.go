@@ -1,0 +1,66 @@
+package kivi_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/kivi-go/kivi"
+	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/intents"
+	"github.com/kivi-go/kivi/model"
+	"github.com/kivi-go/kivi/model/cases"
+	"github.com/kivi-go/kivi/scaling"
+)
+
+// Verify a built-in case's topology and print the counterexample.
+func ExampleVerify() {
+	c, _ := cases.Get("c3", 3, false) // or casefile.Load("my-case.yaml")
+	rep, err := kivi.Verify(context.Background(), c, kivi.Options{Checker: checker.Options{Workers: 1}})
+	if err != nil {
+		panic(err)
+	}
+	for _, r := range rep.Violated() {
+		fmt.Println(r.Name)
+		fmt.Println(strings.Join(kivi.TraceLines(r.Trace), "\n"))
+	}
+	// Output:
+	// pod_always_schedulable
+	// [0][CPU Change] CPU change 1 on pod 1, now 9, and node 1, now 47
+	// [1][HPA] Need to rescale, pod number change from 5 to 6
+	// [2][Deployment] Too few replicas, need to create 1
+	// [3][Deployment] Adding a new pod 6 to deployment 1
+	// [4][Scheduler - no_feasible_node] No feasible node!
+}
+
+// Run Kivi's scaling search: the smallest topology that breaks an intent.
+func ExampleSearch() {
+	c, _ := cases.Get("c5", 3, false)
+	res, err := kivi.Search(context.Background(), c, kivi.Options{}, scaling.EnumerateOptions{}, scaling.Options{Workers: 1})
+	if err != nil {
+		panic(err)
+	}
+	f, _ := res.FirstFailure()
+	fmt.Println(f.Setup, f.Outcome.Violated)
+	// Output:
+	// {node type 0: 1, node type 1: 1, deployment type 0: 2} [no_oscillation_eviction]
+}
+
+// Add an intent written in Go: a predicate over a read-only view.
+func ExampleOptions_extraIntents() {
+	c, _ := cases.Get("c3", 3, true)
+	zonesBalanced := intents.NewPredicate("zones_balanced", "zones differ by at most 2 pods", func(v model.View) bool {
+		lo, hi := -1, 0
+		for _, n := range v.PodsByLabel("zone", "") {
+			if lo < 0 || n < lo {
+				lo = n
+			}
+			hi = max(hi, n)
+		}
+		return hi-lo <= 2
+	})
+	rep, _ := kivi.Verify(context.Background(), c, kivi.Options{ExtraIntents: []intents.Intent{zonesBalanced}})
+	fmt.Println(rep.Result("zones_balanced").Verdict)
+	// Output:
+	// holds
+}

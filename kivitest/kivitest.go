@@ -1,0 +1,188 @@
+// Package kivitest turns Kivi for Go into `go test` checks: a test in a
+// repository that keeps Kubernetes manifests or models an operator fails
+// when a change lets the cluster break an intent, and prints the
+// counterexample exactly as the kivi command does.
+//
+//	func TestDeploymentsStaySchedulable(t *testing.T) {
+//		kivitest.Verify(t, kivitest.File("deploy/kivi.yaml"))
+//	}
+//
+// By default Verify runs Kivi's scaling search (every small topology up to
+// the confident size); Original() verifies the topology as written. Set
+// the environment variable KIVI_JSON to a directory to also write each
+// test's JSON report there.
+package kivitest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kivi-go/kivi"
+	"github.com/kivi-go/kivi/intents"
+	"github.com/kivi-go/kivi/model"
+	"github.com/kivi-go/kivi/model/casefile"
+	"github.com/kivi-go/kivi/model/cases"
+	"github.com/kivi-go/kivi/scaling"
+)
+
+// Source is where the cluster comes from.
+type Source func() (*model.Cluster, error)
+
+// File loads a case file (YAML or JSON, the format of examples/cases/).
+func File(path string) Source { return func() (*model.Cluster, error) { return casefile.Load(path) } }
+
+// Case is a built-in case (c1..c8) at a scale.
+func Case(name string, scale int, noViolation bool) Source {
+	return func() (*model.Cluster, error) { return cases.Get(name, scale, noViolation) }
+}
+
+// Cluster is a cluster built in Go.
+func Cluster(c *model.Cluster) Source { return func() (*model.Cluster, error) { return c, nil } }
+
+// Option tunes Verify.
+type Option func(*config)
+
+type config struct {
+	opts      kivi.Options
+	original  bool
+	enumerate scaling.EnumerateOptions
+	workers   int
+	timeout   time.Duration
+}
+
+// Original verifies the topology as written instead of the scaling search.
+func Original() Option { return func(c *config) { c.original = true } }
+
+// Intents adds intents (built-in ones from intents.New, or intents.NewPredicate
+// and intents.NewCycle) to the cluster's own.
+func Intents(in ...intents.Intent) Option {
+	return func(c *config) { c.opts.ExtraIntents = append(c.opts.ExtraIntents, in...) }
+}
+
+// Controllers adds custom controllers (see docs/library.md).
+func Controllers(p ...model.Process) Option {
+	return func(c *config) { c.opts.Controllers = append(c.opts.Controllers, p...) }
+}
+
+// ConfidentSize sets the scaling search's confident size (nodes per type,
+// pods per node; 0 keeps Kivi's 6).
+func ConfidentSize(nodes, podsPerNode int) Option {
+	return func(c *config) { c.enumerate.ConfidentNodes, c.enumerate.ConfidentPodsPerNode = nodes, podsPerNode }
+}
+
+// Workers sets the parallelism (0 = all cores).
+func Workers(n int) Option { return func(c *config) { c.workers = n } }
+
+// Timeout bounds the whole check; unsettled intents are then Unknown and
+// fail the test.
+func Timeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
+
+// MaxMemory is the engine's memory budget in bytes.
+func MaxMemory(bytes int64) Option { return func(c *config) { c.opts.Checker.MaxMemory = bytes } }
+
+// Result is what Verify found.
+type Result struct {
+	// Report is the original topology's report, or the first failing
+	// setup's in a scaling search (nil when every setup held).
+	Report *kivi.JSONReport
+	// Setup names the first failing setup of a scaling search.
+	Setup string
+	// Violated lists the violated intents.
+	Violated []string
+	// Unknown is true when the search could not settle every intent.
+	Unknown bool
+	// Text is the counterexample as the kivi command prints it.
+	Text string
+}
+
+// Check runs the verification and returns what it found without failing
+// the test: for tests that expect a violation.
+func Check(t testing.TB, src Source, opts ...Option) Result {
+	t.Helper()
+	cfg := config{}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	c, err := src()
+	if err != nil {
+		t.Fatalf("kivitest: %v", err)
+	}
+	ctx := context.Background()
+	if cfg.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, cfg.timeout)
+		defer cancel()
+	}
+	var res Result
+	if cfg.original {
+		cfg.opts.Checker.Workers = cfg.workers
+		rep, err := kivi.Verify(ctx, c, cfg.opts)
+		if err != nil {
+			t.Fatalf("kivitest: %v", err)
+		}
+		doc := rep.JSON()
+		res.Report = &doc
+		for _, v := range rep.Violated() {
+			res.Violated = append(res.Violated, v.Name)
+		}
+		res.Unknown = rep.Verdict() == "unknown"
+		var b strings.Builder
+		kivi.WriteFailures(&b, rep)
+		res.Text = b.String()
+	} else {
+		sr, err := kivi.Search(ctx, c, cfg.opts, cfg.enumerate, scaling.Options{Workers: cfg.workers})
+		if err != nil && !sr.Interrupted {
+			t.Fatalf("kivitest: %v", err)
+		}
+		res.Unknown = sr.Unknown > 0 || sr.Interrupted
+		if f, ok := sr.FirstFailure(); ok {
+			res.Setup = f.Setup.String()
+			res.Violated = f.Outcome.Violated
+			if doc, ok := f.Outcome.Detail.(kivi.JSONReport); ok {
+				res.Report = &doc
+				res.Text = "Failure found at scale " + res.Setup + "\n" + renderJSON(doc)
+			}
+		}
+	}
+	if dir := os.Getenv("KIVI_JSON"); dir != "" && res.Report != nil {
+		name := strings.NewReplacer("/", "_", " ", "_").Replace(t.Name()) + ".json"
+		if data, err := json.MarshalIndent(res.Report, "", "  "); err == nil {
+			_ = os.MkdirAll(dir, 0o755)
+			_ = os.WriteFile(filepath.Join(dir, name), data, 0o644)
+		}
+	}
+	return res
+}
+
+// Verify fails the test when an intent is violated (printing the
+// counterexample as the kivi command does) or cannot be settled.
+func Verify(t testing.TB, src Source, opts ...Option) Result {
+	t.Helper()
+	res := Check(t, src, opts...)
+	switch {
+	case len(res.Violated) > 0:
+		t.Errorf("kivi: intent(s) violated: %s\n%s", strings.Join(res.Violated, " "), res.Text)
+	case res.Unknown:
+		t.Errorf("kivi: the search could not settle every intent (bound, timeout or memory reached)")
+	}
+	return res
+}
+
+// renderJSON prints a JSON report's first violation like the CLI.
+func renderJSON(doc kivi.JSONReport) string {
+	var b strings.Builder
+	for _, in := range doc.Intents {
+		if in.Verdict != "violated" {
+			continue
+		}
+		fmt.Fprintf(&b, "Violated intent: %s (%s)\nCounterexample:\n%s\n", in.Name, in.Explanation, strings.Join(in.Lines(), "\n"))
+		break
+	}
+	return b.String()
+}

@@ -1,0 +1,71 @@
+package kivitest_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kivi-go/kivi/intents"
+	"github.com/kivi-go/kivi/kivitest"
+	"github.com/kivi-go/kivi/model"
+)
+
+// fakeT records failures instead of failing, to test Verify itself.
+type fakeT struct {
+	testing.TB
+	errors []string
+}
+
+func (f *fakeT) Errorf(format string, args ...any) { f.errors = append(f.errors, format) }
+func (f *fakeT) Helper()                           {}
+func (f *fakeT) Name() string                      { return "fake" }
+
+func TestVerifyFailsOnViolation(t *testing.T) {
+	ft := &fakeT{TB: t}
+	res := kivitest.Verify(ft, kivitest.Case("c3", 3, false), kivitest.Original(), kivitest.Workers(1))
+	if len(ft.errors) != 1 || len(res.Violated) == 0 || !strings.Contains(res.Text, "No feasible node!") {
+		t.Fatalf("errors %v, result %+v", ft.errors, res)
+	}
+}
+
+func TestVerifyPassesWhenIntentsHold(t *testing.T) {
+	kivitest.Verify(t, kivitest.Case("c3", 3, true), kivitest.Original())
+}
+
+func TestScalingSearchReportsTheSetup(t *testing.T) {
+	res := kivitest.Check(t, kivitest.Case("c5", 3, false), kivitest.Workers(1))
+	if res.Setup != "{node type 0: 1, node type 1: 1, deployment type 0: 2}" || res.Violated[0] != "no_oscillation_eviction" {
+		t.Fatalf("%+v", res)
+	}
+}
+
+func TestCustomPredicateAndJSON(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("KIVI_JSON", dir)
+	// Never more than 3 Running pods on one node: C3's nodes hold 2.
+	atMostThree := intents.NewPredicate("at_most_three_per_node", "no node runs more than 3 pods", func(v model.View) bool {
+		for _, n := range v.Nodes() {
+			if v.PodsOnNode(n, "") > 3 {
+				return false
+			}
+		}
+		return true
+	})
+	kivitest.Verify(t, kivitest.Case("c3", 3, true), kivitest.Original(), kivitest.Intents(atMostThree))
+	// At most one fails at once (two pods run on node 1 from the start).
+	atMostOne := intents.NewPredicate("at_most_one_per_node", "no node runs more than 1 pod", func(v model.View) bool {
+		return v.PodsOnNode("1", "") <= 1
+	})
+	res := kivitest.Check(t, kivitest.Case("c3", 3, true), kivitest.Original(), kivitest.Intents(atMostOne))
+	if len(res.Violated) != 1 || res.Violated[0] != "at_most_one_per_node" {
+		t.Fatalf("%+v", res)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	if len(files) != 1 { // one file per test, the last check wins
+		t.Fatalf("KIVI_JSON wrote %v", files)
+	}
+	if data, _ := os.ReadFile(files[0]); !strings.Contains(string(data), `"verdict"`) {
+		t.Fatalf("not a report: %s", data)
+	}
+}
