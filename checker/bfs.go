@@ -225,6 +225,9 @@ func (e *engine[S]) runLevel(spans []span, next *atomic.Int64, depth int, lookup
 					return
 				}
 				w.expand(s, id, depth)
+				if e.release != nil {
+					e.release.Release(s)
+				}
 			}
 			w.flush()
 			e.queue.Add(int64(w.out.len() - before - (sp.hi - sp.lo)))

@@ -44,6 +44,9 @@ func Check[S any](ctx context.Context, sys System[S], props Properties[S], opts 
 	if a, ok := sys.(AmpleSetter[S]); ok && !opts.NoPOR {
 		e.ample = a
 	}
+	if r, ok := sys.(Releaser[S]); ok {
+		e.release = r
+	}
 	mode := map[Storage]storeMode{Exact: modeExact, HashCompaction: modeHash, Bitstate: modeBits}[opts.Storage]
 	// Hash compaction keeps the ids of stored states in the table only
 	// when matched states must be identified (cycle edges, the POR

@@ -42,6 +42,9 @@ func (e *engine[S]) runDFS() {
 		}
 		w.lookupOnly = e.opts.MaxDepth > 0 && int(depth) >= e.opts.MaxDepth
 		w.expand(s, id, int(depth))
+		if e.release != nil {
+			e.release.Release(s)
+		}
 		if e.violationSeen.Load() && e.opts.CollectAll && e.allSafetyViolated() {
 			e.halt(stopAllSettled)
 		}

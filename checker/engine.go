@@ -23,11 +23,12 @@ const (
 
 // engine is the state of one Check run shared by its workers.
 type engine[S any] struct {
-	sys   System[S]
-	props Properties[S]
-	opts  Options
-	canon Canonicalizer[S] // nil: no symmetry reduction
-	ample AmpleSetter[S]   // nil: no partial-order reduction
+	sys     System[S]
+	props   Properties[S]
+	opts    Options
+	canon   Canonicalizer[S] // nil: no symmetry reduction
+	ample   AmpleSetter[S]   // nil: no partial-order reduction
+	release Releaser[S]      // nil: decoded states are left to the GC
 
 	visited *visitedSet
 	workers []*worker[S]

@@ -79,3 +79,12 @@ type Successor[S any] struct {
 type AmpleSetter[S any] interface {
 	Ample(s S, succ []Successor[S]) []int
 }
+
+// Releaser is an optional interface of a System: the engine calls Release
+// on a state it obtained from Decode once it has expanded it and holds no
+// reference to it any more, so that the System can reuse the state's
+// memory for the next Decode (the engine decodes one state per
+// expansion, so this takes the allocator off the hot path).
+type Releaser[S any] interface {
+	Release(s S)
+}
