@@ -5,6 +5,7 @@ import (
 
 	"github.com/kivi-go/kivi/checker"
 	"github.com/kivi-go/kivi/model"
+	"github.com/kivi-go/kivi/model/symmetry"
 )
 
 // Gate says when an actor may move, by the init process's phase (Kivi's
@@ -42,6 +43,29 @@ type System struct {
 	Init      *model.State
 	Actors    []Actor
 	Observers []Observer
+	// Symmetry, when set and not trivial, makes CheckerSystem offer node
+	// symmetry reduction (checker.Canonicalizer) to the engine.
+	Symmetry *symmetry.Canonicalizer
+}
+
+// symmetricSystem is a System that is also a checker.Canonicalizer: the
+// engine stores one representative per orbit of interchangeable nodes
+// and still explores concrete states (checker.Options.NoSymmetry turns
+// it off).
+type symmetricSystem struct{ *System }
+
+var _ checker.Canonicalizer[*model.State] = symmetricSystem{}
+
+// Canonical returns the representative of s's orbit.
+func (sys symmetricSystem) Canonical(s *model.State) *model.State { return sys.Symmetry.Canonical(s) }
+
+// CheckerSystem is the system to hand to checker.Check: sys itself, or
+// sys with its symmetry reduction when some nodes are interchangeable.
+func (sys *System) CheckerSystem() checker.System[*model.State] {
+	if sys.Symmetry == nil || sys.Symmetry.Trivial() {
+		return sys
+	}
+	return symmetricSystem{sys}
 }
 
 var (

@@ -91,7 +91,7 @@ func NewProblemFrom(name string, u *model.Universe, s *model.State, decls []mode
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w: %w", name, ErrInput, err)
 	}
-	if nodeSymmetric(opts.ExtraIntents) {
+	if nodeSymmetric(opts) {
 		sys.Symmetry = symmetry.New(u)
 	}
 	return &Problem{Name: name, System: sys, Properties: props, Intents: ins}, nil
@@ -116,12 +116,16 @@ func Verify(ctx context.Context, c *model.Cluster, opts Options) (*Report, error
 	return p.Check(ctx, opts.Checker)
 }
 
-// nodeSymmetric reports whether the Go users' extra intents keep node
-// symmetry: built-in intents and cycle intents (whose marks name
-// deployments) never tell nodes apart, but a predicate or a custom
-// monitor may read any node by index.
-func nodeSymmetric(extra []intents.Intent) bool {
-	for _, in := range extra {
+// nodeSymmetric reports whether the Go users' additions keep node
+// symmetry (docs/divergences/symmetry.md): built-in intents and cycle
+// intents (whose marks name deployments) never tell nodes apart, but a
+// predicate, a custom monitor or a custom controller may read any node by
+// index.
+func nodeSymmetric(opts Options) bool {
+	if len(opts.Controllers) > 0 {
+		return false
+	}
+	for _, in := range opts.ExtraIntents {
 		if in.Kind == intents.Predicate || in.Kind == intents.Monitor {
 			return false
 		}

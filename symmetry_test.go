@@ -1,0 +1,705 @@
+package kivi_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/kivi-go/kivi"
+	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/model"
+	"github.com/kivi-go/kivi/model/cases"
+	"github.com/kivi-go/kivi/model/modeltest"
+	"github.com/kivi-go/kivi/model/symmetry"
+	"github.com/kivi-go/kivi/scaling"
+)
+
+// Tests of node symmetry reduction (model/symmetry plugged into
+// kivi.System): the canonical form is invariant under the permutations it
+// claims, never merges states that are not permutations of each other,
+// commutes with the transition relation, and leaves every verdict and
+// shortest counterexample length unchanged.
+
+// symCluster is one topology the property tests draw from.
+type symCluster struct {
+	name string
+	p    *kivi.Problem
+}
+
+// caseProblem builds built-in case name at a scale.
+func caseProblem(t testing.TB, name string, scale int, noViolation bool) *kivi.Problem {
+	t.Helper()
+	c, err := cases.Get(name, scale, noViolation)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := kivi.NewProblem(c, kivi.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// setupProblem builds one scaling setup of a built-in case.
+func setupProblem(t testing.TB, name string, noViolation bool, nodes, replicas []int) *kivi.Problem {
+	t.Helper()
+	c, err := cases.Get(name, 3, noViolation)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, s, err := scaling.Build(c, scaling.Setup{Nodes: nodes, Replicas: replicas})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := kivi.NewProblemFrom(fmt.Sprintf("%s%v%v", name, nodes, replicas), u, s, c.Intents, kivi.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// eventsProblem is a hand-built cluster whose nodes carry event memory:
+// identical small nodes with kernel panics and a rolling maintenance, and
+// a RemoveDuplicates descheduler (no limits: symmetric). Pods start
+// stacked on the first node so that the descheduler has work.
+func eventsProblem(t testing.TB, nodes int, maintenance bool) *kivi.Problem {
+	t.Helper()
+	b := modeltest.New()
+	b.AddNodes(nodes, modeltest.Node().CPU(20).Mem(64))
+	app := b.AddTemplate(modeltest.Template("app").Requests(6, 4).Label("name", "app"))
+	d := b.AddDeployment("web", app, 3)
+	b.RunPod(d, 0).RunPod(d, 0).RunPodCPU(d, 1, 7)
+	b.AddEvent(model.Event{Kind: model.KernelPanic})
+	if maintenance {
+		b.AddEvent(model.Event{Kind: model.Maintenance, Slot: model.AfterStable, Parallel: 1})
+	}
+	b.U.Descheduler = &model.Descheduler{Profiles: []model.DeschedulerProfile{{Name: "dup", Balance: []model.BalancePlugin{model.RemoveDuplicates}}}}
+	b.Slots = 5
+	u, s, err := b.Build(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decls := []model.IntentDecl{{Name: "no_kernel_panic"}, {Name: "pod_balance_across_node", Params: map[string]any{"did": 1, "maxSkew": 1}}}
+	p, err := kivi.NewProblemFrom(fmt.Sprintf("events%d", nodes), u, s, decls, kivi.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// symmetricClusters are the topologies of the property tests: built-in
+// cases, scaling setups (empty identical nodes) and the event cluster.
+func symmetricClusters(t testing.TB) []symCluster {
+	var out []symCluster
+	for _, name := range cases.Names() {
+		for _, nv := range []bool{false, true} {
+			out = append(out, symCluster{fmt.Sprintf("%s/nv=%v", name, nv), caseProblem(t, name, 3, nv)})
+		}
+	}
+	out = append(out,
+		symCluster{"c1[4][3]", setupProblem(t, "c1", true, []int{4}, []int{3})},
+		symCluster{"c3[3 1][3]", setupProblem(t, "c3", false, []int{3, 1}, []int{3})},
+		symCluster{"c4[3][4]", setupProblem(t, "c4", false, []int{3}, []int{4})},
+		symCluster{"c8[1 3][4]/nv", setupProblem(t, "c8", true, []int{1, 3}, []int{4})},
+		symCluster{"c8[1 3][6]", setupProblem(t, "c8", false, []int{1, 3}, []int{6})},
+		symCluster{"events3", eventsProblem(t, 3, false)},
+		symCluster{"events4+maintenance", eventsProblem(t, 4, true)},
+	)
+	return out
+}
+
+// successors returns copies of every successor of s.
+func successors(sys *kivi.System, s *model.State) []*model.State {
+	var out []*model.State
+	sys.Next(s, func(_ checker.Step, t *model.State) { out = append(out, t.Clone()) })
+	return out
+}
+
+// walk draws a random run of up to 40 steps from the initial state.
+func walk(rt *rapid.T, sys *kivi.System) *model.State {
+	var s *model.State
+	sys.Initial(func(x *model.State) { s = x.Clone() })
+	steps := rapid.IntRange(0, 40).Draw(rt, "steps")
+	for range steps {
+		succ := successors(sys, s)
+		if len(succ) == 0 {
+			break
+		}
+		s = succ[rapid.IntRange(0, len(succ)-1).Draw(rt, "successor")]
+	}
+	return s
+}
+
+// randomPermutation permutes the movable blocks of s at random.
+func randomPermutation(rt *rapid.T, c *symmetry.Canonicalizer, s *model.State) []int {
+	perm := make([]int, len(s.Nodes))
+	for i := range perm {
+		perm[i] = i
+	}
+	for _, block := range c.Movable(s) {
+		shuffled := rapid.Permutation(block).Draw(rt, "block")
+		for i, old := range block {
+			perm[old] = shuffled[i]
+		}
+	}
+	return perm
+}
+
+func encode(s *model.State) []byte { return s.AppendEncoding(nil) }
+
+// canonicalKeys are the canonical encodings of states, sorted.
+func canonicalKeys(c *symmetry.Canonicalizer, states []*model.State) []string {
+	out := make([]string, len(states))
+	for i, s := range states {
+		out[i] = string(encode(c.Canonical(s)))
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// TestSymmetryCanonicalInvariant (a): every permutation within the movable
+// blocks of a reachable state has the same canonical encoding, the
+// canonical form is a fixpoint, and Canonical never modifies its input.
+func TestSymmetryCanonicalInvariant(t *testing.T) {
+	clusters := symmetricClusters(t)
+	rapid.Check(t, func(rt *rapid.T) {
+		cl := rapid.SampledFrom(clusters).Draw(rt, "cluster")
+		sys := cl.p.System
+		c := sys.Symmetry
+		s := walk(rt, sys)
+		before := encode(s)
+		want := encode(c.Canonical(s))
+		if !bytes.Equal(encode(s), before) {
+			rt.Fatalf("%s: Canonical modified its input", cl.name)
+		}
+		perm := randomPermutation(rt, c, s)
+		got := encode(c.Canonical(symmetry.Permute(sys.U, s, perm)))
+		if !bytes.Equal(got, want) {
+			rt.Fatalf("%s: permutation %v changes the canonical form\nstate:\n%s\npermuted:\n%s", cl.name, perm,
+				model.Describe(sys.U, s), model.Describe(sys.U, symmetry.Permute(sys.U, s, perm)))
+		}
+		if again := encode(c.Canonical(c.Canonical(s))); !bytes.Equal(again, want) {
+			rt.Fatalf("%s: Canonical is not idempotent", cl.name)
+		}
+	})
+}
+
+// TestSymmetryCommutesWithSteps (b): a state and its canonical form (and
+// any permutation of it) satisfy the same invariants and end conditions,
+// are valid end states alike, and have the same successors up to
+// symmetry: the permutations are automorphisms of the transition
+// relation, one step deep, on reachable states. This is what catches a
+// controller reading node indices.
+func TestSymmetryCommutesWithSteps(t *testing.T) {
+	clusters := symmetricClusters(t)
+	rapid.Check(t, func(rt *rapid.T) {
+		cl := rapid.SampledFrom(clusters).Draw(rt, "cluster")
+		sys := cl.p.System
+		c := sys.Symmetry
+		s := walk(rt, sys)
+		perm := randomPermutation(rt, c, s)
+		for _, other := range []*model.State{c.Canonical(s), symmetry.Permute(sys.U, s, perm)} {
+			for _, inv := range cl.p.Properties.Invariants {
+				if inv.Holds(s) != inv.Holds(other) {
+					rt.Fatalf("%s: invariant %s differs between a state and its permutation", cl.name, inv.Name)
+				}
+			}
+			for _, end := range cl.p.Properties.EndConditions {
+				if end.Holds(s) != end.Holds(other) {
+					rt.Fatalf("%s: end condition %s differs between a state and its permutation", cl.name, end.Name)
+				}
+			}
+			a, b := successors(sys, s), successors(sys, other)
+			if len(a) != len(b) {
+				rt.Fatalf("%s: %d successors, %d after permutation", cl.name, len(a), len(b))
+			}
+			if ka, kb := canonicalKeys(c, a), canonicalKeys(c, b); !slices.Equal(ka, kb) {
+				rt.Fatalf("%s: successors differ up to symmetry\nstate:\n%s\nother:\n%s", cl.name,
+					model.Describe(sys.U, s), model.Describe(sys.U, other))
+			}
+		}
+		// Exactly, without trusting the canonicaliser: the successors of
+		// π(s) are the π-images of the successors of s.
+		var images, direct []string
+		for _, t := range successors(sys, s) {
+			images = append(images, string(encode(symmetry.Permute(sys.U, t, perm))))
+		}
+		for _, t := range successors(sys, symmetry.Permute(sys.U, s, perm)) {
+			direct = append(direct, string(encode(t)))
+		}
+		slices.Sort(images)
+		slices.Sort(direct)
+		if !slices.Equal(images, direct) {
+			rt.Fatalf("%s: permutation %v is not an automorphism here\nstate:\n%s", cl.name, perm, model.Describe(sys.U, s))
+		}
+	})
+}
+
+// permutations calls f with every permutation of 0..n-1 that maps each
+// block onto itself.
+func permutations(n int, blocks [][]int, f func([]int)) {
+	perm := make([]int, n)
+	for i := range perm {
+		perm[i] = i
+	}
+	var rec func(b int)
+	rec = func(b int) {
+		if b == len(blocks) {
+			f(perm)
+			return
+		}
+		block := blocks[b]
+		img := slices.Clone(block)
+		var heap func(k int)
+		heap = func(k int) {
+			if k == 1 {
+				for i, old := range block {
+					perm[old] = img[i]
+				}
+				rec(b + 1)
+				return
+			}
+			for i := 0; i < k; i++ {
+				heap(k - 1)
+				if k%2 == 0 {
+					img[i], img[k-1] = img[k-1], img[i]
+				} else {
+					img[0], img[k-1] = img[k-1], img[0]
+				}
+			}
+		}
+		heap(len(block))
+	}
+	rec(0)
+}
+
+// TestSymmetryNeverMergesDistinctOrbits (c): for clusters of at most four
+// nodes, two reachable states have the same canonical encoding exactly
+// when one is a permutation of the other (brute force over the group),
+// and the canonical form is itself in the state's orbit.
+func TestSymmetryNeverMergesDistinctOrbits(t *testing.T) {
+	var small []symCluster
+	for _, cl := range symmetricClusters(t) {
+		if len(cl.p.System.U.Nodes) <= 4 && !cl.p.System.Symmetry.Trivial() {
+			small = append(small, cl)
+		}
+	}
+	if len(small) < 5 {
+		t.Fatalf("only %d small symmetric clusters", len(small))
+	}
+	rapid.Check(t, func(rt *rapid.T) {
+		cl := rapid.SampledFrom(small).Draw(rt, "cluster")
+		sys := cl.p.System
+		c := sys.Symmetry
+		s := walk(rt, sys)
+		var other *model.State
+		if rapid.Bool().Draw(rt, "permuted") {
+			other = symmetry.Permute(sys.U, s, randomPermutation(rt, c, s))
+		} else {
+			other = walk(rt, sys)
+		}
+		orbit := map[string]bool{}
+		permutations(len(s.Nodes), c.Movable(s), func(p []int) { orbit[string(encode(symmetry.Permute(sys.U, s, p)))] = true })
+		if !orbit[string(encode(c.Canonical(s)))] {
+			rt.Fatalf("%s: the canonical form is not a permutation of the state", cl.name)
+		}
+		same := bytes.Equal(encode(c.Canonical(s)), encode(c.Canonical(other)))
+		if inOrbit := orbit[string(encode(other))]; same != inOrbit {
+			rt.Fatalf("%s: canonical forms equal=%v but other in orbit=%v\nstate:\n%s\nother:\n%s", cl.name, same, inOrbit,
+				model.Describe(sys.U, s), model.Describe(sys.U, other))
+		}
+	})
+}
+
+// checkResult runs the engine on p, with or without symmetry, collecting
+// a verdict for every property.
+func checkResult(t testing.TB, p *kivi.Problem, noSymmetry bool) checker.Result[*model.State] {
+	t.Helper()
+	res, err := checker.Check[*model.State](context.Background(), p.System.CheckerSystem(), p.Properties,
+		checker.Options{CollectAll: true, NoSymmetry: noSymmetry, Workers: 2, MaxStates: 2_000_000})
+	if err != nil {
+		t.Fatalf("%s (noSymmetry=%v): %v", p.Name, noSymmetry, err)
+	}
+	return res
+}
+
+// replayConcrete re-executes a counterexample in the unreduced System and
+// checks that every step reaches the state the trace records.
+func replayConcrete(t testing.TB, sys *kivi.System, tr *checker.Trace[*model.State]) {
+	t.Helper()
+	cur := tr.Initial
+	for i, st := range tr.Steps {
+		next, _, err := sys.Replay(cur, st.Step)
+		if err != nil {
+			t.Fatalf("step %d: %v", i+1, err)
+		}
+		if !bytes.Equal(encode(next), encode(st.State)) {
+			t.Fatalf("step %d: replay reaches another state", i+1)
+		}
+		cur = next
+	}
+}
+
+// compareVerdicts (d) checks one problem with and without symmetry.
+func compareVerdicts(t *testing.T, p *kivi.Problem) (reduced, full int64) {
+	t.Helper()
+	off := checkResult(t, p, true)
+	on := checkResult(t, p, false)
+	if len(off.Properties) != len(on.Properties) {
+		t.Fatalf("%s: %d vs %d properties", p.Name, len(off.Properties), len(on.Properties))
+	}
+	bounded := off.Stats.States >= 2_000_000 || on.Stats.States >= 2_000_000
+	for i, a := range off.Properties {
+		b := on.Properties[i]
+		if bounded && (a.Verdict == checker.Unknown || b.Verdict == checker.Unknown) {
+			continue
+		}
+		if a.Verdict != b.Verdict {
+			t.Errorf("%s: %s: %v without symmetry, %v with", p.Name, a.Name, a.Verdict, b.Verdict)
+			continue
+		}
+		if b.Trace == nil {
+			continue
+		}
+		replayConcrete(t, p.System, b.Trace)
+		if a.Kind == "invariant" && len(a.Trace.Steps) != len(b.Trace.Steps) {
+			t.Errorf("%s: %s: shortest counterexample %d steps without symmetry, %d with", p.Name, a.Name, len(a.Trace.Steps), len(b.Trace.Steps))
+		}
+	}
+	if on.Stats.States > off.Stats.States {
+		t.Errorf("%s: symmetry stores more states (%d) than without (%d)", p.Name, on.Stats.States, off.Stats.States)
+	}
+	return on.Stats.States, off.Stats.States
+}
+
+// TestSymmetrySameVerdictsOnCases (d): every built-in case at scales 2 and
+// 3, both variants, has the same verdict for every property with and
+// without symmetry; the reduced run's counterexamples replay in the
+// unreduced System and invariant counterexamples are as short.
+func TestSymmetrySameVerdictsOnCases(t *testing.T) {
+	for _, name := range cases.Names() {
+		for _, scale := range []int{2, 3} {
+			for _, nv := range []bool{false, true} {
+				p := caseProblem(t, name, scale, nv)
+				on, off := compareVerdicts(t, p)
+				t.Logf("%s scale %d noViolation=%v: %d states reduced, %d full", name, scale, nv, on, off)
+			}
+		}
+	}
+}
+
+// TestSymmetrySameVerdictsOnSetups (d): the scaling search's small setups
+// (empty identical nodes, up to 3 nodes and 4 replicas) of every case.
+func TestSymmetrySameVerdictsOnSetups(t *testing.T) {
+	if testing.Short() {
+		t.Skip("scaling setups")
+	}
+	for _, name := range cases.Names() {
+		for _, nv := range []bool{false, true} {
+			c, err := cases.Get(name, 3, nv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			setups, err := scaling.Setups(c, scaling.EnumerateOptions{ConfidentNodes: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checked := 0
+			for _, s := range setups {
+				if s.TotalNodes() > 3 || s.TotalReplicas() > 4 {
+					continue
+				}
+				p := setupProblem(t, name, nv, s.Nodes, s.Replicas)
+				compareVerdicts(t, p)
+				checked++
+			}
+			t.Logf("%s noViolation=%v: %d setups", name, nv, checked)
+		}
+	}
+	// The event cluster: kernel panics, maintenance and the descheduler.
+	for _, n := range []int{3, 4} {
+		compareVerdicts(t, eventsProblem(t, n, n == 4))
+	}
+}
+
+// stirling2 returns S(k, j), the number of partitions of k labelled items
+// into j non-empty unlabelled blocks.
+func stirling2(k, j int) int64 {
+	s := make([][]int64, k+1)
+	for i := range s {
+		s[i] = make([]int64, j+1)
+	}
+	s[0][0] = 1
+	for i := 1; i <= k; i++ {
+		for b := 1; b <= j; b++ {
+			s[i][b] = int64(b)*s[i-1][b] + s[i-1][b-1]
+		}
+	}
+	return s[k][j]
+}
+
+func pow(n, k int) int64 {
+	r := int64(1)
+	for range k {
+		r *= int64(n)
+	}
+	return r
+}
+
+// TestSymmetryKnownOrbits (e): n identical nodes and k bare pods that need
+// nothing, queued for the scheduler, and no other dynamics. The scheduler
+// drains its queue in one step and every node ties for every pod, so the
+// step has n^k successors (all pods bound, queued for the kubelet), and
+// the kubelet then starts them: 1 + 2·n^k states. Pods keep their slots
+// (only nodes are permuted), so the orbits of an assignment of k labelled
+// pods to n unlabelled nodes are the set partitions of the pods into at
+// most n blocks: 1 + 2·Σ_{j≤n} S(k, j) states. (With pod symmetry as well
+// it would be the multisets, C(n+k−1, k) − style; pods are not permuted,
+// see docs/divergences/symmetry.md.)
+func TestSymmetryKnownOrbits(t *testing.T) {
+	for _, tc := range []struct{ nodes, pods int }{{2, 2}, {3, 3}, {3, 4}, {4, 3}, {5, 4}, {6, 4}} {
+		b := modeltest.New()
+		b.AddNodes(tc.nodes, modeltest.Node())
+		b.AddTemplate(modeltest.Template("bare"))
+		b.Slots = tc.pods
+		u, s, err := b.Build(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range tc.pods {
+			s.Pods[i] = model.PodState{Phase: model.Pending}
+			s.Enqueue(model.SchedulerQueue, i)
+		}
+		s.Init = model.InitMain
+		sys := &kivi.System{U: u, Init: s, Actors: kivi.Actors(u, s, kivi.ActorOptions{}), Symmetry: symmetry.New(u)}
+		count := func(noSymmetry bool) int64 {
+			res, err := checker.Check[*model.State](context.Background(), sys.CheckerSystem(), checker.Properties[*model.State]{},
+				checker.Options{NoSymmetry: noSymmetry})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res.Stats.States
+		}
+		var orbits int64
+		for j := 1; j <= min(tc.nodes, tc.pods); j++ {
+			orbits += stirling2(tc.pods, j)
+		}
+		if got, want := count(true), 1+2*pow(tc.nodes, tc.pods); got != want {
+			t.Errorf("%d nodes, %d pods without symmetry: %d states, want %d", tc.nodes, tc.pods, got, want)
+		}
+		if got, want := count(false), 1+2*orbits; got != want {
+			t.Errorf("%d nodes, %d pods with symmetry: %d states, want %d", tc.nodes, tc.pods, got, want)
+		}
+	}
+}
+
+// TestSymmetryClassesOfCases pins the classes and the rules that fire on
+// the built-in cases (cases.md topologies).
+func TestSymmetryClassesOfCases(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		nv      bool
+		classes string
+		off     bool
+	}{
+		{"c1", false, "[[0 1 2]]", false},
+		{"c3", false, "[[0 1] [2]]", false},  // zone 1 twice, zone 2 once
+		{"c7", false, "[[0] [1 2]]", false},  // node 1 is the nodeName pin
+		{"c8", false, "[[0] [1] [2]]", true}, // hostname domains in the descheduler
+		{"c8", true, "[[0] [1 2]]", false},   // only hard constraints balanced: none
+		{"c6", false, "[[0 1 2]]", false},    // maintenance pins per state, not here
+	} {
+		p := caseProblem(t, tc.name, 3, tc.nv)
+		a := symmetry.Analyze(p.System.U)
+		if got := fmt.Sprint(a.Classes); got != tc.classes || a.Off() != tc.off {
+			t.Errorf("%s nv=%v: classes %s off=%v, want %s off=%v (%+v)", tc.name, tc.nv, got, a.Off(), tc.classes, tc.off, a.Decisions)
+		}
+	}
+}
+
+// BenchmarkSymmetry reports the stored states of C3 and C8 scaling
+// setups with 3, 6 and 10 identical nodes, with and without symmetry.
+// C8's original variant balances hostname domains in the descheduler, so
+// symmetry is off there (rule DeschedulerHostnameDomains); its
+// no-violation variant (c8n) is reduced.
+func BenchmarkSymmetry(b *testing.B) {
+	type setup struct {
+		name     string
+		nv       bool
+		nodes    []int
+		replicas []int
+	}
+	for _, s := range []setup{
+		{"c3", false, []int{3, 0}, []int{3}},
+		{"c3", false, []int{6, 0}, []int{3}},
+		{"c3", false, []int{10, 0}, []int{2}},
+		{"c8", false, []int{1, 2}, []int{6}},
+		{"c8", false, []int{2, 4}, []int{6}},
+		{"c8", false, []int{2, 8}, []int{4}},
+		{"c8n", true, []int{1, 2}, []int{6}},
+		{"c8n", true, []int{2, 4}, []int{6}},
+		{"c8n", true, []int{2, 8}, []int{4}},
+	} {
+		c, err := cases.Get(s.name[:2], 3, s.nv)
+		if err != nil {
+			b.Fatal(err)
+		}
+		u, st, err := scaling.Build(c, scaling.Setup{Nodes: s.nodes, Replicas: s.replicas})
+		if err != nil {
+			b.Fatal(err)
+		}
+		p, err := kivi.NewProblemFrom(c.Name, u, st, c.Intents, kivi.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		total := 0
+		for _, n := range s.nodes {
+			total += n
+		}
+		for _, on := range []bool{true, false} {
+			mode := map[bool]string{true: "on", false: "off"}[on]
+			b.Run(fmt.Sprintf("case=%s/nodes=%d/replicas=%d/symmetry=%s", s.name, total, s.replicas[0], mode), func(b *testing.B) {
+				var states int64
+				for b.Loop() {
+					rep, err := p.Check(context.Background(), checker.Options{NoSymmetry: !on, CollectAll: true})
+					if err != nil {
+						b.Fatal(err)
+					}
+					states = rep.Stats.States
+				}
+				b.ReportMetric(float64(states), "states")
+			})
+		}
+	}
+}
+
+// automorphic reports whether perm maps the successors of s exactly onto
+// the successors of perm(s).
+func automorphic(sys *kivi.System, s *model.State, perm []int) bool {
+	var images, direct []string
+	for _, t := range successors(sys, s) {
+		images = append(images, string(encode(symmetry.Permute(sys.U, t, perm))))
+	}
+	for _, t := range successors(sys, symmetry.Permute(sys.U, s, perm)) {
+		direct = append(direct, string(encode(t)))
+	}
+	slices.Sort(images)
+	slices.Sort(direct)
+	return slices.Equal(images, direct)
+}
+
+// TestSymmetryRulesAreNecessary shows, for every rule that switches
+// symmetry off or pins nodes per state, a state where the permutation the
+// rule forbids is not an automorphism, and checks that the analysis
+// forbids it.
+func TestSymmetryRulesAreNecessary(t *testing.T) {
+	swap01 := []int{1, 0, 2}
+	swap12 := []int{0, 2, 1}
+	for _, tc := range []struct {
+		name  string
+		build func() (*model.Universe, *model.State)
+		perm  []int
+		rule  string // the rule that must fire ("" = per-state pinning)
+	}{{
+		// Two nodes tie for a new pod; LowestIndex takes node 1, whose
+		// content the swap changes (controllers/scheduler/scheduler.go).
+		name: "LowestIndex", rule: "LowestIndexTieBreak", perm: swap01,
+		build: func() (*model.Universe, *model.State) {
+			b := modeltest.New()
+			b.AddNodes(3, modeltest.Node())
+			b.AddTemplate(modeltest.Template("bare"))
+			b.U.Options.TieBreak = model.LowestIndex
+			b.Slots = 3
+			u, s := b.MustBuild()
+			s.Pods[0] = model.PodState{Phase: model.Running, Node: 1}
+			s.Pods[1] = model.PodState{Phase: model.Running, Node: 2}
+			s.Pods[2] = model.PodState{Phase: model.Pending}
+			s.Enqueue(model.SchedulerQueue, 2)
+			return u, s
+		},
+	}, {
+		// Hostname domains of sizes 0, 2, 2: the descheduler moves one pod
+		// out of the domain with the higher hostname value id, node 3
+		// (controllers/descheduler/topologyspread.go, domains).
+		name: "DeschedulerHostnameDomains", rule: "DeschedulerHostnameDomains", perm: swap12,
+		build: func() (*model.Universe, *model.State) {
+			b := modeltest.New()
+			b.AddNodes(3, modeltest.Node())
+			app := b.AddTemplate(modeltest.Template("app").Requests(8, 8).Label("name", "app").
+				Spread(1, model.HostnameKey, model.ScheduleAnyway))
+			d := b.AddDeployment("web", app, 4)
+			b.RunPod(d, 1).RunPod(d, 1).RunPod(d, 2).RunPod(d, 2)
+			b.U.Descheduler = &model.Descheduler{Profiles: []model.DeschedulerProfile{{Name: "spread",
+				Balance: []model.BalancePlugin{model.RemovePodsViolatingTopologySpreadConstraint}, Constraints: model.AllConstraints}}}
+			u, s := b.MustBuild()
+			s.DeschedulerPending = true
+			return u, s
+		},
+	}, {
+		// Nodes 1 and 2 each hold three pods, one too many for an even
+		// spread over three nodes; a total limit of one
+		// eviction lets only the first node in index order lose it
+		// (controllers/descheduler/removeduplicates.go).
+		name: "DeschedulerLimitedNodeWalk", rule: "DeschedulerLimitedNodeWalk", perm: swap01,
+		build: func() (*model.Universe, *model.State) {
+			b := modeltest.New()
+			b.AddNodes(3, modeltest.Node())
+			app := b.AddTemplate(modeltest.Template("app").Requests(8, 8).Label("name", "app"))
+			d := b.AddDeployment("web", app, 6)
+			b.RunPod(d, 0).RunPod(d, 0).RunPod(d, 0).RunPod(d, 1).RunPod(d, 1).RunPod(d, 1)
+			b.U.Descheduler = &model.Descheduler{MaxTotal: 1, Profiles: []model.DeschedulerProfile{{Name: "dup",
+				Balance: []model.BalancePlugin{model.RemoveDuplicates}}}}
+			u, s := b.MustBuild()
+			s.DeschedulerPending = true
+			return u, s
+		},
+	}, {
+		// Maintenance has finished node 1 and waits for node 2 next: the
+		// driver starts node 2, whatever it holds (events/maintenance.go).
+		name: "MaintenanceOrder", perm: swap12,
+		build: func() (*model.Universe, *model.State) {
+			b := modeltest.New()
+			b.AddNodes(3, modeltest.Node())
+			app := b.AddTemplate(modeltest.Template("app").Requests(8, 8).Label("name", "app"))
+			d := b.AddDeployment("web", app, 1)
+			b.RunPod(d, 1)
+			b.AddEvent(model.Event{Kind: model.Maintenance, Slot: model.AfterStable, Parallel: 1})
+			u, s := b.MustBuild()
+			s.EventVars[0], s.EventVars[1] = 1, 3 // next node 1; node 0 done
+			return u, s
+		},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			u, s := tc.build()
+			if s.Init < model.InitMain {
+				s.Init = model.InitMain
+			}
+			if len(u.Events) > 0 {
+				s.Init = model.InitStable
+			}
+			sys := &kivi.System{U: u, Init: s, Actors: kivi.Actors(u, s, kivi.ActorOptions{})}
+			if automorphic(sys, s, tc.perm) {
+				t.Fatalf("permutation %v is an automorphism here: the rule is not shown necessary", tc.perm)
+			}
+			c := symmetry.New(u)
+			if tc.rule != "" {
+				a := c.Analysis()
+				if !a.Off() || !slices.ContainsFunc(a.Decisions, func(d symmetry.Decision) bool { return d.Rule == tc.rule }) {
+					t.Fatalf("rule %s did not switch symmetry off: %+v", tc.rule, a.Decisions)
+				}
+				return
+			}
+			for _, block := range c.Movable(s) {
+				for old, new := range tc.perm {
+					if old != new && slices.Contains(block, old) && slices.Contains(block, new) {
+						t.Fatalf("movable blocks %v allow the permutation %v", c.Movable(s), tc.perm)
+					}
+				}
+			}
+		})
+	}
+}
