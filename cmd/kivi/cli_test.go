@@ -7,8 +7,8 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"strconv"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 

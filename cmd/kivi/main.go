@@ -13,6 +13,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -70,4 +71,26 @@ func usage(w io.Writer) {
   kivi cases
 Run 'kivi verify -h' for the verification flags.
 `)
+}
+
+// parseInterspersed parses flags anywhere on the command line
+// (`kivi verify DIR --original` as well as `kivi verify --original DIR`):
+// the standard flag package stops at the first positional argument. It
+// returns the positional arguments; "--" ends flag parsing.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return positional, nil
+		}
+		if rest[0] == "--" {
+			return append(positional, rest[1:]...), nil
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
 }

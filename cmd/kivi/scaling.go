@@ -18,8 +18,8 @@ import (
 // scalingFlags are the scaling search's options.
 type scalingFlags struct {
 	confidentNodes, confidentPods, fastFind int
-	shard, shardMode, shardOut             string
-	setupTimeout                           time.Duration
+	shard, shardMode, shardOut              string
+	setupTimeout                            time.Duration
 }
 
 // runScaling runs the scaling search (or one shard of it) and prints it in

@@ -15,10 +15,11 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) int {
 	cf.register(fs)
 	seed := fs.Uint64("seed", 1, "random seed (the same seed gives the same run)")
 	steps := fs.Int("steps", 200, "stop after this many steps")
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
 		return exitInput
 	}
-	c, err := cf.load(fs)
+	c, err := cf.load(pos)
 	if err != nil {
 		return inputError(stderr, err)
 	}

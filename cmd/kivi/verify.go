@@ -33,9 +33,9 @@ func (c *caseFlags) register(fs *flag.FlagSet) {
 
 // load returns the cluster named by the flags or the single positional
 // argument.
-func (c *caseFlags) load(fs *flag.FlagSet) (*model.Cluster, error) {
+func (c *caseFlags) load(pos []string) (*model.Cluster, error) {
 	switch {
-	case c.name != "" && fs.NArg() > 0:
+	case c.name != "" && len(pos) > 0:
 		return nil, fmt.Errorf("give either --case or a case file, not both: %w", errUsage)
 	case c.name != "":
 		cl, err := cases.Get(c.name, c.scale, c.noViolation)
@@ -43,10 +43,10 @@ func (c *caseFlags) load(fs *flag.FlagSet) (*model.Cluster, error) {
 			return nil, fmt.Errorf("%w: %w", errUsage, err)
 		}
 		return cl, nil
-	case fs.NArg() == 1:
-		return casefile.Load(fs.Arg(0))
-	case fs.NArg() > 1:
-		return nil, fmt.Errorf("one case file at a time (got %d): %w", fs.NArg(), errUsage)
+	case len(pos) == 1:
+		return casefile.Load(pos[0])
+	case len(pos) > 1:
+		return nil, fmt.Errorf("one case file at a time (got %d): %w", len(pos), errUsage)
 	}
 	return nil, fmt.Errorf("nothing to verify: give --case cN or a case file: %w", errUsage)
 }
@@ -56,6 +56,8 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.SetOutput(stderr)
 	var cf caseFlags
 	cf.register(fs)
+	var inf inputFlags
+	inf.register(fs)
 	original := fs.Bool("original", false, "verify the given topology only (no scaling search)")
 	all := fs.Bool("all", false, "keep going after the first violation: one verdict per intent")
 	workers := fs.Int("workers", 0, "exploring goroutines (0 = all cores)")
@@ -75,10 +77,14 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.StringVar(&sf.shardMode, "shard-mode", "interleaved", "how setups are dealt to shards: interleaved or contiguous")
 	fs.StringVar(&sf.shardOut, "shard-out", "", "write the shard result to this file instead of stdout")
 	fs.DurationVar(&sf.setupTimeout, "setup-timeout", 0, "scaling search: per-setup time limit; a setup that hits it is unknown")
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
 		return exitInput
 	}
-	c, err := cf.load(fs)
+	c, ok, err := inf.load(pos, os.Stdin, stderr)
+	if !ok {
+		c, err = cf.load(pos)
+	}
 	if err != nil {
 		return inputError(stderr, err)
 	}
@@ -110,6 +116,11 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			fmt.Fprintf(stderr, "\r%d states, %d transitions, depth %d, queue %d, %.0f states/s, %s   ",
 				p.States, p.Transitions, p.Depth, p.Queue, p.StatesPerS, p.Elapsed.Round(time.Second))
 		}
+	}
+	if inf.logs {
+		// A running cluster is one topology: logs imply --original (as
+		// Kivi's -log forces -o).
+		*original = true
 	}
 	if !*original {
 		return runScaling(ctx, c, opts, sf, *all, *jsonOut, stdout, stderr, !*quiet && isTerminal(stderr))

@@ -1,0 +1,88 @@
+package kivi_test
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/kivi-go/kivi"
+	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/model"
+	"github.com/kivi-go/kivi/model/manifest"
+)
+
+// kiviExamples is Kivi's example folder, next to the repository; it is
+// reference data that is not shipped, so the tests skip without it.
+const kiviExamples = "../shared/kivi-examples"
+
+// assertC3 runs the cluster through the checker and asserts the C3
+// verdict: pod_always_schedulable is violated, the trace ending with the
+// scheduler finding no feasible node.
+func assertC3(t *testing.T, c *model.Cluster) {
+	t.Helper()
+	rep, err := kivi.Verify(context.Background(), c, kivi.Options{Checker: checker.Options{Workers: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rep.Result("pod_always_schedulable")
+	if r == nil || r.Verdict != checker.Violated {
+		t.Fatalf("pod_always_schedulable: %+v", r)
+	}
+	lines := kivi.TraceLines(r.Trace)
+	if len(lines) == 0 || !strings.HasSuffix(lines[len(lines)-1], "[Scheduler - no_feasible_node] No feasible node!") {
+		t.Fatalf("counterexample does not end with no feasible node:\n%s", strings.Join(lines, "\n"))
+	}
+	t.Logf("counterexample:\n%s\nstats: %+v", strings.Join(lines, "\n"), rep.Stats)
+}
+
+func needKiviExamples(t *testing.T) {
+	t.Helper()
+	if _, err := os.Stat(kiviExamples); err != nil {
+		t.Skipf("skipping: Kivi's example folder %s is absent (it is reference data outside the repository)", kiviExamples)
+	}
+}
+
+// TestInputsKiviConfigDirC3 is issue 6's acceptance for Kivi's
+// configuration directory of C3.
+func TestInputsKiviConfigDirC3(t *testing.T) {
+	needKiviExamples(t)
+	r, err := manifest.LoadKiviDir(os.DirFS(kiviExamples), "c3/configs", manifest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertC3(t, r.Cluster)
+}
+
+// TestInputsKiviLogDirC3 is issue 6's acceptance for Kivi's log
+// directory of C3: a real kind cluster's dumps.
+func TestInputsKiviLogDirC3(t *testing.T) {
+	needKiviExamples(t)
+	r, err := manifest.LoadLogs(os.DirFS(kiviExamples), "c3/logs", manifest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertC3(t, r.Cluster)
+}
+
+// TestInputsManifestStreamC3 is our own multi-document manifest set for
+// C3 (model/manifest/testdata/c3), read as `kivi verify -f app.yaml
+// --nodes nodes.yaml --intents intents.yaml` would.
+func TestInputsManifestStreamC3(t *testing.T) {
+	dir := "model/manifest/testdata/c3/"
+	read := func(name string) *manifest.File {
+		data, err := os.ReadFile(dir + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &manifest.File{Name: name, Data: data}
+	}
+	r, err := manifest.LoadStream([]manifest.File{*read("app.yaml")}, read("nodes.yaml"), read("intents.yaml"), manifest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range r.Warnings {
+		t.Log(w)
+	}
+	assertC3(t, r.Cluster)
+}

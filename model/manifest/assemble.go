@@ -1,0 +1,171 @@
+package manifest
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// Options tune the loaders.
+type Options struct {
+	// KnownIntent says whether an intent name is accepted (nil: every
+	// name); IntentNames lists the accepted names for the error message.
+	// The intents package is not importable from here, so the caller
+	// passes its catalogue.
+	KnownIntent func(name string) bool
+	IntentNames []string
+}
+
+// Result is a loaded cluster with the warnings found on the way.
+type Result struct {
+	Cluster  *model.Cluster
+	Warnings []Warning
+}
+
+// assembly collects a Cluster from nodes and workload objects.
+type assembly struct {
+	opts  Options
+	c     *model.Cluster
+	warns []Warning
+}
+
+// deploymentKey is namespace/name.
+func deploymentKey(ns, name string) string {
+	if ns == "" {
+		ns = "default"
+	}
+	return ns + "/" + name
+}
+
+// workloads adds the Deployments, HPAs and the descheduler policy among
+// objs to the cluster, whose node types must be set. created says
+// whether the deployments exist at the start (a running cluster) or are
+// created by the first command (a configuration being applied).
+func (as *assembly) workloads(objs []Object, created bool) (map[string]string, error) {
+	nodes := labelsOf(as.c.NodeTypes)
+	// Model names: the Deployment's name, or namespace/name when two
+	// namespaces use the same name.
+	count := map[string]int{}
+	for _, o := range objs {
+		if d, ok := o.Value.(*Deployment); ok {
+			count[d.Metadata.Name]++
+		}
+	}
+	names := map[string]string{} // namespace/name → model name
+	for _, o := range objs {
+		if o.Kind == "Pod" {
+			continue
+		}
+		as.warns = append(as.warns, classify(o)...)
+		d, ok := o.Value.(*Deployment)
+		if !ok {
+			continue
+		}
+		key := deploymentKey(d.Metadata.Namespace, d.Metadata.Name)
+		if _, dup := names[key]; dup {
+			return nil, o.at().errorf(o.path("metadata.name"), "a second Deployment %s (accepted: one Deployment per namespace and name)", key)
+		}
+		name := d.Metadata.Name
+		if count[name] > 1 {
+			name = key
+		}
+		names[key] = name
+		dd, td, err := deploymentDecl(o, name, nodes, &as.warns)
+		if err != nil {
+			return nil, err
+		}
+		if !created {
+			f := false
+			dd.Created = &f
+		}
+		as.c.Templates = append(as.c.Templates, td)
+		as.c.Deployments = append(as.c.Deployments, dd)
+	}
+	hpaOf := map[string]Object{}
+	var policy *Object
+	for _, o := range objs {
+		switch o.Value.(type) {
+		case *HPAv2, *HPAv1:
+			target, h, err := hpaDecl(o, &as.warns)
+			if err != nil {
+				return nil, err
+			}
+			ns := ""
+			switch v := o.Value.(type) {
+			case *HPAv2:
+				ns = v.Metadata.Namespace
+			case *HPAv1:
+				ns = v.Metadata.Namespace
+			}
+			key := deploymentKey(ns, target)
+			name, ok := names[key]
+			if !ok {
+				return nil, o.at().errorf(o.path("spec.scaleTargetRef.name"), "no Deployment %s in the input (deployments: %s)", key, keysOf(names))
+			}
+			if prev, dup := hpaOf[key]; dup {
+				return nil, o.at().errorf(o.path("spec.scaleTargetRef"), "Deployment %s already has an HPA (%s document %d); Kubernetes refuses to scale a target of two HPAs", key, prev.File, prev.Doc)
+			}
+			hpaOf[key] = o
+			for i := range as.c.Deployments {
+				if as.c.Deployments[i].Name == name {
+					as.c.Deployments[i].HPA = h
+				}
+			}
+		case *DeschedulerPolicy:
+			if policy != nil {
+				return nil, o.at().errorf(o.path(""), "a second DeschedulerPolicy (the first is in %s document %d; accepted: one)", policy.File, policy.Doc)
+			}
+			oc := o
+			policy = &oc
+			ds, err := deschedulerDecl(o, &as.warns)
+			if err != nil {
+				return nil, err
+			}
+			as.c.Descheduler = ds
+		}
+	}
+	return names, nil
+}
+
+func keysOf(m map[string]string) string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	if len(out) == 0 {
+		return "none"
+	}
+	return strings.Join(out, ", ")
+}
+
+// finish adds the default intent and checks that the cluster builds; a
+// model error becomes an input error naming the origin.
+func (as *assembly) finish(origin string) (*Result, error) {
+	if len(as.c.Nodes) == 0 {
+		return nil, &Error{File: origin, Msg: "no node in the input (accepted: Node manifests, a NodeList, or Kivi's cluster_configs.json node types)"}
+	}
+	if _, _, err := as.c.Build(); err != nil {
+		return nil, &Error{File: origin, Msg: "the cluster does not build: " + err.Error(), Err: err}
+	}
+	return &Result{Cluster: as.c, Warnings: as.warns}, nil
+}
+
+// checkIntents validates intent names against the caller's catalogue.
+func (as *assembly) checkIntents(file string, decls []model.IntentDecl) error {
+	if as.opts.KnownIntent == nil {
+		return nil
+	}
+	for i, d := range decls {
+		if !as.opts.KnownIntent(d.Name) {
+			return &Error{File: file, Path: fmt.Sprintf("[%d].name", i), Msg: fmt.Sprintf("unknown intent %q (accepted: %s)", d.Name, strings.Join(as.opts.IntentNames, ", "))}
+		}
+	}
+	return nil
+}
+
+// IsInput reports whether err is a bad-input error of this package.
+func IsInput(err error) bool { return errors.Is(err, ErrInput) }

@@ -1,0 +1,329 @@
+package manifest
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	sigsjson "sigs.k8s.io/json"
+	"sigs.k8s.io/yaml"
+)
+
+// Object is one decoded Kubernetes object.
+type Object struct {
+	File string
+	// Doc is the 1-based document index in the file.
+	Doc int
+	// Path locates the object inside its document ("" or "items[3]").
+	Path string
+	Kind string
+	// APIVersion as written.
+	APIVersion string
+	// Value is *Deployment, *HPAv2, *HPAv1, *Node, *Pod or
+	// *DeschedulerPolicy.
+	Value any
+	// Unknown are the paths of fields the thin type does not have,
+	// relative to the object; fields.go classifies them.
+	Unknown []string
+}
+
+func (o Object) at() at { return at{file: o.File, doc: o.Doc} }
+
+// path returns the object-relative field path in document terms.
+func (o Object) path(field string) string {
+	if o.Path == "" {
+		return field
+	}
+	if field == "" {
+		return o.Path
+	}
+	return o.Path + "." + field
+}
+
+// Decode reads every object of a YAML or JSON file (multi-document YAML,
+// List kinds). Kinds that cannot affect the model are skipped, quietly or
+// with a warning (kinds.go); a modelled kind with a wrong apiVersion, a
+// misspelt kind and any malformed document are errors.
+func Decode(file string, data []byte) ([]Object, []Warning, error) {
+	var parts [][]byte
+	if looksLikeJSON(data) {
+		parts = [][]byte{data}
+	} else {
+		var bad int
+		parts, bad = splitDocuments(data)
+		if bad > 0 {
+			return nil, nil, &Error{File: file, Msg: fmt.Sprintf("line %d: a document separator \"---\" may only be followed by spaces or a comment", bad)}
+		}
+	}
+	var objs []Object
+	var warns []Warning
+	doc := 0
+	for _, part := range parts {
+		js, err := toJSON(part)
+		if err != nil {
+			return nil, nil, &Error{File: file, Doc: doc + 1, Msg: err.Error()}
+		}
+		if isNull(js) {
+			continue
+		}
+		doc++
+		d := decoder{at: at{file: file, doc: doc}}
+		if err := d.object(js, ""); err != nil {
+			return nil, nil, err
+		}
+		objs = append(objs, d.objs...)
+		warns = append(warns, d.warns...)
+	}
+	return objs, warns, nil
+}
+
+func isNull(js []byte) bool {
+	s := strings.TrimSpace(string(js))
+	return s == "" || s == "null"
+}
+
+// toJSON converts one YAML document (or a JSON text) to JSON; duplicate
+// keys are errors, as with kubectl's strict field validation.
+func toJSON(part []byte) ([]byte, error) {
+	if looksLikeJSON(part) {
+		var v any
+		if err := json.Unmarshal(part, &v); err != nil {
+			return nil, fmt.Errorf("not valid JSON: %v", err)
+		}
+		return part, nil
+	}
+	js, err := yaml.YAMLToJSONStrict(part)
+	if err != nil {
+		msg := strings.TrimPrefix(err.Error(), "error converting YAML to JSON: ")
+		msg = strings.TrimPrefix(msg, "yaml: unmarshal errors:\n  ")
+		return nil, fmt.Errorf("not valid YAML: %s", strings.ReplaceAll(msg, "\n  ", "; "))
+	}
+	return js, nil
+}
+
+type decoder struct {
+	at    at
+	objs  []Object
+	warns []Warning
+}
+
+// object decodes one object (recursing into Lists) found at path.
+func (d *decoder) object(js []byte, path string) error {
+	var tm TypeMeta
+	var probe any
+	if err := json.Unmarshal(js, &probe); err != nil {
+		return d.at.errorf(path, "not valid JSON: %v", err)
+	}
+	m, ok := probe.(map[string]any)
+	if !ok {
+		return d.at.errorf(path, "a document must be a mapping with apiVersion and kind, not %s", jsonKind(probe))
+	}
+	for _, f := range []string{"apiVersion", "kind"} {
+		v, present := m[f]
+		s, isStr := v.(string)
+		if !present || !isStr || s == "" {
+			return d.at.errorf(join(path, f), "missing or not a string (accepted kinds: %s)", modelledKindNames())
+		}
+	}
+	tm.APIVersion, tm.Kind = m["apiVersion"].(string), m["kind"].(string)
+	if tm.Kind == "List" || (strings.HasSuffix(tm.Kind, "List") && modelledKinds[strings.TrimSuffix(tm.Kind, "List")] != nil) {
+		return d.list(js, path, tm)
+	}
+	versions, modelled := modelledKinds[tm.Kind]
+	switch {
+	case modelled && !slices.Contains(versions, tm.APIVersion):
+		return d.at.errorf(join(path, "apiVersion"), "%q is not supported for kind %s (accepted: %s)", tm.APIVersion, tm.Kind, strings.Join(versions, ", "))
+	case modelled:
+	case harmlessKinds[tm.Kind]:
+		return nil
+	case unmodelledWorkloadKinds[tm.Kind] != "":
+		d.warns = append(d.warns, d.at.warning(path, "kind %s %q is ignored: %s", tm.Kind, nameOf(m), unmodelledWorkloadKinds[tm.Kind]))
+		return nil
+	default:
+		if near, ok := nearKind(tm.Kind); ok {
+			return d.at.errorf(join(path, "kind"), "unknown kind %q; did you mean %s? (accepted: %s)", tm.Kind, near, modelledKindNames())
+		}
+		d.warns = append(d.warns, d.at.warning(path, "kind %s %q is not modelled and is ignored", tm.Kind, nameOf(m)))
+		return nil
+	}
+	var v any
+	switch {
+	case tm.Kind == "Deployment":
+		v = &Deployment{}
+	case tm.Kind == "HorizontalPodAutoscaler" && tm.APIVersion == "autoscaling/v2":
+		v = &HPAv2{}
+	case tm.Kind == "HorizontalPodAutoscaler":
+		v = &HPAv1{}
+	case tm.Kind == "Node":
+		v = &Node{}
+	case tm.Kind == "Pod":
+		v = &Pod{}
+	case tm.Kind == "DeschedulerPolicy":
+		v = &DeschedulerPolicy{}
+	}
+	unknown, err := strictDecode(d.at, path, js, v)
+	if err != nil {
+		return err
+	}
+	d.objs = append(d.objs, Object{File: d.at.file, Doc: d.at.doc, Path: path, Kind: tm.Kind, APIVersion: tm.APIVersion, Value: v, Unknown: unknown})
+	return nil
+}
+
+func (d *decoder) list(js []byte, path string, tm TypeMeta) error {
+	if tm.Kind == "List" && tm.APIVersion != "v1" {
+		return d.at.errorf(join(path, "apiVersion"), "%q is not supported for kind List (accepted: v1)", tm.APIVersion)
+	}
+	if tm.Kind != "List" {
+		versions := modelledKinds[strings.TrimSuffix(tm.Kind, "List")]
+		if !slices.Contains(versions, tm.APIVersion) {
+			return d.at.errorf(join(path, "apiVersion"), "%q is not supported for kind %s (accepted: %s)", tm.APIVersion, tm.Kind, strings.Join(versions, ", "))
+		}
+	}
+	var l struct {
+		Items []json.RawMessage `json:"items"`
+	}
+	if err := json.Unmarshal(js, &l); err != nil {
+		return d.at.errorf(join(path, "items"), "must be a list of objects")
+	}
+	for i, item := range l.Items {
+		ip := index(join(path, "items"), i)
+		// Items of a typed list may leave out apiVersion and kind.
+		if tm.Kind != "List" {
+			var m map[string]any
+			if json.Unmarshal(item, &m) == nil && m != nil {
+				if _, ok := m["kind"]; !ok {
+					m["kind"] = strings.TrimSuffix(tm.Kind, "List")
+				}
+				if _, ok := m["apiVersion"]; !ok {
+					m["apiVersion"] = tm.APIVersion
+				}
+				item, _ = json.Marshal(m)
+			}
+		}
+		if err := d.object(item, ip); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func nameOf(m map[string]any) string {
+	if md, ok := m["metadata"].(map[string]any); ok {
+		if n, ok := md["name"].(string); ok {
+			return n
+		}
+	}
+	return ""
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case []any:
+		return "a list"
+	case string:
+		return "a string"
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	}
+	return "a number"
+}
+
+var (
+	unknownFieldRE = regexp.MustCompile(`^unknown field "(.*)"$`)
+	duplicateRE    = regexp.MustCompile(`^duplicate field "(.*)"$`)
+	typeErrRE      = regexp.MustCompile(`cannot unmarshal (\w+)(?: (\S+))? into Go (?:struct field|value) (\S*) of type (\S+)`)
+)
+
+// strictDecode decodes js into v case-sensitively and returns the unknown
+// field paths; duplicates and type mismatches are errors.
+func strictDecode(a at, path string, js []byte, v any) ([]string, error) {
+	strict, err := sigsjson.UnmarshalStrict(js, v, sigsjson.DisallowDuplicateFields, sigsjson.DisallowUnknownFields)
+	if err != nil {
+		return nil, typeError(a, path, err)
+	}
+	var unknown []string
+	for _, e := range strict {
+		msg := e.Error()
+		if m := duplicateRE.FindStringSubmatch(msg); m != nil {
+			return nil, a.errorf(prefixPath(path, m[1]), "duplicate field")
+		}
+		if m := unknownFieldRE.FindStringSubmatch(msg); m != nil {
+			unknown = append(unknown, m[1])
+			continue
+		}
+		return nil, a.errorf(path, "%s", msg)
+	}
+	if err := checkCase(a, path, unknown); err != nil {
+		return nil, err
+	}
+	return unknown, nil
+}
+
+func prefixPath(prefix, p string) string {
+	if prefix == "" {
+		return p
+	}
+	if p == "" {
+		return prefix
+	}
+	return prefix + "." + p
+}
+
+// typeError rewrites encoding/json's type error into path: got X, want Y.
+func typeError(a at, path string, err error) error {
+	m := typeErrRE.FindStringSubmatch(err.Error())
+	if m == nil {
+		return a.errorf(path, "%v", err)
+	}
+	field := strings.TrimPrefix(m[3], ".")
+	// encoding/json names the field TypeName.json.path; keep the path.
+	if first, rest, ok := strings.Cut(field, "."); ok && first != "" && first[0] >= 'A' && first[0] <= 'Z' {
+		field = rest
+	}
+	got := m[1]
+	if m[2] != "" {
+		got += " " + m[2]
+	}
+	return a.errorf(prefixPath(path, field), "got %s, want %s", got, describeGoType(m[4]))
+}
+
+func describeGoType(t string) string {
+	switch {
+	case strings.HasPrefix(t, "int"), strings.HasPrefix(t, "uint"):
+		return "an integer" + map[bool]string{true: " ≥ 0", false: ""}[strings.HasPrefix(t, "uint")]
+	case t == "string":
+		return "a string"
+	case t == "bool":
+		return "a boolean (true or false)"
+	case strings.HasPrefix(t, "map["):
+		return "a mapping"
+	case strings.HasPrefix(t, "[]"):
+		return "a list"
+	}
+	return "an object"
+}
+
+// knownFieldNames are every field name of the thin types and of the
+// classification tables, for the case-sensitivity check.
+var knownFieldNames = collectFieldNames()
+
+// checkCase turns an unknown field that differs from a known one only by
+// case into an error: the API server is case-sensitive, and a silently
+// ignored "Replicas" would verify the wrong configuration.
+func checkCase(a at, path string, unknown []string) error {
+	for _, u := range unknown {
+		last := u
+		if i := strings.LastIndexByte(u, '.'); i >= 0 {
+			last = u[i+1:]
+		}
+		if want, ok := knownFieldNames[strings.ToLower(last)]; ok && want != last {
+			return a.errorf(prefixPath(path, u), "unknown field %s (field names are case-sensitive; did you mean %s?)", strconv.Quote(last), strconv.Quote(want))
+		}
+	}
+	return nil
+}

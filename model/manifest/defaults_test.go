@@ -1,0 +1,170 @@
+package manifest
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+const oneNode = `apiVersion: v1
+kind: Node
+metadata: {name: n1, labels: {zone: a}}
+status: {allocatable: {cpu: "8", memory: 32Gi}}
+`
+
+func load(t *testing.T, manifests string) *Result {
+	t.Helper()
+	r, err := LoadStream([]File{{Name: "m.yaml", Data: []byte(oneNode + "---\n" + manifests)}}, nil, nil, testOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestAPIServerDefaults: k8s.io/kubernetes pkg/apis/apps/v1/defaults.go
+// (replicas 1, RollingUpdate 25 %/25 %), pkg/apis/autoscaling/v2 and v1
+// defaults.go (minReplicas 1, CPU utilisation 80 %), the descheduler's
+// (kubernetes.md §6: constraints [DoNotSchedule], topologyBalanceNodeFit
+// true).
+func TestAPIServerDefaults(t *testing.T) {
+	r := load(t, `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: c}]}
+---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: web}
+spec: {scaleTargetRef: {kind: Deployment, name: web}, maxReplicas: 3}
+---
+apiVersion: descheduler/v1alpha2
+kind: DeschedulerPolicy
+profiles:
+- name: p
+  plugins: {balance: {enabled: [RemovePodsViolatingTopologySpreadConstraint]}}
+`)
+	d := r.Cluster.Deployments[0]
+	if d.Replicas != 1 || d.MaxSurge != "25%" || d.MaxUnavailable != "25%" || d.Strategy != "" || d.Created == nil || *d.Created {
+		t.Errorf("deployment defaults: %+v", d)
+	}
+	h := d.HPA
+	if h == nil || h.Min != 1 || h.Max != 3 || len(h.Metrics) != 1 || h.Metrics[0] != (model.MetricDecl{Resource: "cpu", Type: "Utilization", Target: 80}) {
+		t.Errorf("hpa defaults: %+v", h)
+	}
+	ds := r.Cluster.Descheduler
+	if ds == nil || len(ds.Profiles) != 1 || ds.Profiles[0].Constraints != model.HardConstraints || !ds.Profiles[0].TopologyBalanceNodeFit ||
+		ds.Profiles[0].NodeFit || ds.Profiles[0].EvictSystemCriticalPods || ds.MaxPerNode != 0 {
+		t.Errorf("descheduler defaults: %+v", ds)
+	}
+	if e := r.Cluster.Events; len(e) != 1 || e[0].Kind != "createTargetDeployment" || e[0].When != "first" {
+		t.Errorf("events: %+v", e)
+	}
+	r = load(t, `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: c, resources: {requests: {cpu: 250m}}}]}
+---
+apiVersion: autoscaling/v1
+kind: HorizontalPodAutoscaler
+metadata: {name: web}
+spec: {scaleTargetRef: {kind: Deployment, name: web}, maxReplicas: 3, targetCPUUtilizationPercentage: 60}
+`)
+	if m := r.Cluster.Deployments[0].HPA.Metrics; len(m) != 1 || m[0].Target != 60 {
+		t.Errorf("autoscaling/v1 target: %+v", m)
+	}
+}
+
+// TestRequestsSummed: resource.PodRequests — containers summed, sidecars
+// added, the largest init container as a floor, overhead added.
+func TestRequestsSummed(t *testing.T) {
+	r := load(t, `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      overhead: {cpu: 10m, memory: 1Mi}
+      initContainers:
+      - {name: init, resources: {requests: {cpu: "2", memory: 1Mi}}}
+      - {name: side, restartPolicy: Always, resources: {requests: {cpu: 100m, memory: 100Mi}}}
+      containers:
+      - {name: a, resources: {requests: {cpu: 500m, memory: 1Gi}}}
+      - {name: b, resources: {requests: {cpu: "0.5", memory: 512Mi}}}
+`)
+	td := r.Cluster.Templates[0]
+	// cpu max(500+500+100, 2000) + 10; memory max(1024+512+100, 1) + 1.
+	if td.CPU != 2010 || td.Memory != 1637 {
+		t.Errorf("requests: cpu %d memory %d", td.CPU, td.Memory)
+	}
+}
+
+// TestFieldWarnings: fields that can change scheduling or scaling are
+// warned about, harmless ones are quiet, unknown ones are reported.
+func TestFieldWarnings(t *testing.T) {
+	r := load(t, `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, annotations: {a: b}}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      priorityClassName: high
+      affinity:
+        podAntiAffinity: {}
+      containers:
+      - name: c
+        image: x
+        ports: [{containerPort: 80}]
+        env: [{name: A, value: b}]
+        livenessProbe: {exec: {command: [true]}}
+        resources: {request: {cpu: 1}}
+---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: web}
+spec:
+  scaleTargetRef: {kind: Deployment, name: web}
+  maxReplicas: 3
+  behavior: {scaleDown: {stabilizationWindowSeconds: 0}}
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+`)
+	var got []string
+	for _, w := range r.Warnings {
+		got = append(got, w.String())
+	}
+	text := strings.Join(got, "\n")
+	for _, want := range []string{
+		"spec.template.spec.priorityClassName: ignored: pod priority",
+		"spec.template.spec.affinity.podAntiAffinity: ignored: inter-pod",
+		"spec.template.spec.containers[0].resources.request: unknown field",
+		"document 3: spec.behavior: ignored: HPA behavior",
+		`document 4: kind StatefulSet "db" is ignored`,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no warning %q in:\n%s", want, text)
+		}
+	}
+	for _, quiet := range []string{"ports", "env", "livenessProbe", "image", "annotations"} {
+		if strings.Contains(text, quiet) {
+			t.Errorf("warning about harmless field %s:\n%s", quiet, text)
+		}
+	}
+	if len(got) != 5 {
+		t.Errorf("%d warnings, want 5:\n%s", len(got), text)
+	}
+}

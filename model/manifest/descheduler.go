@@ -1,0 +1,112 @@
+package manifest
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// balancePlugins are the balance plugins the model implements.
+var balancePlugins = map[string]model.BalancePlugin{
+	"RemoveDuplicates": model.RemoveDuplicates,
+	"RemovePodsViolatingTopologySpreadConstraint": model.RemovePodsViolatingTopologySpreadConstraint,
+}
+
+// deschedulerDecl converts a DeschedulerPolicy with the descheduler's
+// defaults (../shared/spec/kubernetes.md §6: constraints [DoNotSchedule],
+// topologyBalanceNodeFit true; DefaultEvictor evictSystemCriticalPods and
+// nodeFit false; no eviction limit).
+func deschedulerDecl(o Object, warns *[]Warning) (*model.Descheduler, error) {
+	p := o.Value.(*DeschedulerPolicy)
+	a := o.at()
+	out := &model.Descheduler{}
+	for _, lim := range []struct {
+		v   *uint
+		out *int
+	}{{p.MaxNoOfPodsToEvictPerNode, &out.MaxPerNode}, {p.MaxNoOfPodsToEvictPerNamespace, &out.MaxPerNamespace}, {p.MaxNoOfPodsToEvictTotal, &out.MaxTotal}} {
+		if lim.v != nil {
+			*lim.out = int(min(*lim.v, 1<<20))
+		}
+	}
+	if len(p.Profiles) == 0 {
+		return nil, a.errorf(o.path("profiles"), "empty (accepted: at least one profile)")
+	}
+	for i, pr := range p.Profiles {
+		path := index("profiles", i)
+		mp := model.DeschedulerProfile{Name: pr.Name, Constraints: model.HardConstraints, TopologyBalanceNodeFit: true}
+		for _, name := range pr.Plugins.Balance.Enabled {
+			bp, ok := balancePlugins[name]
+			if !ok {
+				*warns = append(*warns, a.warning(o.path(path+".plugins.balance.enabled"), "ignored: balance plugin %s is not modelled (only RemoveDuplicates, RemovePodsViolatingTopologySpreadConstraint)", name))
+				continue
+			}
+			if !slices.Contains(pr.Plugins.Balance.Disabled, name) && !slices.Contains(mp.Balance, bp) {
+				mp.Balance = append(mp.Balance, bp)
+			}
+		}
+		if len(pr.Plugins.Deschedule.Enabled) > 0 {
+			*warns = append(*warns, a.warning(o.path(path+".plugins.deschedule.enabled"), "ignored: deschedule plugins %v are not modelled", pr.Plugins.Deschedule.Enabled))
+		}
+		for j, pc := range pr.PluginConfig {
+			pp := index(path+".pluginConfig", j) + ".args"
+			var err error
+			switch pc.Name {
+			case "DefaultEvictor":
+				var args DefaultEvictorArgs
+				err = decodeArgs(o, pp, pc.Args, &args, warns)
+				mp.EvictSystemCriticalPods, mp.NodeFit = args.EvictSystemCriticalPods, args.NodeFit
+			case "RemovePodsViolatingTopologySpreadConstraint":
+				var args TopologySpreadArgs
+				if err = decodeArgs(o, pp, pc.Args, &args, warns); err != nil {
+					break
+				}
+				if args.TopologyBalanceNodeFit != nil {
+					mp.TopologyBalanceNodeFit = *args.TopologyBalanceNodeFit
+				}
+				if args.Constraints != nil {
+					hard := slices.Contains(args.Constraints, "DoNotSchedule")
+					soft := slices.Contains(args.Constraints, "ScheduleAnyway")
+					for k, c := range args.Constraints {
+						if c != "DoNotSchedule" && c != "ScheduleAnyway" {
+							return nil, a.errorf(o.path(index(pp+".constraints", k)), "%q (accepted: DoNotSchedule, ScheduleAnyway)", c)
+						}
+					}
+					switch {
+					case hard && soft:
+						mp.Constraints = model.AllConstraints
+					case soft:
+						mp.Constraints = model.SoftConstraints
+					}
+				}
+			case "RemoveDuplicates":
+				var args RemoveDuplicatesArgs
+				err = decodeArgs(o, pp, pc.Args, &args, warns)
+			default:
+				*warns = append(*warns, a.warning(o.path(index(path+".pluginConfig", j)), "ignored: plugin %s is not modelled", pc.Name))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+		out.Profiles = append(out.Profiles, mp)
+	}
+	return out, nil
+}
+
+// decodeArgs decodes plugin args strictly; fields the model does not
+// read (namespaces, label selectors, priority thresholds, ...) restrict
+// what the plugin evicts, so they are warned about.
+func decodeArgs(o Object, path string, raw []byte, v any, warns *[]Warning) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	unknown, err := strictDecode(o.at(), o.path(path), raw, v)
+	if err != nil {
+		return err
+	}
+	for _, u := range unknown {
+		*warns = append(*warns, o.at().warning(o.path(join(path, u)), "ignored: %s", fmt.Sprintf("this %s argument is not modelled", "plugin")))
+	}
+	return nil
+}

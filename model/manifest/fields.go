@@ -1,0 +1,193 @@
+package manifest
+
+import (
+	"reflect"
+	"regexp"
+	"strings"
+)
+
+// Fields the thin types leave out fall in three classes: fields that can
+// change scheduling or scaling (a Warning says the model ignores them),
+// fields that cannot (ignored quietly) and fields Kubernetes does not
+// have at all (a Warning: probably a typo). Paths are relative to the
+// object with list indices written "[]"; a rule covers its path and
+// everything below it.
+
+type fieldRule struct {
+	path string
+	// warn is the reason the field matters; "" means quiet.
+	warn string
+}
+
+const (
+	noPriority   = "pod priority and preemption are not modelled"
+	noPodAff     = "inter-pod affinity and anti-affinity are not modelled"
+	noVolumes    = "volume binding and volume topology are not modelled"
+	noDRA        = "dynamic resource claims are not modelled"
+	noHostPort   = "host ports (the NodePorts filter) are not modelled"
+	noReadiness  = "readiness gates are not modelled: a running pod counts as ready"
+	noSchedGates = "scheduling gates are not modelled: pods are schedulable at once"
+)
+
+// podSpecRules apply below a pod spec.
+var podSpecRules = append(basePodSpecRules, containerRules()...)
+
+var basePodSpecRules = []fieldRule{
+	{"priorityClassName", noPriority}, {"priority", noPriority}, {"preemptionPolicy", noPriority},
+	{"affinity.podAffinity", noPodAff}, {"affinity.podAntiAffinity", noPodAff},
+	{"affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[].matchFields", "node affinity matchFields are not modelled"},
+	{"affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[].preference.matchFields", "node affinity matchFields are not modelled"},
+	{"readinessGates", noReadiness}, {"schedulingGates", noSchedGates},
+	{"runtimeClassName", "a RuntimeClass's pod overhead is not added to the requests"},
+	{"resourceClaims", noDRA}, {"containers[].resources.claims", noDRA},
+	{"resources", "pod-level resources are not modelled: the containers' requests are used"},
+	{"containers[].ports[].hostPort", noHostPort},
+	{"volumes[].persistentVolumeClaim", noVolumes}, {"volumes[].ephemeral", noVolumes},
+	{"tolerations[].tolerationSeconds", "tolerationSeconds is not modelled: a tolerated NoExecute taint never evicts"},
+	{"topologySpreadConstraints[].matchLabelKeys", ""}, // reported by the converter when non-empty
+	// Quiet: cannot change placement, resources or replica counts.
+	{"ephemeralContainers", ""},
+	{"volumes", ""}, {"dnsPolicy", ""}, {"dnsConfig", ""}, {"restartPolicy", ""},
+	{"terminationGracePeriodSeconds", ""}, {"activeDeadlineSeconds", ""},
+	{"serviceAccount", ""}, {"serviceAccountName", ""}, {"automountServiceAccountToken", ""},
+	{"securityContext", ""}, {"imagePullSecrets", ""}, {"hostname", ""}, {"subdomain", ""},
+	{"setHostnameAsFQDN", ""}, {"hostAliases", ""}, {"enableServiceLinks", ""},
+	{"shareProcessNamespace", ""}, {"hostPID", ""}, {"hostIPC", ""}, {"hostNetwork", ""},
+	{"hostUsers", ""}, {"os", ""},
+}
+
+// containerFields are the container fields that cannot change placement
+// or resources; they are quiet in containers and initContainers. A typo
+// such as resources.request is therefore reported, not ignored.
+var containerFields = []string{"image", "imagePullPolicy", "command", "args", "workingDir", "ports", "env", "envFrom",
+	"volumeMounts", "volumeDevices", "livenessProbe", "readinessProbe", "startupProbe", "lifecycle",
+	"terminationMessagePath", "terminationMessagePolicy", "securityContext", "stdin", "stdinOnce", "tty",
+	"resizePolicy", "restartPolicyRules"}
+
+func containerRules() []fieldRule {
+	var out []fieldRule
+	for _, c := range []string{"containers[].", "initContainers[]."} {
+		for _, f := range containerFields {
+			out = append(out, fieldRule{c + f, ""})
+		}
+	}
+	return out
+}
+
+var metaRules = []fieldRule{
+	{"annotations", ""}, {"uid", ""}, {"resourceVersion", ""}, {"generation", ""},
+	{"creationTimestamp", ""}, {"managedFields", ""}, {"generateName", ""},
+	{"finalizers", ""}, {"selfLink", ""}, {"deletionGracePeriodSeconds", ""},
+}
+
+var deploymentSpecRules = []fieldRule{
+	{"paused", "a paused Deployment is not modelled: it is rolled out as usual"},
+	{"minReadySeconds", ""}, {"revisionHistoryLimit", ""}, {"progressDeadlineSeconds", ""},
+}
+
+var hpaSpecRules = []fieldRule{
+	{"behavior", "HPA behavior (stabilisation windows, policies, tolerances) is not modelled: the controller's defaults are used"},
+}
+
+var nodeSpecRules = []fieldRule{
+	{"podCIDR", ""}, {"podCIDRs", ""}, {"providerID", ""}, {"configSource", ""}, {"externalID", ""},
+}
+
+var policyRules = []fieldRule{
+	{"nodeSelector", "the descheduler's nodeSelector is not modelled: every node is considered"},
+	{"metricsCollector", "metrics-based descheduling is not modelled"},
+	{"prometheus", "metrics-based descheduling is not modelled"},
+	{"evictionFailureEventNotification", ""}, {"gracePeriodSeconds", ""},
+}
+
+var indexRE = regexp.MustCompile(`\[[0-9]+\]`)
+
+// classify returns the warnings for the unknown fields of an object.
+func classify(o Object) []Warning {
+	var out []Warning
+	for _, u := range o.Unknown {
+		norm := indexRE.ReplaceAllString(u, "[]")
+		known, warn := classifyPath(o.Kind, norm)
+		switch {
+		case !known:
+			out = append(out, o.at().warning(o.path(u), "unknown field: %s %s has no such field; it is ignored (a typo?)", o.APIVersion, o.Kind))
+		case warn != "":
+			out = append(out, o.at().warning(o.path(u), "ignored: %s", warn))
+		}
+	}
+	return out
+}
+
+// classifyPath says whether the field is a Kubernetes field, and why it
+// matters when it does.
+func classifyPath(kind, p string) (known bool, warn string) {
+	type scope struct {
+		prefix string
+		rules  []fieldRule
+	}
+	var scopes []scope
+	switch kind {
+	case "Deployment":
+		scopes = []scope{{"metadata.", metaRules}, {"spec.template.metadata.", metaRules},
+			{"spec.template.spec.", podSpecRules}, {"spec.", deploymentSpecRules}}
+	case "HorizontalPodAutoscaler":
+		scopes = []scope{{"metadata.", metaRules}, {"spec.", hpaSpecRules}}
+	case "Node":
+		scopes = []scope{{"metadata.", metaRules}, {"spec.", nodeSpecRules}}
+	case "Pod":
+		return true, "" // pods are read for placement and owners only
+	case "DeschedulerPolicy":
+		scopes = []scope{{"", policyRules}}
+	}
+	if strings.HasPrefix(p, "status.") || p == "status" || p == "metadata" {
+		return true, ""
+	}
+	for _, s := range scopes {
+		rest, ok := strings.CutPrefix(p, s.prefix)
+		if !ok {
+			continue
+		}
+		for _, r := range s.rules {
+			if rest == r.path || strings.HasPrefix(rest, r.path+".") || strings.HasPrefix(rest, r.path+"[]") {
+				return true, r.warn
+			}
+		}
+		return false, ""
+	}
+	return false, ""
+}
+
+// collectFieldNames maps the lower-cased name of every known field to
+// its spelling.
+func collectFieldNames() map[string]string {
+	out := map[string]string{}
+	var walk func(t reflect.Type, seen map[reflect.Type]bool)
+	walk = func(t reflect.Type, seen map[reflect.Type]bool) {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Map {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct || seen[t] {
+			return
+		}
+		seen[t] = true
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			if name, _, _ := strings.Cut(f.Tag.Get("json"), ","); name != "" && name != "-" {
+				out[strings.ToLower(name)] = name
+			}
+			walk(f.Type, seen)
+		}
+	}
+	seen := map[reflect.Type]bool{}
+	for _, v := range []any{Deployment{}, HPAv2{}, HPAv1{}, Node{}, Pod{}, DeschedulerPolicy{}, DefaultEvictorArgs{}, TopologySpreadArgs{}} {
+		walk(reflect.TypeOf(v), seen)
+	}
+	for _, rules := range [][]fieldRule{podSpecRules, metaRules, deploymentSpecRules, hpaSpecRules, nodeSpecRules, policyRules} {
+		for _, r := range rules {
+			segs := strings.Split(strings.ReplaceAll(r.path, "[]", ""), ".")
+			last := segs[len(segs)-1]
+			out[strings.ToLower(last)] = last
+		}
+	}
+	return out
+}

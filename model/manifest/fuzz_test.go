@@ -1,0 +1,84 @@
+package manifest
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// The fuzz targets check that no input panics and that every rejection is
+// an ErrInput. Seed corpora: testdata/fuzz/<target>/ and the f.Add seeds.
+
+func seedFiles(f *testing.F, patterns ...string) {
+	for _, p := range patterns {
+		files, _ := filepath.Glob(p)
+		for _, name := range files {
+			if data, err := os.ReadFile(name); err == nil {
+				f.Add(data)
+			}
+		}
+	}
+}
+
+func FuzzDecodeManifest(f *testing.F) {
+	seedFiles(f, "testdata/fuzz/manifests/*", "testdata/c3/*.yaml", "testdata/bad/*.yaml")
+	f.Add([]byte("apiVersion: v1\nkind: List\nitems: [{apiVersion: v1, kind: Node, metadata: {name: a}}]"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		objs, _, err := Decode("f.yaml", data)
+		if err != nil && !errors.Is(err, ErrInput) {
+			t.Fatalf("error without ErrInput: %v", err)
+		}
+		for _, o := range objs {
+			_ = classify(o)
+		}
+	})
+}
+
+func FuzzQuantity(f *testing.F) {
+	seeds, _ := os.ReadFile("testdata/fuzz/quantities/seeds.txt")
+	for _, s := range strings.Split(string(seeds), "\n") {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		q, err := ParseQuantity(s)
+		if err != nil {
+			return
+		}
+		for _, k := range []resourceKind{cpuRequest, memoryRequest, cpuCapacity, memoryCapacity} {
+			if v, err := modelValue(q, k); err == nil && (v < 0 || v > maxModelValue) {
+				t.Fatalf("%q kind %d: %d out of range", s, k, v)
+			}
+		}
+	})
+}
+
+// FuzzLoadDir runs the whole configuration-directory path on in-memory
+// files: one input holds the manifest, the cluster_configs.json and the
+// intents.json, separated by lines "=====".
+func FuzzLoadDir(f *testing.F) {
+	seedFiles(f, "testdata/fuzz/dirs/*.txt")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if err := loadDirInput(data); err != nil && !errors.Is(err, ErrInput) {
+			t.Fatalf("error without ErrInput: %v", err)
+		}
+	})
+}
+
+func loadDirInput(data []byte) error {
+	{
+		parts := strings.SplitN(string(data), "\n=====\n", 3)
+		for len(parts) < 3 {
+			parts = append(parts, "")
+		}
+		fsys := fstest.MapFS{
+			"d/yaml/app.yaml":                   {Data: []byte(parts[0])},
+			"d/user_input/cluster_configs.json": {Data: []byte(parts[1])},
+			"d/user_input/intents.json":         {Data: []byte(parts[2])},
+		}
+		_, err := LoadKiviDir(fsys, "d", testOptions())
+		return err
+	}
+}

@@ -1,0 +1,103 @@
+package manifest
+
+import (
+	"sort"
+	"strings"
+)
+
+// modelledKinds are the kinds read into the model, with the apiVersions
+// accepted for each.
+var modelledKinds = map[string][]string{
+	"Deployment":              {"apps/v1"},
+	"HorizontalPodAutoscaler": {"autoscaling/v2", "autoscaling/v1"},
+	"Node":                    {"v1"},
+	"Pod":                     {"v1"},
+	"DeschedulerPolicy":       {"descheduler/v1alpha2"},
+}
+
+// unmodelledWorkloadKinds change where pods run, how many there are or
+// whether they may be evicted; a stream containing them is verified
+// without them, with a warning.
+var unmodelledWorkloadKinds = map[string]string{
+	"StatefulSet":                "its pods are not modelled",
+	"DaemonSet":                  "its pods are not modelled (on a running cluster use --logs: they become node reservations)",
+	"ReplicaSet":                 "only ReplicaSets owned by a Deployment are modelled (through the Deployment)",
+	"ReplicationController":      "its pods are not modelled",
+	"Job":                        "its pods are not modelled",
+	"CronJob":                    "its pods are not modelled",
+	"PodDisruptionBudget":        "disruption budgets do not limit the descheduler in the model",
+	"PriorityClass":              "priority and preemption are not modelled",
+	"LimitRange":                 "default requests from a LimitRange are not applied",
+	"ResourceQuota":              "quotas are not modelled",
+	"RuntimeClass":               "pod overhead from a RuntimeClass is not applied",
+	"PersistentVolumeClaim":      "volume topology is not modelled",
+	"PersistentVolume":           "volume topology is not modelled",
+	"VerticalPodAutoscaler":      "vertical autoscaling is not modelled",
+	"ScaledObject":               "KEDA autoscaling is not modelled",
+	"KubeSchedulerConfiguration": "the model's scheduler uses the default plugins and weights",
+}
+
+// harmlessKinds cannot change scheduling or scaling; they are skipped
+// quietly (Helm output is full of them).
+var harmlessKinds = map[string]bool{
+	"Service": true, "ConfigMap": true, "Secret": true, "ServiceAccount": true, "Namespace": true,
+	"Role": true, "RoleBinding": true, "ClusterRole": true, "ClusterRoleBinding": true,
+	"Ingress": true, "IngressClass": true, "NetworkPolicy": true, "Endpoints": true, "EndpointSlice": true,
+	"CustomResourceDefinition": true, "StorageClass": true, "Event": true, "APIService": true,
+	"MutatingWebhookConfiguration": true, "ValidatingWebhookConfiguration": true,
+	"ValidatingAdmissionPolicy": true, "ValidatingAdmissionPolicyBinding": true,
+	"Certificate": true, "Issuer": true, "ClusterIssuer": true,
+	"ServiceMonitor": true, "PodMonitor": true, "PrometheusRule": true,
+	"Gateway": true, "GatewayClass": true, "HTTPRoute": true, "GRPCRoute": true,
+}
+
+func modelledKindNames() string {
+	var out []string
+	for k := range modelledKinds {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return strings.Join(out, ", ") + " (and their Lists)"
+}
+
+// nearKind returns the modelled kind a misspelt kind probably means.
+func nearKind(kind string) (string, bool) {
+	best, bestD := "", 3
+	for k := range modelledKinds {
+		for _, cand := range []string{k, k + "List"} {
+			d := editDistance(strings.ToLower(kind), strings.ToLower(cand))
+			if d < bestD || (d == bestD && cand < best) {
+				best, bestD = cand, d
+			}
+		}
+	}
+	return best, bestD <= 2
+}
+
+// editDistance is the Levenshtein distance (inputs are short kind names;
+// longer ones are cut, which only makes the distance larger).
+func editDistance(a, b string) int {
+	if len(a) > 64 {
+		a = a[:64]
+	}
+	if len(b) > 64 {
+		b = b[:64]
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,180 @@
+package manifest
+
+import (
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// LoadKiviDir reads Kivi's configuration directory (inputs-and-cli.md
+// §b) under root in fsys:
+//
+//	yaml/        Deployment, HorizontalPodAutoscaler, DeschedulerPolicy
+//	             (and optionally Node) manifests: *.yaml, *.yml, *.json,
+//	             read in name order
+//	user_input/  a file whose name contains "cluster_configs" (node types
+//	             with counts and scaling bounds, dTypes, events_assumption)
+//	             and one whose name contains "intent" (the intents)
+//
+// As in Kivi the deployments start not created and a command creates
+// each of them (here one first-slot createTargetDeployment per
+// deployment); the events come from events_assumption; the default
+// intent is added by the caller (the root package always checks
+// pod_always_schedulable).
+func LoadKiviDir(fsys fs.FS, root string, opts Options) (*Result, error) {
+	as := &assembly{opts: opts, c: &model.Cluster{Name: path.Base(root)}}
+	yamlDir := path.Join(root, "yaml")
+	files, err := readDir(fsys, yamlDir, func(n string) bool {
+		return strings.HasSuffix(n, ".yaml") || strings.HasSuffix(n, ".yml") || strings.HasSuffix(n, ".json")
+	})
+	if err != nil {
+		return nil, &Error{File: yamlDir, Msg: "cannot read the manifests directory (accepted: DIR/yaml/ with *.yaml files): " + err.Error()}
+	}
+	if len(files) == 0 {
+		return nil, &Error{File: yamlDir, Msg: "no manifest (accepted: *.yaml, *.yml or *.json files)"}
+	}
+	var objs []Object
+	for _, f := range files {
+		o, w, err := Decode(f.name, f.data)
+		if err != nil {
+			return nil, err
+		}
+		objs = append(objs, o...)
+		as.warns = append(as.warns, w...)
+	}
+	uiDir := path.Join(root, "user_input")
+	inputs, err := readDir(fsys, uiDir, func(string) bool { return true })
+	if err != nil {
+		return nil, &Error{File: uiDir, Msg: "cannot read the user input directory (accepted: DIR/user_input/ with cluster_configs.json and intents.json): " + err.Error()}
+	}
+	cfgFile, err := pick(uiDir, inputs, "cluster_configs")
+	if err != nil {
+		return nil, err
+	}
+	intentFile, err := pick(uiDir, inputs, "intent")
+	if err != nil {
+		return nil, err
+	}
+	var cc *kiviClusterConfig
+	if cfgFile != nil {
+		if cc, err = parseKiviClusterConfig(cfgFile.name, cfgFile.data); err != nil {
+			return nil, err
+		}
+	}
+	if err := as.nodes(objs, cc, cfgFile); err != nil {
+		return nil, err
+	}
+	if _, err := as.workloads(objs, false); err != nil {
+		return nil, err
+	}
+	if cc != nil {
+		if err := applyDTypes(cfgFile.name, cc, as.c); err != nil {
+			return nil, err
+		}
+	}
+	for _, d := range as.c.Deployments {
+		as.c.Events = append(as.c.Events, model.EventDecl{Kind: "createTargetDeployment", When: "first", Deployment: d.Name})
+	}
+	if cc != nil {
+		if err := as.addEvents(cfgFile.name, "events_assumption", cc.EventsAssumption); err != nil {
+			return nil, err
+		}
+	}
+	if intentFile != nil {
+		if err := as.intents(intentFile); err != nil {
+			return nil, err
+		}
+	}
+	return as.finish(root)
+}
+
+// nodes sets the topology from Kivi's node types or from Node objects
+// (one or the other).
+func (as *assembly) nodes(objs []Object, cc *kiviClusterConfig, cfg *file) error {
+	var nodes []nodeIn
+	var first *Object
+	for _, o := range objs {
+		if o.Kind != "Node" {
+			continue
+		}
+		if first == nil {
+			oc := o
+			first = &oc
+		}
+		n, err := nodeFromObject(o)
+		if err != nil {
+			return err
+		}
+		for _, prev := range nodes {
+			if prev.name == n.name {
+				return o.at().errorf(o.path("metadata.name"), "a second Node %q (accepted: unique node names)", n.name)
+			}
+		}
+		nodes = append(nodes, n)
+	}
+	if cc != nil && len(cc.NodesTypes) > 0 {
+		if first != nil {
+			return first.at().errorf(first.path(""), "Node objects and %s node types both describe the nodes (accepted: one of them)", cfg.name)
+		}
+		return applyNodeTypes(cfg.name, cc, as.c)
+	}
+	as.c.NodeTypes, as.c.Nodes = groupNodes(nodes)
+	return nil
+}
+
+func (as *assembly) intents(f *file) error {
+	decls, events, err := parseIntents(f.name, f.data)
+	if err != nil {
+		return err
+	}
+	if err := as.checkIntents(f.name, decls); err != nil {
+		return err
+	}
+	as.c.Intents = append(as.c.Intents, decls...)
+	return as.addEvents(f.name, "events", events)
+}
+
+// file is one input file's name (for messages) and content.
+type file struct {
+	name string
+	data []byte
+}
+
+// readDir reads the regular files of dir accepted by keep, in name order.
+func readDir(fsys fs.FS, dir string, keep func(string) bool) ([]file, error) {
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return nil, err
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+	var out []file
+	for _, e := range entries {
+		if e.IsDir() || !keep(e.Name()) || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		p := path.Join(dir, e.Name())
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, file{name: p, data: data})
+	}
+	return out, nil
+}
+
+// pick returns the one file whose name contains key (nil if none).
+func pick(dir string, files []file, key string) (*file, error) {
+	var found *file
+	for i := range files {
+		if strings.Contains(path.Base(files[i].name), key) {
+			if found != nil {
+				return nil, &Error{File: dir, Msg: "two files match \"" + key + "\": " + path.Base(found.name) + " and " + path.Base(files[i].name) + " (accepted: one)"}
+			}
+			found = &files[i]
+		}
+	}
+	return found, nil
+}

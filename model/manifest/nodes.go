@@ -1,0 +1,141 @@
+package manifest
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// nodeIn is one concrete node before node types are formed.
+type nodeIn struct {
+	name                     string
+	cpu, memory              int64
+	reservedCPU, reservedMem int64
+	maxPods                  int
+	labels                   map[string]string
+	taints                   []model.Taint
+	status                   string
+	pods                     []model.InitialPod
+}
+
+// unschedulableTaint is the taint the node lifecycle controller puts on a
+// cordoned node (spec.unschedulable); the scheduler's NodeUnschedulable
+// filter is exactly "does the pod tolerate it".
+var unschedulableTaint = model.Taint{Key: "node.kubernetes.io/unschedulable", Effect: model.NoSchedule}
+
+// nodeFromObject reads a v1 Node: allocatable (else capacity) cpu,
+// memory and pods, labels, taints, spec.unschedulable and the Ready
+// condition (absent conditions: a hand-written Node is Ready).
+func nodeFromObject(o Object) (nodeIn, error) {
+	n := o.Value.(*Node)
+	a := o.at()
+	in := nodeIn{name: n.Metadata.Name, labels: map[string]string{}}
+	if in.name == "" {
+		return in, a.errorf(o.path("metadata.name"), "required (accepted: the node's name)")
+	}
+	for k, v := range n.Metadata.Labels {
+		// The hostname label equal to the name is implied (model.Compile
+		// adds it); keeping it would make every node a type of its own.
+		if k == model.HostnameKey && v == in.name {
+			continue
+		}
+		in.labels[k] = v
+	}
+	res, field := n.Status.Allocatable, "status.allocatable"
+	if len(res) == 0 {
+		res, field = n.Status.Capacity, "status.capacity"
+	}
+	var err error
+	for _, r := range []struct {
+		name string
+		kind resourceKind
+		out  *int64
+	}{{"cpu", cpuCapacity, &in.cpu}, {"memory", memoryCapacity, &in.memory}} {
+		q, ok := res[r.name]
+		if !ok {
+			return in, a.errorf(o.path(field+"."+r.name), "required (accepted: the node's allocatable %s as a quantity)", r.name)
+		}
+		if *r.out, err = parseResource(a, o.path(field+"."+r.name), q, r.kind); err != nil {
+			return in, err
+		}
+	}
+	if q, ok := res["pods"]; ok {
+		pq, err := q.Parse()
+		v, ok2 := pq.Scaled(big1, false)
+		if err != nil || !ok2 || v < 1 || v > 1<<20 {
+			return in, a.errorf(o.path(field+".pods"), "%q (accepted: a whole number of pods ≥ 1)", q.Text)
+		}
+		in.maxPods = int(v)
+	}
+	for i, t := range n.Spec.Taints {
+		if !slices.Contains(effects, t.Effect) {
+			return in, a.errorf(o.path(index("spec.taints", i)+".effect"), "%q (accepted: NoSchedule, PreferNoSchedule, NoExecute)", t.Effect)
+		}
+		if t.Key == "" {
+			return in, a.errorf(o.path(index("spec.taints", i)+".key"), "required")
+		}
+		in.taints = append(in.taints, model.Taint{Key: t.Key, Value: t.Value, Effect: model.TaintEffect(t.Effect)})
+	}
+	if n.Spec.Unschedulable && !slices.Contains(in.taints, unschedulableTaint) {
+		in.taints = append(in.taints, unschedulableTaint)
+	}
+	in.status = "Ready"
+	for _, c := range n.Status.Conditions {
+		if c.Type == "Ready" && c.Status != "True" {
+			in.status = "NotReady"
+		}
+	}
+	return in, nil
+}
+
+// groupNodes forms node types from identical nodes (same capacity,
+// reservation, labels and taints) and one node group per node, in input
+// order, keeping the nodes' names.
+func groupNodes(nodes []nodeIn) ([]model.NodeType, []model.NodeGroup) {
+	var types []model.NodeType
+	var groups []model.NodeGroup
+	for _, n := range nodes {
+		t := model.NodeType{CPU: n.cpu, Memory: n.memory, ReservedCPU: n.reservedCPU, ReservedMemory: n.reservedMem,
+			MaxPods: n.maxPods, Labels: n.labels, Taints: n.taints}
+		ti := slices.IndexFunc(types, func(x model.NodeType) bool { return sameNodeType(x, t) })
+		if ti < 0 {
+			t.Name = n.name
+			types = append(types, t)
+			ti = len(types) - 1
+		}
+		types[ti].Min++
+		types[ti].Max++
+		status := n.status
+		if status == "Ready" {
+			status = ""
+		}
+		groups = append(groups, model.NodeGroup{Type: types[ti].Name, Names: []string{n.name}, Status: status, Pods: n.pods})
+	}
+	return types, groups
+}
+
+func sameNodeType(a, b model.NodeType) bool {
+	return a.CPU == b.CPU && a.Memory == b.Memory && a.ReservedCPU == b.ReservedCPU && a.ReservedMemory == b.ReservedMemory &&
+		a.MaxPods == b.MaxPods && maps.Equal(a.Labels, b.Labels) && slices.Equal(a.Taints, b.Taints)
+}
+
+// labelsOf returns the label sets of the cluster's node types, for the
+// template converter.
+func labelsOf(types []model.NodeType) nodeLabels {
+	var out nodeLabels
+	for _, t := range types {
+		out = append(out, t.Labels)
+	}
+	return out
+}
+
+func nodeNames(nodes []nodeIn) string {
+	var names []string
+	for _, n := range nodes {
+		names = append(names, strconv.Quote(n.name))
+	}
+	return fmt.Sprint(names)
+}

@@ -1,0 +1,113 @@
+package manifest
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// File is one input: a name for messages ("-" or "<stdin>" for standard
+// input) and its content.
+type File struct {
+	Name string
+	Data []byte
+}
+
+// LoadStream reads a configuration about to be applied, e.g. `helm
+// template … | kivi verify -f - --nodes nodes.yaml --intents
+// intents.yaml`:
+//
+//   - manifests: Deployments, HPAs, a DeschedulerPolicy (and possibly
+//     Nodes), any number of files or documents;
+//   - nodes (optional when the manifests hold Nodes): Node/NodeList
+//     manifests, or Kivi's cluster_configs.json (node types with counts,
+//     dTypes, events_assumption);
+//   - intents (optional): Kivi's intents list, or {intents, events}.
+//
+// As with Kivi's configuration directory, the deployments start not
+// created and one first-slot createTargetDeployment per deployment
+// creates them.
+func LoadStream(manifests []File, nodes, intents *File, opts Options) (*Result, error) {
+	as := &assembly{opts: opts, c: &model.Cluster{Name: "stream"}}
+	if len(manifests) > 0 {
+		as.c.Name = manifests[0].Name
+	}
+	var objs []Object
+	for _, f := range manifests {
+		o, w, err := Decode(f.Name, f.Data)
+		if err != nil {
+			return nil, err
+		}
+		objs = append(objs, o...)
+		as.warns = append(as.warns, w...)
+	}
+	var cc *kiviClusterConfig
+	var cfg *file
+	if nodes != nil {
+		if isKiviClusterConfig(nodes.Data) {
+			var err error
+			if cc, err = parseKiviClusterConfig(nodes.Name, nodes.Data); err != nil {
+				return nil, err
+			}
+			cfg = &file{name: nodes.Name, data: nodes.Data}
+		} else {
+			o, w, err := Decode(nodes.Name, nodes.Data)
+			if err != nil {
+				return nil, err
+			}
+			for _, x := range o {
+				if x.Kind != "Node" {
+					return nil, x.at().errorf(x.path("kind"), "%s in the nodes file (accepted: Node, NodeList, or Kivi's cluster_configs.json)", x.Kind)
+				}
+			}
+			objs = append(objs, o...)
+			as.warns = append(as.warns, w...)
+		}
+	}
+	for _, o := range objs {
+		if o.Kind == "Pod" {
+			return nil, o.at().errorf(o.path("kind"), "a bare Pod is not modelled in a manifest stream (accepted: Deployment, HorizontalPodAutoscaler, Node, DeschedulerPolicy; a running cluster's pods are read with --logs)")
+		}
+	}
+	if err := as.nodes(objs, cc, cfg); err != nil {
+		return nil, err
+	}
+	if _, err := as.workloads(objs, false); err != nil {
+		return nil, err
+	}
+	if cc != nil {
+		if err := applyDTypes(cfg.name, cc, as.c); err != nil {
+			return nil, err
+		}
+	}
+	for _, d := range as.c.Deployments {
+		as.c.Events = append(as.c.Events, model.EventDecl{Kind: "createTargetDeployment", When: "first", Deployment: d.Name})
+	}
+	if cc != nil {
+		if err := as.addEvents(cfg.name, "events_assumption", cc.EventsAssumption); err != nil {
+			return nil, err
+		}
+	}
+	if intents != nil {
+		if err := as.intents(&file{name: intents.Name, data: intents.Data}); err != nil {
+			return nil, err
+		}
+	}
+	return as.finish(as.c.Name)
+}
+
+// isKiviClusterConfig tells Kivi's cluster_configs (an object with
+// nodesTypes) from Node manifests.
+func isKiviClusterConfig(data []byte) bool {
+	js, err := toJSON(data)
+	if err != nil || !bytes.HasPrefix(bytes.TrimSpace(js), []byte("{")) {
+		return false
+	}
+	var probe map[string]json.RawMessage
+	if json.Unmarshal(js, &probe) != nil {
+		return false
+	}
+	_, ok := probe["nodesTypes"]
+	return ok
+}

@@ -1,0 +1,390 @@
+package manifest
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"strconv"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// nodeLabels are the label sets of every node the cluster can have; the
+// template converter checks topology keys against them and resolves
+// node-affinity Gt/Lt over their values.
+type nodeLabels []map[string]string
+
+// has reports whether some node carries key (the hostname keys are on
+// every node: model.Compile adds them).
+func (nl nodeLabels) has(key string) bool {
+	if key == model.HostnameKey || key == model.KiviHostnameKey {
+		return true
+	}
+	for _, l := range nl {
+		if _, ok := l[key]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// values returns the sorted distinct values of key on the nodes.
+func (nl nodeLabels) values(key string) []string {
+	set := map[string]bool{}
+	for _, l := range nl {
+		if v, ok := l[key]; ok {
+			set[v] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(set))
+}
+
+// neverKey is the label key of the selector that matches no pod, the
+// model's spelling of a nil labelSelector in a spread constraint
+// (Kubernetes counts no pod for it, the model's nil means "the template's
+// labels").
+const neverKey = "kivi.io/no-selector"
+
+var matchesNothing = &model.Selector{MatchExpressions: []model.Requirement{
+	{Key: neverKey, Operator: model.OpExists}, {Key: neverKey, Operator: model.OpDoesNotExist}}}
+
+// templateConv converts one pod spec; path is the pod template's path in
+// the object ("spec.template").
+type templateConv struct {
+	o     Object
+	path  string
+	nodes nodeLabels
+	warns *[]Warning
+}
+
+func (tc templateConv) errorf(field, format string, args ...any) error {
+	return tc.o.at().errorf(tc.o.path(join(tc.path, field)), format, args...)
+}
+
+func (tc templateConv) warn(field, format string, args ...any) {
+	*tc.warns = append(*tc.warns, tc.o.at().warning(tc.o.path(join(tc.path, field)), format, args...))
+}
+
+// convert builds the model's template named name.
+func (tc templateConv) convert(name string, meta ObjectMeta, spec PodSpec) (model.TemplateDecl, error) {
+	td := model.TemplateDecl{Name: name, Labels: meta.Labels, NodeName: spec.NodeName, NodeSelector: spec.NodeSelector}
+	var err error
+	if td.CPU, td.Memory, err = tc.requests(spec); err != nil {
+		return td, err
+	}
+	if spec.SchedulerName != "" && spec.SchedulerName != "default-scheduler" {
+		tc.warn("spec.schedulerName", "ignored: pods of scheduler %q are placed by the model's default scheduler", spec.SchedulerName)
+	}
+	for i, t := range spec.Tolerations {
+		mt, err := tc.toleration(index("spec.tolerations", i), t)
+		if err != nil {
+			return td, err
+		}
+		td.Tolerations = append(td.Tolerations, mt)
+	}
+	if a := spec.Affinity; a != nil && a.NodeAffinity != nil {
+		na := a.NodeAffinity
+		base := "spec.affinity.nodeAffinity"
+		if na.Required != nil {
+			rp := base + ".requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms"
+			if len(na.Required.NodeSelectorTerms) == 0 {
+				return td, tc.errorf(rp, "empty (accepted: at least one term; Kubernetes requires one)")
+			}
+			for i, term := range na.Required.NodeSelectorTerms {
+				sel, err := tc.nodeTerm(index(rp, i), term)
+				if err != nil {
+					return td, err
+				}
+				td.Required = append(td.Required, sel)
+			}
+		}
+		for i, p := range na.Preferred {
+			pp := index(base+".preferredDuringSchedulingIgnoredDuringExecution", i)
+			if p.Weight < 1 || p.Weight > 100 {
+				return td, tc.errorf(pp+".weight", "%d (accepted: 1..100)", p.Weight)
+			}
+			sel, err := tc.nodeTerm(pp+".preference", p.Preference)
+			if err != nil {
+				return td, err
+			}
+			td.Preferred = append(td.Preferred, model.PreferredTerm{Weight: int(p.Weight), Term: sel})
+		}
+	}
+	for i, c := range spec.TopologySpreadConstraints {
+		sd, err := tc.spread(index("spec.topologySpreadConstraints", i), c)
+		if err != nil {
+			return td, err
+		}
+		td.Spread = append(td.Spread, sd)
+	}
+	return td, nil
+}
+
+// requests is the pod's effective request per resource, Kubernetes'
+// resource.PodRequests: the containers' sum (plus sidecar init
+// containers), at least the largest regular init container, plus the
+// pod overhead.
+func (tc templateConv) requests(spec PodSpec) (cpu, mem int64, err error) {
+	if len(spec.Containers) == 0 {
+		return 0, 0, tc.errorf("spec.containers", "empty (accepted: at least one container)")
+	}
+	type req struct{ cpu, mem int64 }
+	read := func(path string, rl map[string]QuantityText) (req, error) {
+		var r req
+		for _, name := range slices.Sorted(maps.Keys(rl)) {
+			p := join(path, name)
+			switch name {
+			case "cpu":
+				v, err := parseResource(tc.o.at(), tc.o.path(join(tc.path, p)), rl[name], cpuRequest)
+				if err != nil {
+					return r, err
+				}
+				r.cpu = v
+			case "memory":
+				v, err := parseResource(tc.o.at(), tc.o.path(join(tc.path, p)), rl[name], memoryRequest)
+				if err != nil {
+					return r, err
+				}
+				r.mem = v
+			default:
+				tc.warn(p, "ignored: only cpu and memory requests are modelled")
+			}
+		}
+		return r, nil
+	}
+	var sum, initMax req
+	for i, c := range spec.Containers {
+		r, err := read(index("spec.containers", i)+".resources.requests", c.Resources.Requests)
+		if err != nil {
+			return 0, 0, err
+		}
+		sum.cpu += r.cpu
+		sum.mem += r.mem
+	}
+	for i, c := range spec.InitContainers {
+		r, err := read(index("spec.initContainers", i)+".resources.requests", c.Resources.Requests)
+		if err != nil {
+			return 0, 0, err
+		}
+		if c.RestartPolicy == "Always" { // a sidecar runs alongside the containers
+			sum.cpu += r.cpu
+			sum.mem += r.mem
+			continue
+		}
+		initMax.cpu = max(initMax.cpu, r.cpu)
+		initMax.mem = max(initMax.mem, r.mem)
+	}
+	over, err := read("spec.overhead", spec.Overhead)
+	if err != nil {
+		return 0, 0, err
+	}
+	cpu = max(sum.cpu, initMax.cpu) + over.cpu
+	mem = max(sum.mem, initMax.mem) + over.mem
+	if cpu > maxModelValue || mem > maxModelValue {
+		return 0, 0, tc.errorf("spec.containers", "the pod's summed requests (cpu %dm, memory %dMi) are too large for the model (accepted: at most %d each)", cpu, mem, maxModelValue)
+	}
+	return cpu, mem, nil
+}
+
+var effects = []string{"NoSchedule", "PreferNoSchedule", "NoExecute"}
+
+func (tc templateConv) toleration(path string, t Toleration) (model.Toleration, error) {
+	mt := model.Toleration{Key: t.Key, Operator: t.Operator, Value: t.Value, Effect: model.TaintEffect(t.Effect)}
+	switch t.Operator {
+	case "", "Equal":
+		mt.Operator = "Equal"
+		if t.Key == "" {
+			return mt, tc.errorf(path+".operator", "an empty key needs operator Exists (accepted: Exists with no key, or a key with Equal/Exists)")
+		}
+	case "Exists":
+		if t.Value != "" {
+			return mt, tc.errorf(path+".value", "%q must be empty when operator is Exists", t.Value)
+		}
+	default:
+		return mt, tc.errorf(path+".operator", "%q (accepted: Equal, Exists)", t.Operator)
+	}
+	if t.Effect != "" && !slices.Contains(effects, t.Effect) {
+		return mt, tc.errorf(path+".effect", "%q (accepted: NoSchedule, PreferNoSchedule, NoExecute or empty for all)", t.Effect)
+	}
+	return mt, nil
+}
+
+// nodeTerm converts a node selector term. Gt and Lt compare integers;
+// the model's selectors have no order, so they become In over the values
+// the nodes actually carry, which selects the same nodes.
+func (tc templateConv) nodeTerm(path string, term NodeSelectorTerm) (model.Selector, error) {
+	var sel model.Selector
+	if len(term.MatchExpressions) == 0 {
+		return sel, tc.errorf(path+".matchExpressions", "empty: a term without expressions matches no node (accepted: at least one expression)")
+	}
+	for i, r := range term.MatchExpressions {
+		p := index(path+".matchExpressions", i)
+		switch r.Operator {
+		case "In", "NotIn":
+			if len(r.Values) == 0 {
+				return sel, tc.errorf(p+".values", "empty (accepted: at least one value for operator %s)", r.Operator)
+			}
+			sel.MatchExpressions = append(sel.MatchExpressions, model.Requirement{Key: r.Key, Operator: model.Operator(r.Operator), Values: r.Values})
+		case "Exists", "DoesNotExist":
+			if len(r.Values) != 0 {
+				return sel, tc.errorf(p+".values", "must be empty for operator %s", r.Operator)
+			}
+			sel.MatchExpressions = append(sel.MatchExpressions, model.Requirement{Key: r.Key, Operator: model.Operator(r.Operator)})
+		case "Gt", "Lt":
+			if len(r.Values) != 1 {
+				return sel, tc.errorf(p+".values", "needs exactly one integer for operator %s", r.Operator)
+			}
+			bound, err := strconv.ParseInt(r.Values[0], 10, 64)
+			if err != nil {
+				return sel, tc.errorf(p+".values[0]", "%q is not an integer (operator %s compares integers)", r.Values[0], r.Operator)
+			}
+			var in []string
+			for _, v := range tc.nodes.values(r.Key) {
+				n, err := strconv.ParseInt(v, 10, 64)
+				if err == nil && ((r.Operator == "Gt" && n > bound) || (r.Operator == "Lt" && n < bound)) {
+					in = append(in, v)
+				}
+			}
+			if len(in) == 0 {
+				// No node qualifies: an In over a value no node has.
+				in = []string{fmt.Sprintf("%s %d (no node)", r.Operator, bound)}
+			}
+			sel.MatchExpressions = append(sel.MatchExpressions, model.Requirement{Key: r.Key, Operator: model.OpIn, Values: in})
+		default:
+			return sel, tc.errorf(p+".operator", "%q (accepted: In, NotIn, Exists, DoesNotExist, Gt, Lt)", r.Operator)
+		}
+	}
+	return sel, nil
+}
+
+func (tc templateConv) spread(path string, c TopologySpreadConstraint) (model.SpreadDecl, error) {
+	sd := model.SpreadDecl{MaxSkew: int(c.MaxSkew), TopologyKey: c.TopologyKey, WhenUnsatisfiable: c.WhenUnsatisfiable}
+	if c.MaxSkew <= 0 {
+		return sd, tc.errorf(path+".maxSkew", "%d (accepted: an integer > 0)", c.MaxSkew)
+	}
+	if c.TopologyKey == "" {
+		return sd, tc.errorf(path+".topologyKey", "required (accepted: a node label key such as topology.kubernetes.io/zone)")
+	}
+	if !tc.nodes.has(c.TopologyKey) {
+		return sd, tc.errorf(path+".topologyKey", "%q is a label of no node (node label keys: %s)", c.TopologyKey, tc.nodeKeys())
+	}
+	switch c.WhenUnsatisfiable {
+	case "DoNotSchedule", "ScheduleAnyway":
+	case "":
+		return sd, tc.errorf(path+".whenUnsatisfiable", "required (accepted: DoNotSchedule, ScheduleAnyway)")
+	default:
+		return sd, tc.errorf(path+".whenUnsatisfiable", "%q (accepted: DoNotSchedule, ScheduleAnyway)", c.WhenUnsatisfiable)
+	}
+	if c.MinDomains != nil {
+		if *c.MinDomains <= 0 {
+			return sd, tc.errorf(path+".minDomains", "%d (accepted: an integer > 0)", *c.MinDomains)
+		}
+		if c.WhenUnsatisfiable != "DoNotSchedule" {
+			return sd, tc.errorf(path+".minDomains", "only allowed with whenUnsatisfiable DoNotSchedule")
+		}
+		sd.MinDomains = int(*c.MinDomains)
+	}
+	for _, pol := range []struct {
+		field string
+		v     *string
+		out   *string
+	}{{"nodeAffinityPolicy", c.NodeAffinityPolicy, &sd.NodeAffinityPolicy}, {"nodeTaintsPolicy", c.NodeTaintsPolicy, &sd.NodeTaintsPolicy}} {
+		if pol.v == nil {
+			continue
+		}
+		if *pol.v != "Honor" && *pol.v != "Ignore" {
+			return sd, tc.errorf(path+"."+pol.field, "%q (accepted: Honor, Ignore)", *pol.v)
+		}
+		*pol.out = *pol.v
+	}
+	if len(c.MatchLabelKeys) > 0 {
+		tc.warn(path+".matchLabelKeys", "ignored: matchLabelKeys is not modelled (pods of every revision are counted)")
+	}
+	if c.LabelSelector == nil {
+		sd.LabelSelector = matchesNothing
+		tc.warn(path+".labelSelector", "missing: Kubernetes then counts no pod, so this constraint never restricts placement")
+		return sd, nil
+	}
+	sel, err := tc.labelSelector(path+".labelSelector", c.LabelSelector)
+	if err != nil {
+		return sd, err
+	}
+	sd.LabelSelector = &sel
+	return sd, nil
+}
+
+func (tc templateConv) nodeKeys() string {
+	set := map[string]bool{model.HostnameKey: true, model.KiviHostnameKey: true}
+	for _, l := range tc.nodes {
+		for k := range l {
+			set[k] = true
+		}
+	}
+	keys := slices.Collect(maps.Keys(set))
+	sort.Strings(keys)
+	return fmt.Sprint(keys)
+}
+
+func (tc templateConv) labelSelector(path string, ls *LabelSelector) (model.Selector, error) {
+	return convertSelector(func(field, format string, args ...any) error {
+		return tc.errorf(join(path, field), format, args...)
+	}, ls)
+}
+
+// convertSelector converts a metav1.LabelSelector.
+func convertSelector(errorf func(field, format string, args ...any) error, ls *LabelSelector) (model.Selector, error) {
+	sel := model.Selector{MatchLabels: ls.MatchLabels}
+	for i, r := range ls.MatchExpressions {
+		p := index("matchExpressions", i)
+		switch r.Operator {
+		case "In", "NotIn":
+			if len(r.Values) == 0 {
+				return sel, errorf(p+".values", "empty (accepted: at least one value for operator %s)", r.Operator)
+			}
+		case "Exists", "DoesNotExist":
+			if len(r.Values) != 0 {
+				return sel, errorf(p+".values", "must be empty for operator %s", r.Operator)
+			}
+		default:
+			return sel, errorf(p+".operator", "%q (accepted: In, NotIn, Exists, DoesNotExist)", r.Operator)
+		}
+		sel.MatchExpressions = append(sel.MatchExpressions, model.Requirement{Key: r.Key, Operator: model.Operator(r.Operator), Values: r.Values})
+	}
+	return sel, nil
+}
+
+// selectorMatches evaluates a model selector on a label map (the
+// model's compiled form needs a Universe).
+func selectorMatches(s model.Selector, labels map[string]string) bool {
+	for k, v := range s.MatchLabels {
+		if labels[k] != v {
+			return false
+		}
+		if _, ok := labels[k]; !ok {
+			return false
+		}
+	}
+	for _, r := range s.MatchExpressions {
+		v, ok := labels[r.Key]
+		switch r.Operator {
+		case model.OpIn:
+			if !ok || !slices.Contains(r.Values, v) {
+				return false
+			}
+		case model.OpNotIn:
+			if ok && slices.Contains(r.Values, v) {
+				return false
+			}
+		case model.OpExists:
+			if !ok {
+				return false
+			}
+		case model.OpDoesNotExist:
+			if ok {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -1,0 +1,289 @@
+package manifest
+
+import "encoding/json"
+
+// The thin Kubernetes types: only the fields the model reads, with the
+// Kubernetes JSON names. Every other field of a document is reported by
+// the strict decoder and classified in fields.go.
+
+// TypeMeta is apiVersion and kind.
+type TypeMeta struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+}
+
+// ObjectMeta is the part of metadata the model reads.
+type ObjectMeta struct {
+	Name              string            `json:"name"`
+	Namespace         string            `json:"namespace"`
+	Labels            map[string]string `json:"labels"`
+	OwnerReferences   []OwnerReference  `json:"ownerReferences"`
+	DeletionTimestamp *string           `json:"deletionTimestamp"`
+}
+
+// OwnerReference links a Pod to its ReplicaSet and a ReplicaSet to its
+// Deployment.
+type OwnerReference struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Name       string `json:"name"`
+	Controller *bool  `json:"controller"`
+}
+
+// LabelSelector is metav1.LabelSelector.
+type LabelSelector struct {
+	MatchLabels      map[string]string          `json:"matchLabels"`
+	MatchExpressions []LabelSelectorRequirement `json:"matchExpressions"`
+}
+
+// LabelSelectorRequirement is one matchExpressions entry.
+type LabelSelectorRequirement struct {
+	Key      string   `json:"key"`
+	Operator string   `json:"operator"`
+	Values   []string `json:"values"`
+}
+
+// Deployment is apps/v1 Deployment.
+type Deployment struct {
+	TypeMeta
+	Metadata ObjectMeta     `json:"metadata"`
+	Spec     DeploymentSpec `json:"spec"`
+	Status   struct {
+		AvailableReplicas int32 `json:"availableReplicas"`
+	} `json:"status"`
+}
+
+// DeploymentSpec is the part of a Deployment's spec the model reads.
+type DeploymentSpec struct {
+	Replicas *int32             `json:"replicas"`
+	Selector *LabelSelector     `json:"selector"`
+	Template PodTemplateSpec    `json:"template"`
+	Strategy DeploymentStrategy `json:"strategy"`
+}
+
+// DeploymentStrategy is RollingUpdate (default) or Recreate.
+type DeploymentStrategy struct {
+	Type          string `json:"type"`
+	RollingUpdate *struct {
+		MaxSurge       IntOrString `json:"maxSurge"`
+		MaxUnavailable IntOrString `json:"maxUnavailable"`
+	} `json:"rollingUpdate"`
+}
+
+// PodTemplateSpec is a pod template.
+type PodTemplateSpec struct {
+	Metadata ObjectMeta `json:"metadata"`
+	Spec     PodSpec    `json:"spec"`
+}
+
+// PodSpec is the part of a pod spec the scheduler and the HPA read.
+type PodSpec struct {
+	Containers                []Container                `json:"containers"`
+	InitContainers            []Container                `json:"initContainers"`
+	Overhead                  map[string]QuantityText    `json:"overhead"`
+	NodeName                  string                     `json:"nodeName"`
+	NodeSelector              map[string]string          `json:"nodeSelector"`
+	Affinity                  *Affinity                  `json:"affinity"`
+	Tolerations               []Toleration               `json:"tolerations"`
+	TopologySpreadConstraints []TopologySpreadConstraint `json:"topologySpreadConstraints"`
+	SchedulerName             string                     `json:"schedulerName"`
+}
+
+// Container is the part of a container the model reads: its requests.
+type Container struct {
+	Name      string `json:"name"`
+	Resources struct {
+		Requests map[string]QuantityText `json:"requests"`
+		Limits   map[string]QuantityText `json:"limits"`
+	} `json:"resources"`
+	// RestartPolicy Always marks a sidecar init container.
+	RestartPolicy string `json:"restartPolicy"`
+}
+
+// Affinity holds node affinity; pod (anti-)affinity are not modelled and
+// are reported by the field classifier.
+type Affinity struct {
+	NodeAffinity *NodeAffinity `json:"nodeAffinity"`
+}
+
+// NodeAffinity is required and preferred node affinity.
+type NodeAffinity struct {
+	Required *struct {
+		NodeSelectorTerms []NodeSelectorTerm `json:"nodeSelectorTerms"`
+	} `json:"requiredDuringSchedulingIgnoredDuringExecution"`
+	Preferred []struct {
+		Weight     int32            `json:"weight"`
+		Preference NodeSelectorTerm `json:"preference"`
+	} `json:"preferredDuringSchedulingIgnoredDuringExecution"`
+}
+
+// NodeSelectorTerm is one ORed term of node affinity.
+type NodeSelectorTerm struct {
+	MatchExpressions []LabelSelectorRequirement `json:"matchExpressions"`
+}
+
+// Toleration is v1.Toleration.
+type Toleration struct {
+	Key      string `json:"key"`
+	Operator string `json:"operator"`
+	Value    string `json:"value"`
+	Effect   string `json:"effect"`
+}
+
+// TopologySpreadConstraint is v1.TopologySpreadConstraint with every
+// field.
+type TopologySpreadConstraint struct {
+	MaxSkew            int32          `json:"maxSkew"`
+	TopologyKey        string         `json:"topologyKey"`
+	WhenUnsatisfiable  string         `json:"whenUnsatisfiable"`
+	LabelSelector      *LabelSelector `json:"labelSelector"`
+	MinDomains         *int32         `json:"minDomains"`
+	NodeAffinityPolicy *string        `json:"nodeAffinityPolicy"`
+	NodeTaintsPolicy   *string        `json:"nodeTaintsPolicy"`
+	MatchLabelKeys     []string       `json:"matchLabelKeys"`
+}
+
+// HPAv2 is autoscaling/v2 HorizontalPodAutoscaler.
+type HPAv2 struct {
+	TypeMeta
+	Metadata ObjectMeta `json:"metadata"`
+	Spec     struct {
+		ScaleTargetRef CrossVersionObjectReference `json:"scaleTargetRef"`
+		MinReplicas    *int32                      `json:"minReplicas"`
+		MaxReplicas    int32                       `json:"maxReplicas"`
+		Metrics        []MetricSpec                `json:"metrics"`
+	} `json:"spec"`
+}
+
+// HPAv1 is autoscaling/v1 HorizontalPodAutoscaler.
+type HPAv1 struct {
+	TypeMeta
+	Metadata ObjectMeta `json:"metadata"`
+	Spec     struct {
+		ScaleTargetRef                 CrossVersionObjectReference `json:"scaleTargetRef"`
+		MinReplicas                    *int32                      `json:"minReplicas"`
+		MaxReplicas                    int32                       `json:"maxReplicas"`
+		TargetCPUUtilizationPercentage *int32                      `json:"targetCPUUtilizationPercentage"`
+	} `json:"spec"`
+}
+
+// CrossVersionObjectReference names the HPA's target.
+type CrossVersionObjectReference struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Name       string `json:"name"`
+}
+
+// MetricSpec is one autoscaling/v2 metric; only Resource metrics are
+// modelled, the others are kept to be reported.
+type MetricSpec struct {
+	Type     string          `json:"type"`
+	Resource *ResourceMetric `json:"resource"`
+	// ContainerResource, Pods, Object and External are reported as not
+	// modelled.
+	ContainerResource json.RawMessage `json:"containerResource"`
+	Pods              json.RawMessage `json:"pods"`
+	Object            json.RawMessage `json:"object"`
+	External          json.RawMessage `json:"external"`
+}
+
+// ResourceMetric is a Resource metric source.
+type ResourceMetric struct {
+	Name   string `json:"name"`
+	Target struct {
+		Type               string        `json:"type"`
+		AverageUtilization *int32        `json:"averageUtilization"`
+		AverageValue       *QuantityText `json:"averageValue"`
+		Value              *QuantityText `json:"value"`
+	} `json:"target"`
+}
+
+// Node is v1 Node.
+type Node struct {
+	TypeMeta
+	Metadata ObjectMeta `json:"metadata"`
+	Spec     struct {
+		Taints        []NodeTaint `json:"taints"`
+		Unschedulable bool        `json:"unschedulable"`
+	} `json:"spec"`
+	Status struct {
+		Capacity    map[string]QuantityText `json:"capacity"`
+		Allocatable map[string]QuantityText `json:"allocatable"`
+		Conditions  []struct {
+			Type   string `json:"type"`
+			Status string `json:"status"`
+		} `json:"conditions"`
+	} `json:"status"`
+}
+
+// NodeTaint is v1.Taint.
+type NodeTaint struct {
+	Key    string `json:"key"`
+	Value  string `json:"value"`
+	Effect string `json:"effect"`
+}
+
+// Pod is v1 Pod, as in `kubectl get pods -o json`.
+type Pod struct {
+	TypeMeta
+	Metadata ObjectMeta `json:"metadata"`
+	Spec     PodSpec    `json:"spec"`
+	Status   struct {
+		Phase string `json:"phase"`
+	} `json:"status"`
+}
+
+// List is v1 List and every typed list (NodeList, PodList, ...).
+type List struct {
+	TypeMeta
+	Items []json.RawMessage `json:"items"`
+}
+
+// DeschedulerPolicy is descheduler/v1alpha2 DeschedulerPolicy.
+type DeschedulerPolicy struct {
+	TypeMeta
+	Profiles                       []DeschedulerProfile `json:"profiles"`
+	MaxNoOfPodsToEvictPerNode      *uint                `json:"maxNoOfPodsToEvictPerNode"`
+	MaxNoOfPodsToEvictPerNamespace *uint                `json:"maxNoOfPodsToEvictPerNamespace"`
+	MaxNoOfPodsToEvictTotal        *uint                `json:"maxNoOfPodsToEvictTotal"`
+}
+
+// DeschedulerProfile is one profile of a policy.
+type DeschedulerProfile struct {
+	Name         string `json:"name"`
+	PluginConfig []struct {
+		Name string          `json:"name"`
+		Args json.RawMessage `json:"args"`
+	} `json:"pluginConfig"`
+	Plugins struct {
+		Balance           PluginSet `json:"balance"`
+		Deschedule        PluginSet `json:"deschedule"`
+		Filter            PluginSet `json:"filter"`
+		PreEvictionFilter PluginSet `json:"preEvictionFilter"`
+		Sort              PluginSet `json:"sort"`
+		Presort           PluginSet `json:"presort"`
+	} `json:"plugins"`
+}
+
+// PluginSet is enabled and disabled plugin names.
+type PluginSet struct {
+	Enabled  []string `json:"enabled"`
+	Disabled []string `json:"disabled"`
+}
+
+// DefaultEvictorArgs are the DefaultEvictor plugin's arguments the model
+// reads.
+type DefaultEvictorArgs struct {
+	EvictSystemCriticalPods bool `json:"evictSystemCriticalPods"`
+	NodeFit                 bool `json:"nodeFit"`
+}
+
+// TopologySpreadArgs are RemovePodsViolatingTopologySpreadConstraint's
+// arguments.
+type TopologySpreadArgs struct {
+	Constraints            []string `json:"constraints"`
+	TopologyBalanceNodeFit *bool    `json:"topologyBalanceNodeFit"`
+}
+
+// RemoveDuplicatesArgs are RemoveDuplicates' arguments (none modelled).
+type RemoveDuplicatesArgs struct{}

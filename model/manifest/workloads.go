@@ -1,0 +1,198 @@
+package manifest
+
+import (
+	"strings"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// deploymentDecl converts a Deployment with the API server's defaults
+// (k8s.io/kubernetes pkg/apis/apps/v1/defaults.go: replicas 1, strategy
+// RollingUpdate with maxSurge and maxUnavailable 25 %) and its validation
+// (pkg/apis/apps/validation: the selector must match the template's
+// labels; maxSurge and maxUnavailable not both 0; maxUnavailable ≤ 100 %;
+// no rollingUpdate with Recreate).
+func deploymentDecl(o Object, name string, nodes nodeLabels, warns *[]Warning) (model.DeploymentDecl, model.TemplateDecl, error) {
+	d := o.Value.(*Deployment)
+	a := o.at()
+	dd := model.DeploymentDecl{Name: name, Template: name, Replicas: 1}
+	if d.Metadata.Name == "" {
+		return dd, model.TemplateDecl{}, a.errorf(o.path("metadata.name"), "required (accepted: a Deployment name)")
+	}
+	if d.Spec.Replicas != nil {
+		if *d.Spec.Replicas < 0 {
+			return dd, model.TemplateDecl{}, a.errorf(o.path("spec.replicas"), "%d (accepted: an integer ≥ 0)", *d.Spec.Replicas)
+		}
+		dd.Replicas = int(*d.Spec.Replicas)
+	}
+	if dd.Replicas > maxReplicas {
+		return dd, model.TemplateDecl{}, a.errorf(o.path("spec.replicas"), "%d is too many for the model (accepted: at most %d)", dd.Replicas, maxReplicas)
+	}
+	if d.Spec.Selector == nil {
+		return dd, model.TemplateDecl{}, a.errorf(o.path("spec.selector"), "required in apps/v1 (accepted: a label selector matching spec.template.metadata.labels)")
+	}
+	sel, err := convertSelector(func(field, format string, args ...any) error {
+		return a.errorf(o.path(join("spec.selector", field)), format, args...)
+	}, d.Spec.Selector)
+	if err != nil {
+		return dd, model.TemplateDecl{}, err
+	}
+	if sel.MatchLabels == nil && len(sel.MatchExpressions) == 0 {
+		return dd, model.TemplateDecl{}, a.errorf(o.path("spec.selector"), "empty: it would select every pod (accepted: a non-empty selector matching spec.template.metadata.labels)")
+	}
+	if !selectorMatches(sel, d.Spec.Template.Metadata.Labels) {
+		return dd, model.TemplateDecl{}, a.errorf(o.path("spec.selector"), "matches no pod: it does not select the template's labels %v (accepted: a selector matching spec.template.metadata.labels)", d.Spec.Template.Metadata.Labels)
+	}
+	switch d.Spec.Strategy.Type {
+	case "", "RollingUpdate":
+		dd.MaxSurge, dd.MaxUnavailable = "25%", "25%"
+		if ru := d.Spec.Strategy.RollingUpdate; ru != nil {
+			if ru.MaxSurge.Set {
+				if dd.MaxSurge, err = intOrPercent(a, o.path("spec.strategy.rollingUpdate.maxSurge"), ru.MaxSurge); err != nil {
+					return dd, model.TemplateDecl{}, err
+				}
+			}
+			if ru.MaxUnavailable.Set {
+				if dd.MaxUnavailable, err = intOrPercent(a, o.path("spec.strategy.rollingUpdate.maxUnavailable"), ru.MaxUnavailable); err != nil {
+					return dd, model.TemplateDecl{}, err
+				}
+			}
+		}
+		if strings.HasSuffix(dd.MaxUnavailable, "%") && resolveIntOrPercent(dd.MaxUnavailable, 100, false) > 100 {
+			return dd, model.TemplateDecl{}, a.errorf(o.path("spec.strategy.rollingUpdate.maxUnavailable"), "%s (accepted: at most 100%%)", dd.MaxUnavailable)
+		}
+		if isZero(dd.MaxSurge) && isZero(dd.MaxUnavailable) {
+			return dd, model.TemplateDecl{}, a.errorf(o.path("spec.strategy.rollingUpdate"), "maxSurge and maxUnavailable are both 0: the rollout could never progress (accepted: at least one > 0)")
+		}
+	case "Recreate":
+		dd.Strategy = "Recreate"
+		if d.Spec.Strategy.RollingUpdate != nil {
+			return dd, model.TemplateDecl{}, a.errorf(o.path("spec.strategy.rollingUpdate"), "may not be given with type Recreate")
+		}
+	default:
+		return dd, model.TemplateDecl{}, a.errorf(o.path("spec.strategy.type"), "%q (accepted: RollingUpdate, Recreate)", d.Spec.Strategy.Type)
+	}
+	tc := templateConv{o: o, path: "spec.template", nodes: nodes, warns: warns}
+	td, err := tc.convert(name, d.Spec.Template.Metadata, d.Spec.Template.Spec)
+	return dd, td, err
+}
+
+// maxReplicas is the model's bound on a deployment's replicas (pod slots
+// are bytes).
+const maxReplicas = 250
+
+func isZero(v string) bool { return v == "0" || v == "0%" }
+
+// hpaDecl converts an HPA (autoscaling/v2 or v1) with the API server's
+// defaults (pkg/apis/autoscaling/v2/defaults.go: minReplicas 1, no
+// metrics = CPU utilisation 80 %) and validation (minReplicas ≥ 1,
+// maxReplicas ≥ minReplicas, Resource targets Utilization or
+// AverageValue). It returns the target deployment's name.
+func hpaDecl(o Object, warns *[]Warning) (string, *model.HPADecl, error) {
+	a := o.at()
+	var ref CrossVersionObjectReference
+	var minR *int32
+	var maxR int32
+	h := &model.HPADecl{}
+	switch v := o.Value.(type) {
+	case *HPAv2:
+		ref, minR, maxR = v.Spec.ScaleTargetRef, v.Spec.MinReplicas, v.Spec.MaxReplicas
+		for i, m := range v.Spec.Metrics {
+			md, ok, err := metricDecl(o, index("spec.metrics", i), m, warns)
+			if err != nil {
+				return "", nil, err
+			}
+			if ok {
+				h.Metrics = append(h.Metrics, md)
+			}
+		}
+		if len(v.Spec.Metrics) > 0 && len(h.Metrics) == 0 {
+			return "", nil, a.errorf(o.path("spec.metrics"), "no metric the model can evaluate (accepted: type Resource with resource cpu or memory)")
+		}
+	case *HPAv1:
+		ref, minR, maxR = v.Spec.ScaleTargetRef, v.Spec.MinReplicas, v.Spec.MaxReplicas
+		if t := v.Spec.TargetCPUUtilizationPercentage; t != nil {
+			if *t <= 0 {
+				return "", nil, a.errorf(o.path("spec.targetCPUUtilizationPercentage"), "%d (accepted: a percentage > 0)", *t)
+			}
+			h.Metrics = []model.MetricDecl{{Resource: "cpu", Type: "Utilization", Target: int64(*t)}}
+		}
+	}
+	if len(h.Metrics) == 0 {
+		h.Metrics = []model.MetricDecl{{Resource: "cpu", Type: "Utilization", Target: 80}}
+	}
+	h.Min = 1
+	if minR != nil {
+		if *minR < 1 {
+			return "", nil, a.errorf(o.path("spec.minReplicas"), "%d (accepted: an integer ≥ 1)", *minR)
+		}
+		h.Min = int(*minR)
+	}
+	if maxR < int32(h.Min) || maxR > maxReplicas {
+		return "", nil, a.errorf(o.path("spec.maxReplicas"), "%d (accepted: minReplicas (%d) ..%d)", maxR, h.Min, maxReplicas)
+	}
+	h.Max = int(maxR)
+	if ref.Kind != "Deployment" {
+		return "", nil, a.errorf(o.path("spec.scaleTargetRef.kind"), "%q (accepted: Deployment; the model has no other scalable kind)", ref.Kind)
+	}
+	if ref.APIVersion != "" && ref.APIVersion != "apps/v1" {
+		return "", nil, a.errorf(o.path("spec.scaleTargetRef.apiVersion"), "%q (accepted: apps/v1)", ref.APIVersion)
+	}
+	if ref.Name == "" {
+		return "", nil, a.errorf(o.path("spec.scaleTargetRef.name"), "required (accepted: the name of a Deployment in the input)")
+	}
+	return ref.Name, h, nil
+}
+
+// metricDecl converts one autoscaling/v2 metric; ok is false for a metric
+// the model cannot evaluate (reported as a warning).
+func metricDecl(o Object, path string, m MetricSpec, warns *[]Warning) (model.MetricDecl, bool, error) {
+	a := o.at()
+	switch m.Type {
+	case "Resource":
+	case "ContainerResource", "Pods", "Object", "External":
+		*warns = append(*warns, a.warning(o.path(path), "ignored: %s metrics are not modelled (only Resource cpu and memory)", m.Type))
+		return model.MetricDecl{}, false, nil
+	default:
+		return model.MetricDecl{}, false, a.errorf(o.path(path+".type"), "%q (accepted: Resource, ContainerResource, Pods, Object, External)", m.Type)
+	}
+	r := m.Resource
+	if r == nil {
+		return model.MetricDecl{}, false, a.errorf(o.path(path+".resource"), "required for type Resource")
+	}
+	md := model.MetricDecl{Resource: r.Name}
+	kind := cpuRequest
+	switch r.Name {
+	case "cpu":
+	case "memory":
+		kind = memoryRequest
+	default:
+		*warns = append(*warns, a.warning(o.path(path+".resource.name"), "ignored: resource %q is not modelled (only cpu and memory)", r.Name))
+		return md, false, nil
+	}
+	tp := path + ".resource.target"
+	switch r.Target.Type {
+	case "Utilization":
+		md.Type = "Utilization"
+		if r.Target.AverageUtilization == nil || *r.Target.AverageUtilization <= 0 {
+			return md, false, a.errorf(o.path(tp+".averageUtilization"), "required: a percentage > 0 for type Utilization")
+		}
+		md.Target = int64(*r.Target.AverageUtilization)
+	case "AverageValue":
+		md.Type = "AverageValue"
+		if r.Target.AverageValue == nil {
+			return md, false, a.errorf(o.path(tp+".averageValue"), "required: a quantity for type AverageValue")
+		}
+		v, err := parseResource(a, o.path(tp+".averageValue"), *r.Target.AverageValue, kind)
+		if err != nil {
+			return md, false, err
+		}
+		if v <= 0 {
+			return md, false, a.errorf(o.path(tp+".averageValue"), "%q (accepted: a quantity > 0)", r.Target.AverageValue.Text)
+		}
+		md.Target = v
+	default:
+		return md, false, a.errorf(o.path(tp+".type"), "%q (accepted for Resource metrics: Utilization, AverageValue)", r.Target.Type)
+	}
+	return md, true, nil
+}
