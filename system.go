@@ -2,6 +2,7 @@ package kivi
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/kivi-go/kivi/checker"
 	"github.com/kivi-go/kivi/model"
@@ -39,6 +40,10 @@ type Observer interface {
 // initial State, the actors and the observers. It is safe for concurrent
 // use: Next allocates its own scratch.
 type System struct {
+	// statePool and scratchPool recycle decoded states and Next's scratch
+	// across the engine's goroutines.
+	statePool, scratchPool sync.Pool
+
 	U         *model.Universe
 	Init      *model.State
 	Actors    []Actor
@@ -98,8 +103,9 @@ func (sys *System) Next(s *model.State, emit func(checker.Step, *model.State)) {
 	if s.Failed != model.NoFailure {
 		return
 	}
-	tx := model.NewTx(sys.U)
-	next := &model.State{}
+	sc := sys.scratch()
+	defer sys.scratchPool.Put(sc)
+	tx, next := sc.tx, sc.next
 	for i := range sys.Actors {
 		a := &sys.Actors[i]
 		if !sys.enabled(a, s) {
@@ -173,9 +179,36 @@ func (sys *System) ActorName(step checker.Step) string {
 // AppendEncoding appends the canonical encoding of s.
 func (sys *System) AppendEncoding(dst []byte, s *model.State) []byte { return s.AppendEncoding(dst) }
 
-// Decode rebuilds a state from its encoding.
+// Decode rebuilds a state from its encoding, reusing a state that the
+// engine released.
 func (sys *System) Decode(enc []byte) (*model.State, error) {
-	return model.DecodeState(sys.U, len(sys.Init.Monitors), enc)
+	s, _ := sys.statePool.Get().(*model.State)
+	if s == nil {
+		s = &model.State{}
+	}
+	if err := model.DecodeInto(s, sys.U, len(sys.Init.Monitors), enc); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Release takes back a decoded state once the engine has expanded it
+// (checker.Releaser): decoding is the one allocation per expansion, and
+// reusing states takes it off the hot path.
+func (sys *System) Release(s *model.State) { sys.statePool.Put(s) }
+
+// scratchSpace is what one Next call works in: a transition context and
+// the successor it builds (emit must not retain it, so one suffices).
+type scratchSpace struct {
+	tx   *model.Tx
+	next *model.State
+}
+
+func (sys *System) scratch() *scratchSpace {
+	if sc, ok := sys.scratchPool.Get().(*scratchSpace); ok {
+		return sc
+	}
+	return &scratchSpace{tx: model.NewTx(sys.U), next: &model.State{}}
 }
 
 // ValidEnd reports whether every actor that can be stuck may rest in s
