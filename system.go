@@ -93,6 +93,10 @@ func (sys *System) enabled(a *Actor, s *model.State) bool {
 	if a.Gate == GateMain && s.Init < model.InitMain {
 		return false
 	}
+	if s.Atomic != 0 {
+		ap, ok := a.Process.(model.AtomicProcess)
+		return ok && ap.AtomicID() == s.Atomic && a.Process.Enabled(sys.U, s)
+	}
 	return a.Process.Enabled(sys.U, s)
 }
 

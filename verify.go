@@ -31,7 +31,7 @@ type Options struct {
 	// model.Process: a named, pure, deterministic transition function with
 	// a guard; see docs/library.md for the contract.
 	Controllers []model.Process
-	_            struct{}
+	_           struct{}
 }
 
 // Problem is one topology ready to verify: the compiled system, the

@@ -59,6 +59,9 @@ func Describe(u *Universe, s *State) string {
 			fmt.Fprintf(&b, "queue %s: %v\n", q, s.Queues[q])
 		}
 	}
+	if s.Atomic == AtomicScheduler {
+		b.WriteString("atomic: scheduler draining\n")
+	}
 	if s.DeschedulerPending {
 		b.WriteString("descheduler: pending\n")
 	}

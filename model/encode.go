@@ -8,7 +8,7 @@ import (
 // Encoding layout (canonical: equal states have equal bytes and vice
 // versa, for one Universe and monitor count):
 //
-//	flags byte: bit0 DeschedulerPending, bits1-2 Init
+//	flags byte: bit0 DeschedulerPending, bits1-2 Init, bits 3-5 Atomic
 //	Failed, FailedArg
 //	nodes:  one byte each (status)
 //	pods:   one byte each for a Free slot (0); otherwise a header byte
@@ -26,7 +26,7 @@ func (s *State) AppendEncoding(dst []byte) []byte {
 	if s.DeschedulerPending {
 		flags |= 1
 	}
-	flags |= s.Init << 1
+	flags |= s.Init<<1 | s.Atomic<<3
 	dst = append(dst, flags, byte(s.Failed), s.FailedArg)
 	for i := range s.Nodes {
 		dst = append(dst, byte(s.Nodes[i].Status))
@@ -83,6 +83,7 @@ func DecodeInto(s *State, u *Universe, monitors int, enc []byte) error {
 	flags := r.byte()
 	s.DeschedulerPending = flags&1 != 0
 	s.Init = flags >> 1 & 3
+	s.Atomic = flags >> 3 & 7
 	s.Failed = Failure(r.byte())
 	s.FailedArg = r.byte()
 	s.Nodes = resize(s.Nodes, len(u.Nodes))

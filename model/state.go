@@ -67,6 +67,18 @@ const (
 	InitStable
 )
 
+// Atomic sequence owners (State.Atomic).
+const (
+	// AtomicScheduler: the scheduler is draining its queue.
+	AtomicScheduler uint8 = 1
+)
+
+// AtomicProcess is implemented by processes that run atomic sequences:
+// while State.Atomic equals AtomicID(), only that process is enabled.
+type AtomicProcess interface {
+	AtomicID() uint8
+}
+
 // Failure codes recorded in State.Failed when a step hits an assertion.
 // A failed state has no successors.
 type Failure uint8
@@ -101,6 +113,13 @@ type State struct {
 	DeschedulerPending bool
 	// Init is the init process phase (InitFirst, InitMain, InitStable).
 	Init uint8
+	// Atomic names the process in the middle of an atomic sequence
+	// (AtomicScheduler, ...; 0 = none): only that process may move until
+	// it clears it. It lets a drain that branches at every item (the
+	// scheduler exploring every tied node) take one item per step, so
+	// that equal intermediate states are shared instead of enumerating
+	// every combination of choices inside one step.
+	Atomic uint8
 	// EventVars is the memory of the event processes (layout in
 	// Universe.Events[i].VarOffset).
 	EventVars []uint8
@@ -147,6 +166,7 @@ func (s *State) CopyTo(dst *State) {
 	}
 	dst.DeschedulerPending = s.DeschedulerPending
 	dst.Init = s.Init
+	dst.Atomic = s.Atomic
 	dst.EventVars = append(dst.EventVars[:0], s.EventVars...)
 	dst.Monitors = append(dst.Monitors[:0], s.Monitors...)
 	dst.Failed = s.Failed

@@ -17,7 +17,7 @@ func manageReplicas(tx *model.Tx, s *model.State, d, rs int) {
 	case diff < 0:
 		createPods(tx, s, d, rs, -diff)
 	case diff > 0:
-		deletePods(s, d, rs, diff)
+		deletePods(tx, s, d, rs, diff)
 	}
 }
 
@@ -69,11 +69,11 @@ func newPod(t *model.PodTemplate, tmpl, d, rs int) model.PodState {
 	return p
 }
 
-// deletePods deletes the n active pods of slot rs ranked first for
-// deletion: they become Terminating and the kubelet removes them.
-func deletePods(s *model.State, d, rs, n int) {
-	victims := rankForDeletion(s.Pods, d, rs)
-	for _, p := range victims[:min(n, len(victims))] {
+// deletePods deletes n active pods of slot rs ranked first for deletion
+// (chooseVictims, which branches over tied pods): they become Terminating
+// and the kubelet removes them.
+func deletePods(tx *model.Tx, s *model.State, d, rs, n int) {
+	for _, p := range chooseVictims(tx, s, d, rs, n) {
 		pod := &s.Pods[p]
 		pod.WasRunning = pod.Phase == model.Running
 		pod.Phase = model.Terminating

@@ -1,6 +1,7 @@
 package deployment
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/kivi-go/kivi/model"
@@ -94,6 +95,49 @@ func TestRankForDeletion(t *testing.T) {
 	for i := range want {
 		if got[i] != want[i] {
 			t.Fatalf("got %v, want %v", got, want)
+		}
+	}
+}
+
+// TestChooseVictimsBranches: after ActivePodsWithRanks (controller_utils.go
+// @v1.36.3) Kubernetes breaks ties by readiness time, restart counts and
+// creation time, which the model does not track, so the controller
+// branches over which tied pods go; identical pods (ties.go) are one
+// choice and their lowest slots go first.
+func TestChooseVictimsBranches(t *testing.T) {
+	run := func(node uint8, cpu int32) model.PodState {
+		return model.PodState{Phase: model.Running, Owner: 1, Node: node, CPU: cpu}
+	}
+	for _, tc := range []struct {
+		name string
+		pods []model.PodState
+		n    int
+		want [][]int // victims of each branch, in choice order
+	}{
+		{"identical pods on one node: one branch, lowest slots",
+			[]model.PodState{run(1, 8), run(1, 8), run(1, 8)}, 2, [][]int{{0, 1}}},
+		{"equal co-location on two nodes: which node loses the pod",
+			[]model.PodState{run(1, 8), run(2, 8)}, 1, [][]int{{0}, {1}}},
+		{"two of 2+2 identical: both from node 1, one each, both from node 2",
+			[]model.PodState{run(1, 8), run(1, 8), run(2, 8), run(2, 8)}, 2, [][]int{{0, 1}, {0, 2}, {2, 3}}},
+		{"the rank decides before ties: the more co-located pods go first",
+			[]model.PodState{run(1, 8), run(2, 8), run(2, 8)}, 1, [][]int{{1}}},
+		{"usage tells pods apart (after a CPU change)",
+			[]model.PodState{run(1, 8), run(1, 9), run(1, 8)}, 1, [][]int{{0}, {1}}},
+	} {
+		s := &model.State{Pods: tc.pods}
+		tx := model.NewTx(nil)
+		tx.Begin(nil, false)
+		var got [][]int
+		for {
+			got = append(got, chooseVictims(tx, s, 0, 0, tc.n))
+			if !tx.Advance() {
+				break
+			}
+			tx.Restart(false)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%s: branches %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package descheduler
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/kivi-go/kivi/model"
@@ -37,9 +38,8 @@ func (c *cycle) balanceDomains(p *model.DeschedulerProfile, sc spreadConstraint,
 			i++
 			continue
 		}
-		c.orderForEviction(ds[j].pods, below)
 		move = min(move, len(ds[j].pods))
-		taken := ds[j].pods[:move]
+		taken, kept := c.takeForEviction(ds[j].pods, below, move)
 		if c.explain != nil {
 			c.note("      move %d from %s to %s: pods %v\n", move, c.domainName(sc, ds[j]), c.domainName(sc, ds[i]), plus1(taken))
 		}
@@ -52,7 +52,7 @@ func (c *cycle) balanceDomains(p *model.DeschedulerProfile, sc spreadConstraint,
 		}
 		// The moved pods join domain i only as a count: i < j throughout,
 		// so a domain that received pods is never a source again.
-		ds[j].pods = ds[j].pods[move:]
+		ds[j].pods = kept
 		ds[j].size -= move
 		ds[i].size += move
 	}
@@ -79,37 +79,73 @@ func (c *cycle) nodesBelowIdealAvg(sc spreadConstraint, ds []domain, sum int) []
 	return nodes
 }
 
-// orderForEviction sorts a domain's pods so that the first ones go first:
-// pods that fit on a below-average node before those that do not, pods
-// without nodeSelector or node affinity before those with (upstream's
-// sortDomains and its stable re-sort, which evict from the back), then the
-// lowest slot first (Kivi; upstream takes the last listed). Pod priority is
-// not modelled.
-func (c *cycle) orderForEviction(pods []int, below []int) {
-	type key struct {
-		noFit, pinned bool
-		pod           int
+// evictionKey is a domain pod's place in the eviction order: pods that
+// fit on a below-average node before those that do not, pods without
+// nodeSelector or node affinity before those with (upstream's sortDomains
+// and its stable re-sort, which evict from the back). Pod priority is not
+// modelled. Pods with equal keys are tied: upstream takes them in listing
+// (informer) order, which the model does not know.
+type evictionKey struct {
+	noFit, pinned bool
+}
+
+func (x evictionKey) before(y evictionKey) bool {
+	if x.noFit != y.noFit {
+		return !x.noFit
 	}
-	keys := make([]key, len(pods))
+	return x.pinned != y.pinned && !x.pinned
+}
+
+// takeForEviction returns the move pods of a domain that go first and the
+// rest, in eviction order. Among the pods tied with the last one taken it
+// branches over which go (ties.go: identical pods are one choice; choice 0
+// takes the lowest slots, Kivi's pick).
+func (c *cycle) takeForEviction(pods []int, below []int, move int) (taken, kept []int) {
+	type entry struct {
+		key evictionKey
+		pod int
+	}
+	es := make([]entry, len(pods))
 	for i, pod := range pods {
 		t := &c.u.Templates[c.s.Pods[pod].Template]
-		keys[i] = key{
+		es[i] = entry{key: evictionKey{
 			noFit:  !c.fitsAnyOtherNode(pod, below),
 			pinned: len(t.NodeSelector) > 0 || len(t.Required) > 0 || len(t.Preferred) > 0,
-			pod:    pod,
-		}
+		}, pod: pod}
 	}
-	sort.Slice(keys, func(a, b int) bool {
-		x, y := keys[a], keys[b]
-		if x.noFit != y.noFit {
-			return !x.noFit
+	sort.SliceStable(es, func(a, b int) bool {
+		if es[a].key != es[b].key {
+			return es[a].key.before(es[b].key)
 		}
-		if x.pinned != y.pinned {
-			return !x.pinned
-		}
-		return x.pod < y.pod
+		return es[a].pod < es[b].pod
 	})
-	for i, k := range keys {
-		pods[i] = k.pod
+	if move <= 0 {
+		for _, e := range es {
+			kept = append(kept, e.pod)
+		}
+		return nil, kept
 	}
+	last := es[move-1].key
+	lo, hi := move-1, move
+	for lo > 0 && es[lo-1].key == last {
+		lo--
+	}
+	for hi < len(es) && es[hi].key == last {
+		hi++
+	}
+	var tied []int
+	for _, e := range es[lo:hi] {
+		tied = append(tied, e.pod)
+	}
+	chosen := chooseFromGroups(c.tx, identicalGroups(c.s, tied), move-lo)
+	for _, e := range es[:lo] {
+		taken = append(taken, e.pod)
+	}
+	taken = append(taken, chosen...)
+	for _, e := range es[lo:] {
+		if !slices.Contains(chosen, e.pod) {
+			kept = append(kept, e.pod)
+		}
+	}
+	return taken, kept
 }

@@ -70,11 +70,11 @@ func TestLimits(t *testing.T) {
 		limits model.Descheduler
 		want   []int
 	}{
-		{"unlimited", model.Descheduler{}, []int{2, 3}},
-		{"per node 1", model.Descheduler{MaxPerNode: 1}, []int{2}},
-		{"total 1", model.Descheduler{MaxTotal: 1}, []int{2}},
-		{"namespace 1", model.Descheduler{MaxPerNamespace: 1}, []int{2}},
-		{"total 5", model.Descheduler{MaxTotal: 5}, []int{2, 3}},
+		{"unlimited", model.Descheduler{}, []int{1, 2}},
+		{"per node 1", model.Descheduler{MaxPerNode: 1}, []int{1}},
+		{"total 1", model.Descheduler{MaxTotal: 1}, []int{1}},
+		{"namespace 1", model.Descheduler{MaxPerNamespace: 1}, []int{1}},
+		{"total 5", model.Descheduler{MaxTotal: 5}, []int{1, 2}},
 	} {
 		u, s := stacked(tc.limits)
 		next, _, marks := runCycle(t, u, s)
@@ -93,14 +93,14 @@ func TestLimits(t *testing.T) {
 func TestCountersResetEveryCycle(t *testing.T) {
 	u, s := stacked(model.Descheduler{MaxTotal: 1})
 	next, _, _ := runCycle(t, u, s)
-	// The kubelet removes pod 2 and the kubelet queue drains; a new
+	// The kubelet removes pod 1 and the kubelet queue drains; a new
 	// request arrives.
-	next.Pods[1] = model.PodState{}
+	next.Pods[0] = model.PodState{}
 	next.Queues[model.KubeletQueue] = nil
 	next.DeschedulerPending = true
 	again, _, _ := runCycle(t, u, next)
-	if got := evictedBy(next, again); !equalInts(got, []int{3}) {
-		t.Errorf("second cycle evicted %v, want [3]", got)
+	if got := evictedBy(next, again); !equalInts(got, []int{2}) {
+		t.Errorf("second cycle evicted %v, want [2]", got)
 	}
 }
 
@@ -115,7 +115,9 @@ func TestPendingBoundPodIsEvictable(t *testing.T) {
 	b.U.Descheduler = policy(dupProfile(false))
 	u, s := b.MustBuild()
 	s.DeschedulerPending = true
-	next, lines, _ := runCycle(t, u, s)
+	// The Running pod 1 and the Pending pod 2 differ, so the cycle
+	// branches over which goes; the second branch evicts pod 2.
+	next, lines, _ := runBranch(t, u, s, []int{1})
 	want := "[Descheduler] Duplicated Pod 2 (status 2) on node 1 pending for deletion!\n[Descheduler] Pod 2 on node 1 pending for deletion!"
 	if strings.Join(lines, "\n") != want {
 		t.Errorf("trace %q, want %q", lines, want)
@@ -148,7 +150,7 @@ func TestProfilesShareOneCycle(t *testing.T) {
 	u, s := stacked(model.Descheduler{})
 	u.Descheduler.Profiles = append(u.Descheduler.Profiles, dupProfile(false))
 	next, lines, _ := runCycle(t, u, s)
-	if got := evictedBy(s, next); !equalInts(got, []int{2, 3}) || len(lines) != 4 {
-		t.Errorf("evicted %v with %d lines, want [2 3] once", got, len(lines))
+	if got := evictedBy(s, next); !equalInts(got, []int{1, 2}) || len(lines) != 4 {
+		t.Errorf("evicted %v with %d lines, want [1 2] once", got, len(lines))
 	}
 }

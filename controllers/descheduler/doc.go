@@ -17,8 +17,12 @@
 // Kivi's descheduler mirrors v0.27 with several bugs; where it differs
 // from v0.36 this package follows v0.36, and every such choice is listed
 // in docs/divergences/descheduler.md. Where upstream leaves an order to Go
-// map iteration or the informer cache (which duplicates or which pods of
-// a domain go first, the order of owners, nodes and domains), the package
-// fixes Kivi's order (lowest pod slot, lowest node index, label value id),
-// so that a cycle is deterministic and needs no choice point.
+// map iteration or the informer cache, the package either branches or
+// fixes an order. Which pods go among pods its sort keys tie (which
+// duplicates of a node, which pods of a domain) is a choice point over the
+// distinct pods (ties.go: identical pods are one choice, choice 0 takes
+// the lowest slots), so that the outcome does not depend on pod slots and
+// model/symmetry may permute them. The order of owners, nodes and domains
+// is fixed (owner key, node index, label value id), and evictions reach
+// the kubelet queue owner by owner.
 package descheduler

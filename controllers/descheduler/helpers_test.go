@@ -6,17 +6,37 @@ import (
 	"github.com/kivi-go/kivi/model"
 )
 
-// runCycle runs one Step on a copy of s with tracing and returns the new
-// state, the trace lines and the marks.
+// runCycle runs the first branch of one Step (choice 0 everywhere: the
+// lowest slots among tied pods) on a copy of s with tracing and returns
+// the new state, the trace lines and the marks.
 func runCycle(t *testing.T, u *model.Universe, s *model.State) (*model.State, []string, uint32) {
 	t.Helper()
+	return runBranch(t, u, s, nil)
+}
+
+// branches counts the successors of one Step (ties among distinct pods
+// branch, ties.go).
+func branches(u *model.Universe, s *model.State) int {
 	tx := model.NewTx(u)
-	tx.Begin(nil, true)
+	tx.Begin(nil, false)
+	n := 1
+	for {
+		New().Step(tx, s.Clone())
+		if !tx.Advance() {
+			return n
+		}
+		tx.Restart(false)
+		n++
+	}
+}
+
+// runBranch is runCycle replaying the given choices.
+func runBranch(t *testing.T, u *model.Universe, s *model.State, choices []int) (*model.State, []string, uint32) {
+	t.Helper()
+	tx := model.NewTx(u)
+	tx.Begin(choices, true)
 	next := s.Clone()
 	New().Step(tx, next)
-	if len(tx.Choices()) != 0 {
-		t.Fatalf("a descheduling cycle must not branch, got choices %v", tx.Choices())
-	}
 	lines := make([]string, len(tx.Lines))
 	for i, l := range tx.Lines {
 		lines[i] = l.String()

@@ -35,17 +35,21 @@ func (k ownerKey) less(o ownerKey) bool {
 // ownerPods is what the listing pass learns about one owner.
 type ownerPods struct {
 	key ownerKey
-	// occurrence counts every listed pod of the owner, originals included.
+	// occurrence counts every listed pod of the owner.
 	occurrence int
-	// dups[n] are the owner's pods on node n after the first, in listing
-	// (slot) order.
-	dups [][]int
+	// onNode[n] are the owner's listed pods on node n in slot order; all
+	// but upper of them are duplicates to evict.
+	onNode [][]int
 }
 
 // Plan lists the pods that pass Filter and PreEvictionFilter (upstream
 // applies both at listing time, so the others are invisible), finds the
-// duplicates per node and keeps at most upper of an owner's pods on each
-// node.
+// owners with more than one pod on a node and keeps at most upper of an
+// owner's pods on each node. Upstream keeps the first upper pods in
+// listing (informer) order and evicts the rest; the model does not know
+// that order, so it branches over which of the node's pods of the owner
+// go, identical pods being one choice (ties.go). Choice 0 evicts the
+// lowest slots.
 func (r removeDuplicates) Plan(c *cycle, p *model.DeschedulerProfile) []candidate {
 	owners := r.listOwners(c, p)
 	var plan []candidate
@@ -64,21 +68,18 @@ func (r removeDuplicates) Plan(c *cycle, p *model.DeschedulerProfile) []candidat
 		}
 		upper := ceilDiv(o.occurrence, targets)
 		c.note(", at most %d per node\n", upper)
-		for n, dups := range o.dups {
-			if len(dups) == 0 {
+		for n, pods := range o.onNode {
+			if len(pods) < 2 {
 				continue
 			}
-			evict := 0
-			if len(dups)+1 > upper {
-				// Upstream evicts dups[upper-1:], the last ones listed;
-				// Kivi evicts as many, lowest slots first. We take Kivi's
-				// pods (docs/divergences/descheduler.md).
-				evict = len(dups) - (upper - 1)
+			var evict []int
+			if len(pods) > upper {
+				evict = chooseFromGroups(c.tx, identicalGroups(c.s, pods), len(pods)-upper)
 			}
 			if c.explain != nil {
-				c.note("      node %s: duplicates %v, evict %v\n", c.nodeName(n), plus1(dups), plus1(dups[:evict]))
+				c.note("      node %s: pods %v, evict %v\n", c.nodeName(n), plus1(pods), plus1(evict))
 			}
-			for _, pod := range dups[:evict] {
+			for _, pod := range evict {
 				plan = append(plan, candidate{pod: pod, kind: reasonDuplicate})
 			}
 		}
@@ -103,7 +104,7 @@ func (r removeDuplicates) Balance(c *cycle, p *model.DeschedulerProfile) {
 }
 
 // listOwners walks the Ready nodes in index order and their listed pods in
-// slot order; the first pod of an owner on a node is the original.
+// slot order.
 func (removeDuplicates) listOwners(c *cycle, p *model.DeschedulerProfile) []ownerPods {
 	var owners []ownerPods
 	find := func(k ownerKey) *ownerPods {
@@ -112,12 +113,10 @@ func (removeDuplicates) listOwners(c *cycle, p *model.DeschedulerProfile) []owne
 				return &owners[i]
 			}
 		}
-		owners = append(owners, ownerPods{key: k, dups: make([][]int, len(c.s.Nodes))})
+		owners = append(owners, ownerPods{key: k, onNode: make([][]int, len(c.s.Nodes))})
 		return &owners[len(owners)-1]
 	}
-	var seen []ownerKey
 	for _, n := range c.ready {
-		seen = seen[:0]
 		for pod := range c.s.Pods {
 			ps := &c.s.Pods[pod]
 			if ps.NodeOf() != n || !c.filter(p, pod) || !c.preEvictionFilter(p, pod) {
@@ -126,11 +125,7 @@ func (removeDuplicates) listOwners(c *cycle, p *model.DeschedulerProfile) []owne
 			k := ownerKey{owner: ps.Owner, rs: ps.RS, template: ps.Template}
 			o := find(k)
 			o.occurrence++
-			if containsKey(seen, k) {
-				o.dups[n] = append(o.dups[n], pod)
-			} else {
-				seen = append(seen, k)
-			}
+			o.onNode[n] = append(o.onNode[n], pod)
 		}
 	}
 	// Upstream walks owners in map order; a fixed order keeps the cycle
@@ -140,8 +135,8 @@ func (removeDuplicates) listOwners(c *cycle, p *model.DeschedulerProfile) []owne
 }
 
 func (o *ownerPods) hasDuplicates() bool {
-	for _, d := range o.dups {
-		if len(d) > 0 {
+	for _, pods := range o.onNode {
+		if len(pods) > 1 {
 			return true
 		}
 	}
@@ -170,13 +165,4 @@ func (c *cycle) targetNodes(template int) int {
 
 func (c *cycle) ownerName(k ownerKey) string {
 	return "deployment " + c.u.Deployments[k.owner-1].Name + " rs " + itoa(int(k.rs)) + " template " + c.u.Templates[k.template].Name
-}
-
-func containsKey(keys []ownerKey, k ownerKey) bool {
-	for _, x := range keys {
-		if x == k {
-			return true
-		}
-	}
-	return false
 }

@@ -25,8 +25,9 @@ type dupCase struct {
 	// no method (matchExpressions).
 	tmplEdit func(t *model.PodTemplate)
 	want     int
-	// wantPods, when set, are the evicted pods under Kivi's rule (lowest
-	// slot duplicates first); upstream only asserts the count.
+	// wantPods, when set, are the evicted pods of the cycle's first branch
+	// (choice 0: the lowest slots of identical pods; Kivi keeps the lowest
+	// slot and evicts the next ones); upstream only asserts the count.
 	wantPods []int
 }
 
@@ -97,7 +98,7 @@ func TestRemoveDuplicatesUpstream(t *testing.T) {
 	three := concat(repeat(0, 5), repeat(1, 3), repeat(2, 1)) // (5,3,1)
 	cases := []dupCase{
 		{name: "TestFindDuplicatePods: Three pods in the `dev` Namespace, bound to same ReplicaSet. 1 should be evicted.",
-			nodes: nodesNamed("n1", "n2"), pods: [][]int{{0, 0, 0}}, profile: dupProfile(false), want: 1, wantPods: []int{2}},
+			nodes: nodesNamed("n1", "n2"), pods: [][]int{{0, 0, 0}}, profile: dupProfile(false), want: 1, wantPods: []int{1}},
 		{name: "TestFindDuplicatePods: Pods are: ... critical pod annotation - none should be evicted.",
 			nodes: nodesNamed("n1", "n2"), pods: [][]int{{0, 0, 0}}, profile: dupProfile(false),
 			template: func() *modeltest.TemplateBuilder { return upstreamPod().Critical() }, want: 0},
@@ -130,15 +131,15 @@ func TestRemoveDuplicatesUpstream(t *testing.T) {
 			nodes: []*modeltest.NodeBuilder{upstreamNode("n1"), modeltest.Node().Name("n6").CPU(200).Mem(200).MaxPods(10).Reserved(100, 150)},
 			pods:  [][]int{{0, 0, 0}}, profile: dupProfile(true), want: 1},
 		{name: "TestRemoveDuplicatesUniformly: Evict pods uniformly",
-			nodes: nodesNamed("n1", "n2", "n3"), pods: [][]int{three}, profile: dupProfile(false), want: 2, wantPods: []int{2, 3}},
+			nodes: nodesNamed("n1", "n2", "n3"), pods: [][]int{three}, profile: dupProfile(false), want: 2, wantPods: []int{1, 2}},
 		{name: "TestRemoveDuplicatesUniformly: Evict pods uniformly with one node left out",
-			nodes: nodesNamed("n1", "n2", "n3"), notReady: []int{2}, pods: [][]int{three}, profile: dupProfile(false), want: 1, wantPods: []int{2}},
+			nodes: nodesNamed("n1", "n2", "n3"), notReady: []int{2}, pods: [][]int{three}, profile: dupProfile(false), want: 1, wantPods: []int{1}},
 		{name: "TestRemoveDuplicatesUniformly: Evict pods uniformly with two owner references",
 			nodes: nodesNamed("n1", "n2", "n3"),
 			pods:  [][]int{three, concat(repeat(0, 1), repeat(1, 3), repeat(2, 5))}, profile: dupProfile(false), want: 4,
-			wantPods: []int{2, 3, 15, 16}},
+			wantPods: []int{1, 2, 14, 15}},
 		{name: "TestRemoveDuplicatesUniformly: Evict pods with number of pods less than nodes",
-			nodes: nodesNamed("n1", "n2", "n3"), pods: [][]int{{0, 0}}, profile: dupProfile(false), want: 1, wantPods: []int{2}},
+			nodes: nodesNamed("n1", "n2", "n3"), pods: [][]int{{0, 0}}, profile: dupProfile(false), want: 1, wantPods: []int{1}},
 		{name: "TestRemoveDuplicatesUniformly: Evict pods with a single pod with three nodes",
 			nodes: nodesNamed("n1", "n2", "n3"), pods: [][]int{{0}}, profile: dupProfile(false), want: 0},
 		{name: "TestRemoveDuplicatesUniformly: Evict pods uniformly respecting taints",
@@ -190,5 +191,24 @@ func TestRemoveDuplicatesUpstream(t *testing.T) {
 				t.Errorf("trace %q: want two lines per eviction", lines)
 			}
 		})
+	}
+}
+
+// TestTiedDuplicatesBranch: upstream keeps the first pods in listing
+// (informer) order, which the model does not know, so the cycle branches
+// over which of a node's pods go: identical pods are one choice, a pod
+// with other usage is another (ties.go).
+func TestTiedDuplicatesBranch(t *testing.T) {
+	u, s := stacked(model.Descheduler{})
+	if got := branches(u, s); got != 1 {
+		t.Errorf("5 identical pods on n1, evict 2: %d branches, want 1", got)
+	}
+	s.Pods[2].CPU++ // pods 1,2,4,5 identical, pod 3 not
+	if got := branches(u, s); got != 2 {
+		t.Errorf("4+1 pods on n1, evict 2: %d branches, want 2 (two of the four, or one and pod 3)", got)
+	}
+	next, _, _ := runBranch(t, u, s, []int{1})
+	if got := evictedBy(s, next); !equalInts(got, []int{1, 3}) {
+		t.Errorf("second branch evicted %v, want [1 3]", got)
 	}
 }

@@ -56,9 +56,11 @@ func (t topologySpread) Plan(c *cycle, p *model.DeschedulerProfile) []candidate 
 }
 
 // Balance prints every candidate's reason, then evicts the candidates once
-// each in ascending pod order (upstream: map order), re-checking Filter and
-// PreEvictionFilter; a node whose quota is used up is skipped, the total
-// limit stops the plugin.
+// each, by owner and then in ascending pod order (upstream: map order),
+// re-checking Filter and PreEvictionFilter; a node whose quota is used up
+// is skipped, the total limit stops the plugin. Ordering by owner first
+// keeps the order in which owners reach the kubelet queue (and so the
+// deployment and HPA queues) independent of pod slots.
 func (t topologySpread) Balance(c *cycle, p *model.DeschedulerProfile) {
 	plan := t.Plan(c, p)
 	for _, cd := range plan {
@@ -68,7 +70,13 @@ func (t topologySpread) Balance(c *cycle, p *model.DeschedulerProfile) {
 	for _, cd := range plan {
 		pods = append(pods, cd.pod)
 	}
-	sort.Ints(pods)
+	sort.Slice(pods, func(a, b int) bool {
+		oa, ob := c.s.Pods[pods[a]].Owner, c.s.Pods[pods[b]].Owner
+		if oa != ob {
+			return oa < ob
+		}
+		return pods[a] < pods[b]
+	})
 	for i, pod := range pods {
 		if i > 0 && pods[i-1] == pod {
 			continue

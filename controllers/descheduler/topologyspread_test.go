@@ -269,3 +269,28 @@ func TestTopologySpreadUpstream(t *testing.T) {
 		})
 	}
 }
+
+// TestTiedDomainPodsBranch: the pods a move takes out of a domain are
+// tied when the sort keys agree; the cycle branches over the distinct
+// ones (pods on different nodes of one zone differ) and takes the lowest
+// slots of identical ones (ties.go).
+func TestTiedDomainPodsBranch(t *testing.T) {
+	b := modeltest.New()
+	b.AddNodes(2, modeltest.Node().Label("zone", "a"))
+	b.AddNodes(1, modeltest.Node().Label("zone", "b"))
+	d := b.AddDeployment("web", b.AddTemplate(modeltest.Template("app").Requests(4, 4).Label("app", "web").
+		Spread(1, "zone", model.DoNotSchedule)), 4)
+	b.RunPod(d, 0).RunPod(d, 0).RunPod(d, 1).RunPod(d, 1)
+	b.U.Descheduler = policy(tscProfile(false))
+	u, s := b.MustBuild()
+	s.DeschedulerPending = true
+	// Zone a holds 4, zone b none: move 2, out of {2 on node 1, 2 on
+	// node 2}: both from node 1, one each, or both from node 2.
+	if got := branches(u, s); got != 3 {
+		t.Fatalf("%d branches, want 3\n%s", got, Explain(u, s))
+	}
+	next, _, _ := runCycle(t, u, s)
+	if got := evictedBy(s, next); !equalInts(got, []int{1, 2}) {
+		t.Errorf("first branch evicted %v, want [1 2]", got)
+	}
+}

@@ -22,14 +22,31 @@ func (Scheduler) Enabled(u *model.Universe, s *model.State) bool {
 	return !s.Empty(model.SchedulerQueue)
 }
 
+// AtomicID marks the scheduler's drain as an atomic sequence.
+func (Scheduler) AtomicID() uint8 { return model.AtomicScheduler }
+
 // Step drains the scheduling queue. A pod that is no longer Pending, or is
 // already bound, is dropped; every other pod gets one scheduling cycle.
 // A pod without a feasible node fails the state (Kivi's
 // pod_always_schedulable assertion): the step ends there.
+//
+// When ties branch (model.BranchOnTies), a step schedules one pod and, if
+// more wait, keeps the drain atomic through s.Atomic: nothing else moves
+// until the queue is empty, exactly as in one drain, but the placements of
+// successive pods are explored through shared intermediate states rather
+// than as every combination of choices inside one step (k pods with t tied
+// nodes each would otherwise give t^k transitions from one state).
 func (Scheduler) Step(tx *model.Tx, s *model.State) {
 	u := tx.U
 	pr := defaultProfile()
 	var c cycle
+	onePod := u.Options.TieBreak == model.BranchOnTies
+	defer func() {
+		s.Atomic = 0
+		if onePod && s.Failed == model.NoFailure && !s.Empty(model.SchedulerQueue) {
+			s.Atomic = model.AtomicScheduler
+		}
+	}()
 	for !s.Empty(model.SchedulerQueue) {
 		p, _ := s.Dequeue(model.SchedulerQueue)
 		pod := &s.Pods[p]
@@ -51,6 +68,9 @@ func (Scheduler) Step(tx *model.Tx, s *model.State) {
 		}
 		if pod.Owner != 0 && u.HasHPA {
 			s.Enqueue(model.HPAQueue, int(pod.Owner)-1)
+		}
+		if onePod {
+			return
 		}
 	}
 }

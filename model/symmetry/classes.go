@@ -14,8 +14,11 @@ type Analysis struct {
 	// Classes partition the node indices; each class is ascending and the
 	// classes are ordered by their first node. Singletons included.
 	Classes [][]int
-	// Decisions are the rules that fired (pinned nodes or symmetry off).
+	// Decisions are the rules that fired (pinned nodes, node symmetry
+	// off, pod slots fixed).
 	Decisions []Decision
+	// Pods says whether pod slots are permuted too (no pod rule fired).
+	Pods bool
 }
 
 // Off reports whether some rule switched symmetry off.
@@ -28,8 +31,8 @@ func (a Analysis) Off() bool {
 	return false
 }
 
-// Trivial reports whether every class is a singleton: there is nothing to
-// reduce.
+// Trivial reports whether every class is a singleton: there are no
+// nodes to permute (pods may still be, see Pods).
 func (a Analysis) Trivial() bool {
 	for _, c := range a.Classes {
 		if len(c) > 1 {
@@ -48,7 +51,7 @@ func Classes(u *model.Universe) [][]int { return Analyze(u).Classes }
 func Analyze(u *model.Universe) Analysis {
 	var a Analysis
 	if !u.Compiled() {
-		a.Decisions = append(a.Decisions, Decision{Rule: "Uncompiled", Off: true, Reason: "the universe is not compiled: no NodeFit to compare"})
+		a.Decisions = append(a.Decisions, Decision{Rule: "Uncompiled", Off: true, PodsFixed: true, Reason: "the universe is not compiled: no NodeFit to compare"})
 		a.Classes = singletons(len(u.Nodes))
 		return a
 	}
@@ -63,6 +66,13 @@ func Analyze(u *model.Universe) Analysis {
 			if n >= 0 && n < len(pinned) {
 				pinned[n] = true
 			}
+		}
+	}
+	a.Pods = true
+	for _, r := range podRules() {
+		if d := r.Decide(u); d.Rule != "" {
+			a.Decisions = append(a.Decisions, d)
+			a.Pods = false
 		}
 	}
 	if a.Off() {

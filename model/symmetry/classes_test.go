@@ -118,15 +118,43 @@ func TestClasses(t *testing.T) {
 			b.U.Descheduler = &model.Descheduler{MaxTotal: 2, Profiles: []model.DeschedulerProfile{{Name: "p",
 				Balance: []model.BalancePlugin{model.RemoveDuplicates}}}}
 		},
-		want: "[[0] [1] [2]]", rules: "DeschedulerLimitedNodeWalk(off)",
+		want: "[[0] [1] [2]]", rules: "DeschedulerLimitedNodeWalk(off) DeschedulerEvictionLimits(pods)",
 	}, {
-		name: "RemoveDuplicates with a per-node limit only keeps symmetry",
+		name: "RemoveDuplicates with a per-node limit only keeps node symmetry; the limit cuts slot-ordered evictions (evictor.go)",
 		build: func(b *modeltest.Builder) {
 			b.AddNodes(3, modeltest.Node())
 			b.U.Descheduler = &model.Descheduler{MaxPerNode: 1, Profiles: []model.DeschedulerProfile{{Name: "p",
 				Balance: []model.BalancePlugin{model.RemoveDuplicates}}}}
 		},
+		want: "[[0 1 2]]", rules: "DeschedulerEvictionLimits(pods)",
+	}, {
+		name: "node-down events with two deployments fix pod slots (nodelifecycle/nodecontroller.go evicts in slot order)",
+		build: func(b *modeltest.Builder) {
+			b.AddNodes(3, modeltest.Node())
+			t := b.AddTemplate(modeltest.Template("app"))
+			b.AddDeployment("a", t, 1)
+			b.AddDeployment("b", t, 1)
+			b.AddEvent(model.Event{Kind: model.KernelPanic})
+		},
+		want: "[[0 1 2]]", rules: "NodeControllerSlotOrder(pods)",
+	}, {
+		name: "node-down events with one deployment keep pod symmetry",
+		build: func(b *modeltest.Builder) {
+			b.AddNodes(3, modeltest.Node())
+			b.AddDeployment("a", b.AddTemplate(modeltest.Template("app")), 1)
+			b.AddEvent(model.Event{Kind: model.KernelPanic})
+		},
 		want: "[[0 1 2]]",
+	}, {
+		name: "CPU patterns with an HPA and two deployments fix pod slots (events/cpupattern.go queues owners in slot order)",
+		build: func(b *modeltest.Builder) {
+			b.AddNodes(2, modeltest.Node())
+			t := b.AddTemplate(modeltest.Template("app").Pattern(model.UsagePoint{CPU: 8}, model.UsagePoint{CPU: 3, At: 300}))
+			h := b.AddHPA(1, 2, 50)
+			b.WithHPA(b.AddDeployment("a", t, 1), h)
+			b.WithHPA(b.AddDeployment("b", t, 1), h)
+		},
+		want: "[[0 1]]", rules: "CPUPatternSlotOrder(pods)",
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := modeltest.New()
@@ -144,6 +172,9 @@ func TestClasses(t *testing.T) {
 				rules += d.Rule
 				if d.Off {
 					rules += "(off)"
+				}
+				if d.PodsFixed {
+					rules += "(pods)"
 				}
 			}
 			if got := fmt.Sprint(a.Classes); got != tc.want || rules != tc.rules {

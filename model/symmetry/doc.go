@@ -1,8 +1,8 @@
-// Package symmetry reduces the state space of a cluster model by node
-// symmetry: nodes that the model cannot tell apart except by what is on
-// them are interchangeable, so a state and any of its node permutations
-// have the same future up to that permutation, and the checker needs to
-// store only one representative of each orbit.
+// Package symmetry reduces the state space of a cluster model by node and
+// pod-slot symmetry: nodes that the model cannot tell apart except by what
+// is on them are interchangeable, and so are pod slots, so a state and any
+// of its permutations have the same future up to that permutation, and the
+// checker needs to store only one representative of each orbit.
 //
 // # Classes
 //
@@ -24,19 +24,46 @@
 // docs/divergences/symmetry.md lists every rule and the argument for the
 // order dependences that are harmless.
 //
+// # Pod slots
+//
+// Pod slots are permuted too unless a pod rule (podrules.go) fires. Every
+// controller choice among pods is a function of the pods' contents, not
+// of their slots: the deployment controller's scale-down victims and the
+// descheduler's duplicates and topology moves branch over the distinct
+// tied pods and take the lowest slots among identical ones
+// (controllers/deployment/ties.go, controllers/descheduler/ties.go), new
+// pods take the lowest Free slot (all Free slots are identical), queues
+// keep their order with ids rewritten, and the remaining slot-order walks
+// (CPU patterns, the node controller's evictions) are harmless with one
+// deployment and fix pod slots otherwise. Swapping two identical pods is
+// the identity on a state, so for any permutation π the element g of
+// π·Stab(s) that keeps the slot order of identical pods maps the
+// successors of s exactly onto those of g(s) = π(s), up to the order of
+// one owner's Terminating pods in the kubelet queue, which the kubelet
+// drains in one step with the same result (a bisimulation).
+//
 // # Canonical states
 //
-// [Canonicalizer.Canonical] sorts the movable nodes of each class by a
-// signature of everything a future step can read of the node: its status,
-// the pods bound to it (slot and every field but Node: pod slots are not
-// permuted, see below), its kernel-panic and maintenance memory, its
-// position in the node-controller queue, and whether it is the node a
-// kernel-panic failure names. It then rewrites every reference to a node:
-// PodState.Node, the node-controller queue, the per-node event memory
-// blocks and FailedArg of a kernel-panic failure. Two nodes with equal
-// signatures carry no pods (a slot is bound to one node) and equal
-// memory, so swapping them changes nothing: the result is the same for
-// every permutation of a state, i.e. truly canonical.
+// [Canonicalizer.Canonical] computes a joint canonical form. First every
+// pod slot gets a content key (podsignature.go): every PodState field but
+// Node, its position in the scheduler, kubelet and taint-manager queues,
+// and whether a no-feasible-node failure names it. Then the movable nodes
+// of each class are sorted by a signature of everything a future step can
+// read of the node: its status, its kernel-panic and maintenance memory,
+// its position in the node-controller queue, whether a kernel-panic
+// failure names it, and the sorted multiset of its pods' content keys
+// (with pods fixed: the pods by slot). Finally the pod slots are sorted by
+// (content key, new node index), Free slots last, and every reference is
+// rewritten: PodState.Node, the node-controller queue, the per-node event
+// memory, the pod ids in the pod queues (order kept) and FailedArg of a
+// kernel-panic or no-feasible-node failure. Node signatures do not read
+// slots, so the node order does not depend on them; two nodes with equal
+// signatures carry equal multisets of pods, so the sorted list of (pod
+// content, node) pairs is the same whichever comes first; pods with equal
+// keys and nodes are identical (a queue position belongs to one slot), so
+// their order changes nothing. The result is the same for every element
+// of the group: truly canonical, and it is an element of the state's
+// orbit, so it never merges states that differ observably.
 //
 // Maintenance visits nodes in index order (its memory keeps the index of
 // the next node). The nodes it has not reached yet are therefore pinned
@@ -45,10 +72,4 @@
 // its permutations (they share the next index) and only grows along a
 // run (the index never decreases), so the relation "s and π(s), π moving
 // only reached nodes" is still a bisimulation.
-//
-// Pod slots are not permuted: queues hold pod slots in an order that
-// matters, and the deployment controller, the descheduler and FreeSlot
-// break ties by the lowest slot among pods that can differ (bound to
-// different nodes, in different phases); a pod permutation would not be a
-// symmetry of the transition relation.
 package symmetry

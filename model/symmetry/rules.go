@@ -7,13 +7,15 @@ import (
 )
 
 // Decision is what one rule says about a Universe: nothing (the zero
-// value), single out some nodes (Pinned), or switch node symmetry off
-// for the whole universe (Off). Reason says why, for reports and tests.
+// value), single out some nodes (Pinned), switch node symmetry off for the
+// whole universe (Off), or keep pod slots in place (PodsFixed, podrules.go).
+// Reason says why, for reports and tests.
 type Decision struct {
-	Rule   string
-	Off    bool
-	Pinned []int
-	Reason string
+	Rule      string
+	Off       bool
+	PodsFixed bool
+	Pinned    []int
+	Reason    string
 }
 
 // rule is one way in which the model refers to a node by identity or by

@@ -1,7 +1,9 @@
 package symmetry
 
 import (
+	"bytes"
 	"encoding/binary"
+	"sort"
 
 	"github.com/kivi-go/kivi/model"
 )
@@ -20,9 +22,13 @@ const notQueued = 0xFF
 //	then for each bound pod in slot order: slot, phase|wasRunning|rs,
 //	owner, template, pattern, CPU and memory usage (4 bytes each).
 //
-// Pod slots are part of the signature because pods are not permuted: two
-// nodes tie only when neither holds a pod.
-func (c *Canonicalizer) signatures(s *model.State, blocks [][]int) [][]byte {
+// With pods fixed (podKeys nil) pod slots are part of the signature: two
+// nodes tie only when neither holds a pod. With pods permuted the node
+// carries the sorted multiset of its pods' content keys instead (podKey:
+// no slot, no node), so the signature does not depend on pod slots and
+// two nodes tie exactly when swapping them, together with a matching of
+// their pods, is the identity on the state.
+func (c *Canonicalizer) signatures(s *model.State, blocks [][]int, podKeys [][]byte) [][]byte {
 	sigs := make([][]byte, len(s.Nodes))
 	for _, block := range blocks {
 		for _, n := range block {
@@ -37,6 +43,9 @@ func (c *Canonicalizer) signatures(s *model.State, blocks [][]int) [][]byte {
 			sig = append(sig, failed)
 			sigs[n] = sig
 		}
+	}
+	if podKeys != nil {
+		return appendPodMultisets(sigs, s, podKeys)
 	}
 	for i := range s.Pods {
 		p := &s.Pods[i]
@@ -65,4 +74,31 @@ func queuePosition(q []uint8, n int) byte {
 		}
 	}
 	return notQueued
+}
+
+// appendPodMultisets appends to each node's signature the count and the
+// sorted content keys of the pods bound to it.
+func appendPodMultisets(sigs [][]byte, s *model.State, podKeys [][]byte) [][]byte {
+	onNode := make([][][]byte, len(sigs))
+	for i := range s.Pods {
+		p := &s.Pods[i]
+		if p.Phase == model.Free || p.Node == 0 {
+			continue
+		}
+		n := int(p.Node) - 1
+		if n < len(sigs) && sigs[n] != nil {
+			onNode[n] = append(onNode[n], podKeys[i])
+		}
+	}
+	for n, keys := range onNode {
+		if sigs[n] == nil {
+			continue
+		}
+		sort.Slice(keys, func(a, b int) bool { return bytes.Compare(keys[a], keys[b]) < 0 })
+		sigs[n] = append(sigs[n], byte(len(keys)))
+		for _, k := range keys {
+			sigs[n] = append(sigs[n], k...)
+		}
+	}
+	return sigs
 }
