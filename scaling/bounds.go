@@ -43,17 +43,30 @@ type Bounds struct {
 }
 
 // BoundsOf reads the search bounds of a cluster and validates them.
+// Bounds a cluster leaves unset (min and max both 0, as in clusters read
+// from Kubernetes manifests, which say nothing about other topologies)
+// get the confident size: 0..DefaultConfidentNodes nodes of each type, and
+// 1..(pods per node × DefaultConfidentNodes × types) replicas, which the
+// enumeration then caps per setup.
 func BoundsOf(c *model.Cluster) (Bounds, error) {
 	var b Bounds
 	for _, t := range c.NodeTypes {
-		b.NodeTypes = append(b.NodeTypes, TypeBounds{Name: t.Name, Min: t.Min, Max: t.Max})
+		tb := TypeBounds{Name: t.Name, Min: t.Min, Max: t.Max}
+		if tb.Min == 0 && tb.Max == 0 {
+			tb.Max = DefaultConfidentNodes
+		}
+		b.NodeTypes = append(b.NodeTypes, tb)
 	}
 	for _, d := range c.Deployments {
 		per := d.MaxPodsPerNode
 		if per == 0 {
 			per = DefaultMaxPodsPerNode
 		}
-		b.Deployments = append(b.Deployments, DeploymentBounds{Name: d.Name, Min: d.MinReplicas, Max: d.MaxReplicas, MaxPodsPerNode: per})
+		db := DeploymentBounds{Name: d.Name, Min: d.MinReplicas, Max: d.MaxReplicas, MaxPodsPerNode: per}
+		if db.Min == 0 && db.Max == 0 {
+			db.Min, db.Max = 1, per*DefaultConfidentNodes*max(len(c.NodeTypes), 1)
+		}
+		b.Deployments = append(b.Deployments, db)
 	}
 	return b, b.Validate()
 }
