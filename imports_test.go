@@ -47,3 +47,21 @@ func TestImportRules(t *testing.T) {
 		}
 	}
 }
+
+// TestRootPullsNoKubernetesModule: importing the root package (or
+// kivitest) must not bring k8s.io/api, apimachinery or client-go into a
+// user's build (../shared/notes/dependencies.md).
+func TestRootPullsNoKubernetesModule(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	out, err := exec.Command("go", "list", "-deps", ".", "./kivitest").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if strings.HasPrefix(dep, "k8s.io/") {
+			t.Errorf("the root package depends on %s", dep)
+		}
+	}
+}
