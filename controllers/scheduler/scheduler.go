@@ -1,13 +1,42 @@
 package scheduler
 
-import "github.com/kivi-go/kivi/model"
+import (
+	"sync"
+
+	"github.com/kivi-go/kivi/model"
+)
 
 // Scheduler is the kube-scheduler process. The zero value is ready to use;
-// it holds no state, so one value can step states on many goroutines.
-type Scheduler struct{}
+// it holds no model state, so one value can step states on many
+// goroutines.
+type Scheduler struct {
+	// cycles recycles the scratch cycles of Step across steps (*cycle): a
+	// cycle's buffers are as large as the universe, and the search steps
+	// the scheduler millions of times. Nil in the zero value: each step
+	// then allocates its own.
+	cycles *sync.Pool
+}
 
 // New returns the scheduler process.
-func New() Scheduler { return Scheduler{} }
+func New() Scheduler {
+	return Scheduler{cycles: &sync.Pool{New: func() any { return new(cycle) }}}
+}
+
+// getCycle returns a scratch cycle for one step; putCycle hands it back.
+func (sch Scheduler) getCycle() *cycle {
+	if sch.cycles == nil {
+		return new(cycle)
+	}
+	return sch.cycles.Get().(*cycle)
+}
+
+func (sch Scheduler) putCycle(c *cycle) {
+	if sch.cycles != nil {
+		// Drop the references to the step's state and universe.
+		c.u, c.s, c.t = nil, nil, nil
+		sch.cycles.Put(c)
+	}
+}
 
 // Trace components (Kivi's rendered texts).
 const (
@@ -36,12 +65,13 @@ func (Scheduler) AtomicID() uint8 { return model.AtomicScheduler }
 // successive pods are explored through shared intermediate states rather
 // than as every combination of choices inside one step (k pods with t tied
 // nodes each would otherwise give t^k transitions from one state).
-func (Scheduler) Step(tx *model.Tx, s *model.State) {
+func (sch Scheduler) Step(tx *model.Tx, s *model.State) {
 	u := tx.U
 	pr := defaultProfile()
-	var c cycle
+	c := sch.getCycle()
 	onePod := u.Options.TieBreak == model.BranchOnTies
 	defer func() {
+		sch.putCycle(c)
 		s.Atomic = 0
 		if onePod && s.Failed == model.NoFailure && !s.Empty(model.SchedulerQueue) {
 			s.Atomic = model.AtomicScheduler
@@ -53,7 +83,7 @@ func (Scheduler) Step(tx *model.Tx, s *model.State) {
 		if pod.Phase != model.Pending || pod.Node != 0 {
 			continue
 		}
-		n, ok := scheduleOne(tx, &c, &pr, u, s, p)
+		n, ok := scheduleOne(tx, c, &pr, u, s, p)
 		if !ok {
 			if tx.Tracing() {
 				tx.Log(componentNoFeasible, "No feasible node!")

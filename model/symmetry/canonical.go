@@ -2,15 +2,19 @@ package symmetry
 
 import (
 	"bytes"
+	"encoding/binary"
+	"slices"
 	"sort"
+	"sync"
 
 	"github.com/kivi-go/kivi/model"
 )
 
 // Canonicalizer maps a state to the representative of its orbit under the
 // permutations of interchangeable nodes and, unless a pod rule keeps them
-// fixed, of pod slots (checker.Canonicalizer). It holds only read-only
-// data, so one value serves many goroutines.
+// fixed, of pod slots (checker.Canonicalizer). Apart from a pool of
+// scratch buffers it holds only read-only data, so one value serves many
+// goroutines; it must not be copied.
 type Canonicalizer struct {
 	u        *model.Universe
 	analysis Analysis
@@ -19,6 +23,9 @@ type Canonicalizer struct {
 	layout  nodeMemory
 	// pods: pod slots are permuted too.
 	pods bool
+	// scratch recycles the per-call buffers of Canonical (*scratch): the
+	// checker canonicalises every successor on several goroutines.
+	scratch sync.Pool
 }
 
 // New analyses u (which must be compiled) and returns its canonicaliser.
@@ -30,6 +37,7 @@ func New(u *model.Universe) *Canonicalizer {
 			c.classes = append(c.classes, cl)
 		}
 	}
+	c.scratch.New = func() any { return new(scratch) }
 	return c
 }
 
@@ -48,15 +56,19 @@ func (c *Canonicalizer) PodsMove() bool { return c.pods }
 // themselves in state s: each class restricted to the nodes every
 // maintenance event has already reached (blocks of one node left out).
 func (c *Canonicalizer) Movable(s *model.State) [][]int {
+	return c.appendMovable(nil, s)
+}
+
+// appendMovable appends Movable's blocks to dst (they alias c.classes).
+func (c *Canonicalizer) appendMovable(dst [][]int, s *model.State) [][]int {
 	limit := c.layout.reached(s)
-	var out [][]int
 	for _, cl := range c.classes {
 		i := sort.SearchInts(cl, limit)
 		if i > 1 {
-			out = append(out, cl[:i])
+			dst = append(dst, cl[:i])
 		}
 	}
-	return out
+	return dst
 }
 
 // Canonical returns the representative of s's orbit: within every movable
@@ -74,26 +86,33 @@ func (c *Canonicalizer) Movable(s *model.State) [][]int {
 // (equal keys mean no queue holds either), so their order among themselves
 // changes nothing: the result is the same for every permutation of s.
 func (c *Canonicalizer) Canonical(s *model.State) *model.State {
-	blocks := c.Movable(s)
-	if len(blocks) == 0 && !c.pods {
+	if len(c.classes) == 0 && !c.pods {
+		return s
+	}
+	w := c.scratch.Get().(*scratch)
+	defer c.scratch.Put(w)
+	w.blocks = c.appendMovable(w.blocks[:0], s)
+	if len(w.blocks) == 0 && !c.pods {
 		return s
 	}
 	var keys [][]byte
 	if c.pods {
-		keys = podKeys(s)
+		keys = w.podKeys(s)
 	}
 	var perm []int
-	if len(blocks) > 0 {
-		sigs := c.signatures(s, blocks, keys)
-		for _, block := range blocks {
-			order := append([]int(nil), block...)
-			sort.SliceStable(order, func(i, j int) bool { return bytes.Compare(sigs[order[i]], sigs[order[j]]) < 0 })
+	if len(w.blocks) > 0 {
+		sigs := c.signatures(w, s, keys)
+		for _, block := range w.blocks {
+			order := append(w.order[:0], block...)
+			w.order = order
+			slices.SortStableFunc(order, func(a, b int) int { return bytes.Compare(sigs[a], sigs[b]) })
 			for i, old := range order {
 				if old == block[i] {
 					continue
 				}
 				if perm == nil {
-					perm = identity(len(s.Nodes))
+					perm = identityInto(w.perm, len(s.Nodes))
+					w.perm = perm
 				}
 				perm[old] = block[i]
 			}
@@ -101,7 +120,7 @@ func (c *Canonicalizer) Canonical(s *model.State) *model.State {
 	}
 	var podPerm []int
 	if c.pods {
-		podPerm = podOrder(s, keys, perm)
+		podPerm = w.podOrder(s, keys, perm)
 	}
 	if perm == nil && podPerm == nil {
 		return s
@@ -109,56 +128,151 @@ func (c *Canonicalizer) Canonical(s *model.State) *model.State {
 	return permute(c.layout, s, perm, podPerm)
 }
 
+// scratch holds Canonical's working buffers; one call owns it at a time.
+type scratch struct {
+	blocks [][]int
+	// keyBuf backs keys, the content key of every pod slot.
+	keyBuf []byte
+	keys   [][]byte
+	// queuePos[k][i] is pod slot i's position in podQueues[k].
+	queuePos [len(podQueues)][]byte
+	// sigBuf backs sigs, the signature of every node of a movable block
+	// (nil for the others).
+	sigBuf  []byte
+	sigs    [][]byte
+	sigEnds []int
+	// podsOn lists the bound pods by node: those of node n are
+	// podsOn[podStart[n]:podStart[n+1]], in slot order.
+	podsOn   []int
+	podStart []int
+	order    []int
+	perm     []int
+	podPerm  []int
+	sortKeys []sortKey
+}
+
 // podKeys returns every slot's content key (one backing array).
-func podKeys(s *model.State) [][]byte {
-	buf := make([]byte, 0, podKeyLen*len(s.Pods))
-	keys := make([][]byte, len(s.Pods))
+func (w *scratch) podKeys(s *model.State) [][]byte {
+	P := len(s.Pods)
+	for k, q := range podQueues {
+		w.queuePos[k] = queuePositions(w.queuePos[k], s.Queues[q], P)
+	}
+	buf := w.keyBuf[:0]
+	if cap(buf) < podKeyLen*P {
+		buf = make([]byte, 0, podKeyLen*P)
+	}
+	keys := w.keys[:0]
 	for i := range s.Pods {
 		start := len(buf)
-		buf = podKey(buf, s, i)
-		keys[i] = buf[start:len(buf):len(buf)]
+		buf = podKey(buf, s, i, &w.queuePos)
+		keys = append(keys, buf[start:len(buf):len(buf)])
 	}
+	w.keyBuf, w.keys = buf, keys
 	return keys
+}
+
+// queuePositions returns, for each of n ids, its first position in q, or
+// notQueued (queuePosition for every id in one pass).
+func queuePositions(dst []byte, q []uint8, n int) []byte {
+	dst = slices.Grow(dst[:0], n)[:n]
+	for i := range dst {
+		dst[i] = notQueued
+	}
+	for i := len(q) - 1; i >= 0; i-- {
+		if int(q[i]) < n {
+			dst[q[i]] = byte(i)
+		}
+	}
+	return dst
 }
 
 // podOrder returns the pod permutation (old slot → new slot) that sorts
 // the slots by content key and then by the node's index after the node
 // permutation perm (nil = identity), or nil when it is the identity.
-func podOrder(s *model.State, keys [][]byte, perm []int) []int {
-	newNode := func(i int) int {
+// Equal (key, node) pairs keep their slot order.
+func (w *scratch) podOrder(s *model.State, keys [][]byte, perm []int) []int {
+	P := len(s.Pods)
+	sorted := slices.Grow(w.sortKeys[:0], P)[:P]
+	for i := range s.Pods {
 		n := int(s.Pods[i].Node)
-		if n == 0 || perm == nil || n > len(perm) {
-			return n
+		if n != 0 && perm != nil && n <= len(perm) {
+			n = perm[n-1] + 1
 		}
-		return perm[n-1] + 1
+		sorted[i] = sortKeyOf(keys[i], n, i)
 	}
-	order := identity(len(s.Pods))
-	sort.SliceStable(order, func(a, b int) bool {
-		if c := bytes.Compare(keys[order[a]], keys[order[b]]); c != 0 {
-			return c < 0
-		}
-		return newNode(order[a]) < newNode(order[b])
-	})
-	var podPerm []int
-	for i, old := range order {
-		if old != i && podPerm == nil {
-			podPerm = make([]int, len(order))
-		}
-		if podPerm != nil {
+	w.sortKeys = sorted
+	sortKeys(sorted)
+	moved := false
+	for i := range sorted {
+		if sorted[i].slot() != i {
+			moved = true
 			break
 		}
 	}
-	if podPerm == nil {
+	if !moved {
 		return nil
 	}
-	for i, old := range order {
-		podPerm[old] = i
+	podPerm := slices.Grow(w.podPerm[:0], P)[:P]
+	for i := range sorted {
+		podPerm[sorted[i].slot()] = i
 	}
+	w.podPerm = podPerm
 	return podPerm
 }
 
-func identity(n int) []int {
-	p := make([]int, n)
+// sortKey packs a pod's content key, its new node and its slot into three
+// words whose lexicographic order is that of (key bytes, node, slot): the
+// key is fixed-width big-endian, so comparing words compares bytes, and
+// the unique slot makes an unstable sort give the stable order.
+type sortKey [3]uint64
+
+// The key's bytes past the first two words, the node byte and two slot
+// bytes must fit in the third word (a compile-time check).
+const _ = uint(8 - (podKeyLen - 16) - 1 - 2)
+
+func sortKeyOf(key []byte, node, slot int) sortKey {
+	var k sortKey
+	k[0] = binary.BigEndian.Uint64(key[0:8])
+	k[1] = binary.BigEndian.Uint64(key[8:16])
+	var tail uint64
+	for _, b := range key[16:] {
+		tail = tail<<8 | uint64(b)
+	}
+	tail = tail<<8 | uint64(uint8(node))
+	k[2] = tail<<16 | uint64(uint16(slot))
+	return k
+}
+
+func (k *sortKey) slot() int { return int(uint16(k[2])) }
+
+func (k *sortKey) less(o *sortKey) bool {
+	if k[0] != o[0] {
+		return k[0] < o[0]
+	}
+	if k[1] != o[1] {
+		return k[1] < o[1]
+	}
+	return k[2] < o[2]
+}
+
+// sortKeys sorts by insertion: pod slots are few (PodSlots is at most
+// a few dozen) and a state's slots are often nearly in order already,
+// which makes it faster than the library's sorts on these short runs.
+func sortKeys(x []sortKey) {
+	for i := 1; i < len(x); i++ {
+		k := x[i]
+		j := i
+		for j > 0 && k.less(&x[j-1]) {
+			x[j] = x[j-1]
+			j--
+		}
+		x[j] = k
+	}
+}
+
+// identityInto returns the identity permutation of n, reusing p's array.
+func identityInto(p []int, n int) []int {
+	p = slices.Grow(p[:0], n)[:n]
 	for i := range p {
 		p[i] = i
 	}

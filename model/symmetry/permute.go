@@ -22,12 +22,30 @@ func PermuteAll(u *model.Universe, s *model.State, perm, podPerm []int) *model.S
 }
 
 func permute(layout nodeMemory, s *model.State, perm, podPerm []int) *model.State {
-	t := s.Clone()
+	t := cloneCompact(s)
 	if perm != nil {
 		for old, new := range perm {
 			t.Nodes[new] = s.Nodes[old]
 			layout.move(t, s, old, new)
 		}
+	}
+	if podPerm != nil {
+		for old, new := range podPerm {
+			t.Pods[new] = s.Pods[old]
+		}
+		for _, q := range podQueues {
+			items := t.Queues[q]
+			for i, p := range items {
+				if int(p) < len(podPerm) {
+					items[i] = uint8(podPerm[p])
+				}
+			}
+		}
+		if t.Failed == model.FailNoFeasibleNode && int(t.FailedArg) < len(podPerm) {
+			t.FailedArg = uint8(podPerm[t.FailedArg])
+		}
+	}
+	if perm != nil {
 		for i := range t.Pods {
 			if n := t.Pods[i].Node; n != 0 && int(n) <= len(perm) {
 				t.Pods[i].Node = uint8(perm[n-1] + 1)
@@ -43,22 +61,50 @@ func permute(layout nodeMemory, s *model.State, perm, podPerm []int) *model.Stat
 			t.FailedArg = uint8(perm[t.FailedArg])
 		}
 	}
-	if podPerm != nil {
-		moved := append([]model.PodState(nil), t.Pods...)
-		for old, new := range podPerm {
-			t.Pods[new] = moved[old]
-		}
-		for _, q := range podQueues {
-			items := t.Queues[q]
-			for i, p := range items {
-				if int(p) < len(podPerm) {
-					items[i] = uint8(podPerm[p])
-				}
-			}
-		}
-		if t.Failed == model.FailNoFeasibleNode && int(t.FailedArg) < len(podPerm) {
-			t.FailedArg = uint8(podPerm[t.FailedArg])
-		}
-	}
 	return t
+}
+
+// cloneCompact is State.Clone with the byte slices (queues, event and
+// monitor memory) carved from one array: Canonical builds a new state for
+// most successors, so its allocations count. Each part's capacity is its
+// length, so an append to one never writes into the next; empty parts
+// stay nil, as in Clone.
+func cloneCompact(s *model.State) *model.State {
+	t := &model.State{
+		Nodes:              cloneSlice(s.Nodes),
+		Pods:               cloneSlice(s.Pods),
+		Deps:               cloneSlice(s.Deps),
+		DeschedulerPending: s.DeschedulerPending,
+		Init:               s.Init,
+		Atomic:             s.Atomic,
+		Failed:             s.Failed,
+		FailedArg:          s.FailedArg,
+	}
+	n := len(s.EventVars) + len(s.Monitors)
+	for q := range s.Queues {
+		n += len(s.Queues[q])
+	}
+	buf := make([]byte, 0, n)
+	carve := func(x []byte) []byte {
+		if len(x) == 0 {
+			return nil
+		}
+		start := len(buf)
+		buf = append(buf, x...)
+		return buf[start:len(buf):len(buf)]
+	}
+	for q := range s.Queues {
+		t.Queues[q] = carve(s.Queues[q])
+	}
+	t.EventVars = carve(s.EventVars)
+	t.Monitors = carve(s.Monitors)
+	return t
+}
+
+// cloneSlice copies x; empty gives nil, as State.Clone's appends do.
+func cloneSlice[T any](x []T) []T {
+	if len(x) == 0 {
+		return nil
+	}
+	return append(make([]T, 0, len(x)), x...)
 }

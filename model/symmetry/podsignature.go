@@ -24,7 +24,9 @@ const podKeyLen = 5 + 4 + 4 + len(podQueues) + 1
 // Queue positions make two pods waiting in queues different however equal
 // their fields: a queue position belongs to one slot, so two pods with
 // equal keys are waiting in no queue.
-func podKey(dst []byte, s *model.State, i int) []byte {
+//
+// queuePos holds each slot's queue positions (queuePositions).
+func podKey(dst []byte, s *model.State, i int, queuePos *[len(podQueues)][]byte) []byte {
 	p := &s.Pods[i]
 	if p.Phase == model.Free {
 		dst = append(dst, 1, 0, 0, 0, 0)
@@ -37,8 +39,8 @@ func podKey(dst []byte, s *model.State, i int) []byte {
 	}
 	dst = binary.BigEndian.AppendUint32(dst, uint32(p.CPU)^1<<31)
 	dst = binary.BigEndian.AppendUint32(dst, uint32(p.Memory)^1<<31)
-	for _, q := range podQueues {
-		dst = append(dst, queuePosition(s.Queues[q], i))
+	for k := range podQueues {
+		dst = append(dst, queuePos[k][i])
 	}
 	failed := byte(0)
 	if s.Failed == model.FailNoFeasibleNode && int(s.FailedArg) == i {
