@@ -58,7 +58,7 @@ func replay(t *testing.T, p *kivi.Problem, pr checker.PropertyResult[*model.Stat
 		if err != nil {
 			t.Fatalf("%s: step %d: %v", pr.Name, i, err)
 		}
-		if string(next.AppendEncoding(nil)) != string(st.State.AppendEncoding(nil)) {
+		if string(next.AppendEncoding(p.System.U, nil)) != string(st.State.AppendEncoding(p.System.U, nil)) {
 			t.Fatalf("%s: step %d replays to another state", pr.Name, i)
 		}
 		if tr.LoopStart >= 0 && i >= tr.LoopStart {
@@ -81,7 +81,7 @@ func replay(t *testing.T, p *kivi.Problem, pr checker.PropertyResult[*model.Stat
 			}
 		}
 	case "cycle":
-		if tr.LoopStart < 0 || string(states[tr.LoopStart].AppendEncoding(nil)) != string(cur.AppendEncoding(nil)) {
+		if tr.LoopStart < 0 || string(states[tr.LoopStart].AppendEncoding(p.System.U, nil)) != string(cur.AppendEncoding(p.System.U, nil)) {
 			t.Fatalf("%s: the loop does not close", pr.Name)
 		}
 		for _, cy := range p.Properties.Cycles {

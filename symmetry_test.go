@@ -264,10 +264,10 @@ func equivariant(sys *kivi.System, s *model.State, p symPerm) (bool, string) {
 	g := monotone(s, p)
 	var images, direct []string
 	for _, t := range successors(sys, s) {
-		images = append(images, string(encode(normalKubeletQueue(g.apply(sys.U, t)))))
+		images = append(images, string(encode(sys.U, normalKubeletQueue(g.apply(sys.U, t)))))
 	}
 	for _, t := range successors(sys, g.apply(sys.U, s)) {
-		direct = append(direct, string(encode(normalKubeletQueue(t))))
+		direct = append(direct, string(encode(sys.U, normalKubeletQueue(t))))
 	}
 	slices.Sort(images)
 	slices.Sort(direct)
@@ -284,7 +284,7 @@ func equivariant(sys *kivi.System, s *model.State, p symPerm) (bool, string) {
 	return false, b.String()
 }
 
-func encode(s *model.State) []byte { return s.AppendEncoding(nil) }
+func encode(u *model.Universe, s *model.State) []byte { return s.AppendEncoding(u, nil) }
 
 // TestSymmetryCanonicalInvariant (a): every permutation within the movable
 // blocks of a reachable state has the same canonical encoding, the
@@ -296,18 +296,18 @@ func TestSymmetryCanonicalInvariant(t *testing.T) {
 		sys := cl.p.System
 		c := sys.Symmetry
 		s := walk(rt, sys)
-		before := encode(s)
-		want := encode(c.Canonical(s))
-		if !bytes.Equal(encode(s), before) {
+		before := encode(sys.U, s)
+		want := encode(sys.U, c.Canonical(s))
+		if !bytes.Equal(encode(sys.U, s), before) {
 			rt.Fatalf("%s: Canonical modified its input", cl.name)
 		}
 		perm := randomPermutation(rt, c, s)
-		got := encode(c.Canonical(perm.apply(sys.U, s)))
+		got := encode(sys.U, c.Canonical(perm.apply(sys.U, s)))
 		if !bytes.Equal(got, want) {
 			rt.Fatalf("%s: permutation %v changes the canonical form\nstate:\n%s\npermuted:\n%s", cl.name, perm,
 				model.Describe(sys.U, s), model.Describe(sys.U, perm.apply(sys.U, s)))
 		}
-		if again := encode(c.Canonical(c.Canonical(s))); !bytes.Equal(again, want) {
+		if again := encode(sys.U, c.Canonical(c.Canonical(s))); !bytes.Equal(again, want) {
 			rt.Fatalf("%s: Canonical is not idempotent", cl.name)
 		}
 	})
@@ -444,14 +444,14 @@ func TestSymmetryNeverMergesDistinctOrbits(t *testing.T) {
 		orbit := map[string]bool{}
 		permutations(len(s.Nodes), c.Movable(s), func(np []int) {
 			permutations(len(s.Pods), podBlocks, func(pp []int) {
-				orbit[string(encode(symmetry.PermuteAll(sys.U, s, np, pp)))] = true
+				orbit[string(encode(sys.U, symmetry.PermuteAll(sys.U, s, np, pp)))] = true
 			})
 		})
-		if !orbit[string(encode(c.Canonical(s)))] {
+		if !orbit[string(encode(sys.U, c.Canonical(s)))] {
 			rt.Fatalf("%s: the canonical form is not a permutation of the state", cl.name)
 		}
-		same := bytes.Equal(encode(c.Canonical(s)), encode(c.Canonical(other)))
-		if inOrbit := orbit[string(encode(other))]; same != inOrbit {
+		same := bytes.Equal(encode(sys.U, c.Canonical(s)), encode(sys.U, c.Canonical(other)))
+		if inOrbit := orbit[string(encode(sys.U, other))]; same != inOrbit {
 			rt.Fatalf("%s: canonical forms equal=%v but other in orbit=%v\nstate:\n%s\nother:\n%s", cl.name, same, inOrbit,
 				model.Describe(sys.U, s), model.Describe(sys.U, other))
 		}
@@ -480,7 +480,7 @@ func replayConcrete(t testing.TB, sys *kivi.System, tr *checker.Trace[*model.Sta
 		if err != nil {
 			t.Fatalf("step %d: %v", i+1, err)
 		}
-		if !bytes.Equal(encode(next), encode(st.State)) {
+		if !bytes.Equal(encode(sys.U, next), encode(sys.U, st.State)) {
 			t.Fatalf("step %d: replay reaches another state", i+1)
 		}
 		cur = next

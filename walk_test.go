@@ -32,9 +32,9 @@ func TestRandomWalkInvariants(t *testing.T) {
 		sys.Initial(func(x *model.State) { s = x.Clone() })
 		for step := 0; step < 60; step++ {
 			checkInvariants(t, sys.U, s)
-			enc := s.AppendEncoding(nil)
+			enc := s.AppendEncoding(sys.U, nil)
 			back, err := sys.Decode(enc)
-			if err != nil || string(back.AppendEncoding(nil)) != string(enc) {
+			if err != nil || string(back.AppendEncoding(sys.U, nil)) != string(enc) {
 				t.Fatalf("step %d: encoding does not round-trip: %v", step, err)
 			}
 			type succ struct {
@@ -43,7 +43,7 @@ func TestRandomWalkInvariants(t *testing.T) {
 			}
 			var succs []succ
 			sys.Next(s, func(st checker.Step, next *model.State) {
-				succs = append(succs, succ{st, string(next.AppendEncoding(nil))})
+				succs = append(succs, succ{st, string(next.AppendEncoding(sys.U, nil))})
 			})
 			if len(succs) == 0 {
 				return
@@ -53,7 +53,7 @@ func TestRandomWalkInvariants(t *testing.T) {
 			if err != nil {
 				t.Fatalf("step %d: replay: %v", step, err)
 			}
-			if string(next.AppendEncoding(nil)) != pick.enc {
+			if string(next.AppendEncoding(sys.U, nil)) != pick.enc {
 				t.Fatalf("step %d: replay of %s gives another state", step, sys.ActorName(pick.step))
 			}
 			s = next

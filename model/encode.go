@@ -12,16 +12,20 @@ import (
 //	Failed, FailedArg
 //	nodes:  one byte each (status)
 //	pods:   one byte each for a Free slot (0); otherwise a header byte
-//	        (phase | wasRunning<<2 | rs<<3 | 1<<4), node, owner,
-//	        template, pattern, then CPU and Memory as zigzag varints
+//	        (phase | wasRunning<<2 | rs<<3 | 1<<4 | hasPattern<<5 |
+//	        usageIsRequest<<6 | packedOwner<<7), the node, the owner and
+//	        template (one byte owner<<4|template when both are below 16),
+//	        the pattern index when non-zero, and the CPU and memory usage as
+//	        zigzag varints unless they equal the template's requests. A
+//	        running pod of a small cluster thus takes 3 bytes.
 //	deps:   flags (active | cur<<1 | hpa<<2), config, replicas (varint),
 //	        then per ReplicaSet template and replicas (varint)
 //	queues: length then items, for each queue
 //	event vars, monitors: raw bytes (their lengths are fixed by the
 //	        Universe and the System)
 
-// AppendEncoding appends the canonical encoding of s to dst.
-func (s *State) AppendEncoding(dst []byte) []byte {
+// AppendEncoding appends the canonical encoding of s, a state of u, to dst.
+func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 	var flags byte
 	if s.DeschedulerPending {
 		flags |= 1
@@ -41,9 +45,28 @@ func (s *State) AppendEncoding(dst []byte) []byte {
 		if p.WasRunning {
 			h |= 1 << 2
 		}
-		dst = append(dst, h, p.Node, p.Owner, p.Template, p.Pattern)
-		dst = binary.AppendVarint(dst, int64(p.CPU))
-		dst = binary.AppendVarint(dst, int64(p.Memory))
+		if p.Pattern != 0 {
+			h |= 1 << 5
+		}
+		t := &u.Templates[p.Template]
+		defaultUsage := int64(p.CPU) == t.CPU && int64(p.Memory) == t.Memory
+		if defaultUsage {
+			h |= 1 << 6
+		}
+		packed := p.Owner < 16 && p.Template < 16
+		if packed {
+			h |= 1 << 7
+			dst = append(dst, h, p.Node, p.Owner<<4|p.Template)
+		} else {
+			dst = append(dst, h, p.Node, p.Owner, p.Template)
+		}
+		if p.Pattern != 0 {
+			dst = append(dst, p.Pattern)
+		}
+		if !defaultUsage {
+			dst = binary.AppendVarint(dst, int64(p.CPU))
+			dst = binary.AppendVarint(dst, int64(p.Memory))
+		}
 	}
 	for i := range s.Deps {
 		d := &s.Deps[i]
@@ -98,9 +121,26 @@ func DecodeInto(s *State, u *Universe, monitors int, enc []byte) error {
 			continue
 		}
 		p := PodState{Phase: Phase(h & 3), WasRunning: h&(1<<2) != 0, RS: h >> 3 & 1}
-		p.Node, p.Owner, p.Template, p.Pattern = r.byte(), r.byte(), r.byte(), r.byte()
-		p.CPU = int32(r.varint())
-		p.Memory = int32(r.varint())
+		p.Node = r.byte()
+		if h&(1<<7) != 0 {
+			ot := r.byte()
+			p.Owner, p.Template = ot>>4, ot&15
+		} else {
+			p.Owner, p.Template = r.byte(), r.byte()
+		}
+		if h&(1<<5) != 0 {
+			p.Pattern = r.byte()
+		}
+		if int(p.Template) >= len(u.Templates) {
+			return fmt.Errorf("decode state: pod %d has template %d of %d: %w", i+1, p.Template, len(u.Templates), ErrInvalid)
+		}
+		if h&(1<<6) != 0 {
+			t := &u.Templates[p.Template]
+			p.CPU, p.Memory = int32(t.CPU), int32(t.Memory)
+		} else {
+			p.CPU = int32(r.varint())
+			p.Memory = int32(r.varint())
+		}
 		s.Pods[i] = p
 	}
 	s.Deps = resize(s.Deps, len(u.Deployments))

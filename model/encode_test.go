@@ -77,7 +77,7 @@ func TestEncodingRoundTrip(t *testing.T) {
 		u := universe(t)
 		monitors := rapid.IntRange(0, 3).Draw(t, "monitors")
 		s := randomState(t, u, monitors)
-		enc := s.AppendEncoding(nil)
+		enc := s.AppendEncoding(u, nil)
 		back, err := model.DecodeState(u, monitors, enc)
 		if err != nil {
 			t.Fatal(err)
@@ -88,7 +88,7 @@ func TestEncodingRoundTrip(t *testing.T) {
 		}
 		other := randomState(t, u, monitors)
 		same := cmp.Equal(s, other, opts)
-		if same != (string(enc) == string(other.AppendEncoding(nil))) {
+		if same != (string(enc) == string(other.AppendEncoding(u, nil))) {
 			t.Fatalf("equal states %v but equal encodings %v", same, !same)
 		}
 	})
@@ -100,7 +100,7 @@ func TestDecodeRejectsGarbage(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		u := universe(t)
 		s := randomState(t, u, 1)
-		enc := s.AppendEncoding(nil)
+		enc := s.AppendEncoding(u, nil)
 		cut := rapid.IntRange(0, len(enc)-1).Draw(t, "cut")
 		if _, err := model.DecodeState(u, 1, enc[:cut]); err == nil {
 			t.Fatalf("decoded a truncated encoding (%d of %d bytes)", cut, len(enc))
