@@ -57,7 +57,7 @@ func rankForDeletion(pods []model.PodState, d, rs int) []int {
 // chooseVictims returns n active pods of slot rs of deployment d to delete:
 // every pod ranked strictly before the n-th one, and from the pods tied
 // with the n-th one as many as are still needed, branching over which
-// (chooseFromGroups: identical pods are one choice). The victims come out
+// (model.Tx.ChoosePods: identical pods are one choice). The victims come out
 // in rank order, the tied ones last.
 func chooseVictims(tx *model.Tx, s *model.State, d, rs, n int) []int {
 	ranks := rankedCandidates(s.Pods, d, rs)
@@ -82,7 +82,7 @@ func chooseVictims(tx *model.Tx, s *model.State, d, rs, n int) []int {
 	for _, r := range ranks[lo:hi] {
 		tied = append(tied, r.slot)
 	}
-	return append(out, chooseFromGroups(tx, identicalGroups(s, tied), n-lo)...)
+	return append(out, tx.ChoosePods(s, tied, n-lo)...)
 }
 
 // rankedCandidates ranks the active pods of slot rs of deployment d.

@@ -137,7 +137,7 @@ func (c *cycle) takeForEviction(pods []int, below []int, move int) (taken, kept 
 	for _, e := range es[lo:hi] {
 		tied = append(tied, e.pod)
 	}
-	chosen := chooseFromGroups(c.tx, identicalGroups(c.s, tied), move-lo)
+	chosen := c.tx.ChoosePods(c.s, tied, move-lo)
 	for _, e := range es[:lo] {
 		taken = append(taken, e.pod)
 	}

@@ -74,7 +74,7 @@ func (r removeDuplicates) Plan(c *cycle, p *model.DeschedulerProfile) []candidat
 			}
 			var evict []int
 			if len(pods) > upper {
-				evict = chooseFromGroups(c.tx, identicalGroups(c.s, pods), len(pods)-upper)
+				evict = c.tx.ChoosePods(c.s, pods, len(pods)-upper)
 			}
 			if c.explain != nil {
 				c.note("      node %s: pods %v, evict %v\n", c.nodeName(n), plus1(pods), plus1(evict))

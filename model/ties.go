@@ -1,11 +1,9 @@
-package descheduler
+package model
 
-import "github.com/kivi-go/kivi/model"
-
-// Ties among pods. Upstream picks eviction candidates in the order the
-// informer lists them (map order) after its own sort keys; the model does
-// not track that order, so it leaves the choice open: it branches over
-// which of the tied pods go. Pods that are fully identical (equal
+// Ties among pods. Kubernetes breaks the last ties between candidates by
+// things the model does not track (pod age, readiness time, restart
+// counts, informer listing order), so the controllers leave the choice
+// open: they branch over which of the tied pods go. Pods that are fully identical (equal
 // PodState, neither waiting in a pod queue) are interchangeable, so only
 // how many of each identical group go is a choice, and the lowest slots
 // of a group go first. The outcome is then a function of the pods'
@@ -15,7 +13,7 @@ import "github.com/kivi-go/kivi/model"
 // identicalGroups partitions pods (slots) into groups of identical pods,
 // each group in ascending slot order, groups ordered by their first
 // member's position in pods.
-func identicalGroups(s *model.State, pods []int) [][]int {
+func identicalGroups(s *State, pods []int) [][]int {
 	var groups [][]int
 	for _, p := range pods {
 		placed := false
@@ -36,13 +34,13 @@ func identicalGroups(s *model.State, pods []int) [][]int {
 // identicalPods reports whether slots a and b hold pods no step can tell
 // apart: equal PodState, and neither is pending in a pod queue (a queue
 // position belongs to one slot).
-func identicalPods(s *model.State, a, b int) bool {
+func identicalPods(s *State, a, b int) bool {
 	return a == b || (s.Pods[a] == s.Pods[b] && !inPodQueue(s, a) && !inPodQueue(s, b))
 }
 
 // inPodQueue reports whether slot p is pending in a queue of pod ids.
-func inPodQueue(s *model.State, p int) bool {
-	for _, q := range []model.Queue{model.SchedulerQueue, model.KubeletQueue, model.TaintManagerQueue} {
+func inPodQueue(s *State, p int) bool {
+	for _, q := range []Queue{SchedulerQueue, KubeletQueue, TaintManagerQueue} {
 		for _, x := range s.Queues[q] {
 			if int(x) == p {
 				return true
@@ -63,13 +61,19 @@ func insertSorted(xs []int, x int) []int {
 	return xs
 }
 
-// chooseFromGroups picks k pods from the groups, branching over every
-// multiset: how many of each group go (the last group takes the rest),
-// the lowest slots of a group first. The picks come out group by group.
-// Choice 0 takes as many as it can from the earliest groups, so the
-// first branch is Kivi's lowest-slot pick when the groups are in slot
-// order.
-func chooseFromGroups(tx *model.Tx, groups [][]int, k int) []int {
+// ChoosePods picks k of the candidate pods (slots), branching through
+// tx.Choose over every multiset of distinct pods: identical pods are
+// grouped, how many of each group go is the choice (the last group takes
+// the rest), and the lowest slots of a group go first. The picks come out
+// group by group, groups ordered by their first member's position in
+// candidates. Choice 0 takes as many as it can from the earliest groups,
+// so the first branch is Kivi's lowest-slot pick when the candidates are
+// in slot order.
+func (tx *Tx) ChoosePods(s *State, candidates []int, k int) []int {
+	return chooseFromGroups(tx, identicalGroups(s, candidates), k)
+}
+
+func chooseFromGroups(tx *Tx, groups [][]int, k int) []int {
 	rest := 0
 	for _, g := range groups {
 		rest += len(g)
