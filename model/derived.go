@@ -61,37 +61,19 @@ type DeploymentCounts struct {
 func (c DeploymentCounts) Active() int { return c.Pending + c.Running }
 
 // Counts tallies the pods of deployment d (all its ReplicaSets).
-func Counts(s *State, d int) DeploymentCounts {
-	var c DeploymentCounts
-	owner := uint8(d + 1)
-	for i := range s.Pods {
-		p := &s.Pods[i]
-		if p.Owner != owner {
-			continue
-		}
-		switch p.Phase {
-		case Pending:
-			c.Pending++
-		case Running:
-			c.Running++
-			c.Started++
-		case Terminating:
-			c.Terminating++
-			if p.WasRunning {
-				c.Started++
-			}
-		}
-	}
-	return c
-}
+func Counts(s *State, d int) DeploymentCounts { return countPods(s, d, -1) }
 
 // RSCounts tallies the pods of ReplicaSet slot rs of deployment d.
-func RSCounts(s *State, d, rs int) DeploymentCounts {
+func RSCounts(s *State, d, rs int) DeploymentCounts { return countPods(s, d, rs) }
+
+// countPods tallies the pods of deployment d in ReplicaSet slot rs, or in
+// every slot when rs is -1.
+func countPods(s *State, d, rs int) DeploymentCounts {
 	var c DeploymentCounts
 	owner := uint8(d + 1)
 	for i := range s.Pods {
 		p := &s.Pods[i]
-		if p.Owner != owner || int(p.RS) != rs {
+		if p.Owner != owner || rs >= 0 && int(p.RS) != rs {
 			continue
 		}
 		switch p.Phase {
