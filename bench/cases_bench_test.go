@@ -145,3 +145,29 @@ func BenchmarkModel(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkScalingWorkers is the scaling search's parallel speed-up: C3
+// and C8 to their first failing setup with 1 and 2 setup workers (target
+// ≥ 1.8× on 2 cores). Compare the workers=1 and workers=2 rows of one run.
+func BenchmarkScalingWorkers(b *testing.B) {
+	for _, name := range []string{"c3", "c8"} {
+		for _, workers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("case=%s/workers=%d", name, workers), func(b *testing.B) {
+				c, err := cases.Get(name, 3, false)
+				if err != nil {
+					b.Fatal(err)
+				}
+				setups, err := scaling.Setups(c, scaling.EnumerateOptions{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				for b.Loop() {
+					res, err := scaling.Search(context.Background(), setups, verifier(c), scaling.Options{Workers: workers})
+					if err != nil || res.Failed == 0 {
+						b.Fatalf("search: %v, %d failed", err, res.Failed)
+					}
+				}
+			})
+		}
+	}
+}
