@@ -181,7 +181,9 @@ func (sys *System) ActorName(step checker.Step) string {
 }
 
 // AppendEncoding appends the canonical encoding of s.
-func (sys *System) AppendEncoding(dst []byte, s *model.State) []byte { return s.AppendEncoding(sys.U, dst) }
+func (sys *System) AppendEncoding(dst []byte, s *model.State) []byte {
+	return s.AppendEncoding(sys.U, dst)
+}
 
 // Decode rebuilds a state from its encoding, reusing a state that the
 // engine released.

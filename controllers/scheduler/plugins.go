@@ -35,6 +35,9 @@ const (
 type profile struct {
 	filters [numFilters]filterPlugin
 	scores  [numScores]scorePlugin
+	// standard: filters are exactly defaultProfile's, so cycle.filter may
+	// call them directly (cycle.standardFilters).
+	standard bool
 }
 
 // defaultProfile returns the profile. The plugins are empty structs, so the
@@ -48,5 +51,6 @@ func defaultProfile() profile {
 		scores: [numScores]scorePlugin{
 			taintTolerationScore{}, nodeAffinityScore{}, leastAllocatedScore{}, podTopologySpreadScore{},
 		},
+		standard: true,
 	}
 }

@@ -2,7 +2,6 @@ package symmetry
 
 import (
 	"bytes"
-	"encoding/binary"
 	"slices"
 	"sort"
 	"sync"
@@ -95,7 +94,7 @@ func (c *Canonicalizer) Canonical(s *model.State) *model.State {
 	if len(w.blocks) == 0 && !c.pods {
 		return s
 	}
-	var keys [][]byte
+	var keys []podKey
 	if c.pods {
 		keys = w.podKeys(s)
 	}
@@ -131,9 +130,8 @@ func (c *Canonicalizer) Canonical(s *model.State) *model.State {
 // scratch holds Canonical's working buffers; one call owns it at a time.
 type scratch struct {
 	blocks [][]int
-	// keyBuf backs keys, the content key of every pod slot.
-	keyBuf []byte
-	keys   [][]byte
+	// keys is the content key of every pod slot.
+	keys []podKey
 	// queuePos[k][i] is pod slot i's position in podQueues[k].
 	queuePos [len(podQueues)][]byte
 	// sigBuf backs sigs, the signature of every node of a movable block
@@ -149,25 +147,23 @@ type scratch struct {
 	perm     []int
 	podPerm  []int
 	sortKeys []sortKey
+	mergeBuf []sortKey
+	// podNodes and nodeCount are podOrder's counting sort by node.
+	podNodes  []uint8
+	nodeCount []int
 }
 
-// podKeys returns every slot's content key (one backing array).
-func (w *scratch) podKeys(s *model.State) [][]byte {
+// podKeys returns every slot's content key.
+func (w *scratch) podKeys(s *model.State) []podKey {
 	P := len(s.Pods)
 	for k, q := range podQueues {
 		w.queuePos[k] = queuePositions(w.queuePos[k], s.Queues[q], P)
 	}
-	buf := w.keyBuf[:0]
-	if cap(buf) < podKeyLen*P {
-		buf = make([]byte, 0, podKeyLen*P)
+	keys := slices.Grow(w.keys[:0], P)[:P]
+	for i := range keys {
+		keys[i] = podKeyOf(s, i, &w.queuePos)
 	}
-	keys := w.keys[:0]
-	for i := range s.Pods {
-		start := len(buf)
-		buf = podKey(buf, s, i, &w.queuePos)
-		keys = append(keys, buf[start:len(buf):len(buf)])
-	}
-	w.keyBuf, w.keys = buf, keys
+	w.keys = keys
 	return keys
 }
 
@@ -190,18 +186,35 @@ func queuePositions(dst []byte, q []uint8, n int) []byte {
 // the slots by content key and then by the node's index after the node
 // permutation perm (nil = identity), or nil when it is the identity.
 // Equal (key, node) pairs keep their slot order.
-func (w *scratch) podOrder(s *model.State, keys [][]byte, perm []int) []int {
+func (w *scratch) podOrder(s *model.State, keys []podKey, perm []int) []int {
 	P := len(s.Pods)
-	sorted := slices.Grow(w.sortKeys[:0], P)[:P]
+	// Lay the slots out by (new node, slot) first, with a counting sort:
+	// pods of equal content then already stand in their final order, so
+	// the sort by the full key only moves pods past pods of
+	// other contents. (The full key is unique, so the result does not
+	// depend on the starting order.)
+	nodes := slices.Grow(w.podNodes[:0], P)[:P]
+	count := slices.Grow(w.nodeCount[:0], 257)[:257]
+	clear(count)
 	for i := range s.Pods {
 		n := int(s.Pods[i].Node)
 		if n != 0 && perm != nil && n <= len(perm) {
 			n = perm[n-1] + 1
 		}
-		sorted[i] = sortKeyOf(keys[i], n, i)
+		nodes[i] = uint8(n)
+		count[uint8(n)+1]++
 	}
-	w.sortKeys = sorted
-	sortKeys(sorted)
+	for n := 1; n < len(count); n++ {
+		count[n] += count[n-1]
+	}
+	sorted := slices.Grow(w.sortKeys[:0], P)[:P]
+	for i := range s.Pods {
+		n := nodes[i]
+		sorted[count[n]] = sortKeyOf(&keys[i], int(n), i)
+		count[n]++
+	}
+	w.sortKeys, w.podNodes, w.nodeCount = sorted, nodes, count
+	w.mergeBuf = sortKeys(sorted, w.mergeBuf)
 	moved := false
 	for i := range sorted {
 		if sorted[i].slot() != i {
@@ -222,25 +235,12 @@ func (w *scratch) podOrder(s *model.State, keys [][]byte, perm []int) []int {
 
 // sortKey packs a pod's content key, its new node and its slot into three
 // words whose lexicographic order is that of (key bytes, node, slot): the
-// key is fixed-width big-endian, so comparing words compares bytes, and
-// the unique slot makes an unstable sort give the stable order.
+// node and slot fill the low bits of the key's last word, and the unique
+// slot makes an unstable sort give the stable order.
 type sortKey [3]uint64
 
-// The key's bytes past the first two words, the node byte and two slot
-// bytes must fit in the third word (a compile-time check).
-const _ = uint(8 - (podKeyLen - 16) - 1 - 2)
-
-func sortKeyOf(key []byte, node, slot int) sortKey {
-	var k sortKey
-	k[0] = binary.BigEndian.Uint64(key[0:8])
-	k[1] = binary.BigEndian.Uint64(key[8:16])
-	var tail uint64
-	for _, b := range key[16:] {
-		tail = tail<<8 | uint64(b)
-	}
-	tail = tail<<8 | uint64(uint8(node))
-	k[2] = tail<<16 | uint64(uint16(slot))
-	return k
+func sortKeyOf(key *podKey, node, slot int) sortKey {
+	return sortKey{key[0], key[1], key[2] | uint64(uint8(node))<<16 | uint64(uint16(slot))}
 }
 
 func (k *sortKey) slot() int { return int(uint16(k[2])) }
@@ -255,10 +255,59 @@ func (k *sortKey) less(o *sortKey) bool {
 	return k[2] < o[2]
 }
 
-// sortKeys sorts by insertion: pod slots are few (PodSlots is at most
-// a few dozen) and a state's slots are often nearly in order already,
-// which makes it faster than the library's sorts on these short runs.
-func sortKeys(x []sortKey) {
+// sortKeys sorts x (whose keys are unique), using tmp as merge space, and
+// returns tmp for reuse. Short slices and runs of sortRun keys are sorted
+// by insertion, which is fastest on these short, often nearly ordered
+// runs; longer slices are then merged bottom-up, which keeps a state with
+// many pods out of insertion sort's quadratic moves.
+func sortKeys(x, tmp []sortKey) []sortKey {
+	const sortRun = 16
+	if len(x) <= 2*sortRun {
+		insertionSortKeys(x)
+		return tmp
+	}
+	for lo := 0; lo < len(x); lo += sortRun {
+		insertionSortKeys(x[lo:min(lo+sortRun, len(x))])
+	}
+	tmp = slices.Grow(tmp[:0], len(x))[:len(x)]
+	src, dst := x, tmp
+	for width := sortRun; width < len(x); width *= 2 {
+		for lo := 0; lo < len(x); lo += 2 * width {
+			mid, hi := min(lo+width, len(x)), min(lo+2*width, len(x))
+			mergeKeys(dst[lo:hi], src[lo:mid], src[mid:hi])
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &x[0] {
+		copy(x, src)
+	}
+	return tmp
+}
+
+// mergeKeys merges the sorted a and b into dst (len(a)+len(b) long).
+func mergeKeys(dst, a, b []sortKey) {
+	if len(b) == 0 || a[len(a)-1].less(&b[0]) {
+		copy(dst, a)
+		copy(dst[len(a):], b)
+		return
+	}
+	i, j, k := 0, 0, 0
+	for i < len(a) && j < len(b) {
+		if b[j].less(&a[i]) {
+			dst[k] = b[j]
+			j++
+		} else {
+			dst[k] = a[i]
+			i++
+		}
+		k++
+	}
+	k += copy(dst[k:], a[i:])
+	copy(dst[k:], b[j:])
+}
+
+// insertionSortKeys sorts x by insertion.
+func insertionSortKeys(x []sortKey) {
 	for i := 1; i < len(x); i++ {
 		k := x[i]
 		j := i

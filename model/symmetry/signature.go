@@ -1,7 +1,6 @@
 package symmetry
 
 import (
-	"bytes"
 	"encoding/binary"
 	"slices"
 
@@ -30,7 +29,7 @@ const notQueued = 0xFF
 // matching of their pods, is the identity on the state.
 //
 // The signatures live in w's buffers until w is reused.
-func (c *Canonicalizer) signatures(w *scratch, s *model.State, podKeys [][]byte) [][]byte {
+func (c *Canonicalizer) signatures(w *scratch, s *model.State, podKeys []podKey) [][]byte {
 	N := len(s.Nodes)
 	w.groupPods(s)
 	sigs := slices.Grow(w.sigs[:0], N)[:N]
@@ -134,11 +133,20 @@ func queuePosition(q []uint8, n int) byte {
 // appendPodMultiset appends the count and the sorted content keys of the
 // pods on (sorted in place; equal keys are equal bytes, so their order
 // does not matter).
-func appendPodMultiset(dst []byte, on []int, podKeys [][]byte) []byte {
-	slices.SortFunc(on, func(a, b int) int { return bytes.Compare(podKeys[a], podKeys[b]) })
+func appendPodMultiset(dst []byte, on []int, podKeys []podKey) []byte {
+	// Insertion sort: a node holds a handful of pods.
+	for i := 1; i < len(on); i++ {
+		x := on[i]
+		j := i
+		for j > 0 && podKeys[x].compare(&podKeys[on[j-1]]) < 0 {
+			on[j] = on[j-1]
+			j--
+		}
+		on[j] = x
+	}
 	dst = append(dst, byte(len(on)))
 	for _, i := range on {
-		dst = append(dst, podKeys[i]...)
+		dst = podKeys[i].appendBytes(dst)
 	}
 	return dst
 }
