@@ -35,8 +35,11 @@ func runScaling(ctx context.Context, c *model.Cluster, opts kivi.Options, sf sca
 		so.Workers = runtime.GOMAXPROCS(0)
 	}
 	// Parallelism goes to setups: one engine worker each, or the two
-	// multiply.
+	// multiply; the memory budget is shared the same way.
 	opts.Checker.Workers = 1
+	if opts.Checker.MaxMemory > 0 {
+		opts.Checker.MaxMemory /= int64(so.Workers)
+	}
 	if progress {
 		so.Progress = func(p scaling.Progress) {
 			fmt.Fprintf(stderr, "\rsetups %d/%d, at %s, %d states, %s elapsed, ETA %s   ", p.Done, p.Total, p.Current,

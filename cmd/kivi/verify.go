@@ -62,7 +62,7 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	all := fs.Bool("all", false, "keep going after the first violation: one verdict per intent")
 	workers := fs.Int("workers", 0, "exploring goroutines (0 = all cores)")
 	timeout := fs.Duration("timeout", 0, "stop after this long; unsettled intents are unknown (0 = none)")
-	maxMemory := fs.String("max-memory", "", "memory budget for the state store, e.g. 4GiB; beyond it the run switches to bitstate")
+	maxMemory := fs.String("max-memory", "", "memory budget for the state store, e.g. 4GiB; beyond it the run switches to bitstate (default: a quarter of the machine's memory)")
 	maxStates := fs.Int64("max-states", 0, "stop after this many states (0 = none)")
 	storage := fs.String("storage", "exact", "state storage: exact, compact (128-bit fingerprints) or bitstate")
 	strategy := fs.String("strategy", "bfs", "search order: bfs (shortest counterexamples) or dfs")
@@ -95,6 +95,9 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	co.Workers, co.Timeout, co.MaxStates, co.CollectAll = *workers, *timeout, *maxStates, *all
 	if co.MaxMemory, err = parseSize(*maxMemory); err != nil {
 		return inputError(stderr, fmt.Errorf("--max-memory: %w", err))
+	}
+	if co.MaxMemory == 0 {
+		co.MaxMemory = defaultMemoryBudget()
 	}
 	switch *storage {
 	case "exact":
