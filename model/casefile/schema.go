@@ -148,6 +148,11 @@ func describe(v any) string {
 	case nil:
 		return "null"
 	case string:
+		// A whole non-YAML file can arrive as one string: quote only its
+		// beginning, the message must stay one readable line.
+		if r := []rune(x); len(r) > 60 {
+			return fmt.Sprintf("the string %q… (%d characters)", string(r[:60]), len(r))
+		}
 		return fmt.Sprintf("the string %q", x)
 	case bool:
 		return fmt.Sprintf("the boolean %v", x)
