@@ -120,6 +120,8 @@ func TestInputErrors(t *testing.T) {
 		{[]string{"verify", "--case", "c9", "--original"}, "c9"},
 		{[]string{"verify"}, "nothing to verify"},
 		{[]string{"verify", "--case", "c3", "--storage", "disk"}, "--storage"},
+		{[]string{"verify", "--case", "c3", "--workers", "-1"}, "--workers"},
+		{[]string{"verify", "--case", "c3", "--timeout", "-1s"}, "--timeout"},
 		{[]string{"verify", "--case", "c3", "--max-memory", "lots"}, "--max-memory"},
 		{[]string{"verify", "testdata/does-not-exist.yaml"}, "does-not-exist.yaml"},
 		{[]string{"frobnicate"}, "unknown command"},

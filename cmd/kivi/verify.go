@@ -89,6 +89,14 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		return inputError(stderr, err)
 	}
+	switch {
+	case *workers < 0:
+		return inputError(stderr, fmt.Errorf("--workers %d (accepted: 0 for all cores, or a positive count): %w", *workers, errUsage))
+	case *timeout < 0 || sf.setupTimeout < 0:
+		return inputError(stderr, fmt.Errorf("--timeout and --setup-timeout must not be negative: %w", errUsage))
+	case *maxStates < 0:
+		return inputError(stderr, fmt.Errorf("--max-states %d (accepted: 0 for no bound, or a positive count): %w", *maxStates, errUsage))
+	}
 	opts := kivi.Options{}
 	opts.Intents.EvictionCounter = *counter
 	co := &opts.Checker
