@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/kivi-go/kivi/checker"
-	"github.com/kivi-go/kivi/intents"
 	"github.com/kivi-go/kivi/model"
 )
 
@@ -106,7 +105,6 @@ func newReport(p *Problem, res checker.Result[*model.State], elapsed time.Durati
 		index[pr.Name] = len(r.Results)
 		r.Results = append(r.Results, ir)
 	}
-	_ = intents.Names
 	return r
 }
 
