@@ -140,24 +140,25 @@ type JSONStats struct {
 	Complete      bool    `json:"complete"`
 }
 
-// Verdict summarises a report: "violated", "unknown" or "holds".
-func (r *Report) Verdict() string {
+// Verdict summarises a report: Violated if any intent is, else Unknown if
+// any is unsettled, else Holds.
+func (r *Report) Verdict() checker.Verdict {
 	if len(r.Violated()) > 0 {
-		return "violated"
+		return checker.Violated
 	}
 	if len(r.Unknown()) > 0 {
-		return "unknown"
+		return checker.Unknown
 	}
-	return "holds"
+	return checker.Holds
 }
 
 // JSON converts a report to its JSON document.
 func (r *Report) JSON() JSONReport {
-	out := JSONReport{Name: r.Name, Verdict: r.Verdict(), Stats: JSONStats{
+	out := JSONReport{Name: r.Name, Verdict: r.Verdict().String(), Stats: JSONStats{
 		States: r.Stats.States, Matched: r.Stats.Matched, Transitions: r.Stats.Transitions, MaxDepth: r.Stats.MaxDepth,
 		ElapsedS: r.Elapsed.Seconds(), StatesPerS: r.Stats.StatesPerS, BytesPerState: r.Stats.BytesPerState, Complete: r.Complete}}
 	for _, x := range r.Results {
-		ji := JSONIntent{Name: x.Name, Verdict: verdictName(x.Verdict), Explanation: x.Explanation}
+		ji := JSONIntent{Name: x.Name, Verdict: x.Verdict.String(), Explanation: x.Explanation}
 		if x.Verdict == checker.Unknown {
 			ji.Reason = x.Reason.String()
 		}
@@ -179,15 +180,6 @@ func (r *Report) JSON() JSONReport {
 	return out
 }
 
-func verdictName(v checker.Verdict) string {
-	switch v {
-	case checker.Violated:
-		return "violated"
-	case checker.Holds:
-		return "holds"
-	}
-	return "unknown"
-}
 
 // WriteJSON writes the report as one indented JSON document.
 func WriteJSON(w io.Writer, r *Report) error {

@@ -3,7 +3,6 @@ package kivi
 import (
 	"context"
 
-	"github.com/kivi-go/kivi/checker"
 	"github.com/kivi-go/kivi/model"
 	"github.com/kivi-go/kivi/scaling"
 )
@@ -26,15 +25,7 @@ func SetupVerifier(c *model.Cluster, opts Options) scaling.VerifyFunc {
 		if err != nil {
 			return scaling.Outcome{}, err
 		}
-		out := scaling.Outcome{Stats: rep.Stats, Detail: rep.JSON()}
-		switch rep.Verdict() {
-		case "violated":
-			out.Verdict = checker.Violated
-		case "holds":
-			out.Verdict = checker.Holds
-		default:
-			out.Verdict = checker.Unknown
-		}
+		out := scaling.Outcome{Verdict: rep.Verdict(), Stats: rep.Stats, Detail: rep.JSON()}
 		for _, v := range rep.Violated() {
 			out.Violated = append(out.Violated, v.Name)
 		}

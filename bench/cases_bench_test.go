@@ -74,29 +74,10 @@ func BenchmarkScaling(b *testing.B) {
 	}
 }
 
+// verifier checks one setup with one engine worker, as the CLI does when
+// setups run in parallel.
 func verifier(c *model.Cluster) scaling.VerifyFunc {
-	return func(ctx context.Context, s scaling.Setup) (scaling.Outcome, error) {
-		u, st, err := scaling.Build(c, s)
-		if err != nil {
-			return scaling.Outcome{}, err
-		}
-		p, err := kivi.NewProblemFrom(c.Name, u, st, c.Intents, kivi.Options{})
-		if err != nil {
-			return scaling.Outcome{}, err
-		}
-		rep, err := p.Check(ctx, checker.Options{Workers: 1})
-		if err != nil {
-			return scaling.Outcome{}, err
-		}
-		out := scaling.Outcome{Stats: rep.Stats}
-		switch rep.Verdict() {
-		case "violated":
-			out.Verdict = checker.Violated
-		case "holds":
-			out.Verdict = checker.Holds
-		}
-		return out, nil
-	}
+	return kivi.SetupVerifier(c, kivi.Options{Checker: checker.Options{Workers: 1}})
 }
 
 // BenchmarkModel measures states/s and bytes/state of the cluster model at

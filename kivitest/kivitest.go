@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/kivi-go/kivi"
+	"github.com/kivi-go/kivi/checker"
 	"github.com/kivi-go/kivi/intents"
 	"github.com/kivi-go/kivi/model"
 	"github.com/kivi-go/kivi/model/casefile"
@@ -131,7 +132,7 @@ func Check(t testing.TB, src Source, opts ...Option) Result {
 		for _, v := range rep.Violated() {
 			res.Violated = append(res.Violated, v.Name)
 		}
-		res.Unknown = rep.Verdict() == "unknown"
+		res.Unknown = rep.Verdict() == checker.Unknown
 		var b strings.Builder
 		kivi.WriteFailures(&b, rep)
 		res.Text = b.String()

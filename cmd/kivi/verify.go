@@ -168,9 +168,9 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		kivi.WriteFailures(stdout, rep)
 	}
 	switch rep.Verdict() {
-	case "violated":
+	case checker.Violated:
 		return exitViolated
-	case "unknown":
+	case checker.Unknown:
 		return exitUnknown
 	}
 	return exitHolds
