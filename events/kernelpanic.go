@@ -33,34 +33,15 @@ func (k KernelPanic) Enabled(u *model.Universe, s *model.State) bool {
 	if !mayMove(slotOf(&u.Events[k.event]), s) {
 		return false
 	}
-	for n := range s.Nodes {
-		if k.watcherEnabled(u, s, n) {
-			return true
-		}
-	}
-	return false
+	return anyEnabled(len(s.Nodes), func(n int) bool { return k.watcherEnabled(u, s, n) })
 }
 
 // Step lets one enabled watcher move; the choice ranges over the enabled
 // watchers in node order.
 func (k KernelPanic) Step(tx *model.Tx, s *model.State) {
 	u := tx.U
-	enabled := 0
-	for n := range s.Nodes {
-		if k.watcherEnabled(u, s, n) {
-			enabled++
-		}
-	}
-	pick := tx.Choose(enabled)
-	for n := range s.Nodes {
-		if !k.watcherEnabled(u, s, n) {
-			continue
-		}
-		if pick == 0 {
-			k.watcherStep(tx, s, n)
-			return
-		}
-		pick--
+	if n := chooseEnabled(tx, len(s.Nodes), func(n int) bool { return k.watcherEnabled(u, s, n) }); n >= 0 {
+		k.watcherStep(tx, s, n)
 	}
 }
 

@@ -29,48 +29,29 @@ func (m Maintenance) Enabled(u *model.Universe, s *model.State) bool {
 	if !mayMove(slotOf(&u.Events[m.event]), s) {
 		return false
 	}
-	if m.driverEnabled(u, s) {
-		return true
+	return anyEnabled(1+len(s.Nodes), func(i int) bool { return m.subActorEnabled(u, s, i) })
+}
+
+// subActorEnabled: sub-actor 0 is the driver, sub-actor i the maintenance
+// of node i-1.
+func (m Maintenance) subActorEnabled(u *model.Universe, s *model.State, i int) bool {
+	if i == 0 {
+		return m.driverEnabled(u, s)
 	}
-	for n := range s.Nodes {
-		if m.nodeEnabled(u, s, n) {
-			return true
-		}
-	}
-	return false
+	return m.nodeEnabled(u, s, i-1)
 }
 
 // Step lets one enabled sub-actor move: the driver first, then the nodes
 // in index order.
 func (m Maintenance) Step(tx *model.Tx, s *model.State) {
 	u := tx.U
-	enabled := 0
-	if m.driverEnabled(u, s) {
-		enabled++
-	}
-	for n := range s.Nodes {
-		if m.nodeEnabled(u, s, n) {
-			enabled++
-		}
-	}
-	pick := tx.Choose(enabled)
+	i := chooseEnabled(tx, 1+len(s.Nodes), func(i int) bool { return m.subActorEnabled(u, s, i) })
 	defer afterStep(u, s, m.event)
-	if m.driverEnabled(u, s) {
-		if pick == 0 {
-			m.driverStep(u, s)
-			return
-		}
-		pick--
-	}
-	for n := range s.Nodes {
-		if !m.nodeEnabled(u, s, n) {
-			continue
-		}
-		if pick == 0 {
-			m.nodeStep(tx, s, n)
-			return
-		}
-		pick--
+	switch {
+	case i == 0:
+		m.driverStep(u, s)
+	case i > 0:
+		m.nodeStep(tx, s, i-1)
 	}
 }
 
