@@ -13,7 +13,7 @@ func (c *Cluster) Build() (*Universe, *State, error) {
 	for gi, g := range c.Nodes {
 		t := c.nodeType(g.Type)
 		if t < 0 {
-			return nil, nil, fmt.Errorf("nodes[%d].type %q: no such node type (accepted: %s): %w", gi, g.Type, strings.Join(c.nodeTypeNames(), ", "), ErrInvalid)
+			return nil, nil, fmt.Errorf("nodes[%d].type %q: no such node type (accepted: %s): %w", gi, g.Type, namesOf(c.NodeTypes, nodeTypeName), ErrInvalid)
 		}
 		count := g.Count
 		if count == 0 {
@@ -75,56 +75,38 @@ type nodeSpec struct {
 	group  int
 }
 
-func (c *Cluster) nodeType(name string) int {
-	for i, t := range c.NodeTypes {
-		if t.Name == name {
+// indexByName returns the index of the element named want, or -1.
+func indexByName[T any](xs []T, name func(T) string, want string) int {
+	for i, x := range xs {
+		if name(x) == want {
 			return i
 		}
 	}
 	return -1
 }
 
-func (c *Cluster) nodeTypeNames() []string {
-	var out []string
-	for _, t := range c.NodeTypes {
-		out = append(out, t.Name)
+// namesOf lists the elements' names for "accepted: …" messages.
+func namesOf[T any](xs []T, name func(T) string) string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = name(x)
 	}
-	return out
+	return strings.Join(out, ", ")
 }
 
+func nodeTypeName(t NodeType) string         { return t.Name }
+func templateName(t TemplateDecl) string     { return t.Name }
+func deploymentName(d DeploymentDecl) string { return d.Name }
+
+func (c *Cluster) nodeType(name string) int { return indexByName(c.NodeTypes, nodeTypeName, name) }
 func (c *Cluster) templateIndex(name string) int {
-	for i, t := range c.Templates {
-		if t.Name == name {
-			return i
-		}
-	}
-	return -1
+	return indexByName(c.Templates, templateName, name)
 }
-
-func (c *Cluster) templateNames() string {
-	var out []string
-	for _, t := range c.Templates {
-		out = append(out, t.Name)
-	}
-	return strings.Join(out, ", ")
-}
-
 func (c *Cluster) deploymentIndex(name string) int {
-	for i, d := range c.Deployments {
-		if d.Name == name {
-			return i
-		}
-	}
-	return -1
+	return indexByName(c.Deployments, deploymentName, name)
 }
-
-func (c *Cluster) deploymentNames() string {
-	var out []string
-	for _, d := range c.Deployments {
-		out = append(out, d.Name)
-	}
-	return strings.Join(out, ", ")
-}
+func (c *Cluster) templateNames() string   { return namesOf(c.Templates, templateName) }
+func (c *Cluster) deploymentNames() string { return namesOf(c.Deployments, deploymentName) }
 
 func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool) (*Universe, *State, error) {
 	u := &Universe{Descheduler: c.Descheduler}
@@ -456,13 +438,7 @@ func (c *Cluster) compileEvent(e EventDecl, nodeIndex map[string]int) (Event, er
 		}
 		ev.Node = n
 	case ApplyDeployment, CreateDeployment:
-		found := -1
-		for i, dt := range c.DeploymentTemplates {
-			if dt.Name == e.Template {
-				found = i
-				break
-			}
-		}
+		found := indexByName(c.DeploymentTemplates, func(d DeploymentTemplateDecl) string { return d.Name }, e.Template)
 		if found < 0 {
 			return ev, fmt.Errorf("template %q: no such deployment template: %w", e.Template, ErrInvalid)
 		}
