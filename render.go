@@ -61,13 +61,11 @@ func WriteFailures(w io.Writer, r *Report) {
 		fmt.Fprintf(w, "%d failure(s) are found!\n", len(failures))
 		for i, f := range failures {
 			fmt.Fprintf(w, "-----Failure #%d-----\n", i+1)
-			fmt.Fprintf(w, "Violated intent: %s (%s)\n", f.Name, f.Explanation)
-			fmt.Fprintln(w, "Counterexample:")
+			var lines []string
 			if f.Trace != nil {
-				for _, l := range TraceLines(f.Trace) {
-					fmt.Fprintln(w, l)
-				}
+				lines = TraceLines(f.Trace)
 			}
+			WriteCounterexample(w, f.Name, f.Explanation, lines)
 			fmt.Fprint(w, "\n\n")
 		}
 		fmt.Fprint(w, "\n")
@@ -180,7 +178,6 @@ func (r *Report) JSON() JSONReport {
 	return out
 }
 
-
 // WriteJSON writes the report as one indented JSON document.
 func WriteJSON(w io.Writer, r *Report) error {
 	enc := json.NewEncoder(w)
@@ -202,4 +199,24 @@ func (in JSONIntent) Lines() []string {
 		}
 	}
 	return out
+}
+
+// WriteCounterexample writes one violated intent and its numbered trace
+// lines, as every report of the CLI and of kivitest prints them.
+func WriteCounterexample(w io.Writer, name, explanation string, lines []string) {
+	fmt.Fprintf(w, "Violated intent: %s (%s)\n", name, explanation)
+	fmt.Fprintln(w, "Counterexample:")
+	for _, l := range lines {
+		fmt.Fprintln(w, l)
+	}
+}
+
+// FirstViolation returns the first violated intent of a JSON report.
+func (r JSONReport) FirstViolation() (JSONIntent, bool) {
+	for _, in := range r.Intents {
+		if in.Verdict == checker.Violated.String() {
+			return in, true
+		}
+	}
+	return JSONIntent{}, false
 }

@@ -16,7 +16,6 @@ package kivitest
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -178,12 +177,8 @@ func Verify(t testing.TB, src Source, opts ...Option) Result {
 // renderJSON prints a JSON report's first violation like the CLI.
 func renderJSON(doc kivi.JSONReport) string {
 	var b strings.Builder
-	for _, in := range doc.Intents {
-		if in.Verdict != "violated" {
-			continue
-		}
-		fmt.Fprintf(&b, "Violated intent: %s (%s)\nCounterexample:\n%s\n", in.Name, in.Explanation, strings.Join(in.Lines(), "\n"))
-		break
+	if in, ok := doc.FirstViolation(); ok {
+		kivi.WriteCounterexample(&b, in.Name, in.Explanation, in.Lines())
 	}
 	return b.String()
 }

@@ -142,16 +142,8 @@ func printScaling(stdout io.Writer, name string, res scaling.Result, elapsed tim
 				fmt.Fprintf(stdout, "-----Failure #%d-----\n", i+1)
 				fmt.Fprintf(stdout, "Setup: %s\n", f.Setup)
 				if r := detail(f.Outcome.Detail); r != nil {
-					for _, in := range r.Intents {
-						if in.Verdict != "violated" {
-							continue
-						}
-						fmt.Fprintf(stdout, "Violated intent: %s (%s)\n", in.Name, in.Explanation)
-						fmt.Fprintln(stdout, "Counterexample:")
-						for _, l := range in.Lines() {
-							fmt.Fprintln(stdout, l)
-						}
-						break
+					if in, ok := r.FirstViolation(); ok {
+						kivi.WriteCounterexample(stdout, in.Name, in.Explanation, in.Lines())
 					}
 				}
 				fmt.Fprint(stdout, "\n\n")
