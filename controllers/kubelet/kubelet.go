@@ -24,8 +24,15 @@ func (*Kubelet) Enabled(_ *model.Universe, s *model.State) bool {
 }
 
 // Step drains the kubelet queue: every item is handled in FIFO order, and
-// nothing the kubelet does refills its own queue.
+// nothing the kubelet does refills its own queue. The deployment
+// controller and the HPA are woken after the drain, in the order in which
+// their deployments first appear in the queue (wakeups.go): the result of
+// a drain then depends only on which pods are queued and on that owner
+// order, not on the order of one owner's pods, which lets the symmetry
+// reduction treat them as a set.
 func (k *Kubelet) Step(tx *model.Tx, s *model.State) {
+	var w wakeups
+	w.order(s)
 	for k.Enabled(tx.U, s) {
 		p, _ := s.Dequeue(model.KubeletQueue)
 		if p >= len(s.Pods) {
@@ -34,11 +41,12 @@ func (k *Kubelet) Step(tx *model.Tx, s *model.State) {
 		}
 		switch action := decide(&s.Pods[p]); action {
 		case startPod:
-			start(tx, s, p)
+			start(tx, s, p, &w)
 		case removePod:
-			remove(tx, s, p)
+			remove(tx, s, p, &w)
 		}
 	}
+	w.flush(s)
 }
 
 // action is what the kubelet does with one queued pod.
@@ -67,7 +75,7 @@ func decide(p *model.PodState) action {
 // start runs a bound Pending pod. Kivi does not check that the node is
 // still Ready (a pod bound to a node that has just failed starts and is
 // then evicted by the node controller); neither do we.
-func start(tx *model.Tx, s *model.State, p int) {
+func start(tx *model.Tx, s *model.State, p int, w *wakeups) {
 	u := tx.U
 	pod := &s.Pods[p]
 	pod.Phase = model.Running
@@ -85,7 +93,7 @@ func start(tx *model.Tx, s *model.State, p int) {
 		// for availability, so only then is it woken (Kivi never is: its
 		// rollout did not work).
 		if rolloutInProgress(s, d) {
-			s.Enqueue(model.DeploymentQueue, d)
+			w.deployment(d)
 		}
 	}
 	if tx.Tracing() {
@@ -95,8 +103,8 @@ func start(tx *model.Tx, s *model.State, p int) {
 }
 
 // remove deletes a Terminating pod: the slot becomes all-zero, and the
-// owner's deployment controller and HPA are told.
-func remove(tx *model.Tx, s *model.State, p int) {
+// owner's deployment controller and HPA are told (after the drain).
+func remove(tx *model.Tx, s *model.State, p int, w *wakeups) {
 	u := tx.U
 	pod := s.Pods[p]
 	s.Pods[p] = model.PodState{}
@@ -108,9 +116,9 @@ func remove(tx *model.Tx, s *model.State, p int) {
 	d := int(pod.Owner) - 1
 	if d >= 0 {
 		tx.Mark(model.MarkDeleted(d))
-		s.Enqueue(model.DeploymentQueue, d)
+		w.deployment(d)
 		if u.HasHPA {
-			s.Enqueue(model.HPAQueue, d)
+			w.hpa(d)
 		}
 		if u.Descheduler != nil {
 			s.DeschedulerPending = true

@@ -67,3 +67,59 @@ func TestMarksAndWiring(t *testing.T) {
 		t.Errorf("delete: %s", model.Describe(u, s))
 	}
 }
+
+// TestWakeupOrder: the deployment and HPA queues get the drained pods'
+// deployments in the order of their first appearance in the kubelet
+// queue (wakeups.go), and reordering one deployment's pods in the queue
+// gives the same state.
+func TestWakeupOrder(t *testing.T) {
+	build := func(queue []int) (*model.Universe, *model.State) {
+		b := modeltest.New()
+		b.AddNodes(1, modeltest.Node())
+		app := b.AddTemplate(modeltest.Template("app").Requests(1, 1))
+		a := b.AddDeployment("a", app, 2)
+		c := b.AddDeployment("c", app, 2)
+		b.WithHPA(a, b.AddHPA(1, 3, 50))
+		b.RunPod(a, 0) // slot 0: a, removed
+		b.RunPod(c, 0) // slot 1: c, removed
+		b.RunPod(a, 0) // slot 2: a, removed
+		b.RunPod(c, 0) // slot 3: c, removed
+		u, s := b.MustBuild()
+		for i := range 4 {
+			s.Pods[i].Phase, s.Pods[i].WasRunning = model.Terminating, true
+		}
+		for _, p := range queue {
+			s.Enqueue(model.KubeletQueue, p)
+		}
+		return u, s
+	}
+	drain := func(queue []int) (*model.Universe, *model.State) {
+		u, s := build(queue)
+		tx := model.NewTx(u)
+		tx.Begin(nil, false)
+		New().Step(tx, s)
+		return u, s
+	}
+	for _, tc := range []struct {
+		queue []int
+		want  []uint8 // deployment queue
+	}{
+		{[]int{0, 1, 2, 3}, []uint8{0, 1}},
+		{[]int{1, 0, 2, 3}, []uint8{1, 0}},
+		{[]int{1, 3, 0, 2}, []uint8{1, 0}},
+		{[]int{3, 2, 0, 1}, []uint8{1, 0}},
+	} {
+		u, s := drain(tc.queue)
+		if got := s.Queues[model.DeploymentQueue]; string(got) != string(tc.want) {
+			t.Errorf("queue %v: deployment queue %v, want %v\n%s", tc.queue, got, tc.want, model.Describe(u, s))
+		}
+	}
+	// Same owners' first appearances (c, a), different orders within owners.
+	u, first := drain([]int{1, 0, 2, 3})
+	for _, q := range [][]int{{3, 2, 0, 1}, {1, 2, 3, 0}, {3, 0, 1, 2}} {
+		_, s := drain(q)
+		if model.Describe(u, first) != model.Describe(u, s) {
+			t.Errorf("queue %v drains to\n%s\nwant\n%s", q, model.Describe(u, s), model.Describe(u, first))
+		}
+	}
+}

@@ -22,6 +22,9 @@ type Canonicalizer struct {
 	layout  nodeMemory
 	// pods: pod slots are permuted too.
 	pods bool
+	// kubeletSet: the kubelet queue is a set up to the order of its
+	// owners (kubeletqueue.go).
+	kubeletSet bool
 	// scratch recycles the per-call buffers of Canonical (*scratch): the
 	// checker canonicalises every successor on several goroutines.
 	scratch sync.Pool
@@ -31,6 +34,7 @@ type Canonicalizer struct {
 func New(u *model.Universe) *Canonicalizer {
 	c := &Canonicalizer{u: u, analysis: Analyze(u), layout: nodeMemoryOf(u)}
 	c.pods = c.analysis.Pods && u.PodSlots > 1
+	c.kubeletSet = !u.HasTaints && u.PodSlots > 1
 	for _, cl := range c.analysis.Classes {
 		if len(cl) > 1 {
 			c.classes = append(c.classes, cl)
@@ -46,7 +50,9 @@ func (c *Canonicalizer) Analysis() Analysis { return c.analysis }
 // Trivial reports whether no two nodes and no two pod slots are
 // interchangeable: Canonical is then the identity and a checker gains
 // nothing from calling it.
-func (c *Canonicalizer) Trivial() bool { return len(c.classes) == 0 && !c.pods }
+func (c *Canonicalizer) Trivial() bool {
+	return len(c.classes) == 0 && !c.pods && !c.kubeletSet
+}
 
 // PodsMove reports whether pod slots are permuted (Analysis.Pods).
 func (c *Canonicalizer) PodsMove() bool { return c.pods }
@@ -85,18 +91,19 @@ func (c *Canonicalizer) appendMovable(dst [][]int, s *model.State) [][]int {
 // (equal keys mean no queue holds either), so their order among themselves
 // changes nothing: the result is the same for every permutation of s.
 func (c *Canonicalizer) Canonical(s *model.State) *model.State {
-	if len(c.classes) == 0 && !c.pods {
+	sortKQ := c.kubeletSet && len(s.Queues[model.KubeletQueue]) > 1
+	if len(c.classes) == 0 && !c.pods && !sortKQ {
 		return s
 	}
 	w := c.scratch.Get().(*scratch)
 	defer c.scratch.Put(w)
 	w.blocks = c.appendMovable(w.blocks[:0], s)
-	if len(w.blocks) == 0 && !c.pods {
+	if len(w.blocks) == 0 && !c.pods && (!sortKQ || kubeletSorted(s.Queues[model.KubeletQueue], s.Pods)) {
 		return s
 	}
 	var keys []podKey
 	if c.pods {
-		keys = w.podKeys(s)
+		keys = w.podKeys(s, c.kubeletSet)
 	}
 	var perm []int
 	if len(w.blocks) > 0 {
@@ -121,10 +128,14 @@ func (c *Canonicalizer) Canonical(s *model.State) *model.State {
 	if c.pods {
 		podPerm = w.podOrder(s, keys, perm)
 	}
-	if perm == nil && podPerm == nil {
+	if perm == nil && podPerm == nil && (!sortKQ || kubeletSorted(s.Queues[model.KubeletQueue], s.Pods)) {
 		return s
 	}
-	return permute(c.layout, s, perm, podPerm)
+	t := permute(c.layout, s, perm, podPerm)
+	if sortKQ {
+		sortKubelet(t.Queues[model.KubeletQueue], t.Pods)
+	}
+	return t
 }
 
 // scratch holds Canonical's working buffers; one call owns it at a time.
@@ -153,11 +164,20 @@ type scratch struct {
 	nodeCount []int
 }
 
-// podKeys returns every slot's content key.
-func (w *scratch) podKeys(s *model.State) []podKey {
+// podKeys returns every slot's content key; with kubeletSet a pod's
+// position in the kubelet queue is replaced by kubeletQueued.
+func (w *scratch) podKeys(s *model.State, kubeletSet bool) []podKey {
 	P := len(s.Pods)
 	for k, q := range podQueues {
 		w.queuePos[k] = queuePositions(w.queuePos[k], s.Queues[q], P)
+	}
+	if kubeletSet {
+		kq := w.queuePos[1]
+		for i, pos := range kq {
+			if pos != notQueued {
+				kq[i] = kubeletQueued
+			}
+		}
 	}
 	keys := slices.Grow(w.keys[:0], P)[:P]
 	for i := range keys {

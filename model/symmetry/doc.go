@@ -39,14 +39,24 @@
 // the identity on a state, so for any permutation π the element g of
 // π·Stab(s) that keeps the slot order of identical pods maps the
 // successors of s exactly onto those of g(s) = π(s), up to the order of
-// one owner's Terminating pods in the kubelet queue, which the kubelet
-// drains in one step with the same result (a bisimulation).
+// one owner's pods in the kubelet queue, which the kubelet drains in one
+// step with the same result (a bisimulation).
+//
+// # The kubelet queue
+//
+// Without taints the kubelet queue is treated as a set up to the order of
+// its owners' first appearances (kubeletqueue.go): the kubelet drains it
+// in one step and wakes deployments in that owner order, so reordering
+// one owner's pods changes no successor. A pod's content key then records
+// only that it waits for the kubelet, and the canonical state sorts the
+// queue by (owner rank, canonical slot).
 //
 // # Canonical states
 //
 // [Canonicalizer.Canonical] computes a joint canonical form. First every
 // pod slot gets a content key (podsignature.go): every PodState field but
-// Node, its position in the scheduler, kubelet and taint-manager queues,
+// Node, its position in the scheduler, kubelet (see above) and
+// taint-manager queues,
 // and whether a no-feasible-node failure names it. Then the movable nodes
 // of each class are sorted by a signature of everything a future step can
 // read of the node: its status, its kernel-panic and maintenance memory,

@@ -1,0 +1,85 @@
+package symmetry
+
+import "github.com/kivi-go/kivi/model"
+
+// The kubelet queue as a set. The kubelet drains its whole queue in one
+// step; each pod's start or removal touches only that pod, and the
+// deployment controller and HPA are woken after the drain in the order in
+// which the owners first appear in the queue (controllers/kubelet,
+// wakeups.go). Two states that differ only in the order of one owner's
+// pods in the kubelet queue therefore have the same successors: the
+// kubelet's step gives equal states, every other step leaves the two
+// queues so related (others only append to the queue or read whether it is
+// empty). So a canonical state may reorder the queue, as long as the order
+// of the owners' first appearances is kept: the queue is sorted by (rank
+// of the owner's first appearance, pod id).
+//
+// This holds only without taints: with a taint manager the kubelet queues
+// every started pod for it in drain order, and then the kubelet queue
+// keeps its exact order (Canonicalizer.kubeletSet is false).
+
+// kubeletQueued is a pod's kubelet-queue byte in its content key when the
+// queue is a set: queued, position irrelevant.
+const kubeletQueued = 0
+
+// kubeletRanks fills rank[o] with the rank of owner o's first appearance
+// in q (owners of pods out of range count as 0, bare pods).
+func kubeletRanks(rank *[256]uint8, q []uint8, pods []model.PodState) {
+	var seen [4]uint64
+	next := uint8(0)
+	for _, p := range q {
+		o := ownerOf(pods, p)
+		if seen[o>>6]&(1<<(o&63)) != 0 {
+			continue
+		}
+		seen[o>>6] |= 1 << (o & 63)
+		rank[o] = next
+		next++
+	}
+}
+
+func ownerOf(pods []model.PodState, p uint8) uint8 {
+	if int(p) < len(pods) {
+		return pods[p].Owner
+	}
+	return 0
+}
+
+// kubeletOrder is the sort key of queued pod p: owner rank, then id.
+func kubeletOrder(rank *[256]uint8, pods []model.PodState, p uint8) uint16 {
+	return uint16(rank[ownerOf(pods, p)])<<8 | uint16(p)
+}
+
+// kubeletSorted reports whether q is already in canonical order.
+func kubeletSorted(q []uint8, pods []model.PodState) bool {
+	if len(q) < 2 {
+		return true
+	}
+	var rank [256]uint8
+	kubeletRanks(&rank, q, pods)
+	for i := 1; i < len(q); i++ {
+		if kubeletOrder(&rank, pods, q[i-1]) > kubeletOrder(&rank, pods, q[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// sortKubelet puts q (ids of pods) in canonical order, in place.
+func sortKubelet(q []uint8, pods []model.PodState) {
+	if len(q) < 2 {
+		return
+	}
+	var rank [256]uint8
+	kubeletRanks(&rank, q, pods)
+	for i := 1; i < len(q); i++ {
+		x := q[i]
+		k := kubeletOrder(&rank, pods, x)
+		j := i
+		for j > 0 && kubeletOrder(&rank, pods, q[j-1]) > k {
+			q[j] = q[j-1]
+			j--
+		}
+		q[j] = x
+	}
+}
