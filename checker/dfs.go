@@ -8,7 +8,6 @@ import "fmt"
 // costs no heap object per state.
 func (e *engine[S]) runDFS() {
 	w := e.workers[0]
-	w.out.depths = []int32{}
 	e.visited.enter()
 	defer e.visited.leave()
 	if !e.addInitials(w) {

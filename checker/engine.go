@@ -198,7 +198,7 @@ func newWorker[S any](e *engine[S], idx int) *worker[S] {
 	w.collectFn = func(st Step, t S) {
 		w.emitted++
 		w.encBuf = e.sys.AppendEncoding(w.encBuf[:0], t)
-		w.succEnc.push(noState, w.encBuf)
+		w.succEnc.push(noState, w.encBuf, 0)
 		_, enc := w.succEnc.item(w.succEnc.len() - 1)
 		c, err := e.sys.Decode(enc)
 		if err != nil {
@@ -291,10 +291,7 @@ func (w *worker[S]) process(st Step, t S, ord uint32, concrete []byte) {
 				e.recordViolation(i, id)
 			}
 		}
-		w.out.push(id, enc)
-		if w.out.depths != nil {
-			w.out.depths = append(w.out.depths, int32(w.curDepth+1))
-		}
+		w.out.push(id, enc, int32(w.curDepth+1))
 	}
 	if e.recordEdges && id != noState && w.cur != noState {
 		w.edges = append(w.edges, edge{src: w.cur, dst: id, ordinal: ord, marks: st.Marks})
