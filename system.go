@@ -51,6 +51,9 @@ type System struct {
 	// Symmetry, when set and not trivial, makes CheckerSystem offer node
 	// symmetry reduction (checker.Canonicalizer) to the engine.
 	Symmetry *symmetry.Canonicalizer
+	// Reduction, when set, makes CheckerSystem offer partial-order
+	// reduction (checker.AmpleSetter) to the engine (por.go).
+	Reduction *Reduction
 }
 
 // symmetricSystem is a System that is also a checker.Canonicalizer: the
@@ -65,12 +68,20 @@ var _ checker.Canonicalizer[*model.State] = symmetricSystem{}
 func (sys symmetricSystem) Canonical(s *model.State) *model.State { return sys.Symmetry.Canonical(s) }
 
 // CheckerSystem is the system to hand to checker.Check: sys itself, or
-// sys with its symmetry reduction when some nodes are interchangeable.
+// sys with its symmetry reduction when some nodes or pods are
+// interchangeable, and with its partial-order reduction when it has one.
+// checker.Options.NoSymmetry and NoPOR switch either off.
 func (sys *System) CheckerSystem() checker.System[*model.State] {
-	if sys.Symmetry == nil || sys.Symmetry.Trivial() {
-		return sys
+	sym := sys.Symmetry != nil && !sys.Symmetry.Trivial()
+	switch {
+	case sym && sys.Reduction != nil:
+		return symmetricReducedSystem{symmetricSystem{sys}}
+	case sym:
+		return symmetricSystem{sys}
+	case sys.Reduction != nil:
+		return reducedSystem{sys}
 	}
-	return symmetricSystem{sys}
+	return sys
 }
 
 var (

@@ -94,6 +94,9 @@ func NewProblemFrom(name string, u *model.Universe, s *model.State, decls []mode
 	if nodeSymmetric(opts) {
 		sys.Symmetry = symmetry.New(u)
 	}
+	// Go predicates and custom monitors read what they like: no
+	// partial-order reduction can know what is invisible to them.
+	sys.Reduction = newReduction(sys, props, !nodeSymmetric(Options{ExtraIntents: opts.ExtraIntents}))
 	return &Problem{Name: name, System: sys, Properties: props, Intents: ins}, nil
 }
 

@@ -43,6 +43,7 @@ func Check[S any](ctx context.Context, sys System[S], props Properties[S], opts 
 	}
 	if a, ok := sys.(AmpleSetter[S]); ok && !opts.NoPOR {
 		e.ample = a
+		e.ampleFilter, _ = sys.(AmpleFilter[S])
 	}
 	if r, ok := sys.(Releaser[S]); ok {
 		e.release = r

@@ -23,12 +23,15 @@ const (
 
 // engine is the state of one Check run shared by its workers.
 type engine[S any] struct {
-	sys     System[S]
-	props   Properties[S]
-	opts    Options
-	canon   Canonicalizer[S] // nil: no symmetry reduction
-	ample   AmpleSetter[S]   // nil: no partial-order reduction
-	release Releaser[S]      // nil: decoded states are left to the GC
+	sys   System[S]
+	props Properties[S]
+	opts  Options
+	canon Canonicalizer[S] // nil: no symmetry reduction
+	ample AmpleSetter[S]   // nil: no partial-order reduction
+	// ampleFilter, when the AmpleSetter has one, says which states are
+	// worth collecting successors for.
+	ampleFilter AmpleFilter[S]
+	release     Releaser[S] // nil: decoded states are left to the GC
 
 	visited *visitedSet
 	workers []*worker[S]
@@ -51,11 +54,15 @@ type engine[S any] struct {
 
 	// Counters flushed by workers, read by progress reporting and stats.
 	states, matched, transitions atomic.Int64
-	stateCount                   atomic.Int64 // exact, only with MaxStates
-	depth                        atomic.Int64
-	maxDepth                     atomic.Int64
-	queue                        atomic.Int64
-	levelFrontierBytes           atomic.Int64
+	// ampleExpansions and provisoExpansions count partial-order
+	// reduction's work: states expanded through a proper ample subset,
+	// and states whose ample subset the cycle proviso rejected.
+	ampleExpansions, provisoExpansions atomic.Int64
+	stateCount                         atomic.Int64 // exact, only with MaxStates
+	depth                              atomic.Int64
+	maxDepth                           atomic.Int64
+	queue                              atomic.Int64
+	levelFrontierBytes                 atomic.Int64
 
 	recordEdges bool
 	start       time.Time
@@ -184,6 +191,7 @@ type worker[S any] struct {
 	succEnc   frontier
 
 	states, matched, transitions int64
+	ampleExp, provisoExp         int64
 	edges                        []edge
 }
 
@@ -216,7 +224,10 @@ func (w *worker[S]) flush() {
 	e.states.Add(w.states)
 	e.matched.Add(w.matched)
 	e.transitions.Add(w.transitions)
+	e.ampleExpansions.Add(w.ampleExp)
+	e.provisoExpansions.Add(w.provisoExp)
 	w.states, w.matched, w.transitions = 0, 0, 0
+	w.ampleExp, w.provisoExp = 0, 0
 	w.publishedBytes.Store(w.out.contentBytes() + int64(len(w.edges))*24)
 	e.visited.publish(w.idx)
 }
@@ -303,7 +314,7 @@ func (w *worker[S]) expand(s S, id stateID, d int) {
 	e := w.e
 	w.cur, w.curDepth = id, d
 	w.ordinal, w.emitted = 0, 0
-	if e.ample == nil {
+	if e.ample == nil || (e.ampleFilter != nil && !e.ampleFilter.MayReduce(s)) {
 		e.sys.Next(s, w.emitFn)
 	} else {
 		w.expandReduced(s)
@@ -333,13 +344,19 @@ func (w *worker[S]) expandReduced(s S) {
 		return
 	}
 	sel := e.ample.Ample(s, w.succs)
-	if sel == nil || len(sel) >= n || !w.provisoHolds(sel) {
+	full := sel == nil || len(sel) >= n
+	if !full && !w.provisoHolds(sel) {
+		full = true
+		w.provisoExp++
+	}
+	if full {
 		for i := range w.succs {
 			_, enc := w.succEnc.item(i)
 			w.process(w.succs[i].Step, w.succs[i].State, uint32(i), enc)
 		}
 		return
 	}
+	w.ampleExp++
 	for _, i := range sel {
 		_, enc := w.succEnc.item(i)
 		w.process(w.succs[i].Step, w.succs[i].State, uint32(i), enc)

@@ -175,6 +175,8 @@ func (e *engine[S]) stats() Stats {
 		VisitedBytes:       e.visited.visitedBytes.Load(),
 		ParentBytes:        e.visited.parentBytes.Load(),
 		TableLoad:          e.visited.tableLoad(),
+		AmpleExpansions:    e.ampleExpansions.Load(),
+		ProvisoExpansions:  e.provisoExpansions.Load(),
 	}
 	for _, w := range e.workers {
 		st.Edges += int64(len(w.edges))

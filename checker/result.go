@@ -97,6 +97,12 @@ type Stats struct {
 	// Edges is the number of transitions recorded for cycle properties.
 	Edges    int64
 	Strategy Strategy
+	// AmpleExpansions is the number of states that partial-order
+	// reduction expanded through a proper ample subset of their
+	// successors; ProvisoExpansions the number it expanded fully because
+	// the cycle proviso rejected the subset. Both are 0 without an
+	// AmpleSetter or with Options.NoPOR.
+	AmpleExpansions, ProvisoExpansions int64
 }
 
 // Result is the outcome of Check.

@@ -80,6 +80,15 @@ type AmpleSetter[S any] interface {
 	Ample(s S, succ []Successor[S]) []int
 }
 
+// AmpleFilter is an optional companion of AmpleSetter: MayReduce reports,
+// cheaply, whether Ample could return a proper subset for s (for example,
+// whether two processes are enabled). When it reports false the engine
+// expands s directly, without first collecting and copying every
+// successor for Ample.
+type AmpleFilter[S any] interface {
+	MayReduce(s S) bool
+}
+
 // Releaser is an optional interface of a System: the engine calls Release
 // on a state it obtained from Decode once it has expanded it and holds no
 // reference to it any more, so that the System can reuse the state's

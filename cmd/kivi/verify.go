@@ -70,6 +70,7 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	counter := fs.Bool("eviction-counter", false, "check no_oscillation_eviction with Kivi's 3-round counter instead of a cycle")
 	quiet := fs.Bool("quiet", false, "no live status line on stderr")
 	symmetry := fs.String("symmetry", "on", "symmetry reduction over interchangeable nodes and pods: on or off")
+	por := fs.String("por", "on", "partial-order reduction over independent controllers and events: on or off")
 	var sf scalingFlags
 	fs.IntVar(&sf.confidentNodes, "confident-nodes", 0, "scaling search: nodes per type up to this (0 = 6)")
 	fs.IntVar(&sf.confidentPods, "confident-pods-per-node", 0, "scaling search: pods per node up to this (0 = 6)")
@@ -122,6 +123,13 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		co.NoSymmetry = true
 	default:
 		return inputError(stderr, fmt.Errorf("--symmetry %q (accepted: on, off): %w", *symmetry, errUsage))
+	}
+	switch *por {
+	case "on":
+	case "off":
+		co.NoPOR = true
+	default:
+		return inputError(stderr, fmt.Errorf("--por %q (accepted: on, off): %w", *por, errUsage))
 	}
 	switch *strategy {
 	case "bfs":

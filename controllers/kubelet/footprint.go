@@ -1,0 +1,84 @@
+package kubelet
+
+import "github.com/kivi-go/kivi/model"
+
+var _ model.Footprinter = (*Kubelet)(nil)
+
+// StaticFootprint: every pod and node, every deployment (the rollout
+// check), the kubelet, scheduler and taint-manager queues it drains or
+// cleans, the deployment and HPA queues it wakes, the descheduler trigger,
+// marks, and the internal-failure assertion.
+func (*Kubelet) StaticFootprint(u *model.Universe) (reads, writes model.Footprint) {
+	var f model.Footprint
+	f.AddPods()
+	f.AddDeployments()
+	for _, q := range [...]model.Queue{model.KubeletQueue, model.SchedulerQueue, model.TaintManagerQueue, model.DeploymentQueue, model.HPAQueue} {
+		f.AddQueue(q)
+	}
+	f.Add(model.CompDeschedulerPending)
+	f.Add(model.CompFailed)
+	f.Add(model.CompMarks)
+	return f, f
+}
+
+// StepFootprint: the queued pods (the node each is bound to, or the pool),
+// their deployments, and only the queues and flags this drain can touch:
+// a drain that only starts pods outside a rollout leaves the deployment,
+// HPA and scheduler queues alone.
+func (*Kubelet) StepFootprint(u *model.Universe, s *model.State) (reads, writes model.Footprint) {
+	var r, w model.Footprint
+	r.AddQueue(model.KubeletQueue)
+	w.AddQueue(model.KubeletQueue)
+	for _, id := range s.Queues[model.KubeletQueue] {
+		p := int(id)
+		if p >= len(s.Pods) {
+			w.Add(model.CompFailed)
+			continue
+		}
+		r.AddPod(s, p)
+		w.AddPod(s, p)
+		pod := &s.Pods[p]
+		act := decide(pod)
+		if act == ignore {
+			continue
+		}
+		d := int(pod.Owner) - 1
+		if act == removePod {
+			w.Add(model.CompPodPool) // the slot becomes Free
+			w.AddQueue(model.SchedulerQueue)
+			w.AddQueue(model.TaintManagerQueue)
+			r.AddQueue(model.SchedulerQueue)
+			r.AddQueue(model.TaintManagerQueue)
+		} else if u.HasTaints {
+			r.AddQueue(model.TaintManagerQueue)
+			w.AddQueue(model.TaintManagerQueue)
+		}
+		if d < 0 {
+			continue
+		}
+		w.Add(model.CompMarks)
+		if u.Descheduler != nil {
+			w.Add(model.CompDeschedulerPending)
+		}
+		// The rollout check reads the deployment and, during a rollout,
+		// every pod of it; wake-ups read and write the queues.
+		r.AddDeployment(d)
+		if s.Deps[d].RS[1-s.Deps[d].Cur].Template != 0 {
+			r.AddPods()
+		}
+		if act == removePod || rolloutInProgress(s, d) {
+			r.AddQueue(model.DeploymentQueue)
+			w.AddQueue(model.DeploymentQueue)
+		}
+		if act == removePod && u.HasHPA {
+			r.AddQueue(model.HPAQueue)
+			w.AddQueue(model.HPAQueue)
+		}
+	}
+	return r, w
+}
+
+// DisabledBy: the kubelet waits for its queue.
+func (*Kubelet) DisabledBy(*model.Universe, *model.State) model.Footprint {
+	return model.QueueFootprint(model.KubeletQueue)
+}

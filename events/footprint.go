@@ -1,0 +1,238 @@
+package events
+
+import "github.com/kivi-go/kivi/model"
+
+// Footprints for partial-order reduction (model.Footprinter).
+//
+// Every event is gated by the init phase, so one that may not move yet is
+// disabled by the phase alone. The user commands get exact footprints;
+// the other events (CPU changes and patterns, kernel panic, maintenance,
+// node failure) read and write everything, short of a closer analysis.
+
+var (
+	_ model.Footprinter = CreateTargetDeployment{}
+	_ model.Footprinter = CreateDeployment{}
+	_ model.Footprinter = ApplyDeployment{}
+	_ model.Footprinter = ScaleDeployment{}
+	_ model.Footprinter = Init{}
+	_ model.Footprinter = CPUChange{}
+	_ model.Footprinter = CPUPattern{}
+	_ model.Footprinter = KernelPanic{}
+	_ model.Footprinter = Maintenance{}
+	_ model.Footprinter = NodeFailure{}
+)
+
+// slotFootprint is what every step of event i reads and writes for its
+// gating: the init phase and its own memory, and for a First-slot event
+// the memory of every First event and the phase it may advance
+// (afterStep).
+func slotFootprint(u *model.Universe, i int) (reads, writes model.Footprint) {
+	reads.Add(model.CompInit)
+	reads.AddEvent(i)
+	writes.AddEvent(i)
+	if slotOf(&u.Events[i]) == model.First {
+		reads.AddEvents()
+		writes.Add(model.CompInit)
+	}
+	return reads, writes
+}
+
+// gatedBy is DisabledBy for event i: the init phase when the slot keeps it
+// waiting, else its own memory (a finished command, or whatever
+// memory-only guard), else everything.
+func gatedBy(u *model.Universe, s *model.State, i int, ownMemoryOnly bool) model.Footprint {
+	var f model.Footprint
+	if !mayMove(slotOf(&u.Events[i]), s) {
+		f.Add(model.CompInit)
+		return f
+	}
+	if ownMemoryOnly {
+		f.AddEvent(i)
+		return f
+	}
+	return model.AllComponents()
+}
+
+// commandFootprint covers a user command: its gating, every deployment
+// (name lookups, the deployment it writes), the deployment queue it feeds
+// and the assertion kubectl create can fail.
+func commandFootprint(u *model.Universe, i int) (reads, writes model.Footprint) {
+	reads, writes = slotFootprint(u, i)
+	reads.AddDeployments()
+	writes.AddDeployments()
+	reads.Add(model.CompActive)
+	writes.Add(model.CompActive)
+	reads.AddQueue(model.DeploymentQueue)
+	writes.AddQueue(model.DeploymentQueue)
+	writes.Add(model.CompFailed)
+	return reads, writes
+}
+
+func (c CreateTargetDeployment) StaticFootprint(u *model.Universe) (reads, writes model.Footprint) {
+	// It only flips the target's Active flag and queues it.
+	reads, writes = slotFootprint(u, c.event)
+	reads.Add(model.CompActive)
+	writes.Add(model.CompActive)
+	reads.AddQueue(model.DeploymentQueue)
+	writes.AddQueue(model.DeploymentQueue)
+	return reads, writes
+}
+
+func (c CreateTargetDeployment) StepFootprint(u *model.Universe, _ *model.State) (reads, writes model.Footprint) {
+	return c.StaticFootprint(u)
+}
+
+func (c CreateTargetDeployment) DisabledBy(u *model.Universe, s *model.State) model.Footprint {
+	return gatedBy(u, s, c.event, true)
+}
+
+func (c CreateDeployment) StaticFootprint(u *model.Universe) (reads, writes model.Footprint) {
+	return commandFootprint(u, c.event)
+}
+
+func (c CreateDeployment) StepFootprint(u *model.Universe, _ *model.State) (reads, writes model.Footprint) {
+	return commandFootprint(u, c.event)
+}
+
+func (c CreateDeployment) DisabledBy(u *model.Universe, s *model.State) model.Footprint {
+	return gatedBy(u, s, c.event, true)
+}
+
+func (a ApplyDeployment) StaticFootprint(u *model.Universe) (reads, writes model.Footprint) {
+	return commandFootprint(u, a.event)
+}
+
+func (a ApplyDeployment) StepFootprint(u *model.Universe, _ *model.State) (reads, writes model.Footprint) {
+	return commandFootprint(u, a.event)
+}
+
+func (a ApplyDeployment) DisabledBy(u *model.Universe, s *model.State) model.Footprint {
+	return gatedBy(u, s, a.event, true)
+}
+
+func (c ScaleDeployment) StaticFootprint(u *model.Universe) (reads, writes model.Footprint) {
+	return commandFootprint(u, c.event)
+}
+
+func (c ScaleDeployment) StepFootprint(u *model.Universe, _ *model.State) (reads, writes model.Footprint) {
+	return commandFootprint(u, c.event)
+}
+
+func (c ScaleDeployment) DisabledBy(u *model.Universe, s *model.State) model.Footprint {
+	return gatedBy(u, s, c.event, true)
+}
+
+// quietDisabledBy is what keeps a guard that waits for Quiet5 false: the
+// first busy queue (everything if none is: the guard waits for more).
+func quietDisabledBy(s *model.State) model.Footprint {
+	for q := model.Queue(0); q < model.NumQueues; q++ {
+		if q != model.TaintManagerQueue && !s.Empty(q) {
+			return model.QueueFootprint(q)
+		}
+	}
+	return model.AllComponents()
+}
+
+// StaticFootprint: the phase and the queues of quiescence.
+func (Init) StaticFootprint(*model.Universe) (reads, writes model.Footprint) {
+	reads.Add(model.CompInit)
+	reads.AddQueues()
+	writes.Add(model.CompInit)
+	return reads, writes
+}
+
+func (i Init) StepFootprint(u *model.Universe, _ *model.State) (reads, writes model.Footprint) {
+	return i.StaticFootprint(u)
+}
+
+// DisabledBy: the phase, a busy queue, or nothing (no after-stable event:
+// never enabled).
+func (Init) DisabledBy(u *model.Universe, s *model.State) model.Footprint {
+	var f model.Footprint
+	switch {
+	case !hasAfterStable(u):
+	case s.Init != model.InitMain:
+		f.Add(model.CompInit)
+	default:
+		return quietDisabledBy(s)
+	}
+	return f
+}
+
+func everything() (reads, writes model.Footprint) {
+	return model.AllComponents(), model.AllComponents()
+}
+
+func (CPUChange) StaticFootprint(*model.Universe) (reads, writes model.Footprint) {
+	return everything()
+}
+func (CPUChange) StepFootprint(*model.Universe, *model.State) (reads, writes model.Footprint) {
+	return everything()
+}
+
+// DisabledBy: the phase; waiting for quiescence, a busy queue; in the
+// body, the pods and deployments that make members; done, its memory.
+func (c CPUChange) DisabledBy(u *model.Universe, s *model.State) model.Footprint {
+	if !mayMove(slotOf(&u.Events[c.event]), s) {
+		return gatedBy(u, s, c.event, false)
+	}
+	var f model.Footprint
+	switch vars(u, s, c.event)[0] {
+	case cpuChangeWaiting:
+		f = quietDisabledBy(s)
+	case cpuChangeBody:
+		f.AddPods()
+		f.AddDeployments()
+	}
+	f.AddEvent(c.event)
+	return f
+}
+
+func (CPUPattern) StaticFootprint(*model.Universe) (reads, writes model.Footprint) {
+	return everything()
+}
+func (CPUPattern) StepFootprint(*model.Universe, *model.State) (reads, writes model.Footprint) {
+	return everything()
+}
+
+// DisabledBy: the pattern waits for the main phase, then for quiescence.
+func (CPUPattern) DisabledBy(_ *model.Universe, s *model.State) model.Footprint {
+	var f model.Footprint
+	if s.Init < model.InitMain {
+		f.Add(model.CompInit)
+		return f
+	}
+	return quietDisabledBy(s)
+}
+
+func (KernelPanic) StaticFootprint(*model.Universe) (reads, writes model.Footprint) {
+	return everything()
+}
+func (KernelPanic) StepFootprint(*model.Universe, *model.State) (reads, writes model.Footprint) {
+	return everything()
+}
+func (k KernelPanic) DisabledBy(u *model.Universe, s *model.State) model.Footprint {
+	return gatedBy(u, s, k.event, false)
+}
+
+func (Maintenance) StaticFootprint(*model.Universe) (reads, writes model.Footprint) {
+	return everything()
+}
+func (Maintenance) StepFootprint(*model.Universe, *model.State) (reads, writes model.Footprint) {
+	return everything()
+}
+func (m Maintenance) DisabledBy(u *model.Universe, s *model.State) model.Footprint {
+	return gatedBy(u, s, m.event, false)
+}
+
+func (NodeFailure) StaticFootprint(*model.Universe) (reads, writes model.Footprint) {
+	return everything()
+}
+func (NodeFailure) StepFootprint(*model.Universe, *model.State) (reads, writes model.Footprint) {
+	return everything()
+}
+
+// DisabledBy: the phase, or its own memory (a finished failure).
+func (f NodeFailure) DisabledBy(u *model.Universe, s *model.State) model.Footprint {
+	return gatedBy(u, s, f.event, true)
+}

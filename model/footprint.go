@@ -1,0 +1,248 @@
+package model
+
+// Footprint is a set of state components: what a step may read or write.
+// Partial-order reduction (the root package's por.go) uses footprints to
+// decide which steps commute: two steps are independent when neither
+// writes what the other reads or writes. Components are coarse on purpose
+// (a whole queue, a node with every pod bound to it, a deployment's
+// state): an over-approximation only costs reduction, an
+// under-approximation would cost soundness.
+//
+// Layout: word 0 holds the global components (bits 0-15) and the event
+// memories (bits 16-63, one per event); word 1 one bit per deployment;
+// words 2-3 one bit per node. FootprintFits says whether a universe fits;
+// when it does not, reduction is off.
+type Footprint [4]uint64
+
+// Global components of a Footprint.
+const (
+	// CompQueue0 is the first queue; queue q is CompQueue0 + q.
+	CompQueue0 = iota
+	_
+	_
+	_
+	_
+	_
+	// CompInit is State.Init, the start-up phase (it gates every
+	// controller).
+	CompInit
+	// CompAtomic is State.Atomic.
+	CompAtomic
+	// CompDeschedulerPending is State.DeschedulerPending.
+	CompDeschedulerPending
+	// CompFailed is State.Failed and FailedArg: what every invariant reads.
+	CompFailed
+	// CompMonitors is State.Monitors, the intent monitors' memory.
+	CompMonitors
+	// CompPodPool is every pod slot not bound to a node: Free slots and
+	// unbound Pending or Terminating pods. A pod bound to node n belongs
+	// to node n's component.
+	CompPodPool
+	// CompMarks stands for the step's action marks (Tx.Marks): a step that
+	// may mark writes it, cycle properties read it.
+	CompMarks
+	// CompActive is every DeploymentState.Active flag: which deployments
+	// exist (what kubectl commands look up by name). The rest of a
+	// deployment's state is its own per-deployment component.
+	CompActive
+	numGlobalComps
+)
+
+const (
+	footprintEvents = 48
+	footprintDeps   = 64
+	footprintNodes  = 128
+)
+
+// FootprintFits reports whether every node, deployment and event of u
+// has its own bit.
+func FootprintFits(u *Universe) bool {
+	return len(u.Nodes) <= footprintNodes && len(u.Deployments) <= footprintDeps && len(u.Events) <= footprintEvents
+}
+
+// AllComponents is the footprint of a step that may touch anything.
+func AllComponents() Footprint { return Footprint{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)} }
+
+// Add adds a global component.
+func (f *Footprint) Add(c int) { f[0] |= 1 << c }
+
+// AddQueue adds queue q.
+func (f *Footprint) AddQueue(q Queue) { f[0] |= 1 << (CompQueue0 + int(q)) }
+
+// AddEvent adds the memory of event e.
+func (f *Footprint) AddEvent(e int) { f[0] |= 1 << (16 + e) }
+
+// AddEvents adds the memory of every event.
+func (f *Footprint) AddEvents() { f[0] |= ^uint64(0) &^ (1<<16 - 1) }
+
+// AddDeployment adds deployment d's state.
+func (f *Footprint) AddDeployment(d int) { f[1] |= 1 << d }
+
+// AddDeployments adds every deployment's state except the Active flags
+// (CompActive).
+func (f *Footprint) AddDeployments() { f[1] = ^uint64(0) }
+
+// AddNode adds node n: its status and every pod bound to it.
+func (f *Footprint) AddNode(n int) { f[2+n/64] |= 1 << (n % 64) }
+
+// AddNodes adds every node.
+func (f *Footprint) AddNodes() { f[2], f[3] = ^uint64(0), ^uint64(0) }
+
+// AddPods adds every pod slot: every node and the pool.
+func (f *Footprint) AddPods() {
+	f.AddNodes()
+	f.Add(CompPodPool)
+}
+
+// AddPod adds the component pod slot i belongs to in s.
+func (f *Footprint) AddPod(s *State, i int) {
+	p := &s.Pods[i]
+	if p.Phase != Free && p.Node != 0 {
+		f.AddNode(int(p.Node) - 1)
+		return
+	}
+	f.Add(CompPodPool)
+}
+
+// Union adds every component of o.
+func (f *Footprint) Union(o Footprint) {
+	for i := range f {
+		f[i] |= o[i]
+	}
+}
+
+// Intersects reports whether f and o share a component.
+func (f Footprint) Intersects(o Footprint) bool {
+	return f[0]&o[0] != 0 || f[1]&o[1] != 0 || f[2]&o[2] != 0 || f[3]&o[3] != 0
+}
+
+// Has reports whether global component c is in f.
+func (f Footprint) Has(c int) bool { return f[0]&(1<<c) != 0 }
+
+// Empty reports whether f has no component.
+func (f Footprint) Empty() bool { return f == Footprint{} }
+
+// Footprinter is implemented by processes that declare their footprints,
+// which partial-order reduction needs; a process that does not is assumed
+// to read and write everything (and so never commutes with anything).
+//
+// Every answer must over-approximate: a component a step reads or writes
+// but the footprint omits makes the reduction unsound. Reads include what
+// Enabled reads. The root package adds the gate and atomic-section reads
+// of every actor and the effect of the intent monitors itself.
+type Footprinter interface {
+	// StaticFootprint covers every step of the process in every state.
+	StaticFootprint(u *Universe) (reads, writes Footprint)
+	// StepFootprint covers every choice of the step from s, where the
+	// process is enabled. While no other process writes one of its reads,
+	// the step stays enabled with the same effect.
+	StepFootprint(u *Universe, s *State) (reads, writes Footprint)
+	// DisabledBy, for s where the process is disabled, returns components
+	// that keep it disabled: while none of them changes, it stays
+	// disabled.
+	DisabledBy(u *Universe, s *State) Footprint
+}
+
+// AddQueues adds every queue.
+func (f *Footprint) AddQueues() {
+	for q := Queue(0); q < NumQueues; q++ {
+		f.AddQueue(q)
+	}
+}
+
+// ClusterFootprint is what a control-plane controller may touch, short of
+// knowing better: every node and pod slot, every deployment, every queue,
+// the descheduler trigger, failures and action marks, but not the init
+// phase, the atomic section, event or monitor memory (controllers read
+// none of those; the root package adds the gate and atomic reads).
+func ClusterFootprint() Footprint {
+	var f Footprint
+	f.AddPods()
+	f.AddDeployments()
+	f.Add(CompActive)
+	f.AddQueues()
+	f.Add(CompDeschedulerPending)
+	f.Add(CompFailed)
+	f.Add(CompMarks)
+	return f
+}
+
+// QueueFootprint is the footprint of queue q alone (a disabled
+// controller's DisabledBy when its queue is empty).
+func QueueFootprint(q Queue) Footprint {
+	var f Footprint
+	f.AddQueue(q)
+	return f
+}
+
+// Quiet4DisabledBy is DisabledBy for a guard that waits for Quiet4: the
+// first of its queues that is not empty (it stays non-empty until written).
+// It returns false when Quiet4 holds.
+func Quiet4DisabledBy(s *State) (Footprint, bool) {
+	for _, q := range [...]Queue{NodeControllerQueue, SchedulerQueue, KubeletQueue, DeploymentQueue} {
+		if !s.Empty(q) {
+			return QueueFootprint(q), true
+		}
+	}
+	return Footprint{}, false
+}
+
+// Changed returns the components in which s and t differ (tests check
+// declared footprints against it).
+func Changed(u *Universe, s, t *State) Footprint {
+	var f Footprint
+	for n := range min(len(s.Nodes), len(t.Nodes)) {
+		if s.Nodes[n] != t.Nodes[n] {
+			f.AddNode(n)
+		}
+	}
+	for i := range min(len(s.Pods), len(t.Pods)) {
+		if s.Pods[i] != t.Pods[i] {
+			f.AddPod(s, i)
+			f.AddPod(t, i)
+		}
+	}
+	for d := range min(len(s.Deps), len(t.Deps)) {
+		a, b := s.Deps[d], t.Deps[d]
+		if a.Active != b.Active {
+			f.Add(CompActive)
+		}
+		a.Active, b.Active = false, false
+		if a != b {
+			f.AddDeployment(d)
+		}
+	}
+	for q := Queue(0); q < NumQueues; q++ {
+		if string(s.Queues[q]) != string(t.Queues[q]) {
+			f.AddQueue(q)
+		}
+	}
+	if s.Init != t.Init {
+		f.Add(CompInit)
+	}
+	if s.Atomic != t.Atomic {
+		f.Add(CompAtomic)
+	}
+	if s.DeschedulerPending != t.DeschedulerPending {
+		f.Add(CompDeschedulerPending)
+	}
+	if s.Failed != t.Failed || s.FailedArg != t.FailedArg {
+		f.Add(CompFailed)
+	}
+	if string(s.Monitors) != string(t.Monitors) {
+		f.Add(CompMonitors)
+	}
+	for e := range u.Events {
+		ev := &u.Events[e]
+		lo, hi := ev.VarOffset, ev.VarOffset+ev.VarLen
+		if hi <= len(s.EventVars) && hi <= len(t.EventVars) && string(s.EventVars[lo:hi]) != string(t.EventVars[lo:hi]) {
+			f.AddEvent(e)
+		}
+	}
+	return f
+}
+
+// Subset reports whether every component of f is in o.
+func (f Footprint) Subset(o Footprint) bool {
+	return f[0]&^o[0] == 0 && f[1]&^o[1] == 0 && f[2]&^o[2] == 0 && f[3]&^o[3] == 0
+}

@@ -1,0 +1,313 @@
+package kivi
+
+import (
+	"sync"
+
+	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/model"
+)
+
+// Reduction is the partial-order reduction of a System: at a state where
+// several actors are enabled it picks a strong stubborn set of actors
+// (Valmari) and the engine explores only their steps. Footprints
+// (model.Footprinter) say what actors may read and write; an actor
+// without one reads and writes everything.
+//
+// The set T starts from one enabled actor and is closed under two rules:
+//   - an enabled actor in T brings in every actor whose steps, in any
+//     state (static footprint), may conflict with its step here (step
+//     footprint): one writes what the other reads or writes;
+//   - a disabled actor in T brings in every actor that may write one of
+//     the components keeping it disabled (DisabledBy).
+//
+// Every step outside T is then independent of every step of T's enabled
+// actors, before and after any number of other steps outside T, and
+// cannot enable an actor of T. T is used only when its enabled actors'
+// steps are invisible here: they change no failure (all invariants of a
+// Problem read State.Failed) and carry no mark a cycle property requires.
+// The engine adds the cycle proviso (checker.AmpleSetter), which with
+// invisibility keeps deadlocks, invariant violations and marked cycles:
+// the three kinds of property a Problem checks.
+//
+// Intent monitors observe every step: an actor whose writes reach what
+// monitors read is treated as also reading that and writing the monitor
+// memory and the failure. Problems with Go predicates or custom monitors,
+// whose reads are unknown, get no reduction.
+type Reduction struct {
+	sys *System
+	// static footprints per actor, with gate, atomic and monitor effects.
+	reads, writes []model.Footprint
+	fp            []model.Footprinter
+	// cycleMarks are the marks some cycle property requires.
+	cycleMarks uint32
+	monitored  bool
+	obsReads   model.Footprint
+	// scratch recycles porScratch values across the engine's goroutines.
+	scratch sync.Pool
+}
+
+// newReduction returns the reduction of sys for the given properties, or
+// nil when none applies.
+func newReduction(sys *System, props checker.Properties[*model.State], unknownReads bool) *Reduction {
+	if unknownReads || !model.FootprintFits(sys.U) || len(sys.Actors) < 2 {
+		return nil
+	}
+	r := &Reduction{sys: sys, monitored: len(sys.Observers) > 0}
+	for _, c := range props.Cycles {
+		r.cycleMarks |= c.Require
+	}
+	if r.monitored {
+		r.obsReads.AddPods()
+		r.obsReads.AddDeployments()
+		r.obsReads.Add(model.CompMarks)
+		r.obsReads.Add(model.CompMonitors)
+		r.obsReads.Add(model.CompFailed)
+	}
+	for i := range sys.Actors {
+		a := &sys.Actors[i]
+		fp, _ := a.Process.(model.Footprinter)
+		r.fp = append(r.fp, fp)
+		reads, writes := model.AllComponents(), model.AllComponents()
+		if fp != nil {
+			reads, writes = fp.StaticFootprint(sys.U)
+		}
+		reads, writes = r.adjust(a, reads, writes)
+		r.reads = append(r.reads, reads)
+		r.writes = append(r.writes, writes)
+	}
+	return r
+}
+
+// adjust adds what the System adds to every step of actor a: the gate
+// (init phase) and atomic-section reads, and the monitors' effect; marks
+// are not state, so they only matter through the monitors.
+func (r *Reduction) adjust(a *Actor, reads, writes model.Footprint) (model.Footprint, model.Footprint) {
+	reads.Add(model.CompAtomic)
+	if a.Gate == GateMain {
+		reads.Add(model.CompInit)
+	}
+	if r.monitored && writes.Intersects(r.obsReads) {
+		reads.Union(r.obsReads)
+		writes.Add(model.CompMonitors)
+		writes.Add(model.CompFailed)
+	}
+	writes[0] &^= 1 << model.CompMarks
+	return reads, writes
+}
+
+// stepFootprint is actor i's footprint at s, where it is enabled.
+func (r *Reduction) stepFootprint(i int, s *model.State) (model.Footprint, model.Footprint) {
+	reads, writes := model.AllComponents(), model.AllComponents()
+	if fp := r.fp[i]; fp != nil {
+		reads, writes = fp.StepFootprint(r.sys.U, s)
+	}
+	return r.adjust(&r.sys.Actors[i], reads, writes)
+}
+
+// disabledBy is what keeps actor i, disabled at s, disabled.
+func (r *Reduction) disabledBy(i int, s *model.State) model.Footprint {
+	a := &r.sys.Actors[i]
+	var f model.Footprint
+	switch {
+	case a.Gate == GateMain && s.Init < model.InitMain:
+		f.Add(model.CompInit)
+	case s.Atomic != 0 && !r.sys.ownsAtomic(a, s):
+		f.Add(model.CompAtomic)
+	case r.fp[i] != nil:
+		f = r.fp[i].DisabledBy(r.sys.U, s)
+	default:
+		f = model.AllComponents()
+	}
+	return f
+}
+
+// ownsAtomic reports whether a runs the atomic section s is in.
+func (sys *System) ownsAtomic(a *Actor, s *model.State) bool {
+	ap, ok := a.Process.(model.AtomicProcess)
+	return ok && ap.AtomicID() == s.Atomic
+}
+
+// mayReduce reports whether some stubborn set of s leaves out an enabled
+// actor (visibility aside, which needs the successors): the engine
+// collects successors for ample only then.
+func (r *Reduction) mayReduce(s *model.State) bool {
+	if s.Failed != model.NoFailure {
+		return false
+	}
+	sc := r.scratchFor(len(r.sys.Actors))
+	defer r.scratch.Put(sc)
+	n := 0
+	for i := range r.sys.Actors {
+		sc.enabled[i] = r.sys.enabled(&r.sys.Actors[i], s)
+		if sc.enabled[i] {
+			n++
+		}
+	}
+	if n < 2 {
+		return false
+	}
+	r.stepFootprints(s, sc)
+	for start := range sc.enabled {
+		if sc.enabled[start] && r.closure(s, sc, start) && sc.enabledIn < n {
+			return true
+		}
+	}
+	return false
+}
+
+// porScratch is one state's working set.
+type porScratch struct {
+	enabled, visible, inT []bool
+	count                 []int
+	stepR, stepW          []model.Footprint
+	stack                 []int
+	enabledIn             int // enabled actors in inT after closure
+}
+
+// scratchFor returns a cleared scratch for A actors.
+func (r *Reduction) scratchFor(A int) *porScratch {
+	if sc, ok := r.scratch.Get().(*porScratch); ok {
+		clear(sc.enabled)
+		clear(sc.visible)
+		clear(sc.count)
+		return sc
+	}
+	return &porScratch{
+		enabled: make([]bool, A), visible: make([]bool, A), inT: make([]bool, A),
+		count: make([]int, A), stepR: make([]model.Footprint, A), stepW: make([]model.Footprint, A),
+		stack: make([]int, 0, A),
+	}
+}
+
+func (r *Reduction) stepFootprints(s *model.State, sc *porScratch) {
+	for i, en := range sc.enabled {
+		if en {
+			sc.stepR[i], sc.stepW[i] = r.stepFootprint(i, s)
+		}
+	}
+}
+
+// closure computes the stubborn set grown from actor start into sc.inT;
+// it reports false when the set takes in a visible enabled actor.
+func (r *Reduction) closure(s *model.State, sc *porScratch, start int) bool {
+	if sc.visible[start] {
+		return false
+	}
+	clear(sc.inT)
+	sc.inT[start] = true
+	sc.enabledIn = 1
+	stack := append(sc.stack[:0], start)
+	defer func() { sc.stack = stack[:0] }()
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		var rx, wx, d model.Footprint
+		en := sc.enabled[x]
+		if en {
+			rx, wx = sc.stepR[x], sc.stepW[x]
+		} else {
+			d = r.disabledBy(x, s)
+		}
+		for y := range sc.inT {
+			if sc.inT[y] {
+				continue
+			}
+			if en {
+				if !wx.Intersects(r.reads[y]) && !wx.Intersects(r.writes[y]) && !rx.Intersects(r.writes[y]) {
+					continue
+				}
+			} else if !d.Intersects(r.writes[y]) {
+				continue
+			}
+			if sc.enabled[y] {
+				if sc.visible[y] {
+					return false
+				}
+				sc.enabledIn++
+			}
+			sc.inT[y] = true
+			stack = append(stack, y)
+		}
+	}
+	return true
+}
+
+// ample returns the successors of the smallest valid stubborn set, or nil.
+func (r *Reduction) ample(s *model.State, succ []checker.Successor[*model.State]) []int {
+	A := len(r.sys.Actors)
+	sc := r.scratchFor(A)
+	defer r.scratch.Put(sc)
+	nEnabled := 0
+	for _, x := range succ {
+		a := int(x.Step.Actor)
+		if a >= A {
+			return nil
+		}
+		if !sc.enabled[a] {
+			sc.enabled[a] = true
+			nEnabled++
+		}
+		sc.count[a]++
+		t := x.State
+		if t.Failed != s.Failed || t.FailedArg != s.FailedArg || x.Step.Marks&r.cycleMarks != 0 {
+			sc.visible[a] = true
+		}
+	}
+	if nEnabled < 2 {
+		return nil
+	}
+	r.stepFootprints(s, sc)
+	var best []bool
+	bestCount := len(succ)
+	for start := range A {
+		if !sc.enabled[start] || !r.closure(s, sc, start) || sc.enabledIn == nEnabled {
+			continue
+		}
+		n := 0
+		for i := range A {
+			if sc.inT[i] && sc.enabled[i] {
+				n += sc.count[i]
+			}
+		}
+		if n < bestCount {
+			best, bestCount = append(best[:0], sc.inT...), n
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	sel := make([]int, 0, bestCount)
+	for i, x := range succ {
+		if best[x.Step.Actor] {
+			sel = append(sel, i)
+		}
+	}
+	return sel
+}
+
+// reducedSystem offers the Reduction to the engine (checker.AmpleSetter).
+type reducedSystem struct{ *System }
+
+// symmetricReducedSystem offers both reductions.
+type symmetricReducedSystem struct{ symmetricSystem }
+
+var (
+	_ checker.AmpleSetter[*model.State]   = reducedSystem{}
+	_ checker.AmpleFilter[*model.State]   = reducedSystem{}
+	_ checker.AmpleSetter[*model.State]   = symmetricReducedSystem{}
+	_ checker.Canonicalizer[*model.State] = symmetricReducedSystem{}
+)
+
+func (sys reducedSystem) Ample(s *model.State, succ []checker.Successor[*model.State]) []int {
+	return sys.Reduction.ample(s, succ)
+}
+
+func (sys reducedSystem) MayReduce(s *model.State) bool { return sys.Reduction.mayReduce(s) }
+
+func (sys symmetricReducedSystem) Ample(s *model.State, succ []checker.Successor[*model.State]) []int {
+	return sys.Reduction.ample(s, succ)
+}
+
+func (sys symmetricReducedSystem) MayReduce(s *model.State) bool {
+	return sys.Reduction.mayReduce(s)
+}
