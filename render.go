@@ -98,7 +98,16 @@ func WriteFailures(w io.Writer, r *Report) {
 	st := r.Stats
 	fmt.Fprintf(w, "    States: %d stored, %d matched, %d transitions, depth %d, %.0f states/s, %.1f bytes/state\n",
 		st.States, st.Matched, st.Transitions, st.MaxDepth, st.StatesPerS, st.BytesPerState)
+	fmt.Fprintf(w, "    Reductions: symmetry %s, partial-order %s (%d states through ample sets, %d fully by the cycle proviso)\n",
+		onOff(r.Symmetry), onOff(r.POR), st.AmpleExpansions, st.ProvisoExpansions)
 	fmt.Fprintln(w)
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
 }
 
 // JSONReport is the --json document.
@@ -136,6 +145,12 @@ type JSONStats struct {
 	StatesPerS    float64 `json:"statesPerSecond"`
 	BytesPerState float64 `json:"bytesPerState"`
 	Complete      bool    `json:"complete"`
+	// Symmetry and POR: the reductions used; AmpleExpansions and
+	// ProvisoExpansions: partial-order reduction's work.
+	Symmetry          bool  `json:"symmetry"`
+	POR               bool  `json:"partialOrder"`
+	AmpleExpansions   int64 `json:"ampleExpansions"`
+	ProvisoExpansions int64 `json:"provisoExpansions"`
 }
 
 // Verdict summarises a report: Violated if any intent is, else Unknown if
@@ -154,7 +169,8 @@ func (r *Report) Verdict() checker.Verdict {
 func (r *Report) JSON() JSONReport {
 	out := JSONReport{Name: r.Name, Verdict: r.Verdict().String(), Stats: JSONStats{
 		States: r.Stats.States, Matched: r.Stats.Matched, Transitions: r.Stats.Transitions, MaxDepth: r.Stats.MaxDepth,
-		ElapsedS: r.Elapsed.Seconds(), StatesPerS: r.Stats.StatesPerS, BytesPerState: r.Stats.BytesPerState, Complete: r.Complete}}
+		ElapsedS: r.Elapsed.Seconds(), StatesPerS: r.Stats.StatesPerS, BytesPerState: r.Stats.BytesPerState, Complete: r.Complete,
+		Symmetry: r.Symmetry, POR: r.POR, AmpleExpansions: r.Stats.AmpleExpansions, ProvisoExpansions: r.Stats.ProvisoExpansions}}
 	for _, x := range r.Results {
 		ji := JSONIntent{Name: x.Name, Verdict: x.Verdict.String(), Explanation: x.Explanation}
 		if x.Verdict == checker.Unknown {

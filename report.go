@@ -15,6 +15,10 @@ type Report struct {
 	Elapsed time.Duration
 	// Complete is true when the whole state space was explored losslessly.
 	Complete bool
+	// Symmetry and POR say which reductions the run used: symmetry over
+	// interchangeable nodes and pods, partial-order reduction (its work is
+	// in Stats.AmpleExpansions and Stats.ProvisoExpansions).
+	Symmetry, POR bool
 }
 
 // IntentResult is the verdict on one intent or built-in property.

@@ -107,7 +107,10 @@ func (p *Problem) Check(ctx context.Context, opts checker.Options) (*Report, err
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.Name, err)
 	}
-	return newReport(p, res, time.Since(start)), nil
+	r := newReport(p, res, time.Since(start))
+	r.Symmetry = !opts.NoSymmetry && p.System.Symmetry != nil && !p.System.Symmetry.Trivial()
+	r.POR = !opts.NoPOR && p.System.Reduction != nil
+	return r, nil
 }
 
 // Verify checks a cluster's original topology.
