@@ -372,7 +372,8 @@ func (td TemplateDecl) compile(nodeIndex map[string]int) (PodTemplate, error) {
 }
 
 func (h *HPADecl) compile(replicas int, setup bool) (HPA, error) {
-	spec := HPA{Min: h.Min, Max: h.Max, TolerancePercent: h.TolerancePercent}
+	spec := HPA{Min: h.Min, Max: h.Max, TolerancePercent: h.TolerancePercent,
+		ScaleDownStabilizationSyncs: h.ScaleDownStabilizationSyncs}
 	if setup && h.Factor > 0 {
 		spec.Min = max(replicas, 1)
 		spec.Max = max(h.Factor*replicas, spec.Min)

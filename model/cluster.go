@@ -111,6 +111,10 @@ type HPADecl struct {
 	// max = min(Factor·replicas, pods that fit). 0 = keep Min/Max.
 	Factor           int `json:"factor,omitempty"`
 	TolerancePercent int `json:"tolerancePercent,omitempty"`
+	// ScaleDownStabilizationSyncs is the downscale stabilisation window in
+	// HPA sync periods (0 = off, as in Kivi; at most
+	// MaxStabilizationSyncs); see HPA.ScaleDownStabilizationSyncs.
+	ScaleDownStabilizationSyncs int `json:"scaleDownStabilizationSyncs,omitempty"`
 }
 
 // MetricDecl is one HPA resource metric.

@@ -119,6 +119,9 @@ func (u *Universe) Compile() error {
 				return fmt.Errorf("hpa %d: metrics[%d] target must be positive: %w", i, j, ErrInvalid)
 			}
 		}
+		if h.ScaleDownStabilizationSyncs < 0 || h.ScaleDownStabilizationSyncs > MaxStabilizationSyncs {
+			return fmt.Errorf("hpa %d: scaleDownStabilizationSyncs %d (accepted: 0..%d HPA sync periods, 0 = off): %w", i, h.ScaleDownStabilizationSyncs, MaxStabilizationSyncs, ErrInvalid)
+		}
 		if h.TolerancePercent == 0 {
 			u.HPAs[i].TolerancePercent = DefaultTolerance
 		}

@@ -51,6 +51,9 @@ func Describe(u *Universe, s *State) string {
 		if ds.HPA != 0 {
 			h := u.HPAs[ds.HPA-1]
 			fmt.Fprintf(&b, " hpa %d..%d", h.Min, h.Max)
+			if w := h.ScaleDownStabilizationSyncs; w > 0 {
+				describeWindow(&b, ds, w)
+			}
 		}
 		b.WriteByte('\n')
 	}
@@ -69,4 +72,26 @@ func Describe(u *Universe, s *State) string {
 		fmt.Fprintf(&b, "failed: %d (%d)\n", s.Failed, s.FailedArg)
 	}
 	return b.String()
+}
+
+// describeWindow renders an HPA's stabilisation memory: the highest
+// recommendations of the current and the w previous sync periods (newest
+// first; 0 = none that still matters), and whether the last
+// recommendation was held back.
+func describeWindow(b *strings.Builder, ds *DeploymentState, w int) {
+	if !ds.HPASeen {
+		b.WriteString(" window unseen")
+		return
+	}
+	b.WriteString(" window [")
+	for k, r := range ds.HPAWindow[:w+1] {
+		if k > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprint(b, r)
+	}
+	b.WriteByte(']')
+	if ds.HPAHeld {
+		b.WriteString(" held")
+	}
 }

@@ -18,8 +18,11 @@ import (
 //	        the pattern index when non-zero, and the CPU and memory usage as
 //	        zigzag varints unless they equal the template's requests. A
 //	        running pod of a small cluster thus takes 3 bytes.
-//	deps:   flags (active | cur<<1 | hpa<<2), config, replicas (varint),
-//	        then per ReplicaSet template and replicas (varint)
+//	deps:   flags (active | cur<<1 | hpaSeen<<2 | hpaHeld<<3), hpa,
+//	        config, replicas (varint), then per ReplicaSet template and
+//	        replicas (varint), then, only when some HPA has a downscale
+//	        stabilisation window, the WindowSlots entries of HPAWindow
+//	        (uvarints): models without one encode exactly as before
 //	queues: length then items, for each queue
 //	event vars, monitors: raw bytes (their lengths are fixed by the
 //	        Universe and the System)
@@ -68,17 +71,27 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 			dst = binary.AppendVarint(dst, int64(p.Memory))
 		}
 	}
+	slots := WindowSlots(u)
 	for i := range s.Deps {
 		d := &s.Deps[i]
 		f := d.Cur << 1
 		if d.Active {
 			f |= 1
 		}
+		if d.HPASeen {
+			f |= 1 << 2
+		}
+		if d.HPAHeld {
+			f |= 1 << 3
+		}
 		dst = append(dst, f, d.HPA, d.Config)
 		dst = binary.AppendVarint(dst, int64(d.Replicas))
 		for r := range d.RS {
 			dst = append(dst, d.RS[r].Template)
 			dst = binary.AppendVarint(dst, int64(d.RS[r].Replicas))
+		}
+		for k := range slots {
+			dst = binary.AppendUvarint(dst, uint64(uint16(d.HPAWindow[k])))
 		}
 	}
 	for q := range s.Queues {
@@ -144,14 +157,18 @@ func DecodeInto(s *State, u *Universe, monitors int, enc []byte) error {
 		s.Pods[i] = p
 	}
 	s.Deps = resize(s.Deps, len(u.Deployments))
+	slots := WindowSlots(u)
 	for i := range s.Deps {
 		f := r.byte()
-		d := DeploymentState{Active: f&1 != 0, Cur: f >> 1 & 1}
+		d := DeploymentState{Active: f&1 != 0, Cur: f >> 1 & 1, HPASeen: f&(1<<2) != 0, HPAHeld: f&(1<<3) != 0}
 		d.HPA, d.Config = r.byte(), r.byte()
 		d.Replicas = int16(r.varint())
 		for k := range d.RS {
 			d.RS[k].Template = r.byte()
 			d.RS[k].Replicas = int16(r.varint())
+		}
+		for k := range slots {
+			d.HPAWindow[k] = int16(r.uvarint())
 		}
 		s.Deps[i] = d
 	}
@@ -199,6 +216,16 @@ func (r *reader) bytes(n int) []byte {
 	x := r.b[r.off : r.off+n]
 	r.off += n
 	return x
+}
+
+func (r *reader) uvarint() uint64 {
+	v, n := binary.Uvarint(r.b[min(r.off, len(r.b)):])
+	if n <= 0 {
+		r.err = ErrInvalid
+		return 0
+	}
+	r.off += n
+	return v
 }
 
 func (r *reader) varint() int64 {

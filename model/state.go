@@ -54,6 +54,43 @@ type DeploymentState struct {
 	// Cur is the current ReplicaSet slot (the one matching the template).
 	Cur uint8
 	RS  [2]ReplicaSetState
+	// HPAWindow, HPASeen and HPAHeld are the HPA's downscale
+	// stabilisation memory. They stay zero unless the deployment's HPA has
+	// ScaleDownStabilizationSyncs W > 0; then HPAWindow[0..W] are used.
+	// HPAWindow[k] is the highest recommendation made k sync periods ago,
+	// or 0 when it is not above every newer one: such a recommendation
+	// leaves the window no earlier than a newer, at least as high one, so
+	// it can never decide the maximum again, and zeroing it keeps states
+	// with equal futures equal.
+	HPAWindow [MaxStabilizationSyncs + 1]int16
+	// HPASeen: the HPA has evaluated the deployment once (Kubernetes
+	// seeds its memory with the current replica count at the first sync,
+	// and never again).
+	HPASeen bool
+	// HPAHeld: at its last evaluation the HPA's recommendation was below
+	// the window's maximum (Kubernetes' ScaleDownStabilized condition),
+	// so a later sync can still change the replica count as the window
+	// moves on.
+	HPAHeld bool
+}
+
+// MaxStabilizationSyncs bounds HPA.ScaleDownStabilizationSyncs: each
+// sync period of the window is one recommendation per deployment in the
+// state.
+const MaxStabilizationSyncs = 4
+
+// WindowSlots is the number of HPAWindow entries the states of u carry:
+// 1 + the largest ScaleDownStabilizationSyncs of u's HPAs, or 0 when no
+// HPA has a window (the states of such models carry no window at all).
+func WindowSlots(u *Universe) int {
+	w := -1
+	for i := range u.HPAs {
+		w = max(w, u.HPAs[i].ScaleDownStabilizationSyncs)
+	}
+	if w <= 0 {
+		return 0
+	}
+	return w + 1
 }
 
 // Init phases of the init process (Kivi's start-up sequence).

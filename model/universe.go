@@ -238,6 +238,14 @@ type HPA struct {
 	Metrics  []Metric
 	// TolerancePercent is the HPA tolerance (default 10 %).
 	TolerancePercent int
+	// ScaleDownStabilizationSyncs is the downscale stabilisation window
+	// in HPA sync periods: a recommendation keeps holding the replica
+	// count up for that many later syncs (Kubernetes' 300 s default is
+	// 20 syncs of 15 s). 0 = off, Kivi's behaviour; at most
+	// MaxStabilizationSyncs, which bounds the state (DeploymentState.HPAWindow).
+	// controllers/hpa documents when a sync period passes in the untimed
+	// model.
+	ScaleDownStabilizationSyncs int
 }
 
 // Deployment is one deployment slot: its name and initial configuration.

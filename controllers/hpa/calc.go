@@ -212,14 +212,10 @@ func CombineProposals(current int, proposals []Proposal) (replicas int, ok bool)
 	return replicas, true
 }
 
-// Normalize is the legacy (spec.behavior unset) normalisation without the
-// downscale stabilisation window: below min gives min, otherwise the
-// proposal is capped by max and by the scale-up limit max(2·current, 4).
-//
-// TODO(stabilisation): Kubernetes first takes the maximum of the proposal
-// and every recommendation of the last 5 minutes (seeded with current).
-// The model has no clock; an option could keep the last k proposals per
-// HPA in the state and take their maximum.
+// Normalize is the legacy (spec.behavior unset) clamp that follows the
+// downscale stabilisation (Stabilize, when the HPA has a window): below
+// min gives min, otherwise the count is capped by max and by the
+// scale-up limit max(2·current, 4).
 func Normalize(current, proposal int, b Bounds) int {
 	if proposal < b.Min {
 		return b.Min

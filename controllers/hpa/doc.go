@@ -13,5 +13,14 @@
 // all pods it owns (every ReplicaSet), Terminating pods are ignored,
 // Pending pods are unready, Running pods are ready and their current usage
 // is their metric sample. Kivi's HPA (controllers.md §3) differs in
-// several ways, listed in docs/divergences/workloads.md.
+// several ways, listed in docs/divergences.md (HPA).
+//
+// The downscale stabilisation window (window.go) is an option, off by
+// default as in Kivi: HPA.ScaleDownStabilizationSyncs = W keeps the
+// highest recommendation of the current and the W previous sync periods
+// in the deployment's state and scales to their maximum (Kubernetes'
+// legacy stabilizeRecommendation, seeded at the first sync). The model
+// has no clock, so the HPA also re-syncs a deployment whose last
+// evaluation the window held back, in quiescent states only: each such
+// step is one 15 s sync period passing, and the events compete with it.
 package hpa

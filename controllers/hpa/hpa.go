@@ -6,7 +6,9 @@ import "github.com/kivi-go/kivi/model"
 const Component = "HPA"
 
 // HPA is the horizontal pod autoscaler process. It drains the HPA queue
-// while the core controllers are quiet.
+// while the core controllers are quiet; with a downscale stabilisation
+// window it also re-syncs a deployment whose scale-down the window holds
+// back, once the cluster is quiescent (a sync period passes).
 type HPA struct{}
 
 // New returns the HPA process.
@@ -17,15 +19,35 @@ func (*HPA) Name() string { return "HPA" }
 
 // Enabled: the HPA queue has work and the node-controller, scheduler,
 // kubelet and deployment queues are empty (Kivi's Q4-empty clause; its
-// clock clause is dropped, docs/model.md).
+// clock clause is dropped, docs/model.md), or the cluster is quiescent
+// (Q5-empty) and some deployment's window holds a scale-down back.
 func (*HPA) Enabled(_ *model.Universe, s *model.State) bool {
-	return !s.Empty(model.HPAQueue) && s.Quiet4()
+	return draining(s) || (s.Quiet5() && heldCount(s) > 0)
+}
+
+func draining(s *model.State) bool { return !s.Empty(model.HPAQueue) && s.Quiet4() }
+
+// heldCount is the number of deployments whose last evaluation the
+// window held back (HPAHeld is only ever set with a window).
+func heldCount(s *model.State) int {
+	n := 0
+	for d := range s.Deps {
+		if s.Deps[d].HPAHeld {
+			n++
+		}
+	}
+	return n
 }
 
 // Step drains the HPA queue. A rescale enqueues the deployment, which
-// makes the guard false and ends the step.
+// makes the guard false and ends the step. With nothing queued, it is a
+// sync period passing for one held-back deployment, chosen among them.
 func (h *HPA) Step(tx *model.Tx, s *model.State) {
-	for h.Enabled(tx.U, s) {
+	if !draining(s) {
+		resync(tx, s, tx.Choose(heldCount(s)))
+		return
+	}
+	for draining(s) {
 		d, _ := s.Dequeue(model.HPAQueue)
 		if d >= len(s.Deps) {
 			s.Fail(model.FailInternal, d)
@@ -33,6 +55,48 @@ func (h *HPA) Step(tx *model.Tx, s *model.State) {
 		}
 		reconcile(tx, s, d)
 	}
+}
+
+// resync is the periodic sync of the nth held-back deployment after one
+// sync period: its window moves on by one period, then it is evaluated.
+//
+// The model has no clock (docs/model.md): time passes only while the
+// cluster is quiescent, where this step competes with the events. Taking
+// it n times in a row is n sync periods without a change; taking an event
+// first is that event happening inside the window. Evaluations that a
+// queue item triggers belong to the current period, so no time passes
+// while controllers are busy, as everywhere else in the model.
+func resync(tx *model.Tx, s *model.State, nth int) {
+	for d := range s.Deps {
+		ds := &s.Deps[d]
+		if !ds.HPAHeld {
+			continue
+		}
+		if nth > 0 {
+			nth--
+			continue
+		}
+		Advance(window(tx.U, ds))
+		if tx.Tracing() {
+			tx.Log(Component, "Sync period passed, re-evaluating deployment %d", d+1)
+		}
+		reconcile(tx, s, d)
+		return
+	}
+}
+
+// window is deployment ds's stabilisation memory under its HPA: the
+// current and the ScaleDownStabilizationSyncs previous periods, or nil
+// without a window (or without an HPA).
+func window(u *model.Universe, ds *model.DeploymentState) []int16 {
+	if ds.HPA == 0 {
+		return nil
+	}
+	w := u.HPAs[ds.HPA-1].ScaleDownStabilizationSyncs
+	if w <= 0 {
+		return nil
+	}
+	return ds.HPAWindow[:w+1]
 }
 
 // reconcile is one HPA sync of deployment d (reconcileAutoscaler).
@@ -43,24 +107,49 @@ func reconcile(tx *model.Tx, s *model.State, d int) {
 	}
 	spec := &tx.U.HPAs[ds.HPA-1]
 	current := int(ds.Replicas)
-	desired, ok := Desired(tx.U, s, d, spec, current)
-	if !ok || desired == current {
+	win := window(tx.U, ds)
+	if win != nil && !ds.HPASeen {
+		// recordInitialRecommendation: the first sync seeds the memory
+		// with the current count, before the entry cases.
+		ds.HPASeen = true
+		Record(win, current, spec.Max)
+	}
+	r := Recommend(tx.U, s, d, spec, current, win)
+	ds.HPAHeld = r.Held
+	if r.Held && tx.Tracing() {
+		tx.Log(Component, "Scale-down stabilisation: recommendation %d, highest recent recommendation %d", r.Proposal, r.Stabilized)
+	}
+	if !r.OK || r.Desired == current {
 		return
 	}
-	ds.Replicas = int16(desired)
+	ds.Replicas = int16(r.Desired)
 	s.Enqueue(model.DeploymentQueue, d)
 	if tx.Tracing() {
-		tx.Log(Component, "Need to rescale, pod number change from %d to %d", current, desired)
+		tx.Log(Component, "Need to rescale, pod number change from %d to %d", current, r.Desired)
 	}
 }
 
-// Desired is the replica count the HPA wants for deployment d at current
-// spec replicas; ok is false when it makes no recommendation (invalid
-// metrics).
-func Desired(u *model.Universe, s *model.State, d int, spec *model.HPA, current int) (desired int, ok bool) {
+// Recommendation is the outcome of one HPA evaluation.
+type Recommendation struct {
+	// Desired is the replica count the HPA scales to.
+	Desired int
+	// OK is false when there is no recommendation (invalid metrics).
+	OK bool
+	// Proposal is the largest metric proposal and Stabilized the
+	// maximum over it and the window (both 0 when an entry case
+	// decided without metrics).
+	Proposal, Stabilized int
+	// Held: the window raised the proposal (ScaleDownStabilized).
+	Held bool
+}
+
+// Recommend evaluates deployment d at current spec replicas: the entry
+// cases, the metrics, then the stabilisation over win (nil = no window;
+// the proposal is recorded in it) and the legacy normalisation.
+func Recommend(u *model.Universe, s *model.State, d int, spec *model.HPA, current int, win []int16) Recommendation {
 	b := Bounds{Min: spec.Min, Max: spec.Max}
 	if desired, decided := EntryCase(current, b); decided {
-		return desired, true
+		return Recommendation{Desired: desired, OK: true}
 	}
 	proposals := make([]Proposal, len(spec.Metrics))
 	tol := Symmetric(spec.TolerancePercent)
@@ -75,7 +164,12 @@ func Desired(u *model.Universe, s *model.State, d int, spec *model.HPA, current 
 	}
 	proposal, ok := CombineProposals(current, proposals)
 	if !ok {
-		return current, false
+		return Recommendation{Desired: current}
 	}
-	return Normalize(current, proposal, b), true
+	stabilized := proposal
+	if win != nil {
+		stabilized = Stabilize(win, proposal, spec.Max)
+	}
+	return Recommendation{Desired: Normalize(current, stabilized, b), OK: true, Proposal: proposal,
+		Stabilized: stabilized, Held: stabilized > proposal}
 }

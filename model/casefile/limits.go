@@ -60,6 +60,9 @@ func checkLimits(file string, c *model.Cluster) error {
 		if h.Factor < 0 || h.Factor > 100 {
 			return bad(path+".factor", "%d is out of range (accepted: 0..100)", h.Factor)
 		}
+		if w := h.ScaleDownStabilizationSyncs; w < 0 || w > model.MaxStabilizationSyncs {
+			return bad(path+".scaleDownStabilizationSyncs", "%d is out of range (accepted: 0..%d HPA sync periods, 0 = off)", w, model.MaxStabilizationSyncs)
+		}
 		return nil
 	}
 	for i, d := range c.Deployments {

@@ -86,7 +86,7 @@ var deploymentSpecRules = []fieldRule{
 }
 
 var hpaSpecRules = []fieldRule{
-	{"behavior", "HPA behavior (stabilisation windows, policies, tolerances) is not modelled: the controller's defaults are used"},
+	{"behavior", "HPA behavior is modelled only by scaleDown.stabilizationWindowSeconds: policies, selectPolicy, tolerances and the scale-up window are not, the legacy limits (max(2×current, 4) up, none down) are used"},
 }
 
 var nodeSpecRules = []fieldRule{

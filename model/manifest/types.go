@@ -152,7 +152,20 @@ type HPAv2 struct {
 		MinReplicas    *int32                      `json:"minReplicas"`
 		MaxReplicas    int32                       `json:"maxReplicas"`
 		Metrics        []MetricSpec                `json:"metrics"`
+		Behavior       *HPABehavior                `json:"behavior"`
 	} `json:"spec"`
+}
+
+// HPABehavior is autoscaling/v2 HorizontalPodAutoscalerBehavior. Only the
+// scale-down stabilisation window is modelled; scaleUp and the other
+// scaleDown fields are unknown here and reported as not modelled.
+type HPABehavior struct {
+	ScaleDown *HPAScalingRules `json:"scaleDown"`
+}
+
+// HPAScalingRules is the modelled part of autoscaling/v2 HPAScalingRules.
+type HPAScalingRules struct {
+	StabilizationWindowSeconds *int32 `json:"stabilizationWindowSeconds"`
 }
 
 // HPAv1 is autoscaling/v1 HorizontalPodAutoscaler.
