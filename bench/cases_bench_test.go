@@ -3,7 +3,9 @@ package bench
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/checker"
@@ -46,31 +48,45 @@ func BenchmarkOriginal(b *testing.B) {
 	}
 }
 
-// BenchmarkScaling runs the scaling search of each violating case to its
-// minimum failing setup (Kivi's default mode).
+// BenchmarkScaling runs the scaling search of each case (Kivi's default
+// mode): the violating variant to its minimum failing setup, the
+// non-violation variant through every setup up to the confident size.
+// It reports the setups verified, the states in all, and the median and
+// largest engine time of one setup.
 func BenchmarkScaling(b *testing.B) {
 	for n := 1; n <= 8; n++ {
-		b.Run(fmt.Sprintf("case=c%d", n), func(b *testing.B) {
-			c, err := cases.Get(fmt.Sprintf("c%d", n), 3, false)
-			if err != nil {
-				b.Fatal(err)
-			}
-			setups, err := scaling.Setups(c, scaling.EnumerateOptions{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			for b.Loop() {
-				res, err := scaling.Search(context.Background(), setups, verifier(c), scaling.Options{})
+		for _, nv := range []bool{false, true} {
+			b.Run(fmt.Sprintf("case=c%d/no-violation=%v", n, nv), func(b *testing.B) {
+				c, err := cases.Get(fmt.Sprintf("c%d", n), 3, nv)
 				if err != nil {
 					b.Fatal(err)
 				}
-				if res.Failed == 0 {
-					b.Fatalf("no failing setup")
+				setups, err := scaling.Setups(c, scaling.EnumerateOptions{})
+				if err != nil {
+					b.Fatal(err)
 				}
-				b.ReportMetric(float64(res.First+1), "setups")
-				b.ReportMetric(float64(res.States), "states")
-			}
-		})
+				for b.Loop() {
+					res, err := scaling.Search(context.Background(), setups, verifier(c), scaling.Options{})
+					if err != nil {
+						b.Fatal(err)
+					}
+					if (res.Failed == 0) != nv || res.Unknown > 0 {
+						b.Fatalf("%d failed, %d unknown", res.Failed, res.Unknown)
+					}
+					var times []time.Duration
+					for _, sr := range res.Setups {
+						if sr.Status != scaling.NotRun {
+							times = append(times, sr.Outcome.Stats.Elapsed)
+						}
+					}
+					slices.Sort(times)
+					b.ReportMetric(float64(res.Verified()), "setups")
+					b.ReportMetric(float64(res.States), "states")
+					b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "ms-median/setup")
+					b.ReportMetric(float64(times[len(times)-1].Microseconds())/1000, "ms-max/setup")
+				}
+			})
+		}
 	}
 }
 
@@ -132,23 +148,25 @@ func BenchmarkModel(b *testing.B) {
 // ≥ 1.8× on 2 cores). Compare the workers=1 and workers=2 rows of one run.
 func BenchmarkScalingWorkers(b *testing.B) {
 	for _, name := range []string{"c3", "c8"} {
-		for _, workers := range []int{1, 2} {
-			b.Run(fmt.Sprintf("case=%s/workers=%d", name, workers), func(b *testing.B) {
-				c, err := cases.Get(name, 3, false)
-				if err != nil {
-					b.Fatal(err)
-				}
-				setups, err := scaling.Setups(c, scaling.EnumerateOptions{})
-				if err != nil {
-					b.Fatal(err)
-				}
-				for b.Loop() {
-					res, err := scaling.Search(context.Background(), setups, verifier(c), scaling.Options{Workers: workers})
-					if err != nil || res.Failed == 0 {
-						b.Fatalf("search: %v, %d failed", err, res.Failed)
+		for _, nv := range []bool{false, true} {
+			for _, workers := range []int{1, 2} {
+				b.Run(fmt.Sprintf("case=%s/no-violation=%v/workers=%d", name, nv, workers), func(b *testing.B) {
+					c, err := cases.Get(name, 3, nv)
+					if err != nil {
+						b.Fatal(err)
 					}
-				}
-			})
+					setups, err := scaling.Setups(c, scaling.EnumerateOptions{})
+					if err != nil {
+						b.Fatal(err)
+					}
+					for b.Loop() {
+						res, err := scaling.Search(context.Background(), setups, verifier(c), scaling.Options{Workers: workers})
+						if err != nil || (res.Failed == 0) != nv {
+							b.Fatalf("search: %v, %d failed", err, res.Failed)
+						}
+					}
+				})
+			}
 		}
 	}
 }
