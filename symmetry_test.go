@@ -1031,3 +1031,18 @@ func TestSymmetryRulesAreNecessary(t *testing.T) {
 		})
 	}
 }
+
+// TestSymmetryAppendCanonical: the direct canonical encoding equals the
+// encoding of the canonical state, on random reachable states.
+func TestSymmetryAppendCanonical(t *testing.T) {
+	clusters := symmetricClusters(t)
+	rapid.Check(t, func(rt *rapid.T) {
+		cl := rapid.SampledFrom(clusters).Draw(rt, "cluster")
+		sys := cl.p.System
+		s := walk(rt, sys)
+		want := encode(sys.U, sys.Symmetry.Canonical(s))
+		if got := sys.Symmetry.AppendCanonical([]byte{7}, s); !bytes.Equal(got[1:], want) || got[0] != 7 {
+			rt.Fatalf("%s: AppendCanonical differs from the canonical state's encoding", cl.name)
+		}
+	})
+}

@@ -67,6 +67,12 @@ var _ checker.Canonicalizer[*model.State] = symmetricSystem{}
 // Canonical returns the representative of s's orbit.
 func (sys symmetricSystem) Canonical(s *model.State) *model.State { return sys.Symmetry.Canonical(s) }
 
+// AppendCanonical appends the encoding of s's representative
+// (checker.CanonicalEncoder).
+func (sys symmetricSystem) AppendCanonical(dst []byte, s *model.State) []byte {
+	return sys.Symmetry.AppendCanonical(dst, s)
+}
+
 // CheckerSystem is the system to hand to checker.Check: sys itself, or
 // sys with its symmetry reduction when some nodes or pods are
 // interchangeable, and with its partial-order reduction when it has one.

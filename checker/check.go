@@ -40,6 +40,7 @@ func Check[S any](ctx context.Context, sys System[S], props Properties[S], opts 
 	e.found = make([]atomic.Uint64, len(props.Invariants)+len(props.EndConditions))
 	if c, ok := sys.(Canonicalizer[S]); ok && !opts.NoSymmetry {
 		e.canon = c
+		e.canonEnc, _ = sys.(CanonicalEncoder[S])
 	}
 	if a, ok := sys.(AmpleSetter[S]); ok && !opts.NoPOR {
 		e.ample = a

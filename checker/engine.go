@@ -28,6 +28,9 @@ type engine[S any] struct {
 	opts  Options
 	canon Canonicalizer[S] // nil: no symmetry reduction
 	ample AmpleSetter[S]   // nil: no partial-order reduction
+	// canonEnc, when the Canonicalizer has it, encodes canonical forms
+	// directly.
+	canonEnc CanonicalEncoder[S]
 	// ampleFilter, when the AmpleSetter has one, says which states are
 	// worth collecting successors for.
 	ampleFilter AmpleFilter[S]
@@ -243,7 +246,11 @@ func (w *worker[S]) key(t S, concrete []byte) (key, enc []byte) {
 	if e.canon == nil {
 		return concrete, concrete
 	}
-	w.keyBuf = e.sys.AppendEncoding(w.keyBuf[:0], e.canon.Canonical(t))
+	if e.canonEnc != nil {
+		w.keyBuf = e.canonEnc.AppendCanonical(w.keyBuf[:0], t)
+	} else {
+		w.keyBuf = e.sys.AppendEncoding(w.keyBuf[:0], e.canon.Canonical(t))
+	}
 	return w.keyBuf, concrete
 }
 

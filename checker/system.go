@@ -69,6 +69,14 @@ type Successor[S any] struct {
 	State S
 }
 
+// CanonicalEncoder is an optional companion of Canonicalizer:
+// AppendCanonical appends the encoding of Canonical(s) to dst, and may do
+// so without building the canonical state (the engine only needs its
+// encoding as the key of s).
+type CanonicalEncoder[S any] interface {
+	AppendCanonical(dst []byte, s S) []byte
+}
+
 // AmpleSetter is the optional partial-order-reduction hook. Given a state
 // and all its enabled transitions, Ample returns the indices of an ample
 // subset, or nil to expand fully. The System guarantees that the subset is

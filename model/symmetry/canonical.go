@@ -91,21 +91,54 @@ func (c *Canonicalizer) appendMovable(dst [][]int, s *model.State) [][]int {
 // (equal keys mean no queue holds either), so their order among themselves
 // changes nothing: the result is the same for every permutation of s.
 func (c *Canonicalizer) Canonical(s *model.State) *model.State {
-	sortKQ := c.kubeletSet && len(s.Queues[model.KubeletQueue]) > 1
-	if len(c.classes) == 0 && !c.pods && !sortKQ {
-		return s
-	}
 	w := c.scratch.Get().(*scratch)
 	defer c.scratch.Put(w)
+	perm, podPerm, sortKQ, moved := c.plan(w, s)
+	if !moved {
+		return s
+	}
+	t := permute(c.layout, s, perm, podPerm)
+	if sortKQ {
+		sortKubelet(t.Queues[model.KubeletQueue], t.Pods)
+	}
+	return t
+}
+
+// AppendCanonical appends the encoding of Canonical(s) to dst without
+// building a new State (checker.CanonicalEncoder): the permuted state is
+// laid out in a scratch state that the next call reuses.
+func (c *Canonicalizer) AppendCanonical(dst []byte, s *model.State) []byte {
+	w := c.scratch.Get().(*scratch)
+	defer c.scratch.Put(w)
+	perm, podPerm, sortKQ, moved := c.plan(w, s)
+	if !moved {
+		return s.AppendEncoding(c.u, dst)
+	}
+	t := &w.permuted
+	s.CopyTo(t)
+	permuteInto(t, c.layout, s, perm, podPerm)
+	if sortKQ {
+		sortKubelet(t.Queues[model.KubeletQueue], t.Pods)
+	}
+	return t.AppendEncoding(c.u, dst)
+}
+
+// plan computes the node and pod permutations that make s canonical, and
+// whether the kubelet queue must be sorted; moved is false when s is
+// already canonical.
+func (c *Canonicalizer) plan(w *scratch, s *model.State) (perm, podPerm []int, sortKQ, moved bool) {
+	sortKQ = c.kubeletSet && len(s.Queues[model.KubeletQueue]) > 1
+	if len(c.classes) == 0 && !c.pods && !sortKQ {
+		return nil, nil, false, false
+	}
 	w.blocks = c.appendMovable(w.blocks[:0], s)
 	if len(w.blocks) == 0 && !c.pods && (!sortKQ || kubeletSorted(s.Queues[model.KubeletQueue], s.Pods)) {
-		return s
+		return nil, nil, false, false
 	}
 	var keys []podKey
 	if c.pods {
 		keys = w.podKeys(s, c.kubeletSet)
 	}
-	var perm []int
 	if len(w.blocks) > 0 {
 		sigs := c.signatures(w, s, keys)
 		for _, block := range w.blocks {
@@ -124,18 +157,13 @@ func (c *Canonicalizer) Canonical(s *model.State) *model.State {
 			}
 		}
 	}
-	var podPerm []int
 	if c.pods {
 		podPerm = w.podOrder(s, keys, perm)
 	}
 	if perm == nil && podPerm == nil && (!sortKQ || kubeletSorted(s.Queues[model.KubeletQueue], s.Pods)) {
-		return s
+		return nil, nil, false, false
 	}
-	t := permute(c.layout, s, perm, podPerm)
-	if sortKQ {
-		sortKubelet(t.Queues[model.KubeletQueue], t.Pods)
-	}
-	return t
+	return perm, podPerm, sortKQ, true
 }
 
 // scratch holds Canonical's working buffers; one call owns it at a time.
@@ -162,6 +190,8 @@ type scratch struct {
 	// podNodes and nodeCount are podOrder's counting sort by node.
 	podNodes  []uint8
 	nodeCount []int
+	// permuted is AppendCanonical's canonical state.
+	permuted model.State
 }
 
 // podKeys returns every slot's content key; with kubeletSet a pod's

@@ -23,6 +23,12 @@ func PermuteAll(u *model.Universe, s *model.State, perm, podPerm []int) *model.S
 
 func permute(layout nodeMemory, s *model.State, perm, podPerm []int) *model.State {
 	t := cloneCompact(s)
+	permuteInto(t, layout, s, perm, podPerm)
+	return t
+}
+
+// permuteInto applies the permutations to t, a copy of s.
+func permuteInto(t *model.State, layout nodeMemory, s *model.State, perm, podPerm []int) {
 	if perm != nil {
 		for old, new := range perm {
 			t.Nodes[new] = s.Nodes[old]
@@ -61,7 +67,6 @@ func permute(layout nodeMemory, s *model.State, perm, podPerm []int) *model.Stat
 			t.FailedArg = uint8(perm[t.FailedArg])
 		}
 	}
-	return t
 }
 
 // cloneCompact is State.Clone with the byte slices (queues, event and
