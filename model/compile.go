@@ -185,6 +185,7 @@ func (u *Universe) Compile() error {
 		off += e.VarLen
 	}
 	u.NumEventVars = off
+	u.windowSlots = windowSlots(u)
 	u.compiled = true
 	return nil
 }

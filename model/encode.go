@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 )
 
 // Encoding layout (canonical: equal states have equal bytes and vice
@@ -29,6 +30,12 @@ import (
 
 // AppendEncoding appends the canonical encoding of s, a state of u, to dst.
 func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
+	// One capacity check for the whole encoding (a pod takes at most 15
+	// bytes, a deployment 3+10+2·6+3·WindowSlots): the appends below
+	// then never reallocate.
+	slots := WindowSlots(u)
+	dst = slices.Grow(dst, 3+len(s.Nodes)+15*len(s.Pods)+(25+3*slots)*len(s.Deps)+
+		len(s.Queues)+s.queueItems()+len(s.EventVars)+len(s.Monitors))
 	var flags byte
 	if s.DeschedulerPending {
 		flags |= 1
@@ -71,7 +78,6 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 			dst = binary.AppendVarint(dst, int64(p.Memory))
 		}
 	}
-	slots := WindowSlots(u)
 	for i := range s.Deps {
 		d := &s.Deps[i]
 		f := d.Cur << 1
@@ -101,6 +107,14 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 	dst = append(dst, s.EventVars...)
 	dst = append(dst, s.Monitors...)
 	return dst
+}
+
+func (s *State) queueItems() int {
+	n := 0
+	for q := range s.Queues {
+		n += len(s.Queues[q])
+	}
+	return n
 }
 
 // DecodeState rebuilds a State of universe u (with the given monitor

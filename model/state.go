@@ -83,6 +83,13 @@ const MaxStabilizationSyncs = 4
 // 1 + the largest ScaleDownStabilizationSyncs of u's HPAs, or 0 when no
 // HPA has a window (the states of such models carry no window at all).
 func WindowSlots(u *Universe) int {
+	if u.compiled {
+		return u.windowSlots
+	}
+	return windowSlots(u)
+}
+
+func windowSlots(u *Universe) int {
 	w := -1
 	for i := range u.HPAs {
 		w = max(w, u.HPAs[i].ScaleDownStabilizationSyncs)

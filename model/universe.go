@@ -417,4 +417,6 @@ type Universe struct {
 	// HasHPA, HasTaints, HasPatterns summarise the topology (set by Compile).
 	HasHPA, HasTaints, HasPatterns bool
 	compiled                       bool
+	// windowSlots caches WindowSlots once compiled.
+	windowSlots int
 }
