@@ -11,10 +11,10 @@ const (
 	defaultZoneSkew     = 5
 )
 
-// constraint is one spread constraint of the cycle's pod, resolved for
+// constraint is one spread constraint of a template, resolved for
 // counting: either one of the template's own constraints, or a system
 // default constraint (spec == nil) whose selector is the owner's ReplicaSet
-// selector.
+// selector. Constraints are static: a plan resolves them once per universe.
 type constraint struct {
 	spec       *model.SpreadConstraint // nil for a system default
 	key        model.KeyID
@@ -24,74 +24,87 @@ type constraint struct {
 	// scoring counts per node instead of per domain.
 	hostname bool
 	// absent: the key was never interned, so no node carries it.
-	absent                     bool
-	honorAffinity, honorTaints bool
+	absent bool
+	// honorTaints: the node taints policy is Honor, so a node that is not
+	// Ready is excluded (see includes).
+	honorTaints bool
 	// self: the incoming pod matches its own selector.
 	self bool
+	// nodeValue[n] is node n's value id for the key (0 = absent).
+	nodeValue []model.ValueID
+	// eligible[n]: node n passes the static part of the node inclusion
+	// policies (the template's node affinity and taints).
+	eligible []bool
 	// off is the constraint's first entry in cycle.dom; values (the key's
 	// value ids, 0 = the key is absent) index from there. row is the
 	// constraint's row in cycle.match.
 	off, values, row int
 }
 
-// matches reports whether existing pod q counts for the constraint when the
-// incoming pod is of template tmpl and owner owner. An empty ({}) selector
-// counts no existing pod (countPodsMatchSelector). The default selector is
-// the one DefaultSelector derives from the owning ReplicaSet: the
-// deployment's labels plus pod-template-hash, i.e. the same owner and the
-// same template.
-func (k *constraint) matches(q *model.PodState, tmpl, owner uint8) bool {
+// counts reports whether the constraint's selector matches pods of
+// template t when the incoming pod is of template tmpl; a system default
+// also requires the pod to have the incoming pod's owner. An empty ({})
+// selector counts no existing pod (countPodsMatchSelector). The default
+// selector is the one DefaultSelector derives from the owning ReplicaSet:
+// the deployment's labels plus pod-template-hash, i.e. the same owner and
+// the same template.
+func (k *constraint) counts(t, tmpl int) bool {
 	if k.spec == nil {
-		return q.Owner == owner && q.Template == tmpl
+		return t == tmpl
 	}
-	return !k.spec.SelectorEmpty && k.spec.MatchesTemplate[q.Template]
+	return !k.spec.SelectorEmpty && k.spec.MatchesTemplate[t]
 }
 
 // includes reports whether node n passes the constraint's node inclusion
-// policies (NodeAffinityPolicy, NodeTaintsPolicy). A node that is not Ready
-// carries the lifecycle controller's not-ready NoSchedule taint, which
-// deployment pods do not tolerate.
-func (k *constraint) includes(c *cycle, n int) bool {
-	if k.honorAffinity && !c.fit[n].Affinity {
-		return false
-	}
-	if k.honorTaints {
-		f := &c.fit[n]
-		if f.NoSchedule || f.NoExecute || c.s.Nodes[n].Status != model.Ready {
-			return false
-		}
-	}
-	return true
+// policies (NodeAffinityPolicy, NodeTaintsPolicy) in state s: the static
+// part (eligible), and readiness under NodeTaintsPolicy Honor, since a
+// node that is not Ready carries the lifecycle controller's not-ready
+// NoSchedule taint, which deployment pods do not tolerate.
+func (k *constraint) includes(s *model.State, n int) bool {
+	return k.eligible[n] && (!k.honorTaints || s.Nodes[n].Status == model.Ready)
 }
 
 // value returns node n's value id for the constraint's key (0 = absent).
-func (k *constraint) value(c *cycle, n int) model.ValueID {
-	if k.absent {
-		return 0
-	}
-	return c.u.Nodes[n].LabelSet.Get(k.key)
-}
+func (k *constraint) value(n int) model.ValueID { return k.nodeValue[n] }
 
-// fromSpec resolves one of the template's own constraints.
-func fromSpec(u *model.Universe, sc *model.SpreadConstraint, tmpl int) constraint {
-	return constraint{
+// fromSpec resolves one of template t's own constraints; tmpl is t's
+// index.
+func fromSpec(u *model.Universe, t *model.PodTemplate, sc *model.SpreadConstraint, tmpl int) constraint {
+	k := constraint{
 		spec: sc, key: sc.Key, maxSkew: sc.MaxSkew, minDomains: max(sc.MinDomains, 1),
-		hostname: sc.Key == u.Hostname, honorAffinity: sc.HonorNodeAffinity, honorTaints: sc.HonorNodeTaints,
+		hostname: sc.Key == u.Hostname, honorTaints: sc.HonorNodeTaints,
 		self: sc.MatchesTemplate[tmpl], values: u.Labels.NumValues(sc.Key) + 1,
 	}
+	k.resolveNodes(u, t, sc.HonorNodeAffinity)
+	return k
 }
 
-// systemDefault resolves a system default constraint on key name. Its
-// inclusion policies are the API defaults (Honor affinity, Ignore taints).
-func systemDefault(u *model.Universe, name string, maxSkew int) constraint {
-	k := constraint{maxSkew: maxSkew, minDomains: 1, honorAffinity: true, self: true, values: 1}
+// systemDefault resolves a system default constraint of template t on key
+// name. Its inclusion policies are the API defaults (Honor affinity,
+// Ignore taints).
+func systemDefault(u *model.Universe, t *model.PodTemplate, name string, maxSkew int) constraint {
+	k := constraint{maxSkew: maxSkew, minDomains: 1, self: true, values: 1}
 	id, ok := u.Labels.LookupKey(name)
-	if !ok {
-		k.absent = true
-		return k
+	k.absent = !ok
+	if ok {
+		k.key = id
+		k.hostname = id == u.Hostname
+		k.values = u.Labels.NumValues(id) + 1
 	}
-	k.key = id
-	k.hostname = id == u.Hostname
-	k.values = u.Labels.NumValues(id) + 1
+	k.resolveNodes(u, t, true)
 	return k
+}
+
+// resolveNodes records every node's value of the key (all 0 when the key
+// is absent) and the static inclusion policies for pods of template t.
+func (k *constraint) resolveNodes(u *model.Universe, t *model.PodTemplate, honorAffinity bool) {
+	k.nodeValue = make([]model.ValueID, len(u.Nodes))
+	k.eligible = make([]bool, len(u.Nodes))
+	for n := range u.Nodes {
+		if !k.absent {
+			k.nodeValue[n] = u.Nodes[n].LabelSet.Get(k.key)
+		}
+		f := &t.Fit[n]
+		k.eligible[n] = (!honorAffinity || f.Affinity) && (!k.honorTaints || !f.NoSchedule && !f.NoExecute)
+	}
 }

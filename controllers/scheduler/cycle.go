@@ -5,9 +5,10 @@ import "github.com/kivi-go/kivi/model"
 // cycle is one scheduling attempt of one pod: the data the framework keeps
 // in its CycleState, computed once per attempt in slices indexed by node,
 // constraint and label value. A cycle is scratch owned by one Step (or one
-// Explain call); it is reused for the next pod of the same drain, so a step
-// allocates its buffers once and the search never shares them between
-// goroutines.
+// Explain call); it is reused for the next pod of the same drain and, via
+// the Scheduler's pool, by later steps, so buffers, the universe's plan and
+// the last decision outlive a step; the search never shares a cycle
+// between goroutines.
 type cycle struct {
 	u   *model.Universe
 	s   *model.State
@@ -15,6 +16,13 @@ type cycle struct {
 	p   model.PodState
 	t   *model.PodTemplate
 	fit []model.NodeFit
+
+	// plan is the static data of the last universe the cycle ran on.
+	plan *plan
+	// set is the pod's constraint set, out of plan.
+	set *constraintSet
+	// last is the previous decision of hosts on this cycle.
+	last decision
 
 	// requested[n] is what NodeResourcesFit sees as used on node n: the
 	// reservation plus the requests of every pod bound to it (Pending,
@@ -24,6 +32,7 @@ type cycle struct {
 	// hard are the DoNotSchedule constraints (filtering), soft the
 	// ScheduleAnyway ones (scoring); softDefault says that soft holds the
 	// system defaults, which do not require nodes to carry every key.
+	// They are the plan's: read-only.
 	hard, soft  []constraint
 	softDefault bool
 	// match[k.row*N+n] counts the non-terminating pods on node n that
@@ -37,20 +46,21 @@ type cycle struct {
 	hardMin, hardDomains []int32
 	// softWeight[i] is ln(topology size + 2) of soft constraint i, and
 	// ignored[n] marks feasible nodes that PodTopologySpread does not score
-	// (they lack a key of a user-written soft constraint).
+	// (they lack a key of a user-written soft constraint); it is only
+	// meaningful for feasible nodes.
 	softWeight []float64
 	ignored    []bool
 
-	// status[n] is node n's filter verdict, rejectedBy[n] the index of the
-	// rejecting filter (-1 = feasible); feasible lists the feasible nodes
-	// in index order.
+	// status[n] is node n's filter verdict when rejectedBy[n] ≥ 0, the
+	// index of the rejecting filter (-1 = feasible); feasible lists the
+	// feasible nodes in index order.
 	status     []Status
 	rejectedBy []int8
 	feasible   []int
 
 	// raw[k][j] and norm[k][j] are score plugin k's raw and normalised
-	// scores of feasible[j]; skipped[k] says the plugin skipped the pod;
-	// total[j] is the weighted sum.
+	// scores of feasible[j] (meaningless when skipped[k]); skipped[k] says
+	// the plugin skipped the pod; total[j] is the weighted sum.
 	raw, norm [numScores][]int64
 	skipped   [numScores]bool
 	total     []int64
@@ -58,21 +68,84 @@ type cycle struct {
 
 	// Backing storage, carved into the slices above so that a drain
 	// allocates a handful of buffers once instead of one per slice and pod.
-	i32         []int32
-	i64         []int64
-	ints        []int
-	constraints []constraint
-	inline      [6]constraint
+	i32  []int32
+	i64  []int64
+	ints []int
+}
+
+// decision is the input and the outcome of one scheduling decision: the
+// pod slot, the pods and node statuses it read, and the top-scoring
+// nodes (empty when none is feasible).
+type decision struct {
+	u     *model.Universe
+	pod   int
+	pods  []model.PodState
+	nodes []model.NodeState
+	hosts []int
+}
+
+// decides reports whether the decision was taken for pod slot pod of s on
+// u. A cycle reads only the phase, node, owner and template of every pod
+// (counting, requests and the pod's own constraints) and the node
+// statuses, so only they are compared: the whole PodState costs twice as
+// much to compare, and a step is re-run once per tied node.
+func (d *decision) decides(u *model.Universe, s *model.State, pod int) bool {
+	if d.u != u || d.pod != pod || len(d.pods) != len(s.Pods) || len(d.nodes) != len(s.Nodes) {
+		return false
+	}
+	for i := range d.pods {
+		p, q := &d.pods[i], &s.Pods[i]
+		if p.Phase != q.Phase || p.Node != q.Node || p.Owner != q.Owner || p.Template != q.Template {
+			return false
+		}
+	}
+	for n := range d.nodes {
+		if d.nodes[n].Status != s.Nodes[n].Status {
+			return false
+		}
+	}
+	return true
+}
+
+// grow returns s with length n, reusing its array; the contents are
+// unspecified, for buffers that the cycle overwrites entirely.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
 
 // resize returns s with length n and zeroed contents, reusing its array.
 func resize[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n)
-	}
-	s = s[:n]
+	s = grow(s, n)
 	clear(s)
 	return s
+}
+
+// hosts returns the top-scoring feasible nodes for pod slot pod of s in
+// index order, none when no node is feasible (valid until the next call).
+// A cycle is a pure function of the universe, the pods and the node
+// statuses; the System re-runs a step once per tied node on the same
+// state, so hosts answers a repeated question from the last decision
+// instead of running the cycle again. The profile is not part of the
+// question: every caller passes the default profile.
+func (c *cycle) hosts(pr *profile, u *model.Universe, s *model.State, pod int) []int {
+	if c.last.decides(u, s, pod) {
+		return c.last.hosts
+	}
+	c.reset(u, s, pod)
+	c.filter(pr)
+	top := c.feasible
+	if len(top) > 1 {
+		// One feasible node wins whatever its score: totals are never
+		// negative.
+		c.score(pr)
+		top = c.topNodes()
+	}
+	c.last = decision{u: u, pod: pod, pods: append(c.last.pods[:0], s.Pods...),
+		nodes: append(c.last.nodes[:0], s.Nodes...), hosts: append(c.last.hosts[:0], top...)}
+	return c.last.hosts
 }
 
 // reset prepares the cycle for pod slot pod of s: constraints, per-node
@@ -82,55 +155,24 @@ func (c *cycle) reset(u *model.Universe, s *model.State, pod int) {
 	c.p = s.Pods[pod]
 	c.t = &u.Templates[c.p.Template]
 	c.fit = c.t.Fit
-	c.resolveConstraints()
-	c.countPods()
-	c.preFilterSpread()
-}
-
-// resolveConstraints splits the template's constraints into hard and soft
-// (filterTopologySpreadConstraints) and applies the system defaults to a
-// template without any constraint (buildDefaultConstraints): only pods
-// with an owner get them, because DefaultSelector is empty for bare pods.
-func (c *cycle) resolveConstraints() {
-	u, tmpl := c.u, int(c.p.Template)
-	if c.constraints == nil {
-		c.constraints = c.inline[:0]
-	}
-	all := c.constraints[:0]
-	for i := range c.t.Spread {
-		if sc := &c.t.Spread[i]; sc.When == model.DoNotSchedule {
-			all = append(all, fromSpec(u, sc, tmpl))
-		}
-	}
-	hard := len(all)
-	for i := range c.t.Spread {
-		if sc := &c.t.Spread[i]; sc.When == model.ScheduleAnyway {
-			all = append(all, fromSpec(u, sc, tmpl))
-		}
-	}
-	c.softDefault = len(c.t.Spread) == 0 && c.p.Owner != 0
-	if c.softDefault {
-		all = append(all, systemDefault(u, model.HostnameKey, defaultHostnameSkew),
-			systemDefault(u, zoneKey, defaultZoneSkew))
-	}
-	c.constraints = all
-	c.hard, c.soft = all[:hard:hard], all[hard:]
-	values := 0
-	for i := range all {
-		all[i].off, all[i].row = values, i
-		values += all[i].values
-	}
+	c.set = c.planFor(u).templates[c.p.Template].of(&c.p)
+	all, hard := c.set.all, c.set.hard
+	c.hard, c.soft, c.softDefault = all[:hard:hard], all[hard:], c.set.softDefault
 	// One int32 buffer: match rows, domain counts, hard minimums and
 	// domain numbers.
-	rows := len(all) * len(u.Nodes)
-	c.i32 = resize(c.i32, rows+values+2*hard)
+	rows, values := len(all)*len(u.Nodes), c.set.values
+	c.i32 = grow(c.i32, rows+values+2*hard)
 	c.match = c.i32[:rows]
 	c.dom = c.i32[rows : rows+values]
 	c.hardMin = c.i32[rows+values : rows+values+hard]
 	c.hardDomains = c.i32[rows+values+hard:]
+	clear(c.match)
+	clear(c.hardDomains)
 	for i := range c.dom {
 		c.dom[i] = -1
 	}
+	c.countPods()
+	c.preFilterSpread()
 }
 
 // countPods makes one pass over the pod slots: node requests, and the
@@ -138,31 +180,24 @@ func (c *cycle) resolveConstraints() {
 // requests but are not counted for spreading (#87621 upstream); the pod
 // being scheduled is unbound, so it counts nowhere.
 func (c *cycle) countPods() {
-	u, s, N := c.u, c.s, len(c.u.Nodes)
-	c.requested = resize(c.requested, N)
-	for n := range u.Nodes {
-		node := &u.Nodes[n]
-		c.requested[n] = model.Resources{CPU: node.ReservedCPU, Memory: node.ReservedMemory, Pods: node.ReservedPods}
-	}
-	tmpl, owner := c.p.Template, c.p.Owner
+	s, N, pl := c.s, len(c.u.Nodes), c.plan
+	c.requested = append(c.requested[:0], pl.reserved...)
+	set, owner := c.set, c.p.Owner
 	for i := range s.Pods {
 		q := &s.Pods[i]
 		if q.Phase == model.Free || q.Node == 0 {
 			continue
 		}
 		n := int(q.Node) - 1
-		t := &u.Templates[q.Template]
-		r := &c.requested[n]
-		r.CPU += t.CPU
-		r.Memory += t.Memory
-		r.Pods++
-		if q.Phase == model.Terminating {
+		r, add := &c.requested[n], &pl.requests[q.Template]
+		r.CPU += add.CPU
+		r.Memory += add.Memory
+		r.Pods += add.Pods
+		if q.Phase == model.Terminating || set.sameOwner && q.Owner != owner {
 			continue
 		}
-		for j := range c.constraints {
-			if c.constraints[j].matches(q, tmpl, owner) {
-				c.match[j*N+n]++
-			}
+		for _, row := range set.counted[q.Template] {
+			c.match[row*N+n]++
 		}
 	}
 }
@@ -175,9 +210,9 @@ func (c *cycle) matchOn(k *constraint, n int) int32 { return c.match[k.row*len(c
 // nodes.
 func (c *cycle) filter(pr *profile) {
 	N := len(c.u.Nodes)
-	c.status = resize(c.status, N)
-	c.rejectedBy = resize(c.rejectedBy, N)
-	c.ints = resize(c.ints, 2*N)
+	c.status = grow(c.status, N)
+	c.rejectedBy = grow(c.rejectedBy, N)
+	c.ints = grow(c.ints, 2*N)
 	c.feasible, c.tied = c.ints[:0:N], c.ints[N:N:2*N]
 	for n := range N {
 		c.rejectedBy[n] = -1
@@ -230,8 +265,9 @@ func (c *cycle) standardFilters(n int) (Status, int8) {
 // NormalizeScore, then the weighted sum (the framework's RunScorePlugins).
 func (c *cycle) score(pr *profile) {
 	F := len(c.feasible)
-	c.i64 = resize(c.i64, (2*numScores+1)*F)
+	c.i64 = grow(c.i64, (2*numScores+1)*F)
 	c.total = c.i64[2*numScores*F:]
+	clear(c.total)
 	for k, pl := range pr.scores {
 		c.raw[k] = c.i64[2*k*F : (2*k+1)*F]
 		c.norm[k] = c.i64[(2*k+1)*F : (2*k+2)*F]

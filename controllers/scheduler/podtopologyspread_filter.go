@@ -22,7 +22,7 @@ const (
 func (podTopologySpreadFilter) Filter(c *cycle, n int) Status {
 	for i := range c.hard {
 		k := &c.hard[i]
-		v := k.value(c, n)
+		v := k.value(n)
 		if v == 0 {
 			return reject(UnschedulableAndUnresolvable, reasonSpreadNoKey)
 		}
@@ -52,19 +52,16 @@ func (c *cycle) preFilterSpread() {
 	if len(c.hard) == 0 {
 		return
 	}
-nodes:
-	for n := range c.u.Nodes {
-		for i := range c.hard {
-			if c.hard[i].value(c, n) == 0 {
-				continue nodes
-			}
+	for n, hasKeys := range c.set.hardKeys {
+		if !hasKeys {
+			continue
 		}
 		for i := range c.hard {
 			k := &c.hard[i]
-			if !k.includes(c, n) {
+			if !k.includes(c.s, n) {
 				continue
 			}
-			d := &c.dom[k.off+int(k.value(c, n))]
+			d := &c.dom[k.off+int(k.value(n))]
 			if *d < 0 {
 				*d = 0
 				c.hardDomains[i]++

@@ -25,13 +25,13 @@ func (podTopologySpreadScore) PreScore(c *cycle) bool {
 		return false
 	}
 	requireAll := !c.softDefault
-	c.ignored = resize(c.ignored, len(c.u.Nodes))
+	c.ignored = grow(c.ignored, len(c.u.Nodes))
 	c.softWeight = resize(c.softWeight, len(c.soft))
 	// topoSize is kept in softWeight until the weights are computed.
 	scored := 0
 	for _, n := range c.feasible {
-		if requireAll && !c.hasSoftKeys(n) {
-			c.ignored[n] = true
+		c.ignored[n] = requireAll && !c.set.softKeys[n]
+		if c.ignored[n] {
 			continue
 		}
 		scored++
@@ -40,7 +40,7 @@ func (podTopologySpreadScore) PreScore(c *cycle) bool {
 			if k.hostname {
 				continue
 			}
-			if d := &c.dom[k.off+int(k.value(c, n))]; *d < 0 {
+			if d := &c.dom[k.off+int(k.value(n))]; *d < 0 {
 				*d = 0
 				c.softWeight[i]++
 			}
@@ -53,28 +53,18 @@ func (podTopologySpreadScore) PreScore(c *cycle) bool {
 		}
 		c.softWeight[i] = math.Log(size + 2)
 	}
-	for n := range c.u.Nodes {
-		if requireAll && !c.hasSoftKeys(n) {
+	for n, hasKeys := range c.set.softKeys {
+		if requireAll && !hasKeys {
 			continue
 		}
 		for i := range c.soft {
 			k := &c.soft[i]
-			if k.hostname || !k.includes(c, n) {
+			if k.hostname || !k.includes(c.s, n) {
 				continue
 			}
-			if d := &c.dom[k.off+int(k.value(c, n))]; *d >= 0 {
+			if d := &c.dom[k.off+int(k.value(n))]; *d >= 0 {
 				*d += c.matchOn(k, n)
 			}
-		}
-	}
-	return true
-}
-
-// hasSoftKeys reports whether node n carries every soft constraint's key.
-func (c *cycle) hasSoftKeys(n int) bool {
-	for i := range c.soft {
-		if c.soft[i].value(c, n) == 0 {
-			return false
 		}
 	}
 	return true
@@ -89,7 +79,7 @@ func (podTopologySpreadScore) Score(c *cycle, n int) int64 {
 	var score float64
 	for i := range c.soft {
 		k := &c.soft[i]
-		v := k.value(c, n)
+		v := k.value(n)
 		if v == 0 {
 			continue
 		}

@@ -8,7 +8,9 @@ import (
 
 // Scheduler is the kube-scheduler process. The zero value is ready to use;
 // it holds no model state, so one value can step states on many
-// goroutines.
+// goroutines. Its scratch cycles keep what they derived from a universe
+// (keyed by its address), so a universe must not change once the
+// scheduler has stepped one of its states, as model.Universe is static.
 type Scheduler struct {
 	// cycles recycles the scratch cycles of Step across steps (*cycle): a
 	// cycle's buffers are as large as the universe, and the search steps
@@ -32,8 +34,10 @@ func (sch Scheduler) getCycle() *cycle {
 
 func (sch Scheduler) putCycle(c *cycle) {
 	if sch.cycles != nil {
-		// Drop the references to the step's state and universe.
-		c.u, c.s, c.t = nil, nil, nil
+		// Drop the reference to the step's state. The universe stays
+		// referenced by the plan and the last decision until the pool
+		// drops the cycle: the next step most likely runs on it.
+		c.s = nil
 		sch.cycles.Put(c)
 	}
 }
@@ -109,13 +113,10 @@ func (sch Scheduler) Step(tx *model.Tx, s *model.State) {
 // the highest total score, ties broken as u.Options.TieBreak says. It
 // reports false when no node is feasible.
 func scheduleOne(tx *model.Tx, c *cycle, pr *profile, u *model.Universe, s *model.State, p int) (int, bool) {
-	c.reset(u, s, p)
-	c.filter(pr)
-	if len(c.feasible) == 0 {
+	top := c.hosts(pr, u, s, p)
+	if len(top) == 0 {
 		return 0, false
 	}
-	c.score(pr)
-	top := c.topNodes()
 	if u.Options.TieBreak == model.BranchOnTies {
 		return top[tx.Choose(len(top))], true
 	}

@@ -1,0 +1,139 @@
+package scheduler
+
+import "github.com/kivi-go/kivi/model"
+
+// plan is the part of a scheduling cycle that depends only on the
+// universe: per template, its spread constraints resolved with the label
+// values of every node and their offsets into the cycle's count buffers.
+// The search runs millions of cycles on one universe; a cycle builds the
+// plan on its first use of a universe instead of resolving the same
+// constraints and label lookups for every pod.
+type plan struct {
+	u         *model.Universe
+	templates []templatePlan
+	// reserved[n] is node n's reservation, the start of its requested
+	// resources; requests[t] is what a pod of template t adds to its
+	// node's (one pod).
+	reserved, requests []model.Resources
+}
+
+// templatePlan holds the constraint sets of one template's pods: a
+// template without constraints gets kube-scheduler's system defaults, but
+// only for pods with an owner, because DefaultSelector is empty for bare
+// pods (buildDefaultConstraints).
+type templatePlan struct {
+	bare, owned constraintSet
+}
+
+// constraintSet is the resolved constraints of one kind of pod: the hard
+// (DoNotSchedule) ones first, then the soft (ScheduleAnyway) ones; either
+// the template's own constraints or the system defaults, never both.
+type constraintSet struct {
+	all  []constraint
+	hard int
+	// counted[t] lists the rows of the constraints whose selector matches
+	// pods of template t; with sameOwner (the system defaults, whose
+	// selector is the owner's ReplicaSet's), only pods of the incoming
+	// pod's owner match.
+	counted   [][]int
+	sameOwner bool
+	// values is the number of cycle.dom entries the constraints use.
+	values int
+	// softDefault: the soft constraints are the system defaults, which do
+	// not require nodes to carry every key.
+	softDefault bool
+	// hardKeys[n] and softKeys[n] report whether node n carries the key of
+	// every hard, respectively every soft, constraint.
+	hardKeys, softKeys []bool
+}
+
+// planFor returns the plan of u, building it when the cycle last ran on
+// another universe.
+func (c *cycle) planFor(u *model.Universe) *plan {
+	if c.plan == nil || c.plan.u != u {
+		c.plan = newPlan(u)
+	}
+	return c.plan
+}
+
+// newPlan resolves the constraints of every template of u
+// (filterTopologySpreadConstraints, buildDefaultConstraints).
+func newPlan(u *model.Universe) *plan {
+	pl := &plan{u: u, templates: make([]templatePlan, len(u.Templates)),
+		reserved: make([]model.Resources, len(u.Nodes)), requests: make([]model.Resources, len(u.Templates))}
+	for n := range u.Nodes {
+		node := &u.Nodes[n]
+		pl.reserved[n] = model.Resources{CPU: node.ReservedCPU, Memory: node.ReservedMemory, Pods: node.ReservedPods}
+	}
+	for tmpl := range u.Templates {
+		t := &u.Templates[tmpl]
+		pl.requests[tmpl] = model.Resources{CPU: t.CPU, Memory: t.Memory, Pods: 1}
+		var own []constraint
+		for i := range t.Spread {
+			if sc := &t.Spread[i]; sc.When == model.DoNotSchedule {
+				own = append(own, fromSpec(u, t, sc, tmpl))
+			}
+		}
+		hard := len(own)
+		for i := range t.Spread {
+			if sc := &t.Spread[i]; sc.When == model.ScheduleAnyway {
+				own = append(own, fromSpec(u, t, sc, tmpl))
+			}
+		}
+		tp := &pl.templates[tmpl]
+		tp.bare = newConstraintSet(u, tmpl, own, hard, false)
+		tp.owned = tp.bare
+		if len(t.Spread) == 0 {
+			defaults := []constraint{
+				systemDefault(u, t, model.HostnameKey, defaultHostnameSkew),
+				systemDefault(u, t, zoneKey, defaultZoneSkew),
+			}
+			tp.owned = newConstraintSet(u, tmpl, defaults, 0, true)
+		}
+	}
+	return pl
+}
+
+// newConstraintSet numbers the constraints' rows and domain offsets, lists
+// the constraints counting each template's pods for pods of template tmpl,
+// and records which nodes carry every key.
+func newConstraintSet(u *model.Universe, tmpl int, all []constraint, hard int, softDefault bool) constraintSet {
+	cs := constraintSet{all: all, hard: hard, softDefault: softDefault, counted: make([][]int, len(u.Templates))}
+	for i := range all {
+		all[i].off, all[i].row = cs.values, i
+		cs.values += all[i].values
+		cs.sameOwner = all[i].spec == nil
+		for t := range cs.counted {
+			if all[i].counts(t, tmpl) {
+				cs.counted[t] = append(cs.counted[t], i)
+			}
+		}
+	}
+	cs.hardKeys = carriesKeys(u, all[:hard])
+	cs.softKeys = carriesKeys(u, all[hard:])
+	return cs
+}
+
+// carriesKeys reports per node whether it carries the key of every
+// constraint of ks.
+func carriesKeys(u *model.Universe, ks []constraint) []bool {
+	has := make([]bool, len(u.Nodes))
+	for n := range has {
+		has[n] = true
+		for i := range ks {
+			if ks[i].value(n) == 0 {
+				has[n] = false
+				break
+			}
+		}
+	}
+	return has
+}
+
+// of returns the constraint set of pod p.
+func (tp *templatePlan) of(p *model.PodState) *constraintSet {
+	if p.Owner != 0 {
+		return &tp.owned
+	}
+	return &tp.bare
+}

@@ -1,0 +1,148 @@
+package scheduler
+
+import "github.com/kivi-go/kivi/model"
+
+// referenceCycle runs the scheduling cycle of pod slot pod of s the plain
+// way, as the reference for the fast path (plan, one-pass counting,
+// scratch reuse, direct plugin calls, the last decision): a fresh cycle,
+// the constraints resolved from the template on the spot, label values
+// looked up in the nodes' label sets, requests from
+// model.Universe.Requested, matching pods counted node by node, filters
+// and scores called through the profile's plugin interfaces, and every
+// feasible node scored even when only one is.
+func referenceCycle(u *model.Universe, s *model.State, pod int) *cycle {
+	c := &cycle{u: u, s: s, pod: pod, p: s.Pods[pod]}
+	c.t = &u.Templates[c.p.Template]
+	c.fit = c.t.Fit
+	set := referenceConstraints(u, c.p)
+	c.set = &set
+	c.hard, c.soft, c.softDefault = set.all[:set.hard], set.all[set.hard:], set.softDefault
+	N := len(u.Nodes)
+	c.requested = make([]model.Resources, N)
+	for n := range N {
+		c.requested[n] = u.Requested(s, n)
+	}
+	c.match = make([]int32, len(set.all)*N)
+	for j := range set.all {
+		for n := range N {
+			for i := range s.Pods {
+				q := &s.Pods[i]
+				if (q.Phase == model.Pending || q.Phase == model.Running) && q.NodeOf() == n && referenceMatches(&set.all[j], q, &c.p) {
+					c.match[j*N+n]++
+				}
+			}
+		}
+	}
+	c.dom = make([]int32, set.values)
+	for i := range c.dom {
+		c.dom[i] = -1
+	}
+	c.hardMin = make([]int32, set.hard)
+	c.hardDomains = make([]int32, set.hard)
+	c.preFilterSpread()
+	pr := defaultProfile()
+	pr.standard = false
+	c.filter(&pr)
+	if len(c.feasible) > 0 {
+		c.score(&pr)
+	}
+	return c
+}
+
+// referenceHosts is referenceCycle's decision: the top-scoring feasible
+// nodes.
+func referenceHosts(u *model.Universe, s *model.State, pod int) []int {
+	c := referenceCycle(u, s, pod)
+	if len(c.feasible) == 0 {
+		return nil
+	}
+	return c.topNodes()
+}
+
+// referenceConstraints resolves the constraints of incoming pod p: the
+// template's DoNotSchedule ones, then its ScheduleAnyway ones, or the
+// system defaults for an owned pod of a template without any.
+func referenceConstraints(u *model.Universe, p model.PodState) constraintSet {
+	t := &u.Templates[p.Template]
+	var set constraintSet
+	for _, when := range []model.WhenUnsatisfiable{model.DoNotSchedule, model.ScheduleAnyway} {
+		for i := range t.Spread {
+			sc := &t.Spread[i]
+			if sc.When != when {
+				continue
+			}
+			k := constraint{spec: sc, key: sc.Key, maxSkew: sc.MaxSkew, minDomains: max(sc.MinDomains, 1),
+				hostname: sc.Key == u.Hostname, honorTaints: sc.HonorNodeTaints,
+				self: sc.MatchesTemplate[p.Template], values: u.Labels.NumValues(sc.Key) + 1}
+			referenceNodes(u, t, &k, sc.HonorNodeAffinity)
+			set.all = append(set.all, k)
+		}
+		if when == model.DoNotSchedule {
+			set.hard = len(set.all)
+		}
+	}
+	set.softDefault = len(t.Spread) == 0 && p.Owner != 0
+	if set.softDefault {
+		for _, d := range []struct {
+			key  string
+			skew int
+		}{{model.HostnameKey, defaultHostnameSkew}, {zoneKey, defaultZoneSkew}} {
+			k := constraint{maxSkew: d.skew, minDomains: 1, self: true, values: 1}
+			id, ok := u.Labels.LookupKey(d.key)
+			k.absent = !ok
+			if ok {
+				k.key, k.hostname, k.values = id, id == u.Hostname, u.Labels.NumValues(id)+1
+			}
+			referenceNodes(u, t, &k, true)
+			set.all = append(set.all, k)
+		}
+	}
+	for i := range set.all {
+		set.all[i].off, set.all[i].row = set.values, i
+		set.values += set.all[i].values
+	}
+	has := func(ks []constraint, n int) bool {
+		for i := range ks {
+			if ks[i].absent || u.Nodes[n].LabelSet.Get(ks[i].key) == 0 {
+				return false
+			}
+		}
+		return true
+	}
+	for n := range u.Nodes {
+		set.hardKeys = append(set.hardKeys, has(set.all[:set.hard], n))
+		set.softKeys = append(set.softKeys, has(set.all[set.hard:], n))
+	}
+	return set
+}
+
+// referenceNodes fills k's node values and static inclusion for pods of
+// template t.
+func referenceNodes(u *model.Universe, t *model.PodTemplate, k *constraint, honorAffinity bool) {
+	for n := range u.Nodes {
+		v := model.ValueID(0)
+		if !k.absent {
+			v = u.Nodes[n].LabelSet.Get(k.key)
+		}
+		k.nodeValue = append(k.nodeValue, v)
+		f := t.Fit[n]
+		eligible := true
+		if honorAffinity && !f.Affinity {
+			eligible = false
+		}
+		if k.honorTaints && (f.NoSchedule || f.NoExecute) {
+			eligible = false
+		}
+		k.eligible = append(k.eligible, eligible)
+	}
+}
+
+// referenceMatches reports whether existing pod q counts for constraint k
+// of incoming pod p: an empty selector counts no pod; a system default
+// counts the pods of p's ReplicaSet (same owner, same template).
+func referenceMatches(k *constraint, q, p *model.PodState) bool {
+	if k.spec == nil {
+		return q.Owner == p.Owner && q.Template == p.Template
+	}
+	return !k.spec.SelectorEmpty && k.spec.MatchesTemplate[q.Template]
+}
