@@ -67,6 +67,13 @@ var _ checker.Canonicalizer[*model.State] = symmetricSystem{}
 // Canonical returns the representative of s's orbit.
 func (sys symmetricSystem) Canonical(s *model.State) *model.State { return sys.Symmetry.Canonical(s) }
 
+// NextUpToSymmetry emits the successors of s with one branch per orbit
+// of interchangeable nodes (checker.SymmetricSuccessors): the branches it
+// leaves out have the canonical form of one it emits.
+func (sys symmetricSystem) NextUpToSymmetry(s *model.State, emit func(checker.Step, *model.State)) {
+	sys.next(s, emit, true)
+}
+
 // AppendCanonical appends the encoding of s's representative
 // (checker.CanonicalEncoder).
 func (sys symmetricSystem) AppendCanonical(dst []byte, s *model.State) []byte {
@@ -121,12 +128,29 @@ func (sys *System) enabled(a *Actor, s *model.State) bool {
 // combination of its choices in depth-first order. Step.Choice is the
 // combination's rank in that order, so replay re-runs the enumeration.
 func (sys *System) Next(s *model.State, emit func(checker.Step, *model.State)) {
+	sys.next(s, emit, false)
+}
+
+// upToSymmetry is the bit of Step.Choice that says the choices were
+// enumerated with one node per orbit (NextUpToSymmetry): Replay must
+// enumerate them the same way.
+const upToSymmetry = 1 << 31
+
+// next is Next; with orbits, choices among nodes take one node per orbit
+// of s under its symmetries (model.Tx.DistinctNodes).
+func (sys *System) next(s *model.State, emit func(checker.Step, *model.State), orbits bool) {
 	if s.Failed != model.NoFailure {
 		return
 	}
 	sc := sys.scratch()
 	defer sys.scratchPool.Put(sc)
 	tx, next := sc.tx, sc.next
+	var flag uint32
+	tx.SetNodeOrbits(nil, nil)
+	if orbits {
+		tx.SetNodeOrbits(sys.Symmetry.NodeOrbits, s)
+		flag = upToSymmetry
+	}
 	for i := range sys.Actors {
 		a := &sys.Actors[i]
 		if !sys.enabled(a, s) {
@@ -139,7 +163,7 @@ func (sys *System) Next(s *model.State, emit func(checker.Step, *model.State)) {
 			for _, o := range sys.Observers {
 				o.Observe(tx, next)
 			}
-			emit(checker.Step{Actor: uint16(i), Choice: rank, Marks: tx.Marks}, next)
+			emit(checker.Step{Actor: uint16(i), Choice: rank | flag, Marks: tx.Marks}, next)
 			if !tx.Advance() {
 				break
 			}
@@ -159,11 +183,19 @@ func (sys *System) Replay(s *model.State, step checker.Step) (*model.State, []mo
 		return nil, nil, fmt.Errorf("replay: %s is not enabled: %w", a.Process.Name(), model.ErrInvalid)
 	}
 	tx := model.NewTx(sys.U)
+	choice := step.Choice
+	if choice&upToSymmetry != 0 {
+		if sys.Symmetry == nil {
+			return nil, nil, fmt.Errorf("replay: a step enumerated up to symmetry in a system without symmetry: %w", model.ErrInvalid)
+		}
+		tx.SetNodeOrbits(sys.Symmetry.NodeOrbits, s)
+		choice &^= upToSymmetry
+	}
 	tx.Begin(nil, true)
 	for rank := uint32(0); ; rank++ {
 		next := s.Clone()
 		a.Process.Step(tx, next)
-		if rank == step.Choice {
+		if rank == choice {
 			for _, o := range sys.Observers {
 				o.Observe(tx, next)
 			}

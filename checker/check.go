@@ -42,6 +42,10 @@ func Check[S any](ctx context.Context, sys System[S], props Properties[S], opts 
 		e.canon = c
 		e.canonEnc, _ = sys.(CanonicalEncoder[S])
 	}
+	e.next = sys.Next
+	if ss, ok := sys.(SymmetricSuccessors[S]); ok && e.canon != nil {
+		e.next = ss.NextUpToSymmetry
+	}
 	if a, ok := sys.(AmpleSetter[S]); ok && !opts.NoPOR {
 		e.ample = a
 		e.ampleFilter, _ = sys.(AmpleFilter[S])

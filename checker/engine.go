@@ -31,6 +31,9 @@ type engine[S any] struct {
 	// canonEnc, when the Canonicalizer has it, encodes canonical forms
 	// directly.
 	canonEnc CanonicalEncoder[S]
+	// next generates successors: the System's Next, or its
+	// NextUpToSymmetry when the engine canonicalises.
+	next func(S, func(Step, S))
 	// ampleFilter, when the AmpleSetter has one, says which states are
 	// worth collecting successors for.
 	ampleFilter AmpleFilter[S]
@@ -322,7 +325,7 @@ func (w *worker[S]) expand(s S, id stateID, d int) {
 	w.cur, w.curDepth = id, d
 	w.ordinal, w.emitted = 0, 0
 	if e.ample == nil || (e.ampleFilter != nil && !e.ampleFilter.MayReduce(s)) {
-		e.sys.Next(s, w.emitFn)
+		e.next(s, w.emitFn)
 	} else {
 		w.expandReduced(s)
 	}
@@ -345,7 +348,7 @@ func (w *worker[S]) expandReduced(s S) {
 	e := w.e
 	w.succs = w.succs[:0]
 	w.succEnc.reset()
-	e.sys.Next(s, w.collectFn)
+	e.next(s, w.collectFn)
 	n := len(w.succs)
 	if n == 0 || e.stopped() {
 		return

@@ -69,6 +69,16 @@ type Successor[S any] struct {
 	State S
 }
 
+// SymmetricSuccessors is an optional companion of Canonicalizer: when the
+// engine stores states up to symmetry it calls NextUpToSymmetry instead of
+// Next. It emits the successors of s like Next, but may leave out a
+// successor whose canonical form equals that of another successor it
+// emits (a choice between interchangeable components). Steps it emits
+// must replay and explain like those of Next.
+type SymmetricSuccessors[S any] interface {
+	NextUpToSymmetry(s S, emit func(Step, S))
+}
+
 // CanonicalEncoder is an optional companion of Canonicalizer:
 // AppendCanonical appends the encoding of Canonical(s) to dst, and may do
 // so without building the canonical state (the engine only needs its

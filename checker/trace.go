@@ -68,7 +68,7 @@ func (e *engine[S]) replay(p tracePlan) (Trace[S], error) {
 	explainer, _ := e.sys.(Explainer[S])
 	for i, h := range p.hops {
 		var succs []candidate
-		e.sys.Next(cur, func(st Step, t S) {
+		e.next(cur, func(st Step, t S) {
 			succs = append(succs, candidate{step: st, enc: e.sys.AppendEncoding(nil, t)})
 		})
 		ok := func(c candidate) bool {
@@ -147,7 +147,7 @@ func (e *engine[S]) validateInvariant(tr *Trace[S], inv Invariant[S]) error {
 // validateEnd: the final state must be terminal and violate the condition.
 func (e *engine[S]) validateEnd(tr *Trace[S], end EndCondition[S]) error {
 	n := 0
-	e.sys.Next(tr.Final(), func(Step, S) { n++ })
+	e.next(tr.Final(), func(Step, S) { n++ })
 	if n != 0 {
 		return fmt.Errorf("%w: end condition %q: final state has %d successors", ErrInvalidTrace, end.Name, n)
 	}

@@ -40,7 +40,7 @@ func (k KernelPanic) Enabled(u *model.Universe, s *model.State) bool {
 // watchers in node order.
 func (k KernelPanic) Step(tx *model.Tx, s *model.State) {
 	u := tx.U
-	if n := chooseEnabled(tx, len(s.Nodes), func(n int) bool { return k.watcherEnabled(u, s, n) }); n >= 0 {
+	if n := chooseEnabledNode(tx, len(s.Nodes), func(n int) bool { return k.watcherEnabled(u, s, n) }); n >= 0 {
 		k.watcherStep(tx, s, n)
 	}
 }

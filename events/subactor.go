@@ -41,3 +41,22 @@ func chooseEnabled(tx *model.Tx, n int, enabled func(i int) bool) int {
 	}
 	return -1
 }
+
+// chooseEnabledNode is chooseEnabled for sub-actors that are nodes: it
+// branches over one enabled node per orbit of interchangeable nodes when
+// the Tx has orbits (model.Tx.DistinctNodes), over every enabled node
+// otherwise.
+func chooseEnabledNode(tx *model.Tx, n int, enabled func(i int) bool) int {
+	var buf [256]int
+	nodes := buf[:0]
+	for i := range n {
+		if enabled(i) {
+			nodes = append(nodes, i)
+		}
+	}
+	if len(nodes) == 0 {
+		return -1
+	}
+	nodes = tx.DistinctNodes(nodes)
+	return nodes[tx.Choose(len(nodes))]
+}

@@ -31,6 +31,12 @@ type Tx struct {
 	// Lines is non-nil only when tracing.
 	Lines   []Line
 	tracing bool
+	// orbits, orbitsOf and orbitLabels serve DistinctNodes
+	// (nodeorbits.go).
+	orbits      NodeOrbits
+	orbitsOf    *State
+	orbitLabels []int
+	orbitsKnown bool
 }
 
 // NewTx returns a transition context for u.

@@ -377,3 +377,38 @@ func identityInto(p []int, n int) []int {
 	}
 	return p
 }
+
+// NodeOrbits labels every node of s by its orbit under the symmetries of
+// s (model.NodeOrbits): nodes of one movable block with equal signatures
+// share the smallest index among them; every other node is labelled by
+// its own index. Swapping two nodes with equal signatures, with a
+// matching of their pods, is the identity on s, so a choice between them
+// leads to successors with one canonical form.
+func (c *Canonicalizer) NodeOrbits(s *model.State, dst []int) []int {
+	dst = identityInto(dst, len(s.Nodes))
+	if len(c.classes) == 0 {
+		return dst
+	}
+	w := c.scratch.Get().(*scratch)
+	defer c.scratch.Put(w)
+	w.blocks = c.appendMovable(w.blocks[:0], s)
+	if len(w.blocks) == 0 {
+		return dst
+	}
+	var keys []podKey
+	if c.pods {
+		keys = w.podKeys(s, c.kubeletSet)
+	}
+	sigs := c.signatures(w, s, keys)
+	for _, block := range w.blocks {
+		for i, n := range block {
+			for _, m := range block[:i] {
+				if dst[m] == m && bytes.Equal(sigs[m], sigs[n]) {
+					dst[n] = m
+					break
+				}
+			}
+		}
+	}
+	return dst
+}
