@@ -1,6 +1,10 @@
 package scheduler
 
-import "github.com/kivi-go/kivi/model"
+import (
+	"math"
+
+	"github.com/kivi-go/kivi/model"
+)
 
 // plan is the part of a scheduling cycle that depends only on the
 // universe: per template, its spread constraints resolved with the label
@@ -15,6 +19,9 @@ type plan struct {
 	// resources; requests[t] is what a pod of template t adds to its
 	// node's (one pod).
 	reserved, requests []model.Resources
+	// logPlus2[k] is math.Log(k+2) for every topology size k a cycle can
+	// see (0..nodes): the spread score's weights, looked up, not computed.
+	logPlus2 []float64
 }
 
 // templatePlan holds the constraint sets of one template's pods: a
@@ -64,6 +71,10 @@ func newPlan(u *model.Universe) *plan {
 	for n := range u.Nodes {
 		node := &u.Nodes[n]
 		pl.reserved[n] = model.Resources{CPU: node.ReservedCPU, Memory: node.ReservedMemory, Pods: node.ReservedPods}
+	}
+	pl.logPlus2 = make([]float64, len(u.Nodes)+1)
+	for k := range pl.logPlus2 {
+		pl.logPlus2[k] = math.Log(float64(k) + 2)
 	}
 	for tmpl := range u.Templates {
 		t := &u.Templates[tmpl]

@@ -51,7 +51,11 @@ func (podTopologySpreadScore) PreScore(c *cycle) bool {
 		if c.soft[i].hostname {
 			size = float64(scored)
 		}
-		c.softWeight[i] = math.Log(size + 2)
+		if k := int(size); c.plan != nil && float64(k) == size && k >= 0 && k < len(c.plan.logPlus2) {
+			c.softWeight[i] = c.plan.logPlus2[k]
+		} else {
+			c.softWeight[i] = math.Log(size + 2)
+		}
 	}
 	for n, hasKeys := range c.set.softKeys {
 		if requireAll && !hasKeys {
