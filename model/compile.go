@@ -186,6 +186,7 @@ func (u *Universe) Compile() error {
 	}
 	u.NumEventVars = off
 	u.windowSlots = windowSlots(u)
+	u.templateRequests = templateRequests(u)
 	u.compiled = true
 	return nil
 }

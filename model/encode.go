@@ -45,10 +45,18 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 	for i := range s.Nodes {
 		dst = append(dst, byte(s.Nodes[i].Status))
 	}
+	// The pods, the bulk of a state, are written by index into the
+	// capacity grown above.
+	b, n := dst[:cap(dst)], len(dst)
+	requests := u.templateRequests
+	if !u.compiled {
+		requests = templateRequests(u)
+	}
 	for i := range s.Pods {
 		p := &s.Pods[i]
 		if p.Phase == Free {
-			dst = append(dst, 0)
+			b[n] = 0
+			n++
 			continue
 		}
 		h := byte(p.Phase) | 1<<4 | p.RS<<3
@@ -58,26 +66,28 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 		if p.Pattern != 0 {
 			h |= 1 << 5
 		}
-		t := &u.Templates[p.Template]
-		defaultUsage := int64(p.CPU) == t.CPU && int64(p.Memory) == t.Memory
+		req := requests[p.Template]
+		defaultUsage := int64(p.CPU) == req[0] && int64(p.Memory) == req[1]
 		if defaultUsage {
 			h |= 1 << 6
 		}
-		packed := p.Owner < 16 && p.Template < 16
-		if packed {
-			h |= 1 << 7
-			dst = append(dst, h, p.Node, p.Owner<<4|p.Template)
+		if p.Owner < 16 && p.Template < 16 {
+			b[n], b[n+1], b[n+2] = h|1<<7, p.Node, p.Owner<<4|p.Template
+			n += 3
 		} else {
-			dst = append(dst, h, p.Node, p.Owner, p.Template)
+			b[n], b[n+1], b[n+2], b[n+3] = h, p.Node, p.Owner, p.Template
+			n += 4
 		}
 		if p.Pattern != 0 {
-			dst = append(dst, p.Pattern)
+			b[n] = p.Pattern
+			n++
 		}
 		if !defaultUsage {
-			dst = binary.AppendVarint(dst, int64(p.CPU))
-			dst = binary.AppendVarint(dst, int64(p.Memory))
+			n += binary.PutVarint(b[n:], int64(p.CPU))
+			n += binary.PutVarint(b[n:], int64(p.Memory))
 		}
 	}
+	dst = b[:n]
 	for i := range s.Deps {
 		d := &s.Deps[i]
 		f := d.Cur << 1
@@ -107,6 +117,16 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 	dst = append(dst, s.EventVars...)
 	dst = append(dst, s.Monitors...)
 	return dst
+}
+
+// templateRequests lists every template's CPU and memory requests: the
+// usage a pod's encoding leaves out when it equals them.
+func templateRequests(u *Universe) [][2]int64 {
+	out := make([][2]int64, len(u.Templates))
+	for i := range u.Templates {
+		out[i] = [2]int64{u.Templates[i].CPU, u.Templates[i].Memory}
+	}
+	return out
 }
 
 func (s *State) queueItems() int {

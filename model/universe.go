@@ -417,6 +417,8 @@ type Universe struct {
 	// HasHPA, HasTaints, HasPatterns summarise the topology (set by Compile).
 	HasHPA, HasTaints, HasPatterns bool
 	compiled                       bool
-	// windowSlots caches WindowSlots once compiled.
-	windowSlots int
+	// windowSlots caches WindowSlots once compiled, templateRequests the
+	// requests the encoding compares usage with.
+	windowSlots      int
+	templateRequests [][2]int64
 }
