@@ -22,13 +22,13 @@ func ForEvent(u *model.Universe, i int, opts ...Option) model.Process {
 	case model.NodeFailure:
 		return NodeFailure{event: i}
 	case model.CreateTargetDeployment:
-		return CreateTargetDeployment{event: i}
+		return CreateTargetDeployment{command{i}}
 	case model.ApplyDeployment:
-		return ApplyDeployment{event: i}
+		return ApplyDeployment{command{i}}
 	case model.CreateDeployment:
-		return CreateDeployment{event: i}
+		return CreateDeployment{command{i}}
 	case model.ScaleDeployment:
-		return ScaleDeployment{event: i}
+		return ScaleDeployment{command{i}}
 	}
 	panic(fmt.Sprintf("events: event %d has unknown kind %s", i, u.Events[i].Kind))
 }

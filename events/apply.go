@@ -5,7 +5,7 @@ import "github.com/kivi-go/kivi/model"
 // ApplyDeployment is applyDeployment(t), `kubectl apply` of deployment
 // template t (events.md §7.2): it updates the deployment of the
 // template's name, or creates it.
-type ApplyDeployment struct{ event int }
+type ApplyDeployment struct{ command }
 
 var _ model.Process = ApplyDeployment{}
 

@@ -6,7 +6,7 @@ import "github.com/kivi-go/kivi/model"
 // template t (events.md §7.3): it creates the deployment, and fails
 // (FailDeploymentExists) when one of that name exists, as kubectl's
 // AlreadyExists error does.
-type CreateDeployment struct{ event int }
+type CreateDeployment struct{ command }
 
 var _ model.Process = CreateDeployment{}
 

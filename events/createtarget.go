@@ -4,7 +4,7 @@ import "github.com/kivi-go/kivi/model"
 
 // CreateTargetDeployment is createTargetDeployment(k) (events.md §7.1):
 // it brings deployment slot k, defined in the topology, to life.
-type CreateTargetDeployment struct{ event int }
+type CreateTargetDeployment struct{ command }
 
 var _ model.Process = CreateTargetDeployment{}
 

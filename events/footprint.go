@@ -68,8 +68,27 @@ func commandFootprint(u *model.Universe, i int) (reads, writes model.Footprint) 
 	return reads, writes
 }
 
+// command is what the user commands (kubectl create, apply, scale, and
+// the scaling search's create) share: the event they are, and their
+// footprints.
+type command struct{ event int }
+
+func (c command) StaticFootprint(u *model.Universe) (reads, writes model.Footprint) {
+	return commandFootprint(u, c.event)
+}
+
+func (c command) StepFootprint(u *model.Universe, _ *model.State) (reads, writes model.Footprint) {
+	return commandFootprint(u, c.event)
+}
+
+// DisabledBy: the phase, or its own memory once it has run.
+func (c command) DisabledBy(u *model.Universe, s *model.State) model.Footprint {
+	return gatedBy(u, s, c.event, true)
+}
+
+// StaticFootprint: the target command only flips the target's Active flag
+// and queues it.
 func (c CreateTargetDeployment) StaticFootprint(u *model.Universe) (reads, writes model.Footprint) {
-	// It only flips the target's Active flag and queues it.
 	reads, writes = slotFootprint(u, c.event)
 	reads.Add(model.CompActive)
 	writes.Add(model.CompActive)
@@ -80,46 +99,6 @@ func (c CreateTargetDeployment) StaticFootprint(u *model.Universe) (reads, write
 
 func (c CreateTargetDeployment) StepFootprint(u *model.Universe, _ *model.State) (reads, writes model.Footprint) {
 	return c.StaticFootprint(u)
-}
-
-func (c CreateTargetDeployment) DisabledBy(u *model.Universe, s *model.State) model.Footprint {
-	return gatedBy(u, s, c.event, true)
-}
-
-func (c CreateDeployment) StaticFootprint(u *model.Universe) (reads, writes model.Footprint) {
-	return commandFootprint(u, c.event)
-}
-
-func (c CreateDeployment) StepFootprint(u *model.Universe, _ *model.State) (reads, writes model.Footprint) {
-	return commandFootprint(u, c.event)
-}
-
-func (c CreateDeployment) DisabledBy(u *model.Universe, s *model.State) model.Footprint {
-	return gatedBy(u, s, c.event, true)
-}
-
-func (a ApplyDeployment) StaticFootprint(u *model.Universe) (reads, writes model.Footprint) {
-	return commandFootprint(u, a.event)
-}
-
-func (a ApplyDeployment) StepFootprint(u *model.Universe, _ *model.State) (reads, writes model.Footprint) {
-	return commandFootprint(u, a.event)
-}
-
-func (a ApplyDeployment) DisabledBy(u *model.Universe, s *model.State) model.Footprint {
-	return gatedBy(u, s, a.event, true)
-}
-
-func (c ScaleDeployment) StaticFootprint(u *model.Universe) (reads, writes model.Footprint) {
-	return commandFootprint(u, c.event)
-}
-
-func (c ScaleDeployment) StepFootprint(u *model.Universe, _ *model.State) (reads, writes model.Footprint) {
-	return commandFootprint(u, c.event)
-}
-
-func (c ScaleDeployment) DisabledBy(u *model.Universe, s *model.State) model.Footprint {
-	return gatedBy(u, s, c.event, true)
 }
 
 // quietDisabledBy is what keeps a guard that waits for Quiet5 false: the

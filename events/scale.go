@@ -7,7 +7,7 @@ import "github.com/kivi-go/kivi/model"
 // δ in −MaxDelta..MaxDelta is a branch. The result is never negative
 // (the API server rejects negative replicas) and a deployment that does
 // not exist is not scaled (kubectl's NotFound).
-type ScaleDeployment struct{ event int }
+type ScaleDeployment struct{ command }
 
 var _ model.Process = ScaleDeployment{}
 

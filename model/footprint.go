@@ -167,6 +167,23 @@ func ClusterFootprint() Footprint {
 	return f
 }
 
+// ClusterWide supplies the footprints of a controller that may touch the
+// whole cluster (ClusterFootprint) whatever the state: a controller
+// embeds it and adds its own DisabledBy.
+type ClusterWide struct{}
+
+// StaticFootprint is ClusterFootprint for reads and writes.
+func (ClusterWide) StaticFootprint(*Universe) (reads, writes Footprint) {
+	f := ClusterFootprint()
+	return f, f
+}
+
+// StepFootprint is ClusterFootprint for reads and writes.
+func (ClusterWide) StepFootprint(*Universe, *State) (reads, writes Footprint) {
+	f := ClusterFootprint()
+	return f, f
+}
+
 // QueueFootprint is the footprint of queue q alone (a disabled
 // controller's DisabledBy when its queue is empty).
 func QueueFootprint(q Queue) Footprint {

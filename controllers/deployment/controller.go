@@ -12,7 +12,7 @@ const Component = "Deployment"
 const maxSyncsPerDeployment = 64
 
 // Controller is the deployment controller process.
-type Controller struct{}
+type Controller struct{ model.ClusterWide }
 
 // New returns the deployment controller process.
 func New() *Controller { return &Controller{} }

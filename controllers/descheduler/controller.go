@@ -5,7 +5,7 @@ import "github.com/kivi-go/kivi/model"
 // Controller is the descheduler process. It has no fields: the policy is
 // Universe.Descheduler and the per-cycle eviction counters live only for
 // the duration of one Step.
-type Controller struct{}
+type Controller struct{ model.ClusterWide }
 
 // New returns the descheduler process.
 func New() *Controller { return &Controller{} }

@@ -4,17 +4,6 @@ import "github.com/kivi-go/kivi/model"
 
 var _ model.Footprinter = (*Controller)(nil)
 
-// StaticFootprint: the whole cluster (model.ClusterFootprint).
-func (*Controller) StaticFootprint(u *model.Universe) (reads, writes model.Footprint) {
-	f := model.ClusterFootprint()
-	return f, f
-}
-
-// StepFootprint is the static footprint.
-func (c *Controller) StepFootprint(u *model.Universe, _ *model.State) (reads, writes model.Footprint) {
-	return c.StaticFootprint(u)
-}
-
 // DisabledBy: no descheduler (never enabled), the first busy core queue,
 // or no request.
 func (*Controller) DisabledBy(u *model.Universe, s *model.State) model.Footprint {

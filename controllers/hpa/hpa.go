@@ -9,7 +9,7 @@ const Component = "HPA"
 // while the core controllers are quiet; with a downscale stabilisation
 // window it also re-syncs a deployment whose scale-down the window holds
 // back, once the cluster is quiescent (a sync period passes).
-type HPA struct{}
+type HPA struct{ model.ClusterWide }
 
 // New returns the HPA process.
 func New() *HPA { return &HPA{} }

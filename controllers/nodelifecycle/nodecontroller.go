@@ -7,7 +7,7 @@ const NodeControllerComponent = "NodeController"
 
 // NodeController evicts the pods of nodes that are not Ready. It drains
 // the node-controller queue in one step.
-type NodeController struct{}
+type NodeController struct{ model.ClusterWide }
 
 // NewNodeController returns the node controller process.
 func NewNodeController() *NodeController { return &NodeController{} }

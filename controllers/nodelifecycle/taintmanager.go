@@ -9,7 +9,7 @@ const TaintManagerComponent = "taintManger"
 // TaintManager evicts Running pods from nodes whose NoExecute taints they
 // do not tolerate. Unlike the other controllers it handles one queue item
 // per step, as Kivi's taint manager is not run back-to-back.
-type TaintManager struct{}
+type TaintManager struct{ model.ClusterWide }
 
 // NewTaintManager returns the taint manager process.
 func NewTaintManager() *TaintManager { return &TaintManager{} }
