@@ -16,9 +16,13 @@
 //	pending dep=web [node=N]          a Pending pod (unbound without node)
 //	slots n=8
 //	build                             compiles; prints model.Describe
+//	load file=F.yaml                  instead of the declarations: builds the case file F
+//	                                  (model/casefile) next to the script; prints Describe
 //	terminate pod=P [was-running]     marks pod P Terminating (no queue change)
 //	node n=N status=NotReady|Ready|Unhealthy
 //	cpu pod=P value=V                 sets pod P's CPU usage
+//	cpu pods=P1,P2 value=V            sets their usage and queues their deployments for
+//	                                  the HPA, as a CPU event does
 //	apply dep=web config=v2           switches the deployment's config, enqueues it
 //	scale dep=web replicas=R          sets spec replicas, enqueues the deployment
 //	enqueue q=kubelet|scheduler|deployment|hpa|nodecontroller|taintmanager id=I

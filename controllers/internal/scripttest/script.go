@@ -2,18 +2,20 @@ package scripttest
 
 import (
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/kivi-go/kivi/model"
+	"github.com/kivi-go/kivi/model/casefile"
 	"github.com/kivi-go/kivi/model/modeltest"
 )
 
 // Run runs the golden script at path.
 func Run(t *testing.T, path string) {
 	r := &runner{b: modeltest.New(), templates: map[string]int{}, deps: map[string]int{}, configs: map[string]int{},
-		procs: Processes()}
+		procs: Processes(), dir: filepath.Dir(path)}
 	modeltest.RunScript(t, path, func(t *testing.T, c modeltest.Command) string {
 		out, err := r.do(c)
 		if err != nil {
@@ -31,6 +33,7 @@ type runner struct {
 	deps      map[string]int
 	configs   map[string]int
 	procs     map[string]model.Process
+	dir       string // the script's directory, for load
 }
 
 func (r *runner) do(c modeltest.Command) (string, error) {
@@ -130,6 +133,19 @@ func (r *runner) declare(c modeltest.Command) (string, error) {
 		r.u, r.s = u, s
 		s.Init = model.InitMain
 		return model.Describe(u, s), nil
+	case "load":
+		// A case file next to the script (model/casefile), built like
+		// the CLI builds it: the script then also checks that the case
+		// file's fields reach the controllers.
+		cl, err := casefile.Load(filepath.Join(r.dir, c.Arg("file", "")))
+		if err != nil {
+			return "", err
+		}
+		if r.u, r.s, err = cl.Build(); err != nil {
+			return "", err
+		}
+		r.s.Init = model.InitMain
+		return model.Describe(r.u, r.s), nil
 	default:
 		return "", fmt.Errorf("unknown command before build")
 	}
@@ -162,7 +178,22 @@ func (r *runner) act(c modeltest.Command) (string, error) {
 		}
 		s.Pods[j] = p
 	case "cpu":
-		s.Pods[argInt(c, "pod", 0)-1].CPU = int32(argInt(c, "value", 0))
+		if c.Arg("pods", "") == "" {
+			s.Pods[argInt(c, "pod", 0)-1].CPU = int32(argInt(c, "value", 0))
+			break
+		}
+		// pods=1,2,…: as a CPU event does, also queue the owners for
+		// the HPA.
+		for _, f := range strings.Split(c.Arg("pods", ""), ",") {
+			p, err := strconv.Atoi(f)
+			if err != nil || p < 1 || p > len(s.Pods) {
+				return "", fmt.Errorf("pods: %q is not a pod", f)
+			}
+			s.Pods[p-1].CPU = int32(argInt(c, "value", 0))
+			if o := s.Pods[p-1].Owner; o != 0 {
+				s.Enqueue(model.HPAQueue, int(o)-1)
+			}
+		}
 	case "apply":
 		d := r.deps[c.Arg("dep", "")]
 		cfg, ok := r.configs[c.Arg("config", "")]
