@@ -12,7 +12,10 @@ const (
 // CPUChange is eventCpuChange(D) (events.md §2): once the cluster is
 // quiescent, one pod of deployment D's current ReplicaSet gets 1..MaxDelta
 // more CPU usage. Every (pod, Δ) pair is a branch.
-type CPUChange struct{ event int }
+type CPUChange struct {
+	event int
+	unanalysed
+}
 
 var (
 	_ model.Process    = CPUChange{}

@@ -11,7 +11,7 @@ import "github.com/kivi-go/kivi/model"
 //
 // Kivi's always-enabled no-op step at the loop head is merged into this
 // step: it touches no shared variable (scheduling-of-processes.md §1).
-type CPUPattern struct{}
+type CPUPattern struct{ unanalysed }
 
 var _ model.Process = CPUPattern{}
 

@@ -23,6 +23,7 @@ const panicLimit = 3
 type KernelPanic struct {
 	event  int
 	assert bool
+	unanalysed
 }
 
 var _ model.Process = KernelPanic{}

@@ -16,7 +16,10 @@ const (
 // index order, at most Parallel nodes at a time. Its sub-actors are the
 // driver, which starts nodes, and one per node, which takes the node down
 // and, once the cluster is quiescent, back up.
-type Maintenance struct{ event int }
+type Maintenance struct {
+	event int
+	unanalysed
+}
 
 var (
 	_ model.Process    = Maintenance{}

@@ -14,7 +14,10 @@ const (
 // transitions (node down; reported to the node controller; node up), so
 // that both a blip the node controller never sees as NotReady and a
 // failure that evicts every pod are explored.
-type NodeFailure struct{ event int }
+type NodeFailure struct {
+	event int
+	unanalysed
+}
 
 var _ model.Process = NodeFailure{}
 
