@@ -49,7 +49,7 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 	// capacity grown above.
 	b, n := dst[:cap(dst)], len(dst)
 	requests := u.templateRequests
-	if !u.compiled {
+	if requests == nil {
 		requests = templateRequests(u)
 	}
 	for i := range s.Pods {
@@ -66,8 +66,8 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 		if p.Pattern != 0 {
 			h |= 1 << 5
 		}
-		req := requests[p.Template]
-		defaultUsage := int64(p.CPU) == req[0] && int64(p.Memory) == req[1]
+		req := &requests[p.Template]
+		defaultUsage := (int64(p.CPU)^req[0])|(int64(p.Memory)^req[1]) == 0
 		if defaultUsage {
 			h |= 1 << 6
 		}
@@ -120,10 +120,11 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 }
 
 // templateRequests lists every template's CPU and memory requests: the
-// usage a pod's encoding leaves out when it equals them.
-func templateRequests(u *Universe) [][2]int64 {
-	out := make([][2]int64, len(u.Templates))
-	for i := range u.Templates {
+// usage a pod's encoding leaves out when it equals them. It is indexed by
+// a pod's uint8 template, so no index is out of range.
+func templateRequests(u *Universe) *[256][2]int64 {
+	out := new([256][2]int64)
+	for i := range min(len(u.Templates), 256) {
 		out[i] = [2]int64{u.Templates[i].CPU, u.Templates[i].Memory}
 	}
 	return out

@@ -420,5 +420,5 @@ type Universe struct {
 	// windowSlots caches WindowSlots once compiled, templateRequests the
 	// requests the encoding compares usage with.
 	windowSlots      int
-	templateRequests [][2]int64
+	templateRequests *[256][2]int64
 }
