@@ -122,7 +122,7 @@ func (e *engine[S]) markLevel() levelMark {
 		stateCount: e.stateCount.Load(), queue: e.queue.Load(),
 	}
 	for _, w := range e.workers {
-		m.edges = append(m.edges, len(w.edges))
+		m.edges = append(m.edges, w.edges.len())
 	}
 	return m
 }
@@ -147,7 +147,7 @@ func (e *engine[S]) rollbackLevel(m levelMark) {
 	})
 	for i, w := range e.workers {
 		w.out.reset()
-		w.edges = w.edges[:m.edges[i]]
+		w.edges.truncate(m.edges[i])
 		w.flush()
 	}
 	e.states.Store(m.states)

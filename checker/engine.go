@@ -198,7 +198,7 @@ type worker[S any] struct {
 
 	states, matched, transitions int64
 	ampleExp, provisoExp         int64
-	edges                        []edge
+	edges                        edgeList
 }
 
 func newWorker[S any](e *engine[S], idx int) *worker[S] {
@@ -234,7 +234,7 @@ func (w *worker[S]) flush() {
 	e.provisoExpansions.Add(w.provisoExp)
 	w.states, w.matched, w.transitions = 0, 0, 0
 	w.ampleExp, w.provisoExp = 0, 0
-	w.publishedBytes.Store(w.out.contentBytes() + int64(len(w.edges))*24)
+	w.publishedBytes.Store(w.out.contentBytes() + int64(w.edges.len())*24)
 	e.visited.publish(w.idx)
 }
 
@@ -315,7 +315,7 @@ func (w *worker[S]) process(st Step, t S, ord uint32, concrete []byte) {
 		w.out.push(id, enc, int32(w.curDepth+1))
 	}
 	if e.recordEdges && id != noState && w.cur != noState {
-		w.edges = append(w.edges, edge{src: w.cur, dst: id, ordinal: ord, marks: st.Marks})
+		w.edges.push(edge{src: w.cur, dst: id, ordinal: ord, marks: st.Marks})
 	}
 }
 

@@ -94,8 +94,8 @@ func (e *engine[S]) result() (Result[S], error) {
 	if e.searchCycles() {
 		var edges []edge
 		for _, w := range e.workers {
-			edges = append(edges, w.edges...)
-			w.edges = nil
+			edges = w.edges.appendTo(edges)
+			w.edges.release()
 		}
 		g = buildGraph(e.visited, edges)
 	}
@@ -179,7 +179,7 @@ func (e *engine[S]) stats() Stats {
 		ProvisoExpansions:  e.provisoExpansions.Load(),
 	}
 	for _, w := range e.workers {
-		st.Edges += int64(len(w.edges))
+		st.Edges += int64(w.edges.len())
 	}
 	if st.Elapsed > 0 {
 		st.StatesPerS = float64(st.States) / st.Elapsed.Seconds()
