@@ -26,7 +26,8 @@ var volatile = regexp.MustCompile(`Elapsed time: [0-9.]+ seconds|States: .*`)
 // testdata/golden: every built-in case at scale 3, original topology
 // (C4 with --all: its shortest counterexample is an unschedulable pod,
 // the kernel panic comes later, docs/divergences.md), its non-violation
-// variant, and the scaling search of C3.
+// variant, the scaling search of C3, and C3 with both reductions off (the
+// same counterexample).
 func goldenRuns() map[string][]string {
 	runs := map[string][]string{"cases": {"cases"}}
 	for n := 1; n <= 8; n++ {
@@ -39,6 +40,7 @@ func goldenRuns() map[string][]string {
 		runs[c+"-no-violation"] = []string{"verify", "--case", c, "--original", "--no-violation"}
 	}
 	runs["c3-scaling"] = []string{"verify", "--case", "c3"}
+	runs["c3-no-reductions"] = []string{"verify", "--case", "c3", "--original", "--symmetry", "off", "--por", "off"}
 	return runs
 }
 
@@ -120,6 +122,8 @@ func TestInputErrors(t *testing.T) {
 		{[]string{"verify", "--case", "c9", "--original"}, "c9"},
 		{[]string{"verify"}, "nothing to verify"},
 		{[]string{"verify", "--case", "c3", "--storage", "disk"}, "--storage"},
+		{[]string{"verify", "--case", "c3", "--por", "maybe"}, "--por"},
+		{[]string{"verify", "--case", "c3", "--symmetry", "auto"}, "--symmetry"},
 		{[]string{"verify", "--case", "c3", "--workers", "-1"}, "--workers"},
 		{[]string{"verify", "--case", "c3", "--timeout", "-1s"}, "--timeout"},
 		{[]string{"verify", "--case", "c3", "--max-memory", "lots"}, "--max-memory"},
