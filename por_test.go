@@ -72,7 +72,7 @@ func porProblems(t testing.TB) []porProblem {
 		bare.Intents = nil
 		add(fmt.Sprintf("%s%v%v/nv=%v/default-intent", tc.name, tc.nodes, tc.replicas, tc.nv), bare, &setup)
 	}
-	return out
+	return append(out, twoDeploymentProblems(t)...)
 }
 
 // stepsOf returns the successors of s by actor.

@@ -111,6 +111,23 @@ func symmetricClusters(t testing.TB) []symCluster {
 		symCluster{"events3", eventsProblem(t, 3, false)},
 		symCluster{"events4+maintenance", eventsProblem(t, 4, true)},
 	)
+	// Two deployments (every built-in case has one): the kubelet queue's
+	// owner order and the pod rules for several owners.
+	for _, tc := range []struct {
+		name  string
+		nv    bool
+		nodes []int
+		reps  [2]int
+	}{
+		{"c3", true, []int{2, 1}, [2]int{1, 2}},
+		{"c4", false, []int{3}, [2]int{2, 1}},
+		{"c5", false, []int{2, 1}, [2]int{2, 1}},
+		{"c6", false, []int{3}, [2]int{1, 1}},
+		{"c8", true, []int{1, 2}, [2]int{2, 1}},
+	} {
+		p := kivi.TwoDeploymentSetup(t, tc.name, tc.nv, tc.nodes, tc.reps)
+		out = append(out, symCluster{p.Name, p})
+	}
 	return out
 }
 
@@ -603,6 +620,13 @@ func TestSymmetrySameVerdictsOnSetups(t *testing.T) {
 	// The event cluster: kernel panics, maintenance and the descheduler.
 	for _, n := range []int{3, 4} {
 		compareVerdicts(t, eventsProblem(t, n, n == 4))
+	}
+	// Two deployments.
+	for _, cl := range symmetricClusters(t) {
+		if strings.Contains(cl.name, "x2") {
+			on, off := compareVerdicts(t, cl.p)
+			t.Logf("%s: %d states reduced, %d full, %d pod slots", cl.name, on, off, cl.p.System.U.PodSlots)
+		}
 	}
 }
 
