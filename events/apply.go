@@ -11,10 +11,6 @@ var _ model.Process = ApplyDeployment{}
 
 func (ApplyDeployment) Name() string { return "applyDeployment" }
 
-func (a ApplyDeployment) Enabled(u *model.Universe, s *model.State) bool {
-	return commandEnabled(u, s, a.event)
-}
-
 func (a ApplyDeployment) Step(tx *model.Tx, s *model.State) {
 	u := tx.U
 	t := u.Events[a.event].Template

@@ -8,9 +8,14 @@ const (
 	commandDone
 )
 
-// commandEnabled: a user command runs once, when its slot allows.
-func commandEnabled(u *model.Universe, s *model.State, event int) bool {
-	return mayMove(slotOf(&u.Events[event]), s) && vars(u, s, event)[0] == commandPending
+// command is what the user commands (kubectl create, apply, scale, and
+// the scaling search's create) share: the event they are, their guard,
+// and their footprints (footprint.go).
+type command struct{ event int }
+
+// Enabled: a user command runs once, when its slot allows.
+func (c command) Enabled(u *model.Universe, s *model.State) bool {
+	return mayMove(slotOf(&u.Events[c.event]), s) && vars(u, s, c.event)[0] == commandPending
 }
 
 // existingDeployment returns the lowest active deployment called name, or

@@ -12,10 +12,6 @@ var _ model.Process = CreateDeployment{}
 
 func (CreateDeployment) Name() string { return "createDeployment" }
 
-func (c CreateDeployment) Enabled(u *model.Universe, s *model.State) bool {
-	return commandEnabled(u, s, c.event)
-}
-
 func (c CreateDeployment) Step(tx *model.Tx, s *model.State) {
 	u := tx.U
 	t := u.Events[c.event].Template

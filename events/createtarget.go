@@ -10,10 +10,6 @@ var _ model.Process = CreateTargetDeployment{}
 
 func (CreateTargetDeployment) Name() string { return "createTargetDeployment" }
 
-func (c CreateTargetDeployment) Enabled(u *model.Universe, s *model.State) bool {
-	return commandEnabled(u, s, c.event)
-}
-
 func (c CreateTargetDeployment) Step(tx *model.Tx, s *model.State) {
 	u := tx.U
 	d := u.Events[c.event].Deployment

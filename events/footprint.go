@@ -68,11 +68,6 @@ func commandFootprint(u *model.Universe, i int) (reads, writes model.Footprint) 
 	return reads, writes
 }
 
-// command is what the user commands (kubectl create, apply, scale, and
-// the scaling search's create) share: the event they are, and their
-// footprints.
-type command struct{ event int }
-
 func (c command) StaticFootprint(u *model.Universe) (reads, writes model.Footprint) {
 	return commandFootprint(u, c.event)
 }

@@ -13,10 +13,6 @@ var _ model.Process = ScaleDeployment{}
 
 func (ScaleDeployment) Name() string { return "scaleDeployment" }
 
-func (c ScaleDeployment) Enabled(u *model.Universe, s *model.State) bool {
-	return commandEnabled(u, s, c.event)
-}
-
 func (c ScaleDeployment) Step(tx *model.Tx, s *model.State) {
 	u := tx.U
 	e := &u.Events[c.event]
