@@ -47,8 +47,8 @@ func chooseEnabled(tx *model.Tx, n int, enabled func(i int) bool) int {
 // the Tx has orbits (model.Tx.DistinctNodes), over every enabled node
 // otherwise.
 func chooseEnabledNode(tx *model.Tx, n int, enabled func(i int) bool) int {
-	var buf [256]int
-	nodes := buf[:0]
+	var buf [32]int
+	nodes := buf[:0] // grows on the heap beyond 32 enabled nodes
 	for i := range n {
 		if enabled(i) {
 			nodes = append(nodes, i)

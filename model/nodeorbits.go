@@ -22,9 +22,10 @@ func (tx *Tx) SetNodeOrbits(orbits NodeOrbits, pre *State) {
 	tx.orbits, tx.orbitsOf, tx.orbitsKnown = orbits, pre, false
 }
 
-// DistinctNodes keeps, in place, the first node of each orbit among
-// nodes (all of them when the Tx has no orbits) and returns the kept
-// prefix. The nodes' order is kept.
+// DistinctNodes returns the first node of each orbit among nodes, in
+// their order: nodes itself when the Tx has no orbits, otherwise a slice
+// of the Tx's own that stays valid until the next call. nodes is not
+// modified.
 func (tx *Tx) DistinctNodes(nodes []int) []int {
 	if tx.orbits == nil || len(nodes) < 2 {
 		return nodes
@@ -34,19 +35,19 @@ func (tx *Tx) DistinctNodes(nodes []int) []int {
 		tx.orbitsKnown = true
 	}
 	labels := tx.orbitLabels
-	kept := 0
+	kept := tx.distinct[:0]
 	for _, n := range nodes {
 		dup := false
-		for _, m := range nodes[:kept] {
+		for _, m := range kept {
 			if labels[m] == labels[n] {
 				dup = true
 				break
 			}
 		}
 		if !dup {
-			nodes[kept] = n
-			kept++
+			kept = append(kept, n)
 		}
 	}
-	return nodes[:kept]
+	tx.distinct = kept
+	return kept
 }

@@ -37,6 +37,7 @@ type Tx struct {
 	orbitsOf    *State
 	orbitLabels []int
 	orbitsKnown bool
+	distinct    []int
 }
 
 // NewTx returns a transition context for u.

@@ -118,13 +118,9 @@ func scheduleOne(tx *model.Tx, c *cycle, pr *profile, u *model.Universe, s *mode
 		return 0, false
 	}
 	if u.Options.TieBreak == model.BranchOnTies {
-		if len(top) > 1 {
-			// One branch per orbit of interchangeable nodes when the
-			// checker stores states up to symmetry (a copy: top is the
-			// cycle's remembered decision).
-			var buf [256]int
-			top = tx.DistinctNodes(append(buf[:0], top...))
-		}
+		// One branch per orbit of interchangeable nodes when the checker
+		// stores states up to symmetry.
+		top = tx.DistinctNodes(top)
 		return top[tx.Choose(len(top))], true
 	}
 	return top[0], true
