@@ -21,14 +21,21 @@
 //     Options.NoSymmetry): states are deduplicated by the encoding of
 //     Canonical(s) but explored and reported as concrete states, so a
 //     trace is a real execution of the unreduced system; Stats.States then
-//     counts orbits.
+//     counts orbits. Its companions: [CanonicalEncoder] encodes the
+//     canonical form without building it, and [SymmetricSuccessors] lets
+//     the System leave out successors that have the canonical form of one
+//     it emits (the engine then uses it for expansion and trace rebuilding
+//     alike).
 //   - [AmpleSetter] enables partial-order reduction (unless Options.NoPOR):
 //     only the returned ample subset of a state's successors is explored.
 //     The engine enforces the cycle proviso: if an ample successor is
 //     already stored the state is expanded fully (in BFS: stored before
 //     the current level, which keeps parallel runs deterministic). Every
 //     cycle of the reduced graph therefore contains a fully expanded state.
-//     Deadlocks are detected on the full successor set.
+//     Deadlocks are detected on the full successor set. Its companion
+//     [AmpleFilter] says cheaply which states are worth collecting
+//     successors for; Stats.AmpleExpansions and ProvisoExpansions count
+//     the reduction's work.
 //
 // # Properties
 //
