@@ -86,6 +86,13 @@ func Timeout(d time.Duration) Option { return func(c *config) { c.timeout = d } 
 // MaxMemory is the engine's memory budget in bytes.
 func MaxMemory(bytes int64) Option { return func(c *config) { c.opts.Checker.MaxMemory = bytes } }
 
+// Reductions switches symmetry and partial-order reduction (both on by
+// default; docs/reductions.md). Verdicts do not depend on them; turning
+// them off is for comparing, or for bisecting a suspected reduction bug.
+func Reductions(symmetry, partialOrder bool) Option {
+	return func(c *config) { c.opts.Checker.NoSymmetry, c.opts.Checker.NoPOR = !symmetry, !partialOrder }
+}
+
 // Result is what Verify found.
 type Result struct {
 	// Report is the original topology's report, or the first failing

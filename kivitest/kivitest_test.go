@@ -69,3 +69,23 @@ func TestCustomPredicateAndJSON(t *testing.T) {
 		t.Fatalf("not a report: %s", data)
 	}
 }
+
+// TestReductionsOption: with both reductions off the scaling search finds
+// the same minimum setup and intent, and the failing setup's report says
+// which reductions ran.
+func TestReductionsOption(t *testing.T) {
+	on := kivitest.Check(t, kivitest.Case("c3", 3, false), kivitest.Workers(1))
+	off := kivitest.Check(t, kivitest.Case("c3", 3, false), kivitest.Workers(1), kivitest.Reductions(false, false))
+	if on.Setup != off.Setup || len(off.Violated) == 0 || on.Violated[0] != off.Violated[0] {
+		t.Fatalf("with reductions %s %v, without %s %v", on.Setup, on.Violated, off.Setup, off.Violated)
+	}
+	if on.Report == nil || off.Report == nil {
+		t.Fatal("no report")
+	}
+	if st := off.Report.Stats; st.Symmetry || st.POR {
+		t.Fatalf("reductions off, but the report says symmetry %v, partial-order %v", st.Symmetry, st.POR)
+	}
+	if st := on.Report.Stats; !st.Symmetry || !st.POR {
+		t.Fatalf("reductions on by default, but the report says symmetry %v, partial-order %v", st.Symmetry, st.POR)
+	}
+}
