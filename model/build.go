@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -341,27 +342,21 @@ func (td TemplateDecl) compile(nodeIndex map[string]int) (PodTemplate, error) {
 	}
 	for j, sd := range td.Spread {
 		c := SpreadConstraint{MaxSkew: sd.MaxSkew, MinDomains: sd.MinDomains, TopologyKey: sd.TopologyKey,
-			Selector: sd.LabelSelector, HonorNodeAffinity: true}
-		switch sd.WhenUnsatisfiable {
-		case "", "DoNotSchedule":
-		case "ScheduleAnyway":
+			Selector: sd.LabelSelector}
+		anyway, err := spreadOption(j, "whenUnsatisfiable", sd.WhenUnsatisfiable, "DoNotSchedule", "ScheduleAnyway")
+		if err != nil {
+			return pt, err
+		}
+		if anyway {
 			c.When = ScheduleAnyway
-		default:
-			return pt, fmt.Errorf("topologySpreadConstraints[%d].whenUnsatisfiable %q (accepted: DoNotSchedule, ScheduleAnyway): %w", j, sd.WhenUnsatisfiable, ErrInvalid)
 		}
-		switch sd.NodeAffinityPolicy {
-		case "", "Honor":
-		case "Ignore":
-			c.HonorNodeAffinity = false
-		default:
-			return pt, fmt.Errorf("topologySpreadConstraints[%d].nodeAffinityPolicy %q (accepted: Honor, Ignore): %w", j, sd.NodeAffinityPolicy, ErrInvalid)
+		ignoreAffinity, err := spreadOption(j, "nodeAffinityPolicy", sd.NodeAffinityPolicy, "Honor", "Ignore")
+		if err != nil {
+			return pt, err
 		}
-		switch sd.NodeTaintsPolicy {
-		case "", "Ignore":
-		case "Honor":
-			c.HonorNodeTaints = true
-		default:
-			return pt, fmt.Errorf("topologySpreadConstraints[%d].nodeTaintsPolicy %q (accepted: Honor, Ignore): %w", j, sd.NodeTaintsPolicy, ErrInvalid)
+		c.HonorNodeAffinity = !ignoreAffinity
+		if c.HonorNodeTaints, err = spreadOption(j, "nodeTaintsPolicy", sd.NodeTaintsPolicy, "Ignore", "Honor"); err != nil {
+			return pt, err
 		}
 		if c.Selector == nil {
 			c.Selector = &Selector{MatchLabels: pt.Labels}
@@ -454,4 +449,19 @@ func (c *Cluster) compileEvent(e EventDecl, nodeIndex map[string]int) (Event, er
 		}
 	}
 	return ev, nil
+}
+
+// spreadOption reads a two-valued field of topologySpreadConstraints[j]:
+// empty or def is false, other is true, anything else an error naming the
+// field and both values.
+func spreadOption(j int, field, value, def, other string) (bool, error) {
+	switch value {
+	case "", def:
+		return false, nil
+	case other:
+		return true, nil
+	}
+	accepted := []string{def, other}
+	slices.Sort(accepted)
+	return false, fmt.Errorf("topologySpreadConstraints[%d].%s %q (accepted: %s): %w", j, field, value, strings.Join(accepted, ", "), ErrInvalid)
 }
