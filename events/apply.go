@@ -25,16 +25,5 @@ func (a ApplyDeployment) Step(tx *model.Tx, s *model.State) {
 		s.Enqueue(model.DeploymentQueue, d)
 		return
 	}
-	d := freeDeployment(u, s, name)
-	if d < 0 {
-		if tx.Tracing() {
-			tx.Log("applyDeployment", "Deployment object is not enough!")
-		}
-		return
-	}
-	if tx.Tracing() {
-		tx.Log("applyDeployment", "Applying the template %d to new deployment {Id %s, index %d}", t+1, u.Deployments[d].Name, d+1)
-	}
-	applyTemplate(u, s, d, t, true)
-	s.Enqueue(model.DeploymentQueue, d)
+	createInFreeSlot(tx, s, "applyDeployment", "Applying", t, name)
 }

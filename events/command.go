@@ -74,3 +74,24 @@ func applyTemplate(u *model.Universe, s *model.State, d, t int, created bool) {
 	ds.RS[ds.Cur] = model.ReplicaSetState{Template: uint8(u.Configs[tmpl.Config].PodTemplate + 1), Replicas: ds.Replicas}
 	ds.RS[1-ds.Cur] = model.ReplicaSetState{}
 }
+
+// createInFreeSlot is what kubectl apply and create do for a name no
+// active deployment has: the slot freeDeployment picks takes deployment
+// template t and is queued for its controller, or, with no slot left, the
+// command only logs it. component and verb are the trace's (Kivi's
+// texts: "Applying the template …", "Create the template …").
+func createInFreeSlot(tx *model.Tx, s *model.State, component, verb string, t int, name string) {
+	u := tx.U
+	d := freeDeployment(u, s, name)
+	if d < 0 {
+		if tx.Tracing() {
+			tx.Log(component, "Deployment object is not enough!")
+		}
+		return
+	}
+	if tx.Tracing() {
+		tx.Log(component, "%s the template %d to new deployment {Id %s, index %d}", verb, t+1, u.Deployments[d].Name, d+1)
+	}
+	applyTemplate(u, s, d, t, true)
+	s.Enqueue(model.DeploymentQueue, d)
+}

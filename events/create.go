@@ -25,16 +25,5 @@ func (c CreateDeployment) Step(tx *model.Tx, s *model.State) {
 		s.Fail(model.FailDeploymentExists, t)
 		return
 	}
-	d := freeDeployment(u, s, name)
-	if d < 0 {
-		if tx.Tracing() {
-			tx.Log("createDeployment", "Deployment object is not enough!")
-		}
-		return
-	}
-	if tx.Tracing() {
-		tx.Log("createDeployment", "Create the template %d to new deployment {Id %s, index %d}", t+1, u.Deployments[d].Name, d+1)
-	}
-	applyTemplate(u, s, d, t, true)
-	s.Enqueue(model.DeploymentQueue, d)
+	createInFreeSlot(tx, s, "createDeployment", "Create", t, name)
 }

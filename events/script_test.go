@@ -2,7 +2,6 @@ package events
 
 import (
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,16 +15,10 @@ import (
 // successor's choices and trace lines, and the state it continues from.
 // Regenerate with `go test ./events -rewrite` and read the diff.
 func TestScripts(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.txt")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no scripts: %v", err)
-	}
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			h := &harness{b: modeltest.New(), tmpl: map[string]int{}, dep: map[string]int{}}
-			modeltest.RunScript(t, f, h.run)
-		})
-	}
+	modeltest.RunScripts(t, "testdata", func(t *testing.T, f string) {
+		h := &harness{b: modeltest.New(), tmpl: map[string]int{}, dep: map[string]int{}}
+		modeltest.RunScript(t, f, h.run)
+	})
 }
 
 // harness holds one script's cluster: the builder until `build`, then the
