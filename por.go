@@ -127,10 +127,10 @@ func (sys *System) ownsAtomic(a *Actor, s *model.State) bool {
 	return ok && ap.AtomicID() == s.Atomic
 }
 
-// mayReduce reports whether some stubborn set of s leaves out an enabled
+// MayReduce (checker.AmpleFilter) reports whether some stubborn set of s leaves out an enabled
 // actor (visibility aside, which needs the successors): the engine
 // collects successors for ample only then.
-func (r *Reduction) mayReduce(s *model.State) bool {
+func (r *Reduction) MayReduce(s *model.State) bool {
 	if s.Failed != model.NoFailure {
 		return false
 	}
@@ -232,8 +232,9 @@ func (r *Reduction) closure(s *model.State, sc *porScratch, start int) bool {
 	return true
 }
 
-// ample returns the successors of the smallest valid stubborn set, or nil.
-func (r *Reduction) ample(s *model.State, succ []checker.Successor[*model.State]) []int {
+// Ample (checker.AmpleSetter) returns the successors of the smallest
+// valid stubborn set, or nil.
+func (r *Reduction) Ample(s *model.State, succ []checker.Successor[*model.State]) []int {
 	A := len(r.sys.Actors)
 	sc := r.scratchFor(A)
 	defer r.scratch.Put(sc)
@@ -285,29 +286,23 @@ func (r *Reduction) ample(s *model.State, succ []checker.Successor[*model.State]
 	return sel
 }
 
-// reducedSystem offers the Reduction to the engine (checker.AmpleSetter).
-type reducedSystem struct{ *System }
-
-// symmetricReducedSystem offers both reductions.
-type symmetricReducedSystem struct{ symmetricSystem }
+// reducedSystem offers the Reduction to the engine (checker.AmpleSetter,
+// checker.AmpleFilter); symmetricReducedSystem offers both reductions.
+type (
+	reducedSystem struct {
+		*System
+		*Reduction
+	}
+	symmetricReducedSystem struct {
+		symmetricSystem
+		*Reduction
+	}
+)
 
 var (
 	_ checker.AmpleSetter[*model.State]   = reducedSystem{}
 	_ checker.AmpleFilter[*model.State]   = reducedSystem{}
 	_ checker.AmpleSetter[*model.State]   = symmetricReducedSystem{}
+	_ checker.AmpleFilter[*model.State]   = symmetricReducedSystem{}
 	_ checker.Canonicalizer[*model.State] = symmetricReducedSystem{}
 )
-
-func (sys reducedSystem) Ample(s *model.State, succ []checker.Successor[*model.State]) []int {
-	return sys.Reduction.ample(s, succ)
-}
-
-func (sys reducedSystem) MayReduce(s *model.State) bool { return sys.Reduction.mayReduce(s) }
-
-func (sys symmetricReducedSystem) Ample(s *model.State, succ []checker.Successor[*model.State]) []int {
-	return sys.Reduction.ample(s, succ)
-}
-
-func (sys symmetricReducedSystem) MayReduce(s *model.State) bool {
-	return sys.Reduction.mayReduce(s)
-}

@@ -88,11 +88,11 @@ func (sys *System) CheckerSystem() checker.System[*model.State] {
 	sym := sys.Symmetry != nil && !sys.Symmetry.Trivial()
 	switch {
 	case sym && sys.Reduction != nil:
-		return symmetricReducedSystem{symmetricSystem{sys}}
+		return symmetricReducedSystem{symmetricSystem{sys}, sys.Reduction}
 	case sym:
 		return symmetricSystem{sys}
 	case sys.Reduction != nil:
-		return reducedSystem{sys}
+		return reducedSystem{sys, sys.Reduction}
 	}
 	return sys
 }
