@@ -2,7 +2,6 @@ package scheduler
 
 import (
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -28,16 +27,10 @@ import (
 //
 // Regenerate with `go test ./controllers/scheduler -rewrite` and read the diff.
 func TestScripts(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.txt")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no scripts: %v", err)
-	}
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			e := &scriptEnv{b: modeltest.New(), templates: map[string]int{}, deps: map[string]int{}}
-			modeltest.RunScript(t, f, e.handle)
-		})
-	}
+	modeltest.RunScripts(t, "testdata", func(t *testing.T, f string) {
+		e := &scriptEnv{b: modeltest.New(), templates: map[string]int{}, deps: map[string]int{}}
+		modeltest.RunScript(t, f, e.handle)
+	})
 }
 
 type scriptEnv struct {

@@ -95,3 +95,17 @@ func RunScript(t *testing.T, path string, handle func(t *testing.T, c Command) s
 		}
 	}
 }
+
+// RunScripts runs every golden script dir/*.txt as a subtest named after
+// its file, through run (typically a closure around RunScript); a dir
+// without scripts fails the test.
+func RunScripts(t *testing.T, dir string, run func(t *testing.T, path string)) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.txt"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scripts in %s: %v", dir, err)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) { run(t, f) })
+	}
+}
