@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"io/fs"
 	"os"
 	"testing"
 
@@ -18,34 +19,43 @@ func needExamples(t *testing.T) {
 	}
 }
 
-func TestKiviConfigDirC3(t *testing.T) {
+// TestKiviDirsC3 reads Kivi's C3 example both ways (its config directory
+// and its log directory) and checks what the clusters hold: three nodes,
+// the one deployment with its HPA, and pod_always_schedulable, and that
+// each marshals to a case file that parses back.
+func TestKiviDirsC3(t *testing.T) {
 	needExamples(t)
-	r, err := LoadKiviDir(os.DirFS(examplesDir), "c3/configs", Options{})
-	if err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct {
+		dir, deployment string
+		load            func(fsys fs.FS, dir string, opts Options) (*Result, error)
+	}{
+		{"c3/configs", "php-apache", LoadKiviDir},
+		{"c3/logs", "h1-app", LoadLogs},
+	} {
+		r, err := tc.load(os.DirFS(examplesDir), tc.dir, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.dir, err)
+		}
+		for _, w := range r.Warnings {
+			t.Logf("%s: %s", tc.dir, w)
+		}
+		c := r.Cluster
+		nodes := 0
+		for _, g := range c.Nodes {
+			nodes += max(g.Count, 1)
+		}
+		if nodes != 3 || len(c.Deployments) != 1 || c.Deployments[0].Name != tc.deployment || c.Deployments[0].HPA == nil {
+			t.Errorf("%s: %d nodes, deployments %+v", tc.dir, nodes, c.Deployments)
+		}
+		if len(c.Intents) == 0 || c.Intents[0].Name != "pod_always_schedulable" {
+			t.Errorf("%s: intents %+v", tc.dir, c.Intents)
+		}
+		out, err := casefile.Marshal(c)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.dir, err)
+		}
+		if _, err := casefile.Parse(tc.dir+".yaml", out); err != nil {
+			t.Errorf("%s: the marshalled case does not parse: %v\n%s", tc.dir, err, out)
+		}
 	}
-	for _, w := range r.Warnings {
-		t.Log(w)
-	}
-	out, err := casefile.Marshal(r.Cluster)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("\n%s", out)
-}
-
-func TestKiviLogDirC3(t *testing.T) {
-	needExamples(t)
-	r, err := LoadLogs(os.DirFS(examplesDir), "c3/logs", Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, w := range r.Warnings {
-		t.Log(w)
-	}
-	out, err := casefile.Marshal(r.Cluster)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("\n%s", out)
 }
