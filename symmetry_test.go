@@ -685,6 +685,33 @@ func partitions(k, n int) int64 {
 	return partitions(k, n-1) + partitions(k-n, n)
 }
 
+// placementSystem is the placement-only model of the known-orbit tests:
+// n empty nodes (identical, or each of its own type with distinctTypes)
+// and k bare pods that need nothing, all queued for the scheduler.
+func placementSystem(t *testing.T, n, k int, distinctTypes bool) *kivi.System {
+	t.Helper()
+	b := modeltest.New()
+	if distinctTypes {
+		for i := range n {
+			b.AddNodes(1, modeltest.Node().Type(i))
+		}
+	} else {
+		b.AddNodes(n, modeltest.Node())
+	}
+	b.AddTemplate(modeltest.Template("bare"))
+	b.Slots = k
+	u, s, err := b.Build(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range k {
+		s.Pods[i] = model.PodState{Phase: model.Pending}
+		s.Enqueue(model.SchedulerQueue, i)
+	}
+	s.Init = model.InitMain
+	return &kivi.System{U: u, Init: s, Actors: kivi.Actors(u, s, kivi.ActorOptions{}), Symmetry: symmetry.New(u)}
+}
+
 // TestSymmetryKnownOrbits (e): n identical nodes and k identical bare pods
 // that need nothing, queued for the scheduler, and no other dynamics.
 // Every node ties for every pod, so binding j pods gives n^j states (all
@@ -699,20 +726,8 @@ func partitions(k, n int) int64 {
 // multisets over labelled nodes, divided by the node permutations).
 func TestSymmetryKnownOrbits(t *testing.T) {
 	for _, tc := range []struct{ nodes, pods int }{{2, 2}, {3, 3}, {3, 4}, {4, 3}, {5, 4}, {6, 4}} {
-		b := modeltest.New()
-		b.AddNodes(tc.nodes, modeltest.Node())
-		b.AddTemplate(modeltest.Template("bare"))
-		b.Slots = tc.pods
-		u, s, err := b.Build(0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := range tc.pods {
-			s.Pods[i] = model.PodState{Phase: model.Pending}
-			s.Enqueue(model.SchedulerQueue, i)
-		}
-		s.Init = model.InitMain
-		sys := &kivi.System{U: u, Init: s, Actors: kivi.Actors(u, s, kivi.ActorOptions{}), Symmetry: symmetry.New(u)}
+		sys := placementSystem(t, tc.nodes, tc.pods, false)
+		s := sys.Init
 		count := func(noSymmetry bool) int64 {
 			res, err := checker.Check[*model.State](context.Background(), sys.CheckerSystem(), checker.Properties[*model.State]{},
 				checker.Options{NoSymmetry: noSymmetry})
@@ -743,26 +758,11 @@ func TestSymmetryKnownOrbits(t *testing.T) {
 // C(n+j−1, j) states, and so has the started layer.
 func TestSymmetryKnownPodOrbits(t *testing.T) {
 	for _, tc := range []struct{ nodes, pods int }{{2, 2}, {2, 4}, {3, 3}, {3, 4}, {4, 3}} {
-		b := modeltest.New()
-		for i := range tc.nodes {
-			b.AddNodes(1, modeltest.Node().Type(i))
-		}
-		b.AddTemplate(modeltest.Template("bare"))
-		b.Slots = tc.pods
-		u, s, err := b.Build(0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := range tc.pods {
-			s.Pods[i] = model.PodState{Phase: model.Pending}
-			s.Enqueue(model.SchedulerQueue, i)
-		}
-		s.Init = model.InitMain
-		sym := symmetry.New(u)
+		sys := placementSystem(t, tc.nodes, tc.pods, true)
+		s, sym := sys.Init, sys.Symmetry
 		if !sym.PodsMove() || len(sym.Movable(s)) != 0 {
 			t.Fatalf("want pods only: classes %v", sym.Analysis().Classes)
 		}
-		sys := &kivi.System{U: u, Init: s, Actors: kivi.Actors(u, s, kivi.ActorOptions{}), Symmetry: sym}
 		res, err := checker.Check[*model.State](context.Background(), sys.CheckerSystem(), checker.Properties[*model.State]{}, checker.Options{})
 		if err != nil {
 			t.Fatal(err)
