@@ -69,14 +69,7 @@ func BenchmarkScaling(b *testing.B) {
 	for n := 1; n <= 8; n++ {
 		for _, nv := range []bool{false, true} {
 			b.Run(fmt.Sprintf("case=c%d/no-violation=%v", n, nv), func(b *testing.B) {
-				c, err := cases.Get(fmt.Sprintf("c%d", n), 3, nv)
-				if err != nil {
-					b.Fatal(err)
-				}
-				setups, err := scaling.Setups(c, scaling.EnumerateOptions{})
-				if err != nil {
-					b.Fatal(err)
-				}
+				c, setups := caseSetups(b, fmt.Sprintf("c%d", n), nv)
 				for b.Loop() {
 					res, err := scaling.Search(context.Background(), setups, verifier(c), scaling.Options{})
 					if err != nil {
@@ -100,6 +93,21 @@ func BenchmarkScaling(b *testing.B) {
 			})
 		}
 	}
+}
+
+// caseSetups returns a built-in case at scale 3 and its scaling setups
+// up to the confident size, in Kivi's order.
+func caseSetups(b *testing.B, name string, nv bool) (*model.Cluster, []scaling.Setup) {
+	b.Helper()
+	c, err := cases.Get(name, 3, nv)
+	if err != nil {
+		b.Fatal(err)
+	}
+	setups, err := scaling.Setups(c, scaling.EnumerateOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return c, setups
 }
 
 // verifier checks one setup with one engine worker, as the CLI does when
@@ -169,14 +177,7 @@ func BenchmarkScalingWorkers(b *testing.B) {
 		for _, nv := range []bool{false, true} {
 			for _, workers := range []int{1, 2} {
 				b.Run(fmt.Sprintf("case=%s/no-violation=%v/workers=%d", name, nv, workers), func(b *testing.B) {
-					c, err := cases.Get(name, 3, nv)
-					if err != nil {
-						b.Fatal(err)
-					}
-					setups, err := scaling.Setups(c, scaling.EnumerateOptions{})
-					if err != nil {
-						b.Fatal(err)
-					}
+					c, setups := caseSetups(b, name, nv)
 					for b.Loop() {
 						res, err := scaling.Search(context.Background(), setups, verifier(c), scaling.Options{Workers: workers})
 						if err != nil || (res.Failed == 0) != nv {
