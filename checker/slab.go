@@ -89,13 +89,22 @@ func (s *cslab[T]) push(v T, elemSize int) int64 {
 	}
 	var grown int64
 	if k == len(d) {
-		d = append(d, make([]T, slabChunkLen(k)))
-		s.dir.Store(&d)
+		d = s.grow(d, slabChunkLen(k))
 		grown = int64(slabChunkLen(k) * elemSize)
 	}
 	d[k][off] = v
 	s.n++
 	return grown
+}
+
+// grow publishes a directory with one more chunk. It is a function of its
+// own so that only a growth allocates: a directory variable whose address
+// is taken on some path of push would escape on every call, one heap
+// object per stored state.
+func (s *cslab[T]) grow(d [][]T, n int) [][]T {
+	nd := append(d, make([]T, n))
+	s.dir.Store(&nd)
+	return nd
 }
 
 func (s *cslab[T]) at(i int) T {
@@ -127,8 +136,7 @@ func (a *arena) reserve(n int) (chunk, off int, grown int64) {
 			size = min(2*len(d[last]), arenaChunkMax)
 		}
 		size = max(size, n)
-		d = append(d, make([]byte, size))
-		a.dir.Store(&d)
+		d = a.grow(d, size)
 		a.used = 0
 		last++
 		grown = int64(size)
@@ -136,6 +144,13 @@ func (a *arena) reserve(n int) (chunk, off int, grown int64) {
 	off = a.used
 	a.used += n
 	return last, off, grown
+}
+
+// grow publishes a directory with one more chunk (see cslab.grow).
+func (a *arena) grow(d [][]byte, size int) [][]byte {
+	nd := append(d, make([]byte, size))
+	a.dir.Store(&nd)
+	return nd
 }
 
 func (a *arena) chunk(k int) []byte { return (*a.dir.Load())[k] }
