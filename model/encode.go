@@ -34,7 +34,7 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 	// bytes, a deployment 3+10+2·6+3·WindowSlots): the appends below
 	// then never reallocate.
 	slots := WindowSlots(u)
-	dst = slices.Grow(dst, 3+len(s.Nodes)+15*len(s.Pods)+(25+3*slots)*len(s.Deps)+
+	dst = slices.Grow(dst, 4+len(s.Nodes)+15*len(s.Pods)+(25+3*slots)*len(s.Deps)+
 		len(s.Queues)+s.queueItems()+len(s.EventVars)+len(s.Monitors))
 	var flags byte
 	if s.DeschedulerPending {
@@ -46,7 +46,10 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 		dst = append(dst, byte(s.Nodes[i].Status))
 	}
 	// The pods, the bulk of a state, are written by index into the
-	// capacity grown above.
+	// capacity grown above. The common pod (small owner and template, no
+	// pattern, usage equal to its requests) is one 4-byte store of which
+	// 3 bytes count: the next pod overwrites the fourth (the capacity has
+	// slack for it).
 	b, n := dst[:cap(dst)], len(dst)
 	requests := u.templateRequests
 	if requests == nil {
@@ -59,33 +62,41 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 			n++
 			continue
 		}
-		h := byte(p.Phase) | 1<<4 | p.RS<<3
+		h := byte(p.Phase) | p.RS<<3 | 1<<4
 		if p.WasRunning {
 			h |= 1 << 2
 		}
-		if p.Pattern != 0 {
-			h |= 1 << 5
-		}
 		req := &requests[p.Template]
-		defaultUsage := (int64(p.CPU)^req[0])|(int64(p.Memory)^req[1]) == 0
-		if defaultUsage {
+		if int64(p.CPU) == req[0] && int64(p.Memory) == req[1] {
 			h |= 1 << 6
 		}
-		if p.Owner < 16 && p.Template < 16 {
-			b[n], b[n+1], b[n+2] = h|1<<7, p.Node, p.Owner<<4|p.Template
+		if p.Owner|p.Template < 16 && p.Pattern == 0 {
+			binary.LittleEndian.PutUint32(b[n:], uint32(h|1<<7)|uint32(p.Node)<<8|uint32(p.Owner<<4|p.Template)<<16)
 			n += 3
+			if h&(1<<6) != 0 {
+				continue
+			}
 		} else {
-			b[n], b[n+1], b[n+2], b[n+3] = h, p.Node, p.Owner, p.Template
-			n += 4
+			if p.Pattern != 0 {
+				h |= 1 << 5
+			}
+			if p.Owner|p.Template < 16 {
+				b[n], b[n+1], b[n+2] = h|1<<7, p.Node, p.Owner<<4|p.Template
+				n += 3
+			} else {
+				b[n], b[n+1], b[n+2], b[n+3] = h, p.Node, p.Owner, p.Template
+				n += 4
+			}
+			if p.Pattern != 0 {
+				b[n] = p.Pattern
+				n++
+			}
+			if h&(1<<6) != 0 {
+				continue
+			}
 		}
-		if p.Pattern != 0 {
-			b[n] = p.Pattern
-			n++
-		}
-		if !defaultUsage {
-			n += binary.PutVarint(b[n:], int64(p.CPU))
-			n += binary.PutVarint(b[n:], int64(p.Memory))
-		}
+		n += binary.PutVarint(b[n:], int64(p.CPU))
+		n += binary.PutVarint(b[n:], int64(p.Memory))
 	}
 	dst = b[:n]
 	for i := range s.Deps {
