@@ -38,23 +38,36 @@ type Tx struct {
 	orbitLabels []int
 	orbitsKnown bool
 	distinct    []int
+	// Recall and Remember: point counts the run's Recall calls; memo is
+	// what was remembered at the memoPoint-th call of an earlier run of
+	// the step, made at choice point memoPos after the choices
+	// memoPrefix, if remembered is set.
+	point, memoPoint int
+	memo             []int
+	memoPos          int
+	memoPrefix       []int
+	remembered       bool
 }
 
 // NewTx returns a transition context for u.
 func NewTx(u *Universe) *Tx { return &Tx{U: u} }
 
 // Begin prepares a run that replays the given choice script (nil for the
-// first run) and enables tracing when trace is true.
+// first run) and enables tracing when trace is true. It starts a new
+// step: what was remembered is forgotten.
 func (tx *Tx) Begin(script []int, trace bool) {
 	tx.script = append(tx.script[:0], script...)
+	tx.remembered = false
 	tx.Restart(trace)
 }
 
 // Restart prepares the next run of the same step after Advance, keeping
-// the advanced choice script.
+// the advanced choice script. The run must start from the same state as
+// the step's earlier runs (a fresh copy of it): Recall relies on that.
 func (tx *Tx) Restart(trace bool) {
 	tx.radix = tx.radix[:0]
 	tx.pos = 0
+	tx.point = 0
 	tx.Marks = 0
 	tx.tracing = trace
 	if trace {
@@ -82,6 +95,40 @@ func (tx *Tx) Choose(n int) int {
 	tx.radix = append(tx.radix, n)
 	tx.pos++
 	return c
+}
+
+// Recall and Remember let a step compute a costly result once for all
+// its runs. The System re-runs a step once per combination of choices,
+// every run from the same state; a step is a deterministic function of
+// its state and its choices, so a run reaches its k-th Recall in the same
+// state as every earlier run that made the same choices before that
+// point. The scheduler thus scores the nodes once, not once per tied node.
+//
+// Recall marks a point of the run and returns what Remember kept at the
+// same point of an earlier run of the current step (the same Recall
+// count, after the same choices); ok is false when nothing applies, and
+// the caller computes the result and passes it to Remember. xs is valid
+// until the next Remember. Only the latest result is kept.
+func (tx *Tx) Recall() (xs []int, ok bool) {
+	tx.point++
+	if !tx.remembered || tx.memoPoint != tx.point || tx.memoPos != tx.pos {
+		return nil, false
+	}
+	for i, c := range tx.memoPrefix {
+		if tx.script[i] != c {
+			return nil, false
+		}
+	}
+	return tx.memo, true
+}
+
+// Remember keeps xs as the result at the point of the last Recall, for
+// the later runs of the current step (Begin forgets it).
+func (tx *Tx) Remember(xs []int) {
+	tx.memo = append(tx.memo[:0], xs...)
+	tx.memoPoint, tx.memoPos = tx.point, tx.pos
+	tx.memoPrefix = append(tx.memoPrefix[:0], tx.script[:tx.pos]...)
+	tx.remembered = true
 }
 
 // Choices returns the choices of the last run (valid until Begin).

@@ -6,9 +6,8 @@ import "github.com/kivi-go/kivi/model"
 // in its CycleState, computed once per attempt in slices indexed by node,
 // constraint and label value. A cycle is scratch owned by one Step (or one
 // Explain call); it is reused for the next pod of the same drain and, via
-// the Scheduler's pool, by later steps, so buffers, the universe's plan and
-// the last decision outlive a step; the search never shares a cycle
-// between goroutines.
+// the Scheduler's pool, by later steps, so buffers and the universe's plan
+// outlive a step; the search never shares a cycle between goroutines.
 type cycle struct {
 	u   *model.Universe
 	s   *model.State
@@ -21,8 +20,6 @@ type cycle struct {
 	plan *plan
 	// set is the pod's constraint set, out of plan.
 	set *constraintSet
-	// last is the previous decision of hosts on this cycle.
-	last decision
 
 	// requested[n] is what NodeResourcesFit sees as used on node n: the
 	// reservation plus the requests of every pod bound to it (Pending,
@@ -73,40 +70,6 @@ type cycle struct {
 	ints []int
 }
 
-// decision is the input and the outcome of one scheduling decision: the
-// pod slot, the pods and node statuses it read, and the top-scoring
-// nodes (empty when none is feasible).
-type decision struct {
-	u     *model.Universe
-	pod   int
-	pods  []model.PodState
-	nodes []model.NodeState
-	hosts []int
-}
-
-// decides reports whether the decision was taken for pod slot pod of s on
-// u. A cycle reads only the phase, node, owner and template of every pod
-// (counting, requests and the pod's own constraints) and the node
-// statuses, so only they are compared: the whole PodState costs twice as
-// much to compare, and a step is re-run once per tied node.
-func (d *decision) decides(u *model.Universe, s *model.State, pod int) bool {
-	if d.u != u || d.pod != pod || len(d.pods) != len(s.Pods) || len(d.nodes) != len(s.Nodes) {
-		return false
-	}
-	for i := range d.pods {
-		p, q := &d.pods[i], &s.Pods[i]
-		if p.Phase != q.Phase || p.Node != q.Node || p.Owner != q.Owner || p.Template != q.Template {
-			return false
-		}
-	}
-	for n := range d.nodes {
-		if d.nodes[n].Status != s.Nodes[n].Status {
-			return false
-		}
-	}
-	return true
-}
-
 // grow returns s with length n, reusing its array; the contents are
 // unspecified, for buffers that the cycle overwrites entirely.
 func grow[T any](s []T, n int) []T {
@@ -125,15 +88,9 @@ func resize[T any](s []T, n int) []T {
 
 // hosts returns the top-scoring feasible nodes for pod slot pod of s in
 // index order, none when no node is feasible (valid until the next call).
-// A cycle is a pure function of the universe, the pods and the node
-// statuses; the System re-runs a step once per tied node on the same
-// state, so hosts answers a repeated question from the last decision
-// instead of running the cycle again. The profile is not part of the
-// question: every caller passes the default profile.
+// The profile is not part of the question: every caller passes the
+// default profile.
 func (c *cycle) hosts(pr *profile, u *model.Universe, s *model.State, pod int) []int {
-	if c.last.decides(u, s, pod) {
-		return c.last.hosts
-	}
 	c.reset(u, s, pod)
 	c.filter(pr)
 	top := c.feasible
@@ -143,9 +100,7 @@ func (c *cycle) hosts(pr *profile, u *model.Universe, s *model.State, pod int) [
 		c.score(pr)
 		top = c.topNodes()
 	}
-	c.last = decision{u: u, pod: pod, pods: append(c.last.pods[:0], s.Pods...),
-		nodes: append(c.last.nodes[:0], s.Nodes...), hosts: append(c.last.hosts[:0], top...)}
-	return c.last.hosts
+	return top
 }
 
 // reset prepares the cycle for pod slot pod of s: constraints, per-node

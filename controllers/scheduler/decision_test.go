@@ -1,7 +1,6 @@
 package scheduler
 
 import (
-	"fmt"
 	"slices"
 	"testing"
 
@@ -30,12 +29,32 @@ func decisionCluster(taint bool) (*model.Universe, *model.State) {
 	return b.MustBuild()
 }
 
-// TestLastDecisionFollowsInput: a cycle asked again after one change to
-// an input of the scheduling cycle (a pod's owner, node, phase or
-// template, a node's status, the pod asked about, the universe) answers
-// the new question, not the last one. In the base question pod 2 prefers
-// node 2, away from its sibling; each change makes the answer differ.
-func TestLastDecisionFollowsInput(t *testing.T) {
+// placements steps s0 once per combination of choices with tx (Begin,
+// then Restart after each Advance, as the System does) and returns the
+// node each run bound pod to (index, -1 when none).
+func placements(sch Scheduler, tx *model.Tx, s0 *model.State, pod int) []int {
+	tx.Begin(nil, false)
+	var out []int
+	for {
+		s := s0.Clone()
+		sch.Step(tx, s)
+		out = append(out, s.Pods[pod].NodeOf())
+		if !tx.Advance() {
+			return out
+		}
+		tx.Restart(false)
+	}
+}
+
+// TestStepForgetsAcrossSteps: the scheduler remembers a cycle's top nodes
+// across the runs of one step (model.Tx.Recall), never across steps. A
+// step after one change to an input of the scheduling cycle (a pod's
+// owner, node, phase or template, a node's status, the pod asked about,
+// the universe), on the same Tx and Scheduler, places the pod on the
+// reference scheduler's top nodes for the new question. In the base
+// question pod 2 prefers node 2, away from its sibling; each change makes
+// the answer differ.
+func TestStepForgetsAcrossSteps(t *testing.T) {
 	const pod = 1 // slot 2
 	tests := []struct {
 		name   string
@@ -69,57 +88,56 @@ func TestLastDecisionFollowsInput(t *testing.T) {
 			return u, s, pod
 		}},
 	}
-	pr := defaultProfile()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			u, s := decisionCluster(false)
-			var c cycle
-			base := slices.Clone(c.hosts(&pr, u, s, pod))
-			if want := []int{1}; !slices.Equal(base, want) {
-				t.Fatalf("base question: hosts %v, want %v", base, want)
+			sch := New()
+			tx := model.NewTx(u)
+			base := s.Clone()
+			base.Enqueue(model.SchedulerQueue, pod)
+			if got, want := placements(sch, tx, base, pod), []int{1}; !slices.Equal(got, want) {
+				t.Fatalf("base question: placed on %v, want %v", got, want)
 			}
 			u2, s2, pod2 := tt.change(u, s.Clone())
 			want := referenceHosts(u2, s2, pod2)
-			if slices.Equal(want, base) {
+			if slices.Equal(want, []int{1}) {
 				t.Fatalf("the change leaves the answer at %v: the case tests nothing", want)
 			}
-			if got := c.hosts(&pr, u2, s2, pod2); !slices.Equal(got, want) {
-				t.Errorf("hosts %v, want %v (the last decision's answer is %v)", got, want, base)
+			s2.Enqueue(model.SchedulerQueue, pod2)
+			tx.U = u2
+			if got := placements(sch, tx, s2, pod2); !slices.Equal(got, want) {
+				t.Errorf("placed on %v, want %v (the base step's answer is [1])", got, want)
 			}
 		})
 	}
 }
 
 // TestStepRerunsAgree: the System re-runs a step once per tied node on
-// the same state; every re-run answers from the cycle's last decision and
-// must place the pod exactly as a fresh scheduler would.
+// the same state; every re-run after the first answers from what the
+// first remembered and must place the pod exactly as a step that
+// remembers nothing (a fresh Tx per run).
 func TestStepRerunsAgree(t *testing.T) {
 	u, s0 := decisionCluster(false)
 	s0.Pods[0].Owner = 2 // no sibling: nodes 1 and 2 tie
 	s0.Enqueue(model.SchedulerQueue, 1)
-	successors := func(sch Scheduler) []string {
-		tx := model.NewTx(u)
-		tx.Begin(nil, false)
-		var out []string
-		for {
-			s := s0.Clone()
-			sch.Step(tx, s)
-			out = append(out, fmt.Sprint(s.Pods, s.Queues))
-			if !tx.Advance() {
-				return out
-			}
-			tx.Restart(false)
-		}
-	}
-	shared := New()
-	got := successors(shared)
+	sch := New()
+	tx := model.NewTx(u)
+	got := placements(sch, tx, s0, 1)
 	if len(got) != 2 {
 		t.Fatalf("%d successors, want 2 (a tie)", len(got))
 	}
-	if want := successors(Scheduler{}); !slices.Equal(got, want) {
-		t.Errorf("successors %v, want %v (a fresh cycle per step)", got, want)
+	var fresh []int
+	for choice := range len(got) {
+		ftx := model.NewTx(u)
+		ftx.Begin([]int{choice}, false)
+		s := s0.Clone()
+		Scheduler{}.Step(ftx, s)
+		fresh = append(fresh, s.Pods[1].NodeOf())
 	}
-	if again := successors(shared); !slices.Equal(again, got) {
+	if !slices.Equal(got, fresh) {
+		t.Errorf("placements %v, want %v (a fresh Tx per run)", got, fresh)
+	}
+	if again := placements(sch, tx, s0, 1); !slices.Equal(again, got) {
 		t.Errorf("second enumeration %v, want %v", again, got)
 	}
 }

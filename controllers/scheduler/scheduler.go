@@ -72,10 +72,12 @@ func (Scheduler) AtomicID() uint8 { return model.AtomicScheduler }
 func (sch Scheduler) Step(tx *model.Tx, s *model.State) {
 	u := tx.U
 	pr := defaultProfile()
-	c := sch.getCycle()
+	var c *cycle // taken from the pool when a cycle must run
 	onePod := u.Options.TieBreak == model.BranchOnTies
 	defer func() {
-		sch.putCycle(c)
+		if c != nil {
+			sch.putCycle(c)
+		}
 		s.Atomic = 0
 		if onePod && s.Failed == model.NoFailure && !s.Empty(model.SchedulerQueue) {
 			s.Atomic = model.AtomicScheduler
@@ -87,7 +89,15 @@ func (sch Scheduler) Step(tx *model.Tx, s *model.State) {
 		if pod.Phase != model.Pending || pod.Node != 0 {
 			continue
 		}
-		n, ok := scheduleOne(tx, c, &pr, u, s, p)
+		top, known := tx.Recall()
+		if !known {
+			if c == nil {
+				c = sch.getCycle()
+			}
+			top = c.hosts(&pr, u, s, p)
+			tx.Remember(top)
+		}
+		n, ok := pickHost(tx, u, top)
 		if !ok {
 			if tx.Tracing() {
 				tx.Log(componentNoFeasible, "No feasible node!")
@@ -109,11 +119,12 @@ func (sch Scheduler) Step(tx *model.Tx, s *model.State) {
 	}
 }
 
-// scheduleOne runs one scheduling cycle for pod p and picks the host:
-// the highest total score, ties broken as u.Options.TieBreak says. It
-// reports false when no node is feasible.
-func scheduleOne(tx *model.Tx, c *cycle, pr *profile, u *model.Universe, s *model.State, p int) (int, bool) {
-	top := c.hosts(pr, u, s, p)
+// pickHost picks the host among the top-scoring feasible nodes of a
+// scheduling cycle, ties broken as u.Options.TieBreak says. It reports
+// false when no node is feasible. A cycle's outcome is a function of the
+// step's state, which is the same in every run of the step: Step
+// computes it once (model.Tx.Recall) and each run picks its tied node.
+func pickHost(tx *model.Tx, u *model.Universe, top []int) (int, bool) {
 	if len(top) == 0 {
 		return 0, false
 	}
