@@ -158,7 +158,8 @@ func (sys *System) next(s *model.State, emit func(checker.Step, *model.State), o
 		}
 		tx.Begin(nil, false)
 		for rank := uint32(0); ; rank++ {
-			s.CopyTo(next)
+			// Derived: next's encoding copies the pods it shares with s.
+			s.DeriveInto(next)
 			a.Process.Step(tx, next)
 			for _, o := range sys.Observers {
 				o.Observe(tx, next)

@@ -46,57 +46,17 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 		dst = append(dst, byte(s.Nodes[i].Status))
 	}
 	// The pods, the bulk of a state, are written by index into the
-	// capacity grown above. The common pod (small owner and template, no
-	// pattern, usage equal to its requests) is one 4-byte store of which
-	// 3 bytes count: the next pod overwrites the fourth (the capacity has
-	// slack for it).
-	b, n := dst[:cap(dst)], len(dst)
+	// capacity grown above.
 	requests := u.templateRequests
 	if requests == nil {
 		requests = templateRequests(u)
 	}
-	for i := range s.Pods {
-		p := &s.Pods[i]
-		if p.Phase == Free {
-			b[n] = 0
-			n++
-			continue
-		}
-		h := byte(p.Phase) | p.RS<<3 | 1<<4
-		if p.WasRunning {
-			h |= 1 << 2
-		}
-		req := &requests[p.Template]
-		if int64(p.CPU) == req[0] && int64(p.Memory) == req[1] {
-			h |= 1 << 6
-		}
-		if p.Owner|p.Template < 16 && p.Pattern == 0 {
-			binary.LittleEndian.PutUint32(b[n:], uint32(h|1<<7)|uint32(p.Node)<<8|uint32(p.Owner<<4|p.Template)<<16)
-			n += 3
-			if h&(1<<6) != 0 {
-				continue
-			}
-		} else {
-			if p.Pattern != 0 {
-				h |= 1 << 5
-			}
-			if p.Owner|p.Template < 16 {
-				b[n], b[n+1], b[n+2] = h|1<<7, p.Node, p.Owner<<4|p.Template
-				n += 3
-			} else {
-				b[n], b[n+1], b[n+2], b[n+3] = h, p.Node, p.Owner, p.Template
-				n += 4
-			}
-			if p.Pattern != 0 {
-				b[n] = p.Pattern
-				n++
-			}
-			if h&(1<<6) != 0 {
-				continue
-			}
-		}
-		n += binary.PutVarint(b[n:], int64(p.CPU))
-		n += binary.PutVarint(b[n:], int64(p.Memory))
+	b := dst[:cap(dst)]
+	var n int
+	if o := s.origin; o != nil && o.decoded.u == u && len(o.decoded.pods) == len(s.Pods) {
+		n = appendPodsFrom(b, len(dst), s.Pods, &o.decoded, requests)
+	} else {
+		n = appendPods(b, len(dst), s.Pods, requests)
 	}
 	dst = b[:n]
 	for i := range s.Deps {
@@ -128,6 +88,68 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 	dst = append(dst, s.EventVars...)
 	dst = append(dst, s.Monitors...)
 	return dst
+}
+
+// appendPods writes the pods' encodings into b from n on and returns the
+// new length; b has room for the longest encodings plus one byte. The
+// common pod (Running or Pending with a small owner and template, no
+// pattern, usage equal to its requests) takes a fast path: one 4-byte
+// store of which 3 bytes count (the next write overwrites the fourth).
+// Every other pod goes through appendPod, the general encoder, whose
+// output the fast path must equal (TestPodFastPath).
+func appendPods(b []byte, n int, pods []PodState, requests *[256][2]int64) int {
+	for i := range pods {
+		p := &pods[i]
+		if p.Phase == Free {
+			b[n] = 0
+			n++
+			continue
+		}
+		req := &requests[p.Template]
+		if p.Owner|p.Template < 16 && p.Pattern == 0 && int64(p.CPU) == req[0] && int64(p.Memory) == req[1] {
+			h := uint32(p.Phase) | uint32(p.RS)<<3 | 1<<4 | 1<<6 | 1<<7
+			if p.WasRunning {
+				h |= 1 << 2
+			}
+			binary.LittleEndian.PutUint32(b[n:], h|uint32(p.Node)<<8|uint32(p.Owner<<4|p.Template)<<16)
+			n += 3
+			continue
+		}
+		n = appendPod(b, n, p, req)
+	}
+	return n
+}
+
+// appendPod writes one non-Free pod's encoding into b at n (the layout
+// above) and returns the new length; req is its template's requests.
+func appendPod(b []byte, n int, p *PodState, req *[2]int64) int {
+	h := byte(p.Phase) | p.RS<<3 | 1<<4
+	if p.WasRunning {
+		h |= 1 << 2
+	}
+	if p.Pattern != 0 {
+		h |= 1 << 5
+	}
+	defaultUsage := int64(p.CPU) == req[0] && int64(p.Memory) == req[1]
+	if defaultUsage {
+		h |= 1 << 6
+	}
+	if p.Owner < 16 && p.Template < 16 {
+		b[n], b[n+1], b[n+2] = h|1<<7, p.Node, p.Owner<<4|p.Template
+		n += 3
+	} else {
+		b[n], b[n+1], b[n+2], b[n+3] = h, p.Node, p.Owner, p.Template
+		n += 4
+	}
+	if p.Pattern != 0 {
+		b[n] = p.Pattern
+		n++
+	}
+	if !defaultUsage {
+		n += binary.PutVarint(b[n:], int64(p.CPU))
+		n += binary.PutVarint(b[n:], int64(p.Memory))
+	}
+	return n
 }
 
 // templateRequests lists every template's CPU and memory requests: the
@@ -173,7 +195,12 @@ func DecodeInto(s *State, u *Universe, monitors int, enc []byte) error {
 		s.Nodes[i] = NodeState{Status: NodeStatus(r.byte())}
 	}
 	s.Pods = resize(s.Pods, u.PodSlots)
+	rec := &s.decoded
+	rec.u = nil // no record until the whole encoding is read
+	s.origin = nil
+	rec.off = resize(rec.off, len(s.Pods)+1)
 	for i := range s.Pods {
+		rec.off[i] = uint32(r.off)
 		h := r.byte()
 		if h == 0 {
 			s.Pods[i] = PodState{}
@@ -202,6 +229,7 @@ func DecodeInto(s *State, u *Universe, monitors int, enc []byte) error {
 		}
 		s.Pods[i] = p
 	}
+	rec.off[len(s.Pods)] = uint32(r.off)
 	s.Deps = resize(s.Deps, len(u.Deployments))
 	slots := WindowSlots(u)
 	for i := range s.Deps {
@@ -227,6 +255,9 @@ func DecodeInto(s *State, u *Universe, monitors int, enc []byte) error {
 	if r.err != nil || r.off != len(enc) {
 		return fmt.Errorf("decode state: %d of %d bytes read: %w", r.off, len(enc), ErrInvalid)
 	}
+	rec.u = u
+	rec.enc = append(rec.enc[:0:cap(rec.enc)], enc...)
+	rec.pods = append(rec.pods[:0], s.Pods...)
 	return nil
 }
 

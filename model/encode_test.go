@@ -82,7 +82,7 @@ func TestEncodingRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		opts := cmpopts.EquateEmpty()
+		opts := cmp.Options{cmpopts.EquateEmpty(), cmpopts.IgnoreUnexported(model.State{})}
 		if diff := cmp.Diff(s, back, opts); diff != "" {
 			t.Fatalf("round trip (-want +got):\n%s", diff)
 		}

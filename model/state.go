@@ -174,6 +174,11 @@ type State struct {
 	// node, pod or monitor concerned).
 	Failed    Failure
 	FailedArg uint8
+
+	// decoded records what the state was last decoded from, and origin
+	// the state it was derived from (encoding.go: incremental encoding).
+	decoded decodeRecord
+	origin  *State
 }
 
 // NewState returns the all-empty state for u: nodes Ready, every pod slot
@@ -202,6 +207,7 @@ func (s *State) Clone() *State {
 // CopyTo overwrites dst with s, reusing dst's slices when they are large
 // enough (successor generation reuses one scratch State per worker).
 func (s *State) CopyTo(dst *State) {
+	dst.origin = nil
 	dst.Nodes = append(dst.Nodes[:0], s.Nodes...)
 	dst.Pods = append(dst.Pods[:0], s.Pods...)
 	dst.Deps = append(dst.Deps[:0], s.Deps...)
