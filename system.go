@@ -100,6 +100,7 @@ func (sys *System) CheckerSystem() checker.System[*model.State] {
 var (
 	_ checker.System[*model.State]    = (*System)(nil)
 	_ checker.Explainer[*model.State] = (*System)(nil)
+	_ checker.Copier[*model.State]    = (*System)(nil)
 )
 
 // Initial emits the initial state.
@@ -252,6 +253,16 @@ func (sys *System) Decode(enc []byte) (*model.State, error) {
 // (checker.Releaser): decoding is the one allocation per expansion, and
 // reusing states takes it off the hot path.
 func (sys *System) Release(s *model.State) { sys.statePool.Put(s) }
+
+// CopyState copies a successor for the engine (checker.Copier), reusing
+// dst's slices.
+func (sys *System) CopyState(dst, src *model.State) *model.State {
+	if dst == nil {
+		dst = &model.State{}
+	}
+	src.CopyTo(dst)
+	return dst
+}
 
 // scratchSpace is what one Next call works in: a transition context and
 // the successor it builds (emit must not retain it, so one suffices).

@@ -53,6 +53,7 @@ func Check[S any](ctx context.Context, sys System[S], props Properties[S], opts 
 	if r, ok := sys.(Releaser[S]); ok {
 		e.release = r
 	}
+	e.copier, _ = sys.(Copier[S])
 	mode := map[Storage]storeMode{Exact: modeExact, HashCompaction: modeHash, Bitstate: modeBits}[opts.Storage]
 	// Hash compaction keeps the ids of stored states in the table only
 	// when matched states must be identified (cycle edges, the POR

@@ -38,6 +38,7 @@ type engine[S any] struct {
 	// worth collecting successors for.
 	ampleFilter AmpleFilter[S]
 	release     Releaser[S] // nil: decoded states are left to the GC
+	copier      Copier[S]   // nil: successors kept for ample are decoded
 
 	visited *visitedSet
 	workers []*worker[S]
@@ -195,6 +196,9 @@ type worker[S any] struct {
 	collectFn func(Step, S)
 	succs     []Successor[S]
 	succEnc   frontier
+	// kept holds the states the Copier copied successors into, reused
+	// by the next expansions.
+	kept []S
 
 	states, matched, transitions int64
 	ampleExp, provisoExp         int64
@@ -213,15 +217,31 @@ func newWorker[S any](e *engine[S], idx int) *worker[S] {
 		w.emitted++
 		w.encBuf = e.sys.AppendEncoding(w.encBuf[:0], t)
 		w.succEnc.push(noState, w.encBuf, 0)
-		_, enc := w.succEnc.item(w.succEnc.len() - 1)
-		c, err := e.sys.Decode(enc)
-		if err != nil {
-			e.fail(fmt.Errorf("%w: copying a successor: %w", ErrDecode, err))
-			return
-		}
-		w.succs = append(w.succs, Successor[S]{Step: st, State: c})
+		w.succs = append(w.succs, Successor[S]{Step: st, State: w.keep(t)})
 	}
 	return w
+}
+
+// keep returns a copy of successor t that outlives Next's reuse of it:
+// copied into a state the worker reuses when the System is a Copier,
+// decoded from its encoding (the last one collected) otherwise.
+func (w *worker[S]) keep(t S) S {
+	e := w.e
+	i := len(w.succs)
+	if e.copier != nil {
+		if i == len(w.kept) {
+			var zero S
+			w.kept = append(w.kept, zero)
+		}
+		w.kept[i] = e.copier.CopyState(w.kept[i], t)
+		return w.kept[i]
+	}
+	_, enc := w.succEnc.item(w.succEnc.len() - 1)
+	c, err := e.sys.Decode(enc)
+	if err != nil {
+		e.fail(fmt.Errorf("%w: copying a successor: %w", ErrDecode, err))
+	}
+	return c
 }
 
 // flush publishes local counters.
@@ -348,6 +368,7 @@ func (w *worker[S]) expandReduced(s S) {
 	e := w.e
 	w.succs = w.succs[:0]
 	w.succEnc.reset()
+	defer w.releaseKept()
 	e.next(s, w.collectFn)
 	n := len(w.succs)
 	if n == 0 || e.stopped() {
@@ -370,6 +391,18 @@ func (w *worker[S]) expandReduced(s S) {
 	for _, i := range sel {
 		_, enc := w.succEnc.item(i)
 		w.process(w.succs[i].Step, w.succs[i].State, uint32(i), enc)
+	}
+}
+
+// releaseKept hands the decoded successors of an expansion back to the
+// System (copied ones stay with the worker for the next expansion).
+func (w *worker[S]) releaseKept() {
+	e := w.e
+	if e.copier != nil || e.release == nil {
+		return
+	}
+	for i := range w.succs {
+		e.release.Release(w.succs[i].State)
 	}
 }
 

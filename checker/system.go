@@ -107,6 +107,16 @@ type AmpleFilter[S any] interface {
 	MayReduce(s S) bool
 }
 
+// Copier is an optional interface of a System: CopyState makes dst a
+// copy of src that stays valid after Next reuses src, reusing dst's
+// memory (dst is the zero S the first time), and returns it. The engine
+// keeps every successor of a state for AmpleSetter; with a Copier it
+// copies them into states it reuses from one expansion to the next
+// instead of decoding each from its encoding.
+type Copier[S any] interface {
+	CopyState(dst, src S) S
+}
+
 // Releaser is an optional interface of a System: the engine calls Release
 // on a state it obtained from Decode once it has expanded it and holds no
 // reference to it any more, so that the System can reuse the state's
