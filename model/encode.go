@@ -199,11 +199,25 @@ func DecodeInto(s *State, u *Universe, monitors int, enc []byte) error {
 	rec.u = nil // no record until the whole encoding is read
 	s.origin = nil
 	rec.off = resize(rec.off, len(s.Pods)+1)
+	requests := u.templateRequests
+	if requests == nil {
+		requests = templateRequests(u)
+	}
 	for i := range s.Pods {
 		rec.off[i] = uint32(r.off)
 		h := r.byte()
 		if h == 0 {
 			s.Pods[i] = PodState{}
+			continue
+		}
+		// The common pod (appendPods' fast path): 3 bytes, packed owner
+		// and template, no pattern, usage equal to the requests.
+		if k := r.off; h&0xE0 == 0xC0 && k+2 <= len(enc) && int(enc[k+1]&15) < len(u.Templates) {
+			ot := enc[k+1]
+			req := &requests[ot&15]
+			s.Pods[i] = PodState{Phase: Phase(h & 3), WasRunning: h&(1<<2) != 0, RS: h >> 3 & 1,
+				Node: enc[k], Owner: ot >> 4, Template: ot & 15, CPU: int32(req[0]), Memory: int32(req[1])}
+			r.off = k + 2
 			continue
 		}
 		p := PodState{Phase: Phase(h & 3), WasRunning: h&(1<<2) != 0, RS: h >> 3 & 1}
