@@ -66,6 +66,7 @@ func Check[S any](ctx context.Context, sys System[S], props Properties[S], opts 
 	for i := range opts.Workers {
 		e.workers = append(e.workers, newWorker(e, i))
 	}
+	e.useStoredFrontier()
 
 	var background sync.WaitGroup
 	done := make(chan struct{})

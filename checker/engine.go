@@ -144,6 +144,21 @@ func (e *engine[S]) checkMemory() {
 	e.halt(stopMemory)
 }
 
+// useStoredFrontier makes the BFS frontiers refer to the encodings the
+// visited set stores instead of copying them: in an Exact run without
+// symmetry a new state's queued encoding is its key, already stored. (DFS
+// pops its stack while it pushes, and keeps copies.)
+func (e *engine[S]) useStoredFrontier() {
+	if e.opts.Strategy == DFS || e.visited.mode != modeExact || e.canon != nil {
+		return
+	}
+	stored := func(id stateID) []byte { return e.visited.shards[id.shard()].encoding(id.local()) }
+	for _, w := range e.workers {
+		w.storedFrontier = true
+		w.out.stored, w.spare.stored = stored, stored
+	}
+}
+
 // switchToBitstate is called with no worker running. The bit array is
 // sized to a quarter of the budget (at most BitstateBits) so that the run
 // can go on within it.
@@ -153,6 +168,14 @@ func (e *engine[S]) switchToBitstate() {
 		nbits = max(budgetBits, 1<<16)
 	}
 	e.switchDepth, e.switchStates = int(e.depth.Load()), e.visited.count()
+	// The bit array keeps no encodings: queued states take copies first.
+	for _, w := range e.workers {
+		if w.storedFrontier {
+			w.out.materialize()
+			w.spare.materialize()
+			w.storedFrontier = false
+		}
+	}
 	e.visited.switchToBits(nbits, e.opts.BitstateHashes)
 	for i := range e.visited.shards {
 		e.visited.publish(i)
@@ -186,8 +209,11 @@ type worker[S any] struct {
 	cur        stateID
 	curDepth   int
 	lookupOnly bool // depth bound reached: look, do not store
-	ordinal    uint32
-	emitted    int
+	// storedFrontier: new states go to the frontier as references to
+	// the encodings the visited set stored (useStoredFrontier).
+	storedFrontier bool
+	ordinal        uint32
+	emitted        int
 
 	keyBuf, encBuf []byte
 	emitFn         func(Step, S)
@@ -332,7 +358,11 @@ func (w *worker[S]) process(st Step, t S, ord uint32, concrete []byte) {
 				e.recordViolation(i, id)
 			}
 		}
-		w.out.push(id, enc, int32(w.curDepth+1))
+		if w.storedFrontier {
+			w.out.pushStored(id, int32(w.curDepth+1))
+		} else {
+			w.out.push(id, enc, int32(w.curDepth+1))
+		}
 	}
 	if e.recordEdges && id != noState && w.cur != noState {
 		w.edges.push(edge{src: w.cur, dst: id, ordinal: ord, marks: st.Marks})

@@ -9,11 +9,18 @@ package checker
 // and a small run (a scaling setup of a few hundred states) allocates a
 // few KiB, not a MiB. Only the fixed-size entries grow by copying.
 // Chunks are kept across resets for the next level.
+//
+// A BFS frontier of an Exact run without symmetry holds no copy of the
+// encodings at all: a new state's encoding is its key, which the visited
+// set stored already, and stored resolves it (pushStored entries).
 type frontier struct {
 	entries []frontierEntry
 	chunks  [][]byte // chunks[cur] is being filled; later ones are spare
 	cur     int
 	data    int64 // encoding bytes held
+	// stored returns the encoding the visited set holds for a state
+	// (set when the frontier takes pushStored entries).
+	stored func(stateID) []byte
 }
 
 // frontierEntry locates one state's encoding.
@@ -23,6 +30,10 @@ type frontierEntry struct {
 	off, len uint32
 	depth    int32
 }
+
+// storedChunk is the chunk of an entry whose encoding the visited set
+// holds.
+const storedChunk = ^uint32(0)
 
 const (
 	frontierFirstChunk = 4 << 10
@@ -64,9 +75,35 @@ func (f *frontier) room(n int) int {
 	return f.cur
 }
 
+// pushStored appends a state whose encoding the visited set holds (see
+// stored); the frontier copies nothing.
+func (f *frontier) pushStored(id stateID, depth int32) {
+	f.entries = append(f.entries, frontierEntry{id: id, chunk: storedChunk, depth: depth})
+}
+
 func (f *frontier) item(i int) (stateID, []byte) {
 	e := &f.entries[i]
+	if e.chunk == storedChunk {
+		return e.id, f.stored(e.id)
+	}
 	return e.id, f.chunks[e.chunk][e.off : e.off+e.len]
+}
+
+// materialize copies the encodings of stored entries into the frontier,
+// before the visited set drops its encodings (switch to bitstate).
+func (f *frontier) materialize() {
+	for i := range f.entries {
+		e := &f.entries[i]
+		if e.chunk != storedChunk {
+			continue
+		}
+		enc := f.stored(e.id)
+		c := f.room(len(enc))
+		off := len(f.chunks[c])
+		f.chunks[c] = append(f.chunks[c], enc...)
+		e.chunk, e.off, e.len = uint32(c), uint32(off), uint32(len(enc))
+		f.data += int64(len(enc))
+	}
 }
 
 // pop removes the last entry; enc aliases the buffer until the next push.
