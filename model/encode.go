@@ -42,8 +42,8 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 	}
 	flags |= s.Init<<1 | s.Atomic<<3
 	dst = append(dst, flags, byte(s.Failed), s.FailedArg)
-	for i := range s.Nodes {
-		dst = append(dst, byte(s.Nodes[i].Status))
+	for _, n := range s.Nodes {
+		dst = append(dst, byte(n.Status))
 	}
 	// The pods, the bulk of a state, are written by index into the
 	// capacity grown above.
@@ -191,8 +191,8 @@ func DecodeInto(s *State, u *Universe, monitors int, enc []byte) error {
 	s.Failed = Failure(r.byte())
 	s.FailedArg = r.byte()
 	s.Nodes = resize(s.Nodes, len(u.Nodes))
-	for i := range s.Nodes {
-		s.Nodes[i] = NodeState{Status: NodeStatus(r.byte())}
+	for i, st := range r.bytes(len(s.Nodes)) {
+		s.Nodes[i] = NodeState{Status: NodeStatus(st)}
 	}
 	s.Pods = resize(s.Pods, u.PodSlots)
 	rec := &s.decoded
@@ -203,45 +203,9 @@ func DecodeInto(s *State, u *Universe, monitors int, enc []byte) error {
 	if requests == nil {
 		requests = templateRequests(u)
 	}
-	for i := range s.Pods {
-		rec.off[i] = uint32(r.off)
-		h := r.byte()
-		if h == 0 {
-			s.Pods[i] = PodState{}
-			continue
-		}
-		// The common pod (appendPods' fast path): 3 bytes, packed owner
-		// and template, no pattern, usage equal to the requests.
-		if k := r.off; h&0xE0 == 0xC0 && k+2 <= len(enc) && int(enc[k+1]&15) < len(u.Templates) {
-			ot := enc[k+1]
-			req := &requests[ot&15]
-			s.Pods[i] = PodState{Phase: Phase(h & 3), WasRunning: h&(1<<2) != 0, RS: h >> 3 & 1,
-				Node: enc[k], Owner: ot >> 4, Template: ot & 15, CPU: int32(req[0]), Memory: int32(req[1])}
-			r.off = k + 2
-			continue
-		}
-		p := PodState{Phase: Phase(h & 3), WasRunning: h&(1<<2) != 0, RS: h >> 3 & 1}
-		p.Node = r.byte()
-		if h&(1<<7) != 0 {
-			ot := r.byte()
-			p.Owner, p.Template = ot>>4, ot&15
-		} else {
-			p.Owner, p.Template = r.byte(), r.byte()
-		}
-		if h&(1<<5) != 0 {
-			p.Pattern = r.byte()
-		}
-		if int(p.Template) >= len(u.Templates) {
-			return fmt.Errorf("decode state: pod %d has template %d of %d: %w", i+1, p.Template, len(u.Templates), ErrInvalid)
-		}
-		if h&(1<<6) != 0 {
-			t := &u.Templates[p.Template]
-			p.CPU, p.Memory = int32(t.CPU), int32(t.Memory)
-		} else {
-			p.CPU = int32(r.varint())
-			p.Memory = int32(r.varint())
-		}
-		s.Pods[i] = p
+	var err error
+	if r.off, err = decodePods(s.Pods, rec.off, enc, r.off, u, requests); err != nil {
+		return err
 	}
 	rec.off[len(s.Pods)] = uint32(r.off)
 	s.Deps = resize(s.Deps, len(u.Deployments))
@@ -273,6 +237,77 @@ func DecodeInto(s *State, u *Universe, monitors int, enc []byte) error {
 	rec.enc = append(rec.enc[:0:cap(rec.enc)], enc...)
 	rec.pods = append(rec.pods[:0], s.Pods...)
 	return nil
+}
+
+// decodePods reads the pods from enc at k into pods, recording where each
+// starts in off, and returns where they end. The common pod (appendPods'
+// fast path: 3 bytes, packed owner and template, no pattern, usage equal
+// to the requests) is read in place; the others by decodePod.
+func decodePods(pods []PodState, off []uint32, enc []byte, k int, u *Universe, requests *[256][2]int64) (int, error) {
+	off = off[:len(pods)]
+	for i := range pods {
+		off[i] = uint32(k)
+		if k >= len(enc) {
+			return k, fmt.Errorf("decode state: pod %d: %w", i+1, ErrInvalid)
+		}
+		h := enc[k]
+		if h == 0 {
+			pods[i] = PodState{}
+			k++
+			continue
+		}
+		if h&0xE0 == 0xC0 && k+3 <= len(enc) {
+			node, ot := enc[k+1], enc[k+2]
+			if t := ot & 15; int(t) < len(u.Templates) {
+				req := &requests[t]
+				p := &pods[i]
+				p.Phase, p.WasRunning, p.Node, p.Owner, p.RS, p.Template, p.Pattern = Phase(h&3), h&(1<<2) != 0, node, ot>>4, h>>3&1, t, 0
+				p.CPU, p.Memory = int32(req[0]), int32(req[1])
+				k += 3
+				continue
+			}
+		}
+		var err error
+		if k, err = decodePod(&pods[i], enc, k, u); err != nil {
+			return k, fmt.Errorf("decode state: pod %d: %w", i+1, err)
+		}
+	}
+	return k, nil
+}
+
+// decodePod reads one non-Free pod from enc at k (the general layout)
+// and returns where it ends.
+func decodePod(p *PodState, enc []byte, k int, u *Universe) (int, error) {
+	r := reader{b: enc, off: k}
+	h := r.byte()
+	if h == 0 {
+		return r.off, fmt.Errorf("free slot read as a pod: %w", ErrInvalid)
+	}
+	*p = PodState{Phase: Phase(h & 3), WasRunning: h&(1<<2) != 0, RS: h >> 3 & 1}
+	p.Node = r.byte()
+	if h&(1<<7) != 0 {
+		ot := r.byte()
+		p.Owner, p.Template = ot>>4, ot&15
+	} else {
+		p.Owner, p.Template = r.byte(), r.byte()
+	}
+	if h&(1<<5) != 0 {
+		p.Pattern = r.byte()
+	}
+	if int(p.Template) >= len(u.Templates) {
+		return r.off, fmt.Errorf("template %d of %d: %w", p.Template, len(u.Templates), ErrInvalid)
+	}
+	if h&(1<<6) != 0 {
+		t := &u.Templates[p.Template]
+		p.CPU, p.Memory = int32(t.CPU), int32(t.Memory)
+	} else {
+		p.CPU = int32(r.varint())
+		p.Memory = int32(r.varint())
+	}
+	if r.err != nil {
+		return r.off, r.err
+	}
+	return r.off, nil
 }
 
 func resize[T any](x []T, n int) []T {
