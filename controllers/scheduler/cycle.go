@@ -67,6 +67,7 @@ type cycle struct {
 	// allocates a handful of buffers once instead of one per slice and pod.
 	i32  []int32
 	i64  []int64
+	f64  []float64
 	ints []int
 }
 
@@ -264,9 +265,7 @@ func (c *cycle) standardScores(k int, raw []int64) {
 			raw[j] = leastAllocatedScore{}.Score(c, n)
 		}
 	default:
-		for j, n := range c.feasible {
-			raw[j] = podTopologySpreadScore{}.Score(c, n)
-		}
+		podTopologySpreadScore{}.scoreAll(c, raw)
 	}
 }
 

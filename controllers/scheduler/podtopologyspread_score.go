@@ -1,6 +1,10 @@
 package scheduler
 
-import "math"
+import (
+	"math"
+
+	"github.com/kivi-go/kivi/model"
+)
 
 // podTopologySpreadScore prefers nodes whose domains hold fewer matching
 // pods under the ScheduleAnyway constraints, or under the system default
@@ -27,51 +31,57 @@ func (podTopologySpreadScore) PreScore(c *cycle) bool {
 	requireAll := !c.softDefault
 	c.ignored = grow(c.ignored, len(c.u.Nodes))
 	c.softWeight = resize(c.softWeight, len(c.soft))
-	// topoSize is kept in softWeight until the weights are computed.
 	scored := 0
 	for _, n := range c.feasible {
 		c.ignored[n] = requireAll && !c.set.softKeys[n]
-		if c.ignored[n] {
-			continue
-		}
-		scored++
-		for i := range c.soft {
-			k := &c.soft[i]
-			if k.hostname {
-				continue
-			}
-			if d := &c.dom[k.off+int(k.value(n))]; *d < 0 {
-				*d = 0
-				c.softWeight[i]++
-			}
+		if !c.ignored[n] {
+			scored++
 		}
 	}
+	// Constraint by constraint (each owns its range of dom, so the order
+	// is free): a constraint's slices then stay in registers over the
+	// node loops.
+	N := len(c.u.Nodes)
 	for i := range c.soft {
-		size := c.softWeight[i]
-		if c.soft[i].hostname {
-			size = float64(scored)
-		}
-		if k := int(size); c.plan != nil && float64(k) == size && k >= 0 && k < len(c.plan.logPlus2) {
-			c.softWeight[i] = c.plan.logPlus2[k]
-		} else {
-			c.softWeight[i] = math.Log(size + 2)
-		}
-	}
-	for n, hasKeys := range c.set.softKeys {
-		if requireAll && !hasKeys {
+		k := &c.soft[i]
+		if k.hostname {
+			c.softWeight[i] = c.logPlus2(float64(scored))
 			continue
 		}
-		for i := range c.soft {
-			k := &c.soft[i]
-			if k.hostname || !k.includes(c.s, n) {
+		// The topology size: the domains of the scored nodes.
+		dom, values := c.dom[k.off:k.off+k.values], k.nodeValue[:N]
+		size := 0
+		for _, n := range c.feasible {
+			if c.ignored[n] {
 				continue
 			}
-			if d := &c.dom[k.off+int(k.value(n))]; *d >= 0 {
-				*d += c.matchOn(k, n)
+			if d := &dom[values[n]]; *d < 0 {
+				*d = 0
+				size++
+			}
+		}
+		c.softWeight[i] = c.logPlus2(float64(size))
+		// The matching pods of every domain, over all nodes the
+		// constraint includes.
+		match, eligible := c.match[k.row*N:(k.row+1)*N], k.eligible[:N]
+		for n, hasKeys := range c.set.softKeys[:N] {
+			if requireAll && !hasKeys || !eligible[n] || k.honorTaints && c.s.Nodes[n].Status != model.Ready {
+				continue
+			}
+			if d := &dom[values[n]]; *d >= 0 {
+				*d += match[n]
 			}
 		}
 	}
 	return true
+}
+
+// logPlus2 is ln(size + 2), from the plan's table when it holds it.
+func (c *cycle) logPlus2(size float64) float64 {
+	if k := int(size); c.plan != nil && float64(k) == size && k >= 0 && k < len(c.plan.logPlus2) {
+		return c.plan.logPlus2[k]
+	}
+	return math.Log(size + 2)
 }
 
 // Score sums, over the constraints whose key the node carries,
@@ -96,6 +106,42 @@ func (podTopologySpreadScore) Score(c *cycle, n int) int64 {
 		score += float64(cnt)*c.softWeight[i] + float64(k.maxSkew-1)
 	}
 	return int64(math.Round(score))
+}
+
+// scoreAll is Score for every feasible node into raw, constraint by
+// constraint: each node's terms are added in the same order as Score
+// adds them, so the floating-point sums are the same.
+func (podTopologySpreadScore) scoreAll(c *cycle, raw []int64) {
+	F, N := len(c.feasible), len(c.u.Nodes)
+	c.f64 = resize(c.f64, F)
+	sums := c.f64
+	for i := range c.soft {
+		k := &c.soft[i]
+		w, skew := c.softWeight[i], float64(k.maxSkew-1)
+		values := k.nodeValue[:N]
+		count := c.dom[k.off : k.off+k.values]
+		if k.hostname {
+			count = c.match[k.row*N : (k.row+1)*N]
+		}
+		for j, n := range c.feasible {
+			v := values[n]
+			if v == 0 || c.ignored[n] {
+				continue
+			}
+			idx := int(v)
+			if k.hostname {
+				idx = n
+			}
+			sums[j] += float64(count[idx])*w + skew
+		}
+	}
+	for j, n := range c.feasible {
+		if c.ignored[n] {
+			raw[j] = 0
+			continue
+		}
+		raw[j] = int64(math.Round(sums[j]))
+	}
 }
 
 // Normalize maps the raw scores of the scored nodes to

@@ -135,12 +135,12 @@ func mutate(t *rapid.T, u *model.Universe, s *model.State) {
 // slightly changed states, one long-lived cycle (its plan built per
 // universe, its scratch reused from pod to pod and state to state)
 // computes every intermediate result of referenceCycle, and the decisions
-// of another long-lived cycle, asked each question twice (the second
-// answered from its last decision), are the reference's top nodes. A
-// round asks about one waiting pod, so consecutive questions differ in
-// one mutation at most: a field the last decision failed to compare
-// would show. Both cycles outlive a universe, so their plans and
-// decisions must follow the universe they are asked about.
+// of another long-lived cycle, asked each question twice (its buffers
+// then hold the last answer), are the reference's top nodes. A round asks
+// about one waiting pod, so consecutive questions differ in one mutation
+// at most: state a cycle kept from the last question would show. Both
+// cycles outlive a universe, so their plans must follow the universe they
+// are asked about.
 func TestFastPathMatchesReference(t *testing.T) {
 	var fast, decider cycle
 	pr := defaultProfile()
