@@ -359,7 +359,7 @@ func (w *worker[S]) process(st Step, t S, ord uint32, concrete []byte) {
 			}
 		}
 		if w.storedFrontier {
-			w.out.pushStored(id, int32(w.curDepth+1))
+			w.out.pushStored(id)
 		} else {
 			w.out.push(id, enc, int32(w.curDepth+1))
 		}

@@ -12,12 +12,16 @@ package checker
 //
 // A BFS frontier of an Exact run without symmetry holds no copy of the
 // encodings at all: a new state's encoding is its key, which the visited
-// set stored already, and stored resolves it (pushStored entries).
+// set stored already, and stored resolves it (pushStored). Such a
+// frontier holds only ids, 8 bytes a state.
 type frontier struct {
 	entries []frontierEntry
-	chunks  [][]byte // chunks[cur] is being filled; later ones are spare
-	cur     int
-	data    int64 // encoding bytes held
+	// ids are the states pushStored queued; a frontier holds either ids
+	// or entries.
+	ids    []stateID
+	chunks [][]byte // chunks[cur] is being filled; later ones are spare
+	cur    int
+	data   int64 // encoding bytes held
 	// stored returns the encoding the visited set holds for a state
 	// (set when the frontier takes pushStored entries).
 	stored func(stateID) []byte
@@ -31,17 +35,13 @@ type frontierEntry struct {
 	depth    int32
 }
 
-// storedChunk is the chunk of an entry whose encoding the visited set
-// holds.
-const storedChunk = ^uint32(0)
-
 const (
 	frontierFirstChunk = 4 << 10
 	frontierChunkBytes = 1 << 20
 	frontierEntryBytes = 24
 )
 
-func (f *frontier) len() int { return len(f.entries) }
+func (f *frontier) len() int { return len(f.entries) + len(f.ids) }
 
 // push appends a state at the given depth (depth is read back by DFS only).
 func (f *frontier) push(id stateID, enc []byte, depth int32) {
@@ -76,34 +76,28 @@ func (f *frontier) room(n int) int {
 }
 
 // pushStored appends a state whose encoding the visited set holds (see
-// stored); the frontier copies nothing.
-func (f *frontier) pushStored(id stateID, depth int32) {
-	f.entries = append(f.entries, frontierEntry{id: id, chunk: storedChunk, depth: depth})
+// stored); the frontier copies nothing. Its depth is not kept: only DFS
+// reads depths back, and DFS does not use stored entries.
+func (f *frontier) pushStored(id stateID) {
+	f.ids = append(f.ids, id)
 }
 
 func (f *frontier) item(i int) (stateID, []byte) {
-	e := &f.entries[i]
-	if e.chunk == storedChunk {
-		return e.id, f.stored(e.id)
+	if len(f.ids) > 0 {
+		id := f.ids[i]
+		return id, f.stored(id)
 	}
+	e := &f.entries[i]
 	return e.id, f.chunks[e.chunk][e.off : e.off+e.len]
 }
 
-// materialize copies the encodings of stored entries into the frontier,
+// materialize copies the encodings of stored states into the frontier,
 // before the visited set drops its encodings (switch to bitstate).
 func (f *frontier) materialize() {
-	for i := range f.entries {
-		e := &f.entries[i]
-		if e.chunk != storedChunk {
-			continue
-		}
-		enc := f.stored(e.id)
-		c := f.room(len(enc))
-		off := len(f.chunks[c])
-		f.chunks[c] = append(f.chunks[c], enc...)
-		e.chunk, e.off, e.len = uint32(c), uint32(off), uint32(len(enc))
-		f.data += int64(len(enc))
+	for _, id := range f.ids {
+		f.push(id, f.stored(id), 0)
 	}
+	f.ids = f.ids[:0]
 }
 
 // pop removes the last entry; enc aliases the buffer until the next push.
@@ -120,6 +114,7 @@ func (f *frontier) pop() (id stateID, enc []byte, depth int32) {
 
 func (f *frontier) reset() {
 	f.entries, f.cur, f.data = f.entries[:0], 0, 0
+	f.ids = f.ids[:0]
 	if len(f.chunks) > 0 {
 		f.chunks[0] = f.chunks[0][:0]
 	}
@@ -127,7 +122,7 @@ func (f *frontier) reset() {
 
 // bytes is the frontier's allocated size.
 func (f *frontier) bytes() int64 {
-	n := int64(cap(f.entries)) * frontierEntryBytes
+	n := int64(cap(f.entries))*frontierEntryBytes + int64(cap(f.ids))*8
 	for _, c := range f.chunks {
 		n += int64(cap(c))
 	}
@@ -137,5 +132,5 @@ func (f *frontier) bytes() int64 {
 // contentBytes is the frontier's size by content (what the memory budget
 // charges), independent of how its buffers grew.
 func (f *frontier) contentBytes() int64 {
-	return int64(len(f.entries))*frontierEntryBytes + f.data
+	return int64(len(f.entries))*frontierEntryBytes + int64(len(f.ids))*8 + f.data
 }

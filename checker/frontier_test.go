@@ -69,3 +69,54 @@ func TestFrontierAgainstSlice(t *testing.T) {
 		}
 	})
 }
+
+// TestStoredFrontier: a frontier of stored states yields the encodings
+// its resolver holds, in push order, and after materialize the same
+// items from its own copies, even once the resolver's bytes are gone; a
+// reset empties it.
+func TestStoredFrontier(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		store := map[stateID][]byte{}
+		f := frontier{stored: func(id stateID) []byte { return store[id] }}
+		var ids []stateID
+		for i := range rapid.IntRange(0, 200).Draw(rt, "states") {
+			id := stateID(i*7 + 1)
+			store[id] = bytes.Repeat([]byte{byte(i)}, rapid.IntRange(0, 300).Draw(rt, "len"))
+			f.pushStored(id)
+			ids = append(ids, id)
+		}
+		check := func(when string) {
+			if f.len() != len(ids) {
+				rt.Fatalf("%s: len %d, want %d", when, f.len(), len(ids))
+			}
+			for i, want := range ids {
+				id, enc := f.item(i)
+				if id != want || !bytes.Equal(enc, bytes.Repeat([]byte{byte(i)}, len(enc))) {
+					rt.Fatalf("%s: item %d is %d with %d bytes, want %d", when, i, id, len(enc), want)
+				}
+			}
+		}
+		check("stored")
+		if got, want := f.contentBytes(), int64(8*len(ids)); got != want {
+			rt.Fatalf("contentBytes %d, want %d", got, want)
+		}
+		lens := map[stateID]int{}
+		for id, enc := range store {
+			lens[id] = len(enc)
+		}
+		f.materialize()
+		for id := range store {
+			store[id] = nil // the visited set dropped its encodings
+		}
+		for i, id := range ids {
+			if _, enc := f.item(i); len(enc) != lens[id] {
+				rt.Fatalf("materialized item %d: %d bytes, want %d", i, len(enc), lens[id])
+			}
+		}
+		check("materialized")
+		f.reset()
+		if f.len() != 0 {
+			rt.Fatalf("len %d after reset", f.len())
+		}
+	})
+}

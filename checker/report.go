@@ -92,7 +92,11 @@ func (e *engine[S]) result() (Result[S], error) {
 	}
 	var g *graph
 	if e.searchCycles() {
-		var edges []edge
+		total := 0
+		for _, w := range e.workers {
+			total += w.edges.len()
+		}
+		edges := make([]edge, 0, total)
 		for _, w := range e.workers {
 			edges = w.edges.appendTo(edges)
 			w.edges.release()
