@@ -1,6 +1,9 @@
 package model
 
-import "unsafe"
+import (
+	"bytes"
+	"unsafe"
+)
 
 // Incremental encoding. A successor differs from the state it was derived
 // from in a few pods, and pods are the bulk of an encoding, so the
@@ -41,8 +44,14 @@ func (s *State) DeriveInto(dst *State) {
 // o's encoding.
 func appendPodsFrom(b []byte, n int, pods []PodState, o *decodeRecord, requests *[256][2]int64) int {
 	was := o.pods[:len(pods)]
+	now, then := podBytesOf(pods), podBytesOf(was)
 	for i := 0; i < len(pods); {
+		// A step changes a few pods: skip equal blocks of pods with one
+		// memory compare each, then go pod by pod.
 		j := i
+		for j+podBlock <= len(pods) && bytes.Equal(now[j*podBytes:(j+podBlock)*podBytes], then[j*podBytes:(j+podBlock)*podBytes]) {
+			j += podBlock
+		}
 		for j < len(pods) && samePodBytes(&pods[j], &was[j]) {
 			j++
 		}
@@ -66,6 +75,18 @@ func appendPodsFrom(b []byte, n int, pods []PodState, o *decodeRecord, requests 
 func samePodBytes(a, b *PodState) bool {
 	return *(*[podBytes]byte)(unsafe.Pointer(a)) == *(*[podBytes]byte)(unsafe.Pointer(b))
 }
+
+// podBytesOf views pods as their bytes (see samePodBytes for why
+// comparing them is sound).
+func podBytesOf(pods []PodState) []byte {
+	if len(pods) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&pods[0])), len(pods)*podBytes)
+}
+
+// podBlock is how many pods appendPodsFrom compares at once.
+const podBlock = 16
 
 // podBytes is the size of a PodState (the conversion above needs it to
 // be exact: the array type below fails to compile otherwise).
