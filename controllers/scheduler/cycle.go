@@ -136,24 +136,28 @@ func (c *cycle) reset(u *model.Universe, s *model.State, pod int) {
 // requests but are not counted for spreading (#87621 upstream); the pod
 // being scheduled is unbound, so it counts nowhere.
 func (c *cycle) countPods() {
-	s, N, pl := c.s, len(c.u.Nodes), c.plan
+	N, pl := len(c.u.Nodes), c.plan
 	c.requested = append(c.requested[:0], pl.reserved...)
+	// Locals, not fields: the stores below would make the compiler
+	// reload every field of c on every pod.
+	requested, requests, match := c.requested, pl.requests, c.match
 	set, owner := c.set, c.p.Owner
-	for i := range s.Pods {
-		q := &s.Pods[i]
+	sameOwner, counted := set.sameOwner, set.counted
+	for i := range c.s.Pods {
+		q := &c.s.Pods[i]
 		if q.Phase == model.Free || q.Node == 0 {
 			continue
 		}
 		n := int(q.Node) - 1
-		r, add := &c.requested[n], &pl.requests[q.Template]
+		r, add := &requested[n], &requests[q.Template]
 		r.CPU += add.CPU
 		r.Memory += add.Memory
 		r.Pods += add.Pods
-		if q.Phase == model.Terminating || set.sameOwner && q.Owner != owner {
+		if q.Phase == model.Terminating || sameOwner && q.Owner != owner {
 			continue
 		}
-		for _, row := range set.counted[q.Template] {
-			c.match[row*N+n]++
+		for _, row := range counted[q.Template] {
+			match[row*N+n]++
 		}
 	}
 }
@@ -238,11 +242,12 @@ func (c *cycle) score(pr *profile) {
 				c.raw[k][j] = pl.Score(c, n)
 			}
 		}
-		copy(c.norm[k], c.raw[k])
-		pl.Normalize(c, c.norm[k])
+		norm, total := c.norm[k], c.total
+		copy(norm, c.raw[k])
+		pl.Normalize(c, norm)
 		w := pl.Weight()
-		for j := range c.total {
-			c.total[j] += c.norm[k][j] * w
+		for j := range total {
+			total[j] += norm[j] * w
 		}
 	}
 }
@@ -261,9 +266,7 @@ func (c *cycle) standardScores(k int, raw []int64) {
 			raw[j] = nodeAffinityScore{}.Score(c, n)
 		}
 	case 2:
-		for j, n := range c.feasible {
-			raw[j] = leastAllocatedScore{}.Score(c, n)
-		}
+		leastAllocatedScore{}.scoreAll(c, raw)
 	default:
 		podTopologySpreadScore{}.scoreAll(c, raw)
 	}

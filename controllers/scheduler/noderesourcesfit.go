@@ -51,6 +51,15 @@ func (leastAllocatedScore) Score(c *cycle, n int) int64 {
 	return (cpu + mem) / 2
 }
 
+// scoreAll is Score for every feasible node into raw.
+func (leastAllocatedScore) scoreAll(c *cycle, raw []int64) {
+	nodes, requested, cpu, mem := c.u.Nodes, c.requested, c.t.CPU, c.t.Memory
+	for j, n := range c.feasible {
+		node, used := &nodes[n], &requested[n]
+		raw[j] = (leastRequested(used.CPU+cpu, node.CPU) + leastRequested(used.Memory+mem, node.Memory)) / 2
+	}
+}
+
 func (leastAllocatedScore) Normalize(*cycle, []int64) {}
 
 // leastRequested is upstream's leastRequestedScore.

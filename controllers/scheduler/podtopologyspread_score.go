@@ -31,10 +31,11 @@ func (podTopologySpreadScore) PreScore(c *cycle) bool {
 	requireAll := !c.softDefault
 	c.ignored = grow(c.ignored, len(c.u.Nodes))
 	c.softWeight = resize(c.softWeight, len(c.soft))
+	ignored, softKeys := c.ignored, c.set.softKeys
 	scored := 0
 	for _, n := range c.feasible {
-		c.ignored[n] = requireAll && !c.set.softKeys[n]
-		if !c.ignored[n] {
+		ignored[n] = requireAll && !softKeys[n]
+		if !ignored[n] {
 			scored++
 		}
 	}
@@ -52,7 +53,7 @@ func (podTopologySpreadScore) PreScore(c *cycle) bool {
 		dom, values := c.dom[k.off:k.off+k.values], k.nodeValue[:N]
 		size := 0
 		for _, n := range c.feasible {
-			if c.ignored[n] {
+			if ignored[n] {
 				continue
 			}
 			if d := &dom[values[n]]; *d < 0 {
@@ -63,9 +64,9 @@ func (podTopologySpreadScore) PreScore(c *cycle) bool {
 		c.softWeight[i] = c.logPlus2(float64(size))
 		// The matching pods of every domain, over all nodes the
 		// constraint includes.
-		match, eligible := c.match[k.row*N:(k.row+1)*N], k.eligible[:N]
-		for n, hasKeys := range c.set.softKeys[:N] {
-			if requireAll && !hasKeys || !eligible[n] || k.honorTaints && c.s.Nodes[n].Status != model.Ready {
+		match, eligible, states, honorTaints := c.match[k.row*N:(k.row+1)*N], k.eligible[:N], c.s.Nodes[:N], k.honorTaints
+		for n, hasKeys := range softKeys[:N] {
+			if requireAll && !hasKeys || !eligible[n] || honorTaints && states[n].Status != model.Ready {
 				continue
 			}
 			if d := &dom[values[n]]; *d >= 0 {
@@ -114,7 +115,7 @@ func (podTopologySpreadScore) Score(c *cycle, n int) int64 {
 func (podTopologySpreadScore) scoreAll(c *cycle, raw []int64) {
 	F, N := len(c.feasible), len(c.u.Nodes)
 	c.f64 = resize(c.f64, F)
-	sums := c.f64
+	sums, feasible, ignored := c.f64, c.feasible, c.ignored
 	for i := range c.soft {
 		k := &c.soft[i]
 		w, skew := c.softWeight[i], float64(k.maxSkew-1)
@@ -123,20 +124,21 @@ func (podTopologySpreadScore) scoreAll(c *cycle, raw []int64) {
 		if k.hostname {
 			count = c.match[k.row*N : (k.row+1)*N]
 		}
-		for j, n := range c.feasible {
+		hostname := k.hostname
+		for j, n := range feasible {
 			v := values[n]
-			if v == 0 || c.ignored[n] {
+			if v == 0 || ignored[n] {
 				continue
 			}
 			idx := int(v)
-			if k.hostname {
+			if hostname {
 				idx = n
 			}
 			sums[j] += float64(count[idx])*w + skew
 		}
 	}
-	for j, n := range c.feasible {
-		if c.ignored[n] {
+	for j, n := range feasible {
+		if ignored[n] {
 			raw[j] = 0
 			continue
 		}
@@ -149,15 +151,16 @@ func (podTopologySpreadScore) scoreAll(c *cycle, raw []int64) {
 func (podTopologySpreadScore) Normalize(c *cycle, scores []int64) {
 	var lo int64 = math.MaxInt64
 	var hi int64
-	for j, n := range c.feasible {
-		if c.ignored[n] {
+	feasible, ignored := c.feasible, c.ignored
+	for j, n := range feasible {
+		if ignored[n] {
 			continue
 		}
 		lo, hi = min(lo, scores[j]), max(hi, scores[j])
 	}
-	for j, n := range c.feasible {
+	for j, n := range feasible {
 		switch {
-		case c.ignored[n]:
+		case ignored[n]:
 			scores[j] = 0
 		case hi == 0:
 			scores[j] = maxNodeScore
