@@ -18,6 +18,10 @@ type cycle struct {
 
 	// plan is the static data of the last universe the cycle ran on.
 	plan *plan
+	// key is this cycle's decision key and memo the answers of recent
+	// cycles (memo.go).
+	key  []byte
+	memo decisionMemo
 	// set is the pod's constraint set, out of plan.
 	set *constraintSet
 
@@ -93,6 +97,20 @@ func resize[T any](s []T, n int) []T {
 // default profile.
 func (c *cycle) hosts(pr *profile, u *model.Universe, s *model.State, pod int) []int {
 	c.reset(u, s, pod)
+	if !pr.standard {
+		return c.run(pr)
+	}
+	if top, ok := c.memo.find(u, c.key); ok {
+		return top
+	}
+	top := c.run(pr)
+	c.memo.store(u, c.key, top)
+	return top
+}
+
+// run filters and scores the nodes for the pod reset prepared and
+// returns the top-scoring feasible nodes.
+func (c *cycle) run(pr *profile) []int {
 	c.filter(pr)
 	top := c.feasible
 	if len(top) > 1 {
@@ -131,8 +149,9 @@ func (c *cycle) reset(u *model.Universe, s *model.State, pod int) {
 	c.preFilterSpread()
 }
 
-// countPods makes one pass over the pod slots: node requests, and the
-// matching pods of every constraint per node. Terminating pods hold their
+// countPods makes one pass over the pod slots: node requests, the
+// matching pods of every constraint per node, and the decision key
+// (memo.go). Terminating pods hold their
 // requests but are not counted for spreading (#87621 upstream); the pod
 // being scheduled is unbound, so it counts nowhere.
 func (c *cycle) countPods() {
@@ -143,6 +162,7 @@ func (c *cycle) countPods() {
 	requested, requests, match := c.requested, pl.requests, c.match
 	set, owner := c.set, c.p.Owner
 	sameOwner, counted := set.sameOwner, set.counted
+	key, T := c.startKey(), len(c.u.Templates)
 	for i := range c.s.Pods {
 		q := &c.s.Pods[i]
 		if q.Phase == model.Free || q.Node == 0 {
@@ -153,7 +173,15 @@ func (c *cycle) countPods() {
 		r.CPU += add.CPU
 		r.Memory += add.Memory
 		r.Pods += add.Pods
-		if q.Phase == model.Terminating || sameOwner && q.Owner != owner {
+		cls := 0
+		if q.Phase == model.Terminating {
+			cls |= 1
+		}
+		if sameOwner && q.Owner != owner {
+			cls |= 2
+		}
+		countInKey(key, T, n, int(q.Template), cls)
+		if cls != 0 {
 			continue
 		}
 		for _, row := range counted[q.Template] {

@@ -47,13 +47,14 @@ func placements(sch Scheduler, tx *model.Tx, s0 *model.State, pod int) []int {
 }
 
 // TestStepForgetsAcrossSteps: the scheduler remembers a cycle's top nodes
-// across the runs of one step (model.Tx.Recall), never across steps. A
-// step after one change to an input of the scheduling cycle (a pod's
-// owner, node, phase or template, a node's status, the pod asked about,
-// the universe), on the same Tx and Scheduler, places the pod on the
-// reference scheduler's top nodes for the new question. In the base
-// question pod 2 prefers node 2, away from its sibling; each change makes
-// the answer differ.
+// across the runs of one step (model.Tx.Recall) and, by the cycle's
+// inputs, across steps (the decision memo, memo.go); neither may answer
+// a changed question. A step after one change to an input of the
+// scheduling cycle (a pod's owner, node, phase or template, a node's
+// status, the pod asked about, the universe), on the same Tx and
+// Scheduler, places the pod on the reference scheduler's top nodes for
+// the new question. In the base question pod 2 prefers node 2, away from
+// its sibling; each change makes the answer differ.
 func TestStepForgetsAcrossSteps(t *testing.T) {
 	const pod = 1 // slot 2
 	tests := []struct {
