@@ -20,8 +20,9 @@ type cycle struct {
 	plan *plan
 	// key is this cycle's decision key and memo the answers of recent
 	// cycles (memo.go).
-	key  []byte
-	memo decisionMemo
+	key      []byte
+	memo     decisionMemo
+	recalled []int // the last answer found in memo
 	// set is the pod's constraint set, out of plan.
 	set *constraintSet
 
@@ -100,8 +101,9 @@ func (c *cycle) hosts(pr *profile, u *model.Universe, s *model.State, pod int) [
 	if !pr.standard {
 		return c.run(pr)
 	}
-	if top, ok := c.memo.find(u, c.key); ok {
-		return top
+	var ok bool
+	if c.recalled, ok = c.memo.find(u, c.key, c.recalled[:0]); ok {
+		return c.recalled
 	}
 	top := c.run(pr)
 	c.memo.store(u, c.key, top)

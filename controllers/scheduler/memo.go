@@ -48,52 +48,71 @@ func countInKey(key []byte, T, n, t, cls int) {
 }
 
 // decisionMemo is a cycle's answers by key: a direct-mapped table of
-// recent keys and their top nodes, for one universe.
+// recent keys and their top nodes, for one universe. It starts small
+// (a scaling search builds a universe for each of its many small
+// setups) and doubles while it keeps being refilled, up to memoSlots
+// slots and memoBytes of keys.
 type decisionMemo struct {
-	u      *model.Universe
-	keyLen int
-	mask   uint64
-	keys   []byte // slot i's key is keys[i*keyLen:][:keyLen]
-	full   []bool
-	hosts  [][]int
+	u             *model.Universe
+	keyLen, nodes int
+	slots         int
+	keys          []byte   // slot i's key is keys[i*keyLen:][:keyLen]
+	tops          []uint16 // slot i's top nodes are tops[i*nodes:][:lens[i]-1]
+	lens          []uint16 // 0: the slot is empty
+	stores        int      // since the table was last sized
 }
 
-// memoBytes bounds the memory of a memo's keys; memoSlots bounds its
-// slots (a power of two).
 const (
-	memoBytes = 4 << 20
-	memoSlots = 4096
+	memoBytes     = 4 << 20
+	memoSlots     = 4096
+	memoMinSlots  = 64
+	memoRefills   = 2 // stores per slot before the table doubles
+	memoMaxLenTop = 1<<16 - 2
 )
 
-// slot returns the memo's slot for key, reset for u and the key length
-// when either changed.
-func (m *decisionMemo) slot(u *model.Universe, key []byte) int {
-	if m.u != u || m.keyLen != len(key) {
-		slots := memoSlots
-		for slots > 64 && slots*len(key) > memoBytes {
-			slots /= 2
-		}
-		*m = decisionMemo{u: u, keyLen: len(key), mask: uint64(slots - 1),
-			keys: make([]byte, slots*len(key)), full: make([]bool, slots), hosts: make([][]int, slots)}
-	}
-	return int(hashKey(key) & m.mask)
+// size makes the table hold slots slots for universe u and keys of n
+// bytes, empty.
+func (m *decisionMemo) size(u *model.Universe, n, slots int) {
+	nodes := len(u.Nodes)
+	*m = decisionMemo{u: u, keyLen: n, nodes: nodes, slots: slots,
+		keys: make([]byte, slots*n), tops: make([]uint16, slots*nodes), lens: make([]uint16, slots)}
 }
 
-// find returns the remembered top nodes for key, if any.
-func (m *decisionMemo) find(u *model.Universe, key []byte) ([]int, bool) {
-	i := m.slot(u, key)
-	if !m.full[i] || string(m.keys[i*m.keyLen:(i+1)*m.keyLen]) != string(key) {
-		return nil, false
+// slot returns key's slot, after resetting the table for u and the key
+// length when either changed.
+func (m *decisionMemo) slot(u *model.Universe, key []byte) int {
+	if m.u != u || m.keyLen != len(key) {
+		m.size(u, len(key), memoMinSlots)
 	}
-	return m.hosts[i], true
+	return int(hashKey(key) & uint64(m.slots-1))
+}
+
+// find appends the remembered top nodes for key to out, if any.
+func (m *decisionMemo) find(u *model.Universe, key []byte, out []int) ([]int, bool) {
+	i := m.slot(u, key)
+	if m.lens[i] == 0 || string(m.keys[i*m.keyLen:(i+1)*m.keyLen]) != string(key) {
+		return out, false
+	}
+	for _, n := range m.tops[i*m.nodes:][:m.lens[i]-1] {
+		out = append(out, int(n))
+	}
+	return out, true
 }
 
 // store remembers top as the answer for key (after find missed).
 func (m *decisionMemo) store(u *model.Universe, key []byte, top []int) {
+	if len(top) > m.nodes || len(top) > memoMaxLenTop || m.nodes > 1<<16 {
+		return
+	}
+	if m.stores++; m.stores > memoRefills*m.slots && 2*m.slots <= memoSlots && 2*m.slots*len(key) <= memoBytes {
+		m.size(u, len(key), 2*m.slots)
+	}
 	i := m.slot(u, key)
 	copy(m.keys[i*m.keyLen:], key)
-	m.hosts[i] = append(m.hosts[i][:0], top...)
-	m.full[i] = true
+	for j, n := range top {
+		m.tops[i*m.nodes+j] = uint16(n)
+	}
+	m.lens[i] = uint16(len(top) + 1)
 }
 
 // hashKey mixes the key eight bytes at a time (the slot only has to
