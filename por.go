@@ -111,7 +111,7 @@ func (r *Reduction) disabledBy(i int, s *model.State) model.Footprint {
 	switch {
 	case a.Gate == GateMain && s.Init < model.InitMain:
 		f.Add(model.CompInit)
-	case s.Atomic != 0 && !r.sys.ownsAtomic(a, s):
+	case s.Atomic != 0 && !r.sys.ownsAtomic(i, s):
 		f.Add(model.CompAtomic)
 	case r.fp[i] != nil:
 		f = r.fp[i].DisabledBy(r.sys.U, s)
@@ -119,12 +119,6 @@ func (r *Reduction) disabledBy(i int, s *model.State) model.Footprint {
 		f = model.AllComponents()
 	}
 	return f
-}
-
-// ownsAtomic reports whether a runs the atomic section s is in.
-func (sys *System) ownsAtomic(a *Actor, s *model.State) bool {
-	ap, ok := a.Process.(model.AtomicProcess)
-	return ok && ap.AtomicID() == s.Atomic
 }
 
 // MayReduce (checker.AmpleFilter) reports whether some stubborn set of s leaves out an enabled
@@ -137,8 +131,9 @@ func (r *Reduction) MayReduce(s *model.State) bool {
 	sc := r.scratchFor(len(r.sys.Actors))
 	defer r.scratch.Put(sc)
 	n := 0
+	atomic := r.sys.atomicIDs()
 	for i := range r.sys.Actors {
-		sc.enabled[i] = r.sys.enabled(&r.sys.Actors[i], s)
+		sc.enabled[i] = r.sys.enabled(atomic, i, s)
 		if sc.enabled[i] {
 			n++
 		}

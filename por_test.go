@@ -117,7 +117,7 @@ func TestFootprintsCoverSteps(t *testing.T) {
 				witness := r.disabledBy(i, s)
 				for _, ts := range succ {
 					for _, t2 := range ts {
-						if !model.Changed(sys.U, s, t2).Intersects(witness) && sys.enabled(&sys.Actors[i], t2) {
+						if !model.Changed(sys.U, s, t2).Intersects(witness) && sys.enabled(sys.atomicIDs(), i, t2) {
 							t.Fatalf("%s: %s was enabled by a step that left its DisabledBy %x alone\n%s", pp.name, name, witness, model.Describe(sys.U, s))
 						}
 					}

@@ -3,6 +3,7 @@ package kivi
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/kivi-go/kivi/checker"
 	"github.com/kivi-go/kivi/model"
@@ -43,6 +44,8 @@ type System struct {
 	// statePool and scratchPool recycle decoded states and Next's scratch
 	// across the engine's goroutines.
 	statePool, scratchPool sync.Pool
+	// atomic caches atomicIDs.
+	atomic atomic.Pointer[[]uint8]
 
 	U         *model.Universe
 	Init      *model.State
@@ -114,15 +117,47 @@ func (sys *System) Initial(emit func(*model.State)) {
 	emit(s)
 }
 
-func (sys *System) enabled(a *Actor, s *model.State) bool {
+// enabled reports whether actor i may move in s: its gate, the atomic
+// section s is in (atomic is sys.atomicIDs(), which callers that ask of
+// every actor look up once), and its guard.
+func (sys *System) enabled(atomic []uint8, i int, s *model.State) bool {
+	a := &sys.Actors[i]
 	if a.Gate == GateMain && s.Init < model.InitMain {
 		return false
 	}
-	if s.Atomic != 0 {
-		ap, ok := a.Process.(model.AtomicProcess)
-		return ok && ap.AtomicID() == s.Atomic && a.Process.Enabled(sys.U, s)
+	if s.Atomic != 0 && atomic[i] != s.Atomic {
+		return false
 	}
 	return a.Process.Enabled(sys.U, s)
+}
+
+// ownsAtomic reports whether actor i runs the atomic section s is in.
+func (sys *System) ownsAtomic(i int, s *model.State) bool {
+	return sys.atomicIDs()[i] == s.Atomic
+}
+
+// atomicIDs lists each actor's atomic section (model.AtomicProcess; 0 =
+// none), found once: states inside a section ask it of every actor, and
+// an interface assertion per actor and state showed in profiles. The
+// actors must not change once the System is in use. Goroutines that
+// find it missing at once each compute the same list.
+func (sys *System) atomicIDs() []uint8 {
+	p := sys.atomic.Load()
+	if p == nil {
+		p = sys.findAtomicIDs()
+	}
+	return *p
+}
+
+func (sys *System) findAtomicIDs() *[]uint8 {
+	ids := make([]uint8, len(sys.Actors))
+	for i := range sys.Actors {
+		if ap, ok := sys.Actors[i].Process.(model.AtomicProcess); ok {
+			ids[i] = ap.AtomicID()
+		}
+	}
+	sys.atomic.Store(&ids)
+	return &ids
 }
 
 // Next emits every successor of s: for each enabled actor in order, every
@@ -152,9 +187,10 @@ func (sys *System) next(s *model.State, emit func(checker.Step, *model.State), o
 		tx.SetNodeOrbits(sys.Symmetry.NodeOrbits, s)
 		flag = upToSymmetry
 	}
+	atomic := sys.atomicIDs()
 	for i := range sys.Actors {
 		a := &sys.Actors[i]
-		if !sys.enabled(a, s) {
+		if !sys.enabled(atomic, i, s) {
 			continue
 		}
 		tx.Begin(nil, false)
@@ -181,7 +217,7 @@ func (sys *System) Replay(s *model.State, step checker.Step) (*model.State, []mo
 		return nil, nil, fmt.Errorf("replay: actor %d of %d: %w", step.Actor, len(sys.Actors), model.ErrInvalid)
 	}
 	a := &sys.Actors[step.Actor]
-	if s.Failed != model.NoFailure || !sys.enabled(a, s) {
+	if s.Failed != model.NoFailure || !sys.enabled(sys.atomicIDs(), int(step.Actor), s) {
 		return nil, nil, fmt.Errorf("replay: %s is not enabled: %w", a.Process.Name(), model.ErrInvalid)
 	}
 	tx := model.NewTx(sys.U)
