@@ -257,12 +257,11 @@ func decodePods(pods []PodState, off []uint32, enc []byte, k int, u *Universe, r
 			continue
 		}
 		if h&0xE0 == 0xC0 && k+3 <= len(enc) {
-			node, ot := enc[k+1], enc[k+2]
-			if t := ot & 15; int(t) < len(u.Templates) {
+			e := enc[k : k+3 : k+3]
+			if t := e[2] & 15; int(t) < len(u.Templates) {
 				req := &requests[t]
-				p := &pods[i]
-				p.Phase, p.WasRunning, p.Node, p.Owner, p.RS, p.Template, p.Pattern = Phase(h&3), h&(1<<2) != 0, node, ot>>4, h>>3&1, t, 0
-				p.CPU, p.Memory = int32(req[0]), int32(req[1])
+				pods[i] = PodState{Phase: Phase(h & 3), WasRunning: h&(1<<2) != 0, Node: e[1], Owner: e[2] >> 4,
+					RS: h >> 3 & 1, Template: t, CPU: int32(req[0]), Memory: int32(req[1])}
 				k += 3
 				continue
 			}
