@@ -2,6 +2,7 @@ package checker
 
 import (
 	"fmt"
+	"math/bits"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -218,6 +219,11 @@ type worker[S any] struct {
 	keyBuf, encBuf []byte
 	emitFn         func(Step, S)
 
+	// staging: emitFn stages successors (stage, storeStaged).
+	staging  bool
+	staged   []staged
+	stageBuf []byte
+
 	// partial-order reduction scratch
 	collectFn func(Step, S)
 	succs     []Successor[S]
@@ -237,6 +243,10 @@ func newWorker[S any](e *engine[S], idx int) *worker[S] {
 		ord := w.ordinal
 		w.ordinal++
 		w.emitted++
+		if w.staging {
+			w.stage(st, t, ord)
+			return
+		}
 		w.process(st, t, ord, nil)
 	}
 	w.collectFn = func(st Step, t S) {
@@ -317,10 +327,23 @@ func (w *worker[S]) process(st Step, t S, ord uint32, concrete []byte) {
 		e.fail(fmt.Errorf("%w: ordinal %d", ErrTooManySuccessors, ord))
 		return
 	}
-	w.transitions++
 	key, enc := w.key(t, concrete)
-	f := fingerprintOf(key, e.visited.fp64)
-	var id stateID
+	id, isNew := w.store(st, ord, key, enc, fingerprintOf(key, e.visited.fp64))
+	if isNew {
+		for i := range e.props.Invariants {
+			if e.found[i].Load() == 0 && !e.props.Invariants[i].Holds(t) {
+				e.recordViolation(i, id)
+			}
+		}
+	}
+}
+
+// store inserts the successor with the given key (and concrete
+// encoding enc, queued when new) reached from cur by st, counts it,
+// queues it and records its edge. isNew reports a state stored now.
+func (w *worker[S]) store(st Step, ord uint32, key, enc []byte, f fingerprint) (id stateID, isNew bool) {
+	e := w.e
+	w.transitions++
 	var outcome insertOutcome
 	switch {
 	case w.lookupOnly:
@@ -328,7 +351,7 @@ func (w *worker[S]) process(st Step, t S, ord uint32, concrete []byte) {
 		id, found = e.visited.lookup(f, key)
 		if !found {
 			e.depthBoundHit.Store(true)
-			return
+			return noState, false
 		}
 		outcome = outcomeMatched
 	case e.opts.MaxStates > 0 && e.stateCount.Load() >= e.opts.MaxStates:
@@ -336,7 +359,7 @@ func (w *worker[S]) process(st Step, t S, ord uint32, concrete []byte) {
 		id, found = e.visited.lookup(f, key)
 		if !found {
 			e.halt(stopStateBound)
-			return
+			return noState, false
 		}
 		outcome = outcomeMatched
 	default:
@@ -345,18 +368,13 @@ func (w *worker[S]) process(st Step, t S, ord uint32, concrete []byte) {
 	switch outcome {
 	case outcomeFull:
 		e.halt(stopMemory)
-		return
+		return noState, false
 	case outcomeMatched:
 		w.matched++
 	case outcomeNew:
 		w.states++
 		if e.opts.MaxStates > 0 {
 			e.stateCount.Add(1)
-		}
-		for i := range e.props.Invariants {
-			if e.found[i].Load() == 0 && !e.props.Invariants[i].Holds(t) {
-				e.recordViolation(i, id)
-			}
 		}
 		if w.storedFrontier {
 			w.out.pushStored(id)
@@ -367,6 +385,69 @@ func (w *worker[S]) process(st Step, t S, ord uint32, concrete []byte) {
 	if e.recordEdges && id != noState && w.cur != noState {
 		w.edges.push(edge{src: w.cur, dst: id, ordinal: ord, marks: st.Marks})
 	}
+	return id, outcome == outcomeNew
+}
+
+// A staged successor waits for the end of its expansion to be stored.
+// Staging every successor first (encoding, fingerprint, invariants) and
+// touching its table slot lets the slots' cache misses overlap, where
+// storing each at once waited for one miss after another: the table is
+// the one structure an exploration reads at random.
+type staged struct {
+	step     Step
+	ord      uint32
+	f        fingerprint
+	key, enc [2]uint32 // offsets in worker.stageBuf
+	violated uint64    // bit i: invariant i does not hold
+}
+
+// maxStagedInvariants is how many invariants a staged successor can
+// carry results for; with more, successors are stored at once.
+const maxStagedInvariants = 64
+
+// stage records successor t of the state being expanded.
+func (w *worker[S]) stage(st Step, t S, ord uint32) {
+	e := w.e
+	if ord > maxOrdinal {
+		e.fail(fmt.Errorf("%w: ordinal %d", ErrTooManySuccessors, ord))
+		return
+	}
+	key, enc := w.key(t, nil)
+	f := fingerprintOf(key, e.visited.fp64)
+	var violated uint64
+	for i := range e.props.Invariants {
+		if e.found[i].Load() == 0 && !e.props.Invariants[i].Holds(t) {
+			violated |= 1 << i
+		}
+	}
+	k0 := uint32(len(w.stageBuf))
+	w.stageBuf = append(w.stageBuf, key...)
+	k := [2]uint32{k0, uint32(len(w.stageBuf))}
+	c := k
+	if len(enc) != len(key) || len(key) > 0 && &enc[0] != &key[0] {
+		w.stageBuf = append(w.stageBuf, enc...)
+		c = [2]uint32{k[1], uint32(len(w.stageBuf))}
+	}
+	w.staged = append(w.staged, staged{step: st, ord: ord, f: f, key: k, enc: c, violated: violated})
+}
+
+// storeStaged stores the staged successors in the order they were
+// emitted.
+func (w *worker[S]) storeStaged() {
+	e := w.e
+	// Back to back, so that the misses overlap.
+	for i := range w.staged {
+		e.visited.touch(w.staged[i].f)
+	}
+	for _, p := range w.staged {
+		id, isNew := w.store(p.step, p.ord, w.stageBuf[p.key[0]:p.key[1]], w.stageBuf[p.enc[0]:p.enc[1]], p.f)
+		for v := p.violated; isNew && v != 0; v &= v - 1 {
+			if i := bits.TrailingZeros64(v); e.found[i].Load() == 0 {
+				e.recordViolation(i, id)
+			}
+		}
+	}
+	w.staged, w.stageBuf = w.staged[:0], w.stageBuf[:0]
 }
 
 // expand generates the successors of s (stored as id at depth d).
@@ -375,7 +456,10 @@ func (w *worker[S]) expand(s S, id stateID, d int) {
 	w.cur, w.curDepth = id, d
 	w.ordinal, w.emitted = 0, 0
 	if e.ample == nil || (e.ampleFilter != nil && !e.ampleFilter.MayReduce(s)) {
+		w.staging = len(e.props.Invariants) <= maxStagedInvariants
 		e.next(s, w.emitFn)
+		w.staging = false
+		w.storeStaged()
 	} else {
 		w.expandReduced(s)
 	}

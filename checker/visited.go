@@ -379,6 +379,18 @@ func waitNonZero(p *uint64) uint64 {
 	}
 }
 
+// touch loads the home slot of fingerprint f, for a caller that will
+// look f up soon: the load starts the slot's cache miss early, so that
+// the misses of several successors overlap. (An atomic load: the
+// compiler keeps it although its value is unused.)
+func (v *visitedSet) touch(f fingerprint) {
+	if v.mode == modeBits {
+		return
+	}
+	t := v.tab.Load()
+	atomic.LoadUint64(&t.words[t.stride*t.home(f.hi)])
+}
+
 // lookup reports whether the state is stored, and its id when known.
 func (v *visitedSet) lookup(f fingerprint, key []byte) (stateID, bool) {
 	if v.mode == modeBits {
