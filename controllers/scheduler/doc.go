@@ -24,6 +24,16 @@
 // (LeastAllocated) 1, PodTopologySpread 2 (ScheduleAnyway constraints, or
 // the system default constraints when the template declares none).
 //
+// Speed without a second semantics: a cycle is a pure function of the
+// pods bound to each node (counted by template and by whether they count
+// for spreading), the node statuses and the incoming pod's template and
+// constraint set. A Step computes it once for all its runs (the System
+// re-runs a step once per tied node; model.Tx.Recall), and a cycle
+// remembers recent answers by that exact input (memo.go), since the
+// exploration asks the same question in every order of the same
+// placements. A reference implementation (reference_test.go) checks
+// every intermediate result and every answer under rapid.
+//
 // Every deliberate difference from Kivi is listed in
 // docs/divergences/scheduler.md. Explain renders one cycle for humans.
 package scheduler
