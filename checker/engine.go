@@ -253,7 +253,9 @@ func newWorker[S any](e *engine[S], idx int) *worker[S] {
 		w.emitted++
 		w.encBuf = e.sys.AppendEncoding(w.encBuf[:0], t)
 		w.succEnc.push(noState, w.encBuf, 0)
-		w.succs = append(w.succs, Successor[S]{Step: st, State: w.keep(t)})
+		if c, ok := w.keep(t); ok {
+			w.succs = append(w.succs, Successor[S]{Step: st, State: c})
+		}
 	}
 	return w
 }
@@ -261,7 +263,7 @@ func newWorker[S any](e *engine[S], idx int) *worker[S] {
 // keep returns a copy of successor t that outlives Next's reuse of it:
 // copied into a state the worker reuses when the System is a Copier,
 // decoded from its encoding (the last one collected) otherwise.
-func (w *worker[S]) keep(t S) S {
+func (w *worker[S]) keep(t S) (S, bool) {
 	e := w.e
 	i := len(w.succs)
 	if e.copier != nil {
@@ -270,14 +272,15 @@ func (w *worker[S]) keep(t S) S {
 			w.kept = append(w.kept, zero)
 		}
 		w.kept[i] = e.copier.CopyState(w.kept[i], t)
-		return w.kept[i]
+		return w.kept[i], true
 	}
 	_, enc := w.succEnc.item(w.succEnc.len() - 1)
 	c, err := e.sys.Decode(enc)
 	if err != nil {
 		e.fail(fmt.Errorf("%w: copying a successor: %w", ErrDecode, err))
+		return c, false
 	}
-	return c
+	return c, true
 }
 
 // flush publishes local counters.

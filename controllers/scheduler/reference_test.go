@@ -4,7 +4,7 @@ import "github.com/kivi-go/kivi/model"
 
 // referenceCycle runs the scheduling cycle of pod slot pod of s the plain
 // way, as the reference for the fast path (plan, one-pass counting,
-// scratch reuse, direct plugin calls, the last decision): a fresh cycle,
+// scratch reuse, direct plugin calls, the decision memo): a fresh cycle,
 // the constraints resolved from the template on the spot, label values
 // looked up in the nodes' label sets, requests from
 // model.Universe.Requested, matching pods counted node by node, filters

@@ -35,7 +35,7 @@ func (sch Scheduler) getCycle() *cycle {
 func (sch Scheduler) putCycle(c *cycle) {
 	if sch.cycles != nil {
 		// Drop the reference to the step's state. The universe stays
-		// referenced by the plan and the last decision until the pool
+		// referenced by the plan and the decision memo until the pool
 		// drops the cycle: the next step most likely runs on it.
 		c.s = nil
 		sch.cycles.Put(c)
