@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/kivi-go/kivi/model"
@@ -173,5 +174,35 @@ func TestSpreadScoreSkipsWithoutSoftConstraints(t *testing.T) {
 	c.feasible = []int{0, 1}
 	if (podTopologySpreadScore{}).PreScore(&c) {
 		t.Errorf("PreScore ran for a bare pod without constraints")
+	}
+}
+
+// TestSpreadScoreHonorsNotReady: under NodeTaintsPolicy Honor, the pods
+// of a node that is not Ready (it carries the lifecycle controller's
+// not-ready taint, which the pod does not tolerate) do not count for a
+// soft zone constraint; under Ignore they do. Zone a holds node-a
+// (Ready) and node-c (not Ready, two matching pods), zone b node-b (one
+// matching pod): honouring the taint prefers zone a, ignoring it zone b.
+// The fast path (with its decision memo, asked both questions in turn)
+// answers as the reference does.
+func TestSpreadScoreHonorsNotReady(t *testing.T) {
+	pr := defaultProfile()
+	var fast cycle
+	want := map[bool][]int{true: {0}, false: {1}}
+	for _, honor := range []bool{true, false, true, false} {
+		sc := tsc(1, "zone", model.ScheduleAnyway, exists("foo"))
+		sc.HonorNodeTaints = honor
+		u, s, pod := buildK8s(t,
+			[]kNode{{name: "node-a", labels: lbl("zone", "a")}, {name: "node-b", labels: lbl("zone", "b")}, {name: "node-c", labels: lbl("zone", "a")}},
+			[]kPod{{node: "node-c", labels: lbl("foo", "")}, {node: "node-c", labels: lbl("foo", "")}, {node: "node-b", labels: lbl("foo", "")}},
+			kIncoming{labels: lbl("foo", ""), spread: []model.SpreadConstraint{sc}})
+		s.Nodes[2].Status = model.NotReady
+		ref := referenceHosts(u, s, pod)
+		if !slices.Equal(ref, want[honor]) {
+			t.Fatalf("honor %v: the reference chooses %v, want %v", honor, ref, want[honor])
+		}
+		if got := fast.hosts(&pr, u, s, pod); !slices.Equal(got, ref) {
+			t.Errorf("honor %v: hosts %v, want %v", honor, got, ref)
+		}
 	}
 }
