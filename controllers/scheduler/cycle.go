@@ -97,14 +97,19 @@ func resize[T any](s []T, n int) []T {
 // The profile is not part of the question: every caller passes the
 // default profile.
 func (c *cycle) hosts(pr *profile, u *model.Universe, s *model.State, pod int) []int {
-	c.reset(u, s, pod)
 	if !pr.standard {
+		c.reset(u, s, pod)
 		return c.run(pr)
 	}
+	// The key needs only the question; a remembered answer saves the
+	// counting too.
+	c.begin(u, s, pod)
+	c.buildKey()
 	var ok bool
 	if c.recalled, ok = c.memo.find(u, c.key, c.recalled[:0]); ok {
 		return c.recalled
 	}
+	c.count()
 	top := c.run(pr)
 	c.memo.store(u, c.key, top)
 	return top
@@ -124,14 +129,29 @@ func (c *cycle) run(pr *profile) []int {
 	return top
 }
 
-// reset prepares the cycle for pod slot pod of s: constraints, per-node
-// requests and spread counts, then the PodTopologySpread PreFilter.
+// reset prepares the cycle for pod slot pod of s: constraints, the
+// decision key, per-node requests and spread counts, then the
+// PodTopologySpread PreFilter.
 func (c *cycle) reset(u *model.Universe, s *model.State, pod int) {
+	c.begin(u, s, pod)
+	c.buildKey()
+	c.count()
+}
+
+// begin takes the question: the universe, the state, the pod and its
+// template and constraint set.
+func (c *cycle) begin(u *model.Universe, s *model.State, pod int) {
 	c.u, c.s, c.pod = u, s, pod
 	c.p = s.Pods[pod]
 	c.t = &u.Templates[c.p.Template]
 	c.fit = c.t.Fit
 	c.set = c.planFor(u).templates[c.p.Template].of(&c.p)
+}
+
+// count computes the per-node requests and spread counts and runs the
+// PodTopologySpread PreFilter.
+func (c *cycle) count() {
+	u := c.u
 	all, hard := c.set.all, c.set.hard
 	c.hard, c.soft, c.softDefault = all[:hard:hard], all[hard:], c.set.softDefault
 	// One int32 buffer: match rows, domain counts, hard minimums and
@@ -151,9 +171,8 @@ func (c *cycle) reset(u *model.Universe, s *model.State, pod int) {
 	c.preFilterSpread()
 }
 
-// countPods makes one pass over the pod slots: node requests, the
-// matching pods of every constraint per node, and the decision key
-// (memo.go). Terminating pods hold their
+// countPods makes one pass over the pod slots: node requests and the
+// matching pods of every constraint per node. Terminating pods hold their
 // requests but are not counted for spreading (#87621 upstream); the pod
 // being scheduled is unbound, so it counts nowhere.
 func (c *cycle) countPods() {
@@ -164,7 +183,6 @@ func (c *cycle) countPods() {
 	requested, requests, match := c.requested, pl.requests, c.match
 	set, owner := c.set, c.p.Owner
 	sameOwner, counted := set.sameOwner, set.counted
-	key, T := c.startKey(), len(c.u.Templates)
 	for i := range c.s.Pods {
 		q := &c.s.Pods[i]
 		if q.Phase == model.Free || q.Node == 0 {
@@ -175,15 +193,7 @@ func (c *cycle) countPods() {
 		r.CPU += add.CPU
 		r.Memory += add.Memory
 		r.Pods += add.Pods
-		cls := 0
-		if q.Phase == model.Terminating {
-			cls |= 1
-		}
-		if sameOwner && q.Owner != owner {
-			cls |= 2
-		}
-		countInKey(key, T, n, int(q.Template), cls)
-		if cls != 0 {
+		if q.Phase == model.Terminating || sameOwner && q.Owner != owner {
 			continue
 		}
 		for _, row := range counted[q.Template] {

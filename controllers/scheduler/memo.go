@@ -20,11 +20,31 @@ import (
 // filters and scores. The key is compared in full, never trusted to a
 // hash.
 
-// decisionKey is a cycle's key: the incoming pod's template and whether
-// it is owned (which selects its constraint set), then per node and
-// template the 16-bit counts of bound pods in four classes (bit 0:
-// terminating, bit 1: not counted for the incoming pod's owner), then
-// the node statuses. countPods fills it.
+// buildKey computes the cycle's decision key: the incoming pod's
+// template and whether it is owned (which selects its constraint set),
+// then per node and template the 16-bit counts of bound pods in four
+// classes (bit 0: terminating, bit 1: not counted for the incoming pod's
+// owner, the classes countPods tells apart), then the node statuses.
+func (c *cycle) buildKey() {
+	key, T := c.startKey(), len(c.u.Templates)
+	sameOwner, owner := c.set.sameOwner, c.p.Owner
+	for i := range c.s.Pods {
+		q := &c.s.Pods[i]
+		if q.Phase == model.Free || q.Node == 0 {
+			continue
+		}
+		cls := 0
+		if q.Phase == model.Terminating {
+			cls |= 1
+		}
+		if sameOwner && q.Owner != owner {
+			cls |= 2
+		}
+		countInKey(key, T, int(q.Node)-1, int(q.Template), cls)
+	}
+}
+
+// startKey sizes the key and fills in all but the pod counts.
 func (c *cycle) startKey() []byte {
 	N, T := len(c.u.Nodes), len(c.u.Templates)
 	n := 2 + 8*N*T + N
