@@ -331,7 +331,7 @@ func (w *worker[S]) process(st Step, t S, ord uint32, concrete []byte) {
 		return
 	}
 	key, enc := w.key(t, concrete)
-	id, isNew := w.store(st, ord, key, enc, fingerprintOf(key, e.visited.fp64))
+	id, isNew := w.store(st, ord, key, enc, e.visited.fingerprint(key))
 	if isNew {
 		for i := range e.props.Invariants {
 			if e.found[i].Load() == 0 && !e.props.Invariants[i].Holds(t) {
@@ -416,7 +416,7 @@ func (w *worker[S]) stage(st Step, t S, ord uint32) {
 		return
 	}
 	key, enc := w.key(t, nil)
-	f := fingerprintOf(key, e.visited.fp64)
+	f := e.visited.fingerprint(key)
 	var violated uint64
 	for i := range e.props.Invariants {
 		if e.found[i].Load() == 0 && !e.props.Invariants[i].Holds(t) {
@@ -535,7 +535,7 @@ func (w *worker[S]) provisoHolds(sel []int) bool {
 		}
 		_, enc := w.succEnc.item(i)
 		key, _ := w.key(w.succs[i].State, enc)
-		id, found := e.visited.lookup(fingerprintOf(key, e.visited.fp64), key)
+		id, found := e.visited.lookup(e.visited.fingerprint(key), key)
 		if !found {
 			continue
 		}

@@ -379,6 +379,15 @@ func waitNonZero(p *uint64) uint64 {
 	}
 }
 
+// fingerprint is the fingerprint the set files key under. Exact storage
+// compares keys in full, so only the table's home slot and first word
+// come from the hash: a 64-bit hash serves and costs less than the
+// 128-bit one that hash compaction and bit arrays need (a switch to
+// bitstate refingerprints the stored encodings with 128 bits).
+func (v *visitedSet) fingerprint(key []byte) fingerprint {
+	return fingerprintOf(key, v.fp64 || v.mode == modeExact)
+}
+
 // touch loads the home slot of fingerprint f, for a caller that will
 // look f up soon: the load starts the slot's cache miss early, so that
 // the misses of several successors overlap. (An atomic load: the
@@ -466,7 +475,7 @@ func (v *visitedSet) keyMatches(id stateID, key []byte) (match, ok bool) {
 	if v.mode == modeBits {
 		return false, false
 	}
-	got, found := v.lookup(fingerprintOf(key, v.fp64), key)
+	got, found := v.lookup(v.fingerprint(key), key)
 	return found && (got == id || got == noState), true
 }
 
@@ -499,7 +508,7 @@ func (v *visitedSet) rollbackLevel(keys func(yield func([]byte))) {
 	if v.mode != modeBits {
 		t := v.tab.Load()
 		keys(func(key []byte) {
-			f := fingerprintOf(key, v.fp64)
+			f := v.fingerprint(key)
 			for i := t.home(f.hi); ; {
 				h := t.words[t.stride*i]
 				if h == 0 {
