@@ -10,8 +10,6 @@ import (
 	"github.com/kivi-go/kivi/model"
 )
 
-func int64p(v int64) *int64 { return &v }
-
 // c3 is Kivi's case C3 at scale 3 (../shared/spec/cases.md), written by
 // hand: zone 1 has nodes 1 and 2, zone 2 node 3; five pods, two per node
 // but one on the middle node; hard spread by hostname and zone; an HPA at

@@ -120,15 +120,6 @@ func (f *frontier) reset() {
 	}
 }
 
-// bytes is the frontier's allocated size.
-func (f *frontier) bytes() int64 {
-	n := int64(cap(f.entries))*frontierEntryBytes + int64(cap(f.ids))*8
-	for _, c := range f.chunks {
-		n += int64(cap(c))
-	}
-	return n
-}
-
 // contentBytes is the frontier's size by content (what the memory budget
 // charges), independent of how its buffers grew.
 func (f *frontier) contentBytes() int64 {

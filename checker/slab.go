@@ -59,16 +59,6 @@ func (s *slab[T]) at(i int) T {
 	return s.chunks[k][off]
 }
 
-func (s *slab[T]) ptr(i int) *T {
-	k, off := slabLocate(i)
-	return &s.chunks[k][off]
-}
-
-func (s *slab[T]) len() int { return s.n }
-
-// release drops all chunks.
-func (s *slab[T]) release() { s.chunks, s.n = nil, 0 }
-
 // truncate drops the elements from n on (their chunks stay allocated).
 func (s *slab[T]) truncate(n int) { s.n = min(s.n, n) }
 
@@ -136,7 +126,7 @@ func (a *arena) reserve(n int) (chunk, off int, grown int64) {
 			size = min(2*len(d[last]), arenaChunkMax)
 		}
 		size = max(size, n)
-		d = a.grow(d, size)
+		a.grow(d, size)
 		a.used = 0
 		last++
 		grown = int64(size)
@@ -147,10 +137,9 @@ func (a *arena) reserve(n int) (chunk, off int, grown int64) {
 }
 
 // grow publishes a directory with one more chunk (see cslab.grow).
-func (a *arena) grow(d [][]byte, size int) [][]byte {
+func (a *arena) grow(d [][]byte, size int) {
 	nd := append(d, make([]byte, size))
 	a.dir.Store(&nd)
-	return nd
 }
 
 func (a *arena) chunk(k int) []byte { return (*a.dir.Load())[k] }

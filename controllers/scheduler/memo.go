@@ -77,17 +77,16 @@ type decisionMemo struct {
 	keyLen, nodes int
 	slots         int
 	keys          []byte   // slot i's key is keys[i*keyLen:][:keyLen]
-	tops          []uint16 // slot i's top nodes are tops[i*nodes:][:lens[i]-1]
+	tops          []uint16 // slot i's top nodes are tops[i*nodes:][:lens[i]-1] (node ids are below 256)
 	lens          []uint16 // 0: the slot is empty
 	stores        int      // since the table was last sized
 }
 
 const (
-	memoBytes     = 4 << 20
-	memoSlots     = 4096
-	memoMinSlots  = 64
-	memoRefills   = 2 // stores per slot before the table doubles
-	memoMaxLenTop = 1<<16 - 2
+	memoBytes    = 4 << 20
+	memoSlots    = 4096
+	memoMinSlots = 64
+	memoRefills  = 2 // stores per slot before the table doubles
 )
 
 // size makes the table hold slots slots for universe u and keys of n
@@ -121,9 +120,6 @@ func (m *decisionMemo) find(u *model.Universe, key []byte, out []int) ([]int, bo
 
 // store remembers top as the answer for key (after find missed).
 func (m *decisionMemo) store(u *model.Universe, key []byte, top []int) {
-	if len(top) > m.nodes || len(top) > memoMaxLenTop || m.nodes > 1<<16 {
-		return
-	}
 	if m.stores++; m.stores > memoRefills*m.slots && 2*m.slots <= memoSlots && 2*m.slots*len(key) <= memoBytes {
 		m.size(u, len(key), 2*m.slots)
 	}
