@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"maps"
 	"slices"
 	"testing"
 
@@ -68,4 +69,53 @@ func changeForMemo(t *rapid.T, u *model.Universe, s *model.State) {
 		n := rapid.IntRange(0, len(s.Nodes)-1).Draw(t, "node")
 		s.Nodes[n].Status = rapid.SampledFrom([]model.NodeStatus{model.Ready, model.NotReady, model.Unhealthy}).Draw(t, "status")
 	}
+}
+
+// TestDecisionMemoTable: the table on its own, against a map. A hit is
+// always the answer stored last for that key, a key just stored is
+// found, and growing loses no entry (the two keys of a set go to the two
+// sets it splits into).
+func TestDecisionMemoTable(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		u := &model.Universe{Nodes: make([]model.Node, 6)}
+		var m decisionMemo
+		keyLen := rapid.IntRange(1, 24).Draw(t, "keyLen")
+		want := map[string][]int{}
+		for range rapid.IntRange(1, 2000).Draw(t, "ops") {
+			key := make([]byte, keyLen)
+			key[0] = byte(rapid.IntRange(0, 255).Draw(t, "key"))
+			key[keyLen-1] |= byte(rapid.IntRange(0, 3).Draw(t, "tail"))
+			got, hit := m.find(u, key, nil)
+			if w, ok := want[string(key)]; hit && (!ok || !slices.Equal(got, w)) {
+				t.Fatalf("key %x: found %v, stored %v (stored: %v)", key, got, w, ok)
+			}
+			if hit {
+				continue
+			}
+			top := rapid.SliceOfN(rapid.IntRange(0, 5), 0, 6).Draw(t, "top")
+			m.store(u, key, top)
+			want[string(key)] = top
+			if got, hit := m.find(u, key, nil); !hit || !slices.Equal(got, top) {
+				t.Fatalf("key %x just stored: found %v (%v), want %v", key, got, hit, top)
+			}
+			if m.slots < 1024 && rapid.IntRange(0, 20).Draw(t, "grow") == 0 {
+				before := m.held()
+				m.grow()
+				if after := m.held(); !maps.Equal(after, before) {
+					t.Fatalf("growing to %d slots: held %d keys, now %d", m.slots, len(before), len(after))
+				}
+			}
+		}
+	})
+}
+
+// held is the set of keys the memo holds.
+func (m *decisionMemo) held() map[string]bool {
+	out := map[string]bool{}
+	for i, l := range m.lens {
+		if l != 0 {
+			out[string(m.keys[i*m.keyLen:][:m.keyLen])] = true
+		}
+	}
+	return out
 }
