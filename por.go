@@ -128,18 +128,22 @@ func (r *Reduction) MayReduce(s *model.State) bool {
 	if s.Failed != model.NoFailure {
 		return false
 	}
-	sc := r.scratchFor(len(r.sys.Actors))
-	defer r.scratch.Put(sc)
+	// Most states enable one actor (inside an atomic section, only its
+	// owner): count before taking a scratch.
 	n := 0
 	atomic := r.sys.atomicIDs()
 	for i := range r.sys.Actors {
-		sc.enabled[i] = r.sys.enabled(atomic, i, s)
-		if sc.enabled[i] {
+		if r.sys.enabled(atomic, i, s) {
 			n++
 		}
 	}
 	if n < 2 {
 		return false
+	}
+	sc := r.scratchFor(len(r.sys.Actors))
+	defer r.scratch.Put(sc)
+	for i := range r.sys.Actors {
+		sc.enabled[i] = r.sys.enabled(atomic, i, s)
 	}
 	r.stepFootprints(s, sc)
 	for start := range sc.enabled {

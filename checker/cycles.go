@@ -9,8 +9,9 @@ type graph struct {
 	edges  []edge
 	start  []int32 // out-edges of v are order[start[v]:start[v+1]]
 	order  []int32 // edge indices grouped by source
+	adj    []int32 // adj[i]: the dense target of edge order[i]
 	roots  []int32 // initial states
-	dist   []int32 // BFS distance from a root, -1 if unreached
+	dist   []int32 // BFS distance from a root, -1 if unreached (nil until needed: bfs)
 	via    []int32 // BFS tree: edge that reached v, -1 for roots
 	comp   []int32 // strongly connected component of v
 	ncomps int
@@ -41,17 +42,16 @@ func buildGraph(v *visitedSet, edges []edge) *graph {
 	}
 	fill := append([]int32(nil), g.start[:g.n]...)
 	g.order = make([]int32, len(edges))
+	g.adj = make([]int32, len(edges))
 	for i, e := range edges {
 		s := g.dense(e.src)
 		g.order[fill[s]] = int32(i)
+		g.adj[fill[s]] = g.dense(e.dst)
 		fill[s]++
 	}
-	g.bfs()
 	g.tarjan()
 	return g
 }
-
-func (g *graph) out(v int32) []int32 { return g.order[g.start[v]:g.start[v+1]] }
 
 // bfs computes shortest distances from the initial states.
 func (g *graph) bfs() {
@@ -68,11 +68,10 @@ func (g *graph) bfs() {
 	for len(queue) > 0 {
 		v := queue[0]
 		queue = queue[1:]
-		for _, ei := range g.out(v) {
-			w := g.dense(g.edges[ei].dst)
-			if g.dist[w] < 0 {
+		for i := g.start[v]; i < g.start[v+1]; i++ {
+			if w := g.adj[i]; g.dist[w] < 0 {
 				g.dist[w] = g.dist[v] + 1
-				g.via[w] = ei
+				g.via[w] = g.order[i]
 				queue = append(queue, w)
 			}
 		}
@@ -80,42 +79,40 @@ func (g *graph) bfs() {
 }
 
 // tarjan labels strongly connected components, iteratively (explicit call
-// stack) so deep graphs cannot overflow the goroutine stack.
+// stack) so deep graphs cannot overflow the goroutine stack. Indices start
+// at 1 (0 = unvisited, the zeroed array), and a visited vertex is on the
+// stack exactly while it has no component yet.
 func (g *graph) tarjan() {
-	const unvisited = -1
 	index := make([]int32, g.n)
 	low := make([]int32, g.n)
 	g.comp = make([]int32, g.n)
-	onStack := make([]bool, g.n)
-	for i := range index {
-		index[i], g.comp[i] = unvisited, -1
+	for i := range g.comp {
+		g.comp[i] = -1
 	}
 	type frame struct{ v, next int32 }
 	var calls []frame
 	var stack []int32
-	counter := int32(0)
+	counter := int32(1)
 	for root := int32(0); root < int32(g.n); root++ {
-		if index[root] != unvisited {
+		if index[root] != 0 {
 			continue
 		}
 		calls = append(calls, frame{v: root, next: g.start[root]})
 		index[root], low[root] = counter, counter
 		counter++
 		stack = append(stack, root)
-		onStack[root] = true
 		for len(calls) > 0 {
 			f := &calls[len(calls)-1]
 			v := f.v
 			if f.next < g.start[v+1] {
-				w := g.dense(g.edges[g.order[f.next]].dst)
+				w := g.adj[f.next]
 				f.next++
-				if index[w] == unvisited {
+				if index[w] == 0 {
 					index[w], low[w] = counter, counter
 					counter++
 					stack = append(stack, w)
-					onStack[w] = true
 					calls = append(calls, frame{v: w, next: g.start[w]})
-				} else if onStack[w] {
+				} else if g.comp[w] < 0 {
 					low[v] = min(low[v], index[w])
 				}
 				continue
@@ -129,7 +126,6 @@ func (g *graph) tarjan() {
 				for {
 					w := stack[len(stack)-1]
 					stack = stack[:len(stack)-1]
-					onStack[w] = false
 					g.comp[w] = int32(g.ncomps)
 					if w == v {
 						break
@@ -157,12 +153,22 @@ type lasso struct {
 func (g *graph) findLasso(require uint32) (lasso, bool) {
 	marks := make([]uint32, g.ncomps)
 	cyclic := make([]bool, g.ncomps)
-	for _, e := range g.edges {
-		c := g.comp[g.dense(e.src)]
-		if c == g.comp[g.dense(e.dst)] {
-			marks[c] |= e.marks
-			cyclic[c] = true
+	qualifies := false
+	for v := range int32(g.n) {
+		c := g.comp[v]
+		for i := g.start[v]; i < g.start[v+1]; i++ {
+			if g.comp[g.adj[i]] == c {
+				marks[c] |= g.edges[g.order[i]].marks
+				cyclic[c] = true
+				qualifies = qualifies || marks[c]&require == require
+			}
 		}
+	}
+	if !qualifies {
+		return lasso{}, false
+	}
+	if g.dist == nil {
+		g.bfs() // distances only when some component qualifies
 	}
 	best, bestDist := int32(-1), int32(-1)
 	bestComp := int32(-1)
@@ -228,8 +234,8 @@ func (g *graph) pathWithin(a, b, c int32) []int32 {
 	for len(queue) > 0 {
 		v := queue[0]
 		queue = queue[1:]
-		for _, ei := range g.out(v) {
-			w := g.dense(g.edges[ei].dst)
+		for i := g.start[v]; i < g.start[v+1]; i++ {
+			w, ei := g.adj[i], g.order[i]
 			if g.comp[w] != c {
 				continue
 			}

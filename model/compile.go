@@ -187,6 +187,7 @@ func (u *Universe) Compile() error {
 	u.NumEventVars = off
 	u.windowSlots = windowSlots(u)
 	u.templateRequests = templateRequests(u)
+	u.podHeads = newPodHeads(u)
 	u.compiled = true
 	return nil
 }

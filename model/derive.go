@@ -1,9 +1,6 @@
 package model
 
-import (
-	"bytes"
-	"unsafe"
-)
+import "bytes"
 
 // Incremental encoding. A successor differs from the state it was derived
 // from in a few pods, and pods are the bulk of an encoding, so the
@@ -66,31 +63,5 @@ func appendPodsFrom(b []byte, n int, pods []PodState, o *decodeRecord, requests 
 	return n
 }
 
-// samePodBytes reports whether a and b are the same 16 bytes: two word
-// compares, where PodState's == compares its nine fields one by one (its
-// padding byte keeps the compiler from comparing it as memory). Equal
-// bytes mean equal pods; equal pods with different padding only cost a
-// re-encoding. The pods the origin was decoded with and the pods derived
-// from them share their padding: both are copies of the origin's slice.
-func samePodBytes(a, b *PodState) bool {
-	return *(*[podBytes]byte)(unsafe.Pointer(a)) == *(*[podBytes]byte)(unsafe.Pointer(b))
-}
-
-// podBytesOf views pods as their bytes (see samePodBytes for why
-// comparing them is sound).
-func podBytesOf(pods []PodState) []byte {
-	if len(pods) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*byte)(unsafe.Pointer(&pods[0])), len(pods)*podBytes)
-}
-
 // podBlock is how many pods appendPodsFrom compares at once.
 const podBlock = 16
-
-// podBytes is the size of a PodState (the conversion above needs it to
-// be exact: the array type below fails to compile otherwise).
-const podBytes = 16
-
-var _ [podBytes - unsafe.Sizeof(PodState{})]byte
-var _ [unsafe.Sizeof(PodState{}) - podBytes]byte

@@ -42,9 +42,7 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 	}
 	flags |= s.Init<<1 | s.Atomic<<3
 	dst = append(dst, flags, byte(s.Failed), s.FailedArg)
-	for _, n := range s.Nodes {
-		dst = append(dst, byte(n.Status))
-	}
+	dst = append(dst, nodeBytes(s.Nodes)...)
 	// The pods, the bulk of a state, are written by index into the
 	// capacity grown above.
 	requests := u.templateRequests
@@ -81,13 +79,19 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 			dst = binary.AppendUvarint(dst, uint64(uint16(d.HPAWindow[k])))
 		}
 	}
+	// The rest is written by index too (the capacity was grown above).
+	b, n = dst[:cap(dst)], len(dst)
 	for q := range s.Queues {
-		dst = append(dst, byte(len(s.Queues[q])))
-		dst = append(dst, s.Queues[q]...)
+		items := s.Queues[q]
+		b[n] = byte(len(items))
+		n++
+		if len(items) > 0 { // most queues are empty: no copy call
+			n += copy(b[n:], items)
+		}
 	}
-	dst = append(dst, s.EventVars...)
-	dst = append(dst, s.Monitors...)
-	return dst
+	n += copy(b[n:], s.EventVars)
+	n += copy(b[n:], s.Monitors)
+	return b[:n]
 }
 
 // appendPods writes the pods' encodings into b from n on and returns the
@@ -191,20 +195,18 @@ func DecodeInto(s *State, u *Universe, monitors int, enc []byte) error {
 	s.Failed = Failure(r.byte())
 	s.FailedArg = r.byte()
 	s.Nodes = resize(s.Nodes, len(u.Nodes))
-	for i, st := range r.bytes(len(s.Nodes)) {
-		s.Nodes[i] = NodeState{Status: NodeStatus(st)}
-	}
+	copy(nodeBytes(s.Nodes), r.bytes(len(s.Nodes)))
 	s.Pods = resize(s.Pods, u.PodSlots)
 	rec := &s.decoded
 	rec.u = nil // no record until the whole encoding is read
 	s.origin = nil
 	rec.off = resize(rec.off, len(s.Pods)+1)
-	requests := u.templateRequests
-	if requests == nil {
-		requests = templateRequests(u)
+	heads := u.podHeads
+	if heads == nil {
+		heads = newPodHeads(u)
 	}
 	var err error
-	if r.off, err = decodePods(s.Pods, rec.off, enc, r.off, u, requests); err != nil {
+	if r.off, err = decodePods(s.Pods, rec.off, enc, r.off, u, heads); err != nil {
 		return err
 	}
 	rec.off[len(s.Pods)] = uint32(r.off)
@@ -242,29 +244,36 @@ func DecodeInto(s *State, u *Universe, monitors int, enc []byte) error {
 // decodePods reads the pods from enc at k into pods, recording where each
 // starts in off, and returns where they end. The common pod (appendPods'
 // fast path: 3 bytes, packed owner and template, no pattern, usage equal
-// to the requests) is read in place; the others by decodePod.
-func decodePods(pods []PodState, off []uint32, enc []byte, k int, u *Universe, requests *[256][2]int64) (int, error) {
+// to the requests) is read in place, its first eight bytes written as one
+// word looked up from its bytes (podHeads); the others by decodePod.
+func decodePods(pods []PodState, off []uint32, enc []byte, k int, u *Universe, heads *podHeads) (int, error) {
 	off = off[:len(pods)]
+	templates := len(u.Templates)
 	for i := range pods {
 		off[i] = uint32(k)
-		if k >= len(enc) {
-			return k, fmt.Errorf("decode state: pod %d: %w", i+1, ErrInvalid)
-		}
-		h := enc[k]
-		if h == 0 {
+		if k+3 <= len(enc) {
+			e := enc[k : k+3 : k+3]
+			h, ot := e[0], e[2]
+			if h == 0 {
+				pods[i] = PodState{}
+				k++
+				continue
+			}
+			if h&0xE0 == 0xC0 && int(ot&15) < templates {
+				p := &pods[i]
+				setPodHead(p, heads.byHeader[h]|uint64(e[1])<<16|heads.byOwnerTemplate[ot])
+				us := &heads.usage[ot]
+				p.CPU, p.Memory = us[0], us[1]
+				k += 3
+				continue
+			}
+		} else if k < len(enc) && enc[k] == 0 {
 			pods[i] = PodState{}
 			k++
 			continue
 		}
-		if h&0xE0 == 0xC0 && k+3 <= len(enc) {
-			e := enc[k : k+3 : k+3]
-			if t := e[2] & 15; int(t) < len(u.Templates) {
-				req := &requests[t]
-				pods[i] = PodState{Phase: Phase(h & 3), WasRunning: h&(1<<2) != 0, Node: e[1], Owner: e[2] >> 4,
-					RS: h >> 3 & 1, Template: t, CPU: int32(req[0]), Memory: int32(req[1])}
-				k += 3
-				continue
-			}
+		if k >= len(enc) {
+			return k, fmt.Errorf("decode state: pod %d: %w", i+1, ErrInvalid)
 		}
 		var err error
 		if k, err = decodePod(&pods[i], enc, k, u); err != nil {
@@ -272,6 +281,29 @@ func decodePods(pods []PodState, off []uint32, enc []byte, k int, u *Universe, r
 		}
 	}
 	return k, nil
+}
+
+// podHeads are decodePods' tables for the common pod: the parts of its
+// first eight bytes (setPodHead's word) that its header byte and its
+// packed owner-template byte determine, and its usage (the template's
+// requests) by the latter.
+type podHeads struct {
+	byHeader        [256]uint64 // Phase, WasRunning, RS: bytes 0, 1, 4
+	byOwnerTemplate [256]uint64 // Owner, Template: bytes 3, 5
+	usage           [256][2]int32
+}
+
+func newPodHeads(u *Universe) *podHeads {
+	t := new(podHeads)
+	for b := range 256 {
+		t.byHeader[b] = uint64(b&3) | uint64(b>>2&1)<<8 | uint64(b>>3&1)<<32
+		owner, tmpl := b>>4, b&15
+		t.byOwnerTemplate[b] = uint64(owner)<<24 | uint64(tmpl)<<40
+		if tmpl < len(u.Templates) {
+			t.usage[b] = [2]int32{int32(u.Templates[tmpl].CPU), int32(u.Templates[tmpl].Memory)}
+		}
+	}
+	return t
 }
 
 // decodePod reads one non-Free pod from enc at k (the general layout)

@@ -55,7 +55,7 @@ func TestPodFastPath(t *testing.T) {
 		}
 		back := make([]PodState, len(pods))
 		off := make([]uint32, len(pods))
-		k, err := decodePods(back, off, fast, 0, u, requests)
+		k, err := decodePods(back, off, fast, 0, u, newPodHeads(u))
 		if err != nil || k != len(fast) {
 			t.Fatalf("decode: %v, %d of %d bytes", err, k, len(fast))
 		}

@@ -212,7 +212,11 @@ func (s *State) CopyTo(dst *State) {
 	dst.Pods = append(dst.Pods[:0], s.Pods...)
 	dst.Deps = append(dst.Deps[:0], s.Deps...)
 	for q := range s.Queues {
-		dst.Queues[q] = append(dst.Queues[q][:0], s.Queues[q]...)
+		if src := s.Queues[q]; len(src) > 0 {
+			dst.Queues[q] = append(dst.Queues[q][:0], src...)
+		} else {
+			dst.Queues[q] = dst.Queues[q][:0] // most queues are empty: no copy call
+		}
 	}
 	dst.DeschedulerPending = s.DeschedulerPending
 	dst.Init = s.Init

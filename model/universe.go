@@ -418,7 +418,9 @@ type Universe struct {
 	HasHPA, HasTaints, HasPatterns bool
 	compiled                       bool
 	// windowSlots caches WindowSlots once compiled, templateRequests the
-	// requests the encoding compares usage with.
+	// requests the encoding compares usage with, podHeads the decoder's
+	// tables.
 	windowSlots      int
 	templateRequests *[256][2]int64
+	podHeads         *podHeads
 }

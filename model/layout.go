@@ -1,0 +1,76 @@
+package model
+
+import (
+	"encoding/binary"
+	"unsafe"
+)
+
+// Byte views of the state's slices, for the encoder and decoder's hot
+// paths: comparing, copying and writing pods and nodes as memory. Each
+// view is sound only for the layout asserted at the bottom of this file
+// (the build fails if a field moves).
+
+// samePodBytes reports whether a and b are the same 16 bytes: two word
+// compares, where PodState's == compares its nine fields one by one (its
+// padding byte keeps the compiler from comparing it as memory). Equal
+// bytes mean equal pods; equal pods with different padding only cost a
+// re-encoding. The pods the origin was decoded with and the pods derived
+// from them share their padding: both are copies of the origin's slice.
+func samePodBytes(a, b *PodState) bool {
+	return *(*[podBytes]byte)(unsafe.Pointer(a)) == *(*[podBytes]byte)(unsafe.Pointer(b))
+}
+
+// podBytesOf views pods as their bytes (see samePodBytes for why
+// comparing them is sound).
+func podBytesOf(pods []PodState) []byte {
+	if len(pods) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&pods[0])), len(pods)*podBytes)
+}
+
+// podBytes is the size of a PodState (the conversion above needs it to
+// be exact: the array type below fails to compile otherwise).
+const podBytes = 16
+
+var _ [podBytes - unsafe.Sizeof(PodState{})]byte
+var _ [unsafe.Sizeof(PodState{}) - podBytes]byte
+
+// setPodHead writes a pod's first eight bytes, Phase through its padding
+// byte, from head (byte k of the pod is byte k of head, little end
+// first): one store where the fields' own would be seven. The offsets
+// it relies on are checked below.
+func setPodHead(p *PodState, head uint64) {
+	binary.LittleEndian.PutUint64((*[podBytes]byte)(unsafe.Pointer(p))[:8], head)
+}
+
+// The layout setPodHead writes: each field's offset, both ways.
+var (
+	_ [unsafe.Offsetof(PodState{}.Phase)]byte
+	_ [1 - unsafe.Offsetof(PodState{}.WasRunning)]byte
+	_ [unsafe.Offsetof(PodState{}.WasRunning) - 1]byte
+	_ [2 - unsafe.Offsetof(PodState{}.Node)]byte
+	_ [unsafe.Offsetof(PodState{}.Node) - 2]byte
+	_ [3 - unsafe.Offsetof(PodState{}.Owner)]byte
+	_ [unsafe.Offsetof(PodState{}.Owner) - 3]byte
+	_ [4 - unsafe.Offsetof(PodState{}.RS)]byte
+	_ [unsafe.Offsetof(PodState{}.RS) - 4]byte
+	_ [5 - unsafe.Offsetof(PodState{}.Template)]byte
+	_ [unsafe.Offsetof(PodState{}.Template) - 5]byte
+	_ [6 - unsafe.Offsetof(PodState{}.Pattern)]byte
+	_ [unsafe.Offsetof(PodState{}.Pattern) - 6]byte
+	_ [8 - unsafe.Offsetof(PodState{}.CPU)]byte
+	_ [unsafe.Offsetof(PodState{}.CPU) - 8]byte
+)
+
+// nodeBytes views nodes as their status bytes (a NodeState is its one
+// NodeStatus byte).
+func nodeBytes(nodes []NodeState) []byte {
+	if len(nodes) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&nodes[0])), len(nodes))
+}
+
+var _ [1 - unsafe.Sizeof(NodeState{})]byte
+var _ [unsafe.Sizeof(NodeState{}) - 1]byte
