@@ -97,7 +97,7 @@ func resize[T any](s []T, n int) []T {
 // The profile is not part of the question: every caller passes the
 // default profile.
 func (c *cycle) hosts(pr *profile, u *model.Universe, s *model.State, pod int) []int {
-	if !pr.standard {
+	if !pr.standard || len(s.Pods) > maxKeyedPods {
 		c.reset(u, s, pod)
 		return c.run(pr)
 	}

@@ -22,7 +22,7 @@ import (
 
 // buildKey computes the cycle's decision key: the incoming pod's
 // template and whether it is owned (which selects its constraint set),
-// then per node and template the 16-bit counts of bound pods in four
+// then per node and template the one-byte counts of bound pods in four
 // classes (bit 0: terminating, bit 1: not counted for the incoming pod's
 // owner, the classes countPods tells apart), then the node statuses.
 func (c *cycle) buildKey() {
@@ -47,7 +47,7 @@ func (c *cycle) buildKey() {
 // startKey sizes the key and fills in all but the pod counts.
 func (c *cycle) startKey() []byte {
 	N, T := len(c.u.Nodes), len(c.u.Templates)
-	n := 2 + 8*N*T + N
+	n := 2 + 4*N*T + N
 	c.key = grow(c.key, n)
 	clear(c.key[:n-N])
 	c.key[0] = c.p.Template
@@ -61,10 +61,11 @@ func (c *cycle) startKey() []byte {
 }
 
 // countInKey adds a pod of template t bound to node n, of class cls, to
-// the key.
+// the key. A byte holds any count of a state of at most maxKeyedPods pod
+// slots (a compiled universe has at most 250); cycles on larger states
+// are not remembered.
 func countInKey(key []byte, T, n, t, cls int) {
-	i := 2 + 2*((n*T+t)*4+cls)
-	binary.LittleEndian.PutUint16(key[i:], binary.LittleEndian.Uint16(key[i:])+1)
+	key[2+(n*T+t)*4+cls]++
 }
 
 // decisionMemo is a cycle's answers by key: a two-way set-associative
@@ -87,6 +88,7 @@ type decisionMemo struct {
 }
 
 const (
+	maxKeyedPods = 255
 	memoBytes    = 4 << 20
 	memoSlots    = 1 << 14
 	memoMinSlots = 64
