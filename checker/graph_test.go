@@ -94,7 +94,6 @@ type referenceGraph struct {
 	badDist      int   // shortest distance to a bad state, -1 if none
 	stuckDist    int   // shortest distance to a stuck deadlock, -1 if none
 	cycleMarks   []uint32
-	cycleDist    []int // per node on a cycle: distance, else -1
 	hasCycleNode []bool
 }
 

@@ -56,9 +56,7 @@ func main() {
 		return
 	}
 	cfg.models, cfg.modes = splitList(models), splitList(modes)
-	for _, s := range splitList(sizes) {
-		cfg.sizes = append(cfg.sizes, s)
-	}
+	cfg.sizes = append(cfg.sizes, splitList(sizes)...)
 	if err := run(cfg); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/spin:", err)
 		os.Exit(1)

@@ -24,13 +24,12 @@ import (
 //	step                  run one cycle: trace lines, then the state
 //	kubelet               the kubelet removes every Terminating pod; new request
 type scriptEnv struct {
-	b       *modeltest.Builder
-	tmpls   map[string]int
-	nodes   map[string]int
-	policy  model.Descheduler
-	u       *model.Universe
-	s       *model.State
-	pending [][2]int // (deployment, node) of Pending pods, applied at build
+	b      *modeltest.Builder
+	tmpls  map[string]int
+	nodes  map[string]int
+	policy model.Descheduler
+	u      *model.Universe
+	s      *model.State
 }
 
 func TestScripts(t *testing.T) {
