@@ -81,6 +81,7 @@ type decisionMemo struct {
 	keyLen, nodes int
 	slots         int      // a power of two; set i is slots 2i and 2i+1
 	keys          []byte   // slot i's key is keys[i*keyLen:][:keyLen]
+	tags          []uint32 // slot i's key's hash, high half: most mismatches end here, without reading the key
 	tops          []uint16 // slot i's top nodes are tops[i*nodes:][:lens[i]-1] (node ids are below 256)
 	lens          []uint16 // 0: the slot is empty
 	victim        []uint8  // per set: the way the next store replaces when both are full
@@ -103,29 +104,31 @@ const (
 func (m *decisionMemo) size(u *model.Universe, n, slots int) {
 	nodes := len(u.Nodes)
 	*m = decisionMemo{u: u, keyLen: n, nodes: nodes, slots: slots,
-		keys: make([]byte, slots*n), tops: make([]uint16, slots*nodes), lens: make([]uint16, slots),
+		keys: make([]byte, slots*n), tags: make([]uint32, slots), tops: make([]uint16, slots*nodes), lens: make([]uint16, slots),
 		victim: make([]uint8, slots/2)}
 }
 
-// set returns key's set, after resetting the table for u and the key
-// length when either changed.
-func (m *decisionMemo) set(u *model.Universe, key []byte) int {
+// set returns key's set and tag, after resetting the table for u and
+// the key length when either changed.
+func (m *decisionMemo) set(u *model.Universe, key []byte) (int, uint32) {
 	if m.u != u || m.keyLen != len(key) {
 		m.size(u, len(key), memoMinSlots)
 	}
-	return int(hashKey(key) & uint64(m.slots/2-1))
+	h := hashKey(key)
+	return int(h & uint64(m.slots/2-1)), uint32(h >> 32)
 }
 
-// holds reports whether slot i holds key.
-func (m *decisionMemo) holds(i int, key []byte) bool {
-	return m.lens[i] != 0 && string(m.keys[i*m.keyLen:(i+1)*m.keyLen]) == string(key)
+// holds reports whether slot i holds key, whose tag is tag.
+func (m *decisionMemo) holds(i int, key []byte, tag uint32) bool {
+	return m.lens[i] != 0 && m.tags[i] == tag && string(m.keys[i*m.keyLen:(i+1)*m.keyLen]) == string(key)
 }
 
 // find appends the remembered top nodes for key to out, if any.
 func (m *decisionMemo) find(u *model.Universe, key []byte, out []int) ([]int, bool) {
-	i := 2 * m.set(u, key)
-	if !m.holds(i, key) {
-		if i++; !m.holds(i, key) {
+	b, tag := m.set(u, key)
+	i := 2 * b
+	if !m.holds(i, key, tag) {
+		if i++; !m.holds(i, key, tag) {
 			return out, false
 		}
 	}
@@ -140,17 +143,18 @@ func (m *decisionMemo) store(u *model.Universe, key []byte, top []int) {
 	if m.stores++; m.stores*memoGrowAt > m.slots && 2*m.slots <= memoSlots && 2*m.slots*len(key) <= memoBytes {
 		m.grow()
 	}
-	i := m.claim(m.set(u, key), key)
+	b, tag := m.set(u, key)
+	i := m.claim(b, tag, key)
 	for j, n := range top {
 		m.tops[i*m.nodes+j] = uint16(n)
 	}
 	m.lens[i] = uint16(len(top) + 1)
 }
 
-// claim writes key into a slot of set b, an empty one, else the set's
-// victim (which then alternates), and returns the slot; the caller
-// writes the answer.
-func (m *decisionMemo) claim(b int, key []byte) int {
+// claim writes key (and its tag) into a slot of set b, an empty one,
+// else the set's victim (which then alternates), and returns the slot;
+// the caller writes the answer.
+func (m *decisionMemo) claim(b int, tag uint32, key []byte) int {
 	i := 2 * b
 	switch {
 	case m.lens[i] == 0:
@@ -161,6 +165,7 @@ func (m *decisionMemo) claim(b int, key []byte) int {
 		m.victim[b] ^= 1
 	}
 	copy(m.keys[i*m.keyLen:], key)
+	m.tags[i] = tag
 	return i
 }
 
@@ -173,7 +178,7 @@ func (m *decisionMemo) grow() {
 			continue
 		}
 		key := old.keys[i*old.keyLen:][:old.keyLen]
-		j := m.claim(int(hashKey(key)&uint64(m.slots/2-1)), key)
+		j := m.claim(int(hashKey(key)&uint64(m.slots/2-1)), old.tags[i], key)
 		copy(m.tops[j*m.nodes:], old.tops[i*old.nodes:][:l-1])
 		m.lens[j] = l
 	}

@@ -104,6 +104,11 @@ func TestDecisionMemoTable(t *testing.T) {
 				if after := m.held(); !maps.Equal(after, before) {
 					t.Fatalf("growing to %d slots: held %d keys, now %d", m.slots, len(before), len(after))
 				}
+				for k := range before {
+					if got, hit := m.find(u, []byte(k), nil); !hit || !slices.Equal(got, want[k]) {
+						t.Fatalf("growing to %d slots: key %x found %v (%v), stored %v", m.slots, k, got, hit, want[k])
+					}
+				}
 			}
 		}
 	})
