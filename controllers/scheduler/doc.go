@@ -31,7 +31,8 @@
 // re-runs a step once per tied node; model.Tx.Recall), and a cycle
 // remembers recent answers by that exact input (memo.go), since the
 // exploration asks the same question in every order of the same
-// placements. A reference implementation (reference_test.go) checks
+// placements; idle cycles, and their memos, are kept for the Scheduler's
+// lifetime (cyclePool). A reference implementation (reference_test.go) checks
 // every intermediate result and every answer under rapid.
 //
 // Every deliberate difference from Kivi is listed in
