@@ -130,8 +130,21 @@ func (r *Reduction) MayReduce(s *model.State) bool {
 	}
 	// Most states enable one actor (inside an atomic section, only its
 	// owner): count before taking a scratch.
-	n := 0
 	atomic := r.sys.atomicIDs()
+	if s.Atomic != 0 {
+		// Only the section's owners may move: one owner, nothing to
+		// reduce, and no guard to evaluate.
+		owners := 0
+		for _, id := range atomic {
+			if id == s.Atomic {
+				owners++
+			}
+		}
+		if owners < 2 {
+			return false
+		}
+	}
+	n := 0
 	for i := range r.sys.Actors {
 		if r.sys.enabled(atomic, i, s) {
 			n++
