@@ -1,7 +1,6 @@
 package symmetry
 
 import (
-	"bytes"
 	"slices"
 	"sort"
 	"sync"
@@ -125,7 +124,8 @@ func (c *Canonicalizer) AppendCanonical(dst []byte, s *model.State) []byte {
 
 // plan computes the node and pod permutations that make s canonical, and
 // whether the kubelet queue must be sorted; moved is false when s is
-// already canonical.
+// already canonical. podPerm may be shorter than s.Pods: the slots past
+// it (a blank tail, blankTail) stay in place.
 func (c *Canonicalizer) plan(w *scratch, s *model.State) (perm, podPerm []int, sortKQ, moved bool) {
 	sortKQ = c.kubeletSet && len(s.Queues[model.KubeletQueue]) > 1
 	if len(c.classes) == 0 && !c.pods && !sortKQ {
@@ -135,16 +135,16 @@ func (c *Canonicalizer) plan(w *scratch, s *model.State) (perm, podPerm []int, s
 	if len(w.blocks) == 0 && !c.pods && (!sortKQ || kubeletSorted(s.Queues[model.KubeletQueue], s.Pods)) {
 		return nil, nil, false, false
 	}
-	var keys []podKey
+	var ranks []uint8
 	if c.pods {
-		keys = w.podKeys(s, c.kubeletSet)
+		ranks = w.podRanks(s, c.kubeletSet, len(w.blocks) > 0)
 	}
 	if len(w.blocks) > 0 {
-		sigs := c.signatures(w, s, keys)
+		sigs := c.signatures(w, s, ranks)
 		for _, block := range w.blocks {
 			order := append(w.order[:0], block...)
 			w.order = order
-			slices.SortStableFunc(order, func(a, b int) int { return bytes.Compare(sigs[a], sigs[b]) })
+			sigs.sortBlock(order)
 			for i, old := range order {
 				if old == block[i] {
 					continue
@@ -158,7 +158,7 @@ func (c *Canonicalizer) plan(w *scratch, s *model.State) (perm, podPerm []int, s
 		}
 	}
 	if c.pods {
-		podPerm = w.podOrder(s, keys, perm)
+		podPerm = w.podOrder(s, perm)
 	}
 	if perm == nil && podPerm == nil && (!sortKQ || kubeletSorted(s.Queues[model.KubeletQueue], s.Pods)) {
 		return nil, nil, false, false
@@ -169,204 +169,184 @@ func (c *Canonicalizer) plan(w *scratch, s *model.State) (perm, podPerm []int, s
 // scratch holds Canonical's working buffers; one call owns it at a time.
 type scratch struct {
 	blocks [][]int
-	// keys is the content key of every pod slot.
-	keys []podKey
-	// queuePos[k][i] is pod slot i's position in podQueues[k].
-	queuePos [len(podQueues)][]byte
-	// sigBuf backs sigs, the signature of every node of a movable block
-	// (nil for the others).
-	sigBuf  []byte
-	sigs    [][]byte
-	sigEnds []int
-	// podsOn lists the bound pods by node: those of node n are
-	// podsOn[podStart[n]:podStart[n+1]], in slot order.
-	podsOn   []int
-	podStart []int
-	order    []int
-	perm     []int
-	podPerm  []int
-	sortKeys []sortKey
-	mergeBuf []sortKey
-	// podNodes and nodeCount are podOrder's counting sort by node.
-	podNodes  []uint8
-	nodeCount []int
+	// podRanks' results: ranks is every slot's rank, rankCount the
+	// number of slots of each rank, freeRank the first rank of a Free
+	// slot, podsOn the slots by node or sortKeys the slots sorted;
+	// runLen and mergeBuf are its sort's.
+	ranks      []uint8
+	runLen     [256]uint8
+	rankCount  []uint8
+	rankCounts [256]uint8 // backs rankCount
+	freeRank   int
+	podsOn     podsByNode
+	sortKeys   []sortKey
+	mergeBuf   []sortKey
+	// sigs holds the signatures of the nodes of the movable blocks.
+	sigs nodeSigs
+	// fixedOn lists the bound pods by node when pods are fixed: those of
+	// node n are fixedOn[fixedStart[n]:fixedStart[n+1]], in slot order.
+	fixedOn    []int
+	fixedStart []int
+	order      []int
+	perm       []int
+	podPerm    []int
+	// rankNext, dealOrder and group are podOrder's.
+	rankNext  [256]uint8
+	dealOrder []uint8
+	group     []uint16
 	// permuted is AppendCanonical's canonical state.
 	permuted model.State
-}
-
-// podKeys returns every slot's content key; with kubeletSet a pod's
-// position in the kubelet queue is replaced by kubeletQueued.
-func (w *scratch) podKeys(s *model.State, kubeletSet bool) []podKey {
-	P := len(s.Pods)
-	for k, q := range podQueues {
-		w.queuePos[k] = queuePositions(w.queuePos[k], s.Queues[q], P)
-	}
-	if kubeletSet {
-		kq := w.queuePos[1]
-		for i, pos := range kq {
-			if pos != notQueued {
-				kq[i] = kubeletQueued
-			}
-		}
-	}
-	keys := slices.Grow(w.keys[:0], P)[:P]
-	for i := range keys {
-		keys[i] = podKeyOf(s, i, &w.queuePos)
-	}
-	w.keys = keys
-	return keys
-}
-
-// queuePositions returns, for each of n ids, its first position in q, or
-// notQueued (queuePosition for every id in one pass).
-func queuePositions(dst []byte, q []uint8, n int) []byte {
-	dst = slices.Grow(dst[:0], n)[:n]
-	for i := range dst {
-		dst[i] = notQueued
-	}
-	for i := len(q) - 1; i >= 0; i-- {
-		if int(q[i]) < n {
-			dst[q[i]] = byte(i)
-		}
-	}
-	return dst
 }
 
 // podOrder returns the pod permutation (old slot → new slot) that sorts
 // the slots by content key and then by the node's index after the node
 // permutation perm (nil = identity), or nil when it is the identity.
-// Equal (key, node) pairs keep their slot order.
-func (w *scratch) podOrder(s *model.State, keys []podKey, perm []int) []int {
-	P := len(s.Pods)
-	// Lay the slots out by (new node, slot) first, with a counting sort:
-	// pods of equal content then already stand in their final order, so
-	// the sort by the full key only moves pods past pods of
-	// other contents. (The full key is unique, so the result does not
-	// depend on the starting order.)
-	nodes := slices.Grow(w.podNodes[:0], P)[:P]
-	count := slices.Grow(w.nodeCount[:0], 257)[:257]
-	clear(count)
-	for i := range s.Pods {
-		n := int(s.Pods[i].Node)
-		if n != 0 && perm != nil && n <= len(perm) {
-			n = perm[n-1] + 1
-		}
-		nodes[i] = uint8(n)
-		count[uint8(n)+1]++
-	}
-	for n := 1; n < len(count); n++ {
-		count[n] += count[n-1]
-	}
-	sorted := slices.Grow(w.sortKeys[:0], P)[:P]
-	for i := range s.Pods {
-		n := nodes[i]
-		sorted[count[n]] = sortKeyOf(&keys[i], int(n), i)
-		count[n]++
-	}
-	w.sortKeys, w.podNodes, w.nodeCount = sorted, nodes, count
-	w.mergeBuf = sortKeys(sorted, w.mergeBuf)
-	moved := false
-	for i := range sorted {
-		if sorted[i].slot() != i {
-			moved = true
-			break
-		}
+// Equal (key, node) pairs keep their slot order. It covers the slots
+// podRanks ranked, up to the blank tail.
+//
+// With the slots listed by node (podsByNode, built for the node
+// signatures) it deals them out to the ranks (podRanks) node by node:
+// first the unbound ones, then those of each node in the order of its new
+// index, each node's in (rank, slot) order, each slot taking its rank's
+// next position; node values beyond perm are not renamed and come last.
+// Without the lists, it reorders each rank's stretch of w.sortKeys by
+// node (podOrderByRank).
+func (w *scratch) podOrder(s *model.State, perm []int) []int {
+	podPerm := slices.Grow(w.podPerm[:0], len(w.ranks))[:len(w.ranks)]
+	w.podPerm = podPerm
+	var moved bool
+	if on := &w.podsOn; on.valid {
+		moved = w.dealSlots(podPerm, perm)
+	} else {
+		moved = w.podOrderByRank(podPerm, s, perm)
 	}
 	if !moved {
 		return nil
 	}
-	podPerm := slices.Grow(w.podPerm[:0], P)[:P]
-	for i := range sorted {
-		podPerm[sorted[i].slot()] = i
-	}
-	w.podPerm = podPerm
 	return podPerm
 }
 
-// sortKey packs a pod's content key, its new node and its slot into three
-// words whose lexicographic order is that of (key bytes, node, slot): the
-// node and slot fill the low bits of the key's last word, and the unique
-// slot makes an unstable sort give the stable order.
-type sortKey [3]uint64
-
-func sortKeyOf(key *podKey, node, slot int) sortKey {
-	return sortKey{key[0], key[1], key[2] | uint64(uint8(node))<<16 | uint64(uint16(slot))}
-}
-
-func (k *sortKey) slot() int { return int(uint16(k[2])) }
-
-func (k *sortKey) less(o *sortKey) bool {
-	if k[0] != o[0] {
-		return k[0] < o[0]
+// dealSlots fills podPerm as podOrder does from w.podsOn, and reports
+// whether a slot moves.
+func (w *scratch) dealSlots(podPerm, perm []int) bool {
+	on, ranks := &w.podsOn, w.ranks
+	// next[r] is the position of rank r's next slot.
+	next := &w.rankNext
+	at := 0
+	for r, n := range w.rankCount {
+		next[r] = uint8(at)
+		at += int(n)
 	}
-	if k[1] != o[1] {
-		return k[1] < o[1]
-	}
-	return k[2] < o[2]
-}
-
-// sortKeys sorts x (whose keys are unique), using tmp as merge space, and
-// returns tmp for reuse. Short slices and runs of sortRun keys are sorted
-// by insertion, which is fastest on these short, often nearly ordered
-// runs; longer slices are then merged bottom-up, which keeps a state with
-// many pods out of insertion sort's quadratic moves.
-func sortKeys(x, tmp []sortKey) []sortKey {
-	const sortRun = 16
-	if len(x) <= 2*sortRun {
-		insertionSortKeys(x)
-		return tmp
-	}
-	for lo := 0; lo < len(x); lo += sortRun {
-		insertionSortKeys(x[lo:min(lo+sortRun, len(x))])
-	}
-	tmp = slices.Grow(tmp[:0], len(x))[:len(x)]
-	src, dst := x, tmp
-	for width := sortRun; width < len(x); width *= 2 {
-		for lo := 0; lo < len(x); lo += 2 * width {
-			mid, hi := min(lo+width, len(x)), min(lo+2*width, len(x))
-			mergeKeys(dst[lo:hi], src[lo:mid], src[mid:hi])
+	// The node values in the order their slots are dealt.
+	values := append(w.dealOrder[:0], 0)
+	if perm == nil {
+		for v := 1; v <= on.top; v++ {
+			values = append(values, uint8(v))
 		}
-		src, dst = dst, src
+	} else {
+		values = slices.Grow(values, len(perm))[:1+len(perm)]
+		for old, new := range perm {
+			values[1+new] = uint8(old + 1)
+		}
+		for v := len(perm) + 1; v <= on.top; v++ {
+			values = append(values, uint8(v))
+		}
 	}
-	if &src[0] != &x[0] {
-		copy(x, src)
+	w.dealOrder = values
+	moved := false
+	for _, v := range values {
+		for _, i := range on.of(int(v)) {
+			j := next[ranks[i]]
+			next[ranks[i]] = j + 1
+			podPerm[i] = int(j)
+			if j != i {
+				moved = true
+			}
+		}
 	}
-	return tmp
+	return moved
 }
 
-// mergeKeys merges the sorted a and b into dst (len(a)+len(b) long).
-func mergeKeys(dst, a, b []sortKey) {
-	if len(b) == 0 || a[len(a)-1].less(&b[0]) {
-		copy(dst, a)
-		copy(dst[len(a):], b)
+// podOrderByRank fills podPerm as podOrder does from w.sortKeys, the
+// slots sorted by (key, slot): a stretch of one rank needs reordering
+// only when it holds several pods, and those are mostly in node order
+// already (Free slots are on no node) or few. It reports whether a slot
+// moves.
+func (w *scratch) podOrderByRank(podPerm []int, s *model.State, perm []int) bool {
+	sorted := w.sortKeys
+	moved := false
+	at := 0
+	for _, n := range w.rankCount {
+		n := int(n)
+		if n == 1 {
+			i := sorted[at].slot()
+			podPerm[i] = at
+			moved = moved || i != at
+			at++
+			continue
+		}
+		// (new node, slot) of the pods of this rank, in slot order.
+		group := w.group[:0]
+		inOrder := true
+		for j := at; j < at+n; j++ {
+			i := sorted[j].slot()
+			node := int(s.Pods[i].Node)
+			if node != 0 && node <= len(perm) {
+				node = perm[node-1] + 1
+			}
+			x := uint16(node)<<8 | uint16(i)
+			inOrder = inOrder && (len(group) == 0 || group[len(group)-1] < x)
+			group = append(group, x)
+		}
+		if !inOrder {
+			sortByNode(group)
+		}
+		for _, x := range group {
+			i := int(uint8(x))
+			podPerm[i] = at
+			moved = moved || i != at
+			at++
+		}
+		w.group = group
+	}
+	return moved
+}
+
+// sortByNode sorts (node, slot) pairs: by insertion when they are few,
+// else by a counting sort on the node (slots are unique and the pairs
+// come in slot order, so that sort is stable and complete).
+func sortByNode(x []uint16) {
+	if len(x) <= 16 {
+		for i := 1; i < len(x); i++ {
+			v := x[i]
+			j := i
+			for j > 0 && v < x[j-1] {
+				x[j] = x[j-1]
+				j--
+			}
+			x[j] = v
+		}
 		return
 	}
-	i, j, k := 0, 0, 0
-	for i < len(a) && j < len(b) {
-		if b[j].less(&a[i]) {
-			dst[k] = b[j]
-			j++
-		} else {
-			dst[k] = a[i]
-			i++
-		}
-		k++
+	// next[n+1] counts the pairs on node n, then next[n] is where node
+	// n's next pair goes (a count fits in a byte: maxPodSlots).
+	var next [257]uint8
+	var tmp [maxPodSlots]uint16
+	hi := 0
+	for _, v := range x {
+		n := int(v >> 8)
+		next[n+1]++
+		hi = max(hi, n)
 	}
-	k += copy(dst[k:], a[i:])
-	copy(dst[k:], b[j:])
-}
-
-// insertionSortKeys sorts x by insertion.
-func insertionSortKeys(x []sortKey) {
-	for i := 1; i < len(x); i++ {
-		k := x[i]
-		j := i
-		for j > 0 && k.less(&x[j-1]) {
-			x[j] = x[j-1]
-			j--
-		}
-		x[j] = k
+	for n := 1; n <= hi; n++ {
+		next[n] += next[n-1]
 	}
+	for _, v := range x {
+		n := v >> 8
+		tmp[next[n]] = v
+		next[n]++
+	}
+	copy(x, tmp[:len(x)])
 }
 
 // identityInto returns the identity permutation of n, reusing p's array.
@@ -395,15 +375,15 @@ func (c *Canonicalizer) NodeOrbits(s *model.State, dst []int) []int {
 	if len(w.blocks) == 0 {
 		return dst
 	}
-	var keys []podKey
+	var ranks []uint8
 	if c.pods {
-		keys = w.podKeys(s, c.kubeletSet)
+		ranks = w.podRanks(s, c.kubeletSet, true)
 	}
-	sigs := c.signatures(w, s, keys)
+	sigs := c.signatures(w, s, ranks)
 	for _, block := range w.blocks {
 		for i, n := range block {
 			for _, m := range block[:i] {
-				if dst[m] == m && bytes.Equal(sigs[m], sigs[n]) {
+				if dst[m] == m && sigs.equal(m, n) {
 					dst[n] = m
 					break
 				}

@@ -65,21 +65,29 @@ func kubeletSorted(q []uint8, pods []model.PodState) bool {
 	return true
 }
 
-// sortKubelet puts q (ids of pods) in canonical order, in place.
+// sortKubelet puts q (ids of pods) in canonical order, in place. The
+// sort keys are computed once, and carry the id in their low byte.
 func sortKubelet(q []uint8, pods []model.PodState) {
 	if len(q) < 2 {
 		return
 	}
 	var rank [256]uint8
 	kubeletRanks(&rank, q, pods)
-	for i := 1; i < len(q); i++ {
-		x := q[i]
-		k := kubeletOrder(&rank, pods, x)
+	var buf [256]uint16
+	keys := buf[:0]
+	for _, p := range q {
+		keys = append(keys, kubeletOrder(&rank, pods, p))
+	}
+	for i := 1; i < len(keys); i++ {
+		k := keys[i]
 		j := i
-		for j > 0 && kubeletOrder(&rank, pods, q[j-1]) > k {
-			q[j] = q[j-1]
+		for j > 0 && keys[j-1] > k {
+			keys[j] = keys[j-1]
 			j--
 		}
-		q[j] = x
+		keys[j] = k
+	}
+	for i, k := range keys {
+		q[i] = uint8(k)
 	}
 }

@@ -27,7 +27,8 @@ func permute(layout nodeMemory, s *model.State, perm, podPerm []int) *model.Stat
 	return t
 }
 
-// permuteInto applies the permutations to t, a copy of s.
+// permuteInto applies the permutations to t, a copy of s. podPerm may be
+// shorter than s.Pods: the slots past it stay (Canonicalizer.plan).
 func permuteInto(t *model.State, layout nodeMemory, s *model.State, perm, podPerm []int) {
 	if perm != nil {
 		for old, new := range perm {
@@ -35,9 +36,21 @@ func permuteInto(t *model.State, layout nodeMemory, s *model.State, perm, podPer
 			layout.move(t, s, old, new)
 		}
 	}
+	// Locals: the stores into t would make the slices be reloaded.
+	dst, src := t.Pods, s.Pods
 	if podPerm != nil {
-		for old, new := range podPerm {
-			t.Pods[new] = s.Pods[old]
+		if perm == nil {
+			for old, new := range podPerm {
+				dst[new] = src[old]
+			}
+		} else {
+			for old, new := range podPerm {
+				p := src[old]
+				if n := p.Node; n != 0 && int(n) <= len(perm) {
+					p.Node = uint8(perm[n-1] + 1)
+				}
+				dst[new] = p
+			}
 		}
 		for _, q := range podQueues {
 			items := t.Queues[q]
@@ -50,13 +63,14 @@ func permuteInto(t *model.State, layout nodeMemory, s *model.State, perm, podPer
 		if t.Failed == model.FailNoFeasibleNode && int(t.FailedArg) < len(podPerm) {
 			t.FailedArg = uint8(podPerm[t.FailedArg])
 		}
-	}
-	if perm != nil {
-		for i := range t.Pods {
-			if n := t.Pods[i].Node; n != 0 && int(n) <= len(perm) {
-				t.Pods[i].Node = uint8(perm[n-1] + 1)
+	} else if perm != nil {
+		for i := range dst {
+			if n := dst[i].Node; n != 0 && int(n) <= len(perm) {
+				dst[i].Node = uint8(perm[n-1] + 1)
 			}
 		}
+	}
+	if perm != nil {
 		q := t.Queues[model.NodeControllerQueue]
 		for i, n := range q {
 			if int(n) < len(perm) {

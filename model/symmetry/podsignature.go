@@ -1,7 +1,7 @@
 package symmetry
 
 import (
-	"encoding/binary"
+	"slices"
 
 	"github.com/kivi-go/kivi/model"
 )
@@ -12,82 +12,108 @@ var podQueues = [...]model.Queue{model.SchedulerQueue, model.KubeletQueue, model
 // podKeyLen is the width of a pod content key in bytes.
 const podKeyLen = 5 + 4 + 4 + len(podQueues) + 1
 
-// podKey is the content key of a pod slot: everything a future step can
-// read of the pod except its slot and its node, at fixed width so that
-// keys compare field by field. Its bytes, big-endian, are
+// sortKey holds a pod slot's content key followed by its slot, packed
+// into three words whose lexicographic order is that of (key bytes,
+// slot); the unique slot makes an unstable sort give the stable order.
+//
+// The content key is everything a future step can read of the pod except
+// its slot and its node, at fixed width so that keys compare field by
+// field. Its bytes, big-endian, are
 //
 //	free flag (Free slots sort last), phase|wasRunning|rs, owner,
 //	template, pattern, CPU and memory usage (4 bytes each), its position
 //	in the scheduler, kubelet and taint-manager queues (notQueued when
 //	absent), whether a no-feasible-node failure names it,
 //
-// packed into three words: bytes 0-7 in k[0], 8-15 in k[1] and byte 16 in
-// bits 24-31 of k[2]. Comparing the words in order compares the bytes, and
-// the low 24 bits of k[2] are zero, free for sortKey's node and slot.
-// Building the words directly (rather than bytes) keeps the sorts on
-// integer compares.
+// bytes 0-7 in k[0], 8-15 in k[1] and byte 16 in bits 24-31 of k[2],
+// whose low 16 bits hold the slot. Building the words directly (rather
+// than bytes) keeps the sorts on integer compares.
 //
 // Queue positions make two pods waiting in queues different however equal
 // their fields: a queue position belongs to one slot, so two pods with
 // equal keys are waiting in no queue.
-type podKey [3]uint64
+type sortKey [3]uint64
 
-// The key's last byte, the node byte and two slot bytes must fit in the
-// third word's low 32 bits (a compile-time check).
-const _ = uint(4 - (podKeyLen - 16) - 1 - 2)
+// The key's last byte and two slot bytes must fit in the third word's
+// low 32 bits (a compile-time check).
+const _ = uint(4 - (podKeyLen - 16) - 2)
 
-// podKeyOf returns the content key of pod slot i; queuePos holds each
-// slot's queue positions (queuePositions).
-func podKeyOf(s *model.State, i int, queuePos *[len(podQueues)][]byte) podKey {
-	p := &s.Pods[i]
-	var head uint64 // free, phase|wasRunning|rs, owner, template, pattern
-	if p.Phase == model.Free {
-		head = 1 << 32
-	} else {
-		h := uint64(p.Phase) | uint64(p.RS)<<3
-		if p.WasRunning {
-			h |= 1 << 2
+func (k *sortKey) slot() int { return int(uint16(k[2])) }
+
+func (k *sortKey) less(o *sortKey) bool {
+	if k[0] != o[0] {
+		return k[0] < o[0]
+	}
+	if k[1] != o[1] {
+		return k[1] < o[1]
+	}
+	return k[2] < o[2]
+}
+
+// sameContent reports whether k and o hold equal content keys.
+func (k *sortKey) sameContent(o *sortKey) bool {
+	return k[0] == o[0] && k[1] == o[1] && (k[2]^o[2])>>16 == 0
+}
+
+// free reports whether k is a Free slot's key.
+func (k *sortKey) free() bool { return k[0]>>56 != 0 }
+
+// podSortKeys returns the sort keys of the first n slots, in slot order;
+// with kubeletSet a pod's position in the kubelet queue is replaced by
+// kubeletQueued. The keys are built from the pods alone and then the few
+// queued and failed slots are patched, rather than looking every slot up
+// in every queue. oddFree reports whether one of the slots is Free with
+// a usage, a node or the no-feasible-node failure, so that it may sort
+// after the blank slots (blankTail).
+func podSortKeys(dst []sortKey, s *model.State, n int, kubeletSet bool) (keys []sortKey, oddFree bool) {
+	pods := s.Pods[:n] // a local: the stores to keys would make s.Pods be reloaded
+	keys = slices.Grow(dst[:0], len(pods))[:len(pods)]
+	for i := range pods {
+		p, k := &pods[i], &keys[i]
+		var head uint64 // free, phase|wasRunning|rs, owner, template, pattern
+		if p.Phase == model.Free {
+			head = 1 << 32
+			oddFree = oddFree || uint32(p.Node)|uint32(p.CPU)|uint32(p.Memory) != 0
+		} else {
+			h := uint64(p.Phase) | uint64(p.RS)<<3
+			if p.WasRunning {
+				h |= 1 << 2
+			}
+			head = h<<24 | uint64(p.Owner)<<16 | uint64(p.Template)<<8 | uint64(p.Pattern)
 		}
-		head = h<<24 | uint64(p.Owner)<<16 | uint64(p.Template)<<8 | uint64(p.Pattern)
+		cpu := uint64(uint32(p.CPU) ^ 1<<31)
+		mem := uint64(uint32(p.Memory) ^ 1<<31)
+		k[0] = head<<24 | cpu>>8
+		k[1] = (cpu&0xFF)<<56 | mem<<24 | notQueued<<16 | notQueued<<8 | notQueued
+		k[2] = uint64(i)
 	}
-	cpu := uint64(uint32(p.CPU) ^ 1<<31)
-	mem := uint64(uint32(p.Memory) ^ 1<<31)
-	var failed uint64
-	if s.Failed == model.FailNoFeasibleNode && int(s.FailedArg) == i {
-		failed = 1
+	for k, q := range podQueues {
+		markQueued(keys, s.Queues[q], 8*(len(podQueues)-1-k), k == 1 && kubeletSet)
 	}
-	return podKey{
-		head<<24 | cpu>>8,
-		(cpu&0xFF)<<56 | mem<<24 | uint64(queuePos[0][i])<<16 | uint64(queuePos[1][i])<<8 | uint64(queuePos[2][i]),
-		failed << 24,
+	if s.Failed == model.FailNoFeasibleNode && int(s.FailedArg) < len(keys) {
+		keys[s.FailedArg][2] |= 1 << 24
+		oddFree = oddFree || pods[s.FailedArg].Phase == model.Free
 	}
+	return keys, oddFree
 }
 
-// compare orders keys as their bytes.
-func (k *podKey) compare(o *podKey) int {
-	switch {
-	case k[0] != o[0]:
-		return cmpUint64(k[0], o[0])
-	case k[1] != o[1]:
-		return cmpUint64(k[1], o[1])
-	default:
-		return cmpUint64(k[2], o[2])
+// markQueued writes each queued slot's first position in q into the key
+// byte at bit shift of k[1] (kubeletQueued instead when asSet); ids out of
+// range are ignored. Walking q backwards leaves the first position. (A
+// queue holds at most 250 items, so no position reads as notQueued.)
+func markQueued(keys []sortKey, q []uint8, shift int, asSet bool) {
+	keep := ^(uint64(0xFF) << shift)
+	if asSet {
+		for _, p := range q {
+			if int(p) < len(keys) {
+				keys[p][1] = keys[p][1]&keep | kubeletQueued<<shift
+			}
+		}
+		return
 	}
-}
-
-func cmpUint64(a, b uint64) int {
-	if a < b {
-		return -1
+	for i := len(q) - 1; i >= 0; i-- {
+		if p := int(q[i]); p < len(keys) {
+			keys[p][1] = keys[p][1]&keep | uint64(byte(i))<<shift
+		}
 	}
-	if a > b {
-		return 1
-	}
-	return 0
-}
-
-// appendBytes appends the key's podKeyLen bytes.
-func (k *podKey) appendBytes(dst []byte) []byte {
-	dst = binary.BigEndian.AppendUint64(dst, k[0])
-	dst = binary.BigEndian.AppendUint64(dst, k[1])
-	return append(dst, byte(k[2]>>24))
 }

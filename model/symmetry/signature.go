@@ -1,6 +1,8 @@
 package symmetry
 
 import (
+	"bytes"
+	"cmp"
 	"encoding/binary"
 	"slices"
 
@@ -21,25 +23,41 @@ const notQueued = 0xFF
 //	then for each bound pod in slot order: slot, phase|wasRunning|rs,
 //	owner, template, pattern, CPU and memory usage (4 bytes each).
 //
-// With pods fixed (podKeys nil) pod slots are part of the signature: two
+// With pods fixed (ranks nil) pod slots are part of the signature: two
 // nodes tie only when neither holds a pod. With pods permuted the node
 // carries the count and the sorted multiset of its pods' content keys
-// instead (podKey: no slot, no node), so the signature does not depend on
+// instead (no slot, no node), so the signature does not depend on
 // pod slots and two nodes tie exactly when swapping them, together with a
-// matching of their pods, is the identity on the state.
+// matching of their pods, is the identity on the state. The keys are
+// written as their ranks (podRanks), one byte each: keys have one width,
+// so two nodes' sorted key lists compare as their rank lists do, and the
+// signatures order exactly as with the keys' bytes.
 //
 // The signatures live in w's buffers until w is reused.
-func (c *Canonicalizer) signatures(w *scratch, s *model.State, podKeys []podKey) [][]byte {
+func (c *Canonicalizer) signatures(w *scratch, s *model.State, ranks []uint8) *nodeSigs {
 	N := len(s.Nodes)
-	w.groupPods(s)
-	sigs := slices.Grow(w.sigs[:0], N)[:N]
-	clear(sigs)
-	buf := w.sigBuf[:0]
-	// buf may move while it grows, so the signatures are cut from it
-	// after the last append, from their end offsets.
-	ends := w.sigEnds[:0]
+	if ranks == nil {
+		w.groupPods(s)
+	}
+	g := &w.sigs
+	g.start = slices.Grow(g.start[:0], N)[:N]
+	g.end = slices.Grow(g.end[:0], N)[:N]
+	g.head = slices.Grow(g.head[:0], N)[:N]
+	// Room for every signature, so that the appends never copy: a
+	// header of fixed width, and a rank (or 13 bytes of fields) per pod.
+	width := 4 + 2*len(c.layout.panics) + len(c.layout.maints)
+	size := len(s.Pods)
+	if ranks == nil {
+		size *= 13
+	}
+	for _, block := range w.blocks {
+		size += width * len(block)
+	}
+	buf := slices.Grow(g.buf[:0], size)
 	for _, block := range w.blocks {
 		for _, n := range block {
+			start := len(buf)
+			g.start[n] = start
 			buf = append(buf, byte(s.Nodes[n].Status))
 			buf = c.layout.appendNode(buf, s, n)
 			buf = append(buf, queuePosition(s.Queues[model.NodeControllerQueue], n))
@@ -48,34 +66,102 @@ func (c *Canonicalizer) signatures(w *scratch, s *model.State, podKeys []podKey)
 				failed = 1
 			}
 			buf = append(buf, failed)
-			on := w.podsOn[w.podStart[n]:w.podStart[n+1]]
-			if podKeys != nil {
-				buf = appendPodMultiset(buf, on, podKeys)
+			if ranks != nil {
+				buf = appendPodMultiset(buf, w.podsOn.of(n+1), ranks, w.freeRank)
 			} else {
-				for _, i := range on {
+				for _, i := range w.fixedOn[w.fixedStart[n]:w.fixedStart[n+1]] {
 					buf = appendPodFields(buf, s, i)
 				}
 			}
-			ends = append(ends, len(buf))
+			g.end[n] = len(buf)
+			if sig := buf[start:]; len(sig) >= 8 {
+				g.head[n] = binary.BigEndian.Uint64(sig)
+			} else {
+				var head [8]byte
+				copy(head[:], sig)
+				g.head[n] = binary.BigEndian.Uint64(head[:])
+			}
 		}
 	}
-	start, k := 0, 0
-	for _, block := range w.blocks {
-		for _, n := range block {
-			end := ends[k]
-			sigs[n] = buf[start:end:end]
-			start, k = end, k+1
+	g.buf = buf
+	return g
+}
+
+// nodeSigs holds the signatures of the nodes of the movable blocks: node
+// n's is buf[start[n]:end[n]] (offsets, as buf moves while it grows), and
+// head[n] is its first 8 bytes, big-endian and zero-padded.
+type nodeSigs struct {
+	buf        []byte
+	start, end []int
+	head       []uint64
+}
+
+// compare orders nodes a and b as bytes.Compare orders their signatures.
+// Heads that differ decide it alone: at the first byte where they differ
+// either both signatures differ there too, or the one whose head is
+// padded there has ended and is a prefix of the other. So most
+// comparisons are one integer compare.
+func (g *nodeSigs) compare(a, b int) int {
+	if ha, hb := g.head[a], g.head[b]; ha != hb {
+		if ha < hb {
+			return -1
 		}
+		return 1
 	}
-	w.sigBuf, w.sigs, w.sigEnds = buf, sigs, ends
-	return sigs
+	return g.compareTails(a, b)
+}
+
+// compareTails is compare for nodes with equal heads: a signature that
+// ends within its head is a prefix of the other (or equal to it).
+func (g *nodeSigs) compareTails(a, b int) int {
+	la, lb := g.end[a]-g.start[a], g.end[b]-g.start[b]
+	if la <= 8 || lb <= 8 {
+		return cmp.Compare(la, lb)
+	}
+	return bytes.Compare(g.buf[g.start[a]+8:g.end[a]], g.buf[g.start[b]+8:g.end[b]])
+}
+
+// equal reports whether nodes a and b have equal signatures.
+func (g *nodeSigs) equal(a, b int) bool {
+	return g.head[a] == g.head[b] && g.compareTails(a, b) == 0
+}
+
+// sortBlock sorts the nodes of order stably by signature. Blocks are
+// short, so by insertion, with the heads held next to the nodes so that
+// most steps compare two integers in registers; a block long enough for
+// insertion's quadratic cost to show goes to slices.SortStableFunc.
+func (g *nodeSigs) sortBlock(order []int) {
+	const short = 32
+	if len(order) > short {
+		slices.SortStableFunc(order, g.compare)
+		return
+	}
+	var heads [short]uint64
+	for i, n := range order {
+		heads[i] = g.head[n]
+	}
+	for i := 1; i < len(order); i++ {
+		n, h := order[i], heads[i]
+		j := i
+		for ; j > 0; j-- {
+			if hm := heads[j-1]; hm != h {
+				if hm < h {
+					break
+				}
+			} else if g.compareTails(order[j-1], n) <= 0 {
+				break
+			}
+			order[j], heads[j] = order[j-1], heads[j-1]
+		}
+		order[j], heads[j] = n, h
+	}
 }
 
 // groupPods lists the bound pods of every node, in slot order, in
-// w.podsOn (counting sort by node).
+// w.fixedOn (counting sort by node), for signatures with pods fixed.
 func (w *scratch) groupPods(s *model.State) {
 	N := len(s.Nodes)
-	start := slices.Grow(w.podStart[:0], N+2)[:N+2]
+	start := slices.Grow(w.fixedStart[:0], N+2)[:N+2]
 	clear(start)
 	bound := 0
 	for i := range s.Pods {
@@ -87,14 +173,14 @@ func (w *scratch) groupPods(s *model.State) {
 	for n := 2; n < len(start); n++ {
 		start[n] += start[n-1]
 	}
-	on := slices.Grow(w.podsOn[:0], bound)[:bound]
+	on := slices.Grow(w.fixedOn[:0], bound)[:bound]
 	for i := range s.Pods {
 		if n, ok := boundNode(s, i); ok {
 			on[start[n+1]] = i
 			start[n+1]++
 		}
 	}
-	w.podStart, w.podsOn = start[:N+1], on
+	w.fixedStart, w.fixedOn = start[:N+1], on
 }
 
 // boundNode returns the node pod slot i is bound to, if it is a node of s.
@@ -130,23 +216,19 @@ func queuePosition(q []uint8, n int) byte {
 	return notQueued
 }
 
-// appendPodMultiset appends the count and the sorted content keys of the
-// pods on (sorted in place; equal keys are equal bytes, so their order
-// does not matter).
-func appendPodMultiset(dst []byte, on []int, podKeys []podKey) []byte {
-	// Insertion sort: a node holds a handful of pods.
-	for i := 1; i < len(on); i++ {
-		x := on[i]
-		j := i
-		for j > 0 && podKeys[x].compare(&podKeys[on[j-1]]) < 0 {
-			on[j] = on[j-1]
-			j--
+// appendPodMultiset appends the count and the ranks of a node's pods,
+// given its slots in rank order (podsByNode); Free slots, ranked from
+// freeRank on, come last and are on no node.
+func appendPodMultiset(dst []byte, slots []uint8, ranks []uint8, freeRank int) []byte {
+	at := len(dst)
+	dst = append(dst, 0)
+	for _, i := range slots {
+		r := ranks[i]
+		if int(r) >= freeRank {
+			break
 		}
-		on[j] = x
+		dst = append(dst, r)
 	}
-	dst = append(dst, byte(len(on)))
-	for _, i := range on {
-		dst = podKeys[i].appendBytes(dst)
-	}
+	dst[at] = byte(len(dst) - at - 1)
 	return dst
 }

@@ -1,0 +1,270 @@
+package symmetry
+
+import (
+	"slices"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// Pod slots are sorted by content key (podsignature.go) and compared
+// through ranks: a slot's rank is the position of its key among the
+// state's distinct keys in key order. Equal keys get equal ranks and
+// ranks order as their keys, so a rank stands for its key wherever keys
+// are only compared, as in a node's signature (the sorted multiset of its
+// pods' keys becomes a sorted string of rank bytes).
+//
+// The slots of the states canonicalised are mostly in key order already,
+// in long stretches: a deployment's pods stand in consecutive slots, and
+// a step changes a few of them (the scheduler takes its queue's head, the
+// kubelet starts the bound pods). So the sort of the slots by (key, slot)
+// sorts runs of equal keys as one, and is one that profits from sorted
+// stretches (sortKeys).
+
+// maxPodSlots is model.Universe.Compile's limit on pod slots: a rank and
+// a count of slots fit in a byte.
+const maxPodSlots = 250
+
+// podRanks returns the rank of every slot before the blank tail
+// (blankTail; the slots past it stay in place) and leaves in
+// w.rankCount the number of slots of each rank, in w.freeRank the first
+// rank of a Free slot and, with byNode (for node signatures), in
+// w.podsOn the slots by node in (rank, slot) order; without byNode, it
+// leaves in w.sortKeys the slots sorted by (key, slot). All live in w's
+// buffers until w is reused.
+func (w *scratch) podRanks(s *model.State, kubeletSet, byNode bool) []uint8 {
+	if len(s.Pods) > maxPodSlots {
+		panic("symmetry: more pod slots than Universe.Compile allows")
+	}
+	pods := s.Pods[:blankTail(s)]
+	keys, oddFree := podSortKeys(w.sortKeys, s, len(pods), kubeletSet)
+	if oddFree && len(pods) < len(s.Pods) {
+		// A Free slot may sort after the blank ones: no tail.
+		pods = s.Pods
+		keys, _ = podSortKeys(keys, s, len(pods), kubeletSet)
+	}
+	w.sortKeys = keys
+	on := &w.podsOn
+	on.valid = byNode
+	if !byNode {
+		w.mergeBuf = sortKeys(keys, w.mergeBuf)
+		return w.rank(keys, len(keys), nil, nil)
+	}
+	// With node lists to build, the slots' sorted order is needed only
+	// run by run (podOrder deals from the lists): pods of equal content
+	// mostly stand in neighbouring slots (a deployment's replicas, Free
+	// slots), so sort one key per run of them. The runs are intervals of
+	// slots, so a run sorted by its first slot stands, slot by slot,
+	// where its slots would.
+	runs := collapseRuns(keys, &w.runLen)
+	w.mergeBuf = sortKeys(runs, w.mergeBuf)
+	on.count(pods)
+	return w.rank(runs, len(pods), &w.runLen, pods)
+}
+
+// rank numbers the distinct contents of sorted, the keys of the first
+// slots slots (runs of runLen[first slot] slots, or single slots when
+// runLen is nil), for podRanks, and with runs lists the slots of pods by
+// node.
+func (w *scratch) rank(sorted []sortKey, slots int, runLen *[256]uint8, pods []model.PodState) []uint8 {
+	ranks := slices.Grow(w.ranks[:0], slots)[:slots]
+	count := &w.rankCounts
+	r, freeRank := -1, maxPodSlots
+	for j := range sorted {
+		k := &sorted[j]
+		if j == 0 || !k.sameContent(&sorted[j-1]) {
+			r++
+			count[uint8(r)] = 0
+			if freeRank == maxPodSlots && k.free() {
+				freeRank = r
+			}
+		}
+		i := k.slot()
+		if runLen == nil {
+			ranks[i] = uint8(r)
+			count[uint8(r)]++
+			continue
+		}
+		run := int(runLen[uint8(i)])
+		count[uint8(r)] += uint8(run)
+		for ; run > 0; i, run = i+1, run-1 {
+			ranks[i] = uint8(r)
+			w.podsOn.add(i, pods[i].Node)
+		}
+	}
+	w.freeRank = freeRank
+	w.rankCount = count[:r+1]
+	w.ranks = ranks
+	return ranks
+}
+
+// collapseRuns keeps the first key of every run of neighbouring keys
+// with equal contents, in place, and records each run's length by its
+// first slot in runLen. keys are in slot order: key i is slot i's.
+func collapseRuns(keys []sortKey, runLen *[256]uint8) []sortKey {
+	if len(keys) == 0 {
+		return keys
+	}
+	m, first := 0, 0 // keys[m] is the run that begins at slot first
+	for i := 1; i < len(keys); i++ {
+		if keys[i].sameContent(&keys[m]) {
+			continue
+		}
+		runLen[uint8(first)] = uint8(i - first)
+		m++
+		if m != i {
+			keys[m] = keys[i]
+		}
+		first = i
+	}
+	runLen[uint8(first)] = uint8(len(keys) - first)
+	return keys[:m+1]
+}
+
+// podsByNode lists the pod slots by node value (PodState.Node, 0 =
+// unbound): those of value v are slots[start[v]:start[v+1]] for v up to
+// top, the highest value in use. A Free slot is listed under its node
+// value too (it is all zero, so 0), but no node holds it. valid says
+// whether the lists are those of the current state.
+type podsByNode struct {
+	slots []uint8
+	start [258]uint8
+	top   int
+	valid bool
+}
+
+// count sizes the lists for pods (a count fits in a byte:
+// maxPodSlots); add then fills them.
+func (l *podsByNode) count(pods []model.PodState) {
+	clear(l.start[:])
+	top := 0
+	for i := range pods {
+		v := int(pods[i].Node)
+		l.start[v+2]++
+		top = max(top, v)
+	}
+	// start[v+1] becomes where value v's next slot goes: after the
+	// adds it is where v's list ends and v+1's begins.
+	for x := 2; x <= top+1; x++ {
+		l.start[x] += l.start[x-1]
+	}
+	l.top = top
+	l.slots = slices.Grow(l.slots[:0], len(pods))[:len(pods)]
+}
+
+func (l *podsByNode) add(slot int, v uint8) {
+	l.slots[l.start[int(v)+1]] = uint8(slot)
+	l.start[int(v)+1]++
+}
+
+// of returns the slots of node value v.
+func (l *podsByNode) of(v int) []uint8 {
+	if v > l.top {
+		return nil
+	}
+	return l.slots[l.start[v]:l.start[v+1]]
+}
+
+// sortKeys sorts x (whose keys are unique), using tmp as merge space, and
+// returns tmp for reuse. It is a natural merge sort: it splits x into its
+// ascending runs (short ones extended to minRun by insertion) and merges
+// neighbouring runs until one is left. A sorted x costs one comparison
+// per key; a successor's few changed pods cost a few runs, merged mostly
+// by block copies (mergeKeys).
+func sortKeys(x, tmp []sortKey) []sortKey {
+	const minRun = 8
+	var endBuf [maxPodSlots/minRun + 2]int
+	ends := endBuf[:0]
+	for lo := 0; lo < len(x); {
+		hi := lo + 1
+		for hi < len(x) && x[hi-1].less(&x[hi]) {
+			hi++
+		}
+		if hi-lo < minRun && hi < len(x) {
+			end := min(lo+minRun, len(x))
+			insertKeys(x[lo:end], hi-lo)
+			hi = end
+		}
+		ends = append(ends, hi)
+		lo = hi
+	}
+	if len(ends) <= 1 {
+		return tmp
+	}
+	tmp = slices.Grow(tmp[:0], len(x))[:len(x)]
+	src, dst := x, tmp
+	for len(ends) > 1 {
+		lo, merged := 0, ends[:0]
+		for i := 0; i < len(ends); i += 2 {
+			if i+1 == len(ends) {
+				copy(dst[lo:], src[lo:ends[i]])
+				merged = append(merged, ends[i])
+				break
+			}
+			mid, hi := ends[i], ends[i+1]
+			mergeKeys(dst[lo:hi], src[lo:mid], src[mid:hi])
+			merged = append(merged, hi)
+			lo = hi
+		}
+		ends = merged
+		src, dst = dst, src
+	}
+	if &src[0] != &x[0] {
+		copy(x, src)
+	}
+	return tmp
+}
+
+// insertKeys sorts x by insertion, given that x[:sorted] is sorted.
+func insertKeys(x []sortKey, sorted int) {
+	for i := sorted; i < len(x); i++ {
+		k := x[i]
+		j := i
+		for j > 0 && k.less(&x[j-1]) {
+			x[j] = x[j-1]
+			j--
+		}
+		x[j] = k
+	}
+}
+
+// mergeKeys merges the sorted a and b into dst (len(a)+len(b) long). It
+// alternates between the stretch of a below b's head and the stretch of
+// b below a's head, copying each as a block: runs interleave in a few
+// long blocks here (the pods that left a queue against those still in
+// it, a moved pod against the rest).
+func mergeKeys(dst, a, b []sortKey) {
+	for len(a) > 0 && len(b) > 0 {
+		n := keysBelow(a, &b[0])
+		copy(dst, a[:n])
+		dst, a = dst[n:], a[n:]
+		if len(a) == 0 {
+			break
+		}
+		n = keysBelow(b, &a[0])
+		copy(dst, b[:n])
+		dst, b = dst[n:], b[n:]
+	}
+	n := copy(dst, a)
+	copy(dst[n:], b)
+}
+
+// keysBelow returns how many of the sorted x's keys are below k, probing
+// x[0], x[1], x[3], x[7], … before a binary search, so that a short
+// answer costs few comparisons.
+func keysBelow(x []sortKey, k *sortKey) int {
+	bound := 1
+	for bound <= len(x) && x[bound-1].less(k) {
+		bound *= 2
+	}
+	// x[:bound/2] are below k; x[bound-1], if any, is not.
+	lo, hi := bound/2, min(bound-1, len(x))
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if x[m].less(k) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}

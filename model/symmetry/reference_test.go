@@ -1,0 +1,303 @@
+package symmetry
+
+import (
+	"bytes"
+	"encoding/binary"
+	"slices"
+	"sort"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// The canonicaliser's plan compared with a dumb reference on arbitrary
+// states (not only reachable ones, and with queues holding ids out of
+// range, duplicates, Free slots bound to nodes): the reference builds the
+// pod keys and node signatures as the byte strings the package doc
+// describes and sorts with sort.SliceStable, so the fast path's ranks,
+// hash table and counting sorts must give exactly its permutations.
+
+// referenceKey is pod slot i's content key as bytes (sortKey's layout).
+func referenceKey(s *model.State, i int, kubeletSet bool) []byte {
+	p := &s.Pods[i]
+	var b []byte
+	if p.Phase == model.Free {
+		b = append(b, 1, 0, 0, 0, 0)
+	} else {
+		h := byte(p.Phase) | p.RS<<3
+		if p.WasRunning {
+			h |= 1 << 2
+		}
+		b = append(b, 0, h, p.Owner, p.Template, p.Pattern)
+	}
+	b = binary.BigEndian.AppendUint32(b, uint32(p.CPU)^1<<31)
+	b = binary.BigEndian.AppendUint32(b, uint32(p.Memory)^1<<31)
+	for k, q := range podQueues {
+		pos := byte(notQueued)
+		if j := slices.Index(s.Queues[q], uint8(i)); j >= 0 {
+			pos = byte(j)
+		}
+		if k == 1 && kubeletSet && pos != notQueued {
+			pos = kubeletQueued
+		}
+		b = append(b, pos)
+	}
+	failed := byte(0)
+	if s.Failed == model.FailNoFeasibleNode && int(s.FailedArg) == i {
+		failed = 1
+	}
+	return append(b, failed)
+}
+
+// referenceSignature is node n's signature with full key bytes.
+func referenceSignature(c *Canonicalizer, s *model.State, n int) []byte {
+	b := []byte{byte(s.Nodes[n].Status)}
+	b = c.layout.appendNode(b, s, n)
+	pos := byte(notQueued)
+	if j := slices.Index(s.Queues[model.NodeControllerQueue], uint8(n)); j >= 0 {
+		pos = byte(j)
+	}
+	failed := byte(0)
+	if s.Failed == model.FailKernelPanic && int(s.FailedArg) == n {
+		failed = 1
+	}
+	b = append(b, pos, failed)
+	var on []int
+	for i := range s.Pods {
+		if s.Pods[i].Phase != model.Free && int(s.Pods[i].Node) == n+1 {
+			on = append(on, i)
+		}
+	}
+	if !c.pods {
+		for _, i := range on {
+			p := &s.Pods[i]
+			h := byte(p.Phase) | p.RS<<3
+			if p.WasRunning {
+				h |= 1 << 2
+			}
+			b = append(b, byte(i), h, p.Owner, p.Template, p.Pattern)
+			b = binary.BigEndian.AppendUint32(b, uint32(p.CPU))
+			b = binary.BigEndian.AppendUint32(b, uint32(p.Memory))
+		}
+		return b
+	}
+	var keys [][]byte
+	for _, i := range on {
+		keys = append(keys, referenceKey(s, i, c.kubeletSet))
+	}
+	slices.SortFunc(keys, bytes.Compare)
+	b = append(b, byte(len(keys)))
+	for _, k := range keys {
+		b = append(b, k...)
+	}
+	return b
+}
+
+// referencePlan returns the node and pod permutations (identity when
+// nothing moves) that make s canonical.
+func referencePlan(c *Canonicalizer, s *model.State) (perm, podPerm []int) {
+	perm = identityInto(nil, len(s.Nodes))
+	for _, block := range c.Movable(s) {
+		order := slices.Clone(block)
+		sort.SliceStable(order, func(a, b int) bool {
+			return bytes.Compare(referenceSignature(c, s, order[a]), referenceSignature(c, s, order[b])) < 0
+		})
+		for i, old := range order {
+			perm[old] = block[i]
+		}
+	}
+	podPerm = identityInto(nil, len(s.Pods))
+	if !c.pods {
+		return perm, podPerm
+	}
+	newNode := func(i int) int {
+		n := int(s.Pods[i].Node)
+		if n != 0 && n <= len(perm) {
+			n = perm[n-1] + 1
+		}
+		return n
+	}
+	order := identityInto(nil, len(s.Pods))
+	sort.SliceStable(order, func(a, b int) bool {
+		i, j := order[a], order[b]
+		if c := bytes.Compare(referenceKey(s, i, c.kubeletSet), referenceKey(s, j, c.kubeletSet)); c != 0 {
+			return c < 0
+		}
+		return newNode(i) < newNode(j)
+	})
+	for i, old := range order {
+		podPerm[old] = i
+	}
+	return perm, podPerm
+}
+
+// referenceKubelet sorts q stably by the first appearance of each pod's
+// owner, then by pod id.
+func referenceKubelet(q []uint8, pods []model.PodState) []uint8 {
+	q = slices.Clone(q)
+	first := map[uint8]int{}
+	for i, p := range q {
+		if _, ok := first[ownerOf(pods, p)]; !ok {
+			first[ownerOf(pods, p)] = i
+		}
+	}
+	sort.SliceStable(q, func(i, j int) bool {
+		a, b := first[ownerOf(pods, q[i])], first[ownerOf(pods, q[j])]
+		if a != b {
+			return a < b
+		}
+		return q[i] < q[j]
+	})
+	return q
+}
+
+// randomCanonicalizer draws node classes, event memory and the pod
+// switches (the plan reads nothing else of a Canonicalizer).
+func randomCanonicalizer(t *rapid.T) *Canonicalizer {
+	N := rapid.IntRange(1, 30).Draw(t, "nodes")
+	c := &Canonicalizer{layout: nodeMemory{nodes: N}}
+	off := 0
+	for range rapid.IntRange(0, 2).Draw(t, "panics") {
+		c.layout.panics = append(c.layout.panics, off)
+		off += 2 * N
+	}
+	for range rapid.IntRange(0, 1).Draw(t, "maints") {
+		c.layout.maints = append(c.layout.maints, off)
+		off += 1 + N
+	}
+	classOf := rapid.SliceOfN(rapid.IntRange(0, 2), N, N).Draw(t, "classOf")
+	for k := range 3 {
+		var cl []int
+		for n, x := range classOf {
+			if x == k {
+				cl = append(cl, n)
+			}
+		}
+		if len(cl) > 1 {
+			c.classes = append(c.classes, cl)
+		}
+	}
+	c.pods = rapid.Bool().Draw(t, "pods")
+	c.kubeletSet = rapid.Bool().Draw(t, "kubeletSet")
+	c.scratch.New = func() any { return new(scratch) }
+	return c
+}
+
+// randomState draws a state for c: few distinct values per field, so
+// that keys and signatures tie often, and sometimes values no reachable
+// state has.
+func randomState(t *rapid.T, c *Canonicalizer) *model.State {
+	N := c.layout.nodes
+	P := rapid.IntRange(0, 100).Draw(t, "slots")
+	s := &model.State{Nodes: make([]model.NodeState, N), Pods: make([]model.PodState, P)}
+	for n := range s.Nodes {
+		s.Nodes[n].Status = model.NodeStatus(rapid.IntRange(0, 1).Draw(t, "status"))
+	}
+	odd := rapid.Bool().Draw(t, "odd")
+	for i := range s.Pods {
+		p := &s.Pods[i]
+		p.Phase = model.Phase(rapid.IntRange(0, 3).Draw(t, "phase"))
+		if p.Phase == model.Free && !odd {
+			continue
+		}
+		p.Node = uint8(rapid.IntRange(0, N).Draw(t, "node"))
+		if odd && rapid.IntRange(0, 9).Draw(t, "wild") == 0 {
+			p.Node = uint8(rapid.IntRange(0, 255).Draw(t, "wildNode"))
+		}
+		p.Owner = uint8(rapid.IntRange(0, 2).Draw(t, "owner"))
+		p.RS = uint8(rapid.IntRange(0, 1).Draw(t, "rs"))
+		p.WasRunning = rapid.Bool().Draw(t, "wasRunning")
+		p.Template = uint8(rapid.IntRange(0, 1).Draw(t, "template"))
+		p.Pattern = uint8(rapid.IntRange(0, 1).Draw(t, "pattern"))
+		p.CPU = int32(rapid.SampledFrom([]int{0, 100, -1, 1 << 20}).Draw(t, "cpu"))
+		p.Memory = int32(rapid.SampledFrom([]int{0, 100, -1}).Draw(t, "memory"))
+	}
+	hi := P
+	if odd {
+		hi = P + 3
+	}
+	ids := rapid.IntRange(0, max(hi-1, 0))
+	for _, q := range podQueues {
+		if hi > 0 {
+			s.Queues[q] = toBytes(rapid.SliceOfN(ids, 0, 8).Draw(t, "queue"))
+		}
+	}
+	s.Queues[model.NodeControllerQueue] = toBytes(rapid.SliceOfN(rapid.IntRange(0, N), 0, 3).Draw(t, "ncq"))
+	vars := 2*N*len(c.layout.panics) + (1+N)*len(c.layout.maints)
+	s.EventVars = toBytes(rapid.SliceOfN(rapid.IntRange(0, 2), vars, vars).Draw(t, "vars"))
+	for _, off := range c.layout.maints {
+		s.EventVars[off] = uint8(rapid.IntRange(0, N).Draw(t, "reached"))
+	}
+	s.Failed = model.Failure(rapid.IntRange(0, 2).Draw(t, "failed"))
+	s.FailedArg = uint8(rapid.IntRange(0, max(P, N)).Draw(t, "failedArg"))
+	return s
+}
+
+func toBytes(x []int) []uint8 {
+	b := make([]uint8, len(x))
+	for i, v := range x {
+		b[i] = uint8(v)
+	}
+	return b
+}
+
+// TestPlanMatchesReference: plan's permutations are the reference's, its
+// kubelet order is the reference's, and NodeOrbits ties exactly the
+// nodes of a block whose reference signatures are equal.
+func TestPlanMatchesReference(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := randomCanonicalizer(t)
+		w := new(scratch)
+		for range 3 { // reuse the scratch buffers across states
+			s := randomState(t, c)
+			wantPerm, wantPodPerm := referencePlan(c, s)
+			perm, podPerm, sortKQ, moved := c.plan(w, s)
+			if perm == nil {
+				perm = identityInto(nil, len(s.Nodes))
+			}
+			if podPerm == nil {
+				podPerm = identityInto(nil, len(s.Pods))
+			}
+			podPerm = slices.Clone(podPerm)
+			for i := len(podPerm); i < len(s.Pods); i++ {
+				podPerm = append(podPerm, i) // a blank tail stays
+			}
+			if !slices.Equal(perm, wantPerm) {
+				t.Fatalf("node permutation %v, reference %v", perm, wantPerm)
+			}
+			if !slices.Equal(podPerm, wantPodPerm) {
+				t.Fatalf("pod permutation %v, reference %v", podPerm, wantPodPerm)
+			}
+			kq := s.Queues[model.KubeletQueue]
+			if want := c.kubeletSet && len(kq) > 1; sortKQ != want && moved {
+				t.Fatalf("sortKQ %v, want %v", sortKQ, want)
+			}
+			identity := slices.Equal(perm, identityInto(nil, len(s.Nodes))) && slices.Equal(podPerm, identityInto(nil, len(s.Pods)))
+			if want := !identity || (c.kubeletSet && !slices.Equal(kq, referenceKubelet(kq, s.Pods))); moved != want {
+				t.Fatalf("moved %v, want %v", moved, want)
+			}
+			got := slices.Clone(kq)
+			sortKubelet(got, s.Pods)
+			if want := referenceKubelet(kq, s.Pods); !slices.Equal(got, want) {
+				t.Fatalf("kubelet queue %v sorted to %v, reference %v", kq, got, want)
+			}
+			orbits := c.NodeOrbits(s, nil)
+			for _, block := range c.Movable(s) {
+				for i, n := range block {
+					want := n
+					for _, m := range block[:i] {
+						if bytes.Equal(referenceSignature(c, s, m), referenceSignature(c, s, n)) {
+							want = m
+							break
+						}
+					}
+					if orbits[n] != want {
+						t.Fatalf("node %d in orbit %d, reference %d", n, orbits[n], want)
+					}
+				}
+			}
+		}
+	})
+}
