@@ -235,6 +235,8 @@ type worker[S any] struct {
 	states, matched, transitions int64
 	ampleExp, provisoExp         int64
 	edges                        edgeList
+	// backEdge: some recorded edge may close a cycle (see store).
+	backEdge bool
 }
 
 func newWorker[S any](e *engine[S], idx int) *worker[S] {
@@ -387,6 +389,13 @@ func (w *worker[S]) store(st Step, ord uint32, key, enc []byte, f fingerprint) (
 	}
 	if e.recordEdges && id != noState && w.cur != noState {
 		w.edges.push(edge{src: w.cur, dst: id, ordinal: ord, marks: st.Marks})
+		// In BFS an edge to a new state, or to one stored during this
+		// level, goes one level deeper; only an edge to a state of this
+		// level or an earlier one can close a cycle. Without one, the
+		// recorded graph is acyclic and the cycle search is skipped.
+		if outcome == outcomeMatched && (e.opts.Strategy == DFS || e.visited.storedBeforeLevel(id)) {
+			w.backEdge = true
+		}
 	}
 	return id, outcome == outcomeNew
 }

@@ -91,7 +91,7 @@ func (e *engine[S]) result() (Result[S], error) {
 		return res, nil
 	}
 	var g *graph
-	if e.searchCycles() {
+	if e.searchCycles() && e.mayHaveCycle() {
 		total := 0
 		for _, w := range e.workers {
 			total += w.edges.len()
@@ -125,6 +125,17 @@ func (e *engine[S]) result() (Result[S], error) {
 		res.Properties = append(res.Properties, p)
 	}
 	return res, nil
+}
+
+// mayHaveCycle reports whether some worker recorded an edge that may
+// close a cycle (worker.backEdge): without one the graph is acyclic.
+func (e *engine[S]) mayHaveCycle() bool {
+	for _, w := range e.workers {
+		if w.backEdge {
+			return true
+		}
+	}
+	return false
 }
 
 // searchCycles: the recorded graph is worth searching unless the run was
