@@ -28,8 +28,8 @@ func New() Scheduler {
 // ran at once (one per engine worker). Not a sync.Pool: that drops its
 // items at every garbage collection, and with them the decision memos,
 // which a search's allocation of stored states triggers several times a
-// run (C8 at 20 nodes answered four times as many questions from
-// scratch as there were distinct ones).
+// run (C8 at 20 nodes answered 18 530 questions from scratch for 3 724
+// distinct ones).
 type cyclePool struct {
 	mu   sync.Mutex
 	idle []*cycle
