@@ -151,10 +151,18 @@ func Recommend(u *model.Universe, s *model.State, d int, spec *model.HPA, curren
 	if desired, decided := EntryCase(current, b); decided {
 		return Recommendation{Desired: desired, OK: true}
 	}
-	proposals := make([]Proposal, len(spec.Metrics))
+	// Stack buffers for the common sizes (a larger deployment or more
+	// metrics spill to the heap).
+	var proposalBuf [4]Proposal
+	var readyBuf, unreadyBuf [64]Sample
+	proposals := proposalBuf[:]
+	if len(spec.Metrics) > len(proposalBuf) {
+		proposals = make([]Proposal, len(spec.Metrics))
+	}
+	proposals = proposals[:len(spec.Metrics)]
 	tol := Symmetric(spec.TolerancePercent)
 	for i, m := range spec.Metrics {
-		pods := groupPods(u, s, d, m.Resource)
+		pods := groupPods(u, s, d, m.Resource, Pods{Ready: readyBuf[:0], Unready: unreadyBuf[:0]})
 		switch m.Target {
 		case model.Utilization:
 			proposals[i] = UtilizationReplicas(current, m.Value, tol, pods)
