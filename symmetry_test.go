@@ -1068,6 +1068,21 @@ func TestSymmetryAppendCanonical(t *testing.T) {
 		if got := sys.Symmetry.AppendCanonical([]byte{7}, s); !bytes.Equal(got[1:], want) || got[0] != 7 {
 			rt.Fatalf("%s: AppendCanonical differs from the canonical state's encoding", cl.name)
 		}
+		// As the engine calls it: on a decoded state and on the successors
+		// derived from it (model.State.DeriveInto), whose encodings copy
+		// bytes of the decoded one when nothing moves.
+		d, err := sys.Decode(encode(sys.U, s))
+		if err != nil {
+			rt.Fatal(err)
+		}
+		check := func(what string, x *model.State) {
+			want := encode(sys.U, sys.Symmetry.Canonical(x))
+			if got := sys.Symmetry.AppendCanonical(nil, x); !bytes.Equal(got, want) {
+				rt.Fatalf("%s: AppendCanonical of the %s differs from the canonical state's encoding", cl.name, what)
+			}
+		}
+		check("decoded state", d)
+		sys.Next(d, func(_ checker.Step, x *model.State) { check("derived successor", x) })
 	})
 }
 
