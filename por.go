@@ -144,9 +144,14 @@ func (r *Reduction) MayReduce(s *model.State) bool {
 			return false
 		}
 	}
+	// Each guard once, into a stack buffer for the usual actor counts.
+	var onBuf [32]bool
+	on := onBuf[:0]
 	n := 0
 	for i := range r.sys.Actors {
-		if r.sys.enabled(atomic, i, s) {
+		e := r.sys.enabled(atomic, i, s)
+		on = append(on, e)
+		if e {
 			n++
 		}
 	}
@@ -155,9 +160,7 @@ func (r *Reduction) MayReduce(s *model.State) bool {
 	}
 	sc := r.scratchFor(len(r.sys.Actors))
 	defer r.scratch.Put(sc)
-	for i := range r.sys.Actors {
-		sc.enabled[i] = r.sys.enabled(atomic, i, s)
-	}
+	copy(sc.enabled, on)
 	r.stepFootprints(s, sc)
 	for start := range sc.enabled {
 		if sc.enabled[start] && r.closure(s, sc, start) && sc.enabledIn < n {

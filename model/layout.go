@@ -30,11 +30,8 @@ func podBytesOf(pods []PodState) []byte {
 }
 
 // podBytes is the size of a PodState (the conversion above needs it to
-// be exact: the array type below fails to compile otherwise).
+// be exact: layoutMismatch below checks it).
 const podBytes = 16
-
-var _ [podBytes - unsafe.Sizeof(PodState{})]byte
-var _ [unsafe.Sizeof(PodState{}) - podBytes]byte
 
 // setPodHead writes a pod's first eight bytes, Phase through its padding
 // byte, from head (byte k of the pod is byte k of head, little end
@@ -44,24 +41,21 @@ func setPodHead(p *PodState, head uint64) {
 	binary.LittleEndian.PutUint64((*[podBytes]byte)(unsafe.Pointer(p))[:8], head)
 }
 
-// The layout setPodHead writes: each field's offset, both ways.
-var (
-	_ [unsafe.Offsetof(PodState{}.Phase)]byte
-	_ [1 - unsafe.Offsetof(PodState{}.WasRunning)]byte
-	_ [unsafe.Offsetof(PodState{}.WasRunning) - 1]byte
-	_ [2 - unsafe.Offsetof(PodState{}.Node)]byte
-	_ [unsafe.Offsetof(PodState{}.Node) - 2]byte
-	_ [3 - unsafe.Offsetof(PodState{}.Owner)]byte
-	_ [unsafe.Offsetof(PodState{}.Owner) - 3]byte
-	_ [4 - unsafe.Offsetof(PodState{}.RS)]byte
-	_ [unsafe.Offsetof(PodState{}.RS) - 4]byte
-	_ [5 - unsafe.Offsetof(PodState{}.Template)]byte
-	_ [unsafe.Offsetof(PodState{}.Template) - 5]byte
-	_ [6 - unsafe.Offsetof(PodState{}.Pattern)]byte
-	_ [unsafe.Offsetof(PodState{}.Pattern) - 6]byte
-	_ [8 - unsafe.Offsetof(PodState{}.CPU)]byte
-	_ [unsafe.Offsetof(PodState{}.CPU) - 8]byte
-)
+// The layout setPodHead writes, checked at compile time: every field at
+// the offset it assumes (a mismatch makes layoutMismatch non-zero, and
+// an array of that length is not a [0]byte).
+const layoutMismatch = unsafe.Offsetof(PodState{}.Phase) |
+	(unsafe.Offsetof(PodState{}.WasRunning) ^ 1) |
+	(unsafe.Offsetof(PodState{}.Node) ^ 2) |
+	(unsafe.Offsetof(PodState{}.Owner) ^ 3) |
+	(unsafe.Offsetof(PodState{}.RS) ^ 4) |
+	(unsafe.Offsetof(PodState{}.Template) ^ 5) |
+	(unsafe.Offsetof(PodState{}.Pattern) ^ 6) |
+	(unsafe.Offsetof(PodState{}.CPU) ^ 8) |
+	(unsafe.Sizeof(PodState{}) ^ podBytes) |
+	(unsafe.Sizeof(NodeState{}) ^ 1)
+
+var _ [0]byte = [layoutMismatch]byte{}
 
 // nodeBytes views nodes as their status bytes (a NodeState is its one
 // NodeStatus byte).
@@ -71,6 +65,3 @@ func nodeBytes(nodes []NodeState) []byte {
 	}
 	return unsafe.Slice((*byte)(unsafe.Pointer(&nodes[0])), len(nodes))
 }
-
-var _ [1 - unsafe.Sizeof(NodeState{})]byte
-var _ [unsafe.Sizeof(NodeState{}) - 1]byte
