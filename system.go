@@ -173,7 +173,7 @@ func (sys *System) Next(s *model.State, emit func(checker.Step, *model.State)) {
 const upToSymmetry = 1 << 31
 
 // next is Next; with orbits, choices among nodes take one node per orbit
-// of s under its symmetries (model.Tx.DistinctNodes).
+// of s under its symmetries (model.Tx.ChooseNode, model.Tx.ChoosePods).
 func (sys *System) next(s *model.State, emit func(checker.Step, *model.State), orbits bool) {
 	if s.Failed != model.NoFailure {
 		return

@@ -44,7 +44,7 @@ func chooseEnabled(tx *model.Tx, n int, enabled func(i int) bool) int {
 
 // chooseEnabledNode is chooseEnabled for sub-actors that are nodes: it
 // branches over one enabled node per orbit of interchangeable nodes when
-// the Tx has orbits (model.Tx.DistinctNodes), over every enabled node
+// the Tx has orbits (model.Tx.ChooseNode), over every enabled node
 // otherwise.
 func chooseEnabledNode(tx *model.Tx, n int, enabled func(i int) bool) int {
 	var buf [32]int
@@ -57,6 +57,5 @@ func chooseEnabledNode(tx *model.Tx, n int, enabled func(i int) bool) int {
 	if len(nodes) == 0 {
 		return -1
 	}
-	nodes = tx.DistinctNodes(nodes)
-	return nodes[tx.Choose(len(nodes))]
+	return tx.ChooseNode(nodes)
 }

@@ -7,8 +7,18 @@ package model
 // choice picked have the same canonical form: exploring one of them is
 // enough. The System then gives the Tx the node orbits of the state the
 // step starts from, and a process that branches over nodes branches over
-// one node per orbit (Tx.DistinctNodes). Without symmetry the Tx has no
-// orbits and every node stays a branch.
+// one node per orbit (Tx.ChooseNode), over pods up to the same symmetry
+// (Tx.ChoosePods). Without symmetry the Tx has no orbits and every node
+// stays a branch.
+//
+// A step may choose several times. After a choice, the nodes it told
+// apart are no longer interchangeable for the rest of the run: the Tx
+// refines its labels to the symmetries that fix what was chosen (the
+// chosen node gets a label of its own; nodes that lost different pods
+// are split), so that every later choice of the run is pruned only by
+// symmetries that still hold. The orbit labels of the state are those of
+// a product of symmetric groups (every permutation within a label class
+// is a symmetry), and such refinements are exactly the stabilisers.
 
 // NodeOrbits returns, for a state, each node's orbit label (in dst's
 // array when it is large enough): two nodes have the same label when a
@@ -19,35 +29,92 @@ type NodeOrbits func(s *State, dst []int) []int
 // orbit of pre, the state the step starts from (nil orbits: every node
 // is its own branch). Orbits are computed on first use.
 func (tx *Tx) SetNodeOrbits(orbits NodeOrbits, pre *State) {
-	tx.orbits, tx.orbitsOf, tx.orbitsKnown = orbits, pre, false
+	tx.orbits, tx.orbitsOf, tx.orbitsKnown, tx.labelsFresh = orbits, pre, false, false
 }
 
-// DistinctNodes returns the first node of each orbit among nodes, in
-// their order: nodes itself when the Tx has no orbits, otherwise a slice
-// of the Tx's own that stays valid until the next call. nodes is not
-// modified.
-func (tx *Tx) DistinctNodes(nodes []int) []int {
-	if tx.orbits == nil || len(nodes) < 2 {
-		return nodes
+// orbitLabels returns the current run's labels: the state's orbits,
+// refined by the run's earlier choices. nil when the Tx has no orbits.
+func (tx *Tx) orbitLabels() []int {
+	if tx.orbits == nil {
+		return nil
 	}
 	if !tx.orbitsKnown {
-		tx.orbitLabels = tx.orbits(tx.orbitsOf, tx.orbitLabels)
+		tx.baseLabels = tx.orbits(tx.orbitsOf, tx.baseLabels)
 		tx.orbitsKnown = true
+		tx.labelsFresh = false
 	}
-	labels := tx.orbitLabels
+	if !tx.labelsFresh {
+		tx.labels = append(tx.labels[:0], tx.baseLabels...)
+		tx.nextLabel = 0
+		for _, l := range tx.labels {
+			tx.nextLabel = max(tx.nextLabel, l+1)
+		}
+		tx.labelsFresh = true
+	}
+	return tx.labels
+}
+
+// freshLabel returns a label no node of the run carries.
+func (tx *Tx) freshLabel() int {
+	tx.nextLabel++
+	return tx.nextLabel - 1
+}
+
+// individualize gives node n a label of its own when it shares one.
+func (tx *Tx) individualize(n int) {
+	labels := tx.orbitLabels()
+	if labels == nil || n < 0 || n >= len(labels) {
+		return
+	}
+	for m, l := range labels {
+		if m != n && l == labels[n] {
+			labels[n] = tx.freshLabel()
+			return
+		}
+	}
+}
+
+// ChooseNode branches over the nodes (node indices): over one node per
+// orbit when the Tx has orbits, the first of each in the order given, so
+// that choice 0 is nodes[0]. The chosen node is told apart from its
+// orbit for the rest of the run. nodes must not be empty.
+func (tx *Tx) ChooseNode(nodes []int) int {
+	return nodes[tx.ChooseNodeIndex(nodes)]
+}
+
+// ChooseNodeIndex is ChooseNode returning the chosen position in nodes.
+// An entry below zero stands for something that is not one node (a
+// topology domain of several nodes, say): it is never merged with
+// another entry.
+func (tx *Tx) ChooseNodeIndex(nodes []int) int {
+	if len(nodes) < 2 {
+		if len(nodes) == 1 {
+			tx.individualize(nodes[0])
+		}
+		return 0
+	}
+	labels := tx.orbitLabels()
+	if labels == nil {
+		return tx.Choose(len(nodes))
+	}
+	// kept holds positions in nodes, one per orbit.
 	kept := tx.distinct[:0]
-	for _, n := range nodes {
+	for i, n := range nodes {
 		dup := false
-		for _, m := range kept {
-			if labels[m] == labels[n] {
-				dup = true
-				break
+		if n >= 0 {
+			for _, j := range kept {
+				if m := nodes[j]; m >= 0 && labels[m] == labels[n] {
+					dup = true
+					break
+				}
 			}
 		}
 		if !dup {
-			kept = append(kept, n)
+			kept = append(kept, i)
 		}
 	}
 	tx.distinct = kept
-	return kept
+	i := kept[tx.Choose(len(kept))]
+	tx.individualize(nodes[i])
+	return i
 }

@@ -69,8 +69,21 @@ func insertSorted(xs []int, x int) []int {
 // candidates. Choice 0 takes as many as it can from the earliest groups,
 // so the first branch is Kivi's lowest-slot pick when the candidates are
 // in slot order.
+//
+// When the Tx has node orbits (nodeorbits.go), pods on interchangeable
+// nodes are interchangeable too: taking two pods from node A and one from
+// its twin B gives a permutation of taking one from A and two from B. The
+// choice is then how many of each group every node loses, with the
+// nodes of one orbit losing non-increasing amounts in their order
+// (ChoosePods then branches over partitions, not over subsets), and the
+// nodes that lost different amounts are told apart for the rest of the
+// run.
 func (tx *Tx) ChoosePods(s *State, candidates []int, k int) []int {
-	return chooseFromGroups(tx, identicalGroups(s, candidates), k)
+	groups := identicalGroups(s, candidates)
+	if labels := tx.orbitLabels(); labels != nil && len(groups) > 1 {
+		return tx.chooseUpToSymmetry(s, labels, groups, k)
+	}
+	return chooseFromGroups(tx, groups, k)
 }
 
 func chooseFromGroups(tx *Tx, groups [][]int, k int) []int {
@@ -90,4 +103,296 @@ func chooseFromGroups(tx *Tx, groups [][]int, k int) []int {
 		k -= take
 	}
 	return out
+}
+
+// podHost is one node's share of a ChoosePods call: the groups of
+// identical candidates on it (positions in the groups slice, in class
+// order) and the node it is twinned with, the last earlier host of the
+// same orbit with the same groups, or -1.
+type podHost struct {
+	node   uint8
+	groups []int
+	twin   int
+}
+
+// chooseUpToSymmetry is ChoosePods with node orbits: groups are decided
+// host by host (hosts in order of their first group, groups of a host in
+// class order), and a host takes, group by group, at most what its twin
+// took as long as it has taken the same so far: twins lose
+// lexicographically non-increasing amounts. A value is offered only if
+// the later decisions can still make up k (twinPlan.maxAfter, exact
+// when every host holds one group); should the bound let an impossible
+// value through, the run takes what it must (a successor another branch
+// also reaches, never one that is not reachable).
+func (tx *Tx) chooseUpToSymmetry(s *State, labels []int, groups [][]int, k int) []int {
+	var hosts []podHost
+	for gi, g := range groups {
+		n := s.Pods[g[0]].Node
+		h := -1
+		for i := range hosts {
+			if hosts[i].node == n {
+				h = i
+				break
+			}
+		}
+		if h < 0 {
+			hosts = append(hosts, podHost{node: n, twin: -1})
+			h = len(hosts) - 1
+		}
+		hosts[h].groups = append(hosts[h].groups, gi)
+	}
+	for i := range hosts {
+		h := &hosts[i]
+		lessByClass := func(a, b int) bool { return podClassLess(&s.Pods[groups[a][0]], &s.Pods[groups[b][0]]) }
+		for x := 1; x < len(h.groups); x++ {
+			for y := x; y > 0 && lessByClass(h.groups[y], h.groups[y-1]); y-- {
+				h.groups[y], h.groups[y-1] = h.groups[y-1], h.groups[y]
+			}
+		}
+		if h.node == 0 {
+			continue
+		}
+		for j := i - 1; j >= 0; j-- {
+			if o := &hosts[j]; o.node != 0 && labels[o.node-1] == labels[h.node-1] && sameShares(s, groups, o.groups, h.groups) {
+				h.twin = j
+				break
+			}
+		}
+	}
+	plan := twinPlan{hosts: hosts, groups: groups, take: make([]int, len(groups))}
+	for i := range hosts {
+		h := &hosts[i]
+		equal := h.twin >= 0
+		for c, gi := range h.groups {
+			hi := min(len(groups[gi]), k)
+			if equal {
+				hi = min(hi, plan.take[hosts[h.twin].groups[c]])
+			}
+			// The values that can still make up k, from hi down: below
+			// the twin's amount the rest of the host is free and fewer
+			// only ever fit less, so the scan stops at the first misfit
+			// there; at the twin's amount the rest is bounded by the
+			// twin's, which can fit less than one pod fewer would.
+			fits := plan.fits[:0]
+			for t := hi; t >= 0; t-- {
+				if k-t <= plan.maxAfter(i, c, t, equal) {
+					fits = append(fits, t)
+				} else if !equal || t != plan.take[hosts[h.twin].groups[c]] {
+					break
+				}
+			}
+			plan.fits = fits
+			t := min(len(groups[gi]), k) // no value fits the order: take what must go
+			if len(fits) > 0 {
+				t = fits[tx.Choose(len(fits))]
+			}
+			if equal && t != plan.take[hosts[h.twin].groups[c]] {
+				equal = false
+			}
+			plan.take[gi] = t
+			k -= t
+		}
+	}
+	var out []int
+	for gi, g := range groups {
+		out = append(out, g[:plan.take[gi]]...)
+	}
+	tx.splitByTakes(s, groups, hosts, plan.take)
+	return out
+}
+
+// twinPlan is chooseUpToSymmetry's decisions so far: take holds the
+// amounts decided for the groups of the hosts before the current one and
+// of the current host's groups before the current group.
+type twinPlan struct {
+	hosts  []podHost
+	groups [][]int
+	take   []int
+	fits   []int
+}
+
+// maxAfter bounds from above the pods the decisions after group c of host
+// i can take when that group takes t (equal: host i has taken what its
+// twin took so far). Each later host may take at most the most that a
+// vector lexicographically below its twin's allows; an undecided twin
+// counts with the largest vector it may take. Exact when every host holds
+// one group.
+func (p *twinPlan) maxAfter(i, c, t int, equal bool) int {
+	cur := &p.hosts[i]
+	// vecs[j] is the largest vector host j may take (hosts ≥ i).
+	vecs := make([][]int, len(p.hosts))
+	vi := make([]int, len(cur.groups))
+	total := 0
+	for x, gi := range cur.groups {
+		switch {
+		case x < c:
+			vi[x] = p.take[gi]
+		case x == c:
+			vi[x] = t
+		default:
+			vi[x] = len(p.groups[gi])
+		}
+	}
+	if equal && t == p.take[p.hosts[cur.twin].groups[c]] {
+		twin := p.hosts[cur.twin].groups
+		for x := c + 1; x < len(vi); x++ {
+			vi[x] = p.take[twin[x]]
+		}
+		total += maxBelow(vi[c+1:], p.counts(i)[c+1:])
+	} else {
+		for x := c + 1; x < len(vi); x++ {
+			total += vi[x]
+		}
+	}
+	vecs[i] = vi
+	for j := i + 1; j < len(p.hosts); j++ {
+		h := &p.hosts[j]
+		counts := p.counts(j)
+		if h.twin < 0 {
+			vecs[j] = counts
+			total += sum(counts)
+			continue
+		}
+		var parent []int
+		if h.twin < i {
+			parent = p.decided(h.twin)
+		} else {
+			parent = vecs[h.twin]
+		}
+		vecs[j] = parent
+		total += maxBelow(parent, counts)
+	}
+	return total
+}
+
+func (p *twinPlan) counts(i int) []int {
+	out := make([]int, len(p.hosts[i].groups))
+	for x, gi := range p.hosts[i].groups {
+		out[x] = len(p.groups[gi])
+	}
+	return out
+}
+
+func (p *twinPlan) decided(i int) []int {
+	out := make([]int, len(p.hosts[i].groups))
+	for x, gi := range p.hosts[i].groups {
+		out[x] = p.take[gi]
+	}
+	return out
+}
+
+// maxBelow is the largest sum of a vector x with x ≤ counts componentwise
+// and x lexicographically at most v (v ≤ counts): v itself, or v lowered
+// by one at some position and full after it.
+func maxBelow(v, counts []int) int {
+	best := sum(v)
+	prefix := 0
+	for i := range v {
+		if v[i] > 0 {
+			best = max(best, prefix+v[i]-1+sum(counts[i+1:]))
+		}
+		prefix += v[i]
+	}
+	return best
+}
+
+func sum(xs []int) int {
+	n := 0
+	for _, x := range xs {
+		n += x
+	}
+	return n
+}
+
+// splitByTakes refines the run's orbits after chooseUpToSymmetry: the
+// hosts of one orbit that lost different amounts of the same groups are
+// no longer interchangeable. Hosts that lost nothing keep their label.
+func (tx *Tx) splitByTakes(s *State, groups [][]int, hosts []podHost, take []int) {
+	labels := tx.orbitLabels()
+	fresh := make([]int, len(hosts)) // the new label of each host; -1 = unchanged
+	for i := range hosts {
+		h := &hosts[i]
+		fresh[i] = -1
+		if h.node == 0 || !tookAny(take, h.groups) {
+			continue
+		}
+		for j := range i {
+			o := &hosts[j]
+			if o.node != 0 && labels[o.node-1] == labels[h.node-1] && fresh[j] >= 0 &&
+				sameShares(s, groups, o.groups, h.groups) && sameTakes(take, o.groups, h.groups) {
+				fresh[i] = fresh[j]
+				break
+			}
+		}
+		if fresh[i] < 0 {
+			fresh[i] = tx.freshLabel()
+		}
+	}
+	for i, h := range hosts {
+		if fresh[i] >= 0 {
+			labels[h.node-1] = fresh[i]
+		}
+	}
+}
+
+func tookAny(take []int, gs []int) bool {
+	for _, g := range gs {
+		if take[g] > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func sameTakes(take []int, a, b []int) bool {
+	for i := range a {
+		if take[a[i]] != take[b[i]] {
+			return false
+		}
+	}
+	return true
+}
+
+// sameShares reports whether two hosts hold the same groups (in class
+// order): as many of them, of the same pods but for the node, and as
+// many pods in each.
+func sameShares(s *State, groups [][]int, a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		ga, gb := groups[a[i]], groups[b[i]]
+		if len(ga) != len(gb) || !sameClass(&s.Pods[ga[0]], &s.Pods[gb[0]]) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameClass reports whether two pods are equal but for their node.
+func sameClass(a, b *PodState) bool {
+	x, y := *a, *b
+	x.Node, y.Node = 0, 0
+	return x == y
+}
+
+// podClassLess orders pods by everything but their node.
+func podClassLess(a, b *PodState) bool {
+	switch {
+	case a.Phase != b.Phase:
+		return a.Phase < b.Phase
+	case a.WasRunning != b.WasRunning:
+		return !a.WasRunning
+	case a.Owner != b.Owner:
+		return a.Owner < b.Owner
+	case a.RS != b.RS:
+		return a.RS < b.RS
+	case a.Template != b.Template:
+		return a.Template < b.Template
+	case a.Pattern != b.Pattern:
+		return a.Pattern < b.Pattern
+	case a.CPU != b.CPU:
+		return a.CPU < b.CPU
+	}
+	return a.Memory < b.Memory
 }

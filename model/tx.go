@@ -31,12 +31,18 @@ type Tx struct {
 	// Lines is non-nil only when tracing.
 	Lines   []Line
 	tracing bool
-	// orbits, orbitsOf and orbitLabels serve DistinctNodes
-	// (nodeorbits.go).
+	// orbits and orbitsOf serve the choices up to symmetry
+	// (nodeorbits.go): baseLabels are orbitsOf's orbit labels (computed
+	// on first use, valid while orbitsKnown), labels the current run's
+	// copy, refined by its choices (fresh while labelsFresh), and
+	// nextLabel the next unused label.
 	orbits      NodeOrbits
 	orbitsOf    *State
-	orbitLabels []int
+	baseLabels  []int
+	labels      []int
 	orbitsKnown bool
+	labelsFresh bool
+	nextLabel   int
 	distinct    []int
 	// Recall and Remember: point counts the run's Recall calls; memo is
 	// what was remembered at the memoPoint-th call of an earlier run of
@@ -69,6 +75,7 @@ func (tx *Tx) Restart(trace bool) {
 	tx.pos = 0
 	tx.point = 0
 	tx.Marks = 0
+	tx.labelsFresh = false
 	tx.tracing = trace
 	if trace {
 		tx.Lines = tx.Lines[:0]

@@ -24,6 +24,7 @@ func (c *cycle) balanceDomains(p *model.DeschedulerProfile, sc spreadConstraint,
 	below := c.nodesBelowIdealAvg(sc, ds, sum)
 	var plan []candidate
 	i, j := 0, d-1
+	fixed := d // positions from fixed on hold the domain fixSource chose
 	for i < j {
 		if ds[j].size*d <= sum {
 			j--
@@ -37,6 +38,10 @@ func (c *cycle) balanceDomains(p *model.DeschedulerProfile, sc spreadConstraint,
 		if move <= 0 {
 			i++
 			continue
+		}
+		if j < fixed {
+			c.fixSource(sc, ds, j)
+			fixed = j
 		}
 		move = min(move, len(ds[j].pods))
 		taken, kept := c.takeForEviction(ds[j].pods, below, move)
@@ -57,6 +62,48 @@ func (c *cycle) balanceDomains(p *model.DeschedulerProfile, sc spreadConstraint,
 		ds[i].size += move
 	}
 	return plan
+}
+
+// fixSource decides which domain sits at position j, the next one pods
+// are moved out of. Upstream sorts the domains by size with an unstable
+// sort over map order, so domains of equal size come in any order: any of
+// the domains of position j's size that are not yet a source may be the
+// one at j. The choice is made only here, where it matters: a domain
+// below j only ever receives pods as a count, and its identity is never
+// read. The candidates are listed from j down, so choice 0 keeps the
+// order by label value id (Kivi's). Hostname domains of interchangeable
+// nodes are one choice up to symmetry (model.Tx.ChooseNodeIndex).
+func (c *cycle) fixSource(sc spreadConstraint, ds []domain, j int) {
+	var buf [16]int
+	positions := buf[:0]
+	for p := j; p >= 0 && ds[p].tie == ds[j].tie; p-- {
+		positions = append(positions, p)
+	}
+	if len(positions) < 2 {
+		return
+	}
+	nodes := make([]int, len(positions))
+	for k, p := range positions {
+		nodes[k] = c.onlyNode(sc.c.Key, ds[p].value)
+	}
+	p := positions[c.tx.ChooseNodeIndex(nodes)]
+	ds[p].value, ds[j].value = ds[j].value, ds[p].value
+	ds[p].pods, ds[j].pods = ds[j].pods, ds[p].pods
+}
+
+// onlyNode returns the one node whose label key has value v, or -1 when
+// there are several (or none).
+func (c *cycle) onlyNode(key model.KeyID, v model.ValueID) int {
+	only := -1
+	for n := range c.u.Nodes {
+		if c.u.Nodes[n].LabelSet.Get(key) == v {
+			if only >= 0 {
+				return -1
+			}
+			only = n
+		}
+	}
+	return only
 }
 
 // nodesBelowIdealAvg is filterNodesBelowIdealAvg: the cycle's nodes that

@@ -22,6 +22,9 @@ type domain struct {
 	value model.ValueID
 	pods  []int
 	size  int
+	// tie is the size the domains were sorted by: domains of equal tie
+	// are in no order upstream (balanceDomains' fixSource).
+	tie int
 }
 
 // Plan counts the evictable pods (v0.28+ lists only pods passing
@@ -135,6 +138,9 @@ func (c *cycle) domains(sc spreadConstraint, counted []int) ([]domain, int) {
 		}
 		return ds[i].value < ds[j].value
 	})
+	for i := range ds {
+		ds[i].tie = ds[i].size
+	}
 	return ds, sum
 }
 

@@ -154,8 +154,7 @@ func pickHost(tx *model.Tx, u *model.Universe, top []int) (int, bool) {
 	if u.Options.TieBreak == model.BranchOnTies {
 		// One branch per orbit of interchangeable nodes when the checker
 		// stores states up to symmetry.
-		top = tx.DistinctNodes(top)
-		return top[tx.Choose(len(top))], true
+		return tx.ChooseNode(top), true
 	}
 	return top[0], true
 }

@@ -94,14 +94,14 @@ func TestClasses(t *testing.T) {
 		},
 		want: "[[0] [1] [2]]", rules: "LowestIndexTieBreak(off)",
 	}, {
-		name: "descheduler balancing a hostname constraint switches symmetry off (topologyspread.go domains)",
+		name: "descheduler balancing a hostname constraint keeps symmetry (balanceDomains branches over equal domains)",
 		build: func(b *modeltest.Builder) {
 			b.AddNodes(3, modeltest.Node())
 			b.AddTemplate(modeltest.Template("app").Label("name", "app").Spread(1, model.KiviHostnameKey, model.DoNotSchedule))
 			b.U.Descheduler = &model.Descheduler{Profiles: []model.DeschedulerProfile{{Name: "p",
 				Balance: []model.BalancePlugin{model.RemovePodsViolatingTopologySpreadConstraint}}}}
 		},
-		want: "[[0] [1] [2]]", rules: "DeschedulerHostnameDomains(off)",
+		want: "[[0 1 2]]",
 	}, {
 		name: "descheduler ignoring the hostname constraint (soft, profile balances hard only) keeps symmetry",
 		build: func(b *modeltest.Builder) {

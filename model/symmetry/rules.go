@@ -29,7 +29,6 @@ type rule interface {
 func rules() []rule {
 	return []rule{
 		lowestIndexTieBreak{},
-		deschedulerHostnameDomains{},
 		deschedulerLimitedNodeWalk{},
 		nodeNamePins{},
 		nodeFailureTargets{},
@@ -54,41 +53,6 @@ func (r lowestIndexTieBreak) Decide(u *model.Universe) Decision {
 		return Decision{}
 	}
 	return Decision{Rule: r.Name(), Off: true, Reason: "the scheduler takes the lowest-index node among ties"}
-}
-
-// deschedulerHostnameDomains: RemovePodsViolatingTopologySpreadConstraint
-// sorts domains by size with ties broken by label value id and moves pods
-// out of the last (largest) one (controllers/descheduler/topologyspread.go,
-// domains). On a hostname key every node is its own domain, so between
-// equally loaded nodes the one with the higher hostname value id loses
-// its pods: after a permutation a different node's pods are evicted, and
-// the two successors are not permutations of each other unless the nodes'
-// pods are identical slot for slot, which they never are. On any other
-// key the nodes of a class share their value, hence their domain, and the
-// plugin reads the domain's pods in slot order only.
-type deschedulerHostnameDomains struct{}
-
-func (deschedulerHostnameDomains) Name() string { return "DeschedulerHostnameDomains" }
-
-func (r deschedulerHostnameDomains) Decide(u *model.Universe) Decision {
-	if u.Descheduler == nil {
-		return Decision{}
-	}
-	for _, p := range u.Descheduler.Profiles {
-		if !hasPlugin(p, model.RemovePodsViolatingTopologySpreadConstraint) {
-			continue
-		}
-		for _, t := range u.Templates {
-			for _, c := range t.Spread {
-				if isHostnameKey(c.TopologyKey) && constraintSelected(p, c.When) {
-					return Decision{Rule: r.Name(), Off: true, Reason: fmt.Sprintf(
-						"profile %q balances template %q's spread constraint on %q, whose domains are ordered by hostname value id",
-						p.Name, t.Name, c.TopologyKey)}
-				}
-			}
-		}
-	}
-	return Decision{}
 }
 
 // deschedulerLimitedNodeWalk: RemoveDuplicates lists duplicates walking the
@@ -196,16 +160,4 @@ func hasPlugin(p model.DeschedulerProfile, b model.BalancePlugin) bool {
 		}
 	}
 	return false
-}
-
-// constraintSelected mirrors the descheduler's `constraints` argument
-// (controllers/descheduler/constraints.go, allowed).
-func constraintSelected(p model.DeschedulerProfile, w model.WhenUnsatisfiable) bool {
-	switch p.Constraints {
-	case model.HardConstraints:
-		return w == model.DoNotSchedule
-	case model.SoftConstraints:
-		return w == model.ScheduleAnyway
-	}
-	return true
 }

@@ -1,0 +1,125 @@
+package kivi_test
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/kivi-go/kivi"
+	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/model"
+	"github.com/kivi-go/kivi/model/modeltest"
+)
+
+// Choices up to symmetry (model.Tx.ChooseNode, model.Tx.ChoosePods and the
+// descheduler's choice of equal domains) branch over one outcome per
+// orbit of the state's symmetries instead of over every node and subset.
+// That is sound exactly when it loses no orbit: the canonical forms of
+// the successors it emits must be all the canonical forms of the
+// successors of the unreduced enumeration.
+
+// canonicalSuccessors returns the sorted, distinct canonical encodings of
+// the successors that next emits from s.
+func canonicalSuccessors(sys *kivi.System, s *model.State, next func(*model.State, func(checker.Step, *model.State))) (keys []string, n int) {
+	next(s, func(_ checker.Step, t *model.State) {
+		keys = append(keys, string(sys.Symmetry.AppendCanonical(nil, t)))
+		n++
+	})
+	slices.Sort(keys)
+	return slices.Compact(keys), n
+}
+
+// scaleDownProblem: interchangeable nodes holding several pods each, of
+// two CPU usages, and a kubectl scale that may remove up to all of them:
+// the deployment controller's victims range over pods of twin nodes with
+// two classes per node.
+func scaleDownProblem(t testing.TB, nodes int) *kivi.Problem {
+	t.Helper()
+	b := modeltest.New()
+	b.AddNodes(nodes, modeltest.Node().CPU(64).Mem(64))
+	app := b.AddTemplate(modeltest.Template("app").Requests(8, 8).Label("name", "app"))
+	d := b.AddDeployment("web", app, 2*nodes)
+	for n := range nodes {
+		b.RunPodCPU(d, n, 3).RunPodCPU(d, n, 5)
+	}
+	b.AddEvent(model.Event{Kind: model.ScaleDeployment, MaxDelta: 2 * nodes, MaxDeployment: 1})
+	b.Slots = 3 * nodes
+	u, s, err := b.Build(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := kivi.NewProblemFrom(fmt.Sprintf("scaledown%d", nodes), u, s, nil, kivi.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestChoicesUpToSymmetryKeepEveryOrbit: on random reachable states of the
+// symmetric clusters (built-in cases and setups, the events cluster, two
+// deployments, C8's descheduler at three and four nodes, scale-downs over
+// twin nodes), branching up to symmetry reaches exactly the canonical
+// successors of branching over everything, and never more successors.
+func TestChoicesUpToSymmetryKeepEveryOrbit(t *testing.T) {
+	clusters := symmetricClusters(t)
+	// Half the draws go to clusters where many choices are made among
+	// twin nodes.
+	twins := []symCluster{
+		{"scaledown3", scaleDownProblem(t, 3)},
+		{"scaledown4", scaleDownProblem(t, 4)},
+		{"c1/scale5", caseProblem(t, "c1", 5, false)},
+		{"c8/scale4", caseProblem(t, "c8", 4, false)},
+		{"c8[1 4][5]", setupProblem(t, "c8", false, []int{1, 4}, []int{5})},
+	}
+	fewer := map[string]bool{}
+	rapid.Check(t, func(rt *rapid.T) {
+		from := clusters
+		if rapid.Bool().Draw(rt, "twins") {
+			from = twins
+		}
+		cl := rapid.SampledFrom(from).Draw(rt, "cluster")
+		sys := cl.p.System
+		if sys.Symmetry == nil || sys.Symmetry.Trivial() {
+			return
+		}
+		ss, ok := sys.CheckerSystem().(checker.SymmetricSuccessors[*model.State])
+		if !ok {
+			rt.Fatalf("%s: a symmetric system without NextUpToSymmetry", cl.name)
+		}
+		s := walkUpTo(rt, sys, rapid.SampledFrom([]int{1, 2, 3, 10, 40}).Draw(rt, "bound"))
+		all, nAll := canonicalSuccessors(sys, s, sys.Next)
+		orbits, nOrbits := canonicalSuccessors(sys, s, ss.NextUpToSymmetry)
+		if !slices.Equal(all, orbits) {
+			rt.Fatalf("%s: %d canonical successors branching over everything, %d up to symmetry\nstate:\n%s",
+				cl.name, len(all), len(orbits), model.Describe(sys.U, s))
+		}
+		if nOrbits > nAll {
+			rt.Fatalf("%s: %d successors up to symmetry, more than the %d of the full enumeration", cl.name, nOrbits, nAll)
+		}
+		if nOrbits < nAll {
+			fewer[cl.name] = true
+		}
+	})
+	for _, name := range []string{"scaledown3", "scaledown4"} {
+		if !fewer[name] {
+			t.Errorf("%s: never fewer successors up to symmetry: the test compared nothing there", name)
+		}
+	}
+}
+
+// walkUpTo draws a random run of up to max steps from the initial state.
+func walkUpTo(rt *rapid.T, sys *kivi.System, max int) *model.State {
+	var s *model.State
+	sys.Initial(func(x *model.State) { s = x.Clone() })
+	steps := rapid.IntRange(0, max).Draw(rt, "steps")
+	for range steps {
+		succ := successors(sys, s)
+		if len(succ) == 0 {
+			break
+		}
+		s = succ[rapid.IntRange(0, len(succ)-1).Draw(rt, "successor")]
+	}
+	return s
+}
