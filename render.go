@@ -78,6 +78,9 @@ func WriteFailures(w io.Writer, r *Report) {
 			names = append(names, f.Name)
 		}
 		fmt.Fprintf(w, "    Violating intent(s): %s \n", strings.Join(names, " "))
+		if line := r.FoundByLine(); line != "" {
+			fmt.Fprintf(w, "    %s\n", line)
+		}
 	} else if len(r.Unknown()) == 0 {
 		fmt.Fprintln(w, "    No failure is found!")
 	} else {
@@ -93,6 +96,18 @@ func WriteFailures(w io.Writer, r *Report) {
 	}
 	if len(stopped) > 0 {
 		fmt.Fprintf(w, "    Not settled (the search stops at the first violation; --all settles every intent): %s\n", strings.Join(stopped, " "))
+	}
+	if len(r.Phases) > 1 {
+		q := r.Phases[0]
+		outcome := "no violation"
+		if q.Violations > 0 {
+			outcome = fmt.Sprintf("%d violation(s)", q.Violations)
+		}
+		scope := "stopped early"
+		if q.Complete {
+			scope = "complete"
+		}
+		fmt.Fprintf(w, "    Quick pass (%s): %s, %s, %d states\n", q.Description, outcome, scope, q.Stats.States)
 	}
 	fmt.Fprintf(w, "    Elapsed time: %.2f seconds\n", r.Elapsed.Seconds())
 	st := r.Stats
@@ -126,6 +141,9 @@ type JSONIntent struct {
 	Explanation    string     `json:"explanation,omitempty"`
 	Counterexample []JSONStep `json:"counterexample,omitempty"`
 	LoopStart      *int       `json:"loopStart,omitempty"`
+	// FoundBy is the phase that found the violation: "quick pass" or
+	// "exhaustive search".
+	FoundBy string `json:"foundBy,omitempty"`
 }
 
 // JSONStep is one line of a counterexample.
@@ -172,7 +190,7 @@ func (r *Report) JSON() JSONReport {
 		ElapsedS: r.Elapsed.Seconds(), StatesPerS: r.Stats.StatesPerS, BytesPerState: r.Stats.BytesPerState, Complete: r.Complete,
 		Symmetry: r.Symmetry, POR: r.POR, AmpleExpansions: r.Stats.AmpleExpansions, ProvisoExpansions: r.Stats.ProvisoExpansions}}
 	for _, x := range r.Results {
-		ji := JSONIntent{Name: x.Name, Verdict: x.Verdict.String(), Explanation: x.Explanation}
+		ji := JSONIntent{Name: x.Name, Verdict: x.Verdict.String(), Explanation: x.Explanation, FoundBy: x.FoundBy}
 		if x.Verdict == checker.Unknown {
 			ji.Reason = x.Reason.String()
 		}

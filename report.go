@@ -19,6 +19,9 @@ type Report struct {
 	// interchangeable nodes and pods, partial-order reduction (its work is
 	// in Stats.AmpleExpansions and Stats.ProvisoExpansions).
 	Symmetry, POR bool
+	// Phases are the searches that ran, in order (phases.go); Stats,
+	// Complete and the reductions are the last one's.
+	Phases []Phase
 }
 
 // IntentResult is the verdict on one intent or built-in property.
@@ -31,6 +34,9 @@ type IntentResult struct {
 	// Explanation says what was violated.
 	Explanation string
 	Trace       *Trace
+	// FoundBy names the phase that found the violation (PhaseQuick or
+	// PhaseExhaustive); "" unless violated.
+	FoundBy string
 }
 
 // Trace is a counterexample: the steps from the initial state, each with

@@ -12,6 +12,9 @@ import (
 // run the engine. The setup's report travels as its JSON document (so
 // that shard files carry it).
 func SetupVerifier(c *model.Cluster, opts Options) scaling.VerifyFunc {
+	// Setups are small and many: the quick pass would only double the
+	// work of each.
+	opts.NoQuickPass = true
 	return func(ctx context.Context, s scaling.Setup) (scaling.Outcome, error) {
 		u, st, err := scaling.Build(c, s)
 		if err != nil {

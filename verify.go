@@ -31,7 +31,15 @@ type Options struct {
 	// model.Process: a named, pure, deterministic transition function with
 	// a guard; see docs/library.md for the contract.
 	Controllers []model.Process
-	_           struct{}
+	// NoQuickPass turns off the quick pass of Problem.Check (phases.go):
+	// the exhaustive search alone decides every verdict.
+	NoQuickPass bool
+	// ShortenFor bounds how long the exhaustive search may look for a
+	// shorter counterexample once the quick pass has found a violation
+	// (0: DefaultShortenFor; below 0: report the quick pass's). It is
+	// within Checker.Timeout, never beyond.
+	ShortenFor time.Duration
+	_          struct{}
 }
 
 // Problem is one topology ready to verify: the compiled system, the
@@ -41,7 +49,16 @@ type Problem struct {
 	System     *System
 	Properties checker.Properties[*model.State]
 	Intents    []intents.Intent
+	// quick builds the quick pass's problem (nil: no quick pass);
+	// rebuild builds the same topology with other options.
+	quick      func() (*Problem, error)
+	rebuild    func(Options) (*Problem, error)
+	shortenFor time.Duration
 }
+
+// With returns the same topology and intents built with other options
+// (reductions, phases, extra intents and controllers).
+func (p *Problem) With(opts Options) (*Problem, error) { return p.rebuild(opts) }
 
 // NewProblem builds the Problem of a cluster's original topology.
 func NewProblem(c *model.Cluster, opts Options) (*Problem, error) {
@@ -56,6 +73,7 @@ func NewProblem(c *model.Cluster, opts Options) (*Problem, error) {
 // scaling search materialises setups this way) and the intents' specs.
 // pod_always_schedulable is always checked, as in Kivi.
 func NewProblemFrom(name string, u *model.Universe, s *model.State, decls []model.IntentDecl, opts Options) (*Problem, error) {
+	written := s
 	var ins []intents.Intent
 	hasSchedulable := false
 	for i, d := range decls {
@@ -97,11 +115,22 @@ func NewProblemFrom(name string, u *model.Universe, s *model.State, decls []mode
 	// Go predicates and custom monitors read what they like: no
 	// partial-order reduction can know what is invisible to them.
 	sys.Reduction = newReduction(sys, props, !nodeSymmetric(Options{ExtraIntents: opts.ExtraIntents}))
-	return &Problem{Name: name, System: sys, Properties: props, Intents: ins}, nil
+	p := &Problem{Name: name, System: sys, Properties: props, Intents: ins, shortenFor: opts.ShortenFor,
+		rebuild: func(o Options) (*Problem, error) { return NewProblemFrom(name, u, written, decls, o) }}
+	if !opts.NoQuickPass && u.Options.TieBreak == model.BranchOnTies {
+		p.quick = func() (*Problem, error) {
+			qu := *u
+			qu.Options.TieBreak = model.LowestIndex
+			qopts := opts
+			qopts.NoQuickPass = true
+			return NewProblemFrom(name, &qu, written, decls, qopts)
+		}
+	}
+	return p, nil
 }
 
-// Check runs the engine on the problem and packages the outcome.
-func (p *Problem) Check(ctx context.Context, opts checker.Options) (*Report, error) {
+// checkOnce runs the engine on the problem and packages the outcome.
+func (p *Problem) checkOnce(ctx context.Context, opts checker.Options) (*Report, error) {
 	start := time.Now()
 	res, err := checker.Check[*model.State](ctx, p.System.CheckerSystem(), p.Properties, opts)
 	if err != nil {

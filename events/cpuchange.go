@@ -11,7 +11,7 @@ const (
 
 // CPUChange is eventCpuChange(D) (events.md §2): once the cluster is
 // quiescent, one pod of deployment D's current ReplicaSet gets 1..MaxDelta
-// more CPU usage. Every (pod, Δ) pair is a branch.
+// times DeltaUnit more CPU usage. Every (pod, Δ) pair is a branch.
 type CPUChange struct {
 	event int
 	unanalysed
@@ -49,7 +49,7 @@ func (c CPUChange) Step(tx *model.Tx, s *model.State) {
 		*pc = cpuChangeBody
 	case cpuChangeBody:
 		p := startedMember(s, e.Deployment, tx.Choose(startedCount(s, e.Deployment)))
-		delta := int64(1 + tx.Choose(e.MaxDelta))
+		delta := int64(1+tx.Choose(e.MaxDelta)) * int64(max(e.DeltaUnit, 1))
 		changeCPU(tx, s, p, delta)
 		*pc = cpuChangeDone
 	}

@@ -401,7 +401,7 @@ func (h *HPADecl) compile(replicas int, setup bool) (HPA, error) {
 }
 
 func (c *Cluster) compileEvent(e EventDecl, nodeIndex map[string]int) (Event, error) {
-	ev := Event{Parallel: e.Parallel, MaxDelta: e.MaxDelta, MaxDeployment: e.MaxDeployment}
+	ev := Event{Parallel: e.Parallel, MaxDelta: e.MaxDelta, DeltaUnit: e.DeltaUnit, MaxDeployment: e.MaxDeployment}
 	kinds := map[string]EventKind{}
 	for k, n := range eventNames {
 		kinds[n] = k

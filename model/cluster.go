@@ -166,6 +166,11 @@ type EventDecl struct {
 	Template   string `json:"template,omitempty"`
 	Parallel   int    `json:"parallel,omitempty"`
 	MaxDelta   int    `json:"maxDelta,omitempty"`
+	// DeltaUnit for eventCpuChange: the changes are 1..MaxDelta times
+	// this many CPU units (0 = 1). Manifests count CPU in millicores,
+	// and a change that branches over every millicore explores hundreds
+	// of successors that differ in no decision of any controller.
+	DeltaUnit int `json:"deltaUnit,omitempty"`
 	// MaxDeployment for scaleDeployment: deployments 1..MaxDeployment.
 	MaxDeployment int `json:"maxDeployment,omitempty"`
 }

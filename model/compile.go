@@ -145,6 +145,12 @@ func (u *Universe) Compile() error {
 			if e.MaxDelta == 0 {
 				e.MaxDelta = 6
 			}
+			if e.DeltaUnit == 0 {
+				e.DeltaUnit = 1
+			}
+			if e.MaxDelta < 0 || e.DeltaUnit < 0 {
+				return fmt.Errorf("events[%d] (%s): maxDelta %d and deltaUnit %d must not be negative: %w", i, e.Kind, e.MaxDelta, e.DeltaUnit, ErrInvalid)
+			}
 			if e.Deployment < 0 || e.Deployment >= len(u.Deployments) {
 				return fmt.Errorf("events[%d] (%s): deployment %d does not exist: %w", i, e.Kind, e.Deployment, ErrInvalid)
 			}

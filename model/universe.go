@@ -371,6 +371,9 @@ type Event struct {
 	MaxDeployment int
 	// MaxDelta bounds CPUChange (default 6) and ScaleDeployment (default 3).
 	MaxDelta int
+	// DeltaUnit scales CPUChange's deltas (default 1): δ·DeltaUnit for δ
+	// in 1..MaxDelta.
+	DeltaUnit int
 
 	// VarOffset and VarLen locate the event's memory in State.EventVars
 	// (set by Compile).

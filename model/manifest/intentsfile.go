@@ -197,6 +197,30 @@ func eventDecl(a at, path string, e kiviEvent, deployments []string) (model.Even
 	return ed, err
 }
 
+// cpuChangeSteps is how many different amounts a CPU change explores.
+const cpuChangeSteps = 6
+
+// cpuSteps spreads CPU changes of up to largest millicores over at most
+// cpuChangeSteps evenly spaced amounts: (steps, unit) with steps·unit ≤
+// largest, the amounts being unit, 2·unit, … steps·unit, the top one as
+// close to largest as such a spacing allows. Kivi's cases change CPU by
+// 1..6 of 8 units; a change per millicore would explore hundreds of
+// successors that no controller tells apart.
+func cpuSteps(largest int) (steps, unit int) {
+	largest = max(largest, 1)
+	if largest <= cpuChangeSteps {
+		return largest, 1
+	}
+	// Either the unit rounded down (all six steps) or rounded up (fewer
+	// steps): whichever reaches further, six steps on a tie.
+	down := largest / cpuChangeSteps
+	up := (largest + cpuChangeSteps - 1) / cpuChangeSteps
+	if (largest/up)*up > cpuChangeSteps*down {
+		return largest / up, up
+	}
+	return cpuChangeSteps, down
+}
+
 func sortedKeys(m map[string]any) []string { return slices.Sorted(maps.Keys(m)) }
 
 // defaultCPUDelta is the default largest CPU increase of eventCpuChange:
@@ -227,8 +251,12 @@ func (as *assembly) addEvents(file, field string, events []kiviEvent) error {
 		if err != nil {
 			return err
 		}
-		if ed.Kind == "eventCpuChange" && ed.MaxDelta == 0 {
-			ed.MaxDelta = defaultCPUDelta(as.c, ed.Deployment)
+		if ed.Kind == "eventCpuChange" {
+			largest := ed.MaxDelta
+			if largest == 0 {
+				largest = defaultCPUDelta(as.c, ed.Deployment)
+			}
+			ed.MaxDelta, ed.DeltaUnit = cpuSteps(largest)
 		}
 		as.c.Events = append(as.c.Events, ed)
 	}

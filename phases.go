@@ -1,0 +1,177 @@
+package kivi
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/kivi-go/kivi/checker"
+)
+
+// A verification runs in up to two phases. The quick pass explores the
+// cluster with the scheduler taking the lowest-index node among equally
+// scored ones (Kivi's tie-break, one of the choices the real scheduler
+// may make), which cuts the interleavings of a large cluster by orders of
+// magnitude: every violation it finds is on a real path of the full
+// model, so it is reported as found. Only the exhaustive search, which
+// branches over every tie, can show that an intent holds. Once the quick
+// pass has found a violation, the exhaustive search looks for a shortest
+// counterexample for at most ShortenFor; what it finds replaces the quick
+// pass's trace (the quick pass's steps drain the scheduling queue at
+// once, so its trace length bounds nothing in the full model).
+
+// DefaultShortenFor is how long the exhaustive search looks for a shorter
+// counterexample after the quick pass found one, when Options.ShortenFor
+// is 0.
+const DefaultShortenFor = 5 * time.Second
+
+// Phase names, as IntentResult.FoundBy and Phase.Name give them.
+const (
+	PhaseQuick      = "quick pass"
+	PhaseExhaustive = "exhaustive search"
+)
+
+// Phase is what one phase of a verification did.
+type Phase struct {
+	Name string
+	// Description says how the phase explores, for people.
+	Description string
+	Stats       checker.Stats
+	Elapsed     time.Duration
+	// Complete: the phase explored its whole state space.
+	Complete bool
+	// Violations counts the intents the phase found violated.
+	Violations int
+}
+
+// quickBudget is the share of the run the quick pass may take: a quarter
+// of the timeout, or ten seconds without one.
+func quickBudget(timeout time.Duration) time.Duration {
+	if timeout > 0 {
+		return max(timeout/4, min(timeout, time.Second))
+	}
+	return 10 * time.Second
+}
+
+// Check verifies the problem: the quick pass first when the problem has
+// one, then the exhaustive search (see the comment at the top of
+// phases.go). opts.Timeout bounds both together.
+func (p *Problem) Check(ctx context.Context, opts checker.Options) (*Report, error) {
+	if p.quick == nil {
+		r, err := p.checkOnce(ctx, opts)
+		if err == nil {
+			r.Phases = []Phase{r.phase(PhaseExhaustive, exhaustiveDescription)}
+		}
+		return r, err
+	}
+	start := time.Now()
+	qp, err := p.quick()
+	if err != nil {
+		return nil, err
+	}
+	qopts := opts
+	qopts.Timeout = quickBudget(opts.Timeout)
+	quick, err := qp.checkOnce(ctx, qopts)
+	if err != nil {
+		return nil, err
+	}
+	quickPhase := quick.phase(PhaseQuick, quickDescription)
+
+	fopts := opts
+	found := len(quick.Violated()) > 0
+	if opts.Timeout > 0 {
+		fopts.Timeout = opts.Timeout - time.Since(start)
+		if fopts.Timeout <= 0 {
+			fopts.Timeout = time.Nanosecond
+		}
+	}
+	if found {
+		shorten := p.shortenFor
+		if shorten == 0 {
+			shorten = DefaultShortenFor
+		}
+		if shorten < 0 {
+			quick.Phases = []Phase{quickPhase}
+			quick.Elapsed = time.Since(start)
+			markFoundBy(quick, PhaseQuick)
+			return quick, nil
+		}
+		if fopts.Timeout == 0 || fopts.Timeout > shorten {
+			fopts.Timeout = shorten
+		}
+	}
+	full, err := p.checkOnce(ctx, fopts)
+	if err != nil {
+		return nil, err
+	}
+	fullPhase := full.phase(PhaseExhaustive, exhaustiveDescription)
+	markFoundBy(full, PhaseExhaustive)
+	r := full
+	if found {
+		r = merge(full, quick)
+	}
+	r.Phases = []Phase{quickPhase, fullPhase}
+	r.Elapsed = time.Since(start)
+	return r, nil
+}
+
+const (
+	quickDescription      = "scheduler ties go to the lowest-index node, as in Kivi"
+	exhaustiveDescription = "every tie and interleaving"
+)
+
+func (r *Report) phase(name, description string) Phase {
+	return Phase{Name: name, Description: description, Stats: r.Stats, Elapsed: r.Elapsed,
+		Complete: r.Complete, Violations: len(r.Violated())}
+}
+
+func markFoundBy(r *Report, phase string) {
+	for i := range r.Results {
+		if r.Results[i].Verdict == checker.Violated {
+			r.Results[i].FoundBy = phase
+		}
+	}
+}
+
+// merge takes the exhaustive search's verdicts, and the quick pass's
+// violation wherever the exhaustive search did not find that intent
+// violated: a violation on a real path stands whatever the other phase
+// could not settle.
+func merge(full, quick *Report) *Report {
+	for i := range full.Results {
+		fr := &full.Results[i]
+		if fr.Verdict == checker.Violated {
+			continue
+		}
+		if qr := quick.Result(fr.Name); qr != nil && qr.Verdict == checker.Violated {
+			*fr = *qr
+			fr.FoundBy = PhaseQuick
+		}
+	}
+	return full
+}
+
+// FoundByLine says which phase found the violations, for the summary:
+// "" when only the exhaustive search ran.
+func (r *Report) FoundByLine() string {
+	if len(r.Phases) < 2 {
+		return ""
+	}
+	q := r.Phases[0]
+	var quick, full int
+	for _, v := range r.Violated() {
+		if v.FoundBy == PhaseQuick {
+			quick++
+		} else {
+			full++
+		}
+	}
+	switch {
+	case quick > 0 && full == 0:
+		return fmt.Sprintf("Found by the quick pass (%s, %d states); the exhaustive search found no shorter counterexample within its budget.",
+			q.Description, q.Stats.States)
+	case quick > 0:
+		return fmt.Sprintf("Found by the quick pass (%s) and the exhaustive search.", q.Description)
+	}
+	return ""
+}
