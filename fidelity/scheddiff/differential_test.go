@@ -58,7 +58,7 @@ func report(s *Snapshot, v Verdict) string {
 func TestDifferential(t *testing.T) {
 	r := realScheduler(t)
 	withChecks(t, *snapshots)
-	counts := map[string]int{}
+	counts, covered := map[string]int{}, map[string]int{}
 	total := 0
 	rapid.Check(t, func(rt *rapid.T) {
 		s := Generate(rt)
@@ -71,19 +71,46 @@ func TestDifferential(t *testing.T) {
 		}
 		total++
 		counts[v.Class]++
+		// What the comparison exercised, judged on the real answer.
+		switch len(v.Real.Feasible) {
+		case 0:
+			covered["no feasible node"]++
+		case 1:
+			covered["one feasible node"]++
+		default:
+			covered["two or more feasible nodes (scores compared)"]++
+		}
+		if strings.Contains(v.Real.Detail, "PodTopologySpread: ") {
+			covered["a node rejected by a DoNotSchedule constraint"]++
+		}
+		if len(s.Pending.Spread) > 0 && len(v.Real.Feasible) > 1 {
+			covered["own spread constraints, scores compared"]++
+		}
 	})
 	agree := counts[""]
 	delete(counts, "")
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d snapshots: %d agree, %d disagree\n", total, agree, total-agree)
+	fmt.Fprintf(&b, "%d comparisons: %d agree, %d disagree\n", total, agree, total-agree)
 	for _, c := range slices.Sorted(maps.Keys(counts)) {
 		fmt.Fprintf(&b, "  %-60s %6d\n", c, counts[c])
 	}
+	b.WriteString("coverage:\n")
+	for _, c := range slices.Sorted(maps.Keys(covered)) {
+		fmt.Fprintf(&b, "  %-60s %6d\n", c, covered[c])
+	}
 	t.Log(b.String())
-	// A comparison that never disagrees would say nothing about the
-	// classes; the generator is built to hit the known causes.
-	if total >= 1000 && total-agree == 0 {
-		t.Errorf("no disagreement in %d snapshots: the known divergences should show", total)
+	// A comparison that never disagrees, or never reaches a feature,
+	// would say nothing; the generator is built to hit both.
+	if total >= 1000 {
+		if total-agree == 0 {
+			t.Errorf("no disagreement in %d snapshots: the known divergences should show", total)
+		}
+		for _, c := range []string{"no feasible node", "one feasible node", "two or more feasible nodes (scores compared)",
+			"a node rejected by a DoNotSchedule constraint", "own spread constraints, scores compared"} {
+			if covered[c] == 0 {
+				t.Errorf("no snapshot with %s in %d", c, total)
+			}
+		}
 	}
 }
 

@@ -15,7 +15,7 @@ const (
 	// server would reject an object carrying it, the in-process framework
 	// and the model are handed it all the same.
 	InvalidValue = "ssd!"
-	maxNodes     = 5
+	maxNodes     = 6
 	maxExisting  = 8
 )
 
@@ -48,10 +48,13 @@ func Generate(t *rapid.T) *Snapshot {
 	nn := rapid.IntRange(1, maxNodes).Draw(t, "nodes")
 	for range nn {
 		n := Node{Labels: map[string]string{},
-			MilliCPU: 250 * rapid.Int64Range(1, 16).Draw(t, "cpu"),
-			MemMiB:   256 * rapid.Int64Range(1, 16).Draw(t, "mem"),
+			// Capacities of 1 to 8 cores and 1 to 8 GiB against requests
+			// of at most 1 core and 1 GiB: most nodes fit the pod, a few
+			// existing pods can fill a small node.
+			MilliCPU: 250 * rapid.Int64Range(4, 32).Draw(t, "cpu"),
+			MemMiB:   256 * rapid.Int64Range(4, 32).Draw(t, "mem"),
 			MaxPods:  rapid.SampledFrom([]int{110, 1, 2, 3}).Draw(t, "maxPods"),
-			Ready:    !oneIn(t, 5, "notReady"),
+			Ready:    !oneIn(t, 6, "notReady"),
 		}
 		if z := rapid.IntRange(0, 3).Draw(t, "zone"); z > 0 {
 			n.Labels[ZoneKey] = valuesOf(ZoneKey)[z-1]
@@ -64,7 +67,9 @@ func Generate(t *rapid.T) *Snapshot {
 		case 7:
 			n.Labels[DiskKey] = InvalidValue
 		}
-		for range rapid.IntRange(0, 2).Draw(t, "taints") {
+		// Most nodes have no taint: untolerated NoSchedule and
+		// NoExecute taints reject the node.
+		for range []int{0, 0, 0, 0, 1, 2}[rapid.IntRange(0, 5).Draw(t, "taints")] {
 			n.Taints = append(n.Taints, model.Taint{
 				Key:    rapid.SampledFrom([]string{"dedicated", "gpu"}).Draw(t, "taintKey"),
 				Value:  rapid.SampledFrom([]string{"a", "b"}).Draw(t, "taintValue"),
@@ -95,11 +100,11 @@ func Generate(t *rapid.T) *Snapshot {
 	}
 	p := &s.Pending
 	p.Labels, p.Req = incoming, pendingReq
-	if oneIn(t, 4, "hasNodeSelector") {
+	if oneIn(t, 6, "hasNodeSelector") {
 		k := rapid.SampledFrom(nodeKeys).Draw(t, "selKey")
 		p.NodeSelector = map[string]string{k: rapid.SampledFrom(valuesOf(k)).Draw(t, "selValue")}
 	}
-	if oneIn(t, 4, "hasRequired") {
+	if oneIn(t, 5, "hasRequired") {
 		for range rapid.IntRange(1, 2).Draw(t, "terms") {
 			p.Required = append(p.Required, genTerm(t, 0))
 		}
@@ -143,7 +148,7 @@ func Generate(t *rapid.T) *Snapshot {
 // genRequests draws a container's requests, zero in a quarter of the cases
 // per resource.
 func genRequests(t *rapid.T) Requests {
-	r := Requests{MilliCPU: 100 * rapid.Int64Range(0, 12).Draw(t, "reqCPU"), MemMiB: 128 * rapid.Int64Range(0, 12).Draw(t, "reqMem")}
+	r := Requests{MilliCPU: 100 * rapid.Int64Range(0, 10).Draw(t, "reqCPU"), MemMiB: 128 * rapid.Int64Range(0, 8).Draw(t, "reqMem")}
 	if oneIn(t, 4, "zeroCPU") {
 		r.MilliCPU = 0
 	}
