@@ -94,6 +94,18 @@ func TestDifferential(t *testing.T) {
 	for _, c := range slices.Sorted(maps.Keys(counts)) {
 		fmt.Fprintf(&b, "  %-60s %6d\n", c, counts[c])
 	}
+	// Per class: the disagreements it explains alone, and those it
+	// explains together with other classes.
+	b.WriteString("per class (alone / with others):\n")
+	for _, c := range Classes {
+		alone, with := counts[c.Name], 0
+		for k, n := range counts {
+			if k != c.Name && slices.Contains(strings.Split(k, "+"), c.Name) {
+				with += n
+			}
+		}
+		fmt.Fprintf(&b, "  %-40s %6d / %6d\n", c.Name, alone, with)
+	}
 	b.WriteString("coverage:\n")
 	for _, c := range slices.Sorted(maps.Keys(covered)) {
 		fmt.Fprintf(&b, "  %-60s %6d\n", c, covered[c])
