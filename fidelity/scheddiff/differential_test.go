@@ -186,6 +186,16 @@ func TestKnownClasses(t *testing.T) {
 			{Labels: map[string]string{}, MilliCPU: 2000, MemMiB: 2048, MaxPods: 110, Ready: true},
 			{Labels: map[string]string{}, MilliCPU: 1250, MemMiB: 5120, MaxPods: 110, Ready: true}},
 			Pending: Pending{Labels: pending().Labels, Req: Requests{MilliCPU: 500, MemMiB: 512}}}, "balanced-allocation-not-modelled"},
+		{"missing requests", Snapshot{Nodes: []Node{
+			{Labels: map[string]string{}, MilliCPU: 1000, MemMiB: 1024, MaxPods: 110, Ready: true},
+			{Labels: map[string]string{}, MilliCPU: 1000, MemMiB: 1280, MaxPods: 110, Ready: true}},
+			Pending: Pending{Labels: pending().Labels}}, "missing-request-scored-as-default"},
+		{"invalid label value", Snapshot{Nodes: two, Pending: func() Pending {
+			p := pending()
+			p.Preferred = []model.PreferredTerm{{Weight: 1, Term: model.Selector{MatchExpressions: []model.Requirement{
+				{Key: DiskKey, Operator: model.OpIn, Values: []string{InvalidValue}}}}}}
+			return p
+		}()}, "invalid-label-value"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
