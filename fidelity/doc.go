@@ -1,0 +1,11 @@
+// Package fidelity is the root of the nested module that measures Kivi's
+// models against the real Kubernetes code they re-implement. It lives in
+// a module of its own so that the main module never depends on
+// k8s.io/kubernetes: only this module imports it (go.mod pins the staging
+// modules to the matching release).
+//
+// Subpackages:
+//   - scheddiff: the scheduler model (controllers/scheduler) against
+//     kube-scheduler's default profile, run in process on random
+//     snapshots.
+package fidelity

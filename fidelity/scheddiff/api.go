@@ -1,0 +1,198 @@
+package scheddiff
+
+import (
+	"fmt"
+	"maps"
+
+	appsv1 "k8s.io/api/apps/v1"
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// The pending pod's ReplicaSet: its name, and the labels of its pods (the
+// Deployment's label plus the pod-template-hash the Deployment controller
+// adds), which are its selector.
+const (
+	rsName       = "incoming"
+	appLabel     = "app"
+	hashLabel    = "pod-template-hash"
+	incomingApp  = "incoming"
+	incomingHash = "6b9f5c7d8"
+	namespace    = "default"
+)
+
+// notReadyTaint is the key the node lifecycle controller taints a node
+// with when its Ready condition is False.
+const notReadyTaint = "node.kubernetes.io/not-ready"
+
+// pendingReplicaSet is the ReplicaSet of the pending pod and of the
+// existing pods marked SameRS.
+func pendingReplicaSet() *appsv1.ReplicaSet {
+	sel := map[string]string{appLabel: incomingApp, hashLabel: incomingHash}
+	return &appsv1.ReplicaSet{
+		ObjectMeta: metav1.ObjectMeta{Name: rsName, Namespace: namespace, UID: "rs-incoming"},
+		Spec: appsv1.ReplicaSetSpec{Selector: &metav1.LabelSelector{MatchLabels: sel},
+			Template: v1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: sel}}},
+	}
+}
+
+// APIOptions are the counterfactual changes a disagreement class applies
+// to the real side only, to show that its cause explains the
+// disagreement (classify.go). The zero value is the faithful translation.
+type APIOptions struct {
+	// HostnameAlias labels every node hostname=<name> as well, as the
+	// model's Compile does.
+	HostnameAlias bool
+	// EmptyTermMatchesAll drops required node affinity whose terms include
+	// an empty one, which is what the model's reading amounts to.
+	EmptyTermMatchesAll bool
+	// ExplicitZeros writes every zero request as "0".
+	ExplicitZeros bool
+}
+
+// ToAPI translates s to API objects: the nodes, the bound pods and the
+// pending pod.
+func (s *Snapshot) ToAPI(o APIOptions) ([]*v1.Node, []*v1.Pod, *v1.Pod) {
+	var nodes []*v1.Node
+	for i, n := range s.Nodes {
+		name := NodeName(i)
+		labels := maps.Clone(n.Labels)
+		if labels == nil {
+			labels = map[string]string{}
+		}
+		labels[v1.LabelHostname] = name
+		if _, ok := labels[model.KiviHostnameKey]; o.HostnameAlias && !ok {
+			labels[model.KiviHostnameKey] = name
+		}
+		res := v1.ResourceList{
+			v1.ResourceCPU:    *resource.NewMilliQuantity(n.MilliCPU, resource.DecimalSI),
+			v1.ResourceMemory: *resource.NewQuantity(n.MemMiB<<20, resource.BinarySI),
+			v1.ResourcePods:   *resource.NewQuantity(int64(n.MaxPods), resource.DecimalSI),
+		}
+		node := &v1.Node{
+			ObjectMeta: metav1.ObjectMeta{Name: name, UID: types.UID("node-" + name), Labels: labels},
+			Status:     v1.NodeStatus{Capacity: res, Allocatable: res},
+		}
+		for _, t := range n.Taints {
+			node.Spec.Taints = append(node.Spec.Taints, v1.Taint{Key: t.Key, Value: t.Value, Effect: v1.TaintEffect(t.Effect)})
+		}
+		ready := v1.ConditionTrue
+		if !n.Ready {
+			ready = v1.ConditionFalse
+			node.Spec.Taints = append(node.Spec.Taints,
+				v1.Taint{Key: notReadyTaint, Effect: v1.TaintEffectNoSchedule},
+				v1.Taint{Key: notReadyTaint, Effect: v1.TaintEffectNoExecute})
+		}
+		node.Status.Conditions = []v1.NodeCondition{{Type: v1.NodeReady, Status: ready}}
+		nodes = append(nodes, node)
+	}
+	var pods []*v1.Pod
+	for i, e := range s.Existing {
+		p := apiPod(fmt.Sprintf("pod%d", i+1), e.Labels, e.Req, o)
+		p.Spec.NodeName = NodeName(e.Node)
+		p.Status.Phase = v1.PodRunning
+		if e.SameRS {
+			ownBy(p)
+		}
+		pods = append(pods, p)
+	}
+	pe := &s.Pending
+	pending := apiPod("pending", pe.Labels, pe.Req, o)
+	pending.Status.Phase = v1.PodPending
+	ownBy(pending)
+	pending.Spec.NodeSelector = maps.Clone(pe.NodeSelector)
+	var aff v1.NodeAffinity
+	empty := false
+	if len(pe.Required) > 0 {
+		ns := &v1.NodeSelector{}
+		for i := range pe.Required {
+			ns.NodeSelectorTerms = append(ns.NodeSelectorTerms, nodeTerm(&pe.Required[i]))
+			empty = empty || len(pe.Required[i].MatchExpressions) == 0
+		}
+		if !(o.EmptyTermMatchesAll && empty) {
+			aff.RequiredDuringSchedulingIgnoredDuringExecution = ns
+		}
+	}
+	for _, t := range pe.Preferred {
+		aff.PreferredDuringSchedulingIgnoredDuringExecution = append(aff.PreferredDuringSchedulingIgnoredDuringExecution,
+			v1.PreferredSchedulingTerm{Weight: int32(t.Weight), Preference: nodeTerm(&t.Term)})
+	}
+	if aff.RequiredDuringSchedulingIgnoredDuringExecution != nil || len(aff.PreferredDuringSchedulingIgnoredDuringExecution) > 0 {
+		pending.Spec.Affinity = &v1.Affinity{NodeAffinity: &aff}
+	}
+	for _, t := range pe.Tolerations {
+		pending.Spec.Tolerations = append(pending.Spec.Tolerations, v1.Toleration{Key: t.Key,
+			Operator: v1.TolerationOperator(t.Operator), Value: t.Value, Effect: v1.TaintEffect(t.Effect)})
+	}
+	for _, c := range pe.Spread {
+		tsc := v1.TopologySpreadConstraint{MaxSkew: int32(c.MaxSkew), TopologyKey: c.Key,
+			WhenUnsatisfiable: v1.DoNotSchedule, LabelSelector: labelSelector(c.Selector)}
+		if c.When == model.ScheduleAnyway {
+			tsc.WhenUnsatisfiable = v1.ScheduleAnyway
+		}
+		if c.MinDomains > 0 {
+			m := int32(c.MinDomains)
+			tsc.MinDomains = &m
+		}
+		if c.AffinityPolicy != "" {
+			p := v1.NodeInclusionPolicy(c.AffinityPolicy)
+			tsc.NodeAffinityPolicy = &p
+		}
+		if c.TaintsPolicy != "" {
+			p := v1.NodeInclusionPolicy(c.TaintsPolicy)
+			tsc.NodeTaintsPolicy = &p
+		}
+		pending.Spec.TopologySpreadConstraints = append(pending.Spec.TopologySpreadConstraints, tsc)
+	}
+	return nodes, pods, pending
+}
+
+// apiPod is a pod with one container requesting req.
+func apiPod(name string, labels map[string]string, req Requests, o APIOptions) *v1.Pod {
+	requests := v1.ResourceList{}
+	if req.MilliCPU > 0 || req.ExplicitZero || o.ExplicitZeros {
+		requests[v1.ResourceCPU] = *resource.NewMilliQuantity(req.MilliCPU, resource.DecimalSI)
+	}
+	if req.MemMiB > 0 || req.ExplicitZero || o.ExplicitZeros {
+		requests[v1.ResourceMemory] = *resource.NewQuantity(req.MemMiB<<20, resource.BinarySI)
+	}
+	return &v1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: namespace, UID: types.UID("pod-" + name), Labels: maps.Clone(labels)},
+		Spec: v1.PodSpec{Containers: []v1.Container{{Name: "c", Image: "app",
+			Resources: v1.ResourceRequirements{Requests: requests}}}},
+	}
+}
+
+// ownBy makes p a pod of the pending pod's ReplicaSet.
+func ownBy(p *v1.Pod) {
+	yes := true
+	p.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: rsName, UID: "rs-incoming", Controller: &yes}}
+}
+
+// nodeTerm is a model selector (MatchExpressions only) as a node selector
+// term.
+func nodeTerm(s *model.Selector) v1.NodeSelectorTerm {
+	var t v1.NodeSelectorTerm
+	for _, r := range s.MatchExpressions {
+		t.MatchExpressions = append(t.MatchExpressions, v1.NodeSelectorRequirement{Key: r.Key,
+			Operator: v1.NodeSelectorOperator(r.Operator), Values: r.Values})
+	}
+	return t
+}
+
+// labelSelector is a model selector as a label selector (nil stays nil).
+func labelSelector(s *model.Selector) *metav1.LabelSelector {
+	if s == nil {
+		return nil
+	}
+	ls := &metav1.LabelSelector{MatchLabels: maps.Clone(s.MatchLabels)}
+	for _, r := range s.MatchExpressions {
+		ls.MatchExpressions = append(ls.MatchExpressions, metav1.LabelSelectorRequirement{Key: r.Key,
+			Operator: metav1.LabelSelectorOperator(r.Operator), Values: r.Values})
+	}
+	return ls
+}

@@ -1,0 +1,285 @@
+package scheddiff
+
+import (
+	"flag"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+var (
+	snapshots = flag.Int("snapshots", 10000, "random snapshots TestDifferential compares (rapid checks)")
+	examples  = flag.Bool("examples", false, "TestMinimalExamples: find and shrink a minimal snapshot for every disagreement class")
+)
+
+// shared is one framework for every test of the package: building it
+// starts informers.
+var shared struct {
+	once sync.Once
+	r    *Real
+	err  error
+}
+
+func realScheduler(t testing.TB) *Real {
+	t.Helper()
+	shared.once.Do(func() { shared.r, shared.err = NewReal() })
+	if shared.err != nil {
+		t.Fatal(shared.err)
+	}
+	return shared.r
+}
+
+// withChecks sets rapid's number of checks for the rest of the test.
+func withChecks(t *testing.T, n int) {
+	old := flag.Lookup("rapid.checks").Value.String()
+	if err := flag.Set("rapid.checks", strconv.Itoa(n)); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = flag.Set("rapid.checks", old) })
+}
+
+// report renders a disagreement for humans.
+func report(s *Snapshot, v Verdict) string {
+	return fmt.Sprintf("class %s\n%smodel: %s\n%sreal:  %s\n%s", v.Class, s, v.Model, v.Model.Detail, v.Real, v.Real.Detail)
+}
+
+// TestDifferential compares the model with kube-scheduler on -snapshots
+// random snapshots: every disagreement must belong to a known class. rapid
+// shrinks an unexplained one to a minimal snapshot before reporting it.
+// The counts per class are logged (go test -v).
+func TestDifferential(t *testing.T) {
+	r := realScheduler(t)
+	withChecks(t, *snapshots)
+	counts, covered := map[string]int{}, map[string]int{}
+	total := 0
+	rapid.Check(t, func(rt *rapid.T) {
+		s := Generate(rt)
+		v, err := Classify(r, s)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		if v.Class == Unexplained {
+			rt.Fatalf("a disagreement no known class explains:\n%s", report(s, v))
+		}
+		total++
+		counts[v.Class]++
+		// What the comparison exercised, judged on the real answer.
+		switch len(v.Real.Feasible) {
+		case 0:
+			covered["no feasible node"]++
+		case 1:
+			covered["one feasible node"]++
+		default:
+			covered["two or more feasible nodes (scores compared)"]++
+		}
+		if strings.Contains(v.Real.Detail, "PodTopologySpread: ") {
+			covered["a node rejected by a DoNotSchedule constraint"]++
+		}
+		if len(s.Pending.Spread) > 0 && len(v.Real.Feasible) > 1 {
+			covered["own spread constraints, scores compared"]++
+		}
+	})
+	agree := counts[""]
+	delete(counts, "")
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d comparisons: %d agree, %d disagree\n", total, agree, total-agree)
+	for _, c := range slices.Sorted(maps.Keys(counts)) {
+		fmt.Fprintf(&b, "  %-60s %6d\n", c, counts[c])
+	}
+	// Per class: the disagreements it explains alone, and those it
+	// explains together with other classes.
+	b.WriteString("per class (alone / with others):\n")
+	for _, c := range Classes {
+		alone, with := counts[c.Name], 0
+		for k, n := range counts {
+			if k != c.Name && slices.Contains(strings.Split(k, "+"), c.Name) {
+				with += n
+			}
+		}
+		fmt.Fprintf(&b, "  %-40s %6d / %6d\n", c.Name, alone, with)
+	}
+	b.WriteString("coverage:\n")
+	for _, c := range slices.Sorted(maps.Keys(covered)) {
+		fmt.Fprintf(&b, "  %-60s %6d\n", c, covered[c])
+	}
+	t.Log(b.String())
+	// A comparison that never disagrees, or never reaches a feature,
+	// would say nothing; the generator is built to hit both.
+	if total >= 1000 {
+		if total-agree == 0 {
+			t.Errorf("no disagreement in %d snapshots: the known divergences should show", total)
+		}
+		for _, c := range []string{"no feasible node", "one feasible node", "two or more feasible nodes (scores compared)",
+			"a node rejected by a DoNotSchedule constraint", "own spread constraints, scores compared"} {
+			if covered[c] == 0 {
+				t.Errorf("no snapshot with %s in %d", c, total)
+			}
+		}
+	}
+}
+
+// TestScoreWeights pins the real profile the comparison runs against:
+// the default score plugins and weights of kube-scheduler v1.36 (the model
+// has the first four).
+func TestScoreWeights(t *testing.T) {
+	got := realScheduler(t).ScoreWeights()
+	want := map[string]int32{"TaintToleration": 3, "NodeAffinity": 2, "NodeResourcesFit": 1, "PodTopologySpread": 2,
+		InterPodAffinity: 2, BalancedAllocation: 1, ImageLocality: 1}
+	for p, w := range want {
+		if got[p] != w {
+			t.Errorf("score plugin %s: weight %d, want %d (all: %v)", p, got[p], w, got)
+		}
+	}
+}
+
+// node is a small node for the hand-written cases.
+func node(labels map[string]string) Node {
+	return Node{Labels: labels, MilliCPU: 4000, MemMiB: 4096, MaxPods: 110, Ready: true}
+}
+
+// explicit are requests with no missing value.
+var explicit = Requests{MilliCPU: 100, MemMiB: 128}
+
+func pending() Pending {
+	return Pending{Labels: map[string]string{appLabel: incomingApp, hashLabel: incomingHash}, Req: explicit}
+}
+
+// TestKnownClasses runs one hand-written snapshot per suspected divergence
+// and checks that both schedulers are run and disagree as documented, so
+// that the classifier's cases are exercised whatever the random draw.
+func TestKnownClasses(t *testing.T) {
+	r := realScheduler(t)
+	two := []Node{node(map[string]string{ZoneKey: "z1"}), node(map[string]string{ZoneKey: "z2"})}
+	cases := []struct {
+		name string
+		s    Snapshot
+		want string
+	}{
+		{"agreement", Snapshot{Nodes: two, Pending: pending()}, ""},
+		{"hostname alias", Snapshot{Nodes: two, Pending: func() Pending {
+			p := pending()
+			p.NodeSelector = map[string]string{model.KiviHostnameKey: "n1"}
+			return p
+		}()}, "hostname-alias-label"},
+		{"empty required term", Snapshot{Nodes: two, Pending: func() Pending {
+			p := pending()
+			p.Required = []model.Selector{{}}
+			return p
+		}()}, "empty-required-term"},
+		{"not-ready tolerated", Snapshot{Nodes: []Node{two[0], {Labels: map[string]string{}, MilliCPU: 4000, MemMiB: 4096, MaxPods: 110}},
+			Pending: func() Pending {
+				p := pending()
+				p.Tolerations = []model.Toleration{{Operator: "Exists"}}
+				return p
+			}()}, "not-ready-taint-tolerated"},
+		{"balanced allocation", Snapshot{Nodes: []Node{
+			// LeastAllocated ties (75 on both), BalancedAllocation prefers
+			// n1, where the pod takes a quarter of both resources.
+			{Labels: map[string]string{}, MilliCPU: 2000, MemMiB: 2048, MaxPods: 110, Ready: true},
+			{Labels: map[string]string{}, MilliCPU: 1250, MemMiB: 5120, MaxPods: 110, Ready: true}},
+			Pending: Pending{Labels: pending().Labels, Req: Requests{MilliCPU: 500, MemMiB: 512}}}, "balanced-allocation-not-modelled"},
+		{"missing requests", Snapshot{Nodes: []Node{
+			{Labels: map[string]string{}, MilliCPU: 1000, MemMiB: 1024, MaxPods: 110, Ready: true},
+			{Labels: map[string]string{}, MilliCPU: 1000, MemMiB: 1280, MaxPods: 110, Ready: true}},
+			Pending: Pending{Labels: pending().Labels}}, "missing-request-scored-as-default"},
+		{"invalid label value", Snapshot{Nodes: two, Pending: func() Pending {
+			p := pending()
+			p.Preferred = []model.PreferredTerm{{Weight: 1, Term: model.Selector{MatchExpressions: []model.Requirement{
+				{Key: DiskKey, Operator: model.OpIn, Values: []string{InvalidValue}}}}}}
+			return p
+		}()}, "invalid-label-value"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			v, err := Classify(r, &c.s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v.Class != c.want {
+				t.Errorf("class %q, want %q\n%s", v.Class, c.want, report(&c.s, v))
+			}
+		})
+	}
+}
+
+// recorder is a rapid.TB that keeps what rapid reports instead of failing
+// the test: TestMinimalExamples wants rapid's shrinking of a property that
+// fails on purpose.
+type recorder struct {
+	name   string
+	lines  []string
+	failed bool
+}
+
+func (r *recorder) Helper()      {}
+func (r *recorder) Name() string { return r.name }
+func (r *recorder) Logf(format string, args ...any) {
+	r.lines = append(r.lines, fmt.Sprintf(format, args...))
+}
+func (r *recorder) Log(args ...any)      { r.lines = append(r.lines, fmt.Sprint(args...)) }
+func (r *recorder) Skipf(string, ...any) {}
+func (r *recorder) Skip(...any)          {}
+func (r *recorder) SkipNow()             {}
+func (r *recorder) Errorf(format string, args ...any) {
+	r.failed = true
+	r.Logf(format, args...)
+}
+func (r *recorder) Error(args ...any) { r.failed = true; r.Log(args...) }
+func (r *recorder) Fatalf(format string, args ...any) {
+	r.Errorf(format, args...)
+}
+func (r *recorder) Fatal(args ...any) { r.Error(args...) }
+func (r *recorder) FailNow()          { r.failed = true }
+func (r *recorder) Fail()             { r.failed = true }
+func (r *recorder) Failed() bool      { return r.failed }
+
+// TestMinimalExamples (with -examples) finds, for every class, a random
+// snapshot whose disagreement belongs to it, lets rapid shrink it to a
+// minimal one and logs it: the write-ups in docs/divergences.md come from
+// its output (go test -run MinimalExamples -examples -v).
+func TestMinimalExamples(t *testing.T) {
+	if !*examples {
+		t.Skip("needs -examples")
+	}
+	r := realScheduler(t)
+	withChecks(t, *snapshots)
+	if err := flag.Set("rapid.nofailfile", "true"); err != nil {
+		t.Fatal(err)
+	}
+	classes := []string{}
+	for _, c := range Classes {
+		classes = append(classes, c.Name)
+	}
+	for _, class := range classes {
+		rec := &recorder{name: t.Name() + "/" + class}
+		rapid.Check(rec, func(rt *rapid.T) {
+			s := Generate(rt)
+			v, err := Classify(r, s)
+			if err != nil {
+				rt.Fatal(err)
+			}
+			if v.Class == class {
+				rt.Fatalf("minimal example:\n%s", report(s, v))
+			}
+		})
+		if !rec.failed {
+			t.Logf("class %s: no example in %d snapshots", class, *snapshots)
+			continue
+		}
+		var out []string
+		for _, l := range rec.lines {
+			if strings.HasPrefix(l, "minimal example:") {
+				out = append(out, l)
+			}
+		}
+		t.Logf("class %s:\n%s", class, strings.Join(out, "\n"))
+	}
+}

@@ -1,0 +1,18 @@
+// Package scheddiff is a differential test of Kivi's scheduler model
+// (controllers/scheduler) against kube-scheduler v1.36's framework with
+// the default profile (every default plugin at its default weight), run
+// in process.
+//
+// A Snapshot is one scheduling question in the features the model covers
+// (nodes with labels, taints, allocatable resources and readiness; bound
+// pods with requests; a pending pod with requests, nodeSelector, node
+// affinity, tolerations and topology spread constraints). It is translated
+// to API objects for the real framework (api.go, real.go) and to a
+// model.Universe and model.State for the model (snapshot.go); the two
+// answers compared are the feasible nodes and the top-scoring nodes.
+//
+// Every disagreement must belong to a known Class (classify.go): a cause
+// with a counterfactual that removes it, such that the answers then agree.
+// The classes are written up in docs/divergences.md ("Measured against
+// kube-scheduler v1.36"); a disagreement no class explains fails the test.
+package scheddiff

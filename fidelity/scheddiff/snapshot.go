@@ -1,0 +1,243 @@
+package scheddiff
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// Snapshot is one scheduling question in the features both schedulers
+// share: nodes, the Running pods bound to them, and one pending pod. It is
+// translated to API objects (ToAPI) and to the model (ToModel) from the
+// same values, so any difference in the answers comes from the
+// schedulers.
+type Snapshot struct {
+	Nodes    []Node
+	Existing []Pod
+	Pending  Pending
+}
+
+// Node is one node. Node i is named "n<i+1>" on both sides; both sides
+// also label it kubernetes.io/hostname=<name> (the kubelet does; the model
+// adds it in Compile), so Labels holds the other labels.
+type Node struct {
+	Labels map[string]string
+	Taints []model.Taint
+	// MilliCPU and MemMiB are allocatable: model units are millicores
+	// and MiB.
+	MilliCPU, MemMiB int64
+	MaxPods          int
+	// Ready false: the node's Ready condition is False and it carries the
+	// node lifecycle controller's not-ready taints (NoSchedule from
+	// TaintNodesByCondition, NoExecute from taint-based eviction); the
+	// model marks it model.NotReady.
+	Ready bool
+}
+
+// Requests are a pod's (single container's) requests.
+type Requests struct {
+	MilliCPU, MemMiB int64
+	// ExplicitZero: a zero request is written as "0" in the API object
+	// rather than left out. The model has no such distinction; upstream
+	// scores a missing request as 100m CPU / 200Mi memory.
+	ExplicitZero bool
+}
+
+// Pod is a Running pod bound to node Node.
+type Pod struct {
+	Node   int
+	Labels map[string]string
+	Req    Requests
+	// SameRS: the pod belongs to the pending pod's ReplicaSet (same owner
+	// and labels), which the system default spread constraints count.
+	SameRS bool
+}
+
+// Pending is the pod to schedule. It belongs to ReplicaSet "incoming"
+// (model: deployment "incoming"), so without spread constraints of its own
+// it gets the system default constraints.
+type Pending struct {
+	Labels       map[string]string
+	Req          Requests
+	NodeSelector map[string]string
+	// Required are node selector terms (ORed), each MatchExpressions only
+	// (a NodeSelectorTerm has no matchLabels).
+	Required    []model.Selector
+	Preferred   []model.PreferredTerm
+	Tolerations []model.Toleration
+	Spread      []Spread
+}
+
+// Spread is a topology spread constraint with every field the model has
+// (matchLabelKeys is not modelled and not generated).
+type Spread struct {
+	MaxSkew int
+	Key     string
+	When    model.WhenUnsatisfiable
+	// MinDomains 0 is unset.
+	MinDomains int
+	// AffinityPolicy and TaintsPolicy: "" unset, "Honor" or "Ignore".
+	AffinityPolicy, TaintsPolicy string
+	Selector                     *model.Selector
+}
+
+// NodeName is the name of node i on both sides.
+func NodeName(i int) string { return fmt.Sprintf("n%d", i+1) }
+
+// ModelOptions are the counterfactual changes a disagreement class
+// applies to the model side only (classify.go). The zero value is the
+// faithful translation.
+type ModelOptions struct {
+	// NotReadyAsTaints: a node that is not Ready becomes a Ready node
+	// carrying the not-ready taints, so that the model's TaintToleration
+	// judges it with the pod's tolerations, as upstream does, instead of
+	// the model's NodeReady filter rejecting it outright.
+	NotReadyAsTaints bool
+}
+
+// ToModel translates s to the model: one template per existing pod not in
+// the pending pod's ReplicaSet (so that each carries exactly its labels),
+// the pending pod's template for the rest, the pending pod in the last pod
+// slot, whose index is returned.
+func (s *Snapshot) ToModel(o ModelOptions) (*model.Universe, *model.State, int, error) {
+	var u model.Universe
+	for i, n := range s.Nodes {
+		taints := slices.Clone(n.Taints)
+		if !n.Ready && o.NotReadyAsTaints {
+			taints = append(taints, model.Taint{Key: notReadyTaint, Effect: model.NoSchedule},
+				model.Taint{Key: notReadyTaint, Effect: model.NoExecute})
+		}
+		u.Nodes = append(u.Nodes, model.Node{Name: NodeName(i), CPU: n.MilliCPU, Memory: n.MemMiB,
+			MaxPods: n.MaxPods, Labels: maps.Clone(n.Labels), Taints: taints})
+	}
+	p := &s.Pending
+	in := model.PodTemplate{Name: "incoming", Labels: maps.Clone(p.Labels), CPU: p.Req.MilliCPU, Memory: p.Req.MemMiB,
+		NodeSelector: maps.Clone(p.NodeSelector), Required: p.Required, Preferred: p.Preferred, Tolerations: p.Tolerations}
+	for _, c := range p.Spread {
+		in.Spread = append(in.Spread, model.SpreadConstraint{MaxSkew: c.MaxSkew, MinDomains: c.MinDomains,
+			TopologyKey: c.Key, When: c.When, Selector: c.Selector,
+			HonorNodeAffinity: c.AffinityPolicy != "Ignore", HonorNodeTaints: c.TaintsPolicy == "Honor"})
+	}
+	u.Templates = append(u.Templates, in)
+	// Deployment 0 owns the pending pod and its ReplicaSet's pods; every
+	// other pod has a deployment of its own.
+	dep := func(name string, tmpl int) {
+		u.Configs = append(u.Configs, model.DeploymentConfig{PodTemplate: tmpl})
+		u.Deployments = append(u.Deployments, model.Deployment{Name: name})
+	}
+	dep("incoming", 0)
+	owner := make([]int, len(s.Existing))
+	for i, e := range s.Existing {
+		if e.SameRS {
+			continue
+		}
+		u.Templates = append(u.Templates, model.PodTemplate{Name: fmt.Sprintf("pod%d", i+1),
+			Labels: maps.Clone(e.Labels), CPU: e.Req.MilliCPU, Memory: e.Req.MemMiB})
+		dep(fmt.Sprintf("pod%d", i+1), len(u.Templates)-1)
+		owner[i] = len(u.Deployments) - 1
+	}
+	u.PodSlots = len(s.Existing) + 1
+	if err := u.Compile(); err != nil {
+		return nil, nil, 0, err
+	}
+	st := model.NewState(&u, 0)
+	for d := range u.Deployments {
+		st.Deps[d].Active = true
+		st.Deps[d].Config = uint8(d)
+		st.Deps[d].RS[0] = model.ReplicaSetState{Template: uint8(u.Configs[d].PodTemplate + 1)}
+	}
+	for i, e := range s.Existing {
+		t := u.Configs[owner[i]].PodTemplate
+		st.Pods[i] = model.PodState{Phase: model.Running, Owner: uint8(owner[i] + 1), Template: uint8(t),
+			Node: uint8(e.Node + 1), CPU: int32(u.Templates[t].CPU), Memory: int32(u.Templates[t].Memory)}
+		st.Deps[owner[i]].Replicas++
+		st.Deps[owner[i]].RS[0].Replicas++
+	}
+	pod := len(s.Existing)
+	st.Pods[pod] = model.PodState{Phase: model.Pending, Owner: 1, Template: 0,
+		CPU: int32(p.Req.MilliCPU), Memory: int32(p.Req.MemMiB)}
+	st.Deps[0].Replicas++
+	st.Deps[0].RS[0].Replicas++
+	for i, n := range s.Nodes {
+		if !n.Ready && !o.NotReadyAsTaints {
+			st.Nodes[i].Status = model.NotReady
+		}
+	}
+	return &u, st, pod, nil
+}
+
+// String renders s compactly for disagreement reports.
+func (s *Snapshot) String() string {
+	var b strings.Builder
+	for i, n := range s.Nodes {
+		fmt.Fprintf(&b, "  node %s: cpu %dm mem %dMi pods %d ready %t labels %v", NodeName(i), n.MilliCPU, n.MemMiB, n.MaxPods, n.Ready, sortedMap(n.Labels))
+		if len(n.Taints) > 0 {
+			fmt.Fprintf(&b, " taints %v", n.Taints)
+		}
+		b.WriteByte('\n')
+	}
+	for i, e := range s.Existing {
+		fmt.Fprintf(&b, "  pod%d on %s: %s labels %v sameRS %t\n", i+1, NodeName(e.Node), e.Req, sortedMap(e.Labels), e.SameRS)
+	}
+	p := &s.Pending
+	fmt.Fprintf(&b, "  pending: %s labels %v", p.Req, sortedMap(p.Labels))
+	if len(p.NodeSelector) > 0 {
+		fmt.Fprintf(&b, " nodeSelector %v", sortedMap(p.NodeSelector))
+	}
+	if len(p.Required) > 0 {
+		fmt.Fprintf(&b, " required %s", terms(p.Required))
+	}
+	for _, t := range p.Preferred {
+		fmt.Fprintf(&b, " preferred(%d %s)", t.Weight, terms([]model.Selector{t.Term}))
+	}
+	if len(p.Tolerations) > 0 {
+		fmt.Fprintf(&b, " tolerations %v", p.Tolerations)
+	}
+	for _, c := range p.Spread {
+		fmt.Fprintf(&b, "\n    spread %s maxSkew %d %s minDomains %d affinity %q taints %q selector %s",
+			c.Key, c.MaxSkew, c.When, c.MinDomains, c.AffinityPolicy, c.TaintsPolicy, selector(c.Selector))
+	}
+	b.WriteByte('\n')
+	return b.String()
+}
+
+func (r Requests) String() string {
+	s := fmt.Sprintf("req %dm/%dMi", r.MilliCPU, r.MemMiB)
+	if r.ExplicitZero {
+		s += " (zeros explicit)"
+	}
+	return s
+}
+
+func sortedMap(m map[string]string) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, k+"="+m[k])
+	}
+	return "{" + strings.Join(parts, ",") + "}"
+}
+
+func terms(ts []model.Selector) string {
+	var parts []string
+	for i := range ts {
+		parts = append(parts, selector(&ts[i]))
+	}
+	return strings.Join(parts, " OR ")
+}
+
+func selector(s *model.Selector) string {
+	if s == nil {
+		return "nil"
+	}
+	var parts []string
+	if len(s.MatchLabels) > 0 {
+		parts = append(parts, sortedMap(s.MatchLabels))
+	}
+	for _, r := range s.MatchExpressions {
+		parts = append(parts, fmt.Sprintf("%s %s %v", r.Key, r.Operator, r.Values))
+	}
+	return "[" + strings.Join(parts, "; ") + "]"
+}
