@@ -12,7 +12,13 @@
 // states) and Decode inverts it. The engine keeps states only as
 // encodings, so a System must be deterministic, side-effect free and safe
 // for concurrent calls. From one state, (Actor, Choice) must identify one
-// successor.
+// successor. A parent record names a state's step by its position in
+// Next's (or, for an initial state, Initial's) emission order, in 24
+// bits: a state with more than 2^24 successors fails the run with
+// [ErrTooManySuccessors], more than 2^24 initial states with
+// [ErrTooManyInitialStates]. Any number of successors below that is
+// handled in bounded batches (a state with 10^7 successors costs no more
+// scratch memory than one with 10^4).
 //
 // Optional hooks, detected by type assertion:
 //   - [Explainer] renders the "[Component] Message" lines of a step; they
@@ -103,9 +109,11 @@
 //
 // # Bounds and cancellation
 //
-// MaxStates, MaxDepth, Timeout and MaxMemory bound the run; cancelling ctx
-// stops every worker within one state expansion. None of these is an
-// error: unsettled properties become Unknown with ReasonStateBound,
+// MaxStates, MaxDepth, Timeout and MaxMemory bound the run. Cancellation,
+// the deadline and the memory budget are checked between work units and,
+// within Initial and a state's expansion, every few thousand initial
+// states or successors, so a stop waits for no more than that (and for
+// the System's own work in between). None of these is an error: unsettled properties become Unknown with ReasonStateBound,
 // ReasonDepthBound, ReasonTimeout (also for a ctx deadline),
 // ReasonCancelled or ReasonMemory. With MaxStates, a sequential run stores
 // exactly MaxStates states (parallel: at most Workers-1 more). With
