@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/checker/internal/toys"
 )
 
 // wide is a system of tiny states (4-byte encodings) for the engine's
@@ -192,6 +193,45 @@ func TestHugeFanOutStopsWithinExpansion(t *testing.T) {
 			if st := res.Stats; !st.SwitchedToBitstate || st.States >= fan/2 || st.Transitions >= fan/2 {
 				t.Fatalf("%v, %d workers, memory: switched %v, %d states, %d transitions", strategy, workers, st.SwitchedToBitstate, st.States, st.Transitions)
 			}
+		}
+	}
+}
+
+// TestCycleAnalysisWithinBounds: the cycle analysis after the exploration
+// is charged to the run's timeout and context. The final progress report
+// comes between the exploration and the analysis: there the deadline is
+// made to pass (or the context cancelled), so the exploration is complete
+// but the analysis must give up.
+func TestCycleAnalysisWithinBounds(t *testing.T) {
+	sys := counters(4, 8) // every state lies on a cycle
+	props := counterProps{
+		Invariants: []checker.Invariant[toys.CounterState]{{Name: "true", Holds: always}},
+		Cycles:     []checker.Cycle{{Name: "any"}},
+	}
+	for _, workers := range []int{1, 2} {
+		timeout := 300 * time.Millisecond
+		opts := checker.Options{Workers: workers, Timeout: timeout, ProgressEvery: time.Hour, OnProgress: func(checker.Progress) { time.Sleep(2 * timeout) }}
+		res := mustCheck(t, sys, props, opts)
+		if c := res.Properties[1]; c.Verdict != checker.Unknown || c.Reason != checker.ReasonTimeout {
+			t.Fatalf("%d workers, deadline passed before the analysis: %v", workers, c)
+		}
+		if res.Complete && res.Properties[0].Verdict != checker.Holds {
+			t.Fatalf("%d workers: complete exploration, but %v", workers, res.Properties[0])
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		opts = checker.Options{Workers: workers, ProgressEvery: time.Hour, OnProgress: func(checker.Progress) { cancel() }}
+		res, err := checker.Check(ctx, sys, props, opts)
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := res.Properties[1]; c.Verdict != checker.Unknown || c.Reason != checker.ReasonCancelled {
+			t.Fatalf("%d workers, cancelled before the analysis: %v", workers, c)
+		}
+		// Without the interruption the cycle is found.
+		res = mustCheck(t, sys, props, checker.Options{Workers: workers})
+		if c := res.Properties[1]; c.Verdict != checker.Violated {
+			t.Fatalf("%d workers: %v", workers, c)
 		}
 	}
 }

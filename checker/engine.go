@@ -74,7 +74,11 @@ type engine[S any] struct {
 	levelFrontierBytes                 atomic.Int64
 
 	recordEdges bool
-	start       time.Time
+	// edgeLimit, once the run switched to bitstate with edges recorded,
+	// is per shard the number of states stored before the switch: the
+	// only ones that can have recorded edges (nil: all states).
+	edgeLimit []uint32
+	start     time.Time
 
 	// ctx and deadline (zero: none) are also polled by the workers
 	// (worker.poll), so a stop does not wait for the watcher goroutine.
@@ -125,10 +129,27 @@ func (e *engine[S]) allSafetyViolated() bool {
 // the level's end. Allocation slack (partly filled chunks, the spare
 // capacity of frontier buffers, per-worker scratch) is not charged;
 // Stats reports allocated bytes.
+//
+// With cycle properties it also charges what the analysis after the
+// exploration will need (graphEdgeBytes per recorded edge,
+// graphVertexBytes per state that can have edges), so that a run which
+// kept within its budget leaves room for that analysis.
 func (e *engine[S]) memoryInUse() int64 {
 	n := e.visited.budgetBytes() + e.levelFrontierBytes.Load()
+	var edges int64
 	for _, w := range e.workers {
 		n += w.publishedBytes.Load()
+		edges += w.publishedEdges.Load()
+	}
+	if len(e.props.Cycles) > 0 && e.opts.Storage != Bitstate {
+		vertices := e.visited.publishedCount()
+		if e.edgeLimit != nil {
+			vertices = 0
+			for _, l := range e.edgeLimit {
+				vertices += int64(l)
+			}
+		}
+		n += edges*graphEdgeBytes + vertices*graphVertexBytes
 	}
 	return n
 }
@@ -206,6 +227,10 @@ func (e *engine[S]) switchToBitstate() {
 		// Matched bitstate successors have no id: the edge list would be
 		// incomplete from here on, so cycle search uses what was recorded.
 		e.recordEdges = false
+		e.edgeLimit = make([]uint32, len(e.visited.shards))
+		for i := range e.visited.shards {
+			e.edgeLimit[i] = e.visited.shards[i].n
+		}
 	}
 }
 
@@ -225,6 +250,7 @@ type worker[S any] struct {
 	out            *frontier // where new states go
 	spare          *frontier // BFS: the other level buffer
 	publishedBytes atomic.Int64
+	publishedEdges atomic.Int64
 
 	cur        stateID
 	curDepth   int
@@ -363,7 +389,8 @@ func (w *worker[S]) flush() {
 	e.provisoExpansions.Add(w.provisoExp)
 	w.states, w.matched, w.transitions = 0, 0, 0
 	w.ampleExp, w.provisoExp = 0, 0
-	w.publishedBytes.Store(w.out.contentBytes() + int64(w.edges.len())*24)
+	w.publishedBytes.Store(w.out.contentBytes() + int64(w.edges.len())*edgeBytes)
+	w.publishedEdges.Store(int64(w.edges.len()))
 	e.visited.publish(w.idx)
 }
 

@@ -491,6 +491,15 @@ func (v *visitedSet) storedBeforeLevel(id stateID) bool {
 	return id.local() < v.shards[id.shard()].level
 }
 
+// publishedCount is the number of stored states as last published.
+func (v *visitedSet) publishedCount() int64 {
+	var n int64
+	for i := range v.shards {
+		n += v.shards[i].pubN.Load()
+	}
+	return n
+}
+
 // count is the number of stored states; no worker may be storing.
 func (v *visitedSet) count() int64 {
 	var n int64
