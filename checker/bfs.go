@@ -26,7 +26,6 @@ func (e *engine[S]) runBFS() {
 	if !ok {
 		return
 	}
-	w0.flush()
 	var prevIn, prevNew int64 // last level: states expanded, states stored
 	for depth := 0; ; depth++ {
 		var level []*frontier
@@ -171,18 +170,27 @@ func (e *engine[S]) keyOfEncoding(enc []byte) []byte {
 }
 
 // addInitials stores the initial states; false means the run is over.
+// Once the run stops, the remaining initial states are ignored.
 func (e *engine[S]) addInitials(w *worker[S]) bool {
-	ordinal := uint32(0)
+	n := 0
+	w.halted = false
 	e.sys.Initial(func(s S) {
-		w.addInitial(s, ordinal)
-		ordinal++
+		n++
+		if w.halted || e.stopped() {
+			return
+		}
+		w.addInitial(s, uint32(min(n-1, maxOrdinal+1)))
+		if n%pollEvery == 0 {
+			w.poll()
+		}
 	})
-	e.initials = int(ordinal)
-	if ordinal == 0 {
+	w.halted = false
+	w.flush()
+	if n == 0 {
 		e.fail(ErrNoInitialState)
 		return false
 	}
-	return !e.stopped()
+	return !e.expired()
 }
 
 // splitLevel cuts a level into spans small enough to balance the workers
@@ -199,8 +207,8 @@ func splitLevel(level []*frontier, total, workers int) []span {
 }
 
 // runLevel lets every worker claim spans until the level is exhausted, the
-// run stops, or a switch to bitstate is requested (a claimed span is always
-// finished, so the level can resume exactly).
+// run stops, or a switch to bitstate is requested (the level is then
+// rolled back and explored again, so work in progress may be dropped).
 func (e *engine[S]) runLevel(spans []span, next *atomic.Int64, depth int, lookupOnly bool) {
 	work := func(w *worker[S]) {
 		w.lookupOnly = lookupOnly
@@ -215,7 +223,7 @@ func (e *engine[S]) runLevel(spans []span, next *atomic.Int64, depth int, lookup
 			sp := spans[i]
 			before := w.out.len()
 			for j := sp.lo; j < sp.hi; j++ {
-				if e.stopped() {
+				if e.stopped() || e.switchRequest.Load() {
 					return
 				}
 				id, enc := sp.f.item(j)
@@ -232,6 +240,7 @@ func (e *engine[S]) runLevel(spans []span, next *atomic.Int64, depth int, lookup
 			w.flush()
 			e.queue.Add(int64(w.out.len() - before - (sp.hi - sp.lo)))
 			e.checkMemory()
+			e.expired()
 		}
 	}
 	if len(e.workers) == 1 {

@@ -13,9 +13,19 @@ type bitArray struct {
 	words  []atomic.Uint64
 	mask   uint64 // number of bits - 1
 	hashes uint64
+	// pop[w][c] is how many more words hold c set bits because of the
+	// test-and-sets of writer w (each writer owns its row): the fill and
+	// false-positive figures are read from these counts, not by scanning
+	// an array of up to gigabytes.
+	pop [][popRow]int64
 }
 
-func newBitArray(nbits uint64, hashes uint) *bitArray {
+// popRow is a row of bitArray.pop: 65 counts, padded to whole cache lines.
+const popRow = 72
+
+// newBitArray makes an array of at least nbits bits for the given number
+// of writers (test-and-set callers, identified by index).
+func newBitArray(nbits uint64, hashes uint, writers int) *bitArray {
 	if nbits < 64 {
 		nbits = 64
 	}
@@ -24,6 +34,7 @@ func newBitArray(nbits uint64, hashes uint) *bitArray {
 		words:  make([]atomic.Uint64, nbits/64),
 		mask:   nbits - 1,
 		hashes: uint64(hashes),
+		pop:    make([][popRow]int64, max(writers, 1)),
 	}
 }
 
@@ -45,14 +56,24 @@ func (b *bitArray) blockMask(f fingerprint) (word uint64, m uint64) {
 }
 
 // testAndSet sets the bits of f and reports whether all of them were
-// already set, i.e. whether the state is (probably) visited.
-func (b *bitArray) testAndSet(f fingerprint) (seen bool) {
+// already set, i.e. whether the state is (probably) visited. writer is
+// the caller's index (see newBitArray).
+func (b *bitArray) testAndSet(f fingerprint, writer int) (seen bool) {
 	word, m := b.blockMask(f)
 	w := &b.words[word]
 	if w.Load()&m == m {
 		return true
 	}
-	return w.Or(m)&m == m
+	old := w.Or(m)
+	if old&m == m {
+		return true
+	}
+	// Each Or takes its word from old to old|m, so the rows together
+	// follow every word's population count.
+	row := &b.pop[writer]
+	row[bits.OnesCount64(old)]--
+	row[bits.OnesCount64(old|m)]++
+	return false
 }
 
 // test reports whether all bits of f are set, without setting any.
@@ -64,21 +85,36 @@ func (b *bitArray) test(f fingerprint) bool {
 func (b *bitArray) sizeBits() uint64 { return b.mask + 1 }
 func (b *bitArray) bytes() int64     { return int64(len(b.words) * 8) }
 
-// fill is the fraction of bits set.
+// popCounts returns, for c = 0..64, the number of words with c bits set.
+// No writer may be running.
+func (b *bitArray) popCounts() (n [65]int64) {
+	n[0] = int64(len(b.words))
+	for i := range b.pop {
+		for c := range n {
+			n[c] += b.pop[i][c]
+		}
+	}
+	return n
+}
+
+// fill is the fraction of bits set. No writer may be running.
 func (b *bitArray) fill() float64 {
-	var set int
-	for i := range b.words {
-		set += bits.OnesCount64(b.words[i].Load())
+	var set int64
+	for c, k := range b.popCounts() {
+		set += int64(c) * k
 	}
 	return float64(set) / float64(b.sizeBits())
 }
 
 // falsePositiveRate is the measured probability that a fresh state would be
-// taken for visited: the mean over words of (bits set / 64)^k.
+// taken for visited: the mean over words of (bits set / 64)^k. No writer
+// may be running.
 func (b *bitArray) falsePositiveRate() float64 {
 	sum := 0.0
-	for i := range b.words {
-		sum += math.Pow(float64(bits.OnesCount64(b.words[i].Load()))/64, float64(b.hashes))
+	for c, n := range b.popCounts() {
+		if n != 0 {
+			sum += float64(n) * math.Pow(float64(c)/64, float64(b.hashes))
+		}
 	}
 	return sum / float64(len(b.words))
 }

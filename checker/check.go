@@ -36,6 +36,10 @@ func Check[S any](ctx context.Context, sys System[S], props Properties[S], opts 
 		opts:        opts,
 		recordEdges: len(props.Cycles) > 0 && opts.Storage != Bitstate,
 		start:       time.Now(),
+		ctx:         ctx,
+	}
+	if opts.Timeout > 0 {
+		e.deadline = e.start.Add(opts.Timeout)
 	}
 	e.found = make([]atomic.Uint64, len(props.Invariants)+len(props.EndConditions))
 	if c, ok := sys.(Canonicalizer[S]); ok && !opts.NoSymmetry {

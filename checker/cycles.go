@@ -1,98 +1,236 @@
 package checker
 
+import (
+	"math"
+	"sort"
+)
+
 // graph is the explored state graph in compressed sparse row form, built
 // after exploration from the edges recorded for cycle properties. Vertices
-// are dense indices: base[shard] + local.
+// are dense indices: base[shard] + local, for the states that may have
+// edges (limit per shard). An edge is named by its position in the rows;
+// each recorded edge is held once: its worker's list is consumed, chunk by
+// chunk, while the rows are filled.
 type graph struct {
-	base   []int32 // per shard, first dense index
-	n      int
-	edges  []edge
-	start  []int32 // out-edges of v are order[start[v]:start[v+1]]
-	order  []int32 // edge indices grouped by source
-	adj    []int32 // adj[i]: the dense target of edge order[i]
-	roots  []int32 // initial states
-	dist   []int32 // BFS distance from a root, -1 if unreached (nil until needed: bfs)
-	via    []int32 // BFS tree: edge that reached v, -1 for roots
-	comp   []int32 // strongly connected component of v
-	ncomps int
+	base  []int32  // per shard, first dense index
+	limit []uint32 // per shard, vertices (states stored while recording)
+	n     int
+	start []uint32 // out-edges of v are the positions start[v]..start[v+1]-1
+	adj   []int32  // dense target of each edge
+	ord   []uint32 // ordinal of each edge's step
+	marks []uint32 // marks of each edge's step
+	roots []int32  // initial states
+	// Tarjan's index and low link, reused afterwards as BFS distance from
+	// a root (noPos: unreached) and tree edge (noPos for roots).
+	index, low []uint32
+	bfsDone    bool
+	comp       []int32 // strongly connected component of v
+	ncomps     int
+	prev       []uint32 // pathWithin's scratch, noPos when unused
+	m          *meter
+}
+
+const noPos = math.MaxUint32
+
+// Limits of the dense indices: a graph beyond them is not analysed (the
+// cycle properties are Unknown/ReasonMemory) rather than overflowing.
+const (
+	maxGraphVertices = math.MaxInt32 - 1
+	maxGraphEdges    = math.MaxUint32 - 1
+)
+
+// Bytes the analysis needs beyond the recorded edges: per edge (target,
+// ordinal, marks) and per vertex (row start, Tarjan's index, low link and
+// component, its two stacks at their deepest, pathWithin's scratch). The
+// memory budget charges them during exploration already (see
+// engine.memoryInUse), so an analysis that fits the budget was planned
+// for.
+const (
+	graphEdgeBytes   = 12
+	graphVertexBytes = 4 + 4 + 4 + 4 + 8 + 4 + 4
+)
+
+// meter charges the analysis to the run's deadline, cancellation and
+// memory budget: check is called every meterEvery steps and on every
+// allocation, with the bytes the analysis holds, and returns ReasonNone to
+// go on. Once it returns another reason the analysis is abandoned with it.
+type meter struct {
+	check  func(held int64) Reason
+	steps  int
+	held   int64 // graph arrays and scratch
+	edges  int64 // bytes of recorded edges not consumed yet
+	reason Reason
+}
+
+const meterEvery = 1 << 16
+
+func (m *meter) ok() bool { return m.reason == ReasonNone }
+
+// step counts one unit of work; false means: abandon.
+func (m *meter) step() bool {
+	m.steps++
+	if m.steps%meterEvery != 0 || m.reason != ReasonNone {
+		return m.reason == ReasonNone
+	}
+	return m.poll(0)
+}
+
+// alloc charges n more bytes; false means: abandon (do not allocate).
+func (m *meter) alloc(n int64) bool {
+	m.held += n
+	return m.poll(0)
+}
+
+// poll checks now, with extra bytes of scratch held besides m.held.
+func (m *meter) poll(extra int64) bool {
+	if m.reason == ReasonNone {
+		m.reason = m.check(m.held + m.edges + extra)
+	}
+	return m.reason == ReasonNone
 }
 
 func (g *graph) dense(id stateID) int32 { return g.base[id.shard()] + int32(id.local()) }
 
-func buildGraph(v *visitedSet, edges []edge) *graph {
-	g := &graph{base: make([]int32, len(v.shards)), edges: edges}
+// buildGraph puts the workers' recorded edges into rows, releasing their
+// chunks as it goes. limit gives, per shard, how many states may have
+// edges. It returns nil when the meter stopped it.
+func buildGraph(v *visitedSet, lists []*edgeList, limit []uint32, m *meter) *graph {
+	g := &graph{base: make([]int32, len(v.shards)), limit: limit, m: m}
 	for i := range v.shards {
-		g.base[i] = int32(g.n)
-		g.n += int(v.shards[i].n)
+		g.base[i] = int32(min(g.n, maxGraphVertices))
+		g.n += int(limit[i])
+	}
+	total := 0
+	for _, l := range lists {
+		total += l.len()
+		m.edges += int64(l.len()) * edgeBytes
+	}
+	if g.n > maxGraphVertices || total > maxGraphEdges {
+		m.reason = ReasonMemory
+		return nil
+	}
+	if !m.alloc(int64(g.n+1)*4 + int64(total)*graphEdgeBytes) {
+		return nil
+	}
+	// Count out-edges per source in start[v], turn the counts into row
+	// ends, then place the edges from the last to the first, moving each
+	// row's end down to its start: no cursor array, and each row keeps
+	// the recording order.
+	g.start = make([]uint32, g.n+1)
+	for _, l := range lists {
+		for _, c := range l.chunks {
+			for _, e := range c {
+				g.start[g.dense(e.src)]++
+				if !m.step() {
+					return nil
+				}
+			}
+		}
+	}
+	sum := uint32(0)
+	for i := range g.n {
+		sum += g.start[i]
+		g.start[i] = sum
+	}
+	g.start[g.n] = sum
+	g.adj = make([]int32, total)
+	g.ord = make([]uint32, total)
+	g.marks = make([]uint32, total)
+	for li := len(lists) - 1; li >= 0; li-- {
+		l := lists[li]
+		for k := len(l.chunks) - 1; k >= 0; k-- {
+			c := l.chunks[k]
+			for j := len(c) - 1; j >= 0; j-- {
+				e := c[j]
+				s := g.dense(e.src)
+				g.start[s]--
+				p := g.start[s]
+				g.adj[p], g.ord[p], g.marks[p] = g.dense(e.dst), e.ordinal, e.marks
+				if !m.step() {
+					return nil
+				}
+			}
+			m.edges -= int64(len(c)) * edgeBytes
+			l.chunks[k] = nil
+		}
+		l.release()
 	}
 	for i := range v.shards {
 		s := &v.shards[i]
-		for local := 0; local < int(s.n); local++ {
+		for local := range int(limit[i]) {
 			if s.parents.at(local).isRoot() {
 				g.roots = append(g.roots, g.base[i]+int32(local))
 			}
 		}
 	}
-	g.start = make([]int32, g.n+1)
-	for _, e := range edges {
-		g.start[g.dense(e.src)+1]++
+	if !m.alloc(int64(len(g.roots)) * 4) {
+		return nil
 	}
-	for i := 1; i <= g.n; i++ {
-		g.start[i] += g.start[i-1]
+	if !g.tarjan() {
+		return nil
 	}
-	fill := append([]int32(nil), g.start[:g.n]...)
-	g.order = make([]int32, len(edges))
-	g.adj = make([]int32, len(edges))
-	for i, e := range edges {
-		s := g.dense(e.src)
-		g.order[fill[s]] = int32(i)
-		g.adj[fill[s]] = g.dense(e.dst)
-		fill[s]++
-	}
-	g.tarjan()
 	return g
 }
 
-// bfs computes shortest distances from the initial states.
-func (g *graph) bfs() {
-	g.dist = make([]int32, g.n)
-	g.via = make([]int32, g.n)
-	for i := range g.dist {
-		g.dist[i], g.via[i] = -1, -1
+// srcOf is the dense source of the edge at position p.
+func (g *graph) srcOf(p uint32) int32 {
+	return int32(sort.Search(g.n, func(v int) bool { return g.start[v+1] > p }))
+}
+
+// bfs computes shortest distances from the initial states (in index) and
+// the tree edges that reach them (in low); false: abandoned.
+func (g *graph) bfs() bool {
+	dist, via := g.index, g.low
+	for i := range dist {
+		dist[i], via[i] = noPos, noPos
 	}
+	g.bfsDone = true
 	queue := make([]int32, 0, len(g.roots))
 	for _, r := range g.roots {
-		g.dist[r] = 0
-		queue = append(queue, r)
+		if dist[r] == noPos {
+			dist[r] = 0
+			queue = append(queue, r)
+		}
 	}
-	for len(queue) > 0 {
-		v := queue[0]
-		queue = queue[1:]
+	for head := 0; head < len(queue); head++ {
+		v := queue[head]
 		for i := g.start[v]; i < g.start[v+1]; i++ {
-			if w := g.adj[i]; g.dist[w] < 0 {
-				g.dist[w] = g.dist[v] + 1
-				g.via[w] = g.order[i]
+			if w := g.adj[i]; dist[w] == noPos {
+				dist[w] = dist[v] + 1
+				via[w] = i
 				queue = append(queue, w)
 			}
 		}
+		if !g.m.step() || head%meterEvery == 0 && !g.m.poll(int64(cap(queue))*4) {
+			return false
+		}
 	}
+	return true
 }
 
 // tarjan labels strongly connected components, iteratively (explicit call
 // stack) so deep graphs cannot overflow the goroutine stack. Indices start
 // at 1 (0 = unvisited, the zeroed array), and a visited vertex is on the
-// stack exactly while it has no component yet.
-func (g *graph) tarjan() {
-	index := make([]int32, g.n)
-	low := make([]int32, g.n)
+// stack exactly while it has no component yet. False: abandoned.
+func (g *graph) tarjan() bool {
+	if !g.m.alloc(int64(g.n) * 12) {
+		return false
+	}
+	index := make([]uint32, g.n)
+	low := make([]uint32, g.n)
+	g.index, g.low = index, low
 	g.comp = make([]int32, g.n)
 	for i := range g.comp {
 		g.comp[i] = -1
 	}
-	type frame struct{ v, next int32 }
+	type frame struct {
+		v    int32
+		next uint32
+	}
 	var calls []frame
 	var stack []int32
-	counter := int32(1)
+	scratch := func() int64 { return int64(cap(calls))*8 + int64(cap(stack))*4 }
+	counter := uint32(1)
 	for root := int32(0); root < int32(g.n); root++ {
 		if index[root] != 0 {
 			continue
@@ -102,6 +240,9 @@ func (g *graph) tarjan() {
 		counter++
 		stack = append(stack, root)
 		for len(calls) > 0 {
+			if g.m.steps++; g.m.steps%meterEvery == 0 && !g.m.poll(scratch()) {
+				return false
+			}
 			f := &calls[len(calls)-1]
 			v := f.v
 			if f.next < g.start[v+1] {
@@ -135,22 +276,28 @@ func (g *graph) tarjan() {
 			}
 		}
 	}
+	return true
 }
 
-// lasso is a cycle counterexample as graph edges: prefix from a root to
-// the loop's first state, then the loop.
+// lasso is a cycle counterexample as edge positions: prefix from a root
+// to the loop's first state, then the loop.
 type lasso struct {
 	root   int32
-	prefix []int32
-	loop   []int32
+	prefix []uint32
+	loop   []uint32
 }
 
 // findLasso looks for a reachable cycle whose edges' marks cover require.
 // Inside one strongly connected component every edge lies on a closed walk
 // through any chosen set of its edges, so a component qualifies iff the
 // union of the marks of its internal edges covers require; the one closest
-// to an initial state gives the shortest prefix.
-func (g *graph) findLasso(require uint32) (lasso, bool) {
+// to an initial state gives the shortest prefix. ok is false when there is
+// none, or when the meter stopped the search (g.m.reason).
+func (g *graph) findLasso(require uint32) (l lasso, ok bool) {
+	if !g.m.alloc(int64(g.ncomps) * 5) {
+		return l, false
+	}
+	defer func() { g.m.held -= int64(g.ncomps) * 5 }()
 	marks := make([]uint32, g.ncomps)
 	cyclic := make([]bool, g.ncomps)
 	qualifies := false
@@ -158,42 +305,45 @@ func (g *graph) findLasso(require uint32) (lasso, bool) {
 		c := g.comp[v]
 		for i := g.start[v]; i < g.start[v+1]; i++ {
 			if g.comp[g.adj[i]] == c {
-				marks[c] |= g.edges[g.order[i]].marks
+				marks[c] |= g.marks[i]
 				cyclic[c] = true
 				qualifies = qualifies || marks[c]&require == require
+			}
+			if !g.m.step() {
+				return l, false
 			}
 		}
 	}
 	if !qualifies {
-		return lasso{}, false
+		return l, false
 	}
-	if g.dist == nil {
-		g.bfs() // distances only when some component qualifies
+	if !g.bfsDone && !g.bfs() { // distances only when some component qualifies
+		return l, false
 	}
-	best, bestDist := int32(-1), int32(-1)
+	dist, via := g.index, g.low
+	best, bestDist := int32(-1), uint32(noPos)
 	bestComp := int32(-1)
 	for v := int32(0); v < int32(g.n); v++ {
 		c := g.comp[v]
-		if !cyclic[c] || marks[c]&require != require || g.dist[v] < 0 {
+		if !cyclic[c] || marks[c]&require != require || dist[v] == noPos {
 			continue
 		}
-		if bestDist < 0 || g.dist[v] < bestDist {
-			best, bestDist, bestComp = v, g.dist[v], c
+		if dist[v] < bestDist {
+			best, bestDist, bestComp = v, dist[v], c
 		}
 	}
 	if best < 0 {
-		return lasso{}, false
+		return l, false
 	}
-	var l lasso
 	// Prefix: BFS tree path from a root to best.
-	for v := best; g.via[v] >= 0; v = g.dense(g.edges[g.via[v]].src) {
-		l.prefix = append(l.prefix, g.via[v])
+	for v := best; via[v] != noPos; v = g.srcOf(via[v]) {
+		l.prefix = append(l.prefix, via[v])
 	}
 	for i, j := 0, len(l.prefix)-1; i < j; i, j = i+1, j-1 {
 		l.prefix[i], l.prefix[j] = l.prefix[j], l.prefix[i]
 	}
 	if len(l.prefix) > 0 {
-		l.root = g.dense(g.edges[l.prefix[0]].src)
+		l.root = g.srcOf(l.prefix[0])
 	} else {
 		l.root = best
 	}
@@ -201,59 +351,86 @@ func (g *graph) findLasso(require uint32) (lasso, bool) {
 	// carries it, then return to best.
 	cur, missing := best, require
 	for first := true; missing != 0 || first; first = false {
-		target := int32(-1)
-		for ei, e := range g.edges {
-			s := g.dense(e.src)
-			if g.comp[s] != bestComp || g.comp[g.dense(e.dst)] != bestComp {
+		target, src := uint32(noPos), int32(-1)
+	search:
+		for v := range int32(g.n) {
+			if g.comp[v] != bestComp {
 				continue
 			}
-			if (missing == 0 && s == cur) || (missing != 0 && e.marks&missing != 0) {
-				target = int32(ei)
-				break
+			for i := g.start[v]; i < g.start[v+1]; i++ {
+				if !g.m.step() {
+					return l, false
+				}
+				if g.comp[g.adj[i]] != bestComp {
+					continue
+				}
+				if (missing == 0 && v == cur) || (missing != 0 && g.marks[i]&missing != 0) {
+					target, src = i, v
+					break search
+				}
 			}
 		}
-		path := g.pathWithin(cur, g.dense(g.edges[target].src), bestComp)
+		path, ok := g.pathWithin(cur, src, bestComp)
+		if !ok {
+			return l, false
+		}
 		path = append(path, target)
-		for _, ei := range path {
-			missing &^= g.edges[ei].marks
+		for _, p := range path {
+			missing &^= g.marks[p]
 		}
 		l.loop = append(l.loop, path...)
-		cur = g.dense(g.edges[target].dst)
+		cur = g.adj[target]
 	}
-	l.loop = append(l.loop, g.pathWithin(cur, best, bestComp)...)
+	path, ok := g.pathWithin(cur, best, bestComp)
+	if !ok {
+		return l, false
+	}
+	l.loop = append(l.loop, path...)
 	return l, true
 }
 
 // pathWithin is a shortest edge path from a to b inside component c.
-func (g *graph) pathWithin(a, b, c int32) []int32 {
+func (g *graph) pathWithin(a, b, c int32) ([]uint32, bool) {
 	if a == b {
-		return nil
+		return nil, true
 	}
-	prev := map[int32]int32{a: -1}
+	if g.prev == nil {
+		if !g.m.alloc(int64(g.n) * 4) {
+			return nil, false
+		}
+		g.prev = make([]uint32, g.n)
+		for i := range g.prev {
+			g.prev[i] = noPos
+		}
+	}
 	queue := []int32{a}
-	for len(queue) > 0 {
-		v := queue[0]
-		queue = queue[1:]
+	defer func() {
+		for _, v := range queue {
+			g.prev[v] = noPos
+		}
+	}()
+	for head := 0; head < len(queue); head++ {
+		v := queue[head]
 		for i := g.start[v]; i < g.start[v+1]; i++ {
-			w, ei := g.adj[i], g.order[i]
-			if g.comp[w] != c {
+			if !g.m.step() || head%meterEvery == 0 && !g.m.poll(int64(cap(queue))*4) {
+				return nil, false
+			}
+			w := g.adj[i]
+			if g.comp[w] != c || w == a || g.prev[w] != noPos {
 				continue
 			}
-			if _, seen := prev[w]; seen {
-				continue
-			}
-			prev[w] = ei
+			g.prev[w] = i
+			queue = append(queue, w)
 			if w == b {
-				var path []int32
-				for x := b; x != a; x = g.dense(g.edges[prev[x]].src) {
-					path = append(path, prev[x])
+				var path []uint32
+				for x := b; x != a; x = g.srcOf(g.prev[x]) {
+					path = append(path, g.prev[x])
 				}
 				for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
 					path[i], path[j] = path[j], path[i]
 				}
-				return path
+				return path, true
 			}
-			queue = append(queue, w)
 		}
 	}
 	panic("checker: strongly connected component is not strongly connected")

@@ -20,6 +20,7 @@ func (e *engine[S]) runDFS() {
 			w.flush()
 			e.queue.Store(int64(stack.len()))
 			e.checkMemory()
+			e.expired()
 			if e.switchRequest.Load() && !e.stopped() {
 				e.switchToBitstate()
 			}

@@ -12,7 +12,13 @@
 // states) and Decode inverts it. The engine keeps states only as
 // encodings, so a System must be deterministic, side-effect free and safe
 // for concurrent calls. From one state, (Actor, Choice) must identify one
-// successor.
+// successor. A parent record names a state's step by its position in
+// Next's (or, for an initial state, Initial's) emission order, in 24
+// bits: a state with more than 2^24 successors fails the run with
+// [ErrTooManySuccessors], more than 2^24 initial states with
+// [ErrTooManyInitialStates]. Any number of successors below that is
+// handled in bounded batches (a state with 10^7 successors costs no more
+// scratch memory than one with 10^4).
 //
 // Optional hooks, detected by type assertion:
 //   - [Explainer] renders the "[Component] Message" lines of a step; they
@@ -103,16 +109,19 @@
 //
 // # Bounds and cancellation
 //
-// MaxStates, MaxDepth, Timeout and MaxMemory bound the run; cancelling ctx
-// stops every worker within one state expansion. None of these is an
-// error: unsettled properties become Unknown with ReasonStateBound,
+// MaxStates, MaxDepth, Timeout and MaxMemory bound the run. Cancellation,
+// the deadline and the memory budget are checked between work units and,
+// within Initial and a state's expansion, every few thousand initial
+// states or successors, so a stop waits for no more than that (and for
+// the System's own work in between). None of these is an error: unsettled properties become Unknown with ReasonStateBound,
 // ReasonDepthBound, ReasonTimeout (also for a ctx deadline),
 // ReasonCancelled or ReasonMemory. With MaxStates, a sequential run stores
 // exactly MaxStates states (parallel: at most Workers-1 more). With
 // MaxDepth, states up to that depth are stored and the last level is
 // expanded without storing, so a run whose bound is not actually cut
 // still completes. MaxMemory covers the visited set, parent records,
-// frontier and recorded edges, charged by content (8 bytes per parent
+// frontier, recorded edges and what the cycle analysis will need for them
+// (12 bytes per edge, 32 per state), charged by content (8 bytes per parent
 // record, encodings and frontier entries by length, the table at the
 // capacity the sizing policy gives for the stored count) rather than by
 // allocated capacity: the charge is then a function of what was stored,
@@ -139,10 +148,15 @@
 //
 // When Cycles are requested (and storage is not Bitstate) every explored
 // transition is recorded as a 24-byte edge; runs without cycle properties
-// record nothing. After the exploration the edges are put in compressed
-// sparse row form, an iterative Tarjan pass finds strongly connected
+// record nothing. After the exploration the edges are moved, chunk by
+// chunk, into compressed sparse row form (12 bytes an edge: each edge is
+// held once), an iterative Tarjan pass finds strongly connected
 // components and, for each component with an internal edge, the union of
-// its internal edges' marks. A component qualifies when that union covers
+// its internal edges' marks. The analysis is part of the run: it checks
+// the deadline, ctx and the memory budget every 2^16 steps and on every
+// allocation, and when one of them stops it the cycle properties it has
+// not settled are Unknown with that reason (the safety verdicts of the
+// finished exploration stand). A component qualifies when that union covers
 // Require: within it, a closed walk through one carrying edge per missing
 // bit exists. The reported lasso is a shortest path from an initial state
 // to the qualifying component's nearest state, then such a closed walk

@@ -11,6 +11,9 @@ type edgeList struct {
 
 const edgeChunkMin, edgeChunkMax = 1 << 8, 1 << 16
 
+// edgeBytes is the size of a recorded edge.
+const edgeBytes = 24
+
 func (l *edgeList) len() int { return l.n }
 
 // push appends e.

@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"context"
 	"fmt"
 	"math/bits"
 	"sync"
@@ -73,8 +74,16 @@ type engine[S any] struct {
 	levelFrontierBytes                 atomic.Int64
 
 	recordEdges bool
-	start       time.Time
-	initials    int // number of initial states emitted
+	// edgeLimit, once the run switched to bitstate with edges recorded,
+	// is per shard the number of states stored before the switch: the
+	// only ones that can have recorded edges (nil: all states).
+	edgeLimit []uint32
+	start     time.Time
+
+	// ctx and deadline (zero: none) are also polled by the workers
+	// (worker.poll), so a stop does not wait for the watcher goroutine.
+	ctx      context.Context
+	deadline time.Time
 }
 
 func (e *engine[S]) halt(c stopCause) { e.stop.CompareAndSwap(uint32(stopNone), uint32(c)) }
@@ -120,12 +129,43 @@ func (e *engine[S]) allSafetyViolated() bool {
 // the level's end. Allocation slack (partly filled chunks, the spare
 // capacity of frontier buffers, per-worker scratch) is not charged;
 // Stats reports allocated bytes.
+//
+// With cycle properties it also charges what the analysis after the
+// exploration will need (graphEdgeBytes per recorded edge,
+// graphVertexBytes per state that can have edges), so that a run which
+// kept within its budget leaves room for that analysis.
 func (e *engine[S]) memoryInUse() int64 {
 	n := e.visited.budgetBytes() + e.levelFrontierBytes.Load()
+	var edges int64
 	for _, w := range e.workers {
 		n += w.publishedBytes.Load()
+		edges += w.publishedEdges.Load()
+	}
+	if len(e.props.Cycles) > 0 && e.opts.Storage != Bitstate {
+		vertices := e.visited.publishedCount()
+		if e.edgeLimit != nil {
+			vertices = 0
+			for _, l := range e.edgeLimit {
+				vertices += int64(l)
+			}
+		}
+		n += edges*graphEdgeBytes + vertices*graphVertexBytes
 	}
 	return n
+}
+
+// expired stops the run when ctx is done or the deadline has passed, and
+// reports whether the run is stopped.
+func (e *engine[S]) expired() bool {
+	if e.stopped() {
+		return true
+	}
+	if err := e.ctx.Err(); err != nil {
+		e.halt(causeOf(err))
+	} else if !e.deadline.IsZero() && !time.Now().Before(e.deadline) {
+		e.halt(stopTimeout)
+	}
+	return e.stopped()
 }
 
 func (e *engine[S]) overBudget() bool {
@@ -187,6 +227,10 @@ func (e *engine[S]) switchToBitstate() {
 		// Matched bitstate successors have no id: the edge list would be
 		// incomplete from here on, so cycle search uses what was recorded.
 		e.recordEdges = false
+		e.edgeLimit = make([]uint32, len(e.visited.shards))
+		for i := range e.visited.shards {
+			e.edgeLimit[i] = e.visited.shards[i].n
+		}
 	}
 }
 
@@ -206,6 +250,7 @@ type worker[S any] struct {
 	out            *frontier // where new states go
 	spare          *frontier // BFS: the other level buffer
 	publishedBytes atomic.Int64
+	publishedEdges atomic.Int64
 
 	cur        stateID
 	curDepth   int
@@ -215,6 +260,10 @@ type worker[S any] struct {
 	storedFrontier bool
 	ordinal        uint32
 	emitted        int
+	// halted: the expansion under way is abandoned (the run stops, or a
+	// switch to bitstate was requested); its remaining successors are
+	// ignored.
+	halted bool
 
 	keyBuf, encBuf []byte
 	emitFn         func(Step, S)
@@ -245,14 +294,30 @@ func newWorker[S any](e *engine[S], idx int) *worker[S] {
 		ord := w.ordinal
 		w.ordinal++
 		w.emitted++
+		if w.halted {
+			return
+		}
 		if w.staging {
 			w.stage(st, t, ord)
+			if len(w.staged) >= stageMax || len(w.stageBuf) >= stageBufMax {
+				w.storeStaged()
+				w.poll()
+			}
 			return
 		}
 		w.process(st, t, ord, nil)
+		if w.ordinal%pollEvery == 0 {
+			w.poll()
+		}
 	}
 	w.collectFn = func(st Step, t S) {
 		w.emitted++
+		if w.halted {
+			return
+		}
+		if w.emitted%pollEvery == 0 {
+			w.poll()
+		}
 		w.encBuf = e.sys.AppendEncoding(w.encBuf[:0], t)
 		w.succEnc.push(noState, w.encBuf, 0)
 		if c, ok := w.keep(t); ok {
@@ -285,6 +350,35 @@ func (w *worker[S]) keep(t S) (S, bool) {
 	return c, true
 }
 
+// pollEvery is how many successors (or initial states) a worker handles
+// between two polls: a state with millions of successors must not delay
+// a stop, a timeout or the memory budget until its expansion ends.
+const pollEvery = 1 << 12
+
+// poll publishes the worker's counters and checks cancellation, the
+// deadline and the memory budget in the middle of an expansion. DFS
+// switches to bitstate on the spot (its one worker is here, with nothing
+// staged); a BFS worker abandons the expansion, as the level is rolled
+// back and explored again anyway.
+func (w *worker[S]) poll() {
+	e := w.e
+	w.flush()
+	e.checkMemory()
+	if e.expired() {
+		w.halted = true
+		return
+	}
+	switch {
+	case !e.switchRequest.Load():
+	case e.opts.Strategy == DFS:
+		e.switchToBitstate()
+	case w.cur != noState:
+		w.halted = true
+	}
+	// A BFS run keeps storing its initial states: the switch happens
+	// when level 0 is expanded.
+}
+
 // flush publishes local counters.
 func (w *worker[S]) flush() {
 	e := w.e
@@ -295,7 +389,8 @@ func (w *worker[S]) flush() {
 	e.provisoExpansions.Add(w.provisoExp)
 	w.states, w.matched, w.transitions = 0, 0, 0
 	w.ampleExp, w.provisoExp = 0, 0
-	w.publishedBytes.Store(w.out.contentBytes() + int64(w.edges.len())*24)
+	w.publishedBytes.Store(w.out.contentBytes() + int64(w.edges.len())*edgeBytes)
+	w.publishedEdges.Store(int64(w.edges.len()))
 	e.visited.publish(w.idx)
 }
 
@@ -325,11 +420,24 @@ func (w *worker[S]) addInitial(t S, ordinal uint32) {
 	w.process(Step{}, t, ordinal, nil)
 }
 
+// ordinalFits fails the run when a parent record cannot hold ord.
+func (w *worker[S]) ordinalFits(ord uint32) bool {
+	if ord <= maxOrdinal {
+		return true
+	}
+	if w.cur == noState {
+		w.e.fail(fmt.Errorf("%w: more than %d initial states", ErrTooManyInitialStates, maxOrdinal+1))
+	} else {
+		w.e.fail(fmt.Errorf("%w: more than %d successors", ErrTooManySuccessors, maxOrdinal+1))
+	}
+	w.halted = true
+	return false
+}
+
 // process handles one transition cur --st--> t.
 func (w *worker[S]) process(st Step, t S, ord uint32, concrete []byte) {
 	e := w.e
-	if ord > maxOrdinal {
-		e.fail(fmt.Errorf("%w: ordinal %d", ErrTooManySuccessors, ord))
+	if !w.ordinalFits(ord) {
 		return
 	}
 	key, enc := w.key(t, concrete)
@@ -348,7 +456,9 @@ func (w *worker[S]) process(st Step, t S, ord uint32, concrete []byte) {
 // queues it and records its edge. isNew reports a state stored now.
 func (w *worker[S]) store(st Step, ord uint32, key, enc []byte, f fingerprint) (id stateID, isNew bool) {
 	e := w.e
-	w.transitions++
+	if w.cur != noState {
+		w.transitions++
+	}
 	var outcome insertOutcome
 	switch {
 	case w.lookupOnly:
@@ -409,19 +519,26 @@ type staged struct {
 	step     Step
 	ord      uint32
 	f        fingerprint
-	key, enc [2]uint32 // offsets in worker.stageBuf
-	violated uint64    // bit i: invariant i does not hold
+	key, enc [2]int // offsets in worker.stageBuf
+	violated uint64 // bit i: invariant i does not hold
 }
 
 // maxStagedInvariants is how many invariants a staged successor can
 // carry results for; with more, successors are stored at once.
 const maxStagedInvariants = 64
 
+// stageMax and stageBufMax bound what is staged at once: a state with
+// millions of successors is stored in batches, so staging costs bounded
+// memory and the batches' cache misses still overlap.
+const (
+	stageMax    = 1 << 12
+	stageBufMax = 1 << 20
+)
+
 // stage records successor t of the state being expanded.
 func (w *worker[S]) stage(st Step, t S, ord uint32) {
 	e := w.e
-	if ord > maxOrdinal {
-		e.fail(fmt.Errorf("%w: ordinal %d", ErrTooManySuccessors, ord))
+	if !w.ordinalFits(ord) {
 		return
 	}
 	key, enc := w.key(t, nil)
@@ -432,19 +549,20 @@ func (w *worker[S]) stage(st Step, t S, ord uint32) {
 			violated |= 1 << i
 		}
 	}
-	k0 := uint32(len(w.stageBuf))
+	k0 := len(w.stageBuf)
 	w.stageBuf = append(w.stageBuf, key...)
-	k := [2]uint32{k0, uint32(len(w.stageBuf))}
+	k := [2]int{k0, len(w.stageBuf)}
 	c := k
 	if len(enc) != len(key) || len(key) > 0 && &enc[0] != &key[0] {
 		w.stageBuf = append(w.stageBuf, enc...)
-		c = [2]uint32{k[1], uint32(len(w.stageBuf))}
+		c = [2]int{k[1], len(w.stageBuf)}
 	}
 	w.staged = append(w.staged, staged{step: st, ord: ord, f: f, key: k, enc: c, violated: violated})
 }
 
 // storeStaged stores the staged successors in the order they were
-// emitted.
+// emitted (a batch of them is always stored whole: what a stop leaves
+// out is decided at batch boundaries).
 func (w *worker[S]) storeStaged() {
 	e := w.e
 	// Back to back, so that the misses overlap.
@@ -467,13 +585,21 @@ func (w *worker[S]) expand(s S, id stateID, d int) {
 	e := w.e
 	w.cur, w.curDepth = id, d
 	w.ordinal, w.emitted = 0, 0
+	w.halted = false
 	if e.ample == nil || (e.ampleFilter != nil && !e.ampleFilter.MayReduce(s)) {
 		w.staging = len(e.props.Invariants) <= maxStagedInvariants
 		e.next(s, w.emitFn)
 		w.staging = false
-		w.storeStaged()
+		if w.halted {
+			w.staged, w.stageBuf = w.staged[:0], w.stageBuf[:0]
+		} else {
+			w.storeStaged()
+		}
 	} else {
 		w.expandReduced(s)
+	}
+	if w.halted {
+		return
 	}
 	if w.emitted == 0 {
 		for j := range e.props.EndConditions {
@@ -497,7 +623,7 @@ func (w *worker[S]) expandReduced(s S) {
 	defer w.releaseKept()
 	e.next(s, w.collectFn)
 	n := len(w.succs)
-	if n == 0 || e.stopped() {
+	if n == 0 || w.halted || e.stopped() {
 		return
 	}
 	sel := e.ample.Ample(s, w.succs)
@@ -508,15 +634,26 @@ func (w *worker[S]) expandReduced(s S) {
 	}
 	if full {
 		for i := range w.succs {
-			_, enc := w.succEnc.item(i)
-			w.process(w.succs[i].Step, w.succs[i].State, uint32(i), enc)
+			w.processCollected(i)
 		}
 		return
 	}
 	w.ampleExp++
 	for _, i := range sel {
-		_, enc := w.succEnc.item(i)
-		w.process(w.succs[i].Step, w.succs[i].State, uint32(i), enc)
+		w.processCollected(i)
+	}
+}
+
+// processCollected stores the i-th collected successor, polling now and
+// then like emitFn.
+func (w *worker[S]) processCollected(i int) {
+	if w.halted {
+		return
+	}
+	_, enc := w.succEnc.item(i)
+	w.process(w.succs[i].Step, w.succs[i].State, uint32(i), enc)
+	if (i+1)%pollEvery == 0 {
+		w.poll()
 	}
 }
 

@@ -17,6 +17,9 @@ var (
 	// ErrTooManySuccessors: a state emitted more successors than a parent
 	// record can index (2^24).
 	ErrTooManySuccessors = errors.New("checker: too many successors of one state")
+	// ErrTooManyInitialStates: Initial emitted more initial states than a
+	// parent record can index (2^24).
+	ErrTooManyInitialStates = errors.New("checker: too many initial states")
 	// ErrNoInitialState: the System emitted no initial state.
 	ErrNoInitialState = errors.New("checker: system has no initial state")
 )

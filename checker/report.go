@@ -45,8 +45,11 @@ func settle[S any](p *PropertyResult[S], reason Reason) {
 
 // result turns the search into verdicts, replaying and validating every
 // counterexample.
-func (e *engine[S]) result() (Result[S], error) {
-	res := Result[S]{Stats: e.stats()}
+func (e *engine[S]) result() (res Result[S], err error) {
+	res.Stats = e.stats()
+	// Elapsed covers the whole run, trace replay and cycle analysis
+	// included.
+	defer func() { res.Stats.Elapsed = time.Since(e.start) }()
 	reason := e.unresolvedReason()
 	res.Complete = reason == ReasonNone && e.cause() == stopNone
 	for i, inv := range e.props.Invariants {
@@ -91,26 +94,37 @@ func (e *engine[S]) result() (Result[S], error) {
 		return res, nil
 	}
 	var g *graph
+	m := &meter{check: e.analysisCheck}
 	if e.searchCycles() && e.mayHaveCycle() {
-		total := 0
+		// The frontiers are of no further use; their memory goes to the
+		// analysis.
+		var lists []*edgeList
 		for _, w := range e.workers {
-			total += w.edges.len()
+			w.out, w.spare = &frontier{}, &frontier{}
+			lists = append(lists, &w.edges)
 		}
-		edges := make([]edge, 0, total)
-		for _, w := range e.workers {
-			edges = w.edges.appendTo(edges)
-			w.edges.release()
+		limit := e.edgeLimit
+		if limit == nil {
+			limit = make([]uint32, len(e.visited.shards))
+			for i := range e.visited.shards {
+				limit[i] = e.visited.shards[i].n
+			}
 		}
-		g = buildGraph(e.visited, edges)
+		g = buildGraph(e.visited, lists, limit, m)
 	}
 	for _, c := range e.props.Cycles {
 		p := PropertyResult[S]{Name: c.Name, Kind: "cycle"}
 		l, ok := lasso{}, false
-		if g != nil {
+		if g != nil && m.ok() {
 			l, ok = g.findLasso(c.Require)
 		}
 		if !ok {
-			settle(&p, reason)
+			if m.ok() {
+				settle(&p, reason)
+			} else {
+				// The analysis was cut short: a cycle may have been missed.
+				p.Verdict, p.Reason = Unknown, m.reason
+			}
 			res.Properties = append(res.Properties, p)
 			continue
 		}
@@ -125,6 +139,25 @@ func (e *engine[S]) result() (Result[S], error) {
 		res.Properties = append(res.Properties, p)
 	}
 	return res, nil
+}
+
+// analysisCheck is the cycle analysis' meter check: the run's deadline,
+// its context and its memory budget (the visited set and parent records,
+// plus the held bytes of the analysis and the edges not yet consumed).
+func (e *engine[S]) analysisCheck(held int64) Reason {
+	if err := e.ctx.Err(); err != nil {
+		if causeOf(err) == stopTimeout {
+			return ReasonTimeout
+		}
+		return ReasonCancelled
+	}
+	if !e.deadline.IsZero() && !time.Now().Before(e.deadline) {
+		return ReasonTimeout
+	}
+	if e.opts.MaxMemory > 0 && e.visited.budgetBytes()+held > e.opts.MaxMemory {
+		return ReasonMemory
+	}
+	return ReasonNone
 }
 
 // mayHaveCycle reports whether some worker recorded an edge that may
@@ -159,9 +192,8 @@ func (e *engine[S]) planLasso(g *graph, l lasso) tracePlan {
 		root:        root,
 		loopStart:   len(l.prefix),
 	}
-	for _, ei := range append(append([]int32(nil), l.prefix...), l.loop...) {
-		ed := g.edges[ei]
-		p.hops = append(p.hops, hop{ordinal: ed.ordinal, dst: ed.dst, marks: ed.marks, wantMarks: true})
+	for _, pos := range append(append([]uint32(nil), l.prefix...), l.loop...) {
+		p.hops = append(p.hops, hop{ordinal: g.ord[pos], dst: g.idOf(g.adj[pos]), marks: g.marks[pos], wantMarks: true})
 	}
 	return p
 }

@@ -63,8 +63,11 @@ type PropertyResult[S any] struct {
 
 // Stats describes the search.
 type Stats struct {
-	States        int64 // distinct states stored
-	Matched       int64 // successors that were already stored
+	States  int64 // distinct states stored
+	Matched int64 // successors and initial states that were already stored
+	// Transitions counts the successors generated and handled (stored,
+	// matched, or looked up at the depth bound); initial states are not
+	// transitions. After an early stop all three say how far the run got.
 	Transitions   int64
 	MaxDepth      int
 	Elapsed       time.Duration

@@ -48,46 +48,70 @@ type candidate struct {
 
 // replay re-executes a plan through the System and returns the concrete
 // trace. Every state is checked against the stored key of the state the
-// search recorded (when the storage still holds keys).
+// search recorded (when the storage still holds keys). Only the successor
+// a hop names is kept (the others are encoded only when it does not
+// match), so a state with millions of successors costs time, not memory.
 func (e *engine[S]) replay(p tracePlan) (Trace[S], error) {
 	var tr Trace[S]
 	tr.LoopStart = p.loopStart
-	var inits [][]byte
-	e.sys.Initial(func(s S) { inits = append(inits, e.sys.AppendEncoding(nil, s)) })
-	if int(p.rootOrdinal) >= len(inits) {
-		return tr, fmt.Errorf("%w: initial state %d of %d", ErrInvalidTrace, p.rootOrdinal, len(inits))
+	var root []byte
+	n := uint32(0)
+	e.sys.Initial(func(s S) {
+		if n == p.rootOrdinal {
+			root = e.sys.AppendEncoding(nil, s)
+		}
+		n++
+	})
+	if root == nil {
+		return tr, fmt.Errorf("%w: initial state %d of %d", ErrInvalidTrace, p.rootOrdinal, n)
 	}
-	if !e.storedAs(p.root, inits[p.rootOrdinal]) {
+	if !e.storedAs(p.root, root) {
 		return tr, fmt.Errorf("%w: initial state %d does not match the stored state", ErrInvalidTrace, p.rootOrdinal)
 	}
-	cur, err := e.sys.Decode(inits[p.rootOrdinal])
+	cur, err := e.sys.Decode(root)
 	if err != nil {
 		return tr, fmt.Errorf("%w: %w", ErrDecode, err)
 	}
 	tr.Initial = cur
 	explainer, _ := e.sys.(Explainer[S])
 	for i, h := range p.hops {
-		var succs []candidate
-		e.next(cur, func(st Step, t S) {
-			succs = append(succs, candidate{step: st, enc: e.sys.AppendEncoding(nil, t)})
-		})
 		ok := func(c candidate) bool {
 			return (!h.wantMarks || c.step.Marks == h.marks) && e.storedAs(h.dst, c.enc)
 		}
-		chosen := -1
-		if int(h.ordinal) < len(succs) && ok(succs[h.ordinal]) {
-			chosen = int(h.ordinal)
-		} else if e.visited.mode != modeBits {
-			chosen = slices.IndexFunc(succs, ok)
+		var chosen *candidate
+		var count uint32
+		e.next(cur, func(st Step, t S) {
+			if count == h.ordinal {
+				c := candidate{step: st, enc: e.sys.AppendEncoding(nil, t)}
+				if ok(c) {
+					chosen = &c
+				}
+			}
+			count++
+		})
+		if chosen == nil && e.visited.mode != modeBits {
+			// Under symmetry a replayed state may be a permutation of
+			// the expanded one: the successor is found by its key.
+			var buf []byte
+			e.next(cur, func(st Step, t S) {
+				if chosen != nil {
+					return
+				}
+				buf = e.sys.AppendEncoding(buf[:0], t)
+				if c := (candidate{step: st, enc: buf}); ok(c) {
+					c.enc = append([]byte(nil), buf...)
+					chosen = &c
+				}
+			})
 		}
-		if chosen < 0 {
-			return tr, fmt.Errorf("%w: step %d (successor %d of %d) does not reach the stored state", ErrInvalidTrace, i+1, h.ordinal, len(succs))
+		if chosen == nil {
+			return tr, fmt.Errorf("%w: step %d (successor %d of %d) does not reach the stored state", ErrInvalidTrace, i+1, h.ordinal, count)
 		}
-		next, err := e.sys.Decode(succs[chosen].enc)
+		next, err := e.sys.Decode(chosen.enc)
 		if err != nil {
 			return tr, fmt.Errorf("%w: %w", ErrDecode, err)
 		}
-		ts := TraceStep[S]{Step: succs[chosen].step, State: next}
+		ts := TraceStep[S]{Step: chosen.step, State: next}
 		if explainer != nil {
 			ts.Lines = explainer.Explain(cur, ts.Step)
 		}

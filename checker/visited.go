@@ -141,7 +141,7 @@ func newVisitedSet(mode storeMode, workers int, withIDs, short bool, nbits uint6
 	v := &visitedSet{mode: mode, shards: make([]shard, workers), withIDs: withIDs && mode == modeHash, fp64: short && mode == modeHash}
 	v.cond = sync.NewCond(&v.mu)
 	if mode == modeBits {
-		v.bits = newBitArray(nbits, hashes)
+		v.bits = newBitArray(nbits, hashes, workers)
 		v.visitedBytes.Store(v.bits.bytes())
 		return v
 	}
@@ -291,7 +291,7 @@ func (v *visitedSet) budgetTableBytes(n int64) int64 {
 func (v *visitedSet) insert(f fingerprint, key []byte, rec parentRecord, own int) (stateID, insertOutcome) {
 	s := &v.shards[own]
 	if v.mode == modeBits {
-		if v.bits.testAndSet(f) {
+		if v.bits.testAndSet(f, own) {
 			return noState, outcomeMatched
 		}
 		return v.commit(s, own, rec), outcomeNew
@@ -491,6 +491,15 @@ func (v *visitedSet) storedBeforeLevel(id stateID) bool {
 	return id.local() < v.shards[id.shard()].level
 }
 
+// publishedCount is the number of stored states as last published.
+func (v *visitedSet) publishedCount() int64 {
+	var n int64
+	for i := range v.shards {
+		n += v.shards[i].pubN.Load()
+	}
+	return n
+}
+
 // count is the number of stored states; no worker may be storing.
 func (v *visitedSet) count() int64 {
 	var n int64
@@ -537,7 +546,7 @@ func (v *visitedSet) rollbackLevel(keys func(yield func([]byte))) {
 // fingerprint and frees the table. Parent records (and so traces) survive.
 // It must be called while no worker runs.
 func (v *visitedSet) switchToBits(nbits uint64, hashes uint) {
-	b := newBitArray(nbits, hashes)
+	b := newBitArray(nbits, hashes, len(v.shards))
 	t := v.tab.Load()
 	for i := uint64(0); i < t.cap; i++ {
 		hi := t.words[t.stride*i]
@@ -551,11 +560,11 @@ func (v *visitedSet) switchToBits(nbits uint64, hashes uint) {
 			} else {
 				f.lo = shortLo(hi)
 			}
-			b.testAndSet(f)
+			b.testAndSet(f, 0)
 			continue
 		}
 		id := stateID(t.words[2*i+1] - 1)
-		b.testAndSet(fingerprintOf(v.shards[id.shard()].encoding(id.local()), false))
+		b.testAndSet(fingerprintOf(v.shards[id.shard()].encoding(id.local()), false), 0)
 	}
 	for i := range v.shards {
 		s := &v.shards[i]
