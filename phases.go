@@ -23,7 +23,7 @@ import (
 // DefaultShortenFor is how long the exhaustive search looks for a shorter
 // counterexample after the quick pass found one, when Options.ShortenFor
 // is 0.
-const DefaultShortenFor = 5 * time.Second
+const DefaultShortenFor = time.Second
 
 // Phase names, as IntentResult.FoundBy and Phase.Name give them.
 const (
@@ -108,7 +108,7 @@ func (p *Problem) Check(ctx context.Context, opts checker.Options) (*Report, err
 	markFoundBy(full, PhaseExhaustive)
 	r := full
 	if found {
-		r = merge(full, quick)
+		r = merge(full, quick, opts.CollectAll)
 	}
 	r.Phases = []Phase{quickPhase, fullPhase}
 	r.Elapsed = time.Since(start)
@@ -116,7 +116,7 @@ func (p *Problem) Check(ctx context.Context, opts checker.Options) (*Report, err
 }
 
 const (
-	quickDescription      = "scheduler ties go to the lowest-index node, as in Kivi"
+	quickDescription      = "ties broken as Kivi does: lowest-index node, lowest pod slots"
 	exhaustiveDescription = "every tie and interleaving"
 )
 
@@ -136,8 +136,11 @@ func markFoundBy(r *Report, phase string) {
 // merge takes the exhaustive search's verdicts, and the quick pass's
 // violation wherever the exhaustive search did not find that intent
 // violated: a violation on a real path stands whatever the other phase
-// could not settle.
-func merge(full, quick *Report) *Report {
+// could not settle. Unless every intent was to be settled (collectAll),
+// the run stops at its first violations, and the intents the shortening
+// search left open are reported as such (ReasonStopped), not as timed
+// out.
+func merge(full, quick *Report, collectAll bool) *Report {
 	for i := range full.Results {
 		fr := &full.Results[i]
 		if fr.Verdict == checker.Violated {
@@ -146,6 +149,10 @@ func merge(full, quick *Report) *Report {
 		if qr := quick.Result(fr.Name); qr != nil && qr.Verdict == checker.Violated {
 			*fr = *qr
 			fr.FoundBy = PhaseQuick
+			continue
+		}
+		if fr.Verdict == checker.Unknown && !collectAll {
+			fr.Reason = checker.ReasonStopped
 		}
 	}
 	return full

@@ -235,3 +235,37 @@ func TestCycleAnalysisWithinBounds(t *testing.T) {
 		}
 	}
 }
+
+// counted wraps wide and counts the successors its Next computes.
+type counted struct {
+	wide
+	computed *int
+}
+
+func (c counted) Next(x uint32, emit func(checker.Step, uint32)) {
+	c.wide.Next(x, func(st checker.Step, y uint32) {
+		*c.computed++
+		emit(st, y)
+	})
+}
+
+// TestStopUnwindsCostlyExpansion: once a run is interrupted (here by the
+// timeout, made to pass at the 10th successor), the expansion under way
+// computes no further successor, even when there are far fewer of them
+// than the engine's polling interval and each one is costly.
+func TestStopUnwindsCostlyExpansion(t *testing.T) {
+	timeout := 100 * time.Millisecond
+	for _, strategy := range []checker.Strategy{checker.BFS, checker.DFS} {
+		n := 0
+		sys := counted{wide{Inits: 1, Fan: 3000, Distinct: 3000, PauseIn: "next", PauseAt: 10, Pause: sleepPast(timeout)}, &n}
+		res, err := checker.Check(context.Background(), checker.System[uint32](sys), wideTrue,
+			checker.Options{Strategy: strategy, Timeout: timeout, Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		expectUnknownAll(t, res, checker.ReasonTimeout)
+		if n > 11 {
+			t.Errorf("%v: %d successors computed after the timeout at the 10th", strategy, n)
+		}
+	}
+}

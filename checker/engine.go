@@ -88,6 +88,36 @@ type engine[S any] struct {
 
 func (e *engine[S]) halt(c stopCause) { e.stop.CompareAndSwap(uint32(stopNone), uint32(c)) }
 func (e *engine[S]) stopped() bool    { return e.stop.Load() != uint32(stopNone) }
+
+// interrupted reports whether the run was stopped by something that
+// abandons it (cancellation, the timeout, the memory budget, an error):
+// an expansion under way need not finish, however many successors it
+// has left or however long each takes to compute.
+func (e *engine[S]) interrupted() bool {
+	switch stopCause(e.stop.Load()) {
+	case stopCancelled, stopTimeout, stopMemory, stopError:
+		return true
+	}
+	return false
+}
+
+// abandonExpansion unwinds System.Next from inside emit once the run is
+// interrupted (worker.nextOf recovers it): a System whose successors are
+// costly would otherwise compute all of them before the stop is seen.
+type abandonExpansion struct{}
+
+// nextOf runs the System's Next on s, ending it early (with w.halted set)
+// when the run is interrupted.
+func (w *worker[S]) nextOf(s S, emit func(Step, S)) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(abandonExpansion); !ok {
+				panic(r)
+			}
+		}
+	}()
+	w.e.next(s, emit)
+}
 func (e *engine[S]) cause() stopCause { return stopCause(e.stop.Load()) }
 
 func (e *engine[S]) fail(err error) {
@@ -297,6 +327,10 @@ func newWorker[S any](e *engine[S], idx int) *worker[S] {
 		if w.halted {
 			return
 		}
+		if e.interrupted() {
+			w.halted = true
+			panic(abandonExpansion{})
+		}
 		if w.staging {
 			w.stage(st, t, ord)
 			if len(w.staged) >= stageMax || len(w.stageBuf) >= stageBufMax {
@@ -314,6 +348,10 @@ func newWorker[S any](e *engine[S], idx int) *worker[S] {
 		w.emitted++
 		if w.halted {
 			return
+		}
+		if e.interrupted() {
+			w.halted = true
+			panic(abandonExpansion{})
 		}
 		if w.emitted%pollEvery == 0 {
 			w.poll()
@@ -588,7 +626,7 @@ func (w *worker[S]) expand(s S, id stateID, d int) {
 	w.halted = false
 	if e.ample == nil || (e.ampleFilter != nil && !e.ampleFilter.MayReduce(s)) {
 		w.staging = len(e.props.Invariants) <= maxStagedInvariants
-		e.next(s, w.emitFn)
+		w.nextOf(s, w.emitFn)
 		w.staging = false
 		if w.halted {
 			w.staged, w.stageBuf = w.staged[:0], w.stageBuf[:0]
@@ -621,7 +659,7 @@ func (w *worker[S]) expandReduced(s S) {
 	w.succs = w.succs[:0]
 	w.succEnc.reset()
 	defer w.releaseKept()
-	e.next(s, w.collectFn)
+	w.nextOf(s, w.collectFn)
 	n := len(w.succs)
 	if n == 0 || w.halted || e.stopped() {
 		return

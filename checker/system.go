@@ -34,7 +34,10 @@ type System[S any] interface {
 	// Next calls emit once for every successor of s, in a deterministic
 	// order. emit must not retain the state it receives after it returns,
 	// and Next must not modify s: the System may reuse the successor value
-	// it passed once emit has returned.
+	// it passed once emit has returned. When a run is cancelled, times
+	// out or runs out of memory, emit unwinds Next by panicking with a
+	// value of the engine's own, which the engine recovers: Next must let
+	// panics it did not raise pass (release what it holds in defers).
 	Next(s S, emit func(Step, S))
 	// AppendEncoding appends the canonical byte encoding of s to dst. Two
 	// states are the same state iff their encodings are equal.

@@ -13,8 +13,13 @@ func (u *Universe) Compile() error {
 	if len(u.Nodes) == 0 {
 		return fmt.Errorf("nodes: at least one node is needed: %w", ErrInvalid)
 	}
-	if len(u.Nodes) > 250 || u.PodSlots > 250 || len(u.Deployments) > 250 || len(u.Templates) > 250 {
-		return fmt.Errorf("at most 250 nodes, pod slots, deployments and templates are supported: %w", ErrInvalid)
+	for _, c := range []struct {
+		what string
+		n    int
+	}{{"nodes", len(u.Nodes)}, {"pod slots", u.PodSlots}, {"deployments", len(u.Deployments)}, {"pod templates", len(u.Templates)}} {
+		if c.n > MaxObjects {
+			return fmt.Errorf("this topology needs %d %s; the model holds at most %d: %w", c.n, c.what, MaxObjects, ErrModelBound)
+		}
 	}
 	in := &u.Labels
 	u.Hostname = in.Key(HostnameKey)

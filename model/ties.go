@@ -78,12 +78,30 @@ func insertSorted(xs []int, x int) []int {
 // (ChoosePods then branches over partitions, not over subsets), and the
 // nodes that lost different amounts are told apart for the rest of the
 // run.
+//
+// With Kivi's tie-break (Options.TieBreak LowestIndex) there is no choice:
+// the lowest slots of the earliest groups go, choice 0 of the branching.
 func (tx *Tx) ChoosePods(s *State, candidates []int, k int) []int {
 	groups := identicalGroups(s, candidates)
+	if tx.U != nil && tx.U.Options.TieBreak == LowestIndex {
+		return takeFirst(groups, k)
+	}
 	if labels := tx.orbitLabels(); labels != nil && len(groups) > 1 {
 		return tx.chooseUpToSymmetry(s, labels, groups, k)
 	}
 	return chooseFromGroups(tx, groups, k)
+}
+
+// takeFirst is chooseFromGroups' choice 0: as many as possible from the
+// earliest groups.
+func takeFirst(groups [][]int, k int) []int {
+	var out []int
+	for _, g := range groups {
+		take := min(len(g), k)
+		out = append(out, g[:take]...)
+		k -= take
+	}
+	return out
 }
 
 func chooseFromGroups(tx *Tx, groups [][]int, k int) []int {
@@ -159,7 +177,19 @@ func (tx *Tx) chooseUpToSymmetry(s *State, labels []int, groups [][]int, k int) 
 			}
 		}
 	}
+	twins := false
+	for i := range hosts {
+		twins = twins || hosts[i].twin >= 0
+	}
+	if !twins {
+		// No two hosts are interchangeable: every choice is its own orbit.
+		return chooseFromGroups(tx, groups, k)
+	}
 	plan := twinPlan{hosts: hosts, groups: groups, take: make([]int, len(groups))}
+	plan.count = make([][]int, len(hosts))
+	for i := range hosts {
+		plan.count[i] = plan.counts(i)
+	}
 	for i := range hosts {
 		h := &hosts[i]
 		equal := h.twin >= 0
@@ -209,6 +239,10 @@ type twinPlan struct {
 	groups [][]int
 	take   []int
 	fits   []int
+	// count[i] is counts(i); vecs and vi are maxAfter's scratch.
+	count [][]int
+	vecs  [][]int
+	vi    []int
 }
 
 // maxAfter bounds from above the pods the decisions after group c of host
@@ -220,8 +254,12 @@ type twinPlan struct {
 func (p *twinPlan) maxAfter(i, c, t int, equal bool) int {
 	cur := &p.hosts[i]
 	// vecs[j] is the largest vector host j may take (hosts ≥ i).
-	vecs := make([][]int, len(p.hosts))
-	vi := make([]int, len(cur.groups))
+	if p.vecs == nil {
+		p.vecs = make([][]int, len(p.hosts))
+	}
+	vecs := p.vecs
+	vi := append(p.vi[:0], make([]int, len(cur.groups))...)
+	p.vi = vi
 	total := 0
 	for x, gi := range cur.groups {
 		switch {
@@ -238,7 +276,7 @@ func (p *twinPlan) maxAfter(i, c, t int, equal bool) int {
 		for x := c + 1; x < len(vi); x++ {
 			vi[x] = p.take[twin[x]]
 		}
-		total += maxBelow(vi[c+1:], p.counts(i)[c+1:])
+		total += maxBelow(vi[c+1:], p.count[i][c+1:])
 	} else {
 		for x := c + 1; x < len(vi); x++ {
 			total += vi[x]
@@ -247,7 +285,7 @@ func (p *twinPlan) maxAfter(i, c, t int, equal bool) int {
 	vecs[i] = vi
 	for j := i + 1; j < len(p.hosts); j++ {
 		h := &p.hosts[j]
-		counts := p.counts(j)
+		counts := p.count[j]
 		if h.twin < 0 {
 			vecs[j] = counts
 			total += sum(counts)

@@ -8,6 +8,15 @@ import (
 // ErrInvalid marks every error about an inconsistent Universe or State.
 var ErrInvalid = errors.New("invalid model")
 
+// MaxObjects is the most nodes, pod slots, deployments and templates a
+// Universe holds: states store their indices in one byte.
+const MaxObjects = 250
+
+// ErrModelBound marks a topology larger than the model can hold
+// (MaxObjects): not a mistake in the input, so a verification of it is
+// Unknown, not an input error.
+var ErrModelBound = errors.New("model bound")
+
 // Hostname label keys every node carries: Kubernetes' well-known key, and
 // Kivi's short alias so that manifests written for Kivi keep working.
 const (
@@ -387,7 +396,9 @@ const (
 	// BranchOnTies explores every top-scoring node (real kube-scheduler
 	// leaves the choice open).
 	BranchOnTies TieBreak = iota
-	// LowestIndex takes the first node, as Kivi does.
+	// LowestIndex takes the first node, as Kivi does, and breaks the
+	// other ties as Kivi does too: the lowest pod slots among tied
+	// victims (Tx.ChoosePods), equal descheduler domains by label value.
 	LowestIndex
 )
 

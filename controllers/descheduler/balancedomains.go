@@ -79,7 +79,8 @@ func (c *cycle) fixSource(sc spreadConstraint, ds []domain, j int) {
 	for p := j; p >= 0 && ds[p].tie == ds[j].tie; p-- {
 		positions = append(positions, p)
 	}
-	if len(positions) < 2 {
+	if len(positions) < 2 || c.u.Options.TieBreak == model.LowestIndex {
+		// With Kivi's tie-break the order by label value id stands.
 		return
 	}
 	nodes := make([]int, len(positions))
