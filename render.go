@@ -46,9 +46,63 @@ func (p *Problem) IntentNames() []string {
 	return names
 }
 
+// HeaderItem is one active intent, built-in property or event of a run
+// and one line saying what it checks or does.
+type HeaderItem struct {
+	Name    string
+	Meaning string
+}
+
+// Header is what a run checks and under which events: the user's intents,
+// the built-in properties every run checks, and the active events.
+type Header struct {
+	Intents  []HeaderItem
+	BuiltIns []HeaderItem
+	Events   []HeaderItem
+}
+
+// Header describes the problem's intents, built-in properties and events.
+func (p *Problem) Header() Header {
+	var h Header
+	for _, in := range p.Intents {
+		h.Intents = append(h.Intents, HeaderItem{in.Name, in.Explain})
+	}
+	h.BuiltIns = []HeaderItem{
+		{ModelAssertion, modelAssertionMeaning},
+		{ValidEndState, validEndStateMeaning},
+	}
+	for i := range p.System.U.Events {
+		e := &p.System.U.Events[i]
+		h.Events = append(h.Events, HeaderItem{e.Kind.String(), describeEvent(p.System.U, e)})
+	}
+	return h
+}
+
 // WriteHeader writes Kivi's "Working on the intents:" line.
 func WriteHeader(w io.Writer, names []string) {
 	fmt.Fprintf(w, "Working on the intents: %s \n", strings.Join(names, " "))
+}
+
+// WriteFullHeader writes Kivi's "Working on the intents:" line, then one
+// line per intent and built-in property saying what it checks, and one
+// per active event saying what it does.
+func WriteFullHeader(w io.Writer, h Header) {
+	var names []string
+	for _, x := range h.Intents {
+		names = append(names, x.Name)
+	}
+	WriteHeader(w, names)
+	for _, x := range append(append([]HeaderItem(nil), h.Intents...), h.BuiltIns...) {
+		fmt.Fprintf(w, "    %s: %s\n", x.Name, x.Meaning)
+	}
+	if len(h.Events) == 0 {
+		fmt.Fprintln(w, "Events: none (the controllers settle the cluster as written)")
+		return
+	}
+	fmt.Fprintln(w, "Events:")
+	for _, x := range h.Events {
+		fmt.Fprintf(w, "    %s: %s\n", x.Name, x.Meaning)
+	}
 }
 
 // WriteFailures writes the failure listing and the summary in Kivi's shape,

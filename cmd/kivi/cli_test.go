@@ -137,3 +137,53 @@ func TestInputErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestNothingToVerify: an input without anything to verify is an input
+// error naming the file and what is missing, never "No failure is found".
+func TestNothingToVerify(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	const nodes = "../../model/manifest/testdata/c3/nodes.yaml"
+	const app = "../../model/manifest/testdata/c3/app.yaml"
+	empty := write("empty.yaml", "")
+	comments := write("comments.yaml", "# later\n---\n# still later\n")
+	sts := write("sts.yaml", `apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  serviceName: db
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      containers: [{name: db}]
+`)
+	noIntents := write("intents.yaml", "[]\n")
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"verify", "-f", empty, "--nodes", nodes, "--original"}, []string{empty, "no Kubernetes object"}},
+		{[]string{"verify", "-f", comments, "--nodes", nodes}, []string{comments, "only comments"}},
+		{[]string{"verify", "-f", sts, "--nodes", nodes, "--original"}, []string{sts, "no Deployment"}},
+		{[]string{"verify", "-f", app, "--nodes", empty, "--original"}, []string{empty, "no node"}},
+		{[]string{"verify", "-f", app}, []string{app, "no node"}},
+		{[]string{"verify", "-f", app, "--nodes", nodes, "--intents", noIntents}, []string{noIntents, "no intent"}},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), tc.args, &stdout, &stderr)
+		ok := code == exitInput && stdout.Len() == 0
+		for _, w := range tc.want {
+			ok = ok && strings.Contains(stderr.String(), w)
+		}
+		if !ok {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 mentioning %q", tc.args, code, stdout.String(), stderr.String(), tc.want)
+		}
+	}
+}

@@ -81,6 +81,13 @@ func runScaling(ctx context.Context, c *model.Cluster, opts kivi.Options, sf sca
 		fmt.Fprintln(w, string(data))
 		return exitHolds
 	}
+	if !jsonOut && len(setups) > 0 {
+		h, err := kivi.SetupHeader(c, opts, setups[0])
+		if err != nil {
+			return inputError(stderr, err)
+		}
+		kivi.WriteFullHeader(stdout, h)
+	}
 	start := time.Now()
 	res, err := scaling.Search(ctx, setups, verify, so)
 	if progress {

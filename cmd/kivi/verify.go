@@ -157,7 +157,7 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return inputError(stderr, err)
 	}
 	if !*jsonOut {
-		kivi.WriteHeader(stdout, p.IntentNames())
+		kivi.WriteFullHeader(stdout, p.Header())
 	}
 	rep, err := p.Check(ctx, opts.Checker)
 	if co.OnProgress != nil {
