@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -40,6 +41,9 @@ func goldenRuns() map[string][]string {
 		runs[c+"-no-violation"] = []string{"verify", "--case", c, "--original", "--no-violation"}
 	}
 	runs["c3-scaling"] = []string{"verify", "--case", "c3"}
+	own := []string{"verify", "-f", "testdata/own/app.yaml", "--nodes", "testdata/own/nodes.yaml"}
+	runs["own"] = own
+	runs["own-search"] = append(append([]string{}, own...), "--search")
 	runs["c3-no-reductions"] = []string{"verify", "--case", "c3", "--original", "--symmetry", "off", "--por", "off"}
 	return runs
 }
@@ -185,5 +189,42 @@ spec:
 		if !ok {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 mentioning %q", tc.args, code, stdout.String(), stderr.String(), tc.want)
 		}
+	}
+}
+
+// TestOwnConfigSearchInBounds: with --search a user's manifests (3
+// replicas, an HPA up to 8, three nodes) are searched only at sizes the
+// input can reach: replicas within the HPA's 3..8, at most three nodes,
+// and every setup says whether it is the input's size.
+func TestOwnConfigSearchInBounds(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	args := []string{"verify", "-f", "testdata/own/app.yaml", "--nodes", "testdata/own/nodes.yaml", "--search", "--all", "--json", "--workers", "1", "--quiet"}
+	code := run(context.Background(), args, &stdout, &stderr)
+	if code != exitViolated {
+		t.Fatalf("exit %d, stderr %s", code, stderr.String())
+	}
+	var doc scalingJSON
+	if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Input != "{node type 0: 3, deployment type 0: 3}" {
+		t.Errorf("inputSetup %q", doc.Input)
+	}
+	sawInput := false
+	for _, s := range doc.Setups {
+		var nodes, replicas int
+		if _, err := fmt.Sscanf(s.Setup, "{node type 0: %d, deployment type 0: %d}", &nodes, &replicas); err != nil {
+			t.Fatalf("setup %q: %v", s.Setup, err)
+		}
+		if nodes < 1 || nodes > 3 || replicas < 3 || replicas > 8 {
+			t.Errorf("setup %s is outside the input's bounds (1..3 nodes, 3..8 replicas)", s.Setup)
+		}
+		if s.SizeOfInput == nil || *s.SizeOfInput != (nodes == 3 && replicas == 3) {
+			t.Errorf("setup %s: sizeOfInput %v", s.Setup, s.SizeOfInput)
+		}
+		sawInput = sawInput || (nodes == 3 && replicas == 3)
+	}
+	if !sawInput {
+		t.Error("the input's own size is not among the setups")
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/kivi-go/kivi/model"
 	"github.com/kivi-go/kivi/model/casefile"
 	"github.com/kivi-go/kivi/model/cases"
+	"github.com/kivi-go/kivi/scaling"
 )
 
 // caseFlags select the cluster to verify: a built-in case or a file.
@@ -58,7 +59,8 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	cf.register(fs)
 	var inf inputFlags
 	inf.register(fs)
-	original := fs.Bool("original", false, "verify the given topology only (no scaling search)")
+	original := fs.Bool("original", false, "built-in cases and case files: verify the given topology only (no scaling search)")
+	search := fs.Bool("search", false, "manifests (-f) and Kivi's configuration DIR: run the scaling search within the input's own bounds instead of verifying the topology as written")
 	all := fs.Bool("all", false, "keep going after the first violation: one verdict per intent")
 	workers := fs.Int("workers", 0, "exploring goroutines (0 = all cores)")
 	timeout := fs.Duration("timeout", 0, "stop after this long; unsettled intents are unknown (0 = none)")
@@ -83,8 +85,8 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		return exitInput
 	}
-	c, ok, err := inf.load(pos, os.Stdin, stderr)
-	if !ok {
+	c, own, err := inf.load(pos, os.Stdin, stderr)
+	if !own {
 		c, err = cf.load(pos)
 	}
 	if err != nil {
@@ -144,13 +146,24 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 				p.States, p.Transitions, p.Depth, p.Queue, p.StatesPerS, p.Elapsed.Round(time.Second))
 		}
 	}
-	if inf.logs {
-		// A running cluster is one topology: logs imply --original (as
-		// Kivi's -log forces -o).
+	if *search && *original {
+		return inputError(stderr, fmt.Errorf("--search and --original contradict each other (accepted: one of them): %w", errUsage))
+	}
+	if own {
+		// A user's own cluster is verified as written: a verdict at
+		// another size is about a cluster the user did not write. The
+		// search is opt-in and stays inside the input's bounds.
+		if inf.logs && *search {
+			return inputError(stderr, fmt.Errorf("--search with --logs: a running cluster is one topology (accepted: --logs alone): %w", errUsage))
+		}
+		if *search {
+			in := scaling.InputSetup(c)
+			return runScaling(ctx, c, opts, sf, *all, *jsonOut, stdout, stderr, !*quiet && isTerminal(stderr), &in)
+		}
 		*original = true
 	}
 	if !*original {
-		return runScaling(ctx, c, opts, sf, *all, *jsonOut, stdout, stderr, !*quiet && isTerminal(stderr))
+		return runScaling(ctx, c, opts, sf, *all, *jsonOut, stdout, stderr, !*quiet && isTerminal(stderr), nil)
 	}
 	p, err := kivi.NewProblem(c, opts)
 	if err != nil {
