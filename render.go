@@ -137,13 +137,26 @@ func WriteFailures(w io.Writer, r *Report) {
 	} else {
 		fmt.Fprintln(w, "    No failure is found, but the search was not exhaustive.")
 	}
-	var stopped []string
+	var stopped, bounded []string
 	for _, x := range r.Unknown() {
+		if x.Bound != "" {
+			bounded = append(bounded, x.Name)
+			continue
+		}
 		if x.Reason == checker.ReasonStopped {
 			stopped = append(stopped, x.Name)
 			continue
 		}
 		fmt.Fprintf(w, "    Unknown: %s (%s)\n", x.Name, x.Reason)
+	}
+	if len(bounded) > 0 {
+		fmt.Fprintf(w, "    Unknown (%s): %s\n", r.Bound, strings.Join(bounded, " "))
+		if r.BoundTrace != nil {
+			fmt.Fprintln(w, "    The bound is reached by:")
+			for _, l := range TraceLines(r.BoundTrace) {
+				fmt.Fprintf(w, "      %s\n", l)
+			}
+		}
 	}
 	if len(stopped) > 0 {
 		fmt.Fprintf(w, "    Not settled (the search stops at the first violation; --all settles every intent): %s\n", strings.Join(stopped, " "))
@@ -166,8 +179,11 @@ func onOff(b bool) string {
 
 // JSONReport is the --json document.
 type JSONReport struct {
-	Name    string       `json:"name"`
-	Verdict string       `json:"verdict"`
+	Name    string `json:"name"`
+	Verdict string `json:"verdict"`
+	// Bound is the bound of the model the run reached, if any: every
+	// intent that is not violated is then unknown.
+	Bound   string       `json:"bound,omitempty"`
 	Intents []JSONIntent `json:"intents"`
 	Stats   JSONStats    `json:"stats"`
 }
@@ -221,7 +237,7 @@ func (r *Report) Verdict() checker.Verdict {
 
 // JSON converts a report to its JSON document.
 func (r *Report) JSON() JSONReport {
-	out := JSONReport{Name: r.Name, Verdict: r.Verdict().String(), Stats: JSONStats{
+	out := JSONReport{Name: r.Name, Verdict: r.Verdict().String(), Bound: r.Bound, Stats: JSONStats{
 		States: r.Stats.States, Matched: r.Stats.Matched, Transitions: r.Stats.Transitions, MaxDepth: r.Stats.MaxDepth,
 		ElapsedS: r.Elapsed.Seconds(), StatesPerS: r.Stats.StatesPerS, BytesPerState: r.Stats.BytesPerState, Complete: r.Complete,
 		Symmetry: r.Symmetry, POR: r.POR, AmpleExpansions: r.Stats.AmpleExpansions, ProvisoExpansions: r.Stats.ProvisoExpansions}}
@@ -229,6 +245,9 @@ func (r *Report) JSON() JSONReport {
 		ji := JSONIntent{Name: x.Name, Verdict: x.Verdict.String(), Explanation: x.Explanation}
 		if x.Verdict == checker.Unknown {
 			ji.Reason = x.Reason.String()
+			if x.Bound != "" {
+				ji.Reason = x.Bound
+			}
 		}
 		if x.Trace != nil {
 			i := 0

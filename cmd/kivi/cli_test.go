@@ -41,6 +41,7 @@ func goldenRuns() map[string][]string {
 		runs[c+"-no-violation"] = []string{"verify", "--case", c, "--original", "--no-violation"}
 	}
 	runs["c3-scaling"] = []string{"verify", "--case", "c3"}
+	runs["c3-pod-slots"] = []string{"verify", "--case", "c3", "--original", "--pod-slots", "5"}
 	own := []string{"verify", "-f", "testdata/own/app.yaml", "--nodes", "testdata/own/nodes.yaml"}
 	runs["own"] = own
 	runs["own-search"] = append(append([]string{}, own...), "--search")

@@ -72,6 +72,7 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	counter := fs.Bool("eviction-counter", false, "check no_oscillation_eviction with Kivi's 3-round counter instead of a cycle")
 	quiet := fs.Bool("quiet", false, "no live status line on stderr")
 	symmetry := fs.String("symmetry", "on", "symmetry reduction over interchangeable nodes and pods: on or off")
+	podSlots := fs.Int("pod-slots", 0, "pod slots of the written topology (0 = sized from replicas, HPA maximum, kubectl scale and rollout surge); a run that needs more ends unknown (model bound)")
 	por := fs.String("por", "on", "partial-order reduction over independent controllers and events: on or off")
 	var sf scalingFlags
 	fs.IntVar(&sf.confidentNodes, "confident-nodes", 0, "scaling search: nodes per type up to this (0 = 6)")
@@ -97,8 +98,13 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return inputError(stderr, fmt.Errorf("--workers %d (accepted: 0 for all cores, or a positive count): %w", *workers, errUsage))
 	case *timeout < 0 || sf.setupTimeout < 0:
 		return inputError(stderr, fmt.Errorf("--timeout and --setup-timeout must not be negative: %w", errUsage))
+	case *podSlots < 0 || *podSlots > 250:
+		return inputError(stderr, fmt.Errorf("--pod-slots %d (accepted: 0 for the computed size, or 1..250): %w", *podSlots, errUsage))
 	case *maxStates < 0:
 		return inputError(stderr, fmt.Errorf("--max-states %d (accepted: 0 for no bound, or a positive count): %w", *maxStates, errUsage))
+	}
+	if *podSlots > 0 {
+		c.PodSlots = *podSlots
 	}
 	opts := kivi.Options{}
 	opts.Intents.EvictionCounter = *counter
