@@ -70,6 +70,7 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	strategy := fs.String("strategy", "bfs", "search order: bfs (shortest counterexamples) or dfs")
 	jsonOut := fs.Bool("json", false, "print one JSON document instead of text")
 	counter := fs.Bool("eviction-counter", false, "check no_oscillation_eviction with Kivi's 3-round counter instead of a cycle")
+	balanceAtStart := fs.Bool("balance-at-pod-start", false, "check pod_balance_across_node only when a pod starts (Kivi) instead of in every settled state")
 	quiet := fs.Bool("quiet", false, "no live status line on stderr")
 	symmetry := fs.String("symmetry", "on", "symmetry reduction over interchangeable nodes and pods: on or off")
 	podSlots := fs.Int("pod-slots", 0, "pod slots of the written topology (0 = sized from replicas, HPA maximum, kubectl scale and rollout surge); a run that needs more ends unknown (model bound)")
@@ -108,6 +109,7 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	opts := kivi.Options{}
 	opts.Intents.EvictionCounter = *counter
+	opts.Intents.BalanceAtPodStart = *balanceAtStart
 	co := &opts.Checker
 	co.Workers, co.Timeout, co.MaxStates, co.CollectAll = *workers, *timeout, *maxStates, *all
 	if co.MaxMemory, err = parseSize(*maxMemory); err != nil {
