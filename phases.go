@@ -151,7 +151,7 @@ func merge(full, quick *Report, collectAll bool) *Report {
 			fr.FoundBy = PhaseQuick
 			continue
 		}
-		if fr.Verdict == checker.Unknown && !collectAll {
+		if fr.Verdict == checker.Unknown && fr.Bound == "" && !collectAll {
 			fr.Reason = checker.ReasonStopped
 		}
 	}

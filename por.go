@@ -62,6 +62,12 @@ func newReduction(sys *System, props checker.Properties[*model.State], unknownRe
 		r.obsReads.Add(model.CompMarks)
 		r.obsReads.Add(model.CompMonitors)
 		r.obsReads.Add(model.CompFailed)
+		for _, o := range sys.Observers {
+			if w, ok := o.(*watchObserver); ok && w.in.ReadsQuiescence {
+				r.obsReads.AddQueues()
+				r.obsReads.Add(model.CompDeschedulerPending)
+			}
+		}
 	}
 	for i := range sys.Actors {
 		a := &sys.Actors[i]

@@ -17,6 +17,11 @@ const (
 	// ModelAssertion fails on kubectl create of an existing deployment
 	// and on internal consistency assertions.
 	ModelAssertion = "model_assertion"
+	// ModelBound is reached when a step needs more of a finite table of
+	// the model than it has (model.FailBound). It is never a violation:
+	// the report turns it into Unknown verdicts naming the bound
+	// (Report.Bound).
+	ModelBound = "model_bound"
 )
 
 // watchObserver adapts an intent monitor to a System observer.
@@ -106,6 +111,11 @@ func compose(sys *System, ins []intents.Intent) (checker.Properties[*model.State
 			return "an internal consistency assertion failed"
 		},
 	})
+	props.Invariants = append(props.Invariants, checker.Invariant[*model.State]{
+		Name:    ModelBound,
+		Holds:   func(s *model.State) bool { return s.Failed != model.FailBound },
+		Explain: func(s *model.State) string { return boundReason(sys.U, model.Bound(s.FailedArg)) },
+	})
 	props.EndConditions = append(props.EndConditions, checker.EndCondition[*model.State]{
 		Name: ValidEndState,
 		Holds: func(s *model.State) bool {
@@ -118,4 +128,16 @@ func compose(sys *System, ins []intents.Intent) (checker.Properties[*model.State
 		},
 	})
 	return props, nil
+}
+
+// boundReason says which bound of the model a run reached and what raises
+// it.
+func boundReason(u *model.Universe, b model.Bound) string {
+	switch b {
+	case model.BoundPodSlots:
+		return fmt.Sprintf("model bound: all %d pod slots are taken when a pod is created (raise it with --pod-slots, or podSlots in a case file)", u.PodSlots)
+	case model.BoundDeploymentObjects:
+		return fmt.Sprintf("model bound: all %d deployment objects exist when kubectl creates another (raise it by adding a deployment that starts not created, created: false in a case file)", len(u.Deployments))
+	}
+	return fmt.Sprintf("model bound: %s", b)
 }

@@ -46,9 +46,63 @@ func (p *Problem) IntentNames() []string {
 	return names
 }
 
+// HeaderItem is one active intent, built-in property or event of a run
+// and one line saying what it checks or does.
+type HeaderItem struct {
+	Name    string
+	Meaning string
+}
+
+// Header is what a run checks and under which events: the user's intents,
+// the built-in properties every run checks, and the active events.
+type Header struct {
+	Intents  []HeaderItem
+	BuiltIns []HeaderItem
+	Events   []HeaderItem
+}
+
+// Header describes the problem's intents, built-in properties and events.
+func (p *Problem) Header() Header {
+	var h Header
+	for _, in := range p.Intents {
+		h.Intents = append(h.Intents, HeaderItem{in.Name, in.Explain})
+	}
+	h.BuiltIns = []HeaderItem{
+		{ModelAssertion, modelAssertionMeaning},
+		{ValidEndState, validEndStateMeaning},
+	}
+	for i := range p.System.U.Events {
+		e := &p.System.U.Events[i]
+		h.Events = append(h.Events, HeaderItem{e.Kind.String(), describeEvent(p.System.U, e)})
+	}
+	return h
+}
+
 // WriteHeader writes Kivi's "Working on the intents:" line.
 func WriteHeader(w io.Writer, names []string) {
 	fmt.Fprintf(w, "Working on the intents: %s \n", strings.Join(names, " "))
+}
+
+// WriteFullHeader writes Kivi's "Working on the intents:" line, then one
+// line per intent and built-in property saying what it checks, and one
+// per active event saying what it does.
+func WriteFullHeader(w io.Writer, h Header) {
+	var names []string
+	for _, x := range h.Intents {
+		names = append(names, x.Name)
+	}
+	WriteHeader(w, names)
+	for _, x := range append(append([]HeaderItem(nil), h.Intents...), h.BuiltIns...) {
+		fmt.Fprintf(w, "    %s: %s\n", x.Name, x.Meaning)
+	}
+	if len(h.Events) == 0 {
+		fmt.Fprintln(w, "Events: none (the controllers settle the cluster as written)")
+		return
+	}
+	fmt.Fprintln(w, "Events:")
+	for _, x := range h.Events {
+		fmt.Fprintf(w, "    %s: %s\n", x.Name, x.Meaning)
+	}
 }
 
 // WriteFailures writes the failure listing and the summary in Kivi's shape,
@@ -86,13 +140,26 @@ func WriteFailures(w io.Writer, r *Report) {
 	} else {
 		fmt.Fprintln(w, "    No failure is found, but the search was not exhaustive.")
 	}
-	var stopped []string
+	var stopped, bounded []string
 	for _, x := range r.Unknown() {
+		if x.Bound != "" {
+			bounded = append(bounded, x.Name)
+			continue
+		}
 		if x.Reason == checker.ReasonStopped {
 			stopped = append(stopped, x.Name)
 			continue
 		}
 		fmt.Fprintf(w, "    Unknown: %s (%s)\n", x.Name, x.Reason)
+	}
+	if len(bounded) > 0 {
+		fmt.Fprintf(w, "    Unknown (%s): %s\n", r.Bound, strings.Join(bounded, " "))
+		if r.BoundTrace != nil {
+			fmt.Fprintln(w, "    The bound is reached by:")
+			for _, l := range TraceLines(r.BoundTrace) {
+				fmt.Fprintf(w, "      %s\n", l)
+			}
+		}
 	}
 	if len(stopped) > 0 {
 		fmt.Fprintf(w, "    Not settled (the search stops at the first violation; --all settles every intent): %s\n", strings.Join(stopped, " "))
@@ -127,8 +194,11 @@ func onOff(b bool) string {
 
 // JSONReport is the --json document.
 type JSONReport struct {
-	Name    string       `json:"name"`
-	Verdict string       `json:"verdict"`
+	Name    string `json:"name"`
+	Verdict string `json:"verdict"`
+	// Bound is the bound of the model the run reached, if any: every
+	// intent that is not violated is then unknown.
+	Bound   string       `json:"bound,omitempty"`
 	Intents []JSONIntent `json:"intents"`
 	Stats   JSONStats    `json:"stats"`
 }
@@ -185,7 +255,7 @@ func (r *Report) Verdict() checker.Verdict {
 
 // JSON converts a report to its JSON document.
 func (r *Report) JSON() JSONReport {
-	out := JSONReport{Name: r.Name, Verdict: r.Verdict().String(), Stats: JSONStats{
+	out := JSONReport{Name: r.Name, Verdict: r.Verdict().String(), Bound: r.Bound, Stats: JSONStats{
 		States: r.Stats.States, Matched: r.Stats.Matched, Transitions: r.Stats.Transitions, MaxDepth: r.Stats.MaxDepth,
 		ElapsedS: r.Elapsed.Seconds(), StatesPerS: r.Stats.StatesPerS, BytesPerState: r.Stats.BytesPerState, Complete: r.Complete,
 		Symmetry: r.Symmetry, POR: r.POR, AmpleExpansions: r.Stats.AmpleExpansions, ProvisoExpansions: r.Stats.ProvisoExpansions}}
@@ -193,6 +263,9 @@ func (r *Report) JSON() JSONReport {
 		ji := JSONIntent{Name: x.Name, Verdict: x.Verdict.String(), Explanation: x.Explanation, FoundBy: x.FoundBy}
 		if x.Verdict == checker.Unknown {
 			ji.Reason = x.Reason.String()
+			if x.Bound != "" {
+				ji.Reason = x.Bound
+			}
 		}
 		if x.Trace != nil {
 			i := 0

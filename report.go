@@ -1,6 +1,7 @@
 package kivi
 
 import (
+	"slices"
 	"time"
 
 	"github.com/kivi-go/kivi/checker"
@@ -22,6 +23,12 @@ type Report struct {
 	// Phases are the searches that ran, in order (phases.go); Stats,
 	// Complete and the reductions are the last one's.
 	Phases []Phase
+	// Bound, when not empty, says which bound of the model the run
+	// reached and what raises it: no intent that is not violated holds
+	// (each is Unknown with Bound as its reason), and BoundTrace is the
+	// shortest way there.
+	Bound      string
+	BoundTrace *Trace
 }
 
 // IntentResult is the verdict on one intent or built-in property.
@@ -31,6 +38,9 @@ type IntentResult struct {
 	Kind     string // invariant, end, cycle
 	Verdict  checker.Verdict
 	Reason   checker.Reason
+	// Bound is the reason of an Unknown verdict due to a bound of the
+	// model (Report.Bound), else empty.
+	Bound string
 	// Explanation says what was violated.
 	Explanation string
 	Trace       *Trace
@@ -115,7 +125,31 @@ func newReport(p *Problem, res checker.Result[*model.State], elapsed time.Durati
 		index[pr.Name] = len(r.Results)
 		r.Results = append(r.Results, ir)
 	}
+	r.applyBound()
 	return r
+}
+
+// applyBound takes the model_bound pseudo-property out of the results:
+// when a state reached a bound, every result that is not violated becomes
+// Unknown with the bound as its reason (a violation's trace never passes
+// through such a state, which has no successors, so violations stand).
+func (r *Report) applyBound() {
+	i := slices.IndexFunc(r.Results, func(x IntentResult) bool { return x.Name == ModelBound })
+	if i < 0 {
+		return
+	}
+	b := r.Results[i]
+	r.Results = slices.Delete(r.Results, i, i+1)
+	if b.Verdict != checker.Violated {
+		return
+	}
+	r.Bound, r.BoundTrace = b.Explanation, b.Trace
+	r.Complete = false
+	for k := range r.Results {
+		if x := &r.Results[k]; x.Verdict != checker.Violated {
+			x.Verdict, x.Bound = checker.Unknown, r.Bound
+		}
+	}
 }
 
 // better orders verdicts for merging: Violated > Unknown > Holds.

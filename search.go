@@ -36,6 +36,20 @@ func SetupVerifier(c *model.Cluster, opts Options) scaling.VerifyFunc {
 	}
 }
 
+// SetupHeader returns the run header (intents, built-in properties,
+// events) of one setup of the scaling search.
+func SetupHeader(c *model.Cluster, opts Options, s scaling.Setup) (Header, error) {
+	u, st, err := scaling.Build(c, s)
+	if err != nil {
+		return Header{}, err
+	}
+	p, err := NewProblemFrom(c.Name, u, st, c.Intents, opts)
+	if err != nil {
+		return Header{}, err
+	}
+	return p.Header(), nil
+}
+
 // Search runs Kivi's scaling search on a cluster: every setup from the
 // smallest up to the confident size, in Kivi's order, stopping at the
 // first failing one unless so.All. Setups run in parallel (so.Workers);

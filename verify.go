@@ -66,6 +66,12 @@ func NewProblem(c *model.Cluster, opts Options) (*Problem, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w: %w", c.Name, ErrInput, err)
 	}
+	switch {
+	case len(u.Deployments) == 0 && len(u.DeploymentTemplates) == 0:
+		return nil, fmt.Errorf("%s: nothing to verify: no deployment (accepted: at least one deployment or deployment template): %w", c.Name, ErrInput)
+	case len(u.Nodes) == 0:
+		return nil, fmt.Errorf("%s: nothing to verify: no node (accepted: at least one node): %w", c.Name, ErrInput)
+	}
 	return NewProblemFrom(c.Name, u, s, c.Intents, opts)
 }
 

@@ -77,9 +77,11 @@ func applyTemplate(u *model.Universe, s *model.State, d, t int, created bool) {
 
 // createInFreeSlot is what kubectl apply and create do for a name no
 // active deployment has: the slot freeDeployment picks takes deployment
-// template t and is queued for its controller, or, with no slot left, the
-// command only logs it. component and verb are the trace's (Kivi's
-// texts: "Applying the template …", "Create the template …").
+// template t and is queued for its controller. With no slot left the
+// model cannot represent the new deployment (the API server would create
+// it): the state records the bound (model.BoundDeploymentObjects) and the
+// run's verdicts become Unknown. component and verb are the trace's
+// (Kivi's texts: "Applying the template …", "Create the template …").
 func createInFreeSlot(tx *model.Tx, s *model.State, component, verb string, t int, name string) {
 	u := tx.U
 	d := freeDeployment(u, s, name)
@@ -87,6 +89,7 @@ func createInFreeSlot(tx *model.Tx, s *model.State, component, verb string, t in
 		if tx.Tracing() {
 			tx.Log(component, "Deployment object is not enough!")
 		}
+		s.ReachBound(model.BoundDeploymentObjects)
 		return
 	}
 	if tx.Tracing() {

@@ -110,6 +110,11 @@ func (m Maintenance) nodeStep(tx *model.Tx, s *model.State, n int) {
 	case maintDown:
 		*pc = maintDone
 		s.Nodes[n].Status = model.Ready
+		if u.Descheduler != nil {
+			// The descheduler runs periodically in a cluster, so its
+			// next cycle sees the node back (and empty).
+			s.DeschedulerPending = true
+		}
 		if tx.Tracing() {
 			tx.Log("maintenanceNode", "End maintenance for node %s", u.Nodes[n].Name)
 		}

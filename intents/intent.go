@@ -51,6 +51,10 @@ type Intent struct {
 	Watch Watch
 	// Deployment is the deployment the intent is about (index), or -1.
 	Deployment int
+	// ReadsQuiescence says that the monitor also reads the work queues
+	// and the descheduler's trigger (it checks settled states), besides
+	// the pods, deployments and nodes every monitor reads.
+	ReadsQuiescence bool
 }
 
 // Watch is an intent monitor: a small automaton over the cluster's states.
@@ -114,6 +118,10 @@ type Options struct {
 	// EvictionCounter checks no_oscillation_eviction with Kivi's counter
 	// ("evicted and re-added 3 times") instead of a cycle.
 	EvictionCounter bool
+	// BalanceAtPodStart checks pod_balance_across_node only at the steps
+	// that start a pod of the deployment (Kivi's placement of the check)
+	// instead of in every settled state.
+	BalanceAtPodStart bool
 }
 
 // New builds a built-in intent from its user or internal name. did is the
@@ -177,8 +185,13 @@ func New(u *model.Universe, name string, p Params, opts Options) (Intent, error)
 		if k < 0 {
 			return Intent{}, fmt.Errorf("intent %s: maxSkew %d: %w (accepted: ≥ 0)", user, k, ErrBadParameter)
 		}
-		in.Kind, in.Watch = Monitor, balanceWatch{d: did, maxSkew: k}
-		in.Explain = fmt.Sprintf("once deployment %d is at spec, Running pods never differ by more than %d between Ready nodes", did+1, k)
+		in.Kind, in.Watch = Monitor, balanceWatch{d: did, maxSkew: k, atPodStart: opts.BalanceAtPodStart}
+		in.Explain = fmt.Sprintf("whenever deployment %d is at spec and the cluster has settled, Running pods differ by at most %d between Ready nodes", did+1, k)
+		in.ReadsQuiescence = true
+		if opts.BalanceAtPodStart {
+			in.Explain = fmt.Sprintf("once deployment %d is at spec, each time one of its pods starts, Running pods differ by at most %d between Ready nodes", did+1, k)
+			in.ReadsQuiescence = false
+		}
 	}
 	return in, nil
 }

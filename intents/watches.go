@@ -137,23 +137,28 @@ func (w evictionCounter) Observe(_ *model.Universe, _ *model.State, mem []byte, 
 
 func (w evictionCounter) Stuck(*model.Universe, *model.State, []byte) string { return "" }
 
-// balanceWatch is pod_balance_across_node: once deployment d reached its
-// spec, every pod start of d checks that Running pods (of all workloads)
-// differ by at most maxSkew between Ready nodes.
+// balanceWatch is pod_balance_across_node: Running pods (of all
+// workloads) differ by at most maxSkew between Ready nodes in every state
+// where deployment d is at its spec and the cluster has settled
+// (settled). With atPodStart it is Kivi's check instead: only at the
+// steps that start a pod of d, once d has reached its spec.
 type balanceWatch struct {
 	d, maxSkew int
+	atPodStart bool
 }
 
 func (w balanceWatch) Size() int { return 1 }
 
 func (w balanceWatch) Observe(_ *model.Universe, s *model.State, mem []byte, marks uint32) string {
-	if mem[0] == 0 {
-		if replicas(s, w.d) >= int(s.Deps[w.d].Replicas) {
-			mem[0] = 1
-		}
-		return ""
+	reached := mem[0] != 0
+	if !reached && replicas(s, w.d) >= int(s.Deps[w.d].Replicas) {
+		mem[0] = 1
 	}
-	if marks&model.MarkStarted(w.d) == 0 {
+	if w.atPodStart {
+		if !reached || marks&model.MarkStarted(w.d) == 0 {
+			return ""
+		}
+	} else if !settled(s, w.d) {
 		return ""
 	}
 	per := make([]int, len(s.Nodes))
@@ -177,6 +182,24 @@ func (w balanceWatch) Observe(_ *model.Universe, s *model.State, mem []byte, mar
 		return fmt.Sprintf("The pods are unbalanced on Node! With a skew %d", hi-lo)
 	}
 	return ""
+}
+
+// settled reports whether deployment d exists at its spec (as many
+// Running pods as spec replicas) and the cluster has come to rest: no pod
+// Pending or Terminating, no work queued for any controller and no
+// descheduling cycle requested. Such a state lasts until an event or
+// command moves the cluster again, so it is what a user inspects.
+func settled(s *model.State, d int) bool {
+	ds := &s.Deps[d]
+	if !ds.Active || !s.Quiet5() || s.DeschedulerPending {
+		return false
+	}
+	for i := range s.Pods {
+		if ph := s.Pods[i].Phase; ph == model.Pending || ph == model.Terminating {
+			return false
+		}
+	}
+	return model.Counts(s, d).Running == int(ds.Replicas)
 }
 
 func (w balanceWatch) Stuck(_ *model.Universe, s *model.State, mem []byte) string {

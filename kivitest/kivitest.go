@@ -176,7 +176,7 @@ func Verify(t testing.TB, src Source, opts ...Option) Result {
 	case len(res.Violated) > 0:
 		t.Errorf("kivi: intent(s) violated: %s\n%s", strings.Join(res.Violated, " "), res.Text)
 	case res.Unknown:
-		t.Errorf("kivi: the search could not settle every intent (bound, timeout or memory reached)")
+		t.Errorf("kivi: the search could not settle every intent (bound, timeout or memory reached)\n%s", res.Text)
 	}
 	return res
 }

@@ -161,6 +161,9 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool) (*Univ
 	}
 	var deps []depInit
 	slots := 0
+	// needs[d] is the most pods deployment d's spec can ask for without
+	// commands: its replicas or its HPA's maximum.
+	var needs []int
 	for i, d := range c.Deployments {
 		t := c.templateIndex(d.Template)
 		if t < 0 {
@@ -191,7 +194,7 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool) (*Univ
 		if h > 0 {
 			need = max(need, u.HPAs[h-1].Max)
 		}
-		slots += need
+		needs = append(needs, need)
 	}
 	for i, dt := range c.DeploymentTemplates {
 		t := c.templateIndex(dt.Template)
@@ -228,6 +231,7 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool) (*Univ
 		}
 		u.Events = append(u.Events, ev)
 	}
+	slots += commandSlots(u, replicas, needs)
 	initial := 0
 	if withPods {
 		for _, ns := range layout {
@@ -290,6 +294,43 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool) (*Univ
 		}
 	}
 	return u, s, nil
+}
+
+// commandSlots sizes the pod slots of the deployments from everything
+// that can create their pods: the spec replicas or HPA maximum (needs),
+// raised by every kubectl scale that may reach the deployment, plus the
+// rollout surge when kubectl apply can start a rollout. A run that still
+// needs more reaches the pod-slot bound and ends Unknown.
+func commandSlots(u *Universe, replicas, needs []int) int {
+	grow := make([]int, len(needs))
+	rollouts := false
+	for _, e := range u.Events {
+		switch e.Kind {
+		case ScaleDeployment:
+			delta := e.MaxDelta
+			if delta == 0 {
+				delta = defaultScaleDelta
+			}
+			for d := range min(e.MaxDeployment, len(grow)) {
+				grow[d] += delta
+			}
+		case ApplyDeployment:
+			rollouts = true
+		}
+	}
+	total := 0
+	for d, need := range needs {
+		peak := max(need, replicas[d]+grow[d])
+		if cfg := u.Configs[d]; rollouts && cfg.Strategy != Recreate {
+			surge := cfg.MaxSurge.Value
+			if cfg.MaxSurge.Percent {
+				surge = (peak*surge + 99) / 100
+			}
+			peak += surge
+		}
+		total += peak
+	}
+	return total
 }
 
 func deploymentConfig(template int, strategy, surge, unavailable string) (DeploymentConfig, error) {

@@ -184,7 +184,7 @@ func (u *Universe) Compile() error {
 		case ScaleDeployment:
 			e.VarLen = 1
 			if e.MaxDelta == 0 {
-				e.MaxDelta = 3
+				e.MaxDelta = defaultScaleDelta
 			}
 			if e.MaxDeployment < 1 || e.MaxDeployment > len(u.Deployments) {
 				return fmt.Errorf("events[%d] (%s): maxDeployment %d out of 1..%d: %w", i, e.Kind, e.MaxDeployment, len(u.Deployments), ErrInvalid)
@@ -278,3 +278,7 @@ func (u *Universe) compileFit(t *PodTemplate) ([]NodeFit, error) {
 
 // Compiled reports whether Compile succeeded.
 func (u *Universe) Compiled() bool { return u.compiled }
+
+// defaultScaleDelta is scaleDeployment's largest change when the event
+// does not say (Kivi's 3).
+const defaultScaleDelta = 3

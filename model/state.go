@@ -1,5 +1,7 @@
 package model
 
+import "fmt"
+
 // PodState is one pod slot. A Free slot is all zero.
 type PodState struct {
 	Phase Phase
@@ -139,7 +141,38 @@ const (
 	FailMonitor
 	// FailInternal: a model consistency assertion (FailedArg says which).
 	FailInternal
+	// FailBound: a step needed more of a finite table of the model than
+	// it has (FailedArg is the Bound). The state stands for clusters the
+	// model cannot represent, so it has no successors and the run's
+	// verdicts are Unknown rather than Holds.
+	FailBound
 )
+
+// Bound names a finite table of the model that a step can exhaust.
+type Bound uint8
+
+const (
+	// BoundPodSlots: the ReplicaSet controller creates a pod and every
+	// pod slot is taken.
+	BoundPodSlots Bound = iota + 1
+	// BoundDeploymentObjects: kubectl apply or create of a new
+	// deployment finds no deployment object free.
+	BoundDeploymentObjects
+)
+
+func (b Bound) String() string {
+	switch b {
+	case BoundPodSlots:
+		return "pod slots"
+	case BoundDeploymentObjects:
+		return "deployment objects"
+	}
+	return fmt.Sprintf("Bound(%d)", uint8(b))
+}
+
+// ReachBound records that the step needed more of bound b than the
+// model has (FailBound).
+func (s *State) ReachBound(b Bound) { s.Fail(FailBound, int(b)) }
 
 // State is the dynamic part of one cluster state: everything a future step
 // can read, and nothing else.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -40,6 +41,10 @@ func goldenRuns() map[string][]string {
 		runs[c+"-no-violation"] = []string{"verify", "--case", c, "--original", "--no-violation"}
 	}
 	runs["c3-scaling"] = []string{"verify", "--case", "c3"}
+	runs["c3-pod-slots"] = []string{"verify", "--case", "c3", "--original", "--pod-slots", "5"}
+	own := []string{"verify", "-f", "testdata/own/app.yaml", "--nodes", "testdata/own/nodes.yaml"}
+	runs["own"] = own
+	runs["own-search"] = append(append([]string{}, own...), "--search")
 	runs["c3-no-reductions"] = []string{"verify", "--case", "c3", "--original", "--symmetry", "off", "--por", "off"}
 	return runs
 }
@@ -135,5 +140,92 @@ func TestInputErrors(t *testing.T) {
 		if code != exitInput || !strings.Contains(stderr.String(), tc.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 mentioning %q", tc.args, code, stderr.String(), tc.want)
 		}
+	}
+}
+
+// TestNothingToVerify: an input without anything to verify is an input
+// error naming the file and what is missing, never "No failure is found".
+func TestNothingToVerify(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	const nodes = "../../model/manifest/testdata/c3/nodes.yaml"
+	const app = "../../model/manifest/testdata/c3/app.yaml"
+	empty := write("empty.yaml", "")
+	comments := write("comments.yaml", "# later\n---\n# still later\n")
+	sts := write("sts.yaml", `apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  serviceName: db
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      containers: [{name: db}]
+`)
+	noIntents := write("intents.yaml", "[]\n")
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"verify", "-f", empty, "--nodes", nodes, "--original"}, []string{empty, "no Kubernetes object"}},
+		{[]string{"verify", "-f", comments, "--nodes", nodes}, []string{comments, "only comments"}},
+		{[]string{"verify", "-f", sts, "--nodes", nodes, "--original"}, []string{sts, "no Deployment"}},
+		{[]string{"verify", "-f", app, "--nodes", empty, "--original"}, []string{empty, "no node"}},
+		{[]string{"verify", "-f", app}, []string{app, "no node"}},
+		{[]string{"verify", "-f", app, "--nodes", nodes, "--intents", noIntents}, []string{noIntents, "no intent"}},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), tc.args, &stdout, &stderr)
+		ok := code == exitInput && stdout.Len() == 0
+		for _, w := range tc.want {
+			ok = ok && strings.Contains(stderr.String(), w)
+		}
+		if !ok {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 mentioning %q", tc.args, code, stdout.String(), stderr.String(), tc.want)
+		}
+	}
+}
+
+// TestOwnConfigSearchInBounds: with --search a user's manifests (3
+// replicas, an HPA up to 8, three nodes) are searched only at sizes the
+// input can reach: replicas within the HPA's 3..8, at most three nodes,
+// and every setup says whether it is the input's size.
+func TestOwnConfigSearchInBounds(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	args := []string{"verify", "-f", "testdata/own/app.yaml", "--nodes", "testdata/own/nodes.yaml", "--search", "--all", "--json", "--workers", "1", "--quiet"}
+	code := run(context.Background(), args, &stdout, &stderr)
+	if code != exitViolated {
+		t.Fatalf("exit %d, stderr %s", code, stderr.String())
+	}
+	var doc scalingJSON
+	if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Input != "{node type 0: 3, deployment type 0: 3}" {
+		t.Errorf("inputSetup %q", doc.Input)
+	}
+	sawInput := false
+	for _, s := range doc.Setups {
+		var nodes, replicas int
+		if _, err := fmt.Sscanf(s.Setup, "{node type 0: %d, deployment type 0: %d}", &nodes, &replicas); err != nil {
+			t.Fatalf("setup %q: %v", s.Setup, err)
+		}
+		if nodes < 1 || nodes > 3 || replicas < 3 || replicas > 8 {
+			t.Errorf("setup %s is outside the input's bounds (1..3 nodes, 3..8 replicas)", s.Setup)
+		}
+		if s.SizeOfInput == nil || *s.SizeOfInput != (nodes == 3 && replicas == 3) {
+			t.Errorf("setup %s: sizeOfInput %v", s.Setup, s.SizeOfInput)
+		}
+		sawInput = sawInput || (nodes == 3 && replicas == 3)
+	}
+	if !sawInput {
+		t.Error("the input's own size is not among the setups")
 	}
 }

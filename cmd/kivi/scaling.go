@@ -24,9 +24,27 @@ type scalingFlags struct {
 
 // runScaling runs the scaling search (or one shard of it) and prints it in
 // Kivi's shape. It returns the exit status.
-func runScaling(ctx context.Context, c *model.Cluster, opts kivi.Options, sf scalingFlags, all, jsonOut bool, stdout, stderr io.Writer, progress bool) int {
-	setups, err := scaling.Setups(c, scaling.EnumerateOptions{ConfidentNodes: sf.confidentNodes,
-		ConfidentPodsPerNode: sf.confidentPods, FastFind: sf.fastFind})
+//
+// input is the size a user's own configuration was written at (nil for
+// Kivi's cases and case files): the search then stays inside the input's
+// own bounds (scaling.InputBounds) and every setup line says whether it
+// is that size.
+func runScaling(ctx context.Context, c *model.Cluster, opts kivi.Options, sf scalingFlags, all, jsonOut bool, stdout, stderr io.Writer, progress bool, input *scaling.Setup) int {
+	eo := scaling.EnumerateOptions{ConfidentNodes: sf.confidentNodes, ConfidentPodsPerNode: sf.confidentPods, FastFind: sf.fastFind}
+	var setups []scaling.Setup
+	var err error
+	if input != nil {
+		c = scaling.WithWrittenHPAs(c)
+		var b scaling.Bounds
+		if b, err = scaling.InputBounds(c, sf.confidentNodes); err == nil {
+			setups, err = scaling.Enumerate(b, eo)
+		}
+		if err != nil {
+			err = fmt.Errorf("%s: %w", c.Name, err)
+		}
+	} else {
+		setups, err = scaling.Setups(c, eo)
+	}
 	if err != nil {
 		return inputError(stderr, err)
 	}
@@ -81,6 +99,13 @@ func runScaling(ctx context.Context, c *model.Cluster, opts kivi.Options, sf sca
 		fmt.Fprintln(w, string(data))
 		return exitHolds
 	}
+	if !jsonOut && len(setups) > 0 {
+		h, err := kivi.SetupHeader(c, opts, setups[0])
+		if err != nil {
+			return inputError(stderr, err)
+		}
+		kivi.WriteFullHeader(stdout, h)
+	}
 	start := time.Now()
 	res, err := scaling.Search(ctx, setups, verify, so)
 	if progress {
@@ -90,15 +115,34 @@ func runScaling(ctx context.Context, c *model.Cluster, opts kivi.Options, sf sca
 		fmt.Fprintf(stderr, "kivi: %v\n", err)
 		return exitInput
 	}
-	return printScaling(stdout, c.Name, res, time.Since(start), jsonOut)
+	return printScaling(stdout, c.Name, res, time.Since(start), jsonOut, input)
+}
+
+// sizeNote says whether a setup is the size of the user's input (nil:
+// a Kivi case, whose sizes are all the case's own).
+func sizeNote(s scaling.Setup, input *scaling.Setup) string {
+	switch {
+	case input == nil:
+		return ""
+	case s.Equal(*input):
+		return " (the size of the input)"
+	}
+	return " (a different size from the input, which is " + input.String() + ")"
 }
 
 // printScaling prints a search result (a run or merged shards).
-func printScaling(stdout io.Writer, name string, res scaling.Result, elapsed time.Duration, jsonOut bool) int {
+func printScaling(stdout io.Writer, name string, res scaling.Result, elapsed time.Duration, jsonOut bool, input *scaling.Setup) int {
 	if jsonOut {
 		doc := scalingJSON{Name: name, Held: res.Held, Failed: res.Failed, Unknown: res.Unknown, NotRun: res.NotRun}
+		if input != nil {
+			doc.Input = input.String()
+		}
 		for _, s := range res.Setups {
 			ss := scalingSetupJSON{Index: s.Index, Setup: s.Setup.String(), Status: s.Status.String(), States: s.Outcome.Stats.States}
+			if input != nil {
+				same := s.Setup.Equal(*input)
+				ss.SizeOfInput = &same
+			}
 			if s.Status != scaling.NotRun {
 				ss.Report = detail(s.Outcome.Detail)
 			}
@@ -117,7 +161,7 @@ func printScaling(stdout io.Writer, name string, res scaling.Result, elapsed tim
 				continue
 			}
 			fmt.Fprintln(stdout, strings.Repeat("=", 27))
-			fmt.Fprintf(stdout, "Working on setup: %s\n", s.Setup)
+			fmt.Fprintf(stdout, "Working on setup: %s%s\n", s.Setup, sizeNote(s.Setup, input))
 			if r := detail(s.Outcome.Detail); r != nil {
 				var names []string
 				for _, in := range r.Intents {
@@ -129,10 +173,10 @@ func printScaling(stdout io.Writer, name string, res scaling.Result, elapsed tim
 			}
 			switch s.Status {
 			case scaling.Failed:
-				fmt.Fprintf(stdout, "Failure found at scale %s\n", s.Setup)
+				fmt.Fprintf(stdout, "Failure found at scale %s%s\n", s.Setup, sizeNote(s.Setup, input))
 				failures = append(failures, s)
 			case scaling.Unknown:
-				fmt.Fprintf(stdout, "Unknown at scale %s (not exhaustive)\n", s.Setup)
+				fmt.Fprintf(stdout, "Unknown at scale %s (not exhaustive)%s\n", s.Setup, sizeNote(s.Setup, input))
 			}
 		}
 		if len(failures) > 0 {
@@ -140,7 +184,7 @@ func printScaling(stdout io.Writer, name string, res scaling.Result, elapsed tim
 			fmt.Fprintf(stdout, "%d failure(s) are found!\n", len(failures))
 			for i, f := range failures {
 				fmt.Fprintf(stdout, "-----Failure #%d-----\n", i+1)
-				fmt.Fprintf(stdout, "Setup: %s\n", f.Setup)
+				fmt.Fprintf(stdout, "Setup: %s%s\n", f.Setup, sizeNote(f.Setup, input))
 				if r := detail(f.Outcome.Detail); r != nil {
 					if in, ok := r.FirstViolation(); ok {
 						kivi.WriteCounterexample(stdout, in.Name, in.Explanation, in.Lines())
@@ -196,7 +240,10 @@ func detail(d any) *kivi.JSONReport {
 }
 
 type scalingJSON struct {
-	Name         string             `json:"name"`
+	Name string `json:"name"`
+	// Input is the size of a user's own configuration; every setup then
+	// says whether it is that size (SizeOfInput).
+	Input        string             `json:"inputSetup,omitempty"`
 	FirstFailure string             `json:"firstFailure,omitempty"`
 	Held         int                `json:"held"`
 	Failed       int                `json:"failed"`
@@ -211,6 +258,9 @@ type scalingSetupJSON struct {
 	Status string           `json:"status"`
 	States int64            `json:"states"`
 	Report *kivi.JSONReport `json:"report,omitempty"`
+	// SizeOfInput: whether the setup is the input's own size (absent for
+	// Kivi's cases).
+	SizeOfInput *bool `json:"sizeOfInput,omitempty"`
 }
 
 // cmdMerge combines shard results into the summary a single run gives.
@@ -243,5 +293,5 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return inputError(stderr, err)
 	}
-	return printScaling(stdout, "merged", res, res.Elapsed, jsonOut)
+	return printScaling(stdout, "merged", res, res.Elapsed, jsonOut, nil)
 }

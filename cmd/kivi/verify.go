@@ -16,6 +16,7 @@ import (
 	"github.com/kivi-go/kivi/model"
 	"github.com/kivi-go/kivi/model/casefile"
 	"github.com/kivi-go/kivi/model/cases"
+	"github.com/kivi-go/kivi/scaling"
 )
 
 // caseFlags select the cluster to verify: a built-in case or a file.
@@ -58,7 +59,8 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	cf.register(fs)
 	var inf inputFlags
 	inf.register(fs)
-	original := fs.Bool("original", false, "verify the given topology only (no scaling search)")
+	original := fs.Bool("original", false, "built-in cases and case files: verify the given topology only (no scaling search)")
+	search := fs.Bool("search", false, "manifests (-f) and Kivi's configuration DIR: run the scaling search within the input's own bounds instead of verifying the topology as written")
 	all := fs.Bool("all", false, "keep going after the first violation: one verdict per intent")
 	workers := fs.Int("workers", 0, "exploring goroutines (0 = all cores)")
 	timeout := fs.Duration("timeout", 0, "stop after this long; unsettled intents are unknown (0 = none)")
@@ -68,8 +70,10 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	strategy := fs.String("strategy", "bfs", "search order: bfs (shortest counterexamples) or dfs")
 	jsonOut := fs.Bool("json", false, "print one JSON document instead of text")
 	counter := fs.Bool("eviction-counter", false, "check no_oscillation_eviction with Kivi's 3-round counter instead of a cycle")
+	balanceAtStart := fs.Bool("balance-at-pod-start", false, "check pod_balance_across_node only when a pod starts (Kivi) instead of in every settled state")
 	quiet := fs.Bool("quiet", false, "no live status line on stderr")
 	symmetry := fs.String("symmetry", "on", "symmetry reduction over interchangeable nodes and pods: on or off")
+	podSlots := fs.Int("pod-slots", 0, "pod slots of the written topology (0 = sized from replicas, HPA maximum, kubectl scale and rollout surge); a run that needs more ends unknown (model bound)")
 	por := fs.String("por", "on", "partial-order reduction over independent controllers and events: on or off")
 	var sf scalingFlags
 	fs.IntVar(&sf.confidentNodes, "confident-nodes", 0, "scaling search: nodes per type up to this (0 = 6)")
@@ -83,8 +87,8 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		return exitInput
 	}
-	c, ok, err := inf.load(pos, os.Stdin, stderr)
-	if !ok {
+	c, own, err := inf.load(pos, os.Stdin, stderr)
+	if !own {
 		c, err = cf.load(pos)
 	}
 	if err != nil {
@@ -95,11 +99,17 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return inputError(stderr, fmt.Errorf("--workers %d (accepted: 0 for all cores, or a positive count): %w", *workers, errUsage))
 	case *timeout < 0 || sf.setupTimeout < 0:
 		return inputError(stderr, fmt.Errorf("--timeout and --setup-timeout must not be negative: %w", errUsage))
+	case *podSlots < 0 || *podSlots > 250:
+		return inputError(stderr, fmt.Errorf("--pod-slots %d (accepted: 0 for the computed size, or 1..250): %w", *podSlots, errUsage))
 	case *maxStates < 0:
 		return inputError(stderr, fmt.Errorf("--max-states %d (accepted: 0 for no bound, or a positive count): %w", *maxStates, errUsage))
 	}
+	if *podSlots > 0 {
+		c.PodSlots = *podSlots
+	}
 	opts := kivi.Options{}
 	opts.Intents.EvictionCounter = *counter
+	opts.Intents.BalanceAtPodStart = *balanceAtStart
 	co := &opts.Checker
 	co.Workers, co.Timeout, co.MaxStates, co.CollectAll = *workers, *timeout, *maxStates, *all
 	if co.MaxMemory, err = parseSize(*maxMemory); err != nil {
@@ -144,20 +154,31 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 				p.States, p.Transitions, p.Depth, p.Queue, p.StatesPerS, p.Elapsed.Round(time.Second))
 		}
 	}
-	if inf.logs {
-		// A running cluster is one topology: logs imply --original (as
-		// Kivi's -log forces -o).
+	if *search && *original {
+		return inputError(stderr, fmt.Errorf("--search and --original contradict each other (accepted: one of them): %w", errUsage))
+	}
+	if own {
+		// A user's own cluster is verified as written: a verdict at
+		// another size is about a cluster the user did not write. The
+		// search is opt-in and stays inside the input's bounds.
+		if inf.logs && *search {
+			return inputError(stderr, fmt.Errorf("--search with --logs: a running cluster is one topology (accepted: --logs alone): %w", errUsage))
+		}
+		if *search {
+			in := scaling.InputSetup(c)
+			return runScaling(ctx, c, opts, sf, *all, *jsonOut, stdout, stderr, !*quiet && isTerminal(stderr), &in)
+		}
 		*original = true
 	}
 	if !*original {
-		return runScaling(ctx, c, opts, sf, *all, *jsonOut, stdout, stderr, !*quiet && isTerminal(stderr))
+		return runScaling(ctx, c, opts, sf, *all, *jsonOut, stdout, stderr, !*quiet && isTerminal(stderr), nil)
 	}
 	p, err := kivi.NewProblem(c, opts)
 	if err != nil {
 		return inputError(stderr, err)
 	}
 	if !*jsonOut {
-		kivi.WriteHeader(stdout, p.IntentNames())
+		kivi.WriteFullHeader(stdout, p.Header())
 	}
 	rep, err := p.Check(ctx, opts.Checker)
 	if co.OnProgress != nil {

@@ -23,9 +23,11 @@ func manageReplicas(tx *model.Tx, s *model.State, d, rs int) {
 
 // createPods creates n pods of slot rs, each in the lowest free pod slot.
 // Kubernetes' slow-start batches (1, 2, 4, …) all succeed in the model, so
-// they add up to n creations in one step. With no free slot the rest are
-// silently not created, as in Kivi: the slot count is a bound of the model,
-// and the next sync tries again.
+// they add up to n creations in one step. With no free slot the model
+// cannot represent the cluster any more (the API server would create the
+// pod): the state records the bound (model.BoundPodSlots), has no
+// successors, and the run's verdicts become Unknown instead of exploring
+// a cluster that lacks pods.
 func createPods(tx *model.Tx, s *model.State, d, rs, n int) {
 	u := tx.U
 	if tx.Tracing() {
@@ -36,6 +38,10 @@ func createPods(tx *model.Tx, s *model.State, d, rs, n int) {
 	for range n {
 		j := model.FreeSlot(s)
 		if j < 0 {
+			if tx.Tracing() {
+				tx.Log(Component, "No free pod slot for a new pod of deployment %d (model bound: %d pod slots)", d+1, len(s.Pods))
+			}
+			s.ReachBound(model.BoundPodSlots)
 			return
 		}
 		s.Pods[j] = newPod(t, tmpl, d, rs)

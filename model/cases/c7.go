@@ -13,12 +13,16 @@ func c7Info() Info {
 }
 
 // c7 is cases.md "C7 (d1)": node 1 tainted key1=value1:NoExecute, nodes
-// 2..N untainted, a deployment of 5N replicas (more than its N pod
-// slots) pinned to node 1 and created by a command.
+// 2..N untainted, a deployment of 5N replicas pinned to node 1 and
+// created by a command.
 func c7(s int, noViolation bool) *model.Cluster {
 	n := s
-	slots := n
-	d := kiviDeploymentName(n, slots)
+	// Kivi gives the case N pod slots, fewer than the 5N replicas, and
+	// names the deployment after that count. Slots for every replica
+	// keep the model from reaching its pod-slot bound (which would make
+	// the verdict Unknown); the name stays Kivi's.
+	slots := 5 * n
+	d := kiviDeploymentName(n, n)
 	c := &model.Cluster{PodSlots: slots}
 	tainted := node64("tainted", 0, s)
 	tainted.Taints = []model.Taint{{Key: "key1", Value: "value1", Effect: model.NoExecute}}

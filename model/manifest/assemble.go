@@ -142,6 +142,19 @@ func keysOf(m map[string]string) string {
 	return strings.Join(out, ", ")
 }
 
+// noIntent is the message of an intents file that names no intent.
+const noIntent = "no intent: the file declares none (accepted: a list of {name, para}, or {intents: [...], events: [...]}, with at least one intent such as pod_always_schedulable)"
+
+// needDeployment fails when the workloads left no Deployment to verify:
+// every intent is about Deployments and their pods, so a verdict on an
+// input without one would be empty. where names the input.
+func (as *assembly) needDeployment(where string) error {
+	if len(as.c.Deployments) > 0 {
+		return nil
+	}
+	return &Error{File: where, Msg: "no Deployment to verify (accepted: apps/v1 Deployments, with their HorizontalPodAutoscalers; other workload kinds such as StatefulSet, DaemonSet or Job are not modelled, and system namespaces are left out)"}
+}
+
 // finish adds the default intent and checks that the cluster builds; a
 // model error becomes an input error naming the origin.
 func (as *assembly) finish(origin string) (*Result, error) {

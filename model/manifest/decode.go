@@ -313,8 +313,8 @@ func describeGoType(t string) string {
 var knownFieldNames = collectFieldNames()
 
 // checkCase turns an unknown field that differs from a known one only by
-// case into an error: the API server is case-sensitive, and a silently
-// ignored "Replicas" would verify the wrong configuration.
+// case into an error: the API server is case-sensitive, and "Replicas" read
+// as unknown and ignored would verify the wrong configuration.
 func checkCase(a at, path string, unknown []string) error {
 	for _, u := range unknown {
 		last := u

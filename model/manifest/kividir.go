@@ -70,6 +70,9 @@ func LoadKiviDir(fsys fs.FS, root string, opts Options) (*Result, error) {
 	if _, err := as.workloads(objs, false); err != nil {
 		return nil, err
 	}
+	if err := as.needDeployment(yamlDir); err != nil {
+		return nil, err
+	}
 	if cc != nil {
 		if err := applyDTypes(cfgFile.name, cc, as.c); err != nil {
 			return nil, err
@@ -129,6 +132,9 @@ func (as *assembly) intents(f *file) error {
 	decls, events, err := parseIntents(f.name, f.data)
 	if err != nil {
 		return err
+	}
+	if len(decls) == 0 {
+		return &Error{File: f.name, Msg: noIntent}
 	}
 	if err := as.checkIntents(f.name, decls); err != nil {
 		return err

@@ -111,6 +111,9 @@ func LoadLogs(fsys fs.FS, root string, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := as.needDeployment(byRole["getdeployment"].name); err != nil {
+		return nil, err
+	}
 	usage := map[string]tableRow{}
 	if f := byRole["toppod"]; f != nil {
 		t := parseTable(f.data)

@@ -35,3 +35,22 @@ func looksLikeJSON(data []byte) bool {
 	t := bytes.TrimLeft(data, " \t\r\n")
 	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
 }
+
+// isBlank reports whether a file holds no document at all: empty, only
+// whitespace, only comments or only separators.
+func isBlank(data []byte) bool {
+	if looksLikeJSON(data) {
+		return false
+	}
+	parts, bad := splitDocuments(data)
+	if bad > 0 {
+		return false
+	}
+	for _, p := range parts {
+		js, err := toJSON(p)
+		if err != nil || !isNull(js) {
+			return false
+		}
+	}
+	return true
+}

@@ -3,6 +3,7 @@ package manifest
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 
 	"github.com/kivi-go/kivi/model"
 )
@@ -34,17 +35,25 @@ func LoadStream(manifests []File, nodes, intents *File, opts Options) (*Result, 
 		as.c.Name = manifests[0].Name
 	}
 	var objs []Object
+	var names []string
 	for _, f := range manifests {
+		if isBlank(f.Data) {
+			return nil, &Error{File: f.Name, Msg: "no Kubernetes object: the file is empty or holds only comments (accepted: Deployment, HorizontalPodAutoscaler, Node and DeschedulerPolicy manifests)"}
+		}
 		o, w, err := Decode(f.Name, f.Data)
 		if err != nil {
 			return nil, err
 		}
+		names = append(names, f.Name)
 		objs = append(objs, o...)
 		as.warns = append(as.warns, w...)
 	}
 	var cc *kiviClusterConfig
 	var cfg *file
 	if nodes != nil {
+		if isBlank(nodes.Data) {
+			return nil, &Error{File: nodes.Name, Msg: "no node: the file is empty or holds only comments (accepted: Node manifests, a NodeList, or Kivi's cluster_configs.json)"}
+		}
 		if isKiviClusterConfig(nodes.Data) {
 			var err error
 			if cc, err = parseKiviClusterConfig(nodes.Name, nodes.Data); err != nil {
@@ -74,6 +83,9 @@ func LoadStream(manifests []File, nodes, intents *File, opts Options) (*Result, 
 		return nil, err
 	}
 	if _, err := as.workloads(objs, false); err != nil {
+		return nil, err
+	}
+	if err := as.needDeployment(strings.Join(names, ", ")); err != nil {
 		return nil, err
 	}
 	if cc != nil {

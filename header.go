@@ -1,0 +1,55 @@
+package kivi
+
+import (
+	"fmt"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// What the built-in properties check, for the run header.
+const (
+	modelAssertionMeaning = "no kubectl create of a deployment that already exists, and no internal consistency assertion of the model fails"
+	validEndStateMeaning  = "when the cluster stops moving, no event or intent monitor is still waiting for something that never came"
+)
+
+// describeEvent says in one line what an active event does.
+func describeEvent(u *model.Universe, e *model.Event) string {
+	var what string
+	switch e.Kind {
+	case model.CPUChange:
+		what = fmt.Sprintf("whenever the cluster is quiet, one pod of deployment %d uses 1..%d more CPU (model units)", e.Deployment+1, e.MaxDelta)
+	case model.KernelPanic:
+		what = "a node whose free CPU falls to 2% or less crashes and recovers once its load is gone"
+	case model.Maintenance:
+		what = fmt.Sprintf("rolling maintenance: every node in turn is drained and brought back, %d at a time", e.Parallel)
+	case model.NodeFailure:
+		name := fmt.Sprint(e.Node + 1)
+		if e.Node < len(u.Nodes) {
+			name = u.Nodes[e.Node].Name
+		}
+		what = fmt.Sprintf("node %s goes down, is reported NotReady and comes back", name)
+	case model.CreateTargetDeployment:
+		what = fmt.Sprintf("kubectl create of deployment %d", e.Deployment+1)
+	case model.ApplyDeployment, model.CreateDeployment:
+		name := fmt.Sprint(e.Template)
+		if e.Template < len(u.DeploymentTemplates) {
+			name = u.DeploymentTemplates[e.Template].Name
+		}
+		verb := "apply"
+		if e.Kind == model.CreateDeployment {
+			verb = "create"
+		}
+		what = fmt.Sprintf("kubectl %s of the manifest %s", verb, name)
+	case model.ScaleDeployment:
+		what = fmt.Sprintf("kubectl scale of deployment 1..%d by -%d..+%d replicas", e.MaxDeployment, e.MaxDelta, e.MaxDelta)
+	default:
+		what = e.Kind.String()
+	}
+	switch e.Slot {
+	case model.First:
+		what += " (before any controller starts)"
+	case model.AfterStable:
+		what += " (starts once the cluster is first quiet)"
+	}
+	return what
+}
