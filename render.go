@@ -127,10 +127,12 @@ func onOff(b bool) string {
 
 // JSONReport is the --json document.
 type JSONReport struct {
-	Name    string       `json:"name"`
-	Verdict string       `json:"verdict"`
-	Intents []JSONIntent `json:"intents"`
-	Stats   JSONStats    `json:"stats"`
+	// SchemaVersion is SchemaVersion (snapshot.go).
+	SchemaVersion int          `json:"schemaVersion"`
+	Name          string       `json:"name"`
+	Verdict       string       `json:"verdict"`
+	Intents       []JSONIntent `json:"intents"`
+	Stats         JSONStats    `json:"stats"`
 }
 
 // JSONIntent is one intent's verdict.
@@ -144,6 +146,9 @@ type JSONIntent struct {
 	// FoundBy is the phase that found the violation: "quick pass" or
 	// "exhaustive search".
 	FoundBy string `json:"foundBy,omitempty"`
+	// Trace is the counterexample step by step with the cluster after
+	// each step (snapshot.go), for the trace explorer.
+	Trace *JSONTrace `json:"trace,omitempty"`
 }
 
 // JSONStep is one line of a counterexample.
@@ -185,7 +190,7 @@ func (r *Report) Verdict() checker.Verdict {
 
 // JSON converts a report to its JSON document.
 func (r *Report) JSON() JSONReport {
-	out := JSONReport{Name: r.Name, Verdict: r.Verdict().String(), Stats: JSONStats{
+	out := JSONReport{SchemaVersion: SchemaVersion, Name: r.Name, Verdict: r.Verdict().String(), Stats: JSONStats{
 		States: r.Stats.States, Matched: r.Stats.Matched, Transitions: r.Stats.Transitions, MaxDepth: r.Stats.MaxDepth,
 		ElapsedS: r.Elapsed.Seconds(), StatesPerS: r.Stats.StatesPerS, BytesPerState: r.Stats.BytesPerState, Complete: r.Complete,
 		Symmetry: r.Symmetry, POR: r.POR, AmpleExpansions: r.Stats.AmpleExpansions, ProvisoExpansions: r.Stats.ProvisoExpansions}}
@@ -195,6 +200,7 @@ func (r *Report) JSON() JSONReport {
 			ji.Reason = x.Reason.String()
 		}
 		if x.Trace != nil {
+			ji.Trace = x.Trace.jsonTrace()
 			i := 0
 			for si, st := range x.Trace.Steps {
 				if si == x.Trace.LoopStart {
