@@ -24,7 +24,7 @@ type scalingFlags struct {
 
 // runScaling runs the scaling search (or one shard of it) and prints it in
 // Kivi's shape. It returns the exit status.
-func runScaling(ctx context.Context, c *model.Cluster, opts kivi.Options, sf scalingFlags, all, jsonOut bool, stdout, stderr io.Writer, progress bool) int {
+func runScaling(ctx context.Context, c *model.Cluster, opts kivi.Options, sf scalingFlags, all, jsonOut bool, stdout, stderr io.Writer, progress bool, page *pageOut) int {
 	setups, err := scaling.Setups(c, scaling.EnumerateOptions{ConfidentNodes: sf.confidentNodes,
 		ConfidentPodsPerNode: sf.confidentPods, FastFind: sf.fastFind})
 	if err != nil {
@@ -90,26 +90,20 @@ func runScaling(ctx context.Context, c *model.Cluster, opts kivi.Options, sf sca
 		fmt.Fprintf(stderr, "kivi: %v\n", err)
 		return exitInput
 	}
-	return printScaling(stdout, c.Name, res, time.Since(start), jsonOut)
+	code := printScaling(stdout, c.Name, res, time.Since(start), jsonOut)
+	if err := page.emit(func(w io.Writer) error { return kivi.WriteHTMLDoc(w, scalingDocument(c.Name, res)) }); err != nil {
+		fmt.Fprintf(stderr, "kivi: %v\n", err)
+		return exitInput
+	}
+	return code
 }
 
 // printScaling prints a search result (a run or merged shards).
 func printScaling(stdout io.Writer, name string, res scaling.Result, elapsed time.Duration, jsonOut bool) int {
 	if jsonOut {
-		doc := scalingJSON{Name: name, Held: res.Held, Failed: res.Failed, Unknown: res.Unknown, NotRun: res.NotRun}
-		for _, s := range res.Setups {
-			ss := scalingSetupJSON{Index: s.Index, Setup: s.Setup.String(), Status: s.Status.String(), States: s.Outcome.Stats.States}
-			if s.Status != scaling.NotRun {
-				ss.Report = detail(s.Outcome.Detail)
-			}
-			doc.Setups = append(doc.Setups, ss)
-		}
-		if f, ok := res.FirstFailure(); ok {
-			doc.FirstFailure = f.Setup.String()
-		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		_ = enc.Encode(doc)
+		_ = enc.Encode(scalingDocument(name, res))
 	} else {
 		var failures []scaling.SetupResult
 		for _, s := range res.Setups {
@@ -176,6 +170,23 @@ func printScaling(stdout io.Writer, name string, res scaling.Result, elapsed tim
 		return exitUnknown
 	}
 	return exitHolds
+}
+
+// scalingDocument is the --json document of a search: every setup with
+// its report (the explorer's input too).
+func scalingDocument(name string, res scaling.Result) scalingJSON {
+	doc := scalingJSON{Name: name, Held: res.Held, Failed: res.Failed, Unknown: res.Unknown, NotRun: res.NotRun}
+	for _, s := range res.Setups {
+		ss := scalingSetupJSON{Index: s.Index, Setup: s.Setup.String(), Status: s.Status.String(), States: s.Outcome.Stats.States}
+		if s.Status != scaling.NotRun {
+			ss.Report = detail(s.Outcome.Detail)
+		}
+		doc.Setups = append(doc.Setups, ss)
+	}
+	if f, ok := res.FirstFailure(); ok {
+		doc.FirstFailure = f.Setup.String()
+	}
+	return doc
 }
 
 // detail recovers a setup's JSON report (a value in a run, raw JSON after
