@@ -109,7 +109,7 @@
     buildTimeline();
     buildCharts();
     view.stepEls = document.querySelectorAll('#timeline .step, #timeline .init');
-    view.cols = document.querySelectorAll('#timeline .step-col');
+    view.col = $('step-col');
     view.cursors = document.querySelectorAll('#charts .cursor');
     pos = -2;
     select(-1);
@@ -132,10 +132,9 @@
     var h = '';
     var rows = lanes.length + 1;
     h += '<div class="lane-label" style="grid-row:1">step</div>';
-    for (var c = -1; c < n; c++) {
-      // A column highlight behind the selected step, under every lane.
-      h += '<div class="step-col" data-col="' + c + '" style="grid-column:' + (c + 3) + ';grid-row:2 / span ' + lanes.length + ';visibility:hidden"></div>';
-    }
+    // One column highlight behind the selected step, moved by a transform:
+    // a step change then costs the grid no layout.
+    h += '<div id="step-col" aria-hidden="true"></div>';
     for (var t = 0; t < n; t += Math.max(1, Math.ceil(n / 25))) {
       if (loop >= 0 && t >= loop) break;
       h += '<div class="tick" style="grid-row:1;grid-column:' + (t + 3) + ' / span 2">' + t + '</div>';
@@ -345,12 +344,18 @@
     if (old >= -1) {
       view.stepEls[old + 1].classList.remove('selected');
       view.stepEls[old + 1].removeAttribute('aria-selected');
-      view.cols[old + 1].style.visibility = 'hidden';
     }
     var el = view.stepEls[pos + 1];
     el.classList.add('selected');
     el.setAttribute('aria-selected', 'true');
-    view.cols[pos + 1].style.visibility = 'visible';
+    // The timeline's geometry is read before the panes below are redrawn,
+    // while the layout is still clean (reading it later would force a
+    // second layout of the whole page).
+    var tl = $('timeline');
+    var x = el.offsetLeft;
+    view.col.style.width = el.offsetWidth + 'px';
+    view.col.style.transform = 'translateX(' + x + 'px)';
+    if (x < tl.scrollLeft + 80 || x > tl.scrollLeft + tl.clientWidth - 20) tl.scrollLeft = Math.max(0, x - tl.clientWidth / 2);
     view.cursors.forEach(function (c) {
       var x = +c.dataset.l + (+c.dataset.n === 0 ? 0 : (pos + 1) * +c.dataset.w / +c.dataset.n);
       c.setAttribute('x1', x);
@@ -362,10 +367,6 @@
     renderCluster(snap, prevSnap);
     renderDeployments(snap, prevSnap);
     document.body.dataset.pos = String(pos);
-    var tl = $('timeline');
-    // Keep the selected step in view without scrolling the page.
-    var left = el.offsetLeft - tl.clientWidth / 2;
-    if (el.offsetLeft < tl.scrollLeft + 80 || el.offsetLeft > tl.scrollLeft + tl.clientWidth - 20) tl.scrollLeft = Math.max(0, left);
   }
 
   document.addEventListener('keydown', function (ev) {
