@@ -156,7 +156,8 @@
     });
     tl.innerHTML = h;
     tl.style.gridTemplateRows = 'repeat(' + rows + ', 18px)';
-    $('actor-legend').innerHTML = '<span class="hint">Lanes are the controllers and events that took each step; the purple underline marks the repeating cycle.</span>';
+    $('actor-legend').innerHTML = '<span class="hint">Lanes are the controllers and events that took each step' +
+      (loop >= 0 ? '; the purple underline marks the steps that repeat forever' : '') + '.</span>';
   }
 
   // chart draws series over the positions -1..n-1 (x = 0..n) as an SVG
@@ -171,7 +172,7 @@
     if (loop >= 0) h += '<rect class="cycle-zone" x="' + x(loop) + '" y="' + T + '" width="' + (x(n) - x(loop)) + '" height="' + (H - T - B) + '"></rect>';
     h += '<line x1="' + L + '" y1="' + y(0) + '" x2="' + (W - R) + '" y2="' + y(0) + '" stroke="#ccc"></line>';
     h += '<text x="2" y="' + (y(max) + 3) + '">' + max + '</text><text x="2" y="' + (y(0) + 3) + '">0</text>';
-    h += '<text x="' + L + '" y="' + (H - 2) + '">init</text><text x="' + (W - R - 30) + '" y="' + (H - 2) + '">step ' + (n - 1) + '</text>';
+    h += '<text x="' + L + '" y="' + (H - 2) + '">init</text><text x="' + (W - R) + '" y="' + (H - 2) + '" text-anchor="end">step ' + (n - 1) + '</text>';
     series.forEach(function (s) {
       var pts = [];
       s.values.forEach(function (v, k) { if (v != null) pts.push(x(k).toFixed(1) + ',' + y(v).toFixed(1)); });
