@@ -28,6 +28,10 @@ func TestImportRules(t *testing.T) {
 			dep := strings.TrimPrefix(imp, mod)
 			var ok bool
 			switch {
+			case strings.HasPrefix(pkg, "/explorer"):
+				// The page generator takes the report as JSON bytes: the
+				// root package imports it, never the other way round.
+				ok = false
 			case strings.HasPrefix(pkg, "/checker"):
 				ok = strings.HasPrefix(dep, "/checker")
 			case strings.HasPrefix(pkg, "/model"):

@@ -194,8 +194,10 @@ func onOff(b bool) string {
 
 // JSONReport is the --json document.
 type JSONReport struct {
-	Name    string `json:"name"`
-	Verdict string `json:"verdict"`
+	// SchemaVersion is SchemaVersion (snapshot.go).
+	SchemaVersion int    `json:"schemaVersion"`
+	Name          string `json:"name"`
+	Verdict       string `json:"verdict"`
 	// Bound is the bound of the model the run reached, if any: every
 	// intent that is not violated is then unknown.
 	Bound   string       `json:"bound,omitempty"`
@@ -214,6 +216,9 @@ type JSONIntent struct {
 	// FoundBy is the phase that found the violation: "quick pass" or
 	// "exhaustive search".
 	FoundBy string `json:"foundBy,omitempty"`
+	// Trace is the counterexample step by step with the cluster after
+	// each step (snapshot.go), for the trace explorer.
+	Trace *JSONTrace `json:"trace,omitempty"`
 }
 
 // JSONStep is one line of a counterexample.
@@ -255,7 +260,7 @@ func (r *Report) Verdict() checker.Verdict {
 
 // JSON converts a report to its JSON document.
 func (r *Report) JSON() JSONReport {
-	out := JSONReport{Name: r.Name, Verdict: r.Verdict().String(), Bound: r.Bound, Stats: JSONStats{
+	out := JSONReport{SchemaVersion: SchemaVersion, Name: r.Name, Verdict: r.Verdict().String(), Bound: r.Bound, Stats: JSONStats{
 		States: r.Stats.States, Matched: r.Stats.Matched, Transitions: r.Stats.Transitions, MaxDepth: r.Stats.MaxDepth,
 		ElapsedS: r.Elapsed.Seconds(), StatesPerS: r.Stats.StatesPerS, BytesPerState: r.Stats.BytesPerState, Complete: r.Complete,
 		Symmetry: r.Symmetry, POR: r.POR, AmpleExpansions: r.Stats.AmpleExpansions, ProvisoExpansions: r.Stats.ProvisoExpansions}}
@@ -268,6 +273,7 @@ func (r *Report) JSON() JSONReport {
 			}
 		}
 		if x.Trace != nil {
+			ji.Trace = x.Trace.jsonTrace()
 			i := 0
 			for si, st := range x.Trace.Steps {
 				if si == x.Trace.LoopStart {

@@ -57,12 +57,17 @@ type Trace struct {
 	LoopStart int
 	// Final is model.Describe of the last state.
 	Final string
+	// Initial is the cluster before the first step, for the trace
+	// explorer (snapshot.go).
+	Initial ClusterSnapshot
 }
 
 // TraceStep is one step of a counterexample.
 type TraceStep struct {
 	Actor string
 	Lines []model.Line
+	// Cluster is the cluster after the step (snapshot.go).
+	Cluster ClusterSnapshot
 }
 
 // Violated lists the results that are violated.
@@ -182,5 +187,6 @@ func renderTrace(sys *System, t *checker.Trace[*model.State]) *Trace {
 	if last != nil {
 		out.Final = model.Describe(sys.U, last)
 	}
+	snapshotTrace(sys, t, out)
 	return out
 }

@@ -4,6 +4,7 @@
 //	kivi verify --case c3 --original     verify a built-in case's topology
 //	kivi verify path/to/case.yaml        verify a case file
 //	kivi simulate --case c3 --seed 7     print one random run
+//	kivi explore --case c8 --original    the trace explorer on localhost
 //	kivi cases                           list the built-in cases
 //
 // Exit status: 0 every intent holds, 1 a violation was found, 2 usage or
@@ -46,6 +47,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "verify":
 		return cmdVerify(ctx, args[1:], stdout, stderr)
+	case "explore":
+		return cmdExplore(ctx, args[1:], stdout, stderr)
 	case "simulate":
 		return cmdSimulate(args[1:], stdout, stderr)
 	case "cases":
@@ -56,7 +59,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		usage(stdout)
 		return exitHolds
 	}
-	fmt.Fprintf(stderr, "kivi: unknown command %q (accepted: verify, simulate, merge, cases)\n", args[0])
+	fmt.Fprintf(stderr, "kivi: unknown command %q (accepted: verify, explore, simulate, merge, cases)\n", args[0])
 	usage(stderr)
 	return exitInput
 }
@@ -65,6 +68,7 @@ func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
   kivi verify --case cN [--original] [--scale N] [--no-violation] [flags]
   kivi verify [flags] FILE.yaml
+  kivi explore (--case cN | FILE.yaml) [verify's flags] [--port N]   (the trace explorer on 127.0.0.1)
   kivi simulate (--case cN | FILE.yaml) [--seed N] [--steps N]
   kivi verify --case cN --shard K/N [--shard-out FILE]   (one slice of the scaling search)
   kivi merge [--json] SHARD.json...

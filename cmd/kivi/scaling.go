@@ -29,7 +29,7 @@ type scalingFlags struct {
 // Kivi's cases and case files): the search then stays inside the input's
 // own bounds (scaling.InputBounds) and every setup line says whether it
 // is that size.
-func runScaling(ctx context.Context, c *model.Cluster, opts kivi.Options, sf scalingFlags, all, jsonOut bool, stdout, stderr io.Writer, progress bool, input *scaling.Setup) int {
+func runScaling(ctx context.Context, c *model.Cluster, opts kivi.Options, sf scalingFlags, all, jsonOut bool, stdout, stderr io.Writer, progress bool, input *scaling.Setup, page *pageOut) int {
 	eo := scaling.EnumerateOptions{ConfidentNodes: sf.confidentNodes, ConfidentPodsPerNode: sf.confidentPods, FastFind: sf.fastFind}
 	var setups []scaling.Setup
 	var err error
@@ -115,7 +115,12 @@ func runScaling(ctx context.Context, c *model.Cluster, opts kivi.Options, sf sca
 		fmt.Fprintf(stderr, "kivi: %v\n", err)
 		return exitInput
 	}
-	return printScaling(stdout, c.Name, res, time.Since(start), jsonOut, input)
+	code := printScaling(stdout, c.Name, res, time.Since(start), jsonOut, input)
+	if err := page.emit(func(w io.Writer) error { return kivi.WriteHTMLDoc(w, scalingDocument(c.Name, res, input)) }); err != nil {
+		fmt.Fprintf(stderr, "kivi: %v\n", err)
+		return exitInput
+	}
+	return code
 }
 
 // sizeNote says whether a setup is the size of the user's input (nil:
@@ -133,27 +138,9 @@ func sizeNote(s scaling.Setup, input *scaling.Setup) string {
 // printScaling prints a search result (a run or merged shards).
 func printScaling(stdout io.Writer, name string, res scaling.Result, elapsed time.Duration, jsonOut bool, input *scaling.Setup) int {
 	if jsonOut {
-		doc := scalingJSON{Name: name, Held: res.Held, Failed: res.Failed, Unknown: res.Unknown, NotRun: res.NotRun}
-		if input != nil {
-			doc.Input = input.String()
-		}
-		for _, s := range res.Setups {
-			ss := scalingSetupJSON{Index: s.Index, Setup: s.Setup.String(), Status: s.Status.String(), States: s.Outcome.Stats.States}
-			if input != nil {
-				same := s.Setup.Equal(*input)
-				ss.SizeOfInput = &same
-			}
-			if s.Status != scaling.NotRun {
-				ss.Report = detail(s.Outcome.Detail)
-			}
-			doc.Setups = append(doc.Setups, ss)
-		}
-		if f, ok := res.FirstFailure(); ok {
-			doc.FirstFailure = f.Setup.String()
-		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		_ = enc.Encode(doc)
+		_ = enc.Encode(scalingDocument(name, res, input))
 	} else {
 		var failures []scaling.SetupResult
 		for _, s := range res.Setups {
@@ -220,6 +207,31 @@ func printScaling(stdout io.Writer, name string, res scaling.Result, elapsed tim
 		return exitUnknown
 	}
 	return exitHolds
+}
+
+// scalingDocument is the --json document of a search: every setup with
+// its report (the explorer's input too), and, for a user's own input, its
+// size and whether each setup has it.
+func scalingDocument(name string, res scaling.Result, input *scaling.Setup) scalingJSON {
+	doc := scalingJSON{Name: name, Held: res.Held, Failed: res.Failed, Unknown: res.Unknown, NotRun: res.NotRun}
+	if input != nil {
+		doc.Input = input.String()
+	}
+	for _, s := range res.Setups {
+		ss := scalingSetupJSON{Index: s.Index, Setup: s.Setup.String(), Status: s.Status.String(), States: s.Outcome.Stats.States}
+		if input != nil {
+			same := s.Setup.Equal(*input)
+			ss.SizeOfInput = &same
+		}
+		if s.Status != scaling.NotRun {
+			ss.Report = detail(s.Outcome.Detail)
+		}
+		doc.Setups = append(doc.Setups, ss)
+	}
+	if f, ok := res.FirstFailure(); ok {
+		doc.FirstFailure = f.Setup.String()
+	}
+	return doc
 }
 
 // detail recovers a setup's JSON report (a value in a run, raw JSON after

@@ -53,7 +53,13 @@ func (c *caseFlags) load(pos []string) (*model.Cluster, error) {
 }
 
 func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
+	return verifyCommand(ctx, "verify", args, stdout, stderr, &pageOut{})
+}
+
+// verifyCommand is verify and explore (named by command): page takes the
+// explorer page (--html, explore's server).
+func verifyCommand(ctx context.Context, command string, args []string, stdout, stderr io.Writer, page *pageOut) int {
+	fs := flag.NewFlagSet(command, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var cf caseFlags
 	cf.register(fs)
@@ -75,6 +81,7 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	symmetry := fs.String("symmetry", "on", "symmetry reduction over interchangeable nodes and pods: on or off")
 	podSlots := fs.Int("pod-slots", 0, "pod slots of the written topology (0 = sized from replicas, HPA maximum, kubectl scale and rollout surge); a run that needs more ends unknown (model bound)")
 	por := fs.String("por", "on", "partial-order reduction over independent controllers and events: on or off")
+	page.register(fs)
 	var sf scalingFlags
 	fs.IntVar(&sf.confidentNodes, "confident-nodes", 0, "scaling search: nodes per type up to this (0 = 6)")
 	fs.IntVar(&sf.confidentPods, "confident-pods-per-node", 0, "scaling search: pods per node up to this (0 = 6)")
@@ -166,12 +173,12 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 		if *search {
 			in := scaling.InputSetup(c)
-			return runScaling(ctx, c, opts, sf, *all, *jsonOut, stdout, stderr, !*quiet && isTerminal(stderr), &in)
+			return runScaling(ctx, c, opts, sf, *all, *jsonOut, stdout, stderr, !*quiet && isTerminal(stderr), &in, page)
 		}
 		*original = true
 	}
 	if !*original {
-		return runScaling(ctx, c, opts, sf, *all, *jsonOut, stdout, stderr, !*quiet && isTerminal(stderr), nil)
+		return runScaling(ctx, c, opts, sf, *all, *jsonOut, stdout, stderr, !*quiet && isTerminal(stderr), nil, page)
 	}
 	p, err := kivi.NewProblem(c, opts)
 	if err != nil {
@@ -195,6 +202,10 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 	} else {
 		kivi.WriteFailures(stdout, rep)
+	}
+	if err := page.emit(func(w io.Writer) error { return kivi.WriteHTML(w, rep) }); err != nil {
+		fmt.Fprintf(stderr, "kivi: %v\n", err)
+		return exitInput
 	}
 	switch rep.Verdict() {
 	case checker.Violated:

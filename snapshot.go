@@ -1,0 +1,329 @@
+package kivi
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+
+	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/controllers/hpa"
+	"github.com/kivi-go/kivi/model"
+)
+
+// SchemaVersion is the version of the JSON report (--json, and the
+// document the HTML trace explorer embeds). Version 1 added it, and with
+// it the per-step cluster snapshots of counterexamples (JSONIntent.Trace);
+// later versions only add fields.
+const SchemaVersion = 1
+
+// ClusterSnapshot is the cluster as the trace explorer draws it at one
+// point of a counterexample: what a person reading the trace wants to
+// see, not the model's encoding (no queues, no storage slots).
+type ClusterSnapshot struct {
+	Nodes       []NodeSnapshot       `json:"nodes"`
+	Pods        []PodSnapshot        `json:"pods"`
+	Deployments []DeploymentSnapshot `json:"deployments"`
+}
+
+// NodeSnapshot is one node.
+type NodeSnapshot struct {
+	Name string `json:"name"`
+	// Zone is the node's topology.kubernetes.io/zone label (or the legacy
+	// failure-domain label, or Kivi's "zone"); "" when it has none.
+	Zone   string            `json:"zone,omitempty"`
+	Labels map[string]string `json:"labels,omitempty"`
+	// Status is Ready, NotReady or Unhealthy; Ready repeats it as a flag.
+	Status string `json:"status"`
+	Ready  bool   `json:"ready"`
+	// Taints are "key=value:Effect" (or "key:Effect").
+	Taints []string `json:"taints,omitempty"`
+	// CPU is the allocatable CPU; RequestedCPU the requests of the pods on
+	// the node plus the reserved CPU; UsedCPU their usage plus the reserved
+	// CPU. All in model units.
+	CPU          int64 `json:"cpu"`
+	RequestedCPU int64 `json:"requestedCpu"`
+	UsedCPU      int64 `json:"usedCpu"`
+}
+
+// PodSnapshot is one pod.
+type PodSnapshot struct {
+	// Name is stable across the trace and never reused for another pod:
+	// "<deployment>-<n>" ("pod-<n>" for a bare pod), n counting the pods
+	// of the deployment in the order they appear. The model reuses
+	// storage slots for new pods, so the slot cannot name a pod.
+	Name string `json:"name"`
+	// Slot is the model's pod number, as trace lines print it ("pod 3");
+	// a later pod may have the same slot.
+	Slot       int    `json:"slot"`
+	Deployment string `json:"deployment,omitempty"`
+	// Phase is Pending, Running or Terminating.
+	Phase string `json:"phase"`
+	// Node is the node the pod is bound to; "" while unscheduled.
+	Node string `json:"node,omitempty"`
+	// CPU is the pod's current CPU usage; CPURequest its request.
+	CPU        int32 `json:"cpu"`
+	CPURequest int64 `json:"cpuRequest"`
+	// Evicted marks a Terminating pod that something other than its own
+	// ReplicaSet deleted (the descheduler, the node controller, the taint
+	// manager, a drain).
+	Evicted bool `json:"evicted,omitempty"`
+}
+
+// DeploymentSnapshot is one deployment's replica counts.
+type DeploymentSnapshot struct {
+	Name string `json:"name"`
+	// Number is the deployment's number in trace lines ("deployment 1").
+	Number int  `json:"number"`
+	Active bool `json:"active"`
+	// Spec is spec.replicas; Ready the Running pods; Pending and
+	// Terminating the others.
+	Spec        int `json:"spec"`
+	Ready       int `json:"ready"`
+	Pending     int `json:"pending"`
+	Terminating int `json:"terminating"`
+	// HPADesired is what the deployment's HPA would recommend in this
+	// state (its downscale window included); absent without an HPA.
+	HPADesired *int `json:"hpaDesired,omitempty"`
+	// CPU is the summed CPU usage of the deployment's Running pods (what
+	// the HPA's metrics see).
+	CPU int64 `json:"cpu"`
+}
+
+// JSONTrace is a counterexample step by step, each step with the cluster
+// it leads to: the trace explorer's input.
+type JSONTrace struct {
+	// Initial is the cluster before the first step.
+	Initial ClusterSnapshot `json:"initial"`
+	Steps   []JSONTraceStep `json:"steps"`
+	// LoopStart is the index in Steps where a lasso's cycle begins; -1
+	// when the counterexample is not a lasso. (JSONIntent.LoopStart
+	// counts lines instead.)
+	LoopStart int `json:"loopStart"`
+}
+
+// JSONTraceStep is one step: the actor that took it, its trace lines
+// (numbered as in JSONIntent.Counterexample) and the cluster after it.
+type JSONTraceStep struct {
+	Actor   string          `json:"actor"`
+	Lines   []JSONStep      `json:"lines"`
+	Cluster ClusterSnapshot `json:"cluster"`
+}
+
+// jsonTrace converts a rendered trace to its JSON form. Lines are
+// numbered as JSON() numbers the counterexample (the cycle marker takes
+// no number there).
+func (t *Trace) jsonTrace() *JSONTrace {
+	out := &JSONTrace{Initial: t.Initial, LoopStart: t.LoopStart, Steps: make([]JSONTraceStep, 0, len(t.Steps))}
+	if out.LoopStart >= len(t.Steps) {
+		out.LoopStart = -1
+	}
+	i := 0
+	for _, st := range t.Steps {
+		js := JSONTraceStep{Actor: st.Actor, Cluster: st.Cluster, Lines: []JSONStep{}}
+		for _, l := range st.Lines {
+			js.Lines = append(js.Lines, JSONStep{Step: i, Component: l.Component, Message: l.Message})
+			i++
+		}
+		out.Steps = append(out.Steps, js)
+	}
+	return out
+}
+
+// snapshotTrace fills in the cluster snapshots of a rendered trace from
+// the checker trace's states. The states are a concrete run (replay
+// re-executes every step), so pod slots are continuous from one step to
+// the next and a pod's identity can be followed through them.
+func snapshotTrace(sys *System, t *checker.Trace[*model.State], out *Trace) {
+	if t.Initial == nil {
+		return
+	}
+	nm := newPodNamer(sys.U)
+	out.Initial = snapshot(sys.U, t.Initial, nm, "")
+	for i, st := range t.Steps {
+		if i >= len(out.Steps) || st.State == nil {
+			return
+		}
+		out.Steps[i].Cluster = snapshot(sys.U, st.State, nm, out.Steps[i].Actor)
+	}
+}
+
+// deploymentActor is the deployment controller's process name: the pods
+// it deletes are scaled down or rolled over, not evicted.
+const deploymentActor = "Deployment"
+
+// podNamer follows pod incarnations through a trace's states and names
+// each one once.
+type podNamer struct {
+	u       *model.Universe
+	prev    []model.PodState // the previous state's slots
+	names   []string         // the name of the pod in each slot of prev
+	evicted []bool           // the slot's pod was evicted
+	count   map[string]int   // pods named so far, per prefix
+}
+
+func newPodNamer(u *model.Universe) *podNamer {
+	return &podNamer{u: u, count: map[string]int{}}
+}
+
+// sameIncarnation reports whether slot contents b can be the pod a a step
+// later. Pods never change owner, template or ReplicaSet, never move once
+// bound, and never go back from Running to Pending or from Terminating to
+// anything but Free; the deployment controller may fill a slot that the
+// kubelet freed in the same step, so a slot that is occupied in both
+// states may still hold a new pod.
+func sameIncarnation(a, b model.PodState) bool {
+	switch {
+	case a.Phase == model.Free || b.Phase == model.Free:
+		return false
+	case a.Owner != b.Owner || a.RS != b.RS || a.Template != b.Template:
+		return false
+	case a.Node != 0 && a.Node != b.Node:
+		return false
+	case a.Phase == model.Running && b.Phase == model.Pending:
+		return false
+	case a.Phase == model.Terminating && b.Phase != model.Terminating:
+		return false
+	}
+	return true
+}
+
+// advance names the pods of s, given the actor of the step that led to it
+// ("" for the initial state).
+func (nm *podNamer) advance(s *model.State, actor string) {
+	names := make([]string, len(s.Pods))
+	evicted := make([]bool, len(s.Pods))
+	for i, p := range s.Pods {
+		if p.Phase == model.Free {
+			continue
+		}
+		if i < len(nm.prev) && sameIncarnation(nm.prev[i], p) {
+			names[i] = nm.names[i]
+			evicted[i] = nm.evicted[i]
+			if p.Phase == model.Terminating && nm.prev[i].Phase != model.Terminating {
+				evicted[i] = actor != deploymentActor
+			}
+			continue
+		}
+		prefix := "pod"
+		if p.Owner != 0 && int(p.Owner) <= len(nm.u.Deployments) {
+			prefix = nm.u.Deployments[p.Owner-1].Name
+		}
+		nm.count[prefix]++
+		names[i] = fmt.Sprintf("%s-%d", prefix, nm.count[prefix])
+		// A pod that is Terminating when first seen (in the initial
+		// state) was not evicted by anything the trace shows.
+	}
+	nm.prev = append(nm.prev[:0], s.Pods...)
+	nm.names, nm.evicted = names, evicted
+}
+
+// zoneKeys are the node labels that name a zone, most standard first.
+var zoneKeys = [...]string{"topology.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/zone", "zone"}
+
+// snapshot draws state s, naming its pods with nm.
+func snapshot(u *model.Universe, s *model.State, nm *podNamer, actor string) ClusterSnapshot {
+	nm.advance(s, actor)
+	out := ClusterSnapshot{Nodes: make([]NodeSnapshot, 0, len(s.Nodes)), Pods: []PodSnapshot{},
+		Deployments: make([]DeploymentSnapshot, 0, len(s.Deps))}
+	for n := range s.Nodes {
+		un := &u.Nodes[n]
+		ns := NodeSnapshot{Name: un.Name, Status: s.Nodes[n].Status.String(), Ready: s.Nodes[n].Status == model.Ready,
+			CPU: un.CPU, RequestedCPU: u.Requested(s, n).CPU, UsedCPU: u.UsedCPU(s, n)}
+		if len(un.Labels) > 0 {
+			ns.Labels = un.Labels
+		}
+		for _, k := range zoneKeys {
+			if z, ok := un.Labels[k]; ok {
+				ns.Zone = z
+				break
+			}
+		}
+		for _, t := range un.Taints {
+			ns.Taints = append(ns.Taints, taintString(t))
+		}
+		out.Nodes = append(out.Nodes, ns)
+	}
+	for i := range s.Pods {
+		p := &s.Pods[i]
+		if p.Phase == model.Free {
+			continue
+		}
+		ps := PodSnapshot{Name: nm.names[i], Slot: i + 1, Phase: p.Phase.String(), CPU: p.CPU, Evicted: nm.evicted[i]}
+		if int(p.Template) < len(u.Templates) {
+			ps.CPURequest = u.Templates[p.Template].CPU
+		}
+		if p.Owner != 0 && int(p.Owner) <= len(u.Deployments) {
+			ps.Deployment = u.Deployments[p.Owner-1].Name
+		}
+		if n := p.NodeOf(); n >= 0 && n < len(u.Nodes) {
+			ps.Node = u.Nodes[n].Name
+		}
+		out.Pods = append(out.Pods, ps)
+	}
+	// Pods in name order: the explorer's pods keep their place from one
+	// step to the next whatever slot they occupy.
+	sort.SliceStable(out.Pods, func(a, b int) bool { return podLess(out.Pods[a], out.Pods[b]) })
+	for d := range s.Deps {
+		ds := &s.Deps[d]
+		c := model.Counts(s, d)
+		dsn := DeploymentSnapshot{Name: u.Deployments[d].Name, Number: d + 1, Active: ds.Active, Spec: int(ds.Replicas),
+			Ready: c.Running, Pending: c.Pending, Terminating: c.Terminating}
+		for i := range s.Pods {
+			if p := &s.Pods[i]; int(p.Owner) == d+1 && p.Phase == model.Running {
+				dsn.CPU += int64(p.CPU)
+			}
+		}
+		if ds.Active && ds.HPA != 0 && int(ds.HPA) <= len(u.HPAs) {
+			desired := hpaDesired(u, s, d)
+			dsn.HPADesired = &desired
+		}
+		out.Deployments = append(out.Deployments, dsn)
+	}
+	return out
+}
+
+// hpaDesired is the HPA's recommendation for deployment d in s, computed
+// on a copy of the deployment's window (Recommend records into it).
+func hpaDesired(u *model.Universe, s *model.State, d int) int {
+	ds := s.Deps[d] // a copy: HPAWindow is an array
+	spec := &u.HPAs[ds.HPA-1]
+	var win []int16
+	if w := spec.ScaleDownStabilizationSyncs; w > 0 {
+		win = ds.HPAWindow[:w+1]
+	}
+	r := hpa.Recommend(u, s, d, spec, int(ds.Replicas), win)
+	if !r.OK {
+		return int(ds.Replicas)
+	}
+	return r.Desired
+}
+
+// podLess orders pods by deployment, then by their number within it.
+func podLess(a, b PodSnapshot) bool {
+	pa, na := splitPodName(a.Name)
+	pb, nb := splitPodName(b.Name)
+	if pa != pb {
+		return pa < pb
+	}
+	return na < nb
+}
+
+// splitPodName splits "<prefix>-<n>" into prefix and n.
+func splitPodName(name string) (string, int) {
+	for i := len(name) - 1; i >= 0; i-- {
+		if name[i] == '-' {
+			if n, err := strconv.Atoi(name[i+1:]); err == nil {
+				return name[:i], n
+			}
+			break
+		}
+	}
+	return name, 0
+}
+
+func taintString(t model.Taint) string {
+	if t.Value == "" {
+		return fmt.Sprintf("%s:%s", t.Key, t.Effect)
+	}
+	return fmt.Sprintf("%s=%s:%s", t.Key, t.Value, t.Effect)
+}
