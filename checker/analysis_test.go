@@ -37,7 +37,7 @@ func TestCycleAnalysisMemory(t *testing.T) {
 	charged := int64(2*n)*(edgeBytes+graphEdgeBytes) + int64(n)*graphVertexBytes
 	var peak int64
 	m := &meter{check: func(held int64) Reason { peak = max(peak, held); return ReasonNone }}
-	g := buildGraph(v, lists, []uint32{n}, m)
+	g := buildGraph(v, lists, []uint32{n}, false, m)
 	if g == nil {
 		t.Fatalf("analysis stopped: %v", m.reason)
 	}
@@ -56,7 +56,7 @@ func TestCycleAnalysisMemory(t *testing.T) {
 		}
 		return ReasonNone
 	}}
-	if g := buildGraph(v, lists, []uint32{n}, m); g != nil && m.ok() {
+	if g := buildGraph(v, lists, []uint32{n}, false, m); g != nil && m.ok() {
 		if _, ok := g.findLasso(3); ok || m.reason != ReasonMemory {
 			t.Fatalf("half the charge: reason %v", m.reason)
 		}

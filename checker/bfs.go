@@ -1,13 +1,17 @@
 package checker
 
 import (
+	"cmp"
 	"fmt"
+	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
 
-// span is a run of consecutive entries of one frontier: the unit of work a
-// BFS worker claims.
+// span is a run of consecutive entries of one frontier, or in a ranked run
+// (f nil) of consecutive ranks of the level: the unit of work a BFS worker
+// claims.
 type span struct {
 	f      *frontier
 	lo, hi int
@@ -77,7 +81,21 @@ func (e *engine[S]) runBFS() {
 		for _, w := range e.workers {
 			w.flush()
 		}
-		spans := splitLevel(level, total, len(e.workers))
+		var spans []span
+		if e.ranked {
+			if depth == 0 {
+				// The initial states are queued in Initial's order.
+				e.order = e.order[:0]
+				for i, w := range e.workers {
+					for j := range w.spare.len() {
+						e.order = append(e.order, uint64(i)<<32|uint64(j))
+					}
+				}
+			}
+			spans = splitRanks(total, len(e.workers))
+		} else {
+			spans = splitLevel(level, total, len(e.workers))
+		}
 		lookupOnly := e.opts.MaxDepth > 0 && depth >= e.opts.MaxDepth
 		for {
 			var next atomic.Int64
@@ -101,6 +119,9 @@ func (e *engine[S]) runBFS() {
 				e.halt(stopMemory)
 			}
 			break
+		}
+		if e.ranked {
+			e.finishLevel()
 		}
 		prevIn, prevNew = int64(total), 0
 		for _, w := range e.workers {
@@ -147,6 +168,7 @@ func (e *engine[S]) rollbackLevel(m levelMark) {
 	for i, w := range e.workers {
 		w.out.reset()
 		w.edges.truncate(m.edges[i])
+		w.cands, w.fixups, w.fixBuf = w.cands[:0], w.fixups[:0], w.fixBuf[:0]
 		w.flush()
 	}
 	e.states.Store(m.states)
@@ -206,6 +228,16 @@ func splitLevel(level []*frontier, total, workers int) []span {
 	return spans
 }
 
+// splitRanks cuts the ranks of a level like splitLevel cuts frontiers.
+func splitRanks(total, workers int) []span {
+	size := min(max(total/(workers*32), 1), 512)
+	spans := make([]span, 0, total/size+1)
+	for lo := 0; lo < total; lo += size {
+		spans = append(spans, span{lo: lo, hi: min(lo+size, total)})
+	}
+	return spans
+}
+
 // runLevel lets every worker claim spans until the level is exhausted, the
 // run stops, or a switch to bitstate is requested (the level is then
 // rolled back and explored again, so work in progress may be dropped).
@@ -226,7 +258,13 @@ func (e *engine[S]) runLevel(spans []span, next *atomic.Int64, depth int, lookup
 				if e.stopped() || e.switchRequest.Load() {
 					return
 				}
-				id, enc := sp.f.item(j)
+				f, pos := sp.f, j
+				if f == nil {
+					ref := e.order[j]
+					f, pos = e.workers[ref>>32].spare, int(uint32(ref))
+					w.rank = uint64(j)
+				}
+				id, enc := f.item(pos)
 				s, err := e.sys.Decode(enc)
 				if err != nil {
 					e.fail(fmt.Errorf("%w: state %x: %w", ErrDecode, enc, err))
@@ -256,4 +294,152 @@ func (e *engine[S]) runLevel(spans []span, next *atomic.Int64, depth int, lookup
 		}()
 	}
 	wg.Wait()
+}
+
+// finishLevel ends a level of a ranked run, once no worker runs. The
+// states stored during the level (the next level) are ranked as a
+// one-worker run queues them: by the smallest (parent rank, ordinal) over
+// their predecessors, which their parent records hold (store). A
+// one-worker run expands its level in that order and each state's
+// successors in emission order, so it stores each state from that
+// predecessor and finds the violations in that order. Here the parent
+// records become (parent id, ordinal) again; each property violated
+// during the level keeps the candidate a one-worker run finds first; and
+// under symmetry each new state is queued as the concrete state that
+// predecessor reached. This runs also when the level was cut short (the
+// parent records must name states), but then the ranks are not those of
+// a finished level.
+func (e *engine[S]) finishLevel() {
+	e.chooseViolations()
+	if e.canon != nil {
+		e.applyFixups()
+	}
+	e.rankLevel()
+}
+
+func (e *engine[S]) chooseViolations() {
+	type best struct {
+		id  stateID
+		key uint64
+		ok  bool
+	}
+	var bests []best
+	for _, w := range e.workers {
+		for _, c := range w.cands {
+			if e.found[c.p].Load() != 0 {
+				continue
+			}
+			if bests == nil {
+				bests = make([]best, len(e.found))
+			}
+			key := c.key
+			if !c.end {
+				key = uint64(e.visited.parentOf(c.id))
+			}
+			if b := &bests[c.p]; !b.ok || key < b.key {
+				*b = best{id: c.id, key: key, ok: true}
+			}
+		}
+		w.cands = w.cands[:0]
+	}
+	for p, b := range bests {
+		if b.ok {
+			e.recordViolation(p, b.id)
+		}
+	}
+}
+
+// applyFixups queues each state whose parent record was lowered as the
+// concrete state its final parent reached.
+func (e *engine[S]) applyFixups() {
+	for _, w := range e.workers {
+		for _, fx := range w.fixups {
+			if uint64(e.visited.parentOf(fx.id)) != fx.key {
+				continue
+			}
+			owner := fx.id.shard()
+			pos := int(fx.id.local() - e.visited.shards[owner].level)
+			e.workers[owner].out.replace(pos, w.fixBuf[fx.off:fx.off+fx.n])
+		}
+		w.fixups, w.fixBuf = w.fixups[:0], w.fixBuf[:0]
+	}
+}
+
+// idAtRank is the id of the state of rank r in the level being expanded.
+func (e *engine[S]) idAtRank(r uint64) stateID {
+	ref := e.order[r]
+	return e.workers[ref>>32].spare.idAt(int(uint32(ref)))
+}
+
+// rankLevel sorts the new level by (parent rank, ordinal), a counting
+// sort by parent rank, then by ordinal among the few successors of one
+// parent, and turns the parent records back into (parent id, ordinal).
+// Next, the order of the new level, packs (ordinal, worker, position)
+// while sorting, so that a parent's states sort as plain integers.
+func (e *engine[S]) rankLevel() {
+	n := 0
+	for _, w := range e.workers {
+		n += w.out.len()
+	}
+	prev := len(e.order)
+	next := slices.Grow(e.orderNext[:0], n)[:n]
+	if n > math.MaxUint32 {
+		e.rankLevelLarge(next)
+		return
+	}
+	counts := slices.Grow(e.counts[:0], prev+1)[:prev+1]
+	clear(counts)
+	for _, w := range e.workers {
+		for j := range w.out.len() {
+			counts[e.visited.parentOf(w.out.idAt(j)).parent()+1]++
+		}
+	}
+	for r := range prev {
+		counts[r+1] += counts[r]
+	}
+	for i, w := range e.workers {
+		for j := range w.out.len() {
+			id := w.out.idAt(j)
+			rec := e.visited.parentOf(id)
+			r := uint64(rec.parent())
+			next[counts[r]] = uint64(rec.ordinal())<<(32+maxShardBits) | uint64(i)<<32 | uint64(j)
+			counts[r]++
+			e.visited.setParent(id, makeParent(e.idAtRank(r), rec.ordinal()))
+		}
+	}
+	// counts[r] is now the end of parent r's states.
+	lo := uint32(0)
+	for r := range prev {
+		hi := counts[r]
+		if hi-lo > 1 {
+			slices.Sort(next[lo:hi])
+		}
+		lo = hi
+	}
+	for k := range next {
+		next[k] &= 1<<(32+maxShardBits) - 1
+	}
+	e.order, e.orderNext, e.counts = next, e.order, counts
+}
+
+// rankLevelLarge is rankLevel for a level too large for 32-bit counts: a
+// comparison sort.
+func (e *engine[S]) rankLevelLarge(next []uint64) {
+	k := 0
+	for i, w := range e.workers {
+		for j := range w.out.len() {
+			next[k] = uint64(i)<<32 | uint64(j)
+			k++
+		}
+	}
+	key := func(ref uint64) parentRecord {
+		return e.visited.parentOf(e.workers[ref>>32].out.idAt(int(uint32(ref))))
+	}
+	slices.SortFunc(next, func(a, b uint64) int { return cmp.Compare(key(a), key(b)) })
+	for _, ref := range next {
+		id := e.workers[ref>>32].out.idAt(int(uint32(ref)))
+		rec := e.visited.parentOf(id)
+		e.visited.setParent(id, makeParent(e.idAtRank(uint64(rec.parent())), rec.ordinal()))
+	}
+	e.order, e.orderNext = next, e.order
 }

@@ -35,6 +35,7 @@ func Check[S any](ctx context.Context, sys System[S], props Properties[S], opts 
 		props:       props,
 		opts:        opts,
 		recordEdges: len(props.Cycles) > 0 && opts.Storage != Bitstate,
+		ranked:      opts.Strategy == BFS && opts.Workers > 1,
 		start:       time.Now(),
 		ctx:         ctx,
 	}

@@ -28,6 +28,14 @@ type graph struct {
 	ncomps     int
 	prev       []uint32 // pathWithin's scratch, noPos when unused
 	m          *meter
+	// ordered: vertices are considered in the order the breadth-first
+	// search from the roots reaches them (order), not by dense index.
+	// Dense indices follow the state ids, which depend on which worker
+	// stored a state; the search order depends only on the graph, the
+	// roots' order and each row's order (the successors' emission order).
+	// For a sequential BFS run the two orders coincide.
+	ordered bool
+	order   []int32
 }
 
 const noPos = math.MaxUint32
@@ -94,8 +102,8 @@ func (g *graph) dense(id stateID) int32 { return g.base[id.shard()] + int32(id.l
 // buildGraph puts the workers' recorded edges into rows, releasing their
 // chunks as it goes. limit gives, per shard, how many states may have
 // edges. It returns nil when the meter stopped it.
-func buildGraph(v *visitedSet, lists []*edgeList, limit []uint32, m *meter) *graph {
-	g := &graph{base: make([]int32, len(v.shards)), limit: limit, m: m}
+func buildGraph(v *visitedSet, lists []*edgeList, limit []uint32, ordered bool, m *meter) *graph {
+	g := &graph{base: make([]int32, len(v.shards)), limit: limit, m: m, ordered: ordered}
 	for i := range v.shards {
 		g.base[i] = int32(min(g.n, maxGraphVertices))
 		g.n += int(limit[i])
@@ -205,7 +213,32 @@ func (g *graph) bfs() bool {
 			return false
 		}
 	}
+	if g.ordered {
+		if !g.m.alloc(int64(cap(queue)) * 4) {
+			return false
+		}
+		g.order = queue
+	}
 	return true
+}
+
+// vertices calls yield with every vertex (in an ordered graph: every one
+// the breadth-first search reached) in the order choices are made in,
+// until it returns false.
+func (g *graph) vertices(yield func(int32) bool) {
+	if g.ordered {
+		for _, v := range g.order {
+			if !yield(v) {
+				return
+			}
+		}
+		return
+	}
+	for v := range int32(g.n) {
+		if !yield(v) {
+			return
+		}
+	}
 }
 
 // tarjan labels strongly connected components, iteratively (explicit call
@@ -323,7 +356,7 @@ func (g *graph) findLasso(require uint32) (l lasso, ok bool) {
 	dist, via := g.index, g.low
 	best, bestDist := int32(-1), uint32(noPos)
 	bestComp := int32(-1)
-	for v := int32(0); v < int32(g.n); v++ {
+	for v := range g.vertices {
 		c := g.comp[v]
 		if !cyclic[c] || marks[c]&require != require || dist[v] == noPos {
 			continue
@@ -352,23 +385,30 @@ func (g *graph) findLasso(require uint32) (l lasso, ok bool) {
 	cur, missing := best, require
 	for first := true; missing != 0 || first; first = false {
 		target, src := uint32(noPos), int32(-1)
-	search:
-		for v := range int32(g.n) {
+		stopped := false
+		for v := range g.vertices {
 			if g.comp[v] != bestComp {
 				continue
 			}
 			for i := g.start[v]; i < g.start[v+1]; i++ {
 				if !g.m.step() {
-					return l, false
+					stopped = true
+					break
 				}
 				if g.comp[g.adj[i]] != bestComp {
 					continue
 				}
 				if (missing == 0 && v == cur) || (missing != 0 && g.marks[i]&missing != 0) {
 					target, src = i, v
-					break search
+					break
 				}
 			}
+			if stopped || src >= 0 {
+				break
+			}
+		}
+		if stopped {
+			return l, false
 		}
 		path, ok := g.pathWithin(cur, src, bestComp)
 		if !ok {

@@ -38,7 +38,9 @@
 //     already stored the state is expanded fully (in BFS: stored before
 //     the current level, which keeps parallel runs deterministic). Every
 //     cycle of the reduced graph therefore contains a fully expanded state.
-//     Deadlocks are detected on the full successor set. Its companion
+//     Deadlocks are detected on the full successor set. The subset's
+//     successors are stored in emission order, whatever order Ample
+//     returns them in. Its companion
 //     [AmpleFilter] says cheaply which states are worth collecting
 //     successors for; Stats.AmpleExpansions and ProvisoExpansions count
 //     the reduction's work.
@@ -64,7 +66,44 @@
 // workers stores exactly the states a sequential run stores, reaches the
 // same verdicts and reports counterexamples of the same, shortest, length.
 // When a violation is found the current level is finished before stopping,
-// so which properties are violated is deterministic too. DFS runs on one
+// so which properties are violated is deterministic too.
+//
+// The counterexamples are deterministic as well: with any number of
+// workers BFS reports the traces a one-worker run reports. A one-worker
+// run expands each level in the order it stored its states and each
+// state's successors in emission order, so a state's recorded parent is
+// its predecessor with the smallest (rank of the predecessor in its level,
+// ordinal of the step), the next level is ranked by that pair, and the
+// violation it reports is the first of its level in that order. A
+// parallel run rebuilds exactly this: while level d is expanded, a state
+// of level d+1 keeps in its parent record the smallest such pair any
+// worker reached it with (an atomic minimum; the worker that stored it
+// and every worker that matches it compete), violations are collected,
+// and when the level ends the new states are sorted by that pair (a
+// counting sort by parent rank), their records are turned back into
+// (parent id, ordinal), and each property keeps its candidate with the
+// smallest pair (an end condition: the smallest rank). Under symmetry
+// the state queued for expansion is the concrete successor of that
+// smallest predecessor, as in a one-worker run (the worker that lowers a
+// record keeps that successor's encoding for the level's end). The cycle
+// analysis makes its choices in the order its breadth-first search from
+// the initial states reaches the states, which depends on the graph, not
+// on which worker stored a state. This covers Exact storage, and
+// HashCompaction when the ids of matched states are kept (with cycle
+// properties or partial-order reduction); without them, and in Bitstate
+// mode (also after a switch to it), a matched state cannot be found to
+// lower its record, and which predecessor becomes the parent, and so the
+// trace and the violation reported, may depend on scheduling. A run cut
+// short in the middle of a level (a bound, a timeout, cancellation)
+// reports what it found, not necessarily what a one-worker run finds.
+// With one worker none of this runs. The ranking costs 8 bytes per state
+// of the level being expanded and per state of the next one, and 4 per
+// state of the level for the sort, as scratch that the memory budget
+// does not charge (nor the collected violations and, under symmetry, the
+// kept encodings, whose replacement of queued encodings of another
+// length can also make the switch to bitstate depend on scheduling).
+//
+// DFS runs on one
 // worker (Workers is ignored), storing successors when generated and
 // keeping an explicit stack of encodings; its counterexamples are not
 // shortest.
@@ -83,7 +122,9 @@
 // workers pause at their next insert while the last one to arrive doubles
 // it (each worker has a quota of free slots, so the load never passes
 // 0.9). A parent record is 8 bytes: the parent's id and the ordinal of the
-// step in the parent's Next order. Traces need no stored states: they are
+// step in the parent's Next order (in a parallel BFS, until the level
+// ends, the parent's rank in its level instead of its id). Traces need no
+// stored states: they are
 // rebuilt by re-executing Next from the initial state (as TLC does).
 //
 // Storage modes:

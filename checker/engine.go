@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -72,6 +73,16 @@ type engine[S any] struct {
 	maxDepth                           atomic.Int64
 	queue                              atomic.Int64
 	levelFrontierBytes                 atomic.Int64
+
+	// ranked: a parallel BFS run, which orders every level as a
+	// one-worker run does (see finishLevel). order maps the rank of each
+	// state of the level being expanded to where it is queued:
+	// worker<<32 | position in that worker's frontier. orderNext and
+	// counts are finishLevel's scratch.
+	ranked    bool
+	order     []uint64
+	orderNext []uint64
+	counts    []uint32
 
 	recordEdges bool
 	// edgeLimit, once the run switched to bitstate with edges recorded,
@@ -282,8 +293,14 @@ type worker[S any] struct {
 	publishedBytes atomic.Int64
 	publishedEdges atomic.Int64
 
-	cur        stateID
-	curDepth   int
+	cur      stateID
+	curDepth int
+	// rank is cur's rank in its level (ranked runs only). In a ranked
+	// run, the parent record of a state stored during the level holds
+	// (rank of the parent, ordinal) until the level ends: the smallest
+	// over the state's predecessors, which is the parent a one-worker
+	// run records.
+	rank       uint64
 	lookupOnly bool // depth bound reached: look, do not store
 	// storedFrontier: new states go to the frontier as references to
 	// the encodings the visited set stored (useStoredFrontier).
@@ -316,6 +333,35 @@ type worker[S any] struct {
 	edges                        edgeList
 	// backEdge: some recorded edge may close a cycle (see store).
 	backEdge bool
+
+	// Ranked runs only, emptied when the level ends. cands are the
+	// violations found in the level; fixups, under symmetry, the concrete
+	// successors of the parents this worker gave to states of the level,
+	// with their encodings in fixBuf.
+	cands  []violationCandidate
+	fixups []fixup
+	fixBuf []byte
+}
+
+// violationCandidate is a violation of safety property p by state id, found in a
+// ranked run; the level's end picks one per property. An end condition's
+// key is the rank of the violating state (it is of the level being
+// expanded); an invariant's is the parent record of the state (stored in
+// this level) when the level ends.
+type violationCandidate struct {
+	p   int
+	id  stateID
+	key uint64
+	end bool
+}
+
+// fixup: under symmetry, the state id, whose parent record was lowered to
+// key, was reached as the concrete state whose encoding is
+// fixBuf[off:off+n].
+type fixup struct {
+	id     stateID
+	key    uint64
+	off, n int
 }
 
 func newWorker[S any](e *engine[S], idx int) *worker[S] {
@@ -483,10 +529,27 @@ func (w *worker[S]) process(st Step, t S, ord uint32, concrete []byte) {
 	if isNew {
 		for i := range e.props.Invariants {
 			if e.found[i].Load() == 0 && !e.props.Invariants[i].Holds(t) {
-				e.recordViolation(i, id)
+				w.violation(i, id, false)
 			}
 		}
 	}
+}
+
+// violation records that state id violates safety property p (end: p is
+// an end condition and id the state being expanded). A sequential run
+// finds its states in the order it reports, so the first violation found
+// is the one kept; a ranked run collects candidates for the level's end.
+func (w *worker[S]) violation(p int, id stateID, end bool) {
+	e := w.e
+	if !e.ranked || w.cur == noState {
+		e.recordViolation(p, id)
+		return
+	}
+	c := violationCandidate{p: p, id: id, end: end}
+	if end {
+		c.key = w.rank
+	}
+	w.cands = append(w.cands, c)
 }
 
 // store inserts the successor with the given key (and concrete
@@ -494,8 +557,12 @@ func (w *worker[S]) process(st Step, t S, ord uint32, concrete []byte) {
 // queues it and records its edge. isNew reports a state stored now.
 func (w *worker[S]) store(st Step, ord uint32, key, enc []byte, f fingerprint) (id stateID, isNew bool) {
 	e := w.e
+	rec := makeParent(w.cur, ord)
 	if w.cur != noState {
 		w.transitions++
+		if e.ranked {
+			rec = makeParent(stateID(w.rank), ord)
+		}
 	}
 	var outcome insertOutcome
 	switch {
@@ -516,7 +583,7 @@ func (w *worker[S]) store(st Step, ord uint32, key, enc []byte, f fingerprint) (
 		}
 		outcome = outcomeMatched
 	default:
-		id, outcome = e.visited.insert(f, key, makeParent(w.cur, ord), w.idx)
+		id, outcome = e.visited.insert(f, key, rec, w.idx)
 	}
 	switch outcome {
 	case outcomeFull:
@@ -524,6 +591,13 @@ func (w *worker[S]) store(st Step, ord uint32, key, enc []byte, f fingerprint) (
 		return noState, false
 	case outcomeMatched:
 		w.matched++
+		// A state of the level being generated takes the smallest
+		// (parent rank, ordinal) of its predecessors as its parent.
+		if e.ranked && id != noState && w.cur != noState && !e.visited.storedBeforeLevel(id) &&
+			e.visited.lowerParent(id, rec) && e.canon != nil {
+			w.fixups = append(w.fixups, fixup{id: id, key: uint64(rec), off: len(w.fixBuf), n: len(enc)})
+			w.fixBuf = append(w.fixBuf, enc...)
+		}
 	case outcomeNew:
 		w.states++
 		if e.opts.MaxStates > 0 {
@@ -611,7 +685,7 @@ func (w *worker[S]) storeStaged() {
 		id, isNew := w.store(p.step, p.ord, w.stageBuf[p.key[0]:p.key[1]], w.stageBuf[p.enc[0]:p.enc[1]], p.f)
 		for v := p.violated; isNew && v != 0; v &= v - 1 {
 			if i := bits.TrailingZeros64(v); e.found[i].Load() == 0 {
-				e.recordViolation(i, id)
+				w.violation(i, id, false)
 			}
 		}
 	}
@@ -643,7 +717,7 @@ func (w *worker[S]) expand(s S, id stateID, d int) {
 		for j := range e.props.EndConditions {
 			p := len(e.props.Invariants) + j
 			if e.found[p].Load() == 0 && !e.props.EndConditions[j].Holds(s) {
-				e.recordViolation(p, w.cur)
+				w.violation(p, w.cur, true)
 			}
 		}
 	}
@@ -665,6 +739,12 @@ func (w *worker[S]) expandReduced(s S) {
 		return
 	}
 	sel := e.ample.Ample(s, w.succs)
+	if !slices.IsSorted(sel) {
+		// Successors are stored in emission order, whatever the order of
+		// the subset, so that the parent a parallel run records (the
+		// smallest ordinal) is the one a sequential run records.
+		sel = slices.Sorted(slices.Values(sel))
+	}
 	full := sel == nil || len(sel) >= n
 	if !full && !w.provisoHolds(sel) {
 		full = true

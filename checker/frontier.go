@@ -91,6 +91,29 @@ func (f *frontier) item(i int) (stateID, []byte) {
 	return e.id, f.chunks[e.chunk][e.off : e.off+e.len]
 }
 
+// idAt is the id of entry i.
+func (f *frontier) idAt(i int) stateID {
+	if len(f.ids) > 0 {
+		return f.ids[i]
+	}
+	return f.entries[i].id
+}
+
+// replace makes enc the encoding of entry i (the frontier takes no more
+// pushes afterwards: a longer encoding goes to the end of the chunks).
+func (f *frontier) replace(i int, enc []byte) {
+	e := &f.entries[i]
+	f.data += int64(len(enc)) - int64(e.len)
+	if len(enc) <= int(e.len) {
+		copy(f.chunks[e.chunk][e.off:], enc)
+		e.len = uint32(len(enc))
+		return
+	}
+	c := f.room(len(enc))
+	e.chunk, e.off, e.len = uint32(c), uint32(len(f.chunks[c])), uint32(len(enc))
+	f.chunks[c] = append(f.chunks[c], enc...)
+}
+
 // materialize copies the encodings of stored states into the frontier,
 // before the visited set drops its encodings (switch to bitstate).
 func (f *frontier) materialize() {

@@ -110,7 +110,7 @@ func (e *engine[S]) result() (res Result[S], err error) {
 				limit[i] = e.visited.shards[i].n
 			}
 		}
-		g = buildGraph(e.visited, lists, limit, m)
+		g = buildGraph(e.visited, lists, limit, e.ranked, m)
 	}
 	for _, c := range e.props.Cycles {
 		p := PropertyResult[S]{Name: c.Name, Kind: "cycle"}

@@ -102,6 +102,17 @@ func (s *cslab[T]) at(i int) T {
 	return (*s.dir.Load())[k][off]
 }
 
+// ptr is the address of element i, for the atomic operations of callers
+// that share elements between goroutines.
+func (s *cslab[T]) ptr(i int) *T {
+	k, off := slabLocate(i)
+	return &(*s.dir.Load())[k][off]
+}
+
+// truncate drops the elements from n on (their chunks stay allocated).
+// No other goroutine may be reading.
+func (s *cslab[T]) truncate(n int) { s.n = min(s.n, n) }
+
 func (s *cslab[T]) release() { s.dir.Store(nil); s.n = 0 }
 
 // arena holds variable-length records in chunks, with one writer and

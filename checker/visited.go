@@ -53,12 +53,14 @@ const (
 // owner appends; other workers read an Exact shard's encodings (through
 // concurrently readable slabs) after the table published the state.
 type shard struct {
-	n       uint32 // states stored (owner only)
-	level   uint32 // n when the current BFS level started (POR proviso)
-	quota   int64  // new table slots this worker may still fill
-	offs    cslab[uint64]
-	arena   arena
-	parents slab[parentRecord]
+	n     uint32 // states stored (owner only)
+	level uint32 // n when the current BFS level started (POR proviso)
+	quota int64  // new table slots this worker may still fill
+	offs  cslab[uint64]
+	arena arena
+	// parents is read by other workers during a parallel BFS level
+	// (lowerParent), so it is concurrently readable like the encodings.
+	parents cslab[parentRecord]
 	encSize int64 // Exact: bytes of encodings and offsets stored (content)
 
 	// Published at span boundaries for the memory budget.
@@ -315,10 +317,15 @@ func (v *visitedSet) insert(f fingerprint, key []byte, rec parentRecord, own int
 				continue
 			}
 			if atomic.CompareAndSwapUint64(p, 0, f.hi) {
-				id := makeID(own, s.n)
 				w1 := f.lo
 				if v.mode == modeExact {
 					v.storeKey(s, key)
+				}
+				// The parent record is written before the slot is
+				// published: a worker that matches the state may lower it
+				// at once (lowerParent).
+				id := v.commit(s, own, rec)
+				if v.mode == modeExact {
 					w1 = uint64(id) + 1
 				}
 				if t.stride == 2 {
@@ -328,7 +335,7 @@ func (v *visitedSet) insert(f fingerprint, key []byte, rec parentRecord, own int
 					atomic.StoreUint64(&t.ids[i], uint64(id)+1)
 				}
 				s.quota--
-				return v.commit(s, own, rec), outcomeNew
+				return id, outcomeNew
 			}
 			h = atomic.LoadUint64(p)
 		}
@@ -466,6 +473,27 @@ func (v *visitedSet) budgetBytes() int64 {
 
 func (v *visitedSet) parentOf(id stateID) parentRecord {
 	return v.shards[id.shard()].parents.at(int(id.local()))
+}
+
+// setParent replaces a parent record; no other worker may be using it.
+func (v *visitedSet) setParent(id stateID, rec parentRecord) {
+	*v.shards[id.shard()].parents.ptr(int(id.local())) = rec
+}
+
+// lowerParent replaces the parent record of a published state by rec if
+// rec is smaller, atomically against other workers doing the same, and
+// reports whether it did.
+func (v *visitedSet) lowerParent(id stateID, rec parentRecord) bool {
+	p := (*uint64)(v.shards[id.shard()].parents.ptr(int(id.local())))
+	for {
+		old := atomic.LoadUint64(p)
+		if uint64(rec) >= old {
+			return false
+		}
+		if atomic.CompareAndSwapUint64(p, old, uint64(rec)) {
+			return true
+		}
+	}
 }
 
 // keyMatches reports whether key is the stored key of id; ok is false when
