@@ -203,6 +203,17 @@ type JSONReport struct {
 	Bound   string       `json:"bound,omitempty"`
 	Intents []JSONIntent `json:"intents"`
 	Stats   JSONStats    `json:"stats"`
+	// Measured holds what depends on the machine and on how the work
+	// was split between workers; everything else in the document is the
+	// same for the same input and options.
+	Measured JSONMeasured `json:"measured"`
+}
+
+// JSONMeasured are the run's timings and memory figures.
+type JSONMeasured struct {
+	ElapsedS      float64 `json:"elapsedSeconds"`
+	StatesPerS    float64 `json:"statesPerSecond"`
+	BytesPerState float64 `json:"bytesPerState"`
 }
 
 // JSONIntent is one intent's verdict.
@@ -230,14 +241,11 @@ type JSONStep struct {
 
 // JSONStats are the engine's statistics.
 type JSONStats struct {
-	States        int64   `json:"states"`
-	Matched       int64   `json:"matched"`
-	Transitions   int64   `json:"transitions"`
-	MaxDepth      int     `json:"maxDepth"`
-	ElapsedS      float64 `json:"elapsedSeconds"`
-	StatesPerS    float64 `json:"statesPerSecond"`
-	BytesPerState float64 `json:"bytesPerState"`
-	Complete      bool    `json:"complete"`
+	States      int64 `json:"states"`
+	Matched     int64 `json:"matched"`
+	Transitions int64 `json:"transitions"`
+	MaxDepth    int   `json:"maxDepth"`
+	Complete    bool  `json:"complete"`
 	// Symmetry and POR: the reductions used; AmpleExpansions and
 	// ProvisoExpansions: partial-order reduction's work.
 	Symmetry          bool  `json:"symmetry"`
@@ -262,8 +270,9 @@ func (r *Report) Verdict() checker.Verdict {
 func (r *Report) JSON() JSONReport {
 	out := JSONReport{SchemaVersion: SchemaVersion, Name: r.Name, Verdict: r.Verdict().String(), Bound: r.Bound, Stats: JSONStats{
 		States: r.Stats.States, Matched: r.Stats.Matched, Transitions: r.Stats.Transitions, MaxDepth: r.Stats.MaxDepth,
-		ElapsedS: r.Elapsed.Seconds(), StatesPerS: r.Stats.StatesPerS, BytesPerState: r.Stats.BytesPerState, Complete: r.Complete,
-		Symmetry: r.Symmetry, POR: r.POR, AmpleExpansions: r.Stats.AmpleExpansions, ProvisoExpansions: r.Stats.ProvisoExpansions}}
+		Complete: r.Complete,
+		Symmetry: r.Symmetry, POR: r.POR, AmpleExpansions: r.Stats.AmpleExpansions, ProvisoExpansions: r.Stats.ProvisoExpansions},
+		Measured: JSONMeasured{ElapsedS: r.Elapsed.Seconds(), StatesPerS: r.Stats.StatesPerS, BytesPerState: r.Stats.BytesPerState}}
 	for _, x := range r.Results {
 		ji := JSONIntent{Name: x.Name, Verdict: x.Verdict.String(), Explanation: x.Explanation, FoundBy: x.FoundBy}
 		if x.Verdict == checker.Unknown {

@@ -229,3 +229,35 @@ func TestOwnConfigSearchInBounds(t *testing.T) {
 		t.Error("the input's own size is not among the setups")
 	}
 }
+
+// TestJSONSameForSameInput: with several workers, the JSON report of a
+// counterexample is the same on every run once the measured figures
+// (timings, memory) are set aside: the counterexample is the one a
+// one-worker search reports.
+func TestJSONSameForSameInput(t *testing.T) {
+	for _, c := range []string{"c1", "c3", "c8"} {
+		var first []byte
+		for i := range 10 {
+			workers := []string{"1", "2", "4"}[i%3]
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), []string{"verify", "--case", c, "--original", "--scale", "6", "--workers", workers, "--json"}, &stdout, &stderr)
+			if code != exitViolated {
+				t.Fatalf("%s: exit %d, stderr %s", c, code, stderr.String())
+			}
+			var doc map[string]any
+			if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := doc["measured"]; !ok {
+				t.Fatalf("%s: no measured figures in the report", c)
+			}
+			delete(doc, "measured")
+			got, _ := json.Marshal(doc)
+			if first == nil {
+				first = got
+			} else if !bytes.Equal(got, first) {
+				t.Fatalf("%s: run %d (%s workers) differs from the first (one worker)", c, i, workers)
+			}
+		}
+	}
+}
