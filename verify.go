@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/kivi-go/kivi/checker"
@@ -12,6 +13,38 @@ import (
 	"github.com/kivi-go/kivi/model"
 	"github.com/kivi-go/kivi/model/symmetry"
 )
+
+// ErrModelBound marks a topology larger than the model holds
+// (model.MaxObjects): NewProblem returns it, and BoundReport turns it
+// into a report whose every intent is Unknown.
+var ErrModelBound = model.ErrModelBound
+
+// BoundReport is the report of a cluster that NewProblem found too large
+// for the model (err wraps ErrModelBound): every intent it declares, and
+// the built-in ones, is Unknown with err as the bound reached.
+func BoundReport(c *model.Cluster, err error) *Report {
+	bound := "model bound: " + err.Error()
+	var size *model.SizeError
+	if errors.As(err, &size) {
+		bound = "model bound: " + size.Error()
+	}
+	r := &Report{Name: c.Name, Bound: bound}
+	names := []string{}
+	for _, d := range c.Intents {
+		name := d.Name
+		if n, ok := intents.UserName(d.Name); ok {
+			name = n
+		}
+		names = append(names, name)
+	}
+	if !slices.Contains(names, "pod_always_schedulable") {
+		names = append(names, "pod_always_schedulable")
+	}
+	for _, n := range append(names, ModelAssertion, ValidEndState) {
+		r.Results = append(r.Results, IntentResult{Name: n, Internal: n, Verdict: checker.Unknown, Bound: bound})
+	}
+	return r
+}
 
 // ErrInput marks errors in what the user gave (case files, manifests,
 // intents, options): the CLI exits with status 2 on them.
@@ -63,6 +96,9 @@ func (p *Problem) With(opts Options) (*Problem, error) { return p.rebuild(opts) 
 // NewProblem builds the Problem of a cluster's original topology.
 func NewProblem(c *model.Cluster, opts Options) (*Problem, error) {
 	u, s, err := c.Build()
+	if errors.Is(err, model.ErrModelBound) {
+		return nil, fmt.Errorf("%s: %w", c.Name, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w: %w", c.Name, ErrInput, err)
 	}

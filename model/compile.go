@@ -18,7 +18,7 @@ func (u *Universe) Compile() error {
 		n    int
 	}{{"nodes", len(u.Nodes)}, {"pod slots", u.PodSlots}, {"deployments", len(u.Deployments)}, {"pod templates", len(u.Templates)}} {
 		if c.n > MaxObjects {
-			return fmt.Errorf("this topology needs %d %s; the model holds at most %d: %w", c.n, c.what, MaxObjects, ErrModelBound)
+			return &SizeError{What: c.what, Need: c.n}
 		}
 	}
 	in := &u.Labels

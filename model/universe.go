@@ -17,6 +17,20 @@ const MaxObjects = 250
 // Unknown, not an input error.
 var ErrModelBound = errors.New("model bound")
 
+// SizeError says which table of the model a topology overflows; it is an
+// ErrModelBound.
+type SizeError struct {
+	What string // nodes, pod slots, deployments or pod templates
+	Need int
+}
+
+func (e *SizeError) Error() string {
+	return fmt.Sprintf("this topology needs %d %s; the model holds at most %d", e.Need, e.What, MaxObjects)
+}
+
+// Is makes a SizeError an ErrModelBound.
+func (e *SizeError) Is(target error) bool { return target == ErrModelBound }
+
 // Hostname label keys every node carries: Kubernetes' well-known key, and
 // Kivi's short alias so that manifests written for Kivi keep working.
 const (

@@ -180,20 +180,26 @@ func verifyCommand(ctx context.Context, command string, args []string, stdout, s
 	if !*original {
 		return runScaling(ctx, c, opts, sf, *all, *jsonOut, stdout, stderr, !*quiet && isTerminal(stderr), nil, page)
 	}
+	var rep *kivi.Report
 	p, err := kivi.NewProblem(c, opts)
-	if err != nil {
+	switch {
+	case errors.Is(err, kivi.ErrModelBound):
+		// Too large for the model: no verdict, and not the user's mistake.
+		rep = kivi.BoundReport(c, err)
+	case err != nil:
 		return inputError(stderr, err)
-	}
-	if !*jsonOut {
-		kivi.WriteFullHeader(stdout, p.Header())
-	}
-	rep, err := p.Check(ctx, opts.Checker)
-	if co.OnProgress != nil {
-		fmt.Fprint(stderr, "\r\033[K")
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "kivi: %v\n", err)
-		return exitInput
+	default:
+		if !*jsonOut {
+			kivi.WriteFullHeader(stdout, p.Header())
+		}
+		rep, err = p.Check(ctx, opts.Checker)
+		if co.OnProgress != nil {
+			fmt.Fprint(stderr, "\r\033[K")
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "kivi: %v\n", err)
+			return exitInput
+		}
 	}
 	if *jsonOut {
 		if err := kivi.WriteJSON(stdout, rep); err != nil {

@@ -121,9 +121,9 @@ var topologies = map[string]topology{
 		replicas: func(s int) int { return s }, running: each(1),
 		free:    func(int, int, bool) int64 { return 56 },
 		created: true, types: one("node", 2), perNode: 4},
-	"c7": {section: "cases.md C7: node 1 tainted, nodes 2..N not; N pods; spec 5N (slots for all 5N: N would reach the pod-slot bound)",
-		nodes: func(s int) int { return s }, slots: func(s int) int { return 5 * s },
-		replicas: func(s int) int { return 5 * s }, running: zero, free: full,
+	"c7": {section: "cases.md C7: node 1 tainted, nodes 2..N not; N pods; spec N (the N pods Kivi creates of its 5N)",
+		nodes: func(s int) int { return s }, slots: func(s int) int { return s },
+		replicas: func(s int) int { return s }, running: zero, free: full,
 		types: func(s int, cn bool) []typeBound {
 			switch {
 			case cn:
