@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -125,6 +126,13 @@ func verifyCommand(ctx context.Context, command string, args []string, stdout, s
 	if co.MaxMemory == 0 {
 		co.MaxMemory = defaultMemoryBudget()
 	}
+	// The engine charges what it stores; the Go heap around it (garbage
+	// not yet collected, allocation slack) is not charged, and with the
+	// collector's default pacing the process could reach twice the
+	// budget. A soft limit a little above the budget makes the collector
+	// keep the process near it. A library does not touch this setting;
+	// the command owns its process.
+	debug.SetMemoryLimit(co.MaxMemory + co.MaxMemory/8)
 	switch *storage {
 	case "exact":
 	case "compact":
