@@ -59,6 +59,11 @@ func TestScaleSizesPodSlots(t *testing.T) {
 	if r := rep.Result("pod_always_schedulable"); r == nil || r.Verdict != checker.Violated {
 		t.Fatalf("3 replicas scaled by up to +4: %+v (bound %q), want pod_always_schedulable violated", r, rep.Bound)
 	}
+	// The fixed variant: scaling by at most +2 stays at 5 pods, which both
+	// constraints still place (zone a 3 over two nodes, zone b 2).
+	if rep := verify(t, spreadScale(3, 2)); rep.Verdict() != checker.Holds {
+		t.Fatalf("3 replicas scaled by up to +2: %v (bound %q), want holds", rep.Verdict(), rep.Bound)
+	}
 }
 
 // TestPodSlotBoundIsUnknown: a run whose pod slots run out ends Unknown
