@@ -139,19 +139,7 @@ func successors(sys *kivi.System, s *model.State) []*model.State {
 }
 
 // walk draws a random run of up to 40 steps from the initial state.
-func walk(rt *rapid.T, sys *kivi.System) *model.State {
-	var s *model.State
-	sys.Initial(func(x *model.State) { s = x.Clone() })
-	steps := rapid.IntRange(0, 40).Draw(rt, "steps")
-	for range steps {
-		succ := successors(sys, s)
-		if len(succ) == 0 {
-			break
-		}
-		s = succ[rapid.IntRange(0, len(succ)-1).Draw(rt, "successor")]
-	}
-	return s
-}
+func walk(rt *rapid.T, sys *kivi.System) *model.State { return walkUpTo(rt, sys, 40) }
 
 // symPerm is one element of the symmetry group: a node permutation
 // within the movable blocks and a pod-slot permutation (identity when
