@@ -34,12 +34,20 @@ const maxStepChange = 50 * time.Millisecond
 // silent skip would read as a pass in CI.
 func chromium(t *testing.T) string {
 	t.Helper()
-	path := os.Getenv("KIVI_CHROMIUM")
+	return browserPath(t, "Chromium", "KIVI_CHROMIUM", "/usr/bin/chromium", "chromium")
+}
+
+// browserPath returns the browser binary named by env, else def, or
+// skips the test with a message on stderr that CI logs show.
+func browserPath(t *testing.T, name, env, def, pkg string) string {
+	t.Helper()
+	path := os.Getenv(env)
 	if path == "" {
-		path = "/usr/bin/chromium"
+		path = def
 	}
 	if _, err := os.Stat(path); err != nil {
-		msg := fmt.Sprintf("!!! BROWSER TEST SKIPPED: no Chromium at %s (%v). Install it (apt-get install -y chromium) or set KIVI_CHROMIUM. !!!", path, err)
+		msg := fmt.Sprintf("!!! %s TEST SKIPPED: no %s at %s (%v). Install it (apt-get install -y %s) or set %s. !!!",
+			strings.ToUpper(name), name, path, err, pkg, env)
 		fmt.Fprintln(os.Stderr, msg)
 		t.Skip(msg)
 	}

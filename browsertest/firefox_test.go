@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,16 +27,7 @@ user_pref("toolkit.telemetry.enabled", false);
 // firefox returns Debian's Firefox ESR, or skips loudly.
 func firefox(t *testing.T) string {
 	t.Helper()
-	path := os.Getenv("KIVI_FIREFOX")
-	if path == "" {
-		path = "/usr/bin/firefox-esr"
-	}
-	if _, err := os.Stat(path); err != nil {
-		msg := fmt.Sprintf("!!! FIREFOX TEST SKIPPED: no Firefox at %s (%v). Install it (apt-get install -y firefox-esr) or set KIVI_FIREFOX. !!!", path, err)
-		fmt.Fprintln(os.Stderr, msg)
-		t.Skip(msg)
-	}
-	return path
+	return browserPath(t, "Firefox", "KIVI_FIREFOX", "/usr/bin/firefox-esr", "firefox-esr")
 }
 
 // TestExplorerInFirefox opens the pages of C1, C5 and C8 from files in
