@@ -53,8 +53,8 @@ type PodSnapshot struct {
 	// of the deployment in the order they appear. The model reuses
 	// storage slots for new pods, so the slot cannot name a pod.
 	Name string `json:"name"`
-	// Slot is the model's pod number, as trace lines print it ("pod 3");
-	// a later pod may have the same slot.
+	// Slot is the model's storage slot for the pod (trace lines print
+	// Name); a later pod may have the same slot.
 	Slot       int    `json:"slot"`
 	Deployment string `json:"deployment,omitempty"`
 	// Phase is Pending, Running or Terminating.
@@ -73,7 +73,8 @@ type PodSnapshot struct {
 // DeploymentSnapshot is one deployment's replica counts.
 type DeploymentSnapshot struct {
 	Name string `json:"name"`
-	// Number is the deployment's number in trace lines ("deployment 1").
+	// Number is the deployment's 1-based position in the model (trace
+	// lines print Name).
 	Number int  `json:"number"`
 	Active bool `json:"active"`
 	// Spec is spec.replicas; Ready the Running pods; Pending and
