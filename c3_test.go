@@ -51,9 +51,10 @@ func TestC3FindsNoFeasibleNode(t *testing.T) {
 	}
 	lines := kivi.TraceLines(r.Trace)
 	text := strings.Join(lines, "\n")
-	want := []string{"[0][CPU Change] CPU change 1 on pod 1, now 9, and node 1, now 47", "[1][HPA] Need to rescale, pod number change from 5 to 6",
-		"[2][Deployment] Too few replicas, need to create 1", "[3][Deployment] Adding a new pod 6 to deployment 1",
-		"[4][Scheduler - no_feasible_node] No feasible node!"}
+	want := []string{"[0][workload] CPU usage of pod app-1 changed by +1 to 9; node 1 has 47 CPU left",
+		"[1][horizontal-pod-autoscaler] Scaling deployment app from 5 to 6 replicas",
+		"[2][replicaset-controller] Deployment app has too few replicas: creating 1", "[3][replicaset-controller] Created pod app-6",
+		"[4][kube-scheduler] Pod app-6 cannot be scheduled: 0/3 nodes are available"}
 	if strings.Join(want, "\n") != text {
 		t.Fatalf("counterexample:\n%s\nwant:\n%s", text, strings.Join(want, "\n"))
 	}
@@ -64,7 +65,7 @@ func TestC3FindsNoFeasibleNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines2 := kivi.TraceLines(rep2.Result("pod_always_schedulable").Trace)
-	if len(lines2) != len(want) || strings.Join(lines2[1:], "\n") != strings.Join(want[1:], "\n") || !strings.HasPrefix(lines2[0], "[0][CPU Change] CPU change ") {
+	if len(lines2) != len(want) || strings.Join(lines2[1:], "\n") != strings.Join(want[1:], "\n") || !strings.HasPrefix(lines2[0], "[0][workload] CPU usage of pod app-") {
 		t.Fatalf("2 workers:\n%s", strings.Join(lines2, "\n"))
 	}
 	t.Logf("counterexample:\n%s\nstats: %+v", text, rep.Stats)

@@ -26,11 +26,11 @@ func ExampleVerify() {
 	}
 	// Output:
 	// pod_always_schedulable
-	// [0][CPU Change] CPU change 1 on pod 1, now 9, and node 1, now 47
-	// [1][HPA] Need to rescale, pod number change from 5 to 6
-	// [2][Deployment] Too few replicas, need to create 1
-	// [3][Deployment] Adding a new pod 6 to deployment 1
-	// [4][Scheduler - no_feasible_node] No feasible node!
+	// [0][workload] CPU usage of pod 10-1 changed by +1 to 9; node 1 has 47 CPU left
+	// [1][horizontal-pod-autoscaler] Scaling deployment 10 from 5 to 6 replicas
+	// [2][replicaset-controller] Deployment 10 has too few replicas: creating 1
+	// [3][replicaset-controller] Created pod 10-6
+	// [4][kube-scheduler] Pod 10-6 cannot be scheduled: 0/3 nodes are available
 }
 
 // Run Kivi's scaling search: the smallest topology that breaks an intent.

@@ -2,6 +2,7 @@ package kivi
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/kivi-go/kivi/model"
 )
@@ -12,12 +13,21 @@ const (
 	validEndStateMeaning  = "when the cluster stops moving, no event or intent monitor is still waiting for something that never came"
 )
 
+// deploymentName is deployment d's name, or its position when the
+// universe has no such deployment.
+func deploymentName(u *model.Universe, d int) string {
+	if d >= 0 && d < len(u.Deployments) {
+		return u.Deployments[d].Name
+	}
+	return fmt.Sprint(d + 1)
+}
+
 // describeEvent says in one line what an active event does.
 func describeEvent(u *model.Universe, e *model.Event) string {
 	var what string
 	switch e.Kind {
 	case model.CPUChange:
-		what = fmt.Sprintf("whenever the cluster is quiet, one pod of deployment %d uses 1..%d more CPU (model units)", e.Deployment+1, e.MaxDelta)
+		what = fmt.Sprintf("whenever the cluster is quiet, one pod of deployment %s uses 1..%d more CPU (model units)", deploymentName(u, e.Deployment), e.MaxDelta)
 	case model.KernelPanic:
 		what = "a node whose free CPU falls to 2% or less crashes and recovers once its load is gone"
 	case model.Maintenance:
@@ -29,7 +39,7 @@ func describeEvent(u *model.Universe, e *model.Event) string {
 		}
 		what = fmt.Sprintf("node %s goes down, is reported NotReady and comes back", name)
 	case model.CreateTargetDeployment:
-		what = fmt.Sprintf("kubectl create of deployment %d", e.Deployment+1)
+		what = fmt.Sprintf("kubectl create of deployment %s", deploymentName(u, e.Deployment))
 	case model.ApplyDeployment, model.CreateDeployment:
 		name := fmt.Sprint(e.Template)
 		if e.Template < len(u.DeploymentTemplates) {
@@ -41,7 +51,15 @@ func describeEvent(u *model.Universe, e *model.Event) string {
 		}
 		what = fmt.Sprintf("kubectl %s of the manifest %s", verb, name)
 	case model.ScaleDeployment:
-		what = fmt.Sprintf("kubectl scale of deployment 1..%d by -%d..+%d replicas", e.MaxDeployment, e.MaxDelta, e.MaxDelta)
+		var names []string
+		for d := 0; d < e.MaxDeployment && d < len(u.Deployments); d++ {
+			names = append(names, u.Deployments[d].Name)
+		}
+		target := "deployment " + strings.Join(names, "")
+		if len(names) != 1 {
+			target = "one of the deployments " + strings.Join(names, ", ")
+		}
+		what = fmt.Sprintf("kubectl scale of %s by -%d..+%d replicas", target, e.MaxDelta, e.MaxDelta)
 	default:
 		what = e.Kind.String()
 	}

@@ -40,13 +40,14 @@ func TestC1WithStabilizationWindow(t *testing.T) {
 		var rescales []string
 		syncLines, held := 0, 0
 		for _, l := range kivi.TraceLines(r.Trace) {
-			if _, rest, ok := strings.Cut(l, "[HPA] Need to rescale, pod number change from "); ok {
-				rescales = append(rescales, rest)
+			if _, rest, ok := strings.Cut(l, "[horizontal-pod-autoscaler] Scaling deployment "); ok {
+				_, rest, _ = strings.Cut(rest, " from ")
+				rescales = append(rescales, strings.TrimSuffix(rest, " replicas"))
 			}
-			if strings.Contains(l, "[HPA] Sync period passed") {
+			if strings.Contains(l, "[horizontal-pod-autoscaler] Sync period passed") {
 				syncLines++
 			}
-			if strings.Contains(l, "[HPA] Scale-down stabilisation") {
+			if strings.Contains(l, "[horizontal-pod-autoscaler] Deployment ") && strings.Contains(l, ": scale-down stabilization") {
 				held++
 			}
 		}

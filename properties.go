@@ -41,7 +41,8 @@ func (w *watchObserver) Observe(tx *model.Tx, s *model.State) {
 	}
 	if msg := w.in.Watch.Observe(tx.U, s, w.mem(s), tx.Marks); msg != "" {
 		if tx.Tracing() {
-			tx.Log(w.in.Internal, "%s", msg)
+			// Under the name the user wrote, not Kivi's internal one.
+			tx.Log(w.in.Name, "%s", msg)
 		}
 		s.Fail(model.FailMonitor, w.index)
 	}

@@ -13,16 +13,17 @@ import (
 // (SPIN's marker, which Kivi copies into its output).
 const CycleMarker = "<<<<<START OF CYCLE>>>>>"
 
-// TraceLines renders a trace as Kivi does: every line numbered from 0,
+// TraceLines renders a trace: every line numbered from 0,
 // "[i][Component] message", or "[i] message" without a component, with the
-// cycle marker line where the loop starts.
+// cycle marker line where the loop starts. The marker takes no number
+// (Kivi's took one), so that the numbers are the JSON counterexample's
+// "step" numbers.
 func TraceLines(t *Trace) []string {
 	var out []string
 	i := 0
 	for si, st := range t.Steps {
 		if si == t.LoopStart {
 			out = append(out, CycleMarker)
-			i++
 		}
 		for _, l := range st.Lines {
 			if l.Component == "" {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/kivi-go/kivi/checker"
 	"github.com/kivi-go/kivi/model"
+	"github.com/kivi-go/kivi/tracenames"
 )
 
 // Simulation is one random run of a problem.
@@ -26,6 +27,8 @@ func (p *Problem) Simulate(seed uint64, maxSteps int) *Simulation {
 	var cur *model.State
 	sys.Initial(func(s *model.State) { cur = s.Clone() })
 	sim := &Simulation{}
+	nm := tracenames.New(sys.U)
+	nm.Advance(cur, false)
 	for step := 0; ; step++ {
 		for _, inv := range p.Properties.Invariants {
 			if !inv.Holds(cur) {
@@ -59,7 +62,8 @@ func (p *Problem) Simulate(seed uint64, maxSteps int) *Simulation {
 			sim.Final = cur
 			return sim
 		}
-		sim.Steps = append(sim.Steps, TraceStep{Actor: sys.ActorName(pick), Lines: lines})
+		actor := sys.ActorName(pick)
+		sim.Steps = append(sim.Steps, TraceStep{Actor: actor, Lines: nm.Step(next, actor != deploymentActor, lines)})
 		cur = next
 	}
 }

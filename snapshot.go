@@ -8,6 +8,7 @@ import (
 	"github.com/kivi-go/kivi/checker"
 	"github.com/kivi-go/kivi/controllers/hpa"
 	"github.com/kivi-go/kivi/model"
+	"github.com/kivi-go/kivi/tracenames"
 )
 
 // SchemaVersion is the version of the JSON report (--json, and the
@@ -52,8 +53,8 @@ type PodSnapshot struct {
 	// of the deployment in the order they appear. The model reuses
 	// storage slots for new pods, so the slot cannot name a pod.
 	Name string `json:"name"`
-	// Slot is the model's pod number, as trace lines print it ("pod 3");
-	// a later pod may have the same slot.
+	// Slot is the model's storage slot for the pod (trace lines print
+	// Name); a later pod may have the same slot.
 	Slot       int    `json:"slot"`
 	Deployment string `json:"deployment,omitempty"`
 	// Phase is Pending, Running or Terminating.
@@ -72,7 +73,8 @@ type PodSnapshot struct {
 // DeploymentSnapshot is one deployment's replica counts.
 type DeploymentSnapshot struct {
 	Name string `json:"name"`
-	// Number is the deployment's number in trace lines ("deployment 1").
+	// Number is the deployment's 1-based position in the model (trace
+	// lines print Name).
 	Number int  `json:"number"`
 	Active bool `json:"active"`
 	// Spec is spec.replicas; Ready the Running pods; Pending and
@@ -133,17 +135,30 @@ func (t *Trace) jsonTrace() *JSONTrace {
 // the checker trace's states. The states are a concrete run (replay
 // re-executes every step), so pod slots are continuous from one step to
 // the next and a pod's identity can be followed through them.
+//
+// The same walk names the pods of the steps' lines (tracenames), so that
+// the lines and the snapshots call every pod by the same name: the lines
+// are replayed from the states, as the checker's lines carry no pod
+// references.
 func snapshotTrace(sys *System, t *checker.Trace[*model.State], out *Trace) {
 	if t.Initial == nil {
 		return
 	}
-	nm := newPodNamer(sys.U)
-	out.Initial = snapshot(sys.U, t.Initial, nm, "")
+	nm := tracenames.New(sys.U)
+	nm.Advance(t.Initial, false)
+	out.Initial = snapshot(sys.U, t.Initial, nm)
+	prev := t.Initial
 	for i, st := range t.Steps {
 		if i >= len(out.Steps) || st.State == nil {
 			return
 		}
-		out.Steps[i].Cluster = snapshot(sys.U, st.State, nm, out.Steps[i].Actor)
+		_, lines, err := sys.Replay(prev, st.Step)
+		if err != nil {
+			lines = []model.Line{{Component: "internal error", Message: err.Error()}}
+		}
+		out.Steps[i].Lines = nm.Step(st.State, out.Steps[i].Actor != deploymentActor, lines)
+		out.Steps[i].Cluster = snapshot(sys.U, st.State, nm)
+		prev = st.State
 	}
 }
 
@@ -151,78 +166,11 @@ func snapshotTrace(sys *System, t *checker.Trace[*model.State], out *Trace) {
 // it deletes are scaled down or rolled over, not evicted.
 const deploymentActor = "Deployment"
 
-// podNamer follows pod incarnations through a trace's states and names
-// each one once.
-type podNamer struct {
-	u       *model.Universe
-	prev    []model.PodState // the previous state's slots
-	names   []string         // the name of the pod in each slot of prev
-	evicted []bool           // the slot's pod was evicted
-	count   map[string]int   // pods named so far, per prefix
-}
-
-func newPodNamer(u *model.Universe) *podNamer {
-	return &podNamer{u: u, count: map[string]int{}}
-}
-
-// sameIncarnation reports whether slot contents b can be the pod a a step
-// later. Pods never change owner, template or ReplicaSet, never move once
-// bound, and never go back from Running to Pending or from Terminating to
-// anything but Free; the deployment controller may fill a slot that the
-// kubelet freed in the same step, so a slot that is occupied in both
-// states may still hold a new pod.
-func sameIncarnation(a, b model.PodState) bool {
-	switch {
-	case a.Phase == model.Free || b.Phase == model.Free:
-		return false
-	case a.Owner != b.Owner || a.RS != b.RS || a.Template != b.Template:
-		return false
-	case a.Node != 0 && a.Node != b.Node:
-		return false
-	case a.Phase == model.Running && b.Phase == model.Pending:
-		return false
-	case a.Phase == model.Terminating && b.Phase != model.Terminating:
-		return false
-	}
-	return true
-}
-
-// advance names the pods of s, given the actor of the step that led to it
-// ("" for the initial state).
-func (nm *podNamer) advance(s *model.State, actor string) {
-	names := make([]string, len(s.Pods))
-	evicted := make([]bool, len(s.Pods))
-	for i, p := range s.Pods {
-		if p.Phase == model.Free {
-			continue
-		}
-		if i < len(nm.prev) && sameIncarnation(nm.prev[i], p) {
-			names[i] = nm.names[i]
-			evicted[i] = nm.evicted[i]
-			if p.Phase == model.Terminating && nm.prev[i].Phase != model.Terminating {
-				evicted[i] = actor != deploymentActor
-			}
-			continue
-		}
-		prefix := "pod"
-		if p.Owner != 0 && int(p.Owner) <= len(nm.u.Deployments) {
-			prefix = nm.u.Deployments[p.Owner-1].Name
-		}
-		nm.count[prefix]++
-		names[i] = fmt.Sprintf("%s-%d", prefix, nm.count[prefix])
-		// A pod that is Terminating when first seen (in the initial
-		// state) was not evicted by anything the trace shows.
-	}
-	nm.prev = append(nm.prev[:0], s.Pods...)
-	nm.names, nm.evicted = names, evicted
-}
-
 // zoneKeys are the node labels that name a zone, most standard first.
 var zoneKeys = [...]string{"topology.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/zone", "zone"}
 
-// snapshot draws state s, naming its pods with nm.
-func snapshot(u *model.Universe, s *model.State, nm *podNamer, actor string) ClusterSnapshot {
-	nm.advance(s, actor)
+// snapshot draws state s, naming its pods with nm, which has advanced to s.
+func snapshot(u *model.Universe, s *model.State, nm *tracenames.Namer) ClusterSnapshot {
 	out := ClusterSnapshot{Nodes: make([]NodeSnapshot, 0, len(s.Nodes)), Pods: []PodSnapshot{},
 		Deployments: make([]DeploymentSnapshot, 0, len(s.Deps))}
 	for n := range s.Nodes {
@@ -248,7 +196,7 @@ func snapshot(u *model.Universe, s *model.State, nm *podNamer, actor string) Clu
 		if p.Phase == model.Free {
 			continue
 		}
-		ps := PodSnapshot{Name: nm.names[i], Slot: i + 1, Phase: p.Phase.String(), CPU: p.CPU, Evicted: nm.evicted[i]}
+		ps := PodSnapshot{Name: nm.Name(i), Slot: i + 1, Phase: p.Phase.String(), CPU: p.CPU, Evicted: nm.Evicted(i)}
 		if int(p.Template) < len(u.Templates) {
 			ps.CPURequest = u.Templates[p.Template].CPU
 		}

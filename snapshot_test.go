@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/kivi-go/kivi/checker"
-	"github.com/kivi-go/kivi/model"
 	"github.com/kivi-go/kivi/model/cases"
 )
 
@@ -144,40 +143,5 @@ func TestSnapshotsFollowTheTrace(t *testing.T) {
 				t.Fatal("no counterexample")
 			}
 		})
-	}
-}
-
-// TestPodNamerNewPodInAFreedSlot: a slot whose Terminating pod is removed
-// and refilled by a new pod of the same deployment within one step, or
-// whose pod is replaced by one bound elsewhere, gets a new name; a pod
-// that is scheduled, started and deleted keeps its name.
-func TestPodNamerNewPodInAFreedSlot(t *testing.T) {
-	u := &model.Universe{Deployments: []model.Deployment{{Name: "web"}}}
-	nm := newPodNamer(u)
-	pod := func(ph model.Phase, node uint8) model.PodState {
-		return model.PodState{Phase: ph, Owner: 1, Node: node}
-	}
-	steps := []struct {
-		pod  model.PodState
-		name string
-	}{
-		{pod(model.Pending, 0), "web-1"},
-		{pod(model.Pending, 2), "web-1"},
-		{pod(model.Running, 2), "web-1"},
-		{pod(model.Terminating, 2), "web-1"},
-		{pod(model.Pending, 0), "web-2"}, // removed and recreated in one step
-		{pod(model.Pending, 1), "web-2"},
-		{pod(model.Running, 3), "web-3"}, // a bound pod never moves
-		{pod(model.Pending, 0), "web-4"}, // nor goes back to Pending
-		{pod(model.Terminating, 0), "web-4"},
-		{pod(model.Pending, 0), "web-5"}, // an unscheduled pod deleted and replaced
-		{model.PodState{}, ""},
-		{pod(model.Pending, 0), "web-6"},
-	}
-	for i, st := range steps {
-		nm.advance(&model.State{Pods: []model.PodState{st.pod}}, "Deployment")
-		if nm.names[0] != st.name {
-			t.Errorf("step %d: %q, want %q", i, nm.names[0], st.name)
-		}
 	}
 }

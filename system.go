@@ -8,6 +8,7 @@ import (
 	"github.com/kivi-go/kivi/checker"
 	"github.com/kivi-go/kivi/model"
 	"github.com/kivi-go/kivi/model/symmetry"
+	"github.com/kivi-go/kivi/tracenames"
 )
 
 // Gate says when an actor may move, by the init process's phase (Kivi's
@@ -246,12 +247,17 @@ func (sys *System) Replay(s *model.State, step checker.Step) (*model.State, []mo
 	}
 }
 
-// Explain renders the lines a step prints (checker.Explainer).
+// Explain renders the lines a step prints (checker.Explainer). It sees
+// one step, so its pod names hold within the step only; reports name the
+// pods of a whole trace (snapshotTrace).
 func (sys *System) Explain(s *model.State, step checker.Step) []checker.Line {
-	_, lines, err := sys.Replay(s, step)
+	next, lines, err := sys.Replay(s, step)
 	if err != nil {
-		return []checker.Line{{Component: "Internal error", Message: err.Error()}}
+		return []checker.Line{{Component: "internal error", Message: err.Error()}}
 	}
+	nm := tracenames.New(sys.U)
+	nm.Advance(s, false)
+	lines = nm.Step(next, sys.ActorName(step) != deploymentActor, lines)
 	out := make([]checker.Line, len(lines))
 	for i, l := range lines {
 		out[i] = checker.Line{Component: l.Component, Message: l.Message}

@@ -19,11 +19,11 @@ func (a ApplyDeployment) Step(tx *model.Tx, s *model.State) {
 	defer afterStep(u, s, a.event)
 	if d := existingDeployment(u, s, name); d >= 0 {
 		if tx.Tracing() {
-			tx.Log("applyDeployment", "Applying the template %d to existing deployment {Id %s, index %d}", t+1, u.Deployments[d].Name, d+1)
+			tx.Log(KubectlComponent, "kubectl apply: deployment %s configured", u.Deployments[d].Name)
 		}
 		applyTemplate(u, s, d, t, false)
 		s.Enqueue(model.DeploymentQueue, d)
 		return
 	}
-	createInFreeSlot(tx, s, "applyDeployment", "Applying", t, name)
+	createInFreeSlot(tx, s, "kubectl apply", t, name)
 }

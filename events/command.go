@@ -80,20 +80,20 @@ func applyTemplate(u *model.Universe, s *model.State, d, t int, created bool) {
 // template t and is queued for its controller. With no slot left the
 // model cannot represent the new deployment (the API server would create
 // it): the state records the bound (model.BoundDeploymentObjects) and the
-// run's verdicts become Unknown. component and verb are the trace's
-// (Kivi's texts: "Applying the template …", "Create the template …").
-func createInFreeSlot(tx *model.Tx, s *model.State, component, verb string, t int, name string) {
+// run's verdicts become Unknown. command is the kubectl command the trace
+// line names ("kubectl apply", "kubectl create").
+func createInFreeSlot(tx *model.Tx, s *model.State, command string, t int, name string) {
 	u := tx.U
 	d := freeDeployment(u, s, name)
 	if d < 0 {
 		if tx.Tracing() {
-			tx.Log(component, "Deployment object is not enough!")
+			tx.Log(KubectlComponent, "%s: no free deployment object for deployment %s (model bound)", command, name)
 		}
 		s.ReachBound(model.BoundDeploymentObjects)
 		return
 	}
 	if tx.Tracing() {
-		tx.Log(component, "%s the template %d to new deployment {Id %s, index %d}", verb, t+1, u.Deployments[d].Name, d+1)
+		tx.Log(KubectlComponent, "%s: deployment %s created", command, u.Deployments[d].Name)
 	}
 	applyTemplate(u, s, d, t, true)
 	s.Enqueue(model.DeploymentQueue, d)

@@ -29,7 +29,7 @@ func changeCPU(tx *model.Tx, s *model.State, p int, delta int64) {
 		s.Enqueue(model.HPAQueue, int(pod.Owner)-1)
 	}
 	if tx.Tracing() {
-		tx.Log("CPU Change", "CPU change %d on pod %d, now %d, and node %s, now %d",
-			delta, p+1, usage, u.Nodes[n].Name, cpuLeft(u, s, n))
+		tx.Log(WorkloadComponent, "CPU usage of pod %s changed by %+d to %d; node %s has %d CPU left",
+			s.PodRef(p), delta, usage, u.Nodes[n].Name, cpuLeft(u, s, n))
 	}
 }

@@ -20,10 +20,10 @@ func (c CreateDeployment) Step(tx *model.Tx, s *model.State) {
 	defer afterStep(u, s, c.event)
 	if existingDeployment(u, s, name) >= 0 {
 		if tx.Tracing() {
-			tx.Log("createDeployment", "%d deployment exists!", t+1)
+			tx.Log(KubectlComponent, "kubectl create: deployment %s already exists", name)
 		}
 		s.Fail(model.FailDeploymentExists, t)
 		return
 	}
-	createInFreeSlot(tx, s, "createDeployment", "Create", t, name)
+	createInFreeSlot(tx, s, "kubectl create", t, name)
 }

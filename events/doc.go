@@ -22,3 +22,13 @@
 // Deliberate differences from Kivi are listed in
 // docs/divergences/events.md.
 package events
+
+// Trace components of the events: who acts in the cluster when an event
+// happens (docs/traces.md). A command is the user's kubectl; a change of
+// a node is the node itself (its kubelet stops reporting, the machine
+// panics or is taken down); a change of a pod's load is its workload.
+const (
+	KubectlComponent  = "kubectl"
+	NodeComponent     = "node"
+	WorkloadComponent = "workload"
+)

@@ -82,17 +82,17 @@ func (k KernelPanic) watcherStep(tx *model.Tx, s *model.State, n int) {
 		}
 		if tx.Tracing() {
 			if k.assert {
-				tx.Log("", "node %s kernel panic, times %d", name, *times)
+				tx.Log(NodeComponent, "Node %s: kernel panic (%d so far)", name, *times)
 			} else {
 				// The count is not kept without the assertion.
-				tx.Log("", "node %s kernel panic", name)
+				tx.Log(NodeComponent, "Node %s: kernel panic", name)
 			}
 		}
 		s.Nodes[n].Status = model.Unhealthy
 		s.Enqueue(model.NodeControllerQueue, n)
 		if k.assert && *times >= panicLimit {
 			if tx.Tracing() {
-				tx.Log("kernel_panic", "Kernel panic happened multiple times at node %s.", name)
+				tx.Log("no_kernel_panic", "Kernel panic happened %d times on node %s", *times, name)
 			}
 			s.Fail(model.FailKernelPanic, n)
 			return
@@ -100,7 +100,7 @@ func (k KernelPanic) watcherStep(tx *model.Tx, s *model.State, n int) {
 	case panicRecover:
 		*pc = panicIdle
 		if tx.Tracing() {
-			tx.Log("", "node %s kernel panic recovered", name)
+			tx.Log(NodeComponent, "Node %s recovered from its kernel panic", name)
 		}
 		s.Nodes[n].Status = model.Ready
 	}

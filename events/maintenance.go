@@ -105,7 +105,7 @@ func (m Maintenance) nodeStep(tx *model.Tx, s *model.State, n int) {
 		s.Nodes[n].Status = model.NotReady
 		s.Enqueue(model.NodeControllerQueue, n)
 		if tx.Tracing() {
-			tx.Log("maintenanceNode", "Starting maintenance for node %s", u.Nodes[n].Name)
+			tx.Log(NodeComponent, "Node %s goes down for maintenance: it is NotReady", u.Nodes[n].Name)
 		}
 	case maintDown:
 		*pc = maintDone
@@ -116,7 +116,7 @@ func (m Maintenance) nodeStep(tx *model.Tx, s *model.State, n int) {
 			s.DeschedulerPending = true
 		}
 		if tx.Tracing() {
-			tx.Log("maintenanceNode", "End maintenance for node %s", u.Nodes[n].Name)
+			tx.Log(NodeComponent, "Node %s is back from maintenance: it is Ready", u.Nodes[n].Name)
 		}
 	}
 }

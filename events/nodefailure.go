@@ -36,17 +36,17 @@ func (f NodeFailure) Step(tx *model.Tx, s *model.State) {
 	case nodeFailureUp:
 		s.Nodes[n].Status = model.NotReady
 		if tx.Tracing() {
-			tx.Log("nodeFailure", "Node %s failed", name)
+			tx.Log(NodeComponent, "Node %s failed: it is NotReady", name)
 		}
 	case nodeFailureDown:
 		s.Enqueue(model.NodeControllerQueue, n)
 		if tx.Tracing() {
-			tx.Log("nodeFailure", "Node %s reported to the node controller", name)
+			tx.Log(NodeComponent, "Node %s reported NotReady to the node-lifecycle-controller", name)
 		}
 	case nodeFailureReported:
 		s.Nodes[n].Status = model.Ready
 		if tx.Tracing() {
-			tx.Log("nodeFailure", "Node %s recovered", name)
+			tx.Log(NodeComponent, "Node %s recovered: it is Ready", name)
 		}
 	}
 	*pc++

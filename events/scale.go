@@ -23,7 +23,7 @@ func (c ScaleDeployment) Step(tx *model.Tx, s *model.State) {
 	ds := &s.Deps[k]
 	if !ds.Active {
 		if tx.Tracing() {
-			tx.Log("scaleDeployment", "Deployment %d not found", k+1)
+			tx.Log(KubectlComponent, "kubectl scale: deployment %s not found", u.Deployments[k].Name)
 		}
 		return
 	}
@@ -31,6 +31,6 @@ func (c ScaleDeployment) Step(tx *model.Tx, s *model.State) {
 	ds.Replicas = max(0, from+int16(delta))
 	s.Enqueue(model.DeploymentQueue, k)
 	if tx.Tracing() {
-		tx.Log("scaleDeployment", "Scaling deployment %d from %d to %d", k+1, from, ds.Replicas)
+		tx.Log(KubectlComponent, "kubectl scale: deployment %s scaled from %d to %d replicas", u.Deployments[k].Name, from, ds.Replicas)
 	}
 }

@@ -158,24 +158,24 @@ func New(u *model.Universe, name string, p Params, opts Options) (Intent, error)
 		in.Explain = "no node suffers a kernel panic three times"
 	case "no_oscillation_replica_num":
 		in.Kind, in.Watch = Monitor, oscillationWatch{d: did}
-		in.Explain = fmt.Sprintf("deployment %d never falls back to its HPA minimum, or 3 below its maximum, after reaching the maximum", did+1)
+		in.Explain = fmt.Sprintf("deployment %s never falls back to its HPA minimum, or 3 below its maximum, after reaching the maximum", u.Deployments[did].Name)
 	case "replica_num_always_meet_min":
 		in.Kind, in.Watch = Monitor, minWatch{d: did}
-		in.Explain = fmt.Sprintf("deployment %d reaches its minimum (HPA min, or spec) and never drops below it", did+1)
+		in.Explain = fmt.Sprintf("deployment %s reaches its minimum (HPA min, or spec) and never drops below it", u.Deployments[did].Name)
 	case "replica_num_always_meet_exp":
 		e, err := parseExpected(p["expReplicas"])
 		if err != nil {
 			return Intent{}, fmt.Errorf("intent %s: %w", user, err)
 		}
 		in.Kind, in.Watch = Monitor, expWatch{d: did, exp: e}
-		in.Explain = fmt.Sprintf("deployment %d reaches %s replicas and never drops below", did+1, e)
+		in.Explain = fmt.Sprintf("deployment %s reaches %s replicas and never drops below", u.Deployments[did].Name, e)
 	case "no_oscillation_eviction":
 		if opts.EvictionCounter {
 			in.Kind, in.Watch = Monitor, evictionCounter{d: did}
-			in.Explain = fmt.Sprintf("pods of deployment %d are not deleted and re-added 3 times", did+1)
+			in.Explain = fmt.Sprintf("pods of deployment %s are not deleted and re-added 3 times", u.Deployments[did].Name)
 		} else {
 			in.Kind, in.Marks = Cycle, model.MarkEvicted(did)|model.MarkStarted(did)
-			in.Explain = fmt.Sprintf("no reachable loop evicts pods of deployment %d and starts them again forever", did+1)
+			in.Explain = fmt.Sprintf("no reachable loop evicts pods of deployment %s and starts them again forever", u.Deployments[did].Name)
 		}
 	case "pod_balance_across_node":
 		k, err := intParam(p, "maxSkew", 2)
@@ -186,10 +186,10 @@ func New(u *model.Universe, name string, p Params, opts Options) (Intent, error)
 			return Intent{}, fmt.Errorf("intent %s: maxSkew %d: %w (accepted: ≥ 0)", user, k, ErrBadParameter)
 		}
 		in.Kind, in.Watch = Monitor, balanceWatch{d: did, maxSkew: k, atPodStart: opts.BalanceAtPodStart}
-		in.Explain = fmt.Sprintf("whenever deployment %d is at spec and the cluster has settled, Running pods differ by at most %d between Ready nodes", did+1, k)
+		in.Explain = fmt.Sprintf("whenever deployment %s is at spec and the cluster has settled, Running pods differ by at most %d between Ready nodes", u.Deployments[did].Name, k)
 		in.ReadsQuiescence = true
 		if opts.BalanceAtPodStart {
-			in.Explain = fmt.Sprintf("once deployment %d is at spec, each time one of its pods starts, Running pods differ by at most %d between Ready nodes", did+1, k)
+			in.Explain = fmt.Sprintf("once deployment %s is at spec, each time one of its pods starts, Running pods differ by at most %d between Ready nodes", u.Deployments[did].Name, k)
 			in.ReadsQuiescence = false
 		}
 	}

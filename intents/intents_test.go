@@ -81,7 +81,7 @@ func TestMinWatch(t *testing.T) {
 		t.Fatalf("reached min: %q stage %d", msg, mem[0])
 	}
 	setRunning(s, 1)
-	if msg := in.Watch.Observe(u, s, mem, 0); !strings.Contains(msg, "Now 1") {
+	if msg := in.Watch.Observe(u, s, mem, 0); !strings.Contains(msg, "app has fewer replicas than its minimum (HPA minReplicas, or spec.replicas): 1, minimum 2") {
 		t.Fatalf("drop below min not reported: %q", msg)
 	}
 }

@@ -36,7 +36,7 @@ func (w oscillationWatch) Observe(u *model.Universe, s *model.State, mem []byte,
 		return ""
 	}
 	if mem[0] == 1 && (r == lo || r <= hi-3) {
-		return fmt.Sprintf("The number of replicas was oscillating, now %d", r)
+		return fmt.Sprintf("The number of replicas of deployment %s was oscillating, now %d", u.Deployments[w.d].Name, r)
 	}
 	return ""
 }
@@ -64,14 +64,14 @@ func (w minWatch) Observe(u *model.Universe, s *model.State, mem []byte, _ uint3
 		return ""
 	}
 	if mem[0] == 1 && r < t {
-		return fmt.Sprintf("The number of replicas in deployment %d is less than the minium/spec replicas! Now %d.", w.d+1, r)
+		return fmt.Sprintf("Deployment %s has fewer replicas than its minimum (HPA minReplicas, or spec.replicas): %d, minimum %d", u.Deployments[w.d].Name, r, t)
 	}
 	return ""
 }
 
 func (w minWatch) Stuck(u *model.Universe, s *model.State, mem []byte) string {
 	if mem[0] == 0 {
-		return fmt.Sprintf("deployment %d never reached %d replicas (now %d)", w.d+1, w.threshold(u, s), replicas(s, w.d))
+		return fmt.Sprintf("deployment %s never reached %d replicas (now %d)", u.Deployments[w.d].Name, w.threshold(u, s), replicas(s, w.d))
 	}
 	return ""
 }
@@ -84,21 +84,21 @@ type expWatch struct {
 
 func (w expWatch) Size() int { return 1 }
 
-func (w expWatch) Observe(_ *model.Universe, s *model.State, mem []byte, _ uint32) string {
+func (w expWatch) Observe(u *model.Universe, s *model.State, mem []byte, _ uint32) string {
 	t, r := w.exp.Value(s, w.d), replicas(s, w.d)
 	if mem[0] == 0 && r >= t {
 		mem[0] = 1
 		return ""
 	}
 	if mem[0] == 1 && r < t {
-		return fmt.Sprintf("The number of replicas in deployment %d is less than the expected replicas! Now %d, expected %d.", w.d+1, r, t)
+		return fmt.Sprintf("Deployment %s has fewer replicas than expected: %d, expected %d", u.Deployments[w.d].Name, r, t)
 	}
 	return ""
 }
 
-func (w expWatch) Stuck(_ *model.Universe, s *model.State, mem []byte) string {
+func (w expWatch) Stuck(u *model.Universe, s *model.State, mem []byte) string {
 	if mem[0] == 0 {
-		return fmt.Sprintf("deployment %d never reached %d replicas (now %d)", w.d+1, w.exp.Value(s, w.d), replicas(s, w.d))
+		return fmt.Sprintf("deployment %s never reached %d replicas (now %d)", u.Deployments[w.d].Name, w.exp.Value(s, w.d), replicas(s, w.d))
 	}
 	return ""
 }
@@ -111,7 +111,7 @@ type evictionCounter struct{ d int }
 
 func (w evictionCounter) Size() int { return 1 }
 
-func (w evictionCounter) Observe(_ *model.Universe, _ *model.State, mem []byte, marks uint32) string {
+func (w evictionCounter) Observe(u *model.Universe, _ *model.State, mem []byte, marks uint32) string {
 	m := mem[0]
 	if marks&model.MarkDeleted(w.d) != 0 {
 		m |= 1
@@ -127,7 +127,7 @@ func (w evictionCounter) Observe(_ *model.Universe, _ *model.State, mem []byte, 
 		m = m &^ (2 | 4 | 3<<3)
 		if rounds >= 3 {
 			mem[0] = m
-			return fmt.Sprintf("Pods are being scheduled and descheduled in deployment %d!", w.d+1)
+			return fmt.Sprintf("Pods of deployment %s were deleted and started again 3 times", u.Deployments[w.d].Name)
 		}
 		m |= rounds << 3
 	}
@@ -179,7 +179,7 @@ func (w balanceWatch) Observe(_ *model.Universe, s *model.State, mem []byte, mar
 		hi = max(hi, per[n])
 	}
 	if lo >= 0 && hi-lo > w.maxSkew {
-		return fmt.Sprintf("The pods are unbalanced on Node! With a skew %d", hi-lo)
+		return fmt.Sprintf("The pods are unbalanced across the nodes: skew %d", hi-lo)
 	}
 	return ""
 }
@@ -202,9 +202,9 @@ func settled(s *model.State, d int) bool {
 	return model.Counts(s, d).Running == int(ds.Replicas)
 }
 
-func (w balanceWatch) Stuck(_ *model.Universe, s *model.State, mem []byte) string {
+func (w balanceWatch) Stuck(u *model.Universe, s *model.State, mem []byte) string {
 	if mem[0] == 0 {
-		return fmt.Sprintf("deployment %d never reached its spec of %d replicas", w.d+1, s.Deps[w.d].Replicas)
+		return fmt.Sprintf("deployment %s never reached its spec of %d replicas", u.Deployments[w.d].Name, s.Deps[w.d].Replicas)
 	}
 	return ""
 }

@@ -17,5 +17,5 @@ func ExampleVerify() {
 	fmt.Print(res.Report.Intents[0].Lines()[4])
 	// Output:
 	// [pod_always_schedulable]
-	// [4][Scheduler - no_feasible_node] No feasible node!
+	// [4][kube-scheduler] Pod 10-6 cannot be scheduled: 0/3 nodes are available
 }

@@ -24,7 +24,7 @@ func (f *fakeT) Name() string                      { return "fake" }
 func TestVerifyFailsOnViolation(t *testing.T) {
 	ft := &fakeT{TB: t}
 	res := kivitest.Verify(ft, kivitest.Case("c3", 3, false), kivitest.Original(), kivitest.Workers(1))
-	if len(ft.errors) != 1 || len(res.Violated) == 0 || !strings.Contains(res.Text, "No feasible node!") {
+	if len(ft.errors) != 1 || len(res.Violated) == 0 || !strings.Contains(res.Text, "cannot be scheduled: 0/3 nodes are available") {
 		t.Fatalf("errors %v, result %+v", ft.errors, res)
 	}
 }

@@ -1,14 +1,82 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // Line is one trace line of a step: "[Component] Message".
+//
+// A step function sees only the current state, where a pod is a storage
+// slot that a later pod may reuse, so it cannot name pods: it logs a
+// PodRef, which Log turns into a placeholder in Message and keeps in
+// Pods. The trace renderer, which follows pods through the states of a
+// trace, puts the pod's name in its place (Resolve; package tracenames).
 type Line struct {
 	Component string
 	Message   string
+	// Pods are the pods the placeholders of Message refer to, in the
+	// order of the placeholders' indexes.
+	Pods []PodRef
 }
 
-func (l Line) String() string { return "[" + l.Component + "] " + l.Message }
+// String renders the line, with pods named by their slot ("pod#3") when
+// the line was not resolved: only for debugging, as the slot is no name.
+func (l Line) String() string {
+	l = l.Resolve(func(r PodRef) string { return "pod#" + strconv.Itoa(r.Slot+1) })
+	return "[" + l.Component + "] " + l.Message
+}
+
+// PodRef refers to a pod in a trace line: its slot and the pod as it was
+// when the line was logged, so that the renderer can tell the pod that
+// left a slot from the one that took it in the same step.
+type PodRef struct {
+	Slot int
+	Pod  PodState
+}
+
+// PodRef returns a reference to the pod in slot p of s, for tx.Log.
+func (s *State) PodRef(p int) PodRef { return PodRef{Slot: p, Pod: s.Pods[p]} }
+
+// podPlaceholder is what Log writes for the k-th pod of a line, whatever
+// the verb. Pod names are "<deployment>-<n>" and Kubernetes names have no
+// braces, so the placeholder cannot be mistaken for text.
+type podPlaceholder int
+
+const placeholderPrefix = "{pod:"
+
+func (k podPlaceholder) Format(f fmt.State, _ rune) {
+	fmt.Fprintf(f, "%s%d}", placeholderPrefix, int(k))
+}
+
+// Resolve returns the line with every pod placeholder replaced by
+// name(ref) and no references left.
+func (l Line) Resolve(name func(PodRef) string) Line {
+	if len(l.Pods) == 0 {
+		return l
+	}
+	var b strings.Builder
+	msg := l.Message
+	for {
+		i := strings.Index(msg, placeholderPrefix)
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(msg[i:], '}')
+		k, err := strconv.Atoi(msg[i+len(placeholderPrefix) : i+max(j, 0)])
+		if j < 0 || err != nil || k < 0 || k >= len(l.Pods) {
+			b.WriteString(msg[:i+len(placeholderPrefix)])
+			msg = msg[i+len(placeholderPrefix):]
+			continue
+		}
+		b.WriteString(msg[:i])
+		b.WriteString(name(l.Pods[k]))
+		msg = msg[i+j+1:]
+	}
+	b.WriteString(msg)
+	return Line{Component: l.Component, Message: b.String()}
+}
 
 // Tx is the context of one transition. Controllers and events write
 // straight-line code and call Choose where the model branches; the System
@@ -159,11 +227,27 @@ func (tx *Tx) Advance() bool {
 // before formatting, so that the search does not pay for text.
 func (tx *Tx) Tracing() bool { return tx.tracing }
 
-// Log adds a trace line (only when tracing).
+// Log adds a trace line (only when tracing). Deployments and nodes are
+// logged by name (Universe.Deployments[d].Name, Universe.Nodes[n].Name),
+// pods as a PodRef (State.PodRef), with any verb.
 func (tx *Tx) Log(component, format string, args ...any) {
-	if tx.tracing {
-		tx.Lines = append(tx.Lines, Line{Component: component, Message: fmt.Sprintf(format, args...)})
+	if !tx.tracing {
+		return
 	}
+	var pods []PodRef
+	for i, a := range args {
+		r, ok := a.(PodRef)
+		if !ok {
+			continue
+		}
+		if pods == nil {
+			// A copy: the caller's slice is not ours to change.
+			args = append([]any(nil), args...)
+		}
+		args[i] = podPlaceholder(len(pods))
+		pods = append(pods, r)
+	}
+	tx.Lines = append(tx.Lines, Line{Component: component, Message: fmt.Sprintf(format, args...), Pods: pods})
 }
 
 // Mark records action kinds performed by this step.

@@ -108,7 +108,7 @@ func TestJSONRoundTrip(t *testing.T) {
 		if in.Name == "pod_always_schedulable" {
 			found = true
 			if in.Verdict != "violated" || len(in.Counterexample) != 5 ||
-				in.Counterexample[4].Component != "Scheduler - no_feasible_node" {
+				in.Counterexample[4].Component != "kube-scheduler" {
 				t.Fatalf("pod_always_schedulable: %+v", in)
 			}
 		}

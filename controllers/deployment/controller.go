@@ -2,8 +2,10 @@ package deployment
 
 import "github.com/kivi-go/kivi/model"
 
-// Component is the deployment controller's trace component (Kivi's text).
-const Component = "Deployment"
+// Component names the deployment controller in trace lines. Its lines
+// are about the pods it creates and deletes, the work Kubernetes does in
+// the replicaset-controller (the model folds the two controllers into one).
+const Component = "replicaset-controller"
 
 // maxSyncsPerDeployment bounds one drain. Every re-queue of a deployment
 // within a drain needs a ReplicaSet spec change, and during one rollout

@@ -31,7 +31,7 @@ func manageReplicas(tx *model.Tx, s *model.State, d, rs int) {
 func createPods(tx *model.Tx, s *model.State, d, rs, n int) {
 	u := tx.U
 	if tx.Tracing() {
-		tx.Log(Component, "Too few replicas, need to create %d", n)
+		tx.Log(Component, "Deployment %s has too few replicas: creating %d", tx.U.Deployments[d].Name, n)
 	}
 	tmpl := int(s.Deps[d].RS[rs].Template) - 1
 	t := &u.Templates[tmpl]
@@ -39,14 +39,14 @@ func createPods(tx *model.Tx, s *model.State, d, rs, n int) {
 		j := model.FreeSlot(s)
 		if j < 0 {
 			if tx.Tracing() {
-				tx.Log(Component, "No free pod slot for a new pod of deployment %d (model bound: %d pod slots)", d+1, len(s.Pods))
+				tx.Log(Component, "No free pod slot for a new pod of deployment %s (model bound: %d pod slots)", u.Deployments[d].Name, len(s.Pods))
 			}
 			s.ReachBound(model.BoundPodSlots)
 			return
 		}
 		s.Pods[j] = newPod(t, tmpl, d, rs)
 		if tx.Tracing() {
-			tx.Log(Component, "Adding a new pod %d to deployment %d", j+1, d+1)
+			tx.Log(Component, "Created pod %s", s.PodRef(j))
 		}
 		if t.NodeName != 0 {
 			// A pod with spec.nodeName bypasses the scheduler: the
@@ -54,7 +54,7 @@ func createPods(tx *model.Tx, s *model.State, d, rs, n int) {
 			s.Pods[j].Node = uint8(t.NodeName)
 			s.Enqueue(model.KubeletQueue, j)
 			if tx.Tracing() {
-				tx.Log(Component, "The nodeName has been defined in the deployment %d, enqueue to kubelet directly", j+1)
+				tx.Log(Component, "Pod %s has spec.nodeName %s: it goes to that node's kubelet, not to the scheduler", s.PodRef(j), u.Nodes[t.NodeName-1].Name)
 			}
 			continue
 		}
@@ -79,10 +79,18 @@ func newPod(t *model.PodTemplate, tmpl, d, rs int) model.PodState {
 // (chooseVictims, which branches over tied pods): they become Terminating
 // and the kubelet removes them.
 func deletePods(tx *model.Tx, s *model.State, d, rs, n int) {
-	for _, p := range chooseVictims(tx, s, d, rs, n) {
+	victims := chooseVictims(tx, s, d, rs, n)
+	if tx.Tracing() && len(victims) > 0 {
+		// A scale-down is a replica change like any other: it shows.
+		tx.Log(Component, "Deployment %s has too many replicas: deleting %d", tx.U.Deployments[d].Name, len(victims))
+	}
+	for _, p := range victims {
 		pod := &s.Pods[p]
 		pod.WasRunning = pod.Phase == model.Running
 		pod.Phase = model.Terminating
 		s.Enqueue(model.KubeletQueue, p)
+		if tx.Tracing() {
+			tx.Log(Component, "Deleting pod %s", s.PodRef(p))
+		}
 	}
 }

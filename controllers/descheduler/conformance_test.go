@@ -39,8 +39,8 @@ func TestConformanceC8(t *testing.T) {
 	u, s := c8AfterSixPods(profile)
 	next, lines, marks := runCycle(t, u, s)
 	want := []string{
-		"[DeScheduler] Pod violating TopoSpread constraints (topoKey hostname), Pod 1 pending for deletion",
-		"[Descheduler] Pod 1 on node 1 pending for deletion!",
+		"[descheduler] RemovePodsViolatingTopologySpreadConstraint: pod pod#1 violates its topology spread constraint (topologyKey hostname)",
+		"[descheduler] Evicting pod pod#1 from node 1",
 	}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Errorf("trace:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))

@@ -13,6 +13,9 @@ func New() *Controller { return &Controller{} }
 // Name is the process name used in traces and reports.
 func (*Controller) Name() string { return "Descheduler" }
 
+// Component is the descheduler's name in trace lines.
+const Component = "descheduler"
+
 // Enabled is Kivi's guard without the clock: a policy exists, a kubelet
 // start or delete has requested a cycle, and the node-controller,
 // scheduler, kubelet and deployment queues are empty.

@@ -118,7 +118,7 @@ func TestPendingBoundPodIsEvictable(t *testing.T) {
 	// The Running pod 1 and the Pending pod 2 differ, so the cycle
 	// branches over which goes; the second branch evicts pod 2.
 	next, lines, _ := runBranch(t, u, s, []int{1})
-	want := "[Descheduler] Duplicated Pod 2 (status 2) on node 1 pending for deletion!\n[Descheduler] Pod 2 on node 1 pending for deletion!"
+	want := "[descheduler] RemoveDuplicates: pod pod#2 (Pending) duplicates another pod of its ReplicaSet on node 1\n[descheduler] Evicting pod pod#2 from node 1"
 	if strings.Join(lines, "\n") != want {
 		t.Errorf("trace %q, want %q", lines, want)
 	}

@@ -97,7 +97,7 @@ func (c *cycle) evict(pod int, reason *candidate) evictOutcome {
 	c.s.Enqueue(model.KubeletQueue, pod)
 	c.tx.Mark(model.MarkEvicted(int(ps.Owner) - 1))
 	if c.tx.Tracing() {
-		c.tx.Log("Descheduler", "Pod %d on node %s pending for deletion!", pod+1, c.nodeName(n))
+		c.tx.Log(Component, "Evicting pod %s from node %s", c.s.PodRef(pod), c.nodeName(n))
 	}
 	c.note("    evicted pod %d from node %s\n", pod+1, c.nodeName(n))
 	return evicted

@@ -47,8 +47,8 @@ type candidate struct {
 	key model.KeyID
 }
 
-// log prints the candidate's reason line with Kivi's texts: "Descheduler"
-// for duplicates, "DeScheduler" (Kivi's capital S) for topology spread.
+// log prints the candidate's reason line, named after the descheduler's
+// strategy.
 func (cd candidate) log(c *cycle) {
 	if !c.tx.Tracing() {
 		return
@@ -56,25 +56,12 @@ func (cd candidate) log(c *cycle) {
 	ps := &c.s.Pods[cd.pod]
 	switch cd.kind {
 	case reasonDuplicate:
-		c.tx.Log("Descheduler", "Duplicated Pod %d (status %d) on node %s pending for deletion!",
-			cd.pod+1, kiviStatus(ps.Phase), c.nodeName(ps.NodeOf()))
+		c.tx.Log(Component, "RemoveDuplicates: pod %s (%s) duplicates another pod of its ReplicaSet on node %s",
+			c.s.PodRef(cd.pod), ps.Phase, c.nodeName(ps.NodeOf()))
 	case reasonTopologySpread:
-		c.tx.Log("DeScheduler", "Pod violating TopoSpread constraints (topoKey %s), Pod %d pending for deletion",
-			c.u.Labels.KeyName(cd.key), cd.pod+1)
+		c.tx.Log(Component, "RemovePodsViolatingTopologySpreadConstraint: pod %s violates its topology spread constraint (topologyKey %s)",
+			c.s.PodRef(cd.pod), c.u.Labels.KeyName(cd.key))
 	}
-}
-
-// kiviStatus is Kivi's pod status number as its traces print it.
-func kiviStatus(p model.Phase) int {
-	switch p {
-	case model.Running:
-		return 1
-	case model.Pending:
-		return 2
-	case model.Terminating:
-		return 3
-	}
-	return 0
 }
 
 func appendf(b *strings.Builder, format string, args ...any) {

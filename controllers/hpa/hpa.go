@@ -3,7 +3,7 @@ package hpa
 import "github.com/kivi-go/kivi/model"
 
 // Component is the HPA's trace component (Kivi's text).
-const Component = "HPA"
+const Component = "horizontal-pod-autoscaler"
 
 // HPA is the horizontal pod autoscaler process. It drains the HPA queue
 // while the core controllers are quiet; with a downscale stabilisation
@@ -78,7 +78,7 @@ func resync(tx *model.Tx, s *model.State, nth int) {
 		}
 		Advance(window(tx.U, ds))
 		if tx.Tracing() {
-			tx.Log(Component, "Sync period passed, re-evaluating deployment %d", d+1)
+			tx.Log(Component, "Sync period passed, re-evaluating deployment %s", tx.U.Deployments[d].Name)
 		}
 		reconcile(tx, s, d)
 		return
@@ -117,7 +117,8 @@ func reconcile(tx *model.Tx, s *model.State, d int) {
 	r := Recommend(tx.U, s, d, spec, current, win)
 	ds.HPAHeld = r.Held
 	if r.Held && tx.Tracing() {
-		tx.Log(Component, "Scale-down stabilisation: recommendation %d, highest recent recommendation %d", r.Proposal, r.Stabilized)
+		tx.Log(Component, "Deployment %s: scale-down stabilization, recommendation %d, highest recent recommendation %d",
+			tx.U.Deployments[d].Name, r.Proposal, r.Stabilized)
 	}
 	if !r.OK || r.Desired == current {
 		return
@@ -125,7 +126,7 @@ func reconcile(tx *model.Tx, s *model.State, d int) {
 	ds.Replicas = int16(r.Desired)
 	s.Enqueue(model.DeploymentQueue, d)
 	if tx.Tracing() {
-		tx.Log(Component, "Need to rescale, pod number change from %d to %d", current, r.Desired)
+		tx.Log(Component, "Scaling deployment %s from %d to %d replicas", tx.U.Deployments[d].Name, current, r.Desired)
 	}
 }
 

@@ -110,15 +110,15 @@ func TestWindowedHPA(t *testing.T) {
 		want            []string
 	}{
 		{"off: Kivi's immediate scale-down, no memory in the state", 0, 4, 1, []string{
-			"[HPA] Need to rescale, pod number change from 4 to 1 | spec 1 running 4 pending 0 terminating 0 hpa 1..6",
+			"[horizontal-pod-autoscaler] Scaling deployment web from 4 to 1 replicas | spec 1 running 4 pending 0 terminating 0 hpa 1..6",
 		}},
 		{"the seeded count holds the scale-down for W+1 sync periods", 1, 4, 1, []string{
-			"[HPA] Scale-down stabilisation: recommendation 1, highest recent recommendation 4 | spec 4 running 4 pending 0 terminating 0 hpa 1..6 window [4 0] held",
-			"[HPA] Sync period passed, re-evaluating deployment 1 [HPA] Scale-down stabilisation: recommendation 1, highest recent recommendation 4 | spec 4 running 4 pending 0 terminating 0 hpa 1..6 window [1 4] held",
-			"[HPA] Sync period passed, re-evaluating deployment 1 [HPA] Need to rescale, pod number change from 4 to 1 | spec 1 running 4 pending 0 terminating 0 hpa 1..6 window [1 0]",
+			"[horizontal-pod-autoscaler] Deployment web: scale-down stabilization, recommendation 1, highest recent recommendation 4 | spec 4 running 4 pending 0 terminating 0 hpa 1..6 window [4 0] held",
+			"[horizontal-pod-autoscaler] Sync period passed, re-evaluating deployment web [horizontal-pod-autoscaler] Deployment web: scale-down stabilization, recommendation 1, highest recent recommendation 4 | spec 4 running 4 pending 0 terminating 0 hpa 1..6 window [1 4] held",
+			"[horizontal-pod-autoscaler] Sync period passed, re-evaluating deployment web [horizontal-pod-autoscaler] Scaling deployment web from 4 to 1 replicas | spec 1 running 4 pending 0 terminating 0 hpa 1..6 window [1 0]",
 		}},
 		{"a scale-up is not held", 2, 2, 8, []string{
-			"[HPA] Need to rescale, pod number change from 2 to 4 | spec 4 running 2 pending 0 terminating 0 hpa 1..6 window [4 0 0]",
+			"[horizontal-pod-autoscaler] Scaling deployment web from 2 to 4 replicas | spec 4 running 2 pending 0 terminating 0 hpa 1..6 window [4 0 0]",
 		}},
 		{"within tolerance: no change, nothing held", 2, 3, 4, []string{
 			" | spec 3 running 3 pending 0 terminating 0 hpa 1..6 window [3 0 0]",

@@ -7,7 +7,7 @@ import (
 )
 
 // Component is the trace component of the kubelet (Kivi's text).
-const Component = "Kubelet"
+const Component = "kubelet"
 
 // Kubelet is the kubelet process. It drains the kubelet queue in one step.
 type Kubelet struct{}
@@ -97,8 +97,12 @@ func start(tx *model.Tx, s *model.State, p int, w *wakeups) {
 		}
 	}
 	if tx.Tracing() {
-		tx.Log(Component, "Created pod %d on node %s, deployment %d now have %d replicas",
-			p+1, nodeName(u, pod.Node), d+1, startedReplicas(s, d))
+		if d < 0 {
+			tx.Log(Component, "Started pod %s on node %s", s.PodRef(p), nodeName(u, pod.Node))
+		} else {
+			tx.Log(Component, "Started pod %s on node %s, deployment %s now has %s",
+				s.PodRef(p), nodeName(u, pod.Node), u.Deployments[d].Name, replicasText(startedReplicas(s, d)))
+		}
 	}
 }
 
@@ -125,9 +129,23 @@ func remove(tx *model.Tx, s *model.State, p int, w *wakeups) {
 		}
 	}
 	if tx.Tracing() {
-		tx.Log(Component, "Deleted pod %d on node %s, deployment %d now have %d replicas",
-			p+1, nodeName(u, pod.Node), d+1, startedReplicas(s, d))
+		// The slot is cleared: the reference is to the pod it held.
+		ref := model.PodRef{Slot: p, Pod: pod}
+		if d < 0 {
+			tx.Log(Component, "Deleted pod %s on node %s", ref, nodeName(u, pod.Node))
+		} else {
+			tx.Log(Component, "Deleted pod %s on node %s, deployment %s now has %s",
+				ref, nodeName(u, pod.Node), u.Deployments[d].Name, replicasText(startedReplicas(s, d)))
+		}
 	}
+}
+
+// replicasText is "1 replica" or "n replicas".
+func replicasText(n int) string {
+	if n == 1 {
+		return "1 replica"
+	}
+	return strconv.Itoa(n) + " replicas"
 }
 
 // startedReplicas is Kivi's d.replicas after the change: Running pods plus

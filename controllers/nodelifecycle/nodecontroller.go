@@ -2,8 +2,9 @@ package nodelifecycle
 
 import "github.com/kivi-go/kivi/model"
 
-// NodeControllerComponent is the trace component of the node controller.
-const NodeControllerComponent = "NodeController"
+// NodeControllerComponent is the trace component of the node controller,
+// the node-lifecycle-controller of kube-controller-manager.
+const NodeControllerComponent = "node-lifecycle-controller"
 
 // NodeController evicts the pods of nodes that are not Ready. It drains
 // the node-controller queue in one step.
@@ -39,7 +40,7 @@ func (c *NodeController) Step(tx *model.Tx, s *model.State) {
 			}
 			evict(tx, s, p)
 			if tx.Tracing() {
-				tx.Log(NodeControllerComponent, "Evicting pod %d from node %s", p+1, tx.U.Nodes[n].Name)
+				tx.Log(NodeControllerComponent, "Evicting pod %s from node %s, which is not Ready", s.PodRef(p), tx.U.Nodes[n].Name)
 			}
 		}
 	}

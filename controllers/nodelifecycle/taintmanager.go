@@ -2,9 +2,9 @@ package nodelifecycle
 
 import "github.com/kivi-go/kivi/model"
 
-// TaintManagerComponent is the trace component of the taint manager,
-// misspelt as in Kivi's output.
-const TaintManagerComponent = "taintManger"
+// TaintManagerComponent is the trace component of the taint manager:
+// Kubernetes runs it as the taint-eviction-controller.
+const TaintManagerComponent = "taint-eviction-controller"
 
 // TaintManager evicts Running pods from nodes whose NoExecute taints they
 // do not tolerate. Unlike the other controllers it handles one queue item
@@ -38,8 +38,8 @@ func (*TaintManager) Step(tx *model.Tx, s *model.State) {
 	}
 	evict(tx, s, p)
 	if tx.Tracing() {
-		tx.Log(TaintManagerComponent, "The pod %d is pending for eviction as it cannot tolerate the taint on node %s",
-			p+1, tx.U.Nodes[n].Name)
+		tx.Log(TaintManagerComponent, "Evicting pod %s: it does not tolerate the NoExecute taint of node %s",
+			s.PodRef(p), tx.U.Nodes[n].Name)
 	}
 }
 

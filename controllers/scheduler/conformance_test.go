@@ -94,12 +94,12 @@ func TestConformanceC8Order(t *testing.T) {
 		lines = append(lines, l.String())
 	}
 	want := []string{
-		"[Scheduler] Pod 1 is scheduled on node 1",
-		"[Scheduler] Pod 2 is scheduled on node 2",
-		"[Scheduler] Pod 3 is scheduled on node 3",
-		"[Scheduler] Pod 4 is scheduled on node 1",
-		"[Scheduler] Pod 5 is scheduled on node 2",
-		"[Scheduler] Pod 6 is scheduled on node 1",
+		"[kube-scheduler] Scheduled pod pod#1 on node 1",
+		"[kube-scheduler] Scheduled pod pod#2 on node 2",
+		"[kube-scheduler] Scheduled pod pod#3 on node 3",
+		"[kube-scheduler] Scheduled pod pod#4 on node 1",
+		"[kube-scheduler] Scheduled pod pod#5 on node 2",
+		"[kube-scheduler] Scheduled pod pod#6 on node 1",
 	}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Errorf("trace:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
@@ -191,7 +191,7 @@ func TestConformanceC3NoFeasibleNode(t *testing.T) {
 	tx := model.NewTx(u)
 	tx.Begin(nil, true)
 	New().Step(tx, s)
-	if got := fmt.Sprint(tx.Lines); got != "[[Scheduler - no_feasible_node] No feasible node!]" {
+	if got := fmt.Sprint(tx.Lines); got != "[[kube-scheduler] Pod pod#6 cannot be scheduled: 0/3 nodes are available]" {
 		t.Errorf("trace %s", got)
 	}
 	if s.Failed != model.FailNoFeasibleNode || int(s.FailedArg) != pod {

@@ -65,11 +65,8 @@ func (sch Scheduler) putCycle(c *cycle) {
 	p.mu.Unlock()
 }
 
-// Trace components (Kivi's rendered texts).
-const (
-	component           = "Scheduler"
-	componentNoFeasible = "Scheduler - no_feasible_node"
-)
+// Component is the scheduler's name in trace lines.
+const Component = "kube-scheduler"
 
 func (Scheduler) Name() string { return "Scheduler" }
 
@@ -123,7 +120,7 @@ func (sch Scheduler) Step(tx *model.Tx, s *model.State) {
 		n, ok := pickHost(tx, u, top)
 		if !ok {
 			if tx.Tracing() {
-				tx.Log(componentNoFeasible, "No feasible node!")
+				tx.Log(Component, "Pod %s cannot be scheduled: 0/%d nodes are available", s.PodRef(p), len(s.Nodes))
 			}
 			s.Fail(model.FailNoFeasibleNode, p)
 			return
@@ -131,7 +128,7 @@ func (sch Scheduler) Step(tx *model.Tx, s *model.State) {
 		pod.Node = uint8(n + 1)
 		s.Enqueue(model.KubeletQueue, p)
 		if tx.Tracing() {
-			tx.Log(component, "Pod %d is scheduled on node %s", p+1, u.Nodes[n].Name)
+			tx.Log(Component, "Scheduled pod %s on node %s", s.PodRef(p), u.Nodes[n].Name)
 		}
 		if pod.Owner != 0 && u.HasHPA {
 			s.Enqueue(model.HPAQueue, int(pod.Owner)-1)

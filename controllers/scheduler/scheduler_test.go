@@ -68,7 +68,7 @@ func TestStepBindsAndWakes(t *testing.T) {
 			u, s := b.MustBuild()
 			s.Enqueue(model.SchedulerQueue, 0)
 			lines := run(u, s)
-			if want := "[[Scheduler] Pod 1 is scheduled on node 2]"; fmt.Sprint(lines) != want {
+			if want := "[[kube-scheduler] Scheduled pod pod#1 on node 2]"; fmt.Sprint(lines) != want {
 				t.Errorf("trace %v, want %s", lines, want)
 			}
 			p := s.Pods[0]
@@ -140,7 +140,7 @@ func TestStepDrainStopsAtFailure(t *testing.T) {
 	s.Enqueue(model.SchedulerQueue, 0)
 	s.Enqueue(model.SchedulerQueue, 1)
 	lines := run(u, s)
-	if fmt.Sprint(lines) != "[[Scheduler - no_feasible_node] No feasible node!]" {
+	if fmt.Sprint(lines) != "[[kube-scheduler] Pod pod#1 cannot be scheduled: 0/1 nodes are available]" {
 		t.Errorf("trace %v", lines)
 	}
 	if s.Failed != model.FailNoFeasibleNode || s.FailedArg != 0 {

@@ -25,7 +25,7 @@ type Rebalancer struct {
 
 var _ model.Process = Rebalancer{}
 
-// Name appears in traces as "[ZoneRebalancer] …".
+// Name is the process name; its trace lines say "[zone-rebalancer] …".
 func (Rebalancer) Name() string { return "ZoneRebalancer" }
 
 // zones counts the deployment's Running pods per zone value and returns
@@ -82,6 +82,6 @@ func (r Rebalancer) Step(tx *model.Tx, s *model.State) {
 	owner := s.RequestDeletion(p)
 	tx.Mark(model.MarkEvicted(owner))
 	if tx.Tracing() {
-		tx.Log("ZoneRebalancer", "Evicting pod %d from zone %s", p+1, zone)
+		tx.Log("zone-rebalancer", "Evicting pod %s from zone %s", s.PodRef(p), zone)
 	}
 }

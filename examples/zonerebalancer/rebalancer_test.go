@@ -44,7 +44,7 @@ func TestZoneRebalancer(t *testing.T) {
 		// The counterexample is a lasso whose loop is the rebalancer
 		// evicting and the scheduler putting the pod back in zone a.
 		loop := res.Text[strings.Index(res.Text, kivi.CycleMarker):]
-		for _, want := range []string{"[ZoneRebalancer] Evicting pod", "[Kubelet] Deleted pod", "[Scheduler] Pod", "[Kubelet] Created pod"} {
+		for _, want := range []string{"[zone-rebalancer] Evicting pod web-", "[kubelet] Deleted pod web-", "[kube-scheduler] Scheduled pod web-", "[kubelet] Started pod web-"} {
 			if !strings.Contains(loop, want) {
 				t.Errorf("loop lacks %q:\n%s", want, res.Text)
 			}

@@ -28,12 +28,12 @@ func (f FirstFit) Step(tx *model.Tx, s *model.State) {
 			s.Enqueue(model.HPAQueue, int(pod.Owner)-1)
 		}
 		if n < 0 {
-			tx.Log("Scheduler - no_feasible_node", "No feasible node!")
+			tx.Log("kube-scheduler", "Pod %s cannot be scheduled: 0/%d nodes are available", s.PodRef(p), len(s.Nodes))
 			continue
 		}
 		pod.Node = uint8(n + 1)
 		s.Enqueue(model.KubeletQueue, p)
-		tx.Log("Scheduler", "Pod %d is scheduled on node %s", p+1, u.Nodes[n].Name)
+		tx.Log("kube-scheduler", "Scheduled pod %s on node %s", s.PodRef(p), u.Nodes[n].Name)
 	}
 }
 

@@ -268,6 +268,8 @@ func firstEnabled(u *model.Universe, s *model.State, order []model.Process) mode
 	return nil
 }
 
+// lines renders a step's lines with pods by slot ("pod#3"), as the
+// state dumps of the scripts (model.Describe) show them.
 func lines(tx *model.Tx) string {
 	var b strings.Builder
 	for _, l := range tx.Lines {
