@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -302,6 +303,75 @@ func TestSchemaDocumented(t *testing.T) {
 			if !bytes.Contains(doc, []byte("| `"+field+"`")) {
 				t.Errorf("$defs.%s.%s is not described in docs/json.md (a table row starting with `%s`)", def, field, field)
 			}
+		}
+	}
+}
+
+// TestMergeOldShardFiles: shard files written by an earlier kivi (format
+// "kivi-scaling-shard" version 1, testdata/shard-v1: `kivi verify --case
+// c5 --confident-nodes 2 --confident-pods-per-node 1 --shard K/2` at
+// commit a343d54) still merge, into a valid version 2 document whose
+// verdict and first failure are this kivi's search's, with the objects of
+// each trace step filled in.
+func TestMergeOldShardFiles(t *testing.T) {
+	schema := loadSchema(t)
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"merge", "--json", "testdata/shard-v1/c5-0.json", "testdata/shard-v1/c5-1.json"}, &stdout, &stderr)
+	if code != exitViolated {
+		t.Fatalf("exit %d, stderr %s", code, stderr.String())
+	}
+	merged := checkDoc(t, schema, "merge of version 1 shards", stdout.Bytes(), kivi.ModeMerge)
+	stdout.Reset()
+	run(context.Background(), []string{"verify", "--case", "c5", "--confident-nodes", "2", "--confident-pods-per-node", "1", "--json", "--quiet", "--workers", "1"}, &stdout, &stderr)
+	var search map[string]any
+	if err := json.Unmarshal(stdout.Bytes(), &search); err != nil {
+		t.Fatal(err)
+	}
+	if merged["verdict"] != search["verdict"] || fmt.Sprint(merged["firstFailure"]) != fmt.Sprint(search["firstFailure"]) {
+		t.Errorf("merge of version 1 shards: verdict %v, first failure %v; the search: %v, %v",
+			merged["verdict"], merged["firstFailure"], search["verdict"], search["firstFailure"])
+	}
+	objects := 0
+	for _, s := range merged["setups"].([]any) {
+		r, _ := s.(map[string]any)["report"].(map[string]any)
+		if r == nil {
+			continue
+		}
+		for _, in := range r["intents"].([]any) {
+			if tr, ok := in.(map[string]any)["trace"].(map[string]any); ok {
+				for _, st := range tr["steps"].([]any) {
+					objects += len(st.(map[string]any)["objects"].([]any))
+				}
+			}
+		}
+	}
+	if objects == 0 {
+		t.Error("merge of version 1 shards: no trace step names an object")
+	}
+}
+
+// TestMergeRefusesNonShards: merge names what it was given when it is not
+// a shard file it can read.
+func TestMergeRefusesNonShards(t *testing.T) {
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	run(context.Background(), []string{"verify", "--case", "c3", "--original", "--json", "--quiet"}, &stdout, &stderr)
+	topology := filepath.Join(dir, "topology.json")
+	newer := filepath.Join(dir, "newer.json")
+	if err := os.WriteFile(topology, stdout.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(newer, []byte(`{"schemaVersion": 99, "mode": "shard"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ file, want string }{
+		{topology, `a "topology" report, not a shard`},
+		{newer, "report schema version 99 is newer than this kivi's 2"},
+	} {
+		stderr.Reset()
+		code := run(context.Background(), []string{"merge", tc.file}, io.Discard, &stderr)
+		if code != exitInput || !strings.Contains(stderr.String(), tc.file) || !strings.Contains(stderr.String(), tc.want) {
+			t.Errorf("merge %s: exit %d, stderr %q; want exit 2 naming the file and %q", tc.file, code, stderr.String(), tc.want)
 		}
 	}
 }
