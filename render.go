@@ -193,21 +193,62 @@ func onOff(b bool) string {
 	return "off"
 }
 
-// JSONReport is the --json document.
+// JSONReport is the --json document of every mode (docs/json.md, and the
+// JSON Schema docs/report.schema.json): the written topology ("topology"),
+// the scaling search ("search"), one shard of it ("shard") and merged
+// shards ("merge"). One type for all of them, so that a reader needs one
+// parser and the explorer one page; the search modes add Setups and the
+// fields after it, and every setup carries a topology report of its own.
 type JSONReport struct {
 	// SchemaVersion is SchemaVersion (snapshot.go).
-	SchemaVersion int    `json:"schemaVersion"`
-	Name          string `json:"name"`
-	Verdict       string `json:"verdict"`
+	SchemaVersion int `json:"schemaVersion"`
+	// Mode is ModeTopology, ModeSearch, ModeShard or ModeMerge.
+	Mode    string `json:"mode"`
+	Name    string `json:"name"`
+	Verdict string `json:"verdict"`
 	// Bound is the bound of the model the run reached, if any: every
 	// intent that is not violated is then unknown.
 	Bound   string       `json:"bound,omitempty"`
 	Intents []JSONIntent `json:"intents"`
-	Stats   JSONStats    `json:"stats"`
+	// Warnings are what the input readers warned about (an unmodelled
+	// field or plugin...): never nil, so that "no warnings" is explicit.
+	Warnings []JSONWarning `json:"warnings"`
+	Stats    JSONStats     `json:"stats"`
 	// Measured holds what depends on the machine and on how the work
 	// was split between workers; everything else in the document is the
 	// same for the same input and options.
 	Measured JSONMeasured `json:"measured"`
+	// InputSetup is the size of a user's own configuration in a search;
+	// every setup then says whether it is that size (SizeOfInput).
+	InputSetup string `json:"inputSetup,omitempty"`
+	// FirstFailure is the minimal failing setup of a search, if any.
+	FirstFailure *JSONSetupRef `json:"firstFailure,omitempty"`
+	// Setups are the search's setups in its order (a shard's: its slice).
+	Setups []JSONSetup `json:"setups,omitempty"`
+	// Shard says which slice of which setup list a shard document is,
+	// for kivi merge.
+	Shard *JSONShard `json:"shard,omitempty"`
+}
+
+// The modes of a JSONReport.
+const (
+	ModeTopology = "topology"
+	ModeSearch   = "search"
+	ModeShard    = "shard"
+	ModeMerge    = "merge"
+)
+
+// JSONWarning is one warning of the input readers: where (any of File,
+// Document and Path may be absent), what, and the whole line as stderr
+// prints it.
+type JSONWarning struct {
+	File string `json:"file,omitempty"`
+	// Document is the position of the YAML document in File, numbered as
+	// Text numbers it.
+	Document int    `json:"document,omitempty"`
+	Path     string `json:"path,omitempty"`
+	Message  string `json:"message"`
+	Text     string `json:"text"`
 }
 
 // JSONMeasured are the run's timings and memory figures.
@@ -228,6 +269,9 @@ type JSONIntent struct {
 	// FoundBy is the phase that found the violation: "quick pass" or
 	// "exhaustive search".
 	FoundBy string `json:"foundBy,omitempty"`
+	// Setup is, in a search document, the first setup that violated the
+	// intent (its counterexample is in that setup's report).
+	Setup string `json:"setup,omitempty"`
 	// Trace is the counterexample step by step with the cluster after
 	// each step (snapshot.go), for the trace explorer.
 	Trace *JSONTrace `json:"trace,omitempty"`
@@ -253,6 +297,9 @@ type JSONStats struct {
 	POR               bool  `json:"partialOrder"`
 	AmpleExpansions   int64 `json:"ampleExpansions"`
 	ProvisoExpansions int64 `json:"provisoExpansions"`
+	// Setups counts a search's setups by status; absent in a topology
+	// report.
+	Setups *JSONSetupCounts `json:"setups,omitempty"`
 }
 
 // Verdict summarises a report: Violated if any intent is, else Unknown if
@@ -269,10 +316,11 @@ func (r *Report) Verdict() checker.Verdict {
 
 // JSON converts a report to its JSON document.
 func (r *Report) JSON() JSONReport {
-	out := JSONReport{SchemaVersion: SchemaVersion, Name: r.Name, Verdict: r.Verdict().String(), Bound: r.Bound, Stats: JSONStats{
-		States: r.Stats.States, Matched: r.Stats.Matched, Transitions: r.Stats.Transitions, MaxDepth: r.Stats.MaxDepth,
-		Complete: r.Complete,
-		Symmetry: r.Symmetry, POR: r.POR, AmpleExpansions: r.Stats.AmpleExpansions, ProvisoExpansions: r.Stats.ProvisoExpansions},
+	out := JSONReport{SchemaVersion: SchemaVersion, Mode: ModeTopology, Name: r.Name, Verdict: r.Verdict().String(), Bound: r.Bound,
+		Intents: []JSONIntent{}, Warnings: []JSONWarning{}, Stats: JSONStats{
+			States: r.Stats.States, Matched: r.Stats.Matched, Transitions: r.Stats.Transitions, MaxDepth: r.Stats.MaxDepth,
+			Complete: r.Complete,
+			Symmetry: r.Symmetry, POR: r.POR, AmpleExpansions: r.Stats.AmpleExpansions, ProvisoExpansions: r.Stats.ProvisoExpansions},
 		Measured: JSONMeasured{ElapsedS: r.Elapsed.Seconds(), StatesPerS: r.Stats.StatesPerS, BytesPerState: r.Stats.BytesPerState}}
 	for _, x := range r.Results {
 		ji := JSONIntent{Name: x.Name, Verdict: x.Verdict.String(), Explanation: x.Explanation, FoundBy: x.FoundBy}
@@ -303,9 +351,15 @@ func (r *Report) JSON() JSONReport {
 
 // WriteJSON writes the report as one indented JSON document.
 func WriteJSON(w io.Writer, r *Report) error {
+	return WriteJSONDoc(w, r.JSON())
+}
+
+// WriteJSONDoc writes any JSON document (a report with warnings added, a
+// search) as --json prints it: indented, one document.
+func WriteJSONDoc(w io.Writer, doc JSONReport) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(r.JSON())
+	return enc.Encode(doc)
 }
 
 // Lines renders a JSON intent's counterexample like TraceLines.

@@ -11,11 +11,15 @@ import (
 	"github.com/kivi-go/kivi/tracenames"
 )
 
-// SchemaVersion is the version of the JSON report (--json, and the
-// document the HTML trace explorer embeds). Version 1 added it, and with
-// it the per-step cluster snapshots of counterexamples (JSONIntent.Trace);
-// later versions only add fields.
-const SchemaVersion = 1
+// SchemaVersion is the version of the JSON report (--json, shard files,
+// and the document the HTML trace explorer embeds); docs/json.md states
+// the policy: a version that only adds optional fields keeps the number,
+// any other change of shape bumps it. Version 1 added it, and with it the
+// per-step cluster snapshots of counterexamples (JSONIntent.Trace).
+// Version 2 made every mode one shape (mode, warnings, a verdict and
+// intents for the search too, shard files as reports) and added the
+// objects each trace step changes.
+const SchemaVersion = 2
 
 // ClusterSnapshot is the cluster as the trace explorer draws it at one
 // point of a counterexample: what a person reading the trace wants to
@@ -106,22 +110,82 @@ type JSONTrace struct {
 // JSONTraceStep is one step: the actor that took it, its trace lines
 // (numbered as in JSONIntent.Counterexample) and the cluster after it.
 type JSONTraceStep struct {
-	Actor   string          `json:"actor"`
-	Lines   []JSONStep      `json:"lines"`
+	Actor string     `json:"actor"`
+	Lines []JSONStep `json:"lines"`
+	// Objects are the objects whose own state the step changed (created,
+	// modified or deleted), from the snapshots before and after it:
+	// what a reader looks for first, without diffing clusters.
+	Objects []JSONObject    `json:"objects"`
 	Cluster ClusterSnapshot `json:"cluster"`
+}
+
+// JSONObject names one Kubernetes object of a snapshot.
+type JSONObject struct {
+	// Kind is Node, Deployment or Pod.
+	Kind string `json:"kind"`
+	Name string `json:"name"`
+}
+
+// touched lists the objects whose own fields differ between two
+// snapshots: a node's status, labels or taints; a deployment's spec or
+// activity; a pod's existence, phase, node, CPU usage or eviction mark.
+// Derived figures (a node's requested CPU, a deployment's ready count,
+// an HPA's recommendation) follow from those and would only repeat them.
+// Order: nodes, deployments, then pods, each in snapshot order, pods
+// that disappeared after those that remain.
+func touched(before, after ClusterSnapshot) []JSONObject {
+	out := []JSONObject{}
+	nodes := map[string]NodeSnapshot{}
+	for _, n := range before.Nodes {
+		nodes[n.Name] = n
+	}
+	for _, n := range after.Nodes {
+		b, ok := nodes[n.Name]
+		if !ok || b.Status != n.Status || fmt.Sprint(b.Labels) != fmt.Sprint(n.Labels) || fmt.Sprint(b.Taints) != fmt.Sprint(n.Taints) {
+			out = append(out, JSONObject{"Node", n.Name})
+		}
+	}
+	deps := map[string]DeploymentSnapshot{}
+	for _, d := range before.Deployments {
+		deps[d.Name] = d
+	}
+	for _, d := range after.Deployments {
+		if b, ok := deps[d.Name]; !ok || b.Spec != d.Spec || b.Active != d.Active {
+			out = append(out, JSONObject{"Deployment", d.Name})
+		}
+	}
+	pods := map[string]PodSnapshot{}
+	for _, p := range before.Pods {
+		pods[p.Name] = p
+	}
+	for _, p := range after.Pods {
+		b, ok := pods[p.Name]
+		if !ok || b.Phase != p.Phase || b.Node != p.Node || b.CPU != p.CPU || b.Evicted != p.Evicted {
+			out = append(out, JSONObject{"Pod", p.Name})
+		}
+		delete(pods, p.Name)
+	}
+	for _, p := range before.Pods {
+		if _, gone := pods[p.Name]; gone {
+			out = append(out, JSONObject{"Pod", p.Name})
+		}
+	}
+	return out
 }
 
 // jsonTrace converts a rendered trace to its JSON form. Lines are
 // numbered as JSON() numbers the counterexample (the cycle marker takes
 // no number there).
 func (t *Trace) jsonTrace() *JSONTrace {
-	out := &JSONTrace{Initial: t.Initial, LoopStart: t.LoopStart, Steps: make([]JSONTraceStep, 0, len(t.Steps))}
+	out := &JSONTrace{Initial: filled(t.Initial), LoopStart: t.LoopStart, Steps: make([]JSONTraceStep, 0, len(t.Steps))}
 	if out.LoopStart >= len(t.Steps) {
 		out.LoopStart = -1
 	}
 	i := 0
+	prev := t.Initial
 	for _, st := range t.Steps {
-		js := JSONTraceStep{Actor: st.Actor, Cluster: st.Cluster, Lines: []JSONStep{}}
+		js := JSONTraceStep{Actor: st.Actor, Cluster: filled(st.Cluster), Lines: []JSONStep{}, Objects: touched(prev, st.Cluster)}
+		prev = st.Cluster
 		for _, l := range st.Lines {
 			js.Lines = append(js.Lines, JSONStep{Step: i, Component: l.Component, Message: l.Message})
 			i++
@@ -129,6 +193,21 @@ func (t *Trace) jsonTrace() *JSONTrace {
 		out.Steps = append(out.Steps, js)
 	}
 	return out
+}
+
+// filled returns c with empty lists where it has none (a trace without
+// snapshots): the document's arrays are never null.
+func filled(c ClusterSnapshot) ClusterSnapshot {
+	if c.Nodes == nil {
+		c.Nodes = []NodeSnapshot{}
+	}
+	if c.Pods == nil {
+		c.Pods = []PodSnapshot{}
+	}
+	if c.Deployments == nil {
+		c.Deployments = []DeploymentSnapshot{}
+	}
+	return c
 }
 
 // snapshotTrace fills in the cluster snapshots of a rendered trace from

@@ -2,6 +2,7 @@ package kivi
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/kivi-go/kivi/checker"
@@ -143,5 +144,39 @@ func TestSnapshotsFollowTheTrace(t *testing.T) {
 				t.Fatal("no counterexample")
 			}
 		})
+	}
+}
+
+// TestTraceStepObjects: each step of C3's counterexample names the
+// objects it changed: a CPU change event its pod, the HPA's rescale its
+// Deployment, the deployment controller the pod it creates; the
+// scheduler's failure to place that pod changes nothing. (By position,
+// not by actor: the steps' names are the trace texts' business.)
+func TestTraceStepObjects(t *testing.T) {
+	c, err := cases.Get("c3", 3, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Verify(context.Background(), c, Options{Checker: checker.Options{Workers: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, ok := rep.JSON().FirstViolation()
+	if !ok || in.Trace == nil {
+		t.Fatal("C3: no counterexample")
+	}
+	var got []string
+	for _, st := range in.Trace.Steps {
+		if len(st.Lines) == 0 {
+			continue
+		}
+		var kinds []string
+		for _, o := range st.Objects {
+			kinds = append(kinds, o.Kind)
+		}
+		got = append(got, fmt.Sprint(kinds))
+	}
+	if want := "[[Pod] [Deployment] [Pod] []]"; fmt.Sprint(got) != want {
+		t.Errorf("objects changed by the steps with lines: %v, want %s", got, want)
 	}
 }

@@ -92,7 +92,7 @@ func syntheticReport(n int) kivi.JSONReport {
 			Lines: []kivi.JSONStep{{Step: line, Component: actor, Message: msg}}})
 		line++
 	}
-	return kivi.JSONReport{SchemaVersion: kivi.SchemaVersion, Name: "synthetic", Verdict: "violated",
+	return kivi.JSONReport{SchemaVersion: kivi.SchemaVersion, Mode: kivi.ModeTopology, Name: "synthetic", Verdict: "violated", Warnings: []kivi.JSONWarning{},
 		Intents: []kivi.JSONIntent{{Name: "no_oscillation_eviction", Verdict: "violated",
 			Explanation: "a synthetic 200-step lasso", Trace: tr}}}
 }

@@ -391,7 +391,7 @@
   });
 
   $('doc-name').textContent = doc.name ? '— ' + doc.name : '';
-  var verdict = doc.verdict || (doc.failed > 0 ? 'violated' : (doc.unknown > 0 ? 'unknown' : 'holds'));
+  var verdict = doc.verdict || 'unknown'; // every document has one since schema version 2
   $('doc-verdict').textContent = verdict;
   $('doc-verdict').className = 'badge ' + verdict;
   renderSidebar();

@@ -10,8 +10,11 @@ import (
 	"github.com/kivi-go/kivi/checker"
 )
 
-// ShardFormat and ShardFormatVersion identify the JSON shard-result
-// format; a reader refuses other versions instead of guessing.
+// ShardFormat and ShardFormatVersion identify this package's JSON
+// shard-result format; a reader refuses other versions instead of
+// guessing. The kivi CLI writes its shard files as JSON reports instead
+// (kivi.ShardJSON, docs/json.md) and still reads this format, which its
+// earlier releases wrote (kivi.ReadShard).
 const (
 	ShardFormat        = "kivi-scaling-shard"
 	ShardFormatVersion = 1

@@ -204,12 +204,12 @@ func TestOwnConfigSearchInBounds(t *testing.T) {
 	if code != exitViolated {
 		t.Fatalf("exit %d, stderr %s", code, stderr.String())
 	}
-	var doc scalingJSON
+	var doc kivi.JSONReport
 	if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Input != "{node type 0: 3, deployment type 0: 3}" {
-		t.Errorf("inputSetup %q", doc.Input)
+	if doc.InputSetup != "{node type 0: 3, deployment type 0: 3}" {
+		t.Errorf("inputSetup %q", doc.InputSetup)
 	}
 	sawInput := false
 	for _, s := range doc.Setups {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/intents"
 	"github.com/kivi-go/kivi/model"
 	"github.com/kivi-go/kivi/model/manifest"
@@ -21,6 +22,9 @@ type inputFlags struct {
 	manifests []string
 	nodes     string
 	intents   string
+	// warnings are the readers' warnings of the last load: printed to
+	// stderr as they come, and carried into the --json document.
+	warnings []manifest.Warning
 }
 
 // register adds --logs, -f (repeatable), --nodes and --intents.
@@ -42,12 +46,12 @@ func (in *inputFlags) load(pos []string, stdin io.Reader, stderr io.Writer) (c *
 		if len(pos) > 0 || in.logs {
 			return nil, true, fmt.Errorf("-f reads manifests; give no DIR and no --logs with it: %w", errUsage)
 		}
-		c, err = loadStream(in.manifests, in.nodes, in.intents, stdin, stderr)
+		c, in.warnings, err = loadStream(in.manifests, in.nodes, in.intents, stdin, stderr)
 		return c, true, err
 	case in.nodes != "" || in.intents != "":
 		return nil, true, fmt.Errorf("--nodes and --intents go with -f: %w", errUsage)
 	case len(pos) == 1 && (in.logs || isDir(pos[0])):
-		c, err = loadInputs(pos[0], in.logs, stderr)
+		c, in.warnings, err = loadInputs(pos[0], in.logs, stderr)
 		return c, true, err
 	case in.logs:
 		return nil, true, fmt.Errorf("--logs needs one log directory: %w", errUsage)
@@ -67,7 +71,7 @@ func manifestOptions() manifest.Options {
 // loadInputs reads a Kivi configuration directory, or with logs a Kivi
 // log directory, into a cluster; warnings go to stderr. Errors wrap
 // manifest.ErrInput (exit status 2).
-func loadInputs(dir string, logs bool, stderr io.Writer) (*model.Cluster, error) {
+func loadInputs(dir string, logs bool, stderr io.Writer) (*model.Cluster, []manifest.Warning, error) {
 	fsys := os.DirFS(filepath.Dir(filepath.Clean(dir)))
 	root := filepath.Base(filepath.Clean(dir))
 	var r *manifest.Result
@@ -78,15 +82,15 @@ func loadInputs(dir string, logs bool, stderr io.Writer) (*model.Cluster, error)
 		r, err = manifest.LoadKiviDir(fsys, root, manifestOptions())
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	printWarnings(stderr, r.Warnings)
-	return r.Cluster, nil
+	return r.Cluster, r.Warnings, nil
 }
 
 // loadStream reads manifest files ("-" is standard input) with a nodes
 // file and an intents file (either may be "").
-func loadStream(files []string, nodes, intentsPath string, stdin io.Reader, stderr io.Writer) (*model.Cluster, error) {
+func loadStream(files []string, nodes, intentsPath string, stdin io.Reader, stderr io.Writer) (*model.Cluster, []manifest.Warning, error) {
 	read := func(p string) (manifest.File, error) {
 		if p == "-" {
 			data, err := io.ReadAll(stdin)
@@ -102,7 +106,7 @@ func loadStream(files []string, nodes, intentsPath string, stdin io.Reader, stde
 	for _, p := range files {
 		f, err := read(p)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		ms = append(ms, f)
 	}
@@ -116,16 +120,25 @@ func loadStream(files []string, nodes, intentsPath string, stdin io.Reader, stde
 		}
 		f, err := read(x.path)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		*x.out = &f
 	}
 	r, err := manifest.LoadStream(ms, nf, inf, manifestOptions())
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	printWarnings(stderr, r.Warnings)
-	return r.Cluster, nil
+	return r.Cluster, r.Warnings, nil
+}
+
+// jsonWarnings converts the readers' warnings for the --json document.
+func jsonWarnings(ws []manifest.Warning) []kivi.JSONWarning {
+	out := []kivi.JSONWarning{}
+	for _, w := range ws {
+		out = append(out, kivi.JSONWarning{File: w.File, Document: w.Doc, Path: w.Path, Message: w.Msg, Text: w.String()})
+	}
+	return out
 }
 
 func printWarnings(stderr io.Writer, ws []manifest.Warning) {

@@ -29,7 +29,9 @@ type scalingFlags struct {
 // Kivi's cases and case files): the search then stays inside the input's
 // own bounds (scaling.InputBounds) and every setup line says whether it
 // is that size.
-func runScaling(ctx context.Context, c *model.Cluster, opts kivi.Options, sf scalingFlags, all, jsonOut bool, stdout, stderr io.Writer, progress bool, input *scaling.Setup, page *pageOut) int {
+//
+// warnings are the input readers' warnings, for the JSON documents.
+func runScaling(ctx context.Context, c *model.Cluster, opts kivi.Options, sf scalingFlags, all, jsonOut bool, stdout, stderr io.Writer, progress bool, input *scaling.Setup, warnings []kivi.JSONWarning, page *pageOut) int {
 	eo := scaling.EnumerateOptions{ConfidentNodes: sf.confidentNodes, ConfidentPodsPerNode: sf.confidentPods, FastFind: sf.fastFind}
 	var setups []scaling.Setup
 	var err error
@@ -82,7 +84,9 @@ func runScaling(ctx context.Context, c *model.Cluster, opts kivi.Options, sf sca
 			fmt.Fprintf(stderr, "kivi: %v\n", err)
 			return exitInput
 		}
-		data, err := json.MarshalIndent(res, "", "  ")
+		// A shard file is a report document of its own (mode "shard"),
+		// which kivi merge reads back (kivi.ReadShard).
+		data, err := json.MarshalIndent(kivi.ShardJSON(c.Name, res, input, warnings), "", "  ")
 		if err != nil {
 			fmt.Fprintf(stderr, "kivi: %v\n", err)
 			return exitInput
@@ -115,8 +119,10 @@ func runScaling(ctx context.Context, c *model.Cluster, opts kivi.Options, sf sca
 		fmt.Fprintf(stderr, "kivi: %v\n", err)
 		return exitInput
 	}
-	code := printScaling(stdout, c.Name, res, time.Since(start), jsonOut, input)
-	if err := page.emit(func(w io.Writer) error { return kivi.WriteHTMLDoc(w, scalingDocument(c.Name, res, input)) }); err != nil {
+	res.Elapsed = time.Since(start)
+	doc := kivi.SearchJSON(kivi.ModeSearch, c.Name, res, input, warnings)
+	code := printScaling(stdout, doc, res, jsonOut, input)
+	if err := page.emit(func(w io.Writer) error { return kivi.WriteHTMLDoc(w, doc) }); err != nil {
 		fmt.Fprintf(stderr, "kivi: %v\n", err)
 		return exitInput
 	}
@@ -135,12 +141,11 @@ func sizeNote(s scaling.Setup, input *scaling.Setup) string {
 	return " (a different size from the input, which is " + input.String() + ")"
 }
 
-// printScaling prints a search result (a run or merged shards).
-func printScaling(stdout io.Writer, name string, res scaling.Result, elapsed time.Duration, jsonOut bool, input *scaling.Setup) int {
+// printScaling prints a search result (a run or merged shards): doc with
+// --json, else Kivi's text from res.
+func printScaling(stdout io.Writer, doc kivi.JSONReport, res scaling.Result, jsonOut bool, input *scaling.Setup) int {
 	if jsonOut {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		_ = enc.Encode(scalingDocument(name, res, input))
+		_ = kivi.WriteJSONDoc(stdout, doc)
 	} else {
 		var failures []scaling.SetupResult
 		for _, s := range res.Setups {
@@ -196,7 +201,7 @@ func printScaling(stdout io.Writer, name string, res scaling.Result, elapsed tim
 		}
 		fmt.Fprintf(stdout, "    Setups: %d held, %d failed, %d unknown, %d not run (of %d)\n",
 			res.Held, res.Failed, res.Unknown, res.NotRun, len(res.Setups))
-		fmt.Fprintf(stdout, "    Elapsed time: %.2f seconds\n", elapsed.Seconds())
+		fmt.Fprintf(stdout, "    Elapsed time: %.2f seconds\n", res.Elapsed.Seconds())
 		fmt.Fprintf(stdout, "    States: %d in all\n", res.States)
 		fmt.Fprintln(stdout)
 	}
@@ -209,71 +214,9 @@ func printScaling(stdout io.Writer, name string, res scaling.Result, elapsed tim
 	return exitHolds
 }
 
-// scalingDocument is the --json document of a search: every setup with
-// its report (the explorer's input too), and, for a user's own input, its
-// size and whether each setup has it.
-func scalingDocument(name string, res scaling.Result, input *scaling.Setup) scalingJSON {
-	doc := scalingJSON{Name: name, Held: res.Held, Failed: res.Failed, Unknown: res.Unknown, NotRun: res.NotRun}
-	if input != nil {
-		doc.Input = input.String()
-	}
-	for _, s := range res.Setups {
-		ss := scalingSetupJSON{Index: s.Index, Setup: s.Setup.String(), Status: s.Status.String(), States: s.Outcome.Stats.States}
-		if input != nil {
-			same := s.Setup.Equal(*input)
-			ss.SizeOfInput = &same
-		}
-		if s.Status != scaling.NotRun {
-			ss.Report = detail(s.Outcome.Detail)
-		}
-		doc.Setups = append(doc.Setups, ss)
-	}
-	if f, ok := res.FirstFailure(); ok {
-		doc.FirstFailure = f.Setup.String()
-	}
-	return doc
-}
-
 // detail recovers a setup's JSON report (a value in a run, raw JSON after
-// a merge).
-func detail(d any) *kivi.JSONReport {
-	switch x := d.(type) {
-	case kivi.JSONReport:
-		return &x
-	case *kivi.JSONReport:
-		return x
-	case json.RawMessage:
-		var r kivi.JSONReport
-		if json.Unmarshal(x, &r) == nil {
-			return &r
-		}
-	}
-	return nil
-}
-
-type scalingJSON struct {
-	Name string `json:"name"`
-	// Input is the size of a user's own configuration; every setup then
-	// says whether it is that size (SizeOfInput).
-	Input        string             `json:"inputSetup,omitempty"`
-	FirstFailure string             `json:"firstFailure,omitempty"`
-	Held         int                `json:"held"`
-	Failed       int                `json:"failed"`
-	Unknown      int                `json:"unknown"`
-	NotRun       int                `json:"notRun"`
-	Setups       []scalingSetupJSON `json:"setups"`
-}
-
-type scalingSetupJSON struct {
-	Index  int              `json:"index"`
-	Setup  string           `json:"setup"`
-	Status string           `json:"status"`
-	States int64            `json:"states"`
-	Report *kivi.JSONReport `json:"report,omitempty"`
-	// SizeOfInput: whether the setup is the input's own size (absent for
-	// Kivi's cases).
-	SizeOfInput *bool `json:"sizeOfInput,omitempty"`
-}
+// a merge of old shard files).
+func detail(d any) *kivi.JSONReport { return kivi.SetupReport(d) }
 
 // cmdMerge combines shard results into the summary a single run gives.
 func cmdMerge(args []string, stdout, stderr io.Writer) int {
@@ -290,20 +233,36 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 		return inputError(stderr, fmt.Errorf("merge needs shard result files: %w", errUsage))
 	}
 	var shards []scaling.ShardResult
-	for _, f := range files {
+	// The merged document takes its name, input size and warnings from
+	// the shards, which all read the same input; shard files of an older
+	// kivi carry none of them.
+	name := "merged"
+	var input *scaling.Setup
+	warnings := []kivi.JSONWarning{}
+	seen := map[string]bool{}
+	for i, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			return inputError(stderr, err)
 		}
-		var sr scaling.ShardResult
-		if err := json.Unmarshal(data, &sr); err != nil {
+		sf, err := kivi.ReadShard(data)
+		if err != nil {
 			return inputError(stderr, fmt.Errorf("%s: %w", f, err))
 		}
-		shards = append(shards, sr)
+		if i == 0 {
+			name, input = sf.Name, sf.Input
+		}
+		for _, w := range sf.Warnings {
+			if !seen[w.Text] {
+				seen[w.Text] = true
+				warnings = append(warnings, w)
+			}
+		}
+		shards = append(shards, sf.Result)
 	}
 	res, err := scaling.Merge(shards...)
 	if err != nil {
 		return inputError(stderr, err)
 	}
-	return printScaling(stdout, "merged", res, res.Elapsed, jsonOut, nil)
+	return printScaling(stdout, kivi.SearchJSON(kivi.ModeMerge, name, res, input, warnings), res, jsonOut, input)
 }

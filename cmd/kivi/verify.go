@@ -181,12 +181,12 @@ func verifyCommand(ctx context.Context, command string, args []string, stdout, s
 		}
 		if *search {
 			in := scaling.InputSetup(c)
-			return runScaling(ctx, c, opts, sf, *all, *jsonOut, stdout, stderr, !*quiet && isTerminal(stderr), &in, page)
+			return runScaling(ctx, c, opts, sf, *all, *jsonOut, stdout, stderr, !*quiet && isTerminal(stderr), &in, jsonWarnings(inf.warnings), page)
 		}
 		*original = true
 	}
 	if !*original {
-		return runScaling(ctx, c, opts, sf, *all, *jsonOut, stdout, stderr, !*quiet && isTerminal(stderr), nil, page)
+		return runScaling(ctx, c, opts, sf, *all, *jsonOut, stdout, stderr, !*quiet && isTerminal(stderr), nil, jsonWarnings(inf.warnings), page)
 	}
 	var rep *kivi.Report
 	p, err := kivi.NewProblem(c, opts)
@@ -209,15 +209,17 @@ func verifyCommand(ctx context.Context, command string, args []string, stdout, s
 			return exitInput
 		}
 	}
+	doc := rep.JSON()
+	doc.Warnings = jsonWarnings(inf.warnings)
 	if *jsonOut {
-		if err := kivi.WriteJSON(stdout, rep); err != nil {
+		if err := kivi.WriteJSONDoc(stdout, doc); err != nil {
 			fmt.Fprintf(stderr, "kivi: %v\n", err)
 			return exitInput
 		}
 	} else {
 		kivi.WriteFailures(stdout, rep)
 	}
-	if err := page.emit(func(w io.Writer) error { return kivi.WriteHTML(w, rep) }); err != nil {
+	if err := page.emit(func(w io.Writer) error { return kivi.WriteHTMLDoc(w, doc) }); err != nil {
 		fmt.Fprintf(stderr, "kivi: %v\n", err)
 		return exitInput
 	}
