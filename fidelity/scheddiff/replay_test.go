@@ -23,6 +23,10 @@ import (
 // default: their searches take longer than CI should).
 var replayScale10 = flag.Bool("replay10", false, "also replay the counterexamples of C1..C8 at scale 10")
 
+// replayVerbose logs every replayed decision with the real framework's
+// rejections and scores, for reading a replay step by step.
+var replayVerbose = flag.Bool("replayv", false, "log every replayed decision with the real scores")
+
 // replaySource is one topology whose counterexamples are replayed.
 type replaySource struct {
 	name string
@@ -98,8 +102,10 @@ func TestReplayCounterexamples(t *testing.T) {
 	t.Logf("all sources: %s", total)
 }
 
-// replaySource1 checks one source and replays its counterexamples.
-func replaySource1(t *testing.T, src replaySource) *replayTally {
+// counterexamples builds src's problem and returns its counterexamples
+// and a replayer for its universe (closed when the test ends).
+func counterexamples(t *testing.T, src replaySource) (*kivi.Problem, []checker.PropertyResult[*model.State], *Replayer) {
+	t.Helper()
 	c, err := src.load()
 	if err != nil {
 		t.Fatal(err)
@@ -117,28 +123,47 @@ func replaySource1(t *testing.T, src replaySource) *replayTally {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var out []checker.PropertyResult[*model.State]
+	for _, pr := range res.Properties {
+		if pr.Trace != nil {
+			out = append(out, pr)
+		}
+	}
 	rp, err := NewReplayer(p.System.U)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rp.Close()
+	t.Cleanup(rp.Close)
+	return p, out, rp
+}
+
+// replaySource1 replays one source's counterexamples.
+func replaySource1(t *testing.T, src replaySource) *replayTally {
+	p, traces, rp := counterexamples(t, src)
 	tally := &replayTally{classes: map[string]int{}}
-	for _, pr := range res.Properties {
-		if pr.Trace == nil {
-			continue
-		}
+	for _, pr := range traces {
 		tally.traces++
 		prev := pr.Trace.Initial
 		for i, st := range pr.Trace.Steps {
 			if isScheduler(p.System, st.Step) {
-				replayDrain(t, rp, fmt.Sprintf("%s step %d", pr.Name, i+1), prev, st.State, tally)
+				var log func(string, ...any)
+				if *replayVerbose {
+					log = t.Logf
+				}
+				problems, err := replayDrain(rp, fmt.Sprintf("%s step %d", pr.Name, i+1), prev, st.State, tally, log)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, m := range problems {
+					t.Error(m)
+				}
 			}
 			prev = st.State
 		}
 	}
 	if strings.HasPrefix(src.name, "c") && tally.traces == 0 {
 		// The violation variants exist to print counterexamples.
-		t.Errorf("no counterexample: %v", res.Properties)
+		t.Errorf("no counterexample")
 	}
 	return tally
 }
@@ -156,15 +181,22 @@ func isScheduler(sys *kivi.System, step checker.Step) bool {
 	return n == "Scheduler" || n == "kube-scheduler"
 }
 
-// replayDrain replays one scheduler step from pre to post. The step
-// drains the scheduling queue as scheduler.Step does: each dequeued pod
-// that is still Pending and unbound gets a cycle, on the state with the
-// earlier pods of the drain bound. The model's decision is read off post:
-// the pod's node there, or the step's no-feasible-node failure for it. A
-// pod unbound in post without that failure was not reached (when ties
-// branch, a step schedules one pod).
-func replayDrain(t *testing.T, rp *Replayer, where string, pre, post *model.State, tally *replayTally) {
-	t.Helper()
+// decision is one scheduling cycle of a scheduler step: pod slot pod of
+// s, which the model bound to node placed (-1: no feasible node).
+type decision struct {
+	s           *model.State
+	pod, placed int
+}
+
+// drainDecisions lists the cycles of one scheduler step from pre to post.
+// The step drains the scheduling queue as scheduler.Step does: each
+// dequeued pod that is still Pending and unbound gets a cycle, on the
+// state with the earlier pods of the drain bound. The model's decision is
+// read off post: the pod's node there, or the step's no-feasible-node
+// failure for it. A pod unbound in post without that failure was not
+// reached (when ties branch, a step schedules one pod).
+func drainDecisions(pre, post *model.State) []decision {
+	var out []decision
 	s := pre.Clone()
 	for !s.Empty(model.SchedulerQueue) {
 		p, _ := s.Dequeue(model.SchedulerQueue)
@@ -174,16 +206,36 @@ func replayDrain(t *testing.T, rp *Replayer, where string, pre, post *model.Stat
 		placed := post.Pods[p].NodeOf()
 		failed := post.Failed == model.FailNoFeasibleNode && int(post.FailedArg) == p
 		if placed < 0 && !failed {
-			return
+			break
 		}
-		v, err := rp.Judge(s, p, placed)
+		out = append(out, decision{s.Clone(), p, placed})
+		if failed {
+			break
+		}
+		s.Pods[p].Node = uint8(placed + 1)
+	}
+	return out
+}
+
+// replayDrain replays the cycles of one scheduler step from pre to post
+// and returns the problems found: a trace that is not the model's own
+// decision, or an unexplained disagreement.
+func replayDrain(rp *Replayer, where string, pre, post *model.State, tally *replayTally, log func(string, ...any)) ([]string, error) {
+	var problems []string
+	for _, d := range drainDecisions(pre, post) {
+		p, placed := d.pod, d.placed
+		v, err := rp.Judge(d.s, p, placed)
 		if err != nil {
-			t.Fatalf("%s: pod %d: %v", where, p+1, err)
+			return problems, fmt.Errorf("%s: pod %d: %w", where, p+1, err)
+		}
+		if log != nil {
+			log("%s: pod %d placed on %q (class %q)\n  model: %s\n  real: %s\n%s", where, p+1, v.Placed, v.Class, v.Model, v.Real, v.Real.Detail)
 		}
 		// The trace must be the model's own decision, or the comparison
 		// says nothing about the model.
 		if placed < 0 && len(v.Model.Feasible) > 0 || placed >= 0 && !slices.Contains(v.Model.Top, v.Placed) {
-			t.Fatalf("%s: pod %d: the trace placed it on %q, the model's cycle says %s", where, p+1, v.Placed, v.Model)
+			problems = append(problems, fmt.Sprintf("%s: pod %d: the trace placed it on %q, the model's cycle says %s", where, p+1, v.Placed, v.Model))
+			break
 		}
 		tally.steps++
 		if placed < 0 {
@@ -198,13 +250,103 @@ func replayDrain(t *testing.T, rp *Replayer, where string, pre, post *model.Stat
 		case "":
 			tally.agree++
 		case Unexplained:
-			t.Errorf("%s: pod %d placed on %q: unexplained disagreement\n  model: %s\n  real: %s\n%s", where, p+1, v.Placed, v.Model, v.Real, v.Real.Detail)
+			problems = append(problems, fmt.Sprintf("%s: pod %d placed on %q: unexplained disagreement\n  model: %s\n  real: %s\n%s",
+				where, p+1, v.Placed, v.Model, v.Real, v.Real.Detail))
 		default:
 			tally.classes[v.Class]++
 		}
-		if failed {
-			return
-		}
-		s.Pods[p].Node = uint8(placed + 1)
 	}
+	return problems, nil
+}
+
+// TestReplayCatchesWrongDecisions shows that the replay can fail: on the
+// decisions of C1's and C3's counterexamples (placements, and C3's
+// no-feasible-node failure) it plants wrong ones and expects the judge to
+// disagree, and it doctors a trace and expects replayDrain to report it.
+//   - "No feasible node" where the model placed the pod: the real
+//     framework has feasible nodes, and no known class excuses that.
+//   - A placement on each node outside the real top-scoring nodes: never
+//     an agreement; at least one is Unexplained (the classes may excuse
+//     others, which is what they are for).
+//   - A placement where the model found no node: the real Filter phase
+//     rejects every node, so it is Unexplained.
+//   - A trace whose pod is moved to a node outside the model's own top:
+//     replayDrain reports that the trace is not the model's decision.
+func TestReplayCatchesWrongDecisions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the searches and the real framework take a while")
+	}
+	var noneForPlaced, wrongNode, placedForNone, doctored int
+	for _, name := range []string{"c1", "c3"} {
+		p, traces, rp := counterexamples(t, replaySource{name, func() (*model.Cluster, error) { return cases.Get(name, 3, false) }})
+		for _, pr := range traces {
+			prev := pr.Trace.Initial
+			for _, st := range pr.Trace.Steps {
+				pre, post := prev, st.State
+				prev = post
+				if !isScheduler(p.System, st.Step) {
+					continue
+				}
+				for _, d := range drainDecisions(pre, post) {
+					if d.placed >= 0 {
+						v := judge(t, rp, d.s, d.pod, -1)
+						if v.Class != Unexplained {
+							t.Errorf("%s pod %d: planted \"no feasible node\" judged %q (real %s)", name, d.pod+1, v.Class, v.Real)
+						}
+						noneForPlaced++
+					}
+					real := judge(t, rp, d.s, d.pod, -1).Real
+					for n := range p.System.U.Nodes {
+						if slices.Contains(real.Top, p.System.U.Nodes[n].Name) {
+							continue
+						}
+						v := judge(t, rp, d.s, d.pod, n)
+						if v.Class == "" {
+							t.Errorf("%s pod %d: planted placement on %s outside the real top %v judged an agreement", name, d.pod+1, v.Placed, real.Top)
+						}
+						if v.Class == Unexplained {
+							wrongNode++
+							if d.placed < 0 {
+								placedForNone++
+							}
+						}
+					}
+					// Doctor the trace: the pod on a node the model's own
+					// cycle does not rank top.
+					m := judge(t, rp, d.s, d.pod, d.placed).Model
+					for n := range p.System.U.Nodes {
+						if d.placed < 0 || slices.Contains(m.Top, p.System.U.Nodes[n].Name) {
+							continue
+						}
+						bad := post.Clone()
+						bad.Pods[d.pod].Node = uint8(n + 1)
+						problems, err := replayDrain(rp, "doctored", pre, bad, &replayTally{classes: map[string]int{}}, nil)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if len(problems) == 0 {
+							t.Errorf("%s pod %d: a trace doctored to node %d replayed without a problem", name, d.pod+1, n+1)
+						}
+						doctored++
+						break
+					}
+				}
+			}
+		}
+	}
+	t.Logf("planted: %d \"no feasible node\" for placed pods, %d unexplained wrong nodes (%d where the model found none), %d doctored traces",
+		noneForPlaced, wrongNode, placedForNone, doctored)
+	if noneForPlaced == 0 || wrongNode == 0 || placedForNone == 0 || doctored == 0 {
+		t.Fatal("some kind of planted decision was never tried: the counterexamples changed; pick others")
+	}
+}
+
+// judge is rp.Judge, failing the test on a framework error.
+func judge(t *testing.T, rp *Replayer, s *model.State, pod, placed int) StepVerdict {
+	t.Helper()
+	v, err := rp.Judge(s, pod, placed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
