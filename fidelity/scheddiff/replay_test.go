@@ -7,6 +7,7 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -19,9 +20,9 @@ import (
 	"github.com/kivi-go/kivi/model/cases"
 )
 
-// replayScale10 adds the built-in cases at scale 10 to the replay (off by
-// default: their searches take longer than CI should).
-var replayScale10 = flag.Bool("replay10", false, "also replay the counterexamples of C1..C8 at scale 10")
+// replayScales are more scales of the built-in cases to replay, beyond
+// the default 3 and 10 (comma-separated).
+var replayScales = flag.String("replayscales", "", "more scales of C1..C8 to replay, comma-separated (e.g. 20,50)")
 
 // replayVerbose logs every replayed decision with the real framework's
 // rejections and scores, for reading a replay step by step.
@@ -31,19 +32,35 @@ var replayVerbose = flag.Bool("replayv", false, "log every replayed decision wit
 type replaySource struct {
 	name string
 	load func() (*model.Cluster, error)
+	// large: stop at the first counterexample and keep the symmetry
+	// reduction (the traces are still concrete: the checker rebuilds
+	// them by re-running the steps, and the replay checks that each
+	// placement is the model's own decision). Exhausting a scale-10
+	// search for every property takes minutes.
+	large bool
+	// wantViolation: the source is known to print a counterexample (the
+	// built-in cases at the default scales, the example files that are
+	// not -no-violation variants); a source without one is an error, as
+	// the replay would then check nothing.
+	wantViolation bool
 }
 
 func replaySources(t *testing.T) []replaySource {
 	var out []replaySource
-	scales := []int{3}
-	if *replayScale10 {
-		scales = append(scales, 10)
+	scales := []int{3, 10}
+	defaults := len(scales)
+	for _, f := range strings.FieldsFunc(*replayScales, func(r rune) bool { return r == ',' }) {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			t.Fatalf("-replayscales: %q is not a scale", f)
+		}
+		scales = append(scales, n)
 	}
-	for _, scale := range scales {
+	for i, scale := range scales {
 		for n := 1; n <= 8; n++ {
 			name := fmt.Sprintf("c%d", n)
 			out = append(out, replaySource{fmt.Sprintf("%s@%d", name, scale),
-				func() (*model.Cluster, error) { return cases.Get(name, scale, false) }})
+				func() (*model.Cluster, error) { return cases.Get(name, scale, false) }, scale > 3, i < defaults})
 		}
 	}
 	files, err := filepath.Glob("../../examples/cases/*.yaml")
@@ -51,7 +68,8 @@ func replaySources(t *testing.T) []replaySource {
 		t.Fatalf("no example case files: %v", err)
 	}
 	for _, f := range files {
-		out = append(out, replaySource{"examples/" + filepath.Base(f), func() (*model.Cluster, error) { return casefile.Load(f) }})
+		out = append(out, replaySource{"examples/" + filepath.Base(f), func() (*model.Cluster, error) { return casefile.Load(f) },
+			false, !strings.HasSuffix(f, "-no-violation.yaml")})
 	}
 	return out
 }
@@ -72,8 +90,8 @@ func (c *replayTally) String() string {
 }
 
 // TestReplayCounterexamples replays every scheduling decision of every
-// counterexample of the built-in cases (violation variants, scale 3, and
-// scale 10 with -replay10) and of the example case files through the real
+// counterexample of the built-in cases (violation variants at scales 3
+// and 10, more with -replayscales) and of the example case files through the real
 // framework. A placement must be among the real top-scoring nodes, a "no
 // feasible node" must be the real Filter phase rejecting every node;
 // where not, the disagreement must belong to a known class (counted and
@@ -105,6 +123,12 @@ func TestReplayCounterexamples(t *testing.T) {
 // counterexamples builds src's problem and returns its counterexamples
 // and a replayer for its universe (closed when the test ends).
 func counterexamples(t *testing.T, src replaySource) (*kivi.Problem, []checker.PropertyResult[*model.State], *Replayer) {
+	p, traces, rp, _ := counterexamplesOf(t, src)
+	return p, traces, rp
+}
+
+// counterexamplesOf is counterexamples, with the check's result.
+func counterexamplesOf(t *testing.T, src replaySource) (*kivi.Problem, []checker.PropertyResult[*model.State], *Replayer, checker.Result[*model.State]) {
 	t.Helper()
 	c, err := src.load()
 	if err != nil {
@@ -118,8 +142,11 @@ func counterexamples(t *testing.T, src replaySource) (*kivi.Problem, []checker.P
 	// first. NoSymmetry: the trace's states are then the concrete states
 	// the steps were taken from, with every pod and node where the step
 	// put it (the replay reads the placement off the next state).
-	res, err := checker.Check[*model.State](context.Background(), p.System.CheckerSystem(), p.Properties,
-		checker.Options{Workers: 1, CollectAll: true, NoSymmetry: true, Timeout: 2 * time.Minute})
+	opts := checker.Options{Workers: 1, CollectAll: true, NoSymmetry: true, Timeout: 2 * time.Minute}
+	if src.large {
+		opts.CollectAll, opts.NoSymmetry = false, false
+	}
+	res, err := checker.Check[*model.State](context.Background(), p.System.CheckerSystem(), p.Properties, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,12 +161,12 @@ func counterexamples(t *testing.T, src replaySource) (*kivi.Problem, []checker.P
 		t.Fatal(err)
 	}
 	t.Cleanup(rp.Close)
-	return p, out, rp
+	return p, out, rp, res
 }
 
 // replaySource1 replays one source's counterexamples.
 func replaySource1(t *testing.T, src replaySource) *replayTally {
-	p, traces, rp := counterexamples(t, src)
+	p, traces, rp, res := counterexamplesOf(t, src)
 	tally := &replayTally{classes: map[string]int{}}
 	for _, pr := range traces {
 		tally.traces++
@@ -161,9 +188,16 @@ func replaySource1(t *testing.T, src replaySource) *replayTally {
 			prev = st.State
 		}
 	}
-	if strings.HasPrefix(src.name, "c") && tally.traces == 0 {
-		// The violation variants exist to print counterexamples.
-		t.Errorf("no counterexample")
+	if tally.traces == 0 {
+		var verdicts []string
+		for _, pr := range res.Properties {
+			verdicts = append(verdicts, pr.String())
+		}
+		if src.wantViolation {
+			t.Errorf("no counterexample: %s", strings.Join(verdicts, "; "))
+		} else {
+			t.Logf("no counterexample to replay: %s", strings.Join(verdicts, "; "))
+		}
 	}
 	return tally
 }
@@ -278,7 +312,7 @@ func TestReplayCatchesWrongDecisions(t *testing.T) {
 	}
 	var noneForPlaced, wrongNode, placedForNone, doctored int
 	for _, name := range []string{"c1", "c3"} {
-		p, traces, rp := counterexamples(t, replaySource{name, func() (*model.Cluster, error) { return cases.Get(name, 3, false) }})
+		p, traces, rp := counterexamples(t, replaySource{name, func() (*model.Cluster, error) { return cases.Get(name, 3, false) }, false, true})
 		for _, pr := range traces {
 			prev := pr.Trace.Initial
 			for _, st := range pr.Trace.Steps {
