@@ -7,5 +7,6 @@
 // Subpackages:
 //   - scheddiff: the scheduler model (controllers/scheduler) against
 //     kube-scheduler's default profile, run in process on random
-//     snapshots.
+//     snapshots, and on every scheduling decision of the counterexamples
+//     of the built-in cases and the example case files (trace replay).
 package fidelity

@@ -59,36 +59,12 @@ type APIOptions struct {
 func (s *Snapshot) ToAPI(o APIOptions) ([]*v1.Node, []*v1.Pod, *v1.Pod) {
 	var nodes []*v1.Node
 	for i, n := range s.Nodes {
-		name := NodeName(i)
 		labels := maps.Clone(n.Labels)
 		if labels == nil {
 			labels = map[string]string{}
 		}
-		labels[v1.LabelHostname] = name
-		if _, ok := labels[model.KiviHostnameKey]; o.HostnameAlias && !ok {
-			labels[model.KiviHostnameKey] = name
-		}
-		res := v1.ResourceList{
-			v1.ResourceCPU:    *resource.NewMilliQuantity(n.MilliCPU, resource.DecimalSI),
-			v1.ResourceMemory: *resource.NewQuantity(n.MemMiB<<20, resource.BinarySI),
-			v1.ResourcePods:   *resource.NewQuantity(int64(n.MaxPods), resource.DecimalSI),
-		}
-		node := &v1.Node{
-			ObjectMeta: metav1.ObjectMeta{Name: name, UID: types.UID("node-" + name), Labels: labels},
-			Status:     v1.NodeStatus{Capacity: res, Allocatable: res},
-		}
-		for _, t := range n.Taints {
-			node.Spec.Taints = append(node.Spec.Taints, v1.Taint{Key: t.Key, Value: t.Value, Effect: v1.TaintEffect(t.Effect)})
-		}
-		ready := v1.ConditionTrue
-		if !n.Ready {
-			ready = v1.ConditionFalse
-			node.Spec.Taints = append(node.Spec.Taints,
-				v1.Taint{Key: notReadyTaint, Effect: v1.TaintEffectNoSchedule},
-				v1.Taint{Key: notReadyTaint, Effect: v1.TaintEffectNoExecute})
-		}
-		node.Status.Conditions = []v1.NodeCondition{{Type: v1.NodeReady, Status: ready}}
-		nodes = append(nodes, node)
+		labels[v1.LabelHostname] = NodeName(i)
+		nodes = append(nodes, apiNode(NodeName(i), labels, n.Taints, n.MilliCPU, n.MemMiB, n.MaxPods, n.Ready, o))
 	}
 	var pods []*v1.Pod
 	for i, e := range s.Existing {
@@ -104,50 +80,7 @@ func (s *Snapshot) ToAPI(o APIOptions) ([]*v1.Node, []*v1.Pod, *v1.Pod) {
 	pending := apiPod("pending", pe.Labels, pe.Req, o)
 	pending.Status.Phase = v1.PodPending
 	ownBy(pending)
-	pending.Spec.NodeSelector = maps.Clone(pe.NodeSelector)
-	var aff v1.NodeAffinity
-	empty := false
-	if len(pe.Required) > 0 {
-		ns := &v1.NodeSelector{}
-		for i := range pe.Required {
-			ns.NodeSelectorTerms = append(ns.NodeSelectorTerms, nodeTerm(&pe.Required[i]))
-			empty = empty || len(pe.Required[i].MatchExpressions) == 0
-		}
-		if !(o.EmptyTermMatchesAll && empty) {
-			aff.RequiredDuringSchedulingIgnoredDuringExecution = ns
-		}
-	}
-	for _, t := range pe.Preferred {
-		aff.PreferredDuringSchedulingIgnoredDuringExecution = append(aff.PreferredDuringSchedulingIgnoredDuringExecution,
-			v1.PreferredSchedulingTerm{Weight: int32(t.Weight), Preference: nodeTerm(&t.Term)})
-	}
-	if aff.RequiredDuringSchedulingIgnoredDuringExecution != nil || len(aff.PreferredDuringSchedulingIgnoredDuringExecution) > 0 {
-		pending.Spec.Affinity = &v1.Affinity{NodeAffinity: &aff}
-	}
-	for _, t := range pe.Tolerations {
-		pending.Spec.Tolerations = append(pending.Spec.Tolerations, v1.Toleration{Key: t.Key,
-			Operator: v1.TolerationOperator(t.Operator), Value: t.Value, Effect: v1.TaintEffect(t.Effect)})
-	}
-	for _, c := range pe.Spread {
-		tsc := v1.TopologySpreadConstraint{MaxSkew: int32(c.MaxSkew), TopologyKey: c.Key,
-			WhenUnsatisfiable: v1.DoNotSchedule, LabelSelector: labelSelector(c.Selector)}
-		if c.When == model.ScheduleAnyway {
-			tsc.WhenUnsatisfiable = v1.ScheduleAnyway
-		}
-		if c.MinDomains > 0 {
-			m := int32(c.MinDomains)
-			tsc.MinDomains = &m
-		}
-		if c.AffinityPolicy != "" {
-			p := v1.NodeInclusionPolicy(c.AffinityPolicy)
-			tsc.NodeAffinityPolicy = &p
-		}
-		if c.TaintsPolicy != "" {
-			p := v1.NodeInclusionPolicy(c.TaintsPolicy)
-			tsc.NodeTaintsPolicy = &p
-		}
-		pending.Spec.TopologySpreadConstraints = append(pending.Spec.TopologySpreadConstraints, tsc)
-	}
+	pe.applyTo(pending, o)
 	return nodes, pods, pending
 }
 
@@ -195,4 +128,84 @@ func labelSelector(s *model.Selector) *metav1.LabelSelector {
 			Operator: metav1.LabelSelectorOperator(r.Operator), Values: r.Values})
 	}
 	return ls
+}
+
+// apiNode is one node: labels must already hold kubernetes.io/hostname
+// (the kubelet sets it). A node that is not Ready has its Ready condition
+// False and the node lifecycle controller's not-ready taints (NoSchedule
+// from TaintNodesByCondition, NoExecute from taint-based eviction).
+func apiNode(name string, labels map[string]string, taints []model.Taint, milliCPU, memMiB int64, maxPods int, ready bool, o APIOptions) *v1.Node {
+	if _, ok := labels[model.KiviHostnameKey]; o.HostnameAlias && !ok {
+		labels[model.KiviHostnameKey] = name
+	}
+	res := v1.ResourceList{
+		v1.ResourceCPU:    *resource.NewMilliQuantity(milliCPU, resource.DecimalSI),
+		v1.ResourceMemory: *resource.NewQuantity(memMiB<<20, resource.BinarySI),
+		v1.ResourcePods:   *resource.NewQuantity(int64(maxPods), resource.DecimalSI),
+	}
+	node := &v1.Node{
+		ObjectMeta: metav1.ObjectMeta{Name: name, UID: types.UID("node-" + name), Labels: labels},
+		Status:     v1.NodeStatus{Capacity: res, Allocatable: res},
+	}
+	for _, t := range taints {
+		node.Spec.Taints = append(node.Spec.Taints, v1.Taint{Key: t.Key, Value: t.Value, Effect: v1.TaintEffect(t.Effect)})
+	}
+	cond := v1.ConditionTrue
+	if !ready {
+		cond = v1.ConditionFalse
+		node.Spec.Taints = append(node.Spec.Taints,
+			v1.Taint{Key: notReadyTaint, Effect: v1.TaintEffectNoSchedule},
+			v1.Taint{Key: notReadyTaint, Effect: v1.TaintEffectNoExecute})
+	}
+	node.Status.Conditions = []v1.NodeCondition{{Type: v1.NodeReady, Status: cond}}
+	return node
+}
+
+// applyTo writes pe's scheduling constraints (nodeSelector, node
+// affinity, tolerations, topology spread constraints) into pending's spec.
+func (pe *Pending) applyTo(pending *v1.Pod, o APIOptions) {
+	pending.Spec.NodeSelector = maps.Clone(pe.NodeSelector)
+	var aff v1.NodeAffinity
+	empty := false
+	if len(pe.Required) > 0 {
+		ns := &v1.NodeSelector{}
+		for i := range pe.Required {
+			ns.NodeSelectorTerms = append(ns.NodeSelectorTerms, nodeTerm(&pe.Required[i]))
+			empty = empty || len(pe.Required[i].MatchExpressions) == 0
+		}
+		if !(o.EmptyTermMatchesAll && empty) {
+			aff.RequiredDuringSchedulingIgnoredDuringExecution = ns
+		}
+	}
+	for _, t := range pe.Preferred {
+		aff.PreferredDuringSchedulingIgnoredDuringExecution = append(aff.PreferredDuringSchedulingIgnoredDuringExecution,
+			v1.PreferredSchedulingTerm{Weight: int32(t.Weight), Preference: nodeTerm(&t.Term)})
+	}
+	if aff.RequiredDuringSchedulingIgnoredDuringExecution != nil || len(aff.PreferredDuringSchedulingIgnoredDuringExecution) > 0 {
+		pending.Spec.Affinity = &v1.Affinity{NodeAffinity: &aff}
+	}
+	for _, t := range pe.Tolerations {
+		pending.Spec.Tolerations = append(pending.Spec.Tolerations, v1.Toleration{Key: t.Key,
+			Operator: v1.TolerationOperator(t.Operator), Value: t.Value, Effect: v1.TaintEffect(t.Effect)})
+	}
+	for _, c := range pe.Spread {
+		tsc := v1.TopologySpreadConstraint{MaxSkew: int32(c.MaxSkew), TopologyKey: c.Key,
+			WhenUnsatisfiable: v1.DoNotSchedule, LabelSelector: labelSelector(c.Selector)}
+		if c.When == model.ScheduleAnyway {
+			tsc.WhenUnsatisfiable = v1.ScheduleAnyway
+		}
+		if c.MinDomains > 0 {
+			m := int32(c.MinDomains)
+			tsc.MinDomains = &m
+		}
+		if c.AffinityPolicy != "" {
+			p := v1.NodeInclusionPolicy(c.AffinityPolicy)
+			tsc.NodeAffinityPolicy = &p
+		}
+		if c.TaintsPolicy != "" {
+			p := v1.NodeInclusionPolicy(c.TaintsPolicy)
+			tsc.NodeTaintsPolicy = &p
+		}
+		pending.Spec.TopologySpreadConstraints = append(pending.Spec.TopologySpreadConstraints, tsc)
+	}
 }

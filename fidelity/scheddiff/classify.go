@@ -2,7 +2,6 @@ package scheddiff
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -98,23 +97,7 @@ func realAnswer(r *Real, s *Snapshot, v Variation) (Answer, error) {
 	if err != nil {
 		return Answer{Detail: "framework error: " + err.Error()}, nil
 	}
-	var b strings.Builder
-	if ra.PreFilter != "" {
-		fmt.Fprintf(&b, "  PreFilter rejected the pod: %s\n", ra.PreFilter)
-	}
-	for _, n := range slices.Sorted(maps.Keys(ra.Rejected)) {
-		fmt.Fprintf(&b, "  node %s: %s\n", n, ra.Rejected[n])
-	}
-	for _, n := range slices.Sorted(maps.Keys(ra.Scores)) {
-		fmt.Fprintf(&b, "  node %s:", n)
-		var total int64
-		for _, p := range slices.Sorted(maps.Keys(ra.Scores[n])) {
-			fmt.Fprintf(&b, " %s %d", p, ra.Scores[n][p])
-			total += ra.Scores[n][p]
-		}
-		fmt.Fprintf(&b, " = %d\n", total)
-	}
-	return Answer{Feasible: ra.Feasible, Top: ra.Top(v.Without...), Detail: b.String()}, nil
+	return Answer{Feasible: ra.Feasible, Top: ra.Top(v.Without...), Detail: realDetail(ra)}, nil
 }
 
 // Class is a known cause of disagreement: Applies says whether the

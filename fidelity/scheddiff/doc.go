@@ -15,4 +15,14 @@
 // with a counterfactual that removes it, such that the answers then agree.
 // The classes are written up in docs/divergences.md ("Measured against
 // kube-scheduler v1.36"); a disagreement no class explains fails the test.
+//
+// Trace replay (replay.go, replay_test.go) asks the real framework every
+// scheduling decision of the model's counterexamples (C1..C8 and the
+// example case files). A model state is translated by StateToAPI, which
+// shares the node and pod-spec translation with ToAPI and is checked
+// against it on random snapshots. A placement must be among the real
+// top-scoring nodes, "no feasible node" must be the real Filter phase
+// rejecting every node; a replayed decision that disagrees must belong to
+// one of the known classes, judged by the same counterfactuals
+// (Replayer.Judge), or the test fails.
 package scheddiff

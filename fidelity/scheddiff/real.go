@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	resourceslicetracker "k8s.io/dynamic-resource-allocation/resourceslice/tracker"
@@ -51,7 +52,12 @@ func (l *swapLister) PodGroupStates() fwk.PodGroupStateLister { return l.s.PodGr
 // constraints find the pod's selector as they would in a cluster
 // (helper.DefaultSelector reads ReplicaSets through informers, not the
 // snapshot).
-func NewReal() (*Real, error) {
+func NewReal() (*Real, error) { return NewRealWith(pendingReplicaSet()) }
+
+// NewRealWith builds the framework with objects (ReplicaSets) in its
+// informers: the trace replay (replay.go) gives every pod template of a
+// universe its own ReplicaSet.
+func NewRealWith(objects ...runtime.Object) (*Real, error) {
 	// The framework records plugin metrics unconditionally; scheduler.New
 	// registers them first, and so must we (it is idempotent).
 	metrics.Register()
@@ -66,7 +72,7 @@ func NewReal() (*Real, error) {
 		cancel()
 		return nil, fmt.Errorf("default configuration has %d profiles, want 1", len(cfg.Profiles))
 	}
-	client := fake.NewClientset(pendingReplicaSet())
+	client := fake.NewClientset(objects...)
 	factory := informers.NewSharedInformerFactory(client, 0)
 	// The DRA manager and CSI manager as scheduler.New makes them: the
 	// DynamicResources and NodeVolumeLimits plugins dereference them even
