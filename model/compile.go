@@ -238,9 +238,12 @@ func (u *Universe) compileFit(t *PodTemplate) ([]NodeFit, error) {
 		f.NodeName = t.NodeName == 0 || t.NodeName == n+1
 		f.Affinity = nodeSel.Matches(node.LabelSet)
 		if f.Affinity && len(required) > 0 {
+			// An empty required term matches no node (the API's rule, and
+			// upstream's nodeaffinity skips it); an empty preferred term
+			// is a no-op, below.
 			any := false
 			for _, r := range required {
-				if r.Matches(node.LabelSet) {
+				if !r.Empty() && r.Matches(node.LabelSet) {
 					any = true
 					break
 				}
@@ -248,7 +251,7 @@ func (u *Universe) compileFit(t *PodTemplate) ([]NodeFit, error) {
 			f.Affinity = any
 		}
 		for i, p := range preferred {
-			if p.Matches(node.LabelSet) {
+			if !p.Empty() && p.Matches(node.LabelSet) {
 				f.Preferred += t.Preferred[i].Weight
 			}
 		}

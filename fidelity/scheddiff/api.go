@@ -47,9 +47,6 @@ type APIOptions struct {
 	// HostnameAlias labels every node hostname=<name> as well, as the
 	// model's Compile does.
 	HostnameAlias bool
-	// EmptyTermMatchesAll drops required node affinity whose terms include
-	// an empty one, which is what the model's reading amounts to.
-	EmptyTermMatchesAll bool
 	// ExplicitZeros writes every zero request as "0".
 	ExplicitZeros bool
 }
@@ -166,16 +163,12 @@ func apiNode(name string, labels map[string]string, taints []model.Taint, milliC
 func (pe *Pending) applyTo(pending *v1.Pod, o APIOptions) {
 	pending.Spec.NodeSelector = maps.Clone(pe.NodeSelector)
 	var aff v1.NodeAffinity
-	empty := false
 	if len(pe.Required) > 0 {
 		ns := &v1.NodeSelector{}
 		for i := range pe.Required {
 			ns.NodeSelectorTerms = append(ns.NodeSelectorTerms, nodeTerm(&pe.Required[i]))
-			empty = empty || len(pe.Required[i].MatchExpressions) == 0
 		}
-		if !(o.EmptyTermMatchesAll && empty) {
-			aff.RequiredDuringSchedulingIgnoredDuringExecution = ns
-		}
+		aff.RequiredDuringSchedulingIgnoredDuringExecution = ns
 	}
 	for _, t := range pe.Preferred {
 		aff.PreferredDuringSchedulingIgnoredDuringExecution = append(aff.PreferredDuringSchedulingIgnoredDuringExecution,

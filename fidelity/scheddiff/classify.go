@@ -44,7 +44,6 @@ type Variation struct {
 // merge returns the union of v and w.
 func (v Variation) merge(w Variation) Variation {
 	v.API.HostnameAlias = v.API.HostnameAlias || w.API.HostnameAlias
-	v.API.EmptyTermMatchesAll = v.API.EmptyTermMatchesAll || w.API.EmptyTermMatchesAll
 	v.API.ExplicitZeros = v.API.ExplicitZeros || w.API.ExplicitZeros
 	v.Model.NotReadyAsTaints = v.Model.NotReadyAsTaints || w.Model.NotReadyAsTaints
 	v.Without = append(slices.Clone(v.Without), w.Without...)
@@ -147,15 +146,6 @@ var Classes = []Class{
 		Name:    "hostname-alias-label",
 		Applies: func(s *Snapshot) bool { return s.usesKey(model.KiviHostnameKey) },
 		Fix:     Variation{API: APIOptions{HostnameAlias: true}},
-	},
-	{
-		// An empty required NodeSelectorTerm matches every node in the
-		// model but no node upstream.
-		Name: "empty-required-term",
-		Applies: func(s *Snapshot) bool {
-			return slices.ContainsFunc(s.Pending.Required, func(t model.Selector) bool { return len(t.MatchExpressions) == 0 })
-		},
-		Fix: Variation{API: APIOptions{EmptyTermMatchesAll: true}},
 	},
 	{
 		// The model's NodeReady filter rejects a not-Ready node whatever

@@ -173,7 +173,7 @@ func TestKnownClasses(t *testing.T) {
 			p := pending()
 			p.Required = []model.Selector{{}}
 			return p
-		}()}, "empty-required-term"},
+		}()}, ""}, // the model now reads an empty term as upstream does
 		{"not-ready tolerated", Snapshot{Nodes: []Node{two[0], {Labels: map[string]string{}, MilliCPU: 4000, MemMiB: 4096, MaxPods: 110}},
 			Pending: func() Pending {
 				p := pending()

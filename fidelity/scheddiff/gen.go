@@ -161,8 +161,8 @@ func genRequests(t *rapid.T) Requests {
 	return r
 }
 
-// genTerm draws a node selector term of at least min expressions (an
-// empty required term is one of the suspected divergences).
+// genTerm draws a node selector term of at least min expressions (empty
+// required terms stay in the draws: they match no node, on both sides).
 func genTerm(t *rapid.T, min int) model.Selector {
 	var s model.Selector
 	for range rapid.IntRange(min, 2).Draw(t, "expressions") {

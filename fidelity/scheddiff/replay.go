@@ -225,10 +225,6 @@ var stepClasses = []stepClass{
 	{"hostname-alias-label", func(u *model.Universe, s *model.State, pod int) bool {
 		return templateUsesKey(&u.Templates[s.Pods[pod].Template], model.KiviHostnameKey)
 	}},
-	{"empty-required-term", func(u *model.Universe, s *model.State, pod int) bool {
-		return slices.ContainsFunc(u.Templates[s.Pods[pod].Template].Required,
-			func(t model.Selector) bool { return len(t.MatchExpressions) == 0 })
-	}},
 	{"missing-request-scored-as-default", func(u *model.Universe, s *model.State, pod int) bool {
 		for i, q := range s.Pods {
 			if q.Phase == model.Free || (q.Node == 0 && i != pod) {
