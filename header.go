@@ -41,7 +41,14 @@ func describeEvent(u *model.Universe, e *model.Event) string {
 		}
 		what = fmt.Sprintf("kubectl %s of the manifest %s", verb, name)
 	case model.ScaleDeployment:
-		what = fmt.Sprintf("kubectl scale of deployment 1..%d by -%d..+%d replicas", e.MaxDeployment, e.MaxDelta, e.MaxDelta)
+		which := fmt.Sprintf("deployment 1..%d", e.MaxDeployment)
+		if e.MaxDeployment == e.Deployment+1 && e.Deployment < len(u.Deployments) {
+			which = u.Deployments[e.Deployment].Name
+		}
+		what = fmt.Sprintf("kubectl scale of %s by -%d..+%d replicas", which, e.MaxDelta, e.MaxDelta)
+		if e.Targeted {
+			what = fmt.Sprintf("kubectl scale of %s to %d replicas", which, e.Target)
+		}
 	default:
 		what = e.Kind.String()
 	}

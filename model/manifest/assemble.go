@@ -55,6 +55,9 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 		}
 	}
 	names := map[string]string{} // namespace/name → model name
+	// index finds a deployment by model name without a scan per HPA
+	// (quadratic on large inputs).
+	index := map[string]int{}
 	for _, o := range objs {
 		if o.Kind == "Pod" {
 			continue
@@ -82,6 +85,7 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 			dd.Created = &f
 		}
 		as.c.Templates = append(as.c.Templates, td)
+		index[dd.Name] = len(as.c.Deployments)
 		as.c.Deployments = append(as.c.Deployments, dd)
 	}
 	hpaOf := map[string]Object{}
@@ -109,11 +113,7 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 				return nil, o.at().errorf(o.path("spec.scaleTargetRef"), "Deployment %s already has an HPA (%s document %d); Kubernetes refuses to scale a target of two HPAs", key, prev.File, prev.Doc)
 			}
 			hpaOf[key] = o
-			for i := range as.c.Deployments {
-				if as.c.Deployments[i].Name == name {
-					as.c.Deployments[i].HPA = h
-				}
-			}
+			as.c.Deployments[index[name]].HPA = h
 		case *DeschedulerPolicy:
 			if policy != nil {
 				return nil, o.at().errorf(o.path(""), "a second DeschedulerPolicy (the first is in %s document %d; accepted: one)", policy.File, policy.Doc)

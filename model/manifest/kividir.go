@@ -37,8 +37,9 @@ func LoadKiviDir(fsys fs.FS, root string, opts Options) (*Result, error) {
 		return nil, &Error{File: yamlDir, Msg: "no manifest (accepted: *.yaml, *.yml or *.json files)"}
 	}
 	var objs []Object
+	counts := objectCounts{}
 	for _, f := range files {
-		o, w, err := Decode(f.name, f.data)
+		o, w, err := decode(f.name, f.data, counts)
 		if err != nil {
 			return nil, err
 		}

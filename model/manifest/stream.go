@@ -36,11 +36,12 @@ func LoadStream(manifests []File, nodes, intents *File, opts Options) (*Result, 
 	}
 	var objs []Object
 	var names []string
+	counts := objectCounts{}
 	for _, f := range manifests {
 		if isBlank(f.Data) {
 			return nil, &Error{File: f.Name, Msg: "no Kubernetes object: the file is empty or holds only comments (accepted: Deployment, HorizontalPodAutoscaler, Node and DeschedulerPolicy manifests)"}
 		}
-		o, w, err := Decode(f.Name, f.Data)
+		o, w, err := decode(f.Name, f.Data, counts)
 		if err != nil {
 			return nil, err
 		}
@@ -61,7 +62,7 @@ func LoadStream(manifests []File, nodes, intents *File, opts Options) (*Result, 
 			}
 			cfg = &file{name: nodes.Name, data: nodes.Data}
 		} else {
-			o, w, err := Decode(nodes.Name, nodes.Data)
+			o, w, err := decode(nodes.Name, nodes.Data, counts)
 			if err != nil {
 				return nil, err
 			}
