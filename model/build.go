@@ -71,6 +71,28 @@ func (c *Cluster) BuildSetup(counts, replicas []int) (*Universe, *State, error) 
 	return c.build(layout, replicas, false, aliases, missing)
 }
 
+// NodeRank locates a written node: its type and its 0-based rank among
+// the written nodes of that type (a scaling setup's node of the same
+// type and rank stands for it).
+func (c *Cluster) NodeRank(name string) (typ string, rank int, ok bool) {
+	ranks := map[string]int{}
+	pos := 0
+	for _, g := range c.Nodes {
+		for i := range max(g.Count, 1) {
+			pos++
+			n := strconv.Itoa(pos)
+			if i < len(g.Names) {
+				n = g.Names[i]
+			}
+			if n == name {
+				return g.Type, ranks[g.Type], true
+			}
+			ranks[g.Type]++
+		}
+	}
+	return "", 0, false
+}
+
 // setupAliases lets events name the written topology's nodes in a
 // scaling setup, whose nodes are numbered: a written node stands for the
 // setup node of the same type and rank within that type (the second

@@ -61,6 +61,7 @@ func manifestOptions() manifest.Options {
 	return manifest.Options{
 		KnownIntent: func(name string) bool { _, ok := intents.UserName(name); return ok },
 		IntentNames: intents.Names(),
+		CheckIntent: intents.Check,
 	}
 }
 

@@ -2,7 +2,6 @@ package manifest
 
 import (
 	"errors"
-	"fmt"
 	"sort"
 	"strings"
 
@@ -17,6 +16,13 @@ type Options struct {
 	// passes its catalogue.
 	KnownIntent func(name string) bool
 	IntentNames []string
+	// CheckIntent checks a known intent's parameters against the
+	// deployments' names (in order, for Kivi's 1-based did) and returns
+	// the bad parameter ("" for the intent as a whole) and a message
+	// with the accepted values, or "" when they are right (nil: no
+	// check here; the verification checks them later, without the
+	// file's name).
+	CheckIntent func(d model.IntentDecl, deployments []string) (param, msg string)
 }
 
 // Result is a loaded cluster with the warnings found on the way.
@@ -165,19 +171,6 @@ func (as *assembly) finish(origin string) (*Result, error) {
 		return nil, &Error{File: origin, Msg: "the cluster does not build: " + err.Error(), Err: err}
 	}
 	return &Result{Cluster: as.c, Warnings: as.warns}, nil
-}
-
-// checkIntents validates intent names against the caller's catalogue.
-func (as *assembly) checkIntents(file string, decls []model.IntentDecl) error {
-	if as.opts.KnownIntent == nil {
-		return nil
-	}
-	for i, d := range decls {
-		if !as.opts.KnownIntent(d.Name) {
-			return &Error{File: file, Path: fmt.Sprintf("[%d].name", i), Msg: fmt.Sprintf("unknown intent %q (accepted: %s)", d.Name, strings.Join(as.opts.IntentNames, ", "))}
-		}
-	}
-	return nil
 }
 
 // IsInput reports whether err is a bad-input error of this package.

@@ -130,18 +130,18 @@ func (as *assembly) nodes(objs []Object, cc *kiviClusterConfig, cfg *file) error
 }
 
 func (as *assembly) intents(f *file) error {
-	decls, events, err := parseIntents(f.name, f.data)
+	decls, events, err := newIntentsReader(f.name, as.c, as.opts).parse(f.data)
 	if err != nil {
 		return err
 	}
 	if len(decls) == 0 {
 		return &Error{File: f.name, Msg: noIntent}
 	}
-	if err := as.checkIntents(f.name, decls); err != nil {
-		return err
-	}
 	as.c.Intents = append(as.c.Intents, decls...)
-	return as.addEvents(f.name, "events", events)
+	for _, ed := range events {
+		as.c.Events = append(as.c.Events, as.cpuDefault(ed))
+	}
+	return nil
 }
 
 // file is one input file's name (for messages) and content.
