@@ -215,7 +215,7 @@ func New(u *model.Universe, name string, p Params, opts Options) (Intent, error)
 	case "replica_num_always_meet_exp":
 		e, err := parseExpected(p["expReplicas"])
 		if err != nil {
-			return Intent{}, bad("expReplicas", "%v (accepted: an integer, \"spec\", \"spec-N\", \"spec+N\" or \"d[did].specReplicas-N\")", p["expReplicas"])
+			return Intent{}, bad("expReplicas", "%s (accepted: an integer, \"spec\", \"spec-N\", \"spec+N\" or \"d[did].specReplicas-N\")", quoted(p["expReplicas"]))
 		}
 		in.Kind, in.Watch = Monitor, expWatch{d: did, exp: e}
 		in.Explain = fmt.Sprintf("deployment %d reaches %s replicas and never drops below", did+1, e)

@@ -149,7 +149,7 @@ func keysOf(m map[string]string) string {
 }
 
 // noIntent is the message of an intents file that names no intent.
-const noIntent = "no intent: the file declares none (accepted: a list of {name, para}, or {intents: [...], events: [...]}, with at least one intent such as pod_always_schedulable)"
+const noIntent = "no intent: the file declares none (accepted: intents: [{name: NAME, params: {...}}], with at least one intent such as pod_always_schedulable; see docs/inputs.md)"
 
 // needDeployment fails when the workloads left no Deployment to verify:
 // every intent is about Deployments and their pods, so a verdict on an

@@ -370,7 +370,7 @@ func (r *intentsReader) kivi(path string, e kiviEvent) (model.EventDecl, error) 
 		// Kivi's integer para is a 1-based position; a name must exist.
 		if _, err := r.name(join(path, "para"), ed.Node, "node", r.nodes); err != nil {
 			if n, convErr := strconv.Atoi(ed.Node); convErr != nil || n < 1 || n > len(r.nodes) {
-				return ed, r.a.errorf(join(path, "para"), "no node %q (accepted: a node name, %s, or a 1-based position 1..%d)", ed.Node, shortList(r.nodes), len(r.nodes))
+				return ed, r.a.errorf(join(path, "para"), "%s: no such node (accepted: a node name, %s, or a 1-based position 1..%d)", ed.Node, shortList(r.nodes), len(r.nodes))
 			}
 		}
 	}
@@ -434,13 +434,19 @@ func shortList(names []string) string {
 
 // nearKey suggests the accepted word closest to a misspelt one.
 func nearKey(got string, accepted []string) string {
-	best, bestD := "", 3
+	// Only a unique closest word is a suggestion: node-d is as close to
+	// node-a as to node-b.
+	best, bestD, ties := "", 3, 0
 	for _, a := range accepted {
-		if d := editDistance(strings.ToLower(got), strings.ToLower(a)); d < bestD && d > 0 || (d == 0 && got != a) {
-			best, bestD = a, d
+		d := editDistance(strings.ToLower(got), strings.ToLower(a))
+		switch {
+		case d < bestD:
+			best, bestD, ties = a, d, 1
+		case d == bestD:
+			ties++
 		}
 	}
-	if best == "" {
+	if best == "" || ties > 1 || best == got {
 		return ""
 	}
 	return fmt.Sprintf("; did you mean %s?", best)
