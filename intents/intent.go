@@ -287,6 +287,13 @@ func needsDeployment(user string) bool {
 	return true
 }
 
+// ParamNames lists the parameters an intent (user or internal name)
+// accepts.
+func ParamNames(name string) []string {
+	user, _ := UserName(name)
+	return paramNames(user)
+}
+
 func paramNames(user string) []string {
 	switch user {
 	case "pod_always_schedulable", "no_kernel_panic":
