@@ -86,3 +86,60 @@ func TestEventsByNameInEveryMode(t *testing.T) {
 		}
 	}
 }
+
+// TestInputsDocShowsTheExample: docs/inputs.md shows the worked example's
+// files exactly as examples/inputs holds them (which the tests above
+// run), and the README links the page from its first screen.
+func TestInputsDocShowsTheExample(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "inputs.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown := 0
+	lines := strings.SplitAfter(string(doc), "\n")
+	for i := 0; i < len(lines); i++ {
+		path, ok := strings.CutPrefix(strings.TrimSpace(lines[i]), "```yaml file=")
+		if !ok {
+			continue
+		}
+		var block strings.Builder
+		for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "```"; i++ {
+			block.WriteString(lines[i])
+		}
+		want, err := os.ReadFile(filepath.Join("..", "..", path))
+		if err != nil {
+			t.Fatalf("docs/inputs.md shows %s: %v", path, err)
+		}
+		if block.String() != string(want) {
+			t.Errorf("docs/inputs.md shows %s differently from the file:\n%s", path, block.String())
+		}
+		shown++
+	}
+	if shown != 3 {
+		t.Errorf("docs/inputs.md shows %d example files, want manifests, nodes and intents", shown)
+	}
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := strings.Join(strings.SplitN(string(readme), "\n", 20)[:19], "\n")
+	if !strings.Contains(first, "(docs/inputs.md)") {
+		t.Error("README.md does not link docs/inputs.md in its first 20 lines")
+	}
+}
+
+// TestWorkedExampleAsDocumented: the results docs/inputs.md states for
+// its example: both intents violated with --all, and a JSON document.
+func TestWorkedExampleAsDocumented(t *testing.T) {
+	stream := []string{"-f", example("manifests.yaml"), "--nodes", example("nodes.yaml"), "--intents", example("intents.yaml")}
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), append([]string{"verify", "--quiet", "--all"}, stream...), &stdout, &stderr)
+	if code != exitViolated || !strings.Contains(stdout.String(), "Violating intent(s): pod_always_schedulable replica_num_always_meet_min") {
+		t.Errorf("--all: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+	stdout.Reset()
+	code = run(context.Background(), append([]string{"verify", "--quiet", "--json"}, stream...), &stdout, &stderr)
+	if code != exitViolated || !strings.HasPrefix(strings.TrimSpace(stdout.String()), "{") {
+		t.Errorf("--json: exit %d, stdout %q", code, stdout.String())
+	}
+}
