@@ -267,7 +267,7 @@ func deploymentParam(u *model.Universe, p Params) (int, error) {
 	}
 	n, err := intParam(p, "did", 1)
 	if err != nil || n < 1 || n > len(names) {
-		return 0, &ParamError{Param: "did", Msg: fmt.Sprintf("%v (accepted: a 1-based position 1..%d: %s; or deployment: NAME)", p["did"], len(names), list)}
+		return 0, &ParamError{Param: "did", Msg: fmt.Sprintf("%s (accepted: a 1-based position 1..%d: %s; or deployment: NAME)", quoted(p["did"]), len(names), list)}
 	}
 	return n - 1, nil
 }
