@@ -52,7 +52,7 @@ func describeEvent(u *model.Universe, e *model.Event) string {
 		what = fmt.Sprintf("kubectl %s of the manifest %s", verb, name)
 	case model.ScaleDeployment:
 		var names []string
-		for d := 0; d < e.MaxDeployment && d < len(u.Deployments); d++ {
+		for d := e.Deployment; d < e.MaxDeployment && d < len(u.Deployments); d++ {
 			names = append(names, u.Deployments[d].Name)
 		}
 		target := "deployment " + strings.Join(names, "")
@@ -60,6 +60,9 @@ func describeEvent(u *model.Universe, e *model.Event) string {
 			target = "one of the deployments " + strings.Join(names, ", ")
 		}
 		what = fmt.Sprintf("kubectl scale of %s by -%d..+%d replicas", target, e.MaxDelta, e.MaxDelta)
+		if e.Targeted {
+			what = fmt.Sprintf("kubectl scale of %s to %d replicas", target, e.Target)
+		}
 	default:
 		what = e.Kind.String()
 	}

@@ -3,6 +3,8 @@ package intents
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -124,29 +126,77 @@ type Options struct {
 	BalanceAtPodStart bool
 }
 
-// New builds a built-in intent from its user or internal name. did is the
-// deployment as a 1-based position (Kivi's convention) in params["did"].
+// ParamError is a bad parameter of an intent: which one, and a message
+// with the accepted values. It is an ErrBadParameter.
+type ParamError struct {
+	Intent string
+	// Param is the parameter's key ("" for the parameters as a whole).
+	Param string
+	Msg   string
+}
+
+func (e *ParamError) Error() string {
+	if e.Param == "" {
+		return fmt.Sprintf("intent %s: %s: %s", e.Intent, ErrBadParameter, e.Msg)
+	}
+	return fmt.Sprintf("intent %s: parameter %s: %s: %s", e.Intent, e.Param, ErrBadParameter, e.Msg)
+}
+
+// Unwrap makes a ParamError an ErrBadParameter.
+func (e *ParamError) Unwrap() error { return ErrBadParameter }
+
+// Check checks a declared intent against the deployments' names (in
+// order) without building the model, for readers that place errors in
+// their file: it returns the bad parameter and the message, or "", ""
+// (unknown intent names are the reader's to report).
+func Check(d model.IntentDecl, deployments []string) (param, msg string) {
+	u := &model.Universe{}
+	for _, n := range deployments {
+		u.Deployments = append(u.Deployments, model.Deployment{Name: n})
+	}
+	_, err := New(u, d.Name, d.Params, Options{})
+	var pe *ParamError
+	switch {
+	case err == nil:
+		return "", ""
+	case errors.As(err, &pe):
+		return pe.Param, pe.Msg
+	}
+	return "", err.Error()
+}
+
+// New builds a built-in intent from its user or internal name. The
+// intent's deployment is params["deployment"], its name, or
+// params["did"], its 1-based position (Kivi's convention); the first
+// deployment when neither is given.
 func New(u *model.Universe, name string, p Params, opts Options) (Intent, error) {
 	user, ok := UserName(name)
 	if !ok {
 		return Intent{}, fmt.Errorf("intent %q: %w (accepted: %s)", name, ErrUnknownIntent, strings.Join(catalogue, ", "))
 	}
-	for k := range p {
+	bad := func(param, format string, args ...any) error {
+		return &ParamError{Intent: user, Param: param, Msg: fmt.Sprintf(format, args...)}
+	}
+	for _, k := range slices.Sorted(maps.Keys(p)) {
 		if !accepts(user, k) {
-			return Intent{}, fmt.Errorf("intent %s: parameter %q: %w (accepted: %s)", user, k, ErrBadParameter, strings.Join(paramNames(user), ", "))
+			if len(paramNames(user)) == 0 {
+				return Intent{}, bad(k, "unknown parameter (accepted: none, %s takes no parameter)", user)
+			}
+			return Intent{}, bad(k, "unknown parameter (accepted: %s)", strings.Join(paramNames(user), ", "))
 		}
 	}
 	in := Intent{Name: user, Internal: InternalName(user), Deployment: -1}
 	did := -1
 	if needsDeployment(user) {
-		v, err := intParam(p, "did", 1)
+		d, err := deploymentParam(u, p)
 		if err != nil {
-			return Intent{}, fmt.Errorf("intent %s: %w", user, err)
+			var pe *ParamError
+			if errors.As(err, &pe) {
+				pe.Intent = user
+			}
+			return Intent{}, err
 		}
-		if v < 1 || v > len(u.Deployments) {
-			return Intent{}, fmt.Errorf("intent %s: parameter did = %d: %w (accepted: 1..%d, the deployment's position)", user, v, ErrBadParameter, len(u.Deployments))
-		}
-		did = v - 1
+		did = d
 		in.Deployment = did
 	}
 	switch user {
@@ -165,7 +215,7 @@ func New(u *model.Universe, name string, p Params, opts Options) (Intent, error)
 	case "replica_num_always_meet_exp":
 		e, err := parseExpected(p["expReplicas"])
 		if err != nil {
-			return Intent{}, fmt.Errorf("intent %s: %w", user, err)
+			return Intent{}, bad("expReplicas", "%s (accepted: an integer, \"spec\", \"spec-N\", \"spec+N\" or \"d[did].specReplicas-N\")", quoted(p["expReplicas"]))
 		}
 		in.Kind, in.Watch = Monitor, expWatch{d: did, exp: e}
 		in.Explain = fmt.Sprintf("deployment %s reaches %s replicas and never drops below", u.Deployments[did].Name, e)
@@ -179,11 +229,8 @@ func New(u *model.Universe, name string, p Params, opts Options) (Intent, error)
 		}
 	case "pod_balance_across_node":
 		k, err := intParam(p, "maxSkew", 2)
-		if err != nil {
-			return Intent{}, fmt.Errorf("intent %s: %w", user, err)
-		}
-		if k < 0 {
-			return Intent{}, fmt.Errorf("intent %s: maxSkew %d: %w (accepted: ≥ 0)", user, k, ErrBadParameter)
+		if err != nil || k < 0 {
+			return Intent{}, bad("maxSkew", "%v (accepted: an integer ≥ 0, default 2)", p["maxSkew"])
 		}
 		in.Kind, in.Watch = Monitor, balanceWatch{d: did, maxSkew: k, atPodStart: opts.BalanceAtPodStart}
 		in.Explain = fmt.Sprintf("whenever deployment %s is at spec and the cluster has settled, Running pods differ by at most %d between Ready nodes", u.Deployments[did].Name, k)
@@ -196,6 +243,42 @@ func New(u *model.Universe, name string, p Params, opts Options) (Intent, error)
 	return in, nil
 }
 
+// deploymentParam resolves the intent's deployment: by name, by Kivi's
+// 1-based position, or the first.
+func deploymentParam(u *model.Universe, p Params) (int, error) {
+	names := make([]string, len(u.Deployments))
+	for i, d := range u.Deployments {
+		names[i] = d.Name
+	}
+	list := strings.Join(names, ", ")
+	if len(names) > 10 {
+		list = strings.Join(names[:10], ", ") + fmt.Sprintf(", … (%d in all)", len(names))
+	}
+	v, byName := p["deployment"]
+	if _, byPos := p["did"]; byName && byPos {
+		return 0, &ParamError{Param: "did", Msg: "both deployment and did (accepted: one of them: deployment, a name, or did, Kivi's 1-based position)"}
+	}
+	if byName {
+		s, ok := v.(string)
+		if i := slices.Index(names, s); ok && i >= 0 {
+			return i, nil
+		}
+		return 0, &ParamError{Param: "deployment", Msg: fmt.Sprintf("%s: no such deployment (accepted: %s)", quoted(v), list)}
+	}
+	n, err := intParam(p, "did", 1)
+	if err != nil || n < 1 || n > len(names) {
+		return 0, &ParamError{Param: "did", Msg: fmt.Sprintf("%s (accepted: a 1-based position 1..%d: %s; or deployment: NAME)", quoted(p["did"]), len(names), list)}
+	}
+	return n - 1, nil
+}
+
+func quoted(v any) string {
+	if s, ok := v.(string); ok {
+		return strconv.Quote(s)
+	}
+	return fmt.Sprint(v)
+}
+
 func needsDeployment(user string) bool {
 	switch user {
 	case "pod_always_schedulable", "no_kernel_panic":
@@ -204,16 +287,23 @@ func needsDeployment(user string) bool {
 	return true
 }
 
+// ParamNames lists the parameters an intent (user or internal name)
+// accepts.
+func ParamNames(name string) []string {
+	user, _ := UserName(name)
+	return paramNames(user)
+}
+
 func paramNames(user string) []string {
 	switch user {
 	case "pod_always_schedulable", "no_kernel_panic":
 		return nil
 	case "replica_num_always_meet_exp":
-		return []string{"did", "expReplicas"}
+		return []string{"deployment", "did", "expReplicas"}
 	case "pod_balance_across_node":
-		return []string{"did", "maxSkew"}
+		return []string{"deployment", "did", "maxSkew"}
 	}
-	return []string{"did"}
+	return []string{"deployment", "did"}
 }
 
 func accepts(user, param string) bool {

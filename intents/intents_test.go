@@ -159,3 +159,35 @@ func TestBalanceWatch(t *testing.T) {
 		t.Fatalf("unbalanced start not reported: %q", msg)
 	}
 }
+
+// TestDeploymentByName: an intent names its deployment as the manifests
+// do; Kivi's did stays accepted; giving both, or a name that does not
+// exist, is a ParamError on that parameter.
+func TestDeploymentByName(t *testing.T) {
+	u, _ := cluster(t, 0)
+	name := u.Deployments[0].Name
+	in, err := New(u, "replica_num_always_meet_min", Params{"deployment": name}, Options{})
+	if err != nil || in.Deployment != 0 {
+		t.Fatalf("deployment %q: %+v, %v", name, in, err)
+	}
+	for _, tc := range []struct {
+		p     Params
+		param string
+	}{
+		{Params{"deployment": "nope"}, "deployment"},
+		{Params{"deployment": name, "did": 1}, "did"},
+		{Params{"deployment": 1}, "deployment"},
+	} {
+		_, err := New(u, "replica_num_always_meet_min", tc.p, Options{})
+		var pe *ParamError
+		if !errors.As(err, &pe) || pe.Param != tc.param || !errors.Is(err, ErrBadParameter) {
+			t.Errorf("%v: %v, want a ParamError on %s", tc.p, err, tc.param)
+		}
+	}
+	if param, msg := Check(model.IntentDecl{Name: "pod_balance_across_node", Params: map[string]any{"maxSkew": -1}}, []string{"web"}); param != "maxSkew" || msg == "" {
+		t.Errorf("Check maxSkew -1: %q %q", param, msg)
+	}
+	if param, msg := Check(model.IntentDecl{Name: "pod_balance_across_node", Params: map[string]any{"deployment": "web"}}, []string{"web"}); param != "" || msg != "" {
+		t.Errorf("Check of a good intent: %q %q", param, msg)
+	}
+}

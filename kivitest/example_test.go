@@ -19,3 +19,16 @@ func ExampleVerify() {
 	// [pod_always_schedulable]
 	// [4][kube-scheduler] Pod 10-6 cannot be scheduled: 0/3 nodes are available
 }
+
+// A test in a repository that keeps Kubernetes manifests: the files are
+// read as `kivi verify -f` reads them, the intents file (told apart by
+// its content) included. These are the worked example of docs/inputs.md,
+// whose zone spread leaves a pod with no feasible node when node-b fails.
+func ExampleManifests() {
+	t := &testing.T{} // in a real test, the *testing.T of the test function
+	src := kivitest.Manifests(t, "../examples/inputs/manifests.yaml", "../examples/inputs/nodes.yaml", "../examples/inputs/intents.yaml")
+	res := kivitest.Check(t, src, kivitest.Original(), kivitest.Workers(1))
+	fmt.Println(res.Violated)
+	// Output:
+	// [pod_always_schedulable]
+}

@@ -16,6 +16,7 @@ package kivitest
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,6 +29,7 @@ import (
 	"github.com/kivi-go/kivi/model"
 	"github.com/kivi-go/kivi/model/casefile"
 	"github.com/kivi-go/kivi/model/cases"
+	"github.com/kivi-go/kivi/model/manifest"
 	"github.com/kivi-go/kivi/scaling"
 )
 
@@ -36,6 +38,83 @@ type Source func() (*model.Cluster, error)
 
 // File loads a case file (YAML or JSON, the format of examples/cases/).
 func File(path string) Source { return func() (*model.Cluster, error) { return casefile.Load(path) } }
+
+// Manifests reads Kubernetes manifests as `kivi verify -f` does:
+// Deployments, HPAs, Nodes and a DeschedulerPolicy in any number of
+// files, plus at most one intents file (docs/inputs.md), told apart by
+// its content; a Kivi cluster_configs.json stands for the Nodes. Warnings
+// about fields the model does not represent go to the test log.
+func Manifests(t testing.TB, files ...string) Source {
+	return func() (*model.Cluster, error) {
+		t.Helper()
+		var ms []manifest.File
+		var nodes, ints *manifest.File
+		for _, p := range files {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return nil, err
+			}
+			f := manifest.File{Name: p, Data: data}
+			switch {
+			case manifest.IsIntentsFile(data):
+				if ints != nil {
+					return nil, fmt.Errorf("%s and %s are both intents files (accepted: one)", ints.Name, p)
+				}
+				ints = &f
+			case manifest.IsKiviClusterConfig(data):
+				nodes = &f
+			default:
+				ms = append(ms, f)
+			}
+		}
+		r, err := manifest.LoadStream(ms, nodes, ints, manifestOptions())
+		if err != nil {
+			return nil, err
+		}
+		for _, w := range r.Warnings {
+			t.Logf("kivitest: warning: %s", w)
+		}
+		return r.Cluster, nil
+	}
+}
+
+// Dir reads Kivi's configuration directory (yaml/ and user_input/), as
+// `kivi verify DIR` does.
+func Dir(t testing.TB, dir string) Source { return kiviDir(t, dir, false) }
+
+// Logs reads Kivi's log directory of a running cluster, as `kivi verify
+// --logs DIR` does.
+func Logs(t testing.TB, dir string) Source { return kiviDir(t, dir, true) }
+
+func kiviDir(t testing.TB, dir string, logs bool) Source {
+	return func() (*model.Cluster, error) {
+		t.Helper()
+		fsys := os.DirFS(filepath.Dir(filepath.Clean(dir)))
+		root := filepath.Base(filepath.Clean(dir))
+		load := manifest.LoadKiviDir
+		if logs {
+			load = manifest.LoadLogs
+		}
+		r, err := load(fsys, root, manifestOptions())
+		if err != nil {
+			return nil, err
+		}
+		for _, w := range r.Warnings {
+			t.Logf("kivitest: warning: %s", w)
+		}
+		return r.Cluster, nil
+	}
+}
+
+// manifestOptions passes the intent catalogue to the manifest readers,
+// as the kivi command does.
+func manifestOptions() manifest.Options {
+	return manifest.Options{
+		KnownIntent: func(name string) bool { _, ok := intents.UserName(name); return ok },
+		IntentNames: intents.Names(),
+		CheckIntent: intents.Check,
+	}
+}
 
 // Case is a built-in case (c1..c8) at a scale.
 func Case(name string, scale int, noViolation bool) Source {

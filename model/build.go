@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,8 +12,9 @@ import (
 // topology (its Nodes groups with their initial pods).
 func (c *Cluster) Build() (*Universe, *State, error) {
 	var layout []nodeSpec
+	types := indexNames(c.NodeTypes, nodeTypeName)
 	for gi, g := range c.Nodes {
-		t := c.nodeType(g.Type)
+		t := types.of(g.Type)
 		if t < 0 {
 			return nil, nil, fmt.Errorf("nodes[%d].type %q: no such node type (accepted: %s): %w", gi, g.Type, namesOf(c.NodeTypes, nodeTypeName), ErrInvalid)
 		}
@@ -48,7 +50,7 @@ func (c *Cluster) Build() (*Universe, *State, error) {
 	for i, d := range c.Deployments {
 		replicas[i] = d.Replicas
 	}
-	return c.build(layout, replicas, true)
+	return c.build(layout, replicas, true, nil, nil)
 }
 
 // BuildSetup returns the Universe and initial State of one setup of the
@@ -65,7 +67,76 @@ func (c *Cluster) BuildSetup(counts, replicas []int) (*Universe, *State, error) 
 			layout = append(layout, nodeSpec{typ: t, status: Ready, group: -1})
 		}
 	}
-	return c.build(layout, replicas, false)
+	aliases, missing := c.setupAliases(layout)
+	return c.build(layout, replicas, false, aliases, missing)
+}
+
+// NodeRank locates a written node: its type and its 0-based rank among
+// the written nodes of that type (a scaling setup's node of the same
+// type and rank stands for it).
+func (c *Cluster) NodeRank(name string) (typ string, rank int, ok bool) {
+	ranks := map[string]int{}
+	pos := 0
+	for _, g := range c.Nodes {
+		for i := range max(g.Count, 1) {
+			pos++
+			n := strconv.Itoa(pos)
+			if i < len(g.Names) {
+				n = g.Names[i]
+			}
+			if n == name {
+				return g.Type, ranks[g.Type], true
+			}
+			ranks[g.Type]++
+		}
+	}
+	return "", 0, false
+}
+
+// setupAliases lets events name the written topology's nodes in a
+// scaling setup, whose nodes are numbered: a written node stands for the
+// setup node of the same type and rank within that type (the second
+// node of type big is the setup's second node of type big).
+func (c *Cluster) setupAliases(layout []nodeSpec) (aliases nameIndex, missing map[string]string) {
+	aliases, missing = nameIndex{}, map[string]string{}
+	types := indexNames(c.NodeTypes, nodeTypeName)
+	var ofType [][]int // setup node positions by type
+	for i, ns := range layout {
+		for len(ofType) <= ns.typ {
+			ofType = append(ofType, nil)
+		}
+		ofType[ns.typ] = append(ofType[ns.typ], i)
+	}
+	rank := map[int]int{}
+	pos := 0
+	for _, g := range c.Nodes {
+		t := types.of(g.Type)
+		for i := range max(g.Count, 1) {
+			pos++
+			if t < 0 {
+				continue
+			}
+			name := strconv.Itoa(pos)
+			if i < len(g.Names) {
+				name = g.Names[i]
+			}
+			k := rank[t]
+			rank[t]++
+			if _, seen := aliases[name]; seen {
+				continue
+			}
+			if t < len(ofType) && k < len(ofType[t]) {
+				aliases[name] = ofType[t][k]
+			} else if _, seen := missing[name]; !seen {
+				have := 0
+				if t < len(ofType) {
+					have = len(ofType[t])
+				}
+				missing[name] = fmt.Sprintf("node %q is node %d of type %s in the written topology, and this setup has %d node(s) of that type", name, k+1, g.Type, have)
+			}
+		}
+	}
+	return aliases, missing
 }
 
 type nodeSpec struct {
@@ -76,40 +147,66 @@ type nodeSpec struct {
 	group  int
 }
 
-// indexByName returns the index of the element named want, or -1.
-func indexByName[T any](xs []T, name func(T) string, want string) int {
-	for i, x := range xs {
-		if name(x) == want {
-			return i
-		}
+// nameIndex maps names to positions. Build makes one per table, once:
+// a scan per lookup is quadratic in the number of deployments, which
+// made large inputs take minutes.
+type nameIndex map[string]int
+
+// indexNames indexes xs by name; the first of equal names wins, as a
+// scan from the front would find it.
+func indexNames[T any](xs []T, name func(T) string) nameIndex {
+	m := make(nameIndex, len(xs))
+	for i := len(xs) - 1; i >= 0; i-- {
+		m[name(xs[i])] = i
+	}
+	return m
+}
+
+// of returns the position of the element named want, or -1.
+func (m nameIndex) of(want string) int {
+	if i, ok := m[want]; ok {
+		return i
 	}
 	return -1
 }
 
-// namesOf lists the elements' names for "accepted: …" messages.
+// namesOf lists the elements' names for "accepted: …" messages, the
+// first ten of them on large inputs.
 func namesOf[T any](xs []T, name func(T) string) string {
-	out := make([]string, len(xs))
+	const shown = 10
+	out := make([]string, 0, min(len(xs), shown+1))
 	for i, x := range xs {
-		out[i] = name(x)
+		if i == shown {
+			out = append(out, fmt.Sprintf("… (%d in all)", len(xs)))
+			break
+		}
+		out = append(out, name(x))
 	}
 	return strings.Join(out, ", ")
 }
 
-func nodeTypeName(t NodeType) string         { return t.Name }
-func templateName(t TemplateDecl) string     { return t.Name }
-func deploymentName(d DeploymentDecl) string { return d.Name }
+func nodeTypeName(t NodeType) string                         { return t.Name }
+func templateName(t TemplateDecl) string                     { return t.Name }
+func deploymentName(d DeploymentDecl) string                 { return d.Name }
+func deploymentTemplateName(d DeploymentTemplateDecl) string { return d.Name }
 
-func (c *Cluster) nodeType(name string) int { return indexByName(c.NodeTypes, nodeTypeName, name) }
-func (c *Cluster) templateIndex(name string) int {
-	return indexByName(c.Templates, templateName, name)
-}
-func (c *Cluster) deploymentIndex(name string) int {
-	return indexByName(c.Deployments, deploymentName, name)
-}
 func (c *Cluster) templateNames() string   { return namesOf(c.Templates, templateName) }
 func (c *Cluster) deploymentNames() string { return namesOf(c.Deployments, deploymentName) }
 
-func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool) (*Universe, *State, error) {
+// lookup resolves the names events and initial pods use.
+type lookup struct {
+	deployments, templates, deploymentTemplates nameIndex
+	// nodes maps node names to positions; aliases (scaling setups only)
+	// maps the written topology's node names to the setup node of the
+	// same type and rank; nodeNames are the names in node order.
+	nodes, aliases nameIndex
+	nodeNames      []string
+	// missing (scaling setups only) explains a written node the setup
+	// lacks: its type has fewer nodes there.
+	missing map[string]string
+}
+
+func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliases nameIndex, missing map[string]string) (*Universe, *State, error) {
 	u := &Universe{Descheduler: c.Descheduler}
 	if c.LowestIndexTieBreak {
 		u.Options.TieBreak = LowestIndex
@@ -132,6 +229,17 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool) (*Univ
 		u.Nodes = append(u.Nodes, Node{Name: name, Type: ns.typ, CPU: t.CPU, Memory: t.Memory,
 			ReservedCPU: t.ReservedCPU, ReservedMemory: t.ReservedMemory, MaxPods: t.MaxPods,
 			Labels: labels, Taints: append([]Taint(nil), t.Taints...)})
+	}
+	look := lookup{
+		deployments:         indexNames(c.Deployments, deploymentName),
+		templates:           indexNames(c.Templates, templateName),
+		deploymentTemplates: indexNames(c.DeploymentTemplates, deploymentTemplateName),
+		nodes:               nodeIndex,
+		aliases:             aliases,
+		missing:             missing,
+	}
+	for _, n := range u.Nodes {
+		look.nodeNames = append(look.nodeNames, n.Name)
 	}
 	for i, td := range c.Templates {
 		pt, err := td.compile(nodeIndex)
@@ -165,7 +273,7 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool) (*Univ
 	// commands: its replicas or its HPA's maximum.
 	var needs []int
 	for i, d := range c.Deployments {
-		t := c.templateIndex(d.Template)
+		t := look.templates.of(d.Template)
 		if t < 0 {
 			return nil, nil, fmt.Errorf("deployments[%d] (%s).template %q: no such template (accepted: %s): %w", i, d.Name, d.Template, c.templateNames(), ErrInvalid)
 		}
@@ -197,7 +305,7 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool) (*Univ
 		needs = append(needs, need)
 	}
 	for i, dt := range c.DeploymentTemplates {
-		t := c.templateIndex(dt.Template)
+		t := look.templates.of(dt.Template)
 		if t < 0 {
 			return nil, nil, fmt.Errorf("deploymentTemplates[%d] (%s).template %q: no such template (accepted: %s): %w", i, dt.Name, dt.Template, c.templateNames(), ErrInvalid)
 		}
@@ -225,7 +333,7 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool) (*Univ
 		slots += reps
 	}
 	for i, e := range c.Events {
-		ev, err := c.compileEvent(e, nodeIndex)
+		ev, err := c.compileEvent(e, look)
 		if err != nil {
 			return nil, nil, fmt.Errorf("events[%d] (%s): %w", i, e.Kind, err)
 		}
@@ -269,7 +377,7 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool) (*Univ
 		slot := 0
 		for n, ns := range layout {
 			for pi, p := range ns.pods {
-				d := c.deploymentIndex(p.Deployment)
+				d := look.deployments.of(p.Deployment)
 				if d < 0 {
 					return nil, nil, fmt.Errorf("nodes[%d].pods[%d].deployment %q: no such deployment (accepted: %s): %w", ns.group, pi, p.Deployment, c.deploymentNames(), ErrInvalid)
 				}
@@ -303,6 +411,7 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool) (*Univ
 // needs more reaches the pod-slot bound and ends Unknown.
 func commandSlots(u *Universe, replicas, needs []int) int {
 	grow := make([]int, len(needs))
+	target := make([]int, len(needs)) // the largest scale target
 	rollouts := false
 	for _, e := range u.Events {
 		switch e.Kind {
@@ -311,8 +420,12 @@ func commandSlots(u *Universe, replicas, needs []int) int {
 			if delta == 0 {
 				delta = defaultScaleDelta
 			}
-			for d := range min(e.MaxDeployment, len(grow)) {
-				grow[d] += delta
+			for d := e.Deployment; d < min(e.MaxDeployment, len(grow)); d++ {
+				if e.Targeted {
+					target[d] = max(target[d], e.Target)
+				} else {
+					grow[d] += delta
+				}
 			}
 		case ApplyDeployment:
 			rollouts = true
@@ -320,7 +433,7 @@ func commandSlots(u *Universe, replicas, needs []int) int {
 	}
 	total := 0
 	for d, need := range needs {
-		peak := max(need, replicas[d]+grow[d])
+		peak := max(need, replicas[d]+grow[d], target[d]+grow[d])
 		if cfg := u.Configs[d]; rollouts && cfg.Strategy != Recreate {
 			surge := cfg.MaxSurge.Value
 			if cfg.MaxSurge.Percent {
@@ -441,7 +554,7 @@ func (h *HPADecl) compile(replicas int, setup bool) (HPA, error) {
 	return spec, nil
 }
 
-func (c *Cluster) compileEvent(e EventDecl, nodeIndex map[string]int) (Event, error) {
+func (c *Cluster) compileEvent(e EventDecl, look lookup) (Event, error) {
 	ev := Event{Parallel: e.Parallel, MaxDelta: e.MaxDelta, DeltaUnit: e.DeltaUnit, MaxDeployment: e.MaxDeployment}
 	kinds := map[string]EventKind{}
 	for k, n := range eventNames {
@@ -461,23 +574,26 @@ func (c *Cluster) compileEvent(e EventDecl, nodeIndex map[string]int) (Event, er
 	default:
 		return ev, fmt.Errorf("when %q (accepted: main, first, afterStable): %w", e.When, ErrInvalid)
 	}
+	if e.Replicas != nil && k != ScaleDeployment {
+		return ev, fmt.Errorf("replicas: only scaleDeployment takes a target: %w", ErrInvalid)
+	}
 	switch k {
 	case CPUChange, CreateTargetDeployment:
-		d := c.deploymentIndex(e.Deployment)
+		d := look.deployments.of(e.Deployment)
 		if d < 0 {
 			return ev, fmt.Errorf("deployment %q: no such deployment (accepted: %s): %w", e.Deployment, c.deploymentNames(), ErrInvalid)
 		}
 		ev.Deployment = d
 	case NodeFailure:
-		n, ok := nodeIndex[e.Node]
-		if !ok {
-			return ev, fmt.Errorf("node %q: no such node: %w", e.Node, ErrInvalid)
+		n, err := look.node(e.Node)
+		if err != nil {
+			return ev, err
 		}
 		ev.Node = n
 	case ApplyDeployment, CreateDeployment:
-		found := indexByName(c.DeploymentTemplates, func(d DeploymentTemplateDecl) string { return d.Name }, e.Template)
+		found := look.deploymentTemplates.of(e.Template)
 		if found < 0 {
-			return ev, fmt.Errorf("template %q: no such deployment template: %w", e.Template, ErrInvalid)
+			return ev, fmt.Errorf("template %q: no such deployment template (accepted: %s): %w", e.Template, namesOf(c.DeploymentTemplates, deploymentTemplateName), ErrInvalid)
 		}
 		ev.Template = found
 	case Maintenance:
@@ -488,8 +604,50 @@ func (c *Cluster) compileEvent(e EventDecl, nodeIndex map[string]int) (Event, er
 		if ev.MaxDeployment == 0 {
 			ev.MaxDeployment = len(c.Deployments)
 		}
+		// A named deployment narrows the choice to [d, d+1).
+		if e.Deployment != "" {
+			d := look.deployments.of(e.Deployment)
+			if d < 0 {
+				return ev, fmt.Errorf("deployment %q: no such deployment (accepted: %s): %w", e.Deployment, c.deploymentNames(), ErrInvalid)
+			}
+			if e.MaxDeployment != 0 {
+				return ev, fmt.Errorf("deployment and maxDeployment: give one (accepted: deployment: NAME, or maxDeployment: N for the first N): %w", ErrInvalid)
+			}
+			ev.Deployment, ev.MaxDeployment = d, d+1
+		}
+		if e.Replicas != nil {
+			if e.MaxDelta != 0 {
+				return ev, fmt.Errorf("replicas and maxDelta: give one (accepted: replicas: N, a target, or maxDelta: N, every change up to N): %w", ErrInvalid)
+			}
+			if *e.Replicas < 0 || *e.Replicas > math.MaxInt16 {
+				return ev, fmt.Errorf("replicas %d (accepted: 0..%d): %w", *e.Replicas, math.MaxInt16, ErrInvalid)
+			}
+			ev.Targeted, ev.Target = true, *e.Replicas
+		}
 	}
 	return ev, nil
+}
+
+// node resolves an event's node: its name, then (scaling setups) the
+// written node of that name, then Kivi's 1-based position.
+func (l lookup) node(name string) (int, error) {
+	if n, ok := l.nodes[name]; ok {
+		return n, nil
+	}
+	if n, ok := l.aliases[name]; ok {
+		return n, nil
+	}
+	if why, ok := l.missing[name]; ok {
+		return 0, fmt.Errorf("%s: %w", why, ErrInvalid)
+	}
+	if p, err := strconv.Atoi(name); err == nil && p >= 1 && p <= len(l.nodeNames) {
+		return p - 1, nil
+	}
+	shown := l.nodeNames
+	if len(shown) > 10 {
+		shown = append(shown[:10:10], fmt.Sprintf("… (%d in all)", len(l.nodeNames)))
+	}
+	return 0, fmt.Errorf("node %q: no such node (accepted: a node name, %s, or a 1-based position 1..%d): %w", name, strings.Join(shown, ", "), len(l.nodeNames), ErrInvalid)
 }
 
 // spreadOption reads a two-valued field of topologySpreadConstraints[j]:

@@ -171,8 +171,12 @@ type EventDecl struct {
 	// and a change that branches over every millicore explores hundreds
 	// of successors that differ in no decision of any controller.
 	DeltaUnit int `json:"deltaUnit,omitempty"`
-	// MaxDeployment for scaleDeployment: deployments 1..MaxDeployment.
+	// MaxDeployment for scaleDeployment: deployments 1..MaxDeployment
+	// (Kivi's convention); Deployment names the one deployment instead.
 	MaxDeployment int `json:"maxDeployment,omitempty"`
+	// Replicas for scaleDeployment: the target of `kubectl scale
+	// --replicas=N` (one branch) instead of every change up to MaxDelta.
+	Replicas *int `json:"replicas,omitempty"`
 }
 
 // IntentDecl is an intent with its parameters.

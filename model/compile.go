@@ -189,6 +189,9 @@ func (u *Universe) Compile() error {
 			if e.MaxDeployment < 1 || e.MaxDeployment > len(u.Deployments) {
 				return fmt.Errorf("events[%d] (%s): maxDeployment %d out of 1..%d: %w", i, e.Kind, e.MaxDeployment, len(u.Deployments), ErrInvalid)
 			}
+			if e.Deployment < 0 || e.Deployment >= e.MaxDeployment {
+				return fmt.Errorf("events[%d] (%s): deployment %d out of 0..%d: %w", i, e.Kind, e.Deployment, e.MaxDeployment-1, ErrInvalid)
+			}
 		default:
 			return fmt.Errorf("events[%d]: unknown kind %d: %w", i, e.Kind, ErrInvalid)
 		}

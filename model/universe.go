@@ -392,6 +392,12 @@ type Event struct {
 	Template      int
 	Parallel      int
 	MaxDeployment int
+	// Targeted ScaleDeployment sets the replicas to Target (`kubectl
+	// scale --replicas=Target`); otherwise it changes them by up to
+	// MaxDelta. Deployment is then the first deployment it may scale:
+	// Deployment..MaxDeployment-1.
+	Targeted bool
+	Target   int
 	// MaxDelta bounds CPUChange (default 6) and ScaleDeployment (default 3).
 	MaxDelta int
 	// DeltaUnit scales CPUChange's deltas (default 1): δ·DeltaUnit for δ

@@ -57,6 +57,7 @@ func BoundsOf(c *model.Cluster) (Bounds, error) {
 		}
 		b.NodeTypes = append(b.NodeTypes, tb)
 	}
+	keepNamedNodes(c, b.NodeTypes)
 	for _, d := range c.Deployments {
 		per := d.MaxPodsPerNode
 		if per == 0 {
@@ -69,6 +70,29 @@ func BoundsOf(c *model.Cluster) (Bounds, error) {
 		b.Deployments = append(b.Deployments, db)
 	}
 	return b, b.Validate()
+}
+
+// keepNamedNodes raises the node types' minimums so that every setup has
+// the nodes the events name: a nodeFailure of node-b is about node-b,
+// and a setup without it (as the setup node of node-b's type and rank)
+// would check something the user did not ask. Kivi's 1-based positions
+// name no written node and stay positions in every setup.
+func keepNamedNodes(c *model.Cluster, types []TypeBounds) {
+	for _, e := range c.Events {
+		if e.Kind != "nodeFailure" {
+			continue
+		}
+		typ, rank, ok := c.NodeRank(e.Node)
+		if !ok {
+			continue
+		}
+		for i := range types {
+			if types[i].Name == typ {
+				types[i].Min = max(types[i].Min, rank+1)
+				types[i].Max = max(types[i].Max, types[i].Min)
+			}
+		}
+	}
 }
 
 // Validate reports the first bound that makes the search meaningless,

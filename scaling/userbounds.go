@@ -40,6 +40,7 @@ func InputBounds(c *model.Cluster, confidentNodes int) (Bounds, error) {
 		}
 		b.NodeTypes = append(b.NodeTypes, TypeBounds{Name: nt.Name, Min: 0, Max: hi})
 	}
+	keepNamedNodes(c, b.NodeTypes)
 	for _, d := range c.Deployments {
 		per := d.MaxPodsPerNode
 		if per == 0 {

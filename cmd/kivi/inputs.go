@@ -65,6 +65,7 @@ func manifestOptions() manifest.Options {
 	return manifest.Options{
 		KnownIntent: func(name string) bool { _, ok := intents.UserName(name); return ok },
 		IntentNames: intents.Names(),
+		CheckIntent: intents.Check,
 	}
 }
 

@@ -68,8 +68,9 @@ func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
   kivi verify --case cN [--original] [--scale N] [--no-violation] [flags]
   kivi verify [flags] FILE.yaml
+  kivi verify [flags] -f MANIFESTS.yaml... [--nodes FILE] [--intents FILE] | DIR | --logs DIR   (docs/inputs.md)
   kivi explore (--case cN | FILE.yaml) [verify's flags] [--port N]   (the trace explorer on 127.0.0.1)
-  kivi simulate (--case cN | FILE.yaml) [--seed N] [--steps N]
+  kivi simulate (--case cN | FILE.yaml | -f FILE... | DIR | --logs DIR) [--seed N] [--steps N]   (exit 1 on a violation)
   kivi verify --case cN --shard K/N [--shard-out FILE]   (one slice of the scaling search)
   kivi merge [--json] SHARD.json...
   kivi cases

@@ -1,6 +1,7 @@
 package casefile
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -16,6 +17,28 @@ import (
 	"github.com/kivi-go/kivi/model"
 )
 
+// maxCaseFileBytes bounds a case file's size.
+const maxCaseFileBytes = 8 << 20
+
+// manifestKind tells a Kubernetes manifest (top-level apiVersion and
+// kind, in YAML or JSON) given where a case file was expected, and
+// returns its kind. A case file has neither key.
+func manifestKind(data []byte) (string, bool) {
+	var probe struct {
+		APIVersion any    `json:"apiVersion"`
+		Kind       string `json:"kind"`
+	}
+	first := data
+	// The first YAML document is enough (a manifest stream has several).
+	if i := bytes.Index(data, []byte("\n---")); i >= 0 {
+		first = data[:i]
+	}
+	if yaml.Unmarshal(first, &probe) != nil || probe.APIVersion == nil || probe.Kind == "" {
+		return "", false
+	}
+	return probe.Kind, true
+}
+
 // Load reads the case file at path (YAML or JSON); see Parse.
 func Load(path string) (*model.Cluster, error) {
 	data, err := os.ReadFile(path)
@@ -28,6 +51,15 @@ func Load(path string) (*model.Cluster, error) {
 // Parse reads a case file (YAML or JSON) strictly and checks that it
 // builds. name is the file name used in error messages.
 func Parse(name string, data []byte) (*model.Cluster, error) {
+	// Checked before parsing: parsing YAML costs about twenty times its
+	// size in memory, and a case file the model can hold (at most
+	// model.MaxObjects nodes and deployments) is far smaller.
+	if len(data) > maxCaseFileBytes {
+		return nil, &Error{File: name, Msg: fmt.Sprintf("the file is %.1f MB (accepted: at most %d MiB; the model holds at most %d nodes and %d deployments)", float64(len(data))/1e6, maxCaseFileBytes>>20, model.MaxObjects, model.MaxObjects)}
+	}
+	if kind, ok := manifestKind(data); ok {
+		return nil, &Error{File: name, Msg: fmt.Sprintf("this is a Kubernetes manifest (kind: %s), not a case file: pass manifests with -f (kivi verify -f %s), or kivitest.Manifests in tests (accepted here: a case file with nodeTypes, nodes, templates, deployments, ...)", kind, name)}
+	}
 	js, err := yaml.YAMLToJSONStrict(data)
 	if err != nil {
 		msg := strings.TrimPrefix(err.Error(), "error converting YAML to JSON: ")

@@ -2,7 +2,6 @@ package manifest
 
 import (
 	"errors"
-	"fmt"
 	"sort"
 	"strings"
 
@@ -17,6 +16,13 @@ type Options struct {
 	// passes its catalogue.
 	KnownIntent func(name string) bool
 	IntentNames []string
+	// CheckIntent checks a known intent's parameters against the
+	// deployments' names (in order, for Kivi's 1-based did) and returns
+	// the bad parameter ("" for the intent as a whole) and a message
+	// with the accepted values, or "" when they are right (nil: no
+	// check here; the verification checks them later, without the
+	// file's name).
+	CheckIntent func(d model.IntentDecl, deployments []string) (param, msg string)
 }
 
 // Result is a loaded cluster with the warnings found on the way.
@@ -55,6 +61,9 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 		}
 	}
 	names := map[string]string{} // namespace/name → model name
+	// index finds a deployment by model name without a scan per HPA
+	// (quadratic on large inputs).
+	index := map[string]int{}
 	for _, o := range objs {
 		if o.Kind == "Pod" {
 			continue
@@ -82,6 +91,7 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 			dd.Created = &f
 		}
 		as.c.Templates = append(as.c.Templates, td)
+		index[dd.Name] = len(as.c.Deployments)
 		as.c.Deployments = append(as.c.Deployments, dd)
 	}
 	hpaOf := map[string]Object{}
@@ -109,11 +119,7 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 				return nil, o.at().errorf(o.path("spec.scaleTargetRef"), "Deployment %s already has an HPA (%s document %d); Kubernetes refuses to scale a target of two HPAs", key, prev.File, prev.Doc)
 			}
 			hpaOf[key] = o
-			for i := range as.c.Deployments {
-				if as.c.Deployments[i].Name == name {
-					as.c.Deployments[i].HPA = h
-				}
-			}
+			as.c.Deployments[index[name]].HPA = h
 		case *DeschedulerPolicy:
 			if policy != nil {
 				return nil, o.at().errorf(o.path(""), "a second DeschedulerPolicy (the first is in %s document %d; accepted: one)", policy.File, policy.Doc)
@@ -143,7 +149,7 @@ func keysOf(m map[string]string) string {
 }
 
 // noIntent is the message of an intents file that names no intent.
-const noIntent = "no intent: the file declares none (accepted: a list of {name, para}, or {intents: [...], events: [...]}, with at least one intent such as pod_always_schedulable)"
+const noIntent = "no intent: the file declares none (accepted: intents: [{name: NAME, params: {...}}], with at least one intent such as pod_always_schedulable; see docs/inputs.md)"
 
 // needDeployment fails when the workloads left no Deployment to verify:
 // every intent is about Deployments and their pods, so a verdict on an
@@ -165,19 +171,6 @@ func (as *assembly) finish(origin string) (*Result, error) {
 		return nil, &Error{File: origin, Msg: "the cluster does not build: " + err.Error(), Err: err}
 	}
 	return &Result{Cluster: as.c, Warnings: as.warns}, nil
-}
-
-// checkIntents validates intent names against the caller's catalogue.
-func (as *assembly) checkIntents(file string, decls []model.IntentDecl) error {
-	if as.opts.KnownIntent == nil {
-		return nil
-	}
-	for i, d := range decls {
-		if !as.opts.KnownIntent(d.Name) {
-			return &Error{File: file, Path: fmt.Sprintf("[%d].name", i), Msg: fmt.Sprintf("unknown intent %q (accepted: %s)", d.Name, strings.Join(as.opts.IntentNames, ", "))}
-		}
-	}
-	return nil
 }
 
 // IsInput reports whether err is a bad-input error of this package.

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kivi-go/kivi/model"
 	sigsjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 )
@@ -48,6 +49,51 @@ func (o Object) path(field string) string {
 // with a warning (kinds.go); a modelled kind with a wrong apiVersion, a
 // misspelt kind and any malformed document are errors.
 func Decode(file string, data []byte) ([]Object, []Warning, error) {
+	return decode(file, data, objectCounts{})
+}
+
+// maxDocumentBytes bounds one YAML document, maxJSONBytes one JSON text:
+// the model holds at most model.MaxObjects deployments and nodes, which
+// even as verbose `kubectl get -o yaml` output (managedFields included)
+// is a few MB. Parsing YAML takes about twenty times its size in memory,
+// JSON a few times; a JSON text may be a whole `kubectl get pods -o
+// json` of which only some pods are modelled.
+const (
+	maxDocumentBytes = 8 << 20
+	maxJSONBytes     = 32 << 20
+)
+
+// objectCounts counts the modelled objects read so far, by kind, over
+// every file of one input, so that an input the model cannot hold stops
+// being read at the first object too many, not after minutes of parsing
+// and building.
+type objectCounts map[string]int
+
+// add counts o and returns an error once its kind passes the model's
+// bound.
+func (n objectCounts) add(d *decoder, o Object) error {
+	// Each kind has its own bound: deployments (and so HPAs, one per
+	// deployment), nodes, pods (pod slots).
+	n[o.Kind]++
+	if n[o.Kind] > model.MaxObjects {
+		return d.at.errorf(o.Path, "more than %d %s objects in the input (accepted: at most %d, the model's bound on %s); the rest of the input is not read", model.MaxObjects, o.Kind, model.MaxObjects, boundOf(o.Kind))
+	}
+	return nil
+}
+
+func boundOf(kind string) string {
+	switch kind {
+	case "Node":
+		return "nodes"
+	case "Pod":
+		return "pod slots"
+	case "HorizontalPodAutoscaler":
+		return "deployments, each with at most one HPA"
+	}
+	return "deployments"
+}
+
+func decode(file string, data []byte, counts objectCounts) ([]Object, []Warning, error) {
 	var parts [][]byte
 	if looksLikeJSON(data) {
 		parts = [][]byte{data}
@@ -62,6 +108,9 @@ func Decode(file string, data []byte) ([]Object, []Warning, error) {
 	var warns []Warning
 	doc := 0
 	for _, part := range parts {
+		if limit := documentLimit(part); len(part) > limit {
+			return nil, nil, &Error{File: file, Doc: doc + 1, Msg: fmt.Sprintf("this document is %.1f MB (accepted: at most %d MiB per document; the model holds at most %d deployments and %d nodes)", float64(len(part))/1e6, limit>>20, model.MaxObjects, model.MaxObjects)}
+		}
 		js, err := toJSON(part)
 		if err != nil {
 			return nil, nil, &Error{File: file, Doc: doc + 1, Msg: err.Error()}
@@ -70,7 +119,7 @@ func Decode(file string, data []byte) ([]Object, []Warning, error) {
 			continue
 		}
 		doc++
-		d := decoder{at: at{file: file, doc: doc}}
+		d := decoder{at: at{file: file, doc: doc}, counts: counts}
 		if err := d.object(js, ""); err != nil {
 			return nil, nil, err
 		}
@@ -78,6 +127,13 @@ func Decode(file string, data []byte) ([]Object, []Warning, error) {
 		warns = append(warns, d.warns...)
 	}
 	return objs, warns, nil
+}
+
+func documentLimit(part []byte) int {
+	if looksLikeJSON(part) {
+		return maxJSONBytes
+	}
+	return maxDocumentBytes
 }
 
 func isNull(js []byte) bool {
@@ -105,9 +161,10 @@ func toJSON(part []byte) ([]byte, error) {
 }
 
 type decoder struct {
-	at    at
-	objs  []Object
-	warns []Warning
+	at     at
+	objs   []Object
+	warns  []Warning
+	counts objectCounts
 }
 
 // object decodes one object (recursing into Lists) found at path.
@@ -168,7 +225,11 @@ func (d *decoder) object(js []byte, path string) error {
 	if err != nil {
 		return err
 	}
-	d.objs = append(d.objs, Object{File: d.at.file, Doc: d.at.doc, Path: path, Kind: tm.Kind, APIVersion: tm.APIVersion, Value: v, Unknown: unknown})
+	o := Object{File: d.at.file, Doc: d.at.doc, Path: path, Kind: tm.Kind, APIVersion: tm.APIVersion, Value: v, Unknown: unknown}
+	if err := d.counts.add(d, o); err != nil {
+		return err
+	}
+	d.objs = append(d.objs, o)
 	return nil
 }
 

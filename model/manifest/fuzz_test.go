@@ -24,7 +24,7 @@ func seedFiles(f *testing.F, patterns ...string) {
 }
 
 func FuzzDecodeManifest(f *testing.F) {
-	seedFiles(f, "testdata/fuzz/manifests/*", "testdata/c3/*.yaml", "testdata/bad/*.yaml")
+	seedFiles(f, "testdata/fuzz/manifests/*", "testdata/c3/*.yaml", "testdata/bad/*.yaml", "testdata/badintents/*.yaml")
 	f.Add([]byte("apiVersion: v1\nkind: List\nitems: [{apiVersion: v1, kind: Node, metadata: {name: a}}]"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		objs, _, err := Decode("f.yaml", data)
@@ -60,6 +60,15 @@ func FuzzQuantity(f *testing.F) {
 // intents.json, separated by lines "=====".
 func FuzzLoadDir(f *testing.F) {
 	seedFiles(f, "testdata/fuzz/dirs/*.txt")
+	// The intents file in every spelling, good and bad, next to the
+	// worked example's manifests (docs/inputs.md).
+	m, _ := os.ReadFile("../../examples/inputs/manifests.yaml")
+	n, _ := os.ReadFile("../../examples/inputs/nodes.yaml")
+	intentsFiles, _ := filepath.Glob("testdata/badintents/*.yaml")
+	for _, p := range append(intentsFiles, "../../examples/inputs/intents.yaml") {
+		in, _ := os.ReadFile(p)
+		f.Add([]byte(string(m) + "\n---\n" + string(n) + "\n=====\n\n=====\n" + string(in)))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if err := loadDirInput(data); err != nil && !errors.Is(err, ErrInput) {
 			t.Fatalf("error without ErrInput: %v", err)

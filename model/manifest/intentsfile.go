@@ -1,13 +1,15 @@
 package manifest
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
+
+	sigsjson "sigs.k8s.io/json"
 
 	"github.com/kivi-go/kivi/model"
 )
@@ -23,63 +25,468 @@ type kiviEvent struct {
 	Priority    *int            `json:"priority"`
 }
 
-// intentEntry is one intent: Kivi writes its parameters as "para", our
-// case files as "params".
-type intentEntry struct {
-	Name   string         `json:"name"`
-	Para   map[string]any `json:"para"`
-	Params map[string]any `json:"params"`
+// The intents file (docs/inputs.md, docs/intents.schema.json) is read as
+// a plain tree, not into Go structs, so that every message speaks of the
+// file's own keys and paths and never of Go types:
+//
+//	intents:                        # or the file is just this list (Kivi)
+//	  - name: pod_balance_across_node
+//	    params: {deployment: web, maxSkew: 1}   # Kivi: para: {did: 1}
+//	events:
+//	  - kind: nodeFailure           # model.EventDecl's spelling
+//	    node: node-b
+//	  - name: maintenance           # Kivi's spelling
+//	    para: {p: 1}
+//
+// Intent parameters and events name deployments, nodes and deployment
+// templates by name; Kivi's 1-based positions stay accepted in Kivi's
+// own spellings (did, and an integer para).
+
+// intentsTopKeys are the keys of the object form.
+var intentsTopKeys = []string{"intents", "events"}
+
+// intentKeys are the keys of one intent: params is the case files' and
+// the library's spelling (model.IntentDecl), para Kivi's.
+var intentKeys = []string{"name", "params", "para"}
+
+// eventKeys are the keys of one event in model.EventDecl's spelling, and
+// kiviEventKeys in Kivi's.
+var (
+	eventKeys     = []string{"kind", "when", "deployment", "node", "template", "parallel", "maxDelta", "replicas", "maxDeployment"}
+	kiviEventKeys = []string{"name", "para", "after_stable", "first", "priority"}
+)
+
+// eventParams are the parameters each event kind takes (besides kind and
+// when), the first of them required where the kind needs it.
+var eventParams = map[string][]string{
+	"eventCpuChange":         {"deployment", "maxDelta"},
+	"kernelPanic":            nil,
+	"maintenance":            {"parallel"},
+	"nodeFailure":            {"node"},
+	"createTargetDeployment": {"deployment"},
+	"applyDeployment":        {"template"},
+	"createDeployment":       {"template"},
+	"scaleDeployment":        {"deployment", "replicas", "maxDelta", "maxDeployment"},
 }
 
-// intentsDoc is the object form of an intents file: intents and events
-// together (Kivi's intents.json is just the list of intents).
-type intentsDoc struct {
-	Intents []intentEntry `json:"intents"`
-	Events  []kiviEvent   `json:"events"`
+// requiredParam is the parameter without which an event kind means
+// nothing.
+var requiredParam = map[string]string{
+	"eventCpuChange": "deployment", "nodeFailure": "node", "createTargetDeployment": "deployment",
+	"applyDeployment": "template", "createDeployment": "template",
 }
 
-// parseIntents reads an intents file: Kivi's list of {name, para}, or an
-// object {intents: [...], events: [...]} with Kivi's event entries.
-func parseIntents(file string, data []byte) ([]model.IntentDecl, []kiviEvent, error) {
+// intentsReader reads one intents file against the cluster assembled so
+// far (its deployments, nodes and deployment templates).
+type intentsReader struct {
+	a           at
+	c           *model.Cluster
+	deployments []string
+	nodes       []string
+	opts        Options
+}
+
+func newIntentsReader(file string, c *model.Cluster, opts Options) *intentsReader {
+	r := &intentsReader{a: at{file: file}, c: c, opts: opts}
+	for _, d := range c.Deployments {
+		r.deployments = append(r.deployments, d.Name)
+	}
+	r.nodes = clusterNodeNames(c)
+	return r
+}
+
+// clusterNodeNames lists the written topology's node names in order (a node
+// without a name is called by its 1-based position, as model.Build
+// does).
+func clusterNodeNames(c *model.Cluster) []string {
+	var out []string
+	for _, g := range c.Nodes {
+		for i := range max(g.Count, 1) {
+			name := fmt.Sprint(len(out) + 1)
+			if i < len(g.Names) {
+				name = g.Names[i]
+			}
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// parseIntents reads an intents file: Kivi's list of intents, or an
+// object {intents, events}.
+func (r *intentsReader) parse(data []byte) ([]model.IntentDecl, []model.EventDecl, error) {
+	if len(data) > maxDocumentBytes {
+		return nil, nil, r.a.errorf("", "the file is %.1f MB (accepted: at most %d MiB)", float64(len(data))/1e6, maxDocumentBytes>>20)
+	}
 	js, err := toJSON(data)
 	if err != nil {
-		return nil, nil, &Error{File: file, Msg: err.Error()}
+		return nil, nil, &Error{File: r.a.file, Msg: err.Error()}
 	}
-	a := at{file: file}
-	var doc intentsDoc
-	trimmed := bytes.TrimSpace(js)
-	switch {
-	case isNull(js):
+	if isNull(js) {
 		return nil, nil, nil
-	case len(trimmed) > 0 && trimmed[0] == '[':
-		if _, err := strictDecode(a, "", js, &doc.Intents); err != nil {
-			return nil, nil, err
+	}
+	var tree any
+	strict, err := sigsjson.UnmarshalStrict(js, &tree, sigsjson.DisallowDuplicateFields)
+	if err == nil && len(strict) > 0 {
+		err = strict[0]
+	}
+	if err != nil {
+		return nil, nil, r.a.errorf("", "%s", cleanJSONError(err))
+	}
+	var intentList, eventList any
+	intentsPath := ""
+	switch t := tree.(type) {
+	case []any:
+		intentList = t
+	case map[string]any:
+		for _, k := range sortedKeys(t) {
+			if !slices.Contains(intentsTopKeys, k) {
+				return nil, nil, r.a.errorf(k, "unknown key (accepted: %s)%s", strings.Join(intentsTopKeys, ", "), nearKey(k, intentsTopKeys))
+			}
 		}
-	case len(trimmed) > 0 && trimmed[0] == '{':
-		unknown, err := strictDecode(a, "", js, &doc)
-		if err != nil {
-			return nil, nil, err
-		}
-		if len(unknown) > 0 {
-			return nil, nil, a.errorf(unknown[0], "unknown field (accepted: intents, events)")
-		}
+		intentList, eventList, intentsPath = t["intents"], t["events"], "intents"
 	default:
-		return nil, nil, a.errorf("", "an intents file is a list of {name, para} or an object {intents, events}")
+		return nil, nil, r.a.errorf("", "the file is %s (accepted: a list of intents, or a mapping with the keys intents and events)", describeJSON(tree))
 	}
-	var out []model.IntentDecl
-	for i, e := range doc.Intents {
-		if e.Name == "" {
-			return nil, nil, a.errorf(fmt.Sprintf("[%d].name", i), "required (accepted: an intent name such as pod_always_schedulable)")
+	var decls []model.IntentDecl
+	if intentList != nil {
+		l, ok := intentList.([]any)
+		if !ok {
+			return nil, nil, r.a.errorf(intentsPath, "%s (accepted: a list of intents, each a mapping with name and params)", describeJSON(intentList))
 		}
-		p := e.Params
-		if p == nil {
-			p = e.Para
-		} else if e.Para != nil {
-			return nil, nil, a.errorf(fmt.Sprintf("[%d]", i), "give para or params, not both")
+		for i, e := range l {
+			d, err := r.intent(index(intentsPath, i), e)
+			if err != nil {
+				return nil, nil, err
+			}
+			decls = append(decls, d)
 		}
-		out = append(out, model.IntentDecl{Name: e.Name, Params: plainNumbers(p)})
 	}
-	return out, doc.Events, nil
+	var events []model.EventDecl
+	if eventList != nil {
+		l, ok := eventList.([]any)
+		if !ok {
+			return nil, nil, r.a.errorf("events", "%s (accepted: a list of events, each a mapping with kind and its parameters)", describeJSON(eventList))
+		}
+		for i, e := range l {
+			ed, err := r.event(index("events", i), e)
+			if err != nil {
+				return nil, nil, err
+			}
+			events = append(events, ed)
+		}
+	}
+	return decls, events, nil
+}
+
+// intent reads one intent.
+func (r *intentsReader) intent(path string, v any) (model.IntentDecl, error) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return model.IntentDecl{}, r.a.errorf(path, "%s (accepted: a mapping with name and params)", describeJSON(v))
+	}
+	for _, k := range sortedKeys(m) {
+		if !slices.Contains(intentKeys, k) {
+			return model.IntentDecl{}, r.a.errorf(join(path, k), "unknown key of an intent (accepted: %s)%s", strings.Join(intentKeys, ", "), nearKey(k, intentKeys))
+		}
+	}
+	names := r.opts.IntentNames
+	name, ok := m["name"].(string)
+	if !ok || name == "" {
+		return model.IntentDecl{}, r.a.errorf(join(path, "name"), "missing or not a string (accepted: %s)", strings.Join(names, ", "))
+	}
+	if r.opts.KnownIntent != nil && !r.opts.KnownIntent(name) {
+		return model.IntentDecl{}, r.a.errorf(join(path, "name"), "unknown intent %q (accepted: %s)", name, strings.Join(names, ", "))
+	}
+	key := "params"
+	p, hasParams := m["params"]
+	if q, hasPara := m["para"]; hasPara {
+		if hasParams {
+			return model.IntentDecl{}, r.a.errorf(path, "both params and para (accepted: one of them; para is Kivi's spelling)")
+		}
+		key, p = "para", q
+	}
+	d := model.IntentDecl{Name: name}
+	if p == nil {
+		return d, r.checkIntent(path, key, d)
+	}
+	pm, ok := p.(map[string]any)
+	if !ok {
+		return d, r.a.errorf(join(path, key), "%s (accepted: a mapping of parameters, e.g. {deployment: web})", describeJSON(p))
+	}
+	d.Params = plainNumbers(pm)
+	return d, r.checkIntent(path, key, d)
+}
+
+// checkIntent checks an intent's parameters with the caller's catalogue
+// (Options.CheckIntent), placing a bad parameter at its path.
+func (r *intentsReader) checkIntent(path, key string, d model.IntentDecl) error {
+	if r.opts.CheckIntent == nil {
+		return nil
+	}
+	param, msg := r.opts.CheckIntent(d, r.deployments)
+	if msg == "" {
+		return nil
+	}
+	if param != "" {
+		path = join(join(path, key), param)
+	}
+	return r.a.errorf(path, "%s", msg)
+}
+
+// event reads one event in either spelling.
+func (r *intentsReader) event(path string, v any) (model.EventDecl, error) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return model.EventDecl{}, r.a.errorf(path, "%s (accepted: a mapping with kind and its parameters, e.g. {kind: nodeFailure, node: node-a})", describeJSON(v))
+	}
+	_, hasKind := m["kind"]
+	_, hasName := m["name"]
+	switch {
+	case hasKind && hasName:
+		return model.EventDecl{}, r.a.errorf(path, "both kind and name (accepted: kind with its parameters, or Kivi's name with para)")
+	case hasName:
+		return r.kiviEvent(path, m)
+	}
+	for _, k := range sortedKeys(m) {
+		if !slices.Contains(eventKeys, k) {
+			hint := nearKey(k, eventKeys)
+			if slices.Contains(kiviEventKeys, k) {
+				hint = fmt.Sprintf("; %s is Kivi's spelling, which goes with name instead of kind", k)
+			}
+			return model.EventDecl{}, r.a.errorf(join(path, k), "unknown key of an event (accepted: %s)%s", strings.Join(eventKeys, ", "), hint)
+		}
+	}
+	kinds := slices.Sorted(maps.Keys(eventParams))
+	kind, ok := m["kind"].(string)
+	if !ok || kind == "" {
+		return model.EventDecl{}, r.a.errorf(join(path, "kind"), "missing or not a string (accepted: %s)", strings.Join(kinds, ", "))
+	}
+	params, known := eventParams[kind]
+	if !known {
+		return model.EventDecl{}, r.a.errorf(join(path, "kind"), "unknown event %q (accepted: %s)%s", kind, strings.Join(kinds, ", "), nearKey(kind, kinds))
+	}
+	ed := model.EventDecl{Kind: kind}
+	for _, k := range sortedKeys(m) {
+		if k == "kind" {
+			continue
+		}
+		kp := join(path, k)
+		val := m[k]
+		if k != "when" && !slices.Contains(params, k) {
+			accepted := append([]string{"when"}, params...)
+			return ed, r.a.errorf(kp, "%s takes no %s (accepted: %s)", kind, k, strings.Join(accepted, ", "))
+		}
+		var err error
+		switch k {
+		case "when":
+			w, ok := val.(string)
+			if !ok || !slices.Contains([]string{"main", "first", "afterStable"}, w) {
+				return ed, r.a.errorf(kp, "%s (accepted: main, first, afterStable)", describeValue(val))
+			}
+			ed.When = w
+		case "deployment":
+			ed.Deployment, err = r.name(kp, val, "deployment", r.deployments)
+		case "node":
+			ed.Node, err = r.name(kp, val, "node", r.nodes)
+		case "template":
+			ed.Template, err = r.name(kp, val, "deployment template", r.templateNames())
+		case "parallel":
+			ed.Parallel, err = r.count(kp, val, 1, max(len(r.nodes), 1), "nodes maintained at once")
+		case "maxDelta":
+			ed.MaxDelta, err = r.count(kp, val, 1, 1000, "the largest change")
+		case "replicas":
+			var n int
+			n, err = r.count(kp, val, 0, math.MaxInt16, "the replicas kubectl scale sets")
+			ed.Replicas = &n
+		case "maxDeployment":
+			ed.MaxDeployment, err = r.count(kp, val, 1, max(len(r.deployments), 1), "scale one of the first N deployments")
+		}
+		if err != nil {
+			return ed, err
+		}
+	}
+	if req := requiredParam[kind]; req != "" {
+		if _, ok := m[req]; !ok {
+			return ed, r.a.errorf(path, "%s needs %s (accepted: %s)", kind, req, r.acceptedFor(req))
+		}
+	}
+	if kind == "scaleDeployment" {
+		if ed.Replicas != nil && ed.MaxDelta != 0 {
+			return ed, r.a.errorf(join(path, "maxDelta"), "scaleDeployment takes replicas (a target) or maxDelta (every change up to it), not both")
+		}
+		if ed.Deployment != "" && ed.MaxDeployment != 0 {
+			return ed, r.a.errorf(join(path, "maxDeployment"), "scaleDeployment takes deployment (one) or maxDeployment (the first N), not both")
+		}
+	}
+	return ed, nil
+}
+
+// kiviEvent reads an event in Kivi's spelling {name, para, after_stable,
+// first}.
+func (r *intentsReader) kiviEvent(path string, m map[string]any) (model.EventDecl, error) {
+	for _, k := range sortedKeys(m) {
+		if !slices.Contains(kiviEventKeys, k) {
+			hint := nearKey(k, kiviEventKeys)
+			if slices.Contains(eventKeys, k) {
+				hint = fmt.Sprintf("; %s goes with kind instead of Kivi's name", k)
+			}
+			return model.EventDecl{}, r.a.errorf(join(path, k), "unknown key of a Kivi event (accepted: %s)%s", strings.Join(kiviEventKeys, ", "), hint)
+		}
+	}
+	var e kiviEvent
+	kinds := slices.Sorted(maps.Keys(eventParams))
+	name, ok := m["name"].(string)
+	if !ok {
+		return model.EventDecl{}, r.a.errorf(join(path, "name"), "%s (accepted: %s)", describeValue(m["name"]), strings.Join(kinds, ", "))
+	}
+	e.Name = name
+	for _, k := range []string{"after_stable"} {
+		if v, ok := m[k]; ok {
+			b, isBool := v.(bool)
+			if !isBool {
+				return model.EventDecl{}, r.a.errorf(join(path, k), "%s (accepted: true, false)", describeValue(v))
+			}
+			e.AfterStable = b
+		}
+	}
+	if v, ok := m["first"]; ok && v != nil && v != false {
+		e.First = json.RawMessage("true")
+	}
+	if v, ok := m["para"]; ok {
+		raw, _ := json.Marshal(v)
+		e.Para = raw
+	}
+	return r.kivi(path, e)
+}
+
+// kivi converts an event in Kivi's spelling and checks its names.
+func (r *intentsReader) kivi(path string, e kiviEvent) (model.EventDecl, error) {
+	ed, err := eventDecl(r.a, path, e, r.deployments)
+	if err != nil {
+		return ed, err
+	}
+	if ed.Kind == "nodeFailure" && ed.Node != "" {
+		// Kivi's integer para is a 1-based position; a name must exist.
+		if _, err := r.name(join(path, "para"), ed.Node, "node", r.nodes); err != nil {
+			if n, convErr := strconv.Atoi(ed.Node); convErr != nil || n < 1 || n > len(r.nodes) {
+				return ed, r.a.errorf(join(path, "para"), "%s: no such node (accepted: a node name, %s, or a 1-based position 1..%d)", ed.Node, shortList(r.nodes), len(r.nodes))
+			}
+		}
+	}
+	return ed, nil
+}
+
+func (r *intentsReader) templateNames() []string {
+	var out []string
+	for _, t := range r.c.DeploymentTemplates {
+		out = append(out, t.Name)
+	}
+	return out
+}
+
+func (r *intentsReader) acceptedFor(param string) string {
+	switch param {
+	case "deployment":
+		return "a deployment name: " + shortList(r.deployments)
+	case "node":
+		return "a node name: " + shortList(r.nodes)
+	case "template":
+		if t := r.templateNames(); len(t) > 0 {
+			return "a deployment template name: " + shortList(t)
+		}
+		return "a deployment template name; this input has none"
+	}
+	return param
+}
+
+// name checks a name against the accepted ones.
+func (r *intentsReader) name(path string, v any, what string, accepted []string) (string, error) {
+	s, ok := v.(string)
+	if !ok {
+		return "", r.a.errorf(path, "%s (accepted: a %s name: %s)", describeValue(v), what, shortList(accepted))
+	}
+	if !slices.Contains(accepted, s) {
+		if len(accepted) == 0 {
+			return "", r.a.errorf(path, "no %s %q: the input has no %s", what, s, what)
+		}
+		return "", r.a.errorf(path, "no %s %q (accepted: %s)%s", what, s, shortList(accepted), nearKey(s, accepted))
+	}
+	return s, nil
+}
+
+// count reads an integer in lo..hi.
+func (r *intentsReader) count(path string, v any, lo, hi int, what string) (int, error) {
+	n, ok := v.(int64) // sigs.k8s.io/json decodes integers as int64
+	if !ok || n < int64(lo) || n > int64(hi) {
+		return 0, r.a.errorf(path, "%s (accepted: an integer %d..%d, %s)", describeValue(v), lo, hi, what)
+	}
+	return int(n), nil
+}
+
+// shortList joins names, the first ten of a long list.
+func shortList(names []string) string {
+	if len(names) > 10 {
+		return strings.Join(names[:10], ", ") + fmt.Sprintf(", … (%d in all)", len(names))
+	}
+	return strings.Join(names, ", ")
+}
+
+// nearKey suggests the accepted word closest to a misspelt one.
+func nearKey(got string, accepted []string) string {
+	// Only a unique closest word is a suggestion: node-d is as close to
+	// node-a as to node-b.
+	best, bestD, ties := "", 3, 0
+	for _, a := range accepted {
+		d := editDistance(strings.ToLower(got), strings.ToLower(a))
+		switch {
+		case d < bestD:
+			best, bestD, ties = a, d, 1
+		case d == bestD:
+			ties++
+		}
+	}
+	if best == "" || ties > 1 || best == got {
+		return ""
+	}
+	return fmt.Sprintf("; did you mean %s?", best)
+}
+
+// describeJSON names a value's JSON shape in the user's terms.
+func describeJSON(v any) string {
+	switch v.(type) {
+	case map[string]any:
+		return "a mapping"
+	case []any:
+		return "a list"
+	}
+	return jsonKind(v)
+}
+
+// describeValue shows a scalar as written, or a value's shape.
+func describeValue(v any) string {
+	switch x := v.(type) {
+	case string:
+		return fmt.Sprintf("%q", x)
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case bool:
+		return strconv.FormatBool(x)
+	case nil:
+		return "missing"
+	}
+	return describeJSON(v)
+}
+
+// cleanJSONError drops the Go vocabulary of a JSON decoding error.
+func cleanJSONError(err error) string {
+	msg := err.Error()
+	if m := duplicateRE.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("the key %q appears twice", m[1])
+	}
+	return "not valid JSON: " + strings.TrimPrefix(msg, "json: ")
 }
 
 // plainNumbers turns integral JSON numbers into int, the type intent
@@ -114,7 +521,7 @@ func eventDecl(a at, path string, e kiviEvent, deployments []string) (model.Even
 		known = known || k == e.Name
 	}
 	if !known {
-		return ed, a.errorf(path+".name", "unknown event %q (accepted: %s)", e.Name, strings.Join(eventKinds, ", "))
+		return ed, a.errorf(path+".name", "unknown event %q (accepted: %s)%s", e.Name, strings.Join(eventKinds, ", "), nearKey(e.Name, eventKinds))
 	}
 	switch {
 	case len(e.First) > 0 && string(e.First) != "null":
@@ -141,7 +548,7 @@ func eventDecl(a at, path string, e kiviEvent, deployments []string) (model.Even
 	}
 	if len(e.Para) == 0 || string(e.Para) == "null" {
 		if e.Name == "eventCpuChange" || e.Name == "createTargetDeployment" {
-			return ed, a.errorf(path+".para", "required for %s (accepted: {targetDeployment: NAME} or a deployment position)", e.Name)
+			return ed, a.errorf(path+".para", "%s needs its deployment (accepted: {targetDeployment: NAME}, or the deployment's 1-based position 1..%d)", e.Name, len(deployments))
 		}
 		return ed, nil
 	}
@@ -165,9 +572,12 @@ func eventDecl(a at, path string, e kiviEvent, deployments []string) (model.Even
 		case "maintenance":
 			ed.Parallel, err = intArg(path+".para", p, "the number of nodes maintained at once")
 		case "nodeFailure":
+			if p != math.Trunc(p) || p < 1 {
+				return ed, a.errorf(path+".para", "%v (accepted: a node's 1-based position, or {node: NAME})", p)
+			}
 			ed.Node = fmt.Sprint(int(p))
 		default:
-			return ed, a.errorf(path+".para", "%s takes no integer parameter", e.Name)
+			return ed, a.errorf(path+".para", "%s takes no integer (accepted: %s)", e.Name, kiviParams[e.Name])
 		}
 	case map[string]any:
 		for _, k := range sortedKeys(p) {
@@ -181,20 +591,40 @@ func eventDecl(a at, path string, e kiviEvent, deployments []string) (model.Even
 			case k == "maxDelta" && (e.Name == "eventCpuChange" || e.Name == "scaleDeployment"):
 				ed.MaxDelta, err = intArg(kp, v, "the largest change, ≥ 1, in model units (millicores for CPU)")
 			case k == "node" && e.Name == "nodeFailure":
-				ed.Node = fmt.Sprint(v)
+				s, ok := v.(string)
+				if !ok {
+					return ed, a.errorf(kp, "%s (accepted: a node name)", describeValue(v))
+				}
+				ed.Node = s
 			case k == "template" && (e.Name == "applyDeployment" || e.Name == "createDeployment"):
-				ed.Template = fmt.Sprint(v)
+				s, ok := v.(string)
+				if !ok {
+					return ed, a.errorf(kp, "%s (accepted: a deployment template name)", describeValue(v))
+				}
+				ed.Template = s
 			default:
-				return ed, a.errorf(kp, "unknown parameter of %s", e.Name)
+				return ed, a.errorf(kp, "unknown parameter of %s (accepted: %s)", e.Name, kiviParams[e.Name])
 			}
 			if err != nil {
 				return ed, err
 			}
 		}
 	default:
-		return ed, a.errorf(path+".para", "accepted: an integer or an object")
+		return ed, a.errorf(path+".para", "%s (accepted: %s)", describeValue(para), kiviParams[e.Name])
 	}
 	return ed, err
+}
+
+// kiviParams describes the para each event takes in Kivi's spelling.
+var kiviParams = map[string]string{
+	"eventCpuChange":         "{targetDeployment: NAME, maxDelta: N}, or the deployment's 1-based position",
+	"kernelPanic":            "no para",
+	"maintenance":            "{p: N}, or N: the nodes maintained at once",
+	"nodeFailure":            "{node: NAME}, or the node's 1-based position",
+	"createTargetDeployment": "{targetDeployment: NAME}, or the deployment's 1-based position",
+	"applyDeployment":        "{template: NAME}",
+	"createDeployment":       "{template: NAME}",
+	"scaleDeployment":        "{maxDelta: N}",
 }
 
 // cpuChangeSteps is how many different amounts a CPU change explores.
@@ -251,14 +681,20 @@ func (as *assembly) addEvents(file, field string, events []kiviEvent) error {
 		if err != nil {
 			return err
 		}
-		if ed.Kind == "eventCpuChange" {
-			largest := ed.MaxDelta
-			if largest == 0 {
-				largest = defaultCPUDelta(as.c, ed.Deployment)
-			}
-			ed.MaxDelta, ed.DeltaUnit = cpuSteps(largest)
-		}
-		as.c.Events = append(as.c.Events, ed)
+		as.c.Events = append(as.c.Events, as.cpuDefault(ed))
 	}
 	return nil
+}
+
+// cpuDefault applies eventCpuChange's default largest change and spreads
+// it over at most cpuChangeSteps amounts.
+func (as *assembly) cpuDefault(ed model.EventDecl) model.EventDecl {
+	if ed.Kind == "eventCpuChange" {
+		largest := ed.MaxDelta
+		if largest == 0 {
+			largest = defaultCPUDelta(as.c, ed.Deployment)
+		}
+		ed.MaxDelta, ed.DeltaUnit = cpuSteps(largest)
+	}
+	return ed
 }

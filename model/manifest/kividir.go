@@ -37,8 +37,9 @@ func LoadKiviDir(fsys fs.FS, root string, opts Options) (*Result, error) {
 		return nil, &Error{File: yamlDir, Msg: "no manifest (accepted: *.yaml, *.yml or *.json files)"}
 	}
 	var objs []Object
+	counts := objectCounts{}
 	for _, f := range files {
-		o, w, err := Decode(f.name, f.data)
+		o, w, err := decode(f.name, f.data, counts)
 		if err != nil {
 			return nil, err
 		}
@@ -129,18 +130,18 @@ func (as *assembly) nodes(objs []Object, cc *kiviClusterConfig, cfg *file) error
 }
 
 func (as *assembly) intents(f *file) error {
-	decls, events, err := parseIntents(f.name, f.data)
+	decls, events, err := newIntentsReader(f.name, as.c, as.opts).parse(f.data)
 	if err != nil {
 		return err
 	}
 	if len(decls) == 0 {
 		return &Error{File: f.name, Msg: noIntent}
 	}
-	if err := as.checkIntents(f.name, decls); err != nil {
-		return err
-	}
 	as.c.Intents = append(as.c.Intents, decls...)
-	return as.addEvents(f.name, "events", events)
+	for _, ed := range events {
+		as.c.Events = append(as.c.Events, as.cpuDefault(ed))
+	}
+	return nil
 }
 
 // file is one input file's name (for messages) and content.

@@ -11,21 +11,26 @@ import (
 // and the 1-based line of a separator followed by anything else (0 if
 // none), which Kubernetes rejects.
 func splitDocuments(data []byte) (docs [][]byte, badLine int) {
-	var cur bytes.Buffer
-	lines := bytes.SplitAfter(data, []byte("\n"))
-	for i, line := range lines {
-		if bytes.HasPrefix(line, []byte("---")) {
-			rest := strings.TrimSpace(string(line[3:]))
-			if rest != "" && rest[0] != '#' {
-				return nil, i + 1
-			}
-			docs = append(docs, bytes.Clone(cur.Bytes()))
-			cur.Reset()
-			continue
+	// Documents are sub-slices of data, found line by line without
+	// copying: a 50 MB stream must not cost several times its size.
+	start, line := 0, 0
+	for pos := 0; pos < len(data); {
+		end := len(data)
+		if nl := bytes.IndexByte(data[pos:], '\n'); nl >= 0 {
+			end = pos + nl + 1
 		}
-		cur.Write(line)
+		line++
+		if l := data[pos:end]; bytes.HasPrefix(l, []byte("---")) {
+			rest := strings.TrimSpace(string(l[3:]))
+			if rest != "" && rest[0] != '#' {
+				return nil, line
+			}
+			docs = append(docs, data[start:pos:pos])
+			start = end
+		}
+		pos = end
 	}
-	docs = append(docs, cur.Bytes())
+	docs = append(docs, data[start:len(data):len(data)])
 	return docs, 0
 }
 

@@ -36,11 +36,12 @@ func LoadStream(manifests []File, nodes, intents *File, opts Options) (*Result, 
 	}
 	var objs []Object
 	var names []string
+	counts := objectCounts{}
 	for _, f := range manifests {
 		if isBlank(f.Data) {
 			return nil, &Error{File: f.Name, Msg: "no Kubernetes object: the file is empty or holds only comments (accepted: Deployment, HorizontalPodAutoscaler, Node and DeschedulerPolicy manifests)"}
 		}
-		o, w, err := Decode(f.Name, f.Data)
+		o, w, err := decode(f.Name, f.Data, counts)
 		if err != nil {
 			return nil, err
 		}
@@ -61,7 +62,7 @@ func LoadStream(manifests []File, nodes, intents *File, opts Options) (*Result, 
 			}
 			cfg = &file{name: nodes.Name, data: nodes.Data}
 		} else {
-			o, w, err := Decode(nodes.Name, nodes.Data)
+			o, w, err := decode(nodes.Name, nodes.Data, counts)
 			if err != nil {
 				return nil, err
 			}
@@ -107,6 +108,51 @@ func LoadStream(manifests []File, nodes, intents *File, opts Options) (*Result, 
 		}
 	}
 	return as.finish(as.c.Name)
+}
+
+// IsKiviClusterConfig tells Kivi's cluster_configs.json (an object with
+// nodesTypes) from Node manifests.
+func IsKiviClusterConfig(data []byte) bool { return isKiviClusterConfig(data) }
+
+// IsIntentsFile tells an intents file (a mapping with intents or events
+// and no kind, or a list of intents) from manifests, for callers given
+// files of both sorts.
+func IsIntentsFile(data []byte) bool {
+	js, err := toJSON(firstDocument(data))
+	if err != nil {
+		return false
+	}
+	var probe any
+	if json.Unmarshal(js, &probe) != nil {
+		return false
+	}
+	switch t := probe.(type) {
+	case []any:
+		return true
+	case map[string]any:
+		_, kind := t["kind"]
+		_, in := t["intents"]
+		_, ev := t["events"]
+		return !kind && (in || ev)
+	}
+	return false
+}
+
+// firstDocument is the first YAML document of data (all of a JSON text).
+func firstDocument(data []byte) []byte {
+	if looksLikeJSON(data) {
+		return data
+	}
+	docs, bad := splitDocuments(data)
+	if bad > 0 || len(docs) == 0 {
+		return data
+	}
+	for _, d := range docs {
+		if !isBlank(d) {
+			return d
+		}
+	}
+	return docs[0]
 }
 
 // isKiviClusterConfig tells Kivi's cluster_configs (an object with

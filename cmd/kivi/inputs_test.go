@@ -1,0 +1,145 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// example is a file of the worked example of docs/inputs.md.
+func example(name string) string { return filepath.Join("..", "..", "examples", "inputs", name) }
+
+// kiviDir lays the worked example out as Kivi's configuration directory.
+func kiviDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range []struct{ from, to string }{
+		{"manifests.yaml", "yaml/app.yaml"}, {"nodes.yaml", "yaml/nodes.yaml"}, {"intents.yaml", "user_input/intents.yaml"},
+	} {
+		data, err := os.ReadFile(example(f.from))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, f.to)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestSimulateTakesEveryInput: simulate reads what verify reads, and
+// exits 1 when its run violates an intent. Seed 5 of the worked example
+// fails node-b while web is below its minimum.
+func TestSimulateTakesEveryInput(t *testing.T) {
+	stream := []string{"-f", example("manifests.yaml"), "--nodes", example("nodes.yaml"), "--intents", example("intents.yaml")}
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"manifests", append([]string{"simulate", "--seed", "5"}, stream...), exitViolated, "Stopped: failed: replica_num_always_meet_min"},
+		{"manifests, a run without violation", append([]string{"simulate", "--seed", "1"}, stream...), exitHolds, "Stopped: deadlock"},
+		{"built-in case", []string{"simulate", "--case", "c3"}, exitViolated, "Stopped: failed: pod_always_schedulable"},
+		{"case file", []string{"simulate", filepath.Join("..", "..", "examples", "cases", "c3.yaml")}, exitViolated, "Stopped: failed: pod_always_schedulable"},
+		{"Kivi directory", []string{"simulate", "--seed", "5", kiviDir(t)}, exitViolated, "Stopped: failed: replica_num_always_meet_min"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), tc.args, &stdout, &stderr)
+			if code != tc.code || !strings.Contains(stdout.String(), tc.want) {
+				t.Errorf("exit %d (want %d), stdout %q, stderr %q; want %q", code, tc.code, stdout.String(), stderr.String(), tc.want)
+			}
+		})
+	}
+}
+
+// TestManifestAsCaseFile: a manifest passed where a case file goes gets
+// the hint to use -f, in every command.
+func TestManifestAsCaseFile(t *testing.T) {
+	for _, cmd := range []string{"verify", "simulate"} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), []string{cmd, example("manifests.yaml")}, &stdout, &stderr)
+		if code != exitInput || !strings.Contains(stderr.String(), "this is a Kubernetes manifest (kind: Deployment), not a case file: pass manifests with -f") {
+			t.Errorf("%s: exit %d, stderr %q; want exit 2 with the -f hint", cmd, code, stderr.String())
+		}
+	}
+}
+
+// TestEventsByNameInEveryMode: the worked example names its node and
+// deployment in its events; the written topology and the scaling search
+// both read them and find the zone spread's violation.
+func TestEventsByNameInEveryMode(t *testing.T) {
+	stream := []string{"-f", example("manifests.yaml"), "--nodes", example("nodes.yaml"), "--intents", example("intents.yaml")}
+	for _, mode := range [][]string{{"--original"}, {"--search"}} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), append(append([]string{"verify", "--quiet"}, mode...), stream...), &stdout, &stderr)
+		if code != exitViolated || !strings.Contains(stdout.String(), "Violating intent(s): pod_always_schedulable") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want the pod_always_schedulable violation", mode, code, stdout.String(), stderr.String())
+		}
+	}
+}
+
+// TestInputsDocShowsTheExample: docs/inputs.md shows the worked example's
+// files exactly as examples/inputs holds them (which the tests above
+// run), and the README links the page from its first screen.
+func TestInputsDocShowsTheExample(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "inputs.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown := 0
+	lines := strings.SplitAfter(string(doc), "\n")
+	for i := 0; i < len(lines); i++ {
+		path, ok := strings.CutPrefix(strings.TrimSpace(lines[i]), "```yaml file=")
+		if !ok {
+			continue
+		}
+		var block strings.Builder
+		for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "```"; i++ {
+			block.WriteString(lines[i])
+		}
+		want, err := os.ReadFile(filepath.Join("..", "..", path))
+		if err != nil {
+			t.Fatalf("docs/inputs.md shows %s: %v", path, err)
+		}
+		if block.String() != string(want) {
+			t.Errorf("docs/inputs.md shows %s differently from the file:\n%s", path, block.String())
+		}
+		shown++
+	}
+	if shown != 3 {
+		t.Errorf("docs/inputs.md shows %d example files, want manifests, nodes and intents", shown)
+	}
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := strings.Join(strings.SplitN(string(readme), "\n", 20)[:19], "\n")
+	if !strings.Contains(first, "(docs/inputs.md)") {
+		t.Error("README.md does not link docs/inputs.md in its first 20 lines")
+	}
+}
+
+// TestWorkedExampleAsDocumented: the results docs/inputs.md states for
+// its example: both intents violated with --all, and a JSON document.
+func TestWorkedExampleAsDocumented(t *testing.T) {
+	stream := []string{"-f", example("manifests.yaml"), "--nodes", example("nodes.yaml"), "--intents", example("intents.yaml")}
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), append([]string{"verify", "--quiet", "--all"}, stream...), &stdout, &stderr)
+	if code != exitViolated || !strings.Contains(stdout.String(), "Violating intent(s): pod_always_schedulable replica_num_always_meet_min") {
+		t.Errorf("--all: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+	stdout.Reset()
+	code = run(context.Background(), append([]string{"verify", "--quiet", "--json"}, stream...), &stdout, &stderr)
+	if code != exitViolated || !strings.HasPrefix(strings.TrimSpace(stdout.String()), "{") {
+		t.Errorf("--json: exit %d, stdout %q", code, stdout.String())
+	}
+}
