@@ -10,7 +10,7 @@ import (
 	"github.com/kivi-go/kivi/model"
 )
 
-// c3 is Kivi's case C3 at scale 3 (../shared/spec/cases.md), written by
+// c3 is Kivi's case C3 at scale 3, written by
 // hand: zone 1 has nodes 1 and 2, zone 2 node 3; five pods, two per node
 // but one on the middle node; hard spread by hostname and zone; an HPA at
 // 91 % with min 5 and max 6; one CPU increase once the cluster is stable.

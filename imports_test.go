@@ -54,7 +54,7 @@ func TestImportRules(t *testing.T) {
 
 // TestRootPullsNoKubernetesModule: importing the root package (or
 // kivitest) must not bring k8s.io/api, apimachinery or client-go into a
-// user's build (../shared/notes/dependencies.md).
+// user's build.
 func TestRootPullsNoKubernetesModule(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")

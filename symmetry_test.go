@@ -230,7 +230,7 @@ func monotone(s *model.State, p symPerm) symPerm {
 // kubelet drains its whole queue in one step, removing a Terminating pod
 // only queues its owner (first occurrence decides the order) and sets
 // flags, and nothing else reads the queue's order
-// (docs/divergences/symmetry.md). Controllers that evict several pods of
+// (docs/divergences.md ("Node and pod-slot symmetry reduction")). Controllers that evict several pods of
 // one owner (node controller, descheduler, deployment scale-down) order
 // them by slot or node index, so the exact commutation test compares
 // states in this normal form.

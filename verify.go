@@ -194,7 +194,7 @@ func Verify(ctx context.Context, c *model.Cluster, opts Options) (*Report, error
 }
 
 // nodeSymmetric reports whether the Go users' additions keep node
-// symmetry (docs/divergences/symmetry.md): built-in intents and cycle
+// symmetry (docs/divergences.md ("Node and pod-slot symmetry reduction")): built-in intents and cycle
 // intents (whose marks name deployments) never tell nodes apart, but a
 // predicate, a custom monitor or a custom controller may read any node by
 // index.

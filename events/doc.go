@@ -20,7 +20,7 @@
 // (docs/model.md): every "time − x ≥ k ∨ Q5-empty" guard is State.Quiet5.
 //
 // Deliberate differences from Kivi are listed in
-// docs/divergences/events.md.
+// docs/divergences.md ("Divergences: package events").
 package events
 
 // Trace components of the events: who acts in the cluster when an event

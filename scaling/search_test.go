@@ -63,7 +63,7 @@ func TestCancelAfterFailure(t *testing.T) {
 
 // TestTimeoutIsUnknown: a setup that runs out of Options.Timeout is
 // Unknown and timed out, never held, and the search goes on (Kivi counts
-// it as passing, docs/divergences/scaling.md).
+// it as passing, docs/divergences.md ("Scaling search")).
 func TestTimeoutIsUnknown(t *testing.T) {
 	setups, _ := Enumerate(Bounds{NodeTypes: []TypeBounds{{Max: 1}}, Deployments: []DeploymentBounds{{Max: 3, MaxPodsPerNode: 7}}}, EnumerateOptions{})
 	for _, viaError := range []bool{false, true} {

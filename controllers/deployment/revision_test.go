@@ -10,7 +10,7 @@ import (
 // TestNewReplicaSet: FindNewReplicaSet (deployment/util@v1.36.3) finds a
 // set by template, so a rollback reuses the old set; a third template
 // with both slots in use merges the two older revisions (the model's
-// two-slot limit, docs/divergences/workloads.md).
+// two-slot limit, docs/divergences.md ("Divergences: workload controllers")).
 func TestNewReplicaSet(t *testing.T) {
 	b := modeltest.New()
 	b.AddNodes(1, modeltest.Node())

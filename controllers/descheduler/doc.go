@@ -16,7 +16,7 @@
 //
 // Kivi's descheduler mirrors v0.27 with several bugs; where it differs
 // from v0.36 this package follows v0.36, and every such choice is listed
-// in docs/divergences/descheduler.md. Where upstream leaves an order to Go
+// in docs/divergences.md ("Descheduler"). Where upstream leaves an order to Go
 // map iteration or the informer cache, the package either branches or
 // fixes an order. Which pods go among pods its sort keys tie (which
 // duplicates of a node, which pods of a domain) is a choice point over the

@@ -11,5 +11,5 @@
 //
 // Evictions mark the pod Terminating and hand it to the kubelet, which
 // removes it; they are reported with model.MarkEvicted. Differences from
-// Kivi are listed in docs/divergences/workloads.md.
+// Kivi are listed in docs/divergences.md ("Divergences: workload controllers").
 package nodelifecycle

@@ -36,5 +36,5 @@
 // every intermediate result and every answer under rapid.
 //
 // Every deliberate difference from Kivi is listed in
-// docs/divergences/scheduler.md. Explain renders one cycle for humans.
+// docs/divergences.md ("Scheduler"). Explain renders one cycle for humans.
 package scheduler

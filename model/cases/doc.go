@@ -23,5 +23,5 @@
 //     generator derives them (so C7 at scale 1 has one node type).
 //
 // Every difference from Kivi's generated configuration is listed in
-// docs/divergences/cases.md.
+// docs/divergences.md ("Divergences: built-in cases").
 package cases

@@ -14,7 +14,7 @@ type typeBound struct {
 	min, max int
 }
 
-// topology is what shared/spec/cases.md says case X has at scale s.
+// topology is what Kivi's case generator gives case X at scale s.
 type topology struct {
 	section string
 	nodes   func(s int) int

@@ -14,7 +14,7 @@ var balancePlugins = map[string]model.BalancePlugin{
 }
 
 // deschedulerDecl converts a DeschedulerPolicy with the descheduler's
-// defaults (../shared/spec/kubernetes.md §6: constraints [DoNotSchedule],
+// defaults (descheduler v0.36: constraints [DoNotSchedule],
 // topologyBalanceNodeFit true; DefaultEvictor evictSystemCriticalPods and
 // nodeFit false; no eviction limit).
 func deschedulerDecl(o Object, warns *[]Warning) (*model.Descheduler, error) {

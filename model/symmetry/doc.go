@@ -21,7 +21,7 @@
 // that can change what is reachable (the scheduler's LowestIndex tie-break,
 // the descheduler's hostname domains ordered by label value id, its
 // RemoveDuplicates node walk cut short by a total or namespace limit).
-// docs/divergences/symmetry.md lists every rule and the argument for the
+// docs/divergences.md ("Node and pod-slot symmetry reduction") lists every rule and the argument for the
 // order dependences that are harmless.
 //
 // # Pod slots

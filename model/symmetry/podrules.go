@@ -47,7 +47,7 @@ func (r deschedulerEvictionLimits) Decide(u *model.Universe) Decision {
 // the deployment and HPA queues, in slot order. Only events that take a
 // node down wake it. With one deployment the order only permutes
 // Terminating pods of one owner in the kubelet queue, which the kubelet
-// drains in one step with the same result (docs/divergences/symmetry.md).
+// drains in one step with the same result (docs/divergences.md ("Node and pod-slot symmetry reduction")).
 type nodeControllerSlotOrder struct{}
 
 func (nodeControllerSlotOrder) Name() string { return "NodeControllerSlotOrder" }
