@@ -37,6 +37,43 @@ var traceChecks = map[string]func(t *testing.T, lines, loop []string){
 		}
 		wantLast(t, lines, "[Scheduler - no_feasible_node]")
 	},
+	// "The fifth pod can not be scheduled": four placements, none on the
+	// cordoned node-5.
+	"spread-cordoned-node": func(t *testing.T, lines, _ []string) {
+		placed := matching(lines, `\[Scheduler\] Pod \d+ is scheduled on node `)
+		if len(placed) != 4 || len(matching(placed, `node-5`)) != 0 {
+			t.Errorf("want four pods placed, none on the cordoned node-5; got %q", placed)
+		}
+		wantLast(t, lines, "[Scheduler - no_feasible_node]")
+	},
+	// "Only one pod is scheduled onto the worker node; the second is
+	// pending".
+	"kops-coredns-control-plane": func(t *testing.T, lines, _ []string) {
+		placed := matching(lines, `\[Scheduler\] Pod \d+ is scheduled on node `)
+		if len(placed) != 1 || len(matching(placed, `nodes-a`)) != 1 {
+			t.Errorf("want one replica placed, on the worker; got %q", placed)
+		}
+		wantLast(t, lines, "[Scheduler - no_feasible_node]")
+	},
+	// node4 (zone E02) fails, its pod is evicted, and the replacement has
+	// no feasible node although E01 and E03 have room.
+	"zone-outage-spread": func(t *testing.T, lines, _ []string) {
+		f := firstIndex(lines, `\[nodeFailure\] Node node4 failed`)
+		e := firstIndex(lines, `\[NodeController\] Evicting pod \d+ from node node4`)
+		if f < 0 || e < f {
+			t.Errorf("want node4 to fail and its pod to be evicted before the failure")
+		}
+		wantLast(t, lines, "[Scheduler - no_feasible_node]")
+	},
+	// The bad zone takes one pod; five are placed and the 6th is Pending
+	// although the other zones have room (4 CPU each).
+	"zone-capacity-spread": func(t *testing.T, lines, _ []string) {
+		placed := matching(lines, `\[Scheduler\] Pod \d+ is scheduled on node `)
+		if len(placed) != 5 || len(matching(placed, `node-a`)) != 1 {
+			t.Errorf("want five placements, one in the bad zone; got %q", placed)
+		}
+		wantLast(t, lines, "[Scheduler - no_feasible_node]")
+	},
 	// The HPA asks for more replicas than the single worker holds (four
 	// pods of 200m on 800m) and the next pod is Pending.
 	"hpa-beyond-capacity": func(t *testing.T, lines, _ []string) {
