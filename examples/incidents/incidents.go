@@ -57,6 +57,8 @@ func List() []Incident {
 			"a zone out of capacity blocks a hard zone spread although other zones have room", "scheduler (PodTopologySpread, resources)", "pod_always_schedulable"},
 		{"hpa-beyond-capacity", "https://github.com/kubernetes/kubernetes/issues/82285",
 			"the HPA scales past what the cluster holds: new pods are Pending", "HPA", "pod_always_schedulable"},
+		{"rebalance-after-upgrade", "https://github.com/libero/reviewer/issues/1221",
+			"after node upgrades a returning node stays empty: the replicas pile up on one node", "scheduler and node lifecycle; no descheduler", "pod_balance_across_node"},
 		{"nodename-noexecute-loop", "https://github.com/keikoproj/kube-forensics/issues/5",
 			"a pod pinned by nodeName to a NoExecute-tainted node is evicted and recreated forever", "taint manager (node lifecycle) with nodeName", "no_oscillation_eviction"},
 		{"removeduplicates-no-room", "https://github.com/kubernetes-sigs/descheduler/issues/1237",

@@ -93,6 +93,20 @@ var traceChecks = map[string]func(t *testing.T, lines, loop []string){
 		}
 		wantLast(t, lines, "[Scheduler - no_feasible_node]")
 	},
+	// "Node upgrades can lead to both replicas of a set living on the same
+	// node": node-1 is drained, its pods move to node-2, node-1 comes back
+	// empty and the settled cluster stays lopsided.
+	"rebalance-after-upgrade": func(t *testing.T, lines, _ []string) {
+		start := firstIndex(lines, `\[maintenanceNode\] Starting maintenance for node node-1`)
+		end := firstIndex(lines, `\[maintenanceNode\] End maintenance for node node-1`)
+		if start < 0 || end < start {
+			t.Fatalf("want node-1's maintenance to start and end")
+		}
+		if n := len(matching(lines[start:end], `\[Kubelet\] Created pod \d+ on node node-2`)); n == 0 {
+			t.Errorf("want node-1's pods recreated on node-2 during its maintenance")
+		}
+		wantLast(t, lines, "The pods are unbalanced on Node! With a skew 4")
+	},
 	// "The fight between the job controller and kube-controller-manager":
 	// the loop creates the pod on node-a without the scheduler, and the
 	// taint manager evicts it.
