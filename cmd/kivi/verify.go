@@ -14,6 +14,7 @@ import (
 
 	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/examples/incidents"
 	"github.com/kivi-go/kivi/model"
 	"github.com/kivi-go/kivi/model/casefile"
 	"github.com/kivi-go/kivi/model/cases"
@@ -28,9 +29,9 @@ type caseFlags struct {
 }
 
 func (c *caseFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&c.name, "case", "", "built-in case c1..c8 (see 'kivi cases')")
+	fs.StringVar(&c.name, "case", "", "built-in case c1..c8 or an incident of examples/incidents (see 'kivi cases')")
 	fs.IntVar(&c.scale, "scale", 3, "size of the built-in case")
-	fs.BoolVar(&c.noViolation, "no-violation", false, "the case's non-violating variant")
+	fs.BoolVar(&c.noViolation, "no-violation", false, "the case's non-violating variant (an incident's fixed twin)")
 }
 
 // load returns the cluster named by the flags or the single positional
@@ -39,6 +40,15 @@ func (c *caseFlags) load(pos []string) (*model.Cluster, error) {
 	switch {
 	case c.name != "" && len(pos) > 0:
 		return nil, fmt.Errorf("give either --case or a case file, not both: %w", errUsage)
+	case c.name != "" && c.incident():
+		cl, warns, err := incidents.Load(c.name, c.noViolation)
+		if err != nil {
+			return nil, err
+		}
+		if len(warns) > 0 {
+			return nil, fmt.Errorf("incident %s: %s", c.name, warns[0])
+		}
+		return cl, nil
 	case c.name != "":
 		cl, err := cases.Get(c.name, c.scale, c.noViolation)
 		if err != nil {
@@ -51,6 +61,13 @@ func (c *caseFlags) load(pos []string) (*model.Cluster, error) {
 		return nil, fmt.Errorf("one case file at a time (got %d): %w", len(pos), errUsage)
 	}
 	return nil, fmt.Errorf("nothing to verify: give --case cN or a case file: %w", errUsage)
+}
+
+// incident reports whether --case names an incident of
+// examples/incidents: it is verified as written, like manifests.
+func (c *caseFlags) incident() bool {
+	_, ok := incidents.Get(c.name)
+	return ok
 }
 
 func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -98,6 +115,7 @@ func verifyCommand(ctx context.Context, command string, args []string, stdout, s
 	c, own, err := inf.load(pos, os.Stdin, stderr)
 	if !own {
 		c, err = cf.load(pos)
+		own = cf.incident()
 	}
 	if err != nil {
 		return inputError(stderr, err)

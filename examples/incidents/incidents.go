@@ -1,0 +1,124 @@
+// Package incidents is a library of real incidents: public failure
+// reports restated as Kubernetes manifests, each in a folder with its
+// nodes, its intents file and a fixed twin (the configuration the
+// maintainers or the reporter recommended). README.md lists them.
+//
+// The folders are embedded, so that `kivi cases` lists the incidents and
+// `kivi verify --case NAME` runs one (--no-violation its fixed twin).
+package incidents
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+
+	"github.com/kivi-go/kivi/intents"
+	"github.com/kivi-go/kivi/model"
+	"github.com/kivi-go/kivi/model/manifest"
+)
+
+// Files holds every incident folder: NAME/{manifests,nodes,intents}.yaml
+// and NAME/fixed/ with the same three files.
+//
+//go:embed */*.yaml */fixed/*.yaml
+var Files embed.FS
+
+// Incident describes one folder.
+type Incident struct {
+	// Name is the folder and the --case name.
+	Name string
+	// Link is the public report.
+	Link string
+	// Title is a one-line summary of what was reported.
+	Title string
+	// Controller is the controller at fault.
+	Controller string
+	// Expect is the intent the written configuration violates; the fixed
+	// twin violates none.
+	Expect string
+}
+
+// List returns the incidents in the order of README.md.
+func List() []Incident {
+	return []Incident{
+		{"spread-counts-tainted-node", "https://github.com/kubernetes/kubernetes/issues/116118",
+			"hostname spread counts a tainted control-plane node: the 4th of 7 pods is Pending", "scheduler (PodTopologySpread)", "pod_always_schedulable"},
+		{"drain-spread-cordoned-domain", "https://github.com/kubernetes/kubernetes/issues/106127",
+			"a node drained during an upgrade still counts as a spread domain: evicted pods stay Pending", "scheduler (PodTopologySpread) under node maintenance", "pod_always_schedulable"},
+		{"spread-cordoned-node", "https://github.com/kubernetes/kubernetes/issues/106396",
+			"hostname spread counts a cordoned node: the 5th of 5 pods is Pending", "scheduler (PodTopologySpread, cordon)", "pod_always_schedulable"},
+		{"kops-coredns-control-plane", "https://github.com/kubernetes/kops/pull/17472",
+			"kops 1.33's CoreDNS hard hostname spread on one control plane + one worker: the 2nd replica is Pending", "scheduler (PodTopologySpread, taints)", "pod_always_schedulable"},
+		{"zone-outage-spread", "https://github.com/kubernetes/kubernetes/issues/123019",
+			"a zone's only node fails: the zone still counts, the evicted pod finds no node", "scheduler (PodTopologySpread) after node failure", "pod_always_schedulable"},
+		{"zone-capacity-spread", "https://github.com/kubernetes/kubernetes/issues/116978",
+			"a zone out of capacity blocks a hard zone spread although other zones have room", "scheduler (PodTopologySpread, resources)", "pod_always_schedulable"},
+		{"hpa-beyond-capacity", "https://github.com/kubernetes/kubernetes/issues/82285",
+			"the HPA scales past what the cluster holds: new pods are Pending", "HPA", "pod_always_schedulable"},
+		{"rebalance-after-upgrade", "https://github.com/libero/reviewer/issues/1221",
+			"after node upgrades a returning node stays empty: the replicas pile up on one node", "scheduler and node lifecycle; no descheduler", "pod_balance_across_node"},
+		{"nodename-noexecute-loop", "https://github.com/keikoproj/kube-forensics/issues/5",
+			"a pod pinned by nodeName to a NoExecute-tainted node is evicted and recreated forever", "taint manager (node lifecycle) with nodeName", "no_oscillation_eviction"},
+		{"removeduplicates-no-room", "https://github.com/kubernetes-sigs/descheduler/issues/1237",
+			"RemoveDuplicates evicts a duplicate that fits nowhere else: it comes back, forever", "descheduler (RemoveDuplicates)", "no_oscillation_eviction"},
+		{"spread-descheduler-full-node", "https://github.com/kubernetes-sigs/descheduler/issues/604",
+			"soft topology balancing moves a pod towards a node that cannot take it: an eviction loop", "descheduler (RemovePodsViolatingTopologySpreadConstraint)", "no_oscillation_eviction"},
+	}
+}
+
+// Get returns the incident of that name.
+func Get(name string) (Incident, bool) {
+	i := slices.IndexFunc(List(), func(in Incident) bool { return in.Name == name })
+	if i < 0 {
+		return Incident{}, false
+	}
+	return List()[i], true
+}
+
+// Names lists the incident names.
+func Names() []string {
+	var out []string
+	for _, in := range List() {
+		out = append(out, in.Name)
+	}
+	return out
+}
+
+// Load reads an incident (fixed: its fixed twin) into a cluster with the
+// manifest reader, as `kivi verify -f manifests.yaml --nodes nodes.yaml
+// --intents intents.yaml` does.
+func Load(name string, fixed bool) (*model.Cluster, []manifest.Warning, error) {
+	if _, ok := Get(name); !ok {
+		return nil, nil, fmt.Errorf("no incident %q", name)
+	}
+	dir := name
+	if fixed {
+		dir = path.Join(name, "fixed")
+	}
+	read := func(file string) (manifest.File, error) {
+		p := path.Join(dir, file)
+		data, err := fs.ReadFile(Files, p)
+		return manifest.File{Name: path.Join("examples/incidents", p), Data: data}, err
+	}
+	var files [3]manifest.File
+	for i, f := range []string{"manifests.yaml", "nodes.yaml", "intents.yaml"} {
+		var err error
+		if files[i], err = read(f); err != nil {
+			return nil, nil, err
+		}
+	}
+	r, err := manifest.LoadStream([]manifest.File{files[0]}, &files[1], &files[2], manifest.Options{
+		KnownIntent: func(n string) bool { _, ok := intents.UserName(n); return ok },
+		IntentNames: intents.Names(),
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	r.Cluster.Name = name
+	if fixed {
+		r.Cluster.Name = name + "-fixed"
+	}
+	return r.Cluster, r.Warnings, nil
+}

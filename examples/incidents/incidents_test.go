@@ -1,0 +1,237 @@
+package incidents_test
+
+import (
+	"context"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/kivi-go/kivi"
+	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/examples/incidents"
+)
+
+// traceChecks assert, for each incident, a property of its counterexample
+// that matches what the report describes. lines are kivi.TraceLines; loop
+// is the part after the cycle marker (empty for a finite trace).
+var traceChecks = map[string]func(t *testing.T, lines, loop []string){
+	// "Only three pods got scheduled; others are in pending state": three
+	// placements on the workers, none on the control plane, then the 4th
+	// pod has no feasible node.
+	"spread-counts-tainted-node": func(t *testing.T, lines, _ []string) {
+		placed := matching(lines, `\[kube-scheduler\] Scheduled pod \S+ on node worker-\d`)
+		if len(placed) != 3 || len(matching(lines, `Scheduled pod \S+ on node control-plane`)) != 0 {
+			t.Errorf("want exactly three pods placed, all on workers, before the failure; got %q", placed)
+		}
+		wantLast(t, lines, "cannot be scheduled: 0/")
+	},
+	// The cordoned (drained) node still counts: the pods it evicts find
+	// no node although two workers have room.
+	"drain-spread-cordoned-domain": func(t *testing.T, lines, _ []string) {
+		m := firstIndex(lines, `\[node\] Node \S+ goes down for maintenance`)
+		e := firstIndex(lines, `\[node-lifecycle-controller\] Evicting pod `)
+		if m < 0 || e < m {
+			t.Errorf("want a maintenance that evicts pods before the failure")
+		}
+		wantLast(t, lines, "cannot be scheduled: 0/")
+	},
+	// "The fifth pod can not be scheduled": four placements, none on the
+	// cordoned node-5.
+	"spread-cordoned-node": func(t *testing.T, lines, _ []string) {
+		placed := matching(lines, `\[kube-scheduler\] Scheduled pod \S+ on node `)
+		if len(placed) != 4 || len(matching(placed, `node-5`)) != 0 {
+			t.Errorf("want four pods placed, none on the cordoned node-5; got %q", placed)
+		}
+		wantLast(t, lines, "cannot be scheduled: 0/")
+	},
+	// "Only one pod is scheduled onto the worker node; the second is
+	// pending".
+	"kops-coredns-control-plane": func(t *testing.T, lines, _ []string) {
+		placed := matching(lines, `\[kube-scheduler\] Scheduled pod \S+ on node `)
+		if len(placed) != 1 || len(matching(placed, `nodes-a`)) != 1 {
+			t.Errorf("want one replica placed, on the worker; got %q", placed)
+		}
+		wantLast(t, lines, "cannot be scheduled: 0/")
+	},
+	// node4 (zone E02) fails, its pod is evicted, and the replacement has
+	// no feasible node although E01 and E03 have room.
+	"zone-outage-spread": func(t *testing.T, lines, _ []string) {
+		f := firstIndex(lines, `\[node\] Node node4 failed`)
+		e := firstIndex(lines, `\[node-lifecycle-controller\] Evicting pod \S+ from node node4`)
+		if f < 0 || e < f {
+			t.Errorf("want node4 to fail and its pod to be evicted before the failure")
+		}
+		wantLast(t, lines, "cannot be scheduled: 0/")
+	},
+	// The bad zone takes one pod; five are placed and the 6th is Pending
+	// although the other zones have room (4 CPU each).
+	"zone-capacity-spread": func(t *testing.T, lines, _ []string) {
+		placed := matching(lines, `\[kube-scheduler\] Scheduled pod \S+ on node `)
+		if len(placed) != 5 || len(matching(placed, `node-a`)) != 1 {
+			t.Errorf("want five placements, one in the bad zone; got %q", placed)
+		}
+		wantLast(t, lines, "cannot be scheduled: 0/")
+	},
+	// The HPA asks for more replicas than the single worker holds (four
+	// pods of 200m on 800m) and the next pod is Pending.
+	"hpa-beyond-capacity": func(t *testing.T, lines, _ []string) {
+		re := regexp.MustCompile(`\[horizontal-pod-autoscaler\] Scaling deployment \S+ from \d+ to (\d+) replicas`)
+		top := 0
+		for _, l := range lines {
+			if m := re.FindStringSubmatch(l); m != nil {
+				n, _ := strconv.Atoi(m[1])
+				top = max(top, n)
+			}
+		}
+		if top <= 4 {
+			t.Errorf("want the HPA to ask for more than the 4 pods the node holds; it asked for %d", top)
+		}
+		if n := len(matching(lines, `\[kubelet\] Started pod \S+ on node worker-1`)); n != 4 {
+			t.Errorf("want 4 pods running before the failure, got %d", n)
+		}
+		wantLast(t, lines, "cannot be scheduled: 0/")
+	},
+	// "Node upgrades can lead to both replicas of a set living on the same
+	// node": node-1 is drained, its pods move to node-2, node-1 comes back
+	// empty and the settled cluster stays lopsided.
+	"rebalance-after-upgrade": func(t *testing.T, lines, _ []string) {
+		start := firstIndex(lines, `\[node\] Node node-1 goes down for maintenance`)
+		end := firstIndex(lines, `\[node\] Node node-1 is back from maintenance`)
+		if start < 0 || end < start {
+			t.Fatalf("want node-1's maintenance to start and end")
+		}
+		if n := len(matching(lines[start:end], `\[kubelet\] Started pod \S+ on node node-2`)); n == 0 {
+			t.Errorf("want node-1's pods recreated on node-2 during its maintenance")
+		}
+		wantLast(t, lines, "The pods are unbalanced across the nodes: skew 4")
+	},
+	// "The fight between the job controller and kube-controller-manager":
+	// the loop creates the pod on node-a without the scheduler, and the
+	// taint manager evicts it.
+	"nodename-noexecute-loop": func(t *testing.T, _, loop []string) {
+		if len(matching(loop, `\[kubelet\] Started pod \S+ on node node-a`)) == 0 ||
+			len(matching(loop, `does not tolerate the NoExecute taint of node node-a`)) == 0 {
+			t.Errorf("want the loop to start the pod on node-a and evict it for the taint: %q", loop)
+		}
+		if len(matching(loop, `^\[\d+\]\[kube-scheduler\]`)) != 0 {
+			t.Errorf("the pinned pod should bypass the scheduler: %q", loop)
+		}
+	},
+	// "An unending cycle of scheduling and eviction": the duplicate is
+	// evicted from large-1 and its replacement is placed on large-1 again.
+	"removeduplicates-no-room": func(t *testing.T, _, loop []string) {
+		if len(matching(loop, `\[descheduler\] RemoveDuplicates: pod \S+ .*on node large-1`)) == 0 ||
+			len(matching(loop, `\[kube-scheduler\] Scheduled pod \S+ on node large-1`)) == 0 {
+			t.Errorf("want the loop to evict a duplicate from large-1 and place it back there: %q", loop)
+		}
+	},
+	// The descheduler evicts for the soft constraint and the replacement
+	// cannot go to the node that is below average (worker-1 is full).
+	"spread-descheduler-full-node": func(t *testing.T, _, loop []string) {
+		if len(matching(loop, `RemovePodsViolatingTopologySpreadConstraint: pod \S+ violates`)) == 0 {
+			t.Errorf("want a topology-spread eviction in the loop: %q", loop)
+		}
+		placed := matching(loop, `\[kube-scheduler\] Scheduled pod \S+ on node `)
+		if len(placed) == 0 || len(matching(placed, `worker-1`)) != 0 {
+			t.Errorf("want the replacement placed on a node other than the full worker-1: %q", placed)
+		}
+	},
+}
+
+func TestIncidents(t *testing.T) {
+	if len(incidents.List()) != len(traceChecks) {
+		t.Errorf("%d incidents, %d trace checks", len(incidents.List()), len(traceChecks))
+	}
+	for _, in := range incidents.List() {
+		t.Run(in.Name, func(t *testing.T) {
+			rep := verify(t, in.Name, false)
+			r := rep.Result(in.Expect)
+			if r == nil || r.Verdict != checker.Violated {
+				t.Fatalf("%s: %s = %+v, want violated", in.Name, in.Expect, r)
+			}
+			if v := rep.Violated(); len(v) != 1 || v[0].Name != in.Expect {
+				t.Errorf("violated: %v, want only %s", names(v), in.Expect)
+			}
+			lines := kivi.TraceLines(r.Trace)
+			var loop []string
+			if i := slices.Index(lines, kivi.CycleMarker); i >= 0 {
+				loop = lines[i+1:]
+			} else if r.Trace.LoopStart >= 0 {
+				t.Fatalf("a cycle without its marker")
+			}
+			traceChecks[in.Name](t, lines, loop)
+			if t.Failed() {
+				t.Logf("counterexample:\n%s", strings.Join(lines, "\n"))
+			}
+		})
+		t.Run(in.Name+"/fixed", func(t *testing.T) {
+			rep := verify(t, in.Name, true)
+			if v := rep.Violated(); len(v) != 0 {
+				t.Fatalf("fixed twin violates %v", names(v))
+			}
+			for _, r := range rep.Results {
+				if r.Verdict != checker.Holds {
+					t.Errorf("fixed twin: %s is %v (%s), want holds", r.Name, r.Verdict, r.Reason)
+				}
+			}
+			if !rep.Complete {
+				t.Errorf("fixed twin: the run did not explore every behaviour")
+			}
+			if rep.Result(in.Expect) == nil {
+				t.Errorf("fixed twin does not check %s", in.Expect)
+			}
+		})
+	}
+}
+
+func verify(t *testing.T, name string, fixed bool) *kivi.Report {
+	t.Helper()
+	c, warns, err := incidents.Load(name, fixed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every field of an incident is one the model reads: a warning would
+	// mean part of the report is silently not modelled.
+	for _, w := range warns {
+		t.Errorf("warning: %s", w)
+	}
+	rep, err := kivi.Verify(context.Background(), c, kivi.Options{Checker: checker.Options{Workers: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s: %d states in %v", c.Name, rep.Stats.States, rep.Elapsed)
+	return rep
+}
+
+func names(rs []kivi.IntentResult) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.Name)
+	}
+	return out
+}
+
+func matching(lines []string, pattern string) []string {
+	re := regexp.MustCompile(pattern)
+	var out []string
+	for _, l := range lines {
+		if re.MatchString(l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func firstIndex(lines []string, pattern string) int {
+	re := regexp.MustCompile(pattern)
+	return slices.IndexFunc(lines, re.MatchString)
+}
+
+func wantLast(t *testing.T, lines []string, sub string) {
+	t.Helper()
+	if len(lines) == 0 || !strings.Contains(lines[len(lines)-1], sub) {
+		t.Errorf("want the last line to contain %q", sub)
+	}
+}
