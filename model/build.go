@@ -309,7 +309,7 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 		if t < 0 {
 			return nil, nil, fmt.Errorf("deploymentTemplates[%d] (%s).template %q: no such template (accepted: %s): %w", i, dt.Name, dt.Template, c.templateNames(), ErrInvalid)
 		}
-		cfg, err := deploymentConfig(t, dt.Strategy, "", "")
+		cfg, err := deploymentConfig(t, dt.Strategy, dt.MaxSurge, dt.MaxUnavailable)
 		if err != nil {
 			return nil, nil, fmt.Errorf("deploymentTemplates[%d] (%s): %w", i, dt.Name, err)
 		}
@@ -327,7 +327,13 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 			hpa = h
 			reps = max(reps, u.HPAs[h-1].Max)
 		}
-		u.DeploymentTemplates = append(u.DeploymentTemplates, DeploymentTemplate{Name: dt.Name, Replicas: dt.Replicas, Config: len(u.Configs) - 1, HPA: hpa})
+		target := dt.Deployment
+		if target == "" {
+			target = dt.Name
+		}
+		// The universe's template carries the Deployment's name: that is
+		// what apply and create act on, whatever the template is called.
+		u.DeploymentTemplates = append(u.DeploymentTemplates, DeploymentTemplate{Name: target, Replicas: dt.Replicas, Config: len(u.Configs) - 1, HPA: hpa})
 		// Room for the manifest's pods next to the running ones during a
 		// rollout.
 		slots += reps

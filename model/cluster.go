@@ -146,11 +146,20 @@ type DeploymentDecl struct {
 // DeploymentTemplateDecl is a Deployment manifest used by apply/create
 // commands.
 type DeploymentTemplateDecl struct {
-	Name     string   `json:"name"`
-	Template string   `json:"template"`
-	Replicas *int     `json:"replicas,omitempty"`
-	HPA      *HPADecl `json:"hpa,omitempty"`
-	Strategy string   `json:"strategy,omitempty"`
+	// Name is what events call the template by.
+	Name string `json:"name"`
+	// Deployment is the Deployment it applies to or creates (default:
+	// Name). It differs from Name when one input holds several versions
+	// of a Deployment, e.g. the manifests an intents file applies.
+	Deployment string   `json:"deployment,omitempty"`
+	Template   string   `json:"template"`
+	Replicas   *int     `json:"replicas,omitempty"`
+	HPA        *HPADecl `json:"hpa,omitempty"`
+	Strategy   string   `json:"strategy,omitempty"`
+	// MaxSurge / MaxUnavailable of a RollingUpdate: an integer or a
+	// percentage ("25%"), default 25 %.
+	MaxSurge       string `json:"maxSurge,omitempty"`
+	MaxUnavailable string `json:"maxUnavailable,omitempty"`
 }
 
 // EventDecl is an event or user command.

@@ -23,6 +23,11 @@ type Options struct {
 	// check here; the verification checks them later, without the
 	// file's name).
 	CheckIntent func(d model.IntentDecl, deployments []string) (param, msg string)
+	// ReadFile reads a manifest an intents file's event names
+	// (applyDeployment/createDeployment with manifest: FILE); name is
+	// the path as written, joined to the intents file's directory. nil:
+	// the operating system's files.
+	ReadFile func(name string) ([]byte, error)
 }
 
 // Result is a loaded cluster with the warnings found on the way.

@@ -52,7 +52,7 @@ var intentKeys = []string{"name", "params", "para"}
 // eventKeys are the keys of one event in model.EventDecl's spelling, and
 // kiviEventKeys in Kivi's.
 var (
-	eventKeys     = []string{"kind", "when", "deployment", "node", "template", "parallel", "maxDelta", "replicas", "maxDeployment"}
+	eventKeys     = []string{"kind", "when", "deployment", "node", "template", "manifest", "parallel", "maxDelta", "replicas", "maxDeployment"}
 	kiviEventKeys = []string{"name", "para", "after_stable", "first", "priority"}
 )
 
@@ -64,8 +64,8 @@ var eventParams = map[string][]string{
 	"maintenance":            {"parallel"},
 	"nodeFailure":            {"node"},
 	"createTargetDeployment": {"deployment"},
-	"applyDeployment":        {"template"},
-	"createDeployment":       {"template"},
+	"applyDeployment":        {"manifest", "template"},
+	"createDeployment":       {"manifest", "template"},
 	"scaleDeployment":        {"deployment", "replicas", "maxDelta", "maxDeployment"},
 }
 
@@ -73,8 +73,13 @@ var eventParams = map[string][]string{
 // nothing.
 var requiredParam = map[string]string{
 	"eventCpuChange": "deployment", "nodeFailure": "node", "createTargetDeployment": "deployment",
-	"applyDeployment": "template", "createDeployment": "template",
 }
+
+// needsSpec are the events that need a new Deployment spec: manifest (a
+// Deployment manifest file) or template (a case file's deployment
+// template). Neither alone is required, so they are not in
+// requiredParam.
+var needsSpec = []string{"applyDeployment", "createDeployment"}
 
 // intentsReader reads one intents file against the cluster assembled so
 // far (its deployments, nodes and deployment templates).
@@ -84,10 +89,15 @@ type intentsReader struct {
 	deployments []string
 	nodes       []string
 	opts        Options
+	// warns collects the warnings of the manifests the events apply.
+	warns *[]Warning
+	// applied maps a manifest path, as written, to its deployment
+	// template, so that two events applying one file share it.
+	applied map[string]string
 }
 
-func newIntentsReader(file string, c *model.Cluster, opts Options) *intentsReader {
-	r := &intentsReader{a: at{file: file}, c: c, opts: opts}
+func newIntentsReader(file string, c *model.Cluster, opts Options, warns *[]Warning) *intentsReader {
+	r := &intentsReader{a: at{file: file}, c: c, opts: opts, warns: warns, applied: map[string]string{}}
 	for _, d := range c.Deployments {
 		r.deployments = append(r.deployments, d.Name)
 	}
@@ -290,7 +300,12 @@ func (r *intentsReader) event(path string, v any) (model.EventDecl, error) {
 		case "node":
 			ed.Node, err = r.name(kp, val, "node", r.nodes)
 		case "template":
+			if _, both := m["manifest"]; both {
+				return ed, r.a.errorf(kp, "%s takes manifest (a Deployment manifest file) or template (a case file's deployment template), not both", kind)
+			}
 			ed.Template, err = r.name(kp, val, "deployment template", r.templateNames())
+		case "manifest":
+			ed.Template, err = r.applyManifest(kp, val, kind)
 		case "parallel":
 			ed.Parallel, err = r.count(kp, val, 1, max(len(r.nodes), 1), "nodes maintained at once")
 		case "maxDelta":
@@ -310,6 +325,9 @@ func (r *intentsReader) event(path string, v any) (model.EventDecl, error) {
 		if _, ok := m[req]; !ok {
 			return ed, r.a.errorf(path, "%s needs %s (accepted: %s)", kind, req, r.acceptedFor(req))
 		}
+	}
+	if slices.Contains(needsSpec, kind) && ed.Template == "" {
+		return ed, r.a.errorf(path, "%s needs the new Deployment (accepted: %s)", kind, r.acceptedFor("manifest"))
 	}
 	if kind == "scaleDeployment" {
 		if ed.Replicas != nil && ed.MaxDelta != 0 {
@@ -396,6 +414,8 @@ func (r *intentsReader) acceptedFor(param string) string {
 			return "a deployment template name: " + shortList(t)
 		}
 		return "a deployment template name; this input has none"
+	case "manifest":
+		return "manifest: a file holding one Deployment, relative to the intents file, e.g. manifest: web-v2.yaml" + r.templateHint()
 	}
 	return param
 }

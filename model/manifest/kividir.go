@@ -130,7 +130,7 @@ func (as *assembly) nodes(objs []Object, cc *kiviClusterConfig, cfg *file) error
 }
 
 func (as *assembly) intents(f *file) error {
-	decls, events, err := newIntentsReader(f.name, as.c, as.opts).parse(f.data)
+	decls, events, err := newIntentsReader(f.name, as.c, as.opts, &as.warns).parse(f.data)
 	if err != nil {
 		return err
 	}
