@@ -12,7 +12,9 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/kivi-go/kivi/intents"
 	"github.com/kivi-go/kivi/model"
@@ -20,7 +22,8 @@ import (
 )
 
 // Files holds every incident folder: NAME/{manifests,nodes,intents}.yaml
-// and NAME/fixed/ with the same three files.
+// and NAME/fixed/ with the same three files, with any Deployment manifest
+// the intents file applies beside them.
 //
 //go:embed */*.yaml */fixed/*.yaml
 var Files embed.FS
@@ -65,6 +68,8 @@ func List() []Incident {
 			"RemoveDuplicates evicts a duplicate that fits nowhere else: it comes back, forever", "descheduler (RemoveDuplicates)", "no_oscillation_eviction"},
 		{"spread-descheduler-full-node", "https://github.com/kubernetes-sigs/descheduler/issues/604",
 			"soft topology balancing moves a pod towards a node that cannot take it: an eviction loop", "descheduler (RemovePodsViolatingTopologySpreadConstraint)", "no_oscillation_eviction"},
+		{"tekton-webhook-reapply-below-hpa-min", "https://github.com/tektoncd/pipeline/issues/4892",
+			"re-applying the webhook Deployment (replicas: 1) scales it below its HPA minimum of 2", "deployment controller under kubectl apply, against the HPA", "replica_num_always_meet_min"},
 	}
 }
 
@@ -112,6 +117,15 @@ func Load(name string, fixed bool) (*model.Cluster, []manifest.Warning, error) {
 	r, err := manifest.LoadStream([]manifest.File{files[0]}, &files[1], &files[2], manifest.Options{
 		KnownIntent: func(n string) bool { _, ok := intents.UserName(n); return ok },
 		IntentNames: intents.Names(),
+		// A manifest an event applies (manifest: web-v2.yaml) is read
+		// from the embedded folder, next to the intents file.
+		ReadFile: func(name string) ([]byte, error) {
+			rel, ok := strings.CutPrefix(filepath.ToSlash(name), "examples/incidents/")
+			if !ok {
+				return nil, fs.ErrNotExist
+			}
+			return fs.ReadFile(Files, rel)
+		},
 	})
 	if err != nil {
 		return nil, nil, err

@@ -138,6 +138,18 @@ var traceChecks = map[string]func(t *testing.T, lines, loop []string){
 			t.Errorf("want the replacement placed on a node other than the full worker-1: %q", placed)
 		}
 	},
+	// "Reapplication of Deployment yaml will cause the replicaset to scale
+	// back to 1": the HPA takes the webhook to 2, kubectl apply configures
+	// it, a pod is deleted and 1 replica is left.
+	"tekton-webhook-reapply-below-hpa-min": func(t *testing.T, lines, _ []string) {
+		h := firstIndex(lines, `\[horizontal-pod-autoscaler\] Scaling deployment tekton-pipelines-webhook from 1 to 2 replicas`)
+		a := firstIndex(lines, `\[kubectl\] kubectl apply: deployment tekton-pipelines-webhook configured`)
+		d := firstIndex(lines, `\[replicaset-controller\] Deleting pod tekton-pipelines-webhook-`)
+		if h < 0 || a < h || d < a {
+			t.Errorf("want the HPA to scale 1 → 2, then kubectl apply, then a pod deleted (%d, %d, %d)", h, a, d)
+		}
+		wantLast(t, lines, "fewer replicas than its minimum (HPA minReplicas, or spec.replicas): 1, minimum 2")
+	},
 }
 
 func TestIncidents(t *testing.T) {
