@@ -219,7 +219,6 @@ type stepClass struct {
 }
 
 var stepClasses = []stepClass{
-	{"balanced-allocation-not-modelled", func(*model.Universe, *model.State, int) bool { return true }},
 	{"image-locality-not-modelled", func(*model.Universe, *model.State, int) bool { return true }},
 	{"inter-pod-affinity-not-modelled", func(*model.Universe, *model.State, int) bool { return true }},
 	{"hostname-alias-label", func(u *model.Universe, s *model.State, pod int) bool {
