@@ -137,10 +137,12 @@ var Classes = []Class{
 		Fix:     Variation{Without: []string{InterPodAffinity}},
 	},
 	{
-		// The model labels every node hostname=<name> (Kivi's alias,
-		// model/compile.go); a real node only has kubernetes.io/hostname.
+		// For Kivi's inputs the model labels every node hostname=<name>
+		// (Kivi's alias, model.Options.KiviHostnameAlias); a real node
+		// only has kubernetes.io/hostname. Inputs read from manifests
+		// have no alias, so the class does not apply to them.
 		Name:    "hostname-alias-label",
-		Applies: func(s *Snapshot) bool { return s.usesKey(model.KiviHostnameKey) },
+		Applies: func(s *Snapshot) bool { return s.KiviInput && s.usesKey(model.KiviHostnameKey) },
 		Fix:     Variation{API: APIOptions{HostnameAlias: true}},
 	},
 	{
@@ -319,7 +321,7 @@ func (s *Snapshot) MapValues(f func(string) string) *Snapshot {
 		}
 		return y
 	}
-	out := &Snapshot{}
+	out := &Snapshot{KiviInput: s.KiviInput}
 	for _, n := range s.Nodes {
 		n.Labels = labels(n.Labels)
 		out.Nodes = append(out.Nodes, n)

@@ -86,6 +86,11 @@ func TestDifferential(t *testing.T) {
 		if len(s.Pending.Spread) > 0 && len(v.Real.Feasible) > 1 {
 			covered["own spread constraints, scores compared"]++
 		}
+		if !s.KiviInput && s.usesKey(model.KiviHostnameKey) {
+			// Read as manifests, `hostname` is an ordinary key no node
+			// carries on either side.
+			covered["`hostname` key without Kivi's alias"]++
+		}
 	})
 	agree := counts[""]
 	delete(counts, "")
@@ -118,7 +123,7 @@ func TestDifferential(t *testing.T) {
 			t.Errorf("no disagreement in %d snapshots: the known divergences should show", total)
 		}
 		for _, c := range []string{"no feasible node", "one feasible node", "two or more feasible nodes (scores compared)",
-			"a node rejected by a DoNotSchedule constraint", "own spread constraints, scores compared"} {
+			"a node rejected by a DoNotSchedule constraint", "own spread constraints, scores compared", "`hostname` key without Kivi's alias"} {
 			if covered[c] == 0 {
 				t.Errorf("no snapshot with %s in %d", c, total)
 			}
@@ -164,11 +169,18 @@ func TestKnownClasses(t *testing.T) {
 		want string
 	}{
 		{"agreement", Snapshot{Nodes: two, Pending: pending()}, ""},
-		{"hostname alias", Snapshot{Nodes: two, Pending: func() Pending {
+		{"hostname alias", Snapshot{Nodes: two, KiviInput: true, Pending: func() Pending {
 			p := pending()
 			p.NodeSelector = map[string]string{model.KiviHostnameKey: "n1"}
 			return p
 		}()}, "hostname-alias-label"},
+		// The same pod read from manifests: no node has `hostname`, on
+		// either side, so both reject every node.
+		{"hostname key without the alias", Snapshot{Nodes: two, Pending: func() Pending {
+			p := pending()
+			p.NodeSelector = map[string]string{model.KiviHostnameKey: "n1"}
+			return p
+		}()}, ""},
 		{"empty required term", Snapshot{Nodes: two, Pending: func() Pending {
 			p := pending()
 			p.Required = []model.Selector{{}}
