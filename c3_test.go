@@ -32,6 +32,8 @@ func c3(bothConstraints bool) *model.Cluster {
 			HPA: &model.HPADecl{Min: 5, Max: 6, Metrics: []model.MetricDecl{{Resource: "cpu", Target: 91}}}}},
 		Events:   []model.EventDecl{{Kind: "eventCpuChange", When: "afterStable", Deployment: "app"}},
 		PodSlots: 6,
+		// Kivi's case: its nodes have the `hostname` label the spread uses.
+		KiviHostnameAlias: true,
 	}
 }
 

@@ -211,6 +211,7 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 	if c.LowestIndexTieBreak {
 		u.Options.TieBreak = LowestIndex
 	}
+	u.Options.KiviHostnameAlias = c.KiviHostnameAlias
 	nodeIndex := map[string]int{}
 	for i, ns := range layout {
 		t := c.NodeTypes[ns.typ]

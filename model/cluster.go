@@ -34,6 +34,12 @@ type Cluster struct {
 	// LowestIndexTieBreak makes the scheduler take the lowest-index node
 	// among equal top scores (Kivi) instead of exploring every one.
 	LowestIndexTieBreak bool `json:"lowestIndexTieBreak,omitempty"`
+	// KiviHostnameAlias labels every node `hostname=<its hostname>` as
+	// well (model.Options.KiviHostnameAlias). It is not a case-file key:
+	// the reader of an input decides, since the alias belongs to Kivi's
+	// inputs (built-in cases, case files, Kivi's configuration and log
+	// directories) and not to Kubernetes manifests.
+	KiviHostnameAlias bool `json:"-"`
 }
 
 // NodeType is a kind of node; the scaling search varies how many of each

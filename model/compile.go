@@ -42,7 +42,7 @@ func (u *Universe) Compile() error {
 		if _, ok := labels[HostnameKey]; !ok {
 			labels[HostnameKey] = n.Name
 		}
-		if _, ok := labels[KiviHostnameKey]; !ok {
+		if _, ok := labels[KiviHostnameKey]; !ok && u.Options.KiviHostnameAlias {
 			labels[KiviHostnameKey] = labels[HostnameKey]
 		}
 		n.Labels = labels

@@ -31,8 +31,9 @@ func (e *SizeError) Error() string {
 // Is makes a SizeError an ErrModelBound.
 func (e *SizeError) Is(target error) bool { return target == ErrModelBound }
 
-// Hostname label keys every node carries: Kubernetes' well-known key, and
-// Kivi's short alias so that manifests written for Kivi keep working.
+// Hostname label keys: Kubernetes' well-known key, which every node
+// carries, and Kivi's short alias, which nodes carry only with
+// Options.KiviHostnameAlias (Kivi's own inputs).
 const (
 	HostnameKey      = "kubernetes.io/hostname"
 	KiviHostnameKey  = "hostname"
@@ -425,6 +426,12 @@ const (
 // Options are model-wide feature toggles.
 type Options struct {
 	TieBreak TieBreak
+	// KiviHostnameAlias gives every node Kivi's `hostname` label (the
+	// node's kubernetes.io/hostname value) unless it sets one itself.
+	// Kivi's inputs rely on it (its cases spread by `hostname`); a real
+	// node carries only kubernetes.io/hostname, so inputs read from
+	// Kubernetes manifests leave it off, and so does the zero value.
+	KiviHostnameAlias bool
 	// KiviKeylessDomains keeps nothing; reserved.
 	_ struct{}
 }

@@ -45,7 +45,10 @@ func c8(t testing.TB) (*model.Universe, *model.State) {
 //     node 1 is (64−16)·100/64 = 75, Kivi 48·100/56 = 85;
 //   - PodTopologySpread weights are ln(size+2) as floats, rounded once per
 //     node: pod 4 on node 2 is round(1·ln5 + 2·ln4) = round(4.38) = 4, Kivi
-//     1·2 + 2·1 = 4; pod 6 on node 3 is round(ln5 + 3·ln4) = 6, Kivi 5.
+//     1·2 + 2·1 = 4; pod 6 on node 3 is round(ln5 + 3·ln4) = 6, Kivi 5;
+//   - BalancedAllocation (Kivi has none) gives 75×1 everywhere: the pod
+//     asks the same fraction of cpu and memory of equal nodes, so it never
+//     changes a node's balance.
 //
 // Kivi's totals (affinity + LeastAllocated + spread) are listed next to
 // ours; in every row the same node wins, with the same ties.
@@ -55,12 +58,12 @@ func TestConformanceC8Order(t *testing.T) {
 		kivi   [3]int64
 		chosen int // node index
 	}{
-		{[3]int64{787, 747, 747}, [3]int64{487, 447, 447}, 0},
-		{[3]int64{575, 747, 747}, [3]int64{285, 447, 447}, 1}, // tie → lowest index
-		{[3]int64{641, 601, 747}, [3]int64{351, 311, 447}, 2},
-		{[3]int64{775, 685, 685}, [3]int64{485, 395, 395}, 0},
-		{[3]int64{694, 735, 735}, [3]int64{415, 445, 445}, 1}, // tie → lowest index
-		{[3]int64{762, 692, 735}, [3]int64{453, 385, 445}, 0},
+		{[3]int64{862, 822, 822}, [3]int64{487, 447, 447}, 0},
+		{[3]int64{650, 822, 822}, [3]int64{285, 447, 447}, 1}, // tie → lowest index
+		{[3]int64{716, 676, 822}, [3]int64{351, 311, 447}, 2},
+		{[3]int64{850, 760, 760}, [3]int64{485, 395, 395}, 0},
+		{[3]int64{769, 810, 810}, [3]int64{415, 445, 445}, 1}, // tie → lowest index
+		{[3]int64{837, 767, 810}, [3]int64{453, 385, 445}, 0},
 	}
 	// Cycle by cycle: the totals of each pod's cycle on the state the
 	// previous placements left.
@@ -122,7 +125,8 @@ func argmaxLowest(xs [3]int64) int {
 // TestConformanceC8Pod1Breakdown checks pod 1's per-plugin scores against
 // controllers.md §9.1's breakdown: affinity 200/160/160 (raw 5/4/4),
 // spread 200 each (all raw 0); LeastAllocated is 87 as in Kivi because
-// all nodes are empty (56·100/64 either way).
+// all nodes are empty (56·100/64 either way); BalancedAllocation, which
+// Kivi lacks, 75 each.
 func TestConformanceC8Pod1Breakdown(t *testing.T) {
 	u, s := c8(t)
 	pr := defaultProfile()
@@ -135,6 +139,8 @@ func TestConformanceC8Pod1Breakdown(t *testing.T) {
 		"NodeAffinity":      {200, 160, 160},
 		"NodeResourcesFit":  {87, 87, 87},
 		"PodTopologySpread": {200, 200, 200},
+		// Empty 64/64 nodes, pod 8/8: balance 100 before and after.
+		"NodeResourcesBalancedAllocation": {75, 75, 75},
 	}
 	for k, pl := range pr.scores {
 		var got [3]int64

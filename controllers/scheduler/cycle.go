@@ -307,8 +307,10 @@ func (c *cycle) standardScores(k int, raw []int64) {
 		}
 	case 2:
 		leastAllocatedScore{}.scoreAll(c, raw)
-	default:
+	case spreadScore:
 		podTopologySpreadScore{}.scoreAll(c, raw)
+	default:
+		balancedAllocationScore{}.scoreAll(c, raw)
 	}
 }
 

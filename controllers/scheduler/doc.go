@@ -22,7 +22,9 @@
 //
 // Scores and weights: TaintToleration 3, NodeAffinity 2, NodeResourcesFit
 // (LeastAllocated) 1, PodTopologySpread 2 (ScheduleAnyway constraints, or
-// the system default constraints when the template declares none).
+// the system default constraints when the template declares none),
+// NodeResourcesBalancedAllocation 1 (how the pod changes the balance of
+// cpu and memory in use).
 //
 // Speed without a second semantics: a cycle is a pure function of the
 // pods bound to each node (counted by template and by whether they count

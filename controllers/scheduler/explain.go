@@ -46,9 +46,8 @@ func Explain(u *model.Universe, s *model.State, pod int) string {
 	for i := range c.hard {
 		explainConstraint(&b, &c, &c.hard[i], "DoNotSchedule", fmt.Sprintf(" min %d domains %d", c.hardMin[i], c.hardDomains[i]))
 	}
-	// PodTopologySpread is the profile's last score plugin; its domains are
-	// only counted when it did not skip.
-	if len(c.feasible) > 0 && !c.skipped[numScores-1] {
+	// PodTopologySpread's domains are only counted when it did not skip.
+	if len(c.feasible) > 0 && !c.skipped[spreadScore] {
 		for i := range c.soft {
 			explainConstraint(&b, &c, &c.soft[i], "ScheduleAnyway", fmt.Sprintf(" weight %.3f", c.softWeight[i]))
 		}

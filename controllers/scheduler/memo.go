@@ -12,7 +12,10 @@ import (
 // they count for spreading (not terminating, and of the incoming pod's
 // owner when the constraints are the system defaults), and each node's
 // status. The top nodes are a function of those facts, the incoming
-// pod's template and constraint set, and the universe. The exploration
+// pod's template and constraint set, and the universe: the resource
+// scores (LeastAllocated, BalancedAllocation) read a node's requested
+// resources, which the per-template counts of its pods, terminating
+// ones included, determine with the universe's reservations. The exploration
 // asks the same question in many states (every order in which the same
 // pods were placed, every state that differs only in what a cycle does
 // not read), so a cycle remembers recent answers by that exact key: a

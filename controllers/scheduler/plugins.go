@@ -25,13 +25,19 @@ type scorePlugin interface {
 
 const (
 	numFilters = 6
-	numScores  = 4
+	numScores  = 5
+	// spreadScore is PodTopologySpread's index among the scores: Explain
+	// prints its domains only when it did not skip.
+	spreadScore = 3
 )
 
 // profile is the scheduler profile: filters in the order Kubernetes' default
 // profile runs them (pkg/scheduler/apis/config/v1/default_plugins.go,
-// v1.36), then the weighted score plugins in the same order. The order of
-// filters only decides which reason a rejected node reports.
+// v1.36), then the weighted score plugins in the same order (upstream's
+// InterPodAffinity, between PodTopologySpread and BalancedAllocation, and
+// ImageLocality, last, are not modelled). The order of filters only
+// decides which reason a rejected node reports; the order of scores
+// decides nothing, since totals are sums.
 type profile struct {
 	filters [numFilters]filterPlugin
 	scores  [numScores]scorePlugin
@@ -50,6 +56,7 @@ func defaultProfile() profile {
 		},
 		scores: [numScores]scorePlugin{
 			taintTolerationScore{}, nodeAffinityScore{}, leastAllocatedScore{}, podTopologySpreadScore{},
+			balancedAllocationScore{},
 		},
 		standard: true,
 	}

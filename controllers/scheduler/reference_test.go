@@ -1,6 +1,10 @@
 package scheduler
 
-import "github.com/kivi-go/kivi/model"
+import (
+	"math"
+
+	"github.com/kivi-go/kivi/model"
+)
 
 // referenceCycle runs the scheduling cycle of pod slot pod of s the plain
 // way, as the reference for the fast path (plan, one-pass counting,
@@ -42,6 +46,7 @@ func referenceCycle(u *model.Universe, s *model.State, pod int) *cycle {
 	c.preFilterSpread()
 	pr := defaultProfile()
 	pr.standard = false
+	pr.scores[len(pr.scores)-1] = referenceBalancedAllocation{}
 	c.filter(&pr)
 	if len(c.feasible) > 0 {
 		c.score(&pr)
@@ -145,4 +150,45 @@ func referenceMatches(k *constraint, q, p *model.PodState) bool {
 		return q.Owner == p.Owner && q.Template == p.Template
 	}
 	return !k.spec.SelectorEmpty && k.spec.MatchesTemplate[q.Template]
+}
+
+// referenceBalancedAllocation is BalancedAllocation written the way
+// upstream states it, for any number of resources: the fractions in use
+// of the resources the node has (capped at 1), their standard deviation
+// (half the distance for two, the root mean square deviation for more),
+// the balance score (1 − σ)·100 before and after the pod, and the change
+// mapped into 50..100. It reads the node's requests from cycle.requested,
+// which referenceCycle fills from model.Universe.Requested.
+type referenceBalancedAllocation struct{ balancedAllocationScore }
+
+func (referenceBalancedAllocation) Score(c *cycle, n int) int64 {
+	node, used := c.u.Nodes[n], c.requested[n]
+	alloc := []int64{node.CPU, node.Memory}
+	before := []int64{used.CPU, used.Memory}
+	after := []int64{used.CPU + c.t.CPU, used.Memory + c.t.Memory}
+	score := func(req []int64) int64 {
+		var fr []float64
+		var sum float64
+		for i := range req {
+			if alloc[i] == 0 {
+				continue
+			}
+			f := math.Min(float64(req[i])/float64(alloc[i]), 1)
+			fr = append(fr, f)
+			sum += f
+		}
+		sigma := 0.0
+		switch {
+		case len(fr) == 2:
+			sigma = math.Abs((fr[0] - fr[1]) / 2)
+		case len(fr) > 2:
+			mean, sq := sum/float64(len(fr)), 0.0
+			for _, f := range fr {
+				sq += (f - mean) * (f - mean)
+			}
+			sigma = math.Sqrt(sq / float64(len(fr)))
+		}
+		return int64((1 - sigma) * float64(maxNodeScore))
+	}
+	return maxNodeScore/2 + (maxNodeScore/2+score(after)-score(before))/2
 }

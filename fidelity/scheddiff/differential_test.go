@@ -86,6 +86,11 @@ func TestDifferential(t *testing.T) {
 		if len(s.Pending.Spread) > 0 && len(v.Real.Feasible) > 1 {
 			covered["own spread constraints, scores compared"]++
 		}
+		if !s.KiviInput && s.usesKey(model.KiviHostnameKey) {
+			// Read as manifests, `hostname` is an ordinary key no node
+			// carries on either side.
+			covered["`hostname` key without Kivi's alias"]++
+		}
 	})
 	agree := counts[""]
 	delete(counts, "")
@@ -118,7 +123,7 @@ func TestDifferential(t *testing.T) {
 			t.Errorf("no disagreement in %d snapshots: the known divergences should show", total)
 		}
 		for _, c := range []string{"no feasible node", "one feasible node", "two or more feasible nodes (scores compared)",
-			"a node rejected by a DoNotSchedule constraint", "own spread constraints, scores compared"} {
+			"a node rejected by a DoNotSchedule constraint", "own spread constraints, scores compared", "`hostname` key without Kivi's alias"} {
 			if covered[c] == 0 {
 				t.Errorf("no snapshot with %s in %d", c, total)
 			}
@@ -128,7 +133,7 @@ func TestDifferential(t *testing.T) {
 
 // TestScoreWeights pins the real profile the comparison runs against:
 // the default score plugins and weights of kube-scheduler v1.36 (the model
-// has the first four).
+// has all but InterPodAffinity and ImageLocality).
 func TestScoreWeights(t *testing.T) {
 	got := realScheduler(t).ScoreWeights()
 	want := map[string]int32{"TaintToleration": 3, "NodeAffinity": 2, "NodeResourcesFit": 1, "PodTopologySpread": 2,
@@ -164,11 +169,18 @@ func TestKnownClasses(t *testing.T) {
 		want string
 	}{
 		{"agreement", Snapshot{Nodes: two, Pending: pending()}, ""},
-		{"hostname alias", Snapshot{Nodes: two, Pending: func() Pending {
+		{"hostname alias", Snapshot{Nodes: two, KiviInput: true, Pending: func() Pending {
 			p := pending()
 			p.NodeSelector = map[string]string{model.KiviHostnameKey: "n1"}
 			return p
 		}()}, "hostname-alias-label"},
+		// The same pod read from manifests: no node has `hostname`, on
+		// either side, so both reject every node.
+		{"hostname key without the alias", Snapshot{Nodes: two, Pending: func() Pending {
+			p := pending()
+			p.NodeSelector = map[string]string{model.KiviHostnameKey: "n1"}
+			return p
+		}()}, ""},
 		{"empty required term", Snapshot{Nodes: two, Pending: func() Pending {
 			p := pending()
 			p.Required = []model.Selector{{}}
@@ -182,10 +194,11 @@ func TestKnownClasses(t *testing.T) {
 			}()}, "not-ready-taint-tolerated"},
 		{"balanced allocation", Snapshot{Nodes: []Node{
 			// LeastAllocated ties (75 on both), BalancedAllocation prefers
-			// n1, where the pod takes a quarter of both resources.
+			// n1, where the pod takes a quarter of both resources; the
+			// model scores BalancedAllocation too, so both pick n1.
 			{Labels: map[string]string{}, MilliCPU: 2000, MemMiB: 2048, MaxPods: 110, Ready: true},
 			{Labels: map[string]string{}, MilliCPU: 1250, MemMiB: 5120, MaxPods: 110, Ready: true}},
-			Pending: Pending{Labels: pending().Labels, Req: Requests{MilliCPU: 500, MemMiB: 512}}}, "balanced-allocation-not-modelled"},
+			Pending: Pending{Labels: pending().Labels, Req: Requests{MilliCPU: 500, MemMiB: 512}}}, ""},
 		{"missing requests", Snapshot{Nodes: []Node{
 			{Labels: map[string]string{}, MilliCPU: 1000, MemMiB: 1024, MaxPods: 110, Ready: true},
 			{Labels: map[string]string{}, MilliCPU: 1000, MemMiB: 1280, MaxPods: 110, Ready: true}},

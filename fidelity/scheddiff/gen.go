@@ -142,6 +142,10 @@ func Generate(t *rapid.T) *Snapshot {
 		}
 		p.Spread = append(p.Spread, c)
 	}
+	// Half the snapshots stand for Kivi's inputs (the model's nodes get
+	// the `hostname` alias), half for manifests (no alias, as on a real
+	// cluster).
+	s.KiviInput = rapid.Bool().Draw(t, "kiviInput")
 	return s
 }
 

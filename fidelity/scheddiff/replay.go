@@ -81,8 +81,8 @@ type StateAPI struct {
 // ToModel.
 //   - Nodes keep their names and compiled labels, except Kivi's hostname
 //     alias (a `hostname` label equal to kubernetes.io/hostname, which
-//     Compile adds and a real node does not have; o.HostnameAlias puts it
-//     back). A node that is not Ready (NotReady, or Unhealthy: crashed) is
+//     Compile adds for Kivi's inputs and a real node does not have;
+//     o.HostnameAlias puts it back). A node that is not Ready (NotReady, or Unhealthy: crashed) is
 //     a node whose Ready condition is False, with the not-ready taints.
 //   - A node's reservation (resources and pod slots the model does not
 //     track) is placeholder pods in another namespace: they count for
@@ -100,7 +100,7 @@ func StateToAPI(u *model.Universe, s *model.State, pod int, o APIOptions) StateA
 	for i := range u.Nodes {
 		n := &u.Nodes[i]
 		labels := maps.Clone(n.Labels)
-		if labels[model.KiviHostnameKey] == labels[model.HostnameKey] {
+		if u.Options.KiviHostnameAlias && labels[model.KiviHostnameKey] == labels[model.HostnameKey] {
 			delete(labels, model.KiviHostnameKey)
 		}
 		maxPods := n.MaxPods
@@ -219,11 +219,10 @@ type stepClass struct {
 }
 
 var stepClasses = []stepClass{
-	{"balanced-allocation-not-modelled", func(*model.Universe, *model.State, int) bool { return true }},
 	{"image-locality-not-modelled", func(*model.Universe, *model.State, int) bool { return true }},
 	{"inter-pod-affinity-not-modelled", func(*model.Universe, *model.State, int) bool { return true }},
 	{"hostname-alias-label", func(u *model.Universe, s *model.State, pod int) bool {
-		return templateUsesKey(&u.Templates[s.Pods[pod].Template], model.KiviHostnameKey)
+		return u.Options.KiviHostnameAlias && templateUsesKey(&u.Templates[s.Pods[pod].Template], model.KiviHostnameKey)
 	}},
 	{"missing-request-scored-as-default", func(u *model.Universe, s *model.State, pod int) bool {
 		for i, q := range s.Pods {

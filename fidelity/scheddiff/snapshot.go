@@ -18,6 +18,11 @@ type Snapshot struct {
 	Nodes    []Node
 	Existing []Pod
 	Pending  Pending
+	// KiviInput: the snapshot stands for one of Kivi's inputs (a built-in
+	// case, a case file), whose model nodes also carry Kivi's `hostname`
+	// alias (model.Options.KiviHostnameAlias); otherwise it stands for
+	// Kubernetes manifests, read without the alias.
+	KiviInput bool
 }
 
 // Node is one node. Node i is named "n<i+1>" on both sides; both sides
@@ -140,6 +145,7 @@ func (s *Snapshot) ToModel(o ModelOptions) (*model.Universe, *model.State, int, 
 		owner[i] = len(u.Deployments) - 1
 	}
 	u.PodSlots = len(s.Existing) + 1
+	u.Options.KiviHostnameAlias = s.KiviInput
 	if err := u.Compile(); err != nil {
 		return nil, nil, 0, err
 	}
@@ -172,6 +178,9 @@ func (s *Snapshot) ToModel(o ModelOptions) (*model.Universe, *model.State, int, 
 // String renders s compactly for disagreement reports.
 func (s *Snapshot) String() string {
 	var b strings.Builder
+	if s.KiviInput {
+		b.WriteString("  Kivi input: the model's nodes have the hostname alias\n")
+	}
 	for i, n := range s.Nodes {
 		fmt.Fprintf(&b, "  node %s: cpu %dm mem %dMi pods %d ready %t labels %v", NodeName(i), n.MilliCPU, n.MemMiB, n.MaxPods, n.Ready, sortedMap(n.Labels))
 		if len(n.Taints) > 0 {

@@ -106,6 +106,9 @@ func Parse(name string, data []byte) (*model.Cluster, error) {
 	if err := checkLimits(name, c); err != nil {
 		return nil, err
 	}
+	// A case file describes a case for Kivi, whose nodes have the
+	// `hostname` alias (examples/cases spread by it).
+	c.KiviHostnameAlias = true
 	if _, _, err := c.Build(); err != nil {
 		return nil, &Error{File: name, Msg: err.Error(), Err: err}
 	}

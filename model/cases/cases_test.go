@@ -93,3 +93,17 @@ func TestIntentParameters(t *testing.T) {
 		t.Errorf("c3 has intents %v, want none (only the default)", c.Intents)
 	}
 }
+
+// TestCasesHaveKiviAlias: the built-in cases are Kivi's, written against
+// its `hostname` alias (C3, C6 and C8 spread by it).
+func TestCasesHaveKiviAlias(t *testing.T) {
+	for _, name := range cases.Names() {
+		c, err := cases.Get(name, cases.DefaultScale, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !c.KiviHostnameAlias {
+			t.Errorf("case %s: no hostname alias", name)
+		}
+	}
+}

@@ -56,7 +56,7 @@ func deploymentKey(ns, name string) string {
 // whether the deployments exist at the start (a running cluster) or are
 // created by the first command (a configuration being applied).
 func (as *assembly) workloads(objs []Object, created bool) (map[string]string, error) {
-	nodes := labelsOf(as.c.NodeTypes)
+	nodes := labelsOf(as.c.NodeTypes, as.c.KiviHostnameAlias)
 	// Model names: the Deployment's name, or namespace/name when two
 	// namespaces use the same name.
 	count := map[string]int{}

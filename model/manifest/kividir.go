@@ -25,7 +25,9 @@ import (
 // intent is added by the caller (the root package always checks
 // pod_always_schedulable).
 func LoadKiviDir(fsys fs.FS, root string, opts Options) (*Result, error) {
-	as := &assembly{opts: opts, c: &model.Cluster{Name: path.Base(root)}}
+	// Kivi's configuration directories are written for Kivi: its
+	// `hostname` alias exists there.
+	as := &assembly{opts: opts, c: &model.Cluster{Name: path.Base(root), KiviHostnameAlias: true}}
 	yamlDir := path.Join(root, "yaml")
 	files, err := readDir(fsys, yamlDir, func(n string) bool {
 		return strings.HasSuffix(n, ".yaml") || strings.HasSuffix(n, ".yml") || strings.HasSuffix(n, ".json")

@@ -33,7 +33,9 @@ var systemNamespaces = []string{"kube-system", "kube-public", "kube-node-lease",
 // untolerated NoSchedule/NoExecute taint, no spread domain it could
 // count in) is left out, which is how the control plane goes.
 func LoadLogs(fsys fs.FS, root string, opts Options) (*Result, error) {
-	as := &assembly{opts: opts, c: &model.Cluster{Name: path.Base(root)}}
+	// Kivi's log directories are Kivi's input format: its `hostname`
+	// alias exists there, as in Kivi.
+	as := &assembly{opts: opts, c: &model.Cluster{Name: path.Base(root), KiviHostnameAlias: true}}
 	setup := path.Join(root, "setup")
 	files, err := readDir(fsys, setup, func(string) bool { return true })
 	if err != nil {

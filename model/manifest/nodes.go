@@ -123,11 +123,11 @@ func sameNodeType(a, b model.NodeType) bool {
 }
 
 // labelsOf returns the label sets of the cluster's node types, for the
-// template converter.
-func labelsOf(types []model.NodeType) nodeLabels {
-	var out nodeLabels
+// template converter; kiviAlias says the nodes get Kivi's hostname alias.
+func labelsOf(types []model.NodeType, kiviAlias bool) nodeLabels {
+	out := nodeLabels{kiviAlias: kiviAlias}
 	for _, t := range types {
-		out = append(out, t.Labels)
+		out.sets = append(out.sets, t.Labels)
 	}
 	return out
 }

@@ -13,15 +13,21 @@ import (
 // nodeLabels are the label sets of every node the cluster can have; the
 // template converter checks topology keys against them and resolves
 // node-affinity Gt/Lt over their values.
-type nodeLabels []map[string]string
+type nodeLabels struct {
+	sets []map[string]string
+	// kiviAlias: the nodes get Kivi's `hostname` alias
+	// (model.Cluster.KiviHostnameAlias), only in Kivi's own inputs.
+	kiviAlias bool
+}
 
-// has reports whether some node carries key (the hostname keys are on
-// every node: model.Compile adds them).
+// has reports whether some node carries key (model.Compile adds
+// kubernetes.io/hostname to every node, and the alias when the input has
+// it).
 func (nl nodeLabels) has(key string) bool {
-	if key == model.HostnameKey || key == model.KiviHostnameKey {
+	if key == model.HostnameKey || key == model.KiviHostnameKey && nl.kiviAlias {
 		return true
 	}
-	for _, l := range nl {
+	for _, l := range nl.sets {
 		if _, ok := l[key]; ok {
 			return true
 		}
@@ -32,7 +38,7 @@ func (nl nodeLabels) has(key string) bool {
 // values returns the sorted distinct values of key on the nodes.
 func (nl nodeLabels) values(key string) []string {
 	set := map[string]bool{}
-	for _, l := range nl {
+	for _, l := range nl.sets {
 		if v, ok := l[key]; ok {
 			set[v] = true
 		}
@@ -315,8 +321,11 @@ func (tc templateConv) spread(path string, c TopologySpreadConstraint) (model.Sp
 }
 
 func (tc templateConv) nodeKeys() string {
-	set := map[string]bool{model.HostnameKey: true, model.KiviHostnameKey: true}
-	for _, l := range tc.nodes {
+	set := map[string]bool{model.HostnameKey: true}
+	if tc.nodes.kiviAlias {
+		set[model.KiviHostnameKey] = true
+	}
+	for _, l := range tc.nodes.sets {
 		for k := range l {
 			set[k] = true
 		}

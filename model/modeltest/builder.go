@@ -164,8 +164,14 @@ type podInit struct {
 	hasCPU    bool
 }
 
-// New starts an empty cluster.
-func New() *Builder { return &Builder{} }
+// New starts an empty cluster with Kivi's `hostname` alias on
+// (model.Options.KiviHostnameAlias): the builder restates Kivi's cases,
+// which use it; a test of real inputs turns it off in U.Options.
+func New() *Builder {
+	b := &Builder{}
+	b.U.Options.KiviHostnameAlias = true
+	return b
+}
 
 // AddNodes adds count copies of a node (named by their 1-based index unless
 // the builder names them) and returns the index of the first.

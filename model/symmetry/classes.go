@@ -116,7 +116,7 @@ func staticKey(u *model.Universe, n int) string {
 		node.Type, node.CPU, node.Memory, node.ReservedCPU, node.ReservedMemory, node.MaxPods, node.ReservedPods)
 	keys := make([]string, 0, len(node.Labels))
 	for k := range node.Labels {
-		if !isHostnameKey(k) {
+		if !isHostnameKey(u, k) {
 			keys = append(keys, k)
 		}
 	}
@@ -124,9 +124,9 @@ func staticKey(u *model.Universe, n int) string {
 	for _, k := range keys {
 		fmt.Fprintf(&b, "label %q=%q\n", k, node.Labels[k])
 	}
-	// Every node carries both hostname keys after Compile; record their
+	// Every node carries the hostname keys after Compile; record their
 	// presence so that a node lacking one (impossible today) stays apart.
-	for _, k := range []string{model.HostnameKey, model.KiviHostnameKey} {
+	for _, k := range hostnameKeys(u) {
 		_, ok := node.Labels[k]
 		fmt.Fprintf(&b, "has %q=%t\n", k, ok)
 	}

@@ -87,6 +87,23 @@ func TestClasses(t *testing.T) {
 		},
 		want: "[[0] [1] [2]]", rules: "SharedHostname",
 	}, {
+		name: "with Kivi's alias a shared `hostname` value pins both nodes too",
+		build: func(b *modeltest.Builder) {
+			b.AddNodes(3, modeltest.Node())
+			b.U.Nodes[1].Labels[model.KiviHostnameKey] = "same"
+			b.U.Nodes[2].Labels[model.KiviHostnameKey] = "same"
+		},
+		want: "[[0] [1] [2]]", rules: "SharedHostname",
+	}, {
+		name: "without Kivi's alias `hostname` is an ordinary label: its values separate, equal values group (manifests)",
+		build: func(b *modeltest.Builder) {
+			b.U.Options.KiviHostnameAlias = false
+			b.AddNodes(2, modeltest.Node().Label(model.KiviHostnameKey, "rack-a"))
+			b.AddNodes(1, modeltest.Node().Label(model.KiviHostnameKey, "rack-b"))
+			b.AddNodes(1, modeltest.Node())
+		},
+		want: "[[0 1] [2] [3]]",
+	}, {
 		name: "LowestIndex tie-break switches symmetry off (scheduler.go scheduleOne)",
 		build: func(b *modeltest.Builder) {
 			b.AddNodes(3, modeltest.Node())

@@ -9,7 +9,8 @@
 // [Classes] partitions a Universe's nodes. Two nodes are in one class when
 // every static thing the controllers, events and intents read of a node is
 // equal: type, capacities, reservations, pod limits, taints, labels other
-// than the hostname keys (model.HostnameKey, model.KiviHostnameKey), and
+// than the hostname keys (model.HostnameKey, and model.KiviHostnameKey
+// when the universe has Kivi's alias: otherwise it is an ordinary label), and
 // each template's NodeFit (nodeName, nodeSelector, required and preferred
 // affinity, taint tolerations). Hostname values are each node's own: a
 // spread constraint on them gives every node its own domain, and

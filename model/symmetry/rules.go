@@ -36,9 +36,23 @@ func rules() []rule {
 	}
 }
 
-// isHostnameKey reports whether key is one of the hostname keys whose
-// values Compile sets to the node's own name.
-func isHostnameKey(key string) bool { return key == model.HostnameKey || key == model.KiviHostnameKey }
+// isHostnameKey reports whether key is one of u's hostname keys, whose
+// values Compile sets to the node's own name: kubernetes.io/hostname
+// always, Kivi's `hostname` only with its alias on. Without the alias
+// `hostname` is an ordinary label (a manifest may give it values that
+// nodes share or that no node name has), so it separates nodes like any
+// other.
+func isHostnameKey(u *model.Universe, key string) bool {
+	return key == model.HostnameKey || key == model.KiviHostnameKey && u.Options.KiviHostnameAlias
+}
+
+// hostnameKeys lists u's hostname keys.
+func hostnameKeys(u *model.Universe) []string {
+	if u.Options.KiviHostnameAlias {
+		return []string{model.HostnameKey, model.KiviHostnameKey}
+	}
+	return []string{model.HostnameKey}
+}
 
 // lowestIndexTieBreak: with model.LowestIndex the scheduler binds to the
 // first top-scoring node in index order, so a pod lands on a different
@@ -132,7 +146,7 @@ func (r sharedHostnames) Decide(u *model.Universe) Decision {
 	var pinned []int
 	for n := range u.Nodes {
 		for m := range u.Nodes {
-			if m != n && sameHostname(&u.Nodes[n], &u.Nodes[m]) {
+			if m != n && sameHostname(u, &u.Nodes[n], &u.Nodes[m]) {
 				pinned = append(pinned, n)
 				break
 			}
@@ -144,8 +158,8 @@ func (r sharedHostnames) Decide(u *model.Universe) Decision {
 	return Decision{Rule: r.Name(), Pinned: pinned, Reason: "nodes share a hostname label value"}
 }
 
-func sameHostname(a, b *model.Node) bool {
-	for _, k := range []string{model.HostnameKey, model.KiviHostnameKey} {
+func sameHostname(u *model.Universe, a, b *model.Node) bool {
+	for _, k := range hostnameKeys(u) {
 		if va, ok := a.Labels[k]; ok && va == b.Labels[k] {
 			return true
 		}
