@@ -70,6 +70,8 @@ func List() []Incident {
 			"soft topology balancing moves a pod towards a node that cannot take it: an eviction loop", "descheduler (RemovePodsViolatingTopologySpreadConstraint)", "no_oscillation_eviction"},
 		{"tekton-webhook-reapply-below-hpa-min", "https://github.com/tektoncd/pipeline/issues/4892",
 			"re-applying the webhook Deployment (replicas: 1) scales it below its HPA minimum of 2", "deployment controller under kubectl apply, against the HPA", "replica_num_always_meet_min"},
+		{"n8n-hpa-max-during-rollout", "https://github.com/n8n-io/terraform-aws-n8n/issues/51",
+			"n8n's default HPA maximum exceeds the node group at node_max: under load around a rollout, pods are Pending", "HPA (maxReplicas beyond the node group)", "pod_always_schedulable"},
 	}
 }
 

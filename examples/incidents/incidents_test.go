@@ -150,6 +150,18 @@ var traceChecks = map[string]func(t *testing.T, lines, loop []string){
 		}
 		wantLast(t, lines, "fewer replicas than its minimum (HPA minReplicas, or spec.replicas): 1, minimum 2")
 	},
+	// "The HPAs scaled toward their maxima and left pods Pending with
+	// Insufficient cpu": the HPA asks for its maximum of 8, the two nodes
+	// at node_max hold six pods, and the 7th is Pending.
+	"n8n-hpa-max-during-rollout": func(t *testing.T, lines, _ []string) {
+		if firstIndex(lines, `\[horizontal-pod-autoscaler\] Scaling deployment n8n-main from \d+ to 8 replicas`) < 0 {
+			t.Errorf("want the HPA to scale n8n-main to its maximum of 8")
+		}
+		if n := len(matching(lines, `\[kube-scheduler\] Scheduled pod n8n-main-\d+ on node node-[12]`)); n != 6 {
+			t.Errorf("want the two nodes to take six pods before the failure, got %d", n)
+		}
+		wantLast(t, lines, "cannot be scheduled: 0/2 nodes are available")
+	},
 }
 
 func TestIncidents(t *testing.T) {
