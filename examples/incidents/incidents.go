@@ -72,6 +72,8 @@ func List() []Incident {
 			"re-applying the webhook Deployment (replicas: 1) scales it below its HPA minimum of 2", "deployment controller under kubectl apply, against the HPA", "replica_num_always_meet_min"},
 		{"n8n-hpa-max-during-rollout", "https://github.com/n8n-io/terraform-aws-n8n/issues/51",
 			"n8n's default HPA maximum exceeds the node group at node_max: under load around a rollout, pods are Pending", "HPA (maxReplicas beyond the node group)", "pod_always_schedulable"},
+		{"worker-failure-tainted-master", "https://github.com/kubernetes/kubernetes/issues/83315",
+			"the only worker fails: the evicted pods cannot go to the tainted master and stay Pending", "node lifecycle (NotReady eviction), scheduler (taints)", "pod_always_schedulable"},
 	}
 }
 

@@ -162,6 +162,22 @@ var traceChecks = map[string]func(t *testing.T, lines, loop []string){
 		}
 		wantLast(t, lines, "cannot be scheduled: 0/2 nodes are available")
 	},
+	// "Kubernetes cluster does not allocate pods" after dev-slave dies: both
+	// pods ran on dev-slave, it goes NotReady, they are evicted and the
+	// replacement has no node (dev-master is tainted).
+	"worker-failure-tainted-master": func(t *testing.T, lines, _ []string) {
+		f := firstIndex(lines, `\[node\] Node dev-slave failed: it is NotReady`)
+		if len(matching(lines[:max(f, 0)], `\[kubelet\] Started pod nginx-\d+ on node dev-slave`)) != 2 {
+			t.Errorf("want both nginx pods running on dev-slave before it fails")
+		}
+		if n := len(matching(lines, `\[node-lifecycle-controller\] Evicting pod nginx-\d+ from node dev-slave`)); f < 0 || n != 2 {
+			t.Errorf("want dev-slave to fail and both pods to be evicted (%d, %d)", f, n)
+		}
+		if len(matching(lines, `Scheduled pod \S+ on node dev-master`)) != 0 {
+			t.Errorf("nothing should be placed on the tainted dev-master")
+		}
+		wantLast(t, lines, "cannot be scheduled: 0/2 nodes are available")
+	},
 }
 
 func TestIncidents(t *testing.T) {
