@@ -70,6 +70,8 @@ func List() []Incident {
 			"soft topology balancing moves a pod towards a node that cannot take it: an eviction loop", "descheduler (RemovePodsViolatingTopologySpreadConstraint)", "no_oscillation_eviction"},
 		{"tekton-webhook-reapply-below-hpa-min", "https://github.com/tektoncd/pipeline/issues/4892",
 			"re-applying the webhook Deployment (replicas: 1) scales it below its HPA minimum of 2", "deployment controller under kubectl apply, against the HPA", "replica_num_always_meet_min"},
+		{"rollout-surge-no-room", "https://github.com/JiRaska/open-bank-oss/pull/3544",
+			"a one-replica rollout (maxSurge 1, maxUnavailable 0) needs room for a second copy: the new pod is Pending forever", "deployment controller (RollingUpdate surge) on a full cluster", "pod_always_schedulable"},
 	}
 }
 
