@@ -72,6 +72,8 @@ func List() []Incident {
 			"re-applying the webhook Deployment (replicas: 1) scales it below its HPA minimum of 2", "deployment controller under kubectl apply, against the HPA", "replica_num_always_meet_min"},
 		{"rollout-surge-no-room", "https://github.com/JiRaska/open-bank-oss/pull/3544",
 			"a one-replica rollout (maxSurge 1, maxUnavailable 0) needs room for a second copy: the new pod is Pending forever", "deployment controller (RollingUpdate surge) on a full cluster", "pod_always_schedulable"},
+		{"pihole-rollout-downtime", "https://github.com/MoJo2600/pihole-kubernetes/issues/397",
+			"a one-replica rollout with maxUnavailable 1 deletes the only pod before its replacement runs: 0 replicas", "deployment controller (RollingUpdate maxUnavailable)", "replica_num_always_meet_min"},
 	}
 }
 

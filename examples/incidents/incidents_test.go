@@ -165,6 +165,20 @@ var traceChecks = map[string]func(t *testing.T, lines, loop []string){
 		}
 		wantLast(t, lines, "Pod delegation-2 cannot be scheduled: 0/3 nodes are available")
 	},
+	// "Downtime during Rolling Update": after the upgrade is applied the
+	// only pod is deleted while its replacement has not started, and the
+	// DNS server has no replica.
+	"pihole-rollout-downtime": func(t *testing.T, lines, _ []string) {
+		a := firstIndex(lines, `\[kubectl\] kubectl apply: deployment pihole configured`)
+		d := firstIndex(lines, `\[kubelet\] Deleted pod pihole-1 on node \S+, deployment pihole now has 0 replicas`)
+		if a < 0 || d < a {
+			t.Errorf("want kubectl apply, then the old pod deleted with 0 replicas left (%d, %d)", a, d)
+		}
+		if len(matching(lines, `\[kubelet\] Started pod pihole-2 `)) != 0 {
+			t.Errorf("the replacement should not have started when the old pod goes")
+		}
+		wantLast(t, lines, "fewer replicas than its minimum (HPA minReplicas, or spec.replicas): 0, minimum 1")
+	},
 }
 
 func TestIncidents(t *testing.T) {
