@@ -74,6 +74,10 @@ func List() []Incident {
 			"n8n's default HPA maximum exceeds the node group at node_max: under load around a rollout, pods are Pending", "HPA (maxReplicas beyond the node group)", "pod_always_schedulable"},
 		{"worker-failure-tainted-master", "https://github.com/kubernetes/kubernetes/issues/83315",
 			"the only worker fails: the evicted pods cannot go to the tainted master and stay Pending", "node lifecycle (NotReady eviction), scheduler (taints)", "pod_always_schedulable"},
+		{"rollout-surge-no-room", "https://github.com/JiRaska/open-bank-oss/pull/3544",
+			"a one-replica rollout (maxSurge 1, maxUnavailable 0) needs room for a second copy: the new pod is Pending forever", "deployment controller (RollingUpdate surge) on a full cluster", "pod_always_schedulable"},
+		{"pihole-rollout-downtime", "https://github.com/MoJo2600/pihole-kubernetes/issues/397",
+			"a one-replica rollout with maxUnavailable 1 deletes the only pod before its replacement runs: 0 replicas", "deployment controller (RollingUpdate maxUnavailable)", "replica_num_always_meet_min"},
 	}
 }
 

@@ -178,6 +178,35 @@ var traceChecks = map[string]func(t *testing.T, lines, loop []string){
 		}
 		wantLast(t, lines, "cannot be scheduled: 0/2 nodes are available")
 	},
+	// "Kubernetes must schedule the new pod before it may stop the old
+	// one": the release is applied, a second pod is created while the old
+	// one still runs, and it finds no node.
+	"rollout-surge-no-room": func(t *testing.T, lines, _ []string) {
+		run := firstIndex(lines, `\[kubelet\] Started pod delegation-1 on node worker-1`)
+		a := firstIndex(lines, `\[kubectl\] kubectl apply: deployment delegation configured`)
+		c := firstIndex(lines, `\[replicaset-controller\] Created pod delegation-2`)
+		if run < 0 || a < run || c < a {
+			t.Errorf("want delegation-1 running, then kubectl apply, then the surge pod created (%d, %d, %d)", run, a, c)
+		}
+		if n := len(matching(lines, `\[replicaset-controller\] Deleting pod `)); n != 0 {
+			t.Errorf("the old pod should still run when the surge pod fails (maxUnavailable 0): %d deletions", n)
+		}
+		wantLast(t, lines, "Pod delegation-2 cannot be scheduled: 0/3 nodes are available")
+	},
+	// "Downtime during Rolling Update": after the upgrade is applied the
+	// only pod is deleted while its replacement has not started, and the
+	// DNS server has no replica.
+	"pihole-rollout-downtime": func(t *testing.T, lines, _ []string) {
+		a := firstIndex(lines, `\[kubectl\] kubectl apply: deployment pihole configured`)
+		d := firstIndex(lines, `\[kubelet\] Deleted pod pihole-1 on node \S+, deployment pihole now has 0 replicas`)
+		if a < 0 || d < a {
+			t.Errorf("want kubectl apply, then the old pod deleted with 0 replicas left (%d, %d)", a, d)
+		}
+		if len(matching(lines, `\[kubelet\] Started pod pihole-2 `)) != 0 {
+			t.Errorf("the replacement should not have started when the old pod goes")
+		}
+		wantLast(t, lines, "fewer replicas than its minimum (HPA minReplicas, or spec.replicas): 0, minimum 1")
+	},
 }
 
 func TestIncidents(t *testing.T) {
