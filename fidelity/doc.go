@@ -9,4 +9,7 @@
 //     kube-scheduler's default profile, run in process on random
 //     snapshots, and on every scheduling decision of the counterexamples
 //     of the built-in cases and the example case files (trace replay).
+//   - hpadiff: the HPA model (controllers/hpa) against
+//     kube-controller-manager's replica calculator and legacy
+//     normalisation (stabilisation window, min/max and scale-up clamps).
 package fidelity

@@ -1,0 +1,113 @@
+package hpadiff
+
+import (
+	"slices"
+	"strings"
+)
+
+// Class is a known cause of disagreement between the model and upstream.
+// Applies says whether the cause is present in a case; Fix is the
+// counterfactual that removes it on both sides without touching anything
+// else the calculation reads.
+type Class struct {
+	Name    string
+	Applies func(*Case) bool
+	Fix     func(*Case) *Case
+}
+
+// Classes are the known divergences, written up in docs/divergences.md
+// ("HPA replica calculation against kube-controller-manager v1.36").
+var Classes = []Class{
+	{
+		// The model has no readiness probes: a Running pod is ready
+		// (controllers/hpa/pods.go). Upstream leaves a Running pod whose
+		// Ready condition is False and that was never ready out of the
+		// first ratio, and counts it at 0 % on a scale-up.
+		Name:    "not-ready-running-pod",
+		Applies: func(c *Case) bool { return c.has(NotReady) },
+		Fix:     func(c *Case) *Case { return c.with(kindTo(NotReady, Ready)) },
+	},
+	{
+		// The model's metrics server has a sample for every Running pod
+		// (controllers/hpa/pods.go: no pod is missing). Upstream assumes a
+		// missing pod at its request (or the target above 100 %) on a
+		// scale-down and at 0 on a scale-up, and does not take the
+		// no-recomputation shortcut.
+		Name:    "missing-sample",
+		Applies: func(c *Case) bool { return c.has(NoSample) },
+		Fix:     func(c *Case) *Case { return c.with(kindTo(NoSample, Ready)) },
+	},
+	{
+		// Upstream's calculateRequests reads the request of every listed
+		// pod, terminating ones included, and fails the metric when one
+		// has none; the model drops terminating pods before the requests
+		// are read (hpa.Pods are the pods that count).
+		Name: "terminating-pod-without-request",
+		Applies: func(c *Case) bool {
+			return slices.ContainsFunc(c.Pods, func(p Pod) bool { return p.Kind == Terminating && p.Request == 0 })
+		},
+		Fix: func(c *Case) *Case {
+			return c.with(func(p Pod) Pod {
+				if p.Kind == Terminating && p.Request == 0 {
+					p.Request = 1000
+				}
+				return p
+			})
+		},
+	},
+}
+
+func kindTo(from, to Kind) func(Pod) Pod {
+	return func(p Pod) Pod {
+		if p.Kind == from {
+			p.Kind = to
+		}
+		return p
+	}
+}
+
+// Classify names the classes that explain why same(c) is false: the first
+// single present class whose counterfactual makes same true, else all
+// present classes together ("a+b"), else "" (unexplained).
+func Classify(c *Case, same func(*Case) bool) string {
+	var present []Class
+	for _, k := range Classes {
+		if k.Applies(c) {
+			present = append(present, k)
+		}
+	}
+	for _, k := range present {
+		if same(k.Fix(c)) {
+			return k.Name
+		}
+	}
+	if len(present) < 2 {
+		return ""
+	}
+	d := c
+	var names []string
+	for _, k := range present {
+		d = k.Fix(d)
+		names = append(names, k.Name)
+	}
+	if same(d) {
+		return strings.Join(names, "+")
+	}
+	return ""
+}
+
+// CalcSame compares the model's calculator with GetResourceReplicas: the
+// same validity and, when valid, the same proposal. calc is the model
+// side (ModelCalc, or a planted wrong one in the tests).
+func CalcSame(calc func(*Case) Answer) func(*Case) bool {
+	return func(c *Case) bool {
+		m := calc(c)
+		r, _ := RealCalc(c)
+		return m == r
+	}
+}
+
+// EvalSame compares the model's evaluation with upstream's.
+func EvalSame(eval func(*Case) int) func(*Case) bool {
+	return func(c *Case) bool { return eval(c) == RealEval(c) }
+}
