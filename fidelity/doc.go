@@ -9,4 +9,8 @@
 //     kube-scheduler's default profile, run in process on random
 //     snapshots, and on every scheduling decision of the counterexamples
 //     of the built-in cases and the example case files (trace replay).
+//   - rsdiff: the ReplicaSet model's scale-down victims
+//     (controllers/deployment) against the ReplicaSet controller's
+//     getPodsToDelete and controller.ActivePodsWithRanks, on random pod
+//     sets, both for upstream's tied pick and for every model branch.
 package fidelity
