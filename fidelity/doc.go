@@ -12,4 +12,8 @@
 //   - hpadiff: the HPA model (controllers/hpa) against
 //     kube-controller-manager's replica calculator and legacy
 //     normalisation (stabilisation window, min/max and scale-up clamps).
+//   - rsdiff: the ReplicaSet model's scale-down victims
+//     (controllers/deployment) against the ReplicaSet controller's
+//     getPodsToDelete and controller.ActivePodsWithRanks, on random pod
+//     sets, both for upstream's tied pick and for every model branch.
 package fidelity
