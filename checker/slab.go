@@ -5,15 +5,10 @@ import (
 	"sync/atomic"
 )
 
-// slab is an append-only array of T stored in chunks, so that growth never
-// copies and never leaves more than one chunk of slack. The first chunks
-// grow geometrically (small runs stay small); later chunks are fixed-size.
-// It replaces per-state heap objects: a state's record is an index.
-type slab[T any] struct {
-	chunks [][]T
-	n      int
-}
-
+// A slab stores elements in chunks, so that growth never copies and never
+// leaves more than one chunk of slack: the first chunks grow
+// geometrically (small runs stay small), later chunks are fixed-size. A
+// record is then an index rather than a heap object.
 const (
 	slabFirstBits = 6  // first chunk holds 2^6 elements
 	slabMaxBits   = 13 // chunks stop growing at 2^13 elements
@@ -22,7 +17,7 @@ const (
 	slabGeoTotal = (1 << (slabMaxBits + 1)) - (1 << slabFirstBits)
 )
 
-// locate maps an element index to (chunk, offset).
+// slabLocate maps an element index to (chunk, offset).
 func slabLocate(i int) (int, int) {
 	if i < slabGeoTotal {
 		j := i + 1<<slabFirstBits
@@ -39,28 +34,6 @@ func slabChunkLen(k int) int {
 	}
 	return 1 << slabMaxBits
 }
-
-// push appends v and returns the number of bytes newly allocated (0 unless a
-// chunk was added), for memory accounting.
-func (s *slab[T]) push(v T, elemSize int) int64 {
-	k, off := slabLocate(s.n)
-	var grown int64
-	if k == len(s.chunks) {
-		s.chunks = append(s.chunks, make([]T, slabChunkLen(k)))
-		grown = int64(slabChunkLen(k) * elemSize)
-	}
-	s.chunks[k][off] = v
-	s.n++
-	return grown
-}
-
-func (s *slab[T]) at(i int) T {
-	k, off := slabLocate(i)
-	return s.chunks[k][off]
-}
-
-// truncate drops the elements from n on (their chunks stay allocated).
-func (s *slab[T]) truncate(n int) { s.n = min(s.n, n) }
 
 // cslab is a slab with one writer whose published elements other
 // goroutines may read concurrently: the chunk directory is replaced

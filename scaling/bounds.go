@@ -59,10 +59,7 @@ func BoundsOf(c *model.Cluster) (Bounds, error) {
 	}
 	keepNamedNodes(c, b.NodeTypes)
 	for _, d := range c.Deployments {
-		per := d.MaxPodsPerNode
-		if per == 0 {
-			per = DefaultMaxPodsPerNode
-		}
+		per := maxPodsPerNode(d)
 		db := DeploymentBounds{Name: d.Name, Min: d.MinReplicas, Max: d.MaxReplicas, MaxPodsPerNode: per}
 		if db.Min == 0 && db.Max == 0 {
 			db.Min, db.Max = 1, per*DefaultConfidentNodes*max(len(c.NodeTypes), 1)
@@ -137,4 +134,13 @@ func checkRange(at, minField, maxField string, lo, hi int) error {
 		return fmt.Errorf("%s.%s %d > %s %d: %w", at, minField, lo, maxField, hi, ErrBounds)
 	}
 	return nil
+}
+
+// maxPodsPerNode is how many pods of d a node may hold in a setup: the
+// deployment's own bound, else DefaultMaxPodsPerNode.
+func maxPodsPerNode(d model.DeploymentDecl) int {
+	if d.MaxPodsPerNode == 0 {
+		return DefaultMaxPodsPerNode
+	}
+	return d.MaxPodsPerNode
 }

@@ -43,10 +43,7 @@ func SetupCluster(c *model.Cluster, s Setup) (*model.Cluster, error) {
 		d.Created = &notCreated
 		d.Replicas = s.Replicas[i]
 		if h := d.HPA; h != nil && h.Factor > 0 {
-			per := d.MaxPodsPerNode
-			if per == 0 {
-				per = DefaultMaxPodsPerNode
-			}
+			per := maxPodsPerNode(*d)
 			k := s.Replicas[i]
 			if h.Factor*k > per*nodes {
 				capped := *h

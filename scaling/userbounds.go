@@ -42,10 +42,7 @@ func InputBounds(c *model.Cluster, confidentNodes int) (Bounds, error) {
 	}
 	keepNamedNodes(c, b.NodeTypes)
 	for _, d := range c.Deployments {
-		per := d.MaxPodsPerNode
-		if per == 0 {
-			per = DefaultMaxPodsPerNode
-		}
+		per := maxPodsPerNode(d)
 		db := DeploymentBounds{Name: d.Name, Min: d.Replicas, Max: d.Replicas, MaxPodsPerNode: per}
 		if h := d.HPA; h != nil {
 			db.Min, db.Max = max(h.Min, 1), max(h.Max, h.Min, 1)
