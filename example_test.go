@@ -7,9 +7,9 @@ import (
 
 	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/inputs/cases"
 	"github.com/kivi-go/kivi/intents"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/cases"
 	"github.com/kivi-go/kivi/scaling"
 )
 

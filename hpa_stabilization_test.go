@@ -8,7 +8,7 @@ import (
 
 	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/checker"
-	"github.com/kivi-go/kivi/model/cases"
+	"github.com/kivi-go/kivi/inputs/cases"
 )
 
 // TestC1WithStabilizationWindow checks case C1 (HPA oscillation,

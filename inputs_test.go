@@ -8,8 +8,8 @@ import (
 
 	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/inputs/manifest"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/manifest"
 )
 
 // kiviExamples is Kivi's example folder, next to the repository; it is
@@ -66,10 +66,10 @@ func TestInputsKiviLogDirC3(t *testing.T) {
 }
 
 // TestInputsManifestStreamC3 is our own multi-document manifest set for
-// C3 (model/manifest/testdata/c3), read as `kivi verify -f app.yaml
+// C3 (inputs/manifest/testdata/c3), read as `kivi verify -f app.yaml
 // --nodes nodes.yaml --intents intents.yaml` would.
 func TestInputsManifestStreamC3(t *testing.T) {
-	dir := "model/manifest/testdata/c3/"
+	dir := "inputs/manifest/testdata/c3/"
 	read := func(name string) *manifest.File {
 		data, err := os.ReadFile(dir + name)
 		if err != nil {

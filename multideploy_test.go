@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/kivi-go/kivi/inputs/cases"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/cases"
 	"github.com/kivi-go/kivi/scaling"
 )
 

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/inputs/cases"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/cases"
 	"github.com/kivi-go/kivi/scaling"
 )
 

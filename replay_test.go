@@ -7,8 +7,8 @@ import (
 
 	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/inputs/cases"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/cases"
 )
 
 // TestCaseCounterexamplesReplay: for every built-in case at scale 3, every

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/kivi-go/kivi/checker"
-	"github.com/kivi-go/kivi/model/cases"
+	"github.com/kivi-go/kivi/inputs/cases"
 )
 
 // phaseRank orders a pod's life: Pending, Running, Terminating.

@@ -13,14 +13,14 @@ import (
 
 	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/inputs/cases"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/cases"
 	"github.com/kivi-go/kivi/model/modeltest"
-	"github.com/kivi-go/kivi/model/symmetry"
+	"github.com/kivi-go/kivi/reduction/symmetry"
 	"github.com/kivi-go/kivi/scaling"
 )
 
-// Tests of node and pod-slot symmetry reduction (model/symmetry plugged
+// Tests of node and pod-slot symmetry reduction (reduction/symmetry plugged
 // into kivi.System): the canonical form is invariant under the
 // permutations it claims, never merges states that are not permutations
 // of each other, commutes with the transition relation, and leaves every
@@ -468,7 +468,7 @@ func TestSymmetryNeverMergesDistinctOrbits(t *testing.T) {
 }
 
 // kubeletNormal is the dumb reference for the kubelet queue as a set
-// (model/symmetry/kubeletqueue.go): without taints, the kubelet queue
+// (reduction/symmetry/kubeletqueue.go): without taints, the kubelet queue
 // sorted stably by the first appearance of each pod's owner, then by pod
 // id. States equal after it differ by a reordering that the kubelet's
 // drain cannot tell apart.
@@ -707,7 +707,7 @@ func placementSystem(t *testing.T, n, k int, distinctTypes bool) *kivi.System {
 // queue in one step, every j ≤ k when it places one pod per step,
 // boundLayers), and the kubelet then starts them: 1 + Σ_j n^j + n^k
 // states. Bare pods have one owner, so the kubelet queue is a set
-// (model/symmetry/kubeletqueue.go) and bound pods are identical whether
+// (reduction/symmetry/kubeletqueue.go) and bound pods are identical whether
 // waiting for the kubelet or started: the orbits are the multisets of pod
 // counts over unlabelled nodes, 1 + Σ_j p(j, ≤ n) + p(k, ≤ n), with
 // p(j, ≤ n) the partitions of j into at most n parts (C(n+j−1, j)

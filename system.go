@@ -7,7 +7,7 @@ import (
 
 	"github.com/kivi-go/kivi/checker"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/symmetry"
+	"github.com/kivi-go/kivi/reduction/symmetry"
 	"github.com/kivi-go/kivi/tracenames"
 )
 

@@ -11,7 +11,7 @@ import (
 	"github.com/kivi-go/kivi/events"
 	"github.com/kivi-go/kivi/intents"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/symmetry"
+	"github.com/kivi-go/kivi/reduction/symmetry"
 )
 
 // ErrModelBound marks a topology larger than the model holds

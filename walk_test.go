@@ -8,8 +8,8 @@ import (
 
 	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/inputs/cases"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/cases"
 )
 
 // TestRandomWalkInvariants is the model's state-machine property test:

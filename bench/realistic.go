@@ -6,9 +6,9 @@ import (
 	"strings"
 
 	"github.com/kivi-go/kivi"
+	"github.com/kivi-go/kivi/inputs/manifest"
 	"github.com/kivi-go/kivi/intents"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/manifest"
 )
 
 // A Shape is a realistic configuration as a platform engineer writes it:

@@ -9,7 +9,7 @@ import (
 
 	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/checker"
-	"github.com/kivi-go/kivi/model/cases"
+	"github.com/kivi-go/kivi/inputs/cases"
 )
 
 // kiviScaleVerdicts are Kivi's verdicts for the built-in cases at 20, 50

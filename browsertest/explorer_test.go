@@ -23,7 +23,7 @@ import (
 
 	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/checker"
-	"github.com/kivi-go/kivi/model/cases"
+	"github.com/kivi-go/kivi/inputs/cases"
 )
 
 // maxStepChange is the acceptance bound for one step change in the

@@ -25,11 +25,11 @@ import (
 
 	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/inputs/casefile"
+	"github.com/kivi-go/kivi/inputs/cases"
+	"github.com/kivi-go/kivi/inputs/manifest"
 	"github.com/kivi-go/kivi/intents"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/casefile"
-	"github.com/kivi-go/kivi/model/cases"
-	"github.com/kivi-go/kivi/model/manifest"
 	"github.com/kivi-go/kivi/scaling"
 )
 

@@ -2,7 +2,7 @@ package model
 
 // Choosing among interchangeable nodes.
 //
-// When the checker stores states up to symmetry (model/symmetry), two
+// When the checker stores states up to symmetry (reduction/symmetry), two
 // successors that differ only in which of two interchangeable nodes a
 // choice picked have the same canonical form: exploring one of them is
 // enough. The System then gives the Tx the node orbits of the state the

@@ -7,7 +7,7 @@ package model
 // PodState, neither waiting in a pod queue) are interchangeable, so only
 // how many of each identical group go is a choice, and the lowest slots
 // of a group go first. The outcome is then a function of the pods'
-// contents, not of their slots, which is what lets model/symmetry permute
+// contents, not of their slots, which is what lets reduction/symmetry permute
 // pod slots.
 
 // identicalGroups partitions pods (slots) into groups of identical pods,

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kivi-go/kivi/inputs/cases"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/cases"
 )
 
 // handC3 is cases.md's C3 scaling template written by hand: zone-1 and
@@ -73,7 +73,7 @@ func TestBuild(t *testing.T) {
 	}
 }
 
-// TestBuiltinCases: the built-in cases' bounds (model/cases) reproduce
+// TestBuiltinCases: the built-in cases' bounds (inputs/cases) reproduce
 // Kivi's number of verified setups up to the first failure (scaling.md §9:
 // C1 3, C2 2, C3 58, C4 5, C5 2, C6 2, C7 2, C8 70) at the default scale.
 func TestBuiltinCases(t *testing.T) {

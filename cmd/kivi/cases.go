@@ -5,7 +5,7 @@ import (
 	"io"
 
 	"github.com/kivi-go/kivi/examples/incidents"
-	"github.com/kivi-go/kivi/model/cases"
+	"github.com/kivi-go/kivi/inputs/cases"
 )
 
 func cmdCases(stdout io.Writer) int {

@@ -154,8 +154,8 @@ func TestNothingToVerify(t *testing.T) {
 		}
 		return p
 	}
-	const nodes = "../../model/manifest/testdata/c3/nodes.yaml"
-	const app = "../../model/manifest/testdata/c3/app.yaml"
+	const nodes = "../../inputs/manifest/testdata/c3/nodes.yaml"
+	const app = "../../inputs/manifest/testdata/c3/app.yaml"
 	empty := write("empty.yaml", "")
 	comments := write("comments.yaml", "# later\n---\n# still later\n")
 	sts := write("sts.yaml", `apiVersion: apps/v1

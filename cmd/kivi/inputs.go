@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 
 	"github.com/kivi-go/kivi"
+	"github.com/kivi-go/kivi/inputs/manifest"
 	"github.com/kivi-go/kivi/intents"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/manifest"
 )
 
 // inputFlags are the real-input sources of `kivi verify`: Kivi's

@@ -22,7 +22,7 @@
 // duplicates of a node, which pods of a domain) is a choice point over the
 // distinct pods (ties.go: identical pods are one choice, choice 0 takes
 // the lowest slots), so that the outcome does not depend on pod slots and
-// model/symmetry may permute them. The order of owners, nodes and domains
+// reduction/symmetry may permute them. The order of owners, nodes and domains
 // is fixed (owner key, node index, label value id), and evictions reach
 // the kubelet queue owner by owner.
 package descheduler

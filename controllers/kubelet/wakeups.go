@@ -13,7 +13,7 @@ import "github.com/kivi-go/kivi/model"
 // first appearances: reordering one deployment's pods in the kubelet queue
 // changes nothing. Real kubelets and informers give no order at all among
 // pods of different nodes, so neither order is more faithful; this one
-// lets model/symmetry identify such reorderings (docs/divergences.md).
+// lets reduction/symmetry identify such reorderings (docs/divergences.md).
 type wakeups struct {
 	// owners are the deployments of the queued pods, by first appearance.
 	owners [256]uint8

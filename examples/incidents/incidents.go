@@ -16,9 +16,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kivi-go/kivi/inputs/manifest"
 	"github.com/kivi-go/kivi/intents"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/manifest"
 )
 
 // Files holds every incident folder: NAME/{manifests,nodes,intents}.yaml

@@ -15,9 +15,9 @@ import (
 	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/checker"
 	kivisched "github.com/kivi-go/kivi/controllers/scheduler"
+	"github.com/kivi-go/kivi/inputs/casefile"
+	"github.com/kivi-go/kivi/inputs/cases"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/casefile"
-	"github.com/kivi-go/kivi/model/cases"
 )
 
 // replayScales are more scales of the built-in cases to replay, beyond

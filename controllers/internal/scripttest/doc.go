@@ -17,7 +17,7 @@
 //	slots n=8
 //	build                             compiles; prints model.Describe
 //	load file=F.yaml                  instead of the declarations: builds the case file F
-//	                                  (model/casefile) next to the script; prints Describe
+//	                                  (inputs/casefile) next to the script; prints Describe
 //	terminate pod=P [was-running]     marks pod P Terminating (no queue change)
 //	node n=N status=NotReady|Ready|Unhealthy
 //	cpu pod=P value=V                 sets pod P's CPU usage

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kivi-go/kivi/inputs/casefile"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/casefile"
 	"github.com/kivi-go/kivi/model/modeltest"
 )
 
@@ -134,7 +134,7 @@ func (r *runner) declare(c modeltest.Command) (string, error) {
 		s.Init = model.InitMain
 		return model.Describe(u, s), nil
 	case "load":
-		// A case file next to the script (model/casefile), built like
+		// A case file next to the script (inputs/casefile), built like
 		// the CLI builds it: the script then also checks that the case
 		// file's fields reach the controllers.
 		cl, err := casefile.Load(filepath.Join(r.dir, c.Arg("file", "")))

@@ -1,0 +1,97 @@
+package casefile_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/kivi-go/kivi/inputs/casefile"
+	"github.com/kivi-go/kivi/model"
+)
+
+// base is a small valid case; the table below breaks it one way at a
+// time.
+const base = `name: t
+nodeTypes:
+- name: std
+  cpu: 64
+  memory: 64
+nodes:
+- type: std
+  count: 2
+templates:
+- name: app
+  cpu: 8
+  memory: 8
+deployments:
+- name: web
+  template: app
+  replicas: 2
+`
+
+// malformed are inputs Parse must reject, each with the exact message.
+// Sources: the strictness rules of sigs.k8s.io/json (unknown, duplicate
+// and case-mismatched fields) and model.Cluster.Build's references.
+var malformed = []struct {
+	name, input, msg string
+	model            bool // the error comes from model.Build
+}{
+	{"empty", ``, `bad.yaml: empty case file (expected a mapping with nodeTypes, nodes, templates, deployments, ...)`, false},
+	{"syntax", "name: [a\n", `bad.yaml: not valid YAML: yaml: line 1: did not find expected ',' or ']'`, false},
+	{"list at top", "- a\n", `bad.yaml: expected a mapping (fields: name, description, expect, nodeTypes, nodes, templates, deployments, deploymentTemplates, descheduler, events, intents, podSlots, lowestIndexTieBreak), got a list`, false},
+	{"duplicate key", base + "name: u\n", `bad.yaml: not valid YAML: line 17: key "name" already set in map`, false},
+	{"case mismatch", strings.Replace(base, "nodeTypes:", "NodeTypes:", 1), `bad.yaml: NodeTypes: unknown field; did you mean "nodeTypes"? (field names are case-sensitive)`, false},
+	{"unknown nested field", strings.Replace(base, "  cpu: 64\n", "  cpu: 64\n  gpu: 1\n", 1), `bad.yaml: nodeTypes[0].gpu: unknown field (accepted: name, cpu, memory, reservedCpu, reservedMemory, maxPods, labels, taints, min, max)`, false},
+	{"Go field name of an untagged type", strings.Replace(base, "  cpu: 64\n", "  cpu: 64\n  taints: [{Key: a, effect: NoSchedule}]\n", 1), `bad.yaml: nodeTypes[0].taints[0].Key: unknown field; did you mean "key"? (field names are case-sensitive)`, false},
+	{"string for an integer", strings.Replace(base, "cpu: 64", `cpu: "64"`, 1), `bad.yaml: nodeTypes[0].cpu: expected an integer, got the string "64"`, false},
+	{"fraction", strings.Replace(base, "cpu: 8", "cpu: 8.5", 1), `bad.yaml: templates[0].cpu: expected an integer, got the number 8.5`, false},
+	{"YAML 1.1 boolean as a name", strings.Replace(base, "name: t", "name: no", 1), `bad.yaml: name: expected a string, got the boolean false (quote it)`, false},
+	{"null in a list", strings.Replace(base, "  template: app\n", "  template: app\n  hpa: {minReplicas: 1, maxReplicas: 2, metrics: [null]}\n", 1), `bad.yaml: deployments[0].hpa.metrics[0]: null is not allowed in a list`, false},
+	{"unknown balance plugin", base + "descheduler: {profiles: [{balance: [RemoveDuplicate]}]}\n", `bad.yaml: descheduler.profiles[0].balance[0]: the string "RemoveDuplicate" is not a balance plugin (accepted: RemoveDuplicates, RemovePodsViolatingTopologySpreadConstraint)`, false},
+	{"descheduler constraints not a list", base + "descheduler: {profiles: [{constraints: DoNotSchedule}]}\n", `bad.yaml: descheduler.profiles[0].constraints: the string "DoNotSchedule" is not a constraint list (accepted: a list of DoNotSchedule and ScheduleAnyway)`, false},
+	{"too many nodes", strings.Replace(base, "count: 2", "count: 1000000000", 1), `bad.yaml: nodes[0].count: 1000000000 is out of range (accepted: 1..250)`, false},
+	{"negative stabilisation window", strings.Replace(base, "  replicas: 2\n", "  replicas: 2\n  hpa: {minReplicas: 1, maxReplicas: 4, scaleDownStabilizationSyncs: -1}\n", 1), `bad.yaml: deployments[0].hpa.scaleDownStabilizationSyncs: -1 is out of range (accepted: 0..4 HPA sync periods, 0 = off)`, false},
+	{"stabilisation window too long", strings.Replace(base, "  replicas: 2\n", "  replicas: 2\n  hpa: {minReplicas: 1, maxReplicas: 4, scaleDownStabilizationSyncs: 20}\n", 1), `bad.yaml: deployments[0].hpa.scaleDownStabilizationSyncs: 20 is out of range (accepted: 0..4 HPA sync periods, 0 = off)`, false},
+	{"stabilisation window in seconds", strings.Replace(base, "  replicas: 2\n", "  replicas: 2\n  hpa: {minReplicas: 1, maxReplicas: 4, stabilizationWindowSeconds: 300}\n", 1), `bad.yaml: deployments[0].hpa.stabilizationWindowSeconds: unknown field (accepted: minReplicas, maxReplicas, metrics, factor, tolerancePercent, scaleDownStabilizationSyncs)`, false},
+	{"replicas out of range", strings.Replace(base, "replicas: 2", "replicas: 40000", 1), `bad.yaml: deployments[0].replicas: 40000 is out of range (accepted: 0..32767)`, false},
+	{"unknown node type", strings.Replace(base, "type: std", "type: gpu", 1), `bad.yaml: nodes[0].type "gpu": no such node type (accepted: std): invalid model`, true},
+	{"unknown template", strings.Replace(base, "template: app", "template: db", 1), `bad.yaml: deployments[0] (web).template "db": no such template (accepted: app): invalid model`, true},
+	{"bad whenUnsatisfiable", strings.Replace(base, "  memory: 8\n", "  memory: 8\n  topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: Never}]\n", 1), `bad.yaml: templates[0] (app): topologySpreadConstraints[0].whenUnsatisfiable "Never" (accepted: DoNotSchedule, ScheduleAnyway): invalid model`, true},
+	{"bad taint effect", strings.Replace(base, "  cpu: 64\n", "  cpu: 64\n  taints: [{key: a, effect: NoRun}]\n", 1), `bad.yaml: node "1": taints[0].effect "NoRun" (accepted: NoSchedule, PreferNoSchedule, NoExecute): invalid model`, true},
+	{"unknown event", base + "events: [{kind: reboot}]\n", `bad.yaml: events[0] (reboot): kind "reboot" (accepted: eventCpuChange, kernelPanic, maintenance, nodeFailure, createTargetDeployment, applyDeployment, createDeployment, scaleDeployment): invalid model`, true},
+	{"unknown event slot", base + "events: [{kind: kernelPanic, when: later}]\n", `bad.yaml: events[0] (kernelPanic): when "later" (accepted: main, first, afterStable): invalid model`, true},
+	{"nodeName of no node", strings.Replace(base, "  memory: 8\n", "  memory: 8\n  nodeName: \"9\"\n", 1), `bad.yaml: templates[0] (app): nodeName "9": no such node: invalid model`, true},
+	{"fewer slots than pods", strings.Replace(base, "  count: 2\n", "  count: 2\n  pods: [{deployment: web}]\n", 1) + "podSlots: 1\n", `bad.yaml: podSlots 1: fewer than the 2 initial pods: invalid model`, true},
+}
+
+// TestMalformed checks the exact message of every malformed input, and
+// that it wraps ErrBadCase (and model.ErrInvalid when Build found it).
+func TestMalformed(t *testing.T) {
+	if _, err := casefile.Parse("base.yaml", []byte(base)); err != nil {
+		t.Fatalf("base case: %v", err)
+	}
+	for _, tc := range malformed {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := casefile.Parse("bad.yaml", []byte(tc.input))
+			if err == nil {
+				t.Fatalf("no error, want %s", tc.msg)
+			}
+			if err.Error() != tc.msg {
+				t.Errorf("error:\n got  %s\n want %s", err, tc.msg)
+			}
+			if !errors.Is(err, casefile.ErrBadCase) {
+				t.Errorf("%v does not wrap ErrBadCase", err)
+			}
+			if errors.Is(err, model.ErrInvalid) != tc.model {
+				t.Errorf("%v wraps model.ErrInvalid = %v, want %v", err, !tc.model, tc.model)
+			}
+		})
+	}
+}
+
+func TestLoadMissingFile(t *testing.T) {
+	_, err := casefile.Load("testdata/files/no-such-file.yaml")
+	if err == nil || errors.Is(err, casefile.ErrBadCase) {
+		t.Errorf("Load of a missing file = %v, want an I/O error that is not ErrBadCase", err)
+	}
+}
