@@ -60,7 +60,7 @@ func TestBalanceAfterRollingMaintenance(t *testing.T) {
 	if r.Verdict != checker.Violated {
 		t.Fatalf("rolling maintenance: %v, want violated", r.Verdict)
 	}
-	if lines := kivi.TraceLines(r.Trace); !strings.Contains(lines[len(lines)-1], "unbalanced") {
+	if lines := r.Trace.Lines(); !strings.Contains(lines[len(lines)-1], "unbalanced") {
 		t.Errorf("counterexample does not end with the imbalance:\n%s", strings.Join(lines, "\n"))
 	}
 	if got := balanceVerdict(t, rollingMaintenance(false), true); got.Verdict != checker.Holds {

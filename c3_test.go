@@ -51,7 +51,7 @@ func TestC3FindsNoFeasibleNode(t *testing.T) {
 	if r == nil || r.Verdict != checker.Violated {
 		t.Fatalf("pod_always_schedulable: %+v", r)
 	}
-	lines := kivi.TraceLines(r.Trace)
+	lines := r.Trace.Lines()
 	text := strings.Join(lines, "\n")
 	want := []string{"[0][workload] CPU usage of pod app-1 changed by +1 to 9; node 1 has 47 CPU left",
 		"[1][horizontal-pod-autoscaler] Scaling deployment app from 5 to 6 replicas",
@@ -66,7 +66,7 @@ func TestC3FindsNoFeasibleNode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines2 := kivi.TraceLines(rep2.Result("pod_always_schedulable").Trace)
+	lines2 := rep2.Result("pod_always_schedulable").Trace.Lines()
 	if len(lines2) != len(want) || strings.Join(lines2[1:], "\n") != strings.Join(want[1:], "\n") || !strings.HasPrefix(lines2[0], "[0][workload] CPU usage of pod app-") {
 		t.Fatalf("2 workers:\n%s", strings.Join(lines2, "\n"))
 	}
@@ -84,7 +84,7 @@ func TestC3OnlyHostnameHolds(t *testing.T) {
 		if r.Verdict != checker.Holds {
 			t.Errorf("%s: %v (%v) %s", r.Name, r.Verdict, r.Reason, r.Explanation)
 			if r.Trace != nil {
-				t.Log(strings.Join(kivi.TraceLines(r.Trace), "\n"))
+				t.Log(strings.Join(r.Trace.Lines(), "\n"))
 			}
 		}
 	}

@@ -22,7 +22,7 @@ func ExampleVerify() {
 	}
 	for _, r := range rep.Violated() {
 		fmt.Println(r.Name)
-		fmt.Println(strings.Join(kivi.TraceLines(r.Trace), "\n"))
+		fmt.Println(strings.Join(r.Trace.Lines(), "\n"))
 	}
 	// Output:
 	// pod_always_schedulable

@@ -39,7 +39,7 @@ func TestC1WithStabilizationWindow(t *testing.T) {
 		}
 		var rescales []string
 		syncLines, held := 0, 0
-		for _, l := range kivi.TraceLines(r.Trace) {
+		for _, l := range r.Trace.Lines() {
 			if _, rest, ok := strings.Cut(l, "[horizontal-pod-autoscaler] Scaling deployment "); ok {
 				_, rest, _ = strings.Cut(rest, " from ")
 				rescales = append(rescales, strings.TrimSuffix(rest, " replicas"))
@@ -63,7 +63,7 @@ func TestC1WithStabilizationWindow(t *testing.T) {
 		}
 		if syncLines != want || held != want {
 			t.Errorf("window %d: %d syncs and %d held evaluations in the counterexample, want %d of each:\n%s",
-				syncs, syncLines, held, want, strings.Join(kivi.TraceLines(r.Trace), "\n"))
+				syncs, syncLines, held, want, strings.Join(r.Trace.Lines(), "\n"))
 		}
 		t.Logf("window %d: %d states", syncs, rep.Stats.States)
 

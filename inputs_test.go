@@ -29,7 +29,7 @@ func assertC3(t *testing.T, c *model.Cluster) {
 	if r == nil || r.Verdict != checker.Violated {
 		t.Fatalf("pod_always_schedulable: %+v", r)
 	}
-	lines := kivi.TraceLines(r.Trace)
+	lines := r.Trace.Lines()
 	if len(lines) == 0 || !noFeasibleNode(lines[len(lines)-1]) {
 		t.Fatalf("counterexample does not end with no feasible node:\n%s", strings.Join(lines, "\n"))
 	}

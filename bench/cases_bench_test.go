@@ -10,6 +10,7 @@ import (
 
 	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/compose"
 	"github.com/kivi-go/kivi/inputs/cases"
 	"github.com/kivi-go/kivi/model"
 	"github.com/kivi-go/kivi/scaling"
@@ -145,7 +146,7 @@ func BenchmarkModel(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				p, err := kivi.NewProblemFrom(c.Name, u, s, c.Intents, kivi.Options{})
+				p, err := compose.NewProblemFrom(c.Name, u, s, c.Intents, kivi.Options{})
 				if err != nil {
 					b.Fatal(err)
 				}

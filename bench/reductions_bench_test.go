@@ -7,6 +7,7 @@ import (
 
 	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/compose"
 	"github.com/kivi-go/kivi/inputs/cases"
 	"github.com/kivi-go/kivi/scaling"
 )
@@ -37,7 +38,7 @@ func reductionShape(b testing.TB, name string, nv bool, n, replicas int) *kivi.P
 	if err != nil {
 		b.Fatal(err)
 	}
-	p, err := kivi.NewProblemFrom(fmt.Sprintf("%s%v[%d]", name, nodes, replicas), u, s, c.Intents, kivi.Options{})
+	p, err := compose.NewProblemFrom(fmt.Sprintf("%s%v[%d]", name, nodes, replicas), u, s, c.Intents, kivi.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/checker"
 	"github.com/kivi-go/kivi/inputs/cases"
+	"github.com/kivi-go/kivi/report"
 )
 
 // maxStepChange is the acceptance bound for one step change in the
@@ -221,8 +222,8 @@ type move struct {
 
 // findMove returns the first step of tr after which a pod is on a node it
 // was not on before (the scheduler binding it).
-func findMove(tr *kivi.JSONTrace) (move, bool) {
-	where := func(s kivi.ClusterSnapshot, name string) string {
+func findMove(tr *report.JSONTrace) (move, bool) {
+	where := func(s report.ClusterSnapshot, name string) string {
 		for _, p := range s.Pods {
 			if p.Name == name {
 				if p.Node == "" {
@@ -266,11 +267,11 @@ func TestExplorerInChromium(t *testing.T) {
 	defer func() { t.Logf("browser test took %s", time.Since(start).Round(time.Millisecond)) }()
 	out := artifacts(t)
 	srv := &pages{byPath: map[string][]byte{}}
-	traces := map[string]*kivi.JSONTrace{}
+	traces := map[string]*report.JSONTrace{}
 	for _, name := range []string{"c1", "c5", "c8"} {
 		rep := caseReport(t, name)
 		var buf bytes.Buffer
-		if err := kivi.WriteHTML(&buf, rep); err != nil {
+		if err := rep.WriteHTML(&buf); err != nil {
 			t.Fatal(err)
 		}
 		srv.byPath["/"+name+".html"] = buf.Bytes()
@@ -363,7 +364,7 @@ func TestExplorerInChromium(t *testing.T) {
 	t.Run("synthetic-200-steps", func(t *testing.T) {
 		doc := syntheticReport(200)
 		var buf bytes.Buffer
-		if err := kivi.WriteHTMLDoc(&buf, doc); err != nil {
+		if err := doc.WriteHTML(&buf); err != nil {
 			t.Fatal(err)
 		}
 		srv.mu.Lock()

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/kivi-go/kivi"
 )
 
 // firefoxConsoleProfile makes Firefox print the console messages of the
@@ -92,7 +90,7 @@ func TestExplorerInFirefox(t *testing.T) {
 
 	for _, name := range []string{"c1", "c5", "c8"} {
 		var page bytes.Buffer
-		if err := kivi.WriteHTML(&page, caseReport(t, name)); err != nil {
+		if err := caseReport(t, name).WriteHTML(&page); err != nil {
 			t.Fatal(err)
 		}
 		file := filepath.Join(dir, name+".html")

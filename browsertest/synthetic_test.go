@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/kivi-go/kivi"
+	"github.com/kivi-go/kivi/report"
 )
 
 // syntheticReport is a report with one counterexample of n steps over a
@@ -18,11 +19,11 @@ func syntheticReport(n int) kivi.JSONReport {
 		evicted          bool
 	}
 	deps := []string{"web", "api", "worker"}
-	var nodes []kivi.NodeSnapshot
+	var nodes []report.NodeSnapshot
 	for z := range 3 {
 		for k := range 4 {
 			name := fmt.Sprintf("node-%c%d", 'a'+z, k+1)
-			nodes = append(nodes, kivi.NodeSnapshot{Name: name, Zone: fmt.Sprintf("zone-%c", 'a'+z), Status: "Ready", Ready: true,
+			nodes = append(nodes, report.NodeSnapshot{Name: name, Zone: fmt.Sprintf("zone-%c", 'a'+z), Status: "Ready", Ready: true,
 				CPU: 64, Labels: map[string]string{"topology.kubernetes.io/zone": fmt.Sprintf("zone-%c", 'a'+z)}})
 		}
 	}
@@ -34,18 +35,18 @@ func syntheticReport(n int) kivi.JSONReport {
 		}
 	}
 	gen := map[string]int{"web": 12, "api": 12, "worker": 12}
-	snap := func() kivi.ClusterSnapshot {
-		s := kivi.ClusterSnapshot{Nodes: append([]kivi.NodeSnapshot(nil), nodes...)}
+	snap := func() report.ClusterSnapshot {
+		s := report.ClusterSnapshot{Nodes: append([]report.NodeSnapshot(nil), nodes...)}
 		for i := range s.Nodes {
 			s.Nodes[i].Taints = append([]string(nil), nodes[i].Taints...)
 		}
-		count := map[string]*kivi.DeploymentSnapshot{}
+		count := map[string]*report.DeploymentSnapshot{}
 		for k, dep := range deps {
 			desired := 12 + k%2
-			count[dep] = &kivi.DeploymentSnapshot{Name: dep, Number: k + 1, Active: true, Spec: 12, HPADesired: &desired}
+			count[dep] = &report.DeploymentSnapshot{Name: dep, Number: k + 1, Active: true, Spec: 12, HPADesired: &desired}
 		}
 		for _, p := range pods {
-			s.Pods = append(s.Pods, kivi.PodSnapshot{Name: fmt.Sprintf("%s-%d", p.dep, p.gen), Deployment: p.dep, Phase: p.phase,
+			s.Pods = append(s.Pods, report.PodSnapshot{Name: fmt.Sprintf("%s-%d", p.dep, p.gen), Deployment: p.dep, Phase: p.phase,
 				Node: p.node, CPU: 8, CPURequest: 8, Evicted: p.evicted})
 			c := count[p.dep]
 			switch p.phase {
@@ -63,7 +64,7 @@ func syntheticReport(n int) kivi.JSONReport {
 		}
 		return s
 	}
-	tr := &kivi.JSONTrace{Initial: snap(), LoopStart: n - n/4}
+	tr := &report.JSONTrace{Initial: snap(), LoopStart: n - n/4}
 	line := 0
 	for i := range n {
 		p := &pods[(i*7)%len(pods)]
@@ -88,11 +89,11 @@ func syntheticReport(n int) kivi.JSONReport {
 			p.phase = "Running"
 			actor, msg = "Kubelet", fmt.Sprintf("Created pod %s-%d on node %s", p.dep, p.gen, p.node)
 		}
-		tr.Steps = append(tr.Steps, kivi.JSONTraceStep{Actor: actor, Cluster: snap(),
-			Lines: []kivi.JSONStep{{Step: line, Component: actor, Message: msg}}})
+		tr.Steps = append(tr.Steps, report.JSONTraceStep{Actor: actor, Cluster: snap(),
+			Lines: []report.JSONStep{{Step: line, Component: actor, Message: msg}}})
 		line++
 	}
-	return kivi.JSONReport{SchemaVersion: kivi.SchemaVersion, Mode: kivi.ModeTopology, Name: "synthetic", Verdict: "violated", Warnings: []kivi.JSONWarning{},
-		Intents: []kivi.JSONIntent{{Name: "no_oscillation_eviction", Verdict: "violated",
+	return kivi.JSONReport{SchemaVersion: report.SchemaVersion, Mode: kivi.ModeTopology, Name: "synthetic", Verdict: "violated", Warnings: []kivi.JSONWarning{},
+		Intents: []report.JSONIntent{{Name: "no_oscillation_eviction", Verdict: "violated",
 			Explanation: "a synthetic 200-step lasso", Trace: tr}}}
 }

@@ -16,7 +16,6 @@ package kivitest
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,20 +23,16 @@ import (
 	"time"
 
 	"github.com/kivi-go/kivi"
-	"github.com/kivi-go/kivi/checker"
-	"github.com/kivi-go/kivi/inputs/casefile"
-	"github.com/kivi-go/kivi/inputs/cases"
-	"github.com/kivi-go/kivi/inputs/manifest"
-	"github.com/kivi-go/kivi/intents"
-	"github.com/kivi-go/kivi/model"
 	"github.com/kivi-go/kivi/scaling"
 )
 
 // Source is where the cluster comes from.
-type Source func() (*model.Cluster, error)
+type Source func() (*kivi.Cluster, error)
 
 // File loads a case file (YAML or JSON, the format of examples/cases/).
-func File(path string) Source { return func() (*model.Cluster, error) { return casefile.Load(path) } }
+func File(path string) Source {
+	return func() (*kivi.Cluster, error) { return kivi.LoadCaseFile(path) }
+}
 
 // Manifests reads Kubernetes manifests as `kivi verify -f` does:
 // Deployments, HPAs, Nodes and a DeschedulerPolicy in any number of
@@ -45,36 +40,28 @@ func File(path string) Source { return func() (*model.Cluster, error) { return c
 // its content; a Kivi cluster_configs.json stands for the Nodes. Warnings
 // about fields the model does not represent go to the test log.
 func Manifests(t testing.TB, files ...string) Source {
-	return func() (*model.Cluster, error) {
+	return func() (*kivi.Cluster, error) {
 		t.Helper()
-		var ms []manifest.File
-		var nodes, ints *manifest.File
+		var all []kivi.InputFile
 		for _, p := range files {
 			data, err := os.ReadFile(p)
 			if err != nil {
 				return nil, err
 			}
-			f := manifest.File{Name: p, Data: data}
-			switch {
-			case manifest.IsIntentsFile(data):
-				if ints != nil {
-					return nil, fmt.Errorf("%s and %s are both intents files (accepted: one)", ints.Name, p)
-				}
-				ints = &f
-			case manifest.IsKiviClusterConfig(data):
-				nodes = &f
-			default:
-				ms = append(ms, f)
-			}
+			all = append(all, kivi.InputFile{Name: p, Data: data})
 		}
-		r, err := manifest.LoadStream(ms, nodes, ints, manifestOptions())
+		ms, nodes, ints, err := kivi.SortInputFiles(all)
 		if err != nil {
 			return nil, err
 		}
-		for _, w := range r.Warnings {
+		c, warns, err := kivi.LoadManifests(ms, nodes, ints)
+		if err != nil {
+			return nil, err
+		}
+		for _, w := range warns {
 			t.Logf("kivitest: warning: %s", w)
 		}
-		return r.Cluster, nil
+		return c, nil
 	}
 }
 
@@ -87,42 +74,30 @@ func Dir(t testing.TB, dir string) Source { return kiviDir(t, dir, false) }
 func Logs(t testing.TB, dir string) Source { return kiviDir(t, dir, true) }
 
 func kiviDir(t testing.TB, dir string, logs bool) Source {
-	return func() (*model.Cluster, error) {
+	return func() (*kivi.Cluster, error) {
 		t.Helper()
-		fsys := os.DirFS(filepath.Dir(filepath.Clean(dir)))
-		root := filepath.Base(filepath.Clean(dir))
-		load := manifest.LoadKiviDir
+		load := kivi.LoadKiviDir
 		if logs {
-			load = manifest.LoadLogs
+			load = kivi.LoadKiviLogs
 		}
-		r, err := load(fsys, root, manifestOptions())
+		c, warns, err := load(dir)
 		if err != nil {
 			return nil, err
 		}
-		for _, w := range r.Warnings {
+		for _, w := range warns {
 			t.Logf("kivitest: warning: %s", w)
 		}
-		return r.Cluster, nil
-	}
-}
-
-// manifestOptions passes the intent catalogue to the manifest readers,
-// as the kivi command does.
-func manifestOptions() manifest.Options {
-	return manifest.Options{
-		KnownIntent: func(name string) bool { _, ok := intents.UserName(name); return ok },
-		IntentNames: intents.Names(),
-		CheckIntent: intents.Check,
+		return c, nil
 	}
 }
 
 // Case is a built-in case (c1..c8) at a scale.
 func Case(name string, scale int, noViolation bool) Source {
-	return func() (*model.Cluster, error) { return cases.Get(name, scale, noViolation) }
+	return func() (*kivi.Cluster, error) { return kivi.LoadCase(name, scale, noViolation) }
 }
 
 // Cluster is a cluster built in Go.
-func Cluster(c *model.Cluster) Source { return func() (*model.Cluster, error) { return c, nil } }
+func Cluster(c *kivi.Cluster) Source { return func() (*kivi.Cluster, error) { return c, nil } }
 
 // Option tunes Verify.
 type Option func(*config)
@@ -138,14 +113,14 @@ type config struct {
 // Original verifies the topology as written instead of the scaling search.
 func Original() Option { return func(c *config) { c.original = true } }
 
-// Intents adds intents (built-in ones from intents.New, or intents.NewPredicate
-// and intents.NewCycle) to the cluster's own.
-func Intents(in ...intents.Intent) Option {
+// Intents adds intents (built-in ones from kivi.NewIntent, or kivi.NewPredicate
+// and kivi.NewCycle) to the cluster's own.
+func Intents(in ...kivi.Intent) Option {
 	return func(c *config) { c.opts.ExtraIntents = append(c.opts.ExtraIntents, in...) }
 }
 
 // Controllers adds custom controllers (see docs/library.md).
-func Controllers(p ...model.Process) Option {
+func Controllers(p ...kivi.Controller) Option {
 	return func(c *config) { c.opts.Controllers = append(c.opts.Controllers, p...) }
 }
 
@@ -217,9 +192,9 @@ func Check(t testing.TB, src Source, opts ...Option) Result {
 		for _, v := range rep.Violated() {
 			res.Violated = append(res.Violated, v.Name)
 		}
-		res.Unknown = rep.Verdict() == checker.Unknown
+		res.Unknown = rep.Verdict() == kivi.Unknown
 		var b strings.Builder
-		kivi.WriteFailures(&b, rep)
+		rep.WriteFailures(&b)
 		res.Text = b.String()
 	} else {
 		sr, err := kivi.Search(ctx, c, cfg.opts, cfg.enumerate, scaling.Options{Workers: cfg.workers})
@@ -264,7 +239,7 @@ func Verify(t testing.TB, src Source, opts ...Option) Result {
 func renderJSON(doc kivi.JSONReport) string {
 	var b strings.Builder
 	if in, ok := doc.FirstViolation(); ok {
-		kivi.WriteCounterexample(&b, in.Name, in.Explanation, in.Lines())
+		in.WriteCounterexample(&b)
 	}
 	return b.String()
 }

@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/kivi-go/kivi/explorer"
+	"github.com/kivi-go/kivi"
 )
 
 // pageOut is where the counterexample explorer goes: a file (--html, for
@@ -72,7 +72,7 @@ func cmdExplore(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "kivi: %v\n", err)
 		return exitInput
 	}
-	srv := &http.Server{Handler: explorer.Handler(page.page), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: kivi.ExplorerHandler(page.page), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stdout, "Trace explorer: http://%s/ (Ctrl-C to stop)\n", ln.Addr())
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kivi-go/kivi"
+	"github.com/kivi-go/kivi/report"
 )
 
 // TestHTMLFlag: --html writes the explorer page with the --json document
@@ -34,7 +34,7 @@ func TestHTMLFlag(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`<script type="application/json" id="report">`, `"schemaVersion":` + itoa(kivi.SchemaVersion), `"mode":"topology"`, `"no_oscillation_eviction"`, `"loopStart":0`} {
+	for _, want := range []string{`<script type="application/json" id="report">`, `"schemaVersion":` + itoa(report.SchemaVersion), `"mode":"topology"`, `"no_oscillation_eviction"`, `"loopStart":0`} {
 		if !bytes.Contains(page, []byte(want)) {
 			t.Errorf("the page lacks %s", want)
 		}

@@ -5,12 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/kivi-go/kivi"
-	"github.com/kivi-go/kivi/inputs/manifest"
-	"github.com/kivi-go/kivi/intents"
-	"github.com/kivi-go/kivi/model"
 )
 
 // inputFlags are the real-input sources of `kivi verify`: Kivi's
@@ -24,7 +20,7 @@ type inputFlags struct {
 	intents   string
 	// warnings are the readers' warnings of the last load: printed to
 	// stderr as they come, and carried into the --json document.
-	warnings []manifest.Warning
+	warnings []kivi.Warning
 }
 
 // register adds --logs, -f (repeatable), --nodes and --intents.
@@ -40,7 +36,7 @@ func (in *inputFlags) register(fs *flag.FlagSet) {
 
 // load returns the cluster of the real-input flags, or ok false when
 // none applies (a built-in case or a case file is meant).
-func (in *inputFlags) load(pos []string, stdin io.Reader, stderr io.Writer) (c *model.Cluster, ok bool, err error) {
+func (in *inputFlags) load(pos []string, stdin io.Reader, stderr io.Writer) (c *kivi.Cluster, ok bool, err error) {
 	switch {
 	case len(in.manifests) > 0:
 		if len(pos) > 0 || in.logs {
@@ -59,51 +55,37 @@ func (in *inputFlags) load(pos []string, stdin io.Reader, stderr io.Writer) (c *
 	return nil, false, nil
 }
 
-// manifestOptions passes the intent catalogue to the readers (package
-// manifest cannot import intents).
-func manifestOptions() manifest.Options {
-	return manifest.Options{
-		KnownIntent: func(name string) bool { _, ok := intents.UserName(name); return ok },
-		IntentNames: intents.Names(),
-		CheckIntent: intents.Check,
-	}
-}
-
 // loadInputs reads a Kivi configuration directory, or with logs a Kivi
 // log directory, into a cluster; warnings go to stderr. Errors wrap
-// manifest.ErrInput (exit status 2).
-func loadInputs(dir string, logs bool, stderr io.Writer) (*model.Cluster, []manifest.Warning, error) {
-	fsys := os.DirFS(filepath.Dir(filepath.Clean(dir)))
-	root := filepath.Base(filepath.Clean(dir))
-	var r *manifest.Result
-	var err error
+// kivi.ErrInput (exit status 2).
+func loadInputs(dir string, logs bool, stderr io.Writer) (*kivi.Cluster, []kivi.Warning, error) {
+	load := kivi.LoadKiviDir
 	if logs {
-		r, err = manifest.LoadLogs(fsys, root, manifestOptions())
-	} else {
-		r, err = manifest.LoadKiviDir(fsys, root, manifestOptions())
+		load = kivi.LoadKiviLogs
 	}
+	c, warns, err := load(dir)
 	if err != nil {
 		return nil, nil, err
 	}
-	printWarnings(stderr, r.Warnings)
-	return r.Cluster, r.Warnings, nil
+	printWarnings(stderr, warns)
+	return c, warns, nil
 }
 
 // loadStream reads manifest files ("-" is standard input) with a nodes
 // file and an intents file (either may be "").
-func loadStream(files []string, nodes, intentsPath string, stdin io.Reader, stderr io.Writer) (*model.Cluster, []manifest.Warning, error) {
-	read := func(p string) (manifest.File, error) {
+func loadStream(files []string, nodes, intentsPath string, stdin io.Reader, stderr io.Writer) (*kivi.Cluster, []kivi.Warning, error) {
+	read := func(p string) (kivi.InputFile, error) {
 		if p == "-" {
 			data, err := io.ReadAll(stdin)
-			return manifest.File{Name: "<stdin>", Data: data}, err
+			return kivi.InputFile{Name: "<stdin>", Data: data}, err
 		}
 		data, err := os.ReadFile(p)
 		if err != nil {
-			return manifest.File{}, &manifest.Error{File: p, Msg: err.Error()}
+			return kivi.InputFile{}, fmt.Errorf("%s: %w", p, err)
 		}
-		return manifest.File{Name: p, Data: data}, nil
+		return kivi.InputFile{Name: p, Data: data}, nil
 	}
-	var ms []manifest.File
+	var ms []kivi.InputFile
 	for _, p := range files {
 		f, err := read(p)
 		if err != nil {
@@ -111,10 +93,10 @@ func loadStream(files []string, nodes, intentsPath string, stdin io.Reader, stde
 		}
 		ms = append(ms, f)
 	}
-	var nf, inf *manifest.File
+	var nf, inf *kivi.InputFile
 	for _, x := range []struct {
 		path string
-		out  **manifest.File
+		out  **kivi.InputFile
 	}{{nodes, &nf}, {intentsPath, &inf}} {
 		if x.path == "" {
 			continue
@@ -125,16 +107,16 @@ func loadStream(files []string, nodes, intentsPath string, stdin io.Reader, stde
 		}
 		*x.out = &f
 	}
-	r, err := manifest.LoadStream(ms, nf, inf, manifestOptions())
+	c, warns, err := kivi.LoadManifests(ms, nf, inf)
 	if err != nil {
 		return nil, nil, err
 	}
-	printWarnings(stderr, r.Warnings)
-	return r.Cluster, r.Warnings, nil
+	printWarnings(stderr, warns)
+	return c, warns, nil
 }
 
 // jsonWarnings converts the readers' warnings for the --json document.
-func jsonWarnings(ws []manifest.Warning) []kivi.JSONWarning {
+func jsonWarnings(ws []kivi.Warning) []kivi.JSONWarning {
 	out := []kivi.JSONWarning{}
 	for _, w := range ws {
 		out = append(out, kivi.JSONWarning{File: w.File, Document: w.Doc, Path: w.Path, Message: w.Msg, Text: w.String()})
@@ -142,7 +124,7 @@ func jsonWarnings(ws []manifest.Warning) []kivi.JSONWarning {
 	return out
 }
 
-func printWarnings(stderr io.Writer, ws []manifest.Warning) {
+func printWarnings(stderr io.Writer, ws []kivi.Warning) {
 	for _, w := range ws {
 		fmt.Fprintf(stderr, "kivi: warning: %s\n", w)
 	}

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/kivi-go/kivi"
-	"github.com/kivi-go/kivi/model"
 	"github.com/kivi-go/kivi/scaling"
 )
 
@@ -31,7 +30,7 @@ type scalingFlags struct {
 // is that size.
 //
 // warnings are the input readers' warnings, for the JSON documents.
-func runScaling(ctx context.Context, c *model.Cluster, opts kivi.Options, sf scalingFlags, all, jsonOut bool, stdout, stderr io.Writer, progress bool, input *scaling.Setup, warnings []kivi.JSONWarning, page *pageOut) int {
+func runScaling(ctx context.Context, c *kivi.Cluster, opts kivi.Options, sf scalingFlags, all, jsonOut bool, stdout, stderr io.Writer, progress bool, input *scaling.Setup, warnings []kivi.JSONWarning, page *pageOut) int {
 	eo := scaling.EnumerateOptions{ConfidentNodes: sf.confidentNodes, ConfidentPodsPerNode: sf.confidentPods, FastFind: sf.fastFind}
 	var setups []scaling.Setup
 	var err error
@@ -108,7 +107,7 @@ func runScaling(ctx context.Context, c *model.Cluster, opts kivi.Options, sf sca
 		if err != nil {
 			return inputError(stderr, err)
 		}
-		kivi.WriteFullHeader(stdout, h)
+		h.Write(stdout)
 	}
 	start := time.Now()
 	res, err := scaling.Search(ctx, setups, verify, so)
@@ -122,7 +121,7 @@ func runScaling(ctx context.Context, c *model.Cluster, opts kivi.Options, sf sca
 	res.Elapsed = time.Since(start)
 	doc := kivi.SearchJSON(kivi.ModeSearch, c.Name, res, input, warnings)
 	code := printScaling(stdout, doc, res, jsonOut, input)
-	if err := page.emit(func(w io.Writer) error { return kivi.WriteHTMLDoc(w, doc) }); err != nil {
+	if err := page.emit(func(w io.Writer) error { return doc.WriteHTML(w) }); err != nil {
 		fmt.Fprintf(stderr, "kivi: %v\n", err)
 		return exitInput
 	}
@@ -145,7 +144,7 @@ func sizeNote(s scaling.Setup, input *scaling.Setup) string {
 // --json, else Kivi's text from res.
 func printScaling(stdout io.Writer, doc kivi.JSONReport, res scaling.Result, jsonOut bool, input *scaling.Setup) int {
 	if jsonOut {
-		_ = kivi.WriteJSONDoc(stdout, doc)
+		_ = doc.WriteJSON(stdout)
 	} else {
 		var failures []scaling.SetupResult
 		for _, s := range res.Setups {
@@ -155,13 +154,7 @@ func printScaling(stdout io.Writer, doc kivi.JSONReport, res scaling.Result, jso
 			fmt.Fprintln(stdout, strings.Repeat("=", 27))
 			fmt.Fprintf(stdout, "Working on setup: %s%s\n", s.Setup, sizeNote(s.Setup, input))
 			if r := detail(s.Outcome.Detail); r != nil {
-				var names []string
-				for _, in := range r.Intents {
-					if in.Name != kivi.ModelAssertion && in.Name != kivi.ValidEndState {
-						names = append(names, in.Name)
-					}
-				}
-				kivi.WriteHeader(stdout, names)
+				r.WriteIntentsLine(stdout)
 			}
 			switch s.Status {
 			case scaling.Failed:
@@ -179,7 +172,7 @@ func printScaling(stdout io.Writer, doc kivi.JSONReport, res scaling.Result, jso
 				fmt.Fprintf(stdout, "Setup: %s%s\n", f.Setup, sizeNote(f.Setup, input))
 				if r := detail(f.Outcome.Detail); r != nil {
 					if in, ok := r.FirstViolation(); ok {
-						kivi.WriteCounterexample(stdout, in.Name, in.Explanation, in.Lines())
+						in.WriteCounterexample(stdout)
 					}
 				}
 				fmt.Fprint(stdout, "\n\n")

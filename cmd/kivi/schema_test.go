@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/kivi-go/kivi"
+	"github.com/kivi-go/kivi/report"
 )
 
 // schemaPath is the JSON Schema every document of --json, --shard and
@@ -145,8 +146,8 @@ func checkDoc(t *testing.T, schema map[string]any, what string, data []byte, mod
 	if v["mode"] != mode {
 		t.Errorf("%s: mode %v, want %s", what, v["mode"], mode)
 	}
-	if v["schemaVersion"] != float64(kivi.SchemaVersion) {
-		t.Errorf("%s: schemaVersion %v, want %d", what, v["schemaVersion"], kivi.SchemaVersion)
+	if v["schemaVersion"] != float64(report.SchemaVersion) {
+		t.Errorf("%s: schemaVersion %v, want %d", what, v["schemaVersion"], report.SchemaVersion)
 	}
 	_, hasSetups := v["setups"]
 	_, hasCounts := v["stats"].(map[string]any)["setups"]

@@ -43,7 +43,7 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) int {
 	}
 	sim := p.Simulate(*seed, *steps)
 	fmt.Fprintln(stdout, "Simulation result:")
-	for _, l := range kivi.TraceLines(&kivi.Trace{Steps: sim.Steps, LoopStart: -1}) {
+	for _, l := range (&kivi.Trace{Steps: sim.Steps, LoopStart: -1}).Lines() {
 		fmt.Fprintln(stdout, l)
 	}
 	fmt.Fprintf(stdout, "Stopped: %s after %d steps\n", sim.Stopped, len(sim.Steps))

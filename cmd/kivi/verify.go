@@ -13,11 +13,6 @@ import (
 	"time"
 
 	"github.com/kivi-go/kivi"
-	"github.com/kivi-go/kivi/checker"
-	"github.com/kivi-go/kivi/examples/incidents"
-	"github.com/kivi-go/kivi/inputs/casefile"
-	"github.com/kivi-go/kivi/inputs/cases"
-	"github.com/kivi-go/kivi/model"
 	"github.com/kivi-go/kivi/scaling"
 )
 
@@ -36,27 +31,18 @@ func (c *caseFlags) register(fs *flag.FlagSet) {
 
 // load returns the cluster named by the flags or the single positional
 // argument.
-func (c *caseFlags) load(pos []string) (*model.Cluster, error) {
+func (c *caseFlags) load(pos []string) (*kivi.Cluster, error) {
 	switch {
 	case c.name != "" && len(pos) > 0:
 		return nil, fmt.Errorf("give either --case or a case file, not both: %w", errUsage)
-	case c.name != "" && c.incident():
-		cl, warns, err := incidents.Load(c.name, c.noViolation)
-		if err != nil {
-			return nil, err
-		}
-		if len(warns) > 0 {
-			return nil, fmt.Errorf("incident %s: %s", c.name, warns[0])
-		}
-		return cl, nil
 	case c.name != "":
-		cl, err := cases.Get(c.name, c.scale, c.noViolation)
+		cl, err := kivi.LoadCase(c.name, c.scale, c.noViolation)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", errUsage, err)
 		}
 		return cl, nil
 	case len(pos) == 1:
-		return casefile.Load(pos[0])
+		return kivi.LoadCaseFile(pos[0])
 	case len(pos) > 1:
 		return nil, fmt.Errorf("one case file at a time (got %d): %w", len(pos), errUsage)
 	}
@@ -66,8 +52,12 @@ func (c *caseFlags) load(pos []string) (*model.Cluster, error) {
 // incident reports whether --case names an incident of
 // examples/incidents: it is verified as written, like manifests.
 func (c *caseFlags) incident() bool {
-	_, ok := incidents.Get(c.name)
-	return ok
+	for _, in := range kivi.Cases() {
+		if in.Name == c.name {
+			return in.Incident
+		}
+	}
+	return false
 }
 
 func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -154,9 +144,9 @@ func verifyCommand(ctx context.Context, command string, args []string, stdout, s
 	switch *storage {
 	case "exact":
 	case "compact":
-		co.Storage = checker.HashCompaction
+		co.Storage = kivi.CompactStorage
 	case "bitstate":
-		co.Storage = checker.Bitstate
+		co.Storage = kivi.BitstateStorage
 	default:
 		return inputError(stderr, fmt.Errorf("--storage %q (accepted: exact, compact, bitstate): %w", *storage, errUsage))
 	}
@@ -177,12 +167,12 @@ func verifyCommand(ctx context.Context, command string, args []string, stdout, s
 	switch *strategy {
 	case "bfs":
 	case "dfs":
-		co.Strategy = checker.DFS
+		co.Strategy = kivi.DFS
 	default:
 		return inputError(stderr, fmt.Errorf("--strategy %q (accepted: bfs, dfs): %w", *strategy, errUsage))
 	}
 	if !*quiet && isTerminal(stderr) {
-		co.OnProgress = func(p checker.Progress) {
+		co.OnProgress = func(p kivi.Progress) {
 			fmt.Fprintf(stderr, "\r%d states, %d transitions, depth %d, queue %d, %.0f states/s, %s   ",
 				p.States, p.Transitions, p.Depth, p.Queue, p.StatesPerS, p.Elapsed.Round(time.Second))
 		}
@@ -216,7 +206,7 @@ func verifyCommand(ctx context.Context, command string, args []string, stdout, s
 		return inputError(stderr, err)
 	default:
 		if !*jsonOut {
-			kivi.WriteFullHeader(stdout, p.Header())
+			p.Header().Write(stdout)
 		}
 		rep, err = p.Check(ctx, opts.Checker)
 		if co.OnProgress != nil {
@@ -230,21 +220,21 @@ func verifyCommand(ctx context.Context, command string, args []string, stdout, s
 	doc := rep.JSON()
 	doc.Warnings = jsonWarnings(inf.warnings)
 	if *jsonOut {
-		if err := kivi.WriteJSONDoc(stdout, doc); err != nil {
+		if err := doc.WriteJSON(stdout); err != nil {
 			fmt.Fprintf(stderr, "kivi: %v\n", err)
 			return exitInput
 		}
 	} else {
-		kivi.WriteFailures(stdout, rep)
+		rep.WriteFailures(stdout)
 	}
-	if err := page.emit(func(w io.Writer) error { return kivi.WriteHTMLDoc(w, doc) }); err != nil {
+	if err := page.emit(func(w io.Writer) error { return doc.WriteHTML(w) }); err != nil {
 		fmt.Fprintf(stderr, "kivi: %v\n", err)
 		return exitInput
 	}
 	switch rep.Verdict() {
-	case checker.Violated:
+	case kivi.Violated:
 		return exitViolated
-	case checker.Unknown:
+	case kivi.Unknown:
 		return exitUnknown
 	}
 	return exitHolds

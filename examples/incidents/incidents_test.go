@@ -11,6 +11,7 @@ import (
 	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/checker"
 	"github.com/kivi-go/kivi/examples/incidents"
+	"github.com/kivi-go/kivi/report"
 )
 
 // traceChecks assert, for each incident, a property of its counterexample
@@ -223,9 +224,9 @@ func TestIncidents(t *testing.T) {
 			if v := rep.Violated(); len(v) != 1 || v[0].Name != in.Expect {
 				t.Errorf("violated: %v, want only %s", names(v), in.Expect)
 			}
-			lines := kivi.TraceLines(r.Trace)
+			lines := r.Trace.Lines()
 			var loop []string
-			if i := slices.Index(lines, kivi.CycleMarker); i >= 0 {
+			if i := slices.Index(lines, report.CycleMarker); i >= 0 {
 				loop = lines[i+1:]
 			} else if r.Trace.LoopStart >= 0 {
 				t.Fatalf("a cycle without its marker")

@@ -4,10 +4,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/examples/zonerebalancer"
 	"github.com/kivi-go/kivi/kivitest"
 	"github.com/kivi-go/kivi/model"
+	"github.com/kivi-go/kivi/report"
 )
 
 // cluster is two zones of two nodes; the web deployment prefers zone a
@@ -43,7 +43,7 @@ func TestZoneRebalancer(t *testing.T) {
 		}
 		// The counterexample is a lasso whose loop is the rebalancer
 		// evicting and the scheduler putting the pod back in zone a.
-		loop := res.Text[strings.Index(res.Text, kivi.CycleMarker):]
+		loop := res.Text[strings.Index(res.Text, report.CycleMarker):]
 		for _, want := range []string{"[zone-rebalancer] Evicting pod web-", "[kubelet] Deleted pod web-", "[kube-scheduler] Scheduled pod web-", "[kubelet] Started pod web-"} {
 			if !strings.Contains(loop, want) {
 				t.Errorf("loop lacks %q:\n%s", want, res.Text)

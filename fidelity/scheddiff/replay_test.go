@@ -14,6 +14,7 @@ import (
 
 	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/compose"
 	kivisched "github.com/kivi-go/kivi/controllers/scheduler"
 	"github.com/kivi-go/kivi/inputs/casefile"
 	"github.com/kivi-go/kivi/inputs/cases"
@@ -204,7 +205,7 @@ func replaySource1(t *testing.T, src replaySource) *replayTally {
 
 // isScheduler reports whether the step is the scheduler's: by the
 // process's type, which does not depend on how traces name it.
-func isScheduler(sys *kivi.System, step checker.Step) bool {
+func isScheduler(sys *compose.System, step checker.Step) bool {
 	if int(step.Actor) < len(sys.Actors) {
 		switch sys.Actors[step.Actor].Process.(type) {
 		case kivisched.Scheduler, *kivisched.Scheduler:

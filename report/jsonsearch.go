@@ -1,4 +1,4 @@
-package kivi
+package report
 
 import (
 	"encoding/json"

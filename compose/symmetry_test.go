@@ -1,4 +1,4 @@
-package kivi_test
+package compose_test
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/compose"
 	"github.com/kivi-go/kivi/inputs/cases"
 	"github.com/kivi-go/kivi/model"
 	"github.com/kivi-go/kivi/model/modeltest"
@@ -21,7 +22,7 @@ import (
 )
 
 // Tests of node and pod-slot symmetry reduction (reduction/symmetry plugged
-// into kivi.System): the canonical form is invariant under the
+// into compose.System): the canonical form is invariant under the
 // permutations it claims, never merges states that are not permutations
 // of each other, commutes with the transition relation, and leaves every
 // verdict and shortest counterexample length unchanged.
@@ -57,7 +58,7 @@ func setupProblem(t testing.TB, name string, noViolation bool, nodes, replicas [
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := kivi.NewProblemFrom(fmt.Sprintf("%s%v%v", name, nodes, replicas), u, s, c.Intents, kivi.Options{})
+	p, err := compose.NewProblemFrom(fmt.Sprintf("%s%v%v", name, nodes, replicas), u, s, c.Intents, kivi.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +87,7 @@ func eventsProblem(t testing.TB, nodes int, maintenance bool) *kivi.Problem {
 		t.Fatal(err)
 	}
 	decls := []model.IntentDecl{{Name: "no_kernel_panic"}, {Name: "pod_balance_across_node", Params: map[string]any{"did": 1, "maxSkew": 1}}}
-	p, err := kivi.NewProblemFrom(fmt.Sprintf("events%d", nodes), u, s, decls, kivi.Options{})
+	p, err := compose.NewProblemFrom(fmt.Sprintf("events%d", nodes), u, s, decls, kivi.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,21 +126,21 @@ func symmetricClusters(t testing.TB) []symCluster {
 		{"c6", false, []int{3}, [2]int{1, 1}},
 		{"c8", true, []int{1, 2}, [2]int{2, 1}},
 	} {
-		p := kivi.TwoDeploymentSetup(t, tc.name, tc.nv, tc.nodes, tc.reps)
+		p := compose.TwoDeploymentSetup(t, tc.name, tc.nv, tc.nodes, tc.reps)
 		out = append(out, symCluster{p.Name, p})
 	}
 	return out
 }
 
 // successors returns copies of every successor of s.
-func successors(sys *kivi.System, s *model.State) []*model.State {
+func successors(sys *compose.System, s *model.State) []*model.State {
 	var out []*model.State
 	sys.Next(s, func(_ checker.Step, t *model.State) { out = append(out, t.Clone()) })
 	return out
 }
 
 // walk draws a random run of up to 40 steps from the initial state.
-func walk(rt *rapid.T, sys *kivi.System) *model.State { return walkUpTo(rt, sys, 40) }
+func walk(rt *rapid.T, sys *compose.System) *model.State { return walkUpTo(rt, sys, 40) }
 
 // symPerm is one element of the symmetry group: a node permutation
 // within the movable blocks and a pod-slot permutation (identity when
@@ -266,7 +267,7 @@ func normalKubeletQueue(s *model.State) *model.State {
 // equivariant reports whether the successors of g(s) are exactly the
 // g-images of the successors of s, up to normalKubeletQueue, for g the
 // monotone representative of p.
-func equivariant(sys *kivi.System, s *model.State, p symPerm) (bool, string) {
+func equivariant(sys *compose.System, s *model.State, p symPerm) (bool, string) {
 	g := monotone(s, p)
 	var images, direct []string
 	for _, t := range successors(sys, s) {
@@ -514,7 +515,7 @@ func checkResult(t testing.TB, p *kivi.Problem, noSymmetry bool) checker.Result[
 
 // replayConcrete re-executes a counterexample in the unreduced System and
 // checks that every step reaches the state the trace records.
-func replayConcrete(t testing.TB, sys *kivi.System, tr *checker.Trace[*model.State]) {
+func replayConcrete(t testing.TB, sys *compose.System, tr *checker.Trace[*model.State]) {
 	t.Helper()
 	cur := tr.Initial
 	for i, st := range tr.Steps {
@@ -630,7 +631,7 @@ func pow(n, k int) int64 {
 // scheduler passes through while it places k queued pods: {k} when one
 // step drains the queue, {1, …, k} when it places one pod per step
 // (an atomic drain through shared intermediate states).
-func boundLayers(sys *kivi.System, s *model.State, k int) []int {
+func boundLayers(sys *compose.System, s *model.State, k int) []int {
 	bound := 0
 	for _, t := range successors(sys, s)[:1] {
 		for i := range t.Pods {
@@ -676,7 +677,7 @@ func partitions(k, n int) int64 {
 // placementSystem is the placement-only model of the known-orbit tests:
 // n empty nodes (identical, or each of its own type with distinctTypes)
 // and k bare pods that need nothing, all queued for the scheduler.
-func placementSystem(t *testing.T, n, k int, distinctTypes bool) *kivi.System {
+func placementSystem(t *testing.T, n, k int, distinctTypes bool) *compose.System {
 	t.Helper()
 	b := modeltest.New()
 	if distinctTypes {
@@ -697,7 +698,7 @@ func placementSystem(t *testing.T, n, k int, distinctTypes bool) *kivi.System {
 		s.Enqueue(model.SchedulerQueue, i)
 	}
 	s.Init = model.InitMain
-	return &kivi.System{U: u, Init: s, Actors: kivi.Actors(u, s, kivi.ActorOptions{}), Symmetry: symmetry.New(u)}
+	return &compose.System{U: u, Init: s, Actors: compose.Actors(u, s, compose.ActorOptions{}), Symmetry: symmetry.New(u)}
 }
 
 // TestSymmetryKnownOrbits (e): n identical nodes and k identical bare pods
@@ -820,7 +821,7 @@ func BenchmarkSymmetry(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		p, err := kivi.NewProblemFrom(c.Name, u, st, c.Intents, kivi.Options{})
+		p, err := compose.NewProblemFrom(c.Name, u, st, c.Intents, kivi.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -848,7 +849,7 @@ func BenchmarkSymmetry(b *testing.B) {
 // automorphic reports whether the permutation (nodes perm, pods podPerm,
 // nil = identity) maps the successors of s onto the successors of its
 // image (equivariant: up to identical pods and normalKubeletQueue).
-func automorphic(sys *kivi.System, s *model.State, perm, podPerm []int) bool {
+func automorphic(sys *compose.System, s *model.State, perm, podPerm []int) bool {
 	if podPerm == nil {
 		podPerm = make([]int, len(s.Pods))
 		for i := range podPerm {
@@ -996,7 +997,7 @@ func TestSymmetryRulesAreNecessary(t *testing.T) {
 			if len(u.Events) > 0 {
 				s.Init = model.InitStable
 			}
-			sys := &kivi.System{U: u, Init: s, Actors: kivi.Actors(u, s, kivi.ActorOptions{})}
+			sys := &compose.System{U: u, Init: s, Actors: compose.Actors(u, s, compose.ActorOptions{})}
 			if automorphic(sys, s, tc.perm, tc.podPerm) {
 				t.Fatalf("permutation %v / pods %v is an automorphism here: the rule is not shown necessary", tc.perm, tc.podPerm)
 			}
@@ -1044,7 +1045,7 @@ func TestSymmetryDeschedulerEqualDomains(t *testing.T) {
 	u, s := b.MustBuild()
 	s.DeschedulerPending = true
 	s.Init = model.InitMain
-	sys := &kivi.System{U: u, Init: s, Actors: kivi.Actors(u, s, kivi.ActorOptions{})}
+	sys := &compose.System{U: u, Init: s, Actors: compose.Actors(u, s, compose.ActorOptions{})}
 	if !automorphic(sys, s, []int{0, 2, 1}, nil) {
 		t.Fatal("swapping the two full nodes is not an automorphism")
 	}
@@ -1107,7 +1108,7 @@ func TestSymmetryAppendCanonical(t *testing.T) {
 
 // canonicalOnly offers the engine symmetry without NextUpToSymmetry: every
 // tied node stays a branch.
-type canonicalOnly struct{ *kivi.System }
+type canonicalOnly struct{ *compose.System }
 
 func (s canonicalOnly) Canonical(x *model.State) *model.State { return s.Symmetry.Canonical(x) }
 

@@ -1,11 +1,11 @@
-package kivi
+package compose
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/report"
 )
 
 // A verification runs in up to two phases. The quick pass explores the
@@ -25,25 +25,6 @@ import (
 // is 0.
 const DefaultShortenFor = time.Second
 
-// Phase names, as IntentResult.FoundBy and Phase.Name give them.
-const (
-	PhaseQuick      = "quick pass"
-	PhaseExhaustive = "exhaustive search"
-)
-
-// Phase is what one phase of a verification did.
-type Phase struct {
-	Name string
-	// Description says how the phase explores, for people.
-	Description string
-	Stats       checker.Stats
-	Elapsed     time.Duration
-	// Complete: the phase explored its whole state space.
-	Complete bool
-	// Violations counts the intents the phase found violated.
-	Violations int
-}
-
 // quickBudget is the share of the run the quick pass may take: a quarter
 // of the timeout, or ten seconds without one.
 func quickBudget(timeout time.Duration) time.Duration {
@@ -56,11 +37,11 @@ func quickBudget(timeout time.Duration) time.Duration {
 // Check verifies the problem: the quick pass first when the problem has
 // one, then the exhaustive search (see the comment at the top of
 // phases.go). opts.Timeout bounds both together.
-func (p *Problem) Check(ctx context.Context, opts checker.Options) (*Report, error) {
+func (p *Problem) Check(ctx context.Context, opts checker.Options) (*report.Report, error) {
 	if p.quick == nil {
 		r, err := p.checkOnce(ctx, opts)
 		if err == nil {
-			r.Phases = []Phase{r.phase(PhaseExhaustive, exhaustiveDescription)}
+			r.Phases = []report.Phase{phase(r, report.PhaseExhaustive, exhaustiveDescription)}
 		}
 		return r, err
 	}
@@ -75,7 +56,7 @@ func (p *Problem) Check(ctx context.Context, opts checker.Options) (*Report, err
 	if err != nil {
 		return nil, err
 	}
-	quickPhase := quick.phase(PhaseQuick, quickDescription)
+	quickPhase := phase(quick, report.PhaseQuick, quickDescription)
 
 	fopts := opts
 	found := len(quick.Violated()) > 0
@@ -91,9 +72,9 @@ func (p *Problem) Check(ctx context.Context, opts checker.Options) (*Report, err
 			shorten = DefaultShortenFor
 		}
 		if shorten < 0 {
-			quick.Phases = []Phase{quickPhase}
+			quick.Phases = []report.Phase{quickPhase}
 			quick.Elapsed = time.Since(start)
-			markFoundBy(quick, PhaseQuick)
+			markFoundBy(quick, report.PhaseQuick)
 			return quick, nil
 		}
 		if fopts.Timeout == 0 || fopts.Timeout > shorten {
@@ -104,13 +85,13 @@ func (p *Problem) Check(ctx context.Context, opts checker.Options) (*Report, err
 	if err != nil {
 		return nil, err
 	}
-	fullPhase := full.phase(PhaseExhaustive, exhaustiveDescription)
-	markFoundBy(full, PhaseExhaustive)
+	fullPhase := phase(full, report.PhaseExhaustive, exhaustiveDescription)
+	markFoundBy(full, report.PhaseExhaustive)
 	r := full
 	if found {
 		r = merge(full, quick, opts.CollectAll)
 	}
-	r.Phases = []Phase{quickPhase, fullPhase}
+	r.Phases = []report.Phase{quickPhase, fullPhase}
 	r.Elapsed = time.Since(start)
 	return r, nil
 }
@@ -120,12 +101,12 @@ const (
 	exhaustiveDescription = "every tie and interleaving"
 )
 
-func (r *Report) phase(name, description string) Phase {
-	return Phase{Name: name, Description: description, Stats: r.Stats, Elapsed: r.Elapsed,
+func phase(r *report.Report, name, description string) report.Phase {
+	return report.Phase{Name: name, Description: description, Stats: r.Stats, Elapsed: r.Elapsed,
 		Complete: r.Complete, Violations: len(r.Violated())}
 }
 
-func markFoundBy(r *Report, phase string) {
+func markFoundBy(r *report.Report, phase string) {
 	for i := range r.Results {
 		if r.Results[i].Verdict == checker.Violated {
 			r.Results[i].FoundBy = phase
@@ -140,7 +121,7 @@ func markFoundBy(r *Report, phase string) {
 // the run stops at its first violations, and the intents the shortening
 // search left open are reported as such (ReasonStopped), not as timed
 // out.
-func merge(full, quick *Report, collectAll bool) *Report {
+func merge(full, quick *report.Report, collectAll bool) *report.Report {
 	for i := range full.Results {
 		fr := &full.Results[i]
 		if fr.Verdict == checker.Violated {
@@ -148,7 +129,7 @@ func merge(full, quick *Report, collectAll bool) *Report {
 		}
 		if qr := quick.Result(fr.Name); qr != nil && qr.Verdict == checker.Violated {
 			*fr = *qr
-			fr.FoundBy = PhaseQuick
+			fr.FoundBy = report.PhaseQuick
 			continue
 		}
 		if fr.Verdict == checker.Unknown && fr.Bound == "" && !collectAll {
@@ -156,29 +137,4 @@ func merge(full, quick *Report, collectAll bool) *Report {
 		}
 	}
 	return full
-}
-
-// FoundByLine says which phase found the violations, for the summary:
-// "" when only the exhaustive search ran.
-func (r *Report) FoundByLine() string {
-	if len(r.Phases) < 2 {
-		return ""
-	}
-	q := r.Phases[0]
-	var quick, full int
-	for _, v := range r.Violated() {
-		if v.FoundBy == PhaseQuick {
-			quick++
-		} else {
-			full++
-		}
-	}
-	switch {
-	case quick > 0 && full == 0:
-		return fmt.Sprintf("Found by the quick pass (%s, %d states); the exhaustive search found no shorter counterexample within its budget.",
-			q.Description, q.Stats.States)
-	case quick > 0:
-		return fmt.Sprintf("Found by the quick pass (%s) and the exhaustive search.", q.Description)
-	}
-	return ""
 }

@@ -1,4 +1,4 @@
-package kivi_test
+package compose_test
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 )
 
 // TestCaseCounterexamplesReplay: for every built-in case at scale 3, every
-// counterexample replays step by step through the model (kivi.System
+// counterexample replays step by step through the model (compose.System
 // .Replay from the initial state gives the trace's states), and ends in a
 // state that violates its property — or, for a cycle, returns to the
 // state where the loop starts, with the cycle's marks on the loop.

@@ -1,4 +1,4 @@
-package kivi_test
+package compose_test
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 )
 
 // TestRandomWalkInvariants is the model's state-machine property test:
-// random built-in clusters, random walks through kivi.System, and at every
+// random built-in clusters, random walks through compose.System, and at every
 // state the model's own invariants hold; every step replays to the state
 // Next produced; encodings round-trip.
 func TestRandomWalkInvariants(t *testing.T) {

@@ -1,4 +1,4 @@
-package kivi_test
+package compose_test
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/compose"
 	"github.com/kivi-go/kivi/model"
 	"github.com/kivi-go/kivi/model/modeltest"
 )
@@ -22,7 +23,7 @@ import (
 
 // canonicalSuccessors returns the sorted, distinct canonical encodings of
 // the successors that next emits from s.
-func canonicalSuccessors(sys *kivi.System, s *model.State, next func(*model.State, func(checker.Step, *model.State))) (keys []string, n int) {
+func canonicalSuccessors(sys *compose.System, s *model.State, next func(*model.State, func(checker.Step, *model.State))) (keys []string, n int) {
 	next(s, func(_ checker.Step, t *model.State) {
 		keys = append(keys, string(sys.Symmetry.AppendCanonical(nil, t)))
 		n++
@@ -50,7 +51,7 @@ func scaleDownProblem(t testing.TB, nodes int) *kivi.Problem {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := kivi.NewProblemFrom(fmt.Sprintf("scaledown%d", nodes), u, s, nil, kivi.Options{})
+	p, err := compose.NewProblemFrom(fmt.Sprintf("scaledown%d", nodes), u, s, nil, kivi.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +129,7 @@ func TestScaleDownUpToSymmetry(t *testing.T) {
 }
 
 // walkUpTo draws a random run of up to max steps from the initial state.
-func walkUpTo(rt *rapid.T, sys *kivi.System, max int) *model.State {
+func walkUpTo(rt *rapid.T, sys *compose.System, max int) *model.State {
 	var s *model.State
 	sys.Initial(func(x *model.State) { s = x.Clone() })
 	steps := rapid.IntRange(0, max).Draw(rt, "steps")

@@ -1,4 +1,4 @@
-package kivi
+package compose
 
 import (
 	"fmt"

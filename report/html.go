@@ -1,4 +1,4 @@
-package kivi
+package report
 
 import (
 	"encoding/json"
@@ -12,15 +12,15 @@ import (
 // self-contained HTML page (no network access) that embeds the report's
 // JSON document (WriteJSON's) and shows every counterexample step by step
 // with the cluster after each step.
-func WriteHTML(w io.Writer, r *Report) error {
-	return WriteHTMLDoc(w, r.JSON())
+func (r *Report) WriteHTML(w io.Writer) error {
+	return r.JSON().WriteHTML(w)
 }
 
-// WriteHTMLDoc writes the explorer for any JSON document the CLI prints
+// WriteHTML writes the explorer for any JSON document the CLI prints
 // that carries JSON reports: a JSONReport, or the scaling search's
 // document whose "setups" each carry one. doc is marshalled as --json
 // marshals it.
-func WriteHTMLDoc(w io.Writer, doc any) error {
+func (doc JSONReport) WriteHTML(w io.Writer) error {
 	data, err := json.Marshal(doc)
 	if err != nil {
 		return fmt.Errorf("explorer: %w", err)

@@ -1,4 +1,4 @@
-package kivi
+package compose
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/kivi-go/kivi/intents"
 	"github.com/kivi-go/kivi/model"
 	"github.com/kivi-go/kivi/reduction/symmetry"
+	"github.com/kivi-go/kivi/report"
 )
 
 // ErrModelBound marks a topology larger than the model holds
@@ -22,13 +23,13 @@ var ErrModelBound = model.ErrModelBound
 // BoundReport is the report of a cluster that NewProblem found too large
 // for the model (err wraps ErrModelBound): every intent it declares, and
 // the built-in ones, is Unknown with err as the bound reached.
-func BoundReport(c *model.Cluster, err error) *Report {
+func BoundReport(c *model.Cluster, err error) *report.Report {
 	bound := "model bound: " + err.Error()
 	var size *model.SizeError
 	if errors.As(err, &size) {
 		bound = "model bound: " + size.Error()
 	}
-	r := &Report{Name: c.Name, Bound: bound}
+	r := &report.Report{Name: c.Name, Bound: bound}
 	names := []string{}
 	for _, d := range c.Intents {
 		name := d.Name
@@ -41,7 +42,7 @@ func BoundReport(c *model.Cluster, err error) *Report {
 		names = append(names, "pod_always_schedulable")
 	}
 	for _, n := range append(names, ModelAssertion, ValidEndState) {
-		r.Results = append(r.Results, IntentResult{Name: n, Internal: n, Verdict: checker.Unknown, Bound: bound})
+		r.Results = append(r.Results, report.IntentResult{Name: n, Internal: n, Verdict: checker.Unknown, Bound: bound})
 	}
 	return r
 }
@@ -172,7 +173,7 @@ func NewProblemFrom(name string, u *model.Universe, s *model.State, decls []mode
 }
 
 // checkOnce runs the engine on the problem and packages the outcome.
-func (p *Problem) checkOnce(ctx context.Context, opts checker.Options) (*Report, error) {
+func (p *Problem) checkOnce(ctx context.Context, opts checker.Options) (*report.Report, error) {
 	start := time.Now()
 	res, err := checker.Check[*model.State](ctx, p.System.CheckerSystem(), p.Properties, opts)
 	if err != nil {
@@ -185,7 +186,7 @@ func (p *Problem) checkOnce(ctx context.Context, opts checker.Options) (*Report,
 }
 
 // Verify checks a cluster's original topology.
-func Verify(ctx context.Context, c *model.Cluster, opts Options) (*Report, error) {
+func Verify(ctx context.Context, c *model.Cluster, opts Options) (*report.Report, error) {
 	p, err := NewProblem(c, opts)
 	if err != nil {
 		return nil, err

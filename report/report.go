@@ -1,7 +1,7 @@
-package kivi
+package report
 
 import (
-	"slices"
+	"fmt"
 	"time"
 
 	"github.com/kivi-go/kivi/checker"
@@ -102,91 +102,46 @@ func (r *Report) Result(name string) *IntentResult {
 	return nil
 }
 
-func newReport(p *Problem, res checker.Result[*model.State], elapsed time.Duration) *Report {
-	r := &Report{Name: p.Name, Stats: res.Stats, Elapsed: elapsed, Complete: res.Complete}
-	internal := map[string]string{}
-	for _, in := range p.Intents {
-		internal[in.Name] = in.Internal
-	}
-	// A monitor intent yields an invariant and an end condition of the
-	// same name: merge them into one result, the violated one winning.
-	index := map[string]int{}
-	for _, pr := range res.Properties {
-		ir := IntentResult{Name: pr.Name, Internal: internal[pr.Name], Kind: pr.Kind, Verdict: pr.Verdict,
-			Reason: pr.Reason, Explanation: pr.Explanation}
-		if ir.Internal == "" {
-			ir.Internal = pr.Name
-		}
-		if pr.Trace != nil {
-			ir.Trace = renderTrace(p.System, pr.Trace)
-		}
-		if i, ok := index[pr.Name]; ok {
-			prev := &r.Results[i]
-			if better(ir.Verdict, prev.Verdict) {
-				*prev = ir
-			}
-			continue
-		}
-		index[pr.Name] = len(r.Results)
-		r.Results = append(r.Results, ir)
-	}
-	r.applyBound()
-	return r
+// Phase names, as IntentResult.FoundBy and Phase.Name give them.
+const (
+	PhaseQuick      = "quick pass"
+	PhaseExhaustive = "exhaustive search"
+)
+
+// Phase is what one phase of a verification did.
+type Phase struct {
+	Name string
+	// Description says how the phase explores, for people.
+	Description string
+	Stats       checker.Stats
+	Elapsed     time.Duration
+	// Complete: the phase explored its whole state space.
+	Complete bool
+	// Violations counts the intents the phase found violated.
+	Violations int
 }
 
-// applyBound takes the model_bound pseudo-property out of the results:
-// when a state reached a bound, every result that is not violated becomes
-// Unknown with the bound as its reason (a violation's trace never passes
-// through such a state, which has no successors, so violations stand).
-func (r *Report) applyBound() {
-	i := slices.IndexFunc(r.Results, func(x IntentResult) bool { return x.Name == ModelBound })
-	if i < 0 {
-		return
+// FoundByLine says which phase found the violations, for the summary:
+// "" when only the exhaustive search ran.
+func (r *Report) FoundByLine() string {
+	if len(r.Phases) < 2 {
+		return ""
 	}
-	b := r.Results[i]
-	r.Results = slices.Delete(r.Results, i, i+1)
-	if b.Verdict != checker.Violated {
-		return
-	}
-	r.Bound, r.BoundTrace = b.Explanation, b.Trace
-	r.Complete = false
-	for k := range r.Results {
-		if x := &r.Results[k]; x.Verdict != checker.Violated {
-			x.Verdict, x.Bound = checker.Unknown, r.Bound
+	q := r.Phases[0]
+	var quick, full int
+	for _, v := range r.Violated() {
+		if v.FoundBy == PhaseQuick {
+			quick++
+		} else {
+			full++
 		}
 	}
-}
-
-// better orders verdicts for merging: Violated > Unknown > Holds.
-func better(a, b checker.Verdict) bool {
-	rank := func(v checker.Verdict) int {
-		switch v {
-		case checker.Violated:
-			return 2
-		case checker.Unknown:
-			return 1
-		}
-		return 0
+	switch {
+	case quick > 0 && full == 0:
+		return fmt.Sprintf("Found by the quick pass (%s, %d states); the exhaustive search found no shorter counterexample within its budget.",
+			q.Description, q.Stats.States)
+	case quick > 0:
+		return fmt.Sprintf("Found by the quick pass (%s) and the exhaustive search.", q.Description)
 	}
-	return rank(a) > rank(b)
-}
-
-func renderTrace(sys *System, t *checker.Trace[*model.State]) *Trace {
-	out := &Trace{LoopStart: t.LoopStart}
-	for _, st := range t.Steps {
-		ts := TraceStep{Actor: sys.ActorName(st.Step)}
-		for _, l := range st.Lines {
-			ts.Lines = append(ts.Lines, model.Line{Component: l.Component, Message: l.Message})
-		}
-		out.Steps = append(out.Steps, ts)
-	}
-	last := t.Initial
-	if n := len(t.Steps); n > 0 {
-		last = t.Steps[n-1].State
-	}
-	if last != nil {
-		out.Final = model.Describe(sys.U, last)
-	}
-	snapshotTrace(sys, t, out)
-	return out
+	return ""
 }

@@ -1,10 +1,11 @@
-package kivi
+package compose
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/kivi-go/kivi/model"
+	"github.com/kivi-go/kivi/report"
 )
 
 // What the built-in properties check, for the run header.
@@ -73,4 +74,31 @@ func describeEvent(u *model.Universe, e *model.Event) string {
 		what += " (starts once the cluster is first quiet)"
 	}
 	return what
+}
+
+// IntentNames lists the intents a problem checks, in order, for the
+// "Working on the intents:" line.
+func (p *Problem) IntentNames() []string {
+	var names []string
+	for _, in := range p.Intents {
+		names = append(names, in.Name)
+	}
+	return names
+}
+
+// Header describes the problem's intents, built-in properties and events.
+func (p *Problem) Header() report.Header {
+	var h report.Header
+	for _, in := range p.Intents {
+		h.Intents = append(h.Intents, report.HeaderItem{Name: in.Name, Meaning: in.Explain})
+	}
+	h.BuiltIns = []report.HeaderItem{
+		{Name: ModelAssertion, Meaning: modelAssertionMeaning},
+		{Name: ValidEndState, Meaning: validEndStateMeaning},
+	}
+	for i := range p.System.U.Events {
+		e := &p.System.U.Events[i]
+		h.Events = append(h.Events, report.HeaderItem{Name: e.Kind.String(), Meaning: describeEvent(p.System.U, e)})
+	}
+	return h
 }

@@ -1,4 +1,4 @@
-package kivi
+package compose
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/kivi-go/kivi/checker"
 	"github.com/kivi-go/kivi/inputs/cases"
+	"github.com/kivi-go/kivi/report"
 )
 
 // phaseRank orders a pod's life: Pending, Running, Terminating.
@@ -26,7 +27,7 @@ func phaseRank(p string) int {
 // trace: unique within a snapshot, one deployment, bound at most to one
 // node and never unbound again, phases only moving forward, and never
 // back once gone. It returns how many distinct names the trace has.
-func checkPodNames(t *testing.T, tr *JSONTrace) int {
+func checkPodNames(t *testing.T, tr *report.JSONTrace) int {
 	t.Helper()
 	type life struct {
 		dep, node string
@@ -34,7 +35,7 @@ func checkPodNames(t *testing.T, tr *JSONTrace) int {
 		gone      bool
 	}
 	lives := map[string]*life{}
-	snaps := []ClusterSnapshot{tr.Initial}
+	snaps := []report.ClusterSnapshot{tr.Initial}
 	for _, st := range tr.Steps {
 		snaps = append(snaps, st.Cluster)
 	}
@@ -88,7 +89,7 @@ func TestSnapshotsFollowTheTrace(t *testing.T) {
 				t.Fatal(err)
 			}
 			doc := rep.JSON()
-			if doc.SchemaVersion != SchemaVersion {
+			if doc.SchemaVersion != report.SchemaVersion {
 				t.Errorf("schemaVersion %d", doc.SchemaVersion)
 			}
 			violated := 0
@@ -130,7 +131,7 @@ func TestSnapshotsFollowTheTrace(t *testing.T) {
 				if name == "c5" || name == "c8" {
 					// Some slot held two pods: more names than slots used.
 					slots := map[int]bool{}
-					for _, s := range append([]JSONTraceStep{{Cluster: tr.Initial}}, tr.Steps...) {
+					for _, s := range append([]report.JSONTraceStep{{Cluster: tr.Initial}}, tr.Steps...) {
 						for _, p := range s.Cluster.Pods {
 							slots[p.Slot] = true
 						}

@@ -1,4 +1,4 @@
-package kivi
+package report
 
 import (
 	"encoding/json"
@@ -13,12 +13,12 @@ import (
 // (SPIN's marker, which Kivi copies into its output).
 const CycleMarker = "<<<<<START OF CYCLE>>>>>"
 
-// TraceLines renders a trace: every line numbered from 0,
+// Lines renders a trace: every line numbered from 0,
 // "[i][Component] message", or "[i] message" without a component, with the
 // cycle marker line where the loop starts. The marker takes no number
 // (Kivi's took one), so that the numbers are the JSON counterexample's
 // "step" numbers.
-func TraceLines(t *Trace) []string {
+func (t *Trace) Lines() []string {
 	var out []string
 	i := 0
 	for si, st := range t.Steps {
@@ -37,16 +37,6 @@ func TraceLines(t *Trace) []string {
 	return out
 }
 
-// IntentNames lists the intents a problem checks, in order, for the
-// "Working on the intents:" line.
-func (p *Problem) IntentNames() []string {
-	var names []string
-	for _, in := range p.Intents {
-		names = append(names, in.Name)
-	}
-	return names
-}
-
 // HeaderItem is one active intent, built-in property or event of a run
 // and one line saying what it checks or does.
 type HeaderItem struct {
@@ -62,37 +52,20 @@ type Header struct {
 	Events   []HeaderItem
 }
 
-// Header describes the problem's intents, built-in properties and events.
-func (p *Problem) Header() Header {
-	var h Header
-	for _, in := range p.Intents {
-		h.Intents = append(h.Intents, HeaderItem{in.Name, in.Explain})
-	}
-	h.BuiltIns = []HeaderItem{
-		{ModelAssertion, modelAssertionMeaning},
-		{ValidEndState, validEndStateMeaning},
-	}
-	for i := range p.System.U.Events {
-		e := &p.System.U.Events[i]
-		h.Events = append(h.Events, HeaderItem{e.Kind.String(), describeEvent(p.System.U, e)})
-	}
-	return h
-}
-
-// WriteHeader writes Kivi's "Working on the intents:" line.
-func WriteHeader(w io.Writer, names []string) {
+// WriteIntentsLine writes Kivi's "Working on the intents:" line.
+func WriteIntentsLine(w io.Writer, names []string) {
 	fmt.Fprintf(w, "Working on the intents: %s \n", strings.Join(names, " "))
 }
 
-// WriteFullHeader writes Kivi's "Working on the intents:" line, then one
+// Write writes Kivi's "Working on the intents:" line, then one
 // line per intent and built-in property saying what it checks, and one
 // per active event saying what it does.
-func WriteFullHeader(w io.Writer, h Header) {
+func (h Header) Write(w io.Writer) {
 	var names []string
 	for _, x := range h.Intents {
 		names = append(names, x.Name)
 	}
-	WriteHeader(w, names)
+	WriteIntentsLine(w, names)
 	for _, x := range append(append([]HeaderItem(nil), h.Intents...), h.BuiltIns...) {
 		fmt.Fprintf(w, "    %s: %s\n", x.Name, x.Meaning)
 	}
@@ -109,7 +82,7 @@ func WriteFullHeader(w io.Writer, h Header) {
 // WriteFailures writes the failure listing and the summary in Kivi's shape,
 // followed by what Kivi cannot say: unknown verdicts and the engine's
 // statistics.
-func WriteFailures(w io.Writer, r *Report) {
+func (r *Report) WriteFailures(w io.Writer) {
 	failures := r.Violated()
 	if len(failures) > 0 {
 		fmt.Fprintln(w, strings.Repeat("=", 24))
@@ -118,9 +91,9 @@ func WriteFailures(w io.Writer, r *Report) {
 			fmt.Fprintf(w, "-----Failure #%d-----\n", i+1)
 			var lines []string
 			if f.Trace != nil {
-				lines = TraceLines(f.Trace)
+				lines = f.Trace.Lines()
 			}
-			WriteCounterexample(w, f.Name, f.Explanation, lines)
+			writeCounterexample(w, f.Name, f.Explanation, lines)
 			fmt.Fprint(w, "\n\n")
 		}
 		fmt.Fprint(w, "\n")
@@ -157,7 +130,7 @@ func WriteFailures(w io.Writer, r *Report) {
 		fmt.Fprintf(w, "    Unknown (%s): %s\n", r.Bound, strings.Join(bounded, " "))
 		if r.BoundTrace != nil {
 			fmt.Fprintln(w, "    The bound is reached by:")
-			for _, l := range TraceLines(r.BoundTrace) {
+			for _, l := range r.BoundTrace.Lines() {
 				fmt.Fprintf(w, "      %s\n", l)
 			}
 		}
@@ -350,19 +323,19 @@ func (r *Report) JSON() JSONReport {
 }
 
 // WriteJSON writes the report as one indented JSON document.
-func WriteJSON(w io.Writer, r *Report) error {
-	return WriteJSONDoc(w, r.JSON())
+func (r *Report) WriteJSON(w io.Writer) error {
+	return r.JSON().WriteJSON(w)
 }
 
-// WriteJSONDoc writes any JSON document (a report with warnings added, a
+// WriteJSON writes any JSON document (a report with warnings added, a
 // search) as --json prints it: indented, one document.
-func WriteJSONDoc(w io.Writer, doc JSONReport) error {
+func (doc JSONReport) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(doc)
 }
 
-// Lines renders a JSON intent's counterexample like TraceLines.
+// Lines renders a JSON intent's counterexample like Trace.Lines.
 func (in JSONIntent) Lines() []string {
 	var out []string
 	for _, st := range in.Counterexample {
@@ -380,7 +353,11 @@ func (in JSONIntent) Lines() []string {
 
 // WriteCounterexample writes one violated intent and its numbered trace
 // lines, as every report of the CLI and of kivitest prints them.
-func WriteCounterexample(w io.Writer, name, explanation string, lines []string) {
+func (in JSONIntent) WriteCounterexample(w io.Writer) {
+	writeCounterexample(w, in.Name, in.Explanation, in.Lines())
+}
+
+func writeCounterexample(w io.Writer, name, explanation string, lines []string) {
 	fmt.Fprintf(w, "Violated intent: %s (%s)\n", name, explanation)
 	fmt.Fprintln(w, "Counterexample:")
 	for _, l := range lines {
@@ -397,3 +374,21 @@ func (r JSONReport) FirstViolation() (JSONIntent, bool) {
 	}
 	return JSONIntent{}, false
 }
+
+// WriteIntentsLine writes Kivi's "Working on the intents:" line for the
+// report's own intents (the built-in properties left out).
+func (r JSONReport) WriteIntentsLine(w io.Writer) {
+	var names []string
+	for _, in := range r.Intents {
+		if in.Name != modelAssertion && in.Name != validEndState {
+			names = append(names, in.Name)
+		}
+	}
+	WriteIntentsLine(w, names)
+}
+
+// The built-in properties' names (kivi.ModelAssertion, ValidEndState).
+const (
+	modelAssertion = "model_assertion"
+	validEndState  = "valid_end_state"
+)

@@ -1,4 +1,4 @@
-package kivi_test
+package compose_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/compose"
 	"github.com/kivi-go/kivi/inputs/cases"
 	"github.com/kivi-go/kivi/model"
 	"github.com/kivi-go/kivi/scaling"
@@ -76,7 +77,7 @@ func TestReductionsKeepVerdicts(t *testing.T) {
 			rt.Fatal(err)
 		}
 		decls := randomIntents(rt)
-		p, err := kivi.NewProblemFrom(fmt.Sprintf("%s%v", name, setup), u, s, decls, kivi.Options{})
+		p, err := compose.NewProblemFrom(fmt.Sprintf("%s%v", name, setup), u, s, decls, kivi.Options{})
 		if err != nil {
 			rt.Fatal(err)
 		}
@@ -109,7 +110,7 @@ func TestReductionsKeepVerdicts(t *testing.T) {
 
 // replayTrace re-executes a counterexample with System.Replay and checks
 // that every step reaches the state the trace records.
-func replayTrace(rt *rapid.T, sys *kivi.System, tr *checker.Trace[*model.State]) {
+func replayTrace(rt *rapid.T, sys *compose.System, tr *checker.Trace[*model.State]) {
 	cur := tr.Initial
 	for i, st := range tr.Steps {
 		next, _, err := sys.Replay(cur, st.Step)

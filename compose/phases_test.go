@@ -1,4 +1,4 @@
-package kivi_test
+package compose_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/checker"
 	"github.com/kivi-go/kivi/inputs/cases"
+	"github.com/kivi-go/kivi/report"
 )
 
 // checkCase verifies built-in case name at scale 3 with opts.
@@ -35,14 +36,14 @@ func TestQuickPassFindsRealViolations(t *testing.T) {
 			quick := checkCase(t, name, nv, kivi.Options{ShortenFor: -1, Checker: checker.Options{CollectAll: true}})
 			full := checkCase(t, name, nv, kivi.Options{NoQuickPass: true, Checker: checker.Options{CollectAll: true}})
 			for _, v := range quick.Violated() {
-				if v.FoundBy != kivi.PhaseQuick {
+				if v.FoundBy != report.PhaseQuick {
 					t.Errorf("%s nv=%v: %s found by %q with the exhaustive search off", name, nv, v.Name, v.FoundBy)
 				}
 				if f := full.Result(v.Name); f == nil || f.Verdict != checker.Violated {
 					t.Errorf("%s nv=%v: the quick pass found %s violated, the exhaustive search did not", name, nv, v.Name)
 				}
 			}
-			if len(full.Phases) != 1 || full.Phases[0].Name != kivi.PhaseExhaustive {
+			if len(full.Phases) != 1 || full.Phases[0].Name != report.PhaseExhaustive {
 				t.Errorf("%s nv=%v: phases %+v without the quick pass", name, nv, full.Phases)
 			}
 		}
@@ -60,16 +61,16 @@ func TestQuickPassKeepsShortestCounterexample(t *testing.T) {
 			if both.Verdict() != full.Verdict() {
 				t.Errorf("%s nv=%v: verdict %v with the quick pass, %v without", name, nv, both.Verdict(), full.Verdict())
 			}
-			if len(both.Phases) != 2 || both.Phases[0].Name != kivi.PhaseQuick {
+			if len(both.Phases) != 2 || both.Phases[0].Name != report.PhaseQuick {
 				t.Errorf("%s nv=%v: phases %+v", name, nv, both.Phases)
 			}
 			for _, v := range full.Violated() {
 				b := both.Result(v.Name)
-				if b == nil || b.Verdict != checker.Violated || b.FoundBy != kivi.PhaseExhaustive {
+				if b == nil || b.Verdict != checker.Violated || b.FoundBy != report.PhaseExhaustive {
 					t.Errorf("%s nv=%v: %s: %+v with the quick pass", name, nv, v.Name, b)
 					continue
 				}
-				if !slices.Equal(kivi.TraceLines(b.Trace), kivi.TraceLines(v.Trace)) {
+				if !slices.Equal(b.Trace.Lines(), v.Trace.Lines()) {
 					t.Errorf("%s nv=%v: %s: counterexample differs with the quick pass", name, nv, v.Name)
 				}
 			}

@@ -1,16 +1,17 @@
-package kivi
+package compose
 
 import (
 	"math/rand/v2"
 
 	"github.com/kivi-go/kivi/checker"
 	"github.com/kivi-go/kivi/model"
+	"github.com/kivi-go/kivi/report"
 	"github.com/kivi-go/kivi/tracenames"
 )
 
 // Simulation is one random run of a problem.
 type Simulation struct {
-	Steps []TraceStep
+	Steps []report.TraceStep
 	// Stopped says why the run ended: "failed: <property>", "deadlock",
 	// or "step bound".
 	Stopped string
@@ -63,7 +64,7 @@ func (p *Problem) Simulate(seed uint64, maxSteps int) *Simulation {
 			return sim
 		}
 		actor := sys.ActorName(pick)
-		sim.Steps = append(sim.Steps, TraceStep{Actor: actor, Lines: nm.Step(next, actor != deploymentActor, lines)})
+		sim.Steps = append(sim.Steps, report.TraceStep{Actor: actor, Lines: nm.Step(next, actor != deploymentActor, lines)})
 		cur = next
 	}
 }

@@ -1,0 +1,158 @@
+package compose
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+
+	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/controllers/hpa"
+	"github.com/kivi-go/kivi/model"
+	"github.com/kivi-go/kivi/report"
+	"github.com/kivi-go/kivi/tracenames"
+)
+
+// snapshotTrace fills in the cluster snapshots of a rendered trace from
+// the checker trace's states. The states are a concrete run (replay
+// re-executes every step), so pod slots are continuous from one step to
+// the next and a pod's identity can be followed through them.
+//
+// The same walk names the pods of the steps' lines (tracenames), so that
+// the lines and the snapshots call every pod by the same name: the lines
+// are replayed from the states, as the checker's lines carry no pod
+// references.
+func snapshotTrace(sys *System, t *checker.Trace[*model.State], out *report.Trace) {
+	if t.Initial == nil {
+		return
+	}
+	nm := tracenames.New(sys.U)
+	nm.Advance(t.Initial, false)
+	out.Initial = snapshot(sys.U, t.Initial, nm)
+	prev := t.Initial
+	for i, st := range t.Steps {
+		if i >= len(out.Steps) || st.State == nil {
+			return
+		}
+		_, lines, err := sys.Replay(prev, st.Step)
+		if err != nil {
+			lines = []model.Line{{Component: "internal error", Message: err.Error()}}
+		}
+		out.Steps[i].Lines = nm.Step(st.State, out.Steps[i].Actor != deploymentActor, lines)
+		out.Steps[i].Cluster = snapshot(sys.U, st.State, nm)
+		prev = st.State
+	}
+}
+
+// deploymentActor is the deployment controller's process name: the pods
+// it deletes are scaled down or rolled over, not evicted.
+const deploymentActor = "Deployment"
+
+// zoneKeys are the node labels that name a zone, most standard first.
+var zoneKeys = [...]string{"topology.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/zone", "zone"}
+
+// snapshot draws state s, naming its pods with nm, which has advanced to s.
+func snapshot(u *model.Universe, s *model.State, nm *tracenames.Namer) report.ClusterSnapshot {
+	out := report.ClusterSnapshot{Nodes: make([]report.NodeSnapshot, 0, len(s.Nodes)), Pods: []report.PodSnapshot{},
+		Deployments: make([]report.DeploymentSnapshot, 0, len(s.Deps))}
+	for n := range s.Nodes {
+		un := &u.Nodes[n]
+		ns := report.NodeSnapshot{Name: un.Name, Status: s.Nodes[n].Status.String(), Ready: s.Nodes[n].Status == model.Ready,
+			CPU: un.CPU, RequestedCPU: u.Requested(s, n).CPU, UsedCPU: u.UsedCPU(s, n)}
+		if len(un.Labels) > 0 {
+			ns.Labels = un.Labels
+		}
+		for _, k := range zoneKeys {
+			if z, ok := un.Labels[k]; ok {
+				ns.Zone = z
+				break
+			}
+		}
+		for _, t := range un.Taints {
+			ns.Taints = append(ns.Taints, taintString(t))
+		}
+		out.Nodes = append(out.Nodes, ns)
+	}
+	for i := range s.Pods {
+		p := &s.Pods[i]
+		if p.Phase == model.Free {
+			continue
+		}
+		ps := report.PodSnapshot{Name: nm.Name(i), Slot: i + 1, Phase: p.Phase.String(), CPU: p.CPU, Evicted: nm.Evicted(i)}
+		if int(p.Template) < len(u.Templates) {
+			ps.CPURequest = u.Templates[p.Template].CPU
+		}
+		if p.Owner != 0 && int(p.Owner) <= len(u.Deployments) {
+			ps.Deployment = u.Deployments[p.Owner-1].Name
+		}
+		if n := p.NodeOf(); n >= 0 && n < len(u.Nodes) {
+			ps.Node = u.Nodes[n].Name
+		}
+		out.Pods = append(out.Pods, ps)
+	}
+	// Pods in name order: the explorer's pods keep their place from one
+	// step to the next whatever slot they occupy.
+	sort.SliceStable(out.Pods, func(a, b int) bool { return podLess(out.Pods[a], out.Pods[b]) })
+	for d := range s.Deps {
+		ds := &s.Deps[d]
+		c := model.Counts(s, d)
+		dsn := report.DeploymentSnapshot{Name: u.Deployments[d].Name, Number: d + 1, Active: ds.Active, Spec: int(ds.Replicas),
+			Ready: c.Running, Pending: c.Pending, Terminating: c.Terminating}
+		for i := range s.Pods {
+			if p := &s.Pods[i]; int(p.Owner) == d+1 && p.Phase == model.Running {
+				dsn.CPU += int64(p.CPU)
+			}
+		}
+		if ds.Active && ds.HPA != 0 && int(ds.HPA) <= len(u.HPAs) {
+			desired := hpaDesired(u, s, d)
+			dsn.HPADesired = &desired
+		}
+		out.Deployments = append(out.Deployments, dsn)
+	}
+	return out
+}
+
+// hpaDesired is the HPA's recommendation for deployment d in s, computed
+// on a copy of the deployment's window (Recommend records into it).
+func hpaDesired(u *model.Universe, s *model.State, d int) int {
+	ds := s.Deps[d] // a copy: HPAWindow is an array
+	spec := &u.HPAs[ds.HPA-1]
+	var win []int16
+	if w := spec.ScaleDownStabilizationSyncs; w > 0 {
+		win = ds.HPAWindow[:w+1]
+	}
+	r := hpa.Recommend(u, s, d, spec, int(ds.Replicas), win)
+	if !r.OK {
+		return int(ds.Replicas)
+	}
+	return r.Desired
+}
+
+// podLess orders pods by deployment, then by their number within it.
+func podLess(a, b report.PodSnapshot) bool {
+	pa, na := splitPodName(a.Name)
+	pb, nb := splitPodName(b.Name)
+	if pa != pb {
+		return pa < pb
+	}
+	return na < nb
+}
+
+// splitPodName splits "<prefix>-<n>" into prefix and n.
+func splitPodName(name string) (string, int) {
+	for i := len(name) - 1; i >= 0; i-- {
+		if name[i] == '-' {
+			if n, err := strconv.Atoi(name[i+1:]); err == nil {
+				return name[:i], n
+			}
+			break
+		}
+	}
+	return name, 0
+}
+
+func taintString(t model.Taint) string {
+	if t.Value == "" {
+		return fmt.Sprintf("%s:%s", t.Key, t.Effect)
+	}
+	return fmt.Sprintf("%s=%s:%s", t.Key, t.Value, t.Effect)
+}
