@@ -7,6 +7,7 @@ import (
 
 	"github.com/kivi-go/kivi/checker"
 	"github.com/kivi-go/kivi/model"
+	"github.com/kivi-go/kivi/reduction/por"
 	"github.com/kivi-go/kivi/reduction/symmetry"
 	"github.com/kivi-go/kivi/tracenames"
 )
@@ -56,8 +57,8 @@ type System struct {
 	// symmetry reduction (checker.Canonicalizer) to the engine.
 	Symmetry *symmetry.Canonicalizer
 	// Reduction, when set, makes CheckerSystem offer partial-order
-	// reduction (checker.AmpleSetter) to the engine (por.go).
-	Reduction *Reduction
+	// reduction (checker.AmpleSetter) to the engine (reduction/por).
+	Reduction *por.Reduction
 }
 
 // symmetricSystem is a System that is also a checker.Canonicalizer: the
@@ -329,4 +330,46 @@ func (sys *System) ValidEnd(s *model.State) (bool, string) {
 		}
 	}
 	return true, ""
+}
+
+// reducedSystem offers the partial-order reduction to the engine
+// (checker.AmpleSetter, checker.AmpleFilter); symmetricReducedSystem
+// offers both reductions.
+type (
+	reducedSystem struct {
+		*System
+		*por.Reduction
+	}
+	symmetricReducedSystem struct {
+		symmetricSystem
+		*por.Reduction
+	}
+)
+
+var (
+	_ checker.AmpleSetter[*model.State]   = reducedSystem{}
+	_ checker.AmpleFilter[*model.State]   = reducedSystem{}
+	_ checker.AmpleSetter[*model.State]   = symmetricReducedSystem{}
+	_ checker.AmpleFilter[*model.State]   = symmetricReducedSystem{}
+	_ checker.Canonicalizer[*model.State] = symmetricReducedSystem{}
+)
+
+// newReduction returns the partial-order reduction of sys for the given
+// properties, or nil when none applies; unknownReads: some property reads
+// what no footprint declares.
+func newReduction(sys *System, props checker.Properties[*model.State], unknownReads bool) *por.Reduction {
+	cfg := por.Config{U: sys.U, Monitored: len(sys.Observers) > 0, UnknownReads: unknownReads}
+	for _, c := range props.Cycles {
+		cfg.CycleMarks |= c.Require
+	}
+	for _, o := range sys.Observers {
+		if w, ok := o.(*watchObserver); ok && w.in.ReadsQuiescence {
+			cfg.MonitorsReadQueues = true
+		}
+	}
+	atomic := sys.atomicIDs()
+	for i, a := range sys.Actors {
+		cfg.Actors = append(cfg.Actors, por.Actor{Process: a.Process, MainGate: a.Gate == GateMain, Atomic: atomic[i]})
+	}
+	return por.New(cfg)
 }

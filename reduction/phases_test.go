@@ -1,4 +1,4 @@
-package compose_test
+package reduction_test
 
 import (
 	"context"

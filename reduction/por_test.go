@@ -1,4 +1,4 @@
-package compose
+package reduction_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/compose"
 	"github.com/kivi-go/kivi/inputs/cases"
 	"github.com/kivi-go/kivi/model"
 	"github.com/kivi-go/kivi/scaling"
@@ -14,7 +15,7 @@ import (
 // porProblem is a problem of the partial-order reduction tests.
 type porProblem struct {
 	name string
-	p    *Problem
+	p    *compose.Problem
 }
 
 // porProblems are built-in cases (both variants), scaling setups, and
@@ -24,16 +25,16 @@ func porProblems(t testing.TB) []porProblem {
 	t.Helper()
 	var out []porProblem
 	add := func(name string, c *model.Cluster, setup *scaling.Setup) {
-		var p *Problem
+		var p *compose.Problem
 		var err error
 		if setup == nil {
-			p, err = NewProblem(c, Options{})
+			p, err = compose.NewProblem(c, compose.Options{})
 		} else {
 			u, s, berr := scaling.Build(c, *setup)
 			if berr != nil {
 				t.Fatal(berr)
 			}
-			p, err = NewProblemFrom(name, u, s, c.Intents, Options{})
+			p, err = compose.NewProblemFrom(name, u, s, c.Intents, compose.Options{})
 		}
 		if err != nil {
 			t.Fatal(err)
@@ -76,7 +77,7 @@ func porProblems(t testing.TB) []porProblem {
 }
 
 // stepsOf returns the successors of s by actor.
-func stepsOf(sys *System, s *model.State) map[int][]*model.State {
+func stepsOf(sys *compose.System, s *model.State) map[int][]*model.State {
 	out := map[int][]*model.State{}
 	sys.Next(s, func(st checker.Step, t *model.State) {
 		out[int(st.Actor)] = append(out[int(st.Actor)], t.Clone())
@@ -103,9 +104,10 @@ func TestFootprintsCoverSteps(t *testing.T) {
 			for i := range sys.Actors {
 				name := sys.Actors[i].Process.Name()
 				if ts, ok := succ[i]; ok {
-					reads, writes := r.stepFootprint(i, s)
-					if !reads.Subset(r.reads[i]) || !writes.Subset(r.writes[i]) {
-						t.Fatalf("%s: %s: step footprint %x/%x outside the static %x/%x", pp.name, name, reads, writes, r.reads[i], r.writes[i])
+					reads, writes := r.StepFootprint(i, s)
+					sr, sw := r.StaticFootprint(i)
+					if !reads.Subset(sr) || !writes.Subset(sw) {
+						t.Fatalf("%s: %s: step footprint %x/%x outside the static %x/%x", pp.name, name, reads, writes, sr, sw)
 					}
 					for _, t2 := range ts {
 						if ch := model.Changed(sys.U, s, t2); !ch.Subset(writes) {
@@ -114,10 +116,10 @@ func TestFootprintsCoverSteps(t *testing.T) {
 					}
 					continue
 				}
-				witness := r.disabledBy(i, s)
+				witness := r.DisabledBy(i, s)
 				for _, ts := range succ {
 					for _, t2 := range ts {
-						if !model.Changed(sys.U, s, t2).Intersects(witness) && sys.enabled(sys.atomicIDs(), i, t2) {
+						if !model.Changed(sys.U, s, t2).Intersects(witness) && r.Enabled(i, t2) {
 							t.Fatalf("%s: %s was enabled by a step that left its DisabledBy %x alone\n%s", pp.name, name, witness, model.Describe(sys.U, s))
 						}
 					}
@@ -146,8 +148,8 @@ func TestIndependentStepsCommute(t *testing.T) {
 					if x >= y {
 						continue
 					}
-					rx, wx := r.stepFootprint(x, s)
-					ry, wy := r.stepFootprint(y, s)
+					rx, wx := r.StepFootprint(x, s)
+					ry, wy := r.StepFootprint(y, s)
 					if wx.Intersects(ry) || wx.Intersects(wy) || rx.Intersects(wy) {
 						continue
 					}
@@ -174,7 +176,7 @@ func TestIndependentStepsCommute(t *testing.T) {
 }
 
 // forStates calls f on up to limit reachable states, breadth first.
-func forStates(sys *System, limit int, f func(*model.State)) {
+func forStates(sys *compose.System, limit int, f func(*model.State)) {
 	seen := map[string]bool{}
 	var queue []*model.State
 	sys.Initial(func(x *model.State) { queue = append(queue, x.Clone()) })
@@ -195,7 +197,7 @@ func forStates(sys *System, limit int, f func(*model.State)) {
 
 // composed returns the encodings of actor a's successors of every state
 // of from, and false when a is disabled in one of them.
-func composed(sys *System, from []*model.State, a int) (map[string]bool, bool) {
+func composed(sys *compose.System, from []*model.State, a int) (map[string]bool, bool) {
 	out := map[string]bool{}
 	for _, t := range from {
 		after := stepsOf(sys, t)[a]

@@ -1,9 +1,10 @@
-package compose
+package reduction_test
 
 import (
 	"fmt"
 	"testing"
 
+	"github.com/kivi-go/kivi/compose"
 	"github.com/kivi-go/kivi/inputs/cases"
 	"github.com/kivi-go/kivi/model"
 	"github.com/kivi-go/kivi/scaling"
@@ -41,7 +42,7 @@ func twoDeployments(c *model.Cluster) *model.Cluster {
 // TwoDeploymentSetup builds a scaling setup of a built-in case with a
 // second deployment (twoDeployments): nodes per type, replicas of each
 // deployment. Exported for the package's external tests.
-func TwoDeploymentSetup(t testing.TB, name string, nv bool, nodes []int, replicas [2]int) *Problem {
+func TwoDeploymentSetup(t testing.TB, name string, nv bool, nodes []int, replicas [2]int) *compose.Problem {
 	t.Helper()
 	c, err := cases.Get(name, 3, nv)
 	if err != nil {
@@ -52,7 +53,7 @@ func TwoDeploymentSetup(t testing.TB, name string, nv bool, nodes []int, replica
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := NewProblemFrom(fmt.Sprintf("%s%v%v", c2.Name, nodes, replicas), u, s, c2.Intents, Options{})
+	p, err := compose.NewProblemFrom(fmt.Sprintf("%s%v%v", c2.Name, nodes, replicas), u, s, c2.Intents, compose.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

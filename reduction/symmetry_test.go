@@ -1,4 +1,4 @@
-package compose_test
+package reduction_test
 
 import (
 	"bytes"
@@ -126,7 +126,7 @@ func symmetricClusters(t testing.TB) []symCluster {
 		{"c6", false, []int{3}, [2]int{1, 1}},
 		{"c8", true, []int{1, 2}, [2]int{2, 1}},
 	} {
-		p := compose.TwoDeploymentSetup(t, tc.name, tc.nv, tc.nodes, tc.reps)
+		p := TwoDeploymentSetup(t, tc.name, tc.nv, tc.nodes, tc.reps)
 		out = append(out, symCluster{p.Name, p})
 	}
 	return out

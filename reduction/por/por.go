@@ -1,4 +1,9 @@
-package compose
+// Package por is the partial-order reduction of a composed cluster
+// model: at a state where several actors are enabled it picks a strong
+// stubborn set of actors (Valmari) from the footprints the controllers and
+// events declare (model.Footprinter), and the engine explores only their
+// steps (checker.AmpleSetter).
+package por
 
 import (
 	"sync"
@@ -34,7 +39,8 @@ import (
 // memory and the failure. Problems with Go predicates or custom monitors,
 // whose reads are unknown, get no reduction.
 type Reduction struct {
-	sys *System
+	u      *model.Universe
+	actors []Actor
 	// static footprints per actor, with gate, atomic and monitor effects.
 	reads, writes []model.Footprint
 	fp            []model.Footprinter
@@ -46,36 +52,72 @@ type Reduction struct {
 	scratch sync.Pool
 }
 
-// newReduction returns the reduction of sys for the given properties, or
-// nil when none applies.
-func newReduction(sys *System, props checker.Properties[*model.State], unknownReads bool) *Reduction {
-	if unknownReads || !model.FootprintFits(sys.U) || len(sys.Actors) < 2 {
+// Actor is one process of the composed system as the reduction sees it.
+type Actor struct {
+	Process model.Process
+	// MainGate: the actor waits for the init process's main phase
+	// (model.InitMain), as the controllers do.
+	MainGate bool
+	// Atomic is the atomic section the actor runs (model.AtomicProcess),
+	// 0 for none.
+	Atomic uint8
+}
+
+// Enabled reports whether the actor may move in s: its gate, the atomic
+// section s is in, and its guard.
+func (a *Actor) Enabled(u *model.Universe, s *model.State) bool {
+	if a.MainGate && s.Init < model.InitMain {
+		return false
+	}
+	if s.Atomic != 0 && a.Atomic != s.Atomic {
+		return false
+	}
+	return a.Process.Enabled(u, s)
+}
+
+// Config is what the reduction needs to know of a composed system.
+type Config struct {
+	U      *model.Universe
+	Actors []Actor
+	// Monitored: intent monitors observe every step (the monitors read
+	// pods, deployments, action marks and their own memory);
+	// MonitorsReadQueues: one of them also reads the controllers' queues
+	// (a quiescence condition).
+	Monitored, MonitorsReadQueues bool
+	// CycleMarks are the action marks some cycle property requires: a
+	// step carrying one is visible.
+	CycleMarks uint32
+	// UnknownReads: some property reads what no footprint says (a Go
+	// predicate or custom monitor); no reduction applies.
+	UnknownReads bool
+}
+
+// New returns the reduction of a system, or nil when none applies (fewer
+// than two actors, unknown reads, or a universe whose components do not
+// fit a footprint).
+func New(cfg Config) *Reduction {
+	if cfg.UnknownReads || !model.FootprintFits(cfg.U) || len(cfg.Actors) < 2 {
 		return nil
 	}
-	r := &Reduction{sys: sys, monitored: len(sys.Observers) > 0}
-	for _, c := range props.Cycles {
-		r.cycleMarks |= c.Require
-	}
+	r := &Reduction{u: cfg.U, actors: cfg.Actors, monitored: cfg.Monitored, cycleMarks: cfg.CycleMarks}
 	if r.monitored {
 		r.obsReads.AddPods()
 		r.obsReads.AddDeployments()
 		r.obsReads.Add(model.CompMarks)
 		r.obsReads.Add(model.CompMonitors)
 		r.obsReads.Add(model.CompFailed)
-		for _, o := range sys.Observers {
-			if w, ok := o.(*watchObserver); ok && w.in.ReadsQuiescence {
-				r.obsReads.AddQueues()
-				r.obsReads.Add(model.CompDeschedulerPending)
-			}
+		if cfg.MonitorsReadQueues {
+			r.obsReads.AddQueues()
+			r.obsReads.Add(model.CompDeschedulerPending)
 		}
 	}
-	for i := range sys.Actors {
-		a := &sys.Actors[i]
+	for i := range r.actors {
+		a := &r.actors[i]
 		fp, _ := a.Process.(model.Footprinter)
 		r.fp = append(r.fp, fp)
 		reads, writes := model.AllComponents(), model.AllComponents()
 		if fp != nil {
-			reads, writes = fp.StaticFootprint(sys.U)
+			reads, writes = fp.StaticFootprint(r.u)
 		}
 		reads, writes = r.adjust(a, reads, writes)
 		r.reads = append(r.reads, reads)
@@ -89,7 +131,7 @@ func newReduction(sys *System, props checker.Properties[*model.State], unknownRe
 // are not state, so they only matter through the monitors.
 func (r *Reduction) adjust(a *Actor, reads, writes model.Footprint) (model.Footprint, model.Footprint) {
 	reads.Add(model.CompAtomic)
-	if a.Gate == GateMain {
+	if a.MainGate {
 		reads.Add(model.CompInit)
 	}
 	if r.monitored && writes.Intersects(r.obsReads) {
@@ -101,26 +143,36 @@ func (r *Reduction) adjust(a *Actor, reads, writes model.Footprint) (model.Footp
 	return reads, writes
 }
 
-// stepFootprint is actor i's footprint at s, where it is enabled.
-func (r *Reduction) stepFootprint(i int, s *model.State) (model.Footprint, model.Footprint) {
-	reads, writes := model.AllComponents(), model.AllComponents()
-	if fp := r.fp[i]; fp != nil {
-		reads, writes = fp.StepFootprint(r.sys.U, s)
-	}
-	return r.adjust(&r.sys.Actors[i], reads, writes)
+// StaticFootprint is what actor i may read and write in any state, with
+// what the composition adds (gate, atomic section, monitors).
+func (r *Reduction) StaticFootprint(i int) (reads, writes model.Footprint) {
+	return r.reads[i], r.writes[i]
 }
 
-// disabledBy is what keeps actor i, disabled at s, disabled.
-func (r *Reduction) disabledBy(i int, s *model.State) model.Footprint {
-	a := &r.sys.Actors[i]
+// StepFootprint is what actor i's steps read and write at s, where it is
+// enabled, with what the composition adds.
+func (r *Reduction) StepFootprint(i int, s *model.State) (reads, writes model.Footprint) {
+	reads, writes = model.AllComponents(), model.AllComponents()
+	if fp := r.fp[i]; fp != nil {
+		reads, writes = fp.StepFootprint(r.u, s)
+	}
+	return r.adjust(&r.actors[i], reads, writes)
+}
+
+// Enabled reports whether actor i may move in s.
+func (r *Reduction) Enabled(i int, s *model.State) bool { return r.actors[i].Enabled(r.u, s) }
+
+// DisabledBy is what keeps actor i, disabled at s, disabled.
+func (r *Reduction) DisabledBy(i int, s *model.State) model.Footprint {
+	a := &r.actors[i]
 	var f model.Footprint
 	switch {
-	case a.Gate == GateMain && s.Init < model.InitMain:
+	case a.MainGate && s.Init < model.InitMain:
 		f.Add(model.CompInit)
-	case s.Atomic != 0 && !r.sys.ownsAtomic(i, s):
+	case s.Atomic != 0 && a.Atomic != s.Atomic:
 		f.Add(model.CompAtomic)
 	case r.fp[i] != nil:
-		f = r.fp[i].DisabledBy(r.sys.U, s)
+		f = r.fp[i].DisabledBy(r.u, s)
 	default:
 		f = model.AllComponents()
 	}
@@ -136,13 +188,12 @@ func (r *Reduction) MayReduce(s *model.State) bool {
 	}
 	// Most states enable one actor (inside an atomic section, only its
 	// owner): count before taking a scratch.
-	atomic := r.sys.atomicIDs()
 	if s.Atomic != 0 {
 		// Only the section's owners may move: one owner, nothing to
 		// reduce, and no guard to evaluate.
 		owners := 0
-		for _, id := range atomic {
-			if id == s.Atomic {
+		for i := range r.actors {
+			if r.actors[i].Atomic == s.Atomic {
 				owners++
 			}
 		}
@@ -154,8 +205,8 @@ func (r *Reduction) MayReduce(s *model.State) bool {
 	var onBuf [32]bool
 	on := onBuf[:0]
 	n := 0
-	for i := range r.sys.Actors {
-		e := r.sys.enabled(atomic, i, s)
+	for i := range r.actors {
+		e := r.actors[i].Enabled(r.u, s)
 		on = append(on, e)
 		if e {
 			n++
@@ -164,7 +215,7 @@ func (r *Reduction) MayReduce(s *model.State) bool {
 	if n < 2 {
 		return false
 	}
-	sc := r.scratchFor(len(r.sys.Actors))
+	sc := r.scratchFor(len(r.actors))
 	defer r.scratch.Put(sc)
 	copy(sc.enabled, on)
 	r.stepFootprints(s, sc)
@@ -203,7 +254,7 @@ func (r *Reduction) scratchFor(A int) *porScratch {
 func (r *Reduction) stepFootprints(s *model.State, sc *porScratch) {
 	for i, en := range sc.enabled {
 		if en {
-			sc.stepR[i], sc.stepW[i] = r.stepFootprint(i, s)
+			sc.stepR[i], sc.stepW[i] = r.StepFootprint(i, s)
 		}
 	}
 }
@@ -227,7 +278,7 @@ func (r *Reduction) closure(s *model.State, sc *porScratch, start int) bool {
 		if en {
 			rx, wx = sc.stepR[x], sc.stepW[x]
 		} else {
-			d = r.disabledBy(x, s)
+			d = r.DisabledBy(x, s)
 		}
 		for y := range sc.inT {
 			if sc.inT[y] {
@@ -256,7 +307,7 @@ func (r *Reduction) closure(s *model.State, sc *porScratch, start int) bool {
 // Ample (checker.AmpleSetter) returns the successors of the smallest
 // valid stubborn set, or nil.
 func (r *Reduction) Ample(s *model.State, succ []checker.Successor[*model.State]) []int {
-	A := len(r.sys.Actors)
+	A := len(r.actors)
 	sc := r.scratchFor(A)
 	defer r.scratch.Put(sc)
 	nEnabled := 0
@@ -307,23 +358,7 @@ func (r *Reduction) Ample(s *model.State, succ []checker.Successor[*model.State]
 	return sel
 }
 
-// reducedSystem offers the Reduction to the engine (checker.AmpleSetter,
-// checker.AmpleFilter); symmetricReducedSystem offers both reductions.
-type (
-	reducedSystem struct {
-		*System
-		*Reduction
-	}
-	symmetricReducedSystem struct {
-		symmetricSystem
-		*Reduction
-	}
-)
-
 var (
-	_ checker.AmpleSetter[*model.State]   = reducedSystem{}
-	_ checker.AmpleFilter[*model.State]   = reducedSystem{}
-	_ checker.AmpleSetter[*model.State]   = symmetricReducedSystem{}
-	_ checker.AmpleFilter[*model.State]   = symmetricReducedSystem{}
-	_ checker.Canonicalizer[*model.State] = symmetricReducedSystem{}
+	_ checker.AmpleSetter[*model.State] = (*Reduction)(nil)
+	_ checker.AmpleFilter[*model.State] = (*Reduction)(nil)
 )
