@@ -7,7 +7,7 @@
 // id="report">) and its CSS and JavaScript inline, and forbids every
 // network request in its Content-Security-Policy: it works as a file
 // attached to a CI run or a bug report. The package does not import the
-// root package (which imports it); it takes the report as JSON bytes.
+// report package (which imports it); it takes the report as JSON bytes.
 package explorer
 
 import (

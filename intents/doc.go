@@ -12,7 +12,7 @@
 //     actions repeat (no_oscillation_eviction: pods of a deployment are
 //     evicted and started again, forever).
 //
-// The root package turns intents into checker properties. Go users add
+// Package compose turns intents into checker properties. Go users add
 // their own intents with Predicate (a safety predicate over the state) and
 // CycleOf (a loop on which marked actions repeat).
 package intents

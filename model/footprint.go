@@ -1,7 +1,7 @@
 package model
 
 // Footprint is a set of state components: what a step may read or write.
-// Partial-order reduction (the root package's por.go) uses footprints to
+// Partial-order reduction (reduction/por) uses footprints to
 // decide which steps commute: two steps are independent when neither
 // writes what the other reads or writes. Components are coarse on purpose
 // (a whole queue, a node with every pod bound to it, a deployment's
@@ -128,7 +128,7 @@ func (f Footprint) Empty() bool { return f == Footprint{} }
 //
 // Every answer must over-approximate: a component a step reads or writes
 // but the footprint omits makes the reduction unsound. Reads include what
-// Enabled reads. The root package adds the gate and atomic-section reads
+// Enabled reads. Package compose adds the gate and atomic-section reads
 // of every actor and the effect of the intent monitors itself.
 type Footprinter interface {
 	// StaticFootprint covers every step of the process in every state.
@@ -154,7 +154,7 @@ func (f *Footprint) AddQueues() {
 // knowing better: every node and pod slot, every deployment, every queue,
 // the descheduler trigger, failures and action marks, but not the init
 // phase, the atomic section, event or monitor memory (controllers read
-// none of those; the root package adds the gate and atomic reads).
+// none of those; package compose adds the gate and atomic reads).
 func ClusterFootprint() Footprint {
 	var f Footprint
 	f.AddPods()

@@ -6,7 +6,7 @@
 // violating setup.
 //
 // The package never verifies anything itself: Search receives "build and
-// check this setup" as a VerifyFunc from its caller (the root package), so
+// check this setup" as a VerifyFunc from its caller (package compose), so
 // it stays testable on toy verdict functions. Search runs independent
 // setups on several goroutines but returns exactly the answer of Kivi's
 // sequential loop: setups after a known failure are cancelled and

@@ -22,7 +22,7 @@ import (
 // As in Kivi the deployments start not created and a command creates
 // each of them (here one first-slot createTargetDeployment per
 // deployment); the events come from events_assumption; the default
-// intent is added by the caller (the root package always checks
+// intent is added by the caller (package compose always checks
 // pod_always_schedulable).
 func LoadKiviDir(fsys fs.FS, root string, opts Options) (*Result, error) {
 	// Kivi's configuration directories are written for Kivi: its
