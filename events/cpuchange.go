@@ -31,7 +31,7 @@ func (c CPUChange) Enabled(u *model.Universe, s *model.State) bool {
 	}
 	switch vars(u, s, c.event)[0] {
 	case cpuChangeWaiting:
-		return s.Quiet5()
+		return s.ControllerAndHPAQueuesEmpty()
 	case cpuChangeBody:
 		return startedCount(s, e.Deployment) > 0
 	}

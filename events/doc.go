@@ -17,7 +17,7 @@
 // event into its body is a transition of its own where Kivi has one,
 // because other processes may change the state between the guard and the
 // body, which does not re-check it. Kivi's logical clock is gone
-// (docs/model.md): every "time − x ≥ k ∨ Q5-empty" guard is State.Quiet5.
+// (docs/model.md): every "time − x ≥ k ∨ Q5-empty" guard is State.ControllerAndHPAQueuesEmpty.
 //
 // Deliberate differences from Kivi are listed in
 // docs/divergences.md ("Divergences: package events").

@@ -96,7 +96,7 @@ func (c CreateTargetDeployment) StepFootprint(u *model.Universe, _ *model.State)
 	return c.StaticFootprint(u)
 }
 
-// quietDisabledBy is what keeps a guard that waits for Quiet5 false: the
+// quietDisabledBy is what keeps a guard that waits for ControllerAndHPAQueuesEmpty false: the
 // first busy queue (everything if none is: the guard waits for more).
 func quietDisabledBy(s *model.State) model.Footprint {
 	for q := model.Queue(0); q < model.NumQueues; q++ {

@@ -18,7 +18,7 @@ func (Init) Name() string { return "init" }
 
 // Enabled: the Main phase, Q5-empty, and some after-stable event to start.
 func (Init) Enabled(u *model.Universe, s *model.State) bool {
-	return s.Init == model.InitMain && s.Quiet5() && hasAfterStable(u)
+	return s.Init == model.InitMain && s.ControllerAndHPAQueuesEmpty() && hasAfterStable(u)
 }
 
 // Step starts every after-stable event at once: Kivi starts them one

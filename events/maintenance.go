@@ -91,7 +91,7 @@ func (m Maintenance) nodeEnabled(u *model.Universe, s *model.State, n int) bool 
 	case maintStarted:
 		return true
 	case maintDown:
-		return s.Quiet5()
+		return s.ControllerAndHPAQueuesEmpty()
 	}
 	return false
 }

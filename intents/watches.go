@@ -191,7 +191,7 @@ func (w balanceWatch) Observe(_ *model.Universe, s *model.State, mem []byte, mar
 // command moves the cluster again, so it is what a user inspects.
 func settled(s *model.State, d int) bool {
 	ds := &s.Deps[d]
-	if !ds.Active || !s.Quiet5() || s.DeschedulerPending {
+	if !ds.Active || !s.ControllerAndHPAQueuesEmpty() || s.DeschedulerPending {
 		return false
 	}
 	for i := range s.Pods {

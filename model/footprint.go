@@ -192,10 +192,10 @@ func QueueFootprint(q Queue) Footprint {
 	return f
 }
 
-// Quiet4DisabledBy is DisabledBy for a guard that waits for Quiet4: the
+// ControllerQueuesDisabledBy is DisabledBy for a guard that waits for ControllerQueuesEmpty: the
 // first of its queues that is not empty (it stays non-empty until written).
-// It returns false when Quiet4 holds.
-func Quiet4DisabledBy(s *State) (Footprint, bool) {
+// It returns false when ControllerQueuesEmpty holds.
+func ControllerQueuesDisabledBy(s *State) (Footprint, bool) {
 	for _, q := range [...]Queue{NodeControllerQueue, SchedulerQueue, KubeletQueue, DeploymentQueue} {
 		if !s.Empty(q) {
 			return QueueFootprint(q), true

@@ -287,16 +287,19 @@ func (s *State) Dequeue(q Queue) (id int, ok bool) {
 // Empty reports whether queue q has no pending item.
 func (s *State) Empty(q Queue) bool { return len(s.Queues[q]) == 0 }
 
-// Quiet4 is Kivi's Q4-empty: the node-controller, scheduler, kubelet and
-// deployment queues are empty. The HPA and the descheduler wait for it.
-func (s *State) Quiet4() bool {
+// ControllerQueuesEmpty reports whether the node-controller, scheduler,
+// kubelet and deployment work queues are empty (Kivi's Q4-empty). The HPA
+// and the descheduler wait for it.
+func (s *State) ControllerQueuesEmpty() bool {
 	return len(s.Queues[NodeControllerQueue]) == 0 && len(s.Queues[SchedulerQueue]) == 0 &&
 		len(s.Queues[KubeletQueue]) == 0 && len(s.Queues[DeploymentQueue]) == 0
 }
 
-// Quiet5 is Kivi's Q5-empty: Quiet4 and the HPA queue empty. Quiescence-
-// gated events wait for it.
-func (s *State) Quiet5() bool { return s.Quiet4() && len(s.Queues[HPAQueue]) == 0 }
+// ControllerAndHPAQueuesEmpty reports whether the HPA queue is empty too
+// (Kivi's Q5-empty). Quiescence-gated events wait for it.
+func (s *State) ControllerAndHPAQueuesEmpty() bool {
+	return s.ControllerQueuesEmpty() && len(s.Queues[HPAQueue]) == 0
+}
 
 // Fail records an assertion failure (the first one wins).
 func (s *State) Fail(f Failure, arg int) {

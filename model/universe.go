@@ -432,8 +432,6 @@ type Options struct {
 	// node carries only kubernetes.io/hostname, so inputs read from
 	// Kubernetes manifests leave it off, and so does the zero value.
 	KiviHostnameAlias bool
-	// KiviKeylessDomains keeps nothing; reserved.
-	_ struct{}
 }
 
 // Universe is the static part of one topology.

@@ -20,7 +20,7 @@ const Component = "descheduler"
 // start or delete has requested a cycle, and the node-controller,
 // scheduler, kubelet and deployment queues are empty.
 func (*Controller) Enabled(u *model.Universe, s *model.State) bool {
-	return u.Descheduler != nil && s.DeschedulerPending && s.Quiet4()
+	return u.Descheduler != nil && s.DeschedulerPending && s.ControllerQueuesEmpty()
 }
 
 // Step runs one descheduling cycle and consumes the request. A cycle is

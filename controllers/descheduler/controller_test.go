@@ -20,7 +20,7 @@ func stacked(limits model.Descheduler) (*model.Universe, *model.State) {
 	return u, s
 }
 
-// TestEnabled is the guard of model.md: policy ∧ pending ∧ Quiet4.
+// TestEnabled is the guard of model.md: policy ∧ pending ∧ ControllerQueuesEmpty.
 func TestEnabled(t *testing.T) {
 	u, s := stacked(model.Descheduler{})
 	c := New()
@@ -32,7 +32,7 @@ func TestEnabled(t *testing.T) {
 	idle := s.Clone()
 	idle.DeschedulerPending = false
 	hpaOnly := s.Clone()
-	hpaOnly.Enqueue(model.HPAQueue, 0) // the HPA queue is not part of Quiet4
+	hpaOnly.Enqueue(model.HPAQueue, 0) // the HPA queue is not part of ControllerQueuesEmpty
 	noPolicy := *u
 	noPolicy.Descheduler = nil
 	for name, tc := range map[string]struct {

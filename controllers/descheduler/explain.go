@@ -16,7 +16,7 @@ func Explain(u *model.Universe, s *model.State) string {
 	if u.Descheduler == nil {
 		return "no descheduler policy\n"
 	}
-	if !s.DeschedulerPending || !s.Quiet4() {
+	if !s.DeschedulerPending || !s.ControllerQueuesEmpty() {
 		b.WriteString("not enabled in this state (no pending request or controllers busy); one cycle would do:\n")
 	}
 	tx := model.NewTx(u)

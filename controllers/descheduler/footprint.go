@@ -10,7 +10,7 @@ func (*Controller) DisabledBy(u *model.Universe, s *model.State) model.Footprint
 	if u.Descheduler == nil {
 		return model.Footprint{}
 	}
-	if f, busy := model.Quiet4DisabledBy(s); busy {
+	if f, busy := model.ControllerQueuesDisabledBy(s); busy {
 		return f
 	}
 	var f model.Footprint

@@ -10,7 +10,7 @@ var _ model.Footprinter = (*HPA)(nil)
 // (HPAHeld), needs an empty HPA queue too and is set only by the HPA
 // itself, so while the queue stays empty a disabled HPA stays disabled.
 func (*HPA) DisabledBy(_ *model.Universe, s *model.State) model.Footprint {
-	if f, busy := model.Quiet4DisabledBy(s); busy {
+	if f, busy := model.ControllerQueuesDisabledBy(s); busy {
 		return f
 	}
 	return model.QueueFootprint(model.HPAQueue)

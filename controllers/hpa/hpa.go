@@ -22,10 +22,10 @@ func (*HPA) Name() string { return "HPA" }
 // clock clause is dropped, docs/model.md), or the cluster is quiescent
 // (Q5-empty) and some deployment's window holds a scale-down back.
 func (*HPA) Enabled(_ *model.Universe, s *model.State) bool {
-	return draining(s) || (s.Quiet5() && heldCount(s) > 0)
+	return draining(s) || (s.ControllerAndHPAQueuesEmpty() && heldCount(s) > 0)
 }
 
-func draining(s *model.State) bool { return !s.Empty(model.HPAQueue) && s.Quiet4() }
+func draining(s *model.State) bool { return !s.Empty(model.HPAQueue) && s.ControllerQueuesEmpty() }
 
 // heldCount is the number of deployments whose last evaluation the
 // window held back (HPAHeld is only ever set with a window).

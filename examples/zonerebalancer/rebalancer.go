@@ -65,7 +65,7 @@ func (r Rebalancer) zones(u *model.Universe, s *model.State) (fullest string, po
 // Enabled: the operator acts when the cluster is quiet (no controller has
 // pending work, like the descheduler) and the zones are out of balance.
 func (r Rebalancer) Enabled(u *model.Universe, s *model.State) bool {
-	if !s.Quiet4() {
+	if !s.ControllerQueuesEmpty() {
 		return false
 	}
 	_, _, skew := r.zones(u, s)
