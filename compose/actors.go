@@ -45,3 +45,13 @@ func Actors(u *model.Universe, s *model.State, opts ActorOptions) []Actor {
 	}
 	return actors
 }
+
+// SymmetryFacts are the symmetry facts of the processes Actors returns for
+// u (model.SymmetryBreaker), for reduction/symmetry.
+func SymmetryFacts(u *model.Universe) []model.SymmetryFact {
+	var ps []model.Process
+	for _, a := range Actors(u, nil, ActorOptions{}) {
+		ps = append(ps, a.Process)
+	}
+	return model.SymmetryFactsOf(u, ps)
+}

@@ -698,7 +698,7 @@ func placementSystem(t *testing.T, n, k int, distinctTypes bool) *compose.System
 		s.Enqueue(model.SchedulerQueue, i)
 	}
 	s.Init = model.InitMain
-	return &compose.System{U: u, Init: s, Actors: compose.Actors(u, s, compose.ActorOptions{}), Symmetry: symmetry.New(u)}
+	return &compose.System{U: u, Init: s, Actors: compose.Actors(u, s, compose.ActorOptions{}), Symmetry: symmetry.New(u, compose.SymmetryFacts(u))}
 }
 
 // TestSymmetryKnownOrbits (e): n identical nodes and k identical bare pods
@@ -783,7 +783,7 @@ func TestSymmetryClassesOfCases(t *testing.T) {
 		{"c6", false, "[[0 1 2]]", false},   // maintenance pins per state, not here
 	} {
 		p := caseProblem(t, tc.name, 3, tc.nv)
-		a := symmetry.Analyze(p.System.U)
+		a := symmetry.Analyze(p.System.U, compose.SymmetryFacts(p.System.U))
 		if got := fmt.Sprint(a.Classes); got != tc.classes || a.Off() != tc.off {
 			t.Errorf("%s nv=%v: classes %s off=%v, want %s off=%v (%+v)", tc.name, tc.nv, got, a.Off(), tc.classes, tc.off, a.Decisions)
 		}
@@ -1001,7 +1001,7 @@ func TestSymmetryRulesAreNecessary(t *testing.T) {
 			if automorphic(sys, s, tc.perm, tc.podPerm) {
 				t.Fatalf("permutation %v / pods %v is an automorphism here: the rule is not shown necessary", tc.perm, tc.podPerm)
 			}
-			c := symmetry.New(u)
+			c := symmetry.New(u, compose.SymmetryFacts(u))
 			if tc.podPerm != nil {
 				a := c.Analysis()
 				if a.Pods || c.PodsMove() || !slices.ContainsFunc(a.Decisions, func(d symmetry.Decision) bool { return d.Rule == tc.rule && d.PodsFixed }) {
@@ -1049,7 +1049,7 @@ func TestSymmetryDeschedulerEqualDomains(t *testing.T) {
 	if !automorphic(sys, s, []int{0, 2, 1}, nil) {
 		t.Fatal("swapping the two full nodes is not an automorphism")
 	}
-	if got := fmt.Sprint(symmetry.Classes(u)); got != "[[0 1 2]]" {
+	if got := fmt.Sprint(symmetry.Classes(u, compose.SymmetryFacts(u))); got != "[[0 1 2]]" {
 		t.Fatalf("classes %s, want [[0 1 2]]", got)
 	}
 	// Both full nodes are a source in some successor: the model does not

@@ -29,9 +29,11 @@ type Canonicalizer struct {
 	scratch sync.Pool
 }
 
-// New analyses u (which must be compiled) and returns its canonicaliser.
-func New(u *model.Universe) *Canonicalizer {
-	c := &Canonicalizer{u: u, analysis: Analyze(u), layout: nodeMemoryOf(u)}
+// New analyses u (which must be compiled) with the symmetry facts of the
+// processes that run on it (model.SymmetryFactsOf) and returns its
+// canonicaliser.
+func New(u *model.Universe, facts []model.SymmetryFact) *Canonicalizer {
+	c := &Canonicalizer{u: u, analysis: Analyze(u, facts), layout: nodeMemoryOf(u)}
 	c.pods = c.analysis.Pods && u.PodSlots > 1
 	c.kubeletSet = !u.HasTaints && u.PodSlots > 1
 	for _, cl := range c.analysis.Classes {

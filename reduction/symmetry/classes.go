@@ -43,35 +43,45 @@ func (a Analysis) Trivial() bool {
 }
 
 // Classes partitions the nodes of a compiled Universe into classes of
-// interchangeable nodes (see the package documentation). An uncompiled
-// Universe, or one where a rule switches symmetry off, gets singletons.
-func Classes(u *model.Universe) [][]int { return Analyze(u).Classes }
+// interchangeable nodes (see the package documentation), given the
+// symmetry facts of the processes that run on it
+// (model.SymmetryFactsOf). An uncompiled Universe, or one where a fact
+// switches symmetry off, gets singletons.
+func Classes(u *model.Universe, facts []model.SymmetryFact) [][]int { return Analyze(u, facts).Classes }
 
-// Analyze computes the classes and says which rules restricted them.
-func Analyze(u *model.Universe) Analysis {
+// Analyze computes the classes and says which facts and rules restricted
+// them: the processes' node facts, the universe's own rules, then the
+// processes' pod-slot facts.
+func Analyze(u *model.Universe, facts []model.SymmetryFact) Analysis {
 	var a Analysis
 	if !u.Compiled() {
 		a.Decisions = append(a.Decisions, Decision{Rule: "Uncompiled", Off: true, PodsFixed: true, Reason: "the universe is not compiled: no NodeFit to compare"})
 		a.Classes = singletons(len(u.Nodes))
 		return a
 	}
-	pinned := make([]bool, len(u.Nodes))
-	for _, r := range rules() {
-		d := r.Decide(u)
-		if d.Rule == "" {
-			continue
+	var nodeDecisions, podDecisions []Decision
+	for _, f := range facts {
+		if f.NodesInIndexOrder || len(f.PinnedNodes) > 0 {
+			nodeDecisions = append(nodeDecisions, decision(f))
+		} else if f.PodSlotsInOrder {
+			podDecisions = append(podDecisions, decision(f))
 		}
+	}
+	for _, r := range rules() {
+		if d := r.Decide(u); d.Rule != "" {
+			nodeDecisions = append(nodeDecisions, d)
+		}
+	}
+	pinned := make([]bool, len(u.Nodes))
+	a.Pods = true
+	for _, d := range append(nodeDecisions, podDecisions...) {
 		a.Decisions = append(a.Decisions, d)
 		for _, n := range d.Pinned {
 			if n >= 0 && n < len(pinned) {
 				pinned[n] = true
 			}
 		}
-	}
-	a.Pods = true
-	for _, r := range podRules() {
-		if d := r.Decide(u); d.Rule != "" {
-			a.Decisions = append(a.Decisions, d)
+		if d.PodsFixed {
 			a.Pods = false
 		}
 	}

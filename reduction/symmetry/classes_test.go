@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/kivi-go/kivi/compose"
 	"github.com/kivi-go/kivi/model"
 	"github.com/kivi-go/kivi/model/modeltest"
 	"github.com/kivi-go/kivi/reduction/symmetry"
@@ -180,7 +181,7 @@ func TestClasses(t *testing.T) {
 				b.AddTemplate(modeltest.Template("app"))
 			}
 			u, _ := b.MustBuild()
-			a := symmetry.Analyze(u)
+			a := symmetry.Analyze(u, compose.SymmetryFacts(u))
 			rules := ""
 			for _, d := range a.Decisions {
 				if rules != "" {
@@ -204,7 +205,7 @@ func TestClasses(t *testing.T) {
 // TestUncompiledUniverseHasNoSymmetry: Classes needs NodeFit.
 func TestUncompiledUniverseHasNoSymmetry(t *testing.T) {
 	u := &model.Universe{Nodes: make([]model.Node, 3)}
-	if got := fmt.Sprint(symmetry.Classes(u)); got != "[[0] [1] [2]]" {
+	if got := fmt.Sprint(symmetry.Classes(u, compose.SymmetryFacts(u))); got != "[[0] [1] [2]]" {
 		t.Fatalf("classes %s", got)
 	}
 }

@@ -1,8 +1,6 @@
 package symmetry
 
 import (
-	"fmt"
-
 	"github.com/kivi-go/kivi/model"
 )
 
@@ -25,15 +23,20 @@ type rule interface {
 	Decide(u *model.Universe) Decision
 }
 
-// rules are every symmetry breaker, checked in this order.
+// rules are the symmetry breakers of the universe's own data (labels);
+// the processes' behaviour declares its own (model.SymmetryBreaker:
+// the scheduler's lowest-index tie-break, the descheduler's node walk and
+// eviction limits, nodeName pins, nodeFailure targets, the node
+// controller's and the CPU pattern's slot orders).
 func rules() []rule {
 	return []rule{
-		lowestIndexTieBreak{},
-		deschedulerLimitedNodeWalk{},
-		nodeNamePins{},
-		nodeFailureTargets{},
 		sharedHostnames{},
 	}
+}
+
+// decision turns a process's symmetry fact into a Decision.
+func decision(f model.SymmetryFact) Decision {
+	return Decision{Rule: f.Rule, Off: f.NodesInIndexOrder, Pinned: f.PinnedNodes, PodsFixed: f.PodSlotsInOrder, Reason: f.Reason}
 }
 
 // isHostnameKey reports whether key is one of u's hostname keys, whose
@@ -52,86 +55,6 @@ func hostnameKeys(u *model.Universe) []string {
 		return []string{model.HostnameKey, model.KiviHostnameKey}
 	}
 	return []string{model.HostnameKey}
-}
-
-// lowestIndexTieBreak: with model.LowestIndex the scheduler binds to the
-// first top-scoring node in index order, so a pod lands on a different
-// node's content after a permutation (controllers/scheduler/scheduler.go,
-// scheduleOne).
-type lowestIndexTieBreak struct{}
-
-func (lowestIndexTieBreak) Name() string { return "LowestIndexTieBreak" }
-
-func (r lowestIndexTieBreak) Decide(u *model.Universe) Decision {
-	if u.Options.TieBreak != model.LowestIndex {
-		return Decision{}
-	}
-	return Decision{Rule: r.Name(), Off: true, Reason: "the scheduler takes the lowest-index node among ties"}
-}
-
-// deschedulerLimitedNodeWalk: RemoveDuplicates lists duplicates walking the
-// Ready nodes in index order and evicts in that order
-// (controllers/descheduler/removeduplicates.go); with a total or namespace
-// eviction limit the walk is cut short, so the nodes with the lowest
-// indices lose their duplicates first. Without those limits every node's
-// evictions depend on that node alone (the per-node limit is per node)
-// and the order only changes trace lines.
-type deschedulerLimitedNodeWalk struct{}
-
-func (deschedulerLimitedNodeWalk) Name() string { return "DeschedulerLimitedNodeWalk" }
-
-func (r deschedulerLimitedNodeWalk) Decide(u *model.Universe) Decision {
-	d := u.Descheduler
-	if d == nil || (d.MaxTotal == 0 && d.MaxPerNamespace == 0) {
-		return Decision{}
-	}
-	for _, p := range d.Profiles {
-		if hasPlugin(p, model.RemoveDuplicates) {
-			return Decision{Rule: r.Name(), Off: true, Reason: fmt.Sprintf(
-				"profile %q runs RemoveDuplicates in node index order under a total (%d) or namespace (%d) eviction limit",
-				p.Name, d.MaxTotal, d.MaxPerNamespace)}
-		}
-	}
-	return Decision{}
-}
-
-// nodeNamePins: a template's nodeName binds its pods to one node without
-// the scheduler (controllers/deployment/replicaset.go), so that node is
-// named by identity.
-type nodeNamePins struct{}
-
-func (nodeNamePins) Name() string { return "NodeNamePin" }
-
-func (r nodeNamePins) Decide(u *model.Universe) Decision {
-	var pinned []int
-	for _, t := range u.Templates {
-		if t.NodeName > 0 {
-			pinned = append(pinned, t.NodeName-1)
-		}
-	}
-	if len(pinned) == 0 {
-		return Decision{}
-	}
-	return Decision{Rule: r.Name(), Pinned: pinned, Reason: "a pod template's nodeName names the node"}
-}
-
-// nodeFailureTargets: nodeFailure(i) takes one given node down
-// (events/nodefailure.go).
-type nodeFailureTargets struct{}
-
-func (nodeFailureTargets) Name() string { return "NodeFailureTarget" }
-
-func (r nodeFailureTargets) Decide(u *model.Universe) Decision {
-	var pinned []int
-	for _, e := range u.Events {
-		if e.Kind == model.NodeFailure {
-			pinned = append(pinned, e.Node)
-		}
-	}
-	if len(pinned) == 0 {
-		return Decision{}
-	}
-	return Decision{Rule: r.Name(), Pinned: pinned, Reason: "a nodeFailure event names the node"}
 }
 
 // sharedHostnames: a hostname value that two nodes share (a manifest may
@@ -161,15 +84,6 @@ func (r sharedHostnames) Decide(u *model.Universe) Decision {
 func sameHostname(u *model.Universe, a, b *model.Node) bool {
 	for _, k := range hostnameKeys(u) {
 		if va, ok := a.Labels[k]; ok && va == b.Labels[k] {
-			return true
-		}
-	}
-	return false
-}
-
-func hasPlugin(p model.DeschedulerProfile, b model.BalancePlugin) bool {
-	for _, x := range p.Balance {
-		if x == b {
 			return true
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kivi-go/kivi/compose"
 	"github.com/kivi-go/kivi/model"
 	"github.com/kivi-go/kivi/model/modeltest"
 	"github.com/kivi-go/kivi/reduction/symmetry"
@@ -59,7 +60,7 @@ func TestScripts(t *testing.T) {
 		case "build":
 			b.Slots = 6
 			u, s = b.MustBuild()
-			c = symmetry.New(u)
+			c = symmetry.New(u, compose.SymmetryFacts(u))
 			return fmt.Sprintf("classes %v", c.Analysis().Classes)
 		case "down":
 			n := atoi(cmd, "node", "0")

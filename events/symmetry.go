@@ -1,0 +1,30 @@
+package events
+
+import (
+	"fmt"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+var (
+	_ model.SymmetryBreaker = NodeFailure{}
+	_ model.SymmetryBreaker = CPUPattern{}
+)
+
+// SymmetryFacts: nodeFailure(i) takes one given node down.
+func (f NodeFailure) SymmetryFacts(u *model.Universe) []model.SymmetryFact {
+	return []model.SymmetryFact{{Rule: "NodeFailureTarget", PinnedNodes: []int{u.Events[f.event].Node},
+		Reason: "a nodeFailure event names the node"}}
+}
+
+// SymmetryFacts: podCpuChangeWithPattern applies every due pod's next
+// usage in slot order and queues each owner for the HPA (cpupattern.go);
+// with two or more deployments the HPA queue order, which decides which
+// rescale ends the HPA's drain, follows pod slots.
+func (CPUPattern) SymmetryFacts(u *model.Universe) []model.SymmetryFact {
+	if !u.HasPatterns || !u.HasHPA || len(u.Deployments) < 2 {
+		return nil
+	}
+	return []model.SymmetryFact{{Rule: "CPUPatternSlotOrder", PodSlotsInOrder: true, Reason: fmt.Sprintf(
+		"CPU patterns queue the owners of %d deployments for the HPA in pod slot order", len(u.Deployments))}}
+}
