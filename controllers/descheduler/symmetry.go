@@ -43,4 +43,3 @@ func (*Controller) SymmetryFacts(u *model.Universe) []model.SymmetryFact {
 	}
 	return out
 }
-
