@@ -44,7 +44,10 @@ func (*Kubelet) StepFootprint(u *model.Universe, s *model.State) (reads, writes 
 		}
 		d := int(pod.Owner) - 1
 		if act == removePod {
-			w.Add(model.CompPodPool) // the slot becomes Free
+			// The slot becomes Free; waiting pods (the pool's unbound
+			// Pending pods) go back to the scheduling queue.
+			r.Add(model.CompPodPool)
+			w.Add(model.CompPodPool)
 			w.AddQueue(model.SchedulerQueue)
 			w.AddQueue(model.TaintManagerQueue)
 			r.AddQueue(model.SchedulerQueue)

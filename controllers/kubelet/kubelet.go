@@ -117,6 +117,7 @@ func remove(tx *model.Tx, s *model.State, p int, w *wakeups) {
 	// refer to whatever pod reuses the slot).
 	removeFromQueue(s, model.SchedulerQueue, p)
 	removeFromQueue(s, model.TaintManagerQueue, p)
+	retryWaitingPods(u, s)
 	d := int(pod.Owner) - 1
 	if d >= 0 {
 		tx.Mark(model.MarkDeleted(d))
