@@ -29,9 +29,11 @@ func (*Controller) Name() string { return "Deployment" }
 // appears), and the scheduler still counts the Terminating pod's requests.
 // Under model.Options.KiviLifecycle it also waits for an empty kubelet
 // queue (Kivi's "no failures in transit"), so replacements come after the
-// removals.
+// removals. With every pod slot taken and some held by Failed pods it
+// waits for the pod garbage collector (podgc.go).
 func (*Controller) Enabled(u *model.Universe, s *model.State) bool {
-	return !s.Empty(model.DeploymentQueue) && (!u.Options.KiviLifecycle || s.Empty(model.KubeletQueue))
+	return !s.Empty(model.DeploymentQueue) && (!u.Options.KiviLifecycle || s.Empty(model.KubeletQueue)) &&
+		!waitsForCollection(u, s)
 }
 
 // Step drains the deployment queue.

@@ -69,7 +69,9 @@ func (*Kubelet) StepFootprint(u *model.Universe, s *model.State) (reads, writes 
 		if s.Deps[d].RS[1-s.Deps[d].Cur].Template != 0 {
 			r.AddPods()
 		}
-		if act == removePod || rolloutInProgress(s, d) {
+		// A start may also be a rejection at admission, which wakes the
+		// deployment (admission.go).
+		if act == removePod || rolloutInProgress(s, d) || !u.Options.KiviLifecycle {
 			r.AddQueue(model.DeploymentQueue)
 			w.AddQueue(model.DeploymentQueue)
 		}

@@ -41,6 +41,10 @@ func (k *Kubelet) Step(tx *model.Tx, s *model.State) {
 		}
 		switch action := decide(&s.Pods[p]); action {
 		case startPod:
+			if reason := admit(tx.U, s, p); reason != "" {
+				reject(tx, s, p, reason, &w)
+				continue
+			}
 			start(tx, s, p, &w)
 		case removePod:
 			remove(tx, s, p, &w)
