@@ -6,6 +6,7 @@ import (
 	"github.com/kivi-go/kivi/controllers/hpa"
 	"github.com/kivi-go/kivi/controllers/kubelet"
 	"github.com/kivi-go/kivi/controllers/nodelifecycle"
+	"github.com/kivi-go/kivi/controllers/podgc"
 	"github.com/kivi-go/kivi/controllers/scheduler"
 	"github.com/kivi-go/kivi/events"
 	"github.com/kivi-go/kivi/model"
@@ -39,6 +40,11 @@ func Actors(u *model.Universe, s *model.State, opts ActorOptions) []Actor {
 	controllers = append(controllers, kubelet.New())
 	if u.Descheduler != nil {
 		controllers = append(controllers, descheduler.New())
+	}
+	if !u.Options.KiviLifecycle {
+		// Only the kubelet's admission fails pods, and Kivi's kubelet
+		// admits every pod.
+		controllers = append(controllers, podgc.New())
 	}
 	for _, p := range controllers {
 		actors = append(actors, Actor{Process: p, Gate: GateMain})

@@ -212,6 +212,7 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 		u.Options.TieBreak = LowestIndex
 	}
 	u.Options.KiviHostnameAlias = c.KiviHostnameAlias
+	u.Options.KiviLifecycle = c.KiviLifecycle
 	nodeIndex := map[string]int{}
 	for i, ns := range layout {
 		t := c.NodeTypes[ns.typ]
@@ -347,6 +348,7 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 		u.Events = append(u.Events, ev)
 	}
 	slots += commandSlots(u, replicas, needs)
+	slots = replacementSlots(u, slots)
 	initial := 0
 	if withPods {
 		for _, ns := range layout {

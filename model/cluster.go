@@ -40,6 +40,10 @@ type Cluster struct {
 	// inputs (built-in cases, case files, Kivi's configuration and log
 	// directories) and not to Kubernetes manifests.
 	KiviHostnameAlias bool `json:"-"`
+	// KiviLifecycle keeps Kivi's pod lifecycle
+	// (model.Options.KiviLifecycle). It is not a case-file key: only the
+	// built-in cases, written against it, set it.
+	KiviLifecycle bool `json:"-"`
 }
 
 // NodeType is a kind of node; the scaling search varies how many of each

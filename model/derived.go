@@ -12,14 +12,14 @@ type Resources struct {
 }
 
 // Requested sums the requests of the pods bound to node n that still hold
-// it (Pending-bound, Running, Terminating), plus the node's reservation:
-// what the scheduler's NodeResourcesFit sees as used.
+// it (Pending-bound, Running, Terminating; not Failed), plus the node's
+// reservation: what the scheduler's NodeResourcesFit sees as used.
 func (u *Universe) Requested(s *State, n int) Resources {
 	node := &u.Nodes[n]
 	r := Resources{CPU: node.ReservedCPU, Memory: node.ReservedMemory, Pods: node.ReservedPods}
 	for i := range s.Pods {
 		p := &s.Pods[i]
-		if p.Phase == Free || int(p.Node) != n+1 {
+		if p.Phase == Free || p.Phase == Failed || int(p.Node) != n+1 {
 			continue
 		}
 		t := &u.Templates[p.Template]
@@ -42,7 +42,7 @@ func (u *Universe) UsedCPU(s *State, n int) int64 {
 	used := u.Nodes[n].ReservedCPU
 	for i := range s.Pods {
 		p := &s.Pods[i]
-		if p.Phase != Free && int(p.Node) == n+1 {
+		if p.Phase != Free && p.Phase != Failed && int(p.Node) == n+1 {
 			used += int64(p.CPU)
 		}
 	}

@@ -111,7 +111,7 @@ func appendPods(b []byte, n int, pods []PodState, requests *[256][2]int64) int {
 		}
 		req := &requests[p.Template]
 		if p.Owner|p.Template < 16 && p.Pattern == 0 && int64(p.CPU) == req[0] && int64(p.Memory) == req[1] {
-			h := uint32(p.Phase) | uint32(p.RS)<<3 | 1<<4 | 1<<6 | 1<<7
+			h := uint32(p.Phase&3) | uint32(p.RS)<<3 | 1<<4 | 1<<6 | 1<<7
 			if p.WasRunning {
 				h |= 1 << 2
 			}
@@ -127,7 +127,7 @@ func appendPods(b []byte, n int, pods []PodState, requests *[256][2]int64) int {
 // appendPod writes one non-Free pod's encoding into b at n (the layout
 // above) and returns the new length; req is its template's requests.
 func appendPod(b []byte, n int, p *PodState, req *[2]int64) int {
-	h := byte(p.Phase) | p.RS<<3 | 1<<4
+	h := byte(p.Phase&3) | p.RS<<3 | 1<<4
 	if p.WasRunning {
 		h |= 1 << 2
 	}
@@ -296,7 +296,7 @@ type podHeads struct {
 func newPodHeads(u *Universe) *podHeads {
 	t := new(podHeads)
 	for b := range 256 {
-		t.byHeader[b] = uint64(b&3) | uint64(b>>2&1)<<8 | uint64(b>>3&1)<<32
+		t.byHeader[b] = uint64(phaseOf(byte(b))) | uint64(b>>2&1)<<8 | uint64(b>>3&1)<<32
 		owner, tmpl := b>>4, b&15
 		t.byOwnerTemplate[b] = uint64(owner)<<24 | uint64(tmpl)<<40
 		if tmpl < len(u.Templates) {
@@ -314,7 +314,7 @@ func decodePod(p *PodState, enc []byte, k int, u *Universe) (int, error) {
 	if h == 0 {
 		return r.off, fmt.Errorf("free slot read as a pod: %w", ErrInvalid)
 	}
-	*p = PodState{Phase: Phase(h & 3), WasRunning: h&(1<<2) != 0, RS: h >> 3 & 1}
+	*p = PodState{Phase: phaseOf(h), WasRunning: h&(1<<2) != 0, RS: h >> 3 & 1}
 	p.Node = r.byte()
 	if h&(1<<7) != 0 {
 		ot := r.byte()
@@ -393,4 +393,13 @@ func (r *reader) varint() int64 {
 	}
 	r.off += n
 	return v
+}
+
+// phaseOf reads the phase of a non-Free pod's header byte: its two low
+// bits, where 0 stands for Failed (a Free slot is the byte 0 alone).
+func phaseOf(h byte) Phase {
+	if ph := Phase(h & 3); ph != Free {
+		return ph
+	}
+	return Failed
 }

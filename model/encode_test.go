@@ -37,7 +37,7 @@ func randomState(t *rapid.T, u *model.Universe, monitors int) *model.State {
 		s.Nodes[i].Status = model.NodeStatus(rapid.IntRange(0, 2).Draw(t, "status"))
 	}
 	for i := range s.Pods {
-		ph := model.Phase(rapid.IntRange(0, 3).Draw(t, "phase"))
+		ph := model.Phase(rapid.IntRange(0, 4).Draw(t, "phase"))
 		if ph == model.Free {
 			continue
 		}

@@ -17,6 +17,11 @@ const (
 	Running
 	// Terminating: deletion requested, the kubelet has not removed it yet.
 	Terminating
+	// Failed: rejected by the kubelet's admission (Kubernetes' phase
+	// Failed). It holds no resources and is not active; only the pod
+	// garbage collector removes it. Encodings keep a phase in two bits:
+	// Failed is written as 0, which no other non-Free pod uses.
+	Failed
 )
 
 func (p Phase) String() string {
@@ -29,6 +34,8 @@ func (p Phase) String() string {
 		return "Running"
 	case Terminating:
 		return "Terminating"
+	case Failed:
+		return "Failed"
 	}
 	return fmt.Sprintf("Phase(%d)", uint8(p))
 }

@@ -26,7 +26,7 @@ func TestPodFastPath(t *testing.T) {
 				continue
 			}
 			tmpl := uint8(rapid.IntRange(0, n-1).Draw(t, "template"))
-			p := PodState{Phase: Phase(rapid.IntRange(1, 3).Draw(t, "phase")), WasRunning: rapid.Bool().Draw(t, "was"),
+			p := PodState{Phase: Phase(rapid.IntRange(1, 4).Draw(t, "phase")), WasRunning: rapid.Bool().Draw(t, "was"),
 				Node: uint8(rapid.IntRange(0, 255).Draw(t, "node")), Owner: uint8(rapid.IntRange(0, 20).Draw(t, "owner")),
 				RS: uint8(rapid.IntRange(0, 1).Draw(t, "rs")), Template: tmpl}
 			if rapid.IntRange(0, 3).Draw(t, "pattern") == 0 {

@@ -310,9 +310,12 @@ func (s *State) Fail(f Failure, arg int) {
 }
 
 // RequestDeletion marks pod p Terminating and hands it to the kubelet, as
-// an eviction or a delete through the API does; it returns the owning
-// deployment (index, or -1 for a bare pod). Pods already Terminating or
-// Free are left alone (returns -1). Custom controllers use it to evict.
+// an eviction or a delete through the API does, and queues the owning
+// deployment: the pod is no longer active, and its ReplicaSet replaces it
+// at once (upstream's updatePod on a deletion timestamp). It returns the
+// owning deployment (index, or -1 for a bare pod). Pods that are not
+// active are left alone (returns -1). Controllers other than the owner's
+// use it to evict.
 func (s *State) RequestDeletion(p int) int {
 	pod := &s.Pods[p]
 	if pod.Phase != Pending && pod.Phase != Running {
@@ -321,5 +324,9 @@ func (s *State) RequestDeletion(p int) int {
 	pod.WasRunning = pod.Phase == Running
 	pod.Phase = Terminating
 	s.Enqueue(KubeletQueue, p)
-	return int(pod.Owner) - 1
+	d := int(pod.Owner) - 1
+	if d >= 0 {
+		s.Enqueue(DeploymentQueue, d)
+	}
+	return d
 }

@@ -432,6 +432,16 @@ type Options struct {
 	// node carries only kubernetes.io/hostname, so inputs read from
 	// Kubernetes manifests leave it off, and so does the zero value.
 	KiviHostnameAlias bool
+	// KiviLifecycle keeps Kivi's pod lifecycle, which the built-in cases
+	// C1..C8 were written against: a ReplicaSet replaces a deleted pod
+	// only after the kubelet has removed it (the deployment controller
+	// waits for an empty kubelet queue), the kubelet admits a pod whatever
+	// NoExecute taints its node has (the taint manager evicts it once
+	// started), and the pods of a node that is not Ready are evicted at
+	// once (no tolerationSeconds for the not-ready and unreachable
+	// taints). The zero value is Kubernetes' lifecycle
+	// (docs/divergences.md, "Pod lifecycle").
+	KiviLifecycle bool
 }
 
 // Universe is the static part of one topology.

@@ -13,7 +13,8 @@ import (
 // zone-2 node types 0..3, one HPA deployment (factor 2) 0..24, ≤ 7 pods
 // per node, the CPU-change event kept.
 func handC3() *model.Cluster {
-	return &model.Cluster{Name: "hand-c3",
+	// Kivi's C3, with Kivi's lifecycle: the pod slots are scaling.md's.
+	return &model.Cluster{Name: "hand-c3", KiviLifecycle: true,
 		NodeTypes: []model.NodeType{
 			{Name: "zone-1", CPU: 64, Memory: 64, Labels: map[string]string{"zone": "1"}, Max: 3},
 			{Name: "zone-2", CPU: 64, Memory: 64, Labels: map[string]string{"zone": "2"}, Max: 3},

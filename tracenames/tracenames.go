@@ -54,6 +54,8 @@ func SameIncarnation(a, b model.PodState) bool {
 		return false
 	case a.Phase == model.Terminating && b.Phase != model.Terminating:
 		return false
+	case a.Phase == model.Failed && b.Phase != model.Failed:
+		return false
 	}
 	return true
 }

@@ -22,15 +22,21 @@ func New() *Controller { return &Controller{} }
 // Name is Kivi's process name.
 func (*Controller) Name() string { return "Deployment" }
 
-// Enabled: the deployment queue has work and the kubelet queue is empty
-// (the kubelet always drains first: Kivi's "no failures in transit").
-func (*Controller) Enabled(_ *model.Universe, s *model.State) bool {
-	return !s.Empty(model.DeploymentQueue) && s.Empty(model.KubeletQueue)
+// Enabled: the deployment queue has work. The controller does not wait
+// for the kubelet: a pod marked for deletion is no longer active, so its
+// ReplicaSet replaces it while the kubelet is still removing it
+// (upstream's updatePod enqueues the set as soon as a deletion timestamp
+// appears), and the scheduler still counts the Terminating pod's requests.
+// Under model.Options.KiviLifecycle it also waits for an empty kubelet
+// queue (Kivi's "no failures in transit"), so replacements come after the
+// removals. With every pod slot taken and some held by Failed pods it
+// waits for the pod garbage collector (podgc.go).
+func (*Controller) Enabled(u *model.Universe, s *model.State) bool {
+	return !s.Empty(model.DeploymentQueue) && (!u.Options.KiviLifecycle || s.Empty(model.KubeletQueue)) &&
+		!waitsForCollection(u, s)
 }
 
-// Step drains the deployment queue while the guard holds. Creating a
-// nodeName pod or deleting a pod fills the kubelet queue and ends the
-// drain after that item.
+// Step drains the deployment queue.
 func (c *Controller) Step(tx *model.Tx, s *model.State) {
 	budget := maxSyncsPerDeployment * (len(s.Deps) + 1)
 	for c.Enabled(tx.U, s) {

@@ -23,7 +23,7 @@ func rolloutRecreate(u *model.Universe, s *model.State, d int) {
 		return
 	}
 	for rs := range ds.RS {
-		if rs != cur && hasPods(s, d, rs) {
+		if rs != cur && oldPodsRunning(s, d, rs) {
 			return
 		}
 	}
@@ -32,4 +32,18 @@ func rolloutRecreate(u *model.Universe, s *model.State, d int) {
 		ds.Cur = uint8(cur)
 	}
 	ds.RS[cur].Replicas = int16(specReplicas(ds))
+}
+
+// oldPodsRunning is upstream's oldPodsRunning for slot rs of deployment
+// d: some pod of it that is not in a terminal phase (Failed pods do not
+// hold the rollout back; Terminating ones do).
+func oldPodsRunning(s *model.State, d, rs int) bool {
+	owner := uint8(d + 1)
+	for i := range s.Pods {
+		p := &s.Pods[i]
+		if p.Phase != model.Free && p.Phase != model.Failed && p.Owner == owner && int(p.RS) == rs {
+			return true
+		}
+	}
+	return false
 }

@@ -67,8 +67,9 @@ func (c *cycle) nodeQuotaLeft(n int) bool {
 
 // evict checks the limits in upstream's order (total, node, namespace)
 // and, when none is hit, requests the pod's deletion: the pod turns
-// Terminating (remembering whether it was running, so its ReplicaSet still
-// counts it until the kubelet removes it) and goes to the kubelet. A
+// Terminating (remembering whether it was running, so it still counts as a
+// started replica until the kubelet removes it), goes to the kubelet, and
+// its ReplicaSet is queued to replace it (model.State.RequestDeletion). A
 // non-nil reason is printed just before the evictor's own line (Kivi's
 // RemoveDuplicates prints its reason at eviction time).
 func (c *cycle) evict(pod int, reason *candidate) evictOutcome {
@@ -92,9 +93,7 @@ func (c *cycle) evict(pod int, reason *candidate) evictOutcome {
 	e.total++
 	e.perNode[n]++
 	e.perNamespace++
-	ps.WasRunning = ps.Phase == model.Running
-	ps.Phase = model.Terminating
-	c.s.Enqueue(model.KubeletQueue, pod)
+	c.s.RequestDeletion(pod)
 	c.tx.Mark(model.MarkEvicted(int(ps.Owner) - 1))
 	if c.tx.Tracing() {
 		c.tx.Log(Component, "Evicting pod %s from node %s", c.s.PodRef(pod), c.nodeName(n))

@@ -44,7 +44,10 @@ func (*Kubelet) StepFootprint(u *model.Universe, s *model.State) (reads, writes 
 		}
 		d := int(pod.Owner) - 1
 		if act == removePod {
-			w.Add(model.CompPodPool) // the slot becomes Free
+			// The slot becomes Free; waiting pods (the pool's unbound
+			// Pending pods) go back to the scheduling queue.
+			r.Add(model.CompPodPool)
+			w.Add(model.CompPodPool)
 			w.AddQueue(model.SchedulerQueue)
 			w.AddQueue(model.TaintManagerQueue)
 			r.AddQueue(model.SchedulerQueue)
@@ -66,7 +69,9 @@ func (*Kubelet) StepFootprint(u *model.Universe, s *model.State) (reads, writes 
 		if s.Deps[d].RS[1-s.Deps[d].Cur].Template != 0 {
 			r.AddPods()
 		}
-		if act == removePod || rolloutInProgress(s, d) {
+		// A start may also be a rejection at admission, which wakes the
+		// deployment (admission.go).
+		if act == removePod || rolloutInProgress(s, d) || !u.Options.KiviLifecycle {
 			r.AddQueue(model.DeploymentQueue)
 			w.AddQueue(model.DeploymentQueue)
 		}

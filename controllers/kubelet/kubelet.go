@@ -41,6 +41,10 @@ func (k *Kubelet) Step(tx *model.Tx, s *model.State) {
 		}
 		switch action := decide(&s.Pods[p]); action {
 		case startPod:
+			if reason := admit(tx.U, s, p); reason != "" {
+				reject(tx, s, p, reason, &w)
+				continue
+			}
 			start(tx, s, p, &w)
 		case removePod:
 			remove(tx, s, p, &w)
@@ -117,6 +121,7 @@ func remove(tx *model.Tx, s *model.State, p int, w *wakeups) {
 	// refer to whatever pod reuses the slot).
 	removeFromQueue(s, model.SchedulerQueue, p)
 	removeFromQueue(s, model.TaintManagerQueue, p)
+	retryWaitingPods(u, s)
 	d := int(pod.Owner) - 1
 	if d >= 0 {
 		tx.Mark(model.MarkDeleted(d))

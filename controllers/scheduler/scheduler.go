@@ -81,7 +81,8 @@ func (Scheduler) AtomicID() uint8 { return model.AtomicScheduler }
 // Step drains the scheduling queue. A pod that is no longer Pending, or is
 // already bound, is dropped; every other pod gets one scheduling cycle.
 // A pod without a feasible node fails the state (Kivi's
-// pod_always_schedulable assertion): the step ends there.
+// pod_always_schedulable assertion): the step ends there; except while
+// some pod is terminating (waiting.go), when it waits for the removal.
 //
 // When ties branch (model.BranchOnTies), a step schedules one pod and, if
 // more wait, keeps the drain atomic through s.Atomic: nothing else moves
@@ -118,6 +119,15 @@ func (sch Scheduler) Step(tx *model.Tx, s *model.State) {
 			tx.Remember(top)
 		}
 		n, ok := pickHost(tx, u, top)
+		if !ok && waitsForTermination(u, s) {
+			if tx.Tracing() {
+				tx.Log(Component, "Pod %s cannot be scheduled yet: 0/%d nodes are available; it waits for a terminating pod to be removed", s.PodRef(p), len(s.Nodes))
+			}
+			if onePod {
+				return
+			}
+			continue
+		}
 		if !ok {
 			if tx.Tracing() {
 				tx.Log(Component, "Pod %s cannot be scheduled: 0/%d nodes are available", s.PodRef(p), len(s.Nodes))

@@ -108,18 +108,6 @@ var traceChecks = map[string]func(t *testing.T, lines, loop []string){
 		}
 		wantLast(t, lines, "The pods are unbalanced across the nodes: skew 4")
 	},
-	// "The fight between the job controller and kube-controller-manager":
-	// the loop creates the pod on node-a without the scheduler, and the
-	// taint manager evicts it.
-	"nodename-noexecute-loop": func(t *testing.T, _, loop []string) {
-		if len(matching(loop, `\[kubelet\] Started pod \S+ on node node-a`)) == 0 ||
-			len(matching(loop, `does not tolerate the NoExecute taint of node node-a`)) == 0 {
-			t.Errorf("want the loop to start the pod on node-a and evict it for the taint: %q", loop)
-		}
-		if len(matching(loop, `^\[\d+\]\[kube-scheduler\]`)) != 0 {
-			t.Errorf("the pinned pod should bypass the scheduler: %q", loop)
-		}
-	},
 	// "An unending cycle of scheduling and eviction": the duplicate is
 	// evicted from large-1 and its replacement is placed on large-1 again.
 	"removeduplicates-no-room": func(t *testing.T, _, loop []string) {

@@ -198,7 +198,7 @@ func randomState(t *rapid.T, c *Canonicalizer) *model.State {
 	odd := rapid.Bool().Draw(t, "odd")
 	for i := range s.Pods {
 		p := &s.Pods[i]
-		p.Phase = model.Phase(rapid.IntRange(0, 3).Draw(t, "phase"))
+		p.Phase = model.Phase(rapid.IntRange(0, 4).Draw(t, "phase"))
 		if p.Phase == model.Free && !odd {
 			continue
 		}

@@ -5,6 +5,7 @@ import (
 	"github.com/kivi-go/kivi/controllers/hpa"
 	"github.com/kivi-go/kivi/controllers/kubelet"
 	"github.com/kivi-go/kivi/controllers/nodelifecycle"
+	"github.com/kivi-go/kivi/controllers/podgc"
 	"github.com/kivi-go/kivi/model"
 )
 
@@ -16,6 +17,7 @@ func Processes() map[string]model.Process {
 		"kubelet":        kubelet.New(),
 		"nodecontroller": nodelifecycle.NewNodeController(),
 		"taintmanager":   nodelifecycle.NewTaintManager(),
+		"podgc":          podgc.New(),
 		"hpa":            hpa.New(),
 		"scheduler":      FirstFit{},
 	}

@@ -125,6 +125,9 @@ func (r *runner) declare(c modeltest.Command) (string, error) {
 		b.PendingPod(r.deps[c.Arg("dep", "")], int(argInt(c, "node", 0))-1)
 	case "slots":
 		b.Slots = int(argInt(c, "n", 0))
+	case "kivi-lifecycle":
+		// model.Options.KiviLifecycle: Kivi's pod lifecycle.
+		b.U.Options.KiviLifecycle = true
 	case "build":
 		u, s, err := b.Build(0)
 		if err != nil {

@@ -1,0 +1,81 @@
+package kubelet
+
+import "github.com/kivi-go/kivi/model"
+
+// admit is the kubelet's admission of a bound Pending pod
+// (pkg/kubelet/lifecycle/predicate.go, v1.36): the scheduler's
+// AdmissionCheck (NodeResourcesFit against the pods the kubelet already
+// runs, required node affinity and nodeSelector, NodeName) and the
+// TaintToleration check restricted to NoExecute taints. It returns the
+// reason of the first failure in that order, upstream's pod status
+// reason, or "" when the pod is admitted. Pods bound by the scheduler
+// pass (it checked all of this against at least as many pods); pods
+// pinned by spec.nodeName bypass the scheduler and are the ones rejected.
+// Under Kivi's lifecycle (model.Options.KiviLifecycle) every pod is
+// admitted.
+func admit(u *model.Universe, s *model.State, p int) string {
+	if u.Options.KiviLifecycle {
+		return ""
+	}
+	pod := &s.Pods[p]
+	n := int(pod.Node) - 1
+	t := &u.Templates[pod.Template]
+	node := &u.Nodes[n]
+	used := runningRequests(u, s, n)
+	switch {
+	case used.Pods+1 > node.MaxPods:
+		return "OutOfpods"
+	case t.CPU > 0 && t.CPU > node.CPU-used.CPU:
+		return "OutOfcpu"
+	case t.Memory > 0 && t.Memory > node.Memory-used.Memory:
+		return "OutOfmemory"
+	}
+	fit := &t.Fit[n]
+	switch {
+	case !fit.Affinity:
+		return "NodeAffinity"
+	case !fit.NodeName:
+		return "NodeName"
+	case fit.NoExecute:
+		return "TaintToleration"
+	}
+	return ""
+}
+
+// runningRequests sums what the kubelet of node n already runs: its
+// reservation and the requests of the pods it has admitted and not yet
+// removed (Running and Terminating). Bound Pending pods are not admitted
+// yet: the kubelet admits its pods one at a time.
+func runningRequests(u *model.Universe, s *model.State, n int) model.Resources {
+	node := &u.Nodes[n]
+	r := model.Resources{CPU: node.ReservedCPU, Memory: node.ReservedMemory, Pods: node.ReservedPods}
+	for i := range s.Pods {
+		p := &s.Pods[i]
+		if int(p.Node) != n+1 || p.Phase != model.Running && p.Phase != model.Terminating {
+			continue
+		}
+		t := &u.Templates[p.Template]
+		r.CPU += t.CPU
+		r.Memory += t.Memory
+		r.Pods++
+	}
+	return r
+}
+
+// reject fails pod p at admission: it goes Failed (holding nothing, no
+// longer active) and its ReplicaSet is woken to replace it, as upstream's
+// updatePod enqueues the set on the status change. The pod stays until
+// the pod garbage collector removes it (controllers/podgc).
+func reject(tx *model.Tx, s *model.State, p int, reason string, w *wakeups) {
+	u := tx.U
+	pod := &s.Pods[p]
+	pod.Phase = model.Failed
+	pod.WasRunning = false
+	d := int(pod.Owner) - 1
+	if d >= 0 {
+		w.deployment(d)
+	}
+	if tx.Tracing() {
+		tx.Log(Component, "Rejected pod %s on node %s at admission: %s; the pod is Failed", s.PodRef(p), nodeName(u, pod.Node), reason)
+	}
+}

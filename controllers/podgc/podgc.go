@@ -1,0 +1,85 @@
+// Package podgc is the pod garbage collector of kube-controller-manager
+// (pkg/controller/podgc, v1.36), reduced to what the model needs: it
+// deletes Failed pods, so that pods the kubelet rejected at admission
+// (controllers/kubelet) do not fill the pod slots.
+//
+// Upstream deletes terminated pods only once more than
+// --terminated-pod-gc-threshold (12 500) exist, oldest first; a
+// ReplicaSet whose pods the kubelet keeps rejecting creates replacements
+// until then. The model has no clock and a handful of pod slots, so the
+// collection is a step that may come at any time after a pod failed:
+// every interleaving of it with the other controllers is explored, the
+// one where failed pods pile up until the pod slots run out included
+// (that run ends Unknown through the pod-slot bound, never silently).
+package podgc
+
+import "github.com/kivi-go/kivi/model"
+
+// Component is the collector's name in trace lines (kube-controller-
+// manager's controller name).
+const Component = "pod-garbage-collector-controller"
+
+// Collector deletes every Failed pod in one step.
+type Collector struct{}
+
+// New returns the pod garbage collector process.
+func New() *Collector { return &Collector{} }
+
+// Name is the process name.
+func (*Collector) Name() string { return "PodGC" }
+
+// Enabled: some pod is Failed.
+func (*Collector) Enabled(_ *model.Universe, s *model.State) bool {
+	for i := range s.Pods {
+		if s.Pods[i].Phase == model.Failed {
+			return true
+		}
+	}
+	return false
+}
+
+// Step deletes the Failed pods: their slots become Free. Nothing is woken:
+// a Failed pod is no longer active for its ReplicaSet, which already
+// replaced it when it failed.
+func (*Collector) Step(tx *model.Tx, s *model.State) {
+	for i := range s.Pods {
+		pod := s.Pods[i]
+		if pod.Phase != model.Failed {
+			continue
+		}
+		s.Pods[i] = model.PodState{}
+		if tx.Tracing() {
+			tx.Log(Component, "Deleted failed pod %s", model.PodRef{Slot: i, Pod: pod})
+		}
+	}
+}
+
+var _ model.Footprinter = (*Collector)(nil)
+
+// StaticFootprint: every pod slot, read and written.
+func (*Collector) StaticFootprint(*model.Universe) (reads, writes model.Footprint) {
+	var f model.Footprint
+	f.AddPods()
+	return f, f
+}
+
+// StepFootprint: it reads every pod (a pod failing elsewhere would be
+// collected too) and writes the Failed pods (their nodes, or the pool for
+// an unbound one) and the pool, where their slots go.
+func (*Collector) StepFootprint(_ *model.Universe, s *model.State) (reads, writes model.Footprint) {
+	reads.AddPods()
+	writes.Add(model.CompPodPool)
+	for i := range s.Pods {
+		if s.Pods[i].Phase == model.Failed {
+			writes.AddPod(s, i)
+		}
+	}
+	return reads, writes
+}
+
+// DisabledBy: any pod slot may become Failed.
+func (*Collector) DisabledBy(*model.Universe, *model.State) model.Footprint {
+	var f model.Footprint
+	f.AddPods()
+	return f
+}
