@@ -8,7 +8,8 @@ import (
 
 // TestImportRules enforces docs/architecture.md: checker imports nothing of
 // ours, model only its own subpackages, controllers/events/intents only
-// model.
+// model, kivitest/script/build only model, and no package imports
+// kivitest/script.
 func TestImportRules(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
@@ -36,10 +37,13 @@ func TestImportRules(t *testing.T) {
 				ok = strings.HasPrefix(dep, "/checker")
 			case strings.HasPrefix(pkg, "/model"):
 				ok = strings.HasPrefix(dep, "/model")
-			case strings.HasPrefix(pkg, "/controllers/internal/"):
-				// Test harnesses shared by the controllers' tests drive
-				// several controllers together.
-				ok = dep == "/model" || strings.HasPrefix(dep, "/model/") || dep == "/inputs/casefile" || strings.HasPrefix(dep, "/controllers/")
+			case strings.HasPrefix(dep, "/kivitest/script") && !strings.HasPrefix(pkg, "/kivitest/script"):
+				// The script environment is test support: tests import
+				// it, no package does.
+				ok = false
+			case pkg == "/kivitest/script/build":
+				// The controllers' own tests build clusters with it.
+				ok = dep == "/model"
 			case strings.HasPrefix(pkg, "/controllers"), strings.HasPrefix(pkg, "/events"), strings.HasPrefix(pkg, "/intents"):
 				ok = dep == "/model" || strings.HasPrefix(dep, pkg+"/") // own subpackages
 			default:
