@@ -3,7 +3,7 @@ package bench
 import (
 	"testing"
 
-	"github.com/kivi-go/kivi/model/modeltest"
+	"github.com/kivi-go/kivi/kivitest/script/build"
 )
 
 // BenchmarkEncodedState reports the size of one encoded cluster state at
@@ -11,10 +11,10 @@ import (
 // deployments (target ≤ 256 bytes; Kivi's SPIN state vector is 1.7 KB at
 // 10 nodes and 2.7 KB at 20), and the cost of encoding it.
 func BenchmarkEncodedState(b *testing.B) {
-	mb := modeltest.New()
-	mb.AddNodes(20, modeltest.Node().Zone("a"))
-	web := mb.AddTemplate(modeltest.Template("web").Requests(8, 8).Label("app", "web"))
-	api := mb.AddTemplate(modeltest.Template("api").Requests(4, 4).Label("app", "api"))
+	mb := build.New()
+	mb.AddNodes(20, build.Node().Zone("a"))
+	web := mb.AddTemplate(build.Template("web").Requests(8, 8).Label("app", "web"))
+	api := mb.AddTemplate(build.Template("api").Requests(4, 4).Label("app", "api"))
 	d1 := mb.AddDeployment("web", web, 30)
 	d2 := mb.AddDeployment("api", api, 30)
 	mb.WithHPA(d1, mb.AddHPA(30, 40, 80))

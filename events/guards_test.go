@@ -3,17 +3,17 @@ package events
 import (
 	"testing"
 
+	"github.com/kivi-go/kivi/kivitest/script/build"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/modeltest"
 )
 
 // oneNode builds a single-node cluster of capacity cpu with one Running
 // pod of usage used, and the given events.
 func oneNode(t *testing.T, cpu, used int64, evs ...model.Event) (*model.Universe, *model.State) {
 	t.Helper()
-	b := modeltest.New()
-	b.AddNodes(1, modeltest.Node().CPU(cpu))
-	app := b.AddTemplate(modeltest.Template("app").Requests(1, 1))
+	b := build.New()
+	b.AddNodes(1, build.Node().CPU(cpu))
+	app := b.AddTemplate(build.Template("app").Requests(1, 1))
 	web := b.AddDeployment("web", app, 1)
 	b.RunPodCPU(web, 0, used)
 	for _, e := range evs {
@@ -158,8 +158,8 @@ func TestMaintenanceDriverGuard(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			b := modeltest.New()
-			b.AddNodes(2, modeltest.Node())
+			b := build.New()
+			b.AddNodes(2, build.Node())
 			b.AddEvent(model.Event{Kind: model.Maintenance, Parallel: tc.parallel})
 			u, s := b.MustBuild()
 			copy(vars(u, s, 0), tc.mem)
@@ -223,8 +223,8 @@ func TestValidEnd(t *testing.T) {
 			{"not started yet (First phase)", []uint8{0, 0, 0}, model.InitFirst, true},
 		}
 		for _, tc := range tests {
-			b := modeltest.New()
-			b.AddNodes(2, modeltest.Node())
+			b := build.New()
+			b.AddNodes(2, build.Node())
 			b.AddEvent(model.Event{Kind: model.Maintenance, Parallel: 1})
 			u, s := b.MustBuild()
 			s.Init = tc.init
@@ -239,9 +239,9 @@ func TestValidEnd(t *testing.T) {
 // Source: events.md §2 (r × Δ branches) and §7.4 (k × δ branches, with
 // k limited to real deployments).
 func TestBranching(t *testing.T) {
-	b := modeltest.New()
-	b.AddNodes(1, modeltest.Node())
-	app := b.AddTemplate(modeltest.Template("app").Requests(1, 1))
+	b := build.New()
+	b.AddNodes(1, build.Node())
+	app := b.AddTemplate(build.Template("app").Requests(1, 1))
 	web := b.AddDeployment("web", app, 3)
 	b.AddDeployment("db", app, 1)
 	b.RunPod(web, 0).RunPod(web, 0).RunPod(web, 0)
@@ -258,9 +258,9 @@ func TestBranching(t *testing.T) {
 }
 
 func TestAllOrder(t *testing.T) {
-	b := modeltest.New()
-	b.AddNodes(1, modeltest.Node())
-	b.AddTemplate(modeltest.Template("app").Requests(1, 1).Pattern(model.UsagePoint{CPU: 1}, model.UsagePoint{CPU: 2}))
+	b := build.New()
+	b.AddNodes(1, build.Node())
+	b.AddTemplate(build.Template("app").Requests(1, 1).Pattern(model.UsagePoint{CPU: 1}, model.UsagePoint{CPU: 2}))
 	b.AddDeployment("web", 0, 1)
 	b.AddEvent(model.Event{Kind: model.NodeFailure})
 	b.AddEvent(model.Event{Kind: model.KernelPanic})

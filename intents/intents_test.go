@@ -5,15 +5,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kivi-go/kivi/kivitest/script/build"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/modeltest"
 )
 
 func cluster(t *testing.T, running int) (*model.Universe, *model.State) {
 	t.Helper()
-	b := modeltest.New()
-	b.AddNodes(2, modeltest.Node())
-	tmpl := b.AddTemplate(modeltest.Template("app").Requests(8, 8))
+	b := build.New()
+	b.AddNodes(2, build.Node())
+	tmpl := b.AddTemplate(build.Template("app").Requests(8, 8))
 	d := b.AddDeployment("app", tmpl, 3)
 	b.WithHPA(d, b.AddHPA(2, 6, 50))
 	for i := 0; i < running; i++ {

@@ -7,16 +7,16 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"pgregory.net/rapid"
 
+	"github.com/kivi-go/kivi/kivitest/script/build"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/modeltest"
 )
 
 // universe builds a small compiled universe: n nodes, slots pod slots, d
 // deployments, one event of each kind that has memory.
 func universe(t *rapid.T) *model.Universe {
-	b := modeltest.New()
-	b.AddNodes(rapid.IntRange(1, 5).Draw(t, "nodes"), modeltest.Node().Zone("a"))
-	tmpl := b.AddTemplate(modeltest.Template("app").Requests(8, 8).Label("app", "x"))
+	b := build.New()
+	b.AddNodes(rapid.IntRange(1, 5).Draw(t, "nodes"), build.Node().Zone("a"))
+	tmpl := b.AddTemplate(build.Template("app").Requests(8, 8).Label("app", "x"))
 	for i := range rapid.IntRange(1, 3).Draw(t, "deployments") {
 		b.AddDeployment(string(rune('a'+i)), tmpl, 2)
 	}

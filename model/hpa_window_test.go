@@ -10,16 +10,16 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"pgregory.net/rapid"
 
+	"github.com/kivi-go/kivi/kivitest/script/build"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/modeltest"
 )
 
 // hpaUniverse is a small universe whose deployments have HPAs with the
 // given downscale stabilisation windows (in sync periods).
 func hpaUniverse(t interface{ Fatal(...any) }, windows ...int) *model.Universe {
-	b := modeltest.New()
-	b.AddNodes(2, modeltest.Node())
-	tmpl := b.AddTemplate(modeltest.Template("app").Requests(8, 8))
+	b := build.New()
+	b.AddNodes(2, build.Node())
+	tmpl := b.AddTemplate(build.Template("app").Requests(8, 8))
 	for i, w := range windows {
 		d := b.AddDeployment(string(rune('a'+i)), tmpl, 2)
 		h := b.AddHPA(1, 6, 50)
@@ -121,9 +121,9 @@ func TestWindowSlots(t *testing.T) {
 // TestWindowValidation: Compile accepts 0..MaxStabilizationSyncs.
 func TestWindowValidation(t *testing.T) {
 	for _, w := range []int{-1, model.MaxStabilizationSyncs + 1} {
-		b := modeltest.New()
-		b.AddNodes(1, modeltest.Node())
-		d := b.AddDeployment("a", b.AddTemplate(modeltest.Template("app").Requests(8, 8)), 1)
+		b := build.New()
+		b.AddNodes(1, build.Node())
+		d := b.AddDeployment("a", b.AddTemplate(build.Template("app").Requests(8, 8)), 1)
 		h := b.AddHPA(1, 2, 50)
 		b.U.HPAs[h-1].ScaleDownStabilizationSyncs = w
 		b.WithHPA(d, h)

@@ -3,8 +3,8 @@ package model_test
 import (
 	"testing"
 
+	"github.com/kivi-go/kivi/kivitest/script/build"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/modeltest"
 )
 
 // TestEmptyAffinityTerms: an empty required node-affinity term matches no
@@ -12,12 +12,12 @@ import (
 // NodeSelectorTerm and PreferredSchedulingTerm; upstream's nodeaffinity
 // skips such terms). A non-empty term beside an empty one still matches.
 func TestEmptyAffinityTerms(t *testing.T) {
-	b := modeltest.New()
-	b.AddNodes(1, modeltest.Node().Zone("a"))
-	b.AddNodes(1, modeltest.Node().Zone("b"))
-	b.AddTemplate(modeltest.Template("empty-required").Required())
-	b.AddTemplate(modeltest.Template("empty-and-zone-a").Required().Required("zone", "a"))
-	b.AddTemplate(modeltest.Template("empty-preferred").Preferred(10))
+	b := build.New()
+	b.AddNodes(1, build.Node().Zone("a"))
+	b.AddNodes(1, build.Node().Zone("b"))
+	b.AddTemplate(build.Template("empty-required").Required())
+	b.AddTemplate(build.Template("empty-and-zone-a").Required().Required("zone", "a"))
+	b.AddTemplate(build.Template("empty-preferred").Preferred(10))
 	u, _ := b.MustBuild()
 	fit := func(tmpl, node int) model.NodeFit { return u.Templates[tmpl].Fit[node] }
 	for n := range 2 {

@@ -10,8 +10,8 @@ import (
 	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/checker"
 	"github.com/kivi-go/kivi/compose"
+	"github.com/kivi-go/kivi/kivitest/script/build"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/modeltest"
 )
 
 // Choices up to symmetry (model.Tx.ChooseNode, model.Tx.ChoosePods and the
@@ -38,9 +38,9 @@ func canonicalSuccessors(sys *compose.System, s *model.State, next func(*model.S
 // two classes per node.
 func scaleDownProblem(t testing.TB, nodes int) *kivi.Problem {
 	t.Helper()
-	b := modeltest.New()
-	b.AddNodes(nodes, modeltest.Node().CPU(64).Mem(64))
-	app := b.AddTemplate(modeltest.Template("app").Requests(8, 8).Label("name", "app"))
+	b := build.New()
+	b.AddNodes(nodes, build.Node().CPU(64).Mem(64))
+	app := b.AddTemplate(build.Template("app").Requests(8, 8).Label("name", "app"))
 	d := b.AddDeployment("web", app, 2*nodes)
 	for n := range nodes {
 		b.RunPodCPU(d, n, 3).RunPodCPU(d, n, 5)

@@ -15,8 +15,8 @@ import (
 	"github.com/kivi-go/kivi/checker"
 	"github.com/kivi-go/kivi/compose"
 	"github.com/kivi-go/kivi/inputs/cases"
+	"github.com/kivi-go/kivi/kivitest/script/build"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/modeltest"
 	"github.com/kivi-go/kivi/reduction/symmetry"
 	"github.com/kivi-go/kivi/scaling"
 )
@@ -71,9 +71,9 @@ func setupProblem(t testing.TB, name string, noViolation bool, nodes, replicas [
 // stacked on the first node so that the descheduler has work.
 func eventsProblem(t testing.TB, nodes int, maintenance bool) *kivi.Problem {
 	t.Helper()
-	b := modeltest.New()
-	b.AddNodes(nodes, modeltest.Node().CPU(20).Mem(64))
-	app := b.AddTemplate(modeltest.Template("app").Requests(6, 4).Label("name", "app"))
+	b := build.New()
+	b.AddNodes(nodes, build.Node().CPU(20).Mem(64))
+	app := b.AddTemplate(build.Template("app").Requests(6, 4).Label("name", "app"))
 	d := b.AddDeployment("web", app, 3)
 	b.RunPod(d, 0).RunPod(d, 0).RunPodCPU(d, 1, 7)
 	b.AddEvent(model.Event{Kind: model.KernelPanic})
@@ -679,15 +679,15 @@ func partitions(k, n int) int64 {
 // and k bare pods that need nothing, all queued for the scheduler.
 func placementSystem(t *testing.T, n, k int, distinctTypes bool) *compose.System {
 	t.Helper()
-	b := modeltest.New()
+	b := build.New()
 	if distinctTypes {
 		for i := range n {
-			b.AddNodes(1, modeltest.Node().Type(i))
+			b.AddNodes(1, build.Node().Type(i))
 		}
 	} else {
-		b.AddNodes(n, modeltest.Node())
+		b.AddNodes(n, build.Node())
 	}
-	b.AddTemplate(modeltest.Template("bare"))
+	b.AddTemplate(build.Template("bare"))
 	b.Slots = k
 	u, s, err := b.Build(0)
 	if err != nil {
@@ -886,9 +886,9 @@ func TestSymmetryRulesAreNecessary(t *testing.T) {
 		// content the swap changes (controllers/scheduler/scheduler.go).
 		name: "LowestIndex", rule: "LowestIndexTieBreak", perm: swap01,
 		build: func() (*model.Universe, *model.State) {
-			b := modeltest.New()
-			b.AddNodes(3, modeltest.Node())
-			b.AddTemplate(modeltest.Template("bare"))
+			b := build.New()
+			b.AddNodes(3, build.Node())
+			b.AddTemplate(build.Template("bare"))
 			b.U.Options.TieBreak = model.LowestIndex
 			b.Slots = 3
 			u, s := b.MustBuild()
@@ -905,9 +905,9 @@ func TestSymmetryRulesAreNecessary(t *testing.T) {
 		// (controllers/descheduler/removeduplicates.go).
 		name: "DeschedulerLimitedNodeWalk", rule: "DeschedulerLimitedNodeWalk", perm: swap01,
 		build: func() (*model.Universe, *model.State) {
-			b := modeltest.New()
-			b.AddNodes(3, modeltest.Node())
-			app := b.AddTemplate(modeltest.Template("app").Requests(8, 8).Label("name", "app"))
+			b := build.New()
+			b.AddNodes(3, build.Node())
+			app := b.AddTemplate(build.Template("app").Requests(8, 8).Label("name", "app"))
 			d := b.AddDeployment("web", app, 6)
 			b.RunPod(d, 0).RunPod(d, 0).RunPod(d, 0).RunPod(d, 1).RunPod(d, 1).RunPod(d, 1)
 			b.U.Descheduler = &model.Descheduler{MaxTotal: 1, Profiles: []model.DeschedulerProfile{{Name: "dup",
@@ -921,9 +921,9 @@ func TestSymmetryRulesAreNecessary(t *testing.T) {
 		// driver starts node 2, whatever it holds (events/maintenance.go).
 		name: "MaintenanceOrder", perm: swap12,
 		build: func() (*model.Universe, *model.State) {
-			b := modeltest.New()
-			b.AddNodes(3, modeltest.Node())
-			app := b.AddTemplate(modeltest.Template("app").Requests(8, 8).Label("name", "app"))
+			b := build.New()
+			b.AddNodes(3, build.Node())
+			app := b.AddTemplate(build.Template("app").Requests(8, 8).Label("name", "app"))
 			d := b.AddDeployment("web", app, 1)
 			b.RunPod(d, 1)
 			b.AddEvent(model.Event{Kind: model.Maintenance, Slot: model.AfterStable, Parallel: 1})
@@ -938,9 +938,9 @@ func TestSymmetryRulesAreNecessary(t *testing.T) {
 		// (controllers/nodelifecycle/nodecontroller.go).
 		name: "NodeControllerSlotOrder", rule: "NodeControllerSlotOrder", podPerm: []int{1, 0},
 		build: func() (*model.Universe, *model.State) {
-			b := modeltest.New()
-			b.AddNodes(2, modeltest.Node())
-			app := b.AddTemplate(modeltest.Template("app").Requests(8, 8).Label("name", "app"))
+			b := build.New()
+			b.AddNodes(2, build.Node())
+			app := b.AddTemplate(build.Template("app").Requests(8, 8).Label("name", "app"))
 			a, c := b.AddDeployment("a", app, 1), b.AddDeployment("b", app, 1)
 			b.RunPod(a, 0).RunPod(c, 0)
 			b.AddEvent(model.Event{Kind: model.KernelPanic})
@@ -956,9 +956,9 @@ func TestSymmetryRulesAreNecessary(t *testing.T) {
 		// rescale ends the HPA's drain (events/cpupattern.go).
 		name: "CPUPatternSlotOrder", rule: "CPUPatternSlotOrder", podPerm: []int{1, 0},
 		build: func() (*model.Universe, *model.State) {
-			b := modeltest.New()
-			b.AddNodes(2, modeltest.Node())
-			app := b.AddTemplate(modeltest.Template("app").Requests(8, 8).Label("name", "app").
+			b := build.New()
+			b.AddNodes(2, build.Node())
+			app := b.AddTemplate(build.Template("app").Requests(8, 8).Label("name", "app").
 				Pattern(model.UsagePoint{CPU: 8}, model.UsagePoint{CPU: 1, At: 300}))
 			h := b.AddHPA(1, 3, 50)
 			a, c := b.AddDeployment("a", app, 1), b.AddDeployment("b", app, 1)
@@ -976,9 +976,9 @@ func TestSymmetryRulesAreNecessary(t *testing.T) {
 		// the limit takes the lower slot (controllers/descheduler).
 		name: "DeschedulerEvictionLimits", rule: "DeschedulerEvictionLimits", podPerm: []int{0, 2, 1},
 		build: func() (*model.Universe, *model.State) {
-			b := modeltest.New()
-			b.AddNodes(3, modeltest.Node())
-			app := b.AddTemplate(modeltest.Template("app").Requests(8, 8).Label("name", "app"))
+			b := build.New()
+			b.AddNodes(3, build.Node())
+			app := b.AddTemplate(build.Template("app").Requests(8, 8).Label("name", "app"))
 			d := b.AddDeployment("web", app, 3)
 			b.RunPod(d, 0).RunPodCPU(d, 0, 3).RunPodCPU(d, 0, 5)
 			b.U.Descheduler = &model.Descheduler{MaxPerNode: 1, Profiles: []model.DeschedulerProfile{{Name: "dup",
@@ -1034,9 +1034,9 @@ func TestSymmetryRulesAreNecessary(t *testing.T) {
 // automorphism of the transition relation and the nodes stay
 // interchangeable.
 func TestSymmetryDeschedulerEqualDomains(t *testing.T) {
-	b := modeltest.New()
-	b.AddNodes(3, modeltest.Node())
-	app := b.AddTemplate(modeltest.Template("app").Requests(8, 8).Label("name", "app").
+	b := build.New()
+	b.AddNodes(3, build.Node())
+	app := b.AddTemplate(build.Template("app").Requests(8, 8).Label("name", "app").
 		Spread(1, model.HostnameKey, model.ScheduleAnyway))
 	d := b.AddDeployment("web", app, 4)
 	b.RunPod(d, 1).RunPod(d, 1).RunPod(d, 2).RunPod(d, 2)

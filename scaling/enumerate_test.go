@@ -7,12 +7,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/kivi-go/kivi/model/modeltest"
 )
 
 // bounds parses "0..3,0..3" node types and "0..24/7,1..5/7" deployments
-// (min..max/maxPodsPerNode) for tests and scripts.
+// (min..max/maxPodsPerNode) for tests.
 func parseBounds(t *testing.T, nodes, deps string) Bounds {
 	t.Helper()
 	var b Bounds
@@ -45,35 +43,6 @@ func indexOf(setups []Setup, text string) int {
 		}
 	}
 	return -1
-}
-
-// TestEnumerationScript is the golden script of the enumeration:
-//
-//	enumerate nodes=<ranges> deps=<ranges/perNode> [fast=F] [from=A] [to=B]
-//
-// prints the total and the setups A..B (1-based, as Kivi counts them).
-func TestEnumerationScript(t *testing.T) {
-	modeltest.RunScript(t, "testdata/enumerate.txt", func(t *testing.T, c modeltest.Command) string {
-		switch c.Name {
-		case "enumerate":
-			b := parseBounds(t, c.Arg("nodes", ""), c.Arg("deps", ""))
-			fast, _ := strconv.Atoi(c.Arg("fast", "0"))
-			setups, err := Enumerate(b, EnumerateOptions{FastFind: fast})
-			if err != nil {
-				return "error: " + err.Error()
-			}
-			from, _ := strconv.Atoi(c.Arg("from", "1"))
-			to, _ := strconv.Atoi(c.Arg("to", strconv.Itoa(len(setups))))
-			var out strings.Builder
-			fmt.Fprintf(&out, "%d setups, hash %s\n", len(setups), ListHash(setups)[:19])
-			for i := from; i <= min(to, len(setups)); i++ {
-				fmt.Fprintf(&out, "%d %s\n", i, setups[i-1])
-			}
-			return out.String()
-		}
-		t.Fatalf("%s: unknown command %s", c.Pos, c.Name)
-		return ""
-	})
 }
 
 // TestKiviFailurePositions: the position of each built-in case's first

@@ -20,8 +20,8 @@ import (
 // golden outputs are stable.
 var volatile = regexp.MustCompile(`Elapsed time: [0-9.]+ seconds|States: .*`)
 
-// Note: modeltest's -rewrite flag is not linked into this test binary, so
-// the flag is declared here.
+// Note: kivitest/script's -rewrite flag is not linked into this test
+// binary, so the flag is declared here.
 
 // goldenRuns are the command lines whose output is kept in
 // testdata/golden: every built-in case at scale 3, original topology

@@ -6,9 +6,13 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/kivi-go/kivi/controllers/internal/scripttest"
+	"github.com/kivi-go/kivi/controllers/deployment"
+	"github.com/kivi-go/kivi/controllers/hpa"
+	"github.com/kivi-go/kivi/controllers/kubelet"
+	"github.com/kivi-go/kivi/controllers/nodelifecycle"
+	"github.com/kivi-go/kivi/kivitest/script"
+	"github.com/kivi-go/kivi/kivitest/script/build"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/modeltest"
 )
 
 // cluster is a random small cluster for the property test: nodes, a few
@@ -21,10 +25,10 @@ type cluster struct {
 }
 
 func genCluster(t *rapid.T) cluster {
-	b := modeltest.New()
+	b := build.New()
 	nodes := rapid.IntRange(1, 3).Draw(t, "nodes")
 	for range nodes {
-		nb := modeltest.Node().CPU(64)
+		nb := build.Node().CPU(64)
 		if rapid.IntRange(0, 4).Draw(t, "tainted") == 0 {
 			nb.Taint("dedicated", "x", model.NoExecute)
 		}
@@ -32,7 +36,7 @@ func genCluster(t *rapid.T) cluster {
 	}
 	templates := make([]int, 3)
 	for i := range templates {
-		tb := modeltest.Template(fmt.Sprint("t", i)).Requests(int64(rapid.IntRange(1, 8).Draw(t, "cpu")), 4)
+		tb := build.Template(fmt.Sprint("t", i)).Requests(int64(rapid.IntRange(1, 8).Draw(t, "cpu")), 4)
 		if rapid.Bool().Draw(t, "tolerates") {
 			tb.Toleration("dedicated", "x", model.NoExecute)
 		}
@@ -90,7 +94,14 @@ func genCluster(t *rapid.T) cluster {
 // steps (rollouts terminate) at which every deployment whose pods all run
 // has completed its rollout.
 func TestWorkloadInvariants(t *testing.T) {
-	procs := scripttest.Processes()
+	procs := map[string]model.Process{
+		"deployment":     deployment.New(),
+		"kubelet":        kubelet.New(),
+		"scheduler":      script.FirstFit{},
+		"nodecontroller": nodelifecycle.NewNodeController(),
+		"taintmanager":   nodelifecycle.NewTaintManager(),
+		"hpa":            hpa.New(),
+	}
 	names := []string{"deployment", "kubelet", "scheduler", "nodecontroller", "taintmanager", "hpa"}
 	rapid.Check(t, func(t *rapid.T) {
 		c := genCluster(t)

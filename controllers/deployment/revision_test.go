@@ -3,8 +3,8 @@ package deployment
 import (
 	"testing"
 
+	"github.com/kivi-go/kivi/kivitest/script/build"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/modeltest"
 )
 
 // TestNewReplicaSet: FindNewReplicaSet (deployment/util@v1.36.3) finds a
@@ -12,11 +12,11 @@ import (
 // with both slots in use merges the two older revisions (the model's
 // two-slot limit, docs/divergences.md ("Divergences: workload controllers")).
 func TestNewReplicaSet(t *testing.T) {
-	b := modeltest.New()
-	b.AddNodes(1, modeltest.Node())
+	b := build.New()
+	b.AddNodes(1, build.Node())
 	var tmpl [3]int
 	for i := range tmpl {
-		tmpl[i] = b.AddTemplate(modeltest.Template(string(rune('a'+i))).Requests(1, 1))
+		tmpl[i] = b.AddTemplate(build.Template(string(rune('a'+i))).Requests(1, 1))
 	}
 	d := b.AddDeployment("web", tmpl[0], 2)
 	for i := 1; i < 3; i++ {

@@ -4,19 +4,19 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kivi-go/kivi/kivitest/script/build"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/modeltest"
 )
 
 // c8AfterSixPods is shipped case c8 (scale 3) after its six pods ran, as
 // controllers.md §9.1/§9.2 give it: node 1 lifecycle=on-demand, nodes 2
 // and 3 lifecycle=spot; pods 1..6 placed on nodes 1,2,3,1,2,1.
 func c8AfterSixPods(profile model.DeschedulerProfile) (*model.Universe, *model.State) {
-	b := modeltest.New()
-	b.AddNodes(1, modeltest.Node().Name("1").Label("lifecycle", "on-demand"))
-	b.AddNodes(1, modeltest.Node().Name("2").Label("lifecycle", "spot"))
-	b.AddNodes(1, modeltest.Node().Name("3").Label("lifecycle", "spot"))
-	app := b.AddTemplate(modeltest.Template("app").Requests(8, 8).Label("name", "app").
+	b := build.New()
+	b.AddNodes(1, build.Node().Name("1").Label("lifecycle", "on-demand"))
+	b.AddNodes(1, build.Node().Name("2").Label("lifecycle", "spot"))
+	b.AddNodes(1, build.Node().Name("3").Label("lifecycle", "spot"))
+	app := b.AddTemplate(build.Template("app").Requests(8, 8).Label("name", "app").
 		Spread(1, "hostname", model.ScheduleAnyway).Spread(1, "lifecycle", model.ScheduleAnyway).
 		Preferred(4, "lifecycle", "spot").Preferred(5, "lifecycle", "on-demand"))
 	d := b.AddDeployment("app", app, 6)

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kivi-go/kivi/kivitest/script/build"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/modeltest"
 )
 
 // stacked is (5,3,1) pods of one ReplicaSet on three nodes
@@ -108,7 +108,7 @@ func TestCountersResetEveryCycle(t *testing.T) {
 // pod bound to a node; the trace prints Kivi's status 2 and the pod does
 // not become WasRunning.
 func TestPendingBoundPodIsEvictable(t *testing.T) {
-	b := modeltest.New()
+	b := build.New()
 	b.AddNodes(2, upstreamNode(""))
 	d := b.AddDeployment("web", b.AddTemplate(upstreamPod()), 2)
 	b.RunPod(d, 0).PendingPod(d, 0)
@@ -130,7 +130,7 @@ func TestPendingBoundPodIsEvictable(t *testing.T) {
 // TestUnboundAndNotReadyPodsAreInvisible: only pods on the cycle's nodes
 // are listed (upstream lists pods per Ready node).
 func TestUnboundAndNotReadyPodsAreInvisible(t *testing.T) {
-	b := modeltest.New()
+	b := build.New()
 	b.AddNodes(3, upstreamNode(""))
 	d := b.AddDeployment("web", b.AddTemplate(upstreamPod()), 4)
 	b.RunPod(d, 2).RunPod(d, 2).PendingPod(d, -1).PendingPod(d, -1)

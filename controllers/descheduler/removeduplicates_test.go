@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/kivi-go/kivi/kivitest/script/build"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/modeltest"
 )
 
 // dupCase is one stanza transcribed from descheduler
@@ -15,9 +15,9 @@ import (
 // deployment; pods[i] lists, per owner, the node of each of its pods.
 type dupCase struct {
 	name     string // upstream description
-	nodes    []*modeltest.NodeBuilder
+	nodes    []*build.NodeBuilder
 	notReady []int // nodes left out of the cycle (upstream: not passed in)
-	template func() *modeltest.TemplateBuilder
+	template func() *build.TemplateBuilder
 	pods     [][]int
 	profile  model.DeschedulerProfile
 	edit     func(u *model.Universe, s *model.State)
@@ -31,16 +31,16 @@ type dupCase struct {
 	wantPods []int
 }
 
-func upstreamNode(name string) *modeltest.NodeBuilder {
-	return modeltest.Node().Name(name).CPU(2000).Mem(3000).MaxPods(10)
+func upstreamNode(name string) *build.NodeBuilder {
+	return build.Node().Name(name).CPU(2000).Mem(3000).MaxPods(10)
 }
 
-func upstreamPod() *modeltest.TemplateBuilder {
-	return modeltest.Template("rs").Requests(100, 0).Label("app", "rs")
+func upstreamPod() *build.TemplateBuilder {
+	return build.Template("rs").Requests(100, 0).Label("app", "rs")
 }
 
-func nodesNamed(names ...string) []*modeltest.NodeBuilder {
-	var out []*modeltest.NodeBuilder
+func nodesNamed(names ...string) []*build.NodeBuilder {
+	var out []*build.NodeBuilder
 	for _, n := range names {
 		out = append(out, upstreamNode(n))
 	}
@@ -64,7 +64,7 @@ func concat(parts ...[]int) []int {
 }
 
 func (tc dupCase) build() (*model.Universe, *model.State) {
-	b := modeltest.New()
+	b := build.New()
 	for _, nb := range tc.nodes {
 		b.AddNodes(1, nb)
 	}
@@ -101,11 +101,11 @@ func TestRemoveDuplicatesUpstream(t *testing.T) {
 			nodes: nodesNamed("n1", "n2"), pods: [][]int{{0, 0, 0}}, profile: dupProfile(false), want: 1, wantPods: []int{1}},
 		{name: "TestFindDuplicatePods: Pods are: ... critical pod annotation - none should be evicted.",
 			nodes: nodesNamed("n1", "n2"), pods: [][]int{{0, 0, 0}}, profile: dupProfile(false),
-			template: func() *modeltest.TemplateBuilder { return upstreamPod().Critical() }, want: 0},
+			template: func() *build.TemplateBuilder { return upstreamPod().Critical() }, want: 0},
 		{name: "(model) critical pods with evictSystemCriticalPods: 1 should be evicted",
 			nodes: nodesNamed("n1", "n2"), pods: [][]int{{0, 0, 0}},
 			profile:  model.DeschedulerProfile{Balance: []model.BalancePlugin{model.RemoveDuplicates}, EvictSystemCriticalPods: true},
-			template: func() *modeltest.TemplateBuilder { return upstreamPod().Critical() }, want: 1},
+			template: func() *build.TemplateBuilder { return upstreamPod().Critical() }, want: 1},
 		{name: "(model) bare pods are protected (FailedBarePods): none should be evicted",
 			nodes: nodesNamed("n1", "n2"), pods: [][]int{{0, 0, 0}}, profile: dupProfile(false),
 			edit: func(u *model.Universe, s *model.State) {
@@ -117,18 +117,18 @@ func TestRemoveDuplicatesUpstream(t *testing.T) {
 			nodes: nodesNamed("n1", "n2"), pods: [][]int{{0, 0}, {}}, profile: dupProfile(false),
 			edit: func(u *model.Universe, s *model.State) { s.Pods[1].Template = 1 }, want: 0},
 		{name: "TestFindDuplicatePods: ... Only node available has a taint, and nodeFit set to true. 0 should be evicted.",
-			nodes:   []*modeltest.NodeBuilder{upstreamNode("n1"), upstreamNode("n3").Taint("hardware", "gpu", model.NoSchedule)},
+			nodes:   []*build.NodeBuilder{upstreamNode("n1"), upstreamNode("n3").Taint("hardware", "gpu", model.NoSchedule)},
 			pods:    [][]int{{0, 0, 0}},
 			profile: dupProfile(true), want: 0},
 		{name: "TestFindDuplicatePods: ... Only node available has an incorrect node label, and nodeFit set to true. 0 should be evicted.",
-			nodes:    []*modeltest.NodeBuilder{upstreamNode("n1"), upstreamNode("n4").Label("datacenter", "east")},
-			template: func() *modeltest.TemplateBuilder { return upstreamPod().NodeSelector("datacenter", "west") },
+			nodes:    []*build.NodeBuilder{upstreamNode("n1"), upstreamNode("n4").Label("datacenter", "east")},
+			template: func() *build.TemplateBuilder { return upstreamPod().NodeSelector("datacenter", "west") },
 			pods:     [][]int{{0, 0, 0}}, profile: dupProfile(true), want: 0},
 		{name: "TestFindDuplicatePods: ... Only node available does not have enough CPU, and nodeFit set to true. 0 should be evicted.",
-			nodes: []*modeltest.NodeBuilder{upstreamNode("n1"), modeltest.Node().Name("n6").CPU(200).Mem(200).MaxPods(10).Reserved(150, 150)},
+			nodes: []*build.NodeBuilder{upstreamNode("n1"), build.Node().Name("n6").CPU(200).Mem(200).MaxPods(10).Reserved(150, 150)},
 			pods:  [][]int{{0, 0, 0}}, profile: dupProfile(true), want: 0},
 		{name: "TestFindDuplicatePods: ... Only node available has enough CPU, and nodeFit set to true. 1 should be evicted.",
-			nodes: []*modeltest.NodeBuilder{upstreamNode("n1"), modeltest.Node().Name("n6").CPU(200).Mem(200).MaxPods(10).Reserved(100, 150)},
+			nodes: []*build.NodeBuilder{upstreamNode("n1"), build.Node().Name("n6").CPU(200).Mem(200).MaxPods(10).Reserved(100, 150)},
 			pods:  [][]int{{0, 0, 0}}, profile: dupProfile(true), want: 1},
 		{name: "TestRemoveDuplicatesUniformly: Evict pods uniformly",
 			nodes: nodesNamed("n1", "n2", "n3"), pods: [][]int{three}, profile: dupProfile(false), want: 2, wantPods: []int{1, 2}},
@@ -143,14 +143,14 @@ func TestRemoveDuplicatesUpstream(t *testing.T) {
 		{name: "TestRemoveDuplicatesUniformly: Evict pods with a single pod with three nodes",
 			nodes: nodesNamed("n1", "n2", "n3"), pods: [][]int{{0}}, profile: dupProfile(false), want: 0},
 		{name: "TestRemoveDuplicatesUniformly: Evict pods uniformly respecting taints",
-			nodes: []*modeltest.NodeBuilder{upstreamNode("worker1"), upstreamNode("worker2"), upstreamNode("worker3"),
+			nodes: []*build.NodeBuilder{upstreamNode("worker1"), upstreamNode("worker2"), upstreamNode("worker3"),
 				upstreamNode("master1").Taint("node-role.kubernetes.io/control-plane", "", model.NoSchedule),
 				upstreamNode("master2").Taint("node-role.kubernetes.io/control-plane", "", model.NoSchedule),
 				upstreamNode("master3").Taint("node-role.kubernetes.io/control-plane", "", model.NoSchedule)},
-			template: func() *modeltest.TemplateBuilder { return upstreamPod().Toleration("k1", "v1", model.NoSchedule) },
+			template: func() *build.TemplateBuilder { return upstreamPod().Toleration("k1", "v1", model.NoSchedule) },
 			pods:     [][]int{three}, profile: dupProfile(false), want: 2},
 		{name: "TestRemoveDuplicatesUniformly: Evict pods uniformly respecting RequiredDuringSchedulingIgnoredDuringExecution node affinity",
-			nodes: []*modeltest.NodeBuilder{upstreamNode("worker1"), upstreamNode("worker2"), upstreamNode("worker3"),
+			nodes: []*build.NodeBuilder{upstreamNode("worker1"), upstreamNode("worker2"), upstreamNode("worker3"),
 				upstreamNode("master1").Label("node-role.kubernetes.io/control-plane", ""),
 				upstreamNode("master2").Label("node-role.kubernetes.io/control-plane", ""),
 				upstreamNode("master3").Label("node-role.kubernetes.io/control-plane", "")},
@@ -161,16 +161,16 @@ func TestRemoveDuplicatesUpstream(t *testing.T) {
 					{Key: "k1", Operator: model.OpDoesNotExist}}}}
 			}},
 		{name: "TestRemoveDuplicatesUniformly: Evict pods uniformly respecting node selector",
-			nodes: []*modeltest.NodeBuilder{upstreamNode("worker1").Label("node-role.kubernetes.io/worker", "k2"),
+			nodes: []*build.NodeBuilder{upstreamNode("worker1").Label("node-role.kubernetes.io/worker", "k2"),
 				upstreamNode("worker2").Label("node-role.kubernetes.io/worker", "k2"), upstreamNode("worker3").Label("node-role.kubernetes.io/worker", "k2"),
 				upstreamNode("master1"), upstreamNode("master2"), upstreamNode("master3")},
-			template: func() *modeltest.TemplateBuilder {
+			template: func() *build.TemplateBuilder {
 				return upstreamPod().NodeSelector("node-role.kubernetes.io/worker", "k2")
 			},
 			pods: [][]int{three}, profile: dupProfile(false), want: 2},
 		{name: "TestRemoveDuplicatesUniformly: Evict pods uniformly respecting node selector with zero target nodes",
 			nodes: nodesNamed("worker1", "worker2", "worker3", "master1", "master2", "master3"),
-			template: func() *modeltest.TemplateBuilder {
+			template: func() *build.TemplateBuilder {
 				return upstreamPod().NodeSelector("node-role.kubernetes.io/worker", "k2")
 			},
 			pods: [][]int{three}, profile: dupProfile(false), want: 0},

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/kivi-go/kivi/kivitest/script/build"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/modeltest"
 )
 
 // tscCase is one stanza transcribed from descheduler
@@ -15,7 +15,7 @@ import (
 // is a deployment of its own template (all groups match selector foo=bar).
 type tscCase struct {
 	name   string
-	nodes  []*modeltest.NodeBuilder
+	nodes  []*build.NodeBuilder
 	groups []podGroup
 	// profile defaults to tscProfile(nodeFit).
 	profile *model.DeschedulerProfile
@@ -32,12 +32,12 @@ type podGroup struct {
 	count       int
 	node        int
 	constraints []model.SpreadConstraint
-	tmpl        func(*modeltest.TemplateBuilder) *modeltest.TemplateBuilder
+	tmpl        func(*build.TemplateBuilder) *build.TemplateBuilder
 	noOwners    bool
 	terminating bool
 }
 
-func zoneNode(name, zone string) *modeltest.NodeBuilder {
+func zoneNode(name, zone string) *build.NodeBuilder {
 	return upstreamNode(name).Label("zone", zone)
 }
 
@@ -53,7 +53,7 @@ func keyConstraint(maxSkew int, key string, when model.WhenUnsatisfiable) []mode
 }
 
 func (tc tscCase) build() (*model.Universe, *model.State) {
-	b := modeltest.New()
+	b := build.New()
 	for _, nb := range tc.nodes {
 		b.AddNodes(1, nb)
 	}
@@ -61,7 +61,7 @@ func (tc tscCase) build() (*model.Universe, *model.State) {
 	var spans []groupPods
 	slot := 0
 	for g, pg := range tc.groups {
-		tb := modeltest.Template(fmt.Sprintf("g%d", g+1)).Requests(100, 0).Label("foo", "bar")
+		tb := build.Template(fmt.Sprintf("g%d", g+1)).Requests(100, 0).Label("foo", "bar")
 		for _, c := range pg.constraints {
 			tb.SpreadWith(c)
 		}
@@ -96,11 +96,11 @@ func (tc tscCase) build() (*model.Universe, *model.State) {
 }
 
 func TestTopologySpreadUpstream(t *testing.T) {
-	twoZones := func() []*modeltest.NodeBuilder {
-		return []*modeltest.NodeBuilder{zoneNode("n1", "zoneA"), zoneNode("n2", "zoneB")}
+	twoZones := func() []*build.NodeBuilder {
+		return []*build.NodeBuilder{zoneNode("n1", "zoneA"), zoneNode("n2", "zoneB")}
 	}
-	osNodes := func(extra ...string) []*modeltest.NodeBuilder {
-		var out []*modeltest.NodeBuilder
+	osNodes := func(extra ...string) []*build.NodeBuilder {
+		var out []*build.NodeBuilder
 		for i, v := range []string{"linNodeA", "linNodeB", "linNodeC"} {
 			out = append(out, upstreamNode(fmt.Sprint("n", i+1)).Label("node", v).Label("os", "linux"))
 		}
@@ -109,8 +109,8 @@ func TestTopologySpreadUpstream(t *testing.T) {
 		}
 		return out
 	}
-	nodeSel := func(k, v string) func(*modeltest.TemplateBuilder) *modeltest.TemplateBuilder {
-		return func(tb *modeltest.TemplateBuilder) *modeltest.TemplateBuilder { return tb.NodeSelector(k, v) }
+	nodeSel := func(k, v string) func(*build.TemplateBuilder) *build.TemplateBuilder {
+		return func(tb *build.TemplateBuilder) *build.TemplateBuilder { return tb.NodeSelector(k, v) }
 	}
 	soft := keyConstraint(1, "zone", model.ScheduleAnyway)
 	all := tscProfile(false)
@@ -118,23 +118,23 @@ func TestTopologySpreadUpstream(t *testing.T) {
 	noTBNF := tscProfile(true)
 	noTBNF.TopologyBalanceNodeFit = false
 	nodeKey := func(maxSkew int) []model.SpreadConstraint { return keyConstraint(maxSkew, "node", model.DoNotSchedule) }
-	taintTest := func(e model.TaintEffect) []*modeltest.NodeBuilder {
-		return []*modeltest.NodeBuilder{zoneNode("n1", "zoneA"), zoneNode("n2", "zoneB").Taint("taint-test", "test", e)}
+	taintTest := func(e model.TaintEffect) []*build.NodeBuilder {
+		return []*build.NodeBuilder{zoneNode("n1", "zoneA"), zoneNode("n2", "zoneB").Taint("taint-test", "test", e)}
 	}
 	twoPodsTaint := func(tolerate bool) []podGroup {
 		first := podGroup{count: 1, node: 0, constraints: defaultConstraint(1)}
 		if tolerate {
-			first.tmpl = func(tb *modeltest.TemplateBuilder) *modeltest.TemplateBuilder {
+			first.tmpl = func(tb *build.TemplateBuilder) *build.TemplateBuilder {
 				return tb.Toleration("taint-test", "test", model.NoSchedule)
 			}
 		}
 		return []podGroup{first, {count: 1, node: 0, tmpl: nodeSel("zone", "zoneA")}}
 	}
-	threeZones := func(cpuA int64) []*modeltest.NodeBuilder {
-		return []*modeltest.NodeBuilder{
-			modeltest.Node().Name("n1").CPU(cpuA).Mem(2000).MaxPods(9).Label("zone", "zoneA"),
-			modeltest.Node().Name("n2").CPU(1000).Mem(2000).MaxPods(9).Label("zone", "zoneB"),
-			modeltest.Node().Name("n3").CPU(1000).Mem(2000).MaxPods(9).Label("zone", "zoneC")}
+	threeZones := func(cpuA int64) []*build.NodeBuilder {
+		return []*build.NodeBuilder{
+			build.Node().Name("n1").CPU(cpuA).Mem(2000).MaxPods(9).Label("zone", "zoneA"),
+			build.Node().Name("n2").CPU(1000).Mem(2000).MaxPods(9).Label("zone", "zoneB"),
+			build.Node().Name("n3").CPU(1000).Mem(2000).MaxPods(9).Label("zone", "zoneC")}
 	}
 	sizes234 := []podGroup{{count: 2, node: 0, constraints: defaultConstraint(1)},
 		{count: 3, node: 1, constraints: defaultConstraint(1)}, {count: 4, node: 2, constraints: defaultConstraint(1)}}
@@ -159,7 +159,7 @@ func TestTopologySpreadUpstream(t *testing.T) {
 			nodes: twoZones(), nodeFit: true,
 			groups: []podGroup{
 				{count: 2, node: 0, constraints: defaultConstraint(1), tmpl: nodeSel("zone", "zoneA")},
-				{count: 1, node: 0, constraints: defaultConstraint(1), tmpl: func(tb *modeltest.TemplateBuilder) *modeltest.TemplateBuilder {
+				{count: 1, node: 0, constraints: defaultConstraint(1), tmpl: func(tb *build.TemplateBuilder) *build.TemplateBuilder {
 					return tb.Required("foo", "bar")
 				}},
 				{count: 1, node: 0, constraints: defaultConstraint(1)}},
@@ -182,34 +182,34 @@ func TestTopologySpreadUpstream(t *testing.T) {
 				{count: 3, node: 4, constraints: nodeKey(1), tmpl: nodeSel("os", "windows")},
 				{count: 1, node: 5, constraints: nodeKey(1), tmpl: nodeSel("os", "windows")}}, want: 0},
 		{name: "3 domains, sizes [0, 1, 100], maxSkew=1, move 66 pods to get [34, 33, 34]",
-			nodes:  []*modeltest.NodeBuilder{zoneNode("n1", "zoneA"), zoneNode("n2", "zoneB"), zoneNode("n3", "zoneC")},
+			nodes:  []*build.NodeBuilder{zoneNode("n1", "zoneA"), zoneNode("n2", "zoneB"), zoneNode("n3", "zoneC")},
 			groups: []podGroup{{count: 1, node: 1, constraints: defaultConstraint(1)}, {count: 100, node: 2}}, want: 66},
 		{name: "4 domains, sizes [0, 1, 3, 5], should move 3 to get [2, 2, 3, 2]",
-			nodes:  []*modeltest.NodeBuilder{zoneNode("n1", "zoneA"), zoneNode("n2", "zoneB"), zoneNode("n3", "zoneC"), zoneNode("n4", "zoneD")},
+			nodes:  []*build.NodeBuilder{zoneNode("n1", "zoneA"), zoneNode("n2", "zoneB"), zoneNode("n3", "zoneC"), zoneNode("n4", "zoneD")},
 			groups: []podGroup{{count: 1, node: 1, constraints: defaultConstraint(1)}, {count: 3, node: 2}, {count: 5, node: 3}},
 			want:   3},
 		{name: "2 domains size [2 6], maxSkew=2, should move 1 to get [3 5]", nodes: twoZones(),
 			groups: []podGroup{{count: 1, node: 0, constraints: defaultConstraint(2)}, {count: 1, node: 0}, {count: 6, node: 1}}, want: 1},
 		{name: "2 domains size [2 6], maxSkew=2, can't move any because of node taints", nodeFit: true,
-			nodes:  []*modeltest.NodeBuilder{zoneNode("n1", "zoneA").Taint("hardware", "gpu", model.NoSchedule), zoneNode("n2", "zoneB")},
+			nodes:  []*build.NodeBuilder{zoneNode("n1", "zoneA").Taint("hardware", "gpu", model.NoSchedule), zoneNode("n2", "zoneB")},
 			groups: []podGroup{{count: 1, node: 0, constraints: defaultConstraint(2)}, {count: 1, node: 0}, {count: 6, node: 1}}, want: 0},
 		{name: "2 domains size [2 6], maxSkew=2, can't move any because node1 does not have enough CPU", nodeFit: true,
-			nodes:  []*modeltest.NodeBuilder{modeltest.Node().Name("n1").CPU(200).Mem(3000).MaxPods(10).Label("zone", "zoneA"), zoneNode("n2", "zoneB")},
+			nodes:  []*build.NodeBuilder{build.Node().Name("n1").CPU(200).Mem(3000).MaxPods(10).Label("zone", "zoneA"), zoneNode("n2", "zoneB")},
 			groups: []podGroup{{count: 1, node: 0, constraints: defaultConstraint(2)}, {count: 1, node: 0}, {count: 6, node: 1}}, want: 0},
 		{name: "Multiple constraints (6 nodes/2 zones, 4 pods)", profile: &all,
-			nodes: []*modeltest.NodeBuilder{
+			nodes: []*build.NodeBuilder{
 				upstreamNode("n1").Label("topology.kubernetes.io/zone", "zoneA"), upstreamNode("n2").Label("topology.kubernetes.io/zone", "zoneA"),
 				upstreamNode("n3").Label("topology.kubernetes.io/zone", "zoneA"), upstreamNode("n4").Label("topology.kubernetes.io/zone", "zoneB"),
 				upstreamNode("n5").Label("topology.kubernetes.io/zone", "zoneB"), upstreamNode("n6").Label("topology.kubernetes.io/zone", "zoneB")},
 			groups: []podGroup{{count: 1, node: 0}, {count: 1, node: 1}, {count: 1, node: 2}, {count: 1, node: 3}},
 			want:   1},
 		{name: "3 domains size [8 7 0], maxSkew=1, should move 5 to get [5 5 5]",
-			nodes:  []*modeltest.NodeBuilder{zoneNode("n1", "zoneA"), zoneNode("n2", "zoneB"), zoneNode("n3", "zoneC")},
+			nodes:  []*build.NodeBuilder{zoneNode("n1", "zoneA"), zoneNode("n2", "zoneB"), zoneNode("n3", "zoneC")},
 			groups: []podGroup{{count: 8, node: 0, constraints: defaultConstraint(1)}, {count: 7, node: 1, constraints: defaultConstraint(1)}},
 			// upstream expects pod-5..pod-9: the last listed in name order.
 			want: 5, wantPods: []int{1, 2, 3, 9, 10}},
 		{name: "3 domains size [5 5 5], maxSkew=1, should move 0 to retain [5 5 5]",
-			nodes: []*modeltest.NodeBuilder{zoneNode("n1", "zoneA"), zoneNode("n2", "zoneB"), zoneNode("n3", "zoneC")},
+			nodes: []*build.NodeBuilder{zoneNode("n1", "zoneA"), zoneNode("n2", "zoneB"), zoneNode("n3", "zoneC")},
 			groups: []podGroup{{count: 5, node: 0, constraints: defaultConstraint(1)}, {count: 5, node: 1, constraints: defaultConstraint(1)},
 				{count: 5, node: 2, constraints: defaultConstraint(1)}}, want: 0},
 		{name: "2 domains, sizes [2,0], maxSkew=1, move 1 pod since pod tolerates the node with taint",
@@ -229,11 +229,11 @@ func TestTopologySpreadUpstream(t *testing.T) {
 		{name: "3 domains, sizes [2,3,4], maxSkew=1, args.NodeFit is false, and not enough cpu on zoneA; 1 should be moved to force scale-up",
 			nodes: threeZones(250), groups: sizes234, profile: &noTBNF, want: 1, wantPods: []int{6}},
 		{name: "2 domains, sizes [[1,4], [2,1]], maxSkew=1, NodeFit is enabled; should move 1", nodeFit: true,
-			nodes: []*modeltest.NodeBuilder{
-				modeltest.Node().Name("A1").CPU(1000).Mem(2000).MaxPods(9).Label("zone", "zoneA"),
-				modeltest.Node().Name("A2").CPU(1000).Mem(2000).MaxPods(9).Label("zone", "zoneA"),
-				modeltest.Node().Name("B1").CPU(1000).Mem(2000).MaxPods(9).Label("zone", "zoneB"),
-				modeltest.Node().Name("B2").CPU(1000).Mem(2000).MaxPods(9).Label("zone", "zoneB")},
+			nodes: []*build.NodeBuilder{
+				build.Node().Name("A1").CPU(1000).Mem(2000).MaxPods(9).Label("zone", "zoneA"),
+				build.Node().Name("A2").CPU(1000).Mem(2000).MaxPods(9).Label("zone", "zoneA"),
+				build.Node().Name("B1").CPU(1000).Mem(2000).MaxPods(9).Label("zone", "zoneB"),
+				build.Node().Name("B2").CPU(1000).Mem(2000).MaxPods(9).Label("zone", "zoneB")},
 			groups: []podGroup{{count: 1, node: 0, constraints: defaultConstraint(1)}, {count: 4, node: 1, constraints: defaultConstraint(1)},
 				{count: 2, node: 2, constraints: defaultConstraint(1)}, {count: 1, node: 3, constraints: defaultConstraint(1)}},
 			// upstream expects pod-4 (the last listed); Kivi's order takes the lowest slot.
@@ -252,7 +252,7 @@ func TestTopologySpreadUpstream(t *testing.T) {
 		for g := range cases[i].groups {
 			cases[i].groups[g].constraints = []model.SpreadConstraint{
 				whoami("topology.kubernetes.io/zone", model.ScheduleAnyway), whoami(model.HostnameKey, model.DoNotSchedule)}
-			cases[i].groups[g].tmpl = func(tb *modeltest.TemplateBuilder) *modeltest.TemplateBuilder { return tb.Label("app", "whoami") }
+			cases[i].groups[g].tmpl = func(tb *build.TemplateBuilder) *build.TemplateBuilder { return tb.Label("app", "whoami") }
 		}
 	}
 	for _, tc := range cases {
@@ -275,10 +275,10 @@ func TestTopologySpreadUpstream(t *testing.T) {
 // ones (pods on different nodes of one zone differ) and takes the lowest
 // slots of identical ones (ties.go).
 func TestTiedDomainPodsBranch(t *testing.T) {
-	b := modeltest.New()
-	b.AddNodes(2, modeltest.Node().Label("zone", "a"))
-	b.AddNodes(1, modeltest.Node().Label("zone", "b"))
-	d := b.AddDeployment("web", b.AddTemplate(modeltest.Template("app").Requests(4, 4).Label("app", "web").
+	b := build.New()
+	b.AddNodes(2, build.Node().Label("zone", "a"))
+	b.AddNodes(1, build.Node().Label("zone", "b"))
+	d := b.AddDeployment("web", b.AddTemplate(build.Template("app").Requests(4, 4).Label("app", "web").
 		Spread(1, "zone", model.DoNotSchedule)), 4)
 	b.RunPod(d, 0).RunPod(d, 0).RunPod(d, 1).RunPod(d, 1)
 	b.U.Descheduler = policy(tscProfile(false))

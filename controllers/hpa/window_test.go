@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kivi-go/kivi/kivitest/script/build"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/modeltest"
 )
 
 // TestStabilize runs sequences of window operations (kubernetes.md §2.4,
@@ -126,9 +126,9 @@ func TestWindowedHPA(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			b := modeltest.New()
-			b.AddNodes(1, modeltest.Node().CPU(64).Mem(64))
-			d := b.AddDeployment("web", b.AddTemplate(modeltest.Template("app").Requests(8, 8)), tc.replicas)
+			b := build.New()
+			b.AddNodes(1, build.Node().CPU(64).Mem(64))
+			d := b.AddDeployment("web", b.AddTemplate(build.Template("app").Requests(8, 8)), tc.replicas)
 			h := b.AddHPA(1, 6, 50)
 			b.U.HPAs[h-1].ScaleDownStabilizationSyncs = tc.syncs
 			b.WithHPA(d, h)
@@ -164,9 +164,9 @@ func TestWindowedHPA(t *testing.T) {
 // when every queue is empty (the events compete with it there), and
 // each held deployment is a choice of its own.
 func TestResyncWaitsForQuiescence(t *testing.T) {
-	b := modeltest.New()
-	b.AddNodes(1, modeltest.Node().CPU(64).Mem(64))
-	tmpl := b.AddTemplate(modeltest.Template("app").Requests(8, 8))
+	b := build.New()
+	b.AddNodes(1, build.Node().CPU(64).Mem(64))
+	tmpl := b.AddTemplate(build.Template("app").Requests(8, 8))
 	for _, name := range []string{"a", "b"} {
 		d := b.AddDeployment(name, tmpl, 2)
 		h := b.AddHPA(1, 6, 50)

@@ -3,8 +3,8 @@ package kubelet
 import (
 	"testing"
 
+	"github.com/kivi-go/kivi/kivitest/script/build"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/modeltest"
 )
 
 // TestDecide: controllers.md §4.2 — start bound Pending pods, remove
@@ -34,9 +34,9 @@ func TestDecide(t *testing.T) {
 // descheduler trigger; a removal marks MarkDeleted and feeds the
 // deployment and HPA queues.
 func TestMarksAndWiring(t *testing.T) {
-	b := modeltest.New()
-	b.AddNodes(1, modeltest.Node().Taint("k", "v", model.NoSchedule))
-	app := b.AddTemplate(modeltest.Template("app").Requests(1, 1))
+	b := build.New()
+	b.AddNodes(1, build.Node().Taint("k", "v", model.NoSchedule))
+	app := b.AddTemplate(build.Template("app").Requests(1, 1))
 	b.AddDeployment("a", app, 1)
 	web := b.AddDeployment("b", app, 1)
 	b.WithHPA(web, b.AddHPA(1, 3, 50))
@@ -74,9 +74,9 @@ func TestMarksAndWiring(t *testing.T) {
 // gives the same state.
 func TestWakeupOrder(t *testing.T) {
 	build := func(queue []int) (*model.Universe, *model.State) {
-		b := modeltest.New()
-		b.AddNodes(1, modeltest.Node())
-		app := b.AddTemplate(modeltest.Template("app").Requests(1, 1))
+		b := build.New()
+		b.AddNodes(1, build.Node())
+		app := b.AddTemplate(build.Template("app").Requests(1, 1))
 		a := b.AddDeployment("a", app, 2)
 		c := b.AddDeployment("c", app, 2)
 		b.WithHPA(a, b.AddHPA(1, 3, 50))

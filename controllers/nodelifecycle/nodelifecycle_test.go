@@ -3,8 +3,8 @@ package nodelifecycle
 import (
 	"testing"
 
+	"github.com/kivi-go/kivi/kivitest/script/build"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/modeltest"
 )
 
 // TestEvictableFromNode: controllers.md §5.2 — Pending (bound) and
@@ -35,11 +35,11 @@ func TestEvictableFromNode(t *testing.T) {
 // and tolerated NoExecute taints are not reasons. The step is marked as
 // an eviction of the owner's pods.
 func TestTaintManagerDecision(t *testing.T) {
-	b := modeltest.New()
-	b.AddNodes(1, modeltest.Node().Taint("k", "v", model.NoExecute))
-	b.AddNodes(1, modeltest.Node().Taint("k", "v", model.NoSchedule))
-	plain := b.AddTemplate(modeltest.Template("plain").Requests(1, 1))
-	tol := b.AddTemplate(modeltest.Template("tol").Requests(1, 1).Toleration("k", "v", model.NoExecute))
+	b := build.New()
+	b.AddNodes(1, build.Node().Taint("k", "v", model.NoExecute))
+	b.AddNodes(1, build.Node().Taint("k", "v", model.NoSchedule))
+	plain := b.AddTemplate(build.Template("plain").Requests(1, 1))
+	tol := b.AddTemplate(build.Template("tol").Requests(1, 1).Toleration("k", "v", model.NoExecute))
 	u, _ := b.MustBuild()
 	tests := []struct {
 		name string

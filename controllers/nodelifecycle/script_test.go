@@ -3,10 +3,9 @@ package nodelifecycle_test
 import (
 	"testing"
 
-	"github.com/kivi-go/kivi/controllers/internal/scripttest"
-	"github.com/kivi-go/kivi/model/modeltest"
+	"github.com/kivi-go/kivi/kivitest/script"
 )
 
-// TestScripts runs the golden scripts in testdata (regenerate with
-// go test ./controllers/nodelifecycle/... -rewrite, then read the diff).
-func TestScripts(t *testing.T) { modeltest.RunScripts(t, "testdata", scripttest.Run) }
+// TestScripts runs the golden scripts in testdata (kivitest/script;
+// regenerate with go test ./controllers/nodelifecycle -rewrite, then read the diff).
+func TestScripts(t *testing.T) { script.Run(t, "testdata") }

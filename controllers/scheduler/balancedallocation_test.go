@@ -4,8 +4,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/kivi-go/kivi/kivitest/script/build"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/modeltest"
 )
 
 // TestBalancedAllocationScores pins the raw score on values worked out by
@@ -47,10 +47,10 @@ func TestBalancedAllocationScores(t *testing.T) {
 // the given requests.
 func balancedPair(t *testing.T, cpu, mem int64) (*model.Universe, *model.State, int) {
 	t.Helper()
-	b := modeltest.New()
-	b.AddNodes(1, modeltest.Node().Name("n2").CPU(1000).Mem(2560))
-	b.AddNodes(1, modeltest.Node().Name("n5").CPU(1250).Mem(1792))
-	d := b.AddDeployment("app", b.AddTemplate(modeltest.Template("app").Requests(cpu, mem)), 1)
+	b := build.New()
+	b.AddNodes(1, build.Node().Name("n2").CPU(1000).Mem(2560))
+	b.AddNodes(1, build.Node().Name("n5").CPU(1250).Mem(1792))
+	d := b.AddDeployment("app", b.AddTemplate(build.Template("app").Requests(cpu, mem)), 1)
 	b.PendingPod(d, -1)
 	u, s := b.MustBuild()
 	s.Pods[0].Owner = 0

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/kivi-go/kivi/kivitest/script/build"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/modeltest"
 )
 
 // benchCluster is a cluster of the given size in three zones with two
@@ -13,13 +13,13 @@ import (
 // preferred affinity; half the pods run, the last slot waits in the
 // scheduling queue.
 func benchCluster(nodes, pods int) (*model.Universe, *model.State) {
-	b := modeltest.New()
+	b := build.New()
 	for n := range nodes {
-		b.AddNodes(1, modeltest.Node().CPU(256).Mem(256).Zone(fmt.Sprint(n%3)).Label("tier", fmt.Sprint(n%2)))
+		b.AddNodes(1, build.Node().CPU(256).Mem(256).Zone(fmt.Sprint(n%3)).Label("tier", fmt.Sprint(n%2)))
 	}
-	hard := b.AddTemplate(modeltest.Template("hard").Requests(2, 2).Label("app", "hard").
+	hard := b.AddTemplate(build.Template("hard").Requests(2, 2).Label("app", "hard").
 		Spread(2, "zone", model.DoNotSchedule))
-	soft := b.AddTemplate(modeltest.Template("soft").Requests(1, 1).Label("app", "soft").
+	soft := b.AddTemplate(build.Template("soft").Requests(1, 1).Label("app", "soft").
 		Spread(1, model.HostnameKey, model.ScheduleAnyway).Preferred(5, "tier", "1"))
 	dh := b.AddDeployment("hard", hard, pods/2)
 	ds := b.AddDeployment("soft", soft, pods-pods/2)

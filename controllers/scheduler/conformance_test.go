@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kivi-go/kivi/kivitest/script/build"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/modeltest"
 )
 
 // c8 builds Kivi's shipped case c8 at scale 3 (spec cases.md C8,
@@ -17,10 +17,10 @@ import (
 // order.
 func c8(t testing.TB) (*model.Universe, *model.State) {
 	t.Helper()
-	b := modeltest.New()
-	b.AddNodes(1, modeltest.Node().Label("lifecycle", "on-demand"))
-	b.AddNodes(2, modeltest.Node().Label("lifecycle", "spot"))
-	app := b.AddTemplate(modeltest.Template("app").Requests(8, 8).Label("name", "app").
+	b := build.New()
+	b.AddNodes(1, build.Node().Label("lifecycle", "on-demand"))
+	b.AddNodes(2, build.Node().Label("lifecycle", "spot"))
+	app := b.AddTemplate(build.Template("app").Requests(8, 8).Label("name", "app").
 		Spread(1, model.KiviHostnameKey, model.ScheduleAnyway).Spread(1, "lifecycle", model.ScheduleAnyway).
 		Preferred(4, "lifecycle", "spot").Preferred(5, "lifecycle", "on-demand"))
 	d := b.AddDeployment("app", app, 6)
@@ -159,10 +159,10 @@ func TestConformanceC8Pod1Breakdown(t *testing.T) {
 // spreading by hostname and by zone, maxSkew 1; the new pod is queued.
 func c3(t testing.TB) (*model.Universe, *model.State, int) {
 	t.Helper()
-	b := modeltest.New()
-	b.AddNodes(2, modeltest.Node().Zone("1"))
-	b.AddNodes(1, modeltest.Node().Zone("2"))
-	app := b.AddTemplate(modeltest.Template("app").Requests(8, 8).Label("name", "app").
+	b := build.New()
+	b.AddNodes(2, build.Node().Zone("1"))
+	b.AddNodes(1, build.Node().Zone("2"))
+	app := b.AddTemplate(build.Template("app").Requests(8, 8).Label("name", "app").
 		Spread(1, model.KiviHostnameKey, model.DoNotSchedule).Spread(1, "zone", model.DoNotSchedule))
 	d := b.AddDeployment("app", app, 6)
 	b.RunPod(d, 0).RunPod(d, 0).RunPod(d, 1).RunPod(d, 2).RunPod(d, 2).PendingPod(d, -1)

@@ -4,8 +4,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/kivi-go/kivi/kivitest/script/build"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/modeltest"
 )
 
 // decisionCluster is two identical nodes and a template without spread
@@ -15,16 +15,16 @@ import (
 // Pods of template twin are no siblings of web's. With taint, node 2 is
 // tainted NoSchedule.
 func decisionCluster(taint bool) (*model.Universe, *model.State) {
-	b := modeltest.New()
-	b.AddNodes(1, modeltest.Node())
-	n2 := modeltest.Node()
+	b := build.New()
+	b.AddNodes(1, build.Node())
+	n2 := build.Node()
 	if taint {
 		n2.Taint("dedicated", "x", model.NoSchedule)
 	}
 	b.AddNodes(1, n2)
-	web := b.AddDeployment("web", b.AddTemplate(modeltest.Template("web").Label("app", "web")), 2)
+	web := b.AddDeployment("web", b.AddTemplate(build.Template("web").Label("app", "web")), 2)
 	other := b.AddDeployment("other", 0, 1)
-	b.AddTemplate(modeltest.Template("twin").Label("app", "web"))
+	b.AddTemplate(build.Template("twin").Label("app", "web"))
 	b.RunPod(web, 0).PendingPod(web, -1).PendingPod(other, -1)
 	return b.MustBuild()
 }

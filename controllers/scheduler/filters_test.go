@@ -3,27 +3,27 @@ package scheduler
 import (
 	"testing"
 
+	"github.com/kivi-go/kivi/kivitest/script/build"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/modeltest"
 )
 
 // TestFilters checks each static and resource filter in isolation, with
 // the reason strings of the Kubernetes v1.36 plugins (nodename,
 // nodeaffinity, tainttoleration, noderesources/fit.go).
 func TestFilters(t *testing.T) {
-	b := modeltest.New()
-	b.AddNodes(1, modeltest.Node().Name("plain").Label("disk", "ssd"))
-	b.AddNodes(1, modeltest.Node().Name("noexec").Taint("k", "v", model.NoExecute))
-	b.AddNodes(1, modeltest.Node().Name("nosched").Taint("k", "v", model.NoSchedule))
-	b.AddNodes(1, modeltest.Node().Name("full").CPU(16).Mem(64).Reserved(10, 0))
-	b.AddNodes(1, modeltest.Node().Name("nomem").Mem(8))
-	b.AddNodes(1, modeltest.Node().Name("fewpods").MaxPods(1))
-	b.AddNodes(1, modeltest.Node().Name("down"))
-	web := b.AddTemplate(modeltest.Template("web").Requests(8, 16))
-	pinned := b.AddTemplate(modeltest.Template("pinned").NodeName(0))
-	ssd := b.AddTemplate(modeltest.Template("ssd").NodeSelector("disk", "ssd"))
-	tolerant := b.AddTemplate(modeltest.Template("tolerant").Toleration("k", "v", ""))
-	zero := b.AddTemplate(modeltest.Template("zero"))
+	b := build.New()
+	b.AddNodes(1, build.Node().Name("plain").Label("disk", "ssd"))
+	b.AddNodes(1, build.Node().Name("noexec").Taint("k", "v", model.NoExecute))
+	b.AddNodes(1, build.Node().Name("nosched").Taint("k", "v", model.NoSchedule))
+	b.AddNodes(1, build.Node().Name("full").CPU(16).Mem(64).Reserved(10, 0))
+	b.AddNodes(1, build.Node().Name("nomem").Mem(8))
+	b.AddNodes(1, build.Node().Name("fewpods").MaxPods(1))
+	b.AddNodes(1, build.Node().Name("down"))
+	web := b.AddTemplate(build.Template("web").Requests(8, 16))
+	pinned := b.AddTemplate(build.Template("pinned").NodeName(0))
+	ssd := b.AddTemplate(build.Template("ssd").NodeSelector("disk", "ssd"))
+	tolerant := b.AddTemplate(build.Template("tolerant").Toleration("k", "v", ""))
+	zero := b.AddTemplate(build.Template("zero"))
 	dWeb := b.AddDeployment("web", web, 1)
 	b.AddDeployment("pinned", pinned, 1)
 	b.AddDeployment("ssd", ssd, 1)
@@ -96,11 +96,11 @@ func TestFilters(t *testing.T) {
 // TestScores checks the three simple score plugins against their upstream
 // formulas (v1.36: helper.DefaultNormalizeScore, leastRequestedScore).
 func TestScores(t *testing.T) {
-	b := modeltest.New()
-	b.AddNodes(1, modeltest.Node().Label("tier", "gold"))
-	b.AddNodes(1, modeltest.Node().Label("tier", "silver").Taint("a", "", model.PreferNoSchedule).Taint("b", "", model.PreferNoSchedule))
-	b.AddNodes(1, modeltest.Node().CPU(32).Mem(128).Taint("a", "", model.PreferNoSchedule))
-	web := b.AddTemplate(modeltest.Template("web").Requests(8, 16).Preferred(10, "tier", "gold").Preferred(3, "tier", "silver"))
+	b := build.New()
+	b.AddNodes(1, build.Node().Label("tier", "gold"))
+	b.AddNodes(1, build.Node().Label("tier", "silver").Taint("a", "", model.PreferNoSchedule).Taint("b", "", model.PreferNoSchedule))
+	b.AddNodes(1, build.Node().CPU(32).Mem(128).Taint("a", "", model.PreferNoSchedule))
+	web := b.AddTemplate(build.Template("web").Requests(8, 16).Preferred(10, "tier", "gold").Preferred(3, "tier", "silver"))
 	d := b.AddDeployment("web", web, 2)
 	b.RunPod(d, 0).PendingPod(d, -1)
 	u, s := b.MustBuild()
@@ -134,10 +134,10 @@ func TestScores(t *testing.T) {
 // topology.kubernetes.io/zone maxSkew 5, selector = the owner's ReplicaSet),
 // none for filtering; a bare pod gets none.
 func TestSystemDefaultConstraints(t *testing.T) {
-	b := modeltest.New()
-	b.AddNodes(2, modeltest.Node().Label("topology.kubernetes.io/zone", "z1"))
-	web := b.AddTemplate(modeltest.Template("web").Label("app", "web"))
-	other := b.AddTemplate(modeltest.Template("other").Label("app", "web"))
+	b := build.New()
+	b.AddNodes(2, build.Node().Label("topology.kubernetes.io/zone", "z1"))
+	web := b.AddTemplate(build.Template("web").Label("app", "web"))
+	other := b.AddTemplate(build.Template("other").Label("app", "web"))
 	d := b.AddDeployment("web", web, 3)
 	o := b.AddDeployment("other", other, 1)
 	b.RunPod(d, 0).RunPod(o, 1).PendingPod(d, -1)

@@ -3,8 +3,8 @@ package scheduler
 import (
 	"testing"
 
+	"github.com/kivi-go/kivi/kivitest/script/build"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/modeltest"
 )
 
 // Fixtures for transcribing the tables of Kubernetes'
@@ -61,10 +61,10 @@ func tsc(maxSkew int, key string, when model.WhenUnsatisfiable, sel *model.Selec
 // buildK8s returns the universe, the state and the incoming pod's slot.
 func buildK8s(t *testing.T, nodes []kNode, existing []kPod, in kIncoming) (*model.Universe, *model.State, int) {
 	t.Helper()
-	b := modeltest.New()
+	b := build.New()
 	index := map[string]int{}
 	for _, n := range nodes {
-		nb := modeltest.Node().Name(n.name)
+		nb := build.Node().Name(n.name)
 		for k, v := range n.labels {
 			nb.Label(k, v)
 		}

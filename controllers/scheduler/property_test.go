@@ -7,8 +7,8 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/kivi-go/kivi/kivitest/script/build"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/modeltest"
 )
 
 // spreadKeys are the topology keys random constraints use: node labels
@@ -23,9 +23,9 @@ var spreadKeys = []string{"zone", "tier", model.HostnameKey, model.KiviHostnameK
 // deployment per template; pods in every phase, bare or owned, bound or
 // not; some nodes not Ready. At least one pod waits for scheduling.
 func genCluster(t *rapid.T) (*model.Universe, *model.State) {
-	b := modeltest.New()
+	b := build.New()
 	for range rapid.IntRange(1, 6).Draw(t, "nodes") {
-		nb := modeltest.Node().CPU(int64(rapid.IntRange(4, 32).Draw(t, "cpu"))).Mem(int64(rapid.IntRange(4, 32).Draw(t, "mem")))
+		nb := build.Node().CPU(int64(rapid.IntRange(4, 32).Draw(t, "cpu"))).Mem(int64(rapid.IntRange(4, 32).Draw(t, "mem")))
 		if rapid.Bool().Draw(t, "zoned") {
 			nb.Zone(rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, "zone"))
 		}
@@ -46,7 +46,7 @@ func genCluster(t *rapid.T) (*model.Universe, *model.State) {
 	nodes := len(b.U.Nodes)
 	templates := rapid.IntRange(1, 3).Draw(t, "templates")
 	for i := range templates {
-		tb := modeltest.Template(fmt.Sprint("t", i)).
+		tb := build.Template(fmt.Sprint("t", i)).
 			Requests(int64(rapid.IntRange(0, 8).Draw(t, "cpu")), int64(rapid.IntRange(0, 8).Draw(t, "mem"))).
 			Label("app", rapid.SampledFrom([]string{"x", "y"}).Draw(t, "app"))
 		if rapid.IntRange(0, 3).Draw(t, "selector") == 0 {

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/kivi-go/kivi/kivitest/script/build"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/modeltest"
 )
 
 // run steps the scheduler once with tracing and returns the trace lines.
@@ -24,9 +24,9 @@ func run(u *model.Universe, s *model.State) []string {
 // that is Running, Terminating or already bound is dropped without a
 // cycle, a trace line or an HPA wake-up.
 func TestStepSkipsPodsNotWaiting(t *testing.T) {
-	b := modeltest.New()
-	b.AddNodes(2, modeltest.Node())
-	d := b.AddDeployment("web", b.AddTemplate(modeltest.Template("web").Requests(8, 8)), 3)
+	b := build.New()
+	b.AddNodes(2, build.Node())
+	d := b.AddDeployment("web", b.AddTemplate(build.Template("web").Requests(8, 8)), 3)
 	b.WithHPA(d, b.AddHPA(1, 5, 80))
 	b.RunPod(d, 0).PendingPod(d, 1).PendingPod(d, -1)
 	u, s := b.MustBuild()
@@ -55,11 +55,11 @@ func TestStepSkipsPodsNotWaiting(t *testing.T) {
 func TestStepBindsAndWakes(t *testing.T) {
 	for _, hasHPA := range []bool{false, true} {
 		t.Run(fmt.Sprint("hpa=", hasHPA), func(t *testing.T) {
-			b := modeltest.New()
-			b.AddNodes(1, modeltest.Node().CPU(8))
-			b.AddNodes(1, modeltest.Node())
-			other := b.AddDeployment("other", b.AddTemplate(modeltest.Template("other")), 0)
-			d := b.AddDeployment("web", b.AddTemplate(modeltest.Template("web").Requests(8, 8)), 1)
+			b := build.New()
+			b.AddNodes(1, build.Node().CPU(8))
+			b.AddNodes(1, build.Node())
+			other := b.AddDeployment("other", b.AddTemplate(build.Template("other")), 0)
+			d := b.AddDeployment("web", b.AddTemplate(build.Template("web").Requests(8, 8)), 1)
 			if hasHPA {
 				b.WithHPA(d, b.AddHPA(1, 5, 80))
 			}
@@ -94,9 +94,9 @@ func TestStepBindsAndWakes(t *testing.T) {
 // (spec README policy 3); with LowestIndex it takes the first (§1.5).
 func TestStepBranchesOnTies(t *testing.T) {
 	build := func(tb model.TieBreak) (*model.Universe, *model.State) {
-		b := modeltest.New()
-		b.AddNodes(3, modeltest.Node())
-		d := b.AddDeployment("web", b.AddTemplate(modeltest.Template("web").Requests(8, 8)), 1)
+		b := build.New()
+		b.AddNodes(3, build.Node())
+		d := b.AddDeployment("web", b.AddTemplate(build.Template("web").Requests(8, 8)), 1)
 		b.RunPod(d, 0).PendingPod(d, -1)
 		b.U.Options.TieBreak = tb
 		u, s := b.MustBuild()
@@ -132,9 +132,9 @@ func TestStepBranchesOnTies(t *testing.T) {
 // TestStepDrainStopsAtFailure: the first pod without a feasible node fails
 // the state and the drain ends; later pods stay queued.
 func TestStepDrainStopsAtFailure(t *testing.T) {
-	b := modeltest.New()
-	b.AddNodes(1, modeltest.Node().CPU(8))
-	d := b.AddDeployment("web", b.AddTemplate(modeltest.Template("web").Requests(16, 8)), 2)
+	b := build.New()
+	b.AddNodes(1, build.Node().CPU(8))
+	d := b.AddDeployment("web", b.AddTemplate(build.Template("web").Requests(16, 8)), 2)
 	b.PendingPod(d, -1).PendingPod(d, -1)
 	u, s := b.MustBuild()
 	s.Enqueue(model.SchedulerQueue, 0)

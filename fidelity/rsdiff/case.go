@@ -11,8 +11,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/kivi-go/kivi/controllers/deployment"
+	"github.com/kivi-go/kivi/kivitest/script/build"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/modeltest"
 )
 
 // Set names which pods of a Case belong together.
@@ -113,12 +113,12 @@ func (c *Case) Model() ([][]int, error) {
 // victim set's pods, every set's spec equal to its pods otherwise, and
 // web queued for the deployment controller.
 func (c *Case) modelState() (*model.Universe, *model.State, error) {
-	b := modeltest.New()
-	b.AddNodes(c.Nodes, modeltest.Node())
+	b := build.New()
+	b.AddNodes(c.Nodes, build.Node())
 	tmpl := []int{
-		b.AddTemplate(modeltest.Template("web-a").Requests(1, 1)),
-		b.AddTemplate(modeltest.Template("web-b").Requests(1, 1)),
-		b.AddTemplate(modeltest.Template("other").Requests(1, 1)),
+		b.AddTemplate(build.Template("web-a").Requests(1, 1)),
+		b.AddTemplate(build.Template("web-b").Requests(1, 1)),
+		b.AddTemplate(build.Template("other").Requests(1, 1)),
 	}
 	b.AddDeployment("web", tmpl[Victim], 0)
 	b.AddDeployment("other", tmpl[Other], 0)

@@ -13,7 +13,7 @@ import (
 
 	"github.com/kivi-go/kivi/inputs/casefile"
 	"github.com/kivi-go/kivi/inputs/cases"
-	_ "github.com/kivi-go/kivi/model/modeltest" // defines -rewrite
+	_ "github.com/kivi-go/kivi/kivitest/script" // defines -rewrite
 )
 
 // examplesDir holds one case file per case and variant at the default
@@ -21,7 +21,7 @@ import (
 const examplesDir = "../../examples/cases"
 
 // rewriting reports whether the test runs with -rewrite (the flag is
-// modeltest's, shared by every golden file of the module).
+// kivitest/script's, shared by every golden file of the module).
 func rewriting() bool {
 	f := flag.Lookup("rewrite")
 	return f != nil && f.Value.String() == "true"

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/kivi-go/kivi/compose"
+	"github.com/kivi-go/kivi/kivitest/script/build"
 	"github.com/kivi-go/kivi/model"
-	"github.com/kivi-go/kivi/model/modeltest"
 	"github.com/kivi-go/kivi/reduction/symmetry"
 )
 
@@ -15,141 +15,141 @@ import (
 func TestClasses(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		build func(b *modeltest.Builder)
+		build func(b *build.Builder)
 		want  string
 		rules string
 	}{{
 		name:  "identical nodes are one class",
-		build: func(b *modeltest.Builder) { b.AddNodes(4, modeltest.Node()) },
+		build: func(b *build.Builder) { b.AddNodes(4, build.Node()) },
 		want:  "[[0 1 2 3]]",
 	}, {
 		name: "labels other than the hostname keys separate (scheduler spread domains, NodeFit)",
-		build: func(b *modeltest.Builder) {
-			b.AddNodes(2, modeltest.Node().Zone("a"))
-			b.AddNodes(2, modeltest.Node().Zone("b"))
+		build: func(b *build.Builder) {
+			b.AddNodes(2, build.Node().Zone("a"))
+			b.AddNodes(2, build.Node().Zone("b"))
 		},
 		want: "[[0 1] [2 3]]",
 	}, {
 		name: "capacity and reservations separate (NodeResourcesFit, kernel panic load)",
-		build: func(b *modeltest.Builder) {
-			b.AddNodes(2, modeltest.Node())
-			b.AddNodes(1, modeltest.Node().CPU(32))
-			b.AddNodes(1, modeltest.Node().Reserved(4, 0))
+		build: func(b *build.Builder) {
+			b.AddNodes(2, build.Node())
+			b.AddNodes(1, build.Node().CPU(32))
+			b.AddNodes(1, build.Node().Reserved(4, 0))
 		},
 		want: "[[0 1] [2] [3]]",
 	}, {
 		name: "node type separates (scaling search bookkeeping)",
-		build: func(b *modeltest.Builder) {
-			b.AddNodes(1, modeltest.Node().Type(0))
-			b.AddNodes(1, modeltest.Node().Type(1))
+		build: func(b *build.Builder) {
+			b.AddNodes(1, build.Node().Type(0))
+			b.AddNodes(1, build.Node().Type(1))
 		},
 		want: "[[0] [1]]",
 	}, {
 		name: "taints separate (TaintToleration, taint manager)",
-		build: func(b *modeltest.Builder) {
-			b.AddNodes(2, modeltest.Node())
-			b.AddNodes(1, modeltest.Node().Taint("k", "v", model.NoExecute))
+		build: func(b *build.Builder) {
+			b.AddNodes(2, build.Node())
+			b.AddNodes(1, build.Node().Taint("k", "v", model.NoExecute))
 		},
 		want: "[[0 1] [2]]",
 	}, {
 		name: "a nodeSelector on one hostname singles that node out (NodeFit.Affinity)",
-		build: func(b *modeltest.Builder) {
-			b.AddNodes(3, modeltest.Node())
-			b.AddTemplate(modeltest.Template("pinned").NodeSelector(model.KiviHostnameKey, "2"))
+		build: func(b *build.Builder) {
+			b.AddNodes(3, build.Node())
+			b.AddTemplate(build.Template("pinned").NodeSelector(model.KiviHostnameKey, "2"))
 		},
 		want: "[[0 2] [1]]",
 	}, {
 		name: "a preferred term on one hostname singles that node out (NodeFit.Preferred)",
-		build: func(b *modeltest.Builder) {
-			b.AddNodes(3, modeltest.Node())
-			b.AddTemplate(modeltest.Template("likes3").Preferred(10, model.HostnameKey, "3"))
+		build: func(b *build.Builder) {
+			b.AddNodes(3, build.Node())
+			b.AddTemplate(build.Template("likes3").Preferred(10, model.HostnameKey, "3"))
 		},
 		want: "[[0 1] [2]]",
 	}, {
 		name: "a nodeName pin singles the node out (deployment controller binds directly)",
-		build: func(b *modeltest.Builder) {
-			b.AddNodes(3, modeltest.Node())
-			b.AddTemplate(modeltest.Template("pinned").NodeName(0))
+		build: func(b *build.Builder) {
+			b.AddNodes(3, build.Node())
+			b.AddTemplate(build.Template("pinned").NodeName(0))
 		},
 		want: "[[0] [1 2]]", rules: "NodeNamePin",
 	}, {
 		name: "a nodeFailure target is singled out (events/nodefailure.go)",
-		build: func(b *modeltest.Builder) {
-			b.AddNodes(3, modeltest.Node())
+		build: func(b *build.Builder) {
+			b.AddNodes(3, build.Node())
 			b.AddEvent(model.Event{Kind: model.NodeFailure, Node: 2})
 		},
 		want: "[[0 1] [2]]", rules: "NodeFailureTarget",
 	}, {
 		name: "a shared hostname value pins both nodes (one spread domain)",
-		build: func(b *modeltest.Builder) {
-			b.AddNodes(3, modeltest.Node())
+		build: func(b *build.Builder) {
+			b.AddNodes(3, build.Node())
 			b.U.Nodes[1].Labels[model.HostnameKey] = "same"
 			b.U.Nodes[2].Labels[model.HostnameKey] = "same"
 		},
 		want: "[[0] [1] [2]]", rules: "SharedHostname",
 	}, {
 		name: "with Kivi's alias a shared `hostname` value pins both nodes too",
-		build: func(b *modeltest.Builder) {
-			b.AddNodes(3, modeltest.Node())
+		build: func(b *build.Builder) {
+			b.AddNodes(3, build.Node())
 			b.U.Nodes[1].Labels[model.KiviHostnameKey] = "same"
 			b.U.Nodes[2].Labels[model.KiviHostnameKey] = "same"
 		},
 		want: "[[0] [1] [2]]", rules: "SharedHostname",
 	}, {
 		name: "without Kivi's alias `hostname` is an ordinary label: its values separate, equal values group (manifests)",
-		build: func(b *modeltest.Builder) {
+		build: func(b *build.Builder) {
 			b.U.Options.KiviHostnameAlias = false
-			b.AddNodes(2, modeltest.Node().Label(model.KiviHostnameKey, "rack-a"))
-			b.AddNodes(1, modeltest.Node().Label(model.KiviHostnameKey, "rack-b"))
-			b.AddNodes(1, modeltest.Node())
+			b.AddNodes(2, build.Node().Label(model.KiviHostnameKey, "rack-a"))
+			b.AddNodes(1, build.Node().Label(model.KiviHostnameKey, "rack-b"))
+			b.AddNodes(1, build.Node())
 		},
 		want: "[[0 1] [2] [3]]",
 	}, {
 		name: "LowestIndex tie-break switches symmetry off (scheduler.go scheduleOne)",
-		build: func(b *modeltest.Builder) {
-			b.AddNodes(3, modeltest.Node())
+		build: func(b *build.Builder) {
+			b.AddNodes(3, build.Node())
 			b.U.Options.TieBreak = model.LowestIndex
 		},
 		want: "[[0] [1] [2]]", rules: "LowestIndexTieBreak(off)",
 	}, {
 		name: "descheduler balancing a hostname constraint keeps symmetry (balanceDomains branches over equal domains)",
-		build: func(b *modeltest.Builder) {
-			b.AddNodes(3, modeltest.Node())
-			b.AddTemplate(modeltest.Template("app").Label("name", "app").Spread(1, model.KiviHostnameKey, model.DoNotSchedule))
+		build: func(b *build.Builder) {
+			b.AddNodes(3, build.Node())
+			b.AddTemplate(build.Template("app").Label("name", "app").Spread(1, model.KiviHostnameKey, model.DoNotSchedule))
 			b.U.Descheduler = &model.Descheduler{Profiles: []model.DeschedulerProfile{{Name: "p",
 				Balance: []model.BalancePlugin{model.RemovePodsViolatingTopologySpreadConstraint}}}}
 		},
 		want: "[[0 1 2]]",
 	}, {
 		name: "descheduler ignoring the hostname constraint (soft, profile balances hard only) keeps symmetry",
-		build: func(b *modeltest.Builder) {
-			b.AddNodes(3, modeltest.Node())
-			b.AddTemplate(modeltest.Template("app").Label("name", "app").Spread(1, model.KiviHostnameKey, model.ScheduleAnyway))
+		build: func(b *build.Builder) {
+			b.AddNodes(3, build.Node())
+			b.AddTemplate(build.Template("app").Label("name", "app").Spread(1, model.KiviHostnameKey, model.ScheduleAnyway))
 			b.U.Descheduler = &model.Descheduler{Profiles: []model.DeschedulerProfile{{Name: "p",
 				Balance: []model.BalancePlugin{model.RemovePodsViolatingTopologySpreadConstraint}, Constraints: model.HardConstraints}}}
 		},
 		want: "[[0 1 2]]",
 	}, {
 		name: "RemoveDuplicates under a total limit switches symmetry off (removeduplicates.go node walk)",
-		build: func(b *modeltest.Builder) {
-			b.AddNodes(3, modeltest.Node())
+		build: func(b *build.Builder) {
+			b.AddNodes(3, build.Node())
 			b.U.Descheduler = &model.Descheduler{MaxTotal: 2, Profiles: []model.DeschedulerProfile{{Name: "p",
 				Balance: []model.BalancePlugin{model.RemoveDuplicates}}}}
 		},
 		want: "[[0] [1] [2]]", rules: "DeschedulerLimitedNodeWalk(off) DeschedulerEvictionLimits(pods)",
 	}, {
 		name: "RemoveDuplicates with a per-node limit only keeps node symmetry; the limit cuts slot-ordered evictions (evictor.go)",
-		build: func(b *modeltest.Builder) {
-			b.AddNodes(3, modeltest.Node())
+		build: func(b *build.Builder) {
+			b.AddNodes(3, build.Node())
 			b.U.Descheduler = &model.Descheduler{MaxPerNode: 1, Profiles: []model.DeschedulerProfile{{Name: "p",
 				Balance: []model.BalancePlugin{model.RemoveDuplicates}}}}
 		},
 		want: "[[0 1 2]]", rules: "DeschedulerEvictionLimits(pods)",
 	}, {
 		name: "node-down events with two deployments fix pod slots (nodelifecycle/nodecontroller.go evicts in slot order)",
-		build: func(b *modeltest.Builder) {
-			b.AddNodes(3, modeltest.Node())
-			t := b.AddTemplate(modeltest.Template("app"))
+		build: func(b *build.Builder) {
+			b.AddNodes(3, build.Node())
+			t := b.AddTemplate(build.Template("app"))
 			b.AddDeployment("a", t, 1)
 			b.AddDeployment("b", t, 1)
 			b.AddEvent(model.Event{Kind: model.KernelPanic})
@@ -157,17 +157,17 @@ func TestClasses(t *testing.T) {
 		want: "[[0 1 2]]", rules: "NodeControllerSlotOrder(pods)",
 	}, {
 		name: "node-down events with one deployment keep pod symmetry",
-		build: func(b *modeltest.Builder) {
-			b.AddNodes(3, modeltest.Node())
-			b.AddDeployment("a", b.AddTemplate(modeltest.Template("app")), 1)
+		build: func(b *build.Builder) {
+			b.AddNodes(3, build.Node())
+			b.AddDeployment("a", b.AddTemplate(build.Template("app")), 1)
 			b.AddEvent(model.Event{Kind: model.KernelPanic})
 		},
 		want: "[[0 1 2]]",
 	}, {
 		name: "CPU patterns with an HPA and two deployments fix pod slots (events/cpupattern.go queues owners in slot order)",
-		build: func(b *modeltest.Builder) {
-			b.AddNodes(2, modeltest.Node())
-			t := b.AddTemplate(modeltest.Template("app").Pattern(model.UsagePoint{CPU: 8}, model.UsagePoint{CPU: 3, At: 300}))
+		build: func(b *build.Builder) {
+			b.AddNodes(2, build.Node())
+			t := b.AddTemplate(build.Template("app").Pattern(model.UsagePoint{CPU: 8}, model.UsagePoint{CPU: 3, At: 300}))
 			h := b.AddHPA(1, 2, 50)
 			b.WithHPA(b.AddDeployment("a", t, 1), h)
 			b.WithHPA(b.AddDeployment("b", t, 1), h)
@@ -175,10 +175,10 @@ func TestClasses(t *testing.T) {
 		want: "[[0 1]]", rules: "CPUPatternSlotOrder(pods)",
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
-			b := modeltest.New()
+			b := build.New()
 			tc.build(b)
 			if len(b.U.Templates) == 0 {
-				b.AddTemplate(modeltest.Template("app"))
+				b.AddTemplate(build.Template("app"))
 			}
 			u, _ := b.MustBuild()
 			a := symmetry.Analyze(u, compose.SymmetryFacts(u))

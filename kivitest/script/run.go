@@ -1,4 +1,4 @@
-package modeltest
+package script
 
 import (
 	"flag"
@@ -23,10 +23,22 @@ var rewrite = flag.Bool("rewrite", false, "rewrite the expected outputs of testd
 //
 // The expected output ends at the first blank line; a command without
 // output has no "----" block.
+//
+// Arguments are key=value pairs, bare flags, and, for a few commands,
+// positional operands (a process or file name).
 type Command struct {
 	Pos  string // file:line
 	Name string
 	Args []string
+}
+
+// Parse splits a command line into its name and arguments.
+func Parse(line string) Command {
+	fields := strings.Fields(line)
+	if len(fields) == 0 {
+		return Command{}
+	}
+	return Command{Name: fields[0], Args: fields[1:]}
 }
 
 // Arg returns the value of key=value argument key, or def.
@@ -39,10 +51,49 @@ func (c Command) Arg(key, def string) string {
 	return def
 }
 
-// RunScript runs every command of the script at path through handle and
+// Has reports whether the bare flag name is among the arguments.
+func (c Command) Has(name string) bool {
+	for _, a := range c.Args {
+		if a == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Operands returns the positional arguments: those without "=".
+func (c Command) Operands() []string {
+	var out []string
+	for _, a := range c.Args {
+		if !strings.Contains(a, "=") {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func (c Command) String() string { return strings.Join(append([]string{c.Name}, c.Args...), " ") }
+
+// RunFile runs the script at path in a new Env (options as for NewEnv,
+// the script's directory as its directory): every command's output must
+// equal the expected one, or replaces it with -rewrite.
+func RunFile(t *testing.T, path string, opts ...Option) {
+	t.Helper()
+	env := NewEnv(filepath.Dir(path), opts...)
+	runScript(t, path, func(t *testing.T, c Command) string {
+		t.Helper()
+		out, err := env.Exec(c)
+		if err != nil {
+			t.Fatalf("%s: %s: %v", c.Pos, c.Name, err)
+		}
+		return out
+	})
+}
+
+// runScript runs every command of the script at path through handle and
 // compares its output with the expected one (or rewrites it with
 // -rewrite).
-func RunScript(t *testing.T, path string, handle func(t *testing.T, c Command) string) {
+func runScript(t *testing.T, path string, handle func(t *testing.T, c Command) string) {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -61,8 +112,8 @@ func RunScript(t *testing.T, path string, handle func(t *testing.T, c Command) s
 			}
 			continue
 		}
-		fields := strings.Fields(trimmed)
-		cmd := Command{Pos: fmt.Sprintf("%s:%d", filepath.Base(path), i+1), Name: fields[0], Args: fields[1:]}
+		cmd := Parse(trimmed)
+		cmd.Pos = fmt.Sprintf("%s:%d", filepath.Base(path), i+1)
 		// Expected output: after "----" up to the first blank line.
 		var expected []string
 		j := i + 1
@@ -96,16 +147,15 @@ func RunScript(t *testing.T, path string, handle func(t *testing.T, c Command) s
 	}
 }
 
-// RunScripts runs every golden script dir/*.txt as a subtest named after
-// its file, through run (typically a closure around RunScript); a dir
-// without scripts fails the test.
-func RunScripts(t *testing.T, dir string, run func(t *testing.T, path string)) {
+// Run runs every script dir/*.txt (RunFile) as a subtest named after its
+// file; a dir without scripts fails the test.
+func Run(t *testing.T, dir string, opts ...Option) {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(dir, "*.txt"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no scripts in %s: %v", dir, err)
 	}
 	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) { run(t, f) })
+		t.Run(filepath.Base(f), func(t *testing.T) { RunFile(t, f, opts...) })
 	}
 }

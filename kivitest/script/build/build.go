@@ -1,14 +1,18 @@
-// Package modeltest builds small Universes and States fluently for tests,
-// in the style of the Kubernetes scheduler's test wrappers:
+// Package build assembles small Universes and States fluently for tests,
+// in the style of the Kubernetes scheduler's test wrappers. The
+// declarations of a kivitest/script script drive one Builder; unit tests
+// use it directly, also inside the controller packages (it imports only
+// model, so that their white-box tests can use it without an import
+// cycle):
 //
-//	b := modeltest.New()
-//	b.AddNodes(3, modeltest.Node().CPU(64).Label("zone", "a"))
-//	app := b.AddTemplate(modeltest.Template("app").Requests(8, 8).Label("name", "app").
+//	b := build.New()
+//	b.AddNodes(3, build.Node().CPU(64).Label("zone", "a"))
+//	app := b.AddTemplate(build.Template("app").Requests(8, 8).Label("name", "app").
 //		Spread(1, "zone", model.DoNotSchedule))
 //	web := b.AddDeployment("web", app, 3)
 //	b.RunPod(web, 0)
 //	u, s := b.MustBuild()
-package modeltest
+package build
 
 import (
 	"fmt"
@@ -132,7 +136,7 @@ func (b *TemplateBuilder) Obj() model.PodTemplate {
 
 func pairs(kv []string) map[string]string {
 	if len(kv)%2 != 0 {
-		panic("modeltest: odd number of label arguments")
+		panic("build: odd number of label arguments")
 	}
 	m := map[string]string{}
 	for i := 0; i < len(kv); i += 2 {
@@ -261,7 +265,7 @@ func (b *Builder) Build(monitors int) (*model.Universe, *model.State, error) {
 	}
 	for i, p := range b.pods {
 		if i >= len(s.Pods) {
-			return nil, nil, fmt.Errorf("modeltest: %d pods but %d slots", len(b.pods), len(s.Pods))
+			return nil, nil, fmt.Errorf("build: %d pods but %d slots", len(b.pods), len(s.Pods))
 		}
 		tmpl := u.Configs[b.deps[p.dep].config].PodTemplate
 		t := &u.Templates[tmpl]

@@ -1,11 +1,12 @@
-package scripttest
+package script
 
 import "github.com/kivi-go/kivi/model"
 
-// FirstFit is a stand-in scheduler for these tests: it binds each queued
-// unbound Pending pod to the lowest-index Ready node that passes the
-// static filters (nodeName, affinity, NoSchedule and NoExecute taints) and
-// has room for its requests. An unschedulable pod stays Pending and is
+// FirstFit (process first-fit) is a stand-in scheduler for scripts that
+// exercise other controllers end to end: it binds each queued unbound
+// Pending pod to the lowest-index Ready node that passes the static
+// filters (nodeName, affinity, NoSchedule and NoExecute taints) and has
+// room for its requests. An unschedulable pod stays Pending and is
 // dropped from the queue (no failure, unlike the real model's assertion).
 type FirstFit struct{}
 
