@@ -4,7 +4,7 @@
 //   - NodeController (Kivi's node controller, controllers.md §5.1–5.2):
 //     every pod bound to a node that is not Ready is evicted, with no grace
 //     period, no not-ready/unreachable taints and no rate limiting.
-//   - TaintManager (Kivi's "taintManger", §5.3): a Running pod on a node
+//   - TaintManager (Kivi's taint manager process): a Running pod on a node
 //     with a NoExecute taint it does not tolerate is evicted. Node taints
 //     never change in the model, so checking each pod once when it starts
 //     is enough.

@@ -15,7 +15,7 @@ type TaintManager struct{ model.ClusterWide }
 func NewTaintManager() *TaintManager { return &TaintManager{} }
 
 // Name is Kivi's process name (with its spelling).
-func (*TaintManager) Name() string { return "taintManger" }
+func (*TaintManager) Name() string { return "TaintManager" }
 
 // Enabled: the taint-manager queue has work.
 func (*TaintManager) Enabled(_ *model.Universe, s *model.State) bool {
