@@ -6,7 +6,7 @@
 //     configuration or log directory (LoadKiviDir, LoadKiviLogs), or a
 //     Cluster built in Go;
 //   - Verify it (or Search every small topology up to the confident size,
-//     or Simulate one random run);
+//     or walk one random run with Problem.Simulate);
 //   - read the Report: per intent, whether it holds, is violated (with the
 //     shortest sequence of steps that breaks it), or could not be decided
 //     (Unknown, with the reason), and write it as text, JSON or an HTML
