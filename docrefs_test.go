@@ -1,8 +1,10 @@
 package kivi_test
 
 import (
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -12,8 +14,43 @@ import (
 // names: docs/…, examples/… or a top-level README.
 var docRef = regexp.MustCompile(`\b(?:docs|examples)/[A-Za-z0-9_./-]*[A-Za-z0-9_-]\.(?:md|png|json|yaml|go)\b`)
 
+// mdName is a Markdown file name a Go file mentions: a path, or a bare
+// name (a page of docs/, a README, a file the code writes).
+var mdName = regexp.MustCompile(`[A-Za-z0-9_./-]*[A-Za-z0-9_-]\.md\b`)
+
+// mdExists reports whether the Markdown file name, as the Go file f
+// mentions it, is a file of the repository: a path from the repository
+// root or from f's directory, or a bare name found in docs/, at the root,
+// in f's directory or below it.
+func mdExists(f, name string) bool {
+	dir := filepath.Dir(f)
+	if strings.Contains(name, "/") {
+		for _, p := range []string{name, filepath.Join(dir, name)} {
+			if _, err := os.Stat(p); err == nil {
+				return true
+			}
+		}
+		return false
+	}
+	for _, p := range []string{filepath.Join("docs", name), name} {
+		if _, err := os.Stat(p); err == nil {
+			return true
+		}
+	}
+	found := false
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && d.Name() == name {
+			found = true
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return found
+}
+
 // TestDocReferences: every docs/ or examples/ file that a Go comment or a
-// Markdown document of the repository names exists, and nothing points
+// Markdown document of the repository names exists, every Markdown file a
+// Go file names is one of the repository's, and nothing points
 // at the development workspace beside the repository (../shared), which
 // users do not have. Tests may read Kivi's example inputs from there as
 // data (they skip without it).
@@ -31,6 +68,17 @@ func TestDocReferences(t *testing.T) {
 		for _, ref := range docRef.FindAllString(text, -1) {
 			if _, err := os.Stat(ref); err != nil {
 				t.Errorf("%s names %s, which does not exist", f, ref)
+			}
+		}
+		if strings.HasSuffix(f, ".go") {
+			for _, loc := range mdName.FindAllStringIndex(text, -1) {
+				name := text[loc[0]:loc[1]]
+				if loc[0] > 0 && text[loc[0]-1] == '%' {
+					continue // a format string's "%s/README.md"
+				}
+				if !mdExists(f, name) {
+					t.Errorf("%s names %s, which is not a file of the repository", f, name)
+				}
 			}
 		}
 		for i, line := range strings.Split(text, "\n") {

@@ -12,8 +12,8 @@ import (
 )
 
 // TestC1WithStabilizationWindow checks case C1 (HPA oscillation,
-// cases.md) with the HPA's downscale stabilisation window on, which
-// kubernetes.md §6 asks for: "with the real 5-min window, scale-down
+// Kivi's case definitions) with the HPA's downscale stabilisation window on, which
+// upstream Kubernetes asks for: "with the real 5-min window, scale-down
 // flapping is damped". C1's load falls once and for good, so the window
 // only delays each step down: every step waits W+1 sync periods (the
 // model lets time pass whenever the cluster is quiescent), and the

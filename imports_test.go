@@ -143,3 +143,17 @@ func TestRootPullsNoKubernetesModule(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryPackageHasDoc: every package of the main module says what it
+// is in a package comment.
+func TestEveryPackageHasDoc(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{if .Doc}}doc{{end}}`, "./...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if f := strings.Fields(line); len(f) == 1 {
+			t.Errorf("%s has no package comment", f[0])
+		}
+	}
+}

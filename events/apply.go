@@ -3,7 +3,7 @@ package events
 import "github.com/kivi-go/kivi/model"
 
 // ApplyDeployment is applyDeployment(t), `kubectl apply` of deployment
-// template t (events.md §7.2): it updates the deployment of the
+// template t: it updates the deployment of the
 // template's name, or creates it.
 type ApplyDeployment struct{ command }
 

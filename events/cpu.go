@@ -10,12 +10,12 @@ func cpuLeft(u *model.Universe, s *model.State, n int) int64 {
 }
 
 // freeCPUPercent is cpuLeft·100/capacity with Go's division, which
-// truncates toward zero like Promela's (events.md §4).
+// truncates toward zero like Promela's.
 func freeCPUPercent(u *model.Universe, s *model.State, n int) int64 {
 	return cpuLeft(u, s, n) * 100 / u.Nodes[n].CPU
 }
 
-// changeCPU is Kivi's cpuChange(q, Δ) (events.md §2): the usage of pod p
+// changeCPU is Kivi's cpuChange(q, Δ): the usage of pod p
 // becomes cpu+delta clamped to [0, its node's capacity], its owner is
 // queued for the HPA, and the change is traced. Kivi clamps at 64, the
 // capacity of every node in its cases.

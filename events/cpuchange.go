@@ -9,7 +9,7 @@ const (
 	cpuChangeDone
 )
 
-// CPUChange is eventCpuChange(D) (events.md §2): once the cluster is
+// CPUChange is eventCpuChange(D): once the cluster is
 // quiescent, one pod of deployment D's current ReplicaSet gets 1..MaxDelta
 // times DeltaUnit more CPU usage. Every (pod, Δ) pair is a branch.
 type CPUChange struct {

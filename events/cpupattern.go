@@ -2,7 +2,7 @@ package events
 
 import "github.com/kivi-go/kivi/model"
 
-// CPUPattern is podCpuChangeWithPattern (events.md §3): every Running pod
+// CPUPattern is podCpuChangeWithPattern: every Running pod
 // whose template has a CPU usage pattern follows it, one entry per
 // firing. Without Kivi's clock no entry is ever due by time, so an entry
 // is due exactly when the cluster is quiescent, and then the next entry
@@ -10,7 +10,7 @@ import "github.com/kivi-go/kivi/model"
 // offsets are therefore not read.
 //
 // Kivi's always-enabled no-op step at the loop head is merged into this
-// step: it touches no shared variable (scheduling-of-processes.md §1).
+// step: it touches no shared variable.
 type CPUPattern struct{ unanalysed }
 
 var _ model.Process = CPUPattern{}

@@ -3,7 +3,7 @@ package events
 import "github.com/kivi-go/kivi/model"
 
 // CreateDeployment is createDeployment(t), `kubectl create` of deployment
-// template t (events.md §7.3): it creates the deployment, and fails
+// template t: it creates the deployment, and fails
 // (FailDeploymentExists) when one of that name exists, as kubectl's
 // AlreadyExists error does.
 type CreateDeployment struct{ command }

@@ -2,7 +2,7 @@ package events
 
 import "github.com/kivi-go/kivi/model"
 
-// CreateTargetDeployment is createTargetDeployment(k) (events.md §7.1):
+// CreateTargetDeployment is createTargetDeployment(k):
 // it brings deployment slot k, defined in the topology, to life.
 type CreateTargetDeployment struct{ command }
 

@@ -12,8 +12,8 @@
 // the step that completes the last of them opens InitMain; Main events
 // move from InitMain on; AfterStable events only in InitStable.
 //
-// The granularity of every transition follows Kivi
-// (scheduling-of-processes.md §3.2): a guard step that only moves the
+// The granularity of every transition follows Kivi:
+// a guard step that only moves the
 // event into its body is a transition of its own where Kivi has one,
 // because other processes may change the state between the guard and the
 // body, which does not re-check it. Kivi's logical clock is gone

@@ -27,8 +27,8 @@ func oneNode(t *testing.T, cpu, used int64, evs ...model.Event) (*model.Universe
 	return u, s
 }
 
-// Source: scheduling-of-processes.md §2.1 (First before the controllers,
-// Main with them, after-stable once quiescent) and events.md §1.
+// Source: Kivi's process scheduling (First before the controllers,
+// Main with them, after-stable once quiescent) and Kivi's event models.
 func TestSlotGate(t *testing.T) {
 	tests := []struct {
 		slot model.EventSlot
@@ -53,7 +53,7 @@ func TestSlotGate(t *testing.T) {
 	}
 }
 
-// Source: events.md §1 — kernelPanic ignores `first`; the init process
+// Source: Kivi's event models — kernelPanic ignores `first`; the init process
 // waits for the First slot only when it has entries.
 func TestInitialPhase(t *testing.T) {
 	tests := []struct {
@@ -77,7 +77,7 @@ func TestInitialPhase(t *testing.T) {
 	}
 }
 
-// Source: events.md §4 — panic: Ready ∧ cpuLeft·100/cpu ≤ 2 (integer
+// Source: Kivi's event models — panic: Ready ∧ cpuLeft·100/cpu ≤ 2 (integer
 // division truncating toward zero, negative cpuLeft qualifies); recover:
 // Unhealthy ∧ > 2; a NotReady node does neither.
 func TestKernelPanicGuard(t *testing.T) {
@@ -108,7 +108,7 @@ func TestKernelPanicGuard(t *testing.T) {
 	}
 }
 
-// Source: events.md notation — Q5-empty is the node-controller, HPA,
+// Source: Kivi's event models' notation — Q5-empty is the node-controller, HPA,
 // scheduler, kubelet and deployment queues; the descheduler and
 // taint-manager triggers do not count.
 func TestQuiescenceGuard(t *testing.T) {
@@ -137,7 +137,7 @@ func TestQuiescenceGuard(t *testing.T) {
 	}
 }
 
-// Source: events.md §5 — the driver waits until the next node is Ready,
+// Source: Kivi's event models — the driver waits until the next node is Ready,
 // not maintained, and fewer than p nodes are in maintenance.
 func TestMaintenanceDriverGuard(t *testing.T) {
 	tests := []struct {
@@ -174,7 +174,7 @@ func TestMaintenanceDriverGuard(t *testing.T) {
 	}
 }
 
-// Source: scheduling-of-processes.md §1 item 5 — the non-end waits are
+// Source: Kivi's process scheduling item 5 — the non-end waits are
 // init waiting for first_proc, eventCpuChange waiting for a non-empty
 // replica set, maintenance waiting for a node, maintenanceNode waiting
 // for its end condition.
@@ -236,7 +236,7 @@ func TestValidEnd(t *testing.T) {
 	})
 }
 
-// Source: events.md §2 (r × Δ branches) and §7.4 (k × δ branches, with
+// Source: Kivi's event models (r × Δ branches) and §7.4 (k × δ branches, with
 // k limited to real deployments).
 func TestBranching(t *testing.T) {
 	b := build.New()

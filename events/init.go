@@ -4,7 +4,7 @@ import "github.com/kivi-go/kivi/model"
 
 // Init is the part of Kivi's init process that is still a transition:
 // starting the after-stable events once the cluster is first quiescent
-// (scheduling-of-processes.md §2.1 steps 10–11). Everything before it is
+// (Kivi's process scheduling steps 10–11). Everything before it is
 // the initial state, and the First gate is opened by the First events
 // themselves (afterStep).
 type Init struct{}

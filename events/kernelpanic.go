@@ -14,7 +14,7 @@ const (
 // LOOP_TIMES = 3).
 const panicLimit = 3
 
-// KernelPanic is kernelPanic(i) for every node i (events.md §4), as one
+// KernelPanic is kernelPanic(i) for every node i, as one
 // process whose sub-actors are the nodes' watchers. A node whose free CPU
 // falls to 2 % or less of its capacity crashes (Unhealthy, reported to
 // the node controller); once its load is gone it recovers. Each

@@ -11,8 +11,8 @@ const (
 	maintDone
 )
 
-// Maintenance is maintenance(p) with its maintenanceNode(i) children
-// (events.md §5), as one process: a rolling maintenance of every node in
+// Maintenance is maintenance(p) with its maintenanceNode(i) children,
+// as one process: a rolling maintenance of every node in
 // index order, at most Parallel nodes at a time. Its sub-actors are the
 // driver, which starts nodes, and one per node, which takes the node down
 // and, once the cluster is quiescent, back up.

@@ -10,7 +10,7 @@ const (
 	nodeFailureDone                  // node Ready again
 )
 
-// NodeFailure is nodeFailure(i) (events.md §6): three separate
+// NodeFailure is nodeFailure(i): three separate
 // transitions (node down; reported to the node controller; node up), so
 // that both a blip the node controller never sees as NotReady and a
 // failure that evicts every pod are explored.

@@ -3,7 +3,7 @@ package events
 import "github.com/kivi-go/kivi/model"
 
 // ScaleDeployment is scaleDeployment(m), `kubectl scale` by a random
-// amount (events.md §7.4): every deployment Deployment ≤ k <
+// amount: every deployment Deployment ≤ k <
 // MaxDeployment and every δ in −MaxDelta..MaxDelta is a branch; a
 // Targeted scale sets the replicas to Target (`kubectl scale
 // --replicas=N`) in one branch per deployment. The result is never negative

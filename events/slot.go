@@ -3,8 +3,8 @@ package events
 import "github.com/kivi-go/kivi/model"
 
 // slotOf returns the slot an event really starts in. Kivi expands
-// kernelPanic into one process per node and ignores its `first` flag
-// (events.md §1), so a First kernel panic is a Main one. This also keeps
+// kernelPanic into one process per node and ignores its `first` flag,
+// so a First kernel panic is a Main one. This also keeps
 // a never-ending process out of the First gate, which waits for every
 // First event to finish.
 func slotOf(e *model.Event) model.EventSlot {

@@ -61,7 +61,7 @@ func TestNamesAndErrors(t *testing.T) {
 	}
 }
 
-// TestMinWatch follows intents.md §4.4: reach the HPA minimum, then fail
+// TestMinWatch follows Kivi's intents: reach the HPA minimum, then fail
 // on dropping below it; ending before reaching it is stuck.
 func TestMinWatch(t *testing.T) {
 	u, s := cluster(t, 1)
@@ -86,7 +86,7 @@ func TestMinWatch(t *testing.T) {
 	}
 }
 
-// TestOscillationWatch follows intents.md §4.3: max reached, then min or
+// TestOscillationWatch follows Kivi's intents: max reached, then min or
 // max−3.
 func TestOscillationWatch(t *testing.T) {
 	u, s := cluster(t, 6)
@@ -106,7 +106,7 @@ func TestOscillationWatch(t *testing.T) {
 	}
 }
 
-// TestEvictionCounter follows intents.md §4.6: three rounds of a deletion
+// TestEvictionCounter follows Kivi's intents: three rounds of a deletion
 // then a start.
 func TestEvictionCounter(t *testing.T) {
 	u, s := cluster(t, 2)
@@ -145,7 +145,7 @@ func TestExpected(t *testing.T) {
 	}
 }
 
-// TestBalanceWatch follows intents.md §4.7.
+// TestBalanceWatch follows Kivi's intents.
 func TestBalanceWatch(t *testing.T) {
 	u, s := cluster(t, 3)
 	in, _ := New(u, "pod_balance_across_node", Params{"did": 1, "maxSkew": 1}, Options{})

@@ -767,7 +767,7 @@ func TestSymmetryKnownPodOrbits(t *testing.T) {
 }
 
 // TestSymmetryClassesOfCases pins the classes and the rules that fire on
-// the built-in cases (cases.md topologies).
+// the built-in cases (Kivi's case definitions topologies).
 func TestSymmetryClassesOfCases(t *testing.T) {
 	for _, tc := range []struct {
 		name    string

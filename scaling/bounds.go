@@ -16,7 +16,7 @@ var (
 )
 
 // DefaultMaxPodsPerNode is Kivi's max_pod_per_node default for user
-// configurations (scaling.md §1), used when a deployment leaves
+// configurations, used when a deployment leaves
 // MaxPodsPerNode at 0.
 const DefaultMaxPodsPerNode = 7
 

@@ -7,7 +7,7 @@ import (
 )
 
 // Build materialises one setup as Kivi's generate_case_json does
-// (scaling.md §5) and compiles it with model.Cluster.BuildSetup:
+// and compiles it with model.Cluster.BuildSetup:
 //
 //   - the setup starts from an empty cluster: every deployment begins not
 //     created and a first-slot createTargetDeployment command (run before

@@ -9,11 +9,11 @@ import (
 	"github.com/kivi-go/kivi/model"
 )
 
-// handC3 is cases.md's C3 scaling template written by hand: zone-1 and
+// handC3 is Kivi's case definitions C3 scaling template written by hand: zone-1 and
 // zone-2 node types 0..3, one HPA deployment (factor 2) 0..24, ≤ 7 pods
 // per node, the CPU-change event kept.
 func handC3() *model.Cluster {
-	// Kivi's C3, with Kivi's lifecycle: the pod slots are scaling.md's.
+	// Kivi's C3, with Kivi's lifecycle: the pod slots are Kivi's scaling search.
 	return &model.Cluster{Name: "hand-c3", KiviLifecycle: true,
 		NodeTypes: []model.NodeType{
 			{Name: "zone-1", CPU: 64, Memory: 64, Labels: map[string]string{"zone": "1"}, Max: 3},
@@ -27,7 +27,7 @@ func handC3() *model.Cluster {
 	}
 }
 
-// TestBuild checks materialisation against scaling.md §5: nodes of each
+// TestBuild checks materialisation against Kivi's scaling search: nodes of each
 // type in order, the deployment not created with replicas = the setup's
 // count, a first-slot createTargetDeployment after the cluster's events,
 // HPA min k, max min(2k, 7N), and pod slots max(k, HPA max).
@@ -75,7 +75,7 @@ func TestBuild(t *testing.T) {
 }
 
 // TestBuiltinCases: the built-in cases' bounds (inputs/cases) reproduce
-// Kivi's number of verified setups up to the first failure (scaling.md §9:
+// Kivi's number of verified setups up to the first failure (Kivi's scaling search:
 // C1 3, C2 2, C3 58, C4 5, C5 2, C6 2, C7 2, C8 70) at the default scale.
 func TestBuiltinCases(t *testing.T) {
 	for _, tc := range []struct {

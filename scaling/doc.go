@@ -1,4 +1,4 @@
-// Package scaling is Kivi's incremental scaling search (spec scaling.md):
+// Package scaling is Kivi's incremental scaling search:
 // it turns a model.Cluster's node types and deployments, with their
 // Min/Max bounds, into every small concrete topology (a Setup), sorts them
 // in Kivi's order (by total nodes, then total replicas), and verifies them
@@ -18,7 +18,7 @@
 //
 // Files: setup.go (Setup and its text), bounds.go (bounds and their
 // validation), enumerate.go (Kivi's enumeration and order), build.go
-// (materialising a setup, scaling.md §5), search.go (the parallel
+// (materialising a setup, Kivi's scaling search), search.go (the parallel
 // search), result.go (the summary), shard.go (slices of the list),
 // shardfile.go (the JSON shard format and Merge), listhash.go (the
 // fingerprint of a setup list).

@@ -8,7 +8,7 @@ import (
 	"github.com/kivi-go/kivi/model"
 )
 
-// Kivi's config.py constants for the free mode (scaling.md, constants
+// Kivi's config.py constants for the free mode (Kivi's scaling search, constants
 // table).
 const (
 	// DefaultConfidentNodes is confident_node_size: at most this many
@@ -28,7 +28,7 @@ type EnumerateOptions struct {
 	ConfidentPodsPerNode int
 	// FastFind is Kivi's -f: 1 makes counts ≥ 7 advance by 2; 0, 2 and 3
 	// enumerate every count (2 only matters in proportion mode, 3 was
-	// never implemented), scaling.md §4.2.
+	// never implemented), Kivi's scaling search.
 	FastFind int
 }
 
@@ -67,7 +67,7 @@ func Setups(c *model.Cluster, opts EnumerateOptions) ([]Setup, error) {
 }
 
 // Enumerate lists every setup within the bounds in the order Kivi
-// verifies them (scaling.md §4.1 free mode, §4.2 order): a depth-first
+// verifies them (Kivi's scaling search free mode, §4.2 order): a depth-first
 // walk over node types then deployments, skipping empty clusters and
 // setups without any replica, capping each node type at ConfidentNodes
 // and each deployment at ConfidentPodsPerNode×N and MaxPodsPerNode×N,

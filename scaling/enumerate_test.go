@@ -47,8 +47,8 @@ func indexOf(setups []Setup, text string) int {
 
 // TestKiviFailurePositions: the position of each built-in case's first
 // failing setup in the order must be the number of setups Kivi verified
-// (scaling.md §9: "C1 3, C2 2, C3 58, C4 5, C5 2, C6 2, C7 2, C8 70"),
-// with the bounds of scaling.md §3 and the types of cases.md.
+// (Kivi's scaling search: "C1 3, C2 2, C3 58, C4 5, C5 2, C6 2, C7 2, C8 70"),
+// with the bounds of Kivi's scaling search and the types of Kivi's case definitions.
 func TestKiviFailurePositions(t *testing.T) {
 	for _, tc := range []struct {
 		name, nodes, deps string
@@ -77,7 +77,7 @@ func TestKiviFailurePositions(t *testing.T) {
 	}
 }
 
-// TestFloatKey: with two deployment types Kivi's float key (scaling.md
+// TestFloatKey: with two deployment types Kivi's float key (Kivi's scaling search
 // §4.2) is not the integer pair (N, D): the order must follow the float
 // key literally — with N = 1 the key of (2,2) is 1.004 but that of (1,3)
 // and (3,1) is 1.0039999999999998 (checked with Python), so (2,2), which
@@ -120,7 +120,7 @@ func TestFloatKey(t *testing.T) {
 	}
 }
 
-// TestBoundRules checks the caps of scaling.md §4.1 on every setup of a
+// TestBoundRules checks the caps of Kivi's scaling search on every setup of a
 // range of bounds: ≤ ConfidentNodes per type, ≥ 1 node, ≥ 1 replica,
 // each deployment ≤ ConfidentPodsPerNode·N and ≤ MaxPodsPerNode·N, and
 // the counts within min..max; and that no setup is listed twice.

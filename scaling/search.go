@@ -49,7 +49,7 @@ type Progress struct {
 	Elapsed, ETA time.Duration
 }
 
-// Search verifies setups in order and returns Kivi's answer (scaling.md
+// Search verifies setups in order and returns Kivi's answer (Kivi's scaling search
 // §6): the minimal violating setup is the first failing one of the list.
 // Setups run on Options.Workers goroutines; as soon as a failure is known,
 // setups after it are cancelled and no later ones start, while earlier

@@ -14,7 +14,7 @@ import (
 )
 
 // TestParallelMatchesSequential: whatever the number of workers and the
-// interleaving, Search returns Kivi's sequential answer (scaling.md §6):
+// interleaving, Search returns Kivi's sequential answer:
 // the same minimal failing setup, the same verdicts before it, nothing
 // after it (or everything with All), and an error only if the sequential
 // loop would have met it.

@@ -13,7 +13,7 @@ type Setup struct {
 	Replicas []int `json:"replicas"`
 }
 
-// String renders the setup as Kivi's str_setup (scaling.md §6):
+// String renders the setup as Kivi's str_setup:
 // "{node type 0: 1, node type 1: 2, deployment type 0: 3}".
 func (s Setup) String() string {
 	var b strings.Builder
@@ -31,7 +31,7 @@ func (s Setup) String() string {
 	return b.String()
 }
 
-// TotalNodes is the number of nodes of the setup (N in scaling.md).
+// TotalNodes is the number of nodes of the setup (N in Kivi's scaling search).
 func (s Setup) TotalNodes() int { return sum(s.Nodes) }
 
 // TotalReplicas is the sum of the deployments' desired replicas.
@@ -48,8 +48,8 @@ func (s Setup) clone() Setup {
 	return Setup{Nodes: append([]int(nil), s.Nodes...), Replicas: append([]int(nil), s.Replicas...)}
 }
 
-// kiviKey is Kivi's sort key, computed literally in IEEE-754 doubles
-// (scaling.md §4.2): the node counts summed as integers, then each
+// kiviKey is Kivi's sort key, computed literally in IEEE-754 doubles:
+// the node counts summed as integers, then each
 // deployment's count divided by 1000.0 added in order. The rounding of
 // the additions decides ties between setups with two or more deployment
 // types, so it must not be replaced by the integer pair (N, D).

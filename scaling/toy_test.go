@@ -91,7 +91,7 @@ func (w toyWorld) verify(ctx context.Context, s Setup) (Outcome, error) {
 	return out, nil
 }
 
-// sequential is Kivi's loop (scaling.md §6), the reference the parallel
+// sequential is Kivi's loop, the reference the parallel
 // search must agree with: statuses per setup and whether it errs.
 func (w toyWorld) sequential(all bool) ([]Status, bool) {
 	st := make([]Status, len(w.setups))

@@ -1,5 +1,5 @@
 // Package deployment is the model's Deployment controller merged with the
-// ReplicaSet controller (Kivi's deploymentController, controllers.md §2):
+// ReplicaSet controller (Kivi's deploymentController, Kivi's controller models):
 // one process that serves every deployment.
 //
 // Per queued deployment it does what Kubernetes' controllers do together

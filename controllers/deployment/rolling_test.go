@@ -7,7 +7,7 @@ import (
 	"github.com/kivi-go/kivi/model"
 )
 
-// TestResolveFenceposts: kubernetes.md §4 and
+// TestResolveFenceposts: upstream Kubernetes and
 // pkg/controller/deployment/util/deployment_util.go@v1.36.3
 // (ResolveFenceposts, MaxUnavailable).
 func TestResolveFenceposts(t *testing.T) {
@@ -70,7 +70,7 @@ func TestReconcile(t *testing.T) {
 
 // TestRankForDeletion: controller_utils.go@v1.36.3 ActivePodsWithRanks.Less
 // and replica_set.go getPodsRankedByRelatedPodsOnSameNode, with the
-// lowest slot breaking ties (Kivi, controllers.md §2.3).
+// lowest slot breaking ties (Kivi, Kivi's controller models).
 func TestRankForDeletion(t *testing.T) {
 	run := func(node uint8, rs uint8) model.PodState {
 		return model.PodState{Phase: model.Running, Owner: 1, Node: node, RS: rs}

@@ -9,7 +9,7 @@ import (
 )
 
 // c8AfterSixPods is shipped case c8 (scale 3) after its six pods ran, as
-// controllers.md §9.1/§9.2 give it: node 1 lifecycle=on-demand, nodes 2
+// Kivi's controller models give it: node 1 lifecycle=on-demand, nodes 2
 // and 3 lifecycle=spot; pods 1..6 placed on nodes 1,2,3,1,2,1.
 func c8AfterSixPods(profile model.DeschedulerProfile) (*model.Universe, *model.State) {
 	b := build.New()
@@ -29,7 +29,7 @@ func c8AfterSixPods(profile model.DeschedulerProfile) (*model.Universe, *model.S
 	return u, s
 }
 
-// TestConformanceC8 is controllers.md §9.2: the hostname constraint is
+// TestConformanceC8 is Kivi's controller models: the hostname constraint is
 // unbalanced (node1 {1,4,6}, node2 {2,5}, node3 {3}), one pod moves from
 // node 1 to node 3 and it is pod 1; lifecycle (3/3) is balanced.
 func TestConformanceC8(t *testing.T) {

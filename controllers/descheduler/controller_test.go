@@ -20,7 +20,7 @@ func stacked(limits model.Descheduler) (*model.Universe, *model.State) {
 	return u, s
 }
 
-// TestEnabled is the guard of model.md: policy ∧ pending ∧ ControllerQueuesEmpty.
+// TestEnabled is the guard of docs/model.md: policy ∧ pending ∧ ControllerQueuesEmpty.
 func TestEnabled(t *testing.T) {
 	u, s := stacked(model.Descheduler{})
 	c := New()

@@ -24,7 +24,7 @@ func requests(rs ...int64) []Sample {
 
 // TestUtilizationReplicas transcribes
 // k8s.io/kubernetes@v1.36.3 pkg/controller/podautoscaler/replica_calculator_test.go
-// (test names cited) plus Kivi's conformance vector controllers.md §9.4.
+// (test names cited) plus Kivi's conformance vector.
 func TestUtilizationReplicas(t *testing.T) {
 	tests := []struct {
 		name        string
@@ -36,11 +36,11 @@ func TestUtilizationReplicas(t *testing.T) {
 		wantUsage   int64
 		wantInvalid bool
 	}{
-		{name: "controllers.md §9.4 C3, usage +2", current: 5, target: 91, tol: Symmetric(10),
+		{name: "Kivi's conformance vector C3, usage +2", current: 5, target: 91, tol: Symmetric(10),
 			pods: Pods{Ready: []Sample{{10, 8}, {8, 8}, {8, 8}, {8, 8}, {8, 8}}}, want: 6, wantUsage: 105},
-		{name: "controllers.md §9.4 C3, usage +1", current: 5, target: 91, tol: Symmetric(10),
+		{name: "Kivi's conformance vector C3, usage +1", current: 5, target: 91, tol: Symmetric(10),
 			pods: Pods{Ready: []Sample{{9, 8}, {8, 8}, {8, 8}, {8, 8}, {8, 8}}}, want: 6, wantUsage: 102},
-		{name: "controllers.md §9.4 C3, no change (within tolerance)", current: 5, target: 91, tol: Symmetric(10),
+		{name: "Kivi's conformance vector C3, no change (within tolerance)", current: 5, target: 91, tol: Symmetric(10),
 			pods: Pods{Ready: []Sample{{8, 8}, {8, 8}, {8, 8}, {8, 8}, {8, 8}}}, want: 5, wantUsage: 100},
 		{name: "TestReplicaCalcScaleUp", current: 3, target: 30, tol: Symmetric(10),
 			pods: Pods{Ready: ready(300, 500, 700)}, want: 5, wantUsage: 50},
@@ -147,7 +147,7 @@ func TestAverageValueReplicas(t *testing.T) {
 
 // TestEntryCaseCombineNormalize covers reconcileAutoscaler's entry cases,
 // computeReplicasForMetrics' invalid-metric rules and the legacy
-// normalisation (horizontal.go@v1.36.3; kubernetes.md §2.1, §2.4).
+// normalisation (horizontal.go@v1.36.3; upstream Kubernetes).
 func TestEntryCaseCombineNormalize(t *testing.T) {
 	b := Bounds{Min: 2, Max: 10}
 	entry := []struct {

@@ -12,7 +12,7 @@
 // The controller (hpa.go) maps the model onto it: a deployment's pods are
 // all pods it owns (every ReplicaSet), Terminating pods are ignored,
 // Pending pods are unready, Running pods are ready and their current usage
-// is their metric sample. Kivi's HPA (controllers.md §3) differs in
+// is their metric sample. Kivi's HPA differs in
 // several ways, listed in docs/divergences.md (HPA).
 //
 // The downscale stabilisation window (window.go) is an option, off by

@@ -2,7 +2,7 @@ package hpa
 
 import "math"
 
-// The downscale stabilisation window (kubernetes.md §2.4): Kubernetes
+// The downscale stabilisation window: Kubernetes
 // keeps, per HPA, every recommendation of the last 5 minutes with its
 // time, seeded with the replica count at the first sync, and scales to
 // the largest of them and the new one. The model keeps one number per

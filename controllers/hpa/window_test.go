@@ -9,7 +9,7 @@ import (
 	"github.com/kivi-go/kivi/model"
 )
 
-// TestStabilize runs sequences of window operations (kubernetes.md §2.4,
+// TestStabilize runs sequences of window operations (upstream Kubernetes,
 // horizontal.go@v1.36.3 stabilizeRecommendation and
 // recordInitialRecommendation):
 //   - seed n: the first sync records the current count;

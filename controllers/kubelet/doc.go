@@ -3,7 +3,7 @@
 // can observe — a bound Pending pod starts (Running), and a Terminating pod
 // is removed (its slot becomes Free).
 //
-// Behaviour follows Kivi's kubelet (controllers.md §4) with the counters
+// Behaviour follows Kivi's kubelet with the counters
 // derived instead of stored; the differences are listed in
 // docs/divergences.md ("Divergences: workload controllers"). Starting and removing are instantaneous:
 // no container runtime, readiness probes or grace periods, so a Running pod

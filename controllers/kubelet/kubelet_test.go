@@ -7,7 +7,7 @@ import (
 	"github.com/kivi-go/kivi/model"
 )
 
-// TestDecide: controllers.md §4.2 — start bound Pending pods, remove
+// TestDecide: Kivi's controller models — start bound Pending pods, remove
 // Terminating ones, ignore the rest.
 func TestDecide(t *testing.T) {
 	tests := []struct {

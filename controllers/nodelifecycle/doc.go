@@ -1,7 +1,7 @@
 // Package nodelifecycle holds the two controllers of Kubernetes' node
 // lifecycle that the model keeps:
 //
-//   - NodeController (Kivi's node controller, controllers.md §5.1–5.2):
+//   - NodeController (Kivi's node controller, Kivi's controller models):
 //     every pod bound to a node that is not Ready is evicted, with no grace
 //     period, no not-ready/unreachable taints and no rate limiting.
 //   - TaintManager (Kivi's taint manager process): a Running pod on a node

@@ -7,7 +7,7 @@ import (
 	"github.com/kivi-go/kivi/model"
 )
 
-// TestEvictableFromNode: controllers.md §5.2 — Pending (bound) and
+// TestEvictableFromNode: Kivi's controller models — Pending (bound) and
 // Running pods of the node are evicted; Terminating ones are not counted
 // again (Kivi's double-counting bug is not reproduced).
 func TestEvictableFromNode(t *testing.T) {
@@ -30,7 +30,7 @@ func TestEvictableFromNode(t *testing.T) {
 	}
 }
 
-// TestTaintManagerDecision: controllers.md §5.3 — only Running pods on a
+// TestTaintManagerDecision: Kivi's controller models — only Running pods on a
 // node with an untolerated NoExecute taint are evicted; NoSchedule taints
 // and tolerated NoExecute taints are not reasons. The step is marked as
 // an eviction of the owner's pods.

@@ -9,8 +9,8 @@ import (
 	"github.com/kivi-go/kivi/model"
 )
 
-// c8 builds Kivi's shipped case c8 at scale 3 (spec cases.md C8,
-// controllers.md §9.1): one on-demand and two spot nodes of 64/64; one
+// c8 builds Kivi's shipped case c8 at scale 3 (Kivi's case C8,
+// Kivi's controller models): one on-demand and two spot nodes of 64/64; one
 // template (requests 8/8, labels name=app) with ScheduleAnyway spreading
 // by Kivi's hostname key and by lifecycle, maxSkew 1, and preferred
 // affinity spot 4 / on-demand 5; six Pending unbound pods queued in slot
@@ -35,7 +35,7 @@ func c8(t testing.TB) (*model.Universe, *model.State) {
 	return u, s
 }
 
-// TestConformanceC8Order reproduces the placement order of controllers.md
+// TestConformanceC8Order reproduces the placement order of Kivi's controller models
 // §9.1 (Kivi, LowestIndex): pods 1..6 land on nodes 1, 2, 3, 1, 2, 1.
 //
 // The totals differ from Kivi's because the formulas are Kubernetes':
@@ -123,7 +123,7 @@ func argmaxLowest(xs [3]int64) int {
 }
 
 // TestConformanceC8Pod1Breakdown checks pod 1's per-plugin scores against
-// controllers.md §9.1's breakdown: affinity 200/160/160 (raw 5/4/4),
+// Kivi's controller models' breakdown: affinity 200/160/160 (raw 5/4/4),
 // spread 200 each (all raw 0); LeastAllocated is 87 as in Kivi because
 // all nodes are empty (56·100/64 either way); BalancedAllocation, which
 // Kivi lacks, 75 each.
@@ -154,7 +154,7 @@ func TestConformanceC8Pod1Breakdown(t *testing.T) {
 }
 
 // c3 builds Kivi's shipped case c3 at scale 3 after the HPA asked for a
-// sixth replica (controllers.md §9.3): nodes 1, 2 in zone 1, node 3 in
+// sixth replica: nodes 1, 2 in zone 1, node 3 in
 // zone 2; two Running pods on node 1, one on node 2, two on node 3; hard
 // spreading by hostname and by zone, maxSkew 1; the new pod is queued.
 func c3(t testing.TB) (*model.Universe, *model.State, int) {
@@ -173,7 +173,7 @@ func c3(t testing.TB) (*model.Universe, *model.State, int) {
 	return u, s, 5
 }
 
-// TestConformanceC3NoFeasibleNode reproduces controllers.md §9.3 exactly:
+// TestConformanceC3NoFeasibleNode reproduces Kivi's controller models exactly:
 // hostname counts {2, 1, 2} (min 1), zone counts {3, 2} (min 2); node 1
 // and node 3 fail hostname (2+1−1 = 2 > 1), node 2 fails zone (3+1−2 = 2 >
 // 1): "No feasible node!", and the state fails on pod 6.

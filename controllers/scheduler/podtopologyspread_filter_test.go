@@ -300,7 +300,7 @@ func TestPodTopologySpreadFilter(t *testing.T) {
 
 // TestEmptySelectorCountsNoPod: a labelSelector of {} matches everything,
 // but countPodsMatchSelector counts no existing pod, while the incoming pod
-// still matches itself (kubernetes.md §1.1): skew 0 + 1 − 0 never exceeds
+// still matches itself: skew 0 + 1 − 0 never exceeds
 // maxSkew 1.
 func TestEmptySelectorCountsNoPod(t *testing.T) {
 	u, s, pod := buildK8s(t, zoneNodes(), spread2103(),
@@ -317,7 +317,7 @@ func TestEmptySelectorCountsNoPod(t *testing.T) {
 	}
 }
 
-// TestSpreadCountsNotReadyNodes is kubernetes.md §1.3's worked example: zone
+// TestSpreadCountsNotReadyNodes is upstream Kubernetes' worked example: zone
 // c has only a NotReady node with no pods; its domain still exists under
 // NodeTaintsPolicy=Ignore and holds the global minimum at 0, so only c
 // would pass the spread filter — and NodeReady rejects it: no feasible node.

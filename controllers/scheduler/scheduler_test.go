@@ -20,7 +20,7 @@ func run(u *model.Universe, s *model.State) []string {
 	return out
 }
 
-// TestStepSkipsPodsNotWaiting follows controllers.md §1.2: a queued pod
+// TestStepSkipsPodsNotWaiting follows Kivi's controller models: a queued pod
 // that is Running, Terminating or already bound is dropped without a
 // cycle, a trace line or an HPA wake-up.
 func TestStepSkipsPodsNotWaiting(t *testing.T) {
@@ -49,7 +49,7 @@ func TestStepSkipsPodsNotWaiting(t *testing.T) {
 }
 
 // TestStepBindsAndWakes checks the effects of a successful cycle
-// (controllers.md §1.6, docs/model.md wiring): the pod is bound and stays
+// (Kivi's controller models, docs/model.md wiring): the pod is bound and stays
 // Pending, goes to the kubelet queue, and its owner to the HPA queue only
 // when the universe has an HPA.
 func TestStepBindsAndWakes(t *testing.T) {

@@ -12,7 +12,7 @@ func c1Info() Info {
 		generate:    c1}
 }
 
-// c1 is cases.md "C1 (h1) — HPA oscillation": N = s empty nodes, a
+// c1 is Kivi's case definitions "C1 (h1) — HPA oscillation": N = s empty nodes, a
 // deployment of spec max(1, ⌊N/5⌋) created by a command, HPA 50 % with
 // bounds spec..2N, pods whose usage falls from 8 to 3 at time 300.
 func c1(s int, noViolation bool) *model.Cluster {

@@ -12,7 +12,7 @@ func c2Info() Info {
 		generate:    c2}
 }
 
-// c2 is cases.md "C2 (h2)": N = s nodes labelled zone 1, each running one
+// c2 is Kivi's case definitions "C2 (h2)": N = s nodes labelled zone 1, each running one
 // pod that requests 8 CPU but uses 16; HPA 50 % with bounds N..N+2; the
 // manifest (no replicas) is applied after the cluster is stable.
 func c2(s int, noViolation bool) *model.Cluster {

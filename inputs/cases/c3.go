@@ -12,7 +12,7 @@ func c3Info() Info {
 		generate:    c3}
 }
 
-// c3 is cases.md "C3 (s3)": N' = 2⌊s/2⌋+1 nodes, the first m+1 in zone 1
+// c3 is Kivi's case definitions "C3 (s3)": N' = 2⌊s/2⌋+1 nodes, the first m+1 in zone 1
 // (m = ⌊N'/2⌋), two pods per node but one on the middle node (2N'−1 in
 // all), HPA 91 % with bounds 2N'−1..2N', one CPU increase once stable.
 func c3(s int, noViolation bool) *model.Cluster {

@@ -12,7 +12,7 @@ func c4Info() Info {
 		generate:    c4}
 }
 
-// c4 is cases.md "C4 (s4)": N = s empty nodes (the scaling search uses
+// c4 is Kivi's case definitions "C4 (s4)": N = s empty nodes (the scaling search uses
 // 2..s), a deployment of 2N+1 pods requesting 21 created by a command, a
 // kernel-panic watcher on every node.
 func c4(s int, noViolation bool) *model.Cluster {

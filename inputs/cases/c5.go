@@ -12,7 +12,7 @@ func c5Info() Info {
 		generate:    c5}
 }
 
-// c5 is cases.md "C5 (s1)": t1 = ⌈3s/5⌉ nodes with one pod and 4 CPU
+// c5 is Kivi's case definitions "C5 (s1)": t1 = ⌈3s/5⌉ nodes with one pod and 4 CPU
 // left, t2 = ⌈s/5⌉ nodes with three pods, t3 = max(0, s−t1−t2) nodes
 // with four pods, 3 spare pod slots, a RemoveDuplicates descheduler.
 func c5(s int, noViolation bool) *model.Cluster {

@@ -12,7 +12,7 @@ func c6Info() Info {
 		generate:    c6}
 }
 
-// c6 is cases.md "C6 (s6)": N = s nodes each running one pod, soft
+// c6 is Kivi's case definitions "C6 (s6)": N = s nodes each running one pod, soft
 // spreading by hostname, maintenance of one node at a time after the
 // cluster is stable, and "at least spec−1 replicas" as the intent. Kivi
 // crashes on this case as shipped (maintenance's {p: 1} parameter); this

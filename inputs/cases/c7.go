@@ -12,7 +12,7 @@ func c7Info() Info {
 		generate:    c7}
 }
 
-// c7 is cases.md "C7 (d1)": node 1 tainted key1=value1:NoExecute, nodes
+// c7 is Kivi's case definitions "C7 (d1)": node 1 tainted key1=value1:NoExecute, nodes
 // 2..N untainted, a deployment pinned to node 1 and created by a command.
 // Kivi asks for 5N replicas but gives the case N pod slots, so it only
 // ever creates N pods (its silent bound); the case asks for the N pods

@@ -12,7 +12,7 @@ func c8Info() Info {
 		generate:    c8}
 }
 
-// c8 is cases.md "C8 (s9)" (descheduler issue #921): ⌈s/5⌉ on-demand and
+// c8 is Kivi's case definitions "C8 (s9)" (descheduler issue #921): ⌈s/5⌉ on-demand and
 // s−⌈s/5⌉ spot nodes, 2s pods created by a command, soft spreading by
 // hostname and lifecycle, preferred affinity spot 4 / on-demand 5, and a
 // descheduler balancing soft constraints too.

@@ -8,8 +8,8 @@ import (
 	"github.com/kivi-go/kivi/inputs/cases"
 )
 
-// TestList checks the catalogue against cases.md §0 (external id,
-// internal id, intent) and the intents.md user names.
+// TestList checks the catalogue against Kivi's case definitions (external id,
+// internal id, intent) and Kivi's intent user names.
 func TestList(t *testing.T) {
 	want := []struct{ id, kivi, expect string }{
 		{"c1", "h1", "no_oscillation_replica_num"},
@@ -49,7 +49,7 @@ func TestList(t *testing.T) {
 	}
 }
 
-// TestGetErrors: only lower-case ids are accepted (cases.md §0), scale
+// TestGetErrors: only lower-case ids are accepted, scale
 // must be ≥ 1.
 func TestGetErrors(t *testing.T) {
 	for _, tc := range []struct {
@@ -71,7 +71,7 @@ func TestGetErrors(t *testing.T) {
 	}
 }
 
-// TestIntentParameters: Kivi's parameters (cases.md per case): did 1, and
+// TestIntentParameters: Kivi's parameters (Kivi's case definitions per case): did 1, and
 // C6's expReplicas re-read from the spec ("0" in the variant).
 func TestIntentParameters(t *testing.T) {
 	c, _ := cases.Get("c6", 3, false)
@@ -85,7 +85,7 @@ func TestIntentParameters(t *testing.T) {
 	for _, id := range []string{"c1", "c2"} {
 		c, _ := cases.Get(id, 3, true)
 		if len(c.Intents) != 0 {
-			t.Errorf("%s -cn has intents %v, want none (cases.md)", id, c.Intents)
+			t.Errorf("%s -cn has intents %v, want none", id, c.Intents)
 		}
 	}
 	c, _ = cases.Get("c3", 3, false)

@@ -1,7 +1,7 @@
 // Package cases generates Kivi's eight built-in cases C1..C8
-// (shared spec cases.md) as model.Clusters: the original topology at a
+// (Kivi's case definitions) as model.Clusters: the original topology at a
 // scale s (the -s option, default 3), its no-violation variant (-cn), and
-// the scaling-search bounds of its "Scaling template" (scaling.md §2–3).
+// the scaling-search bounds of its "Scaling template".
 //
 // The generators reproduce Kivi's case generator field by field, in our
 // terms:

@@ -6,7 +6,7 @@ import (
 	"github.com/kivi-go/kivi/model"
 )
 
-// Scaling-search bounds of the built-in cases (scaling.md §3, Kivi's
+// Scaling-search bounds of the built-in cases (Kivi's scaling search, Kivi's
 // "free" tables): deployments range over 0..8s replicas; at most 7 pods
 // per node (4 for C4 and C6); HPA bounds become spec..2·spec.
 const (
@@ -16,8 +16,7 @@ const (
 )
 
 // kiviDeploymentName is the name Kivi's generator gives a case's only
-// deployment: its running id, which comes after every node and pod slot
-// (cases.md §0).
+// deployment: its running id, which comes after every node and pod slot.
 func kiviDeploymentName(nodes, podSlots int) string { return strconv.Itoa(nodes + podSlots + 1) }
 
 // appTemplateName names the single pod template of every case (Kivi's
@@ -38,7 +37,7 @@ func node64(name string, min, max int) model.NodeType {
 
 // addNodes appends count nodes of type t (running pods) to c, declaring
 // the type on its first appearance, as Kivi's template generator derives
-// types from the nodes (scaling.md §2). A count of 0 adds nothing.
+// types from the nodes. A count of 0 adds nothing.
 func addNodes(c *model.Cluster, t model.NodeType, count int, pods ...model.InitialPod) {
 	if count <= 0 {
 		return

@@ -8,7 +8,7 @@ import (
 
 // TestScript runs testdata/*.txt (kivitest/script): `case <id>
 // scale=<scale> [no-violation]` builds the case's original topology and
-// prints what cases.md specifies (node labels and taints, templates, the
+// prints what Kivi's case definitions specifies (node labels and taints, templates, the
 // deployment and its search bounds, events, intents) followed by the
 // initial state.
 func TestScript(t *testing.T) { script.Run(t, "testdata") }

@@ -45,18 +45,18 @@ func one(name string, min int) func(int, bool) []typeBound {
 }
 
 var topologies = map[string]topology{
-	"c1": {section: "cases.md C1: N = s nodes, 2N+5 pods, spec max(1, ⌊N/5⌋), HPA(50, spec, 2N)",
+	"c1": {section: "Kivi's case definitions C1: N = s nodes, 2N+5 pods, spec max(1, ⌊N/5⌋), HPA(50, spec, 2N)",
 		nodes: func(s int) int { return s }, slots: func(s int) int { return 2*s + 5 },
 		replicas: func(s int) int { return max(1, s/5) }, running: zero, free: full,
 		hpa:   func(s int) (int, int) { return max(1, s/5), 2 * s },
 		types: one("node", 0), perNode: 7},
-	"c2": {section: "cases.md C2: N = s nodes {cpuLeft 56, numPod 1}, N+3 pods, spec N, HPA(50, N, N+2)",
+	"c2": {section: "Kivi's case definitions C2: N = s nodes {cpuLeft 56, numPod 1}, N+3 pods, spec N, HPA(50, N, N+2)",
 		nodes: func(s int) int { return s }, slots: func(s int) int { return s + 3 },
 		replicas: func(s int) int { return s }, running: each(1),
 		free:    func(int, int, bool) int64 { return 56 },
 		hpa:     func(s int) (int, int) { return s, s + 2 },
 		created: true, types: one("zone-1", 0), perNode: 7},
-	"c3": {section: "cases.md C3: N' = 2⌊s/2⌋+1 nodes, middle one {cpuLeft 56, numPod 1}, others {48, 2}; 2N' pods; spec 2N'−1; HPA(91, 2N'−1, 2N')",
+	"c3": {section: "Kivi's case definitions C3: N' = 2⌊s/2⌋+1 nodes, middle one {cpuLeft 56, numPod 1}, others {48, 2}; 2N' pods; spec 2N'−1; HPA(91, 2N'−1, 2N')",
 		nodes: c3Nodes, slots: func(s int) int { return 2 * c3Nodes(s) },
 		replicas: func(s int) int { return 2*c3Nodes(s) - 1 },
 		running: func(s, i int) int {
@@ -79,11 +79,11 @@ var topologies = map[string]topology{
 			}
 			return []typeBound{{"zone-1", 0, s}, {"zone-2", 0, s}}
 		}, perNode: 7},
-	"c4": {section: "cases.md C4: N = s empty nodes, 2N+2 pods, spec 2N+1, no HPA; scaling 2..s nodes, ≤ 4 pods/node",
+	"c4": {section: "Kivi's case definitions C4: N = s empty nodes, 2N+2 pods, spec 2N+1, no HPA; scaling 2..s nodes, ≤ 4 pods/node",
 		nodes: func(s int) int { return s }, slots: func(s int) int { return 2*s + 2 },
 		replicas: func(s int) int { return 2*s + 1 }, running: zero, free: full,
 		types: one("node", 2), perNode: 4},
-	"c5": {section: "cases.md C5: t1 = ⌈3s/5⌉ {cpuLeft 4, numPod 1}, t2 = ⌈s/5⌉ {40, 3}, t3 = max(0, s−t1−t2) {32, 4}; P+3 pods; spec P",
+	"c5": {section: "Kivi's case definitions C5: t1 = ⌈3s/5⌉ {cpuLeft 4, numPod 1}, t2 = ⌈s/5⌉ {40, 3}, t3 = max(0, s−t1−t2) {32, 4}; P+3 pods; spec P",
 		nodes:    func(s int) int { t1, t2, t3 := c5Split(s); return t1 + t2 + t3 },
 		slots:    func(s int) int { t1, t2, t3 := c5Split(s); return t1 + 3*t2 + 4*t3 + 3 },
 		replicas: func(s int) int { t1, t2, t3 := c5Split(s); return t1 + 3*t2 + 4*t3 },
@@ -116,12 +116,12 @@ var topologies = map[string]topology{
 			}
 			return []typeBound{{"small", 1, s}, {"big", 1, s}}
 		}, perNode: 7},
-	"c6": {section: "cases.md C6: N = s nodes {cpuLeft 56, numPod 1}, N+5 pods, spec N; scaling 2..s nodes, ≤ 4 pods/node",
+	"c6": {section: "Kivi's case definitions C6: N = s nodes {cpuLeft 56, numPod 1}, N+5 pods, spec N; scaling 2..s nodes, ≤ 4 pods/node",
 		nodes: func(s int) int { return s }, slots: func(s int) int { return s + 5 },
 		replicas: func(s int) int { return s }, running: each(1),
 		free:    func(int, int, bool) int64 { return 56 },
 		created: true, types: one("node", 2), perNode: 4},
-	"c7": {section: "cases.md C7: node 1 tainted, nodes 2..N not; N pods; spec N (the N pods Kivi creates of its 5N)",
+	"c7": {section: "Kivi's case definitions C7: node 1 tainted, nodes 2..N not; N pods; spec N (the N pods Kivi creates of its 5N)",
 		nodes: func(s int) int { return s }, slots: func(s int) int { return s },
 		replicas: func(s int) int { return s }, running: zero, free: full,
 		types: func(s int, cn bool) []typeBound {
@@ -133,7 +133,7 @@ var topologies = map[string]topology{
 			}
 			return []typeBound{{"tainted", 0, s}, {"untainted", 0, s}}
 		}, perNode: 7},
-	"c8": {section: "cases.md C8: ⌈s/5⌉ on-demand and s−⌈s/5⌉ spot nodes, 2s pods, spec 2s",
+	"c8": {section: "Kivi's case definitions C8: ⌈s/5⌉ on-demand and s−⌈s/5⌉ spot nodes, 2s pods, spec 2s",
 		nodes: func(s int) int { return s }, slots: func(s int) int { return 2 * s },
 		replicas: func(s int) int { return 2 * s }, running: zero, free: full,
 		types: func(s int, _ bool) []typeBound {
@@ -145,8 +145,8 @@ var topologies = map[string]topology{
 }
 
 // TestTopology builds every case at scales 1..6, both variants, and
-// compares node, pod-slot, replica and placement counts with cases.md,
-// and the scaling-template bounds with scaling.md §3.
+// compares node, pod-slot, replica and placement counts with Kivi's case definitions,
+// and the scaling-template bounds with Kivi's scaling search.
 func TestTopology(t *testing.T) {
 	for _, in := range cases.List() {
 		want, ok := topologies[in.ID]
@@ -218,10 +218,10 @@ func TestTopology(t *testing.T) {
 }
 
 // checkHPA compares the HPA bounds of the original topology with
-// cases.md. model.Cluster.Build derives the bounds from HPA.Factor even
+// Kivi's case definitions. model.Cluster.Build derives the bounds from HPA.Factor even
 // for the original topology (it should only in BuildSetup), so the check
 // builds a copy without the factor; the factor itself must be
-// scaling.md's HPAfactor 2.
+// Kivi's scaling search HPAfactor 2.
 func checkHPA(t *testing.T, c *model.Cluster, want topology, s int) {
 	t.Helper()
 	h := c.Deployments[0].HPA
@@ -235,7 +235,7 @@ func checkHPA(t *testing.T, c *model.Cluster, want topology, s int) {
 		t.Fatalf("deployment has no HPA")
 	}
 	if h.Factor != 2 {
-		t.Errorf("HPA factor = %d, want 2 (scaling.md §3)", h.Factor)
+		t.Errorf("HPA factor = %d, want 2", h.Factor)
 	}
 	cp := *c
 	cp.Deployments = append([]model.DeploymentDecl(nil), c.Deployments...)

@@ -25,7 +25,7 @@ func load(t *testing.T, manifests string) *Result {
 // TestAPIServerDefaults: k8s.io/kubernetes pkg/apis/apps/v1/defaults.go
 // (replicas 1, RollingUpdate 25 %/25 %), pkg/apis/autoscaling/v2 and v1
 // defaults.go (minReplicas 1, CPU utilisation 80 %), the descheduler's
-// (kubernetes.md §6: constraints [DoNotSchedule], topologyBalanceNodeFit
+// (upstream Kubernetes: constraints [DoNotSchedule], topologyBalanceNodeFit
 // true).
 func TestAPIServerDefaults(t *testing.T) {
 	r := load(t, `apiVersion: apps/v1

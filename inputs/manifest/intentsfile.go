@@ -15,7 +15,7 @@ import (
 )
 
 // kiviEvent is an event or user command entry of Kivi's JSON
-// (inputs-and-cli.md §a.7): name, para (an int or an object),
+// (Kivi's inputs and CLI §a.7): name, para (an int or an object),
 // after_stable, first.
 type kiviEvent struct {
 	Name        string          `json:"name"`

@@ -8,7 +8,7 @@ import (
 )
 
 // kiviClusterConfig is Kivi's user_input/cluster_configs.json
-// (inputs-and-cli.md §b.2).
+// (Kivi's inputs and CLI §b.2).
 type kiviClusterConfig struct {
 	NodesTypes []struct {
 		Template struct {

@@ -9,7 +9,7 @@ import (
 	"github.com/kivi-go/kivi/model"
 )
 
-// LoadKiviDir reads Kivi's configuration directory (inputs-and-cli.md
+// LoadKiviDir reads Kivi's configuration directory (Kivi's inputs and CLI
 // §b) under root in fsys:
 //
 //	yaml/        Deployment, HorizontalPodAutoscaler, DeschedulerPolicy

@@ -16,7 +16,7 @@ import (
 var systemNamespaces = []string{"kube-system", "kube-public", "kube-node-lease", "local-path-storage"}
 
 // LoadLogs reads Kivi's log directory of a running cluster under root
-// (inputs-and-cli.md §c):
+// (Kivi's inputs and CLI §c):
 //
 //	setup/        files recognised by name: getnode, getpod, getdeployment
 //	              (`kubectl get … -o json`), toppod (`kubectl top pods`),

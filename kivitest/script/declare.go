@@ -275,7 +275,7 @@ var eventKinds = []model.EventKind{model.CPUChange, model.KernelPanic, model.Mai
 
 // event kind=K [slot=first|main|afterStable] [deployment=D] [node=N]
 // [deployment-template=X] [parallel=P] [max-deployment=M] [max-delta=δ]:
-// the kinds are Kivi's (events.md); absent references are the first
+// the kinds are Kivi's; absent references are the first
 // deployment, node and deployment template.
 func (e *Env) event(c Command) (string, error) {
 	var ev model.Event

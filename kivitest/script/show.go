@@ -90,7 +90,7 @@ func (e *Env) canonical(Command) (string, error) {
 }
 
 // case ID [scale=3] [no-violation]: replaces the cluster by built-in case
-// ID (inputs/cases) and prints what cases.md specifies (node labels and
+// ID (inputs/cases) and prints what Kivi's case definitions specifies (node labels and
 // taints, templates, deployments and their search bounds, events,
 // intents), then the state.
 func (e *Env) builtinCase(c Command) (string, error) {
