@@ -55,7 +55,9 @@ func TestNonZeroRequestsScored(t *testing.T) {
 // preferred term with an invalid value, so a cycle that scores places the
 // pod nowhere; with one feasible node there is no scoring.
 func TestInvalidValueInPreferredTerm(t *testing.T) {
-	tb := func() *modeltest.TemplateBuilder { return modeltest.Template("a").Requests(1, 1).Preferred(1, "disk", "ssd!") }
+	tb := func() *modeltest.TemplateBuilder {
+		return modeltest.Template("a").Requests(1, 1).Preferred(1, "disk", "ssd!")
+	}
 	if f, top := twoNodes(t, tb(), 8, 8, 8, 8, false); len(f) != 0 || len(top) != 0 {
 		t.Errorf("two feasible nodes: feasible %v top %v, want the pod placed nowhere", f, top)
 	}

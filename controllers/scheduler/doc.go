@@ -15,7 +15,7 @@
 //   - NodeReady: a node that is not Ready carries the node lifecycle
 //     controller's not-ready NoSchedule and NoExecute taints, which reject
 //     every pod that does not tolerate both (stands for NodeUnschedulable
-//     + TaintToleration of those taints).
+//   - TaintToleration of those taints).
 //   - NodeName, TaintToleration (NoSchedule and NoExecute), NodeAffinity
 //     (nodeSelector and required terms), NodeResourcesFit (requests against
 //     allocatable minus the requests of the node's pods), PodTopologySpread
