@@ -492,7 +492,9 @@ func ParseIntOrPercent(s string) (IntOrPercent, error) {
 func (td TemplateDecl) compile(nodeIndex map[string]int) (PodTemplate, error) {
 	pt := PodTemplate{Name: td.Name, Labels: td.Labels, CPU: td.CPU, Memory: td.Memory,
 		NodeSelector: td.NodeSelector, Required: td.Required, Preferred: td.Preferred,
-		Tolerations: td.Tolerations, Pattern: td.Pattern, Critical: td.Critical}
+		Tolerations: td.Tolerations, Pattern: td.Pattern, Critical: td.Critical,
+		NonZeroCPU: td.NonZeroCPU, NonZeroMemory: td.NonZeroMemory}
+	td.compilePodAffinity(&pt)
 	if pt.Labels == nil {
 		pt.Labels = map[string]string{}
 	}

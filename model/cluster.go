@@ -98,6 +98,14 @@ type TemplateDecl struct {
 	Spread       []SpreadDecl      `json:"topologySpreadConstraints,omitempty"`
 	Pattern      []UsagePoint      `json:"cpuPattern,omitempty"`
 	Critical     bool              `json:"critical,omitempty"`
+	// PodAffinity and PodAntiAffinity are inter-pod (anti-)affinity
+	// (podaffinity.go).
+	PodAffinity     *PodAffinityDecl `json:"podAffinity,omitempty"`
+	PodAntiAffinity *PodAffinityDecl `json:"podAntiAffinity,omitempty"`
+	// NonZeroCPU and NonZeroMemory: PodTemplate's; set by the manifest
+	// reader only, never read from or written to case files.
+	NonZeroCPU    int64 `json:"-"`
+	NonZeroMemory int64 `json:"-"`
 }
 
 // SpreadDecl is a topology spread constraint as written.

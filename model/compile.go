@@ -106,6 +106,10 @@ func (u *Universe) Compile() error {
 			return fmt.Errorf("pod template %q: %w", t.Name, err)
 		}
 		t.Fit = fit
+		t.ToleratesNotReady = toleratesNotReady(t.Tolerations)
+		if err := u.compilePodAffinity(t); err != nil {
+			return fmt.Errorf("pod template %q: %w", t.Name, err)
+		}
 	}
 	for i, c := range u.Configs {
 		if c.PodTemplate < 0 || c.PodTemplate >= len(u.Templates) {
@@ -245,8 +249,10 @@ func (u *Universe) compileFit(t *PodTemplate) ([]NodeFit, error) {
 			// upstream's nodeaffinity skips it); an empty preferred term
 			// is a no-op, below.
 			any := false
-			for _, r := range required {
-				if !r.Empty() && r.Matches(node.LabelSet) {
+			for i, r := range required {
+				// A term with a value of invalid syntax fails to parse
+				// upstream and matches no node (labelvalues.go).
+				if !r.Empty() && validValues(&t.Required[i]) && r.Matches(node.LabelSet) {
 					any = true
 					break
 				}
@@ -254,7 +260,14 @@ func (u *Universe) compileFit(t *PodTemplate) ([]NodeFit, error) {
 			f.Affinity = any
 		}
 		for i, p := range preferred {
-			if !p.Empty() && p.Matches(node.LabelSet) {
+			if p.Empty() {
+				continue
+			}
+			if !validValues(&t.Preferred[i].Term) {
+				t.PreferredInvalid = true
+				continue
+			}
+			if p.Matches(node.LabelSet) {
 				f.Preferred += t.Preferred[i].Weight
 			}
 		}

@@ -176,11 +176,30 @@ type PodTemplate struct {
 	// Critical marks system-critical pods (the descheduler spares them
 	// unless its profile allows).
 	Critical bool
+	// PodAffinity and PodAntiAffinity are the required inter-pod
+	// (anti-)affinity terms, the Preferred ones the weighted terms
+	// (podaffinity.go).
+	PodAffinity, PodAntiAffinity                   []PodAffinityTerm
+	PreferredPodAffinity, PreferredPodAntiAffinity []WeightedPodAffinityTerm
+	// NonZeroCPU and NonZeroMemory are the requests LeastAllocated scores
+	// the pod with (kube-scheduler's NonZeroRequested: a container without
+	// a cpu or memory request counts as 100m or 200Mi); 0 means the
+	// requests as written. Only the manifest reader sets them, where the
+	// model's units are millicores and MiB and a request is genuinely
+	// missing; Kivi's inputs score their requests as written.
+	NonZeroCPU, NonZeroMemory int64
 
 	// Compiled (set by Compile).
 	LabelSet LabelSet
 	// Fit[n] is what the scheduler's static plugins say about node n.
 	Fit []NodeFit
+	// ToleratesNotReady: the pod tolerates the taints the node lifecycle
+	// controller puts on a node that is not Ready (notready.go).
+	ToleratesNotReady bool
+	// PreferredInvalid: a preferred node-affinity term has a value of
+	// invalid syntax, so kube-scheduler's NodeAffinity PreScore fails and
+	// a cycle that scores ends in an error (labelvalues.go).
+	PreferredInvalid bool
 }
 
 // NodeFit is the static (state-independent) relation between one template

@@ -26,8 +26,9 @@ type constraint struct {
 	// absent: the key was never interned, so no node carries it.
 	absent bool
 	// honorTaints: the node taints policy is Honor, so a node that is not
-	// Ready is excluded (see includes).
-	honorTaints bool
+	// Ready is excluded unless the pod tolerates the not-ready taints
+	// (toleratesNotReady; see includes).
+	honorTaints, toleratesNotReady bool
 	// self: the incoming pod matches its own selector.
 	self bool
 	// nodeValue[n] is node n's value id for the key (0 = absent).
@@ -59,9 +60,9 @@ func (k *constraint) counts(t, tmpl int) bool {
 // policies (NodeAffinityPolicy, NodeTaintsPolicy) in state s: the static
 // part (eligible), and readiness under NodeTaintsPolicy Honor, since a
 // node that is not Ready carries the lifecycle controller's not-ready
-// NoSchedule taint, which deployment pods do not tolerate.
+// taints, which count unless the pod tolerates them.
 func (k *constraint) includes(s *model.State, n int) bool {
-	return k.eligible[n] && (!k.honorTaints || s.Nodes[n].Status == model.Ready)
+	return k.eligible[n] && (!k.honorTaints || k.toleratesNotReady || s.Nodes[n].Status == model.Ready)
 }
 
 // value returns node n's value id for the constraint's key (0 = absent).
@@ -98,6 +99,7 @@ func systemDefault(u *model.Universe, t *model.PodTemplate, name string, maxSkew
 // resolveNodes records every node's value of the key (all 0 when the key
 // is absent) and the static inclusion policies for pods of template t.
 func (k *constraint) resolveNodes(u *model.Universe, t *model.PodTemplate, honorAffinity bool) {
+	k.toleratesNotReady = t.ToleratesNotReady
 	k.nodeValue = make([]model.ValueID, len(u.Nodes))
 	k.eligible = make([]bool, len(u.Nodes))
 	for n := range u.Nodes {

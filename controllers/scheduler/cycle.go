@@ -30,6 +30,9 @@ type cycle struct {
 	// reservation plus the requests of every pod bound to it (Pending,
 	// Running or Terminating), as model.Universe.Requested computes.
 	requested []model.Resources
+	// scoredReq[n] is the same with non-zero requests (nonzero.go), only
+	// filled when the plan has templates with non-zero defaults.
+	scoredReq []model.Resources
 
 	// hard are the DoNotSchedule constraints (filtering), soft the
 	// ScheduleAnyway ones (scoring); softDefault says that soft holds the
@@ -52,6 +55,10 @@ type cycle struct {
 	// meaningful for feasible nodes.
 	softWeight []float64
 	ignored    []bool
+
+	// ipa is InterPodAffinity's PreFilter state, over ipaBuf.
+	ipa    interPodState
+	ipaBuf []int64
 
 	// status[n] is node n's filter verdict when rejectedBy[n] ≥ 0, the
 	// index of the rejecting filter (-1 = feasible); feasible lists the
@@ -123,11 +130,23 @@ func (c *cycle) run(pr *profile) []int {
 	if len(top) > 1 {
 		// One feasible node wins whatever its score: totals are never
 		// negative.
+		if c.preScoreFails() {
+			// The cycle ends in an error: the pod goes nowhere.
+			c.feasible = c.feasible[:0]
+			return c.feasible
+		}
 		c.score(pr)
 		top = c.topNodes()
 	}
 	return top
 }
+
+// preScoreFails reports whether a PreScore plugin fails for the pod: a
+// preferred node-affinity term with a value of invalid syntax
+// (model.PodTemplate.PreferredInvalid), which upstream's NodeAffinity
+// cannot parse. A cycle with one feasible node does not score, so it is
+// unaffected.
+func (c *cycle) preScoreFails() bool { return c.t.PreferredInvalid }
 
 // reset prepares the cycle for pod slot pod of s: constraints, the
 // decision key, per-node requests and spread counts, then the
@@ -169,6 +188,7 @@ func (c *cycle) count() {
 	}
 	c.countPods()
 	c.preFilterSpread()
+	c.preFilterInterPod()
 }
 
 // countPods makes one pass over the pod slots: node requests and the
@@ -178,6 +198,16 @@ func (c *cycle) count() {
 func (c *cycle) countPods() {
 	N, pl := len(c.u.Nodes), c.plan
 	c.requested = append(c.requested[:0], pl.reserved...)
+	if pl.nonZero {
+		c.scoredReq = append(c.scoredReq[:0], pl.reserved...)
+		for i := range c.s.Pods {
+			if q := &c.s.Pods[i]; q.Phase != model.Free && q.Node != 0 {
+				r, add := &c.scoredReq[q.Node-1], &pl.scoredRequests[q.Template]
+				r.CPU += add.CPU
+				r.Memory += add.Memory
+			}
+		}
+	}
 	// Locals, not fields: the stores below would make the compiler
 	// reload every field of c on every pod.
 	requested, requests, match := c.requested, pl.requests, c.match
@@ -258,6 +288,9 @@ func (c *cycle) standardFilters(n int) (Status, int8) {
 	if st := (podTopologySpreadFilter{}).Filter(c, n); st.Code != Success {
 		return st, 5
 	}
+	if st := (interPodAffinityFilter{}).Filter(c, n); st.Code != Success {
+		return st, 6
+	}
 	return Status{}, -1
 }
 
@@ -309,6 +342,10 @@ func (c *cycle) standardScores(k int, raw []int64) {
 		leastAllocatedScore{}.scoreAll(c, raw)
 	case spreadScore:
 		podTopologySpreadScore{}.scoreAll(c, raw)
+	case interPodScore:
+		for j, n := range c.feasible {
+			raw[j] = interPodAffinityScore{}.Score(c, n)
+		}
 	default:
 		balancedAllocationScore{}.scoreAll(c, raw)
 	}

@@ -13,16 +13,21 @@
 //
 // Filters, in the default profile's order:
 //   - NodeReady: a node that is not Ready carries the node lifecycle
-//     controller's not-ready NoSchedule taint, which no deployment pod
-//     tolerates (stands for NodeUnschedulable + that taint).
+//     controller's not-ready NoSchedule and NoExecute taints, which reject
+//     every pod that does not tolerate both (stands for NodeUnschedulable
+//   - TaintToleration of those taints).
 //   - NodeName, TaintToleration (NoSchedule and NoExecute), NodeAffinity
 //     (nodeSelector and required terms), NodeResourcesFit (requests against
 //     allocatable minus the requests of the node's pods), PodTopologySpread
-//     (DoNotSchedule constraints, podtopologyspread/filtering.go).
+//     (DoNotSchedule constraints, podtopologyspread/filtering.go),
+//     InterPodAffinity (required pod affinity and anti-affinity, and the
+//     existing pods' required anti-affinity, interpodaffinity.go).
 //
 // Scores and weights: TaintToleration 3, NodeAffinity 2, NodeResourcesFit
-// (LeastAllocated) 1, PodTopologySpread 2 (ScheduleAnyway constraints, or
-// the system default constraints when the template declares none),
+// (LeastAllocated, with non-zero requests) 1, PodTopologySpread 2
+// (ScheduleAnyway constraints, or the system default constraints when the
+// template declares none), InterPodAffinity 2 (preferred terms both ways,
+// existing pods' required affinity at weight 1),
 // NodeResourcesBalancedAllocation 1 (how the pod changes the balance of
 // cpu and memory in use).
 //

@@ -60,10 +60,15 @@ func Explain(u *model.Universe, s *model.State, pod int) string {
 			fmt.Fprintf(&b, "%s %s: %s\n", pr.filters[by].Name(), st.Code, st.Reason)
 			continue
 		}
+		sep := ""
 		for k, pl := range pr.scores {
-			if k > 0 {
-				b.WriteString(", ")
+			if k == interPodScore && c.plan.interPod == nil {
+				// No pod of the universe has inter-pod affinity: the
+				// plugin always skips, so its column says nothing.
+				continue
 			}
+			b.WriteString(sep)
+			sep = ", "
 			if c.skipped[k] {
 				fmt.Fprintf(&b, "%s skip", pl.Name())
 				continue
@@ -75,6 +80,10 @@ func Explain(u *model.Universe, s *model.State, pod int) string {
 	}
 	if len(c.feasible) == 0 {
 		b.WriteString("  no feasible node\n")
+		return b.String()
+	}
+	if len(c.feasible) > 1 && c.preScoreFails() {
+		b.WriteString("  PreScore NodeAffinity fails (a preferred term has a value of invalid syntax): the pod is not placed\n")
 		return b.String()
 	}
 	top := c.topNodes()

@@ -2,11 +2,12 @@ package scheduler
 
 import "github.com/kivi-go/kivi/model"
 
-// nodeReady rejects nodes that are not Ready. In a real cluster the node
-// lifecycle controller taints such a node node.kubernetes.io/not-ready (or
-// unreachable) with effect NoSchedule, and TaintToleration rejects it; Kivi
-// filters not-Ready nodes directly. It stands in for NodeUnschedulable,
-// whose cordon flag the model does not have.
+// nodeReady rejects nodes that are not Ready unless the pod tolerates the
+// taints the node lifecycle controller puts on them (model.NotReadyTaints:
+// node.kubernetes.io/not-ready, NoSchedule and NoExecute), which is how
+// TaintToleration judges such a node upstream; Kivi filters not-Ready
+// nodes whatever the pod tolerates. It also stands in for
+// NodeUnschedulable, whose cordon flag the model does not have.
 type nodeReady struct{}
 
 func (nodeReady) Name() string { return "NodeReady" }
@@ -15,7 +16,7 @@ func (nodeReady) Name() string { return "NodeReady" }
 const reasonNotReady = "node(s) had untolerated taint(s) {node.kubernetes.io/not-ready}"
 
 func (nodeReady) Filter(c *cycle, n int) Status {
-	if c.s.Nodes[n].Status != model.Ready {
+	if c.s.Nodes[n].Status != model.Ready && !c.t.ToleratesNotReady {
 		return reject(UnschedulableAndUnresolvable, reasonNotReady)
 	}
 	return Status{}

@@ -37,7 +37,9 @@ func (nodeResourcesFitFilter) Filter(c *cycle, n int) Status {
 // (noderesources/least_allocated.go): per resource
 // (allocatable − requested_after) · 100 / allocatable, where
 // requested_after includes the pod, 0 when over capacity; then the integer
-// mean. Raw scores are already 0..100, so there is no normalisation.
+// mean. Raw scores are already 0..100, so there is no normalisation. The
+// requests are the non-zero ones (cycle.scored, nonzero.go): a request a
+// manifest leaves out counts as upstream's default.
 type leastAllocatedScore struct{}
 
 func (leastAllocatedScore) Name() string           { return "NodeResourcesFit" }
@@ -45,15 +47,15 @@ func (leastAllocatedScore) Weight() int64          { return 1 }
 func (leastAllocatedScore) PreScore(c *cycle) bool { return true }
 
 func (leastAllocatedScore) Score(c *cycle, n int) int64 {
-	node, used := &c.u.Nodes[n], &c.requested[n]
-	cpu := leastRequested(used.CPU+c.t.CPU, node.CPU)
-	mem := leastRequested(used.Memory+c.t.Memory, node.Memory)
-	return (cpu + mem) / 2
+	node, used := &c.u.Nodes[n], &c.scored()[n]
+	cpu, mem := scoredRequests(c.t)
+	return (leastRequested(used.CPU+cpu, node.CPU) + leastRequested(used.Memory+mem, node.Memory)) / 2
 }
 
 // scoreAll is Score for every feasible node into raw.
 func (leastAllocatedScore) scoreAll(c *cycle, raw []int64) {
-	nodes, requested, cpu, mem := c.u.Nodes, c.requested, c.t.CPU, c.t.Memory
+	nodes, requested := c.u.Nodes, c.scored()
+	cpu, mem := scoredRequests(c.t)
 	for j, n := range c.feasible {
 		node, used := &nodes[n], &requested[n]
 		raw[j] = (leastRequested(used.CPU+cpu, node.CPU) + leastRequested(used.Memory+mem, node.Memory)) / 2

@@ -19,6 +19,16 @@ type plan struct {
 	// resources; requests[t] is what a pod of template t adds to its
 	// node's (one pod).
 	reserved, requests []model.Resources
+	// nonZero: some template's scored requests differ from its requests
+	// (nonzero.go); scoredRequests[t] is then what a pod of template t
+	// adds to its node's scored requests.
+	nonZero        bool
+	scoredRequests []model.Resources
+	// interPod[t] is InterPodAffinity's plan for incoming pods of
+	// template t (nil when no template has inter-pod affinity), over the
+	// pair tables interPodTabs.
+	interPod     []*interPodPlan
+	interPodTabs interPodTables
 	// logPlus2[k] is math.Log(k+2) for every topology size k a cycle can
 	// see (0..nodes): the spread score's weights, looked up, not computed.
 	logPlus2 []float64
@@ -72,6 +82,7 @@ func newPlan(u *model.Universe) *plan {
 		node := &u.Nodes[n]
 		pl.reserved[n] = model.Resources{CPU: node.ReservedCPU, Memory: node.ReservedMemory, Pods: node.ReservedPods}
 	}
+	pl.interPod, pl.interPodTabs = newInterPodPlans(u)
 	pl.logPlus2 = make([]float64, len(u.Nodes)+1)
 	for k := range pl.logPlus2 {
 		pl.logPlus2[k] = math.Log(float64(k) + 2)
@@ -79,6 +90,9 @@ func newPlan(u *model.Universe) *plan {
 	for tmpl := range u.Templates {
 		t := &u.Templates[tmpl]
 		pl.requests[tmpl] = model.Resources{CPU: t.CPU, Memory: t.Memory, Pods: 1}
+		cpu, mem := scoredRequests(t)
+		pl.scoredRequests = append(pl.scoredRequests, model.Resources{CPU: cpu, Memory: mem, Pods: 1})
+		pl.nonZero = pl.nonZero || cpu != t.CPU || mem != t.Memory
 		var own []constraint
 		for i := range t.Spread {
 			if sc := &t.Spread[i]; sc.When == model.DoNotSchedule {

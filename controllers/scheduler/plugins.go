@@ -24,18 +24,19 @@ type scorePlugin interface {
 }
 
 const (
-	numFilters = 6
-	numScores  = 5
+	numFilters = 7
+	numScores  = 6
 	// spreadScore is PodTopologySpread's index among the scores: Explain
-	// prints its domains only when it did not skip.
-	spreadScore = 3
+	// prints its domains only when it did not skip. interPodScore is
+	// InterPodAffinity's.
+	spreadScore   = 3
+	interPodScore = 4
 )
 
 // profile is the scheduler profile: filters in the order Kubernetes' default
 // profile runs them (pkg/scheduler/apis/config/v1/default_plugins.go,
 // v1.36), then the weighted score plugins in the same order (upstream's
-// InterPodAffinity, between PodTopologySpread and BalancedAllocation, and
-// ImageLocality, last, are not modelled). The order of filters only
+// ImageLocality, last, is not modelled: no node reports images). The order of filters only
 // decides which reason a rejected node reports; the order of scores
 // decides nothing, since totals are sums.
 type profile struct {
@@ -52,11 +53,11 @@ func defaultProfile() profile {
 	return profile{
 		filters: [numFilters]filterPlugin{
 			nodeReady{}, nodeName{}, taintTolerationFilter{}, nodeAffinityFilter{},
-			nodeResourcesFitFilter{}, podTopologySpreadFilter{},
+			nodeResourcesFitFilter{}, podTopologySpreadFilter{}, interPodAffinityFilter{},
 		},
 		scores: [numScores]scorePlugin{
 			taintTolerationScore{}, nodeAffinityScore{}, leastAllocatedScore{}, podTopologySpreadScore{},
-			balancedAllocationScore{},
+			interPodAffinityScore{}, balancedAllocationScore{},
 		},
 		standard: true,
 	}

@@ -64,7 +64,7 @@ func (podTopologySpreadScore) PreScore(c *cycle) bool {
 		c.softWeight[i] = c.logPlus2(float64(size))
 		// The matching pods of every domain, over all nodes the
 		// constraint includes.
-		match, eligible, states, honorTaints := c.match[k.row*N:(k.row+1)*N], k.eligible[:N], c.s.Nodes[:N], k.honorTaints
+		match, eligible, states, honorTaints := c.match[k.row*N:(k.row+1)*N], k.eligible[:N], c.s.Nodes[:N], k.honorTaints && !k.toleratesNotReady
 		for n, hasKeys := range softKeys[:N] {
 			if requireAll && !hasKeys || !eligible[n] || honorTaints && states[n].Status != model.Ready {
 				continue

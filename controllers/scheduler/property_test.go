@@ -58,6 +58,7 @@ func genCluster(t *rapid.T) (*model.Universe, *model.State) {
 		if rapid.Bool().Draw(t, "tolerates") {
 			tb.Toleration("dedicated", "x", "")
 		}
+		genSchedulingExtras(t, tb)
 		if rapid.IntRange(0, 7).Draw(t, "pinned") == 0 {
 			tb.NodeName(rapid.IntRange(0, nodes-1).Draw(t, "nodeName"))
 		}

@@ -26,6 +26,18 @@ func referenceCycle(u *model.Universe, s *model.State, pod int) *cycle {
 	for n := range N {
 		c.requested[n] = u.Requested(s, n)
 	}
+	// LeastAllocated's non-zero requests, counted from the templates.
+	c.scoredReq = make([]model.Resources, N)
+	for n := range N {
+		c.scoredReq[n] = model.Resources{CPU: u.Nodes[n].ReservedCPU, Memory: u.Nodes[n].ReservedMemory}
+		for i := range s.Pods {
+			if q := &s.Pods[i]; q.Phase != model.Free && q.NodeOf() == n {
+				t := &u.Templates[q.Template]
+				c.scoredReq[n].CPU += max(t.CPU, t.NonZeroCPU)
+				c.scoredReq[n].Memory += max(t.Memory, t.NonZeroMemory)
+			}
+		}
+	}
 	c.match = make([]int32, len(set.all)*N)
 	for j := range set.all {
 		for n := range N {
@@ -44,6 +56,11 @@ func referenceCycle(u *model.Universe, s *model.State, pod int) *cycle {
 	c.hardMin = make([]int32, set.hard)
 	c.hardDomains = make([]int32, set.hard)
 	c.preFilterSpread()
+	// InterPodAffinity from a plan of its own (nonZero: LeastAllocated
+	// reads the scoredReq counted above).
+	c.plan = &plan{u: u, nonZero: true}
+	c.plan.interPod, c.plan.interPodTabs = newInterPodPlans(u)
+	c.preFilterInterPod()
 	pr := defaultProfile()
 	pr.standard = false
 	pr.scores[len(pr.scores)-1] = referenceBalancedAllocation{}
@@ -58,7 +75,7 @@ func referenceCycle(u *model.Universe, s *model.State, pod int) *cycle {
 // nodes.
 func referenceHosts(u *model.Universe, s *model.State, pod int) []int {
 	c := referenceCycle(u, s, pod)
-	if len(c.feasible) == 0 {
+	if len(c.feasible) == 0 || len(c.feasible) > 1 && u.Templates[s.Pods[pod].Template].PreferredInvalid {
 		return nil
 	}
 	return c.topNodes()
@@ -124,6 +141,7 @@ func referenceConstraints(u *model.Universe, p model.PodState) constraintSet {
 // referenceNodes fills k's node values and static inclusion for pods of
 // template t.
 func referenceNodes(u *model.Universe, t *model.PodTemplate, k *constraint, honorAffinity bool) {
+	k.toleratesNotReady = t.ToleratesNotReady
 	for n := range u.Nodes {
 		v := model.ValueID(0)
 		if !k.absent {

@@ -25,10 +25,6 @@ const (
 	namespace    = "default"
 )
 
-// notReadyTaint is the key the node lifecycle controller taints a node
-// with when its Ready condition is False.
-const notReadyTaint = "node.kubernetes.io/not-ready"
-
 // pendingReplicaSet is the ReplicaSet of the pending pod and of the
 // existing pods marked SameRS.
 func pendingReplicaSet() *appsv1.ReplicaSet {
@@ -40,20 +36,10 @@ func pendingReplicaSet() *appsv1.ReplicaSet {
 	}
 }
 
-// APIOptions are the counterfactual changes a disagreement class applies
-// to the real side only, to show that its cause explains the
-// disagreement (classify.go). The zero value is the faithful translation.
-type APIOptions struct {
-	// HostnameAlias labels every node hostname=<name> as well, as the
-	// model's Compile does.
-	HostnameAlias bool
-	// ExplicitZeros writes every zero request as "0".
-	ExplicitZeros bool
-}
-
 // ToAPI translates s to API objects: the nodes, the bound pods and the
-// pending pod.
-func (s *Snapshot) ToAPI(o APIOptions) ([]*v1.Node, []*v1.Pod, *v1.Pod) {
+// pending pod. A snapshot of Kivi's inputs stands for a cluster whose nodes
+// carry Kivi's `hostname` label, as the model's nodes do.
+func (s *Snapshot) ToAPI() ([]*v1.Node, []*v1.Pod, *v1.Pod) {
 	var nodes []*v1.Node
 	for i, n := range s.Nodes {
 		labels := maps.Clone(n.Labels)
@@ -61,41 +47,59 @@ func (s *Snapshot) ToAPI(o APIOptions) ([]*v1.Node, []*v1.Pod, *v1.Pod) {
 			labels = map[string]string{}
 		}
 		labels[v1.LabelHostname] = NodeName(i)
-		nodes = append(nodes, apiNode(NodeName(i), labels, n.Taints, n.MilliCPU, n.MemMiB, n.MaxPods, n.Ready, o))
+		if _, ok := labels[model.KiviHostnameKey]; s.KiviInput && !ok {
+			labels[model.KiviHostnameKey] = NodeName(i)
+		}
+		nodes = append(nodes, apiNode(NodeName(i), labels, n.Taints, n.MilliCPU, n.MemMiB, n.MaxPods, n.Ready))
 	}
 	var pods []*v1.Pod
 	for i, e := range s.Existing {
-		p := apiPod(fmt.Sprintf("pod%d", i+1), e.Labels, e.Req, o)
+		p := apiPod(fmt.Sprintf("pod%d", i+1), e.Labels, e.Req)
 		p.Spec.NodeName = NodeName(e.Node)
 		p.Status.Phase = v1.PodRunning
 		if e.SameRS {
 			ownBy(p)
+			// The pending pod's ReplicaSet: its pod template's terms.
+			applyPodAffinity(p, s.Pending.PodAffinity, s.Pending.PodAntiAffinity)
+		} else {
+			applyPodAffinity(p, e.PodAffinity, e.PodAntiAffinity)
 		}
 		pods = append(pods, p)
 	}
 	pe := &s.Pending
-	pending := apiPod("pending", pe.Labels, pe.Req, o)
+	pending := apiPod("pending", pe.Labels, pe.Req)
 	pending.Status.Phase = v1.PodPending
 	ownBy(pending)
-	pe.applyTo(pending, o)
+	pe.applyTo(pending)
+	applyPodAffinity(pending, pe.PodAffinity, pe.PodAntiAffinity)
 	return nodes, pods, pending
 }
 
 // apiPod is a pod with one container requesting req.
-func apiPod(name string, labels map[string]string, req Requests, o APIOptions) *v1.Pod {
-	requests := v1.ResourceList{}
-	if req.MilliCPU > 0 || req.ExplicitZero || o.ExplicitZeros {
-		requests[v1.ResourceCPU] = *resource.NewMilliQuantity(req.MilliCPU, resource.DecimalSI)
-	}
-	if req.MemMiB > 0 || req.ExplicitZero || o.ExplicitZeros {
-		requests[v1.ResourceMemory] = *resource.NewQuantity(req.MemMiB<<20, resource.BinarySI)
-	}
+func apiPod(name string, labels map[string]string, req Requests) *v1.Pod {
 	return &v1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: namespace, UID: types.UID("pod-" + name), Labels: maps.Clone(labels)},
-		Spec: v1.PodSpec{Containers: []v1.Container{{Name: "c", Image: "app",
-			Resources: v1.ResourceRequirements{Requests: requests}}}},
+		Spec:       v1.PodSpec{Containers: []v1.Container{apiContainer("c", req)}},
 	}
 }
+
+// apiContainer is a container requesting req; a zero request is left out
+// unless req.ExplicitZero.
+func apiContainer(name string, req Requests) v1.Container {
+	requests := v1.ResourceList{}
+	if req.MilliCPU > 0 || req.ExplicitZero {
+		requests[v1.ResourceCPU] = *resourceMilli(req.MilliCPU)
+	}
+	if req.MemMiB > 0 || req.ExplicitZero {
+		requests[v1.ResourceMemory] = *resourceMiB(req.MemMiB)
+	}
+	return v1.Container{Name: name, Image: "app", Resources: v1.ResourceRequirements{Requests: requests}}
+}
+
+func resourceMilli(m int64) *resource.Quantity {
+	return resource.NewMilliQuantity(m, resource.DecimalSI)
+}
+func resourceMiB(m int64) *resource.Quantity { return resource.NewQuantity(m<<20, resource.BinarySI) }
 
 // ownBy makes p a pod of the pending pod's ReplicaSet.
 func ownBy(p *v1.Pod) {
@@ -131,10 +135,7 @@ func labelSelector(s *model.Selector) *metav1.LabelSelector {
 // (the kubelet sets it). A node that is not Ready has its Ready condition
 // False and the node lifecycle controller's not-ready taints (NoSchedule
 // from TaintNodesByCondition, NoExecute from taint-based eviction).
-func apiNode(name string, labels map[string]string, taints []model.Taint, milliCPU, memMiB int64, maxPods int, ready bool, o APIOptions) *v1.Node {
-	if _, ok := labels[model.KiviHostnameKey]; o.HostnameAlias && !ok {
-		labels[model.KiviHostnameKey] = name
-	}
+func apiNode(name string, labels map[string]string, taints []model.Taint, milliCPU, memMiB int64, maxPods int, ready bool) *v1.Node {
 	res := v1.ResourceList{
 		v1.ResourceCPU:    *resource.NewMilliQuantity(milliCPU, resource.DecimalSI),
 		v1.ResourceMemory: *resource.NewQuantity(memMiB<<20, resource.BinarySI),
@@ -151,8 +152,8 @@ func apiNode(name string, labels map[string]string, taints []model.Taint, milliC
 	if !ready {
 		cond = v1.ConditionFalse
 		node.Spec.Taints = append(node.Spec.Taints,
-			v1.Taint{Key: notReadyTaint, Effect: v1.TaintEffectNoSchedule},
-			v1.Taint{Key: notReadyTaint, Effect: v1.TaintEffectNoExecute})
+			v1.Taint{Key: v1.TaintNodeNotReady, Effect: v1.TaintEffectNoSchedule},
+			v1.Taint{Key: v1.TaintNodeNotReady, Effect: v1.TaintEffectNoExecute})
 	}
 	node.Status.Conditions = []v1.NodeCondition{{Type: v1.NodeReady, Status: cond}}
 	return node
@@ -160,7 +161,7 @@ func apiNode(name string, labels map[string]string, taints []model.Taint, milliC
 
 // applyTo writes pe's scheduling constraints (nodeSelector, node
 // affinity, tolerations, topology spread constraints) into pending's spec.
-func (pe *Pending) applyTo(pending *v1.Pod, o APIOptions) {
+func (pe *Pending) applyTo(pending *v1.Pod) {
 	pending.Spec.NodeSelector = maps.Clone(pe.NodeSelector)
 	var aff v1.NodeAffinity
 	if len(pe.Required) > 0 {
@@ -175,7 +176,10 @@ func (pe *Pending) applyTo(pending *v1.Pod, o APIOptions) {
 			v1.PreferredSchedulingTerm{Weight: int32(t.Weight), Preference: nodeTerm(&t.Term)})
 	}
 	if aff.RequiredDuringSchedulingIgnoredDuringExecution != nil || len(aff.PreferredDuringSchedulingIgnoredDuringExecution) > 0 {
-		pending.Spec.Affinity = &v1.Affinity{NodeAffinity: &aff}
+		if pending.Spec.Affinity == nil {
+			pending.Spec.Affinity = &v1.Affinity{}
+		}
+		pending.Spec.Affinity.NodeAffinity = &aff
 	}
 	for _, t := range pe.Tolerations {
 		pending.Spec.Tolerations = append(pending.Spec.Tolerations, v1.Toleration{Key: t.Key,

@@ -5,8 +5,9 @@
 //
 // A Snapshot is one scheduling question in the features the model covers
 // (nodes with labels, taints, allocatable resources and readiness; bound
-// pods with requests; a pending pod with requests, nodeSelector, node
-// affinity, tolerations and topology spread constraints). It is translated
+// pods with requests and inter-pod affinity; a pending pod with requests,
+// nodeSelector, node affinity, tolerations, topology spread constraints
+// and inter-pod affinity). It is translated
 // to API objects for the real framework (api.go, real.go) and to a
 // model.Universe and model.State for the model (snapshot.go); the two
 // answers compared are the feasible nodes and the top-scoring nodes.

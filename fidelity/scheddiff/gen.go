@@ -95,6 +95,7 @@ func Generate(t *rapid.T) *Snapshot {
 			if tier := rapid.SampledFrom([]string{"", "a", "b"}).Draw(t, "tier"); tier != "" {
 				p.Labels["tier"] = tier
 			}
+			p.PodAffinity, p.PodAntiAffinity = genPodAffinity(t, "existingPodAffinity", 8), genPodAffinity(t, "existingPodAntiAffinity", 8)
 		}
 		s.Existing = append(s.Existing, p)
 	}
@@ -128,6 +129,7 @@ func Generate(t *rapid.T) *Snapshot {
 		}
 		p.Tolerations = append(p.Tolerations, tol)
 	}
+	p.PodAffinity, p.PodAntiAffinity = genPodAffinity(t, "podAffinity", 4), genPodAffinity(t, "podAntiAffinity", 4)
 	for range rapid.IntRange(0, 2).Draw(t, "spread") {
 		c := Spread{MaxSkew: rapid.IntRange(1, 3).Draw(t, "maxSkew"),
 			Key:            rapid.SampledFrom(nodeKeys).Draw(t, "topologyKey"),

@@ -79,11 +79,11 @@ type StateAPI struct {
 // StateToAPI translates the question "where does pod slot pod go in s"
 // to API objects. Model units are read as millicores and MiB, as in
 // ToModel.
-//   - Nodes keep their names and compiled labels, except Kivi's hostname
-//     alias (a `hostname` label equal to kubernetes.io/hostname, which
-//     Compile adds for Kivi's inputs and a real node does not have;
-//     o.HostnameAlias puts it back). A node that is not Ready (NotReady, or Unhealthy: crashed) is
-//     a node whose Ready condition is False, with the not-ready taints.
+//   - Nodes keep their names and compiled labels, Kivi's hostname alias
+//     included: a Kivi input stands for a cluster whose nodes carry that
+//     label (Compile adds it for Kivi's inputs only). A node that is not
+//     Ready (NotReady, or Unhealthy: crashed) is a node whose Ready
+//     condition is False, with the not-ready taints.
 //   - A node's reservation (resources and pod slots the model does not
 //     track) is placeholder pods in another namespace: they count for
 //     NodeResourcesFit and for the scores as the reservation does in the
@@ -94,22 +94,21 @@ type StateAPI struct {
 //     not in the scheduler's snapshot) requests its template's requests;
 //     a Terminating pod has a deletion timestamp, which PodTopologySpread
 //     skips as the model does. Owned pods carry their ReplicaSet's
-//     labels and owner reference (rsOf).
-func StateToAPI(u *model.Universe, s *model.State, pod int, o APIOptions) StateAPI {
+//     labels and owner reference (rsOf), and every pod its template's
+//     inter-pod affinity and containers that leave out the requests its
+//     template's non-zero requests say are missing (templateContainers).
+func StateToAPI(u *model.Universe, s *model.State, pod int) StateAPI {
 	var out StateAPI
 	for i := range u.Nodes {
 		n := &u.Nodes[i]
 		labels := maps.Clone(n.Labels)
-		if u.Options.KiviHostnameAlias && labels[model.KiviHostnameKey] == labels[model.HostnameKey] {
-			delete(labels, model.KiviHostnameKey)
-		}
 		maxPods := n.MaxPods
 		placeholders := n.ReservedPods
 		if placeholders == 0 && (n.ReservedCPU > 0 || n.ReservedMemory > 0) {
 			placeholders, maxPods = 1, maxPods+1
 		}
 		out.Nodes = append(out.Nodes, apiNode(n.Name, labels, n.Taints, n.CPU, n.Memory, maxPods,
-			s.Nodes[i].Status == model.Ready, o))
+			s.Nodes[i].Status == model.Ready))
 		for k := range placeholders {
 			var req Requests
 			if k == 0 {
@@ -118,7 +117,7 @@ func StateToAPI(u *model.Universe, s *model.State, pod int, o APIOptions) StateA
 			// Explicit requests, zeros included: a placeholder is scored
 			// as exactly what it reserves.
 			req.ExplicitZero = true
-			p := apiPod(fmt.Sprintf("reserved-%s-%d", n.Name, k), nil, req, o)
+			p := apiPod(fmt.Sprintf("reserved-%s-%d", n.Name, k), nil, req)
 			p.Namespace = reservedNamespace
 			p.Spec.NodeName = n.Name
 			p.Status.Phase = v1.PodRunning
@@ -130,7 +129,7 @@ func StateToAPI(u *model.Universe, s *model.State, pod int, o APIOptions) StateA
 		if i == pod || q.Phase == model.Free || q.Node == 0 {
 			continue
 		}
-		p := statePod(u, i, q, o)
+		p := statePod(u, i, q)
 		p.Spec.NodeName = u.Nodes[q.Node-1].Name
 		switch q.Phase {
 		case model.Pending:
@@ -145,7 +144,7 @@ func StateToAPI(u *model.Universe, s *model.State, pod int, o APIOptions) StateA
 		out.Pods = append(out.Pods, p)
 	}
 	q := &s.Pods[pod]
-	out.Pending = statePod(u, pod, q, o)
+	out.Pending = statePod(u, pod, q)
 	out.Pending.Status.Phase = v1.PodPending
 	t := &u.Templates[q.Template]
 	pe := Pending{NodeSelector: t.NodeSelector, Required: t.Required, Preferred: t.Preferred, Tolerations: t.Tolerations}
@@ -166,7 +165,7 @@ func StateToAPI(u *model.Universe, s *model.State, pod int, o APIOptions) StateA
 		}
 		pe.Spread = append(pe.Spread, sp)
 	}
-	pe.applyTo(out.Pending, o)
+	pe.applyTo(out.Pending)
 	if t.NodeName != 0 {
 		out.Pending.Spec.NodeName = u.Nodes[t.NodeName-1].Name
 	}
@@ -175,10 +174,12 @@ func StateToAPI(u *model.Universe, s *model.State, pod int, o APIOptions) StateA
 
 // statePod is pod slot i as an API pod: its template's labels and
 // requests, and for an owned pod its ReplicaSet's hash and owner.
-func statePod(u *model.Universe, i int, q *model.PodState, o APIOptions) *v1.Pod {
+func statePod(u *model.Universe, i int, q *model.PodState) *v1.Pod {
 	t := &u.Templates[q.Template]
-	p := apiPod(fmt.Sprintf("pod%d", i+1), podLabels(u, int(q.Owner), int(q.Template)),
-		Requests{MilliCPU: t.CPU, MemMiB: t.Memory}, o)
+	p := apiPod(fmt.Sprintf("pod%d", i+1), podLabels(u, int(q.Owner), int(q.Template)), Requests{})
+	p.Spec.Containers = templateContainers(t)
+	aff, anti := templateAffinity(t)
+	applyPodAffinity(p, aff, anti)
 	if q.Owner != 0 {
 		yes := true
 		name := rsOf(int(q.Owner)-1, int(q.Template))
@@ -209,10 +210,7 @@ type StepVerdict struct {
 
 // stepClass is a known disagreement class as it applies to a model state:
 // the names and counterfactuals are those of Classes, and applies looks at
-// the universe and state instead of a Snapshot. The model-side
-// counterfactual (not-ready-taint-tolerated) and invalid-label-value are
-// left out: they would need a recompiled universe, and no replayed step
-// has needed them; a step that did would be Unexplained and fail.
+// the universe and state instead of a Snapshot.
 type stepClass struct {
 	name    string
 	applies func(u *model.Universe, s *model.State, pod int) bool
@@ -220,21 +218,6 @@ type stepClass struct {
 
 var stepClasses = []stepClass{
 	{"image-locality-not-modelled", func(*model.Universe, *model.State, int) bool { return true }},
-	{"inter-pod-affinity-not-modelled", func(*model.Universe, *model.State, int) bool { return true }},
-	{"hostname-alias-label", func(u *model.Universe, s *model.State, pod int) bool {
-		return u.Options.KiviHostnameAlias && templateUsesKey(&u.Templates[s.Pods[pod].Template], model.KiviHostnameKey)
-	}},
-	{"missing-request-scored-as-default", func(u *model.Universe, s *model.State, pod int) bool {
-		for i, q := range s.Pods {
-			if q.Phase == model.Free || (q.Node == 0 && i != pod) {
-				continue
-			}
-			if t := &u.Templates[q.Template]; t.CPU == 0 || t.Memory == 0 {
-				return true
-			}
-		}
-		return false
-	}},
 }
 
 // classFix is the counterfactual of the class of Classes named name.
@@ -296,7 +279,7 @@ func (rp *Replayer) Judge(s *model.State, pod, placed int) (StepVerdict, error) 
 		v.Placed = u.Nodes[placed].Name
 	}
 	agrees := func(x Variation) (Answer, error) {
-		a := StateToAPI(u, s, pod, x.API)
+		a := StateToAPI(u, s, pod)
 		ra, err := rp.Real.Decide(a.Nodes, a.Pods, a.Pending)
 		if err != nil {
 			// As realAnswer: a framework error schedules the pod nowhere.

@@ -18,21 +18,19 @@ import (
 // for random snapshots, the model state ToModel makes, translated back by
 // StateToAPI, must get the same answer from the real framework as the
 // snapshot's own API objects (feasible nodes, PreFilter rejection, every
-// plugin's score on every node). Zero requests are written explicitly on
-// both sides: the model state does not record whether a snapshot wrote
-// them, which is the known missing-request class, not the translator.
+// plugin's score on every node), missing requests and inter-pod
+// affinity included.
 func TestStateToAPIAsksTheSameQuestion(t *testing.T) {
 	direct := realScheduler(t)
 	withChecks(t, 300)
 	rapid.Check(t, func(rt *rapid.T) {
 		s := Generate(rt)
-		o := APIOptions{ExplicitZeros: true}
-		nodes, pods, pending := s.ToAPI(o)
+		nodes, pods, pending := s.ToAPI()
 		want, err := direct.Decide(nodes, pods, pending)
 		if err != nil {
 			rt.Skip("framework error on the snapshot (an invalid value): nothing to compare")
 		}
-		u, st, pod, err := s.ToModel(ModelOptions{})
+		u, st, pod, err := s.ToModel()
 		if err != nil {
 			rt.Fatal(err)
 		}
@@ -41,7 +39,7 @@ func TestStateToAPIAsksTheSameQuestion(t *testing.T) {
 			rt.Fatal(err)
 		}
 		defer rp.Close()
-		a := StateToAPI(u, st, pod, o)
+		a := StateToAPI(u, st, pod)
 		got, err := rp.Real.Decide(a.Nodes, a.Pods, a.Pending)
 		if err != nil {
 			rt.Fatalf("framework error on the state only: %v", err)
@@ -54,8 +52,8 @@ func TestStateToAPIAsksTheSameQuestion(t *testing.T) {
 }
 
 // TestStateToAPI pins the parts of the translation that snapshots do not
-// have: Kivi's hostname alias is dropped (a label of that key the user
-// wrote is kept), a node's reservation becomes placeholder pods of another
+// have: Kivi's hostname alias is kept (a Kivi input stands for nodes that
+// carry it; a label of that key the user wrote keeps its value), a node's reservation becomes placeholder pods of another
 // namespace, unbound pods are left out, a Terminating pod has a deletion
 // timestamp, owned pods carry their ReplicaSet's hash and owner, and a
 // crashed (Unhealthy) node is not Ready.
@@ -69,6 +67,7 @@ func TestStateToAPI(t *testing.T) {
 		Configs:     []model.DeploymentConfig{{PodTemplate: 0}},
 		Deployments: []model.Deployment{{Name: "web"}},
 		PodSlots:    4,
+		Options:     model.Options{KiviHostnameAlias: true},
 	}
 	if err := u.Compile(); err != nil {
 		t.Fatal(err)
@@ -79,10 +78,10 @@ func TestStateToAPI(t *testing.T) {
 	s.Pods[1] = model.PodState{Phase: model.Terminating, Owner: 1, Node: 2}
 	s.Pods[2] = model.PodState{Phase: model.Pending, Owner: 1} // unbound: not in the snapshot
 	s.Pods[3] = model.PodState{Phase: model.Pending, Owner: 1}
-	a := StateToAPI(u, s, 3, APIOptions{})
+	a := StateToAPI(u, s, 3)
 
-	if _, ok := a.Nodes[0].Labels[model.KiviHostnameKey]; ok {
-		t.Errorf("node a keeps Kivi's hostname alias: %v", a.Nodes[0].Labels)
+	if got := a.Nodes[0].Labels[model.KiviHostnameKey]; got != "a" {
+		t.Errorf("node a's Kivi hostname alias is %q, want a: %v", got, a.Nodes[0].Labels)
 	}
 	if got := a.Nodes[1].Labels[model.KiviHostnameKey]; got != "rack-b" {
 		t.Errorf("node b's own hostname label is %q, want rack-b", got)

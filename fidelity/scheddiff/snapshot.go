@@ -46,8 +46,9 @@ type Node struct {
 type Requests struct {
 	MilliCPU, MemMiB int64
 	// ExplicitZero: a zero request is written as "0" in the API object
-	// rather than left out. The model has no such distinction; upstream
-	// scores a missing request as 100m CPU / 200Mi memory.
+	// rather than left out. Upstream's LeastAllocated scores a missing
+	// request as 100m CPU / 200Mi memory, and so does the model for
+	// requests a manifest leaves out (Requests.nonZero).
 	ExplicitZero bool
 }
 
@@ -57,8 +58,12 @@ type Pod struct {
 	Labels map[string]string
 	Req    Requests
 	// SameRS: the pod belongs to the pending pod's ReplicaSet (same owner
-	// and labels), which the system default spread constraints count.
+	// and labels), which the system default spread constraints count; it
+	// then has the pending pod's requests and inter-pod affinity.
 	SameRS bool
+	// PodAffinity and PodAntiAffinity are the pod's inter-pod terms
+	// (affinity.go), unless SameRS.
+	PodAffinity, PodAntiAffinity *model.PodAffinityDecl
 }
 
 // Pending is the pod to schedule. It belongs to ReplicaSet "incoming"
@@ -74,6 +79,8 @@ type Pending struct {
 	Preferred   []model.PreferredTerm
 	Tolerations []model.Toleration
 	Spread      []Spread
+	// PodAffinity and PodAntiAffinity are the pod's inter-pod terms.
+	PodAffinity, PodAntiAffinity *model.PodAffinityDecl
 }
 
 // Spread is a topology spread constraint with every field the model has
@@ -92,35 +99,22 @@ type Spread struct {
 // NodeName is the name of node i on both sides.
 func NodeName(i int) string { return fmt.Sprintf("n%d", i+1) }
 
-// ModelOptions are the counterfactual changes a disagreement class
-// applies to the model side only (classify.go). The zero value is the
-// faithful translation.
-type ModelOptions struct {
-	// NotReadyAsTaints: a node that is not Ready becomes a Ready node
-	// carrying the not-ready taints, so that the model's TaintToleration
-	// judges it with the pod's tolerations, as upstream does, instead of
-	// the model's NodeReady filter rejecting it outright.
-	NotReadyAsTaints bool
-}
-
 // ToModel translates s to the model: one template per existing pod not in
 // the pending pod's ReplicaSet (so that each carries exactly its labels),
 // the pending pod's template for the rest, the pending pod in the last pod
-// slot, whose index is returned.
-func (s *Snapshot) ToModel(o ModelOptions) (*model.Universe, *model.State, int, error) {
+// slot, whose index is returned. Missing requests are the manifest
+// reader's non-zero requests; a node that is not Ready is model.NotReady.
+func (s *Snapshot) ToModel() (*model.Universe, *model.State, int, error) {
 	var u model.Universe
 	for i, n := range s.Nodes {
-		taints := slices.Clone(n.Taints)
-		if !n.Ready && o.NotReadyAsTaints {
-			taints = append(taints, model.Taint{Key: notReadyTaint, Effect: model.NoSchedule},
-				model.Taint{Key: notReadyTaint, Effect: model.NoExecute})
-		}
 		u.Nodes = append(u.Nodes, model.Node{Name: NodeName(i), CPU: n.MilliCPU, Memory: n.MemMiB,
-			MaxPods: n.MaxPods, Labels: maps.Clone(n.Labels), Taints: taints})
+			MaxPods: n.MaxPods, Labels: maps.Clone(n.Labels), Taints: slices.Clone(n.Taints)})
 	}
 	p := &s.Pending
 	in := model.PodTemplate{Name: "incoming", Labels: maps.Clone(p.Labels), CPU: p.Req.MilliCPU, Memory: p.Req.MemMiB,
 		NodeSelector: maps.Clone(p.NodeSelector), Required: p.Required, Preferred: p.Preferred, Tolerations: p.Tolerations}
+	in.NonZeroCPU, in.NonZeroMemory = p.Req.nonZero()
+	setPodAffinity(&in, p.PodAffinity, p.PodAntiAffinity)
 	for _, c := range p.Spread {
 		in.Spread = append(in.Spread, model.SpreadConstraint{MaxSkew: c.MaxSkew, MinDomains: c.MinDomains,
 			TopologyKey: c.Key, When: c.When, Selector: c.Selector,
@@ -139,8 +133,10 @@ func (s *Snapshot) ToModel(o ModelOptions) (*model.Universe, *model.State, int, 
 		if e.SameRS {
 			continue
 		}
-		u.Templates = append(u.Templates, model.PodTemplate{Name: fmt.Sprintf("pod%d", i+1),
-			Labels: maps.Clone(e.Labels), CPU: e.Req.MilliCPU, Memory: e.Req.MemMiB})
+		t := model.PodTemplate{Name: fmt.Sprintf("pod%d", i+1), Labels: maps.Clone(e.Labels), CPU: e.Req.MilliCPU, Memory: e.Req.MemMiB}
+		t.NonZeroCPU, t.NonZeroMemory = e.Req.nonZero()
+		setPodAffinity(&t, e.PodAffinity, e.PodAntiAffinity)
+		u.Templates = append(u.Templates, t)
 		dep(fmt.Sprintf("pod%d", i+1), len(u.Templates)-1)
 		owner[i] = len(u.Deployments) - 1
 	}
@@ -168,7 +164,7 @@ func (s *Snapshot) ToModel(o ModelOptions) (*model.Universe, *model.State, int, 
 	st.Deps[0].Replicas++
 	st.Deps[0].RS[0].Replicas++
 	for i, n := range s.Nodes {
-		if !n.Ready && !o.NotReadyAsTaints {
+		if !n.Ready {
 			st.Nodes[i].Status = model.NotReady
 		}
 	}
@@ -189,7 +185,7 @@ func (s *Snapshot) String() string {
 		b.WriteByte('\n')
 	}
 	for i, e := range s.Existing {
-		fmt.Fprintf(&b, "  pod%d on %s: %s labels %v sameRS %t\n", i+1, NodeName(e.Node), e.Req, sortedMap(e.Labels), e.SameRS)
+		fmt.Fprintf(&b, "  pod%d on %s: %s labels %v sameRS %t%s\n", i+1, NodeName(e.Node), e.Req, sortedMap(e.Labels), e.SameRS, affinityString(e.PodAffinity, e.PodAntiAffinity))
 	}
 	p := &s.Pending
 	fmt.Fprintf(&b, "  pending: %s labels %v", p.Req, sortedMap(p.Labels))
@@ -205,6 +201,7 @@ func (s *Snapshot) String() string {
 	if len(p.Tolerations) > 0 {
 		fmt.Fprintf(&b, " tolerations %v", p.Tolerations)
 	}
+	b.WriteString(affinityString(p.PodAffinity, p.PodAntiAffinity))
 	for _, c := range p.Spread {
 		fmt.Fprintf(&b, "\n    spread %s maxSkew %d %s minDomains %d affinity %q taints %q selector %s",
 			c.Key, c.MaxSkew, c.When, c.MinDomains, c.AffinityPolicy, c.TaintsPolicy, selector(c.Selector))

@@ -122,7 +122,9 @@ spec:
     spec:
       priorityClassName: high
       affinity:
-        podAntiAffinity: {}
+        podAntiAffinity:
+          requiredDuringSchedulingIgnoredDuringExecution:
+          - {labelSelector: {matchLabels: {app: web}}, topologyKey: kubernetes.io/hostname, mismatchLabelKeys: [x]}
       containers:
       - name: c
         image: x
@@ -150,7 +152,7 @@ metadata: {name: db}
 	text := strings.Join(got, "\n")
 	for _, want := range []string{
 		"spec.template.spec.priorityClassName: ignored: pod priority",
-		"spec.template.spec.affinity.podAntiAffinity: ignored: inter-pod",
+		"spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].mismatchLabelKeys: ignored",
 		"spec.template.spec.containers[0].resources.request: unknown field",
 		"document 3: spec.behavior.scaleUp: ignored: HPA behavior is modelled only by scaleDown.stabilizationWindowSeconds",
 		"document 3: spec.behavior: no scaleDown.stabilizationWindowSeconds: Kubernetes applies its 300 s default",

@@ -21,7 +21,6 @@ type fieldRule struct {
 
 const (
 	noPriority   = "pod priority and preemption are not modelled"
-	noPodAff     = "inter-pod affinity and anti-affinity are not modelled"
 	noVolumes    = "volume binding and volume topology are not modelled"
 	noDRA        = "dynamic resource claims are not modelled"
 	noHostPort   = "host ports (the NodePorts filter) are not modelled"
@@ -34,7 +33,6 @@ var podSpecRules = append(basePodSpecRules, containerRules()...)
 
 var basePodSpecRules = []fieldRule{
 	{"priorityClassName", noPriority}, {"priority", noPriority}, {"preemptionPolicy", noPriority},
-	{"affinity.podAffinity", noPodAff}, {"affinity.podAntiAffinity", noPodAff},
 	{"affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[].matchFields", "node affinity matchFields are not modelled"},
 	{"affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[].preference.matchFields", "node affinity matchFields are not modelled"},
 	{"readinessGates", noReadiness}, {"schedulingGates", noSchedGates},

@@ -36,6 +36,9 @@ func nodeFromObject(o Object) (nodeIn, error) {
 	if in.name == "" {
 		return in, a.errorf(o.path("metadata.name"), "required (accepted: the node's name)")
 	}
+	if err := checkNodeLabels(o, n.Metadata.Labels); err != nil {
+		return in, err
+	}
 	for k, v := range n.Metadata.Labels {
 		// The hostname label equal to the name is implied (model.Compile
 		// adds it); keeping it would make every node a type of its own.

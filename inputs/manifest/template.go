@@ -117,6 +117,20 @@ func (tc templateConv) convert(name string, meta ObjectMeta, spec PodSpec) (mode
 			td.Preferred = append(td.Preferred, model.PreferredTerm{Weight: int(p.Weight), Term: sel})
 		}
 	}
+	if a := spec.Affinity; a != nil {
+		if td.PodAffinity, err = tc.podAffinity("spec.affinity.podAffinity", meta, a.PodAffinity); err != nil {
+			return td, err
+		}
+		if td.PodAntiAffinity, err = tc.podAffinity("spec.affinity.podAntiAffinity", meta, a.PodAntiAffinity); err != nil {
+			return td, err
+		}
+	}
+	if err := tc.checkLabelValues(meta, spec); err != nil {
+		return td, err
+	}
+	if !tc.nodes.kiviAlias {
+		td.NonZeroCPU, td.NonZeroMemory = tc.nonZeroRequests(spec)
+	}
 	for i, c := range spec.TopologySpreadConstraints {
 		sd, err := tc.spread(index("spec.topologySpreadConstraints", i), c)
 		if err != nil {

@@ -100,10 +100,30 @@ type Container struct {
 	RestartPolicy string `json:"restartPolicy"`
 }
 
-// Affinity holds node affinity; pod (anti-)affinity are not modelled and
-// are reported by the field classifier.
+// Affinity holds node affinity and inter-pod affinity and anti-affinity.
 type Affinity struct {
-	NodeAffinity *NodeAffinity `json:"nodeAffinity"`
+	NodeAffinity    *NodeAffinity `json:"nodeAffinity"`
+	PodAffinity     *PodAffinity  `json:"podAffinity"`
+	PodAntiAffinity *PodAffinity  `json:"podAntiAffinity"`
+}
+
+// PodAffinity is v1.PodAffinity or v1.PodAntiAffinity (the same fields).
+type PodAffinity struct {
+	Required  []PodAffinityTerm `json:"requiredDuringSchedulingIgnoredDuringExecution"`
+	Preferred []struct {
+		Weight          int32           `json:"weight"`
+		PodAffinityTerm PodAffinityTerm `json:"podAffinityTerm"`
+	} `json:"preferredDuringSchedulingIgnoredDuringExecution"`
+}
+
+// PodAffinityTerm is v1.PodAffinityTerm with every field.
+type PodAffinityTerm struct {
+	LabelSelector     *LabelSelector `json:"labelSelector"`
+	TopologyKey       string         `json:"topologyKey"`
+	Namespaces        []string       `json:"namespaces"`
+	NamespaceSelector *LabelSelector `json:"namespaceSelector"`
+	MatchLabelKeys    []string       `json:"matchLabelKeys"`
+	MismatchLabelKeys []string       `json:"mismatchLabelKeys"`
 }
 
 // NodeAffinity is required and preferred node affinity.

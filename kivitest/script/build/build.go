@@ -126,6 +126,7 @@ func (b *TemplateBuilder) Obj() model.PodTemplate {
 		t.Labels[k] = v
 	}
 	t.Spread = append([]model.SpreadConstraint(nil), b.t.Spread...)
+	clonePodAffinity(&t)
 	for i := range t.Spread {
 		if t.Spread[i].Selector == nil {
 			t.Spread[i].Selector = &model.Selector{MatchLabels: t.Labels}

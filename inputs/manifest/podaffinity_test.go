@@ -1,0 +1,118 @@
+package manifest
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// podAffinityApp is a Deployment with inter-pod affinity of every kind,
+// a container without requests and a sidecar with a cpu request only.
+const podAffinityApp = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+      - name: web
+      - name: log
+        resources:
+          requests: {cpu: 50m}
+      affinity:
+        podAntiAffinity:
+          requiredDuringSchedulingIgnoredDuringExecution:
+          - labelSelector: {matchLabels: {app: web}}
+            topologyKey: kubernetes.io/hostname
+            namespaces: [shop]
+          preferredDuringSchedulingIgnoredDuringExecution:
+          - weight: 20
+            podAffinityTerm:
+              labelSelector: {matchExpressions: [{key: app, operator: In, values: [batch]}]}
+              topologyKey: topology.kubernetes.io/zone
+              namespaces: [other]
+        podAffinity:
+          requiredDuringSchedulingIgnoredDuringExecution:
+          - topologyKey: topology.kubernetes.io/zone
+            matchLabelKeys: [pod-template-hash]
+          preferredDuringSchedulingIgnoredDuringExecution:
+          - weight: 5
+            podAffinityTerm:
+              labelSelector: {}
+              topologyKey: rack
+`
+
+// TestPodAffinityFromManifests: podAffinity and podAntiAffinity are read
+// into the template (a nil labelSelector stays nil: it matches no pod);
+// other namespaces, matchLabelKeys and a key no node has are warned
+// about; missing requests become the non-zero requests LeastAllocated
+// scores (two containers without a memory request: 400Mi, one without a
+// cpu request: 100m + 50m).
+func TestPodAffinityFromManifests(t *testing.T) {
+	nodes, err := os.ReadFile(filepath.Join("testdata", "c3", "nodes.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := LoadStream([]File{{Name: "app.yaml", Data: []byte(podAffinityApp)}}, &File{Name: "nodes.yaml", Data: nodes}, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	td := r.Cluster.Templates[0]
+	anti, aff := td.PodAntiAffinity, td.PodAffinity
+	if anti == nil || len(anti.Required) != 1 || anti.Required[0].TopologyKey != model.HostnameKey ||
+		anti.Required[0].LabelSelector.MatchLabels["app"] != "web" || len(anti.Preferred) != 1 || anti.Preferred[0].Weight != 20 {
+		t.Errorf("podAntiAffinity %+v", anti)
+	}
+	if aff == nil || len(aff.Required) != 1 || aff.Required[0].LabelSelector != nil || len(aff.Preferred) != 1 ||
+		aff.Preferred[0].Term.LabelSelector == nil || aff.Preferred[0].Term.TopologyKey != "rack" {
+		t.Errorf("podAffinity %+v", aff)
+	}
+	var warned []string
+	for _, w := range r.Warnings {
+		warned = append(warned, w.String())
+	}
+	all := strings.Join(warned, "\n")
+	for _, want := range []string{
+		"preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.namespaces: ignored: the model has one namespace",
+		"podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].matchLabelKeys: ignored",
+		`podAffinityTerm.topologyKey: "rack" is a label of no node`,
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no warning %q in:\n%s", want, all)
+		}
+	}
+	if strings.Contains(all, "requiredDuringSchedulingIgnoredDuringExecution[0].namespaces") {
+		t.Errorf("a term naming the pod's own namespace was warned about:\n%s", all)
+	}
+	if td.CPU != 50 || td.Memory != 0 || td.NonZeroCPU != 150 || td.NonZeroMemory != 400 {
+		t.Errorf("requests %d/%d non-zero %d/%d, want 50/0 and 150/400", td.CPU, td.Memory, td.NonZeroCPU, td.NonZeroMemory)
+	}
+	u, _, err := r.Cluster.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tm := &u.Templates[0]; len(tm.PodAntiAffinity) != 1 || len(tm.PreferredPodAffinity) != 1 || tm.NonZeroMemory != 400 {
+		t.Errorf("built template: %+v", tm)
+	}
+}
+
+// TestNoNonZeroForKiviInputs: Kivi's configuration directories score
+// their requests as written.
+func TestNoNonZeroForKiviInputs(t *testing.T) {
+	needExamples(t)
+	r, err := LoadKiviDir(os.DirFS(examplesDir), "c3/configs", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, td := range r.Cluster.Templates {
+		if td.NonZeroCPU != 0 || td.NonZeroMemory != 0 {
+			t.Errorf("template %s: non-zero requests %d/%d in a Kivi input", td.Name, td.NonZeroCPU, td.NonZeroMemory)
+		}
+	}
+}

@@ -1,0 +1,126 @@
+package model
+
+import "fmt"
+
+// PodAffinityTerm is an inter-pod (anti-)affinity term: the pods its label
+// selector matches, grouped by the domains of TopologyKey (the nodes that
+// share the key's value). Kubernetes matches pods of the term's
+// namespaces, by default the pod's own; the model has one namespace, so a
+// term matches pods of every template whose labels its selector matches.
+// A nil Selector matches no pod, an empty one every pod (metav1's rule).
+type PodAffinityTerm struct {
+	Selector    *Selector
+	TopologyKey string
+
+	// Key is TopologyKey interned; MatchesTemplate[t] says whether pods of
+	// template t match Selector (set by Compile).
+	Key             KeyID
+	MatchesTemplate []bool
+}
+
+// WeightedPodAffinityTerm is a preferred inter-pod (anti-)affinity term.
+type WeightedPodAffinityTerm struct {
+	Weight int
+	Term   PodAffinityTerm
+}
+
+// PodAffinityDecl is a template's podAffinity or podAntiAffinity as
+// written: required terms (requiredDuringSchedulingIgnoredDuringExecution)
+// and weighted preferred ones (preferredDuringScheduling…).
+type PodAffinityDecl struct {
+	Required  []PodAffinityTermDecl         `json:"required,omitempty"`
+	Preferred []WeightedPodAffinityTermDecl `json:"preferred,omitempty"`
+}
+
+// PodAffinityTermDecl is one term as written.
+type PodAffinityTermDecl struct {
+	LabelSelector *Selector `json:"labelSelector,omitempty"`
+	TopologyKey   string    `json:"topologyKey"`
+}
+
+// WeightedPodAffinityTermDecl is one preferred term as written.
+type WeightedPodAffinityTermDecl struct {
+	Weight int                 `json:"weight"`
+	Term   PodAffinityTermDecl `json:"term"`
+}
+
+// compilePodAffinity copies the declared terms into pt.
+func (td TemplateDecl) compilePodAffinity(pt *PodTemplate) {
+	term := func(d PodAffinityTermDecl) PodAffinityTerm {
+		return PodAffinityTerm{Selector: d.LabelSelector, TopologyKey: d.TopologyKey}
+	}
+	weighted := func(ds []WeightedPodAffinityTermDecl) []WeightedPodAffinityTerm {
+		var out []WeightedPodAffinityTerm
+		for _, d := range ds {
+			out = append(out, WeightedPodAffinityTerm{Weight: d.Weight, Term: term(d.Term)})
+		}
+		return out
+	}
+	if a := td.PodAffinity; a != nil {
+		for _, d := range a.Required {
+			pt.PodAffinity = append(pt.PodAffinity, term(d))
+		}
+		pt.PreferredPodAffinity = weighted(a.Preferred)
+	}
+	if a := td.PodAntiAffinity; a != nil {
+		for _, d := range a.Required {
+			pt.PodAntiAffinity = append(pt.PodAntiAffinity, term(d))
+		}
+		pt.PreferredPodAntiAffinity = weighted(a.Preferred)
+	}
+}
+
+// HasPodAffinity reports whether t has any inter-pod (anti-)affinity term.
+func (t *PodTemplate) HasPodAffinity() bool {
+	return len(t.PodAffinity)+len(t.PodAntiAffinity)+len(t.PreferredPodAffinity)+len(t.PreferredPodAntiAffinity) > 0
+}
+
+// compilePodAffinity validates template t's inter-pod affinity terms and
+// resolves their keys and the templates they match.
+func (u *Universe) compilePodAffinity(t *PodTemplate) error {
+	compile := func(field string, k *PodAffinityTerm) error {
+		if k.TopologyKey == "" {
+			return fmt.Errorf("%s.topologyKey is empty: %w", field, ErrInvalid)
+		}
+		if k.Selector != nil && !validValues(k.Selector) {
+			// The API server rejects the pod, and kube-scheduler could
+			// not parse the term.
+			return fmt.Errorf("%s.labelSelector: a value is not a valid label value (at most 63 characters, alphanumeric at both ends, '-', '_' or '.' between): %w", field, ErrInvalid)
+		}
+		sel, err := u.Labels.compileSelector(k.Selector)
+		if err != nil {
+			return fmt.Errorf("%s.labelSelector: %w", field, err)
+		}
+		k.Key = u.Labels.Key(k.TopologyKey)
+		k.MatchesTemplate = make([]bool, len(u.Templates))
+		for i := range u.Templates {
+			k.MatchesTemplate[i] = sel.Matches(u.Labels.Compile(u.Templates[i].Labels))
+		}
+		return nil
+	}
+	for _, g := range []struct {
+		field string
+		terms []PodAffinityTerm
+	}{{"podAffinity.required", t.PodAffinity}, {"podAntiAffinity.required", t.PodAntiAffinity}} {
+		for i := range g.terms {
+			if err := compile(fmt.Sprintf("%s[%d]", g.field, i), &g.terms[i]); err != nil {
+				return err
+			}
+		}
+	}
+	for _, g := range []struct {
+		field string
+		terms []WeightedPodAffinityTerm
+	}{{"podAffinity.preferred", t.PreferredPodAffinity}, {"podAntiAffinity.preferred", t.PreferredPodAntiAffinity}} {
+		for i := range g.terms {
+			f := fmt.Sprintf("%s[%d]", g.field, i)
+			if w := g.terms[i].Weight; w < 1 || w > 100 {
+				return fmt.Errorf("%s.weight %d (accepted 1..100): %w", f, w, ErrInvalid)
+			}
+			if err := compile(f+".term", &g.terms[i].Term); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
