@@ -234,6 +234,10 @@ func (u *Universe) compileFit(t *PodTemplate) ([]NodeFit, error) {
 		}
 		preferred = append(preferred, c)
 	}
+	tols := t.Tolerations
+	if !u.Options.KiviLifecycle {
+		tols = withDefaultTolerationSeconds(tols)
+	}
 	fit := make([]NodeFit, len(u.Nodes))
 	for n := range u.Nodes {
 		node := &u.Nodes[n]
@@ -260,7 +264,7 @@ func (u *Universe) compileFit(t *PodTemplate) ([]NodeFit, error) {
 		}
 		for _, taint := range node.Taints {
 			tolerated := false
-			for _, tol := range t.Tolerations {
+			for _, tol := range tols {
 				if tol.Tolerates(taint) {
 					tolerated = true
 					break
@@ -278,6 +282,7 @@ func (u *Universe) compileFit(t *PodTemplate) ([]NodeFit, error) {
 				f.PreferNoSchedule++
 			}
 		}
+		compileNoExecute(f, node.Taints, tols, u.Options.KiviLifecycle)
 	}
 	return fit, nil
 }

@@ -64,8 +64,10 @@ func (r *runner) declare(c modeltest.Command) (string, error) {
 			tb.NodeName(int(n) - 1)
 		}
 		if tt := c.Arg("tolerate", ""); tt != "" {
-			k, v, e := parseTaint(tt)
-			tb.Toleration(k, v, e)
+			tb.TolerationWith(parseToleration(tt, c.Arg("tolerate-seconds", "")))
+		}
+		if tt := c.Arg("tolerate2", ""); tt != "" {
+			tb.TolerationWith(parseToleration(tt, c.Arg("tolerate2-seconds", "")))
 		}
 		if p := c.Arg("pattern", ""); p != "" {
 			var pts []model.UsagePoint
@@ -228,7 +230,7 @@ func (r *runner) act(c modeltest.Command) (string, error) {
 			return "(not enabled)\n" + model.Describe(u, s), nil
 		}
 		tx := model.NewTx(u)
-		tx.Begin(nil, true)
+		tx.Begin(choices(c), true)
 		p.Step(tx, s)
 		return lines(tx) + model.Describe(u, s), nil
 	case "settle":
@@ -299,6 +301,34 @@ func intOrPercent(v string) model.IntOrPercent {
 		return model.IntOrPercent{Value: int(atoi(p)), Percent: true}
 	}
 	return model.IntOrPercent{Value: int(atoi(v))}
+}
+
+// parseToleration reads key=value:Effect (Equal) or key:Effect (Exists;
+// an empty key tolerates every taint of the effect, or every taint with
+// no effect either), with optional tolerationSeconds.
+func parseToleration(s, seconds string) model.Toleration {
+	k, v, e := parseTaint(s)
+	t := model.Toleration{Key: k, Value: v, Effect: e}
+	if !strings.Contains(s, "=") {
+		t.Operator = "Exists"
+	}
+	if seconds != "" {
+		sec := atoi(seconds)
+		t.TolerationSeconds = &sec
+	}
+	return t
+}
+
+// choices reads a step's choices=1,0,… (model.Tx.Choose's answers in
+// order; 0 for any choice not given).
+func choices(c modeltest.Command) []int {
+	var out []int
+	if v := c.Arg("choices", ""); v != "" {
+		for _, f := range strings.Split(v, ",") {
+			out = append(out, int(atoi(f)))
+		}
+	}
+	return out
 }
 
 func parseTaint(s string) (k, v string, e model.TaintEffect) {
