@@ -109,6 +109,19 @@ var traceChecks = map[string]func(t *testing.T, lines, loop []string){
 		}
 		wantLast(t, lines, "The pods are unbalanced across the nodes: skew 4")
 	},
+	// "The fight between the job controller and kube-controller-manager":
+	// the loop creates the pod on node-a without the scheduler, node-a's
+	// kubelet rejects it for the NoExecute taint, and the ReplicaSet
+	// creates the next one.
+	"nodename-noexecute-loop": func(t *testing.T, _, loop []string) {
+		if len(matching(loop, `\[kubelet\] Rejected pod forensics-worker-\d+ on node node-a at admission: TaintToleration`)) == 0 ||
+			len(matching(loop, `\[replicaset-controller\] Created pod forensics-worker-\d+`)) == 0 {
+			t.Errorf("want the loop to create the pod and node-a's kubelet to reject it for the taint: %q", loop)
+		}
+		if len(matching(loop, `^\[\d+\]\[kube-scheduler\]`)) != 0 {
+			t.Errorf("the pinned pod should bypass the scheduler: %q", loop)
+		}
+	},
 	// "An unending cycle of scheduling and eviction": the duplicate is
 	// evicted from large-1 and its replacement is placed on large-1 again.
 	"removeduplicates-no-room": func(t *testing.T, _, loop []string) {
