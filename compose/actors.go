@@ -22,8 +22,8 @@ type ActorOptions struct {
 // pattern and the events (each gating itself on the init phase), then the
 // controllers in Kivi's start order (deployment, scheduler, HPA, node
 // controller, taint manager, kubelet, descheduler), gated on the Main
-// phase. Controllers a topology cannot use (no HPA, no taints, no
-// descheduler) are left out, so they cost nothing.
+// phase. Controllers a topology cannot use (no HPA, no taints nor nodes going
+// down, no descheduler) are left out, so they cost nothing.
 func Actors(u *model.Universe, s *model.State, opts ActorOptions) []Actor {
 	var actors []Actor
 	for _, p := range events.All(u, events.WithKernelPanicAssert(opts.AssertKernelPanic)) {
@@ -34,7 +34,7 @@ func Actors(u *model.Universe, s *model.State, opts ActorOptions) []Actor {
 		controllers = append(controllers, hpa.New())
 	}
 	controllers = append(controllers, nodelifecycle.NewNodeController())
-	if u.HasTaints {
+	if model.TaintEvictionRuns(u) {
 		controllers = append(controllers, nodelifecycle.NewTaintManager())
 	}
 	controllers = append(controllers, kubelet.New())

@@ -56,7 +56,7 @@ func snapshot(u *model.Universe, s *model.State, nm *tracenames.Namer) report.Cl
 		Deployments: make([]report.DeploymentSnapshot, 0, len(s.Deps))}
 	for n := range s.Nodes {
 		un := &u.Nodes[n]
-		ns := report.NodeSnapshot{Name: un.Name, Status: s.Nodes[n].Status.String(), Ready: s.Nodes[n].Status == model.Ready,
+		ns := report.NodeSnapshot{Name: un.Name, Status: s.Nodes[n].Status.Health().String(), Ready: s.Nodes[n].Status == model.Ready,
 			CPU: un.CPU, RequestedCPU: u.Requested(s, n).CPU, UsedCPU: u.UsedCPU(s, n)}
 		if len(un.Labels) > 0 {
 			ns.Labels = un.Labels
@@ -69,6 +69,9 @@ func snapshot(u *model.Universe, s *model.State, nm *tracenames.Namer) report.Cl
 		}
 		for _, t := range un.Taints {
 			ns.Taints = append(ns.Taints, taintString(t))
+		}
+		if i, ok := s.Nodes[n].Status.NodeDownTaint(); ok {
+			ns.Taints = append(ns.Taints, taintString(model.Taint{Key: model.NodeDownTaints[i], Effect: model.NoExecute}))
 		}
 		out.Nodes = append(out.Nodes, ns)
 	}

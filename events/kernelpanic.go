@@ -49,7 +49,7 @@ func (k KernelPanic) Step(tx *model.Tx, s *model.State) {
 func (k KernelPanic) watcherEnabled(u *model.Universe, s *model.State, n int) bool {
 	switch vars(u, s, k.event)[2*n] {
 	case panicIdle:
-		switch s.Nodes[n].Status {
+		switch s.Nodes[n].Status.Health() {
 		case model.Ready:
 			return freeCPUPercent(u, s, n) <= 2
 		case model.Unhealthy:

@@ -1,6 +1,7 @@
 // Package intents defines what users want to hold of their cluster: the
-// seven intents of Kivi under their user names, each with its parameters,
-// a one-line explanation, and the way it is checked:
+// seven intents of Kivi under their user names and no_oscillation_rejection,
+// each with its parameters, a one-line explanation, and the way it is
+// checked:
 //
 //   - an assertion raised inside a step (pod_always_schedulable: the
 //     scheduler finds no node; no_kernel_panic: a node panics three times);
@@ -10,7 +11,8 @@
 //     "the good thing never happened";
 //   - a cycle property: a reachable loop of the cluster on which given
 //     actions repeat (no_oscillation_eviction: pods of a deployment are
-//     evicted and started again, forever).
+//     evicted and started again, forever; no_oscillation_rejection: the
+//     kubelet rejects them at admission, forever).
 //
 // Package compose turns intents into checker properties. Go users add
 // their own intents with Predicate (a safety predicate over the state) and

@@ -72,11 +72,12 @@ type Watch interface {
 	Stuck(u *model.Universe, s *model.State, mem []byte) string
 }
 
-// Catalogue lists the user names of the built-in intents, in Kivi's order.
+// Catalogue lists the user names of the built-in intents, in Kivi's order,
+// then this model's own.
 var catalogue = []string{
 	"pod_always_schedulable", "no_kernel_panic", "no_oscillation_replica_num",
 	"replica_num_always_meet_min", "replica_num_always_meet_exp",
-	"no_oscillation_eviction", "pod_balance_across_node",
+	"no_oscillation_eviction", "pod_balance_across_node", "no_oscillation_rejection",
 }
 
 // internalNames maps Kivi's internal names to user names.
@@ -227,6 +228,9 @@ func New(u *model.Universe, name string, p Params, opts Options) (Intent, error)
 			in.Kind, in.Marks = Cycle, model.MarkEvicted(did)|model.MarkStarted(did)
 			in.Explain = fmt.Sprintf("no reachable loop evicts pods of deployment %s and starts them again forever", u.Deployments[did].Name)
 		}
+	case "no_oscillation_rejection":
+		in.Kind, in.Marks = Cycle, model.MarkRejected(did)
+		in.Explain = fmt.Sprintf("no reachable loop has the kubelet reject pods of deployment %s at admission, and the ReplicaSet create them again, forever", u.Deployments[did].Name)
 	case "pod_balance_across_node":
 		k, err := intParam(p, "maxSkew", 2)
 		if err != nil || k < 0 {

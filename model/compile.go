@@ -106,7 +106,14 @@ func (u *Universe) Compile() error {
 			return fmt.Errorf("pod template %q: %w", t.Name, err)
 		}
 		t.Fit = fit
-		t.ToleratesNotReady = toleratesNotReady(t.Tolerations)
+		// The scheduler sees the tolerations the API server gave the pod,
+		// the DefaultTolerationSeconds ones included (not under Kivi's
+		// lifecycle, which has none).
+		tols := t.Tolerations
+		if !u.Options.KiviLifecycle {
+			tols = withDefaultTolerationSeconds(tols)
+		}
+		t.ToleratesNotReady = toleratesNotReady(tols)
 		if err := u.compilePodAffinity(t); err != nil {
 			return fmt.Errorf("pod template %q: %w", t.Name, err)
 		}
@@ -238,6 +245,10 @@ func (u *Universe) compileFit(t *PodTemplate) ([]NodeFit, error) {
 		}
 		preferred = append(preferred, c)
 	}
+	tols := t.Tolerations
+	if !u.Options.KiviLifecycle {
+		tols = withDefaultTolerationSeconds(tols)
+	}
 	fit := make([]NodeFit, len(u.Nodes))
 	for n := range u.Nodes {
 		node := &u.Nodes[n]
@@ -273,7 +284,7 @@ func (u *Universe) compileFit(t *PodTemplate) ([]NodeFit, error) {
 		}
 		for _, taint := range node.Taints {
 			tolerated := false
-			for _, tol := range t.Tolerations {
+			for _, tol := range tols {
 				if tol.Tolerates(taint) {
 					tolerated = true
 					break
@@ -291,6 +302,7 @@ func (u *Universe) compileFit(t *PodTemplate) ([]NodeFit, error) {
 				f.PreferNoSchedule++
 			}
 		}
+		compileNoExecute(f, node.Taints, tols, u.Options.KiviLifecycle)
 	}
 	return fit, nil
 }

@@ -53,6 +53,9 @@ const (
 )
 
 func (s NodeStatus) String() string {
+	if i, ok := s.NodeDownTaint(); ok {
+		return s.Health().String() + ", tainted " + NodeDownTaints[i]
+	}
 	switch s {
 	case NotReady:
 		return "NotReady"

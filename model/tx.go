@@ -253,15 +253,17 @@ func (tx *Tx) Log(component, format string, args ...any) {
 // Mark records action kinds performed by this step.
 func (tx *Tx) Mark(bits uint32) { tx.Marks |= bits }
 
-// Action marks: three classes of ten bits, one bit per deployment
-// (deployments from the tenth on share the last bit of their class).
+// Action marks: four classes of eight bits, one bit per deployment
+// (deployments from the eighth on share the last bit of their class).
 //   - MarkEvicted(d): a controller evicted a pod of d (descheduler, taint
 //     manager, node controller): the pod was set Terminating by someone
 //     other than its own deployment controller.
 //   - MarkStarted(d): the kubelet started a pod of d.
 //   - MarkDeleted(d): the kubelet removed a Terminating pod of d (any
 //     cause; Kivi's eviction-cycle counter counts these).
-const markClassBits = 10
+//   - MarkRejected(d): the kubelet rejected a pod of d at admission (it
+//     went Failed without starting).
+const markClassBits = 8
 
 func markBit(class, d int) uint32 {
 	return 1 << uint(class*markClassBits+min(max(d, 0), markClassBits-1))
@@ -275,6 +277,9 @@ func MarkStarted(d int) uint32 { return markBit(1, d) }
 
 // MarkDeleted is the mark of a pod of deployment d being removed.
 func MarkDeleted(d int) uint32 { return markBit(2, d) }
+
+// MarkRejected is the mark of a pod of deployment d rejected at admission.
+func MarkRejected(d int) uint32 { return markBit(3, d) }
 
 // Process is one actor of the model: a controller, an event or the init
 // process. Enabled is its guard; Step performs one transition on s (a copy

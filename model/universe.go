@@ -85,6 +85,9 @@ type Toleration struct {
 	Operator string // "Equal" (default) or "Exists"
 	Value    string
 	Effect   TaintEffect
+	// TolerationSeconds bounds how long a tolerated NoExecute taint lets
+	// the pod stay (nil: forever); see noexecute.go.
+	TolerationSeconds *int64
 }
 
 // Tolerates reports whether the toleration tolerates the taint
@@ -212,6 +215,11 @@ type NodeFit struct {
 	// Untolerated taints by effect.
 	NoSchedule, NoExecute bool
 	PreferNoSchedule      int
+	// NoExecuteTaints is what the taint-eviction-controller does with the
+	// pod for the node's NoExecute taints, and NodeDown[i] for those plus
+	// NodeDownTaints[i] when the node is not Ready (noexecute.go).
+	NoExecuteTaints NoExecuteToleration
+	NodeDown        [2]NoExecuteToleration
 	// Preferred is the summed weight of matching preferred terms.
 	Preferred int
 }

@@ -73,7 +73,8 @@ func porProblems(t testing.TB) []porProblem {
 		bare.Intents = nil
 		add(fmt.Sprintf("%s%v%v/nv=%v/default-intent", tc.name, tc.nodes, tc.replicas, tc.nv), bare, &setup)
 	}
-	return append(out, twoDeploymentProblems(t)...)
+	out = append(out, twoDeploymentProblems(t)...)
+	return append(out, lifecycleProblems(t)...)
 }
 
 // stepsOf returns the successors of s by actor.

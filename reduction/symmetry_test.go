@@ -130,7 +130,7 @@ func symmetricClusters(t testing.TB) []symCluster {
 		p := TwoDeploymentSetup(t, tc.name, tc.nv, tc.nodes, tc.reps)
 		out = append(out, symCluster{p.Name, p})
 	}
-	return out
+	return append(out, lifecycleClusters(t)...)
 }
 
 // successors returns copies of every successor of s.

@@ -73,6 +73,7 @@ func reject(tx *model.Tx, s *model.State, p int, reason string, w *wakeups) {
 	pod.WasRunning = false
 	d := int(pod.Owner) - 1
 	if d >= 0 {
+		tx.Mark(model.MarkRejected(d))
 		w.deployment(d)
 	}
 	if tx.Tracing() {

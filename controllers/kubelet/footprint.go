@@ -52,7 +52,7 @@ func (*Kubelet) StepFootprint(u *model.Universe, s *model.State) (reads, writes 
 			w.AddQueue(model.TaintManagerQueue)
 			r.AddQueue(model.SchedulerQueue)
 			r.AddQueue(model.TaintManagerQueue)
-		} else if u.HasTaints {
+		} else if queuesForTaintEviction(u, s, pod) {
 			r.AddQueue(model.TaintManagerQueue)
 			w.AddQueue(model.TaintManagerQueue)
 		}

@@ -84,7 +84,7 @@ func start(tx *model.Tx, s *model.State, p int, w *wakeups) {
 	pod := &s.Pods[p]
 	pod.Phase = model.Running
 	d := int(pod.Owner) - 1
-	if u.HasTaints {
+	if queuesForTaintEviction(u, s, pod) {
 		s.Enqueue(model.TaintManagerQueue, p)
 	}
 	if d >= 0 {

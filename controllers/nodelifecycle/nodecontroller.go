@@ -23,7 +23,9 @@ func (*NodeController) Enabled(_ *model.Universe, s *model.State) bool {
 
 // Step drains the node-controller queue. The node's status is read when
 // the item is processed: a node that is Ready again (a short failure) is
-// left alone, as in Kivi.
+// left alone, as in Kivi. Under Kivi's lifecycle every pod of the node is
+// evicted at once; under Kubernetes' the node is tainted and its pods wait
+// out their tolerations (tolerationseconds.go).
 func (c *NodeController) Step(tx *model.Tx, s *model.State) {
 	for c.Enabled(tx.U, s) {
 		n, _ := s.Dequeue(model.NodeControllerQueue)
@@ -32,6 +34,10 @@ func (c *NodeController) Step(tx *model.Tx, s *model.State) {
 			return
 		}
 		if s.Nodes[n].Status == model.Ready {
+			continue
+		}
+		if !tx.U.Options.KiviLifecycle {
+			taintNotReadyNode(tx, s, n)
 			continue
 		}
 		for p := range s.Pods {

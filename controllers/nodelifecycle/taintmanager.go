@@ -22,8 +22,13 @@ func (*TaintManager) Enabled(_ *model.Universe, s *model.State) bool {
 	return !s.Empty(model.TaintManagerQueue)
 }
 
-// Step handles the head of the taint-manager queue.
+// Step handles the head of the taint-manager queue (Kivi's lifecycle) or
+// any item of it (Kubernetes' lifecycle: tolerationseconds.go).
 func (*TaintManager) Step(tx *model.Tx, s *model.State) {
+	if !tx.U.Options.KiviLifecycle {
+		processPod(tx, s)
+		return
+	}
 	p, ok := s.Dequeue(model.TaintManagerQueue)
 	if !ok {
 		return
@@ -44,8 +49,8 @@ func (*TaintManager) Step(tx *model.Tx, s *model.State) {
 }
 
 // untoleratedNoExecute reports whether pod p is Running on a node with a
-// NoExecute taint its template does not tolerate, and which node. There
-// are no tolerationSeconds in the model: eviction is immediate.
+// NoExecute taint its template does not tolerate, and which node (Kivi's
+// taint manager: no tolerationSeconds).
 func untoleratedNoExecute(u *model.Universe, p *model.PodState) (node int, evict bool) {
 	if p.Phase != model.Running || p.Node == 0 {
 		return 0, false

@@ -12,7 +12,11 @@ import (
 // template tb; n2 is not Ready when notReady.
 func twoNodes(t *testing.T, tb *build.TemplateBuilder, cpu1, mem1, cpu2, mem2 int64, notReady bool) (feasible, top []int) {
 	t.Helper()
-	b := build.New()
+	return twoNodesIn(t, build.New(), tb, cpu1, mem1, cpu2, mem2, notReady)
+}
+
+func twoNodesIn(t *testing.T, b *build.Builder, tb *build.TemplateBuilder, cpu1, mem1, cpu2, mem2 int64, notReady bool) (feasible, top []int) {
+	t.Helper()
 	b.AddNodes(1, build.Node().Name("n1").CPU(cpu1).Mem(mem1))
 	b.AddNodes(1, build.Node().Name("n2").CPU(cpu2).Mem(mem2))
 	b.PendingPod(b.AddDeployment("app", b.AddTemplate(tb.Label("app", "x")), 1), -1)
@@ -32,9 +36,21 @@ func TestNotReadyTaintsTolerated(t *testing.T) {
 	if f, _ := twoNodes(t, build.Template("a").Requests(1, 1).TolerateAll(), 8, 8, 8, 8, true); !slices.Equal(f, []int{0, 1}) {
 		t.Errorf("tolerating everything: feasible %v, want n1 and n2", f)
 	}
-	// Tolerating only the NoSchedule taint leaves NoExecute untolerated.
-	if f, _ := twoNodes(t, build.Template("a").Requests(1, 1).Toleration(model.NotReadyTaintKey, "", model.NoSchedule), 8, 8, 8, 8, true); !slices.Equal(f, []int{0}) {
-		t.Errorf("tolerating NoSchedule only: feasible %v, want only n1", f)
+	// Tolerating the NoSchedule taint is enough: the API server's
+	// DefaultTolerationSeconds plugin gave every pod the not-ready
+	// NoExecute toleration (for 300 s).
+	noSchedule := func() *build.TemplateBuilder {
+		return build.Template("a").Requests(1, 1).Toleration(model.NotReadyTaintKey, "", model.NoSchedule)
+	}
+	if f, _ := twoNodes(t, noSchedule(), 8, 8, 8, 8, true); !slices.Equal(f, []int{0, 1}) {
+		t.Errorf("tolerating NoSchedule: feasible %v, want n1 and n2", f)
+	}
+	// Under Kivi's lifecycle there are no default tolerations: NoExecute
+	// stays untolerated.
+	kivi := build.New()
+	kivi.U.Options.KiviLifecycle = true
+	if f, _ := twoNodesIn(t, kivi, noSchedule(), 8, 8, 8, 8, true); !slices.Equal(f, []int{0}) {
+		t.Errorf("tolerating NoSchedule under Kivi's lifecycle: feasible %v, want only n1", f)
 	}
 }
 

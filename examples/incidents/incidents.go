@@ -62,6 +62,8 @@ func List() []Incident {
 			"the HPA scales past what the cluster holds: new pods are Pending", "HPA", "pod_always_schedulable"},
 		{"rebalance-after-upgrade", "https://github.com/libero/reviewer/issues/1221",
 			"after node upgrades a returning node stays empty: the replicas pile up on one node", "scheduler and node lifecycle; no descheduler", "pod_balance_across_node"},
+		{"nodename-noexecute-loop", "https://github.com/keikoproj/kube-forensics/issues/5",
+			"a pod pinned by nodeName to a NoExecute-tainted node is rejected and recreated forever", "kubelet admission (TaintToleration) with nodeName, ReplicaSet", "no_oscillation_rejection"},
 		{"removeduplicates-no-room", "https://github.com/kubernetes-sigs/descheduler/issues/1237",
 			"RemoveDuplicates evicts a duplicate that fits nowhere else: it comes back, forever", "descheduler (RemoveDuplicates)", "no_oscillation_eviction"},
 		{"spread-descheduler-full-node", "https://github.com/kubernetes-sigs/descheduler/issues/604",

@@ -123,6 +123,13 @@ func (c *Case) modelState() (*model.Universe, *model.State, error) {
 	b.AddDeployment("web", tmpl[Victim], 0)
 	b.AddDeployment("other", tmpl[Other], 0)
 	b.Slots = len(c.Pods) + 1
+	// One sync of the scaled set is measured. Under Kubernetes' lifecycle
+	// the controller's drain goes on after the scale-down (a rollout
+	// between the two sets then scales the sibling set too); under Kivi's
+	// it stops once the deleted pods wait for the kubelet, which is the
+	// single sync upstream's getPodsToDelete makes. The ranking of the
+	// victims (victims.go) is the same under both.
+	b.U.Options.KiviLifecycle = true
 	u, s, err := b.Build(0)
 	if err != nil {
 		return nil, nil, err

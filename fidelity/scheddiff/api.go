@@ -183,7 +183,11 @@ func (pe *Pending) applyTo(pending *v1.Pod) {
 	}
 	for _, t := range pe.Tolerations {
 		pending.Spec.Tolerations = append(pending.Spec.Tolerations, v1.Toleration{Key: t.Key,
-			Operator: v1.TolerationOperator(t.Operator), Value: t.Value, Effect: v1.TaintEffect(t.Effect)})
+			Operator: v1.TolerationOperator(t.Operator), Value: t.Value, Effect: v1.TaintEffect(t.Effect),
+			TolerationSeconds: t.TolerationSeconds})
+	}
+	if !pe.KiviLifecycle {
+		pending.Spec.Tolerations = withDefaultTolerationSeconds(pending.Spec.Tolerations)
 	}
 	for _, c := range pe.Spread {
 		tsc := v1.TopologySpreadConstraint{MaxSkew: int32(c.MaxSkew), TopologyKey: c.Key,
@@ -205,4 +209,25 @@ func (pe *Pending) applyTo(pending *v1.Pod) {
 		}
 		pending.Spec.TopologySpreadConstraints = append(pending.Spec.TopologySpreadConstraints, tsc)
 	}
+}
+
+// withDefaultTolerationSeconds is what the DefaultTolerationSeconds
+// admission plugin (plugin/pkg/admission/defaulttolerationseconds) adds
+// to a pod: `Exists NoExecute` tolerations of the not-ready and
+// unreachable taints for 300 s, each unless the pod has a toleration of
+// that key (or of every key) with effect NoExecute (or every effect).
+func withDefaultTolerationSeconds(tols []v1.Toleration) []v1.Toleration {
+	for _, key := range []string{v1.TaintNodeNotReady, v1.TaintNodeUnreachable} {
+		has := false
+		for _, t := range tols {
+			if (t.Key == key || t.Key == "") && (t.Effect == v1.TaintEffectNoExecute || t.Effect == "") {
+				has = true
+			}
+		}
+		if !has {
+			sec := int64(model.DefaultTolerationSeconds)
+			tols = append(tols, v1.Toleration{Key: key, Operator: v1.TolerationOpExists, Effect: v1.TaintEffectNoExecute, TolerationSeconds: &sec})
+		}
+	}
+	return tols
 }

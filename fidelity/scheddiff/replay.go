@@ -147,7 +147,8 @@ func StateToAPI(u *model.Universe, s *model.State, pod int) StateAPI {
 	out.Pending = statePod(u, pod, q)
 	out.Pending.Status.Phase = v1.PodPending
 	t := &u.Templates[q.Template]
-	pe := Pending{NodeSelector: t.NodeSelector, Required: t.Required, Preferred: t.Preferred, Tolerations: t.Tolerations}
+	pe := Pending{NodeSelector: t.NodeSelector, Required: t.Required, Preferred: t.Preferred, Tolerations: t.Tolerations,
+		KiviLifecycle: u.Options.KiviLifecycle}
 	for _, c := range t.Spread {
 		sp := Spread{MaxSkew: c.MaxSkew, Key: c.TopologyKey, When: c.When, Selector: c.Selector,
 			AffinityPolicy: "Ignore", TaintsPolicy: "Ignore"}

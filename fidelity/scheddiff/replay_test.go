@@ -69,8 +69,13 @@ func replaySources(t *testing.T) []replaySource {
 		t.Fatalf("no example case files: %v", err)
 	}
 	for _, f := range files {
+		// A case file runs with Kubernetes' lifecycle: c7's pinned pods are
+		// rejected by the kubelet, so its no_oscillation_eviction holds
+		// (docs/divergences.md, "Verdicts of the built-in cases"); its pods
+		// bypass the scheduler, so its trace had nothing to replay anyway.
+		want := !strings.HasSuffix(f, "-no-violation.yaml") && filepath.Base(f) != "c7.yaml"
 		out = append(out, replaySource{"examples/" + filepath.Base(f), func() (*model.Cluster, error) { return casefile.Load(f) },
-			false, !strings.HasSuffix(f, "-no-violation.yaml")})
+			false, want})
 	}
 	return out
 }

@@ -81,6 +81,11 @@ type Pending struct {
 	Spread      []Spread
 	// PodAffinity and PodAntiAffinity are the pod's inter-pod terms.
 	PodAffinity, PodAntiAffinity *model.PodAffinityDecl
+	// KiviLifecycle: the pod comes from a universe with Kivi's lifecycle,
+	// whose templates do not get the DefaultTolerationSeconds admission
+	// plugin's tolerations (model/noexecute.go); otherwise the real pod
+	// gets them, as the API server gives them to every pod.
+	KiviLifecycle bool
 }
 
 // Spread is a topology spread constraint with every field the model has

@@ -41,7 +41,6 @@ var basePodSpecRules = []fieldRule{
 	{"resources", "pod-level resources are not modelled: the containers' requests are used"},
 	{"containers[].ports[].hostPort", noHostPort},
 	{"volumes[].persistentVolumeClaim", noVolumes}, {"volumes[].ephemeral", noVolumes},
-	{"tolerations[].tolerationSeconds", "tolerationSeconds is not modelled: a tolerated NoExecute taint never evicts"},
 	{"topologySpreadConstraints[].matchLabelKeys", ""}, // reported by the converter when non-empty
 	// Quiet: cannot change placement, resources or replica counts.
 	{"ephemeralContainers", ""},

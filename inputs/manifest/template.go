@@ -227,6 +227,13 @@ func (tc templateConv) toleration(path string, t Toleration) (model.Toleration, 
 	if t.Effect != "" && !slices.Contains(effects, t.Effect) {
 		return mt, tc.errorf(path+".effect", "%q (accepted: NoSchedule, PreferNoSchedule, NoExecute or empty for all)", t.Effect)
 	}
+	if t.TolerationSeconds != nil {
+		if t.Effect != "NoExecute" {
+			return mt, tc.errorf(path+".tolerationSeconds", "set with effect %q (accepted: only with effect NoExecute)", t.Effect)
+		}
+		sec := *t.TolerationSeconds
+		mt.TolerationSeconds = &sec
+	}
 	return mt, nil
 }
 

@@ -148,6 +148,9 @@ type Toleration struct {
 	Operator string `json:"operator"`
 	Value    string `json:"value"`
 	Effect   string `json:"effect"`
+	// TolerationSeconds is read for NoExecute tolerations only, as the
+	// API server validates it.
+	TolerationSeconds *int64 `json:"tolerationSeconds"`
 }
 
 // TopologySpreadConstraint is v1.TopologySpreadConstraint with every

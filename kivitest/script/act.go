@@ -2,6 +2,7 @@ package script
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/kivi-go/kivi/model"
@@ -202,8 +203,10 @@ func (e *Env) descheduling(Command) (string, error) {
 	return "", nil
 }
 
-// step P: process P steps once (its first successor); prints its trace
-// lines and the state, or "(not enabled)" and the state.
+// step P [choices=i,j,...]: process P steps once (its first successor,
+// or the one the answers to its choices pick, model.Tx.Choose's in order,
+// 0 for any not given); prints its trace lines and the state, or
+// "(not enabled)" and the state.
 func (e *Env) step(c Command) (string, error) {
 	p, err := e.oneProcess(c)
 	if err != nil {
@@ -212,8 +215,18 @@ func (e *Env) step(c Command) (string, error) {
 	if !p.Enabled(e.u, e.s) {
 		return "(not enabled)\n" + e.describe(e.s), nil
 	}
+	var picks []int
+	if v := c.Arg("choices", ""); v != "" {
+		for _, f := range strings.Split(v, ",") {
+			n, err := strconv.Atoi(f)
+			if err != nil {
+				return "", fmt.Errorf("choices: %q is not an integer", f)
+			}
+			picks = append(picks, n)
+		}
+	}
 	tx := model.NewTx(e.u)
-	tx.Begin(nil, true)
+	tx.Begin(picks, true)
 	p.Step(tx, e.s)
 	return lines(tx, "") + e.describe(e.s), nil
 }

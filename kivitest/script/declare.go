@@ -63,7 +63,7 @@ func (e *Env) node(c Command) (string, error) {
 }
 
 // template name=T [cpu=0] [memory=0] [labels=k=v,...] [node-selector=k=v,...]
-// [node-name=N] [tolerations=k=v:Effect,...] [spread=key:maxSkew:When,...]
+// [node-name=N] [tolerations=k=v:Effect|k:Effect|:Effect[@seconds],...] [spread=key:maxSkew:When,...]
 // [preferred=weight:k=v,...] [pattern=cpu@at,...] [critical]
 func (e *Env) template(c Command) (string, error) {
 	name := c.Arg("name", "")
@@ -96,12 +96,12 @@ func (e *Env) template(c Command) (string, error) {
 		}
 		tb.NodeName(i)
 	}
-	ts, err := taints("tolerations", c.Arg("tolerations", ""))
+	ts, err := tolerations(c.Arg("tolerations", ""))
 	if err != nil {
 		return "", err
 	}
 	for _, t := range ts {
-		tb.Toleration(t.Key, t.Value, t.Effect)
+		tb.TolerationWith(t)
 	}
 	if v := c.Arg("spread", ""); v != "" {
 		for _, f := range strings.Split(v, ",") {

@@ -21,7 +21,7 @@
 // Declarations (before build):
 //
 //	node [name=N] [count=1] [cpu=64] [memory=64] [reserved-cpu=0] [reserved-memory=0] [max-pods=0] [labels=k=v,..] [taints=k=v:Effect,..]
-//	template name=T [cpu=0] [memory=0] [labels=k=v,..] [node-selector=k=v,..] [node-name=N] [tolerations=k=v:Effect,..] [spread=topologyKey:maxSkew:DoNotSchedule|ScheduleAnyway,..] [preferred=weight:k=v,..] [pattern=cpu@at,..] [critical]
+//	template name=T [cpu=0] [memory=0] [labels=k=v,..] [node-selector=k=v,..] [node-name=N] [tolerations=k=v:Effect|k:Effect|:Effect[@seconds],..] [spread=topologyKey:maxSkew:DoNotSchedule|ScheduleAnyway,..] [preferred=weight:k=v,..] [pattern=cpu@at,..] [critical]
 //	deployment name=D template=T [replicas=1] [strategy=RollingUpdate|Recreate] [max-surge=25%] [max-unavailable=25%] [hpa=min:max:targetCPUPercent] [inactive]
 //	config name=C template=T [strategy=..] [max-surge=..] [max-unavailable=..]   another spec for apply (each deployment's own config is named after it)
 //	deployment-template name=X config=C [hpa=-1] [replicas=R]                    a manifest the apply and create events submit
@@ -54,7 +54,7 @@
 // cpu-pattern (with a template pattern), event-1.. (the events in
 // declaration order), and those registered with WithProcess.
 //
-//	step P                                 one step (the first successor): trace lines and state, or "(not enabled)" and state
+//	step P [choices=i,..]                   one step (the first successor, or the one the choices pick): trace lines and state, or "(not enabled)" and state
 //	successors P [pick=0]                  every successor's choices and trace lines; continues with successor pick
 //	settle P1 P2 .. [max=100]              steps the first enabled process of the list until none is; trace, step count, state
 //	enabled [P]                            "enabled" or "not enabled"; without P every event process, its guard and valid end

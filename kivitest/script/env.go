@@ -166,7 +166,7 @@ var handlers = map[string]handler{
 	"scale":        {running, []string{"deployment", "replicas"}, []string{"no-enqueue"}, 0, (*Env).scale},
 	"descheduling": {running, nil, nil, 0, (*Env).descheduling},
 	// Processes.
-	"step":       {running, nil, nil, 1, (*Env).step},
+	"step":       {running, []string{"choices"}, nil, 1, (*Env).step},
 	"successors": {running, []string{"pick"}, nil, 1, (*Env).successors},
 	"settle":     {running, []string{"max"}, nil, -1, (*Env).settle},
 	"enabled":    {running, nil, nil, 1, (*Env).enabled},
@@ -282,6 +282,43 @@ func taints(key, v string) ([]model.Taint, error) {
 		default:
 			return nil, fmt.Errorf("%s: unknown effect %q", key, eff)
 		}
+	}
+	return out, nil
+}
+
+// tolerations reads tolerations=...: key=value:Effect (operator Equal),
+// key:Effect (Exists), :Effect (Exists with an empty key: every taint of
+// the effect), each with an optional @seconds (tolerationSeconds).
+func tolerations(v string) ([]model.Toleration, error) {
+	var out []model.Toleration
+	if v == "" {
+		return nil, nil
+	}
+	for _, f := range strings.Split(v, ",") {
+		spec, secs, timed := strings.Cut(f, "@")
+		kv, eff, ok := strings.Cut(spec, ":")
+		if !ok {
+			return nil, fmt.Errorf("tolerations: %q is not key=value:Effect, key:Effect or :Effect, with an optional @seconds", f)
+		}
+		t := model.Toleration{Effect: model.TaintEffect(eff), Operator: "Exists"}
+		if k, val, equal := strings.Cut(kv, "="); equal {
+			t.Key, t.Value, t.Operator = k, val, ""
+		} else {
+			t.Key = kv
+		}
+		switch t.Effect {
+		case model.NoSchedule, model.PreferNoSchedule, model.NoExecute:
+		default:
+			return nil, fmt.Errorf("tolerations: unknown effect %q (NoSchedule, PreferNoSchedule, NoExecute)", eff)
+		}
+		if timed {
+			n, err := strconv.ParseInt(secs, 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("tolerations: %q: seconds %q is not an integer", f, secs)
+			}
+			t.TolerationSeconds = &n
+		}
+		out = append(out, t)
 	}
 	return out, nil
 }

@@ -98,6 +98,12 @@ func (b *TemplateBuilder) Toleration(k, v string, e model.TaintEffect) *Template
 	return b
 }
 
+// TolerationWith adds a fully specified toleration.
+func (b *TemplateBuilder) TolerationWith(t model.Toleration) *TemplateBuilder {
+	b.t.Tolerations = append(b.t.Tolerations, t)
+	return b
+}
+
 // Spread adds a topology spread constraint whose selector is the
 // template's own labels at Obj time (Kivi's default selector).
 func (b *TemplateBuilder) Spread(maxSkew int, key string, when model.WhenUnsatisfiable) *TemplateBuilder {

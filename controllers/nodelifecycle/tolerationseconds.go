@@ -1,0 +1,147 @@
+package nodelifecycle
+
+import "github.com/kivi-go/kivi/model"
+
+// Kubernetes' lifecycle for a node that is not Ready (v1.36): the node
+// lifecycle controller taints it node.kubernetes.io/unreachable:NoExecute
+// (the kubelet stopped reporting) or node.kubernetes.io/not-ready:NoExecute
+// (it reports the node not Ready), and the taint-eviction-controller
+// evicts each pod of the node at once when it does not tolerate the taint,
+// after the least tolerationSeconds of its tolerations when it tolerates
+// it for a while (every pod does, for 300 s, through the
+// DefaultTolerationSeconds admission plugin), and never when it tolerates
+// it forever. A node that becomes Ready again loses the taint, and the
+// scheduled evictions are cancelled.
+//
+// The model has no clock. The node controller, handling a node that is
+// not Ready, taints it (model.NodeStatus keeps the taint until the node
+// is Ready again), evicts the pods that do not tolerate the taint and
+// queues for the taint manager the pods that tolerate it for a while; the
+// taint manager's step for such a pod may come at any time afterwards and
+// evicts the pod only if the node still carries the taint then. So a node
+// that becomes Ready first cancels the eviction, and one that stays down
+// evicts, in any order among the pods whatever their tolerationSeconds
+// (an over-approximation: 60 s and 300 s tolerations are not ordered).
+//
+// Which of the two taints a node gets depends on how it fails, which the
+// model's events do not say. It is unreachable (the node stopped
+// reporting, as a node that crashed, failed or went down for maintenance
+// does) unless the taint decides whether some pod of the node is evicted
+// at once or not: then both are explored (a choice).
+
+// Indices into model.NodeDownTaints.
+const (
+	notReadyTaint    = 0
+	unreachableTaint = 1
+)
+
+// taintNotReadyNode handles node n, not Ready, under Kubernetes'
+// lifecycle: the taint, the pods evicted at once, and the pods queued for
+// the taint manager. A node handled again keeps its taint.
+func taintNotReadyNode(tx *model.Tx, s *model.State, n int) {
+	u := tx.U
+	k, ok := s.Nodes[n].Status.NodeDownTaint()
+	if !ok {
+		k = unreachableTaint
+		if taintDecides(u, s, n) && tx.Choose(2) == 1 {
+			k = notReadyTaint
+		}
+		s.Nodes[n].Status = s.Nodes[n].Status.WithNodeDownTaint(k)
+		if tx.Tracing() {
+			tx.Log(NodeControllerComponent, "Node %s is not Ready: tainted %s:NoExecute", u.Nodes[n].Name, model.NodeDownTaints[k])
+		}
+	}
+	for p := range s.Pods {
+		pod := &s.Pods[p]
+		if !evictableFromNode(pod, n) {
+			continue
+		}
+		switch t := u.Templates[pod.Template].Fit[n].NodeDown[k]; t.Eviction {
+		case model.EvictedAtOnce:
+			evict(tx, s, p)
+			if tx.Tracing() {
+				tx.Log(TaintManagerComponent, "Evicting pod %s from node %s at once: its tolerations do not keep it on a node tainted %s",
+					s.PodRef(p), u.Nodes[n].Name, model.NodeDownTaints[k])
+			}
+		case model.EvictedLater:
+			s.Enqueue(model.TaintManagerQueue, p)
+			if tx.Tracing() {
+				tx.Log(TaintManagerComponent, "Pod %s tolerates the taint %s of node %s for %d s: its eviction is scheduled",
+					s.PodRef(p), model.NodeDownTaints[k], u.Nodes[n].Name, t.Seconds)
+			}
+		}
+	}
+}
+
+// taintDecides: some pod of node n would be evicted at once under one of
+// the two taints and not under the other.
+func taintDecides(u *model.Universe, s *model.State, n int) bool {
+	for p := range s.Pods {
+		pod := &s.Pods[p]
+		if !evictableFromNode(pod, n) {
+			continue
+		}
+		fit := &u.Templates[pod.Template].Fit[n]
+		if (fit.NodeDown[notReadyTaint].Eviction == model.EvictedAtOnce) != (fit.NodeDown[unreachableTaint].Eviction == model.EvictedAtOnce) {
+			return true
+		}
+	}
+	return false
+}
+
+// processPod is the taint manager's step under Kubernetes' lifecycle: it
+// takes any item of its queue (the evictions it stands for are timed by
+// tolerationSeconds and the moments the pods were queued, which the model
+// does not keep, so no order among them is excluded) and checks the pod
+// against its node's NoExecute taints: the node's own, and the not-ready
+// or unreachable taint while the node carries it.
+func processPod(tx *model.Tx, s *model.State) {
+	u := tx.U
+	q := s.Queues[model.TaintManagerQueue]
+	if len(q) == 0 {
+		return
+	}
+	i := tx.Choose(len(q))
+	p := int(q[i])
+	s.Queues[model.TaintManagerQueue] = append(q[:i], q[i+1:]...)
+	if p >= len(s.Pods) {
+		s.Fail(model.FailInternal, p)
+		return
+	}
+	pod := &s.Pods[p]
+	if pod.Node == 0 || pod.Phase != model.Pending && pod.Phase != model.Running {
+		return
+	}
+	n := int(pod.Node) - 1
+	fit := &u.Templates[pod.Template].Fit[n]
+	if k, ok := s.Nodes[n].Status.NodeDownTaint(); ok {
+		t := fit.NodeDown[k]
+		if !t.Evicted() {
+			return
+		}
+		evict(tx, s, p)
+		if tx.Tracing() {
+			if t.Eviction == model.EvictedLater {
+				tx.Log(TaintManagerComponent, "Evicting pod %s from node %s: it tolerated the taint %s for %d s and the node is still not Ready",
+					s.PodRef(p), u.Nodes[n].Name, model.NodeDownTaints[k], t.Seconds)
+			} else {
+				tx.Log(TaintManagerComponent, "Evicting pod %s from node %s at once: its tolerations do not keep it on a node tainted %s",
+					s.PodRef(p), u.Nodes[n].Name, model.NodeDownTaints[k])
+			}
+		}
+		return
+	}
+	if pod.Phase != model.Running || !fit.NoExecuteTaints.Evicted() {
+		return
+	}
+	evict(tx, s, p)
+	if tx.Tracing() {
+		if fit.NoExecuteTaints.Eviction == model.EvictedLater {
+			tx.Log(TaintManagerComponent, "Evicting pod %s: it tolerated the NoExecute taints of node %s for %d s",
+				s.PodRef(p), u.Nodes[n].Name, fit.NoExecuteTaints.Seconds)
+		} else {
+			tx.Log(TaintManagerComponent, "Evicting pod %s: it does not tolerate the NoExecute taint of node %s",
+				s.PodRef(p), u.Nodes[n].Name)
+		}
+	}
+}
