@@ -265,14 +265,14 @@ func (e *engine[S]) runLevel(spans []span, next *atomic.Int64, depth int, lookup
 					w.rank = uint64(j)
 				}
 				id, enc := f.item(pos)
-				s, err := e.sys.Decode(enc)
+				s, err := w.sys.Decode(enc)
 				if err != nil {
 					e.fail(fmt.Errorf("%w: state %x: %w", ErrDecode, enc, err))
 					return
 				}
 				w.expand(s, id, depth)
-				if e.release != nil {
-					e.release.Release(s)
+				if w.release != nil {
+					w.release.Release(s)
 				}
 			}
 			w.flush()

@@ -31,7 +31,6 @@ func Check[S any](ctx context.Context, sys System[S], props Properties[S], opts 
 		return Result[S]{}, err
 	}
 	e := &engine[S]{
-		sys:         sys,
 		props:       props,
 		opts:        opts,
 		recordEdges: len(props.Cycles) > 0 && opts.Storage != Bitstate,
@@ -43,22 +42,7 @@ func Check[S any](ctx context.Context, sys System[S], props Properties[S], opts 
 		e.deadline = e.start.Add(opts.Timeout)
 	}
 	e.found = make([]atomic.Uint64, len(props.Invariants)+len(props.EndConditions))
-	if c, ok := sys.(Canonicalizer[S]); ok && !opts.NoSymmetry {
-		e.canon = c
-		e.canonEnc, _ = sys.(CanonicalEncoder[S])
-	}
-	e.next = sys.Next
-	if ss, ok := sys.(SymmetricSuccessors[S]); ok && e.canon != nil {
-		e.next = ss.NextUpToSymmetry
-	}
-	if a, ok := sys.(AmpleSetter[S]); ok && !opts.NoPOR {
-		e.ample = a
-		e.ampleFilter, _ = sys.(AmpleFilter[S])
-	}
-	if r, ok := sys.(Releaser[S]); ok {
-		e.release = r
-	}
-	e.copier, _ = sys.(Copier[S])
+	e.hooks = newHooks(sys, opts)
 	mode := map[Storage]storeMode{Exact: modeExact, HashCompaction: modeHash, Bitstate: modeBits}[opts.Storage]
 	// Hash compaction keeps the ids of stored states in the table only
 	// when matched states must be identified (cycle edges, the POR
@@ -199,4 +183,51 @@ func (e *engine[S]) progress() Progress {
 		p.StatesPerS = float64(p.States) / el.Seconds()
 	}
 	return p
+}
+
+// hooks are a System with its optional interfaces resolved for one run:
+// the engine's own (for the initial states and traces) and each worker's
+// (WorkerSystem).
+type hooks[S any] struct {
+	sys   System[S]
+	canon Canonicalizer[S] // nil: no symmetry reduction
+	ample AmpleSetter[S]   // nil: no partial-order reduction
+	// canonEnc, when the Canonicalizer has it, encodes canonical forms
+	// directly.
+	canonEnc CanonicalEncoder[S]
+	// next generates successors: the System's Next, or its
+	// NextUpToSymmetry when the engine canonicalises.
+	next func(S, func(Step, S))
+	// ampleFilter, when the AmpleSetter has one, says which states are
+	// worth collecting successors for.
+	ampleFilter AmpleFilter[S]
+	release     Releaser[S] // nil: decoded states are left to the GC
+	copier      Copier[S]   // nil: successors kept for ample are decoded
+}
+
+func newHooks[S any](sys System[S], opts Options) hooks[S] {
+	h := hooks[S]{sys: sys, next: sys.Next}
+	if c, ok := sys.(Canonicalizer[S]); ok && !opts.NoSymmetry {
+		h.canon = c
+		h.canonEnc, _ = sys.(CanonicalEncoder[S])
+	}
+	if ss, ok := sys.(SymmetricSuccessors[S]); ok && h.canon != nil {
+		h.next = ss.NextUpToSymmetry
+	}
+	if a, ok := sys.(AmpleSetter[S]); ok && !opts.NoPOR {
+		h.ample = a
+		h.ampleFilter, _ = sys.(AmpleFilter[S])
+	}
+	h.release, _ = sys.(Releaser[S])
+	h.copier, _ = sys.(Copier[S])
+	return h
+}
+
+// workerHooks are the hooks of worker goroutine: its own System when the
+// System has WorkerSystem, else the engine's.
+func (e *engine[S]) workerHooks() hooks[S] {
+	if f, ok := e.sys.(WorkerSystem[S]); ok {
+		return newHooks(f.ForWorker(), e.opts)
+	}
+	return e.hooks
 }

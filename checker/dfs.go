@@ -31,7 +31,7 @@ func (e *engine[S]) runDFS() {
 		id, enc, depth := stack.pop()
 		// The next push overwrites enc, and Decode may alias its input.
 		scratch = append(scratch[:0], enc...)
-		s, err := e.sys.Decode(scratch)
+		s, err := w.sys.Decode(scratch)
 		if err != nil {
 			e.fail(fmt.Errorf("%w: state %x: %w", ErrDecode, scratch, err))
 			break
@@ -42,8 +42,8 @@ func (e *engine[S]) runDFS() {
 		}
 		w.lookupOnly = e.opts.MaxDepth > 0 && int(depth) >= e.opts.MaxDepth
 		w.expand(s, id, int(depth))
-		if e.release != nil {
-			e.release.Release(s)
+		if w.release != nil {
+			w.release.Release(s)
 		}
 		if e.violationSeen.Load() && e.opts.CollectAll && e.allSafetyViolated() {
 			e.halt(stopAllSettled)

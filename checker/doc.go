@@ -44,6 +44,13 @@
 //     [AmpleFilter] says cheaply which states are worth collecting
 //     successors for; Stats.AmpleExpansions and ProvisoExpansions count
 //     the reduction's work.
+//   - [WorkerSystem] gives each worker goroutine its own System
+//     (ForWorker, called once per worker), so that a System can keep
+//     scratch memory per goroutine without locks or pools; the engine's
+//     own calls (initial states, traces) go to the original, one call at a
+//     time.
+//   - [Releaser] and [Copier] let the engine hand decoded states back and
+//     copy kept successors into memory it reuses.
 //
 // # Properties
 //

@@ -26,22 +26,9 @@ const (
 
 // engine is the state of one Check run shared by its workers.
 type engine[S any] struct {
-	sys   System[S]
+	hooks[S] // the System, for the initial states and traces
 	props Properties[S]
 	opts  Options
-	canon Canonicalizer[S] // nil: no symmetry reduction
-	ample AmpleSetter[S]   // nil: no partial-order reduction
-	// canonEnc, when the Canonicalizer has it, encodes canonical forms
-	// directly.
-	canonEnc CanonicalEncoder[S]
-	// next generates successors: the System's Next, or its
-	// NextUpToSymmetry when the engine canonicalises.
-	next func(S, func(Step, S))
-	// ampleFilter, when the AmpleSetter has one, says which states are
-	// worth collecting successors for.
-	ampleFilter AmpleFilter[S]
-	release     Releaser[S] // nil: decoded states are left to the GC
-	copier      Copier[S]   // nil: successors kept for ample are decoded
 
 	visited *visitedSet
 	workers []*worker[S]
@@ -127,7 +114,7 @@ func (w *worker[S]) nextOf(s S, emit func(Step, S)) {
 			}
 		}
 	}()
-	w.e.next(s, emit)
+	w.next(s, emit)
 }
 func (e *engine[S]) cause() stopCause { return stopCause(e.stop.Load()) }
 
@@ -287,6 +274,9 @@ type edge struct {
 type worker[S any] struct {
 	e   *engine[S]
 	idx int
+	// hooks are the worker's own System (checker.WorkerSystem), or the
+	// engine's.
+	hooks[S]
 
 	out            *frontier // where new states go
 	spare          *frontier // BFS: the other level buffer
@@ -365,7 +355,7 @@ type fixup struct {
 }
 
 func newWorker[S any](e *engine[S], idx int) *worker[S] {
-	w := &worker[S]{e: e, idx: idx, out: &frontier{}, spare: &frontier{}}
+	w := &worker[S]{e: e, idx: idx, out: &frontier{}, spare: &frontier{}, hooks: e.workerHooks()}
 	w.emitFn = func(st Step, t S) {
 		ord := w.ordinal
 		w.ordinal++
@@ -402,7 +392,7 @@ func newWorker[S any](e *engine[S], idx int) *worker[S] {
 		if w.emitted%pollEvery == 0 {
 			w.poll()
 		}
-		w.encBuf = e.sys.AppendEncoding(w.encBuf[:0], t)
+		w.encBuf = w.sys.AppendEncoding(w.encBuf[:0], t)
 		w.succEnc.push(noState, w.encBuf, 0)
 		if c, ok := w.keep(t); ok {
 			w.succs = append(w.succs, Successor[S]{Step: st, State: c})
@@ -417,16 +407,16 @@ func newWorker[S any](e *engine[S], idx int) *worker[S] {
 func (w *worker[S]) keep(t S) (S, bool) {
 	e := w.e
 	i := len(w.succs)
-	if e.copier != nil {
+	if w.copier != nil {
 		if i == len(w.kept) {
 			var zero S
 			w.kept = append(w.kept, zero)
 		}
-		w.kept[i] = e.copier.CopyState(w.kept[i], t)
+		w.kept[i] = w.copier.CopyState(w.kept[i], t)
 		return w.kept[i], true
 	}
 	_, enc := w.succEnc.item(w.succEnc.len() - 1)
-	c, err := e.sys.Decode(enc)
+	c, err := w.sys.Decode(enc)
 	if err != nil {
 		e.fail(fmt.Errorf("%w: copying a successor: %w", ErrDecode, err))
 		return c, false
@@ -481,18 +471,17 @@ func (w *worker[S]) flush() {
 // key returns the encoding states are deduplicated by, and the concrete
 // encoding to queue (the same slice without symmetry).
 func (w *worker[S]) key(t S, concrete []byte) (key, enc []byte) {
-	e := w.e
 	if concrete == nil {
-		w.encBuf = e.sys.AppendEncoding(w.encBuf[:0], t)
+		w.encBuf = w.sys.AppendEncoding(w.encBuf[:0], t)
 		concrete = w.encBuf
 	}
-	if e.canon == nil {
+	if w.canon == nil {
 		return concrete, concrete
 	}
-	if e.canonEnc != nil {
-		w.keyBuf = e.canonEnc.AppendCanonical(w.keyBuf[:0], t)
+	if w.canonEnc != nil {
+		w.keyBuf = w.canonEnc.AppendCanonical(w.keyBuf[:0], t)
 	} else {
-		w.keyBuf = e.sys.AppendEncoding(w.keyBuf[:0], e.canon.Canonical(t))
+		w.keyBuf = w.sys.AppendEncoding(w.keyBuf[:0], w.canon.Canonical(t))
 	}
 	return w.keyBuf, concrete
 }
@@ -594,7 +583,7 @@ func (w *worker[S]) store(st Step, ord uint32, key, enc []byte, f fingerprint) (
 		// A state of the level being generated takes the smallest
 		// (parent rank, ordinal) of its predecessors as its parent.
 		if e.ranked && id != noState && w.cur != noState && !e.visited.storedBeforeLevel(id) &&
-			e.visited.lowerParent(id, rec) && e.canon != nil {
+			e.visited.lowerParent(id, rec) && w.canon != nil {
 			w.fixups = append(w.fixups, fixup{id: id, key: uint64(rec), off: len(w.fixBuf), n: len(enc)})
 			w.fixBuf = append(w.fixBuf, enc...)
 		}
@@ -698,7 +687,7 @@ func (w *worker[S]) expand(s S, id stateID, d int) {
 	w.cur, w.curDepth = id, d
 	w.ordinal, w.emitted = 0, 0
 	w.halted = false
-	if e.ample == nil || (e.ampleFilter != nil && !e.ampleFilter.MayReduce(s)) {
+	if w.ample == nil || (w.ampleFilter != nil && !w.ampleFilter.MayReduce(s)) {
 		w.staging = len(e.props.Invariants) <= maxStagedInvariants
 		w.nextOf(s, w.emitFn)
 		w.staging = false
@@ -738,7 +727,7 @@ func (w *worker[S]) expandReduced(s S) {
 	if n == 0 || w.halted || e.stopped() {
 		return
 	}
-	sel := e.ample.Ample(s, w.succs)
+	sel := w.ample.Ample(s, w.succs)
 	if !slices.IsSorted(sel) {
 		// Successors are stored in emission order, whatever the order of
 		// the subset, so that the parent a parallel run records (the
@@ -778,12 +767,11 @@ func (w *worker[S]) processCollected(i int) {
 // releaseKept hands the decoded successors of an expansion back to the
 // System (copied ones stay with the worker for the next expansion).
 func (w *worker[S]) releaseKept() {
-	e := w.e
-	if e.copier != nil || e.release == nil {
+	if w.copier != nil || w.release == nil {
 		return
 	}
 	for i := range w.succs {
-		e.release.Release(w.succs[i].State)
+		w.release.Release(w.succs[i].State)
 	}
 }
 

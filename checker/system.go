@@ -128,3 +128,16 @@ type Copier[S any] interface {
 type Releaser[S any] interface {
 	Release(s S)
 }
+
+// WorkerSystem is an optional interface of a System: ForWorker returns
+// the System that one of the engine's goroutines uses for its expansions,
+// alone. The engine calls it once per worker goroutine and gives every
+// call of that goroutine (Next, Decode, Release, Canonical, Ample, ...)
+// to the System it returned, so that the System may keep scratch memory
+// per goroutine (recycled states, step buffers, caches) without locks or
+// pools. The returned System must explore exactly as the original and
+// offer the same optional interfaces. Without it the engine calls the one
+// System from every goroutine, which must then be safe for that.
+type WorkerSystem[S any] interface {
+	ForWorker() System[S]
+}

@@ -2,8 +2,6 @@ package compose
 
 import (
 	"fmt"
-	"sync"
-	"sync/atomic"
 
 	"github.com/kivi-go/kivi/checker"
 	"github.com/kivi-go/kivi/model"
@@ -40,14 +38,18 @@ type Observer interface {
 }
 
 // System is the cluster model as a checker.System: a Universe, the
-// initial State, the actors and the observers. It is safe for concurrent
-// use: Next allocates its own scratch.
+// initial State, the actors and the observers. It keeps scratch memory
+// (decoded states, Next's transition context, the scheduler's remembered
+// decisions, the reductions' buffers), so one System serves one goroutine
+// at a time: the engine gives each of its goroutines its own
+// (checker.WorkerSystem, ForWorker).
 type System struct {
-	// statePool and scratchPool recycle decoded states and Next's scratch
-	// across the engine's goroutines.
-	statePool, scratchPool sync.Pool
+	// states are decoded states the engine released, for Decode to reuse;
+	// scratches are idle Next scratch spaces.
+	states    []*model.State
+	scratches []*scratchSpace
 	// atomic caches atomicIDs.
-	atomic atomic.Pointer[[]uint8]
+	atomic []uint8
 
 	U         *model.Universe
 	Init      *model.State
@@ -85,6 +87,27 @@ func (sys symmetricSystem) AppendCanonical(dst []byte, s *model.State) []byte {
 	return sys.Symmetry.AppendCanonical(dst, s)
 }
 
+// ForWorker returns a System of the same model with its own scratch
+// memory and its own copies of the actors that keep some
+// (model.WorkerLocal) and of the reductions, for one goroutine.
+func (sys *System) ForWorker() *System {
+	w := &System{U: sys.U, Init: sys.Init, Observers: sys.Observers, atomic: sys.atomicIDs()}
+	w.Actors = make([]Actor, len(sys.Actors))
+	for i, a := range sys.Actors {
+		if wl, ok := a.Process.(model.WorkerLocal); ok {
+			a.Process = wl.ForWorker()
+		}
+		w.Actors[i] = a
+	}
+	if sys.Symmetry != nil {
+		w.Symmetry = sys.Symmetry.ForWorker()
+	}
+	if sys.Reduction != nil {
+		w.Reduction = sys.Reduction.ForWorker()
+	}
+	return w
+}
+
 // CheckerSystem is the system to hand to checker.Check: sys itself, or
 // sys with its symmetry reduction when some nodes or pods are
 // interchangeable, and with its partial-order reduction when it has one.
@@ -99,7 +122,29 @@ func (sys *System) CheckerSystem() checker.System[*model.State] {
 	case sys.Reduction != nil:
 		return reducedSystem{sys, sys.Reduction}
 	}
-	return sys
+	return plainSystem{sys}
+}
+
+// The forms of CheckerSystem, each a checker.WorkerSystem whose workers
+// get the same form around their own System.
+type plainSystem struct{ *System }
+
+func (sys plainSystem) ForWorker() checker.System[*model.State] {
+	return plainSystem{sys.System.ForWorker()}
+}
+
+func (sys symmetricSystem) ForWorker() checker.System[*model.State] {
+	return symmetricSystem{sys.System.ForWorker()}
+}
+
+func (sys reducedSystem) ForWorker() checker.System[*model.State] {
+	w := sys.System.ForWorker()
+	return reducedSystem{w, w.Reduction}
+}
+
+func (sys symmetricReducedSystem) ForWorker() checker.System[*model.State] {
+	w := sys.System.ForWorker()
+	return symmetricReducedSystem{symmetricSystem{w}, w.Reduction}
 }
 
 var (
@@ -144,22 +189,16 @@ func (sys *System) ownsAtomic(i int, s *model.State) bool {
 // actors must not change once the System is in use. Goroutines that
 // find it missing at once each compute the same list.
 func (sys *System) atomicIDs() []uint8 {
-	p := sys.atomic.Load()
-	if p == nil {
-		p = sys.findAtomicIDs()
-	}
-	return *p
-}
-
-func (sys *System) findAtomicIDs() *[]uint8 {
-	ids := make([]uint8, len(sys.Actors))
-	for i := range sys.Actors {
-		if ap, ok := sys.Actors[i].Process.(model.AtomicProcess); ok {
-			ids[i] = ap.AtomicID()
+	if sys.atomic == nil {
+		ids := make([]uint8, len(sys.Actors))
+		for i := range sys.Actors {
+			if ap, ok := sys.Actors[i].Process.(model.AtomicProcess); ok {
+				ids[i] = ap.AtomicID()
+			}
 		}
+		sys.atomic = ids
 	}
-	sys.atomic.Store(&ids)
-	return &ids
+	return sys.atomic
 }
 
 // Next emits every successor of s: for each enabled actor in order, every
@@ -181,7 +220,7 @@ func (sys *System) next(s *model.State, emit func(checker.Step, *model.State), o
 		return
 	}
 	sc := sys.scratch()
-	defer sys.scratchPool.Put(sc)
+	defer func() { sys.scratches = append(sys.scratches, sc) }()
 	tx, next := sc.tx, sc.next
 	var flag uint32
 	tx.SetNodeOrbits(nil, nil)
@@ -282,9 +321,10 @@ func (sys *System) AppendEncoding(dst []byte, s *model.State) []byte {
 // Decode rebuilds a state from its encoding, reusing a state that the
 // engine released.
 func (sys *System) Decode(enc []byte) (*model.State, error) {
-	s, _ := sys.statePool.Get().(*model.State)
-	if s == nil {
-		s = &model.State{}
+	s := &model.State{}
+	if n := len(sys.states); n > 0 {
+		s = sys.states[n-1]
+		sys.states = sys.states[:n-1]
 	}
 	if err := model.DecodeInto(s, sys.U, len(sys.Init.Monitors), enc); err != nil {
 		return nil, err
@@ -295,7 +335,7 @@ func (sys *System) Decode(enc []byte) (*model.State, error) {
 // Release takes back a decoded state once the engine has expanded it
 // (checker.Releaser): decoding is the one allocation per expansion, and
 // reusing states takes it off the hot path.
-func (sys *System) Release(s *model.State) { sys.statePool.Put(s) }
+func (sys *System) Release(s *model.State) { sys.states = append(sys.states, s) }
 
 // CopyState copies a successor for the engine (checker.Copier), reusing
 // dst's slices.
@@ -315,7 +355,9 @@ type scratchSpace struct {
 }
 
 func (sys *System) scratch() *scratchSpace {
-	if sc, ok := sys.scratchPool.Get().(*scratchSpace); ok {
+	if n := len(sys.scratches); n > 0 {
+		sc := sys.scratches[n-1]
+		sys.scratches = sys.scratches[:n-1]
 		return sc
 	}
 	return &scratchSpace{tx: model.NewTx(sys.U), next: &model.State{}}
@@ -347,6 +389,10 @@ type (
 )
 
 var (
+	_ checker.WorkerSystem[*model.State]  = plainSystem{}
+	_ checker.WorkerSystem[*model.State]  = symmetricSystem{}
+	_ checker.WorkerSystem[*model.State]  = reducedSystem{}
+	_ checker.WorkerSystem[*model.State]  = symmetricReducedSystem{}
 	_ checker.AmpleSetter[*model.State]   = reducedSystem{}
 	_ checker.AmpleFilter[*model.State]   = reducedSystem{}
 	_ checker.AmpleSetter[*model.State]   = symmetricReducedSystem{}

@@ -291,6 +291,16 @@ type Process interface {
 	Step(tx *Tx, s *State)
 }
 
+// WorkerLocal is implemented by processes that keep scratch memory
+// between steps (buffers, remembered decisions): ForWorker returns the
+// process one goroutine of the engine steps alone, so that the scratch
+// needs no lock. Steps of the returned process must be those of the
+// original. A process without it must be safe to step from several
+// goroutines at once (pure processes are).
+type WorkerLocal interface {
+	ForWorker() Process
+}
+
 // EndChecker is implemented by processes that can be stuck at a location
 // that is not a valid end (Kivi's invalid end states): ValidEnd reports
 // whether the process may rest in s when nothing else can move.

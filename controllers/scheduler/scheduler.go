@@ -1,16 +1,16 @@
 package scheduler
 
 import (
-	"sync"
-
 	"github.com/kivi-go/kivi/model"
 )
 
 // Scheduler is the kube-scheduler process. The zero value is ready to use;
-// it holds no model state, so one value can step states on many
-// goroutines. Its scratch cycles keep what they derived from a universe
-// (keyed by its address), so a universe must not change once the
-// scheduler has stepped one of its states, as model.Universe is static.
+// it holds no model state. Its scratch cycles keep what they derived from
+// a universe (keyed by its address), so a universe must not change once
+// the scheduler has stepped one of its states, as model.Universe is
+// static. A value returned by New steps on one goroutine at a time; the
+// engine gives each of its goroutines its own (ForWorker), and the zero
+// value, which keeps no scratch, is safe on any number.
 type Scheduler struct {
 	// cycles recycles the scratch cycles of Step across steps: a cycle's
 	// buffers are as large as the universe, and its decision memo is
@@ -24,16 +24,22 @@ func New() Scheduler {
 	return Scheduler{cycles: &cyclePool{}}
 }
 
-// cyclePool keeps idle cycles for the next steps: as many as steps ever
-// ran at once (one per engine worker). Not a sync.Pool: that drops its
-// items at every garbage collection, and with them the decision memos,
-// which a search's allocation of stored states triggers several times a
-// run (C8 at 20 nodes answered 18 530 questions from scratch for 3 724
-// distinct ones).
+// cyclePool keeps idle cycles for the next steps of one goroutine (the
+// engine gives each of its goroutines its own scheduler, ForWorker). Not
+// a sync.Pool: that drops its items at every garbage collection, and
+// with them the decision memos, which a search's allocation of stored
+// states triggers several times a run (C8 at 20 nodes answered 18 530
+// questions from scratch for 3 724 distinct ones).
 type cyclePool struct {
-	mu   sync.Mutex
 	idle []*cycle
 }
+
+var _ model.WorkerLocal = Scheduler{}
+
+// ForWorker returns a scheduler with its own scratch cycles and decision
+// memo, for one goroutine (model.WorkerLocal). A Scheduler is not safe
+// for concurrent steps.
+func (Scheduler) ForWorker() model.Process { return New() }
 
 // getCycle returns a scratch cycle for one step; putCycle hands it back.
 func (sch Scheduler) getCycle() *cycle {
@@ -41,8 +47,6 @@ func (sch Scheduler) getCycle() *cycle {
 	if p == nil {
 		return new(cycle)
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
 	if n := len(p.idle); n > 0 {
 		c := p.idle[n-1]
 		p.idle = p.idle[:n-1]
@@ -60,9 +64,7 @@ func (sch Scheduler) putCycle(c *cycle) {
 	// referenced by the plan and the decision memo while the scheduler
 	// lives: the next step most likely runs on it.
 	c.s = nil
-	p.mu.Lock()
 	p.idle = append(p.idle, c)
-	p.mu.Unlock()
 }
 
 // Component is the scheduler's name in trace lines.

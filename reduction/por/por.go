@@ -6,8 +6,6 @@
 package por
 
 import (
-	"sync"
-
 	"github.com/kivi-go/kivi/checker"
 	"github.com/kivi-go/kivi/model"
 )
@@ -48,8 +46,9 @@ type Reduction struct {
 	cycleMarks uint32
 	monitored  bool
 	obsReads   model.Footprint
-	// scratch recycles porScratch values across the engine's goroutines.
-	scratch sync.Pool
+	// free holds idle porScratch values: a Reduction serves one goroutine
+	// at a time (ForWorker gives each of the engine's goroutines its own).
+	free []*porScratch
 }
 
 // Actor is one process of the composed system as the reduction sees it.
@@ -216,7 +215,7 @@ func (r *Reduction) MayReduce(s *model.State) bool {
 		return false
 	}
 	sc := r.scratchFor(len(r.actors))
-	defer r.scratch.Put(sc)
+	defer r.put(sc)
 	copy(sc.enabled, on)
 	r.stepFootprints(s, sc)
 	for start := range sc.enabled {
@@ -236,9 +235,21 @@ type porScratch struct {
 	enabledIn             int // enabled actors in inT after closure
 }
 
+// ForWorker returns the same reduction with its own scratch, for one
+// goroutine.
+func (r *Reduction) ForWorker() *Reduction {
+	d := *r
+	d.free = nil
+	return &d
+}
+
+func (r *Reduction) put(sc *porScratch) { r.free = append(r.free, sc) }
+
 // scratchFor returns a cleared scratch for A actors.
 func (r *Reduction) scratchFor(A int) *porScratch {
-	if sc, ok := r.scratch.Get().(*porScratch); ok {
+	if n := len(r.free); n > 0 {
+		sc := r.free[n-1]
+		r.free = r.free[:n-1]
 		clear(sc.enabled)
 		clear(sc.visible)
 		clear(sc.count)
@@ -309,7 +320,7 @@ func (r *Reduction) closure(s *model.State, sc *porScratch, start int) bool {
 func (r *Reduction) Ample(s *model.State, succ []checker.Successor[*model.State]) []int {
 	A := len(r.actors)
 	sc := r.scratchFor(A)
-	defer r.scratch.Put(sc)
+	defer r.put(sc)
 	nEnabled := 0
 	for _, x := range succ {
 		a := int(x.Step.Actor)

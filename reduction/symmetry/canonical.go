@@ -3,16 +3,15 @@ package symmetry
 import (
 	"slices"
 	"sort"
-	"sync"
 
 	"github.com/kivi-go/kivi/model"
 )
 
 // Canonicalizer maps a state to the representative of its orbit under the
 // permutations of interchangeable nodes and, unless a pod rule keeps them
-// fixed, of pod slots (checker.Canonicalizer). Apart from a pool of
-// scratch buffers it holds only read-only data, so one value serves many
-// goroutines; it must not be copied.
+// fixed, of pod slots (checker.Canonicalizer). Apart from its scratch
+// buffers it holds only read-only data; one value serves one goroutine at
+// a time, and ForWorker gives another goroutine its own.
 type Canonicalizer struct {
 	u        *model.Universe
 	analysis Analysis
@@ -24,9 +23,10 @@ type Canonicalizer struct {
 	// kubeletSet: the kubelet queue is a set up to the order of its
 	// owners (kubeletqueue.go).
 	kubeletSet bool
-	// scratch recycles the per-call buffers of Canonical (*scratch): the
-	// checker canonicalises every successor on several goroutines.
-	scratch sync.Pool
+	// free holds idle per-call buffers of Canonical: a Canonicalizer
+	// serves one goroutine at a time (ForWorker gives each of the
+	// engine's goroutines its own).
+	free []*scratch
 }
 
 // New analyses u (which must be compiled) with the symmetry facts of the
@@ -41,7 +41,6 @@ func New(u *model.Universe, facts []model.SymmetryFact) *Canonicalizer {
 			c.classes = append(c.classes, cl)
 		}
 	}
-	c.scratch.New = func() any { return new(scratch) }
 	return c
 }
 
@@ -92,8 +91,8 @@ func (c *Canonicalizer) appendMovable(dst [][]int, s *model.State) [][]int {
 // (equal keys mean no queue holds either), so their order among themselves
 // changes nothing: the result is the same for every permutation of s.
 func (c *Canonicalizer) Canonical(s *model.State) *model.State {
-	w := c.scratch.Get().(*scratch)
-	defer c.scratch.Put(w)
+	w := c.get()
+	defer c.put(w)
 	perm, podPerm, sortKQ, moved := c.plan(w, s)
 	if !moved {
 		return s
@@ -109,8 +108,8 @@ func (c *Canonicalizer) Canonical(s *model.State) *model.State {
 // building a new State (checker.CanonicalEncoder): the permuted state is
 // laid out in a scratch state that the next call reuses.
 func (c *Canonicalizer) AppendCanonical(dst []byte, s *model.State) []byte {
-	w := c.scratch.Get().(*scratch)
-	defer c.scratch.Put(w)
+	w := c.get()
+	defer c.put(w)
 	perm, podPerm, sortKQ, moved := c.plan(w, s)
 	if !moved {
 		return s.AppendEncoding(c.u, dst)
@@ -167,6 +166,26 @@ func (c *Canonicalizer) plan(w *scratch, s *model.State) (perm, podPerm []int, s
 	}
 	return perm, podPerm, sortKQ, true
 }
+
+// ForWorker returns a canonicaliser of the same universe and analysis
+// with its own buffers, for one goroutine.
+func (c *Canonicalizer) ForWorker() *Canonicalizer {
+	d := *c
+	d.free = nil
+	return &d
+}
+
+// get takes idle buffers (or new ones) for one call; put gives them back.
+func (c *Canonicalizer) get() *scratch {
+	if n := len(c.free); n > 0 {
+		w := c.free[n-1]
+		c.free = c.free[:n-1]
+		return w
+	}
+	return new(scratch)
+}
+
+func (c *Canonicalizer) put(w *scratch) { c.free = append(c.free, w) }
 
 // scratch holds Canonical's working buffers; one call owns it at a time.
 type scratch struct {
@@ -371,8 +390,8 @@ func (c *Canonicalizer) NodeOrbits(s *model.State, dst []int) []int {
 	if len(c.classes) == 0 {
 		return dst
 	}
-	w := c.scratch.Get().(*scratch)
-	defer c.scratch.Put(w)
+	w := c.get()
+	defer c.put(w)
 	w.blocks = c.appendMovable(w.blocks[:0], s)
 	if len(w.blocks) == 0 {
 		return dst

@@ -181,7 +181,6 @@ func randomCanonicalizer(t *rapid.T) *Canonicalizer {
 	}
 	c.pods = rapid.Bool().Draw(t, "pods")
 	c.kubeletSet = rapid.Bool().Draw(t, "kubeletSet")
-	c.scratch.New = func() any { return new(scratch) }
 	return c
 }
 
