@@ -27,8 +27,8 @@ const (
 // engine is the state of one Check run shared by its workers.
 type engine[S any] struct {
 	hooks[S] // the System, for the initial states and traces
-	props Properties[S]
-	opts  Options
+	props    Properties[S]
+	opts     Options
 
 	visited *visitedSet
 	workers []*worker[S]
