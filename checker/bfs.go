@@ -77,6 +77,14 @@ func (e *engine[S]) runBFS() {
 		if prevIn > 0 {
 			expected = int64(float64(total) * min(float64(prevNew)/float64(prevIn), 2))
 		}
+		if hint := e.opts.ExpectedStates; hint > 0 {
+			// The caller's total bounds the estimate while the run is
+			// within it: a table sized for it is not grown (and rehashed)
+			// for an overestimated last level.
+			if left := hint - e.visited.count(); left > 0 {
+				expected = min(expected, left)
+			}
+		}
 		e.visited.prepareLevel(expected)
 		for _, w := range e.workers {
 			w.flush()
