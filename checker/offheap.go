@@ -27,7 +27,7 @@ import (
 type offHeap struct {
 	mu     sync.Mutex
 	mapped map[*byte][]byte // mapped blocks by base address
-	bytes  int64           // mapped bytes (diagnostics)
+	bytes  int64            // mapped bytes (diagnostics)
 }
 
 // offHeapMin is the smallest block that is mapped.

@@ -52,9 +52,9 @@ const (
 // owner appends; other workers read an Exact shard's encodings (through
 // concurrently readable slabs) after the table published the state.
 type shard struct {
-	n     uint32 // states stored (owner only)
-	level uint32 // n when the current BFS level started (POR proviso)
-	quota int64  // new table slots this worker may still fill
+	n     uint32  // states stored (owner only)
+	level uint32  // n when the current BFS level started (POR proviso)
+	quota int64   // new table slots this worker may still fill
 	recs  records // Exact: the encodings
 	// parents is read by other workers during a parallel BFS level
 	// (lowerParent), so it is concurrently readable like the encodings.
