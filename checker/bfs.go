@@ -78,12 +78,10 @@ func (e *engine[S]) runBFS() {
 			expected = int64(float64(total) * min(float64(prevNew)/float64(prevIn), 2))
 		}
 		if hint := e.opts.ExpectedStates; hint > 0 {
-			// The caller's total bounds the estimate while the run is
-			// within it: a table sized for it is not grown (and rehashed)
-			// for an overestimated last level.
-			if left := hint - e.visited.count(); left > 0 {
-				expected = min(expected, left)
-			}
+			// The caller's total bounds the estimate: a table sized for it
+			// is not grown (and rehashed) for an overestimated level. A
+			// run that outgrows it grows the table as it goes.
+			expected = min(expected, max(hint-e.visited.count(), 0))
 		}
 		e.visited.prepareLevel(expected)
 		for _, w := range e.workers {

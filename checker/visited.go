@@ -56,6 +56,9 @@ type shard struct {
 	level uint32  // n when the current BFS level started (POR proviso)
 	quota int64   // new table slots this worker may still fill
 	recs  records // Exact: the encodings
+	// his holds each Exact state's fingerprint (its high 32 bits, all
+	// there is): a resize places the states without hashing them again.
+	his cslab[uint32]
 	// parents is read by other workers during a parallel BFS level
 	// (lowerParent), so it is concurrently readable like the encodings.
 	parents cslab[parentRecord]
@@ -76,10 +79,12 @@ type shard struct {
 //
 // In Exact mode (packed) a slot is one word: a tag of the fingerprint in
 // the top 24 bits and id+1 in the low 40, claimed and published by one
-// CAS once the state's encoding and parent record are written. The tag
-// is taken from hi's low bits, which the home slot does not depend on,
-// so that states of one probe run seldom share it and a full comparison
-// of encodings is rarely made in vain.
+// CAS once the state's encoding and parent record are written. An Exact
+// fingerprint has 32 bits (hi's high half, see exactFingerprint); the tag
+// is its low 24, on which the home slot depends only for tables of more
+// than 2^8 slots and only through its highest bits, so that states of
+// one probe run seldom share a tag and a full comparison of encodings is
+// rarely made in vain.
 //
 // Linear probing from a home slot chosen by hi's high bits.
 type table struct {
@@ -97,7 +102,7 @@ const (
 )
 
 // exactTag is the tag bits of a packed slot for fingerprint hi.
-func exactTag(hi uint64) uint64 { return hi << idBits }
+func exactTag(hi uint64) uint64 { return hi >> 32 << idBits }
 
 func newTable(mem *offHeap, capacity uint64, withIDs, short, packed bool) *table {
 	capacity = max(capacity, minTableCap)
@@ -169,6 +174,7 @@ func newVisitedSet(mode storeMode, workers int, withIDs, short bool, nbits uint6
 	v.cond = sync.NewCond(&v.mu)
 	for i := range v.shards {
 		v.shards[i].parents.mem = v.mem
+		v.shards[i].his.mem = v.mem
 		v.shards[i].recs.init(v.mem)
 	}
 	if mode == modeBits {
@@ -413,9 +419,11 @@ func (v *visitedSet) insertExact(s *shard, f fingerprint, key []byte, rec parent
 			grown, content := s.recs.put(local, key)
 			v.account(&v.visitedBytes, grown)
 			v.account(&v.parentBytes, s.parents.put(rec, 8))
+			v.account(&v.visitedBytes, s.his.put(uint32(f.hi>>32), 4))
 			if atomic.CompareAndSwapUint64(p, 0, tag|(uint64(id)+1)) {
 				s.n++
 				s.parents.n++
+				s.his.n++
 				s.encSize += content
 				s.quota--
 				return id, outcomeNew
@@ -435,17 +443,17 @@ func (v *visitedSet) insertExact(s *shard, f fingerprint, key []byte, rec parent
 	}
 }
 
-// rehashExact fills t with every stored state, hashing the stored
-// encodings again (a packed slot keeps only a tag of the fingerprint).
-// Large tables are filled by several goroutines, one per shard, with
-// the CAS inserts of the running search; no worker may be inserting.
+// rehashExact fills t with every stored state, from the fingerprints
+// the shards keep (a packed slot keeps only a tag). Large tables are
+// filled by several goroutines, one per shard, with the CAS inserts of
+// the running search; no worker may be inserting.
 func (v *visitedSet) rehashExact(t *table) {
 	fill := func(sh int) {
 		s := &v.shards[sh]
 		for local := range s.n {
-			f := v.fingerprint(s.recs.get(local))
-			w := exactTag(f.hi) | (uint64(makeID(sh, local)) + 1)
-			for i := t.home(f.hi); ; {
+			hi := uint64(s.his.at(int(local))) << 32
+			w := exactTag(hi) | (uint64(makeID(sh, local)) + 1)
+			for i := t.home(hi); ; {
 				if atomic.CompareAndSwapUint64(&t.words[i], 0, w) {
 					break
 				}
@@ -515,7 +523,10 @@ func waitNonZero(p *uint64) uint64 {
 // 128-bit one that hash compaction and bit arrays need (a switch to
 // bitstate refingerprints the stored encodings with 128 bits).
 func (v *visitedSet) fingerprint(key []byte) fingerprint {
-	return fingerprintOf(key, v.fp64 || v.mode == modeExact)
+	if v.mode == modeExact {
+		return exactFingerprint(key)
+	}
+	return fingerprintOf(key, v.fp64)
 }
 
 // touch loads the home slot of fingerprint f, for a caller that will
@@ -673,6 +684,7 @@ func (v *visitedSet) rollbackLevel(keys func(yield func([]byte))) {
 		s := &v.shards[i]
 		s.n = s.level
 		s.parents.truncate(int(s.level))
+		s.his.truncate(int(s.level))
 	}
 }
 
