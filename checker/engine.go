@@ -655,6 +655,7 @@ func (w *worker[S]) stage(st Step, t S, ord uint32) {
 	}
 	key, enc := w.key(t, nil)
 	f := e.visited.fingerprint(key)
+	e.visited.prefetchSlot(f)
 	var violated uint64
 	for i := range e.props.Invariants {
 		if e.found[i].Load() == 0 && !e.props.Invariants[i].Holds(t) {
@@ -677,10 +678,6 @@ func (w *worker[S]) stage(st Step, t S, ord uint32) {
 // out is decided at batch boundaries).
 func (w *worker[S]) storeStaged() {
 	e := w.e
-	// Back to back, so that the misses overlap.
-	for i := range w.staged {
-		e.visited.touch(w.staged[i].f)
-	}
 	for _, p := range w.staged {
 		id, isNew := w.store(p.step, p.ord, w.stageBuf[p.key[0]:p.key[1]], w.stageBuf[p.enc[0]:p.enc[1]], p.f)
 		for v := p.violated; isNew && v != 0; v &= v - 1 {

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // A stateID names a stored state: worker<<32 | index among the states that
@@ -539,6 +540,17 @@ func (v *visitedSet) touch(f fingerprint) {
 	}
 	t := v.tab.Load()
 	atomic.LoadUint64(&t.words[t.stride*t.home(f.hi)])
+}
+
+// prefetchSlot starts loading the home slot of f without waiting for it,
+// as soon as a successor is hashed: its cache miss then overlaps with
+// the generation of the next successors.
+func (v *visitedSet) prefetchSlot(f fingerprint) {
+	if v.mode == modeBits {
+		return
+	}
+	t := v.tab.Load()
+	prefetch(uintptr(unsafe.Pointer(&t.words[t.stride*t.home(f.hi)])))
 }
 
 // lookup reports whether the state is stored, and its id when known.
