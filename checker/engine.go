@@ -653,22 +653,29 @@ func (w *worker[S]) stage(st Step, t S, ord uint32) {
 	if !w.ordinalFits(ord) {
 		return
 	}
-	key, enc := w.key(t, nil)
-	f := e.visited.fingerprint(key)
+	k0 := len(w.stageBuf)
+	var k, c [2]int
+	var f fingerprint
+	if e.canon == nil {
+		// The encoding is the key: encoded in place, copied nowhere.
+		w.stageBuf = e.sys.AppendEncoding(w.stageBuf, t)
+		k = [2]int{k0, len(w.stageBuf)}
+		c = k
+		f = e.visited.fingerprint(w.stageBuf[k0:])
+	} else {
+		key, enc := w.key(t, nil)
+		f = e.visited.fingerprint(key)
+		w.stageBuf = append(w.stageBuf, key...)
+		k = [2]int{k0, len(w.stageBuf)}
+		w.stageBuf = append(w.stageBuf, enc...)
+		c = [2]int{k[1], len(w.stageBuf)}
+	}
 	e.visited.prefetchSlot(f)
 	var violated uint64
 	for i := range e.props.Invariants {
 		if e.found[i].Load() == 0 && !e.props.Invariants[i].Holds(t) {
 			violated |= 1 << i
 		}
-	}
-	k0 := len(w.stageBuf)
-	w.stageBuf = append(w.stageBuf, key...)
-	k := [2]int{k0, len(w.stageBuf)}
-	c := k
-	if len(enc) != len(key) || len(key) > 0 && &enc[0] != &key[0] {
-		w.stageBuf = append(w.stageBuf, enc...)
-		c = [2]int{k[1], len(w.stageBuf)}
 	}
 	w.staged = append(w.staged, staged{step: st, ord: ord, f: f, key: k, enc: c, violated: violated})
 }

@@ -96,6 +96,20 @@ func allocSlice[T any](h *offHeap, n int) []T {
 	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), n)
 }
 
+// allocRandom is allocSlice for a block read at random, which asks for
+// huge pages when it is mapped (adviseRandom).
+func allocRandom[T any](h *offHeap, n int) []T {
+	s := allocSlice[T](h, n)
+	var zero T
+	if b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(zero))); len(b) >= hugePageMin {
+		adviseRandom(b)
+	}
+	return s
+}
+
+// hugePageMin is the smallest block worth huge pages.
+const hugePageMin = 4 << 20
+
 // freeSlice releases a slice allocSlice returned.
 func freeSlice[T any](h *offHeap, s []T) {
 	if cap(s) == 0 {

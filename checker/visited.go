@@ -111,7 +111,7 @@ func newTable(mem *offHeap, capacity uint64, withIDs, short, packed bool) *table
 	if short || packed {
 		stride = 1
 	}
-	t := &table{words: allocSlice[uint64](mem, int(stride*capacity)), cap: capacity, stride: stride, packed: packed}
+	t := &table{words: allocRandom[uint64](mem, int(stride*capacity)), cap: capacity, stride: stride, packed: packed}
 	if withIDs && !packed {
 		t.ids = allocSlice[uint64](mem, int(capacity))
 	}
