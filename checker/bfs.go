@@ -91,7 +91,7 @@ func (e *engine[S]) runBFS() {
 		if e.ranked {
 			if depth == 0 {
 				// The initial states are queued in Initial's order.
-				e.order = e.order[:0]
+				e.order = growSlice(e.visited.mem, e.order, total)[:0]
 				for i, w := range e.workers {
 					for j := range w.spare.len() {
 						e.order = append(e.order, uint64(i)<<32|uint64(j))
@@ -388,12 +388,12 @@ func (e *engine[S]) rankLevel() {
 		n += w.out.len()
 	}
 	prev := len(e.order)
-	next := slices.Grow(e.orderNext[:0], n)[:n]
+	next := growSlice(e.visited.mem, e.orderNext[:0], n)
 	if n > math.MaxUint32 {
 		e.rankLevelLarge(next)
 		return
 	}
-	counts := slices.Grow(e.counts[:0], prev+1)[:prev+1]
+	counts := growSlice(e.visited.mem, e.counts[:0], prev+1)
 	clear(counts)
 	for _, w := range e.workers {
 		for j := range w.out.len() {

@@ -238,6 +238,7 @@ func (e *engine[S]) useStoredFrontier() {
 	for _, w := range e.workers {
 		w.storedFrontier = true
 		w.out.stored, w.spare.stored = stored, stored
+		w.out.mem, w.spare.mem = e.visited.mem, e.visited.mem
 	}
 }
 

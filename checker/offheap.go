@@ -110,6 +110,19 @@ func allocRandom[T any](h *offHeap, n int) []T {
 // hugePageMin is the smallest block worth huge pages.
 const hugePageMin = 4 << 20
 
+// growSlice returns s with length n, moved (its first len(s) elements
+// copied) to a block of at least twice its capacity from h when its
+// capacity is short; the old block is freed.
+func growSlice[T any](h *offHeap, s []T, n int) []T {
+	if n <= cap(s) {
+		return s[:n]
+	}
+	ns := allocSlice[T](h, max(n, 2*cap(s)))
+	copy(ns, s)
+	freeSlice(h, s)
+	return ns[:n]
+}
+
 // freeSlice releases a slice allocSlice returned.
 func freeSlice[T any](h *offHeap, s []T) {
 	if cap(s) == 0 {

@@ -425,7 +425,7 @@ func (v *visitedSet) insertExact(s *shard, f fingerprint, key []byte, rec parent
 				s.n++
 				s.parents.n++
 				s.his.n++
-				s.encSize += content
+				s.encSize += content + 4 // and its fingerprint in his
 				s.quota--
 				return id, outcomeNew
 			}
