@@ -248,6 +248,12 @@ func splitRanks(total, workers int) []span {
 // run stops, or a switch to bitstate is requested (the level is then
 // rolled back and explored again, so work in progress may be dropped).
 func (e *engine[S]) runLevel(spans []span, next *atomic.Int64, depth int, lookupOnly bool) {
+	// The level's input frontiers, read here rather than from the
+	// workers, whose fields their owners write all the time.
+	inputs := make([]*frontier, len(e.workers))
+	for i, w := range e.workers {
+		inputs[i] = w.spare
+	}
 	work := func(w *worker[S]) {
 		w.lookupOnly = lookupOnly
 		e.visited.enter()
@@ -267,7 +273,7 @@ func (e *engine[S]) runLevel(spans []span, next *atomic.Int64, depth int, lookup
 				f, pos := sp.f, j
 				if f == nil {
 					ref := e.order[j]
-					f, pos = e.workers[ref>>32].spare, int(uint32(ref))
+					f, pos = inputs[ref>>32], int(uint32(ref))
 					w.rank = uint64(j)
 				}
 				id, enc := f.item(pos)

@@ -33,9 +33,11 @@ type records struct {
 	offs       cslab[uint64]
 	arena      arena
 	mem        *offHeap
-	// last is what the last put used, for unput: the arena bytes (0 for a
-	// fixed record).
+	// lastArena is what the last put used, for unput: the arena bytes (0
+	// for a fixed record). The writer's, on a line of its own.
+	_         cacheLinePad
 	lastArena int
+	_         cacheLinePad
 }
 
 // init prepares empty records whose chunks come from mem.

@@ -40,11 +40,21 @@ func slabChunkLen(k int) int {
 // atomically when it grows, and elements are published by the caller
 // (after they are written) through some atomic store. Its chunks come
 // from mem (T must hold no pointers).
+//
+// The directory, which other workers read, and the count, which the
+// writer changes with every element, are kept on separate cache lines:
+// sharing one, every read of another worker's element would miss.
 type cslab[T any] struct {
+	_   cacheLinePad
 	dir atomic.Pointer[[][]T]
+	_   cacheLinePad
 	n   int
 	mem *offHeap
+	_   cacheLinePad
 }
+
+// cacheLinePad separates fields that different cores write and read.
+type cacheLinePad struct{ _ [64]byte }
 
 // push appends v and returns the bytes allocated for it (0 or a chunk).
 func (s *cslab[T]) push(v T, elemSize int) int64 {
@@ -110,9 +120,12 @@ func (s *cslab[T]) release() {
 // arena holds variable-length records in chunks, with one writer and
 // concurrent readers like cslab.
 type arena struct {
+	_    cacheLinePad
 	dir  atomic.Pointer[[][]byte]
+	_    cacheLinePad
 	used int // bytes used in the last chunk
 	mem  *offHeap
+	_    cacheLinePad
 }
 
 const arenaChunkMin, arenaChunkMax = 1 << 12, 1 << 20

@@ -52,10 +52,12 @@ const (
 // its own slabs, so storing a new state touches no shared counter. Only the
 // owner appends; other workers read an Exact shard's encodings (through
 // concurrently readable slabs) after the table published the state.
+//
+// What other workers read during a level (level, the directories of the
+// slabs) and what the owner writes with every state it stores (the
+// counts) are on separate cache lines.
 type shard struct {
-	n     uint32  // states stored (owner only)
 	level uint32  // n when the current BFS level started (POR proviso)
-	quota int64   // new table slots this worker may still fill
 	recs  records // Exact: the encodings
 	// his holds each Exact state's fingerprint (its high 32 bits, all
 	// there is): a resize places the states without hashing them again.
@@ -63,11 +65,16 @@ type shard struct {
 	// parents is read by other workers during a parallel BFS level
 	// (lowerParent), so it is concurrently readable like the encodings.
 	parents cslab[parentRecord]
-	encSize int64 // Exact: bytes of encodings and offsets stored (content)
+
+	_       cacheLinePad
+	n       uint32 // states stored (owner only)
+	quota   int64  // new table slots this worker may still fill
+	encSize int64  // Exact: bytes of encodings and offsets stored (content)
 
 	// Published at span boundaries for the memory budget.
+	_            cacheLinePad
 	pubN, pubEnc atomic.Int64
-	_            [64]byte // keep shards on separate cache lines
+	_            cacheLinePad
 }
 
 // table is the lock-free open-addressing index shared by all workers.
