@@ -133,6 +133,9 @@ func normalizeOptions[S any](o Options, props Properties[S]) (Options, error) {
 	if o.ProgressEvery == 0 {
 		o.ProgressEvery = DefaultProgressEvery
 	}
+	if o.rankParallelMin == 0 {
+		o.rankParallelMin = defaultRankParallelMin
+	}
 	return o, nil
 }
 

@@ -342,6 +342,9 @@ type worker[S any] struct {
 	cands  []violationCandidate
 	fixups []fixup
 	fixBuf []byte
+	// rankOff is rankLevelParallel's scratch: per parent rank, the count
+	// and then the position of this worker's new states.
+	rankOff []uint32
 }
 
 // violationCandidate is a violation of safety property p by state id, found in a
