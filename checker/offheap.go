@@ -20,7 +20,8 @@ import (
 //
 // Blocks below offHeapMin stay on the Go heap (a mapping costs a system
 // call and a page, too much for the first chunks of a small run). Where
-// the platform has no anonymous mappings every block is on the heap.
+// the platform has no anonymous mappings, and under the race detector
+// (race_on.go), every block is on the heap.
 // Memory that fails to map is also taken from the heap. A block must not
 // be used after free or freeAll; Check frees everything after it has
 // built its result, once no worker runs.
@@ -35,7 +36,7 @@ const offHeapMin = 256 << 10
 
 // alloc returns n zeroed bytes.
 func (h *offHeap) alloc(n int) []byte {
-	if h == nil || n < offHeapMin {
+	if h == nil || n < offHeapMin || raceEnabled {
 		return make([]byte, n)
 	}
 	b, ok := mapAnon(n)
@@ -89,7 +90,7 @@ func (h *offHeap) freeAll() {
 func allocSlice[T any](h *offHeap, n int) []T {
 	var zero T
 	size := int(unsafe.Sizeof(zero))
-	if h == nil || n*size < offHeapMin {
+	if h == nil || n*size < offHeapMin || raceEnabled {
 		return make([]T, n)
 	}
 	b := h.alloc(n * size)

@@ -55,7 +55,7 @@ func TestRecordsLarge(t *testing.T) {
 	for i := range n {
 		r.put(uint32(i), fmt.Appendf(nil, "%08d", i))
 	}
-	if mem.bytes == 0 {
+	if mem.bytes == 0 && !raceEnabled {
 		t.Fatalf("no chunk was mapped")
 	}
 	for i := range n {
