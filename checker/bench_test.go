@@ -93,3 +93,31 @@ func BenchmarkFingerprint64(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCounters16M is the scaling benchmark of issue #21: 8 counters
+// modulo 8, 8^8 = 16,777,216 states (64-byte encodings, 8 successors
+// each), exact storage, 1 and 2 workers. It needs about 1.7 GB; run it
+// alone (-bench Counters16M -benchtime 1x), interleaving the worker
+// counts with -count.
+func BenchmarkCounters16M(b *testing.B) {
+	sys := toys.Counters{N: 8, Mod: 8}
+	want := toys.CountersCount(sys.N, sys.Mod)
+	for _, workers := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			var st checker.Stats
+			for b.Loop() {
+				res, err := checker.Check(context.Background(), checker.System[toys.CounterState](sys),
+					checker.Properties[toys.CounterState]{}, checker.Options{Workers: workers})
+				if err != nil {
+					b.Fatal(err)
+				}
+				st = res.Stats
+			}
+			if st.States != want {
+				b.Fatalf("%d states, want %d", st.States, want)
+			}
+			b.ReportMetric(float64(st.States)*float64(b.N)/b.Elapsed().Seconds(), "states/s")
+			b.ReportMetric(float64(st.VisitedBytes+st.ParentBytes)/float64(st.States), "B/state")
+		})
+	}
+}

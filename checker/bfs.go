@@ -77,6 +77,12 @@ func (e *engine[S]) runBFS() {
 		if prevIn > 0 {
 			expected = int64(float64(total) * min(float64(prevNew)/float64(prevIn), 2))
 		}
+		if hint := e.opts.ExpectedStates; hint > 0 {
+			// The caller's total bounds the estimate: a table sized for it
+			// is not grown (and rehashed) for an overestimated level. A
+			// run that outgrows it grows the table as it goes.
+			expected = min(expected, max(hint-e.visited.count(), 0))
+		}
 		e.visited.prepareLevel(expected)
 		for _, w := range e.workers {
 			w.flush()
@@ -85,7 +91,7 @@ func (e *engine[S]) runBFS() {
 		if e.ranked {
 			if depth == 0 {
 				// The initial states are queued in Initial's order.
-				e.order = e.order[:0]
+				e.order = growSlice(e.visited.mem, e.order, total)[:0]
 				for i, w := range e.workers {
 					for j := range w.spare.len() {
 						e.order = append(e.order, uint64(i)<<32|uint64(j))
@@ -242,6 +248,12 @@ func splitRanks(total, workers int) []span {
 // run stops, or a switch to bitstate is requested (the level is then
 // rolled back and explored again, so work in progress may be dropped).
 func (e *engine[S]) runLevel(spans []span, next *atomic.Int64, depth int, lookupOnly bool) {
+	// The level's input frontiers, read here rather than from the
+	// workers, whose fields their owners write all the time.
+	inputs := make([]*frontier, len(e.workers))
+	for i, w := range e.workers {
+		inputs[i] = w.spare
+	}
 	work := func(w *worker[S]) {
 		w.lookupOnly = lookupOnly
 		e.visited.enter()
@@ -261,7 +273,7 @@ func (e *engine[S]) runLevel(spans []span, next *atomic.Int64, depth int, lookup
 				f, pos := sp.f, j
 				if f == nil {
 					ref := e.order[j]
-					f, pos = e.workers[ref>>32].spare, int(uint32(ref))
+					f, pos = inputs[ref>>32], int(uint32(ref))
 					w.rank = uint64(j)
 				}
 				id, enc := f.item(pos)
@@ -382,12 +394,16 @@ func (e *engine[S]) rankLevel() {
 		n += w.out.len()
 	}
 	prev := len(e.order)
-	next := slices.Grow(e.orderNext[:0], n)[:n]
+	next := growSlice(e.visited.mem, e.orderNext[:0], n)
 	if n > math.MaxUint32 {
 		e.rankLevelLarge(next)
 		return
 	}
-	counts := slices.Grow(e.counts[:0], prev+1)[:prev+1]
+	counts := growSlice(e.visited.mem, e.counts[:0], prev+1)
+	if n >= e.opts.rankParallelMin {
+		e.rankLevelParallel(next, counts)
+		return
+	}
 	clear(counts)
 	for _, w := range e.workers {
 		for j := range w.out.len() {
@@ -420,6 +436,79 @@ func (e *engine[S]) rankLevel() {
 		next[k] &= 1<<(32+maxShardBits) - 1
 	}
 	e.order, e.orderNext, e.counts = next, e.order, counts
+}
+
+// rankLevelParallel is rankLevel's counting sort with the workers'
+// goroutines: each counts its own new states by parent rank, the counts
+// become, for each parent rank and then each worker, where that worker's
+// states of that parent go (the order rankLevel places them in), each
+// worker places its states and sets their parent records (in its own
+// slab), and the parents' groups are sorted and masked in slices of
+// ranks. The result is rankLevel's, position for position.
+func (e *engine[S]) rankLevelParallel(next []uint64, start []uint32) {
+	prev := len(e.order)
+	mem := e.visited.mem
+	for _, w := range e.workers {
+		w.rankOff = growSlice(mem, w.rankOff[:0], prev)
+	}
+	e.parallel(func(i int) {
+		w := e.workers[i]
+		off := w.rankOff
+		clear(off)
+		for j := range w.out.len() {
+			off[e.visited.parentOf(w.out.idAt(j)).parent()]++
+		}
+	})
+	// Parent rank r's states start at start[r]; worker i's of them at
+	// its rankOff[r] (workers in order, as rankLevel places them).
+	pos := uint32(0)
+	for r := range prev {
+		start[r] = pos
+		for _, w := range e.workers {
+			c := w.rankOff[r]
+			w.rankOff[r] = pos
+			pos += c
+		}
+	}
+	start[prev] = pos
+	e.parallel(func(i int) {
+		w := e.workers[i]
+		off := w.rankOff
+		for j := range w.out.len() {
+			id := w.out.idAt(j)
+			rec := e.visited.parentOf(id)
+			r := uint64(rec.parent())
+			next[off[r]] = uint64(rec.ordinal())<<(32+maxShardBits) | uint64(i)<<32 | uint64(j)
+			off[r]++
+			e.visited.setParent(id, makeParent(e.idAtRank(r), rec.ordinal()))
+		}
+	})
+	e.parallel(func(i int) {
+		lo, hi := prev*i/len(e.workers), prev*(i+1)/len(e.workers)
+		for r := lo; r < hi; r++ {
+			if a, b := start[r], start[r+1]; b-a > 1 {
+				slices.Sort(next[a:b])
+			}
+		}
+		for k := start[lo]; k < start[hi]; k++ {
+			next[k] &= 1<<(32+maxShardBits) - 1
+		}
+	})
+	e.order, e.orderNext, e.counts = next, e.order, start
+}
+
+// parallel runs f(i) for every worker index i, each on a goroutine of
+// its own, and waits for them; no worker may be running.
+func (e *engine[S]) parallel(f func(i int)) {
+	var wg sync.WaitGroup
+	for i := range e.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(i)
+		}()
+	}
+	wg.Wait()
 }
 
 // rankLevelLarge is rankLevel for a level too large for 32-bit counts: a

@@ -25,13 +25,13 @@ const popRow = 72
 
 // newBitArray makes an array of at least nbits bits for the given number
 // of writers (test-and-set callers, identified by index).
-func newBitArray(nbits uint64, hashes uint, writers int) *bitArray {
+func newBitArray(mem *offHeap, nbits uint64, hashes uint, writers int) *bitArray {
 	if nbits < 64 {
 		nbits = 64
 	}
 	nbits = 1 << bits.Len64(nbits-1) // round up to a power of two
 	return &bitArray{
-		words:  make([]atomic.Uint64, nbits/64),
+		words:  allocSlice[atomic.Uint64](mem, int(nbits/64)),
 		mask:   nbits - 1,
 		hashes: uint64(hashes),
 		pop:    make([][popRow]int64, max(writers, 1)),

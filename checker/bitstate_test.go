@@ -12,7 +12,7 @@ import (
 // and are read without the words (the end of a run costs O(1), not
 // O(bits)).
 func TestBitArrayCounts(t *testing.T) {
-	b := newBitArray(1<<12, 3, 2)
+	b := newBitArray(nil, 1<<12, 3, 2)
 	for i := range 3000 {
 		b.testAndSet(fingerprintOf(binary.LittleEndian.AppendUint32(nil, uint32(i)), false), i%2)
 	}

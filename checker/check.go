@@ -49,6 +49,9 @@ func Check[S any](ctx context.Context, sys System[S], props Properties[S], opts 
 	// proviso).
 	withIDs := e.recordEdges || e.ample != nil
 	e.visited = newVisitedSet(mode, opts.Workers, withIDs, opts.Fingerprint64, opts.BitstateBits, opts.BitstateHashes)
+	// The result is built (traces replayed against the stored states)
+	// before this runs; no worker is left.
+	defer e.visited.free()
 	if opts.ExpectedStates > 0 {
 		e.visited.prepareLevel(opts.ExpectedStates)
 	}
@@ -113,6 +116,9 @@ func normalizeOptions[S any](o Options, props Properties[S]) (Options, error) {
 	}
 	if o.ProgressEvery == 0 {
 		o.ProgressEvery = DefaultProgressEvery
+	}
+	if o.rankParallelMin == 0 {
+		o.rankParallelMin = defaultRankParallelMin
 	}
 	return o, nil
 }

@@ -117,26 +117,46 @@
 //
 // Workers share one visited set. Nothing is kept per state as a Go heap
 // object: a state's id is (worker, index) into the slabs of the worker
-// that stored it (parent records, and in Exact mode the arena-allocated
-// encodings), so storing needs no shared counter. States are found through
-// one lock-free open-addressing table: a slot is two 64-bit words, the
-// fingerprint's hi (0 = empty) claimed by a compare-and-swap, then the
-// second word (the fingerprint's lo, or in Exact mode the id of the
-// encoding to compare) published by an atomic store that readers wait for;
-// probing is linear. The table is sized between BFS levels for the stored
-// states plus the last level's growth (load <= 0.7, or
-// Options.ExpectedStates up front); a level that outgrows it makes the
-// workers pause at their next insert while the last one to arrive doubles
-// it (each worker has a quota of free slots, so the load never passes
-// 0.9). A parent record is 8 bytes: the parent's id and the ordinal of the
-// step in the parent's Next order (in a parallel BFS, until the level
-// ends, the parent's rank in its level instead of its id). Traces need no
-// stored states: they are
-// rebuilt by re-executing Next from the initial state (as TLC does).
+// that stored it (parent records, and in Exact mode the encodings and
+// their fingerprints), so storing needs no shared counter. States are
+// found through one lock-free open-addressing table with linear probing.
+// In Exact mode a slot is one 64-bit word, a 24-bit tag of the state's
+// 32-bit fingerprint and the state's id, claimed and published by one
+// compare-and-swap after the state's encoding and parent record are
+// written (the id is the storing worker's next index); a slot whose tag
+// matches is confirmed by comparing encodings in full. Encodings of one
+// length are kept as fixed-width records, found from the id alone; from
+// the first encoding of another length on, a worker keeps its encodings
+// length-prefixed with an offset each. In HashCompaction mode a slot is
+// the fingerprint's hi (0 = empty) claimed by a compare-and-swap, then
+// its lo published by an atomic store that readers wait for (with 64-bit
+// fingerprints, the one word hi). The table is sized between BFS levels
+// for the stored states plus the last level's growth (load <= 0.7, or
+// Options.ExpectedStates up front, which then also bounds the estimate);
+// a level that outgrows it makes the workers pause at their next insert
+// while the last one to arrive doubles it (each worker has a quota of
+// free slots, so the load never passes 0.9); an Exact table is refilled
+// from the fingerprints the workers keep (4 bytes a state), one goroutine
+// per worker. A parent record is 8 bytes: the parent's id and the ordinal
+// of the step in the parent's Next order (in a parallel BFS, until the
+// level ends, the parent's rank in its level instead of its id). Traces
+// need no stored states: they are rebuilt by re-executing Next from the
+// initial state (as TLC does).
+//
+// The table, the encodings, fingerprints and parent records, the bit
+// array, the frontier's ids and the level ranking live outside the Go
+// heap, in anonymous mappings that Check unmaps when it returns (blocks
+// under 256 KiB, and everything where mappings are not available, are
+// ordinary heap memory). The collector then paces itself by what the
+// System allocates: these blocks, most of a run's memory, would
+// otherwise let the heap grow to twice their size before a collection.
+// The table asks for transparent huge pages (Linux), as it is read at
+// random. A System's Decode may alias the encoding it is given, but the
+// state it returns must not be used after Check returns.
 //
 // Storage modes:
-//   - Exact stores full encodings (compared whenever the fingerprints'
-//     hi words match): no state can be omitted. Only Exact storage and a
+//   - Exact stores full encodings (compared whenever a slot's tag
+//     matches): no state can be omitted. Only Exact storage and a
 //     complete exploration give Holds.
 //   - HashCompaction stores 128-bit xxh3 fingerprints (fixed seed) in the
 //     table itself, or 64-bit ones with Options.Fingerprint64. Two states

@@ -225,6 +225,7 @@ func (e *engine[S]) useStoredFrontier() {
 	for _, w := range e.workers {
 		w.storedFrontier = true
 		w.out.stored, w.spare.stored = stored, stored
+		w.out.mem, w.spare.mem = e.visited.mem, e.visited.mem
 	}
 }
 
@@ -331,6 +332,9 @@ type worker[S any] struct {
 	cands  []violationCandidate
 	fixups []fixup
 	fixBuf []byte
+	// rankOff is rankLevelParallel's scratch: per parent rank, the count
+	// and then the position of this worker's new states.
+	rankOff []uint32
 }
 
 // violationCandidate is a violation of safety property p by state id, found in a
@@ -642,21 +646,29 @@ func (w *worker[S]) stage(st Step, t S, ord uint32) {
 	if !w.ordinalFits(ord) {
 		return
 	}
-	key, enc := w.key(t, nil)
-	f := e.visited.fingerprint(key)
+	k0 := len(w.stageBuf)
+	var k, c [2]int
+	var f fingerprint
+	if e.canon == nil {
+		// The encoding is the key: encoded in place, copied nowhere.
+		w.stageBuf = e.sys.AppendEncoding(w.stageBuf, t)
+		k = [2]int{k0, len(w.stageBuf)}
+		c = k
+		f = e.visited.fingerprint(w.stageBuf[k0:])
+	} else {
+		key, enc := w.key(t, nil)
+		f = e.visited.fingerprint(key)
+		w.stageBuf = append(w.stageBuf, key...)
+		k = [2]int{k0, len(w.stageBuf)}
+		w.stageBuf = append(w.stageBuf, enc...)
+		c = [2]int{k[1], len(w.stageBuf)}
+	}
+	e.visited.prefetchSlot(f)
 	var violated uint64
 	for i := range e.props.Invariants {
 		if e.found[i].Load() == 0 && !e.props.Invariants[i].Holds(t) {
 			violated |= 1 << i
 		}
-	}
-	k0 := len(w.stageBuf)
-	w.stageBuf = append(w.stageBuf, key...)
-	k := [2]int{k0, len(w.stageBuf)}
-	c := k
-	if len(enc) != len(key) || len(key) > 0 && &enc[0] != &key[0] {
-		w.stageBuf = append(w.stageBuf, enc...)
-		c = [2]int{k[1], len(w.stageBuf)}
 	}
 	w.staged = append(w.staged, staged{step: st, ord: ord, f: f, key: k, enc: c, violated: violated})
 }
@@ -666,10 +678,6 @@ func (w *worker[S]) stage(st Step, t S, ord uint32) {
 // out is decided at batch boundaries).
 func (w *worker[S]) storeStaged() {
 	e := w.e
-	// Back to back, so that the misses overlap.
-	for i := range w.staged {
-		e.visited.touch(w.staged[i].f)
-	}
 	for _, p := range w.staged {
 		id, isNew := w.store(p.step, p.ord, w.stageBuf[p.key[0]:p.key[1]], w.stageBuf[p.enc[0]:p.enc[1]], p.f)
 		for v := p.violated; isNew && v != 0; v &= v - 1 {

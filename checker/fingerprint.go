@@ -38,6 +38,19 @@ func fingerprintOf(key []byte, short bool) fingerprint {
 	return f
 }
 
+// exactFingerprint is the fingerprint of Exact storage, which compares
+// encodings in full and needs a hash only to place states: the high 32
+// bits of the 64-bit xxh3 hash, in hi's high half (hi's low half is 0,
+// or hi is 1), so that a shard can keep it in 4 bytes and a resize can
+// place a state again from them (see table). lo is hi.
+func exactFingerprint(key []byte) fingerprint {
+	hi := xxh3.HashSeed(key, fingerprintSeed) &^ (1<<32 - 1)
+	if hi == 0 {
+		hi = 1
+	}
+	return fingerprint{hi: hi, lo: hi}
+}
+
 // shortLo is lo of a 64-bit fingerprint (never 0: mix64 is a bijection
 // with mix64(0) = 0, and hi is never 0).
 func shortLo(hi uint64) uint64 { return mix64(hi) }

@@ -25,6 +25,8 @@ type frontier struct {
 	// stored returns the encoding the visited set holds for a state
 	// (set when the frontier takes pushStored entries).
 	stored func(stateID) []byte
+	// mem, if set, holds large ids arrays outside the Go heap.
+	mem *offHeap
 }
 
 // frontierEntry locates one state's encoding.
@@ -79,6 +81,9 @@ func (f *frontier) room(n int) int {
 // stored); the frontier copies nothing. Its depth is not kept: only DFS
 // reads depths back, and DFS does not use stored entries.
 func (f *frontier) pushStored(id stateID) {
+	if len(f.ids) == cap(f.ids) {
+		f.ids = growSlice(f.mem, f.ids, len(f.ids)+1)[:len(f.ids)]
+	}
 	f.ids = append(f.ids, id)
 }
 

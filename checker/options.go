@@ -79,5 +79,13 @@ type Options struct {
 	// 1 s) from one goroutine.
 	OnProgress    func(Progress)
 	ProgressEvery time.Duration
-	_             struct{}
+	// rankParallelMin is the smallest level a parallel BFS ranks with
+	// all workers (rankLevelParallel); 0 means defaultRankParallelMin.
+	// The package's tests lower it to compare both rankings.
+	rankParallelMin int
+	_               struct{}
 }
+
+// defaultRankParallelMin: below it, ranking a level on one goroutine
+// costs less than starting the others.
+const defaultRankParallelMin = 1 << 15

@@ -11,7 +11,7 @@ import (
 // record is then an index rather than a heap object.
 const (
 	slabFirstBits = 6  // first chunk holds 2^6 elements
-	slabMaxBits   = 13 // chunks stop growing at 2^13 elements
+	slabMaxBits   = 16 // chunks stop growing at 2^16 elements (off the heap from 2^15 8-byte ones)
 	slabGeoChunks = slabMaxBits - slabFirstBits + 1
 	// slabGeoTotal is the number of elements held by the geometric chunks.
 	slabGeoTotal = (1 << (slabMaxBits + 1)) - (1 << slabFirstBits)
@@ -38,13 +38,34 @@ func slabChunkLen(k int) int {
 // cslab is a slab with one writer whose published elements other
 // goroutines may read concurrently: the chunk directory is replaced
 // atomically when it grows, and elements are published by the caller
-// (after they are written) through some atomic store.
+// (after they are written) through some atomic store. Its chunks come
+// from mem (T must hold no pointers).
+//
+// The directory, which other workers read, and the count, which the
+// writer changes with every element, are kept on separate cache lines:
+// sharing one, every read of another worker's element would miss.
 type cslab[T any] struct {
+	_   cacheLinePad
 	dir atomic.Pointer[[][]T]
+	_   cacheLinePad
 	n   int
+	mem *offHeap
+	_   cacheLinePad
 }
 
+// cacheLinePad separates fields that different cores write and read.
+type cacheLinePad struct{ _ [64]byte }
+
+// push appends v and returns the bytes allocated for it (0 or a chunk).
 func (s *cslab[T]) push(v T, elemSize int) int64 {
+	grown := s.put(v, elemSize)
+	s.n++
+	return grown
+}
+
+// put writes v at index n without counting it: the caller then commits
+// it (n++) or leaves the slot to the next put.
+func (s *cslab[T]) put(v T, elemSize int) int64 {
 	k, off := slabLocate(s.n)
 	var d [][]T
 	if p := s.dir.Load(); p != nil {
@@ -56,7 +77,6 @@ func (s *cslab[T]) push(v T, elemSize int) int64 {
 		grown = int64(slabChunkLen(k) * elemSize)
 	}
 	d[k][off] = v
-	s.n++
 	return grown
 }
 
@@ -65,7 +85,7 @@ func (s *cslab[T]) push(v T, elemSize int) int64 {
 // is taken on some path of push would escape on every call, one heap
 // object per stored state.
 func (s *cslab[T]) grow(d [][]T, n int) [][]T {
-	nd := append(d, make([]T, n))
+	nd := append(d, allocSlice[T](s.mem, n))
 	s.dir.Store(&nd)
 	return nd
 }
@@ -86,16 +106,29 @@ func (s *cslab[T]) ptr(i int) *T {
 // No other goroutine may be reading.
 func (s *cslab[T]) truncate(n int) { s.n = min(s.n, n) }
 
-func (s *cslab[T]) release() { s.dir.Store(nil); s.n = 0 }
+// release frees the chunks; no other goroutine may be reading.
+func (s *cslab[T]) release() {
+	if p := s.dir.Load(); p != nil {
+		for _, c := range *p {
+			freeSlice(s.mem, c)
+		}
+	}
+	s.dir.Store(nil)
+	s.n = 0
+}
 
 // arena holds variable-length records in chunks, with one writer and
 // concurrent readers like cslab.
 type arena struct {
+	_    cacheLinePad
 	dir  atomic.Pointer[[][]byte]
+	_    cacheLinePad
 	used int // bytes used in the last chunk
+	mem  *offHeap
+	_    cacheLinePad
 }
 
-const arenaChunkMin, arenaChunkMax = 1 << 12, 1 << 18
+const arenaChunkMin, arenaChunkMax = 1 << 12, 1 << 20
 
 // reserve makes room for n bytes and returns where they go.
 func (a *arena) reserve(n int) (chunk, off int, grown int64) {
@@ -122,10 +155,19 @@ func (a *arena) reserve(n int) (chunk, off int, grown int64) {
 
 // grow publishes a directory with one more chunk (see cslab.grow).
 func (a *arena) grow(d [][]byte, size int) {
-	nd := append(d, make([]byte, size))
+	nd := append(d, a.mem.alloc(size))
 	a.dir.Store(&nd)
 }
 
 func (a *arena) chunk(k int) []byte { return (*a.dir.Load())[k] }
 
-func (a *arena) release() { a.dir.Store(nil); a.used = 0 }
+// release frees the chunks; no other goroutine may be reading.
+func (a *arena) release() {
+	if p := a.dir.Load(); p != nil {
+		for _, c := range *p {
+			a.mem.free(c)
+		}
+	}
+	a.dir.Store(nil)
+	a.used = 0
+}

@@ -43,7 +43,9 @@ type System[S any] interface {
 	// states are the same state iff their encodings are equal.
 	AppendEncoding(dst []byte, s S) []byte
 	// Decode rebuilds a state from its encoding. The engine keeps frontier
-	// states as encodings and decodes them when it expands them.
+	// states as encodings and decodes them when it expands them. The
+	// state may alias enc, which can be memory the engine unmaps when
+	// Check returns: the System must not keep such a state beyond that.
 	Decode(enc []byte) (S, error)
 }
 

@@ -2,11 +2,11 @@ package checker
 
 import (
 	"bytes"
-	"encoding/binary"
 	"math/bits"
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // A stateID names a stored state: worker<<32 | index among the states that
@@ -52,48 +52,83 @@ const (
 // its own slabs, so storing a new state touches no shared counter. Only the
 // owner appends; other workers read an Exact shard's encodings (through
 // concurrently readable slabs) after the table published the state.
+//
+// What other workers read during a level (level, the directories of the
+// slabs) and what the owner writes with every state it stores (the
+// counts) are on separate cache lines.
 type shard struct {
-	n     uint32 // states stored (owner only)
-	level uint32 // n when the current BFS level started (POR proviso)
-	quota int64  // new table slots this worker may still fill
-	offs  cslab[uint64]
-	arena arena
+	level uint32  // n when the current BFS level started (POR proviso)
+	recs  records // Exact: the encodings
+	// his holds each Exact state's fingerprint (its high 32 bits, all
+	// there is): a resize places the states without hashing them again.
+	his cslab[uint32]
 	// parents is read by other workers during a parallel BFS level
 	// (lowerParent), so it is concurrently readable like the encodings.
 	parents cslab[parentRecord]
-	encSize int64 // Exact: bytes of encodings and offsets stored (content)
+
+	_       cacheLinePad
+	n       uint32 // states stored (owner only)
+	quota   int64  // new table slots this worker may still fill
+	encSize int64  // Exact: bytes of encodings and offsets stored (content)
 
 	// Published at span boundaries for the memory budget.
+	_            cacheLinePad
 	pubN, pubEnc atomic.Int64
-	_            [64]byte // keep shards on separate cache lines
+	_            cacheLinePad
 }
 
 // table is the lock-free open-addressing index shared by all workers.
-// Slot i is words[2i] (fingerprint hi, 0 = empty) and words[2i+1]: the
-// fingerprint's lo in HashCompaction mode, id+1 in Exact mode; ids (HC
-// only, when ids of matched states are needed) holds id+1. With 64-bit
-// fingerprints a slot is the single word hi (stride 1). A slot is
-// claimed by a CAS on its first word and published by storing the second,
-// which readers wait for; neither is 0 once published (fingerprintOf
-// reserves 0). Linear probing from a home slot chosen by hi.
+// In HashCompaction mode slot i is words[2i] (fingerprint hi, 0 = empty)
+// and words[2i+1] (the fingerprint's lo); ids (when ids of matched states
+// are needed) holds id+1. With 64-bit fingerprints a slot is the single
+// word hi (stride 1). Such a slot is claimed by a CAS on its first word
+// and published by storing the second, which readers wait for; neither is
+// 0 once published (fingerprintOf reserves 0).
+//
+// In Exact mode (packed) a slot is one word: a tag of the fingerprint in
+// the top 24 bits and id+1 in the low 40, claimed and published by one
+// CAS once the state's encoding and parent record are written. An Exact
+// fingerprint has 32 bits (hi's high half, see exactFingerprint); the tag
+// is its low 24, on which the home slot depends only for tables of more
+// than 2^8 slots and only through its highest bits, so that states of
+// one probe run seldom share a tag and a full comparison of encodings is
+// rarely made in vain.
+//
+// Linear probing from a home slot chosen by hi's high bits.
 type table struct {
 	words  []uint64
 	ids    []uint64
 	cap    uint64
 	stride uint64
+	packed bool
 }
 
-func newTable(capacity uint64, withIDs, short bool) *table {
+// Exact slots: the id+1 bits and the tag bits.
+const (
+	slotIDMask  = 1<<idBits - 1
+	slotTagMask = ^uint64(slotIDMask)
+)
+
+// exactTag is the tag bits of a packed slot for fingerprint hi.
+func exactTag(hi uint64) uint64 { return hi >> 32 << idBits }
+
+func newTable(mem *offHeap, capacity uint64, withIDs, short, packed bool) *table {
 	capacity = max(capacity, minTableCap)
 	stride := uint64(2)
-	if short {
+	if short || packed {
 		stride = 1
 	}
-	t := &table{words: make([]uint64, stride*capacity), cap: capacity, stride: stride}
-	if withIDs {
-		t.ids = make([]uint64, capacity)
+	t := &table{words: allocRandom[uint64](mem, int(stride*capacity)), cap: capacity, stride: stride, packed: packed}
+	if withIDs && !packed {
+		t.ids = allocSlice[uint64](mem, int(capacity))
 	}
 	return t
+}
+
+// free returns the table's memory; no goroutine may be using it.
+func (t *table) free(mem *offHeap) {
+	freeSlice(mem, t.words)
+	freeSlice(mem, t.ids)
 }
 
 func (t *table) home(hi uint64) uint64 {
@@ -120,6 +155,9 @@ type visitedSet struct {
 	withIDs bool
 	bits    *bitArray
 	fp64    bool // 64-bit fingerprints (HashCompaction)
+	// mem holds the table, records and parent records outside the Go
+	// heap; free releases it.
+	mem *offHeap
 
 	// detCap is the capacity the level-boundary policy chose; it depends
 	// only on state counts, so the memory measure is deterministic.
@@ -140,15 +178,20 @@ type visitedSet struct {
 }
 
 func newVisitedSet(mode storeMode, workers int, withIDs, short bool, nbits uint64, hashes uint) *visitedSet {
-	v := &visitedSet{mode: mode, shards: make([]shard, workers), withIDs: withIDs && mode == modeHash, fp64: short && mode == modeHash}
+	v := &visitedSet{mode: mode, shards: make([]shard, workers), withIDs: withIDs && mode == modeHash, fp64: short && mode == modeHash, mem: &offHeap{}}
 	v.cond = sync.NewCond(&v.mu)
+	for i := range v.shards {
+		v.shards[i].parents.mem = v.mem
+		v.shards[i].his.mem = v.mem
+		v.shards[i].recs.init(v.mem)
+	}
 	if mode == modeBits {
-		v.bits = newBitArray(nbits, hashes, workers)
+		v.bits = newBitArray(v.mem, nbits, hashes, workers)
 		v.visitedBytes.Store(v.bits.bytes())
 		return v
 	}
 	v.detCap = minTableCap
-	t := newTable(v.detCap, v.withIDs, v.fp64)
+	t := newTable(v.mem, v.detCap, v.withIDs, v.fp64, mode == modeExact)
 	v.tab.Store(t)
 	v.visitedBytes.Store(t.bytes())
 	v.resetQuotas()
@@ -205,6 +248,9 @@ func (v *visitedSet) growLocked() {
 	v.cond.Broadcast()
 }
 
+// free releases the memory of the visited set; nothing may use it after.
+func (v *visitedSet) free() { v.mem.freeAll() }
+
 // resize rehashes the table into one of the given capacity. No worker may
 // be inserting.
 func (v *visitedSet) resize(capacity uint64) {
@@ -213,7 +259,21 @@ func (v *visitedSet) resize(capacity uint64) {
 		v.resetQuotas()
 		return
 	}
-	t := newTable(capacity, v.withIDs, v.fp64)
+	t := newTable(v.mem, capacity, v.withIDs, v.fp64, old.packed)
+	if t.packed {
+		v.rehashExact(t)
+	} else {
+		rehash(old, t)
+	}
+	v.tab.Store(t)
+	v.visitedBytes.Add(t.bytes() - old.bytes())
+	old.free(v.mem)
+	v.resetQuotas()
+}
+
+// rehash copies the slots of old into t (HashCompaction: the slots hold
+// the fingerprints).
+func rehash(old, t *table) {
 	for i := uint64(0); i < old.cap; i++ {
 		hi := old.words[old.stride*i]
 		if hi == 0 {
@@ -233,9 +293,6 @@ func (v *visitedSet) resize(capacity uint64) {
 			t.ids[j] = old.ids[i]
 		}
 	}
-	v.tab.Store(t)
-	v.visitedBytes.Add(t.bytes() - old.bytes())
-	v.resetQuotas()
 }
 
 // resetQuotas shares the free slots below the hard load among the workers.
@@ -276,7 +333,7 @@ func (v *visitedSet) prepareLevel(expected int64) {
 func (v *visitedSet) budgetTableBytes(n int64) int64 {
 	c := max(v.detCap, tableCapFor(n))
 	per := int64(16)
-	if v.fp64 {
+	if v.fp64 || v.mode == modeExact {
 		per = 8
 	}
 	if v.withIDs {
@@ -304,6 +361,9 @@ func (v *visitedSet) insert(f fingerprint, key []byte, rec parentRecord, own int
 	if v.growReq.Load() {
 		v.park()
 	}
+	if v.mode == modeExact {
+		return v.insertExact(s, f, key, rec, own)
+	}
 	t := v.tab.Load()
 	i := t.home(f.hi)
 	for {
@@ -317,19 +377,12 @@ func (v *visitedSet) insert(f fingerprint, key []byte, rec parentRecord, own int
 				continue
 			}
 			if atomic.CompareAndSwapUint64(p, 0, f.hi) {
-				w1 := f.lo
-				if v.mode == modeExact {
-					v.storeKey(s, key)
-				}
 				// The parent record is written before the slot is
 				// published: a worker that matches the state may lower it
 				// at once (lowerParent).
 				id := v.commit(s, own, rec)
-				if v.mode == modeExact {
-					w1 = uint64(id) + 1
-				}
 				if t.stride == 2 {
-					atomic.StoreUint64(&t.words[2*i+1], w1)
+					atomic.StoreUint64(&t.words[2*i+1], f.lo)
 				}
 				if t.ids != nil {
 					atomic.StoreUint64(&t.ids[i], uint64(id)+1)
@@ -348,6 +401,91 @@ func (v *visitedSet) insert(f fingerprint, key []byte, rec parentRecord, own int
 			i = 0
 		}
 	}
+}
+
+// insertExact is insert for Exact mode, on packed slots: the state's id
+// is the shard's next index, known before the slot is claimed, so its
+// encoding and parent record are written first and one CAS claims and
+// publishes the slot. A worker that loses the race for an empty slot
+// takes its writes back and goes on probing from that slot.
+func (v *visitedSet) insertExact(s *shard, f fingerprint, key []byte, rec parentRecord, own int) (stateID, insertOutcome) {
+	t := v.tab.Load()
+	tag := exactTag(f.hi)
+	i := t.home(f.hi)
+	for {
+		p := &t.words[i]
+		w := atomic.LoadUint64(p)
+		if w == 0 {
+			if s.quota <= 0 {
+				v.park()
+				t = v.tab.Load()
+				i = t.home(f.hi)
+				continue
+			}
+			local := s.n
+			id := makeID(own, local)
+			grown, content := s.recs.put(local, key)
+			v.account(&v.visitedBytes, grown)
+			v.account(&v.parentBytes, s.parents.put(rec, 8))
+			v.account(&v.visitedBytes, s.his.put(uint32(f.hi>>32), 4))
+			if atomic.CompareAndSwapUint64(p, 0, tag|(uint64(id)+1)) {
+				s.n++
+				s.parents.n++
+				s.his.n++
+				s.encSize += content + 4 // and its fingerprint in his
+				s.quota--
+				return id, outcomeNew
+			}
+			s.recs.unput()
+			w = atomic.LoadUint64(p)
+		}
+		if w&slotTagMask == tag {
+			id := stateID(w&slotIDMask - 1)
+			if bytes.Equal(v.shards[id.shard()].recs.get(id.local()), key) {
+				return id, outcomeMatched
+			}
+		}
+		if i++; i == t.cap {
+			i = 0
+		}
+	}
+}
+
+// rehashExact fills t with every stored state, from the fingerprints
+// the shards keep (a packed slot keeps only a tag). Large tables are
+// filled by several goroutines, one per shard, with the CAS inserts of
+// the running search; no worker may be inserting.
+func (v *visitedSet) rehashExact(t *table) {
+	fill := func(sh int) {
+		s := &v.shards[sh]
+		for local := range s.n {
+			hi := uint64(s.his.at(int(local))) << 32
+			w := exactTag(hi) | (uint64(makeID(sh, local)) + 1)
+			for i := t.home(hi); ; {
+				if atomic.CompareAndSwapUint64(&t.words[i], 0, w) {
+					break
+				}
+				if i++; i == t.cap {
+					i = 0
+				}
+			}
+		}
+	}
+	if len(v.shards) == 1 || v.count() < 1<<16 {
+		for sh := range v.shards {
+			fill(sh)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	for sh := range v.shards {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fill(sh)
+		}()
+	}
+	wg.Wait()
 }
 
 // commit gives the new state the next id of the worker's shard.
@@ -370,8 +508,9 @@ func (v *visitedSet) matchSlot(t *table, i uint64, f fingerprint, key []byte) (s
 		}
 		return stateID(waitNonZero(&t.ids[i]) - 1), true
 	}
-	id := stateID(waitNonZero(&t.words[2*i+1]) - 1)
-	return id, bytes.Equal(v.shards[id.shard()].encoding(id.local()), key)
+	w := atomic.LoadUint64(&t.words[i])
+	id := stateID(w&slotIDMask - 1)
+	return id, w&slotTagMask == exactTag(f.hi) && bytes.Equal(v.shards[id.shard()].recs.get(id.local()), key)
 }
 
 // waitNonZero loads a word that another worker is about to publish.
@@ -392,7 +531,10 @@ func waitNonZero(p *uint64) uint64 {
 // 128-bit one that hash compaction and bit arrays need (a switch to
 // bitstate refingerprints the stored encodings with 128 bits).
 func (v *visitedSet) fingerprint(key []byte) fingerprint {
-	return fingerprintOf(key, v.fp64 || v.mode == modeExact)
+	if v.mode == modeExact {
+		return exactFingerprint(key)
+	}
+	return fingerprintOf(key, v.fp64)
 }
 
 // touch loads the home slot of fingerprint f, for a caller that will
@@ -407,6 +549,17 @@ func (v *visitedSet) touch(f fingerprint) {
 	atomic.LoadUint64(&t.words[t.stride*t.home(f.hi)])
 }
 
+// prefetchSlot starts loading the home slot of f without waiting for it,
+// as soon as a successor is hashed: its cache miss then overlaps with
+// the generation of the next successors.
+func (v *visitedSet) prefetchSlot(f fingerprint) {
+	if v.mode == modeBits {
+		return
+	}
+	t := v.tab.Load()
+	prefetch(uintptr(unsafe.Pointer(&t.words[t.stride*t.home(f.hi)])))
+}
+
 // lookup reports whether the state is stored, and its id when known.
 func (v *visitedSet) lookup(f fingerprint, key []byte) (stateID, bool) {
 	if v.mode == modeBits {
@@ -418,7 +571,7 @@ func (v *visitedSet) lookup(f fingerprint, key []byte) (stateID, bool) {
 		if h == 0 {
 			return noState, false
 		}
-		if h == f.hi {
+		if h == f.hi || t.packed {
 			if id, ok := v.matchSlot(t, i, f, key); ok {
 				return id, true
 			}
@@ -429,24 +582,7 @@ func (v *visitedSet) lookup(f fingerprint, key []byte) (stateID, bool) {
 	}
 }
 
-func (s *shard) encoding(local uint32) []byte {
-	off := s.offs.at(int(local))
-	p := s.arena.chunk(int(off >> 32))[uint32(off):]
-	n, w := binary.Uvarint(p)
-	return p[w : w+int(n)]
-}
-
-// storeKey appends an Exact state's encoding to the worker's arena.
-func (v *visitedSet) storeKey(s *shard, key []byte) {
-	var hdr [binary.MaxVarintLen64]byte
-	h := binary.PutUvarint(hdr[:], uint64(len(key)))
-	chunk, off, grown := s.arena.reserve(h + len(key))
-	v.account(&v.visitedBytes, grown)
-	copy(s.arena.chunk(chunk)[off:], hdr[:h])
-	copy(s.arena.chunk(chunk)[off+h:], key)
-	v.account(&v.visitedBytes, s.offs.push(uint64(chunk)<<32|uint64(off), 8))
-	s.encSize += int64(h+len(key)) + 8
-}
+func (s *shard) encoding(local uint32) []byte { return s.recs.get(local) }
 
 // publish makes a worker's counts visible to the memory budget.
 func (v *visitedSet) publish(own int) {
@@ -551,7 +687,7 @@ func (v *visitedSet) rollbackLevel(keys func(yield func([]byte))) {
 				if h == 0 {
 					return
 				}
-				if h == f.hi {
+				if h == f.hi || t.packed && h != tombstone {
 					if _, ok := v.matchSlot(t, i, f, key); ok {
 						t.words[t.stride*i] = tombstone
 						return
@@ -567,6 +703,7 @@ func (v *visitedSet) rollbackLevel(keys func(yield func([]byte))) {
 		s := &v.shards[i]
 		s.n = s.level
 		s.parents.truncate(int(s.level))
+		s.his.truncate(int(s.level))
 	}
 }
 
@@ -574,7 +711,7 @@ func (v *visitedSet) rollbackLevel(keys func(yield func([]byte))) {
 // fingerprint and frees the table. Parent records (and so traces) survive.
 // It must be called while no worker runs.
 func (v *visitedSet) switchToBits(nbits uint64, hashes uint) {
-	b := newBitArray(nbits, hashes, len(v.shards))
+	b := newBitArray(v.mem, nbits, hashes, len(v.shards))
 	t := v.tab.Load()
 	for i := uint64(0); i < t.cap; i++ {
 		hi := t.words[t.stride*i]
@@ -591,16 +728,16 @@ func (v *visitedSet) switchToBits(nbits uint64, hashes uint) {
 			b.testAndSet(f, 0)
 			continue
 		}
-		id := stateID(t.words[2*i+1] - 1)
+		id := stateID(hi&slotIDMask - 1)
 		b.testAndSet(fingerprintOf(v.shards[id.shard()].encoding(id.local()), false), 0)
 	}
 	for i := range v.shards {
 		s := &v.shards[i]
-		s.offs.release()
-		s.arena.release()
+		s.recs.release()
 		s.encSize = 0
 	}
 	v.tab.Store(nil)
+	t.free(v.mem)
 	v.bits = b
 	v.mode = modeBits
 	v.visitedBytes.Store(b.bytes())

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"runtime/pprof"
 	"time"
 
 	"github.com/kivi-go/kivi/bench/systems"
@@ -54,7 +56,7 @@ type childResult struct {
 }
 
 // runChild is the -child mode: one exploration, its stats on w.
-func runChild(w io.Writer, model string, size int, mode string, expected int64) error {
+func runChild(w io.Writer, model string, size int, mode string, expected int64, profile string) error {
 	m, ok := systems.Lookup(model)
 	if !ok {
 		return fmt.Errorf("unknown model %q", model)
@@ -62,6 +64,17 @@ func runChild(w io.Writer, model string, size int, mode string, expected int64) 
 	gm, ok := lookupGoMode(mode)
 	if !ok {
 		return fmt.Errorf("unknown mode %q", mode)
+	}
+	if profile != "" {
+		f, err := os.Create(profile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	res, err := checker.Check(context.Background(), m.New(size), checker.Properties[systems.State]{}, gm.Opts(expected))
 	if err != nil {

@@ -32,6 +32,7 @@ func main() {
 		childModel, childMode string
 		childSize             int
 		childExpected         int64
+		childProfile          string
 	)
 	flag.StringVar(&models, "models", "", "comma-separated models (default all: "+strings.Join(modelNames(), ",")+")")
 	flag.StringVar(&sizes, "sizes", "", "comma-separated sizes to run instead of each model's defaults")
@@ -46,10 +47,11 @@ func main() {
 	flag.IntVar(&childSize, "size", 0, "internal (-child): size")
 	flag.StringVar(&childMode, "mode", "", "internal (-child): go mode")
 	flag.Int64Var(&childExpected, "expected", 0, "internal (-child): expected states")
+	flag.StringVar(&childProfile, "cpuprofile", "", "with -child: write a CPU profile of the run to this file")
 	flag.Parse()
 
 	if child {
-		if err := runChild(os.Stdout, childModel, childSize, childMode, childExpected); err != nil {
+		if err := runChild(os.Stdout, childModel, childSize, childMode, childExpected, childProfile); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
