@@ -649,9 +649,9 @@ func (w *worker[S]) stage(st Step, t S, ord uint32) {
 	k0 := len(w.stageBuf)
 	var k, c [2]int
 	var f fingerprint
-	if e.canon == nil {
+	if w.canon == nil {
 		// The encoding is the key: encoded in place, copied nowhere.
-		w.stageBuf = e.sys.AppendEncoding(w.stageBuf, t)
+		w.stageBuf = w.sys.AppendEncoding(w.stageBuf, t)
 		k = [2]int{k0, len(w.stageBuf)}
 		c = k
 		f = e.visited.fingerprint(w.stageBuf[k0:])
