@@ -15,7 +15,7 @@ import (
 )
 
 // traceChecks assert, for each incident, a property of its counterexample
-// that matches what the report describes. lines are kivi.TraceLines; loop
+// that matches what the report describes. lines are Trace.Lines; loop
 // is the part after the cycle marker (empty for a finite trace).
 var traceChecks = map[string]func(t *testing.T, lines, loop []string){
 	// "Only three pods got scheduled; others are in pending state": three
