@@ -55,9 +55,14 @@ func Actors(u *model.Universe, s *model.State, opts ActorOptions) []Actor {
 // SymmetryFacts are the symmetry facts of the processes Actors returns for
 // u (model.SymmetryBreaker), for reduction/symmetry.
 func SymmetryFacts(u *model.Universe) []model.SymmetryFact {
-	var ps []model.Process
-	for _, a := range Actors(u, nil, ActorOptions{}) {
-		ps = append(ps, a.Process)
+	return symmetryFacts(u, Actors(u, nil, ActorOptions{}))
+}
+
+// symmetryFacts are the symmetry facts of the given actors' processes.
+func symmetryFacts(u *model.Universe, actors []Actor) []model.SymmetryFact {
+	ps := make([]model.Process, len(actors))
+	for i, a := range actors {
+		ps[i] = a.Process
 	}
 	return model.SymmetryFactsOf(u, ps)
 }

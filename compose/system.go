@@ -48,8 +48,8 @@ type System struct {
 	// scratches are idle Next scratch spaces.
 	states    []*model.State
 	scratches []*scratchSpace
-	// atomic caches atomicIDs.
-	atomic []uint8
+	// guards caches guarded.
+	guards []por.Actor
 
 	U         *model.Universe
 	Init      *model.State
@@ -91,7 +91,7 @@ func (sys symmetricSystem) AppendCanonical(dst []byte, s *model.State) []byte {
 // memory and its own copies of the actors that keep some
 // (model.WorkerLocal) and of the reductions, for one goroutine.
 func (sys *System) ForWorker() *System {
-	w := &System{U: sys.U, Init: sys.Init, Observers: sys.Observers, atomic: sys.atomicIDs()}
+	w := &System{U: sys.U, Init: sys.Init, Observers: sys.Observers}
 	w.Actors = make([]Actor, len(sys.Actors))
 	for i, a := range sys.Actors {
 		if wl, ok := a.Process.(model.WorkerLocal); ok {
@@ -164,41 +164,29 @@ func (sys *System) Initial(emit func(*model.State)) {
 	emit(s)
 }
 
-// enabled reports whether actor i may move in s: its gate, the atomic
-// section s is in (atomic is sys.atomicIDs(), which callers that ask of
-// every actor look up once), and its guard.
-func (sys *System) enabled(atomic []uint8, i int, s *model.State) bool {
-	a := &sys.Actors[i]
-	if a.Gate == GateMain && s.Init < model.InitMain {
-		return false
-	}
-	if s.Atomic != 0 && atomic[i] != s.Atomic {
-		return false
-	}
-	return a.Process.Enabled(sys.U, s)
-}
-
-// ownsAtomic reports whether actor i runs the atomic section s is in.
-func (sys *System) ownsAtomic(i int, s *model.State) bool {
-	return sys.atomicIDs()[i] == s.Atomic
-}
-
-// atomicIDs lists each actor's atomic section (model.AtomicProcess; 0 =
-// none), found once: states inside a section ask it of every actor, and
-// an interface assertion per actor and state showed in profiles. The
-// actors must not change once the System is in use. Goroutines that
-// find it missing at once each compute the same list.
-func (sys *System) atomicIDs() []uint8 {
-	if sys.atomic == nil {
-		ids := make([]uint8, len(sys.Actors))
-		for i := range sys.Actors {
-			if ap, ok := sys.Actors[i].Process.(model.AtomicProcess); ok {
-				ids[i] = ap.AtomicID()
+// guarded lists the actors as their guards see them (por.Actor: the gate,
+// the atomic section of a model.AtomicProcess, the process), found once:
+// states inside a section ask it of every actor, and an interface
+// assertion per actor and state showed in profiles. The actors must not
+// change once the System is in use.
+func (sys *System) guarded() []por.Actor {
+	if sys.guards == nil {
+		sys.guards = make([]por.Actor, len(sys.Actors))
+		for i, a := range sys.Actors {
+			g := por.Actor{Process: a.Process, MainGate: a.Gate == GateMain}
+			if ap, ok := a.Process.(model.AtomicProcess); ok {
+				g.Atomic = ap.AtomicID()
 			}
+			sys.guards[i] = g
 		}
-		sys.atomic = ids
 	}
-	return sys.atomic
+	return sys.guards
+}
+
+// enabled reports whether actor i may move in s: its gate, the atomic
+// section s is in, and its guard.
+func (sys *System) enabled(i int, s *model.State) bool {
+	return sys.guarded()[i].Enabled(sys.U, s)
 }
 
 // Next emits every successor of s: for each enabled actor in order, every
@@ -228,10 +216,9 @@ func (sys *System) next(s *model.State, emit func(checker.Step, *model.State), o
 		tx.SetNodeOrbits(sys.Symmetry.NodeOrbits, s)
 		flag = upToSymmetry
 	}
-	atomic := sys.atomicIDs()
 	for i := range sys.Actors {
 		a := &sys.Actors[i]
-		if !sys.enabled(atomic, i, s) {
+		if !sys.enabled(i, s) {
 			continue
 		}
 		tx.Begin(nil, false)
@@ -258,7 +245,7 @@ func (sys *System) Replay(s *model.State, step checker.Step) (*model.State, []mo
 		return nil, nil, fmt.Errorf("replay: actor %d of %d: %w", step.Actor, len(sys.Actors), model.ErrInvalid)
 	}
 	a := &sys.Actors[step.Actor]
-	if s.Failed != model.NoFailure || !sys.enabled(sys.atomicIDs(), int(step.Actor), s) {
+	if s.Failed != model.NoFailure || !sys.enabled(int(step.Actor), s) {
 		return nil, nil, fmt.Errorf("replay: %s is not enabled: %w", a.Process.Name(), model.ErrInvalid)
 	}
 	tx := model.NewTx(sys.U)
@@ -413,9 +400,6 @@ func newReduction(sys *System, props checker.Properties[*model.State], unknownRe
 			cfg.MonitorsReadQueues = true
 		}
 	}
-	atomic := sys.atomicIDs()
-	for i, a := range sys.Actors {
-		cfg.Actors = append(cfg.Actors, por.Actor{Process: a.Process, MainGate: a.Gate == GateMain, Atomic: atomic[i]})
-	}
+	cfg.Actors = sys.guarded()
 	return por.New(cfg)
 }

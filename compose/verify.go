@@ -153,7 +153,7 @@ func NewProblemFrom(name string, u *model.Universe, s *model.State, decls []mode
 		return nil, fmt.Errorf("%s: %w: %w", name, ErrInput, err)
 	}
 	if nodeSymmetric(opts) {
-		sys.Symmetry = symmetry.New(u, SymmetryFacts(u))
+		sys.Symmetry = symmetry.New(u, symmetryFacts(u, sys.Actors))
 	}
 	// Go predicates and custom monitors read what they like: no
 	// partial-order reduction can know what is invisible to them.

@@ -106,14 +106,7 @@ func (u *Universe) Compile() error {
 			return fmt.Errorf("pod template %q: %w", t.Name, err)
 		}
 		t.Fit = fit
-		// The scheduler sees the tolerations the API server gave the pod,
-		// the DefaultTolerationSeconds ones included (not under Kivi's
-		// lifecycle, which has none).
-		tols := t.Tolerations
-		if !u.Options.KiviLifecycle {
-			tols = withDefaultTolerationSeconds(tols)
-		}
-		t.ToleratesNotReady = toleratesNotReady(tols)
+		t.ToleratesNotReady = toleratesNotReady(u.admittedTolerations(t))
 		if err := u.compilePodAffinity(t); err != nil {
 			return fmt.Errorf("pod template %q: %w", t.Name, err)
 		}
@@ -245,10 +238,7 @@ func (u *Universe) compileFit(t *PodTemplate) ([]NodeFit, error) {
 		}
 		preferred = append(preferred, c)
 	}
-	tols := t.Tolerations
-	if !u.Options.KiviLifecycle {
-		tols = withDefaultTolerationSeconds(tols)
-	}
+	tols := u.admittedTolerations(t)
 	fit := make([]NodeFit, len(u.Nodes))
 	for n := range u.Nodes {
 		node := &u.Nodes[n]

@@ -117,6 +117,17 @@ func withDefaultTolerationSeconds(tols []Toleration) []Toleration {
 	return out
 }
 
+// admittedTolerations are the tolerations of t's pods as the API server
+// admits them, which the scheduler, the kubelet and the taint manager
+// judge: t's own plus the DefaultTolerationSeconds ones, except under
+// Kivi's lifecycle, which has none.
+func (u *Universe) admittedTolerations(t *PodTemplate) []Toleration {
+	if u.Options.KiviLifecycle {
+		return t.Tolerations
+	}
+	return withDefaultTolerationSeconds(t.Tolerations)
+}
+
 // compileNoExecute fills f's NoExecute tolerations for a node with taints:
 // its own NoExecute taints, and those plus each taint of a node that is
 // not Ready. Under Kivi's lifecycle there are no tolerationSeconds and no
