@@ -1,6 +1,8 @@
 package kivi
 
 import (
+	"io"
+
 	"github.com/kivi-go/kivi/compose"
 	"github.com/kivi-go/kivi/report"
 	"github.com/kivi-go/kivi/scaling"
@@ -38,3 +40,9 @@ func ReadShard(data []byte) (report.ShardFile, error) { return report.ReadShard(
 
 // SetupReport is the report of one setup of a search document, or nil.
 func SetupReport(d any) *JSONReport { return report.SetupReport(d) }
+
+// WriteSearch writes a scaling search's result as Kivi's text; input is
+// the size of the user's own configuration (nil for Kivi's cases).
+func WriteSearch(w io.Writer, res scaling.Result, input *scaling.Setup) {
+	report.WriteSearch(w, res, input)
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/scaling"
 )
 
 // CycleMarker is the line that opens the loop of a cycle counterexample
@@ -84,20 +85,14 @@ func (h Header) Write(w io.Writer) {
 // statistics.
 func (r *Report) WriteFailures(w io.Writer) {
 	failures := r.Violated()
-	if len(failures) > 0 {
-		fmt.Fprintln(w, strings.Repeat("=", 24))
-		fmt.Fprintf(w, "%d failure(s) are found!\n", len(failures))
-		for i, f := range failures {
-			fmt.Fprintf(w, "-----Failure #%d-----\n", i+1)
-			var lines []string
-			if f.Trace != nil {
-				lines = f.Trace.Lines()
-			}
-			writeCounterexample(w, f.Name, f.Explanation, lines)
-			fmt.Fprint(w, "\n\n")
+	writeFailureList(w, len(failures), func(i int) {
+		f := failures[i]
+		var lines []string
+		if f.Trace != nil {
+			lines = f.Trace.Lines()
 		}
-		fmt.Fprint(w, "\n")
-	}
+		writeCounterexample(w, f.Name, f.Explanation, lines)
+	})
 	fmt.Fprintln(w, "Summary:")
 	if len(failures) > 0 {
 		fmt.Fprintf(w, "    %d failure(s) found!\n", len(failures))
@@ -392,3 +387,84 @@ const (
 	modelAssertion = "model_assertion"
 	validEndState  = "valid_end_state"
 )
+
+// writeFailureList writes Kivi's numbered failure listing, item writing
+// failure i's body; nothing when there is none.
+func writeFailureList(w io.Writer, n int, item func(i int)) {
+	if n == 0 {
+		return
+	}
+	fmt.Fprintln(w, strings.Repeat("=", 24))
+	fmt.Fprintf(w, "%d failure(s) are found!\n", n)
+	for i := range n {
+		fmt.Fprintf(w, "-----Failure #%d-----\n", i+1)
+		item(i)
+		fmt.Fprint(w, "\n\n")
+	}
+	fmt.Fprint(w, "\n")
+}
+
+// WriteSearch writes a scaling search's result (a run or merged shards)
+// in Kivi's shape: each setup tried, then the failures with the first
+// counterexample of each, then the summary. input is the size of the
+// user's own configuration (nil for Kivi's cases), which each setup is
+// compared with.
+func WriteSearch(w io.Writer, res scaling.Result, input *scaling.Setup) {
+	var failures []scaling.SetupResult
+	for _, s := range res.Setups {
+		if s.Status == scaling.NotRun {
+			continue
+		}
+		fmt.Fprintln(w, strings.Repeat("=", 27))
+		fmt.Fprintf(w, "Working on setup: %s%s\n", s.Setup, sizeNote(s.Setup, input))
+		if r := SetupReport(s.Outcome.Detail); r != nil {
+			r.WriteIntentsLine(w)
+		}
+		switch s.Status {
+		case scaling.Failed:
+			fmt.Fprintf(w, "Failure found at scale %s%s\n", s.Setup, sizeNote(s.Setup, input))
+			failures = append(failures, s)
+		case scaling.Unknown:
+			fmt.Fprintf(w, "Unknown at scale %s (not exhaustive)%s\n", s.Setup, sizeNote(s.Setup, input))
+		}
+	}
+	writeFailureList(w, len(failures), func(i int) {
+		f := failures[i]
+		fmt.Fprintf(w, "Setup: %s%s\n", f.Setup, sizeNote(f.Setup, input))
+		if r := SetupReport(f.Outcome.Detail); r != nil {
+			if in, ok := r.FirstViolation(); ok {
+				in.WriteCounterexample(w)
+			}
+		}
+	})
+	fmt.Fprintln(w, "Summary:")
+	if len(failures) > 0 {
+		fmt.Fprintf(w, "    %d failure(s) found!\n", len(failures))
+		var names []string
+		for _, f := range failures {
+			names = append(names, f.Outcome.Violated...)
+		}
+		fmt.Fprintf(w, "    Violating intent(s): %s \n", strings.Join(names, " "))
+	} else if res.Unknown == 0 {
+		fmt.Fprintln(w, "    No failure is found!")
+	} else {
+		fmt.Fprintln(w, "    No failure is found, but some setups were not settled.")
+	}
+	fmt.Fprintf(w, "    Setups: %d held, %d failed, %d unknown, %d not run (of %d)\n",
+		res.Held, res.Failed, res.Unknown, res.NotRun, len(res.Setups))
+	fmt.Fprintf(w, "    Elapsed time: %.2f seconds\n", res.Elapsed.Seconds())
+	fmt.Fprintf(w, "    States: %d in all\n", res.States)
+	fmt.Fprintln(w)
+}
+
+// sizeNote says whether a setup is the size of the user's input (nil:
+// a Kivi case, whose sizes are all the case's own).
+func sizeNote(s scaling.Setup, input *scaling.Setup) string {
+	switch {
+	case input == nil:
+		return ""
+	case s.Equal(*input):
+		return " (the size of the input)"
+	}
+	return " (a different size from the input, which is " + input.String() + ")"
+}

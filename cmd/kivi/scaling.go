@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/kivi-go/kivi"
@@ -128,75 +127,13 @@ func runScaling(ctx context.Context, c *kivi.Cluster, opts kivi.Options, sf scal
 	return code
 }
 
-// sizeNote says whether a setup is the size of the user's input (nil:
-// a Kivi case, whose sizes are all the case's own).
-func sizeNote(s scaling.Setup, input *scaling.Setup) string {
-	switch {
-	case input == nil:
-		return ""
-	case s.Equal(*input):
-		return " (the size of the input)"
-	}
-	return " (a different size from the input, which is " + input.String() + ")"
-}
-
 // printScaling prints a search result (a run or merged shards): doc with
 // --json, else Kivi's text from res.
 func printScaling(stdout io.Writer, doc kivi.JSONReport, res scaling.Result, jsonOut bool, input *scaling.Setup) int {
 	if jsonOut {
 		_ = doc.WriteJSON(stdout)
 	} else {
-		var failures []scaling.SetupResult
-		for _, s := range res.Setups {
-			if s.Status == scaling.NotRun {
-				continue
-			}
-			fmt.Fprintln(stdout, strings.Repeat("=", 27))
-			fmt.Fprintf(stdout, "Working on setup: %s%s\n", s.Setup, sizeNote(s.Setup, input))
-			if r := detail(s.Outcome.Detail); r != nil {
-				r.WriteIntentsLine(stdout)
-			}
-			switch s.Status {
-			case scaling.Failed:
-				fmt.Fprintf(stdout, "Failure found at scale %s%s\n", s.Setup, sizeNote(s.Setup, input))
-				failures = append(failures, s)
-			case scaling.Unknown:
-				fmt.Fprintf(stdout, "Unknown at scale %s (not exhaustive)%s\n", s.Setup, sizeNote(s.Setup, input))
-			}
-		}
-		if len(failures) > 0 {
-			fmt.Fprintln(stdout, strings.Repeat("=", 24))
-			fmt.Fprintf(stdout, "%d failure(s) are found!\n", len(failures))
-			for i, f := range failures {
-				fmt.Fprintf(stdout, "-----Failure #%d-----\n", i+1)
-				fmt.Fprintf(stdout, "Setup: %s%s\n", f.Setup, sizeNote(f.Setup, input))
-				if r := detail(f.Outcome.Detail); r != nil {
-					if in, ok := r.FirstViolation(); ok {
-						in.WriteCounterexample(stdout)
-					}
-				}
-				fmt.Fprint(stdout, "\n\n")
-			}
-			fmt.Fprint(stdout, "\n")
-		}
-		fmt.Fprintln(stdout, "Summary:")
-		if len(failures) > 0 {
-			fmt.Fprintf(stdout, "    %d failure(s) found!\n", len(failures))
-			var names []string
-			for _, f := range failures {
-				names = append(names, f.Outcome.Violated...)
-			}
-			fmt.Fprintf(stdout, "    Violating intent(s): %s \n", strings.Join(names, " "))
-		} else if res.Unknown == 0 {
-			fmt.Fprintln(stdout, "    No failure is found!")
-		} else {
-			fmt.Fprintln(stdout, "    No failure is found, but some setups were not settled.")
-		}
-		fmt.Fprintf(stdout, "    Setups: %d held, %d failed, %d unknown, %d not run (of %d)\n",
-			res.Held, res.Failed, res.Unknown, res.NotRun, len(res.Setups))
-		fmt.Fprintf(stdout, "    Elapsed time: %.2f seconds\n", res.Elapsed.Seconds())
-		fmt.Fprintf(stdout, "    States: %d in all\n", res.States)
-		fmt.Fprintln(stdout)
+		kivi.WriteSearch(stdout, res, input)
 	}
 	switch {
 	case res.Failed > 0:
