@@ -91,9 +91,9 @@ func LoadManifests(manifests []InputFile, nodes, intentsFile *InputFile) (*Clust
 	return r.Cluster, r.Warnings, nil
 }
 
-// SortInputFiles tells an intents file and Kivi's cluster_configs.json
+// SplitInputFiles tells an intents file and Kivi's cluster_configs.json
 // apart from manifests by their content, for LoadManifests.
-func SortInputFiles(files []InputFile) (manifests []InputFile, nodes, intentsFile *InputFile, err error) {
+func SplitInputFiles(files []InputFile) (manifests []InputFile, nodes, intentsFile *InputFile, err error) {
 	for i := range files {
 		f := &files[i]
 		switch {

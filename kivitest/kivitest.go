@@ -50,7 +50,7 @@ func Manifests(t testing.TB, files ...string) Source {
 			}
 			all = append(all, kivi.InputFile{Name: p, Data: data})
 		}
-		ms, nodes, ints, err := kivi.SortInputFiles(all)
+		ms, nodes, ints, err := kivi.SplitInputFiles(all)
 		if err != nil {
 			return nil, err
 		}
