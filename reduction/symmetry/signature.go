@@ -74,17 +74,25 @@ func (c *Canonicalizer) signatures(w *scratch, s *model.State, ranks []uint8) *n
 				}
 			}
 			g.end[n] = len(buf)
-			if sig := buf[start:]; len(sig) >= 8 {
-				g.head[n] = binary.BigEndian.Uint64(sig)
-			} else {
-				var head [8]byte
-				copy(head[:], sig)
-				g.head[n] = binary.BigEndian.Uint64(head[:])
-			}
+			g.head[n] = headOf(buf[start:])
 		}
 	}
 	g.buf = buf
 	return g
+}
+
+// headOf returns the first 8 bytes of sig as a big-endian integer, zero
+// padded. A short signature is shifted in byte by byte: copying it into
+// an array first and loading the array as a word stalls on the stores.
+func headOf(sig []byte) uint64 {
+	if len(sig) >= 8 {
+		return binary.BigEndian.Uint64(sig)
+	}
+	var h uint64
+	for _, b := range sig {
+		h = h<<8 | uint64(b)
+	}
+	return h << (8 * (8 - uint(len(sig))))
 }
 
 // nodeSigs holds the signatures of the nodes of the movable blocks: node
