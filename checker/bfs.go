@@ -395,7 +395,7 @@ func (e *engine[S]) rankLevel() {
 	}
 	prev := len(e.order)
 	next := growSlice(e.visited.mem, e.orderNext[:0], n)
-	if n > math.MaxUint32 {
+	if uint64(n) > math.MaxUint32 {
 		e.rankLevelLarge(next)
 		return
 	}

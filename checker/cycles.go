@@ -113,7 +113,7 @@ func buildGraph(v *visitedSet, lists []*edgeList, limit []uint32, ordered bool, 
 		total += l.len()
 		m.edges += int64(l.len()) * edgeBytes
 	}
-	if g.n > maxGraphVertices || total > maxGraphEdges {
+	if g.n > maxGraphVertices || uint64(total) > maxGraphEdges {
 		m.reason = ReasonMemory
 		return nil
 	}

@@ -29,7 +29,7 @@ func runMeasured(dir, name string, args ...string) (measured, error) {
 	wall := time.Since(start)
 	m := measured{Stdout: out.String(), Wall: wall}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		m.MaxRSSB = ru.Maxrss * 1024 // Linux reports KiB
+		m.MaxRSSB = int64(ru.Maxrss) * 1024 // Linux reports KiB (Maxrss is 32 bits wide on 32-bit Linux)
 	}
 	if err != nil {
 		return m, fmt.Errorf("%s %v: %w\n%s%s", name, args, err, out.String(), errb.String())
