@@ -190,6 +190,13 @@ func TestLowNodeUtilizationUpstream(t *testing.T) {
 		{name: "(model) the walk order decides: two outcomes", profile: lnuProfile(thr(30, -1, -1), thr(50, -1, -1)), want: 2, outcomes: 2,
 			nodes: []*build.NodeBuilder{nuNode("n1", 4000, 3000, 10), nuNode("n2", 4000, 3000, 10)},
 			pods:  []nuPod{{200, 0, 0, "rs", ""}, {1000, 0, 0, "rs", ""}, {1400, 0, 0, "bare", ""}}},
+		// n1 and n2 are equally overutilised (75 %); n3 (25 %) is below
+		// 30 % with 1000m of headroom, which the first source's eviction
+		// uses up. Upstream's sort leaves the two in map order: either
+		// loses a pod, two outcomes.
+		{name: "(model) tied sources: either goes first", profile: lnuProfile(thr(30, -1, -1), thr(50, -1, -1)), want: 1, wantPods: []int{1}, outcomes: 2,
+			nodes: []*build.NodeBuilder{nuNode("n1", 4000, 3000, 10), nuNode("n2", 4000, 3000, 10), nuNode("n3", 4000, 3000, 10)},
+			pods: append(append(rsPods(3, 1000, 0, 0), rsPods(3, 1000, 0, 1)...), nuPod{1000, 0, 2, "rs", ""})},
 	}
 	runNUCases(t, cases)
 }
