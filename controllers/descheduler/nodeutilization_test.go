@@ -196,7 +196,7 @@ func TestLowNodeUtilizationUpstream(t *testing.T) {
 		// loses a pod, two outcomes.
 		{name: "(model) tied sources: either goes first", profile: lnuProfile(thr(30, -1, -1), thr(50, -1, -1)), want: 1, wantPods: []int{1}, outcomes: 2,
 			nodes: []*build.NodeBuilder{nuNode("n1", 4000, 3000, 10), nuNode("n2", 4000, 3000, 10), nuNode("n3", 4000, 3000, 10)},
-			pods: append(append(rsPods(3, 1000, 0, 0), rsPods(3, 1000, 0, 1)...), nuPod{1000, 0, 2, "rs", ""})},
+			pods:  append(append(rsPods(3, 1000, 0, 0), rsPods(3, 1000, 0, 1)...), nuPod{1000, 0, 2, "rs", ""})},
 	}
 	runNUCases(t, cases)
 }
