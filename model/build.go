@@ -207,6 +207,9 @@ type lookup struct {
 }
 
 func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliases nameIndex, missing map[string]string) (*Universe, *State, error) {
+	if err := validateDescheduler(c.Descheduler); err != nil {
+		return nil, nil, err
+	}
 	u := &Universe{Descheduler: c.Descheduler}
 	if c.LowestIndexTieBreak {
 		u.Options.TieBreak = LowestIndex

@@ -335,6 +335,8 @@ type BalancePlugin uint8
 const (
 	RemoveDuplicates BalancePlugin = iota + 1
 	RemovePodsViolatingTopologySpreadConstraint
+	LowNodeUtilization
+	HighNodeUtilization
 )
 
 func (p BalancePlugin) String() string {
@@ -343,6 +345,10 @@ func (p BalancePlugin) String() string {
 		return "RemoveDuplicates"
 	case RemovePodsViolatingTopologySpreadConstraint:
 		return "RemovePodsViolatingTopologySpreadConstraint"
+	case LowNodeUtilization:
+		return "LowNodeUtilization"
+	case HighNodeUtilization:
+		return "HighNodeUtilization"
 	}
 	return fmt.Sprintf("BalancePlugin(%d)", uint8(p))
 }
@@ -354,6 +360,10 @@ type DeschedulerProfile struct {
 	// Args of RemovePodsViolatingTopologySpreadConstraint.
 	Constraints            TopologySpreadConstraints
 	TopologyBalanceNodeFit bool
+	// Args of LowNodeUtilization and HighNodeUtilization (nodeutilization.go);
+	// nil when the plugin is not configured.
+	LowNodeUtilization  *LowNodeUtilizationArgs
+	HighNodeUtilization *HighNodeUtilizationArgs
 	// DefaultEvictor args.
 	EvictSystemCriticalPods bool
 	NodeFit                 bool

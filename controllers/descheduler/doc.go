@@ -7,9 +7,15 @@
 //     they may land on (removeduplicates.go);
 //   - RemovePodsViolatingTopologySpreadConstraint evicts pods from topology
 //     domains above the ideal average until every selected constraint is
-//     within its maxSkew (topologyspread.go, balancedomains.go).
+//     within its maxSkew (topologyspread.go, balancedomains.go);
+//   - LowNodeUtilization evicts pods from nodes above their target
+//     utilisation while the underutilised nodes have headroom, and
+//     HighNodeUtilization evicts pods from underutilised nodes while the
+//     others have room (lownodeutilization.go, highnodeutilization.go,
+//     nodeutilization.go); utilisation is the pods' requests against
+//     allocatable.
 //
-// Both plugins only plan: they return the pods to evict with the reason,
+// The plugins only plan: they return the pods to evict with the reason,
 // and the cycle hands the plan to the DefaultEvictor (evictor.go), which
 // applies the per-cycle limits and turns a pod Terminating for the
 // kubelet. Planning is pure, so Explain can show what a cycle would decide.

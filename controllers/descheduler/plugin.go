@@ -24,6 +24,10 @@ func pluginFor(b model.BalancePlugin) balancePlugin {
 		return removeDuplicates{}
 	case model.RemovePodsViolatingTopologySpreadConstraint:
 		return topologySpread{}
+	case model.LowNodeUtilization:
+		return lowNodeUtilization{}
+	case model.HighNodeUtilization:
+		return highNodeUtilization{}
 	}
 	return nil
 }
@@ -37,6 +41,10 @@ const (
 	// reasonTopologySpread: one of the pods moved out of an over-full topology
 	// domain.
 	reasonTopologySpread
+	// reasonLowNodeUtilization: a pod of an overutilized node.
+	reasonLowNodeUtilization
+	// reasonHighNodeUtilization: a pod of an underutilized node.
+	reasonHighNodeUtilization
 )
 
 // candidate is a pod a plugin wants evicted, with the reason.
@@ -61,9 +69,22 @@ func (cd candidate) log(c *cycle) {
 	case reasonTopologySpread:
 		c.tx.Log(Component, "RemovePodsViolatingTopologySpreadConstraint: pod %s violates its topology spread constraint (topologyKey %s)",
 			c.s.PodRef(cd.pod), c.u.Labels.KeyName(cd.key))
+	case reasonLowNodeUtilization:
+		c.tx.Log(Component, "LowNodeUtilization: pod %s on overutilized node %s (%s)",
+			c.s.PodRef(cd.pod), c.nodeName(ps.NodeOf()), c.requestShares(ps.NodeOf()))
+	case reasonHighNodeUtilization:
+		c.tx.Log(Component, "HighNodeUtilization: pod %s on underutilized node %s (%s)",
+			c.s.PodRef(cd.pod), c.nodeName(ps.NodeOf()), c.requestShares(ps.NodeOf()))
 	}
 }
 
 func appendf(b *strings.Builder, format string, args ...any) {
 	fmt.Fprintf(b, format, args...)
+}
+
+// requestShares prints node n's requests as percentages of allocatable.
+func (c *cycle) requestShares(n int) string {
+	a, r := c.u.Allocatable(n), c.u.Requested(c.s, n)
+	return "requests: cpu " + roundPct(percentOf(r.CPU, a.CPU)) + "%, memory " + roundPct(percentOf(r.Memory, a.Memory)) +
+		"%, pods " + roundPct(percentOf(int64(r.Pods), int64(a.Pods))) + "%"
 }

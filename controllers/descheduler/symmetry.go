@@ -20,6 +20,13 @@ var _ model.SymmetryBreaker = (*Controller)(nil)
 //     owner and in slot order (evictor.go); a per-node, namespace or total
 //     limit cuts that order short, so which of the chosen pods go depends
 //     on their slots.
+//   - LowNodeUtilization and HighNodeUtilization need no fact of their
+//     own: they branch over which of the equally used source nodes comes
+//     next (orbits merged) and over every set of a node's pods some walk
+//     order evicts, cut to the limits before it is chosen
+//     (nodeutilization.go); node indices only order the choices, and pods
+//     are counted by identical groups. Kivi's tie-break (node index order,
+//     the slot-order walk) switches symmetry off anyway.
 func (*Controller) SymmetryFacts(u *model.Universe) []model.SymmetryFact {
 	d := u.Descheduler
 	if d == nil {

@@ -68,6 +68,8 @@ func List() []Incident {
 			"RemoveDuplicates evicts a duplicate that fits nowhere else: it comes back, forever", "descheduler (RemoveDuplicates)", "no_oscillation_eviction"},
 		{"spread-descheduler-full-node", "https://github.com/kubernetes-sigs/descheduler/issues/604",
 			"soft topology balancing moves a pod towards a node that cannot take it: an eviction loop", "descheduler (RemovePodsViolatingTopologySpreadConstraint)", "no_oscillation_eviction"},
+		{"lownodeutilization-large-pod-loop", "https://github.com/kubernetes-sigs/descheduler/issues/1695",
+			"LowNodeUtilization evicts a pod that puts any node above the target: it is evicted again wherever it lands", "descheduler (LowNodeUtilization)", "no_oscillation_eviction"},
 		{"tekton-webhook-reapply-below-hpa-min", "https://github.com/tektoncd/pipeline/issues/4892",
 			"re-applying the webhook Deployment (replicas: 1) scales it below its HPA minimum of 2", "deployment controller under kubectl apply, against the HPA", "replica_num_always_meet_min"},
 		{"n8n-hpa-max-during-rollout", "https://github.com/n8n-io/terraform-aws-n8n/issues/51",

@@ -141,6 +141,15 @@ var traceChecks = map[string]func(t *testing.T, lines, loop []string){
 			t.Errorf("want the replacement placed on a node other than the full worker-1: %q", placed)
 		}
 	},
+	// "The pod will be evicted in a loop": the large pod is evicted from
+	// an overutilized node and its replacement is started on a worker
+	// again, which is then overutilized in turn.
+	"lownodeutilization-large-pod-loop": func(t *testing.T, _, loop []string) {
+		if len(matching(loop, `\[descheduler\] LowNodeUtilization: pod analytics-\d+ on overutilized node worker-\d \(requests: cpu \d+%, memory 75%`)) == 0 ||
+			len(matching(loop, `\[kubelet\] Started pod analytics-\d+ on node worker-\d`)) == 0 {
+			t.Errorf("want the loop to start the large pod on a worker and evict it from there at 75 %% memory: %q", loop)
+		}
+	},
 	// "Reapplication of Deployment yaml will cause the replicaset to scale
 	// back to 1": the HPA takes the webhook to 2, kubectl apply configures
 	// it, a pod is deleted and 1 replica is left.

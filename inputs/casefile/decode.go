@@ -265,6 +265,15 @@ func (r *reader) normalize(t reflect.Type, v any, path string) (any, error) {
 			return nil, r.fail(path, "%d is out of range", n)
 		}
 		return n, nil
+	case reflect.Float64:
+		// Percentages (the descheduler's thresholds) may have decimals.
+		switch x := v.(type) {
+		case int64:
+			return float64(x), nil
+		case float64:
+			return x, nil
+		}
+		return nil, r.fail(path, "expected a number, got %s", describe(v))
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		n, ok := v.(int64)
 		if !ok || n < 0 {

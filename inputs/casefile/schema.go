@@ -85,7 +85,12 @@ type enum struct {
 func enumFor(t reflect.Type) *enum {
 	switch t {
 	case reflect.TypeFor[model.BalancePlugin]():
-		plugins := []model.BalancePlugin{model.RemoveDuplicates, model.RemovePodsViolatingTopologySpreadConstraint}
+		plugins := []model.BalancePlugin{model.RemoveDuplicates, model.RemovePodsViolatingTopologySpreadConstraint,
+			model.LowNodeUtilization, model.HighNodeUtilization}
+		names := make([]string, len(plugins))
+		for i, p := range plugins {
+			names[i] = p.String()
+		}
 		return &enum{
 			decode: func(v any) (int64, error) {
 				s, ok := v.(string)
@@ -94,7 +99,7 @@ func enumFor(t reflect.Type) *enum {
 						return int64(p), nil
 					}
 				}
-				return 0, fmt.Errorf("%s is not a balance plugin (accepted: %s, %s)", describe(v), plugins[0], plugins[1])
+				return 0, fmt.Errorf("%s is not a balance plugin (accepted: %s)", describe(v), strings.Join(names, ", "))
 			},
 			encode: func(x int64) any { return model.BalancePlugin(x).String() },
 		}

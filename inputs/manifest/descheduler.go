@@ -11,12 +11,15 @@ import (
 var balancePlugins = map[string]model.BalancePlugin{
 	"RemoveDuplicates": model.RemoveDuplicates,
 	"RemovePodsViolatingTopologySpreadConstraint": model.RemovePodsViolatingTopologySpreadConstraint,
+	"LowNodeUtilization":                          model.LowNodeUtilization,
+	"HighNodeUtilization":                         model.HighNodeUtilization,
 }
 
 // deschedulerDecl converts a DeschedulerPolicy with the descheduler's
 // defaults (descheduler v0.36: constraints [DoNotSchedule],
 // topologyBalanceNodeFit true; DefaultEvictor evictSystemCriticalPods and
-// nodeFit false; no eviction limit).
+// nodeFit false; no eviction limit; LowNodeUtilization and
+// HighNodeUtilization need their thresholds, nodeutilization.go).
 func deschedulerDecl(o Object, warns *[]Warning) (*model.Descheduler, error) {
 	p := o.Value.(*DeschedulerPolicy)
 	a := o.at()
@@ -38,7 +41,7 @@ func deschedulerDecl(o Object, warns *[]Warning) (*model.Descheduler, error) {
 		for _, name := range pr.Plugins.Balance.Enabled {
 			bp, ok := balancePlugins[name]
 			if !ok {
-				*warns = append(*warns, a.warning(o.path(path+".plugins.balance.enabled"), "ignored: balance plugin %s is not modelled (only RemoveDuplicates, RemovePodsViolatingTopologySpreadConstraint)", name))
+				*warns = append(*warns, a.warning(o.path(path+".plugins.balance.enabled"), "ignored: balance plugin %s is not modelled (only %s)", name, balancePluginNames()))
 				continue
 			}
 			if !slices.Contains(pr.Plugins.Balance.Disabled, name) && !slices.Contains(mp.Balance, bp) {
@@ -82,12 +85,19 @@ func deschedulerDecl(o Object, warns *[]Warning) (*model.Descheduler, error) {
 			case "RemoveDuplicates":
 				var args RemoveDuplicatesArgs
 				err = decodeArgs(o, pp, pc.Args, &args, warns)
+			case "LowNodeUtilization":
+				mp.LowNodeUtilization, err = lowNodeUtilizationDecl(o, pp, pc.Args, warns)
+			case "HighNodeUtilization":
+				mp.HighNodeUtilization, err = highNodeUtilizationDecl(o, pp, pc.Args, warns)
 			default:
 				*warns = append(*warns, a.warning(o.path(index(path+".pluginConfig", j)), "ignored: plugin %s is not modelled", pc.Name))
 			}
 			if err != nil {
 				return nil, err
 			}
+		}
+		if err := requireNodeUtilizationArgs(o, path, &mp); err != nil {
+			return nil, err
 		}
 		out.Profiles = append(out.Profiles, mp)
 	}

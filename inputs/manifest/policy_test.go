@@ -25,19 +25,58 @@ func TestDeschedulerPolicy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := model.DeschedulerProfile{Name: "p", Balance: []model.BalancePlugin{model.RemoveDuplicates, model.RemovePodsViolatingTopologySpreadConstraint},
+	want := model.DeschedulerProfile{Name: "p", Balance: []model.BalancePlugin{model.RemoveDuplicates, model.RemovePodsViolatingTopologySpreadConstraint, model.LowNodeUtilization},
 		Constraints: model.AllConstraints, TopologyBalanceNodeFit: false, EvictSystemCriticalPods: true, NodeFit: true}
 	got := ds.Profiles[0]
-	if ds.MaxPerNode != 5 || got.Name != want.Name || len(got.Balance) != 2 || got.Constraints != want.Constraints ||
+	if ds.MaxPerNode != 5 || got.Name != want.Name || len(got.Balance) != 3 || got.Balance[2] != want.Balance[2] || got.Constraints != want.Constraints ||
 		got.TopologyBalanceNodeFit || !got.EvictSystemCriticalPods || !got.NodeFit {
 		t.Errorf("got %+v, %+v", ds, got)
+	}
+	lnu := got.LowNodeUtilization
+	if lnu == nil {
+		t.Fatal("no LowNodeUtilization args")
+	}
+	if m, _ := lnu.Thresholds.Get(model.ResourceMemory); m != 20.5 || lnu.NumberOfNodes != 1 || lnu.EvictionLimitNode == nil || *lnu.EvictionLimitNode != 2 {
+		t.Errorf("LowNodeUtilization args %+v", lnu)
+	}
+	if c, _ := lnu.TargetThresholds.Get(model.ResourceCPU); c != 50 {
+		t.Errorf("targetThresholds %+v", lnu.TargetThresholds)
 	}
 	var text []string
 	for _, w := range warns {
 		text = append(text, w.String())
 	}
 	all := strings.Join(text, "\n")
-	if !strings.Contains(all, "LowNodeUtilization is not modelled") || !strings.Contains(all, "args.priorityThreshold") {
+	if !strings.Contains(all, "MyBalancer is not modelled") || strings.Contains(all, "LowNodeUtilization is not modelled") ||
+		!strings.Contains(all, "args.priorityThreshold") || !strings.Contains(all, "args.metricsUtilization: ignored: actual usage") ||
+		!strings.Contains(all, "args.evictableNamespaces.exclude: ignored") {
 		t.Errorf("warnings:\n%s", all)
+	}
+}
+
+// TestHighNodeUtilizationPolicy: HighNodeUtilization's thresholds and
+// evictionModes; with useDeviationThresholds a threshold above its target
+// is valid (validateLowNodeUtilizationThresholds).
+func TestHighNodeUtilizationPolicy(t *testing.T) {
+	data, err := os.ReadFile("testdata/fuzz/manifests/highnodeutilization.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs, _, err := Decode("hnu.yaml", data)
+	if err != nil || len(objs) != 1 {
+		t.Fatal(objs, err)
+	}
+	var warns []Warning
+	ds, err := deschedulerDecl(objs[0], &warns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := ds.Profiles[0]
+	h := p.HighNodeUtilization
+	if h == nil || !h.OnlyThresholdingResources || h.Thresholds.Len() != 2 || p.LowNodeUtilization == nil || !p.LowNodeUtilization.UseDeviationThresholds {
+		t.Errorf("got %+v %+v", h, p.LowNodeUtilization)
+	}
+	if len(warns) != 0 {
+		t.Errorf("warnings %v", warns)
 	}
 }

@@ -361,10 +361,17 @@ func (e *Env) deschedulerProfile(c Command) (string, error) {
 				p.Balance = append(p.Balance, model.RemoveDuplicates)
 			case "RemovePodsViolatingTopologySpreadConstraint":
 				p.Balance = append(p.Balance, model.RemovePodsViolatingTopologySpreadConstraint)
+			case "LowNodeUtilization":
+				p.Balance = append(p.Balance, model.LowNodeUtilization)
+			case "HighNodeUtilization":
+				p.Balance = append(p.Balance, model.HighNodeUtilization)
 			default:
 				return "", fmt.Errorf("unknown plugin %q", name)
 			}
 		}
+	}
+	if err := nodeUtilizationArgs(c, &p); err != nil {
+		return "", err
 	}
 	e.deschedulerPolicy().Profiles = append(e.policy.Profiles, p)
 	return "", nil

@@ -1,0 +1,513 @@
+package descheduler
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// What LowNodeUtilization and HighNodeUtilization share
+// (pkg/framework/plugins/nodeutilization/nodeutilization.go at v0.36):
+// a snapshot of every cycle node's requested resources, its utilisation
+// in percent of allocatable, the capacity a classified node offers up to
+// its target, and the eviction walk over source nodes with the
+// "continue evicting" condition.
+
+const (
+	rCPU  = model.ResourceCPU
+	rMem  = model.ResourceMemory
+	rPods = model.ResourcePods
+	nRes  = model.NumResources
+)
+
+// resources are amounts per resource: millicores, MiB and pods.
+type resources [nRes]int64
+
+// nodeUsage is one node of the snapshot.
+type nodeUsage struct {
+	node int
+	// used sums the requests of every pod bound to the node that is not
+	// Succeeded or Failed (Terminating pods included: the informer still
+	// lists them) plus what untracked pods reserve; alloc is allocatable.
+	used, alloc resources
+	pct         [nRes]float64
+	// available is the node's capacity capped at its target threshold
+	// (capNodeCapacitiesToThreshold): for a resource with a target,
+	// ⌊target% × allocatable⌋, otherwise all of allocatable.
+	available resources
+}
+
+// unschedulableTaint is how the model writes spec.unschedulable.
+var unschedulableTaint = model.Taint{Key: "node.kubernetes.io/unschedulable", Effect: model.NoSchedule}
+
+// snapshot is getNodeUsageSnapshot with the requested-usage client: the
+// cycle's nodes in index order.
+func (c *cycle) snapshot() []nodeUsage {
+	out := make([]nodeUsage, 0, len(c.ready))
+	for _, n := range c.ready {
+		a, r := c.u.Allocatable(n), c.u.Requested(c.s, n)
+		nu := nodeUsage{node: n,
+			used:  resources{r.CPU, r.Memory, int64(r.Pods)},
+			alloc: resources{a.CPU, a.Memory, int64(a.Pods)}}
+		for k := range nRes {
+			nu.pct[k] = percentOf(nu.used[k], nu.alloc[k])
+		}
+		out = append(out, nu)
+	}
+	return out
+}
+
+// percentOf is ResourceUsageToResourceThreshold for one resource: the
+// float64 percentage upstream compares with the thresholds (0 when the
+// node has no capacity).
+func percentOf(used, capacity int64) float64 {
+	if capacity <= 0 {
+		return 0
+	}
+	return float64(used) / float64(capacity) * 100
+}
+
+// capAt is capNodeCapacityToThreshold: the threshold's share of the
+// capacity, truncated as upstream's int64 conversion does.
+func capAt(threshold float64, capacity int64) int64 {
+	return int64(threshold * 0.01 * float64(capacity))
+}
+
+// capAvailable fills nu.available from the target thresholds.
+func (nu *nodeUsage) capAvailable(target model.ResourceThresholds) {
+	for k := range nRes {
+		nu.available[k] = nu.alloc[k]
+		if v, ok := target.Get(k); ok {
+			nu.available[k] = capAt(v, nu.alloc[k])
+		}
+	}
+}
+
+// belowThreshold is isNodeBelowThreshold: every resource with a threshold
+// at or below it.
+func belowThreshold(pct [nRes]float64, t model.ResourceThresholds) bool {
+	for k := range nRes {
+		if v, ok := t.Get(k); ok && v < pct[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// aboveThreshold is isNodeAboveThreshold: some resource with a threshold
+// above it.
+func aboveThreshold(pct [nRes]float64, t model.ResourceThresholds) bool {
+	for k := range nRes {
+		if v, ok := t.Get(k); ok && v < pct[k] {
+			return true
+		}
+	}
+	return false
+}
+
+// unschedulable is IsNodeUnschedulable (spec.unschedulable, which the
+// model keeps as its taint).
+func (c *cycle) unschedulable(n int) bool {
+	return slices.Contains(c.u.Nodes[n].Taints, unschedulableTaint)
+}
+
+// usageKey is sortNodesByUsage's key: the raw usage summed over cpu
+// (millicores), memory (bytes; the model's MiB × 2^20) and pods.
+func usageKey(nu *nodeUsage) int64 {
+	return nu.used[rCPU] + nu.used[rMem]<<20 + nu.used[rPods]
+}
+
+// podRequests is what evicting pod takes off its node's usage and off
+// the destinations' headroom (subtractPodUsageFromNodeAvailability: its
+// requests, and one pod).
+func (c *cycle) podRequests(pod int) resources {
+	t := &c.u.Templates[c.s.Pods[pod].Template]
+	return resources{t.CPU, t.Memory, 1}
+}
+
+// toleratesDestinations is PodToleratesTaints against the destination
+// nodes: the pod tolerates every taint of one of them, whatever its
+// effect, and (upstream's shortcut) has at least as many tolerations as
+// that node has taints.
+func (c *cycle) toleratesDestinations(pod int, dest []nodeUsage) bool {
+	t := int(c.s.Pods[pod].Template)
+	tols := c.u.AdmittedTolerationCount(t)
+	for _, d := range dest {
+		f := c.u.Templates[t].Fit[d.node]
+		if tols >= len(c.u.Nodes[d.node].Taints) && !f.NoSchedule && !f.NoExecute && f.PreferNoSchedule == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// bestEffort is IsBestEffortPod as far as the model knows: no request at
+// all (limits are not modelled; a pod with limits but no requests has
+// requests defaulted to its limits).
+func (c *cycle) bestEffort(pod int) bool {
+	t := &c.u.Templates[c.s.Pods[pod].Template]
+	return t.CPU == 0 && t.Memory == 0
+}
+
+// continueFunc is continueEvictionCond: whether to go on evicting from a
+// node whose usage is used (after the evictions so far) with the
+// destinations' headroom avail.
+type continueFunc func(nu *nodeUsage, used, avail resources) bool
+
+// headroomLeft is the shared part of both plugins' conditions: every
+// resource of the destinations' headroom still above zero.
+func headroomLeft(avail resources) bool {
+	for k := range nRes {
+		if avail[k] <= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// walk is evictPodsFromSourceNodes: sources in the order given (ties
+// already sorted out by nextSource), on each its eligible pods walked
+// until cont says stop or a limit is reached. It returns the plan.
+type walk struct {
+	c    *cycle
+	p    *model.DeschedulerProfile
+	kind reasonKind
+	cont continueFunc
+	// stopReason says why cont fails before the first eviction.
+	stopReason string
+	dest       []nodeUsage
+	avail      resources
+	filter     func(pod int) bool
+	// nodeLimit is the plugin's own per-node limit (evictionLimits.node),
+	// -1 for none.
+	nodeLimit int
+	// total, namespace, perNode count the plan against the evictor's
+	// limits (the counters as the cycle left them plus this plan).
+	total, namespace int
+	perNode          map[int]int
+	plan             []candidate
+}
+
+// headroom is assessAvailableResourceInNodes: Σ over the destinations of
+// their capped capacity minus their usage.
+func headroom(dest []nodeUsage) resources {
+	var avail resources
+	for _, d := range dest {
+		for k := range nRes {
+			avail[k] += d.available[k] - d.used[k]
+		}
+	}
+	return avail
+}
+
+// eligible lists the pods of source node nu the walk would try to evict,
+// in upstream's order: removable (the plugin's filter), tolerating a
+// destination's taints, passing PreEvictionFilter; BestEffort pods first
+// (SortPodsBasedOnPriorityLowToHigh without priorities; Burstable and
+// Guaranteed are one class, limits not being modelled), then by slot.
+func (w *walk) eligible(nu *nodeUsage) (pods []int, firstOfClass1 int) {
+	c := w.c
+	for pod := range c.s.Pods {
+		if c.s.Pods[pod].NodeOf() != nu.node || !w.filter(pod) || !c.toleratesDestinations(pod, w.dest) || !c.preEvictionFilter(w.p, pod) {
+			continue
+		}
+		pods = append(pods, pod)
+	}
+	sort.SliceStable(pods, func(a, b int) bool { return c.bestEffort(pods[a]) && !c.bestEffort(pods[b]) })
+	firstOfClass1 = len(pods)
+	for i, pod := range pods {
+		if !c.bestEffort(pod) {
+			firstOfClass1 = i
+			break
+		}
+	}
+	return pods, firstOfClass1
+}
+
+// capFor is how many pods node n may still lose: the plugin's node limit
+// and the evictor's node, namespace and total limits (evictor.go), the
+// first two per node, the others for the cycle. -1: no limit.
+func (w *walk) capFor(n int) int {
+	e := &w.c.ev
+	limit := w.nodeLimit
+	lower := func(l int) {
+		l = max(l, 0)
+		if limit < 0 || l < limit {
+			limit = l
+		}
+	}
+	if e.maxPerNode > 0 {
+		lower(e.maxPerNode - e.perNode[n] - w.perNode[n])
+	}
+	if e.maxPerNamespace > 0 {
+		lower(e.maxPerNamespace - e.perNamespace - w.namespace)
+	}
+	if e.maxTotal > 0 {
+		lower(e.maxTotal - e.total - w.total)
+	}
+	return limit
+}
+
+// source evicts from one source node: the eligible pods, the choice of
+// which of them go, and the bookkeeping of the headroom and the limits.
+//
+// Upstream walks the eligible pods in listing order within a class and
+// stops at the first pod after which cont fails; which pods go depends on
+// that order, which the model does not know. The set that goes is a
+// choice over every set some order reaches, counted by how many of each
+// group of identical pods go (model.IdenticalGroups; the lowest slots of
+// a group go). Since evicting more never makes cont true again (usage
+// and headroom only shrink), a set S is reached exactly when it takes
+// whole classes before its last, cont holds with one pod of its last
+// class put back, and the walk ends after it: cont fails, no eligible
+// pod is left, or a limit is reached. Choice 0 is the walk in slot order.
+func (w *walk) source(nu *nodeUsage) {
+	c := w.c
+	pods, split := w.eligible(nu)
+	limit := w.capFor(nu.node)
+	if len(pods) == 0 {
+		c.note("      node %s: no pod to evict\n", c.nodeName(nu.node))
+		return
+	}
+	if !w.cont(nu, nu.used, w.avail) {
+		c.note("      node %s: %s, nothing evicted\n", c.nodeName(nu.node), w.stopReason)
+		return
+	}
+	if limit == 0 {
+		c.note("      node %s: eviction limit reached, nothing evicted\n", c.nodeName(nu.node))
+		return
+	}
+	greedy := w.greedy(nu, pods, limit)
+	chosen := greedy
+	if c.u.Options.TieBreak != model.LowestIndex {
+		sets := w.reachable(nu, pods, split, limit)
+		// Choice 0 is the slot-order walk.
+		for i, s := range sets {
+			if sameSet(s, greedy) {
+				sets[0], sets[i] = sets[i], sets[0]
+				break
+			}
+		}
+		chosen = sets[c.tx.Choose(len(sets))]
+	}
+	slices.SortFunc(chosen, func(a, b int) int {
+		if oa, ob := c.s.Pods[a].Owner, c.s.Pods[b].Owner; oa != ob {
+			return int(oa) - int(ob)
+		}
+		return a - b
+	})
+	if c.explain != nil {
+		c.note("      node %s: pods %v, evict %v\n", c.nodeName(nu.node), plus1(pods), plus1(chosen))
+	}
+	for _, pod := range chosen {
+		req := c.podRequests(pod)
+		for k := range nRes {
+			w.avail[k] -= req[k]
+		}
+		w.plan = append(w.plan, candidate{pod: pod, kind: w.kind})
+	}
+	w.total += len(chosen)
+	w.namespace += len(chosen)
+	w.perNode[nu.node] += len(chosen)
+}
+
+// greedy is the walk over pods in the given order.
+func (w *walk) greedy(nu *nodeUsage, pods []int, limit int) []int {
+	used, avail := nu.used, w.avail
+	var out []int
+	for _, pod := range pods {
+		if limit >= 0 && len(out) >= limit {
+			break
+		}
+		req := w.c.podRequests(pod)
+		for k := range nRes {
+			used[k] -= req[k]
+			avail[k] -= req[k]
+		}
+		out = append(out, pod)
+		if !w.cont(nu, used, avail) {
+			break
+		}
+	}
+	return out
+}
+
+// reachable lists every set of eligible pods some walk order evicts
+// (source), each in group order, identical pods counted by group.
+func (w *walk) reachable(nu *nodeUsage, pods []int, split, limit int) [][]int {
+	c := w.c
+	var groups [][]int
+	var class []int // class of each group: 0 BestEffort, 1 the others
+	for cl, part := range [][]int{pods[:split], pods[split:]} {
+		for _, g := range model.IdenticalGroups(c.s, part) {
+			groups = append(groups, g)
+			class = append(class, cl)
+		}
+	}
+	class0 := split
+	take := make([]int, len(groups))
+	var out [][]int
+	var rec func(g int)
+	rec = func(g int) {
+		if g < len(groups) {
+			for k := 0; k <= len(groups[g]); k++ {
+				take[g] = k
+				rec(g + 1)
+			}
+			return
+		}
+		n, n0, maxClass := 0, 0, -1
+		var sum resources
+		for i, k := range take {
+			if k == 0 {
+				continue
+			}
+			n += k
+			if class[i] == 0 {
+				n0 += k
+			}
+			maxClass = max(maxClass, class[i])
+			req := c.podRequests(groups[i][0])
+			for r := range nRes {
+				sum[r] += int64(k) * req[r]
+			}
+		}
+		if n == 0 || (limit >= 0 && n > limit) || (maxClass == 1 && n0 < class0) {
+			return
+		}
+		used, avail := nu.used, w.avail
+		for r := range nRes {
+			used[r] -= sum[r]
+			avail[r] -= sum[r]
+		}
+		// The walk ends after S: cont fails, nothing is left, or the limit.
+		if w.cont(nu, used, avail) && n < len(pods) && (limit < 0 || n < limit) {
+			return
+		}
+		// Some pod of S's last class was the last one evicted, with cont
+		// still true before it.
+		last := false
+		for i, k := range take {
+			if k == 0 || class[i] != maxClass {
+				continue
+			}
+			req := c.podRequests(groups[i][0])
+			u2, a2 := used, avail
+			for r := range nRes {
+				u2[r] += req[r]
+				a2[r] += req[r]
+			}
+			if w.cont(nu, u2, a2) {
+				last = true
+				break
+			}
+		}
+		if !last {
+			return
+		}
+		var set []int
+		for i, k := range take {
+			set = append(set, groups[i][:k]...)
+		}
+		out = append(out, set)
+	}
+	rec(0)
+	return out
+}
+
+func sameSet(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	x, y := slices.Clone(a), slices.Clone(b)
+	slices.Sort(x)
+	slices.Sort(y)
+	return slices.Equal(x, y)
+}
+
+// sortSources is sortNodesByUsage: descending usage key for
+// LowNodeUtilization, ascending for HighNodeUtilization; equal keys stay
+// in node index order here (order decides among them).
+func sortSources(sources []nodeUsage, descending bool) {
+	sort.SliceStable(sources, func(a, b int) bool {
+		ka, kb := usageKey(&sources[a]), usageKey(&sources[b])
+		if descending {
+			return ka > kb
+		}
+		return ka < kb
+	})
+}
+
+// order walks the sources, sorted by sortSources, calling visit on each. Sources of equal key come in any order upstream (sort.Slice
+// over map order): the next one is a choice among them (node orbits
+// merged, model.Tx.ChooseNodeIndex), made only when it is that one's
+// turn; with Kivi's tie-break the node index order stands. Sources
+// without an eligible pod are left out beforehand: wherever they come,
+// they evict nothing.
+func (w *walk) order(sources []nodeUsage, visit func(*nodeUsage)) {
+	var rest []nodeUsage
+	for _, s := range sources {
+		if pods, _ := w.eligible(&s); len(pods) > 0 {
+			rest = append(rest, s)
+		} else {
+			w.c.note("      node %s: no pod to evict\n", w.c.nodeName(s.node))
+		}
+	}
+	for len(rest) > 0 {
+		tied := 1
+		for tied < len(rest) && usageKey(&rest[tied]) == usageKey(&rest[0]) {
+			tied++
+		}
+		pick := 0
+		if tied > 1 && w.c.u.Options.TieBreak != model.LowestIndex {
+			nodes := make([]int, tied)
+			for i := range nodes {
+				nodes[i] = rest[i].node
+			}
+			pick = w.c.tx.ChooseNodeIndex(nodes)
+		}
+		next := rest[pick]
+		rest = slices.Delete(rest, pick, pick+1)
+		visit(&next)
+	}
+}
+
+// evictPlan is the plugins' Balance: the plan is already cut to the
+// limits, so no eviction hits one; the checks stay as in the other
+// plugins.
+func evictPlan(c *cycle, plan []candidate) {
+	for _, cd := range plan {
+		if !c.nodeQuotaLeft(c.s.Pods[cd.pod].NodeOf()) {
+			continue
+		}
+		if c.evict(cd.pod, &cd) == totalLimit {
+			return
+		}
+	}
+}
+
+// noteUsage writes a node's utilisation and its class to the explanation.
+func (c *cycle) noteUsage(nu *nodeUsage, class string) {
+	c.note("    node %s: cpu %s%% memory %s%% pods %s%%: %s\n", c.nodeName(nu.node),
+		roundPct(nu.pct[rCPU]), roundPct(nu.pct[rMem]), roundPct(nu.pct[rPods]), class)
+}
+
+// roundPct prints a percentage rounded as upstream's logs do.
+func roundPct(v float64) string { return fmt.Sprintf("%g", math.Round(v)) }
+
+// fmtThresholds prints thresholds as the policy writes them.
+func fmtThresholds(t model.ResourceThresholds) string {
+	s := ""
+	for k := range nRes {
+		if v, ok := t.Get(k); ok {
+			if s != "" {
+				s += " "
+			}
+			s += fmt.Sprintf("%s %g%%", k, v)
+		}
+	}
+	return s
+}
