@@ -149,6 +149,7 @@ var handlers = map[string]handler{
 	"descheduler-profile": {declaring, []string{"name", "plugins", "constraints", "node-fit", "topology-balance-node-fit", "evict-system-critical-pods"}, nil, 0, (*Env).deschedulerProfile},
 	"descheduler-limits":  {declaring, []string{"per-node", "per-namespace", "total"}, nil, 0, (*Env).deschedulerLimits},
 	"pod-slots":           {declaring, []string{"count"}, nil, 0, (*Env).podSlots},
+	"pdb":                 {declaring, []string{"name", "selector", "min-available", "max-unavailable", "unhealthy-pod-eviction-policy"}, nil, 0, (*Env).pdb},
 	"build":               {declaring, []string{"tie-break", "lifecycle"}, []string{"verbose", "quiet", "kernel-panic-assert"}, 0, (*Env).build},
 	"load":                {anytime, nil, []string{"marshal"}, 1, (*Env).load},
 	"case":                {anytime, []string{"scale"}, []string{"no-violation"}, 1, (*Env).builtinCase},
@@ -171,11 +172,12 @@ var handlers = map[string]handler{
 	"settle":     {running, []string{"max"}, nil, -1, (*Env).settle},
 	"enabled":    {running, nil, nil, 1, (*Env).enabled},
 	// Views.
-	"describe":  {running, nil, nil, 0, func(e *Env, _ Command) (string, error) { return e.describe(e.s), nil }},
-	"explain":   {running, []string{"pod"}, nil, 1, (*Env).explain},
-	"classes":   {running, nil, nil, 0, (*Env).classes},
-	"permute":   {running, []string{"order"}, nil, 0, (*Env).permute},
-	"canonical": {running, nil, nil, 0, (*Env).canonical},
+	"describe":   {running, nil, nil, 0, func(e *Env, _ Command) (string, error) { return e.describe(e.s), nil }},
+	"explain":    {running, []string{"pod"}, nil, 1, (*Env).explain},
+	"classes":    {running, nil, nil, 0, (*Env).classes},
+	"permute":    {running, []string{"order"}, nil, 0, (*Env).permute},
+	"canonical":  {running, nil, nil, 0, (*Env).canonical},
+	"disruption": {running, nil, nil, 0, (*Env).disruption},
 }
 
 // start makes the built universe and state current: the init phase as
