@@ -350,6 +350,11 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 		}
 		u.Events = append(u.Events, ev)
 	}
+	pdbs, err := c.compilePDBDecls()
+	if err != nil {
+		return nil, nil, err
+	}
+	u.PDBs = pdbs
 	slots += commandSlots(u, replicas, needs)
 	slots = replacementSlots(u, slots)
 	initial := 0

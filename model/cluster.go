@@ -25,6 +25,8 @@ type Cluster struct {
 	Descheduler         *Descheduler             `json:"descheduler,omitempty"`
 	Events              []EventDecl              `json:"events,omitempty"`
 	Intents             []IntentDecl             `json:"intents,omitempty"`
+	// PodDisruptionBudgets limit the descheduler's evictions (pdbdecl.go).
+	PodDisruptionBudgets []PodDisruptionBudgetDecl `json:"podDisruptionBudgets,omitempty"`
 
 	// PodSlots bounds the pods that can exist at once in the original
 	// topology (0 = derived; scaling setups always derive it: for

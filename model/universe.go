@@ -491,6 +491,8 @@ type Universe struct {
 	DeploymentTemplates []DeploymentTemplate
 	Descheduler         *Descheduler
 	Events              []Event
+	// PDBs are the PodDisruptionBudgets (pdb.go).
+	PDBs []PodDisruptionBudget
 	// PodSlots bounds how many pods can exist at once.
 	PodSlots int
 	Options  Options

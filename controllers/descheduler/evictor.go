@@ -32,6 +32,9 @@ const (
 	namespaceLimit
 	// totalLimit: the cycle had its quota; the plugin stops.
 	totalLimit
+	// refused: the Eviction API refused (disruptionbudget.go); go on
+	// with the next pod.
+	refused
 )
 
 // filter is DefaultEvictor.Filter reduced to the model: the pod is bound
@@ -66,7 +69,8 @@ func (c *cycle) nodeQuotaLeft(n int) bool {
 }
 
 // evict checks the limits in upstream's order (total, node, namespace)
-// and, when none is hit, requests the pod's deletion: the pod turns
+// and, when none is hit and the Eviction API does not refuse (the pod's
+// disruption budget), requests the pod's deletion: the pod turns
 // Terminating (remembering whether it was running, so it still counts as a
 // started replica until the kubelet removes it), goes to the kubelet, and
 // its ReplicaSet is queued to replace it (model.State.RequestDeletion). A
@@ -86,6 +90,9 @@ func (c *cycle) evict(pod int, reason *candidate) evictOutcome {
 	case e.maxPerNamespace > 0 && e.perNamespace+1 > e.maxPerNamespace:
 		c.note("    pod %d: namespace eviction limit %d reached\n", pod+1, e.maxPerNamespace)
 		return namespaceLimit
+	}
+	if c.refusedByBudget(pod, reason) {
+		return refused
 	}
 	if reason != nil {
 		reason.log(c)

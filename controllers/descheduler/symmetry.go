@@ -48,5 +48,5 @@ func (*Controller) SymmetryFacts(u *model.Universe) []model.SymmetryFact {
 			"eviction limits (node %d, namespace %d, total %d) cut the descheduler's slot-ordered evictions short",
 			d.MaxPerNode, d.MaxPerNamespace, d.MaxTotal)})
 	}
-	return out
+	return append(out, budgetSymmetryFacts(u)...)
 }

@@ -78,6 +78,8 @@ func List() []Incident {
 			"the only worker fails: the evicted pods cannot go to the tainted master and stay Pending", "node lifecycle (NotReady eviction), scheduler (taints)", "pod_always_schedulable"},
 		{"rollout-surge-no-room", "https://github.com/JiRaska/open-bank-oss/pull/3544",
 			"a one-replica rollout (maxSurge 1, maxUnavailable 0) needs room for a second copy: the new pod is Pending forever", "deployment controller (RollingUpdate surge) on a full cluster", "pod_always_schedulable"},
+		{"descheduler-evicts-all-replicas", "https://github.com/kubernetes-sigs/descheduler/issues/1712",
+			"RemoveDuplicates evicts two of three replicas in one cycle: one replica is left", "descheduler (RemoveDuplicates) without a PodDisruptionBudget", "replica_num_always_meet_exp"},
 		{"pihole-rollout-downtime", "https://github.com/MoJo2600/pihole-kubernetes/issues/397",
 			"a one-replica rollout with maxUnavailable 1 deletes the only pod before its replacement runs: 0 replicas", "deployment controller (RollingUpdate maxUnavailable)", "replica_num_always_meet_min"},
 	}

@@ -209,6 +209,17 @@ var traceChecks = map[string]func(t *testing.T, lines, loop []string){
 	// "Downtime during Rolling Update": after the upgrade is applied the
 	// only pod is deleted while its replacement has not started, and the
 	// DNS server has no replica.
+	// "the descheduler may evict them all at once": one cycle evicts two
+	// of the three replicas, the kubelet removes both, one is left.
+	"descheduler-evicts-all-replicas": func(t *testing.T, lines, _ []string) {
+		if n := len(matching(lines, `\[descheduler\] Evicting pod web-\d from node spot-1`)); n != 2 {
+			t.Errorf("want two evictions from spot-1, got %d", n)
+		}
+		if len(matching(lines, `Error evicting pod`)) != 0 {
+			t.Errorf("no budget, no refused eviction")
+		}
+		wantLast(t, lines, "fewer replicas than expected: 1, expected 2")
+	},
 	"pihole-rollout-downtime": func(t *testing.T, lines, _ []string) {
 		a := firstIndex(lines, `\[kubectl\] kubectl apply: deployment pihole configured`)
 		d := firstIndex(lines, `\[kubelet\] Deleted pod pihole-1 on node \S+, deployment pihole now has 0 replicas`)

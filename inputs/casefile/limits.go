@@ -38,6 +38,9 @@ func checkLimits(file string, c *model.Cluster) error {
 	if c.PodSlots < 0 || c.PodSlots > maxObjects {
 		return bad("podSlots", "%d is out of range (accepted: 0 (derived) or 1..%d)", c.PodSlots, maxObjects)
 	}
+	if n := len(c.PodDisruptionBudgets); n > maxObjects {
+		return bad("podDisruptionBudgets", "%d budgets (accepted: at most %d)", n, maxObjects)
+	}
 	if n := len(c.Deployments) + len(c.DeploymentTemplates); n > maxObjects {
 		return bad("deployments", "%d deployments and deployment templates (accepted: at most %d)", n, maxObjects)
 	}

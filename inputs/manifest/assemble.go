@@ -138,6 +138,11 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 			as.c.Descheduler = ds
 		}
 	}
+	pdbs, err := pdbDecls(objs, &as.warns)
+	if err != nil {
+		return nil, err
+	}
+	as.c.PodDisruptionBudgets = pdbs
 	return names, nil
 }
 

@@ -23,8 +23,8 @@ type Object struct {
 	Kind string
 	// APIVersion as written.
 	APIVersion string
-	// Value is *Deployment, *HPAv2, *HPAv1, *Node, *Pod or
-	// *DeschedulerPolicy.
+	// Value is *Deployment, *HPAv2, *HPAv1, *Node, *Pod,
+	// *DeschedulerPolicy or *PodDisruptionBudget.
 	Value any
 	// Unknown are the paths of fields the thin type does not have,
 	// relative to the object; fields.go classifies them.
@@ -89,6 +89,8 @@ func boundOf(kind string) string {
 		return "pod slots"
 	case "HorizontalPodAutoscaler":
 		return "deployments, each with at most one HPA"
+	case "PodDisruptionBudget":
+		return "disruption budgets"
 	}
 	return "deployments"
 }
@@ -220,6 +222,8 @@ func (d *decoder) object(js []byte, path string) error {
 		v = &Pod{}
 	case tm.Kind == "DeschedulerPolicy":
 		v = &DeschedulerPolicy{}
+	case tm.Kind == "PodDisruptionBudget":
+		v = &PodDisruptionBudget{}
 	}
 	unknown, err := strictDecode(d.at, path, js, v)
 	if err != nil {

@@ -135,6 +135,8 @@ func classifyPath(kind, p string) (known bool, warn string) {
 		return true, "" // pods are read for placement and owners only
 	case "DeschedulerPolicy":
 		scopes = []scope{{"", policyRules}}
+	case "PodDisruptionBudget":
+		scopes = []scope{{"metadata.", metaRules}}
 	}
 	if strings.HasPrefix(p, "status.") || p == "status" || p == "metadata" {
 		return true, ""
@@ -176,7 +178,7 @@ func collectFieldNames() map[string]string {
 		}
 	}
 	seen := map[reflect.Type]bool{}
-	for _, v := range []any{Deployment{}, HPAv2{}, HPAv1{}, Node{}, Pod{}, DeschedulerPolicy{}, DefaultEvictorArgs{}, TopologySpreadArgs{}} {
+	for _, v := range []any{Deployment{}, HPAv2{}, HPAv1{}, Node{}, Pod{}, DeschedulerPolicy{}, DefaultEvictorArgs{}, TopologySpreadArgs{}, PodDisruptionBudget{}} {
 		walk(reflect.TypeOf(v), seen)
 	}
 	for _, rules := range [][]fieldRule{podSpecRules, metaRules, deploymentSpecRules, hpaSpecRules, nodeSpecRules, policyRules} {

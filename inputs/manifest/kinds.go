@@ -13,6 +13,7 @@ var modelledKinds = map[string][]string{
 	"Node":                    {"v1"},
 	"Pod":                     {"v1"},
 	"DeschedulerPolicy":       {"descheduler/v1alpha2"},
+	"PodDisruptionBudget":     {"policy/v1"},
 }
 
 // unmodelledWorkloadKinds change where pods run, how many there are or
@@ -25,7 +26,6 @@ var unmodelledWorkloadKinds = map[string]string{
 	"ReplicationController":      "its pods are not modelled",
 	"Job":                        "its pods are not modelled",
 	"CronJob":                    "its pods are not modelled",
-	"PodDisruptionBudget":        "disruption budgets do not limit the descheduler in the model",
 	"PriorityClass":              "priority and preemption are not modelled",
 	"LimitRange":                 "default requests from a LimitRange are not applied",
 	"ResourceQuota":              "quotas are not modelled",

@@ -31,6 +31,7 @@
 //	    [high-thresholds=… [high-number-of-nodes=0] [high-only-thresholding=false]]                                           HighNodeUtilization's args
 //	descheduler-limits [per-node=0] [per-namespace=0] [total=0]
 //	pod-slots count=N                      pod slots (default: the pods declared plus 4)
+//	pdb name=B [selector=k=v,..] [min-available=N|N%] [max-unavailable=N|N%] [unhealthy-pod-eviction-policy=IfHealthyBudget|AlwaysAllow]   a PodDisruptionBudget (no selector: every pod)
 //	build [tie-break=branch|lowest] [lifecycle=kubernetes|kivi] [verbose|quiet] [kernel-panic-assert]   compiles; prints the state
 //
 // Whole clusters (replace the current one, at any time):
@@ -69,6 +70,7 @@
 //	classes                                the node symmetry classes
 //	permute order=p1,p2,..                 node i moves to position p_i; prints the state
 //	canonical                              the canonical state under node symmetry
+//	disruption                             every PodDisruptionBudget's status and the Eviction API's answer for the Running pods they select
 //	enumerate-setups node-types=lo..hi,.. deployments=lo..hi/maxPodsPerNode,.. [fast-find=0] [from=1] [to=last]   the scaling search's order
 //
 // Clusters for unit tests are built with the same builder, package

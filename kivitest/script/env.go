@@ -150,6 +150,7 @@ var handlers = map[string]handler{
 		"low-thresholds", "low-targets", "low-deviation", "low-number-of-nodes", "low-node-limit", "high-thresholds", "high-number-of-nodes", "high-only-thresholding"}, nil, 0, (*Env).deschedulerProfile},
 	"descheduler-limits": {declaring, []string{"per-node", "per-namespace", "total"}, nil, 0, (*Env).deschedulerLimits},
 	"pod-slots":          {declaring, []string{"count"}, nil, 0, (*Env).podSlots},
+	"pdb":                {declaring, []string{"name", "selector", "min-available", "max-unavailable", "unhealthy-pod-eviction-policy"}, nil, 0, (*Env).pdb},
 	"build":              {declaring, []string{"tie-break", "lifecycle"}, []string{"verbose", "quiet", "kernel-panic-assert"}, 0, (*Env).build},
 	"load":               {anytime, nil, []string{"marshal"}, 1, (*Env).load},
 	"case":               {anytime, []string{"scale"}, []string{"no-violation"}, 1, (*Env).builtinCase},
@@ -172,11 +173,12 @@ var handlers = map[string]handler{
 	"settle":     {running, []string{"max"}, nil, -1, (*Env).settle},
 	"enabled":    {running, nil, nil, 1, (*Env).enabled},
 	// Views.
-	"describe":  {running, nil, nil, 0, func(e *Env, _ Command) (string, error) { return e.describe(e.s), nil }},
-	"explain":   {running, []string{"pod"}, nil, 1, (*Env).explain},
-	"classes":   {running, nil, nil, 0, (*Env).classes},
-	"permute":   {running, []string{"order"}, nil, 0, (*Env).permute},
-	"canonical": {running, nil, nil, 0, (*Env).canonical},
+	"describe":   {running, nil, nil, 0, func(e *Env, _ Command) (string, error) { return e.describe(e.s), nil }},
+	"explain":    {running, []string{"pod"}, nil, 1, (*Env).explain},
+	"classes":    {running, nil, nil, 0, (*Env).classes},
+	"permute":    {running, []string{"order"}, nil, 0, (*Env).permute},
+	"canonical":  {running, nil, nil, 0, (*Env).canonical},
+	"disruption": {running, nil, nil, 0, (*Env).disruption},
 }
 
 // start makes the built universe and state current: the init phase as

@@ -1,0 +1,78 @@
+package descheduler
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// The descheduler evicts through the Eviction API
+// (pkg/descheduler/evictions: evictPod posts a policy/v1 Eviction), so
+// every eviction is checked against the PodDisruptionBudgets first
+// (model.Universe.CheckEviction). A refused eviction (429 TooManyRequests
+// when the budget allows no disruption, 500 when several budgets select
+// the pod) is logged as the descheduler logs it ("Error evicting pod"),
+// does not count against the per-node, namespace or total limits (the
+// PodEvictor increments them only after a successful eviction), and the
+// plugin goes on with its next candidate.
+//
+// The check reads the pods the budget selects and the spec.replicas of
+// their deployments; the descheduler's footprint (ClusterWide) already
+// covers every pod and deployment, so partial-order reduction needs
+// nothing more.
+
+// refusedByBudget asks the Eviction API about the pod and, when it
+// refuses, writes the trace and explanation lines and reports true. A
+// non-nil reason is printed first, as for an eviction that succeeds.
+func (c *cycle) refusedByBudget(pod int, reason *candidate) bool {
+	if len(c.u.PDBs) == 0 {
+		return false
+	}
+	ev := c.u.CheckEviction(c.s, pod)
+	if ev.Outcome == model.EvictionAllowed {
+		return false
+	}
+	n := c.s.Pods[pod].NodeOf()
+	if reason != nil {
+		reason.log(c)
+	}
+	msg := ev.Reason(c.u)
+	if c.tx.Tracing() {
+		c.tx.Log(Component, "Error evicting pod %s from node %s: %s", c.s.PodRef(pod), c.nodeName(n), msg)
+	}
+	c.note("    pod %d: eviction refused: %s\n", pod+1, msg)
+	return true
+}
+
+// budgetSymmetryFacts: when a disruption budget selects pods the
+// descheduler may evict, a budget running out cuts the plan short as an
+// eviction limit does: the candidates evicted first win, and they come
+// in pod-slot order (both plugins) after a walk of the nodes in index
+// order (RemoveDuplicates).
+func budgetSymmetryFacts(u *model.Universe) []model.SymmetryFact {
+	d := u.Descheduler
+	if d == nil || !budgetsSelectAnything(u) {
+		return nil
+	}
+	out := []model.SymmetryFact{{Rule: "DeschedulerDisruptionBudgets", PodSlotsInOrder: true, Reason: fmt.Sprintf(
+		"%d PodDisruptionBudget(s) can refuse the descheduler's slot-ordered evictions part way", len(u.PDBs))}}
+	for _, p := range d.Profiles {
+		if slices.Contains(p.Balance, model.RemoveDuplicates) {
+			out = append(out, model.SymmetryFact{Rule: "DeschedulerBudgetNodeWalk", NodesInIndexOrder: true, Reason: fmt.Sprintf(
+				"profile %q runs RemoveDuplicates in node index order and a PodDisruptionBudget can refuse its later evictions", p.Name)})
+			break
+		}
+	}
+	return out
+}
+
+// budgetsSelectAnything: some budget's selector matches some template.
+func budgetsSelectAnything(u *model.Universe) bool {
+	for i := range u.PDBs {
+		if slices.Contains(u.PDBs[i].MatchesTemplate, true) {
+			return true
+		}
+	}
+	return false
+}
