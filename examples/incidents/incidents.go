@@ -78,6 +78,8 @@ func List() []Incident {
 			"the only worker fails: the evicted pods cannot go to the tainted master and stay Pending", "node lifecycle (NotReady eviction), scheduler (taints)", "pod_always_schedulable"},
 		{"rollout-surge-no-room", "https://github.com/JiRaska/open-bank-oss/pull/3544",
 			"a one-replica rollout (maxSurge 1, maxUnavailable 0) needs room for a second copy: the new pod is Pending forever", "deployment controller (RollingUpdate surge) on a full cluster", "pod_always_schedulable"},
+		{"rollout-required-anti-affinity", "https://github.com/kubernetes/kubernetes/issues/116891",
+			"three replicas with required hostname anti-affinity on three nodes: the rollout's surge pod is Pending forever", "deployment controller (RollingUpdate surge) with the scheduler's InterPodAffinity", "pod_always_schedulable"},
 		{"descheduler-evicts-all-replicas", "https://github.com/kubernetes-sigs/descheduler/issues/1712",
 			"RemoveDuplicates evicts two of three replicas in one cycle: one replica is left", "descheduler (RemoveDuplicates) without a PodDisruptionBudget", "replica_num_always_meet_exp"},
 		{"pihole-rollout-downtime", "https://github.com/MoJo2600/pihole-kubernetes/issues/397",

@@ -206,6 +206,23 @@ var traceChecks = map[string]func(t *testing.T, lines, loop []string){
 		}
 		wantLast(t, lines, "Pod delegation-2 cannot be scheduled: 0/3 nodes are available")
 	},
+	// "the newly created pod will be pending": the three replicas run on
+	// the three nodes, the release is applied, the surge pod is created
+	// while all three still run, and no node is left to it.
+	"rollout-required-anti-affinity": func(t *testing.T, lines, _ []string) {
+		if n := len(matching(lines, `\[kubelet\] Started pod nginx-deployment-\d on node worker-\d`)); n != 3 {
+			t.Errorf("want the three replicas running before the release, got %d", n)
+		}
+		a := firstIndex(lines, `\[kubectl\] kubectl apply: deployment nginx-deployment configured`)
+		c := firstIndex(lines, `\[replicaset-controller\] Created pod nginx-deployment-4`)
+		if a < 0 || c < a {
+			t.Errorf("want kubectl apply, then the surge pod created (%d, %d)", a, c)
+		}
+		if n := len(matching(lines, `\[replicaset-controller\] Deleting pod `)); n != 0 {
+			t.Errorf("no old pod should stop before the surge pod runs (maxUnavailable 0): %d deletions", n)
+		}
+		wantLast(t, lines, "Pod nginx-deployment-4 cannot be scheduled: 0/3 nodes are available")
+	},
 	// "Downtime during Rolling Update": after the upgrade is applied the
 	// only pod is deleted while its replacement has not started, and the
 	// DNS server has no replica.
