@@ -30,7 +30,7 @@ func ExampleVerify() {
 	// [1][horizontal-pod-autoscaler] Scaling deployment 10 from 5 to 6 replicas
 	// [2][replicaset-controller] Deployment 10 has too few replicas: creating 1
 	// [3][replicaset-controller] Created pod 10-6
-	// [4][kube-scheduler] Pod 10-6 cannot be scheduled: 0/3 nodes are available
+	// [4][kube-scheduler] Pod 10-6 cannot be scheduled: 0/3 nodes are available: 3 node(s) didn't match pod topology spread constraints
 }
 
 // Run Kivi's scaling search: the smallest topology that breaks an intent.

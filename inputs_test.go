@@ -90,5 +90,5 @@ func TestInputsManifestStreamC3(t *testing.T) {
 // noFeasibleNode reports whether a trace line is the scheduler's failure
 // to place a pod.
 func noFeasibleNode(line string) bool {
-	return strings.Contains(line, "[kube-scheduler] Pod ") && strings.HasSuffix(line, " cannot be scheduled: 0/3 nodes are available")
+	return strings.Contains(line, "[kube-scheduler] Pod ") && strings.Contains(line, " cannot be scheduled: 0/3 nodes are available")
 }

@@ -17,7 +17,7 @@ func ExampleVerify() {
 	fmt.Print(res.Report.Intents[0].Lines()[4])
 	// Output:
 	// [pod_always_schedulable]
-	// [4][kube-scheduler] Pod 10-6 cannot be scheduled: 0/3 nodes are available
+	// [4][kube-scheduler] Pod 10-6 cannot be scheduled: 0/3 nodes are available: 3 node(s) didn't match pod topology spread constraints
 }
 
 // A test in a repository that keeps Kubernetes manifests: the files are

@@ -197,7 +197,7 @@ func TestConformanceC3NoFeasibleNode(t *testing.T) {
 	tx := model.NewTx(u)
 	tx.Begin(nil, true)
 	New().Step(tx, s)
-	if got := fmt.Sprint(tx.Lines); got != "[[kube-scheduler] Pod pod#6 cannot be scheduled: 0/3 nodes are available]" {
+	if got := fmt.Sprint(tx.Lines); got != "[[kube-scheduler] Pod pod#6 cannot be scheduled: 0/3 nodes are available: 3 node(s) didn't match pod topology spread constraints]" {
 		t.Errorf("trace %s", got)
 	}
 	if s.Failed != model.FailNoFeasibleNode || int(s.FailedArg) != pod {

@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/kivi-go/kivi/model"
@@ -137,4 +138,39 @@ func explainConstraint(b *strings.Builder, c *cycle, k *constraint, when, extra 
 		fmt.Fprintf(b, " %s=%d", name, d)
 	}
 	b.WriteByte('\n')
+}
+
+// unavailableReasons is the histogram kube-scheduler appends to "0/N
+// nodes are available" when pod slot pod fits no node of s: for each
+// reason, how many nodes a filter rejected with it ("3 node(s) didn't
+// satisfy existing pods anti-affinity rules"), sorted as upstream sorts
+// the strings and joined by commas. Only trace lines use it: it runs the
+// filters again.
+func unavailableReasons(u *model.Universe, s *model.State, pod int) string {
+	pr := defaultProfile()
+	var c cycle
+	c.reset(u, s, pod)
+	c.filter(&pr)
+	counts := map[string]int{}
+	for n := range u.Nodes {
+		if c.rejectedBy[n] >= 0 {
+			counts[c.status[n].Reason]++
+		}
+	}
+	reasons := make([]string, 0, len(counts))
+	for r, k := range counts {
+		reasons = append(reasons, fmt.Sprintf("%d %s", k, r))
+	}
+	slices.Sort(reasons)
+	return strings.Join(reasons, ", ")
+}
+
+// unavailable is the trace's "0/N nodes are available" with upstream's
+// reasons when the filters give any.
+func unavailable(u *model.Universe, s *model.State, pod int) string {
+	msg := fmt.Sprintf("0/%d nodes are available", len(s.Nodes))
+	if r := unavailableReasons(u, s, pod); r != "" {
+		msg += ": " + r
+	}
+	return msg
 }

@@ -123,7 +123,7 @@ func (sch Scheduler) Step(tx *model.Tx, s *model.State) {
 		n, ok := pickHost(tx, u, top)
 		if !ok && waitsForTermination(u, s) {
 			if tx.Tracing() {
-				tx.Log(Component, "Pod %s cannot be scheduled yet: 0/%d nodes are available; it waits for a terminating pod to be removed", s.PodRef(p), len(s.Nodes))
+				tx.Log(Component, "Pod %s cannot be scheduled yet: %s; it waits for a terminating pod to be removed", s.PodRef(p), unavailable(u, s, p))
 			}
 			if onePod {
 				return
@@ -132,7 +132,7 @@ func (sch Scheduler) Step(tx *model.Tx, s *model.State) {
 		}
 		if !ok {
 			if tx.Tracing() {
-				tx.Log(Component, "Pod %s cannot be scheduled: 0/%d nodes are available", s.PodRef(p), len(s.Nodes))
+				tx.Log(Component, "Pod %s cannot be scheduled: %s", s.PodRef(p), unavailable(u, s, p))
 			}
 			s.Fail(model.FailNoFeasibleNode, p)
 			return

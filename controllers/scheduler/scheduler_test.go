@@ -140,7 +140,7 @@ func TestStepDrainStopsAtFailure(t *testing.T) {
 	s.Enqueue(model.SchedulerQueue, 0)
 	s.Enqueue(model.SchedulerQueue, 1)
 	lines := run(u, s)
-	if fmt.Sprint(lines) != "[[kube-scheduler] Pod pod#1 cannot be scheduled: 0/1 nodes are available]" {
+	if fmt.Sprint(lines) != "[[kube-scheduler] Pod pod#1 cannot be scheduled: 0/1 nodes are available: 1 Insufficient cpu]" {
 		t.Errorf("trace %v", lines)
 	}
 	if s.Failed != model.FailNoFeasibleNode || s.FailedArg != 0 {
