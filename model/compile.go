@@ -111,6 +111,9 @@ func (u *Universe) Compile() error {
 			return fmt.Errorf("pod template %q: %w", t.Name, err)
 		}
 	}
+	if err := u.compileDeschedulePlugins(); err != nil {
+		return err
+	}
 	for i, c := range u.Configs {
 		if c.PodTemplate < 0 || c.PodTemplate >= len(u.Templates) {
 			return fmt.Errorf("deployment config %d: pod template %d does not exist: %w", i, c.PodTemplate, ErrInvalid)

@@ -349,8 +349,10 @@ func (p BalancePlugin) String() string {
 
 // DeschedulerProfile is one descheduler profile.
 type DeschedulerProfile struct {
-	Name    string
-	Balance []BalancePlugin
+	Name string
+	// Deschedule is the deschedule extension point (deschedule.go).
+	Deschedule DescheduleConfig
+	Balance    []BalancePlugin
 	// Args of RemovePodsViolatingTopologySpreadConstraint.
 	Constraints            TopologySpreadConstraints
 	TopologyBalanceNodeFit bool

@@ -66,15 +66,25 @@ func (c *cycle) nodeQuotaLeft(n int) bool {
 }
 
 // evict checks the limits in upstream's order (total, node, namespace)
-// and, when none is hit, requests the pod's deletion: the pod turns
-// Terminating (remembering whether it was running, so it still counts as a
-// started replica until the kubelet removes it), goes to the kubelet, and
-// its ReplicaSet is queued to replace it (model.State.RequestDeletion). A
-// non-nil reason is printed just before the evictor's own line (Kivi's
+// and, when none is hit, requests the pod's deletion (remove). A non-nil
+// reason is printed just before the evictor's own line (Kivi's
 // RemoveDuplicates prints its reason at eviction time).
 func (c *cycle) evict(pod int, reason *candidate) evictOutcome {
-	ps := &c.s.Pods[pod]
-	n := ps.NodeOf()
+	out := c.admit(pod)
+	if out != evicted {
+		return out
+	}
+	if reason != nil {
+		reason.log(c)
+	}
+	c.remove(pod)
+	return evicted
+}
+
+// admit is the PodEvictor's limit check for one eviction of pod: it
+// returns the limit that refuses it, or evicted after counting it.
+func (c *cycle) admit(pod int) evictOutcome {
+	n := c.s.Pods[pod].NodeOf()
 	e := &c.ev
 	switch {
 	case e.maxTotal > 0 && e.total+1 > e.maxTotal:
@@ -87,17 +97,23 @@ func (c *cycle) evict(pod int, reason *candidate) evictOutcome {
 		c.note("    pod %d: namespace eviction limit %d reached\n", pod+1, e.maxPerNamespace)
 		return namespaceLimit
 	}
-	if reason != nil {
-		reason.log(c)
-	}
 	e.total++
 	e.perNode[n]++
 	e.perNamespace++
+	return evicted
+}
+
+// remove requests the deletion of an admitted pod: it turns Terminating
+// (remembering whether it was running, so it still counts as a started
+// replica until the kubelet removes it), goes to the kubelet, and its
+// ReplicaSet is queued to replace it (model.State.RequestDeletion).
+func (c *cycle) remove(pod int) {
+	ps := &c.s.Pods[pod]
+	n := ps.NodeOf()
 	c.s.RequestDeletion(pod)
 	c.tx.Mark(model.MarkEvicted(int(ps.Owner) - 1))
 	if c.tx.Tracing() {
 		c.tx.Log(Component, "Evicting pod %s from node %s", c.s.PodRef(pod), c.nodeName(n))
 	}
 	c.note("    evicted pod %d from node %s\n", pod+1, c.nodeName(n))
-	return evicted
 }

@@ -151,6 +151,9 @@ func (e *Env) template(c Command) (string, error) {
 	if c.Has("critical") {
 		tb.Critical()
 	}
+	if err := templateAffinityArgs(c, tb); err != nil {
+		return "", err
+	}
 	e.templates[name] = e.b.AddTemplate(tb)
 	return "", nil
 }
@@ -365,6 +368,9 @@ func (e *Env) deschedulerProfile(c Command) (string, error) {
 				return "", fmt.Errorf("unknown plugin %q", name)
 			}
 		}
+	}
+	if err := deschedulePluginArgs(c, &p); err != nil {
+		return "", err
 	}
 	e.deschedulerPolicy().Profiles = append(e.policy.Profiles, p)
 	return "", nil
