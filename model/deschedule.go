@@ -134,7 +134,7 @@ func (u *Universe) compileDeschedulePlugins() error {
 	for i := range u.Descheduler.Profiles {
 		p := &u.Descheduler.Profiles[i]
 		c := &p.Deschedule
-		field := fmt.Sprintf("descheduler.profiles[%d] (%q).deschedule", i, p.Name)
+		field := fmt.Sprintf("descheduler.profiles[%d].deschedule", i)
 		for j, pl := range c.Enabled {
 			if pl < RemovePodsViolatingNodeTaints || pl > RemovePodsViolatingInterPodAntiAffinity {
 				return fmt.Errorf("%s.enabled[%d]: %s (accepted: %s): %w", field, j, pl, joinNames(DeschedulePlugins()), ErrInvalid)
