@@ -158,8 +158,8 @@ func TestRemovePodsViolatingNodeTaintsUpstream(t *testing.T) {
 			nodes: []*build.NodeBuilder{taint1("n2")},
 			pods:  []dsPod{{tmpl: critical}, {bare: true}, {bare: true}, {}}, profile: def, want: 1, wantPods: []int{4}},
 		{name: "Critical and non critical pods, pods not tolerating node taint should be evicted even if they are critical",
-			nodes: []*build.NodeBuilder{taint1("n1"), taint1("n2")},
-			pods:  []dsPod{{node: 0}, {node: 1, tmpl: critical}, {node: 1, bare: true}, {node: 1, bare: true}},
+			nodes:   []*build.NodeBuilder{taint1("n1"), taint1("n2")},
+			pods:    []dsPod{{node: 0}, {node: 1, tmpl: critical}, {node: 1, bare: true}, {node: 1, bare: true}},
 			profile: model.DeschedulerProfile{Name: "taints", EvictSystemCriticalPods: true, Deschedule: def.Deschedule},
 			want:    2, wantPods: []int{1, 2}},
 		{name: "Pod p2 doesn't tolerate taint on it's node, but also doesn't tolerate taints on other nodes",
@@ -183,8 +183,8 @@ func TestRemovePodsViolatingNodeTaintsUpstream(t *testing.T) {
 		{name: "The excluded taint matches the key of node1's taint, but does not match the value", nodes: []*build.NodeBuilder{taint1("n1")},
 			pods: []dsPod{{}}, profile: taintsProfile(false, model.NodeTaintsArgs{ExcludedTaints: []string{"testTaint1=test2"}}), want: 1},
 		{name: "Critical and non critical pods, pods not tolerating node taint can't be evicted because the only available node does not have enough resources.",
-			nodes: []*build.NodeBuilder{taint1("n1"), build.Node().Name("n6").CPU(1).Mem(1).MaxPods(1).Taint("testTaint1", "test1", model.PreferNoSchedule)},
-			pods:  []dsPod{{}},
+			nodes:   []*build.NodeBuilder{taint1("n1"), build.Node().Name("n6").CPU(1).Mem(1).MaxPods(1).Taint("testTaint1", "test1", model.PreferNoSchedule)},
+			pods:    []dsPod{{}},
 			profile: model.DeschedulerProfile{Name: "taints", EvictSystemCriticalPods: true, NodeFit: true, Deschedule: def.Deschedule},
 			want:    0},
 		{name: "Pods tolerating included taints should not get evicted even with other taints present", nodes: []*build.NodeBuilder{both("n7")},
@@ -281,8 +281,8 @@ func TestRemovePodsViolatingNodeAffinityUpstream(t *testing.T) {
 			pods: []dsPod{{node: 0, tmpl: func(tb *build.TemplateBuilder) *build.TemplateBuilder { return tb.Required(key, val) }},
 				{node: 1}}, profile: affinityProfile(false, req), want: 1, wantPods: []int{1}},
 		dsCase{name: "(model) a nodeSelector alone is not required node affinity",
-			nodes: []*build.NodeBuilder{withoutLabels(), withLabels()},
-			pods: []dsPod{{tmpl: func(tb *build.TemplateBuilder) *build.TemplateBuilder { return tb.NodeSelector(key, val) }}},
+			nodes:   []*build.NodeBuilder{withoutLabels(), withLabels()},
+			pods:    []dsPod{{tmpl: func(tb *build.TemplateBuilder) *build.TemplateBuilder { return tb.NodeSelector(key, val) }}},
 			profile: affinityProfile(false, req), want: 0},
 		dsCase{name: "(model) without nodeFit the pod's own node counts for PodFitsAnyNode: preferred evicts although the better node is full",
 			nodes: []*build.NodeBuilder{withoutLabels(), build.Node().Name("full").CPU(100).Mem(3000).MaxPods(10).Label(key, val)},
@@ -346,7 +346,9 @@ func TestRemovePodsViolatingInterPodAntiAffinityUpstream(t *testing.T) {
 			pods: []dsPod{{node: 0, tmpl: anti("foo", "bar")}, {node: 1, tmpl: fooBar}}, profile: antiProfile(false), want: 0},
 		{name: "(model) BestEffort pods go first: the conflicting BestEffort pod is evicted and the other one stays",
 			nodes: []*build.NodeBuilder{node1()},
-			pods: []dsPod{{tmpl: func(tb *build.TemplateBuilder) *build.TemplateBuilder { return fooBar(tb).PodAntiAffinity("region", "foo", "bar") }},
+			pods: []dsPod{{tmpl: func(tb *build.TemplateBuilder) *build.TemplateBuilder {
+				return fooBar(tb).PodAntiAffinity("region", "foo", "bar")
+			}},
 				{tmpl: func(tb *build.TemplateBuilder) *build.TemplateBuilder {
 					return fooBar(tb).PodAntiAffinity("region", "foo", "bar").Requests(0, 0)
 				}}},
@@ -363,10 +365,12 @@ func TestRemovePodsViolatingInterPodAntiAffinityUpstream(t *testing.T) {
 // first: p7 alone, or one of p5, p6 and then one of the remaining pair.
 func TestAntiAffinityOrderBranches(t *testing.T) {
 	lbl := func(k, v, ak, av string) func(*build.TemplateBuilder) *build.TemplateBuilder {
-		return func(tb *build.TemplateBuilder) *build.TemplateBuilder { return tb.Label(k, v).PodAntiAffinity("region", ak, av) }
+		return func(tb *build.TemplateBuilder) *build.TemplateBuilder {
+			return tb.Label(k, v).PodAntiAffinity("region", ak, av)
+		}
 	}
 	tc := dsCase{nodes: []*build.NodeBuilder{upstreamNode("n1").Label("region", "main-region"), upstreamNode("n2")},
-		pods: []dsPod{{tmpl: lbl("foo", "bar", "foo1", "bar1")}, {tmpl: lbl("foo", "bar", "foo1", "bar1")}, {tmpl: lbl("foo1", "bar1", "foo", "bar")}},
+		pods:    []dsPod{{tmpl: lbl("foo", "bar", "foo1", "bar1")}, {tmpl: lbl("foo", "bar", "foo1", "bar1")}, {tmpl: lbl("foo1", "bar1", "foo", "bar")}},
 		profile: antiProfile(false)}
 	u, s := tc.build()
 	outcomes := map[string]bool{}
@@ -385,6 +389,16 @@ func TestAntiAffinityOrderBranches(t *testing.T) {
 	}
 	if n != 5 || len(outcomes) != 4 || !outcomes["[3]"] || !outcomes["[1 2]"] || !outcomes["[1 3]"] || !outcomes["[2 3]"] {
 		t.Errorf("%d branches, outcomes %v; want 5 branches and [3], [1 2], [1 3], [2 3]", n, outcomes)
+	}
+	// Three pods each conflicting with a pod that stays (upstream's
+	// "Maximum pods to evict - 0") all go whatever the order: no branch.
+	fooBar := func(tb *build.TemplateBuilder) *build.TemplateBuilder { return tb.Label("foo", "bar") }
+	anti := func(tb *build.TemplateBuilder) *build.TemplateBuilder { return tb.PodAntiAffinity("region", "foo", "bar") }
+	tc = dsCase{nodes: []*build.NodeBuilder{upstreamNode("n1").Label("region", "main-region"), upstreamNode("n2")},
+		pods: []dsPod{{tmpl: anti}, {tmpl: fooBar}, {tmpl: anti}, {tmpl: anti}}, profile: antiProfile(false)}
+	u, s = tc.build()
+	if got := branches(u, s); got != 1 {
+		t.Errorf("three pods anchored to a pod that stays: %d branches, want 1", got)
 	}
 	// Two identical pods conflicting with each other are one choice.
 	b := build.New()
