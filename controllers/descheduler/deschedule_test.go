@@ -393,7 +393,9 @@ func TestAntiAffinityOrderBranches(t *testing.T) {
 	// Three pods each conflicting with a pod that stays (upstream's
 	// "Maximum pods to evict - 0") all go whatever the order: no branch.
 	fooBar := func(tb *build.TemplateBuilder) *build.TemplateBuilder { return tb.Label("foo", "bar") }
-	anti := func(tb *build.TemplateBuilder) *build.TemplateBuilder { return tb.PodAntiAffinity("region", "foo", "bar") }
+	anti := func(tb *build.TemplateBuilder) *build.TemplateBuilder {
+		return tb.PodAntiAffinity("region", "foo", "bar")
+	}
 	tc = dsCase{nodes: []*build.NodeBuilder{upstreamNode("n1").Label("region", "main-region"), upstreamNode("n2")},
 		pods: []dsPod{{tmpl: anti}, {tmpl: fooBar}, {tmpl: anti}, {tmpl: anti}}, profile: antiProfile(false)}
 	u, s = tc.build()
