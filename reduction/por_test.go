@@ -74,6 +74,7 @@ func porProblems(t testing.TB) []porProblem {
 		add(fmt.Sprintf("%s%v%v/nv=%v/default-intent", tc.name, tc.nodes, tc.replicas, tc.nv), bare, &setup)
 	}
 	out = append(out, twoDeploymentProblems(t)...)
+	out = append(out, deschedulePluginProblems(t)...)
 	return append(out, lifecycleProblems(t)...)
 }
 

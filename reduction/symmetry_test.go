@@ -113,6 +113,7 @@ func symmetricClusters(t testing.TB) []symCluster {
 		symCluster{"events4+maintenance", eventsProblem(t, 4, true)},
 	)
 	out = append(out, affinityClusters(t)...)
+	out = append(out, deschedulePluginClusters(t)...)
 	// Two deployments (every built-in case has one): the kubelet queue's
 	// owner order and the pod rules for several owners.
 	for _, tc := range []struct {
