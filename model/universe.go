@@ -349,10 +349,12 @@ func (p BalancePlugin) String() string {
 
 // DeschedulerProfile is one descheduler profile.
 type DeschedulerProfile struct {
-	Name string
+	Name    string
+	Balance []BalancePlugin
+
 	// Deschedule is the deschedule extension point (deschedule.go).
 	Deschedule DescheduleConfig
-	Balance    []BalancePlugin
+
 	// Args of RemovePodsViolatingTopologySpreadConstraint.
 	Constraints            TopologySpreadConstraints
 	TopologyBalanceNodeFit bool
