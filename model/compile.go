@@ -114,6 +114,9 @@ func (u *Universe) Compile() error {
 	if err := u.compilePDBs(); err != nil {
 		return err
 	}
+	if err := u.compileDeschedulePlugins(); err != nil {
+		return err
+	}
 	for i, c := range u.Configs {
 		if c.PodTemplate < 0 || c.PodTemplate >= len(u.Templates) {
 			return fmt.Errorf("deployment config %d: pod template %d does not exist: %w", i, c.PodTemplate, ErrInvalid)

@@ -357,6 +357,10 @@ func (p BalancePlugin) String() string {
 type DeschedulerProfile struct {
 	Name    string
 	Balance []BalancePlugin
+
+	// Deschedule is the deschedule extension point (deschedule.go).
+	Deschedule DescheduleConfig
+
 	// Args of RemovePodsViolatingTopologySpreadConstraint.
 	Constraints            TopologySpreadConstraints
 	TopologyBalanceNodeFit bool

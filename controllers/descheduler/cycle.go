@@ -34,8 +34,8 @@ func newCycle(u *model.Universe, s *model.State, tx *model.Tx, explain *strings.
 	return c
 }
 
-// run executes every profile's Balance plugins in order. Upstream runs all
-// profiles' Deschedule plugins first; the model has none.
+// run executes every profile's Deschedule plugins, then every profile's
+// Balance plugins, in order (upstream's runProfiles).
 func (c *cycle) run() {
 	if c.u.Descheduler == nil {
 		return
@@ -45,8 +45,12 @@ func (c *cycle) run() {
 		c.note("skipped: %d Ready node(s), a cycle needs at least 2\n", len(c.ready))
 		return
 	}
+	c.runDeschedule()
 	for i := range c.u.Descheduler.Profiles {
 		p := &c.u.Descheduler.Profiles[i]
+		if len(p.Balance) == 0 && len(p.Deschedule.Enabled) > 0 {
+			continue
+		}
 		c.note("profile %q:\n", p.Name)
 		for _, b := range p.Balance {
 			plugin := pluginFor(b)

@@ -30,6 +30,21 @@ func (c *cycle) refusedByBudget(pod int, reason *candidate) bool {
 		return false
 	}
 	ev := c.u.CheckEviction(c.s, pod)
+	if ev.Outcome == model.EvictionAllowed && ev.Budget >= 0 {
+		// The API server decrements the budget with every eviction it
+		// grants; pods admitted in this cycle whose deletion is still to
+		// come are still Running in the state.
+		taken := 0
+		for _, q := range c.ev.pending {
+			if c.s.Pods[q].Phase == model.Running && c.u.PDBs[ev.Budget].Selects(c.s, q) {
+				taken++
+			}
+		}
+		if ev.Status.DisruptionsAllowed-taken <= 0 {
+			ev.Status.DisruptionsAllowed = 0
+			ev.Outcome = model.EvictionBudgetExhausted
+		}
+	}
 	if ev.Outcome == model.EvictionAllowed {
 		return false
 	}

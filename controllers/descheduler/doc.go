@@ -1,7 +1,24 @@
 // Package descheduler models sigs.k8s.io/descheduler (v0.36) at Kivi's level
 // of abstraction: one descheduling cycle per step, fired when the core
-// controllers are quiescent after a pod started or was removed, running the
-// policy's profiles and, in each, its Balance plugins in order:
+// controllers are quiescent after a pod started or was removed. A cycle
+// runs, as upstream's runProfiles does, every profile's Deschedule plugins
+// (deschedule.go) and then every profile's Balance plugins, all under one
+// set of eviction limits. The Deschedule plugins look at pods one by one,
+// node by node:
+//
+//   - RemovePodsViolatingNodeTaints evicts pods that do not tolerate a
+//     NoSchedule (optionally PreferNoSchedule) taint of their node
+//     (nodetaints.go);
+//   - RemovePodsViolatingNodeAffinity evicts pods whose node fails their
+//     required node affinity, or that some node would suit better by
+//     their preferred node affinity (nodeaffinity.go);
+//   - RemovePodsViolatingInterPodAntiAffinity evicts pods whose required
+//     anti-affinity matches another pod of their domain
+//     (podantiaffinity.go).
+//
+// Their evictions go through the evictor's limits as they are decided and
+// are carried out owner by owner when the plugin (or pass) ends. The
+// Balance plugins, in order:
 //
 //   - RemoveDuplicates spreads the pods of one ReplicaSet over the nodes
 //     they may land on (removeduplicates.go);

@@ -1,6 +1,10 @@
 package descheduler
 
-import "github.com/kivi-go/kivi/model"
+import (
+	"slices"
+
+	"github.com/kivi-go/kivi/model"
+)
 
 // evictor is the DefaultEvictor plugin plus the PodEvictor's per-cycle
 // limits (pkg/descheduler/evictions/evictions.go). The model has a single
@@ -9,6 +13,11 @@ type evictor struct {
 	maxPerNode, maxPerNamespace, maxTotal int
 	perNode                               []int
 	perNamespace, total                   int
+	// pending are the pods admitted in this cycle whose deletion is not
+	// requested yet (a deschedule plugin removes its pods when its pass
+	// ends): the Eviction API has already counted them against their
+	// budgets.
+	pending []int
 }
 
 func newEvictor(d *model.Descheduler, nodes int) evictor {
@@ -33,7 +42,7 @@ const (
 	// totalLimit: the cycle had its quota; the plugin stops.
 	totalLimit
 	// refused: the Eviction API refused (disruptionbudget.go); go on
-	// with the next pod.
+	// with the next candidate.
 	refused
 )
 
@@ -69,16 +78,28 @@ func (c *cycle) nodeQuotaLeft(n int) bool {
 }
 
 // evict checks the limits in upstream's order (total, node, namespace)
-// and, when none is hit and the Eviction API does not refuse (the pod's
-// disruption budget), requests the pod's deletion: the pod turns
-// Terminating (remembering whether it was running, so it still counts as a
-// started replica until the kubelet removes it), goes to the kubelet, and
-// its ReplicaSet is queued to replace it (model.State.RequestDeletion). A
-// non-nil reason is printed just before the evictor's own line (Kivi's
-// RemoveDuplicates prints its reason at eviction time).
+// and the Eviction API (the pod's disruption budget, admit) and, when
+// none refuses, requests the pod's deletion (remove). A non-nil reason is
+// printed just before the evictor's own line (Kivi's RemoveDuplicates
+// prints its reason at eviction time), or before the refusal.
 func (c *cycle) evict(pod int, reason *candidate) evictOutcome {
-	ps := &c.s.Pods[pod]
-	n := ps.NodeOf()
+	out := c.admit(pod, reason)
+	if out != evicted {
+		return out
+	}
+	if reason != nil {
+		reason.log(c)
+	}
+	c.remove(pod)
+	return evicted
+}
+
+// admit is the PodEvictor's check of one eviction of pod: the limits,
+// then the Eviction API (refusedByBudget, which prints reason, if any,
+// with its refusal). It returns the limit or refusal that stops it, or
+// evicted after counting it; the pod is then pending until remove.
+func (c *cycle) admit(pod int, reason *candidate) evictOutcome {
+	n := c.s.Pods[pod].NodeOf()
 	e := &c.ev
 	switch {
 	case e.maxTotal > 0 && e.total+1 > e.maxTotal:
@@ -94,17 +115,27 @@ func (c *cycle) evict(pod int, reason *candidate) evictOutcome {
 	if c.refusedByBudget(pod, reason) {
 		return refused
 	}
-	if reason != nil {
-		reason.log(c)
-	}
 	e.total++
 	e.perNode[n]++
 	e.perNamespace++
+	e.pending = append(e.pending, pod)
+	return evicted
+}
+
+// remove requests the deletion of an admitted pod: it turns Terminating
+// (remembering whether it was running, so it still counts as a started
+// replica until the kubelet removes it), goes to the kubelet, and its
+// ReplicaSet is queued to replace it (model.State.RequestDeletion).
+func (c *cycle) remove(pod int) {
+	if i := slices.Index(c.ev.pending, pod); i >= 0 {
+		c.ev.pending = slices.Delete(c.ev.pending, i, i+1)
+	}
+	ps := &c.s.Pods[pod]
+	n := ps.NodeOf()
 	c.s.RequestDeletion(pod)
 	c.tx.Mark(model.MarkEvicted(int(ps.Owner) - 1))
 	if c.tx.Tracing() {
 		c.tx.Log(Component, "Evicting pod %s from node %s", c.s.PodRef(pod), c.nodeName(n))
 	}
 	c.note("    evicted pod %d from node %s\n", pod+1, c.nodeName(n))
-	return evicted
 }

@@ -2,14 +2,15 @@ package descheduler
 
 // fitsNode is the descheduler's NodeFit (pkg/descheduler/node/node.go) for
 // the pod's template on node n: nodeSelector and required node affinity
-// match, the NoSchedule and NoExecute taints are tolerated, and the
-// requests fit in what the node's pods leave free, with a pod slot to
-// spare. Cordoning and inter-pod anti-affinity are not modelled; topology
-// spread is not part of NodeFit upstream either.
+// match, the NoSchedule and NoExecute taints are tolerated, no required
+// anti-affinity term of the template matches a pod on the node
+// (antiAffinityOnNode), and the requests fit in what the node's pods
+// leave free, with a pod slot to spare. Cordoning is not modelled;
+// topology spread is not part of NodeFit upstream either.
 func (c *cycle) fitsNode(template, n int) bool {
 	t := &c.u.Templates[template]
 	f := t.Fit[n]
-	if !f.Affinity || f.NoSchedule || f.NoExecute {
+	if !f.Affinity || f.NoSchedule || f.NoExecute || c.antiAffinityOnNode(template, n, -1) {
 		return false
 	}
 	alloc, used := c.u.Allocatable(n), c.u.Requested(c.s, n)

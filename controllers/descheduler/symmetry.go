@@ -16,6 +16,12 @@ var _ model.SymmetryBreaker = (*Controller)(nil)
 //     the lowest indices lose their duplicates first. Without those limits
 //     every node's evictions depend on that node alone (the per-node limit
 //     is per node) and the order only changes trace lines.
+//   - The deschedule plugins (deschedule.go) walk the Ready nodes in index
+//     order as well, each node on its own, so the same holds for them.
+//   - RemovePodsViolatingInterPodAntiAffinity also strikes an evicted pod
+//     from its list, so when a template's required anti-affinity term has
+//     a key two nodes share a value of, a pod evicted on a lower-index
+//     node spares the pods of a higher one: the walk order decides.
 //   - It branches over which tied pods it evicts, then evicts its plan by
 //     owner and in slot order (evictor.go); a per-node, namespace or total
 //     limit cuts that order short, so which of the chosen pods go depends
@@ -35,13 +41,16 @@ func (*Controller) SymmetryFacts(u *model.Universe) []model.SymmetryFact {
 	var out []model.SymmetryFact
 	if d.MaxTotal != 0 || d.MaxPerNamespace != 0 {
 		for _, p := range d.Profiles {
-			if slices.Contains(p.Balance, model.RemoveDuplicates) {
+			if slices.Contains(p.Balance, model.RemoveDuplicates) || len(p.Deschedule.Enabled) > 0 {
 				out = append(out, model.SymmetryFact{Rule: "DeschedulerLimitedNodeWalk", NodesInIndexOrder: true, Reason: fmt.Sprintf(
-					"profile %q runs RemoveDuplicates in node index order under a total (%d) or namespace (%d) eviction limit",
+					"profile %q runs RemoveDuplicates or deschedule plugins in node index order under a total (%d) or namespace (%d) eviction limit",
 					p.Name, d.MaxTotal, d.MaxPerNamespace)})
 				break
 			}
 		}
+	}
+	if f, ok := antiAffinityNodeWalk(u); ok {
+		out = append(out, f)
 	}
 	if d.MaxPerNode != 0 || d.MaxPerNamespace != 0 || d.MaxTotal != 0 {
 		out = append(out, model.SymmetryFact{Rule: "DeschedulerEvictionLimits", PodSlotsInOrder: true, Reason: fmt.Sprintf(
@@ -49,4 +58,32 @@ func (*Controller) SymmetryFacts(u *model.Universe) []model.SymmetryFact {
 			d.MaxPerNode, d.MaxPerNamespace, d.MaxTotal)})
 	}
 	return append(out, budgetSymmetryFacts(u)...)
+}
+
+// antiAffinityNodeWalk is the fact of a RemovePodsViolatingInterPodAntiAffinity
+// whose domains span nodes: some template's required anti-affinity term
+// has a key with the same value on two nodes.
+func antiAffinityNodeWalk(u *model.Universe) (model.SymmetryFact, bool) {
+	enabled := false
+	for _, p := range u.Descheduler.Profiles {
+		enabled = enabled || p.Deschedule.Has(model.RemovePodsViolatingInterPodAntiAffinity)
+	}
+	if !enabled {
+		return model.SymmetryFact{}, false
+	}
+	for t := range u.Templates {
+		for _, k := range u.Templates[t].PodAntiAffinity {
+			seen := map[model.ValueID]bool{}
+			for n := range u.Nodes {
+				v := u.Nodes[n].LabelSet.Get(k.Key)
+				if v != 0 && seen[v] {
+					return model.SymmetryFact{Rule: "DeschedulerAntiAffinityNodeWalk", NodesInIndexOrder: true, Reason: fmt.Sprintf(
+						"RemovePodsViolatingInterPodAntiAffinity walks nodes in index order and template %q's anti-affinity key %s spans nodes",
+						u.Templates[t].Name, k.TopologyKey)}, true
+				}
+				seen[v] = true
+			}
+		}
+	}
+	return model.SymmetryFact{}, false
 }

@@ -84,6 +84,10 @@ func List() []Incident {
 			"RemoveDuplicates evicts two of three replicas in one cycle: one replica is left", "descheduler (RemoveDuplicates) without a PodDisruptionBudget", "replica_num_always_meet_exp"},
 		{"pihole-rollout-downtime", "https://github.com/MoJo2600/pihole-kubernetes/issues/397",
 			"a one-replica rollout with maxUnavailable 1 deletes the only pod before its replacement runs: 0 replicas", "deployment controller (RollingUpdate maxUnavailable)", "replica_num_always_meet_min"},
+		{"preferred-affinity-eviction-loop", "https://github.com/kubernetes-sigs/descheduler/issues/1707",
+			"RemovePodsViolatingNodeAffinity evicts for a preferred node that has no room: the pod comes back to a standard node, forever", "descheduler (RemovePodsViolatingNodeAffinity, preferred)", "no_oscillation_eviction"},
+		{"noexecute-toleration-seconds-loop", "https://github.com/kubernetes/kubernetes/issues/117520",
+			"pods tolerating a NoExecute taint for 10 s are scheduled onto the tainted node and evicted again and again", "scheduler and taint manager (NoExecute with tolerationSeconds)", "no_oscillation_eviction"},
 	}
 }
 

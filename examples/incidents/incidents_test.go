@@ -223,9 +223,29 @@ var traceChecks = map[string]func(t *testing.T, lines, loop []string){
 		}
 		wantLast(t, lines, "Pod nginx-deployment-4 cannot be scheduled: 0/3 nodes are available")
 	},
-	// "Downtime during Rolling Update": after the upgrade is applied the
-	// only pod is deleted while its replacement has not started, and the
-	// DNS server has no replica.
+	// "Pods are repeatedly evicted from one non-preemptible node and
+	// rescheduled onto another non-preemptible node": the loop evicts the
+	// worker for the preemptible node's weight and places it on a
+	// standard node, never on the full preemptible one.
+	"preferred-affinity-eviction-loop": func(t *testing.T, _, loop []string) {
+		if len(matching(loop, `\[descheduler\] RemovePodsViolatingNodeAffinity: pod worker-\d+ prefers node preemptible-1 \(weight 100\) to its node standard-\d`)) == 0 {
+			t.Errorf("want the loop to evict the worker from a standard node for preemptible-1: %q", loop)
+		}
+		placed := matching(loop, `\[kube-scheduler\] Scheduled pod worker-\d+ on node `)
+		if len(placed) == 0 || len(matching(placed, `preemptible-1`)) != 0 {
+			t.Errorf("want the replacement placed on a standard node: %q", placed)
+		}
+	},
+	// "The pod will be deleted from the one node, and then new pods will
+	// be scheduled there repeatedly": the taint manager evicts a pod from
+	// the tainted node after its 10 s and the replacement is scheduled
+	// there again.
+	"noexecute-toleration-seconds-loop": func(t *testing.T, _, loop []string) {
+		if len(matching(loop, `\[taint-eviction-controller\] Evicting pod nginx-\d+: it tolerated the NoExecute taints of node member2-control-plane for 10 s`)) == 0 ||
+			len(matching(loop, `\[kube-scheduler\] Scheduled pod nginx-\d+ on node member2-control-plane`)) == 0 {
+			t.Errorf("want the loop to evict from member2-control-plane after 10 s and schedule there again: %q", loop)
+		}
+	},
 	// "the descheduler may evict them all at once": one cycle evicts two
 	// of the three replicas, the kubelet removes both, one is left.
 	"descheduler-evicts-all-replicas": func(t *testing.T, lines, _ []string) {
@@ -237,6 +257,9 @@ var traceChecks = map[string]func(t *testing.T, lines, loop []string){
 		}
 		wantLast(t, lines, "fewer replicas than expected: 1, expected 2")
 	},
+	// "Downtime during Rolling Update": after the upgrade is applied the
+	// only pod is deleted while its replacement has not started, and the
+	// DNS server has no replica.
 	"pihole-rollout-downtime": func(t *testing.T, lines, _ []string) {
 		a := firstIndex(lines, `\[kubectl\] kubectl apply: deployment pihole configured`)
 		d := firstIndex(lines, `\[kubelet\] Deleted pod pihole-1 on node \S+, deployment pihole now has 0 replicas`)

@@ -83,6 +83,9 @@ type enum struct {
 // enums are numbers in package model; a case file names them the way a
 // descheduler policy does.
 func enumFor(t reflect.Type) *enum {
+	if e := descheduleEnum(t); e != nil {
+		return e
+	}
 	switch t {
 	case reflect.TypeFor[model.BalancePlugin]():
 		plugins := []model.BalancePlugin{model.RemoveDuplicates, model.RemovePodsViolatingTopologySpreadConstraint,

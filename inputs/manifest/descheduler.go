@@ -48,8 +48,8 @@ func deschedulerDecl(o Object, warns *[]Warning) (*model.Descheduler, error) {
 				mp.Balance = append(mp.Balance, bp)
 			}
 		}
-		if len(pr.Plugins.Deschedule.Enabled) > 0 {
-			*warns = append(*warns, a.warning(o.path(path+".plugins.deschedule.enabled"), "ignored: deschedule plugins %v are not modelled", pr.Plugins.Deschedule.Enabled))
+		if err := deschedulePlugins(o, path, &pr, &mp, warns); err != nil {
+			return nil, err
 		}
 		for j, pc := range pr.PluginConfig {
 			pp := index(path+".pluginConfig", j) + ".args"
@@ -90,6 +90,9 @@ func deschedulerDecl(o Object, warns *[]Warning) (*model.Descheduler, error) {
 			case "HighNodeUtilization":
 				mp.HighNodeUtilization, err = highNodeUtilizationDecl(o, pp, pc.Args, warns)
 			default:
+				if isDeschedulePlugin(pc.Name) {
+					break // deschedulePlugins read it
+				}
 				*warns = append(*warns, a.warning(o.path(index(path+".pluginConfig", j)), "ignored: plugin %s is not modelled", pc.Name))
 			}
 			if err != nil {

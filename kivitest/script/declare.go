@@ -151,6 +151,9 @@ func (e *Env) template(c Command) (string, error) {
 	if c.Has("critical") {
 		tb.Critical()
 	}
+	if err := templateAffinityArgs(c, tb); err != nil {
+		return "", err
+	}
 	e.templates[name] = e.b.AddTemplate(tb)
 	return "", nil
 }
@@ -371,6 +374,9 @@ func (e *Env) deschedulerProfile(c Command) (string, error) {
 		}
 	}
 	if err := nodeUtilizationArgs(c, &p); err != nil {
+		return "", err
+	}
+	if err := deschedulePluginArgs(c, &p); err != nil {
 		return "", err
 	}
 	e.deschedulerPolicy().Profiles = append(e.policy.Profiles, p)

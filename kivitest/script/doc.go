@@ -21,7 +21,7 @@
 // Declarations (before build):
 //
 //	node [name=N] [count=1] [cpu=64] [memory=64] [reserved-cpu=0] [reserved-memory=0] [max-pods=0] [labels=k=v,..] [taints=k=v:Effect,..]
-//	template name=T [cpu=0] [memory=0] [labels=k=v,..] [node-selector=k=v,..] [node-name=N] [tolerations=k=v:Effect|k:Effect|:Effect[@seconds],..] [spread=topologyKey:maxSkew:DoNotSchedule|ScheduleAnyway,..] [preferred=weight:k=v,..] [pattern=cpu@at,..] [critical]
+//	template name=T [cpu=0] [memory=0] [labels=k=v,..] [node-selector=k=v,..] [node-name=N] [tolerations=k=v:Effect|k:Effect|:Effect[@seconds],..] [spread=topologyKey:maxSkew:DoNotSchedule|ScheduleAnyway,..] [preferred=weight:k=v,..] [pattern=cpu@at,..] [required=k=v,..] [anti-affinity=topologyKey:k=v,..] [critical]
 //	deployment name=D template=T [replicas=1] [strategy=RollingUpdate|Recreate] [max-surge=25%] [max-unavailable=25%] [hpa=min:max:targetCPUPercent] [inactive]
 //	config name=C template=T [strategy=..] [max-surge=..] [max-unavailable=..]   another spec for apply (each deployment's own config is named after it)
 //	deployment-template name=X config=C [hpa=-1] [replicas=R]                    a manifest the apply and create events submit
@@ -29,6 +29,7 @@
 //	descheduler-profile name=P plugins=RemoveDuplicates,RemovePodsViolatingTopologySpreadConstraint,LowNodeUtilization,HighNodeUtilization [constraints=hard|soft|all] [node-fit=false] [topology-balance-node-fit=true] [evict-system-critical-pods=false]
 //	    [low-thresholds=cpu:20,memory:20,pods:20 low-targets=… [low-deviation=false] [low-number-of-nodes=0] [low-node-limit=N]]   LowNodeUtilization's args
 //	    [high-thresholds=… [high-number-of-nodes=0] [high-only-thresholding=false]]                                           HighNodeUtilization's args
+//	                                       [deschedule=RemovePodsViolatingNodeTaints,RemovePodsViolatingNodeAffinity,RemovePodsViolatingInterPodAntiAffinity] [include-prefer-no-schedule=false] [excluded-taints=k|k=v,..] [included-taints=..] [node-affinity-type=requiredDuringSchedulingIgnoredDuringExecution,preferredDuringSchedulingIgnoredDuringExecution]
 //	descheduler-limits [per-node=0] [per-namespace=0] [total=0]
 //	pod-slots count=N                      pod slots (default: the pods declared plus 4)
 //	pdb name=B [selector=k=v,..] [min-available=N|N%] [max-unavailable=N|N%] [unhealthy-pod-eviction-policy=IfHealthyBudget|AlwaysAllow]   a PodDisruptionBudget (no selector: every pod)

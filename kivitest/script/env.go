@@ -141,13 +141,14 @@ func (h handler) check(c Command) error {
 var handlers = map[string]handler{
 	// Declarations.
 	"node":                {declaring, []string{"name", "count", "cpu", "memory", "reserved-cpu", "reserved-memory", "max-pods", "labels", "taints"}, nil, 0, (*Env).node},
-	"template":            {declaring, []string{"name", "cpu", "memory", "labels", "node-selector", "node-name", "tolerations", "spread", "preferred", "pattern"}, []string{"critical"}, 0, (*Env).template},
+	"template":            {declaring, []string{"name", "cpu", "memory", "labels", "node-selector", "node-name", "tolerations", "spread", "preferred", "pattern", "required", "anti-affinity"}, []string{"critical"}, 0, (*Env).template},
 	"deployment":          {declaring, []string{"name", "template", "replicas", "strategy", "max-surge", "max-unavailable", "hpa"}, []string{"inactive"}, 0, (*Env).deployment},
 	"config":              {declaring, []string{"name", "template", "strategy", "max-surge", "max-unavailable"}, nil, 0, (*Env).config},
 	"deployment-template": {declaring, []string{"name", "config", "hpa", "replicas"}, nil, 0, (*Env).deploymentTemplate},
 	"event":               {declaring, []string{"kind", "slot", "deployment", "node", "deployment-template", "parallel", "max-deployment", "max-delta"}, nil, 0, (*Env).event},
 	"descheduler-profile": {declaring, []string{"name", "plugins", "constraints", "node-fit", "topology-balance-node-fit", "evict-system-critical-pods",
-		"low-thresholds", "low-targets", "low-deviation", "low-number-of-nodes", "low-node-limit", "high-thresholds", "high-number-of-nodes", "high-only-thresholding"}, nil, 0, (*Env).deschedulerProfile},
+		"low-thresholds", "low-targets", "low-deviation", "low-number-of-nodes", "low-node-limit", "high-thresholds", "high-number-of-nodes", "high-only-thresholding",
+		"deschedule", "include-prefer-no-schedule", "excluded-taints", "included-taints", "node-affinity-type"}, nil, 0, (*Env).deschedulerProfile},
 	"descheduler-limits": {declaring, []string{"per-node", "per-namespace", "total"}, nil, 0, (*Env).deschedulerLimits},
 	"pod-slots":          {declaring, []string{"count"}, nil, 0, (*Env).podSlots},
 	"pdb":                {declaring, []string{"name", "selector", "min-available", "max-unavailable", "unhealthy-pod-eviction-policy"}, nil, 0, (*Env).pdb},

@@ -1,0 +1,88 @@
+package descheduler
+
+import "github.com/kivi-go/kivi/model"
+
+// nodeAffinity is the RemovePodsViolatingNodeAffinity Deschedule plugin
+// (pkg/framework/plugins/removepodsviolatingnodeaffinity/node_affinity.go
+// at v0.36). It makes one pass per nodeAffinityType value, in order, over
+// the cycle's nodes and their listed pods:
+//
+//   - requiredDuringSchedulingIgnoredDuringExecution: a pod with required
+//     node affinity whose node fails its nodeSelector or required terms is
+//     evicted if it fits some cycle node (PodFitsAnyNode);
+//   - preferredDuringSchedulingIgnoredDuringExecution: a pod with
+//     preferred terms is evicted if it fits some cycle node and some cycle
+//     node matches more weight of its terms than its own does. The best
+//     weight is taken over every cycle node, whether the pod fits there or
+//     not; and since the pod's own node counts for PodFitsAnyNode, only the
+//     DefaultEvictor's nodeFit makes the plugin look for room elsewhere.
+//
+// Nodes' labels never change in the model, and the scheduler and the
+// kubelet's admission both enforce required affinity, so the required
+// pass finds only pods the input placed. The preferred pass fires
+// whenever the scheduler's other scores outweighed the affinity score, or
+// the preferred node was full or tainted: an eviction loop when the
+// scheduler decides the same way again.
+type nodeAffinity struct{}
+
+func (nodeAffinity) Name() string { return model.RemovePodsViolatingNodeAffinity.String() }
+
+// Deschedule runs the passes; each pass's evictions are carried out
+// before the next pass lists pods, so a pod is evicted once.
+func (a nodeAffinity) Deschedule(c *cycle, p *model.DeschedulerProfile) {
+	for _, typ := range p.Deschedule.NodeAffinityType {
+		c.note("    pass %s\n", typ)
+		c.flush(a.pass(c, p, typ))
+	}
+}
+
+// pass walks the nodes in index order and their listed pods in slot
+// order. A node whose eviction limit is reached is left for the next
+// one; the total limit ends the pass (the next pass's evictions are
+// refused by the same limit).
+func (a nodeAffinity) pass(c *cycle, p *model.DeschedulerProfile, typ model.NodeAffinityType) []violation {
+	var out []violation
+	for _, n := range c.ready {
+	pods:
+		for _, pod := range c.listedOn(p, n) {
+			v, ok := a.violates(c, typ, pod, n)
+			if !ok {
+				continue
+			}
+			switch c.tryEvict(v, &out) {
+			case nodeLimit:
+				break pods
+			case totalLimit:
+				return out
+			}
+		}
+	}
+	return out
+}
+
+// violates is the pass's filter function for pod on its node n.
+func (nodeAffinity) violates(c *cycle, typ model.NodeAffinityType, pod, n int) (violation, bool) {
+	t := &c.u.Templates[c.s.Pods[pod].Template]
+	v := violation{pod: pod, plugin: model.RemovePodsViolatingNodeAffinity}
+	switch typ {
+	case model.RequiredDuringSchedulingIgnoredDuringExecution:
+		// PodHasNodeAffinity(required): the pod has required node
+		// affinity terms; a nodeSelector alone does not qualify.
+		if len(t.Required) == 0 || t.Fit[n].Affinity || !c.fitsAnyNode(pod) {
+			return v, false
+		}
+		return v, true
+	case model.PreferredDuringSchedulingIgnoredDuringExecution:
+		if len(t.Preferred) == 0 || !c.fitsAnyNode(pod) {
+			return v, false
+		}
+		v.preferred, v.ownW, v.best = true, t.Fit[n].Preferred, -1
+		for _, m := range c.ready {
+			if w := t.Fit[m].Preferred; w > v.bestW {
+				v.best, v.bestW = m, w
+			}
+		}
+		return v, v.bestW > v.ownW
+	}
+	return v, false
+}

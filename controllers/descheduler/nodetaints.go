@@ -1,0 +1,72 @@
+package descheduler
+
+import "github.com/kivi-go/kivi/model"
+
+// nodeTaints is the RemovePodsViolatingNodeTaints Deschedule plugin
+// (pkg/framework/plugins/removepodsviolatingnodetaints/node_taint.go at
+// v0.36): node by node, every listed pod that does not tolerate one of
+// its node's NoSchedule taints (PreferNoSchedule too with
+// includePreferNoSchedule), restricted by excludedTaints and
+// includedTaints, is evicted. NoExecute taints are the taint manager's,
+// not this plugin's.
+//
+// In the model nodes' taints never change, so a pod violates only when
+// nothing checked the taint before it ran there: it was pinned with
+// nodeName (the kubelet admits a pod whatever its node's NoSchedule
+// taints), it was placed on the node by the input, or the taint is a
+// PreferNoSchedule one the scheduler only scores. The node lifecycle's
+// not-ready and unreachable taints are never seen: their nodes are not
+// Ready and so not in the cycle, and a node that becomes Ready loses them
+// at once in the model.
+type nodeTaints struct{}
+
+func (nodeTaints) Name() string { return model.RemovePodsViolatingNodeTaints.String() }
+
+// Deschedule walks the cycle's nodes in index order and each node's
+// listed pods in slot order. A node whose eviction limit is reached is
+// left for the next one; the total limit ends the plugin.
+func (nodeTaints) Deschedule(c *cycle, p *model.DeschedulerProfile) {
+	args := &p.Deschedule.NodeTaints
+	var out []violation
+	defer func() { c.flush(out) }()
+	for _, n := range c.ready {
+	pods:
+		for _, pod := range c.listedOn(p, n) {
+			taint, ok := c.untoleratedTaint(args, pod, n)
+			if !ok {
+				continue
+			}
+			switch c.tryEvict(violation{pod: pod, plugin: model.RemovePodsViolatingNodeTaints, taint: taint}, &out) {
+			case nodeLimit:
+				break pods
+			case totalLimit:
+				return
+			}
+		}
+	}
+}
+
+// untoleratedTaint returns the first of node n's taints that the args
+// count and that no toleration of pod's template tolerates
+// (TolerationsTolerateTaintsWithFilter). The tolerations the API server
+// adds (DefaultTolerationSeconds) are NoExecute ones and cannot tolerate
+// the taints this plugin counts.
+func (c *cycle) untoleratedTaint(args *model.NodeTaintsArgs, pod, n int) (model.Taint, bool) {
+	tols := c.u.Templates[c.s.Pods[pod].Template].Tolerations
+	for _, taint := range c.u.Nodes[n].Taints {
+		if !args.Counts(taint) {
+			continue
+		}
+		tolerated := false
+		for _, tol := range tols {
+			if tol.Tolerates(taint) {
+				tolerated = true
+				break
+			}
+		}
+		if !tolerated {
+			return taint, true
+		}
+	}
+	return model.Taint{}, false
+}

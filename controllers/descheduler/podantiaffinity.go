@@ -1,0 +1,169 @@
+package descheduler
+
+import (
+	"slices"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// podAntiAffinity is the RemovePodsViolatingInterPodAntiAffinity
+// Deschedule plugin (pkg/framework/plugins/
+// removepodsviolatinginterpodantiaffinity/pod_antiaffinity.go at v0.36).
+// It lists every pod bound to a cycle node (Pending, Running or being
+// deleted: the plugin's own pod filter has only namespaces and a label
+// selector, which the model does not have), then node by node, pods in
+// eviction order, evicts a pod whose required anti-affinity term matches
+// another listed pod in its domain, if the evictor's Filter and
+// PreEvictionFilter pass; an evicted pod is struck from the list, so the
+// pods it conflicted with may stay.
+//
+// Its domain test is upstream's hasSameLabelValue, which differs from
+// the scheduler's: two pods on the same node share a domain even when the
+// node lacks the term's topology key (the scheduler then ignores the
+// term). Only the pod's own terms count, not the terms of the pods it
+// matches.
+//
+// The scheduler enforces required anti-affinity both ways, so in the
+// model a violation needs a pod the scheduler did not place (nodeName,
+// the input's placement) or a term whose key the node lacks.
+type podAntiAffinity struct{}
+
+func (podAntiAffinity) Name() string { return model.RemovePodsViolatingInterPodAntiAffinity.String() }
+
+// Deschedule walks the cycle's nodes in index order. Upstream sorts a
+// node's pods by priority (not modelled) and then QoS class, BestEffort
+// first, and keeps the listing order among equals, which the model does
+// not know. Which pod of a class goes first matters only when pods
+// conflict with each other: then the plugin branches over it (identical
+// pods are one choice; choice 0 is the lowest slot). When every violating
+// pod conflicts with a pod that stays anyway, all of them go whatever the
+// order, and they are taken in slot order. A node whose eviction limit is
+// reached is left for the next one; the total limit ends the plugin.
+func (a podAntiAffinity) Deschedule(c *cycle, p *model.DeschedulerProfile) {
+	listed := make([]bool, len(c.s.Pods))
+	for pod := range c.s.Pods {
+		ps := &c.s.Pods[pod]
+		listed[pod] = bound(ps) && c.isReady[ps.NodeOf()]
+	}
+	var out []violation
+	defer func() { c.flush(out) }()
+	for _, n := range c.ready {
+		switch a.node(c, p, n, listed, &out) {
+		case totalLimit:
+			return
+		}
+	}
+}
+
+// node processes node n's listed pods, BestEffort ones first; it returns
+// totalLimit when the plugin must stop.
+func (a podAntiAffinity) node(c *cycle, p *model.DeschedulerProfile, n int, listed []bool, out *[]violation) evictOutcome {
+	done := make([]bool, len(c.s.Pods))
+	for _, bestEffort := range []bool{true, false} {
+		for {
+			var cands []int
+			for pod := range c.s.Pods {
+				ps := &c.s.Pods[pod]
+				if !listed[pod] || done[pod] || ps.NodeOf() != n || isBestEffort(c.u, ps) != bestEffort {
+					continue
+				}
+				if _, ok := a.conflict(c, pod, listed); ok && c.filter(p, pod) && c.preEvictionFilter(p, pod) {
+					cands = append(cands, pod)
+				}
+			}
+			if len(cands) == 0 {
+				break
+			}
+			pod := cands[0]
+			if !a.orderFree(c, cands, listed) {
+				pod = c.tx.ChoosePods(c.s, cands, 1)[0]
+			}
+			other, _ := a.conflict(c, pod, listed)
+			v := violation{pod: pod, plugin: model.RemovePodsViolatingInterPodAntiAffinity, other: other.pod, key: other.key}
+			switch o := c.tryEvict(v, out); o {
+			case evicted:
+				listed[pod] = false
+			case nodeLimit, totalLimit:
+				return o
+			}
+			done[pod] = true
+		}
+	}
+	return evicted
+}
+
+// match is a listed pod a term of key matches in a pod's domain.
+type match struct {
+	pod int
+	key model.KeyID
+}
+
+// conflict is CheckPodsWithAntiAffinityExist: the first listed pod
+// (other than pod) that one of pod's required anti-affinity terms matches
+// in pod's domain of the term's key.
+func (podAntiAffinity) conflict(c *cycle, pod int, listed []bool) (match, bool) {
+	ps := &c.s.Pods[pod]
+	terms := c.u.Templates[ps.Template].PodAntiAffinity
+	n := ps.NodeOf()
+	for i := range terms {
+		k := &terms[i]
+		for q := range c.s.Pods {
+			if q == pod || !listed[q] || !k.MatchesTemplate[c.s.Pods[q].Template] {
+				continue
+			}
+			if c.sameDomain(n, c.s.Pods[q].NodeOf(), k.Key) {
+				return match{pod: q, key: k.Key}, true
+			}
+		}
+	}
+	return match{}, false
+}
+
+// orderFree reports whether every candidate conflicts with some listed
+// pod that is not a candidate: such pods are never evicted while this
+// class of this node is processed (they do not violate, cannot be
+// evicted, or belong to another class or node), so every candidate is
+// evicted whatever the order.
+func (podAntiAffinity) orderFree(c *cycle, cands []int, listed []bool) bool {
+	for _, pod := range cands {
+		ps := &c.s.Pods[pod]
+		terms := c.u.Templates[ps.Template].PodAntiAffinity
+		n := ps.NodeOf()
+		anchored := false
+		for i := range terms {
+			k := &terms[i]
+			for q := range c.s.Pods {
+				if q != pod && listed[q] && !slices.Contains(cands, q) && k.MatchesTemplate[c.s.Pods[q].Template] &&
+					c.sameDomain(n, c.s.Pods[q].NodeOf(), k.Key) {
+					anchored = true
+					break
+				}
+			}
+			if anchored {
+				break
+			}
+		}
+		if !anchored {
+			return false
+		}
+	}
+	return true
+}
+
+// sameDomain is hasSameLabelValue: the same node, or two nodes that both
+// carry key with the same value.
+func (c *cycle) sameDomain(a, b int, key model.KeyID) bool {
+	if a == b {
+		return true
+	}
+	va := c.u.Nodes[a].LabelSet.Get(key)
+	return va != 0 && va == c.u.Nodes[b].LabelSet.Get(key)
+}
+
+// isBestEffort is the pod's QoS class BestEffort: no CPU and no memory
+// request. The model has no limits, so it tells BestEffort from the rest
+// only (Burstable and Guaranteed pods are one class here).
+func isBestEffort(u *model.Universe, ps *model.PodState) bool {
+	t := &u.Templates[ps.Template]
+	return t.CPU == 0 && t.Memory == 0
+}

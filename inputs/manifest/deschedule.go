@@ -1,0 +1,122 @@
+package manifest
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// NodeTaintsArgs are RemovePodsViolatingNodeTaints' arguments the model
+// reads (namespaces and labelSelector are warned about).
+type NodeTaintsArgs struct {
+	IncludePreferNoSchedule bool     `json:"includePreferNoSchedule"`
+	ExcludedTaints          []string `json:"excludedTaints"`
+	IncludedTaints          []string `json:"includedTaints"`
+}
+
+// NodeAffinityArgs are RemovePodsViolatingNodeAffinity's arguments the
+// model reads.
+type NodeAffinityArgs struct {
+	NodeAffinityType []string `json:"nodeAffinityType"`
+}
+
+// InterPodAntiAffinityArgs are RemovePodsViolatingInterPodAntiAffinity's
+// arguments the model reads (none: namespaces and labelSelector are
+// warned about).
+type InterPodAntiAffinityArgs struct{}
+
+// deschedulePlugins reads a profile's deschedule extension point into mp:
+// the enabled plugins the model implements (a plugin also listed as
+// disabled is left out), a warning naming the others, and the args of
+// the three modelled plugins from pluginConfig. It checks the args as the
+// descheduler validates them when it starts.
+func deschedulePlugins(o Object, path string, pr *DeschedulerProfile, mp *model.DeschedulerProfile, warns *[]Warning) error {
+	a := o.at()
+	var ignored []string
+	for _, name := range pr.Plugins.Deschedule.Enabled {
+		i := slices.IndexFunc(model.DeschedulePlugins(), func(p model.DeschedulePlugin) bool { return p.String() == name })
+		if i < 0 {
+			ignored = append(ignored, name)
+			continue
+		}
+		p := model.DeschedulePlugins()[i]
+		if !slices.Contains(pr.Plugins.Deschedule.Disabled, name) && !mp.Deschedule.Has(p) {
+			mp.Deschedule.Enabled = append(mp.Deschedule.Enabled, p)
+		}
+	}
+	if len(ignored) > 0 {
+		*warns = append(*warns, a.warning(o.path(path+".plugins.deschedule.enabled"),
+			"ignored: deschedule plugins %s are not modelled (only %s)", strings.Join(ignored, ", "), pluginNames()))
+	}
+	var affinityArgs string // the path of RemovePodsViolatingNodeAffinity's args, when given
+	for j, pc := range pr.PluginConfig {
+		pp := index(path+".pluginConfig", j) + ".args"
+		switch pc.Name {
+		case model.RemovePodsViolatingNodeTaints.String():
+			var args NodeTaintsArgs
+			if err := decodeArgs(o, pp, pc.Args, &args, warns); err != nil {
+				return err
+			}
+			if len(args.ExcludedTaints) > 0 && len(args.IncludedTaints) > 0 {
+				return a.errorf(o.path(pp), "includedTaints and excludedTaints are both set (accepted: one of them)")
+			}
+			mp.Deschedule.NodeTaints = model.NodeTaintsArgs{IncludePreferNoSchedule: args.IncludePreferNoSchedule,
+				ExcludedTaints: args.ExcludedTaints, IncludedTaints: args.IncludedTaints}
+			if args.IncludedTaints != nil && len(args.IncludedTaints) == 0 && mp.Deschedule.Has(model.RemovePodsViolatingNodeTaints) {
+				// Upstream tells an empty list from a missing one: no
+				// taint is included, so the plugin never evicts.
+				*warns = append(*warns, a.warning(o.path(pp+".includedTaints"), "ignored: RemovePodsViolatingNodeTaints: an empty includedTaints includes no taint, so the plugin evicts nothing"))
+				mp.Deschedule.Enabled = slices.DeleteFunc(mp.Deschedule.Enabled, func(p model.DeschedulePlugin) bool {
+					return p == model.RemovePodsViolatingNodeTaints
+				})
+			}
+		case model.RemovePodsViolatingNodeAffinity.String():
+			var args NodeAffinityArgs
+			if err := decodeArgs(o, pp, pc.Args, &args, warns); err != nil {
+				return err
+			}
+			affinityArgs = pp
+			mp.Deschedule.NodeAffinityType = nil
+			for k, v := range args.NodeAffinityType {
+				i := slices.IndexFunc(model.NodeAffinityTypes(), func(t model.NodeAffinityType) bool { return t.String() == v })
+				if i < 0 {
+					return a.errorf(o.path(index(pp+".nodeAffinityType", k)), "%q (accepted: %s)", v, affinityTypeNames())
+				}
+				mp.Deschedule.NodeAffinityType = append(mp.Deschedule.NodeAffinityType, model.NodeAffinityTypes()[i])
+			}
+		case model.RemovePodsViolatingInterPodAntiAffinity.String():
+			var args InterPodAntiAffinityArgs
+			if err := decodeArgs(o, pp, pc.Args, &args, warns); err != nil {
+				return err
+			}
+		}
+	}
+	if mp.Deschedule.Has(model.RemovePodsViolatingNodeAffinity) && len(mp.Deschedule.NodeAffinityType) == 0 {
+		field := path + ".pluginConfig"
+		if affinityArgs != "" {
+			field = affinityArgs + ".nodeAffinityType"
+		}
+		return a.errorf(o.path(field), "RemovePodsViolatingNodeAffinity needs nodeAffinityType (accepted: a list of %s)", affinityTypeNames())
+	}
+	return nil
+}
+
+// isDeschedulePlugin reports whether a pluginConfig entry is one
+// deschedulePlugins reads.
+func isDeschedulePlugin(name string) bool {
+	return slices.ContainsFunc(model.DeschedulePlugins(), func(p model.DeschedulePlugin) bool { return p.String() == name })
+}
+
+func pluginNames() string { return joinStringers(model.DeschedulePlugins()) }
+
+func affinityTypeNames() string { return joinStringers(model.NodeAffinityTypes()) }
+
+func joinStringers[T fmt.Stringer](xs []T) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = x.String()
+	}
+	return strings.Join(parts, ", ")
+}

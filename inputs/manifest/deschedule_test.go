@@ -1,0 +1,96 @@
+package manifest
+
+import (
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// TestDeschedulePlugins: the deschedule extension point of a
+// descheduler/v1alpha2 policy: the three modelled plugins with their
+// args, a disabled plugin left out, the unmodelled plugins named in one
+// warning, unmodelled args (namespaces, labelSelector) warned about.
+func TestDeschedulePlugins(t *testing.T) {
+	data, err := os.ReadFile("testdata/fuzz/manifests/deschedule.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs, _, err := Decode("deschedule.yaml", data)
+	if err != nil || len(objs) != 1 {
+		t.Fatal(objs, err)
+	}
+	var warns []Warning
+	ds, err := deschedulerDecl(objs[0], &warns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []model.DescheduleConfig{{
+		Enabled: []model.DeschedulePlugin{model.RemovePodsViolatingNodeTaints, model.RemovePodsViolatingNodeAffinity,
+			model.RemovePodsViolatingInterPodAntiAffinity},
+		NodeTaints: model.NodeTaintsArgs{IncludePreferNoSchedule: true, ExcludedTaints: []string{"dedicated", "team=infra"}},
+		NodeAffinityType: []model.NodeAffinityType{model.RequiredDuringSchedulingIgnoredDuringExecution,
+			model.PreferredDuringSchedulingIgnoredDuringExecution},
+	}, {
+		Enabled:    []model.DeschedulePlugin{model.RemovePodsViolatingNodeTaints},
+		NodeTaints: model.NodeTaintsArgs{IncludedTaints: []string{"node.kubernetes.io/unschedulable"}},
+	}}
+	for i, w := range want {
+		if got := ds.Profiles[i].Deschedule; !reflect.DeepEqual(got, w) {
+			t.Errorf("profile %d: got %+v, want %+v", i, got, w)
+		}
+	}
+	if !ds.Profiles[0].NodeFit || ds.MaxTotal != 3 || len(ds.Profiles[0].Balance) != 1 {
+		t.Errorf("profile 0: %+v, limits %+v", ds.Profiles[0], ds)
+	}
+	var text []string
+	for _, w := range warns {
+		text = append(text, w.String())
+	}
+	all := strings.Join(text, "\n")
+	for _, frag := range []string{
+		"profiles[0].plugins.deschedule.enabled: ignored: deschedule plugins PodLifeTime, RemoveFailedPods are not modelled",
+		"profiles[0].pluginConfig[1].args.namespaces",
+		"profiles[0].pluginConfig[3].args.labelSelector",
+		"profiles[0].pluginConfig[4]: ignored: plugin PodLifeTime is not modelled",
+	} {
+		if !strings.Contains(all, frag) {
+			t.Errorf("warnings lack %q:\n%s", frag, all)
+		}
+	}
+	if strings.Contains(all, "RemovePodsViolatingNodeTaints is not modelled") || strings.Contains(all, "RemovePodsViolatingNodeAffinity is not modelled") {
+		t.Errorf("a modelled plugin is warned about:\n%s", all)
+	}
+}
+
+// TestEmptyIncludedTaints: upstream includes no taint for an explicit
+// empty includedTaints (it tells the empty list from a missing one), so
+// the plugin never evicts: it is left out with a warning.
+func TestEmptyIncludedTaints(t *testing.T) {
+	data := []byte(`apiVersion: descheduler/v1alpha2
+kind: DeschedulerPolicy
+profiles:
+- name: p
+  pluginConfig:
+  - {name: RemovePodsViolatingNodeTaints, args: {includedTaints: []}}
+  plugins:
+    deschedule: {enabled: [RemovePodsViolatingNodeTaints, RemovePodsViolatingInterPodAntiAffinity]}
+`)
+	objs, _, err := Decode("p.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warns []Warning
+	ds, err := deschedulerDecl(objs[0], &warns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ds.Profiles[0].Deschedule.Enabled; !reflect.DeepEqual(got, []model.DeschedulePlugin{model.RemovePodsViolatingInterPodAntiAffinity}) {
+		t.Errorf("enabled %v", got)
+	}
+	if len(warns) != 1 || !strings.Contains(warns[0].String(), "includedTaints: ignored") {
+		t.Errorf("warnings %v", warns)
+	}
+}

@@ -1,0 +1,167 @@
+package reduction_test
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/compose"
+	"github.com/kivi-go/kivi/kivitest/script/build"
+	"github.com/kivi-go/kivi/model"
+	"github.com/kivi-go/kivi/reduction/symmetry"
+)
+
+// The descheduler's deschedule plugins in the reduced-vs-unreduced tests
+// (controllers/descheduler/deschedule.go): clusters where
+// RemovePodsViolatingNodeTaints, RemovePodsViolatingNodeAffinity and
+// RemovePodsViolatingInterPodAntiAffinity evict, under Kubernetes'
+// lifecycle, with interchangeable nodes for the symmetry reduction to
+// merge.
+
+// deschedulePluginProblem builds one variant:
+//
+//	taints: a PreferNoSchedule-tainted spot node holding the pods at the
+//	  start, two clean nodes; RemovePodsViolatingNodeTaints with
+//	  includePreferNoSchedule moves them off;
+//	affinity: web prefers zone a, whose only node a filler keeps full;
+//	  two zone-b nodes; the preferred pass with nodeFit evicts web again
+//	  and again (an eviction loop);
+//	anti-hostname: two web pods pinned together on one node by the input,
+//	  hostname anti-affinity; three identical nodes;
+//	anti-zone: the same with a zone key two nodes share: the plugin's
+//	  node order matters (rule DeschedulerAntiAffinityNodeWalk);
+//	limited: taints with a total eviction limit of 1 (rules
+//	  DeschedulerLimitedNodeWalk and DeschedulerEvictionLimits).
+func deschedulePluginProblem(t testing.TB, variant string) *compose.Problem {
+	t.Helper()
+	b := build.New()
+	profile := model.DeschedulerProfile{Name: variant}
+	decls := []model.IntentDecl{{Name: "no_oscillation_eviction", Params: map[string]any{"did": 1}}}
+	switch variant {
+	case "taints", "limited":
+		b.AddNodes(1, build.Node().Name("spot").CPU(20).Mem(64).Taint("spot", "true", model.PreferNoSchedule))
+		b.AddNodes(2, build.Node().CPU(20).Mem(64))
+		d := b.AddDeployment("web", b.AddTemplate(build.Template("web").Requests(6, 4).Label("app", "web")), 2)
+		b.RunPod(d, 0).RunPod(d, 0)
+		profile.Deschedule = model.DescheduleConfig{Enabled: []model.DeschedulePlugin{model.RemovePodsViolatingNodeTaints},
+			NodeTaints: model.NodeTaintsArgs{IncludePreferNoSchedule: true}}
+		decls = append(decls, model.IntentDecl{Name: "pod_balance_across_node", Params: map[string]any{"did": 1, "maxSkew": 1}})
+	case "affinity":
+		b.AddNodes(1, build.Node().Name("a1").CPU(8).Mem(64).Zone("a"))
+		b.AddNodes(2, build.Node().CPU(20).Mem(64).Zone("b"))
+		web := b.AddDeployment("web", b.AddTemplate(build.Template("web").Requests(6, 4).Label("app", "web").Preferred(100, "zone", "a")), 1)
+		filler := b.AddDeployment("filler", b.AddTemplate(build.Template("filler").Requests(8, 4).Label("app", "filler").NodeSelector("zone", "a")), 1)
+		b.RunPod(filler, 0).RunPod(web, 1)
+		profile.NodeFit = true
+		profile.Deschedule = model.DescheduleConfig{Enabled: []model.DeschedulePlugin{model.RemovePodsViolatingNodeAffinity},
+			NodeAffinityType: []model.NodeAffinityType{model.PreferredDuringSchedulingIgnoredDuringExecution}}
+	case "anti-hostname", "anti-zone":
+		key := model.HostnameKey
+		if variant == "anti-zone" {
+			key = "zone"
+			b.AddNodes(2, build.Node().CPU(20).Mem(64).Zone("a"))
+			b.AddNodes(1, build.Node().CPU(20).Mem(64).Zone("b"))
+		} else {
+			b.AddNodes(3, build.Node().CPU(20).Mem(64))
+		}
+		d := b.AddDeployment("web", b.AddTemplate(build.Template("web").Requests(6, 4).Label("app", "web").PodAntiAffinity(key, "app", "web")), 2)
+		if variant == "anti-zone" {
+			// Different usage tells the pods apart: which one the walk
+			// order evicts matters.
+			b.RunPod(d, 0).RunPodCPU(d, 1, 5)
+		} else {
+			b.RunPod(d, 0).RunPod(d, 0)
+		}
+		profile.Deschedule = model.DescheduleConfig{Enabled: []model.DeschedulePlugin{model.RemovePodsViolatingInterPodAntiAffinity}}
+		decls = append(decls, model.IntentDecl{Name: "pod_always_schedulable"})
+	}
+	b.U.Descheduler = &model.Descheduler{Profiles: []model.DeschedulerProfile{profile}}
+	if variant == "limited" {
+		b.U.Descheduler.MaxTotal = 1
+	}
+	u, s, err := b.Build(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.DeschedulerPending = true
+	p, err := compose.NewProblemFrom("deschedule-"+variant, u, s, decls, compose.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+var deschedulePluginVariants = []string{"taints", "affinity", "anti-hostname", "anti-zone", "limited"}
+
+// deschedulePluginProblems are the variants for porProblems.
+func deschedulePluginProblems(t testing.TB) []porProblem {
+	var out []porProblem
+	for _, v := range deschedulePluginVariants {
+		p := deschedulePluginProblem(t, v)
+		out = append(out, porProblem{p.Name, p})
+	}
+	return out
+}
+
+// deschedulePluginClusters are the variants for symmetricClusters.
+func deschedulePluginClusters(t testing.TB) []symCluster {
+	var out []symCluster
+	for _, pp := range deschedulePluginProblems(t) {
+		out = append(out, symCluster{pp.name, pp.p})
+	}
+	return out
+}
+
+// TestSymmetrySameVerdictsWithDeschedulePlugins (d): the variants have the
+// same verdicts with and without symmetry and their reduced
+// counterexamples replay; the symmetric ones are reduced, the affinity
+// loop is found, and each variant's facts are the expected ones.
+func TestSymmetrySameVerdictsWithDeschedulePlugins(t *testing.T) {
+	wantRules := map[string][]string{
+		"taints": nil, "affinity": nil, "anti-hostname": nil,
+		"anti-zone": {"DeschedulerAntiAffinityNodeWalk"},
+		"limited":   {"DeschedulerLimitedNodeWalk", "DeschedulerEvictionLimits"},
+	}
+	for _, v := range deschedulePluginVariants {
+		p := deschedulePluginProblem(t, v)
+		var rules []string
+		for _, f := range compose.SymmetryFacts(p.System.U) {
+			rules = append(rules, f.Rule)
+		}
+		if fmt.Sprint(rules) != fmt.Sprint(wantRules[v]) {
+			t.Errorf("%s: symmetry facts %v, want %v", v, rules, wantRules[v])
+		}
+		on, off := compareVerdicts(t, p)
+		t.Logf("%s: %d states reduced, %d full", v, on, off)
+		if len(wantRules[v]) == 0 && v != "affinity" && on >= off {
+			t.Errorf("%s: symmetry merged nothing (%d states, %d without)", v, on, off)
+		}
+		if v == "affinity" {
+			res := checkResult(t, p, true)
+			if r, _ := res.Property("no_oscillation_eviction"); r.Verdict != checker.Violated {
+				t.Errorf("affinity: no_oscillation_eviction not violated: %+v", res.Properties)
+			}
+		}
+	}
+}
+
+// TestDeschedulerAntiAffinityNodeWalkIsNecessary: two web pods in zone a
+// with different usage, one on each of its nodes, conflict by their zone anti-affinity; the
+// plugin walks the nodes in index order and evicts the first node's pod,
+// so swapping the two zone-a nodes is not an automorphism of the
+// transition relation, and the analysis switches node symmetry off.
+func TestDeschedulerAntiAffinityNodeWalkIsNecessary(t *testing.T) {
+	p := deschedulePluginProblem(t, "anti-zone")
+	u := p.System.U
+	s := p.System.Init.Clone()
+	s.Init = model.InitMain
+	sys := &compose.System{U: u, Init: s, Actors: compose.Actors(u, s, compose.ActorOptions{})}
+	if automorphic(sys, s, []int{1, 0, 2}, nil) {
+		t.Fatal("swapping the zone-a nodes is an automorphism here: the rule is not shown necessary")
+	}
+	a := symmetry.New(u, compose.SymmetryFacts(u)).Analysis()
+	if !a.Off() || !slices.ContainsFunc(a.Decisions, func(d symmetry.Decision) bool { return d.Rule == "DeschedulerAntiAffinityNodeWalk" }) {
+		t.Fatalf("rule did not switch symmetry off: %+v", a.Decisions)
+	}
+}
