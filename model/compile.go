@@ -107,6 +107,7 @@ func (u *Universe) Compile() error {
 		}
 		t.Fit = fit
 		t.ToleratesNotReady = toleratesNotReady(u.admittedTolerations(t))
+		t.ToleratesUnschedulable = toleratesUnschedulable(t.Tolerations)
 		if err := u.compilePodAffinity(t); err != nil {
 			return fmt.Errorf("pod template %q: %w", t.Name, err)
 		}

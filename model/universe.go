@@ -199,6 +199,9 @@ type PodTemplate struct {
 	// ToleratesNotReady: the pod tolerates the taints the node lifecycle
 	// controller puts on a node that is not Ready (notready.go).
 	ToleratesNotReady bool
+	// ToleratesUnschedulable: the pod tolerates the taint of a cordoned
+	// node (cordon.go).
+	ToleratesUnschedulable bool
 	// PreferredInvalid: a preferred node-affinity term has a value of
 	// invalid syntax, so kube-scheduler's NodeAffinity PreScore fails and
 	// a cycle that scores ends in an error (labelvalues.go).
