@@ -52,7 +52,7 @@ var intentKeys = []string{"name", "params", "para"}
 // eventKeys are the keys of one event in model.EventDecl's spelling, and
 // kiviEventKeys in Kivi's.
 var (
-	eventKeys     = []string{"kind", "when", "deployment", "node", "template", "manifest", "parallel", "maxDelta", "replicas", "maxDeployment",
+	eventKeys = []string{"kind", "when", "deployment", "node", "template", "manifest", "parallel", "maxDelta", "replicas", "maxDeployment",
 		"nodes", "timeoutRetries", "disableEviction", "force", "uncordon"}
 	kiviEventKeys = []string{"name", "para", "after_stable", "first", "priority"}
 )
