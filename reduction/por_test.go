@@ -76,6 +76,7 @@ func porProblems(t testing.TB) []porProblem {
 	out = append(out, twoDeploymentProblems(t)...)
 	out = append(out, nodeUtilizationProblems(t)...)
 	out = append(out, pdbProblems(t)...)
+	out = append(out, drainProblems(t)...)
 	return append(out, lifecycleProblems(t)...)
 }
 
