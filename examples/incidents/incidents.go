@@ -82,6 +82,10 @@ func List() []Incident {
 			"RemoveDuplicates evicts two of three replicas in one cycle: one replica is left", "descheduler (RemoveDuplicates) without a PodDisruptionBudget", "replica_num_always_meet_exp"},
 		{"pihole-rollout-downtime", "https://github.com/MoJo2600/pihole-kubernetes/issues/397",
 			"a one-replica rollout with maxUnavailable 1 deletes the only pod before its replacement runs: 0 replicas", "deployment controller (RollingUpdate maxUnavailable)", "replica_num_always_meet_min"},
+		{"drain-blocked-by-pdb", "https://github.com/kubernetes/kubernetes/issues/66811",
+			"a PodDisruptionBudget with minAvailable = replicas refuses every eviction: kubectl drain waits for ever, the node upgrade stalls", "kubectl drain against a PodDisruptionBudget (Eviction API)", "valid_end_state"},
+		{"drain-takes-app-down", "https://github.com/kubernetes/kubernetes/issues/31487",
+			"draining nodes one at a time without a PodDisruptionBudget evicts both replicas of a deployment: 0 replicas", "kubectl drain without a PodDisruptionBudget", "replica_num_always_meet_exp"},
 	}
 }
 
