@@ -64,6 +64,8 @@ func describeEvent(u *model.Universe, e *model.Event) string {
 		if e.Targeted {
 			what = fmt.Sprintf("kubectl scale of %s to %d replicas", target, e.Target)
 		}
+	case model.Drain:
+		what = describeDrain(u, e)
 	default:
 		what = e.Kind.String()
 	}

@@ -73,6 +73,11 @@ func snapshot(u *model.Universe, s *model.State, nm *tracenames.Namer) report.Cl
 		if i, ok := s.Nodes[n].Status.NodeDownTaint(); ok {
 			ns.Taints = append(ns.Taints, taintString(model.Taint{Key: model.NodeDownTaints[i], Effect: model.NoExecute}))
 		}
+		if s.Nodes[n].Cordoned {
+			// A cordoned node shows the taint the node lifecycle
+			// controller gives it, as kubectl describe node does.
+			ns.Taints = append(ns.Taints, taintString(model.UnschedulableTaint()))
+		}
 		out.Nodes = append(out.Nodes, ns)
 	}
 	for i := range s.Pods {

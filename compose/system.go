@@ -351,11 +351,18 @@ func (sys *System) scratch() *scratchSpace {
 }
 
 // ValidEnd reports whether every actor that can be stuck may rest in s
-// (Kivi's valid end states).
+// (Kivi's valid end states); when one may not, it names it, with what it
+// waits for when it can say (model.StuckExplainer).
 func (sys *System) ValidEnd(s *model.State) (bool, string) {
 	for _, a := range sys.Actors {
 		if ec, ok := a.Process.(model.EndChecker); ok && !ec.ValidEnd(sys.U, s) {
-			return false, a.Process.Name()
+			who := a.Process.Name()
+			if se, ok := a.Process.(model.StuckExplainer); ok {
+				if why := se.StuckReason(sys.U, s); why != "" {
+					who += " (" + why + ")"
+				}
+			}
+			return false, who
 		}
 	}
 	return true, ""

@@ -185,3 +185,51 @@ func (m Maintenance) DisabledBy(u *model.Universe, s *model.State) model.Footpri
 func (f NodeFailure) DisabledBy(u *model.Universe, s *model.State) model.Footprint {
 	return gatedBy(u, s, f.event, true)
 }
+
+var _ model.Footprinter = Drain{}
+
+// drainFootprint covers every step of drain event i: its gating; the pods
+// and deployments the Eviction API reads (every pod a budget selects,
+// the deployments' spec.replicas); the drained nodes it cordons and whose
+// pods it evicts; the kubelet and deployment queues an eviction feeds
+// (read for their de-duplication); every queue when a timeout makes a
+// retry wait for quiescence; the descheduler's trigger on uncordon.
+func drainFootprint(u *model.Universe, i int) (reads, writes model.Footprint) {
+	reads, writes = slotFootprint(u, i)
+	e := &u.Events[i]
+	reads.AddPods()
+	reads.AddDeployments()
+	for _, n := range e.Nodes {
+		writes.AddNode(n)
+	}
+	for _, q := range []model.Queue{model.KubeletQueue, model.DeploymentQueue} {
+		reads.AddQueue(q)
+		writes.AddQueue(q)
+	}
+	if e.Drain.TimeoutRetries > 0 {
+		reads.AddQueues()
+	}
+	if u.Descheduler != nil && e.Drain.Uncordon {
+		writes.Add(model.CompDeschedulerPending)
+	}
+	return reads, writes
+}
+
+func (d Drain) StaticFootprint(u *model.Universe) (reads, writes model.Footprint) {
+	return drainFootprint(u, d.event)
+}
+
+func (d Drain) StepFootprint(u *model.Universe, _ *model.State) (reads, writes model.Footprint) {
+	return drainFootprint(u, d.event)
+}
+
+// DisabledBy: the phase while the slot keeps the drain waiting; then what
+// its guard reads (its memory, the pods and budgets, the queues of a
+// retry).
+func (d Drain) DisabledBy(u *model.Universe, s *model.State) model.Footprint {
+	if !mayMove(slotOf(&u.Events[d.event]), s) {
+		return gatedBy(u, s, d.event, false)
+	}
+	reads, _ := drainFootprint(u, d.event)
+	return reads
+}

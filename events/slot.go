@@ -68,6 +68,9 @@ func finished(u *model.Universe, s *model.State, i int) bool {
 		return m[0] == nodeFailureDone
 	case model.CreateTargetDeployment, model.ApplyDeployment, model.CreateDeployment, model.ScaleDeployment:
 		return m[0] == commandDone
+	case model.Drain:
+		// A drain that gave up has ended too (kubectl exited).
+		return drainFinished(m) || drainHasFailed(m) && drainsInFlight(m) == 0
 	}
 	return false
 }

@@ -2,6 +2,7 @@ package events
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/kivi-go/kivi/model"
 )
@@ -27,4 +28,31 @@ func (CPUPattern) SymmetryFacts(u *model.Universe) []model.SymmetryFact {
 	}
 	return []model.SymmetryFact{{Rule: "CPUPatternSlotOrder", PodSlotsInOrder: true, Reason: fmt.Sprintf(
 		"CPU patterns queue the owners of %d deployments for the HPA in pod slot order", len(u.Deployments))}}
+}
+
+var _ model.SymmetryBreaker = Drain{}
+
+// SymmetryFacts: a drain names its nodes (and drains them in the event's
+// order). When a disruption budget selects pods, a drain's round of
+// evictions on one node, checked pod slot by pod slot, lets the budget's
+// last allowed disruption go to the lowest slot, so pod slots stay in
+// place, as for the descheduler's evictions.
+func (d Drain) SymmetryFacts(u *model.Universe) []model.SymmetryFact {
+	e := &u.Events[d.event]
+	out := []model.SymmetryFact{{Rule: "DrainTarget", PinnedNodes: slices.Clone(e.Nodes), Reason: "a drain event names the nodes it drains"}}
+	if !e.Drain.DisableEviction && budgetsSelectPods(u) {
+		out = append(out, model.SymmetryFact{Rule: "DrainDisruptionBudgets", PodSlotsInOrder: true, Reason: fmt.Sprintf(
+			"%d PodDisruptionBudget(s) can refuse a drain's slot-ordered evictions part way", len(u.PDBs))})
+	}
+	return out
+}
+
+// budgetsSelectPods: some budget's selector matches some template.
+func budgetsSelectPods(u *model.Universe) bool {
+	for i := range u.PDBs {
+		if slices.Contains(u.PDBs[i].MatchesTemplate, true) {
+			return true
+		}
+	}
+	return false
 }

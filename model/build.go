@@ -581,7 +581,7 @@ func (c *Cluster) compileEvent(e EventDecl, look lookup) (Event, error) {
 	}
 	k, ok := kinds[e.Kind]
 	if !ok {
-		return ev, fmt.Errorf("kind %q (accepted: eventCpuChange, kernelPanic, maintenance, nodeFailure, createTargetDeployment, applyDeployment, createDeployment, scaleDeployment): %w", e.Kind, ErrInvalid)
+		return ev, fmt.Errorf("kind %q (accepted: eventCpuChange, kernelPanic, maintenance, nodeFailure, createTargetDeployment, applyDeployment, createDeployment, scaleDeployment, drain): %w", e.Kind, ErrInvalid)
 	}
 	ev.Kind = k
 	switch e.When {
@@ -595,6 +595,9 @@ func (c *Cluster) compileEvent(e EventDecl, look lookup) (Event, error) {
 	}
 	if e.Replicas != nil && k != ScaleDeployment {
 		return ev, fmt.Errorf("replicas: only scaleDeployment takes a target: %w", ErrInvalid)
+	}
+	if k != Drain && (len(e.Nodes) > 0 || e.TimeoutRetries != 0 || e.DisableEviction || e.Force || e.Uncordon) {
+		return ev, fmt.Errorf("nodes, timeoutRetries, disableEviction, force, uncordon: only drain takes them: %w", ErrInvalid)
 	}
 	switch k {
 	case CPUChange, CreateTargetDeployment:
@@ -618,6 +621,10 @@ func (c *Cluster) compileEvent(e EventDecl, look lookup) (Event, error) {
 	case Maintenance:
 		if ev.Parallel == 0 {
 			ev.Parallel = 1
+		}
+	case Drain:
+		if err := compileDrainDecl(&ev, e, look); err != nil {
+			return ev, err
 		}
 	case ScaleDeployment:
 		if ev.MaxDeployment == 0 {

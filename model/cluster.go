@@ -186,7 +186,7 @@ type DeploymentTemplateDecl struct {
 type EventDecl struct {
 	// Kind is one of eventCpuChange, kernelPanic, maintenance, nodeFailure,
 	// createTargetDeployment, applyDeployment, createDeployment,
-	// scaleDeployment.
+	// scaleDeployment, drain.
 	Kind string `json:"kind"`
 	// When is main (default), first or afterStable.
 	When       string `json:"when,omitempty"`
@@ -206,6 +206,16 @@ type EventDecl struct {
 	// Replicas for scaleDeployment: the target of `kubectl scale
 	// --replicas=N` (one branch) instead of every change up to MaxDelta.
 	Replicas *int `json:"replicas,omitempty"`
+	// Nodes for drain: the nodes `kubectl drain` takes, in order (Node
+	// names a single one; give one of the two), Parallel of them at a
+	// time (default 1).
+	Nodes []string `json:"nodes,omitempty"`
+	// TimeoutRetries, DisableEviction, Force and Uncordon for drain:
+	// model.DrainOptions.
+	TimeoutRetries  int  `json:"timeoutRetries,omitempty"`
+	DisableEviction bool `json:"disableEviction,omitempty"`
+	Force           bool `json:"force,omitempty"`
+	Uncordon        bool `json:"uncordon,omitempty"`
 }
 
 // IntentDecl is an intent with its parameters.

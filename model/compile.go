@@ -107,6 +107,7 @@ func (u *Universe) Compile() error {
 		}
 		t.Fit = fit
 		t.ToleratesNotReady = toleratesNotReady(u.admittedTolerations(t))
+		t.ToleratesUnschedulable = toleratesUnschedulable(t.Tolerations)
 		if err := u.compilePodAffinity(t); err != nil {
 			return fmt.Errorf("pod template %q: %w", t.Name, err)
 		}
@@ -201,6 +202,10 @@ func (u *Universe) Compile() error {
 			}
 			if e.Deployment < 0 || e.Deployment >= e.MaxDeployment {
 				return fmt.Errorf("events[%d] (%s): deployment %d out of 0..%d: %w", i, e.Kind, e.Deployment, e.MaxDeployment-1, ErrInvalid)
+			}
+		case Drain:
+			if err := compileDrain(u, i, e); err != nil {
+				return err
 			}
 		default:
 			return fmt.Errorf("events[%d]: unknown kind %d: %w", i, e.Kind, ErrInvalid)

@@ -11,7 +11,11 @@ func Describe(u *Universe, s *State) string {
 	var b strings.Builder
 	for n := range s.Nodes {
 		req := u.Requested(s, n)
-		fmt.Fprintf(&b, "node %s: %s cpu %d/%d mem %d/%d pods %d", u.Nodes[n].Name, s.Nodes[n].Status,
+		status := s.Nodes[n].Status.String()
+		if s.Nodes[n].Cordoned {
+			status += ",SchedulingDisabled" // as kubectl get nodes shows a cordoned node
+		}
+		fmt.Fprintf(&b, "node %s: %s cpu %d/%d mem %d/%d pods %d", u.Nodes[n].Name, status,
 			req.CPU, u.Nodes[n].CPU, req.Memory, u.Nodes[n].Memory, req.Pods)
 		if used := u.UsedCPU(s, n); used != req.CPU {
 			fmt.Fprintf(&b, " used-cpu %d", used)

@@ -11,7 +11,8 @@ import (
 //
 //	flags byte: bit0 DeschedulerPending, bits1-2 Init, bits 3-5 Atomic
 //	Failed, FailedArg
-//	nodes:  one byte each (status)
+//	nodes:  one byte each (NodeState.Byte: the status, and 0x20 when
+//	        cordoned: models without a drain encode as before)
 //	pods:   one byte each for a Free slot (0); otherwise a header byte
 //	        (phase | wasRunning<<2 | rs<<3 | 1<<4 | hasPattern<<5 |
 //	        usageIsRequest<<6 | packedOwner<<7), the node, the owner and
@@ -42,7 +43,9 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 	}
 	flags |= s.Init<<1 | s.Atomic<<3
 	dst = append(dst, flags, byte(s.Failed), s.FailedArg)
-	dst = append(dst, nodeBytes(s.Nodes)...)
+	for _, n := range s.Nodes {
+		dst = append(dst, n.Byte())
+	}
 	// The pods, the bulk of a state, are written by index into the
 	// capacity grown above.
 	requests := u.templateRequests
@@ -195,7 +198,9 @@ func DecodeInto(s *State, u *Universe, monitors int, enc []byte) error {
 	s.Failed = Failure(r.byte())
 	s.FailedArg = r.byte()
 	s.Nodes = resize(s.Nodes, len(u.Nodes))
-	copy(nodeBytes(s.Nodes), r.bytes(len(s.Nodes)))
+	for i, b := range r.bytes(len(s.Nodes)) {
+		s.Nodes[i] = nodeStateOf(b)
+	}
 	s.Pods = resize(s.Pods, u.PodSlots)
 	rec := &s.decoded
 	rec.u = nil // no record until the whole encoding is read

@@ -6,7 +6,7 @@ import (
 )
 
 // Byte views of the state's slices, for the encoder and decoder's hot
-// paths: comparing, copying and writing pods and nodes as memory. Each
+// paths: comparing, copying and writing pods as memory. Each
 // view is sound only for the layout asserted at the bottom of this file
 // (the build fails if a field moves).
 
@@ -52,16 +52,6 @@ const layoutMismatch = unsafe.Offsetof(PodState{}.Phase) |
 	(unsafe.Offsetof(PodState{}.Template) ^ 5) |
 	(unsafe.Offsetof(PodState{}.Pattern) ^ 6) |
 	(unsafe.Offsetof(PodState{}.CPU) ^ 8) |
-	(unsafe.Sizeof(PodState{}) ^ podBytes) |
-	(unsafe.Sizeof(NodeState{}) ^ 1)
+	(unsafe.Sizeof(PodState{}) ^ podBytes)
 
 var _ [0]byte = [layoutMismatch]byte{}
-
-// nodeBytes views nodes as their status bytes (a NodeState is its one
-// NodeStatus byte).
-func nodeBytes(nodes []NodeState) []byte {
-	if len(nodes) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*byte)(unsafe.Pointer(&nodes[0])), len(nodes))
-}

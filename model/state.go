@@ -33,6 +33,9 @@ func (p *PodState) Active() bool { return p.Phase == Pending || p.Phase == Runni
 // NodeState is the dynamic part of a node.
 type NodeState struct {
 	Status NodeStatus
+	// Cordoned is spec.unschedulable, set by a drain (cordon.go); false
+	// in every model without one.
+	Cordoned bool
 }
 
 // ReplicaSetState is one of a deployment's two ReplicaSet slots. Its

@@ -307,3 +307,9 @@ type WorkerLocal interface {
 type EndChecker interface {
 	ValidEnd(u *Universe, s *State) bool
 }
+
+// StuckExplainer is implemented by EndCheckers that can say, for a state
+// where ValidEnd is false, what they wait for.
+type StuckExplainer interface {
+	StuckReason(u *Universe, s *State) string
+}

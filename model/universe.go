@@ -199,6 +199,9 @@ type PodTemplate struct {
 	// ToleratesNotReady: the pod tolerates the taints the node lifecycle
 	// controller puts on a node that is not Ready (notready.go).
 	ToleratesNotReady bool
+	// ToleratesUnschedulable: the pod tolerates the taint of a cordoned
+	// node (cordon.go).
+	ToleratesUnschedulable bool
 	// PreferredInvalid: a preferred node-affinity term has a value of
 	// invalid syntax, so kube-scheduler's NodeAffinity PreScore fails and
 	// a cycle that scores ends in an error (labelvalues.go).
@@ -394,12 +397,15 @@ const (
 	ApplyDeployment
 	CreateDeployment
 	ScaleDeployment
+	// Drain is `kubectl drain` of one or more nodes (events/drain.go).
+	Drain
 )
 
 var eventNames = map[EventKind]string{
 	CPUChange: "eventCpuChange", KernelPanic: "kernelPanic", Maintenance: "maintenance",
 	NodeFailure: "nodeFailure", CreateTargetDeployment: "createTargetDeployment",
 	ApplyDeployment: "applyDeployment", CreateDeployment: "createDeployment", ScaleDeployment: "scaleDeployment",
+	Drain: "drain",
 }
 
 func (k EventKind) String() string {
@@ -445,11 +451,38 @@ type Event struct {
 	// DeltaUnit scales CPUChange's deltas (default 1): δ·DeltaUnit for δ
 	// in 1..MaxDelta.
 	DeltaUnit int
+	// Drain: Nodes are the nodes drained, in order, Parallel of them at
+	// a time (default 1); Drain carries kubectl drain's options.
+	Nodes []int
+	Drain DrainOptions
 
 	// VarOffset and VarLen locate the event's memory in State.EventVars
 	// (set by Compile).
 	VarOffset, VarLen int
 }
+
+// DrainOptions are the flags of `kubectl drain` that the model tells
+// apart (events/drain.go).
+type DrainOptions struct {
+	// TimeoutRetries is --timeout counted in eviction retries (kubectl
+	// retries a refused eviction every 5 s): the drain of a node gives up
+	// when an eviction is still refused after that many retries. 0 is
+	// kubectl's default --timeout=0s: retry for ever.
+	TimeoutRetries int
+	// DisableEviction (--disable-eviction) deletes the pods instead of
+	// evicting them: no PodDisruptionBudget is consulted.
+	DisableEviction bool
+	// Force (--force) drains nodes with pods that no controller owns;
+	// without it such a pod fails the drain before anything is evicted.
+	Force bool
+	// Uncordon: once a node is drained, `kubectl uncordon` makes it
+	// schedulable again (the upgrade it was drained for is done).
+	Uncordon bool
+}
+
+// MaxDrainRetries bounds DrainOptions.TimeoutRetries (one byte of event
+// memory per node counts them).
+const MaxDrainRetries = 100
 
 // TieBreak is how the scheduler picks among nodes with equal top score.
 type TieBreak uint8

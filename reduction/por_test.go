@@ -77,6 +77,7 @@ func porProblems(t testing.TB) []porProblem {
 	out = append(out, nodeUtilizationProblems(t)...)
 	out = append(out, pdbProblems(t)...)
 	out = append(out, deschedulePluginProblems(t)...)
+	out = append(out, drainProblems(t)...)
 	return append(out, lifecycleProblems(t)...)
 }
 

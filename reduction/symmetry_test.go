@@ -116,6 +116,7 @@ func symmetricClusters(t testing.TB) []symCluster {
 	out = append(out, nodeUtilizationClusters(t)...)
 	out = append(out, pdbClusters(t)...)
 	out = append(out, deschedulePluginClusters(t)...)
+	out = append(out, drainClusters(t)...)
 	// Two deployments (every built-in case has one): the kubelet queue's
 	// owner order and the pod rules for several owners.
 	for _, tc := range []struct {

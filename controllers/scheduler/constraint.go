@@ -27,8 +27,9 @@ type constraint struct {
 	absent bool
 	// honorTaints: the node taints policy is Honor, so a node that is not
 	// Ready is excluded unless the pod tolerates the not-ready taints
-	// (toleratesNotReady; see includes).
-	honorTaints, toleratesNotReady bool
+	// (toleratesNotReady), and a cordoned node unless it tolerates the
+	// unschedulable taint (toleratesUnschedulable; see includes).
+	honorTaints, toleratesNotReady, toleratesUnschedulable bool
 	// self: the incoming pod matches its own selector.
 	self bool
 	// nodeValue[n] is node n's value id for the key (0 = absent).
@@ -58,11 +59,17 @@ func (k *constraint) counts(t, tmpl int) bool {
 
 // includes reports whether node n passes the constraint's node inclusion
 // policies (NodeAffinityPolicy, NodeTaintsPolicy) in state s: the static
-// part (eligible), and readiness under NodeTaintsPolicy Honor, since a
-// node that is not Ready carries the lifecycle controller's not-ready
-// taints, which count unless the pod tolerates them.
+// part (eligible), and the dynamic taints under NodeTaintsPolicy Honor.
 func (k *constraint) includes(s *model.State, n int) bool {
-	return k.eligible[n] && (!k.honorTaints || k.toleratesNotReady || s.Nodes[n].Status == model.Ready)
+	return k.eligible[n] && !k.taintedNow(s.Nodes[n])
+}
+
+// taintedNow reports whether, under NodeTaintsPolicy Honor, a node in
+// state st carries a taint of the state that the pod does not tolerate:
+// the lifecycle controller's not-ready taints on a node that is not
+// Ready, its unschedulable taint on a cordoned node.
+func (k *constraint) taintedNow(st model.NodeState) bool {
+	return k.honorTaints && (st.Status != model.Ready && !k.toleratesNotReady || st.Cordoned && !k.toleratesUnschedulable)
 }
 
 // value returns node n's value id for the constraint's key (0 = absent).
@@ -100,6 +107,7 @@ func systemDefault(u *model.Universe, t *model.PodTemplate, name string, maxSkew
 // is absent) and the static inclusion policies for pods of template t.
 func (k *constraint) resolveNodes(u *model.Universe, t *model.PodTemplate, honorAffinity bool) {
 	k.toleratesNotReady = t.ToleratesNotReady
+	k.toleratesUnschedulable = t.ToleratesUnschedulable
 	k.nodeValue = make([]model.ValueID, len(u.Nodes))
 	k.eligible = make([]bool, len(u.Nodes))
 	for n := range u.Nodes {

@@ -27,7 +27,7 @@ import (
 // template and whether it is owned (which selects its constraint set),
 // then per node and template the one-byte counts of bound pods in four
 // classes (bit 0: terminating, bit 1: not counted for the incoming pod's
-// owner, the classes countPods tells apart), then the node statuses.
+// owner, the classes countPods tells apart), then the node states (status and cordon).
 func (c *cycle) buildKey() {
 	key, T := c.startKey(), len(c.u.Templates)
 	sameOwner, owner := c.set.sameOwner, c.p.Owner
@@ -58,7 +58,7 @@ func (c *cycle) startKey() []byte {
 		c.key[1] = 1
 	}
 	for i, st := range c.s.Nodes {
-		c.key[n-N+i] = byte(st.Status)
+		c.key[n-N+i] = st.Byte()
 	}
 	return c.key
 }

@@ -68,6 +68,7 @@ func changeForMemo(t *rapid.T, u *model.Universe, s *model.State) {
 	default:
 		n := rapid.IntRange(0, len(s.Nodes)-1).Draw(t, "node")
 		s.Nodes[n].Status = rapid.SampledFrom([]model.NodeStatus{model.Ready, model.NotReady, model.Unhealthy}).Draw(t, "status")
+		s.Nodes[n].Cordoned = rapid.Bool().Draw(t, "cordoned")
 	}
 }
 

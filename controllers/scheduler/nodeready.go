@@ -7,7 +7,10 @@ import "github.com/kivi-go/kivi/model"
 // node.kubernetes.io/not-ready, NoSchedule and NoExecute), which is how
 // TaintToleration judges such a node upstream; Kivi filters not-Ready
 // nodes whatever the pod tolerates. It also stands in for
-// NodeUnschedulable, whose cordon flag the model does not have.
+// NodeUnschedulable, which runs first upstream: a cordoned node
+// (model.NodeState.Cordoned) rejects a pod that does not tolerate
+// node.kubernetes.io/unschedulable:NoSchedule. A node cordoned in a
+// manifest carries that taint statically, which TaintToleration judges.
 type nodeReady struct{}
 
 func (nodeReady) Name() string { return "NodeReady" }
@@ -15,7 +18,13 @@ func (nodeReady) Name() string { return "NodeReady" }
 // reasonNotReady is TaintToleration's reason, naming the implied taint.
 const reasonNotReady = "node(s) had untolerated taint(s) {node.kubernetes.io/not-ready}"
 
+// reasonUnschedulable is NodeUnschedulable's reason (ErrReasonUnschedulable).
+const reasonUnschedulable = "node(s) were unschedulable"
+
 func (nodeReady) Filter(c *cycle, n int) Status {
+	if c.u.Unschedulable(c.s, n, c.t) {
+		return reject(UnschedulableAndUnresolvable, reasonUnschedulable)
+	}
 	if c.s.Nodes[n].Status != model.Ready && !c.t.ToleratesNotReady {
 		return reject(UnschedulableAndUnresolvable, reasonNotReady)
 	}

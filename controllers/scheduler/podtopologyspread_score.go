@@ -2,8 +2,6 @@ package scheduler
 
 import (
 	"math"
-
-	"github.com/kivi-go/kivi/model"
 )
 
 // podTopologySpreadScore prefers nodes whose domains hold fewer matching
@@ -64,9 +62,9 @@ func (podTopologySpreadScore) PreScore(c *cycle) bool {
 		c.softWeight[i] = c.logPlus2(float64(size))
 		// The matching pods of every domain, over all nodes the
 		// constraint includes.
-		match, eligible, states, honorTaints := c.match[k.row*N:(k.row+1)*N], k.eligible[:N], c.s.Nodes[:N], k.honorTaints && !k.toleratesNotReady
+		match, eligible, states := c.match[k.row*N:(k.row+1)*N], k.eligible[:N], c.s.Nodes[:N]
 		for n, hasKeys := range softKeys[:N] {
-			if requireAll && !hasKeys || !eligible[n] || honorTaints && states[n].Status != model.Ready {
+			if requireAll && !hasKeys || !eligible[n] || k.taintedNow(states[n]) {
 				continue
 			}
 			if d := &dom[values[n]]; *d >= 0 {

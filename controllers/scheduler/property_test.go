@@ -106,12 +106,13 @@ func genCluster(t *rapid.T) (*model.Universe, *model.State) {
 	}
 	for n := range s.Nodes {
 		s.Nodes[n].Status = rapid.SampledFrom([]model.NodeStatus{model.Ready, model.Ready, model.NotReady, model.Unhealthy}).Draw(t, "status")
+		s.Nodes[n].Cordoned = rapid.IntRange(0, 3).Draw(t, "cordoned") == 0
 	}
 	return u, s
 }
 
 // mutate makes one small change to s: a pod's phase, node, owner or
-// template, a node's status, or a pod's CPU usage (which no cycle reads),
+// template, a node's status and cordon, or a pod's CPU usage (which no cycle reads),
 // so that consecutive questions to a cycle differ in one field.
 func mutate(t *rapid.T, u *model.Universe, s *model.State) {
 	p := &s.Pods[rapid.IntRange(0, len(s.Pods)-1).Draw(t, "mutatedPod")]
@@ -127,6 +128,7 @@ func mutate(t *rapid.T, u *model.Universe, s *model.State) {
 	case 4:
 		n := rapid.IntRange(0, len(s.Nodes)-1).Draw(t, "mutatedNode")
 		s.Nodes[n].Status = rapid.SampledFrom([]model.NodeStatus{model.Ready, model.NotReady, model.Unhealthy}).Draw(t, "status")
+		s.Nodes[n].Cordoned = rapid.IntRange(0, 3).Draw(t, "cordoned") == 0
 	default:
 		p.CPU++
 	}

@@ -142,6 +142,7 @@ func referenceConstraints(u *model.Universe, p model.PodState) constraintSet {
 // template t.
 func referenceNodes(u *model.Universe, t *model.PodTemplate, k *constraint, honorAffinity bool) {
 	k.toleratesNotReady = t.ToleratesNotReady
+	k.toleratesUnschedulable = t.ToleratesUnschedulable
 	for n := range u.Nodes {
 		v := model.ValueID(0)
 		if !k.absent {

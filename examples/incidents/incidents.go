@@ -88,6 +88,10 @@ func List() []Incident {
 			"RemovePodsViolatingNodeAffinity evicts for a preferred node that has no room: the pod comes back to a standard node, forever", "descheduler (RemovePodsViolatingNodeAffinity, preferred)", "no_oscillation_eviction"},
 		{"noexecute-toleration-seconds-loop", "https://github.com/kubernetes/kubernetes/issues/117520",
 			"pods tolerating a NoExecute taint for 10 s are scheduled onto the tainted node and evicted again and again", "scheduler and taint manager (NoExecute with tolerationSeconds)", "no_oscillation_eviction"},
+		{"drain-blocked-by-pdb", "https://github.com/kubernetes/kubernetes/issues/66811",
+			"a PodDisruptionBudget with minAvailable = replicas refuses every eviction: kubectl drain waits for ever, the node upgrade stalls", "kubectl drain against a PodDisruptionBudget (Eviction API)", "valid_end_state"},
+		{"drain-takes-app-down", "https://github.com/kubernetes/kubernetes/issues/31487",
+			"draining nodes one at a time without a PodDisruptionBudget evicts both replicas of a deployment: 0 replicas", "kubectl drain without a PodDisruptionBudget", "replica_num_always_meet_exp"},
 	}
 }
 

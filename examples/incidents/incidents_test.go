@@ -271,6 +271,26 @@ var traceChecks = map[string]func(t *testing.T, lines, loop []string){
 		}
 		wantLast(t, lines, "fewer replicas than its minimum (HPA minReplicas, or spec.replicas): 0, minimum 1")
 	},
+	// "kubectl drain got stuck": the drain of the node running web's only
+	// replica is refused (429) by the budget, and nothing ever changes
+	// that: the cluster stops with the drain waiting.
+	"drain-blocked-by-pdb": func(t *testing.T, lines, _ []string) {
+		wantLast(t, lines, `kubectl drain node-a: error when evicting pods/"web-1" (will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget. The disruption budget web needs 1 healthy pods and has 1 currently`)
+		if len(matching(lines, `node/node-a drained`)) != 0 {
+			t.Errorf("node-a should never be drained")
+		}
+	},
+	// "Watch as one of my deployments gets fully killed": node-a is
+	// drained and uncordoned, then node-b's drain evicts the last replica
+	// before any replacement runs.
+	"drain-takes-app-down": func(t *testing.T, lines, _ []string) {
+		u := firstIndex(lines, `\[kubectl\] kubectl uncordon node-a`)
+		b := firstIndex(lines, `\[kubectl\] kubectl drain node-b: evicting pod api-\d`)
+		if u < 0 || b < u {
+			t.Errorf("want node-a drained and uncordoned before node-b's drain evicts (%d, %d)", u, b)
+		}
+		wantLast(t, lines, "fewer replicas than expected: 0, expected 1")
+	},
 }
 
 func TestIncidents(t *testing.T) {

@@ -52,7 +52,8 @@ var intentKeys = []string{"name", "params", "para"}
 // eventKeys are the keys of one event in model.EventDecl's spelling, and
 // kiviEventKeys in Kivi's.
 var (
-	eventKeys     = []string{"kind", "when", "deployment", "node", "template", "manifest", "parallel", "maxDelta", "replicas", "maxDeployment"}
+	eventKeys = []string{"kind", "when", "deployment", "node", "template", "manifest", "parallel", "maxDelta", "replicas", "maxDeployment",
+		"nodes", "timeoutRetries", "disableEviction", "force", "uncordon"}
 	kiviEventKeys = []string{"name", "para", "after_stable", "first", "priority"}
 )
 
@@ -67,6 +68,7 @@ var eventParams = map[string][]string{
 	"applyDeployment":        {"manifest", "template"},
 	"createDeployment":       {"manifest", "template"},
 	"scaleDeployment":        {"deployment", "replicas", "maxDelta", "maxDeployment"},
+	"drain":                  {"node", "nodes", "parallel", "timeoutRetries", "disableEviction", "force", "uncordon"},
 }
 
 // requiredParam is the parameter without which an event kind means
@@ -307,7 +309,21 @@ func (r *intentsReader) event(path string, v any) (model.EventDecl, error) {
 		case "manifest":
 			ed.Template, err = r.applyManifest(kp, val, kind)
 		case "parallel":
-			ed.Parallel, err = r.count(kp, val, 1, max(len(r.nodes), 1), "nodes maintained at once")
+			what := "nodes maintained at once"
+			if kind == "drain" {
+				what = "nodes drained at once"
+			}
+			ed.Parallel, err = r.count(kp, val, 1, max(len(r.nodes), 1), what)
+		case "nodes":
+			ed.Nodes, err = r.nodeList(kp, val)
+		case "timeoutRetries":
+			ed.TimeoutRetries, err = r.count(kp, val, 0, model.MaxDrainRetries, "retries of a refused eviction before the drain gives up, 0 for none (kubectl's default: no timeout)")
+		case "disableEviction":
+			ed.DisableEviction, err = r.flag(kp, val)
+		case "force":
+			ed.Force, err = r.flag(kp, val)
+		case "uncordon":
+			ed.Uncordon, err = r.flag(kp, val)
 		case "maxDelta":
 			ed.MaxDelta, err = r.count(kp, val, 1, 1000, "the largest change")
 		case "replicas":
@@ -328,6 +344,11 @@ func (r *intentsReader) event(path string, v any) (model.EventDecl, error) {
 	}
 	if slices.Contains(needsSpec, kind) && ed.Template == "" {
 		return ed, r.a.errorf(path, "%s needs the new Deployment (accepted: %s)", kind, r.acceptedFor("manifest"))
+	}
+	if kind == "drain" {
+		if err := r.checkDrain(path, ed); err != nil {
+			return ed, err
+		}
 	}
 	if kind == "scaleDeployment" {
 		if ed.Replicas != nil && ed.MaxDelta != 0 {
@@ -529,7 +550,7 @@ func plainNumbers(m map[string]any) map[string]any {
 }
 
 var eventKinds = []string{"eventCpuChange", "kernelPanic", "maintenance", "nodeFailure", "createTargetDeployment",
-	"applyDeployment", "createDeployment", "scaleDeployment"}
+	"applyDeployment", "createDeployment", "scaleDeployment", "drain"}
 
 // eventDecl converts one Kivi event entry. deployments are the model's
 // deployment names in order (para integers are 1-based positions, names
@@ -610,12 +631,24 @@ func eventDecl(a at, path string, e kiviEvent, deployments []string) (model.Even
 				ed.Parallel, err = intArg(kp, v, "the number of nodes maintained at once")
 			case k == "maxDelta" && (e.Name == "eventCpuChange" || e.Name == "scaleDeployment"):
 				ed.MaxDelta, err = intArg(kp, v, "the largest change, ≥ 1, in model units (millicores for CPU)")
-			case k == "node" && e.Name == "nodeFailure":
+			case k == "node" && (e.Name == "nodeFailure" || e.Name == "drain"):
 				s, ok := v.(string)
 				if !ok {
 					return ed, a.errorf(kp, "%s (accepted: a node name)", describeValue(v))
 				}
 				ed.Node = s
+			case k == "nodes" && e.Name == "drain":
+				list, ok := v.([]any)
+				if !ok || len(list) == 0 {
+					return ed, a.errorf(kp, "%s (accepted: a list of node names)", describeValue(v))
+				}
+				for j, x := range list {
+					name, ok := x.(string)
+					if !ok {
+						return ed, a.errorf(fmt.Sprintf("%s[%d]", kp, j), "%s (accepted: a node name)", describeValue(x))
+					}
+					ed.Nodes = append(ed.Nodes, name)
+				}
 			case k == "template" && (e.Name == "applyDeployment" || e.Name == "createDeployment"):
 				s, ok := v.(string)
 				if !ok {
@@ -645,6 +678,7 @@ var kiviParams = map[string]string{
 	"applyDeployment":        "{template: NAME}",
 	"createDeployment":       "{template: NAME}",
 	"scaleDeployment":        "{maxDelta: N}",
+	"drain":                  "{node: NAME}, or {nodes: [NAME, …]}",
 }
 
 // cpuChangeSteps is how many different amounts a CPU change explores.

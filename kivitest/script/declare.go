@@ -274,12 +274,14 @@ func (e *Env) deploymentTemplate(c Command) (string, error) {
 }
 
 var eventKinds = []model.EventKind{model.CPUChange, model.KernelPanic, model.Maintenance, model.NodeFailure,
-	model.CreateTargetDeployment, model.ApplyDeployment, model.CreateDeployment, model.ScaleDeployment}
+	model.CreateTargetDeployment, model.ApplyDeployment, model.CreateDeployment, model.ScaleDeployment, model.Drain}
 
 // event kind=K [slot=first|main|afterStable] [deployment=D] [node=N]
-// [deployment-template=X] [parallel=P] [max-deployment=M] [max-delta=δ]:
+// [deployment-template=X] [parallel=P] [max-deployment=M] [max-delta=δ]
+// [nodes=N,…] [timeout-retries=R] [disable-eviction] [force] [uncordon]:
 // the kinds are Kivi's; absent references are the first
-// deployment, node and deployment template.
+// deployment, node and deployment template. A drain takes nodes= (or
+// node=, one node) and kubectl drain's options.
 func (e *Env) event(c Command) (string, error) {
 	var ev model.Event
 	kind, ok := "", false
@@ -328,8 +330,34 @@ func (e *Env) event(c Command) (string, error) {
 			return "", err
 		}
 	}
+	if ev.Kind == model.Drain {
+		if err := e.drainEvent(c, &ev); err != nil {
+			return "", err
+		}
+	}
 	e.b.AddEvent(ev)
 	return "", nil
+}
+
+// drainEvent reads a drain's nodes and options.
+func (e *Env) drainEvent(c Command, ev *model.Event) error {
+	names := strings.Split(c.Arg("nodes", c.Arg("node", "")), ",")
+	if names[0] == "" {
+		return fmt.Errorf("a drain needs nodes=N,… or node=N")
+	}
+	for _, name := range names {
+		n, err := e.nodeIndex(name)
+		if err != nil {
+			return err
+		}
+		ev.Nodes = append(ev.Nodes, n)
+	}
+	r, err := intArg(c, "timeout-retries", 0)
+	if err != nil {
+		return err
+	}
+	ev.Drain = model.DrainOptions{TimeoutRetries: r, DisableEviction: c.Has("disable-eviction"), Force: c.Has("force"), Uncordon: c.Has("uncordon")}
+	return nil
 }
 
 // descheduler-profile name=P plugins=A,B [constraints=hard|soft|all]

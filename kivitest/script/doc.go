@@ -25,7 +25,7 @@
 //	deployment name=D template=T [replicas=1] [strategy=RollingUpdate|Recreate] [max-surge=25%] [max-unavailable=25%] [hpa=min:max:targetCPUPercent] [inactive]
 //	config name=C template=T [strategy=..] [max-surge=..] [max-unavailable=..]   another spec for apply (each deployment's own config is named after it)
 //	deployment-template name=X config=C [hpa=-1] [replicas=R]                    a manifest the apply and create events submit
-//	event kind=K [slot=main|first|afterStable] [deployment=D] [node=N] [deployment-template=X] [parallel=P] [max-deployment=M] [max-delta=δ]
+//	event kind=K [slot=main|first|afterStable] [deployment=D] [node=N] [deployment-template=X] [parallel=P] [max-deployment=M] [max-delta=δ] [nodes=N,…] [timeout-retries=R] [disable-eviction] [force] [uncordon]
 //	descheduler-profile name=P plugins=RemoveDuplicates,RemovePodsViolatingTopologySpreadConstraint,LowNodeUtilization,HighNodeUtilization [constraints=hard|soft|all] [node-fit=false] [topology-balance-node-fit=true] [evict-system-critical-pods=false]
 //	    [low-thresholds=cpu:20,memory:20,pods:20 low-targets=… [low-deviation=false] [low-number-of-nodes=0] [low-node-limit=N]]   LowNodeUtilization's args
 //	    [high-thresholds=… [high-number-of-nodes=0] [high-only-thresholding=false]]                                           HighNodeUtilization's args

@@ -60,7 +60,7 @@
 // taint-manager queues,
 // and whether a no-feasible-node failure names it. Then the movable nodes
 // of each class are sorted by a signature of everything a future step can
-// read of the node: its status, its kernel-panic and maintenance memory,
+// read of the node: its status and cordon, its kernel-panic and maintenance memory,
 // its position in the node-controller queue, whether a kernel-panic
 // failure names it, and the sorted multiset of its pods' content keys
 // (with pods fixed: the pods by slot). Finally the pod slots are sorted by

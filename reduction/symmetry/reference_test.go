@@ -53,7 +53,7 @@ func referenceKey(s *model.State, i int, kubeletSet bool) []byte {
 
 // referenceSignature is node n's signature with full key bytes.
 func referenceSignature(c *Canonicalizer, s *model.State, n int) []byte {
-	b := []byte{byte(s.Nodes[n].Status)}
+	b := []byte{s.Nodes[n].Byte()}
 	b = c.layout.appendNode(b, s, n)
 	pos := byte(notQueued)
 	if j := slices.Index(s.Queues[model.NodeControllerQueue], uint8(n)); j >= 0 {
@@ -193,6 +193,7 @@ func randomState(t *rapid.T, c *Canonicalizer) *model.State {
 	s := &model.State{Nodes: make([]model.NodeState, N), Pods: make([]model.PodState, P)}
 	for n := range s.Nodes {
 		s.Nodes[n].Status = model.NodeStatus(rapid.IntRange(0, 1).Draw(t, "status"))
+		s.Nodes[n].Cordoned = rapid.IntRange(0, 3).Draw(t, "cordoned") == 0
 	}
 	odd := rapid.Bool().Draw(t, "odd")
 	for i := range s.Pods {

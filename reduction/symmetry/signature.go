@@ -58,7 +58,7 @@ func (c *Canonicalizer) signatures(w *scratch, s *model.State, ranks []uint8) *n
 		for _, n := range block {
 			start := len(buf)
 			g.start[n] = start
-			buf = append(buf, byte(s.Nodes[n].Status))
+			buf = append(buf, s.Nodes[n].Byte())
 			buf = c.layout.appendNode(buf, s, n)
 			buf = append(buf, queuePosition(s.Queues[model.NodeControllerQueue], n))
 			failed := byte(0)

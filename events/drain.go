@@ -1,0 +1,377 @@
+package events
+
+import "github.com/kivi-go/kivi/model"
+
+// Program counter of one drained node (event memory byte 1+2k for the
+// k-th node of the event; byte 2+2k counts its refused retries, byte 0 is
+// the position of the next node to start).
+const (
+	drainIdle     uint8 = iota // not started
+	drainEvicting              // cordoned; evicting its pods, or waiting for them to go
+	drainDrained               // drained; waiting to be uncordoned (with Uncordon only)
+	drainDone                  // drained (and uncordoned, with Uncordon)
+	drainFailed                // the drain gave up: the node stays cordoned
+)
+
+// DrainRetryDelay is kubectl drain's wait before it retries a refused
+// eviction (EvictErrorRetryDelay), printed in the trace: the model counts
+// retries, it has no clock.
+const DrainRetryDelay = "5s"
+
+// Drain is `kubectl drain` (k8s.io/kubectl pkg/drain) of the event's
+// nodes, in order, Parallel of them at a time, as an operator's upgrade
+// script runs it; its sub-actors are the nodes. The drain of one node:
+//
+//   - cordons it (spec.unschedulable: the scheduler's NodeUnschedulable
+//     filter keeps new pods off unless they tolerate
+//     node.kubernetes.io/unschedulable) and lists its pods; a pod that no
+//     controller owns fails the drain there unless Force is set, as
+//     kubectl's unreplicated filter does; the same step makes the first
+//     round of evictions;
+//   - evicts every active pod bound to the node through the Eviction API
+//     (model.Universe.CheckEviction: the PodDisruptionBudgets), in one
+//     step, pod slot by pod slot, each check seeing the evictions before
+//     it (the goroutines of evictPods fire at once); with DisableEviction
+//     it deletes them instead and no budget is consulted. An eviction the
+//     budget refuses (429) is retried: the step is enabled again as soon
+//     as some eviction would be allowed, at whatever point of the
+//     controllers' work, so that the exploration covers every moment the
+//     5 s retry can land; a refusal that persists is a retry interval
+//     passing, which the model lets happen only when the cluster is
+//     quiescent (as the HPA's time passes), and counts against
+//     TimeoutRetries; the drain gives up when they are used up ("global
+//     timeout reached"). Without a timeout (kubectl's default) the drain
+//     waits: nothing changes until some eviction would be allowed, and a
+//     cluster that stops there is not a valid end (ValidEnd). An eviction
+//     answered 500 (two budgets select the pod) fails the drain, as
+//     kubectl gives up on errors other than 429;
+//   - is done once no pod is left on the node to evict and none is
+//     terminating there (waitForDelete); with Uncordon, a later step
+//     uncordons the node (the upgrade is done).
+//
+// A drain that failed starts no further node, as a script stopping at
+// kubectl's error. What of kubectl drain the model leaves out
+// (DaemonSets, mirror pods, emptyDir, grace periods, the listing done
+// once) is in docs/divergences.md.
+type Drain struct {
+	event int
+}
+
+var (
+	_ model.Process    = Drain{}
+	_ model.EndChecker = Drain{}
+)
+
+func (Drain) Name() string { return "drain" }
+
+func (d Drain) Enabled(u *model.Universe, s *model.State) bool {
+	e := &u.Events[d.event]
+	if !mayMove(slotOf(e), s) {
+		return false
+	}
+	return anyEnabled(len(e.Nodes), func(k int) bool { return d.nodeEnabled(u, s, k) })
+}
+
+// Step lets one enabled node's drain move, the nodes in the event's
+// order.
+func (d Drain) Step(tx *model.Tx, s *model.State) {
+	u := tx.U
+	e := &u.Events[d.event]
+	k := chooseEnabled(tx, len(e.Nodes), func(k int) bool { return d.nodeEnabled(u, s, k) })
+	defer afterStep(u, s, d.event)
+	if k < 0 {
+		return
+	}
+	mem := vars(u, s, d.event)
+	switch mem[1+2*k] {
+	case drainIdle:
+		d.cordon(tx, s, k)
+	case drainEvicting:
+		d.evict(tx, s, k)
+	case drainDrained:
+		d.uncordon(tx, s, k)
+	}
+}
+
+// nodeEnabled says whether the drain of the event's k-th node can move.
+func (d Drain) nodeEnabled(u *model.Universe, s *model.State, k int) bool {
+	e := &u.Events[d.event]
+	mem := vars(u, s, d.event)
+	switch mem[1+2*k] {
+	case drainIdle:
+		return int(mem[0]) == k && drainsInFlight(mem) < e.Parallel && !drainHasFailed(mem)
+	case drainEvicting:
+		switch st, _ := d.evictionState(u, s, e.Nodes[k]); st {
+		case evictionsPossible:
+			return true
+		case evictionsRefused:
+			return e.Drain.TimeoutRetries > 0 && s.ControllerAndHPAQueuesEmpty()
+		case nodeEmpty:
+			return true
+		}
+		return false
+	case drainDrained:
+		return true
+	}
+	return false
+}
+
+// drainsInFlight counts the nodes cordoned and not yet done.
+func drainsInFlight(mem []uint8) int {
+	busy := 0
+	for k := 1; k < len(mem); k += 2 {
+		if pc := mem[k]; pc == drainEvicting || pc == drainDrained {
+			busy++
+		}
+	}
+	return busy
+}
+
+func drainHasFailed(mem []uint8) bool {
+	for k := 1; k < len(mem); k += 2 {
+		if mem[k] == drainFailed {
+			return true
+		}
+	}
+	return false
+}
+
+// drainFinished: every node has been drained (and uncordoned).
+func drainFinished(mem []uint8) bool {
+	for k := 1; k < len(mem); k += 2 {
+		if mem[k] != drainDone {
+			return false
+		}
+	}
+	return true
+}
+
+// evictionState is where the drain of a node stands.
+type evictionState uint8
+
+const (
+	// evictionsPossible: some pod left to evict would be evicted (or
+	// deleted), or its eviction fails for good (500).
+	evictionsPossible evictionState = iota
+	// evictionsRefused: every pod left to evict is refused by its
+	// disruption budget (429).
+	evictionsRefused
+	// podsTerminating: nothing left to evict; some pod is still
+	// terminating on the node.
+	podsTerminating
+	// nodeEmpty: the node is drained.
+	nodeEmpty
+)
+
+// evictionState reports where the drain of node n stands in s and, for
+// evictionsRefused, the first refused pod.
+func (d Drain) evictionState(u *model.Universe, s *model.State, n int) (evictionState, int) {
+	opts := u.Events[d.event].Drain
+	refused, terminating := -1, false
+	for p := range s.Pods {
+		pod := &s.Pods[p]
+		if pod.NodeOf() != n {
+			continue
+		}
+		if pod.Phase == model.Terminating {
+			terminating = true
+		}
+		if !pod.Active() {
+			continue
+		}
+		if opts.DisableEviction || u.CheckEviction(s, p).Outcome != model.EvictionBudgetExhausted {
+			return evictionsPossible, -1
+		}
+		if refused < 0 {
+			refused = p
+		}
+	}
+	switch {
+	case refused >= 0:
+		return evictionsRefused, refused
+	case terminating:
+		return podsTerminating, -1
+	}
+	return nodeEmpty, -1
+}
+
+// cordon starts the drain of the event's k-th node: kubectl cordons it,
+// lists its pods, refusing a pod that no controller owns without --force,
+// and sends the first eviction of each at once, so that a refusal is in
+// the trace even when the drain then waits for ever.
+func (d Drain) cordon(tx *model.Tx, s *model.State, k int) {
+	u := tx.U
+	e := &u.Events[d.event]
+	mem := vars(u, s, d.event)
+	n := e.Nodes[k]
+	name := u.Nodes[n].Name
+	mem[0]++
+	mem[1+2*k] = drainEvicting
+	if !s.Nodes[n].Cordoned {
+		s.Nodes[n].Cordoned = true
+		if tx.Tracing() {
+			tx.Log(KubectlComponent, "kubectl drain %s: node/%s cordoned", name, name)
+		}
+	}
+	if !e.Drain.Force {
+		for p := range s.Pods {
+			if pod := &s.Pods[p]; pod.NodeOf() == n && pod.Active() && pod.Owner == 0 {
+				mem[1+2*k] = drainFailed
+				if tx.Tracing() {
+					tx.Log(KubectlComponent, "kubectl drain %s: error: cannot delete Pods that declare no controller (use --force to override): %s",
+						name, s.PodRef(p))
+				}
+				return
+			}
+		}
+	}
+	d.evictRound(tx, s, k)
+}
+
+// evict is one round of the drain of the event's k-th node: the
+// evictions (or deletions) of every pod left on it, a retry interval
+// passing while every eviction is refused, or the node found drained.
+func (d Drain) evict(tx *model.Tx, s *model.State, k int) {
+	u := tx.U
+	e := &u.Events[d.event]
+	mem := vars(u, s, d.event)
+	n := e.Nodes[k]
+	name := u.Nodes[n].Name
+	switch st, refused := d.evictionState(u, s, n); st {
+	case nodeEmpty:
+		if tx.Tracing() {
+			tx.Log(KubectlComponent, "kubectl drain %s: node/%s drained", name, name)
+		}
+		mem[1+2*k] = drainDone
+		if e.Drain.Uncordon {
+			mem[1+2*k] = drainDrained
+		}
+	case evictionsRefused:
+		// A retry interval passes with every eviction refused.
+		mem[2+2*k]++
+		why := u.CheckEviction(s, refused).Reason(u)
+		if int(mem[2+2*k]) >= e.Drain.TimeoutRetries {
+			mem[1+2*k] = drainFailed
+			if tx.Tracing() {
+				tx.Log(KubectlComponent, "kubectl drain %s: error when evicting pods/\"%s\": global timeout reached after %d retries: %s",
+					name, s.PodRef(refused), mem[2+2*k], why)
+			}
+			return
+		}
+		if tx.Tracing() {
+			tx.Log(KubectlComponent, "kubectl drain %s: error when evicting pods/\"%s\" (will retry after %s): %s",
+				name, s.PodRef(refused), DrainRetryDelay, why)
+		}
+	case evictionsPossible:
+		d.evictRound(tx, s, k)
+	}
+}
+
+// evictRound evicts (or deletes) every active pod on the event's k-th
+// node in slot order, each eviction checked against the state the ones
+// before it left.
+func (d Drain) evictRound(tx *model.Tx, s *model.State, k int) {
+	u := tx.U
+	e := &u.Events[d.event]
+	n := e.Nodes[k]
+	name := u.Nodes[n].Name
+	for p := range s.Pods {
+		pod := &s.Pods[p]
+		if pod.NodeOf() != n || !pod.Active() {
+			continue
+		}
+		if e.Drain.DisableEviction {
+			if tx.Tracing() {
+				tx.Log(KubectlComponent, "kubectl drain %s: deleting pod %s", name, s.PodRef(p))
+			}
+			s.RequestDeletion(p)
+			continue
+		}
+		switch ev := u.CheckEviction(s, p); ev.Outcome {
+		case model.EvictionAllowed:
+			if tx.Tracing() {
+				tx.Log(KubectlComponent, "kubectl drain %s: evicting pod %s", name, s.PodRef(p))
+			}
+			s.RequestDeletion(p)
+		case model.EvictionBudgetExhausted:
+			if tx.Tracing() {
+				tx.Log(KubectlComponent, "kubectl drain %s: error when evicting pods/\"%s\" (will retry after %s): %s",
+					name, s.PodRef(p), DrainRetryDelay, ev.Reason(u))
+			}
+		default:
+			// Not a 429: kubectl gives up on the pod, and the drain
+			// fails once the other evictions are through.
+			if tx.Tracing() {
+				tx.Log(KubectlComponent, "kubectl drain %s: error when evicting pods/\"%s\": %s", name, s.PodRef(p), ev.Reason(u))
+			}
+			vars(u, s, d.event)[1+2*k] = drainFailed
+		}
+	}
+}
+
+// uncordon ends the drain of the event's k-th node: `kubectl uncordon`
+// once its upgrade is done.
+func (d Drain) uncordon(tx *model.Tx, s *model.State, k int) {
+	u := tx.U
+	n := u.Events[d.event].Nodes[k]
+	s.Nodes[n].Cordoned = false
+	vars(u, s, d.event)[1+2*k] = drainDone
+	if u.Descheduler != nil {
+		// The descheduler runs periodically: its next cycle sees the
+		// node schedulable again (and empty).
+		s.DeschedulerPending = true
+	}
+	if tx.Tracing() {
+		tx.Log(KubectlComponent, "kubectl uncordon %s: node/%s uncordoned", u.Nodes[n].Name, u.Nodes[n].Name)
+	}
+}
+
+// ValidEnd: a drain is a valid end once every node is drained (and
+// uncordoned), or when it never started and may not (its slot's phase
+// did not come). A drain waiting for an eviction
+// that its budget refuses, or for a node still to start, or one that
+// gave up, is not: the nodes are not drained.
+func (d Drain) ValidEnd(u *model.Universe, s *model.State) bool {
+	mem := vars(u, s, d.event)
+	if mem[0] == 0 && !mayMove(slotOf(&u.Events[d.event]), s) {
+		return true
+	}
+	return drainFinished(mem)
+}
+
+// StuckReason says why a drain that is not a valid end is stuck: the node
+// it waits for and the refusal that keeps it waiting, or why it failed.
+func (d Drain) StuckReason(u *model.Universe, s *model.State) string {
+	e := &u.Events[d.event]
+	mem := vars(u, s, d.event)
+	for k, n := range e.Nodes {
+		name := u.Nodes[n].Name
+		switch mem[1+2*k] {
+		case drainFailed:
+			return "kubectl drain " + name + " failed: the node stays cordoned and the nodes after it are not drained"
+		case drainEvicting:
+			st, p := d.evictionState(u, s, n)
+			switch st {
+			case evictionsRefused:
+				return "kubectl drain " + name + " waits for ever: the eviction of " + podOf(u, s, p) + " is refused: " + u.CheckEviction(s, p).Reason(u)
+			case podsTerminating:
+				return "kubectl drain " + name + " waits for its pods to terminate"
+			}
+			return "kubectl drain " + name + " has pods left to evict"
+		case drainDrained:
+			return "node " + name + " is drained and not uncordoned yet"
+		case drainIdle:
+			return "kubectl drain " + name + " has not started"
+		}
+	}
+	return ""
+}
+
+// podOf describes pod slot p without a name (names belong to traces):
+// "a pod of deployment D", or "a pod without a controller".
+func podOf(u *model.Universe, s *model.State, p int) string {
+	if o := s.Pods[p].Owner; o != 0 {
+		return "a pod of deployment " + u.Deployments[o-1].Name
+	}
+	return "a pod without a controller"
+}

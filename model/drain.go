@@ -1,0 +1,65 @@
+package model
+
+import "fmt"
+
+// compileDrain checks drain event i and sizes its memory: the index of
+// the next node to start, then per drained node its program counter and
+// its count of refused retries (events/drain.go).
+func compileDrain(u *Universe, i int, e *Event) error {
+	if len(e.Nodes) == 0 {
+		return fmt.Errorf("events[%d] (%s): no node to drain (accepted: one or more node names): %w", i, e.Kind, ErrInvalid)
+	}
+	seen := make([]bool, len(u.Nodes))
+	for _, n := range e.Nodes {
+		if n < 0 || n >= len(u.Nodes) {
+			return fmt.Errorf("events[%d] (%s): node %d does not exist: %w", i, e.Kind, n, ErrInvalid)
+		}
+		if seen[n] {
+			return fmt.Errorf("events[%d] (%s): node %s is drained twice (accepted: each node once): %w", i, e.Kind, u.Nodes[n].Name, ErrInvalid)
+		}
+		seen[n] = true
+	}
+	if e.Parallel == 0 {
+		e.Parallel = 1
+	}
+	if e.Parallel < 1 || e.Parallel > len(e.Nodes) {
+		return fmt.Errorf("events[%d] (%s): parallel %d (accepted: 1..%d, the nodes drained at once): %w", i, e.Kind, e.Parallel, len(e.Nodes), ErrInvalid)
+	}
+	if r := e.Drain.TimeoutRetries; r < 0 || r > MaxDrainRetries {
+		return fmt.Errorf("events[%d] (%s): timeoutRetries %d (accepted: 0, no timeout, or 1..%d retries): %w", i, e.Kind, r, MaxDrainRetries, ErrInvalid)
+	}
+	e.VarLen = 1 + 2*len(e.Nodes)
+	return nil
+}
+
+// compileDrainDecl resolves a drain's nodes and options from its
+// declaration.
+func compileDrainDecl(ev *Event, e EventDecl, look lookup) error {
+	names := e.Nodes
+	switch {
+	case e.Node != "" && len(names) > 0:
+		return fmt.Errorf("node and nodes: give one (accepted: node: NAME, or nodes: [NAME, …]): %w", ErrInvalid)
+	case e.Node != "":
+		names = []string{e.Node}
+	case len(names) == 0:
+		return fmt.Errorf("nodes: required (accepted: node: NAME, or nodes: [NAME, …], the nodes drained in order): %w", ErrInvalid)
+	}
+	for i, name := range names {
+		n, err := look.node(name)
+		if err != nil {
+			return fmt.Errorf("nodes[%d]: %w", i, err)
+		}
+		ev.Nodes = append(ev.Nodes, n)
+	}
+	if ev.Parallel == 0 {
+		ev.Parallel = 1
+	}
+	if ev.Parallel < 1 || ev.Parallel > len(ev.Nodes) {
+		return fmt.Errorf("parallel %d (accepted: 1..%d, the nodes drained at once): %w", ev.Parallel, len(ev.Nodes), ErrInvalid)
+	}
+	if e.TimeoutRetries < 0 || e.TimeoutRetries > MaxDrainRetries {
+		return fmt.Errorf("timeoutRetries %d (accepted: 0, no timeout, or 1..%d retries of 5 s): %w", e.TimeoutRetries, MaxDrainRetries, ErrInvalid)
+	}
+	ev.Drain = DrainOptions{TimeoutRetries: e.TimeoutRetries, DisableEviction: e.DisableEviction, Force: e.Force, Uncordon: e.Uncordon}
+	return nil
+}
