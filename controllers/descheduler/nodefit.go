@@ -5,12 +5,14 @@ package descheduler
 // match, the NoSchedule and NoExecute taints are tolerated, no required
 // anti-affinity term of the template matches a pod on the node
 // (antiAffinityOnNode), and the requests fit in what the node's pods
-// leave free, with a pod slot to spare. Cordoning is not modelled;
-// topology spread is not part of NodeFit upstream either.
+// leave free, with a pod slot to spare; and the node is not unschedulable
+// (cordoned by a drain or in the input), whatever the pod tolerates, as
+// upstream's IsNodeUnschedulable check. Topology spread is not part of
+// NodeFit upstream either.
 func (c *cycle) fitsNode(template, n int) bool {
 	t := &c.u.Templates[template]
 	f := t.Fit[n]
-	if !f.Affinity || f.NoSchedule || f.NoExecute || c.antiAffinityOnNode(template, n, -1) {
+	if !f.Affinity || f.NoSchedule || f.NoExecute || c.unschedulable(n) || c.antiAffinityOnNode(template, n, -1) {
 		return false
 	}
 	alloc, used := c.u.Allocatable(n), c.u.Requested(c.s, n)

@@ -1,6 +1,10 @@
 package descheduler
 
-import "github.com/kivi-go/kivi/model"
+import (
+	"slices"
+
+	"github.com/kivi-go/kivi/model"
+)
 
 // nodeTaints is the RemovePodsViolatingNodeTaints Deschedule plugin
 // (pkg/framework/plugins/removepodsviolatingnodetaints/node_taint.go at
@@ -10,11 +14,14 @@ import "github.com/kivi-go/kivi/model"
 // includedTaints, is evicted. NoExecute taints are the taint manager's,
 // not this plugin's.
 //
-// In the model nodes' taints never change, so a pod violates only when
-// nothing checked the taint before it ran there: it was pinned with
-// nodeName (the kubelet admits a pod whatever its node's NoSchedule
-// taints), it was placed on the node by the input, or the taint is a
-// PreferNoSchedule one the scheduler only scores. The node lifecycle's
+// In the model a node's taints change only when a drain cordons it (the
+// node lifecycle controller then taints it
+// node.kubernetes.io/unschedulable:NoSchedule, which this plugin counts
+// unless excludedTaints leaves it out), so a pod violates when it runs on
+// a node being drained, or when nothing checked the taint before it ran
+// there: it was pinned with nodeName (the kubelet admits a pod whatever
+// its node's NoSchedule taints), it was placed on the node by the input,
+// or the taint is a PreferNoSchedule one the scheduler only scores. The node lifecycle's
 // not-ready and unreachable taints are never seen: their nodes are not
 // Ready and so not in the cycle, and a node that becomes Ready loses them
 // at once in the model.
@@ -53,7 +60,11 @@ func (nodeTaints) Deschedule(c *cycle, p *model.DeschedulerProfile) {
 // the taints this plugin counts.
 func (c *cycle) untoleratedTaint(args *model.NodeTaintsArgs, pod, n int) (model.Taint, bool) {
 	tols := c.u.Templates[c.s.Pods[pod].Template].Tolerations
-	for _, taint := range c.u.Nodes[n].Taints {
+	taints := c.u.Nodes[n].Taints
+	if c.s.Nodes[n].Cordoned && !slices.Contains(taints, unschedulableTaint) {
+		taints = append(slices.Clip(taints), unschedulableTaint)
+	}
+	for _, taint := range taints {
 		if !args.Counts(taint) {
 			continue
 		}

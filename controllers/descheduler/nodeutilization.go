@@ -108,10 +108,11 @@ func aboveThreshold(pct [nRes]float64, t model.ResourceThresholds) bool {
 	return false
 }
 
-// unschedulable is IsNodeUnschedulable (spec.unschedulable, which the
-// model keeps as its taint).
+// unschedulable is IsNodeUnschedulable: spec.unschedulable, set by a
+// drain's cordon (model.NodeState.Cordoned) or, for a node read as
+// cordoned, kept as its static taint.
 func (c *cycle) unschedulable(n int) bool {
-	return slices.Contains(c.u.Nodes[n].Taints, unschedulableTaint)
+	return c.s.Nodes[n].Cordoned || slices.Contains(c.u.Nodes[n].Taints, unschedulableTaint)
 }
 
 // usageKey is sortNodesByUsage's key: the raw usage summed over cpu
