@@ -117,8 +117,13 @@ func (e *engine[S]) runBFS() {
 			// bitstate mode, so the bit array starts from exactly the
 			// states of depth <= d whatever the scheduling.
 			if e.visited.mode != modeBits && (e.switchRequest.Load() || e.overBudget()) {
-				e.rollbackLevel(mark)
-				e.switchToBitstate()
+				// The switch re-derives the key of every state of the
+				// level and rebuilds the visited set: it is charged to the
+				// deadline and ctx like the exploration, and a run that
+				// expires during it ends with the level as explored.
+				if e.expired() || !e.rollbackLevel(mark) || !e.switchToBitstate() {
+					break
+				}
 				continue
 			}
 			if e.visited.mode == modeBits && e.overBudget() {
@@ -155,7 +160,27 @@ func (e *engine[S]) markLevel() levelMark {
 
 // rollbackLevel undoes the current level: states it stored, their parent
 // records, violations found in them, edges and counters. No worker runs.
-func (e *engine[S]) rollbackLevel(m levelMark) {
+// It reports false when the run expired first (deadline or ctx, polled
+// every 256 states: each costs a decoding and a canonicalisation, far more
+// than a look at the clock): the level then stays as explored, but for the
+// table slots already marked, which nothing reads once the run is over.
+func (e *engine[S]) rollbackLevel(m levelMark) bool {
+	done := e.visited.rollbackLevel(func(yield func([]byte)) bool {
+		n := 0
+		for _, w := range e.workers {
+			for i := range w.out.len() {
+				if n++; n%256 == 0 && e.expired() {
+					return false
+				}
+				_, enc := w.out.item(i)
+				yield(e.keyOfEncoding(enc))
+			}
+		}
+		return true
+	})
+	if !done {
+		return false
+	}
 	for p := range e.found {
 		if v := e.found[p].Load(); v != 0 && !e.visited.storedBeforeLevel(stateID(v-1)) {
 			e.found[p].Store(0)
@@ -163,14 +188,6 @@ func (e *engine[S]) rollbackLevel(m levelMark) {
 		}
 	}
 	e.violationSeen.Store(e.foundCount.Load() > 0)
-	e.visited.rollbackLevel(func(yield func([]byte)) {
-		for _, w := range e.workers {
-			for i := range w.out.len() {
-				_, enc := w.out.item(i)
-				yield(e.keyOfEncoding(enc))
-			}
-		}
-	})
 	for i, w := range e.workers {
 		w.out.reset()
 		w.edges.truncate(m.edges[i])
@@ -182,6 +199,7 @@ func (e *engine[S]) rollbackLevel(m levelMark) {
 	e.transitions.Store(m.transitions)
 	e.stateCount.Store(m.stateCount)
 	e.queue.Store(m.queue)
+	return true
 }
 
 // keyOfEncoding is the deduplication key of a stored concrete encoding.

@@ -181,7 +181,10 @@
 // the deadline and the memory budget are checked between work units and,
 // within Initial and a state's expansion, every few thousand initial
 // states or successors, so a stop waits for no more than that (and for
-// the System's own work in between). None of these is an error: unsettled properties become Unknown with ReasonStateBound,
+// the System's own work in between). The switch to bitstate when the
+// memory budget runs out (rolling the level back, building the bit array)
+// and the cycle analysis are charged to the same deadline and ctx: a run
+// that expires during them ends there. None of these is an error: unsettled properties become Unknown with ReasonStateBound,
 // ReasonDepthBound, ReasonTimeout (also for a ctx deadline),
 // ReasonCancelled or ReasonMemory. With MaxStates, a sequential run stores
 // exactly MaxStates states (parallel: at most Workers-1 more). With

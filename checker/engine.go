@@ -231,8 +231,9 @@ func (e *engine[S]) useStoredFrontier() {
 
 // switchToBitstate is called with no worker running. The bit array is
 // sized to a quarter of the budget (at most BitstateBits) so that the run
-// can go on within it.
-func (e *engine[S]) switchToBitstate() {
+// can go on within it. It reports false when the run expired during the
+// switch: the exact table then stays.
+func (e *engine[S]) switchToBitstate() bool {
 	nbits := e.opts.BitstateBits
 	if budgetBits := uint64(e.opts.MaxMemory) * 8 / 4; budgetBits < nbits {
 		nbits = max(budgetBits, 1<<16)
@@ -246,7 +247,9 @@ func (e *engine[S]) switchToBitstate() {
 			w.storedFrontier = false
 		}
 	}
-	e.visited.switchToBits(nbits, e.opts.BitstateHashes)
+	if !e.visited.switchToBits(nbits, e.opts.BitstateHashes, e.expired) {
+		return false
+	}
 	for i := range e.visited.shards {
 		e.visited.publish(i)
 	}
@@ -261,6 +264,7 @@ func (e *engine[S]) switchToBitstate() {
 			e.edgeLimit[i] = e.visited.shards[i].n
 		}
 	}
+	return true
 }
 
 // edge is one explored transition, recorded only for cycle properties.

@@ -676,11 +676,12 @@ func (v *visitedSet) count() int64 {
 // rollbackLevel forgets the states stored since markLevel, whose keys are
 // given (the level's output), by marking their slots with a tombstone;
 // the table is only used to build a bit array afterwards. Parent records
-// are truncated.
-func (v *visitedSet) rollbackLevel(keys func(yield func([]byte))) {
+// are truncated. It reports false, truncating nothing, when keys stops
+// early (the run expired).
+func (v *visitedSet) rollbackLevel(keys func(yield func([]byte)) bool) bool {
 	if v.mode != modeBits {
 		t := v.tab.Load()
-		keys(func(key []byte) {
+		done := keys(func(key []byte) {
 			f := v.fingerprint(key)
 			for i := t.home(f.hi); ; {
 				h := t.words[t.stride*i]
@@ -698,6 +699,9 @@ func (v *visitedSet) rollbackLevel(keys func(yield func([]byte))) {
 				}
 			}
 		})
+		if !done {
+			return false
+		}
 	}
 	for i := range v.shards {
 		s := &v.shards[i]
@@ -705,15 +709,22 @@ func (v *visitedSet) rollbackLevel(keys func(yield func([]byte))) {
 		s.parents.truncate(int(s.level))
 		s.his.truncate(int(s.level))
 	}
+	return true
 }
 
 // switchToBits replaces the table by a bit array holding every stored
 // fingerprint and frees the table. Parent records (and so traces) survive.
-// It must be called while no worker runs.
-func (v *visitedSet) switchToBits(nbits uint64, hashes uint) {
+// It must be called while no worker runs. expired is polled every 2^16
+// slots: when it says so, the bit array is dropped, the table stays, and
+// switchToBits reports false.
+func (v *visitedSet) switchToBits(nbits uint64, hashes uint, expired func() bool) bool {
 	b := newBitArray(v.mem, nbits, hashes, len(v.shards))
 	t := v.tab.Load()
 	for i := uint64(0); i < t.cap; i++ {
+		if i%(1<<16) == 0 && i > 0 && expired() {
+			freeSlice(v.mem, b.words)
+			return false
+		}
 		hi := t.words[t.stride*i]
 		if hi == 0 || hi == tombstone {
 			continue
@@ -741,6 +752,7 @@ func (v *visitedSet) switchToBits(nbits uint64, hashes uint) {
 	v.bits = b
 	v.mode = modeBits
 	v.visitedBytes.Store(b.bytes())
+	return true
 }
 
 // tableLoad is the fill of the table (or of the bit array).
