@@ -111,8 +111,59 @@ func TestKnownClasses(t *testing.T) {
 			if v.Class != c.want {
 				t.Errorf("class %q, want %q: %s\n%s", v.Class, c.want, v.Result.Detail, &c.s)
 			}
+			t.Log(v.Result.Detail)
 			if c.want != "" && v.Result.Detail == "" {
 				t.Errorf("no disagreement\n%s", &c.s)
+			}
+		})
+	}
+}
+
+// TestBranchesReached checks the other direction on small snapshots
+// where the model branches over the listing order only: every branch
+// is a set the real plugin evicts under some order.
+func TestBranchesReached(t *testing.T) {
+	ctx := t.Context()
+	d := NewDisruption(ctx)
+	node := Node{MilliCPU: 1000, MemMiB: 1024, MaxPods: 110}
+	var low, target model.ResourceThresholds
+	low.Set(model.ResourceCPU, 20)
+	target.Set(model.ResourceCPU, 50)
+	cases := []struct {
+		name     string
+		s        Snapshot
+		branches int
+	}{{
+		// n1 at 90 % cpu against a 50 % target: evicting one of the
+		// 300 m pods of d0, d1 or d2 brings it to 60 %, a second one to
+		// 30 %: every pair goes, in some order.
+		name: "LowNodeUtilization: which pods of a node",
+		s: Snapshot{Plugin: LowNodeUtilization, Nodes: []Node{node, node},
+			Deps: []Dep{{Tier: "a", MilliCPU: 300, Replicas: 1}, {Tier: "a", MilliCPU: 300, Replicas: 1}, {Tier: "a", MilliCPU: 300, Replicas: 1}},
+			Pods: []Pod{{Dep: 0, Node: 0, Running: true}, {Dep: 1, Node: 0, Running: true}, {Dep: 2, Node: 0, Running: true}},
+			Profile: model.DeschedulerProfile{Balance: []model.BalancePlugin{model.LowNodeUtilization},
+				LowNodeUtilization: &model.LowNodeUtilizationArgs{Thresholds: low, TargetThresholds: target}}},
+		branches: 3,
+	}, {
+		// Three pods of d0 on n1, one Pending: one of the three goes.
+		name: "RemoveDuplicates: which duplicate",
+		s: Snapshot{Plugin: RemoveDuplicates, Nodes: []Node{node, node},
+			Deps:    []Dep{{Tier: "a", Replicas: 4}},
+			Pods:    []Pod{{Dep: 0, Node: 0, Running: true}, {Dep: 0, Node: 0, Running: true}, {Dep: 0, Node: 0}, {Dep: 0, Node: 1, Running: true}},
+			Profile: model.DeschedulerProfile{Balance: []model.BalancePlugin{model.RemoveDuplicates}}},
+		branches: 2,
+	}}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := Compare(ctx, d, &c.s, Orders(rand.New(rand.NewPCG(3, 4)), &c.s, 32))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Detail != "" {
+				t.Fatalf("disagreement: %s\n%s", res.Detail, &c.s)
+			}
+			if len(res.Model.Branches) != c.branches || res.Reached != c.branches {
+				t.Errorf("model branches %v, %d reached, want %d reached\n%s", res.Model.Branches, res.Reached, c.branches, &c.s)
 			}
 		})
 	}
