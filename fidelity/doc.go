@@ -16,4 +16,9 @@
 //     (controllers/deployment) against the ReplicaSet controller's
 //     getPodsToDelete and controller.ActivePodsWithRanks, on random pod
 //     sets, both for upstream's tied pick and for every model branch.
+//   - deschedulerdiff: the descheduler model's four Balance plugins
+//     (controllers/descheduler) against sigs.k8s.io/descheduler v0.36,
+//     their evictions through the API server's eviction subresource, and
+//     the PodDisruptionBudget status and eviction decision (model/pdb.go)
+//     against the disruption controller and that subresource.
 package fidelity

@@ -4,11 +4,13 @@ package descheduler
 // the pod's template on node n: nodeSelector and required node affinity
 // match, the NoSchedule and NoExecute taints are tolerated, no required
 // anti-affinity term of the template matches a pod on the node
-// (antiAffinityOnNode), and the requests fit in what the node's pods
-// leave free, with a pod slot to spare; and the node is not unschedulable
+// (antiAffinityOnNode), the requests fit in what the node's pods leave
+// free, with a pod slot to spare, and the node is not unschedulable
 // (cordoned by a drain or in the input), whatever the pod tolerates, as
-// upstream's IsNodeUnschedulable check. Topology spread is not part of
-// NodeFit upstream either.
+// upstream's IsNodeUnschedulable check. Only the resources the pod
+// requests are compared (fitsRequest lists the pod's request names): a pod
+// without a memory request fits a node whose memory is overcommitted.
+// Topology spread is not part of NodeFit upstream either.
 func (c *cycle) fitsNode(template, n int) bool {
 	t := &c.u.Templates[template]
 	f := t.Fit[n]
@@ -16,7 +18,7 @@ func (c *cycle) fitsNode(template, n int) bool {
 		return false
 	}
 	alloc, used := c.u.Allocatable(n), c.u.Requested(c.s, n)
-	return t.CPU <= alloc.CPU-used.CPU && t.Memory <= alloc.Memory-used.Memory && used.Pods < alloc.Pods
+	return (t.CPU == 0 || t.CPU <= alloc.CPU-used.CPU) && (t.Memory == 0 || t.Memory <= alloc.Memory-used.Memory) && used.Pods < alloc.Pods
 }
 
 // fitsAnyOtherNode is PodFitsAnyOtherNode: the pod fits on one of nodes

@@ -1,0 +1,206 @@
+package deschedulerdiff
+
+import (
+	"context"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// Unexplained names a disagreement no known class removes.
+const Unexplained = "unexplained"
+
+// Class is a known cause of disagreement: whether it can apply to a
+// snapshot, and the snapshot with the cause removed (on both sides).
+type Class struct {
+	Name    string
+	Applies func(*Snapshot) bool
+	Without func(*Snapshot) *Snapshot
+}
+
+// clone copies a snapshot deeply enough for a counterfactual to change
+// its deps, pods and budgets.
+func (s *Snapshot) clone() *Snapshot {
+	c := *s
+	c.Deps = slices.Clone(s.Deps)
+	c.Pods = slices.Clone(s.Pods)
+	c.PDBs = slices.Clone(s.PDBs)
+	return &c
+}
+
+// Classes are the known causes, written up in docs/divergences.md
+// ("Descheduler against sigs.k8s.io/descheduler v0.36").
+var Classes = []Class{{
+	// useDeviationThresholds: the thresholds are the nodes' average
+	// utilisation minus and plus the arguments. Upstream sums the
+	// percentages in map order, the model in node index order; when a
+	// node's utilisation lies exactly on a threshold, the last bit of the
+	// float64 sum decides its class. Counterfactual: every argument
+	// raised by 10⁻⁶ % on both sides, so that no utilisation lies on a
+	// threshold.
+	Name:    "float64 sum order of the deviation average",
+	Applies: deviationTie,
+	Without: func(s *Snapshot) *Snapshot {
+		c := s.clone()
+		a := *s.Profile.LowNodeUtilization
+		for _, t := range []*model.ResourceThresholds{&a.Thresholds, &a.TargetThresholds} {
+			for r := range model.NumResources {
+				if v, ok := t.Get(r); ok {
+					t.Set(r, v+1e-6)
+				}
+			}
+		}
+		c.Profile.LowNodeUtilization = &a
+		return c
+	},
+}, {
+	// Upstream sorts a node's (or a domain's) evictable pods by priority
+	// before QoS; the model has no priority. Only system-critical pods
+	// have a priority other than 0 here, and they are evictable only
+	// with evictSystemCriticalPods. Counterfactual: no pod critical (with
+	// evictSystemCriticalPods the DefaultEvictor treats both alike).
+	Name: "pod priority not modelled",
+	Applies: func(s *Snapshot) bool {
+		return s.Profile.EvictSystemCriticalPods && slices.ContainsFunc(s.Deps, func(d Dep) bool { return d.Critical })
+	},
+	Without: func(s *Snapshot) *Snapshot {
+		c := s.clone()
+		for i := range c.Deps {
+			c.Deps[i].Critical = false
+		}
+		return c
+	},
+}, {
+	// LowNodeUtilization and HighNodeUtilization: upstream walks a
+	// source node's pods and tries each; a pod the Eviction API refuses
+	// is skipped without being taken off the node's usage or the
+	// destinations' headroom, and the walk goes on. The model plans the
+	// walk first, as if every planned eviction succeeded, and asks the
+	// Eviction API only when it carries the plan out, so a refused pod
+	// still used up headroom and the walk stopped early.
+	// Counterfactual: no budget.
+	Name: "budget refusal inside the node-utilisation walk",
+	Applies: func(s *Snapshot) bool {
+		return (s.Plugin == LowNodeUtilization || s.Plugin == HighNodeUtilization) && len(s.PDBs) > 0
+	},
+	Without: func(s *Snapshot) *Snapshot {
+		c := s.clone()
+		c.PDBs = nil
+		return c
+	},
+}, {
+	// RemoveDuplicates and the topology plugin evict their candidates in
+	// map order upstream (owners, nodes, the candidate set); the model
+	// evicts them in a fixed order (owner, node index or slot). When a
+	// budget or an eviction limit cuts the candidates short, which of
+	// them survive depends on that order, and the model explores only
+	// its own. Counterfactual: no budget and no limit.
+	Name: "eviction order under a budget or limit",
+	Applies: func(s *Snapshot) bool {
+		return (s.Plugin == RemoveDuplicates || s.Plugin == TopologySpread) &&
+			(len(s.PDBs) > 0 || s.MaxPerNode+s.MaxPerNamespace+s.MaxTotal > 0)
+	},
+	Without: func(s *Snapshot) *Snapshot {
+		c := s.clone()
+		c.PDBs = nil
+		c.MaxPerNode, c.MaxPerNamespace, c.MaxTotal = 0, 0, 0
+		return c
+	},
+}}
+
+// Verdict is the judgement of one snapshot.
+type Verdict struct {
+	// Class is "" for agreement, a Class name (several joined with "+"),
+	// or Unexplained.
+	Class  string
+	Result *Result
+}
+
+// Judge compares s and names the cause of a disagreement: the first
+// applicable class whose counterfactual agrees, else all applicable
+// classes together, else Unexplained.
+func Judge(ctx context.Context, d *Disruption, s *Snapshot, orders []Order) (Verdict, error) {
+	res, err := Compare(ctx, d, s, orders)
+	if err != nil || res.Detail == "" {
+		return Verdict{Result: res}, err
+	}
+	var applicable []Class
+	for _, k := range Classes {
+		if k.Applies(s) {
+			applicable = append(applicable, k)
+		}
+	}
+	for _, k := range applicable {
+		r, err := Compare(ctx, d, k.Without(s), orders)
+		if err != nil {
+			return Verdict{}, err
+		}
+		if r.Detail == "" {
+			return Verdict{Class: k.Name, Result: res}, nil
+		}
+	}
+	if len(applicable) > 1 {
+		c := s
+		var names []string
+		for _, k := range applicable {
+			c = k.Without(c)
+			names = append(names, k.Name)
+		}
+		r, err := Compare(ctx, d, c, orders)
+		if err != nil {
+			return Verdict{}, err
+		}
+		if r.Detail == "" {
+			return Verdict{Class: strings.Join(names, "+"), Result: res}, nil
+		}
+	}
+	return Verdict{Class: Unexplained, Result: res}, nil
+}
+
+// deviationTie reports whether LowNodeUtilization with
+// useDeviationThresholds has a node whose utilisation is within 10⁻⁹ %
+// of a threshold.
+func deviationTie(s *Snapshot) bool {
+	if s.Plugin != LowNodeUtilization || !s.Profile.LowNodeUtilization.UseDeviationThresholds {
+		return false
+	}
+	a := s.Profile.LowNodeUtilization
+	pcts := make([][model.NumResources]float64, len(s.Nodes))
+	for i, n := range s.Nodes {
+		var used [model.NumResources]int64
+		for _, p := range s.Pods {
+			if p.Node == i {
+				d := s.Deps[p.Dep]
+				used[model.ResourceCPU] += d.MilliCPU
+				used[model.ResourceMemory] += d.MemMiB
+				used[model.ResourcePods]++
+			}
+		}
+		capacity := [model.NumResources]int64{n.MilliCPU, n.MemMiB, int64(n.MaxPods)}
+		for r := range model.NumResources {
+			pcts[i][r] = float64(used[r]) / float64(capacity[r]) * 100
+		}
+	}
+	for r := range model.NumResources {
+		lo, ok := a.Thresholds.Get(r)
+		if !ok {
+			continue
+		}
+		hi, _ := a.TargetThresholds.Get(r)
+		avg := 0.0
+		for i := range pcts {
+			avg += pcts[i][r]
+		}
+		avg /= float64(len(pcts))
+		for i := range pcts {
+			for _, th := range []float64{avg - lo, avg + hi} {
+				if math.Abs(pcts[i][r]-th) < 1e-9 {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,129 @@
+package deschedulerdiff
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+var (
+	snapshots = flag.Int("snapshots", 1000, "random snapshots per plugin TestDifferential compares (rapid checks)")
+	orders    = flag.Int("orders", 6, "listing orders the real plugin runs per snapshot")
+)
+
+// withChecks sets rapid's number of checks for the rest of the test.
+func withChecks(t *testing.T, n int) {
+	old := flag.Lookup("rapid.checks").Value.String()
+	if err := flag.Set("rapid.checks", strconv.Itoa(n)); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = flag.Set("rapid.checks", old) })
+}
+
+// tally counts verdicts and what the comparisons exercised.
+type tally struct {
+	total   int
+	classes map[string]int
+	covered map[string]int
+}
+
+func (ty *tally) add(s *Snapshot, v Verdict) {
+	ty.total++
+	ty.classes[v.Class]++
+	r := v.Result
+	evicted, refused := false, false
+	for _, a := range r.Real {
+		evicted = evicted || len(a.Evicted) > 0
+		refused = refused || a.Refused > 0
+	}
+	if evicted {
+		ty.covered["real run evicted a pod"]++
+	}
+	if refused {
+		ty.covered["Eviction API refused a pod"]++
+	}
+	if len(s.PDBs) > 0 {
+		ty.covered["with a PodDisruptionBudget"]++
+	}
+	if s.MaxPerNode+s.MaxPerNamespace+s.MaxTotal > 0 {
+		ty.covered["with eviction limits"]++
+	}
+	if n := len(r.Model.Branches); n > 1 {
+		ty.covered["model branched"]++
+		if v.Class == "" {
+			if r.Reached == n {
+				ty.covered["model branched, every branch reached by the orders tried"]++
+			} else {
+				ty.covered["model branched, some branch not reached by the orders tried"]++
+			}
+		}
+	}
+	if s.Plugin == LowNodeUtilization || s.Plugin == HighNodeUtilization {
+		kinds := map[string]bool{}
+		for _, c := range r.Model.Class {
+			kinds[c] = true
+		}
+		if len(kinds) > 1 {
+			ty.covered["nodes of two or more classes"]++
+		}
+	}
+}
+
+func (ty *tally) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d snapshots: %d agree, %d disagree\n", ty.total, ty.classes[""], ty.total-ty.classes[""])
+	for _, c := range slices.Sorted(maps.Keys(ty.classes)) {
+		if c != "" {
+			fmt.Fprintf(&b, "  %-60s %6d\n", c, ty.classes[c])
+		}
+	}
+	b.WriteString("coverage:\n")
+	for _, c := range slices.Sorted(maps.Keys(ty.covered)) {
+		fmt.Fprintf(&b, "  %-60s %6d\n", c, ty.covered[c])
+	}
+	return b.String()
+}
+
+// TestDifferential compares the model's descheduler with
+// sigs.k8s.io/descheduler v0.36 on -snapshots random snapshots per
+// plugin, the real plugin run under -orders listing orders each: every
+// disagreement must belong to a known class; rapid shrinks an
+// unexplained one. The counts per class and the coverage are logged.
+func TestDifferential(t *testing.T) {
+	ctx := t.Context()
+	d := NewDisruption(ctx)
+	for p := range numPlugins {
+		t.Run(p.String(), func(t *testing.T) {
+			withChecks(t, *snapshots)
+			ty := &tally{classes: map[string]int{}, covered: map[string]int{}}
+			rapid.Check(t, func(rt *rapid.T) {
+				s := Generate(rt, p)
+				rng := rand.New(rand.NewPCG(rapid.Uint64().Draw(rt, "seed"), 1))
+				v, err := Judge(context.WithoutCancel(ctx), d, s, Orders(rng, s, *orders))
+				if err != nil {
+					rt.Fatal(err)
+				}
+				if v.Class == Unexplained {
+					rt.Fatalf("a disagreement no known class explains: %s\n%s", v.Result.Detail, s)
+				}
+				ty.add(s, v)
+			})
+			t.Logf("%s: %s", p, ty)
+			if ty.total >= 500 {
+				for _, c := range []string{"real run evicted a pod", "Eviction API refused a pod", "model branched"} {
+					if ty.covered[c] == 0 {
+						t.Errorf("no snapshot with %q in %d", c, ty.total)
+					}
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,37 @@
+// Package deschedulerdiff is a differential test of Kivi's descheduler
+// model (controllers/descheduler) and its PodDisruptionBudgets
+// (model/pdb.go) against sigs.k8s.io/descheduler v0.36, the disruption
+// controller of kube-controller-manager v1.36 and the API server's
+// eviction subresource, all run in process.
+//
+// A Snapshot is one descheduling cycle of one Balance plugin
+// (LowNodeUtilization, HighNodeUtilization, RemoveDuplicates or
+// RemovePodsViolatingTopologySpreadConstraint) with random arguments and
+// DefaultEvictor arguments (nodeFit, evictSystemCriticalPods), eviction
+// limits, Ready nodes with allocatable, zones, taints and cordons, pods
+// of one to three Deployments bound to them (Running, Pending or
+// terminating; requests, system-critical priority, a zone nodeSelector,
+// tolerations, spread constraints) and budgets. It is translated to a
+// model.Universe and model.State (model.go) and to API objects (api.go).
+//
+// The model's answer is every branch of one descheduler.Controller
+// Step, enumerated with model.Tx as the System does, and for the
+// node-utilisation plugins the node classes its Explain reports. The
+// real answer is the plugin built by its own constructor over the
+// descheduler's fake framework handle, with the DefaultEvictor and
+// PodEvictor, run under several listing orders (the pods of a node are
+// sorted by a random rank, as the descheduler's own test handle's sorter
+// does; the nodes handed to Balance are shuffled; map order is Go's).
+// Evictions go to a fake clientset whose eviction subresource is the API
+// server's EvictionREST (evictionapi.go) over budgets whose status the
+// disruption controller's own sync computed (disruption.go). Every real
+// run's evicted set must be one of the model's branches up to pods the
+// model holds identical, and the node classes must be equal; the test
+// logs how often every model branch was reached by the orders tried.
+//
+// A disagreement must belong to a known Class (classify.go) whose
+// counterfactual removes it; the classes are written up in
+// docs/divergences.md ("Descheduler against sigs.k8s.io/descheduler
+// v0.36"). TestBudgets compares the budgets' status and every pod's
+// eviction outcome alone, with no class allowed.
+package deschedulerdiff

@@ -1,0 +1,219 @@
+package deschedulerdiff
+
+import (
+	"pgregory.net/rapid"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// Bounds of a generated snapshot: small, so that the model's branches
+// stay few and a node's pods stay within sort.Slice's insertion sort
+// (upstream's pod sort has an inconsistent comparator; see
+// docs/divergences.md).
+const (
+	maxNodes       = 4
+	maxDeps        = 3
+	maxPods        = 12
+	maxPodsPerNode = 8
+)
+
+func oneIn(t *rapid.T, n int, label string) bool { return rapid.IntRange(1, n).Draw(t, label) == 1 }
+
+func pct(v float64) *float64 { return &v }
+
+// drawThresholds draws a percentage for each of cpu, memory and pods
+// (at least one) from values.
+func drawThresholds(t *rapid.T, label string, values []float64, set [model.NumResources]bool) model.ResourceThresholds {
+	var th model.ResourceThresholds
+	for r := range model.NumResources {
+		if set[r] {
+			th.Set(r, rapid.SampledFrom(values).Draw(t, label))
+		}
+	}
+	return th
+}
+
+func drawResourceSet(t *rapid.T) [model.NumResources]bool {
+	var set [model.NumResources]bool
+	for {
+		any := false
+		for r := range model.NumResources {
+			set[r] = rapid.Bool().Draw(t, "resource")
+			any = any || set[r]
+		}
+		if any {
+			return set
+		}
+	}
+}
+
+// Generate draws a snapshot for plugin p.
+func Generate(t *rapid.T, p Plugin) *Snapshot {
+	s := &Snapshot{Plugin: p}
+	zones := []string{"z1", "z2", "z3"}
+	nn := rapid.IntRange(2, maxNodes).Draw(t, "nodes")
+	for range nn {
+		n := Node{
+			MilliCPU: 500 * rapid.Int64Range(2, 6).Draw(t, "cpu"),
+			MemMiB:   512 * rapid.Int64Range(2, 6).Draw(t, "mem"),
+			MaxPods:  rapid.SampledFrom([]int{110, 110, 4, 6, 10}).Draw(t, "maxPods"),
+		}
+		if !oneIn(t, 4, "noZone") {
+			n.Zone = rapid.SampledFrom(zones).Draw(t, "zone")
+		}
+		for range []int{0, 0, 0, 0, 1, 2}[rapid.IntRange(0, 5).Draw(t, "taints")] {
+			n.Taints = append(n.Taints, model.Taint{
+				Key:    rapid.SampledFrom([]string{"dedicated", "gpu"}).Draw(t, "taintKey"),
+				Value:  "a",
+				Effect: rapid.SampledFrom([]model.TaintEffect{model.NoSchedule, model.PreferNoSchedule, model.NoExecute}).Draw(t, "effect"),
+			})
+		}
+		n.Cordoned = oneIn(t, 8, "cordoned")
+		s.Nodes = append(s.Nodes, n)
+	}
+	nd := rapid.IntRange(1, maxDeps).Draw(t, "deps")
+	for range nd {
+		d := Dep{Tier: rapid.SampledFrom([]string{"a", "b"}).Draw(t, "tier")}
+		if !oneIn(t, 6, "bestEffort") {
+			d.MilliCPU = 100 * rapid.Int64Range(0, 6).Draw(t, "reqCPU")
+			d.MemMiB = 64 * rapid.Int64Range(0, 8).Draw(t, "reqMem")
+		}
+		d.Critical = oneIn(t, 8, "critical")
+		if oneIn(t, 6, "zoneSelector") {
+			d.ZoneSelector = rapid.SampledFrom(zones).Draw(t, "zoneSelector")
+		}
+		for range rapid.IntRange(0, 1).Draw(t, "tolerations") {
+			d.Tolerations = append(d.Tolerations, model.Toleration{
+				Key: rapid.SampledFrom([]string{"dedicated", "gpu"}).Draw(t, "tolKey"), Operator: "Equal", Value: "a",
+				Effect: rapid.SampledFrom([]model.TaintEffect{"", model.NoSchedule, model.NoExecute}).Draw(t, "tolEffect"),
+			})
+		}
+		if p == TopologySpread || oneIn(t, 6, "spreadElsewhere") {
+			for range rapid.IntRange(1, 2).Draw(t, "spread") {
+				d.Spread = append(d.Spread, Spread{
+					MaxSkew:       rapid.IntRange(1, 2).Draw(t, "maxSkew"),
+					Key:           rapid.SampledFrom([]string{ZoneKey, model.HostnameKey}).Draw(t, "spreadKey"),
+					When:          rapid.SampledFrom([]model.WhenUnsatisfiable{model.DoNotSchedule, model.ScheduleAnyway}).Draw(t, "when"),
+					HonorTaints:   oneIn(t, 4, "honorTaints"),
+					IgnoreAffinty: oneIn(t, 4, "ignoreAffinity"),
+				})
+			}
+		}
+		s.Deps = append(s.Deps, d)
+	}
+	np := rapid.IntRange(0, maxPods).Draw(t, "pods")
+	perNode := make([]int, nn)
+	for range np {
+		pod := Pod{Dep: rapid.IntRange(0, nd-1).Draw(t, "dep"), Node: rapid.IntRange(0, nn-1).Draw(t, "node"),
+			Running: !oneIn(t, 6, "pending"), Terminating: oneIn(t, 10, "terminating")}
+		// RemoveDuplicates needs stacks, the node-utilisation plugins
+		// busy and idle nodes: pile pods on the first nodes.
+		if p != TopologySpread && rapid.Bool().Draw(t, "stack") {
+			pod.Node = rapid.IntRange(0, min(1, nn-1)).Draw(t, "stackNode")
+			if p == RemoveDuplicates {
+				pod.Node = 0
+			}
+		}
+		if perNode[pod.Node] == maxPodsPerNode {
+			continue
+		}
+		perNode[pod.Node]++
+		s.Pods = append(s.Pods, pod)
+	}
+	for i := range s.Deps {
+		have := 0
+		for _, pod := range s.Pods {
+			if pod.Dep == i {
+				have++
+			}
+		}
+		s.Deps[i].Replicas = max(0, have+rapid.IntRange(-1, 1).Draw(t, "replicasDelta"))
+	}
+	if oneIn(t, 3, "pdbs") {
+		s.PDBs = drawPDBs(t, nd)
+	}
+	pr := &s.Profile
+	pr.NodeFit = rapid.Bool().Draw(t, "nodeFit")
+	pr.EvictSystemCriticalPods = oneIn(t, 4, "evictCritical")
+	switch p {
+	case LowNodeUtilization:
+		set := drawResourceSet(t)
+		a := &model.LowNodeUtilizationArgs{UseDeviationThresholds: oneIn(t, 4, "deviation")}
+		if a.UseDeviationThresholds {
+			a.Thresholds = drawThresholds(t, "threshold", []float64{0, 5, 10, 20}, set)
+			a.TargetThresholds = drawThresholds(t, "target", []float64{0, 5, 10, 20}, set)
+		} else {
+			a.Thresholds = drawThresholds(t, "threshold", []float64{5, 10, 20, 30}, set)
+			a.TargetThresholds = drawThresholds(t, "target", []float64{30, 40, 50, 60}, set)
+		}
+		a.NumberOfNodes = []int{0, 0, 0, 1, 2}[rapid.IntRange(0, 4).Draw(t, "numberOfNodes")]
+		if oneIn(t, 4, "evictionLimitNode") {
+			n := rapid.IntRange(0, 2).Draw(t, "limitNode")
+			a.EvictionLimitNode = &n
+		}
+		pr.Balance = []model.BalancePlugin{model.LowNodeUtilization}
+		pr.LowNodeUtilization = a
+	case HighNodeUtilization:
+		a := &model.HighNodeUtilizationArgs{
+			Thresholds:                drawThresholds(t, "threshold", []float64{5, 10, 15, 20}, drawResourceSet(t)),
+			NumberOfNodes:             []int{0, 0, 0, 1}[rapid.IntRange(0, 3).Draw(t, "numberOfNodes")],
+			OnlyThresholdingResources: oneIn(t, 4, "onlyThresholding"),
+		}
+		pr.Balance = []model.BalancePlugin{model.HighNodeUtilization}
+		pr.HighNodeUtilization = a
+	case RemoveDuplicates:
+		pr.Balance = []model.BalancePlugin{model.RemoveDuplicates}
+	case TopologySpread:
+		pr.Balance = []model.BalancePlugin{model.RemovePodsViolatingTopologySpreadConstraint}
+		pr.Constraints = rapid.SampledFrom([]model.TopologySpreadConstraints{model.HardConstraints, model.SoftConstraints, model.AllConstraints}).Draw(t, "constraints")
+		pr.TopologyBalanceNodeFit = !oneIn(t, 4, "noTopologyBalanceNodeFit")
+	}
+	if oneIn(t, 5, "limits") {
+		s.MaxPerNode = rapid.IntRange(0, 2).Draw(t, "maxPerNode")
+		s.MaxPerNamespace = rapid.IntRange(0, 3).Draw(t, "maxPerNamespace")
+		s.MaxTotal = rapid.IntRange(0, 3).Draw(t, "maxTotal")
+	}
+	return s
+}
+
+func depName(d int) string { return "d" + string(rune('0'+d)) }
+
+// drawPDBs draws one or two budgets selecting a Dep's pods or a tier's,
+// with an integer or percentage minAvailable or maxUnavailable, or
+// neither, and either unhealthy-pod eviction policy.
+func drawPDBs(t *rapid.T, nd int) []PDB {
+	var out []PDB
+	for range rapid.IntRange(1, 2).Draw(t, "npdbs") {
+		var b PDB
+		if oneIn(t, 3, "byTier") {
+			b.MatchLabels = map[string]string{tierKey: rapid.SampledFrom([]string{"a", "b"}).Draw(t, "pdbTier")}
+		} else {
+			b.MatchLabels = map[string]string{appLabel: depName(rapid.IntRange(0, nd-1).Draw(t, "pdbDep"))}
+		}
+		v := &model.IntOrPercent{Value: rapid.IntRange(0, 3).Draw(t, "pdbValue")}
+		if oneIn(t, 3, "pdbPercent") {
+			*v = model.IntOrPercent{Value: rapid.SampledFrom([]int{0, 25, 50, 75, 100}).Draw(t, "pdbPercentValue"), Percent: true}
+		}
+		switch rapid.IntRange(0, 5).Draw(t, "pdbKind") {
+		case 0:
+			// Neither field: the budget expects no pod.
+		case 1, 2, 3:
+			b.MinAvailable = v
+		default:
+			b.MaxUnavailable = v
+		}
+		b.AlwaysAllow = oneIn(t, 4, "alwaysAllow")
+		out = append(out, b)
+	}
+	return out
+}
+
+// GenerateBudgets draws a snapshot for the budget comparison: the
+// cluster of Generate with one or two budgets always.
+func GenerateBudgets(t *rapid.T) *Snapshot {
+	s := Generate(t, RemoveDuplicates)
+	if len(s.PDBs) == 0 {
+		s.PDBs = drawPDBs(t, len(s.Deps))
+	}
+	return s
+}

@@ -1,0 +1,170 @@
+package deschedulerdiff
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// TestKnownClasses runs one hand-written snapshot per known class, and
+// one per fixed model bug, and checks the verdict: the class, or
+// agreement. Each example is a minimal disagreement of the class.
+func TestKnownClasses(t *testing.T) {
+	ctx := t.Context()
+	d := NewDisruption(ctx)
+	node := Node{MilliCPU: 1000, MemMiB: 1024, MaxPods: 110}
+	small := Node{MilliCPU: 1000, MemMiB: 1024, MaxPods: 10}
+	th := func(r model.Resource, v float64) model.ResourceThresholds {
+		var t model.ResourceThresholds
+		t.Set(r, v)
+		return t
+	}
+	lnu := func(low, target model.ResourceThresholds) model.DeschedulerProfile {
+		return model.DeschedulerProfile{Balance: []model.BalancePlugin{model.LowNodeUtilization},
+			LowNodeUtilization: &model.LowNodeUtilizationArgs{Thresholds: low, TargetThresholds: target}}
+	}
+	cases := []struct {
+		name string
+		s    Snapshot
+		want string
+	}{{
+		// n1 is above its cpu target with a critical BestEffort pod and
+		// a 600m pod. The model walks BestEffort pods first and evicts
+		// both; upstream walks the priority-0 pod first, after which n1
+		// is below target.
+		name: "pod priority not modelled",
+		s: Snapshot{Plugin: LowNodeUtilization, Nodes: []Node{node, node},
+			Deps: []Dep{{Tier: "a", Critical: true, Replicas: 1}, {Tier: "a", MilliCPU: 600, Replicas: 1}},
+			Pods: []Pod{{Dep: 0, Node: 0, Running: true}, {Dep: 1, Node: 0, Running: true}},
+			Profile: func() model.DeschedulerProfile {
+				p := lnu(th(model.ResourceCPU, 20), th(model.ResourceCPU, 50))
+				p.EvictSystemCriticalPods = true
+				return p
+			}()},
+		want: "pod priority not modelled",
+	}, {
+		// n1 holds 3 of 10 pods, above the 20 % target, and the idle n2
+		// takes 2. The BestEffort p0 goes first; its budget refuses it.
+		// The model planned p0 and stopped (n1 at 2 pods); upstream
+		// skips p0 and evicts p1.
+		name: "budget refusal inside the node-utilisation walk",
+		s: Snapshot{Plugin: LowNodeUtilization, Nodes: []Node{small, small},
+			Deps:    []Dep{{Tier: "a", Replicas: 1}, {Tier: "b", MilliCPU: 100, Replicas: 2}},
+			Pods:    []Pod{{Dep: 0, Node: 0, Running: true}, {Dep: 1, Node: 0, Running: true}, {Dep: 1, Node: 0, Running: true}},
+			PDBs:    []PDB{{MatchLabels: map[string]string{appLabel: "d0"}, MinAvailable: &model.IntOrPercent{Value: 1}}},
+			Profile: lnu(th(model.ResourcePods, 10), th(model.ResourcePods, 20))},
+		want: "budget refusal inside the node-utilisation walk",
+	}, {
+		// Two ReplicaSets stacked three pods each on n1; each would lose
+		// one, but their common budget allows one disruption. The model
+		// evicts d0's pod first (owner order); upstream walks owners in
+		// map order and sometimes evicts d1's.
+		name: "eviction order under a budget or limit",
+		s: Snapshot{Plugin: RemoveDuplicates, Nodes: []Node{node, node},
+			Deps: []Dep{{Tier: "a", Replicas: 3}, {Tier: "a", Replicas: 3}},
+			Pods: []Pod{{Dep: 0, Node: 0, Running: true}, {Dep: 0, Node: 0, Running: true}, {Dep: 0, Node: 0, Running: true},
+				{Dep: 1, Node: 0, Running: true}, {Dep: 1, Node: 0, Running: true}, {Dep: 1, Node: 0, Running: true}},
+			PDBs:    []PDB{{MatchLabels: map[string]string{tierKey: "a"}, MinAvailable: &model.IntOrPercent{Value: 5}}},
+			Profile: model.DeschedulerProfile{Balance: []model.BalancePlugin{model.RemoveDuplicates}}},
+		want: "eviction order under a budget or limit",
+	}, {
+		// Pod shares 30, 3.6, 20 and 0.9 %: their average minus 10 is
+		// n2's share up to the last bit, which the order of the float64
+		// sum decides.
+		name: "float64 sum order of the deviation average",
+		s: Snapshot{Plugin: LowNodeUtilization,
+			Nodes: []Node{{MilliCPU: 3500, MemMiB: 1536, MaxPods: 10}, {MilliCPU: 2500, MemMiB: 2560, MaxPods: 110},
+				{MilliCPU: 4000, MemMiB: 2048, MaxPods: 10}, {MilliCPU: 4000, MemMiB: 2560, MaxPods: 110, Cordoned: true}},
+			Deps: []Dep{{Tier: "b", Replicas: 10}},
+			Pods: []Pod{{Dep: 0, Node: 3}, {Dep: 0, Node: 0, Running: true}, {Dep: 0, Node: 0, Running: true}, {Dep: 0, Node: 0, Running: true},
+				{Dep: 0, Node: 2, Running: true}, {Dep: 0, Node: 1, Running: true}, {Dep: 0, Node: 1, Running: true},
+				{Dep: 0, Node: 2, Running: true}, {Dep: 0, Node: 1, Running: true}, {Dep: 0, Node: 1, Running: true}},
+			Profile: func() model.DeschedulerProfile {
+				p := lnu(th(model.ResourcePods, 10), th(model.ResourcePods, 10))
+				p.LowNodeUtilization.UseDeviationThresholds = true
+				return p
+			}()},
+		want: "float64 sum order of the deviation average",
+	}, {
+		// Fixed model bug: n1 is overcommitted (three 384Mi pods on
+		// 1024Mi); the BestEffort pod moved there by the hostname
+		// constraint requests no memory, so NodeFit does not compare
+		// memory, and upstream evicts it. The model compared a request
+		// of 0 with the negative free memory and kept the pod.
+		name: "BestEffort pod fits an overcommitted node",
+		s: Snapshot{Plugin: TopologySpread, Nodes: []Node{node, {MilliCPU: 1000, MemMiB: 1024, MaxPods: 110, Cordoned: true}},
+			Deps: []Dep{{Tier: "a", Replicas: 6, Spread: []Spread{{MaxSkew: 1, Key: model.HostnameKey, When: model.DoNotSchedule, HonorTaints: true}}},
+				{Tier: "a", Replicas: 3, MemMiB: 384}},
+			Pods: []Pod{{Dep: 0, Node: 0}, {Dep: 0, Node: 0}, {Dep: 0, Node: 1}, {Dep: 0, Node: 1}, {Dep: 0, Node: 1}, {Dep: 0, Node: 1},
+				{Dep: 1, Node: 0}, {Dep: 1, Node: 0}, {Dep: 1, Node: 0}},
+			Profile: model.DeschedulerProfile{Balance: []model.BalancePlugin{model.RemovePodsViolatingTopologySpreadConstraint}, TopologyBalanceNodeFit: true}},
+		want: "",
+	}}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			// Enough orders that map order reaches both owners first.
+			v, err := Judge(ctx, d, &c.s, Orders(rand.New(rand.NewPCG(1, 2)), &c.s, 24))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v.Class != c.want {
+				t.Errorf("class %q, want %q: %s\n%s", v.Class, c.want, v.Result.Detail, &c.s)
+			}
+			t.Log(v.Result.Detail)
+			if c.want != "" && v.Result.Detail == "" {
+				t.Errorf("no disagreement\n%s", &c.s)
+			}
+		})
+	}
+}
+
+// TestBranchesReached checks the other direction on small snapshots
+// where the model branches over the listing order only: every branch
+// is a set the real plugin evicts under some order.
+func TestBranchesReached(t *testing.T) {
+	ctx := t.Context()
+	d := NewDisruption(ctx)
+	node := Node{MilliCPU: 1000, MemMiB: 1024, MaxPods: 110}
+	var low, target model.ResourceThresholds
+	low.Set(model.ResourceCPU, 20)
+	target.Set(model.ResourceCPU, 50)
+	cases := []struct {
+		name     string
+		s        Snapshot
+		branches int
+	}{{
+		// n1 at 90 % cpu against a 50 % target: evicting one of the
+		// 300 m pods of d0, d1 or d2 brings it to 60 %, a second one to
+		// 30 %: every pair goes, in some order.
+		name: "LowNodeUtilization: which pods of a node",
+		s: Snapshot{Plugin: LowNodeUtilization, Nodes: []Node{node, node},
+			Deps: []Dep{{Tier: "a", MilliCPU: 300, Replicas: 1}, {Tier: "a", MilliCPU: 300, Replicas: 1}, {Tier: "a", MilliCPU: 300, Replicas: 1}},
+			Pods: []Pod{{Dep: 0, Node: 0, Running: true}, {Dep: 1, Node: 0, Running: true}, {Dep: 2, Node: 0, Running: true}},
+			Profile: model.DeschedulerProfile{Balance: []model.BalancePlugin{model.LowNodeUtilization},
+				LowNodeUtilization: &model.LowNodeUtilizationArgs{Thresholds: low, TargetThresholds: target}}},
+		branches: 3,
+	}, {
+		// Three pods of d0 on n1, one Pending: one of the three goes.
+		name: "RemoveDuplicates: which duplicate",
+		s: Snapshot{Plugin: RemoveDuplicates, Nodes: []Node{node, node},
+			Deps:    []Dep{{Tier: "a", Replicas: 4}},
+			Pods:    []Pod{{Dep: 0, Node: 0, Running: true}, {Dep: 0, Node: 0, Running: true}, {Dep: 0, Node: 0}, {Dep: 0, Node: 1, Running: true}},
+			Profile: model.DeschedulerProfile{Balance: []model.BalancePlugin{model.RemoveDuplicates}}},
+		branches: 2,
+	}}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := Compare(ctx, d, &c.s, Orders(rand.New(rand.NewPCG(3, 4)), &c.s, 32))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Detail != "" {
+				t.Fatalf("disagreement: %s\n%s", res.Detail, &c.s)
+			}
+			if len(res.Model.Branches) != c.branches || res.Reached != c.branches {
+				t.Errorf("model branches %v, %d reached, want %d reached\n%s", res.Model.Branches, res.Reached, c.branches, &c.s)
+			}
+		})
+	}
+}

@@ -1,0 +1,219 @@
+package deschedulerdiff
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// Plugin is the Balance plugin a Snapshot runs.
+type Plugin int
+
+const (
+	LowNodeUtilization Plugin = iota
+	HighNodeUtilization
+	RemoveDuplicates
+	TopologySpread
+	numPlugins
+)
+
+func (p Plugin) String() string {
+	return [...]string{"LowNodeUtilization", "HighNodeUtilization", "RemoveDuplicates",
+		"RemovePodsViolatingTopologySpreadConstraint"}[p]
+}
+
+// Label keys of the snapshots' nodes and pods.
+const (
+	ZoneKey  = "topology.kubernetes.io/zone"
+	appLabel = "app"
+	tierKey  = "tier"
+	// unschedulableKey is the taint the node lifecycle controller puts on
+	// a cordoned node, and the model's spelling of spec.unschedulable.
+	unschedulableKey = "node.kubernetes.io/unschedulable"
+)
+
+// Node is one Ready node: allocatable millicores, MiB and pods, an
+// optional zone label, taints, and whether it is cordoned.
+type Node struct {
+	MilliCPU, MemMiB int64
+	MaxPods          int
+	Zone             string
+	Taints           []model.Taint
+	Cordoned         bool
+}
+
+// Spread is a topology spread constraint of a Dep, selecting the Dep's
+// own pods (its app label).
+type Spread struct {
+	MaxSkew       int
+	Key           string // ZoneKey or model.HostnameKey
+	When          model.WhenUnsatisfiable
+	HonorTaints   bool // nodeTaintsPolicy Honor (default Ignore)
+	IgnoreAffinty bool // nodeAffinityPolicy Ignore (default Honor)
+}
+
+// Dep is a Deployment with one ReplicaSet: the pod template's requests
+// (both 0: a BestEffort pod), labels app=d<i> and tier, whether its pods
+// are system-critical, a zone nodeSelector, tolerations and spread
+// constraints, and spec.replicas (what a percentage budget counts).
+type Dep struct {
+	MilliCPU, MemMiB int64
+	Tier             string
+	Critical         bool
+	ZoneSelector     string
+	Tolerations      []model.Toleration
+	Spread           []Spread
+	Replicas         int
+}
+
+// Pod is a pod of Dep bound to Node, Running or Pending, and
+// Terminating when its deletion was requested (a deletion timestamp; the
+// model's Terminating phase).
+type Pod struct {
+	Dep, Node   int
+	Running     bool
+	Terminating bool
+}
+
+// PDB is a PodDisruptionBudget selecting MatchLabels.
+type PDB struct {
+	MatchLabels                  map[string]string
+	MinAvailable, MaxUnavailable *model.IntOrPercent
+	AlwaysAllow                  bool
+}
+
+// Snapshot is one descheduling question: a cluster, the plugin with its
+// arguments and the DefaultEvictor's (Profile), the evictor's limits
+// (0: none) and the disruption budgets.
+type Snapshot struct {
+	Nodes   []Node
+	Deps    []Dep
+	Pods    []Pod
+	PDBs    []PDB
+	Plugin  Plugin
+	Profile model.DeschedulerProfile
+	// MaxPerNode, MaxPerNamespace and MaxTotal are the PodEvictor's
+	// limits (0: none).
+	MaxPerNode, MaxPerNamespace, MaxTotal int
+}
+
+// NodeName is the name of node i on both sides.
+func NodeName(i int) string { return fmt.Sprintf("n%d", i+1) }
+
+// PodName is the name of pod i on both sides.
+func PodName(i int) string { return fmt.Sprintf("p%d", i) }
+
+func (s *Snapshot) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "plugin %s, nodeFit %v, evictSystemCriticalPods %v", s.Plugin, s.Profile.NodeFit, s.Profile.EvictSystemCriticalPods)
+	switch s.Plugin {
+	case LowNodeUtilization:
+		a := s.Profile.LowNodeUtilization
+		fmt.Fprintf(&b, ", thresholds %s, targetThresholds %s, useDeviationThresholds %v, numberOfNodes %d",
+			fmtThresholds(a.Thresholds), fmtThresholds(a.TargetThresholds), a.UseDeviationThresholds, a.NumberOfNodes)
+		if a.EvictionLimitNode != nil {
+			fmt.Fprintf(&b, ", evictionLimits.node %d", *a.EvictionLimitNode)
+		}
+	case HighNodeUtilization:
+		a := s.Profile.HighNodeUtilization
+		fmt.Fprintf(&b, ", thresholds %s, numberOfNodes %d, onlyThresholdingResources %v",
+			fmtThresholds(a.Thresholds), a.NumberOfNodes, a.OnlyThresholdingResources)
+	case TopologySpread:
+		fmt.Fprintf(&b, ", constraints %s, topologyBalanceNodeFit %v", [...]string{"DoNotSchedule", "ScheduleAnyway", "both"}[s.Profile.Constraints],
+			s.Profile.TopologyBalanceNodeFit)
+	}
+	if s.MaxPerNode+s.MaxPerNamespace+s.MaxTotal > 0 {
+		fmt.Fprintf(&b, ", limits per node %d, per namespace %d, total %d", s.MaxPerNode, s.MaxPerNamespace, s.MaxTotal)
+	}
+	b.WriteString("\n")
+	for i, n := range s.Nodes {
+		fmt.Fprintf(&b, "  %s: cpu %dm mem %dMi pods %d", NodeName(i), n.MilliCPU, n.MemMiB, n.MaxPods)
+		if n.Zone != "" {
+			fmt.Fprintf(&b, " zone=%s", n.Zone)
+		}
+		for _, t := range n.Taints {
+			fmt.Fprintf(&b, " taint %s=%s:%s", t.Key, t.Value, t.Effect)
+		}
+		if n.Cordoned {
+			b.WriteString(" cordoned")
+		}
+		b.WriteString("\n")
+	}
+	for i, d := range s.Deps {
+		fmt.Fprintf(&b, "  d%d: replicas %d, requests %dm %dMi, tier %s", i, d.Replicas, d.MilliCPU, d.MemMiB, d.Tier)
+		if d.Critical {
+			b.WriteString(", critical")
+		}
+		if d.ZoneSelector != "" {
+			fmt.Fprintf(&b, ", nodeSelector zone=%s", d.ZoneSelector)
+		}
+		for _, t := range d.Tolerations {
+			fmt.Fprintf(&b, ", tolerates %s=%s:%s", t.Key, t.Value, t.Effect)
+		}
+		for _, c := range d.Spread {
+			fmt.Fprintf(&b, ", spread %s maxSkew %d %s honorTaints %v ignoreAffinity %v", c.Key, c.MaxSkew, c.When, c.HonorTaints, c.IgnoreAffinty)
+		}
+		b.WriteString("\n")
+	}
+	for i, p := range s.Pods {
+		phase := "Pending"
+		if p.Running {
+			phase = "Running"
+		}
+		if p.Terminating {
+			phase += ", terminating"
+		}
+		fmt.Fprintf(&b, "  %s: d%d on %s %s\n", PodName(i), p.Dep, NodeName(p.Node), phase)
+	}
+	for i, p := range s.PDBs {
+		fmt.Fprintf(&b, "  pdb%d: selector %v", i, p.MatchLabels)
+		if p.MinAvailable != nil {
+			fmt.Fprintf(&b, " minAvailable %s", fmtIntOrPercent(*p.MinAvailable))
+		}
+		if p.MaxUnavailable != nil {
+			fmt.Fprintf(&b, " maxUnavailable %s", fmtIntOrPercent(*p.MaxUnavailable))
+		}
+		if p.AlwaysAllow {
+			b.WriteString(" unhealthyPodEvictionPolicy AlwaysAllow")
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func fmtIntOrPercent(v model.IntOrPercent) string {
+	if v.Percent {
+		return fmt.Sprintf("%d%%", v.Value)
+	}
+	return fmt.Sprint(v.Value)
+}
+
+func fmtThresholds(t model.ResourceThresholds) string {
+	var parts []string
+	for r := range model.NumResources {
+		if v, ok := t.Get(r); ok {
+			parts = append(parts, fmt.Sprintf("%s %g", r, v))
+		}
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// podKey is what the model knows of pod i: pods of equal key are one
+// choice in its branches (model.IdenticalGroups).
+func (s *Snapshot) podKey(i int) string {
+	p := s.Pods[i]
+	return fmt.Sprintf("d%d@%s/%v/%v", p.Dep, NodeName(p.Node), p.Running, p.Terminating)
+}
+
+// Signature is a set of pods up to pods the model holds identical: the
+// sorted keys of its pods.
+func (s *Snapshot) Signature(pods []int) string {
+	keys := make([]string, len(pods))
+	for k, i := range pods {
+		keys[k] = s.podKey(i)
+	}
+	slices.Sort(keys)
+	return "[" + strings.Join(keys, " ") + "]"
+}
