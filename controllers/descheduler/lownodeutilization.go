@@ -59,14 +59,7 @@ func (lowNodeUtilization) setup(c *cycle, p *model.DeschedulerProfile) (*walk, [
 		}
 	}
 	switch {
-	case len(under) == 0:
-		c.note("    no node is underutilized, nothing to do\n")
-		return nil, nil
-	case len(under) <= a.NumberOfNodes:
-		c.note("    %d underutilized node(s), at most numberOfNodes %d, nothing to do\n", len(under), a.NumberOfNodes)
-		return nil, nil
-	case len(under) == len(nodes):
-		c.note("    all nodes are underutilized, nothing to do\n")
+	case !c.enoughUnderutilized(len(under), len(nodes), a.NumberOfNodes):
 		return nil, nil
 	case len(over) == 0:
 		c.note("    no node is overutilized, nothing to do\n")

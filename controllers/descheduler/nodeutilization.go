@@ -108,6 +108,23 @@ func aboveThreshold(pct [nRes]float64, t model.ResourceThresholds) bool {
 	return false
 }
 
+// enoughUnderutilized is the early stop both plugins share: they do
+// nothing when no node, or at most numberOfNodes nodes, are
+// underutilised, or when every node is.
+func (c *cycle) enoughUnderutilized(under, nodes, numberOfNodes int) bool {
+	switch {
+	case under == 0:
+		c.note("    no node is underutilized, nothing to do\n")
+	case under <= numberOfNodes:
+		c.note("    %d underutilized node(s), at most numberOfNodes %d, nothing to do\n", under, numberOfNodes)
+	case under == nodes:
+		c.note("    all nodes are underutilized, nothing to do\n")
+	default:
+		return true
+	}
+	return false
+}
+
 // unschedulable is IsNodeUnschedulable: spec.unschedulable, set by a
 // drain's cordon (model.NodeState.Cordoned) or, for a node read as
 // cordoned, kept as its static taint.
