@@ -56,11 +56,13 @@ func (c *cycle) runDeschedule() {
 	}
 }
 
-// violation is a pod a deschedule plugin has had admitted for eviction,
-// with what it violates.
+// violation is a pod a deschedule plugin has asked the evictor to evict
+// (admitted, or refused by the Eviction API), with what it violates.
 type violation struct {
 	pod    int
 	plugin model.DeschedulePlugin
+	// refusal is the Eviction API's answer when it refused the eviction.
+	refusal string
 	// taint is the untolerated taint (RemovePodsViolatingNodeTaints).
 	taint model.Taint
 	// preferred: a preferred node-affinity pass; best is then a node of
@@ -75,22 +77,29 @@ type violation struct {
 	key   model.KeyID
 }
 
-// tryEvict asks the evictor to admit pod's eviction and, when it does,
-// records it in *out; it returns the evictor's outcome so that the
-// plugin can react to a limit as upstream does.
+// tryEvict asks the evictor to admit pod's eviction and, when it does or
+// the Eviction API refuses it, records it in *out; it returns the
+// evictor's outcome so that the plugin can react to a limit as upstream
+// does.
 func (c *cycle) tryEvict(v violation, out *[]violation) evictOutcome {
-	o := c.admit(v.pod, nil)
-	if o == evicted {
+	o, refusal := c.admit(v.pod)
+	switch o {
+	case evicted:
 		c.note("    pod %d on node %s: evict\n", v.pod+1, c.nodeName(c.s.Pods[v.pod].NodeOf()))
+		*out = append(*out, v)
+	case refused:
+		v.refusal = refusal
 		*out = append(*out, v)
 	}
 	return o
 }
 
 // flush carries out a pass's admitted evictions owner by owner, then in
-// slot order, each with its reason line: the order in which owners reach
-// the kubelet and deployment queues then depends neither on pod slots nor
-// on the order the pass visited the nodes in.
+// slot order, each with its reason line, and writes its refused ones in
+// the same order, each with its reason line and the API's answer: the
+// order in which owners reach the kubelet and deployment queues then
+// depends neither on pod slots nor on the order the pass visited the
+// nodes in.
 func (c *cycle) flush(vs []violation) {
 	sort.Slice(vs, func(a, b int) bool {
 		oa, ob := c.s.Pods[vs[a].pod].Owner, c.s.Pods[vs[b].pod].Owner
@@ -101,6 +110,10 @@ func (c *cycle) flush(vs []violation) {
 	})
 	for _, v := range vs {
 		v.log(c)
+		if v.refusal != "" {
+			c.logRefusal(v.pod, v.refusal)
+			continue
+		}
 		c.remove(v.pod)
 	}
 }

@@ -23,11 +23,11 @@ import (
 // nothing more.
 
 // refusedByBudget asks the Eviction API about the pod and, when it
-// refuses, writes the trace and explanation lines and reports true. A
-// non-nil reason is printed first, as for an eviction that succeeds.
-func (c *cycle) refusedByBudget(pod int, reason *candidate) bool {
+// refuses, writes the explanation line and returns the API's message
+// ("" when the eviction is allowed); logRefusal writes its trace line.
+func (c *cycle) refusedByBudget(pod int) string {
 	if len(c.u.PDBs) == 0 {
-		return false
+		return ""
 	}
 	ev := c.u.CheckEviction(c.s, pod)
 	if ev.Outcome == model.EvictionAllowed && ev.Budget >= 0 {
@@ -46,18 +46,19 @@ func (c *cycle) refusedByBudget(pod int, reason *candidate) bool {
 		}
 	}
 	if ev.Outcome == model.EvictionAllowed {
-		return false
-	}
-	n := c.s.Pods[pod].NodeOf()
-	if reason != nil {
-		reason.log(c)
+		return ""
 	}
 	msg := ev.Reason(c.u)
-	if c.tx.Tracing() {
-		c.tx.Log(Component, "Error evicting pod %s from node %s: %s", c.s.PodRef(pod), c.nodeName(n), msg)
-	}
 	c.note("    pod %d: eviction refused: %s\n", pod+1, msg)
-	return true
+	return msg
+}
+
+// logRefusal writes the descheduler's line for an eviction the API
+// refused with msg.
+func (c *cycle) logRefusal(pod int, msg string) {
+	if c.tx.Tracing() {
+		c.tx.Log(Component, "Error evicting pod %s from node %s: %s", c.s.PodRef(pod), c.nodeName(c.s.Pods[pod].NodeOf()), msg)
+	}
 }
 
 // budgetSymmetryFacts: when a disruption budget selects pods the

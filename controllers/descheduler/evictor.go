@@ -83,43 +83,47 @@ func (c *cycle) nodeQuotaLeft(n int) bool {
 // printed just before the evictor's own line (Kivi's RemoveDuplicates
 // prints its reason at eviction time), or before the refusal.
 func (c *cycle) evict(pod int, reason *candidate) evictOutcome {
-	out := c.admit(pod, reason)
-	if out != evicted {
+	out, refusal := c.admit(pod)
+	if out == namespaceLimit || out == nodeLimit || out == totalLimit {
 		return out
 	}
 	if reason != nil {
 		reason.log(c)
+	}
+	if out == refused {
+		c.logRefusal(pod, refusal)
+		return out
 	}
 	c.remove(pod)
 	return evicted
 }
 
 // admit is the PodEvictor's check of one eviction of pod: the limits,
-// then the Eviction API (refusedByBudget, which prints reason, if any,
-// with its refusal). It returns the limit or refusal that stops it, or
-// evicted after counting it; the pod is then pending until remove.
-func (c *cycle) admit(pod int, reason *candidate) evictOutcome {
+// then the Eviction API (refusedByBudget, whose message it returns with
+// refused). It returns the limit or refusal that stops it, or evicted
+// after counting it; the pod is then pending until remove.
+func (c *cycle) admit(pod int) (evictOutcome, string) {
 	n := c.s.Pods[pod].NodeOf()
 	e := &c.ev
 	switch {
 	case e.maxTotal > 0 && e.total+1 > e.maxTotal:
 		c.note("    pod %d: total eviction limit %d reached\n", pod+1, e.maxTotal)
-		return totalLimit
+		return totalLimit, ""
 	case !c.nodeQuotaLeft(n):
 		c.note("    pod %d: eviction limit %d of node %s reached\n", pod+1, e.maxPerNode, c.nodeName(n))
-		return nodeLimit
+		return nodeLimit, ""
 	case e.maxPerNamespace > 0 && e.perNamespace+1 > e.maxPerNamespace:
 		c.note("    pod %d: namespace eviction limit %d reached\n", pod+1, e.maxPerNamespace)
-		return namespaceLimit
+		return namespaceLimit, ""
 	}
-	if c.refusedByBudget(pod, reason) {
-		return refused
+	if msg := c.refusedByBudget(pod); msg != "" {
+		return refused, msg
 	}
 	e.total++
 	e.perNode[n]++
 	e.perNamespace++
 	e.pending = append(e.pending, pod)
-	return evicted
+	return evicted, ""
 }
 
 // remove requests the deletion of an admitted pod: it turns Terminating
