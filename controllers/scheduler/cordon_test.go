@@ -46,33 +46,5 @@ func TestCordonedNode(t *testing.T) {
 // feasible node. Under Honor the cordoned node's unschedulable taint
 // drops zone c and zone b fits.
 func TestSpreadCountsCordonedNodes(t *testing.T) {
-	nodes := []kNode{
-		{name: "a", labels: lbl("zone", "a")},
-		{name: "b", labels: lbl("zone", "b")},
-		{name: "c", labels: lbl("zone", "c")},
-	}
-	existing := []kPod{foo("a"), foo("a"), foo("b")}
-	for _, tt := range []struct {
-		name   string
-		honor  bool
-		wantOn string
-	}{{"NodeTaintsPolicy=Ignore", false, ""}, {"NodeTaintsPolicy=Honor", true, "b"}} {
-		t.Run(tt.name, func(t *testing.T) {
-			sc := tsc(1, "zone", model.DoNotSchedule, exists("foo"))
-			sc.HonorNodeTaints = tt.honor
-			u, s, pod := buildK8s(t, nodes, existing, kIncoming{labels: lbl("foo", ""), spread: []model.SpreadConstraint{sc}})
-			s.Nodes[2].Cordoned = true
-			pr := defaultProfile()
-			var c cycle
-			c.reset(u, s, pod)
-			c.filter(&pr)
-			got := ""
-			for _, n := range c.feasible {
-				got += u.Nodes[n].Name
-			}
-			if got != tt.wantOn {
-				t.Errorf("feasible nodes %q, want %q\n%s", got, tt.wantOn, Explain(u, s, pod))
-			}
-		})
-	}
+	spreadOverUnusableZone(t, func(s *model.State) { s.Nodes[2].Cordoned = true })
 }

@@ -324,6 +324,15 @@ func TestEmptySelectorCountsNoPod(t *testing.T) {
 // With NodeTaintsPolicy=Honor the NotReady node's implied not-ready taint
 // drops zone c, the minimum becomes 1 and zone b fits.
 func TestSpreadCountsNotReadyNodes(t *testing.T) {
+	spreadOverUnusableZone(t, func(s *model.State) { s.Nodes[2].Status = model.NotReady })
+}
+
+// spreadOverUnusableZone runs the worked example of zone spreading over
+// nodes a, b, c (two pods in a, one in b) after unusable makes zone c's
+// only node unusable for the incoming pod: under NodeTaintsPolicy=Ignore
+// no node is feasible, under Honor zone b is.
+func spreadOverUnusableZone(t *testing.T, unusable func(*model.State)) {
+	t.Helper()
 	nodes := []kNode{
 		{name: "a", labels: lbl("zone", "a")},
 		{name: "b", labels: lbl("zone", "b")},
@@ -339,7 +348,7 @@ func TestSpreadCountsNotReadyNodes(t *testing.T) {
 			sc := tsc(1, "zone", model.DoNotSchedule, exists("foo"))
 			sc.HonorNodeTaints = tt.honor
 			u, s, pod := buildK8s(t, nodes, existing, kIncoming{labels: lbl("foo", ""), spread: []model.SpreadConstraint{sc}})
-			s.Nodes[2].Status = model.NotReady
+			unusable(s)
 			pr := defaultProfile()
 			var c cycle
 			c.reset(u, s, pod)

@@ -1,7 +1,6 @@
 package manifest
 
 import (
-	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -14,19 +13,7 @@ import (
 // args, a disabled plugin left out, the unmodelled plugins named in one
 // warning, unmodelled args (namespaces, labelSelector) warned about.
 func TestDeschedulePlugins(t *testing.T) {
-	data, err := os.ReadFile("testdata/fuzz/manifests/deschedule.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	objs, _, err := Decode("deschedule.yaml", data)
-	if err != nil || len(objs) != 1 {
-		t.Fatal(objs, err)
-	}
-	var warns []Warning
-	ds, err := deschedulerDecl(objs[0], &warns)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds, warns := decodePolicy(t, "testdata/fuzz/manifests/deschedule.yaml", nil)
 	want := []model.DescheduleConfig{{
 		Enabled: []model.DeschedulePlugin{model.RemovePodsViolatingNodeTaints, model.RemovePodsViolatingNodeAffinity,
 			model.RemovePodsViolatingInterPodAntiAffinity},
@@ -45,11 +32,7 @@ func TestDeschedulePlugins(t *testing.T) {
 	if !ds.Profiles[0].NodeFit || ds.MaxTotal != 3 || len(ds.Profiles[0].Balance) != 1 {
 		t.Errorf("profile 0: %+v, limits %+v", ds.Profiles[0], ds)
 	}
-	var text []string
-	for _, w := range warns {
-		text = append(text, w.String())
-	}
-	all := strings.Join(text, "\n")
+	all := warningText(warns)
 	for _, frag := range []string{
 		"profiles[0].plugins.deschedule.enabled: ignored: deschedule plugins PodLifeTime, RemoveFailedPods are not modelled",
 		"profiles[0].pluginConfig[1].args.namespaces",
@@ -78,15 +61,7 @@ profiles:
   plugins:
     deschedule: {enabled: [RemovePodsViolatingNodeTaints, RemovePodsViolatingInterPodAntiAffinity]}
 `)
-	objs, _, err := Decode("p.yaml", data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var warns []Warning
-	ds, err := deschedulerDecl(objs[0], &warns)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds, warns := decodePolicy(t, "p.yaml", data)
 	if got := ds.Profiles[0].Deschedule.Enabled; !reflect.DeepEqual(got, []model.DeschedulePlugin{model.RemovePodsViolatingInterPodAntiAffinity}) {
 		t.Errorf("enabled %v", got)
 	}

@@ -45,11 +45,7 @@ func TestPodDisruptionBudgets(t *testing.T) {
 	if decls[4].Selector != nil {
 		t.Errorf("noselector: %+v", decls[4])
 	}
-	var text []string
-	for _, w := range warns {
-		text = append(text, w.String())
-	}
-	all := strings.Join(text, "\n")
+	all := warningText(warns)
 	for _, want := range []string{
 		"document 4: spec.selector: selects no pod of a Deployment in namespace default",
 		"document 5: spec: neither minAvailable nor maxUnavailable",

@@ -8,15 +8,17 @@ import (
 	"github.com/kivi-go/kivi/model"
 )
 
-// TestDeschedulerPolicy: profiles, plugin args and limits of
-// descheduler/v1alpha2 (pkg/api/v1alpha2/types.go); unmodelled plugins and
-// args are warnings.
-func TestDeschedulerPolicy(t *testing.T) {
-	data, err := os.ReadFile("testdata/fuzz/manifests/policy.yaml")
-	if err != nil {
-		t.Fatal(err)
+// decodePolicy reads one DeschedulerPolicy document (data, or the file
+// when data is nil) into the model's descheduler, with its warnings.
+func decodePolicy(t *testing.T, file string, data []byte) (*model.Descheduler, []Warning) {
+	t.Helper()
+	if data == nil {
+		var err error
+		if data, err = os.ReadFile(file); err != nil {
+			t.Fatal(err)
+		}
 	}
-	objs, _, err := Decode("policy.yaml", data)
+	objs, _, err := Decode(file, data)
 	if err != nil || len(objs) != 1 {
 		t.Fatal(objs, err)
 	}
@@ -25,6 +27,23 @@ func TestDeschedulerPolicy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ds, warns
+}
+
+// warningText is every warning's line, one per line.
+func warningText(warns []Warning) string {
+	var text []string
+	for _, w := range warns {
+		text = append(text, w.String())
+	}
+	return strings.Join(text, "\n")
+}
+
+// TestDeschedulerPolicy: profiles, plugin args and limits of
+// descheduler/v1alpha2 (pkg/api/v1alpha2/types.go); unmodelled plugins and
+// args are warnings.
+func TestDeschedulerPolicy(t *testing.T) {
+	ds, warns := decodePolicy(t, "testdata/fuzz/manifests/policy.yaml", nil)
 	want := model.DeschedulerProfile{Name: "p", Balance: []model.BalancePlugin{model.RemoveDuplicates, model.RemovePodsViolatingTopologySpreadConstraint, model.LowNodeUtilization},
 		Constraints: model.AllConstraints, TopologyBalanceNodeFit: false, EvictSystemCriticalPods: true, NodeFit: true}
 	got := ds.Profiles[0]
@@ -42,11 +61,7 @@ func TestDeschedulerPolicy(t *testing.T) {
 	if c, _ := lnu.TargetThresholds.Get(model.ResourceCPU); c != 50 {
 		t.Errorf("targetThresholds %+v", lnu.TargetThresholds)
 	}
-	var text []string
-	for _, w := range warns {
-		text = append(text, w.String())
-	}
-	all := strings.Join(text, "\n")
+	all := warningText(warns)
 	if !strings.Contains(all, "MyBalancer is not modelled") || strings.Contains(all, "LowNodeUtilization is not modelled") ||
 		!strings.Contains(all, "args.priorityThreshold") || !strings.Contains(all, "args.metricsUtilization: ignored: actual usage") ||
 		!strings.Contains(all, "args.evictableNamespaces.exclude: ignored") {
@@ -58,19 +73,7 @@ func TestDeschedulerPolicy(t *testing.T) {
 // evictionModes; with useDeviationThresholds a threshold above its target
 // is valid (validateLowNodeUtilizationThresholds).
 func TestHighNodeUtilizationPolicy(t *testing.T) {
-	data, err := os.ReadFile("testdata/fuzz/manifests/highnodeutilization.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	objs, _, err := Decode("hnu.yaml", data)
-	if err != nil || len(objs) != 1 {
-		t.Fatal(objs, err)
-	}
-	var warns []Warning
-	ds, err := deschedulerDecl(objs[0], &warns)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds, warns := decodePolicy(t, "testdata/fuzz/manifests/highnodeutilization.yaml", nil)
 	p := ds.Profiles[0]
 	h := p.HighNodeUtilization
 	if h == nil || !h.OnlyThresholdingResources || h.Thresholds.Len() != 2 || p.LowNodeUtilization == nil || !p.LowNodeUtilization.UseDeviationThresholds {
