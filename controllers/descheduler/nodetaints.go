@@ -61,8 +61,8 @@ func (nodeTaints) Deschedule(c *cycle, p *model.DeschedulerProfile) {
 func (c *cycle) untoleratedTaint(args *model.NodeTaintsArgs, pod, n int) (model.Taint, bool) {
 	tols := c.u.Templates[c.s.Pods[pod].Template].Tolerations
 	taints := c.u.Nodes[n].Taints
-	if c.s.Nodes[n].Cordoned && !slices.Contains(taints, unschedulableTaint) {
-		taints = append(slices.Clip(taints), unschedulableTaint)
+	if cordon := model.UnschedulableTaint(); c.s.Nodes[n].Cordoned && !slices.Contains(taints, cordon) {
+		taints = append(slices.Clip(taints), cordon)
 	}
 	for _, taint := range taints {
 		if !args.Counts(taint) {

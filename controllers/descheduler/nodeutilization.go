@@ -40,9 +40,6 @@ type nodeUsage struct {
 	available resources
 }
 
-// unschedulableTaint is how the model writes spec.unschedulable.
-var unschedulableTaint = model.Taint{Key: "node.kubernetes.io/unschedulable", Effect: model.NoSchedule}
-
 // snapshot is getNodeUsageSnapshot with the requested-usage client: the
 // cycle's nodes in index order.
 func (c *cycle) snapshot() []nodeUsage {
@@ -129,7 +126,7 @@ func (c *cycle) enoughUnderutilized(under, nodes, numberOfNodes int) bool {
 // drain's cordon (model.NodeState.Cordoned) or, for a node read as
 // cordoned, kept as its static taint.
 func (c *cycle) unschedulable(n int) bool {
-	return c.s.Nodes[n].Cordoned || slices.Contains(c.u.Nodes[n].Taints, unschedulableTaint)
+	return c.s.Nodes[n].Cordoned || slices.Contains(c.u.Nodes[n].Taints, model.UnschedulableTaint())
 }
 
 // usageKey is sortNodesByUsage's key: the raw usage summed over cpu

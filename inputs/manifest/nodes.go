@@ -21,11 +21,6 @@ type nodeIn struct {
 	pods                     []model.InitialPod
 }
 
-// unschedulableTaint is the taint the node lifecycle controller puts on a
-// cordoned node (spec.unschedulable); the scheduler's NodeUnschedulable
-// filter is exactly "does the pod tolerate it".
-var unschedulableTaint = model.Taint{Key: "node.kubernetes.io/unschedulable", Effect: model.NoSchedule}
-
 // nodeFromObject reads a v1 Node: allocatable (else capacity) cpu,
 // memory and pods, labels, taints, spec.unschedulable and the Ready
 // condition (absent conditions: a hand-written Node is Ready).
@@ -82,8 +77,10 @@ func nodeFromObject(o Object) (nodeIn, error) {
 		}
 		in.taints = append(in.taints, model.Taint{Key: t.Key, Value: t.Value, Effect: model.TaintEffect(t.Effect)})
 	}
-	if n.Spec.Unschedulable && !slices.Contains(in.taints, unschedulableTaint) {
-		in.taints = append(in.taints, unschedulableTaint)
+	if cordon := model.UnschedulableTaint(); n.Spec.Unschedulable && !slices.Contains(in.taints, cordon) {
+		// The node lifecycle controller taints a cordoned node
+		// (TaintNodesByCondition); the model keeps the taint.
+		in.taints = append(in.taints, cordon)
 	}
 	in.status = "Ready"
 	for _, c := range n.Status.Conditions {
