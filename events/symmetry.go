@@ -40,19 +40,9 @@ var _ model.SymmetryBreaker = Drain{}
 func (d Drain) SymmetryFacts(u *model.Universe) []model.SymmetryFact {
 	e := &u.Events[d.event]
 	out := []model.SymmetryFact{{Rule: "DrainTarget", PinnedNodes: slices.Clone(e.Nodes), Reason: "a drain event names the nodes it drains"}}
-	if !e.Drain.DisableEviction && budgetsSelectPods(u) {
+	if !e.Drain.DisableEviction && u.BudgetsSelectPods() {
 		out = append(out, model.SymmetryFact{Rule: "DrainDisruptionBudgets", PodSlotsInOrder: true, Reason: fmt.Sprintf(
 			"%d PodDisruptionBudget(s) can refuse a drain's slot-ordered evictions part way", len(u.PDBs))})
 	}
 	return out
-}
-
-// budgetsSelectPods: some budget's selector matches some template.
-func budgetsSelectPods(u *model.Universe) bool {
-	for i := range u.PDBs {
-		if slices.Contains(u.PDBs[i].MatchesTemplate, true) {
-			return true
-		}
-	}
-	return false
 }

@@ -1,6 +1,9 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // UnhealthyPodEvictionPolicy is a PodDisruptionBudget's
 // spec.unhealthyPodEvictionPolicy: when a pod that is running but not
@@ -235,4 +238,15 @@ func (e Eviction) Reason(u *Universe) string {
 		return fmt.Sprintf("Cannot evict pod as it would violate the pod's disruption budget. The disruption budget %s does not allow evicting pods currently", name)
 	}
 	return ""
+}
+
+// BudgetsSelectPods reports whether some budget's selector matches the
+// pods of some template: only then can a budget refuse an eviction.
+func (u *Universe) BudgetsSelectPods() bool {
+	for i := range u.PDBs {
+		if slices.Contains(u.PDBs[i].MatchesTemplate, true) {
+			return true
+		}
+	}
+	return false
 }

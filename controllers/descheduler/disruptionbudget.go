@@ -68,7 +68,7 @@ func (c *cycle) logRefusal(pod int, msg string) {
 // order (RemoveDuplicates).
 func budgetSymmetryFacts(u *model.Universe) []model.SymmetryFact {
 	d := u.Descheduler
-	if d == nil || !budgetsSelectAnything(u) {
+	if d == nil || !u.BudgetsSelectPods() {
 		return nil
 	}
 	out := []model.SymmetryFact{{Rule: "DeschedulerDisruptionBudgets", PodSlotsInOrder: true, Reason: fmt.Sprintf(
@@ -81,14 +81,4 @@ func budgetSymmetryFacts(u *model.Universe) []model.SymmetryFact {
 		}
 	}
 	return out
-}
-
-// budgetsSelectAnything: some budget's selector matches some template.
-func budgetsSelectAnything(u *model.Universe) bool {
-	for i := range u.PDBs {
-		if slices.Contains(u.PDBs[i].MatchesTemplate, true) {
-			return true
-		}
-	}
-	return false
 }
