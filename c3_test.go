@@ -53,7 +53,7 @@ func TestC3FindsNoFeasibleNode(t *testing.T) {
 	}
 	lines := r.Trace.Lines()
 	text := strings.Join(lines, "\n")
-	want := []string{"[0][workload] CPU usage of pod app-1 changed by +1 to 9; node 1 has 47 CPU left",
+	want := []string{"[0][workload] CPU usage of pod app-3 changed by +1 to 9; node 2 has 55 CPU left",
 		"[1][horizontal-pod-autoscaler] Scaling deployment app from 5 to 6 replicas",
 		"[2][replicaset-controller] Deployment app has too few replicas: creating 1", "[3][replicaset-controller] Created pod app-6",
 		"[4][kube-scheduler] Pod app-6 cannot be scheduled: 0/3 nodes are available: 3 node(s) didn't match pod topology spread constraints"}

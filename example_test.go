@@ -26,7 +26,7 @@ func ExampleVerify() {
 	}
 	// Output:
 	// pod_always_schedulable
-	// [0][workload] CPU usage of pod 10-1 changed by +1 to 9; node 1 has 47 CPU left
+	// [0][workload] CPU usage of pod 10-3 changed by +1 to 9; node 2 has 55 CPU left
 	// [1][horizontal-pod-autoscaler] Scaling deployment 10 from 5 to 6 replicas
 	// [2][replicaset-controller] Deployment 10 has too few replicas: creating 1
 	// [3][replicaset-controller] Created pod 10-6

@@ -99,38 +99,6 @@ func BenchmarkCanonical(b *testing.B) {
 	}
 }
 
-func BenchmarkZZShape(b *testing.B) {
-	_, succs, _ := successorsOf(b, "c3", true, []int{10, 10}, 40, 20000)
-	var free, bound, pend, lastNonFree, q [8]int
-	_ = q
-	tot := map[string]int{}
-	for _, s := range succs {
-		f, bd, pd, ln := 0, 0, 0, 0
-		for i, p := range s.Pods {
-			if p.Phase == model.Free {
-				f++
-				continue
-			}
-			ln = i + 1
-			if p.Node != 0 {
-				bd++
-			} else {
-				pd++
-			}
-		}
-		free[0] += f
-		bound[0] += bd
-		pend[0] += pd
-		lastNonFree[0] += ln
-		for qi := range s.Queues {
-			tot[fmt.Sprint("q", qi)] += len(s.Queues[qi])
-		}
-		tot[fmt.Sprint("ev", s.EventVars)]++
-	}
-	n := len(succs)
-	fmt.Println("avg free", free[0]/n, "bound", bound[0]/n, "pending", pend[0]/n, "lastNonFree", lastNonFree[0]/n, tot)
-}
-
 // sample returns at most n elements of x, evenly spaced.
 func sample[T any](x []T, n int) []T {
 	if len(x) <= n {

@@ -202,12 +202,12 @@ func (e *engine[S]) rollbackLevel(m levelMark) bool {
 	return true
 }
 
-// keyOfEncoding is the deduplication key of a stored concrete encoding.
+// keyOfEncoding is the deduplication key of a queued state's encoding.
 func (e *engine[S]) keyOfEncoding(enc []byte) []byte {
 	if e.canon == nil {
 		return enc
 	}
-	s, err := e.sys.Decode(enc)
+	s, err := e.decodeQueued(enc)
 	if err != nil {
 		e.fail(fmt.Errorf("%w: state %x: %w", ErrDecode, enc, err))
 		return enc
@@ -295,7 +295,7 @@ func (e *engine[S]) runLevel(spans []span, next *atomic.Int64, depth int, lookup
 					w.rank = uint64(j)
 				}
 				id, enc := f.item(pos)
-				s, err := w.sys.Decode(enc)
+				s, err := w.decodeQueued(enc)
 				if err != nil {
 					e.fail(fmt.Errorf("%w: state %x: %w", ErrDecode, enc, err))
 					return

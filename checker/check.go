@@ -201,6 +201,9 @@ type hooks[S any] struct {
 	// canonEnc, when the Canonicalizer has it, encodes canonical forms
 	// directly.
 	canonEnc CanonicalEncoder[S]
+	// repr, when the Canonicalizer has it, makes the engine explore
+	// representatives: the frontier holds their encodings.
+	repr RepresentativeEncoder[S]
 	// next generates successors: the System's Next, or its
 	// NextUpToSymmetry when the engine canonicalises.
 	next func(S, func(Step, S))
@@ -216,6 +219,9 @@ func newHooks[S any](sys System[S], opts Options) hooks[S] {
 	if c, ok := sys.(Canonicalizer[S]); ok && !opts.NoSymmetry {
 		h.canon = c
 		h.canonEnc, _ = sys.(CanonicalEncoder[S])
+		if r, ok := sys.(RepresentativeEncoder[S]); ok && r.ExploreRepresentatives() {
+			h.repr = r
+		}
 	}
 	if ss, ok := sys.(SymmetricSuccessors[S]); ok && h.canon != nil {
 		h.next = ss.NextUpToSymmetry
@@ -227,6 +233,15 @@ func newHooks[S any](sys System[S], opts Options) hooks[S] {
 	h.release, _ = sys.(Releaser[S])
 	h.copier, _ = sys.(Copier[S])
 	return h
+}
+
+// decodeQueued decodes a state of the frontier (or the DFS stack): a
+// representative's encoding when the engine explores representatives.
+func (h *hooks[S]) decodeQueued(enc []byte) (S, error) {
+	if h.repr != nil {
+		return h.repr.DecodeRepresentative(enc)
+	}
+	return h.sys.Decode(enc)
 }
 
 // workerHooks are the hooks of worker goroutine: its own System when the

@@ -31,7 +31,7 @@ func (e *engine[S]) runDFS() {
 		id, enc, depth := stack.pop()
 		// The next push overwrites enc, and Decode may alias its input.
 		scratch = append(scratch[:0], enc...)
-		s, err := w.sys.Decode(scratch)
+		s, err := w.decodeQueued(scratch)
 		if err != nil {
 			e.fail(fmt.Errorf("%w: state %x: %w", ErrDecode, scratch, err))
 			break

@@ -25,10 +25,12 @@
 //     are produced only for counterexamples, by re-executing the step.
 //   - [Canonicalizer] enables symmetry reduction (unless
 //     Options.NoSymmetry): states are deduplicated by the encoding of
-//     Canonical(s) but explored and reported as concrete states, so a
-//     trace is a real execution of the unreduced system; Stats.States then
+//     Canonical(s) and reported as concrete states, so a trace is a real
+//     execution of the unreduced system; Stats.States then
 //     counts orbits. Its companions: [CanonicalEncoder] encodes the
-//     canonical form without building it, and [SymmetricSuccessors] lets
+//     canonical form without building it, [RepresentativeEncoder] makes
+//     the engine expand the representatives themselves (traces are then
+//     mapped back to concrete runs by key), and [SymmetricSuccessors] lets
 //     the System leave out successors that have the canonical form of one
 //     it emits (the engine then uses it for expansion and trace rebuilding
 //     alike).
@@ -92,7 +94,8 @@
 // smallest pair (an end condition: the smallest rank). Under symmetry
 // the state queued for expansion is the concrete successor of that
 // smallest predecessor, as in a one-worker run (the worker that lowers a
-// record keeps that successor's encoding for the level's end). The cycle
+// record keeps that successor's encoding for the level's end), or the
+// representative, which is the same from every predecessor. The cycle
 // analysis makes its choices in the order its breadth-first search from
 // the initial states reaches the states, which depends on the graph, not
 // on which worker stored a state. This covers Exact storage, and

@@ -479,12 +479,16 @@ func (w *worker[S]) flush() {
 // key returns the encoding states are deduplicated by, and the concrete
 // encoding to queue (the same slice without symmetry).
 func (w *worker[S]) key(t S, concrete []byte) (key, enc []byte) {
-	if concrete == nil {
+	if concrete == nil && w.repr == nil {
 		w.encBuf = w.sys.AppendEncoding(w.encBuf[:0], t)
 		concrete = w.encBuf
 	}
 	if w.canon == nil {
 		return concrete, concrete
+	}
+	if w.repr != nil {
+		w.keyBuf, w.encBuf = w.repr.AppendRepresentative(w.keyBuf[:0], w.encBuf[:0], t)
+		return w.keyBuf, w.encBuf
 	}
 	if w.canonEnc != nil {
 		w.keyBuf = w.canonEnc.AppendCanonical(w.keyBuf[:0], t)
@@ -591,7 +595,7 @@ func (w *worker[S]) store(st Step, ord uint32, key, enc []byte, f fingerprint) (
 		// A state of the level being generated takes the smallest
 		// (parent rank, ordinal) of its predecessors as its parent.
 		if e.ranked && id != noState && w.cur != noState && !e.visited.storedBeforeLevel(id) &&
-			e.visited.lowerParent(id, rec) && w.canon != nil {
+			e.visited.lowerParent(id, rec) && w.canon != nil && w.repr == nil {
 			w.fixups = append(w.fixups, fixup{id: id, key: uint64(rec), off: len(w.fixBuf), n: len(enc)})
 			w.fixBuf = append(w.fixBuf, enc...)
 		}

@@ -60,9 +60,10 @@ type Explainer[S any] interface {
 // representative of the orbit of s under the System's symmetry group: two
 // states that are permutations of each other must map to the same
 // representative, and the representative must satisfy exactly the same
-// properties as s. The engine stores and matches only representatives but
-// explores and reports concrete states, so traces stay replayable in the
-// unreduced system.
+// properties as s. The engine stores and matches only representatives;
+// it explores concrete states (or the representatives, with
+// RepresentativeEncoder) and reports concrete states, so traces stay
+// replayable in the unreduced system.
 type Canonicalizer[S any] interface {
 	Canonical(s S) S
 }
@@ -90,6 +91,31 @@ type SymmetricSuccessors[S any] interface {
 // encoding as the key of s).
 type CanonicalEncoder[S any] interface {
 	AppendCanonical(dst []byte, s S) []byte
+}
+
+// RepresentativeEncoder is an optional companion of Canonicalizer: with
+// it the engine explores the representatives themselves instead of the
+// concrete states that reached them. AppendRepresentative appends the
+// canonical encoding of s (its key, as CanonicalEncoder would) to key and
+// an encoding of its representative to enc, which DecodeRepresentative
+// turns back into that representative. enc may carry more than key: what
+// the canonicalisation learnt about the representative that its
+// expansion needs (the System's own business), so that it need not be
+// computed again; it must be a function of the key alone.
+//
+// Every expanded state is then canonical, a successor's canonical form is
+// found from a canonical parent, and the frontier holds one encoding per
+// orbit whichever predecessor reached it. Traces are still concrete runs:
+// the engine replays the representatives' path and, step by step, takes
+// the concrete successor whose key is the next representative's. That
+// needs every state and its representative to have successors with the
+// same keys (not only successors that behave alike): ExploreRepresentatives
+// reports whether they do, and the engine explores concrete states when
+// it says no.
+type RepresentativeEncoder[S any] interface {
+	ExploreRepresentatives() bool
+	AppendRepresentative(key, enc []byte, s S) ([]byte, []byte)
+	DecodeRepresentative(enc []byte) (S, error)
 }
 
 // AmpleSetter is the optional partial-order-reduction hook. Given a state

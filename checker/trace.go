@@ -52,6 +52,9 @@ type candidate struct {
 // a hop names is kept (the others are encoded only when it does not
 // match), so a state with millions of successors costs time, not memory.
 func (e *engine[S]) replay(p tracePlan) (Trace[S], error) {
+	if e.repr != nil {
+		return e.replayRepresentatives(p)
+	}
 	var tr Trace[S]
 	tr.LoopStart = p.loopStart
 	var root []byte
@@ -121,6 +124,90 @@ func (e *engine[S]) replay(p tracePlan) (Trace[S], error) {
 	return tr, nil
 }
 
+// replayRepresentatives is replay for a run that explored
+// representatives: a hop's ordinal names a successor of the
+// representative, not of the concrete state the trace is at. So the
+// plan is followed on the representatives, which gives each hop's key
+// (checked against the stored one when the storage keeps keys), and the
+// trace takes the first concrete successor with that key (and the hop's
+// marks). The System's symmetry makes one exist; lossy storage needs no
+// stored key for this.
+func (e *engine[S]) replayRepresentatives(p tracePlan) (Trace[S], error) {
+	var tr Trace[S]
+	tr.LoopStart = p.loopStart
+	var root []byte
+	var repKey, repEnc []byte
+	n := uint32(0)
+	e.sys.Initial(func(s S) {
+		if n == p.rootOrdinal {
+			root = e.sys.AppendEncoding(nil, s)
+			repKey, repEnc = e.repr.AppendRepresentative(nil, nil, s)
+		}
+		n++
+	})
+	if root == nil {
+		return tr, fmt.Errorf("%w: initial state %d of %d", ErrInvalidTrace, p.rootOrdinal, n)
+	}
+	if match, keyed := e.visited.keyMatches(p.root, repKey); keyed && !match {
+		return tr, fmt.Errorf("%w: initial state %d does not match the stored state", ErrInvalidTrace, p.rootOrdinal)
+	}
+	cur, err := e.sys.Decode(root)
+	if err != nil {
+		return tr, fmt.Errorf("%w: %w", ErrDecode, err)
+	}
+	rep, err := e.repr.DecodeRepresentative(repEnc)
+	if err != nil {
+		return tr, fmt.Errorf("%w: %w", ErrDecode, err)
+	}
+	tr.Initial = cur
+	explainer, _ := e.sys.(Explainer[S])
+	var buf []byte
+	for i, h := range p.hops {
+		var key, enc []byte
+		var count uint32
+		var marks uint32
+		e.next(rep, func(st Step, t S) {
+			if count == h.ordinal {
+				key, enc = e.repr.AppendRepresentative(nil, nil, t)
+				marks = st.Marks
+			}
+			count++
+		})
+		if key == nil || (h.wantMarks && marks != h.marks) {
+			return tr, fmt.Errorf("%w: step %d: the representative has no successor %d of %d with the recorded marks", ErrInvalidTrace, i+1, h.ordinal, count)
+		}
+		if match, keyed := e.visited.keyMatches(h.dst, key); keyed && !match {
+			return tr, fmt.Errorf("%w: step %d (successor %d of %d) does not reach the stored state", ErrInvalidTrace, i+1, h.ordinal, count)
+		}
+		var chosen *candidate
+		e.next(cur, func(st Step, t S) {
+			if chosen != nil || (h.wantMarks && st.Marks != h.marks) {
+				return
+			}
+			if buf = e.appendKey(buf[:0], t); bytes.Equal(buf, key) {
+				chosen = &candidate{step: st, enc: e.sys.AppendEncoding(nil, t)}
+			}
+		})
+		if chosen == nil {
+			return tr, fmt.Errorf("%w: step %d: no successor of the concrete state has the representative's key", ErrInvalidTrace, i+1)
+		}
+		next, err := e.sys.Decode(chosen.enc)
+		if err != nil {
+			return tr, fmt.Errorf("%w: %w", ErrDecode, err)
+		}
+		if rep, err = e.repr.DecodeRepresentative(enc); err != nil {
+			return tr, fmt.Errorf("%w: %w", ErrDecode, err)
+		}
+		ts := TraceStep[S]{Step: chosen.step, State: next}
+		if explainer != nil {
+			ts.Lines = explainer.Explain(cur, ts.Step)
+		}
+		tr.Steps = append(tr.Steps, ts)
+		cur = next
+	}
+	return tr, nil
+}
+
 // storedAs reports whether the concrete encoding enc is (up to symmetry)
 // the stored state id; true when the storage keeps no keys to compare.
 func (e *engine[S]) storedAs(id stateID, enc []byte) bool {
@@ -153,11 +240,17 @@ func (t *Trace[S]) stateBefore(i int) S {
 }
 
 // keyOf is the deduplication key of s (its canonical encoding).
-func (e *engine[S]) keyOf(s S) []byte {
-	if e.canon != nil {
+func (e *engine[S]) keyOf(s S) []byte { return e.appendKey(nil, s) }
+
+// appendKey appends the deduplication key of s to dst.
+func (e *engine[S]) appendKey(dst []byte, s S) []byte {
+	switch {
+	case e.canonEnc != nil:
+		return e.canonEnc.AppendCanonical(dst, s)
+	case e.canon != nil:
 		s = e.canon.Canonical(s)
 	}
-	return e.sys.AppendEncoding(nil, s)
+	return e.sys.AppendEncoding(dst, s)
 }
 
 // validateInvariant: the final state must violate the invariant.

@@ -50,6 +50,11 @@ type System struct {
 	scratches []*scratchSpace
 	// guards caches guarded.
 	guards []por.Actor
+	// represented is the last representative DecodeRepresentative
+	// returned, while it is not released or decoded into again, and
+	// representedOrbits its node orbits, which its encoding carried.
+	represented       *model.State
+	representedOrbits []int
 
 	U         *model.Universe
 	Init      *model.State
@@ -65,8 +70,9 @@ type System struct {
 
 // symmetricSystem is a System that is also a checker.Canonicalizer: the
 // engine stores one representative per orbit of interchangeable nodes
-// and still explores concrete states (checker.Options.NoSymmetry turns
-// it off).
+// and explores the representatives (checker.RepresentativeEncoder);
+// traces are still concrete runs (checker.Options.NoSymmetry turns it
+// off).
 type symmetricSystem struct{ *System }
 
 var _ checker.Canonicalizer[*model.State] = symmetricSystem{}
@@ -85,6 +91,36 @@ func (sys symmetricSystem) NextUpToSymmetry(s *model.State, emit func(checker.St
 // (checker.CanonicalEncoder).
 func (sys symmetricSystem) AppendCanonical(dst []byte, s *model.State) []byte {
 	return sys.Symmetry.AppendCanonical(dst, s)
+}
+
+// ExploreRepresentatives: the engine explores representatives where a
+// state and its representative step to states with the same keys
+// (symmetry.Canonicalizer.ExactRepresentatives).
+func (sys symmetricSystem) ExploreRepresentatives() bool { return sys.Symmetry.ExactRepresentatives() }
+
+// AppendRepresentative appends the encoding of s's representative to
+// key and, to enc, that encoding followed by the representative's node
+// orbits (checker.RepresentativeEncoder): the engine then explores
+// representatives, and their expansion, which branches over one node per
+// orbit, need not compute the orbits again.
+func (sys symmetricSystem) AppendRepresentative(key, enc []byte, s *model.State) ([]byte, []byte) {
+	return sys.Symmetry.AppendRepresentative(key, enc, s)
+}
+
+// DecodeRepresentative decodes an encoding of AppendRepresentative: the
+// state, whose orbits the System keeps for its expansion.
+func (sys symmetricSystem) DecodeRepresentative(enc []byte) (*model.State, error) {
+	state, orbits, err := sys.Symmetry.SplitRepresentative(enc, sys.representedOrbits)
+	sys.representedOrbits = orbits
+	if err != nil {
+		return nil, err
+	}
+	s, err := sys.Decode(state)
+	if err != nil {
+		return nil, err
+	}
+	sys.represented = s
+	return s, nil
 }
 
 // ForWorker returns a System of the same model with its own scratch
@@ -213,7 +249,11 @@ func (sys *System) next(s *model.State, emit func(checker.Step, *model.State), o
 	var flag uint32
 	tx.SetNodeOrbits(nil, nil)
 	if orbits {
-		tx.SetNodeOrbits(sys.Symmetry.NodeOrbits, s)
+		if s == sys.represented {
+			tx.SetKnownNodeOrbits(sys.Symmetry.NodeOrbits, s, sys.representedOrbits)
+		} else {
+			tx.SetNodeOrbits(sys.Symmetry.NodeOrbits, s)
+		}
 		flag = upToSymmetry
 	}
 	for i := range sys.Actors {
@@ -313,6 +353,9 @@ func (sys *System) Decode(enc []byte) (*model.State, error) {
 		s = sys.states[n-1]
 		sys.states = sys.states[:n-1]
 	}
+	if s == sys.represented {
+		sys.represented = nil
+	}
 	if err := model.DecodeInto(s, sys.U, len(sys.Init.Monitors), enc); err != nil {
 		return nil, err
 	}
@@ -322,7 +365,12 @@ func (sys *System) Decode(enc []byte) (*model.State, error) {
 // Release takes back a decoded state once the engine has expanded it
 // (checker.Releaser): decoding is the one allocation per expansion, and
 // reusing states takes it off the hot path.
-func (sys *System) Release(s *model.State) { sys.states = append(sys.states, s) }
+func (sys *System) Release(s *model.State) {
+	if s == sys.represented {
+		sys.represented = nil
+	}
+	sys.states = append(sys.states, s)
+}
 
 // CopyState copies a successor for the engine (checker.Copier), reusing
 // dst's slices.

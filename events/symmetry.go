@@ -36,13 +36,20 @@ var _ model.SymmetryBreaker = Drain{}
 // order). When a disruption budget selects pods, a drain's round of
 // evictions on one node, checked pod slot by pod slot, lets the budget's
 // last allowed disruption go to the lowest slot, so pod slots stay in
-// place, as for the descheduler's evictions.
+// place, as for the descheduler's evictions. Without a budget, a round
+// still evicts a node's pods in slot order, and with two or more
+// deployments their owners reach the deployment queue in that order (as
+// with the node controller's evictions): pod slots stay in place too.
 func (d Drain) SymmetryFacts(u *model.Universe) []model.SymmetryFact {
 	e := &u.Events[d.event]
 	out := []model.SymmetryFact{{Rule: "DrainTarget", PinnedNodes: slices.Clone(e.Nodes), Reason: "a drain event names the nodes it drains"}}
-	if !e.Drain.DisableEviction && u.BudgetsSelectPods() {
+	switch {
+	case !e.Drain.DisableEviction && u.BudgetsSelectPods():
 		out = append(out, model.SymmetryFact{Rule: "DrainDisruptionBudgets", PodSlotsInOrder: true, Reason: fmt.Sprintf(
 			"%d PodDisruptionBudget(s) can refuse a drain's slot-ordered evictions part way", len(u.PDBs))})
+	case len(u.Deployments) > 1:
+		out = append(out, model.SymmetryFact{Rule: "DrainSlotOrder", PodSlotsInOrder: true, Reason: fmt.Sprintf(
+			"a drain evicts a node's pods of %d deployments in slot order, which queues their owners in that order", len(u.Deployments))})
 	}
 	return out
 }

@@ -32,6 +32,15 @@ func (tx *Tx) SetNodeOrbits(orbits NodeOrbits, pre *State) {
 	tx.orbits, tx.orbitsOf, tx.orbitsKnown, tx.labelsFresh = orbits, pre, false, false
 }
 
+// SetKnownNodeOrbits is SetNodeOrbits for a state whose orbit labels
+// are already known (labels, which the Tx copies): orbits is then never
+// called for pre.
+func (tx *Tx) SetKnownNodeOrbits(orbits NodeOrbits, pre *State, labels []int) {
+	tx.SetNodeOrbits(orbits, pre)
+	tx.baseLabels = append(tx.baseLabels[:0], labels...)
+	tx.orbitsKnown = true
+}
+
 // orbitLabels returns the current run's labels: the state's orbits,
 // refined by the run's earlier choices. nil when the Tx has no orbits.
 func (tx *Tx) orbitLabels() []int {

@@ -1,6 +1,7 @@
 package symmetry
 
 import (
+	"fmt"
 	"slices"
 	"sort"
 
@@ -23,6 +24,8 @@ type Canonicalizer struct {
 	// kubeletSet: the kubelet queue is a set up to the order of its
 	// owners (kubeletqueue.go).
 	kubeletSet bool
+	// taintSet: the taint-manager queue is a set (taintqueue.go).
+	taintSet bool
 	// free holds idle per-call buffers of Canonical: a Canonicalizer
 	// serves one goroutine at a time (ForWorker gives each of the
 	// engine's goroutines its own).
@@ -35,7 +38,8 @@ type Canonicalizer struct {
 func New(u *model.Universe, facts []model.SymmetryFact) *Canonicalizer {
 	c := &Canonicalizer{u: u, analysis: Analyze(u, facts), layout: nodeMemoryOf(u)}
 	c.pods = c.analysis.Pods && u.PodSlots > 1
-	c.kubeletSet = !u.HasTaints && u.PodSlots > 1
+	c.kubeletSet = (!u.HasTaints || !u.Options.KiviLifecycle) && u.PodSlots > 1
+	c.taintSet = !u.Options.KiviLifecycle && u.PodSlots > 1
 	for _, cl := range c.analysis.Classes {
 		if len(cl) > 1 {
 			c.classes = append(c.classes, cl)
@@ -44,6 +48,16 @@ func New(u *model.Universe, facts []model.SymmetryFact) *Canonicalizer {
 	return c
 }
 
+// ExactRepresentatives reports whether two states with one canonical
+// form have the same successors up to symmetry, canonical keys and all
+// (checker.RepresentativeEncoder): always but when pod slots move and
+// the kubelet queue keeps its order (Kivi's taint manager with node
+// taints, kubeletqueue.go). There, a controller that evicts several pods
+// of one owner queues them for the kubelet in slot order, so a state and
+// its canonical form step to states that behave alike but whose kubelet
+// queues, and so keys, differ.
+func (c *Canonicalizer) ExactRepresentatives() bool { return !c.pods || c.kubeletSet }
+
 // Analysis returns the classes and the rules that restricted them.
 func (c *Canonicalizer) Analysis() Analysis { return c.analysis }
 
@@ -51,7 +65,7 @@ func (c *Canonicalizer) Analysis() Analysis { return c.analysis }
 // interchangeable: Canonical is then the identity and a checker gains
 // nothing from calling it.
 func (c *Canonicalizer) Trivial() bool {
-	return len(c.classes) == 0 && !c.pods && !c.kubeletSet
+	return len(c.classes) == 0 && !c.pods && !c.kubeletSet && !c.taintSet
 }
 
 // PodsMove reports whether pod slots are permuted (Analysis.Pods).
@@ -98,10 +112,20 @@ func (c *Canonicalizer) Canonical(s *model.State) *model.State {
 		return s
 	}
 	t := permute(c.layout, s, perm, podPerm)
+	c.sortQueues(t, sortKQ)
+	return t
+}
+
+// sortQueues puts the queues that are sets in canonical order in t, a
+// permuted state: the kubelet queue when sortKQ (kubeletqueue.go), the
+// taint-manager queue when it is a set (taintqueue.go).
+func (c *Canonicalizer) sortQueues(t *model.State, sortKQ bool) {
 	if sortKQ {
 		sortKubelet(t.Queues[model.KubeletQueue], t.Pods)
 	}
-	return t
+	if c.taintSet {
+		sortTaintQueue(t.Queues[model.TaintManagerQueue])
+	}
 }
 
 // AppendCanonical appends the encoding of Canonical(s) to dst without
@@ -117,10 +141,55 @@ func (c *Canonicalizer) AppendCanonical(dst []byte, s *model.State) []byte {
 	t := &w.permuted
 	s.CopyTo(t)
 	permuteInto(t, c.layout, s, perm, podPerm)
-	if sortKQ {
-		sortKubelet(t.Queues[model.KubeletQueue], t.Pods)
-	}
+	c.sortQueues(t, sortKQ)
 	return t.AppendEncoding(c.u, dst)
+}
+
+// AppendRepresentative appends the encoding of Canonical(s) to key and,
+// to enc, the same encoding followed by the node orbits of Canonical(s),
+// one byte per node (NodeOrbits' labels), which the canonicalisation
+// finds on the way: nodes of a block with equal signatures end up next
+// to each other. SplitRepresentative takes them apart again.
+func (c *Canonicalizer) AppendRepresentative(key, enc []byte, s *model.State) ([]byte, []byte) {
+	w := c.get()
+	defer c.put(w)
+	orbits := slices.Grow(w.orbits[:0], len(s.Nodes))[:len(s.Nodes)]
+	for n := range orbits {
+		orbits[n] = uint8(n)
+	}
+	w.orbits = orbits
+	perm, podPerm, sortKQ, moved := c.planOrbits(w, s, orbits)
+	at := len(key)
+	if !moved {
+		key = s.AppendEncoding(c.u, key)
+	} else {
+		t := &w.permuted
+		s.CopyTo(t)
+		permuteInto(t, c.layout, s, perm, podPerm)
+		c.sortQueues(t, sortKQ)
+		key = t.AppendEncoding(c.u, key)
+	}
+	enc = append(enc, key[at:]...)
+	return key, append(enc, orbits...)
+}
+
+// SplitRepresentative splits an encoding of AppendRepresentative into
+// the state's encoding and its node orbits (labels, in dst's array when
+// it is large enough).
+func (c *Canonicalizer) SplitRepresentative(enc []byte, dst []int) (state []byte, labels []int, err error) {
+	n := c.layout.nodes
+	if len(enc) < n {
+		return nil, dst, fmt.Errorf("symmetry: a representative's encoding of %d bytes cannot hold the orbits of %d nodes", len(enc), n)
+	}
+	state, tail := enc[:len(enc)-n], enc[len(enc)-n:]
+	dst = slices.Grow(dst[:0], n)[:n]
+	for i, l := range tail {
+		if int(l) > i {
+			return nil, dst, fmt.Errorf("symmetry: node %d's orbit label %d is not the index of a node before it", i, l)
+		}
+		dst[i] = int(l)
+	}
+	return state, dst, nil
 }
 
 // plan computes the node and pod permutations that make s canonical, and
@@ -128,17 +197,30 @@ func (c *Canonicalizer) AppendCanonical(dst []byte, s *model.State) []byte {
 // already canonical. podPerm may be shorter than s.Pods: the slots past
 // it (a blank tail, blankTail) stay in place.
 func (c *Canonicalizer) plan(w *scratch, s *model.State) (perm, podPerm []int, sortKQ, moved bool) {
+	return c.planOrbits(w, s, nil)
+}
+
+// planOrbits is plan that also labels, in orbits (which the caller
+// fills with the identity), the nodes of the canonical state by their
+// orbits, as NodeOrbits labels them.
+func (c *Canonicalizer) planOrbits(w *scratch, s *model.State, orbits []uint8) (perm, podPerm []int, sortKQ, moved bool) {
 	sortKQ = c.kubeletSet && len(s.Queues[model.KubeletQueue]) > 1
-	if len(c.classes) == 0 && !c.pods && !sortKQ {
+	// The queues that are sets are in canonical order already, were the
+	// nodes and pods too.
+	queuesSorted := func() bool {
+		return (!sortKQ || kubeletSorted(s.Queues[model.KubeletQueue], s.Pods)) &&
+			(!c.taintSet || taintQueueSorted(s.Queues[model.TaintManagerQueue]))
+	}
+	if len(c.classes) == 0 && !c.pods && queuesSorted() {
 		return nil, nil, false, false
 	}
 	w.blocks = c.appendMovable(w.blocks[:0], s)
-	if len(w.blocks) == 0 && !c.pods && (!sortKQ || kubeletSorted(s.Queues[model.KubeletQueue], s.Pods)) {
+	if len(w.blocks) == 0 && !c.pods && queuesSorted() {
 		return nil, nil, false, false
 	}
 	var ranks []uint8
 	if c.pods {
-		ranks = w.podRanks(s, c.kubeletSet, len(w.blocks) > 0)
+		ranks = w.podRanks(s, c.kubeletSet, c.taintSet, len(w.blocks) > 0)
 	}
 	if len(w.blocks) > 0 {
 		sigs := c.signatures(w, s, ranks)
@@ -146,6 +228,13 @@ func (c *Canonicalizer) plan(w *scratch, s *model.State) (perm, podPerm []int, s
 			order := append(w.order[:0], block...)
 			w.order = order
 			sigs.sortBlock(order)
+			if orbits != nil {
+				for i := 1; i < len(order); i++ {
+					if sigs.equal(order[i-1], order[i]) {
+						orbits[block[i]] = orbits[block[i-1]]
+					}
+				}
+			}
 			for i, old := range order {
 				if old == block[i] {
 					continue
@@ -161,7 +250,7 @@ func (c *Canonicalizer) plan(w *scratch, s *model.State) (perm, podPerm []int, s
 	if c.pods {
 		podPerm = w.podOrder(s, perm)
 	}
-	if perm == nil && podPerm == nil && (!sortKQ || kubeletSorted(s.Queues[model.KubeletQueue], s.Pods)) {
+	if perm == nil && podPerm == nil && queuesSorted() {
 		return nil, nil, false, false
 	}
 	return perm, podPerm, sortKQ, true
@@ -217,6 +306,8 @@ type scratch struct {
 	group     []uint16
 	// permuted is AppendCanonical's canonical state.
 	permuted model.State
+	// orbits are AppendRepresentative's node orbits.
+	orbits []uint8
 }
 
 // podOrder returns the pod permutation (old slot → new slot) that sorts
@@ -398,7 +489,7 @@ func (c *Canonicalizer) NodeOrbits(s *model.State, dst []int) []int {
 	}
 	var ranks []uint8
 	if c.pods {
-		ranks = w.podRanks(s, c.kubeletSet, true)
+		ranks = w.podRanks(s, c.kubeletSet, c.taintSet, true)
 	}
 	sigs := c.signatures(w, s, ranks)
 	for _, block := range w.blocks {

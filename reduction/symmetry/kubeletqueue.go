@@ -14,15 +14,14 @@ import "github.com/kivi-go/kivi/model"
 // of the owners' first appearances is kept: the queue is sorted by (rank
 // of the owner's first appearance, pod id).
 //
-// This holds only without node taints: with a taint manager the kubelet
-// queues every started pod for it in drain order, and then the kubelet
-// queue keeps its exact order (Canonicalizer.kubeletSet is false). The
-// node controller's not-ready taint (Kubernetes' lifecycle, a node status
-// flag, not a node taint) also makes the kubelet queue a pod it starts on
-// such a node for the taint manager in drain order, but there the order
-// does not matter: under Kubernetes' lifecycle the taint manager takes any
-// item of its queue (one branch per item), so states that differ in that
-// order have the same successors up to the queue's order.
+// With node taints the kubelet also queues every pod it starts for the
+// taint manager, in drain order. Under Kubernetes' lifecycle that order
+// does not matter: the taint manager takes any item of its queue, which
+// is a set too (taintqueue.go); the node controller's not-ready taint (a
+// node status flag, not a node taint) makes the kubelet queue such pods
+// the same way. Under Kivi's lifecycle the taint manager takes its
+// queue's head, so with node taints the kubelet queue keeps its exact
+// order (Canonicalizer.kubeletSet is false).
 
 // kubeletQueued is a pod's kubelet-queue byte in its content key when the
 // queue is a set: queued, position irrelevant.

@@ -60,12 +60,13 @@ func (k *sortKey) free() bool { return k[0]>>56 != 0 }
 
 // podSortKeys returns the sort keys of the first n slots, in slot order;
 // with kubeletSet a pod's position in the kubelet queue is replaced by
-// kubeletQueued. The keys are built from the pods alone and then the few
+// kubeletQueued, and with taintSet its position in the taint-manager
+// queue. The keys are built from the pods alone and then the few
 // queued and failed slots are patched, rather than looking every slot up
 // in every queue. oddFree reports whether one of the slots is Free with
 // a usage, a node or the no-feasible-node failure, so that it may sort
 // after the blank slots (blankTail).
-func podSortKeys(dst []sortKey, s *model.State, n int, kubeletSet bool) (keys []sortKey, oddFree bool) {
+func podSortKeys(dst []sortKey, s *model.State, n int, kubeletSet, taintSet bool) (keys []sortKey, oddFree bool) {
 	pods := s.Pods[:n] // a local: the stores to keys would make s.Pods be reloaded
 	keys = slices.Grow(dst[:0], len(pods))[:len(pods)]
 	for i := range pods {
@@ -88,7 +89,7 @@ func podSortKeys(dst []sortKey, s *model.State, n int, kubeletSet bool) (keys []
 		k[2] = uint64(i)
 	}
 	for k, q := range podQueues {
-		markQueued(keys, s.Queues[q], 8*(len(podQueues)-1-k), k == 1 && kubeletSet)
+		markQueued(keys, s.Queues[q], 8*(len(podQueues)-1-k), k == 1 && kubeletSet || k == 2 && taintSet)
 	}
 	if s.Failed == model.FailNoFeasibleNode && int(s.FailedArg) < len(keys) {
 		keys[s.FailedArg][2] |= 1 << 24

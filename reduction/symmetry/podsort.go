@@ -31,16 +31,16 @@ const maxPodSlots = 250
 // w.podsOn the slots by node in (rank, slot) order; without byNode, it
 // leaves in w.sortKeys the slots sorted by (key, slot). All live in w's
 // buffers until w is reused.
-func (w *scratch) podRanks(s *model.State, kubeletSet, byNode bool) []uint8 {
+func (w *scratch) podRanks(s *model.State, kubeletSet, taintSet, byNode bool) []uint8 {
 	if len(s.Pods) > maxPodSlots {
 		panic("symmetry: more pod slots than Universe.Compile allows")
 	}
 	pods := s.Pods[:blankTail(s)]
-	keys, oddFree := podSortKeys(w.sortKeys, s, len(pods), kubeletSet)
+	keys, oddFree := podSortKeys(w.sortKeys, s, len(pods), kubeletSet, taintSet)
 	if oddFree && len(pods) < len(s.Pods) {
 		// A Free slot may sort after the blank ones: no tail.
 		pods = s.Pods
-		keys, _ = podSortKeys(keys, s, len(pods), kubeletSet)
+		keys, _ = podSortKeys(keys, s, len(pods), kubeletSet, taintSet)
 	}
 	w.sortKeys = keys
 	on := &w.podsOn

@@ -20,7 +20,7 @@ import (
 // hash table and counting sorts must give exactly its permutations.
 
 // referenceKey is pod slot i's content key as bytes (sortKey's layout).
-func referenceKey(s *model.State, i int, kubeletSet bool) []byte {
+func referenceKey(s *model.State, i int, kubeletSet, taintSet bool) []byte {
 	p := &s.Pods[i]
 	var b []byte
 	if p.Phase == model.Free {
@@ -39,7 +39,7 @@ func referenceKey(s *model.State, i int, kubeletSet bool) []byte {
 		if j := slices.Index(s.Queues[q], uint8(i)); j >= 0 {
 			pos = byte(j)
 		}
-		if k == 1 && kubeletSet && pos != notQueued {
+		if (k == 1 && kubeletSet || k == 2 && taintSet) && pos != notQueued {
 			pos = kubeletQueued
 		}
 		b = append(b, pos)
@@ -85,7 +85,7 @@ func referenceSignature(c *Canonicalizer, s *model.State, n int) []byte {
 	}
 	var keys [][]byte
 	for _, i := range on {
-		keys = append(keys, referenceKey(s, i, c.kubeletSet))
+		keys = append(keys, referenceKey(s, i, c.kubeletSet, c.taintSet))
 	}
 	slices.SortFunc(keys, bytes.Compare)
 	b = append(b, byte(len(keys)))
@@ -122,7 +122,7 @@ func referencePlan(c *Canonicalizer, s *model.State) (perm, podPerm []int) {
 	order := identityInto(nil, len(s.Pods))
 	sort.SliceStable(order, func(a, b int) bool {
 		i, j := order[a], order[b]
-		if c := bytes.Compare(referenceKey(s, i, c.kubeletSet), referenceKey(s, j, c.kubeletSet)); c != 0 {
+		if c := bytes.Compare(referenceKey(s, i, c.kubeletSet, c.taintSet), referenceKey(s, j, c.kubeletSet, c.taintSet)); c != 0 {
 			return c < 0
 		}
 		return newNode(i) < newNode(j)
@@ -181,6 +181,7 @@ func randomCanonicalizer(t *rapid.T) *Canonicalizer {
 	}
 	c.pods = rapid.Bool().Draw(t, "pods")
 	c.kubeletSet = rapid.Bool().Draw(t, "kubeletSet")
+	c.taintSet = rapid.Bool().Draw(t, "taintSet")
 	return c
 }
 
@@ -275,7 +276,8 @@ func TestPlanMatchesReference(t *testing.T) {
 				t.Fatalf("sortKQ %v, want %v", sortKQ, want)
 			}
 			identity := slices.Equal(perm, identityInto(nil, len(s.Nodes))) && slices.Equal(podPerm, identityInto(nil, len(s.Pods)))
-			if want := !identity || (c.kubeletSet && !slices.Equal(kq, referenceKubelet(kq, s.Pods))); moved != want {
+			tq := s.Queues[model.TaintManagerQueue]
+			if want := !identity || (c.kubeletSet && !slices.Equal(kq, referenceKubelet(kq, s.Pods))) || (c.taintSet && !slices.IsSorted(tq)); moved != want {
 				t.Fatalf("moved %v, want %v", moved, want)
 			}
 			got := slices.Clone(kq)
@@ -298,6 +300,54 @@ func TestPlanMatchesReference(t *testing.T) {
 					}
 				}
 			}
+		}
+	})
+}
+
+// TestRepresentativeCarriesItsOrbits: AppendRepresentative's key is
+// AppendCanonical's, its encoding is the key followed by the node orbits
+// of the canonical state as NodeOrbits computes them on that state, and
+// SplitRepresentative takes them apart again.
+func TestRepresentativeCarriesItsOrbits(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := randomCanonicalizer(t)
+		c.u = &model.Universe{} // for the encodings
+		for range 3 {           // reuse the canonicaliser's buffers across states
+			s := randomState(t, c)
+			prefix := []byte{7}
+			key, enc := c.AppendRepresentative(slices.Clone(prefix), slices.Clone(prefix), s)
+			if want := c.AppendCanonical(slices.Clone(prefix), s); !bytes.Equal(key, want) {
+				t.Fatalf("key %x, AppendCanonical %x", key, want)
+			}
+			state, labels, err := c.SplitRepresentative(enc[1:], nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(state, key[1:]) {
+				t.Fatalf("representative's state %x, key %x", state, key[1:])
+			}
+			canonical := c.Canonical(s)
+			if want := c.NodeOrbits(canonical, nil); !slices.Equal(labels, want) {
+				t.Fatalf("orbits carried %v, NodeOrbits of the canonical state %v", labels, want)
+			}
+		}
+	})
+}
+
+// TestSplitRepresentativeRejectsBadOrbits: a label must name the node or
+// one before it, and the encoding must hold one per node.
+func TestSplitRepresentativeRejectsBadOrbits(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := randomCanonicalizer(t)
+		n := c.layout.nodes
+		if _, _, err := c.SplitRepresentative(make([]byte, n-1), nil); err == nil {
+			t.Fatalf("%d bytes accepted for %d nodes", n-1, n)
+		}
+		bad := make([]byte, n)
+		i := rapid.IntRange(0, n-1).Draw(t, "node")
+		bad[i] = byte(i + 1)
+		if _, _, err := c.SplitRepresentative(bad, nil); err == nil {
+			t.Fatalf("label %d of node %d accepted", i+1, i)
 		}
 	})
 }
