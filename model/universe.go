@@ -179,6 +179,12 @@ type PodTemplate struct {
 	// Critical marks system-critical pods (the descheduler spares them
 	// unless its profile allows).
 	Critical bool
+	// Priority is the pods' spec.priority, as the priority admission
+	// plugin resolves it from the priorityClassName (priority.go), and
+	// PreemptionPolicy their spec.preemptionPolicy ("" is
+	// PreemptLowerPriority).
+	Priority         int32
+	PreemptionPolicy PreemptionPolicy
 	// PodAffinity and PodAntiAffinity are the required inter-pod
 	// (anti-)affinity terms, the Preferred ones the weighted terms
 	// (podaffinity.go).

@@ -87,6 +87,11 @@ type PodSpec struct {
 	Tolerations               []Toleration               `json:"tolerations"`
 	TopologySpreadConstraints []TopologySpreadConstraint `json:"topologySpreadConstraints"`
 	SchedulerName             string                     `json:"schedulerName"`
+	// PriorityClassName, Priority and PreemptionPolicy: resolved by the
+	// priority admission plugin (priority.go).
+	PriorityClassName string  `json:"priorityClassName"`
+	Priority          *int32  `json:"priority"`
+	PreemptionPolicy  *string `json:"preemptionPolicy"`
 }
 
 // Container is the part of a container the model reads: its requests.
