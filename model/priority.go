@@ -101,3 +101,17 @@ type PriorityClassDecl struct {
 	GlobalDefault    bool
 	PreemptionPolicy PreemptionPolicy
 }
+
+// Protects reports whether the DefaultEvictor of profile p refuses to
+// evict pods of template t for their priority (descheduler v0.36,
+// defaultevictor's system-critical protection): unless
+// EvictSystemCriticalPods, a pod of system-critical priority
+// (SystemCriticalPriority and above, or marked Critical) and, with a
+// PriorityThreshold, a pod of that priority or above.
+func (p *DeschedulerProfile) Protects(t *PodTemplate) bool {
+	if p.EvictSystemCriticalPods {
+		return false
+	}
+	return t.Critical || t.Priority >= SystemCriticalPriority ||
+		p.PriorityThreshold != nil && t.Priority >= *p.PriorityThreshold
+}

@@ -377,9 +377,12 @@ type DeschedulerProfile struct {
 	// nil when the plugin is not configured.
 	LowNodeUtilization  *LowNodeUtilizationArgs
 	HighNodeUtilization *HighNodeUtilizationArgs
-	// DefaultEvictor args.
+	// DefaultEvictor args. PriorityThreshold (nil: none) protects pods
+	// of that priority and above, as system-critical pods are protected,
+	// unless EvictSystemCriticalPods (priority.go).
 	EvictSystemCriticalPods bool
 	NodeFit                 bool
+	PriorityThreshold       *int32 `json:"priorityThreshold,omitempty"`
 }
 
 // Descheduler is a descheduler policy. Limits of 0 are unlimited; they

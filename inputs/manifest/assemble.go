@@ -137,7 +137,7 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 			}
 			oc := o
 			policy = &oc
-			ds, err := deschedulerDecl(o, &as.warns)
+			ds, err := deschedulerDecl(o, classes, &as.warns)
 			if err != nil {
 				return nil, err
 			}

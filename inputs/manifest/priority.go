@@ -165,3 +165,46 @@ func (tc templateConv) priority(td *model.TemplateDecl, spec PodSpec) error {
 	td.Priority, td.PreemptionPolicy = class.Value, class.PreemptionPolicy
 	return nil
 }
+
+// priorityThreshold reads the DefaultEvictor's priorityThreshold as the
+// descheduler does (ValidateDefaultEvictorArgs and
+// GetPriorityValueFromPriorityThreshold): a value or the name of a
+// PriorityClass, not both, at most system-cluster-critical's priority.
+// With evictSystemCriticalPods the protection is off and the threshold
+// has no effect.
+func priorityThreshold(o Object, path string, args DefaultEvictorArgs, classes *priorityClassTable, mp *model.DeschedulerProfile, warns *[]Warning) error {
+	pt := args.PriorityThreshold
+	if pt == nil || pt.Value == nil && pt.Name == "" {
+		return nil
+	}
+	a := o.at()
+	if pt.Value != nil && pt.Name != "" {
+		return a.errorf(o.path(path), "both name and value are set (accepted: one of them)")
+	}
+	var v int64
+	if pt.Value != nil {
+		v = *pt.Value
+		if v < math.MinInt32 {
+			return a.errorf(o.path(path+".value"), "%d (accepted: an integer from %d to %d)", v, math.MinInt32, model.SystemCriticalPriority)
+		}
+	} else {
+		if classes == nil {
+			classes = newPriorityClassTable(nil)
+		}
+		c, ok := classes.find(pt.Name)
+		if !ok {
+			return a.errorf(o.path(path+".name"), "no PriorityClass with name %s (classes: %s)", pt.Name, classes.names())
+		}
+		v = int64(c.Value)
+	}
+	if v > int64(model.SystemCriticalPriority) {
+		return a.errorf(o.path(path), "%d: the priority threshold can't be greater than %d (accepted: at most system-cluster-critical's priority)", v, model.SystemCriticalPriority)
+	}
+	if args.EvictSystemCriticalPods {
+		*warns = append(*warns, a.warning(o.path(path), "ignored: evictSystemCriticalPods turns the priority protection off"))
+		return nil
+	}
+	t := int32(v)
+	mp.PriorityThreshold = &t
+	return nil
+}

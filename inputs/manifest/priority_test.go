@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -49,6 +50,41 @@ spec:
 	for _, w := range r.Warnings {
 		if strings.Contains(w.String(), "riority") {
 			t.Errorf("warning about priority: %s", w)
+		}
+	}
+}
+
+// TestPriorityThreshold: the DefaultEvictor's priorityThreshold by class
+// name or value; both, an unknown class or a value above
+// system-cluster-critical's are errors.
+func TestPriorityThreshold(t *testing.T) {
+	classes := newPriorityClassTable([]model.PriorityClassDecl{{Name: "high", Value: 1000}})
+	policy := func(args string) string {
+		return "apiVersion: descheduler/v1alpha2\nkind: DeschedulerPolicy\nprofiles:\n- name: p\n  pluginConfig:\n  - name: DefaultEvictor\n    args: " + args + "\n  plugins: {balance: {enabled: [RemoveDuplicates]}}\n"
+	}
+	for args, want := range map[string]string{
+		"{priorityThreshold: {name: high}}":                 "1000",
+		"{priorityThreshold: {value: 7}}":                   "7",
+		"{priorityThreshold: {name: system-node-critical}}": "error: can't be greater",
+		"{priorityThreshold: {name: low}}":                  "error: no PriorityClass with name low (classes: high, system-cluster-critical, system-node-critical)",
+		"{priorityThreshold: {name: high, value: 3}}":       "error: both name and value",
+		"{}": "none",
+	} {
+		objs, _, err := Decode("p.yaml", []byte(policy(args)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var warns []Warning
+		ds, err := deschedulerDecl(objs[0], classes, &warns)
+		got := "none"
+		switch {
+		case err != nil:
+			got = "error: " + err.Error()
+		case ds.Profiles[0].PriorityThreshold != nil:
+			got = fmt.Sprint(*ds.Profiles[0].PriorityThreshold)
+		}
+		if !strings.HasPrefix(got, "error: ") && got != want || strings.HasPrefix(want, "error: ") && !strings.Contains(got, strings.TrimPrefix(want, "error: ")) {
+			t.Errorf("%s: got %s, want %s", args, got, want)
 		}
 	}
 }

@@ -317,6 +317,12 @@ type PluginSet struct {
 type DefaultEvictorArgs struct {
 	EvictSystemCriticalPods bool `json:"evictSystemCriticalPods"`
 	NodeFit                 bool `json:"nodeFit"`
+	// PriorityThreshold protects pods of this priority and above
+	// (a PriorityClass's name or a value).
+	PriorityThreshold *struct {
+		Name  string `json:"name"`
+		Value *int64 `json:"value"`
+	} `json:"priorityThreshold"`
 }
 
 // TopologySpreadArgs are RemovePodsViolatingTopologySpreadConstraint's
