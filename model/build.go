@@ -501,7 +501,11 @@ func (td TemplateDecl) compile(nodeIndex map[string]int) (PodTemplate, error) {
 	pt := PodTemplate{Name: td.Name, Labels: td.Labels, CPU: td.CPU, Memory: td.Memory,
 		NodeSelector: td.NodeSelector, Required: td.Required, Preferred: td.Preferred,
 		Tolerations: td.Tolerations, Pattern: td.Pattern, Critical: td.Critical,
-		NonZeroCPU: td.NonZeroCPU, NonZeroMemory: td.NonZeroMemory}
+		NonZeroCPU: td.NonZeroCPU, NonZeroMemory: td.NonZeroMemory,
+		Priority: td.Priority, PreemptionPolicy: td.PreemptionPolicy}
+	if err := checkPreemptionPolicy(td.PreemptionPolicy); err != nil {
+		return pt, err
+	}
 	td.compilePodAffinity(&pt)
 	if pt.Labels == nil {
 		pt.Labels = map[string]string{}

@@ -46,6 +46,11 @@ type Cluster struct {
 	// (model.Options.KiviLifecycle). It is not a case-file key: only the
 	// built-in cases, written against it, set it.
 	KiviLifecycle bool `json:"-"`
+	// PriorityClasses are the PriorityClasses of a manifest input, which
+	// a Deployment applied later by an event resolves its
+	// priorityClassName against. Templates carry the resolved value; a
+	// case file writes values, not classes, so this is no case-file key.
+	PriorityClasses []PriorityClassDecl `json:"-"`
 }
 
 // NodeType is a kind of node; the scaling search varies how many of each
@@ -100,6 +105,10 @@ type TemplateDecl struct {
 	Spread       []SpreadDecl      `json:"topologySpreadConstraints,omitempty"`
 	Pattern      []UsagePoint      `json:"cpuPattern,omitempty"`
 	Critical     bool              `json:"critical,omitempty"`
+	// Priority and PreemptionPolicy: PodTemplate's (priority.go), the
+	// value a PriorityClass resolves to.
+	Priority         int32            `json:"priority,omitempty"`
+	PreemptionPolicy PreemptionPolicy `json:"preemptionPolicy,omitempty"`
 	// PodAffinity and PodAntiAffinity are inter-pod (anti-)affinity
 	// (podaffinity.go).
 	PodAffinity     *PodAffinityDecl `json:"podAffinity,omitempty"`

@@ -161,6 +161,10 @@ const (
 	// BoundDeploymentObjects: kubectl apply or create of a new
 	// deployment finds no deployment object free.
 	BoundDeploymentObjects
+	// BoundPreemptionOrders: a preemption's dry run on one node would
+	// have to explore more orders of equal-priority victims than the
+	// scheduler explores (controllers/scheduler, preemption.go).
+	BoundPreemptionOrders
 )
 
 func (b Bound) String() string {
@@ -169,6 +173,8 @@ func (b Bound) String() string {
 		return "pod slots"
 	case BoundDeploymentObjects:
 		return "deployment objects"
+	case BoundPreemptionOrders:
+		return "preemption victim orders"
 	}
 	return fmt.Sprintf("Bound(%d)", uint8(b))
 }

@@ -179,6 +179,12 @@ type PodTemplate struct {
 	// Critical marks system-critical pods (the descheduler spares them
 	// unless its profile allows).
 	Critical bool
+	// Priority is the pods' spec.priority, as the priority admission
+	// plugin resolves it from the priorityClassName (priority.go), and
+	// PreemptionPolicy their spec.preemptionPolicy ("" is
+	// PreemptLowerPriority).
+	Priority         int32
+	PreemptionPolicy PreemptionPolicy
 	// PodAffinity and PodAntiAffinity are the required inter-pod
 	// (anti-)affinity terms, the Preferred ones the weighted terms
 	// (podaffinity.go).
@@ -371,9 +377,12 @@ type DeschedulerProfile struct {
 	// nil when the plugin is not configured.
 	LowNodeUtilization  *LowNodeUtilizationArgs
 	HighNodeUtilization *HighNodeUtilizationArgs
-	// DefaultEvictor args.
+	// DefaultEvictor args. PriorityThreshold (nil: none) protects pods
+	// of that priority and above, as system-critical pods are protected,
+	// unless EvictSystemCriticalPods (priority.go).
 	EvictSystemCriticalPods bool
 	NodeFit                 bool
+	PriorityThreshold       *int32 `json:"priorityThreshold,omitempty"`
 }
 
 // Descheduler is a descheduler policy. Limits of 0 are unlimited; they

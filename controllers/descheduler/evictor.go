@@ -49,9 +49,9 @@ const (
 // filter is DefaultEvictor.Filter reduced to the model: the pod is bound
 // to a node of the cycle, not terminating (phase Pending or Running),
 // owned by a controller (bare pods are protected by default: the
-// FailedBarePods protection), and not system-critical unless the profile
-// allows evicting those. Mirror, static, DaemonSet and local-storage pods
-// do not exist in the model.
+// FailedBarePods protection), and not protected by its priority
+// (model.DeschedulerProfile.Protects). Mirror, static, DaemonSet and
+// local-storage pods do not exist in the model.
 func (c *cycle) filter(p *model.DeschedulerProfile, pod int) bool {
 	ps := &c.s.Pods[pod]
 	if ps.Phase != model.Pending && ps.Phase != model.Running {
@@ -61,7 +61,7 @@ func (c *cycle) filter(p *model.DeschedulerProfile, pod int) bool {
 	if n < 0 || !c.isReady[n] || ps.Owner == 0 {
 		return false
 	}
-	return !c.u.Templates[ps.Template].Critical || p.EvictSystemCriticalPods
+	return !p.Protects(&c.u.Templates[ps.Template])
 }
 
 // preEvictionFilter is DefaultEvictor.PreEvictionFilter: with nodeFit the

@@ -6,9 +6,10 @@ import "github.com/kivi-go/kivi/model"
 // scheduling queue: a pod the scheduler could not place while a pod was
 // terminating waits for a removal (controllers/scheduler, waiting.go), as
 // kube-scheduler moves its unschedulable pods back to the active queue
-// when an assigned pod is deleted. Under Kivi's lifecycle no pod waits.
+// when an assigned pod is deleted. Under Kivi's lifecycle only a pod
+// that preempted others waits (controllers/scheduler, preemption.go).
 func retryWaitingPods(u *model.Universe, s *model.State) {
-	if u.Options.KiviLifecycle {
+	if u.Options.KiviLifecycle && !u.CanPreempt() {
 		return
 	}
 	for i := range s.Pods {

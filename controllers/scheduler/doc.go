@@ -1,6 +1,8 @@
-// Package scheduler models kube-scheduler as one model.Process: a FIFO
-// scheduling queue drained in one step, one default profile, no
-// preemption, no backoff queue.
+// Package scheduler models kube-scheduler as one model.Process: a
+// scheduling queue ordered by priority (PrioritySort; first come first
+// among equals, priorityqueue.go) drained in one step, one default
+// profile with DefaultPreemption as its PostFilter (preemption.go), no
+// backoff queue.
 //
 // Each scheduling cycle follows the framework's shape (Kubernetes v1.36,
 // pkg/scheduler/schedule_one.go): every node runs the filter plugins in the

@@ -6,7 +6,8 @@ var _ model.Footprinter = Scheduler{}
 
 // StaticFootprint: a scheduling cycle reads every node and pod (fit and
 // spreading), binds pods (pool to node), feeds the kubelet and HPA
-// queues, keeps its drain atomic and may fail the state.
+// queues, keeps its drain atomic and may fail the state; with priorities
+// it may preempt pods.
 func (Scheduler) StaticFootprint(u *model.Universe) (reads, writes model.Footprint) {
 	var f model.Footprint
 	f.AddPods()
@@ -15,6 +16,12 @@ func (Scheduler) StaticFootprint(u *model.Universe) (reads, writes model.Footpri
 	}
 	f.Add(model.CompAtomic)
 	f.Add(model.CompFailed)
+	if u.CanPreempt() {
+		// Preemption deletes victims: their owners' deployment queue
+		// and the eviction marks.
+		f.AddQueue(model.DeploymentQueue)
+		f.Add(model.CompMarks)
+	}
 	return f, f
 }
 

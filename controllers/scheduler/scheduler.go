@@ -107,7 +107,7 @@ func (sch Scheduler) Step(tx *model.Tx, s *model.State) {
 		}
 	}()
 	for !s.Empty(model.SchedulerQueue) {
-		p, _ := s.Dequeue(model.SchedulerQueue)
+		p := popNext(u, s)
 		pod := &s.Pods[p]
 		if pod.Phase != model.Pending || pod.Node != 0 {
 			continue
@@ -129,6 +129,29 @@ func (sch Scheduler) Step(tx *model.Tx, s *model.State) {
 				return
 			}
 			continue
+		}
+		if !ok && u.HasPriorities() {
+			switch out, msg := sch.preempt(tx, s, p); out {
+			case preempted:
+				if onePod {
+					return
+				}
+				continue
+			case preemptWaits:
+				if tx.Tracing() {
+					tx.Log(Component, "Pod %s cannot be scheduled yet: %s; it waits for a terminating pod of lower priority to be removed", s.PodRef(p), unavailableMsg(u, s, p))
+				}
+				if onePod {
+					return
+				}
+				continue
+			default:
+				if tx.Tracing() {
+					tx.Log(Component, "Pod %s cannot be scheduled: %s preemption: %s", s.PodRef(p), unavailableMsg(u, s, p), msg)
+				}
+				s.Fail(model.FailNoFeasibleNode, p)
+				return
+			}
 		}
 		if !ok {
 			if tx.Tracing() {

@@ -57,6 +57,12 @@ func deploymentKey(ns, name string) string {
 // created by the first command (a configuration being applied).
 func (as *assembly) workloads(objs []Object, created bool) (map[string]string, error) {
 	nodes := labelsOf(as.c.NodeTypes, as.c.KiviHostnameAlias)
+	pcs, err := priorityClassDecls(objs)
+	if err != nil {
+		return nil, err
+	}
+	as.c.PriorityClasses = pcs
+	classes := newPriorityClassTable(pcs)
 	// Model names: the Deployment's name, or namespace/name when two
 	// namespaces use the same name.
 	count := map[string]int{}
@@ -87,7 +93,7 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 			name = key
 		}
 		names[key] = name
-		dd, td, err := deploymentDecl(o, name, nodes, &as.warns)
+		dd, td, err := deploymentDecl(o, name, nodes, classes, &as.warns)
 		if err != nil {
 			return nil, err
 		}
@@ -131,7 +137,7 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 			}
 			oc := o
 			policy = &oc
-			ds, err := deschedulerDecl(o, &as.warns)
+			ds, err := deschedulerDecl(o, classes, &as.warns)
 			if err != nil {
 				return nil, err
 			}

@@ -24,7 +24,7 @@ type Object struct {
 	// APIVersion as written.
 	APIVersion string
 	// Value is *Deployment, *HPAv2, *HPAv1, *Node, *Pod,
-	// *DeschedulerPolicy or *PodDisruptionBudget.
+	// *DeschedulerPolicy, *PodDisruptionBudget or *PriorityClass.
 	Value any
 	// Unknown are the paths of fields the thin type does not have,
 	// relative to the object; fields.go classifies them.
@@ -91,6 +91,8 @@ func boundOf(kind string) string {
 		return "deployments, each with at most one HPA"
 	case "PodDisruptionBudget":
 		return "disruption budgets"
+	case "PriorityClass":
+		return "priority classes, as many as deployments"
 	}
 	return "deployments"
 }
@@ -224,6 +226,8 @@ func (d *decoder) object(js []byte, path string) error {
 		v = &DeschedulerPolicy{}
 	case tm.Kind == "PodDisruptionBudget":
 		v = &PodDisruptionBudget{}
+	case tm.Kind == "PriorityClass":
+		v = &PriorityClass{}
 	}
 	unknown, err := strictDecode(d.at, path, js, v)
 	if err != nil {

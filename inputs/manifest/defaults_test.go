@@ -120,7 +120,6 @@ spec:
   template:
     metadata: {labels: {app: web}}
     spec:
-      priorityClassName: high
       affinity:
         podAntiAffinity:
           requiredDuringSchedulingIgnoredDuringExecution:
@@ -151,7 +150,6 @@ metadata: {name: db}
 	}
 	text := strings.Join(got, "\n")
 	for _, want := range []string{
-		"spec.template.spec.priorityClassName: ignored: pod priority",
 		"spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].mismatchLabelKeys: ignored",
 		"spec.template.spec.containers[0].resources.request: unknown field",
 		"document 3: spec.behavior.scaleUp: ignored: HPA behavior is modelled only by scaleDown.stabilizationWindowSeconds",
@@ -167,7 +165,7 @@ metadata: {name: db}
 			t.Errorf("warning about harmless field %s:\n%s", quiet, text)
 		}
 	}
-	if len(got) != 6 {
+	if len(got) != 5 {
 		t.Errorf("%d warnings, want 6:\n%s", len(got), text)
 	}
 }

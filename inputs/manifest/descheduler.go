@@ -20,7 +20,7 @@ var balancePlugins = map[string]model.BalancePlugin{
 // topologyBalanceNodeFit true; DefaultEvictor evictSystemCriticalPods and
 // nodeFit false; no eviction limit; LowNodeUtilization and
 // HighNodeUtilization need their thresholds, nodeutilization.go).
-func deschedulerDecl(o Object, warns *[]Warning) (*model.Descheduler, error) {
+func deschedulerDecl(o Object, classes *priorityClassTable, warns *[]Warning) (*model.Descheduler, error) {
 	p := o.Value.(*DeschedulerPolicy)
 	a := o.at()
 	out := &model.Descheduler{}
@@ -57,8 +57,11 @@ func deschedulerDecl(o Object, warns *[]Warning) (*model.Descheduler, error) {
 			switch pc.Name {
 			case "DefaultEvictor":
 				var args DefaultEvictorArgs
-				err = decodeArgs(o, pp, pc.Args, &args, warns)
+				if err = decodeArgs(o, pp, pc.Args, &args, warns); err != nil {
+					break
+				}
 				mp.EvictSystemCriticalPods, mp.NodeFit = args.EvictSystemCriticalPods, args.NodeFit
+				err = priorityThreshold(o, pp+".priorityThreshold", args, classes, &mp, warns)
 			case "RemovePodsViolatingTopologySpreadConstraint":
 				var args TopologySpreadArgs
 				if err = decodeArgs(o, pp, pc.Args, &args, warns); err != nil {

@@ -20,7 +20,6 @@ type fieldRule struct {
 }
 
 const (
-	noPriority   = "pod priority and preemption are not modelled"
 	noVolumes    = "volume binding and volume topology are not modelled"
 	noDRA        = "dynamic resource claims are not modelled"
 	noHostPort   = "host ports (the NodePorts filter) are not modelled"
@@ -32,7 +31,6 @@ const (
 var podSpecRules = append(basePodSpecRules, containerRules()...)
 
 var basePodSpecRules = []fieldRule{
-	{"priorityClassName", noPriority}, {"priority", noPriority}, {"preemptionPolicy", noPriority},
 	{"affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[].matchFields", "node affinity matchFields are not modelled"},
 	{"affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[].preference.matchFields", "node affinity matchFields are not modelled"},
 	{"readinessGates", noReadiness}, {"schedulingGates", noSchedGates},
@@ -135,7 +133,7 @@ func classifyPath(kind, p string) (known bool, warn string) {
 		return true, "" // pods are read for placement and owners only
 	case "DeschedulerPolicy":
 		scopes = []scope{{"", policyRules}}
-	case "PodDisruptionBudget":
+	case "PodDisruptionBudget", "PriorityClass":
 		scopes = []scope{{"metadata.", metaRules}}
 	}
 	if strings.HasPrefix(p, "status.") || p == "status" || p == "metadata" {
@@ -178,7 +176,7 @@ func collectFieldNames() map[string]string {
 		}
 	}
 	seen := map[reflect.Type]bool{}
-	for _, v := range []any{Deployment{}, HPAv2{}, HPAv1{}, Node{}, Pod{}, DeschedulerPolicy{}, DefaultEvictorArgs{}, TopologySpreadArgs{}, PodDisruptionBudget{}} {
+	for _, v := range []any{Deployment{}, HPAv2{}, HPAv1{}, Node{}, Pod{}, DeschedulerPolicy{}, DefaultEvictorArgs{}, TopologySpreadArgs{}, PodDisruptionBudget{}, PriorityClass{}} {
 		walk(reflect.TypeOf(v), seen)
 	}
 	for _, rules := range [][]fieldRule{podSpecRules, metaRules, deploymentSpecRules, hpaSpecRules, nodeSpecRules, policyRules} {

@@ -14,6 +14,7 @@ var modelledKinds = map[string][]string{
 	"Pod":                     {"v1"},
 	"DeschedulerPolicy":       {"descheduler/v1alpha2"},
 	"PodDisruptionBudget":     {"policy/v1"},
+	"PriorityClass":           {"scheduling.k8s.io/v1"},
 }
 
 // unmodelledWorkloadKinds change where pods run, how many there are or
@@ -26,7 +27,6 @@ var unmodelledWorkloadKinds = map[string]string{
 	"ReplicationController":      "its pods are not modelled",
 	"Job":                        "its pods are not modelled",
 	"CronJob":                    "its pods are not modelled",
-	"PriorityClass":              "priority and preemption are not modelled",
 	"LimitRange":                 "default requests from a LimitRange are not applied",
 	"ResourceQuota":              "quotas are not modelled",
 	"RuntimeClass":               "pod overhead from a RuntimeClass is not applied",

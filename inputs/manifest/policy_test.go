@@ -23,7 +23,7 @@ func decodePolicy(t *testing.T, file string, data []byte) (*model.Descheduler, [
 		t.Fatal(objs, err)
 	}
 	var warns []Warning
-	ds, err := deschedulerDecl(objs[0], &warns)
+	ds, err := deschedulerDecl(objs[0], nil, &warns)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,6 +62,8 @@ type templateConv struct {
 	path  string
 	nodes nodeLabels
 	warns *[]Warning
+	// classes resolves priorityClassName; nil for an admitted pod.
+	classes *priorityClassTable
 }
 
 func (tc templateConv) errorf(field, format string, args ...any) error {
@@ -77,6 +79,9 @@ func (tc templateConv) convert(name string, meta ObjectMeta, spec PodSpec) (mode
 	td := model.TemplateDecl{Name: name, Labels: meta.Labels, NodeName: spec.NodeName, NodeSelector: spec.NodeSelector}
 	var err error
 	if td.CPU, td.Memory, err = tc.requests(spec); err != nil {
+		return td, err
+	}
+	if err := tc.priority(&td, spec); err != nil {
 		return td, err
 	}
 	if spec.SchedulerName != "" && spec.SchedulerName != "default-scheduler" {

@@ -87,6 +87,11 @@ type PodSpec struct {
 	Tolerations               []Toleration               `json:"tolerations"`
 	TopologySpreadConstraints []TopologySpreadConstraint `json:"topologySpreadConstraints"`
 	SchedulerName             string                     `json:"schedulerName"`
+	// PriorityClassName, Priority and PreemptionPolicy: resolved by the
+	// priority admission plugin (priority.go).
+	PriorityClassName string  `json:"priorityClassName"`
+	Priority          *int32  `json:"priority"`
+	PreemptionPolicy  *string `json:"preemptionPolicy"`
 }
 
 // Container is the part of a container the model reads: its requests.
@@ -312,6 +317,12 @@ type PluginSet struct {
 type DefaultEvictorArgs struct {
 	EvictSystemCriticalPods bool `json:"evictSystemCriticalPods"`
 	NodeFit                 bool `json:"nodeFit"`
+	// PriorityThreshold protects pods of this priority and above
+	// (a PriorityClass's name or a value).
+	PriorityThreshold *struct {
+		Name  string `json:"name"`
+		Value *int64 `json:"value"`
+	} `json:"priorityThreshold"`
 }
 
 // TopologySpreadArgs are RemovePodsViolatingTopologySpreadConstraint's

@@ -3,6 +3,7 @@ package script
 import (
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/kivi-go/kivi/kivitest/script/build"
@@ -150,6 +151,20 @@ func (e *Env) template(c Command) (string, error) {
 	}
 	if c.Has("critical") {
 		tb.Critical()
+	}
+	if v := c.Arg("priority", ""); v != "" {
+		n, err := strconv.ParseInt(v, 10, 32)
+		if err != nil {
+			return "", fmt.Errorf("priority: %q is not a 32-bit integer", v)
+		}
+		tb.Priority(int32(n))
+	}
+	switch v := c.Arg("preemption-policy", ""); v {
+	case "", string(model.PreemptLowerPriority):
+	case string(model.PreemptNever):
+		tb.PreemptNever()
+	default:
+		return "", fmt.Errorf("preemption-policy: %q (accepted: PreemptLowerPriority, Never)", v)
 	}
 	if err := templateAffinityArgs(c, tb); err != nil {
 		return "", err

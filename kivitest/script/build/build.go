@@ -73,6 +73,15 @@ func (b *TemplateBuilder) Requests(cpu, mem int64) *TemplateBuilder {
 func (b *TemplateBuilder) Label(k, v string) *TemplateBuilder { b.t.Labels[k] = v; return b }
 func (b *TemplateBuilder) NodeName(node int) *TemplateBuilder { b.t.NodeName = node + 1; return b }
 func (b *TemplateBuilder) Critical() *TemplateBuilder         { b.t.Critical = true; return b }
+
+// Priority sets the pods' priority (the value of their PriorityClass).
+func (b *TemplateBuilder) Priority(p int32) *TemplateBuilder { b.t.Priority = p; return b }
+
+// PreemptNever sets preemptionPolicy: Never.
+func (b *TemplateBuilder) PreemptNever() *TemplateBuilder {
+	b.t.PreemptionPolicy = model.PreemptNever
+	return b
+}
 func (b *TemplateBuilder) NodeSelector(k, v string) *TemplateBuilder {
 	if b.t.NodeSelector == nil {
 		b.t.NodeSelector = map[string]string{}
