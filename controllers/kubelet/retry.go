@@ -1,6 +1,11 @@
 package kubelet
 
-import "github.com/kivi-go/kivi/model"
+import (
+	"cmp"
+	"slices"
+
+	"github.com/kivi-go/kivi/model"
+)
 
 // retryWaitingPods queues every unbound Pending pod that is not in the
 // scheduling queue: a pod the scheduler could not place while a pod was
@@ -8,13 +13,37 @@ import "github.com/kivi-go/kivi/model"
 // kube-scheduler moves its unschedulable pods back to the active queue
 // when an assigned pod is deleted. Under Kivi's lifecycle only a pod
 // that preempted others waits (controllers/scheduler, preemption.go).
+//
+// kube-scheduler moves them in no particular order (a map's), and its
+// active queue then orders them by priority and queueing time. The model
+// queues them by priority, highest first, and then by their contents
+// (owner, ReplicaSet, template, usage), never by pod slot: with pods of
+// two deployments waiting, an order by slot would make the scheduler's
+// order depend on slots, which the symmetry reduction permutes
+// (reduction/symmetry). Identical pods go in slot order, which changes
+// nothing reachable.
 func retryWaitingPods(u *model.Universe, s *model.State) {
 	if u.Options.KiviLifecycle && !u.CanPreempt() {
 		return
 	}
+	var buf [16]int
+	waiting := buf[:0]
 	for i := range s.Pods {
-		if p := &s.Pods[i]; p.Phase == model.Pending && p.Node == 0 {
-			s.Enqueue(model.SchedulerQueue, i)
+		if p := &s.Pods[i]; p.Phase == model.Pending && p.Node == 0 && !slices.Contains(s.Queues[model.SchedulerQueue], uint8(i)) {
+			waiting = append(waiting, i)
 		}
+	}
+	if len(waiting) > 1 {
+		slices.SortFunc(waiting, func(i, j int) int {
+			a, b := &s.Pods[i], &s.Pods[j]
+			return cmp.Or(
+				cmp.Compare(u.Templates[b.Template].Priority, u.Templates[a.Template].Priority),
+				cmp.Compare(a.Owner, b.Owner), cmp.Compare(a.RS, b.RS), cmp.Compare(a.Template, b.Template),
+				cmp.Compare(a.Pattern, b.Pattern), cmp.Compare(a.CPU, b.CPU), cmp.Compare(a.Memory, b.Memory),
+				cmp.Compare(i, j))
+		})
+	}
+	for _, i := range waiting {
+		s.Enqueue(model.SchedulerQueue, i)
 	}
 }
