@@ -248,10 +248,19 @@ func (s *State) Clone() *State {
 
 // CopyTo overwrites dst with s, reusing dst's slices when they are large
 // enough (successor generation reuses one scratch State per worker).
-func (s *State) CopyTo(dst *State) {
+func (s *State) CopyTo(dst *State) { s.CopyToFrom(dst, 0) }
+
+// CopyToFrom is CopyTo but for the first skip pods, which dst gets room
+// for but whose contents it keeps (a permutation writes them next).
+func (s *State) CopyToFrom(dst *State, skip int) {
 	dst.origin = nil
 	dst.Nodes = append(dst.Nodes[:0], s.Nodes...)
-	dst.Pods = append(dst.Pods[:0], s.Pods...)
+	if skip = min(skip, len(s.Pods)); cap(dst.Pods) >= len(s.Pods) {
+		dst.Pods = dst.Pods[:len(s.Pods)]
+		copy(dst.Pods[skip:], s.Pods[skip:])
+	} else {
+		dst.Pods = append(dst.Pods[:0], s.Pods...)
+	}
 	dst.Deps = append(dst.Deps[:0], s.Deps...)
 	for q := range s.Queues {
 		if src := s.Queues[q]; len(src) > 0 {

@@ -139,7 +139,7 @@ func (c *Canonicalizer) AppendCanonical(dst []byte, s *model.State) []byte {
 		return s.AppendEncoding(c.u, dst)
 	}
 	t := &w.permuted
-	s.CopyTo(t)
+	s.CopyToFrom(t, len(podPerm)) // the permutation writes those pods
 	permuteInto(t, c.layout, s, perm, podPerm)
 	c.sortQueues(t, sortKQ)
 	return t.AppendEncoding(c.u, dst)
@@ -164,7 +164,7 @@ func (c *Canonicalizer) AppendRepresentative(key, enc []byte, s *model.State) ([
 		key = s.AppendEncoding(c.u, key)
 	} else {
 		t := &w.permuted
-		s.CopyTo(t)
+		s.CopyToFrom(t, len(podPerm)) // the permutation writes those pods
 		permuteInto(t, c.layout, s, perm, podPerm)
 		c.sortQueues(t, sortKQ)
 		key = t.AppendEncoding(c.u, key)

@@ -111,6 +111,7 @@ func TestSortBlockIsStable(t *testing.T) {
 			g.start = append(g.start, len(g.buf))
 			g.buf = append(g.buf, sigs[i]...)
 			g.end = append(g.end, len(g.buf))
+			g.size = append(g.size, len(sigs[i]))
 			var head [8]byte
 			copy(head[:], sigs[i])
 			g.head = append(g.head, uint64(head[0])<<56|uint64(head[1])<<48|uint64(head[2])<<40|uint64(head[3])<<32|

@@ -2,7 +2,6 @@ package symmetry
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/binary"
 	"slices"
 
@@ -42,6 +41,7 @@ func (c *Canonicalizer) signatures(w *scratch, s *model.State, ranks []uint8) *n
 	g := &w.sigs
 	g.start = slices.Grow(g.start[:0], N)[:N]
 	g.end = slices.Grow(g.end[:0], N)[:N]
+	g.size = slices.Grow(g.size[:0], N)[:N]
 	g.head = slices.Grow(g.head[:0], N)[:N]
 	// Room for every signature, so that the appends never copy: a
 	// header of fixed width, and a rank (or 13 bytes of fields) per pod.
@@ -74,6 +74,7 @@ func (c *Canonicalizer) signatures(w *scratch, s *model.State, ranks []uint8) *n
 				}
 			}
 			g.end[n] = len(buf)
+			g.size[n] = len(buf) - start
 			g.head[n] = headOf(buf[start:])
 		}
 	}
@@ -96,12 +97,13 @@ func headOf(sig []byte) uint64 {
 }
 
 // nodeSigs holds the signatures of the nodes of the movable blocks: node
-// n's is buf[start[n]:end[n]] (offsets, as buf moves while it grows), and
-// head[n] is its first 8 bytes, big-endian and zero-padded.
+// n's is buf[start[n]:end[n]] (offsets, as buf moves while it grows),
+// size[n] its length, and head[n] its first 8 bytes, big-endian and
+// zero-padded.
 type nodeSigs struct {
-	buf        []byte
-	start, end []int
-	head       []uint64
+	buf              []byte
+	start, end, size []int
+	head             []uint64
 }
 
 // compare orders nodes a and b as bytes.Compare orders their signatures.
@@ -122,10 +124,16 @@ func (g *nodeSigs) compare(a, b int) int {
 // compareTails is compare for nodes with equal heads: a signature that
 // ends within its head is a prefix of the other (or equal to it).
 func (g *nodeSigs) compareTails(a, b int) int {
-	la, lb := g.end[a]-g.start[a], g.end[b]-g.start[b]
+	la, lb := g.size[a], g.size[b]
 	if la <= 8 || lb <= 8 {
-		return cmp.Compare(la, lb)
+		return la - lb
 	}
+	return g.compareLongTails(a, b)
+}
+
+// compareLongTails compares the bytes after the heads (kept out of
+// compareTails, so that the short case inlines).
+func (g *nodeSigs) compareLongTails(a, b int) int {
 	return bytes.Compare(g.buf[g.start[a]+8:g.end[a]], g.buf[g.start[b]+8:g.end[b]])
 }
 
