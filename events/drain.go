@@ -1,6 +1,10 @@
 package events
 
-import "github.com/kivi-go/kivi/model"
+import (
+	"slices"
+
+	"github.com/kivi-go/kivi/model"
+)
 
 // Program counter of one drained node (event memory byte 1+2k for the
 // k-th node of the event; byte 2+2k counts its refused retries, byte 0 is
@@ -268,22 +272,34 @@ func (d Drain) evict(tx *model.Tx, s *model.State, k int) {
 }
 
 // evictRound evicts (or deletes) every active pod on the event's k-th
-// node in slot order, each eviction checked against the state the ones
-// before it left.
+// node, each eviction checked against the state the ones before it left.
+// kubectl sends them at once, one goroutine per pod, so when a budget
+// allows fewer than draw on it, which of them it lets through is a choice
+// (model.Tx.ThroughFirst; identical pods are one choice); the others are
+// refused. The rest go owner by owner, then in slot order: the order in
+// which owners reach the kubelet and deployment queues then does not
+// depend on pod slots (the descheduler does the same).
 func (d Drain) evictRound(tx *model.Tx, s *model.State, k int) {
 	u := tx.U
 	e := &u.Events[d.event]
 	n := e.Nodes[k]
 	name := u.Nodes[n].Name
+	var pods []int
 	for p := range s.Pods {
-		pod := &s.Pods[p]
-		if pod.NodeOf() != n || !pod.Active() {
-			continue
+		if pod := &s.Pods[p]; pod.NodeOf() == n && pod.Active() {
+			pods = append(pods, p)
 		}
+	}
+	slices.SortStableFunc(pods, func(a, b int) int { return int(s.Pods[a].Owner) - int(s.Pods[b].Owner) })
+	if !e.Drain.DisableEviction {
+		pods = tx.ThroughFirst(s, pods, func(b int) int { return u.Disruption(s, b).DisruptionsAllowed })
+	}
+	for _, p := range pods {
 		if e.Drain.DisableEviction {
 			if tx.Tracing() {
 				tx.Log(KubectlComponent, "kubectl drain %s: deleting pod %s", name, s.PodRef(p))
 			}
+			markEvicted(tx, s, p)
 			s.RequestDeletion(p)
 			continue
 		}
@@ -292,6 +308,7 @@ func (d Drain) evictRound(tx *model.Tx, s *model.State, k int) {
 			if tx.Tracing() {
 				tx.Log(KubectlComponent, "kubectl drain %s: evicting pod %s", name, s.PodRef(p))
 			}
+			markEvicted(tx, s, p)
 			s.RequestDeletion(p)
 		case model.EvictionBudgetExhausted:
 			if tx.Tracing() {
@@ -306,6 +323,20 @@ func (d Drain) evictRound(tx *model.Tx, s *model.State, k int) {
 			}
 			vars(u, s, d.event)[1+2*k] = drainFailed
 		}
+	}
+}
+
+// markEvicted marks the step as evicting a pod of pod p's deployment
+// (model.MarkEvicted), what the eviction-loop intents watch. A drain's
+// eviction is a call of the Eviction API, as the descheduler's are; a
+// drain with DisableEviction deletes the pod instead, which takes it away
+// from its ReplicaSet as the taint manager's and the node controller's
+// deletions do, and those are marked too: the mark means a pod terminated
+// by someone other than its own controller. A pod without a controller
+// belongs to no deployment and marks nothing.
+func markEvicted(tx *model.Tx, s *model.State, p int) {
+	if o := s.Pods[p].Owner; o != 0 {
+		tx.Mark(model.MarkEvicted(int(o) - 1))
 	}
 }
 
