@@ -316,3 +316,94 @@ func nuOrdersWithBudgets(u *model.Universe, s *model.State, refused *bool) []*mo
 	rec(s.Clone(), sources, w.avail)
 	return out
 }
+
+// TestNodeTaintsBudgetsMatchEveryOrder: RemovePodsViolatingNodeTaints
+// walks the node list and each node's pods in informer order, evicting
+// every pod that does not tolerate its node's taint; under random budgets
+// every order of the nodes and of each node's pods evicts a set the cycle
+// branches to, and every branch is such a set.
+func TestNodeTaintsBudgetsMatchEveryOrder(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 43))
+	contested := 0
+	for i := range 200 {
+		b := build.New()
+		b.AddNodes(3, build.Node().CPU(64).Mem(64).Taint("spot", "true", model.NoSchedule))
+		b.AddNodes(1, build.Node().CPU(64).Mem(64))
+		deps := 1 + r.IntN(2)
+		var ds []int
+		for k := range deps {
+			tb := build.Template(fmt.Sprintf("t%d", k)).Requests(1, 1).Label("app", fmt.Sprintf("d%d", k))
+			if k < 2 {
+				tb.Label("tier", "web")
+			}
+			ds = append(ds, b.AddDeployment(fmt.Sprintf("d%d", k), b.AddTemplate(tb), 0))
+		}
+		count := make([]int, deps)
+		for range 3 + r.IntN(5) {
+			d := r.IntN(deps)
+			count[d]++
+			switch n := r.IntN(4); r.IntN(5) {
+			case 0:
+				b.PendingPod(ds[d], n)
+			case 1:
+				b.RunPodCPU(ds[d], n, 2)
+			default:
+				b.RunPod(ds[d], n)
+			}
+		}
+		randomBudgets(r, b, deps)
+		b.U.Descheduler = policy(model.DeschedulerProfile{Name: "taints",
+			Deschedule: model.DescheduleConfig{Enabled: []model.DeschedulePlugin{model.RemovePodsViolatingNodeTaints}}})
+		b.Slots = 12
+		u, s := b.MustBuild()
+		for d := range deps {
+			s.Deps[d].Replicas = int16(count[d])
+		}
+		s.DeschedulerPending = true
+		got := map[string]bool{}
+		for _, o := range outcomes(t, u, s) {
+			got[kinds(s, o)] = true
+		}
+		want := map[string]bool{}
+		var tainted [][]int
+		for n := range 3 {
+			var ps []int
+			for p := range s.Pods {
+				if s.Pods[p].NodeOf() == n && s.Pods[p].Active() {
+					ps = append(ps, p)
+				}
+			}
+			if len(ps) > 0 {
+				tainted = append(tainted, ps)
+			}
+		}
+		var rec func(st *model.State, nodes [][]int)
+		rec = func(st *model.State, nodes [][]int) {
+			if len(nodes) == 0 {
+				want[evictedKinds(s, st)] = true
+				return
+			}
+			for ni := range nodes {
+				others := slices.Delete(slices.Clone(nodes), ni, ni+1)
+				for _, order := range perms(nodes[ni]) {
+					next := st.Clone()
+					for _, pod := range order {
+						reenact(u, next, pod)
+					}
+					rec(next, others)
+				}
+			}
+		}
+		rec(s.Clone(), tainted)
+		if fmt.Sprint(sortedKeys(got)) != fmt.Sprint(sortedKeys(want)) {
+			t.Fatalf("case %d: cycle outcomes %v, every upstream order %v\n%s", i, sortedKeys(got), sortedKeys(want), Explain(u, s))
+		}
+		if len(want) > 1 {
+			contested++
+		}
+	}
+	t.Logf("%d of 200 clusters have more than one outcome", contested)
+	if contested < 20 {
+		t.Fatalf("only %d of 200 clusters have more than one outcome", contested)
+	}
+}
