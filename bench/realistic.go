@@ -50,6 +50,9 @@ type DeploymentSpec struct {
 	// Preferred is preferred node affinity: label=value:weight entries.
 	Preferred []string
 	HPAMax    int
+	// Budget, when set, is the spec of a PodDisruptionBudget selecting
+	// the deployment's pods, e.g. "maxUnavailable: 2".
+	Budget string
 }
 
 func whenOf(s string) string {
@@ -110,6 +113,10 @@ spec:
 			}
 		}
 		fmt.Fprintf(&mb, "      containers:\n      - {name: main, image: app, resources: {requests: {cpu: %q, memory: 1Gi}}}\n", d.CPU)
+		if d.Budget != "" {
+			fmt.Fprintf(&mb, "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: %[1]s}\nspec:\n  %[2]s\n  selector: {matchLabels: {app: %[1]s}}\n",
+				d.Name, d.Budget)
+		}
 		if d.HPAMax > 0 {
 			fmt.Fprintf(&mb, `---
 apiVersion: autoscaling/v2
@@ -260,6 +267,36 @@ profiles:
   para: {did: 1}
 `,
 		Expect: "violated", ExpectIntent: "no_oscillation_eviction",
+	}, {
+		// Twenty nodes in four zones; web prefers zone-a and piles up
+		// there, guarded by a PodDisruptionBudget (maxUnavailable 2);
+		// RemoveDuplicates spreads it while an operator drains a zone-a
+		// node: the budget keeps web within two replicas of its spec.
+		// The budget lets through only some of the descheduler's and
+		// the drain's evictions, whichever come first, and the model
+		// branches over that order without telling nodes or pods apart.
+		Name:  "budget-descheduler-drain",
+		Nodes: zonedNodes(4, 5, "8"),
+		Deployments: []DeploymentSpec{
+			{Name: "web", Replicas: 30, CPU: "1", Preferred: []string{zoneKey + "=zone-a:100"}, Budget: "maxUnavailable: 2"},
+			{Name: "api", Replicas: 20, CPU: "1"},
+		},
+		Descheduler: `apiVersion: descheduler/v1alpha2
+kind: DeschedulerPolicy
+profiles:
+- name: default
+  plugins:
+    balance: {enabled: [RemoveDuplicates]}
+`,
+		Intents: `intents:
+- name: replica_num_always_meet_exp
+  para: {did: 1, expReplicas: "d[did].specReplicas-2"}
+events:
+- kind: drain
+  nodes: [node-a0]
+  when: afterStable
+`,
+		Expect: "holds",
 	}}
 }
 

@@ -1,6 +1,10 @@
 package events
 
-import "github.com/kivi-go/kivi/model"
+import (
+	"slices"
+
+	"github.com/kivi-go/kivi/model"
+)
 
 // Program counter of one drained node (event memory byte 1+2k for the
 // k-th node of the event; byte 2+2k counts its refused retries, byte 0 is
@@ -99,9 +103,10 @@ func (d Drain) nodeEnabled(u *model.Universe, s *model.State, k int) bool {
 	mem := vars(u, s, d.event)
 	switch mem[1+2*k] {
 	case drainIdle:
-		return int(mem[0]) == k && drainsInFlight(mem) < e.Parallel && !drainHasFailed(mem)
+		pcs := drainPCs(u, s, d.event)
+		return int(mem[0]) == k && drainsInFlight(pcs) < e.Parallel && !drainHasFailed(pcs)
 	case drainEvicting:
-		switch st, _ := d.evictionState(u, s, e.Nodes[k]); st {
+		switch st, _ := d.evictionState(u, s, k); st {
 		case evictionsPossible:
 			return true
 		case evictionsRefused:
@@ -114,6 +119,13 @@ func (d Drain) nodeEnabled(u *model.Universe, s *model.State, k int) bool {
 		return true
 	}
 	return false
+}
+
+// drainPCs is drain event i's memory up to its nodes' program counters
+// and retries, without the listing's counts (drainlisting.go): what
+// drainsInFlight, drainHasFailed and drainFinished read.
+func drainPCs(u *model.Universe, s *model.State, i int) []uint8 {
+	return vars(u, s, i)[:1+2*len(u.Events[i].Nodes)]
 }
 
 // drainsInFlight counts the nodes cordoned and not yet done.
@@ -159,26 +171,20 @@ const (
 	// podsTerminating: nothing left to evict; some pod is still
 	// terminating on the node.
 	podsTerminating
-	// nodeEmpty: the node is drained.
+	// nodeEmpty: the node is drained: no listed pod is left and none is
+	// terminating (pods that arrived during the drain may run there).
 	nodeEmpty
 )
 
-// evictionState reports where the drain of node n stands in s and, for
-// evictionsRefused, the first refused pod.
-func (d Drain) evictionState(u *model.Universe, s *model.State, n int) (evictionState, int) {
+// evictionState reports where the drain of the event's k-th node stands
+// in s and, for evictionsRefused, the first refused pod. The pods left to
+// evict are the listed ones (drainlisting.go); the drain waits for every
+// pod terminating on the node, listed or not.
+func (d Drain) evictionState(u *model.Universe, s *model.State, k int) (evictionState, int) {
 	opts := u.Events[d.event].Drain
-	refused, terminating := -1, false
-	for p := range s.Pods {
-		pod := &s.Pods[p]
-		if pod.NodeOf() != n {
-			continue
-		}
-		if pod.Phase == model.Terminating {
-			terminating = true
-		}
-		if !pod.Active() {
-			continue
-		}
+	n := u.Events[d.event].Nodes[k]
+	refused := -1
+	for _, p := range d.listed(u, s, k, false) {
 		if opts.DisableEviction || u.CheckEviction(s, p).Outcome != model.EvictionBudgetExhausted {
 			return evictionsPossible, -1
 		}
@@ -186,11 +192,13 @@ func (d Drain) evictionState(u *model.Universe, s *model.State, n int) (eviction
 			refused = p
 		}
 	}
-	switch {
-	case refused >= 0:
+	if refused >= 0 {
 		return evictionsRefused, refused
-	case terminating:
-		return podsTerminating, -1
+	}
+	for p := range s.Pods {
+		if s.Pods[p].NodeOf() == n && s.Pods[p].Phase == model.Terminating {
+			return podsTerminating, -1
+		}
 	}
 	return nodeEmpty, -1
 }
@@ -225,7 +233,7 @@ func (d Drain) cordon(tx *model.Tx, s *model.State, k int) {
 			}
 		}
 	}
-	d.evictRound(tx, s, k)
+	d.evictRound(tx, s, k, true)
 }
 
 // evict is one round of the drain of the event's k-th node: the
@@ -237,7 +245,7 @@ func (d Drain) evict(tx *model.Tx, s *model.State, k int) {
 	mem := vars(u, s, d.event)
 	n := e.Nodes[k]
 	name := u.Nodes[n].Name
-	switch st, refused := d.evictionState(u, s, n); st {
+	switch st, refused := d.evictionState(u, s, k); st {
 	case nodeEmpty:
 		if tx.Tracing() {
 			tx.Log(KubectlComponent, "kubectl drain %s: node/%s drained", name, name)
@@ -263,27 +271,40 @@ func (d Drain) evict(tx *model.Tx, s *model.State, k int) {
 				name, s.PodRef(refused), DrainRetryDelay, why)
 		}
 	case evictionsPossible:
-		d.evictRound(tx, s, k)
+		d.evictRound(tx, s, k, false)
 	}
 }
 
-// evictRound evicts (or deletes) every active pod on the event's k-th
-// node in slot order, each eviction checked against the state the ones
-// before it left.
-func (d Drain) evictRound(tx *model.Tx, s *model.State, k int) {
+// evictRound evicts (or deletes) the pods of the event's k-th node that
+// are still to evict (drainlisting.go; first: the first round, every
+// active pod), each eviction checked against the state the ones before it
+// left.
+// kubectl sends them at once, one goroutine per pod, so when a budget
+// allows fewer than draw on it, which of them it lets through is a choice
+// (model.Tx.ThroughFirst; identical pods are one choice); the others are
+// refused. The rest go owner by owner, then in slot order: the order in
+// which owners reach the kubelet and deployment queues then does not
+// depend on pod slots (the descheduler does the same).
+func (d Drain) evictRound(tx *model.Tx, s *model.State, k int, first bool) {
 	u := tx.U
 	e := &u.Events[d.event]
 	n := e.Nodes[k]
 	name := u.Nodes[n].Name
-	for p := range s.Pods {
-		pod := &s.Pods[p]
-		if pod.NodeOf() != n || !pod.Active() {
-			continue
-		}
+	pods := d.listed(u, s, k, first)
+	if !first {
+		pods = d.chooseListed(tx, s, k, pods)
+	}
+	defer d.recordListing(u, s, k, slices.Clone(pods))
+	slices.SortStableFunc(pods, func(a, b int) int { return int(s.Pods[a].Owner) - int(s.Pods[b].Owner) })
+	if !e.Drain.DisableEviction {
+		pods = tx.ThroughFirst(s, pods, func(b int) int { return u.Disruption(s, b).DisruptionsAllowed })
+	}
+	for _, p := range pods {
 		if e.Drain.DisableEviction {
 			if tx.Tracing() {
 				tx.Log(KubectlComponent, "kubectl drain %s: deleting pod %s", name, s.PodRef(p))
 			}
+			markEvicted(tx, s, p)
 			s.RequestDeletion(p)
 			continue
 		}
@@ -292,6 +313,7 @@ func (d Drain) evictRound(tx *model.Tx, s *model.State, k int) {
 			if tx.Tracing() {
 				tx.Log(KubectlComponent, "kubectl drain %s: evicting pod %s", name, s.PodRef(p))
 			}
+			markEvicted(tx, s, p)
 			s.RequestDeletion(p)
 		case model.EvictionBudgetExhausted:
 			if tx.Tracing() {
@@ -306,6 +328,20 @@ func (d Drain) evictRound(tx *model.Tx, s *model.State, k int) {
 			}
 			vars(u, s, d.event)[1+2*k] = drainFailed
 		}
+	}
+}
+
+// markEvicted marks the step as evicting a pod of pod p's deployment
+// (model.MarkEvicted), what the eviction-loop intents watch. A drain's
+// eviction is a call of the Eviction API, as the descheduler's are; a
+// drain with DisableEviction deletes the pod instead, which takes it away
+// from its ReplicaSet as the taint manager's and the node controller's
+// deletions do, and those are marked too: the mark means a pod terminated
+// by someone other than its own controller. A pod without a controller
+// belongs to no deployment and marks nothing.
+func markEvicted(tx *model.Tx, s *model.State, p int) {
+	if o := s.Pods[p].Owner; o != 0 {
+		tx.Mark(model.MarkEvicted(int(o) - 1))
 	}
 }
 
@@ -336,7 +372,7 @@ func (d Drain) ValidEnd(u *model.Universe, s *model.State) bool {
 	if mem[0] == 0 && !mayMove(slotOf(&u.Events[d.event]), s) {
 		return true
 	}
-	return drainFinished(mem)
+	return drainFinished(drainPCs(u, s, d.event))
 }
 
 // StuckReason says why a drain that is not a valid end is stuck: the node
@@ -350,7 +386,7 @@ func (d Drain) StuckReason(u *model.Universe, s *model.State) string {
 		case drainFailed:
 			return "kubectl drain " + name + " failed: the node stays cordoned and the nodes after it are not drained"
 		case drainEvicting:
-			st, p := d.evictionState(u, s, n)
+			st, p := d.evictionState(u, s, k)
 			switch st {
 			case evictionsRefused:
 				return "kubectl drain " + name + " waits for ever: the eviction of " + podOf(u, s, p) + " is refused: " + u.CheckEviction(s, p).Reason(u)

@@ -192,8 +192,9 @@ var _ model.Footprinter = Drain{}
 // and deployments the Eviction API reads (every pod a budget selects,
 // the deployments' spec.replicas); the drained nodes it cordons and whose
 // pods it evicts; the kubelet and deployment queues an eviction feeds
-// (read for their de-duplication); every queue when a timeout makes a
-// retry wait for quiescence; the descheduler's trigger on uncordon.
+// (read for their de-duplication); the marks of its evictions; every
+// queue when a timeout makes a retry wait for quiescence; the
+// descheduler's trigger on uncordon.
 func drainFootprint(u *model.Universe, i int) (reads, writes model.Footprint) {
 	reads, writes = slotFootprint(u, i)
 	e := &u.Events[i]
@@ -206,6 +207,7 @@ func drainFootprint(u *model.Universe, i int) (reads, writes model.Footprint) {
 		reads.AddQueue(q)
 		writes.AddQueue(q)
 	}
+	writes.Add(model.CompMarks)
 	if e.Drain.TimeoutRetries > 0 {
 		reads.AddQueues()
 	}

@@ -70,7 +70,8 @@ func finished(u *model.Universe, s *model.State, i int) bool {
 		return m[0] == commandDone
 	case model.Drain:
 		// A drain that gave up has ended too (kubectl exited).
-		return drainFinished(m) || drainHasFailed(m) && drainsInFlight(m) == 0
+		pcs := drainPCs(u, s, i)
+		return drainFinished(pcs) || drainHasFailed(pcs) && drainsInFlight(pcs) == 0
 	}
 	return false
 }

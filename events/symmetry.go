@@ -33,23 +33,10 @@ func (CPUPattern) SymmetryFacts(u *model.Universe) []model.SymmetryFact {
 var _ model.SymmetryBreaker = Drain{}
 
 // SymmetryFacts: a drain names its nodes (and drains them in the event's
-// order). When a disruption budget selects pods, a drain's round of
-// evictions on one node, checked pod slot by pod slot, lets the budget's
-// last allowed disruption go to the lowest slot, so pod slots stay in
-// place, as for the descheduler's evictions. Without a budget, a round
-// still evicts a node's pods in slot order, and with two or more
-// deployments their owners reach the deployment queue in that order (as
-// with the node controller's evictions): pod slots stay in place too.
+// order). Which pods of a node a disruption budget lets through in one
+// round of evictions is a choice over the pods' contents
+// (model.Tx.ThroughFirst), so pod slots may move.
 func (d Drain) SymmetryFacts(u *model.Universe) []model.SymmetryFact {
 	e := &u.Events[d.event]
-	out := []model.SymmetryFact{{Rule: "DrainTarget", PinnedNodes: slices.Clone(e.Nodes), Reason: "a drain event names the nodes it drains"}}
-	switch {
-	case !e.Drain.DisableEviction && u.BudgetsSelectPods():
-		out = append(out, model.SymmetryFact{Rule: "DrainDisruptionBudgets", PodSlotsInOrder: true, Reason: fmt.Sprintf(
-			"%d PodDisruptionBudget(s) can refuse a drain's slot-ordered evictions part way", len(u.PDBs))})
-	case len(u.Deployments) > 1:
-		out = append(out, model.SymmetryFact{Rule: "DrainSlotOrder", PodSlotsInOrder: true, Reason: fmt.Sprintf(
-			"a drain evicts a node's pods of %d deployments in slot order, which queues their owners in that order", len(u.Deployments))})
-	}
-	return out
+	return []model.SymmetryFact{{Rule: "DrainTarget", PinnedNodes: slices.Clone(e.Nodes), Reason: "a drain event names the nodes it drains"}}
 }

@@ -4,7 +4,9 @@ import "fmt"
 
 // compileDrain checks drain event i and sizes its memory: the index of
 // the next node to start, then per drained node its program counter and
-// its count of refused retries (events/drain.go).
+// its count of refused retries, then per drained node and per template of
+// DrainArrivals its count of listed pods still to evict
+// (events/drain.go).
 func compileDrain(u *Universe, i int, e *Event) error {
 	if len(e.Nodes) == 0 {
 		return fmt.Errorf("events[%d] (%s): no node to drain (accepted: one or more node names): %w", i, e.Kind, ErrInvalid)
@@ -29,7 +31,30 @@ func compileDrain(u *Universe, i int, e *Event) error {
 		return fmt.Errorf("events[%d] (%s): timeoutRetries %d (accepted: 0, no timeout, or 1..%d retries): %w", i, e.Kind, r, MaxDrainRetries, ErrInvalid)
 	}
 	e.VarLen = 1 + 2*len(e.Nodes)
+	for k := range e.Nodes {
+		e.VarLen += len(DrainArrivals(u, e, k))
+	}
 	return nil
+}
+
+// DrainArrivals lists the templates whose pods can be bound to the k-th
+// node of drain event e while it is cordoned: those that tolerate
+// node.kubernetes.io/unschedulable, and those pinned to it with nodeName
+// (the kubelet admits a pinned pod whatever the cordon). kubectl lists a
+// node's pods once, so a pod of such a template that arrives during the
+// drain is not the drain's to evict; the drain's memory counts, per node
+// and per such template, the listed pods still to evict
+// (events/drain.go). Pods of every other template cannot arrive, so the
+// pods on the node are the listed ones.
+func DrainArrivals(u *Universe, e *Event, k int) []int {
+	n := e.Nodes[k]
+	var out []int
+	for t := range u.Templates {
+		if tp := &u.Templates[t]; tp.ToleratesUnschedulable || tp.NodeName == n+1 {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // compileDrainDecl resolves a drain's nodes and options from its

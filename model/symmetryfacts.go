@@ -7,6 +7,11 @@ package model
 // Controllers and events declare their facts next to their behaviour
 // (SymmetryBreaker), as they declare footprints for partial-order
 // reduction.
+// LowestIndexTieBreakRule is the rule of the scheduler's fact under
+// LowestIndex (Kivi's tie-break among nodes and pods): the quick pass
+// of a verification relaxes it (compose).
+const LowestIndexTieBreakRule = "LowestIndexTieBreak"
+
 type SymmetryFact struct {
 	// Rule names the fact (for reports and tests); Reason says it for
 	// people.

@@ -255,9 +255,10 @@ func (tx *Tx) Mark(bits uint32) { tx.Marks |= bits }
 
 // Action marks: four classes of eight bits, one bit per deployment
 // (deployments from the eighth on share the last bit of their class).
-//   - MarkEvicted(d): a controller evicted a pod of d (descheduler, taint
-//     manager, node controller): the pod was set Terminating by someone
-//     other than its own deployment controller.
+//   - MarkEvicted(d): a controller or kubectl evicted a pod of d
+//     (descheduler, taint manager, node controller, kubectl drain): the
+//     pod was set Terminating by someone other than its own deployment
+//     controller.
 //   - MarkStarted(d): the kubelet started a pod of d.
 //   - MarkDeleted(d): the kubelet removed a Terminating pod of d (any
 //     cause; Kivi's eviction-cycle counter counts these).

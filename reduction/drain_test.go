@@ -20,7 +20,9 @@ import (
 // never allows an eviction and a timeout of 2 retries (the drain gives
 // up: valid_end_state violated); 3, node 1 with --disable-eviction and a
 // budget it ignores (web loses two replicas at once), and a RemoveDuplicates descheduler that the uncordon
-// wakes.
+// wakes; 4, node 1 holding a pod pinned to it with nodeName, whose
+// replacement comes back: kubectl lists the node's pods once, so the
+// drain evicts it once and ends (no eviction loop, a valid end).
 func drainProblem(t testing.TB, nodes, variant int) *compose.Problem {
 	t.Helper()
 	b := build.New()
@@ -43,6 +45,14 @@ func drainProblem(t testing.TB, nodes, variant int) *compose.Problem {
 		b.U.PDBs = []model.PodDisruptionBudget{minAvailable(3)}
 		ev.Nodes = []int{0}
 		ev.Drain.TimeoutRetries = 2
+	case 4:
+		// A deployment pinned to node 1 with nodeName: its replacement
+		// comes back to the cordoned node, which kubectl's drain, having
+		// listed the node's pods once, leaves alone.
+		pinned := b.AddDeployment("agent", b.AddTemplate(build.Template("agent").Requests(1, 1).Label("app", "agent").NodeName(0)), 1)
+		b.RunPod(pinned, 0)
+		ev.Nodes = []int{0}
+		ev.Drain.Uncordon = true
 	case 3:
 		b.U.PDBs = []model.PodDisruptionBudget{minAvailable(3)}
 		ev.Nodes = []int{0}
@@ -59,6 +69,9 @@ func drainProblem(t testing.TB, nodes, variant int) *compose.Problem {
 	decls := []model.IntentDecl{
 		{Name: "replica_num_always_meet_exp", Params: map[string]any{"did": 1, "expReplicas": "spec-1"}},
 	}
+	if variant == 4 {
+		decls = []model.IntentDecl{{Name: "no_oscillation_eviction", Params: map[string]any{"did": 3}}}
+	}
 	p, err := compose.NewProblemFrom(fmt.Sprintf("drain%d/%d", variant, nodes), u, s, decls, compose.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -74,6 +87,7 @@ func drainProblems(t testing.TB) []porProblem {
 		{"drain1/4", drainProblem(t, 4, 1)},
 		{"drain2/3", drainProblem(t, 3, 2)},
 		{"drain3/3", drainProblem(t, 3, 3)},
+		{"drain4/3", drainProblem(t, 3, 4)},
 	}
 }
 
@@ -91,6 +105,7 @@ var drainViolations = map[string][]string{
 	"drain1/4": {"replica_num_always_meet_exp"},
 	"drain2/3": {"valid_end_state"},
 	"drain3/3": {"replica_num_always_meet_exp"},
+	"drain4/3": nil,
 }
 
 // TestSymmetrySameVerdictsWithDrains: the drain clusters violate what

@@ -94,6 +94,23 @@ func (c *cycle) tryEvict(v violation, out *[]violation) evictOutcome {
 	return o
 }
 
+// tryEvictInBudgetOrder asks the evictor to admit the violations found
+// on each node, node by node in budget order (budgetorder.go): a node
+// limit moves on to the next node, the total limit ends the walk.
+func (c *cycle) tryEvictInBudgetOrder(units []budgetUnit, found map[int]violation, out *[]violation) {
+	c.inBudgetOrder(units, true, func(_ int, pods []int) bool {
+		for _, pod := range pods {
+			switch c.tryEvict(found[pod], out) {
+			case nodeLimit:
+				return false
+			case totalLimit:
+				return true
+			}
+		}
+		return false
+	})
+}
+
 // flush carries out a pass's admitted evictions owner by owner, then in
 // slot order, each with its reason line, and writes its refused ones in
 // the same order, each with its reason line and the API's answer: the

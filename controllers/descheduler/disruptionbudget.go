@@ -2,7 +2,6 @@ package descheduler
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/kivi-go/kivi/model"
 )
@@ -61,24 +60,26 @@ func (c *cycle) logRefusal(pod int, msg string) {
 	}
 }
 
-// budgetSymmetryFacts: when a disruption budget selects pods the
-// descheduler may evict, a budget running out cuts the plan short as an
-// eviction limit does: the candidates evicted first win, and they come
-// in pod-slot order (both plugins) after a walk of the nodes in index
-// order (RemoveDuplicates).
+// budgetSymmetryFacts: a budget selecting pods the descheduler may evict
+// couples its evictions, since the ones tried first get through. The
+// plugins branch over the order where it matters (budgetorder.go,
+// nodeutilization_budget.go) and over which of a node's pods a budget lets
+// through (model.Tx.ThroughFirst), so neither node indices nor pod slots
+// decide, except in RemovePodsViolatingInterPodAntiAffinity: it picks a
+// node's conflicting pods one at a time, each pick depending on the ones
+// evicted before it, so a budget running out on a node refuses the pods
+// that come later in its slot-ordered picks.
 func budgetSymmetryFacts(u *model.Universe) []model.SymmetryFact {
 	d := u.Descheduler
 	if d == nil || !u.BudgetsSelectPods() {
 		return nil
 	}
-	out := []model.SymmetryFact{{Rule: "DeschedulerDisruptionBudgets", PodSlotsInOrder: true, Reason: fmt.Sprintf(
-		"%d PodDisruptionBudget(s) can refuse the descheduler's slot-ordered evictions part way", len(u.PDBs))}}
 	for _, p := range d.Profiles {
-		if slices.Contains(p.Balance, model.RemoveDuplicates) {
-			out = append(out, model.SymmetryFact{Rule: "DeschedulerBudgetNodeWalk", NodesInIndexOrder: true, Reason: fmt.Sprintf(
-				"profile %q runs RemoveDuplicates in node index order and a PodDisruptionBudget can refuse its later evictions", p.Name)})
-			break
+		if p.Deschedule.Has(model.RemovePodsViolatingInterPodAntiAffinity) {
+			return []model.SymmetryFact{{Rule: "DeschedulerDisruptionBudgets", PodSlotsInOrder: true, Reason: fmt.Sprintf(
+				"%d PodDisruptionBudget(s) can refuse RemovePodsViolatingInterPodAntiAffinity's slot-ordered evictions on a node part way (profile %q)",
+				len(u.PDBs), p.Name)}}
 		}
 	}
-	return out
+	return nil
 }

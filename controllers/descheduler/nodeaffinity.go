@@ -36,27 +36,25 @@ func (a nodeAffinity) Deschedule(c *cycle, p *model.DeschedulerProfile) {
 	}
 }
 
-// pass walks the nodes in index order and their listed pods in slot
-// order. A node whose eviction limit is reached is left for the next
-// one; the total limit ends the pass (the next pass's evictions are
-// refused by the same limit).
+// pass walks the nodes and their listed pods in slot order, the nodes in
+// index order unless a disruption budget makes the order matter
+// (budgetorder.go). A node whose eviction limit is reached is left for
+// the next one; the total limit ends the pass (the next pass's evictions
+// are refused by the same limit).
 func (a nodeAffinity) pass(c *cycle, p *model.DeschedulerProfile, typ model.NodeAffinityType) []violation {
 	var out []violation
-	for _, n := range c.ready {
-	pods:
+	units := make([]budgetUnit, len(c.ready))
+	found := map[int]violation{}
+	for i, n := range c.ready {
+		units[i].node = n
 		for _, pod := range c.listedOn(p, n) {
-			v, ok := a.violates(c, typ, pod, n)
-			if !ok {
-				continue
-			}
-			switch c.tryEvict(v, &out) {
-			case nodeLimit:
-				break pods
-			case totalLimit:
-				return out
+			if v, ok := a.violates(c, typ, pod, n); ok {
+				units[i].pods = append(units[i].pods, pod)
+				found[pod] = v
 			}
 		}
 	}
+	c.tryEvictInBudgetOrder(units, found, &out)
 	return out
 }
 

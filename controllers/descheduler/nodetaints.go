@@ -29,28 +29,26 @@ type nodeTaints struct{}
 
 func (nodeTaints) Name() string { return model.RemovePodsViolatingNodeTaints.String() }
 
-// Deschedule walks the cycle's nodes in index order and each node's
-// listed pods in slot order. A node whose eviction limit is reached is
-// left for the next one; the total limit ends the plugin.
+// Deschedule walks the cycle's nodes and each node's listed pods in slot
+// order, the nodes in index order unless a disruption budget makes the
+// order matter (budgetorder.go). A node whose eviction limit is reached
+// is left for the next one; the total limit ends the plugin.
 func (nodeTaints) Deschedule(c *cycle, p *model.DeschedulerProfile) {
 	args := &p.Deschedule.NodeTaints
 	var out []violation
 	defer func() { c.flush(out) }()
-	for _, n := range c.ready {
-	pods:
+	units := make([]budgetUnit, len(c.ready))
+	found := map[int]violation{}
+	for i, n := range c.ready {
+		units[i].node = n
 		for _, pod := range c.listedOn(p, n) {
-			taint, ok := c.untoleratedTaint(args, pod, n)
-			if !ok {
-				continue
-			}
-			switch c.tryEvict(violation{pod: pod, plugin: model.RemovePodsViolatingNodeTaints, taint: taint}, &out) {
-			case nodeLimit:
-				break pods
-			case totalLimit:
-				return
+			if taint, ok := c.untoleratedTaint(args, pod, n); ok {
+				units[i].pods = append(units[i].pods, pod)
+				found[pod] = violation{pod: pod, plugin: model.RemovePodsViolatingNodeTaints, taint: taint}
 			}
 		}
 	}
+	c.tryEvictInBudgetOrder(units, found, &out)
 }
 
 // untoleratedTaint returns the first of node n's taints that the args

@@ -203,7 +203,10 @@ type walk struct {
 	// limits (the counters as the cycle left them plus this plan).
 	total, namespace int
 	perNode          map[int]int
-	plan             []candidate
+	// left is, per disruption budget, how many more planned evictions it
+	// lets through (nodeutilization_budget.go); nil until first needed.
+	left []int
+	plan []candidate
 }
 
 // headroom is assessAvailableResourceInNodes: Σ over the destinations of
@@ -267,18 +270,23 @@ func (w *walk) capFor(n int) int {
 }
 
 // source evicts from one source node: the eligible pods, the choice of
-// which of them go, and the bookkeeping of the headroom and the limits.
+// which of them go, and the bookkeeping of the headroom, the limits and
+// the disruption budgets.
 //
-// Upstream walks the eligible pods in listing order within a class and
-// stops at the first pod after which cont fails; which pods go depends on
-// that order, which the model does not know. The set that goes is a
-// choice over every set some order reaches, counted by how many of each
-// group of identical pods go (model.IdenticalGroups; the lowest slots of
-// a group go). Since evicting more never makes cont true again (usage
-// and headroom only shrink), a set S is reached exactly when it takes
-// whole classes before its last, cont holds with one pod of its last
-// class put back, and the walk ends after it: cont fails, no eligible
-// pod is left, or a limit is reached. Choice 0 is the walk in slot order.
+// Upstream walks the eligible pods in listing order within a class,
+// skips a pod whose eviction the Eviction API refuses (uncharged), and
+// stops at the first eviction after which cont fails; which pods go
+// depends on that order, which the model does not know. The set that
+// goes is a choice over every set some order reaches, counted by how
+// many of each group of identical pods go (model.IdenticalGroups; the
+// lowest slots of a group go). Since evicting more never makes cont true
+// again (usage and headroom only shrink) and a budget only runs out, a
+// set S is reached exactly when no budget lets through fewer of S than
+// draw on it, every pod of a class before S's last that S leaves out is
+// refused there (several budgets, or a budget S's pods of that class use
+// up), cont holds with one pod of S's last class put back, and the walk
+// ends after S: cont fails, a limit is reached, or every eligible pod
+// left is refused. Choice 0 is the walk in slot order.
 func (w *walk) source(nu *nodeUsage) {
 	c := w.c
 	pods, split := w.eligible(nu)
@@ -306,22 +314,37 @@ func (w *walk) source(nu *nodeUsage) {
 				break
 			}
 		}
-		chosen = sets[c.tx.Choose(len(sets))]
+		if len(sets) > 0 {
+			chosen = sets[c.tx.Choose(len(sets))]
+		}
 	}
-	slices.SortFunc(chosen, func(a, b int) int {
+	refused := w.refusedAlong(nu, pods, split, chosen, limit)
+	byOwner := func(a, b int) int {
 		if oa, ob := c.s.Pods[a].Owner, c.s.Pods[b].Owner; oa != ob {
 			return int(oa) - int(ob)
 		}
 		return a - b
-	})
-	if c.explain != nil {
-		c.note("      node %s: pods %v, evict %v\n", c.nodeName(nu.node), plus1(pods), plus1(chosen))
 	}
+	slices.SortFunc(chosen, byOwner)
+	slices.SortFunc(refused, byOwner)
+	if c.explain != nil {
+		c.note("      node %s: pods %v, evict %v", c.nodeName(nu.node), plus1(pods), plus1(chosen))
+		if len(refused) > 0 {
+			c.note(", refused %v", plus1(refused))
+		}
+		c.note("\n")
+	}
+	w.planBudgets(chosen)
 	for _, pod := range chosen {
 		req := c.podRequests(pod)
 		for k := range nRes {
 			w.avail[k] -= req[k]
 		}
+		w.plan = append(w.plan, candidate{pod: pod, kind: w.kind})
+	}
+	// The refused evictions come after the node's evictions, when the
+	// budgets they draw on are used up; they change nothing but the trace.
+	for _, pod := range refused {
 		w.plan = append(w.plan, candidate{pod: pod, kind: w.kind})
 	}
 	w.total += len(chosen)
@@ -332,10 +355,17 @@ func (w *walk) source(nu *nodeUsage) {
 // greedy is the walk over pods in the given order.
 func (w *walk) greedy(nu *nodeUsage, pods []int, limit int) []int {
 	used, avail := nu.used, w.avail
+	drawn := make([]int, len(w.c.u.PDBs))
 	var out []int
 	for _, pod := range pods {
 		if limit >= 0 && len(out) >= limit {
 			break
+		}
+		if w.refusedWith(pod, drawn) {
+			continue
+		}
+		if g := w.gate(pod); g >= 0 {
+			drawn[g]++
 		}
 		req := w.c.podRequests(pod)
 		for k := range nRes {
@@ -390,7 +420,46 @@ func (w *walk) reachable(nu *nodeUsage, pods []int, split, limit int) [][]int {
 				sum[r] += int64(k) * req[r]
 			}
 		}
-		if n == 0 || (limit >= 0 && n > limit) || (maxClass == 1 && n0 < class0) {
+		if limit >= 0 && n > limit {
+			return
+		}
+		var set []int
+		for i, k := range take {
+			set = append(set, groups[i][:k]...)
+		}
+		// No budget lets through fewer of S than draw on it, and no pod
+		// of S is refused for good.
+		left := w.budgetsLeft()
+		drawn := w.drawnBy(set)
+		for i, k := range take {
+			if k > 0 && w.gate(groups[i][0]) == gateRefused {
+				return
+			}
+		}
+		for b, k := range drawn {
+			if k > left[b] {
+				return
+			}
+		}
+		// refusedLeftOut: every pod of the groups in class cl (-1: all)
+		// that S leaves out is refused once S's pods of that class are
+		// through.
+		refusedLeftOut := func(cl int) bool {
+			var part []int
+			for i, k := range take {
+				if cl < 0 || class[i] == cl {
+					part = append(part, groups[i][:k]...)
+				}
+			}
+			through := w.drawnBy(part)
+			for i, k := range take {
+				if k < len(groups[i]) && (cl < 0 || class[i] == cl) && !w.refusedWith(groups[i][0], through) {
+					return false
+				}
+			}
+			return true
+		}
+		if maxClass == 1 && n0 < class0 && !refusedLeftOut(0) {
 			return
 		}
 		used, avail := nu.used, w.avail
@@ -398,8 +467,13 @@ func (w *walk) reachable(nu *nodeUsage, pods []int, split, limit int) [][]int {
 			used[r] -= sum[r]
 			avail[r] -= sum[r]
 		}
-		// The walk ends after S: cont fails, nothing is left, or the limit.
-		if w.cont(nu, used, avail) && n < len(pods) && (limit < 0 || n < limit) {
+		// The walk ends after S: cont fails, the limit is reached, or
+		// every pod left is refused.
+		if w.cont(nu, used, avail) && (limit < 0 || n < limit) && !refusedLeftOut(-1) {
+			return
+		}
+		if n == 0 {
+			out = append(out, nil)
 			return
 		}
 		// Some pod of S's last class was the last one evicted, with cont
@@ -422,10 +496,6 @@ func (w *walk) reachable(nu *nodeUsage, pods []int, split, limit int) [][]int {
 		}
 		if !last {
 			return
-		}
-		var set []int
-		for i, k := range take {
-			set = append(set, groups[i][:k]...)
 		}
 		out = append(out, set)
 	}

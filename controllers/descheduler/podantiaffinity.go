@@ -30,7 +30,8 @@ type podAntiAffinity struct{}
 
 func (podAntiAffinity) Name() string { return model.RemovePodsViolatingInterPodAntiAffinity.String() }
 
-// Deschedule walks the cycle's nodes in index order. Upstream sorts a
+// Deschedule walks the cycle's nodes in index order unless a disruption
+// budget makes the order matter (budgetorder.go). Upstream sorts a
 // node's pods by priority (not modelled) and then QoS class, BestEffort
 // first, and keeps the listing order among equals, which the model does
 // not know. Which pod of a class goes first matters only when pods
@@ -47,12 +48,23 @@ func (a podAntiAffinity) Deschedule(c *cycle, p *model.DeschedulerProfile) {
 	}
 	var out []violation
 	defer func() { c.flush(out) }()
-	for _, n := range c.ready {
-		switch a.node(c, p, n, listed, &out) {
-		case totalLimit:
-			return
+	// A disruption budget makes the node order matter (budgetorder.go);
+	// what a node may evict is bounded by its pods that conflict now
+	// (evictions only strike pods off the list).
+	units := make([]budgetUnit, len(c.ready))
+	for i, n := range c.ready {
+		units[i].node = n
+		for pod := range c.s.Pods {
+			if listed[pod] && c.s.Pods[pod].NodeOf() == n {
+				if _, ok := a.conflict(c, pod, listed); ok && c.filter(p, pod) && c.preEvictionFilter(p, pod) {
+					units[i].pods = append(units[i].pods, pod)
+				}
+			}
 		}
 	}
+	c.inBudgetOrder(units, false, func(i int, _ []int) bool {
+		return a.node(c, p, units[i].node, listed, &out) == totalLimit
+	})
 }
 
 // node processes node n's listed pods, BestEffort ones first; it returns

@@ -90,17 +90,62 @@ func (r removeDuplicates) Plan(c *cycle, p *model.DeschedulerProfile) []candidat
 	return plan
 }
 
-// Balance evicts the plan: a node whose quota is used up is skipped, the
-// total limit stops the plugin.
+// Balance evicts the plan owner by owner and, within an owner, node by
+// node: a node whose quota is used up is skipped, the total limit stops
+// the plugin. Upstream takes owners and an owner's nodes in map order,
+// which matters only when a disruption budget lets through fewer
+// evictions than the plan holds: the order is then a choice
+// (budgetorder.go).
 func (r removeDuplicates) Balance(c *cycle, p *model.DeschedulerProfile) {
-	for _, cd := range r.Plan(c, p) {
-		if !c.nodeQuotaLeft(c.s.Pods[cd.pod].NodeOf()) {
-			continue
+	plan := r.Plan(c, p)
+	var owners [][]budgetUnit // per owner, its nodes' candidates
+	var reasons []candidate   // by pod
+	var ownerUnits []budgetUnit
+	for i, cd := range plan {
+		ps := &c.s.Pods[cd.pod]
+		n := ps.NodeOf()
+		if i == 0 || !sameOwner(&c.s.Pods[plan[i-1].pod], ps) {
+			owners = append(owners, nil)
+			ownerUnits = append(ownerUnits, budgetUnit{node: -1})
 		}
-		if c.evict(cd.pod, &cd) == totalLimit {
-			return
+		o := len(owners) - 1
+		if k := len(owners[o]); k == 0 || owners[o][k-1].node != n {
+			owners[o] = append(owners[o], budgetUnit{node: n})
 		}
+		k := len(owners[o]) - 1
+		owners[o][k].pods = append(owners[o][k].pods, cd.pod)
+		ownerUnits[o].pods = append(ownerUnits[o].pods, cd.pod)
+		reasons = append(reasons, cd)
 	}
+	reason := func(pod int) *candidate {
+		for i := range reasons {
+			if reasons[i].pod == pod {
+				return &reasons[i]
+			}
+		}
+		return nil
+	}
+	c.inBudgetOrder(ownerUnits, false, func(o int, _ []int) bool {
+		stop := false
+		c.inBudgetOrder(owners[o], true, func(_ int, pods []int) bool {
+			for _, pod := range pods {
+				if !c.nodeQuotaLeft(c.s.Pods[pod].NodeOf()) {
+					return false
+				}
+				if c.evict(pod, reason(pod)) == totalLimit {
+					stop = true
+					return true
+				}
+			}
+			return false
+		})
+		return stop
+	})
+}
+
+// sameOwner reports whether two pods have one owner key.
+func sameOwner(a, b *model.PodState) bool {
+	return a.Owner == b.Owner && a.RS == b.RS && a.Template == b.Template
 }
 
 // listOwners walks the Ready nodes in index order and their listed pods in

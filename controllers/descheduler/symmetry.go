@@ -15,7 +15,10 @@ var _ model.SymmetryBreaker = (*Controller)(nil)
 //     or namespace eviction limit the walk is cut short, so the nodes with
 //     the lowest indices lose their duplicates first. Without those limits
 //     every node's evictions depend on that node alone (the per-node limit
-//     is per node) and the order only changes trace lines.
+//     is per node) and the order only changes trace lines. A disruption
+//     budget couples the nodes too; there the walk branches over the order
+//     upstream may take, one node per orbit (budgetorder.go), so budgets
+//     need no fact but for the anti-affinity plugin (disruptionbudget.go).
 //   - The deschedule plugins (deschedule.go) walk the Ready nodes in index
 //     order as well, each node on its own, so the same holds for them.
 //   - RemovePodsViolatingInterPodAntiAffinity also strikes an evicted pod

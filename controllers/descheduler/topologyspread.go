@@ -1,6 +1,7 @@
 package descheduler
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/kivi-go/kivi/model"
@@ -80,10 +81,13 @@ func (t topologySpread) Balance(c *cycle, p *model.DeschedulerProfile) {
 		}
 		return pods[a] < pods[b]
 	})
-	for i, pod := range pods {
-		if i > 0 && pods[i-1] == pod {
-			continue
-		}
+	pods = slices.Compact(pods)
+	// Upstream evicts the set in map order: when a disruption budget lets
+	// through fewer than draw on it, which of them go is a choice.
+	pods = c.tx.ThroughFirst(c.s, slices.DeleteFunc(pods, func(pod int) bool {
+		return !c.filter(p, pod) || !c.preEvictionFilter(p, pod)
+	}), c.allowance)
+	for _, pod := range pods {
 		if !c.nodeQuotaLeft(c.s.Pods[pod].NodeOf()) || !c.filter(p, pod) || !c.preEvictionFilter(p, pod) {
 			continue
 		}

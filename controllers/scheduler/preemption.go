@@ -156,7 +156,15 @@ func (sch Scheduler) preempt(tx *model.Tx, s *model.State, p int) (out preemptOu
 		}
 		tx.Log(Component, "Pod %s cannot be scheduled yet: %s It is nominated to node %s and preempts "+strings.Join(verbs, ", "), args...)
 	}
-	for _, v := range pick.victims {
+	// Upstream deletes the victims at once, in parallel; the model deletes
+	// them owner by owner, then by slot, so that the order in which their
+	// owners reach the kubelet and deployment queues does not depend on
+	// pod slots (which the symmetry reduction permutes).
+	victims := slices.Clone(pick.victims)
+	slices.SortStableFunc(victims, func(a, b int) int {
+		return cmpInt(int(s.Pods[a].Owner), int(s.Pods[b].Owner))
+	})
+	for _, v := range victims {
 		if tx.Tracing() {
 			tx.Log(Component, "Pod %s: Preempted by pod %s on node %s", s.PodRef(v), s.PodRef(p), u.Nodes[pick.node].Name)
 		}

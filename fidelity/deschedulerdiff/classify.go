@@ -73,38 +73,19 @@ var Classes = []Class{{
 		return c
 	},
 }, {
-	// LowNodeUtilization and HighNodeUtilization: upstream walks a
-	// source node's pods and tries each; a pod the Eviction API refuses
-	// is skipped without being taken off the node's usage or the
-	// destinations' headroom, and the walk goes on. The model plans the
-	// walk first, as if every planned eviction succeeded, and asks the
-	// Eviction API only when it carries the plan out, so a refused pod
-	// still used up headroom and the walk stopped early.
-	// Counterfactual: no budget.
-	Name: "budget refusal inside the node-utilisation walk",
-	Applies: func(s *Snapshot) bool {
-		return (s.Plugin == LowNodeUtilization || s.Plugin == HighNodeUtilization) && len(s.PDBs) > 0
-	},
-	Without: func(s *Snapshot) *Snapshot {
-		c := s.clone()
-		c.PDBs = nil
-		return c
-	},
-}, {
 	// RemoveDuplicates and the topology plugin evict their candidates in
-	// map order upstream (owners, nodes, the candidate set); the model
-	// evicts them in a fixed order (owner, node index or slot). When a
-	// budget or an eviction limit cuts the candidates short, which of
-	// them survive depends on that order, and the model explores only
-	// its own. Counterfactual: no budget and no limit.
-	Name: "eviction order under a budget or limit",
+	// map order upstream (owners, nodes, the candidate set). Under a
+	// budget the model branches over that order where it matters; under
+	// an eviction limit it evicts in a fixed order (owner, node index or
+	// slot), so when a limit cuts the candidates short, which of them
+	// survive depends on that order, and the model explores only its
+	// own. Counterfactual: no limit.
+	Name: "eviction order under a limit",
 	Applies: func(s *Snapshot) bool {
-		return (s.Plugin == RemoveDuplicates || s.Plugin == TopologySpread) &&
-			(len(s.PDBs) > 0 || s.MaxPerNode+s.MaxPerNamespace+s.MaxTotal > 0)
+		return (s.Plugin == RemoveDuplicates || s.Plugin == TopologySpread) && s.MaxPerNode+s.MaxPerNamespace+s.MaxTotal > 0
 	},
 	Without: func(s *Snapshot) *Snapshot {
 		c := s.clone()
-		c.PDBs = nil
 		c.MaxPerNode, c.MaxPerNamespace, c.MaxTotal = 0, 0, 0
 		return c
 	},

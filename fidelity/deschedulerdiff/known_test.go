@@ -44,30 +44,18 @@ func TestKnownClasses(t *testing.T) {
 			}()},
 		want: "pod priority not modelled",
 	}, {
-		// n1 holds 3 of 10 pods, above the 20 % target, and the idle n2
-		// takes 2. The BestEffort p0 goes first; its budget refuses it.
-		// The model planned p0 and stopped (n1 at 2 pods); upstream
-		// skips p0 and evicts p1.
-		name: "budget refusal inside the node-utilisation walk",
-		s: Snapshot{Plugin: LowNodeUtilization, Nodes: []Node{small, small},
-			Deps:    []Dep{{Tier: "a", Replicas: 1}, {Tier: "b", MilliCPU: 100, Replicas: 2}},
-			Pods:    []Pod{{Dep: 0, Node: 0, Running: true}, {Dep: 1, Node: 0, Running: true}, {Dep: 1, Node: 0, Running: true}},
-			PDBs:    []PDB{{MatchLabels: map[string]string{appLabel: "d0"}, MinAvailable: &model.IntOrPercent{Value: 1}}},
-			Profile: lnu(th(model.ResourcePods, 10), th(model.ResourcePods, 20))},
-		want: "budget refusal inside the node-utilisation walk",
-	}, {
 		// Two ReplicaSets stacked three pods each on n1; each would lose
-		// one, but their common budget allows one disruption. The model
-		// evicts d0's pod first (owner order); upstream walks owners in
-		// map order and sometimes evicts d1's.
-		name: "eviction order under a budget or limit",
+		// one, but the total limit allows one eviction. The model evicts
+		// d0's pod first (owner order); upstream walks owners in map
+		// order and sometimes evicts d1's.
+		name: "eviction order under a limit",
 		s: Snapshot{Plugin: RemoveDuplicates, Nodes: []Node{node, node},
 			Deps: []Dep{{Tier: "a", Replicas: 3}, {Tier: "a", Replicas: 3}},
 			Pods: []Pod{{Dep: 0, Node: 0, Running: true}, {Dep: 0, Node: 0, Running: true}, {Dep: 0, Node: 0, Running: true},
 				{Dep: 1, Node: 0, Running: true}, {Dep: 1, Node: 0, Running: true}, {Dep: 1, Node: 0, Running: true}},
-			PDBs:    []PDB{{MatchLabels: map[string]string{tierKey: "a"}, MinAvailable: &model.IntOrPercent{Value: 5}}},
-			Profile: model.DeschedulerProfile{Balance: []model.BalancePlugin{model.RemoveDuplicates}}},
-		want: "eviction order under a budget or limit",
+			MaxTotal: 1,
+			Profile:  model.DeschedulerProfile{Balance: []model.BalancePlugin{model.RemoveDuplicates}}},
+		want: "eviction order under a limit",
 	}, {
 		// Pod shares 30, 3.6, 20 and 0.9 %: their average minus 10 is
 		// n2's share up to the last bit, which the order of the float64
@@ -99,6 +87,35 @@ func TestKnownClasses(t *testing.T) {
 			Pods: []Pod{{Dep: 0, Node: 0}, {Dep: 0, Node: 0}, {Dep: 0, Node: 1}, {Dep: 0, Node: 1}, {Dep: 0, Node: 1}, {Dep: 0, Node: 1},
 				{Dep: 1, Node: 0}, {Dep: 1, Node: 0}, {Dep: 1, Node: 0}},
 			Profile: model.DeschedulerProfile{Balance: []model.BalancePlugin{model.RemovePodsViolatingTopologySpreadConstraint}, TopologyBalanceNodeFit: true}},
+		want: "",
+	}, {
+		// Fixed model bug (budget refusal inside the node-utilisation
+		// walk): n1 holds 3 of 10 pods, above the 20 % target, and the
+		// idle n2 takes 2. The BestEffort p0 goes first; its budget
+		// refuses it. The model planned p0 as if evicted and stopped (n1
+		// at 2 pods); upstream skips p0, uncharged, and evicts p1 or p2,
+		// and so does the model now.
+		name: "budget refusal inside the node-utilisation walk",
+		s: Snapshot{Plugin: LowNodeUtilization, Nodes: []Node{small, small},
+			Deps:    []Dep{{Tier: "a", Replicas: 1}, {Tier: "b", MilliCPU: 100, Replicas: 2}},
+			Pods:    []Pod{{Dep: 0, Node: 0, Running: true}, {Dep: 1, Node: 0, Running: true}, {Dep: 1, Node: 0, Running: true}},
+			PDBs:    []PDB{{MatchLabels: map[string]string{appLabel: "d0"}, MinAvailable: &model.IntOrPercent{Value: 1}}},
+			Profile: lnu(th(model.ResourcePods, 10), th(model.ResourcePods, 20))},
+		want: "",
+	}, {
+		// Fixed model bug (eviction order under a budget): two
+		// ReplicaSets stacked three pods each on n1; each would lose one,
+		// but their common budget allows one disruption. The model
+		// evicted d0's pod (owner order); upstream walks owners in map
+		// order and sometimes evicts d1's, and the model now branches
+		// over the owner that comes first.
+		name: "owner order under a budget",
+		s: Snapshot{Plugin: RemoveDuplicates, Nodes: []Node{node, node},
+			Deps: []Dep{{Tier: "a", Replicas: 3}, {Tier: "a", Replicas: 3}},
+			Pods: []Pod{{Dep: 0, Node: 0, Running: true}, {Dep: 0, Node: 0, Running: true}, {Dep: 0, Node: 0, Running: true},
+				{Dep: 1, Node: 0, Running: true}, {Dep: 1, Node: 0, Running: true}, {Dep: 1, Node: 0, Running: true}},
+			PDBs:    []PDB{{MatchLabels: map[string]string{tierKey: "a"}, MinAvailable: &model.IntOrPercent{Value: 5}}},
+			Profile: model.DeschedulerProfile{Balance: []model.BalancePlugin{model.RemoveDuplicates}}},
 		want: "",
 	}}
 	for _, c := range cases {

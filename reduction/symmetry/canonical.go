@@ -56,7 +56,14 @@ func New(u *model.Universe, facts []model.SymmetryFact) *Canonicalizer {
 // of one owner queues them for the kubelet in slot order, so a state and
 // its canonical form step to states that behave alike but whose kubelet
 // queues, and so keys, differ.
-func (c *Canonicalizer) ExactRepresentatives() bool { return !c.pods || c.kubeletSet }
+//
+// With Kivi's tie-break the pods move only in a verification's quick
+// pass (compose), where the lowest slot among tied pods decides, so a
+// state and its canonical form may even have different futures: no
+// representatives there either.
+func (c *Canonicalizer) ExactRepresentatives() bool {
+	return !c.pods || c.kubeletSet && c.u.Options.TieBreak != model.LowestIndex
+}
 
 // Analysis returns the classes and the rules that restricted them.
 func (c *Canonicalizer) Analysis() Analysis { return c.analysis }

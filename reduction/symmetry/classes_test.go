@@ -110,7 +110,7 @@ func TestClasses(t *testing.T) {
 			b.AddNodes(3, build.Node())
 			b.U.Options.TieBreak = model.LowestIndex
 		},
-		want: "[[0] [1] [2]]", rules: "LowestIndexTieBreak(off)",
+		want: "[[0] [1] [2]]", rules: "LowestIndexTieBreak(off)(pods)",
 	}, {
 		name: "descheduler balancing a hostname constraint keeps symmetry (balanceDomains branches over equal domains)",
 		build: func(b *build.Builder) {

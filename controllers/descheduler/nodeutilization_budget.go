@@ -1,0 +1,105 @@
+package descheduler
+
+import "github.com/kivi-go/kivi/model"
+
+// PodDisruptionBudgets inside the node-utilisation walk. Upstream's
+// evictPods tries each pod of a source node in turn: a pod the Eviction
+// API refuses is skipped, without taking its requests off the node's usage
+// or the destinations' headroom and without counting against the node's
+// limit, and the walk goes on with the next pod. The walk therefore plans
+// with the budgets: a pod is refused when several budgets select it
+// (500), or when the budget its eviction draws on has no disruption left
+// after the walk's earlier evictions (429).
+
+// Gates of a pod's eviction (walk.gate), besides a budget index ≥ 0 that
+// it draws on.
+const (
+	gateFree    = -1 // the Eviction API decides without a budget: allowed
+	gateRefused = -2 // always refused (several budgets select the pod)
+)
+
+// gate is what the Eviction API does with pod's eviction: gateFree,
+// gateRefused, or the budget whose allowance it uses up.
+func (w *walk) gate(pod int) int {
+	if b := w.c.u.DrawnBudget(w.c.s, pod); b >= 0 {
+		return b
+	}
+	if w.c.u.CheckEviction(w.c.s, pod).Outcome == model.EvictionMultipleBudgets {
+		return gateRefused
+	}
+	return gateFree
+}
+
+// budgetsLeft returns, per budget, how many more evictions the walk may
+// plan that draw on it; the walk's earlier sources have used some.
+func (w *walk) budgetsLeft() []int {
+	if w.left == nil {
+		w.left = make([]int, len(w.c.u.PDBs))
+		for b := range w.left {
+			w.left[b] = w.c.allowance(b)
+		}
+	}
+	return w.left
+}
+
+// refusedWith reports whether pod's eviction is refused once the node's
+// walk has planned drawn[b] evictions drawing on each budget b.
+func (w *walk) refusedWith(pod int, drawn []int) bool {
+	switch g := w.gate(pod); {
+	case g == gateRefused:
+		return true
+	case g >= 0:
+		return drawn[g] >= w.budgetsLeft()[g]
+	}
+	return false
+}
+
+// drawnBy counts, per budget, the pods of set whose evictions draw on it.
+func (w *walk) drawnBy(set []int) []int {
+	drawn := make([]int, len(w.c.u.PDBs))
+	for _, pod := range set {
+		if g := w.gate(pod); g >= 0 {
+			drawn[g]++
+		}
+	}
+	return drawn
+}
+
+// refusedAlong lists the eligible pods outside the evicted set that
+// every walk order ending in set tries and sees refused: with pods of the
+// second class in set, the first class's pods left out (they all come
+// before); and when the walk ran out of pods rather than stopping (the
+// condition still holds and no limit was reached), every pod left out.
+// They are written as refused evictions after the set's.
+func (w *walk) refusedAlong(nu *nodeUsage, pods []int, split int, set []int, limit int) []int {
+	in := make(map[int]bool, len(set))
+	secondClass := false
+	for _, pod := range set {
+		in[pod] = true
+		secondClass = secondClass || !w.c.bestEffort(pod)
+	}
+	used, avail := nu.used, w.avail
+	for _, pod := range set {
+		req := w.c.podRequests(pod)
+		for k := range nRes {
+			used[k] -= req[k]
+			avail[k] -= req[k]
+		}
+	}
+	ranOut := w.cont(nu, used, avail) && (limit < 0 || len(set) < limit)
+	var out []int
+	for i, pod := range pods {
+		if !in[pod] && (ranOut || secondClass && i < split) {
+			out = append(out, pod)
+		}
+	}
+	return out
+}
+
+// planBudgets records set's evictions against the budgets.
+func (w *walk) planBudgets(set []int) {
+	left := w.budgetsLeft()
+	for b, k := range w.drawnBy(set) {
+		left[b] -= k
+	}
+}
