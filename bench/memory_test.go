@@ -287,21 +287,28 @@ func runMemProbe(t testing.TB, spec string) memProbe {
 // budgets of 256 MiB, 1 GiB and 3 GiB (peak/budget is the figure of
 // docs/performance.md; the target is at most 1.1 plus 64 MiB).
 func BenchmarkMemory(b *testing.B) {
-	for _, system := range []string{"c3-20", "c3-20-sym", "filter-6"} {
-		for _, budget := range []string{"256MiB", "1GiB", "3GiB"} {
-			for _, workers := range []int{1, 2} {
-				spec := fmt.Sprintf("system=%s,budget=%s,workers=%d", system, budget, workers)
-				b.Run(strings.ReplaceAll(spec, ",", "/"), func(b *testing.B) {
-					var p memProbe
-					for b.Loop() {
-						p = runMemProbe(b, spec)
-					}
-					b.ReportMetric(float64(p.PeakRSS)/(1<<20), "peak-MiB")
-					b.ReportMetric(float64(p.PeakRSS)/float64(p.Budget), "peak/budget")
-					b.ReportMetric(float64(p.States), "states")
-					b.Logf("%+v", p)
-				})
-			}
+	var specs []string
+	for _, budget := range []string{"256MiB", "1GiB", "3GiB"} {
+		for _, workers := range []int{1, 2} {
+			specs = append(specs, fmt.Sprintf("system=c3-20,budget=%s,workers=%d", budget, workers))
 		}
+	}
+	for _, budget := range []string{"256MiB", "1GiB"} {
+		specs = append(specs,
+			fmt.Sprintf("system=c3-20,budget=%s,workers=2,storage=compact", budget),
+			fmt.Sprintf("system=filter-7,budget=%s,workers=2", budget))
+	}
+	specs = append(specs, "system=filter-7,budget=256MiB,workers=1,cycle=on", "system=c3-20,budget=256MiB,workers=1,strategy=dfs")
+	for _, spec := range specs {
+		b.Run(strings.ReplaceAll(spec, ",", "/"), func(b *testing.B) {
+			var p memProbe
+			for b.Loop() {
+				p = runMemProbe(b, spec)
+			}
+			b.ReportMetric(float64(p.PeakRSS)/(1<<20), "peak-MiB")
+			b.ReportMetric(float64(p.PeakRSS)/float64(p.Budget), "peak/budget")
+			b.ReportMetric(float64(p.States), "states")
+			b.Logf("%+v", p)
+		})
 	}
 }

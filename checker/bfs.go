@@ -69,7 +69,7 @@ func (e *engine[S]) runBFS() {
 			w.out.release()
 			inBytes += w.spare.contentBytes()
 		}
-		if e.visited.mode == modeBits {
+		if e.visited.mode == modeBits && !e.queuesStored() {
 			e.visited.releaseKept()
 		}
 		e.levelFrontierBytes.Store(inBytes)
@@ -145,6 +145,17 @@ func (e *engine[S]) runBFS() {
 			prevNew += int64(w.out.len())
 		}
 	}
+}
+
+// queuesStored reports whether a queued state refers to an encoding the
+// visited set stored (pushStored).
+func (e *engine[S]) queuesStored() bool {
+	for _, w := range e.workers {
+		if w.spare.ids.len() > 0 || w.out.ids.len() > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // levelMark is what a level's rollback restores.

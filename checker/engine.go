@@ -505,8 +505,9 @@ const pollEvery = 1 << 12
 // poll publishes the worker's counters and checks cancellation, the
 // deadline and the memory budget in the middle of an expansion. DFS
 // switches to bitstate on the spot (its one worker is here, with nothing
-// staged); a BFS worker abandons the expansion, as the level is rolled
-// back and explored again anyway.
+// staged), and so does BFS while it stores the initial states; a BFS
+// worker abandons the expansion, as the level is rolled back and
+// explored again anyway.
 func (w *worker[S]) poll() {
 	e := w.e
 	w.flush()
@@ -517,13 +518,13 @@ func (w *worker[S]) poll() {
 	}
 	switch {
 	case !e.switchRequest.Load():
-	case e.opts.Strategy == DFS:
+	case e.opts.Strategy == DFS || w.cur == noState:
+		// DFS, and BFS while it stores its initial states (one worker,
+		// in Initial's order), switch where they are.
 		e.switchToBitstate()
-	case w.cur != noState:
+	default:
 		w.halted = true
 	}
-	// A BFS run keeps storing its initial states: the switch happens
-	// when level 0 is expanded.
 }
 
 // flush publishes local counters.

@@ -21,8 +21,9 @@ package checker
 // frontier holds only ids, 8 bytes a state.
 type frontier struct {
 	entries chunkList[frontierEntry]
-	// ids are the states pushStored queued; a frontier holds either ids
-	// or entries.
+	// ids are the states pushStored queued. They come before the entries:
+	// a frontier takes pushStored entries until the visited set stops
+	// storing encodings (a switch to bitstate), and copies from then on.
 	ids    chunkList[stateID]
 	chunks [][]byte // chunks[cur] is being filled; later ones are spare
 	cur    int
@@ -94,26 +95,26 @@ func (f *frontier) room(n int) int {
 func (f *frontier) pushStored(id stateID) { f.ids.push(id) }
 
 func (f *frontier) item(i int) (stateID, []byte) {
-	if f.ids.n > 0 {
+	if i < f.ids.n {
 		id := *f.ids.at(i)
 		return id, f.stored(id)
 	}
-	e := f.entries.at(i)
+	e := f.entries.at(i - f.ids.n)
 	return e.id, f.chunks[e.chunk][e.off : e.off+e.len]
 }
 
 // idAt is the id of entry i.
 func (f *frontier) idAt(i int) stateID {
-	if f.ids.n > 0 {
+	if i < f.ids.n {
 		return *f.ids.at(i)
 	}
-	return f.entries.at(i).id
+	return f.entries.at(i - f.ids.n).id
 }
 
 // replace makes enc the encoding of entry i (the frontier takes no more
 // pushes afterwards: a longer encoding goes to the end of the chunks).
 func (f *frontier) replace(i int, enc []byte) {
-	e := f.entries.at(i)
+	e := f.entries.at(i - f.ids.n)
 	f.data += int64(len(enc)) - int64(e.len)
 	if len(enc) <= int(e.len) {
 		copy(f.chunks[e.chunk][e.off:], enc)

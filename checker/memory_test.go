@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -151,5 +152,69 @@ func TestPeakMemoryWithinBudget(t *testing.T) {
 				t.Errorf("%v (%v), switched %v: want Unknown for the memory budget after a switch to bitstate", r.Verdict, r.Reason, r.Switched)
 			}
 		})
+	}
+}
+
+// roots is a system of N initial states, each encoded in 8 bytes, whose
+// one successor is the next of them: a run stores the initial states and
+// nothing else. expanded counts the expansions of each.
+type roots struct {
+	N        uint64
+	expanded []atomic.Int32
+}
+
+func (r roots) Initial(emit func(uint64)) {
+	for i := range r.N {
+		emit(i)
+	}
+}
+func (r roots) Next(x uint64, emit func(Step, uint64)) {
+	r.expanded[x].Add(1)
+	emit(Step{}, (x+1)%r.N)
+}
+func (r roots) AppendEncoding(dst []byte, x uint64) []byte {
+	return binary.LittleEndian.AppendUint64(dst, x)
+}
+func (r roots) Decode(enc []byte) (uint64, error) { return binary.LittleEndian.Uint64(enc), nil }
+
+// TestSwitchWhileStoringInitialStates: a budget that the initial states
+// alone exceed makes a BFS run switch to bitstate while it stores them;
+// the initial states queued before the switch (whose encodings the
+// visited set kept) and after it (as copies) are all expanded, each from
+// its own encoding, once.
+func TestSwitchWhileStoringInitialStates(t *testing.T) {
+	const n = 90_000
+	props := Properties[uint64]{Invariants: []Invariant[uint64]{{Name: "initial", Holds: func(x uint64) bool { return x < n }}}}
+	for _, workers := range []int{1, 2} {
+		sys := roots{N: n, expanded: make([]atomic.Int32, n)}
+		res, err := Check[uint64](context.Background(), sys, props, Options{Workers: workers, MaxMemory: 4 << 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := res.Stats
+		if !st.SwitchedToBitstate || st.SwitchDepth != 0 || st.SwitchStates == 0 || st.SwitchStates >= n {
+			t.Fatalf("%d workers: switched %v at depth %d with %d states, want a switch among the initial states",
+				workers, st.SwitchedToBitstate, st.SwitchDepth, st.SwitchStates)
+		}
+		if p := res.Properties[0]; p.Verdict != Unknown || p.Reason != ReasonMemory {
+			t.Fatalf("%d workers: %v", workers, p)
+		}
+		// Two workers also rank the level, which the budget pays for:
+		// the run stops within it.
+		if workers == 1 && (st.States < n*99/100 || st.Transitions != st.States) || st.Transitions == 0 {
+			t.Fatalf("%d workers: %d states, %d transitions, want about %d and one per state", workers, st.States, st.Transitions, n)
+		}
+		var once int64
+		for x := range sys.expanded {
+			switch c := sys.expanded[x].Load(); {
+			case c > 1:
+				t.Fatalf("%d workers: state %d expanded %d times", workers, x, c)
+			case c == 1:
+				once++
+			}
+		}
+		if once != st.Transitions {
+			t.Fatalf("%d workers: %d states expanded, %d transitions", workers, once, st.Transitions)
+		}
 	}
 }
