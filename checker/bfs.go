@@ -61,13 +61,19 @@ func (e *engine[S]) runBFS() {
 		e.queue.Store(int64(total))
 		// The outputs of the last level are this level's input; every
 		// worker writes into its spare buffer.
+		// The last level's input is expanded: its chunks are freed, and
+		// after a switch to bitstate so are the encodings it referred to.
 		var inBytes int64
 		for _, w := range e.workers {
 			w.out, w.spare = w.spare, w.out
-			w.out.reset()
+			w.out.release()
 			inBytes += w.spare.contentBytes()
 		}
+		if e.visited.mode == modeBits && !e.queuesStored() {
+			e.visited.releaseKept()
+		}
 		e.levelFrontierBytes.Store(inBytes)
+		e.levelStates.Store(int64(total))
 		e.visited.markLevel()
 		mark := e.markLevel()
 		// Size the table for this level's expected new states (the last
@@ -91,7 +97,7 @@ func (e *engine[S]) runBFS() {
 		if e.ranked {
 			if depth == 0 {
 				// The initial states are queued in Initial's order.
-				e.order = growSlice(e.visited.mem, e.order, total)[:0]
+				e.order = resizeScratch(e.visited.mem, e.order, total)[:0]
 				for i, w := range e.workers {
 					for j := range w.spare.len() {
 						e.order = append(e.order, uint64(i)<<32|uint64(j))
@@ -139,6 +145,17 @@ func (e *engine[S]) runBFS() {
 			prevNew += int64(w.out.len())
 		}
 	}
+}
+
+// queuesStored reports whether a queued state refers to an encoding the
+// visited set stored (pushStored).
+func (e *engine[S]) queuesStored() bool {
+	for _, w := range e.workers {
+		if w.spare.ids.len() > 0 || w.out.ids.len() > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // levelMark is what a level's rollback restores.
@@ -189,7 +206,7 @@ func (e *engine[S]) rollbackLevel(m levelMark) bool {
 	}
 	e.violationSeen.Store(e.foundCount.Load() > 0)
 	for i, w := range e.workers {
-		w.out.reset()
+		w.out.release()
 		w.edges.truncate(m.edges[i])
 		w.cands, w.fixups, w.fixBuf = w.cands[:0], w.fixups[:0], w.fixBuf[:0]
 		w.flush()
@@ -412,12 +429,12 @@ func (e *engine[S]) rankLevel() {
 		n += w.out.len()
 	}
 	prev := len(e.order)
-	next := growSlice(e.visited.mem, e.orderNext[:0], n)
+	next := resizeScratch(e.visited.mem, e.orderNext, n)
 	if uint64(n) > math.MaxUint32 {
 		e.rankLevelLarge(next)
 		return
 	}
-	counts := growSlice(e.visited.mem, e.counts[:0], prev+1)
+	counts := resizeScratch(e.visited.mem, e.counts, prev+1)
 	if n >= e.opts.rankParallelMin {
 		e.rankLevelParallel(next, counts)
 		return
@@ -454,6 +471,7 @@ func (e *engine[S]) rankLevel() {
 		next[k] &= 1<<(32+maxShardBits) - 1
 	}
 	e.order, e.orderNext, e.counts = next, e.order, counts
+	e.freeRankScratch()
 }
 
 // rankLevelParallel is rankLevel's counting sort with the workers'
@@ -467,7 +485,7 @@ func (e *engine[S]) rankLevelParallel(next []uint64, start []uint32) {
 	prev := len(e.order)
 	mem := e.visited.mem
 	for _, w := range e.workers {
-		w.rankOff = growSlice(mem, w.rankOff[:0], prev)
+		w.rankOff = resizeScratch(mem, w.rankOff, prev)
 	}
 	e.parallel(func(i int) {
 		w := e.workers[i]
@@ -513,6 +531,7 @@ func (e *engine[S]) rankLevelParallel(next []uint64, start []uint32) {
 		}
 	})
 	e.order, e.orderNext, e.counts = next, e.order, start
+	e.freeRankScratch()
 }
 
 // parallel runs f(i) for every worker index i, each on a goroutine of
@@ -549,4 +568,30 @@ func (e *engine[S]) rankLevelLarge(next []uint64) {
 		e.visited.setParent(id, makeParent(e.idAtRank(uint64(rec.parent())), rec.ordinal()))
 	}
 	e.order, e.orderNext = next, e.order
+	e.freeRankScratch()
+}
+
+// freeRankScratch frees what ranking a level needed besides the new
+// order: the memory budget charges the ranking of the next level while
+// it is expanded (engine.memoryInUse), not what the last one left.
+func (e *engine[S]) freeRankScratch() {
+	mem := e.visited.mem
+	freeSlice(mem, e.orderNext)
+	freeSlice(mem, e.counts)
+	e.orderNext, e.counts = nil, nil
+	for _, w := range e.workers {
+		freeSlice(mem, w.rankOff)
+		w.rankOff = nil
+	}
+}
+
+// resizeScratch returns a block of n elements from h for scratch whose
+// contents need not survive: s when it is not much larger (its pages
+// were written, and take memory), else a new one, s being freed first.
+func resizeScratch[T any](h *offHeap, s []T, n int) []T {
+	if n <= cap(s) && cap(s) <= n+n/4+1024 {
+		return s[:n]
+	}
+	freeSlice(h, s)
+	return allocSlice[T](h, n)
 }

@@ -49,6 +49,7 @@ func Check[S any](ctx context.Context, sys System[S], props Properties[S], opts 
 	// proviso).
 	withIDs := e.recordEdges || e.ample != nil
 	e.visited = newVisitedSet(mode, opts.Workers, withIDs, opts.Fingerprint64, opts.BitstateBits, opts.BitstateHashes)
+	e.visited.mayGrow = e.tableMayGrow
 	// The result is built (traces replayed against the stored states)
 	// before this runs; no worker is left.
 	defer e.visited.free()

@@ -20,6 +20,10 @@ type graph struct {
 	ord   []uint32 // ordinal of each edge's step
 	marks []uint32 // marks of each edge's step
 	roots []int32  // initial states
+	// mem holds the arrays above and the scratch below outside the Go
+	// heap (the visited set's), so that they are returned when the run
+	// ends and their garbage does not set the collector's pace.
+	mem *offHeap
 	// Tarjan's index and low link, reused afterwards as BFS distance from
 	// a root (noPos: unreached) and tree edge (noPos for roots).
 	index, low []uint32
@@ -35,7 +39,7 @@ type graph struct {
 	// roots' order and each row's order (the successors' emission order).
 	// For a sequential BFS run the two orders coincide.
 	ordered bool
-	order   []int32
+	order   chunkList[int32]
 }
 
 const noPos = math.MaxUint32
@@ -103,7 +107,7 @@ func (g *graph) dense(id stateID) int32 { return g.base[id.shard()] + int32(id.l
 // chunks as it goes. limit gives, per shard, how many states may have
 // edges. It returns nil when the meter stopped it.
 func buildGraph(v *visitedSet, lists []*edgeList, limit []uint32, ordered bool, m *meter) *graph {
-	g := &graph{base: make([]int32, len(v.shards)), limit: limit, m: m, ordered: ordered}
+	g := &graph{base: make([]int32, len(v.shards)), limit: limit, m: m, ordered: ordered, mem: v.mem}
 	for i := range v.shards {
 		g.base[i] = int32(min(g.n, maxGraphVertices))
 		g.n += int(limit[i])
@@ -124,7 +128,7 @@ func buildGraph(v *visitedSet, lists []*edgeList, limit []uint32, ordered bool, 
 	// ends, then place the edges from the last to the first, moving each
 	// row's end down to its start: no cursor array, and each row keeps
 	// the recording order.
-	g.start = make([]uint32, g.n+1)
+	g.start = allocSlice[uint32](g.mem, g.n+1)
 	for _, l := range lists {
 		for _, c := range l.chunks {
 			for _, e := range c {
@@ -141,9 +145,9 @@ func buildGraph(v *visitedSet, lists []*edgeList, limit []uint32, ordered bool, 
 		g.start[i] = sum
 	}
 	g.start[g.n] = sum
-	g.adj = make([]int32, total)
-	g.ord = make([]uint32, total)
-	g.marks = make([]uint32, total)
+	g.adj = allocSlice[int32](g.mem, total)
+	g.ord = allocSlice[uint32](g.mem, total)
+	g.marks = allocSlice[uint32](g.mem, total)
 	for li := len(lists) - 1; li >= 0; li-- {
 		l := lists[li]
 		for k := len(l.chunks) - 1; k >= 0; k-- {
@@ -159,7 +163,7 @@ func buildGraph(v *visitedSet, lists []*edgeList, limit []uint32, ordered bool, 
 				}
 			}
 			m.edges -= int64(len(c)) * edgeBytes
-			l.chunks[k] = nil
+			l.freeChunk(k)
 		}
 		l.release()
 	}
@@ -193,31 +197,35 @@ func (g *graph) bfs() bool {
 		dist[i], via[i] = noPos, noPos
 	}
 	g.bfsDone = true
-	queue := make([]int32, 0, len(g.roots))
+	queue := chunkList[int32]{mem: g.mem}
 	for _, r := range g.roots {
 		if dist[r] == noPos {
 			dist[r] = 0
-			queue = append(queue, r)
+			queue.push(r)
 		}
 	}
-	for head := 0; head < len(queue); head++ {
-		v := queue[head]
+	for head := 0; head < queue.len(); head++ {
+		v := *queue.at(head)
 		for i := g.start[v]; i < g.start[v+1]; i++ {
 			if w := g.adj[i]; dist[w] == noPos {
 				dist[w] = dist[v] + 1
 				via[w] = i
-				queue = append(queue, w)
+				queue.push(w)
 			}
 		}
-		if !g.m.step() || head%meterEvery == 0 && !g.m.poll(int64(cap(queue))*4) {
+		if !g.m.step() || head%meterEvery == 0 && !g.m.poll(queue.bytes()) {
+			queue.release()
 			return false
 		}
 	}
 	if g.ordered {
-		if !g.m.alloc(int64(cap(queue)) * 4) {
+		if !g.m.alloc(queue.bytes()) {
+			queue.release()
 			return false
 		}
 		g.order = queue
+	} else {
+		queue.release()
 	}
 	return true
 }
@@ -227,8 +235,8 @@ func (g *graph) bfs() bool {
 // until it returns false.
 func (g *graph) vertices(yield func(int32) bool) {
 	if g.ordered {
-		for _, v := range g.order {
-			if !yield(v) {
+		for i := range g.order.len() {
+			if !yield(*g.order.at(i)) {
 				return
 			}
 		}
@@ -249,10 +257,10 @@ func (g *graph) tarjan() bool {
 	if !g.m.alloc(int64(g.n) * 12) {
 		return false
 	}
-	index := make([]uint32, g.n)
-	low := make([]uint32, g.n)
+	index := allocSlice[uint32](g.mem, g.n)
+	low := allocSlice[uint32](g.mem, g.n)
 	g.index, g.low = index, low
-	g.comp = make([]int32, g.n)
+	g.comp = allocSlice[int32](g.mem, g.n)
 	for i := range g.comp {
 		g.comp[i] = -1
 	}
@@ -260,23 +268,25 @@ func (g *graph) tarjan() bool {
 		v    int32
 		next uint32
 	}
-	var calls []frame
-	var stack []int32
-	scratch := func() int64 { return int64(cap(calls))*8 + int64(cap(stack))*4 }
+	calls := chunkList[frame]{mem: g.mem}
+	stack := chunkList[int32]{mem: g.mem}
+	defer calls.release()
+	defer stack.release()
+	scratch := func() int64 { return calls.bytes() + stack.bytes() }
 	counter := uint32(1)
 	for root := int32(0); root < int32(g.n); root++ {
 		if index[root] != 0 {
 			continue
 		}
-		calls = append(calls, frame{v: root, next: g.start[root]})
+		calls.push(frame{v: root, next: g.start[root]})
 		index[root], low[root] = counter, counter
 		counter++
-		stack = append(stack, root)
-		for len(calls) > 0 {
+		stack.push(root)
+		for calls.len() > 0 {
 			if g.m.steps++; g.m.steps%meterEvery == 0 && !g.m.poll(scratch()) {
 				return false
 			}
-			f := &calls[len(calls)-1]
+			f := calls.at(calls.len() - 1)
 			v := f.v
 			if f.next < g.start[v+1] {
 				w := g.adj[f.next]
@@ -284,22 +294,22 @@ func (g *graph) tarjan() bool {
 				if index[w] == 0 {
 					index[w], low[w] = counter, counter
 					counter++
-					stack = append(stack, w)
-					calls = append(calls, frame{v: w, next: g.start[w]})
+					stack.push(w)
+					calls.push(frame{v: w, next: g.start[w]})
 				} else if g.comp[w] < 0 {
 					low[v] = min(low[v], index[w])
 				}
 				continue
 			}
-			calls = calls[:len(calls)-1]
-			if len(calls) > 0 {
-				p := calls[len(calls)-1].v
+			calls.truncate(calls.len() - 1)
+			if calls.len() > 0 {
+				p := calls.at(calls.len() - 1).v
 				low[p] = min(low[p], low[v])
 			}
 			if low[v] == index[v] {
 				for {
-					w := stack[len(stack)-1]
-					stack = stack[:len(stack)-1]
+					w := *stack.at(stack.len() - 1)
+					stack.truncate(stack.len() - 1)
 					g.comp[w] = int32(g.ncomps)
 					if w == v {
 						break
@@ -438,21 +448,23 @@ func (g *graph) pathWithin(a, b, c int32) ([]uint32, bool) {
 		if !g.m.alloc(int64(g.n) * 4) {
 			return nil, false
 		}
-		g.prev = make([]uint32, g.n)
+		g.prev = allocSlice[uint32](g.mem, g.n)
 		for i := range g.prev {
 			g.prev[i] = noPos
 		}
 	}
-	queue := []int32{a}
+	queue := chunkList[int32]{mem: g.mem}
+	queue.push(a)
 	defer func() {
-		for _, v := range queue {
-			g.prev[v] = noPos
+		for i := range queue.len() {
+			g.prev[*queue.at(i)] = noPos
 		}
+		queue.release()
 	}()
-	for head := 0; head < len(queue); head++ {
-		v := queue[head]
+	for head := 0; head < queue.len(); head++ {
+		v := *queue.at(head)
 		for i := g.start[v]; i < g.start[v+1]; i++ {
-			if !g.m.step() || head%meterEvery == 0 && !g.m.poll(int64(cap(queue))*4) {
+			if !g.m.step() || head%meterEvery == 0 && !g.m.poll(queue.bytes()) {
 				return nil, false
 			}
 			w := g.adj[i]
@@ -460,7 +472,7 @@ func (g *graph) pathWithin(a, b, c int32) ([]uint32, bool) {
 				continue
 			}
 			g.prev[w] = i
-			queue = append(queue, w)
+			queue.push(w)
 			if w == b {
 				var path []uint32
 				for x := b; x != a; x = g.srcOf(g.prev[x]) {

@@ -108,10 +108,11 @@
 // reports what it found, not necessarily what a one-worker run finds.
 // With one worker none of this runs. The ranking costs 8 bytes per state
 // of the level being expanded and per state of the next one, and 4 per
-// state of the level for the sort, as scratch that the memory budget
-// does not charge (nor the collected violations and, under symmetry, the
-// kept encodings, whose replacement of queued encodings of another
-// length can also make the switch to bitstate depend on scheduling).
+// state of the level for the sort (4 more per worker when all workers
+// rank a large level), which the memory budget charges; it does not
+// charge the collected violations and, under symmetry, the kept
+// encodings, whose replacement of queued encodings of another length can
+// also make the switch to bitstate depend on scheduling.
 //
 // DFS runs on one
 // worker (Workers is ignored), storing successors when generated and
@@ -147,10 +148,12 @@
 // initial state (as TLC does).
 //
 // The table, the encodings, fingerprints and parent records, the bit
-// array, the frontier's ids and the level ranking live outside the Go
-// heap, in anonymous mappings that Check unmaps when it returns (blocks
-// under 256 KiB, and everything where mappings are not available, are
-// ordinary heap memory). The collector then paces itself by what the
+// array, the frontiers, the recorded edges, the level ranking and the
+// cycle analysis' arrays live outside the Go heap, in anonymous mappings
+// that are unmapped when they are of no further use and at the latest
+// when Check returns (blocks under 256 KiB, and everything where mappings
+// are not available or under the race detector, are ordinary heap
+// memory). The collector then paces itself by what the
 // System allocates: these blocks, most of a run's memory, would
 // otherwise let the heap grow to twice their size before a collection.
 // The table asks for transparent huge pages (Linux), as it is read at
@@ -193,26 +196,42 @@
 // exactly MaxStates states (parallel: at most Workers-1 more). With
 // MaxDepth, states up to that depth are stored and the last level is
 // expanded without storing, so a run whose bound is not actually cut
-// still completes. MaxMemory covers the visited set, parent records,
-// frontier, recorded edges and what the cycle analysis will need for them
-// (12 bytes per edge, 32 per state), charged by content (8 bytes per parent
-// record, encodings and frontier entries by length, the table at the
-// capacity the sizing policy gives for the stored count) rather than by
-// allocated capacity: the charge is then a function of what was stored,
-// not of scheduling, and only grows during a level. When it is exceeded in
-// Exact or HashCompaction mode during BFS level d (checked after every
-// work unit and at the level's end), the workers stop at a work-unit
-// boundary, the level's new states are forgotten (parent records,
-// violations, edges and counters are rolled back), every state of depth
-// <= d is moved into a bit array sized to a quarter of the budget (at most
-// BitstateBits) and level d is expanded again in bitstate mode
-// (Stats.SwitchedToBitstate, SwitchDepth, SwitchStates). The switch point
-// is therefore the same for any scheduling and worker count. DFS switches
-// where it is (it is sequential). From then on verdicts are Violated or
+// still completes. MaxMemory bounds the memory the run holds: the
+// visited set (the table as allocated, the encodings and fingerprints by
+// length), 8 bytes per parent record, the frontier and the recorded edges
+// by content, the ranking of a parallel BFS's levels, in Exact and
+// HashCompaction mode the bit array a switch to bitstate would make, and
+// what the cycle analysis will need for the recorded edges (12 bytes per
+// edge, 32 per state). All of it is outside the Go heap, written in order
+// into chunks whose untouched pages take no memory (the table excepted,
+// charged whole), and freed when it is of no further use (a BFS level's
+// frontier once expanded, an edge chunk once the analysis moved it), so
+// that what is charged is what the process holds. The charge is a
+// function of what was stored, not of scheduling: the table grows only
+// when the number of states reaches its hard load (the workers' quotas of
+// free slots are shared out again until then), and only when the budget
+// has room for the larger table, which is filled without holding both
+// (an Exact table is refilled from the stored fingerprints, a
+// HashCompaction table read in order and given back as it is read). It
+// only grows during a level. When it is exceeded in Exact or
+// HashCompaction mode during BFS level d (checked after every work unit,
+// at every table growth and at the level's end), the workers stop at a
+// work-unit boundary, the level's new states are forgotten (parent
+// records, violations, edges and counters are rolled back), every state
+// of depth <= d is moved into a bit array sized to a quarter of the
+// budget (at most BitstateBits), the table and the encodings are freed
+// but those of the queued states of level d, and level d is expanded
+// again in bitstate mode (Stats.SwitchedToBitstate, SwitchDepth,
+// SwitchStates). The switch point is therefore the same for any
+// scheduling (a parallel run's budget also pays for the ranking, so it
+// can differ between one worker and several). DFS switches where it is
+// (it is sequential). From then on verdicts are Violated or
 // Unknown/ReasonMemory; if the budget is exceeded again the run stops.
-// Allocation slack (partly filled chunks, spare frontier capacity, worker
-// scratch) is not charged; Stats.VisitedBytes and ParentBytes report what
-// was allocated.
+// What the budget does not cover is the Go heap: the System's states and
+// their garbage, each worker's scratch (staging buffers of at most a few
+// MiB) and the first, small chunks of each structure; Check does not
+// change the runtime's settings (cmd/kivi sets a soft memory limit for
+// its process). Measured peaks are in docs/performance.md.
 //
 // With CollectAll the search goes on after a violation and every property
 // gets its own verdict and one counterexample; otherwise properties not

@@ -3,10 +3,13 @@ package checker
 // edgeList is a worker's recorded transitions (for cycle properties) in
 // chunks that double up to edgeChunkMax, so that recording never copies
 // what it holds: one edge per transition made a single growing slice a
-// visible share of cycle-property runs.
+// visible share of cycle-property runs. With mem set, the large chunks
+// are outside the Go heap, and the cycle analysis frees each as it
+// consumes it (freeChunk).
 type edgeList struct {
 	chunks [][]edge
 	n      int
+	mem    *offHeap
 }
 
 const edgeChunkMin, edgeChunkMax = 1 << 8, 1 << 16
@@ -23,7 +26,7 @@ func (l *edgeList) push(e edge) {
 		if k := len(l.chunks); k > 0 {
 			size = min(2*cap(l.chunks[k-1]), edgeChunkMax)
 		}
-		l.chunks = append(l.chunks, make([]edge, 0, size))
+		l.chunks = append(l.chunks, allocSlice[edge](l.mem, size)[:0])
 	}
 	last := &l.chunks[len(l.chunks)-1]
 	*last = append(*last, e)
@@ -38,6 +41,7 @@ func (l *edgeList) truncate(n int) {
 		*last = (*last)[:len(*last)-drop]
 		l.n -= drop
 		if len(*last) == 0 {
+			freeSlice(l.mem, *last)
 			l.chunks = l.chunks[:len(l.chunks)-1]
 		}
 	}
@@ -51,5 +55,16 @@ func (l *edgeList) appendTo(dst []edge) []edge {
 	return dst
 }
 
-// release drops the edges.
-func (l *edgeList) release() { l.chunks, l.n = nil, 0 }
+// freeChunk frees chunk k; its edges are gone.
+func (l *edgeList) freeChunk(k int) {
+	freeSlice(l.mem, l.chunks[k])
+	l.chunks[k] = nil
+}
+
+// release frees the edges.
+func (l *edgeList) release() {
+	for k := range l.chunks {
+		l.freeChunk(k)
+	}
+	l.chunks, l.n = nil, 0
+}

@@ -3,6 +3,7 @@ package checker
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/bits"
 	"slices"
 	"sync"
@@ -60,6 +61,7 @@ type engine[S any] struct {
 	maxDepth                           atomic.Int64
 	queue                              atomic.Int64
 	levelFrontierBytes                 atomic.Int64
+	levelStates                        atomic.Int64 // states of the level being expanded
 
 	// ranked: a parallel BFS run, which orders every level as a
 	// one-worker run does (see finishLevel). order maps the rank of each
@@ -148,26 +150,53 @@ func (e *engine[S]) allSafetyViolated() bool {
 	return len(e.props.Cycles) == 0 && int(e.foundCount.Load()) == e.safetyCount()
 }
 
-// memoryInUse is what the memory budget charges: the visited set and
-// parent records (visitedSet.budgetBytes), the frontier and the recorded
-// edges, all counted by content rather than by allocated capacity. It is
-// thereby a function of what was stored and queued, not of how the work
-// was scheduled: at the end of a BFS level it is the same for any run with
-// the same worker count, and during a level it never exceeds its value at
-// the level's end. Allocation slack (partly filled chunks, the spare
-// capacity of frontier buffers, per-worker scratch) is not charged;
-// Stats reports allocated bytes.
+// memoryInUse is what the memory budget charges: the memory the run's
+// large structures take, all of them outside the Go heap (offHeap) so
+// that they take what they hold and are given back when freed. It is a
+// function of what was stored and queued, not of how the work was
+// scheduled: at the end of a BFS level it is the same for any run with
+// the same worker count, and during a level it never exceeds its value
+// at the level's end.
 //
-// With cycle properties it also charges what the analysis after the
-// exploration will need (graphEdgeBytes per recorded edge,
-// graphVertexBytes per state that can have edges), so that a run which
-// kept within its budget leaves room for that analysis.
+//   - The visited set and parent records (visitedSet.budgetBytes): the
+//     table as allocated, the records by content.
+//   - The frontiers and recorded edges, by content: they are written in
+//     order into chunks whose untouched pages take no memory, and BFS
+//     frees a level's chunks once it is expanded.
+//   - In a parallel BFS, the ranking of the levels (finishLevel): 8
+//     bytes per state of the level being expanded and of the next one, 4
+//     per state of the level for the counting sort, and as much again per
+//     worker when the next level is ranked by all workers.
+//   - In Exact and HashCompaction mode, the bit array a switch to
+//     bitstate would allocate while the table is still there, so that
+//     the switch is made within the budget.
+//   - With cycle properties, what the analysis after the exploration
+//     will need (graphEdgeBytes per recorded edge, graphVertexBytes per
+//     state that can have edges), so that a run which kept within its
+//     budget leaves room for that analysis.
+//
+// Not charged, and so the allowance over the budget that a process needs:
+// the Go heap (the System's states and scratch, each worker's staging
+// buffers, below a few MiB each), the first small chunks of each
+// structure (on the heap), and the work of one span per worker between
+// two checks.
 func (e *engine[S]) memoryInUse() int64 {
 	n := e.visited.budgetBytes() + e.levelFrontierBytes.Load()
-	var edges int64
+	var edges, queued int64
 	for _, w := range e.workers {
 		n += w.publishedBytes.Load()
 		edges += w.publishedEdges.Load()
+		queued += w.publishedQueued.Load()
+	}
+	if e.ranked {
+		in := e.levelStates.Load()
+		n += 12*in + 8*queued
+		if queued >= int64(e.opts.rankParallelMin) {
+			n += 4 * in * int64(len(e.workers))
+		}
+	}
+	if e.visited.mode != modeBits {
+		n += e.switchBitBytes()
 	}
 	if len(e.props.Cycles) > 0 && e.opts.Storage != Bitstate {
 		vertices := e.visited.publishedCount()
@@ -180,6 +209,32 @@ func (e *engine[S]) memoryInUse() int64 {
 		n += edges*graphEdgeBytes + vertices*graphVertexBytes
 	}
 	return n
+}
+
+// switchBits is the size of the bit array a switch to bitstate makes: a
+// quarter of the budget, at most BitstateBits (rounded up to a power of
+// two as a Bitstate run's), at least 2^16 bits.
+func (e *engine[S]) switchBits() uint64 {
+	nbits := uint64(1) << bits.Len64(max(e.opts.BitstateBits, 64)-1)
+	if budgetBits := uint64(e.opts.MaxMemory) * 8 / 4; budgetBits < nbits {
+		nbits = max(uint64(1)<<(bits.Len64(budgetBits)-1), 1<<16)
+	}
+	return nbits
+}
+
+// switchBitBytes is what the bit array of a switch takes; 0 without a
+// budget (no switch).
+func (e *engine[S]) switchBitBytes() int64 {
+	if e.opts.MaxMemory == 0 {
+		return 0
+	}
+	return int64(e.switchBits() / 8)
+}
+
+// tableMayGrow is the visited set's mayGrow: whether the budget has room
+// for extra more bytes of table.
+func (e *engine[S]) tableMayGrow(extra int64) bool {
+	return e.opts.MaxMemory == 0 || e.memoryInUse()+extra <= e.opts.MaxMemory
 }
 
 // expired stops the run when ctx is done or the deadline has passed, and
@@ -225,30 +280,34 @@ func (e *engine[S]) useStoredFrontier() {
 	for _, w := range e.workers {
 		w.storedFrontier = true
 		w.out.stored, w.spare.stored = stored, stored
-		w.out.mem, w.spare.mem = e.visited.mem, e.visited.mem
 	}
 }
 
 // switchToBitstate is called with no worker running. The bit array is
 // sized to a quarter of the budget (at most BitstateBits) so that the run
-// can go on within it. It reports false when the run expired during the
+// can go on within it; the budget held it back (memoryInUse). The queued
+// states of an Exact BFS refer to the encodings the visited set stored:
+// those are kept until they are expanded (visitedSet.releaseKept), the
+// rest is freed. It reports false when the run expired during the
 // switch: the exact table then stays.
 func (e *engine[S]) switchToBitstate() bool {
-	nbits := e.opts.BitstateBits
-	if budgetBits := uint64(e.opts.MaxMemory) * 8 / 4; budgetBits < nbits {
-		nbits = max(budgetBits, 1<<16)
-	}
 	e.switchDepth, e.switchStates = int(e.depth.Load()), e.visited.count()
-	// The bit array keeps no encodings: queued states take copies first.
+	keep := make([]uint32, len(e.visited.shards))
+	for i := range keep {
+		keep[i] = math.MaxUint32
+	}
 	for _, w := range e.workers {
 		if w.storedFrontier {
-			w.out.materialize()
-			w.spare.materialize()
-			w.storedFrontier = false
+			w.out.minStored(keep)
+			w.spare.minStored(keep)
 		}
 	}
-	if !e.visited.switchToBits(nbits, e.opts.BitstateHashes, e.expired) {
+	if !e.visited.switchToBits(e.switchBits(), e.opts.BitstateHashes, keep, e.expired) {
 		return false
+	}
+	// New states are queued as copies from now on.
+	for _, w := range e.workers {
+		w.storedFrontier = false
 	}
 	for i := range e.visited.shards {
 		e.visited.publish(i)
@@ -287,6 +346,9 @@ type worker[S any] struct {
 	spare          *frontier // BFS: the other level buffer
 	publishedBytes atomic.Int64
 	publishedEdges atomic.Int64
+	// publishedQueued is the number of states in out, for the ranking's
+	// share of the budget.
+	publishedQueued atomic.Int64
 
 	cur      stateID
 	curDepth int
@@ -364,6 +426,9 @@ type fixup struct {
 
 func newWorker[S any](e *engine[S], idx int) *worker[S] {
 	w := &worker[S]{e: e, idx: idx, out: &frontier{}, spare: &frontier{}, hooks: e.workerHooks()}
+	w.out.setMem(e.visited.mem)
+	w.spare.setMem(e.visited.mem)
+	w.edges.mem = e.visited.mem
 	w.emitFn = func(st Step, t S) {
 		ord := w.ordinal
 		w.ordinal++
@@ -440,8 +505,9 @@ const pollEvery = 1 << 12
 // poll publishes the worker's counters and checks cancellation, the
 // deadline and the memory budget in the middle of an expansion. DFS
 // switches to bitstate on the spot (its one worker is here, with nothing
-// staged); a BFS worker abandons the expansion, as the level is rolled
-// back and explored again anyway.
+// staged), and so does BFS while it stores the initial states; a BFS
+// worker abandons the expansion, as the level is rolled back and
+// explored again anyway.
 func (w *worker[S]) poll() {
 	e := w.e
 	w.flush()
@@ -452,13 +518,13 @@ func (w *worker[S]) poll() {
 	}
 	switch {
 	case !e.switchRequest.Load():
-	case e.opts.Strategy == DFS:
+	case e.opts.Strategy == DFS || w.cur == noState:
+		// DFS, and BFS while it stores its initial states (one worker,
+		// in Initial's order), switch where they are.
 		e.switchToBitstate()
-	case w.cur != noState:
+	default:
 		w.halted = true
 	}
-	// A BFS run keeps storing its initial states: the switch happens
-	// when level 0 is expanded.
 }
 
 // flush publishes local counters.
@@ -473,6 +539,7 @@ func (w *worker[S]) flush() {
 	w.ampleExp, w.provisoExp = 0, 0
 	w.publishedBytes.Store(w.out.contentBytes() + int64(w.edges.len())*edgeBytes)
 	w.publishedEdges.Store(int64(w.edges.len()))
+	w.publishedQueued.Store(int64(w.out.len()))
 	e.visited.publish(w.idx)
 }
 
@@ -585,10 +652,22 @@ func (w *worker[S]) store(st Step, ord uint32, key, enc []byte, f fingerprint) (
 		outcome = outcomeMatched
 	default:
 		id, outcome = e.visited.insert(f, key, rec, w.idx)
+		// The table is full and the budget has no room for a larger one:
+		// DFS, and BFS while it stores its initial states, switch here
+		// and store the state in the bit array.
+		if outcome == outcomeNoRoom && (e.opts.Strategy == DFS || w.cur == noState) && e.switchToBitstate() {
+			id, outcome = e.visited.insert(e.visited.fingerprint(key), key, rec, w.idx)
+		}
 	}
 	switch outcome {
 	case outcomeFull:
 		e.halt(stopMemory)
+		return noState, false
+	case outcomeNoRoom:
+		// The budget is reached, and the level is rolled back and
+		// explored again in bitstate mode (runBFS).
+		e.switchRequest.Store(true)
+		w.halted = true
 		return noState, false
 	case outcomeMatched:
 		w.matched++
@@ -686,8 +765,18 @@ func (w *worker[S]) stage(st Step, t S, ord uint32) {
 // out is decided at batch boundaries).
 func (w *worker[S]) storeStaged() {
 	e := w.e
+	mode := e.visited.mode
 	for _, p := range w.staged {
-		id, isNew := w.store(p.step, p.ord, w.stageBuf[p.key[0]:p.key[1]], w.stageBuf[p.enc[0]:p.enc[1]], p.f)
+		if w.halted {
+			break
+		}
+		key := w.stageBuf[p.key[0]:p.key[1]]
+		if e.visited.mode != mode {
+			// A DFS run switched to bitstate within the batch: the bit
+			// array takes other fingerprints.
+			p.f = e.visited.fingerprint(key)
+		}
+		id, isNew := w.store(p.step, p.ord, key, w.stageBuf[p.enc[0]:p.enc[1]], p.f)
 		for v := p.violated; isNew && v != 0; v &= v - 1 {
 			if i := bits.TrailingZeros64(v); e.found[i].Load() == 0 {
 				w.violation(i, id, false)

@@ -3,6 +3,8 @@ package checker
 import (
 	"bytes"
 	"fmt"
+	"math"
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -71,16 +73,15 @@ func TestFrontierAgainstSlice(t *testing.T) {
 }
 
 // TestStoredFrontier: a frontier of stored states yields the encodings
-// its resolver holds, in push order, and after materialize the same
-// items from its own copies, even once the resolver's bytes are gone; a
-// reset empties it.
+// its resolver holds, in push order, and says per shard which is the
+// first it refers to; a release empties it.
 func TestStoredFrontier(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		store := map[stateID][]byte{}
 		f := frontier{stored: func(id stateID) []byte { return store[id] }}
 		var ids []stateID
 		for i := range rapid.IntRange(0, 200).Draw(rt, "states") {
-			id := stateID(i*7 + 1)
+			id := makeID(i%2, uint32(i*7+1))
 			store[id] = bytes.Repeat([]byte{byte(i)}, rapid.IntRange(0, 300).Draw(rt, "len"))
 			f.pushStored(id)
 			ids = append(ids, id)
@@ -100,23 +101,18 @@ func TestStoredFrontier(t *testing.T) {
 		if got, want := f.contentBytes(), int64(8*len(ids)); got != want {
 			rt.Fatalf("contentBytes %d, want %d", got, want)
 		}
-		lens := map[stateID]int{}
-		for id, enc := range store {
-			lens[id] = len(enc)
+		first := []uint32{math.MaxUint32, math.MaxUint32}
+		f.minStored(first)
+		want := []uint32{math.MaxUint32, math.MaxUint32}
+		for _, id := range ids {
+			want[id.shard()] = min(want[id.shard()], id.local())
 		}
-		f.materialize()
-		for id := range store {
-			store[id] = nil // the visited set dropped its encodings
+		if !slices.Equal(first, want) {
+			rt.Fatalf("minStored %v, want %v", first, want)
 		}
-		for i, id := range ids {
-			if _, enc := f.item(i); len(enc) != lens[id] {
-				rt.Fatalf("materialized item %d: %d bytes, want %d", i, len(enc), lens[id])
-			}
-		}
-		check("materialized")
-		f.reset()
+		f.release()
 		if f.len() != 0 {
-			rt.Fatalf("len %d after reset", f.len())
+			rt.Fatalf("len %d after release", f.len())
 		}
 	})
 }

@@ -111,19 +111,6 @@ func allocRandom[T any](h *offHeap, n int) []T {
 // hugePageMin is the smallest block worth huge pages.
 const hugePageMin = 4 << 20
 
-// growSlice returns s with length n, moved (its first len(s) elements
-// copied) to a block of at least twice its capacity from h when its
-// capacity is short; the old block is freed.
-func growSlice[T any](h *offHeap, s []T, n int) []T {
-	if n <= cap(s) {
-		return s[:n]
-	}
-	ns := allocSlice[T](h, max(n, 2*cap(s)))
-	copy(ns, s)
-	freeSlice(h, s)
-	return ns[:n]
-}
-
 // freeSlice releases a slice allocSlice returned.
 func freeSlice[T any](h *offHeap, s []T) {
 	if cap(s) == 0 {
@@ -131,4 +118,32 @@ func freeSlice[T any](h *offHeap, s []T) {
 	}
 	var zero T
 	h.free(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), cap(s)*int(unsafe.Sizeof(zero))))
+}
+
+// discardable reports whether s is (the start of) a block alloc mapped,
+// whose pages discard may give back.
+func discardable[T any](h *offHeap, s []T) bool {
+	if h == nil || cap(s) == 0 {
+		return false
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	_, ok := h.mapped[(*byte)(unsafe.Pointer(unsafe.SliceData(s)))]
+	return ok
+}
+
+// discard gives the whole pages of s, part of a block for which
+// discardable holds, back to the system: they read as zeros afterwards,
+// and take memory again only when written.
+func discard[T any](s []T) {
+	var zero T
+	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(zero)))
+	const page = 4 << 10
+	start := (uintptr(unsafe.Pointer(unsafe.SliceData(b))) + page - 1) &^ (page - 1)
+	end := (uintptr(unsafe.Pointer(unsafe.SliceData(b))) + uintptr(len(b))) &^ (page - 1)
+	if end <= start {
+		return
+	}
+	off := start - uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	releasePages(b[off : off+(end-start)])
 }

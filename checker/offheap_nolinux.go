@@ -4,3 +4,6 @@ package checker
 
 // adviseRandom: no advice where the engine knows none.
 func adviseRandom([]byte) {}
+
+// releasePages: pages are given back when their block is unmapped.
+func releasePages([]byte) {}

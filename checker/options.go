@@ -51,10 +51,16 @@ type Options struct {
 	MaxStates int64
 	MaxDepth  int
 	Timeout   time.Duration
-	// MaxMemory is a budget in bytes for the visited set, parent records,
-	// frontier and recorded edges, charged by content (see the package
-	// documentation); when it is reached in Exact or HashCompaction mode
-	// the run switches to Bitstate and says so in the result.
+	// MaxMemory is a budget in bytes for the run's memory: the visited
+	// set, parent records, frontier, recorded edges, the ranking of
+	// parallel BFS levels, the bit array of a switch to bitstate and the
+	// cycle analysis, all held outside the Go heap and charged as they
+	// are held (see the package documentation). When it is reached in
+	// Exact or HashCompaction mode the run switches to Bitstate and says
+	// so in the result; when it is reached again the run stops, Unknown.
+	// Not charged: the Go heap (the System's states and garbage, a few
+	// MiB of scratch per worker), which Check leaves to the program; the
+	// command sets the runtime's soft memory limit for it.
 	MaxMemory int64
 	// BitstateBits is the Bloom filter size in bits (default 2^30) and
 	// BitstateHashes the number of hash functions (default 3).

@@ -124,3 +124,73 @@ func (r *records) release() {
 	r.widthSet = false
 	r.fixedUntil.Store(math.MaxUint32)
 }
+
+// releaseBelow keeps the records from local index k to n (the states
+// stored; records beyond were rolled back) and frees the rest: the
+// chunks that hold none of them, and the pages beyond record n-1 of the
+// chunk that holds it. It returns the memory the kept chunks take; k >= n
+// frees every record. No other goroutine may be reading.
+func (r *records) releaseBelow(k, n uint32) (kept int64) {
+	if k >= n {
+		r.release()
+		return 0
+	}
+	until := min(r.fixedUntil.Load(), n) // records below it are fixed
+	if p := r.fixed.Load(); p != nil {
+		d := *p
+		for c := range d {
+			start, end := uint32(chunkStart(c)), uint32(chunkStart(c)+slabChunkLen(c))
+			switch {
+			case d[c] == nil:
+			case end <= k || start >= until:
+				r.mem.free(d[c])
+				d[c] = nil
+			default:
+				used := int(min(until, end)-start) * r.width
+				if discardable(r.mem, d[c]) {
+					discard(d[c][used:])
+				}
+				kept += int64(used)
+			}
+		}
+	}
+	if n <= until {
+		r.offs.release()
+		r.arena.release()
+		return kept
+	}
+	// Records until..n-1 are in the arena, located by offs[i-until].
+	first, last := max(k, until)-until, n-1-until
+	if p := r.offs.dir.Load(); p != nil {
+		d := *p
+		for c := range d {
+			start, end := uint32(chunkStart(c)), uint32(chunkStart(c)+slabChunkLen(c))
+			if d[c] != nil && (end <= first || start > last) {
+				freeSlice(r.mem, d[c])
+				d[c] = nil
+			}
+		}
+	}
+	kept += 8 * int64(last-first+1)
+	firstChunk, lastChunk := int(r.offs.at(int(first))>>32), int(r.offs.at(int(last))>>32)
+	rec := r.get(n - 1)
+	lastEnd := int(r.offs.at(int(last))&math.MaxUint32) + binary.PutUvarint(make([]byte, binary.MaxVarintLen64), uint64(len(rec))) + len(rec)
+	if p := r.arena.dir.Load(); p != nil {
+		d := *p
+		for c := range d {
+			switch {
+			case c < firstChunk || c > lastChunk:
+				r.mem.free(d[c])
+				d[c] = nil
+			case c == lastChunk:
+				if discardable(r.mem, d[c]) {
+					discard(d[c][lastEnd:])
+				}
+				kept += int64(lastEnd)
+			default:
+				kept += int64(len(d[c]))
+			}
+		}
+	}
+	return kept
+}

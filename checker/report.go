@@ -96,13 +96,17 @@ func (e *engine[S]) result() (res Result[S], err error) {
 	var g *graph
 	m := &meter{check: e.analysisCheck}
 	if e.searchCycles() && e.mayHaveCycle() {
-		// The frontiers are of no further use; their memory goes to the
-		// analysis.
+		// The frontiers and the ranking are of no further use; their
+		// memory goes to the analysis.
 		var lists []*edgeList
 		for _, w := range e.workers {
-			w.out, w.spare = &frontier{}, &frontier{}
+			w.out.release()
+			w.spare.release()
 			lists = append(lists, &w.edges)
 		}
+		freeSlice(e.visited.mem, e.order)
+		e.order = nil
+		e.freeRankScratch()
 		limit := e.edgeLimit
 		if limit == nil {
 			limit = make([]uint32, len(e.visited.shards))

@@ -69,6 +69,7 @@ type shard struct {
 	_       cacheLinePad
 	n       uint32 // states stored (owner only)
 	quota   int64  // new table slots this worker may still fill
+	asked   bool   // the quota ran out and the worker is parked for more
 	encSize int64  // Exact: bytes of encodings and offsets stored (content)
 
 	// Published at span boundaries for the memory budget.
@@ -138,6 +139,15 @@ func (t *table) home(hi uint64) uint64 {
 
 func (t *table) bytes() int64 { return int64(len(t.words)*8 + len(t.ids)*8) }
 
+// bytesAt is the size of a table like t with the given capacity.
+func (t *table) bytesAt(capacity uint64) int64 {
+	per := int64(t.stride) * 8
+	if t.ids != nil {
+		per += 8
+	}
+	return int64(capacity) * per
+}
+
 const (
 	minTableCap = 256
 	// maxLoad is the load a level-boundary resize aims to stay under;
@@ -162,6 +172,17 @@ type visitedSet struct {
 	// detCap is the capacity the level-boundary policy chose; it depends
 	// only on state counts, so the memory measure is deterministic.
 	detCap uint64
+	// mayGrow, if set, says whether the table may take extra more bytes
+	// (the memory budget); full is set when it said no to a growth the
+	// table needed: inserts of new states then return outcomeNoRoom
+	// until the next resize or the switch to bitstate.
+	mayGrow func(extra int64) bool
+	full    atomic.Bool
+	// tableBytes is the current table's size, for the memory budget.
+	tableBytes atomic.Int64
+	// keptBytes: after a switch to bitstate, the memory of the encodings
+	// kept for the states queued when it happened (see switchToBits).
+	keptBytes atomic.Int64
 
 	// Pause protocol for a resize in the middle of a level: a worker whose
 	// quota is exhausted requests one and parks; the others park at their
@@ -194,6 +215,7 @@ func newVisitedSet(mode storeMode, workers int, withIDs, short bool, nbits uint6
 	t := newTable(v.mem, v.detCap, v.withIDs, v.fp64, mode == modeExact)
 	v.tab.Store(t)
 	v.visitedBytes.Store(t.bytes())
+	v.tableBytes.Store(t.bytes())
 	v.resetQuotas()
 	return v
 }
@@ -205,6 +227,9 @@ const (
 	outcomeMatched insertOutcome = iota // already stored
 	outcomeNew                          // stored now
 	outcomeFull                         // worker's id space exhausted: not stored
+	// outcomeNoRoom: the table is full and the memory budget has no room
+	// to grow it (visitedSet.full); not stored.
+	outcomeNoRoom
 )
 
 // enter and leave bracket a worker's use of insert (the pause protocol
@@ -225,8 +250,15 @@ func (v *visitedSet) leave() {
 }
 
 // park waits until a requested resize is done (doing it if last to park).
-func (v *visitedSet) park() {
+func (v *visitedSet) park() { v.parkFor(nil) }
+
+// parkFor is park for the worker of shard s (if not nil), whose quota ran
+// out: shareQuotas gives it the first of the free slots.
+func (v *visitedSet) parkFor(s *shard) {
 	v.mu.Lock()
+	if s != nil {
+		s.asked = true
+	}
 	v.growReq.Store(true)
 	v.parked++
 	if v.parked == v.active {
@@ -239,13 +271,54 @@ func (v *visitedSet) park() {
 	v.mu.Unlock()
 }
 
+// growLocked runs once every active worker is parked. While the table
+// has free slots below the hard load, they are shared out again, those
+// who asked first: a worker's quota ran out, not the table. Only a table
+// at the hard load grows (when the budget has room for the larger one),
+// so that its capacity, which the memory budget charges, is a function
+// of the number of states stored, whichever worker stored them.
 func (v *visitedSet) growLocked() {
 	t := v.tab.Load()
-	v.resize(2 * t.cap)
+	switch {
+	case v.hardFree(t) > 0:
+		v.shareQuotas(v.hardFree(t))
+	case v.mayGrow == nil || v.mayGrow(t.bytesAt(2*t.cap)-t.bytes()):
+		v.resize(2 * t.cap)
+	default:
+		v.full.Store(true)
+	}
 	v.parked = 0
 	v.gen++
 	v.growReq.Store(false)
 	v.cond.Broadcast()
+}
+
+// hardFree is the number of slots t may still fill below the hard load.
+func (v *visitedSet) hardFree(t *table) int64 {
+	return int64(float64(t.cap)*hardLoad) - v.count()
+}
+
+// shareQuotas shares free slots among the workers, giving the remainder
+// of an even share to those who asked for more (parkFor), so that one of
+// them can go on however few slots are left. No worker may be inserting.
+func (v *visitedSet) shareQuotas(free int64) {
+	n := int64(len(v.shards))
+	rest := free % n
+	for pass := range 2 {
+		for i := range v.shards {
+			s := &v.shards[i]
+			if pass == 0 {
+				s.quota = free / n
+			}
+			if rest > 0 && s.asked == (pass == 0) {
+				s.quota++
+				rest--
+			}
+		}
+	}
+	for i := range v.shards {
+		v.shards[i].asked = false
+	}
 }
 
 // free releases the memory of the visited set; nothing may use it after.
@@ -259,22 +332,43 @@ func (v *visitedSet) resize(capacity uint64) {
 		v.resetQuotas()
 		return
 	}
+	// Neither way of filling the new table holds both tables in memory
+	// at once: an Exact table is refilled from the fingerprints the
+	// shards keep, so the old one goes first; a HashCompaction table is
+	// read in order and given back as it is read (rehash).
+	if old.packed {
+		old.free(v.mem)
+	}
 	t := newTable(v.mem, capacity, v.withIDs, v.fp64, old.packed)
 	if t.packed {
 		v.rehashExact(t)
 	} else {
-		rehash(old, t)
+		rehash(v.mem, old, t)
+		old.free(v.mem)
 	}
 	v.tab.Store(t)
 	v.visitedBytes.Add(t.bytes() - old.bytes())
-	old.free(v.mem)
+	v.tableBytes.Store(t.bytes())
 	v.resetQuotas()
 }
 
 // rehash copies the slots of old into t (HashCompaction: the slots hold
-// the fingerprints).
-func rehash(old, t *table) {
+// the fingerprints). A slot's home is monotone in its fingerprint, so
+// reading old in order writes t roughly in order: the pages of old that
+// were read are given back (discard) as t's are touched, and the two
+// tables together never take much more memory than t.
+func rehash(mem *offHeap, old, t *table) {
+	const step = 1 << 18 // slots between two discards
+	words, ids := discardable(mem, old.words), discardable(mem, old.ids)
 	for i := uint64(0); i < old.cap; i++ {
+		if i%step == 0 && i > 0 {
+			if words {
+				discard(old.words[old.stride*(i-step) : old.stride*i])
+			}
+			if ids {
+				discard(old.ids[i-step : i])
+			}
+		}
 		hi := old.words[old.stride*i]
 		if hi == 0 {
 			continue
@@ -297,6 +391,7 @@ func rehash(old, t *table) {
 
 // resetQuotas shares the free slots below the hard load among the workers.
 func (v *visitedSet) resetQuotas() {
+	v.full.Store(false)
 	t := v.tab.Load()
 	free := int64(float64(t.cap)*hardLoad) - v.count()
 	q := free / int64(len(v.shards))
@@ -315,31 +410,23 @@ func tableCapFor(n int64) uint64 {
 // plus an estimate of the next level's new states. The capacity depends
 // only on these counts (not on scheduling): growth is to at least 1.5
 // times the previous capacity, and a resize made during the level is
-// undone if it overshot.
+// undone if it overshot. A growth the memory budget has no room for is
+// not made: the level then grows the table when it fills it, if it can.
 func (v *visitedSet) prepareLevel(expected int64) {
 	if v.mode == modeBits {
 		return
 	}
 	want := tableCapFor(v.count() + expected)
-	if want > v.detCap {
-		v.detCap = max(want, v.detCap*3/2)
+	c := v.detCap
+	if want > c {
+		c = max(want, c*3/2)
 	}
-	v.resize(v.detCap)
-}
-
-// budgetTableBytes is the table's share of the memory budget for n stored
-// states: the capacity the policy would have chosen, a deterministic
-// function of the level-boundary capacity and n.
-func (v *visitedSet) budgetTableBytes(n int64) int64 {
-	c := max(v.detCap, tableCapFor(n))
-	per := int64(16)
-	if v.fp64 || v.mode == modeExact {
-		per = 8
+	t := v.tab.Load()
+	if c > t.cap && v.mayGrow != nil && !v.mayGrow(t.bytesAt(c)-t.bytes()) {
+		c = t.cap
 	}
-	if v.withIDs {
-		per += 8
-	}
-	return int64(c) * per
+	v.detCap = c
+	v.resize(c)
 }
 
 // insert stores the state with fingerprint f and key encoding key unless
@@ -371,7 +458,10 @@ func (v *visitedSet) insert(f fingerprint, key []byte, rec parentRecord, own int
 		h := atomic.LoadUint64(p)
 		if h == 0 {
 			if s.quota <= 0 {
-				v.park()
+				if v.full.Load() {
+					return noState, outcomeNoRoom
+				}
+				v.parkFor(s)
 				t = v.tab.Load()
 				i = t.home(f.hi)
 				continue
@@ -417,7 +507,10 @@ func (v *visitedSet) insertExact(s *shard, f fingerprint, key []byte, rec parent
 		w := atomic.LoadUint64(p)
 		if w == 0 {
 			if s.quota <= 0 {
-				v.park()
+				if v.full.Load() {
+					return noState, outcomeNoRoom
+				}
+				v.parkFor(s)
 				t = v.tab.Load()
 				i = t.home(f.hi)
 				continue
@@ -592,9 +685,12 @@ func (v *visitedSet) publish(own int) {
 }
 
 // budgetBytes is the memory the budget charges to the visited set and
-// parent records: by content (8 B per parent record, the encodings of
-// Exact mode) and policy capacity, so that it depends only on what was
-// stored, not on how the work was scheduled.
+// parent records: the table as allocated (its capacity is a function of
+// the number of states stored, see growLocked), the records by content
+// (8 B per parent record, the encodings and fingerprints of Exact mode),
+// so that it depends only on what was stored, not on how the work was
+// scheduled. Records are written in order into chunks whose untouched
+// pages take no memory, so their content is what they occupy.
 func (v *visitedSet) budgetBytes() int64 {
 	var n, enc int64
 	for i := range v.shards {
@@ -602,9 +698,9 @@ func (v *visitedSet) budgetBytes() int64 {
 		enc += v.shards[i].pubEnc.Load()
 	}
 	if v.mode == modeBits {
-		return v.bits.bytes() + 8*n
+		return v.bits.bytes() + 8*n + v.keptBytes.Load()
 	}
-	return v.budgetTableBytes(n) + enc + 8*n
+	return v.tableBytes.Load() + enc + 8*n
 }
 
 func (v *visitedSet) parentOf(id stateID) parentRecord {
@@ -713,23 +809,32 @@ func (v *visitedSet) rollbackLevel(keys func(yield func([]byte)) bool) bool {
 }
 
 // switchToBits replaces the table by a bit array holding every stored
-// fingerprint and frees the table. Parent records (and so traces) survive.
-// It must be called while no worker runs. expired is polled every 2^16
-// slots: when it says so, the bit array is dropped, the table stays, and
+// fingerprint and frees the table and the encodings, but those of each
+// shard's states from keep[shard] on: the queued states whose frontier
+// refers to them (an Exact BFS without symmetry), which releaseKept frees
+// once they are expanded. Parent records (and so traces) survive. It
+// must be called while no worker runs. expired is polled every 2^16
+// states: when it says so, the bit array is dropped, the table stays, and
 // switchToBits reports false.
-func (v *visitedSet) switchToBits(nbits uint64, hashes uint, expired func() bool) bool {
+func (v *visitedSet) switchToBits(nbits uint64, hashes uint, keep []uint32, expired func() bool) bool {
 	b := newBitArray(v.mem, nbits, hashes, len(v.shards))
 	t := v.tab.Load()
-	for i := uint64(0); i < t.cap; i++ {
+	abandon := func(i uint64) bool {
 		if i%(1<<16) == 0 && i > 0 && expired() {
 			freeSlice(v.mem, b.words)
-			return false
+			return true
 		}
-		hi := t.words[t.stride*i]
-		if hi == 0 || hi == tombstone {
-			continue
-		}
-		if v.mode == modeHash {
+		return false
+	}
+	if v.mode == modeHash {
+		for i := uint64(0); i < t.cap; i++ {
+			if abandon(i) {
+				return false
+			}
+			hi := t.words[t.stride*i]
+			if hi == 0 || hi == tombstone {
+				continue
+			}
 			f := fingerprint{hi: hi}
 			if t.stride == 2 {
 				f.lo = t.words[2*i+1]
@@ -737,22 +842,49 @@ func (v *visitedSet) switchToBits(nbits uint64, hashes uint, expired func() bool
 				f.lo = shortLo(hi)
 			}
 			b.testAndSet(f, 0)
-			continue
 		}
-		id := stateID(hi&slotIDMask - 1)
-		b.testAndSet(fingerprintOf(v.shards[id.shard()].encoding(id.local()), false), 0)
-	}
-	for i := range v.shards {
-		s := &v.shards[i]
-		s.recs.release()
-		s.encSize = 0
+	} else {
+		// The stored states are each shard's first n (a rolled-back
+		// level's are beyond), read in order from the records.
+		var done uint64
+		for sh := range v.shards {
+			s := &v.shards[sh]
+			for local := range s.n {
+				if done++; abandon(done) {
+					return false
+				}
+				b.testAndSet(fingerprintOf(s.encoding(local), false), 0)
+			}
+		}
 	}
 	v.tab.Store(nil)
 	t.free(v.mem)
+	v.tableBytes.Store(0)
+	var kept int64
+	for i := range v.shards {
+		s := &v.shards[i]
+		kept += s.recs.releaseBelow(keep[i], s.n)
+		s.encSize = 0
+		s.his.release()
+	}
+	v.keptBytes.Store(kept)
 	v.bits = b
 	v.mode = modeBits
+	v.full.Store(false)
 	v.visitedBytes.Store(b.bytes())
 	return true
+}
+
+// releaseKept frees the encodings switchToBits kept; no worker may be
+// reading them.
+func (v *visitedSet) releaseKept() {
+	if v.keptBytes.Load() == 0 {
+		return
+	}
+	for i := range v.shards {
+		v.shards[i].recs.release()
+	}
+	v.keptBytes.Store(0)
 }
 
 // tableLoad is the fill of the table (or of the bit array).

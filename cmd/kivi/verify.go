@@ -78,7 +78,7 @@ func verifyCommand(ctx context.Context, command string, args []string, stdout, s
 	all := fs.Bool("all", false, "keep going after the first violation: one verdict per intent")
 	workers := fs.Int("workers", 0, "exploring goroutines (0 = all cores)")
 	timeout := fs.Duration("timeout", 0, "stop after this long; unsettled intents are unknown (0 = none)")
-	maxMemory := fs.String("max-memory", "", "memory budget for the state store, e.g. 4GiB; beyond it the run switches to bitstate (default: a quarter of the machine's memory)")
+	maxMemory := fs.String("max-memory", "", "memory budget of the search, e.g. 4GiB: the process stays within it plus a tenth and 64 MiB; when it is reached the run switches to bitstate, then ends unknown (memory) (default: a quarter of the machine's memory or of the container's limit)")
 	maxStates := fs.Int64("max-states", 0, "stop after this many states (0 = none)")
 	storage := fs.String("storage", "exact", "state storage: exact, compact (128-bit fingerprints) or bitstate")
 	strategy := fs.String("strategy", "bfs", "search order: bfs (shortest counterexamples) or dfs")
@@ -134,13 +134,11 @@ func verifyCommand(ctx context.Context, command string, args []string, stdout, s
 	if co.MaxMemory == 0 {
 		co.MaxMemory = defaultMemoryBudget()
 	}
-	// The engine charges what it stores; the Go heap around it (garbage
-	// not yet collected, allocation slack) is not charged, and with the
-	// collector's default pacing the process could reach twice the
-	// budget. A soft limit a little above the budget makes the collector
-	// keep the process near it. A library does not touch this setting;
+	// The budget bounds the engine's memory, outside the Go heap; the
+	// heap's garbage is kept within the allowance over the budget by a
+	// soft limit (goMemoryLimit). A library does not touch this setting;
 	// the command owns its process.
-	debug.SetMemoryLimit(co.MaxMemory + co.MaxMemory/8)
+	debug.SetMemoryLimit(goMemoryLimit(co.MaxMemory))
 	switch *storage {
 	case "exact":
 	case "compact":
