@@ -50,7 +50,9 @@ func TestFilters(t *testing.T) {
 			{"TaintToleration", UnschedulableAndUnresolvable, "node(s) had untolerated taint(s)"},
 			{"TaintToleration", UnschedulableAndUnresolvable, "node(s) had untolerated taint(s)"},
 			{"NodeResourcesFit", Unschedulable, "Insufficient cpu"},
-			{"NodeResourcesFit", Unschedulable, "Insufficient memory"},
+			// nomem's allocatable memory (8) is below the request:
+			// no preemption can make room there.
+			{"NodeResourcesFit", UnschedulableAndUnresolvable, "Insufficient memory"},
 			{"NodeResourcesFit", Unschedulable, "Too many pods"},
 			{"NodeReady", UnschedulableAndUnresolvable, "node(s) had untolerated taint(s) {node.kubernetes.io/not-ready}"}}},
 		{"nodeName plain", 2, []verdict{pass,

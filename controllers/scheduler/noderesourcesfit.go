@@ -16,18 +16,25 @@ const (
 )
 
 // Filter reports the first insufficient resource in upstream's order
-// (pods, cpu, memory); upstream lists all of them in one status. Insufficient
-// resources are Unschedulable: preemption could free them.
+// (pods, cpu, memory); upstream lists all of them in one status. An
+// insufficient resource is Unschedulable (preemption could free it)
+// unless the pod requests more of some resource than the node has
+// allocatable at all: the status is then UnschedulableAndUnresolvable,
+// whichever resource is reported (fitsRequest's Unresolvable).
 func (nodeResourcesFitFilter) Filter(c *cycle, n int) Status {
 	node, used := &c.u.Nodes[n], &c.requested[n]
+	code := Unschedulable
+	if c.t.CPU > node.CPU || c.t.Memory > node.Memory {
+		code = UnschedulableAndUnresolvable
+	}
 	if used.Pods+1 > node.MaxPods {
-		return reject(Unschedulable, reasonTooManyPods)
+		return reject(code, reasonTooManyPods)
 	}
 	if cpu := c.t.CPU; cpu > 0 && cpu > node.CPU-used.CPU {
-		return reject(Unschedulable, reasonInsufficientCPU)
+		return reject(code, reasonInsufficientCPU)
 	}
 	if mem := c.t.Memory; mem > 0 && mem > node.Memory-used.Memory {
-		return reject(Unschedulable, reasonInsufficientMem)
+		return reject(code, reasonInsufficientMem)
 	}
 	return Status{}
 }

@@ -1,0 +1,26 @@
+package preemptiondiff
+
+// Known disagreement classes: each names a documented simplification of
+// the model (docs/divergences.md) and the counterfactual under which the
+// answers agree.
+const (
+	// ClassFirstReason: the model's filters report their first reason
+	// only (NodeResourcesFit's first insufficient resource), upstream's
+	// status lists all, so a FitError's histogram differs when a node
+	// lacks several resources. Counterfactual: every real status cut to
+	// its first reason.
+	ClassFirstReason = "first reason only"
+)
+
+// Classes are the known classes, for reports.
+var Classes = []string{ClassFirstReason}
+
+// classify returns the class whose counterfactual removes c's
+// disagreement, or "".
+func (c *Comparison) classify(s *Snapshot) string {
+	m, r := c.Model, c.Real
+	if !m.Fits && !r.Fits && len(m.Branches) == 0 && m.Message != r.Message && m.Message == r.FirstReasons {
+		return ClassFirstReason
+	}
+	return ""
+}

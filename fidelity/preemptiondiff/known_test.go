@@ -1,0 +1,60 @@
+package preemptiondiff
+
+import (
+	"testing"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// TestKnownClasses pins one example per disagreement class and the model
+// bugs this test found, each with the class the comparison must give.
+func TestKnownClasses(t *testing.T) {
+	r := realPreemption(t)
+	seeds := []int64{1, 2, 3, 4}
+	for _, tc := range []struct {
+		name  string
+		s     Snapshot
+		class string // "" for agreement
+	}{
+		{
+			// Fixed bug: a request above a node's allocatable cpu made the
+			// node Unschedulable in the model, a potential node
+			// (NodeResourcesFit reports it UnschedulableAndUnresolvable).
+			name: "request above allocatable: preemption is not helpful",
+			s: Snapshot{Nodes: []Node{{MilliCPU: 1000, MemMiB: 1024, MaxPods: 110}},
+				Apps: []App{{Priority: -100, MilliCPU: 500, Tier: "a"}}, Pods: []Pod{{App: 0, Node: 0}},
+				Pending: Pending{Priority: 0, MilliCPU: 1500, AntiApp: -1}, StartSeeds: seeds},
+		},
+		{
+			// Without their one lower-priority pod both nodes still lack
+			// cpu and memory: upstream's histogram counts both reasons,
+			// the model's the first.
+			name: ClassFirstReason,
+			s: Snapshot{Nodes: []Node{{MilliCPU: 1000, MemMiB: 1024, MaxPods: 110}, {MilliCPU: 1000, MemMiB: 1024, MaxPods: 110}},
+				Apps: []App{{Priority: 0, MilliCPU: 500, MemMiB: 512, Tier: "a"}, {Priority: -100, MilliCPU: 100, MemMiB: 100, Tier: "a"}},
+				Pods: []Pod{{App: 0, Node: 0}, {App: 0, Node: 1}, {App: 1, Node: 0}, {App: 1, Node: 1}},
+				Pending: Pending{Priority: 0, MilliCPU: 600, MemMiB: 600, AntiApp: -1}, StartSeeds: seeds},
+			class: ClassFirstReason,
+		},
+		{
+			// Budgets steer the choice: node 1's pod would violate its
+			// budget (minAvailable 1), node 2's has none.
+			name: "budget steers the node",
+			s: Snapshot{Nodes: []Node{{MilliCPU: 1000, MemMiB: 1024, MaxPods: 110}, {MilliCPU: 1000, MemMiB: 1024, MaxPods: 110}},
+				Apps: []App{{Priority: 0, MilliCPU: 1000, Tier: "a"}, {Priority: 0, MilliCPU: 1000, Tier: "b"}},
+				Pods: []Pod{{App: 0, Node: 0}, {App: 1, Node: 1}},
+				PDBs: []PDB{{App: 0, MinAvailable: &model.IntOrPercent{Value: 1}}},
+				Pending: Pending{Priority: 100, MilliCPU: 1000, AntiApp: -1}, StartSeeds: seeds},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Compare(r, &tc.s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Class != tc.class || (tc.class == "") != (c.Diff == "") {
+				t.Errorf("class %q (diff %q), want %q\n%s%s", c.Class, c.Diff, tc.class, &tc.s, c)
+			}
+		})
+	}
+}

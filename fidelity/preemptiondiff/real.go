@@ -1,0 +1,351 @@
+package preemptiondiff
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"slices"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	v1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/apis/config"
+	"k8s.io/kubernetes/pkg/scheduler/apis/config/latest"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/defaultpreemption"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/feature"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/names"
+	"k8s.io/utils/ptr"
+
+	"github.com/kivi-go/kivi/fidelity/deschedulerdiff"
+	"github.com/kivi-go/kivi/fidelity/scheddiff"
+	"github.com/kivi-go/kivi/model"
+)
+
+// Namespace is the snapshots' one namespace.
+const Namespace = deschedulerdiff.Namespace
+
+// Real is kube-scheduler's DefaultPreemption built by its own constructor
+// with the default profile's arguments on the default profile's framework
+// (scheddiff.Real), and the disruption controller that writes the
+// budgets' statuses.
+type Real struct {
+	sched *scheddiff.Real
+	fw    framework.Framework
+	ctx   context.Context
+	pl    *defaultpreemption.DefaultPreemption
+	dc    *deschedulerdiff.Disruption
+}
+
+// noNominator is the scheduling queue's PodNominator with no pod
+// nominated: the model has no nominated node.
+type noNominator struct{}
+
+func (noNominator) AddNominatedPod(klog.Logger, fwk.PodInfo, *fwk.NominatingInfo) {}
+func (noNominator) DeleteNominatedPodIfExists(*v1.Pod)                             {}
+func (noNominator) UpdateNominatedPod(klog.Logger, *v1.Pod, fwk.PodInfo)           {}
+func (noNominator) NominatedPodsForNode(string) []fwk.PodInfo                      { return nil }
+
+// NewReal builds the framework, the plugin and the disruption controller.
+func NewReal() (*Real, error) {
+	sched, err := scheddiff.NewRealWith()
+	if err != nil {
+		return nil, err
+	}
+	fw, ctx := sched.Framework()
+	fw.SetPodNominator(noNominator{})
+	cfg, err := latest.Default()
+	if err != nil {
+		return nil, err
+	}
+	var args *config.DefaultPreemptionArgs
+	for _, pc := range cfg.Profiles[0].PluginConfig {
+		if pc.Name == names.DefaultPreemption {
+			args, _ = pc.Args.(*config.DefaultPreemptionArgs)
+		}
+	}
+	if args == nil {
+		return nil, fmt.Errorf("the default profile has no DefaultPreemptionArgs")
+	}
+	pl, err := defaultpreemption.New(ctx, args, fw, feature.Features{})
+	if err != nil {
+		return nil, err
+	}
+	return &Real{sched: sched, fw: fw, ctx: ctx, pl: pl, dc: deschedulerdiff.NewDisruption(ctx)}, nil
+}
+
+// Close stops the framework's informers.
+func (r *Real) Close() { r.sched.Close() }
+
+// RealAnswer is the real plugin's answer under each start-time seed.
+type RealAnswer struct {
+	// Fits: some node passes the filters (no preemption question).
+	Fits bool
+	// Outcomes, one per seed of Snapshot.StartSeeds.
+	Outcomes []Outcome
+	// Message is the PostFilter's status message (after "preemption: ")
+	// when the pod cannot preempt; FirstReasons the same with every
+	// node's status cut to its first reason (the model's filters report
+	// one).
+	Message, FirstReasons string
+	// Allowed are the budgets' disruptionsAllowed as the disruption
+	// controller computed them, for reports.
+	Allowed []int32
+}
+
+// apiObjects are a snapshot as the API server holds them.
+type apiObjects struct {
+	nodes       []*v1.Node
+	pods        []*v1.Pod
+	pending     *v1.Pod
+	deployments []*appsv1.Deployment
+	replicaSets []*appsv1.ReplicaSet
+	pdbs        []*policyv1.PodDisruptionBudget
+}
+
+// startBase is the earliest start time.
+var startBase = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// toAPI translates the snapshot; pod i starts at startBase plus
+// start[i] seconds.
+func (s *Snapshot) toAPI(start []int) *apiObjects {
+	o := &apiObjects{}
+	for i, n := range s.Nodes {
+		node := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: NodeName(i), UID: types.UID("uid-" + NodeName(i)),
+			Labels: map[string]string{model.HostnameKey: NodeName(i)}}}
+		if n.Zone != "" {
+			node.Labels[zoneKey] = n.Zone
+		}
+		if n.Tainted {
+			node.Spec.Taints = []v1.Taint{{Key: taintKey, Value: taintValue, Effect: v1.TaintEffectNoSchedule}}
+		}
+		alloc := v1.ResourceList{
+			v1.ResourceCPU:    *resource.NewMilliQuantity(n.MilliCPU, resource.DecimalSI),
+			v1.ResourceMemory: *resource.NewQuantity(n.MemMiB<<20, resource.BinarySI),
+			v1.ResourcePods:   *resource.NewQuantity(int64(n.MaxPods), resource.DecimalSI),
+		}
+		node.Status.Capacity, node.Status.Allocatable = alloc, alloc.DeepCopy()
+		node.Status.Conditions = []v1.NodeCondition{{Type: v1.NodeReady, Status: v1.ConditionTrue}}
+		o.nodes = append(o.nodes, node)
+	}
+	replicas := make([]int32, len(s.Apps)+1)
+	for _, p := range s.Pods {
+		replicas[p.App]++
+	}
+	replicas[len(s.Apps)] = 1
+	for a := range len(s.Apps) + 1 {
+		name := incomingApp
+		if a < len(s.Apps) {
+			name = appName(a)
+		}
+		dep := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: Namespace, UID: types.UID("uid-" + name)},
+			Spec: appsv1.DeploymentSpec{Replicas: ptr.To(replicas[a]),
+				Selector: &metav1.LabelSelector{MatchLabels: map[string]string{appLabel: name}}}}
+		rs := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: name + "-rs", Namespace: Namespace, UID: types.UID("uid-" + name + "-rs"),
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: name, UID: dep.UID, Controller: ptr.To(true)}}},
+			Spec: appsv1.ReplicaSetSpec{Replicas: ptr.To(replicas[a]), Selector: dep.Spec.Selector}}
+		o.deployments = append(o.deployments, dep)
+		o.replicaSets = append(o.replicaSets, rs)
+	}
+	for i, p := range s.Pods {
+		app := s.Apps[p.App]
+		pod := newPod(PodName(i), appName(p.App), app.Priority, app.MilliCPU, app.MemMiB)
+		pod.Labels[tierLabel] = app.Tier
+		pod.Spec.NodeName = NodeName(p.Node)
+		pod.Status.Phase = v1.PodRunning
+		pod.Status.StartTime = ptr.To(metav1.NewTime(startBase.Add(time.Duration(start[i]) * time.Second)))
+		pod.Status.Conditions = []v1.PodCondition{{Type: v1.PodScheduled, Status: v1.ConditionTrue},
+			{Type: v1.PodReady, Status: v1.ConditionTrue}}
+		o.pods = append(o.pods, pod)
+	}
+	p := &s.Pending
+	pending := newPod("incoming-0", incomingApp, p.Priority, p.MilliCPU, p.MemMiB)
+	if p.Never {
+		pending.Spec.PreemptionPolicy = ptr.To(v1.PreemptNever)
+	}
+	if p.Tier != "" {
+		pending.Labels[tierLabel] = p.Tier
+	}
+	if p.ZoneSelector != "" {
+		pending.Spec.NodeSelector = map[string]string{zoneKey: p.ZoneSelector}
+	}
+	if p.Tolerates {
+		pending.Spec.Tolerations = append(pending.Spec.Tolerations, v1.Toleration{Key: taintKey, Operator: v1.TolerationOpEqual,
+			Value: taintValue, Effect: v1.TaintEffectNoSchedule})
+	}
+	if p.Spread {
+		pending.Spec.TopologySpreadConstraints = []v1.TopologySpreadConstraint{{MaxSkew: int32(p.MaxSkew), TopologyKey: p.SpreadKey,
+			WhenUnsatisfiable: v1.DoNotSchedule, LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{tierLabel: p.SpreadTier}}}}
+	}
+	if p.AntiApp >= 0 {
+		pending.Spec.Affinity = &v1.Affinity{PodAntiAffinity: &v1.PodAntiAffinity{
+			RequiredDuringSchedulingIgnoredDuringExecution: []v1.PodAffinityTerm{{TopologyKey: p.AntiKey,
+				LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{appLabel: appName(p.AntiApp)}}}}}}
+	}
+	pending.Status.Phase = v1.PodPending
+	o.pending = pending
+	for i, d := range s.PDBs {
+		sel := map[string]string{tierLabel: d.Tier}
+		if d.App >= 0 {
+			sel = map[string]string{appLabel: appName(d.App)}
+		}
+		o.pdbs = append(o.pdbs, &policyv1.PodDisruptionBudget{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("pdb%d", i), Namespace: Namespace,
+			UID: types.UID(fmt.Sprintf("uid-pdb%d", i)), Generation: 1},
+			Spec: policyv1.PodDisruptionBudgetSpec{Selector: &metav1.LabelSelector{MatchLabels: sel},
+				MinAvailable: intOrString(d.MinAvailable), MaxUnavailable: intOrString(d.MaxUnavailable)}})
+	}
+	return o
+}
+
+// newPod is a pod of Deployment app (through its ReplicaSet) with the
+// given priority, one container requesting what is not 0, and the
+// tolerations the DefaultTolerationSeconds admission adds.
+func newPod(name, app string, priority int32, milliCPU, memMiB int64) *v1.Pod {
+	pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: Namespace, UID: types.UID("uid-" + name),
+		Labels: map[string]string{appLabel: app},
+		OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: app + "-rs",
+			UID: types.UID("uid-" + app + "-rs"), Controller: ptr.To(true)}}}}
+	req := v1.ResourceList{}
+	if milliCPU > 0 {
+		req[v1.ResourceCPU] = *resource.NewMilliQuantity(milliCPU, resource.DecimalSI)
+	}
+	if memMiB > 0 {
+		req[v1.ResourceMemory] = *resource.NewQuantity(memMiB<<20, resource.BinarySI)
+	}
+	c := v1.Container{Name: "c", Image: "image-" + app}
+	if len(req) > 0 {
+		c.Resources.Requests = req
+	}
+	pod.Spec.Containers = []v1.Container{c}
+	pod.Spec.Priority = ptr.To(priority)
+	pod.Spec.PreemptionPolicy = ptr.To(v1.PreemptLowerPriority)
+	for _, key := range []string{v1.TaintNodeNotReady, v1.TaintNodeUnreachable} {
+		pod.Spec.Tolerations = append(pod.Spec.Tolerations, v1.Toleration{Key: key, Operator: v1.TolerationOpExists,
+			Effect: v1.TaintEffectNoExecute, TolerationSeconds: ptr.To(int64(300))})
+	}
+	return pod
+}
+
+func intOrString(v *model.IntOrPercent) *intstr.IntOrString {
+	if v == nil {
+		return nil
+	}
+	if v.Percent {
+		return ptr.To(intstr.FromString(fmt.Sprintf("%d%%", v.Value)))
+	}
+	return ptr.To(intstr.FromInt32(int32(v.Value)))
+}
+
+// Preempt asks the real plugin, once per start-time seed.
+func (r *Real) Preempt(s *Snapshot) (*RealAnswer, error) {
+	ans := &RealAnswer{}
+	identity := make([]int, len(s.Pods))
+	for i := range identity {
+		identity[i] = i
+	}
+	o := s.toAPI(identity)
+	// The pending pod is one of the API server's pods: a budget that
+	// selects it expects it.
+	pdbs, err := r.dc.StatusesOf(r.ctx, append(slices.Clone(o.pods), o.pending), o.pdbs, o.replicaSets, o.deployments)
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range pdbs {
+		ans.Allowed = append(ans.Allowed, b.Status.DisruptionsAllowed)
+	}
+	for k, seed := range s.StartSeeds {
+		start := rand.New(rand.NewSource(seed)).Perm(len(s.Pods))
+		o := s.toAPI(start)
+		out, fits, msg, first, err := r.once(o, pdbs)
+		if err != nil {
+			return nil, err
+		}
+		if fits {
+			ans.Fits = true
+			return ans, nil
+		}
+		if k == 0 {
+			ans.Message, ans.FirstReasons = msg, first
+		} else if msg != ans.Message {
+			return nil, fmt.Errorf("the real message depends on start times: %q, %q", ans.Message, msg)
+		}
+		ans.Outcomes = append(ans.Outcomes, out)
+	}
+	return ans, nil
+}
+
+// once is one scheduling cycle's Filter phase and PostFilter, as
+// schedule_one.go and Evaluator.Preempt run them, minus fetching the pod
+// from the informer and actuating the preemption.
+func (r *Real) once(o *apiObjects, pdbs []*policyv1.PodDisruptionBudget) (out Outcome, fits bool, msg, first string, err error) {
+	r.sched.SetSnapshot(o.nodes, o.pods)
+	ctx, pod := r.ctx, o.pending
+	state := framework.NewCycleState()
+	if _, st, _ := r.fw.RunPreFilterPlugins(ctx, state, pod); !st.IsSuccess() {
+		return out, false, "", "", fmt.Errorf("PreFilter: %v", st)
+	}
+	nodeInfos := r.fw.SnapshotSharedLister().NodeInfos()
+	all, err := nodeInfos.List()
+	if err != nil {
+		return out, false, "", "", err
+	}
+	statuses := framework.NewDefaultNodeToStatus()
+	for _, ni := range all {
+		st := r.fw.RunFilterPlugins(ctx, state, pod, ni)
+		if st.IsSuccess() {
+			return out, true, "", "", nil
+		}
+		if !st.IsRejected() {
+			return out, false, "", "", st.AsError()
+		}
+		statuses.Set(ni.Node().Name, st)
+	}
+	if ok, why := r.pl.PodEligibleToPreemptOthers(ctx, pod, statuses.Get(pod.Status.NominatedNodeName)); !ok {
+		return out, false, why, why, nil
+	}
+	potential, err := statuses.NodesForStatusCode(nodeInfos, fwk.Unschedulable)
+	if err != nil {
+		return out, false, "", "", err
+	}
+	fitError := func(m *framework.NodeToStatus, firstOnly bool) string {
+		if firstOnly {
+			cut := framework.NewDefaultNodeToStatus()
+			m.ForEachExplicitNode(func(n string, st *fwk.Status) { cut.Set(n, fwk.NewStatus(st.Code(), st.Reasons()[0])) })
+			m = cut
+		}
+		fe := &framework.FitError{Pod: pod, NumAllNodes: len(all), Diagnosis: framework.Diagnosis{NodeToStatus: m}}
+		fe.Diagnosis.NodeToStatus.SetAbsentNodesStatus(fwk.NewStatus(fwk.UnschedulableAndUnresolvable, "Preemption is not helpful for scheduling"))
+		return fe.Error()
+	}
+	if len(potential) == 0 {
+		m := framework.NewDefaultNodeToStatus()
+		return out, false, fitError(m, false), fitError(m, true), nil
+	}
+	ev := r.pl.Evaluator
+	offset, num := ev.GetOffsetAndNumCandidates(int32(len(potential)))
+	candidates, m, err := ev.DryRunPreemption(ctx, state, pod, potential, pdbs, offset, num)
+	if err != nil && len(candidates) == 0 {
+		return out, false, "", "", err
+	}
+	if len(candidates) == 0 {
+		return out, false, fitError(m, false), fitError(m, true), nil
+	}
+	best := ev.SelectCandidate(ctx, candidates)
+	out.Node = best.Name()
+	for _, v := range best.Victims().Pods {
+		var i int
+		if _, err := fmt.Sscanf(v.Name, "pod%d", &i); err != nil {
+			return out, false, "", "", err
+		}
+		out.Victims = append(out.Victims, i-1)
+	}
+	slices.Sort(out.Victims)
+	return out, false, "", "", nil
+}
