@@ -31,8 +31,8 @@ func TestKnownClasses(t *testing.T) {
 			// the model's the first.
 			name: ClassFirstReason,
 			s: Snapshot{Nodes: []Node{{MilliCPU: 1000, MemMiB: 1024, MaxPods: 110}, {MilliCPU: 1000, MemMiB: 1024, MaxPods: 110}},
-				Apps: []App{{Priority: 0, MilliCPU: 500, MemMiB: 512, Tier: "a"}, {Priority: -100, MilliCPU: 100, MemMiB: 100, Tier: "a"}},
-				Pods: []Pod{{App: 0, Node: 0}, {App: 0, Node: 1}, {App: 1, Node: 0}, {App: 1, Node: 1}},
+				Apps:    []App{{Priority: 0, MilliCPU: 500, MemMiB: 512, Tier: "a"}, {Priority: -100, MilliCPU: 100, MemMiB: 100, Tier: "a"}},
+				Pods:    []Pod{{App: 0, Node: 0}, {App: 0, Node: 1}, {App: 1, Node: 0}, {App: 1, Node: 1}},
 				Pending: Pending{Priority: 0, MilliCPU: 600, MemMiB: 600, AntiApp: -1}, StartSeeds: seeds},
 			class: ClassFirstReason,
 		},
@@ -41,9 +41,9 @@ func TestKnownClasses(t *testing.T) {
 			// budget (minAvailable 1), node 2's has none.
 			name: "budget steers the node",
 			s: Snapshot{Nodes: []Node{{MilliCPU: 1000, MemMiB: 1024, MaxPods: 110}, {MilliCPU: 1000, MemMiB: 1024, MaxPods: 110}},
-				Apps: []App{{Priority: 0, MilliCPU: 1000, Tier: "a"}, {Priority: 0, MilliCPU: 1000, Tier: "b"}},
-				Pods: []Pod{{App: 0, Node: 0}, {App: 1, Node: 1}},
-				PDBs: []PDB{{App: 0, MinAvailable: &model.IntOrPercent{Value: 1}}},
+				Apps:    []App{{Priority: 0, MilliCPU: 1000, Tier: "a"}, {Priority: 0, MilliCPU: 1000, Tier: "b"}},
+				Pods:    []Pod{{App: 0, Node: 0}, {App: 1, Node: 1}},
+				PDBs:    []PDB{{App: 0, MinAvailable: &model.IntOrPercent{Value: 1}}},
 				Pending: Pending{Priority: 100, MilliCPU: 1000, AntiApp: -1}, StartSeeds: seeds},
 		},
 	} {

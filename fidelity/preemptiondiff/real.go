@@ -49,9 +49,9 @@ type Real struct {
 type noNominator struct{}
 
 func (noNominator) AddNominatedPod(klog.Logger, fwk.PodInfo, *fwk.NominatingInfo) {}
-func (noNominator) DeleteNominatedPodIfExists(*v1.Pod)                             {}
-func (noNominator) UpdateNominatedPod(klog.Logger, *v1.Pod, fwk.PodInfo)           {}
-func (noNominator) NominatedPodsForNode(string) []fwk.PodInfo                      { return nil }
+func (noNominator) DeleteNominatedPodIfExists(*v1.Pod)                            {}
+func (noNominator) UpdateNominatedPod(klog.Logger, *v1.Pod, fwk.PodInfo)          {}
+func (noNominator) NominatedPodsForNode(string) []fwk.PodInfo                     { return nil }
 
 // NewReal builds the framework, the plugin and the disruption controller.
 func NewReal() (*Real, error) {

@@ -15,4 +15,6 @@ func (r *Real) Framework() (framework.Framework, context.Context) { return r.fw,
 
 // SetSnapshot makes nodes and pods the cluster every plugin of the
 // framework sees, as Decide does for its question.
-func (r *Real) SetSnapshot(nodes []*v1.Node, pods []*v1.Pod) { r.lister.s = cache.NewSnapshot(pods, nodes) }
+func (r *Real) SetSnapshot(nodes []*v1.Node, pods []*v1.Pod) {
+	r.lister.s = cache.NewSnapshot(pods, nodes)
+}
