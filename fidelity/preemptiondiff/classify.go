@@ -10,15 +10,22 @@ const (
 	// lacks several resources. Counterfactual: every real status cut to
 	// its first reason.
 	ClassFirstReason = "first reason only"
+	// ClassBound: more than 4 096 orders of equal-priority victims on one
+	// node; the model stops at a bound (an Unknown verdict) rather than
+	// answer. Counterfactual: fewer identical-priority pods on a node.
+	ClassBound = "model bound (preemption victim orders)"
 )
 
 // Classes are the known classes, for reports.
-var Classes = []string{ClassFirstReason}
+var Classes = []string{ClassFirstReason, ClassBound}
 
 // classify returns the class whose counterfactual removes c's
 // disagreement, or "".
 func (c *Comparison) classify(s *Snapshot) string {
 	m, r := c.Model, c.Real
+	if m.Bound {
+		return ClassBound
+	}
 	if !m.Fits && !r.Fits && len(m.Branches) == 0 && m.Message != r.Message && m.Message == r.FirstReasons {
 		return ClassFirstReason
 	}
