@@ -89,7 +89,7 @@ func (s *Snapshot) ToAPI() *objects {
 		pdb := &policyv1.PodDisruptionBudget{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("pdb%d", i), Namespace: Namespace,
 			UID: types.UID(fmt.Sprintf("uid-pdb%d", i)), Generation: 1},
 			Spec: policyv1.PodDisruptionBudgetSpec{Selector: &metav1.LabelSelector{MatchLabels: b.MatchLabels},
-				MinAvailable: intOrString(b.MinAvailable), MaxUnavailable: intOrString(b.MaxUnavailable)}}
+				MinAvailable: IntOrString(b.MinAvailable), MaxUnavailable: IntOrString(b.MaxUnavailable)}}
 		if b.AlwaysAllow {
 			pdb.Spec.UnhealthyPodEvictionPolicy = ptr.To(policyv1.AlwaysAllow)
 		}
@@ -98,7 +98,9 @@ func (s *Snapshot) ToAPI() *objects {
 	return o
 }
 
-func intOrString(v *model.IntOrPercent) *intstr.IntOrString {
+// IntOrString is a budget's minAvailable or maxUnavailable as the API
+// writes it (nil stays nil).
+func IntOrString(v *model.IntOrPercent) *intstr.IntOrString {
 	if v == nil {
 		return nil
 	}

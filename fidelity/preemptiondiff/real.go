@@ -13,7 +13,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config"
@@ -199,7 +198,7 @@ func (s *Snapshot) toAPI(start []int) *apiObjects {
 		o.pdbs = append(o.pdbs, &policyv1.PodDisruptionBudget{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("pdb%d", i), Namespace: Namespace,
 			UID: types.UID(fmt.Sprintf("uid-pdb%d", i)), Generation: 1},
 			Spec: policyv1.PodDisruptionBudgetSpec{Selector: &metav1.LabelSelector{MatchLabels: sel},
-				MinAvailable: intOrString(d.MinAvailable), MaxUnavailable: intOrString(d.MaxUnavailable)}})
+				MinAvailable: deschedulerdiff.IntOrString(d.MinAvailable), MaxUnavailable: deschedulerdiff.IntOrString(d.MaxUnavailable)}})
 	}
 	return o
 }
@@ -231,16 +230,6 @@ func newPod(name, app string, priority int32, milliCPU, memMiB int64) *v1.Pod {
 			Effect: v1.TaintEffectNoExecute, TolerationSeconds: ptr.To(int64(300))})
 	}
 	return pod
-}
-
-func intOrString(v *model.IntOrPercent) *intstr.IntOrString {
-	if v == nil {
-		return nil
-	}
-	if v.Percent {
-		return ptr.To(intstr.FromString(fmt.Sprintf("%d%%", v.Value)))
-	}
-	return ptr.To(intstr.FromInt32(int32(v.Value)))
 }
 
 // Preempt asks the real plugin, once per start-time seed.
