@@ -129,19 +129,25 @@ func (c *cycle) nodesBelowIdealAvg(sc spreadConstraint, ds []domain, sum int) []
 
 // evictionKey is a domain pod's place in the eviction order: pods that
 // fit on a below-average node before those that do not, pods without
-// nodeSelector or node affinity before those with (upstream's sortDomains
-// and its stable re-sort, which evict from the back). Pod priority is not
-// modelled. Pods with equal keys are tied: upstream takes them in listing
+// nodeSelector or node affinity before those with, then higher priority
+// before lower (upstream's sortDomains and its stable re-sort, which
+// evict from the back: sortDomains' comparator !comparePodsByPriority
+// puts lower priorities in front, so the back, evicted first, holds the
+// highest). Pods with equal keys are tied: upstream takes them in listing
 // (informer) order, which the model does not know.
 type evictionKey struct {
 	noFit, pinned bool
+	priority      int32
 }
 
 func (x evictionKey) before(y evictionKey) bool {
 	if x.noFit != y.noFit {
 		return !x.noFit
 	}
-	return x.pinned != y.pinned && !x.pinned
+	if x.pinned != y.pinned {
+		return !x.pinned
+	}
+	return x.priority > y.priority
 }
 
 // takeForEviction returns the move pods of a domain that go first and the
@@ -157,8 +163,9 @@ func (c *cycle) takeForEviction(pods []int, below []int, move int) (taken, kept 
 	for i, pod := range pods {
 		t := &c.u.Templates[c.s.Pods[pod].Template]
 		es[i] = entry{key: evictionKey{
-			noFit:  !c.fitsAnyOtherNode(pod, below),
-			pinned: len(t.NodeSelector) > 0 || len(t.Required) > 0 || len(t.Preferred) > 0,
+			noFit:    !c.fitsAnyOtherNode(pod, below),
+			pinned:   len(t.NodeSelector) > 0 || len(t.Required) > 0 || len(t.Preferred) > 0,
+			priority: t.Priority,
 		}, pod: pod}
 	}
 	sort.SliceStable(es, func(a, b int) bool {

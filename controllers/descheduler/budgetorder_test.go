@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/kivi-go/kivi/kivitest/script/build"
@@ -185,7 +186,9 @@ func dupOrders(t *testing.T, u *model.Universe, s *model.State, f func(*model.St
 
 // TestNodeUtilizationBudgetsMatchEveryOrder is TestWalkOutcomesMatchEveryOrder
 // under budgets: upstream skips a pod the Eviction API refuses, without
-// charging the headroom or the node's limit, and walks on.
+// charging the headroom or the node's limit, and walks on. Templates
+// carry random priorities, so a node's pods fall into up to four
+// (priority, QoS) classes and a budget may span several of them.
 func TestNodeUtilizationBudgetsMatchEveryOrder(t *testing.T) {
 	r := rand.New(rand.NewPCG(17, 19))
 	refusedSome := 0
@@ -221,9 +224,9 @@ func randomNUClusterWithBudgets(r *rand.Rand, low bool) (*model.Universe, *model
 	}
 	sizes := []int64{0, 200, 300, 500}
 	var deps []int
-	for k := range 3 {
+	for k := range 4 {
 		tb := build.Template(fmt.Sprintf("t%d", k)).Requests(sizes[r.IntN(len(sizes))], sizes[r.IntN(len(sizes))]).
-			Label("app", fmt.Sprintf("d%d", k))
+			Label("app", fmt.Sprintf("d%d", k)).Priority(int32(10 * r.IntN(3)))
 		if k < 2 {
 			tb.Label("tier", "web")
 		}
@@ -284,8 +287,8 @@ func nuOrdersWithBudgets(u *model.Universe, s *model.State, refused *bool) []*mo
 			}
 			nu := rest[i]
 			others := slices.Delete(slices.Clone(rest), i, i+1)
-			pods, split := w.eligible(&nu)
-			for _, order := range classOrders(pods, split) {
+			pods, class := w.eligible(&nu)
+			for _, order := range classOrders(pods, class) {
 				next := st.Clone()
 				a, used := avail, nu.used
 				evicted := 0
@@ -405,5 +408,60 @@ func TestNodeTaintsBudgetsMatchEveryOrder(t *testing.T) {
 	t.Logf("%d of 200 clusters have more than one outcome", contested)
 	if contested < 20 {
 		t.Fatalf("only %d of 200 clusters have more than one outcome", contested)
+	}
+}
+
+// TestNodeUtilizationBudgetAcrossPriorityClasses: a budget over two
+// priority classes is used up by the lower one, so the node-utilisation
+// walk sees the middle class refused and goes on to the highest, where
+// either of two pods may go first. Both sets are upstream's, and the
+// cycle must branch to both.
+func TestNodeUtilizationBudgetAcrossPriorityClasses(t *testing.T) {
+	b := build.New()
+	b.AddNodes(1, nuNode("n1", 2000, 2000, 8))
+	b.AddNodes(1, nuNode("n2", 2000, 2000, 8))
+	var deps []int
+	for k, tc := range []struct {
+		cpu      int64
+		priority int32
+	}{{300, 0}, {300, 10}, {300, 20}, {500, 20}} {
+		tb := build.Template(fmt.Sprintf("t%d", k)).Requests(tc.cpu, tc.cpu).Label("app", fmt.Sprintf("d%d", k)).Priority(tc.priority)
+		if k < 2 {
+			tb.Label("tier", "web")
+		}
+		deps = append(deps, b.AddDeployment(fmt.Sprintf("d%d", k), b.AddTemplate(tb), 0))
+	}
+	for _, d := range deps {
+		b.RunPod(d, 0)
+	}
+	b.U.PDBs = append(b.U.PDBs, model.PodDisruptionBudget{Name: "web",
+		Selector:       &model.Selector{MatchLabels: map[string]string{"tier": "web"}},
+		MaxUnavailable: &model.IntOrPercent{Value: 1}})
+	b.U.Descheduler = policy(lnuProfile(thr(10, -1, -1), thr(30, -1, -1)))
+	u, s := b.MustBuild()
+	for d := range deps {
+		s.Deps[d].Replicas = 1
+	}
+	s.DeschedulerPending = true
+	got := map[string]bool{}
+	for _, o := range outcomes(t, u, s) {
+		got[kinds(s, o)] = true
+	}
+	want := map[string]bool{}
+	refused := false
+	for _, st := range nuOrdersWithBudgets(u, s, &refused) {
+		want[evictedKinds(s, st)] = true
+	}
+	if !refused || len(want) != 2 {
+		t.Fatalf("the cluster no longer has a refusal and two outcomes: refused %t, %v", refused, sortedKeys(want))
+	}
+	if fmt.Sprint(sortedKeys(got)) != fmt.Sprint(sortedKeys(want)) {
+		t.Fatalf("cycle outcomes %v, every upstream order %v\n%s", sortedKeys(got), sortedKeys(want), Explain(u, s))
+	}
+	// Every order tries the middle class's pod (pod#2) and sees it
+	// refused: the trace says so.
+	_, lines, _ := runCycle(t, u, s)
+	if !slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, "Error evicting pod pod#2") }) {
+		t.Fatalf("no refused eviction of pod#2 in the trace:\n%s", strings.Join(lines, "\n"))
 	}
 }

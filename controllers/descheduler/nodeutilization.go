@@ -223,10 +223,13 @@ func headroom(dest []nodeUsage) resources {
 
 // eligible lists the pods of source node nu the walk would try to evict,
 // in upstream's order: removable (the plugin's filter), tolerating a
-// destination's taints, passing PreEvictionFilter; BestEffort pods first
-// (SortPodsBasedOnPriorityLowToHigh without priorities; Burstable and
-// Guaranteed are one class, limits not being modelled), then by slot.
-func (w *walk) eligible(nu *nodeUsage) (pods []int, firstOfClass1 int) {
+// destination's taints, passing PreEvictionFilter; sorted by priority,
+// lowest first, then QoS class, BestEffort first
+// (SortPodsBasedOnPriorityLowToHigh; Burstable and Guaranteed are one
+// class, limits not being modelled), then by slot. class[i] is the rank
+// of pods[i]'s (priority, QoS) class, non-decreasing: upstream's order
+// within a class is its listing order.
+func (w *walk) eligible(nu *nodeUsage) (pods []int, class []int) {
 	c := w.c
 	for pod := range c.s.Pods {
 		if c.s.Pods[pod].NodeOf() != nu.node || !w.filter(pod) || !c.toleratesDestinations(pod, w.dest) || !c.preEvictionFilter(w.p, pod) {
@@ -234,15 +237,25 @@ func (w *walk) eligible(nu *nodeUsage) (pods []int, firstOfClass1 int) {
 		}
 		pods = append(pods, pod)
 	}
-	sort.SliceStable(pods, func(a, b int) bool { return c.bestEffort(pods[a]) && !c.bestEffort(pods[b]) })
-	firstOfClass1 = len(pods)
-	for i, pod := range pods {
-		if !c.bestEffort(pod) {
-			firstOfClass1 = i
-			break
+	key := func(pod int) (int32, bool) { return c.u.PodPriority(c.s, pod), !c.bestEffort(pod) }
+	sort.SliceStable(pods, func(a, b int) bool {
+		pa, qa := key(pods[a])
+		pb, qb := key(pods[b])
+		if pa != pb {
+			return pa < pb
+		}
+		return !qa && qb
+	})
+	class = make([]int, len(pods))
+	for i := 1; i < len(pods); i++ {
+		pa, qa := key(pods[i-1])
+		pb, qb := key(pods[i])
+		class[i] = class[i-1]
+		if pa != pb || qa != qb {
+			class[i]++
 		}
 	}
-	return pods, firstOfClass1
+	return pods, class
 }
 
 // capFor is how many pods node n may still lose: the plugin's node limit
@@ -273,23 +286,25 @@ func (w *walk) capFor(n int) int {
 // which of them go, and the bookkeeping of the headroom, the limits and
 // the disruption budgets.
 //
-// Upstream walks the eligible pods in listing order within a class,
-// skips a pod whose eviction the Eviction API refuses (uncharged), and
-// stops at the first eviction after which cont fails; which pods go
-// depends on that order, which the model does not know. The set that
-// goes is a choice over every set some order reaches, counted by how
-// many of each group of identical pods go (model.IdenticalGroups; the
-// lowest slots of a group go). Since evicting more never makes cont true
-// again (usage and headroom only shrink) and a budget only runs out, a
-// set S is reached exactly when no budget lets through fewer of S than
-// draw on it, every pod of a class before S's last that S leaves out is
-// refused there (several budgets, or a budget S's pods of that class use
-// up), cont holds with one pod of S's last class put back, and the walk
-// ends after S: cont fails, a limit is reached, or every eligible pod
-// left is refused. Choice 0 is the walk in slot order.
+// Upstream walks the eligible pods class by class (priority, then QoS:
+// eligible) and in listing order within a class, skips a pod whose
+// eviction the Eviction API refuses (uncharged), and stops at the first
+// eviction after which cont fails; which pods go depends on that order,
+// which the model does not know. The set that goes is a choice over
+// every set some order reaches, counted by how many of each group of
+// identical pods go (model.IdenticalGroups; the lowest slots of a group
+// go). Since evicting more never makes cont true again (usage and
+// headroom only shrink) and a budget only runs out, a set S is reached
+// exactly when no budget lets through fewer of S than draw on it, every
+// pod of a class before S's last that S leaves out is refused there
+// (several budgets, or a budget that S's pods of that class and the
+// classes before use up), cont holds with one pod of S's last class put
+// back, and the walk ends after S: cont fails, a limit is reached, or
+// every eligible pod left is refused. Choice 0 is the walk in slot
+// order.
 func (w *walk) source(nu *nodeUsage) {
 	c := w.c
-	pods, split := w.eligible(nu)
+	pods, class := w.eligible(nu)
 	limit := w.capFor(nu.node)
 	if len(pods) == 0 {
 		c.note("      node %s: no pod to evict\n", c.nodeName(nu.node))
@@ -306,7 +321,7 @@ func (w *walk) source(nu *nodeUsage) {
 	greedy := w.greedy(nu, pods, limit)
 	chosen := greedy
 	if c.u.Options.TieBreak != model.LowestIndex {
-		sets := w.reachable(nu, pods, split, limit)
+		sets := w.reachable(nu, pods, class, limit)
 		// Choice 0 is the slot-order walk.
 		for i, s := range sets {
 			if sameSet(s, greedy) {
@@ -318,7 +333,7 @@ func (w *walk) source(nu *nodeUsage) {
 			chosen = sets[c.tx.Choose(len(sets))]
 		}
 	}
-	refused := w.refusedAlong(nu, pods, split, chosen, limit)
+	refused := w.refusedAlong(nu, pods, class, chosen, limit)
 	byOwner := func(a, b int) int {
 		if oa, ob := c.s.Pods[a].Owner, c.s.Pods[b].Owner; oa != ob {
 			return int(oa) - int(ob)
@@ -381,19 +396,27 @@ func (w *walk) greedy(nu *nodeUsage, pods []int, limit int) []int {
 }
 
 // reachable lists every set of eligible pods some walk order evicts
-// (source), each in group order, identical pods counted by group.
-func (w *walk) reachable(nu *nodeUsage, pods []int, split, limit int) [][]int {
+// (source), each in group order, identical pods counted by group. class
+// is eligible's rank of each pod's (priority, QoS) class.
+func (w *walk) reachable(nu *nodeUsage, pods []int, class []int, limit int) [][]int {
 	c := w.c
 	var groups [][]int
-	var class []int // class of each group: 0 BestEffort, 1 the others
-	for cl, part := range [][]int{pods[:split], pods[split:]} {
-		for _, g := range model.IdenticalGroups(c.s, part) {
-			groups = append(groups, g)
-			class = append(class, cl)
+	var gclass []int // class of each group
+	size := make([]int, 0, len(pods))
+	for start := 0; start < len(pods); {
+		end := start
+		for end < len(pods) && class[end] == class[start] {
+			end++
 		}
+		for _, g := range model.IdenticalGroups(c.s, pods[start:end]) {
+			groups = append(groups, g)
+			gclass = append(gclass, class[start])
+		}
+		size = append(size, end-start)
+		start = end
 	}
-	class0 := split
 	take := make([]int, len(groups))
+	taken := make([]int, len(size))
 	var out [][]int
 	var rec func(g int)
 	rec = func(g int) {
@@ -404,17 +427,16 @@ func (w *walk) reachable(nu *nodeUsage, pods []int, split, limit int) [][]int {
 			}
 			return
 		}
-		n, n0, maxClass := 0, 0, -1
+		n, maxClass := 0, -1
+		clear(taken)
 		var sum resources
 		for i, k := range take {
 			if k == 0 {
 				continue
 			}
 			n += k
-			if class[i] == 0 {
-				n0 += k
-			}
-			maxClass = max(maxClass, class[i])
+			taken[gclass[i]] += k
+			maxClass = max(maxClass, gclass[i])
 			req := c.podRequests(groups[i][0])
 			for r := range nRes {
 				sum[r] += int64(k) * req[r]
@@ -441,26 +463,30 @@ func (w *walk) reachable(nu *nodeUsage, pods []int, split, limit int) [][]int {
 				return
 			}
 		}
-		// refusedLeftOut: every pod of the groups in class cl (-1: all)
-		// that S leaves out is refused once S's pods of that class are
-		// through.
+		// refusedLeftOut: every pod of the classes up to cl that S leaves
+		// out is refused once S's pods of those classes are through (an
+		// order puts the pods S leaves out of a class after its pods in
+		// S; a budget only runs out as more draw on it).
 		refusedLeftOut := func(cl int) bool {
 			var part []int
 			for i, k := range take {
-				if cl < 0 || class[i] == cl {
+				if gclass[i] <= cl {
 					part = append(part, groups[i][:k]...)
 				}
 			}
 			through := w.drawnBy(part)
 			for i, k := range take {
-				if k < len(groups[i]) && (cl < 0 || class[i] == cl) && !w.refusedWith(groups[i][0], through) {
+				if k < len(groups[i]) && gclass[i] <= cl && !w.refusedWith(groups[i][0], through) {
 					return false
 				}
 			}
 			return true
 		}
-		if maxClass == 1 && n0 < class0 && !refusedLeftOut(0) {
-			return
+		// Every pod of a class before S's last is evicted or refused.
+		for cl := range maxClass {
+			if taken[cl] < size[cl] && !refusedLeftOut(cl) {
+				return
+			}
 		}
 		used, avail := nu.used, w.avail
 		for r := range nRes {
@@ -469,7 +495,7 @@ func (w *walk) reachable(nu *nodeUsage, pods []int, split, limit int) [][]int {
 		}
 		// The walk ends after S: cont fails, the limit is reached, or
 		// every pod left is refused.
-		if w.cont(nu, used, avail) && (limit < 0 || n < limit) && !refusedLeftOut(-1) {
+		if w.cont(nu, used, avail) && (limit < 0 || n < limit) && !refusedLeftOut(len(size)-1) {
 			return
 		}
 		if n == 0 {
@@ -480,7 +506,7 @@ func (w *walk) reachable(nu *nodeUsage, pods []int, split, limit int) [][]int {
 		// still true before it.
 		last := false
 		for i, k := range take {
-			if k == 0 || class[i] != maxClass {
+			if k == 0 || gclass[i] != maxClass {
 				continue
 			}
 			req := c.podRequests(groups[i][0])

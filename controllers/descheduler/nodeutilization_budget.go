@@ -66,17 +66,21 @@ func (w *walk) drawnBy(set []int) []int {
 }
 
 // refusedAlong lists the eligible pods outside the evicted set that
-// every walk order ending in set tries and sees refused: with pods of the
-// second class in set, the first class's pods left out (they all come
-// before); and when the walk ran out of pods rather than stopping (the
-// condition still holds and no limit was reached), every pod left out.
-// They are written as refused evictions after the set's.
-func (w *walk) refusedAlong(nu *nodeUsage, pods []int, split int, set []int, limit int) []int {
+// every walk order ending in set tries and sees refused: the pods left
+// out of a class before set's last class (eligible's class ranks; they
+// all come before); and when the walk ran out of pods rather than
+// stopping (the condition still holds and no limit was reached), every
+// pod left out. They are written as refused evictions after the set's.
+func (w *walk) refusedAlong(nu *nodeUsage, pods []int, class []int, set []int, limit int) []int {
 	in := make(map[int]bool, len(set))
-	secondClass := false
 	for _, pod := range set {
 		in[pod] = true
-		secondClass = secondClass || !w.c.bestEffort(pod)
+	}
+	lastClass := -1
+	for i, pod := range pods {
+		if in[pod] {
+			lastClass = max(lastClass, class[i])
+		}
 	}
 	used, avail := nu.used, w.avail
 	for _, pod := range set {
@@ -89,7 +93,7 @@ func (w *walk) refusedAlong(nu *nodeUsage, pods []int, split int, set []int, lim
 	ranOut := w.cont(nu, used, avail) && (limit < 0 || len(set) < limit)
 	var out []int
 	for i, pod := range pods {
-		if !in[pod] && (ranOut || secondClass && i < split) {
+		if !in[pod] && (ranOut || class[i] < lastClass) {
 			out = append(out, pod)
 		}
 	}

@@ -65,7 +65,8 @@ func randomNUCluster(r *rand.Rand, low bool) (*model.Universe, *model.State) {
 	sizes := []int64{0, 200, 300, 500}
 	var deps []int
 	for k := range 3 {
-		tb := build.Template(fmt.Sprintf("t%d", k)).Requests(sizes[r.IntN(len(sizes))], sizes[r.IntN(len(sizes))])
+		tb := build.Template(fmt.Sprintf("t%d", k)).Requests(sizes[r.IntN(len(sizes))], sizes[r.IntN(len(sizes))]).
+			Priority(int32(10 * r.IntN(2)))
 		deps = append(deps, b.AddDeployment(fmt.Sprintf("d%d", k), b.AddTemplate(tb), 0))
 	}
 	for range 3 + r.IntN(6) {
@@ -113,8 +114,8 @@ func bruteForce(u *model.Universe, s *model.State) [][]int {
 			}
 			nu := rest[i]
 			others := slices.Delete(slices.Clone(rest), i, i+1)
-			pods, split := w.eligible(&nu)
-			for _, order := range classOrders(pods, split) {
+			pods, class := w.eligible(&nu)
+			for _, order := range classOrders(pods, class) {
 				a := avail
 				used := nu.used
 				var ev []int
@@ -142,14 +143,22 @@ func bruteForce(u *model.Universe, s *model.State) [][]int {
 	return out
 }
 
-// classOrders lists every order of pods that keeps pods[:split] before
-// the rest.
-func classOrders(pods []int, split int) [][]int {
-	var out [][]int
-	for _, a := range perms(pods[:split]) {
-		for _, b := range perms(pods[split:]) {
-			out = append(out, append(slices.Clone(a), b...))
+// classOrders lists every order of pods that keeps each class (a run of
+// equal class ranks) before the next.
+func classOrders(pods []int, class []int) [][]int {
+	out := [][]int{nil}
+	for start := 0; start < len(pods); {
+		end := start
+		for end < len(pods) && class[end] == class[start] {
+			end++
 		}
+		var next [][]int
+		for _, a := range out {
+			for _, b := range perms(pods[start:end]) {
+				next = append(next, append(slices.Clone(a), b...))
+			}
+		}
+		out, start = next, end
 	}
 	return out
 }

@@ -32,11 +32,12 @@ func (podAntiAffinity) Name() string { return model.RemovePodsViolatingInterPodA
 
 // Deschedule walks the cycle's nodes in index order unless a disruption
 // budget makes the order matter (budgetorder.go). Upstream sorts a
-// node's pods by priority (not modelled) and then QoS class, BestEffort
-// first, and keeps the listing order among equals, which the model does
-// not know. Which pod of a class goes first matters only when pods
-// conflict with each other: then the plugin branches over it (identical
-// pods are one choice; choice 0 is the lowest slot). When every violating
+// node's pods by priority, lowest first, and then QoS class, BestEffort
+// first (SortPodsBasedOnPriorityLowToHigh), and keeps the listing order
+// among equals, which the model does not know. Which pod of a class goes
+// first matters only when pods conflict with each other: then the plugin
+// branches over it (identical pods are one choice; choice 0 is the
+// lowest slot). When every violating
 // pod conflicts with a pod that stays anyway, all of them go whatever the
 // order, and they are taken in slot order. A node whose eviction limit is
 // reached is left for the next one; the total limit ends the plugin.
@@ -67,16 +68,49 @@ func (a podAntiAffinity) Deschedule(c *cycle, p *model.DeschedulerProfile) {
 	})
 }
 
-// node processes node n's listed pods, BestEffort ones first; it returns
-// totalLimit when the plugin must stop.
+// podClass is a pod's place in SortPodsBasedOnPriorityLowToHigh: its
+// priority, then its QoS class (BestEffort before the others).
+type podClass struct {
+	priority int32
+	other    bool // not BestEffort
+}
+
+func (a podClass) less(b podClass) bool {
+	if a.priority != b.priority {
+		return a.priority < b.priority
+	}
+	return !a.other && b.other
+}
+
+func classOf(c *cycle, pod int) podClass {
+	return podClass{priority: c.u.PodPriority(c.s, pod), other: !isBestEffort(c.u, &c.s.Pods[pod])}
+}
+
+// node processes node n's listed pods class by class (podClass order);
+// it returns totalLimit when the plugin must stop.
 func (a podAntiAffinity) node(c *cycle, p *model.DeschedulerProfile, n int, listed []bool, out *[]violation) evictOutcome {
 	done := make([]bool, len(c.s.Pods))
-	for _, bestEffort := range []bool{true, false} {
+	var classes []podClass
+	for pod := range c.s.Pods {
+		if listed[pod] && c.s.Pods[pod].NodeOf() == n && !slices.Contains(classes, classOf(c, pod)) {
+			classes = append(classes, classOf(c, pod))
+		}
+	}
+	slices.SortFunc(classes, func(a, b podClass) int {
+		switch {
+		case a.less(b):
+			return -1
+		case b.less(a):
+			return 1
+		}
+		return 0
+	})
+	for _, class := range classes {
 		for {
 			var cands []int
 			for pod := range c.s.Pods {
 				ps := &c.s.Pods[pod]
-				if !listed[pod] || done[pod] || ps.NodeOf() != n || isBestEffort(c.u, ps) != bestEffort {
+				if !listed[pod] || done[pod] || ps.NodeOf() != n || classOf(c, pod) != class {
 					continue
 				}
 				if _, ok := a.conflict(c, pod, listed); ok && c.filter(p, pod) && c.preEvictionFilter(p, pod) {

@@ -56,23 +56,6 @@ var Classes = []Class{{
 		return c
 	},
 }, {
-	// Upstream sorts a node's (or a domain's) evictable pods by priority
-	// before QoS; the model has no priority. Only system-critical pods
-	// have a priority other than 0 here, and they are evictable only
-	// with evictSystemCriticalPods. Counterfactual: no pod critical (with
-	// evictSystemCriticalPods the DefaultEvictor treats both alike).
-	Name: "pod priority not modelled",
-	Applies: func(s *Snapshot) bool {
-		return s.Profile.EvictSystemCriticalPods && slices.ContainsFunc(s.Deps, func(d Dep) bool { return d.Critical })
-	},
-	Without: func(s *Snapshot) *Snapshot {
-		c := s.clone()
-		for i := range c.Deps {
-			c.Deps[i].Critical = false
-		}
-		return c
-	},
-}, {
 	// RemoveDuplicates and the topology plugin evict their candidates in
 	// map order upstream (owners, nodes, the candidate set). Under a
 	// budget the model branches over that order where it matters; under

@@ -29,11 +29,12 @@ func TestKnownClasses(t *testing.T) {
 		s    Snapshot
 		want string
 	}{{
-		// n1 is above its cpu target with a critical BestEffort pod and
-		// a 600m pod. The model walks BestEffort pods first and evicts
-		// both; upstream walks the priority-0 pod first, after which n1
-		// is below target.
-		name: "pod priority not modelled",
+		// Fixed model divergence: n1 is above its cpu target with a
+		// critical BestEffort pod and a 600m pod. The model walked
+		// BestEffort pods first and evicted both; upstream, and now the
+		// model, walk the priority-0 pod first, after which n1 is below
+		// target.
+		name: "pod order by priority before QoS",
 		s: Snapshot{Plugin: LowNodeUtilization, Nodes: []Node{node, node},
 			Deps: []Dep{{Tier: "a", Critical: true, Replicas: 1}, {Tier: "a", MilliCPU: 600, Replicas: 1}},
 			Pods: []Pod{{Dep: 0, Node: 0, Running: true}, {Dep: 1, Node: 0, Running: true}},
@@ -42,7 +43,7 @@ func TestKnownClasses(t *testing.T) {
 				p.EvictSystemCriticalPods = true
 				return p
 			}()},
-		want: "pod priority not modelled",
+		want: "",
 	}, {
 		// Two ReplicaSets stacked three pods each on n1; each would lose
 		// one, but the total limit allows one eviction. The model evicts

@@ -35,7 +35,8 @@ func (s *Snapshot) ToModel() (*model.Universe, *model.State, error) {
 	for i, d := range s.Deps {
 		tb := build.Template(depName(i)).Requests(d.MilliCPU, d.MemMiB).Label(appLabel, depName(i)).Label(tierKey, d.Tier)
 		if d.Critical {
-			tb.Critical()
+			// system-cluster-critical, as the real pod's priority.
+			tb.Priority(systemCriticalPriority)
 		}
 		if d.ZoneSelector != "" {
 			tb.NodeSelector(ZoneKey, d.ZoneSelector)
