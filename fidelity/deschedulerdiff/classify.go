@@ -37,9 +37,10 @@ var Classes = []Class{{
 	// utilisation minus and plus the arguments. Upstream sums the
 	// percentages in map order, the model in node index order; when a
 	// node's utilisation lies exactly on a threshold, the last bit of the
-	// float64 sum decides its class. Counterfactual: every argument
-	// raised by 10⁻⁶ % on both sides, so that no utilisation lies on a
-	// threshold.
+	// float64 sum decides its class; when a node's capacity capped at
+	// the target threshold lies on an integer, it decides the capped
+	// capacity (truncated). Counterfactual: every argument raised by
+	// 10⁻⁶ % on both sides, so that no utilisation lies on a threshold.
 	Name:    "float64 sum order of the deviation average",
 	Applies: deviationTie,
 	Without: func(s *Snapshot) *Snapshot {
@@ -125,7 +126,8 @@ func Judge(ctx context.Context, d *Disruption, s *Snapshot, orders []Order) (Ver
 
 // deviationTie reports whether LowNodeUtilization with
 // useDeviationThresholds has a node whose utilisation is within 10⁻⁹ %
-// of a threshold.
+// of a threshold, or whose capacity at the target threshold is within
+// 10⁻⁹ of an integer.
 func deviationTie(s *Snapshot) bool {
 	if s.Plugin != LowNodeUtilization || !s.Profile.LowNodeUtilization.UseDeviationThresholds {
 		return false
@@ -158,11 +160,17 @@ func deviationTie(s *Snapshot) bool {
 			avg += pcts[i][r]
 		}
 		avg /= float64(len(pcts))
-		for i := range pcts {
+		for i, n := range s.Nodes {
 			for _, th := range []float64{avg - lo, avg + hi} {
 				if math.Abs(pcts[i][r]-th) < 1e-9 {
 					return true
 				}
+			}
+			// capNodeCapacitiesToThreshold truncates the target's share
+			// of the capacity: on an integer, the last bit decides it.
+			capacity := [model.NumResources]int64{n.MilliCPU, n.MemMiB, int64(n.MaxPods)}[r]
+			if v := (avg + hi) * 0.01 * float64(capacity); math.Abs(v-math.Round(v)) < 1e-9 {
+				return true
 			}
 		}
 	}

@@ -76,6 +76,27 @@ func TestKnownClasses(t *testing.T) {
 			}()},
 		want: "float64 sum order of the deviation average",
 	}, {
+		// Pod shares 1.81, 7.27, 0.90 and 0.90 % of 110 pods: the
+		// average target share of a node's 110 pods is 3 up to the last
+		// bit, which the order of the float64 sum decides, and
+		// capNodeCapacitiesToThreshold truncates it to 2 or 3, so the
+		// idle nodes take one or two pods each.
+		name: "float64 sum order of the deviation average (capacity cap)",
+		s: Snapshot{Plugin: LowNodeUtilization,
+			Nodes: []Node{{MilliCPU: 2000, MemMiB: 2048, MaxPods: 110, Cordoned: true}, {MilliCPU: 2000, MemMiB: 2048, MaxPods: 110},
+				{MilliCPU: 2000, MemMiB: 2048, MaxPods: 110}, {MilliCPU: 2000, MemMiB: 2048, MaxPods: 110}},
+			Deps: []Dep{{Tier: "b", MilliCPU: 100, MemMiB: 64, Replicas: 12}},
+			Pods: []Pod{{Dep: 0, Node: 0, Running: true}, {Dep: 0, Node: 0, Running: true},
+				{Dep: 0, Node: 1, Running: true}, {Dep: 0, Node: 1, Running: true}, {Dep: 0, Node: 1, Running: true}, {Dep: 0, Node: 1, Running: true},
+				{Dep: 0, Node: 1, Running: true}, {Dep: 0, Node: 1, Running: true}, {Dep: 0, Node: 1, Running: true}, {Dep: 0, Node: 1, Running: true},
+				{Dep: 0, Node: 2, Running: true}, {Dep: 0, Node: 3, Running: true}},
+			Profile: func() model.DeschedulerProfile {
+				p := lnu(th(model.ResourcePods, 0), th(model.ResourcePods, 0))
+				p.LowNodeUtilization.UseDeviationThresholds = true
+				return p
+			}()},
+		want: "float64 sum order of the deviation average",
+	}, {
 		// Fixed model bug: n1 is overcommitted (three 384Mi pods on
 		// 1024Mi); the BestEffort pod moved there by the hostname
 		// constraint requests no memory, so NodeFit does not compare
