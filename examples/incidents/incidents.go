@@ -92,6 +92,8 @@ func List() []Incident {
 			"a PodDisruptionBudget with minAvailable = replicas refuses every eviction: kubectl drain waits for ever, the node upgrade stalls", "kubectl drain against a PodDisruptionBudget (Eviction API)", "valid_end_state"},
 		{"drain-takes-app-down", "https://github.com/kubernetes/kubernetes/issues/31487",
 			"draining nodes one at a time without a PodDisruptionBudget evicts both replicas of a deployment: 0 replicas", "kubectl drain without a PodDisruptionBudget", "replica_num_always_meet_exp"},
+		{"preemption-ignores-pdb", "https://github.com/kubernetes/kubernetes/issues/91492",
+			"a higher-priority pod preempts a replica its PodDisruptionBudget protects: budgets only steer preemption", "scheduler (DefaultPreemption) against a PodDisruptionBudget", "replica_num_always_meet_exp"},
 	}
 }
 

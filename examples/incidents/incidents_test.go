@@ -291,6 +291,15 @@ var traceChecks = map[string]func(t *testing.T, lines, loop []string){
 		}
 		wantLast(t, lines, "fewer replicas than expected: 0, expected 1")
 	},
+	// "Preemption can easily violate PDBs": the batch pod fits nowhere,
+	// every candidate node's victims include a web replica its budget
+	// protects, and the scheduler preempts one anyway.
+	"preemption-ignores-pdb": func(t *testing.T, lines, _ []string) {
+		if len(matching(lines, `\[kube-scheduler\] Pod batch-1 cannot be scheduled yet: .* preempts web-\d`)) != 1 {
+			t.Errorf("want batch-1 to preempt a web replica")
+		}
+		wantLast(t, lines, "fewer replicas than expected: 1, expected 2")
+	},
 }
 
 func TestIncidents(t *testing.T) {
