@@ -58,15 +58,8 @@ func (e *engine[S]) replay(p tracePlan) (Trace[S], error) {
 	var tr Trace[S]
 	tr.LoopStart = p.loopStart
 	var root []byte
-	n := uint32(0)
-	e.sys.Initial(func(s S) {
-		if n == p.rootOrdinal {
-			root = e.sys.AppendEncoding(nil, s)
-		}
-		n++
-	})
-	if root == nil {
-		return tr, fmt.Errorf("%w: initial state %d of %d", ErrInvalidTrace, p.rootOrdinal, n)
+	if err := e.initialOf(p, func(s S) { root = e.sys.AppendEncoding(nil, s) }); err != nil {
+		return tr, err
 	}
 	if !e.storedAs(p.root, root) {
 		return tr, fmt.Errorf("%w: initial state %d does not match the stored state", ErrInvalidTrace, p.rootOrdinal)
@@ -110,18 +103,42 @@ func (e *engine[S]) replay(p tracePlan) (Trace[S], error) {
 		if chosen == nil {
 			return tr, fmt.Errorf("%w: step %d (successor %d of %d) does not reach the stored state", ErrInvalidTrace, i+1, h.ordinal, count)
 		}
-		next, err := e.sys.Decode(chosen.enc)
-		if err != nil {
-			return tr, fmt.Errorf("%w: %w", ErrDecode, err)
+		var err error
+		if cur, err = e.appendStep(&tr, cur, chosen, explainer); err != nil {
+			return tr, err
 		}
-		ts := TraceStep[S]{Step: chosen.step, State: next}
-		if explainer != nil {
-			ts.Lines = explainer.Explain(cur, ts.Step)
-		}
-		tr.Steps = append(tr.Steps, ts)
-		cur = next
 	}
 	return tr, nil
+}
+
+// initialOf calls f with the plan's initial state.
+func (e *engine[S]) initialOf(p tracePlan, f func(S)) error {
+	n := uint32(0)
+	e.sys.Initial(func(s S) {
+		if n == p.rootOrdinal {
+			f(s)
+		}
+		n++
+	})
+	if n <= p.rootOrdinal {
+		return fmt.Errorf("%w: initial state %d of %d", ErrInvalidTrace, p.rootOrdinal, n)
+	}
+	return nil
+}
+
+// appendStep appends the step to the chosen successor of cur to tr, with
+// its explanation, and returns that successor.
+func (e *engine[S]) appendStep(tr *Trace[S], cur S, chosen *candidate, explainer Explainer[S]) (S, error) {
+	next, err := e.sys.Decode(chosen.enc)
+	if err != nil {
+		return next, fmt.Errorf("%w: %w", ErrDecode, err)
+	}
+	ts := TraceStep[S]{Step: chosen.step, State: next}
+	if explainer != nil {
+		ts.Lines = explainer.Explain(cur, ts.Step)
+	}
+	tr.Steps = append(tr.Steps, ts)
+	return next, nil
 }
 
 // replayRepresentatives is replay for a run that explored
@@ -135,20 +152,14 @@ func (e *engine[S]) replay(p tracePlan) (Trace[S], error) {
 func (e *engine[S]) replayRepresentatives(p tracePlan) (Trace[S], error) {
 	var tr Trace[S]
 	tr.LoopStart = p.loopStart
-	var root []byte
-	var repKey, repEnc []byte
-	n := uint32(0)
-	e.sys.Initial(func(s S) {
-		if n == p.rootOrdinal {
-			root = e.sys.AppendEncoding(nil, s)
-			repKey, repEnc = e.repr.AppendRepresentative(nil, nil, s)
-		}
-		n++
-	})
-	if root == nil {
-		return tr, fmt.Errorf("%w: initial state %d of %d", ErrInvalidTrace, p.rootOrdinal, n)
+	var root, repKey, repEnc []byte
+	if err := e.initialOf(p, func(s S) {
+		root = e.sys.AppendEncoding(nil, s)
+		repKey, repEnc = e.repr.AppendRepresentative(nil, nil, s)
+	}); err != nil {
+		return tr, err
 	}
-	if match, keyed := e.visited.keyMatches(p.root, repKey); keyed && !match {
+	if !e.keyStoredAs(p.root, repKey) {
 		return tr, fmt.Errorf("%w: initial state %d does not match the stored state", ErrInvalidTrace, p.rootOrdinal)
 	}
 	cur, err := e.sys.Decode(root)
@@ -176,7 +187,7 @@ func (e *engine[S]) replayRepresentatives(p tracePlan) (Trace[S], error) {
 		if key == nil || (h.wantMarks && marks != h.marks) {
 			return tr, fmt.Errorf("%w: step %d: the representative has no successor %d of %d with the recorded marks", ErrInvalidTrace, i+1, h.ordinal, count)
 		}
-		if match, keyed := e.visited.keyMatches(h.dst, key); keyed && !match {
+		if !e.keyStoredAs(h.dst, key) {
 			return tr, fmt.Errorf("%w: step %d (successor %d of %d) does not reach the stored state", ErrInvalidTrace, i+1, h.ordinal, count)
 		}
 		var chosen *candidate
@@ -191,19 +202,13 @@ func (e *engine[S]) replayRepresentatives(p tracePlan) (Trace[S], error) {
 		if chosen == nil {
 			return tr, fmt.Errorf("%w: step %d: no successor of the concrete state has the representative's key", ErrInvalidTrace, i+1)
 		}
-		next, err := e.sys.Decode(chosen.enc)
-		if err != nil {
-			return tr, fmt.Errorf("%w: %w", ErrDecode, err)
-		}
+		var err error
 		if rep, err = e.repr.DecodeRepresentative(enc); err != nil {
 			return tr, fmt.Errorf("%w: %w", ErrDecode, err)
 		}
-		ts := TraceStep[S]{Step: chosen.step, State: next}
-		if explainer != nil {
-			ts.Lines = explainer.Explain(cur, ts.Step)
+		if cur, err = e.appendStep(&tr, cur, chosen, explainer); err != nil {
+			return tr, err
 		}
-		tr.Steps = append(tr.Steps, ts)
-		cur = next
 	}
 	return tr, nil
 }
@@ -219,6 +224,12 @@ func (e *engine[S]) storedAs(id stateID, enc []byte) bool {
 		}
 		key = e.sys.AppendEncoding(nil, e.canon.Canonical(s))
 	}
+	return e.keyStoredAs(id, key)
+}
+
+// keyStoredAs reports whether key is the stored state id's key; true
+// when the storage keeps no keys to compare.
+func (e *engine[S]) keyStoredAs(id stateID, key []byte) bool {
 	match, keyed := e.visited.keyMatches(id, key)
 	return match || !keyed
 }

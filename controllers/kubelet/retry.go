@@ -29,7 +29,7 @@ func retryWaitingPods(u *model.Universe, s *model.State) {
 	var buf [16]int
 	waiting := buf[:0]
 	for i := range s.Pods {
-		if p := &s.Pods[i]; p.Phase == model.Pending && p.Node == 0 && !slices.Contains(s.Queues[model.SchedulerQueue], uint8(i)) {
+		if p := &s.Pods[i]; p.Phase == model.Pending && p.Node == 0 {
 			waiting = append(waiting, i)
 		}
 	}
@@ -44,6 +44,6 @@ func retryWaitingPods(u *model.Universe, s *model.State) {
 		})
 	}
 	for _, i := range waiting {
-		s.Enqueue(model.SchedulerQueue, i)
+		s.Enqueue(model.SchedulerQueue, i) // not twice: Enqueue skips a queued pod
 	}
 }

@@ -142,6 +142,13 @@ func (c *Canonicalizer) AppendCanonical(dst []byte, s *model.State) []byte {
 	w := c.get()
 	defer c.put(w)
 	perm, podPerm, sortKQ, moved := c.plan(w, s)
+	return c.appendPlanned(w, dst, s, perm, podPerm, sortKQ, moved)
+}
+
+// appendPlanned appends the encoding of s's canonical form, given its
+// plan: s's own encoding when nothing moves, else that of the permuted
+// state laid out in w's scratch state.
+func (c *Canonicalizer) appendPlanned(w *scratch, dst []byte, s *model.State, perm, podPerm []int, sortKQ, moved bool) []byte {
 	if !moved {
 		return s.AppendEncoding(c.u, dst)
 	}
@@ -167,15 +174,7 @@ func (c *Canonicalizer) AppendRepresentative(key, enc []byte, s *model.State) ([
 	w.orbits = orbits
 	perm, podPerm, sortKQ, moved := c.planOrbits(w, s, orbits)
 	at := len(key)
-	if !moved {
-		key = s.AppendEncoding(c.u, key)
-	} else {
-		t := &w.permuted
-		s.CopyToFrom(t, len(podPerm)) // the permutation writes those pods
-		permuteInto(t, c.layout, s, perm, podPerm)
-		c.sortQueues(t, sortKQ)
-		key = t.AppendEncoding(c.u, key)
-	}
+	key = c.appendPlanned(w, key, s, perm, podPerm, sortKQ, moved)
 	enc = append(enc, key[at:]...)
 	return key, append(enc, orbits...)
 }
