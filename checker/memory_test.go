@@ -213,7 +213,9 @@ func TestSwitchWhileStoringInitialStates(t *testing.T) {
 				once++
 			}
 		}
-		if once != st.Transitions {
+		// A worker whose expansion is under way when another one stops
+		// the run abandons it uncounted: at most one per worker.
+		if once < st.Transitions || once > st.Transitions+int64(workers-1) {
 			t.Fatalf("%d workers: %d states expanded, %d transitions", workers, once, st.Transitions)
 		}
 	}
