@@ -257,7 +257,11 @@ func TestStopUnwindsCostlyExpansion(t *testing.T) {
 	timeout := 100 * time.Millisecond
 	for _, strategy := range []checker.Strategy{checker.BFS, checker.DFS} {
 		n := 0
-		sys := counted{wide{Inits: 1, Fan: 3000, Distinct: 3000, PauseIn: "next", PauseAt: 10, Pause: sleepPast(timeout)}, &n}
+		// The expansion sees the interruption through the flag the timer's
+		// goroutine sets: the pause gives that goroutine a second to run,
+		// however loaded the machine.
+		pause := func() { time.Sleep(timeout + time.Second) }
+		sys := counted{wide{Inits: 1, Fan: 3000, Distinct: 3000, PauseIn: "next", PauseAt: 10, Pause: pause}, &n}
 		res, err := checker.Check(context.Background(), checker.System[uint32](sys), wideTrue,
 			checker.Options{Strategy: strategy, Timeout: timeout, Workers: 1})
 		if err != nil {
