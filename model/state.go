@@ -162,8 +162,9 @@ const (
 	// deployment finds no deployment object free.
 	BoundDeploymentObjects
 	// BoundPreemptionOrders: a preemption's dry run on one node would
-	// have to explore more orders of equal-priority victims than the
-	// scheduler explores (controllers/scheduler, preemption.go).
+	// take more steps than the scheduler allows to find every outcome of
+	// the orders of equal-priority victims (controllers/scheduler,
+	// preemption.go: maxReprieveStates).
 	BoundPreemptionOrders
 )
 

@@ -46,11 +46,6 @@ const (
 	neverPreemptReason = "not eligible due to preemptionPolicy=Never."
 )
 
-// maxReprieveOrders bounds the orders of equal-priority victims the dry
-// run explores on one node; past it the step fails with a model bound
-// rather than leave orders out.
-const maxReprieveOrders = 4096
-
 // preemptOutcome is the result of a PostFilter run.
 type preemptOutcome uint8
 
@@ -178,7 +173,7 @@ func (sch Scheduler) preempt(tx *model.Tx, s *model.State, p int) (out preemptOu
 // candidates runs the dry run on every potential node and returns the
 // victim sets pickOneNodeForPreemption may choose, in node order, or the
 // FitError message when there is none. bound reports that a node had
-// more reprieval orders than maxReprieveOrders.
+// more reprieval states than maxReprieveStates.
 func (pe *preemption) candidates() (sets []victimSet, msg string, bound bool) {
 	u, s := pe.u, pe.s
 	pr := defaultProfile()
@@ -200,7 +195,7 @@ func (pe *preemption) candidates() (sets []victimSet, msg string, bound bool) {
 	for _, n := range potential {
 		vs, reason, over := pe.selectVictims(n)
 		if over {
-			return nil, fmt.Sprintf("more than %d orders of equal-priority victims on node %s", maxReprieveOrders, u.Nodes[n].Name), true
+			return nil, fmt.Sprintf("more than %d reprieval states of potential victims on node %s", maxReprieveStates, u.Nodes[n].Name), true
 		}
 		if len(vs) == 0 {
 			reasons[reason]++
@@ -263,6 +258,12 @@ func fitError(nodes int, reasons map[string]int) string {
 // selectVictims is SelectVictimsOnNode on node n for every order of the
 // equal-priority victims: the distinct outcomes in the order found, or
 // none and the node's status reason.
+//
+// Identical pods (model.IdenticalPods) form a class: the filters cannot
+// tell its members apart, so an outcome depends on how many of each class
+// are reprieved, not which, and the search runs over counts per class
+// (reprieval) rather than over orders, whose number grows as a
+// multinomial in the pods of equal priority.
 func (pe *preemption) selectVictims(n int) (sets []victimSet, reason string, over bool) {
 	u, s := pe.u, pe.s
 	var pot []int
@@ -274,139 +275,247 @@ func (pe *preemption) selectVictims(n int) (sets []victimSet, reason string, ove
 	if len(pot) == 0 {
 		return nil, noVictimsReason, false
 	}
-	present := make([]bool, len(pot))
+	r := reprieval{pe: pe, node: n, classes: pe.victimClasses(pot), seen: map[string]bool{}}
 	pe.fits = map[string]bool{}
-	if ok, st := pe.fitsWith(n, pot, present); !ok {
+	if ok, st := r.fits(make([]int, len(r.classes))); !ok {
 		return nil, st.Reason, false
 	}
-	// Most important first: priority, then (unknown start times) every
-	// order; identical pods are one class whose lowest slots go first.
-	slices.SortStableFunc(pot, func(a, b int) int { return cmpInt(u.PodPriority(s, b), u.PodPriority(s, a)) })
-	class := make([]int, len(pot)) // class[i]: index in pot of i's class representative
-	for i := range pot {
-		class[i] = i
-		for j := range i {
-			if class[j] == j && model.IdenticalPods(s, pot[i], pot[j]) {
-				class[i] = j
+	r.labelAndReprieveViolating(make([]int, len(r.classes)), make([]int, len(r.classes)), make([]int, len(r.classes)))
+	if r.over {
+		return nil, "", true
+	}
+	return r.sets, "", false
+}
+
+// victimClass is one class of identical potential victims on a node.
+type victimClass struct {
+	pods []int // slots, ascending: the members taken first come first
+	prio int32
+	// budgets: the PodDisruptionBudgets whose selector selects the
+	// class's pods.
+	budgets []int
+}
+
+// victimClasses groups the potential victims pot (slots, ascending) into
+// classes of identical pods, most important first: higher priority, then
+// lower first slot.
+func (pe *preemption) victimClasses(pot []int) []victimClass {
+	u, s := pe.u, pe.s
+	var classes []victimClass
+	for _, v := range pot {
+		found := false
+		for c := range classes {
+			if model.IdenticalPods(s, classes[c].pods[0], v) {
+				classes[c].pods = append(classes[c].pods, v)
+				found = true
 				break
 			}
 		}
-	}
-	remaining := make(map[int]int) // representative → pods left to place
-	for i := range pot {
-		remaining[class[i]]++
-	}
-	order := make([]int, 0, len(pot))
-	taken := make([]bool, len(pot))
-	orders := 0
-	var walk func()
-	walk = func() {
-		if over {
-			return
+		if found {
+			continue
 		}
-		if len(order) == len(pot) {
-			if orders++; orders > maxReprieveOrders {
-				over = true
-				return
-			}
-			vs := pe.reprieve(n, pot, order)
-			set := slices.Sorted(slices.Values(vs.victims))
-			for i := range sets {
-				if slices.Equal(slices.Sorted(slices.Values(sets[i].victims)), set) && sets[i].violations == vs.violations {
-					return
-				}
-			}
-			sets = append(sets, vs)
-			return
-		}
-		// The next pod: the highest priority left; among its classes any
-		// one, taking the class's lowest untaken slot.
-		top := int32(math.MinInt32)
-		for i := range pot {
-			if !taken[i] {
-				top = max(top, u.PodPriority(s, pot[i]))
-			}
-		}
-		for r := range pot {
-			if class[r] != r || remaining[r] == 0 || u.PodPriority(s, pot[r]) != top {
-				continue
-			}
-			// The lowest untaken member of class r.
-			m := -1
-			for j := range pot {
-				if !taken[j] && class[j] == r && (m < 0 || pot[j] < pot[m]) {
-					m = j
-				}
-			}
-			taken[m] = true
-			remaining[r]--
-			order = append(order, m)
-			walk()
-			order = order[:len(order)-1]
-			remaining[r]++
-			taken[m] = false
-		}
-	}
-	walk()
-	return sets, "", over
-}
-
-// reprieve runs the reprieval for one order of the potential victims
-// (indices into pot, most important first) and returns the victims.
-func (pe *preemption) reprieve(n int, pot, order []int) victimSet {
-	u, s := pe.u, pe.s
-	allowed := slices.Clone(pe.pdbs)
-	var violating, nonViolating []int
-	for _, i := range order {
-		v := pot[i]
-		bad := false
+		vc := victimClass{pods: []int{v}, prio: u.PodPriority(s, v)}
 		if len(u.Templates[s.Pods[v].Template].Labels) > 0 {
 			for b := range u.PDBs {
-				pdb := &u.PDBs[b]
-				if pdb.Selector == nil || pdb.Selector.Empty() || !pdb.Selects(s, v) {
-					continue
-				}
-				if allowed[b]--; allowed[b] < 0 {
-					bad = true
+				if pdb := &u.PDBs[b]; pdb.Selector != nil && !pdb.Selector.Empty() && pdb.Selects(s, v) {
+					vc.budgets = append(vc.budgets, b)
 				}
 			}
 		}
+		classes = append(classes, vc)
+	}
+	slices.SortStableFunc(classes, func(a, b victimClass) int { return cmpInt(b.prio, a.prio) })
+	return classes
+}
+
+// maxReprieveStates bounds the states of the reprieval search on one
+// node; past it the step fails with a model bound rather than leave
+// outcomes out.
+const maxReprieveStates = 1 << 16
+
+// reprieval explores SelectVictimsOnNode over every order of the
+// potential victims, most important first, with start times (which order
+// pods of equal priority) unknown. Upstream walks the victims in that
+// order, labels each as violating a PodDisruptionBudget or not (the
+// budgets' allowed disruptions, decremented by every victim they select,
+// run out), then reprieves the violating ones in order and after them the
+// others: a pod goes back when the pod being scheduled still fits.
+//
+// The search has two phases. The first follows an order pod by pod over
+// the classes some budget selects (the others are never violating and
+// have no part in it): it labels the pods and reprieves the violating
+// ones as they come (their pass sees only earlier violating pods),
+// remembering the counts per class it has seen. The non-violating pods
+// may then come in any order of decreasing priority: putting them all
+// before the violating pods of their priority keeps every label (a budget
+// that lets them all through lets any of their orders through, and a
+// violating pod that comes later still finds its budget spent). The
+// second phase (maximalNonViolating) derives the outcomes of all those
+// orders at once, because the filters are monotone here: a victim put
+// back never helps the pod fit. Resources, topology spread and
+// anti-affinity either way only get harder to pass with more pods; the
+// pod's own required pod affinity can be helped, but the node is a
+// candidate only if the pod fits with every potential victim gone, and a
+// term satisfied then stays satisfied with pods put back.
+type reprieval struct {
+	pe      *preemption
+	node    int
+	classes []victimClass
+	seen    map[string]bool
+	sets    []victimSet
+	over    bool
+	// states counts the search's steps, bounded by maxReprieveStates.
+	states int
+}
+
+// visit reports whether the phase's counts are new, and marks them seen.
+func (r *reprieval) visit(phase byte, counts ...[]int) bool {
+	key := make([]byte, 0, 1+2*len(counts)*len(r.classes))
+	key = append(key, phase)
+	for _, cs := range counts {
+		for _, k := range cs {
+			key = append(key, byte(k), byte(k>>8))
+		}
+	}
+	if r.seen[string(key)] {
+		return false
+	}
+	r.seen[string(key)] = true
+	return r.step()
+}
+
+// step counts a step of the search and reports whether the bound allows
+// it.
+func (r *reprieval) step() bool {
+	if r.states++; r.states > maxReprieveStates {
+		r.over = true
+	}
+	return !r.over
+}
+
+// next returns the classes the first phase may take next: of those some
+// budget selects, the ones of the highest priority with members left.
+func (r *reprieval) next(taken []int) []int {
+	var cs []int
+	for c := range r.classes {
+		if len(r.classes[c].budgets) == 0 || taken[c] == len(r.classes[c].pods) {
+			continue
+		}
+		if len(cs) > 0 && r.classes[c].prio < r.classes[cs[0]].prio {
+			break
+		}
+		cs = append(cs, c)
+	}
+	return cs
+}
+
+// labelAndReprieveViolating is the first phase: taken members of each
+// class so far, of which violating ones, of which kept1 reprieved.
+func (r *reprieval) labelAndReprieveViolating(taken, violating, kept1 []int) {
+	if r.over || !r.visit(1, taken, violating, kept1) {
+		return
+	}
+	cs := r.next(taken)
+	if len(cs) == 0 {
+		r.maximalNonViolating(violating, kept1, make([]int, len(r.classes)), 0)
+		return
+	}
+	for _, c := range cs {
+		bad := false
+		for _, b := range r.classes[c].budgets {
+			allowed := r.pe.pdbs[b]
+			for d := range r.classes {
+				if slices.Contains(r.classes[d].budgets, b) {
+					allowed -= taken[d]
+				}
+			}
+			if allowed-1 < 0 {
+				bad = true
+			}
+		}
+		taken[c]++
 		if bad {
-			violating = append(violating, i)
+			violating[c]++
+			kept1[c]++
+			fits, _ := r.fits(kept1)
+			if !fits {
+				kept1[c]--
+			}
+			r.labelAndReprieveViolating(taken, violating, kept1)
+			if fits {
+				kept1[c]--
+			}
+			violating[c]--
 		} else {
-			nonViolating = append(nonViolating, i)
+			r.labelAndReprieveViolating(taken, violating, kept1)
 		}
+		taken[c]--
 	}
-	present := make([]bool, len(pot))
-	isVictim := make([]bool, len(pot))
-	vs := victimSet{node: n}
-	for k, group := range [][]int{violating, nonViolating} {
-		for _, i := range group {
-			present[i] = true
-			if ok, _ := pe.fitsWith(n, pot, present); !ok {
-				present[i] = false
-				isVictim[i] = true
-				if k == 0 {
-					vs.violations++
-				}
+}
+
+// maximalNonViolating is the second phase when the filters are
+// monotone: the non-violating members of each class some order reprieves
+// (kept2) are exactly the counts with which the pod fits (next to the
+// kept1 violating ones) and to which no non-violating victim could be
+// added: a victim of priority p did not fit when its turn came, so it
+// does not fit with every pod of priority p or more kept, and an order
+// that puts the kept pods of each priority before its victims reaches
+// those counts. It assigns kept2 class by class from class c on (classes
+// are in priority order), pruning counts with which the pod no longer
+// fits and, once a priority is complete, those its victims would fit.
+func (r *reprieval) maximalNonViolating(violating, kept1, kept2 []int, c int) {
+	if !r.step() {
+		return
+	}
+	present := make([]int, len(r.classes))
+	for d := range present {
+		present[d] = kept1[d] + kept2[d]
+	}
+	if ok, _ := r.fits(present); !ok {
+		return
+	}
+	if c == 0 || c == len(r.classes) || r.classes[c].prio != r.classes[c-1].prio {
+		// The priority before c is complete: its victims must not fit.
+		for d := c - 1; d >= 0 && (c == 0 || r.classes[d].prio == r.classes[c-1].prio); d-- {
+			if kept2[d] == len(r.classes[d].pods)-violating[d] {
+				continue
+			}
+			present[d]++
+			fits, _ := r.fits(present)
+			present[d]--
+			if fits {
+				return
 			}
 		}
 	}
-	// Both lists are in importance order, and upstream sorts the victims
-	// by importance when both gave some: the order's own.
-	for _, i := range order {
-		if isVictim[i] {
-			vs.victims = append(vs.victims, pot[i])
-		}
+	if c == len(r.classes) {
+		r.outcome(violating, kept1, kept2)
+		return
 	}
-	if len(violating) == 0 || len(nonViolating) == 0 {
-		vs.victims = vs.victims[:0]
-		for _, group := range [][]int{violating, nonViolating} {
-			for _, i := range group {
-				if isVictim[i] {
-					vs.victims = append(vs.victims, pot[i])
-				}
-			}
+	// Most kept first: the outcomes come in the order of the orders that
+	// take the first classes first.
+	for k := len(r.classes[c].pods) - violating[c]; k >= 0; k-- {
+		kept2[c] = k
+		r.maximalNonViolating(violating, kept1, kept2, c+1)
+	}
+	kept2[c] = 0
+}
+
+// outcome records the victims of a finished order unless an earlier
+// order had the same: of each class, the members not reprieved (its
+// last slots), most important first.
+func (r *reprieval) outcome(violating, kept1, kept2 []int) {
+	u, s := r.pe.u, r.pe.s
+	vs := victimSet{node: r.node}
+	for c := range r.classes {
+		vc := &r.classes[c]
+		kept := kept1[c] + kept2[c]
+		vs.victims = append(vs.victims, vc.pods[kept:]...)
+		vs.violations += violating[c] - kept1[c]
+	}
+	for i := range r.sets {
+		if r.sets[i].violations == vs.violations && slices.Equal(r.sets[i].victims, vs.victims) {
+			return
 		}
 	}
 	if len(vs.victims) > 0 {
@@ -415,19 +524,19 @@ func (pe *preemption) reprieve(n int, pot, order []int) victimSet {
 	for _, v := range vs.victims {
 		vs.sum += int64(u.PodPriority(s, v)) + math.MaxInt32 + 1
 	}
-	return vs
+	r.sets = append(r.sets, vs)
 }
 
-// fitsWith runs the filters on node n for the pod with the potential
-// victims pot removed except those present (the dry run's NodeInfo after
-// RemovePod and AddPod, whose PreFilter extensions recount what the
-// filters read; the model recounts from the pods).
-func (pe *preemption) fitsWith(n int, pot []int, present []bool) (bool, Status) {
-	key := make([]byte, len(present))
-	for i, b := range present {
-		if b {
-			key[i] = 1
-		}
+// fits runs the filters on the node for the pod with every potential
+// victim removed but the first present[c] members of each class c (the
+// dry run's NodeInfo after RemovePod and AddPod, whose PreFilter
+// extensions recount what the filters read; the model recounts from the
+// pods). Members of a class are identical: which ones stay is immaterial.
+func (r *reprieval) fits(present []int) (bool, Status) {
+	pe := r.pe
+	key := make([]byte, 0, 2*len(present))
+	for _, k := range present {
+		key = append(key, byte(k), byte(k>>8))
 	}
 	if ok, known := pe.fits[string(key)]; known {
 		return ok, Status{}
@@ -436,13 +545,13 @@ func (pe *preemption) fitsWith(n int, pot []int, present []bool) (bool, Status) 
 	buf := sc.Pods
 	*sc = *pe.s
 	sc.Pods = append(buf[:0], pe.s.Pods...)
-	for i, v := range pot {
-		if !present[i] {
+	for c := range r.classes {
+		for _, v := range r.classes[c].pods[present[c]:] {
 			sc.Pods[v] = model.PodState{}
 		}
 	}
 	pe.c.reset(pe.u, sc, pe.pod)
-	st, _ := pe.c.standardFilters(n)
+	st, _ := pe.c.standardFilters(r.node)
 	ok := st.Code == Success
 	pe.fits[string(key)] = ok
 	return ok, st

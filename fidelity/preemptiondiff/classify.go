@@ -10,9 +10,11 @@ const (
 	// lacks several resources. Counterfactual: every real status cut to
 	// its first reason.
 	ClassFirstReason = "first reason only"
-	// ClassBound: more than 4 096 orders of equal-priority victims on one
-	// node; the model stops at a bound (an Unknown verdict) rather than
-	// answer. Counterfactual: fewer identical-priority pods on a node.
+	// ClassBound: finding every outcome of the orders of equal-priority
+	// victims on one node takes the model more than its bound of steps
+	// (many pods of several kinds); it stops there (an Unknown verdict)
+	// rather than answer. Counterfactual: fewer equal-priority pods on a
+	// node.
 	ClassBound = "model bound (preemption victim orders)"
 )
 
