@@ -21,7 +21,7 @@
 // (docs/model.md): every "time − x ≥ k ∨ Q5-empty" guard is State.ControllerAndHPAQueuesEmpty.
 //
 // Deliberate differences from Kivi are listed in
-// docs/divergences.md ("Divergences: package events").
+// docs/divergences.md ("Events and environment").
 package events
 
 // Trace components of the events: who acts in the cluster when an event

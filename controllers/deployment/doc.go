@@ -19,5 +19,5 @@
 // A deployment has two ReplicaSet slots, so at most two revisions exist at
 // once; a third template merges the two older revisions into one old set
 // (revision.go). Kivi's controller works on counters and has no working
-// rollout; the differences are listed in docs/divergences.md ("Divergences: workload controllers").
+// rollout; the differences are listed in docs/divergences.md ("ReplicaSet and Deployment controllers").
 package deployment

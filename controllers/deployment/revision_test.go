@@ -10,7 +10,7 @@ import (
 // TestNewReplicaSet: FindNewReplicaSet (deployment/util@v1.36.3) finds a
 // set by template, so a rollback reuses the old set; a third template
 // with both slots in use merges the two older revisions (the model's
-// two-slot limit, docs/divergences.md ("Divergences: workload controllers")).
+// two-slot limit, docs/divergences.md ("ReplicaSet and Deployment controllers")).
 func TestNewReplicaSet(t *testing.T) {
 	b := build.New()
 	b.AddNodes(1, build.Node())

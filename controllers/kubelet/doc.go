@@ -5,7 +5,7 @@
 //
 // Behaviour follows Kivi's kubelet with the counters
 // derived instead of stored; the differences are listed in
-// docs/divergences.md ("Divergences: workload controllers"). Starting and removing are instantaneous:
+// docs/divergences.md ("Pod lifecycle and kubelet"). Starting and removing are instantaneous:
 // no container runtime, readiness probes or grace periods, so a Running pod
 // is a ready replica.
 package kubelet

@@ -17,5 +17,5 @@
 //
 // Evictions mark the pod Terminating and hand it to the kubelet, which
 // removes it; they are reported with model.MarkEvicted. Differences from
-// Kivi are listed in docs/divergences.md ("Divergences: workload controllers").
+// Kivi are listed in docs/divergences.md ("Node lifecycle and taint manager").
 package nodelifecycle

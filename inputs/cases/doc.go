@@ -23,5 +23,5 @@
 //     generator derives them (so C7 at scale 1 has one node type).
 //
 // Every difference from Kivi's generated configuration is listed in
-// docs/divergences.md ("Divergences: built-in cases").
+// docs/divergences.md ("Built-in cases and case files").
 package cases
