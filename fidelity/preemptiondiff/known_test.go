@@ -46,6 +46,14 @@ func TestKnownClasses(t *testing.T) {
 				PDBs:    []PDB{{App: 0, MinAvailable: &model.IntOrPercent{Value: 1}}},
 				Pending: Pending{Priority: 100, MilliCPU: 1000, AntiApp: -1}, StartSeeds: seeds},
 		},
+		{
+			// Forty equal-priority pods of four Deployments on one node:
+			// 4·10⁸ orders of reprieval, which the model searches as
+			// counts per Deployment and answers.
+			name:  "many equal-priority victims",
+			s:     manyVictims(seeds),
+			class: "",
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := Compare(r, &tc.s)
@@ -57,4 +65,20 @@ func TestKnownClasses(t *testing.T) {
 			}
 		})
 	}
+}
+
+// manyVictims is one 110-pod node running ten pods of each of four
+// low-priority Deployments of different sizes, and a pending pod that
+// needs some of them gone.
+func manyVictims(seeds []int64) Snapshot {
+	s := Snapshot{Nodes: []Node{{MilliCPU: 8000, MemMiB: 8192, MaxPods: 110}},
+		Apps: []App{{Priority: 0, MilliCPU: 100, MemMiB: 64, Tier: "a"}, {Priority: 0, MilliCPU: 150, MemMiB: 32, Tier: "a"},
+			{Priority: 0, MilliCPU: 200, MemMiB: 16, Tier: "b"}, {Priority: 0, MilliCPU: 250, MemMiB: 8, Tier: "b"}},
+		Pending: Pending{Priority: 100, MilliCPU: 7000, AntiApp: -1}, StartSeeds: seeds}
+	for range 10 {
+		for a := range s.Apps {
+			s.Pods = append(s.Pods, Pod{App: a, Node: 0})
+		}
+	}
+	return s
 }
