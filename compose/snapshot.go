@@ -95,6 +95,9 @@ func snapshot(u *model.Universe, s *model.State, nm *tracenames.Namer) report.Cl
 		if n := p.NodeOf(); n >= 0 && n < len(u.Nodes) {
 			ps.Node = u.Nodes[n].Name
 		}
+		if n := int(p.NominatedNode) - 1; n >= 0 && n < len(u.Nodes) {
+			ps.NominatedNode = u.Nodes[n].Name
+		}
 		out.Pods = append(out.Pods, ps)
 	}
 	// Pods in name order: the explorer's pods keep their place from one

@@ -237,6 +237,7 @@
     }
     if (p.evicted) cls += ' evicted';
     var tip = p.name + ' (pod ' + p.slot + ' in trace lines)\n' + p.phase + (p.node ? ' on node ' + p.node : ', not scheduled') +
+      (p.nominatedNode ? '\nnominated to node ' + p.nominatedNode : '') +
       '\nCPU ' + p.cpu + ' used / ' + p.cpuRequest + ' requested' + (p.evicted ? '\nevicted' : '');
     return '<div class="' + cls + '" data-pod="' + esc(p.name) + '" title="' + esc(tip) + '" style="--c:' + colourOf(p.deployment) + '">' + esc(p.name) + '</div>';
   }

@@ -34,6 +34,9 @@ func Describe(u *Universe, s *State) string {
 		if p.Node != 0 {
 			fmt.Fprintf(&b, " on %s", u.Nodes[p.Node-1].Name)
 		}
+		if p.NominatedNode != 0 {
+			fmt.Fprintf(&b, " nominated to %s", u.Nodes[p.NominatedNode-1].Name)
+		}
 		if p.Owner != 0 {
 			fmt.Fprintf(&b, " deployment %s rs %d", u.Deployments[p.Owner-1].Name, p.RS)
 		}

@@ -19,7 +19,10 @@ import (
 //	        template (one byte owner<<4|template when both are below 16),
 //	        the pattern index when non-zero, and the CPU and memory usage as
 //	        zigzag varints unless they equal the template's requests. A
-//	        running pod of a small cluster thus takes 3 bytes.
+//	        running pod of a small cluster thus takes 3 bytes. A pod
+//	        with a nominated node is preceded by nominatedPrefix and the
+//	        node (index+1): two bytes that no other pod pays, so models
+//	        where no pod preempts encode as without nominations.
 //	deps:   flags (active | cur<<1 | hpaSeen<<2 | hpaHeld<<3), hpa,
 //	        config, replicas (varint), then per ReplicaSet template and
 //	        replicas (varint), then, only when some HPA has a downscale
@@ -31,11 +34,11 @@ import (
 
 // AppendEncoding appends the canonical encoding of s, a state of u, to dst.
 func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
-	// One capacity check for the whole encoding (a pod takes at most 15
+	// One capacity check for the whole encoding (a pod takes at most 17
 	// bytes, a deployment 3+10+2·6+3·WindowSlots): the appends below
 	// then never reallocate.
 	slots := WindowSlots(u)
-	dst = slices.Grow(dst, 4+len(s.Nodes)+15*len(s.Pods)+(25+3*slots)*len(s.Deps)+
+	dst = slices.Grow(dst, 4+len(s.Nodes)+17*len(s.Pods)+(25+3*slots)*len(s.Deps)+
 		len(s.Queues)+s.queueItems()+len(s.EventVars)+len(s.Monitors))
 	var flags byte
 	if s.DeschedulerPending {
@@ -113,7 +116,7 @@ func appendPods(b []byte, n int, pods []PodState, requests *[256][2]int64) int {
 			continue
 		}
 		req := &requests[p.Template]
-		if p.Owner|p.Template < 16 && p.Pattern == 0 && int64(p.CPU) == req[0] && int64(p.Memory) == req[1] {
+		if p.Owner|p.Template < 16 && p.Pattern|p.NominatedNode == 0 && int64(p.CPU) == req[0] && int64(p.Memory) == req[1] {
 			h := uint32(p.Phase&3) | uint32(p.RS)<<3 | 1<<4 | 1<<6 | 1<<7
 			if p.WasRunning {
 				h |= 1 << 2
@@ -130,6 +133,10 @@ func appendPods(b []byte, n int, pods []PodState, requests *[256][2]int64) int {
 // appendPod writes one non-Free pod's encoding into b at n (the layout
 // above) and returns the new length; req is its template's requests.
 func appendPod(b []byte, n int, p *PodState, req *[2]int64) int {
+	if p.NominatedNode != 0 {
+		b[n], b[n+1] = nominatedPrefix, p.NominatedNode
+		n += 2
+	}
 	h := byte(p.Phase&3) | p.RS<<3 | 1<<4
 	if p.WasRunning {
 		h |= 1 << 2
@@ -158,6 +165,11 @@ func appendPod(b []byte, n int, p *PodState, req *[2]int64) int {
 	}
 	return n
 }
+
+// nominatedPrefix announces a pod's nominated node in its encoding: a
+// non-zero byte without bit 4, which every pod header has, so it is
+// neither a Free slot nor a header.
+const nominatedPrefix = 0x01
 
 // templateRequests lists every template's CPU and memory requests: the
 // usage a pod's encoding leaves out when it equals them. It is indexed by
@@ -316,10 +328,20 @@ func newPodHeads(u *Universe) *podHeads {
 func decodePod(p *PodState, enc []byte, k int, u *Universe) (int, error) {
 	r := reader{b: enc, off: k}
 	h := r.byte()
+	var nominated byte
+	if h == nominatedPrefix {
+		if nominated = r.byte(); nominated == 0 {
+			return r.off, fmt.Errorf("nominated node 0: %w", ErrInvalid)
+		}
+		h = r.byte()
+	}
 	if h == 0 {
 		return r.off, fmt.Errorf("free slot read as a pod: %w", ErrInvalid)
 	}
-	*p = PodState{Phase: phaseOf(h), WasRunning: h&(1<<2) != 0, RS: h >> 3 & 1}
+	if h&(1<<4) == 0 {
+		return r.off, fmt.Errorf("pod header %#x: %w", h, ErrInvalid)
+	}
+	*p = PodState{Phase: phaseOf(h), WasRunning: h&(1<<2) != 0, RS: h >> 3 & 1, NominatedNode: nominated}
 	p.Node = r.byte()
 	if h&(1<<7) != 0 {
 		ot := r.byte()

@@ -45,6 +45,11 @@ func randomState(t *rapid.T, u *model.Universe, monitors int) *model.State {
 			Node: uint8(rapid.IntRange(0, len(u.Nodes)).Draw(t, "node")), Owner: uint8(rapid.IntRange(0, len(u.Deployments)).Draw(t, "owner")),
 			RS: uint8(rapid.IntRange(0, 1).Draw(t, "rs")), Template: 0, Pattern: uint8(rapid.IntRange(0, 3).Draw(t, "pattern")),
 			CPU: int32(rapid.IntRange(-100, 100000).Draw(t, "cpu")), Memory: int32(rapid.IntRange(0, 300).Draw(t, "mem"))}
+		if ph == model.Pending && rapid.IntRange(0, 3).Draw(t, "nominate") == 0 {
+			// A nominated pod is Pending and unbound (model.PodState).
+			s.Pods[i].Node = 0
+			s.Pods[i].NominatedNode = uint8(rapid.IntRange(1, len(u.Nodes)).Draw(t, "nominated"))
+		}
 	}
 	for d := range s.Deps {
 		s.Deps[d] = model.DeploymentState{Active: rapid.Bool().Draw(t, "active"), Replicas: int16(rapid.IntRange(0, 500).Draw(t, "replicas")),

@@ -11,11 +11,9 @@ import (
 // (the build fails if a field moves).
 
 // samePodBytes reports whether a and b are the same 16 bytes: two word
-// compares, where PodState's == compares its nine fields one by one (its
-// padding byte keeps the compiler from comparing it as memory). Equal
-// bytes mean equal pods; equal pods with different padding only cost a
-// re-encoding. The pods the origin was decoded with and the pods derived
-// from them share their padding: both are copies of the origin's slice.
+// compares, where PodState's == compares its ten fields one by one. The
+// struct has no padding (layoutMismatch below checks every offset and
+// the size), so equal bytes are exactly equal pods.
 func samePodBytes(a, b *PodState) bool {
 	return *(*[podBytes]byte)(unsafe.Pointer(a)) == *(*[podBytes]byte)(unsafe.Pointer(b))
 }
@@ -33,8 +31,8 @@ func podBytesOf(pods []PodState) []byte {
 // be exact: layoutMismatch below checks it).
 const podBytes = 16
 
-// setPodHead writes a pod's first eight bytes, Phase through its padding
-// byte, from head (byte k of the pod is byte k of head, little end
+// setPodHead writes a pod's first eight bytes, Phase through
+// NominatedNode, from head (byte k of the pod is byte k of head, little end
 // first): one store where the fields' own would be seven. The offsets
 // it relies on are checked below.
 func setPodHead(p *PodState, head uint64) {
@@ -51,6 +49,7 @@ const layoutMismatch = unsafe.Offsetof(PodState{}.Phase) |
 	(unsafe.Offsetof(PodState{}.RS) ^ 4) |
 	(unsafe.Offsetof(PodState{}.Template) ^ 5) |
 	(unsafe.Offsetof(PodState{}.Pattern) ^ 6) |
+	(unsafe.Offsetof(PodState{}.NominatedNode) ^ 7) |
 	(unsafe.Offsetof(PodState{}.CPU) ^ 8) |
 	(unsafe.Sizeof(PodState{}) ^ podBytes)
 

@@ -18,6 +18,12 @@ type PodState struct {
 	Template uint8
 	// Pattern is the next entry of the template's CPU pattern to apply.
 	Pattern uint8
+	// NominatedNode is status.nominatedNodeName as index+1 (0 = none):
+	// the node a preemption made room on for the pod
+	// (controllers/scheduler, nominated.go). Only a Pending, unbound pod
+	// carries one: binding and deletion clear it, as the scheduler's
+	// nominator forgets a pod once it is assigned or deleted.
+	NominatedNode uint8
 	// CPU and Memory are the pod's current usage (not its request).
 	CPU, Memory int32
 }
@@ -342,6 +348,7 @@ func (s *State) RequestDeletion(p int) int {
 	}
 	pod.WasRunning = pod.Phase == Running
 	pod.Phase = Terminating
+	pod.NominatedNode = 0
 	s.Enqueue(KubeletQueue, p)
 	d := int(pod.Owner) - 1
 	if d >= 0 {

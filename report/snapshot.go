@@ -58,6 +58,9 @@ type PodSnapshot struct {
 	Phase string `json:"phase"`
 	// Node is the node the pod is bound to; "" while unscheduled.
 	Node string `json:"node,omitempty"`
+	// NominatedNode is status.nominatedNodeName: the node a preemption
+	// made room on for the unscheduled pod; "" when none.
+	NominatedNode string `json:"nominatedNode,omitempty"`
 	// CPU is the pod's current CPU usage; CPURequest its request.
 	CPU        int32 `json:"cpu"`
 	CPURequest int64 `json:"cpuRequest"`
@@ -153,7 +156,7 @@ func touched(before, after ClusterSnapshot) []JSONObject {
 	}
 	for _, p := range after.Pods {
 		b, ok := pods[p.Name]
-		if !ok || b.Phase != p.Phase || b.Node != p.Node || b.CPU != p.CPU || b.Evicted != p.Evicted {
+		if !ok || b.Phase != p.Phase || b.Node != p.Node || b.NominatedNode != p.NominatedNode || b.CPU != p.CPU || b.Evicted != p.Evicted {
 			out = append(out, JSONObject{"Pod", p.Name})
 		}
 		delete(pods, p.Name)

@@ -88,6 +88,7 @@ func deletePods(tx *model.Tx, s *model.State, d, rs, n int) {
 		pod := &s.Pods[p]
 		pod.WasRunning = pod.Phase == model.Running
 		pod.Phase = model.Terminating
+		pod.NominatedNode = 0 // the API server deletes an unbound pod at once
 		s.Enqueue(model.KubeletQueue, p)
 		if tx.Tracing() {
 			tx.Log(Component, "Deleting pod %s", s.PodRef(p))

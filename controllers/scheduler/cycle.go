@@ -60,6 +60,9 @@ type cycle struct {
 	ipa    interPodState
 	ipaBuf []int64
 
+	// nom is what the cycle reads of the nominator (nominated.go).
+	nom nominations
+
 	// status[n] is node n's filter verdict when rejectedBy[n] ≥ 0, the
 	// index of the rejecting filter (-1 = feasible); feasible lists the
 	// feasible nodes in index order.
@@ -111,6 +114,10 @@ func (c *cycle) hosts(pr *profile, u *model.Universe, s *model.State, pod int) [
 	// The key needs only the question; a remembered answer saves the
 	// counting too.
 	c.begin(u, s, pod)
+	if c.readsNominator() {
+		c.count()
+		return c.run(pr)
+	}
 	c.buildKey()
 	var ok bool
 	if c.recalled, ok = c.memo.find(u, c.key, c.recalled[:0]); ok {
@@ -126,6 +133,9 @@ func (c *cycle) hosts(pr *profile, u *model.Universe, s *model.State, pod int) [
 // returns the top-scoring feasible nodes.
 func (c *cycle) run(pr *profile) []int {
 	c.filter(pr)
+	if top, ok := c.nominatedNodeFirst(); ok {
+		return top
+	}
 	top := c.feasible
 	if len(top) > 1 {
 		// One feasible node wins whatever its score: totals are never
@@ -165,6 +175,7 @@ func (c *cycle) begin(u *model.Universe, s *model.State, pod int) {
 	c.t = &u.Templates[c.p.Template]
 	c.fit = c.t.Fit
 	c.set = c.planFor(u).templates[c.p.Template].of(&c.p)
+	c.collectNominated()
 }
 
 // count computes the per-node requests and spread counts and runs the
@@ -251,10 +262,17 @@ func (c *cycle) filter(pr *profile) {
 				c.status[n], c.rejectedBy[n] = st, i
 			}
 		} else {
+			if len(c.nom.pods) > 0 && c.nominatedTo(n) {
+				if st, i := c.filterWithNominated(n, pr.filters[:]); st.Code != Success {
+					c.status[n], c.rejectedBy[n] = st, i
+				}
+			}
 			for i, f := range pr.filters {
+				if c.rejectedBy[n] >= 0 {
+					break
+				}
 				if st := f.Filter(c, n); st.Code != Success {
 					c.status[n], c.rejectedBy[n] = st, int8(i)
-					break
 				}
 			}
 		}
@@ -270,6 +288,13 @@ func (c *cycle) filter(pr *profile) {
 // scheduling cycle, and direct calls let the compiler inline the cheap
 // filters. It returns the first rejection and its filter's index.
 func (c *cycle) standardFilters(n int) (Status, int8) {
+	if len(c.nom.pods) > 0 && c.nominatedTo(n) {
+		// RunFilterPluginsWithNominatedPods: with the node's nominated
+		// pods first, then (below) without them.
+		if st, i := c.filterWithNominated(n, nil); st.Code != Success {
+			return st, i
+		}
+	}
 	if st := (nodeReady{}).Filter(c, n); st.Code != Success {
 		return st, 0
 	}

@@ -29,6 +29,9 @@ type plan struct {
 	// pair tables interPodTabs.
 	interPod     []*interPodPlan
 	interPodTabs interPodTables
+	// preempts: some pod of the universe may preempt
+	// (model.Universe.CanPreempt), so pods may be nominated to nodes.
+	preempts bool
 	// logPlus2[k] is math.Log(k+2) for every topology size k a cycle can
 	// see (0..nodes): the spread score's weights, looked up, not computed.
 	logPlus2 []float64
@@ -83,6 +86,7 @@ func newPlan(u *model.Universe) *plan {
 		pl.reserved[n] = model.Resources{CPU: node.ReservedCPU, Memory: node.ReservedMemory, Pods: node.ReservedPods}
 	}
 	pl.interPod, pl.interPodTabs = newInterPodPlans(u)
+	pl.preempts = u.CanPreempt()
 	pl.logPlus2 = make([]float64, len(u.Nodes)+1)
 	for k := range pl.logPlus2 {
 		pl.logPlus2[k] = math.Log(float64(k) + 2)

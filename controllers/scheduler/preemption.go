@@ -54,8 +54,9 @@ const (
 	preemptFailed preemptOutcome = iota
 	// preempted: victims were deleted; the pod waits for them to go.
 	preempted
-	// preemptWaits: a lower-priority pod is still terminating, which may
-	// be a victim of this pod's earlier preemption: the pod waits.
+	// preemptWaits: the pod's nominated node still holds a terminating
+	// pod of lower priority, a victim of its earlier preemption: the pod
+	// is not eligible to preempt and waits (nominated.go).
 	preemptWaits
 )
 
@@ -122,19 +123,18 @@ func (sch Scheduler) preempt(tx *model.Tx, s *model.State, p int) (out preemptOu
 		return preemptFailed, neverPreemptReason
 	}
 	pe := preemption{u: u, s: s, pod: p, prio: t.Priority}
-	for i := range s.Pods {
-		if q := &s.Pods[i]; q.Phase == model.Terminating && q.Node != 0 && u.PodPriority(s, i) < pe.prio {
-			return preemptWaits, ""
-		}
-	}
 	pe.c = sch.getCycle()
 	defer sch.putCycle(pe.c)
+	if !eligibleToPreempt(pe.c, u, s, p) {
+		return preemptWaits, ""
+	}
 	sets, msg, bound := pe.candidates()
 	if bound {
 		s.ReachBound(model.BoundPreemptionOrders)
 		return preemptFailed, msg
 	}
 	if len(sets) == 0 {
+		s.Pods[p].NominatedNode = 0
 		return preemptFailed, msg
 	}
 	pick := sets[0]
@@ -155,6 +155,7 @@ func (sch Scheduler) preempt(tx *model.Tx, s *model.State, p int) (out preemptOu
 	// them owner by owner, then by slot, so that the order in which their
 	// owners reach the kubelet and deployment queues does not depend on
 	// pod slots (which the symmetry reduction permutes).
+	nominate(tx, s, p, pick.node)
 	victims := slices.Clone(pick.victims)
 	slices.SortStableFunc(victims, func(a, b int) int {
 		return cmpInt(int(s.Pods[a].Owner), int(s.Pods[b].Owner))

@@ -139,7 +139,7 @@ func (sch Scheduler) Step(tx *model.Tx, s *model.State) {
 				continue
 			case preemptWaits:
 				if tx.Tracing() {
-					tx.Log(Component, "Pod %s cannot be scheduled yet: %s; it waits for a terminating pod of lower priority to be removed", s.PodRef(p), unavailableMsg(u, s, p))
+					tx.Log(Component, "Pod %s cannot be scheduled yet: %s preemption: "+notEligibleTerminatingReason, s.PodRef(p), unavailableMsg(u, s, p))
 				}
 				if onePod {
 					return
@@ -160,7 +160,7 @@ func (sch Scheduler) Step(tx *model.Tx, s *model.State) {
 			s.Fail(model.FailNoFeasibleNode, p)
 			return
 		}
-		pod.Node = uint8(n + 1)
+		pod.Node, pod.NominatedNode = uint8(n+1), 0
 		s.Enqueue(model.KubeletQueue, p)
 		if tx.Tracing() {
 			tx.Log(Component, "Scheduled pod %s on node %s", s.PodRef(p), u.Nodes[n].Name)

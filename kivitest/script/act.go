@@ -72,9 +72,11 @@ func (e *Env) pod(c Command) (string, error) {
 	return "", nil
 }
 
-// set-pod pod=P [phase=Ph] [was-running] [cpu=C] [replicaset=R]: edits pod
-// P. Phase Free empties its slot; was-running marks a Terminating pod as
-// having run; replicaset is the deployment's ReplicaSet slot (0 or 1).
+// set-pod pod=P [phase=Ph] [was-running] [cpu=C] [replicaset=R]
+// [nominated=N|none]: edits pod P. Phase Free empties its slot; was-running
+// marks a Terminating pod as having run; replicaset is the deployment's
+// ReplicaSet slot (0 or 1); nominated sets status.nominatedNodeName,
+// which only a Pending, unbound pod may carry (model.PodState).
 func (e *Env) setPod(c Command) (string, error) {
 	i, err := e.podIndex(c)
 	if err != nil {
@@ -104,6 +106,18 @@ func (e *Env) setPod(c Command) (string, error) {
 			return "", fmt.Errorf("replicaset=%s: 0 or 1", v)
 		}
 		p.RS = uint8(rs)
+	}
+	if v := c.Arg("nominated", ""); v == "none" {
+		p.NominatedNode = 0
+	} else if v != "" {
+		n, err := e.nodeIndex(v)
+		if err != nil {
+			return "", err
+		}
+		p.NominatedNode = uint8(n + 1)
+	}
+	if p.NominatedNode != 0 && (p.Phase != model.Pending || p.Node != 0) {
+		return "", fmt.Errorf("set-pod: pod %d is nominated but not Pending and unbound", i+1)
 	}
 	return "", nil
 }

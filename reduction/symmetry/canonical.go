@@ -408,7 +408,7 @@ func (w *scratch) podOrderByRank(podPerm []int, s *model.State, perm []int) bool
 		inOrder := true
 		for j := at; j < at+n; j++ {
 			i := sorted[j].slot()
-			node := int(s.Pods[i].Node)
+			node := int(refNode(&s.Pods[i]))
 			if node != 0 && node <= len(perm) {
 				node = perm[node-1] + 1
 			}

@@ -56,16 +56,18 @@
 //
 // [Canonicalizer.Canonical] computes a joint canonical form. First every
 // pod slot gets a content key (podsignature.go): every PodState field but
-// Node, its position in the scheduler, kubelet (see above) and
-// taint-manager queues,
-// and whether a no-feasible-node failure names it. Then the movable nodes
+// Node and NominatedNode (whether it has one is content), its position in
+// the scheduler, kubelet (see above) and taint-manager queues,
+// and whether a no-feasible-node failure names it. A pod refers to the
+// node it is bound to or, unbound, the node it is nominated to (a
+// nominated pod is never bound): "its node" below. Then the movable nodes
 // of each class are sorted by a signature of everything a future step can
 // read of the node: its status and cordon, its kernel-panic and maintenance memory,
 // its position in the node-controller queue, whether a kernel-panic
 // failure names it, and the sorted multiset of its pods' content keys
 // (with pods fixed: the pods by slot). Finally the pod slots are sorted by
 // (content key, new node index), Free slots last, and every reference is
-// rewritten: PodState.Node, the node-controller queue, the per-node event
+// rewritten: PodState.Node and NominatedNode, the node-controller queue, the per-node event
 // memory, the pod ids in the pod queues (order kept) and FailedArg of a
 // kernel-panic or no-feasible-node failure. Node signatures do not read
 // slots, so the node order does not depend on them; two nodes with equal

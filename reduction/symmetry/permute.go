@@ -7,7 +7,7 @@ import (
 )
 
 // Permute returns a copy of s with node old moved to index perm[old]: the
-// node states, every pod's binding, the node-controller queue items, the
+// node states, every pod's binding and nominated node, the node-controller queue items, the
 // per-node event memory and the node a kernel-panic failure names. perm
 // must be a permutation of 0..len(s.Nodes)-1; it is a symmetry of the
 // model only when it maps nodes within the classes of Classes and leaves
@@ -60,7 +60,7 @@ func permuteInto(t *model.State, layout nodeMemory, s *model.State, perm, podPer
 			for old, new := range podPerm {
 				d := &dst[new]
 				*d = src[old]
-				d.Node = rename[d.Node]
+				d.Node, d.NominatedNode = rename[d.Node], rename[d.NominatedNode]
 			}
 		}
 		for _, q := range podQueues {
@@ -78,6 +78,9 @@ func permuteInto(t *model.State, layout nodeMemory, s *model.State, perm, podPer
 		for i := range dst {
 			if n := dst[i].Node; n != 0 && int(n) <= len(perm) {
 				dst[i].Node = uint8(perm[n-1] + 1)
+			}
+			if n := dst[i].NominatedNode; n != 0 && int(n) <= len(perm) {
+				dst[i].NominatedNode = uint8(perm[n-1] + 1)
 			}
 		}
 	}

@@ -17,10 +17,14 @@ const podKeyLen = 5 + 4 + 4 + len(podQueues) + 1
 // slot); the unique slot makes an unstable sort give the stable order.
 //
 // The content key is everything a future step can read of the pod except
-// its slot and its node, at fixed width so that keys compare field by
-// field. Its bytes, big-endian, are
+// its slot and the node it refers to (its node, or else its nominated
+// node: refNode), at fixed width so that keys compare field by field.
+// Whether the pod is nominated is content (bit 4 of the second byte), so
+// a node's pods and the pods nominated to it never mix. Its bytes,
+// big-endian, are
 //
-//	free flag (Free slots sort last), phase|wasRunning|rs, owner,
+//	free flag (Free slots sort last), phase|wasRunning|rs|nominated,
+//	owner,
 //	template, pattern, CPU and memory usage (4 bytes each), its position
 //	in the scheduler, kubelet and taint-manager queues (notQueued when
 //	absent), whether a no-feasible-node failure names it,
@@ -74,11 +78,14 @@ func podSortKeys(dst []sortKey, s *model.State, n int, kubeletSet, taintSet bool
 		var head uint64 // free, phase|wasRunning|rs, owner, template, pattern
 		if p.Phase == model.Free {
 			head = 1 << 32
-			oddFree = oddFree || uint32(p.Node)|uint32(p.CPU)|uint32(p.Memory) != 0
+			oddFree = oddFree || uint32(p.Node)|uint32(p.NominatedNode)|uint32(p.CPU)|uint32(p.Memory) != 0
 		} else {
 			h := uint64(p.Phase) | uint64(p.RS)<<3
 			if p.WasRunning {
 				h |= 1 << 2
+			}
+			if p.NominatedNode != 0 {
+				h |= 1 << 4
 			}
 			head = h<<24 | uint64(p.Owner)<<16 | uint64(p.Template)<<8 | uint64(p.Pattern)
 		}
@@ -117,4 +124,18 @@ func markQueued(keys []sortKey, q []uint8, shift int, asSet bool) {
 			keys[p][1] = keys[p][1]&keep | uint64(byte(i))<<shift
 		}
 	}
+}
+
+// refNode is the node value (index+1, 0 = none) that pod p refers to:
+// its node when bound, else its nominated node. A nominated pod is never
+// bound in a reachable state (model.PodState.NominatedNode), so the node
+// lists, signatures and pod orders built on it account for both
+// references; for a state that has both, the nomination is left out of
+// them and the canonical form is still a permutation of the state, only
+// perhaps not the orbit's one.
+func refNode(p *model.PodState) uint8 {
+	if p.Node != 0 {
+		return p.Node
+	}
+	return p.NominatedNode
 }

@@ -88,7 +88,7 @@ func (w *scratch) rank(sorted []sortKey, slots int, runLen *[256]uint8, pods []m
 		count[uint8(r)] += uint8(run)
 		for ; run > 0; i, run = i+1, run-1 {
 			ranks[i] = uint8(r)
-			w.podsOn.add(i, pods[i].Node)
+			w.podsOn.add(i, refNode(&pods[i]))
 		}
 	}
 	w.freeRank = freeRank
@@ -120,8 +120,8 @@ func collapseRuns(keys []sortKey, runLen *[256]uint8) []sortKey {
 	return keys[:m+1]
 }
 
-// podsByNode lists the pod slots by node value (PodState.Node, 0 =
-// unbound): those of value v are slots[start[v]:start[v+1]] for v up to
+// podsByNode lists the pod slots by node value (refNode: the node, or
+// else the nominated node; 0 = neither): those of value v are slots[start[v]:start[v+1]] for v up to
 // top, the highest value in use. A Free slot is listed under its node
 // value too (it is all zero, so 0), but no node holds it. valid says
 // whether the lists are those of the current state.
@@ -138,7 +138,7 @@ func (l *podsByNode) count(pods []model.PodState) {
 	clear(l.start[:])
 	top := 0
 	for i := range pods {
-		v := int(pods[i].Node)
+		v := int(refNode(&pods[i]))
 		l.start[v+2]++
 		top = max(top, v)
 	}

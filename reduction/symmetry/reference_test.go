@@ -30,6 +30,9 @@ func referenceKey(s *model.State, i int, kubeletSet, taintSet bool) []byte {
 		if p.WasRunning {
 			h |= 1 << 2
 		}
+		if p.NominatedNode != 0 {
+			h |= 1 << 4
+		}
 		b = append(b, 0, h, p.Owner, p.Template, p.Pattern)
 	}
 	b = binary.BigEndian.AppendUint32(b, uint32(p.CPU)^1<<31)
@@ -66,7 +69,7 @@ func referenceSignature(c *Canonicalizer, s *model.State, n int) []byte {
 	b = append(b, pos, failed)
 	var on []int
 	for i := range s.Pods {
-		if s.Pods[i].Phase != model.Free && int(s.Pods[i].Node) == n+1 {
+		if p := &s.Pods[i]; p.Phase != model.Free && (int(p.Node) == n+1 || p.Node == 0 && int(p.NominatedNode) == n+1) {
 			on = append(on, i)
 		}
 	}
@@ -76,6 +79,9 @@ func referenceSignature(c *Canonicalizer, s *model.State, n int) []byte {
 			h := byte(p.Phase) | p.RS<<3
 			if p.WasRunning {
 				h |= 1 << 2
+			}
+			if p.NominatedNode != 0 {
+				h |= 1 << 4
 			}
 			b = append(b, byte(i), h, p.Owner, p.Template, p.Pattern)
 			b = binary.BigEndian.AppendUint32(b, uint32(p.CPU))
@@ -114,6 +120,9 @@ func referencePlan(c *Canonicalizer, s *model.State) (perm, podPerm []int) {
 	}
 	newNode := func(i int) int {
 		n := int(s.Pods[i].Node)
+		if n == 0 {
+			n = int(s.Pods[i].NominatedNode)
+		}
 		if n != 0 && n <= len(perm) {
 			n = perm[n-1] + 1
 		}
@@ -206,6 +215,9 @@ func randomState(t *rapid.T, c *Canonicalizer) *model.State {
 		p.Node = uint8(rapid.IntRange(0, N).Draw(t, "node"))
 		if odd && rapid.IntRange(0, 9).Draw(t, "wild") == 0 {
 			p.Node = uint8(rapid.IntRange(0, 255).Draw(t, "wildNode"))
+		}
+		if (p.Node == 0 || odd) && rapid.IntRange(0, 3).Draw(t, "nominate") == 0 {
+			p.NominatedNode = uint8(rapid.IntRange(1, N).Draw(t, "nominated"))
 		}
 		p.Owner = uint8(rapid.IntRange(0, 2).Draw(t, "owner"))
 		p.RS = uint8(rapid.IntRange(0, 1).Draw(t, "rs"))

@@ -199,24 +199,28 @@ func (w *scratch) groupPods(s *model.State) {
 	w.fixedStart, w.fixedOn = start[:N+1], on
 }
 
-// boundNode returns the node pod slot i is bound to, if it is a node of s.
+// boundNode returns the node pod slot i is bound or else nominated to
+// (refNode), if it is a node of s.
 func boundNode(s *model.State, i int) (int, bool) {
 	p := &s.Pods[i]
-	if p.Phase == model.Free || p.Node == 0 {
+	if p.Phase == model.Free || refNode(p) == 0 {
 		return 0, false
 	}
-	n := int(p.Node) - 1
+	n := int(refNode(p)) - 1
 	return n, n < len(s.Nodes)
 }
 
 // appendPodFields appends pod slot i's part of a node signature when pods
-// are fixed: slot, phase|wasRunning|rs, owner, template, pattern, CPU and
+// are fixed: slot, phase|wasRunning|rs|nominated, owner, template, pattern, CPU and
 // memory usage.
 func appendPodFields(dst []byte, s *model.State, i int) []byte {
 	p := &s.Pods[i]
 	h := byte(p.Phase) | p.RS<<3
 	if p.WasRunning {
 		h |= 1 << 2
+	}
+	if p.NominatedNode != 0 {
+		h |= 1 << 4
 	}
 	dst = append(dst, byte(i), h, p.Owner, p.Template, p.Pattern)
 	dst = binary.BigEndian.AppendUint32(dst, uint32(p.CPU))
