@@ -76,7 +76,7 @@ func checkInvariants(t *rapid.T, u *model.Universe, s *model.State) {
 		}
 	}
 	for q := range s.Queues {
-		seen := map[uint8]bool{}
+		seen := map[uint16]bool{}
 		limit := len(s.Pods)
 		switch model.Queue(q) {
 		case model.DeploymentQueue, model.HPAQueue:
@@ -111,7 +111,7 @@ func checkInvariants(t *rapid.T, u *model.Universe, s *model.State) {
 	}
 }
 
-func contains(items []uint8, id int) bool {
+func contains(items []uint16, id int) bool {
 	for _, x := range items {
 		if int(x) == id {
 			return true
