@@ -19,7 +19,12 @@ import (
 func TestRandomWalkInvariants(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(1, 8).Draw(t, "case")
-		c, err := cases.Get(fmt.Sprintf("c%d", n), rapid.IntRange(1, 4).Draw(t, "scale"), rapid.Bool().Draw(t, "noViolation"))
+		scale := rapid.IntRange(1, 4).Draw(t, "scale")
+		if rapid.IntRange(0, 4).Draw(t, "wide") == 0 {
+			// More pod slots than a byte refers to (model.MaxPodSlots).
+			scale = rapid.IntRange(126, 130).Draw(t, "wide scale")
+		}
+		c, err := cases.Get(fmt.Sprintf("c%d", n), scale, rapid.Bool().Draw(t, "noViolation"))
 		if err != nil {
 			t.Fatal(err)
 		}
