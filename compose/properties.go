@@ -74,7 +74,7 @@ func compose(sys *System, ins []intents.Intent) (checker.Properties[*model.State
 			w := &watchObserver{in: in, index: len(sys.Observers), offset: offset}
 			offset += in.Watch.Size()
 			sys.Observers = append(sys.Observers, w)
-			index := uint8(w.index)
+			index := uint16(w.index)
 			props.Invariants = append(props.Invariants, checker.Invariant[*model.State]{
 				Name:    in.Name,
 				Holds:   func(s *model.State) bool { return !(s.Failed == model.FailMonitor && s.FailedArg == index) },

@@ -19,7 +19,12 @@ import (
 func TestRandomWalkInvariants(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(1, 8).Draw(t, "case")
-		c, err := cases.Get(fmt.Sprintf("c%d", n), rapid.IntRange(1, 4).Draw(t, "scale"), rapid.Bool().Draw(t, "noViolation"))
+		scale := rapid.IntRange(1, 4).Draw(t, "scale")
+		if rapid.IntRange(0, 4).Draw(t, "wide") == 0 {
+			// More pod slots than a byte refers to (model.MaxPodSlots).
+			scale = rapid.IntRange(126, 130).Draw(t, "wide scale")
+		}
+		c, err := cases.Get(fmt.Sprintf("c%d", n), scale, rapid.Bool().Draw(t, "noViolation"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,7 +81,7 @@ func checkInvariants(t *rapid.T, u *model.Universe, s *model.State) {
 		}
 	}
 	for q := range s.Queues {
-		seen := map[uint8]bool{}
+		seen := map[uint16]bool{}
 		limit := len(s.Pods)
 		switch model.Queue(q) {
 		case model.DeploymentQueue, model.HPAQueue:
@@ -111,7 +116,7 @@ func checkInvariants(t *rapid.T, u *model.Universe, s *model.State) {
 	}
 }
 
-func contains(items []uint8, id int) bool {
+func contains(items []uint16, id int) bool {
 	for _, x := range items {
 		if int(x) == id {
 			return true

@@ -17,10 +17,11 @@ func (u *Universe) Compile() error {
 		what string
 		n    int
 	}{{"nodes", len(u.Nodes)}, {"pod slots", u.PodSlots}, {"deployments", len(u.Deployments)}, {"pod templates", len(u.Templates)}} {
-		if c.n > MaxObjects {
-			return &SizeError{What: c.what, Need: c.n}
+		if e := (&SizeError{What: c.what, Need: c.n}); c.n > e.Max() {
+			return e
 		}
 	}
+	u.wideRefs = u.PodSlots > MaxObjects
 	in := &u.Labels
 	u.Hostname = in.Key(HostnameKey)
 	// Nodes first, so that node label keys and values get the lowest ids.

@@ -60,9 +60,14 @@ func TestUncordonedNodesEncodeAsTheirStatus(t *testing.T) {
 			s.Nodes[n].Cordoned = false
 		}
 		enc := s.AppendEncoding(u, nil)
-		// The flags byte, Failed and FailedArg come first, then the nodes.
+		// The flags byte, Failed and FailedArg (two bytes in a wide
+		// universe) come first, then the nodes.
+		at := 3
+		if u.WideRefs() {
+			at = 4
+		}
 		for n := range s.Nodes {
-			if got, want := enc[3+n], byte(s.Nodes[n].Status); got != want {
+			if got, want := enc[at+n], byte(s.Nodes[n].Status); got != want {
 				t.Fatalf("node %d encoded as %#x, its status is %#x", n, got, want)
 			}
 		}

@@ -10,7 +10,8 @@ import (
 // versa, for one Universe and monitor count):
 //
 //	flags byte: bit0 DeschedulerPending, bits1-2 Init, bits 3-5 Atomic
-//	Failed, FailedArg
+//	Failed, FailedArg (an index: one byte, or two little-endian bytes
+//	        when the universe has more pod slots than MaxObjects: wideRefs)
 //	nodes:  one byte each (NodeState.Byte: the status, and 0x20 when
 //	        cordoned: models without a drain encode as before)
 //	pods:   one byte each for a Free slot (0); otherwise a header byte
@@ -28,7 +29,8 @@ import (
 //	        replicas (varint), then, only when some HPA has a downscale
 //	        stabilisation window, the WindowSlots entries of HPAWindow
 //	        (uvarints): models without one encode exactly as before
-//	queues: length then items, for each queue
+//	queues: length then items, for each queue (in a wide universe the
+//	        length as a uvarint and two bytes per item)
 //	event vars, monitors: raw bytes (their lengths are fixed by the
 //	        Universe and the System)
 
@@ -38,14 +40,15 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 	// bytes, a deployment 3+10+2·6+3·WindowSlots): the appends below
 	// then never reallocate.
 	slots := WindowSlots(u)
-	dst = slices.Grow(dst, 4+len(s.Nodes)+17*len(s.Pods)+(25+3*slots)*len(s.Deps)+
-		len(s.Queues)+s.queueItems()+len(s.EventVars)+len(s.Monitors))
+	dst = slices.Grow(dst, 5+len(s.Nodes)+17*len(s.Pods)+(25+3*slots)*len(s.Deps)+
+		3*len(s.Queues)+2*s.queueItems()+len(s.EventVars)+len(s.Monitors))
 	var flags byte
 	if s.DeschedulerPending {
 		flags |= 1
 	}
 	flags |= s.Init<<1 | s.Atomic<<3
-	dst = append(dst, flags, byte(s.Failed), s.FailedArg)
+	dst = append(dst, flags, byte(s.Failed))
+	dst = appendRef(dst, s.FailedArg, u.wideRefs)
 	for _, n := range s.Nodes {
 		dst = append(dst, n.Byte())
 	}
@@ -89,10 +92,19 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 	b, n = dst[:cap(dst)], len(dst)
 	for q := range s.Queues {
 		items := s.Queues[q]
+		if u.wideRefs {
+			n += binary.PutUvarint(b[n:], uint64(len(items)))
+			for _, x := range items {
+				binary.LittleEndian.PutUint16(b[n:], x)
+				n += 2
+			}
+			continue
+		}
 		b[n] = byte(len(items))
 		n++
-		if len(items) > 0 { // most queues are empty: no copy call
-			n += copy(b[n:], items)
+		for _, x := range items {
+			b[n] = byte(x)
+			n++
 		}
 	}
 	n += copy(b[n:], s.EventVars)
@@ -208,7 +220,7 @@ func DecodeInto(s *State, u *Universe, monitors int, enc []byte) error {
 	s.Init = flags >> 1 & 3
 	s.Atomic = flags >> 3 & 7
 	s.Failed = Failure(r.byte())
-	s.FailedArg = r.byte()
+	s.FailedArg = r.ref(u.wideRefs)
 	s.Nodes = resize(s.Nodes, len(u.Nodes))
 	for i, b := range r.bytes(len(s.Nodes)) {
 		s.Nodes[i] = nodeStateOf(b)
@@ -244,8 +256,21 @@ func DecodeInto(s *State, u *Universe, monitors int, enc []byte) error {
 		s.Deps[i] = d
 	}
 	for q := range s.Queues {
-		n := int(r.byte())
-		s.Queues[q] = append(s.Queues[q][:0], r.bytes(n)...)
+		items := s.Queues[q][:0]
+		if u.wideRefs {
+			n := r.uvarint()
+			if n > uint64(len(enc)) {
+				return fmt.Errorf("decode state: queue of %d items: %w", n, ErrInvalid)
+			}
+			for range n {
+				items = append(items, r.ref(true))
+			}
+		} else {
+			for _, x := range r.bytes(int(r.byte())) {
+				items = append(items, uint16(x))
+			}
+		}
+		s.Queues[q] = items
 	}
 	s.EventVars = append(s.EventVars[:0], r.bytes(u.NumEventVars)...)
 	s.Monitors = append(s.Monitors[:0], r.bytes(monitors)...)
@@ -389,6 +414,28 @@ func (r *reader) byte() byte {
 	c := r.b[r.off]
 	r.off++
 	return c
+}
+
+// appendRef appends an index of a pod slot (or of a node or monitor,
+// which FailedArg may hold): one byte unless the universe has more pod
+// slots than that refers to (Universe.wideRefs).
+func appendRef(dst []byte, v uint16, wide bool) []byte {
+	if wide {
+		return binary.LittleEndian.AppendUint16(dst, v)
+	}
+	return append(dst, byte(v))
+}
+
+// ref reads what appendRef wrote.
+func (r *reader) ref(wide bool) uint16 {
+	if !wide {
+		return uint16(r.byte())
+	}
+	b := r.bytes(2)
+	if len(b) < 2 {
+		return 0
+	}
+	return binary.LittleEndian.Uint16(b)
 }
 
 func (r *reader) bytes(n int) []byte {

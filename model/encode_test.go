@@ -12,7 +12,8 @@ import (
 )
 
 // universe builds a small compiled universe: n nodes, slots pod slots, d
-// deployments, one event of each kind that has memory.
+// deployments, one event of each kind that has memory. One in four has
+// more pod slots than a byte refers to (Universe.WideRefs).
 func universe(t *rapid.T) *model.Universe {
 	b := build.New()
 	b.AddNodes(rapid.IntRange(1, 5).Draw(t, "nodes"), build.Node().Zone("a"))
@@ -23,6 +24,9 @@ func universe(t *rapid.T) *model.Universe {
 	b.AddEvent(model.Event{Kind: model.KernelPanic})
 	b.AddEvent(model.Event{Kind: model.Maintenance, Parallel: 1})
 	b.Slots = rapid.IntRange(1, 8).Draw(t, "slots")
+	if rapid.IntRange(0, 3).Draw(t, "wide") == 0 {
+		b.Slots = rapid.IntRange(model.MaxObjects+1, 320).Draw(t, "wide slots")
+	}
 	u, _, err := b.Build(0)
 	if err != nil {
 		t.Fatal(err)
@@ -56,8 +60,12 @@ func randomState(t *rapid.T, u *model.Universe, monitors int) *model.State {
 			HPA: uint8(rapid.IntRange(0, 3).Draw(t, "hpa")), Cur: uint8(rapid.IntRange(0, 1).Draw(t, "cur"))}
 		s.Deps[d].RS[1].Template = uint8(rapid.IntRange(0, 2).Draw(t, "rstemplate"))
 	}
+	ids, most := rapid.IntRange(0, 7), 4
+	if u.WideRefs() {
+		ids, most = rapid.IntRange(0, len(s.Pods)-1), 300
+	}
 	for q := range s.Queues {
-		for _, id := range rapid.SliceOfNDistinct(rapid.IntRange(0, 7), 0, 4, rapid.ID[int]).Draw(t, "queue") {
+		for _, id := range rapid.SliceOfNDistinct(ids, 0, most, rapid.ID[int]).Draw(t, "queue") {
 			s.Enqueue(model.Queue(q), id)
 		}
 	}
@@ -70,7 +78,7 @@ func randomState(t *rapid.T, u *model.Universe, monitors int) *model.State {
 		s.Monitors[i] = uint8(rapid.IntRange(0, 255).Draw(t, "mon"))
 	}
 	if rapid.Bool().Draw(t, "failed") {
-		s.Fail(model.Failure(rapid.IntRange(1, 5).Draw(t, "failure")), rapid.IntRange(0, 9).Draw(t, "arg"))
+		s.Fail(model.Failure(rapid.IntRange(1, 5).Draw(t, "failure")), rapid.IntRange(0, max(9, len(s.Pods))).Draw(t, "arg"))
 	}
 	return s
 }

@@ -1,5 +1,7 @@
 package model
 
+import "slices"
+
 // Footprint is a set of state components: what a step may read or write.
 // Partial-order reduction (reduction/por) uses footprints to
 // decide which steps commute: two steps are independent when neither
@@ -230,7 +232,7 @@ func Changed(u *Universe, s, t *State) Footprint {
 		}
 	}
 	for q := Queue(0); q < NumQueues; q++ {
-		if string(s.Queues[q]) != string(t.Queues[q]) {
+		if !slices.Equal(s.Queues[q], t.Queues[q]) {
 			f.AddQueue(q)
 		}
 	}

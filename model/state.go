@@ -199,7 +199,7 @@ type State struct {
 	// Queues hold the pending items of each work queue in FIFO order, each
 	// id at most once (Kubernetes work-queue de-duplication). Items are
 	// pod, deployment or node indices.
-	Queues [NumQueues][]uint8
+	Queues [NumQueues][]uint16
 	// DeschedulerPending is the descheduler's trigger: any kubelet start or
 	// delete sets it; a descheduling cycle clears it. (Kivi queues
 	// deployment ids but ignores their value.)
@@ -222,7 +222,7 @@ type State struct {
 	// Failed records an assertion failure; FailedArg qualifies it (the
 	// node, pod or monitor concerned).
 	Failed    Failure
-	FailedArg uint8
+	FailedArg uint16
 
 	// decoded records what the state was last decoded from, and origin
 	// the state it was derived from (encoding.go: incremental encoding).
@@ -292,7 +292,7 @@ func (s *State) Enqueue(q Queue, id int) {
 			return
 		}
 	}
-	s.Queues[q] = append(s.Queues[q], uint8(id))
+	s.Queues[q] = append(s.Queues[q], uint16(id))
 }
 
 // Dequeue removes and returns the head of queue q; ok is false when empty.
@@ -330,7 +330,7 @@ func (s *State) ControllerAndHPAQueuesEmpty() bool {
 func (s *State) Fail(f Failure, arg int) {
 	if s.Failed == NoFailure {
 		s.Failed = f
-		s.FailedArg = uint8(arg)
+		s.FailedArg = uint16(arg)
 	}
 }
 

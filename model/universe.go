@@ -8,9 +8,14 @@ import (
 // ErrInvalid marks every error about an inconsistent Universe or State.
 var ErrInvalid = errors.New("invalid model")
 
-// MaxObjects is the most nodes, pod slots, deployments and templates a
-// Universe holds: states store their indices in one byte.
+// MaxObjects is the most nodes, deployments and templates a Universe
+// holds: states store their indices in one byte.
 const MaxObjects = 250
+
+// MaxPodSlots is the most pod slots a Universe holds. Pod slots are
+// referred to (queues, failures) by one byte up to MaxObjects slots and
+// by two above (Universe.wideRefs).
+const MaxPodSlots = 4000
 
 // ErrModelBound marks a topology larger than the model can hold
 // (MaxObjects): not a mistake in the input, so a verification of it is
@@ -25,7 +30,15 @@ type SizeError struct {
 }
 
 func (e *SizeError) Error() string {
-	return fmt.Sprintf("this topology needs %d %s; the model holds at most %d", e.Need, e.What, MaxObjects)
+	return fmt.Sprintf("this topology needs %d %s; the model holds at most %d", e.Need, e.What, e.Max())
+}
+
+// Max is the bound the topology overflows.
+func (e *SizeError) Max() int {
+	if e.What == "pod slots" {
+		return MaxPodSlots
+	}
+	return MaxObjects
 }
 
 // Is makes a SizeError an ErrModelBound.
@@ -551,6 +564,9 @@ type Universe struct {
 	// HasHPA, HasTaints, HasPatterns summarise the topology (set by Compile).
 	HasHPA, HasTaints, HasPatterns bool
 	compiled                       bool
+	// wideRefs: some index (pod slot) exceeds a byte, and the encoding
+	// writes indices on two bytes (encode.go).
+	wideRefs bool
 	// windowSlots caches WindowSlots once compiled, templateRequests the
 	// requests the encoding compares usage with, podHeads the decoder's
 	// tables.
@@ -558,3 +574,7 @@ type Universe struct {
 	templateRequests *[256][2]int64
 	podHeads         *podHeads
 }
+
+// WideRefs reports whether the universe has more pod slots than one byte
+// refers to (MaxObjects): states then encode pod indices on two bytes.
+func (u *Universe) WideRefs() bool { return u.wideRefs }

@@ -189,7 +189,7 @@ func identicalPods(s *model.State, a, b int) bool {
 	}
 	for _, p := range []int{a, b} {
 		for _, q := range []model.Queue{model.SchedulerQueue, model.KubeletQueue, model.TaintManagerQueue} {
-			if slices.Contains(s.Queues[q], uint8(p)) {
+			if slices.Contains(s.Queues[q], uint16(p)) {
 				return false
 			}
 		}
@@ -258,7 +258,7 @@ func normalKubeletQueue(s *model.State) *model.State {
 	}
 	for _, o := range owners {
 		pos := byOwner[o]
-		items := make([]uint8, len(pos))
+		items := make([]uint16, len(pos))
 		for i, x := range pos {
 			items[i] = q[x]
 		}
@@ -490,7 +490,7 @@ func kubeletNormal(u *model.Universe, s *model.State) *model.State {
 	}
 	t := s.Clone()
 	q := t.Queues[model.KubeletQueue]
-	owner := func(p uint8) int {
+	owner := func(p uint16) int {
 		if int(p) < len(t.Pods) {
 			return int(t.Pods[p].Owner)
 		}

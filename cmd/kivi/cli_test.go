@@ -267,15 +267,15 @@ func TestJSONSameForSameInput(t *testing.T) {
 // naming the bound: not an input error, and no verdict.
 func TestModelBoundIsUnknown(t *testing.T) {
 	for _, args := range [][]string{
-		{"verify", "--case", "c1", "--scale", "200", "--original"},
-		{"verify", "--case", "c1", "--scale", "200", "--original", "--json"},
+		{"verify", "--case", "c1", "--scale", "300", "--original"},
+		{"verify", "--case", "c1", "--scale", "300", "--original", "--json"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(context.Background(), args, &stdout, &stderr)
 		if code != exitUnknown {
 			t.Fatalf("%v: exit %d, stderr %s", args, code, stderr.String())
 		}
-		if !strings.Contains(stdout.String(), "405 pod slots") || !strings.Contains(stdout.String(), "model bound") {
+		if !strings.Contains(stdout.String(), "300 nodes") || !strings.Contains(stdout.String(), "model bound") {
 			t.Errorf("%v: the bound is not named:\n%s", args, stdout.String())
 		}
 	}

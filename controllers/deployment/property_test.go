@@ -180,7 +180,7 @@ func checkInvariants(t *rapid.T, u *model.Universe, s *model.State, where string
 	}
 	inKubelet := map[int]bool{}
 	for q := range model.NumQueues {
-		seen := map[uint8]bool{}
+		seen := map[uint16]bool{}
 		for _, id := range s.Queues[q] {
 			if seen[id] {
 				t.Fatalf("%s: queue %s holds %d twice", where, q, id)

@@ -1,6 +1,7 @@
 package kubelet
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/kivi-go/kivi/kivitest/script/build"
@@ -102,15 +103,15 @@ func TestWakeupOrder(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		queue []int
-		want  []uint8 // deployment queue
+		want  []uint16 // deployment queue
 	}{
-		{[]int{0, 1, 2, 3}, []uint8{0, 1}},
-		{[]int{1, 0, 2, 3}, []uint8{1, 0}},
-		{[]int{1, 3, 0, 2}, []uint8{1, 0}},
-		{[]int{3, 2, 0, 1}, []uint8{1, 0}},
+		{[]int{0, 1, 2, 3}, []uint16{0, 1}},
+		{[]int{1, 0, 2, 3}, []uint16{1, 0}},
+		{[]int{1, 3, 0, 2}, []uint16{1, 0}},
+		{[]int{3, 2, 0, 1}, []uint16{1, 0}},
 	} {
 		u, s := drain(tc.queue)
-		if got := s.Queues[model.DeploymentQueue]; string(got) != string(tc.want) {
+		if got := s.Queues[model.DeploymentQueue]; !slices.Equal(got, tc.want) {
 			t.Errorf("queue %v: deployment queue %v, want %v\n%s", tc.queue, got, tc.want, model.Describe(u, s))
 		}
 	}

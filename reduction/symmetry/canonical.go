@@ -26,6 +26,9 @@ type Canonicalizer struct {
 	kubeletSet bool
 	// taintSet: the taint-manager queue is a set (taintqueue.go).
 	taintSet bool
+	// tooManySlots: the universe has more pod slots than MaxPodSlots;
+	// the canonicaliser is trivial.
+	tooManySlots bool
 	// free holds idle per-call buffers of Canonical: a Canonicalizer
 	// serves one goroutine at a time (ForWorker gives each of the
 	// engine's goroutines its own).
@@ -37,6 +40,11 @@ type Canonicalizer struct {
 // canonicaliser.
 func New(u *model.Universe, facts []model.SymmetryFact) *Canonicalizer {
 	c := &Canonicalizer{u: u, analysis: Analyze(u, facts), layout: nodeMemoryOf(u)}
+	if u.PodSlots > MaxPodSlots {
+		// Ranks and slots are bytes here: no reduction (Trivial).
+		c.tooManySlots = true
+		return c
+	}
 	c.pods = c.analysis.Pods && u.PodSlots > 1
 	c.kubeletSet = (!u.HasTaints || !u.Options.KiviLifecycle) && u.PodSlots > 1
 	c.taintSet = !u.Options.KiviLifecycle && u.PodSlots > 1
@@ -74,6 +82,10 @@ func (c *Canonicalizer) Analysis() Analysis { return c.analysis }
 func (c *Canonicalizer) Trivial() bool {
 	return len(c.classes) == 0 && !c.pods && !c.kubeletSet && !c.taintSet
 }
+
+// TooManyPodSlots reports that the universe has more pod slots than the
+// reduction handles (MaxPodSlots): New made the canonicaliser trivial.
+func (c *Canonicalizer) TooManyPodSlots() bool { return c.tooManySlots }
 
 // PodsMove reports whether pod slots are permuted (Analysis.Pods).
 func (c *Canonicalizer) PodsMove() bool { return c.pods }

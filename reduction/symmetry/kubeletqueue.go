@@ -29,7 +29,7 @@ const kubeletQueued = 0
 
 // kubeletRanks fills rank[o] with the rank of owner o's first appearance
 // in q (owners of pods out of range count as 0, bare pods).
-func kubeletRanks(rank *[256]uint8, q []uint8, pods []model.PodState) {
+func kubeletRanks(rank *[256]uint8, q []uint16, pods []model.PodState) {
 	var seen [4]uint64
 	next := uint8(0)
 	for _, p := range q {
@@ -43,7 +43,7 @@ func kubeletRanks(rank *[256]uint8, q []uint8, pods []model.PodState) {
 	}
 }
 
-func ownerOf(pods []model.PodState, p uint8) uint8 {
+func ownerOf(pods []model.PodState, p uint16) uint8 {
 	if int(p) < len(pods) {
 		return pods[p].Owner
 	}
@@ -51,12 +51,12 @@ func ownerOf(pods []model.PodState, p uint8) uint8 {
 }
 
 // kubeletOrder is the sort key of queued pod p: owner rank, then id.
-func kubeletOrder(rank *[256]uint8, pods []model.PodState, p uint8) uint16 {
-	return uint16(rank[ownerOf(pods, p)])<<8 | uint16(p)
+func kubeletOrder(rank *[256]uint8, pods []model.PodState, p uint16) uint32 {
+	return uint32(rank[ownerOf(pods, p)])<<16 | uint32(p)
 }
 
 // kubeletSorted reports whether q is already in canonical order.
-func kubeletSorted(q []uint8, pods []model.PodState) bool {
+func kubeletSorted(q []uint16, pods []model.PodState) bool {
 	if len(q) < 2 {
 		return true
 	}
@@ -71,14 +71,14 @@ func kubeletSorted(q []uint8, pods []model.PodState) bool {
 }
 
 // sortKubelet puts q (ids of pods) in canonical order, in place. The
-// sort keys are computed once, and carry the id in their low byte.
-func sortKubelet(q []uint8, pods []model.PodState) {
+// sort keys are computed once, and carry the id in their low 16 bits.
+func sortKubelet(q []uint16, pods []model.PodState) {
 	if len(q) < 2 {
 		return
 	}
 	var rank [256]uint8
 	kubeletRanks(&rank, q, pods)
-	var buf [256]uint16
+	var buf [256]uint32
 	keys := buf[:0]
 	for _, p := range q {
 		keys = append(keys, kubeletOrder(&rank, pods, p))
@@ -93,6 +93,6 @@ func sortKubelet(q []uint8, pods []model.PodState) {
 		keys[j] = k
 	}
 	for i, k := range keys {
-		q[i] = uint8(k)
+		q[i] = uint16(k)
 	}
 }

@@ -67,12 +67,12 @@ func permuteInto(t *model.State, layout nodeMemory, s *model.State, perm, podPer
 			items := t.Queues[q]
 			for i, p := range items {
 				if int(p) < len(podPerm) {
-					items[i] = uint8(podPerm[p])
+					items[i] = uint16(podPerm[p])
 				}
 			}
 		}
 		if t.Failed == model.FailNoFeasibleNode && int(t.FailedArg) < len(podPerm) {
-			t.FailedArg = uint8(podPerm[t.FailedArg])
+			t.FailedArg = uint16(podPerm[t.FailedArg])
 		}
 	} else if perm != nil {
 		for i := range dst {
@@ -88,20 +88,20 @@ func permuteInto(t *model.State, layout nodeMemory, s *model.State, perm, podPer
 		q := t.Queues[model.NodeControllerQueue]
 		for i, n := range q {
 			if int(n) < len(perm) {
-				q[i] = uint8(perm[n])
+				q[i] = uint16(perm[n])
 			}
 		}
 		if t.Failed == model.FailKernelPanic && int(t.FailedArg) < len(perm) {
-			t.FailedArg = uint8(perm[t.FailedArg])
+			t.FailedArg = uint16(perm[t.FailedArg])
 		}
 	}
 }
 
-// cloneCompact is State.Clone with the byte slices (queues, event and
-// monitor memory) carved from one array: Canonical builds a new state for
-// most successors, so its allocations count. Each part's capacity is its
-// length, so an append to one never writes into the next; empty parts
-// stay nil, as in Clone.
+// cloneCompact is State.Clone with the small slices carved from one
+// array each (queues; event and monitor memory): Canonical builds a new
+// state for most successors, so its allocations count. Each part's
+// capacity is its length, so an append to one never writes into the
+// next; empty parts stay nil, as in Clone.
 func cloneCompact(s *model.State) *model.State {
 	t := &model.State{
 		Nodes:              cloneSlice(s.Nodes),
@@ -113,25 +113,29 @@ func cloneCompact(s *model.State) *model.State {
 		Failed:             s.Failed,
 		FailedArg:          s.FailedArg,
 	}
-	n := len(s.EventVars) + len(s.Monitors)
+	n := 0
 	for q := range s.Queues {
 		n += len(s.Queues[q])
 	}
-	buf := make([]byte, 0, n)
-	carve := func(x []byte) []byte {
-		if len(x) == 0 {
-			return nil
-		}
-		start := len(buf)
-		buf = append(buf, x...)
-		return buf[start:len(buf):len(buf)]
-	}
+	items := make([]uint16, 0, n)
 	for q := range s.Queues {
-		t.Queues[q] = carve(s.Queues[q])
+		t.Queues[q] = carve(&items, s.Queues[q])
 	}
-	t.EventVars = carve(s.EventVars)
-	t.Monitors = carve(s.Monitors)
+	mem := make([]byte, 0, len(s.EventVars)+len(s.Monitors))
+	t.EventVars = carve(&mem, s.EventVars)
+	t.Monitors = carve(&mem, s.Monitors)
 	return t
+}
+
+// carve appends x to *buf, whose capacity has room for it, and returns
+// the part appended with its capacity cut to its length (nil for none).
+func carve[T any](buf *[]T, x []T) []T {
+	if len(x) == 0 {
+		return nil
+	}
+	start := len(*buf)
+	*buf = append(*buf, x...)
+	return (*buf)[start:len(*buf):len(*buf)]
 }
 
 // cloneSlice copies x; empty gives nil, as State.Clone's appends do.

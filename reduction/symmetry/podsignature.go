@@ -109,7 +109,7 @@ func podSortKeys(dst []sortKey, s *model.State, n int, kubeletSet, taintSet bool
 // byte at bit shift of k[1] (kubeletQueued instead when asSet); ids out of
 // range are ignored. Walking q backwards leaves the first position. (A
 // queue holds at most 250 items, so no position reads as notQueued.)
-func markQueued(keys []sortKey, q []uint8, shift int, asSet bool) {
+func markQueued(keys []sortKey, q []uint16, shift int, asSet bool) {
 	keep := ^(uint64(0xFF) << shift)
 	if asSet {
 		for _, p := range q {

@@ -20,9 +20,12 @@ import (
 // sorts runs of equal keys as one, and is one that profits from sorted
 // stretches (sortKeys).
 
-// maxPodSlots is model.Universe.Compile's limit on pod slots: a rank and
-// a count of slots fit in a byte.
-const maxPodSlots = 250
+// MaxPodSlots is the most pod slots the reduction handles: a rank and a
+// count of slots fit in a byte. A universe with more gets a trivial
+// Canonicalizer (New): no reduction.
+const MaxPodSlots = model.MaxObjects
+
+const maxPodSlots = MaxPodSlots
 
 // podRanks returns the rank of every slot before the blank tail
 // (blankTail; the slots past it stay in place) and leaves in
@@ -33,7 +36,7 @@ const maxPodSlots = 250
 // buffers until w is reused.
 func (w *scratch) podRanks(s *model.State, kubeletSet, taintSet, byNode bool) []uint8 {
 	if len(s.Pods) > maxPodSlots {
-		panic("symmetry: more pod slots than Universe.Compile allows")
+		panic("symmetry: more pod slots than the reduction handles (New makes it trivial)")
 	}
 	pods := s.Pods[:blankTail(s)]
 	keys, oddFree := podSortKeys(w.sortKeys, s, len(pods), kubeletSet, taintSet)

@@ -39,7 +39,7 @@ func referenceKey(s *model.State, i int, kubeletSet, taintSet bool) []byte {
 	b = binary.BigEndian.AppendUint32(b, uint32(p.Memory)^1<<31)
 	for k, q := range podQueues {
 		pos := byte(notQueued)
-		if j := slices.Index(s.Queues[q], uint8(i)); j >= 0 {
+		if j := slices.Index(s.Queues[q], uint16(i)); j >= 0 {
 			pos = byte(j)
 		}
 		if (k == 1 && kubeletSet || k == 2 && taintSet) && pos != notQueued {
@@ -59,7 +59,7 @@ func referenceSignature(c *Canonicalizer, s *model.State, n int) []byte {
 	b := []byte{s.Nodes[n].Byte()}
 	b = c.layout.appendNode(b, s, n)
 	pos := byte(notQueued)
-	if j := slices.Index(s.Queues[model.NodeControllerQueue], uint8(n)); j >= 0 {
+	if j := slices.Index(s.Queues[model.NodeControllerQueue], uint16(n)); j >= 0 {
 		pos = byte(j)
 	}
 	failed := byte(0)
@@ -144,7 +144,7 @@ func referencePlan(c *Canonicalizer, s *model.State) (perm, podPerm []int) {
 
 // referenceKubelet sorts q stably by the first appearance of each pod's
 // owner, then by pod id.
-func referenceKubelet(q []uint8, pods []model.PodState) []uint8 {
+func referenceKubelet(q []uint16, pods []model.PodState) []uint16 {
 	q = slices.Clone(q)
 	first := map[uint8]int{}
 	for i, p := range q {
@@ -234,18 +234,26 @@ func randomState(t *rapid.T, c *Canonicalizer) *model.State {
 	ids := rapid.IntRange(0, max(hi-1, 0))
 	for _, q := range podQueues {
 		if hi > 0 {
-			s.Queues[q] = toBytes(rapid.SliceOfN(ids, 0, 8).Draw(t, "queue"))
+			s.Queues[q] = toItems(rapid.SliceOfN(ids, 0, 8).Draw(t, "queue"))
 		}
 	}
-	s.Queues[model.NodeControllerQueue] = toBytes(rapid.SliceOfN(rapid.IntRange(0, N), 0, 3).Draw(t, "ncq"))
+	s.Queues[model.NodeControllerQueue] = toItems(rapid.SliceOfN(rapid.IntRange(0, N), 0, 3).Draw(t, "ncq"))
 	vars := 2*N*len(c.layout.panics) + (1+N)*len(c.layout.maints)
 	s.EventVars = toBytes(rapid.SliceOfN(rapid.IntRange(0, 2), vars, vars).Draw(t, "vars"))
 	for _, off := range c.layout.maints {
 		s.EventVars[off] = uint8(rapid.IntRange(0, N).Draw(t, "reached"))
 	}
 	s.Failed = model.Failure(rapid.IntRange(0, 2).Draw(t, "failed"))
-	s.FailedArg = uint8(rapid.IntRange(0, max(P, N)).Draw(t, "failedArg"))
+	s.FailedArg = uint16(rapid.IntRange(0, max(P, N)).Draw(t, "failedArg"))
 	return s
+}
+
+func toItems(x []int) []uint16 {
+	b := make([]uint16, len(x))
+	for i, v := range x {
+		b[i] = uint16(v)
+	}
+	return b
 }
 
 func toBytes(x []int) []uint8 {

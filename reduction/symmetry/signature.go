@@ -227,7 +227,7 @@ func appendPodFields(dst []byte, s *model.State, i int) []byte {
 	return binary.BigEndian.AppendUint32(dst, uint32(p.Memory))
 }
 
-func queuePosition(q []uint8, n int) byte {
+func queuePosition(q []uint16, n int) byte {
 	for i, x := range q {
 		if int(x) == n {
 			return byte(i)

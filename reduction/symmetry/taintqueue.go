@@ -18,7 +18,7 @@ import "slices"
 // the order is kept.
 
 // sortTaintQueue puts q (ids of pods) in canonical order, in place.
-func sortTaintQueue(q []uint8) { slices.Sort(q) }
+func sortTaintQueue(q []uint16) { slices.Sort(q) }
 
 // taintQueueSorted reports whether q is already in canonical order.
-func taintQueueSorted(q []uint8) bool { return slices.IsSorted(q) }
+func taintQueueSorted(q []uint16) bool { return slices.IsSorted(q) }
