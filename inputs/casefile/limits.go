@@ -7,9 +7,12 @@ import (
 	"github.com/kivi-go/kivi/model"
 )
 
-// maxObjects is the model's bound on nodes, pod slots, deployments and
-// templates (model.Universe.Compile): their ids are bytes in the State.
-const maxObjects = 250
+// maxObjects is the model's bound on nodes, deployments and templates,
+// maxPods on pod slots (model.Universe.Compile).
+const (
+	maxObjects = model.MaxObjects
+	maxPods    = model.MaxPodSlots
+)
 
 // checkLimits rejects sizes the model cannot represent before Build
 // allocates anything for them (a count of a billion nodes must be an
@@ -26,17 +29,20 @@ func checkLimits(file string, c *model.Cluster) error {
 		n := max(g.Count, 1)
 		nodes += n
 		for j, p := range g.Pods {
-			if p.Count < 0 || p.Count > maxObjects {
-				return bad(fmt.Sprintf("nodes[%d].pods[%d].count", i, j), "%d is out of range (accepted: 1..%d)", p.Count, maxObjects)
+			if p.Count < 0 || p.Count > maxPods {
+				return bad(fmt.Sprintf("nodes[%d].pods[%d].count", i, j), "%d is out of range (accepted: 1..%d)", p.Count, maxPods)
 			}
 			pods += n * max(p.Count, 1)
 		}
-		if nodes > maxObjects || pods > maxObjects {
-			return bad(fmt.Sprintf("nodes[%d]", i), "more than %d nodes or initial pods in all", maxObjects)
+		if nodes > maxObjects {
+			return bad(fmt.Sprintf("nodes[%d]", i), "more than %d nodes in all", maxObjects)
+		}
+		if pods > maxPods {
+			return bad(fmt.Sprintf("nodes[%d]", i), "more than %d initial pods in all", maxPods)
 		}
 	}
-	if c.PodSlots < 0 || c.PodSlots > maxObjects {
-		return bad("podSlots", "%d is out of range (accepted: 0 (derived) or 1..%d)", c.PodSlots, maxObjects)
+	if c.PodSlots < 0 || c.PodSlots > maxPods {
+		return bad("podSlots", "%d is out of range (accepted: 0 (derived) or 1..%d)", c.PodSlots, maxPods)
 	}
 	if n := len(c.PodDisruptionBudgets); n > maxObjects {
 		return bad("podDisruptionBudgets", "%d budgets (accepted: at most %d)", n, maxObjects)

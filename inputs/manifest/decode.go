@@ -75,10 +75,19 @@ func (n objectCounts) add(d *decoder, o Object) error {
 	// Each kind has its own bound: deployments (and so HPAs, one per
 	// deployment), nodes, pods (pod slots).
 	n[o.Kind]++
-	if n[o.Kind] > model.MaxObjects {
-		return d.at.errorf(o.Path, "more than %d %s objects in the input (accepted: at most %d, the model's bound on %s); the rest of the input is not read", model.MaxObjects, o.Kind, model.MaxObjects, boundOf(o.Kind))
+	if most := maxOf(o.Kind); n[o.Kind] > most {
+		return d.at.errorf(o.Path, "more than %d %s objects in the input (accepted: at most %d, the model's bound on %s); the rest of the input is not read", most, o.Kind, most, boundOf(o.Kind))
 	}
 	return nil
+}
+
+// maxOf is the model's bound on objects of a kind: pods are pod slots
+// (model.MaxPodSlots), every other kind model.MaxObjects.
+func maxOf(kind string) int {
+	if kind == "Pod" {
+		return model.MaxPodSlots
+	}
+	return model.MaxObjects
 }
 
 func boundOf(kind string) string {

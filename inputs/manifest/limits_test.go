@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/kivi-go/kivi/model"
 )
 
 // bigStream generates a manifest stream of about size bytes: three
@@ -95,5 +97,23 @@ func TestHugeDocumentIsRejectedUnparsed(t *testing.T) {
 	_, _, err := Decode("list.json", b.Bytes())
 	if err == nil || !strings.Contains(err.Error(), "list.json: document 1: this document is 41.9 MB (accepted: at most 32 MiB per document") {
 		t.Fatalf("got %v, want the size limit", err)
+	}
+}
+
+// TestReplicasBound: a Deployment may ask for up to model.MaxPodSlots
+// replicas (its pods fit in the model's pod slots); one more is an error
+// naming the field and the bound.
+func TestReplicasBound(t *testing.T) {
+	doc := func(replicas int) []byte {
+		return fmt.Appendf(nil, "apiVersion: v1\nkind: Node\nmetadata: {name: node-1}\nstatus: {allocatable: {cpu: \"64\", memory: 64Gi}}\n---\n"+
+			"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {replicas: %d, selector: {matchLabels: {app: x}}, template: {metadata: {labels: {app: x}}, spec: {containers: [{name: c}]}}}\n", replicas)
+	}
+	if _, err := LoadStream([]File{{Name: "ok.yaml", Data: doc(300)}}, nil, nil, Options{}); err != nil {
+		t.Fatalf("300 replicas: %v", err)
+	}
+	_, err := LoadStream([]File{{Name: "big.yaml", Data: doc(model.MaxPodSlots + 1)}}, nil, nil, Options{})
+	want := fmt.Sprintf("spec.replicas: %d is too many for the model (accepted: at most %d)", model.MaxPodSlots+1, model.MaxPodSlots)
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "big.yaml") {
+		t.Fatalf("got %v, want %q", err, want)
 	}
 }

@@ -77,9 +77,9 @@ func deploymentDecl(o Object, name string, nodes nodeLabels, classes *priorityCl
 	return dd, td, err
 }
 
-// maxReplicas is the model's bound on a deployment's replicas (pod slots
-// are bytes).
-const maxReplicas = 250
+// maxReplicas is the model's bound on a deployment's replicas: its pod
+// slots.
+const maxReplicas = model.MaxPodSlots
 
 func isZero(v string) bool { return v == "0" || v == "0%" }
 
