@@ -2,6 +2,7 @@ package preemptiondiff
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -16,6 +17,9 @@ type Comparison struct {
 	Class string
 	// Reached counts the model's branches some real run took.
 	Reached int
+	// noWaiting: Model is the model's answer without the wait for
+	// terminating pods (a counterfactual's).
+	noWaiting bool
 }
 
 // Compare asks both sides.
@@ -31,7 +35,9 @@ func Compare(r *Real, s *Snapshot) (*Comparison, error) {
 	c := &Comparison{Model: m, Real: ra}
 	c.Diff = c.diff(s)
 	if c.Diff != "" {
-		c.Class = c.classify(s)
+		if c.Class, err = c.classify(r, s); err != nil {
+			return nil, err
+		}
 	}
 	return c, nil
 }
@@ -44,9 +50,20 @@ func (c *Comparison) diff(s *Snapshot) string {
 	case m.Fits != r.Fits:
 		return fmt.Sprintf("fits: model %t, real %t", m.Fits, r.Fits)
 	case m.Fits:
+		for _, n := range m.FitNodes {
+			if !slices.Contains(r.FitNodes, n) {
+				return fmt.Sprintf("the model binds the pod to %s, real nodes %v", n, r.FitNodes)
+			}
+		}
 		return ""
 	}
 	possible := len(r.Outcomes) > 0 && r.Outcomes[0].Node != ""
+	if m.Waits {
+		if m.Message == "" || possible || m.Message != r.Message {
+			return fmt.Sprintf("the model's pod waits (%q), real: preemption possible %t (%q)", m.Message, possible, r.Message)
+		}
+		return ""
+	}
 	if (len(m.Branches) > 0) != possible {
 		return fmt.Sprintf("preemption possible: model %t (%q), real %t (%q)", len(m.Branches) > 0, m.Message, possible, r.Message)
 	}
@@ -77,11 +94,11 @@ func (c *Comparison) diff(s *Snapshot) string {
 // String renders the comparison for reports.
 func (c *Comparison) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "model: fits %t message %q branches", c.Model.Fits, c.Model.Message)
+	fmt.Fprintf(&b, "model: fits %t %v waits %t message %q branches", c.Model.Fits, c.Model.FitNodes, c.Model.Waits, c.Model.Message)
 	for _, o := range c.Model.Branches {
 		fmt.Fprintf(&b, " [%s]", o)
 	}
-	fmt.Fprintf(&b, "\nreal:  fits %t message %q disruptionsAllowed %v outcomes", c.Real.Fits, c.Real.Message, c.Real.Allowed)
+	fmt.Fprintf(&b, "\nreal:  fits %t %v message %q disruptionsAllowed %v outcomes", c.Real.Fits, c.Real.FitNodes, c.Real.Message, c.Real.Allowed)
 	for _, o := range c.Real.Outcomes {
 		fmt.Fprintf(&b, " [%s]", o)
 	}

@@ -11,9 +11,11 @@ import (
 )
 
 // ToModel builds the snapshot's universe and state: node i is model node
-// i, app a is deployment a with template a, pod i is slot i, the pending
-// pod (deployment "incoming") is the last slot and waits in the
-// scheduling queue.
+// i, app a is deployment a with template a, pod i is slot i, nominee k
+// (deployment "nom<k>") is the slot after the pods' k-th, with its
+// nomination, the pending pod (deployment "incoming") is the last slot
+// and waits in the scheduling queue; a terminating pod is deleted
+// (model.State.RequestDeletion) in the state built.
 func (s *Snapshot) ToModel() (*model.Universe, *model.State, int, error) {
 	b := build.New()
 	// Kubernetes' objects: no `hostname` alias, Kubernetes' lifecycle,
@@ -59,9 +61,20 @@ func (s *Snapshot) ToModel() (*model.Universe, *model.State, int, error) {
 	if p.AntiApp >= 0 {
 		tb.PodAntiAffinity(p.AntiKey, appLabel, appName(p.AntiApp))
 	}
+	nominees := make([]int, len(s.Nominees))
+	for k, n := range s.Nominees {
+		nb := build.Template(nomineeName(k)).Requests(n.MilliCPU, n.MemMiB).Priority(n.Priority).Label(appLabel, nomineeName(k))
+		if n.Tier != "" {
+			nb.Label(tierLabel, n.Tier)
+		}
+		nominees[k] = b.AddDeployment(nomineeName(k), b.AddTemplate(nb), 1)
+	}
 	incoming := b.AddDeployment(incomingApp, b.AddTemplate(tb), 1)
 	for _, q := range s.Pods {
 		b.RunPod(q.App, q.Node)
+	}
+	for _, d := range nominees {
+		b.PendingPod(d, -1)
 	}
 	b.PendingPod(incoming, -1)
 	for i, d := range s.PDBs {
@@ -73,12 +86,21 @@ func (s *Snapshot) ToModel() (*model.Universe, *model.State, int, error) {
 			Selector: &model.Selector{MatchLabels: sel}, MinAvailable: d.MinAvailable, MaxUnavailable: d.MaxUnavailable,
 			UnhealthyPodEvictionPolicy: model.IfHealthyBudget})
 	}
-	b.Slots = len(s.Pods) + 1
+	b.Slots = len(s.Pods) + len(s.Nominees) + 1
 	u, st, err := b.Build(0)
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	pod := len(s.Pods)
+	for i, q := range s.Pods {
+		if q.Terminating != NotTerminating {
+			st.RequestDeletion(i)
+		}
+	}
+	for k, n := range s.Nominees {
+		st.Pods[len(s.Pods)+k].NominatedNode = uint8(n.Node + 1)
+	}
+	pod := len(s.Pods) + len(s.Nominees)
+	st.Pods[pod].NominatedNode = uint8(s.Pending.NominatedTo)
 	st.Enqueue(model.SchedulerQueue, pod)
 	return u, st, pod, nil
 }
@@ -87,7 +109,10 @@ func (s *Snapshot) ToModel() (*model.Universe, *model.State, int, error) {
 type Outcome struct {
 	// Node is the node nominated, "" when the pod cannot preempt.
 	Node string
-	// Victims are the pods deleted (indexes into Snapshot.Pods), sorted.
+	// Victims are the pods deleted (indexes into Snapshot.Pods), sorted,
+	// without the pods already terminating, whose deletion is under way
+	// (the model's deletion request leaves them as they are, upstream's
+	// executor skips them).
 	Victims []int
 }
 
@@ -117,6 +142,13 @@ func (o Outcome) String() string {
 type ModelAnswer struct {
 	// Fits: the pod was scheduled (no preemption question).
 	Fits bool
+	// FitNodes are the nodes the pod was bound to, over the branches
+	// (ties), sorted.
+	FitNodes []string
+	// Waits: the pod fits no node and waits, without preempting: for a
+	// terminating pod to go (Message "") or, not eligible to preempt,
+	// for the victims on its nominated node (Message says so).
+	Waits bool
 	// Branches are the distinct outcomes of the step, up to identical
 	// pods; none when the pod cannot preempt.
 	Branches []Outcome
@@ -130,11 +162,20 @@ type ModelAnswer struct {
 
 // Model runs one scheduler step from the snapshot's state, every branch
 // enumerated with model.Tx as the System does.
-func (s *Snapshot) Model() (*ModelAnswer, error) {
+func (s *Snapshot) Model() (*ModelAnswer, error) { return s.model(false) }
+
+// modelNoWaiting is Model with the waiting for terminating pods turned
+// off (model.Options.KiviLifecycle, which in the scheduler decides that
+// alone: waiting.go): the cycle goes on to PostFilter, as upstream's
+// does. It is the counterfactual of ClassWaitsForTermination.
+func (s *Snapshot) modelNoWaiting() (*ModelAnswer, error) { return s.model(true) }
+
+func (s *Snapshot) model(noWaiting bool) (*ModelAnswer, error) {
 	u, s0, pod, err := s.ToModel()
 	if err != nil {
 		return nil, err
 	}
+	u.Options.KiviLifecycle = noWaiting
 	ans := &ModelAnswer{}
 	sch := scheduler.New()
 	tx := model.NewTx(u)
@@ -149,7 +190,15 @@ func (s *Snapshot) Model() (*ModelAnswer, error) {
 			return ans, nil
 		case st.Pods[pod].Node != 0:
 			ans.Fits = true
-			return ans, nil
+			if n := NodeName(int(st.Pods[pod].Node) - 1); !slices.Contains(ans.FitNodes, n) {
+				ans.FitNodes = append(ans.FitNodes, n)
+				slices.Sort(ans.FitNodes)
+			}
+			if !tx.Advance() {
+				return ans, nil
+			}
+			tx.Restart(true)
+			continue
 		case st.Failed == model.FailNoFeasibleNode:
 			for _, l := range tx.Lines {
 				if _, msg, ok := strings.Cut(l.Message, " preemption: "); ok {
@@ -165,14 +214,29 @@ func (s *Snapshot) Model() (*ModelAnswer, error) {
 		}
 		var o Outcome
 		for i := range s.Pods {
-			if st.Pods[i].Phase == model.Terminating {
+			if st.Pods[i].Phase == model.Terminating && s0.Pods[i].Phase != model.Terminating {
 				o.Victims = append(o.Victims, i)
-				o.Node = NodeName(int(st.Pods[i].Node) - 1)
 			}
 		}
-		if o.Node == "" {
-			return nil, fmt.Errorf("model: the pod neither fits, fails nor preempts: %v", tx.Lines)
+		nominated := st.Pods[pod].NominatedNode
+		preempted := slices.ContainsFunc(tx.Lines, func(l model.Line) bool { return strings.Contains(l.Message, " It is nominated to node ") })
+		if !preempted {
+			// Neither bound nor failed nor preempting: the pod waits.
+			ans.Waits = true
+			for _, l := range tx.Lines {
+				if _, msg, ok := strings.Cut(l.Message, " preemption: "); ok {
+					ans.Message = msg
+				}
+			}
+			if tx.Advance() {
+				return nil, fmt.Errorf("model: a waiting pod's step branched: %v", tx.Lines)
+			}
+			return ans, nil
 		}
+		if nominated == 0 {
+			return nil, fmt.Errorf("model: the pod preempted with no nomination: %v", tx.Lines)
+		}
+		o.Node = NodeName(int(nominated) - 1)
 		if k := o.key(s); !seen[k] {
 			seen[k] = true
 			ans.Branches = append(ans.Branches, o)

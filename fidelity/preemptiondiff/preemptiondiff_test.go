@@ -65,6 +65,42 @@ func TestDifferential(t *testing.T) {
 		} else {
 			counts["disagree: "+c.Class]++
 		}
+		if !s.HasNominations() && !s.HasTerminating() {
+			counts["neither nominations nor a terminating pod"]++
+			if c.Diff == "" {
+				counts["neither nominations nor a terminating pod, agree"]++
+			}
+		}
+		if s.HasNominations() {
+			counts["with nominations"]++
+			if c.Diff == "" {
+				counts["with nominations, agree"]++
+			} else {
+				counts["with nominations, disagree: "+c.Class]++
+			}
+			if s.Pending.NominatedTo != 0 {
+				counts["with nominations, the pod nominated"]++
+				if c.Real.Fits && len(c.Real.FitNodes) == 1 && c.Real.FitNodes[0] == NodeName(s.Pending.NominatedTo-1) {
+					counts["with nominations, the pod nominated, bound to its nominated node"]++
+				}
+			}
+			without, err := r.Preempt(s.withoutNominations())
+			if err != nil {
+				rt.Fatal(err)
+			}
+			if without.summary(s) != c.Real.summary(s) {
+				counts["with nominations, the real answer differs without them"]++
+			}
+		}
+		if s.HasTerminating() {
+			counts["with a terminating pod"]++
+			if c.Diff == "" {
+				counts["with a terminating pod, agree"]++
+			}
+			if c.Real.Message == "not eligible due to a terminating pod on the nominated node." {
+				counts["with a terminating pod, real: not eligible"]++
+			}
+		}
 		switch {
 		case c.Real.Fits:
 			counts["the pod fits a node"]++
@@ -93,4 +129,21 @@ func TestDifferential(t *testing.T) {
 		fmt.Fprintf(&b, "  %-85s %6d\n", k, counts[k])
 	}
 	t.Log(b.String())
+}
+
+// withoutNominations is s with no pod nominated.
+func (s *Snapshot) withoutNominations() *Snapshot {
+	c := *s
+	c.Nominees, c.Pending.NominatedTo = nil, 0
+	return &c
+}
+
+// summary renders what a real answer says, up to identical pods.
+func (a *RealAnswer) summary(s *Snapshot) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%t %v %q", a.Fits, a.FitNodes, a.Message)
+	for _, o := range a.Outcomes {
+		b.WriteString(" " + o.key(s))
+	}
+	return b.String()
 }

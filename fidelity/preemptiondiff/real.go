@@ -13,10 +13,14 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/klog/v2"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes/fake"
+	listersv1 "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config/latest"
+	"k8s.io/kubernetes/pkg/scheduler/backend/queue"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/defaultpreemption"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/feature"
@@ -34,23 +38,20 @@ const Namespace = deschedulerdiff.Namespace
 // Real is kube-scheduler's DefaultPreemption built by its own constructor
 // with the default profile's arguments on the default profile's framework
 // (scheddiff.Real), and the disruption controller that writes the
-// budgets' statuses.
+// budgets' statuses. The framework's PodNominator is, for each snapshot,
+// a new scheduling queue (queue.NewPriorityQueue) holding the snapshot's
+// pending pods, as the scheduler's informer handlers add them.
 type Real struct {
 	sched *scheddiff.Real
 	fw    framework.Framework
 	ctx   context.Context
 	pl    *defaultpreemption.DefaultPreemption
 	dc    *deschedulerdiff.Disruption
+	// queueInformers are the scheduling queue's informer factory, never
+	// started: the queue reads namespaces from it only on events these
+	// questions do not send.
+	queueInformers informers.SharedInformerFactory
 }
-
-// noNominator is the scheduling queue's PodNominator with no pod
-// nominated: the model has no nominated node.
-type noNominator struct{}
-
-func (noNominator) AddNominatedPod(klog.Logger, fwk.PodInfo, *fwk.NominatingInfo) {}
-func (noNominator) DeleteNominatedPodIfExists(*v1.Pod)                            {}
-func (noNominator) UpdateNominatedPod(klog.Logger, *v1.Pod, fwk.PodInfo)          {}
-func (noNominator) NominatedPodsForNode(string) []fwk.PodInfo                     { return nil }
 
 // NewReal builds the framework, the plugin and the disruption controller.
 func NewReal() (*Real, error) {
@@ -59,7 +60,6 @@ func NewReal() (*Real, error) {
 		return nil, err
 	}
 	fw, ctx := sched.Framework()
-	fw.SetPodNominator(noNominator{})
 	cfg, err := latest.Default()
 	if err != nil {
 		return nil, err
@@ -77,7 +77,29 @@ func NewReal() (*Real, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Real{sched: sched, fw: fw, ctx: ctx, pl: pl, dc: deschedulerdiff.NewDisruption(ctx)}, nil
+	return &Real{sched: sched, fw: fw, ctx: ctx, pl: pl, dc: deschedulerdiff.NewDisruption(ctx),
+		queueInformers: informers.NewSharedInformerFactory(fake.NewClientset(), 0)}, nil
+}
+
+// nominator builds the scheduling queue for o and sets it as the
+// framework's PodNominator: every pending pod is added to it as the
+// scheduler's event handler adds a new unscheduled pod
+// (PriorityQueue.Add), which records the nominations it carries; its pod
+// lister holds o's pods, which the nominator checks a nominated pod
+// against. The caller closes the queue.
+func (r *Real) nominator(o *apiObjects) (*queue.PriorityQueue, error) {
+	pods := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
+	for _, p := range append(append(slices.Clone(o.pods), o.nominees...), o.pending) {
+		if err := pods.Add(p); err != nil {
+			return nil, err
+		}
+	}
+	q := queue.NewPriorityQueue(r.fw.QueueSortFunc(), r.queueInformers, queue.WithPodLister(listersv1.NewPodLister(pods)))
+	for _, p := range append(slices.Clone(o.nominees), o.pending) {
+		q.Add(r.ctx, p)
+	}
+	r.fw.SetPodNominator(q)
+	return q, nil
 }
 
 // Close stops the framework's informers.
@@ -87,6 +109,10 @@ func (r *Real) Close() { r.sched.Close() }
 type RealAnswer struct {
 	// Fits: some node passes the filters (no preemption question).
 	Fits bool
+	// FitNodes are the nodes the pod may be bound to, sorted: its
+	// nominated node alone when that passes the filters
+	// (evaluateNominatedNode), otherwise every node that passes.
+	FitNodes []string
 	// Outcomes, one per seed of Snapshot.StartSeeds.
 	Outcomes []Outcome
 	// Message is the PostFilter's status message (after "preemption: ")
@@ -103,6 +129,7 @@ type RealAnswer struct {
 type apiObjects struct {
 	nodes       []*v1.Node
 	pods        []*v1.Pod
+	nominees    []*v1.Pod
 	pending     *v1.Pod
 	deployments []*appsv1.Deployment
 	replicaSets []*appsv1.ReplicaSet
@@ -139,10 +166,16 @@ func (s *Snapshot) toAPI(start []int) *apiObjects {
 		replicas[p.App]++
 	}
 	replicas[len(s.Apps)] = 1
-	for a := range len(s.Apps) + 1 {
+	for range s.Nominees {
+		replicas = append(replicas, 1)
+	}
+	for a := range replicas {
 		name := incomingApp
-		if a < len(s.Apps) {
+		switch {
+		case a < len(s.Apps):
 			name = appName(a)
+		case a > len(s.Apps):
+			name = nomineeName(a - len(s.Apps) - 1)
 		}
 		dep := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: Namespace, UID: types.UID("uid-" + name)},
 			Spec: appsv1.DeploymentSpec{Replicas: ptr.To(replicas[a]),
@@ -162,7 +195,24 @@ func (s *Snapshot) toAPI(start []int) *apiObjects {
 		pod.Status.StartTime = ptr.To(metav1.NewTime(startBase.Add(time.Duration(start[i]) * time.Second)))
 		pod.Status.Conditions = []v1.PodCondition{{Type: v1.PodScheduled, Status: v1.ConditionTrue},
 			{Type: v1.PodReady, Status: v1.ConditionTrue}}
+		if p.Terminating != NotTerminating {
+			pod.DeletionTimestamp = ptr.To(metav1.NewTime(startBase.Add(time.Hour)))
+			pod.DeletionGracePeriodSeconds = ptr.To(int64(30))
+		}
+		if p.Terminating == TerminatingByPreemption {
+			pod.Status.Conditions = append(pod.Status.Conditions, v1.PodCondition{Type: v1.DisruptionTarget, Status: v1.ConditionTrue,
+				Reason: v1.PodReasonPreemptionByScheduler})
+		}
 		o.pods = append(o.pods, pod)
+	}
+	for k, n := range s.Nominees {
+		pod := newPod(nomineeName(k)+"-0", nomineeName(k), n.Priority, n.MilliCPU, n.MemMiB)
+		if n.Tier != "" {
+			pod.Labels[tierLabel] = n.Tier
+		}
+		pod.Status.Phase = v1.PodPending
+		pod.Status.NominatedNodeName = NodeName(n.Node)
+		o.nominees = append(o.nominees, pod)
 	}
 	p := &s.Pending
 	pending := newPod("incoming-0", incomingApp, p.Priority, p.MilliCPU, p.MemMiB)
@@ -189,6 +239,9 @@ func (s *Snapshot) toAPI(start []int) *apiObjects {
 				LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{appLabel: appName(p.AntiApp)}}}}}}
 	}
 	pending.Status.Phase = v1.PodPending
+	if p.NominatedTo != 0 {
+		pending.Status.NominatedNodeName = NodeName(p.NominatedTo - 1)
+	}
 	o.pending = pending
 	for i, d := range s.PDBs {
 		sel := map[string]string{tierLabel: d.Tier}
@@ -240,24 +293,29 @@ func (r *Real) Preempt(s *Snapshot) (*RealAnswer, error) {
 		identity[i] = i
 	}
 	o := s.toAPI(identity)
-	// The pending pod is one of the API server's pods: a budget that
-	// selects it expects it.
-	pdbs, err := r.dc.StatusesOf(r.ctx, append(slices.Clone(o.pods), o.pending), o.pdbs, o.replicaSets, o.deployments)
+	// The pending pods are some of the API server's pods: a budget that
+	// selects them expects them.
+	pdbs, err := r.dc.StatusesOf(r.ctx, append(append(slices.Clone(o.pods), o.nominees...), o.pending), o.pdbs, o.replicaSets, o.deployments)
 	if err != nil {
 		return nil, err
 	}
+	q, err := r.nominator(o)
+	if err != nil {
+		return nil, err
+	}
+	defer q.Close()
 	for _, b := range pdbs {
 		ans.Allowed = append(ans.Allowed, b.Status.DisruptionsAllowed)
 	}
 	for k, seed := range s.StartSeeds {
 		start := rand.New(rand.NewSource(seed)).Perm(len(s.Pods))
 		o := s.toAPI(start)
-		out, fits, msg, first, err := r.once(o, pdbs)
+		out, fitNodes, msg, first, err := r.once(o, pdbs)
 		if err != nil {
 			return nil, err
 		}
-		if fits {
-			ans.Fits = true
+		if len(fitNodes) > 0 {
+			ans.Fits, ans.FitNodes = true, fitNodes
 			return ans, nil
 		}
 		if k == 0 {
@@ -272,36 +330,59 @@ func (r *Real) Preempt(s *Snapshot) (*RealAnswer, error) {
 
 // once is one scheduling cycle's Filter phase and PostFilter, as
 // schedule_one.go and Evaluator.Preempt run them, minus fetching the pod
-// from the informer and actuating the preemption.
-func (r *Real) once(o *apiObjects, pdbs []*policyv1.PodDisruptionBudget) (out Outcome, fits bool, msg, first string, err error) {
+// from the informer, scoring and actuating the preemption. fitNodes are
+// the nodes the pod may be bound to (RealAnswer.FitNodes), none when it
+// fits no node.
+//
+// findNodesThatFitPod's nominated-node-first path is a method of the
+// Scheduler, on the snapshot scheduler.New makes, which this harness does
+// not build; what it runs is findNodesThatPassFilters on the nominated
+// node alone, that is RunFilterPluginsWithNominatedPods on it (no
+// extenders), and so does once; schedulePod then takes a single feasible
+// node without scoring.
+func (r *Real) once(o *apiObjects, pdbs []*policyv1.PodDisruptionBudget) (out Outcome, fitNodes []string, msg, first string, err error) {
 	r.sched.SetSnapshot(o.nodes, o.pods)
 	ctx, pod := r.ctx, o.pending
 	state := framework.NewCycleState()
 	if _, st, _ := r.fw.RunPreFilterPlugins(ctx, state, pod); !st.IsSuccess() {
-		return out, false, "", "", fmt.Errorf("PreFilter: %v", st)
+		return out, nil, "", "", fmt.Errorf("PreFilter: %v", st)
 	}
 	nodeInfos := r.fw.SnapshotSharedLister().NodeInfos()
 	all, err := nodeInfos.List()
 	if err != nil {
-		return out, false, "", "", err
+		return out, nil, "", "", err
+	}
+	if nnn := pod.Status.NominatedNodeName; nnn != "" {
+		ni, err := nodeInfos.Get(nnn)
+		if err != nil {
+			return out, nil, "", "", err
+		}
+		if st := r.fw.RunFilterPluginsWithNominatedPods(ctx, state, pod, ni); st.IsSuccess() {
+			return out, []string{nnn}, "", "", nil
+		}
 	}
 	statuses := framework.NewDefaultNodeToStatus()
 	for _, ni := range all {
-		st := r.fw.RunFilterPlugins(ctx, state, pod, ni)
+		st := r.fw.RunFilterPluginsWithNominatedPods(ctx, state, pod, ni)
 		if st.IsSuccess() {
-			return out, true, "", "", nil
+			fitNodes = append(fitNodes, ni.Node().Name)
+			continue
 		}
 		if !st.IsRejected() {
-			return out, false, "", "", st.AsError()
+			return out, nil, "", "", st.AsError()
 		}
 		statuses.Set(ni.Node().Name, st)
 	}
+	if len(fitNodes) > 0 {
+		slices.Sort(fitNodes)
+		return out, fitNodes, "", "", nil
+	}
 	if ok, why := r.pl.PodEligibleToPreemptOthers(ctx, pod, statuses.Get(pod.Status.NominatedNodeName)); !ok {
-		return out, false, why, why, nil
+		return out, nil, why, why, nil
 	}
 	potential, err := statuses.NodesForStatusCode(nodeInfos, fwk.Unschedulable)
 	if err != nil {
-		return out, false, "", "", err
+		return out, nil, "", "", err
 	}
 	fitError := func(m *framework.NodeToStatus, firstOnly bool) string {
 		if firstOnly {
@@ -315,26 +396,29 @@ func (r *Real) once(o *apiObjects, pdbs []*policyv1.PodDisruptionBudget) (out Ou
 	}
 	if len(potential) == 0 {
 		m := framework.NewDefaultNodeToStatus()
-		return out, false, fitError(m, false), fitError(m, true), nil
+		return out, nil, fitError(m, false), fitError(m, true), nil
 	}
 	ev := r.pl.Evaluator
 	offset, num := ev.GetOffsetAndNumCandidates(int32(len(potential)))
 	candidates, m, err := ev.DryRunPreemption(ctx, state, pod, potential, pdbs, offset, num)
 	if err != nil && len(candidates) == 0 {
-		return out, false, "", "", err
+		return out, nil, "", "", err
 	}
 	if len(candidates) == 0 {
-		return out, false, fitError(m, false), fitError(m, true), nil
+		return out, nil, fitError(m, false), fitError(m, true), nil
 	}
 	best := ev.SelectCandidate(ctx, candidates)
 	out.Node = best.Name()
 	for _, v := range best.Victims().Pods {
+		if v.DeletionTimestamp != nil {
+			continue
+		}
 		var i int
 		if _, err := fmt.Sscanf(v.Name, "pod%d", &i); err != nil {
-			return out, false, "", "", err
+			return out, nil, "", "", err
 		}
 		out.Victims = append(out.Victims, i-1)
 	}
 	slices.Sort(out.Victims)
-	return out, false, "", "", nil
+	return out, nil, "", "", nil
 }

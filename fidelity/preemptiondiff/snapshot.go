@@ -21,13 +21,17 @@ const (
 )
 
 // Snapshot is one preemption question: nodes, Deployments whose Running
-// pods are bound to them, budgets, and a pending pod.
+// pods are bound to them, budgets, pending pods nominated to nodes, and
+// the pending pod to schedule.
 type Snapshot struct {
-	Nodes   []Node
-	Apps    []App
-	Pods    []Pod
-	PDBs    []PDB
-	Pending Pending
+	Nodes []Node
+	Apps  []App
+	Pods  []Pod
+	PDBs  []PDB
+	// Nominees are pending pods other than Pending, each nominated to a
+	// node by an earlier preemption and waiting in the scheduling queue.
+	Nominees []Nominee
+	Pending  Pending
 	// StartSeeds draw the start times of the real runs: one run per seed,
 	// every pod a distinct start time (upstream orders pods of equal
 	// priority by it; the model has none and branches).
@@ -53,7 +57,36 @@ type App struct {
 }
 
 // Pod is a Running, Ready pod of App on Node.
-type Pod struct{ App, Node int }
+type Pod struct {
+	App, Node int
+	// Terminating: the pod is being deleted (its grace period runs).
+	Terminating Termination
+}
+
+// Termination says whether and why a pod is terminating.
+type Termination uint8
+
+const (
+	// NotTerminating: the pod runs on.
+	NotTerminating Termination = iota
+	// TerminatingByPreemption: a preemption deleted the pod, which
+	// carries the DisruptionTarget condition with reason
+	// PreemptionByScheduler.
+	TerminatingByPreemption
+	// TerminatingOther: deleted for another reason (a scale-down), no
+	// DisruptionTarget condition.
+	TerminatingOther
+)
+
+// Nominee is a pending pod of its own Deployment ("nom<i>"), labelled
+// app=nom<i> and tier=<Tier> when Tier is set, whose
+// status.nominatedNodeName is node Node.
+type Nominee struct {
+	Priority         int32
+	MilliCPU, MemMiB int64
+	Tier             string
+	Node             int
+}
 
 // PDB is a budget selecting the pods of one app (App ≥ 0) or of a tier.
 type PDB struct {
@@ -79,6 +112,9 @@ type Pending struct {
 	// AntiApp ≥ 0: a required anti-affinity to that app's pods.
 	AntiApp int
 	AntiKey string
+	// NominatedTo is status.nominatedNodeName as node index + 1, 0 for
+	// none.
+	NominatedTo int
 }
 
 // NodeName is node i's name on both sides.
@@ -88,6 +124,8 @@ func NodeName(i int) string { return fmt.Sprintf("n%d", i+1) }
 func PodName(i int) string { return fmt.Sprintf("pod%d", i+1) }
 
 func appName(a int) string { return fmt.Sprintf("app%d", a) }
+
+func nomineeName(i int) string { return fmt.Sprintf("nom%d", i) }
 
 var priorityPool = []int32{-100, 0, 10, 100, 1000}
 
@@ -190,7 +228,114 @@ func Generate(t *rapid.T) *Snapshot {
 	for range 4 {
 		s.StartSeeds = append(s.StartSeeds, rapid.Int64().Draw(t, "startSeed"))
 	}
+	s.generateNominations(t)
 	return s
+}
+
+// generateNominations draws, after everything else (so that the rest of
+// the snapshot keeps its distribution), the state an earlier preemption
+// leaves: in one snapshot of four, 1–3 pending pods nominated to nodes,
+// of priority below, equal to (most often) or above the pending pod's,
+// and, in one of three of those, a nomination of the pending pod itself
+// (whose cpu request, in one of two, is cut to its nominated node's free
+// cpu);
+// independently, in one snapshot of eight, a terminating pod, on the
+// pending pod's nominated node when it has one and holds pods, deleted
+// by a preemption in two of three.
+func (s *Snapshot) generateNominations(t *rapid.T) {
+	p := &s.Pending
+	if oneIn(t, 4, "nominations") {
+		for range rapid.IntRange(1, 3).Draw(t, "nominees") {
+			n := Nominee{
+				Priority: p.Priority + rapid.SampledFrom([]int32{-50, 0, 0, 50}).Draw(t, "nomineePriority"),
+				MilliCPU: rapid.SampledFrom([]int64{0, 250, 500, 1000, 2000}).Draw(t, "nomineeCPU"),
+				MemMiB:   rapid.SampledFrom([]int64{0, 256, 512}).Draw(t, "nomineeMem"),
+				Node:     rapid.IntRange(0, len(s.Nodes)-1).Draw(t, "nomineeNode"),
+			}
+			if oneIn(t, 3, "nomineeTier") {
+				n.Tier = rapid.SampledFrom([]string{"a", "b"}).Draw(t, "nomineeTierValue")
+			}
+			s.Nominees = append(s.Nominees, n)
+		}
+		if oneIn(t, 3, "pendingNominated") {
+			p.NominatedTo = rapid.IntRange(1, len(s.Nodes)).Draw(t, "pendingNominatedTo")
+			if rapid.Bool().Draw(t, "pendingFitsNominated") {
+				// Its victims gone: the cpu it asks for is free there
+				// (unless pods nominated there claim it).
+				free := s.Nodes[p.NominatedTo-1].MilliCPU
+				for _, q := range s.Pods {
+					if q.Node == p.NominatedTo-1 {
+						free -= s.Apps[q.App].MilliCPU
+					}
+				}
+				p.MilliCPU = min(p.MilliCPU, free)
+			}
+		}
+	}
+	if len(s.Pods) > 0 && oneIn(t, 8, "terminating") {
+		var on []int
+		for i, q := range s.Pods {
+			if q.Node == p.NominatedTo-1 {
+				on = append(on, i)
+			}
+		}
+		if len(on) == 0 {
+			on = make([]int, len(s.Pods))
+			for i := range on {
+				on[i] = i
+			}
+		}
+		i := rapid.SampledFrom(on).Draw(t, "terminatingPod")
+		s.Pods[i].Terminating = TerminatingByPreemption
+		if oneIn(t, 3, "terminatingOther") {
+			s.Pods[i].Terminating = TerminatingOther
+		}
+	}
+	if !s.canPreempt() {
+		// No pod can have been nominated in such a cluster: the model's
+		// scheduler does not read nominations there.
+		s.Nominees, p.NominatedTo = nil, 0
+	}
+}
+
+// canPreempt reports whether some pod of the snapshot may preempt
+// another: a pod whose preemptionPolicy allows it, of priority above the
+// lowest (model.Universe.CanPreempt).
+func (s *Snapshot) canPreempt() bool {
+	type prio struct {
+		p     int32
+		never bool
+	}
+	all := []prio{{s.Pending.Priority, s.Pending.Never}}
+	for _, a := range s.Apps {
+		all = append(all, prio{p: a.Priority})
+	}
+	for _, n := range s.Nominees {
+		all = append(all, prio{p: n.Priority})
+	}
+	lowest := all[0].p
+	for _, x := range all {
+		lowest = min(lowest, x.p)
+	}
+	for _, x := range all {
+		if !x.never && x.p > lowest {
+			return true
+		}
+	}
+	return false
+}
+
+// HasNominations reports whether some pod of s is nominated to a node.
+func (s *Snapshot) HasNominations() bool { return len(s.Nominees) > 0 || s.Pending.NominatedTo != 0 }
+
+// HasTerminating reports whether some pod of s is terminating.
+func (s *Snapshot) HasTerminating() bool {
+	for _, q := range s.Pods {
+		if q.Terminating != NotTerminating {
+			return true
+		}
+	}
+	return false
 }
 
 // String renders s for disagreement reports.
@@ -203,7 +348,17 @@ func (s *Snapshot) String() string {
 		fmt.Fprintf(&b, "  %s: priority %d req %dm/%dMi tier %s\n", appName(a), app.Priority, app.MilliCPU, app.MemMiB, app.Tier)
 	}
 	for i, p := range s.Pods {
-		fmt.Fprintf(&b, "  %s: %s on %s\n", PodName(i), appName(p.App), NodeName(p.Node))
+		fmt.Fprintf(&b, "  %s: %s on %s", PodName(i), appName(p.App), NodeName(p.Node))
+		switch p.Terminating {
+		case TerminatingByPreemption:
+			b.WriteString(" terminating (preempted)")
+		case TerminatingOther:
+			b.WriteString(" terminating (not preempted)")
+		}
+		b.WriteByte('\n')
+	}
+	for i, n := range s.Nominees {
+		fmt.Fprintf(&b, "  %s: pending, priority %d req %dm/%dMi tier %q nominated to %s\n", nomineeName(i), n.Priority, n.MilliCPU, n.MemMiB, n.Tier, NodeName(n.Node))
 	}
 	for i, d := range s.PDBs {
 		sel := "tier=" + d.Tier
@@ -219,6 +374,9 @@ func (s *Snapshot) String() string {
 	}
 	if p.AntiApp >= 0 {
 		fmt.Fprintf(&b, " antiAffinity %s app=%s", p.AntiKey, appName(p.AntiApp))
+	}
+	if p.NominatedTo != 0 {
+		fmt.Fprintf(&b, " nominated to %s", NodeName(p.NominatedTo-1))
 	}
 	b.WriteByte('\n')
 	return b.String()
