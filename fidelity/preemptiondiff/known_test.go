@@ -54,6 +54,62 @@ func TestKnownClasses(t *testing.T) {
 			s:     manyVictims(seeds),
 			class: "",
 		},
+		{
+			// n1's free cpu is taken by a pod of higher priority
+			// nominated there (RunFilterPluginsWithNominatedPods): the
+			// pod preempts on n2 instead.
+			name: "a nominated pod of higher priority keeps its room",
+			s: Snapshot{Nodes: []Node{{MilliCPU: 2000, MemMiB: 1024, MaxPods: 110}, {MilliCPU: 1000, MemMiB: 1024, MaxPods: 110}},
+				Apps:     []App{{Priority: 0, MilliCPU: 1000, Tier: "a"}},
+				Pods:     []Pod{{App: 0, Node: 1}},
+				Nominees: []Nominee{{Priority: 150, MilliCPU: 1500, Node: 0}},
+				Pending:  Pending{Priority: 100, MilliCPU: 1000, AntiApp: -1}, StartSeeds: seeds},
+		},
+		{
+			// Both nodes fit and scoring prefers the empty n1, but the pod
+			// is nominated to n2, which passes the filters: it goes there
+			// (evaluateNominatedNode).
+			name: "a nominated pod goes to its nominated node",
+			s: Snapshot{Nodes: []Node{{MilliCPU: 2000, MemMiB: 1024, MaxPods: 110}, {MilliCPU: 2000, MemMiB: 1024, MaxPods: 110}},
+				Apps:    []App{{Priority: 0, MilliCPU: 1000, Tier: "a"}},
+				Pods:    []Pod{{App: 0, Node: 1}},
+				Pending: Pending{Priority: 100, MilliCPU: 1000, AntiApp: -1, NominatedTo: 2}, StartSeeds: seeds},
+		},
+		{
+			// The model's pod waits for pod2 to go; upstream preempts pod1
+			// (pod2, already terminating, is a victim too).
+			name: ClassWaitsForTermination,
+			s: Snapshot{Nodes: []Node{{MilliCPU: 1000, MemMiB: 1024, MaxPods: 110}},
+				Apps:    []App{{Priority: 0, MilliCPU: 500, Tier: "a"}},
+				Pods:    []Pod{{App: 0, Node: 0}, {App: 0, Node: 0, Terminating: TerminatingByPreemption}},
+				Pending: Pending{Priority: 100, MilliCPU: 1000, AntiApp: -1}, StartSeeds: seeds},
+			class: ClassWaitsForTermination,
+		},
+		{
+			// pod2 terminates, but not by a preemption: upstream's pod,
+			// nominated to n1, is eligible and preempts pod1; the model's
+			// (without the wait) is not eligible.
+			name: ClassEligibilityEveryTerminating,
+			s: Snapshot{Nodes: []Node{{MilliCPU: 1000, MemMiB: 1024, MaxPods: 110}},
+				Apps:    []App{{Priority: 0, MilliCPU: 500, Tier: "a"}},
+				Pods:    []Pod{{App: 0, Node: 0}, {App: 0, Node: 0, Terminating: TerminatingOther}},
+				Pending: Pending{Priority: 100, MilliCPU: 1000, AntiApp: -1, NominatedTo: 1}, StartSeeds: seeds},
+			class: ClassWaitsForTermination + "; " + ClassEligibilityEveryTerminating,
+		},
+		{
+			// n1 holds two tier-a pods (skew 2 against the tainted n2, one
+			// too many) and a terminating tier-a pod using the cpu. With
+			// the three removed upstream counts 2 − 3 = −1 tier-a pods on
+			// n1 and reprieves both running ones; the model counts 0 and
+			// reprieves one.
+			name: ClassSpreadRemovesTerminating,
+			s: Snapshot{Nodes: []Node{{MilliCPU: 2000, MemMiB: 1024, MaxPods: 110}, {MilliCPU: 1000, MemMiB: 1024, MaxPods: 110, Tainted: true}},
+				Apps: []App{{Priority: 0, Tier: "a"}, {Priority: 0, MilliCPU: 1000, Tier: "a"}},
+				Pods: []Pod{{App: 0, Node: 0}, {App: 0, Node: 0}, {App: 1, Node: 0, Terminating: TerminatingByPreemption}},
+				Pending: Pending{Priority: 100, MilliCPU: 1500, AntiApp: -1,
+					Spread: true, SpreadKey: model.HostnameKey, SpreadTier: "a", MaxSkew: 1}, StartSeeds: seeds},
+			class: ClassWaitsForTermination + "; " + ClassSpreadRemovesTerminating,
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := Compare(r, &tc.s)
