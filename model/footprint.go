@@ -12,9 +12,9 @@ import "slices"
 //
 // Layout: word 0 holds the global components (bits 0-15) and the event
 // memories (bits 16-63, one per event); word 1 one bit per deployment;
-// words 2-5 one bit per node (every node a universe may have). FootprintFits
-// says whether a universe fits; when it does not, reduction is off.
-type Footprint [6]uint64
+// words 2-3 one bit per node. FootprintFits says whether a universe fits;
+// when it does not, reduction is off.
+type Footprint [4]uint64
 
 // Global components of a Footprint.
 const (
@@ -53,7 +53,7 @@ const (
 const (
 	footprintEvents = 48
 	footprintDeps   = 64
-	footprintNodes  = 256
+	footprintNodes  = 128
 )
 
 // FootprintFits reports whether every node, deployment and event of u
@@ -63,9 +63,7 @@ func FootprintFits(u *Universe) bool {
 }
 
 // AllComponents is the footprint of a step that may touch anything.
-func AllComponents() Footprint {
-	return Footprint{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
-}
+func AllComponents() Footprint { return Footprint{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)} }
 
 // Add adds a global component.
 func (f *Footprint) Add(c int) { f[0] |= 1 << c }
@@ -90,9 +88,7 @@ func (f *Footprint) AddDeployments() { f[1] = ^uint64(0) }
 func (f *Footprint) AddNode(n int) { f[2+n/64] |= 1 << (n % 64) }
 
 // AddNodes adds every node.
-func (f *Footprint) AddNodes() {
-	f[2], f[3], f[4], f[5] = ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)
-}
+func (f *Footprint) AddNodes() { f[2], f[3] = ^uint64(0), ^uint64(0) }
 
 // AddPods adds every pod slot: every node and the pool.
 func (f *Footprint) AddPods() {
@@ -119,7 +115,7 @@ func (f *Footprint) Union(o Footprint) {
 
 // Intersects reports whether f and o share a component.
 func (f Footprint) Intersects(o Footprint) bool {
-	return f[0]&o[0] != 0 || f[1]&o[1] != 0 || f[2]&o[2] != 0 || f[3]&o[3] != 0 || f[4]&o[4] != 0 || f[5]&o[5] != 0
+	return f[0]&o[0] != 0 || f[1]&o[1] != 0 || f[2]&o[2] != 0 || f[3]&o[3] != 0
 }
 
 // Has reports whether global component c is in f.
@@ -267,5 +263,5 @@ func Changed(u *Universe, s, t *State) Footprint {
 
 // Subset reports whether every component of f is in o.
 func (f Footprint) Subset(o Footprint) bool {
-	return f[0]&^o[0] == 0 && f[1]&^o[1] == 0 && f[2]&^o[2] == 0 && f[3]&^o[3] == 0 && f[4]&^o[4] == 0 && f[5]&^o[5] == 0
+	return f[0]&^o[0] == 0 && f[1]&^o[1] == 0 && f[2]&^o[2] == 0 && f[3]&^o[3] == 0
 }

@@ -93,13 +93,13 @@ func (w *scratch) distinct(s *model.State, pods []model.PodState) int {
 // node.
 func (w *scratch) rank(sorted []sortKey, slots int, runLen []uint16, pods []model.PodState) []uint16 {
 	ranks := slices.Grow(w.ranks[:0], slots)[:slots]
-	count := w.rankCount[:0]
+	count := slices.Grow(w.rankCount[:0], len(sorted))[:len(sorted)]
 	r, freeRank := -1, noFreeRank
 	for j := range sorted {
 		k := &sorted[j]
 		if j == 0 || !k.sameContent(&sorted[j-1]) {
 			r++
-			count = append(count, 0)
+			count[r] = 0
 			if freeRank == noFreeRank && k.free() {
 				freeRank = r
 			}
@@ -118,7 +118,7 @@ func (w *scratch) rank(sorted []sortKey, slots int, runLen []uint16, pods []mode
 		}
 	}
 	w.freeRank = freeRank
-	w.rankCount = count
+	w.rankCount = count[:r+1]
 	w.ranks = ranks
 	return ranks
 }

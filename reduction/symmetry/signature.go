@@ -250,18 +250,24 @@ func queuePosition(q []uint16, n int) byte {
 func appendPodMultiset(dst []byte, slots []uint16, ranks []uint16, freeRank int, wide bool) []byte {
 	at := len(dst)
 	dst = append(dst, 0)
-	n := 0
+	if wide {
+		for _, i := range slots {
+			r := ranks[i]
+			if int(r) >= freeRank {
+				break
+			}
+			dst = append(dst, byte(r>>8), byte(r))
+		}
+		dst[at] = byte((len(dst) - at - 1) / 2)
+		return dst
+	}
 	for _, i := range slots {
 		r := ranks[i]
 		if int(r) >= freeRank {
 			break
 		}
-		if wide {
-			dst = append(dst, byte(r>>8))
-		}
 		dst = append(dst, byte(r))
-		n++
 	}
-	dst[at] = byte(n)
+	dst[at] = byte(len(dst) - at - 1)
 	return dst
 }
