@@ -91,9 +91,6 @@ type Problem struct {
 	quick      func() (*Problem, error)
 	rebuild    func(Options) (*Problem, error)
 	shortenFor time.Duration
-	// symmetryNote says why symmetry is off although the options allow
-	// it ("" when it is not).
-	symmetryNote string
 }
 
 // With returns the same topology and intents built with other options
@@ -158,10 +155,7 @@ func NewProblemFrom(name string, u *model.Universe, s *model.State, decls []mode
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w: %w", name, ErrInput, err)
 	}
-	var symmetryNote string
-	if nodeSymmetric(opts) && u.PodSlots > symmetry.MaxPodSlots {
-		symmetryNote = fmt.Sprintf("%d pod slots: the reduction handles at most %d", u.PodSlots, symmetry.MaxPodSlots)
-	} else if nodeSymmetric(opts) {
+	if nodeSymmetric(opts) {
 		facts := symmetryFacts(u, sys.Actors)
 		if opts.quickPass {
 			facts = quickPassFacts(facts)
@@ -171,7 +165,7 @@ func NewProblemFrom(name string, u *model.Universe, s *model.State, decls []mode
 	// Go predicates and custom monitors read what they like: no
 	// partial-order reduction can know what is invisible to them.
 	sys.Reduction = newReduction(sys, props, !nodeSymmetric(Options{ExtraIntents: opts.ExtraIntents}))
-	p := &Problem{Name: name, System: sys, Properties: props, Intents: ins, shortenFor: opts.ShortenFor, symmetryNote: symmetryNote,
+	p := &Problem{Name: name, System: sys, Properties: props, Intents: ins, shortenFor: opts.ShortenFor,
 		rebuild: func(o Options) (*Problem, error) { return NewProblemFrom(name, u, written, decls, o) }}
 	if !opts.NoQuickPass && u.Options.TieBreak == model.BranchOnTies {
 		p.quick = func() (*Problem, error) {
@@ -213,9 +207,6 @@ func (p *Problem) checkOnce(ctx context.Context, opts checker.Options) (*report.
 	}
 	r := newReport(p, res, time.Since(start))
 	r.Symmetry = !opts.NoSymmetry && p.System.Symmetry != nil && !p.System.Symmetry.Trivial()
-	if !opts.NoSymmetry {
-		r.SymmetryNote = p.symmetryNote
-	}
 	r.POR = !opts.NoPOR && p.System.Reduction != nil
 	return r, nil
 }

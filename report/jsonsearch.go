@@ -144,13 +144,8 @@ func searchDoc(mode, name string, setups []scaling.SetupResult, interrupted bool
 		st.ProvisoExpansions += r.Stats.ProvisoExpansions
 		complete = complete && r.Stats.Complete
 		if !reductions {
-			// Every setup runs with the same options: the first says,
-			// but symmetry is off in a setup too large for it.
+			// Every setup runs with the same options: the first says.
 			st.Symmetry, st.POR, reductions = r.Stats.Symmetry, r.Stats.POR, true
-		}
-		st.Symmetry = st.Symmetry && r.Stats.Symmetry
-		if st.SymmetryNote == "" {
-			st.SymmetryNote = r.Stats.SymmetryNote
 		}
 		maxBPS = max(maxBPS, r.Measured.BytesPerState)
 		for _, in := range r.Intents {

@@ -149,12 +149,8 @@ func (r *Report) WriteFailures(w io.Writer) {
 	st := r.Stats
 	fmt.Fprintf(w, "    States: %d stored, %d matched, %d transitions, depth %d, %.0f states/s, %.1f bytes/state\n",
 		st.States, st.Matched, st.Transitions, st.MaxDepth, st.StatesPerS, st.BytesPerState)
-	sym := onOff(r.Symmetry)
-	if r.SymmetryNote != "" {
-		sym += " (" + r.SymmetryNote + ")"
-	}
 	fmt.Fprintf(w, "    Reductions: symmetry %s, partial-order %s (%d states through ample sets, %d fully by the cycle proviso)\n",
-		sym, onOff(r.POR), st.AmpleExpansions, st.ProvisoExpansions)
+		onOff(r.Symmetry), onOff(r.POR), st.AmpleExpansions, st.ProvisoExpansions)
 	fmt.Fprintln(w)
 }
 
@@ -265,12 +261,10 @@ type JSONStats struct {
 	Complete    bool  `json:"complete"`
 	// Symmetry and POR: the reductions used; AmpleExpansions and
 	// ProvisoExpansions: partial-order reduction's work.
-	Symmetry bool `json:"symmetry"`
-	// SymmetryNote: why symmetry is off where the options allowed it.
-	SymmetryNote      string `json:"symmetryNote,omitempty"`
-	POR               bool   `json:"partialOrder"`
-	AmpleExpansions   int64  `json:"ampleExpansions"`
-	ProvisoExpansions int64  `json:"provisoExpansions"`
+	Symmetry          bool  `json:"symmetry"`
+	POR               bool  `json:"partialOrder"`
+	AmpleExpansions   int64 `json:"ampleExpansions"`
+	ProvisoExpansions int64 `json:"provisoExpansions"`
 	// Setups counts a search's setups by status; absent in a topology
 	// report.
 	Setups *JSONSetupCounts `json:"setups,omitempty"`
@@ -294,7 +288,7 @@ func (r *Report) JSON() JSONReport {
 		Intents: []JSONIntent{}, Warnings: []JSONWarning{}, Stats: JSONStats{
 			States: r.Stats.States, Matched: r.Stats.Matched, Transitions: r.Stats.Transitions, MaxDepth: r.Stats.MaxDepth,
 			Complete: r.Complete,
-			Symmetry: r.Symmetry, SymmetryNote: r.SymmetryNote, POR: r.POR, AmpleExpansions: r.Stats.AmpleExpansions, ProvisoExpansions: r.Stats.ProvisoExpansions},
+			Symmetry: r.Symmetry, POR: r.POR, AmpleExpansions: r.Stats.AmpleExpansions, ProvisoExpansions: r.Stats.ProvisoExpansions},
 		Measured: JSONMeasured{ElapsedS: r.Elapsed.Seconds(), StatesPerS: r.Stats.StatesPerS, BytesPerState: r.Stats.BytesPerState}}
 	for _, x := range r.Results {
 		ji := JSONIntent{Name: x.Name, Verdict: x.Verdict.String(), Explanation: x.Explanation, FoundBy: x.FoundBy}

@@ -20,9 +20,6 @@ type Report struct {
 	// interchangeable nodes and pods, partial-order reduction (its work is
 	// in Stats.AmpleExpansions and Stats.ProvisoExpansions).
 	Symmetry, POR bool
-	// SymmetryNote says why symmetry is off where the options allowed it
-	// (a universe larger than the reduction handles); "" otherwise.
-	SymmetryNote string
 	// Phases are the searches that ran, in order (phases.go); Stats,
 	// Complete and the reductions are the last one's.
 	Phases []Phase

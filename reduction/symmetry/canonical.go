@@ -26,9 +26,6 @@ type Canonicalizer struct {
 	kubeletSet bool
 	// taintSet: the taint-manager queue is a set (taintqueue.go).
 	taintSet bool
-	// tooManySlots: the universe has more pod slots than MaxPodSlots;
-	// the canonicaliser is trivial.
-	tooManySlots bool
 	// free holds idle per-call buffers of Canonical: a Canonicalizer
 	// serves one goroutine at a time (ForWorker gives each of the
 	// engine's goroutines its own).
@@ -40,11 +37,6 @@ type Canonicalizer struct {
 // canonicaliser.
 func New(u *model.Universe, facts []model.SymmetryFact) *Canonicalizer {
 	c := &Canonicalizer{u: u, analysis: Analyze(u, facts), layout: nodeMemoryOf(u)}
-	if u.PodSlots > MaxPodSlots {
-		// Ranks and slots are bytes here: no reduction (Trivial).
-		c.tooManySlots = true
-		return c
-	}
 	c.pods = c.analysis.Pods && u.PodSlots > 1
 	c.kubeletSet = (!u.HasTaints || !u.Options.KiviLifecycle) && u.PodSlots > 1
 	c.taintSet = !u.Options.KiviLifecycle && u.PodSlots > 1
@@ -82,10 +74,6 @@ func (c *Canonicalizer) Analysis() Analysis { return c.analysis }
 func (c *Canonicalizer) Trivial() bool {
 	return len(c.classes) == 0 && !c.pods && !c.kubeletSet && !c.taintSet
 }
-
-// TooManyPodSlots reports that the universe has more pod slots than the
-// reduction handles (MaxPodSlots): New made the canonicaliser trivial.
-func (c *Canonicalizer) TooManyPodSlots() bool { return c.tooManySlots }
 
 // PodsMove reports whether pod slots are permuted (Analysis.Pods).
 func (c *Canonicalizer) PodsMove() bool { return c.pods }
@@ -236,9 +224,14 @@ func (c *Canonicalizer) planOrbits(w *scratch, s *model.State, orbits []uint8) (
 	if len(w.blocks) == 0 && !c.pods && queuesSorted() {
 		return nil, nil, false, false
 	}
-	var ranks []uint8
+	var ranks []uint16
 	if c.pods {
-		ranks = w.podRanks(s, c.kubeletSet, c.taintSet, len(w.blocks) > 0)
+		var ok bool
+		if ranks, ok = w.podRanks(s, c.kubeletSet, c.taintSet, len(w.blocks) > 0); !ok {
+			// A node beyond what a signature holds: the state stays as
+			// it is.
+			return nil, nil, false, false
+		}
 	}
 	if len(w.blocks) > 0 {
 		sigs := c.signatures(w, s, ranks)
@@ -301,14 +294,16 @@ type scratch struct {
 	// number of slots of each rank, freeRank the first rank of a Free
 	// slot, podsOn the slots by node or sortKeys the slots sorted;
 	// runLen and mergeBuf are its sort's.
-	ranks      []uint8
-	runLen     [256]uint8
-	rankCount  []uint8
-	rankCounts [256]uint8 // backs rankCount
-	freeRank   int
-	podsOn     podsByNode
-	sortKeys   []sortKey
-	mergeBuf   []sortKey
+	ranks     []uint16
+	runLen    []uint16
+	rankCount []uint16
+	// wideRanks: the state has more than 256 distinct pod contents, and
+	// node signatures write ranks on two bytes.
+	wideRanks bool
+	freeRank  int
+	podsOn    podsByNode
+	sortKeys  []sortKey
+	mergeBuf  []sortKey
 	// sigs holds the signatures of the nodes of the movable blocks.
 	sigs nodeSigs
 	// fixedOn lists the bound pods by node when pods are fixed: those of
@@ -319,9 +314,10 @@ type scratch struct {
 	perm       []int
 	podPerm    []int
 	// rankNext, dealOrder and group are podOrder's.
-	rankNext  [256]uint8
+	rankNext  []uint16
 	dealOrder []uint8
-	group     []uint16
+	group     []uint32
+	sortTmp   []uint32
 	// permuted is AppendCanonical's canonical state.
 	permuted model.State
 	// orbits are AppendRepresentative's node orbits.
@@ -361,10 +357,11 @@ func (w *scratch) podOrder(s *model.State, perm []int) []int {
 func (w *scratch) dealSlots(podPerm, perm []int) bool {
 	on, ranks := &w.podsOn, w.ranks
 	// next[r] is the position of rank r's next slot.
-	next := &w.rankNext
+	next := slices.Grow(w.rankNext[:0], len(w.rankCount))[:len(w.rankCount)]
+	w.rankNext = next
 	at := 0
 	for r, n := range w.rankCount {
-		next[r] = uint8(at)
+		next[r] = uint16(at)
 		at += int(n)
 	}
 	// The node values in the order their slots are dealt.
@@ -424,15 +421,15 @@ func (w *scratch) podOrderByRank(podPerm []int, s *model.State, perm []int) bool
 			if node != 0 && node <= len(perm) {
 				node = perm[node-1] + 1
 			}
-			x := uint16(node)<<8 | uint16(i)
+			x := uint32(node)<<16 | uint32(i)
 			inOrder = inOrder && (len(group) == 0 || group[len(group)-1] < x)
 			group = append(group, x)
 		}
 		if !inOrder {
-			sortByNode(group)
+			w.sortTmp = sortByNode(group, w.sortTmp)
 		}
 		for _, x := range group {
-			i := int(uint8(x))
+			i := int(uint16(x))
 			podPerm[i] = at
 			moved = moved || i != at
 			at++
@@ -444,8 +441,9 @@ func (w *scratch) podOrderByRank(podPerm []int, s *model.State, perm []int) bool
 
 // sortByNode sorts (node, slot) pairs: by insertion when they are few,
 // else by a counting sort on the node (slots are unique and the pairs
-// come in slot order, so that sort is stable and complete).
-func sortByNode(x []uint16) {
+// come in slot order, so that sort is stable and complete), through tmp,
+// which it returns for reuse.
+func sortByNode(x, tmp []uint32) []uint32 {
 	if len(x) <= 16 {
 		for i := 1; i < len(x); i++ {
 			v := x[i]
@@ -456,15 +454,15 @@ func sortByNode(x []uint16) {
 			}
 			x[j] = v
 		}
-		return
+		return tmp
 	}
 	// next[n+1] counts the pairs on node n, then next[n] is where node
-	// n's next pair goes (a count fits in a byte: maxPodSlots).
-	var next [257]uint8
-	var tmp [maxPodSlots]uint16
+	// n's next pair goes.
+	var next [257]uint16
+	tmp = slices.Grow(tmp[:0], len(x))[:len(x)]
 	hi := 0
 	for _, v := range x {
-		n := int(v >> 8)
+		n := int(v >> 16)
 		next[n+1]++
 		hi = max(hi, n)
 	}
@@ -472,11 +470,12 @@ func sortByNode(x []uint16) {
 		next[n] += next[n-1]
 	}
 	for _, v := range x {
-		n := v >> 8
+		n := v >> 16
 		tmp[next[n]] = v
 		next[n]++
 	}
-	copy(x, tmp[:len(x)])
+	copy(x, tmp)
+	return tmp
 }
 
 // identityInto returns the identity permutation of n, reusing p's array.
@@ -505,9 +504,12 @@ func (c *Canonicalizer) NodeOrbits(s *model.State, dst []int) []int {
 	if len(w.blocks) == 0 {
 		return dst
 	}
-	var ranks []uint8
+	var ranks []uint16
 	if c.pods {
-		ranks = w.podRanks(s, c.kubeletSet, c.taintSet, true)
+		var ok bool
+		if ranks, ok = w.podRanks(s, c.kubeletSet, c.taintSet, true); !ok {
+			return dst // the state is left as it is (planOrbits): no orbits
+		}
 	}
 	sigs := c.signatures(w, s, ranks)
 	for _, block := range w.blocks {

@@ -10,7 +10,7 @@ import (
 var podQueues = [...]model.Queue{model.SchedulerQueue, model.KubeletQueue, model.TaintManagerQueue}
 
 // podKeyLen is the width of a pod content key in bytes.
-const podKeyLen = 5 + 4 + 4 + len(podQueues) + 1
+const podKeyLen = 5 + 4 + 4 + 2*len(podQueues) + 1
 
 // sortKey holds a pod slot's content key followed by its slot, packed
 // into three words whose lexicographic order is that of (key bytes,
@@ -25,22 +25,24 @@ const podKeyLen = 5 + 4 + 4 + len(podQueues) + 1
 //
 //	free flag (Free slots sort last), phase|wasRunning|rs|nominated,
 //	owner,
-//	template, pattern, CPU and memory usage (4 bytes each), its position
-//	in the scheduler, kubelet and taint-manager queues (notQueued when
-//	absent), whether a no-feasible-node failure names it,
+//	template, pattern, CPU and memory usage (4 bytes each), the low
+//	bytes of its positions in the scheduler, kubelet and taint-manager
+//	queues (notQueued when absent), the high bytes of those positions
+//	(notQueued when absent: a long queue's positions past 255 stay
+//	apart from it), whether a no-feasible-node failure names it,
 //
-// bytes 0-7 in k[0], 8-15 in k[1] and byte 16 in bits 24-31 of k[2],
-// whose low 16 bits hold the slot. Building the words directly (rather
-// than bytes) keeps the sorts on integer compares.
+// bytes 0-7 in k[0], 8-15 in k[1] and bytes 16-19 in bits 24-55 of
+// k[2], whose low 16 bits hold the slot. Building the words directly
+// (rather than bytes) keeps the sorts on integer compares.
 //
 // Queue positions make two pods waiting in queues different however equal
 // their fields: a queue position belongs to one slot, so two pods with
 // equal keys are waiting in no queue.
 type sortKey [3]uint64
 
-// The key's last byte and two slot bytes must fit in the third word's
-// low 32 bits (a compile-time check).
-const _ = uint(4 - (podKeyLen - 16) - 2)
+// The key's last four bytes, a spare byte and the two slot bytes must fit
+// in the third word (a compile-time check).
+const _ = uint(8 - (podKeyLen - 16) - 1 - 2)
 
 func (k *sortKey) slot() int { return int(uint16(k[2])) }
 
@@ -93,7 +95,7 @@ func podSortKeys(dst []sortKey, s *model.State, n int, kubeletSet, taintSet bool
 		mem := uint64(uint32(p.Memory) ^ 1<<31)
 		k[0] = head<<24 | cpu>>8
 		k[1] = (cpu&0xFF)<<56 | mem<<24 | notQueued<<16 | notQueued<<8 | notQueued
-		k[2] = uint64(i)
+		k[2] = notQueuedHigh | uint64(i)
 	}
 	for k, q := range podQueues {
 		markQueued(keys, s.Queues[q], 8*(len(podQueues)-1-k), k == 1 && kubeletSet || k == 2 && taintSet)
@@ -105,16 +107,18 @@ func podSortKeys(dst []sortKey, s *model.State, n int, kubeletSet, taintSet bool
 	return keys, oddFree
 }
 
-// markQueued writes each queued slot's first position in q into the key
-// byte at bit shift of k[1] (kubeletQueued instead when asSet); ids out of
-// range are ignored. Walking q backwards leaves the first position. (A
-// queue holds at most 250 items, so no position reads as notQueued.)
+// markQueued writes each queued slot's first position in q into the key:
+// its low byte at bit shift of k[1], its high byte at bit 32+shift of
+// k[2] (kubeletQueued, high byte 0, instead when asSet); ids out of range
+// are ignored. Walking q backwards leaves the first position. (No
+// position reads as notQueued: a queue is shorter than 0xFFFF.)
 func markQueued(keys []sortKey, q []uint16, shift int, asSet bool) {
-	keep := ^(uint64(0xFF) << shift)
+	keep, keepHigh := ^(uint64(0xFF) << shift), ^(uint64(0xFF) << (32 + shift))
 	if asSet {
 		for _, p := range q {
 			if int(p) < len(keys) {
 				keys[p][1] = keys[p][1]&keep | kubeletQueued<<shift
+				keys[p][2] &= keepHigh
 			}
 		}
 		return
@@ -122,9 +126,17 @@ func markQueued(keys []sortKey, q []uint16, shift int, asSet bool) {
 	for i := len(q) - 1; i >= 0; i-- {
 		if p := int(q[i]); p < len(keys) {
 			keys[p][1] = keys[p][1]&keep | uint64(byte(i))<<shift
+			keys[p][2] = keys[p][2]&keepHigh | uint64(byte(i>>8))<<(32+shift)
 		}
 	}
 }
+
+// notQueuedHigh holds the high bytes of the three queue positions of a
+// pod in no queue (bits 32-55 of a key's third word): a position is two
+// bytes, its low byte in the second word, so that positions past 255 in a
+// long queue stay apart from notQueued, and a short queue's keys order as
+// with one byte.
+const notQueuedHigh = uint64(notQueued)<<48 | uint64(notQueued)<<40 | uint64(notQueued)<<32
 
 // refNode is the node value (index+1, 0 = none) that pod p refers to:
 // its node when bound, else its nominated node. A nominated pod is never

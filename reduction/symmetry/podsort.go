@@ -20,12 +20,9 @@ import (
 // sorts runs of equal keys as one, and is one that profits from sorted
 // stretches (sortKeys).
 
-// MaxPodSlots is the most pod slots the reduction handles: a rank and a
-// count of slots fit in a byte. A universe with more gets a trivial
-// Canonicalizer (New): no reduction.
-const MaxPodSlots = model.MaxObjects
-
-const maxPodSlots = MaxPodSlots
+// maxPodSlots is model.Universe.Compile's limit on pod slots: a slot
+// fits in a sortKey's 16 bits and in the uint16 lists below.
+const maxPodSlots = model.MaxPodSlots
 
 // podRanks returns the rank of every slot before the blank tail
 // (blankTail; the slots past it stay in place) and leaves in
@@ -34,10 +31,11 @@ const maxPodSlots = MaxPodSlots
 // w.podsOn the slots by node in (rank, slot) order; without byNode, it
 // leaves in w.sortKeys the slots sorted by (key, slot). All live in w's
 // buffers until w is reused.
-func (w *scratch) podRanks(s *model.State, kubeletSet, taintSet, byNode bool) []uint8 {
-	if len(s.Pods) > maxPodSlots {
-		panic("symmetry: more pod slots than the reduction handles (New makes it trivial)")
-	}
+// It sets w.wideRanks when the state has more than 256 distinct contents:
+// node signatures then write ranks on two bytes. ok is false, and the
+// state must be left as it is, when a node holds more than 255 pods (a
+// signature's count is a byte): every state of its orbit does too.
+func (w *scratch) podRanks(s *model.State, kubeletSet, taintSet, byNode bool) (ranks []uint16, ok bool) {
 	pods := s.Pods[:blankTail(s)]
 	keys, oddFree := podSortKeys(w.sortKeys, s, len(pods), kubeletSet, taintSet)
 	if oddFree && len(pods) < len(s.Pods) {
@@ -50,47 +48,72 @@ func (w *scratch) podRanks(s *model.State, kubeletSet, taintSet, byNode bool) []
 	on.valid = byNode
 	if !byNode {
 		w.mergeBuf = sortKeys(keys, w.mergeBuf)
-		return w.rank(keys, len(keys), nil, nil)
+		ranks = w.rank(keys, len(keys), nil, nil)
+		w.wideRanks = w.distinct(s, pods) > 256
+		return ranks, true
 	}
+	w.runLen = slices.Grow(w.runLen[:0], len(keys))[:len(keys)]
 	// With node lists to build, the slots' sorted order is needed only
 	// run by run (podOrder deals from the lists): pods of equal content
 	// mostly stand in neighbouring slots (a deployment's replicas, Free
 	// slots), so sort one key per run of them. The runs are intervals of
 	// slots, so a run sorted by its first slot stands, slot by slot,
 	// where its slots would.
-	runs := collapseRuns(keys, &w.runLen)
+	runs := collapseRuns(keys, w.runLen)
 	w.mergeBuf = sortKeys(runs, w.mergeBuf)
-	on.count(pods)
-	return w.rank(runs, len(pods), &w.runLen, pods)
+	if !on.count(pods) {
+		return nil, false
+	}
+	ranks = w.rank(runs, len(pods), w.runLen, pods)
+	w.wideRanks = w.distinct(s, pods) > 256
+	return ranks, true
+}
+
+// distinct returns the number of distinct contents of s, given the ranks
+// of pods, the slots before its blank tail: the blank tail adds one
+// unless a slot before it is blank too. It is a property of the state's
+// contents, not of where its blank slots stand, so every state of an
+// orbit has the same (the width of its ranks must not depend on slots).
+func (w *scratch) distinct(s *model.State, pods []model.PodState) int {
+	n := len(w.rankCount)
+	if n < 256 || len(pods) == len(s.Pods) {
+		return n // the count matters only past a byte
+	}
+	for i := range pods {
+		if blank(&pods[i]) {
+			return n
+		}
+	}
+	return n + 1
 }
 
 // rank numbers the distinct contents of sorted, the keys of the first
 // slots slots (runs of runLen[first slot] slots, or single slots when
 // runLen is nil), for podRanks, and with runs lists the slots of pods by
 // node.
-func (w *scratch) rank(sorted []sortKey, slots int, runLen *[256]uint8, pods []model.PodState) []uint8 {
+func (w *scratch) rank(sorted []sortKey, slots int, runLen []uint16, pods []model.PodState) []uint16 {
 	ranks := slices.Grow(w.ranks[:0], slots)[:slots]
-	count := &w.rankCounts
-	r, freeRank := -1, maxPodSlots
+	count := slices.Grow(w.rankCount[:0], len(sorted))[:len(sorted)]
+	r, freeRank := -1, noFreeRank
 	for j := range sorted {
 		k := &sorted[j]
 		if j == 0 || !k.sameContent(&sorted[j-1]) {
 			r++
-			count[uint8(r)] = 0
-			if freeRank == maxPodSlots && k.free() {
+			count[r] = 0
+			if freeRank == noFreeRank && k.free() {
 				freeRank = r
 			}
 		}
 		i := k.slot()
 		if runLen == nil {
-			ranks[i] = uint8(r)
-			count[uint8(r)]++
+			ranks[i] = uint16(r)
+			count[r]++
 			continue
 		}
-		run := int(runLen[uint8(i)])
-		count[uint8(r)] += uint8(run)
+		run := int(runLen[i])
+		count[r] += uint16(run)
 		for ; run > 0; i, run = i+1, run-1 {
-			ranks[i] = uint8(r)
+			ranks[i] = uint16(r)
 			w.podsOn.add(i, refNode(&pods[i]))
 		}
 	}
@@ -100,10 +123,14 @@ func (w *scratch) rank(sorted []sortKey, slots int, runLen *[256]uint8, pods []m
 	return ranks
 }
 
+// noFreeRank is freeRank when no slot is Free: above every rank.
+const noFreeRank = maxPodSlots
+
 // collapseRuns keeps the first key of every run of neighbouring keys
 // with equal contents, in place, and records each run's length by its
-// first slot in runLen. keys are in slot order: key i is slot i's.
-func collapseRuns(keys []sortKey, runLen *[256]uint8) []sortKey {
+// first slot in runLen (as long as keys). keys are in slot order: key i
+// is slot i's.
+func collapseRuns(keys []sortKey, runLen []uint16) []sortKey {
 	if len(keys) == 0 {
 		return keys
 	}
@@ -112,14 +139,14 @@ func collapseRuns(keys []sortKey, runLen *[256]uint8) []sortKey {
 		if keys[i].sameContent(&keys[m]) {
 			continue
 		}
-		runLen[uint8(first)] = uint8(i - first)
+		runLen[first] = uint16(i - first)
 		m++
 		if m != i {
 			keys[m] = keys[i]
 		}
 		first = i
 	}
-	runLen[uint8(first)] = uint8(len(keys) - first)
+	runLen[first] = uint16(len(keys) - first)
 	return keys[:m+1]
 }
 
@@ -129,21 +156,27 @@ func collapseRuns(keys []sortKey, runLen *[256]uint8) []sortKey {
 // value too (it is all zero, so 0), but no node holds it. valid says
 // whether the lists are those of the current state.
 type podsByNode struct {
-	slots []uint8
-	start [258]uint8
+	slots []uint16
+	start [258]uint16
 	top   int
 	valid bool
 }
 
-// count sizes the lists for pods (a count fits in a byte:
-// maxPodSlots); add then fills them.
-func (l *podsByNode) count(pods []model.PodState) {
+// count sizes the lists for pods; add then fills them. It reports false
+// when a node holds more than 255 pods, more than a node signature's
+// count byte holds (value 0, the unbound and Free slots, is on no node).
+func (l *podsByNode) count(pods []model.PodState) bool {
 	clear(l.start[:])
 	top := 0
 	for i := range pods {
 		v := int(refNode(&pods[i]))
 		l.start[v+2]++
 		top = max(top, v)
+	}
+	for x := 3; x <= top+1; x++ {
+		if l.start[x] > 255 {
+			return false
+		}
 	}
 	// start[v+1] becomes where value v's next slot goes: after the
 	// adds it is where v's list ends and v+1's begins.
@@ -152,15 +185,16 @@ func (l *podsByNode) count(pods []model.PodState) {
 	}
 	l.top = top
 	l.slots = slices.Grow(l.slots[:0], len(pods))[:len(pods)]
+	return true
 }
 
 func (l *podsByNode) add(slot int, v uint8) {
-	l.slots[l.start[int(v)+1]] = uint8(slot)
+	l.slots[l.start[int(v)+1]] = uint16(slot)
 	l.start[int(v)+1]++
 }
 
 // of returns the slots of node value v.
-func (l *podsByNode) of(v int) []uint8 {
+func (l *podsByNode) of(v int) []uint16 {
 	if v > l.top {
 		return nil
 	}

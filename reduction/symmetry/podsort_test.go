@@ -64,8 +64,8 @@ func TestCollapseRuns(t *testing.T) {
 		for i := range keys {
 			keys[i][2] = uint64(i) // in slot order, as podSortKeys builds them
 		}
-		var runLen [256]uint8
-		runs := collapseRuns(slices.Clone(keys), &runLen)
+		runLen := make([]uint16, len(keys))
+		runs := collapseRuns(slices.Clone(keys), runLen)
 		var expanded []sortKey
 		for j, r := range runs {
 			if j > 0 && r.sameContent(&runs[j-1]) {
@@ -88,13 +88,13 @@ func TestSortByNodeSorts(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(1, maxPodSlots).Draw(t, "n")
 		nodes := rapid.IntRange(0, rapid.IntRange(0, 250).Draw(t, "nodes"))
-		var x []uint16
+		var x []uint32
 		for _, slot := range rapid.Permutation(identityInto(nil, maxPodSlots)).Draw(t, "slots")[:n] {
-			x = append(x, uint16(nodes.Draw(t, "node"))<<8|uint16(slot))
+			x = append(x, uint32(nodes.Draw(t, "node"))<<16|uint32(slot))
 		}
-		slices.SortFunc(x, func(a, b uint16) int { return cmp.Compare(uint8(a), uint8(b)) }) // slot order
+		slices.SortFunc(x, func(a, b uint32) int { return cmp.Compare(uint16(a), uint16(b)) }) // slot order
 		want := slices.Sorted(slices.Values(x))
-		sortByNode(x)
+		sortByNode(x, nil)
 		if !slices.Equal(x, want) {
 			t.Fatalf("sortByNode = %v, want %v", x, want)
 		}

@@ -37,16 +37,19 @@ func referenceKey(s *model.State, i int, kubeletSet, taintSet bool) []byte {
 	}
 	b = binary.BigEndian.AppendUint32(b, uint32(p.CPU)^1<<31)
 	b = binary.BigEndian.AppendUint32(b, uint32(p.Memory)^1<<31)
+	var high []byte // the positions' high bytes follow their low bytes
 	for k, q := range podQueues {
-		pos := byte(notQueued)
+		pos := notQueued<<8 | notQueued
 		if j := slices.Index(s.Queues[q], uint16(i)); j >= 0 {
-			pos = byte(j)
+			pos = j
+			if k == 1 && kubeletSet || k == 2 && taintSet {
+				pos = kubeletQueued
+			}
 		}
-		if (k == 1 && kubeletSet || k == 2 && taintSet) && pos != notQueued {
-			pos = kubeletQueued
-		}
-		b = append(b, pos)
+		b = append(b, byte(pos))
+		high = append(high, byte(pos>>8))
 	}
+	b = append(b, high...)
 	failed := byte(0)
 	if s.Failed == model.FailNoFeasibleNode && int(s.FailedArg) == i {
 		failed = 1
@@ -82,6 +85,9 @@ func referenceSignature(c *Canonicalizer, s *model.State, n int) []byte {
 			}
 			if p.NominatedNode != 0 {
 				h |= 1 << 4
+			}
+			if len(s.Pods) > 256 {
+				b = append(b, byte(i>>8))
 			}
 			b = append(b, byte(i), h, p.Owner, p.Template, p.Pattern)
 			b = binary.BigEndian.AppendUint32(b, uint32(p.CPU))
@@ -200,12 +206,19 @@ func randomCanonicalizer(t *rapid.T) *Canonicalizer {
 func randomState(t *rapid.T, c *Canonicalizer) *model.State {
 	N := c.layout.nodes
 	P := rapid.IntRange(0, 100).Draw(t, "slots")
+	wide := rapid.IntRange(0, 4).Draw(t, "wide") == 0
+	if wide {
+		// More slots than a byte numbers, and often more distinct
+		// contents than ranks hold (referenceOverflows).
+		P = rapid.IntRange(257, 320).Draw(t, "wide slots")
+	}
 	s := &model.State{Nodes: make([]model.NodeState, N), Pods: make([]model.PodState, P)}
 	for n := range s.Nodes {
 		s.Nodes[n].Status = model.NodeStatus(rapid.IntRange(0, 1).Draw(t, "status"))
 		s.Nodes[n].Cordoned = rapid.IntRange(0, 3).Draw(t, "cordoned") == 0
 	}
 	odd := rapid.Bool().Draw(t, "odd")
+	distinct := wide && rapid.Bool().Draw(t, "distinct")
 	for i := range s.Pods {
 		p := &s.Pods[i]
 		p.Phase = model.Phase(rapid.IntRange(0, 4).Draw(t, "phase"))
@@ -225,6 +238,9 @@ func randomState(t *rapid.T, c *Canonicalizer) *model.State {
 		p.Template = uint8(rapid.IntRange(0, 1).Draw(t, "template"))
 		p.Pattern = uint8(rapid.IntRange(0, 1).Draw(t, "pattern"))
 		p.CPU = int32(rapid.SampledFrom([]int{0, 100, -1, 1 << 20}).Draw(t, "cpu"))
+		if distinct {
+			p.CPU = int32(1000 + i) // a content of its own
+		}
 		p.Memory = int32(rapid.SampledFrom([]int{0, 100, -1}).Draw(t, "memory"))
 	}
 	hi := P
@@ -234,7 +250,11 @@ func randomState(t *rapid.T, c *Canonicalizer) *model.State {
 	ids := rapid.IntRange(0, max(hi-1, 0))
 	for _, q := range podQueues {
 		if hi > 0 {
-			s.Queues[q] = toItems(rapid.SliceOfN(ids, 0, 8).Draw(t, "queue"))
+			least, most := 0, 8
+			if wide && rapid.IntRange(0, 3).Draw(t, "long queue") == 0 {
+				least, most = 250, 280 // positions past a byte
+			}
+			s.Queues[q] = toItems(rapid.SliceOfN(ids, least, most).Draw(t, "queue"))
 		}
 	}
 	s.Queues[model.NodeControllerQueue] = toItems(rapid.SliceOfN(rapid.IntRange(0, N), 0, 3).Draw(t, "ncq"))
@@ -264,6 +284,29 @@ func toBytes(x []int) []uint8 {
 	return b
 }
 
+// referenceOverflows reports whether s is beyond what the canonicaliser's
+// node signatures hold (podRanks), with pods permuted and nodes to sort:
+// a node holding more than 255 pods.
+func referenceOverflows(c *Canonicalizer, s *model.State) bool {
+	if !c.pods {
+		return false
+	}
+	on := map[int]int{}
+	for i := range s.Pods {
+		if n := int(refNode(&s.Pods[i])); n != 0 {
+			on[n]++ // Free slots with a node too (no reachable state has one)
+		}
+	}
+	if len(c.Movable(s)) > 0 {
+		for _, k := range on {
+			if k > 255 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // TestPlanMatchesReference: plan's permutations are the reference's, its
 // kubelet order is the reference's, and NodeOrbits ties exactly the
 // nodes of a block whose reference signatures are equal.
@@ -274,6 +317,16 @@ func TestPlanMatchesReference(t *testing.T) {
 		for range 3 { // reuse the scratch buffers across states
 			s := randomState(t, c)
 			wantPerm, wantPodPerm := referencePlan(c, s)
+			if referenceOverflows(c, s) {
+				// The state stays as it is: no plan, no orbits.
+				if perm, podPerm, _, moved := c.plan(w, s); moved || perm != nil || podPerm != nil {
+					t.Fatalf("a state beyond the ranks moved: %v %v", perm, podPerm)
+				}
+				if orbits := c.NodeOrbits(s, nil); !slices.Equal(orbits, identityInto(nil, len(s.Nodes))) {
+					t.Fatalf("a state beyond the ranks has orbits %v", orbits)
+				}
+				continue
+			}
 			perm, podPerm, sortKQ, moved := c.plan(w, s)
 			if perm == nil {
 				perm = identityInto(nil, len(s.Nodes))
@@ -370,4 +423,28 @@ func TestSplitRepresentativeRejectsBadOrbits(t *testing.T) {
 			t.Fatalf("label %d of node %d accepted", i+1, i)
 		}
 	})
+}
+
+// TestWideRanksOrderNodes: in a state with more than 256 distinct pod
+// contents, node signatures write ranks on two bytes, so a node whose pod
+// ranks 261st sorts after one whose pod ranks 5th (one byte each, both
+// would read 5 and tie).
+func TestWideRanksOrderNodes(t *testing.T) {
+	c := &Canonicalizer{layout: nodeMemory{nodes: 2}, classes: [][]int{{0, 1}}, pods: true}
+	s := &model.State{Nodes: make([]model.NodeState, 2), Pods: make([]model.PodState, 300)}
+	for i := range s.Pods {
+		s.Pods[i] = model.PodState{Phase: model.Running, Owner: 1, CPU: int32(i)}
+	}
+	s.Pods[261].Node, s.Pods[5].Node = 1, 2
+	wantPerm, wantPodPerm := referencePlan(c, s)
+	if !slices.Equal(wantPerm, []int{1, 0}) {
+		t.Fatalf("reference node permutation %v, want the nodes swapped", wantPerm)
+	}
+	perm, podPerm, _, _ := c.plan(new(scratch), s)
+	if podPerm == nil {
+		podPerm = identityInto(nil, len(s.Pods)) // the pods stay
+	}
+	if !slices.Equal(perm, wantPerm) || !slices.Equal(podPerm, wantPodPerm) {
+		t.Fatalf("plan %v %v, reference %v %v", perm, podPerm, wantPerm, wantPodPerm)
+	}
 }

@@ -33,7 +33,7 @@ const notQueued = 0xFF
 // signatures order exactly as with the keys' bytes.
 //
 // The signatures live in w's buffers until w is reused.
-func (c *Canonicalizer) signatures(w *scratch, s *model.State, ranks []uint8) *nodeSigs {
+func (c *Canonicalizer) signatures(w *scratch, s *model.State, ranks []uint16) *nodeSigs {
 	N := len(s.Nodes)
 	if ranks == nil {
 		w.groupPods(s)
@@ -46,9 +46,9 @@ func (c *Canonicalizer) signatures(w *scratch, s *model.State, ranks []uint8) *n
 	// Room for every signature, so that the appends never copy: a
 	// header of fixed width, and a rank (or 13 bytes of fields) per pod.
 	width := 4 + 2*len(c.layout.panics) + len(c.layout.maints)
-	size := len(s.Pods)
+	size := 2 * len(s.Pods)
 	if ranks == nil {
-		size *= 13
+		size *= 7
 	}
 	for _, block := range w.blocks {
 		size += width * len(block)
@@ -67,7 +67,7 @@ func (c *Canonicalizer) signatures(w *scratch, s *model.State, ranks []uint8) *n
 			}
 			buf = append(buf, failed)
 			if ranks != nil {
-				buf = appendPodMultiset(buf, w.podsOn.of(n+1), ranks, w.freeRank)
+				buf = appendPodMultiset(buf, w.podsOn.of(n+1), ranks, w.freeRank, w.wideRanks)
 			} else {
 				for _, i := range w.fixedOn[w.fixedStart[n]:w.fixedStart[n+1]] {
 					buf = appendPodFields(buf, s, i)
@@ -213,8 +213,13 @@ func boundNode(s *model.State, i int) (int, bool) {
 // appendPodFields appends pod slot i's part of a node signature when pods
 // are fixed: slot, phase|wasRunning|rs|nominated, owner, template, pattern, CPU and
 // memory usage.
+//
+// The slot takes one byte, two when the universe has more than 256 slots.
 func appendPodFields(dst []byte, s *model.State, i int) []byte {
 	p := &s.Pods[i]
+	if len(s.Pods) > 256 {
+		dst = append(dst, byte(i>>8))
+	}
 	h := byte(p.Phase) | p.RS<<3
 	if p.WasRunning {
 		h |= 1 << 2
@@ -239,15 +244,29 @@ func queuePosition(q []uint16, n int) byte {
 // appendPodMultiset appends the count and the ranks of a node's pods,
 // given its slots in rank order (podsByNode); Free slots, ranked from
 // freeRank on, come last and are on no node.
-func appendPodMultiset(dst []byte, slots []uint8, ranks []uint8, freeRank int) []byte {
+//
+// A rank takes one byte, or two (big-endian, so that they still order as
+// their keys) when wide: the state has more than 256 distinct contents.
+func appendPodMultiset(dst []byte, slots []uint16, ranks []uint16, freeRank int, wide bool) []byte {
 	at := len(dst)
 	dst = append(dst, 0)
+	if wide {
+		for _, i := range slots {
+			r := ranks[i]
+			if int(r) >= freeRank {
+				break
+			}
+			dst = append(dst, byte(r>>8), byte(r))
+		}
+		dst[at] = byte((len(dst) - at - 1) / 2)
+		return dst
+	}
 	for _, i := range slots {
 		r := ranks[i]
 		if int(r) >= freeRank {
 			break
 		}
-		dst = append(dst, r)
+		dst = append(dst, byte(r))
 	}
 	dst[at] = byte(len(dst) - at - 1)
 	return dst
