@@ -91,11 +91,16 @@ func (s *State) queued(q Queue, id int) bool {
 // on node indices, which the reduction permutes as well; upstream's
 // order is a map's, and which of the two is tried first matters only
 // when neither fits its nominated node.
-func MoveAllToActiveQueue(u *Universe, s *State) {
+func MoveAllToActiveQueue(u *Universe, s *State) { MoveToActiveQueue(u, s, nil) }
+
+// MoveToActiveQueue is MoveAllToActiveQueue for the waiting pods that
+// may reports true for (every one when may is nil): the pods a
+// queueing hint says an event may help, in the same order.
+func MoveToActiveQueue(u *Universe, s *State, may func(p *PodState) bool) {
 	var buf [16]int
 	waiting := buf[:0]
 	for i := range s.Pods {
-		if p := &s.Pods[i]; p.Phase == Pending && p.Node == 0 {
+		if p := &s.Pods[i]; p.Phase == Pending && p.Node == 0 && (may == nil || may(p)) {
 			waiting = append(waiting, i)
 		}
 	}
