@@ -36,7 +36,7 @@ func (w *watchObserver) mem(s *model.State) []byte {
 }
 
 func (w *watchObserver) Observe(tx *model.Tx, s *model.State) {
-	if s.Failed != model.NoFailure {
+	if s.Failed != model.NoFailure && !tx.U.ContinuesAfterFailure(s) {
 		return
 	}
 	if msg := w.in.Watch.Observe(tx.U, s, w.mem(s), tx.Marks); msg != "" {
@@ -83,7 +83,7 @@ func compose(sys *System, ins []intents.Intent) (checker.Properties[*model.State
 			u := sys.U
 			props.EndConditions = append(props.EndConditions, checker.EndCondition[*model.State]{
 				Name:    in.Name,
-				Holds:   func(s *model.State) bool { return s.Failed != model.NoFailure || in.Watch.Stuck(u, s, w.mem(s)) == "" },
+				Holds:   func(s *model.State) bool { return endedByFailure(u, s) || in.Watch.Stuck(u, s, w.mem(s)) == "" },
 				Explain: func(s *model.State) string { return in.Watch.Stuck(u, s, w.mem(s)) },
 			})
 		case intents.Cycle:
@@ -121,7 +121,7 @@ func compose(sys *System, ins []intents.Intent) (checker.Properties[*model.State
 		Name: ValidEndState,
 		Holds: func(s *model.State) bool {
 			ok, _ := sys.ValidEnd(s)
-			return s.Failed != model.NoFailure || ok
+			return endedByFailure(sys.U, s) || ok
 		},
 		Explain: func(s *model.State) string {
 			_, who := sys.ValidEnd(s)

@@ -240,8 +240,15 @@ const upToSymmetry = 1 << 31
 // next is Next; with orbits, choices among nodes take one node per orbit
 // of s under its symmetries (model.Tx.ChooseNode, model.Tx.ChoosePods).
 func (sys *System) next(s *model.State, emit func(checker.Step, *model.State), orbits bool) {
+	// A failure ends the run, except an unschedulable pod's under
+	// Kubernetes' lifecycle: that state's successors are those of the
+	// state without the failure (unschedulable.go).
+	resume := false
 	if s.Failed != model.NoFailure {
-		return
+		if !sys.U.ContinuesAfterFailure(s) {
+			return
+		}
+		resume = true
 	}
 	sc := sys.scratch()
 	defer func() { sys.scratches = append(sys.scratches, sc) }()
@@ -265,6 +272,9 @@ func (sys *System) next(s *model.State, emit func(checker.Step, *model.State), o
 		for rank := uint32(0); ; rank++ {
 			// Derived: next's encoding copies the pods it shares with s.
 			s.DeriveInto(next)
+			if resume {
+				sys.U.ResumeAfterFailure(next)
+			}
 			a.Process.Step(tx, next)
 			for _, o := range sys.Observers {
 				o.Observe(tx, next)
@@ -285,7 +295,7 @@ func (sys *System) Replay(s *model.State, step checker.Step) (*model.State, []mo
 		return nil, nil, fmt.Errorf("replay: actor %d of %d: %w", step.Actor, len(sys.Actors), model.ErrInvalid)
 	}
 	a := &sys.Actors[step.Actor]
-	if s.Failed != model.NoFailure || !sys.enabled(int(step.Actor), s) {
+	if (s.Failed != model.NoFailure && !sys.U.ContinuesAfterFailure(s)) || !sys.enabled(int(step.Actor), s) {
 		return nil, nil, fmt.Errorf("replay: %s is not enabled: %w", a.Process.Name(), model.ErrInvalid)
 	}
 	tx := model.NewTx(sys.U)
@@ -300,6 +310,7 @@ func (sys *System) Replay(s *model.State, step checker.Step) (*model.State, []mo
 	tx.Begin(nil, true)
 	for rank := uint32(0); ; rank++ {
 		next := s.Clone()
+		sys.U.ResumeAfterFailure(next)
 		a.Process.Step(tx, next)
 		if rank == choice {
 			for _, o := range sys.Observers {

@@ -194,7 +194,8 @@ var _ model.Footprinter = Drain{}
 // pods it evicts; the kubelet and deployment queues an eviction feeds
 // (read for their de-duplication); the marks of its evictions; every
 // queue when a timeout makes a retry wait for quiescence; the
-// descheduler's trigger on uncordon.
+// descheduler's trigger on uncordon; under Kubernetes' lifecycle the
+// scheduling queue the waiting pods go back to on a cordon change.
 func drainFootprint(u *model.Universe, i int) (reads, writes model.Footprint) {
 	reads, writes = slotFootprint(u, i)
 	e := &u.Events[i]
@@ -206,6 +207,12 @@ func drainFootprint(u *model.Universe, i int) (reads, writes model.Footprint) {
 	for _, q := range []model.Queue{model.KubeletQueue, model.DeploymentQueue} {
 		reads.AddQueue(q)
 		writes.AddQueue(q)
+	}
+	if !u.Options.KiviLifecycle {
+		// A cordon or an uncordon moves the waiting pods (the pool's) to
+		// the scheduling queue (model.NodeUpdated).
+		reads.AddQueue(model.SchedulerQueue)
+		writes.AddQueue(model.SchedulerQueue)
 	}
 	writes.Add(model.CompMarks)
 	if e.Drain.TimeoutRetries > 0 {

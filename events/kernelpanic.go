@@ -89,6 +89,7 @@ func (k KernelPanic) watcherStep(tx *model.Tx, s *model.State, n int) {
 			}
 		}
 		s.Nodes[n].Status = model.Unhealthy
+		model.NodeUpdated(u, s)
 		s.Enqueue(model.NodeControllerQueue, n)
 		if k.assert && *times >= panicLimit {
 			if tx.Tracing() {
@@ -103,5 +104,6 @@ func (k KernelPanic) watcherStep(tx *model.Tx, s *model.State, n int) {
 			tx.Log(NodeComponent, "Node %s recovered from its kernel panic", name)
 		}
 		s.Nodes[n].Status = model.Ready
+		model.NodeUpdated(u, s)
 	}
 }

@@ -103,6 +103,7 @@ func (m Maintenance) nodeStep(tx *model.Tx, s *model.State, n int) {
 	case maintStarted:
 		*pc = maintDown
 		s.Nodes[n].Status = model.NotReady
+		model.NodeUpdated(u, s)
 		s.Enqueue(model.NodeControllerQueue, n)
 		if tx.Tracing() {
 			tx.Log(NodeComponent, "Node %s goes down for maintenance: it is NotReady", u.Nodes[n].Name)
@@ -110,6 +111,7 @@ func (m Maintenance) nodeStep(tx *model.Tx, s *model.State, n int) {
 	case maintDown:
 		*pc = maintDone
 		s.Nodes[n].Status = model.Ready
+		model.NodeUpdated(u, s)
 		if u.Descheduler != nil {
 			// The descheduler runs periodically in a cluster, so its
 			// next cycle sees the node back (and empty).

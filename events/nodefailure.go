@@ -35,6 +35,7 @@ func (f NodeFailure) Step(tx *model.Tx, s *model.State) {
 	switch *pc {
 	case nodeFailureUp:
 		s.Nodes[n].Status = model.NotReady
+		model.NodeUpdated(u, s)
 		if tx.Tracing() {
 			tx.Log(NodeComponent, "Node %s failed: it is NotReady", name)
 		}
@@ -45,6 +46,7 @@ func (f NodeFailure) Step(tx *model.Tx, s *model.State) {
 		}
 	case nodeFailureReported:
 		s.Nodes[n].Status = model.Ready
+		model.NodeUpdated(u, s)
 		if tx.Tracing() {
 			tx.Log(NodeComponent, "Node %s recovered: it is Ready", name)
 		}

@@ -118,7 +118,7 @@ func lifecycleProblems(t testing.TB) []porProblem {
 	add(tolerationProblem(t, 2, true))
 	add(tolerationProblem(t, 3, true))
 	add(tolerationProblem(t, 2, false))
-	return out
+	return append(out, unschedulableProblems(t)...)
 }
 
 // lifecycleClusters are lifecycleProblems as symmetry clusters.

@@ -83,8 +83,10 @@ func (Scheduler) AtomicID() uint8 { return model.AtomicScheduler }
 // Step drains the scheduling queue. A pod that is no longer Pending, or is
 // already bound, is dropped; every other pod gets one scheduling cycle.
 // A pod without a feasible node fails the state (Kivi's
-// pod_always_schedulable assertion): the step ends there; except while
-// some pod is terminating (waiting.go), when it waits for the removal.
+// pod_always_schedulable assertion): the step ends there, and so does the
+// run under Kivi's lifecycle, while under Kubernetes' the pod waits and
+// the run goes on (unschedulable.go); except while some pod is
+// terminating (waiting.go), when it waits for the removal unfailed.
 //
 // When ties branch (model.BranchOnTies), a step schedules one pod and, if
 // more wait, keeps the drain atomic through s.Atomic: nothing else moves
@@ -102,7 +104,7 @@ func (sch Scheduler) Step(tx *model.Tx, s *model.State) {
 			sch.putCycle(c)
 		}
 		s.Atomic = 0
-		if onePod && s.Failed == model.NoFailure && !s.Empty(model.SchedulerQueue) {
+		if drainGoesOn(u, s, onePod) {
 			s.Atomic = model.AtomicScheduler
 		}
 	}()
@@ -149,7 +151,7 @@ func (sch Scheduler) Step(tx *model.Tx, s *model.State) {
 				if tx.Tracing() {
 					tx.Log(Component, "Pod %s cannot be scheduled: %s preemption: %s", s.PodRef(p), unavailableMsg(u, s, p), msg)
 				}
-				s.Fail(model.FailNoFeasibleNode, p)
+				unschedulable(s, p)
 				return
 			}
 		}
@@ -157,11 +159,12 @@ func (sch Scheduler) Step(tx *model.Tx, s *model.State) {
 			if tx.Tracing() {
 				tx.Log(Component, "Pod %s cannot be scheduled: %s", s.PodRef(p), unavailable(u, s, p))
 			}
-			s.Fail(model.FailNoFeasibleNode, p)
+			unschedulable(s, p)
 			return
 		}
 		pod.Node, pod.NominatedNode = uint8(n+1), 0
 		s.Enqueue(model.KubeletQueue, p)
+		assignedPodAdded(u, s, p)
 		if tx.Tracing() {
 			tx.Log(Component, "Scheduled pod %s on node %s", s.PodRef(p), u.Nodes[n].Name)
 		}

@@ -239,6 +239,7 @@ func (e *Env) step(c Command) (string, error) {
 			picks = append(picks, n)
 		}
 	}
+	e.u.ResumeAfterFailure(e.s)
 	tx := model.NewTx(e.u)
 	tx.Begin(picks, true)
 	p.Step(tx, e.s)
@@ -274,6 +275,7 @@ func (e *Env) successors(c Command) (string, error) {
 	tx.Begin(nil, true)
 	for {
 		next := e.s.Clone()
+		e.u.ResumeAfterFailure(next)
 		p.Step(tx, next)
 		succ = append(succ, successor{append([]int(nil), tx.Choices()...), lines(tx, "  "), next})
 		if !tx.Advance() {
@@ -324,6 +326,7 @@ func (e *Env) settle(c Command) (string, error) {
 		if p == nil {
 			break
 		}
+		e.u.ResumeAfterFailure(e.s)
 		tx := model.NewTx(e.u)
 		tx.Begin(nil, true)
 		p.Step(tx, e.s)

@@ -1,0 +1,152 @@
+package model
+
+import (
+	"cmp"
+	"slices"
+)
+
+// Unschedulable pods: what happens after a scheduling attempt finds no
+// feasible node.
+//
+// kube-scheduler keeps such a pod Pending in its unschedulable queue and
+// moves it back to the active queue when a cluster event may make it
+// schedulable (pkg/scheduler/backend/queue, MoveAllToActiveOrBackoffQueue:
+// an assigned pod deleted, a node added or updated) or when it has waited
+// podMaxInUnschedulablePodsDuration. Under Kubernetes' lifecycle the
+// model does the same: the attempt records FailNoFeasibleNode, which
+// violates pod_always_schedulable in that state, and the run goes on from
+// the cluster with the pod waiting (Pending, unbound, in no queue).
+//
+// The failure is a marker on the one state the attempt produced, not a
+// memory carried by the states after it: the System computes a marker
+// state's successors from the state with the failure cleared
+// (compose.System, ContinuesAfterFailure), so a failure does not split
+// every later state in two, and the states after it are the states of
+// the cluster that never failed, shared with every other run that reaches
+// them. Under Kivi's lifecycle (the built-in cases) a failed state still
+// has no successors, as every failed assertion has.
+
+// ContinuesAfterFailure reports whether the failure recorded in s leaves
+// the run going: a pod the scheduler could not place, under Kubernetes'
+// lifecycle. Such a state violates pod_always_schedulable and has the
+// successors of the same state without the failure.
+func (u *Universe) ContinuesAfterFailure(s *State) bool {
+	return s.Failed == FailNoFeasibleNode && !u.Options.KiviLifecycle
+}
+
+// ResumeAfterFailure clears the failure of s when the run goes on from
+// it (ContinuesAfterFailure): s becomes the state whose successors the
+// failed state has. Other failures are left alone.
+func (u *Universe) ResumeAfterFailure(s *State) {
+	if u.ContinuesAfterFailure(s) {
+		s.Failed, s.FailedArg = NoFailure, 0
+	}
+}
+
+// UnschedulablePodWaits reports whether, under Kubernetes' lifecycle,
+// some pod waits Pending and unbound outside the scheduling queue. In a
+// state without successors every such pod was last tried by the
+// scheduler once no pod was terminating (a removal or a node change
+// queues every waiting pod again), found no node, and so violated
+// pod_always_schedulable on the way there: the end of that run is judged
+// by pod_always_schedulable alone, as the failed state that ended it was
+// before the run went on.
+func (u *Universe) UnschedulablePodWaits(s *State) bool {
+	if u.Options.KiviLifecycle {
+		return false
+	}
+	for i := range s.Pods {
+		if p := &s.Pods[i]; p.Phase == Pending && p.Node == 0 && !s.queued(SchedulerQueue, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// queued reports whether id is in queue q.
+func (s *State) queued(q Queue, id int) bool {
+	for _, x := range s.Queues[q] {
+		if int(x) == id {
+			return true
+		}
+	}
+	return false
+}
+
+// MoveAllToActiveQueue queues every unbound Pending pod that is not in
+// the scheduling queue: kube-scheduler's MoveAllToActiveOrBackoffQueue.
+// The pods waiting there are those the scheduler could not place (no
+// feasible node, or a terminating pod to wait for, controllers/scheduler)
+// and those that preempted others.
+//
+// kube-scheduler moves them in no particular order (a map's), and its
+// active queue then orders them by priority and queueing time. The model
+// queues them by priority, highest first, and then by their contents
+// (nominated first, owner, ReplicaSet, template, usage), never by pod slot: with pods of
+// two deployments waiting, an order by slot would make the scheduler's
+// order depend on slots, which the symmetry reduction permutes
+// (reduction/symmetry). Identical pods go in slot order, which changes
+// nothing reachable. Two pods that differ only in the node they are
+// nominated to go in slot order too: an order by node index would depend
+// on node indices, which the reduction permutes as well; upstream's
+// order is a map's, and which of the two is tried first matters only
+// when neither fits its nominated node.
+func MoveAllToActiveQueue(u *Universe, s *State) { MoveToActiveQueue(u, s, nil) }
+
+// MoveToActiveQueue is MoveAllToActiveQueue for the waiting pods that
+// may reports true for (every one when may is nil): the pods a
+// queueing hint says an event may help, in the same order.
+func MoveToActiveQueue(u *Universe, s *State, may func(p *PodState) bool) {
+	var buf [16]int
+	waiting := buf[:0]
+	for i := range s.Pods {
+		if p := &s.Pods[i]; p.Phase == Pending && p.Node == 0 && (may == nil || may(p)) {
+			waiting = append(waiting, i)
+		}
+	}
+	if len(waiting) > 1 {
+		slices.SortFunc(waiting, func(i, j int) int {
+			a, b := &s.Pods[i], &s.Pods[j]
+			return cmp.Or(
+				cmp.Compare(u.Templates[b.Template].Priority, u.Templates[a.Template].Priority),
+				-cmpBool(a.NominatedNode != 0, b.NominatedNode != 0),
+				cmp.Compare(a.Owner, b.Owner), cmp.Compare(a.RS, b.RS), cmp.Compare(a.Template, b.Template),
+				cmp.Compare(a.Pattern, b.Pattern), cmp.Compare(a.CPU, b.CPU), cmp.Compare(a.Memory, b.Memory),
+				cmp.Compare(i, j))
+		})
+	}
+	for _, i := range waiting {
+		s.Enqueue(SchedulerQueue, i) // not twice: Enqueue skips a queued pod
+	}
+}
+
+// cmpBool orders false before true.
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
+// NodeUpdated is the scheduler's node update handler, for the events
+// that change a node's Ready condition (and with it the not-ready taints
+// the scheduler sees, model.NotReadyTaints) or its spec.unschedulable
+// (and with it the unschedulable taint): under Kubernetes' lifecycle it
+// moves every waiting pod to the active queue. Upstream moves a pod only
+// where a plugin's queueing hint says the change may help it (a taint
+// gone that the pod did not tolerate, a node uncordoned; any taint change
+// for a pod with spread constraints), and every waiting pod at the
+// periodic flush; a retry the hints would skip finds the same answer
+// again. The node lifecycle controller's choice between the not-ready
+// and the unreachable taint changes nothing the scheduler reads (it
+// judges both alike), so it moves nothing. Under Kivi's lifecycle a
+// failed attempt ends the run and nothing waits for a node.
+func NodeUpdated(u *Universe, s *State) {
+	if u.Options.KiviLifecycle {
+		return
+	}
+	MoveAllToActiveQueue(u, s)
+}
