@@ -18,7 +18,10 @@ import (
 // pass has found a violation, the exhaustive search looks for a shortest
 // counterexample for at most ShortenFor; what it finds replaces the quick
 // pass's trace (the quick pass's steps drain the scheduling queue at
-// once, so its trace length bounds nothing in the full model).
+// once, so its trace length bounds nothing in the full model). Asked to
+// settle every intent (CollectAll), the exhaustive search has the whole
+// run's budget: the intents the quick pass did not break are its to
+// settle.
 
 // DefaultShortenFor is how long the exhaustive search looks for a shorter
 // counterexample after the quick pass found one, when Options.ShortenFor
@@ -77,7 +80,10 @@ func (p *Problem) Check(ctx context.Context, opts checker.Options) (*report.Repo
 			markFoundBy(quick, report.PhaseQuick)
 			return quick, nil
 		}
-		if fopts.Timeout == 0 || fopts.Timeout > shorten {
+		// Stopping at the first violation, the exhaustive search only
+		// looks for a shorter trace; asked to settle every intent
+		// (CollectAll), it runs as long as the run may.
+		if !opts.CollectAll && (fopts.Timeout == 0 || fopts.Timeout > shorten) {
 			fopts.Timeout = shorten
 		}
 	}

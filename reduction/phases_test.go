@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/checker"
@@ -45,6 +46,24 @@ func TestQuickPassFindsRealViolations(t *testing.T) {
 			}
 			if len(full.Phases) != 1 || full.Phases[0].Name != report.PhaseExhaustive {
 				t.Errorf("%s nv=%v: phases %+v without the quick pass", name, nv, full.Phases)
+			}
+		}
+	}
+}
+
+// TestSettleEveryIntentAfterTheQuickPass: asked to settle every intent
+// (CollectAll), the exhaustive search is not cut to the shortening budget
+// once the quick pass found a violation: with a budget of a nanosecond,
+// every built-in case still ends with the verdicts of the exhaustive
+// search alone, none Unknown.
+func TestSettleEveryIntentAfterTheQuickPass(t *testing.T) {
+	for _, name := range cases.Names() {
+		both := checkCase(t, name, false, kivi.Options{ShortenFor: time.Nanosecond, Checker: checker.Options{CollectAll: true}})
+		full := checkCase(t, name, false, kivi.Options{NoQuickPass: true, Checker: checker.Options{CollectAll: true}})
+		for _, r := range full.Results {
+			got := both.Result(r.Name)
+			if got == nil || got.Verdict != r.Verdict {
+				t.Errorf("%s: %s is %v after the quick pass, %v without it", name, r.Name, got, r.Verdict)
 			}
 		}
 	}
