@@ -150,3 +150,35 @@ func NodeUpdated(u *Universe, s *State) {
 	}
 	MoveAllToActiveQueue(u, s)
 }
+
+// AssignedPodAdded is kube-scheduler's handling of an assigned pod's add
+// (AssignedPodAdded) for pod p, just bound by the scheduler or created
+// bound (spec.nodeName): under Kubernetes' lifecycle
+// it moves to the active queue the waiting pods that p may help, as the
+// plugins' queueing hints say: p matches a required pod-affinity term of
+// theirs (InterPodAffinity: a peer arrived) or the selector of one of
+// their DoNotSchedule spread constraints (PodTopologySpread: the skew
+// changed). A bound pod takes room and can only hurt a pod that waits
+// for resources, anti-affinity or a nomination, which upstream skips.
+// Under Kivi's lifecycle a failed attempt ends the run: nothing waits
+// but a preemptor, which waits for its victims' removal.
+func AssignedPodAdded(u *Universe, s *State, p int) {
+	if u.Options.KiviLifecycle {
+		return
+	}
+	added := int(s.Pods[p].Template)
+	MoveToActiveQueue(u, s, func(w *PodState) bool {
+		t := &u.Templates[w.Template]
+		for i := range t.PodAffinity {
+			if t.PodAffinity[i].MatchesTemplate[added] {
+				return true
+			}
+		}
+		for i := range t.Spread {
+			if c := &t.Spread[i]; c.When == DoNotSchedule && c.MatchesTemplate[added] {
+				return true
+			}
+		}
+		return false
+	})
+}

@@ -53,6 +53,7 @@ func createPods(tx *model.Tx, s *model.State, d, rs, n int) {
 			// kubelet of that node admits it directly.
 			s.Pods[j].Node = uint8(t.NodeName)
 			s.Enqueue(model.KubeletQueue, j)
+			model.AssignedPodAdded(u, s, j)
 			if tx.Tracing() {
 				tx.Log(Component, "Pod %s has spec.nodeName %s: it goes to that node's kubelet, not to the scheduler", s.PodRef(j), u.Nodes[t.NodeName-1].Name)
 			}

@@ -164,7 +164,7 @@ func (sch Scheduler) Step(tx *model.Tx, s *model.State) {
 		}
 		pod.Node, pod.NominatedNode = uint8(n+1), 0
 		s.Enqueue(model.KubeletQueue, p)
-		assignedPodAdded(u, s, p)
+		model.AssignedPodAdded(u, s, p)
 		if tx.Tracing() {
 			tx.Log(Component, "Scheduled pod %s on node %s", s.PodRef(p), u.Nodes[n].Name)
 		}

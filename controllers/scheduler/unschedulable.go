@@ -13,7 +13,7 @@ import "github.com/kivi-go/kivi/model"
 // from the state without the failure (model.Universe.ContinuesAfterFailure):
 // the pod is tried again when a pod is removed (controllers/kubelet), a
 // node's Ready condition or cordon changes (model.NodeUpdated), or a pod
-// it may be waiting for is bound (assignedPodAdded). The step
+// it may be waiting for is bound (model.AssignedPodAdded). The step
 // still ends at the failed pod, so the failed state is the one a run ended
 // in before; the pods left in the queue are scheduled from it inside the
 // scheduler's atomic section (Step), as the rest of the same drain.
@@ -33,35 +33,4 @@ func drainGoesOn(u *model.Universe, s *model.State, onePod bool) bool {
 		return onePod
 	}
 	return u.ContinuesAfterFailure(s)
-}
-
-// assignedPodAdded is kube-scheduler's handling of an assigned pod's add
-// (AssignedPodAdded) for pod p, just bound: under Kubernetes' lifecycle
-// it moves to the active queue the waiting pods that p may help, as the
-// plugins' queueing hints say: p matches a required pod-affinity term of
-// theirs (InterPodAffinity: a peer arrived) or the selector of one of
-// their DoNotSchedule spread constraints (PodTopologySpread: the skew
-// changed). A bound pod takes room and can only hurt a pod that waits
-// for resources, anti-affinity or a nomination, which upstream skips.
-// Under Kivi's lifecycle a failed attempt ends the run: nothing waits
-// but a preemptor, which waits for its victims' removal.
-func assignedPodAdded(u *model.Universe, s *model.State, p int) {
-	if u.Options.KiviLifecycle {
-		return
-	}
-	added := int(s.Pods[p].Template)
-	model.MoveToActiveQueue(u, s, func(w *model.PodState) bool {
-		t := &u.Templates[w.Template]
-		for i := range t.PodAffinity {
-			if t.PodAffinity[i].MatchesTemplate[added] {
-				return true
-			}
-		}
-		for i := range t.Spread {
-			if c := &t.Spread[i]; c.When == model.DoNotSchedule && c.MatchesTemplate[added] {
-				return true
-			}
-		}
-		return false
-	})
 }
