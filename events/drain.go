@@ -216,8 +216,7 @@ func (d Drain) cordon(tx *model.Tx, s *model.State, k int) {
 	mem[0]++
 	mem[1+2*k] = drainEvicting
 	if !s.Nodes[n].Cordoned {
-		s.Nodes[n].Cordoned = true
-		model.NodeUpdated(u, s)
+		model.SetCordoned(u, s, n, true)
 		if tx.Tracing() {
 			tx.Log(KubectlComponent, "kubectl drain %s: node/%s cordoned", name, name)
 		}
@@ -351,8 +350,7 @@ func markEvicted(tx *model.Tx, s *model.State, p int) {
 func (d Drain) uncordon(tx *model.Tx, s *model.State, k int) {
 	u := tx.U
 	n := u.Events[d.event].Nodes[k]
-	s.Nodes[n].Cordoned = false
-	model.NodeUpdated(u, s)
+	model.SetCordoned(u, s, n, false)
 	vars(u, s, d.event)[1+2*k] = drainDone
 	if u.Descheduler != nil {
 		// The descheduler runs periodically: its next cycle sees the

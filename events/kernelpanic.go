@@ -88,8 +88,7 @@ func (k KernelPanic) watcherStep(tx *model.Tx, s *model.State, n int) {
 				tx.Log(NodeComponent, "Node %s: kernel panic", name)
 			}
 		}
-		s.Nodes[n].Status = model.Unhealthy
-		model.NodeUpdated(u, s)
+		model.SetNodeStatus(u, s, n, model.Unhealthy)
 		s.Enqueue(model.NodeControllerQueue, n)
 		if k.assert && *times >= panicLimit {
 			if tx.Tracing() {
@@ -103,7 +102,6 @@ func (k KernelPanic) watcherStep(tx *model.Tx, s *model.State, n int) {
 		if tx.Tracing() {
 			tx.Log(NodeComponent, "Node %s recovered from its kernel panic", name)
 		}
-		s.Nodes[n].Status = model.Ready
-		model.NodeUpdated(u, s)
+		model.SetNodeStatus(u, s, n, model.Ready)
 	}
 }

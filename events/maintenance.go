@@ -102,16 +102,14 @@ func (m Maintenance) nodeStep(tx *model.Tx, s *model.State, n int) {
 	switch *pc {
 	case maintStarted:
 		*pc = maintDown
-		s.Nodes[n].Status = model.NotReady
-		model.NodeUpdated(u, s)
+		model.SetNodeStatus(u, s, n, model.NotReady)
 		s.Enqueue(model.NodeControllerQueue, n)
 		if tx.Tracing() {
 			tx.Log(NodeComponent, "Node %s goes down for maintenance: it is NotReady", u.Nodes[n].Name)
 		}
 	case maintDown:
 		*pc = maintDone
-		s.Nodes[n].Status = model.Ready
-		model.NodeUpdated(u, s)
+		model.SetNodeStatus(u, s, n, model.Ready)
 		if u.Descheduler != nil {
 			// The descheduler runs periodically in a cluster, so its
 			// next cycle sees the node back (and empty).

@@ -34,8 +34,7 @@ func (f NodeFailure) Step(tx *model.Tx, s *model.State) {
 	name := u.Nodes[n].Name
 	switch *pc {
 	case nodeFailureUp:
-		s.Nodes[n].Status = model.NotReady
-		model.NodeUpdated(u, s)
+		model.SetNodeStatus(u, s, n, model.NotReady)
 		if tx.Tracing() {
 			tx.Log(NodeComponent, "Node %s failed: it is NotReady", name)
 		}
@@ -45,8 +44,7 @@ func (f NodeFailure) Step(tx *model.Tx, s *model.State) {
 			tx.Log(NodeComponent, "Node %s reported NotReady to the node-lifecycle-controller", name)
 		}
 	case nodeFailureReported:
-		s.Nodes[n].Status = model.Ready
-		model.NodeUpdated(u, s)
+		model.SetNodeStatus(u, s, n, model.Ready)
 		if tx.Tracing() {
 			tx.Log(NodeComponent, "Node %s recovered: it is Ready", name)
 		}

@@ -151,6 +151,19 @@ func NodeUpdated(u *Universe, s *State) {
 	MoveAllToActiveQueue(u, s)
 }
 
+// SetNodeStatus sets node n's status (its Ready condition): a node update
+// (NodeUpdated), so every change of it moves the waiting pods.
+func SetNodeStatus(u *Universe, s *State, n int, st NodeStatus) {
+	s.Nodes[n].Status = st
+	NodeUpdated(u, s)
+}
+
+// SetCordoned sets node n's spec.unschedulable: a node update too.
+func SetCordoned(u *Universe, s *State, n int, cordoned bool) {
+	s.Nodes[n].Cordoned = cordoned
+	NodeUpdated(u, s)
+}
+
 // AssignedPodAdded is kube-scheduler's handling of an assigned pod's add
 // (AssignedPodAdded) for pod p, just bound by the scheduler or created
 // bound (spec.nodeName): under Kubernetes' lifecycle

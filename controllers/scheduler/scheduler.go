@@ -151,7 +151,7 @@ func (sch Scheduler) Step(tx *model.Tx, s *model.State) {
 				if tx.Tracing() {
 					tx.Log(Component, "Pod %s cannot be scheduled: %s preemption: %s", s.PodRef(p), unavailableMsg(u, s, p), msg)
 				}
-				unschedulable(s, p)
+				s.Fail(model.FailNoFeasibleNode, p)
 				return
 			}
 		}
@@ -159,7 +159,7 @@ func (sch Scheduler) Step(tx *model.Tx, s *model.State) {
 			if tx.Tracing() {
 				tx.Log(Component, "Pod %s cannot be scheduled: %s", s.PodRef(p), unavailable(u, s, p))
 			}
-			unschedulable(s, p)
+			s.Fail(model.FailNoFeasibleNode, p)
 			return
 		}
 		pod.Node, pod.NominatedNode = uint8(n+1), 0
