@@ -62,6 +62,14 @@ var ErrInput = compose.ErrInput
 // run is Unknown (model bound), never verified.
 var ErrModelBound = model.ErrModelBound
 
+// The model's bounds: a cluster with more nodes or pod slots, or more
+// deployments, is Unknown (model bound).
+const (
+	MaxNodes       = model.MaxNodes
+	MaxPodSlots    = model.MaxPodSlots
+	MaxDeployments = model.MaxObjects
+)
+
 // Verify checks the cluster's intents over every interleaving of its
 // controllers and events.
 func Verify(ctx context.Context, c *Cluster, opts Options) (*Report, error) {

@@ -39,12 +39,13 @@ func verifyAt(tb testing.TB, c string, scale int, nv bool) *kivi.Report {
 }
 
 // TestScaleVerdicts: the built-in cases give Kivi's verdicts at the sizes
-// users run (20, 50, 100 and 200 nodes: at 200 most cases have more than
-// 250 pod slots), their no-violation variants hold at 200 nodes, and a
-// topology of 300 nodes, more than the model holds, ends at a model
-// bound, never a panic or an input error.
+// users run (20, 50, 100, 200 and 500 nodes: at 200 most cases have more
+// than 250 pod slots, at 500 every case has more than 250 nodes), their
+// no-violation variants hold at 200 nodes, and a topology of 4 001 nodes,
+// more than the model holds, ends at a model bound, never a panic or an
+// input error.
 func TestScaleVerdicts(t *testing.T) {
-	for _, scale := range []int{20, 50, 100, 200} {
+	for _, scale := range []int{20, 50, 100, 200, 500} {
 		for n := 1; n <= 8; n++ {
 			c := fmt.Sprintf("c%d", n)
 			rep := verifyAt(t, c, scale, false)
@@ -61,16 +62,16 @@ func TestScaleVerdicts(t *testing.T) {
 	}
 	for n := 1; n <= 8; n++ {
 		c := fmt.Sprintf("c%d", n)
-		cl, err := cases.Get(c, 300, false)
+		cl, err := cases.Get(c, kivi.MaxNodes+1, false)
 		if err != nil {
 			t.Fatal(err)
 		}
 		_, err = kivi.NewProblem(cl, kivi.Options{})
 		if !errorsIsBound(err) {
-			t.Errorf("%s at 300 nodes: %v, want a model bound", c, err)
+			t.Fatalf("%s at %d nodes: %v, want a model bound", c, kivi.MaxNodes+1, err)
 		}
 		if r := kivi.BoundReport(cl, err); r.Verdict() != checker.Unknown || r.Bound == "" {
-			t.Errorf("%s at 300 nodes: bound report %v %q", c, r.Verdict(), r.Bound)
+			t.Errorf("%s at %d nodes: bound report %v %q", c, kivi.MaxNodes+1, r.Verdict(), r.Bound)
 		}
 	}
 }
@@ -97,14 +98,14 @@ func TestShapes(t *testing.T) {
 	}
 }
 
-// BenchmarkScale verifies every built-in case at 20, 50, 100 and 200
+// BenchmarkScale verifies every built-in case at 20, 50, 100, 200 and 500
 // nodes, written topology, violation and no-violation variants, one
 // worker: time (ns/op), states, states/s and the peak heap. Kivi's own
 // figures for the same runs are in docs/performance.md.
 //
 //	go test -run XXX -bench Scale -benchtime 1x ./bench/
 func BenchmarkScale(b *testing.B) {
-	for _, scale := range []int{20, 50, 100, 200} {
+	for _, scale := range []int{20, 50, 100, 200, 500} {
 		for n := 1; n <= 8; n++ {
 			for _, nv := range []bool{false, true} {
 				c := fmt.Sprintf("c%d", n)

@@ -9,12 +9,6 @@ func cpuLeft(u *model.Universe, s *model.State, n int) int64 {
 	return u.Nodes[n].CPU - u.UsedCPU(s, n)
 }
 
-// freeCPUPercent is cpuLeft·100/capacity with Go's division, which
-// truncates toward zero like Promela's.
-func freeCPUPercent(u *model.Universe, s *model.State, n int) int64 {
-	return cpuLeft(u, s, n) * 100 / u.Nodes[n].CPU
-}
-
 // changeCPU is Kivi's cpuChange(q, Δ): the usage of pod p
 // becomes cpu+delta clamped to [0, its node's capacity], its owner is
 // queued for the HPA, and the change is traced. Kivi clamps at 64, the

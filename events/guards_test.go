@@ -102,7 +102,7 @@ func TestKernelPanicGuard(t *testing.T) {
 			u, s := oneNode(t, tc.cpu, tc.used, model.Event{Kind: model.KernelPanic})
 			s.Nodes[0].Status = tc.status
 			if got := ForEvent(u, 0).Enabled(u, s); got != tc.want {
-				t.Errorf("Enabled = %t, want %t (free %d %%)", got, tc.want, freeCPUPercent(u, s, 0))
+				t.Errorf("Enabled = %t, want %t (%d CPU left)", got, tc.want, cpuLeft(u, s, 0))
 			}
 		})
 	}

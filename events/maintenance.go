@@ -2,8 +2,9 @@ package events
 
 import "github.com/kivi-go/kivi/model"
 
-// Maintenance program counter of one node (event memory byte 1+n; byte 0
-// is the index of the next node the driver waits for).
+// Maintenance program counter of one node (event memory byte w+n, where
+// the first w bytes hold the index of the next node the driver waits for:
+// model.MaintenanceIndexWidth).
 const (
 	maintIdle    uint8 = iota // not started
 	maintStarted              // maintenanceNode(n) started, node still up
@@ -61,14 +62,14 @@ func (m Maintenance) Step(tx *model.Tx, s *model.State) {
 // driverEnabled: the node the driver waits for is Ready, not maintained,
 // and fewer than Parallel nodes are in maintenance.
 func (m Maintenance) driverEnabled(u *model.Universe, s *model.State) bool {
-	mem := vars(u, s, m.event)
-	next := int(mem[0])
-	if next >= len(s.Nodes) || s.Nodes[next].Status != model.Ready || mem[1+next] != maintIdle {
+	mem, w := vars(u, s, m.event), u.MaintenanceIndexWidth()
+	next, pcs := model.MaintenanceNext(mem, w), mem[w:]
+	if next >= len(s.Nodes) || s.Nodes[next].Status != model.Ready || pcs[next] != maintIdle {
 		return false
 	}
 	busy := 0
-	for n := range s.Nodes {
-		if pc := mem[1+n]; pc == maintStarted || pc == maintDown {
+	for _, pc := range pcs {
+		if pc == maintStarted || pc == maintDown {
 			busy++
 		}
 	}
@@ -79,15 +80,16 @@ func (m Maintenance) driverEnabled(u *model.Universe, s *model.State) bool {
 // sequence continues without releasing atomicity. It prints nothing
 // (Kivi's line is level 3).
 func (m Maintenance) driverStep(u *model.Universe, s *model.State) {
-	mem := vars(u, s, m.event)
+	mem, w := vars(u, s, m.event), u.MaintenanceIndexWidth()
 	for m.driverEnabled(u, s) {
-		mem[1+mem[0]] = maintStarted
-		mem[0]++
+		next := model.MaintenanceNext(mem, w)
+		mem[w+next] = maintStarted
+		model.SetMaintenanceNext(mem, w, next+1)
 	}
 }
 
 func (m Maintenance) nodeEnabled(u *model.Universe, s *model.State, n int) bool {
-	switch vars(u, s, m.event)[1+n] {
+	switch vars(u, s, m.event)[u.MaintenanceIndexWidth()+n] {
 	case maintStarted:
 		return true
 	case maintDown:
@@ -98,7 +100,7 @@ func (m Maintenance) nodeEnabled(u *model.Universe, s *model.State, n int) bool 
 
 func (m Maintenance) nodeStep(tx *model.Tx, s *model.State, n int) {
 	u := tx.U
-	pc := &vars(u, s, m.event)[1+n]
+	pc := &vars(u, s, m.event)[u.MaintenanceIndexWidth()+n]
 	switch *pc {
 	case maintStarted:
 		*pc = maintDown
@@ -127,15 +129,16 @@ func (m Maintenance) ValidEnd(u *model.Universe, s *model.State) bool {
 	if !mayMove(slotOf(&u.Events[m.event]), s) {
 		return true
 	}
-	return maintenanceFinished(vars(u, s, m.event))
+	return maintenanceFinished(vars(u, s, m.event), u.MaintenanceIndexWidth())
 }
 
-// maintenanceFinished: every node has been through its maintenance.
-func maintenanceFinished(mem []uint8) bool {
-	if int(mem[0]) < len(mem)-1 {
+// maintenanceFinished: every node has been through its maintenance (the
+// memory's index takes w bytes).
+func maintenanceFinished(mem []uint8, w int) bool {
+	if model.MaintenanceNext(mem, w) < len(mem)-w {
 		return false
 	}
-	for _, pc := range mem[1:] {
+	for _, pc := range mem[w:] {
 		if pc != maintDone {
 			return false
 		}

@@ -63,7 +63,7 @@ func finished(u *model.Universe, s *model.State, i int) bool {
 	case model.CPUChange:
 		return m[0] == cpuChangeDone
 	case model.Maintenance:
-		return maintenanceFinished(m)
+		return maintenanceFinished(m, u.MaintenanceIndexWidth())
 	case model.NodeFailure:
 		return m[0] == nodeFailureDone
 	case model.CreateTargetDeployment, model.ApplyDeployment, model.CreateDeployment, model.ScaleDeployment:

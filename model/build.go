@@ -401,7 +401,7 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 				tmpl := u.Configs[deps[d].config].PodTemplate
 				t := &u.Templates[tmpl]
 				for k := 0; k < max(p.Count, 1); k++ {
-					ps := PodState{Phase: Running, Node: uint8(n + 1), Owner: uint8(d + 1), Template: uint8(tmpl),
+					ps := PodState{Phase: Running, Node: uint16(n + 1), Owner: uint8(d + 1), Template: uint8(tmpl),
 						CPU: int32(t.CPU), Memory: int32(t.Memory)}
 					if len(t.Pattern) > 0 {
 						ps.CPU, ps.Pattern = int32(t.Pattern[0].CPU), 1

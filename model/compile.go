@@ -21,7 +21,8 @@ func (u *Universe) Compile() error {
 			return e
 		}
 	}
-	u.wideRefs = u.PodSlots > MaxObjects
+	u.wideNodes = len(u.Nodes) > MaxObjects
+	u.wideRefs = u.PodSlots > MaxObjects || u.wideNodes
 	in := &u.Labels
 	u.Hostname = in.Key(HostnameKey)
 	// Nodes first, so that node label keys and values get the lowest ids.
@@ -174,7 +175,7 @@ func (u *Universe) Compile() error {
 		case KernelPanic:
 			e.VarLen = 2 * len(u.Nodes)
 		case Maintenance:
-			e.VarLen = 1 + len(u.Nodes)
+			e.VarLen = u.MaintenanceIndexWidth() + len(u.Nodes)
 			if e.Parallel < 1 {
 				return fmt.Errorf("events[%d] (%s): parallel must be at least 1: %w", i, e.Kind, ErrInvalid)
 			}

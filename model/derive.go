@@ -39,7 +39,7 @@ func (s *State) DeriveInto(dst *State) {
 // appendPodsFrom is appendPods for a state derived from a decoded origin
 // o: runs of pods equal to the pods o was decoded with are copied from
 // o's encoding.
-func appendPodsFrom(b []byte, n int, pods []PodState, o *decodeRecord, requests *[256][2]int64) int {
+func appendPodsFrom(b []byte, n int, pods []PodState, o *decodeRecord, requests *[256][2]int64, wide bool) int {
 	was := o.pods[:len(pods)]
 	now, then := podBytesOf(pods), podBytesOf(was)
 	for i := 0; i < len(pods); {
@@ -57,7 +57,7 @@ func appendPodsFrom(b []byte, n int, pods []PodState, o *decodeRecord, requests 
 			i = j
 			continue
 		}
-		n = appendPods(b, n, pods[i:i+1], requests)
+		n = appendPods(b, n, pods[i:i+1], requests, wide)
 		i++
 	}
 	return n

@@ -49,6 +49,25 @@ func (u *Universe) UsedCPU(s *State, n int) int64 {
 	return used
 }
 
+// UsedCPUOnNodes is UsedCPU of every node, in one pass over the pods:
+// dst (reused when large enough) holds node n's load at index n.
+func (u *Universe) UsedCPUOnNodes(s *State, dst []int64) []int64 {
+	if cap(dst) < len(u.Nodes) {
+		dst = make([]int64, len(u.Nodes))
+	}
+	dst = dst[:len(u.Nodes)]
+	for n := range dst {
+		dst[n] = u.Nodes[n].ReservedCPU
+	}
+	for i := range s.Pods {
+		p := &s.Pods[i]
+		if p.Phase != Free && p.Phase != Failed && p.Node != 0 && int(p.Node) <= len(dst) {
+			dst[p.Node-1] += int64(p.CPU)
+		}
+	}
+	return dst
+}
+
 // DeploymentCounts are the pods of one deployment by phase.
 type DeploymentCounts struct {
 	Pending, Running, Terminating int

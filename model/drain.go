@@ -24,6 +24,10 @@ func compileDrain(u *Universe, i int, e *Event) error {
 	if e.Parallel == 0 {
 		e.Parallel = 1
 	}
+	// Its memory counts the nodes started in one byte.
+	if len(e.Nodes) > MaxObjects {
+		return &SizeError{What: "nodes drained by one event", Need: len(e.Nodes)}
+	}
 	if e.Parallel < 1 || e.Parallel > len(e.Nodes) {
 		return fmt.Errorf("events[%d] (%s): parallel %d (accepted: 1..%d, the nodes drained at once): %w", i, e.Kind, e.Parallel, len(e.Nodes), ErrInvalid)
 	}

@@ -16,13 +16,15 @@ import (
 //	        cordoned: models without a drain encode as before)
 //	pods:   one byte each for a Free slot (0); otherwise a header byte
 //	        (phase | wasRunning<<2 | rs<<3 | 1<<4 | hasPattern<<5 |
-//	        usageIsRequest<<6 | packedOwner<<7), the node, the owner and
+//	        usageIsRequest<<6 | packedOwner<<7), the node (index+1: one
+//	        byte, or two little-endian bytes when the universe has more
+//	        nodes than MaxObjects: wideNodes), the owner and
 //	        template (one byte owner<<4|template when both are below 16),
 //	        the pattern index when non-zero, and the CPU and memory usage as
 //	        zigzag varints unless they equal the template's requests. A
 //	        running pod of a small cluster thus takes 3 bytes. A pod
 //	        with a nominated node is preceded by nominatedPrefix and the
-//	        node (index+1): two bytes that no other pod pays, so models
+//	        node (index+1, as wide as the pod's node): bytes that no other pod pays, so models
 //	        where no pod preempts encode as without nominations.
 //	deps:   flags (active | cur<<1 | hpaSeen<<2 | hpaHeld<<3), hpa,
 //	        config, replicas (varint), then per ReplicaSet template and
@@ -36,11 +38,11 @@ import (
 
 // AppendEncoding appends the canonical encoding of s, a state of u, to dst.
 func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
-	// One capacity check for the whole encoding (a pod takes at most 17
+	// One capacity check for the whole encoding (a pod takes at most 19
 	// bytes, a deployment 3+10+2·6+3·WindowSlots): the appends below
 	// then never reallocate.
 	slots := WindowSlots(u)
-	dst = slices.Grow(dst, 5+len(s.Nodes)+17*len(s.Pods)+(25+3*slots)*len(s.Deps)+
+	dst = slices.Grow(dst, 5+len(s.Nodes)+19*len(s.Pods)+(25+3*slots)*len(s.Deps)+
 		3*len(s.Queues)+2*s.queueItems()+len(s.EventVars)+len(s.Monitors))
 	var flags byte
 	if s.DeschedulerPending {
@@ -61,9 +63,9 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 	b := dst[:cap(dst)]
 	var n int
 	if o := s.origin; o != nil && o.decoded.u == u && len(o.decoded.pods) == len(s.Pods) {
-		n = appendPodsFrom(b, len(dst), s.Pods, &o.decoded, requests)
+		n = appendPodsFrom(b, len(dst), s.Pods, &o.decoded, requests, u.wideNodes)
 	} else {
-		n = appendPods(b, len(dst), s.Pods, requests)
+		n = appendPods(b, len(dst), s.Pods, requests, u.wideNodes)
 	}
 	dst = b[:n]
 	for i := range s.Deps {
@@ -118,8 +120,10 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 // pattern, usage equal to its requests) takes a fast path: one 4-byte
 // store of which 3 bytes count (the next write overwrites the fourth).
 // Every other pod goes through appendPod, the general encoder, whose
-// output the fast path must equal (TestPodFastPath).
-func appendPods(b []byte, n int, pods []PodState, requests *[256][2]int64) int {
+// output the fast path must equal (TestPodFastPath). wide: the universe
+// has more nodes than a byte refers to (wideNodes), and every pod goes
+// through appendPod.
+func appendPods(b []byte, n int, pods []PodState, requests *[256][2]int64, wide bool) int {
 	for i := range pods {
 		p := &pods[i]
 		if p.Phase == Free {
@@ -128,7 +132,7 @@ func appendPods(b []byte, n int, pods []PodState, requests *[256][2]int64) int {
 			continue
 		}
 		req := &requests[p.Template]
-		if p.Owner|p.Template < 16 && p.Pattern|p.NominatedNode == 0 && int64(p.CPU) == req[0] && int64(p.Memory) == req[1] {
+		if !wide && p.Owner|p.Template < 16 && p.Pattern == 0 && p.NominatedNode == 0 && int64(p.CPU) == req[0] && int64(p.Memory) == req[1] {
 			h := uint32(p.Phase&3) | uint32(p.RS)<<3 | 1<<4 | 1<<6 | 1<<7
 			if p.WasRunning {
 				h |= 1 << 2
@@ -137,17 +141,18 @@ func appendPods(b []byte, n int, pods []PodState, requests *[256][2]int64) int {
 			n += 3
 			continue
 		}
-		n = appendPod(b, n, p, req)
+		n = appendPod(b, n, p, req, wide)
 	}
 	return n
 }
 
 // appendPod writes one non-Free pod's encoding into b at n (the layout
-// above) and returns the new length; req is its template's requests.
-func appendPod(b []byte, n int, p *PodState, req *[2]int64) int {
+// above) and returns the new length; req is its template's requests and
+// wide says whether nodes take two bytes (wideNodes).
+func appendPod(b []byte, n int, p *PodState, req *[2]int64, wide bool) int {
 	if p.NominatedNode != 0 {
-		b[n], b[n+1] = nominatedPrefix, p.NominatedNode
-		n += 2
+		b[n] = nominatedPrefix
+		n = putNode(b, n+1, p.NominatedNode, wide)
 	}
 	h := byte(p.Phase&3) | p.RS<<3 | 1<<4
 	if p.WasRunning {
@@ -161,11 +166,15 @@ func appendPod(b []byte, n int, p *PodState, req *[2]int64) int {
 		h |= 1 << 6
 	}
 	if p.Owner < 16 && p.Template < 16 {
-		b[n], b[n+1], b[n+2] = h|1<<7, p.Node, p.Owner<<4|p.Template
-		n += 3
+		b[n] = h | 1<<7
+		n = putNode(b, n+1, p.Node, wide)
+		b[n] = p.Owner<<4 | p.Template
+		n++
 	} else {
-		b[n], b[n+1], b[n+2], b[n+3] = h, p.Node, p.Owner, p.Template
-		n += 4
+		b[n] = h
+		n = putNode(b, n+1, p.Node, wide)
+		b[n], b[n+1] = p.Owner, p.Template
+		n += 2
 	}
 	if p.Pattern != 0 {
 		b[n] = p.Pattern
@@ -176,6 +185,17 @@ func appendPod(b []byte, n int, p *PodState, req *[2]int64) int {
 		n += binary.PutVarint(b[n:], int64(p.Memory))
 	}
 	return n
+}
+
+// putNode writes a node reference (index+1, 0 = none) into b at n: one
+// byte, or two little-endian bytes when wide (wideNodes).
+func putNode(b []byte, n int, v uint16, wide bool) int {
+	if wide {
+		binary.LittleEndian.PutUint16(b[n:], v)
+		return n + 2
+	}
+	b[n] = byte(v)
+	return n + 1
 }
 
 // nominatedPrefix announces a pod's nominated node in its encoding: a
@@ -293,7 +313,7 @@ func decodePods(pods []PodState, off []uint32, enc []byte, k int, u *Universe, h
 	templates := len(u.Templates)
 	for i := range pods {
 		off[i] = uint32(k)
-		if k+3 <= len(enc) {
+		if k+3 <= len(enc) && !u.wideNodes {
 			e := enc[k : k+3 : k+3]
 			h, ot := e[0], e[2]
 			if h == 0 {
@@ -303,7 +323,8 @@ func decodePods(pods []PodState, off []uint32, enc []byte, k int, u *Universe, h
 			}
 			if h&0xE0 == 0xC0 && int(ot&15) < templates {
 				p := &pods[i]
-				setPodHead(p, heads.byHeader[h]|uint64(e[1])<<16|heads.byOwnerTemplate[ot])
+				setPodHead(p, heads.byHeader[h]|uint64(e[1])<<48|heads.byOwnerTemplate[ot])
+				p.NominatedNode = 0
 				us := &heads.usage[ot]
 				p.CPU, p.Memory = us[0], us[1]
 				k += 3
@@ -330,17 +351,17 @@ func decodePods(pods []PodState, off []uint32, enc []byte, k int, u *Universe, h
 // packed owner-template byte determine, and its usage (the template's
 // requests) by the latter.
 type podHeads struct {
-	byHeader        [256]uint64 // Phase, WasRunning, RS: bytes 0, 1, 4
-	byOwnerTemplate [256]uint64 // Owner, Template: bytes 3, 5
+	byHeader        [256]uint64 // Phase, WasRunning, RS: bytes 0, 1, 3
+	byOwnerTemplate [256]uint64 // Owner, Template: bytes 2, 4
 	usage           [256][2]int32
 }
 
 func newPodHeads(u *Universe) *podHeads {
 	t := new(podHeads)
 	for b := range 256 {
-		t.byHeader[b] = uint64(phaseOf(byte(b))) | uint64(b>>2&1)<<8 | uint64(b>>3&1)<<32
+		t.byHeader[b] = uint64(phaseOf(byte(b))) | uint64(b>>2&1)<<8 | uint64(b>>3&1)<<24
 		owner, tmpl := b>>4, b&15
-		t.byOwnerTemplate[b] = uint64(owner)<<24 | uint64(tmpl)<<40
+		t.byOwnerTemplate[b] = uint64(owner)<<16 | uint64(tmpl)<<32
 		if tmpl < len(u.Templates) {
 			t.usage[b] = [2]int32{int32(u.Templates[tmpl].CPU), int32(u.Templates[tmpl].Memory)}
 		}
@@ -353,9 +374,9 @@ func newPodHeads(u *Universe) *podHeads {
 func decodePod(p *PodState, enc []byte, k int, u *Universe) (int, error) {
 	r := reader{b: enc, off: k}
 	h := r.byte()
-	var nominated byte
+	var nominated uint16
 	if h == nominatedPrefix {
-		if nominated = r.byte(); nominated == 0 {
+		if nominated = r.node(u.wideNodes); nominated == 0 {
 			return r.off, fmt.Errorf("nominated node 0: %w", ErrInvalid)
 		}
 		h = r.byte()
@@ -367,7 +388,7 @@ func decodePod(p *PodState, enc []byte, k int, u *Universe) (int, error) {
 		return r.off, fmt.Errorf("pod header %#x: %w", h, ErrInvalid)
 	}
 	*p = PodState{Phase: phaseOf(h), WasRunning: h&(1<<2) != 0, RS: h >> 3 & 1, NominatedNode: nominated}
-	p.Node = r.byte()
+	p.Node = r.node(u.wideNodes)
 	if h&(1<<7) != 0 {
 		ot := r.byte()
 		p.Owner, p.Template = ot>>4, ot&15
@@ -436,6 +457,14 @@ func (r *reader) ref(wide bool) uint16 {
 		return 0
 	}
 	return binary.LittleEndian.Uint16(b)
+}
+
+// node reads what putNode wrote.
+func (r *reader) node(wide bool) uint16 {
+	if !wide {
+		return uint16(r.byte())
+	}
+	return r.ref(true)
 }
 
 func (r *reader) bytes(n int) []byte {

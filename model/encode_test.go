@@ -13,10 +13,15 @@ import (
 
 // universe builds a small compiled universe: n nodes, slots pod slots, d
 // deployments, one event of each kind that has memory. One in four has
-// more pod slots than a byte refers to (Universe.WideRefs).
+// more pod slots than a byte refers to (Universe.WideRefs), one in six
+// more nodes (Universe.WideNodes).
 func universe(t *rapid.T) *model.Universe {
 	b := build.New()
-	b.AddNodes(rapid.IntRange(1, 5).Draw(t, "nodes"), build.Node().Zone("a"))
+	nodes := rapid.IntRange(1, 5).Draw(t, "nodes")
+	if rapid.IntRange(0, 5).Draw(t, "wide nodes") == 0 {
+		nodes = rapid.IntRange(model.MaxObjects+1, 300).Draw(t, "nodes past a byte")
+	}
+	b.AddNodes(nodes, build.Node().Zone("a"))
 	tmpl := b.AddTemplate(build.Template("app").Requests(8, 8).Label("app", "x"))
 	for i := range rapid.IntRange(1, 3).Draw(t, "deployments") {
 		b.AddDeployment(string(rune('a'+i)), tmpl, 2)
@@ -46,13 +51,13 @@ func randomState(t *rapid.T, u *model.Universe, monitors int) *model.State {
 			continue
 		}
 		s.Pods[i] = model.PodState{Phase: ph, WasRunning: ph == model.Terminating && rapid.Bool().Draw(t, "was"),
-			Node: uint8(rapid.IntRange(0, len(u.Nodes)).Draw(t, "node")), Owner: uint8(rapid.IntRange(0, len(u.Deployments)).Draw(t, "owner")),
+			Node: uint16(rapid.IntRange(0, len(u.Nodes)).Draw(t, "node")), Owner: uint8(rapid.IntRange(0, len(u.Deployments)).Draw(t, "owner")),
 			RS: uint8(rapid.IntRange(0, 1).Draw(t, "rs")), Template: 0, Pattern: uint8(rapid.IntRange(0, 3).Draw(t, "pattern")),
 			CPU: int32(rapid.IntRange(-100, 100000).Draw(t, "cpu")), Memory: int32(rapid.IntRange(0, 300).Draw(t, "mem"))}
 		if ph == model.Pending && rapid.IntRange(0, 3).Draw(t, "nominate") == 0 {
 			// A nominated pod is Pending and unbound (model.PodState).
 			s.Pods[i].Node = 0
-			s.Pods[i].NominatedNode = uint8(rapid.IntRange(1, len(u.Nodes)).Draw(t, "nominated"))
+			s.Pods[i].NominatedNode = uint16(rapid.IntRange(1, len(u.Nodes)).Draw(t, "nominated"))
 		}
 	}
 	for d := range s.Deps {
@@ -62,7 +67,9 @@ func randomState(t *rapid.T, u *model.Universe, monitors int) *model.State {
 	}
 	ids, most := rapid.IntRange(0, 7), 4
 	if u.WideRefs() {
-		ids, most = rapid.IntRange(0, len(s.Pods)-1), 300
+		// Pod slots and nodes past a byte (the node-controller queue
+		// holds nodes).
+		ids, most = rapid.IntRange(0, max(len(s.Pods), len(s.Nodes))-1), 300
 	}
 	for q := range s.Queues {
 		for _, id := range rapid.SliceOfNDistinct(ids, 0, most, rapid.ID[int]).Draw(t, "queue") {
@@ -74,11 +81,19 @@ func randomState(t *rapid.T, u *model.Universe, monitors int) *model.State {
 	for i := range s.EventVars {
 		s.EventVars[i] = uint8(rapid.IntRange(0, 3).Draw(t, "ev"))
 	}
+	if u.WideNodes() {
+		// A maintenance past node 255 (its index takes two bytes).
+		for _, e := range u.Events {
+			if e.Kind == model.Maintenance {
+				model.SetMaintenanceNext(s.EventVars[e.VarOffset:], u.MaintenanceIndexWidth(), rapid.IntRange(0, len(u.Nodes)).Draw(t, "maintenance next"))
+			}
+		}
+	}
 	for i := range s.Monitors {
 		s.Monitors[i] = uint8(rapid.IntRange(0, 255).Draw(t, "mon"))
 	}
 	if rapid.Bool().Draw(t, "failed") {
-		s.Fail(model.Failure(rapid.IntRange(1, 5).Draw(t, "failure")), rapid.IntRange(0, max(9, len(s.Pods))).Draw(t, "arg"))
+		s.Fail(model.Failure(rapid.IntRange(1, 5).Draw(t, "failure")), rapid.IntRange(0, max(9, len(s.Pods), len(s.Nodes))).Draw(t, "arg"))
 	}
 	return s
 }

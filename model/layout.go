@@ -10,10 +10,13 @@ import (
 // view is sound only for the layout asserted at the bottom of this file
 // (the build fails if a field moves).
 
-// samePodBytes reports whether a and b are the same 16 bytes: two word
-// compares, where PodState's == compares its ten fields one by one. The
-// struct has no padding (layoutMismatch below checks every offset and
-// the size), so equal bytes are exactly equal pods.
+// samePodBytes reports whether a and b are the same 20 bytes: a few word
+// compares, where PodState's == compares its fields one by one. Equal
+// bytes are equal fields (layoutMismatch below checks every offset and
+// the size), so equal bytes mean equal pods. The two bytes of padding
+// after NominatedNode are zero in every pod (nothing writes them), and
+// were they not, pods equal field by field would only compare unequal:
+// the encoder then encodes a pod it could have copied.
 func samePodBytes(a, b *PodState) bool {
 	return *(*[podBytes]byte)(unsafe.Pointer(a)) == *(*[podBytes]byte)(unsafe.Pointer(b))
 }
@@ -29,12 +32,12 @@ func podBytesOf(pods []PodState) []byte {
 
 // podBytes is the size of a PodState (the conversion above needs it to
 // be exact: layoutMismatch below checks it).
-const podBytes = 16
+const podBytes = 20
 
-// setPodHead writes a pod's first eight bytes, Phase through
-// NominatedNode, from head (byte k of the pod is byte k of head, little end
-// first): one store where the fields' own would be seven. The offsets
-// it relies on are checked below.
+// setPodHead writes a pod's first eight bytes, Phase through Node, from
+// head (byte k of the pod is byte k of head, little end first; Node is
+// bytes 6 and 7): one store where the fields' own would be seven. The
+// offsets it relies on are checked below.
 func setPodHead(p *PodState, head uint64) {
 	binary.LittleEndian.PutUint64((*[podBytes]byte)(unsafe.Pointer(p))[:8], head)
 }
@@ -44,13 +47,13 @@ func setPodHead(p *PodState, head uint64) {
 // an array of that length is not a [0]byte).
 const layoutMismatch = unsafe.Offsetof(PodState{}.Phase) |
 	(unsafe.Offsetof(PodState{}.WasRunning) ^ 1) |
-	(unsafe.Offsetof(PodState{}.Node) ^ 2) |
-	(unsafe.Offsetof(PodState{}.Owner) ^ 3) |
-	(unsafe.Offsetof(PodState{}.RS) ^ 4) |
-	(unsafe.Offsetof(PodState{}.Template) ^ 5) |
-	(unsafe.Offsetof(PodState{}.Pattern) ^ 6) |
-	(unsafe.Offsetof(PodState{}.NominatedNode) ^ 7) |
-	(unsafe.Offsetof(PodState{}.CPU) ^ 8) |
+	(unsafe.Offsetof(PodState{}.Owner) ^ 2) |
+	(unsafe.Offsetof(PodState{}.RS) ^ 3) |
+	(unsafe.Offsetof(PodState{}.Template) ^ 4) |
+	(unsafe.Offsetof(PodState{}.Pattern) ^ 5) |
+	(unsafe.Offsetof(PodState{}.Node) ^ 6) |
+	(unsafe.Offsetof(PodState{}.NominatedNode) ^ 8) |
+	(unsafe.Offsetof(PodState{}.CPU) ^ 12) |
 	(unsafe.Sizeof(PodState{}) ^ podBytes)
 
 var _ [0]byte = [layoutMismatch]byte{}

@@ -15,6 +15,13 @@ func TestPodFastPath(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(1, 20).Draw(t, "templates")
 		u := &Universe{Templates: make([]PodTemplate, n)}
+		// A wide universe (more nodes than a byte numbers) writes nodes
+		// on two bytes and takes no fast path.
+		u.wideNodes = rapid.Bool().Draw(t, "wideNodes")
+		maxNode := 255
+		if u.wideNodes {
+			maxNode = MaxNodes
+		}
 		for i := range u.Templates {
 			u.Templates[i].CPU = int64(rapid.IntRange(0, 4000).Draw(t, "cpu"))
 			u.Templates[i].Memory = int64(rapid.IntRange(0, 4000).Draw(t, "mem"))
@@ -27,8 +34,11 @@ func TestPodFastPath(t *testing.T) {
 			}
 			tmpl := uint8(rapid.IntRange(0, n-1).Draw(t, "template"))
 			p := PodState{Phase: Phase(rapid.IntRange(1, 4).Draw(t, "phase")), WasRunning: rapid.Bool().Draw(t, "was"),
-				Node: uint8(rapid.IntRange(0, 255).Draw(t, "node")), Owner: uint8(rapid.IntRange(0, 20).Draw(t, "owner")),
+				Node: uint16(rapid.IntRange(0, maxNode).Draw(t, "node")), Owner: uint8(rapid.IntRange(0, 20).Draw(t, "owner")),
 				RS: uint8(rapid.IntRange(0, 1).Draw(t, "rs")), Template: tmpl}
+			if p.Node == 0 && rapid.IntRange(0, 3).Draw(t, "nominated") == 0 {
+				p.NominatedNode = uint16(rapid.IntRange(1, maxNode).Draw(t, "nominatedNode"))
+			}
 			if rapid.IntRange(0, 3).Draw(t, "pattern") == 0 {
 				p.Pattern = uint8(rapid.IntRange(1, 5).Draw(t, "patternIndex"))
 			}
@@ -38,15 +48,15 @@ func TestPodFastPath(t *testing.T) {
 			}
 			pods[i] = p
 		}
-		fast := make([]byte, 16*len(pods)+1)
-		end := appendPods(fast, 0, pods, requests)
+		fast := make([]byte, 19*len(pods)+1)
+		end := appendPods(fast, 0, pods, requests, u.wideNodes)
 		fast = fast[:end]
 		var general []byte
 		for i := range pods {
-			b := make([]byte, 16)
+			b := make([]byte, 19)
 			k := 1
 			if pods[i].Phase != Free {
-				k = appendPod(b, 0, &pods[i], &requests[pods[i].Template])
+				k = appendPod(b, 0, &pods[i], &requests[pods[i].Template], u.wideNodes)
 			}
 			general = append(general, b[:k]...)
 		}

@@ -8,8 +8,6 @@ type PodState struct {
 	// WasRunning marks a Terminating pod that had been Running: it is still
 	// a member of its ReplicaSet until the kubelet removes it.
 	WasRunning bool
-	// Node is the node the pod is bound to, as index+1; 0 = unbound.
-	Node uint8
 	// Owner is the owning deployment as index+1; 0 = a bare pod.
 	Owner uint8
 	// RS is which of the owner's two ReplicaSet slots the pod belongs to.
@@ -18,12 +16,14 @@ type PodState struct {
 	Template uint8
 	// Pattern is the next entry of the template's CPU pattern to apply.
 	Pattern uint8
+	// Node is the node the pod is bound to, as index+1; 0 = unbound.
+	Node uint16
 	// NominatedNode is status.nominatedNodeName as index+1 (0 = none):
 	// the node a preemption made room on for the pod
 	// (controllers/scheduler, nominated.go). Only a Pending, unbound pod
 	// carries one: binding and deletion clear it, as the scheduler's
 	// nominator forgets a pod once it is assigned or deleted.
-	NominatedNode uint8
+	NominatedNode uint16
 	// CPU and Memory are the pod's current usage (not its request).
 	CPU, Memory int32
 }

@@ -128,7 +128,7 @@ func chooseFromGroups(tx *Tx, groups [][]int, k int) []int {
 // order) and the node it is twinned with, the last earlier host of the
 // same orbit with the same groups, or -1.
 type podHost struct {
-	node   uint8
+	node   uint16
 	groups []int
 	twin   int
 }

@@ -24,11 +24,11 @@ func twinsState(n, a, b int) (s *State, kindA, kindB []int) {
 	for node := range n {
 		for range a {
 			kindA = append(kindA, len(s.Pods))
-			s.Pods = append(s.Pods, PodState{Phase: Running, Node: uint8(node + 1), Owner: 1, CPU: 1})
+			s.Pods = append(s.Pods, PodState{Phase: Running, Node: uint16(node + 1), Owner: 1, CPU: 1})
 		}
 		for range b {
 			kindB = append(kindB, len(s.Pods))
-			s.Pods = append(s.Pods, PodState{Phase: Running, Node: uint8(node + 1), Owner: 1, CPU: 2})
+			s.Pods = append(s.Pods, PodState{Phase: Running, Node: uint16(node + 1), Owner: 1, CPU: 2})
 		}
 	}
 	return s, kindA, kindB

@@ -8,14 +8,21 @@ import (
 // ErrInvalid marks every error about an inconsistent Universe or State.
 var ErrInvalid = errors.New("invalid model")
 
-// MaxObjects is the most nodes, deployments and templates a Universe
-// holds: states store their indices in one byte.
+// MaxObjects is the most deployments and templates a Universe holds:
+// states store their indices in one byte. It is also the most nodes and
+// pod slots whose indices states encode on one byte (Universe.wideRefs,
+// Universe.wideNodes).
 const MaxObjects = 250
 
 // MaxPodSlots is the most pod slots a Universe holds. Pod slots are
 // referred to (queues, failures) by one byte up to MaxObjects slots and
 // by two above (Universe.wideRefs).
 const MaxPodSlots = 4000
+
+// MaxNodes is the most nodes a Universe holds. A pod refers to its node
+// by a uint16; states encode node indices on one byte up to MaxObjects
+// nodes and on two above (Universe.wideNodes).
+const MaxNodes = 4000
 
 // ErrModelBound marks a topology larger than the model can hold
 // (MaxObjects): not a mistake in the input, so a verification of it is
@@ -35,8 +42,11 @@ func (e *SizeError) Error() string {
 
 // Max is the bound the topology overflows.
 func (e *SizeError) Max() int {
-	if e.What == "pod slots" {
+	switch e.What {
+	case "pod slots":
 		return MaxPodSlots
+	case "nodes":
+		return MaxNodes
 	}
 	return MaxObjects
 }
@@ -564,9 +574,11 @@ type Universe struct {
 	// HasHPA, HasTaints, HasPatterns summarise the topology (set by Compile).
 	HasHPA, HasTaints, HasPatterns bool
 	compiled                       bool
-	// wideRefs: some index (pod slot) exceeds a byte, and the encoding
-	// writes indices on two bytes (encode.go).
-	wideRefs bool
+	// wideRefs: some index a queue or a failure holds (a pod slot or a
+	// node) exceeds a byte, and the encoding writes them on two bytes;
+	// wideNodes: some node index does, and pods write their nodes on two
+	// bytes (encode.go).
+	wideRefs, wideNodes bool
 	// windowSlots caches WindowSlots once compiled, templateRequests the
 	// requests the encoding compares usage with, podHeads the decoder's
 	// tables.
@@ -575,6 +587,11 @@ type Universe struct {
 	podHeads         *podHeads
 }
 
-// WideRefs reports whether the universe has more pod slots than one byte
-// refers to (MaxObjects): states then encode pod indices on two bytes.
+// WideRefs reports whether the universe has more pod slots or nodes than
+// one byte refers to (MaxObjects): states then encode the indices their
+// queues and failures hold on two bytes.
 func (u *Universe) WideRefs() bool { return u.wideRefs }
+
+// WideNodes reports whether the universe has more nodes than one byte
+// refers to (MaxObjects): states then encode pods' nodes on two bytes.
+func (u *Universe) WideNodes() bool { return u.wideNodes }

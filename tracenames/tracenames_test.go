@@ -10,7 +10,7 @@ func web() *model.Universe {
 	return &model.Universe{Deployments: []model.Deployment{{Name: "web"}}}
 }
 
-func pod(ph model.Phase, node uint8) model.PodState {
+func pod(ph model.Phase, node uint16) model.PodState {
 	return model.PodState{Phase: ph, Owner: 1, Node: node}
 }
 

@@ -263,19 +263,19 @@ func TestJSONSameForSameInput(t *testing.T) {
 }
 
 // TestModelBoundIsUnknown: a built-in case too large for the model (C1
-// at 200 nodes needs 405 pod slots) ends Unknown with exit status 3,
-// naming the bound: not an input error, and no verdict.
+// at 4001 nodes) ends Unknown with exit status 3, naming the bound: not
+// an input error, and no verdict.
 func TestModelBoundIsUnknown(t *testing.T) {
 	for _, args := range [][]string{
-		{"verify", "--case", "c1", "--scale", "300", "--original"},
-		{"verify", "--case", "c1", "--scale", "300", "--original", "--json"},
+		{"verify", "--case", "c1", "--scale", "4001", "--original"},
+		{"verify", "--case", "c1", "--scale", "4001", "--original", "--json"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(context.Background(), args, &stdout, &stderr)
 		if code != exitUnknown {
 			t.Fatalf("%v: exit %d, stderr %s", args, code, stderr.String())
 		}
-		if !strings.Contains(stdout.String(), "300 nodes") || !strings.Contains(stdout.String(), "model bound") {
+		if !strings.Contains(stdout.String(), "4001 nodes") || !strings.Contains(stdout.String(), "model bound") {
 			t.Errorf("%v: the bound is not named:\n%s", args, stdout.String())
 		}
 	}

@@ -115,8 +115,8 @@ func verifyCommand(ctx context.Context, command string, args []string, stdout, s
 		return inputError(stderr, fmt.Errorf("--workers %d (accepted: 0 for all cores, or a positive count): %w", *workers, errUsage))
 	case *timeout < 0 || sf.setupTimeout < 0:
 		return inputError(stderr, fmt.Errorf("--timeout and --setup-timeout must not be negative: %w", errUsage))
-	case *podSlots < 0 || *podSlots > 250:
-		return inputError(stderr, fmt.Errorf("--pod-slots %d (accepted: 0 for the computed size, or 1..250): %w", *podSlots, errUsage))
+	case *podSlots < 0 || *podSlots > kivi.MaxPodSlots:
+		return inputError(stderr, fmt.Errorf("--pod-slots %d (accepted: 0 for the computed size, or 1..%d): %w", *podSlots, kivi.MaxPodSlots, errUsage))
 	case *maxStates < 0:
 		return inputError(stderr, fmt.Errorf("--max-states %d (accepted: 0 for no bound, or a positive count): %w", *maxStates, errUsage))
 	}

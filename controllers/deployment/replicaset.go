@@ -51,7 +51,7 @@ func createPods(tx *model.Tx, s *model.State, d, rs, n int) {
 		if t.NodeName != 0 {
 			// A pod with spec.nodeName bypasses the scheduler: the
 			// kubelet of that node admits it directly.
-			s.Pods[j].Node = uint8(t.NodeName)
+			s.Pods[j].Node = uint16(t.NodeName)
 			s.Enqueue(model.KubeletQueue, j)
 			model.AssignedPodAdded(u, s, j)
 			if tx.Tracing() {

@@ -72,10 +72,10 @@ func TestReconcile(t *testing.T) {
 // and replica_set.go getPodsRankedByRelatedPodsOnSameNode, with the
 // lowest slot breaking ties (Kivi, Kivi's controller models).
 func TestRankForDeletion(t *testing.T) {
-	run := func(node uint8, rs uint8) model.PodState {
+	run := func(node uint16, rs uint8) model.PodState {
 		return model.PodState{Phase: model.Running, Owner: 1, Node: node, RS: rs}
 	}
-	pend := func(node uint8) model.PodState { return model.PodState{Phase: model.Pending, Owner: 1, Node: node} }
+	pend := func(node uint16) model.PodState { return model.PodState{Phase: model.Pending, Owner: 1, Node: node} }
 	pods := []model.PodState{
 		run(1, 0), // 0: node 1 holds 3 active pods of the deployment (one in rs 1)
 		run(2, 0), // 1: node 2 holds 1
@@ -105,7 +105,7 @@ func TestRankForDeletion(t *testing.T) {
 // branches over which tied pods go; identical pods (ties.go) are one
 // choice and their lowest slots go first.
 func TestChooseVictimsBranches(t *testing.T) {
-	run := func(node uint8, cpu int32) model.PodState {
+	run := func(node uint16, cpu int32) model.PodState {
 		return model.PodState{Phase: model.Running, Owner: 1, Node: node, CPU: cpu}
 	}
 	for _, tc := range []struct {

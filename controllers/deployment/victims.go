@@ -88,9 +88,14 @@ func chooseVictims(tx *model.Tx, s *model.State, d, rs, n int) []int {
 // rankedCandidates ranks the active pods of slot rs of deployment d.
 func rankedCandidates(pods []model.PodState, d, rs int) []deletionRank {
 	owner := uint8(d + 1)
-	var onNode [256]int
+	// onNode counts the owner's active pods by node value (0 = unbound).
+	var small [256]int
+	onNode := small[:]
 	for i := range pods {
 		if p := &pods[i]; p.Owner == owner && p.Active() {
+			if int(p.Node) >= len(onNode) {
+				onNode = append(onNode, make([]int, int(p.Node)+1-len(onNode))...)
+			}
 			onNode[p.Node]++
 		}
 	}

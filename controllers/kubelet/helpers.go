@@ -2,21 +2,8 @@ package kubelet
 
 import "github.com/kivi-go/kivi/model"
 
-// Helpers that belong in package model (State queue surgery and a derived
-// rollout predicate); kept private here until model grows them.
-
-// removeFromQueue deletes id from queue q if it is pending, keeping the
-// order of the other items.
-func removeFromQueue(s *model.State, q model.Queue, id int) {
-	items := s.Queues[q]
-	for i, x := range items {
-		if int(x) == id {
-			copy(items[i:], items[i+1:])
-			s.Queues[q] = items[:len(items)-1]
-			return
-		}
-	}
-}
+// A derived rollout predicate that belongs in package model; kept
+// private here until model grows it.
 
 // rolloutInProgress reports whether deployment d still has an old
 // ReplicaSet with replicas or pods: the deployment controller then waits

@@ -33,9 +33,19 @@ func (*Kubelet) Enabled(_ *model.Universe, s *model.State) bool {
 func (k *Kubelet) Step(tx *model.Tx, s *model.State) {
 	var w wakeups
 	w.order(s)
+	var updates queueUpdates
+	updates.init()
+	// The queue is taken from its head by reslicing, not by Dequeue's
+	// shift (quadratic over a long queue); the drained queue then keeps
+	// the start of its array.
+	base := s.Queues[model.KubeletQueue][:0]
 	for k.Enabled(tx.U, s) {
-		p, _ := s.Dequeue(model.KubeletQueue)
+		queue := s.Queues[model.KubeletQueue]
+		p := int(queue[0])
+		s.Queues[model.KubeletQueue] = queue[1:]
 		if p >= len(s.Pods) {
+			s.Queues[model.KubeletQueue] = append(base, s.Queues[model.KubeletQueue]...)
+			updates.apply(tx.U, s)
 			s.Fail(model.FailInternal, p)
 			return
 		}
@@ -45,11 +55,13 @@ func (k *Kubelet) Step(tx *model.Tx, s *model.State) {
 				reject(tx, s, p, reason, &w)
 				continue
 			}
-			start(tx, s, p, &w)
+			start(tx, s, p, &w, &updates)
 		case removePod:
-			remove(tx, s, p, &w)
+			remove(tx, s, p, &w, &updates)
 		}
 	}
+	s.Queues[model.KubeletQueue] = base
+	updates.apply(tx.U, s)
 	w.flush(s)
 }
 
@@ -79,13 +91,13 @@ func decide(p *model.PodState) action {
 // start runs a bound Pending pod. Kivi does not check that the node is
 // still Ready (a pod bound to a node that has just failed starts and is
 // then evicted by the node controller); neither do we.
-func start(tx *model.Tx, s *model.State, p int, w *wakeups) {
+func start(tx *model.Tx, s *model.State, p int, w *wakeups, updates *queueUpdates) {
 	u := tx.U
 	pod := &s.Pods[p]
 	pod.Phase = model.Running
 	d := int(pod.Owner) - 1
 	if queuesForTaintEviction(u, s, pod) {
-		s.Enqueue(model.TaintManagerQueue, p)
+		updates.taint(p)
 	}
 	if d >= 0 {
 		tx.Mark(model.MarkStarted(d))
@@ -112,16 +124,15 @@ func start(tx *model.Tx, s *model.State, p int, w *wakeups) {
 
 // remove deletes a Terminating pod: the slot becomes all-zero, and the
 // owner's deployment controller and HPA are told (after the drain).
-func remove(tx *model.Tx, s *model.State, p int, w *wakeups) {
+func remove(tx *model.Tx, s *model.State, p int, w *wakeups, updates *queueUpdates) {
 	u := tx.U
 	pod := s.Pods[p]
 	s.Pods[p] = model.PodState{}
 	// The pod object is gone: the scheduler's and the taint manager's
 	// informers drop it from their queues (a stale id would otherwise
-	// refer to whatever pod reuses the slot).
-	removeFromQueue(s, model.SchedulerQueue, p)
-	removeFromQueue(s, model.TaintManagerQueue, p)
-	retryWaitingPods(u, s)
+	// refer to whatever pod reuses the slot), and the waiting pods are
+	// retried, at the end of the drain (queueUpdates).
+	updates.remove(p)
 	d := int(pod.Owner) - 1
 	if d >= 0 {
 		tx.Mark(model.MarkDeleted(d))
@@ -164,7 +175,7 @@ func startedReplicas(s *model.State, d int) int {
 
 // nodeName prints a node like Kivi's trace; a pod that was never bound
 // prints as node 0, Kivi's "no node" location.
-func nodeName(u *model.Universe, node uint8) string {
+func nodeName(u *model.Universe, node uint16) string {
 	if node == 0 {
 		return strconv.Itoa(0)
 	}

@@ -56,5 +56,5 @@ func (c *NodeController) Step(tx *model.Tx, s *model.State) {
 // deleted. Kivi also re-marks Terminating pods (and counts them twice);
 // a pod can only be deleted once.
 func evictableFromNode(p *model.PodState, n int) bool {
-	return p.Node == uint8(n+1) && (p.Phase == model.Pending || p.Phase == model.Running)
+	return int(p.Node) == n+1 && (p.Phase == model.Pending || p.Phase == model.Running)
 }

@@ -84,7 +84,7 @@ func TestConformanceC8Order(t *testing.T) {
 		if kiviBest := argmaxLowest(row.kivi); kiviBest != row.chosen || argmaxLowest(got) != row.chosen {
 			t.Errorf("pod %d: chosen node %d (Kivi %d), want %d", p+1, argmaxLowest(got)+1, kiviBest+1, row.chosen+1)
 		}
-		s.Pods[p].Node = uint8(argmaxLowest(got) + 1)
+		s.Pods[p].Node = uint16(argmaxLowest(got) + 1)
 	}
 
 	// The whole drain in one step, as Kivi runs it.

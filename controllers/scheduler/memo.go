@@ -65,7 +65,7 @@ func (c *cycle) startKey() []byte {
 
 // countInKey adds a pod of template t bound to node n, of class cls, to
 // the key. A byte holds any count of a state of at most maxKeyedPods pod
-// slots (a compiled universe has at most 250); cycles on larger states
+// slots (a compiled universe may have more); cycles on larger states
 // are not remembered.
 func countInKey(key []byte, T, n, t, cls int) {
 	key[2+(n*T+t)*4+cls]++

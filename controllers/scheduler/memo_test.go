@@ -60,7 +60,7 @@ func changeForMemo(t *rapid.T, u *model.Universe, s *model.State) {
 		}
 	case 4:
 		if p.Phase != model.Free && p.Node != 0 {
-			p.Node = uint8(rapid.IntRange(1, len(u.Nodes)).Draw(t, "node"))
+			p.Node = uint16(rapid.IntRange(1, len(u.Nodes)).Draw(t, "node"))
 		}
 	case 5:
 		p.Owner = uint8(rapid.IntRange(0, len(u.Deployments)).Draw(t, "owner"))

@@ -179,5 +179,5 @@ func nominate(tx *model.Tx, s *model.State, p, n int) {
 			s.Enqueue(model.SchedulerQueue, i)
 		}
 	}
-	s.Pods[p].NominatedNode = uint8(n + 1)
+	s.Pods[p].NominatedNode = uint16(n + 1)
 }

@@ -120,7 +120,7 @@ func mutate(t *rapid.T, u *model.Universe, s *model.State) {
 	case 0:
 		p.Phase = rapid.SampledFrom([]model.Phase{model.Pending, model.Running, model.Terminating}).Draw(t, "phase")
 	case 1:
-		p.Node = uint8(rapid.IntRange(0, len(u.Nodes)).Draw(t, "node"))
+		p.Node = uint16(rapid.IntRange(0, len(u.Nodes)).Draw(t, "node"))
 	case 2:
 		p.Owner = uint8(rapid.IntRange(0, len(u.Deployments)).Draw(t, "owner"))
 	case 3:

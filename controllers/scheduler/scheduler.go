@@ -162,7 +162,7 @@ func (sch Scheduler) Step(tx *model.Tx, s *model.State) {
 			s.Fail(model.FailNoFeasibleNode, p)
 			return
 		}
-		pod.Node, pod.NominatedNode = uint8(n+1), 0
+		pod.Node, pod.NominatedNode = uint16(n+1), 0
 		s.Enqueue(model.KubeletQueue, p)
 		model.AssignedPodAdded(u, s, p)
 		if tx.Tracing() {

@@ -53,9 +53,9 @@ func Load(path string) (*model.Cluster, error) {
 func Parse(name string, data []byte) (*model.Cluster, error) {
 	// Checked before parsing: parsing YAML costs about twenty times its
 	// size in memory, and a case file the model can hold (at most
-	// model.MaxObjects nodes and deployments) is far smaller.
+	// model.MaxNodes nodes and model.MaxObjects deployments) is far smaller.
 	if len(data) > maxCaseFileBytes {
-		return nil, &Error{File: name, Msg: fmt.Sprintf("the file is %.1f MB (accepted: at most %d MiB; the model holds at most %d nodes and %d deployments)", float64(len(data))/1e6, maxCaseFileBytes>>20, model.MaxObjects, model.MaxObjects)}
+		return nil, &Error{File: name, Msg: fmt.Sprintf("the file is %.1f MB (accepted: at most %d MiB; the model holds at most %d nodes and %d deployments)", float64(len(data))/1e6, maxCaseFileBytes>>20, model.MaxNodes, model.MaxObjects)}
 	}
 	if kind, ok := manifestKind(data); ok {
 		return nil, &Error{File: name, Msg: fmt.Sprintf("this is a Kubernetes manifest (kind: %s), not a case file: pass manifests with -f (kivi verify -f %s), or kivitest.Manifests in tests (accepted here: a case file with nodeTypes, nodes, templates, deployments, ...)", kind, name)}

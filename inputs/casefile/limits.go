@@ -7,10 +7,11 @@ import (
 	"github.com/kivi-go/kivi/model"
 )
 
-// maxObjects is the model's bound on nodes, deployments and templates,
-// maxPods on pod slots (model.Universe.Compile).
+// maxObjects is the model's bound on deployments and templates,
+// maxNodes on nodes and maxPods on pod slots (model.Universe.Compile).
 const (
 	maxObjects = model.MaxObjects
+	maxNodes   = model.MaxNodes
 	maxPods    = model.MaxPodSlots
 )
 
@@ -23,8 +24,8 @@ func checkLimits(file string, c *model.Cluster) error {
 	}
 	nodes, pods := 0, 0
 	for i, g := range c.Nodes {
-		if g.Count < 0 || g.Count > maxObjects {
-			return bad(fmt.Sprintf("nodes[%d].count", i), "%d is out of range (accepted: 1..%d)", g.Count, maxObjects)
+		if g.Count < 0 || g.Count > maxNodes {
+			return bad(fmt.Sprintf("nodes[%d].count", i), "%d is out of range (accepted: 1..%d)", g.Count, maxNodes)
 		}
 		n := max(g.Count, 1)
 		nodes += n
@@ -34,8 +35,8 @@ func checkLimits(file string, c *model.Cluster) error {
 			}
 			pods += n * max(p.Count, 1)
 		}
-		if nodes > maxObjects {
-			return bad(fmt.Sprintf("nodes[%d]", i), "more than %d nodes in all", maxObjects)
+		if nodes > maxNodes {
+			return bad(fmt.Sprintf("nodes[%d]", i), "more than %d nodes in all", maxNodes)
 		}
 		if pods > maxPods {
 			return bad(fmt.Sprintf("nodes[%d]", i), "more than %d initial pods in all", maxPods)
@@ -103,8 +104,8 @@ func checkLimits(file string, c *model.Cluster) error {
 		}
 	}
 	for i, t := range c.NodeTypes {
-		if t.Min < 0 || t.Max < 0 || t.Max > maxObjects {
-			return bad(fmt.Sprintf("nodeTypes[%d]", i), "min %d / max %d out of range (accepted: 0..%d)", t.Min, t.Max, maxObjects)
+		if t.Min < 0 || t.Max < 0 || t.Max > maxNodes {
+			return bad(fmt.Sprintf("nodeTypes[%d]", i), "min %d / max %d out of range (accepted: 0..%d)", t.Min, t.Max, maxNodes)
 		}
 	}
 	return nil

@@ -53,7 +53,8 @@ func Decode(file string, data []byte) ([]Object, []Warning, error) {
 }
 
 // maxDocumentBytes bounds one YAML document, maxJSONBytes one JSON text:
-// the model holds at most model.MaxObjects deployments and nodes, which
+// the model holds at most model.MaxObjects deployments and model.MaxNodes
+// nodes, which
 // even as verbose `kubectl get -o yaml` output (managedFields included)
 // is a few MB. Parsing YAML takes about twenty times its size in memory,
 // JSON a few times; a JSON text may be a whole `kubectl get pods -o
@@ -82,10 +83,14 @@ func (n objectCounts) add(d *decoder, o Object) error {
 }
 
 // maxOf is the model's bound on objects of a kind: pods are pod slots
-// (model.MaxPodSlots), every other kind model.MaxObjects.
+// (model.MaxPodSlots), nodes model.MaxNodes, every other kind
+// model.MaxObjects.
 func maxOf(kind string) int {
-	if kind == "Pod" {
+	switch kind {
+	case "Pod":
 		return model.MaxPodSlots
+	case "Node":
+		return model.MaxNodes
 	}
 	return model.MaxObjects
 }
@@ -122,7 +127,7 @@ func decode(file string, data []byte, counts objectCounts) ([]Object, []Warning,
 	doc := 0
 	for _, part := range parts {
 		if limit := documentLimit(part); len(part) > limit {
-			return nil, nil, &Error{File: file, Doc: doc + 1, Msg: fmt.Sprintf("this document is %.1f MB (accepted: at most %d MiB per document; the model holds at most %d deployments and %d nodes)", float64(len(part))/1e6, limit>>20, model.MaxObjects, model.MaxObjects)}
+			return nil, nil, &Error{File: file, Doc: doc + 1, Msg: fmt.Sprintf("this document is %.1f MB (accepted: at most %d MiB per document; the model holds at most %d deployments and %d nodes)", float64(len(part))/1e6, limit>>20, model.MaxObjects, model.MaxNodes)}
 		}
 		js, err := toJSON(part)
 		if err != nil {

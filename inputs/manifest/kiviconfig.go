@@ -114,11 +114,11 @@ func applyNodeTypes(file string, cc *kiviClusterConfig, c *model.Cluster) error 
 		if err != nil {
 			return err
 		}
-		if nt.Num < 0 || nt.Num > 250 {
-			return a.errorf(p+".num", "%d (accepted: 0..250 nodes)", nt.Num)
+		if nt.Num < 0 || nt.Num > model.MaxNodes {
+			return a.errorf(p+".num", "%d (accepted: 0..%d nodes)", nt.Num, model.MaxNodes)
 		}
-		if nt.MinSize < 0 || nt.MaxSize < nt.MinSize || nt.MaxSize > 250 {
-			return a.errorf(p, "minSize %d, maxSize %d (accepted: 0 ≤ minSize ≤ maxSize ≤ 250)", nt.MinSize, nt.MaxSize)
+		if nt.MinSize < 0 || nt.MaxSize < nt.MinSize || nt.MaxSize > model.MaxNodes {
+			return a.errorf(p, "minSize %d, maxSize %d (accepted: 0 ≤ minSize ≤ maxSize ≤ %d)", nt.MinSize, nt.MaxSize, model.MaxNodes)
 		}
 		t := model.NodeType{Name: fmt.Sprintf("node type %d", i), CPU: cpu, Memory: mem, Labels: nt.Template.Labels,
 			Min: nt.MinSize, Max: nt.MaxSize}

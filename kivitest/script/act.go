@@ -60,7 +60,7 @@ func (e *Env) pod(c Command) (string, error) {
 		tmpl := int(ds.RS[ds.Cur].Template) - 1
 		t := &e.u.Templates[tmpl]
 		p := model.PodState{Phase: phase, Owner: uint8(d + 1), RS: ds.Cur, Template: uint8(tmpl),
-			CPU: int32(t.CPU), Memory: int32(t.Memory), Node: uint8(n + 1)}
+			CPU: int32(t.CPU), Memory: int32(t.Memory), Node: uint16(n + 1)}
 		if len(t.Pattern) > 0 {
 			p.CPU, p.Pattern = int32(t.Pattern[0].CPU), 1
 		}
@@ -114,7 +114,7 @@ func (e *Env) setPod(c Command) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		p.NominatedNode = uint8(n + 1)
+		p.NominatedNode = uint16(n + 1)
 	}
 	if p.NominatedNode != 0 && (p.Phase != model.Pending || p.Node != 0) {
 		return "", fmt.Errorf("set-pod: pod %d is nominated but not Pending and unbound", i+1)

@@ -32,7 +32,7 @@ func (f FirstFit) Step(tx *model.Tx, s *model.State) {
 			tx.Log("kube-scheduler", "Pod %s cannot be scheduled: 0/%d nodes are available", s.PodRef(p), len(s.Nodes))
 			continue
 		}
-		pod.Node = uint8(n + 1)
+		pod.Node = uint16(n + 1)
 		s.Enqueue(model.KubeletQueue, p)
 		tx.Log("kube-scheduler", "Scheduled pod %s on node %s", s.PodRef(p), u.Nodes[n].Name)
 	}

@@ -169,31 +169,53 @@ func (c *Canonicalizer) AppendRepresentative(key, enc []byte, s *model.State) ([
 	defer c.put(w)
 	orbits := slices.Grow(w.orbits[:0], len(s.Nodes))[:len(s.Nodes)]
 	for n := range orbits {
-		orbits[n] = uint8(n)
+		orbits[n] = uint16(n)
 	}
 	w.orbits = orbits
 	perm, podPerm, sortKQ, moved := c.planOrbits(w, s, orbits)
 	at := len(key)
 	key = c.appendPlanned(w, key, s, perm, podPerm, sortKQ, moved)
 	enc = append(enc, key[at:]...)
-	return key, append(enc, orbits...)
+	if c.wideOrbits() {
+		for _, l := range orbits {
+			enc = append(enc, byte(l>>8), byte(l))
+		}
+		return key, enc
+	}
+	for _, l := range orbits {
+		enc = append(enc, byte(l))
+	}
+	return key, enc
 }
+
+// wideOrbits: a node's orbit label (a node index) takes two bytes in a
+// representative's encoding, as the universe has more nodes than a byte
+// numbers.
+func (c *Canonicalizer) wideOrbits() bool { return c.layout.nodes > 256 }
 
 // SplitRepresentative splits an encoding of AppendRepresentative into
 // the state's encoding and its node orbits (labels, in dst's array when
 // it is large enough).
 func (c *Canonicalizer) SplitRepresentative(enc []byte, dst []int) (state []byte, labels []int, err error) {
 	n := c.layout.nodes
-	if len(enc) < n {
+	width := 1
+	if c.wideOrbits() {
+		width = 2
+	}
+	if len(enc) < width*n {
 		return nil, dst, fmt.Errorf("symmetry: a representative's encoding of %d bytes cannot hold the orbits of %d nodes", len(enc), n)
 	}
-	state, tail := enc[:len(enc)-n], enc[len(enc)-n:]
+	state, tail := enc[:len(enc)-width*n], enc[len(enc)-width*n:]
 	dst = slices.Grow(dst[:0], n)[:n]
-	for i, l := range tail {
-		if int(l) > i {
+	for i := range dst {
+		l := int(tail[i])
+		if width == 2 {
+			l = int(tail[2*i])<<8 | int(tail[2*i+1])
+		}
+		if l > i {
 			return nil, dst, fmt.Errorf("symmetry: node %d's orbit label %d is not the index of a node before it", i, l)
 		}
-		dst[i] = int(l)
+		dst[i] = l
 	}
 	return state, dst, nil
 }
@@ -209,7 +231,7 @@ func (c *Canonicalizer) plan(w *scratch, s *model.State) (perm, podPerm []int, s
 // planOrbits is plan that also labels, in orbits (which the caller
 // fills with the identity), the nodes of the canonical state by their
 // orbits, as NodeOrbits labels them.
-func (c *Canonicalizer) planOrbits(w *scratch, s *model.State, orbits []uint8) (perm, podPerm []int, sortKQ, moved bool) {
+func (c *Canonicalizer) planOrbits(w *scratch, s *model.State, orbits []uint16) (perm, podPerm []int, sortKQ, moved bool) {
 	sortKQ = c.kubeletSet && len(s.Queues[model.KubeletQueue]) > 1
 	// The queues that are sets are in canonical order already, were the
 	// nodes and pods too.
@@ -315,13 +337,13 @@ type scratch struct {
 	podPerm    []int
 	// rankNext, dealOrder and group are podOrder's.
 	rankNext  []uint16
-	dealOrder []uint8
+	dealOrder []uint16
 	group     []uint32
 	sortTmp   []uint32
 	// permuted is AppendCanonical's canonical state.
 	permuted model.State
 	// orbits are AppendRepresentative's node orbits.
-	orbits []uint8
+	orbits []uint16
 }
 
 // podOrder returns the pod permutation (old slot → new slot) that sorts
@@ -368,15 +390,15 @@ func (w *scratch) dealSlots(podPerm, perm []int) bool {
 	values := append(w.dealOrder[:0], 0)
 	if perm == nil {
 		for v := 1; v <= on.top; v++ {
-			values = append(values, uint8(v))
+			values = append(values, uint16(v))
 		}
 	} else {
 		values = slices.Grow(values, len(perm))[:1+len(perm)]
 		for old, new := range perm {
-			values[1+new] = uint8(old + 1)
+			values[1+new] = uint16(old + 1)
 		}
 		for v := len(perm) + 1; v <= on.top; v++ {
-			values = append(values, uint8(v))
+			values = append(values, uint16(v))
 		}
 	}
 	w.dealOrder = values
@@ -458,13 +480,18 @@ func sortByNode(x, tmp []uint32) []uint32 {
 	}
 	// next[n+1] counts the pairs on node n, then next[n] is where node
 	// n's next pair goes.
-	var next [257]uint16
-	tmp = slices.Grow(tmp[:0], len(x))[:len(x)]
 	hi := 0
 	for _, v := range x {
-		n := int(v >> 16)
-		next[n+1]++
-		hi = max(hi, n)
+		hi = max(hi, int(v>>16))
+	}
+	var buf [257]uint16
+	next := buf[:]
+	if hi+2 > len(buf) {
+		next = make([]uint16, hi+2)
+	}
+	tmp = slices.Grow(tmp[:0], len(x))[:len(x)]
+	for _, v := range x {
+		next[v>>16+1]++
 	}
 	for n := 1; n <= hi; n++ {
 		next[n] += next[n-1]

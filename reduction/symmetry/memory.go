@@ -7,19 +7,21 @@ import "github.com/kivi-go/kivi/model"
 //
 //   - kernelPanic: two bytes per node at VarOffset+2n (program counter,
 //     panic count);
-//   - maintenance: byte 0 is the index of the next node the driver waits
-//     for, then one program-counter byte per node at VarOffset+1+n.
+//   - maintenance: the index of the next node the driver waits for
+//     (model.MaintenanceNext, width bytes), then one program-counter
+//     byte per node at VarOffset+width+n.
 //
 // Every other event's memory names no node (nodeFailure's single byte
 // belongs to a node that is pinned).
 type nodeMemory struct {
 	panics []int // VarOffset of each kernelPanic event
 	maints []int // VarOffset of each maintenance event
+	width  int   // the bytes of a maintenance event's index
 	nodes  int
 }
 
 func nodeMemoryOf(u *model.Universe) nodeMemory {
-	m := nodeMemory{nodes: len(u.Nodes)}
+	m := nodeMemory{nodes: len(u.Nodes), width: u.MaintenanceIndexWidth()}
 	for _, e := range u.Events {
 		switch e.Kind {
 		case model.KernelPanic:
@@ -38,7 +40,7 @@ func nodeMemoryOf(u *model.Universe) nodeMemory {
 func (m nodeMemory) reached(s *model.State) int {
 	limit := m.nodes
 	for _, off := range m.maints {
-		limit = min(limit, int(s.EventVars[off]))
+		limit = min(limit, model.MaintenanceNext(s.EventVars[off:], m.width))
 	}
 	return limit
 }
@@ -49,7 +51,7 @@ func (m nodeMemory) appendNode(dst []byte, s *model.State, n int) []byte {
 		dst = append(dst, s.EventVars[off+2*n], s.EventVars[off+2*n+1])
 	}
 	for _, off := range m.maints {
-		dst = append(dst, s.EventVars[off+1+n])
+		dst = append(dst, s.EventVars[off+m.width+n])
 	}
 	return dst
 }
@@ -61,6 +63,6 @@ func (m nodeMemory) move(dst, src *model.State, old, new int) {
 		dst.EventVars[off+2*new+1] = src.EventVars[off+2*old+1]
 	}
 	for _, off := range m.maints {
-		dst.EventVars[off+1+new] = src.EventVars[off+1+old]
+		dst.EventVars[off+m.width+new] = src.EventVars[off+m.width+old]
 	}
 }

@@ -1,10 +1,6 @@
 package symmetry
 
-import (
-	"encoding/binary"
-
-	"github.com/kivi-go/kivi/model"
-)
+import "github.com/kivi-go/kivi/model"
 
 // Permute returns a copy of s with node old moved to index perm[old]: the
 // node states, every pod's binding and nominated node, the node-controller queue items, the
@@ -47,20 +43,28 @@ func permuteInto(t *model.State, layout nodeMemory, s *model.State, perm, podPer
 			}
 		} else {
 			// Copy, then rename the node in place through a table: a
-			// byte changed in a copy on the stack before its 16-byte
+			// field changed in a copy on the stack before the pod's
 			// store makes the store wait (a store-forwarding stall), and
-			// a branch on whether the pod is bound mispredicts.
-			var rename [256]uint8
-			for w := range 256 / 8 { // the identity, a word at a time
-				binary.LittleEndian.PutUint64(rename[8*w:], 0x0706050403020100+uint64(w)*0x0808080808080808)
+			// a branch on whether the pod is bound mispredicts. Node
+			// values past perm (none in a state of the universe) stay.
+			var small [257]uint16
+			rename := small[:]
+			if len(perm)+1 > len(small) {
+				rename = make([]uint16, len(perm)+1)
 			}
+			rename = rename[:len(perm)+1]
 			for old, new := range perm {
-				rename[old+1] = uint8(new + 1)
+				rename[old+1] = uint16(new + 1)
 			}
 			for old, new := range podPerm {
 				d := &dst[new]
 				*d = src[old]
-				d.Node, d.NominatedNode = rename[d.Node], rename[d.NominatedNode]
+				if int(d.Node) < len(rename) {
+					d.Node = rename[d.Node]
+				}
+				if int(d.NominatedNode) < len(rename) {
+					d.NominatedNode = rename[d.NominatedNode]
+				}
 			}
 		}
 		for _, q := range podQueues {
@@ -77,10 +81,10 @@ func permuteInto(t *model.State, layout nodeMemory, s *model.State, perm, podPer
 	} else if perm != nil {
 		for i := range dst {
 			if n := dst[i].Node; n != 0 && int(n) <= len(perm) {
-				dst[i].Node = uint8(perm[n-1] + 1)
+				dst[i].Node = uint16(perm[n-1] + 1)
 			}
 			if n := dst[i].NominatedNode; n != 0 && int(n) <= len(perm) {
-				dst[i].NominatedNode = uint8(perm[n-1] + 1)
+				dst[i].NominatedNode = uint16(perm[n-1] + 1)
 			}
 		}
 	}

@@ -145,7 +145,7 @@ const notQueuedHigh = uint64(notQueued)<<48 | uint64(notQueued)<<40 | uint64(not
 // references; for a state that has both, the nomination is left out of
 // them and the canonical form is still a permutation of the state, only
 // perhaps not the orbit's one.
-func refNode(p *model.PodState) uint8 {
+func refNode(p *model.PodState) uint16 {
 	if p.Node != 0 {
 		return p.Node
 	}

@@ -61,7 +61,7 @@ func (w *scratch) podRanks(s *model.State, kubeletSet, taintSet, byNode bool) (r
 	// where its slots would.
 	runs := collapseRuns(keys, w.runLen)
 	w.mergeBuf = sortKeys(runs, w.mergeBuf)
-	if !on.count(pods) {
+	if !on.count(pods, len(s.Nodes)) {
 		return nil, false
 	}
 	ranks = w.rank(runs, len(pods), w.runLen, pods)
@@ -157,19 +157,26 @@ func collapseRuns(keys []sortKey, runLen []uint16) []sortKey {
 // whether the lists are those of the current state.
 type podsByNode struct {
 	slots []uint16
-	start [258]uint16
+	start []uint16
 	top   int
 	valid bool
 }
 
-// count sizes the lists for pods; add then fills them. It reports false
-// when a node holds more than 255 pods, more than a node signature's
-// count byte holds (value 0, the unbound and Free slots, is on no node).
-func (l *podsByNode) count(pods []model.PodState) bool {
-	clear(l.start[:])
+// count sizes the lists for pods, of a state of the given number of
+// nodes; add then fills them. It reports false when a node holds more
+// than 255 pods, more than a node signature's count byte holds (value 0,
+// the unbound and Free slots, is on no node).
+func (l *podsByNode) count(pods []model.PodState, nodes int) bool {
+	// Node values run to nodes; a value past it (a state that is not
+	// one of its universe's) widens the lists to hold it.
+	l.start = slices.Grow(l.start[:0], nodes+3)[:nodes+3]
+	clear(l.start)
 	top := 0
 	for i := range pods {
 		v := int(refNode(&pods[i]))
+		if v+2 >= len(l.start) {
+			l.start = append(l.start, make([]uint16, v+3-len(l.start))...)
+		}
 		l.start[v+2]++
 		top = max(top, v)
 	}
@@ -188,7 +195,7 @@ func (l *podsByNode) count(pods []model.PodState) bool {
 	return true
 }
 
-func (l *podsByNode) add(slot int, v uint8) {
+func (l *podsByNode) add(slot int, v uint16) {
 	l.slots[l.start[int(v)+1]] = uint16(slot)
 	l.start[int(v)+1]++
 }

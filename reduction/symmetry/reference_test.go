@@ -61,15 +61,18 @@ func referenceKey(s *model.State, i int, kubeletSet, taintSet bool) []byte {
 func referenceSignature(c *Canonicalizer, s *model.State, n int) []byte {
 	b := []byte{s.Nodes[n].Byte()}
 	b = c.layout.appendNode(b, s, n)
-	pos := byte(notQueued)
+	pos := notQueued<<8 | notQueued
 	if j := slices.Index(s.Queues[model.NodeControllerQueue], uint16(n)); j >= 0 {
-		pos = byte(j)
+		pos = j
+	}
+	if len(s.Nodes) >= notQueued { // positions past a byte: two bytes
+		b = append(b, byte(pos>>8))
 	}
 	failed := byte(0)
 	if s.Failed == model.FailKernelPanic && int(s.FailedArg) == n {
 		failed = 1
 	}
-	b = append(b, pos, failed)
+	b = append(b, byte(pos), failed)
 	var on []int
 	for i := range s.Pods {
 		if p := &s.Pods[i]; p.Phase != model.Free && (int(p.Node) == n+1 || p.Node == 0 && int(p.NominatedNode) == n+1) {
@@ -172,7 +175,15 @@ func referenceKubelet(q []uint16, pods []model.PodState) []uint16 {
 // switches (the plan reads nothing else of a Canonicalizer).
 func randomCanonicalizer(t *rapid.T) *Canonicalizer {
 	N := rapid.IntRange(1, 30).Draw(t, "nodes")
-	c := &Canonicalizer{layout: nodeMemory{nodes: N}}
+	if rapid.IntRange(0, 9).Draw(t, "wide nodes") == 0 {
+		// More nodes than a byte numbers: two-byte orbit labels and
+		// node-controller queue positions.
+		N = rapid.IntRange(255, 300).Draw(t, "nodes past a byte")
+	}
+	// A maintenance index takes two bytes past MaxObjects nodes: drawn
+	// at any size here.
+	width := rapid.IntRange(1, 2).Draw(t, "maintenance index width")
+	c := &Canonicalizer{layout: nodeMemory{nodes: N, width: width}}
 	off := 0
 	for range rapid.IntRange(0, 2).Draw(t, "panics") {
 		c.layout.panics = append(c.layout.panics, off)
@@ -180,7 +191,7 @@ func randomCanonicalizer(t *rapid.T) *Canonicalizer {
 	}
 	for range rapid.IntRange(0, 1).Draw(t, "maints") {
 		c.layout.maints = append(c.layout.maints, off)
-		off += 1 + N
+		off += width + N
 	}
 	classOf := rapid.SliceOfN(rapid.IntRange(0, 2), N, N).Draw(t, "classOf")
 	for k := range 3 {
@@ -225,12 +236,12 @@ func randomState(t *rapid.T, c *Canonicalizer) *model.State {
 		if p.Phase == model.Free && !odd {
 			continue
 		}
-		p.Node = uint8(rapid.IntRange(0, N).Draw(t, "node"))
+		p.Node = uint16(rapid.IntRange(0, N).Draw(t, "node"))
 		if odd && rapid.IntRange(0, 9).Draw(t, "wild") == 0 {
-			p.Node = uint8(rapid.IntRange(0, 255).Draw(t, "wildNode"))
+			p.Node = uint16(rapid.IntRange(0, N+300).Draw(t, "wildNode"))
 		}
 		if (p.Node == 0 || odd) && rapid.IntRange(0, 3).Draw(t, "nominate") == 0 {
-			p.NominatedNode = uint8(rapid.IntRange(1, N).Draw(t, "nominated"))
+			p.NominatedNode = uint16(rapid.IntRange(1, N).Draw(t, "nominated"))
 		}
 		p.Owner = uint8(rapid.IntRange(0, 2).Draw(t, "owner"))
 		p.RS = uint8(rapid.IntRange(0, 1).Draw(t, "rs"))
@@ -258,14 +269,26 @@ func randomState(t *rapid.T, c *Canonicalizer) *model.State {
 		}
 	}
 	s.Queues[model.NodeControllerQueue] = toItems(rapid.SliceOfN(rapid.IntRange(0, N), 0, 3).Draw(t, "ncq"))
-	vars := 2*N*len(c.layout.panics) + (1+N)*len(c.layout.maints)
+	if N > 250 && rapid.Bool().Draw(t, "long node queue") {
+		// Positions past a byte (each node at most once, as Enqueue keeps it).
+		s.Queues[model.NodeControllerQueue] = toItems(rapid.Permutation(nodeIndices(N)).Draw(t, "ncq order"))
+	}
+	vars := 2*N*len(c.layout.panics) + (c.layout.width+N)*len(c.layout.maints)
 	s.EventVars = toBytes(rapid.SliceOfN(rapid.IntRange(0, 2), vars, vars).Draw(t, "vars"))
 	for _, off := range c.layout.maints {
-		s.EventVars[off] = uint8(rapid.IntRange(0, N).Draw(t, "reached"))
+		model.SetMaintenanceNext(s.EventVars[off:], c.layout.width, rapid.IntRange(0, N).Draw(t, "reached"))
 	}
 	s.Failed = model.Failure(rapid.IntRange(0, 2).Draw(t, "failed"))
 	s.FailedArg = uint16(rapid.IntRange(0, max(P, N)).Draw(t, "failedArg"))
 	return s
+}
+
+func nodeIndices(n int) []int {
+	x := make([]int, n)
+	for i := range x {
+		x[i] = i
+	}
+	return x
 }
 
 func toItems(x []int) []uint16 {
@@ -413,12 +436,21 @@ func TestSplitRepresentativeRejectsBadOrbits(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := randomCanonicalizer(t)
 		n := c.layout.nodes
-		if _, _, err := c.SplitRepresentative(make([]byte, n-1), nil); err == nil {
-			t.Fatalf("%d bytes accepted for %d nodes", n-1, n)
+		width := 1 // a label's bytes: two past 256 nodes
+		if n > 256 {
+			width = 2
 		}
-		bad := make([]byte, n)
-		i := rapid.IntRange(0, n-1).Draw(t, "node")
-		bad[i] = byte(i + 1)
+		if _, _, err := c.SplitRepresentative(make([]byte, width*n-1), nil); err == nil {
+			t.Fatalf("%d bytes accepted for %d nodes", width*n-1, n)
+		}
+		bad := make([]byte, width*n)
+		// The label i+1 of node i must fit the label's bytes.
+		i := rapid.IntRange(0, min(n-1, 1<<(8*width)-2)).Draw(t, "node")
+		if width == 2 {
+			bad[2*i], bad[2*i+1] = byte((i+1)>>8), byte(i+1)
+		} else {
+			bad[i] = byte(i + 1)
+		}
 		if _, _, err := c.SplitRepresentative(bad, nil); err == nil {
 			t.Fatalf("label %d of node %d accepted", i+1, i)
 		}
@@ -430,7 +462,7 @@ func TestSplitRepresentativeRejectsBadOrbits(t *testing.T) {
 // ranks 261st sorts after one whose pod ranks 5th (one byte each, both
 // would read 5 and tie).
 func TestWideRanksOrderNodes(t *testing.T) {
-	c := &Canonicalizer{layout: nodeMemory{nodes: 2}, classes: [][]int{{0, 1}}, pods: true}
+	c := &Canonicalizer{layout: nodeMemory{nodes: 2, width: 1}, classes: [][]int{{0, 1}}, pods: true}
 	s := &model.State{Nodes: make([]model.NodeState, 2), Pods: make([]model.PodState, 300)}
 	for i := range s.Pods {
 		s.Pods[i] = model.PodState{Phase: model.Running, Owner: 1, CPU: int32(i)}

@@ -9,7 +9,8 @@ import (
 )
 
 // notQueued is a node's queue position when it is not in the
-// node-controller queue (queues hold at most 250 items).
+// node-controller queue, which holds each node at most once: one byte
+// below notQueued nodes, else two (appendQueuePosition).
 const notQueued = 0xFF
 
 // signatures returns, for every node of the blocks, the bytes that order
@@ -45,7 +46,7 @@ func (c *Canonicalizer) signatures(w *scratch, s *model.State, ranks []uint16) *
 	g.head = slices.Grow(g.head[:0], N)[:N]
 	// Room for every signature, so that the appends never copy: a
 	// header of fixed width, and a rank (or 13 bytes of fields) per pod.
-	width := 4 + 2*len(c.layout.panics) + len(c.layout.maints)
+	width := 5 + 2*len(c.layout.panics) + len(c.layout.maints)
 	size := 2 * len(s.Pods)
 	if ranks == nil {
 		size *= 7
@@ -60,7 +61,7 @@ func (c *Canonicalizer) signatures(w *scratch, s *model.State, ranks []uint16) *
 			g.start[n] = start
 			buf = append(buf, s.Nodes[n].Byte())
 			buf = c.layout.appendNode(buf, s, n)
-			buf = append(buf, queuePosition(s.Queues[model.NodeControllerQueue], n))
+			buf = appendQueuePosition(buf, s.Queues[model.NodeControllerQueue], n, N)
 			failed := byte(0)
 			if s.Failed == model.FailKernelPanic && int(s.FailedArg) == n {
 				failed = 1
@@ -232,13 +233,28 @@ func appendPodFields(dst []byte, s *model.State, i int) []byte {
 	return binary.BigEndian.AppendUint32(dst, uint32(p.Memory))
 }
 
-func queuePosition(q []uint16, n int) byte {
+// appendQueuePosition appends node n's first position in the
+// node-controller queue q, notQueued when absent: one byte, or two
+// (big-endian, notQueued in both) when the state has more nodes than
+// notQueued, so that every position stays apart.
+func appendQueuePosition(dst []byte, q []uint16, n, nodes int) []byte {
+	pos := -1
 	for i, x := range q {
 		if int(x) == n {
-			return byte(i)
+			pos = i
+			break
 		}
 	}
-	return notQueued
+	if nodes >= notQueued {
+		if pos < 0 {
+			return append(dst, notQueued, notQueued)
+		}
+		return append(dst, byte(pos>>8), byte(pos))
+	}
+	if pos < 0 {
+		return append(dst, notQueued)
+	}
+	return append(dst, byte(pos))
 }
 
 // appendPodMultiset appends the count and the ranks of a node's pods,

@@ -295,7 +295,7 @@ func (b *Builder) Build(monitors int) (*model.Universe, *model.State, error) {
 			ps.CPU = int32(p.cpu)
 		}
 		if p.node >= 0 {
-			ps.Node = uint8(p.node + 1)
+			ps.Node = uint16(p.node + 1)
 		}
 		s.Pods[i] = ps
 	}
