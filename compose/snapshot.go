@@ -54,10 +54,11 @@ var zoneKeys = [...]string{"topology.kubernetes.io/zone", "failure-domain.beta.k
 func snapshot(u *model.Universe, s *model.State, nm *tracenames.Namer) report.ClusterSnapshot {
 	out := report.ClusterSnapshot{Nodes: make([]report.NodeSnapshot, 0, len(s.Nodes)), Pods: []report.PodSnapshot{},
 		Deployments: make([]report.DeploymentSnapshot, 0, len(s.Deps))}
+	requested, used := u.RequestedOnNodes(s, nil), u.UsedCPUOnNodes(s, nil)
 	for n := range s.Nodes {
 		un := &u.Nodes[n]
 		ns := report.NodeSnapshot{Name: un.Name, Status: s.Nodes[n].Status.Health().String(), Ready: s.Nodes[n].Status == model.Ready,
-			CPU: un.CPU, RequestedCPU: u.Requested(s, n).CPU, UsedCPU: u.UsedCPU(s, n)}
+			CPU: un.CPU, RequestedCPU: requested[n].CPU, UsedCPU: used[n]}
 		if len(un.Labels) > 0 {
 			ns.Labels = un.Labels
 		}

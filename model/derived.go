@@ -30,6 +30,31 @@ func (u *Universe) Requested(s *State, n int) Resources {
 	return r
 }
 
+// RequestedOnNodes is Requested of every node, in one pass over the
+// pods: dst (reused when large enough) holds node n's at index n.
+func (u *Universe) RequestedOnNodes(s *State, dst []Resources) []Resources {
+	if cap(dst) < len(u.Nodes) {
+		dst = make([]Resources, len(u.Nodes))
+	}
+	dst = dst[:len(u.Nodes)]
+	for n := range dst {
+		node := &u.Nodes[n]
+		dst[n] = Resources{CPU: node.ReservedCPU, Memory: node.ReservedMemory, Pods: node.ReservedPods}
+	}
+	for i := range s.Pods {
+		p := &s.Pods[i]
+		if p.Phase == Free || p.Phase == Failed || p.Node == 0 || int(p.Node) > len(dst) {
+			continue
+		}
+		t := &u.Templates[p.Template]
+		r := &dst[p.Node-1]
+		r.CPU += t.CPU
+		r.Memory += t.Memory
+		r.Pods++
+	}
+	return dst
+}
+
 // Allocatable returns a node's capacity.
 func (u *Universe) Allocatable(n int) Resources {
 	node := &u.Nodes[n]

@@ -44,8 +44,9 @@ type nodeUsage struct {
 // cycle's nodes in index order.
 func (c *cycle) snapshot() []nodeUsage {
 	out := make([]nodeUsage, 0, len(c.ready))
+	requested := c.u.RequestedOnNodes(c.s, nil)
 	for _, n := range c.ready {
-		a, r := c.u.Allocatable(n), c.u.Requested(c.s, n)
+		a, r := c.u.Allocatable(n), requested[n]
 		nu := nodeUsage{node: n,
 			used:  resources{r.CPU, r.Memory, int64(r.Pods)},
 			alloc: resources{a.CPU, a.Memory, int64(a.Pods)}}
