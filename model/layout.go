@@ -18,7 +18,10 @@ import (
 // were they not, pods equal field by field would only compare unequal:
 // the encoder then encodes a pod it could have copied.
 func samePodBytes(a, b *PodState) bool {
-	return *(*[podBytes]byte)(unsafe.Pointer(a)) == *(*[podBytes]byte)(unsafe.Pointer(b))
+	// Compared as 16 bytes and 4: each part compiles to word compares,
+	// where 20 bytes at once call the runtime's memequal.
+	pa, pb := (*[podBytes]byte)(unsafe.Pointer(a)), (*[podBytes]byte)(unsafe.Pointer(b))
+	return *(*[16]byte)(pa[:16]) == *(*[16]byte)(pb[:16]) && *(*[4]byte)(pa[16:]) == *(*[4]byte)(pb[16:])
 }
 
 // podBytesOf views pods as their bytes (see samePodBytes for why

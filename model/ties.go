@@ -1,5 +1,7 @@
 package model
 
+import "slices"
+
 // Ties among pods. Kubernetes breaks the last ties between candidates by
 // things the model does not track (pod age, readiness time, restart
 // counts, informer listing order), so the controllers leave the choice
@@ -13,7 +15,61 @@ package model
 // identicalGroups partitions pods (slots) into groups of identical pods,
 // each group in ascending slot order, groups ordered by their first
 // member's position in pods.
+//
+// Past a few candidates it looks groups up by content (identicalGroupsByContent)
+// rather than comparing each pod with every group: hundreds of pods on
+// hundreds of nodes made the pairwise comparisons, each scanning the pod
+// queues, most of a run.
 func identicalGroups(s *State, pods []int) [][]int {
+	if len(pods) > pairwiseGroups {
+		return identicalGroupsByContent(s, pods)
+	}
+	return identicalGroupsPairwise(s, pods)
+}
+
+// pairwiseGroups is the most candidates identicalGroups compares pairwise.
+const pairwiseGroups = 16
+
+// identicalGroupsByContent is identicalGroups through a table of groups
+// by content. A pod waiting in a pod queue is identical to no other
+// slot, so it has a group of its own (looked up by slot, should a slot be
+// a candidate twice); the others share a group exactly when their
+// PodStates are equal.
+func identicalGroupsByContent(s *State, pods []int) [][]int {
+	queued := map[int]bool{}
+	for _, q := range []Queue{SchedulerQueue, KubeletQueue, TaintManagerQueue} {
+		for _, x := range s.Queues[q] {
+			queued[int(x)] = true
+		}
+	}
+	var groups [][]int
+	byContent := map[PodState]int{}
+	bySlot := map[int]int{}
+	for _, p := range pods {
+		g, ok := 0, false
+		if queued[p] {
+			g, ok = bySlot[p]
+			if !ok {
+				bySlot[p] = len(groups)
+			}
+		} else {
+			g, ok = byContent[s.Pods[p]]
+			if !ok {
+				byContent[s.Pods[p]] = len(groups)
+			}
+		}
+		if ok {
+			groups[g] = insertSorted(groups[g], p)
+			continue
+		}
+		groups = append(groups, []int{p})
+	}
+	return groups
+}
+
+// identicalGroupsPairwise is identicalGroups comparing every pod with the
+// first member of each group so far.
+func identicalGroupsPairwise(s *State, pods []int) [][]int {
 	var groups [][]int
 	for _, p := range pods {
 		placed := false
@@ -193,6 +249,7 @@ func (tx *Tx) chooseUpToSymmetry(s *State, labels []int, groups [][]int, k int) 
 	for i := range hosts {
 		h := &hosts[i]
 		equal := h.twin >= 0
+		plan.prepareTail(i)
 		for c, gi := range h.groups {
 			hi := min(len(groups[gi]), k)
 			if equal {
@@ -239,25 +296,86 @@ type twinPlan struct {
 	groups [][]int
 	take   []int
 	fits   []int
-	// count[i] is counts(i); vecs and vi are maxAfter's scratch.
+	// count[i] is counts(i); vi is maxAfter's scratch.
 	count [][]int
-	vecs  [][]int
 	vi    []int
+	// The current host's tail (prepareTail): the bound of the later
+	// hosts whose vectors do not depend on its decisions, and the count
+	// vectors of those that do (they descend from it through twins),
+	// each with its number of hosts; vec and fromCur are prepareTail's
+	// scratch.
+	tailBound int
+	chained   []chainedCounts
+	vec       [][]int
+	fromCur   []bool
+	// done caches the decided vectors of the hosts before the current
+	// one (decidedOf).
+	done [][]int
+}
+
+// chainedCounts is a count vector shared by n later hosts that descend
+// from the current host through twins.
+type chainedCounts struct {
+	counts []int
+	n      int
+}
+
+// prepareTail computes, for host i, what maxAfter needs of the hosts
+// after it. The largest vector host j may take is its twin's (an
+// undecided twin's largest, recursively), or its own counts without a
+// twin: so it is a decided vector of a host before i, a host's counts, or
+// host i's vector, and only the last depends on host i's decisions. The
+// rest is summed once here rather than for every value maxAfter weighs:
+// at hundreds of twin nodes that sum over every later host was most of a
+// run.
+func (p *twinPlan) prepareTail(i int) {
+	n := len(p.hosts)
+	if len(p.vec) < n {
+		p.vec, p.fromCur = make([][]int, n), make([]bool, n)
+	}
+	p.tailBound, p.chained = 0, p.chained[:0]
+	for j := i + 1; j < n; j++ {
+		h := &p.hosts[j]
+		counts := p.count[j]
+		p.fromCur[j] = false
+		switch {
+		case h.twin < 0:
+			p.vec[j] = counts
+			p.tailBound += sum(counts)
+			continue
+		case h.twin < i:
+			p.vec[j] = p.decidedOf(h.twin)
+		case h.twin == i || p.fromCur[h.twin]:
+			p.fromCur[j] = true
+			p.addChained(counts)
+			continue
+		default:
+			p.vec[j] = p.vec[h.twin]
+		}
+		p.tailBound += maxBelow(p.vec[j], counts)
+	}
+}
+
+// addChained counts one more later host with these counts that descends
+// from the current host.
+func (p *twinPlan) addChained(counts []int) {
+	for x := range p.chained {
+		if slices.Equal(p.chained[x].counts, counts) {
+			p.chained[x].n++
+			return
+		}
+	}
+	p.chained = append(p.chained, chainedCounts{counts: counts, n: 1})
 }
 
 // maxAfter bounds from above the pods the decisions after group c of host
 // i can take when that group takes t (equal: host i has taken what its
-// twin took so far). Each later host may take at most the most that a
-// vector lexicographically below its twin's allows; an undecided twin
-// counts with the largest vector it may take. Exact when every host holds
-// one group.
+// twin took so far), given prepareTail(i). Each later host may take at
+// most the most that a vector lexicographically below its twin's allows;
+// an undecided twin counts with the largest vector it may take. Exact when
+// every host holds one group.
 func (p *twinPlan) maxAfter(i, c, t int, equal bool) int {
 	cur := &p.hosts[i]
-	// vecs[j] is the largest vector host j may take (hosts ≥ i).
-	if p.vecs == nil {
-		p.vecs = make([][]int, len(p.hosts))
-	}
-	vecs := p.vecs
 	vi := append(p.vi[:0], make([]int, len(cur.groups))...)
 	p.vi = vi
 	total := 0
@@ -282,25 +400,10 @@ func (p *twinPlan) maxAfter(i, c, t int, equal bool) int {
 			total += vi[x]
 		}
 	}
-	vecs[i] = vi
-	for j := i + 1; j < len(p.hosts); j++ {
-		h := &p.hosts[j]
-		counts := p.count[j]
-		if h.twin < 0 {
-			vecs[j] = counts
-			total += sum(counts)
-			continue
-		}
-		var parent []int
-		if h.twin < i {
-			parent = p.decided(h.twin)
-		} else {
-			parent = vecs[h.twin]
-		}
-		vecs[j] = parent
-		total += maxBelow(parent, counts)
+	for _, ch := range p.chained {
+		total += ch.n * maxBelow(vi, ch.counts)
 	}
-	return total
+	return total + p.tailBound
 }
 
 func (p *twinPlan) counts(i int) []int {
@@ -309,6 +412,18 @@ func (p *twinPlan) counts(i int) []int {
 		out[x] = len(p.groups[gi])
 	}
 	return out
+}
+
+// decidedOf is decided(x) for a host x before the current one, whose
+// amounts are final: computed once per call of chooseUpToSymmetry.
+func (p *twinPlan) decidedOf(x int) []int {
+	if p.done == nil {
+		p.done = make([][]int, len(p.hosts))
+	}
+	if p.done[x] == nil {
+		p.done[x] = p.decided(x)
+	}
+	return p.done[x]
 }
 
 func (p *twinPlan) decided(i int) []int {

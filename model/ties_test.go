@@ -146,3 +146,123 @@ func TestChoosePodsPartitions(t *testing.T) {
 		t.Errorf("%d branches over everything, want 90", all)
 	}
 }
+
+// TestIdenticalGroupsByContent: grouping by content gives exactly the
+// pairwise grouping (groups, their order and their members) on states
+// with few distinct pods, queued pods and candidates named twice.
+func TestIdenticalGroupsByContent(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := &State{Pods: make([]PodState, rapid.IntRange(1, 80).Draw(t, "slots"))}
+		for i := range s.Pods {
+			s.Pods[i] = PodState{Phase: Phase(rapid.IntRange(1, 2).Draw(t, "phase")),
+				Node: uint16(rapid.IntRange(0, 3).Draw(t, "node")), Owner: uint8(rapid.IntRange(1, 2).Draw(t, "owner"))}
+		}
+		ids := rapid.IntRange(0, len(s.Pods)-1)
+		for _, q := range []Queue{SchedulerQueue, KubeletQueue, TaintManagerQueue} {
+			for _, x := range rapid.SliceOfN(ids, 0, 5).Draw(t, "queue") {
+				s.Enqueue(q, x)
+			}
+		}
+		pods := rapid.SliceOfN(ids, 0, 100).Draw(t, "candidates")
+		got, want := identicalGroupsByContent(s, pods), identicalGroupsPairwise(s, pods)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("by content %v, pairwise %v", got, want)
+		}
+	})
+}
+
+// maxAfterReference is twinPlan.maxAfter as its comment reads: every
+// later host's largest vector followed through its twin, recomputed for
+// every value.
+func maxAfterReference(p *twinPlan, i, c, t int, equal bool) int {
+	cur := &p.hosts[i]
+	vecs := make([][]int, len(p.hosts))
+	vi := make([]int, len(cur.groups))
+	total := 0
+	for x, gi := range cur.groups {
+		switch {
+		case x < c:
+			vi[x] = p.take[gi]
+		case x == c:
+			vi[x] = t
+		default:
+			vi[x] = len(p.groups[gi])
+		}
+	}
+	if equal && t == p.take[p.hosts[cur.twin].groups[c]] {
+		twin := p.hosts[cur.twin].groups
+		for x := c + 1; x < len(vi); x++ {
+			vi[x] = p.take[twin[x]]
+		}
+		total += maxBelow(vi[c+1:], p.count[i][c+1:])
+	} else {
+		for x := c + 1; x < len(vi); x++ {
+			total += vi[x]
+		}
+	}
+	vecs[i] = vi
+	for j := i + 1; j < len(p.hosts); j++ {
+		h := &p.hosts[j]
+		counts := p.count[j]
+		if h.twin < 0 {
+			vecs[j] = counts
+			total += sum(counts)
+			continue
+		}
+		parent := vecs[h.twin]
+		if h.twin < i {
+			parent = p.decided(h.twin)
+		}
+		vecs[j] = parent
+		total += maxBelow(parent, counts)
+	}
+	return total
+}
+
+// TestMaxAfterMatchesReference: maxAfter with its prepared tail gives the
+// reference's bound for every host, group, amount and equality, on plans
+// of hosts with twins (same group sizes), decided amounts and chains of
+// twins.
+func TestMaxAfterMatchesReference(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var p twinPlan
+		nh := rapid.IntRange(1, 12).Draw(t, "hosts")
+		for j := range nh {
+			h := podHost{node: uint16(j + 1), twin: -1}
+			if j > 0 && rapid.Bool().Draw(t, "has twin") {
+				h.twin = rapid.IntRange(0, j-1).Draw(t, "twin")
+				for _, g := range p.hosts[h.twin].groups {
+					h.groups = append(h.groups, len(p.groups))
+					p.groups = append(p.groups, make([]int, len(p.groups[g])))
+				}
+			} else {
+				for range rapid.IntRange(1, 3).Draw(t, "groups") {
+					h.groups = append(h.groups, len(p.groups))
+					p.groups = append(p.groups, make([]int, rapid.IntRange(1, 4).Draw(t, "size")))
+				}
+			}
+			p.hosts = append(p.hosts, h)
+		}
+		p.take = make([]int, len(p.groups))
+		for gi, g := range p.groups {
+			p.take[gi] = rapid.IntRange(0, len(g)).Draw(t, "take")
+		}
+		p.count = make([][]int, nh)
+		for j := range nh {
+			p.count[j] = p.counts(j)
+		}
+		for i := range nh {
+			p.prepareTail(i)
+			for c, gi := range p.hosts[i].groups {
+				for v := 0; v <= len(p.groups[gi]); v++ {
+					for _, equal := range []bool{false, p.hosts[i].twin >= 0} {
+						got, want := p.maxAfter(i, c, v, equal), maxAfterReference(&p, i, c, v, equal)
+						if got != want {
+							t.Fatalf("host %d group %d amount %d equal %v: maxAfter %d, reference %d", i, c, v, equal, got, want)
+						}
+					}
+				}
+			}
+		}
+	})
+}
