@@ -61,12 +61,13 @@ func (e *engine[S]) runBFS() {
 		e.queue.Store(int64(total))
 		// The outputs of the last level are this level's input; every
 		// worker writes into its spare buffer.
-		// The last level's input is expanded: its chunks are freed, and
+		// The last level's input is expanded: its chunks are freed (the
+		// small heap ones kept for reuse, frontier.recycle), and
 		// after a switch to bitstate so are the encodings it referred to.
 		var inBytes int64
 		for _, w := range e.workers {
 			w.out, w.spare = w.spare, w.out
-			w.out.release()
+			w.out.recycle()
 			inBytes += w.spare.contentBytes()
 		}
 		if e.visited.mode == modeBits && !e.queuesStored() {

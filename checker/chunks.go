@@ -55,6 +55,22 @@ func (l *chunkList[T]) release() {
 	l.chunks, l.n = l.chunks[:0], 0
 }
 
+// recycle empties the list, keeping the chunks on the Go heap (the
+// small first ones) for the next pushes and freeing the mapped ones.
+func (l *chunkList[T]) recycle() {
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	keep := 0
+	for keep < len(l.chunks) && len(l.chunks[keep])*size < offHeapMin {
+		keep++
+	}
+	for k := keep; k < len(l.chunks); k++ {
+		freeSlice(l.mem, l.chunks[k])
+		l.chunks[k] = nil
+	}
+	l.chunks, l.n = l.chunks[:keep], 0
+}
+
 // chunkLen is how many elements chunk k holds (all of them but in the
 // last chunk in use).
 func (l *chunkList[T]) chunkLen(k int) int {

@@ -175,6 +175,27 @@ func (f *frontier) release() {
 	f.chunks, f.cur, f.data = f.chunks[:0], 0, 0
 }
 
+// recycle is release for a frontier that takes pushes again (the next
+// BFS level's): the chunks on the Go heap, the small first ones, are
+// kept, and the mapped ones freed. A run of many small levels otherwise
+// allocates (and zeroes) the same few chunks at every level.
+func (f *frontier) recycle() {
+	f.entries.recycle()
+	f.ids.recycle()
+	keep := 0
+	for keep < len(f.chunks) && cap(f.chunks[keep]) < offHeapMin {
+		keep++
+	}
+	for i := keep; i < len(f.chunks); i++ {
+		f.mem.free(f.chunks[i][:cap(f.chunks[i])])
+		f.chunks[i] = nil
+	}
+	f.chunks, f.cur, f.data = f.chunks[:keep], 0, 0
+	if keep > 0 {
+		f.chunks[0] = f.chunks[0][:0]
+	}
+}
+
 // contentBytes is the frontier's size by content (what the memory budget
 // charges), independent of how its buffers grew.
 func (f *frontier) contentBytes() int64 {

@@ -55,6 +55,10 @@ type System struct {
 	// representedOrbits its node orbits, which its encoding carried.
 	represented       *model.State
 	representedOrbits []int
+	// nodeOrbits is Symmetry.NodeOrbits as a func value, made once: a
+	// method value made per expansion escapes into the Tx and costs an
+	// allocation each time.
+	nodeOrbits model.NodeOrbits
 
 	U         *model.Universe
 	Init      *model.State
@@ -256,10 +260,13 @@ func (sys *System) next(s *model.State, emit func(checker.Step, *model.State), o
 	var flag uint32
 	tx.SetNodeOrbits(nil, nil)
 	if orbits {
+		if sys.nodeOrbits == nil {
+			sys.nodeOrbits = sys.Symmetry.NodeOrbits
+		}
 		if s == sys.represented {
-			tx.SetKnownNodeOrbits(sys.Symmetry.NodeOrbits, s, sys.representedOrbits)
+			tx.SetKnownNodeOrbits(sys.nodeOrbits, s, sys.representedOrbits)
 		} else {
-			tx.SetNodeOrbits(sys.Symmetry.NodeOrbits, s)
+			tx.SetNodeOrbits(sys.nodeOrbits, s)
 		}
 		flag = upToSymmetry
 	}
@@ -359,10 +366,12 @@ func (sys *System) AppendEncoding(dst []byte, s *model.State) []byte {
 // Decode rebuilds a state from its encoding, reusing a state that the
 // engine released.
 func (sys *System) Decode(enc []byte) (*model.State, error) {
-	s := &model.State{}
+	var s *model.State
 	if n := len(sys.states); n > 0 {
 		s = sys.states[n-1]
 		sys.states = sys.states[:n-1]
+	} else {
+		s = &model.State{}
 	}
 	if s == sys.represented {
 		sys.represented = nil

@@ -106,8 +106,50 @@ func (tx *Tx) ChooseNodeIndex(nodes []int) int {
 	if labels == nil {
 		return tx.Choose(len(nodes))
 	}
-	// kept holds positions in nodes, one per orbit.
+	kept := tx.onePerOrbit(nodes, labels)
+	i := kept[tx.Choose(len(kept))]
+	tx.individualize(nodes[i])
+	return i
+}
+
+// onePerOrbit returns the positions in nodes of the first node of each
+// orbit, in order, with every entry below zero kept (tx.distinct's
+// array). Labels are stamped into labelSeen with this call's generation
+// rather than compared pairwise; a label outside the stamps' range (no
+// NodeOrbits returns one, but the type allows it) falls back to
+// onePerOrbitReference, which the property test compares it with.
+func (tx *Tx) onePerOrbit(nodes, labels []int) []int {
+	if len(tx.labelSeen) < tx.nextLabel {
+		tx.labelSeen = make([]uint32, tx.nextLabel+len(labels))
+		tx.labelGen = 0
+	}
+	tx.labelGen++
+	if tx.labelGen == 0 {
+		clear(tx.labelSeen)
+		tx.labelGen = 1
+	}
 	kept := tx.distinct[:0]
+	for i, n := range nodes {
+		if n >= 0 {
+			l := labels[n]
+			if l < 0 || l >= len(tx.labelSeen) {
+				tx.distinct = onePerOrbitReference(kept[:0], nodes, labels)
+				return tx.distinct
+			}
+			if tx.labelSeen[l] == tx.labelGen {
+				continue
+			}
+			tx.labelSeen[l] = tx.labelGen
+		}
+		kept = append(kept, i)
+	}
+	tx.distinct = kept
+	return kept
+}
+
+// onePerOrbitReference is onePerOrbit by pairwise comparison, appended
+// to kept.
+func onePerOrbitReference(kept, nodes, labels []int) []int {
 	for i, n := range nodes {
 		dup := false
 		if n >= 0 {
@@ -122,8 +164,5 @@ func (tx *Tx) ChooseNodeIndex(nodes []int) int {
 			kept = append(kept, i)
 		}
 	}
-	tx.distinct = kept
-	i := kept[tx.Choose(len(kept))]
-	tx.individualize(nodes[i])
-	return i
+	return kept
 }

@@ -112,6 +112,10 @@ type Tx struct {
 	labelsFresh bool
 	nextLabel   int
 	distinct    []int
+	// labelSeen[l] == labelGen: label l was met in the current
+	// ChooseNodeIndex call.
+	labelSeen []uint32
+	labelGen  uint32
 	// Recall and Remember: point counts the run's Recall calls; memo is
 	// what was remembered at the memoPoint-th call of an earlier run of
 	// the step, made at choice point memoPos after the choices

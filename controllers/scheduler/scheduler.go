@@ -96,7 +96,6 @@ func (Scheduler) AtomicID() uint8 { return model.AtomicScheduler }
 // nodes each would otherwise give t^k transitions from one state).
 func (sch Scheduler) Step(tx *model.Tx, s *model.State) {
 	u := tx.U
-	pr := defaultProfile()
 	var c *cycle // taken from the pool when a cycle must run
 	onePod := u.Options.TieBreak == model.BranchOnTies
 	defer func() {
@@ -119,6 +118,10 @@ func (sch Scheduler) Step(tx *model.Tx, s *model.State) {
 			if c == nil {
 				c = sch.getCycle()
 			}
+			// The profile is made only here: the other runs of the step
+			// recall the cycle's outcome, and copying the plugins showed
+			// in profiles.
+			pr := defaultProfile()
 			top = c.hosts(&pr, u, s, p)
 			tx.Remember(top)
 		}
