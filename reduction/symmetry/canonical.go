@@ -153,7 +153,7 @@ func (c *Canonicalizer) appendPlanned(w *scratch, dst []byte, s *model.State, pe
 		return s.AppendEncoding(c.u, dst)
 	}
 	t := &w.permuted
-	s.CopyToFrom(t, len(podPerm)) // the permutation writes those pods
+	s.DeriveCopyInto(t, len(podPerm)) // the permutation writes those pods
 	permuteInto(t, c.layout, s, perm, podPerm)
 	c.sortQueues(t, sortKQ)
 	return t.AppendEncoding(c.u, dst)
