@@ -23,6 +23,7 @@ func (u *Universe) Compile() error {
 	}
 	u.wideNodes = len(u.Nodes) > MaxObjects
 	u.wideRefs = u.PodSlots > MaxObjects || u.wideNodes
+	u.podRuns = u.PodSlots > MaxObjects
 	in := &u.Labels
 	u.Hostname = in.Key(HostnameKey)
 	// Nodes first, so that node label keys and values get the lowest ids.

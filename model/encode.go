@@ -13,7 +13,9 @@ import (
 //	Failed, FailedArg (an index: one byte, or two little-endian bytes
 //	        when the universe has more pod slots than MaxObjects: wideRefs)
 //	nodes:  one byte each (NodeState.Byte: the status, and 0x20 when
-//	        cordoned: models without a drain encode as before)
+//	        cordoned: models without a drain encode as before); in a
+//	        universe of more nodes than MaxObjects, runs of equal bytes
+//	        as (byte, count as a uvarint) pairs (appendNodeRuns)
 //	pods:   one byte each for a Free slot (0); otherwise a header byte
 //	        (phase | wasRunning<<2 | rs<<3 | 1<<4 | hasPattern<<5 |
 //	        usageIsRequest<<6 | packedOwner<<7), the node (index+1: one
@@ -26,6 +28,9 @@ import (
 //	        with a nominated node is preceded by nominatedPrefix and the
 //	        node (index+1, as wide as the pod's node): bytes that no other pod pays, so models
 //	        where no pod preempts encode as without nominations.
+//	        In a universe of more pod slots than MaxObjects, a run token
+//	        (podRun, podruns.go) stands for a stretch of pods that repeat
+//	        earlier ones.
 //	deps:   flags (active | cur<<1 | hpaSeen<<2 | hpaHeld<<3), hpa,
 //	        config, replicas (varint), then per ReplicaSet template and
 //	        replicas (varint), then, only when some HPA has a downscale
@@ -34,16 +39,18 @@ import (
 //	queues: length then items, for each queue (in a wide universe the
 //	        length as a uvarint and two bytes per item)
 //	event vars, monitors: raw bytes (their lengths are fixed by the
-//	        Universe and the System)
+//	        Universe and the System); in a universe of more nodes than
+//	        MaxObjects the event vars, which hold per-node memory, as
+//	        runs of equal bytes (appendByteRuns)
 
 // AppendEncoding appends the canonical encoding of s, a state of u, to dst.
 func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
-	// One capacity check for the whole encoding (a pod takes at most 19
-	// bytes, a deployment 3+10+2·6+3·WindowSlots): the appends below
-	// then never reallocate.
+	// One capacity check for the whole encoding (a node takes at most 3
+	// bytes, a pod 19, a deployment 3+10+2·6+3·WindowSlots): the appends
+	// below then never reallocate, and the writes by index stay in it.
 	slots := WindowSlots(u)
-	dst = slices.Grow(dst, 5+len(s.Nodes)+19*len(s.Pods)+(25+3*slots)*len(s.Deps)+
-		3*len(s.Queues)+2*s.queueItems()+len(s.EventVars)+len(s.Monitors))
+	dst = slices.Grow(dst, 5+3*len(s.Nodes)+19*len(s.Pods)+(25+3*slots)*len(s.Deps)+
+		3*len(s.Queues)+2*s.queueItems()+3*len(s.EventVars)+len(s.Monitors))
 	var flags byte
 	if s.DeschedulerPending {
 		flags |= 1
@@ -51,8 +58,12 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 	flags |= s.Init<<1 | s.Atomic<<3
 	dst = append(dst, flags, byte(s.Failed))
 	dst = appendRef(dst, s.FailedArg, u.wideRefs)
-	for _, n := range s.Nodes {
-		dst = append(dst, n.Byte())
+	if u.wideNodes {
+		dst = appendNodeRuns(dst, s.Nodes)
+	} else {
+		for _, n := range s.Nodes {
+			dst = append(dst, n.Byte())
+		}
 	}
 	// The pods, the bulk of a state, are written by index into the
 	// capacity grown above.
@@ -62,7 +73,9 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 	}
 	b := dst[:cap(dst)]
 	var n int
-	if o := s.origin; o != nil && o.decoded.u == u && len(o.decoded.pods) == len(s.Pods) {
+	if u.podRuns {
+		n = appendPodRuns(b, len(dst), s.Pods, requests, u.wideNodes)
+	} else if o := s.origin; o != nil && o.decoded.u == u && len(o.decoded.pods) == len(s.Pods) {
 		n = appendPodsFrom(b, len(dst), s.Pods, &o.decoded, requests, u.wideNodes)
 	} else {
 		n = appendPods(b, len(dst), s.Pods, requests, u.wideNodes)
@@ -109,7 +122,12 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 			n++
 		}
 	}
-	n += copy(b[n:], s.EventVars)
+	if u.wideNodes {
+		// Per-node event memory: mostly equal bytes (podruns.go).
+		n = len(appendByteRuns(b[:n], s.EventVars))
+	} else {
+		n += copy(b[n:], s.EventVars)
+	}
 	n += copy(b[n:], s.Monitors)
 	return b[:n]
 }
@@ -242,8 +260,12 @@ func DecodeInto(s *State, u *Universe, monitors int, enc []byte) error {
 	s.Failed = Failure(r.byte())
 	s.FailedArg = r.ref(u.wideRefs)
 	s.Nodes = resize(s.Nodes, len(u.Nodes))
-	for i, b := range r.bytes(len(s.Nodes)) {
-		s.Nodes[i] = nodeStateOf(b)
+	if u.wideNodes {
+		r.nodeRuns(s.Nodes)
+	} else {
+		for i, b := range r.bytes(len(s.Nodes)) {
+			s.Nodes[i] = nodeStateOf(b)
+		}
 	}
 	s.Pods = resize(s.Pods, u.PodSlots)
 	rec := &s.decoded
@@ -255,7 +277,14 @@ func DecodeInto(s *State, u *Universe, monitors int, enc []byte) error {
 		heads = newPodHeads(u)
 	}
 	var err error
-	if r.off, err = decodePods(s.Pods, rec.off, enc, r.off, u, heads); err != nil {
+	if u.podRuns {
+		// No per-pod offsets: a derived state's encoding is not
+		// incremental with runs (podruns.go).
+		r.off, err = decodePodRuns(s.Pods, enc, r.off, u, heads)
+	} else {
+		r.off, err = decodePods(s.Pods, rec.off, enc, r.off, u, heads)
+	}
+	if err != nil {
 		return err
 	}
 	rec.off[len(s.Pods)] = uint32(r.off)
@@ -292,7 +321,12 @@ func DecodeInto(s *State, u *Universe, monitors int, enc []byte) error {
 		}
 		s.Queues[q] = items
 	}
-	s.EventVars = append(s.EventVars[:0], r.bytes(u.NumEventVars)...)
+	if u.wideNodes {
+		s.EventVars = resize(s.EventVars, u.NumEventVars)
+		r.byteRuns(s.EventVars)
+	} else {
+		s.EventVars = append(s.EventVars[:0], r.bytes(u.NumEventVars)...)
+	}
 	s.Monitors = append(s.Monitors[:0], r.bytes(monitors)...)
 	if r.err != nil || r.off != len(enc) {
 		return fmt.Errorf("decode state: %d of %d bytes read: %w", r.off, len(enc), ErrInvalid)

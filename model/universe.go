@@ -579,6 +579,9 @@ type Universe struct {
 	// wideNodes: some node index does, and pods write their nodes on two
 	// bytes (encode.go).
 	wideRefs, wideNodes bool
+	// podRuns: the universe has more pod slots than MaxObjects, and the
+	// encoding writes runs of repeated pods as one token (podruns.go).
+	podRuns bool
 	// windowSlots caches WindowSlots once compiled, templateRequests the
 	// requests the encoding compares usage with, podHeads the decoder's
 	// tables.

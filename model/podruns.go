@@ -1,0 +1,216 @@
+package model
+
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// Pod runs. A state of a large cluster holds hundreds of pods, and its
+// canonical form (reduction/symmetry) sorts them by content and then by
+// node, so long stretches of pods repeat an earlier pod: Free slots,
+// replicas one per node (node, node+1, …), replicas two per node (node,
+// node, node+1, node+1, …). In a universe of more pod slots than
+// MaxObjects (podRuns), the encoding writes such a stretch as one run
+// token instead of pod by pod:
+//
+//	podRun, shape (period | delta<<4), count (uvarint)
+//
+// the next count pods each equal to the pod period slots before it, with
+// its Node increased by delta (0 or 1; 1 only from a bound pod). The
+// encoder chooses runs greedily from the first slot on: at each slot the
+// longest run of the shapes runShape lists (the first on a tie), when it
+// covers at least minPodRun pods, else the pod itself. The choice is a
+// function of the pods, so equal states still encode equally, and the
+// decoder expands runs back into the same pods, so different states
+// encode differently. Smaller universes encode pod by pod, byte for byte
+// as without runs, and keep the incremental encoding of derived states
+// (derive.go), which runs would defeat: a changed pod ends or splits the
+// runs around it.
+
+// podRun announces a run: a non-zero byte without bit 4, which every pod
+// header has, and other than nominatedPrefix.
+const podRun = 0x02
+
+// minPodRun is the fewest pods a run token stands for.
+const minPodRun = 3
+
+// runShape returns the x-th shape the encoder tries (period, delta), and
+// false past the last.
+func runShape(x int) (period, delta int, ok bool) {
+	switch x {
+	case 0:
+		return 1, 0, true // identical pods: Free slots, a node's replicas
+	case 1:
+		return 1, 1, true // one replica per node
+	case 2:
+		return 2, 1, true // two replicas per node
+	case 3:
+		return 2, 0, true
+	case 4:
+		return 3, 1, true
+	case 5:
+		return 4, 1, true
+	}
+	return 0, 0, false
+}
+
+// repeats reports whether p is q with its Node increased by delta.
+func repeats(p, q *PodState, delta int) bool {
+	if delta == 0 {
+		return *p == *q
+	}
+	if q.Node == 0 || q.Node == ^uint16(0) {
+		return false
+	}
+	r := *q
+	r.Node++
+	return *p == r
+}
+
+// runLength returns how many pods from slot i on repeat, each, the pod
+// period slots before it with delta.
+func runLength(pods []PodState, i, period, delta int) int {
+	k := 0
+	for j := i; j < len(pods) && repeats(&pods[j], &pods[j-period], delta); j++ {
+		k++
+	}
+	return k
+}
+
+// appendPodRuns writes the pods' encodings, with runs, into b from n on
+// and returns the new length; b has room for every pod's longest
+// encoding (a run takes fewer bytes than its pods).
+func appendPodRuns(b []byte, n int, pods []PodState, requests *[256][2]int64, wide bool) int {
+	for i := 0; i < len(pods); {
+		best, bestPeriod, bestDelta := 0, 0, 0
+		for x := 0; ; x++ {
+			period, delta, ok := runShape(x)
+			if !ok {
+				break
+			}
+			if period > i {
+				continue
+			}
+			if k := runLength(pods, i, period, delta); k > best {
+				best, bestPeriod, bestDelta = k, period, delta
+			}
+		}
+		if best >= minPodRun {
+			b[n], b[n+1] = podRun, byte(bestPeriod|bestDelta<<4)
+			n += 2
+			n += binary.PutUvarint(b[n:], uint64(best))
+			i += best
+			continue
+		}
+		n = appendPods(b, n, pods[i:i+1], requests, wide)
+		i++
+	}
+	return n
+}
+
+// decodePodRuns reads what appendPodRuns wrote from enc at k into pods
+// and returns where the pods end.
+func decodePodRuns(pods []PodState, enc []byte, k int, u *Universe, heads *podHeads) (int, error) {
+	var off [1]uint32
+	for i := 0; i < len(pods); {
+		if k >= len(enc) {
+			return k, fmt.Errorf("decode state: pod %d: %w", i+1, ErrInvalid)
+		}
+		if enc[k] != podRun {
+			var err error
+			if k, err = decodePods(pods[i:i+1], off[:], enc, k, u, heads); err != nil {
+				return k, fmt.Errorf("decode state: pod %d: %w", i+1, err)
+			}
+			i++
+			continue
+		}
+		r := reader{b: enc, off: k + 1}
+		shape := r.byte()
+		count := r.uvarint()
+		period, delta := int(shape&15), int(shape>>4)
+		if r.err != nil || period < 1 || period > i || delta > 1 || count < minPodRun || count > uint64(len(pods)-i) {
+			return r.off, fmt.Errorf("decode state: pod %d: run of shape %#x and %d pods: %w", i+1, shape, count, ErrInvalid)
+		}
+		for j := i; j < i+int(count); j++ {
+			p := pods[j-period]
+			if delta == 1 {
+				if p.Node == 0 || p.Node == ^uint16(0) {
+					return r.off, fmt.Errorf("decode state: pod %d: a run's next node after node %d: %w", j+1, p.Node, ErrInvalid)
+				}
+				p.Node++
+			}
+			pods[j] = p
+		}
+		i += int(count)
+		k = r.off
+	}
+	return k, nil
+}
+
+// appendNodeRuns appends the nodes' bytes (NodeState.Byte) as runs of
+// equal bytes (appendByteRuns): the nodes of a large cluster are mostly
+// in one state.
+func appendNodeRuns(dst []byte, nodes []NodeState) []byte {
+	for i := 0; i < len(nodes); {
+		b := nodes[i].Byte()
+		j := i + 1
+		for j < len(nodes) && nodes[j].Byte() == b {
+			j++
+		}
+		dst = append(dst, b)
+		dst = binary.AppendUvarint(dst, uint64(j-i))
+		i = j
+	}
+	return dst
+}
+
+// nodeRuns reads what appendNodeRuns wrote into nodes, which must be
+// filled exactly.
+func (r *reader) nodeRuns(nodes []NodeState) {
+	for i := 0; i < len(nodes) && r.err == nil; {
+		b, n := r.run(len(nodes) - i)
+		for range n {
+			nodes[i] = nodeStateOf(b)
+			i++
+		}
+	}
+}
+
+// appendByteRuns appends x as runs of equal bytes, each its byte and its
+// length as a uvarint (at most 3 bytes per byte of x). Runs are maximal,
+// so equal contents encode equally.
+func appendByteRuns(dst, x []byte) []byte {
+	for i := 0; i < len(x); {
+		j := i + 1
+		for j < len(x) && x[j] == x[i] {
+			j++
+		}
+		dst = append(dst, x[i])
+		dst = binary.AppendUvarint(dst, uint64(j-i))
+		i = j
+	}
+	return dst
+}
+
+// byteRuns reads what appendByteRuns wrote into x, which must be filled
+// exactly.
+func (r *reader) byteRuns(x []byte) {
+	for i := 0; i < len(x) && r.err == nil; {
+		b, n := r.run(len(x) - i)
+		for range n {
+			x[i] = b
+			i++
+		}
+	}
+}
+
+// run reads one run's byte and length, at most room.
+func (r *reader) run(room int) (byte, int) {
+	b := r.byte()
+	n := r.uvarint()
+	if r.err != nil || n == 0 || n > uint64(room) {
+		r.err = ErrInvalid
+		return 0, 0
+	}
+	return b, int(n)
+}
