@@ -417,6 +417,7 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 				}
 			}
 		}
+		queueDeploymentsOutOfSync(s)
 	}
 	return u, s, nil
 }

@@ -26,7 +26,7 @@ var systemNamespaces = []string{"kube-system", "kube-public", "kube-node-lease",
 //	              events_assumption adds events)
 //
 // Kubernetes' rules decide what is modelled: Deployments outside the
-// system namespaces; their Running pods found through ownerReferences
+// system namespaces; their bound pods found through ownerReferences
 // (Pod → ReplicaSet named <deployment>-<pod-template-hash>, whose pods
 // the Deployment's selector matches); every other pod's requests become
 // its node's reservation; a node no modelled pod can ever use (an
@@ -136,9 +136,9 @@ func LoadLogs(fsys fs.FS, root string, opts Options) (*Result, error) {
 	return as.finish(root)
 }
 
-// placePods puts the modelled deployments' Running pods on their nodes
-// with their measured usage, turns every other pod into its node's
-// reservation and drops the nodes no modelled pod can use.
+// placePods puts the modelled deployments' bound pods on their nodes
+// (Running ones with their measured usage), turns every other pod into
+// its node's reservation and drops the nodes no modelled pod can use.
 func (as *assembly) placePods(podObjs, depObjs []Object, names map[string]string, nodes []nodeIn, usage map[string]tableRow, top *file) error {
 	nodeIdx := map[string]int{}
 	for i, n := range nodes {
@@ -167,9 +167,15 @@ func (as *assembly) placePods(podObjs, depObjs []Object, names map[string]string
 				as.warns = append(as.warns, a.warning(o.path(""), "pod %s is not bound to a node: left out; the deployment controller recreates it in the model", p.Metadata.Name))
 			}
 			continue
-		case modelledDep && p.Status.Phase == "Running":
+		case modelledDep && (p.Status.Phase == "Running" || p.Status.Phase == "Pending"):
+			// A bound Pending pod is its ReplicaSet's active pod, which
+			// the kubelet starts on its node: the model starts it there
+			// (a reservation would hold its requests while the ReplicaSet
+			// controller, not counting it, created another pod).
 			ip := model.InitialPod{Deployment: modelName}
-			if err := as.podUsage(o, &ip, usage, top); err != nil {
+			if p.Status.Phase == "Pending" {
+				as.warns = append(as.warns, a.warning(o.path(""), "pod %s is bound to node %s and not started yet: the model starts it there, using its request", p.Metadata.Name, p.Spec.NodeName))
+			} else if err := as.podUsage(o, &ip, usage, top); err != nil {
 				return err
 			}
 			nodes[ni].pods = append(nodes[ni].pods, ip)
@@ -177,7 +183,7 @@ func (as *assembly) placePods(podObjs, depObjs []Object, names map[string]string
 			continue
 		}
 		// A system pod, a pod of an unmodelled owner, or a modelled pod
-		// not yet running: its requests hold node capacity.
+		// in another phase: its requests hold node capacity.
 		tc := templateConv{o: o, path: "", warns: &as.warns}
 		cpu, mem, err := tc.requests(p.Spec)
 		if err != nil {
