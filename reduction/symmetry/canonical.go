@@ -161,7 +161,8 @@ func (c *Canonicalizer) appendPlanned(w *scratch, dst []byte, s *model.State, pe
 
 // AppendRepresentative appends the encoding of Canonical(s) to key and,
 // to enc, the same encoding followed by the node orbits of Canonical(s),
-// one byte per node (NodeOrbits' labels), which the canonicalisation
+// one byte per node (NodeOrbits' labels; runs past 256 nodes,
+// orbitruns.go), which the canonicalisation
 // finds on the way: nodes of a block with equal signatures end up next
 // to each other. SplitRepresentative takes them apart again.
 func (c *Canonicalizer) AppendRepresentative(key, enc []byte, s *model.State) ([]byte, []byte) {
@@ -177,10 +178,7 @@ func (c *Canonicalizer) AppendRepresentative(key, enc []byte, s *model.State) ([
 	key = c.appendPlanned(w, key, s, perm, podPerm, sortKQ, moved)
 	enc = append(enc, key[at:]...)
 	if c.wideOrbits() {
-		for _, l := range orbits {
-			enc = append(enc, byte(l>>8), byte(l))
-		}
-		return key, enc
+		return key, appendOrbitRuns(enc, orbits)
 	}
 	for _, l := range orbits {
 		enc = append(enc, byte(l))
@@ -188,9 +186,8 @@ func (c *Canonicalizer) AppendRepresentative(key, enc []byte, s *model.State) ([
 	return key, enc
 }
 
-// wideOrbits: a node's orbit label (a node index) takes two bytes in a
-// representative's encoding, as the universe has more nodes than a byte
-// numbers.
+// wideOrbits: the universe has more nodes than a byte numbers, and a
+// representative's orbit labels are written as runs (orbitruns.go).
 func (c *Canonicalizer) wideOrbits() bool { return c.layout.nodes > 256 }
 
 // SplitRepresentative splits an encoding of AppendRepresentative into
@@ -198,20 +195,17 @@ func (c *Canonicalizer) wideOrbits() bool { return c.layout.nodes > 256 }
 // it is large enough).
 func (c *Canonicalizer) SplitRepresentative(enc []byte, dst []int) (state []byte, labels []int, err error) {
 	n := c.layout.nodes
-	width := 1
+	dst = slices.Grow(dst[:0], n)[:n]
 	if c.wideOrbits() {
-		width = 2
+		state, err = splitOrbitRuns(enc, n, dst)
+		return state, dst, err
 	}
-	if len(enc) < width*n {
+	if len(enc) < n {
 		return nil, dst, fmt.Errorf("symmetry: a representative's encoding of %d bytes cannot hold the orbits of %d nodes", len(enc), n)
 	}
-	state, tail := enc[:len(enc)-width*n], enc[len(enc)-width*n:]
-	dst = slices.Grow(dst[:0], n)[:n]
+	state, tail := enc[:len(enc)-n], enc[len(enc)-n:]
 	for i := range dst {
 		l := int(tail[i])
-		if width == 2 {
-			l = int(tail[2*i])<<8 | int(tail[2*i+1])
-		}
 		if l > i {
 			return nil, dst, fmt.Errorf("symmetry: node %d's orbit label %d is not the index of a node before it", i, l)
 		}

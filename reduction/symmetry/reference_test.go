@@ -436,21 +436,35 @@ func TestSplitRepresentativeRejectsBadOrbits(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := randomCanonicalizer(t)
 		n := c.layout.nodes
-		width := 1 // a label's bytes: two past 256 nodes
 		if n > 256 {
-			width = 2
+			// Labels as runs (orbitruns.go): one node labelled by a later
+			// node, or the runs cut short.
+			labels := make([]uint16, n)
+			for i := range labels {
+				labels[i] = uint16(i)
+			}
+			i := rapid.IntRange(0, n-2).Draw(t, "node")
+			labels[i] = uint16(i + 1)
+			if _, _, err := c.SplitRepresentative(appendOrbitRuns([]byte{1, 2, 3}, labels), nil); err == nil {
+				t.Fatalf("label %d of node %d accepted", i+1, i)
+			}
+			labels[i] = uint16(i)
+			good := appendOrbitRuns([]byte{1, 2, 3}, labels)
+			if _, _, err := c.SplitRepresentative(good[:len(good)-1], nil); err == nil {
+				t.Fatal("orbits without their length accepted")
+			}
+			if _, _, err := c.SplitRepresentative(appendOrbitRuns([]byte{1, 2, 3}, labels[:n-1]), nil); err == nil {
+				t.Fatalf("the orbits of %d nodes accepted for %d", n-1, n)
+			}
+			return
 		}
-		if _, _, err := c.SplitRepresentative(make([]byte, width*n-1), nil); err == nil {
-			t.Fatalf("%d bytes accepted for %d nodes", width*n-1, n)
+		if _, _, err := c.SplitRepresentative(make([]byte, n-1), nil); err == nil {
+			t.Fatalf("%d bytes accepted for %d nodes", n-1, n)
 		}
-		bad := make([]byte, width*n)
-		// The label i+1 of node i must fit the label's bytes.
-		i := rapid.IntRange(0, min(n-1, 1<<(8*width)-2)).Draw(t, "node")
-		if width == 2 {
-			bad[2*i], bad[2*i+1] = byte((i+1)>>8), byte(i+1)
-		} else {
-			bad[i] = byte(i + 1)
-		}
+		bad := make([]byte, n)
+		// The label i+1 of node i must fit a byte.
+		i := rapid.IntRange(0, min(n-1, 254)).Draw(t, "node")
+		bad[i] = byte(i + 1)
 		if _, _, err := c.SplitRepresentative(bad, nil); err == nil {
 			t.Fatalf("label %d of node %d accepted", i+1, i)
 		}
@@ -479,4 +493,38 @@ func TestWideRanksOrderNodes(t *testing.T) {
 	if !slices.Equal(perm, wantPerm) || !slices.Equal(podPerm, wantPodPerm) {
 		t.Fatalf("plan %v %v, reference %v %v", perm, podPerm, wantPerm, wantPodPerm)
 	}
+}
+
+// TestOrbitRuns: labels written as runs read back exactly, after any
+// state encoding, for labels of every kind (own, as the node before, an
+// earlier node's).
+func TestOrbitRuns(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 400).Draw(t, "nodes")
+		labels := make([]uint16, n)
+		for i := range labels {
+			switch rapid.IntRange(0, 3).Draw(t, "kind"); {
+			case i == 0:
+			case rapid.IntRange(0, 2).Draw(t, "same") == 0:
+				labels[i] = labels[i-1]
+				continue
+			case rapid.IntRange(0, 4).Draw(t, "earlier") == 0:
+				labels[i] = uint16(rapid.IntRange(0, i).Draw(t, "label"))
+				continue
+			}
+			labels[i] = uint16(i)
+		}
+		prefix := []byte(rapid.StringN(0, 20, -1).Draw(t, "state"))
+		enc := appendOrbitRuns(append([]byte(nil), prefix...), labels)
+		got := make([]int, n)
+		state, err := splitOrbitRuns(enc, n, got)
+		if err != nil || !bytes.Equal(state, prefix) {
+			t.Fatalf("split: %v, state %x, want %x", err, state, prefix)
+		}
+		for i := range labels {
+			if got[i] != int(labels[i]) {
+				t.Fatalf("node %d: label %d, want %d", i, got[i], labels[i])
+			}
+		}
+	})
 }
