@@ -148,13 +148,37 @@ func decodePodRuns(pods []PodState, enc []byte, k int, u *Universe, heads *podHe
 }
 
 // appendNodeRuns appends the nodes' bytes (NodeState.Byte) as runs of
-// equal bytes (appendByteRuns): the nodes of a large cluster are mostly
-// in one state.
+// equal bytes (appendRuns): the nodes of a large cluster are mostly in
+// one state.
 func appendNodeRuns(dst []byte, nodes []NodeState) []byte {
-	for i := 0; i < len(nodes); {
-		b := nodes[i].Byte()
+	return appendRuns(dst, len(nodes), func(i int) byte { return nodes[i].Byte() })
+}
+
+// nodeRuns reads what appendNodeRuns wrote into nodes, which must be
+// filled exactly.
+func (r *reader) nodeRuns(nodes []NodeState) {
+	r.runs(len(nodes), func(i int, b byte) { nodes[i] = nodeStateOf(b) })
+}
+
+// appendByteRuns appends x as runs of equal bytes (appendRuns).
+func appendByteRuns(dst, x []byte) []byte {
+	return appendRuns(dst, len(x), func(i int) byte { return x[i] })
+}
+
+// byteRuns reads what appendByteRuns wrote into x, which must be filled
+// exactly.
+func (r *reader) byteRuns(x []byte) {
+	r.runs(len(x), func(i int, b byte) { x[i] = b })
+}
+
+// appendRuns appends the n bytes at(0), …, at(n-1) as runs of equal
+// bytes, each its byte and its length as a uvarint (at most 3 bytes per
+// byte). Runs are maximal, so equal contents encode equally.
+func appendRuns(dst []byte, n int, at func(i int) byte) []byte {
+	for i := 0; i < n; {
+		b := at(i)
 		j := i + 1
-		for j < len(nodes) && nodes[j].Byte() == b {
+		for j < n && at(j) == b {
 			j++
 		}
 		dst = append(dst, b)
@@ -164,53 +188,18 @@ func appendNodeRuns(dst []byte, nodes []NodeState) []byte {
 	return dst
 }
 
-// nodeRuns reads what appendNodeRuns wrote into nodes, which must be
-// filled exactly.
-func (r *reader) nodeRuns(nodes []NodeState) {
-	for i := 0; i < len(nodes) && r.err == nil; {
-		b, n := r.run(len(nodes) - i)
-		for range n {
-			nodes[i] = nodeStateOf(b)
+// runs reads what appendRuns wrote for n bytes, giving each to set.
+func (r *reader) runs(n int, set func(i int, b byte)) {
+	for i := 0; i < n && r.err == nil; {
+		b := r.byte()
+		k := r.uvarint()
+		if r.err != nil || k == 0 || k > uint64(n-i) {
+			r.err = ErrInvalid
+			return
+		}
+		for range k {
+			set(i, b)
 			i++
 		}
 	}
-}
-
-// appendByteRuns appends x as runs of equal bytes, each its byte and its
-// length as a uvarint (at most 3 bytes per byte of x). Runs are maximal,
-// so equal contents encode equally.
-func appendByteRuns(dst, x []byte) []byte {
-	for i := 0; i < len(x); {
-		j := i + 1
-		for j < len(x) && x[j] == x[i] {
-			j++
-		}
-		dst = append(dst, x[i])
-		dst = binary.AppendUvarint(dst, uint64(j-i))
-		i = j
-	}
-	return dst
-}
-
-// byteRuns reads what appendByteRuns wrote into x, which must be filled
-// exactly.
-func (r *reader) byteRuns(x []byte) {
-	for i := 0; i < len(x) && r.err == nil; {
-		b, n := r.run(len(x) - i)
-		for range n {
-			x[i] = b
-			i++
-		}
-	}
-}
-
-// run reads one run's byte and length, at most room.
-func (r *reader) run(room int) (byte, int) {
-	b := r.byte()
-	n := r.uvarint()
-	if r.err != nil || n == 0 || n > uint64(room) {
-		r.err = ErrInvalid
-		return 0, 0
-	}
-	return b, int(n)
 }

@@ -375,10 +375,20 @@ func (p *twinPlan) addChained(counts []int) {
 // an undecided twin counts with the largest vector it may take. Exact when
 // every host holds one group.
 func (p *twinPlan) maxAfter(i, c, t int, equal bool) int {
+	vi, total := p.ownBound(i, c, t, equal)
+	for _, ch := range p.chained {
+		total += ch.n * maxBelow(vi, ch.counts)
+	}
+	return total + p.tailBound
+}
+
+// ownBound returns the largest vector host i may take when group c takes
+// t (in p.vi until the next call), and the most its groups after c can
+// take.
+func (p *twinPlan) ownBound(i, c, t int, equal bool) (vi []int, total int) {
 	cur := &p.hosts[i]
-	vi := append(p.vi[:0], make([]int, len(cur.groups))...)
+	vi = append(p.vi[:0], make([]int, len(cur.groups))...)
 	p.vi = vi
-	total := 0
 	for x, gi := range cur.groups {
 		switch {
 		case x < c:
@@ -400,10 +410,7 @@ func (p *twinPlan) maxAfter(i, c, t int, equal bool) int {
 			total += vi[x]
 		}
 	}
-	for _, ch := range p.chained {
-		total += ch.n * maxBelow(vi, ch.counts)
-	}
-	return total + p.tailBound
+	return vi, total
 }
 
 func (p *twinPlan) counts(i int) []int {

@@ -171,35 +171,13 @@ func TestIdenticalGroupsByContent(t *testing.T) {
 	})
 }
 
-// maxAfterReference is twinPlan.maxAfter as its comment reads: every
-// later host's largest vector followed through its twin, recomputed for
-// every value.
+// maxAfterReference is twinPlan.maxAfter as its comment reads: host i's
+// own bound (ownBound) and every later host's largest vector followed
+// through its twin, recomputed for every value.
 func maxAfterReference(p *twinPlan, i, c, t int, equal bool) int {
-	cur := &p.hosts[i]
+	vi, total := p.ownBound(i, c, t, equal)
+	vi = append([]int(nil), vi...)
 	vecs := make([][]int, len(p.hosts))
-	vi := make([]int, len(cur.groups))
-	total := 0
-	for x, gi := range cur.groups {
-		switch {
-		case x < c:
-			vi[x] = p.take[gi]
-		case x == c:
-			vi[x] = t
-		default:
-			vi[x] = len(p.groups[gi])
-		}
-	}
-	if equal && t == p.take[p.hosts[cur.twin].groups[c]] {
-		twin := p.hosts[cur.twin].groups
-		for x := c + 1; x < len(vi); x++ {
-			vi[x] = p.take[twin[x]]
-		}
-		total += maxBelow(vi[c+1:], p.count[i][c+1:])
-	} else {
-		for x := c + 1; x < len(vi); x++ {
-			total += vi[x]
-		}
-	}
 	vecs[i] = vi
 	for j := i + 1; j < len(p.hosts); j++ {
 		h := &p.hosts[j]
