@@ -97,10 +97,10 @@ func (s *Snapshot) ToModel() (*model.Universe, *model.State, int, error) {
 		}
 	}
 	for k, n := range s.Nominees {
-		st.Pods[len(s.Pods)+k].NominatedNode = uint8(n.Node + 1)
+		st.Pods[len(s.Pods)+k].NominatedNode = uint16(n.Node + 1)
 	}
 	pod := len(s.Pods) + len(s.Nominees)
-	st.Pods[pod].NominatedNode = uint8(s.Pending.NominatedTo)
+	st.Pods[pod].NominatedNode = uint16(s.Pending.NominatedTo)
 	st.Enqueue(model.SchedulerQueue, pod)
 	return u, st, pod, nil
 }

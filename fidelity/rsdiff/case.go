@@ -146,7 +146,7 @@ func (c *Case) modelState() (*model.Universe, *model.State, error) {
 	other.RS[0].Replicas = int16(c.count(Other))
 	other.Replicas = other.RS[0].Replicas
 	for i, p := range c.Pods {
-		ps := model.PodState{Phase: model.Pending, Owner: 1, Template: uint8(tmpl[p.Set]), Node: uint8(p.Node), CPU: 1, Memory: 1}
+		ps := model.PodState{Phase: model.Pending, Owner: 1, Template: uint8(tmpl[p.Set]), Node: uint16(p.Node), CPU: 1, Memory: 1}
 		switch p.Set {
 		case Victim:
 			ps.RS = uint8(c.VictimSlot)

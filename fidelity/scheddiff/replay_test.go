@@ -258,7 +258,7 @@ func drainDecisions(pre, post *model.State) []decision {
 		if failed {
 			break
 		}
-		s.Pods[p].Node = uint8(placed + 1)
+		s.Pods[p].Node = uint16(placed + 1)
 	}
 	return out
 }
@@ -365,7 +365,7 @@ func TestReplayCatchesWrongDecisions(t *testing.T) {
 							continue
 						}
 						bad := post.Clone()
-						bad.Pods[d.pod].Node = uint8(n + 1)
+						bad.Pods[d.pod].Node = uint16(n + 1)
 						problems, err := replayDrain(rp, "doctored", pre, bad, &replayTally{classes: map[string]int{}}, nil)
 						if err != nil {
 							t.Fatal(err)

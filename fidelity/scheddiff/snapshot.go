@@ -159,7 +159,7 @@ func (s *Snapshot) ToModel() (*model.Universe, *model.State, int, error) {
 	for i, e := range s.Existing {
 		t := u.Configs[owner[i]].PodTemplate
 		st.Pods[i] = model.PodState{Phase: model.Running, Owner: uint8(owner[i] + 1), Template: uint8(t),
-			Node: uint8(e.Node + 1), CPU: int32(u.Templates[t].CPU), Memory: int32(u.Templates[t].Memory)}
+			Node: uint16(e.Node + 1), CPU: int32(u.Templates[t].CPU), Memory: int32(u.Templates[t].Memory)}
 		st.Deps[owner[i]].Replicas++
 		st.Deps[owner[i]].RS[0].Replicas++
 	}
