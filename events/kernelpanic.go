@@ -51,9 +51,8 @@ func (k KernelPanic) Step(tx *model.Tx, s *model.State) {
 }
 
 // watcherEnabled reports whether node n's watcher may move, given the
-// nodes' loads (model.Universe.UsedCPUOnNodes): summed once for all the
-// nodes, not once per node, which at hundreds of nodes and pods was most
-// of a run.
+// nodes' loads (model.Universe.UsedCPUOnNodes), summed once for all the
+// nodes: summing per node would cost nodes × pods per step.
 func (k KernelPanic) watcherEnabled(u *model.Universe, s *model.State, n int, used []int64) bool {
 	switch vars(u, s, k.event)[2*n] {
 	case panicIdle:

@@ -17,9 +17,9 @@ import "slices"
 // member's position in pods.
 //
 // Past a few candidates it looks groups up by content (identicalGroupsByContent)
-// rather than comparing each pod with every group: hundreds of pods on
-// hundreds of nodes made the pairwise comparisons, each scanning the pod
-// queues, most of a run.
+// rather than comparing each pod with every group: with hundreds of pods
+// on hundreds of nodes, the pairwise comparisons, each scanning the pod
+// queues, would cost pods × groups × queue length.
 func identicalGroups(s *State, pods []int) [][]int {
 	if len(pods) > pairwiseGroups {
 		return identicalGroupsByContent(s, pods)
@@ -325,9 +325,9 @@ type chainedCounts struct {
 // undecided twin's largest, recursively), or its own counts without a
 // twin: so it is a decided vector of a host before i, a host's counts, or
 // host i's vector, and only the last depends on host i's decisions. The
-// rest is summed once here rather than for every value maxAfter weighs:
-// at hundreds of twin nodes that sum over every later host was most of a
-// run.
+// rest is summed once here rather than for every value maxAfter weighs,
+// which at hundreds of twin nodes would sum over every later host again
+// and again.
 func (p *twinPlan) prepareTail(i int) {
 	n := len(p.hosts)
 	if len(p.vec) < n {

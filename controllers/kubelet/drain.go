@@ -9,9 +9,9 @@ import (
 // queueUpdates batches what one drain of the kubelet queue does to the
 // other pod queues: the pods it removes leave the scheduler's and the
 // taint manager's queues (and the waiting pods are retried), and the pods
-// it starts join the taint manager's. Done pod by pod, each update scans
-// a queue, and a drain of hundreds of pods over queues of hundreds was
-// quadratic. Done once at the end of the drain, the result is the same:
+// it starts join the taint manager's. Done pod by pod, each update would
+// scan a queue, making a drain of hundreds of pods over queues of
+// hundreds quadratic. Done once at the end of the drain, the result is the same:
 // nothing the drain does reads those queues, a started pod is never one
 // the drain removes, and the pods waiting for a node are the same
 // throughout the drain (it only starts, rejects and removes bound or
