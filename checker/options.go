@@ -81,6 +81,11 @@ type Options struct {
 	// NoSymmetry and NoPOR switch off the System's optional reduction hooks.
 	NoSymmetry bool
 	NoPOR      bool
+	// NoLines leaves the Lines of traces' steps empty even when the
+	// System is an Explainer: for a caller that renders the lines from
+	// the trace's states itself, so that each step is not re-executed
+	// once more to explain it.
+	NoLines bool
 	// OnProgress, when set, is called about every ProgressEvery (default
 	// 1 s) from one goroutine.
 	OnProgress    func(Progress)

@@ -69,7 +69,7 @@ func (e *engine[S]) replay(p tracePlan) (Trace[S], error) {
 		return tr, fmt.Errorf("%w: %w", ErrDecode, err)
 	}
 	tr.Initial = cur
-	explainer, _ := e.sys.(Explainer[S])
+	explainer := e.explainer()
 	for i, h := range p.hops {
 		ok := func(c candidate) bool {
 			return (!h.wantMarks || c.step.Marks == h.marks) && e.storedAs(h.dst, c.enc)
@@ -126,6 +126,15 @@ func (e *engine[S]) initialOf(p tracePlan, f func(S)) error {
 	return nil
 }
 
+// explainer is the System as an Explainer, or nil when it is not one or
+// the run leaves lines out (Options.NoLines).
+func (e *engine[S]) explainer() Explainer[S] {
+	if x, ok := e.sys.(Explainer[S]); ok && !e.opts.NoLines {
+		return x
+	}
+	return nil
+}
+
 // appendStep appends the step to the chosen successor of cur to tr, with
 // its explanation, and returns that successor.
 func (e *engine[S]) appendStep(tr *Trace[S], cur S, chosen *candidate, explainer Explainer[S]) (S, error) {
@@ -171,7 +180,7 @@ func (e *engine[S]) replayRepresentatives(p tracePlan) (Trace[S], error) {
 		return tr, fmt.Errorf("%w: %w", ErrDecode, err)
 	}
 	tr.Initial = cur
-	explainer, _ := e.sys.(Explainer[S])
+	explainer := e.explainer()
 	var buf []byte
 	for i, h := range p.hops {
 		var key, enc []byte

@@ -81,11 +81,8 @@ func better(a, b checker.Verdict) bool {
 func renderTrace(sys *System, t *checker.Trace[*model.State]) *report.Trace {
 	out := &report.Trace{LoopStart: t.LoopStart}
 	for _, st := range t.Steps {
-		ts := report.TraceStep{Actor: sys.ActorName(st.Step)}
-		for _, l := range st.Lines {
-			ts.Lines = append(ts.Lines, model.Line{Component: l.Component, Message: l.Message})
-		}
-		out.Steps = append(out.Steps, ts)
+		// The lines come with the snapshots (snapshotTrace).
+		out.Steps = append(out.Steps, report.TraceStep{Actor: sys.ActorName(st.Step)})
 	}
 	last := t.Initial
 	if n := len(t.Steps); n > 0 {

@@ -201,6 +201,9 @@ func quickPassFacts(facts []model.SymmetryFact) []model.SymmetryFact {
 // checkOnce runs the engine on the problem and packages the outcome.
 func (p *Problem) checkOnce(ctx context.Context, opts checker.Options) (*report.Report, error) {
 	start := time.Now()
+	// The report renders every step's lines from the trace's states,
+	// naming pods across the whole run (snapshotTrace).
+	opts.NoLines = true
 	res, err := checker.Check[*model.State](ctx, p.System.CheckerSystem(), p.Properties, opts)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.Name, err)
