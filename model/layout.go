@@ -24,6 +24,16 @@ func samePodBytes(a, b *PodState) bool {
 	return *(*[16]byte)(pa[:16]) == *(*[16]byte)(pb[:16]) && *(*[4]byte)(pa[16:]) == *(*[4]byte)(pb[16:])
 }
 
+// sameButNode reports whether a and b are equal in every field but Node:
+// the word of Phase through Node compared without Node's two bytes, and
+// the fields after it one by one (the padding is not compared).
+func sameButNode(a, b *PodState) bool {
+	const nodeBytes = 0xFFFF << 48 // Node is bytes 6 and 7 of the head
+	ha := binary.LittleEndian.Uint64((*[podBytes]byte)(unsafe.Pointer(a))[:8])
+	hb := binary.LittleEndian.Uint64((*[podBytes]byte)(unsafe.Pointer(b))[:8])
+	return (ha^hb)&^nodeBytes == 0 && a.NominatedNode == b.NominatedNode && a.CPU == b.CPU && a.Memory == b.Memory
+}
+
 // podBytesOf views pods as their bytes (see samePodBytes for why
 // comparing them is sound).
 func podBytesOf(pods []PodState) []byte {

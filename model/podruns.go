@@ -56,15 +56,10 @@ func runShape(x int) (period, delta int, ok bool) {
 
 // repeats reports whether p is q with its Node increased by delta.
 func repeats(p, q *PodState, delta int) bool {
-	if delta == 0 {
-		return *p == *q
-	}
-	if q.Node == 0 || q.Node == ^uint16(0) {
+	if p.Node != q.Node+uint16(delta) || delta == 1 && q.Node == 0 {
 		return false
 	}
-	r := *q
-	r.Node++
-	return *p == r
+	return sameButNode(p, q)
 }
 
 // runLength returns how many pods from slot i on repeat, each, the pod
@@ -151,7 +146,7 @@ func decodePodRuns(pods []PodState, enc []byte, k int, u *Universe, heads *podHe
 // equal bytes (appendRuns): the nodes of a large cluster are mostly in
 // one state.
 func appendNodeRuns(dst []byte, nodes []NodeState) []byte {
-	return appendRuns(dst, len(nodes), func(i int) byte { return nodes[i].Byte() })
+	return appendRuns(dst, nodes, NodeState.Byte)
 }
 
 // nodeRuns reads what appendNodeRuns wrote into nodes, which must be
@@ -162,7 +157,7 @@ func (r *reader) nodeRuns(nodes []NodeState) {
 
 // appendByteRuns appends x as runs of equal bytes (appendRuns).
 func appendByteRuns(dst, x []byte) []byte {
-	return appendRuns(dst, len(x), func(i int) byte { return x[i] })
+	return appendRuns(dst, x, func(b byte) byte { return b })
 }
 
 // byteRuns reads what appendByteRuns wrote into x, which must be filled
@@ -171,17 +166,17 @@ func (r *reader) byteRuns(x []byte) {
 	r.runs(len(x), func(i int, b byte) { x[i] = b })
 }
 
-// appendRuns appends the n bytes at(0), …, at(n-1) as runs of equal
-// bytes, each its byte and its length as a uvarint (at most 3 bytes per
-// byte). Runs are maximal, so equal contents encode equally.
-func appendRuns(dst []byte, n int, at func(i int) byte) []byte {
-	for i := 0; i < n; {
-		b := at(i)
+// appendRuns appends the bytes byteOf(x[0]), …, byteOf(x[n-1]) as runs
+// of equal bytes, each its byte and its length as a uvarint (at most 3
+// bytes per element). byteOf must be one to one, so that equal elements
+// are equal bytes; runs are maximal, so equal contents encode equally.
+func appendRuns[T comparable](dst []byte, x []T, byteOf func(T) byte) []byte {
+	for i := 0; i < len(x); {
 		j := i + 1
-		for j < n && at(j) == b {
+		for j < len(x) && x[j] == x[i] {
 			j++
 		}
-		dst = append(dst, b)
+		dst = append(dst, byteOf(x[i]))
 		dst = binary.AppendUvarint(dst, uint64(j-i))
 		i = j
 	}

@@ -168,3 +168,50 @@ func appendRunsInto(pods []PodState, requests *[256][2]int64, wide bool) []byte 
 	b := make([]byte, 19*len(pods)+1)
 	return b[:appendPodRuns(b, 0, pods, requests, wide)]
 }
+
+// TestSameButNode: the word compare that leaves Node out agrees with
+// comparing the pods with their nodes cleared.
+func TestSameButNode(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		draw := func(name string) PodState {
+			return PodState{Phase: Phase(rapid.IntRange(0, 2).Draw(t, name+"phase")), WasRunning: rapid.Bool().Draw(t, name+"was"),
+				Owner: uint8(rapid.IntRange(0, 1).Draw(t, name+"owner")), RS: uint8(rapid.IntRange(0, 1).Draw(t, name+"rs")),
+				Template: uint8(rapid.IntRange(0, 1).Draw(t, name+"template")), Pattern: uint8(rapid.IntRange(0, 1).Draw(t, name+"pattern")),
+				Node: uint16(rapid.IntRange(0, 300).Draw(t, name+"node")), NominatedNode: uint16(rapid.IntRange(0, 1).Draw(t, name+"nominated")),
+				CPU: int32(rapid.IntRange(-1, 1).Draw(t, name+"cpu")), Memory: int32(rapid.IntRange(-1, 1).Draw(t, name+"memory"))}
+		}
+		a, b := draw("a"), draw("b")
+		if rapid.Bool().Draw(t, "alike") {
+			// b is a with at most one field of b's.
+			c := a
+			switch rapid.IntRange(0, 10).Draw(t, "field") {
+			case 0:
+				c.Phase = b.Phase
+			case 1:
+				c.WasRunning = b.WasRunning
+			case 2:
+				c.Owner = b.Owner
+			case 3:
+				c.RS = b.RS
+			case 4:
+				c.Template = b.Template
+			case 5:
+				c.Pattern = b.Pattern
+			case 6:
+				c.Node = b.Node
+			case 7:
+				c.NominatedNode = b.NominatedNode
+			case 8:
+				c.CPU = b.CPU
+			case 9:
+				c.Memory = b.Memory
+			}
+			b = c
+		}
+		x, y := a, b
+		x.Node, y.Node = 0, 0
+		if got := sameButNode(&a, &b); got != (x == y) {
+			t.Fatalf("sameButNode(%+v, %+v) = %v", a, b, got)
+		}
+	})
+}
