@@ -15,11 +15,10 @@ type Resources struct {
 // it (Pending-bound, Running, Terminating; not Failed), plus the node's
 // reservation: what the scheduler's NodeResourcesFit sees as used.
 func (u *Universe) Requested(s *State, n int) Resources {
-	node := &u.Nodes[n]
-	r := Resources{CPU: node.ReservedCPU, Memory: node.ReservedMemory, Pods: node.ReservedPods}
+	r := u.reserved(n)
 	for i := range s.Pods {
 		p := &s.Pods[i]
-		if p.Phase == Free || p.Phase == Failed || int(p.Node) != n+1 {
+		if heldNode(p) != n+1 {
 			continue
 		}
 		t := &u.Templates[p.Template]
@@ -38,21 +37,37 @@ func (u *Universe) RequestedOnNodes(s *State, dst []Resources) []Resources {
 	}
 	dst = dst[:len(u.Nodes)]
 	for n := range dst {
-		node := &u.Nodes[n]
-		dst[n] = Resources{CPU: node.ReservedCPU, Memory: node.ReservedMemory, Pods: node.ReservedPods}
+		dst[n] = u.reserved(n)
 	}
 	for i := range s.Pods {
 		p := &s.Pods[i]
-		if p.Phase == Free || p.Phase == Failed || p.Node == 0 || int(p.Node) > len(dst) {
+		v := heldNode(p)
+		if v == 0 || v > len(dst) {
 			continue
 		}
 		t := &u.Templates[p.Template]
-		r := &dst[p.Node-1]
+		r := &dst[v-1]
 		r.CPU += t.CPU
 		r.Memory += t.Memory
 		r.Pods++
 	}
 	return dst
+}
+
+// heldNode is the node value (index+1, 0 = none) whose resources pod p
+// holds: its node while it is bound and neither Free nor Failed
+// (Pending-bound, Running, Terminating).
+func heldNode(p *PodState) int {
+	if p.Phase == Free || p.Phase == Failed {
+		return 0
+	}
+	return int(p.Node)
+}
+
+// reserved is node n's reservation: what it holds before any pod.
+func (u *Universe) reserved(n int) Resources {
+	node := &u.Nodes[n]
+	return Resources{CPU: node.ReservedCPU, Memory: node.ReservedMemory, Pods: node.ReservedPods}
 }
 
 // Allocatable returns a node's capacity.
@@ -67,7 +82,7 @@ func (u *Universe) UsedCPU(s *State, n int) int64 {
 	used := u.Nodes[n].ReservedCPU
 	for i := range s.Pods {
 		p := &s.Pods[i]
-		if p.Phase != Free && p.Phase != Failed && int(p.Node) == n+1 {
+		if heldNode(p) == n+1 {
 			used += int64(p.CPU)
 		}
 	}
@@ -85,9 +100,8 @@ func (u *Universe) UsedCPUOnNodes(s *State, dst []int64) []int64 {
 		dst[n] = u.Nodes[n].ReservedCPU
 	}
 	for i := range s.Pods {
-		p := &s.Pods[i]
-		if p.Phase != Free && p.Phase != Failed && p.Node != 0 && int(p.Node) <= len(dst) {
-			dst[p.Node-1] += int64(p.CPU)
+		if v := heldNode(&s.Pods[i]); v != 0 && v <= len(dst) {
+			dst[v-1] += int64(s.Pods[i].CPU)
 		}
 	}
 	return dst

@@ -180,8 +180,10 @@ func (c *Canonicalizer) AppendRepresentative(key, enc []byte, s *model.State) ([
 	if c.wideOrbits() {
 		return key, appendOrbitRuns(enc, orbits)
 	}
-	for _, l := range orbits {
-		enc = append(enc, byte(l))
+	from := len(enc)
+	enc = slices.Grow(enc, len(orbits))[:from+len(orbits)]
+	for i, l := range orbits {
+		enc[from+i] = byte(l)
 	}
 	return key, enc
 }
