@@ -25,7 +25,7 @@ func newReport(p *Problem, res checker.Result[*model.State], elapsed time.Durati
 			ir.Internal = pr.Name
 		}
 		if pr.Trace != nil {
-			ir.Trace = renderTrace(p.System, pr.Trace)
+			ir.Trace = renderTrace(p.System, pr.Trace, !p.noSnapshots)
 		}
 		if i, ok := index[pr.Name]; ok {
 			prev := &r.Results[i]
@@ -78,7 +78,9 @@ func better(a, b checker.Verdict) bool {
 	return rank(a) > rank(b)
 }
 
-func renderTrace(sys *System, t *checker.Trace[*model.State]) *report.Trace {
+// renderTrace renders t's steps, with the cluster snapshots when
+// snapshots is set.
+func renderTrace(sys *System, t *checker.Trace[*model.State], snapshots bool) *report.Trace {
 	out := &report.Trace{LoopStart: t.LoopStart}
 	for _, st := range t.Steps {
 		// The lines come with the snapshots (snapshotTrace).
@@ -91,6 +93,6 @@ func renderTrace(sys *System, t *checker.Trace[*model.State]) *report.Trace {
 	if last != nil {
 		out.Final = model.Describe(sys.U, last)
 	}
-	snapshotTrace(sys, t, out)
+	snapshotTrace(sys, t, out, snapshots)
 	return out
 }

@@ -20,14 +20,16 @@ import (
 // The same walk names the pods of the steps' lines (tracenames), so that
 // the lines and the snapshots call every pod by the same name: the lines
 // are replayed from the states, as the checker's lines carry no pod
-// references.
-func snapshotTrace(sys *System, t *checker.Trace[*model.State], out *report.Trace) {
+// references. Without snapshots only the lines are filled in.
+func snapshotTrace(sys *System, t *checker.Trace[*model.State], out *report.Trace, snapshots bool) {
 	if t.Initial == nil {
 		return
 	}
 	nm := tracenames.New(sys.U)
 	nm.Advance(t.Initial, false)
-	out.Initial = snapshot(sys.U, t.Initial, nm)
+	if snapshots {
+		out.Initial = snapshot(sys.U, t.Initial, nm)
+	}
 	prev := t.Initial
 	for i, st := range t.Steps {
 		if i >= len(out.Steps) || st.State == nil {
@@ -38,7 +40,9 @@ func snapshotTrace(sys *System, t *checker.Trace[*model.State], out *report.Trac
 			lines = []model.Line{{Component: "internal error", Message: err.Error()}}
 		}
 		out.Steps[i].Lines = nm.Step(st.State, out.Steps[i].Actor != deploymentActor, lines)
-		out.Steps[i].Cluster = snapshot(sys.U, st.State, nm)
+		if snapshots {
+			out.Steps[i].Cluster = snapshot(sys.U, st.State, nm)
+		}
 		prev = st.State
 	}
 }

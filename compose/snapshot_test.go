@@ -1,8 +1,10 @@
 package compose
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"regexp"
 	"testing"
 
 	"github.com/kivi-go/kivi/checker"
@@ -181,3 +183,60 @@ func TestTraceStepObjects(t *testing.T) {
 		t.Errorf("objects changed by the steps with lines: %v, want %s", got, want)
 	}
 }
+
+// TestNoSnapshots: without snapshots a report prints the same text, its
+// steps name the same pods, and no snapshot is drawn.
+func TestNoSnapshots(t *testing.T) {
+	for _, name := range []string{"c1", "c4", "c8"} {
+		t.Run(name, func(t *testing.T) {
+			c, err := cases.Get(name, 3, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts := Options{Checker: checker.Options{Workers: 1}}
+			with, err := Verify(context.Background(), c, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts.NoSnapshots = true
+			without, err := Verify(context.Background(), c, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var a, b bytes.Buffer
+			with.WriteFailures(&a)
+			without.WriteFailures(&b)
+			if untimed(a.String()) != untimed(b.String()) {
+				t.Errorf("the text report changes without snapshots:\n%s\nwith them:\n%s", b.String(), a.String())
+			}
+			traces := 0
+			for i, r := range without.Results {
+				if r.Trace == nil {
+					continue
+				}
+				traces++
+				if w := with.Results[i].Trace; len(w.Steps) == 0 || len(w.Initial.Nodes) == 0 {
+					t.Fatalf("%s: the report with snapshots has none", r.Name)
+				}
+				if len(r.Trace.Initial.Nodes) != 0 {
+					t.Errorf("%s: an initial snapshot was drawn", r.Name)
+				}
+				for k, st := range r.Trace.Steps {
+					if len(st.Cluster.Nodes) != 0 || len(st.Cluster.Pods) != 0 {
+						t.Errorf("%s: step %d has a snapshot", r.Name, k)
+					}
+				}
+			}
+			if traces == 0 {
+				t.Fatal("no counterexample to compare")
+			}
+		})
+	}
+}
+
+// untimed drops a text report's timings: the elapsed time and the rate.
+func untimed(report string) string {
+	return timings.ReplaceAllString(report, "")
+}
+
+var timings = regexp.MustCompile(`(?m)^.*Elapsed time:.*$|[0-9.]+ states/s`)

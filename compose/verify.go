@@ -73,6 +73,13 @@ type Options struct {
 	// (0: DefaultShortenFor; below 0: report the quick pass's). It is
 	// within Checker.Timeout, never beyond.
 	ShortenFor time.Duration
+	// NoSnapshots leaves the counterexamples' cluster snapshots
+	// (report.Trace.Initial and TraceStep.Cluster) empty, for a caller
+	// that reads the steps' lines only, as the text report does. A
+	// snapshot draws every node and pod, once per step, so on a large
+	// cluster a long trace costs more in snapshots than the search
+	// itself (docs/performance.md, "Counterexamples of large clusters").
+	NoSnapshots bool
 
 	// quickPass marks the quick pass's own problem (phases.go).
 	quickPass bool
@@ -91,6 +98,8 @@ type Problem struct {
 	quick      func() (*Problem, error)
 	rebuild    func(Options) (*Problem, error)
 	shortenFor time.Duration
+	// noSnapshots: Options.NoSnapshots.
+	noSnapshots bool
 }
 
 // With returns the same topology and intents built with other options
@@ -166,7 +175,8 @@ func NewProblemFrom(name string, u *model.Universe, s *model.State, decls []mode
 	// partial-order reduction can know what is invisible to them.
 	sys.Reduction = newReduction(sys, props, !nodeSymmetric(Options{ExtraIntents: opts.ExtraIntents}))
 	p := &Problem{Name: name, System: sys, Properties: props, Intents: ins, shortenFor: opts.ShortenFor,
-		rebuild: func(o Options) (*Problem, error) { return NewProblemFrom(name, u, written, decls, o) }}
+		noSnapshots: opts.NoSnapshots,
+		rebuild:     func(o Options) (*Problem, error) { return NewProblemFrom(name, u, written, decls, o) }}
 	if !opts.NoQuickPass && u.Options.TieBreak == model.BranchOnTies {
 		p.quick = func() (*Problem, error) {
 			qu := *u

@@ -33,10 +33,13 @@ func (p *pageOut) register(fs *flag.FlagSet) {
 	}
 }
 
+// wanted reports whether a page is to be written or served.
+func (p *pageOut) wanted() bool { return p.file != "" || p.serve }
+
 // emit renders the page with write (kivi.WriteHTML or WriteHTMLDoc) when
 // one is wanted.
 func (p *pageOut) emit(write func(io.Writer) error) error {
-	if p.file == "" && !p.serve {
+	if !p.wanted() {
 		return nil
 	}
 	var buf bytes.Buffer

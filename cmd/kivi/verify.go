@@ -123,7 +123,10 @@ func verifyCommand(ctx context.Context, command string, args []string, stdout, s
 	if *podSlots > 0 {
 		c.PodSlots = *podSlots
 	}
-	opts := kivi.Options{}
+	// The text report prints the steps' lines; only the JSON documents
+	// (a shard result is one) and the explorer page draw the cluster at
+	// every step.
+	opts := kivi.Options{NoSnapshots: !*jsonOut && !page.wanted() && sf.shard == ""}
 	opts.Intents.EvictionCounter = *counter
 	opts.Intents.BalanceAtPodStart = *balanceAtStart
 	co := &opts.Checker
@@ -215,17 +218,10 @@ func verifyCommand(ctx context.Context, command string, args []string, stdout, s
 			return exitInput
 		}
 	}
-	doc := rep.JSON()
-	doc.Warnings = jsonWarnings(inf.warnings)
-	if *jsonOut {
-		if err := doc.WriteJSON(stdout); err != nil {
-			fmt.Fprintf(stderr, "kivi: %v\n", err)
-			return exitInput
-		}
-	} else {
+	if !*jsonOut {
 		rep.WriteFailures(stdout)
 	}
-	if err := page.emit(func(w io.Writer) error { return doc.WriteHTML(w) }); err != nil {
+	if err := writeDocument(rep, jsonWarnings(inf.warnings), *jsonOut, stdout, page); err != nil {
 		fmt.Fprintf(stderr, "kivi: %v\n", err)
 		return exitInput
 	}
@@ -236,6 +232,23 @@ func verifyCommand(ctx context.Context, command string, args []string, stdout, s
 		return exitUnknown
 	}
 	return exitHolds
+}
+
+// writeDocument writes rep's JSON document to stdout when jsonOut and
+// renders the explorer page when one is wanted; it builds the document
+// only then.
+func writeDocument(rep *kivi.Report, warnings []kivi.JSONWarning, jsonOut bool, stdout io.Writer, page *pageOut) error {
+	if !jsonOut && !page.wanted() {
+		return nil
+	}
+	doc := rep.JSON()
+	doc.Warnings = warnings
+	if jsonOut {
+		if err := doc.WriteJSON(stdout); err != nil {
+			return err
+		}
+	}
+	return page.emit(func(w io.Writer) error { return doc.WriteHTML(w) })
 }
 
 func inputError(stderr io.Writer, err error) int {
