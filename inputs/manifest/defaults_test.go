@@ -109,6 +109,52 @@ spec:
 	}
 }
 
+// TestRequestsDefaultToLimits: the API server gives a container that
+// sets a limit and no request for a resource a request equal to the
+// limit (pkg/apis/core/v1 SetDefaults_Pod), in containers and init
+// containers; an explicit request, even 0, stays. The scheduler's
+// non-zero scoring request reads the defaulted request too.
+func TestRequestsDefaultToLimits(t *testing.T) {
+	r := load(t, `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      initContainers:
+      - {name: init, resources: {limits: {cpu: "3"}}}
+      containers:
+      - {name: a, resources: {limits: {cpu: 500m, memory: 1Gi}}}
+      - {name: b, resources: {requests: {cpu: 0}, limits: {cpu: "1", memory: 256Mi}}}
+      - {name: c}
+`)
+	td := r.Cluster.Templates[0]
+	// cpu max(500+0+0, 3000); memory 1024+256.
+	if td.CPU != 3000 || td.Memory != 1280 {
+		t.Errorf("requests: cpu %d memory %d, want 3000 and 1280", td.CPU, td.Memory)
+	}
+	// Scored: a 500m/1Gi, b 0/256Mi (explicit 0 stays), c 100m/200Mi
+	// (missing); the init container's 3 CPUs are the floor.
+	if td.NonZeroCPU != 3000 || td.NonZeroMemory != 1480 {
+		t.Errorf("scored requests: cpu %d memory %d, want 3000 and 1480", td.NonZeroCPU, td.NonZeroMemory)
+	}
+	_, err := LoadStream([]File{{Name: "m.yaml", Data: []byte(oneNode + `---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: a, resources: {limits: {cpu: lots}}}]}
+`)}}, nil, nil, testOptions())
+	if err == nil || !strings.Contains(err.Error(), "spec.template.spec.containers[0].resources.limits.cpu") {
+		t.Errorf("a bad limit: %v, want an error naming the limit", err)
+	}
+}
+
 // TestFieldWarnings: fields that can change scheduling or scaling are
 // warned about, harmless ones are quiet, unknown ones are reported.
 func TestFieldWarnings(t *testing.T) {

@@ -17,8 +17,9 @@ const (
 // nonZeroRequests is requests with every missing container request
 // (containers and init containers) replaced by the default: the requests
 // LeastAllocated scores the pod with (model.PodTemplate.NonZeroCPU and
-// NonZeroMemory). The quantities were checked by requests, so parse
-// errors cannot occur here.
+// NonZeroMemory). A request the API server defaults from a limit is not
+// missing (requestsOf). The quantities were checked by requests, so
+// parse errors cannot occur here.
 func (tc templateConv) nonZeroRequests(spec PodSpec) (cpu, mem int64) {
 	read := func(rl map[string]QuantityText) (c, m int64) {
 		c, m = nonZeroCPU, nonZeroMemory
@@ -34,11 +35,11 @@ func (tc templateConv) nonZeroRequests(spec PodSpec) (cpu, mem int64) {
 	}
 	var sumCPU, sumMem, initCPU, initMem int64
 	for _, c := range spec.Containers {
-		x, y := read(c.Resources.Requests)
+		x, y := read(requestsOf(c))
 		sumCPU, sumMem = sumCPU+x, sumMem+y
 	}
 	for _, c := range spec.InitContainers {
-		x, y := read(c.Resources.Requests)
+		x, y := read(requestsOf(c))
 		if c.RestartPolicy == "Always" {
 			sumCPU, sumMem = sumCPU+x, sumMem+y
 			continue

@@ -147,18 +147,20 @@ func (tc templateConv) convert(name string, meta ObjectMeta, spec PodSpec) (mode
 }
 
 // requests is the pod's effective request per resource, Kubernetes'
-// resource.PodRequests: the containers' sum (plus sidecar init
-// containers), at least the largest regular init container, plus the
-// pod overhead.
+// resource.PodRequests over the containers' requests as the API server
+// defaults them from their limits (requestsOf): the containers' sum
+// (plus sidecar init containers), at least the largest regular init
+// container, plus the pod overhead.
 func (tc templateConv) requests(spec PodSpec) (cpu, mem int64, err error) {
 	if len(spec.Containers) == 0 {
 		return 0, 0, tc.errorf("spec.containers", "empty (accepted: at least one container)")
 	}
 	type req struct{ cpu, mem int64 }
-	read := func(path string, rl map[string]QuantityText) (req, error) {
+	// read reads the requests rl, each named by field(name).
+	read := func(rl map[string]QuantityText, field func(name string) string) (req, error) {
 		var r req
 		for _, name := range slices.Sorted(maps.Keys(rl)) {
-			p := join(path, name)
+			p := field(name)
 			switch name {
 			case "cpu":
 				v, err := parseResource(tc.o.at(), tc.o.path(join(tc.path, p)), rl[name], cpuRequest)
@@ -180,7 +182,7 @@ func (tc templateConv) requests(spec PodSpec) (cpu, mem int64, err error) {
 	}
 	var sum, initMax req
 	for i, c := range spec.Containers {
-		r, err := read(index("spec.containers", i)+".resources.requests", c.Resources.Requests)
+		r, err := read(requestsOf(c), requestField(index("spec.containers", i), c))
 		if err != nil {
 			return 0, 0, err
 		}
@@ -188,7 +190,7 @@ func (tc templateConv) requests(spec PodSpec) (cpu, mem int64, err error) {
 		sum.mem += r.mem
 	}
 	for i, c := range spec.InitContainers {
-		r, err := read(index("spec.initContainers", i)+".resources.requests", c.Resources.Requests)
+		r, err := read(requestsOf(c), requestField(index("spec.initContainers", i), c))
 		if err != nil {
 			return 0, 0, err
 		}
@@ -200,7 +202,7 @@ func (tc templateConv) requests(spec PodSpec) (cpu, mem int64, err error) {
 		initMax.cpu = max(initMax.cpu, r.cpu)
 		initMax.mem = max(initMax.mem, r.mem)
 	}
-	over, err := read("spec.overhead", spec.Overhead)
+	over, err := read(spec.Overhead, func(name string) string { return "spec.overhead." + name })
 	if err != nil {
 		return 0, 0, err
 	}
@@ -210,6 +212,37 @@ func (tc templateConv) requests(spec PodSpec) (cpu, mem int64, err error) {
 		return 0, 0, tc.errorf("spec.containers", "the pod's summed requests (cpu %dm, memory %dMi) are too large for the model (accepted: at most %d each)", cpu, mem, maxModelValue)
 	}
 	return cpu, mem, nil
+}
+
+// requestsOf returns c's requests as the API server defaults a pod's
+// containers (SetDefaults_Pod): a resource with a limit and no request
+// requests its limit.
+func requestsOf(c Container) map[string]QuantityText {
+	rl, copied := c.Resources.Requests, false
+	for name, q := range c.Resources.Limits {
+		if _, ok := rl[name]; ok {
+			continue
+		}
+		if !copied {
+			rl, copied = maps.Clone(rl), true
+			if rl == nil {
+				rl = map[string]QuantityText{}
+			}
+		}
+		rl[name] = q
+	}
+	return rl
+}
+
+// requestField names the field a request of container c (at path)
+// comes from: its request, or the limit it was defaulted from.
+func requestField(path string, c Container) func(name string) string {
+	return func(name string) string {
+		if _, ok := c.Resources.Requests[name]; ok {
+			return path + ".resources.requests." + name
+		}
+		return path + ".resources.limits." + name
+	}
 }
 
 var effects = []string{"NoSchedule", "PreferNoSchedule", "NoExecute"}
