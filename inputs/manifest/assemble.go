@@ -174,7 +174,7 @@ func (as *assembly) needDeployment(where string) error {
 	if len(as.c.Deployments) > 0 {
 		return nil
 	}
-	return &Error{File: where, Msg: "no Deployment to verify (accepted: apps/v1 Deployments, with their HorizontalPodAutoscalers; other workload kinds such as StatefulSet, DaemonSet or Job are not modelled, and system namespaces are left out)"}
+	return &Error{File: where, Msg: "no Deployment to verify (accepted: apps/v1 Deployments, with their HorizontalPodAutoscalers; other workload kinds such as StatefulSet or Job are not modelled, DaemonSets only reserve room on their nodes, and system namespaces are left out)"}
 }
 
 // finish adds the default intent and checks that the cluster builds; a

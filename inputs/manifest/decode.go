@@ -242,6 +242,8 @@ func (d *decoder) object(js []byte, path string) error {
 		v = &PodDisruptionBudget{}
 	case tm.Kind == "PriorityClass":
 		v = &PriorityClass{}
+	case tm.Kind == "DaemonSet":
+		v = &DaemonSet{}
 	}
 	unknown, err := strictDecode(d.at, path, js, v)
 	if err != nil {

@@ -75,6 +75,12 @@ var metaRules = []fieldRule{
 	{"finalizers", ""}, {"selfLink", ""}, {"deletionGracePeriodSeconds", ""},
 }
 
+// daemonSetSpecRules: how a DaemonSet rolls its pods out does not change
+// the room they take once running.
+var daemonSetSpecRules = []fieldRule{
+	{"updateStrategy", ""}, {"minReadySeconds", ""}, {"revisionHistoryLimit", ""}, {"templateGeneration", ""},
+}
+
 var deploymentSpecRules = []fieldRule{
 	{"paused", "a paused Deployment is not modelled: it is rolled out as usual"},
 	{"minReadySeconds", ""}, {"revisionHistoryLimit", ""}, {"progressDeadlineSeconds", ""},
@@ -133,6 +139,9 @@ func classifyPath(kind, p string) (known bool, warn string) {
 		return true, "" // pods are read for placement and owners only
 	case "DeschedulerPolicy":
 		scopes = []scope{{"", policyRules}}
+	case "DaemonSet":
+		scopes = []scope{{"metadata.", metaRules}, {"spec.template.metadata.", metaRules},
+			{"spec.template.spec.", podSpecRules}, {"spec.", daemonSetSpecRules}}
 	case "PodDisruptionBudget", "PriorityClass":
 		scopes = []scope{{"metadata.", metaRules}}
 	}

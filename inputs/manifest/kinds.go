@@ -15,6 +15,8 @@ var modelledKinds = map[string][]string{
 	"DeschedulerPolicy":       {"descheduler/v1alpha2"},
 	"PodDisruptionBudget":     {"policy/v1"},
 	"PriorityClass":           {"scheduling.k8s.io/v1"},
+	// DaemonSets are read as node reservations (daemonset.go).
+	"DaemonSet": {"apps/v1"},
 }
 
 // unmodelledWorkloadKinds change where pods run, how many there are or
@@ -22,7 +24,6 @@ var modelledKinds = map[string][]string{
 // without them, with a warning.
 var unmodelledWorkloadKinds = map[string]string{
 	"StatefulSet":                "its pods are not modelled",
-	"DaemonSet":                  "its pods are not modelled (on a running cluster use --logs: they become node reservations)",
 	"ReplicaSet":                 "only ReplicaSets owned by a Deployment are modelled (through the Deployment)",
 	"ReplicationController":      "its pods are not modelled",
 	"Job":                        "its pods are not modelled",

@@ -73,6 +73,7 @@ func LoadKiviDir(fsys fs.FS, root string, opts Options) (*Result, error) {
 	if _, err := as.workloads(objs, false); err != nil {
 		return nil, err
 	}
+	as.warnDaemonSetSelectors(objs)
 	if err := as.needDeployment(yamlDir); err != nil {
 		return nil, err
 	}
@@ -125,7 +126,13 @@ func (as *assembly) nodes(objs []Object, cc *kiviClusterConfig, cfg *file) error
 		if first != nil {
 			return first.at().errorf(first.path(""), "Node objects and %s node types both describe the nodes (accepted: one of them)", cfg.name)
 		}
-		return applyNodeTypes(cfg.name, cc, as.c)
+		if err := applyNodeTypes(cfg.name, cc, as.c); err != nil {
+			return err
+		}
+		return as.reserveDaemonPodsOnTypes(objs, as.c.NodeTypes, as.c.KiviHostnameAlias)
+	}
+	if err := as.reserveDaemonPods(objs, nodes, as.c.KiviHostnameAlias); err != nil {
+		return err
 	}
 	as.c.NodeTypes, as.c.Nodes = groupNodes(nodes)
 	return nil

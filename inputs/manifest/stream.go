@@ -86,6 +86,7 @@ func LoadStream(manifests []File, nodes, intents *File, opts Options) (*Result, 
 	if _, err := as.workloads(objs, false); err != nil {
 		return nil, err
 	}
+	as.warnDaemonSetSelectors(objs)
 	if err := as.needDeployment(strings.Join(names, ", ")); err != nil {
 		return nil, err
 	}

@@ -87,6 +87,9 @@ type PodSpec struct {
 	Tolerations               []Toleration               `json:"tolerations"`
 	TopologySpreadConstraints []TopologySpreadConstraint `json:"topologySpreadConstraints"`
 	SchedulerName             string                     `json:"schedulerName"`
+	// HostNetwork gives a DaemonSet's pod the network-unavailable
+	// toleration (daemonset.go).
+	HostNetwork bool `json:"hostNetwork"`
 	// PriorityClassName, Priority and PreemptionPolicy: resolved by the
 	// priority admission plugin (priority.go).
 	PriorityClassName string  `json:"priorityClassName"`

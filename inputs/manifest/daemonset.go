@@ -1,0 +1,292 @@
+package manifest
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// DaemonSets are not workloads of the model: their pods run one per
+// eligible node, are never scheduled among the Deployments' pods, never
+// scaled, and neither the descheduler (its DefaultEvictor), kubectl drain
+// (--ignore-daemonsets) nor the node lifecycle controller (their
+// tolerations) removes them. What they change is the room left on their
+// nodes, so each one is read as a node reservation: its pod's requests
+// (as the API server defaults them) and one pod of the node's pod limit,
+// on every node the DaemonSet controller runs it on.
+
+// DaemonSet is the part of an apps/v1 DaemonSet the model reads.
+type DaemonSet struct {
+	TypeMeta
+	Metadata ObjectMeta `json:"metadata"`
+	Spec     struct {
+		Selector *LabelSelector  `json:"selector"`
+		Template PodTemplateSpec `json:"template"`
+	} `json:"spec"`
+}
+
+// daemonPod is a DaemonSet's pod as the reservation needs it.
+type daemonPod struct {
+	o        Object
+	name     string
+	cpu, mem int64
+	td       model.TemplateDecl
+}
+
+// daemonTolerations are the tolerations the DaemonSet controller adds to
+// every pod it creates (AddOrUpdateDaemonPodTolerations): not-ready and
+// unreachable NoExecute, so that the node lifecycle controller leaves
+// them, and the node condition taints of TaintNodesByCondition and the
+// cordon, NoSchedule; network-unavailable too for a hostNetwork pod.
+func daemonTolerations(hostNetwork bool) []model.Toleration {
+	out := []model.Toleration{
+		{Key: "node.kubernetes.io/not-ready", Operator: "Exists", Effect: model.NoExecute},
+		{Key: "node.kubernetes.io/unreachable", Operator: "Exists", Effect: model.NoExecute},
+		{Key: "node.kubernetes.io/disk-pressure", Operator: "Exists", Effect: model.NoSchedule},
+		{Key: "node.kubernetes.io/memory-pressure", Operator: "Exists", Effect: model.NoSchedule},
+		{Key: "node.kubernetes.io/pid-pressure", Operator: "Exists", Effect: model.NoSchedule},
+		{Key: "node.kubernetes.io/unschedulable", Operator: "Exists", Effect: model.NoSchedule},
+	}
+	if hostNetwork {
+		out = append(out, model.Toleration{Key: "node.kubernetes.io/network-unavailable", Operator: "Exists", Effect: model.NoSchedule})
+	}
+	return out
+}
+
+// daemonPods reads the DaemonSets among objs; nodes holds the nodes'
+// label sets for the template reader.
+func (as *assembly) daemonPods(objs []Object, nodes nodeLabels) ([]daemonPod, error) {
+	var out []daemonPod
+	for _, o := range objs {
+		ds, ok := o.Value.(*DaemonSet)
+		if !ok {
+			continue
+		}
+		if ds.Metadata.Name == "" {
+			return nil, o.at().errorf(o.path("metadata.name"), "required (accepted: the DaemonSet's name)")
+		}
+		if ds.Spec.Selector == nil {
+			return nil, o.at().errorf(o.path("spec.selector"), "required (accepted: a label selector matching the template's labels)")
+		}
+		sel, err := convertSelector(func(field, format string, args ...any) error {
+			return o.at().errorf(o.path(join("spec.selector", field)), format, args...)
+		}, ds.Spec.Selector)
+		if err != nil {
+			return nil, err
+		}
+		if !selectorMatches(sel, ds.Spec.Template.Metadata.Labels) {
+			return nil, o.at().errorf(o.path("spec.template.metadata.labels"), "do not match spec.selector (accepted: labels the selector selects; the API server refuses the DaemonSet otherwise)")
+		}
+		// The pod's scheduling fields only decide where it runs; its
+		// spread and inter-pod terms do not (the DaemonSet controller
+		// places it on each node it targets), so they are not read.
+		spec := ds.Spec.Template.Spec
+		spec.TopologySpreadConstraints = nil
+		if spec.Affinity != nil {
+			a := *spec.Affinity
+			a.PodAffinity, a.PodAntiAffinity = nil, nil
+			spec.Affinity = &a
+		}
+		tc := templateConv{o: o, path: "spec.template", nodes: nodes, warns: &as.warns}
+		td, err := tc.convert(ds.Metadata.Name, ds.Spec.Template.Metadata, spec)
+		if err != nil {
+			return nil, err
+		}
+		td.Tolerations = append(td.Tolerations, daemonTolerations(spec.HostNetwork)...)
+		out = append(out, daemonPod{o: o, name: ds.Metadata.Name, cpu: td.CPU, mem: td.Memory, td: td})
+	}
+	return out, nil
+}
+
+// runsOn reports whether the DaemonSet controller runs d's pod on a node
+// with the given name (empty: unknown), labels (without the hostname
+// label, which runsOn adds when the name is known) and taints, as
+// NodeShouldRunDaemonPod decides for a node the pod already runs on: the
+// template's nodeName, its nodeSelector and required node affinity, and
+// every NoExecute taint tolerated; a NoSchedule taint only keeps a new
+// pod off the node, except the not-ready and unreachable taints the node
+// lifecycle controller adds to a node that stops reporting, which a
+// running pod outlives.
+func (d *daemonPod) runsOn(name string, labels map[string]string, kiviAlias bool, taints []model.Taint) bool {
+	if d.td.NodeName != "" && d.td.NodeName != name {
+		return false
+	}
+	if name != "" {
+		labels = maps.Clone(labels)
+		if labels == nil {
+			labels = map[string]string{}
+		}
+		labels[model.HostnameKey] = name
+		if kiviAlias {
+			labels[model.KiviHostnameKey] = name
+		}
+	}
+	for k, v := range d.td.NodeSelector {
+		if got, ok := labels[k]; !ok || got != v {
+			return false
+		}
+	}
+	if len(d.td.Required) > 0 && !slices.ContainsFunc(d.td.Required, func(term model.Selector) bool { return selectorMatches(term, labels) }) {
+		return false
+	}
+	for _, t := range taints {
+		switch {
+		case t.Effect == model.PreferNoSchedule:
+			continue
+		case t.Effect == model.NoSchedule && (t.Key == "node.kubernetes.io/not-ready" || t.Key == "node.kubernetes.io/unreachable"):
+			continue
+		}
+		if !slices.ContainsFunc(d.td.Tolerations, func(tol model.Toleration) bool { return tol.Tolerates(t) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// reserveDaemonPods reserves the pods of the DaemonSets among objs on
+// the nodes they run on: requests and one pod each. A pod that does not
+// fit in what the node has left stays Pending in Kubernetes and is left
+// out, with a warning.
+func (as *assembly) reserveDaemonPods(objs []Object, nodes []nodeIn, kiviAlias bool) error {
+	sets := make([]map[string]string, len(nodes))
+	for i, n := range nodes {
+		sets[i] = n.labels
+	}
+	pods, err := as.daemonPods(objs, nodeLabels{sets: sets, kiviAlias: kiviAlias})
+	if err != nil {
+		return err
+	}
+	for i := range nodes {
+		n := &nodes[i]
+		for _, d := range pods {
+			if !d.runsOn(n.name, n.labels, kiviAlias, n.taints) {
+				continue
+			}
+			limit := n.maxPods
+			if limit == 0 {
+				limit = model.DefaultMaxPods
+			}
+			if n.reservedCPU+d.cpu > n.cpu || n.reservedMem+d.mem > n.memory || limit <= 1 {
+				as.warns = append(as.warns, d.o.at().warning(d.o.path(""), "DaemonSet %s: its pod does not fit on node %s (cpu %dm of %dm left, memory %dMi of %dMi): it stays Pending there and reserves nothing", d.name, n.name, d.cpu, n.cpu-n.reservedCPU, d.mem, n.memory-n.reservedMem))
+				continue
+			}
+			n.reservedCPU += d.cpu
+			n.reservedMem += d.mem
+			n.maxPods = limit - 1
+		}
+	}
+	return nil
+}
+
+// reserveDaemonPodsOnTypes is reserveDaemonPods for node types (Kivi's
+// cluster_configs.json), whose nodes have no names: a DaemonSet that
+// selects nodes by name or hostname is left out, with a warning.
+func (as *assembly) reserveDaemonPodsOnTypes(objs []Object, types []model.NodeType, kiviAlias bool) error {
+	pods, err := as.daemonPods(objs, labelsOf(types, kiviAlias))
+	if err != nil {
+		return err
+	}
+	for _, d := range pods {
+		if d.td.NodeName != "" || selectsHostname(d.td) {
+			as.warns = append(as.warns, d.o.at().warning(d.o.path(""), "DaemonSet %s selects nodes by name, which node types do not have: it reserves nothing", d.name))
+			continue
+		}
+		for i := range types {
+			t := &types[i]
+			if !d.runsOn("", t.Labels, kiviAlias, t.Taints) {
+				continue
+			}
+			limit := t.MaxPods
+			if limit == 0 {
+				limit = model.DefaultMaxPods
+			}
+			if t.ReservedCPU+d.cpu > t.CPU || t.ReservedMemory+d.mem > t.Memory || limit <= 1 {
+				as.warns = append(as.warns, d.o.at().warning(d.o.path(""), "DaemonSet %s: its pod does not fit on nodes of %s: it stays Pending there and reserves nothing", d.name, t.Name))
+				continue
+			}
+			t.ReservedCPU += d.cpu
+			t.ReservedMemory += d.mem
+			t.MaxPods = limit - 1
+		}
+	}
+	return nil
+}
+
+// selectsHostname reports whether a template's node selection reads a
+// hostname label.
+func selectsHostname(td model.TemplateDecl) bool {
+	hostname := func(k string) bool { return k == model.HostnameKey || k == model.KiviHostnameKey }
+	for k := range td.NodeSelector {
+		if hostname(k) {
+			return true
+		}
+	}
+	for _, term := range td.Required {
+		for k := range term.MatchLabels {
+			if hostname(k) {
+				return true
+			}
+		}
+		for _, r := range term.MatchExpressions {
+			if hostname(r.Key) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// warnDaemonSetSelectors warns about Deployment templates whose topology
+// spread or inter-pod terms select a DaemonSet's pods in the same
+// namespace: Kubernetes counts those pods, the model's reservations are
+// not pods and are not counted.
+func (as *assembly) warnDaemonSetSelectors(objs []Object) {
+	for _, o := range objs {
+		ds, ok := o.Value.(*DaemonSet)
+		if !ok {
+			continue
+		}
+		labels := ds.Spec.Template.Metadata.Labels
+		for _, d := range objs {
+			dep, ok := d.Value.(*Deployment)
+			if !ok || namespaceOf(dep.Metadata.Namespace) != namespaceOf(ds.Metadata.Namespace) {
+				continue
+			}
+			for _, sel := range templateSelectors(dep.Spec.Template.Spec) {
+				if sel == nil {
+					continue
+				}
+				s, err := convertSelector(func(string, string, ...any) error { return fmt.Errorf("bad selector") }, sel)
+				if err == nil && selectorMatches(s, labels) {
+					as.warns = append(as.warns, d.at().warning(d.path("spec.template.spec"), "a spread constraint or pod affinity term selects the pods of DaemonSet %s, which the model holds as node reservations and does not count", ds.Metadata.Name))
+					break
+				}
+			}
+		}
+	}
+}
+
+// templateSelectors lists the label selectors of a pod spec's topology
+// spread constraints and inter-pod affinity terms.
+func templateSelectors(spec PodSpec) []*LabelSelector {
+	var out []*LabelSelector
+	for _, c := range spec.TopologySpreadConstraints {
+		out = append(out, c.LabelSelector)
+	}
+	if a := spec.Affinity; a != nil {
+		for _, pa := range []*PodAffinity{a.PodAffinity, a.PodAntiAffinity} {
+			if pa == nil {
+				continue
+			}
+			for _, t := range pa.Required {
+				out = append(out, t.LabelSelector)
+			}
+			for _, p := range pa.Preferred {
+				out = append(out, p.PodAffinityTerm.LabelSelector)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,237 @@
+package manifest
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+const daemonSetNodes = `apiVersion: v1
+kind: Node
+metadata: {name: plain, labels: {pool: apps}}
+status: {allocatable: {cpu: "2", memory: 4Gi, pods: "10"}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: cordoned, labels: {pool: apps}}
+spec: {unschedulable: true}
+status: {allocatable: {cpu: "2", memory: 4Gi, pods: "10"}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: gpu, labels: {pool: gpu}}
+spec: {taints: [{key: gpu, effect: NoSchedule}]}
+status: {allocatable: {cpu: "2", memory: 4Gi, pods: "10"}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: soft, labels: {pool: apps}}
+spec: {taints: [{key: spot, effect: PreferNoSchedule}]}
+status: {allocatable: {cpu: "2", memory: 4Gi, pods: "10"}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: tiny, labels: {pool: apps}}
+status: {allocatable: {cpu: 300m, memory: 4Gi, pods: "10"}}
+`
+
+const daemonSetWorkloads = `apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: logs, namespace: kube-system}
+spec:
+  selector: {matchLabels: {app: logs}}
+  updateStrategy: {type: RollingUpdate}
+  template:
+    metadata: {labels: {app: logs}}
+    spec:
+      containers: [{name: c, resources: {limits: {cpu: 200m, memory: 128Mi}}}]
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: apps-agent}
+spec:
+  selector: {matchLabels: {app: agent}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec:
+      nodeSelector: {pool: apps}
+      containers: [{name: c, resources: {requests: {cpu: 250m, memory: 64Mi}}}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: c, resources: {requests: {cpu: 1}}}]}
+`
+
+// TestDaemonSetsReserve: a DaemonSet's pod is held on every node the
+// DaemonSet controller runs it on (NodeShouldRunDaemonPod): its
+// nodeSelector decides, an untolerated NoSchedule taint keeps it off, the
+// cordon and PreferNoSchedule do not; its requests are defaulted from its
+// limits and it takes one pod of the node's limit. A pod that does not fit
+// in what is left is Pending in Kubernetes: no reservation, a warning.
+func TestDaemonSetsReserve(t *testing.T) {
+	r, err := LoadStream([]File{{Name: "m.yaml", Data: []byte(daemonSetWorkloads)}},
+		&File{Name: "nodes.yaml", Data: []byte(daemonSetNodes)}, nil, testOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	type held struct {
+		cpu, mem int64
+		pods     int
+	}
+	want := map[string]held{
+		"plain":    {450, 192, 8},
+		"cordoned": {450, 192, 8},
+		"gpu":      {0, 0, 10}, // the NoSchedule taint keeps both off
+		"soft":     {450, 192, 8},
+		"tiny":     {200, 128, 9}, // the agent's 250m does not fit in the 100m left
+	}
+	types := map[string]model.NodeType{}
+	for _, nt := range r.Cluster.NodeTypes {
+		types[nt.Name] = nt
+	}
+	for _, g := range r.Cluster.Nodes {
+		nt := types[g.Type]
+		for _, name := range g.Names {
+			w, ok := want[name]
+			if !ok {
+				t.Fatalf("node %s not expected", name)
+			}
+			if got := (held{nt.ReservedCPU, nt.ReservedMemory, nt.MaxPods}); got != w {
+				t.Errorf("node %s: reserved cpu %dm, memory %dMi, pod limit %d; want %+v", name, got.cpu, got.mem, got.pods, w)
+			}
+			delete(want, name)
+		}
+	}
+	if len(want) != 0 {
+		t.Errorf("nodes missing: %v", want)
+	}
+	var fit bool
+	for _, w := range r.Warnings {
+		if strings.Contains(w.Msg, "DaemonSet apps-agent: its pod does not fit on node tiny") {
+			fit = true
+		}
+		if strings.Contains(w.Msg, "DaemonSet") && strings.Contains(w.Msg, "ignored") {
+			t.Errorf("a DaemonSet is still ignored: %s", w)
+		}
+	}
+	if !fit {
+		t.Errorf("no warning for the agent that does not fit on tiny: %v", r.Warnings)
+	}
+}
+
+// TestDaemonSetTolerations: the tolerations the DaemonSet controller
+// adds (not-ready and unreachable NoExecute, the condition taints and
+// the cordon NoSchedule; network-unavailable for hostNetwork pods only),
+// and a running pod outliving the not-ready NoSchedule taint.
+func TestDaemonSetTolerations(t *testing.T) {
+	d := daemonPod{td: model.TemplateDecl{Tolerations: daemonTolerations(false)}}
+	host := daemonPod{td: model.TemplateDecl{Tolerations: daemonTolerations(true)}}
+	for _, c := range []struct {
+		taint    model.Taint
+		runs     bool
+		hostRuns bool
+	}{
+		{model.Taint{Key: "node.kubernetes.io/not-ready", Effect: model.NoExecute}, true, true},
+		{model.Taint{Key: "node.kubernetes.io/not-ready", Effect: model.NoSchedule}, true, true},
+		{model.Taint{Key: "node.kubernetes.io/unreachable", Effect: model.NoExecute}, true, true},
+		{model.Taint{Key: "node.kubernetes.io/memory-pressure", Effect: model.NoSchedule}, true, true},
+		{model.Taint{Key: "node.kubernetes.io/unschedulable", Effect: model.NoSchedule}, true, true},
+		{model.Taint{Key: "node.kubernetes.io/network-unavailable", Effect: model.NoSchedule}, false, true},
+		{model.Taint{Key: "node.kubernetes.io/memory-pressure", Effect: model.NoExecute}, false, false},
+		{model.Taint{Key: "dedicated", Value: "db", Effect: model.NoExecute}, false, false},
+		{model.Taint{Key: "dedicated", Value: "db", Effect: model.PreferNoSchedule}, true, true},
+	} {
+		taints := []model.Taint{c.taint}
+		if got := d.runsOn("n", nil, false, taints); got != c.runs {
+			t.Errorf("%+v: runs %v, want %v", c.taint, got, c.runs)
+		}
+		if got := host.runsOn("n", nil, false, taints); got != c.hostRuns {
+			t.Errorf("%+v, hostNetwork: runs %v, want %v", c.taint, got, c.hostRuns)
+		}
+	}
+	pinned := daemonPod{td: model.TemplateDecl{NodeName: "a"}}
+	if pinned.runsOn("b", nil, false, nil) || !pinned.runsOn("a", nil, false, nil) {
+		t.Error("a nodeName template runs on its node only")
+	}
+	byHost := daemonPod{td: model.TemplateDecl{Required: []model.Selector{
+		{MatchExpressions: []model.Requirement{{Key: model.HostnameKey, Operator: model.OpIn, Values: []string{"a"}}}},
+		{MatchLabels: map[string]string{"pool": "gpu"}},
+	}}}
+	if !byHost.runsOn("a", nil, false, nil) || byHost.runsOn("b", nil, false, nil) || !byHost.runsOn("b", map[string]string{"pool": "gpu"}, false, nil) {
+		t.Error("required node affinity: terms are ORed and read the hostname label")
+	}
+}
+
+// TestDaemonSetSelectorWarning: a Deployment whose spread constraint
+// selects a DaemonSet's pods in its namespace is told that the model does
+// not count them; a DaemonSet of another namespace is not counted by
+// Kubernetes either.
+func TestDaemonSetSelectorWarning(t *testing.T) {
+	manifests := daemonSetWorkloads + `---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: spread}
+spec:
+  selector: {matchLabels: {app: spread}}
+  template:
+    metadata: {labels: {app: spread}}
+    spec:
+      containers: [{name: c}]
+      topologySpreadConstraints:
+      - {maxSkew: 1, topologyKey: pool, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchExpressions: [{key: app, operator: In, values: [spread, agent, logs]}]}}
+`
+	r, err := LoadStream([]File{{Name: "m.yaml", Data: []byte(manifests)}}, &File{Name: "nodes.yaml", Data: []byte(daemonSetNodes)}, nil, testOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range r.Warnings {
+		if strings.Contains(w.Msg, "selects the pods of DaemonSet") {
+			got = append(got, w.Msg)
+		}
+	}
+	if len(got) != 1 || !strings.Contains(got[0], "apps-agent") {
+		t.Errorf("warnings %q, want one about apps-agent (logs lives in kube-system)", got)
+	}
+}
+
+// TestDaemonSetErrors: the selector is required and must select the
+// template, as the API server checks.
+func TestDaemonSetErrors(t *testing.T) {
+	for _, c := range []struct{ doc, want string }{
+		{`apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: d}
+spec:
+  template:
+    metadata: {labels: {app: d}}
+    spec: {containers: [{name: c}]}`, "spec.selector: required"},
+		{`apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: d}
+spec:
+  selector: {matchLabels: {app: other}}
+  template:
+    metadata: {labels: {app: d}}
+    spec: {containers: [{name: c}]}`, "spec.template.metadata.labels: do not match spec.selector"},
+		{`apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: d}
+spec:
+  selector: {matchLabels: {app: d}}
+  template:
+    metadata: {labels: {app: d}}
+    spec: {containers: [{name: c, resources: {limits: {cpu: x}}}]}`, "spec.template.spec.containers[0].resources.limits.cpu"},
+	} {
+		_, err := LoadStream([]File{{Name: "m.yaml", Data: []byte(oneNode + "---\n" + c.doc + "\n---\n" + daemonSetWorkloads[strings.Index(daemonSetWorkloads, "apiVersion: apps/v1\nkind: Deployment"):])}}, nil, nil, testOptions())
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("error %v, want one containing %q", err, c.want)
+		}
+	}
+}
