@@ -1,8 +1,10 @@
 package manifest
 
 import (
+	"os"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/kivi-go/kivi/model"
 )
@@ -232,6 +234,35 @@ spec:
 		_, err := LoadStream([]File{{Name: "m.yaml", Data: []byte(oneNode + "---\n" + c.doc + "\n---\n" + daemonSetWorkloads[strings.Index(daemonSetWorkloads, "apiVersion: apps/v1\nkind: Deployment"):])}}, nil, nil, testOptions())
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("error %v, want one containing %q", err, c.want)
+		}
+	}
+}
+
+// TestDaemonSetsOnNodeTypes: with Kivi's node types the reservation is
+// made per type, by the type's labels (the fuzz seed: node-exporter on
+// zone a only).
+func TestDaemonSetsOnNodeTypes(t *testing.T) {
+	data, err := os.ReadFile("testdata/fuzz/dirs/daemonset.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := strings.SplitN(string(data), "\n=====\n", 3)
+	fsys := fstest.MapFS{
+		"d/yaml/app.yaml":                   {Data: []byte(parts[0])},
+		"d/user_input/cluster_configs.json": {Data: []byte(parts[1])},
+		"d/user_input/intents.json":         {Data: []byte(parts[2])},
+	}
+	r, err := LoadKiviDir(fsys, "d", testOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, nt := range r.Cluster.NodeTypes {
+		want := model.NodeType{}
+		if nt.Labels["topology.kubernetes.io/zone"] == "a" {
+			want = model.NodeType{ReservedCPU: 50, ReservedMemory: 32, MaxPods: model.DefaultMaxPods - 1}
+		}
+		if nt.ReservedCPU != want.ReservedCPU || nt.ReservedMemory != want.ReservedMemory || nt.MaxPods != want.MaxPods {
+			t.Errorf("%s (%v): reserved %dm, %dMi, pod limit %d; want %dm, %dMi, %d", nt.Name, nt.Labels, nt.ReservedCPU, nt.ReservedMemory, nt.MaxPods, want.ReservedCPU, want.ReservedMemory, want.MaxPods)
 		}
 	}
 }
