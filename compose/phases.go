@@ -11,9 +11,12 @@ import (
 // A verification runs in up to two phases. The quick pass explores the
 // cluster with the scheduler taking the lowest-index node among equally
 // scored ones (Kivi's tie-break, one of the choices the real scheduler
-// may make), which cuts the interleavings of a large cluster by orders of
-// magnitude: every violation it finds is on a real path of the full
-// model, so it is reported as found. Only the exhaustive search, which
+// may make) and the commands that precede the controllers (the
+// Deployments' creation) run in the order written, as one `kubectl apply
+// -f` runs them, rather than in every order (model.Options.FirstInOrder):
+// that cuts the interleavings of a large cluster by orders of magnitude
+// (n Deployments have n! creation orders), and every violation it finds
+// is on a real path of the full model, so it is reported as found. Only the exhaustive search, which
 // branches over every tie, can show that an intent holds. Once the quick
 // pass has found a violation, the exhaustive search looks for a shortest
 // counterexample for at most ShortenFor; what it finds replaces the quick
@@ -103,7 +106,7 @@ func (p *Problem) Check(ctx context.Context, opts checker.Options) (*report.Repo
 }
 
 const (
-	quickDescription      = "ties broken as Kivi does: lowest-index node, lowest pod slots"
+	quickDescription      = "ties broken as Kivi does: lowest-index node, lowest pod slots; first commands in the order written"
 	exhaustiveDescription = "every tie and interleaving"
 )
 

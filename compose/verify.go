@@ -181,6 +181,7 @@ func NewProblemFrom(name string, u *model.Universe, s *model.State, decls []mode
 		p.quick = func() (*Problem, error) {
 			qu := *u
 			qu.Options.TieBreak = model.LowestIndex
+			qu.Options.FirstInOrder = true
 			qopts := opts
 			qopts.NoQuickPass, qopts.quickPass = true, true
 			return NewProblemFrom(name, &qu, written, decls, qopts)

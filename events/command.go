@@ -15,7 +15,7 @@ type command struct{ event int }
 
 // Enabled: a user command runs once, when its slot allows.
 func (c command) Enabled(u *model.Universe, s *model.State) bool {
-	return mayMove(slotOf(&u.Events[c.event]), s) && vars(u, s, c.event)[0] == commandPending
+	return mayStart(u, s, c.event) && vars(u, s, c.event)[0] == commandPending
 }
 
 // existingDeployment returns the lowest active deployment called name, or

@@ -26,7 +26,7 @@ func (CPUChange) Name() string { return "eventCpuChange" }
 
 func (c CPUChange) Enabled(u *model.Universe, s *model.State) bool {
 	e := &u.Events[c.event]
-	if !mayMove(slotOf(e), s) {
+	if !mayStart(u, s, c.event) {
 		return false
 	}
 	switch vars(u, s, c.event)[0] {
@@ -60,7 +60,7 @@ func (c CPUChange) Step(tx *model.Tx, s *model.State) {
 // location (Kivi's invalid end state).
 func (c CPUChange) ValidEnd(u *model.Universe, s *model.State) bool {
 	e := &u.Events[c.event]
-	if !mayMove(slotOf(e), s) || vars(u, s, c.event)[0] != cpuChangeBody {
+	if !mayStart(u, s, c.event) || vars(u, s, c.event)[0] != cpuChangeBody {
 		return true
 	}
 	return startedCount(s, e.Deployment) > 0

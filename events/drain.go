@@ -70,7 +70,7 @@ func (Drain) Name() string { return "drain" }
 
 func (d Drain) Enabled(u *model.Universe, s *model.State) bool {
 	e := &u.Events[d.event]
-	if !mayMove(slotOf(e), s) {
+	if !mayStart(u, s, d.event) {
 		return false
 	}
 	return anyEnabled(len(e.Nodes), func(k int) bool { return d.nodeEnabled(u, s, k) })
@@ -369,7 +369,7 @@ func (d Drain) uncordon(tx *model.Tx, s *model.State, k int) {
 // gave up, is not: the nodes are not drained.
 func (d Drain) ValidEnd(u *model.Universe, s *model.State) bool {
 	mem := vars(u, s, d.event)
-	if mem[0] == 0 && !mayMove(slotOf(&u.Events[d.event]), s) {
+	if mem[0] == 0 && !mayStart(u, s, d.event) {
 		return true
 	}
 	return drainFinished(drainPCs(u, s, d.event))

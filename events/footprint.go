@@ -46,6 +46,12 @@ func gatedBy(u *model.Universe, s *model.State, i int, ownMemoryOnly bool) model
 		f.Add(model.CompInit)
 		return f
 	}
+	if !mayStart(u, s, i) {
+		// Waiting for a First event written before it (FirstInOrder).
+		f.Add(model.CompInit)
+		f.AddEvents()
+		return f
+	}
 	if ownMemoryOnly {
 		f.AddEvent(i)
 		return f
@@ -148,7 +154,7 @@ func (unanalysed) StepFootprint(*model.Universe, *model.State) (reads, writes mo
 // DisabledBy: the phase; waiting for quiescence, a busy queue; in the
 // body, the pods and deployments that make members; done, its memory.
 func (c CPUChange) DisabledBy(u *model.Universe, s *model.State) model.Footprint {
-	if !mayMove(slotOf(&u.Events[c.event]), s) {
+	if !mayStart(u, s, c.event) {
 		return gatedBy(u, s, c.event, false)
 	}
 	var f model.Footprint
@@ -236,7 +242,7 @@ func (d Drain) StepFootprint(u *model.Universe, _ *model.State) (reads, writes m
 // its guard reads (its memory, the pods and budgets, the queues of a
 // retry).
 func (d Drain) DisabledBy(u *model.Universe, s *model.State) model.Footprint {
-	if !mayMove(slotOf(&u.Events[d.event]), s) {
+	if !mayStart(u, s, d.event) {
 		return gatedBy(u, s, d.event, false)
 	}
 	reads, _ := drainFootprint(u, d.event)

@@ -1,6 +1,7 @@
 package events
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/kivi-go/kivi/kivitest/script/build"
@@ -283,5 +284,41 @@ func TestAllOrder(t *testing.T) {
 	}
 	if kp := All(u)[3].(KernelPanic); kp.assert {
 		t.Error("the kernel-panic assertion is on by default")
+	}
+}
+
+// TestFirstInOrder: with model.Options.FirstInOrder (the quick pass) a
+// First event waits for every First event written before it; without,
+// all of them may go in any order. Main events are not held.
+func TestFirstInOrder(t *testing.T) {
+	first := model.Event{Kind: model.CreateTargetDeployment, Slot: model.First}
+	for _, inOrder := range []bool{false, true} {
+		u, s := oneNode(t, 64, 1, first, model.Event{Kind: model.NodeFailure}, first, first)
+		u.Options.FirstInOrder = inOrder
+		enabled := func() (out []int) {
+			for i := range u.Events {
+				if ForEvent(u, i).Enabled(u, s) {
+					out = append(out, i)
+				}
+			}
+			return out
+		}
+		want := []int{0, 2, 3}
+		if inOrder {
+			want = []int{0}
+		}
+		if got := enabled(); !slices.Equal(got, want) {
+			t.Errorf("FirstInOrder %t, nothing run: enabled %v, want %v", inOrder, got, want)
+		}
+		tx := model.NewTx(u)
+		tx.Begin(nil, false)
+		ForEvent(u, 0).Step(tx, s)
+		want = []int{2, 3}
+		if inOrder {
+			want = []int{2}
+		}
+		if got := enabled(); !slices.Equal(got, want) {
+			t.Errorf("FirstInOrder %t, the first command run: enabled %v, want %v", inOrder, got, want)
+		}
 	}
 }

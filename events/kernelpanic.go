@@ -31,7 +31,7 @@ var _ model.Process = KernelPanic{}
 func (KernelPanic) Name() string { return "kernelPanic" }
 
 func (k KernelPanic) Enabled(u *model.Universe, s *model.State) bool {
-	if !mayMove(slotOf(&u.Events[k.event]), s) {
+	if !mayStart(u, s, k.event) {
 		return false
 	}
 	var buf [32]int64

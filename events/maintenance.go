@@ -30,7 +30,7 @@ var (
 func (Maintenance) Name() string { return "maintenance" }
 
 func (m Maintenance) Enabled(u *model.Universe, s *model.State) bool {
-	if !mayMove(slotOf(&u.Events[m.event]), s) {
+	if !mayStart(u, s, m.event) {
 		return false
 	}
 	return anyEnabled(1+len(s.Nodes), func(i int) bool { return m.subActorEnabled(u, s, i) })
@@ -126,7 +126,7 @@ func (m Maintenance) nodeStep(tx *model.Tx, s *model.State, n int) {
 // ValidEnd: the driver waiting for a node, or a node in maintenance, is
 // not an end location (Kivi's invalid end state).
 func (m Maintenance) ValidEnd(u *model.Universe, s *model.State) bool {
-	if !mayMove(slotOf(&u.Events[m.event]), s) {
+	if !mayStart(u, s, m.event) {
 		return true
 	}
 	return maintenanceFinished(vars(u, s, m.event), u.MaintenanceIndexWidth())

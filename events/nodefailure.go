@@ -24,7 +24,7 @@ var _ model.Process = NodeFailure{}
 func (NodeFailure) Name() string { return "nodeFailure" }
 
 func (f NodeFailure) Enabled(u *model.Universe, s *model.State) bool {
-	return mayMove(slotOf(&u.Events[f.event]), s) && vars(u, s, f.event)[0] < nodeFailureDone
+	return mayStart(u, s, f.event) && vars(u, s, f.event)[0] < nodeFailureDone
 }
 
 func (f NodeFailure) Step(tx *model.Tx, s *model.State) {

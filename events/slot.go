@@ -27,6 +27,25 @@ func mayMove(slot model.EventSlot, s *model.State) bool {
 	}
 }
 
+// mayStart reports whether event i may take a step in s: its slot allows
+// it (mayMove) and, with Options.FirstInOrder, every First event written
+// before a First event i has finished.
+func mayStart(u *model.Universe, s *model.State, i int) bool {
+	slot := slotOf(&u.Events[i])
+	if !mayMove(slot, s) {
+		return false
+	}
+	if slot != model.First || !u.Options.FirstInOrder {
+		return true
+	}
+	for j := range i {
+		if slotOf(&u.Events[j]) == model.First && !finished(u, s, j) {
+			return false
+		}
+	}
+	return true
+}
+
 // InitialPhase returns the init phase of the initial state: InitFirst when
 // some event starts in the First slot, else InitMain.
 func InitialPhase(u *model.Universe) uint8 {

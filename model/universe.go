@@ -548,6 +548,14 @@ type Options struct {
 	// taints). The zero value is Kubernetes' lifecycle
 	// (docs/divergences.md, "Pod lifecycle").
 	KiviLifecycle bool
+	// FirstInOrder makes the First-slot events take their steps in the
+	// order they are written, each once the ones before it have
+	// finished, instead of in every order: the quick pass's single run
+	// of the commands that precede the controllers (with manifests, one
+	// createTargetDeployment per Deployment in file order, as one
+	// `kubectl apply -f` creates them). The order is one of those the
+	// exhaustive search explores.
+	FirstInOrder bool
 }
 
 // Universe is the static part of one topology.

@@ -1,0 +1,53 @@
+package kivi_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/kivi-go/kivi"
+	"github.com/kivi-go/kivi/checker"
+)
+
+// TestQuickPassCreatesInFileOrder: the quick pass creates the manifests'
+// Deployments in file order (model.Options.FirstInOrder), the exhaustive
+// search in every order. Five Deployments have 5! = 120 creation orders:
+// the quick pass stores fewer states than that, the exhaustive search
+// more.
+func TestQuickPassCreatesInFileOrder(t *testing.T) {
+	var m strings.Builder
+	for i := range 5 {
+		fmt.Fprintf(&m, `---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: d%d}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: d%d}}
+  template:
+    metadata: {labels: {app: d%d}}
+    spec: {containers: [{name: c, resources: {requests: {cpu: 100m}}}]}
+`, i, i, i)
+	}
+	const node = `apiVersion: v1
+kind: Node
+metadata: {name: a}
+status: {allocatable: {cpu: "4", memory: 8Gi}}
+`
+	c, _, err := kivi.LoadManifests([]kivi.InputFile{{Name: "m.yaml", Data: []byte(m.String())}}, &kivi.InputFile{Name: "nodes.yaml", Data: []byte(node)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := kivi.Verify(context.Background(), c, kivi.Options{Checker: checker.Options{Workers: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict() != checker.Holds || len(rep.Phases) != 2 {
+		t.Fatalf("verdict %v, %d phases; want holds after both phases", rep.Verdict(), len(rep.Phases))
+	}
+	quick, full := rep.Phases[0].Stats.States, rep.Phases[1].Stats.States
+	if quick >= 120 || full <= 120 {
+		t.Errorf("quick pass %d states, exhaustive search %d: want fewer than 120 and more", quick, full)
+	}
+}
