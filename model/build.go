@@ -520,7 +520,7 @@ func (td TemplateDecl) compile(nodeIndex map[string]int) (PodTemplate, error) {
 	}
 	for j, sd := range td.Spread {
 		c := SpreadConstraint{MaxSkew: sd.MaxSkew, MinDomains: sd.MinDomains, TopologyKey: sd.TopologyKey,
-			Selector: sd.LabelSelector}
+			Selector: sd.LabelSelector, MatchLabelKeys: sd.MatchLabelKeys}
 		anyway, err := spreadOption(j, "whenUnsatisfiable", sd.WhenUnsatisfiable, "DoNotSchedule", "ScheduleAnyway")
 		if err != nil {
 			return pt, err

@@ -126,9 +126,12 @@ type SpreadDecl struct {
 	TopologyKey       string `json:"topologyKey"`
 	WhenUnsatisfiable string `json:"whenUnsatisfiable,omitempty"` // DoNotSchedule (default) or ScheduleAnyway
 	// LabelSelector defaults to the template's labels when nil.
-	LabelSelector      *Selector `json:"labelSelector,omitempty"`
-	NodeAffinityPolicy string    `json:"nodeAffinityPolicy,omitempty"` // Honor (default) or Ignore
-	NodeTaintsPolicy   string    `json:"nodeTaintsPolicy,omitempty"`   // Ignore (default) or Honor
+	LabelSelector *Selector `json:"labelSelector,omitempty"`
+	// MatchLabelKeys: labels of the pod whose values the selector must
+	// match too (pod-template-hash: pods of the same ReplicaSet revision).
+	MatchLabelKeys     []string `json:"matchLabelKeys,omitempty"`
+	NodeAffinityPolicy string   `json:"nodeAffinityPolicy,omitempty"` // Honor (default) or Ignore
+	NodeTaintsPolicy   string   `json:"nodeTaintsPolicy,omitempty"`   // Ignore (default) or Honor
 }
 
 // HPADecl is a HorizontalPodAutoscaler.

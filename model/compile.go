@@ -86,7 +86,13 @@ func (u *Universe) Compile() error {
 				return fmt.Errorf("pod template %q: topologySpreadConstraints[%d].topologyKey is empty: %w", t.Name, j, ErrInvalid)
 			}
 			c.Key = in.Key(c.TopologyKey)
-			sel, err := in.compileSelector(c.Selector)
+			if err := CheckLabelKeys(c.Selector, c.MatchLabelKeys, nil, t.Labels, true); err != nil {
+				return fmt.Errorf("pod template %q: topologySpreadConstraints[%d].%w", t.Name, j, err)
+			}
+			merged := mergeLabelKeys(c.Selector, c.MatchLabelKeys, nil, t.Labels)
+			c.Revision = merged.revision
+			u.revisionMatch = u.revisionMatch || c.Revision != AnyRevision
+			sel, err := in.compileSelector(merged.sel)
 			if err != nil {
 				return fmt.Errorf("pod template %q: topologySpreadConstraints[%d].labelSelector: %w", t.Name, j, err)
 			}

@@ -11,11 +11,17 @@ import "fmt"
 type PodAffinityTerm struct {
 	Selector    *Selector
 	TopologyKey string
+	// MatchLabelKeys and MismatchLabelKeys are labels of the declaring
+	// pod whose values the matched pods must carry, respectively not
+	// carry (labelkeys.go).
+	MatchLabelKeys, MismatchLabelKeys []string
 
 	// Key is TopologyKey interned; MatchesTemplate[t] says whether pods of
-	// template t match Selector (set by Compile).
+	// template t match Selector merged with the label keys but for
+	// pod-template-hash, which is Revision (set by Compile).
 	Key             KeyID
 	MatchesTemplate []bool
+	Revision        RevisionMatch
 }
 
 // WeightedPodAffinityTerm is a preferred inter-pod (anti-)affinity term.
@@ -36,6 +42,9 @@ type PodAffinityDecl struct {
 type PodAffinityTermDecl struct {
 	LabelSelector *Selector `json:"labelSelector,omitempty"`
 	TopologyKey   string    `json:"topologyKey"`
+	// MatchLabelKeys and MismatchLabelKeys: PodAffinityTerm's.
+	MatchLabelKeys    []string `json:"matchLabelKeys,omitempty"`
+	MismatchLabelKeys []string `json:"mismatchLabelKeys,omitempty"`
 }
 
 // WeightedPodAffinityTermDecl is one preferred term as written.
@@ -47,7 +56,8 @@ type WeightedPodAffinityTermDecl struct {
 // compilePodAffinity copies the declared terms into pt.
 func (td TemplateDecl) compilePodAffinity(pt *PodTemplate) {
 	term := func(d PodAffinityTermDecl) PodAffinityTerm {
-		return PodAffinityTerm{Selector: d.LabelSelector, TopologyKey: d.TopologyKey}
+		return PodAffinityTerm{Selector: d.LabelSelector, TopologyKey: d.TopologyKey,
+			MatchLabelKeys: d.MatchLabelKeys, MismatchLabelKeys: d.MismatchLabelKeys}
 	}
 	weighted := func(ds []WeightedPodAffinityTermDecl) []WeightedPodAffinityTerm {
 		var out []WeightedPodAffinityTerm
@@ -87,7 +97,13 @@ func (u *Universe) compilePodAffinity(t *PodTemplate) error {
 			// not parse the term.
 			return fmt.Errorf("%s.labelSelector: a value is not a valid label value (at most 63 characters, alphanumeric at both ends, '-', '_' or '.' between): %w", field, ErrInvalid)
 		}
-		sel, err := u.Labels.compileSelector(k.Selector)
+		if err := CheckLabelKeys(k.Selector, k.MatchLabelKeys, k.MismatchLabelKeys, t.Labels, true); err != nil {
+			return fmt.Errorf("%s.%w", field, err)
+		}
+		merged := mergeLabelKeys(k.Selector, k.MatchLabelKeys, k.MismatchLabelKeys, t.Labels)
+		k.Revision = merged.revision
+		u.revisionMatch = u.revisionMatch || k.Revision != AnyRevision
+		sel, err := u.Labels.compileSelector(merged.sel)
 		if err != nil {
 			return fmt.Errorf("%s.labelSelector: %w", field, err)
 		}

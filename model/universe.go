@@ -153,17 +153,23 @@ type SpreadConstraint struct {
 	TopologyKey string
 	When        WhenUnsatisfiable
 	Selector    *Selector
+	// MatchLabelKeys are labels of the declaring pod whose values the
+	// selector must match too (labelkeys.go).
+	MatchLabelKeys []string
 	// HonorNodeAffinity (default true) and HonorNodeTaints (default false)
 	// are the node inclusion policies.
 	HonorNodeAffinity bool
 	HonorNodeTaints   bool
 
 	// Key is TopologyKey interned; MatchesTemplate[t] says whether pods of
-	// template t match Selector (set by Compile).
+	// template t match Selector merged with MatchLabelKeys but for
+	// pod-template-hash, which is Revision (set by Compile).
 	Key             KeyID
 	MatchesTemplate []bool
-	// SelectorEmpty: an empty ({}) selector; Kubernetes then counts no
-	// existing pod although the incoming pod matches itself.
+	Revision        RevisionMatch
+	// SelectorEmpty: an empty ({}) selector, also with MatchLabelKeys
+	// merged but for pod-template-hash (CountsNone); Kubernetes then
+	// counts no existing pod although the incoming pod matches itself.
 	SelectorEmpty bool
 }
 
@@ -590,6 +596,9 @@ type Universe struct {
 	// podRuns: the universe has more pod slots than MaxObjects, and the
 	// encoding writes runs of repeated pods as one token (podruns.go).
 	podRuns bool
+	// revisionMatch: some selector merges pod-template-hash
+	// (HasRevisionMatch).
+	revisionMatch bool
 	// windowSlots caches WindowSlots once compiled, templateRequests the
 	// requests the encoding compares usage with, podHeads the decoder's
 	// tables.

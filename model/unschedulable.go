@@ -179,16 +179,16 @@ func AssignedPodAdded(u *Universe, s *State, p int) {
 	if u.Options.KiviLifecycle {
 		return
 	}
-	added := int(s.Pods[p].Template)
+	added := &s.Pods[p]
 	MoveToActiveQueue(u, s, func(w *PodState) bool {
 		t := &u.Templates[w.Template]
 		for i := range t.PodAffinity {
-			if t.PodAffinity[i].MatchesTemplate[added] {
+			if t.PodAffinity[i].Matches(w, added) {
 				return true
 			}
 		}
 		for i := range t.Spread {
-			if c := &t.Spread[i]; c.When == DoNotSchedule && c.MatchesTemplate[added] {
+			if c := &t.Spread[i]; c.When == DoNotSchedule && c.Matches(w, added) {
 				return true
 			}
 		}

@@ -1,6 +1,10 @@
 package descheduler
 
-import "github.com/kivi-go/kivi/model"
+import (
+	"slices"
+
+	"github.com/kivi-go/kivi/model"
+)
 
 // spreadConstraint is one topology spread constraint as the descheduler
 // sees it: the constraint of a declaring template, whose required node
@@ -10,6 +14,15 @@ type spreadConstraint struct {
 	c *model.SpreadConstraint
 	// template declares the constraint.
 	template int
+	// decl is the declaring pod, whose pod-template-hash a merged
+	// matchLabelKeys compares (model.SpreadConstraint.Revision); only its
+	// owner and template are set.
+	decl model.PodState
+}
+
+// matches reports whether the constraint's merged selector matches pod ps.
+func (sc *spreadConstraint) matches(ps *model.PodState) bool {
+	return sc.c.Matches(&sc.decl, ps)
 }
 
 // allowed reports whether the profile's `constraints` argument selects a
@@ -34,16 +47,24 @@ func allowed(p *model.DeschedulerProfile, w model.WhenUnsatisfiable) bool {
 // the captured affinity and tolerations pass.
 func (c *cycle) collectConstraints(p *model.DeschedulerProfile, counted []int) []spreadConstraint {
 	var out []spreadConstraint
-	var seenTemplates []uint8
+	// The pods declaring constraints: one per template, or per owner and
+	// template where a merged pod-template-hash tells revisions apart.
+	var seen []model.PodState
+	revisions := c.u.HasRevisionMatch()
 	for _, pod := range counted {
-		t := c.s.Pods[pod].Template
-		if containsUint8(seenTemplates, t) {
+		ps := &c.s.Pods[pod]
+		decl := model.PodState{Template: ps.Template}
+		if revisions {
+			decl.Owner = ps.Owner
+		}
+		if slices.Contains(seen, decl) {
 			continue
 		}
-		seenTemplates = append(seenTemplates, t)
+		seen = append(seen, decl)
+		t := ps.Template
 		tmpl := &c.u.Templates[t]
 		for i := range tmpl.Spread {
-			sc := spreadConstraint{c: &tmpl.Spread[i], template: int(t)}
+			sc := spreadConstraint{c: &tmpl.Spread[i], template: int(t), decl: decl}
 			if !allowed(p, sc.c.When) {
 				continue
 			}
@@ -65,6 +86,10 @@ func (c *cycle) collectConstraints(p *model.DeschedulerProfile, counted []int) [
 func (c *cycle) sameConstraint(a, b spreadConstraint) bool {
 	x, y := a.c, b.c
 	if x.MaxSkew != y.MaxSkew || x.Key != y.Key || x.HonorNodeAffinity != y.HonorNodeAffinity || x.HonorNodeTaints != y.HonorNodeTaints {
+		return false
+	}
+	// A merged pod-template-hash selects the declaring pod's revision.
+	if x.Revision != y.Revision || x.Revision != model.AnyRevision && !model.OfSameRevision(&a.decl, &b.decl) {
 		return false
 	}
 	for t := range x.MatchesTemplate {
@@ -94,13 +119,4 @@ func (c *cycle) includes(sc spreadConstraint, n int) bool {
 		return false
 	}
 	return !sc.c.HonorNodeTaints || (!f.NoSchedule && !f.NoExecute)
-}
-
-func containsUint8(xs []uint8, x uint8) bool {
-	for _, v := range xs {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }

@@ -185,10 +185,10 @@ func (c *cycle) listedOn(p *model.DeschedulerProfile, n int) []int {
 func (c *cycle) fitsNodeOf(pod, n int) bool {
 	ps := &c.s.Pods[pod]
 	if n != ps.NodeOf() {
-		return c.fitsNode(int(ps.Template), n)
+		return c.fitsNode(ps, n)
 	}
 	f := c.u.Templates[ps.Template].Fit[n]
-	return f.Affinity && !f.NoSchedule && !f.NoExecute && !c.antiAffinityOnNode(int(ps.Template), n, pod)
+	return f.Affinity && !f.NoSchedule && !f.NoExecute && !c.antiAffinityOnNode(ps, n, pod)
 }
 
 // fitsAnyNode is PodFitsAnyNode over the cycle's nodes, the pod's own
@@ -203,10 +203,10 @@ func (c *cycle) fitsAnyNode(pod int) bool {
 }
 
 // antiAffinityOnNode is NodeFit's podMatchesInterPodAntiAffinity: some
-// required anti-affinity term of template matches a pod bound to node n
+// required anti-affinity term of pod decl matches a pod bound to node n
 // (any pod but self that is not Failed), and n carries the term's key.
-func (c *cycle) antiAffinityOnNode(template, n, self int) bool {
-	terms := c.u.Templates[template].PodAntiAffinity
+func (c *cycle) antiAffinityOnNode(decl *model.PodState, n, self int) bool {
+	terms := c.u.Templates[decl.Template].PodAntiAffinity
 	if len(terms) == 0 {
 		return false
 	}
@@ -217,7 +217,7 @@ func (c *cycle) antiAffinityOnNode(template, n, self int) bool {
 		}
 		for q := range c.s.Pods {
 			qs := &c.s.Pods[q]
-			if q != self && bound(qs) && qs.NodeOf() == n && k.MatchesTemplate[qs.Template] {
+			if q != self && bound(qs) && qs.NodeOf() == n && k.Matches(decl, qs) {
 				return true
 			}
 		}

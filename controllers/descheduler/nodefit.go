@@ -1,9 +1,11 @@
 package descheduler
 
+import "github.com/kivi-go/kivi/model"
+
 // fitsNode is the descheduler's NodeFit (pkg/descheduler/node/node.go) for
-// the pod's template on node n: nodeSelector and required node affinity
+// pod ps on node n: nodeSelector and required node affinity
 // match, the NoSchedule and NoExecute taints are tolerated, no required
-// anti-affinity term of the template matches a pod on the node
+// anti-affinity term of the pod matches a pod on the node
 // (antiAffinityOnNode), the requests fit in what the node's pods leave
 // free, with a pod slot to spare, and the node is not unschedulable
 // (cordoned by a drain or in the input), whatever the pod tolerates, as
@@ -11,10 +13,10 @@ package descheduler
 // requests are compared (fitsRequest lists the pod's request names): a pod
 // without a memory request fits a node whose memory is overcommitted.
 // Topology spread is not part of NodeFit upstream either.
-func (c *cycle) fitsNode(template, n int) bool {
-	t := &c.u.Templates[template]
+func (c *cycle) fitsNode(ps *model.PodState, n int) bool {
+	t := &c.u.Templates[ps.Template]
 	f := t.Fit[n]
-	if !f.Affinity || f.NoSchedule || f.NoExecute || c.unschedulable(n) || c.antiAffinityOnNode(template, n, -1) {
+	if !f.Affinity || f.NoSchedule || f.NoExecute || c.unschedulable(n) || c.antiAffinityOnNode(ps, n, -1) {
 		return false
 	}
 	alloc, used := c.u.Allocatable(n), c.u.Requested(c.s, n)
@@ -27,7 +29,7 @@ func (c *cycle) fitsAnyOtherNode(pod int, nodes []int) bool {
 	ps := &c.s.Pods[pod]
 	own := ps.NodeOf()
 	for _, n := range nodes {
-		if n != own && c.fitsNode(int(ps.Template), n) {
+		if n != own && c.fitsNode(ps, n) {
 			return true
 		}
 	}

@@ -154,7 +154,7 @@ func (podAntiAffinity) conflict(c *cycle, pod int, listed []bool) (match, bool) 
 	for i := range terms {
 		k := &terms[i]
 		for q := range c.s.Pods {
-			if q == pod || !listed[q] || !k.MatchesTemplate[c.s.Pods[q].Template] {
+			if q == pod || !listed[q] || !k.Matches(ps, &c.s.Pods[q]) {
 				continue
 			}
 			if c.sameDomain(n, c.s.Pods[q].NodeOf(), k.Key) {
@@ -179,7 +179,7 @@ func (podAntiAffinity) orderFree(c *cycle, cands []int, listed []bool) bool {
 		for i := range terms {
 			k := &terms[i]
 			for q := range c.s.Pods {
-				if q != pod && listed[q] && !slices.Contains(cands, q) && k.MatchesTemplate[c.s.Pods[q].Template] &&
+				if q != pod && listed[q] && !slices.Contains(cands, q) && k.Matches(ps, &c.s.Pods[q]) &&
 					c.sameDomain(n, c.s.Pods[q].NodeOf(), k.Key) {
 					anchored = true
 					break

@@ -124,7 +124,7 @@ func (c *cycle) domains(sc spreadConstraint, counted []int) ([]domain, int) {
 	sum := 0
 	for _, pod := range counted {
 		ps := &c.s.Pods[pod]
-		if !sc.c.MatchesTemplate[ps.Template] {
+		if !sc.matches(ps) {
 			continue
 		}
 		v := c.u.Nodes[ps.NodeOf()].LabelSet.Get(key)

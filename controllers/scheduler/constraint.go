@@ -32,6 +32,10 @@ type constraint struct {
 	honorTaints, toleratesNotReady, toleratesUnschedulable bool
 	// self: the incoming pod matches its own selector.
 	self bool
+	// revision: the constraint's merged selector asks for the incoming
+	// pod's pod-template-hash (model.SameRevision, for an owned pod), so
+	// only pods of its owner and template match.
+	revision bool
 	// nodeValue[n] is node n's value id for the key (0 = absent).
 	nodeValue []model.ValueID
 	// eligible[n]: node n passes the static part of the node inclusion
@@ -44,17 +48,20 @@ type constraint struct {
 }
 
 // counts reports whether the constraint's selector matches pods of
-// template t when the incoming pod is of template tmpl; a system default
-// also requires the pod to have the incoming pod's owner. An empty ({})
-// selector counts no existing pod (countPodsMatchSelector). The default
-// selector is the one DefaultSelector derives from the owning ReplicaSet:
-// the deployment's labels plus pod-template-hash, i.e. the same owner and
-// the same template.
-func (k *constraint) counts(t, tmpl int) bool {
-	if k.spec == nil {
-		return t == tmpl
+// template t when the incoming pod is of template tmpl, for pods of the
+// incoming pod's owner (sameOwner) or of another owner or none. An empty
+// ({}) selector counts no existing pod (countPodsMatchSelector). A system
+// default's selector is the one DefaultSelector derives from the owning
+// ReplicaSet: the deployment's labels plus pod-template-hash, i.e. the
+// same owner and the same template; a merged pod-template-hash asks the
+// same of the pods the selector matches.
+func (k *constraint) counts(t, tmpl int, sameOwner bool) bool {
+	if k.spec == nil || k.revision {
+		if !sameOwner || t != tmpl {
+			return false
+		}
 	}
-	return !k.spec.SelectorEmpty && k.spec.MatchesTemplate[t]
+	return k.spec == nil || !k.spec.CountsNone(k.revision) && k.spec.MatchesTemplate[t]
 }
 
 // includes reports whether node n passes the constraint's node inclusion
@@ -75,13 +82,14 @@ func (k *constraint) taintedNow(st model.NodeState) bool {
 // value returns node n's value id for the constraint's key (0 = absent).
 func (k *constraint) value(n int) model.ValueID { return k.nodeValue[n] }
 
-// fromSpec resolves one of template t's own constraints; tmpl is t's
-// index.
-func fromSpec(u *model.Universe, t *model.PodTemplate, sc *model.SpreadConstraint, tmpl int) constraint {
+// fromSpec resolves one of template t's own constraints for its owned
+// pods or its bare ones; tmpl is t's index.
+func fromSpec(u *model.Universe, t *model.PodTemplate, sc *model.SpreadConstraint, tmpl int, owned bool) constraint {
 	k := constraint{
 		spec: sc, key: sc.Key, maxSkew: sc.MaxSkew, minDomains: max(sc.MinDomains, 1),
 		hostname: sc.Key == u.Hostname, honorTaints: sc.HonorNodeTaints,
 		self: sc.MatchesTemplate[tmpl], values: u.Labels.NumValues(sc.Key) + 1,
+		revision: owned && sc.Revision == model.SameRevision,
 	}
 	k.resolveNodes(u, t, sc.HonorNodeAffinity)
 	return k

@@ -223,7 +223,7 @@ func (c *cycle) countPods() {
 	// reload every field of c on every pod.
 	requested, requests, match := c.requested, pl.requests, c.match
 	set, owner := c.set, c.p.Owner
-	sameOwner, counted := set.sameOwner, set.counted
+	ownerMatters, counted, foreign := set.ownerMatters, set.counted, set.foreign
 	for i := range c.s.Pods {
 		q := &c.s.Pods[i]
 		if q.Phase == model.Free || q.Node == 0 {
@@ -234,10 +234,14 @@ func (c *cycle) countPods() {
 		r.CPU += add.CPU
 		r.Memory += add.Memory
 		r.Pods += add.Pods
-		if q.Phase == model.Terminating || sameOwner && q.Owner != owner {
+		if q.Phase == model.Terminating {
 			continue
 		}
-		for _, row := range counted[q.Template] {
+		rows := counted[q.Template]
+		if ownerMatters && q.Owner != owner {
+			rows = foreign[q.Template]
+		}
+		for _, row := range rows {
 			match[row*N+n]++
 		}
 	}

@@ -117,6 +117,8 @@ func explainConstraint(b *strings.Builder, c *cycle, k *constraint, when, extra 
 	origin := ""
 	if k.spec == nil {
 		origin = " (system default)"
+	} else if len(k.spec.MatchLabelKeys) > 0 {
+		origin = fmt.Sprintf(" matchLabelKeys %v", k.spec.MatchLabelKeys)
 	}
 	fmt.Fprintf(b, "  %s %s maxSkew %d%s self %t%s:", when, key, k.maxSkew, origin, k.self, extra)
 	if k.hostname && when == "ScheduleAnyway" {

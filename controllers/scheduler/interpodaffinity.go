@@ -51,25 +51,31 @@ const (
 const hardPodAffinityWeight = 1
 
 // interPodPlan is InterPodAffinity's static part for incoming pods of one
-// template T: the terms resolved against every template t of the
-// universe.
+// template T (owned, or bare): the terms resolved against every kind of
+// existing pod (podKind): a pod of template t, told apart by its revision
+// where some selector merges pod-template-hash.
 type interPodPlan struct {
-	// affinity are the keys of T's required affinity terms; matchesAll[t]
-	// says a pod of template t matches all of them (false when there are
-	// none), selfMatchesAll the same of T.
+	// affinity are the keys of T's required affinity terms; matchesAll[e]
+	// says a pod of kind e matches all of them (false when there are
+	// none), selfMatchesAll the same of the incoming pod.
 	affinity       []model.KeyID
 	matchesAll     []bool
 	selfMatchesAll bool
 	// anti are T's required anti-affinity terms.
 	anti []antiTerm
-	// existingAnti[t] are the keys of template t's required anti-affinity
-	// terms that match T; existingKeys the distinct ones.
+	// existingAnti[e] are the keys of the required anti-affinity terms of
+	// a pod of kind e that match the incoming pod; existingKeys the
+	// distinct ones.
 	existingAnti [][]model.KeyID
 	existingKeys []model.KeyID
-	// score[t] is what a pod of template t adds to its node's pair of
-	// each key; scoreKeys the distinct keys.
+	// score[e] is what a pod of kind e adds to its node's pair of each
+	// key; scoreKeys the distinct keys.
 	score     [][]weightedKey
 	scoreKeys []model.KeyID
+	// in is T's index, owned whether the plan is for owned pods, and
+	// revisions whether kinds tell revisions apart.
+	in               int
+	owned, revisions bool
 	// filter: PreFilter does not skip (some required term applies);
 	// scores: some score term may apply.
 	filter, scores bool
@@ -92,89 +98,159 @@ type interPodTables struct {
 	size int
 }
 
+// podKind is the index of an existing pod q in a plan's per-kind tables
+// for an incoming pod of owner owner: q's template t, or, where revisions
+// matter, t for an owned pod of another revision, T+t for a bare pod (no
+// pod-template-hash) and 2T for a pod of the incoming pod's revision.
+func (p *interPodPlan) podKind(q *model.PodState, owner uint8, T int) int {
+	t := int(q.Template)
+	switch {
+	case !p.revisions:
+		return t
+	case q.Owner == 0:
+		return T + t
+	case q.Owner == owner && t == p.in:
+		return 2 * T
+	}
+	return t
+}
+
+// kinds is the number of pod kinds of a universe of T templates.
+func kinds(T int, revisions bool) int {
+	if revisions {
+		return 2*T + 1
+	}
+	return T
+}
+
+// kindOf returns the template of pod kind e, whether such a pod is owned
+// and whether it is of the incoming pod's revision.
+func kindOf(e, T, in int) (t int, owned, same bool) {
+	switch {
+	case e < T:
+		return e, true, false
+	case e < 2*T:
+		return e - T, false, false
+	}
+	return in, true, true
+}
+
 // newInterPodPlans resolves the terms for every template of u as the
-// incoming one; nil when no template has an inter-pod affinity term, so
-// that the plugin costs nothing then.
-func newInterPodPlans(u *model.Universe) ([]*interPodPlan, interPodTables) {
+// incoming one, owned and bare (the same plans unless some selector
+// merges pod-template-hash); nil when no template has an inter-pod
+// affinity term, so that the plugin costs nothing then.
+func newInterPodPlans(u *model.Universe) (owned, bare []*interPodPlan, tabs interPodTables) {
 	any := false
 	for i := range u.Templates {
 		any = any || u.Templates[i].HasPodAffinity()
 	}
 	if !any {
-		return nil, interPodTables{}
+		return nil, nil, interPodTables{}
 	}
-	var tabs interPodTables
 	for k := range u.Labels.NumKeys() {
 		tabs.off = append(tabs.off, tabs.size)
 		tabs.size += u.Labels.NumValues(model.KeyID(k)) + 1
 	}
-	T := len(u.Templates)
-	plans := make([]*interPodPlan, T)
-	for in := range u.Templates {
-		ti := &u.Templates[in]
-		p := &interPodPlan{matchesAll: make([]bool, T), existingAnti: make([][]model.KeyID, T), score: make([][]weightedKey, T)}
-		for _, k := range ti.PodAffinity {
-			p.affinity = append(p.affinity, k.Key)
-		}
-		matchesAll := func(t int) bool {
-			for _, k := range ti.PodAffinity {
-				if !k.MatchesTemplate[t] {
-					return false
-				}
-			}
-			return len(ti.PodAffinity) > 0
-		}
-		p.selfMatchesAll = matchesAll(in)
-		for _, k := range ti.PodAntiAffinity {
-			p.anti = append(p.anti, antiTerm{key: k.Key, matches: k.MatchesTemplate})
-		}
-		p.filter = len(ti.PodAffinity)+len(ti.PodAntiAffinity) > 0
-		for t := range u.Templates {
-			te := &u.Templates[t]
-			p.matchesAll[t] = matchesAll(t)
-			for _, k := range te.PodAntiAffinity {
-				if k.MatchesTemplate[in] {
-					p.existingAnti[t] = append(p.existingAnti[t], k.Key)
-					p.existingKeys = appendKey(p.existingKeys, k.Key)
-					p.filter = true
-				}
-			}
-			// processExistingPod's five sources, in its order.
-			var ws []weightedKey
-			for _, w := range ti.PreferredPodAffinity {
-				if w.Term.MatchesTemplate[t] {
-					ws = append(ws, weightedKey{w.Term.Key, int64(w.Weight)})
-				}
-			}
-			for _, w := range ti.PreferredPodAntiAffinity {
-				if w.Term.MatchesTemplate[t] {
-					ws = append(ws, weightedKey{w.Term.Key, -int64(w.Weight)})
-				}
-			}
-			for _, k := range te.PodAffinity {
-				if k.MatchesTemplate[in] {
-					ws = append(ws, weightedKey{k.Key, hardPodAffinityWeight})
-				}
-			}
-			for _, w := range te.PreferredPodAffinity {
-				if w.Term.MatchesTemplate[in] {
-					ws = append(ws, weightedKey{w.Term.Key, int64(w.Weight)})
-				}
-			}
-			for _, w := range te.PreferredPodAntiAffinity {
-				if w.Term.MatchesTemplate[in] {
-					ws = append(ws, weightedKey{w.Term.Key, -int64(w.Weight)})
-				}
-			}
-			p.score[t] = ws
-			for _, w := range ws {
-				p.scoreKeys = appendKey(p.scoreKeys, w.key)
-				p.scores = true
-			}
-		}
-		plans[in] = p
+	T, revisions := len(u.Templates), u.HasRevisionMatch()
+	owned = make([]*interPodPlan, T)
+	bare = owned
+	if revisions {
+		bare = make([]*interPodPlan, T)
 	}
-	return plans, tabs
+	for in := range u.Templates {
+		owned[in] = newInterPodPlan(u, in, true, revisions)
+		if revisions {
+			bare[in] = newInterPodPlan(u, in, false, revisions)
+		}
+	}
+	return owned, bare, tabs
+}
+
+// newInterPodPlan resolves the terms for incoming pods of template in,
+// owned or bare.
+func newInterPodPlan(u *model.Universe, in int, inOwned, revisions bool) *interPodPlan {
+	T := len(u.Templates)
+	K := kinds(T, revisions)
+	ti := &u.Templates[in]
+	p := &interPodPlan{matchesAll: make([]bool, K), existingAnti: make([][]model.KeyID, K), score: make([][]weightedKey, K),
+		in: in, owned: inOwned, revisions: revisions}
+	// admits: a term of the incoming pod matches a pod of template t,
+	// owned or not, of its revision or not.
+	admits := func(k *model.PodAffinityTerm, t int, same bool) bool {
+		return k.MatchesTemplate[t] && k.Revision.AdmitsKind(inOwned, same)
+	}
+	// matchesIn: a term of an existing pod (owned or not, of the
+	// incoming pod's revision or not) matches the incoming pod.
+	matchesIn := func(k *model.PodAffinityTerm, owned, same bool) bool {
+		return k.MatchesTemplate[in] && k.Revision.AdmitsKind(owned, same)
+	}
+	for _, k := range ti.PodAffinity {
+		p.affinity = append(p.affinity, k.Key)
+	}
+	matchesAll := func(t int, same bool) bool {
+		for i := range ti.PodAffinity {
+			if !admits(&ti.PodAffinity[i], t, same) {
+				return false
+			}
+		}
+		return len(ti.PodAffinity) > 0
+	}
+	p.selfMatchesAll = matchesAll(in, true)
+	for i := range ti.PodAntiAffinity {
+		k := &ti.PodAntiAffinity[i]
+		a := antiTerm{key: k.Key, matches: make([]bool, K)}
+		for e := range K {
+			t, _, same := kindOf(e, T, in)
+			a.matches[e] = admits(k, t, same)
+		}
+		p.anti = append(p.anti, a)
+	}
+	p.filter = len(ti.PodAffinity)+len(ti.PodAntiAffinity) > 0
+	for e := range K {
+		t, owned, same := kindOf(e, T, in)
+		te := &u.Templates[t]
+		p.matchesAll[e] = matchesAll(t, same)
+		for i := range te.PodAntiAffinity {
+			if k := &te.PodAntiAffinity[i]; matchesIn(k, owned, same) {
+				p.existingAnti[e] = append(p.existingAnti[e], k.Key)
+				p.existingKeys = appendKey(p.existingKeys, k.Key)
+				p.filter = true
+			}
+		}
+		// processExistingPod's five sources, in its order.
+		var ws []weightedKey
+		for i := range ti.PreferredPodAffinity {
+			if w := &ti.PreferredPodAffinity[i]; admits(&w.Term, t, same) {
+				ws = append(ws, weightedKey{w.Term.Key, int64(w.Weight)})
+			}
+		}
+		for i := range ti.PreferredPodAntiAffinity {
+			if w := &ti.PreferredPodAntiAffinity[i]; admits(&w.Term, t, same) {
+				ws = append(ws, weightedKey{w.Term.Key, -int64(w.Weight)})
+			}
+		}
+		for i := range te.PodAffinity {
+			if k := &te.PodAffinity[i]; matchesIn(k, owned, same) {
+				ws = append(ws, weightedKey{k.Key, hardPodAffinityWeight})
+			}
+		}
+		for i := range te.PreferredPodAffinity {
+			if w := &te.PreferredPodAffinity[i]; matchesIn(&w.Term, owned, same) {
+				ws = append(ws, weightedKey{w.Term.Key, int64(w.Weight)})
+			}
+		}
+		for i := range te.PreferredPodAntiAffinity {
+			if w := &te.PreferredPodAntiAffinity[i]; matchesIn(&w.Term, owned, same) {
+				ws = append(ws, weightedKey{w.Term.Key, -int64(w.Weight)})
+			}
+		}
+		p.score[e] = ws
+		for _, w := range ws {
+			p.scoreKeys = appendKey(p.scoreKeys, w.key)
+			p.scores = true
+		}
+	}
+	return p
 }
 
 // appendKey appends k to ks unless it is there.
@@ -206,6 +282,9 @@ func (c *cycle) preFilterInterPod() {
 		return
 	}
 	p := pl.interPod[c.p.Template]
+	if c.p.Owner == 0 {
+		p = pl.interPodBare[c.p.Template]
+	}
 	if !p.filter && !p.scores {
 		return
 	}
@@ -215,12 +294,13 @@ func (c *cycle) preFilterInterPod() {
 	ip.aff, ip.anti, ip.exist, ip.score = c.ipaBuf[:size], c.ipaBuf[size:2*size], c.ipaBuf[2*size:3*size], c.ipaBuf[3*size:]
 	ip.affAny, ip.antiAny, ip.existAny, ip.any = false, false, false, false
 	off, nodes := pl.interPodTabs.off, c.u.Nodes
+	owner, T := c.p.Owner, len(c.u.Templates)
 	for i := range c.s.Pods {
 		q := &c.s.Pods[i]
 		if q.Phase == model.Free || q.Node == 0 {
 			continue
 		}
-		ls, t := nodes[q.Node-1].LabelSet, int(q.Template)
+		ls, t := nodes[q.Node-1].LabelSet, p.podKind(q, owner, T)
 		if p.matchesAll[t] {
 			for _, k := range p.affinity {
 				if v := ls.Get(k); v != 0 {

@@ -26,11 +26,16 @@ import (
 // buildKey computes the cycle's decision key: the incoming pod's
 // template and whether it is owned (which selects its constraint set),
 // then per node and template the one-byte counts of bound pods in four
-// classes (bit 0: terminating, bit 1: not counted for the incoming pod's
-// owner, the classes countPods tells apart), then the node states (status and cordon).
+// classes (bit 0: terminating, bit 1: not of the incoming pod's owner
+// where that changes what countPods counts), or eight where some selector
+// merges pod-template-hash (model.Universe.HasRevisionMatch: bit 1 then
+// always, bit 2: bare, which the inter-pod affinity plan tells apart),
+// then the node states (status and cordon).
 func (c *cycle) buildKey() {
 	key, T := c.startKey(), len(c.u.Templates)
-	sameOwner, owner := c.set.sameOwner, c.p.Owner
+	revisions := c.plan.revisions
+	byOwner, owner := c.set.ownerMatters || revisions, c.p.Owner
+	classes := keyClasses(revisions)
 	for i := range c.s.Pods {
 		q := &c.s.Pods[i]
 		if q.Phase == model.Free || q.Node == 0 {
@@ -40,17 +45,29 @@ func (c *cycle) buildKey() {
 		if q.Phase == model.Terminating {
 			cls |= 1
 		}
-		if sameOwner && q.Owner != owner {
+		if byOwner && q.Owner != owner {
 			cls |= 2
 		}
-		countInKey(key, T, int(q.Node)-1, int(q.Template), cls)
+		if revisions && q.Owner == 0 {
+			cls |= 4
+		}
+		countInKey(key, T, classes, int(q.Node)-1, int(q.Template), cls)
 	}
+}
+
+// keyClasses is the number of classes of pods the key counts per node and
+// template.
+func keyClasses(revisions bool) int {
+	if revisions {
+		return 8
+	}
+	return 4
 }
 
 // startKey sizes the key and fills in all but the pod counts.
 func (c *cycle) startKey() []byte {
 	N, T := len(c.u.Nodes), len(c.u.Templates)
-	n := 2 + 4*N*T + N
+	n := 2 + keyClasses(c.plan.revisions)*N*T + N
 	c.key = grow(c.key, n)
 	clear(c.key[:n-N])
 	c.key[0] = c.p.Template
@@ -67,8 +84,8 @@ func (c *cycle) startKey() []byte {
 // the key. A byte holds any count of a state of at most maxKeyedPods pod
 // slots (a compiled universe may have more); cycles on larger states
 // are not remembered.
-func countInKey(key []byte, T, n, t, cls int) {
-	key[2+(n*T+t)*4+cls]++
+func countInKey(key []byte, T, classes, n, t, cls int) {
+	key[2+(n*T+t)*classes+cls]++
 }
 
 // decisionMemo is a cycle's answers by key: a two-way set-associative

@@ -29,6 +29,13 @@ type plan struct {
 	// pair tables interPodTabs.
 	interPod     []*interPodPlan
 	interPodTabs interPodTables
+	// interPodBare[t] is the plan for bare incoming pods of template t,
+	// interPod[t]'s unless revisions.
+	interPodBare []*interPodPlan
+	// revisions: some selector merges pod-template-hash
+	// (model.Universe.HasRevisionMatch), so what matches a pod depends on
+	// its owner.
+	revisions bool
 	// preempts: some pod of the universe may preempt
 	// (model.Universe.CanPreempt), so pods may be nominated to nodes.
 	preempts bool
@@ -52,11 +59,13 @@ type constraintSet struct {
 	all  []constraint
 	hard int
 	// counted[t] lists the rows of the constraints whose selector matches
-	// pods of template t; with sameOwner (the system defaults, whose
-	// selector is the owner's ReplicaSet's), only pods of the incoming
-	// pod's owner match.
-	counted   [][]int
-	sameOwner bool
+	// pods of template t that have the incoming pod's owner (or, for a
+	// bare incoming pod, none), foreign[t] those matching pods of template
+	// t of any other owner. They differ only under ownerMatters: the
+	// system defaults, whose selector is the owner's ReplicaSet's, or a
+	// merged pod-template-hash (constraint.revision).
+	counted, foreign [][]int
+	ownerMatters     bool
 	// values is the number of cycle.dom entries the constraints use.
 	values int
 	// softDefault: the soft constraints are the system defaults, which do
@@ -85,7 +94,8 @@ func newPlan(u *model.Universe) *plan {
 		node := &u.Nodes[n]
 		pl.reserved[n] = model.Resources{CPU: node.ReservedCPU, Memory: node.ReservedMemory, Pods: node.ReservedPods}
 	}
-	pl.interPod, pl.interPodTabs = newInterPodPlans(u)
+	pl.revisions = u.HasRevisionMatch()
+	pl.interPod, pl.interPodBare, pl.interPodTabs = newInterPodPlans(u)
 	pl.preempts = u.CanPreempt()
 	pl.logPlus2 = make([]float64, len(u.Nodes)+1)
 	for k := range pl.logPlus2 {
@@ -97,21 +107,30 @@ func newPlan(u *model.Universe) *plan {
 		cpu, mem := scoredRequests(t)
 		pl.scoredRequests = append(pl.scoredRequests, model.Resources{CPU: cpu, Memory: mem, Pods: 1})
 		pl.nonZero = pl.nonZero || cpu != t.CPU || mem != t.Memory
-		var own []constraint
-		for i := range t.Spread {
-			if sc := &t.Spread[i]; sc.When == model.DoNotSchedule {
-				own = append(own, fromSpec(u, t, sc, tmpl))
+		own := func(owned bool) ([]constraint, int) {
+			var ks []constraint
+			for i := range t.Spread {
+				if sc := &t.Spread[i]; sc.When == model.DoNotSchedule {
+					ks = append(ks, fromSpec(u, t, sc, tmpl, owned))
+				}
 			}
-		}
-		hard := len(own)
-		for i := range t.Spread {
-			if sc := &t.Spread[i]; sc.When == model.ScheduleAnyway {
-				own = append(own, fromSpec(u, t, sc, tmpl))
+			hard := len(ks)
+			for i := range t.Spread {
+				if sc := &t.Spread[i]; sc.When == model.ScheduleAnyway {
+					ks = append(ks, fromSpec(u, t, sc, tmpl, owned))
+				}
 			}
+			return ks, hard
 		}
 		tp := &pl.templates[tmpl]
-		tp.bare = newConstraintSet(u, tmpl, own, hard, false)
+		bare, hard := own(false)
+		tp.bare = newConstraintSet(u, tmpl, bare, hard, false)
 		tp.owned = tp.bare
+		if u.HasRevisionMatch() {
+			// An owned pod's selectors may merge its pod-template-hash.
+			owned, hard := own(true)
+			tp.owned = newConstraintSet(u, tmpl, owned, hard, false)
+		}
 		if len(t.Spread) == 0 {
 			defaults := []constraint{
 				systemDefault(u, t, model.HostnameKey, defaultHostnameSkew),
@@ -127,14 +146,18 @@ func newPlan(u *model.Universe) *plan {
 // the constraints counting each template's pods for pods of template tmpl,
 // and records which nodes carry every key.
 func newConstraintSet(u *model.Universe, tmpl int, all []constraint, hard int, softDefault bool) constraintSet {
-	cs := constraintSet{all: all, hard: hard, softDefault: softDefault, counted: make([][]int, len(u.Templates))}
+	cs := constraintSet{all: all, hard: hard, softDefault: softDefault,
+		counted: make([][]int, len(u.Templates)), foreign: make([][]int, len(u.Templates))}
 	for i := range all {
 		all[i].off, all[i].row = cs.values, i
 		cs.values += all[i].values
-		cs.sameOwner = all[i].spec == nil
+		cs.ownerMatters = cs.ownerMatters || all[i].spec == nil || all[i].revision
 		for t := range cs.counted {
-			if all[i].counts(t, tmpl) {
+			if all[i].counts(t, tmpl, true) {
 				cs.counted[t] = append(cs.counted[t], i)
+			}
+			if all[i].counts(t, tmpl, false) {
+				cs.foreign[t] = append(cs.foreign[t], i)
 			}
 		}
 	}

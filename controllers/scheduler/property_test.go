@@ -19,7 +19,8 @@ var spreadKeys = []string{"zone", "tier", model.HostnameKey, model.KiviHostnameK
 // tier labels, taints, reservations and pod limits; templates with
 // requests, node selectors, preferred terms, tolerations and spread
 // constraints of every kind (hard and soft, empty and foreign selectors,
-// minDomains, inclusion policies) or none (system defaults); one
+// minDomains, inclusion policies, matchLabelKeys) or none (system
+// defaults), inter-pod terms with label keys (genLabelKeys); one
 // deployment per template; pods in every phase, bare or owned, bound or
 // not; some nodes not Ready. At least one pod waits for scheduling.
 func genCluster(t *rapid.T) (*model.Universe, *model.State) {
@@ -94,6 +95,7 @@ func genCluster(t *rapid.T) (*model.Universe, *model.State) {
 	}
 	b.PendingPod(rapid.IntRange(0, templates-1).Draw(t, "owner"), -1)
 	b.Slots = pods + 1 + rapid.IntRange(0, 2).Draw(t, "free")
+	genLabelKeys(t, &b.U)
 	u, s := b.MustBuild()
 	for i := range pods {
 		p := &s.Pods[i]

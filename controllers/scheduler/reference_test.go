@@ -58,8 +58,8 @@ func referenceCycle(u *model.Universe, s *model.State, pod int) *cycle {
 	c.preFilterSpread()
 	// InterPodAffinity from a plan of its own (nonZero: LeastAllocated
 	// reads the scoredReq counted above).
-	c.plan = &plan{u: u, nonZero: true}
-	c.plan.interPod, c.plan.interPodTabs = newInterPodPlans(u)
+	c.plan = &plan{u: u, nonZero: true, revisions: u.HasRevisionMatch()}
+	c.plan.interPod, c.plan.interPodBare, c.plan.interPodTabs = newInterPodPlans(u)
 	c.preFilterInterPod()
 	pr := defaultProfile()
 	pr.standard = false
@@ -168,7 +168,7 @@ func referenceMatches(k *constraint, q, p *model.PodState) bool {
 	if k.spec == nil {
 		return q.Owner == p.Owner && q.Template == p.Template
 	}
-	return !k.spec.SelectorEmpty && k.spec.MatchesTemplate[q.Template]
+	return !k.spec.CountsNone(p.Owner != 0) && k.spec.Matches(p, q)
 }
 
 // referenceBalancedAllocation is BalancedAllocation written the way

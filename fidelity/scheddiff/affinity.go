@@ -2,6 +2,7 @@ package scheddiff
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
@@ -41,6 +42,18 @@ func genPodAffinity(t *rapid.T, label string, every int) *model.PodAffinityDecl 
 	return d
 }
 
+// labelKeys renders a term's matchLabelKeys and mismatchLabelKeys.
+func labelKeys(x model.PodAffinityTermDecl) string {
+	var s string
+	if len(x.MatchLabelKeys) > 0 {
+		s += fmt.Sprintf(" matchLabelKeys %v", x.MatchLabelKeys)
+	}
+	if len(x.MismatchLabelKeys) > 0 {
+		s += fmt.Sprintf(" mismatchLabelKeys %v", x.MismatchLabelKeys)
+	}
+	return s
+}
+
 func genAffinityTerm(t *rapid.T) model.PodAffinityTermDecl {
 	term := model.PodAffinityTermDecl{TopologyKey: rapid.SampledFrom(affinityKeys).Draw(t, "podAffinityKey")}
 	switch rapid.IntRange(0, 6).Draw(t, "podAffinitySelector") {
@@ -55,6 +68,8 @@ func genAffinityTerm(t *rapid.T) model.PodAffinityTermDecl {
 	case 5:
 		term.LabelSelector = &model.Selector{}
 	} // 6: nil, which matches no pod
+	term.MatchLabelKeys = genLabelKeys(t, "podAffinityMatchLabelKeys")
+	term.MismatchLabelKeys = genLabelKeys(t, "podAffinityMismatchLabelKeys")
 	return term
 }
 
@@ -65,11 +80,13 @@ func setPodAffinity(t *model.PodTemplate, aff, anti *model.PodAffinityDecl) {
 			return nil, nil
 		}
 		for _, x := range d.Required {
-			req = append(req, model.PodAffinityTerm{Selector: x.LabelSelector, TopologyKey: x.TopologyKey})
+			req = append(req, model.PodAffinityTerm{Selector: x.LabelSelector, TopologyKey: x.TopologyKey,
+				MatchLabelKeys: x.MatchLabelKeys, MismatchLabelKeys: x.MismatchLabelKeys})
 		}
 		for _, x := range d.Preferred {
 			pref = append(pref, model.WeightedPodAffinityTerm{Weight: x.Weight,
-				Term: model.PodAffinityTerm{Selector: x.Term.LabelSelector, TopologyKey: x.Term.TopologyKey}})
+				Term: model.PodAffinityTerm{Selector: x.Term.LabelSelector, TopologyKey: x.Term.TopologyKey,
+					MatchLabelKeys: x.Term.MatchLabelKeys, MismatchLabelKeys: x.Term.MismatchLabelKeys}})
 		}
 		return req, pref
 	}
@@ -85,11 +102,13 @@ func templateAffinity(t *model.PodTemplate) (aff, anti *model.PodAffinityDecl) {
 		}
 		d := &model.PodAffinityDecl{}
 		for _, x := range req {
-			d.Required = append(d.Required, model.PodAffinityTermDecl{LabelSelector: x.Selector, TopologyKey: x.TopologyKey})
+			d.Required = append(d.Required, model.PodAffinityTermDecl{LabelSelector: x.Selector, TopologyKey: x.TopologyKey,
+				MatchLabelKeys: x.MatchLabelKeys, MismatchLabelKeys: x.MismatchLabelKeys})
 		}
 		for _, x := range pref {
 			d.Preferred = append(d.Preferred, model.WeightedPodAffinityTermDecl{Weight: x.Weight,
-				Term: model.PodAffinityTermDecl{LabelSelector: x.Term.Selector, TopologyKey: x.Term.TopologyKey}})
+				Term: model.PodAffinityTermDecl{LabelSelector: x.Term.Selector, TopologyKey: x.Term.TopologyKey,
+					MatchLabelKeys: x.Term.MatchLabelKeys, MismatchLabelKeys: x.Term.MismatchLabelKeys}})
 		}
 		return d
 	}
@@ -105,7 +124,8 @@ func applyPodAffinity(p *v1.Pod, aff, anti *model.PodAffinityDecl) {
 		p.Spec.Affinity = &v1.Affinity{}
 	}
 	term := func(x model.PodAffinityTermDecl) v1.PodAffinityTerm {
-		return v1.PodAffinityTerm{LabelSelector: labelSelector(x.LabelSelector), TopologyKey: x.TopologyKey}
+		return v1.PodAffinityTerm{LabelSelector: labelSelector(x.LabelSelector), TopologyKey: x.TopologyKey,
+			MatchLabelKeys: slices.Clone(x.MatchLabelKeys), MismatchLabelKeys: slices.Clone(x.MismatchLabelKeys)}
 	}
 	terms := func(d *model.PodAffinityDecl) (req []v1.PodAffinityTerm, pref []v1.WeightedPodAffinityTerm) {
 		for _, x := range d.Required {
@@ -137,10 +157,10 @@ func affinityString(aff, anti *model.PodAffinityDecl) string {
 			continue
 		}
 		for _, x := range g.d.Required {
-			fmt.Fprintf(&b, " %s(required %s %s)", g.name, x.TopologyKey, selector(x.LabelSelector))
+			fmt.Fprintf(&b, " %s(required %s %s%s)", g.name, x.TopologyKey, selector(x.LabelSelector), labelKeys(x))
 		}
 		for _, x := range g.d.Preferred {
-			fmt.Fprintf(&b, " %s(%d %s %s)", g.name, x.Weight, x.Term.TopologyKey, selector(x.Term.LabelSelector))
+			fmt.Fprintf(&b, " %s(%d %s %s%s)", g.name, x.Weight, x.Term.TopologyKey, selector(x.Term.LabelSelector), labelKeys(x.Term))
 		}
 	}
 	return b.String()

@@ -3,6 +3,7 @@ package scheddiff
 import (
 	"fmt"
 	"maps"
+	"slices"
 
 	appsv1 "k8s.io/api/apps/v1"
 	v1 "k8s.io/api/core/v1"
@@ -57,13 +58,19 @@ func (s *Snapshot) ToAPI() ([]*v1.Node, []*v1.Pod, *v1.Pod) {
 		p := apiPod(fmt.Sprintf("pod%d", i+1), e.Labels, e.Req)
 		p.Spec.NodeName = NodeName(e.Node)
 		p.Status.Phase = v1.PodRunning
-		if e.SameRS {
+		switch {
+		case e.SameRS:
 			ownBy(p)
 			// The pending pod's ReplicaSet: its pod template's terms.
 			applyPodAffinity(p, s.Pending.PodAffinity, s.Pending.PodAntiAffinity)
-		} else {
+		case e.Bare:
+			applyPodAffinity(p, e.PodAffinity, e.PodAntiAffinity)
+		default:
+			// A ReplicaSet of its own: a pod-template-hash of its own.
+			p.Labels[hashLabel] = fmt.Sprintf("h%d", i+1)
 			applyPodAffinity(p, e.PodAffinity, e.PodAntiAffinity)
 		}
+		admit(p)
 		pods = append(pods, p)
 	}
 	pe := &s.Pending
@@ -72,6 +79,7 @@ func (s *Snapshot) ToAPI() ([]*v1.Node, []*v1.Pod, *v1.Pod) {
 	ownBy(pending)
 	pe.applyTo(pending)
 	applyPodAffinity(pending, pe.PodAffinity, pe.PodAntiAffinity)
+	admit(pending)
 	return nodes, pods, pending
 }
 
@@ -191,7 +199,7 @@ func (pe *Pending) applyTo(pending *v1.Pod) {
 	}
 	for _, c := range pe.Spread {
 		tsc := v1.TopologySpreadConstraint{MaxSkew: int32(c.MaxSkew), TopologyKey: c.Key,
-			WhenUnsatisfiable: v1.DoNotSchedule, LabelSelector: labelSelector(c.Selector)}
+			WhenUnsatisfiable: v1.DoNotSchedule, LabelSelector: labelSelector(c.Selector), MatchLabelKeys: slices.Clone(c.MatchLabelKeys)}
 		if c.When == model.ScheduleAnyway {
 			tsc.WhenUnsatisfiable = v1.ScheduleAnyway
 		}

@@ -47,6 +47,53 @@ var closedClassFeatures = []feature{
 		return missing(s.Pending.Req) || slices.ContainsFunc(s.Existing, func(p Pod) bool { return missing(p.Req) })
 	}},
 	{"a label value of invalid syntax", false, func(s *Snapshot) bool { return s.hasValue(InvalidValue) }},
+	{"spread matchLabelKeys: pod-template-hash", false, func(s *Snapshot) bool {
+		return slices.ContainsFunc(s.Pending.Spread, func(c Spread) bool { return slices.Contains(c.MatchLabelKeys, hashLabel) })
+	}},
+	{"spread matchLabelKeys: another label of the pod", false, func(s *Snapshot) bool {
+		return slices.ContainsFunc(s.Pending.Spread, func(c Spread) bool {
+			return slices.ContainsFunc(c.MatchLabelKeys, func(k string) bool { _, ok := s.Pending.Labels[k]; return ok && k != hashLabel })
+		})
+	}},
+	{"inter-pod matchLabelKeys: pod-template-hash", false, func(s *Snapshot) bool {
+		return s.anyTerm(func(t model.PodAffinityTermDecl) bool { return slices.Contains(t.MatchLabelKeys, hashLabel) })
+	}},
+	{"inter-pod mismatchLabelKeys: pod-template-hash", false, func(s *Snapshot) bool {
+		return s.anyTerm(func(t model.PodAffinityTermDecl) bool { return slices.Contains(t.MismatchLabelKeys, hashLabel) })
+	}},
+	{"inter-pod label keys: another label", false, func(s *Snapshot) bool {
+		other := func(k string) bool { return k != hashLabel }
+		return s.anyTerm(func(t model.PodAffinityTermDecl) bool {
+			return slices.ContainsFunc(t.MatchLabelKeys, other) || slices.ContainsFunc(t.MismatchLabelKeys, other)
+		})
+	}},
+	{"an existing pod without an owner (no pod-template-hash)", false, func(s *Snapshot) bool {
+		return slices.ContainsFunc(s.Existing, func(p Pod) bool { return p.Bare })
+	}},
+}
+
+// anyTerm reports whether some inter-pod term of some pod satisfies f.
+func (s *Snapshot) anyTerm(f func(model.PodAffinityTermDecl) bool) bool {
+	decls := []*model.PodAffinityDecl{s.Pending.PodAffinity, s.Pending.PodAntiAffinity}
+	for _, p := range s.Existing {
+		decls = append(decls, p.PodAffinity, p.PodAntiAffinity)
+	}
+	for _, d := range decls {
+		if d == nil {
+			continue
+		}
+		for _, t := range d.Required {
+			if f(t) {
+				return true
+			}
+		}
+		for _, w := range d.Preferred {
+			if f(w.Term) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func hasPreferred(d *model.PodAffinityDecl) bool { return d != nil && len(d.Preferred) > 0 }

@@ -1,6 +1,7 @@
 package scheddiff
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"maps"
@@ -357,4 +358,29 @@ func TestMinimalExamples(t *testing.T) {
 		}
 		t.Logf("class %s:\n%s", class, strings.Join(out, "\n"))
 	}
+}
+
+// TestLabelKeysValidation: the model rejects a snapshot's matchLabelKeys
+// and mismatchLabelKeys (model.LabelKeysError, from Compile) exactly when
+// the API server rejects a pod that carries them, validated after its pod
+// strategy merged them.
+func TestLabelKeysValidation(t *testing.T) {
+	withChecks(t, 2000)
+	rejected := 0
+	rapid.Check(t, func(rt *rapid.T) {
+		s := GenerateAny(rt)
+		real := s.Rejections()
+		_, _, _, err := s.ToModel()
+		var lk *model.LabelKeysError
+		if model := errors.As(err, &lk); model != (len(real) > 0) {
+			rt.Fatalf("the model says %v, the API server %v:\n%s", err, real, s)
+		}
+		if err != nil && lk == nil {
+			rt.Fatalf("ToModel: %v", err)
+		}
+		if len(real) > 0 {
+			rejected++
+		}
+	})
+	t.Logf("%d snapshots rejected for their label keys", rejected)
 }

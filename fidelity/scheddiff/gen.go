@@ -42,8 +42,20 @@ func valuesOf(k string) []string {
 // oneIn draws true with probability 1/n.
 func oneIn(t *rapid.T, n int, label string) bool { return rapid.IntRange(1, n).Draw(t, label) == 1 }
 
-// Generate draws a snapshot.
+// Generate draws a snapshot whose pods the API server accepts: a draw
+// whose matchLabelKeys or mismatchLabelKeys it rejects (Rejections) loses
+// them all. GenerateAny keeps them.
 func Generate(t *rapid.T) *Snapshot {
+	s := GenerateAny(t)
+	if len(s.Rejections()) > 0 {
+		s.dropLabelKeys()
+	}
+	return s
+}
+
+// GenerateAny draws a snapshot, possibly with label keys the API server
+// rejects.
+func GenerateAny(t *rapid.T) *Snapshot {
 	s := &Snapshot{}
 	nn := rapid.IntRange(1, maxNodes).Draw(t, "nodes")
 	for range nn {
@@ -87,6 +99,7 @@ func Generate(t *rapid.T) *Snapshot {
 	pendingReq := genRequests(t)
 	for range rapid.IntRange(0, maxExisting).Draw(t, "existing") {
 		p := Pod{Node: rapid.IntRange(0, nn-1).Draw(t, "node"), SameRS: oneIn(t, 3, "sameRS")}
+		p.Bare = !p.SameRS && oneIn(t, 5, "bare")
 		if p.SameRS {
 			p.Labels, p.Req = incoming, pendingReq
 		} else {
@@ -137,6 +150,7 @@ func Generate(t *rapid.T) *Snapshot {
 			AffinityPolicy: rapid.SampledFrom([]string{"", "Honor", "Ignore"}).Draw(t, "affinityPolicy"),
 			TaintsPolicy:   rapid.SampledFrom([]string{"", "Honor", "Ignore"}).Draw(t, "taintsPolicy"),
 			Selector:       genPodSelector(t),
+			MatchLabelKeys: genLabelKeys(t, "spreadMatchLabelKeys"),
 		}
 		if c.When == model.DoNotSchedule {
 			// minDomains is only valid with DoNotSchedule.
@@ -199,4 +213,54 @@ func genPodSelector(t *rapid.T) *model.Selector {
 		return &model.Selector{}
 	}
 	return nil
+}
+
+// labelKeyChoices are the keys matchLabelKeys and mismatchLabelKeys draw:
+// the ReplicaSet revision's, the app (which selectors name too: the API
+// server rejects a matchLabelKeys key a selector has, and so does the
+// model), an optional label and one no pod carries.
+var labelKeyChoices = []string{hashLabel, appLabel, "tier", "track"}
+
+// genLabelKeys draws matchLabelKeys or mismatchLabelKeys: none in most
+// draws, else one or two distinct keys.
+func genLabelKeys(t *rapid.T, label string) []string {
+	if !oneIn(t, 4, label) {
+		return nil
+	}
+	return rapid.SliceOfNDistinct(rapid.SampledFrom(labelKeyChoices), 1, 2, rapid.ID[string]).Draw(t, label)
+}
+
+// Rejections are the API server's validation errors about the label keys
+// of the snapshot's pods, as it creates them (admit, then Validate).
+func (s *Snapshot) Rejections() []string {
+	_, pods, pending := s.ToAPI()
+	var out []string
+	for _, p := range append(pods, pending) {
+		out = append(out, labelKeysErrors(p)...)
+	}
+	return out
+}
+
+// dropLabelKeys removes every matchLabelKeys and mismatchLabelKeys.
+func (s *Snapshot) dropLabelKeys() {
+	drop := func(d *model.PodAffinityDecl) {
+		if d == nil {
+			return
+		}
+		for i := range d.Required {
+			d.Required[i].MatchLabelKeys, d.Required[i].MismatchLabelKeys = nil, nil
+		}
+		for i := range d.Preferred {
+			d.Preferred[i].Term.MatchLabelKeys, d.Preferred[i].Term.MismatchLabelKeys = nil, nil
+		}
+	}
+	for i := range s.Existing {
+		drop(s.Existing[i].PodAffinity)
+		drop(s.Existing[i].PodAntiAffinity)
+	}
+	drop(s.Pending.PodAffinity)
+	drop(s.Pending.PodAntiAffinity)
+	for i := range s.Pending.Spread {
+		s.Pending.Spread[i].MatchLabelKeys = nil
+	}
 }

@@ -130,6 +130,7 @@ func StateToAPI(u *model.Universe, s *model.State, pod int) StateAPI {
 			continue
 		}
 		p := statePod(u, i, q)
+		admit(p)
 		p.Spec.NodeName = u.Nodes[q.Node-1].Name
 		switch q.Phase {
 		case model.Pending:
@@ -151,7 +152,7 @@ func StateToAPI(u *model.Universe, s *model.State, pod int) StateAPI {
 		KiviLifecycle: u.Options.KiviLifecycle}
 	for _, c := range t.Spread {
 		sp := Spread{MaxSkew: c.MaxSkew, Key: c.TopologyKey, When: c.When, Selector: c.Selector,
-			AffinityPolicy: "Ignore", TaintsPolicy: "Ignore"}
+			AffinityPolicy: "Ignore", TaintsPolicy: "Ignore", MatchLabelKeys: c.MatchLabelKeys}
 		// The model's default minDomains is 1, which is what upstream
 		// does with the field unset (and it is only valid with
 		// DoNotSchedule).
@@ -170,6 +171,7 @@ func StateToAPI(u *model.Universe, s *model.State, pod int) StateAPI {
 	if t.NodeName != 0 {
 		out.Pending.Spec.NodeName = u.Nodes[t.NodeName-1].Name
 	}
+	admit(out.Pending)
 	return out
 }
 

@@ -64,6 +64,10 @@ type Pod struct {
 	// PodAffinity and PodAntiAffinity are the pod's inter-pod terms
 	// (affinity.go), unless SameRS.
 	PodAffinity, PodAntiAffinity *model.PodAffinityDecl
+	// Bare: no controller owns the pod (never with SameRS), so it has no
+	// pod-template-hash; every other pod not of the pending pod's
+	// ReplicaSet has a ReplicaSet, and a hash, of its own.
+	Bare bool
 }
 
 // Pending is the pod to schedule. It belongs to ReplicaSet "incoming"
@@ -88,8 +92,7 @@ type Pending struct {
 	KiviLifecycle bool
 }
 
-// Spread is a topology spread constraint with every field the model has
-// (matchLabelKeys is not modelled and not generated).
+// Spread is a topology spread constraint with every field the model has.
 type Spread struct {
 	MaxSkew int
 	Key     string
@@ -99,6 +102,9 @@ type Spread struct {
 	// AffinityPolicy and TaintsPolicy: "" unset, "Honor" or "Ignore".
 	AffinityPolicy, TaintsPolicy string
 	Selector                     *model.Selector
+	// MatchLabelKeys are merged into the selector with the pending pod's
+	// values (by the API server at creation and by the plugin).
+	MatchLabelKeys []string
 }
 
 // NodeName is the name of node i on both sides.
@@ -122,7 +128,7 @@ func (s *Snapshot) ToModel() (*model.Universe, *model.State, int, error) {
 	setPodAffinity(&in, p.PodAffinity, p.PodAntiAffinity)
 	for _, c := range p.Spread {
 		in.Spread = append(in.Spread, model.SpreadConstraint{MaxSkew: c.MaxSkew, MinDomains: c.MinDomains,
-			TopologyKey: c.Key, When: c.When, Selector: c.Selector,
+			TopologyKey: c.Key, When: c.When, Selector: c.Selector, MatchLabelKeys: c.MatchLabelKeys,
 			HonorNodeAffinity: c.AffinityPolicy != "Ignore", HonorNodeTaints: c.TaintsPolicy == "Honor"})
 	}
 	u.Templates = append(u.Templates, in)
@@ -133,7 +139,9 @@ func (s *Snapshot) ToModel() (*model.Universe, *model.State, int, error) {
 		u.Deployments = append(u.Deployments, model.Deployment{Name: name})
 	}
 	dep("incoming", 0)
-	owner := make([]int, len(s.Existing))
+	// owner[i] is existing pod i's deployment (-1: bare), tmpl[i] its
+	// template.
+	owner, tmpl := make([]int, len(s.Existing)), make([]int, len(s.Existing))
 	for i, e := range s.Existing {
 		if e.SameRS {
 			continue
@@ -142,8 +150,11 @@ func (s *Snapshot) ToModel() (*model.Universe, *model.State, int, error) {
 		t.NonZeroCPU, t.NonZeroMemory = e.Req.nonZero()
 		setPodAffinity(&t, e.PodAffinity, e.PodAntiAffinity)
 		u.Templates = append(u.Templates, t)
-		dep(fmt.Sprintf("pod%d", i+1), len(u.Templates)-1)
-		owner[i] = len(u.Deployments) - 1
+		tmpl[i], owner[i] = len(u.Templates)-1, -1
+		if !e.Bare {
+			dep(fmt.Sprintf("pod%d", i+1), len(u.Templates)-1)
+			owner[i] = len(u.Deployments) - 1
+		}
 	}
 	u.PodSlots = len(s.Existing) + 1
 	u.Options.KiviHostnameAlias = s.KiviInput
@@ -157,11 +168,13 @@ func (s *Snapshot) ToModel() (*model.Universe, *model.State, int, error) {
 		st.Deps[d].RS[0] = model.ReplicaSetState{Template: uint8(u.Configs[d].PodTemplate + 1)}
 	}
 	for i, e := range s.Existing {
-		t := u.Configs[owner[i]].PodTemplate
+		t := tmpl[i]
 		st.Pods[i] = model.PodState{Phase: model.Running, Owner: uint8(owner[i] + 1), Template: uint8(t),
 			Node: uint16(e.Node + 1), CPU: int32(u.Templates[t].CPU), Memory: int32(u.Templates[t].Memory)}
-		st.Deps[owner[i]].Replicas++
-		st.Deps[owner[i]].RS[0].Replicas++
+		if owner[i] >= 0 {
+			st.Deps[owner[i]].Replicas++
+			st.Deps[owner[i]].RS[0].Replicas++
+		}
 	}
 	pod := len(s.Existing)
 	st.Pods[pod] = model.PodState{Phase: model.Pending, Owner: 1, Template: 0,
@@ -190,7 +203,7 @@ func (s *Snapshot) String() string {
 		b.WriteByte('\n')
 	}
 	for i, e := range s.Existing {
-		fmt.Fprintf(&b, "  pod%d on %s: %s labels %v sameRS %t%s\n", i+1, NodeName(e.Node), e.Req, sortedMap(e.Labels), e.SameRS, affinityString(e.PodAffinity, e.PodAntiAffinity))
+		fmt.Fprintf(&b, "  pod%d on %s: %s labels %v sameRS %t bare %t%s\n", i+1, NodeName(e.Node), e.Req, sortedMap(e.Labels), e.SameRS, e.Bare, affinityString(e.PodAffinity, e.PodAntiAffinity))
 	}
 	p := &s.Pending
 	fmt.Fprintf(&b, "  pending: %s labels %v", p.Req, sortedMap(p.Labels))
@@ -208,8 +221,8 @@ func (s *Snapshot) String() string {
 	}
 	b.WriteString(affinityString(p.PodAffinity, p.PodAntiAffinity))
 	for _, c := range p.Spread {
-		fmt.Fprintf(&b, "\n    spread %s maxSkew %d %s minDomains %d affinity %q taints %q selector %s",
-			c.Key, c.MaxSkew, c.When, c.MinDomains, c.AffinityPolicy, c.TaintsPolicy, selector(c.Selector))
+		fmt.Fprintf(&b, "\n    spread %s maxSkew %d %s minDomains %d affinity %q taints %q selector %s matchLabelKeys %v",
+			c.Key, c.MaxSkew, c.When, c.MinDomains, c.AffinityPolicy, c.TaintsPolicy, selector(c.Selector), c.MatchLabelKeys)
 	}
 	b.WriteByte('\n')
 	return b.String()

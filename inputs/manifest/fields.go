@@ -39,7 +39,7 @@ var basePodSpecRules = []fieldRule{
 	{"resources", "pod-level resources are not modelled: the containers' requests are used"},
 	{"containers[].ports[].hostPort", noHostPort},
 	{"volumes[].persistentVolumeClaim", noVolumes}, {"volumes[].ephemeral", noVolumes},
-	{"topologySpreadConstraints[].matchLabelKeys", ""}, // reported by the converter when non-empty
+	{"topologySpreadConstraints[].matchLabelKeys", ""}, // read and validated by the converter
 	// Quiet: cannot change placement, resources or replica counts.
 	{"ephemeralContainers", ""},
 	{"volumes", ""}, {"dnsPolicy", ""}, {"dnsConfig", ""}, {"restartPolicy", ""},

@@ -9,8 +9,9 @@ import (
 // podAffinity converts a pod template's podAffinity or podAntiAffinity at
 // path. The model has one namespace (model.PodAffinityTerm): a term's
 // default namespaces (the pod's own) are read as written, other
-// namespaces, a namespaceSelector, matchLabelKeys and mismatchLabelKeys
-// are warned about and left out.
+// namespaces and a namespaceSelector are warned about and left out.
+// matchLabelKeys and mismatchLabelKeys are read and validated as the API
+// server validates the Deployment's pods (labelKeys).
 func (tc templateConv) podAffinity(path string, meta ObjectMeta, a *PodAffinity) (*model.PodAffinityDecl, error) {
 	if a == nil || len(a.Required)+len(a.Preferred) == 0 {
 		return nil, nil
@@ -51,22 +52,33 @@ func (tc templateConv) podAffinityTerm(path string, meta ObjectMeta, t PodAffini
 	if t.NamespaceSelector != nil {
 		tc.warn(path+".namespaceSelector", "ignored: the model has one namespace, the term matches pods of every modelled deployment")
 	}
-	if len(t.MatchLabelKeys) > 0 {
-		tc.warn(path+".matchLabelKeys", "ignored: matchLabelKeys is not modelled (pods of every revision are matched)")
-	}
-	if len(t.MismatchLabelKeys) > 0 {
-		tc.warn(path+".mismatchLabelKeys", "ignored: mismatchLabelKeys is not modelled")
-	}
 	if t.LabelSelector == nil {
 		// Kubernetes: a nil selector matches no pod.
-		return term, nil
+		return term, tc.labelKeys(path, nil, t.MatchLabelKeys, t.MismatchLabelKeys, meta)
 	}
 	sel, err := tc.labelSelector(path+".labelSelector", t.LabelSelector)
 	if err != nil {
 		return term, err
 	}
+	if err := tc.labelKeys(path, &sel, t.MatchLabelKeys, t.MismatchLabelKeys, meta); err != nil {
+		return term, err
+	}
 	term.LabelSelector = &sel
+	term.MatchLabelKeys, term.MismatchLabelKeys = t.MatchLabelKeys, t.MismatchLabelKeys
 	return term, nil
+}
+
+// labelKeys validates the matchLabelKeys and mismatchLabelKeys of the
+// constraint or term at path with its converted selector (nil: none), as
+// the API server validates a pod of the template after merging them: its
+// labels and the pod-template-hash the Deployment controller adds
+// (model.CheckLabelKeys).
+func (tc templateConv) labelKeys(path string, sel *model.Selector, match, mismatch []string, meta ObjectMeta) error {
+	err := model.CheckLabelKeys(sel, match, mismatch, meta.Labels, true)
+	if e, ok := err.(*model.LabelKeysError); ok {
+		return tc.errorf(path+"."+e.Field, "%s", e.Msg)
+	}
+	return err
 }
 
 // namespace is the namespace of the pods of the template: the template's

@@ -3,6 +3,7 @@ package manifest
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -40,18 +41,19 @@ spec:
         podAffinity:
           requiredDuringSchedulingIgnoredDuringExecution:
           - topologyKey: topology.kubernetes.io/zone
-            matchLabelKeys: [pod-template-hash]
           preferredDuringSchedulingIgnoredDuringExecution:
           - weight: 5
             podAffinityTerm:
               labelSelector: {}
               topologyKey: rack
+              matchLabelKeys: [pod-template-hash]
+              mismatchLabelKeys: [app]
 `
 
 // TestPodAffinityFromManifests: podAffinity and podAntiAffinity are read
-// into the template (a nil labelSelector stays nil: it matches no pod);
-// other namespaces, matchLabelKeys and a key no node has are warned
-// about; missing requests become the non-zero requests LeastAllocated
+// into the template (a nil labelSelector stays nil: it matches no pod),
+// matchLabelKeys and mismatchLabelKeys with them; other namespaces and a
+// key no node has are warned about; missing requests become the non-zero requests LeastAllocated
 // scores (two containers without a memory request: 400Mi, one without a
 // cpu request: 100m + 50m).
 func TestPodAffinityFromManifests(t *testing.T) {
@@ -70,7 +72,9 @@ func TestPodAffinityFromManifests(t *testing.T) {
 		t.Errorf("podAntiAffinity %+v", anti)
 	}
 	if aff == nil || len(aff.Required) != 1 || aff.Required[0].LabelSelector != nil || len(aff.Preferred) != 1 ||
-		aff.Preferred[0].Term.LabelSelector == nil || aff.Preferred[0].Term.TopologyKey != "rack" {
+		aff.Preferred[0].Term.LabelSelector == nil || aff.Preferred[0].Term.TopologyKey != "rack" ||
+		!slices.Equal(aff.Preferred[0].Term.MatchLabelKeys, []string{model.PodTemplateHashKey}) ||
+		!slices.Equal(aff.Preferred[0].Term.MismatchLabelKeys, []string{"app"}) {
 		t.Errorf("podAffinity %+v", aff)
 	}
 	var warned []string
@@ -80,7 +84,6 @@ func TestPodAffinityFromManifests(t *testing.T) {
 	all := strings.Join(warned, "\n")
 	for _, want := range []string{
 		"preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.namespaces: ignored: the model has one namespace",
-		"podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].matchLabelKeys: ignored",
 		`podAffinityTerm.topologyKey: "rack" is a label of no node`,
 	} {
 		if !strings.Contains(all, want) {

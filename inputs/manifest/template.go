@@ -137,7 +137,7 @@ func (tc templateConv) convert(name string, meta ObjectMeta, spec PodSpec) (mode
 		td.NonZeroCPU, td.NonZeroMemory = tc.nonZeroRequests(spec)
 	}
 	for i, c := range spec.TopologySpreadConstraints {
-		sd, err := tc.spread(index("spec.topologySpreadConstraints", i), c)
+		sd, err := tc.spread(index("spec.topologySpreadConstraints", i), meta, c)
 		if err != nil {
 			return td, err
 		}
@@ -323,7 +323,7 @@ func (tc templateConv) nodeTerm(path string, term NodeSelectorTerm) (model.Selec
 	return sel, nil
 }
 
-func (tc templateConv) spread(path string, c TopologySpreadConstraint) (model.SpreadDecl, error) {
+func (tc templateConv) spread(path string, meta ObjectMeta, c TopologySpreadConstraint) (model.SpreadDecl, error) {
 	sd := model.SpreadDecl{MaxSkew: int(c.MaxSkew), TopologyKey: c.TopologyKey, WhenUnsatisfiable: c.WhenUnsatisfiable}
 	if c.MaxSkew <= 0 {
 		return sd, tc.errorf(path+".maxSkew", "%d (accepted: an integer > 0)", c.MaxSkew)
@@ -363,10 +363,10 @@ func (tc templateConv) spread(path string, c TopologySpreadConstraint) (model.Sp
 		}
 		*pol.out = *pol.v
 	}
-	if len(c.MatchLabelKeys) > 0 {
-		tc.warn(path+".matchLabelKeys", "ignored: matchLabelKeys is not modelled (pods of every revision are counted)")
-	}
 	if c.LabelSelector == nil {
+		if err := tc.labelKeys(path, nil, c.MatchLabelKeys, nil, meta); err != nil {
+			return sd, err
+		}
 		sd.LabelSelector = matchesNothing
 		tc.warn(path+".labelSelector", "missing: Kubernetes then counts no pod, so this constraint never restricts placement")
 		return sd, nil
@@ -375,7 +375,11 @@ func (tc templateConv) spread(path string, c TopologySpreadConstraint) (model.Sp
 	if err != nil {
 		return sd, err
 	}
+	if err := tc.labelKeys(path, &sel, c.MatchLabelKeys, nil, meta); err != nil {
+		return sd, err
+	}
 	sd.LabelSelector = &sel
+	sd.MatchLabelKeys = c.MatchLabelKeys
 	return sd, nil
 }
 

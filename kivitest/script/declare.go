@@ -64,7 +64,7 @@ func (e *Env) node(c Command) (string, error) {
 }
 
 // template name=T [cpu=0] [memory=0] [labels=k=v,...] [node-selector=k=v,...]
-// [node-name=N] [tolerations=k=v:Effect|k:Effect|:Effect[@seconds],...] [spread=key:maxSkew:When,...]
+// [node-name=N] [tolerations=k=v:Effect|k:Effect|:Effect[@seconds],...] [spread=key:maxSkew:When[:matchLabelKey+…],...]
 // [preferred=weight:k=v,...] [pattern=cpu@at,...] [critical]
 func (e *Env) template(c Command) (string, error) {
 	name := c.Arg("name", "")
@@ -107,8 +107,8 @@ func (e *Env) template(c Command) (string, error) {
 	if v := c.Arg("spread", ""); v != "" {
 		for _, f := range strings.Split(v, ",") {
 			parts := strings.Split(f, ":")
-			if len(parts) != 3 {
-				return "", fmt.Errorf("spread: %q is not topologyKey:maxSkew:whenUnsatisfiable", f)
+			if len(parts) != 3 && len(parts) != 4 {
+				return "", fmt.Errorf("spread: %q is not topologyKey:maxSkew:whenUnsatisfiable[:matchLabelKey+…]", f)
 			}
 			skew, err := ints("spread", parts[1])
 			if err != nil {
@@ -123,7 +123,11 @@ func (e *Env) template(c Command) (string, error) {
 			default:
 				return "", fmt.Errorf("spread: unknown whenUnsatisfiable %q", parts[2])
 			}
-			tb.Spread(skew[0], parts[0], when)
+			var keys []string
+			if len(parts) == 4 {
+				keys = strings.Split(parts[3], "+")
+			}
+			tb.SpreadMatching(skew[0], parts[0], when, keys...)
 		}
 	}
 	if v := c.Arg("preferred", ""); v != "" {
