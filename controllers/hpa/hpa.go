@@ -76,7 +76,14 @@ func resync(tx *model.Tx, s *model.State, nth int) {
 			nth--
 			continue
 		}
-		Advance(window(tx.U, ds))
+		if b := behaviorOf(tx.U, ds); b != nil {
+			if !advanceMemory(b, ds) {
+				s.Fail(model.FailInternal, d)
+				return
+			}
+		} else {
+			Advance(window(tx.U, ds))
+		}
 		if tx.Tracing() {
 			tx.Log(Component, "Sync period passed, re-evaluating deployment %s", tx.U.Deployments[d].Name)
 		}
@@ -106,6 +113,10 @@ func reconcile(tx *model.Tx, s *model.State, d int) {
 		return
 	}
 	spec := &tx.U.HPAs[ds.HPA-1]
+	if spec.Behavior != nil {
+		reconcileWithBehavior(tx, s, d, spec)
+		return
+	}
 	current := int(ds.Replicas)
 	win := window(tx.U, ds)
 	if win != nil && !ds.HPASeen {
@@ -152,26 +163,7 @@ func Recommend(u *model.Universe, s *model.State, d int, spec *model.HPA, curren
 	if desired, decided := EntryCase(current, b); decided {
 		return Recommendation{Desired: desired, OK: true}
 	}
-	// Stack buffers for the common sizes (a larger deployment or more
-	// metrics spill to the heap).
-	var proposalBuf [4]Proposal
-	var readyBuf, unreadyBuf [64]Sample
-	proposals := proposalBuf[:]
-	if len(spec.Metrics) > len(proposalBuf) {
-		proposals = make([]Proposal, len(spec.Metrics))
-	}
-	proposals = proposals[:len(spec.Metrics)]
-	tol := Symmetric(spec.TolerancePercent)
-	for i, m := range spec.Metrics {
-		pods := groupPods(u, s, d, m.Resource, Pods{Ready: readyBuf[:0], Unready: unreadyBuf[:0]})
-		switch m.Target {
-		case model.Utilization:
-			proposals[i] = UtilizationReplicas(current, m.Value, tol, pods)
-		case model.AverageValue:
-			proposals[i] = AverageValueReplicas(current, m.Value, tol, pods)
-		}
-	}
-	proposal, ok := CombineProposals(current, proposals)
+	proposal, ok := propose(u, s, d, spec, current)
 	if !ok {
 		return Recommendation{Desired: current}
 	}
@@ -181,4 +173,29 @@ func Recommend(u *model.Universe, s *model.State, d int, spec *model.HPA, curren
 	}
 	return Recommendation{Desired: Normalize(current, stabilized, b), OK: true, Proposal: proposal,
 		Stabilized: stabilized, Held: stabilized > proposal}
+}
+
+// propose is computeReplicasForMetrics for deployment d at current
+// replicas: the largest metric proposal, ok false without one.
+func propose(u *model.Universe, s *model.State, d int, spec *model.HPA, current int) (int, bool) {
+	// Stack buffers for the common sizes (a larger deployment or more
+	// metrics spill to the heap).
+	var proposalBuf [4]Proposal
+	var readyBuf, unreadyBuf [64]Sample
+	proposals := proposalBuf[:]
+	if len(spec.Metrics) > len(proposalBuf) {
+		proposals = make([]Proposal, len(spec.Metrics))
+	}
+	proposals = proposals[:len(spec.Metrics)]
+	tol := Tolerances(spec)
+	for i, m := range spec.Metrics {
+		pods := groupPods(u, s, d, m.Resource, Pods{Ready: readyBuf[:0], Unready: unreadyBuf[:0]})
+		switch m.Target {
+		case model.Utilization:
+			proposals[i] = UtilizationReplicas(current, m.Value, tol, pods)
+		case model.AverageValue:
+			proposals[i] = AverageValueReplicas(current, m.Value, tol, pods)
+		}
+	}
+	return CombineProposals(current, proposals)
 }
