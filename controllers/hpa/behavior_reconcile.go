@@ -10,6 +10,32 @@ func behaviorOf(u *model.Universe, ds *model.DeploymentState) *model.HPABehavior
 	return u.HPAs[ds.HPA-1].Behavior
 }
 
+// waiting reports whether deployment ds's HPA has behavior and remembers
+// a scale event that some policy still reads. Time passes for it at
+// quiescence even when nothing is held: such an event loosens a limit as
+// well as it tightens one (a scale-up lowers the replicas a scale-down
+// period started with), so without this step a later load change would
+// always see it, and the slower course after it has expired would never
+// be explored. Remembered recommendations need no such step: a window
+// only ever holds the count back, and a held count is re-synced.
+func waiting(u *model.Universe, ds *model.DeploymentState) bool {
+	if behaviorOf(u, ds) == nil || ds.HPAMemory == "" {
+		return false
+	}
+	var mem model.HPAMemory
+	if model.DecodeHPAMemory(ds.HPAMemory, &mem) != nil {
+		return true // the re-sync reports the broken memory
+	}
+	for _, l := range [][]model.HPAScaleEvent{mem.UpEvents, mem.DownEvents} {
+		for _, e := range l {
+			if e.Change > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // advanceMemory is one sync period passing for ds's memory; false when
 // the memory does not decode (a model invariant broken).
 func advanceMemory(b *model.HPABehavior, ds *model.DeploymentState) bool {

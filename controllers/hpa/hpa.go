@@ -21,18 +21,20 @@ func (*HPA) Name() string { return "HPA" }
 // kubelet and deployment queues are empty (Kivi's Q4-empty clause; its
 // clock clause is dropped, docs/model.md), or the cluster is quiescent
 // (Q5-empty) and some deployment's window holds a scale-down back.
-func (*HPA) Enabled(_ *model.Universe, s *model.State) bool {
-	return draining(s) || (s.ControllerAndHPAQueuesEmpty() && heldCount(s) > 0)
+func (*HPA) Enabled(u *model.Universe, s *model.State) bool {
+	return draining(s) || (s.ControllerAndHPAQueuesEmpty() && heldCount(u, s) > 0)
 }
 
 func draining(s *model.State) bool { return !s.Empty(model.HPAQueue) && s.ControllerQueuesEmpty() }
 
 // heldCount is the number of deployments whose last evaluation the
-// window held back (HPAHeld is only ever set with a window).
-func heldCount(s *model.State) int {
+// window held back (HPAHeld is only ever set with a window), or, under an
+// HPA with behavior, whose memory ages (waiting).
+func heldCount(u *model.Universe, s *model.State) int {
+	behavior := model.HasHPABehavior(u)
 	n := 0
 	for d := range s.Deps {
-		if s.Deps[d].HPAHeld {
+		if s.Deps[d].HPAHeld || (behavior && waiting(u, &s.Deps[d])) {
 			n++
 		}
 	}
@@ -44,7 +46,7 @@ func heldCount(s *model.State) int {
 // sync period passing for one held-back deployment, chosen among them.
 func (h *HPA) Step(tx *model.Tx, s *model.State) {
 	if !draining(s) {
-		resync(tx, s, tx.Choose(heldCount(s)))
+		resync(tx, s, tx.Choose(heldCount(tx.U, s)))
 		return
 	}
 	for draining(s) {
@@ -69,7 +71,7 @@ func (h *HPA) Step(tx *model.Tx, s *model.State) {
 func resync(tx *model.Tx, s *model.State, nth int) {
 	for d := range s.Deps {
 		ds := &s.Deps[d]
-		if !ds.HPAHeld {
+		if !ds.HPAHeld && !waiting(tx.U, ds) {
 			continue
 		}
 		if nth > 0 {
