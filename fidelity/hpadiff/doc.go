@@ -30,6 +30,17 @@
 //     inside reconcileAutoscaler with the API calls. The answer is the
 //     desired replica count.
 //
+//   - Behavior (behavior.go): histories of an HPA with spec.behavior
+//     (random windows, policies and selectPolicy, proposals and sync
+//     periods passing) through the model's hpa.NormalizeWithBehavior,
+//     RecordRecommendation, StoreScaleEvent and AdvanceBehavior against
+//     upstream's normalizeDesiredReplicasWithBehaviors, storeScaleEvent and
+//     recordInitialRecommendation on one HorizontalController, whose
+//     remembered timestamps move 15 s into the past for each period. The
+//     answer is the desired count of every evaluation; no disagreement is
+//     tolerated. TestTolerance checks a behavior's tolerance quantity
+//     against tolerancesForHpa's float.
+//
 // Every disagreement must belong to a known Class (classify.go): a cause
 // with a counterfactual that removes it, such that the answers then agree.
 // The classes are written up in docs/divergences.md ("HPA replica
@@ -39,5 +50,6 @@
 // Upstream's Tolerances has unexported fields and normalizeDesiredReplicas
 // is an unexported method: real.go builds the former with an unsafe
 // conversion from a struct of the same layout (checked at start) and
-// reaches the latter with go:linkname.
+// reaches the latter with go:linkname, as behavior.go reaches
+// normalizeDesiredReplicasWithBehaviors and storeScaleEvent.
 package hpadiff
