@@ -19,6 +19,7 @@
 //     ReplicaCalculator.GetResourceReplicas, fed by a fake metrics client
 //     and a fake pod lister. The answer is the proposed replica count, or
 //     an error / an invalid proposal. No disagreement is tolerated.
+//
 //   - Evaluation: the model's whole evaluation (hpa.Recommend over a
 //     model.State: its own pod grouping, the entry cases, the
 //     stabilisation window and the legacy normalisation) against
