@@ -139,6 +139,8 @@ func boundReason(u *model.Universe, b model.Bound) string {
 		return fmt.Sprintf("model bound: all %d pod slots are taken when a pod is created (raise it with --pod-slots, or podSlots in a case file)", u.PodSlots)
 	case model.BoundDeploymentObjects:
 		return fmt.Sprintf("model bound: all %d deployment objects exist when kubectl creates another (raise it by adding a deployment that starts not created, created: false in a case file)", len(u.Deployments))
+	case model.BoundHPAScaleEvents:
+		return fmt.Sprintf("model bound: an HPA with behavior rescales while it remembers %d scale events of that direction within its longest policy period (the model keeps at most %d per direction)", model.MaxHPAScaleEvents, model.MaxHPAScaleEvents)
 	}
 	return fmt.Sprintf("model bound: %s", b)
 }

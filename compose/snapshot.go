@@ -132,6 +132,20 @@ func snapshot(u *model.Universe, s *model.State, nm *tracenames.Namer) report.Cl
 func hpaDesired(u *model.Universe, s *model.State, d int) int {
 	ds := s.Deps[d] // a copy: HPAWindow is an array
 	spec := &u.HPAs[ds.HPA-1]
+	if spec.Behavior != nil {
+		var mem model.HPAMemory
+		if model.DecodeHPAMemory(ds.HPAMemory, &mem) != nil {
+			return int(ds.Replicas)
+		}
+		if spec.Behavior.HasWindow() && !ds.HPASeen {
+			hpa.RecordRecommendation(spec.Behavior, &mem, int(ds.Replicas), hpa.Bounds{Min: spec.Min, Max: spec.Max})
+		}
+		r, _ := hpa.RecommendWithBehavior(u, s, d, spec, int(ds.Replicas), &mem)
+		if !r.OK {
+			return int(ds.Replicas)
+		}
+		return r.Desired
+	}
 	var win []int16
 	if w := spec.ScaleDownStabilizationSyncs; w > 0 {
 		win = ds.HPAWindow[:w+1]

@@ -547,6 +547,16 @@ func (td TemplateDecl) compile(nodeIndex map[string]int) (PodTemplate, error) {
 func (h *HPADecl) compile(replicas int, setup bool) (HPA, error) {
 	spec := HPA{Min: h.Min, Max: h.Max, TolerancePercent: h.TolerancePercent,
 		ScaleDownStabilizationSyncs: h.ScaleDownStabilizationSyncs}
+	if h.Behavior != nil {
+		if h.ScaleDownStabilizationSyncs != 0 {
+			return spec, fmt.Errorf("scaleDownStabilizationSyncs and behavior both given (accepted: one of them; behavior.scaleDown.stabilizationWindowSeconds is the window in seconds): %w", ErrInvalid)
+		}
+		b, err := h.Behavior.Compile()
+		if err != nil {
+			return spec, err
+		}
+		spec.Behavior = b
+	}
 	if setup && h.Factor > 0 {
 		spec.Min = max(replicas, 1)
 		spec.Max = max(h.Factor*replicas, spec.Min)

@@ -147,6 +147,9 @@ type HPADecl struct {
 	// HPA sync periods (0 = off, as in Kivi; at most
 	// MaxStabilizationSyncs); see HPA.ScaleDownStabilizationSyncs.
 	ScaleDownStabilizationSyncs int `json:"scaleDownStabilizationSyncs,omitempty"`
+	// Behavior is spec.behavior (HPA.Behavior); nil: the legacy
+	// normalisation. Not together with ScaleDownStabilizationSyncs.
+	Behavior *HPABehaviorDecl `json:"behavior,omitempty"`
 }
 
 // MetricDecl is one HPA resource metric.

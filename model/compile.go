@@ -150,6 +150,9 @@ func (u *Universe) Compile() error {
 		if h.TolerancePercent == 0 {
 			u.HPAs[i].TolerancePercent = DefaultTolerance
 		}
+		if err := checkHPABehavior(h.Behavior, h.ScaleDownStabilizationSyncs); err != nil {
+			return fmt.Errorf("hpa %d: %w", i, err)
+		}
 		u.HasHPA = true
 	}
 	for i, d := range u.DeploymentTemplates {
@@ -224,6 +227,7 @@ func (u *Universe) Compile() error {
 	}
 	u.NumEventVars = off
 	u.windowSlots = windowSlots(u)
+	u.hpaBehavior = hasHPABehavior(u)
 	u.templateRequests = templateRequests(u)
 	u.podHeads = newPodHeads(u)
 	u.compiled = true

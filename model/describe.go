@@ -61,6 +61,9 @@ func Describe(u *Universe, s *State) string {
 			if w := h.ScaleDownStabilizationSyncs; w > 0 {
 				describeWindow(&b, ds, w)
 			}
+			if h.Behavior != nil {
+				describeBehaviorMemory(&b, ds)
+			}
 		}
 		b.WriteByte('\n')
 	}
@@ -98,6 +101,20 @@ func describeWindow(b *strings.Builder, ds *DeploymentState, w int) {
 		fmt.Fprint(b, r)
 	}
 	b.WriteByte(']')
+	if ds.HPAHeld {
+		b.WriteString(" held")
+	}
+}
+
+// describeBehaviorMemory renders the memory of an HPA with behavior
+// (HPAMemory.Describe), and whether the last outcome was held back.
+func describeBehaviorMemory(b *strings.Builder, ds *DeploymentState) {
+	var m HPAMemory
+	if err := DecodeHPAMemory(ds.HPAMemory, &m); err != nil {
+		b.WriteString(" memory invalid")
+		return
+	}
+	b.WriteString(m.Describe())
 	if ds.HPAHeld {
 		b.WriteString(" held")
 	}

@@ -35,7 +35,9 @@ import (
 //	        config, replicas (varint), then per ReplicaSet template and
 //	        replicas (varint), then, only when some HPA has a downscale
 //	        stabilisation window, the WindowSlots entries of HPAWindow
-//	        (uvarints): models without one encode exactly as before
+//	        (uvarints): models without one encode exactly as before;
+//	        then, only when some HPA has behavior (HasHPABehavior), the
+//	        length of HPAMemory as a uvarint and its bytes
 //	queues: length then items, for each queue (in a wide universe the
 //	        length as a uvarint and two bytes per item)
 //	event vars, monitors: raw bytes (their lengths are fixed by the
@@ -49,7 +51,14 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 	// bytes, a pod 19, a deployment 3+10+2·6+3·WindowSlots): the appends
 	// below then never reallocate, and the writes by index stay in it.
 	slots := WindowSlots(u)
-	dst = slices.Grow(dst, 5+3*len(s.Nodes)+19*len(s.Pods)+(25+3*slots)*len(s.Deps)+
+	behavior := HasHPABehavior(u)
+	memory := 0
+	if behavior {
+		for i := range s.Deps {
+			memory += 2 + len(s.Deps[i].HPAMemory)
+		}
+	}
+	dst = slices.Grow(dst, 5+3*len(s.Nodes)+19*len(s.Pods)+(25+3*slots)*len(s.Deps)+memory+
 		3*len(s.Queues)+2*s.queueItems()+3*len(s.EventVars)+len(s.Monitors))
 	var flags byte
 	if s.DeschedulerPending {
@@ -101,6 +110,10 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 		}
 		for k := range slots {
 			dst = binary.AppendUvarint(dst, uint64(uint16(d.HPAWindow[k])))
+		}
+		if behavior {
+			dst = binary.AppendUvarint(dst, uint64(len(d.HPAMemory)))
+			dst = append(dst, d.HPAMemory...)
 		}
 	}
 	// The rest is written by index too (the capacity was grown above).
@@ -290,6 +303,7 @@ func DecodeInto(s *State, u *Universe, monitors int, enc []byte) error {
 	rec.off[len(s.Pods)] = uint32(r.off)
 	s.Deps = resize(s.Deps, len(u.Deployments))
 	slots := WindowSlots(u)
+	behavior := HasHPABehavior(u)
 	for i := range s.Deps {
 		f := r.byte()
 		d := DeploymentState{Active: f&1 != 0, Cur: f >> 1 & 1, HPASeen: f&(1<<2) != 0, HPAHeld: f&(1<<3) != 0}
@@ -301,6 +315,13 @@ func DecodeInto(s *State, u *Universe, monitors int, enc []byte) error {
 		}
 		for k := range slots {
 			d.HPAWindow[k] = int16(r.uvarint())
+		}
+		if behavior {
+			n := r.uvarint()
+			if n > uint64(len(enc)) {
+				return fmt.Errorf("decode state: HPA memory of %d bytes: %w", n, ErrInvalid)
+			}
+			d.HPAMemory = string(r.bytes(int(n)))
 		}
 		s.Deps[i] = d
 	}

@@ -81,8 +81,14 @@ type DeploymentState struct {
 	// HPAHeld: at its last evaluation the HPA's recommendation was below
 	// the window's maximum (Kubernetes' ScaleDownStabilized condition),
 	// so a later sync can still change the replica count as the window
-	// moves on.
+	// moves on. Under an HPA with behavior: the last evaluation's outcome
+	// was held back by the remembered recommendations or scale events
+	// (a stabilisation window or a rate policy).
 	HPAHeld bool
+	// HPAMemory is the encoded HPAMemory of an HPA with behavior
+	// (hpabehavior.go); "" when it remembers nothing and under every
+	// other HPA. A string, so that copies of the state share it safely.
+	HPAMemory string
 }
 
 // MaxStabilizationSyncs bounds HPA.ScaleDownStabilizationSyncs: each
@@ -172,6 +178,10 @@ const (
 	// the orders of equal-priority victims (controllers/scheduler,
 	// preemption.go: maxReprieveStates).
 	BoundPreemptionOrders
+	// BoundHPAScaleEvents: an HPA with behavior rescales while it
+	// remembers MaxHPAScaleEvents scale events of that direction, none of
+	// them outdated (controllers/hpa, behavior.go: StoreScaleEvent).
+	BoundHPAScaleEvents
 )
 
 func (b Bound) String() string {
@@ -182,6 +192,8 @@ func (b Bound) String() string {
 		return "deployment objects"
 	case BoundPreemptionOrders:
 		return "preemption victim orders"
+	case BoundHPAScaleEvents:
+		return "HPA scale events"
 	}
 	return fmt.Sprintf("Bound(%d)", uint8(b))
 }

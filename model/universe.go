@@ -335,6 +335,13 @@ type HPA struct {
 	// controllers/hpa documents when a sync period passes in the untimed
 	// model.
 	ScaleDownStabilizationSyncs int
+	// Behavior is spec.behavior with the API server's defaults; nil
+	// without one (the legacy normalisation above). With it, the HPA
+	// stabilises in both directions and limits its rate as
+	// normalizeDesiredReplicasWithBehaviors does, remembering
+	// DeploymentState.HPAMemory (hpabehavior.go); ScaleDownStabilizationSyncs
+	// is then 0.
+	Behavior *HPABehavior
 }
 
 // Deployment is one deployment slot: its name and initial configuration.
@@ -603,6 +610,7 @@ type Universe struct {
 	// requests the encoding compares usage with, podHeads the decoder's
 	// tables.
 	windowSlots      int
+	hpaBehavior      bool
 	templateRequests *[256][2]int64
 	podHeads         *podHeads
 }

@@ -2,20 +2,23 @@ package hpa
 
 import "math"
 
-// Tolerance is the HPA tolerance per direction in percent (Kubernetes'
-// Tolerances{scaleDown, scaleUp}; both default to 10).
+// Tolerance is the HPA tolerance per direction as a fraction
+// (Kubernetes' Tolerances{scaleDown, scaleUp}; both default to 0.1).
 type Tolerance struct {
-	DownPercent, UpPercent int
+	Down, Up float64
 }
 
-// Symmetric is the same tolerance in both directions.
-func Symmetric(percent int) Tolerance { return Tolerance{DownPercent: percent, UpPercent: percent} }
+// Symmetric is the same tolerance of percent % in both directions
+// (percent/100 yields the same double as the controller's 0.1 flag).
+func Symmetric(percent int) Tolerance {
+	f := float64(percent) / 100
+	return Tolerance{Down: f, Up: f}
+}
 
 // within is Kubernetes' inclusive test 1−down ≤ ratio ≤ 1+up, in float64
-// as upstream computes it (percent/100 yields the same doubles as the
-// controller's 0.1 flag).
+// as upstream computes it.
 func (t Tolerance) within(ratio float64) bool {
-	return 1.0-float64(t.DownPercent)/100 <= ratio && ratio <= 1.0+float64(t.UpPercent)/100
+	return 1.0-t.Down <= ratio && ratio <= 1.0+t.Up
 }
 
 // Sample is one pod's metric value and its request of the resource.

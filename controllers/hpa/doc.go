@@ -23,4 +23,11 @@
 // has no clock, so the HPA also re-syncs a deployment whose last
 // evaluation the window held back, in quiescent states only: each such
 // step is one 15 s sync period passing, and the events compete with it.
+//
+// An HPA with spec.behavior (behavior.go, behavior_reconcile.go) takes
+// upstream's other path, normalizeDesiredReplicasWithBehaviors: windows in
+// both directions, rate policies with selectPolicy over the scale events
+// of their periods, per-direction tolerances. Its memory
+// (model.HPAMemory) counts the same sync periods, and a period also
+// passes while it remembers a scale event some policy still reads.
 package hpa

@@ -21,18 +21,20 @@ func (*HPA) Name() string { return "HPA" }
 // kubelet and deployment queues are empty (Kivi's Q4-empty clause; its
 // clock clause is dropped, docs/model.md), or the cluster is quiescent
 // (Q5-empty) and some deployment's window holds a scale-down back.
-func (*HPA) Enabled(_ *model.Universe, s *model.State) bool {
-	return draining(s) || (s.ControllerAndHPAQueuesEmpty() && heldCount(s) > 0)
+func (*HPA) Enabled(u *model.Universe, s *model.State) bool {
+	return draining(s) || (s.ControllerAndHPAQueuesEmpty() && heldCount(u, s) > 0)
 }
 
 func draining(s *model.State) bool { return !s.Empty(model.HPAQueue) && s.ControllerQueuesEmpty() }
 
 // heldCount is the number of deployments whose last evaluation the
-// window held back (HPAHeld is only ever set with a window).
-func heldCount(s *model.State) int {
+// window held back (HPAHeld is only ever set with a window), or, under an
+// HPA with behavior, whose memory ages (waiting).
+func heldCount(u *model.Universe, s *model.State) int {
+	behavior := model.HasHPABehavior(u)
 	n := 0
 	for d := range s.Deps {
-		if s.Deps[d].HPAHeld {
+		if s.Deps[d].HPAHeld || (behavior && waiting(u, &s.Deps[d])) {
 			n++
 		}
 	}
@@ -44,7 +46,7 @@ func heldCount(s *model.State) int {
 // sync period passing for one held-back deployment, chosen among them.
 func (h *HPA) Step(tx *model.Tx, s *model.State) {
 	if !draining(s) {
-		resync(tx, s, tx.Choose(heldCount(s)))
+		resync(tx, s, tx.Choose(heldCount(tx.U, s)))
 		return
 	}
 	for draining(s) {
@@ -69,14 +71,21 @@ func (h *HPA) Step(tx *model.Tx, s *model.State) {
 func resync(tx *model.Tx, s *model.State, nth int) {
 	for d := range s.Deps {
 		ds := &s.Deps[d]
-		if !ds.HPAHeld {
+		if !ds.HPAHeld && !waiting(tx.U, ds) {
 			continue
 		}
 		if nth > 0 {
 			nth--
 			continue
 		}
-		Advance(window(tx.U, ds))
+		if b := behaviorOf(tx.U, ds); b != nil {
+			if !advanceMemory(b, ds) {
+				s.Fail(model.FailInternal, d)
+				return
+			}
+		} else {
+			Advance(window(tx.U, ds))
+		}
 		if tx.Tracing() {
 			tx.Log(Component, "Sync period passed, re-evaluating deployment %s", tx.U.Deployments[d].Name)
 		}
@@ -106,6 +115,10 @@ func reconcile(tx *model.Tx, s *model.State, d int) {
 		return
 	}
 	spec := &tx.U.HPAs[ds.HPA-1]
+	if spec.Behavior != nil {
+		reconcileWithBehavior(tx, s, d, spec)
+		return
+	}
 	current := int(ds.Replicas)
 	win := window(tx.U, ds)
 	if win != nil && !ds.HPASeen {
@@ -152,26 +165,7 @@ func Recommend(u *model.Universe, s *model.State, d int, spec *model.HPA, curren
 	if desired, decided := EntryCase(current, b); decided {
 		return Recommendation{Desired: desired, OK: true}
 	}
-	// Stack buffers for the common sizes (a larger deployment or more
-	// metrics spill to the heap).
-	var proposalBuf [4]Proposal
-	var readyBuf, unreadyBuf [64]Sample
-	proposals := proposalBuf[:]
-	if len(spec.Metrics) > len(proposalBuf) {
-		proposals = make([]Proposal, len(spec.Metrics))
-	}
-	proposals = proposals[:len(spec.Metrics)]
-	tol := Symmetric(spec.TolerancePercent)
-	for i, m := range spec.Metrics {
-		pods := groupPods(u, s, d, m.Resource, Pods{Ready: readyBuf[:0], Unready: unreadyBuf[:0]})
-		switch m.Target {
-		case model.Utilization:
-			proposals[i] = UtilizationReplicas(current, m.Value, tol, pods)
-		case model.AverageValue:
-			proposals[i] = AverageValueReplicas(current, m.Value, tol, pods)
-		}
-	}
-	proposal, ok := CombineProposals(current, proposals)
+	proposal, ok := propose(u, s, d, spec, current)
 	if !ok {
 		return Recommendation{Desired: current}
 	}
@@ -181,4 +175,29 @@ func Recommend(u *model.Universe, s *model.State, d int, spec *model.HPA, curren
 	}
 	return Recommendation{Desired: Normalize(current, stabilized, b), OK: true, Proposal: proposal,
 		Stabilized: stabilized, Held: stabilized > proposal}
+}
+
+// propose is computeReplicasForMetrics for deployment d at current
+// replicas: the largest metric proposal, ok false without one.
+func propose(u *model.Universe, s *model.State, d int, spec *model.HPA, current int) (int, bool) {
+	// Stack buffers for the common sizes (a larger deployment or more
+	// metrics spill to the heap).
+	var proposalBuf [4]Proposal
+	var readyBuf, unreadyBuf [64]Sample
+	proposals := proposalBuf[:]
+	if len(spec.Metrics) > len(proposalBuf) {
+		proposals = make([]Proposal, len(spec.Metrics))
+	}
+	proposals = proposals[:len(spec.Metrics)]
+	tol := Tolerances(spec)
+	for i, m := range spec.Metrics {
+		pods := groupPods(u, s, d, m.Resource, Pods{Ready: readyBuf[:0], Unready: unreadyBuf[:0]})
+		switch m.Target {
+		case model.Utilization:
+			proposals[i] = UtilizationReplicas(current, m.Value, tol, pods)
+		case model.AverageValue:
+			proposals[i] = AverageValueReplicas(current, m.Value, tol, pods)
+		}
+	}
+	return CombineProposals(current, proposals)
 }

@@ -19,6 +19,7 @@
 //     ReplicaCalculator.GetResourceReplicas, fed by a fake metrics client
 //     and a fake pod lister. The answer is the proposed replica count, or
 //     an error / an invalid proposal. No disagreement is tolerated.
+//
 //   - Evaluation: the model's whole evaluation (hpa.Recommend over a
 //     model.State: its own pod grouping, the entry cases, the
 //     stabilisation window and the legacy normalisation) against
@@ -30,6 +31,17 @@
 //     inside reconcileAutoscaler with the API calls. The answer is the
 //     desired replica count.
 //
+//   - Behavior (behavior.go): histories of an HPA with spec.behavior
+//     (random windows, policies and selectPolicy, proposals and sync
+//     periods passing) through the model's hpa.NormalizeWithBehavior,
+//     RecordRecommendation, StoreScaleEvent and AdvanceBehavior against
+//     upstream's normalizeDesiredReplicasWithBehaviors, storeScaleEvent and
+//     recordInitialRecommendation on one HorizontalController, whose
+//     remembered timestamps move 15 s into the past for each period. The
+//     answer is the desired count of every evaluation; no disagreement is
+//     tolerated. TestTolerance checks a behavior's tolerance quantity
+//     against tolerancesForHpa's float.
+//
 // Every disagreement must belong to a known Class (classify.go): a cause
 // with a counterfactual that removes it, such that the answers then agree.
 // The classes are written up in docs/divergences.md ("HPA replica
@@ -39,5 +51,6 @@
 // Upstream's Tolerances has unexported fields and normalizeDesiredReplicas
 // is an unexported method: real.go builds the former with an unsafe
 // conversion from a struct of the same layout (checked at start) and
-// reaches the latter with go:linkname.
+// reaches the latter with go:linkname, as behavior.go reaches
+// normalizeDesiredReplicasWithBehaviors and storeScaleEvent.
 package hpadiff

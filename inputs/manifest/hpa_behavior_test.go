@@ -1,32 +1,54 @@
 package manifest
 
 import (
-	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kivi-go/kivi/model"
 )
 
-// TestScaleDownStabilizationWindow: spec.behavior.scaleDown.stabilizationWindowSeconds
-// becomes the model's window in 15 s sync periods, rounded up and capped
-// at model.MaxStabilizationSyncs; without it the window stays off (Kivi),
-// with a warning when a behavior is given, since Kubernetes then applies
-// its 300 s default.
-func TestScaleDownStabilizationWindow(t *testing.T) {
+// TestHPABehavior: spec.behavior is read whole and compiles to the
+// model's behavior with the API server's defaults for what it leaves
+// out (scale-up: no window, Pods 4 and Percent 100 per 15 s, Max;
+// scale-down: the controller's 300 s window, Percent 100 per 15 s, Max),
+// without warnings. Without behavior the HPA keeps the legacy
+// normalisation (nil).
+func TestHPABehavior(t *testing.T) {
+	defUp := model.HPAScalingRules{ToleranceNanos: -1, Policies: []model.HPAScalingPolicy{
+		{Type: model.PodsPolicy, Value: 4, PeriodSeconds: 15}, {Type: model.PercentPolicy, Value: 100, PeriodSeconds: 15}}}
+	defDown := model.HPAScalingRules{StabilizationWindowSeconds: 300, ToleranceNanos: -1,
+		Policies: []model.HPAScalingPolicy{{Type: model.PercentPolicy, Value: 100, PeriodSeconds: 15}}}
+	with := func(r model.HPAScalingRules, f func(*model.HPAScalingRules)) model.HPAScalingRules {
+		r.Policies = append([]model.HPAScalingPolicy(nil), r.Policies...)
+		f(&r)
+		return r
+	}
 	tests := []struct {
 		name     string
 		behavior string // the spec.behavior line, "" for none
-		want     int
-		warning  string // a warning that must be present, "" for no warning
+		want     *model.HPABehavior
 	}{
-		{"no behavior: off, as Kivi", "", 0, ""},
-		{"behavior without scaleDown", "behavior: {scaleUp: {stabilizationWindowSeconds: 60}}", 0, "no scaleDown.stabilizationWindowSeconds: Kubernetes applies its 300 s default"},
-		{"scaleDown without a window", "behavior: {scaleDown: {selectPolicy: Max}}", 0, "no scaleDown.stabilizationWindowSeconds"},
-		{"0 s: off", "behavior: {scaleDown: {stabilizationWindowSeconds: 0}}", 0, ""},
-		{"1 s: one sync (rounded up)", "behavior: {scaleDown: {stabilizationWindowSeconds: 1}}", 1, ""},
-		{"15 s: one sync", "behavior: {scaleDown: {stabilizationWindowSeconds: 15}}", 1, ""},
-		{"16 s: two syncs", "behavior: {scaleDown: {stabilizationWindowSeconds: 16}}", 2, ""},
-		{"60 s: four syncs", "behavior: {scaleDown: {stabilizationWindowSeconds: 60}}", 4, ""},
-		{"300 s: capped at four", "behavior: {scaleDown: {stabilizationWindowSeconds: 300}}", 4, "300 s is 20 sync periods of 15 s; the model keeps at most 4 (a window of 60 s)"},
-		{"3600 s: the API maximum, capped", "behavior: {scaleDown: {stabilizationWindowSeconds: 3600}}", 4, "3600 s is 240 sync periods"},
+		{"no behavior: legacy", "", nil},
+		{"empty behavior: every default", "behavior: {}", &model.HPABehavior{ScaleUp: defUp, ScaleDown: defDown}},
+		{"a scale-down policy only", "behavior: {scaleDown: {policies: [{type: Pods, value: 1, periodSeconds: 60}]}}",
+			&model.HPABehavior{ScaleUp: defUp, ScaleDown: with(defDown, func(r *model.HPAScalingRules) {
+				r.Policies = []model.HPAScalingPolicy{{Type: model.PodsPolicy, Value: 1, PeriodSeconds: 60}}
+			})}},
+		{"scale-down disabled, scale-up window", "behavior: {scaleDown: {selectPolicy: Disabled}, scaleUp: {stabilizationWindowSeconds: 60, selectPolicy: Min}}",
+			&model.HPABehavior{
+				ScaleUp: with(defUp, func(r *model.HPAScalingRules) {
+					r.StabilizationWindowSeconds, r.SelectPolicy = 60, model.MinChangePolicy
+				}),
+				ScaleDown: with(defDown, func(r *model.HPAScalingRules) { r.SelectPolicy = model.DisabledPolicy })}},
+		{"scale-down window 0", "behavior: {scaleDown: {stabilizationWindowSeconds: 0}}",
+			&model.HPABehavior{ScaleUp: defUp, ScaleDown: with(defDown, func(r *model.HPAScalingRules) { r.StabilizationWindowSeconds = 0 })}},
+		{"tolerances as quantities", `behavior: {scaleUp: {tolerance: 50m}, scaleDown: {tolerance: "0.000000001"}}`,
+			&model.HPABehavior{
+				ScaleUp:   with(defUp, func(r *model.HPAScalingRules) { r.ToleranceNanos = 50_000_000 }),
+				ScaleDown: with(defDown, func(r *model.HPAScalingRules) { r.ToleranceNanos = 1 })}},
+		{"tolerance rounded up to a nano unit, as the API does", `behavior: {scaleUp: {tolerance: 0.0000000001}}`,
+			&model.HPABehavior{ScaleUp: with(defUp, func(r *model.HPAScalingRules) { r.ToleranceNanos = 1 }), ScaleDown: defDown}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -46,20 +68,22 @@ spec:
   scaleTargetRef: {kind: Deployment, name: web}
   maxReplicas: 3
   `+tc.behavior+"\n")
-			if got := r.Cluster.Deployments[0].HPA.ScaleDownStabilizationSyncs; got != tc.want {
-				t.Errorf("scaleDownStabilizationSyncs = %d, want %d", got, tc.want)
+			h := r.Cluster.Deployments[0].HPA
+			if h.ScaleDownStabilizationSyncs != 0 {
+				t.Errorf("legacy window %d syncs, want 0", h.ScaleDownStabilizationSyncs)
 			}
-			var windowWarnings []string
-			for _, w := range r.Warnings {
-				if w.Path == "spec.behavior" || w.Path == "spec.behavior.scaleDown.stabilizationWindowSeconds" {
-					windowWarnings = append(windowWarnings, w.String())
+			var got *model.HPABehavior
+			if h.Behavior != nil {
+				var err error
+				if got, err = h.Behavior.Compile(); err != nil {
+					t.Fatal(err)
 				}
 			}
-			switch {
-			case tc.warning == "" && len(windowWarnings) > 0:
-				t.Errorf("unexpected warnings: %q", windowWarnings)
-			case tc.warning != "" && (len(windowWarnings) != 1 || !strings.Contains(windowWarnings[0], tc.warning)):
-				t.Errorf("warnings %q, want one containing %q", windowWarnings, tc.warning)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("behavior (-want +got):\n%s", diff)
+			}
+			for _, w := range r.Warnings {
+				t.Errorf("unexpected warning: %s", w)
 			}
 		})
 	}

@@ -187,16 +187,25 @@ type HPAv2 struct {
 	} `json:"spec"`
 }
 
-// HPABehavior is autoscaling/v2 HorizontalPodAutoscalerBehavior. Only the
-// scale-down stabilisation window is modelled; scaleUp and the other
-// scaleDown fields are unknown here and reported as not modelled.
+// HPABehavior is autoscaling/v2 HorizontalPodAutoscalerBehavior.
 type HPABehavior struct {
+	ScaleUp   *HPAScalingRules `json:"scaleUp"`
 	ScaleDown *HPAScalingRules `json:"scaleDown"`
 }
 
-// HPAScalingRules is the modelled part of autoscaling/v2 HPAScalingRules.
+// HPAScalingRules is autoscaling/v2 HPAScalingRules.
 type HPAScalingRules struct {
-	StabilizationWindowSeconds *int32 `json:"stabilizationWindowSeconds"`
+	StabilizationWindowSeconds *int32             `json:"stabilizationWindowSeconds"`
+	SelectPolicy               *string            `json:"selectPolicy"`
+	Policies                   []HPAScalingPolicy `json:"policies"`
+	Tolerance                  *QuantityText      `json:"tolerance"`
+}
+
+// HPAScalingPolicy is autoscaling/v2 HPAScalingPolicy.
+type HPAScalingPolicy struct {
+	Type          string `json:"type"`
+	Value         int32  `json:"value"`
+	PeriodSeconds int32  `json:"periodSeconds"`
 }
 
 // HPAv1 is autoscaling/v1 HorizontalPodAutoscaler.

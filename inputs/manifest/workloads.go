@@ -109,11 +109,11 @@ func hpaDecl(o Object, warns *[]Warning) (string, *model.HPADecl, error) {
 		if len(v.Spec.Metrics) > 0 && len(h.Metrics) == 0 {
 			return "", nil, a.errorf(o.path("spec.metrics"), "no metric the model can evaluate (accepted: type Resource with resource cpu or memory)")
 		}
-		syncs, err := stabilizationSyncs(o, v.Spec.Behavior, warns)
+		b, err := behaviorDecl(o, v.Spec.Behavior)
 		if err != nil {
 			return "", nil, err
 		}
-		h.ScaleDownStabilizationSyncs = syncs
+		h.Behavior = b
 	case *HPAv1:
 		ref, minR, maxR = v.Spec.ScaleTargetRef, v.Spec.MinReplicas, v.Spec.MaxReplicas
 		if t := v.Spec.TargetCPUUtilizationPercentage; t != nil {
@@ -147,44 +147,6 @@ func hpaDecl(o Object, warns *[]Warning) (string, *model.HPADecl, error) {
 		return "", nil, a.errorf(o.path("spec.scaleTargetRef.name"), "required (accepted: the name of a Deployment in the input)")
 	}
 	return ref.Name, h, nil
-}
-
-// HPA stabilisation window limits: Kubernetes' HPA sync period
-// (--horizontal-pod-autoscaler-sync-period) and the API's maximum window
-// (pkg/apis/autoscaling/validation: MaxStabilizationWindowSeconds).
-const (
-	hpaSyncPeriodSeconds          = 15
-	maxStabilizationWindowSeconds = 3600
-)
-
-// stabilizationSyncs maps spec.behavior.scaleDown.stabilizationWindowSeconds
-// to the model's window in sync periods, ⌈seconds / 15⌉ capped at
-// model.MaxStabilizationSyncs. Rounding up keeps a positive window
-// positive: even a window shorter than a period holds the seeded count at
-// the first sync. Without the field the window stays off, as in Kivi, and
-// a behavior that leaves it out is warned about, since Kubernetes then
-// applies its 300 s default.
-func stabilizationSyncs(o Object, b *HPABehavior, warns *[]Warning) (int, error) {
-	a := o.at()
-	if b == nil {
-		return 0, nil
-	}
-	if b.ScaleDown == nil || b.ScaleDown.StabilizationWindowSeconds == nil {
-		*warns = append(*warns, a.warning(o.path("spec.behavior"), "no scaleDown.stabilizationWindowSeconds: Kubernetes applies its 300 s default, the model keeps the window off (Kivi's behaviour); set it to model the window"))
-		return 0, nil
-	}
-	path := o.path("spec.behavior.scaleDown.stabilizationWindowSeconds")
-	secs := int(*b.ScaleDown.StabilizationWindowSeconds)
-	if secs < 0 || secs > maxStabilizationWindowSeconds {
-		return 0, a.errorf(path, "%d (accepted: 0..%d seconds)", secs, maxStabilizationWindowSeconds)
-	}
-	syncs := (secs + hpaSyncPeriodSeconds - 1) / hpaSyncPeriodSeconds
-	if syncs > model.MaxStabilizationSyncs {
-		*warns = append(*warns, a.warning(path, "%d s is %d sync periods of %d s; the model keeps at most %d (a window of %d s)",
-			secs, syncs, hpaSyncPeriodSeconds, model.MaxStabilizationSyncs, model.MaxStabilizationSyncs*hpaSyncPeriodSeconds))
-		syncs = model.MaxStabilizationSyncs
-	}
-	return syncs, nil
 }
 
 // metricDecl converts one autoscaling/v2 metric; ok is false for a metric
