@@ -209,7 +209,7 @@ metadata: {name: db}
 			t.Errorf("warning about harmless field %s:\n%s", quiet, text)
 		}
 	}
-	if len(got) != 4 {
-		t.Errorf("%d warnings, want 4:\n%s", len(got), text)
+	if len(got) != 3 {
+		t.Errorf("%d warnings, want 3:\n%s", len(got), text)
 	}
 }
