@@ -23,12 +23,30 @@ func deploymentName(u *model.Universe, d int) string {
 	return fmt.Sprint(d + 1)
 }
 
+// cpuDeltas says how much more CPU a CPU change gives a pod: 1..MaxDelta
+// times DeltaUnit, in millicores for a cluster read from Kubernetes
+// manifests (which have no Kivi hostname alias) and in Kivi's model units
+// otherwise.
+func cpuDeltas(u *model.Universe, e *model.Event) string {
+	step := max(e.DeltaUnit, 1)
+	if u.Options.KiviHostnameAlias {
+		if step == 1 {
+			return fmt.Sprintf("1..%d more CPU (model units)", e.MaxDelta)
+		}
+		return fmt.Sprintf("%d to %d more CPU (%d amounts, %d apart; model units)", step, e.MaxDelta*step, e.MaxDelta, step)
+	}
+	if step == 1 {
+		return fmt.Sprintf("1m to %dm more CPU", e.MaxDelta)
+	}
+	return fmt.Sprintf("%dm to %dm more CPU (%d amounts, %dm apart)", step, e.MaxDelta*step, e.MaxDelta, step)
+}
+
 // describeEvent says in one line what an active event does.
 func describeEvent(u *model.Universe, e *model.Event) string {
 	var what string
 	switch e.Kind {
 	case model.CPUChange:
-		what = fmt.Sprintf("whenever the cluster is quiet, one pod of deployment %s uses 1..%d more CPU (model units)", deploymentName(u, e.Deployment), e.MaxDelta)
+		what = "whenever the cluster is quiet, one pod of deployment " + deploymentName(u, e.Deployment) + " uses " + cpuDeltas(u, e)
 	case model.KernelPanic:
 		what = "a node whose free CPU falls to 2% or less crashes and recovers once its load is gone"
 	case model.Maintenance:
