@@ -211,6 +211,12 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 		return nil, nil, err
 	}
 	u := &Universe{Descheduler: c.Descheduler}
+	for _, ns := range c.Namespaces {
+		if u.Namespaces == nil {
+			u.Namespaces = map[string]map[string]string{}
+		}
+		u.Namespaces[ns.Name] = ns.Labels
+	}
 	if c.LowestIndexTieBreak {
 		u.Options.TieBreak = LowestIndex
 	}
@@ -499,7 +505,7 @@ func ParseIntOrPercent(s string) (IntOrPercent, error) {
 }
 
 func (td TemplateDecl) compile(nodeIndex map[string]int) (PodTemplate, error) {
-	pt := PodTemplate{Name: td.Name, Labels: td.Labels, CPU: td.CPU, Memory: td.Memory,
+	pt := PodTemplate{Name: td.Name, Labels: td.Labels, Namespace: td.Namespace, CPU: td.CPU, Memory: td.Memory,
 		NodeSelector: td.NodeSelector, Required: td.Required, Preferred: td.Preferred,
 		Tolerations: td.Tolerations, Pattern: td.Pattern, Critical: td.Critical,
 		NonZeroCPU: td.NonZeroCPU, NonZeroMemory: td.NonZeroMemory,

@@ -27,6 +27,9 @@ type Cluster struct {
 	Intents             []IntentDecl             `json:"intents,omitempty"`
 	// PodDisruptionBudgets limit the descheduler's evictions (pdbdecl.go).
 	PodDisruptionBudgets []PodDisruptionBudgetDecl `json:"podDisruptionBudgets,omitempty"`
+	// Namespaces are the Namespace objects given, for the inter-pod
+	// affinity terms' namespaceSelector (namespace.go).
+	Namespaces []NamespaceDecl `json:"namespaces,omitempty"`
 
 	// PodSlots bounds the pods that can exist at once in the original
 	// topology (0 = derived; scaling setups always derive it: for
@@ -94,8 +97,11 @@ type InitialPod struct {
 type TemplateDecl struct {
 	Name   string            `json:"name"`
 	Labels map[string]string `json:"labels,omitempty"`
-	CPU    int64             `json:"cpu,omitempty"`
-	Memory int64             `json:"memory,omitempty"`
+	// Namespace is the namespace of the template's Deployment
+	// (namespace.go); "" for inputs without namespaces.
+	Namespace string `json:"namespace,omitempty"`
+	CPU       int64  `json:"cpu,omitempty"`
+	Memory    int64  `json:"memory,omitempty"`
 	// NodeName pins pods to the node of that name (bypassing the scheduler).
 	NodeName     string            `json:"nodeName,omitempty"`
 	NodeSelector map[string]string `json:"nodeSelector,omitempty"`

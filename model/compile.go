@@ -102,7 +102,8 @@ func (u *Universe) Compile() error {
 				// Kubernetes counts no existing pod for an empty selector
 				// (countPodsMatchSelector); self-match still applies. The
 				// scheduler plugin handles that through SelectorEmpty.
-				c.MatchesTemplate[k] = sel.Matches(in.Compile(u.Templates[k].Labels))
+				// The incoming pod's namespace only (namespace.go).
+				c.MatchesTemplate[k] = u.Templates[k].Namespace == t.Namespace && sel.Matches(in.Compile(u.Templates[k].Labels))
 			}
 		}
 	}

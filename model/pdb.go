@@ -32,6 +32,8 @@ func (p UnhealthyPodEvictionPolicy) String() string {
 // pods of every deployment whose template labels match.
 type PodDisruptionBudget struct {
 	Name string
+	// Namespace: the budget selects the pods of its namespace only.
+	Namespace string
 	// Selector is spec.selector: nil selects no pod, an empty one every
 	// pod (policy/v1).
 	Selector                     *Selector
@@ -72,7 +74,7 @@ func (u *Universe) compilePDBs() error {
 		}
 		b.MatchesTemplate = make([]bool, len(u.Templates))
 		for t := range u.Templates {
-			b.MatchesTemplate[t] = sel.Matches(u.Templates[t].LabelSet)
+			b.MatchesTemplate[t] = u.Templates[t].Namespace == b.Namespace && sel.Matches(u.Templates[t].LabelSet)
 		}
 	}
 	return nil

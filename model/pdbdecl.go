@@ -9,6 +9,9 @@ import (
 // file writes it (and as the manifest reader hands it on).
 type PodDisruptionBudgetDecl struct {
 	Name string `json:"name"`
+	// Namespace is the budget's namespace: it selects the pods of that
+	// namespace only (namespace.go).
+	Namespace string `json:"namespace,omitempty"`
 	// Selector is spec.selector over pod labels (the templates' labels):
 	// unset selects no pod, an empty mapping every pod.
 	Selector *Selector `json:"selector,omitempty"`
@@ -30,11 +33,11 @@ func (c *Cluster) compilePDBDecls() ([]PodDisruptionBudget, error) {
 		if d.Name == "" {
 			return nil, fmt.Errorf("podDisruptionBudgets[%d].name: empty (accepted: a name): %w", i, ErrInvalid)
 		}
-		if names[d.Name] {
-			return nil, fmt.Errorf("%s.name: a second budget of that name (accepted: one per name): %w", where, ErrInvalid)
+		if names[d.Namespace+"/"+d.Name] {
+			return nil, fmt.Errorf("%s.name: a second budget of that name (accepted: one per name and namespace): %w", where, ErrInvalid)
 		}
-		names[d.Name] = true
-		b := PodDisruptionBudget{Name: d.Name, Selector: d.Selector}
+		names[d.Namespace+"/"+d.Name] = true
+		b := PodDisruptionBudget{Name: d.Name, Namespace: d.Namespace, Selector: d.Selector}
 		for _, f := range []struct {
 			name string
 			v    string

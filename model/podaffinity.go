@@ -11,6 +11,11 @@ import "fmt"
 type PodAffinityTerm struct {
 	Selector    *Selector
 	TopologyKey string
+	// Namespaces and NamespaceSelector are the namespaces whose pods the
+	// term selects, besides the declaring pod's own when both are unset
+	// (namespace.go).
+	Namespaces        []string
+	NamespaceSelector *Selector
 	// MatchLabelKeys and MismatchLabelKeys are labels of the declaring
 	// pod whose values the matched pods must carry, respectively not
 	// carry (labelkeys.go).
@@ -42,6 +47,9 @@ type PodAffinityDecl struct {
 type PodAffinityTermDecl struct {
 	LabelSelector *Selector `json:"labelSelector,omitempty"`
 	TopologyKey   string    `json:"topologyKey"`
+	// Namespaces and NamespaceSelector: PodAffinityTerm's.
+	Namespaces        []string  `json:"namespaces,omitempty"`
+	NamespaceSelector *Selector `json:"namespaceSelector,omitempty"`
 	// MatchLabelKeys and MismatchLabelKeys: PodAffinityTerm's.
 	MatchLabelKeys    []string `json:"matchLabelKeys,omitempty"`
 	MismatchLabelKeys []string `json:"mismatchLabelKeys,omitempty"`
@@ -57,6 +65,7 @@ type WeightedPodAffinityTermDecl struct {
 func (td TemplateDecl) compilePodAffinity(pt *PodTemplate) {
 	term := func(d PodAffinityTermDecl) PodAffinityTerm {
 		return PodAffinityTerm{Selector: d.LabelSelector, TopologyKey: d.TopologyKey,
+			Namespaces: d.Namespaces, NamespaceSelector: d.NamespaceSelector,
 			MatchLabelKeys: d.MatchLabelKeys, MismatchLabelKeys: d.MismatchLabelKeys}
 	}
 	weighted := func(ds []WeightedPodAffinityTermDecl) []WeightedPodAffinityTerm {
@@ -108,9 +117,13 @@ func (u *Universe) compilePodAffinity(t *PodTemplate) error {
 			return fmt.Errorf("%s.labelSelector: %w", field, err)
 		}
 		k.Key = u.Labels.Key(k.TopologyKey)
+		reach, err := u.termNamespaces(k, t.Namespace)
+		if err != nil {
+			return fmt.Errorf("%s.%w", field, err)
+		}
 		k.MatchesTemplate = make([]bool, len(u.Templates))
 		for i := range u.Templates {
-			k.MatchesTemplate[i] = sel.Matches(u.Labels.Compile(u.Templates[i].Labels))
+			k.MatchesTemplate[i] = reach[i] && sel.Matches(u.Labels.Compile(u.Templates[i].Labels))
 		}
 		return nil
 	}

@@ -189,8 +189,10 @@ type PreferredTerm struct {
 
 // PodTemplate is the pod spec part the model needs.
 type PodTemplate struct {
-	Name        string
-	Labels      map[string]string
+	Name   string
+	Labels map[string]string
+	// Namespace is TemplateDecl's (namespace.go).
+	Namespace   string
 	CPU, Memory int64 // requests
 	// NodeName pins the pod to a node (index+1; 0 = unset): it bypasses
 	// the scheduler.
@@ -583,6 +585,9 @@ type Universe struct {
 	Events              []Event
 	// PDBs are the PodDisruptionBudgets (pdb.go).
 	PDBs []PodDisruptionBudget
+	// Namespaces holds the labels of the Namespace objects given, by
+	// name (namespace.go).
+	Namespaces map[string]map[string]string
 	// PodSlots bounds how many pods can exist at once.
 	PodSlots int
 	Options  Options

@@ -144,6 +144,11 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 			as.c.Descheduler = ds
 		}
 	}
+	nss, err := namespaceDecls(objs)
+	if err != nil {
+		return nil, err
+	}
+	as.c.Namespaces = nss
 	pdbs, err := pdbDecls(objs, &as.warns)
 	if err != nil {
 		return nil, err

@@ -244,6 +244,8 @@ func (d *decoder) object(js []byte, path string) error {
 		v = &PriorityClass{}
 	case tm.Kind == "DaemonSet":
 		v = &DaemonSet{}
+	case tm.Kind == "Namespace":
+		v = &Namespace{}
 	}
 	unknown, err := strictDecode(d.at, path, js, v)
 	if err != nil {

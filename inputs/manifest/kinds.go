@@ -17,6 +17,8 @@ var modelledKinds = map[string][]string{
 	"PriorityClass":           {"scheduling.k8s.io/v1"},
 	// DaemonSets are read as node reservations (daemonset.go).
 	"DaemonSet": {"apps/v1"},
+	// Namespaces: their labels, for namespaceSelector (namespace.go).
+	"Namespace": {"v1"},
 }
 
 // unmodelledWorkloadKinds change where pods run, how many there are or
@@ -41,7 +43,7 @@ var unmodelledWorkloadKinds = map[string]string{
 // harmlessKinds cannot change scheduling or scaling; they are skipped
 // quietly (Helm output is full of them).
 var harmlessKinds = map[string]bool{
-	"Service": true, "ConfigMap": true, "Secret": true, "ServiceAccount": true, "Namespace": true,
+	"Service": true, "ConfigMap": true, "Secret": true, "ServiceAccount": true,
 	"Role": true, "RoleBinding": true, "ClusterRole": true, "ClusterRoleBinding": true,
 	"Ingress": true, "IngressClass": true, "NetworkPolicy": true, "Endpoints": true, "EndpointSlice": true,
 	"CustomResourceDefinition": true, "StorageClass": true, "Event": true, "APIService": true,

@@ -29,9 +29,7 @@ const unhealthyPolicies = "IfHealthyBudget, AlwaysAllow"
 // one of minAvailable and maxUnavailable, each a non-negative integer or
 // a percentage up to 100%, a valid selector, a supported
 // unhealthyPodEvictionPolicy). A budget that selects no pod of a
-// Deployment in the input gets a warning, and so does one that selects
-// pods of a Deployment in another namespace (the model has one
-// namespace, so it would limit their evictions too).
+// Deployment of its namespace in the input gets a warning.
 func pdbDecls(objs []Object, warns *[]Warning) ([]model.PodDisruptionBudgetDecl, error) {
 	type podLabels struct {
 		ns, name string
@@ -61,7 +59,7 @@ func pdbDecls(objs []Object, warns *[]Warning) ([]model.PodDisruptionBudgetDecl,
 		if p.Metadata.Name == "" {
 			return nil, a.errorf(o.path("metadata.name"), "empty (accepted: the budget's name)")
 		}
-		d := model.PodDisruptionBudgetDecl{Name: p.Metadata.Name}
+		d := model.PodDisruptionBudgetDecl{Name: p.Metadata.Name, Namespace: ns}
 		if names[p.Metadata.Name]++; names[p.Metadata.Name] > 1 {
 			d.Name = key
 		}
@@ -114,11 +112,8 @@ func pdbDecls(objs []Object, warns *[]Warning) ([]model.PodDisruptionBudgetDecl,
 			if !selectorMatches(sel, pl.labels) {
 				continue
 			}
-			if pl.ns != ns {
-				*warns = append(*warns, a.warning(o.path("spec.selector"), "also selects the pods of Deployment %s/%s in another namespace: the model has one namespace, so the budget limits their evictions too", pl.ns, pl.name))
-				continue
-			}
-			matched = true
+			// A budget selects the pods of its own namespace only.
+			matched = matched || pl.ns == ns
 		}
 		if !matched {
 			*warns = append(*warns, a.warning(o.path("spec.selector"), "selects no pod of a Deployment in namespace %s of the input: the budget limits nothing", ns))

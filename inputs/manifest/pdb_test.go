@@ -10,8 +10,9 @@ import (
 
 // TestPodDisruptionBudgets: policy/v1 budgets become the cluster's
 // declarations as written; a budget that selects nothing, has neither
-// minAvailable nor maxUnavailable, has no selector, or selects pods of
-// another namespace is a warning.
+// minAvailable nor maxUnavailable, or has no selector is a warning; a
+// budget selects the pods of its own namespace only, so one whose labels
+// match a Deployment of another namespace selects nothing.
 func TestPodDisruptionBudgets(t *testing.T) {
 	data, err := os.ReadFile("testdata/fuzz/manifests/pdb.yaml")
 	if err != nil {
@@ -45,12 +46,15 @@ func TestPodDisruptionBudgets(t *testing.T) {
 	if decls[4].Selector != nil {
 		t.Errorf("noselector: %+v", decls[4])
 	}
+	if decls[0].Namespace != "default" || decls[5].Namespace != "other" {
+		t.Errorf("namespaces: %q and %q, want default and other", decls[0].Namespace, decls[5].Namespace)
+	}
 	all := warningText(warns)
 	for _, want := range []string{
 		"document 4: spec.selector: selects no pod of a Deployment in namespace default",
 		"document 5: spec: neither minAvailable nor maxUnavailable",
 		"document 6: spec.selector: missing",
-		"document 7: spec.selector: also selects the pods of Deployment default/web in another namespace",
+		"document 7: spec.selector: selects no pod of a Deployment in namespace other",
 	} {
 		if !strings.Contains(all, want) {
 			t.Errorf("no warning %q in:\n%s", want, all)

@@ -7,10 +7,8 @@ import (
 )
 
 // podAffinity converts a pod template's podAffinity or podAntiAffinity at
-// path. The model has one namespace (model.PodAffinityTerm): a term's
-// default namespaces (the pod's own) are read as written, other
-// namespaces and a namespaceSelector are warned about and left out.
-// matchLabelKeys and mismatchLabelKeys are read and validated as the API
+// path, with its namespaces and namespaceSelector (the pod's own
+// namespace when it has neither: model.NamespaceDecl). matchLabelKeys and mismatchLabelKeys are read and validated as the API
 // server validates the Deployment's pods (labelKeys).
 func (tc templateConv) podAffinity(path string, meta ObjectMeta, a *PodAffinity) (*model.PodAffinityDecl, error) {
 	if a == nil || len(a.Required)+len(a.Preferred) == 0 {
@@ -46,11 +44,21 @@ func (tc templateConv) podAffinityTerm(path string, meta ObjectMeta, t PodAffini
 	if !tc.nodes.has(t.TopologyKey) {
 		tc.warn(path+".topologyKey", "%q is a label of no node (node label keys: %s): a required affinity term then fits no node, other terms never apply", t.TopologyKey, tc.nodeKeys())
 	}
-	if len(t.Namespaces) > 0 && !slices.Equal(t.Namespaces, []string{tc.namespace(meta)}) {
-		tc.warn(path+".namespaces", "ignored: the model has one namespace, the term matches pods of every modelled deployment")
+	for i, ns := range t.Namespaces {
+		if !validNamespace(ns) {
+			return term, tc.errorf(index(path+".namespaces", i), "%q is not a namespace name (accepted: lower-case letters, digits and '-', at most 63 characters, alphanumeric at both ends)", ns)
+		}
 	}
+	term.Namespaces = slices.Clone(t.Namespaces)
 	if t.NamespaceSelector != nil {
-		tc.warn(path+".namespaceSelector", "ignored: the model has one namespace, the term matches pods of every modelled deployment")
+		sel, err := tc.labelSelector(path+".namespaceSelector", t.NamespaceSelector)
+		if err != nil {
+			return term, err
+		}
+		if err := checkSelectorValues(tc.o.at(), tc.o.path(join(tc.path, path+".namespaceSelector")), t.NamespaceSelector); err != nil {
+			return term, err
+		}
+		term.NamespaceSelector = &sel
 	}
 	if t.LabelSelector == nil {
 		// Kubernetes: a nil selector matches no pod.

@@ -52,8 +52,8 @@ spec:
 
 // TestPodAffinityFromManifests: podAffinity and podAntiAffinity are read
 // into the template (a nil labelSelector stays nil: it matches no pod),
-// matchLabelKeys and mismatchLabelKeys with them; other namespaces and a
-// key no node has are warned about; missing requests become the non-zero requests LeastAllocated
+// matchLabelKeys and mismatchLabelKeys with them, and their namespaces; a
+// key no node has is warned about; missing requests become the non-zero requests LeastAllocated
 // scores (two containers without a memory request: 400Mi, one without a
 // cpu request: 100m + 50m).
 func TestPodAffinityFromManifests(t *testing.T) {
@@ -82,16 +82,14 @@ func TestPodAffinityFromManifests(t *testing.T) {
 		warned = append(warned, w.String())
 	}
 	all := strings.Join(warned, "\n")
-	for _, want := range []string{
-		"preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.namespaces: ignored: the model has one namespace",
-		`podAffinityTerm.topologyKey: "rack" is a label of no node`,
-	} {
-		if !strings.Contains(all, want) {
-			t.Errorf("no warning %q in:\n%s", want, all)
-		}
+	if want := `podAffinityTerm.topologyKey: "rack" is a label of no node`; !strings.Contains(all, want) {
+		t.Errorf("no warning %q in:\n%s", want, all)
 	}
-	if strings.Contains(all, "requiredDuringSchedulingIgnoredDuringExecution[0].namespaces") {
-		t.Errorf("a term naming the pod's own namespace was warned about:\n%s", all)
+	if strings.Contains(all, "namespaces") {
+		t.Errorf("a term's namespaces were warned about:\n%s", all)
+	}
+	if td.Namespace != "shop" || !slices.Equal(anti.Required[0].Namespaces, []string{"shop"}) || !slices.Equal(anti.Preferred[0].Term.Namespaces, []string{"other"}) {
+		t.Errorf("namespaces: template %q, terms %v and %v", td.Namespace, anti.Required[0].Namespaces, anti.Preferred[0].Term.Namespaces)
 	}
 	if td.CPU != 50 || td.Memory != 0 || td.NonZeroCPU != 150 || td.NonZeroMemory != 400 {
 		t.Errorf("requests %d/%d non-zero %d/%d, want 50/0 and 150/400", td.CPU, td.Memory, td.NonZeroCPU, td.NonZeroMemory)

@@ -76,7 +76,7 @@ func (tc templateConv) warn(field, format string, args ...any) {
 
 // convert builds the model's template named name.
 func (tc templateConv) convert(name string, meta ObjectMeta, spec PodSpec) (model.TemplateDecl, error) {
-	td := model.TemplateDecl{Name: name, Labels: meta.Labels, NodeName: spec.NodeName, NodeSelector: spec.NodeSelector}
+	td := model.TemplateDecl{Name: name, Labels: meta.Labels, Namespace: tc.namespace(meta), NodeName: spec.NodeName, NodeSelector: spec.NodeSelector}
 	var err error
 	if td.CPU, td.Memory, err = tc.requests(spec); err != nil {
 		return td, err
