@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -92,6 +93,10 @@ type LowNodeUtilizationArgs struct {
 	// evictions per node and cycle by this plugin; nil is no limit, 0
 	// evicts nothing (upstream checks the count before every pod).
 	EvictionLimitNode *int
+	// ExcludedNamespaces is evictableNamespaces.exclude: the plugin evicts
+	// no pod of these namespaces (their pods still count in the nodes'
+	// utilisation).
+	ExcludedNamespaces []string
 }
 
 // NodeLimit returns evictionLimits.node and whether it is set.
@@ -111,6 +116,14 @@ type HighNodeUtilizationArgs struct {
 	// OnlyThresholdingResources is evictionModes [OnlyThresholdingResources]:
 	// only pods requesting one of the thresholds' resources are evicted.
 	OnlyThresholdingResources bool
+	// ExcludedNamespaces: LowNodeUtilizationArgs'.
+	ExcludedNamespaces []string
+}
+
+// InExcludedNamespace reports whether pods of template t are in one of
+// the namespaces a node-utilisation plugin may not evict from.
+func (u *Universe) InExcludedNamespace(excluded []string, t int) bool {
+	return len(excluded) > 0 && slices.Contains(excluded, u.Templates[t].Namespace)
 }
 
 // MaxNumberOfNodes bounds numberOfNodes as the readers check it (a

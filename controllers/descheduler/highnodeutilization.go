@@ -71,7 +71,8 @@ func (highNodeUtilization) setup(c *cycle, p *model.DeschedulerProfile) (*walk, 
 	w := &walk{c: c, p: p, kind: reasonHighNodeUtilization, dest: schedulable, perNode: map[int]int{}, nodeLimit: -1,
 		stopReason: "no headroom left on the schedulable nodes",
 		filter: func(pod int) bool {
-			return c.filter(p, pod) && (!a.OnlyThresholdingResources || c.requestsAny(pod, a.Thresholds))
+			return c.filter(p, pod) && (!a.OnlyThresholdingResources || c.requestsAny(pod, a.Thresholds)) &&
+				!c.u.InExcludedNamespace(a.ExcludedNamespaces, int(c.s.Pods[pod].Template))
 		},
 		cont: func(_ *nodeUsage, _, avail resources) bool { return headroomLeft(avail) }}
 	w.avail = headroom(schedulable)

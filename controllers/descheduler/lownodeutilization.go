@@ -67,7 +67,9 @@ func (lowNodeUtilization) setup(c *cycle, p *model.DeschedulerProfile) (*walk, [
 	}
 	w := &walk{c: c, p: p, kind: reasonLowNodeUtilization, dest: under, perNode: map[int]int{}, nodeLimit: -1,
 		stopReason: "not above its target or no headroom left on the underutilized nodes",
-		filter:     func(pod int) bool { return c.filter(p, pod) },
+		filter: func(pod int) bool {
+			return c.filter(p, pod) && !c.u.InExcludedNamespace(a.ExcludedNamespaces, int(c.s.Pods[pod].Template))
+		},
 		cont: func(nu *nodeUsage, used, avail resources) bool {
 			above := false
 			for k := range nRes {

@@ -74,20 +74,15 @@ func argError(o Object, path string, err *model.ArgError) error {
 }
 
 // excludeOnly is both plugins' evictableNamespaces check: include is
-// rejected as upstream does; exclude is warned about (one namespace
-// counts in the model's evictor, and which pods it protects is not
-// modelled).
-func excludeOnly(o Object, path string, ns *NamespacesArg, warns *[]Warning) error {
+// rejected as upstream does; it returns the excluded namespaces.
+func excludeOnly(o Object, path string, ns *NamespacesArg) ([]string, error) {
 	if ns == nil {
-		return nil
+		return nil, nil
 	}
 	if len(ns.Include) > 0 {
-		return o.at().errorf(o.path(path+".evictableNamespaces.include"), "only exclude namespaces can be set, inclusion is not supported (accepted: exclude)")
+		return nil, o.at().errorf(o.path(path+".evictableNamespaces.include"), "only exclude namespaces can be set, inclusion is not supported (accepted: exclude)")
 	}
-	if len(ns.Exclude) > 0 {
-		*warns = append(*warns, o.at().warning(o.path(path+".evictableNamespaces.exclude"), "ignored: namespaces are not modelled, pods of %v may be evicted", ns.Exclude))
-	}
-	return nil
+	return ns.Exclude, nil
 }
 
 // lowNodeUtilizationDecl reads LowNodeUtilization's args and validates
@@ -97,7 +92,8 @@ func lowNodeUtilizationDecl(o Object, path string, raw json.RawMessage, warns *[
 	if err := decodeArgs(o, path, raw, &args, warns); err != nil {
 		return nil, err
 	}
-	if err := excludeOnly(o, path, args.EvictableNamespaces, warns); err != nil {
+	excluded, err := excludeOnly(o, path, args.EvictableNamespaces)
+	if err != nil {
 		return nil, err
 	}
 	if m := args.MetricsUtilization; m != nil {
@@ -118,8 +114,7 @@ func lowNodeUtilizationDecl(o Object, path string, raw json.RawMessage, warns *[
 	}
 	out := &model.LowNodeUtilizationArgs{UseDeviationThresholds: args.UseDeviationThresholds,
 		// A negative numberOfNodes acts like 0 upstream (no check rejects it).
-		NumberOfNodes: min(max(args.NumberOfNodes, 0), model.MaxNumberOfNodes)}
-	var err error
+		NumberOfNodes: min(max(args.NumberOfNodes, 0), model.MaxNumberOfNodes), ExcludedNamespaces: excluded}
 	if out.Thresholds, err = thresholdsDecl(o, path+".thresholds", args.Thresholds); err != nil {
 		return nil, err
 	}
@@ -143,11 +138,11 @@ func highNodeUtilizationDecl(o Object, path string, raw json.RawMessage, warns *
 	if err := decodeArgs(o, path, raw, &args, warns); err != nil {
 		return nil, err
 	}
-	if err := excludeOnly(o, path, args.EvictableNamespaces, warns); err != nil {
+	excluded, err := excludeOnly(o, path, args.EvictableNamespaces)
+	if err != nil {
 		return nil, err
 	}
-	out := &model.HighNodeUtilizationArgs{NumberOfNodes: min(max(args.NumberOfNodes, 0), model.MaxNumberOfNodes)}
-	var err error
+	out := &model.HighNodeUtilizationArgs{NumberOfNodes: min(max(args.NumberOfNodes, 0), model.MaxNumberOfNodes), ExcludedNamespaces: excluded}
 	if out.Thresholds, err = thresholdsDecl(o, path+".thresholds", args.Thresholds); err != nil {
 		return nil, err
 	}

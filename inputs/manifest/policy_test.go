@@ -64,8 +64,11 @@ func TestDeschedulerPolicy(t *testing.T) {
 	all := warningText(warns)
 	if !strings.Contains(all, "MyBalancer is not modelled") || strings.Contains(all, "LowNodeUtilization is not modelled") ||
 		!strings.Contains(all, "args.priorityThreshold") || !strings.Contains(all, "args.metricsUtilization: ignored: actual usage") ||
-		!strings.Contains(all, "args.evictableNamespaces.exclude: ignored") {
+		strings.Contains(all, "evictableNamespaces") {
 		t.Errorf("warnings:\n%s", all)
+	}
+	if len(lnu.ExcludedNamespaces) == 0 {
+		t.Errorf("evictableNamespaces.exclude not read: %+v", lnu)
 	}
 }
 
