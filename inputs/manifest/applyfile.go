@@ -74,7 +74,7 @@ func (r *intentsReader) applyManifest(path string, v any, kind string) (string, 
 	// The template is named after the file: a colon cannot occur in a
 	// Kubernetes name, so it never collides with a Deployment's template.
 	name := "manifest:" + rel
-	dd, td, err := deploymentDecl(*dep, name, labelsOf(r.c.NodeTypes, r.c.KiviHostnameAlias), newPriorityClassTable(r.c.PriorityClasses), r.warns)
+	dd, td, err := deploymentDecl(*dep, name, labelsOf(r.c.NodeTypes, r.c.KiviHostnameAlias), newPriorityClassTable(r.c.PriorityClasses), r.limits, r.warns)
 	if err != nil {
 		return "", err
 	}

@@ -41,6 +41,8 @@ type assembly struct {
 	opts  Options
 	c     *model.Cluster
 	warns []Warning
+	// limits are the input's LimitRanges (limitRanges).
+	limits *limitRangeTable
 }
 
 // deploymentKey is namespace/name.
@@ -63,6 +65,10 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 	}
 	as.c.PriorityClasses = pcs
 	classes := newPriorityClassTable(pcs)
+	limits, err := as.limitRanges(objs)
+	if err != nil {
+		return nil, err
+	}
 	// Model names: the Deployment's name, or namespace/name when two
 	// namespaces use the same name.
 	count := map[string]int{}
@@ -93,7 +99,7 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 			name = key
 		}
 		names[key] = name
-		dd, td, err := deploymentDecl(o, name, nodes, classes, &as.warns)
+		dd, td, err := deploymentDecl(o, name, nodes, classes, limits, &as.warns)
 		if err != nil {
 			return nil, err
 		}

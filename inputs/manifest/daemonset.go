@@ -89,7 +89,12 @@ func (as *assembly) daemonPods(objs []Object, nodes nodeLabels) ([]daemonPod, er
 			a.PodAffinity, a.PodAntiAffinity = nil, nil
 			spec.Affinity = &a
 		}
-		tc := templateConv{o: o, path: "spec.template", nodes: nodes, warns: &as.warns}
+		limits, err := as.limitRanges(objs)
+		if err != nil {
+			return nil, err
+		}
+		tc := templateConv{o: o, path: "spec.template", nodes: nodes, warns: &as.warns,
+			limits: limits.forNamespace(namespaceOf(ds.Metadata.Namespace))}
 		td, err := tc.convert(ds.Metadata.Name, ds.Spec.Template.Metadata, spec)
 		if err != nil {
 			return nil, err

@@ -246,6 +246,8 @@ func (d *decoder) object(js []byte, path string) error {
 		v = &DaemonSet{}
 	case tm.Kind == "Namespace":
 		v = &Namespace{}
+	case tm.Kind == "LimitRange":
+		v = &LimitRange{}
 	}
 	unknown, err := strictDecode(d.at, path, js, v)
 	if err != nil {

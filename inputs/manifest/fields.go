@@ -139,6 +139,8 @@ func classifyPath(kind, p string) (known bool, warn string) {
 		return true, "" // pods are read for placement and owners only
 	case "DeschedulerPolicy":
 		scopes = []scope{{"", policyRules}}
+	case "LimitRange":
+		scopes = []scope{{"metadata.", metaRules}}
 	case "Namespace":
 		scopes = []scope{{"metadata.", metaRules}, {"spec.", []fieldRule{{"finalizers", ""}}}}
 	case "DaemonSet":

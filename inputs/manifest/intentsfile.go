@@ -96,6 +96,9 @@ type intentsReader struct {
 	// applied maps a manifest path, as written, to its deployment
 	// template, so that two events applying one file share it.
 	applied map[string]string
+	// limits are the input's LimitRanges, which default the pods of an
+	// applied Deployment too.
+	limits *limitRangeTable
 }
 
 func newIntentsReader(file string, c *model.Cluster, opts Options, warns *[]Warning) *intentsReader {

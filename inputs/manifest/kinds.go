@@ -19,6 +19,8 @@ var modelledKinds = map[string][]string{
 	"DaemonSet": {"apps/v1"},
 	// Namespaces: their labels, for namespaceSelector (namespace.go).
 	"Namespace": {"v1"},
+	// LimitRanges: their containers' defaults and bounds (limitrange.go).
+	"LimitRange": {"v1"},
 }
 
 // unmodelledWorkloadKinds change where pods run, how many there are or
@@ -30,7 +32,6 @@ var unmodelledWorkloadKinds = map[string]string{
 	"ReplicationController":      "its pods are not modelled",
 	"Job":                        "its pods are not modelled",
 	"CronJob":                    "its pods are not modelled",
-	"LimitRange":                 "default requests from a LimitRange are not applied",
 	"ResourceQuota":              "quotas are not modelled",
 	"RuntimeClass":               "pod overhead from a RuntimeClass is not applied",
 	"PersistentVolumeClaim":      "volume topology is not modelled",

@@ -139,7 +139,9 @@ func (as *assembly) nodes(objs []Object, cc *kiviClusterConfig, cfg *file) error
 }
 
 func (as *assembly) intents(f *file) error {
-	decls, events, err := newIntentsReader(f.name, as.c, as.opts, &as.warns).parse(f.data)
+	r := newIntentsReader(f.name, as.c, as.opts, &as.warns)
+	r.limits = as.limits
+	decls, events, err := r.parse(f.data)
 	if err != nil {
 		return err
 	}

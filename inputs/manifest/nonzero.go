@@ -35,11 +35,13 @@ func (tc templateConv) nonZeroRequests(spec PodSpec) (cpu, mem int64) {
 	}
 	var sumCPU, sumMem, initCPU, initMem int64
 	for _, c := range spec.Containers {
-		x, y := read(requestsOf(c))
+		rl, _, _, _ := admit(tc.limits, c)
+		x, y := read(rl)
 		sumCPU, sumMem = sumCPU+x, sumMem+y
 	}
 	for _, c := range spec.InitContainers {
-		x, y := read(requestsOf(c))
+		rl, _, _, _ := admit(tc.limits, c)
+		x, y := read(rl)
 		if c.RestartPolicy == "Always" {
 			sumCPU, sumMem = sumCPU+x, sumMem+y
 			continue

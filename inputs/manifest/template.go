@@ -64,6 +64,9 @@ type templateConv struct {
 	warns *[]Warning
 	// classes resolves priorityClassName; nil for an admitted pod.
 	classes *priorityClassTable
+	// limits are the LimitRanges of the pods' namespace (limitrange.go);
+	// none for an admitted pod.
+	limits []containerLimits
 }
 
 func (tc templateConv) errorf(field, format string, args ...any) error {
@@ -182,7 +185,11 @@ func (tc templateConv) requests(spec PodSpec) (cpu, mem int64, err error) {
 	}
 	var sum, initMax req
 	for i, c := range spec.Containers {
-		r, err := read(requestsOf(c), requestField(index("spec.containers", i), c))
+		rl, err := tc.admitted(index("spec.containers", i), c)
+		if err != nil {
+			return 0, 0, err
+		}
+		r, err := read(rl, requestField(index("spec.containers", i), c))
 		if err != nil {
 			return 0, 0, err
 		}
@@ -190,7 +197,11 @@ func (tc templateConv) requests(spec PodSpec) (cpu, mem int64, err error) {
 		sum.mem += r.mem
 	}
 	for i, c := range spec.InitContainers {
-		r, err := read(requestsOf(c), requestField(index("spec.initContainers", i), c))
+		rl, err := tc.admitted(index("spec.initContainers", i), c)
+		if err != nil {
+			return 0, 0, err
+		}
+		r, err := read(rl, requestField(index("spec.initContainers", i), c))
 		if err != nil {
 			return 0, 0, err
 		}
@@ -235,14 +246,29 @@ func requestsOf(c Container) map[string]QuantityText {
 }
 
 // requestField names the field a request of container c (at path)
-// comes from: its request, or the limit it was defaulted from.
+// comes from: its request, or the limit it was defaulted from (a
+// LimitRange's default is named as the request it becomes).
 func requestField(path string, c Container) func(name string) string {
 	return func(name string) string {
-		if _, ok := c.Resources.Requests[name]; ok {
-			return path + ".resources.requests." + name
+		if _, ok := c.Resources.Limits[name]; ok {
+			if _, ok := c.Resources.Requests[name]; !ok {
+				return path + ".resources.limits." + name
+			}
 		}
-		return path + ".resources.limits." + name
+		return path + ".resources.requests." + name
 	}
+}
+
+// admitted returns container c's requests as the API server admits the
+// pod: defaulted from its limits, then from the namespace's LimitRanges;
+// a container a LimitRange rejects is an input error (the ReplicaSet
+// controller could never create the pod).
+func (tc templateConv) admitted(path string, c Container) (map[string]QuantityText, error) {
+	requests, _, lr, why := admit(tc.limits, c)
+	if lr != nil {
+		return nil, tc.errorf(path+".resources", "the LimitRange %s rejects the pod: %s (accepted: requests and limits within the namespace's LimitRanges)", limitRangeName(lr), why)
+	}
+	return requests, nil
 }
 
 var effects = []string{"NoSchedule", "PreferNoSchedule", "NoExecute"}

@@ -12,7 +12,7 @@ import (
 // (pkg/apis/apps/validation: the selector must match the template's
 // labels; maxSurge and maxUnavailable not both 0; maxUnavailable ≤ 100 %;
 // no rollingUpdate with Recreate).
-func deploymentDecl(o Object, name string, nodes nodeLabels, classes *priorityClassTable, warns *[]Warning) (model.DeploymentDecl, model.TemplateDecl, error) {
+func deploymentDecl(o Object, name string, nodes nodeLabels, classes *priorityClassTable, limits *limitRangeTable, warns *[]Warning) (model.DeploymentDecl, model.TemplateDecl, error) {
 	d := o.Value.(*Deployment)
 	a := o.at()
 	dd := model.DeploymentDecl{Name: name, Template: name, Replicas: 1}
@@ -72,7 +72,8 @@ func deploymentDecl(o Object, name string, nodes nodeLabels, classes *priorityCl
 	default:
 		return dd, model.TemplateDecl{}, a.errorf(o.path("spec.strategy.type"), "%q (accepted: RollingUpdate, Recreate)", d.Spec.Strategy.Type)
 	}
-	tc := templateConv{o: o, path: "spec.template", nodes: nodes, warns: warns, classes: classes}
+	tc := templateConv{o: o, path: "spec.template", nodes: nodes, warns: warns, classes: classes,
+		limits: limits.forNamespace(namespaceOf(d.Metadata.Namespace))}
 	td, err := tc.convert(name, d.Spec.Template.Metadata, d.Spec.Template.Spec)
 	return dd, td, err
 }
