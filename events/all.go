@@ -29,6 +29,8 @@ func ForEvent(u *model.Universe, i int, opts ...Option) model.Process {
 		return CreateDeployment{command{i}}
 	case model.ScaleDeployment:
 		return ScaleDeployment{command{i}}
+	case model.RolloutRestart:
+		return RolloutRestart{command{i}}
 	case model.Drain:
 		return Drain{event: i}
 	}

@@ -14,6 +14,7 @@ var (
 	_ model.Footprinter = CreateDeployment{}
 	_ model.Footprinter = ApplyDeployment{}
 	_ model.Footprinter = ScaleDeployment{}
+	_ model.Footprinter = RolloutRestart{}
 	_ model.Footprinter = Init{}
 	_ model.Footprinter = CPUChange{}
 	_ model.Footprinter = CPUPattern{}

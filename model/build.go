@@ -349,10 +349,31 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 		// rollout.
 		slots += reps
 	}
+	// configsOf lists, by deployment name, the configurations a
+	// deployment may have (rolloutRestart copies them).
+	configsOf := map[string][]int{}
+	for i, d := range c.Deployments {
+		configsOf[d.Name] = append(configsOf[d.Name], deps[i].config)
+	}
+	for i := range u.DeploymentTemplates {
+		dt := &u.DeploymentTemplates[i]
+		configsOf[dt.Name] = append(configsOf[dt.Name], dt.Config)
+	}
+	var decls []TemplateDecl // every template's declaration, restart copies included
 	for i, e := range c.Events {
 		ev, err := c.compileEvent(e, look)
 		if err != nil {
 			return nil, nil, fmt.Errorf("events[%d] (%s): %w", i, e.Kind, err)
+		}
+		if ev.Kind == RolloutRestart {
+			if decls == nil {
+				decls = slices.Clone(c.Templates)
+			}
+			configs := configsOf[e.Deployment]
+			if err := u.addRestartCopies(&ev, &configs, &decls, look); err != nil {
+				return nil, nil, fmt.Errorf("events[%d] (%s): %w", i, e.Kind, err)
+			}
+			configsOf[e.Deployment] = configs
 		}
 		u.Events = append(u.Events, ev)
 	}
@@ -451,7 +472,7 @@ func commandSlots(u *Universe, replicas, needs []int) int {
 					grow[d] += delta
 				}
 			}
-		case ApplyDeployment:
+		case ApplyDeployment, RolloutRestart:
 			rollouts = true
 		}
 	}
@@ -602,7 +623,7 @@ func (c *Cluster) compileEvent(e EventDecl, look lookup) (Event, error) {
 	}
 	k, ok := kinds[e.Kind]
 	if !ok {
-		return ev, fmt.Errorf("kind %q (accepted: eventCpuChange, kernelPanic, maintenance, nodeFailure, createTargetDeployment, applyDeployment, createDeployment, scaleDeployment, drain): %w", e.Kind, ErrInvalid)
+		return ev, fmt.Errorf("kind %q (accepted: eventCpuChange, kernelPanic, maintenance, nodeFailure, createTargetDeployment, applyDeployment, createDeployment, scaleDeployment, drain, rolloutRestart): %w", e.Kind, ErrInvalid)
 	}
 	ev.Kind = k
 	switch e.When {
@@ -621,7 +642,7 @@ func (c *Cluster) compileEvent(e EventDecl, look lookup) (Event, error) {
 		return ev, fmt.Errorf("nodes, timeoutRetries, disableEviction, force, uncordon: only drain takes them: %w", ErrInvalid)
 	}
 	switch k {
-	case CPUChange, CreateTargetDeployment:
+	case CPUChange, CreateTargetDeployment, RolloutRestart:
 		d := look.deployments.of(e.Deployment)
 		if d < 0 {
 			return ev, fmt.Errorf("deployment %q: no such deployment (accepted: %s): %w", e.Deployment, c.deploymentNames(), ErrInvalid)

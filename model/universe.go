@@ -446,13 +446,16 @@ const (
 	ScaleDeployment
 	// Drain is `kubectl drain` of one or more nodes (events/drain.go).
 	Drain
+	// RolloutRestart is `kubectl rollout restart` of a deployment
+	// (events/restart.go).
+	RolloutRestart
 )
 
 var eventNames = map[EventKind]string{
 	CPUChange: "eventCpuChange", KernelPanic: "kernelPanic", Maintenance: "maintenance",
 	NodeFailure: "nodeFailure", CreateTargetDeployment: "createTargetDeployment",
 	ApplyDeployment: "applyDeployment", CreateDeployment: "createDeployment", ScaleDeployment: "scaleDeployment",
-	Drain: "drain",
+	Drain: "drain", RolloutRestart: "rolloutRestart",
 }
 
 func (k EventKind) String() string {
@@ -502,6 +505,11 @@ type Event struct {
 	// a time (default 1); Drain carries kubectl drain's options.
 	Nodes []int
 	Drain DrainOptions
+	// Restarts maps, for RolloutRestart, each deployment config the
+	// restarted deployment may have to its restarted copy: the same
+	// configuration with a copy of its pod template, a new revision of
+	// identical pods (restart.go).
+	Restarts []ConfigRestart
 
 	// VarOffset and VarLen locate the event's memory in State.EventVars
 	// (set by Compile).
