@@ -56,7 +56,7 @@ func scale(tx *model.Tx, s *model.State, d int, a *model.ReplicasAnnotations) {
 		if from := int(ds.RS[k].Replicas); from != spec && tx.Tracing() &&
 			int(ds.RS[k].Template) != u.Configs[ds.Config].PodTemplate+1 {
 			// Only an old set: the template changed with spec.replicas.
-			tx.Log(Component, "Deployment %s scaled to %d replicas before its rollout: scaling its old ReplicaSet (rs %d) from %d to %d",
+			tx.Log(Component, "Deployment %s scaled to %d before its rollout: scaling its old ReplicaSet (rs %d) from %d to %d",
 				u.Deployments[d].Name, spec, k, from, spec)
 		}
 		setReplicas(u, ds, a, k, spec, false)
@@ -90,7 +90,7 @@ func scale(tx *model.Tx, s *model.State, d int, a *model.ReplicasAnnotations) {
 		size[order[0]] = max(0, size[order[0]]+toAdd-added)
 	}
 	if tx.Tracing() && (size[0] != int(ds.RS[0].Replicas) || size[1] != int(ds.RS[1].Replicas)) {
-		tx.Log(Component, "Deployment %s scaled to %d replicas during a rollout: scaling its ReplicaSets in proportion, rs %d from %d to %d, rs %d from %d to %d",
+		tx.Log(Component, "Deployment %s scaled to %d during a rollout: scaling its ReplicaSets in proportion, rs %d from %d to %d, rs %d from %d to %d",
 			u.Deployments[d].Name, spec, order[0], ds.RS[order[0]].Replicas, size[order[0]], order[1], ds.RS[order[1]].Replicas, size[order[1]])
 	}
 	for _, k := range order {

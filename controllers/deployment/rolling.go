@@ -82,7 +82,8 @@ func reconcileOld(spec int, f fenceposts, newRS, oldRS replicaSet) int {
 
 // rolloutRolling is rolloutRolling over the model's two slots: the new set
 // is created if needed, scaled up if it can be (and then the sync ends,
-// as upstream returns after a scale-up), else the old set is scaled down;
+// as upstream returns after a scale-up, unless the set was just created
+// with those replicas), else the old set is scaled down;
 // a set whose size changes gets the replicas annotations (a).
 func rolloutRolling(u *model.Universe, s *model.State, d int, a *model.ReplicasAnnotations) {
 	ds := &s.Deps[d]
@@ -98,7 +99,13 @@ func rolloutRolling(u *model.Universe, s *model.State, d int, a *model.ReplicasA
 	newRS, oldRS := view(s, d, cur), view(s, d, old)
 	if n := reconcileNew(spec, f, newRS, oldRS); n != newRS.Replicas {
 		setReplicas(u, ds, a, cur, n, false)
-		return
+		if !created {
+			return
+		}
+		// A set this sync creates starts at those replicas
+		// (getNewReplicaSet with NewRSNewReplicas), which is no scale-up:
+		// the sync goes on to the old set.
+		newRS = view(s, d, cur)
 	}
 	setReplicas(u, ds, a, old, reconcileOld(spec, f, newRS, oldRS), false)
 }
