@@ -64,7 +64,7 @@ func TestScale(t *testing.T) {
 			b.AddNodes(1, build.Node())
 			var tmpl [3]int
 			for i := range tmpl {
-				tmpl[i] = b.AddTemplate(build.Template(string(rune('a' + i))).Requests(1, 1))
+				tmpl[i] = b.AddTemplate(build.Template(string(rune('a'+i))).Requests(1, 1))
 			}
 			d := b.AddDeployment("web", tmpl[tc.template], tc.to)
 			cfg := &b.U.Configs[0]

@@ -207,7 +207,7 @@ func TestPlantedBugs(t *testing.T) {
 			a.Desired = max(0, int(ds.Replicas))
 			ds.SetAnnotations(u, a)
 		},
-		"max-replicas ignored": func(_ *model.Universe, s *model.State) { s.Deps[0].MaxReplicas = [2]int16{} },
+		"max-replicas ignored":   func(_ *model.Universe, s *model.State) { s.Deps[0].MaxReplicas = [2]int16{} },
 		"creation order ignored": func(_ *model.Universe, s *model.State) { s.Deps[0].NewRSOlder = false },
 	}
 	gen := rapid.Custom(genCase)
