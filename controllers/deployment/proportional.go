@@ -26,10 +26,11 @@ func setReplicas(u *model.Universe, ds *model.DeploymentState, a *model.Replicas
 // scale is upstream's scale (sync.go, v1.36) over the model's two slots,
 // run on a scaling event instead of the rollout.
 //
-// With one active set (FindActiveOrLatest) that set is scaled to spec. Upstream's next
-// case, a saturated new set (IsSaturated: its desired-replicas annotation
-// equals spec), cannot arise here: on a scaling event the active sets'
-// shared annotation differs from spec. Otherwise a RollingUpdate
+// With one active set (FindActiveOrLatest) that set is scaled to spec.
+// Upstream's next case, a saturated new set (IsSaturated: its
+// desired-replicas annotation equals spec), cannot arise here: on a
+// scaling event the active sets' shared annotation differs from spec.
+// Otherwise a RollingUpdate
 // deployment scales its active sets in proportion: the allowed total
 // spec + maxSurge (0 at spec 0) minus their replicas is distributed from
 // the largest set to the smallest (equal sizes: the newer first when
