@@ -15,8 +15,7 @@ package model
 // writes spec.replicas, which every active set already carries, and a set
 // that becomes active is written as it does. The value of an inactive set
 // is never read (it is rewritten before the set is active again), so one
-// Desired value per deployment is the whole of it, and it is positive
-// whenever a set is active (a write of 0 leaves every set inactive).
+// Desired value per deployment is the whole of it.
 // Max-replicas depends on the configuration the write used, so it is kept
 // per ReplicaSet slot.
 type ReplicasAnnotations struct {
@@ -42,29 +41,27 @@ func MaxSurge(cfg *DeploymentConfig, spec int) int {
 // DesiredReplicas 0 stands for the current set's replicas (the value a
 // settled deployment carries), and MaxReplicas[k] 0 for Desired + the
 // current configuration's MaxSurge at Desired (the value the last write
-// gave unless the configuration changed since; ApplyConfig keeps it). Both
-// are also 0 when no set is active, and MaxReplicas[k] when set k is not,
-// since those values are never read.
+// gave unless the configuration changed since; ApplyConfig keeps it).
+// Both are also 0 when no set is active, and MaxReplicas[k] when set k is
+// not, since those values are never read. Any other value v is stored as
+// v + 1.
 func (ds *DeploymentState) Annotations(u *Universe) ReplicasAnnotations {
-	a := ReplicasAnnotations{Desired: int(ds.DesiredReplicas)}
-	if a.Desired == 0 {
+	a := ReplicasAnnotations{Desired: int(ds.DesiredReplicas) - 1}
+	if ds.DesiredReplicas == 0 {
 		a.Desired = int(ds.RS[ds.Cur].Replicas)
 	}
 	implied := a.Desired + MaxSurge(&u.Configs[ds.Config], a.Desired)
 	for k := range a.Max {
-		a.Max[k] = int(ds.MaxReplicas[k])
-		if a.Max[k] == 0 {
+		a.Max[k] = int(ds.MaxReplicas[k]) - 1
+		if ds.MaxReplicas[k] == 0 {
 			a.Max[k] = implied
 		}
 	}
 	return a
 }
 
-// SetAnnotations stores a in ds canonically (Annotations). It reports
-// false, storing nothing, when a cannot be represented: a Desired of 0
-// while a set is active and the current set's replicas are not 0, which
-// the deployment controller never writes.
-func (ds *DeploymentState) SetAnnotations(u *Universe, a ReplicasAnnotations) bool {
+// SetAnnotations stores a in ds canonically (Annotations).
+func (ds *DeploymentState) SetAnnotations(u *Universe, a ReplicasAnnotations) {
 	var active [2]bool
 	any := false
 	for k := range ds.RS {
@@ -75,20 +72,16 @@ func (ds *DeploymentState) SetAnnotations(u *Universe, a ReplicasAnnotations) bo
 	var maxReplicas [2]int16
 	if any {
 		if a.Desired != int(ds.RS[ds.Cur].Replicas) {
-			if a.Desired == 0 {
-				return false
-			}
-			desired = int16(a.Desired)
+			desired = int16(a.Desired + 1)
 		}
 		implied := a.Desired + MaxSurge(&u.Configs[ds.Config], a.Desired)
 		for k := range a.Max {
 			if active[k] && a.Max[k] != implied {
-				maxReplicas[k] = int16(a.Max[k])
+				maxReplicas[k] = int16(a.Max[k] + 1)
 			}
 		}
 	}
 	ds.DesiredReplicas, ds.MaxReplicas = desired, maxReplicas
-	return true
 }
 
 // ApplyConfig makes configuration cfg the deployment's (kubectl apply)

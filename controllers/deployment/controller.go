@@ -67,9 +67,6 @@ func syncDeployment(tx *model.Tx, s *model.State, d int) (requeue bool) {
 	}
 	before, annotations := ds.RS, [3]int16{ds.DesiredReplicas, ds.MaxReplicas[0], ds.MaxReplicas[1]}
 	ScaleReplicaSets(tx, s, d)
-	if s.Failed != model.NoFailure {
-		return false
-	}
 	// The ReplicaSet controller then brings every set's pods to its spec,
 	// the current set first.
 	manageReplicas(tx, s, d, int(ds.Cur))
@@ -99,9 +96,7 @@ func ScaleReplicaSets(tx *model.Tx, s *model.State, d int) {
 	if ds.RS[1-ds.Cur].Template == 0 {
 		ds.NewRSOlder = false
 	}
-	if !ds.SetAnnotations(u, a) {
-		s.Fail(model.FailInternal, d)
-	}
+	ds.SetAnnotations(u, a)
 }
 
 // makeCurrent makes slot cur the current ReplicaSet: a set the controller

@@ -205,9 +205,7 @@ func (c *Case) modelState() (*model.Universe, *model.State, error) {
 	}
 	other := 1 - c.Current
 	ds.NewRSOlder = created[other] >= 0 && created[c.Current] < created[other]
-	if !ds.SetAnnotations(u, a) {
-		return nil, nil, fmt.Errorf("annotations %+v cannot be stored", a)
-	}
+	ds.SetAnnotations(u, a)
 	s.Init = model.InitMain
 	return u, s, nil
 }
