@@ -63,7 +63,7 @@ func applyTemplate(u *model.Universe, s *model.State, d, t int, created bool) {
 	if tmpl.Replicas != nil {
 		ds.Replicas = int16(*tmpl.Replicas)
 	}
-	ds.Config = uint8(tmpl.Config)
+	ds.ApplyConfig(u, tmpl.Config)
 	if !created {
 		return
 	}

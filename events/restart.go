@@ -29,7 +29,7 @@ func (r RolloutRestart) Step(tx *model.Tx, s *model.State) {
 	}
 	ds := &s.Deps[d]
 	if to, ok := e.RestartedConfig(int(ds.Config)); ok {
-		ds.Config = uint8(to)
+		ds.ApplyConfig(u, to)
 	}
 	if tx.Tracing() {
 		tx.Log(KubectlComponent, "kubectl rollout restart: deployment %s restarted", name)

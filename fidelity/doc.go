@@ -16,6 +16,10 @@
 //     (controllers/deployment) against the ReplicaSet controller's
 //     getPodsToDelete and controller.ActivePodsWithRanks, on random pod
 //     sets, both for upstream's tied pick and for every model branch.
+//   - rolloutdiff: one sync of the Deployment model (controllers/deployment:
+//     rollouts and proportional scaling on a scaling event) against the
+//     DeploymentController's syncDeployment, on random deployments in the
+//     middle of a rollout.
 //   - deschedulerdiff: the descheduler model's four Balance plugins
 //     (controllers/descheduler) against sigs.k8s.io/descheduler v0.36,
 //     their evictions through the API server's eviction subresource, and

@@ -55,6 +55,12 @@ func Describe(u *Universe, s *State) string {
 		c := Counts(s, d)
 		fmt.Fprintf(&b, "deployment %s: spec %d running %d pending %d terminating %d", u.Deployments[d].Name,
 			ds.Replicas, c.Running, c.Pending, c.Terminating)
+		if ds.RS[0].Replicas > 0 && ds.RS[1].Replicas > 0 {
+			// Mid-rollout, a scaling event the controller has not seen yet.
+			if a := ds.Annotations(u); a.Desired != max(0, int(ds.Replicas)) {
+				fmt.Fprintf(&b, " desired-replicas %d", a.Desired)
+			}
+		}
 		if ds.HPA != 0 {
 			h := u.HPAs[ds.HPA-1]
 			fmt.Fprintf(&b, " hpa %d..%d", h.Min, h.Max)

@@ -31,9 +31,12 @@ import (
 //	        In a universe of more pod slots than MaxObjects, a run token
 //	        (podRun, podruns.go) stands for a stretch of pods that repeat
 //	        earlier ones.
-//	deps:   flags (active | cur<<1 | hpaSeen<<2 | hpaHeld<<3), hpa,
-//	        config, replicas (varint), then per ReplicaSet template and
-//	        replicas (varint), then, only when some HPA has a downscale
+//	deps:   flags (active | cur<<1 | hpaSeen<<2 | hpaHeld<<3 |
+//	        annotated<<4 | newRSOlder<<5), hpa, config, replicas (varint),
+//	        then per ReplicaSet template and replicas (varint), then, only
+//	        when annotated (a stored replicas annotation is not 0: a
+//	        deployment rolling out), DesiredReplicas and both MaxReplicas
+//	        (varints), then, only when some HPA has a downscale
 //	        stabilisation window, the WindowSlots entries of HPAWindow
 //	        (uvarints): models without one encode exactly as before;
 //	        then, only when some HPA has behavior (HasHPABehavior), the
@@ -48,7 +51,7 @@ import (
 // AppendEncoding appends the canonical encoding of s, a state of u, to dst.
 func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 	// One capacity check for the whole encoding (a node takes at most 3
-	// bytes, a pod 19, a deployment 3+10+2·6+3·WindowSlots): the appends
+	// bytes, a pod 19, a deployment 3+10+2·6+3·3+3·WindowSlots): the appends
 	// below then never reallocate, and the writes by index stay in it.
 	slots := WindowSlots(u)
 	behavior := HasHPABehavior(u)
@@ -58,7 +61,7 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 			memory += 2 + len(s.Deps[i].HPAMemory)
 		}
 	}
-	dst = slices.Grow(dst, 5+3*len(s.Nodes)+19*len(s.Pods)+(25+3*slots)*len(s.Deps)+memory+
+	dst = slices.Grow(dst, 5+3*len(s.Nodes)+19*len(s.Pods)+(34+3*slots)*len(s.Deps)+memory+
 		3*len(s.Queues)+2*s.queueItems()+3*len(s.EventVars)+len(s.Monitors))
 	var flags byte
 	if s.DeschedulerPending {
@@ -102,11 +105,24 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 		if d.HPAHeld {
 			f |= 1 << 3
 		}
+		annotated := d.DesiredReplicas != 0 || d.MaxReplicas != [2]int16{}
+		if annotated {
+			f |= 1 << 4
+		}
+		if d.NewRSOlder {
+			f |= 1 << 5
+		}
 		dst = append(dst, f, d.HPA, d.Config)
 		dst = binary.AppendVarint(dst, int64(d.Replicas))
 		for r := range d.RS {
 			dst = append(dst, d.RS[r].Template)
 			dst = binary.AppendVarint(dst, int64(d.RS[r].Replicas))
+		}
+		if annotated {
+			dst = binary.AppendVarint(dst, int64(d.DesiredReplicas))
+			for _, m := range d.MaxReplicas {
+				dst = binary.AppendVarint(dst, int64(m))
+			}
 		}
 		for k := range slots {
 			dst = binary.AppendUvarint(dst, uint64(uint16(d.HPAWindow[k])))
@@ -306,12 +322,19 @@ func DecodeInto(s *State, u *Universe, monitors int, enc []byte) error {
 	behavior := HasHPABehavior(u)
 	for i := range s.Deps {
 		f := r.byte()
-		d := DeploymentState{Active: f&1 != 0, Cur: f >> 1 & 1, HPASeen: f&(1<<2) != 0, HPAHeld: f&(1<<3) != 0}
+		d := DeploymentState{Active: f&1 != 0, Cur: f >> 1 & 1, HPASeen: f&(1<<2) != 0, HPAHeld: f&(1<<3) != 0,
+			NewRSOlder: f&(1<<5) != 0}
 		d.HPA, d.Config = r.byte(), r.byte()
 		d.Replicas = int16(r.varint())
 		for k := range d.RS {
 			d.RS[k].Template = r.byte()
 			d.RS[k].Replicas = int16(r.varint())
+		}
+		if f&(1<<4) != 0 {
+			d.DesiredReplicas = int16(r.varint())
+			for k := range d.MaxReplicas {
+				d.MaxReplicas[k] = int16(r.varint())
+			}
 		}
 		for k := range slots {
 			d.HPAWindow[k] = int16(r.uvarint())

@@ -64,6 +64,11 @@ func randomState(t *rapid.T, u *model.Universe, monitors int) *model.State {
 		s.Deps[d] = model.DeploymentState{Active: rapid.Bool().Draw(t, "active"), Replicas: int16(rapid.IntRange(0, 500).Draw(t, "replicas")),
 			HPA: uint8(rapid.IntRange(0, 3).Draw(t, "hpa")), Cur: uint8(rapid.IntRange(0, 1).Draw(t, "cur"))}
 		s.Deps[d].RS[1].Template = uint8(rapid.IntRange(0, 2).Draw(t, "rstemplate"))
+		if rapid.IntRange(0, 3).Draw(t, "annotated") == 0 {
+			s.Deps[d].DesiredReplicas = int16(rapid.IntRange(0, 500).Draw(t, "desiredReplicas"))
+			s.Deps[d].MaxReplicas[rapid.IntRange(0, 1).Draw(t, "maxSlot")] = int16(rapid.IntRange(0, 600).Draw(t, "maxReplicas"))
+		}
+		s.Deps[d].NewRSOlder = rapid.Bool().Draw(t, "newRSOlder")
 	}
 	ids, most := rapid.IntRange(0, 7), 4
 	if u.WideRefs() {

@@ -89,6 +89,18 @@ type DeploymentState struct {
 	// (hpabehavior.go); "" when it remembers nothing and under every
 	// other HPA. A string, so that copies of the state share it safely.
 	HPAMemory string
+	// DesiredReplicas and MaxReplicas hold the deployment.kubernetes.io
+	// desired-replicas and max-replicas annotations of the ReplicaSets,
+	// stored canonically: read them with Annotations, write them with
+	// SetAnnotations (replicasannotations.go). Both stay zero while the
+	// deployment is not rolling out.
+	DesiredReplicas int16
+	MaxReplicas     [2]int16
+	// NewRSOlder: the current ReplicaSet was created before the other
+	// slot's (a rollback made an older set current again). Upstream orders
+	// equal-sized sets by creation time when it scales them in proportion.
+	// False while the other slot holds no set.
+	NewRSOlder bool
 }
 
 // MaxStabilizationSyncs bounds HPA.ScaleDownStabilizationSyncs: each

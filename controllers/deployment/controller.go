@@ -65,19 +65,51 @@ func syncDeployment(tx *model.Tx, s *model.State, d int) (requeue bool) {
 	if !ds.Active {
 		return false
 	}
-	before := ds.RS
-	cfg := &tx.U.Configs[ds.Config]
-	switch cfg.Strategy {
-	case model.Recreate:
-		rolloutRecreate(tx.U, s, d)
-	default:
-		rolloutRolling(tx.U, s, d)
-	}
+	before, annotations := ds.RS, [3]int16{ds.DesiredReplicas, ds.MaxReplicas[0], ds.MaxReplicas[1]}
+	ScaleReplicaSets(tx, s, d)
 	// The ReplicaSet controller then brings every set's pods to its spec,
 	// the current set first.
 	manageReplicas(tx, s, d, int(ds.Cur))
 	manageReplicas(tx, s, d, 1-int(ds.Cur))
-	return ds.RS != before && !settled(tx.U, s, d)
+	// An update of a ReplicaSet's annotations alone is an update too.
+	changed := ds.RS != before || annotations != [3]int16{ds.DesiredReplicas, ds.MaxReplicas[0], ds.MaxReplicas[1]}
+	return changed && !settled(tx.U, s, d)
+}
+
+// ScaleReplicaSets is the deployment controller's part of one sync of
+// deployment d (syncDeployment, v1.36): the ReplicaSets it creates and
+// the replicas and annotations it writes, without the ReplicaSet
+// controller's pod changes. A scaling event (isScalingEvent) is handled by
+// scale, anything else by the deployment's strategy.
+func ScaleReplicaSets(tx *model.Tx, s *model.State, d int) {
+	u := tx.U
+	ds := &s.Deps[d]
+	a := ds.Annotations(u)
+	switch {
+	case isScalingEvent(ds, &a):
+		scale(tx, s, d, &a)
+	case u.Configs[ds.Config].Strategy == model.Recreate:
+		rolloutRecreate(u, s, d, &a)
+	default:
+		rolloutRolling(u, s, d, &a)
+	}
+	if ds.RS[1-ds.Cur].Template == 0 {
+		ds.NewRSOlder = false
+	}
+	ds.SetAnnotations(u, a)
+}
+
+// makeCurrent makes slot cur the current ReplicaSet: a set the controller
+// just created is the newest, and going back to the other, existing set
+// (a rollback) swaps which of the two is the older.
+func makeCurrent(ds *model.DeploymentState, cur int, created bool) {
+	switch {
+	case created:
+		ds.NewRSOlder = false
+	case cur != int(ds.Cur):
+		ds.NewRSOlder = !ds.NewRSOlder
+	}
+	ds.Cur = uint8(cur)
 }
 
 // specReplicas is the deployment's spec.replicas; a negative value (a

@@ -7,6 +7,10 @@
 //
 //   - find the ReplicaSet whose template is the deployment's current pod
 //     template (revision.go), creating one on a template change;
+//   - on a scaling event (spec.replicas differs from the desired-replicas
+//     annotation of the active sets) scale instead of rolling out: the
+//     only active set to spec, or every active set of a RollingUpdate
+//     deployment in proportion to its size (proportional.go);
 //   - roll out: RollingUpdate follows reconcileNewReplicaSet /
 //     reconcileOldReplicaSets with maxSurge and maxUnavailable
 //     (rolling.go), Recreate scales the old sets to zero, waits until no

@@ -38,6 +38,8 @@ func TestMergedRevisionsScaleDown(t *testing.T) {
 	ds.Config, ds.Cur = 1, 0
 	ds.RS[0] = model.ReplicaSetState{Template: uint8(tmpl[2] + 1), Replicas: 1}
 	ds.RS[1] = model.ReplicaSetState{Template: uint8(tmpl[1] + 1), Replicas: 3}
+	// Both sets were last scaled at spec 3: no scaling event.
+	ds.SetAnnotations(u, model.ReplicasAnnotations{Desired: 3, Max: [2]int{4, 4}})
 	for i, rt := range []struct{ rs, tmpl int }{{1, tmpl[0]}, {1, tmpl[0]}, {1, tmpl[1]}, {0, tmpl[2]}} {
 		s.Pods[i].RS, s.Pods[i].Template = uint8(rt.rs), uint8(rt.tmpl)
 	}

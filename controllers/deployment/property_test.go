@@ -254,6 +254,9 @@ func checkFixedPoint(t *rapid.T, u *model.Universe, s0 *model.State, procs map[s
 		if c.Pending > 0 || c.Terminating > 0 {
 			continue // stalled on unschedulable pods: a legitimate fixed point
 		}
+		if recreateHeldByScalingEvent(u, ds) {
+			continue // upstream's scale leaves it as it is: a fixed point too
+		}
 		cur := int(ds.Cur)
 		want := uint8(u.Configs[ds.Config].PodTemplate + 1)
 		old := model.RSCounts(s, d, 1-cur)
@@ -263,4 +266,15 @@ func checkFixedPoint(t *rapid.T, u *model.Universe, s0 *model.State, procs map[s
 				d+1, *ds, model.Describe(u, s))
 		}
 	}
+}
+
+// recreateHeldByScalingEvent: a Recreate deployment with two active
+// ReplicaSets whose desired-replicas annotation is not its spec (a switch
+// from RollingUpdate mid-rollout together with a scale). Every sync is a
+// scaling event, and upstream's scale neither scales one active set nor
+// proportionally scales a Recreate deployment's, so nothing moves until
+// spec.replicas or the strategy changes again (sync.go, v1.36).
+func recreateHeldByScalingEvent(u *model.Universe, ds *model.DeploymentState) bool {
+	return u.Configs[ds.Config].Strategy == model.Recreate && ds.RS[0].Replicas > 0 && ds.RS[1].Replicas > 0 &&
+		ds.Annotations(u).Desired != max(0, int(ds.Replicas))
 }

@@ -6,16 +6,16 @@ import "github.com/kivi-go/kivi/model"
 // pod of an old set exists any more (Terminating ones included), create
 // the new set if needed and scale it to spec. The kubelet's removal of
 // the last old pod re-queues the deployment.
-func rolloutRecreate(u *model.Universe, s *model.State, d int) {
+func rolloutRecreate(u *model.Universe, s *model.State, d int, a *model.ReplicasAnnotations) {
 	ds := &s.Deps[d]
 	cur := findNewReplicaSet(u, ds)
 	if cur >= 0 {
-		ds.Cur = uint8(cur)
+		makeCurrent(ds, cur, false)
 	}
 	scaledDown := false
 	for rs := range ds.RS {
 		if rs != cur && ds.RS[rs].Replicas > 0 {
-			ds.RS[rs].Replicas = 0
+			setReplicas(u, ds, a, rs, 0, false)
 			scaledDown = true
 		}
 	}
@@ -29,9 +29,9 @@ func rolloutRecreate(u *model.Universe, s *model.State, d int) {
 	}
 	if cur < 0 {
 		cur = createNewReplicaSet(u, s, d)
-		ds.Cur = uint8(cur)
+		makeCurrent(ds, cur, true)
 	}
-	ds.RS[cur].Replicas = int16(specReplicas(ds))
+	setReplicas(u, ds, a, cur, specReplicas(ds), false)
 }
 
 // oldPodsRunning is upstream's oldPodsRunning for slot rs of deployment

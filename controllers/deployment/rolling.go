@@ -82,23 +82,32 @@ func reconcileOld(spec int, f fenceposts, newRS, oldRS replicaSet) int {
 
 // rolloutRolling is rolloutRolling over the model's two slots: the new set
 // is created if needed, scaled up if it can be (and then the sync ends,
-// as upstream returns after a scale-up), else the old set is scaled down.
-func rolloutRolling(u *model.Universe, s *model.State, d int) {
+// as upstream returns after a scale-up, unless the set was just created
+// with those replicas), else the old set is scaled down;
+// a set whose size changes gets the replicas annotations (a).
+func rolloutRolling(u *model.Universe, s *model.State, d int, a *model.ReplicasAnnotations) {
 	ds := &s.Deps[d]
 	cur := findNewReplicaSet(u, ds)
-	if cur < 0 {
+	created := cur < 0
+	if created {
 		cur = createNewReplicaSet(u, s, d)
 	}
-	ds.Cur = uint8(cur)
+	makeCurrent(ds, cur, created)
 	old := 1 - cur
 	spec := specReplicas(ds)
 	f := resolveFenceposts(&u.Configs[ds.Config], spec)
 	newRS, oldRS := view(s, d, cur), view(s, d, old)
 	if n := reconcileNew(spec, f, newRS, oldRS); n != newRS.Replicas {
-		ds.RS[cur].Replicas = int16(n)
-		return
+		setReplicas(u, ds, a, cur, n, false)
+		if !created {
+			return
+		}
+		// A set this sync creates starts at those replicas
+		// (getNewReplicaSet with NewRSNewReplicas), which is no scale-up:
+		// the sync goes on to the old set.
+		newRS = view(s, d, cur)
 	}
-	ds.RS[old].Replicas = int16(reconcileOld(spec, f, newRS, oldRS))
+	setReplicas(u, ds, a, old, reconcileOld(spec, f, newRS, oldRS), false)
 }
 
 // view reads slot rs of deployment d for the arithmetic.

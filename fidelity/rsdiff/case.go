@@ -143,6 +143,9 @@ func (c *Case) modelState() (*model.Universe, *model.State, error) {
 		web.RS[1-c.VictimSlot] = model.ReplicaSetState{Template: uint8(tmpl[Sibling] + 1), Replicas: int16(siblings)}
 	}
 	web.Replicas = int16(victims - c.Delete)
+	// The sets were last scaled at this spec: no scaling event, the sync
+	// scales the victim set down to it.
+	web.SetAnnotations(u, model.ReplicasAnnotations{Desired: int(web.Replicas)})
 	other.RS[0].Replicas = int16(c.count(Other))
 	other.Replicas = other.RS[0].Replicas
 	for i, p := range c.Pods {

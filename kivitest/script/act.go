@@ -187,7 +187,7 @@ func (e *Env) apply(c Command) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	e.s.Deps[d].Config = uint8(cfg)
+	e.s.Deps[d].ApplyConfig(e.u, cfg)
 	e.s.Enqueue(model.DeploymentQueue, d)
 	return "", nil
 }

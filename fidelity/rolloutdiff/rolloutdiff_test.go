@@ -1,0 +1,236 @@
+package rolloutdiff
+
+import (
+	"context"
+	"flag"
+	"maps"
+	"slices"
+	"strconv"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+var cases = flag.Int("cases", 2000, "random cases TestDifferential compares (rapid checks)")
+
+// genCase draws a deployment mid-rollout: the strategy (Recreate in one
+// case of six) and fenceposts (integers 0..3 or 0, 10, 25, 50, 100 %),
+// the desired-replicas annotation 1..8 and a spec.replicas 0..10 (equal
+// to it in one case of four: no scaling event), and the sets:
+//   - two sets, the old one and the one of the deployment's template
+//     (new), in either slot; in one case of four the new set is the older
+//     (a rollback);
+//   - in one case of six, two old sets and a new template with no set yet;
+//   - in one case of six, a third, oldest set merged into a slot in the
+//     model.
+//
+// Each set has 0..8 replicas, of which 0..all are available, and a
+// max-replicas annotation of desired-replicas + the maxSurge resolved at
+// it, or in one case of four another surge 0..4 (a configuration applied
+// since).
+func genCase(t *rapid.T) *Case {
+	fence := func(label string) model.IntOrPercent {
+		if rapid.Bool().Draw(t, label+"Percent") {
+			return model.IntOrPercent{Value: rapid.SampledFrom([]int{0, 10, 25, 50, 100}).Draw(t, label), Percent: true}
+		}
+		return model.IntOrPercent{Value: rapid.IntRange(0, 3).Draw(t, label)}
+	}
+	c := &Case{
+		Recreate:       rapid.IntRange(0, 5).Draw(t, "recreate") == 0,
+		MaxSurge:       fence("maxSurge"),
+		MaxUnavailable: fence("maxUnavailable"),
+		Desired:        rapid.IntRange(1, 8).Draw(t, "desired"),
+	}
+	c.Spec = rapid.IntRange(0, 10).Draw(t, "spec")
+	if rapid.IntRange(0, 3).Draw(t, "noScalingEvent") == 0 {
+		c.Spec = c.Desired
+	}
+	cfg := model.DeploymentConfig{MaxSurge: c.MaxSurge}
+	if c.Recreate {
+		cfg.Strategy = model.Recreate
+	}
+	set := func(template, slot int) Set {
+		s := Set{Template: template, Slot: slot, Replicas: rapid.IntRange(0, 8).Draw(t, "replicas")}
+		s.Available = rapid.IntRange(0, s.Replicas).Draw(t, "available")
+		s.MaxReplicas = c.Desired + model.MaxSurge(&cfg, c.Desired)
+		if rapid.IntRange(0, 3).Draw(t, "staleMax") == 0 {
+			s.MaxReplicas = c.Desired + rapid.IntRange(0, 4).Draw(t, "otherSurge")
+		}
+		return s
+	}
+	newSlot := rapid.IntRange(0, 1).Draw(t, "newSlot")
+	switch shape := rapid.IntRange(0, 5).Draw(t, "shape"); shape {
+	case 0:
+		// A new template without its set: two old sets, the current slot
+		// holding the one that had the template last.
+		c.Template = 2
+		c.Sets = []Set{set(0, 1-newSlot), set(1, newSlot)}
+		c.Current = newSlot
+		if rapid.IntRange(0, 3).Draw(t, "rolledBack") == 0 {
+			c.Current = 1 - newSlot
+		}
+	default:
+		c.Template = 1
+		old, cur := set(0, 1-newSlot), set(1, newSlot)
+		c.Sets = []Set{old, cur}
+		if rapid.IntRange(0, 3).Draw(t, "rollback") == 0 {
+			c.Sets = []Set{cur, old}
+		}
+		c.Current = newSlot
+		if shape == 1 {
+			c.Sets = append([]Set{set(3, rapid.IntRange(0, 1).Draw(t, "mergedSlot"))}, c.Sets...)
+		}
+	}
+	return c
+}
+
+// withChecks sets rapid's number of checks for the rest of the test.
+func withChecks(t *testing.T, n int) {
+	old := flag.Lookup("rapid.checks").Value.String()
+	if err := flag.Set("rapid.checks", strconv.Itoa(n)); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = flag.Set("rapid.checks", old) })
+}
+
+// TestDifferential compares the model with the DeploymentController on
+// -cases random cases: every disagreement must belong to a known class;
+// rapid shrinks an unexplained one. The counts are logged, with how many
+// cases were scaling events.
+func TestDifferential(t *testing.T) {
+	ctx := context.Background()
+	up, err := NewUpstream(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withChecks(t, *cases)
+	counts := map[Class]int{}
+	scalingEvents, proportional, proportionalAgree := 0, 0, 0
+	rapid.Check(t, func(t *rapid.T) {
+		c := genCase(t)
+		v, err := Check(ctx, up, c, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Class == Unexplained {
+			t.Fatalf("unexplained disagreement\n%smodel:    %s\nupstream: %s", c, v.Model, v.Upstream)
+		}
+		counts[v.Class]++
+		if c.scalingEvent() {
+			scalingEvents++
+			if c.activeSets() > 1 && !c.Recreate {
+				proportional++
+				if v.Class == Agree {
+					proportionalAgree++
+				}
+			}
+		}
+	})
+	t.Logf("agree %d, %s %d (of %d cases; %d scaling events, %d of them with two or more active RollingUpdate sets: %d agree)",
+		counts[Agree], ThirdRevision, counts[ThirdRevision], *cases, scalingEvents, proportional, proportionalAgree)
+}
+
+// scalingEvent: some set is active and spec.replicas is not the
+// desired-replicas annotation.
+func (c *Case) scalingEvent() bool { return c.activeSets() > 0 && c.Spec != c.Desired }
+
+func (c *Case) activeSets() int {
+	n := 0
+	for _, s := range c.Sets {
+		if s.Replicas > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// TestKnownClasses pins an agreement on proportional scaling during a
+// rollout (sync_test.go's "proportional scaling: 5 -> 10" with max-replicas
+// 5: the old set of 3 becomes 6, the new set of 2 becomes 4), a rollback's
+// creation order deciding the leftover, and the minimal third revision.
+func TestKnownClasses(t *testing.T) {
+	ctx := context.Background()
+	up, err := NewUpstream(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := model.IntOrPercent{Value: 1}
+	zero := model.IntOrPercent{}
+	for _, tc := range []struct {
+		name string
+		c    Case
+		want Class
+		m    Result
+	}{
+		{"proportional 5 -> 10", Case{MaxSurge: zero, MaxUnavailable: one, Template: 1, Spec: 10, Desired: 5, Current: 1,
+			Sets: []Set{{Template: 0, Replicas: 3, Available: 3, MaxReplicas: 5}, {Template: 1, Replicas: 2, MaxReplicas: 5, Slot: 1}}},
+			Agree, Result{0: {6, 10, 10}, 1: {4, 10, 10}}},
+		{"rollback: the leftover of equal sets to the newer, the old one", Case{MaxSurge: zero, MaxUnavailable: one, Template: 1, Spec: 3, Desired: 2,
+			Sets: []Set{{Template: 1, Replicas: 1, MaxReplicas: 2}, {Template: 0, Replicas: 1, MaxReplicas: 2, Slot: 1}}},
+			Agree, Result{0: {2, 3, 3}, 1: {1, 3, 3}}},
+		{"third revision", Case{MaxSurge: one, MaxUnavailable: zero, Template: 1, Spec: 4, Desired: 3, Current: 1,
+			Sets: []Set{{Template: 3, Replicas: 1, MaxReplicas: 4}, {Template: 0, Replicas: 2, MaxReplicas: 4}, {Template: 1, Replicas: 1, MaxReplicas: 4, Slot: 1}}},
+			ThirdRevision, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v, err := Check(ctx, up, &tc.c, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v.Class != tc.want {
+				t.Fatalf("class %q, want %q\n%smodel:    %s\nupstream: %s", v.Class, tc.want, &tc.c, v.Model, v.Upstream)
+			}
+			if tc.m != nil && !maps.Equal(v.Model, tc.m) {
+				t.Fatalf("model %s, want %s", v.Model, tc.m)
+			}
+		})
+	}
+}
+
+// TestPlantedBugs: wrong models are judged unexplained on some of 1000
+// random cases, so the test can fail: the rollout absorbing a scale (no
+// scaling event, the model before proportional scaling), proportions read
+// from the current maxSurge instead of the max-replicas annotations, and
+// equal sets ordered without their creation times.
+func TestPlantedBugs(t *testing.T) {
+	ctx := context.Background()
+	up, err := NewUpstream(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	planted := map[string]Plant{
+		"no scaling event": func(u *model.Universe, s *model.State) {
+			ds := &s.Deps[0]
+			a := ds.Annotations(u)
+			a.Desired = max(0, int(ds.Replicas))
+			ds.SetAnnotations(u, a)
+		},
+		"max-replicas ignored":   func(_ *model.Universe, s *model.State) { s.Deps[0].MaxReplicas = [2]int16{} },
+		"creation order ignored": func(_ *model.Universe, s *model.State) { s.Deps[0].NewRSOlder = false },
+	}
+	gen := rapid.Custom(genCase)
+	for _, name := range slices.Sorted(maps.Keys(planted)) {
+		t.Run(name, func(t *testing.T) {
+			found := 0
+			for i := range 1000 {
+				c := gen.Example(i)
+				v, err := Check(ctx, up, c, planted[name])
+				if err != nil {
+					t.Fatal(err)
+				}
+				if v.Class == Unexplained {
+					if found == 0 {
+						t.Logf("first caught:\n%smodel:    %s\nupstream: %s", c, v.Model, v.Upstream)
+					}
+					found++
+				}
+			}
+			if found == 0 {
+				t.Fatal("the planted bug was never caught")
+			}
+			t.Logf("caught on %d of 1000 cases", found)
+		})
+	}
+}
