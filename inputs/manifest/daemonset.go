@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/kivi-go/kivi/model"
 )
@@ -163,9 +164,10 @@ func (as *assembly) reserveDaemonPods(objs []Object, nodes []nodeIn, kiviAlias b
 	if err != nil {
 		return err
 	}
+	unfit := make([][]string, len(pods)) // the nodes each DaemonSet's pod does not fit on
 	for i := range nodes {
 		n := &nodes[i]
-		for _, d := range pods {
+		for k, d := range pods {
 			if !d.runsOn(n.name, n.labels, kiviAlias, n.taints) {
 				continue
 			}
@@ -174,13 +176,24 @@ func (as *assembly) reserveDaemonPods(objs []Object, nodes []nodeIn, kiviAlias b
 				limit = model.DefaultMaxPods
 			}
 			if n.reservedCPU+d.cpu > n.cpu || n.reservedMem+d.mem > n.memory || limit <= 1 {
-				as.warns = append(as.warns, d.o.at().warning(d.o.path(""), "DaemonSet %s: its pod does not fit on node %s (cpu %dm of %dm left, memory %dMi of %dMi): it stays Pending there and reserves nothing", d.name, n.name, d.cpu, n.cpu-n.reservedCPU, d.mem, n.memory-n.reservedMem))
+				unfit[k] = append(unfit[k], n.name)
 				continue
 			}
 			n.reservedCPU += d.cpu
 			n.reservedMem += d.mem
 			n.maxPods = limit - 1
 		}
+	}
+	for k, d := range pods {
+		if len(unfit[k]) == 0 {
+			continue
+		}
+		names := unfit[k]
+		more := ""
+		if len(names) > 5 {
+			names, more = names[:5], fmt.Sprintf(" and %d more", len(unfit[k])-5)
+		}
+		as.warns = append(as.warns, d.o.at().warning(d.o.path(""), "DaemonSet %s: its pod (cpu %dm, memory %dMi) does not fit in what is left on node %s%s: it stays Pending there and reserves nothing", d.name, d.cpu, d.mem, strings.Join(names, ", "), more))
 	}
 	return nil
 }

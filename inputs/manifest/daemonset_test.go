@@ -115,7 +115,7 @@ func TestDaemonSetsReserve(t *testing.T) {
 	}
 	var fit bool
 	for _, w := range r.Warnings {
-		if strings.Contains(w.Msg, "DaemonSet apps-agent: its pod does not fit on node tiny") {
+		if strings.Contains(w.Msg, "DaemonSet apps-agent: its pod (cpu 250m, memory 64Mi) does not fit in what is left on node tiny") {
 			fit = true
 		}
 		if strings.Contains(w.Msg, "DaemonSet") && strings.Contains(w.Msg, "ignored") {
