@@ -86,9 +86,13 @@ func TestLimitRangeRejects(t *testing.T) {
 		{"shop", "[{name: c, resources: {requests: {memory: 32Mi}}}]", "LimitRange shop/defaults rejects the pod: minimum memory usage per Container is 64Mi, but the request is 32Mi"},
 		{"batch", "[{name: c, resources: {limits: {cpu: 2}}}]", "LimitRange batch/caps rejects the pod: maximum cpu usage per Container is 1000m, but the limit is 2000m"},
 		{"batch", "[{name: c, resources: {requests: {cpu: 100m}, limits: {cpu: 800m}}}]", "cpu max limit to request ratio per Container is 4, but the ratio is 8"},
+		// A malformed quantity is reported as such, not as a bound.
+		{"shop", "[{name: c, resources: {requests: {memory: lots}}}]", "resources.requests.memory"},
 	} {
 		_, err := LoadStream([]File{{Name: "m.yaml", Data: []byte(oneNode + "---\n" + limitRanges + deploymentIn(c.ns, c.containers))}}, nil, nil, testOptions())
-		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "spec.template.spec.containers[0].resources") {
+		malformed := !strings.Contains(c.want, "rejects") && !strings.Contains(c.want, "per Container")
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "spec.template.spec.containers[0].resources") ||
+			malformed && strings.Contains(err.Error(), "rejects") {
 			t.Errorf("%s %s: error %v, want one naming the container and containing %q", c.ns, c.containers, err, c.want)
 		}
 	}

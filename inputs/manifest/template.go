@@ -264,6 +264,25 @@ func requestField(path string, c Container) func(name string) string {
 // a container a LimitRange rejects is an input error (the ReplicaSet
 // controller could never create the pod).
 func (tc templateConv) admitted(path string, c Container) (map[string]QuantityText, error) {
+	if len(tc.limits) > 0 {
+		// A malformed quantity is reported as such, not as a bound.
+		for _, f := range []struct {
+			field string
+			m     map[string]QuantityText
+		}{{"requests", c.Resources.Requests}, {"limits", c.Resources.Limits}} {
+			for _, name := range modelledResources {
+				if q, ok := f.m[name]; ok {
+					kind := cpuRequest
+					if name == "memory" {
+						kind = memoryRequest
+					}
+					if _, err := parseResource(tc.o.at(), tc.o.path(join(tc.path, path+".resources."+f.field+"."+name)), q, kind); err != nil {
+						return nil, err
+					}
+				}
+			}
+		}
+	}
 	requests, _, lr, why := admit(tc.limits, c)
 	if lr != nil {
 		return nil, tc.errorf(path+".resources", "the LimitRange %s rejects the pod: %s (accepted: requests and limits within the namespace's LimitRanges)", limitRangeName(lr), why)
