@@ -1,11 +1,9 @@
 package kivi_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
-	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/checker"
 )
 
@@ -13,12 +11,6 @@ import (
 // 2-CPU workers, until a DaemonSet takes 600m on each: then the second
 // replica finds no node. The DaemonSet is read as node reservations.
 func TestDaemonSetOverheadLeavesNoRoom(t *testing.T) {
-	const nodes = `apiVersion: v1
-kind: NodeList
-items:
-- {apiVersion: v1, kind: Node, metadata: {name: a}, status: {allocatable: {cpu: "2", memory: 8Gi}}}
-- {apiVersion: v1, kind: Node, metadata: {name: b}, status: {allocatable: {cpu: "2", memory: 8Gi}}}
-`
 	const web = `apiVersion: apps/v1
 kind: Deployment
 metadata: {name: web}
@@ -39,15 +31,7 @@ spec:
     spec: {containers: [{name: c, resources: {limits: {cpu: 600m, memory: 256Mi}}}]}
 `
 	verdict := func(manifests string) (checker.Verdict, []string) {
-		c, _, err := kivi.LoadManifests([]kivi.InputFile{{Name: "m.yaml", Data: []byte(manifests)}}, &kivi.InputFile{Name: "nodes.yaml", Data: []byte(nodes)}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rep, err := kivi.Verify(context.Background(), c, kivi.Options{Checker: checker.Options{Workers: 1}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := rep.Result("pod_always_schedulable")
+		r := verifyManifests(t, manifests, twoNodes("2"), "", false).Result("pod_always_schedulable")
 		if r == nil {
 			t.Fatal("no pod_always_schedulable result")
 		}

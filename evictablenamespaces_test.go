@@ -1,12 +1,10 @@
 package kivi_test
 
 import (
-	"context"
 	"os"
 	"strings"
 	"testing"
 
-	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/checker"
 )
 
@@ -41,15 +39,7 @@ func TestEvictableNamespacesExclude(t *testing.T) {
 		if c.exclude != "" && m == base {
 			t.Fatal("the incident's LowNodeUtilization args are not where the test expects them")
 		}
-		cl, _, err := kivi.LoadManifests([]kivi.InputFile{{Name: "manifests.yaml", Data: []byte(m)}},
-			&kivi.InputFile{Name: "nodes.yaml", Data: []byte(read("nodes.yaml"))}, &kivi.InputFile{Name: "intents.yaml", Data: []byte(read("intents.yaml"))})
-		if err != nil {
-			t.Fatal(err)
-		}
-		rep, err := kivi.Verify(context.Background(), cl, kivi.Options{Checker: checker.Options{Workers: 1}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		rep := verifyManifests(t, m, read("nodes.yaml"), read("intents.yaml"), false)
 		if r := rep.Result("no_oscillation_eviction"); r == nil || r.Verdict != c.want {
 			t.Errorf("exclude %q: no_oscillation_eviction %+v, want %v", strings.TrimSpace(c.exclude), r, c.want)
 		}

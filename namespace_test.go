@@ -1,11 +1,9 @@
 package kivi_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
-	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/checker"
 )
 
@@ -17,12 +15,6 @@ import (
 // the other namespace, or selecting it by a namespaceSelector, sees both
 // again.
 func TestNamespacesScopeSelectors(t *testing.T) {
-	const nodes = `apiVersion: v1
-kind: NodeList
-items:
-- {apiVersion: v1, kind: Node, metadata: {name: a}, status: {allocatable: {cpu: "4", memory: 8Gi}}}
-- {apiVersion: v1, kind: Node, metadata: {name: b}, status: {allocatable: {cpu: "4", memory: 8Gi}}}
-`
 	deployment := func(name, ns, terms string) string {
 		return `---
 apiVersion: apps/v1
@@ -62,15 +54,7 @@ metadata: {name: green, labels: {team: shop}}
 		{"namespaceSelector by name", deployment("web", "blue", ", namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: blue}}") + deployment("web", "green", ""), checker.Holds},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			cl, _, err := kivi.LoadManifests([]kivi.InputFile{{Name: "m.yaml", Data: []byte(c.manifests)}}, &kivi.InputFile{Name: "nodes.yaml", Data: []byte(nodes)}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep, err := kivi.Verify(context.Background(), cl, kivi.Options{Checker: checker.Options{Workers: 1}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := rep.Result("pod_always_schedulable")
+			r := verifyManifests(t, c.manifests, twoNodes("4"), "", false).Result("pod_always_schedulable")
 			if r == nil || r.Verdict != c.want {
 				t.Fatalf("pod_always_schedulable: %+v, want %v", r, c.want)
 			}

@@ -1,7 +1,6 @@
 package kivi_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -15,12 +14,6 @@ import (
 // maxUnavailable 0 and a surge pod it does not, if the surge pod has
 // room, and the surge pod finds no node on a full cluster.
 func TestRolloutRestart(t *testing.T) {
-	const nodes = `apiVersion: v1
-kind: NodeList
-items:
-- {apiVersion: v1, kind: Node, metadata: {name: a}, status: {allocatable: {cpu: "2", memory: 8Gi}}}
-- {apiVersion: v1, kind: Node, metadata: {name: b}, status: {allocatable: {cpu: "2", memory: 8Gi}}}
-`
 	web := func(cpu, surge, unavailable string) string {
 		return `apiVersion: apps/v1
 kind: Deployment
@@ -51,15 +44,7 @@ events:
 		{"surge on a full cluster", web("1500m", "1", "0"), checker.Violated, checker.Holds, "Insufficient cpu"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			cl, _, err := kivi.LoadManifests([]kivi.InputFile{{Name: "m.yaml", Data: []byte(c.manifests)}},
-				&kivi.InputFile{Name: "nodes.yaml", Data: []byte(nodes)}, &kivi.InputFile{Name: "intents.yaml", Data: []byte(intents)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep, err := kivi.Verify(context.Background(), cl, kivi.Options{Checker: checker.Options{Workers: 1, CollectAll: true}})
-			if err != nil {
-				t.Fatal(err)
-			}
+			rep := verifyManifests(t, c.manifests, twoNodes("2"), intents, true)
 			s, e := rep.Result("pod_always_schedulable"), rep.Result("replica_num_always_meet_exp")
 			if s.Verdict != c.schedulable || e.Verdict != c.exp {
 				t.Fatalf("pod_always_schedulable %v, replica_num_always_meet_exp %v; want %v, %v", s.Verdict, e.Verdict, c.schedulable, c.exp)

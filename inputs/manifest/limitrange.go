@@ -174,25 +174,8 @@ func (t *limitRangeTable) forNamespace(ns string) []containerLimits {
 func admit(ranges []containerLimits, c Container) (requests, limits map[string]QuantityText, rejectedBy *containerLimits, why string) {
 	requests, limits = requestsOf(c), c.Resources.Limits
 	for i := range ranges {
-		lr := &ranges[i]
-		for name, q := range lr.defaultLimit {
-			if _, ok := limits[name]; !ok {
-				limits = maps.Clone(limits)
-				if limits == nil {
-					limits = map[string]QuantityText{}
-				}
-				limits[name] = q
-			}
-		}
-		for name, q := range lr.defaultRequest {
-			if _, ok := requests[name]; !ok {
-				requests = maps.Clone(requests)
-				if requests == nil {
-					requests = map[string]QuantityText{}
-				}
-				requests[name] = q
-			}
-		}
+		limits = withDefaults(limits, ranges[i].defaultLimit)
+		requests = withDefaults(requests, ranges[i].defaultRequest)
 	}
 	for i := range ranges {
 		if why := ranges[i].rejects(requests, limits); why != "" {
@@ -200,6 +183,25 @@ func admit(ranges []containerLimits, c Container) (requests, limits map[string]Q
 		}
 	}
 	return requests, limits, nil, ""
+}
+
+// withDefaults returns m with every resource of defaults it lacks (a
+// copy when it adds one: m may be the container's own).
+func withDefaults(m, defaults map[string]QuantityText) map[string]QuantityText {
+	copied := false
+	for name, q := range defaults {
+		if _, ok := m[name]; ok {
+			continue
+		}
+		if !copied {
+			m, copied = maps.Clone(m), true
+			if m == nil {
+				m = map[string]QuantityText{}
+			}
+		}
+		m[name] = q
+	}
+	return m
 }
 
 // rejects says why the LimitRange rejects a container with these

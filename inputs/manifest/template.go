@@ -229,20 +229,7 @@ func (tc templateConv) requests(spec PodSpec) (cpu, mem int64, err error) {
 // containers (SetDefaults_Pod): a resource with a limit and no request
 // requests its limit.
 func requestsOf(c Container) map[string]QuantityText {
-	rl, copied := c.Resources.Requests, false
-	for name, q := range c.Resources.Limits {
-		if _, ok := rl[name]; ok {
-			continue
-		}
-		if !copied {
-			rl, copied = maps.Clone(rl), true
-			if rl == nil {
-				rl = map[string]QuantityText{}
-			}
-		}
-		rl[name] = q
-	}
-	return rl
+	return withDefaults(c.Resources.Requests, c.Resources.Limits)
 }
 
 // requestField names the field a request of container c (at path)
