@@ -1,10 +1,12 @@
 package kivi_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/checker"
@@ -49,5 +51,50 @@ status: {allocatable: {cpu: "4", memory: 8Gi}}
 	quick, full := rep.Phases[0].Stats.States, rep.Phases[1].Stats.States
 	if quick >= 120 || full <= 120 {
 		t.Errorf("quick pass %d states, exhaustive search %d: want fewer than 120 and more", quick, full)
+	}
+}
+
+// TestHintsOnABudget: a run a budget ends says why its state space is
+// large (report.Report.Hints): here the creation orders of five
+// Deployments and an event that may come at any step. A run that
+// finishes gives none.
+func TestHintsOnABudget(t *testing.T) {
+	var m strings.Builder
+	for i := range 4 {
+		fmt.Fprintf(&m, `---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: d%d}
+spec:
+  selector: {matchLabels: {app: d%d}}
+  template:
+    metadata: {labels: {app: d%d}}
+    spec: {containers: [{name: c, resources: {requests: {cpu: 100m}}}]}
+`, i, i, i)
+	}
+	const intents = "intents: [{name: pod_always_schedulable}]\nevents: [{kind: nodeFailure, node: a}]\n"
+	c, _, err := kivi.LoadManifests([]kivi.InputFile{{Name: "m.yaml", Data: []byte(m.String())}},
+		&kivi.InputFile{Name: "nodes.yaml", Data: []byte(twoNodes("4"))}, &kivi.InputFile{Name: "intents.yaml", Data: []byte(intents)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, timeout := range []time.Duration{time.Nanosecond, 0} {
+		rep, err := kivi.Verify(context.Background(), c, kivi.Options{Checker: checker.Options{Workers: 1, Timeout: timeout}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var text bytes.Buffer
+		rep.WriteFailures(&text)
+		if timeout == 0 {
+			if len(rep.Hints) != 0 || strings.Contains(text.String(), "Why the search is large") {
+				t.Errorf("a finished run has hints: %q", rep.Hints)
+			}
+			continue
+		}
+		for _, want := range []string{"the 4 Deployments are created before the controllers start in every order (24 orders)", "1 event(s) (nodeFailure) may happen at any step"} {
+			if !strings.Contains(text.String(), "Why the search is large: "+want) {
+				t.Errorf("no hint %q in:\n%s", want, text.String())
+			}
+		}
 	}
 }

@@ -1,7 +1,9 @@
 package compose
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/kivi-go/kivi/checker"
@@ -38,7 +40,63 @@ func newReport(p *Problem, res checker.Result[*model.State], elapsed time.Durati
 		r.Results = append(r.Results, ir)
 	}
 	applyBound(r)
+	r.Hints = hints(p.System.U, r)
 	return r
+}
+
+// hints says what makes u's state space large when a budget ended the
+// run with an intent unsettled (report.Report.Hints): the creation
+// orders of the Deployments created before the controllers start, an
+// HPA's memory of past sync periods, and the events that may interleave
+// with the first rollout.
+func hints(u *model.Universe, r *report.Report) []string {
+	budget := false
+	for _, x := range r.Unknown() {
+		switch x.Reason {
+		case checker.ReasonTimeout, checker.ReasonMemory, checker.ReasonStateBound, checker.ReasonDepthBound:
+			budget = budget || x.Bound == ""
+		}
+	}
+	if !budget {
+		return nil
+	}
+	var first, main []string
+	for i := range u.Events {
+		e := &u.Events[i]
+		switch {
+		case e.Slot == model.First && e.Kind == model.CreateTargetDeployment:
+			first = append(first, u.Deployments[e.Deployment].Name)
+		case e.Slot == model.Main && e.Kind != model.KernelPanic && e.Kind != model.CreateTargetDeployment:
+			main = append(main, e.Kind.String())
+		}
+	}
+	var out []string
+	if n := len(first); n >= 4 {
+		orders := "more than a million"
+		if f := factorial(n); f <= 1_000_000 {
+			orders = fmt.Sprintf("%d", f)
+		}
+		out = append(out, fmt.Sprintf("the %d Deployments are created before the controllers start in every order (%s orders), and each order places their pods differently; the quick pass creates them in the order written", n, orders))
+	}
+	if model.HasHPABehavior(u) || model.WindowSlots(u) > 0 {
+		out = append(out, "an HPA remembers recommendations or scale events over several sync periods (a stabilization window or `behavior`), and in every quiet state a period may pass or not")
+	}
+	if len(u.Nodes) >= 200 || u.PodSlots >= 500 {
+		out = append(out, fmt.Sprintf("every state holds %d nodes and %d pod slots, so each costs more to store and to canonicalise (docs/performance.md, \"At cluster size\")", len(u.Nodes), u.PodSlots))
+	}
+	if len(main) > 0 {
+		out = append(out, fmt.Sprintf("%d event(s) (%s) may happen at any step of the first rollout; written `when: afterStable`, an event waits until the cluster has settled", len(main), strings.Join(main, ", ")))
+	}
+	return out
+}
+
+// factorial is n!, saturating past a billion.
+func factorial(n int) int {
+	f := 1
+	for i := 2; i <= n && f <= 1_000_000_000; i++ {
+		f *= i
+	}
+	return f
 }
 
 // applyBound takes the model_bound pseudo-property out of the results:

@@ -133,6 +133,9 @@ func (r *Report) WriteFailures(w io.Writer) {
 	if len(stopped) > 0 {
 		fmt.Fprintf(w, "    Not settled (the search stops at the first violation; --all settles every intent): %s\n", strings.Join(stopped, " "))
 	}
+	for _, h := range r.Hints {
+		fmt.Fprintf(w, "    Why the search is large: %s\n", h)
+	}
 	if len(r.Phases) > 1 {
 		q := r.Phases[0]
 		outcome := "no violation"

@@ -29,6 +29,10 @@ type Report struct {
 	// shortest way there.
 	Bound      string
 	BoundTrace *Trace
+	// Hints say what makes the state space large, for a run that some
+	// budget (time, memory, states) ended before every intent was
+	// settled: the text report prints them under its summary.
+	Hints []string
 }
 
 // IntentResult is the verdict on one intent or built-in property.
