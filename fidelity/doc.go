@@ -25,4 +25,8 @@
 //     their evictions through the API server's eviction subresource, and
 //     the PodDisruptionBudget status and eviction decision (model/pdb.go)
 //     against the disruption controller and that subresource.
+//   - admissiondiff: the manifest reader's input side (inputs/manifest)
+//     against the API server's pod defaulting, LimitRange defaulting and
+//     validation and LimitRanger admission, and against the DaemonSet
+//     controller's NodeShouldRunDaemonPod.
 package fidelity

@@ -152,6 +152,9 @@ func limitRangeTableOf(objs []Object, warns *[]Warning) (*limitRangeTable, error
 				}
 			}
 		}
+		if err := validateLimitRange(o, lr); err != nil {
+			return nil, err
+		}
 		ns := namespaceOf(lr.Metadata.Namespace)
 		t.byNamespace[ns] = append(t.byNamespace[ns], cl)
 	}

@@ -12,8 +12,7 @@ spec:
   limits:
   - type: Container
     default: {cpu: 500m, memory: 512Mi}
-    defaultRequest: {cpu: 200m}
-  - type: Container
+    defaultRequest: {cpu: 200m, memory: 64Mi}
     min: {memory: 64Mi}
   - type: Pod
     max: {cpu: "4"}
@@ -52,9 +51,7 @@ func TestLimitRangeDefaults(t *testing.T) {
 		ns, containers string
 		cpu, mem       int64
 	}{
-		// defaultRequest cpu 200m; memory: the first item's default
-		// limit (512Mi) is overridden by the second item's min (64Mi), as
-		// defaultContainerResourceRequirements merges items in order.
+		// defaultRequest cpu 200m, memory 64Mi.
 		{"shop", "[{name: c}]", 200, 64},
 		// Its own limit is its request; memory still defaulted.
 		{"shop", "[{name: c, resources: {limits: {cpu: 300m}}}]", 300, 64},

@@ -33,7 +33,7 @@ func (tc templateConv) nonZeroRequests(spec PodSpec) (cpu, mem int64) {
 		}
 		return c, m
 	}
-	var sumCPU, sumMem, initCPU, initMem int64
+	var sumCPU, sumMem, initCPU, initMem, sideCPU, sideMem int64
 	for _, c := range spec.Containers {
 		rl, _, _, _ := admit(tc.limits, c)
 		x, y := read(rl)
@@ -44,7 +44,10 @@ func (tc templateConv) nonZeroRequests(spec PodSpec) (cpu, mem int64) {
 		x, y := read(rl)
 		if c.RestartPolicy == "Always" {
 			sumCPU, sumMem = sumCPU+x, sumMem+y
-			continue
+			sideCPU, sideMem = sideCPU+x, sideMem+y
+			x, y = sideCPU, sideMem
+		} else {
+			x, y = x+sideCPU, y+sideMem
 		}
 		initCPU, initMem = max(initCPU, x), max(initMem, y)
 	}

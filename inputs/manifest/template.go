@@ -153,10 +153,13 @@ func (tc templateConv) convert(name string, meta ObjectMeta, spec PodSpec) (mode
 // resource.PodRequests over the containers' requests as the API server
 // defaults them from their limits (requestsOf): the containers' sum
 // (plus sidecar init containers), at least the largest regular init
-// container, plus the pod overhead.
+// container with the sidecars declared before it, plus the pod overhead.
 func (tc templateConv) requests(spec PodSpec) (cpu, mem int64, err error) {
 	if len(spec.Containers) == 0 {
 		return 0, 0, tc.errorf("spec.containers", "empty (accepted: at least one container)")
+	}
+	if err := tc.templateWithinLimits(spec); err != nil {
+		return 0, 0, err
 	}
 	type req struct{ cpu, mem int64 }
 	// read reads the requests rl, each named by field(name).
@@ -183,7 +186,9 @@ func (tc templateConv) requests(spec PodSpec) (cpu, mem int64, err error) {
 		}
 		return r, nil
 	}
-	var sum, initMax req
+	// sidecars is the sidecars started so far: a regular init container
+	// runs alongside them, and so does a sidecar with those before it.
+	var sum, initMax, sidecars req
 	for i, c := range spec.Containers {
 		rl, err := tc.admitted(index("spec.containers", i), c)
 		if err != nil {
@@ -208,7 +213,12 @@ func (tc templateConv) requests(spec PodSpec) (cpu, mem int64, err error) {
 		if c.RestartPolicy == "Always" { // a sidecar runs alongside the containers
 			sum.cpu += r.cpu
 			sum.mem += r.mem
-			continue
+			sidecars.cpu += r.cpu
+			sidecars.mem += r.mem
+			r = sidecars
+		} else {
+			r.cpu += sidecars.cpu
+			r.mem += sidecars.mem
 		}
 		initMax.cpu = max(initMax.cpu, r.cpu)
 		initMax.mem = max(initMax.mem, r.mem)
@@ -248,8 +258,9 @@ func requestField(path string, c Container) func(name string) string {
 
 // admitted returns container c's requests as the API server admits the
 // pod: defaulted from its limits, then from the namespace's LimitRanges;
-// a container a LimitRange rejects is an input error (the ReplicaSet
-// controller could never create the pod).
+// a container a LimitRange rejects, or whose request ends above its
+// limit, is an input error (the ReplicaSet controller could never create
+// the pod).
 func (tc templateConv) admitted(path string, c Container) (map[string]QuantityText, error) {
 	if len(tc.limits) > 0 {
 		// A malformed quantity is reported as such, not as a bound.
@@ -270,7 +281,10 @@ func (tc templateConv) admitted(path string, c Container) (map[string]QuantityTe
 			}
 		}
 	}
-	requests, _, lr, why := admit(tc.limits, c)
+	requests, limits, lr, why := admit(tc.limits, c)
+	if err := tc.requestAboveLimit(path, requests, limits, false); err != nil {
+		return nil, err
+	}
 	if lr != nil {
 		return nil, tc.errorf(path+".resources", "the LimitRange %s rejects the pod: %s (accepted: requests and limits within the namespace's LimitRanges)", limitRangeName(lr), why)
 	}
