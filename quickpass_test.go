@@ -18,26 +18,13 @@ import (
 // the quick pass stores fewer states than that, the exhaustive search
 // more.
 func TestQuickPassCreatesInFileOrder(t *testing.T) {
-	var m strings.Builder
-	for i := range 5 {
-		fmt.Fprintf(&m, `---
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: d%d}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: d%d}}
-  template:
-    metadata: {labels: {app: d%d}}
-    spec: {containers: [{name: c, resources: {requests: {cpu: 100m}}}]}
-`, i, i, i)
-	}
+	m := oneReplicaDeployments(5)
 	const node = `apiVersion: v1
 kind: Node
 metadata: {name: a}
 status: {allocatable: {cpu: "4", memory: 8Gi}}
 `
-	c, _, err := kivi.LoadManifests([]kivi.InputFile{{Name: "m.yaml", Data: []byte(m.String())}}, &kivi.InputFile{Name: "nodes.yaml", Data: []byte(node)}, nil)
+	c, _, err := kivi.LoadManifests([]kivi.InputFile{{Name: "m.yaml", Data: []byte(m)}}, &kivi.InputFile{Name: "nodes.yaml", Data: []byte(node)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,21 +46,9 @@ status: {allocatable: {cpu: "4", memory: 8Gi}}
 // Deployments and an event that may come at any step. A run that
 // finishes gives none.
 func TestHintsOnABudget(t *testing.T) {
-	var m strings.Builder
-	for i := range 4 {
-		fmt.Fprintf(&m, `---
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: d%d}
-spec:
-  selector: {matchLabels: {app: d%d}}
-  template:
-    metadata: {labels: {app: d%d}}
-    spec: {containers: [{name: c, resources: {requests: {cpu: 100m}}}]}
-`, i, i, i)
-	}
+	m := oneReplicaDeployments(4)
 	const intents = "intents: [{name: pod_always_schedulable}]\nevents: [{kind: nodeFailure, node: a}]\n"
-	c, _, err := kivi.LoadManifests([]kivi.InputFile{{Name: "m.yaml", Data: []byte(m.String())}},
+	c, _, err := kivi.LoadManifests([]kivi.InputFile{{Name: "m.yaml", Data: []byte(m)}},
 		&kivi.InputFile{Name: "nodes.yaml", Data: []byte(twoNodes("4"))}, &kivi.InputFile{Name: "intents.yaml", Data: []byte(intents)})
 	if err != nil {
 		t.Fatal(err)
@@ -97,4 +72,23 @@ spec:
 			}
 		}
 	}
+}
+
+// oneReplicaDeployments is n Deployments d0..d(n-1) of one 100m replica.
+func oneReplicaDeployments(n int) string {
+	var m strings.Builder
+	for i := range n {
+		fmt.Fprintf(&m, `---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: d%d}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: d%d}}
+  template:
+    metadata: {labels: {app: d%d}}
+    spec: {containers: [{name: c, resources: {requests: {cpu: 100m}}}]}
+`, i, i, i)
+	}
+	return m.String()
 }
