@@ -113,6 +113,19 @@ type DescheduleConfig struct {
 	// nodeAffinityType: the passes it makes, in order; required when the
 	// plugin is enabled.
 	NodeAffinityType []NodeAffinityType
+	// The plugins' own pod filters (podfilter.go), one per plugin.
+	NodeTaintsFilter, NodeAffinityFilter, InterPodAntiAffinityFilter PodFilter
+}
+
+// Filter returns plugin p's own pod filter.
+func (c *DescheduleConfig) Filter(p DeschedulePlugin) *PodFilter {
+	switch p {
+	case RemovePodsViolatingNodeTaints:
+		return &c.NodeTaintsFilter
+	case RemovePodsViolatingNodeAffinity:
+		return &c.NodeAffinityFilter
+	}
+	return &c.InterPodAntiAffinityFilter
 }
 
 // Has reports whether plugin p is enabled.

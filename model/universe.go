@@ -411,6 +411,9 @@ type DeschedulerProfile struct {
 	// Args of RemovePodsViolatingTopologySpreadConstraint.
 	Constraints            TopologySpreadConstraints
 	TopologyBalanceNodeFit bool
+	// TopologySpreadFilter and RemoveDuplicatesFilter are those plugins'
+	// own pod filters (podfilter.go).
+	TopologySpreadFilter, RemoveDuplicatesFilter PodFilter
 	// Args of LowNodeUtilization and HighNodeUtilization (nodeutilization.go);
 	// nil when the plugin is not configured.
 	LowNodeUtilization  *LowNodeUtilizationArgs

@@ -158,6 +158,11 @@ func (v violation) log(c *cycle) {
 	}
 }
 
+// admits reports whether a plugin's own pod filter f lists pod.
+func (c *cycle) admits(f *model.PodFilter, pod int) bool {
+	return f.Admits(&c.u.Templates[c.s.Pods[pod].Template])
+}
+
 func taintString(t model.Taint) string {
 	if t.Value == "" {
 		return t.Key + ":" + string(t.Effect)
@@ -166,12 +171,12 @@ func taintString(t model.Taint) string {
 }
 
 // listedOn returns the pods on node n that pass DefaultEvictor's Filter
-// and PreEvictionFilter, in slot order: what the node plugins list with
-// their pod filter.
-func (c *cycle) listedOn(p *model.DeschedulerProfile, n int) []int {
+// and PreEvictionFilter and the plugin's own filter f, in slot order:
+// what the node plugins list with their pod filter.
+func (c *cycle) listedOn(p *model.DeschedulerProfile, f *model.PodFilter, n int) []int {
 	var out []int
 	for pod := range c.s.Pods {
-		if c.s.Pods[pod].NodeOf() == n && c.filter(p, pod) && c.preEvictionFilter(p, pod) {
+		if c.s.Pods[pod].NodeOf() == n && c.admits(f, pod) && c.filter(p, pod) && c.preEvictionFilter(p, pod) {
 			out = append(out, pod)
 		}
 	}

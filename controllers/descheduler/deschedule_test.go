@@ -414,3 +414,32 @@ func TestAntiAffinityOrderBranches(t *testing.T) {
 		t.Errorf("two identical conflicting pods: %d branches, want 1", got)
 	}
 }
+
+// TestDeschedulePluginFilters: a deschedule plugin lists only the pods
+// its own namespaces and labelSelector args admit (model.PodFilter), as
+// upstream's podutil filter does: on a tainted node only the admitted
+// pods not tolerating the taint are evicted.
+func TestDeschedulePluginFilters(t *testing.T) {
+	node := func() *build.NodeBuilder { return upstreamNode("n1").Taint("testTaint1", "test1", model.NoSchedule) }
+	in := func(ns, app string) func(*build.TemplateBuilder) *build.TemplateBuilder {
+		return func(tb *build.TemplateBuilder) *build.TemplateBuilder { return tb.Namespace(ns).Label("app", app) }
+	}
+	pods := []dsPod{{tmpl: in("a", "web")}, {tmpl: in("b", "web")}, {tmpl: in("a", "batch")}}
+	profile := func(f model.PodFilter) model.DeschedulerProfile {
+		p := taintsProfile(false, model.NodeTaintsArgs{})
+		p.Deschedule.NodeTaintsFilter = f
+		return p
+	}
+	runDsCases(t, []dsCase{
+		{name: "no filter", nodes: []*build.NodeBuilder{node()}, pods: pods, profile: profile(model.PodFilter{}), want: 3},
+		{name: "namespaces include a", nodes: []*build.NodeBuilder{node()}, pods: pods,
+			profile: profile(model.PodFilter{IncludeNamespaces: []string{"a"}}), want: 2, wantPods: []int{1, 3}},
+		{name: "namespaces exclude a", nodes: []*build.NodeBuilder{node()}, pods: pods,
+			profile: profile(model.PodFilter{ExcludeNamespaces: []string{"a"}}), want: 1, wantPods: []int{2}},
+		{name: "labelSelector app=web", nodes: []*build.NodeBuilder{node()}, pods: pods,
+			profile: profile(model.PodFilter{LabelSelector: &model.Selector{MatchLabels: map[string]string{"app": "web"}}}), want: 2, wantPods: []int{1, 2}},
+		{name: "labelSelector app NotIn web, namespace a", nodes: []*build.NodeBuilder{node()}, pods: pods,
+			profile: profile(model.PodFilter{IncludeNamespaces: []string{"a"}, LabelSelector: &model.Selector{MatchExpressions: []model.Requirement{{Key: "app", Operator: model.OpNotIn, Values: []string{"web"}}}}}),
+			want: 1, wantPods: []int{3}},
+	})
+}

@@ -47,7 +47,7 @@ func (a nodeAffinity) pass(c *cycle, p *model.DeschedulerProfile, typ model.Node
 	found := map[int]violation{}
 	for i, n := range c.ready {
 		units[i].node = n
-		for _, pod := range c.listedOn(p, n) {
+		for _, pod := range c.listedOn(p, p.Deschedule.Filter(model.RemovePodsViolatingNodeAffinity), n) {
 			if v, ok := a.violates(c, typ, pod, n); ok {
 				units[i].pods = append(units[i].pods, pod)
 				found[pod] = v

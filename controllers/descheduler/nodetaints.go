@@ -41,7 +41,7 @@ func (nodeTaints) Deschedule(c *cycle, p *model.DeschedulerProfile) {
 	found := map[int]violation{}
 	for i, n := range c.ready {
 		units[i].node = n
-		for _, pod := range c.listedOn(p, n) {
+		for _, pod := range c.listedOn(p, p.Deschedule.Filter(model.RemovePodsViolatingNodeTaints), n) {
 			if taint, ok := c.untoleratedTaint(args, pod, n); ok {
 				units[i].pods = append(units[i].pods, pod)
 				found[pod] = violation{pod: pod, plugin: model.RemovePodsViolatingNodeTaints, taint: taint}

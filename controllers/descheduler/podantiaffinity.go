@@ -10,8 +10,8 @@ import (
 // Deschedule plugin (pkg/framework/plugins/
 // removepodsviolatinginterpodantiaffinity/pod_antiaffinity.go at v0.36).
 // It lists every pod bound to a cycle node (Pending, Running or being
-// deleted: the plugin's own pod filter has only namespaces and a label
-// selector, which the model does not have), then node by node, pods in
+// deleted) that its own pod filter (namespaces, labelSelector) admits,
+// then node by node, pods in
 // eviction order, evicts a pod whose required anti-affinity term matches
 // another listed pod in its domain, if the evictor's Filter and
 // PreEvictionFilter pass; an evicted pod is struck from the list, so the
@@ -45,7 +45,7 @@ func (a podAntiAffinity) Deschedule(c *cycle, p *model.DeschedulerProfile) {
 	listed := make([]bool, len(c.s.Pods))
 	for pod := range c.s.Pods {
 		ps := &c.s.Pods[pod]
-		listed[pod] = bound(ps) && c.isReady[ps.NodeOf()]
+		listed[pod] = bound(ps) && c.isReady[ps.NodeOf()] && c.admits(p.Deschedule.Filter(model.RemovePodsViolatingInterPodAntiAffinity), pod)
 	}
 	var out []violation
 	defer func() { c.flush(out) }()

@@ -164,7 +164,7 @@ func (removeDuplicates) listOwners(c *cycle, p *model.DeschedulerProfile) []owne
 	for _, n := range c.ready {
 		for pod := range c.s.Pods {
 			ps := &c.s.Pods[pod]
-			if ps.NodeOf() != n || !c.filter(p, pod) || !c.preEvictionFilter(p, pod) {
+			if ps.NodeOf() != n || !c.admits(&p.RemoveDuplicatesFilter, pod) || !c.filter(p, pod) || !c.preEvictionFilter(p, pod) {
 				continue
 			}
 			k := ownerKey{owner: ps.Owner, rs: ps.RS, template: ps.Template}

@@ -35,7 +35,7 @@ type domain struct {
 func (t topologySpread) Plan(c *cycle, p *model.DeschedulerProfile) []candidate {
 	var counted []int
 	for pod := range c.s.Pods {
-		if c.filter(p, pod) {
+		if c.filter(p, pod) && c.admits(&p.TopologySpreadFilter, pod) {
 			counted = append(counted, pod)
 		}
 	}
@@ -85,7 +85,7 @@ func (t topologySpread) Balance(c *cycle, p *model.DeschedulerProfile) {
 	// Upstream evicts the set in map order: when a disruption budget lets
 	// through fewer than draw on it, which of them go is a choice.
 	pods = c.tx.ThroughFirst(c.s, slices.DeleteFunc(pods, func(pod int) bool {
-		return !c.filter(p, pod) || !c.preEvictionFilter(p, pod)
+		return !c.filter(p, pod) || !c.admits(&p.TopologySpreadFilter, pod) || !c.preEvictionFilter(p, pod)
 	}), c.allowance)
 	for _, pod := range pods {
 		if !c.nodeQuotaLeft(c.s.Pods[pod].NodeOf()) || !c.filter(p, pod) || !c.preEvictionFilter(p, pod) {

@@ -9,23 +9,60 @@ import (
 )
 
 // NodeTaintsArgs are RemovePodsViolatingNodeTaints' arguments the model
-// reads (namespaces and labelSelector are warned about).
+// reads.
 type NodeTaintsArgs struct {
 	IncludePreferNoSchedule bool     `json:"includePreferNoSchedule"`
 	ExcludedTaints          []string `json:"excludedTaints"`
 	IncludedTaints          []string `json:"includedTaints"`
+	PodFilterArgs
 }
 
 // NodeAffinityArgs are RemovePodsViolatingNodeAffinity's arguments the
 // model reads.
 type NodeAffinityArgs struct {
 	NodeAffinityType []string `json:"nodeAffinityType"`
+	PodFilterArgs
 }
 
 // InterPodAntiAffinityArgs are RemovePodsViolatingInterPodAntiAffinity's
-// arguments the model reads (none: namespaces and labelSelector are
-// warned about).
-type InterPodAntiAffinityArgs struct{}
+// arguments the model reads.
+type InterPodAntiAffinityArgs struct {
+	PodFilterArgs
+}
+
+// PodFilterArgs are the namespaces and labelSelector args with which a
+// plugin filters the pods it lists (model.PodFilter).
+type PodFilterArgs struct {
+	Namespaces    *NamespacesArg `json:"namespaces"`
+	LabelSelector *LabelSelector `json:"labelSelector"`
+}
+
+// podFilter reads a plugin's pod filter args at path, validated as the
+// descheduler validates them (include and exclude namespaces together
+// are refused; the selector must be a valid label selector).
+func podFilter(o Object, path string, args PodFilterArgs) (model.PodFilter, error) {
+	var f model.PodFilter
+	a := o.at()
+	if ns := args.Namespaces; ns != nil {
+		if len(ns.Include) > 0 && len(ns.Exclude) > 0 {
+			return f, a.errorf(o.path(path+".namespaces"), "only one of include and exclude namespaces can be set (accepted: include or exclude)")
+		}
+		f.IncludeNamespaces, f.ExcludeNamespaces = ns.Include, ns.Exclude
+	}
+	if args.LabelSelector != nil {
+		sel, err := convertSelector(func(field, format string, xs ...any) error {
+			return a.errorf(o.path(join(path+".labelSelector", field)), format, xs...)
+		}, args.LabelSelector)
+		if err != nil {
+			return f, err
+		}
+		if err := checkSelectorValues(a, o.path(path+".labelSelector"), args.LabelSelector); err != nil {
+			return f, err
+		}
+		f.LabelSelector = &sel
+	}
+	return f, nil
+}
 
 // deschedulePlugins reads a profile's deschedule extension point into mp:
 // the enabled plugins the model implements (a plugin also listed as
@@ -64,6 +101,11 @@ func deschedulePlugins(o Object, path string, pr *DeschedulerProfile, mp *model.
 			}
 			mp.Deschedule.NodeTaints = model.NodeTaintsArgs{IncludePreferNoSchedule: args.IncludePreferNoSchedule,
 				ExcludedTaints: args.ExcludedTaints, IncludedTaints: args.IncludedTaints}
+			f, err := podFilter(o, pp, args.PodFilterArgs)
+			if err != nil {
+				return err
+			}
+			mp.Deschedule.NodeTaintsFilter = f
 			if args.IncludedTaints != nil && len(args.IncludedTaints) == 0 && mp.Deschedule.Has(model.RemovePodsViolatingNodeTaints) {
 				// Upstream tells an empty list from a missing one: no
 				// taint is included, so the plugin never evicts.
@@ -78,6 +120,11 @@ func deschedulePlugins(o Object, path string, pr *DeschedulerProfile, mp *model.
 				return err
 			}
 			affinityArgs = pp
+			f, err := podFilter(o, pp, args.PodFilterArgs)
+			if err != nil {
+				return err
+			}
+			mp.Deschedule.NodeAffinityFilter = f
 			mp.Deschedule.NodeAffinityType = nil
 			for k, v := range args.NodeAffinityType {
 				i := slices.IndexFunc(model.NodeAffinityTypes(), func(t model.NodeAffinityType) bool { return t.String() == v })
@@ -91,6 +138,11 @@ func deschedulePlugins(o Object, path string, pr *DeschedulerProfile, mp *model.
 			if err := decodeArgs(o, pp, pc.Args, &args, warns); err != nil {
 				return err
 			}
+			f, err := podFilter(o, pp, args.PodFilterArgs)
+			if err != nil {
+				return err
+			}
+			mp.Deschedule.InterPodAntiAffinityFilter = f
 		}
 	}
 	if mp.Deschedule.Has(model.RemovePodsViolatingNodeAffinity) && len(mp.Deschedule.NodeAffinityType) == 0 {

@@ -11,7 +11,7 @@ import (
 // TestDeschedulePlugins: the deschedule extension point of a
 // descheduler/v1alpha2 policy: the three modelled plugins with their
 // args, a disabled plugin left out, the unmodelled plugins named in one
-// warning, unmodelled args (namespaces, labelSelector) warned about.
+// warning, the plugins' own pod filters (namespaces, labelSelector) read.
 func TestDeschedulePlugins(t *testing.T) {
 	ds, warns := decodePolicy(t, "testdata/fuzz/manifests/deschedule.yaml", nil)
 	want := []model.DescheduleConfig{{
@@ -20,6 +20,8 @@ func TestDeschedulePlugins(t *testing.T) {
 		NodeTaints: model.NodeTaintsArgs{IncludePreferNoSchedule: true, ExcludedTaints: []string{"dedicated", "team=infra"}},
 		NodeAffinityType: []model.NodeAffinityType{model.RequiredDuringSchedulingIgnoredDuringExecution,
 			model.PreferredDuringSchedulingIgnoredDuringExecution},
+		NodeTaintsFilter:           model.PodFilter{ExcludeNamespaces: []string{"kube-system"}},
+		InterPodAntiAffinityFilter: model.PodFilter{LabelSelector: &model.Selector{MatchLabels: map[string]string{"app": "web"}}},
 	}, {
 		Enabled:    []model.DeschedulePlugin{model.RemovePodsViolatingNodeTaints},
 		NodeTaints: model.NodeTaintsArgs{IncludedTaints: []string{"node.kubernetes.io/unschedulable"}},
@@ -35,15 +37,14 @@ func TestDeschedulePlugins(t *testing.T) {
 	all := warningText(warns)
 	for _, frag := range []string{
 		"profiles[0].plugins.deschedule.enabled: ignored: deschedule plugins PodLifeTime, RemoveFailedPods are not modelled",
-		"profiles[0].pluginConfig[1].args.namespaces",
-		"profiles[0].pluginConfig[3].args.labelSelector",
 		"profiles[0].pluginConfig[4]: ignored: plugin PodLifeTime is not modelled",
 	} {
 		if !strings.Contains(all, frag) {
 			t.Errorf("warnings lack %q:\n%s", frag, all)
 		}
 	}
-	if strings.Contains(all, "RemovePodsViolatingNodeTaints is not modelled") || strings.Contains(all, "RemovePodsViolatingNodeAffinity is not modelled") {
+	if strings.Contains(all, "RemovePodsViolatingNodeTaints is not modelled") || strings.Contains(all, "RemovePodsViolatingNodeAffinity is not modelled") ||
+		strings.Contains(all, "args.namespaces") || strings.Contains(all, "args.labelSelector") {
 		t.Errorf("a modelled plugin is warned about:\n%s", all)
 	}
 }

@@ -70,6 +70,9 @@ func deschedulerDecl(o Object, classes *priorityClassTable, warns *[]Warning) (*
 				if args.TopologyBalanceNodeFit != nil {
 					mp.TopologyBalanceNodeFit = *args.TopologyBalanceNodeFit
 				}
+				if mp.TopologySpreadFilter, err = podFilter(o, pp, args.PodFilterArgs); err != nil {
+					break
+				}
 				if args.Constraints != nil {
 					hard := slices.Contains(args.Constraints, "DoNotSchedule")
 					soft := slices.Contains(args.Constraints, "ScheduleAnyway")
@@ -87,7 +90,10 @@ func deschedulerDecl(o Object, classes *priorityClassTable, warns *[]Warning) (*
 				}
 			case "RemoveDuplicates":
 				var args RemoveDuplicatesArgs
-				err = decodeArgs(o, pp, pc.Args, &args, warns)
+				if err = decodeArgs(o, pp, pc.Args, &args, warns); err != nil {
+					break
+				}
+				mp.RemoveDuplicatesFilter, err = podFilter(o, pp, PodFilterArgs{Namespaces: args.Namespaces})
 			case "LowNodeUtilization":
 				mp.LowNodeUtilization, err = lowNodeUtilizationDecl(o, pp, pc.Args, warns)
 			case "HighNodeUtilization":

@@ -342,7 +342,11 @@ type DefaultEvictorArgs struct {
 type TopologySpreadArgs struct {
 	Constraints            []string `json:"constraints"`
 	TopologyBalanceNodeFit *bool    `json:"topologyBalanceNodeFit"`
+	PodFilterArgs
 }
 
-// RemoveDuplicatesArgs are RemoveDuplicates' arguments (none modelled).
-type RemoveDuplicatesArgs struct{}
+// RemoveDuplicatesArgs are RemoveDuplicates' arguments the model reads:
+// its namespaces (excludeOwnerKinds is warned about).
+type RemoveDuplicatesArgs struct {
+	Namespaces *NamespacesArg `json:"namespaces"`
+}

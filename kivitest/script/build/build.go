@@ -71,6 +71,9 @@ func (b *TemplateBuilder) Requests(cpu, mem int64) *TemplateBuilder {
 	return b
 }
 func (b *TemplateBuilder) Label(k, v string) *TemplateBuilder { b.t.Labels[k] = v; return b }
+
+// Namespace puts the template's pods in namespace ns (model/namespace.go).
+func (b *TemplateBuilder) Namespace(ns string) *TemplateBuilder { b.t.Namespace = ns; return b }
 func (b *TemplateBuilder) NodeName(node int) *TemplateBuilder { b.t.NodeName = node + 1; return b }
 func (b *TemplateBuilder) Critical() *TemplateBuilder         { b.t.Critical = true; return b }
 
