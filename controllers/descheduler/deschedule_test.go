@@ -440,6 +440,6 @@ func TestDeschedulePluginFilters(t *testing.T) {
 			profile: profile(model.PodFilter{LabelSelector: &model.Selector{MatchLabels: map[string]string{"app": "web"}}}), want: 2, wantPods: []int{1, 2}},
 		{name: "labelSelector app NotIn web, namespace a", nodes: []*build.NodeBuilder{node()}, pods: pods,
 			profile: profile(model.PodFilter{IncludeNamespaces: []string{"a"}, LabelSelector: &model.Selector{MatchExpressions: []model.Requirement{{Key: "app", Operator: model.OpNotIn, Values: []string{"web"}}}}}),
-			want: 1, wantPods: []int{3}},
+			want:    1, wantPods: []int{3}},
 	})
 }

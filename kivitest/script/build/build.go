@@ -74,8 +74,8 @@ func (b *TemplateBuilder) Label(k, v string) *TemplateBuilder { b.t.Labels[k] = 
 
 // Namespace puts the template's pods in namespace ns (model/namespace.go).
 func (b *TemplateBuilder) Namespace(ns string) *TemplateBuilder { b.t.Namespace = ns; return b }
-func (b *TemplateBuilder) NodeName(node int) *TemplateBuilder { b.t.NodeName = node + 1; return b }
-func (b *TemplateBuilder) Critical() *TemplateBuilder         { b.t.Critical = true; return b }
+func (b *TemplateBuilder) NodeName(node int) *TemplateBuilder   { b.t.NodeName = node + 1; return b }
+func (b *TemplateBuilder) Critical() *TemplateBuilder           { b.t.Critical = true; return b }
 
 // Priority sets the pods' priority (the value of their PriorityClass).
 func (b *TemplateBuilder) Priority(p int32) *TemplateBuilder { b.t.Priority = p; return b }
