@@ -29,6 +29,12 @@ func deploymentName(u *model.Universe, d int) string {
 // otherwise.
 func cpuDeltas(u *model.Universe, e *model.Event) string {
 	step := max(e.DeltaUnit, 1)
+	if e.MaxDelta <= 1 {
+		if u.Options.KiviHostnameAlias {
+			return fmt.Sprintf("%d more CPU (model units)", step)
+		}
+		return fmt.Sprintf("%dm more CPU", step)
+	}
 	if u.Options.KiviHostnameAlias {
 		if step == 1 {
 			return fmt.Sprintf("1..%d more CPU (model units)", e.MaxDelta)

@@ -20,6 +20,8 @@ func TestCPUDeltas(t *testing.T) {
 		{true, 3, 8, "8 to 24 more CPU (3 amounts, 8 apart; model units)"},
 		{false, 6, 62, "62m to 372m more CPU (6 amounts, 62m apart)"},
 		{false, 4, 1, "1m to 4m more CPU"},
+		{false, 1, 1, "1m more CPU"},
+		{true, 1, 0, "1 more CPU (model units)"},
 	} {
 		u := &model.Universe{Options: model.Options{KiviHostnameAlias: c.alias}}
 		e := &model.Event{Kind: model.CPUChange, MaxDelta: c.max, DeltaUnit: c.step}

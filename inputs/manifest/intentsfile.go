@@ -741,6 +741,7 @@ func (as *assembly) addEvents(file, field string, events []kiviEvent) error {
 		if err != nil {
 			return err
 		}
+		as.warnIdleCPUChange(at{file: file}, index(field, i), ed)
 		as.c.Events = append(as.c.Events, as.cpuDefault(ed))
 	}
 	return nil

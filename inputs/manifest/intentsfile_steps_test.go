@@ -1,6 +1,9 @@
 package manifest
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestCPUSteps: a CPU change explores at most six evenly spaced amounts,
 // never more than the largest asked for, down to one millicore.
@@ -14,6 +17,33 @@ func TestCPUSteps(t *testing.T) {
 		}
 		if steps < 1 || steps > cpuChangeSteps || steps*unit > max(tc.largest, 1) {
 			t.Errorf("cpuSteps(%d) = %d×%d: out of bounds", tc.largest, steps, unit)
+		}
+	}
+}
+
+// TestIdleCPUChangeWarned: a CPU change of a Deployment with 0 replicas
+// waits for a pod that never starts (an HPA does not scale from 0): the
+// reader says so; one with replicas is quiet.
+func TestIdleCPUChangeWarned(t *testing.T) {
+	for _, replicas := range []string{"0", "1"} {
+		m := `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: ` + replicas + `
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: c, resources: {requests: {cpu: 100m}}}]}
+`
+		in := "intents: [{name: pod_always_schedulable}]\nevents: [{kind: eventCpuChange, deployment: web}]\n"
+		r, err := LoadStream([]File{{Name: "m.yaml", Data: []byte(oneNode + "---\n" + m)}}, nil, &File{Name: "i.yaml", Data: []byte(in)}, testOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		warned := strings.Contains(warningText(r.Warnings), "i.yaml: events[0]: eventCpuChange of deployment web, which has 0 replicas")
+		if warned != (replicas == "0") {
+			t.Errorf("replicas %s: warned %v:\n%s", replicas, warned, warningText(r.Warnings))
 		}
 	}
 }

@@ -149,10 +149,27 @@ func (as *assembly) intents(f *file) error {
 		return &Error{File: f.name, Msg: noIntent}
 	}
 	as.c.Intents = append(as.c.Intents, decls...)
-	for _, ed := range events {
+	for i, ed := range events {
+		as.warnIdleCPUChange(at{file: f.name}, index("events", i), ed)
 		as.c.Events = append(as.c.Events, as.cpuDefault(ed))
 	}
 	return nil
+}
+
+// warnIdleCPUChange warns about a CPU change of a Deployment that has no
+// replica (an HPA does not scale a target from 0 either): the event
+// waits for one of its pods to start, and unless a command scales the
+// Deployment a run ends with the event still waiting, which
+// valid_end_state reports.
+func (as *assembly) warnIdleCPUChange(a at, path string, ed model.EventDecl) {
+	if ed.Kind != "eventCpuChange" {
+		return
+	}
+	for _, d := range as.c.Deployments {
+		if d.Name == ed.Deployment && d.Replicas == 0 {
+			as.warns = append(as.warns, a.warning(path, "eventCpuChange of deployment %s, which has 0 replicas (an HPA does not scale a Deployment from 0): the event waits for one of its pods to start, and a run in which none does ends with valid_end_state violated", d.Name))
+		}
+	}
 }
 
 // file is one input file's name (for messages) and content.
