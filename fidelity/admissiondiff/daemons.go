@@ -4,10 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 
 	"pgregory.net/rapid"
-	"sigs.k8s.io/yaml"
 
 	appsv1 "k8s.io/api/apps/v1"
 	v1 "k8s.io/api/core/v1"
@@ -304,18 +302,7 @@ func (c *DaemonCase) YAML() []byte {
 	docs = append(docs, map[string]any{"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": map[string]any{"name": "agent"},
 		"spec": map[string]any{"selector": map[string]any{"matchLabels": map[string]string{"app": "agent"}},
 			"template": map[string]any{"metadata": map[string]any{"labels": map[string]string{"app": "agent"}}, "spec": spec}}})
-	var b strings.Builder
-	for i, d := range docs {
-		if i > 0 {
-			b.WriteString("---\n")
-		}
-		y, err := yaml.Marshal(d)
-		if err != nil {
-			panic(err)
-		}
-		b.Write(y)
-	}
-	return []byte(b.String())
+	return yamlStream(docs)
 }
 
 // ModelDaemons is the model's placement: manifest.LoadStream on the
