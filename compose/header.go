@@ -65,6 +65,8 @@ func describeEvent(u *model.Universe, e *model.Event) string {
 		what = fmt.Sprintf("node %s goes down, is reported NotReady and comes back", name)
 	case model.CreateTargetDeployment:
 		what = fmt.Sprintf("kubectl create of deployment %s", deploymentName(u, e.Deployment))
+	case model.RolloutUndo:
+		what = fmt.Sprintf("kubectl rollout undo of deployment %s: a rolling update back to its previous revision", deploymentName(u, e.Deployment))
 	case model.RolloutRestart:
 		what = fmt.Sprintf("kubectl rollout restart of deployment %s: a rolling update to new pods of the same template", deploymentName(u, e.Deployment))
 	case model.ApplyDeployment, model.CreateDeployment:

@@ -31,6 +31,8 @@ func ForEvent(u *model.Universe, i int, opts ...Option) model.Process {
 		return ScaleDeployment{command{i}}
 	case model.RolloutRestart:
 		return RolloutRestart{command{i}}
+	case model.RolloutUndo:
+		return RolloutUndo{command{i}}
 	case model.Drain:
 		return Drain{event: i}
 	}

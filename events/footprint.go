@@ -15,6 +15,7 @@ var (
 	_ model.Footprinter = ApplyDeployment{}
 	_ model.Footprinter = ScaleDeployment{}
 	_ model.Footprinter = RolloutRestart{}
+	_ model.Footprinter = RolloutUndo{}
 	_ model.Footprinter = Init{}
 	_ model.Footprinter = CPUChange{}
 	_ model.Footprinter = CPUPattern{}

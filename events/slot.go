@@ -85,7 +85,7 @@ func finished(u *model.Universe, s *model.State, i int) bool {
 		return maintenanceFinished(m, u.MaintenanceIndexWidth())
 	case model.NodeFailure:
 		return m[0] == nodeFailureDone
-	case model.CreateTargetDeployment, model.ApplyDeployment, model.CreateDeployment, model.ScaleDeployment, model.RolloutRestart:
+	case model.CreateTargetDeployment, model.ApplyDeployment, model.CreateDeployment, model.ScaleDeployment, model.RolloutRestart, model.RolloutUndo:
 		return m[0] == commandDone
 	case model.Drain:
 		// A drain that gave up has ended too (kubectl exited).

@@ -377,6 +377,17 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 		}
 		u.Events = append(u.Events, ev)
 	}
+	// An undo may return to any template the deployment had, restart
+	// copies included: its configurations are made once all are known.
+	for i, e := range c.Events {
+		if u.Events[i].Kind == RolloutUndo {
+			configs := configsOf[e.Deployment]
+			if err := u.addUndoConfigs(&u.Events[i], &configs); err != nil {
+				return nil, nil, fmt.Errorf("events[%d] (%s): %w", i, e.Kind, err)
+			}
+			configsOf[e.Deployment] = configs
+		}
+	}
 	pdbs, err := c.compilePDBDecls()
 	if err != nil {
 		return nil, nil, err
@@ -472,7 +483,7 @@ func commandSlots(u *Universe, replicas, needs []int) int {
 					grow[d] += delta
 				}
 			}
-		case ApplyDeployment, RolloutRestart:
+		case ApplyDeployment, RolloutRestart, RolloutUndo:
 			rollouts = true
 		}
 	}
@@ -623,7 +634,7 @@ func (c *Cluster) compileEvent(e EventDecl, look lookup) (Event, error) {
 	}
 	k, ok := kinds[e.Kind]
 	if !ok {
-		return ev, fmt.Errorf("kind %q (accepted: eventCpuChange, kernelPanic, maintenance, nodeFailure, createTargetDeployment, applyDeployment, createDeployment, scaleDeployment, drain, rolloutRestart): %w", e.Kind, ErrInvalid)
+		return ev, fmt.Errorf("kind %q (accepted: eventCpuChange, kernelPanic, maintenance, nodeFailure, createTargetDeployment, applyDeployment, createDeployment, scaleDeployment, drain, rolloutRestart, rolloutUndo): %w", e.Kind, ErrInvalid)
 	}
 	ev.Kind = k
 	switch e.When {
@@ -642,7 +653,7 @@ func (c *Cluster) compileEvent(e EventDecl, look lookup) (Event, error) {
 		return ev, fmt.Errorf("nodes, timeoutRetries, disableEviction, force, uncordon: only drain takes them: %w", ErrInvalid)
 	}
 	switch k {
-	case CPUChange, CreateTargetDeployment, RolloutRestart:
+	case CPUChange, CreateTargetDeployment, RolloutRestart, RolloutUndo:
 		d := look.deployments.of(e.Deployment)
 		if d < 0 {
 			return ev, fmt.Errorf("deployment %q: no such deployment (accepted: %s): %w", e.Deployment, c.deploymentNames(), ErrInvalid)

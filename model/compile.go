@@ -195,7 +195,7 @@ func (u *Universe) Compile() error {
 			if e.Node < 0 || e.Node >= len(u.Nodes) {
 				return fmt.Errorf("events[%d] (%s): node %d does not exist: %w", i, e.Kind, e.Node, ErrInvalid)
 			}
-		case CreateTargetDeployment, RolloutRestart:
+		case CreateTargetDeployment, RolloutRestart, RolloutUndo:
 			e.VarLen = 1
 			if e.Deployment < 0 || e.Deployment >= len(u.Deployments) {
 				return fmt.Errorf("events[%d] (%s): deployment %d does not exist: %w", i, e.Kind, e.Deployment, ErrInvalid)

@@ -452,13 +452,16 @@ const (
 	// RolloutRestart is `kubectl rollout restart` of a deployment
 	// (events/restart.go).
 	RolloutRestart
+	// RolloutUndo is `kubectl rollout undo` of a deployment
+	// (events/undo.go).
+	RolloutUndo
 )
 
 var eventNames = map[EventKind]string{
 	CPUChange: "eventCpuChange", KernelPanic: "kernelPanic", Maintenance: "maintenance",
 	NodeFailure: "nodeFailure", CreateTargetDeployment: "createTargetDeployment",
 	ApplyDeployment: "applyDeployment", CreateDeployment: "createDeployment", ScaleDeployment: "scaleDeployment",
-	Drain: "drain", RolloutRestart: "rolloutRestart",
+	Drain: "drain", RolloutRestart: "rolloutRestart", RolloutUndo: "rolloutUndo",
 }
 
 func (k EventKind) String() string {
@@ -513,6 +516,10 @@ type Event struct {
 	// configuration with a copy of its pod template, a new revision of
 	// identical pods (restart.go).
 	Restarts []ConfigRestart
+	// Configs lists, for RolloutUndo, every configuration the deployment
+	// may have, with one for each of its pod templates under each of its
+	// strategies (undo.go).
+	Configs []int
 
 	// VarOffset and VarLen locate the event's memory in State.EventVars
 	// (set by Compile).

@@ -70,13 +70,14 @@ var eventParams = map[string][]string{
 	"scaleDeployment":        {"deployment", "replicas", "maxDelta", "maxDeployment"},
 	"drain":                  {"node", "nodes", "parallel", "timeoutRetries", "disableEviction", "force", "uncordon"},
 	"rolloutRestart":         {"deployment"},
+	"rolloutUndo":            {"deployment"},
 }
 
 // requiredParam is the parameter without which an event kind means
 // nothing.
 var requiredParam = map[string]string{
 	"eventCpuChange": "deployment", "nodeFailure": "node", "createTargetDeployment": "deployment",
-	"rolloutRestart": "deployment",
+	"rolloutRestart": "deployment", "rolloutUndo": "deployment",
 }
 
 // needsSpec are the events that need a new Deployment spec: manifest (a
@@ -555,7 +556,7 @@ func plainNumbers(m map[string]any) map[string]any {
 }
 
 var eventKinds = []string{"eventCpuChange", "kernelPanic", "maintenance", "nodeFailure", "createTargetDeployment",
-	"applyDeployment", "createDeployment", "scaleDeployment", "drain", "rolloutRestart"}
+	"applyDeployment", "createDeployment", "scaleDeployment", "drain", "rolloutRestart", "rolloutUndo"}
 
 // eventDecl converts one Kivi event entry. deployments are the model's
 // deployment names in order (para integers are 1-based positions, names
@@ -685,6 +686,7 @@ var kiviParams = map[string]string{
 	"scaleDeployment":        "{maxDelta: N}",
 	"drain":                  "{node: NAME}, or {nodes: [NAME, …]}",
 	"rolloutRestart":         "{deployment: NAME}",
+	"rolloutUndo":            "{deployment: NAME}",
 }
 
 // cpuChangeSteps is how many different amounts a CPU change explores.

@@ -1,0 +1,47 @@
+package events
+
+import "github.com/kivi-go/kivi/model"
+
+// RolloutUndo is `kubectl rollout undo deployment/D`: the active
+// deployment of that name takes its previous revision's pod template
+// (the other ReplicaSet slot's) under its current strategy
+// (model/undo.go), and the Deployment controller scales that ReplicaSet
+// back up. Without an active deployment of that name, or without a
+// previous revision, kubectl fails and nothing changes.
+type RolloutUndo struct{ command }
+
+var _ model.Process = RolloutUndo{}
+
+func (RolloutUndo) Name() string { return "rolloutUndo" }
+
+func (r RolloutUndo) Step(tx *model.Tx, s *model.State) {
+	u := tx.U
+	e := &u.Events[r.event]
+	vars(u, s, r.event)[0] = commandDone
+	defer afterStep(u, s, r.event)
+	name := u.Deployments[e.Deployment].Name
+	d := existingDeployment(u, s, name)
+	if d < 0 {
+		if tx.Tracing() {
+			tx.Log(KubectlComponent, "kubectl rollout undo: deployment %s not found", name)
+		}
+		return
+	}
+	ds := &s.Deps[d]
+	prev := int(ds.RS[1-ds.Cur].Template) - 1
+	to, ok := 0, false
+	if prev >= 0 {
+		to, ok = e.UndoConfig(u, int(ds.Config), prev)
+	}
+	if !ok {
+		if tx.Tracing() {
+			tx.Log(KubectlComponent, "kubectl rollout undo: deployment %s has no previous revision", name)
+		}
+		return
+	}
+	ds.ApplyConfig(u, to)
+	if tx.Tracing() {
+		tx.Log(KubectlComponent, "kubectl rollout undo: deployment %s rolled back to its previous revision", name)
+	}
+	s.Enqueue(model.DeploymentQueue, d)
+}
