@@ -14,17 +14,26 @@ var _ model.Process = RolloutRestart{}
 
 func (RolloutRestart) Name() string { return "rolloutRestart" }
 
+// rolloutTarget marks `kubectl rollout VERB` (event i) done and returns
+// the active deployment of its Deployment's name, or -1 when there is
+// none (kubectl fails with NotFound, as the trace says), and the name.
+func rolloutTarget(tx *model.Tx, s *model.State, i int, verb string) (int, string) {
+	u := tx.U
+	vars(u, s, i)[0] = commandDone
+	name := u.Deployments[u.Events[i].Deployment].Name
+	d := existingDeployment(u, s, name)
+	if d < 0 && tx.Tracing() {
+		tx.Log(KubectlComponent, "kubectl rollout %s: deployment %s not found", verb, name)
+	}
+	return d, name
+}
+
 func (r RolloutRestart) Step(tx *model.Tx, s *model.State) {
 	u := tx.U
 	e := &u.Events[r.event]
-	vars(u, s, r.event)[0] = commandDone
 	defer afterStep(u, s, r.event)
-	name := u.Deployments[e.Deployment].Name
-	d := existingDeployment(u, s, name)
+	d, name := rolloutTarget(tx, s, r.event, "restart")
 	if d < 0 {
-		if tx.Tracing() {
-			tx.Log(KubectlComponent, "kubectl rollout restart: deployment %s not found", name)
-		}
 		return
 	}
 	ds := &s.Deps[d]

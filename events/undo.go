@@ -17,14 +17,9 @@ func (RolloutUndo) Name() string { return "rolloutUndo" }
 func (r RolloutUndo) Step(tx *model.Tx, s *model.State) {
 	u := tx.U
 	e := &u.Events[r.event]
-	vars(u, s, r.event)[0] = commandDone
 	defer afterStep(u, s, r.event)
-	name := u.Deployments[e.Deployment].Name
-	d := existingDeployment(u, s, name)
+	d, name := rolloutTarget(tx, s, r.event, "undo")
 	if d < 0 {
-		if tx.Tracing() {
-			tx.Log(KubectlComponent, "kubectl rollout undo: deployment %s not found", name)
-		}
 		return
 	}
 	ds := &s.Deps[d]
