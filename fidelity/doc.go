@@ -29,4 +29,6 @@
 //     against the API server's pod defaulting, LimitRange defaulting and
 //     validation and LimitRanger admission, and against the DaemonSet
 //     controller's NodeShouldRunDaemonPod.
+//   - classify: the known-divergence classes and the counterfactual test
+//     that names them, shared by hpadiff and admissiondiff.
 package fidelity

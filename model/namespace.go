@@ -45,25 +45,21 @@ func (u *Universe) termNamespaces(k *PodAffinityTerm, own string) ([]bool, error
 		}
 		return reach, nil
 	}
-	var in Interner
-	var sel CompiledSelector
-	if k.NamespaceSelector != nil {
-		if !validValues(k.NamespaceSelector) {
+	if sel := k.NamespaceSelector; sel != nil {
+		if !validValues(sel) {
 			return nil, fmt.Errorf("namespaceSelector: a value is not a valid label value: %w", ErrInvalid)
 		}
-		var err error
-		if sel, err = in.compileSelector(k.NamespaceSelector); err != nil {
+		var in Interner
+		if _, err := in.compileSelector(sel); err != nil {
 			return nil, fmt.Errorf("namespaceSelector: %w", err)
 		}
-	} else {
-		sel = CompiledSelector{nothing: true}
 	}
 	selected := map[string]bool{}
 	for t := range u.Templates {
 		ns := u.Templates[t].Namespace
 		got, seen := selected[ns]
 		if !seen {
-			got = sel.Matches(in.Compile(u.namespaceLabels(ns)))
+			got = k.NamespaceSelector != nil && k.NamespaceSelector.MatchesLabels(u.namespaceLabels(ns))
 			for _, name := range k.Namespaces {
 				got = got || name == ns
 			}

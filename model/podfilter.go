@@ -23,11 +23,12 @@ func (f *PodFilter) Admits(t *PodTemplate) bool {
 	if slices.Contains(f.ExcludeNamespaces, t.Namespace) {
 		return false
 	}
-	return f.LabelSelector == nil || selectorMatchesLabels(f.LabelSelector, t.Labels)
+	return f.LabelSelector == nil || f.LabelSelector.MatchesLabels(t.Labels)
 }
 
-// selectorMatchesLabels evaluates s on a label map.
-func selectorMatchesLabels(s *Selector, labels map[string]string) bool {
+// MatchesLabels evaluates the selector on a label map (the compiled
+// form, CompiledSelector, needs a Universe's interned labels).
+func (s *Selector) MatchesLabels(labels map[string]string) bool {
 	for k, v := range s.MatchLabels {
 		if got, ok := labels[k]; !ok || got != v {
 			return false

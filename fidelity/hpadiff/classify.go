@@ -2,18 +2,15 @@ package hpadiff
 
 import (
 	"slices"
-	"strings"
+
+	"github.com/kivi-go/kivi/fidelity/classify"
 )
 
 // Class is a known cause of disagreement between the model and upstream.
 // Applies says whether the cause is present in a case; Fix is the
 // counterfactual that removes it on both sides without touching anything
 // else the calculation reads.
-type Class struct {
-	Name    string
-	Applies func(*Case) bool
-	Fix     func(*Case) *Case
-}
+type Class = classify.Class[*Case]
 
 // Classes are the known divergences, written up in docs/divergences.md
 // ("HPA replica calculation against kube-controller-manager v1.36").
@@ -70,30 +67,7 @@ func kindTo(from, to Kind) func(Pod) Pod {
 // single present class whose counterfactual makes same true, else all
 // present classes together ("a+b"), else "" (unexplained).
 func Classify(c *Case, same func(*Case) bool) string {
-	var present []Class
-	for _, k := range Classes {
-		if k.Applies(c) {
-			present = append(present, k)
-		}
-	}
-	for _, k := range present {
-		if same(k.Fix(c)) {
-			return k.Name
-		}
-	}
-	if len(present) < 2 {
-		return ""
-	}
-	d := c
-	var names []string
-	for _, k := range present {
-		d = k.Fix(d)
-		names = append(names, k.Name)
-	}
-	if same(d) {
-		return strings.Join(names, "+")
-	}
-	return ""
+	return classify.Classify(Classes, c, same)
 }
 
 // CalcSame compares the model's calculator with GetResourceReplicas: the

@@ -77,7 +77,7 @@ func (as *assembly) daemonPods(objs []Object, nodes nodeLabels) ([]daemonPod, er
 		if err != nil {
 			return nil, err
 		}
-		if !selectorMatches(sel, ds.Spec.Template.Metadata.Labels) {
+		if !sel.MatchesLabels(ds.Spec.Template.Metadata.Labels) {
 			return nil, o.at().errorf(o.path("spec.template.metadata.labels"), "do not match spec.selector (accepted: labels the selector selects; the API server refuses the DaemonSet otherwise)")
 		}
 		// The pod's scheduling fields only decide where it runs; its
@@ -134,7 +134,7 @@ func (d *daemonPod) runsOn(name string, labels map[string]string, kiviAlias bool
 			return false
 		}
 	}
-	if len(d.td.Required) > 0 && !slices.ContainsFunc(d.td.Required, func(term model.Selector) bool { return selectorMatches(term, labels) }) {
+	if len(d.td.Required) > 0 && !slices.ContainsFunc(d.td.Required, func(term model.Selector) bool { return term.MatchesLabels(labels) }) {
 		return false
 	}
 	for _, t := range taints {
@@ -171,19 +171,35 @@ func (as *assembly) reserveDaemonPods(objs []Object, nodes []nodeIn, kiviAlias b
 			if !d.runsOn(n.name, n.labels, kiviAlias, n.taints) {
 				continue
 			}
-			limit := n.maxPods
-			if limit == 0 {
-				limit = model.DefaultMaxPods
-			}
-			if n.reservedCPU+d.cpu > n.cpu || n.reservedMem+d.mem > n.memory || limit <= 1 {
+			if !d.reserve(n.cpu, n.memory, &n.reservedCPU, &n.reservedMem, &n.maxPods) {
 				unfit[k] = append(unfit[k], n.name)
-				continue
 			}
-			n.reservedCPU += d.cpu
-			n.reservedMem += d.mem
-			n.maxPods = limit - 1
 		}
 	}
+	as.warnUnfit(pods, unfit, "node")
+	return nil
+}
+
+// reserve holds d's pod on a node of capacity cpu and memory with its
+// reservations and pod limit (0: the default), and reports whether the
+// pod fits in what is left (else nothing changes).
+func (d *daemonPod) reserve(cpu, memory int64, reservedCPU, reservedMem *int64, maxPods *int) bool {
+	limit := *maxPods
+	if limit == 0 {
+		limit = model.DefaultMaxPods
+	}
+	if *reservedCPU+d.cpu > cpu || *reservedMem+d.mem > memory || limit <= 1 {
+		return false
+	}
+	*reservedCPU += d.cpu
+	*reservedMem += d.mem
+	*maxPods = limit - 1
+	return true
+}
+
+// warnUnfit warns, once per DaemonSet, about the nodes (or node types:
+// what) its pod does not fit on, naming five at most.
+func (as *assembly) warnUnfit(pods []daemonPod, unfit [][]string, what string) {
 	for k, d := range pods {
 		if len(unfit[k]) == 0 {
 			continue
@@ -193,9 +209,8 @@ func (as *assembly) reserveDaemonPods(objs []Object, nodes []nodeIn, kiviAlias b
 		if len(names) > 5 {
 			names, more = names[:5], fmt.Sprintf(" and %d more", len(unfit[k])-5)
 		}
-		as.warns = append(as.warns, d.o.at().warning(d.o.path(""), "DaemonSet %s: its pod (cpu %dm, memory %dMi) does not fit in what is left on node %s%s: it stays Pending there and reserves nothing", d.name, d.cpu, d.mem, strings.Join(names, ", "), more))
+		as.warns = append(as.warns, d.o.at().warning(d.o.path(""), "DaemonSet %s: its pod (cpu %dm, memory %dMi) does not fit in what is left on %s %s%s: it stays Pending there and reserves nothing", d.name, d.cpu, d.mem, what, strings.Join(names, ", "), more))
 	}
-	return nil
 }
 
 // reserveDaemonPodsOnTypes is reserveDaemonPods for node types (Kivi's
@@ -206,29 +221,20 @@ func (as *assembly) reserveDaemonPodsOnTypes(objs []Object, types []model.NodeTy
 	if err != nil {
 		return err
 	}
-	for _, d := range pods {
+	unfit := make([][]string, len(pods))
+	for k, d := range pods {
 		if d.td.NodeName != "" || selectsHostname(d.td) {
 			as.warns = append(as.warns, d.o.at().warning(d.o.path(""), "DaemonSet %s selects nodes by name, which node types do not have: it reserves nothing", d.name))
 			continue
 		}
 		for i := range types {
 			t := &types[i]
-			if !d.runsOn("", t.Labels, kiviAlias, t.Taints) {
-				continue
+			if d.runsOn("", t.Labels, kiviAlias, t.Taints) && !d.reserve(t.CPU, t.Memory, &t.ReservedCPU, &t.ReservedMemory, &t.MaxPods) {
+				unfit[k] = append(unfit[k], t.Name)
 			}
-			limit := t.MaxPods
-			if limit == 0 {
-				limit = model.DefaultMaxPods
-			}
-			if t.ReservedCPU+d.cpu > t.CPU || t.ReservedMemory+d.mem > t.Memory || limit <= 1 {
-				as.warns = append(as.warns, d.o.at().warning(d.o.path(""), "DaemonSet %s: its pod does not fit on nodes of %s: it stays Pending there and reserves nothing", d.name, t.Name))
-				continue
-			}
-			t.ReservedCPU += d.cpu
-			t.ReservedMemory += d.mem
-			t.MaxPods = limit - 1
 		}
 	}
+	as.warnUnfit(pods, unfit, "the nodes of type")
 	return nil
 }
 
@@ -277,7 +283,7 @@ func (as *assembly) warnDaemonSetSelectors(objs []Object) {
 					continue
 				}
 				s, err := convertSelector(func(string, string, ...any) error { return fmt.Errorf("bad selector") }, sel)
-				if err == nil && selectorMatches(s, labels) {
+				if err == nil && s.MatchesLabels(labels) {
 					as.warns = append(as.warns, d.at().warning(d.path("spec.template.spec"), "a spread constraint or pod affinity term selects the pods of DaemonSet %s, which the model holds as node reservations and does not count", ds.Metadata.Name))
 					break
 				}

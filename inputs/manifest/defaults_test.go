@@ -13,6 +13,20 @@ metadata: {name: n1, labels: {zone: a}}
 status: {allocatable: {cpu: "8", memory: 32Gi}}
 `
 
+// webDeployment is Deployment web (app=web) with pod spec spec, written
+// at the pod spec's fields' indentation (six spaces).
+func webDeployment(spec string) string {
+	return `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+` + spec
+}
+
 func load(t *testing.T, manifests string) *Result {
 	t.Helper()
 	r, err := LoadStream([]File{{Name: "m.yaml", Data: []byte(oneNode + "---\n" + manifests)}}, nil, nil, testOptions())
@@ -86,22 +100,14 @@ spec: {scaleTargetRef: {kind: Deployment, name: web}, maxReplicas: 3, targetCPUU
 // TestRequestsSummed: resource.PodRequests — containers summed, sidecars
 // added, the largest init container as a floor, overhead added.
 func TestRequestsSummed(t *testing.T) {
-	r := load(t, `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web}
-spec:
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      overhead: {cpu: 10m, memory: 1Mi}
+	r := load(t, webDeployment(`      overhead: {cpu: 10m, memory: 1Mi}
       initContainers:
       - {name: init, resources: {requests: {cpu: "2", memory: 1Mi}}}
       - {name: side, restartPolicy: Always, resources: {requests: {cpu: 100m, memory: 100Mi}}}
       containers:
       - {name: a, resources: {requests: {cpu: 500m, memory: 1Gi}}}
       - {name: b, resources: {requests: {cpu: "0.5", memory: 512Mi}}}
-`)
+`))
 	td := r.Cluster.Templates[0]
 	// cpu max(500+500+100, 2000) + 10; memory max(1024+512+100, 1) + 1.
 	if td.CPU != 2010 || td.Memory != 1637 {
@@ -115,21 +121,13 @@ spec:
 // containers; an explicit request, even 0, stays. The scheduler's
 // non-zero scoring request reads the defaulted request too.
 func TestRequestsDefaultToLimits(t *testing.T) {
-	r := load(t, `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web}
-spec:
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      initContainers:
+	r := load(t, webDeployment(`      initContainers:
       - {name: init, resources: {limits: {cpu: "3"}}}
       containers:
       - {name: a, resources: {limits: {cpu: 500m, memory: 1Gi}}}
       - {name: b, resources: {requests: {cpu: 0}, limits: {cpu: "1", memory: 256Mi}}}
       - {name: c}
-`)
+`))
 	td := r.Cluster.Templates[0]
 	// cpu max(500+0+0, 3000); memory 1024+256.
 	if td.CPU != 3000 || td.Memory != 1280 {

@@ -238,7 +238,7 @@ func ownerDeployment(p *Pod, deps []Object) (string, bool) {
 			continue
 		}
 		sel, err := convertSelector(func(string, string, ...any) error { return ErrInput }, d.Spec.Selector)
-		if err == nil && selectorMatches(sel, p.Metadata.Labels) {
+		if err == nil && sel.MatchesLabels(p.Metadata.Labels) {
 			return deploymentKey(d.Metadata.Namespace, d.Metadata.Name), true
 		}
 	}

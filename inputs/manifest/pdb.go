@@ -109,7 +109,7 @@ func pdbDecls(objs []Object, warns *[]Warning) ([]model.PodDisruptionBudgetDecl,
 		d.Selector = &sel
 		matched := false
 		for _, pl := range pods {
-			if !selectorMatches(sel, pl.labels) {
+			if !sel.MatchesLabels(pl.labels) {
 				continue
 			}
 			// A budget selects the pods of its own namespace only.

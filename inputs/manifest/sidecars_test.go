@@ -7,21 +7,13 @@ import "testing"
 // init floor is its request plus theirs (and a sidecar's is the sum of
 // the sidecars up to it); the non-zero scoring requests likewise.
 func TestInitContainersAfterSidecars(t *testing.T) {
-	r := load(t, `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web}
-spec:
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      initContainers:
+	r := load(t, webDeployment(`      initContainers:
       - {name: side, restartPolicy: Always, resources: {requests: {cpu: 10m, memory: 512Mi}}}
       - {name: init, resources: {requests: {cpu: 250m, memory: 512Mi}}}
       - {name: late, restartPolicy: Always, resources: {requests: {memory: 8Mi}}}
       containers:
       - {name: a, resources: {requests: {cpu: 0, memory: 32Mi}}}
-`)
+`))
 	td := r.Cluster.Templates[0]
 	// cpu max(0+10, 250+10); memory max(32+512+8, 512+512).
 	if td.CPU != 260 || td.Memory != 1024 {

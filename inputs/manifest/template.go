@@ -471,38 +471,3 @@ func convertSelector(errorf func(field, format string, args ...any) error, ls *L
 	}
 	return sel, nil
 }
-
-// selectorMatches evaluates a model selector on a label map (the
-// model's compiled form needs a Universe).
-func selectorMatches(s model.Selector, labels map[string]string) bool {
-	for k, v := range s.MatchLabels {
-		if labels[k] != v {
-			return false
-		}
-		if _, ok := labels[k]; !ok {
-			return false
-		}
-	}
-	for _, r := range s.MatchExpressions {
-		v, ok := labels[r.Key]
-		switch r.Operator {
-		case model.OpIn:
-			if !ok || !slices.Contains(r.Values, v) {
-				return false
-			}
-		case model.OpNotIn:
-			if ok && slices.Contains(r.Values, v) {
-				return false
-			}
-		case model.OpExists:
-			if !ok {
-				return false
-			}
-		case model.OpDoesNotExist:
-			if ok {
-				return false
-			}
-		}
-	}
-	return true
-}

@@ -40,7 +40,7 @@ func deploymentDecl(o Object, name string, nodes nodeLabels, classes *priorityCl
 	if sel.MatchLabels == nil && len(sel.MatchExpressions) == 0 {
 		return dd, model.TemplateDecl{}, a.errorf(o.path("spec.selector"), "empty: it would select every pod (accepted: a non-empty selector matching spec.template.metadata.labels)")
 	}
-	if !selectorMatches(sel, d.Spec.Template.Metadata.Labels) {
+	if !sel.MatchesLabels(d.Spec.Template.Metadata.Labels) {
 		return dd, model.TemplateDecl{}, a.errorf(o.path("spec.selector"), "matches no pod: it does not select the template's labels %v (accepted: a selector matching spec.template.metadata.labels)", d.Spec.Template.Metadata.Labels)
 	}
 	switch d.Spec.Strategy.Type {
