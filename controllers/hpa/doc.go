@@ -20,9 +20,10 @@
 // highest recommendation of the current and the W previous sync periods
 // in the deployment's state and scales to their maximum (Kubernetes'
 // legacy stabilizeRecommendation, seeded at the first sync). The model
-// has no clock, so the HPA also re-syncs a deployment whose last
+// has no clock, so the HPA also re-syncs the deployments whose last
 // evaluation the window held back, in quiescent states only: each such
-// step is one 15 s sync period passing, and the events compete with it.
+// step is one 15 s sync period passing for all of them at once (HPAs
+// share the wall clock), and the events compete with it.
 //
 // An HPA with spec.behavior (behavior.go, behavior_reconcile.go) takes
 // upstream's other path, normalizeDesiredReplicasWithBehaviors: windows in

@@ -8,7 +8,8 @@ const Component = "horizontal-pod-autoscaler"
 // HPA is the horizontal pod autoscaler process. It drains the HPA queue
 // while the core controllers are quiet; with a downscale stabilisation
 // window it also re-syncs a deployment whose scale-down the window holds
-// back, once the cluster is quiescent (a sync period passes).
+// back, once the cluster is quiescent (a sync period passes for every
+// HPA at once).
 type HPA struct{ model.ClusterWide }
 
 // New returns the HPA process.
@@ -42,11 +43,11 @@ func heldCount(u *model.Universe, s *model.State) int {
 }
 
 // Step drains the HPA queue. A rescale enqueues the deployment, which
-// makes the guard false and ends the step. With nothing queued, it is a
-// sync period passing for one held-back deployment, chosen among them.
+// makes the guard false and ends the step. With nothing queued, it is one
+// sync period passing for every HPA at once (syncPeriod).
 func (h *HPA) Step(tx *model.Tx, s *model.State) {
 	if !draining(s) {
-		resync(tx, s, tx.Choose(heldCount(tx.U, s)))
+		syncPeriod(tx, s)
 		return
 	}
 	for draining(s) {
@@ -59,25 +60,34 @@ func (h *HPA) Step(tx *model.Tx, s *model.State) {
 	}
 }
 
-// resync is the periodic sync of the nth held-back deployment after one
-// sync period: its window moves on by one period, then it is evaluated.
+// syncPeriod is one 15 s sync period passing: the memory of every
+// deployment whose HPA holds a scale-down back or remembers a scale event
+// (heldCount) moves on by one period, then each of them is evaluated.
 //
-// The model has no clock (docs/model.md): time passes only while the
-// cluster is quiescent, where this step competes with the events. Taking
-// it n times in a row is n sync periods without a change; taking an event
-// first is that event happening inside the window. Evaluations that a
-// queue item triggers belong to the current period, so no time passes
-// while controllers are busy, as everywhere else in the model.
-func resync(tx *model.Tx, s *model.State, nth int) {
+// Kubernetes' HPAs share the wall clock: every one is synced once a
+// period, so their memories age together, and a period cannot pass for
+// one HPA while another's stands still. The model has no clock
+// (docs/model.md): time passes only while the cluster is quiescent,
+// where this step competes with the events. Taking it n times in a row is
+// n sync periods without a change; taking an event first is that event
+// happening inside the period. Evaluations that a queue item triggers
+// belong to the current period, so no time passes while controllers are
+// busy, as everywhere else in the model.
+//
+// The evaluations read each deployment's own pods and memory only, so
+// their order changes nothing but the order in which the rescaled
+// deployments reach the deployment controller; the HPA controller's
+// workers sync concurrently, so every order of those is a successor.
+func syncPeriod(tx *model.Tx, s *model.State) {
+	var buf [8]int
+	due := buf[:0]
 	for d := range s.Deps {
+		if s.Deps[d].HPAHeld || waiting(tx.U, &s.Deps[d]) {
+			due = append(due, d)
+		}
+	}
+	for _, d := range due {
 		ds := &s.Deps[d]
-		if !ds.HPAHeld && !waiting(tx.U, ds) {
-			continue
-		}
-		if nth > 0 {
-			nth--
-			continue
-		}
 		if b := behaviorOf(tx.U, ds); b != nil {
 			if !advanceMemory(b, ds) {
 				s.Fail(model.FailInternal, d)
@@ -86,11 +96,43 @@ func resync(tx *model.Tx, s *model.State, nth int) {
 		} else {
 			Advance(window(tx.U, ds))
 		}
-		if tx.Tracing() {
-			tx.Log(Component, "Sync period passed, re-evaluating deployment %s", tx.U.Deployments[d].Name)
-		}
+	}
+	if tx.Tracing() {
+		tx.Log(Component, "Sync period passed, re-evaluating %s", dueNames(tx.U, due))
+	}
+	queued := len(s.Queues[model.DeploymentQueue])
+	for _, d := range due {
 		reconcile(tx, s, d)
+	}
+	chooseQueueOrder(tx, s, queued)
+}
+
+// dueNames names the deployments a sync period re-evaluates.
+func dueNames(u *model.Universe, due []int) string {
+	if len(due) == 1 {
+		return "deployment " + u.Deployments[due[0]].Name
+	}
+	names := "deployments "
+	for i, d := range due {
+		if i > 0 {
+			names += ", "
+		}
+		names += u.Deployments[d].Name
+	}
+	return names
+}
+
+// chooseQueueOrder branches over the orders of the deployments enqueued
+// past the first queued items of the deployment queue: the rescales of
+// one sync period, which concurrent HPA workers may write in any order.
+func chooseQueueOrder(tx *model.Tx, s *model.State, queued int) {
+	q := s.Queues[model.DeploymentQueue]
+	if len(q)-queued < 2 {
 		return
+	}
+	for i := queued; i < len(q)-1; i++ {
+		j := i + tx.Choose(len(q)-i)
+		q[i], q[j] = q[j], q[i]
 	}
 }
 

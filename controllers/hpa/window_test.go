@@ -160,9 +160,11 @@ func TestWindowedHPA(t *testing.T) {
 	}
 }
 
-// TestResyncWaitsForQuiescence: a held-back deployment syncs again only
-// when every queue is empty (the events compete with it there), and
-// each held deployment is a choice of its own.
+// TestResyncWaitsForQuiescence: held-back deployments sync again only
+// when every queue is empty (the events compete with them there), and a
+// sync period passes for every HPA at once: one successor ages both
+// windows; the period that releases both scale-downs has one successor
+// per order in which they reach the deployment controller.
 func TestResyncWaitsForQuiescence(t *testing.T) {
 	b := build.New()
 	b.AddNodes(1, build.Node().CPU(64).Mem(64))
@@ -193,24 +195,44 @@ func TestResyncWaitsForQuiescence(t *testing.T) {
 	if p.Enabled(u, busy) {
 		t.Error("resync enabled while the kubelet queue has work")
 	}
-	// One successor per held deployment: the one whose period passed.
-	var advanced []string
-	tx.Begin(nil, false)
-	for {
-		next := s.Clone()
-		tx.Restart(false)
-		p.Step(tx, next)
-		for d := range next.Deps {
-			if next.Deps[d].HPAWindow != s.Deps[d].HPAWindow {
-				advanced = append(advanced, u.Deployments[d].Name)
+	successors := func(s *model.State) []*model.State {
+		var out []*model.State
+		tx.Begin(nil, false)
+		for {
+			next := s.Clone()
+			tx.Restart(false)
+			p.Step(tx, next)
+			out = append(out, next)
+			if !tx.Advance() {
+				return out
 			}
 		}
-		if !tx.Advance() {
-			break
+	}
+	first := successors(s)
+	if len(first) != 1 {
+		t.Fatalf("the first period has %d successors, want 1", len(first))
+	}
+	for d := range first[0].Deps {
+		if first[0].Deps[d].HPAWindow == s.Deps[d].HPAWindow {
+			t.Errorf("the period did not move deployment %s's window", u.Deployments[d].Name)
 		}
 	}
-	if !slices.Equal(advanced, []string{"a", "b"}) {
-		t.Errorf("resync successors moved the windows of %v, want [a b]", advanced)
+	if !first[0].Deps[0].HPAHeld || !first[0].Deps[1].HPAHeld || !first[0].Empty(model.DeploymentQueue) {
+		t.Fatalf("one period of a one-period window still holds both:\n%s", model.Describe(u, first[0]))
+	}
+	var orders []string
+	for _, next := range successors(first[0]) {
+		var names []string
+		for _, d := range next.Queues[model.DeploymentQueue] {
+			names = append(names, u.Deployments[d].Name)
+		}
+		orders = append(orders, strings.Join(names, ","))
+		if next.Deps[0].Replicas != 1 || next.Deps[1].Replicas != 1 {
+			t.Errorf("the second period should scale both down to 1:\n%s", model.Describe(u, next))
+		}
+	}
+	if !slices.Equal(orders, []string{"a,b", "b,a"}) {
+		t.Errorf("the second period's successors queue %q, want both orders", orders)
 	}
 }
 
