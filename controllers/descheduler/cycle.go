@@ -30,7 +30,7 @@ func newCycle(u *model.Universe, s *model.State, tx *model.Tx, explain *strings.
 			c.isReady[n] = true
 		}
 	}
-	c.ev = newEvictor(u.Descheduler, len(s.Nodes))
+	c.ev = newEvictor(u, len(s.Nodes))
 	return c
 }
 

@@ -7,12 +7,16 @@ import (
 )
 
 // evictor is the DefaultEvictor plugin plus the PodEvictor's per-cycle
-// limits (pkg/descheduler/evictions/evictions.go). The model has a single
-// namespace, so the namespace counter is one number.
+// limits (pkg/descheduler/evictions/evictions.go): evictions per node,
+// per namespace and in total.
 type evictor struct {
 	maxPerNode, maxPerNamespace, maxTotal int
 	perNode                               []int
-	perNamespace, total                   int
+	// perNamespace counts the evictions of each namespace (nsOf's
+	// indices); nsOf is the namespace index of each template.
+	perNamespace []int
+	nsOf         []int
+	total        int
 	// pending are the pods admitted in this cycle whose deletion is not
 	// requested yet (a deschedule plugin removes its pods when its pass
 	// ends): the Eviction API has already counted them against their
@@ -20,12 +24,35 @@ type evictor struct {
 	pending []int
 }
 
-func newEvictor(d *model.Descheduler, nodes int) evictor {
+func newEvictor(u *model.Universe, nodes int) evictor {
 	e := evictor{perNode: make([]int, nodes)}
-	if d != nil {
+	if d := u.Descheduler; d != nil {
 		e.maxPerNode, e.maxPerNamespace, e.maxTotal = d.MaxPerNode, d.MaxPerNamespace, d.MaxTotal
 	}
+	if e.maxPerNamespace > 0 {
+		e.nsOf = make([]int, len(u.Templates))
+		index := map[string]int{}
+		for t := range u.Templates {
+			ns := u.Templates[t].Namespace
+			i, ok := index[ns]
+			if !ok {
+				i = len(index)
+				index[ns] = i
+			}
+			e.nsOf[t] = i
+		}
+		e.perNamespace = make([]int, len(index))
+	}
 	return e
+}
+
+// namespaceQuotaLeft is how many more pods of namespace ns the cycle may
+// evict; -1 without a namespace limit.
+func (e *evictor) namespaceQuotaLeft(ns int) int {
+	if e.maxPerNamespace == 0 {
+		return -1
+	}
+	return max(0, e.maxPerNamespace-e.perNamespace[ns])
 }
 
 // evictOutcome is what an eviction attempt did; the limit outcomes steer
@@ -112,7 +139,7 @@ func (c *cycle) admit(pod int) (evictOutcome, string) {
 	case !c.nodeQuotaLeft(n):
 		c.note("    pod %d: eviction limit %d of node %s reached\n", pod+1, e.maxPerNode, c.nodeName(n))
 		return nodeLimit, ""
-	case e.maxPerNamespace > 0 && e.perNamespace+1 > e.maxPerNamespace:
+	case e.maxPerNamespace > 0 && e.namespaceQuotaLeft(e.nsOf[c.s.Pods[pod].Template]) == 0:
 		c.note("    pod %d: namespace eviction limit %d reached\n", pod+1, e.maxPerNamespace)
 		return namespaceLimit, ""
 	}
@@ -121,7 +148,9 @@ func (c *cycle) admit(pod int) (evictOutcome, string) {
 	}
 	e.total++
 	e.perNode[n]++
-	e.perNamespace++
+	if e.maxPerNamespace > 0 {
+		e.perNamespace[e.nsOf[c.s.Pods[pod].Template]]++
+	}
 	e.pending = append(e.pending, pod)
 	return evicted, ""
 }

@@ -200,12 +200,13 @@ type walk struct {
 	// nodeLimit is the plugin's own per-node limit (evictionLimits.node),
 	// -1 for none.
 	nodeLimit int
-	// total, namespace, perNode count the plan against the evictor's
-	// limits (the counters as the cycle left them plus this plan).
-	total, namespace int
-	perNode          map[int]int
-	// left is, per disruption budget, how many more planned evictions it
-	// lets through (nodeutilization_budget.go); nil until first needed.
+	// total and perNode count the plan against the evictor's limits (the
+	// counters as the cycle left them plus this plan).
+	total   int
+	perNode map[int]int
+	// left is, per disruption budget and then per namespace under the
+	// evictor's namespace limit, how many more planned evictions it lets
+	// through (nodeutilization_budget.go); nil until first needed.
 	left []int
 	plan []candidate
 }
@@ -260,8 +261,10 @@ func (w *walk) eligible(nu *nodeUsage) (pods []int, class []int) {
 }
 
 // capFor is how many pods node n may still lose: the plugin's node limit
-// and the evictor's node, namespace and total limits (evictor.go), the
-// first two per node, the others for the cycle. -1: no limit.
+// and the evictor's node and total limits (evictor.go), the first two per
+// node, the last for the cycle. -1: no limit. The namespace limit is no
+// cap on a node (a pod of a namespace at its limit is skipped and the
+// walk goes on): it is a budget (nodeutilization_budget.go).
 func (w *walk) capFor(n int) int {
 	e := &w.c.ev
 	limit := w.nodeLimit
@@ -273,9 +276,6 @@ func (w *walk) capFor(n int) int {
 	}
 	if e.maxPerNode > 0 {
 		lower(e.maxPerNode - e.perNode[n] - w.perNode[n])
-	}
-	if e.maxPerNamespace > 0 {
-		lower(e.maxPerNamespace - e.perNamespace - w.namespace)
 	}
 	if e.maxTotal > 0 {
 		lower(e.maxTotal - e.total - w.total)
@@ -364,14 +364,13 @@ func (w *walk) source(nu *nodeUsage) {
 		w.plan = append(w.plan, candidate{pod: pod, kind: w.kind})
 	}
 	w.total += len(chosen)
-	w.namespace += len(chosen)
 	w.perNode[nu.node] += len(chosen)
 }
 
 // greedy is the walk over pods in the given order.
 func (w *walk) greedy(nu *nodeUsage, pods []int, limit int) []int {
 	used, avail := nu.used, w.avail
-	drawn := make([]int, len(w.c.u.PDBs))
+	drawn := make([]int, len(w.budgetsLeft()))
 	var out []int
 	for _, pod := range pods {
 		if limit >= 0 && len(out) >= limit {
@@ -380,9 +379,7 @@ func (w *walk) greedy(nu *nodeUsage, pods []int, limit int) []int {
 		if w.refusedWith(pod, drawn) {
 			continue
 		}
-		if g := w.gate(pod); g >= 0 {
-			drawn[g]++
-		}
+		w.draw(pod, drawn)
 		req := w.c.podRequests(pod)
 		for k := range nRes {
 			used[k] -= req[k]

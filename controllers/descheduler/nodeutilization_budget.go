@@ -10,6 +10,12 @@ import "github.com/kivi-go/kivi/model"
 // with the budgets: a pod is refused when several budgets select it
 // (500), or when the budget its eviction draws on has no disruption left
 // after the walk's earlier evictions (429).
+//
+// The evictor's namespace limit acts the same way: a pod whose namespace
+// has had its evictions is skipped uncharged and the walk goes on. So
+// each namespace is a budget too, after the disruption budgets (index
+// len(PDBs)+namespace), which every pod of the namespace draws on besides
+// its disruption budget.
 
 // Gates of a pod's eviction (walk.gate), besides a budget index ≥ 0 that
 // it draws on.
@@ -31,36 +37,65 @@ func (w *walk) gate(pod int) int {
 }
 
 // budgetsLeft returns, per budget, how many more evictions the walk may
-// plan that draw on it; the walk's earlier sources have used some.
+// plan that draw on it; the walk's earlier sources have used some. The
+// disruption budgets come first, then the namespaces under the evictor's
+// namespace limit.
 func (w *walk) budgetsLeft() []int {
 	if w.left == nil {
-		w.left = make([]int, len(w.c.u.PDBs))
-		for b := range w.left {
+		e := &w.c.ev
+		pdbs := len(w.c.u.PDBs)
+		w.left = make([]int, pdbs+len(e.perNamespace))
+		for b := range pdbs {
 			w.left[b] = w.c.allowance(b)
+		}
+		for ns := range e.perNamespace {
+			w.left[pdbs+ns] = e.namespaceQuotaLeft(ns)
 		}
 	}
 	return w.left
 }
 
+// namespaceBudget is the budget of pod's namespace, -1 without a
+// namespace limit.
+func (w *walk) namespaceBudget(pod int) int {
+	e := &w.c.ev
+	if e.maxPerNamespace == 0 {
+		return -1
+	}
+	return len(w.c.u.PDBs) + e.nsOf[w.c.s.Pods[pod].Template]
+}
+
 // refusedWith reports whether pod's eviction is refused once the node's
 // walk has planned drawn[b] evictions drawing on each budget b.
 func (w *walk) refusedWith(pod int, drawn []int) bool {
+	left := w.budgetsLeft()
+	if b := w.namespaceBudget(pod); b >= 0 && drawn[b] >= left[b] {
+		return true
+	}
 	switch g := w.gate(pod); {
 	case g == gateRefused:
 		return true
 	case g >= 0:
-		return drawn[g] >= w.budgetsLeft()[g]
+		return drawn[g] >= left[g]
 	}
 	return false
 }
 
+// draw counts pod's eviction against the budgets it draws on.
+func (w *walk) draw(pod int, drawn []int) {
+	if g := w.gate(pod); g >= 0 {
+		drawn[g]++
+	}
+	if b := w.namespaceBudget(pod); b >= 0 {
+		drawn[b]++
+	}
+}
+
 // drawnBy counts, per budget, the pods of set whose evictions draw on it.
 func (w *walk) drawnBy(set []int) []int {
-	drawn := make([]int, len(w.c.u.PDBs))
+	drawn := make([]int, len(w.budgetsLeft()))
 	for _, pod := range set {
-		if g := w.gate(pod); g >= 0 {
-			drawn[g]++
-		}
+		w.draw(pod, drawn)
 	}
 	return drawn
 }

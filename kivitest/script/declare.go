@@ -63,7 +63,7 @@ func (e *Env) node(c Command) (string, error) {
 	return "", nil
 }
 
-// template name=T [cpu=0] [memory=0] [labels=k=v,...] [node-selector=k=v,...]
+// template name=T [cpu=0] [memory=0] [labels=k=v,...] [namespace=NS] [node-selector=k=v,...]
 // [node-name=N] [tolerations=k=v:Effect|k:Effect|:Effect[@seconds],...] [spread=key:maxSkew:When[:matchLabelKey+…],...]
 // [preferred=weight:k=v,...] [pattern=cpu@at,...] [critical]
 func (e *Env) template(c Command) (string, error) {
@@ -83,6 +83,9 @@ func (e *Env) template(c Command) (string, error) {
 	}
 	for _, kv := range ls {
 		tb.Label(kv[0], kv[1])
+	}
+	if ns := c.Arg("namespace", ""); ns != "" {
+		tb.Namespace(ns)
 	}
 	if ls, err = labels("node-selector", c.Arg("node-selector", "")); err != nil {
 		return "", err

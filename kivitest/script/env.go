@@ -141,7 +141,7 @@ func (h handler) check(c Command) error {
 var handlers = map[string]handler{
 	// Declarations.
 	"node":                {declaring, []string{"name", "count", "cpu", "memory", "reserved-cpu", "reserved-memory", "max-pods", "labels", "taints"}, nil, 0, (*Env).node},
-	"template":            {declaring, []string{"name", "cpu", "memory", "labels", "node-selector", "node-name", "tolerations", "spread", "preferred", "pattern", "required", "anti-affinity", "priority", "preemption-policy"}, []string{"critical"}, 0, (*Env).template},
+	"template":            {declaring, []string{"name", "cpu", "memory", "labels", "namespace", "node-selector", "node-name", "tolerations", "spread", "preferred", "pattern", "required", "anti-affinity", "priority", "preemption-policy"}, []string{"critical"}, 0, (*Env).template},
 	"deployment":          {declaring, []string{"name", "template", "replicas", "strategy", "max-surge", "max-unavailable", "hpa"}, []string{"inactive"}, 0, (*Env).deployment},
 	"config":              {declaring, []string{"name", "template", "strategy", "max-surge", "max-unavailable"}, nil, 0, (*Env).config},
 	"deployment-template": {declaring, []string{"name", "config", "hpa", "replicas"}, nil, 0, (*Env).deploymentTemplate},
