@@ -210,7 +210,10 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 	if err := validateDescheduler(c.Descheduler); err != nil {
 		return nil, nil, err
 	}
-	u := &Universe{Descheduler: c.Descheduler}
+	if err := validateResourceQuotas(c.ResourceQuotas); err != nil {
+		return nil, nil, err
+	}
+	u := &Universe{Descheduler: c.Descheduler, ResourceQuotas: c.ResourceQuotas}
 	for _, ns := range c.Namespaces {
 		if u.Namespaces == nil {
 			u.Namespaces = map[string]map[string]string{}

@@ -30,6 +30,9 @@ type Cluster struct {
 	// Namespaces are the Namespace objects given, for the inter-pod
 	// affinity terms' namespaceSelector (namespace.go).
 	Namespaces []NamespaceDecl `json:"namespaces,omitempty"`
+	// ResourceQuotas refuse the creation of pods past their namespace's
+	// hard limits (resourcequota.go).
+	ResourceQuotas []ResourceQuota `json:"resourceQuotas,omitempty"`
 
 	// PodSlots bounds the pods that can exist at once in the original
 	// topology (0 = derived; scaling setups always derive it: for

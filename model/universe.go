@@ -603,6 +603,8 @@ type Universe struct {
 	Events              []Event
 	// PDBs are the PodDisruptionBudgets (pdb.go).
 	PDBs []PodDisruptionBudget
+	// ResourceQuotas are the namespaces' quotas (resourcequota.go).
+	ResourceQuotas []ResourceQuota
 	// Namespaces holds the labels of the Namespace objects given, by
 	// name (namespace.go).
 	Namespaces map[string]map[string]string

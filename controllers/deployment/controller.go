@@ -31,15 +31,35 @@ func (*Controller) Name() string { return "Deployment" }
 // queue (Kivi's "no failures in transit"), so replacements come after the
 // removals. With every pod slot taken and some held by Failed pods it
 // waits for the pod garbage collector (podgc.go).
-func (*Controller) Enabled(u *model.Universe, s *model.State) bool {
-	return !s.Empty(model.DeploymentQueue) && (!u.Options.KiviLifecycle || s.Empty(model.KubeletQueue)) &&
-		!waitsForCollection(u, s)
+//
+// A ReplicaSet whose pod creation a ResourceQuota refused is retried
+// once the quota has room (quota.go), as if it were queued.
+func (c *Controller) Enabled(u *model.Universe, s *model.State) bool {
+	return c.drains(u, s) || len(u.ResourceQuotas) > 0 && len(quotaRetries(nil, u, s)) > 0 && c.mayDrain(u, s)
 }
 
-// Step drains the deployment queue.
+// drains: the deployment queue has work the controller may take now.
+func (c *Controller) drains(u *model.Universe, s *model.State) bool {
+	return !s.Empty(model.DeploymentQueue) && c.mayDrain(u, s)
+}
+
+// mayDrain: nothing the controller waits for (Kivi's kubelet queue, the
+// pod garbage collector) holds it back.
+func (*Controller) mayDrain(u *model.Universe, s *model.State) bool {
+	return (!u.Options.KiviLifecycle || s.Empty(model.KubeletQueue)) && !waitsForCollection(u, s)
+}
+
+// Step queues the ReplicaSets a quota now admits and drains the
+// deployment queue.
 func (c *Controller) Step(tx *model.Tx, s *model.State) {
+	for _, d := range quotaRetries(nil, tx.U, s) {
+		if tx.Tracing() {
+			tx.Log(Component, "Retrying deployment %s: its namespace's quota has room again", tx.U.Deployments[d].Name)
+		}
+		s.Enqueue(model.DeploymentQueue, d)
+	}
 	budget := maxSyncsPerDeployment * (len(s.Deps) + 1)
-	for c.Enabled(tx.U, s) {
+	for c.drains(tx.U, s) {
 		d, _ := s.Dequeue(model.DeploymentQueue)
 		if d >= len(s.Deps) {
 			s.Fail(model.FailInternal, d)

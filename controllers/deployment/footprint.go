@@ -16,5 +16,12 @@ func (*Controller) DisabledBy(u *model.Universe, s *model.State) model.Footprint
 		f.AddPods()
 		return f
 	}
-	return model.QueueFootprint(model.DeploymentQueue)
+	f := model.QueueFootprint(model.DeploymentQueue)
+	if len(u.ResourceQuotas) > 0 {
+		// A quota may get room whenever a pod changes (quota.go), and
+		// a deployment's ReplicaSets may fall short of a new count.
+		f.AddPods()
+		f.AddDeployments()
+	}
+	return f
 }

@@ -36,6 +36,14 @@ func createPods(tx *model.Tx, s *model.State, d, rs, n int) {
 	tmpl := int(s.Deps[d].RS[rs].Template) - 1
 	t := &u.Templates[tmpl]
 	for range n {
+		if msg, refused := u.QuotaRefusal(s, tmpl); refused {
+			// The slow-start batch stops at its first error; the
+			// ReplicaSet is retried once the quota has room (quota.go).
+			if tx.Tracing() {
+				tx.Log(Component, "Error creating a pod of deployment %s: pods is forbidden: %s", u.Deployments[d].Name, msg)
+			}
+			return
+		}
 		j := model.FreeSlot(s)
 		if j < 0 {
 			if tx.Tracing() {

@@ -38,7 +38,7 @@ var malformed = []struct {
 }{
 	{"empty", ``, `bad.yaml: empty case file (expected a mapping with nodeTypes, nodes, templates, deployments, ...)`, false},
 	{"syntax", "name: [a\n", `bad.yaml: not valid YAML: yaml: line 1: did not find expected ',' or ']'`, false},
-	{"list at top", "- a\n", `bad.yaml: expected a mapping (fields: name, description, expect, nodeTypes, nodes, templates, deployments, deploymentTemplates, descheduler, events, intents, podDisruptionBudgets, namespaces, podSlots, lowestIndexTieBreak), got a list`, false},
+	{"list at top", "- a\n", `bad.yaml: expected a mapping (fields: name, description, expect, nodeTypes, nodes, templates, deployments, deploymentTemplates, descheduler, events, intents, podDisruptionBudgets, namespaces, resourceQuotas, podSlots, lowestIndexTieBreak), got a list`, false},
 	{"duplicate key", base + "name: u\n", `bad.yaml: not valid YAML: line 17: key "name" already set in map`, false},
 	{"case mismatch", strings.Replace(base, "nodeTypes:", "NodeTypes:", 1), `bad.yaml: NodeTypes: unknown field; did you mean "nodeTypes"? (field names are case-sensitive)`, false},
 	{"unknown nested field", strings.Replace(base, "  cpu: 64\n", "  cpu: 64\n  gpu: 1\n", 1), `bad.yaml: nodeTypes[0].gpu: unknown field (accepted: name, cpu, memory, reservedCpu, reservedMemory, maxPods, labels, taints, min, max)`, false},

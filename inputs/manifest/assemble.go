@@ -155,6 +155,9 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 		return nil, err
 	}
 	as.c.Namespaces = nss
+	if as.c.ResourceQuotas, err = resourceQuotaDecls(objs, &as.warns); err != nil {
+		return nil, err
+	}
 	pdbs, err := pdbDecls(objs, &as.warns)
 	if err != nil {
 		return nil, err

@@ -248,6 +248,8 @@ func (d *decoder) object(js []byte, path string) error {
 		v = &Namespace{}
 	case tm.Kind == "LimitRange":
 		v = &LimitRange{}
+	case tm.Kind == "ResourceQuota":
+		v = &ResourceQuota{}
 	}
 	unknown, err := strictDecode(d.at, path, js, v)
 	if err != nil {

@@ -21,6 +21,8 @@ var modelledKinds = map[string][]string{
 	"Namespace": {"v1"},
 	// LimitRanges: their containers' defaults and bounds (limitrange.go).
 	"LimitRange": {"v1"},
+	// ResourceQuotas: pods and requests per namespace (resourcequota.go).
+	"ResourceQuota": {"v1"},
 }
 
 // unmodelledWorkloadKinds change where pods run, how many there are or
@@ -32,7 +34,6 @@ var unmodelledWorkloadKinds = map[string]string{
 	"ReplicationController":      "its pods are not modelled",
 	"Job":                        "its pods are not modelled",
 	"CronJob":                    "its pods are not modelled",
-	"ResourceQuota":              "quotas are not modelled",
 	"RuntimeClass":               "pod overhead from a RuntimeClass is not applied",
 	"PersistentVolumeClaim":      "volume topology is not modelled",
 	"PersistentVolume":           "volume topology is not modelled",

@@ -1,0 +1,143 @@
+package manifest
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// ResourceQuotas. The API server's ResourceQuota admission refuses a pod
+// whose creation would take its namespace past a quota's hard limits
+// (model/resourcequota.go has the behaviour). The model counts pods,
+// requests.cpu (cpu) and requests.memory (memory), and the BestEffort,
+// NotBestEffort, Terminating and NotTerminating scopes; everything else a
+// quota may limit is warned about and not checked.
+
+// ResourceQuota is the part of a v1 ResourceQuota the model reads.
+type ResourceQuota struct {
+	TypeMeta
+	Metadata ObjectMeta `json:"metadata"`
+	Spec     struct {
+		Hard          map[string]QuantityText `json:"hard"`
+		Scopes        []string                `json:"scopes"`
+		ScopeSelector *struct {
+			MatchExpressions []struct {
+				ScopeName string   `json:"scopeName"`
+				Operator  string   `json:"operator"`
+				Values    []string `json:"values"`
+			} `json:"matchExpressions"`
+		} `json:"scopeSelector"`
+	} `json:"spec"`
+}
+
+// quotaScopes are the scopes the model reads.
+var quotaScopes = []string{"BestEffort", "NotBestEffort", "Terminating", "NotTerminating"}
+
+// resourceQuotaDecls reads the ResourceQuotas among objs. A quota whose
+// scopes select no pod of a Deployment (Terminating: pods with an
+// activeDeadlineSeconds) or that the model cannot scope (a scopeSelector)
+// is left out, with a warning for the latter.
+func resourceQuotaDecls(objs []Object, warns *[]Warning) ([]model.ResourceQuota, error) {
+	var out []model.ResourceQuota
+	seen := map[string]Object{}
+	for _, o := range objs {
+		rq, ok := o.Value.(*ResourceQuota)
+		if !ok {
+			continue
+		}
+		a := o.at()
+		ns := namespaceOf(rq.Metadata.Namespace)
+		key := ns + "/" + rq.Metadata.Name
+		if prev, dup := seen[key]; dup {
+			return nil, a.errorf(o.path("metadata.name"), "a second ResourceQuota %s (the first is in %s document %d; accepted: one per namespace and name)", key, prev.File, prev.Doc)
+		}
+		seen[key] = o
+		q := model.ResourceQuota{Name: rq.Metadata.Name, Namespace: ns, Pods: -1, CPU: -1, Memory: -1}
+		keep := true
+		for i, scope := range rq.Spec.Scopes {
+			p := o.path(index("spec.scopes", i))
+			switch scope {
+			case "BestEffort", "NotBestEffort":
+				v := int8(1)
+				if scope == "NotBestEffort" {
+					v = -1
+				}
+				if q.BestEffort == -v {
+					keep = false // both: no pod is in its scope
+				}
+				q.BestEffort = v
+			case "Terminating":
+				keep = false // a Deployment's pods have no activeDeadlineSeconds
+			case "NotTerminating":
+			case "PriorityClass", "CrossNamespacePodAffinity", "VolumeAttributesClass":
+				*warns = append(*warns, a.warning(p, "ignored: the quota is not applied (scope %s is not modelled; modelled: %s)", scope, strings.Join(quotaScopes, ", ")))
+				keep = false
+			default:
+				return nil, a.errorf(p, "%s is not a quota scope (accepted: %s, PriorityClass, CrossNamespacePodAffinity, VolumeAttributesClass)", strconv.Quote(scope), strings.Join(quotaScopes, ", "))
+			}
+		}
+		if rq.Spec.ScopeSelector != nil && len(rq.Spec.ScopeSelector.MatchExpressions) > 0 {
+			*warns = append(*warns, a.warning(o.path("spec.scopeSelector"), "ignored: the quota is not applied (a scopeSelector is not modelled; modelled: spec.scopes %s)", strings.Join(quotaScopes, ", ")))
+			keep = false
+		}
+		names := make([]string, 0, len(rq.Spec.Hard))
+		for name := range rq.Spec.Hard {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			p := o.path("spec.hard." + name)
+			var dst *int64
+			kind := cpuRequest
+			switch name {
+			case "pods", "count/pods":
+				dst = &q.Pods
+			case "cpu", "requests.cpu":
+				dst = &q.CPU
+			case "memory", "requests.memory":
+				dst, kind = &q.Memory, memoryRequest
+			default:
+				*warns = append(*warns, a.warning(p, "ignored: %s is not checked (checked: pods, count/pods, cpu, requests.cpu, memory, requests.memory)", name))
+				continue
+			}
+			v, err := quotaValue(a, p, rq.Spec.Hard[name], kind, name == "pods" || name == "count/pods")
+			if err != nil {
+				return nil, err
+			}
+			if *dst < 0 || v < *dst {
+				*dst = v // cpu and requests.cpu both limit the requests
+			}
+		}
+		if keep && (q.Pods >= 0 || q.CPU >= 0 || q.Memory >= 0) {
+			out = append(out, q)
+		}
+	}
+	return out, nil
+}
+
+// quotaValue converts a hard limit to model units, rounding down (a
+// sub-unit remainder can only make the quota look tighter); count limits
+// must be whole numbers.
+func quotaValue(a at, path string, t QuantityText, kind resourceKind, count bool) (int64, error) {
+	q, err := t.Parse()
+	if err != nil {
+		return 0, a.errorf(path, "%s is not %s", strconv.Quote(t.Text), quantityGrammar)
+	}
+	if q.Sign() < 0 {
+		return 0, a.errorf(path, "%s is negative (accepted: a quantity ≥ 0)", strconv.Quote(t.Text))
+	}
+	unit, name := mebibyte, "MiB"
+	switch {
+	case count:
+		unit, name = big1, "pods"
+	case kind.isCPU():
+		unit, name = milliCore, "millicores"
+	}
+	v, ok := q.Scaled(unit, false)
+	if !ok || v > maxModelValue {
+		return 0, a.errorf(path, "%s is too large for the model (accepted: at most %d %s)", strconv.Quote(t.Text), maxModelValue, name)
+	}
+	return v, nil
+}

@@ -1,0 +1,98 @@
+package kivi_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kivi-go/kivi/checker"
+)
+
+// TestResourceQuotas: the ResourceQuota admission refuses the pods that
+// would take a namespace past its quota, and the ReplicaSet gets its pods
+// once the quota has room again.
+//
+// Deployments a and b (two replicas of 100m each) share namespace shop.
+// A quota of three pods (or of 300m) leaves one of them a pod short,
+// whichever is created first: replica_num_always_meet_exp (spec) fails
+// for the one left short when nothing else happens. Scaling a down to one
+// replica frees a pod of the quota, and the ReplicaSet the quota held
+// back gets its second pod: both reach their spec. A quota of another
+// namespace, or one scoped to BestEffort pods (these have requests),
+// changes nothing; neither does a Terminating-scoped one (a
+// Deployment's pods have no activeDeadlineSeconds).
+func TestResourceQuotas(t *testing.T) {
+	deployment := func(name string) string {
+		return `---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: ` + name + `, namespace: shop}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: ` + name + `}}
+  template:
+    metadata: {labels: {app: ` + name + `}}
+    spec:
+      containers: [{name: c, resources: {requests: {cpu: 100m, memory: 64Mi}}}]
+`
+	}
+	quota := func(ns, hard, scopes string) string {
+		return `---
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: compute, namespace: ` + ns + `}
+spec:
+  hard: {` + hard + `}
+  scopes: [` + scopes + `]
+`
+	}
+	intents := func(events string) string {
+		return `intents:
+- name: replica_num_always_meet_exp
+  params: {deployment: a, expReplicas: spec}
+- name: replica_num_always_meet_exp
+  params: {deployment: b, expReplicas: spec}
+` + events
+	}
+	const scaleDown = `events:
+- kind: scaleDeployment
+  deployment: a
+  replicas: 1
+  when: afterStable
+`
+	for _, c := range []struct {
+		name   string
+		quota  string
+		events string
+		want   checker.Verdict
+	}{
+		{"no quota", "", "", checker.Holds},
+		{"three pods", quota("shop", "pods: \"3\"", ""), "", checker.Violated},
+		{"300m", quota("shop", "requests.cpu: 300m", ""), "", checker.Violated},
+		{"400m", quota("shop", "requests.cpu: 400m, count/pods: \"4\"", ""), "", checker.Holds},
+		{"three pods, then a scaled down", quota("shop", "pods: \"3\"", ""), scaleDown, checker.Holds},
+		{"another namespace", quota("other", "pods: \"3\"", ""), "", checker.Holds},
+		{"BestEffort scope", quota("shop", "pods: \"3\"", "BestEffort"), "", checker.Holds},
+		{"NotBestEffort scope", quota("shop", "pods: \"3\"", "NotBestEffort"), "", checker.Violated},
+		{"Terminating scope", quota("shop", "pods: \"3\"", "Terminating"), "", checker.Holds},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rep := verifyManifests(t, c.quota+deployment("a")+deployment("b"), twoNodes("4"), intents(c.events), true)
+			verdict := checker.Holds
+			var trace []string
+			for _, r := range rep.Results {
+				if r.Verdict == checker.Violated {
+					verdict = r.Verdict
+					trace = r.Trace.Lines()
+				} else if r.Verdict != checker.Holds {
+					t.Fatalf("%s: %v", r.Name, r.Verdict)
+				}
+			}
+			if verdict != c.want {
+				t.Fatalf("verdict %v, want %v", verdict, c.want)
+			}
+			if verdict == checker.Violated && !strings.Contains(strings.Join(trace, "\n"), "is forbidden: exceeded quota: compute") {
+				t.Errorf("the counterexample does not show the quota's refusal:\n%s", strings.Join(trace, "\n"))
+			}
+		})
+	}
+}
