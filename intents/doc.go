@@ -1,6 +1,6 @@
 // Package intents defines what users want to hold of their cluster: the
-// seven intents of Kivi under their user names and no_oscillation_rejection,
-// each with its parameters, a one-line explanation, and the way it is
+// seven intents of Kivi under their user names, no_oscillation_rejection and
+// rollout_completes, each with its parameters, a one-line explanation, and the way it is
 // checked:
 //
 //   - an assertion raised inside a step (pod_always_schedulable: the

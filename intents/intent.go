@@ -78,6 +78,7 @@ var catalogue = []string{
 	"pod_always_schedulable", "no_kernel_panic", "no_oscillation_replica_num",
 	"replica_num_always_meet_min", "replica_num_always_meet_exp",
 	"no_oscillation_eviction", "pod_balance_across_node", "no_oscillation_rejection",
+	"rollout_completes",
 }
 
 // internalNames maps Kivi's internal names to user names.
@@ -231,6 +232,9 @@ func New(u *model.Universe, name string, p Params, opts Options) (Intent, error)
 	case "no_oscillation_rejection":
 		in.Kind, in.Marks = Cycle, model.MarkRejected(did)
 		in.Explain = fmt.Sprintf("no reachable loop has the kubelet reject pods of deployment %s at admission, and the ReplicaSet create them again, forever", u.Deployments[did].Name)
+	case "rollout_completes":
+		in.Kind, in.Watch = Monitor, rolloutWatch{d: did}
+		in.Explain = fmt.Sprintf("whenever the cluster stops, deployment %s runs its spec replicas of its current template and no older pod (kubectl rollout status succeeds)", u.Deployments[did].Name)
 	case "pod_balance_across_node":
 		k, err := intParam(p, "maxSkew", 2)
 		if err != nil || k < 0 {

@@ -208,3 +208,35 @@ func (w balanceWatch) Stuck(u *model.Universe, s *model.State, mem []byte) strin
 	}
 	return ""
 }
+
+// rolloutWatch is rollout_completes: when the cluster stops, deployment d
+// has finished its rollout as `kubectl rollout status` judges it (the
+// updated, total and available replicas all equal spec.replicas): its
+// spec replicas run from its current ReplicaSet and no pod of an older
+// one is left. Nothing is judged before the cluster stops.
+type rolloutWatch struct{ d int }
+
+func (w rolloutWatch) Size() int { return 0 }
+
+func (w rolloutWatch) Observe(*model.Universe, *model.State, []byte, uint32) string { return "" }
+
+func (w rolloutWatch) Stuck(u *model.Universe, s *model.State, _ []byte) string {
+	ds := &s.Deps[w.d]
+	if !ds.Active {
+		return ""
+	}
+	cur := int(ds.Cur)
+	updated := model.RSCounts(s, w.d, cur)
+	old := model.RSCounts(s, w.d, 1-cur)
+	spec := int(ds.Replicas)
+	if updated.Running == spec && updated.Pending == 0 && old.Pending+old.Running+old.Terminating == 0 {
+		return ""
+	}
+	name := u.Deployments[w.d].Name
+	switch {
+	case old.Active() > 0:
+		return fmt.Sprintf("deployment %s's rollout stopped: %d of %d updated replicas running, %d old replicas left", name, updated.Running, spec, old.Active())
+	default:
+		return fmt.Sprintf("deployment %s stopped with %d of %d replicas running", name, updated.Running, spec)
+	}
+}

@@ -78,6 +78,8 @@ func List() []Incident {
 			"the only worker fails: the evicted pods cannot go to the tainted master and stay Pending", "node lifecycle (NotReady eviction), scheduler (taints)", "pod_always_schedulable"},
 		{"rollout-surge-no-room", "https://github.com/JiRaska/open-bank-oss/pull/3544",
 			"a one-replica rollout (maxSurge 1, maxUnavailable 0) needs room for a second copy: the new pod is Pending forever", "deployment controller (RollingUpdate surge) on a full cluster", "pod_always_schedulable"},
+		{"rollout-surge-exceeds-quota", "https://github.com/kubernetes/kubernetes/issues/89209",
+			"a one-replica rollout (maxSurge 1, maxUnavailable 0) in a namespace whose quota allows one pod: the surge pod is refused and the rollout never finishes", "deployment controller (RollingUpdate surge) under a ResourceQuota", "rollout_completes"},
 		{"rollout-required-anti-affinity", "https://github.com/kubernetes/kubernetes/issues/116891",
 			"three replicas with required hostname anti-affinity on three nodes: the rollout's surge pod is Pending forever", "deployment controller (RollingUpdate surge) with the scheduler's InterPodAffinity", "pod_always_schedulable"},
 		{"descheduler-evicts-all-replicas", "https://github.com/kubernetes-sigs/descheduler/issues/1712",

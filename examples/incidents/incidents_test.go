@@ -206,6 +206,20 @@ var traceChecks = map[string]func(t *testing.T, lines, loop []string){
 		}
 		wantLast(t, lines, "Pod delegation-2 cannot be scheduled: 0/3 nodes are available")
 	},
+	// "A new replicaset was created with errors ... new pod can not be
+	// created": test-1 runs, the release is applied, the quota refuses
+	// the new ReplicaSet's pod, and the old pod stays.
+	"rollout-surge-exceeds-quota": func(t *testing.T, lines, _ []string) {
+		run := firstIndex(lines, `\[kubelet\] Started pod test-1 on node worker-`)
+		a := firstIndex(lines, `\[kubectl\] kubectl apply: deployment test configured`)
+		refused := firstIndex(lines, `\[replicaset-controller\] Error creating a pod of deployment test: pods is forbidden: exceeded quota: rqtest, requested: pods=1, used: pods=1, limited: pods=1`)
+		if run < 0 || a < run || refused < a {
+			t.Errorf("want test-1 running, then kubectl apply, then the quota's refusal (%d, %d, %d)", run, a, refused)
+		}
+		if n := len(matching(lines, `\[replicaset-controller\] (Deleting|Created) pod test-`)); n != 1 {
+			t.Errorf("want test-1 created and nothing else created or deleted: %d", n)
+		}
+	},
 	// "the newly created pod will be pending": the three replicas run on
 	// the three nodes, the release is applied, the surge pod is created
 	// while all three still run, and no node is left to it.
