@@ -41,7 +41,29 @@ func newReport(p *Problem, res checker.Result[*model.State], elapsed time.Durati
 	}
 	applyBound(r)
 	r.Hints = hints(p.System.U, r)
+	r.Assumptions = assumptions(p.System.U)
 	return r
+}
+
+// assumptions are the choices of the run that narrow what a verdict
+// covers (report.Report.Assumptions).
+func assumptions(u *model.Universe) []string {
+	if !u.Options.FirstInOrder || firstCreations(u) < 2 {
+		return nil
+	}
+	return []string{"the Deployments are created in the order written, as one `kubectl apply -f` creates them (--apply-in-order); other creation orders were not explored"}
+}
+
+// firstCreations counts the Deployments created before the controllers
+// start.
+func firstCreations(u *model.Universe) int {
+	n := 0
+	for i := range u.Events {
+		if e := &u.Events[i]; e.Slot == model.First && e.Kind == model.CreateTargetDeployment {
+			n++
+		}
+	}
+	return n
 }
 
 // hints says what makes u's state space large when a budget ended the
@@ -71,12 +93,12 @@ func hints(u *model.Universe, r *report.Report) []string {
 		}
 	}
 	var out []string
-	if n := len(first); n >= 4 {
+	if n := len(first); n >= 4 && !u.Options.FirstInOrder {
 		orders := "more than a million"
 		if f := factorial(n); f <= 1_000_000 {
 			orders = fmt.Sprintf("%d", f)
 		}
-		out = append(out, fmt.Sprintf("the %d Deployments are created before the controllers start in every order (%s orders), and each order places their pods differently; the quick pass creates them in the order written", n, orders))
+		out = append(out, fmt.Sprintf("the %d Deployments are created before the controllers start in every order (%s orders), and each order places their pods differently; the quick pass creates them in the order written, and --apply-in-order makes the whole search do so", n, orders))
 	}
 	if model.HasHPABehavior(u) || model.WindowSlots(u) > 0 {
 		out = append(out, "an HPA remembers recommendations or scale events over several sync periods (a stabilization window or `behavior`), and in every quiet state a period may pass or not")

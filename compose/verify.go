@@ -80,6 +80,15 @@ type Options struct {
 	// cluster a long trace costs more in snapshots than the search
 	// itself (docs/performance.md, "Counterexamples of large clusters").
 	NoSnapshots bool
+	// ApplyInOrder creates the Deployments that exist before the
+	// controllers start (the First-slot commands) in the order written,
+	// as one `kubectl apply -f` does, in the exhaustive search too
+	// (model.Options.FirstInOrder), instead of in every order. n
+	// Deployments have n! creation orders, each placing their pods
+	// differently, which is what makes inputs with many Deployments
+	// large; with this option a verdict covers the written order only,
+	// and the report says so (report.Report.Assumptions).
+	ApplyInOrder bool
 
 	// quickPass marks the quick pass's own problem (phases.go).
 	quickPass bool
@@ -129,6 +138,11 @@ func NewProblem(c *model.Cluster, opts Options) (*Problem, error) {
 // pod_always_schedulable is always checked, as in Kivi.
 func NewProblemFrom(name string, u *model.Universe, s *model.State, decls []model.IntentDecl, opts Options) (*Problem, error) {
 	written := s
+	if opts.ApplyInOrder && !u.Options.FirstInOrder {
+		ordered := *u
+		ordered.Options.FirstInOrder = true
+		u = &ordered
+	}
 	var ins []intents.Intent
 	hasSchedulable := false
 	for i, d := range decls {

@@ -136,6 +136,9 @@ func (r *Report) WriteFailures(w io.Writer) {
 	for _, h := range r.Hints {
 		fmt.Fprintf(w, "    Why the search is large: %s\n", h)
 	}
+	for _, a := range r.Assumptions {
+		fmt.Fprintf(w, "    Assumed: %s\n", a)
+	}
 	if len(r.Phases) > 1 {
 		q := r.Phases[0]
 		outcome := "no violation"
@@ -179,8 +182,10 @@ type JSONReport struct {
 	Verdict string `json:"verdict"`
 	// Bound is the bound of the model the run reached, if any: every
 	// intent that is not violated is then unknown.
-	Bound   string       `json:"bound,omitempty"`
-	Intents []JSONIntent `json:"intents"`
+	Bound string `json:"bound,omitempty"`
+	// Assumptions narrow what the verdicts cover (Report.Assumptions).
+	Assumptions []string     `json:"assumptions,omitempty"`
+	Intents     []JSONIntent `json:"intents"`
 	// Warnings are what the input readers warned about (an unmodelled
 	// field or plugin...): never nil, so that "no warnings" is explicit.
 	Warnings []JSONWarning `json:"warnings"`
@@ -287,7 +292,7 @@ func (r *Report) Verdict() checker.Verdict {
 
 // JSON converts a report to its JSON document.
 func (r *Report) JSON() JSONReport {
-	out := JSONReport{SchemaVersion: SchemaVersion, Mode: ModeTopology, Name: r.Name, Verdict: r.Verdict().String(), Bound: r.Bound,
+	out := JSONReport{SchemaVersion: SchemaVersion, Mode: ModeTopology, Name: r.Name, Verdict: r.Verdict().String(), Bound: r.Bound, Assumptions: r.Assumptions,
 		Intents: []JSONIntent{}, Warnings: []JSONWarning{}, Stats: JSONStats{
 			States: r.Stats.States, Matched: r.Stats.Matched, Transitions: r.Stats.Transitions, MaxDepth: r.Stats.MaxDepth,
 			Complete: r.Complete,

@@ -33,6 +33,10 @@ type Report struct {
 	// budget (time, memory, states) ended before every intent was
 	// settled: the text report prints them under its summary.
 	Hints []string
+	// Assumptions narrow what the verdicts cover (a creation order
+	// chosen by an option); the text report prints them under its
+	// summary.
+	Assumptions []string
 }
 
 // IntentResult is the verdict on one intent or built-in property.

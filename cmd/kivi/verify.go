@@ -76,6 +76,7 @@ func verifyCommand(ctx context.Context, command string, args []string, stdout, s
 	original := fs.Bool("original", false, "built-in cases and case files: verify the given topology only (no scaling search)")
 	search := fs.Bool("search", false, "manifests (-f) and Kivi's configuration DIR: run the scaling search within the input's own bounds instead of verifying the topology as written")
 	all := fs.Bool("all", false, "keep going after the first violation: one verdict per intent")
+	applyInOrder := fs.Bool("apply-in-order", false, "create the Deployments in the order written, as one kubectl apply -f does, instead of in every order (n Deployments have n! orders); a verdict then covers that order, and the report says so")
 	workers := fs.Int("workers", 0, "exploring goroutines (0 = all cores)")
 	timeout := fs.Duration("timeout", 0, "stop after this long; unsettled intents are unknown (0 = none)")
 	maxMemory := fs.String("max-memory", "", "memory budget of the search, e.g. 4GiB: the process stays within it plus a tenth and 64 MiB; when it is reached the run switches to bitstate, then ends unknown (memory) (default: a quarter of the machine's memory or of the container's limit)")
@@ -127,6 +128,7 @@ func verifyCommand(ctx context.Context, command string, args []string, stdout, s
 	// (a shard result is one) and the explorer page draw the cluster at
 	// every step.
 	opts := kivi.Options{NoSnapshots: !*jsonOut && !page.wanted() && sf.shard == ""}
+	opts.ApplyInOrder = *applyInOrder
 	opts.Intents.EvictionCounter = *counter
 	opts.Intents.BalanceAtPodStart = *balanceAtStart
 	co := &opts.Checker
