@@ -24,6 +24,9 @@ type PodState struct {
 	// carries one: binding and deletion clear it, as the scheduler's
 	// nominator forgets a pod once it is assigned or deleted.
 	NominatedNode uint16
+	// Ordinal is a StatefulSet pod's ordinal + 1 (its identity:
+	// `<set>-<ordinal>`, statefulset.go); 0 for every other pod.
+	Ordinal uint8
 	// CPU and Memory are the pod's current usage (not its request).
 	CPU, Memory int32
 }

@@ -1,6 +1,9 @@
 package deployment
 
-import "github.com/kivi-go/kivi/model"
+import (
+	"github.com/kivi-go/kivi/controllers/statefulset"
+	"github.com/kivi-go/kivi/model"
+)
 
 // Component names the deployment controller in trace lines. Its lines
 // are about the pods it creates and deletes, the work Kubernetes does in
@@ -50,7 +53,12 @@ func (c *Controller) Step(tx *model.Tx, s *model.State) {
 			return
 		}
 		budget--
-		if requeue := syncDeployment(tx, s, d); requeue {
+		sync := syncDeployment
+		if tx.U.IsStatefulSet(d) {
+			// StatefulSets share the workload queue (controllers/statefulset).
+			sync = statefulset.Sync
+		}
+		if requeue := sync(tx, s, d); requeue {
 			s.Enqueue(model.DeploymentQueue, d)
 		}
 	}
