@@ -144,7 +144,7 @@ var handlers = map[string]handler{
 	"template":            {declaring, []string{"name", "cpu", "memory", "labels", "node-selector", "node-name", "tolerations", "spread", "preferred", "pattern", "required", "anti-affinity", "priority", "preemption-policy"}, []string{"critical"}, 0, (*Env).template},
 	"deployment":          {declaring, []string{"name", "template", "replicas", "strategy", "max-surge", "max-unavailable", "hpa"}, []string{"inactive"}, 0, (*Env).deployment},
 	"statefulset":         {declaring, []string{"name", "template", "replicas", "pod-management", "strategy", "partition", "max-unavailable", "ordinals-start", "hpa"}, []string{"inactive"}, 0, (*Env).statefulSet},
-	"config":              {declaring, []string{"name", "template", "strategy", "max-surge", "max-unavailable"}, nil, 0, (*Env).config},
+	"config":              {declaring, []string{"name", "template", "strategy", "max-surge", "max-unavailable", "partition"}, []string{"statefulset"}, 0, (*Env).config},
 	"deployment-template": {declaring, []string{"name", "config", "hpa", "replicas"}, nil, 0, (*Env).deploymentTemplate},
 	"event": {declaring, []string{"kind", "slot", "deployment", "node", "deployment-template", "parallel", "max-deployment", "max-delta", "nodes", "timeout-retries"},
 		[]string{"disable-eviction", "force", "uncordon"}, 0, (*Env).event},

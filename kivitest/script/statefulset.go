@@ -27,34 +27,8 @@ func (e *Env) statefulSet(c Command) (string, error) {
 	e.deployments[name] = d
 	e.configs[name] = len(e.b.U.Configs) - 1
 	cfg := e.b.Config(d)
-	switch p := c.Arg("pod-management", "OrderedReady"); p {
-	case "OrderedReady":
-	case "Parallel":
-		cfg.StatefulSet.PodManagement = model.Parallel
-	default:
-		return "", fmt.Errorf("unknown pod-management %q (OrderedReady, Parallel)", p)
-	}
-	switch st := c.Arg("strategy", "RollingUpdate"); st {
-	case "RollingUpdate":
-	case "OnDelete":
-		cfg.Strategy = model.OnDelete
-	default:
-		return "", fmt.Errorf("unknown strategy %q (RollingUpdate, OnDelete)", st)
-	}
-	if cfg.StatefulSet.Partition, err = intArg(c, "partition", 0); err != nil {
+	if *cfg, err = statefulSetConfig(c, t); err != nil {
 		return "", err
-	}
-	if cfg.StatefulSet.OrdinalsStart, err = intArg(c, "ordinals-start", 0); err != nil {
-		return "", err
-	}
-	if v := c.Arg("max-unavailable", ""); v != "" {
-		p, percent := strings.CutSuffix(v, "%")
-		n, err := ints("max-unavailable", p)
-		if err != nil {
-			return "", err
-		}
-		cfg.MaxUnavailable = model.IntOrPercent{Value: n[0], Percent: percent}
-		cfg.StatefulSet.MaxUnavailableSet = true
 	}
 	if v := c.Arg("hpa", ""); v != "" {
 		n, err := ints("hpa", strings.ReplaceAll(v, ":", ","))
@@ -67,4 +41,42 @@ func (e *Env) statefulSet(c Command) (string, error) {
 		e.b.Inactive(d)
 	}
 	return "", nil
+}
+
+// statefulSetConfig is the StatefulSet configuration of template t that
+// c's pod-management, strategy, partition, max-unavailable and
+// ordinals-start arguments give.
+func statefulSetConfig(c Command, t int) (model.DeploymentConfig, error) {
+	var err error
+	cfg := model.DeploymentConfig{PodTemplate: t, MaxUnavailable: model.IntOrPercent{Value: 1}}
+	switch p := c.Arg("pod-management", "OrderedReady"); p {
+	case "OrderedReady":
+	case "Parallel":
+		cfg.StatefulSet.PodManagement = model.Parallel
+	default:
+		return cfg, fmt.Errorf("unknown pod-management %q (OrderedReady, Parallel)", p)
+	}
+	switch st := c.Arg("strategy", "RollingUpdate"); st {
+	case "RollingUpdate":
+	case "OnDelete":
+		cfg.Strategy = model.OnDelete
+	default:
+		return cfg, fmt.Errorf("unknown strategy %q (RollingUpdate, OnDelete)", st)
+	}
+	if cfg.StatefulSet.Partition, err = intArg(c, "partition", 0); err != nil {
+		return cfg, err
+	}
+	if cfg.StatefulSet.OrdinalsStart, err = intArg(c, "ordinals-start", 0); err != nil {
+		return cfg, err
+	}
+	if v := c.Arg("max-unavailable", ""); v != "" {
+		p, percent := strings.CutSuffix(v, "%")
+		n, err := ints("max-unavailable", p)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.MaxUnavailable = model.IntOrPercent{Value: n[0], Percent: percent}
+		cfg.StatefulSet.MaxUnavailableSet = true
+	}
+	return cfg, nil
 }
