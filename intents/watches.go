@@ -36,7 +36,7 @@ func (w oscillationWatch) Observe(u *model.Universe, s *model.State, mem []byte,
 		return ""
 	}
 	if mem[0] == 1 && (r == lo || r <= hi-3) {
-		return fmt.Sprintf("The number of replicas of deployment %s was oscillating, now %d", u.Deployments[w.d].Name, r)
+		return fmt.Sprintf("The number of replicas of %s %s was oscillating, now %d", u.KindWord(w.d, false), u.Deployments[w.d].Name, r)
 	}
 	return ""
 }
@@ -64,14 +64,14 @@ func (w minWatch) Observe(u *model.Universe, s *model.State, mem []byte, _ uint3
 		return ""
 	}
 	if mem[0] == 1 && r < t {
-		return fmt.Sprintf("Deployment %s has fewer replicas than its minimum (HPA minReplicas, or spec.replicas): %d, minimum %d", u.Deployments[w.d].Name, r, t)
+		return fmt.Sprintf("%s %s has fewer replicas than its minimum (HPA minReplicas, or spec.replicas): %d, minimum %d", u.KindWord(w.d, true), u.Deployments[w.d].Name, r, t)
 	}
 	return ""
 }
 
 func (w minWatch) Stuck(u *model.Universe, s *model.State, mem []byte) string {
 	if mem[0] == 0 {
-		return fmt.Sprintf("deployment %s never reached %d replicas (now %d)", u.Deployments[w.d].Name, w.threshold(u, s), replicas(s, w.d))
+		return fmt.Sprintf("%s %s never reached %d replicas (now %d)", u.KindWord(w.d, false), u.Deployments[w.d].Name, w.threshold(u, s), replicas(s, w.d))
 	}
 	return ""
 }
@@ -91,14 +91,14 @@ func (w expWatch) Observe(u *model.Universe, s *model.State, mem []byte, _ uint3
 		return ""
 	}
 	if mem[0] == 1 && r < t {
-		return fmt.Sprintf("Deployment %s has fewer replicas than expected: %d, expected %d", u.Deployments[w.d].Name, r, t)
+		return fmt.Sprintf("%s %s has fewer replicas than expected: %d, expected %d", u.KindWord(w.d, true), u.Deployments[w.d].Name, r, t)
 	}
 	return ""
 }
 
 func (w expWatch) Stuck(u *model.Universe, s *model.State, mem []byte) string {
 	if mem[0] == 0 {
-		return fmt.Sprintf("deployment %s never reached %d replicas (now %d)", u.Deployments[w.d].Name, w.exp.Value(s, w.d), replicas(s, w.d))
+		return fmt.Sprintf("%s %s never reached %d replicas (now %d)", u.KindWord(w.d, false), u.Deployments[w.d].Name, w.exp.Value(s, w.d), replicas(s, w.d))
 	}
 	return ""
 }
@@ -127,7 +127,7 @@ func (w evictionCounter) Observe(u *model.Universe, _ *model.State, mem []byte, 
 		m = m &^ (2 | 4 | 3<<3)
 		if rounds >= 3 {
 			mem[0] = m
-			return fmt.Sprintf("Pods of deployment %s were deleted and started again 3 times", u.Deployments[w.d].Name)
+			return fmt.Sprintf("Pods of %s %s were deleted and started again 3 times", u.KindWord(w.d, false), u.Deployments[w.d].Name)
 		}
 		m |= rounds << 3
 	}
@@ -204,7 +204,7 @@ func settled(s *model.State, d int) bool {
 
 func (w balanceWatch) Stuck(u *model.Universe, s *model.State, mem []byte) string {
 	if mem[0] == 0 {
-		return fmt.Sprintf("deployment %s never reached its spec of %d replicas", u.Deployments[w.d].Name, s.Deps[w.d].Replicas)
+		return fmt.Sprintf("%s %s never reached its spec of %d replicas", u.KindWord(w.d, false), u.Deployments[w.d].Name, s.Deps[w.d].Replicas)
 	}
 	return ""
 }
