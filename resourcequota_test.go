@@ -96,3 +96,75 @@ spec:
 		})
 	}
 }
+
+// TestResourceQuotaStatefulSet: a quota of three pods, one of them web's, stops an OrderedReady
+// StatefulSet of three at db-2 (the API server's refusal names the pod);
+// deleting the Deployment's pod frees the quota (the scale-down of web
+// to 0), and the StatefulSet controller creates db-2.
+func TestResourceQuotaStatefulSet(t *testing.T) {
+	const manifests = `apiVersion: v1
+kind: ResourceQuota
+metadata: {name: compute, namespace: data}
+spec:
+  hard: {pods: "3"}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: data}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: c, resources: {requests: {cpu: 100m, memory: 64Mi}}}]
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, namespace: data}
+spec:
+  replicas: 3
+  serviceName: db
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      containers: [{name: db, resources: {requests: {cpu: 100m, memory: 64Mi}}}]
+`
+	intents := func(events string) string {
+		return `intents:
+- name: replica_num_always_meet_exp
+  params: {deployment: db, expReplicas: spec}
+` + events
+	}
+	const scaleDown = `events:
+- kind: scaleDeployment
+  deployment: web
+  replicas: 0
+  when: afterStable
+`
+	for _, c := range []struct {
+		name   string
+		events string
+		want   checker.Verdict
+	}{
+		{"quota full", "", checker.Violated},
+		{"web scaled to 0", scaleDown, checker.Holds},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rep := verifyManifests(t, manifests, twoNodes("4"), intents(c.events), true)
+			r := rep.Result("replica_num_always_meet_exp")
+			if r == nil || r.Verdict != c.want {
+				t.Fatalf("replica_num_always_meet_exp: %+v, want %v", r, c.want)
+			}
+			for _, x := range rep.Results {
+				if x.Verdict != checker.Holds && x.Name != "replica_num_always_meet_exp" {
+					t.Errorf("%s: %v", x.Name, x.Verdict)
+				}
+			}
+			if c.want == checker.Violated && !strings.Contains(strings.Join(r.Trace.Lines(), "\n"), `create Pod db-2 in StatefulSet db failed error: pods "db-2" is forbidden: exceeded quota: compute`) {
+				t.Errorf("the counterexample does not show the refusal of db-2:\n%s", strings.Join(r.Trace.Lines(), "\n"))
+			}
+		})
+	}
+}

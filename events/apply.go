@@ -19,7 +19,7 @@ func (a ApplyDeployment) Step(tx *model.Tx, s *model.State) {
 	defer afterStep(u, s, a.event)
 	if d := existingDeployment(u, s, name); d >= 0 {
 		if tx.Tracing() {
-			tx.Log(KubectlComponent, "kubectl apply: deployment %s configured", u.Deployments[d].Name)
+			tx.Log(KubectlComponent, "kubectl apply: %s %s configured", u.KindWord(d, false), u.Deployments[d].Name)
 		}
 		applyTemplate(u, s, d, t, false)
 		s.Enqueue(model.DeploymentQueue, d)

@@ -17,7 +17,7 @@ func (c CreateTargetDeployment) Step(tx *model.Tx, s *model.State) {
 		s.Deps[d].Active = true
 		s.Enqueue(model.DeploymentQueue, d)
 		if tx.Tracing() {
-			tx.Log(KubectlComponent, "kubectl create: deployment %s created", u.Deployments[d].Name)
+			tx.Log(KubectlComponent, "kubectl create: %s %s created", u.KindWord(d, false), u.Deployments[d].Name)
 		}
 	}
 	vars(u, s, c.event)[0] = commandDone

@@ -28,7 +28,7 @@ func (c ScaleDeployment) Step(tx *model.Tx, s *model.State) {
 	ds := &s.Deps[k]
 	if !ds.Active {
 		if tx.Tracing() {
-			tx.Log(KubectlComponent, "kubectl scale: deployment %s not found", u.Deployments[k].Name)
+			tx.Log(KubectlComponent, "kubectl scale: %s %s not found", u.KindWord(k, false), u.Deployments[k].Name)
 		}
 		return
 	}
@@ -39,6 +39,6 @@ func (c ScaleDeployment) Step(tx *model.Tx, s *model.State) {
 	}
 	s.Enqueue(model.DeploymentQueue, k)
 	if tx.Tracing() {
-		tx.Log(KubectlComponent, "kubectl scale: deployment %s scaled from %d to %d replicas", u.Deployments[k].Name, from, ds.Replicas)
+		tx.Log(KubectlComponent, "kubectl scale: %s %s scaled from %d to %d replicas", u.KindWord(k, false), u.Deployments[k].Name, from, ds.Replicas)
 	}
 }

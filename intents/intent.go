@@ -210,41 +210,41 @@ func New(u *model.Universe, name string, p Params, opts Options) (Intent, error)
 		in.Explain = "no node suffers a kernel panic three times"
 	case "no_oscillation_replica_num":
 		in.Kind, in.Watch = Monitor, oscillationWatch{d: did}
-		in.Explain = fmt.Sprintf("deployment %s never falls back to its HPA minimum, or 3 below its maximum, after reaching the maximum", u.Deployments[did].Name)
+		in.Explain = fmt.Sprintf("%s %s never falls back to its HPA minimum, or 3 below its maximum, after reaching the maximum", u.KindWord(did, false), u.Deployments[did].Name)
 	case "replica_num_always_meet_min":
 		in.Kind, in.Watch = Monitor, minWatch{d: did}
-		in.Explain = fmt.Sprintf("deployment %s reaches its minimum (HPA min, or spec) and never drops below it", u.Deployments[did].Name)
+		in.Explain = fmt.Sprintf("%s %s reaches its minimum (HPA min, or spec) and never drops below it", u.KindWord(did, false), u.Deployments[did].Name)
 	case "replica_num_always_meet_exp":
 		e, err := parseExpected(p["expReplicas"])
 		if err != nil {
 			return Intent{}, bad("expReplicas", "%s (accepted: an integer, \"spec\", \"spec-N\", \"spec+N\" or \"d[did].specReplicas-N\")", quoted(p["expReplicas"]))
 		}
 		in.Kind, in.Watch = Monitor, expWatch{d: did, exp: e}
-		in.Explain = fmt.Sprintf("deployment %s reaches %s replicas and never drops below", u.Deployments[did].Name, e)
+		in.Explain = fmt.Sprintf("%s %s reaches %s replicas and never drops below", u.KindWord(did, false), u.Deployments[did].Name, e)
 	case "no_oscillation_eviction":
 		if opts.EvictionCounter {
 			in.Kind, in.Watch = Monitor, evictionCounter{d: did}
-			in.Explain = fmt.Sprintf("pods of deployment %s are not deleted and re-added 3 times", u.Deployments[did].Name)
+			in.Explain = fmt.Sprintf("pods of %s %s are not deleted and re-added 3 times", u.KindWord(did, false), u.Deployments[did].Name)
 		} else {
 			in.Kind, in.Marks = Cycle, model.MarkEvicted(did)|model.MarkStarted(did)
-			in.Explain = fmt.Sprintf("no reachable loop evicts pods of deployment %s and starts them again forever", u.Deployments[did].Name)
+			in.Explain = fmt.Sprintf("no reachable loop evicts pods of %s %s and starts them again forever", u.KindWord(did, false), u.Deployments[did].Name)
 		}
 	case "no_oscillation_rejection":
 		in.Kind, in.Marks = Cycle, model.MarkRejected(did)
-		in.Explain = fmt.Sprintf("no reachable loop has the kubelet reject pods of deployment %s at admission, and the ReplicaSet create them again, forever", u.Deployments[did].Name)
+		in.Explain = fmt.Sprintf("no reachable loop has the kubelet reject pods of %s %s at admission, and the ReplicaSet create them again, forever", u.KindWord(did, false), u.Deployments[did].Name)
 	case "rollout_completes":
 		in.Kind, in.Watch = Monitor, rolloutWatch{d: did}
-		in.Explain = fmt.Sprintf("whenever the cluster stops, deployment %s runs its spec replicas of its current template and no older pod (kubectl rollout status succeeds)", u.Deployments[did].Name)
+		in.Explain = fmt.Sprintf("whenever the cluster stops, %s %s runs its spec replicas of its current template and no older pod (kubectl rollout status succeeds)", u.KindWord(did, false), u.Deployments[did].Name)
 	case "pod_balance_across_node":
 		k, err := intParam(p, "maxSkew", 2)
 		if err != nil || k < 0 {
 			return Intent{}, bad("maxSkew", "%v (accepted: an integer ≥ 0, default 2)", p["maxSkew"])
 		}
 		in.Kind, in.Watch = Monitor, balanceWatch{d: did, maxSkew: k, atPodStart: opts.BalanceAtPodStart}
-		in.Explain = fmt.Sprintf("whenever deployment %s is at spec and the cluster has settled, Running pods differ by at most %d between Ready nodes", u.Deployments[did].Name, k)
+		in.Explain = fmt.Sprintf("whenever %s %s is at spec and the cluster has settled, Running pods differ by at most %d between Ready nodes", u.KindWord(did, false), u.Deployments[did].Name, k)
 		in.ReadsQuiescence = true
 		if opts.BalanceAtPodStart {
-			in.Explain = fmt.Sprintf("once deployment %s is at spec, each time one of its pods starts, Running pods differ by at most %d between Ready nodes", u.Deployments[did].Name, k)
+			in.Explain = fmt.Sprintf("once %s %s is at spec, each time one of its pods starts, Running pods differ by at most %d between Ready nodes", u.KindWord(did, false), u.Deployments[did].Name, k)
 			in.ReadsQuiescence = false
 		}
 	}

@@ -36,7 +36,7 @@ func (w oscillationWatch) Observe(u *model.Universe, s *model.State, mem []byte,
 		return ""
 	}
 	if mem[0] == 1 && (r == lo || r <= hi-3) {
-		return fmt.Sprintf("The number of replicas of deployment %s was oscillating, now %d", u.Deployments[w.d].Name, r)
+		return fmt.Sprintf("The number of replicas of %s %s was oscillating, now %d", u.KindWord(w.d, false), u.Deployments[w.d].Name, r)
 	}
 	return ""
 }
@@ -64,14 +64,14 @@ func (w minWatch) Observe(u *model.Universe, s *model.State, mem []byte, _ uint3
 		return ""
 	}
 	if mem[0] == 1 && r < t {
-		return fmt.Sprintf("Deployment %s has fewer replicas than its minimum (HPA minReplicas, or spec.replicas): %d, minimum %d", u.Deployments[w.d].Name, r, t)
+		return fmt.Sprintf("%s %s has fewer replicas than its minimum (HPA minReplicas, or spec.replicas): %d, minimum %d", u.KindWord(w.d, true), u.Deployments[w.d].Name, r, t)
 	}
 	return ""
 }
 
 func (w minWatch) Stuck(u *model.Universe, s *model.State, mem []byte) string {
 	if mem[0] == 0 {
-		return fmt.Sprintf("deployment %s never reached %d replicas (now %d)", u.Deployments[w.d].Name, w.threshold(u, s), replicas(s, w.d))
+		return fmt.Sprintf("%s %s never reached %d replicas (now %d)", u.KindWord(w.d, false), u.Deployments[w.d].Name, w.threshold(u, s), replicas(s, w.d))
 	}
 	return ""
 }
@@ -91,14 +91,14 @@ func (w expWatch) Observe(u *model.Universe, s *model.State, mem []byte, _ uint3
 		return ""
 	}
 	if mem[0] == 1 && r < t {
-		return fmt.Sprintf("Deployment %s has fewer replicas than expected: %d, expected %d", u.Deployments[w.d].Name, r, t)
+		return fmt.Sprintf("%s %s has fewer replicas than expected: %d, expected %d", u.KindWord(w.d, true), u.Deployments[w.d].Name, r, t)
 	}
 	return ""
 }
 
 func (w expWatch) Stuck(u *model.Universe, s *model.State, mem []byte) string {
 	if mem[0] == 0 {
-		return fmt.Sprintf("deployment %s never reached %d replicas (now %d)", u.Deployments[w.d].Name, w.exp.Value(s, w.d), replicas(s, w.d))
+		return fmt.Sprintf("%s %s never reached %d replicas (now %d)", u.KindWord(w.d, false), u.Deployments[w.d].Name, w.exp.Value(s, w.d), replicas(s, w.d))
 	}
 	return ""
 }
@@ -127,7 +127,7 @@ func (w evictionCounter) Observe(u *model.Universe, _ *model.State, mem []byte, 
 		m = m &^ (2 | 4 | 3<<3)
 		if rounds >= 3 {
 			mem[0] = m
-			return fmt.Sprintf("Pods of deployment %s were deleted and started again 3 times", u.Deployments[w.d].Name)
+			return fmt.Sprintf("Pods of %s %s were deleted and started again 3 times", u.KindWord(w.d, false), u.Deployments[w.d].Name)
 		}
 		m |= rounds << 3
 	}
@@ -204,7 +204,7 @@ func settled(s *model.State, d int) bool {
 
 func (w balanceWatch) Stuck(u *model.Universe, s *model.State, mem []byte) string {
 	if mem[0] == 0 {
-		return fmt.Sprintf("deployment %s never reached its spec of %d replicas", u.Deployments[w.d].Name, s.Deps[w.d].Replicas)
+		return fmt.Sprintf("%s %s never reached its spec of %d replicas", u.KindWord(w.d, false), u.Deployments[w.d].Name, s.Deps[w.d].Replicas)
 	}
 	return ""
 }
@@ -225,6 +225,9 @@ func (w rolloutWatch) Stuck(u *model.Universe, s *model.State, _ []byte) string 
 	if !ds.Active {
 		return ""
 	}
+	if u.IsStatefulSet(w.d) {
+		return statefulSetRolloutStuck(u, s, w.d)
+	}
 	cur := int(ds.Cur)
 	updated := model.RSCounts(s, w.d, cur)
 	old := model.RSCounts(s, w.d, 1-cur)
@@ -239,4 +242,35 @@ func (w rolloutWatch) Stuck(u *model.Universe, s *model.State, _ []byte) string 
 	default:
 		return fmt.Sprintf("deployment %s stopped with %d of %d replicas running", name, updated.Running, spec)
 	}
+}
+
+// statefulSetRolloutStuck is rolloutWatch's end check of StatefulSet d,
+// as `kubectl rollout status` reads one: every replica Running, and
+// under RollingUpdate every pod at or above the partition of the update
+// revision (below it the current revision stays by design). Under
+// OnDelete rollout status does not apply: the replicas must run.
+func statefulSetRolloutStuck(u *model.Universe, s *model.State, d int) string {
+	ds := &s.Deps[d]
+	cfg := &u.Configs[ds.Config]
+	c := model.Counts(s, d)
+	spec := int(ds.Replicas)
+	name := u.Deployments[d].Name
+	if c.Running != spec || c.Pending != 0 || c.Terminating != 0 {
+		return fmt.Sprintf("statefulset %s stopped with %d of %d replicas running", name, c.Running, spec)
+	}
+	if cfg.Strategy == model.OnDelete {
+		return ""
+	}
+	from := cfg.StatefulSet.OrdinalsStart + cfg.StatefulSet.Partition
+	old := 0
+	for i := range s.Pods {
+		p := &s.Pods[i]
+		if int(p.Owner) == d+1 && p.Phase == model.Running && int(p.Ordinal)-1 >= from && p.RS != ds.Cur {
+			old++
+		}
+	}
+	if old > 0 {
+		return fmt.Sprintf("statefulset %s's rollout stopped: %d pods at or above the partition are of the old revision", name, old)
+	}
+	return ""
 }

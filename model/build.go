@@ -291,7 +291,11 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 		if t < 0 {
 			return nil, nil, fmt.Errorf("deployments[%d] (%s).template %q: no such template (accepted: %s): %w", i, d.Name, d.Template, c.templateNames(), ErrInvalid)
 		}
-		cfg, err := deploymentConfig(t, d.Strategy, d.MaxSurge, d.MaxUnavailable)
+		kind, err := ParseWorkloadKind(d.Kind)
+		if err != nil {
+			return nil, nil, fmt.Errorf("deployments[%d] (%s): %w", i, d.Name, err)
+		}
+		cfg, err := workloadConfig(kind, t, d.statefulSetDecl())
 		if err != nil {
 			return nil, nil, fmt.Errorf("deployments[%d] (%s): %w", i, d.Name, err)
 		}
@@ -309,7 +313,7 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 			hp := &u.HPAs[h-1]
 			hp.Max = max(min(hp.Max, d.MaxPodsPerNode*len(layout)), hp.Min)
 		}
-		u.Deployments = append(u.Deployments, Deployment{Name: d.Name})
+		u.Deployments = append(u.Deployments, Deployment{Name: d.Name, Kind: kind})
 		active := d.Created == nil || *d.Created
 		deps = append(deps, depInit{active: active, replicas: replicas[i], config: len(u.Configs) - 1, hpa: h})
 		need := replicas[i]
@@ -323,7 +327,11 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 		if t < 0 {
 			return nil, nil, fmt.Errorf("deploymentTemplates[%d] (%s).template %q: no such template (accepted: %s): %w", i, dt.Name, dt.Template, c.templateNames(), ErrInvalid)
 		}
-		cfg, err := deploymentConfig(t, dt.Strategy, dt.MaxSurge, dt.MaxUnavailable)
+		kind, err := ParseWorkloadKind(dt.Kind)
+		if err != nil {
+			return nil, nil, fmt.Errorf("deploymentTemplates[%d] (%s): %w", i, dt.Name, err)
+		}
+		cfg, err := workloadConfig(kind, t, dt.statefulSetDecl())
 		if err != nil {
 			return nil, nil, fmt.Errorf("deploymentTemplates[%d] (%s): %w", i, dt.Name, err)
 		}
@@ -347,7 +355,10 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 		}
 		// The universe's template carries the Deployment's name: that is
 		// what apply and create act on, whatever the template is called.
-		u.DeploymentTemplates = append(u.DeploymentTemplates, DeploymentTemplate{Name: target, Replicas: dt.Replicas, Config: len(u.Configs) - 1, HPA: hpa})
+		if d := look.deployments.of(target); d >= 0 && u.Deployments[d].Kind != kind {
+			return nil, nil, fmt.Errorf("deploymentTemplates[%d] (%s): a %s manifest for %s %s (accepted: a manifest of the workload's own kind): %w", i, dt.Name, kind, u.Deployments[d].Kind, target, ErrInvalid)
+		}
+		u.DeploymentTemplates = append(u.DeploymentTemplates, DeploymentTemplate{Name: target, Replicas: dt.Replicas, Config: len(u.Configs) - 1, HPA: hpa, Kind: kind})
 		// Room for the manifest's pods next to the running ones during a
 		// rollout.
 		slots += reps
@@ -427,12 +438,16 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 		ds.Config = uint8(di.config)
 		ds.HPA = uint8(di.hpa)
 		ds.RS[0] = ReplicaSetState{Template: uint8(u.Configs[di.config].PodTemplate + 1), Replicas: int16(di.replicas)}
+		if u.IsStatefulSet(d) {
+			ds.RS[0].Replicas = 0 // a revision, not a ReplicaSet
+		}
 	}
 	for n, ns := range layout {
 		s.Nodes[n].Status = ns.status
 	}
 	if withPods {
 		slot := 0
+		ordinals := make([]int, len(deps))
 		for n, ns := range layout {
 			for pi, p := range ns.pods {
 				d := look.deployments.of(p.Deployment)
@@ -444,6 +459,16 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 				for k := 0; k < max(p.Count, 1); k++ {
 					ps := PodState{Phase: Running, Node: uint16(n + 1), Owner: uint8(d + 1), Template: uint8(tmpl),
 						CPU: int32(t.CPU), Memory: int32(t.Memory)}
+					if u.IsStatefulSet(d) {
+						// A StatefulSet's running pods hold its ordinals
+						// from the start, in the order listed.
+						o := u.Configs[deps[d].config].StatefulSet.OrdinalsStart + ordinals[d]
+						if o > MaxOrdinal {
+							return nil, nil, fmt.Errorf("nodes[%d].pods[%d]: StatefulSet %s pod of ordinal %d (accepted: at most %d in the model): %w", ns.group, pi, p.Deployment, o, MaxOrdinal, ErrInvalid)
+						}
+						ordinals[d]++
+						ps.Ordinal = uint8(o + 1)
+					}
 					if len(t.Pattern) > 0 {
 						ps.CPU, ps.Pattern = int32(t.Pattern[0].CPU), 1
 					}

@@ -181,6 +181,16 @@ type DeploymentDecl struct {
 	// MaxSurge / MaxUnavailable: an integer or a percentage ("25%").
 	MaxSurge       string `json:"maxSurge,omitempty"`
 	MaxUnavailable string `json:"maxUnavailable,omitempty"`
+	// Kind is Deployment (default) or StatefulSet (statefulset.go). A
+	// StatefulSet's Strategy is RollingUpdate (default) or OnDelete, its
+	// MaxUnavailable defaults to 1, and it has no MaxSurge.
+	Kind string `json:"kind,omitempty"`
+	// PodManagementPolicy, Partition and OrdinalsStart: a StatefulSet's
+	// spec.podManagementPolicy (OrderedReady, default, or Parallel),
+	// spec.updateStrategy.rollingUpdate.partition and spec.ordinals.start.
+	PodManagementPolicy string `json:"podManagementPolicy,omitempty"`
+	Partition           int    `json:"partition,omitempty"`
+	OrdinalsStart       int    `json:"ordinalsStart,omitempty"`
 	// Scaling-search bounds on replicas and on pods per node.
 	MinReplicas    int `json:"minReplicas,omitempty"`
 	MaxReplicas    int `json:"maxReplicas,omitempty"`
@@ -204,6 +214,12 @@ type DeploymentTemplateDecl struct {
 	// percentage ("25%"), default 25 %.
 	MaxSurge       string `json:"maxSurge,omitempty"`
 	MaxUnavailable string `json:"maxUnavailable,omitempty"`
+	// Kind, PodManagementPolicy, Partition and OrdinalsStart: as in
+	// DeploymentDecl; the kind must be that of the workload it applies to.
+	Kind                string `json:"kind,omitempty"`
+	PodManagementPolicy string `json:"podManagementPolicy,omitempty"`
+	Partition           int    `json:"partition,omitempty"`
+	OrdinalsStart       int    `json:"ordinalsStart,omitempty"`
 }
 
 // EventDecl is an event or user command.

@@ -227,6 +227,10 @@ func (u *Universe) Compile() error {
 		off += e.VarLen
 	}
 	u.NumEventVars = off
+	u.HasStatefulSets = false
+	for i := range u.Deployments {
+		u.HasStatefulSets = u.HasStatefulSets || u.Deployments[i].Kind == KindStatefulSet
+	}
 	u.windowSlots = windowSlots(u)
 	u.hpaBehavior = hasHPABehavior(u)
 	u.templateRequests = templateRequests(u)

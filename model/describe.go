@@ -37,7 +37,9 @@ func Describe(u *Universe, s *State) string {
 		if p.NominatedNode != 0 {
 			fmt.Fprintf(&b, " nominated to %s", u.Nodes[p.NominatedNode-1].Name)
 		}
-		if p.Owner != 0 {
+		if p.Ordinal != 0 {
+			fmt.Fprintf(&b, " statefulset %s pod %s revision %d", u.Deployments[p.Owner-1].Name, u.StatefulPodName(p), p.RS)
+		} else if p.Owner != 0 {
 			fmt.Fprintf(&b, " deployment %s rs %d", u.Deployments[p.Owner-1].Name, p.RS)
 		}
 		fmt.Fprintf(&b, " cpu %d", p.CPU)
@@ -49,12 +51,18 @@ func Describe(u *Universe, s *State) string {
 	for d := range s.Deps {
 		ds := &s.Deps[d]
 		if !ds.Active {
-			fmt.Fprintf(&b, "deployment %s: inactive\n", u.Deployments[d].Name)
+			fmt.Fprintf(&b, "%s %s: inactive\n", u.KindWord(d, false), u.Deployments[d].Name)
 			continue
 		}
 		c := Counts(s, d)
-		fmt.Fprintf(&b, "deployment %s: spec %d running %d pending %d terminating %d", u.Deployments[d].Name,
+		fmt.Fprintf(&b, "%s %s: spec %d running %d pending %d terminating %d", u.KindWord(d, false), u.Deployments[d].Name,
 			ds.Replicas, c.Running, c.Pending, c.Terminating)
+		if u.IsStatefulSet(d) {
+			describeRevisions(&b, ds)
+		}
+		if ds.QuotaRefused != 0 {
+			fmt.Fprintf(&b, " quota-refused %s", u.Templates[ds.QuotaRefused-1].Name)
+		}
 		if ds.RS[0].Replicas > 0 && ds.RS[1].Replicas > 0 {
 			// Mid-rollout, a scaling event the controller has not seen yet.
 			if a := ds.Annotations(u); a.Desired != max(0, int(ds.Replicas)) {

@@ -27,12 +27,15 @@ import (
 //	        running pod of a small cluster thus takes 3 bytes. A pod
 //	        with a nominated node is preceded by nominatedPrefix and the
 //	        node (index+1, as wide as the pod's node): bytes that no other pod pays, so models
-//	        where no pod preempts encode as without nominations.
+//	        where no pod preempts encode as without nominations. A
+//	        StatefulSet pod's ordinal follows as ordinalPrefix and the
+//	        byte PodState.Ordinal, before the header.
 //	        In a universe of more pod slots than MaxObjects, a run token
 //	        (podRun, podruns.go) stands for a stretch of pods that repeat
 //	        earlier ones.
 //	deps:   flags (active | cur<<1 | hpaSeen<<2 | hpaHeld<<3 |
-//	        annotated<<4 | newRSOlder<<5), hpa, config, replicas (varint),
+//	        annotated<<4 | newRSOlder<<5 | quotaRefused<<6), hpa, config,
+//	        QuotaRefused when its flag is set, replicas (varint),
 //	        then per ReplicaSet template and replicas (varint), then, only
 //	        when annotated (a stored replicas annotation is not 0: a
 //	        deployment rolling out), DesiredReplicas and both MaxReplicas
@@ -51,7 +54,7 @@ import (
 // AppendEncoding appends the canonical encoding of s, a state of u, to dst.
 func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 	// One capacity check for the whole encoding (a node takes at most 3
-	// bytes, a pod 19, a deployment 3+10+2·6+3·3+3·WindowSlots): the appends
+	// bytes, a pod 21, a deployment 3+10+2·6+3·3+3·WindowSlots): the appends
 	// below then never reallocate, and the writes by index stay in it.
 	slots := WindowSlots(u)
 	behavior := HasHPABehavior(u)
@@ -61,7 +64,7 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 			memory += 2 + len(s.Deps[i].HPAMemory)
 		}
 	}
-	dst = slices.Grow(dst, 5+3*len(s.Nodes)+19*len(s.Pods)+(34+3*slots)*len(s.Deps)+memory+
+	dst = slices.Grow(dst, 5+3*len(s.Nodes)+21*len(s.Pods)+(34+3*slots)*len(s.Deps)+memory+
 		3*len(s.Queues)+2*s.queueItems()+3*len(s.EventVars)+len(s.Monitors))
 	var flags byte
 	if s.DeschedulerPending {
@@ -112,7 +115,13 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 		if d.NewRSOlder {
 			f |= 1 << 5
 		}
+		if d.QuotaRefused != 0 {
+			f |= 1 << 6
+		}
 		dst = append(dst, f, d.HPA, d.Config)
+		if d.QuotaRefused != 0 {
+			dst = append(dst, d.QuotaRefused)
+		}
 		dst = binary.AppendVarint(dst, int64(d.Replicas))
 		for r := range d.RS {
 			dst = append(dst, d.RS[r].Template)
@@ -179,7 +188,7 @@ func appendPods(b []byte, n int, pods []PodState, requests *[256][2]int64, wide 
 			continue
 		}
 		req := &requests[p.Template]
-		if !wide && p.Owner|p.Template < 16 && p.Pattern == 0 && p.NominatedNode == 0 && int64(p.CPU) == req[0] && int64(p.Memory) == req[1] {
+		if !wide && p.Owner|p.Template < 16 && p.Pattern == 0 && p.NominatedNode|uint16(p.Ordinal) == 0 && int64(p.CPU) == req[0] && int64(p.Memory) == req[1] {
 			h := uint32(p.Phase&3) | uint32(p.RS)<<3 | 1<<4 | 1<<6 | 1<<7
 			if p.WasRunning {
 				h |= 1 << 2
@@ -200,6 +209,10 @@ func appendPod(b []byte, n int, p *PodState, req *[2]int64, wide bool) int {
 	if p.NominatedNode != 0 {
 		b[n] = nominatedPrefix
 		n = putNode(b, n+1, p.NominatedNode, wide)
+	}
+	if p.Ordinal != 0 {
+		b[n], b[n+1] = ordinalPrefix, p.Ordinal
+		n += 2
 	}
 	h := byte(p.Phase&3) | p.RS<<3 | 1<<4
 	if p.WasRunning {
@@ -249,6 +262,11 @@ func putNode(b []byte, n int, v uint16, wide bool) int {
 // non-zero byte without bit 4, which every pod header has, so it is
 // neither a Free slot nor a header.
 const nominatedPrefix = 0x01
+
+// ordinalPrefix announces a StatefulSet pod's ordinal (PodState.Ordinal),
+// after the nominated node if any: like nominatedPrefix, a byte that is
+// neither a Free slot, a header nor podRun, paid only by StatefulSet pods.
+const ordinalPrefix = 0x03
 
 // templateRequests lists every template's CPU and memory requests: the
 // usage a pod's encoding leaves out when it equals them. It is indexed by
@@ -325,6 +343,9 @@ func DecodeInto(s *State, u *Universe, monitors int, enc []byte) error {
 		d := DeploymentState{Active: f&1 != 0, Cur: f >> 1 & 1, HPASeen: f&(1<<2) != 0, HPAHeld: f&(1<<3) != 0,
 			NewRSOlder: f&(1<<5) != 0}
 		d.HPA, d.Config = r.byte(), r.byte()
+		if f&(1<<6) != 0 {
+			d.QuotaRefused = r.byte()
+		}
 		d.Replicas = int16(r.varint())
 		for k := range d.RS {
 			d.RS[k].Template = r.byte()
@@ -402,7 +423,7 @@ func decodePods(pods []PodState, off []uint32, enc []byte, k int, u *Universe, h
 			if h&0xE0 == 0xC0 && int(ot&15) < templates {
 				p := &pods[i]
 				setPodHead(p, heads.byHeader[h]|uint64(e[1])<<48|heads.byOwnerTemplate[ot])
-				p.NominatedNode = 0
+				p.NominatedNode, p.Ordinal = 0, 0
 				us := &heads.usage[ot]
 				p.CPU, p.Memory = us[0], us[1]
 				k += 3
@@ -459,13 +480,20 @@ func decodePod(p *PodState, enc []byte, k int, u *Universe) (int, error) {
 		}
 		h = r.byte()
 	}
+	var ordinal uint8
+	if h == ordinalPrefix {
+		if ordinal = r.byte(); ordinal == 0 {
+			return r.off, fmt.Errorf("ordinal 0: %w", ErrInvalid)
+		}
+		h = r.byte()
+	}
 	if h == 0 {
 		return r.off, fmt.Errorf("free slot read as a pod: %w", ErrInvalid)
 	}
 	if h&(1<<4) == 0 {
 		return r.off, fmt.Errorf("pod header %#x: %w", h, ErrInvalid)
 	}
-	*p = PodState{Phase: phaseOf(h), WasRunning: h&(1<<2) != 0, RS: h >> 3 & 1, NominatedNode: nominated}
+	*p = PodState{Phase: phaseOf(h), WasRunning: h&(1<<2) != 0, RS: h >> 3 & 1, NominatedNode: nominated, Ordinal: ordinal}
 	p.Node = r.node(u.wideNodes)
 	if h&(1<<7) != 0 {
 		ot := r.byte()

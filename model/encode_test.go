@@ -59,6 +59,9 @@ func randomState(t *rapid.T, u *model.Universe, monitors int) *model.State {
 			s.Pods[i].Node = 0
 			s.Pods[i].NominatedNode = uint16(rapid.IntRange(1, len(u.Nodes)).Draw(t, "nominated"))
 		}
+		if rapid.IntRange(0, 3).Draw(t, "stateful") == 0 {
+			s.Pods[i].Ordinal = uint8(rapid.IntRange(1, model.MaxOrdinal+1).Draw(t, "ordinal"))
+		}
 	}
 	for d := range s.Deps {
 		s.Deps[d] = model.DeploymentState{Active: rapid.Bool().Draw(t, "active"), Replicas: int16(rapid.IntRange(0, 500).Draw(t, "replicas")),

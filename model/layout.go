@@ -13,8 +13,8 @@ import (
 // samePodBytes reports whether a and b are the same 20 bytes: a few word
 // compares, where PodState's == compares its fields one by one. Equal
 // bytes are equal fields (layoutMismatch below checks every offset and
-// the size), so equal bytes mean equal pods. The two bytes of padding
-// after NominatedNode are zero in every pod (nothing writes them), and
+// the size), so equal bytes mean equal pods. The byte of padding
+// after Ordinal is zero in every pod (nothing writes it), and
 // were they not, pods equal field by field would only compare unequal:
 // the encoder then encodes a pod it could have copied.
 func samePodBytes(a, b *PodState) bool {
@@ -31,7 +31,7 @@ func sameButNode(a, b *PodState) bool {
 	const nodeBytes = 0xFFFF << 48 // Node is bytes 6 and 7 of the head
 	ha := binary.LittleEndian.Uint64((*[podBytes]byte)(unsafe.Pointer(a))[:8])
 	hb := binary.LittleEndian.Uint64((*[podBytes]byte)(unsafe.Pointer(b))[:8])
-	return (ha^hb)&^nodeBytes == 0 && a.NominatedNode == b.NominatedNode && a.CPU == b.CPU && a.Memory == b.Memory
+	return (ha^hb)&^nodeBytes == 0 && a.NominatedNode == b.NominatedNode && a.Ordinal == b.Ordinal && a.CPU == b.CPU && a.Memory == b.Memory
 }
 
 // podBytesOf views pods as their bytes (see samePodBytes for why
@@ -66,6 +66,7 @@ const layoutMismatch = unsafe.Offsetof(PodState{}.Phase) |
 	(unsafe.Offsetof(PodState{}.Pattern) ^ 5) |
 	(unsafe.Offsetof(PodState{}.Node) ^ 6) |
 	(unsafe.Offsetof(PodState{}.NominatedNode) ^ 8) |
+	(unsafe.Offsetof(PodState{}.Ordinal) ^ 10) |
 	(unsafe.Offsetof(PodState{}.CPU) ^ 12) |
 	(unsafe.Sizeof(PodState{}) ^ podBytes)
 

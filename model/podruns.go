@@ -28,7 +28,7 @@ import (
 // runs around it.
 
 // podRun announces a run: a non-zero byte without bit 4, which every pod
-// header has, and other than nominatedPrefix.
+// header has, and other than nominatedPrefix and ordinalPrefix.
 const podRun = 0x02
 
 // minPodRun is the fewest pods a run token stands for.

@@ -39,6 +39,9 @@ func TestPodFastPath(t *testing.T) {
 			if p.Node == 0 && rapid.IntRange(0, 3).Draw(t, "nominated") == 0 {
 				p.NominatedNode = uint16(rapid.IntRange(1, maxNode).Draw(t, "nominatedNode"))
 			}
+			if rapid.IntRange(0, 3).Draw(t, "stateful") == 0 {
+				p.Ordinal = uint8(rapid.IntRange(1, MaxOrdinal+1).Draw(t, "ordinal"))
+			}
 			if rapid.IntRange(0, 3).Draw(t, "pattern") == 0 {
 				p.Pattern = uint8(rapid.IntRange(1, 5).Draw(t, "patternIndex"))
 			}
@@ -132,6 +135,9 @@ func TestPodRuns(t *testing.T) {
 				if p.Node == 0 && rapid.IntRange(0, 3).Draw(t, "nominated") == 0 {
 					p.NominatedNode = uint16(rapid.IntRange(1, maxNode).Draw(t, "nominatedNode"))
 				}
+				if rapid.IntRange(0, 3).Draw(t, "stateful") == 0 {
+					p.Ordinal = uint8(rapid.IntRange(1, 3).Draw(t, "ordinal"))
+				}
 				if rapid.IntRange(0, 3).Draw(t, "usage") == 0 {
 					p.CPU = int32(rapid.IntRange(0, 5000).Draw(t, "cpu"))
 				}
@@ -190,7 +196,8 @@ func TestSameButNode(t *testing.T) {
 				Owner: uint8(field("owner", 1, int(o.Owner))), RS: uint8(field("rs", 1, int(o.RS))),
 				Template: uint8(field("template", 1, int(o.Template))), Pattern: uint8(field("pattern", 1, int(o.Pattern))),
 				Node: uint16(field("node", 300, int(o.Node))), NominatedNode: uint16(field("nominated", 1, int(o.NominatedNode))),
-				CPU: int32(field("cpu", 2, int(o.CPU))), Memory: int32(field("memory", 2, int(o.Memory)))}
+				Ordinal: uint8(field("ordinal", 1, int(o.Ordinal))),
+				CPU:     int32(field("cpu", 2, int(o.CPU))), Memory: int32(field("memory", 2, int(o.Memory)))}
 		}
 		a := draw()
 		base = &a

@@ -24,6 +24,9 @@ type PodState struct {
 	// carries one: binding and deletion clear it, as the scheduler's
 	// nominator forgets a pod once it is assigned or deleted.
 	NominatedNode uint16
+	// Ordinal is a StatefulSet pod's ordinal + 1 (its identity:
+	// `<set>-<ordinal>`, statefulset.go); 0 for every other pod.
+	Ordinal uint8
 	// CPU and Memory are the pod's current usage (not its request).
 	CPU, Memory int32
 }
@@ -101,6 +104,11 @@ type DeploymentState struct {
 	// equal-sized sets by creation time when it scales them in proportion.
 	// False while the other slot holds no set.
 	NewRSOlder bool
+	// QuotaRefused is the template (index+1) of the pod whose creation a
+	// ResourceQuota refused at the workload's last sync, 0 when none: its
+	// controller retries the workload once the quota would admit that pod
+	// (resourcequota.go).
+	QuotaRefused uint8
 }
 
 // MaxStabilizationSyncs bounds HPA.ScaleDownStabilizationSyncs: each

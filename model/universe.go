@@ -298,6 +298,9 @@ type DeploymentConfig struct {
 	Strategy       Strategy
 	MaxSurge       IntOrPercent
 	MaxUnavailable IntOrPercent
+	// StatefulSet is a StatefulSet's own spec (statefulset.go); the zero
+	// value for a Deployment.
+	StatefulSet StatefulSetSpec
 }
 
 // MetricSource names the resource an HPA metric reads.
@@ -351,6 +354,9 @@ type HPA struct {
 type Deployment struct {
 	Name      string
 	Namespace string
+	// Kind is the workload's kind: a Deployment (the zero value) or a
+	// StatefulSet (statefulset.go).
+	Kind WorkloadKind
 }
 
 // DeploymentTemplate is a manifest that `kubectl apply` / `kubectl create`
@@ -364,6 +370,8 @@ type DeploymentTemplate struct {
 	// HPA is the HPA applied with the manifest: -1 keeps the existing one,
 	// 0 removes it, i > 0 is Universe.HPAs[i-1].
 	HPA int
+	// Kind is the manifest's kind (statefulset.go).
+	Kind WorkloadKind
 }
 
 // TopologySpreadConstraints selects which constraints the descheduler's
@@ -617,8 +625,11 @@ type Universe struct {
 	Hostname KeyID
 	// NumEventVars is the length of State.EventVars.
 	NumEventVars int
-	// HasHPA, HasTaints, HasPatterns summarise the topology (set by Compile).
+	// HasHPA, HasTaints, HasPatterns summarise the topology (set by
+	// Compile), and HasStatefulSets says that some workload is a
+	// StatefulSet.
 	HasHPA, HasTaints, HasPatterns bool
+	HasStatefulSets                bool
 	compiled                       bool
 	// wideRefs: some index a queue or a failure holds (a pod slot or a
 	// node) exceeds a byte, and the encoding writes them on two bytes;

@@ -155,6 +155,7 @@ func NodeUpdated(u *Universe, s *State) {
 // (NodeUpdated), so every change of it moves the waiting pods.
 func SetNodeStatus(u *Universe, s *State, n int, st NodeStatus) {
 	s.Nodes[n].Status = st
+	requeueKeptPods(u, s, n)
 	NodeUpdated(u, s)
 }
 

@@ -7,7 +7,8 @@
 // current state and logs a model.PodRef; a Namer follows the pods through
 // the states of one trace, gives each pod incarnation a name once,
 // "<deployment>-<n>" ("pod-<n>" for a bare pod, n counting the pods of the
-// deployment in the order they appear, never reused within the trace),
+// deployment in the order they appear, never reused within the trace;
+// "<statefulset>-<ordinal>" for a StatefulSet's pod, as Kubernetes names it),
 // and resolves the references of every step's lines to those names.
 package tracenames
 
@@ -46,7 +47,7 @@ func SameIncarnation(a, b model.PodState) bool {
 	switch {
 	case a.Phase == model.Free || b.Phase == model.Free:
 		return false
-	case a.Owner != b.Owner || a.RS != b.RS || a.Template != b.Template:
+	case a.Owner != b.Owner || a.RS != b.RS || a.Template != b.Template || a.Ordinal != b.Ordinal:
 		return false
 	case a.Node != 0 && a.Node != b.Node:
 		return false
@@ -91,6 +92,11 @@ func (nm *Namer) Advance(s *model.State, evicting bool) {
 
 // fresh names a pod seen for the first time.
 func (nm *Namer) fresh(p model.PodState) string {
+	if name := nm.u.StatefulPodName(&p); name != "" {
+		// A StatefulSet pod's name is its identity: each incarnation of
+		// an ordinal has the same name, as in Kubernetes.
+		return name
+	}
 	prefix := "pod"
 	if p.Owner != 0 && int(p.Owner) <= len(nm.u.Deployments) {
 		prefix = nm.u.Deployments[p.Owner-1].Name

@@ -158,14 +158,11 @@ func TestNothingToVerify(t *testing.T) {
 	const app = "../../inputs/manifest/testdata/c3/app.yaml"
 	empty := write("empty.yaml", "")
 	comments := write("comments.yaml", "# later\n---\n# still later\n")
-	sts := write("sts.yaml", `apiVersion: apps/v1
-kind: StatefulSet
+	sts := write("job.yaml", `apiVersion: batch/v1
+kind: Job
 metadata: {name: db}
 spec:
-  serviceName: db
-  selector: {matchLabels: {app: db}}
   template:
-    metadata: {labels: {app: db}}
     spec:
       containers: [{name: db}]
 `)

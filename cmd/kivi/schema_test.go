@@ -183,14 +183,15 @@ func TestSchemaEveryMode(t *testing.T) {
 	checkDoc(t, schema, "--original c1", runJSON("verify", "--case", "c1", "--original", "--json", "--quiet", "--workers", "1"), kivi.ModeTopology)
 	checkDoc(t, schema, "model bound", runJSON("verify", "--case", "c1", "--scale", "200", "--original", "--json", "--quiet"), kivi.ModeTopology)
 
-	// A user's manifests with a kind the model ignores (a StatefulSet):
-	// its warning is in the document, not only on stderr.
+	// A user's manifests with a field the model does not model (a
+	// StatefulSet's minReadySeconds): its warning is in the document, not
+	// only on stderr.
 	app, err := os.ReadFile("testdata/own/app.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	warned := filepath.Join(dir, "app.yaml")
-	sts := "---\napiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec:\n  serviceName: db\n" +
+	sts := "---\napiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec:\n  serviceName: db\n  minReadySeconds: 5\n" +
 		"  selector: {matchLabels: {app: db}}\n  template:\n    metadata: {labels: {app: db}}\n    spec:\n      containers: [{name: db}]\n"
 	if err := os.WriteFile(warned, append(app, sts...), 0o644); err != nil {
 		t.Fatal(err)

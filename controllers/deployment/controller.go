@@ -1,6 +1,9 @@
 package deployment
 
-import "github.com/kivi-go/kivi/model"
+import (
+	"github.com/kivi-go/kivi/controllers/statefulset"
+	"github.com/kivi-go/kivi/model"
+)
 
 // Component names the deployment controller in trace lines. Its lines
 // are about the pods it creates and deletes, the work Kubernetes does in
@@ -54,7 +57,11 @@ func (*Controller) mayDrain(u *model.Universe, s *model.State) bool {
 func (c *Controller) Step(tx *model.Tx, s *model.State) {
 	for _, d := range quotaRetries(nil, tx.U, s) {
 		if tx.Tracing() {
-			tx.Log(Component, "Retrying deployment %s: its namespace's quota has room again", tx.U.Deployments[d].Name)
+			component := Component
+			if tx.U.IsStatefulSet(d) {
+				component = statefulset.Component
+			}
+			tx.Log(component, "Retrying %s %s: the quota of its namespace has room for the pod it refused", tx.U.KindWord(d, false), tx.U.Deployments[d].Name)
 		}
 		s.Enqueue(model.DeploymentQueue, d)
 	}
@@ -70,7 +77,14 @@ func (c *Controller) Step(tx *model.Tx, s *model.State) {
 			return
 		}
 		budget--
-		if requeue := syncDeployment(tx, s, d); requeue {
+		sync := syncDeployment
+		if tx.U.IsStatefulSet(d) {
+			// StatefulSets share the workload queue (controllers/statefulset).
+			sync = statefulset.Sync
+		}
+		// The flag says whether this sync's creations were refused.
+		s.Deps[d].QuotaRefused = 0
+		if requeue := sync(tx, s, d); requeue {
 			s.Enqueue(model.DeploymentQueue, d)
 		}
 	}

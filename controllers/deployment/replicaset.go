@@ -39,6 +39,7 @@ func createPods(tx *model.Tx, s *model.State, d, rs, n int) {
 		if msg, refused := u.QuotaRefusal(s, tmpl); refused {
 			// The slow-start batch stops at its first error; the
 			// ReplicaSet is retried once the quota has room (quota.go).
+			s.Deps[d].QuotaRefused = uint8(tmpl + 1)
 			if tx.Tracing() {
 				tx.Log(Component, "Error creating a pod of deployment %s: pods is forbidden: %s", u.Deployments[d].Name, msg)
 			}

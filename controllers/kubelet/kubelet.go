@@ -57,6 +57,14 @@ func (k *Kubelet) Step(tx *model.Tx, s *model.State) {
 			}
 			start(tx, s, p, &w, &updates)
 		case removePod:
+			if model.KeepsTerminatingPod(s, &s.Pods[p]) {
+				// The node's kubelet is down: the StatefulSet pod stays
+				// until the node is Ready again, which queues it anew.
+				if tx.Tracing() {
+					tx.Log(Component, "Pod %s stays Terminating: node %s is not Ready to confirm its deletion", s.PodRef(p), nodeName(tx.U, s.Pods[p].Node))
+				}
+				continue
+			}
 			remove(tx, s, p, &w, &updates)
 		}
 	}
@@ -108,7 +116,9 @@ func start(tx *model.Tx, s *model.State, p int, w *wakeups, updates *queueUpdate
 		// pod becoming available only matters to it while a rollout waits
 		// for availability, so only then is it woken (Kivi never is: its
 		// rollout did not work).
-		if rolloutInProgress(s, d) {
+		if rolloutInProgress(s, d) || pod.Ordinal != 0 {
+			// A StatefulSet waits for its pods to be Running and Ready
+			// (OrderedReady creation, scale-down and rolling update).
 			w.deployment(d)
 		}
 	}
@@ -116,8 +126,8 @@ func start(tx *model.Tx, s *model.State, p int, w *wakeups, updates *queueUpdate
 		if d < 0 {
 			tx.Log(Component, "Started pod %s on node %s", s.PodRef(p), nodeName(u, pod.Node))
 		} else {
-			tx.Log(Component, "Started pod %s on node %s, deployment %s now has %s",
-				s.PodRef(p), nodeName(u, pod.Node), u.Deployments[d].Name, replicasText(startedReplicas(s, d)))
+			tx.Log(Component, "Started pod %s on node %s, %s %s now has %s",
+				s.PodRef(p), nodeName(u, pod.Node), u.KindWord(d, false), u.Deployments[d].Name, replicasText(startedReplicas(s, d)))
 		}
 	}
 }
@@ -150,8 +160,8 @@ func remove(tx *model.Tx, s *model.State, p int, w *wakeups, updates *queueUpdat
 		if d < 0 {
 			tx.Log(Component, "Deleted pod %s on node %s", ref, nodeName(u, pod.Node))
 		} else {
-			tx.Log(Component, "Deleted pod %s on node %s, deployment %s now has %s",
-				ref, nodeName(u, pod.Node), u.Deployments[d].Name, replicasText(startedReplicas(s, d)))
+			tx.Log(Component, "Deleted pod %s on node %s, %s %s now has %s",
+				ref, nodeName(u, pod.Node), u.KindWord(d, false), u.Deployments[d].Name, replicasText(startedReplicas(s, d)))
 		}
 	}
 }

@@ -55,8 +55,8 @@ func (r *intentsReader) applyManifest(path string, v any, kind string) (string, 
 	}
 	var dep *Object
 	for i, o := range objs {
-		if o.Kind != "Deployment" {
-			return "", o.at().errorf(o.path("kind"), "%s in the manifest applied by %s %s (accepted: one Deployment; an HPA or a Node belongs in the cluster's manifests)", o.Kind, r.a.file, path)
+		if o.Kind != "Deployment" && o.Kind != "StatefulSet" {
+			return "", o.at().errorf(o.path("kind"), "%s in the manifest applied by %s %s (accepted: one Deployment or StatefulSet; an HPA or a Node belongs in the cluster's manifests)", o.Kind, r.a.file, path)
 		}
 		if dep != nil {
 			return "", o.at().errorf(o.path(""), "a second Deployment in the manifest applied by %s %s (accepted: one Deployment per file)", r.a.file, path)
@@ -66,22 +66,27 @@ func (r *intentsReader) applyManifest(path string, v any, kind string) (string, 
 	if dep == nil {
 		return "", r.a.errorf(path, "%s holds no Deployment (accepted: a file holding one Deployment manifest)", file)
 	}
-	d := dep.Value.(*Deployment)
-	target := r.modelName(d.Metadata.Namespace, d.Metadata.Name)
+	meta, _ := workloadMeta(*dep)
+	target := r.modelName(meta.Namespace, meta.Name)
 	if kind == "createDeployment" && slices.Contains(r.deployments, target) {
 		return "", dep.at().errorf(dep.path("metadata.name"), "%q is a Deployment of the manifests: createDeployment would fail (accepted: a new name; applyDeployment updates an existing Deployment)", target)
 	}
 	// The template is named after the file: a colon cannot occur in a
 	// Kubernetes name, so it never collides with a Deployment's template.
 	name := "manifest:" + rel
-	dd, td, err := deploymentDecl(*dep, name, labelsOf(r.c.NodeTypes, r.c.KiviHostnameAlias), newPriorityClassTable(r.c.PriorityClasses), r.limits, r.warns)
+	decl := deploymentDecl
+	if dep.Kind == "StatefulSet" {
+		decl = statefulSetDecl
+	}
+	dd, td, err := decl(*dep, name, labelsOf(r.c.NodeTypes, r.c.KiviHostnameAlias), newPriorityClassTable(r.c.PriorityClasses), r.limits, r.warns)
 	if err != nil {
 		return "", err
 	}
 	*r.warns = append(*r.warns, w...)
 	dt := model.DeploymentTemplateDecl{Name: name, Deployment: target, Template: name,
-		Strategy: dd.Strategy, MaxSurge: dd.MaxSurge, MaxUnavailable: dd.MaxUnavailable}
-	if d.Spec.Replicas != nil {
+		Strategy: dd.Strategy, MaxSurge: dd.MaxSurge, MaxUnavailable: dd.MaxUnavailable,
+		Kind: dd.Kind, PodManagementPolicy: dd.PodManagementPolicy, Partition: dd.Partition, OrdinalsStart: dd.OrdinalsStart}
+	if replicasGiven(*dep) {
 		n := dd.Replicas
 		dt.Replicas = &n
 	}

@@ -73,8 +73,8 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 	// namespaces use the same name.
 	count := map[string]int{}
 	for _, o := range objs {
-		if d, ok := o.Value.(*Deployment); ok {
-			count[d.Metadata.Name]++
+		if meta, ok := workloadMeta(o); ok {
+			count[meta.Name]++
 		}
 	}
 	names := map[string]string{} // namespace/name → model name
@@ -86,20 +86,24 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 			continue
 		}
 		as.warns = append(as.warns, classify(o)...)
-		d, ok := o.Value.(*Deployment)
+		meta, ok := workloadMeta(o)
 		if !ok {
 			continue
 		}
-		key := deploymentKey(d.Metadata.Namespace, d.Metadata.Name)
+		key := deploymentKey(meta.Namespace, meta.Name)
 		if _, dup := names[key]; dup {
-			return nil, o.at().errorf(o.path("metadata.name"), "a second Deployment %s (accepted: one Deployment per namespace and name)", key)
+			return nil, o.at().errorf(o.path("metadata.name"), "a second workload %s (accepted: one Deployment or StatefulSet per namespace and name: the model names workloads by name)", key)
 		}
-		name := d.Metadata.Name
+		name := meta.Name
 		if count[name] > 1 {
 			name = key
 		}
 		names[key] = name
-		dd, td, err := deploymentDecl(o, name, nodes, classes, limits, &as.warns)
+		decl := deploymentDecl
+		if o.Kind == "StatefulSet" {
+			decl = statefulSetDecl
+		}
+		dd, td, err := decl(o, name, nodes, classes, limits, &as.warns)
 		if err != nil {
 			return nil, err
 		}
@@ -127,13 +131,13 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 			case *HPAv1:
 				ns = v.Metadata.Namespace
 			}
-			key := deploymentKey(ns, target)
+			key := deploymentKey(ns, target.Name)
 			name, ok := names[key]
-			if !ok {
-				return nil, o.at().errorf(o.path("spec.scaleTargetRef.name"), "no Deployment %s in the input (deployments: %s)", key, keysOf(names))
+			if !ok || as.c.Deployments[index[name]].Kind != kindDecl(target.Kind) {
+				return nil, o.at().errorf(o.path("spec.scaleTargetRef.name"), "no %s %s in the input (workloads: %s)", target.Kind, key, keysOf(names))
 			}
 			if prev, dup := hpaOf[key]; dup {
-				return nil, o.at().errorf(o.path("spec.scaleTargetRef"), "Deployment %s already has an HPA (%s document %d); Kubernetes refuses to scale a target of two HPAs", key, prev.File, prev.Doc)
+				return nil, o.at().errorf(o.path("spec.scaleTargetRef"), "%s %s already has an HPA (%s document %d); Kubernetes refuses to scale a target of two HPAs", target.Kind, key, prev.File, prev.Doc)
 			}
 			hpaOf[key] = o
 			as.c.Deployments[index[name]].HPA = h
@@ -188,7 +192,7 @@ func (as *assembly) needDeployment(where string) error {
 	if len(as.c.Deployments) > 0 {
 		return nil
 	}
-	return &Error{File: where, Msg: "no Deployment to verify (accepted: apps/v1 Deployments, with their HorizontalPodAutoscalers; other workload kinds such as StatefulSet or Job are not modelled, DaemonSets only reserve room on their nodes, and system namespaces are left out)"}
+	return &Error{File: where, Msg: "no Deployment or StatefulSet to verify (accepted: apps/v1 Deployments and StatefulSets, with their HorizontalPodAutoscalers; other workload kinds such as Job are not modelled, DaemonSets only reserve room on their nodes, and system namespaces are left out)"}
 }
 
 // finish adds the default intent and checks that the cluster builds; a

@@ -228,6 +228,8 @@ func (d *decoder) object(js []byte, path string) error {
 	switch {
 	case tm.Kind == "Deployment":
 		v = &Deployment{}
+	case tm.Kind == "StatefulSet":
+		v = &StatefulSet{}
 	case tm.Kind == "HorizontalPodAutoscaler" && tm.APIVersion == "autoscaling/v2":
 		v = &HPAv2{}
 	case tm.Kind == "HorizontalPodAutoscaler":

@@ -131,6 +131,9 @@ func classifyPath(kind, p string) (known bool, warn string) {
 	case "Deployment":
 		scopes = []scope{{"metadata.", metaRules}, {"spec.template.metadata.", metaRules},
 			{"spec.template.spec.", podSpecRules}, {"spec.", deploymentSpecRules}}
+	case "StatefulSet":
+		scopes = []scope{{"metadata.", metaRules}, {"spec.template.metadata.", metaRules},
+			{"spec.template.spec.", podSpecRules}, {"spec.", statefulSetSpecRules}}
 	case "HorizontalPodAutoscaler":
 		scopes = []scope{{"metadata.", metaRules}, {"spec.", hpaSpecRules}}
 	case "Node":

@@ -9,6 +9,7 @@ import (
 // accepted for each.
 var modelledKinds = map[string][]string{
 	"Deployment":              {"apps/v1"},
+	"StatefulSet":             {"apps/v1"},
 	"HorizontalPodAutoscaler": {"autoscaling/v2", "autoscaling/v1"},
 	"Node":                    {"v1"},
 	"Pod":                     {"v1"},
@@ -29,7 +30,6 @@ var modelledKinds = map[string][]string{
 // whether they may be evicted; a stream containing them is verified
 // without them, with a warning.
 var unmodelledWorkloadKinds = map[string]string{
-	"StatefulSet":                "its pods are not modelled",
 	"ReplicaSet":                 "only ReplicaSets owned by a Deployment are modelled (through the Deployment)",
 	"ReplicationController":      "its pods are not modelled",
 	"Job":                        "its pods are not modelled",

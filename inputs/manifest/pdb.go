@@ -41,6 +41,9 @@ func pdbDecls(objs []Object, warns *[]Warning) ([]model.PodDisruptionBudgetDecl,
 		if d, ok := o.Value.(*Deployment); ok {
 			pods = append(pods, podLabels{namespaceOf(d.Metadata.Namespace), d.Metadata.Name, d.Spec.Template.Metadata.Labels})
 		}
+		if d, ok := o.Value.(*StatefulSet); ok {
+			pods = append(pods, podLabels{namespaceOf(d.Metadata.Namespace), d.Metadata.Name, d.Spec.Template.Metadata.Labels})
+		}
 	}
 	seen := map[string]Object{}
 	names := map[string]int{}

@@ -95,8 +95,8 @@ func (tc templateConv) namespace(meta ObjectMeta) string {
 	if meta.Namespace != "" {
 		return meta.Namespace
 	}
-	if d, ok := tc.o.Value.(*Deployment); ok && d.Metadata.Namespace != "" {
-		return d.Metadata.Namespace
+	if m, ok := workloadMeta(tc.o); ok && m.Namespace != "" {
+		return m.Namespace
 	}
 	return "default"
 }

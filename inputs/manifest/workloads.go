@@ -88,8 +88,8 @@ func isZero(v string) bool { return v == "0" || v == "0%" }
 // defaults (pkg/apis/autoscaling/v2/defaults.go: minReplicas 1, no
 // metrics = CPU utilisation 80 %) and validation (minReplicas ≥ 1,
 // maxReplicas ≥ minReplicas, Resource targets Utilization or
-// AverageValue). It returns the target deployment's name.
-func hpaDecl(o Object, warns *[]Warning) (string, *model.HPADecl, error) {
+// AverageValue). It returns the target workload.
+func hpaDecl(o Object, warns *[]Warning) (hpaTarget, *model.HPADecl, error) {
 	a := o.at()
 	var ref CrossVersionObjectReference
 	var minR *int32
@@ -101,25 +101,25 @@ func hpaDecl(o Object, warns *[]Warning) (string, *model.HPADecl, error) {
 		for i, m := range v.Spec.Metrics {
 			md, ok, err := metricDecl(o, index("spec.metrics", i), m, warns)
 			if err != nil {
-				return "", nil, err
+				return hpaTarget{}, nil, err
 			}
 			if ok {
 				h.Metrics = append(h.Metrics, md)
 			}
 		}
 		if len(v.Spec.Metrics) > 0 && len(h.Metrics) == 0 {
-			return "", nil, a.errorf(o.path("spec.metrics"), "no metric the model can evaluate (accepted: type Resource with resource cpu or memory)")
+			return hpaTarget{}, nil, a.errorf(o.path("spec.metrics"), "no metric the model can evaluate (accepted: type Resource with resource cpu or memory)")
 		}
 		b, err := behaviorDecl(o, v.Spec.Behavior)
 		if err != nil {
-			return "", nil, err
+			return hpaTarget{}, nil, err
 		}
 		h.Behavior = b
 	case *HPAv1:
 		ref, minR, maxR = v.Spec.ScaleTargetRef, v.Spec.MinReplicas, v.Spec.MaxReplicas
 		if t := v.Spec.TargetCPUUtilizationPercentage; t != nil {
 			if *t <= 0 {
-				return "", nil, a.errorf(o.path("spec.targetCPUUtilizationPercentage"), "%d (accepted: a percentage > 0)", *t)
+				return hpaTarget{}, nil, a.errorf(o.path("spec.targetCPUUtilizationPercentage"), "%d (accepted: a percentage > 0)", *t)
 			}
 			h.Metrics = []model.MetricDecl{{Resource: "cpu", Type: "Utilization", Target: int64(*t)}}
 		}
@@ -130,24 +130,24 @@ func hpaDecl(o Object, warns *[]Warning) (string, *model.HPADecl, error) {
 	h.Min = 1
 	if minR != nil {
 		if *minR < 1 {
-			return "", nil, a.errorf(o.path("spec.minReplicas"), "%d (accepted: an integer ≥ 1)", *minR)
+			return hpaTarget{}, nil, a.errorf(o.path("spec.minReplicas"), "%d (accepted: an integer ≥ 1)", *minR)
 		}
 		h.Min = int(*minR)
 	}
 	if maxR < int32(h.Min) || maxR > maxReplicas {
-		return "", nil, a.errorf(o.path("spec.maxReplicas"), "%d (accepted: minReplicas (%d) ..%d)", maxR, h.Min, maxReplicas)
+		return hpaTarget{}, nil, a.errorf(o.path("spec.maxReplicas"), "%d (accepted: minReplicas (%d) ..%d)", maxR, h.Min, maxReplicas)
 	}
 	h.Max = int(maxR)
-	if ref.Kind != "Deployment" {
-		return "", nil, a.errorf(o.path("spec.scaleTargetRef.kind"), "%q (accepted: Deployment; the model has no other scalable kind)", ref.Kind)
+	if ref.Kind != "Deployment" && ref.Kind != "StatefulSet" {
+		return hpaTarget{}, nil, a.errorf(o.path("spec.scaleTargetRef.kind"), "%q (accepted: Deployment, StatefulSet; the model has no other scalable kind)", ref.Kind)
 	}
 	if ref.APIVersion != "" && ref.APIVersion != "apps/v1" {
-		return "", nil, a.errorf(o.path("spec.scaleTargetRef.apiVersion"), "%q (accepted: apps/v1)", ref.APIVersion)
+		return hpaTarget{}, nil, a.errorf(o.path("spec.scaleTargetRef.apiVersion"), "%q (accepted: apps/v1)", ref.APIVersion)
 	}
 	if ref.Name == "" {
-		return "", nil, a.errorf(o.path("spec.scaleTargetRef.name"), "required (accepted: the name of a Deployment in the input)")
+		return hpaTarget{}, nil, a.errorf(o.path("spec.scaleTargetRef.name"), "required (accepted: the name of a Deployment or StatefulSet in the input)")
 	}
-	return ref.Name, h, nil
+	return hpaTarget{Kind: ref.Kind, Name: ref.Name}, h, nil
 }
 
 // metricDecl converts one autoscaling/v2 metric; ok is false for a metric

@@ -227,7 +227,12 @@ func (e *Env) config(c Command) (string, error) {
 	}
 	cfg := model.DeploymentConfig{PodTemplate: t, MaxSurge: model.IntOrPercent{Value: 25, Percent: true},
 		MaxUnavailable: model.IntOrPercent{Value: 25, Percent: true}}
-	if err := strategy(c, &cfg); err != nil {
+	if c.Has("statefulset") {
+		var err error
+		if cfg, err = statefulSetConfig(c, t); err != nil {
+			return "", err
+		}
+	} else if err := strategy(c, &cfg); err != nil {
 		return "", err
 	}
 	e.b.U.Configs = append(e.b.U.Configs, cfg)

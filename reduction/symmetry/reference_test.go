@@ -49,6 +49,7 @@ func referenceKey(s *model.State, i int, kubeletSet, taintSet bool) []byte {
 		b = append(b, byte(pos))
 		high = append(high, byte(pos>>8))
 	}
+	b = append(b, p.Ordinal)
 	b = append(b, high...)
 	failed := byte(0)
 	if s.Failed == model.FailNoFeasibleNode && int(s.FailedArg) == i {
@@ -92,7 +93,7 @@ func referenceSignature(c *Canonicalizer, s *model.State, n int) []byte {
 			if len(s.Pods) > 256 {
 				b = append(b, byte(i>>8))
 			}
-			b = append(b, byte(i), h, p.Owner, p.Template, p.Pattern)
+			b = append(b, byte(i), h, p.Owner, p.Template, p.Pattern, p.Ordinal)
 			b = binary.BigEndian.AppendUint32(b, uint32(p.CPU))
 			b = binary.BigEndian.AppendUint32(b, uint32(p.Memory))
 		}
@@ -248,6 +249,7 @@ func randomState(t *rapid.T, c *Canonicalizer) *model.State {
 		p.WasRunning = rapid.Bool().Draw(t, "wasRunning")
 		p.Template = uint8(rapid.IntRange(0, 1).Draw(t, "template"))
 		p.Pattern = uint8(rapid.IntRange(0, 1).Draw(t, "pattern"))
+		p.Ordinal = uint8(rapid.IntRange(0, 2).Draw(t, "ordinal"))
 		p.CPU = int32(rapid.SampledFrom([]int{0, 100, -1, 1 << 20}).Draw(t, "cpu"))
 		if distinct {
 			p.CPU = int32(1000 + i) // a content of its own

@@ -233,6 +233,19 @@ func (b *Builder) AddDeployment(name string, template, replicas int) int {
 	return len(b.U.Deployments) - 1
 }
 
+// AddStatefulSet adds an active StatefulSet of the template with the
+// given spec replicas (no pods yet; OrderedReady, RollingUpdate, partition
+// 0, maxUnavailable 1) and returns its index.
+func (b *Builder) AddStatefulSet(name string, template, replicas int) int {
+	d := b.AddDeployment(name, template, replicas)
+	b.U.Deployments[d].Kind = model.KindStatefulSet
+	b.U.Configs[b.deps[d].config] = model.DeploymentConfig{PodTemplate: template, MaxUnavailable: model.IntOrPercent{Value: 1}}
+	return d
+}
+
+// Config is workload d's configuration, to change before Build.
+func (b *Builder) Config(d int) *model.DeploymentConfig { return &b.U.Configs[b.deps[d].config] }
+
 // Inactive marks deployment d as not created yet.
 func (b *Builder) Inactive(d int) *Builder { b.deps[d].active = false; return b }
 
@@ -281,7 +294,11 @@ func (b *Builder) Build(monitors int) (*model.Universe, *model.State, error) {
 		ds.Config = uint8(di.config)
 		ds.HPA = uint8(di.hpa)
 		ds.RS[0] = model.ReplicaSetState{Template: uint8(u.Configs[di.config].PodTemplate + 1), Replicas: int16(di.replicas)}
+		if u.IsStatefulSet(d) {
+			ds.RS[0].Replicas = 0 // a revision, not a ReplicaSet
+		}
 	}
+	ordinals := make([]int, len(b.deps))
 	for i, p := range b.pods {
 		if i >= len(s.Pods) {
 			return nil, nil, fmt.Errorf("build: %d pods but %d slots", len(b.pods), len(s.Pods))
@@ -299,6 +316,11 @@ func (b *Builder) Build(monitors int) (*model.Universe, *model.State, error) {
 		}
 		if p.node >= 0 {
 			ps.Node = uint16(p.node + 1)
+		}
+		if u.IsStatefulSet(p.dep) {
+			// A StatefulSet's pods take its ordinals in the order placed.
+			ps.Ordinal = uint8(u.Configs[b.deps[p.dep].config].StatefulSet.OrdinalsStart + ordinals[p.dep] + 1)
+			ordinals[p.dep]++
 		}
 		s.Pods[i] = ps
 	}
