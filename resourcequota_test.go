@@ -21,7 +21,7 @@ import (
 // changes nothing; neither does a Terminating-scoped one (a
 // Deployment's pods have no activeDeadlineSeconds).
 func TestResourceQuotas(t *testing.T) {
-	deployment := func(name string) string {
+	deployment := func(name, resources string) string {
 		return `---
 apiVersion: apps/v1
 kind: Deployment
@@ -32,9 +32,10 @@ spec:
   template:
     metadata: {labels: {app: ` + name + `}}
     spec:
-      containers: [{name: c, resources: {requests: {cpu: 100m, memory: 64Mi}}}]
+      containers: [{name: c, resources: ` + resources + `}]
 `
 	}
+	const requests, limits = "{requests: {cpu: 100m, memory: 64Mi}}", "{limits: {cpu: 200m, memory: 64Mi}}"
 	quota := func(ns, hard, scopes string) string {
 		return `---
 apiVersion: v1
@@ -59,24 +60,31 @@ spec:
   replicas: 1
   when: afterStable
 `
+	const exceeded = "is forbidden: exceeded quota: compute"
 	for _, c := range []struct {
-		name   string
-		quota  string
-		events string
-		want   checker.Verdict
+		name      string
+		quota     string
+		resources string // of both Deployments' container
+		events    string
+		want      checker.Verdict
+		refusal   string // in the counterexample
 	}{
-		{"no quota", "", "", checker.Holds},
-		{"three pods", quota("shop", "pods: \"3\"", ""), "", checker.Violated},
-		{"300m", quota("shop", "requests.cpu: 300m", ""), "", checker.Violated},
-		{"400m", quota("shop", "requests.cpu: 400m, count/pods: \"4\"", ""), "", checker.Holds},
-		{"three pods, then a scaled down", quota("shop", "pods: \"3\"", ""), scaleDown, checker.Holds},
-		{"another namespace", quota("other", "pods: \"3\"", ""), "", checker.Holds},
-		{"BestEffort scope", quota("shop", "pods: \"3\"", "BestEffort"), "", checker.Holds},
-		{"NotBestEffort scope", quota("shop", "pods: \"3\"", "NotBestEffort"), "", checker.Violated},
-		{"Terminating scope", quota("shop", "pods: \"3\"", "Terminating"), "", checker.Holds},
+		{"no quota", "", requests, "", checker.Holds, ""},
+		{"three pods", quota("shop", "pods: \"3\"", ""), requests, "", checker.Violated, exceeded + ", requested: pods=1, used: pods=3, limited: pods=3"},
+		{"300m", quota("shop", "requests.cpu: 300m", ""), requests, "", checker.Violated, exceeded + ", requested: requests.cpu=100m, used: requests.cpu=300m, limited: requests.cpu=300m"},
+		{"400m", quota("shop", "requests.cpu: 400m, count/pods: \"4\"", ""), requests, "", checker.Holds, ""},
+		{"three pods, then a scaled down", quota("shop", "pods: \"3\"", ""), requests, scaleDown, checker.Holds, ""},
+		{"another namespace", quota("other", "pods: \"3\"", ""), requests, "", checker.Holds, ""},
+		{"BestEffort scope", quota("shop", "pods: \"3\"", "BestEffort"), requests, "", checker.Holds, ""},
+		{"NotBestEffort scope", quota("shop", "pods: \"3\"", "NotBestEffort"), requests, "", checker.Violated, exceeded},
+		{"Terminating scope", quota("shop", "pods: \"3\"", "Terminating"), requests, "", checker.Holds, ""},
+		{"limits.cpu without limits", quota("shop", "limits.cpu: \"4\"", ""), requests, "", checker.Violated, "is forbidden: failed quota: compute: must specify limits.cpu for: c"},
+		{"limits 600m", quota("shop", "limits.cpu: 600m", ""), limits, "", checker.Violated, exceeded + ", requested: limits.cpu=200m, used: limits.cpu=600m, limited: limits.cpu=600m"},
+		{"limits 800m", quota("shop", "limits.cpu: 800m, requests.memory: 256Mi", ""), limits, "", checker.Holds, ""},
+		{"memory not requested", quota("shop", "memory: 1Gi", ""), "{requests: {cpu: 100m}}", "", checker.Violated, "is forbidden: failed quota: compute: must specify memory for: c"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			rep := verifyManifests(t, c.quota+deployment("a")+deployment("b"), twoNodes("4"), intents(c.events), true)
+			rep := verifyManifests(t, c.quota+deployment("a", c.resources)+deployment("b", c.resources), twoNodes("4"), intents(c.events), true)
 			verdict := checker.Holds
 			var trace []string
 			for _, r := range rep.Results {
@@ -90,8 +98,8 @@ spec:
 			if verdict != c.want {
 				t.Fatalf("verdict %v, want %v", verdict, c.want)
 			}
-			if verdict == checker.Violated && !strings.Contains(strings.Join(trace, "\n"), "is forbidden: exceeded quota: compute") {
-				t.Errorf("the counterexample does not show the quota's refusal:\n%s", strings.Join(trace, "\n"))
+			if verdict == checker.Violated && !strings.Contains(strings.Join(trace, "\n"), c.refusal) {
+				t.Errorf("the counterexample does not show the quota's refusal %q:\n%s", c.refusal, strings.Join(trace, "\n"))
 			}
 		})
 	}

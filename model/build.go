@@ -569,6 +569,7 @@ func (td TemplateDecl) compile(nodeIndex map[string]int) (PodTemplate, error) {
 		NodeSelector: td.NodeSelector, Required: td.Required, Preferred: td.Preferred,
 		Tolerations: td.Tolerations, Pattern: td.Pattern, Critical: td.Critical,
 		NonZeroCPU: td.NonZeroCPU, NonZeroMemory: td.NonZeroMemory,
+		LimitCPU: td.LimitCPU, LimitMemory: td.LimitMemory, QuotaMissing: td.QuotaMissing,
 		Priority: td.Priority, PreemptionPolicy: td.PreemptionPolicy}
 	if err := checkPreemptionPolicy(td.PreemptionPolicy); err != nil {
 		return pt, err

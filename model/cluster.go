@@ -126,6 +126,12 @@ type TemplateDecl struct {
 	// reader only, never read from or written to case files.
 	NonZeroCPU    int64 `json:"-"`
 	NonZeroMemory int64 `json:"-"`
+	// LimitCPU and LimitMemory are the pod's limits, which quotas on
+	// limits.cpu and limits.memory charge (resourcequota.go).
+	LimitCPU    int64 `json:"limitCPU,omitempty"`
+	LimitMemory int64 `json:"limitMemory,omitempty"`
+	// QuotaMissing: PodTemplate's; set by the manifest reader only.
+	QuotaMissing [QuotaConstraints][]string `json:"-"`
 }
 
 // SpreadDecl is a topology spread constraint as written.

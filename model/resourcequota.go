@@ -2,32 +2,90 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 )
 
 // ResourceQuotas. The API server's ResourceQuota admission refuses to
-// create a pod whose requests, added to what the namespace's pods already
-// use, would exceed a quota's hard limit (plugin/pkg/admission/resourcequota
-// with pkg/quota/v1/evaluator/core/pods.go, v1.36). Only pod creation is
+// create a pod that does not specify a resource a quota of its namespace
+// limits ("must specify", podEvaluator.Constraints), or whose usage,
+// added to what the namespace's pods already use, would exceed a quota's
+// hard limit (plugin/pkg/admission/resourcequota with
+// pkg/quota/v1/evaluator/core/pods.go, v1.36). Only pod creation is
 // checked: a pod that exists is never removed for a quota. The ReplicaSet
-// controller retries a refused creation with a backoff for as long as the
-// set is short, so a creation the quota refuses happens once the quota has
-// room again.
+// and StatefulSet controllers retry a refused creation with a backoff for
+// as long as the workload is short, so a creation the quota refuses
+// happens once the quota has room again.
 
 // ResourceQuota is one ResourceQuota object of a namespace, in model
 // units (cpu in millicores and memory in MiB, as the manifest reader
-// writes requests). A limit of -1 is no limit.
+// writes requests).
 type ResourceQuota struct {
 	Name      string `json:"name"`
 	Namespace string `json:"namespace,omitempty"`
-	// Pods, CPU and Memory are spec.hard's pods (count/pods),
-	// requests.cpu (cpu) and requests.memory (memory).
-	Pods   int64 `json:"pods"`
-	CPU    int64 `json:"cpu"`
-	Memory int64 `json:"memory"`
+	// Hard are the spec.hard limits the model checks, by resource name
+	// (QuotaResources).
+	Hard map[string]int64 `json:"hard"`
 	// BestEffort is the quota's BestEffort (1) or NotBestEffort (-1)
 	// scope; 0: every pod of the namespace.
 	BestEffort int8 `json:"bestEffort,omitempty"`
+}
+
+// QuotaResources are the resource names of spec.hard the model checks.
+var QuotaResources = []string{"count/pods", "cpu", "limits.cpu", "limits.memory", "memory", "pods", "requests.cpu", "requests.memory"}
+
+// The resources a quota requires every container to specify
+// (PodTemplate.QuotaMissing's indices).
+const (
+	QuotaRequestsCPU = iota
+	QuotaRequestsMemory
+	QuotaLimitsCPU
+	QuotaLimitsMemory
+	QuotaConstraints
+)
+
+// quotaConstraint is the QuotaMissing index a quota on resource name
+// requires, -1 for a count.
+func quotaConstraint(name string) int {
+	switch name {
+	case "cpu", "requests.cpu":
+		return QuotaRequestsCPU
+	case "memory", "requests.memory":
+		return QuotaRequestsMemory
+	case "limits.cpu":
+		return QuotaLimitsCPU
+	case "limits.memory":
+		return QuotaLimitsMemory
+	}
+	return -1
+}
+
+// quotaUsage is what one pod of template t charges resource name.
+func quotaUsage(t *PodTemplate, name string) int64 {
+	switch name {
+	case "cpu", "requests.cpu":
+		return t.CPU
+	case "memory", "requests.memory":
+		return t.Memory
+	case "limits.cpu":
+		return t.LimitCPU
+	case "limits.memory":
+		return t.LimitMemory
+	}
+	return 1
+}
+
+// formatQuota writes an amount of resource name as Kubernetes writes
+// the quantity.
+func formatQuota(name string, v int64) string {
+	switch quotaConstraint(name) {
+	case QuotaRequestsCPU, QuotaLimitsCPU:
+		return FormatMillicores(v)
+	case QuotaRequestsMemory, QuotaLimitsMemory:
+		return FormatMebibytes(v)
+	}
+	return strconv.FormatInt(v, 10)
 }
 
 // counts reports whether the quota counts the pods of template t.
@@ -35,7 +93,7 @@ func (q *ResourceQuota) counts(t *PodTemplate) bool {
 	if t.Namespace != q.Namespace {
 		return false
 	}
-	bestEffort := t.CPU == 0 && t.Memory == 0
+	bestEffort := t.CPU == 0 && t.Memory == 0 && t.LimitCPU == 0 && t.LimitMemory == 0
 	switch q.BestEffort {
 	case 1:
 		return bestEffort
@@ -45,6 +103,17 @@ func (q *ResourceQuota) counts(t *PodTemplate) bool {
 	return true
 }
 
+// names are the quota's resources in name order (the API server's
+// messages list them so).
+func (q *ResourceQuota) names() []string {
+	names := make([]string, 0, len(q.Hard))
+	for name := range q.Hard {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
+}
+
 // quotaCharged: a pod in this phase uses its namespace's quota. Terminal
 // pods do not; Terminating pods are taken as already past their grace
 // period (the quota evaluator stops charging a pod whose deletion grace
@@ -52,70 +121,66 @@ func (q *ResourceQuota) counts(t *PodTemplate) bool {
 // time passing; docs/divergences.md).
 func quotaCharged(p *PodState) bool { return p.Phase == Pending || p.Phase == Running }
 
-// QuotaUsage is what the pods of s charge quota q: pods, cpu, memory.
-func (u *Universe) QuotaUsage(s *State, q int) (pods, cpu, memory int64) {
+// QuotaUsed is what the pods of s charge resource name of quota q.
+func (u *Universe) QuotaUsed(s *State, q int, name string) int64 {
 	rq := &u.ResourceQuotas[q]
+	var used int64
 	for i := range s.Pods {
 		p := &s.Pods[i]
 		if !quotaCharged(p) {
 			continue
 		}
-		t := &u.Templates[p.Template]
-		if !rq.counts(t) {
-			continue
+		if t := &u.Templates[p.Template]; rq.counts(t) {
+			used += quotaUsage(t, name)
 		}
-		pods++
-		cpu += t.CPU
-		memory += t.Memory
 	}
-	return pods, cpu, memory
+	return used
 }
 
 // QuotaRefusal is why the ResourceQuota admission refuses one more pod of
-// template tmpl in s: the first quota it would exceed, and the API
-// server's message for it. ok is false when every quota admits the pod.
+// template tmpl in s, in the API server's words, and whether it does: a
+// quota requires a resource some container does not specify, or the pod
+// would take a quota past a hard limit.
 func (u *Universe) QuotaRefusal(s *State, tmpl int) (msg string, refused bool) {
 	t := &u.Templates[tmpl]
+	// Constraints come first, quota by quota.
 	for q := range u.ResourceQuotas {
 		rq := &u.ResourceQuotas[q]
 		if !rq.counts(t) {
 			continue
 		}
-		pods, cpu, memory := u.QuotaUsage(s, q)
-		var requested, used, limited string
-		add := func(name string, req, use, hard int64, format func(int64) string) {
-			if hard < 0 || use+req <= hard {
-				return
+		var missing []string
+		for _, name := range rq.names() {
+			if c := quotaConstraint(name); c >= 0 && len(t.QuotaMissing[c]) > 0 {
+				missing = append(missing, name+" for: "+strings.Join(t.QuotaMissing[c], ","))
 			}
-			if requested != "" {
-				requested, used, limited = requested+",", used+",", limited+","
-			}
-			requested += name + "=" + format(req)
-			used += name + "=" + format(use)
-			limited += name + "=" + format(hard)
 		}
-		add("pods", 1, pods, rq.Pods, formatCount)
-		add("requests.cpu", t.CPU, cpu, rq.CPU, FormatMillicores)
-		add("requests.memory", t.Memory, memory, rq.Memory, FormatMebibytes)
-		if requested != "" {
-			return fmt.Sprintf("exceeded quota: %s, requested: %s, used: %s, limited: %s", rq.Name, requested, used, limited), true
+		if len(missing) > 0 {
+			return fmt.Sprintf("failed quota: %s: must specify %s", rq.Name, strings.Join(missing, "; ")), true
+		}
+	}
+	for q := range u.ResourceQuotas {
+		rq := &u.ResourceQuotas[q]
+		if !rq.counts(t) {
+			continue
+		}
+		var requested, used, limited []string
+		for _, name := range rq.names() {
+			req, use, hard := quotaUsage(t, name), u.QuotaUsed(s, q, name), rq.Hard[name]
+			if use+req <= hard {
+				continue
+			}
+			requested = append(requested, name+"="+formatQuota(name, req))
+			used = append(used, name+"="+formatQuota(name, use))
+			limited = append(limited, name+"="+formatQuota(name, hard))
+		}
+		if len(requested) > 0 {
+			return fmt.Sprintf("exceeded quota: %s, requested: %s, used: %s, limited: %s", rq.Name,
+				strings.Join(requested, ","), strings.Join(used, ","), strings.Join(limited, ",")), true
 		}
 	}
 	return "", false
 }
-
-// HasQuota reports whether some ResourceQuota counts the pods of
-// template tmpl.
-func (u *Universe) HasQuota(tmpl int) bool {
-	for q := range u.ResourceQuotas {
-		if u.ResourceQuotas[q].counts(&u.Templates[tmpl]) {
-			return true
-		}
-	}
-	return false
-}
-
-func formatCount(n int64) string { return strconv.FormatInt(n, 10) }
 
 // FormatMillicores writes a cpu amount in millicores as Kubernetes
 // writes the quantity: "2" for 2000, "500m" for 500.
@@ -146,12 +211,12 @@ func validateResourceQuotas(qs []ResourceQuota) error {
 			return fmt.Errorf("resourceQuotas[%d]: %s/%s is given twice: %w", i, q.Namespace, q.Name, ErrInvalid)
 		}
 		seen[[2]string{q.Namespace, q.Name}] = true
-		for _, v := range []struct {
-			name string
-			n    int64
-		}{{"pods", q.Pods}, {"cpu", q.CPU}, {"memory", q.Memory}} {
-			if v.n < -1 {
-				return fmt.Errorf("resourceQuotas[%d] (%s): %s %d: want -1 (no limit) or a limit ≥ 0: %w", i, q.Name, v.name, v.n, ErrInvalid)
+		for _, name := range q.names() {
+			if !slices.Contains(QuotaResources, name) {
+				return fmt.Errorf("resourceQuotas[%d] (%s): hard %q (accepted: %s): %w", i, q.Name, name, strings.Join(QuotaResources, ", "), ErrInvalid)
+			}
+			if v := q.Hard[name]; v < 0 {
+				return fmt.Errorf("resourceQuotas[%d] (%s): hard %s %d: want a limit ≥ 0: %w", i, q.Name, name, v, ErrInvalid)
 			}
 		}
 		if q.BestEffort < -1 || q.BestEffort > 1 {

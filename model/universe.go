@@ -228,6 +228,13 @@ type PodTemplate struct {
 	// model's units are millicores and MiB and a request is genuinely
 	// missing; Kivi's inputs score their requests as written.
 	NonZeroCPU, NonZeroMemory int64
+	// LimitCPU and LimitMemory are the pod's limits (resource.PodLimits),
+	// which quotas on limits.cpu and limits.memory charge;
+	// QuotaMissing[r] are the containers that do not specify the
+	// resource r of QuotaRequestsCPU … QuotaLimitsMemory, which a quota
+	// on it refuses (resourcequota.go).
+	LimitCPU, LimitMemory int64
+	QuotaMissing          [QuotaConstraints][]string
 
 	// Compiled (set by Compile).
 	LabelSet LabelSet

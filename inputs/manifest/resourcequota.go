@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -9,11 +10,12 @@ import (
 )
 
 // ResourceQuotas. The API server's ResourceQuota admission refuses a pod
-// whose creation would take its namespace past a quota's hard limits
+// that does not specify a resource a quota limits, or whose creation
+// would take its namespace past a quota's hard limits
 // (model/resourcequota.go has the behaviour). The model counts pods,
-// requests.cpu (cpu) and requests.memory (memory), and the BestEffort,
-// NotBestEffort, Terminating and NotTerminating scopes; everything else a
-// quota may limit is warned about and not checked.
+// requests and limits of cpu and memory (model.QuotaResources), and the
+// BestEffort, NotBestEffort, Terminating and NotTerminating scopes;
+// everything else a quota may limit is warned about and not checked.
 
 // ResourceQuota is the part of a v1 ResourceQuota the model reads.
 type ResourceQuota struct {
@@ -54,7 +56,7 @@ func resourceQuotaDecls(objs []Object, warns *[]Warning) ([]model.ResourceQuota,
 			return nil, a.errorf(o.path("metadata.name"), "a second ResourceQuota %s (the first is in %s document %d; accepted: one per namespace and name)", key, prev.File, prev.Doc)
 		}
 		seen[key] = o
-		q := model.ResourceQuota{Name: rq.Metadata.Name, Namespace: ns, Pods: -1, CPU: -1, Memory: -1}
+		q := model.ResourceQuota{Name: rq.Metadata.Name, Namespace: ns, Hard: map[string]int64{}}
 		keep := true
 		for i, scope := range rq.Spec.Scopes {
 			p := o.path(index("spec.scopes", i))
@@ -89,28 +91,21 @@ func resourceQuotaDecls(objs []Object, warns *[]Warning) ([]model.ResourceQuota,
 		sort.Strings(names)
 		for _, name := range names {
 			p := o.path("spec.hard." + name)
-			var dst *int64
-			kind := cpuRequest
-			switch name {
-			case "pods", "count/pods":
-				dst = &q.Pods
-			case "cpu", "requests.cpu":
-				dst = &q.CPU
-			case "memory", "requests.memory":
-				dst, kind = &q.Memory, memoryRequest
-			default:
-				*warns = append(*warns, a.warning(p, "ignored: %s is not checked (checked: pods, count/pods, cpu, requests.cpu, memory, requests.memory)", name))
+			if !slices.Contains(model.QuotaResources, name) {
+				*warns = append(*warns, a.warning(p, "ignored: %s is not checked (checked: %s)", name, strings.Join(model.QuotaResources, ", ")))
 				continue
+			}
+			kind := cpuRequest
+			if strings.HasSuffix(name, "memory") {
+				kind = memoryRequest
 			}
 			v, err := quotaValue(a, p, rq.Spec.Hard[name], kind, name == "pods" || name == "count/pods")
 			if err != nil {
 				return nil, err
 			}
-			if *dst < 0 || v < *dst {
-				*dst = v // cpu and requests.cpu both limit the requests
-			}
+			q.Hard[name] = v
 		}
-		if keep && (q.Pods >= 0 || q.CPU >= 0 || q.Memory >= 0) {
+		if keep && len(q.Hard) > 0 {
 			out = append(out, q)
 		}
 	}

@@ -139,6 +139,7 @@ func (tc templateConv) convert(name string, meta ObjectMeta, spec PodSpec) (mode
 	if !tc.nodes.kiviAlias {
 		td.NonZeroCPU, td.NonZeroMemory = tc.nonZeroRequests(spec)
 	}
+	tc.quotaUsage(spec, &td)
 	for i, c := range spec.TopologySpreadConstraints {
 		sd, err := tc.spread(index("spec.topologySpreadConstraints", i), meta, c)
 		if err != nil {
