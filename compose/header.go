@@ -23,6 +23,15 @@ func deploymentName(u *model.Universe, d int) string {
 	return fmt.Sprint(d + 1)
 }
 
+// workloadName is deploymentName with its kind: "deployment web",
+// "statefulset db".
+func workloadName(u *model.Universe, d int) string {
+	if d >= 0 && d < len(u.Deployments) {
+		return u.KindWord(d, false) + " " + u.Deployments[d].Name
+	}
+	return "deployment " + fmt.Sprint(d+1)
+}
+
 // cpuDeltas says how much more CPU a CPU change gives a pod: 1..MaxDelta
 // times DeltaUnit, in millicores for a cluster read from Kubernetes
 // manifests (which have no Kivi hostname alias) and in Kivi's model units
@@ -52,7 +61,7 @@ func describeEvent(u *model.Universe, e *model.Event) string {
 	var what string
 	switch e.Kind {
 	case model.CPUChange:
-		what = "whenever the cluster is quiet, one pod of deployment " + deploymentName(u, e.Deployment) + " uses " + cpuDeltas(u, e)
+		what = "whenever the cluster is quiet, one pod of " + workloadName(u, e.Deployment) + " uses " + cpuDeltas(u, e)
 	case model.KernelPanic:
 		what = "a node whose free CPU falls to 2% or less crashes and recovers once its load is gone"
 	case model.Maintenance:
@@ -64,11 +73,11 @@ func describeEvent(u *model.Universe, e *model.Event) string {
 		}
 		what = fmt.Sprintf("node %s goes down, is reported NotReady and comes back", name)
 	case model.CreateTargetDeployment:
-		what = fmt.Sprintf("kubectl create of deployment %s", deploymentName(u, e.Deployment))
+		what = fmt.Sprintf("kubectl create of %s", workloadName(u, e.Deployment))
 	case model.RolloutUndo:
-		what = fmt.Sprintf("kubectl rollout undo of deployment %s: a rolling update back to its previous revision", deploymentName(u, e.Deployment))
+		what = fmt.Sprintf("kubectl rollout undo of %s: a rolling update back to its previous revision", workloadName(u, e.Deployment))
 	case model.RolloutRestart:
-		what = fmt.Sprintf("kubectl rollout restart of deployment %s: a rolling update to new pods of the same template", deploymentName(u, e.Deployment))
+		what = fmt.Sprintf("kubectl rollout restart of %s: a rolling update to new pods of the same template", workloadName(u, e.Deployment))
 	case model.ApplyDeployment, model.CreateDeployment:
 		name := fmt.Sprint(e.Template)
 		if e.Template < len(u.DeploymentTemplates) {
@@ -84,9 +93,9 @@ func describeEvent(u *model.Universe, e *model.Event) string {
 		for d := e.Deployment; d < e.MaxDeployment && d < len(u.Deployments); d++ {
 			names = append(names, u.Deployments[d].Name)
 		}
-		target := "deployment " + strings.Join(names, "")
-		if len(names) != 1 {
-			target = "one of the deployments " + strings.Join(names, ", ")
+		target := "one of the deployments " + strings.Join(names, ", ")
+		if len(names) == 1 {
+			target = workloadName(u, e.Deployment)
 		}
 		what = fmt.Sprintf("kubectl scale of %s by -%d..+%d replicas", target, e.MaxDelta, e.MaxDelta)
 		if e.Targeted {

@@ -93,7 +93,7 @@ func createInFreeSlot(tx *model.Tx, s *model.State, command string, t int, name 
 		return
 	}
 	if tx.Tracing() {
-		tx.Log(KubectlComponent, "%s: deployment %s created", command, u.Deployments[d].Name)
+		tx.Log(KubectlComponent, "%s: %s %s created", command, u.KindWord(d, false), u.Deployments[d].Name)
 	}
 	applyTemplate(u, s, d, t, true)
 	s.Enqueue(model.DeploymentQueue, d)

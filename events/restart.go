@@ -20,10 +20,11 @@ func (RolloutRestart) Name() string { return "rolloutRestart" }
 func rolloutTarget(tx *model.Tx, s *model.State, i int, verb string) (int, string) {
 	u := tx.U
 	vars(u, s, i)[0] = commandDone
-	name := u.Deployments[u.Events[i].Deployment].Name
+	target := u.Events[i].Deployment
+	name := u.Deployments[target].Name
 	d := existingDeployment(u, s, name)
 	if d < 0 && tx.Tracing() {
-		tx.Log(KubectlComponent, "kubectl rollout %s: deployment %s not found", verb, name)
+		tx.Log(KubectlComponent, "kubectl rollout %s: %s %s not found", verb, u.KindWord(target, false), name)
 	}
 	return d, name
 }
@@ -41,7 +42,7 @@ func (r RolloutRestart) Step(tx *model.Tx, s *model.State) {
 		ds.ApplyConfig(u, to)
 	}
 	if tx.Tracing() {
-		tx.Log(KubectlComponent, "kubectl rollout restart: deployment %s restarted", name)
+		tx.Log(KubectlComponent, "kubectl rollout restart: %s %s restarted", u.KindWord(d, false), name)
 	}
 	s.Enqueue(model.DeploymentQueue, d)
 }

@@ -30,13 +30,13 @@ func (r RolloutUndo) Step(tx *model.Tx, s *model.State) {
 	}
 	if !ok {
 		if tx.Tracing() {
-			tx.Log(KubectlComponent, "kubectl rollout undo: deployment %s has no previous revision", name)
+			tx.Log(KubectlComponent, "kubectl rollout undo: %s %s has no previous revision", tx.U.KindWord(d, false), name)
 		}
 		return
 	}
 	ds.ApplyConfig(u, to)
 	if tx.Tracing() {
-		tx.Log(KubectlComponent, "kubectl rollout undo: deployment %s rolled back to its previous revision", name)
+		tx.Log(KubectlComponent, "kubectl rollout undo: %s %s rolled back to its previous revision", tx.U.KindWord(d, false), name)
 	}
 	s.Enqueue(model.DeploymentQueue, d)
 }

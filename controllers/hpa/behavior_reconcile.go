@@ -88,8 +88,8 @@ func reconcileWithBehavior(tx *model.Tx, s *model.State, d int, spec *model.HPA)
 	ds.HPAHeld = r.Held
 	name := tx.U.Deployments[d].Name
 	if r.Held && tx.Tracing() {
-		tx.Log(Component, "Deployment %s: %s, recommendation %d, stabilized %d, allowed %d",
-			name, limit, r.Proposal, r.Stabilized, r.Desired)
+		tx.Log(Component, "%s %s: %s, recommendation %d, stabilized %d, allowed %d",
+			tx.U.KindWord(d, true), name, limit, r.Proposal, r.Stabilized, r.Desired)
 	}
 	if r.OK && r.Desired != current {
 		if !StoreScaleEvent(b, &mem, current, r.Desired) {
@@ -100,7 +100,7 @@ func reconcileWithBehavior(tx *model.Tx, s *model.State, d int, spec *model.HPA)
 		ds.Replicas = int16(r.Desired)
 		s.Enqueue(model.DeploymentQueue, d)
 		if tx.Tracing() {
-			tx.Log(Component, "Scaling deployment %s from %d to %d replicas", name, current, r.Desired)
+			tx.Log(Component, "Scaling %s %s from %d to %d replicas", tx.U.KindWord(d, false), name, current, r.Desired)
 		}
 	}
 	ds.HPAMemory = mem.Encode()

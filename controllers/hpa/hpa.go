@@ -107,17 +107,14 @@ func syncPeriod(tx *model.Tx, s *model.State) {
 	chooseQueueOrder(tx, s, queued)
 }
 
-// dueNames names the deployments a sync period re-evaluates.
+// dueNames names the workloads a sync period re-evaluates.
 func dueNames(u *model.Universe, due []int) string {
-	if len(due) == 1 {
-		return "deployment " + u.Deployments[due[0]].Name
-	}
-	names := "deployments "
+	names := ""
 	for i, d := range due {
 		if i > 0 {
 			names += ", "
 		}
-		names += u.Deployments[d].Name
+		names += u.KindWord(d, false) + " " + u.Deployments[d].Name
 	}
 	return names
 }
@@ -172,8 +169,8 @@ func reconcile(tx *model.Tx, s *model.State, d int) {
 	r := Recommend(tx.U, s, d, spec, current, win)
 	ds.HPAHeld = r.Held
 	if r.Held && tx.Tracing() {
-		tx.Log(Component, "Deployment %s: scale-down stabilization, recommendation %d, highest recent recommendation %d",
-			tx.U.Deployments[d].Name, r.Proposal, r.Stabilized)
+		tx.Log(Component, "%s %s: scale-down stabilization, recommendation %d, highest recent recommendation %d",
+			tx.U.KindWord(d, true), tx.U.Deployments[d].Name, r.Proposal, r.Stabilized)
 	}
 	if !r.OK || r.Desired == current {
 		return
@@ -181,7 +178,7 @@ func reconcile(tx *model.Tx, s *model.State, d int) {
 	ds.Replicas = int16(r.Desired)
 	s.Enqueue(model.DeploymentQueue, d)
 	if tx.Tracing() {
-		tx.Log(Component, "Scaling deployment %s from %d to %d replicas", tx.U.Deployments[d].Name, current, r.Desired)
+		tx.Log(Component, "Scaling %s %s from %d to %d replicas", tx.U.KindWord(d, false), tx.U.Deployments[d].Name, current, r.Desired)
 	}
 }
 
