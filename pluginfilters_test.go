@@ -9,7 +9,9 @@ import (
 )
 
 // TestDeschedulerPluginFilters: a descheduler plugin lists, counts and
-// evicts only the pods its own namespaces and labelSelector args admit.
+// evicts only the pods its own namespaces and labelSelector args admit,
+// and RemoveDuplicates none whose owner's kind its excludeOwnerKinds
+// names (as written: kinds are compared case-sensitively).
 // Two incidents' eviction loops (RemoveDuplicates, the topology spread
 // plugin) stop when the filter leaves their Deployment out, and go on when
 // it names another namespace or label.
@@ -26,9 +28,12 @@ func TestDeschedulerPluginFilters(t *testing.T) {
 		want                   checker.Verdict
 	}{
 		{"removeduplicates-no-room", "", "", checker.Violated},
-		{"removeduplicates-no-room", "exclude: [default]", "", checker.Holds},
-		{"removeduplicates-no-room", "include: [batch]", "", checker.Holds},
-		{"removeduplicates-no-room", "exclude: [batch]", "", checker.Violated},
+		{"removeduplicates-no-room", "namespaces: {exclude: [default]}", "", checker.Holds},
+		{"removeduplicates-no-room", "namespaces: {include: [batch]}", "", checker.Holds},
+		{"removeduplicates-no-room", "namespaces: {exclude: [batch]}", "", checker.Violated},
+		{"removeduplicates-no-room", "excludeOwnerKinds: [ReplicaSet]", "", checker.Holds},
+		{"removeduplicates-no-room", "excludeOwnerKinds: [StatefulSet]", "", checker.Violated},
+		{"removeduplicates-no-room", "excludeOwnerKinds: [replicaset]", "", checker.Violated},
 		{"spread-descheduler-full-node", "", "", checker.Violated},
 		{"spread-descheduler-full-node", "", "      labelSelector: {matchLabels: {app: other}}\n", checker.Holds},
 		{"spread-descheduler-full-node", "", "      labelSelector: {matchLabels: {app: nginx}}\n", checker.Violated},
@@ -42,7 +47,7 @@ func TestDeschedulerPluginFilters(t *testing.T) {
 			if !strings.Contains(m, at) {
 				t.Fatalf("%s: no RemoveDuplicates to configure", c.incident)
 			}
-			m = strings.Replace(m, at, "  pluginConfig:\n  - name: RemoveDuplicates\n    args: {namespaces: {"+c.anchor+"}}\n"+at, 1)
+			m = strings.Replace(m, at, "  pluginConfig:\n  - name: RemoveDuplicates\n    args: {"+c.anchor+"}\n"+at, 1)
 		case c.args != "":
 			const at = "      topologyBalanceNodeFit: false\n"
 			if !strings.Contains(m, at) {

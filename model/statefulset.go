@@ -203,6 +203,18 @@ func (d DeploymentTemplateDecl) statefulSetDecl() StatefulSetDecl {
 // KindWord is how trace lines name workload d's kind: "deployment" or
 // "statefulset" (kubectl's resource names), capitalised as the kind
 // ("Deployment", "StatefulSet") with title.
+func (u *Universe) OwnerKind(d int) string {
+	if u.IsStatefulSet(d) {
+		return "StatefulSet"
+	}
+	return "ReplicaSet"
+}
+
+// OwnerKinds are the kinds OwnerKind returns.
+var OwnerKinds = []string{"ReplicaSet", "StatefulSet"}
+
+// KindWord names workload d's kind in a trace line: "deployment" or
+// "statefulset", capitalised as Kubernetes writes the kind when title.
 func (u *Universe) KindWord(d int, title bool) string {
 	switch {
 	case u.IsStatefulSet(d) && title:

@@ -429,6 +429,10 @@ type DeschedulerProfile struct {
 	// TopologySpreadFilter and RemoveDuplicatesFilter are those plugins'
 	// own pod filters (podfilter.go).
 	TopologySpreadFilter, RemoveDuplicatesFilter PodFilter
+	// RemoveDuplicatesExcludeOwnerKinds is RemoveDuplicates'
+	// excludeOwnerKinds: pods owned by an object of one of these kinds
+	// (OwnerKind) are not duplicates.
+	RemoveDuplicatesExcludeOwnerKinds []string
 	// Args of LowNodeUtilization and HighNodeUtilization (nodeutilization.go);
 	// nil when the plugin is not configured.
 	LowNodeUtilization  *LowNodeUtilizationArgs

@@ -1,6 +1,7 @@
 package descheduler
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/kivi-go/kivi/model"
@@ -165,6 +166,9 @@ func (removeDuplicates) listOwners(c *cycle, p *model.DeschedulerProfile) []owne
 		for pod := range c.s.Pods {
 			ps := &c.s.Pods[pod]
 			if ps.NodeOf() != n || !c.admits(&p.RemoveDuplicatesFilter, pod) || !c.filter(p, pod) || !c.preEvictionFilter(p, pod) {
+				continue
+			}
+			if slices.Contains(p.RemoveDuplicatesExcludeOwnerKinds, c.u.OwnerKind(int(ps.Owner)-1)) {
 				continue
 			}
 			k := ownerKey{owner: ps.Owner, rs: ps.RS, template: ps.Template}

@@ -3,6 +3,7 @@ package manifest
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/kivi-go/kivi/model"
 )
@@ -94,6 +95,12 @@ func deschedulerDecl(o Object, classes *priorityClassTable, warns *[]Warning) (*
 					break
 				}
 				mp.RemoveDuplicatesFilter, err = podFilter(o, pp, PodFilterArgs{Namespaces: args.Namespaces})
+				mp.RemoveDuplicatesExcludeOwnerKinds = args.ExcludeOwnerKinds
+				for k, kind := range args.ExcludeOwnerKinds {
+					if !slices.Contains(model.OwnerKinds, kind) {
+						*warns = append(*warns, o.at().warning(o.path(index(pp+".excludeOwnerKinds", k)), "%q owns no pod of the model (its pods' owners are %s; kinds are compared as written, case included)", kind, strings.Join(model.OwnerKinds, ", ")))
+					}
+				}
 			case "LowNodeUtilization":
 				mp.LowNodeUtilization, err = lowNodeUtilizationDecl(o, pp, pc.Args, warns)
 			case "HighNodeUtilization":

@@ -346,7 +346,8 @@ type TopologySpreadArgs struct {
 }
 
 // RemoveDuplicatesArgs are RemoveDuplicates' arguments the model reads:
-// its namespaces (excludeOwnerKinds is warned about).
+// its namespaces and the owner kinds whose pods are never duplicates.
 type RemoveDuplicatesArgs struct {
-	Namespaces *NamespacesArg `json:"namespaces"`
+	Namespaces        *NamespacesArg `json:"namespaces"`
+	ExcludeOwnerKinds []string       `json:"excludeOwnerKinds"`
 }
