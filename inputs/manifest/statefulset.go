@@ -63,20 +63,8 @@ func statefulSetDecl(o Object, name string, nodes nodeLabels, classes *priorityC
 		}
 		dd.Replicas = int(*d.Spec.Replicas)
 	}
-	if d.Spec.Selector == nil {
-		return fail("spec.selector", "required in apps/v1 (accepted: a label selector matching spec.template.metadata.labels)")
-	}
-	sel, err := convertSelector(func(field, format string, args ...any) error {
-		return a.errorf(o.path(join("spec.selector", field)), format, args...)
-	}, d.Spec.Selector)
-	if err != nil {
+	if err := checkWorkloadSelector(o, d.Spec.Selector, d.Spec.Template.Metadata.Labels); err != nil {
 		return dd, model.TemplateDecl{}, err
-	}
-	if sel.MatchLabels == nil && len(sel.MatchExpressions) == 0 {
-		return fail("spec.selector", "empty: it would select every pod (accepted: a non-empty selector matching spec.template.metadata.labels)")
-	}
-	if !sel.MatchesLabels(d.Spec.Template.Metadata.Labels) {
-		return fail("spec.selector", "matches no pod: it does not select the template's labels %v (accepted: a selector matching spec.template.metadata.labels)", d.Spec.Template.Metadata.Labels)
 	}
 	switch p := d.Spec.PodManagementPolicy; p {
 	case "", "OrderedReady", "Parallel":

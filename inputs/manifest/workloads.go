@@ -28,20 +28,9 @@ func deploymentDecl(o Object, name string, nodes nodeLabels, classes *priorityCl
 	if dd.Replicas > maxReplicas {
 		return dd, model.TemplateDecl{}, a.errorf(o.path("spec.replicas"), "%d is too many for the model (accepted: at most %d)", dd.Replicas, maxReplicas)
 	}
-	if d.Spec.Selector == nil {
-		return dd, model.TemplateDecl{}, a.errorf(o.path("spec.selector"), "required in apps/v1 (accepted: a label selector matching spec.template.metadata.labels)")
-	}
-	sel, err := convertSelector(func(field, format string, args ...any) error {
-		return a.errorf(o.path(join("spec.selector", field)), format, args...)
-	}, d.Spec.Selector)
+	err := checkWorkloadSelector(o, d.Spec.Selector, d.Spec.Template.Metadata.Labels)
 	if err != nil {
 		return dd, model.TemplateDecl{}, err
-	}
-	if sel.MatchLabels == nil && len(sel.MatchExpressions) == 0 {
-		return dd, model.TemplateDecl{}, a.errorf(o.path("spec.selector"), "empty: it would select every pod (accepted: a non-empty selector matching spec.template.metadata.labels)")
-	}
-	if !sel.MatchesLabels(d.Spec.Template.Metadata.Labels) {
-		return dd, model.TemplateDecl{}, a.errorf(o.path("spec.selector"), "matches no pod: it does not select the template's labels %v (accepted: a selector matching spec.template.metadata.labels)", d.Spec.Template.Metadata.Labels)
 	}
 	switch d.Spec.Strategy.Type {
 	case "", "RollingUpdate":
@@ -201,4 +190,27 @@ func metricDecl(o Object, path string, m MetricSpec, warns *[]Warning) (model.Me
 		return md, false, a.errorf(o.path(tp+".type"), "%q (accepted for Resource metrics: Utilization, AverageValue)", r.Target.Type)
 	}
 	return md, true, nil
+}
+
+// checkWorkloadSelector validates a Deployment's or a StatefulSet's
+// spec.selector as the API server does: required, not empty, and
+// selecting the pod template's labels.
+func checkWorkloadSelector(o Object, selector *LabelSelector, templateLabels map[string]string) error {
+	a := o.at()
+	if selector == nil {
+		return a.errorf(o.path("spec.selector"), "required in apps/v1 (accepted: a label selector matching spec.template.metadata.labels)")
+	}
+	sel, err := convertSelector(func(field, format string, args ...any) error {
+		return a.errorf(o.path(join("spec.selector", field)), format, args...)
+	}, selector)
+	if err != nil {
+		return err
+	}
+	if sel.MatchLabels == nil && len(sel.MatchExpressions) == 0 {
+		return a.errorf(o.path("spec.selector"), "empty: it would select every pod (accepted: a non-empty selector matching spec.template.metadata.labels)")
+	}
+	if !sel.MatchesLabels(templateLabels) {
+		return a.errorf(o.path("spec.selector"), "matches no pod: it does not select the template's labels %v (accepted: a selector matching spec.template.metadata.labels)", templateLabels)
+	}
+	return nil
 }

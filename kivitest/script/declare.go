@@ -191,6 +191,13 @@ func (e *Env) templateIndex(name string) (int, error) {
 // deployment name=D template=T [replicas=1] [strategy=RollingUpdate|Recreate]
 // [max-surge=25%] [max-unavailable=25%] [hpa=min:max:targetCPUPercent] [inactive]
 func (e *Env) deployment(c Command) (string, error) {
+	return e.workload(c, e.b.AddDeployment, func(cfg *model.DeploymentConfig, _ int) error { return strategy(c, cfg) })
+}
+
+// workload declares a Deployment or StatefulSet (add) with c's name,
+// template and replicas, lets configure set its configuration, then
+// reads the hpa and inactive arguments both kinds take.
+func (e *Env) workload(c Command, add func(name string, template, replicas int) int, configure func(cfg *model.DeploymentConfig, template int) error) (string, error) {
 	name := c.Arg("name", "")
 	t, err := e.templateIndex(c.Arg("template", ""))
 	if err != nil {
@@ -200,10 +207,10 @@ func (e *Env) deployment(c Command) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	d := e.b.AddDeployment(name, t, replicas)
+	d := add(name, t, replicas)
 	e.deployments[name] = d
 	e.configs[name] = len(e.b.U.Configs) - 1
-	if err := strategy(c, &e.b.U.Configs[len(e.b.U.Configs)-1]); err != nil {
+	if err := configure(e.b.Config(d), t); err != nil {
 		return "", err
 	}
 	if v := c.Arg("hpa", ""); v != "" {

@@ -14,33 +14,10 @@ import (
 // config, named S). max-unavailable given is the MaxUnavailableStatefulSet
 // feature gate's path.
 func (e *Env) statefulSet(c Command) (string, error) {
-	name := c.Arg("name", "")
-	t, err := e.templateIndex(c.Arg("template", ""))
-	if err != nil {
-		return "", err
-	}
-	replicas, err := intArg(c, "replicas", 1)
-	if err != nil {
-		return "", err
-	}
-	d := e.b.AddStatefulSet(name, t, replicas)
-	e.deployments[name] = d
-	e.configs[name] = len(e.b.U.Configs) - 1
-	cfg := e.b.Config(d)
-	if *cfg, err = statefulSetConfig(c, t); err != nil {
-		return "", err
-	}
-	if v := c.Arg("hpa", ""); v != "" {
-		n, err := ints("hpa", strings.ReplaceAll(v, ":", ","))
-		if err != nil || len(n) != 3 {
-			return "", fmt.Errorf("hpa: %q is not min:max:targetCPUPercent", v)
-		}
-		e.b.WithHPA(d, e.b.AddHPA(n[0], n[1], int64(n[2])))
-	}
-	if c.Has("inactive") {
-		e.b.Inactive(d)
-	}
-	return "", nil
+	return e.workload(c, e.b.AddStatefulSet, func(cfg *model.DeploymentConfig, t int) (err error) {
+		*cfg, err = statefulSetConfig(c, t)
+		return err
+	})
 }
 
 // statefulSetConfig is the StatefulSet configuration of template t that
