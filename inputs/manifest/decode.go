@@ -420,3 +420,16 @@ func checkCase(a at, path string, unknown []string) error {
 	}
 	return nil
 }
+
+// firstSeen holds the first object of each name of one kind.
+type firstSeen map[string]Object
+
+// add records o under key; a second object of that key is an input error
+// naming the first ("accepted: one per scope").
+func (f firstSeen) add(o Object, kind, key, scope string) error {
+	if prev, dup := f[key]; dup {
+		return o.at().errorf(o.path("metadata.name"), "a second %s %s (the first is in %s document %d; accepted: one per %s)", kind, key, prev.File, prev.Doc, scope)
+	}
+	f[key] = o
+	return nil
+}

@@ -23,7 +23,7 @@ func validNamespace(ns string) bool { return len(ns) <= 63 && namespaceRE.MatchS
 // namespaceDecls reads the Namespace objects among objs.
 func namespaceDecls(objs []Object) ([]model.NamespaceDecl, error) {
 	var out []model.NamespaceDecl
-	seen := map[string]Object{}
+	seen := firstSeen{}
 	for _, o := range objs {
 		n, ok := o.Value.(*Namespace)
 		if !ok {
@@ -33,10 +33,9 @@ func namespaceDecls(objs []Object) ([]model.NamespaceDecl, error) {
 		if !validNamespace(n.Metadata.Name) {
 			return nil, a.errorf(o.path("metadata.name"), "%q is not a namespace name (accepted: lower-case letters, digits and '-', at most 63 characters, alphanumeric at both ends)", n.Metadata.Name)
 		}
-		if prev, dup := seen[n.Metadata.Name]; dup {
-			return nil, a.errorf(o.path("metadata.name"), "a second Namespace %s (the first is in %s document %d; accepted: one per name)", n.Metadata.Name, prev.File, prev.Doc)
+		if err := seen.add(o, "Namespace", n.Metadata.Name, "name"); err != nil {
+			return nil, err
 		}
-		seen[n.Metadata.Name] = o
 		if err := checkNodeLabels(o, n.Metadata.Labels); err != nil {
 			return nil, err
 		}

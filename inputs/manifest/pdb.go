@@ -45,7 +45,7 @@ func pdbDecls(objs []Object, warns *[]Warning) ([]model.PodDisruptionBudgetDecl,
 			pods = append(pods, podLabels{namespaceOf(d.Metadata.Namespace), d.Metadata.Name, d.Spec.Template.Metadata.Labels})
 		}
 	}
-	seen := map[string]Object{}
+	seen := firstSeen{}
 	names := map[string]int{}
 	for _, o := range objs {
 		p, ok := o.Value.(*PodDisruptionBudget)
@@ -55,10 +55,9 @@ func pdbDecls(objs []Object, warns *[]Warning) ([]model.PodDisruptionBudgetDecl,
 		a := o.at()
 		ns := namespaceOf(p.Metadata.Namespace)
 		key := ns + "/" + p.Metadata.Name
-		if prev, dup := seen[key]; dup {
-			return nil, a.errorf(o.path("metadata.name"), "a second PodDisruptionBudget %s (the first is in %s document %d; accepted: one per namespace and name)", key, prev.File, prev.Doc)
+		if err := seen.add(o, "PodDisruptionBudget", key, "namespace and name"); err != nil {
+			return nil, err
 		}
-		seen[key] = o
 		if p.Metadata.Name == "" {
 			return nil, a.errorf(o.path("metadata.name"), "empty (accepted: the budget's name)")
 		}

@@ -44,7 +44,7 @@ var builtinPriorityClasses = []model.PriorityClassDecl{
 // default) or Never.
 func priorityClassDecls(objs []Object) ([]model.PriorityClassDecl, error) {
 	var out []model.PriorityClassDecl
-	seen := map[string]Object{}
+	seen := firstSeen{}
 	var def *Object
 	for _, o := range objs {
 		pc, ok := o.Value.(*PriorityClass)
@@ -56,10 +56,9 @@ func priorityClassDecls(objs []Object) ([]model.PriorityClassDecl, error) {
 		if name == "" {
 			return nil, a.errorf(o.path("metadata.name"), "empty (accepted: the class's name)")
 		}
-		if prev, dup := seen[name]; dup {
-			return nil, a.errorf(o.path("metadata.name"), "a second PriorityClass %s (the first is in %s document %d; accepted: one per name)", name, prev.File, prev.Doc)
+		if err := seen.add(o, "PriorityClass", name, "name"); err != nil {
+			return nil, err
 		}
-		seen[name] = o
 		if strings.HasPrefix(name, "system-") {
 			return nil, a.errorf(o.path("metadata.name"), "%q: the prefix system- is reserved for the built-in classes %s and %s (accepted: another name)", name, model.SystemClusterCritical, model.SystemNodeCritical)
 		}

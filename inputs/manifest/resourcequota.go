@@ -43,7 +43,7 @@ var quotaScopes = []string{"BestEffort", "NotBestEffort", "Terminating", "NotTer
 // is left out, with a warning for the latter.
 func resourceQuotaDecls(objs []Object, warns *[]Warning) ([]model.ResourceQuota, error) {
 	var out []model.ResourceQuota
-	seen := map[string]Object{}
+	seen := firstSeen{}
 	for _, o := range objs {
 		rq, ok := o.Value.(*ResourceQuota)
 		if !ok {
@@ -52,10 +52,9 @@ func resourceQuotaDecls(objs []Object, warns *[]Warning) ([]model.ResourceQuota,
 		a := o.at()
 		ns := namespaceOf(rq.Metadata.Namespace)
 		key := ns + "/" + rq.Metadata.Name
-		if prev, dup := seen[key]; dup {
-			return nil, a.errorf(o.path("metadata.name"), "a second ResourceQuota %s (the first is in %s document %d; accepted: one per namespace and name)", key, prev.File, prev.Doc)
+		if err := seen.add(o, "ResourceQuota", key, "namespace and name"); err != nil {
+			return nil, err
 		}
-		seen[key] = o
 		q := model.ResourceQuota{Name: rq.Metadata.Name, Namespace: ns, Hard: map[string]int64{}}
 		keep := true
 		for i, scope := range rq.Spec.Scopes {
