@@ -16,7 +16,8 @@ import (
 	"github.com/kivi-go/kivi/model"
 )
 
-// Namespace is the one namespace of every snapshot (the model has one).
+// Namespace is the namespace of a Dep or budget that names none: the
+// one namespace of the single-namespace snapshots.
 const Namespace = "default"
 
 // systemCriticalPriority is scheduling.SystemCriticalPriority: a pod at
@@ -73,10 +74,10 @@ func (s *Snapshot) ToAPI() *objects {
 		o.nodes = append(o.nodes, node)
 	}
 	for i, d := range s.Deps {
-		dep := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: depName(i), Namespace: Namespace, UID: types.UID("uid-" + depName(i))},
+		dep := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: depName(i), Namespace: d.namespace(), UID: types.UID("uid-" + depName(i))},
 			Spec: appsv1.DeploymentSpec{Replicas: ptr.To(int32(d.Replicas)),
 				Selector: &metav1.LabelSelector{MatchLabels: map[string]string{appLabel: depName(i)}}}}
-		rs := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: rsName(i), Namespace: Namespace, UID: types.UID("uid-" + rsName(i)),
+		rs := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: rsName(i), Namespace: d.namespace(), UID: types.UID("uid-" + rsName(i)),
 			OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: dep.Name, UID: dep.UID, Controller: ptr.To(true)}}},
 			Spec: appsv1.ReplicaSetSpec{Replicas: ptr.To(int32(d.Replicas)), Selector: dep.Spec.Selector}}
 		o.deployments = append(o.deployments, dep)
@@ -86,7 +87,7 @@ func (s *Snapshot) ToAPI() *objects {
 		o.pods = append(o.pods, s.apiPod(i, p))
 	}
 	for i, b := range s.PDBs {
-		pdb := &policyv1.PodDisruptionBudget{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("pdb%d", i), Namespace: Namespace,
+		pdb := &policyv1.PodDisruptionBudget{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("pdb%d", i), Namespace: b.namespace(),
 			UID: types.UID(fmt.Sprintf("uid-pdb%d", i)), Generation: 1},
 			Spec: policyv1.PodDisruptionBudgetSpec{Selector: &metav1.LabelSelector{MatchLabels: b.MatchLabels},
 				MinAvailable: IntOrString(b.MinAvailable), MaxUnavailable: IntOrString(b.MaxUnavailable)}}
@@ -112,7 +113,7 @@ func IntOrString(v *model.IntOrPercent) *intstr.IntOrString {
 
 func (s *Snapshot) apiPod(i int, p Pod) *v1.Pod {
 	d := s.Deps[p.Dep]
-	pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: PodName(i), Namespace: Namespace, UID: types.UID("uid-" + PodName(i)),
+	pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: PodName(i), Namespace: d.namespace(), UID: types.UID("uid-" + PodName(i)),
 		Labels: map[string]string{appLabel: depName(p.Dep), tierKey: d.Tier},
 		OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: rsName(p.Dep),
 			UID: types.UID("uid-" + rsName(p.Dep)), Controller: ptr.To(true)}}}}
@@ -148,7 +149,7 @@ func (s *Snapshot) apiPod(i int, p Pod) *v1.Pod {
 	for _, sc := range d.Spread {
 		c := v1.TopologySpreadConstraint{MaxSkew: int32(sc.MaxSkew), TopologyKey: sc.Key,
 			WhenUnsatisfiable: v1.UnsatisfiableConstraintAction(sc.When.String()),
-			LabelSelector:     &metav1.LabelSelector{MatchLabels: map[string]string{appLabel: depName(p.Dep)}}}
+			LabelSelector:     &metav1.LabelSelector{MatchLabels: sc.selector(p.Dep, d)}}
 		if sc.HonorTaints {
 			c.NodeTaintsPolicy = ptr.To(v1.NodeInclusionPolicyHonor)
 		}

@@ -55,7 +55,7 @@ func CompareBudgets(ctx context.Context, d *Disruption, s *Snapshot) (*BudgetRes
 		if err != nil {
 			return nil, err
 		}
-		err = ev.Evict(ctx, &policyv1.Eviction{ObjectMeta: metav1.ObjectMeta{Name: PodName(i), Namespace: Namespace},
+		err = ev.Evict(ctx, &policyv1.Eviction{ObjectMeta: metav1.ObjectMeta{Name: PodName(i), Namespace: s.Deps[s.Pods[i].Dep].namespace()},
 			DeleteOptions: &metav1.DeleteOptions{}})
 		var real model.EvictionOutcome
 		switch {

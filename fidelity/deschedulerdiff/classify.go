@@ -2,6 +2,7 @@ package deschedulerdiff
 
 import (
 	"context"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -18,6 +19,16 @@ type Class struct {
 	Name    string
 	Applies func(*Snapshot) bool
 	Without func(*Snapshot) *Snapshot
+	// Consistent, when set, is what the disagreement must still share
+	// with the model for the class to explain it: the part of the answer
+	// the cause cannot change.
+	Consistent func(*Snapshot, *Result) bool
+}
+
+// explains reports whether k explains the disagreement res of s whose
+// counterfactual agrees.
+func (k Class) explains(s *Snapshot, res *Result) bool {
+	return k.Consistent == nil || k.Consistent(s, res)
 }
 
 // clone copies a snapshot deeply enough for a counterfactual to change
@@ -63,7 +74,11 @@ var Classes = []Class{{
 	// an eviction limit it evicts in a fixed order (owner, node index or
 	// slot), so when a limit cuts the candidates short, which of them
 	// survive depends on that order, and the model explores only its
-	// own. Counterfactual: no limit.
+	// own. Counterfactual: no limit. The order decides which pods a
+	// namespace loses, not how many: with maxNoOfPodsToEvictPerNamespace
+	// the only limit (a refused eviction does not count, the candidates
+	// do not depend on the limit), every real run must evict as many
+	// pods of each namespace as some model branch.
 	Name: "eviction order under a limit",
 	Applies: func(s *Snapshot) bool {
 		return (s.Plugin == RemoveDuplicates || s.Plugin == TopologySpread) && s.MaxPerNode+s.MaxPerNamespace+s.MaxTotal > 0
@@ -73,7 +88,27 @@ var Classes = []Class{{
 		c.MaxPerNode, c.MaxPerNamespace, c.MaxTotal = 0, 0, 0
 		return c
 	},
+	Consistent: func(s *Snapshot, res *Result) bool {
+		if s.MaxPerNode != 0 || s.MaxTotal != 0 {
+			return true
+		}
+		for _, r := range res.Real {
+			if !slices.ContainsFunc(res.Model.Branches, func(b []int) bool { return maps.Equal(s.perNamespace(b), s.perNamespace(r.Evicted)) }) {
+				return false
+			}
+		}
+		return true
+	},
 }}
+
+// perNamespace counts pods by namespace.
+func (s *Snapshot) perNamespace(pods []int) map[string]int {
+	out := map[string]int{}
+	for _, i := range pods {
+		out[s.Deps[s.Pods[i].Dep].namespace()]++
+	}
+	return out
+}
 
 // Verdict is the judgement of one snapshot.
 type Verdict struct {
@@ -84,8 +119,9 @@ type Verdict struct {
 }
 
 // Judge compares s and names the cause of a disagreement: the first
-// applicable class whose counterfactual agrees, else all applicable
-// classes together, else Unexplained.
+// applicable class whose counterfactual agrees and which the
+// disagreement is consistent with, else all applicable classes
+// together, else Unexplained.
 func Judge(ctx context.Context, d *Disruption, s *Snapshot, orders []Order) (Verdict, error) {
 	res, err := Compare(ctx, d, s, orders)
 	if err != nil || res.Detail == "" {
@@ -102,22 +138,24 @@ func Judge(ctx context.Context, d *Disruption, s *Snapshot, orders []Order) (Ver
 		if err != nil {
 			return Verdict{}, err
 		}
-		if r.Detail == "" {
+		if r.Detail == "" && k.explains(s, res) {
 			return Verdict{Class: k.Name, Result: res}, nil
 		}
 	}
 	if len(applicable) > 1 {
 		c := s
 		var names []string
+		consistent := true
 		for _, k := range applicable {
 			c = k.Without(c)
 			names = append(names, k.Name)
+			consistent = consistent && k.explains(s, res)
 		}
 		r, err := Compare(ctx, d, c, orders)
 		if err != nil {
 			return Verdict{}, err
 		}
-		if r.Detail == "" {
+		if r.Detail == "" && consistent {
 			return Verdict{Class: strings.Join(names, "+"), Result: res}, nil
 		}
 	}

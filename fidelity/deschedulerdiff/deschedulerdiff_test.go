@@ -56,6 +56,19 @@ func (ty *tally) add(s *Snapshot, v Verdict) {
 	if s.MaxPerNode+s.MaxPerNamespace+s.MaxTotal > 0 {
 		ty.covered["with eviction limits"]++
 	}
+	if len(s.Namespaces) > 0 {
+		ty.covered["several namespaces"]++
+		if s.MaxPerNamespace > 0 && evicted {
+			ty.covered["several namespaces, per-namespace limit, real run evicted"]++
+		}
+		pr := s.Profile
+		if len(pr.RemoveDuplicatesFilter.IncludeNamespaces)+len(pr.RemoveDuplicatesFilter.ExcludeNamespaces)+
+			len(pr.TopologySpreadFilter.IncludeNamespaces)+len(pr.TopologySpreadFilter.ExcludeNamespaces) > 0 ||
+			pr.LowNodeUtilization != nil && len(pr.LowNodeUtilization.ExcludedNamespaces) > 0 ||
+			pr.HighNodeUtilization != nil && len(pr.HighNodeUtilization.ExcludedNamespaces) > 0 {
+			ty.covered["several namespaces, plugin namespace filter"]++
+		}
+	}
 	if n := len(r.Model.Branches); n > 1 {
 		ty.covered["model branched"]++
 		if v.Class == "" {

@@ -76,22 +76,23 @@ func (d *Disruption) Statuses(ctx context.Context, o *objects) ([]*policyv1.PodD
 			return nil, err
 		}
 	}
-	pdbs := d.client.PolicyV1().PodDisruptionBudgets(Namespace)
-	old, err := pdbs.List(ctx, metav1.ListOptions{})
+	// The empty namespace lists the budgets of every namespace.
+	old, err := d.client.PolicyV1().PodDisruptionBudgets(metav1.NamespaceAll).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		return nil, err
 	}
 	for _, b := range old.Items {
-		if err := pdbs.Delete(ctx, b.Name, metav1.DeleteOptions{}); err != nil {
+		if err := d.client.PolicyV1().PodDisruptionBudgets(b.Namespace).Delete(ctx, b.Name, metav1.DeleteOptions{}); err != nil {
 			return nil, err
 		}
 	}
 	var out []*policyv1.PodDisruptionBudget
 	for _, b := range o.pdbs {
+		pdbs := d.client.PolicyV1().PodDisruptionBudgets(b.Namespace)
 		if _, err := pdbs.Create(ctx, b.DeepCopy(), metav1.CreateOptions{}); err != nil {
 			return nil, err
 		}
-		if err := dcSync(d.dc, ctx, Namespace+"/"+b.Name); err != nil {
+		if err := dcSync(d.dc, ctx, b.Namespace+"/"+b.Name); err != nil {
 			return nil, fmt.Errorf("sync %s: %w", b.Name, err)
 		}
 		got, err := pdbs.Get(ctx, b.Name, metav1.GetOptions{})

@@ -11,8 +11,14 @@
 // limits, Ready nodes with allocatable, zones, taints and cordons, pods
 // of one to three Deployments bound to them (Running, Pending or
 // terminating; requests, system-critical priority, a zone nodeSelector,
-// tolerations, spread constraints) and budgets. It is translated to a
-// model.Universe and model.State (model.go) and to API objects (api.go).
+// tolerations, spread constraints) and budgets. In a third of the
+// snapshots the Deployments and budgets are spread over two or three
+// namespaces, with a per-namespace eviction limit more often than not and
+// sometimes the plugin's namespace filter (namespaces.include/exclude,
+// evictableNamespaces.exclude) over them. It is translated to a
+// model.Universe and model.State (model.go) and to API objects (api.go),
+// the namespaces being the templates', Deployments' and budgets' on one
+// side and metadata.namespace on the other.
 //
 // The model's answer is every branch of one descheduler.Controller
 // Step, enumerated with model.Tx as the System does, and for the

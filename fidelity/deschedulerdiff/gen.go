@@ -1,6 +1,8 @@
 package deschedulerdiff
 
 import (
+	"slices"
+
 	"pgregory.net/rapid"
 
 	"github.com/kivi-go/kivi/model"
@@ -173,7 +175,95 @@ func Generate(t *rapid.T, p Plugin) *Snapshot {
 		s.MaxPerNamespace = rapid.IntRange(0, 3).Draw(t, "maxPerNamespace")
 		s.MaxTotal = rapid.IntRange(0, 3).Draw(t, "maxTotal")
 	}
+	// Drawn last, so that the single-namespace snapshots are the ones
+	// the same draws gave before namespaces.
+	if oneIn(t, 3, "namespaces") {
+		drawNamespaces(t, s)
+	}
 	return s
+}
+
+// namespaceNames are the namespaces a multi-namespace snapshot draws
+// from.
+var namespaceNames = [...]string{Namespace, "team-a", "team-b"}
+
+// drawNamespaces spreads the Deps of s over two or three namespaces
+// (two Deps or more: at least two namespaces), puts its budgets in the
+// namespace of a Dep or any of them (which may hold no pod), lets some
+// spread constraints select a tier (several Deps, counted per
+// namespace), draws a per-namespace eviction limit more often than not,
+// and sometimes the plugin's namespace filter over these namespaces.
+func drawNamespaces(t *rapid.T, s *Snapshot) {
+	s.Namespaces = slices.Clone(namespaceNames[:rapid.IntRange(2, len(namespaceNames)).Draw(t, "numNamespaces")])
+	nn := len(s.Namespaces)
+	same := true
+	for i := range s.Deps {
+		s.Deps[i].Namespace = rapid.SampledFrom(s.Namespaces).Draw(t, "depNamespace")
+		same = same && s.Deps[i].Namespace == s.Deps[0].Namespace
+	}
+	if last := len(s.Deps) - 1; same && last > 0 {
+		k := slices.Index(s.Namespaces, s.Deps[0].Namespace)
+		s.Deps[last].Namespace = s.Namespaces[(k+1)%nn]
+	}
+	for i := range s.Deps {
+		for k := range s.Deps[i].Spread {
+			s.Deps[i].Spread[k].ByTier = oneIn(t, 3, "spreadByTier")
+		}
+	}
+	drawPDBNamespaces(t, s, 0)
+	if !oneIn(t, 3, "noNamespaceLimit") {
+		s.MaxPerNamespace = rapid.IntRange(1, 2).Draw(t, "maxPerNamespace")
+	}
+	if !oneIn(t, 3, "namespaceFilter") {
+		return
+	}
+	pr := &s.Profile
+	switch s.Plugin {
+	case LowNodeUtilization:
+		pr.LowNodeUtilization.ExcludedNamespaces = drawSubset(t, s.Namespaces, 1, nn-1)
+	case HighNodeUtilization:
+		pr.HighNodeUtilization.ExcludedNamespaces = drawSubset(t, s.Namespaces, 1, nn-1)
+	case RemoveDuplicates, TopologySpread:
+		f := &pr.RemoveDuplicatesFilter
+		if s.Plugin == TopologySpread {
+			f = &pr.TopologySpreadFilter
+		}
+		if rapid.Bool().Draw(t, "include") {
+			f.IncludeNamespaces = drawSubset(t, s.Namespaces, 1, nn-1)
+		} else {
+			f.ExcludeNamespaces = drawSubset(t, s.Namespaces, 1, nn-1)
+		}
+	}
+}
+
+// drawPDBNamespaces puts budgets from on of a multi-namespace snapshot
+// in a namespace: mostly that of a Dep (of the Dep it selects by name),
+// sometimes any.
+func drawPDBNamespaces(t *rapid.T, s *Snapshot, from int) {
+	if len(s.Namespaces) == 0 {
+		return
+	}
+	for i := from; i < len(s.PDBs); i++ {
+		b := &s.PDBs[i]
+		switch {
+		case oneIn(t, 3, "pdbAnyNamespace"):
+			b.Namespace = rapid.SampledFrom(s.Namespaces).Draw(t, "pdbNamespace")
+		case b.MatchLabels[appLabel] != "":
+			for k := range s.Deps {
+				if depName(k) == b.MatchLabels[appLabel] {
+					b.Namespace = s.Deps[k].Namespace
+				}
+			}
+		default:
+			b.Namespace = s.Deps[rapid.IntRange(0, len(s.Deps)-1).Draw(t, "pdbDep")].Namespace
+		}
+	}
+}
+
+// drawSubset draws between lo and hi of the names.
+func drawSubset(t *rapid.T, names []string, lo, hi int) []string {
+	k := rapid.IntRange(lo, hi).Draw(t, "subsetSize")
+	return rapid.Permutation(names).Draw(t, "subset")[:k]
 }
 
 func depName(d int) string { return "d" + string(rune('0'+d)) }
@@ -214,6 +304,7 @@ func GenerateBudgets(t *rapid.T) *Snapshot {
 	s := Generate(t, RemoveDuplicates)
 	if len(s.PDBs) == 0 {
 		s.PDBs = drawPDBs(t, len(s.Deps))
+		drawPDBNamespaces(t, s, 0)
 	}
 	return s
 }

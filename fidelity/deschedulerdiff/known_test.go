@@ -139,6 +139,33 @@ func TestKnownClasses(t *testing.T) {
 			PDBs:    []PDB{{MatchLabels: map[string]string{tierKey: "a"}, MinAvailable: &model.IntOrPercent{Value: 5}}},
 			Profile: model.DeschedulerProfile{Balance: []model.BalancePlugin{model.RemoveDuplicates}}},
 		want: "",
+	}, {
+		// Two namespaces, one eviction each: n1 stacks four pods of d0
+		// (default), which would lose two, and three of d1 (team-a),
+		// which would lose one. The per-namespace limit stops d0 at one
+		// and leaves d1's own. The eviction order class does not cover
+		// a wrong count per namespace.
+		name: "per-namespace limit across namespaces",
+		s: Snapshot{Plugin: RemoveDuplicates, Nodes: []Node{node, node}, Namespaces: []string{Namespace, "team-a"},
+			Deps: []Dep{{Tier: "a", Replicas: 4}, {Namespace: "team-a", Tier: "a", Replicas: 3}},
+			Pods: []Pod{{Dep: 0, Node: 0, Running: true}, {Dep: 0, Node: 0, Running: true}, {Dep: 0, Node: 0, Running: true},
+				{Dep: 0, Node: 0, Running: true}, {Dep: 1, Node: 0, Running: true}, {Dep: 1, Node: 0, Running: true},
+				{Dep: 1, Node: 0, Running: true}},
+			MaxPerNamespace: 1,
+			Profile:         model.DeschedulerProfile{Balance: []model.BalancePlugin{model.RemoveDuplicates}}},
+		want: "",
+	}, {
+		// n1 at 90 % cpu against a 50 % target sheds two 300m pods. Its
+		// namespace default reaches its limit of one after one of d0's
+		// pods: the other is skipped, uncharged, and the walk goes on
+		// to team-a's d1.
+		name: "namespace at its limit in the node-utilisation walk",
+		s: Snapshot{Plugin: LowNodeUtilization, Nodes: []Node{node, node}, Namespaces: []string{Namespace, "team-a"},
+			Deps:            []Dep{{Tier: "a", MilliCPU: 300, Replicas: 2}, {Namespace: "team-a", Tier: "a", MilliCPU: 300, Replicas: 1}},
+			Pods:            []Pod{{Dep: 0, Node: 0, Running: true}, {Dep: 0, Node: 0, Running: true}, {Dep: 1, Node: 0, Running: true}},
+			MaxPerNamespace: 1,
+			Profile:         lnu(th(model.ResourceCPU, 20), th(model.ResourceCPU, 50))},
+		want: "",
 	}}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -33,7 +33,7 @@ func (s *Snapshot) ToModel() (*model.Universe, *model.State, error) {
 		b.AddNodes(1, nb)
 	}
 	for i, d := range s.Deps {
-		tb := build.Template(depName(i)).Requests(d.MilliCPU, d.MemMiB).Label(appLabel, depName(i)).Label(tierKey, d.Tier)
+		tb := build.Template(depName(i)).Namespace(d.namespace()).Requests(d.MilliCPU, d.MemMiB).Label(appLabel, depName(i)).Label(tierKey, d.Tier)
 		if d.Critical {
 			// system-cluster-critical, as the real pod's priority.
 			tb.Priority(systemCriticalPriority)
@@ -46,10 +46,10 @@ func (s *Snapshot) ToModel() (*model.Universe, *model.State, error) {
 		}
 		for _, c := range d.Spread {
 			tb.SpreadWith(model.SpreadConstraint{MaxSkew: c.MaxSkew, TopologyKey: c.Key, When: c.When,
-				Selector:          &model.Selector{MatchLabels: map[string]string{appLabel: depName(i)}},
+				Selector:          &model.Selector{MatchLabels: c.selector(i, d)},
 				HonorNodeAffinity: !c.IgnoreAffinty, HonorNodeTaints: c.HonorTaints})
 		}
-		b.AddDeployment(depName(i), b.AddTemplate(tb), d.Replicas)
+		b.U.Deployments[b.AddDeployment(depName(i), b.AddTemplate(tb), d.Replicas)].Namespace = d.namespace()
 	}
 	for _, p := range s.Pods {
 		if p.Running {
@@ -63,7 +63,7 @@ func (s *Snapshot) ToModel() (*model.Universe, *model.State, error) {
 		if p.AlwaysAllow {
 			pol = model.AlwaysAllow
 		}
-		b.U.PDBs = append(b.U.PDBs, model.PodDisruptionBudget{Name: fmt.Sprintf("pdb%d", len(b.U.PDBs)),
+		b.U.PDBs = append(b.U.PDBs, model.PodDisruptionBudget{Name: fmt.Sprintf("pdb%d", len(b.U.PDBs)), Namespace: p.namespace(),
 			Selector: &model.Selector{MatchLabels: p.MatchLabels}, MinAvailable: p.MinAvailable, MaxUnavailable: p.MaxUnavailable,
 			UnhealthyPodEvictionPolicy: pol})
 	}

@@ -173,6 +173,23 @@ func thresholds(t model.ResourceThresholds) api.ResourceThresholds {
 	return out
 }
 
+// namespaces is a plugin's namespaces argument (nil: every namespace).
+func namespaces(f model.PodFilter) *api.Namespaces {
+	if len(f.IncludeNamespaces)+len(f.ExcludeNamespaces) == 0 {
+		return nil
+	}
+	return &api.Namespaces{Include: f.IncludeNamespaces, Exclude: f.ExcludeNamespaces}
+}
+
+// excluded is the node-utilisation plugins' evictableNamespaces (nil:
+// every namespace).
+func excluded(ns []string) *api.Namespaces {
+	if len(ns) == 0 {
+		return nil
+	}
+	return &api.Namespaces{Exclude: ns}
+}
+
 // newPlugin builds the snapshot's plugin with its constructor.
 func (s *Snapshot) newPlugin(ctx context.Context, h frameworktypes.Handle) (frameworktypes.BalancePlugin, error) {
 	var p frameworktypes.Plugin
@@ -185,6 +202,7 @@ func (s *Snapshot) newPlugin(ctx context.Context, h frameworktypes.Handle) (fram
 		if n, ok := a.NodeLimit(); ok {
 			args.EvictionLimits = &api.EvictionLimits{Node: ptr.To(uint(n))}
 		}
+		args.EvictableNamespaces = excluded(a.ExcludedNamespaces)
 		if err := nodeutilization.ValidateLowNodeUtilizationArgs(args); err != nil {
 			return nil, err
 		}
@@ -192,6 +210,7 @@ func (s *Snapshot) newPlugin(ctx context.Context, h frameworktypes.Handle) (fram
 	case HighNodeUtilization:
 		a := s.Profile.HighNodeUtilization
 		args := &nodeutilization.HighNodeUtilizationArgs{Thresholds: thresholds(a.Thresholds), NumberOfNodes: a.NumberOfNodes}
+		args.EvictableNamespaces = excluded(a.ExcludedNamespaces)
 		if a.OnlyThresholdingResources {
 			args.EvictionModes = []nodeutilization.EvictionMode{nodeutilization.EvictionModeOnlyThresholdingResources}
 		}
@@ -200,9 +219,14 @@ func (s *Snapshot) newPlugin(ctx context.Context, h frameworktypes.Handle) (fram
 		}
 		p, err = nodeutilization.NewHighNodeUtilization(ctx, args, h)
 	case RemoveDuplicates:
-		p, err = removeduplicates.New(ctx, &removeduplicates.RemoveDuplicatesArgs{}, h)
+		args := &removeduplicates.RemoveDuplicatesArgs{Namespaces: namespaces(s.Profile.RemoveDuplicatesFilter)}
+		if err := removeduplicates.ValidateRemoveDuplicatesArgs(args); err != nil {
+			return nil, err
+		}
+		p, err = removeduplicates.New(ctx, args, h)
 	case TopologySpread:
-		args := &tsc.RemovePodsViolatingTopologySpreadConstraintArgs{TopologyBalanceNodeFit: ptr.To(s.Profile.TopologyBalanceNodeFit)}
+		args := &tsc.RemovePodsViolatingTopologySpreadConstraintArgs{TopologyBalanceNodeFit: ptr.To(s.Profile.TopologyBalanceNodeFit),
+			Namespaces: namespaces(s.Profile.TopologySpreadFilter)}
 		switch s.Profile.Constraints {
 		case model.HardConstraints:
 			args.Constraints = []v1.UnsatisfiableConstraintAction{v1.DoNotSchedule}
@@ -210,6 +234,9 @@ func (s *Snapshot) newPlugin(ctx context.Context, h frameworktypes.Handle) (fram
 			args.Constraints = []v1.UnsatisfiableConstraintAction{v1.ScheduleAnyway}
 		default:
 			args.Constraints = []v1.UnsatisfiableConstraintAction{v1.DoNotSchedule, v1.ScheduleAnyway}
+		}
+		if err := tsc.ValidateRemovePodsViolatingTopologySpreadConstraintArgs(args); err != nil {
+			return nil, err
 		}
 		p, err = tsc.New(ctx, args, h)
 	}

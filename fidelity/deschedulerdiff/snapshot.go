@@ -1,6 +1,7 @@
 package deschedulerdiff
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -52,13 +53,26 @@ type Spread struct {
 	When          model.WhenUnsatisfiable
 	HonorTaints   bool // nodeTaintsPolicy Honor (default Ignore)
 	IgnoreAffinty bool // nodeAffinityPolicy Ignore (default Honor)
+	// ByTier selects the pods of the Dep's tier instead (several Deps'
+	// pods, counted in the Dep's namespace only).
+	ByTier bool
+}
+
+// selector is the constraint's label selector for Dep d.
+func (c Spread) selector(d int, dep Dep) map[string]string {
+	if c.ByTier {
+		return map[string]string{tierKey: dep.Tier}
+	}
+	return map[string]string{appLabel: depName(d)}
 }
 
 // Dep is a Deployment with one ReplicaSet: the pod template's requests
 // (both 0: a BestEffort pod), labels app=d<i> and tier, whether its pods
 // are system-critical, a zone nodeSelector, tolerations and spread
-// constraints, and spec.replicas (what a percentage budget counts).
+// constraints, spec.replicas (what a percentage budget counts) and its
+// namespace ("": Namespace), which its ReplicaSet and pods share.
 type Dep struct {
+	Namespace        string
 	MilliCPU, MemMiB int64
 	Tier             string
 	Critical         bool
@@ -77,8 +91,10 @@ type Pod struct {
 	Terminating bool
 }
 
-// PDB is a PodDisruptionBudget selecting MatchLabels.
+// PDB is a PodDisruptionBudget of a namespace ("": Namespace) selecting
+// MatchLabels among that namespace's pods.
 type PDB struct {
+	Namespace                    string
 	MatchLabels                  map[string]string
 	MinAvailable, MaxUnavailable *model.IntOrPercent
 	AlwaysAllow                  bool
@@ -86,14 +102,17 @@ type PDB struct {
 
 // Snapshot is one descheduling question: a cluster, the plugin with its
 // arguments and the DefaultEvictor's (Profile), the evictor's limits
-// (0: none) and the disruption budgets.
+// (0: none) and the disruption budgets. Namespaces, when set, are the
+// namespaces the Deps and budgets were drawn over (the plugins'
+// namespace filters name them); otherwise everything is in Namespace.
 type Snapshot struct {
-	Nodes   []Node
-	Deps    []Dep
-	Pods    []Pod
-	PDBs    []PDB
-	Plugin  Plugin
-	Profile model.DeschedulerProfile
+	Namespaces []string
+	Nodes      []Node
+	Deps       []Dep
+	Pods       []Pod
+	PDBs       []PDB
+	Plugin     Plugin
+	Profile    model.DeschedulerProfile
 	// MaxPerNode, MaxPerNamespace and MaxTotal are the PodEvictor's
 	// limits (0: none).
 	MaxPerNode, MaxPerNamespace, MaxTotal int
@@ -101,6 +120,12 @@ type Snapshot struct {
 
 // NodeName is the name of node i on both sides.
 func NodeName(i int) string { return fmt.Sprintf("n%d", i+1) }
+
+// namespace is the Dep's namespace.
+func (d Dep) namespace() string { return cmp.Or(d.Namespace, Namespace) }
+
+// namespace is the budget's namespace.
+func (b PDB) namespace() string { return cmp.Or(b.Namespace, Namespace) }
 
 // PodName is the name of pod i on both sides.
 func PodName(i int) string { return fmt.Sprintf("p%d", i) }
@@ -124,6 +149,18 @@ func (s *Snapshot) String() string {
 		fmt.Fprintf(&b, ", constraints %s, topologyBalanceNodeFit %v", [...]string{"DoNotSchedule", "ScheduleAnyway", "both"}[s.Profile.Constraints],
 			s.Profile.TopologyBalanceNodeFit)
 	}
+	if f := s.Profile.RemoveDuplicatesFilter; s.Plugin == RemoveDuplicates {
+		fmtFilter(&b, f)
+	}
+	if f := s.Profile.TopologySpreadFilter; s.Plugin == TopologySpread {
+		fmtFilter(&b, f)
+	}
+	if a := s.Profile.LowNodeUtilization; s.Plugin == LowNodeUtilization && len(a.ExcludedNamespaces) > 0 {
+		fmt.Fprintf(&b, ", evictableNamespaces.exclude %v", a.ExcludedNamespaces)
+	}
+	if a := s.Profile.HighNodeUtilization; s.Plugin == HighNodeUtilization && len(a.ExcludedNamespaces) > 0 {
+		fmt.Fprintf(&b, ", evictableNamespaces.exclude %v", a.ExcludedNamespaces)
+	}
 	if s.MaxPerNode+s.MaxPerNamespace+s.MaxTotal > 0 {
 		fmt.Fprintf(&b, ", limits per node %d, per namespace %d, total %d", s.MaxPerNode, s.MaxPerNamespace, s.MaxTotal)
 	}
@@ -142,7 +179,7 @@ func (s *Snapshot) String() string {
 		b.WriteString("\n")
 	}
 	for i, d := range s.Deps {
-		fmt.Fprintf(&b, "  d%d: replicas %d, requests %dm %dMi, tier %s", i, d.Replicas, d.MilliCPU, d.MemMiB, d.Tier)
+		fmt.Fprintf(&b, "  d%d: namespace %s, replicas %d, requests %dm %dMi, tier %s", i, d.namespace(), d.Replicas, d.MilliCPU, d.MemMiB, d.Tier)
 		if d.Critical {
 			b.WriteString(", critical")
 		}
@@ -153,7 +190,8 @@ func (s *Snapshot) String() string {
 			fmt.Fprintf(&b, ", tolerates %s=%s:%s", t.Key, t.Value, t.Effect)
 		}
 		for _, c := range d.Spread {
-			fmt.Fprintf(&b, ", spread %s maxSkew %d %s honorTaints %v ignoreAffinity %v", c.Key, c.MaxSkew, c.When, c.HonorTaints, c.IgnoreAffinty)
+			fmt.Fprintf(&b, ", spread %s maxSkew %d %s honorTaints %v ignoreAffinity %v selector %v", c.Key, c.MaxSkew, c.When, c.HonorTaints, c.IgnoreAffinty,
+				c.selector(i, d))
 		}
 		b.WriteString("\n")
 	}
@@ -168,7 +206,7 @@ func (s *Snapshot) String() string {
 		fmt.Fprintf(&b, "  %s: d%d on %s %s\n", PodName(i), p.Dep, NodeName(p.Node), phase)
 	}
 	for i, p := range s.PDBs {
-		fmt.Fprintf(&b, "  pdb%d: selector %v", i, p.MatchLabels)
+		fmt.Fprintf(&b, "  pdb%d: namespace %s, selector %v", i, p.namespace(), p.MatchLabels)
 		if p.MinAvailable != nil {
 			fmt.Fprintf(&b, " minAvailable %s", fmtIntOrPercent(*p.MinAvailable))
 		}
@@ -181,6 +219,16 @@ func (s *Snapshot) String() string {
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// fmtFilter writes a plugin's namespaces argument.
+func fmtFilter(b *strings.Builder, f model.PodFilter) {
+	if len(f.IncludeNamespaces) > 0 {
+		fmt.Fprintf(b, ", namespaces.include %v", f.IncludeNamespaces)
+	}
+	if len(f.ExcludeNamespaces) > 0 {
+		fmt.Fprintf(b, ", namespaces.exclude %v", f.ExcludeNamespaces)
+	}
 }
 
 func fmtIntOrPercent(v model.IntOrPercent) string {

@@ -1,0 +1,33 @@
+package deschedulerdiff
+
+import "testing"
+
+// TestLimitOrderCountsPerNamespace checks that the eviction order class
+// explains a different choice of pods within a namespace, never a
+// different number of pods of a namespace when the per-namespace limit
+// is the only one.
+func TestLimitOrderCountsPerNamespace(t *testing.T) {
+	s := &Snapshot{Plugin: RemoveDuplicates, Namespaces: []string{Namespace, "team-a"},
+		Deps: []Dep{{Tier: "a"}, {Namespace: "team-a", Tier: "a"}},
+		Pods: []Pod{{Dep: 0}, {Dep: 0}, {Dep: 1}, {Dep: 1}}, MaxPerNamespace: 1}
+	var k Class
+	for _, c := range Classes {
+		if c.Name == "eviction order under a limit" {
+			k = c
+		}
+	}
+	model := &ModelAnswer{Branches: [][]int{{0, 2}}}
+	for _, c := range []struct {
+		real []int
+		want bool
+	}{{[]int{1, 3}, true}, {[]int{1, 2}, true}, {[]int{0}, false}, {[]int{0, 1, 2}, false}} {
+		res := &Result{Model: model, Real: []*RealAnswer{{Evicted: c.real}}}
+		if got := k.Applies(s) && k.explains(s, res); got != c.want {
+			t.Errorf("real evicts %v, model %v: explains %v, want %v", c.real, model.Branches, got, c.want)
+		}
+	}
+	s.MaxTotal = 1
+	if res := (&Result{Model: model, Real: []*RealAnswer{{Evicted: []int{0}}}}); !k.explains(s, res) {
+		t.Errorf("with a total limit the order decides the namespaces' counts too: not explained")
+	}
+}
