@@ -28,8 +28,8 @@ func (p UnhealthyPodEvictionPolicy) String() string {
 // PodDisruptionBudget is a policy/v1 PodDisruptionBudget. At most one of
 // MinAvailable and MaxUnavailable is set (the API server's rule); with
 // neither, the disruption controller expects no pod and the budget allows
-// no disruption. The model has one namespace, so the budget selects the
-// pods of every deployment whose template labels match.
+// no disruption. The budget selects the pods of the workloads of its
+// namespace whose template labels match.
 type PodDisruptionBudget struct {
 	Name string
 	// Namespace: the budget selects the pods of its namespace only.
