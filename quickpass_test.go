@@ -72,6 +72,21 @@ func TestHintsOnABudget(t *testing.T) {
 			}
 		}
 	}
+	// A state budget the quick pass stays within: it completes without a
+	// violation, and the exhaustive search, which the budget ends, says
+	// that its ties are what it adds.
+	rep, err := kivi.Verify(context.Background(), c, kivi.Options{Checker: checker.Options{Workers: 1, MaxStates: 2000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text bytes.Buffer
+	rep.WriteFailures(&text)
+	if q := rep.Phases[0]; !q.Complete || q.Violations != 0 || rep.Phases[1].Complete {
+		t.Fatalf("want a complete quick pass and a budget-ended exhaustive search: %+v", rep.Phases)
+	}
+	if want := "Why the search is large: the scheduler may bind a pod to any node with the top score"; !strings.Contains(text.String(), want) {
+		t.Errorf("no hint %q in:\n%s", want, text.String())
+	}
 }
 
 // oneReplicaDeployments is n Deployments d0..d(n-1) of one 100m replica.

@@ -101,6 +101,9 @@ func (p *Problem) Check(ctx context.Context, opts checker.Options) (*report.Repo
 		r = merge(full, quick, opts.CollectAll)
 	}
 	r.Phases = []report.Phase{quickPhase, fullPhase}
+	if quickPhase.Complete && quickPhase.Violations == 0 && budgetEnded(r) {
+		r.Hints = append(r.Hints, tiesHint(quickPhase))
+	}
 	r.Elapsed = time.Since(start)
 	return r, nil
 }

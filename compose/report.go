@@ -72,14 +72,7 @@ func firstCreations(u *model.Universe) int {
 // HPA's memory of past sync periods, and the events that may interleave
 // with the first rollout.
 func hints(u *model.Universe, r *report.Report) []string {
-	budget := false
-	for _, x := range r.Unknown() {
-		switch x.Reason {
-		case checker.ReasonTimeout, checker.ReasonMemory, checker.ReasonStateBound, checker.ReasonDepthBound:
-			budget = budget || x.Bound == ""
-		}
-	}
-	if !budget {
+	if !budgetEnded(r) {
 		return nil
 	}
 	var first, main []string
@@ -110,6 +103,27 @@ func hints(u *model.Universe, r *report.Report) []string {
 		out = append(out, fmt.Sprintf("%d event(s) (%s) may happen at any step of the first rollout; written `when: afterStable`, an event waits until the cluster has settled", len(main), strings.Join(main, ", ")))
 	}
 	return out
+}
+
+// budgetEnded: a budget (time, memory, states, depth) left an intent
+// unsettled.
+func budgetEnded(r *report.Report) bool {
+	for _, x := range r.Unknown() {
+		switch x.Reason {
+		case checker.ReasonTimeout, checker.ReasonMemory, checker.ReasonStateBound, checker.ReasonDepthBound:
+			if x.Bound == "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// tiesHint is the hint of a run whose quick pass explored its whole space
+// without a violation and whose exhaustive search a budget ended: what
+// the exhaustive search adds is mostly the scheduler's ties.
+func tiesHint(quick report.Phase) string {
+	return fmt.Sprintf("the scheduler may bind a pod to any node with the top score (Kubernetes picks one of them at random), and the exhaustive search follows every such choice; the quick pass, with one choice per tie and the Deployments created in the order written, explored all of its %d states without a violation", quick.Stats.States)
 }
 
 // factorial is n!, saturating past a billion.
