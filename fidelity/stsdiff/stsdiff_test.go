@@ -22,11 +22,11 @@ var cases = flag.Int("cases", 5000, "random cases TestDifferential compares (rap
 //     (half the cases) or 0..replicas, and in one case of three
 //     maxUnavailable 1..3 or 10, 25, 50, 100 %;
 //   - a Shape of its revisions (each of five equally likely);
-//   - pods at a random subset of the ordinals 0..start+replicas+2 (below
-//     start, in range, above), each of v1 or, where the Shape has two
-//     revisions, v2; Running (three in five), Pending or Failed;
-//     Terminating in one of six; in one case of four, a Running pod is
-//     not Ready in one of three.
+//   - pods at a random subset (two in three) of the ordinals from 0 to
+//     start+replicas+0..2 (below start, in range, above), each of v1 or,
+//     where the Shape has two revisions, v2; Running (three in five),
+//     Pending or Failed; Terminating in one of six; in one case of four,
+//     a Running pod is not Ready in one of three.
 func genCase(t *rapid.T) *Case {
 	c := &Case{
 		Replicas: rapid.IntRange(0, 6).Draw(t, "replicas"),
@@ -50,7 +50,7 @@ func genCase(t *rapid.T) *Case {
 		}
 	}
 	unready := rapid.IntRange(0, 3).Draw(t, "unreadyCase") == 0
-	for o := range c.Start + c.Replicas + 3 {
+	for o := range c.Start + c.Replicas + rapid.IntRange(0, 3).Draw(t, "above") {
 		if rapid.IntRange(0, 2).Draw(t, "absent") == 0 {
 			continue
 		}
@@ -101,7 +101,9 @@ func TestDifferential(t *testing.T) {
 	up := newUpstream(t)
 	withChecks(t, *cases)
 	counts := map[string]int{}
-	acted, created, deleted := 0, 0, 0
+	n, acted, created, deleted := 0, 0, 0, 0
+	// kinds counts the cases of each kind and how many of them agree.
+	kinds := map[string][2]int{}
 	rapid.Check(t, func(t *rapid.T) {
 		c := genCase(t)
 		v, err := Check(ctx, up, c, nil)
@@ -111,19 +113,65 @@ func TestDifferential(t *testing.T) {
 		if v.Class == Unexplained {
 			t.Fatalf("unexplained disagreement\n%smodel:    %s\nupstream: %s", c, v.Model, v.Upstream)
 		}
+		n++
 		counts[v.Class]++
 		if len(v.Upstream.Created)+len(v.Upstream.Deleted) > 0 {
 			acted++
 		}
 		created += len(v.Upstream.Created)
 		deleted += len(v.Upstream.Deleted)
+		for _, k := range c.kinds() {
+			x := kinds[k]
+			x[0]++
+			if v.Class == Agree {
+				x[1]++
+			}
+			kinds[k] = x
+		}
 	})
-	t.Logf("%d cases: agree %d; upstream acted in %d (%d pods created, %d deleted)", *cases, counts[Agree], acted, created, deleted)
+	t.Logf("%d cases: agree %d; upstream acted in %d (%d pods created, %d deleted)", n, counts[Agree], acted, created, deleted)
 	for _, k := range slices.Sorted(maps.Keys(counts)) {
 		if k != Agree {
 			t.Logf("  %s: %d", k, counts[k])
 		}
 	}
+	for _, k := range slices.Sorted(maps.Keys(kinds)) {
+		t.Logf("  %s: %d cases, %d agree", k, kinds[k][0], kinds[k][1])
+	}
+}
+
+// kinds names what a case exercises, for TestDifferential's breakdown.
+func (c *Case) kinds() []string {
+	k := []string{"shape " + c.Shape.String()}
+	switch {
+	case c.OnDelete:
+		k = append(k, "OnDelete")
+	case c.MaxUnavailable != nil:
+		k = append(k, "RollingUpdate with maxUnavailable")
+	default:
+		k = append(k, "RollingUpdate")
+	}
+	if c.Partition > 0 {
+		k = append(k, "partition > 0")
+	}
+	if c.Parallel {
+		k = append(k, "Parallel")
+	} else {
+		k = append(k, "OrderedReady")
+	}
+	if c.Start > 0 {
+		k = append(k, "ordinals.start > 0")
+	}
+	if slices.ContainsFunc(c.Pods, func(p Pod) bool { return p.Phase == Failed }) {
+		k = append(k, "a Failed pod")
+	}
+	if slices.ContainsFunc(c.Pods, func(p Pod) bool { return p.Terminating }) {
+		k = append(k, "a Terminating pod")
+	}
+	if slices.ContainsFunc(c.Pods, func(p Pod) bool { return p.Ordinal < c.Start || p.Ordinal >= c.Start+c.Replicas }) {
+		k = append(k, "a condemned pod")
+	}
+	return k
 }
 
 // TestKnownClasses pins two agreements that took model fixes (under
