@@ -20,6 +20,10 @@
 //     rollouts and proportional scaling on a scaling event) against the
 //     DeploymentController's syncDeployment, on random deployments in the
 //     middle of a rollout.
+//   - stsdiff: one sync of the StatefulSet model (controllers/statefulset)
+//     against the StatefulSetController's UpdateStatefulSet, on random
+//     StatefulSets, revisions and pods (the pods created, with their
+//     revision, and deleted).
 //   - deschedulerdiff: the descheduler model's four Balance plugins
 //     (controllers/descheduler) against sigs.k8s.io/descheduler v0.36,
 //     their evictions through the API server's eviction subresource, and
@@ -30,5 +34,5 @@
 //     validation and LimitRanger admission, and against the DaemonSet
 //     controller's NodeShouldRunDaemonPod.
 //   - classify: the known-divergence classes and the counterfactual test
-//     that names them, shared by hpadiff and admissiondiff.
+//     that names them, shared by hpadiff, admissiondiff and stsdiff.
 package fidelity

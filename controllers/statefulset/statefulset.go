@@ -10,7 +10,9 @@
 //   - the pods of ordinals [start, start+replicas) are the replicas, the
 //     others are condemned;
 //   - each replica in ordinal order (processReplica): a Failed pod is
-//     deleted (its replacement comes at the next sync), a missing ordinal
+//     deleted (its replacement comes at the next sync; under Parallel the
+//     sync goes on, and the maxUnavailable path below counts the
+//     deleted pod, if of an old revision, as deleted again), a missing ordinal
 //     is created at its revision (newVersionedStatefulSetPod: the current
 //     revision below the partition of a RollingUpdate, else the update
 //     revision); under OrderedReady (monotonic) the walk stops after a
@@ -57,34 +59,42 @@ func Sync(tx *model.Tx, s *model.State, d int) (requeue bool) {
 	updateRevision(s, d, cfg)
 	v := view(u, s, d, cfg)
 	monotonic := cfg.StatefulSet.PodManagement == model.OrderedReady
-	if stop, failed := processReplicas(tx, s, d, cfg, &v, monotonic); stop || failed {
+	// Under Parallel, deleting a Failed replica does not end the sync
+	// (runForAll's slowStartBatch ignores processReplica's exit): the
+	// condemned pods and the rolling update follow.
+	stop, failed := processReplicas(tx, s, d, cfg, &v, monotonic)
+	if stop {
 		completeRollingUpdate(s, d, cfg)
 		return failed
 	}
 	if processCondemned(tx, s, d, &v, monotonic) {
 		completeRollingUpdate(s, d, cfg)
-		return false
+		return failed
 	}
 	if cfg.Strategy != model.OnDelete {
 		rollingUpdate(tx, s, d, cfg, &v)
 	}
 	completeRollingUpdate(s, d, cfg)
-	return false
+	return failed
 }
 
 // pods is a StatefulSet's pods by ordinal: replicas[i] is the slot of
 // the pod of ordinal start+i (-1: none), condemned the slots of the pods
-// outside the range, highest ordinal first.
+// outside the range, highest ordinal first. failedOld[i]: this sync
+// deleted replica i, a Failed pod of a revision other than the update
+// revision (upstream's replicas slice still holds it).
 type pods struct {
 	start     int
 	replicas  []int
 	condemned []int
+	failedOld []bool
 }
 
 func view(u *model.Universe, s *model.State, d int, cfg *model.DeploymentConfig) pods {
 	v := pods{start: cfg.StatefulSet.OrdinalsStart}
 	n := max(0, int(s.Deps[d].Replicas))
 	v.replicas = make([]int, n)
+	v.failedOld = make([]bool, n)
 	for i := range v.replicas {
 		v.replicas[i] = -1
 	}
@@ -127,6 +137,7 @@ func processReplicas(tx *model.Tx, s *model.State, d int, cfg *model.DeploymentC
 			pod := s.Pods[slot]
 			s.Pods[slot] = model.PodState{}
 			v.replicas[i] = -1
+			v.failedOld[i] = pod.RS != s.Deps[d].Cur
 			if tx.Tracing() {
 				tx.Log(Component, "delete Pod %s in StatefulSet %s successful (the pod failed)", model.PodRef{Slot: slot, Pod: pod}, name)
 			}
@@ -324,6 +335,12 @@ func rollingUpdate(tx *model.Tx, s *model.State, d int, cfg *model.DeploymentCon
 	for target := len(v.replicas) - 1; target >= partition && budget > 0; target-- {
 		slot := v.replicas[target]
 		if slot < 0 {
+			if v.failedOld[target] {
+				// Upstream deletes the Failed pod it deleted earlier in
+				// this sync again: NotFound counts as a deletion, and
+				// uses the budget.
+				budget--
+			}
 			continue
 		}
 		if p := &s.Pods[slot]; p.RS != cur && p.Phase != model.Terminating {

@@ -144,7 +144,7 @@ var handlers = map[string]handler{
 	"template":            {declaring, []string{"name", "cpu", "memory", "labels", "namespace", "node-selector", "node-name", "tolerations", "spread", "preferred", "pattern", "required", "anti-affinity", "priority", "preemption-policy"}, []string{"critical"}, 0, (*Env).template},
 	"deployment":          {declaring, []string{"name", "template", "replicas", "strategy", "max-surge", "max-unavailable", "hpa"}, []string{"inactive"}, 0, (*Env).deployment},
 	"statefulset":         {declaring, []string{"name", "template", "replicas", "pod-management", "strategy", "partition", "max-unavailable", "ordinals-start", "hpa"}, []string{"inactive"}, 0, (*Env).statefulSet},
-	"config":              {declaring, []string{"name", "template", "strategy", "max-surge", "max-unavailable", "partition"}, []string{"statefulset"}, 0, (*Env).config},
+	"config":              {declaring, []string{"name", "template", "strategy", "max-surge", "max-unavailable", "partition", "pod-management"}, []string{"statefulset"}, 0, (*Env).config},
 	"deployment-template": {declaring, []string{"name", "config", "hpa", "replicas"}, nil, 0, (*Env).deploymentTemplate},
 	"event": {declaring, []string{"kind", "slot", "deployment", "node", "deployment-template", "parallel", "max-deployment", "max-delta", "nodes", "timeout-retries"},
 		[]string{"disable-eviction", "force", "uncordon"}, 0, (*Env).event},
@@ -384,12 +384,12 @@ func phaseArg(c Command, def model.Phase) (model.Phase, error) {
 	if name == "" {
 		return def, nil
 	}
-	for _, ph := range []model.Phase{model.Free, model.Pending, model.Running, model.Terminating} {
+	for _, ph := range []model.Phase{model.Free, model.Pending, model.Running, model.Terminating, model.Failed} {
 		if ph.String() == name {
 			return ph, nil
 		}
 	}
-	return 0, fmt.Errorf("unknown phase %q (Free, Pending, Running, Terminating)", name)
+	return 0, fmt.Errorf("unknown phase %q (Free, Pending, Running, Terminating, Failed)", name)
 }
 
 func sortedKeys(m map[string]string) []string {

@@ -1,0 +1,97 @@
+package stsdiff
+
+import (
+	"context"
+	"slices"
+
+	"github.com/kivi-go/kivi/fidelity/classify"
+)
+
+// The names of the known causes of disagreement (docs/divergences.md,
+// "StatefulSet syncs against kube-controller-manager v1.36"); "" is
+// agreement.
+const (
+	Agree = ""
+	// UnreadyRunning: a Running pod is not Ready. Upstream's
+	// OrderedReady walk waits for it (isRunningAndReady), and counts it
+	// unavailable (a rolling update waits for it, maxUnavailable counts
+	// it, a scale-down may delete it as the first unhealthy pod); the
+	// model's Running pods are all Ready. Counterfactual: the pod is
+	// Ready upstream too.
+	UnreadyRunning = "unready Running pod"
+	// RolledBack: the spec's template is the current revision's again
+	// (a rollback mid-rollout). Upstream's update revision becomes the
+	// current revision and status.currentRevision stays; the model swaps
+	// its two slots, so the revision rolled back from becomes its current
+	// one, and pods it creates below the partition are of that revision.
+	// Counterfactual: upstream with status.currentRevision the revision
+	// rolled back from.
+	RolledBack = "rollback: current revision"
+	// Unexplained: no known class removes the disagreement.
+	Unexplained = "unexplained"
+)
+
+var classes = []classify.Class[*Case]{{
+	Name:    UnreadyRunning,
+	Applies: func(c *Case) bool { return slices.ContainsFunc(c.Pods, func(p Pod) bool { return p.Unready }) },
+	Fix: func(c *Case) *Case {
+		d := *c
+		d.Pods = slices.Clone(c.Pods)
+		for i := range d.Pods {
+			d.Pods[i].Unready = false
+		}
+		return &d
+	},
+}, {
+	Name:    RolledBack,
+	Applies: func(c *Case) bool { return c.Shape == Rollback && !c.RolledBackCurrent },
+	Fix: func(c *Case) *Case {
+		d := *c
+		d.RolledBackCurrent = true
+		return &d
+	},
+}}
+
+// Verdict is the comparison of one case.
+type Verdict struct {
+	Class           string
+	Model, Upstream Result
+}
+
+// Check compares the model (with plant, normally nil) with up on c and
+// names the cause of a disagreement (classify.Classify).
+func Check(ctx context.Context, up *Upstream, c *Case, plant Plant) (Verdict, error) {
+	m, u, err := compare(ctx, up, c, plant)
+	if err != nil || m.Equal(u) {
+		return Verdict{Model: m, Upstream: u}, err
+	}
+	var cerr error
+	same := func(d *Case) bool {
+		m, u, err := compare(ctx, up, d, plant)
+		if err != nil {
+			cerr = err
+			return false
+		}
+		return m.Equal(u)
+	}
+	name := classify.Classify(classes, c, same)
+	if cerr != nil {
+		return Verdict{}, cerr
+	}
+	if name == "" {
+		name = Unexplained
+	}
+	return Verdict{Class: name, Model: m, Upstream: u}, nil
+}
+
+func compare(ctx context.Context, up *Upstream, c *Case, plant Plant) (Result, Result, error) {
+	m, err := c.Model(plant)
+	if err != nil {
+		return Result{}, Result{}, err
+	}
+	u, err := up.Sync(ctx, c)
+	if err != nil {
+		return Result{}, Result{}, err
+	}
+	return m, u, nil
+}
