@@ -239,14 +239,28 @@ func KeepsTerminatingPod(s *State, p *PodState) bool {
 	return p.Ordinal != 0 && p.Phase == Terminating && p.Node != 0 && s.Nodes[p.Node-1].Status.Health() != Ready
 }
 
-// requeueKeptPods hands back to the kubelet the Terminating StatefulSet
-// pods of node n, which is Ready again (KeepsTerminatingPod).
+// WaitsForNode reports whether a bound Pending pod p waits for its node
+// to be Ready again before it starts: under Kubernetes' lifecycle, a pod
+// bound to a node whose kubelet is down (not Ready) does not start; the
+// taint manager may evict it meanwhile. Under Kivi's lifecycle it starts
+// at once, as in Kivi.
+func WaitsForNode(u *Universe, s *State, p *PodState) bool {
+	return !u.Options.KiviLifecycle && p.Phase == Pending && p.Node != 0 && s.Nodes[p.Node-1].Status.Health() != Ready
+}
+
+// requeueKeptPods hands back to the kubelet the pods of node n, which is
+// Ready again, that its kubelet left waiting: Terminating StatefulSet
+// pods (KeepsTerminatingPod) and bound Pending pods (WaitsForNode).
 func requeueKeptPods(u *Universe, s *State, n int) {
-	if !u.HasStatefulSets || s.Nodes[n].Status.Health() != Ready {
+	if u.Options.KiviLifecycle && !u.HasStatefulSets || s.Nodes[n].Status.Health() != Ready {
 		return
 	}
 	for i := range s.Pods {
-		if p := &s.Pods[i]; p.Ordinal != 0 && p.Phase == Terminating && int(p.Node) == n+1 {
+		p := &s.Pods[i]
+		if int(p.Node) != n+1 {
+			continue
+		}
+		if p.Ordinal != 0 && p.Phase == Terminating || !u.Options.KiviLifecycle && p.Phase == Pending {
 			s.Enqueue(KubeletQueue, i)
 		}
 	}

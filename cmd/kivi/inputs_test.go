@@ -35,9 +35,9 @@ func kiviDir(t *testing.T) string {
 }
 
 // TestSimulateTakesEveryInput: simulate reads what verify reads, and
-// exits 1 when its run violates an intent. Seed 44 of the worked example
-// fails node-b, and web drops below its minimum when its pod there is
-// evicted after its 300 s toleration.
+// exits 1 when its run violates an intent. Seed 205 of the worked example
+// fails node-b once web's three pods run, and web drops below its minimum
+// when its pod there is evicted after its 300 s toleration.
 func TestSimulateTakesEveryInput(t *testing.T) {
 	stream := []string{"-f", example("manifests.yaml"), "--nodes", example("nodes.yaml"), "--intents", example("intents.yaml")}
 	for _, tc := range []struct {
@@ -46,11 +46,11 @@ func TestSimulateTakesEveryInput(t *testing.T) {
 		code int
 		want string
 	}{
-		{"manifests", append([]string{"simulate", "--seed", "44"}, stream...), exitViolated, "Stopped: failed: replica_num_always_meet_min"},
+		{"manifests", append([]string{"simulate", "--seed", "205"}, stream...), exitViolated, "Stopped: failed: replica_num_always_meet_min"},
 		{"manifests, a run without violation", append([]string{"simulate", "--seed", "1"}, stream...), exitHolds, "Stopped: deadlock"},
 		{"built-in case", []string{"simulate", "--case", "c3"}, exitViolated, "Stopped: failed: pod_always_schedulable"},
 		{"case file", []string{"simulate", filepath.Join("..", "..", "examples", "cases", "c3.yaml")}, exitViolated, "Stopped: failed: pod_always_schedulable"},
-		{"Kivi directory", []string{"simulate", "--seed", "44", kiviDir(t)}, exitViolated, "Stopped: failed: replica_num_always_meet_min"},
+		{"Kivi directory", []string{"simulate", "--seed", "205", kiviDir(t)}, exitViolated, "Stopped: failed: replica_num_always_meet_min"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer

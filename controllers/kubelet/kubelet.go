@@ -51,6 +51,19 @@ func (k *Kubelet) Step(tx *model.Tx, s *model.State) {
 		}
 		switch action := decide(&s.Pods[p]); action {
 		case startPod:
+			if model.WaitsForNode(tx.U, s, &s.Pods[p]) {
+				// The node's kubelet is down: the pod waits, bound,
+				// until the node is Ready again, which queues it anew.
+				// The taint manager processes every pod bound to a
+				// tainted node, started or not.
+				if queuesForTaintEviction(tx.U, s, &s.Pods[p]) {
+					updates.taint(p)
+				}
+				if tx.Tracing() {
+					tx.Log(Component, "Pod %s waits: node %s is not Ready to start it", s.PodRef(p), nodeName(tx.U, s.Pods[p].Node))
+				}
+				continue
+			}
 			if reason := admit(tx.U, s, p); reason != "" {
 				reject(tx, s, p, reason, &w)
 				continue
@@ -96,9 +109,10 @@ func decide(p *model.PodState) action {
 	return ignore
 }
 
-// start runs a bound Pending pod. Kivi does not check that the node is
-// still Ready (a pod bound to a node that has just failed starts and is
-// then evicted by the node controller); neither do we.
+// start runs a bound Pending pod. Under Kivi's lifecycle the node need
+// not be Ready (a pod bound to a node that has just failed starts and is
+// then evicted by the node controller, as in Kivi); under Kubernetes' the
+// kubelet of a node that is not Ready starts nothing (WaitsForNode).
 func start(tx *model.Tx, s *model.State, p int, w *wakeups, updates *queueUpdates) {
 	u := tx.U
 	pod := &s.Pods[p]
