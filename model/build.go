@@ -249,7 +249,7 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 			ReservedCPU: t.ReservedCPU, ReservedMemory: t.ReservedMemory, MaxPods: t.MaxPods,
 			Scalar: ScalarVector(u.ScalarResources, t.Scalar), ReservedScalar: ScalarVector(u.ScalarResources, t.ReservedScalar),
 			ScalarListed: ScalarListed(u.ScalarResources, t.Scalar),
-			Labels: labels, Taints: append([]Taint(nil), t.Taints...)})
+			Labels:       labels, Taints: append([]Taint(nil), t.Taints...)})
 	}
 	look := lookup{
 		deployments:         indexNames(c.Deployments, deploymentName),

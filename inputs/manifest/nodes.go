@@ -18,10 +18,10 @@ type nodeIn struct {
 	// allocatable and what other pods hold of them (scalar.go).
 	scalar, reservedScalar map[string]int64
 	maxPods                int
-	labels                   map[string]string
-	taints                   []model.Taint
-	status                   string
-	pods                     []model.InitialPod
+	labels                 map[string]string
+	taints                 []model.Taint
+	status                 string
+	pods                   []model.InitialPod
 }
 
 // nodeFromObject reads a v1 Node: allocatable (else capacity) cpu,
