@@ -112,12 +112,6 @@ func (r *podRequests) atLeast(o podRequests) {
 	}
 }
 
-// clone returns a copy of r that shares nothing with it.
-func (r podRequests) clone() podRequests {
-	r.scalar = maps.Clone(r.scalar)
-	return r
-}
-
 // checkNotOvercommitted checks container c's (at path) requests and limits
 // of resources that cannot be overcommitted (extended resources and huge
 // pages, helper.IsOvercommitAllowed): a request needs a limit, and they

@@ -217,7 +217,7 @@ func (tc templateConv) requests(spec PodSpec) (podRequests, error) {
 		if c.RestartPolicy == "Always" { // a sidecar runs alongside the containers
 			sum.add(r)
 			sidecars.add(r)
-			r = sidecars.clone()
+			r = sidecars
 		} else {
 			r.add(sidecars)
 		}
