@@ -181,3 +181,20 @@ func scalarText(m map[string]int64) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// warnUnlistedScalar warns about a scalar resource some pod requests and
+// no node lists in its allocatable: every such pod is then unschedulable,
+// which for ephemeral-storage (every real node reports it) more likely
+// means a hand-written Node that leaves it out.
+func (as *assembly) warnUnlistedScalar() {
+	var requests []map[string]int64
+	for _, td := range as.c.Templates {
+		requests = append(requests, td.Scalar)
+	}
+	for _, name := range model.ScalarResourceNames(requests) {
+		listed := slices.ContainsFunc(as.c.NodeTypes, func(t model.NodeType) bool { return t.Scalar[name] > 0 })
+		if !listed {
+			as.warns = append(as.warns, Warning{Msg: fmt.Sprintf("pods request %s, which no node has in its allocatable: they fit no node (a node's status.allocatable lists what it offers)", name)})
+		}
+	}
+}

@@ -133,3 +133,19 @@ spec:
 		t.Errorf("no warning that probe does not fit on gpu0 and plain: %v", r.Warnings)
 	}
 }
+
+// TestScalarUnlistedWarning: a resource requested and on no node's
+// allocatable (here ephemeral-storage, which a hand-written Node easily
+// leaves out) makes every such pod unschedulable: a warning says so.
+func TestScalarUnlistedWarning(t *testing.T) {
+	r := load(t, webDeployment(`      containers:
+      - {name: a, resources: {requests: {cpu: 100m, ephemeral-storage: 1Gi}}}
+`))
+	found := false
+	for _, w := range r.Warnings {
+		found = found || strings.Contains(w.Msg, "pods request ephemeral-storage, which no node has")
+	}
+	if !found {
+		t.Errorf("no warning about ephemeral-storage on no node: %v", r.Warnings)
+	}
+}
