@@ -225,6 +225,11 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 	}
 	u.Options.KiviHostnameAlias = c.KiviHostnameAlias
 	u.Options.KiviLifecycle = c.KiviLifecycle
+	var requests []map[string]int64
+	for _, td := range c.Templates {
+		requests = append(requests, td.Scalar)
+	}
+	u.ScalarResources = ScalarResourceNames(requests)
 	nodeIndex := map[string]int{}
 	for i, ns := range layout {
 		t := c.NodeTypes[ns.typ]
@@ -242,7 +247,9 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 		}
 		u.Nodes = append(u.Nodes, Node{Name: name, Type: ns.typ, CPU: t.CPU, Memory: t.Memory,
 			ReservedCPU: t.ReservedCPU, ReservedMemory: t.ReservedMemory, MaxPods: t.MaxPods,
-			Labels: labels, Taints: append([]Taint(nil), t.Taints...)})
+			Scalar: ScalarVector(u.ScalarResources, t.Scalar), ReservedScalar: ScalarVector(u.ScalarResources, t.ReservedScalar),
+			ScalarListed: ScalarListed(u.ScalarResources, t.Scalar),
+			Labels:       labels, Taints: append([]Taint(nil), t.Taints...)})
 	}
 	look := lookup{
 		deployments:         indexNames(c.Deployments, deploymentName),
@@ -260,6 +267,7 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 		if err != nil {
 			return nil, nil, fmt.Errorf("templates[%d] (%s): %w", i, td.Name, err)
 		}
+		pt.Scalar = ScalarVector(u.ScalarResources, td.Scalar)
 		u.Templates = append(u.Templates, pt)
 	}
 	hpaOf := func(h *HPADecl, reps int) (int, error) {

@@ -62,12 +62,17 @@ type Cluster struct {
 // NodeType is a kind of node; the scaling search varies how many of each
 // type a topology has, between Min and Max.
 type NodeType struct {
-	Name           string            `json:"name"`
-	CPU            int64             `json:"cpu"`
-	Memory         int64             `json:"memory"`
-	ReservedCPU    int64             `json:"reservedCpu,omitempty"`
-	ReservedMemory int64             `json:"reservedMemory,omitempty"`
-	MaxPods        int               `json:"maxPods,omitempty"`
+	Name           string `json:"name"`
+	CPU            int64  `json:"cpu"`
+	Memory         int64  `json:"memory"`
+	ReservedCPU    int64  `json:"reservedCpu,omitempty"`
+	ReservedMemory int64  `json:"reservedMemory,omitempty"`
+	MaxPods        int    `json:"maxPods,omitempty"`
+	// Scalar and ReservedScalar are the node's allocatable and reserved
+	// scalar resources by name (ephemeral-storage and huge pages in MiB,
+	// extended resources as counts; scalar.go).
+	Scalar         map[string]int64  `json:"scalar,omitempty"`
+	ReservedScalar map[string]int64  `json:"reservedScalar,omitempty"`
 	Labels         map[string]string `json:"labels,omitempty"`
 	Taints         []Taint           `json:"taints,omitempty"`
 	Min            int               `json:"min,omitempty"`
@@ -105,6 +110,9 @@ type TemplateDecl struct {
 	Namespace string `json:"namespace,omitempty"`
 	CPU       int64  `json:"cpu,omitempty"`
 	Memory    int64  `json:"memory,omitempty"`
+	// Scalar are the pod's requests of scalar resources by name
+	// (scalar.go), in NodeType.Scalar's units.
+	Scalar map[string]int64 `json:"scalar,omitempty"`
 	// NodeName pins pods to the node of that name (bypassing the scheduler).
 	NodeName     string            `json:"nodeName,omitempty"`
 	NodeSelector map[string]string `json:"nodeSelector,omitempty"`

@@ -21,6 +21,9 @@ func (u *Universe) Compile() error {
 			return e
 		}
 	}
+	if err := u.checkScalar(); err != nil {
+		return err
+	}
 	u.wideNodes = len(u.Nodes) > MaxObjects
 	u.wideRefs = u.PodSlots > MaxObjects || u.wideNodes
 	u.podRuns = u.PodSlots > MaxObjects

@@ -9,6 +9,7 @@ import (
 // it for verbose traces and golden tests compare against it.
 func Describe(u *Universe, s *State) string {
 	var b strings.Builder
+	scalar, k := u.ScalarRequestedOnNodes(s, nil), len(u.ScalarResources)
 	for n := range s.Nodes {
 		req := u.Requested(s, n)
 		status := s.Nodes[n].Status.String()
@@ -17,6 +18,9 @@ func Describe(u *Universe, s *State) string {
 		}
 		fmt.Fprintf(&b, "node %s: %s cpu %d/%d mem %d/%d pods %d", u.Nodes[n].Name, status,
 			req.CPU, u.Nodes[n].CPU, req.Memory, u.Nodes[n].Memory, req.Pods)
+		for i, name := range u.ScalarResources {
+			fmt.Fprintf(&b, " %s %d/%d", name, scalar[n*k+i], u.NodeScalar(n, i))
+		}
 		if used := u.UsedCPU(s, n); used != req.CPU {
 			fmt.Fprintf(&b, " used-cpu %d", used)
 		}

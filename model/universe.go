@@ -79,8 +79,16 @@ type Node struct {
 	// them are taken by untracked pods.
 	MaxPods      int
 	ReservedPods int
-	Labels       map[string]string
-	Taints       []Taint
+	// Scalar and ReservedScalar are the node's allocatable and reserved
+	// amounts of the scalar resources, aligned with
+	// Universe.ScalarResources (scalar.go); nil when it has none.
+	// ScalarListed[k] says that the node's allocatable names resource k
+	// at all (the kubelet's admission ignores an extended resource it
+	// does not).
+	Scalar, ReservedScalar []int64
+	ScalarListed           []bool
+	Labels                 map[string]string
+	Taints                 []Taint
 
 	// LabelSet is Labels compiled (set by Compile).
 	LabelSet LabelSet
@@ -194,6 +202,10 @@ type PodTemplate struct {
 	// Namespace is TemplateDecl's (namespace.go).
 	Namespace   string
 	CPU, Memory int64 // requests
+	// Scalar are the requests of the scalar resources (ephemeral-storage,
+	// huge pages, extended resources), aligned with
+	// Universe.ScalarResources (scalar.go); nil when it has none.
+	Scalar []int64
 	// NodeName pins the pod to a node (index+1; 0 = unset): it bypasses
 	// the scheduler.
 	NodeName     int
@@ -627,6 +639,9 @@ type Universe struct {
 	// Namespaces holds the labels of the Namespace objects given, by
 	// name (namespace.go).
 	Namespaces map[string]map[string]string
+	// ScalarResources names the scalar resources some template requests
+	// (scalar.go); nil when none does.
+	ScalarResources []string
 	// PodSlots bounds how many pods can exist at once.
 	PodSlots int
 	Options  Options

@@ -20,6 +20,8 @@ type cycle struct {
 	ev      evictor
 	// explain is nil except under Explain; plugins write to it only then.
 	explain *strings.Builder
+	// scalarUsed is fitsNode's scratch for a node's scalar requests.
+	scalarUsed []int64
 }
 
 func newCycle(u *model.Universe, s *model.State, tx *model.Tx, explain *strings.Builder) *cycle {

@@ -11,7 +11,9 @@ import "github.com/kivi-go/kivi/model"
 // (cordoned by a drain or in the input), whatever the pod tolerates, as
 // upstream's IsNodeUnschedulable check. Only the resources the pod
 // requests are compared (fitsRequest lists the pod's request names): a pod
-// without a memory request fits a node whose memory is overcommitted.
+// without a memory request fits a node whose memory is overcommitted. The
+// scalar resources (ephemeral-storage, huge pages, extended resources)
+// count like cpu and memory, a node without one having none of it.
 // Topology spread is not part of NodeFit upstream either.
 func (c *cycle) fitsNode(ps *model.PodState, n int) bool {
 	t := &c.u.Templates[ps.Template]
@@ -20,7 +22,15 @@ func (c *cycle) fitsNode(ps *model.PodState, n int) bool {
 		return false
 	}
 	alloc, used := c.u.Allocatable(n), c.u.Requested(c.s, n)
-	return (t.CPU == 0 || t.CPU <= alloc.CPU-used.CPU) && (t.Memory == 0 || t.Memory <= alloc.Memory-used.Memory) && used.Pods < alloc.Pods
+	if !((t.CPU == 0 || t.CPU <= alloc.CPU-used.CPU) && (t.Memory == 0 || t.Memory <= alloc.Memory-used.Memory) && used.Pods < alloc.Pods) {
+		return false
+	}
+	if t.Scalar == nil {
+		return true
+	}
+	c.scalarUsed = c.u.ScalarRequested(c.s, n, c.scalarUsed)
+	k, _ := c.u.InsufficientScalar(int(ps.Template), n, c.scalarUsed)
+	return k < 0
 }
 
 // fitsAnyOtherNode is PodFitsAnyOtherNode: the pod fits on one of nodes

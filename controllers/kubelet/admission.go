@@ -5,7 +5,7 @@ import "github.com/kivi-go/kivi/model"
 // admit is the kubelet's admission of a bound Pending pod
 // (pkg/kubelet/lifecycle/predicate.go, v1.36): the scheduler's
 // AdmissionCheck (NodeResourcesFit against the pods the kubelet already
-// runs, required node affinity and nodeSelector, NodeName) and the
+// runs, scalar resources included (scalar.go), required node affinity and nodeSelector, NodeName) and the
 // TaintToleration check restricted to NoExecute taints. It returns the
 // reason of the first failure in that order, upstream's pod status
 // reason, or "" when the pod is admitted. Pods bound by the scheduler
@@ -29,6 +29,9 @@ func admit(u *model.Universe, s *model.State, p int) string {
 		return "OutOfcpu"
 	case t.Memory > 0 && t.Memory > node.Memory-used.Memory:
 		return "OutOfmemory"
+	}
+	if reason := outOfScalar(u, s, p, n); reason != "" {
+		return reason
 	}
 	fit := &t.Fit[n]
 	switch {

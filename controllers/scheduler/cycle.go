@@ -30,6 +30,9 @@ type cycle struct {
 	// reservation plus the requests of every pod bound to it (Pending,
 	// Running or Terminating), as model.Universe.Requested computes.
 	requested []model.Resources
+	// scalarUsed[n*K+k] is the same for scalar resource k of the K of
+	// model.Universe.ScalarResources; empty when K is 0.
+	scalarUsed []int64
 	// scoredReq[n] is the same with non-zero requests (nonzero.go), only
 	// filled when the plan has templates with non-zero defaults.
 	scoredReq []model.Resources
@@ -209,6 +212,9 @@ func (c *cycle) count() {
 func (c *cycle) countPods() {
 	N, pl := len(c.u.Nodes), c.plan
 	c.requested = append(c.requested[:0], pl.reserved...)
+	if pl.reservedScalar != nil {
+		c.countScalar()
+	}
 	if pl.nonZero {
 		c.scoredReq = append(c.scoredReq[:0], pl.reserved...)
 		for i := range c.s.Pods {

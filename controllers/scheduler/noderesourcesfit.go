@@ -1,5 +1,7 @@
 package scheduler
 
+import "github.com/kivi-go/kivi/model"
+
 // nodeResourcesFitFilter rejects nodes whose free allocatable resources
 // (allocatable minus the requests of the pods bound to them) cannot hold
 // the pod's requests, or whose pod count is at its maximum
@@ -16,7 +18,8 @@ const (
 )
 
 // Filter reports the first insufficient resource in upstream's order
-// (pods, cpu, memory); upstream lists all of them in one status. An
+// (pods, cpu, memory, then the scalar resources: ephemeral-storage, huge
+// pages and extended resources, model.Universe.ScalarResources); upstream lists all of them in one status. An
 // insufficient resource is Unschedulable (preemption could free it)
 // unless the pod requests more of some resource than the node has
 // allocatable at all: the status is then UnschedulableAndUnresolvable,
@@ -27,6 +30,15 @@ func (nodeResourcesFitFilter) Filter(c *cycle, n int) Status {
 	if c.t.CPU > node.CPU || c.t.Memory > node.Memory {
 		code = UnschedulableAndUnresolvable
 	}
+	scalar := -1
+	if c.t.Scalar != nil {
+		K := len(c.u.ScalarResources)
+		k, unresolvable := c.u.InsufficientScalar(int(c.p.Template), n, c.scalarUsed[n*K:(n+1)*K])
+		if unresolvable {
+			code = UnschedulableAndUnresolvable
+		}
+		scalar = k
+	}
 	if used.Pods+1 > node.MaxPods {
 		return reject(code, reasonTooManyPods)
 	}
@@ -35,6 +47,9 @@ func (nodeResourcesFitFilter) Filter(c *cycle, n int) Status {
 	}
 	if mem := c.t.Memory; mem > 0 && mem > node.Memory-used.Memory {
 		return reject(code, reasonInsufficientMem)
+	}
+	if scalar >= 0 {
+		return reject(code, c.plan.insufficient[scalar])
 	}
 	return Status{}
 }
@@ -77,4 +92,17 @@ func leastRequested(requested, capacity int64) int64 {
 		return 0
 	}
 	return (capacity - requested) * maxNodeScore / capacity
+}
+
+// countScalar fills cycle.scalarUsed: the reservation and the scalar
+// requests of the pods countPods counts, per node.
+func (c *cycle) countScalar() {
+	u, K := c.u, len(c.u.ScalarResources)
+	c.scalarUsed = append(c.scalarUsed[:0], c.plan.reservedScalar...)
+	for i := range c.s.Pods {
+		if q := &c.s.Pods[i]; q.Phase != model.Free && q.Node != 0 {
+			n := int(q.Node) - 1
+			u.AddScalar(c.scalarUsed[n*K:(n+1)*K], int(q.Template))
+		}
+	}
 }

@@ -24,6 +24,11 @@ type plan struct {
 	// adds to its node's scored requests.
 	nonZero        bool
 	scoredRequests []model.Resources
+	// reservedScalar is every node's scalar reservation, laid out as
+	// cycle.scalarUsed, and insufficient[k] is NodeResourcesFit's reason
+	// for scalar resource k; both nil without scalar resources.
+	reservedScalar []int64
+	insufficient   []string
 	// interPod[t] is InterPodAffinity's plan for incoming pods of
 	// template t (nil when no template has inter-pod affinity), over the
 	// pair tables interPodTabs.
@@ -93,6 +98,10 @@ func newPlan(u *model.Universe) *plan {
 	for n := range u.Nodes {
 		node := &u.Nodes[n]
 		pl.reserved[n] = model.Resources{CPU: node.ReservedCPU, Memory: node.ReservedMemory, Pods: node.ReservedPods}
+	}
+	pl.reservedScalar = u.ScalarReservedOnNodes(nil)
+	for _, name := range u.ScalarResources {
+		pl.insufficient = append(pl.insufficient, "Insufficient "+name)
 	}
 	pl.revisions = u.HasRevisionMatch()
 	pl.interPod, pl.interPodBare, pl.interPodTabs = newInterPodPlans(u)

@@ -191,9 +191,10 @@ func (r Requests) nonZero() (cpu, mem int64) {
 // templateContainers are the containers of a pod of template t: one with
 // the requests as written (zeros explicit), then one container per
 // missing request the template's non-zero requests record, leaving out
-// exactly the requests that are missing.
-func templateContainers(t *model.PodTemplate) []v1.Container {
-	cs := []v1.Container{apiContainer("c", Requests{MilliCPU: t.CPU, MemMiB: t.Memory, ExplicitZero: true})}
+// exactly the requests that are missing; scalar are its extended
+// resources by name (nil: none).
+func templateContainers(t *model.PodTemplate, scalar map[string]int64) []v1.Container {
+	cs := []v1.Container{apiContainer("c", Requests{MilliCPU: t.CPU, MemMiB: t.Memory, ExplicitZero: true, Scalar: scalar})}
 	missingCPU := int((max(t.NonZeroCPU, t.CPU) - t.CPU) / defaultMilliCPU)
 	missingMem := int((max(t.NonZeroMemory, t.Memory) - t.Memory) / defaultMemMiB)
 	for i := range max(missingCPU, missingMem) {

@@ -51,7 +51,7 @@ func (s *Snapshot) ToAPI() ([]*v1.Node, []*v1.Pod, *v1.Pod) {
 		if _, ok := labels[model.KiviHostnameKey]; s.KiviInput && !ok {
 			labels[model.KiviHostnameKey] = NodeName(i)
 		}
-		nodes = append(nodes, apiNode(NodeName(i), labels, n.Taints, n.MilliCPU, n.MemMiB, n.MaxPods, n.Ready))
+		nodes = append(nodes, apiNode(NodeName(i), labels, n.Taints, n.MilliCPU, n.MemMiB, n.MaxPods, n.Ready, n.Scalar))
 	}
 	var pods []*v1.Pod
 	for i, e := range s.Existing {
@@ -101,7 +101,18 @@ func apiContainer(name string, req Requests) v1.Container {
 	if req.MemMiB > 0 || req.ExplicitZero {
 		requests[v1.ResourceMemory] = *resourceMiB(req.MemMiB)
 	}
-	return v1.Container{Name: name, Image: "app", Resources: v1.ResourceRequirements{Requests: requests}}
+	var limits v1.ResourceList
+	for k, v := range req.Scalar {
+		if v == 0 {
+			continue
+		}
+		if limits == nil {
+			limits = v1.ResourceList{}
+		}
+		requests[v1.ResourceName(k)] = *resource.NewQuantity(v, resource.DecimalSI)
+		limits[v1.ResourceName(k)] = *resource.NewQuantity(v, resource.DecimalSI)
+	}
+	return v1.Container{Name: name, Image: "app", Resources: v1.ResourceRequirements{Requests: requests, Limits: limits}}
 }
 
 func resourceMilli(m int64) *resource.Quantity {
@@ -143,11 +154,14 @@ func labelSelector(s *model.Selector) *metav1.LabelSelector {
 // (the kubelet sets it). A node that is not Ready has its Ready condition
 // False and the node lifecycle controller's not-ready taints (NoSchedule
 // from TaintNodesByCondition, NoExecute from taint-based eviction).
-func apiNode(name string, labels map[string]string, taints []model.Taint, milliCPU, memMiB int64, maxPods int, ready bool) *v1.Node {
+func apiNode(name string, labels map[string]string, taints []model.Taint, milliCPU, memMiB int64, maxPods int, ready bool, scalar map[string]int64) *v1.Node {
 	res := v1.ResourceList{
 		v1.ResourceCPU:    *resource.NewMilliQuantity(milliCPU, resource.DecimalSI),
 		v1.ResourceMemory: *resource.NewQuantity(memMiB<<20, resource.BinarySI),
 		v1.ResourcePods:   *resource.NewQuantity(int64(maxPods), resource.DecimalSI),
+	}
+	for k, v := range scalar {
+		res[v1.ResourceName(k)] = *resource.NewQuantity(v, resource.DecimalSI)
 	}
 	node := &v1.Node{
 		ObjectMeta: metav1.ObjectMeta{Name: name, UID: types.UID("node-" + name), Labels: labels},

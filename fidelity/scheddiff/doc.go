@@ -4,7 +4,8 @@
 // in process.
 //
 // A Snapshot is one scheduling question in the features the model covers
-// (nodes with labels, taints, allocatable resources and readiness; bound
+// (nodes with labels, taints, allocatable resources, extended resources
+// such as nvidia.com/gpu in a third of the snapshots, and readiness; bound
 // pods with requests and inter-pod affinity; a pending pod with requests,
 // nodeSelector, node affinity, tolerations, topology spread constraints
 // and inter-pod affinity). It is translated

@@ -58,6 +58,9 @@ func Generate(t *rapid.T) *Snapshot {
 func GenerateAny(t *rapid.T) *Snapshot {
 	s := &Snapshot{}
 	nn := rapid.IntRange(1, maxNodes).Draw(t, "nodes")
+	// A third of the snapshots are GPU clusters: nodes with 0 to 4
+	// nvidia.com/gpu (or none listed), pods asking for 0 to 2.
+	gpus := oneIn(t, 3, "gpus")
 	for range nn {
 		n := Node{Labels: map[string]string{},
 			// Capacities of 1 to 8 cores and 1 to 8 GiB against requests
@@ -88,6 +91,11 @@ func GenerateAny(t *rapid.T) *Snapshot {
 				Effect: rapid.SampledFrom([]model.TaintEffect{model.NoSchedule, model.PreferNoSchedule, model.NoExecute}).Draw(t, "effect"),
 			})
 		}
+		if gpus {
+			if g := rapid.IntRange(-1, 4).Draw(t, "nodeGPUs"); g >= 0 {
+				n.Scalar = map[string]int64{gpu: int64(g)}
+			}
+		}
 		s.Nodes = append(s.Nodes, n)
 	}
 	incoming := map[string]string{appLabel: incomingApp, hashLabel: incomingHash}
@@ -96,14 +104,14 @@ func GenerateAny(t *rapid.T) *Snapshot {
 	}
 	// The pending pod's requests first: its ReplicaSet's pods share them
 	// (in the model they are one template).
-	pendingReq := genRequests(t)
+	pendingReq := genRequests(t, gpus)
 	for range rapid.IntRange(0, maxExisting).Draw(t, "existing") {
 		p := Pod{Node: rapid.IntRange(0, nn-1).Draw(t, "node"), SameRS: oneIn(t, 3, "sameRS")}
 		p.Bare = !p.SameRS && oneIn(t, 5, "bare")
 		if p.SameRS {
 			p.Labels, p.Req = incoming, pendingReq
 		} else {
-			p.Req = genRequests(t)
+			p.Req = genRequests(t, gpus)
 			p.Labels = map[string]string{appLabel: rapid.SampledFrom([]string{"web", "db", incomingApp}).Draw(t, "app")}
 			if tier := rapid.SampledFrom([]string{"", "a", "b"}).Draw(t, "tier"); tier != "" {
 				p.Labels["tier"] = tier
@@ -166,8 +174,8 @@ func GenerateAny(t *rapid.T) *Snapshot {
 }
 
 // genRequests draws a container's requests, zero in a quarter of the cases
-// per resource.
-func genRequests(t *rapid.T) Requests {
+// per resource, and with gpus 0 to 2 nvidia.com/gpu.
+func genRequests(t *rapid.T, gpus bool) Requests {
 	r := Requests{MilliCPU: 100 * rapid.Int64Range(0, 10).Draw(t, "reqCPU"), MemMiB: 128 * rapid.Int64Range(0, 8).Draw(t, "reqMem")}
 	if oneIn(t, 4, "zeroCPU") {
 		r.MilliCPU = 0
@@ -177,6 +185,11 @@ func genRequests(t *rapid.T) Requests {
 	}
 	if r.MilliCPU == 0 || r.MemMiB == 0 {
 		r.ExplicitZero = oneIn(t, 2, "explicitZero")
+	}
+	if gpus {
+		if g := rapid.IntRange(0, 2).Draw(t, "reqGPUs"); g > 0 {
+			r.Scalar = map[string]int64{gpu: int64(g)}
+		}
 	}
 	return r
 }

@@ -104,15 +104,15 @@ func StateToAPI(u *model.Universe, s *model.State, pod int) StateAPI {
 		labels := maps.Clone(n.Labels)
 		maxPods := n.MaxPods
 		placeholders := n.ReservedPods
-		if placeholders == 0 && (n.ReservedCPU > 0 || n.ReservedMemory > 0) {
+		if placeholders == 0 && (n.ReservedCPU > 0 || n.ReservedMemory > 0 || slices.ContainsFunc(n.ReservedScalar, func(v int64) bool { return v > 0 })) {
 			placeholders, maxPods = 1, maxPods+1
 		}
 		out.Nodes = append(out.Nodes, apiNode(n.Name, labels, n.Taints, n.CPU, n.Memory, maxPods,
-			s.Nodes[i].Status == model.Ready))
+			s.Nodes[i].Status == model.Ready, listedScalar(u, n)))
 		for k := range placeholders {
 			var req Requests
 			if k == 0 {
-				req = Requests{MilliCPU: n.ReservedCPU, MemMiB: n.ReservedMemory}
+				req = Requests{MilliCPU: n.ReservedCPU, MemMiB: n.ReservedMemory, Scalar: scalarOf(u, n.ReservedScalar)}
 			}
 			// Explicit requests, zeros included: a placeholder is scored
 			// as exactly what it reserves.
@@ -180,7 +180,7 @@ func StateToAPI(u *model.Universe, s *model.State, pod int) StateAPI {
 func statePod(u *model.Universe, i int, q *model.PodState) *v1.Pod {
 	t := &u.Templates[q.Template]
 	p := apiPod(fmt.Sprintf("pod%d", i+1), podLabels(u, int(q.Owner), int(q.Template)), Requests{})
-	p.Spec.Containers = templateContainers(t)
+	p.Spec.Containers = templateContainers(t, scalarOf(u, t.Scalar))
 	aff, anti := templateAffinity(t)
 	applyPodAffinity(p, aff, anti)
 	if q.Owner != 0 {

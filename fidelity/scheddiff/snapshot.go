@@ -35,6 +35,9 @@ type Node struct {
 	// and MiB.
 	MilliCPU, MemMiB int64
 	MaxPods          int
+	// Scalar is the node's allocatable of extended resources
+	// (nvidia.com/gpu), listed when present, even at 0.
+	Scalar map[string]int64
 	// Ready false: the node's Ready condition is False and it carries the
 	// node lifecycle controller's not-ready taints (NoSchedule from
 	// TaintNodesByCondition, NoExecute from taint-based eviction); the
@@ -45,6 +48,9 @@ type Node struct {
 // Requests are a pod's (single container's) requests.
 type Requests struct {
 	MilliCPU, MemMiB int64
+	// Scalar are extended resource requests (nvidia.com/gpu), written as
+	// equal requests and limits, as the API server requires.
+	Scalar map[string]int64
 	// ExplicitZero: a zero request is written as "0" in the API object
 	// rather than left out. Upstream's LeastAllocated scores a missing
 	// request as 100m CPU / 200Mi memory, and so does the model for
@@ -156,6 +162,7 @@ func (s *Snapshot) ToModel() (*model.Universe, *model.State, int, error) {
 			owner[i] = len(u.Deployments) - 1
 		}
 	}
+	s.scalarToModel(&u)
 	u.PodSlots = len(s.Existing) + 1
 	u.Options.KiviHostnameAlias = s.KiviInput
 	if err := u.Compile(); err != nil {
@@ -197,6 +204,9 @@ func (s *Snapshot) String() string {
 	}
 	for i, n := range s.Nodes {
 		fmt.Fprintf(&b, "  node %s: cpu %dm mem %dMi pods %d ready %t labels %v", NodeName(i), n.MilliCPU, n.MemMiB, n.MaxPods, n.Ready, sortedMap(n.Labels))
+		if len(n.Scalar) > 0 {
+			fmt.Fprintf(&b, " scalar %v", n.Scalar)
+		}
 		if len(n.Taints) > 0 {
 			fmt.Fprintf(&b, " taints %v", n.Taints)
 		}
@@ -230,6 +240,9 @@ func (s *Snapshot) String() string {
 
 func (r Requests) String() string {
 	s := fmt.Sprintf("req %dm/%dMi", r.MilliCPU, r.MemMiB)
+	if len(r.Scalar) > 0 {
+		s += fmt.Sprintf(" %v", r.Scalar)
+	}
 	if r.ExplicitZero {
 		s += " (zeros explicit)"
 	}

@@ -41,7 +41,7 @@ var malformed = []struct {
 	{"list at top", "- a\n", `bad.yaml: expected a mapping (fields: name, description, expect, nodeTypes, nodes, templates, deployments, deploymentTemplates, descheduler, events, intents, podDisruptionBudgets, namespaces, resourceQuotas, podSlots, lowestIndexTieBreak), got a list`, false},
 	{"duplicate key", base + "name: u\n", `bad.yaml: not valid YAML: line 17: key "name" already set in map`, false},
 	{"case mismatch", strings.Replace(base, "nodeTypes:", "NodeTypes:", 1), `bad.yaml: NodeTypes: unknown field; did you mean "nodeTypes"? (field names are case-sensitive)`, false},
-	{"unknown nested field", strings.Replace(base, "  cpu: 64\n", "  cpu: 64\n  gpu: 1\n", 1), `bad.yaml: nodeTypes[0].gpu: unknown field (accepted: name, cpu, memory, reservedCpu, reservedMemory, maxPods, labels, taints, min, max)`, false},
+	{"unknown nested field", strings.Replace(base, "  cpu: 64\n", "  cpu: 64\n  gpu: 1\n", 1), `bad.yaml: nodeTypes[0].gpu: unknown field (accepted: name, cpu, memory, reservedCpu, reservedMemory, maxPods, scalar, reservedScalar, labels, taints, min, max)`, false},
 	{"Go field name of an untagged type", strings.Replace(base, "  cpu: 64\n", "  cpu: 64\n  taints: [{Key: a, effect: NoSchedule}]\n", 1), `bad.yaml: nodeTypes[0].taints[0].Key: unknown field; did you mean "key"? (field names are case-sensitive)`, false},
 	{"string for an integer", strings.Replace(base, "cpu: 64", `cpu: "64"`, 1), `bad.yaml: nodeTypes[0].cpu: expected an integer, got the string "64"`, false},
 	{"fraction", strings.Replace(base, "cpu: 8", "cpu: 8.5", 1), `bad.yaml: templates[0].cpu: expected an integer, got the number 8.5`, false},

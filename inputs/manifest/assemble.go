@@ -204,6 +204,7 @@ func (as *assembly) finish(origin string) (*Result, error) {
 	if _, _, err := as.c.Build(); err != nil {
 		return nil, &Error{File: origin, Msg: "the cluster does not build: " + err.Error(), Err: err}
 	}
+	as.warnUnlistedScalar()
 	return &Result{Cluster: as.c, Warnings: as.warns}, nil
 }
 

@@ -171,7 +171,7 @@ func (as *assembly) reserveDaemonPods(objs []Object, nodes []nodeIn, kiviAlias b
 			if !d.runsOn(n.name, n.labels, kiviAlias, n.taints) {
 				continue
 			}
-			if !d.reserve(n.cpu, n.memory, &n.reservedCPU, &n.reservedMem, &n.maxPods) {
+			if !d.reserve(n.cpu, n.memory, n.scalar, &n.reservedCPU, &n.reservedMem, &n.reservedScalar, &n.maxPods) {
 				unfit[k] = append(unfit[k], n.name)
 			}
 		}
@@ -180,10 +180,11 @@ func (as *assembly) reserveDaemonPods(objs []Object, nodes []nodeIn, kiviAlias b
 	return nil
 }
 
-// reserve holds d's pod on a node of capacity cpu and memory with its
-// reservations and pod limit (0: the default), and reports whether the
-// pod fits in what is left (else nothing changes).
-func (d *daemonPod) reserve(cpu, memory int64, reservedCPU, reservedMem *int64, maxPods *int) bool {
+// reserve holds d's pod on a node of capacity cpu, memory and scalar
+// (its scalar resources) with its reservations and pod limit (0: the
+// default), and reports whether the pod fits in what is left (else
+// nothing changes).
+func (d *daemonPod) reserve(cpu, memory int64, scalar map[string]int64, reservedCPU, reservedMem *int64, reservedScalar *map[string]int64, maxPods *int) bool {
 	limit := *maxPods
 	if limit == 0 {
 		limit = model.DefaultMaxPods
@@ -191,8 +192,19 @@ func (d *daemonPod) reserve(cpu, memory int64, reservedCPU, reservedMem *int64, 
 	if *reservedCPU+d.cpu > cpu || *reservedMem+d.mem > memory || limit <= 1 {
 		return false
 	}
+	for k, v := range d.td.Scalar {
+		if (*reservedScalar)[k]+v > scalar[k] {
+			return false
+		}
+	}
 	*reservedCPU += d.cpu
 	*reservedMem += d.mem
+	for k, v := range d.td.Scalar {
+		if *reservedScalar == nil {
+			*reservedScalar = map[string]int64{}
+		}
+		(*reservedScalar)[k] += v
+	}
 	*maxPods = limit - 1
 	return true
 }
@@ -209,7 +221,7 @@ func (as *assembly) warnUnfit(pods []daemonPod, unfit [][]string, what string) {
 		if len(names) > 5 {
 			names, more = names[:5], fmt.Sprintf(" and %d more", len(unfit[k])-5)
 		}
-		as.warns = append(as.warns, d.o.at().warning(d.o.path(""), "DaemonSet %s: its pod (cpu %dm, memory %dMi) does not fit in what is left on %s %s%s: it stays Pending there and reserves nothing", d.name, d.cpu, d.mem, what, strings.Join(names, ", "), more))
+		as.warns = append(as.warns, d.o.at().warning(d.o.path(""), "DaemonSet %s: its pod (cpu %dm, memory %dMi%s) does not fit in what is left on %s %s%s: it stays Pending there and reserves nothing", d.name, d.cpu, d.mem, scalarSuffix(d.td.Scalar), what, strings.Join(names, ", "), more))
 	}
 }
 
@@ -229,7 +241,7 @@ func (as *assembly) reserveDaemonPodsOnTypes(objs []Object, types []model.NodeTy
 		}
 		for i := range types {
 			t := &types[i]
-			if d.runsOn("", t.Labels, kiviAlias, t.Taints) && !d.reserve(t.CPU, t.Memory, &t.ReservedCPU, &t.ReservedMemory, &t.MaxPods) {
+			if d.runsOn("", t.Labels, kiviAlias, t.Taints) && !d.reserve(t.CPU, t.Memory, t.Scalar, &t.ReservedCPU, &t.ReservedMemory, &t.ReservedScalar, &t.MaxPods) {
 				unfit[k] = append(unfit[k], t.Name)
 			}
 		}
@@ -313,4 +325,12 @@ func templateSelectors(spec PodSpec) []*LabelSelector {
 		}
 	}
 	return out
+}
+
+// scalarSuffix is ", " and the scalar requests, or "" without any.
+func scalarSuffix(m map[string]int64) string {
+	if len(m) == 0 {
+		return ""
+	}
+	return ", " + scalarText(m)
 }

@@ -52,6 +52,17 @@ func FuzzQuantity(f *testing.F) {
 				t.Fatalf("%q kind %d: %d out of range", s, k, v)
 			}
 		}
+		for _, name := range []string{"nvidia.com/gpu", "ephemeral-storage", "hugepages-2Mi"} {
+			for _, capacity := range []bool{false, true} {
+				v, err := parseScalar(at{file: "f"}, "p", name, QuantityText{Text: s}, capacity)
+				if err == nil && (v < 0 || v > maxModelValue) {
+					t.Fatalf("%q as %s: %d out of range", s, name, v)
+				}
+				if err != nil && !errors.Is(err, ErrInput) {
+					t.Fatalf("%q as %s: error without ErrInput: %v", s, name, err)
+				}
+			}
+		}
 	})
 }
 

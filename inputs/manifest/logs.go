@@ -185,12 +185,13 @@ func (as *assembly) placePods(podObjs, depObjs []Object, names map[string]string
 		// A system pod, a pod of an unmodelled owner, or a modelled pod
 		// in another phase: its requests hold node capacity.
 		tc := templateConv{o: o, path: "", warns: &as.warns}
-		cpu, mem, err := tc.requests(p.Spec)
+		req, err := tc.requests(p.Spec)
 		if err != nil {
 			return err
 		}
-		nodes[ni].reservedCPU += cpu
-		nodes[ni].reservedMem += mem
+		nodes[ni].reservedCPU += req.cpu
+		nodes[ni].reservedMem += req.mem
+		nodes[ni].reserveScalar(req.scalar)
 		systemPods[ni]++
 		if !slices.Contains(systemNamespaces, p.Metadata.Namespace) && !modelledDep {
 			as.warns = append(as.warns, a.warning(o.path(""), "pod %s/%s has no modelled Deployment: its requests are reserved on node %s", p.Metadata.Namespace, p.Metadata.Name, p.Spec.NodeName))

@@ -14,15 +14,19 @@ type nodeIn struct {
 	name                     string
 	cpu, memory              int64
 	reservedCPU, reservedMem int64
-	maxPods                  int
-	labels                   map[string]string
-	taints                   []model.Taint
-	status                   string
-	pods                     []model.InitialPod
+	// scalar and reservedScalar are the scalar resources of the node's
+	// allocatable and what other pods hold of them (scalar.go).
+	scalar, reservedScalar map[string]int64
+	maxPods                int
+	labels                 map[string]string
+	taints                 []model.Taint
+	status                 string
+	pods                   []model.InitialPod
 }
 
 // nodeFromObject reads a v1 Node: allocatable (else capacity) cpu,
-// memory and pods, labels, taints, spec.unschedulable and the Ready
+// memory, pods and the scalar resources (ephemeral-storage, huge pages,
+// extended resources), labels, taints, spec.unschedulable and the Ready
 // condition (absent conditions: a hand-written Node is Ready).
 func nodeFromObject(o Object) (nodeIn, error) {
 	n := o.Value.(*Node)
@@ -59,6 +63,9 @@ func nodeFromObject(o Object) (nodeIn, error) {
 		if *r.out, err = parseResource(a, o.path(field+"."+r.name), q, r.kind); err != nil {
 			return in, err
 		}
+	}
+	if in.scalar, err = nodeScalar(o, field, res); err != nil {
+		return in, err
 	}
 	if q, ok := res["pods"]; ok {
 		pq, err := q.Parse()
@@ -99,7 +106,7 @@ func groupNodes(nodes []nodeIn) ([]model.NodeType, []model.NodeGroup) {
 	var groups []model.NodeGroup
 	for _, n := range nodes {
 		t := model.NodeType{CPU: n.cpu, Memory: n.memory, ReservedCPU: n.reservedCPU, ReservedMemory: n.reservedMem,
-			MaxPods: n.maxPods, Labels: n.labels, Taints: n.taints}
+			MaxPods: n.maxPods, Scalar: n.scalar, ReservedScalar: n.reservedScalar, Labels: n.labels, Taints: n.taints}
 		ti := slices.IndexFunc(types, func(x model.NodeType) bool { return sameNodeType(x, t) })
 		if ti < 0 {
 			t.Name = n.name
@@ -119,7 +126,8 @@ func groupNodes(nodes []nodeIn) ([]model.NodeType, []model.NodeGroup) {
 
 func sameNodeType(a, b model.NodeType) bool {
 	return a.CPU == b.CPU && a.Memory == b.Memory && a.ReservedCPU == b.ReservedCPU && a.ReservedMemory == b.ReservedMemory &&
-		a.MaxPods == b.MaxPods && maps.Equal(a.Labels, b.Labels) && slices.Equal(a.Taints, b.Taints)
+		a.MaxPods == b.MaxPods && maps.Equal(a.Scalar, b.Scalar) && maps.Equal(a.ReservedScalar, b.ReservedScalar) &&
+		maps.Equal(a.Labels, b.Labels) && slices.Equal(a.Taints, b.Taints)
 }
 
 // labelsOf returns the label sets of the cluster's node types, for the
@@ -138,4 +146,14 @@ func nodeNames(nodes []nodeIn) string {
 		names = append(names, strconv.Quote(n.name))
 	}
 	return fmt.Sprint(names)
+}
+
+// reserveScalar adds scalar requests to the node's reservation.
+func (n *nodeIn) reserveScalar(req map[string]int64) {
+	for k, v := range req {
+		if n.reservedScalar == nil {
+			n.reservedScalar = map[string]int64{}
+		}
+		n.reservedScalar[k] += v
+	}
 }

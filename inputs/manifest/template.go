@@ -80,10 +80,11 @@ func (tc templateConv) warn(field, format string, args ...any) {
 // convert builds the model's template named name.
 func (tc templateConv) convert(name string, meta ObjectMeta, spec PodSpec) (model.TemplateDecl, error) {
 	td := model.TemplateDecl{Name: name, Labels: meta.Labels, Namespace: tc.namespace(meta), NodeName: spec.NodeName, NodeSelector: spec.NodeSelector}
-	var err error
-	if td.CPU, td.Memory, err = tc.requests(spec); err != nil {
+	req, err := tc.requests(spec)
+	if err != nil {
 		return td, err
 	}
+	td.CPU, td.Memory, td.Scalar = req.cpu, req.mem, req.scalar
 	if err := tc.priority(&td, spec); err != nil {
 		return td, err
 	}
@@ -155,85 +156,92 @@ func (tc templateConv) convert(name string, meta ObjectMeta, spec PodSpec) (mode
 // defaults them from their limits (requestsOf): the containers' sum
 // (plus sidecar init containers), at least the largest regular init
 // container with the sidecars declared before it, plus the pod overhead.
-func (tc templateConv) requests(spec PodSpec) (cpu, mem int64, err error) {
+func (tc templateConv) requests(spec PodSpec) (podRequests, error) {
 	if len(spec.Containers) == 0 {
-		return 0, 0, tc.errorf("spec.containers", "empty (accepted: at least one container)")
+		return podRequests{}, tc.errorf("spec.containers", "empty (accepted: at least one container)")
 	}
 	if err := tc.templateWithinLimits(spec); err != nil {
-		return 0, 0, err
+		return podRequests{}, err
 	}
-	type req struct{ cpu, mem int64 }
 	// read reads the requests rl, each named by field(name).
-	read := func(rl map[string]QuantityText, field func(name string) string) (req, error) {
-		var r req
+	read := func(rl map[string]QuantityText, field func(name string) string) (podRequests, error) {
+		var r podRequests
 		for _, name := range slices.Sorted(maps.Keys(rl)) {
 			p := field(name)
-			switch name {
-			case "cpu":
-				v, err := parseResource(tc.o.at(), tc.o.path(join(tc.path, p)), rl[name], cpuRequest)
+			switch classifyResource(name) {
+			case notScalar:
+				kind, out := cpuRequest, &r.cpu
+				if name == "memory" {
+					kind, out = memoryRequest, &r.mem
+				}
+				v, err := parseResource(tc.o.at(), tc.o.path(join(tc.path, p)), rl[name], kind)
 				if err != nil {
 					return r, err
 				}
-				r.cpu = v
-			case "memory":
-				v, err := parseResource(tc.o.at(), tc.o.path(join(tc.path, p)), rl[name], memoryRequest)
+				*out = v
+			case bytesScalar, countScalar:
+				v, err := parseScalar(tc.o.at(), tc.o.path(join(tc.path, p)), name, rl[name], false)
 				if err != nil {
 					return r, err
 				}
-				r.mem = v
+				r.add(podRequests{scalar: map[string]int64{name: v}})
 			default:
-				tc.warn(p, "ignored: only cpu and memory requests are modelled")
+				tc.warn(p, "ignored: resource %q is not modelled (modelled: %s)", name, acceptedResources)
 			}
 		}
 		return r, nil
 	}
 	// sidecars is the sidecars started so far: a regular init container
 	// runs alongside them, and so does a sidecar with those before it.
-	var sum, initMax, sidecars req
+	var sum, initMax, sidecars podRequests
 	for i, c := range spec.Containers {
 		rl, err := tc.admitted(index("spec.containers", i), c)
 		if err != nil {
-			return 0, 0, err
+			return podRequests{}, err
 		}
 		r, err := read(rl, requestField(index("spec.containers", i), c))
 		if err != nil {
-			return 0, 0, err
+			return podRequests{}, err
 		}
-		sum.cpu += r.cpu
-		sum.mem += r.mem
+		sum.add(r)
 	}
 	for i, c := range spec.InitContainers {
 		rl, err := tc.admitted(index("spec.initContainers", i), c)
 		if err != nil {
-			return 0, 0, err
+			return podRequests{}, err
 		}
 		r, err := read(rl, requestField(index("spec.initContainers", i), c))
 		if err != nil {
-			return 0, 0, err
+			return podRequests{}, err
 		}
 		if c.RestartPolicy == "Always" { // a sidecar runs alongside the containers
-			sum.cpu += r.cpu
-			sum.mem += r.mem
-			sidecars.cpu += r.cpu
-			sidecars.mem += r.mem
+			sum.add(r)
+			sidecars.add(r)
 			r = sidecars
 		} else {
-			r.cpu += sidecars.cpu
-			r.mem += sidecars.mem
+			r.add(sidecars)
 		}
-		initMax.cpu = max(initMax.cpu, r.cpu)
-		initMax.mem = max(initMax.mem, r.mem)
+		initMax.atLeast(r)
 	}
 	over, err := read(spec.Overhead, func(name string) string { return "spec.overhead." + name })
 	if err != nil {
-		return 0, 0, err
+		return podRequests{}, err
 	}
-	cpu = max(sum.cpu, initMax.cpu) + over.cpu
-	mem = max(sum.mem, initMax.mem) + over.mem
-	if cpu > maxModelValue || mem > maxModelValue {
-		return 0, 0, tc.errorf("spec.containers", "the pod's summed requests (cpu %dm, memory %dMi) are too large for the model (accepted: at most %d each)", cpu, mem, maxModelValue)
+	total := sum
+	total.atLeast(initMax)
+	total.add(over)
+	if total.cpu > maxModelValue || total.mem > maxModelValue {
+		return podRequests{}, tc.errorf("spec.containers", "the pod's summed requests (cpu %dm, memory %dMi) are too large for the model (accepted: at most %d each)", total.cpu, total.mem, maxModelValue)
 	}
-	return cpu, mem, nil
+	for _, name := range slices.Sorted(maps.Keys(total.scalar)) {
+		if total.scalar[name] > maxModelValue {
+			return podRequests{}, tc.errorf("spec.containers", "the pod's summed %s requests (%s) are too large for the model (accepted: at most %d)", name, scalarText(map[string]int64{name: total.scalar[name]}), maxModelValue)
+		}
+		if total.scalar[name] == 0 {
+			delete(total.scalar, name)
+		}
+	}
+	return total, nil
 }
 
 // requestsOf returns c's requests as the API server defaults a pod's
@@ -263,6 +271,9 @@ func requestField(path string, c Container) func(name string) string {
 // limit, is an input error (the ReplicaSet controller could never create
 // the pod).
 func (tc templateConv) admitted(path string, c Container) (map[string]QuantityText, error) {
+	if err := tc.checkNotOvercommitted(path, c); err != nil {
+		return nil, err
+	}
 	if len(tc.limits) > 0 {
 		// A malformed quantity is reported as such, not as a bound.
 		for _, f := range []struct {

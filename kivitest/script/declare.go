@@ -15,6 +15,7 @@ import (
 
 // node [name=N] [count=K] [cpu=64] [memory=64] [reserved-cpu=C]
 // [reserved-memory=M] [max-pods=P] [labels=k=v,...] [taints=k=v:Effect,...]
+// [scalar=resource=amount,...]
 func (e *Env) node(c Command) (string, error) {
 	nb := build.Node()
 	for _, f := range []struct {
@@ -55,6 +56,13 @@ func (e *Env) node(c Command) (string, error) {
 	for _, t := range ts {
 		nb.Taint(t.Key, t.Value, t.Effect)
 	}
+	sc, err := scalarArg(c)
+	if err != nil {
+		return "", err
+	}
+	for _, kv := range sc {
+		nb.Scalar(kv.name, kv.v)
+	}
 	count, err := intArg(c, "count", 1)
 	if err != nil {
 		return "", err
@@ -63,7 +71,7 @@ func (e *Env) node(c Command) (string, error) {
 	return "", nil
 }
 
-// template name=T [cpu=0] [memory=0] [labels=k=v,...] [namespace=NS] [node-selector=k=v,...]
+// template name=T [cpu=0] [memory=0] [scalar=resource=amount,...] [labels=k=v,...] [namespace=NS] [node-selector=k=v,...]
 // [node-name=N] [tolerations=k=v:Effect|k:Effect|:Effect[@seconds],...] [spread=key:maxSkew:When[:matchLabelKey+…],...]
 // [preferred=weight:k=v,...] [pattern=cpu@at,...] [critical]
 func (e *Env) template(c Command) (string, error) {
@@ -77,6 +85,13 @@ func (e *Env) template(c Command) (string, error) {
 		return "", err
 	}
 	tb := build.Template(name).Requests(int64(cpu), int64(mem))
+	sc, err := scalarArg(c)
+	if err != nil {
+		return "", err
+	}
+	for _, kv := range sc {
+		tb.Scalar(kv.name, kv.v)
+	}
 	ls, err := labels("labels", c.Arg("labels", ""))
 	if err != nil {
 		return "", err
@@ -548,4 +563,28 @@ func (e *Env) load(c Command) (string, error) {
 	}
 	e.start(u, s)
 	return out + e.describe(s), nil
+}
+
+// scalarAmount is one resource=amount of a scalar argument.
+type scalarAmount struct {
+	name string
+	v    int64
+}
+
+// scalarArg parses scalar=resource=amount,... (model/scalar.go: extended
+// resources such as nvidia.com/gpu, ephemeral-storage, huge pages).
+func scalarArg(c Command) ([]scalarAmount, error) {
+	kvs, err := labels("scalar", c.Arg("scalar", ""))
+	if err != nil {
+		return nil, err
+	}
+	var out []scalarAmount
+	for _, kv := range kvs {
+		v, err := strconv.ParseInt(kv[1], 10, 64)
+		if err != nil || v < 0 {
+			return nil, fmt.Errorf("scalar: %s=%s is not resource=amount with a whole amount ≥ 0", kv[0], kv[1])
+		}
+		out = append(out, scalarAmount{kv[0], v})
+	}
+	return out, nil
 }

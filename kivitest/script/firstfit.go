@@ -6,7 +6,8 @@ import "github.com/kivi-go/kivi/model"
 // exercise other controllers end to end: it binds each queued unbound
 // Pending pod to the lowest-index Ready node that passes the static
 // filters (nodeName, affinity, NoSchedule and NoExecute taints) and has
-// room for its requests. An unschedulable pod stays Pending and is
+// room for its requests (scalar resources such as nvidia.com/gpu
+// included). An unschedulable pod stays Pending and is
 // dropped from the queue (no failure, unlike the real model's assertion).
 type FirstFit struct{}
 
@@ -46,7 +47,10 @@ func firstFit(u *model.Universe, s *model.State, pod *model.PodState) int {
 			continue
 		}
 		req, alloc := u.Requested(s, n), u.Allocatable(n)
-		if req.CPU+t.CPU <= alloc.CPU && req.Memory+t.Memory <= alloc.Memory && req.Pods+1 <= alloc.Pods {
+		if req.CPU+t.CPU > alloc.CPU || req.Memory+t.Memory > alloc.Memory || req.Pods+1 > alloc.Pods {
+			continue
+		}
+		if k, _ := u.InsufficientScalar(int(pod.Template), n, u.ScalarRequested(s, n, nil)); k < 0 {
 			return n
 		}
 	}

@@ -124,6 +124,12 @@ func staticKey(u *model.Universe, n int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "type=%d cpu=%d mem=%d rcpu=%d rmem=%d pods=%d rpods=%d\n",
 		node.Type, node.CPU, node.Memory, node.ReservedCPU, node.ReservedMemory, node.MaxPods, node.ReservedPods)
+	if len(u.ScalarResources) > 0 {
+		// The scalar resources (extended resources such as nvidia.com/gpu)
+		// decide fit like cpu and memory; the kubelet reads whether the
+		// node lists them.
+		fmt.Fprintf(&b, "scalar=%v rscalar=%v listed=%v\n", node.Scalar, node.ReservedScalar, node.ScalarListed)
+	}
 	keys := make([]string, 0, len(node.Labels))
 	for k := range node.Labels {
 		if !isHostnameKey(u, k) {

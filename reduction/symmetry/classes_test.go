@@ -38,6 +38,16 @@ func TestClasses(t *testing.T) {
 		},
 		want: "[[0 1] [2] [3]]",
 	}, {
+		name: "scalar allocatable separates (NodeResourcesFit's extended resources, the kubelet's admission)",
+		build: func(b *build.Builder) {
+			b.AddNodes(2, build.Node().Scalar("nvidia.com/gpu", 2))
+			b.AddNodes(1, build.Node().Scalar("nvidia.com/gpu", 4))
+			b.AddNodes(1, build.Node())
+			b.AddNodes(1, build.Node().Scalar("nvidia.com/gpu", 0))
+			b.AddTemplate(build.Template("train").Scalar("nvidia.com/gpu", 1))
+		},
+		want: "[[0 1] [2] [3] [4]]",
+	}, {
 		name: "node type separates (scaling search bookkeeping)",
 		build: func(b *build.Builder) {
 			b.AddNodes(1, build.Node().Type(0))

@@ -21,7 +21,12 @@ import (
 )
 
 // NodeBuilder builds a model.Node.
-type NodeBuilder struct{ n model.Node }
+type NodeBuilder struct {
+	n model.Node
+	// scalar is the node's allocatable scalar resources by name, which
+	// Build aligns with the universe's (model/scalar.go).
+	scalar map[string]int64
+}
 
 // Node starts a node of 64 CPU and 64 memory units.
 func Node() *NodeBuilder {
@@ -37,6 +42,17 @@ func (b *NodeBuilder) Reserved(cpu, mem int64) *NodeBuilder {
 	return b
 }
 func (b *NodeBuilder) MaxPods(p int) *NodeBuilder { b.n.MaxPods = p; return b }
+
+// Scalar gives the node v allocatable of scalar resource name (an
+// extended resource such as nvidia.com/gpu, ephemeral-storage, huge
+// pages).
+func (b *NodeBuilder) Scalar(name string, v int64) *NodeBuilder {
+	if b.scalar == nil {
+		b.scalar = map[string]int64{}
+	}
+	b.scalar[name] = v
+	return b
+}
 func (b *NodeBuilder) Label(k, v string) *NodeBuilder {
 	b.n.Labels[k] = v
 	return b
@@ -59,7 +75,11 @@ func (b *NodeBuilder) Obj() model.Node {
 }
 
 // TemplateBuilder builds a model.PodTemplate.
-type TemplateBuilder struct{ t model.PodTemplate }
+type TemplateBuilder struct {
+	t model.PodTemplate
+	// scalar is the pods' scalar requests by name (NodeBuilder.scalar).
+	scalar map[string]int64
+}
 
 // Template starts a pod template with no requests.
 func Template(name string) *TemplateBuilder {
@@ -71,6 +91,15 @@ func (b *TemplateBuilder) Requests(cpu, mem int64) *TemplateBuilder {
 	return b
 }
 func (b *TemplateBuilder) Label(k, v string) *TemplateBuilder { b.t.Labels[k] = v; return b }
+
+// Scalar makes the pods request v of scalar resource name.
+func (b *TemplateBuilder) Scalar(name string, v int64) *TemplateBuilder {
+	if b.scalar == nil {
+		b.scalar = map[string]int64{}
+	}
+	b.scalar[name] = v
+	return b
+}
 
 // Namespace puts the template's pods in namespace ns (model/namespace.go).
 func (b *TemplateBuilder) Namespace(ns string) *TemplateBuilder { b.t.Namespace = ns; return b }
@@ -171,6 +200,9 @@ type Builder struct {
 	pods []podInit
 	// Slots overrides the number of pod slots (default: pods placed + 4).
 	Slots int
+	// nodeScalar[n] and templateScalar[t] are node n's and template t's
+	// scalar resources by name (nil: none).
+	nodeScalar, templateScalar []map[string]int64
 }
 
 type depInit struct {
@@ -206,6 +238,7 @@ func (b *Builder) AddNodes(count int, nb *NodeBuilder) int {
 			n.Name = fmt.Sprint(len(b.U.Nodes) + 1)
 		}
 		b.U.Nodes = append(b.U.Nodes, n)
+		b.nodeScalar = append(b.nodeScalar, nb.scalar)
 	}
 	return first
 }
@@ -213,6 +246,10 @@ func (b *Builder) AddNodes(count int, nb *NodeBuilder) int {
 // AddTemplate adds a pod template and returns its index.
 func (b *Builder) AddTemplate(tb *TemplateBuilder) int {
 	b.U.Templates = append(b.U.Templates, tb.Obj())
+	for len(b.templateScalar) < len(b.U.Templates)-1 {
+		b.templateScalar = append(b.templateScalar, nil)
+	}
+	b.templateScalar = append(b.templateScalar, tb.scalar)
 	return len(b.U.Templates) - 1
 }
 
@@ -278,6 +315,7 @@ func (b *Builder) AddEvent(e model.Event) *Builder { b.U.Events = append(b.U.Eve
 func (b *Builder) Build(monitors int) (*model.Universe, *model.State, error) {
 	u := b.U
 	u.Nodes = append([]model.Node(nil), b.U.Nodes...)
+	b.alignScalar(&u)
 	if b.Slots > 0 {
 		u.PodSlots = b.Slots
 	} else if u.PodSlots == 0 {
@@ -334,4 +372,30 @@ func (b *Builder) MustBuild() (*model.Universe, *model.State) {
 		panic(err)
 	}
 	return u, s
+}
+
+// alignScalar sets u's scalar resources from the nodes' and templates'
+// (model.ScalarResourceNames); u.Templates is copied when it changes.
+func (b *Builder) alignScalar(u *model.Universe) {
+	names := model.ScalarResourceNames(b.templateScalar)
+	if len(names) == 0 {
+		return
+	}
+	u.ScalarResources = names
+	u.Templates = append([]model.PodTemplate(nil), u.Templates...)
+	for t := range u.Templates {
+		var m map[string]int64
+		if t < len(b.templateScalar) {
+			m = b.templateScalar[t]
+		}
+		u.Templates[t].Scalar = model.ScalarVector(names, m)
+	}
+	for n := range u.Nodes {
+		var m map[string]int64
+		if n < len(b.nodeScalar) {
+			m = b.nodeScalar[n]
+		}
+		u.Nodes[n].Scalar = model.ScalarVector(names, m)
+		u.Nodes[n].ScalarListed = model.ScalarListed(names, m)
+	}
 }
