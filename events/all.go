@@ -40,12 +40,16 @@ func ForEvent(u *model.Universe, i int, opts ...Option) model.Process {
 }
 
 // All returns every environment process of u: the init process, the CPU
-// pattern process when some template has a pattern, then one process per
-// event in u.Events order.
+// pattern process when some template has a pattern, the Job pods'
+// completions when some workload is a Job, then one process per event in
+// u.Events order.
 func All(u *model.Universe, opts ...Option) []model.Process {
 	ps := []model.Process{Init{}}
 	if u.HasPatterns {
 		ps = append(ps, CPUPattern{})
+	}
+	if u.HasJobs {
+		ps = append(ps, JobPodCompletion{})
 	}
 	for i := range u.Events {
 		ps = append(ps, ForEvent(u, i, opts...))

@@ -1,9 +1,9 @@
 // Package events gives behaviour to the environment events and user
 // commands of a Universe (model.Event): CPU usage changes, the CPU usage
-// patterns of pod templates, kernel panics, node maintenance, node
-// failures, and the kubectl commands createTargetDeployment, apply, create,
-// scale and drain (cordon, evictions through the PodDisruptionBudgets,
-// uncordon). It also provides the init process, which starts the
+// patterns of pod templates, the completions of Jobs' pods, kernel
+// panics, node maintenance, node failures, and the kubectl commands
+// createTargetDeployment, apply, create, scale and drain (cordon,
+// evictions through the PodDisruptionBudgets, uncordon). It also provides the init process, which starts the
 // after-stable events once the cluster is first quiescent.
 //
 // Every event is one model.Process whose memory lives in

@@ -26,6 +26,13 @@ func (c ScaleDeployment) Step(tx *model.Tx, s *model.State) {
 	vars(u, s, c.event)[0] = commandDone
 	defer afterStep(u, s, c.event)
 	ds := &s.Deps[k]
+	if u.IsJob(k) {
+		// kubectl has no scaler for a Job: the command fails.
+		if tx.Tracing() {
+			tx.Log(KubectlComponent, "kubectl scale: job %s: no scaler has been implemented for Jobs", u.Deployments[k].Name)
+		}
+		return
+	}
 	if !ds.Active {
 		if tx.Tracing() {
 			tx.Log(KubectlComponent, "kubectl scale: %s %s not found", u.KindWord(k, false), u.Deployments[k].Name)

@@ -1,7 +1,7 @@
 // Package intents defines what users want to hold of their cluster: the
-// seven intents of Kivi under their user names, no_oscillation_rejection and
-// rollout_completes, each with its parameters, a one-line explanation, and the way it is
-// checked:
+// seven intents of Kivi under their user names, no_oscillation_rejection,
+// rollout_completes and job_completes, each with its parameters, a
+// one-line explanation, and the way it is checked:
 //
 //   - an assertion raised inside a step (pod_always_schedulable: the
 //     scheduler finds no node; no_kernel_panic: a node panics three times);

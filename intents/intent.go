@@ -78,7 +78,7 @@ var catalogue = []string{
 	"pod_always_schedulable", "no_kernel_panic", "no_oscillation_replica_num",
 	"replica_num_always_meet_min", "replica_num_always_meet_exp",
 	"no_oscillation_eviction", "pod_balance_across_node", "no_oscillation_rejection",
-	"rollout_completes",
+	"rollout_completes", "job_completes",
 }
 
 // internalNames maps Kivi's internal names to user names.
@@ -147,14 +147,20 @@ func (e *ParamError) Error() string {
 // Unwrap makes a ParamError an ErrBadParameter.
 func (e *ParamError) Unwrap() error { return ErrBadParameter }
 
-// Check checks a declared intent against the deployments' names (in
-// order) without building the model, for readers that place errors in
-// their file: it returns the bad parameter and the message, or "", ""
-// (unknown intent names are the reader's to report).
-func Check(d model.IntentDecl, deployments []string) (param, msg string) {
+// Check checks a declared intent against the workloads' names (in
+// order) and kinds (model.DeploymentDecl.Kind: "" for a Deployment,
+// StatefulSet, Job; kinds may be shorter than deployments, the rest are
+// Deployments) without building the model, for readers that place
+// errors in their file: it returns the bad parameter and the message, or
+// "", "" (unknown intent names are the reader's to report).
+func Check(d model.IntentDecl, deployments, kinds []string) (param, msg string) {
 	u := &model.Universe{}
-	for _, n := range deployments {
-		u.Deployments = append(u.Deployments, model.Deployment{Name: n})
+	for i, n := range deployments {
+		dep := model.Deployment{Name: n}
+		if i < len(kinds) {
+			dep.Kind, _ = model.ParseWorkloadKind(kinds[i])
+		}
+		u.Deployments = append(u.Deployments, dep)
 	}
 	_, err := New(u, d.Name, d.Params, Options{})
 	var pe *ParamError
@@ -190,7 +196,10 @@ func New(u *model.Universe, name string, p Params, opts Options) (Intent, error)
 	in := Intent{Name: user, Internal: InternalName(user), Deployment: -1}
 	did := -1
 	if needsDeployment(user) {
-		d, err := deploymentParam(u, p)
+		d, err := deploymentParam(u, p, user == "job_completes")
+		if err == nil {
+			err = checkKind(u, user, d, p)
+		}
 		if err != nil {
 			var pe *ParamError
 			if errors.As(err, &pe) {
@@ -235,6 +244,9 @@ func New(u *model.Universe, name string, p Params, opts Options) (Intent, error)
 	case "rollout_completes":
 		in.Kind, in.Watch = Monitor, rolloutWatch{d: did}
 		in.Explain = fmt.Sprintf("whenever the cluster stops, %s %s runs its spec replicas of its current template and no older pod (kubectl rollout status succeeds)", u.KindWord(did, false), u.Deployments[did].Name)
+	case "job_completes":
+		in.Kind, in.Watch = Monitor, jobWatch{d: did}
+		in.Explain = fmt.Sprintf("whenever the cluster stops, job %s is Complete (kubectl wait --for=condition=complete succeeds)", u.Deployments[did].Name)
 	case "pod_balance_across_node":
 		k, err := intParam(p, "maxSkew", 2)
 		if err != nil || k < 0 {
@@ -252,8 +264,8 @@ func New(u *model.Universe, name string, p Params, opts Options) (Intent, error)
 }
 
 // deploymentParam resolves the intent's deployment: by name, by Kivi's
-// 1-based position, or the first.
-func deploymentParam(u *model.Universe, p Params) (int, error) {
+// 1-based position, or the first (the first Job with firstJob).
+func deploymentParam(u *model.Universe, p Params, firstJob bool) (int, error) {
 	names := make([]string, len(u.Deployments))
 	for i, d := range u.Deployments {
 		names[i] = d.Name
@@ -272,6 +284,13 @@ func deploymentParam(u *model.Universe, p Params) (int, error) {
 			return i, nil
 		}
 		return 0, &ParamError{Param: "deployment", Msg: fmt.Sprintf("%s: no such deployment (accepted: %s)", quoted(v), list)}
+	}
+	if _, byPos := p["did"]; !byPos && firstJob {
+		for d := range u.Deployments {
+			if u.IsJob(d) {
+				return d, nil
+			}
+		}
 	}
 	n, err := intParam(p, "did", 1)
 	if err != nil || n < 1 || n > len(names) {

@@ -184,10 +184,30 @@ func TestDeploymentByName(t *testing.T) {
 			t.Errorf("%v: %v, want a ParamError on %s", tc.p, err, tc.param)
 		}
 	}
-	if param, msg := Check(model.IntentDecl{Name: "pod_balance_across_node", Params: map[string]any{"maxSkew": -1}}, []string{"web"}); param != "maxSkew" || msg == "" {
+	if param, msg := Check(model.IntentDecl{Name: "pod_balance_across_node", Params: map[string]any{"maxSkew": -1}}, []string{"web"}, nil); param != "maxSkew" || msg == "" {
 		t.Errorf("Check maxSkew -1: %q %q", param, msg)
 	}
-	if param, msg := Check(model.IntentDecl{Name: "pod_balance_across_node", Params: map[string]any{"deployment": "web"}}, []string{"web"}); param != "" || msg != "" {
+	// Kinds: job_completes names a Job, replica intents name none.
+	kinds := []string{"", "Job"}
+	for _, c := range []struct {
+		name, deployment, param string
+	}{
+		{"job_completes", "batch", ""},
+		{"job_completes", "web", "deployment"},
+		{"replica_num_always_meet_min", "batch", "deployment"},
+		{"rollout_completes", "batch", "deployment"},
+		{"pod_balance_across_node", "batch", "deployment"},
+		{"no_oscillation_eviction", "batch", ""},
+	} {
+		param, msg := Check(model.IntentDecl{Name: c.name, Params: map[string]any{"deployment": c.deployment}}, []string{"web", "batch"}, kinds)
+		if param != c.param {
+			t.Errorf("Check %s of %s: %q %q, want an error on %q", c.name, c.deployment, param, msg, c.param)
+		}
+	}
+	if param, msg := Check(model.IntentDecl{Name: "job_completes"}, []string{"web", "batch"}, kinds); param != "" {
+		t.Errorf("job_completes without a deployment: %q %q, want the first Job", param, msg)
+	}
+	if param, msg := Check(model.IntentDecl{Name: "pod_balance_across_node", Params: map[string]any{"deployment": "web"}}, []string{"web"}, nil); param != "" || msg != "" {
 		t.Errorf("Check of a good intent: %q %q", param, msg)
 	}
 }

@@ -303,7 +303,16 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 		if err != nil {
 			return nil, nil, fmt.Errorf("deployments[%d] (%s): %w", i, d.Name, err)
 		}
-		cfg, err := workloadConfig(kind, t, d.statefulSetDecl())
+		var cfg DeploymentConfig
+		if kind == KindJob {
+			if err = checkJobDecl(&d); err == nil {
+				cfg, err = jobConfig(t, d.Job)
+			}
+		} else if d.Job != nil {
+			err = fmt.Errorf("job: only a workload of kind Job takes it (accepted: kind Job): %w", ErrInvalid)
+		} else {
+			cfg, err = workloadConfig(kind, t, d.statefulSetDecl())
+		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("deployments[%d] (%s): %w", i, d.Name, err)
 		}
@@ -336,6 +345,9 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 			return nil, nil, fmt.Errorf("deploymentTemplates[%d] (%s).template %q: no such template (accepted: %s): %w", i, dt.Name, dt.Template, c.templateNames(), ErrInvalid)
 		}
 		kind, err := ParseWorkloadKind(dt.Kind)
+		if err == nil && kind == KindJob {
+			err = fmt.Errorf("kind Job: kubectl apply and create of a Job manifest are not modelled (accepted: Deployment, StatefulSet; a Job of the cluster's manifests created later is a createTargetDeployment): %w", ErrInvalid)
+		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("deploymentTemplates[%d] (%s): %w", i, dt.Name, err)
 		}
@@ -446,8 +458,8 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 		ds.Config = uint8(di.config)
 		ds.HPA = uint8(di.hpa)
 		ds.RS[0] = ReplicaSetState{Template: uint8(u.Configs[di.config].PodTemplate + 1), Replicas: int16(di.replicas)}
-		if u.IsStatefulSet(d) {
-			ds.RS[0].Replicas = 0 // a revision, not a ReplicaSet
+		if u.IsStatefulSet(d) || u.IsJob(d) {
+			ds.RS[0].Replicas = 0 // a revision or a Job's template, not a ReplicaSet
 		}
 	}
 	for n, ns := range layout {

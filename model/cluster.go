@@ -195,7 +195,8 @@ type DeploymentDecl struct {
 	// MaxSurge / MaxUnavailable: an integer or a percentage ("25%").
 	MaxSurge       string `json:"maxSurge,omitempty"`
 	MaxUnavailable string `json:"maxUnavailable,omitempty"`
-	// Kind is Deployment (default) or StatefulSet (statefulset.go). A
+	// Kind is Deployment (default), StatefulSet (statefulset.go) or Job
+	// (job.go). A
 	// StatefulSet's Strategy is RollingUpdate (default) or OnDelete, its
 	// MaxUnavailable defaults to 1, and it has no MaxSurge.
 	Kind string `json:"kind,omitempty"`
@@ -205,6 +206,9 @@ type DeploymentDecl struct {
 	PodManagementPolicy string `json:"podManagementPolicy,omitempty"`
 	Partition           int    `json:"partition,omitempty"`
 	OrdinalsStart       int    `json:"ordinalsStart,omitempty"`
+	// Job is a Job's spec beyond its parallelism, which is Replicas
+	// (kind Job only; job.go).
+	Job *JobDecl `json:"job,omitempty"`
 	// Scaling-search bounds on replicas and on pods per node.
 	MinReplicas    int `json:"minReplicas,omitempty"`
 	MaxReplicas    int `json:"maxReplicas,omitempty"`

@@ -230,9 +230,13 @@ func (u *Universe) Compile() error {
 		off += e.VarLen
 	}
 	u.NumEventVars = off
-	u.HasStatefulSets = false
+	u.HasStatefulSets, u.HasJobs = false, false
 	for i := range u.Deployments {
 		u.HasStatefulSets = u.HasStatefulSets || u.Deployments[i].Kind == KindStatefulSet
+		u.HasJobs = u.HasJobs || u.Deployments[i].Kind == KindJob
+	}
+	if err := checkJobEvents(u); err != nil {
+		return err
 	}
 	u.windowSlots = windowSlots(u)
 	u.hpaBehavior = hasHPABehavior(u)

@@ -43,6 +43,8 @@ func Describe(u *Universe, s *State) string {
 		}
 		if p.Ordinal != 0 {
 			fmt.Fprintf(&b, " statefulset %s pod %s revision %d", u.Deployments[p.Owner-1].Name, u.StatefulPodName(p), p.RS)
+		} else if p.Owner != 0 && u.IsJob(int(p.Owner)-1) {
+			fmt.Fprintf(&b, " job %s", u.Deployments[p.Owner-1].Name)
 		} else if p.Owner != 0 {
 			fmt.Fprintf(&b, " deployment %s rs %d", u.Deployments[p.Owner-1].Name, p.RS)
 		}
@@ -59,8 +61,15 @@ func Describe(u *Universe, s *State) string {
 			continue
 		}
 		c := Counts(s, d)
-		fmt.Fprintf(&b, "%s %s: spec %d running %d pending %d terminating %d", u.KindWord(d, false), u.Deployments[d].Name,
-			ds.Replicas, c.Running, c.Pending, c.Terminating)
+		spec := "spec"
+		if u.IsJob(d) {
+			spec = "parallelism"
+		}
+		fmt.Fprintf(&b, "%s %s: %s %d running %d pending %d terminating %d", u.KindWord(d, false), u.Deployments[d].Name,
+			spec, ds.Replicas, c.Running, c.Pending, c.Terminating)
+		if u.IsJob(d) {
+			describeJob(&b, u, s, d)
+		}
 		if u.IsStatefulSet(d) {
 			describeRevisions(&b, ds)
 		}

@@ -54,7 +54,7 @@ import (
 // AppendEncoding appends the canonical encoding of s, a state of u, to dst.
 func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 	// One capacity check for the whole encoding (a node takes at most 3
-	// bytes, a pod 21, a deployment 3+10+2·6+3·3+3·WindowSlots): the appends
+	// bytes, a pod 21, a deployment 3+10+2·6+3·3+3·WindowSlots+7): the appends
 	// below then never reallocate, and the writes by index stay in it.
 	slots := WindowSlots(u)
 	behavior := HasHPABehavior(u)
@@ -64,7 +64,7 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 			memory += 2 + len(s.Deps[i].HPAMemory)
 		}
 	}
-	dst = slices.Grow(dst, 5+3*len(s.Nodes)+21*len(s.Pods)+(34+3*slots)*len(s.Deps)+memory+
+	dst = slices.Grow(dst, 5+3*len(s.Nodes)+21*len(s.Pods)+(41+3*slots)*len(s.Deps)+memory+
 		3*len(s.Queues)+2*s.queueItems()+3*len(s.EventVars)+len(s.Monitors))
 	var flags byte
 	if s.DeschedulerPending {
@@ -118,9 +118,19 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 		if d.QuotaRefused != 0 {
 			f |= 1 << 6
 		}
+		// A Job's status: bytes only a Job that has moved pays.
+		job := d.JobSucceeded|d.JobFailed != 0 || d.JobFinished != JobRunning
+		if job {
+			f |= 1 << 7
+		}
 		dst = append(dst, f, d.HPA, d.Config)
 		if d.QuotaRefused != 0 {
 			dst = append(dst, d.QuotaRefused)
+		}
+		if job {
+			dst = binary.AppendUvarint(dst, uint64(uint16(d.JobSucceeded)))
+			dst = binary.AppendUvarint(dst, uint64(uint16(d.JobFailed)))
+			dst = append(dst, byte(d.JobFinished))
 		}
 		dst = binary.AppendVarint(dst, int64(d.Replicas))
 		for r := range d.RS {
@@ -345,6 +355,10 @@ func DecodeInto(s *State, u *Universe, monitors int, enc []byte) error {
 		d.HPA, d.Config = r.byte(), r.byte()
 		if f&(1<<6) != 0 {
 			d.QuotaRefused = r.byte()
+		}
+		if f&(1<<7) != 0 {
+			d.JobSucceeded, d.JobFailed = int16(r.uvarint()), int16(r.uvarint())
+			d.JobFinished = JobCondition(r.byte())
 		}
 		d.Replicas = int16(r.varint())
 		for k := range d.RS {

@@ -72,6 +72,12 @@ func randomState(t *rapid.T, u *model.Universe, monitors int) *model.State {
 			s.Deps[d].MaxReplicas[rapid.IntRange(0, 1).Draw(t, "maxSlot")] = int16(rapid.IntRange(0, 600).Draw(t, "maxReplicas"))
 		}
 		s.Deps[d].NewRSOlder = rapid.Bool().Draw(t, "newRSOlder")
+		if rapid.IntRange(0, 3).Draw(t, "job") == 0 {
+			ds := &s.Deps[d]
+			ds.JobSucceeded = int16(rapid.IntRange(0, model.MaxJobCount).Draw(t, "succeeded"))
+			ds.JobFailed = int16(rapid.IntRange(0, model.MaxJobCount).Draw(t, "failed"))
+			ds.JobFinished = model.JobCondition(rapid.IntRange(0, 2).Draw(t, "finished"))
+		}
 	}
 	ids, most := rapid.IntRange(0, 7), 4
 	if u.WideRefs() {

@@ -109,6 +109,12 @@ type DeploymentState struct {
 	// controller retries the workload once the quota would admit that pod
 	// (resourcequota.go).
 	QuotaRefused uint8
+	// JobSucceeded is a Job's status.succeeded, JobFailed the failed pods
+	// it counted that are no longer in their slots (model.CountJob adds
+	// the failed pods still present), JobFinished its finished
+	// condition (job.go). All zero for the other kinds.
+	JobSucceeded, JobFailed int16
+	JobFinished             JobCondition
 }
 
 // MaxStabilizationSyncs bounds HPA.ScaleDownStabilizationSyncs: each

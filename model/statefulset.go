@@ -35,6 +35,8 @@ func (k WorkloadKind) String() string {
 		return "Deployment"
 	case KindStatefulSet:
 		return "StatefulSet"
+	case KindJob:
+		return "Job"
 	}
 	return fmt.Sprintf("WorkloadKind(%d)", uint8(k))
 }
@@ -46,8 +48,10 @@ func ParseWorkloadKind(s string) (WorkloadKind, error) {
 		return KindDeployment, nil
 	case "StatefulSet":
 		return KindStatefulSet, nil
+	case "Job":
+		return KindJob, nil
 	}
-	return 0, fmt.Errorf("kind %q (accepted: Deployment, StatefulSet): %w", s, ErrInvalid)
+	return 0, fmt.Errorf("kind %q (accepted: Deployment, StatefulSet, Job): %w", s, ErrInvalid)
 }
 
 // PodManagementPolicy is a StatefulSet's spec.podManagementPolicy.
@@ -207,16 +211,24 @@ func (u *Universe) OwnerKind(d int) string {
 	if u.IsStatefulSet(d) {
 		return "StatefulSet"
 	}
+	if u.IsJob(d) {
+		return "Job"
+	}
 	return "ReplicaSet"
 }
 
 // OwnerKinds are the kinds OwnerKind returns.
-var OwnerKinds = []string{"ReplicaSet", "StatefulSet"}
+var OwnerKinds = []string{"ReplicaSet", "StatefulSet", "Job"}
 
-// KindWord names workload d's kind in a trace line: "deployment" or
-// "statefulset", capitalised as Kubernetes writes the kind when title.
+// KindWord names workload d's kind in a trace line: "deployment",
+// "statefulset" or "job", capitalised as Kubernetes writes the kind when
+// title.
 func (u *Universe) KindWord(d int, title bool) string {
 	switch {
+	case u.IsJob(d) && title:
+		return "Job"
+	case u.IsJob(d):
+		return "job"
 	case u.IsStatefulSet(d) && title:
 		return "StatefulSet"
 	case u.IsStatefulSet(d):

@@ -320,6 +320,9 @@ type DeploymentConfig struct {
 	// StatefulSet is a StatefulSet's own spec (statefulset.go); the zero
 	// value for a Deployment.
 	StatefulSet StatefulSetSpec
+	// Job is a Job's own spec (job.go); the zero value for the other
+	// kinds.
+	Job JobSpec
 }
 
 // MetricSource names the resource an HPA metric reads.
@@ -652,10 +655,10 @@ type Universe struct {
 	// NumEventVars is the length of State.EventVars.
 	NumEventVars int
 	// HasHPA, HasTaints, HasPatterns summarise the topology (set by
-	// Compile), and HasStatefulSets says that some workload is a
-	// StatefulSet.
+	// Compile), HasStatefulSets says that some workload is a
+	// StatefulSet, and HasJobs that some workload is a Job.
 	HasHPA, HasTaints, HasPatterns bool
-	HasStatefulSets                bool
+	HasStatefulSets, HasJobs       bool
 	compiled                       bool
 	// wideRefs: some index a queue or a failure holds (a pod slot or a
 	// node) exceeds a byte, and the encoding writes them on two bytes;

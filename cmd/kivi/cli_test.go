@@ -158,13 +158,16 @@ func TestNothingToVerify(t *testing.T) {
 	const app = "../../inputs/manifest/testdata/c3/app.yaml"
 	empty := write("empty.yaml", "")
 	comments := write("comments.yaml", "# later\n---\n# still later\n")
-	sts := write("job.yaml", `apiVersion: batch/v1
-kind: Job
+	sts := write("cronjob.yaml", `apiVersion: batch/v1
+kind: CronJob
 metadata: {name: db}
 spec:
-  template:
+  schedule: "@hourly"
+  jobTemplate:
     spec:
-      containers: [{name: db}]
+      template:
+        spec:
+          containers: [{name: db}]
 `)
 	noIntents := write("intents.yaml", "[]\n")
 	for _, tc := range []struct {

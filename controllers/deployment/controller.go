@@ -1,6 +1,7 @@
 package deployment
 
 import (
+	"github.com/kivi-go/kivi/controllers/job"
 	"github.com/kivi-go/kivi/controllers/statefulset"
 	"github.com/kivi-go/kivi/model"
 )
@@ -60,6 +61,8 @@ func (c *Controller) Step(tx *model.Tx, s *model.State) {
 			component := Component
 			if tx.U.IsStatefulSet(d) {
 				component = statefulset.Component
+			} else if tx.U.IsJob(d) {
+				component = job.Component
 			}
 			tx.Log(component, "Retrying %s %s: the quota of its namespace has room for the pod it refused", tx.U.KindWord(d, false), tx.U.Deployments[d].Name)
 		}
@@ -81,6 +84,9 @@ func (c *Controller) Step(tx *model.Tx, s *model.State) {
 		if tx.U.IsStatefulSet(d) {
 			// StatefulSets share the workload queue (controllers/statefulset).
 			sync = statefulset.Sync
+		} else if tx.U.IsJob(d) {
+			// So do Jobs (controllers/job).
+			sync = job.Sync
 		}
 		// The flag says whether this sync's creations were refused.
 		s.Deps[d].QuotaRefused = 0

@@ -66,6 +66,9 @@ func (*Kubelet) StepFootprint(u *model.Universe, s *model.State) (reads, writes 
 		// The rollout check reads the deployment and, during a rollout,
 		// every pod of it; wake-ups read and write the queues.
 		r.AddDeployment(d)
+		if act == removePod && u.IsJob(d) {
+			w.AddDeployment(d) // the Job's counted failures (model.ForgetJobPod)
+		}
 		if s.Deps[d].RS[1-s.Deps[d].Cur].Template != 0 {
 			r.AddPods()
 		}

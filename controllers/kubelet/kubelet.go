@@ -151,6 +151,7 @@ func start(tx *model.Tx, s *model.State, p int, w *wakeups, updates *queueUpdate
 func remove(tx *model.Tx, s *model.State, p int, w *wakeups, updates *queueUpdates) {
 	u := tx.U
 	pod := s.Pods[p]
+	model.ForgetJobPod(u, s, &pod)
 	s.Pods[p] = model.PodState{}
 	// The pod object is gone: the scheduler's and the taint manager's
 	// informers drop it from their queues (a stale id would otherwise

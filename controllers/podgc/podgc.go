@@ -40,13 +40,15 @@ func (*Collector) Enabled(_ *model.Universe, s *model.State) bool {
 
 // Step deletes the Failed pods: their slots become Free. Nothing is woken:
 // a Failed pod is no longer active for its ReplicaSet, which already
-// replaced it when it failed.
+// replaced it when it failed; a Job's keeps the failure counted
+// (model.ForgetJobPod).
 func (*Collector) Step(tx *model.Tx, s *model.State) {
 	for i := range s.Pods {
 		pod := s.Pods[i]
 		if pod.Phase != model.Failed {
 			continue
 		}
+		model.ForgetJobPod(tx.U, s, &pod)
 		s.Pods[i] = model.PodState{}
 		if tx.Tracing() {
 			tx.Log(Component, "Deleted failed pod %s", model.PodRef{Slot: i, Pod: pod})
@@ -56,22 +58,30 @@ func (*Collector) Step(tx *model.Tx, s *model.State) {
 
 var _ model.Footprinter = (*Collector)(nil)
 
-// StaticFootprint: every pod slot, read and written.
-func (*Collector) StaticFootprint(*model.Universe) (reads, writes model.Footprint) {
+// StaticFootprint: every pod slot, read and written, and the Jobs'
+// counted failures.
+func (*Collector) StaticFootprint(u *model.Universe) (reads, writes model.Footprint) {
 	var f model.Footprint
 	f.AddPods()
+	if u.HasJobs {
+		f.AddDeployments()
+	}
 	return f, f
 }
 
 // StepFootprint: it reads every pod (a pod failing elsewhere would be
 // collected too) and writes the Failed pods (their nodes, or the pool for
 // an unbound one) and the pool, where their slots go.
-func (*Collector) StepFootprint(_ *model.Universe, s *model.State) (reads, writes model.Footprint) {
+func (*Collector) StepFootprint(u *model.Universe, s *model.State) (reads, writes model.Footprint) {
 	reads.AddPods()
 	writes.Add(model.CompPodPool)
 	for i := range s.Pods {
-		if s.Pods[i].Phase == model.Failed {
+		if p := &s.Pods[i]; p.Phase == model.Failed {
 			writes.AddPod(s, i)
+			if d := int(p.Owner) - 1; u.IsJob(d) {
+				reads.AddDeployment(d)
+				writes.AddDeployment(d) // model.ForgetJobPod
+			}
 		}
 	}
 	return reads, writes

@@ -17,12 +17,13 @@ type Options struct {
 	KnownIntent func(name string) bool
 	IntentNames []string
 	// CheckIntent checks a known intent's parameters against the
-	// deployments' names (in order, for Kivi's 1-based did) and returns
+	// workloads' names (in order, for Kivi's 1-based did) and kinds
+	// (model.DeploymentDecl.Kind) and returns
 	// the bad parameter ("" for the intent as a whole) and a message
 	// with the accepted values, or "" when they are right (nil: no
 	// check here; the verification checks them later, without the
 	// file's name).
-	CheckIntent func(d model.IntentDecl, deployments []string) (param, msg string)
+	CheckIntent func(d model.IntentDecl, deployments, kinds []string) (param, msg string)
 	// ReadFile reads a manifest an intents file's event names
 	// (applyDeployment/createDeployment with manifest: FILE); name is
 	// the path as written, joined to the intents file's directory. nil:
@@ -92,7 +93,7 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 		}
 		key := deploymentKey(meta.Namespace, meta.Name)
 		if _, dup := names[key]; dup {
-			return nil, o.at().errorf(o.path("metadata.name"), "a second workload %s (accepted: one Deployment or StatefulSet per namespace and name: the model names workloads by name)", key)
+			return nil, o.at().errorf(o.path("metadata.name"), "a second workload %s (accepted: one Deployment, StatefulSet or Job per namespace and name: the model names workloads by name)", key)
 		}
 		name := meta.Name
 		if count[name] > 1 {
@@ -100,8 +101,11 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 		}
 		names[key] = name
 		decl := deploymentDecl
-		if o.Kind == "StatefulSet" {
+		switch o.Kind {
+		case "StatefulSet":
 			decl = statefulSetDecl
+		case "Job":
+			decl = jobDecl
 		}
 		dd, td, err := decl(o, name, nodes, classes, limits, &as.warns)
 		if err != nil {
@@ -192,7 +196,7 @@ func (as *assembly) needDeployment(where string) error {
 	if len(as.c.Deployments) > 0 {
 		return nil
 	}
-	return &Error{File: where, Msg: "no Deployment or StatefulSet to verify (accepted: apps/v1 Deployments and StatefulSets, with their HorizontalPodAutoscalers; other workload kinds such as Job are not modelled, DaemonSets only reserve room on their nodes, and system namespaces are left out)"}
+	return &Error{File: where, Msg: "no Deployment, StatefulSet or Job to verify (accepted: apps/v1 Deployments and StatefulSets, with their HorizontalPodAutoscalers, and batch/v1 Jobs; other workload kinds such as CronJob are not modelled, DaemonSets only reserve room on their nodes, and system namespaces are left out)"}
 }
 
 // finish adds the default intent and checks that the cluster builds; a

@@ -230,6 +230,8 @@ func (d *decoder) object(js []byte, path string) error {
 		v = &Deployment{}
 	case tm.Kind == "StatefulSet":
 		v = &StatefulSet{}
+	case tm.Kind == "Job":
+		v = &Job{}
 	case tm.Kind == "HorizontalPodAutoscaler" && tm.APIVersion == "autoscaling/v2":
 		v = &HPAv2{}
 	case tm.Kind == "HorizontalPodAutoscaler":

@@ -134,6 +134,9 @@ func classifyPath(kind, p string) (known bool, warn string) {
 	case "StatefulSet":
 		scopes = []scope{{"metadata.", metaRules}, {"spec.template.metadata.", metaRules},
 			{"spec.template.spec.", podSpecRules}, {"spec.", statefulSetSpecRules}}
+	case "Job":
+		scopes = []scope{{"metadata.", metaRules}, {"spec.template.metadata.", metaRules},
+			{"spec.template.spec.", podSpecRules}, {"spec.", jobSpecRules}}
 	case "HorizontalPodAutoscaler":
 		scopes = []scope{{"metadata.", metaRules}, {"spec.", hpaSpecRules}}
 	case "Node":

@@ -242,7 +242,11 @@ func (r *intentsReader) checkIntent(path, key string, d model.IntentDecl) error 
 	if r.opts.CheckIntent == nil {
 		return nil
 	}
-	param, msg := r.opts.CheckIntent(d, r.deployments)
+	kinds := make([]string, len(r.c.Deployments))
+	for i := range r.c.Deployments {
+		kinds[i] = r.c.Deployments[i].Kind
+	}
+	param, msg := r.opts.CheckIntent(d, r.deployments, kinds)
 	if msg == "" {
 		return nil
 	}

@@ -44,6 +44,9 @@ func pdbDecls(objs []Object, warns *[]Warning) ([]model.PodDisruptionBudgetDecl,
 		if d, ok := o.Value.(*StatefulSet); ok {
 			pods = append(pods, podLabels{namespaceOf(d.Metadata.Namespace), d.Metadata.Name, d.Spec.Template.Metadata.Labels})
 		}
+		if d, ok := o.Value.(*Job); ok {
+			pods = append(pods, podLabels{namespaceOf(d.Metadata.Namespace), d.Metadata.Name, d.Spec.Template.Metadata.Labels})
+		}
 	}
 	seen := firstSeen{}
 	names := map[string]int{}

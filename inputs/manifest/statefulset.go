@@ -131,12 +131,14 @@ func statefulSetDecl(o Object, name string, nodes nodeLabels, classes *priorityC
 type hpaTarget struct{ Kind, Name string }
 
 // workloadMeta is the metadata of a workload the model verifies (a
-// Deployment or a StatefulSet); ok is false for any other object.
+// Deployment, a StatefulSet or a Job); ok is false for any other object.
 func workloadMeta(o Object) (ObjectMeta, bool) {
 	switch v := o.Value.(type) {
 	case *Deployment:
 		return v.Metadata, true
 	case *StatefulSet:
+		return v.Metadata, true
+	case *Job:
 		return v.Metadata, true
 	}
 	return ObjectMeta{}, false
@@ -144,7 +146,7 @@ func workloadMeta(o Object) (ObjectMeta, bool) {
 
 // kindDecl is a DeploymentDecl's Kind for a manifest kind.
 func kindDecl(kind string) string {
-	if kind == "StatefulSet" {
+	if kind == "StatefulSet" || kind == "Job" {
 		return kind
 	}
 	return ""
@@ -157,6 +159,8 @@ func replicasGiven(o Object) bool {
 		return v.Spec.Replicas != nil
 	case *StatefulSet:
 		return v.Spec.Replicas != nil
+	case *Job:
+		return v.Spec.Parallelism != nil
 	}
 	return false
 }

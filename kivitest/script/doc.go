@@ -24,6 +24,7 @@
 //	template name=T [cpu=0] [memory=0] [scalar=resource=amount,..] [labels=k=v,..] [node-selector=k=v,..] [node-name=N] [tolerations=k=v:Effect|k:Effect|:Effect[@seconds],..] [spread=topologyKey:maxSkew:DoNotSchedule|ScheduleAnyway[:matchLabelKey+..],..] [preferred=weight:k=v,..] [pattern=cpu@at,..] [required=k=v,..] [anti-affinity=topologyKey:k=v,..] [priority=N] [preemption-policy=PreemptLowerPriority|Never] [critical]
 //	deployment name=D template=T [replicas=1] [strategy=RollingUpdate|Recreate] [max-surge=25%] [max-unavailable=25%] [hpa=min:max:targetCPUPercent] [inactive]
 //	statefulset name=S template=T [replicas=1] [pod-management=OrderedReady|Parallel] [strategy=RollingUpdate|OnDelete] [partition=0] [max-unavailable=N] [ordinals-start=0] [hpa=min:max:targetCPUPercent] [inactive]   a StatefulSet (its config named S)
+//	job name=J template=T [parallelism=1] [completions=N|unset] [backoff-limit=6] [suspend] [inactive]   a Job (completions default 1)
 //	config name=C template=T [strategy=..] [max-surge=..] [max-unavailable=..]   another spec for apply (each deployment's own config is named after it)
 //	deployment-template name=X config=C [hpa=-1] [replicas=R]                    a manifest the apply and create events submit
 //	event kind=K [slot=main|first|afterStable] [deployment=D] [node=N] [deployment-template=X] [parallel=P] [max-deployment=M] [max-delta=δ] [nodes=N,…] [timeout-retries=R] [disable-eviction] [force] [uncordon]
@@ -56,7 +57,8 @@
 //
 // Processes: scheduler, descheduler, deployment, kubelet, nodecontroller,
 // taintmanager, hpa, podgc, first-fit (FirstFit, a stand-in scheduler), init,
-// cpu-pattern (with a template pattern), event-1.. (the events in
+// cpu-pattern (with a template pattern), job-completion (with a Job: a
+// Running Job pod succeeds at rest), event-1.. (the events in
 // declaration order), and those registered with WithProcess.
 //
 //	step P [choices=i,..]                   one step (the first successor, or the one the choices pick): trace lines and state, or "(not enabled)" and state

@@ -280,6 +280,15 @@ func (b *Builder) AddStatefulSet(name string, template, replicas int) int {
 	return d
 }
 
+// AddJob adds an active Job of the template with the given parallelism
+// (no pods yet; completions 1, backoffLimit 6) and returns its index.
+func (b *Builder) AddJob(name string, template, parallelism int) int {
+	d := b.AddDeployment(name, template, parallelism)
+	b.U.Deployments[d].Kind = model.KindJob
+	b.U.Configs[b.deps[d].config] = model.DeploymentConfig{PodTemplate: template, Job: model.JobSpec{Completions: 1, BackoffLimit: 6}}
+	return d
+}
+
 // Config is workload d's configuration, to change before Build.
 func (b *Builder) Config(d int) *model.DeploymentConfig { return &b.U.Configs[b.deps[d].config] }
 
@@ -332,8 +341,8 @@ func (b *Builder) Build(monitors int) (*model.Universe, *model.State, error) {
 		ds.Config = uint8(di.config)
 		ds.HPA = uint8(di.hpa)
 		ds.RS[0] = model.ReplicaSetState{Template: uint8(u.Configs[di.config].PodTemplate + 1), Replicas: int16(di.replicas)}
-		if u.IsStatefulSet(d) {
-			ds.RS[0].Replicas = 0 // a revision, not a ReplicaSet
+		if u.IsStatefulSet(d) || u.IsJob(d) {
+			ds.RS[0].Replicas = 0 // a revision or a Job's template, not a ReplicaSet
 		}
 	}
 	ordinals := make([]int, len(b.deps))

@@ -1,0 +1,157 @@
+// Package job is the model's Job controller (pkg/controller/job, v1.36):
+// one sync of one Job, which the deployment controller's process runs for
+// the Jobs among the workloads of its queue (controllers/deployment), as
+// it does for StatefulSets, so every wake-up of a workload (a pod
+// deleted, evicted, rejected or completed) reaches it unchanged.
+//
+// A sync is upstream's syncJob on the model's pods (NonIndexed
+// completion mode):
+//
+//   - a finished Job (Complete or Failed) is left alone;
+//   - failed pods are counted (model.CountJob: the failures already
+//     counted, plus the Failed pods and the pods with a deletion
+//     timestamp, as podReplacementPolicy TerminatingOrFailed counts
+//     them); more than backoffLimit of them fail the Job
+//     (BackoffLimitExceeded), whose active pods are deleted;
+//   - otherwise manageJob: the Job wants min(parallelism, completions −
+//     succeeded) active pods (parallelism while no pod succeeded when
+//     completions is unset, then none more), none while suspended, and
+//     creates the missing ones, each through the quota admission
+//     (model.QuotaRefusal: the slow-start batch stops at its first
+//     refusal and the Job is retried once the quota has room);
+//   - the Job is Complete once succeeded ≥ completions (some pod
+//     succeeded, with completions unset) and no pod is active.
+//
+// With a static spec the active pods never exceed what the Job wants,
+// so the surplus deletion of manageJob (parallelism lowered) is never
+// needed. A Running pod succeeds through an environment step
+// (events/jobcompletion.go), which counts it in status.succeeded and
+// frees its slot. Trace lines use the kube-controller-manager event
+// texts ("Created pod: …", "Job completed").
+package job
+
+import (
+	"github.com/kivi-go/kivi/model"
+)
+
+// Component names the controller in trace lines.
+const Component = "job-controller"
+
+// Sync is one sync of Job d. It never asks to be synced again at once:
+// every change it waits for (a pod completing, failing or going away)
+// queues the Job.
+func Sync(tx *model.Tx, s *model.State, d int) (requeue bool) {
+	u := tx.U
+	ds := &s.Deps[d]
+	if !ds.Active || ds.JobFinished != model.JobRunning {
+		return false
+	}
+	spec := &u.Configs[ds.Config].Job
+	name := u.Deployments[d].Name
+	c := model.CountJob(s, d)
+	if c.Failed > spec.BackoffLimit {
+		deleteActivePods(tx, s, d)
+		ds.JobFinished = model.JobFailedBackoff
+		if tx.Tracing() {
+			tx.Log(Component, "Job %s failed: BackoffLimitExceeded: Job has reached the specified backoff limit (%d failed pods, backoffLimit %d)", name, c.Failed, spec.BackoffLimit)
+		}
+		return false
+	}
+	active := c.Active
+	if !spec.Suspend {
+		if diff := WantActive(spec, int(ds.Replicas), c) - active; diff > 0 {
+			active += createPods(tx, s, d, diff)
+		}
+	}
+	complete := c.Succeeded >= spec.Completions && active == 0
+	if spec.WorkQueue {
+		complete = c.Succeeded > 0 && active == 0
+	}
+	if complete {
+		ds.JobFinished = model.JobComplete
+		if tx.Tracing() {
+			tx.Log(Component, "Job %s completed (%d succeeded)", name, c.Succeeded)
+		}
+	}
+	return false
+}
+
+// WantActive is manageJob's wantActive: with completions set, the
+// remaining completions up to parallelism; unset, parallelism until some
+// pod succeeded, then the pods still active.
+func WantActive(spec *model.JobSpec, parallelism int, c model.JobCounts) int {
+	parallelism = max(0, parallelism)
+	if spec.WorkQueue {
+		if c.Succeeded > 0 {
+			return c.Active
+		}
+		return parallelism
+	}
+	return max(0, min(parallelism, spec.Completions-c.Succeeded))
+}
+
+// createPods creates n pods of Job d, each in the lowest free pod slot,
+// and returns how many it created: the slow-start batch stops at a quota
+// refusal, and with no free slot the model reaches its pod-slot bound.
+func createPods(tx *model.Tx, s *model.State, d, n int) int {
+	u := tx.U
+	ds := &s.Deps[d]
+	tmpl := int(ds.RS[0].Template) - 1
+	t := &u.Templates[tmpl]
+	name := u.Deployments[d].Name
+	for k := range n {
+		if msg, refused := u.QuotaRefusal(s, tmpl); refused {
+			// Retried once the quota admits the pod
+			// (controllers/deployment quota.go).
+			ds.QuotaRefused = uint8(tmpl + 1)
+			if tx.Tracing() {
+				tx.Log(Component, "Error creating: pods is forbidden: %s (job %s)", msg, name)
+			}
+			return k
+		}
+		j := model.FreeSlot(s)
+		if j < 0 {
+			if tx.Tracing() {
+				tx.Log(Component, "No free pod slot for a new pod of job %s (model bound: %d pod slots)", name, len(s.Pods))
+			}
+			s.ReachBound(model.BoundPodSlots)
+			return k
+		}
+		p := model.PodState{Phase: model.Pending, Owner: uint8(d + 1), Template: uint8(tmpl), CPU: int32(t.CPU), Memory: int32(t.Memory)}
+		if len(t.Pattern) > 0 {
+			p.CPU, p.Pattern = int32(t.Pattern[0].CPU), 1
+		}
+		s.Pods[j] = p
+		if tx.Tracing() {
+			tx.Log(Component, "Created pod: %s (job %s)", s.PodRef(j), name)
+		}
+		if t.NodeName != 0 {
+			// spec.nodeName bypasses the scheduler.
+			s.Pods[j].Node = uint16(t.NodeName)
+			s.Enqueue(model.KubeletQueue, j)
+			model.AssignedPodAdded(u, s, j)
+			continue
+		}
+		s.Enqueue(model.SchedulerQueue, j)
+	}
+	return n
+}
+
+// deleteActivePods is deleteActivePods of a failed Job: every Pending or
+// Running pod becomes Terminating, for the kubelet to remove.
+func deleteActivePods(tx *model.Tx, s *model.State, d int) {
+	owner := uint8(d + 1)
+	for i := range s.Pods {
+		p := &s.Pods[i]
+		if p.Owner != owner || !p.Active() {
+			continue
+		}
+		p.WasRunning = p.Phase == model.Running
+		p.Phase = model.Terminating
+		p.NominatedNode = 0
+		s.Enqueue(model.KubeletQueue, i)
+		if tx.Tracing() {
+			tx.Log(Component, "Deleted pod: %s (job %s failed)", s.PodRef(i), tx.U.Deployments[d].Name)
+		}
+	}
+}

@@ -1,0 +1,128 @@
+package manifest
+
+import (
+	"encoding/json"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// Job is batch/v1 Job.
+type Job struct {
+	TypeMeta
+	Metadata ObjectMeta      `json:"metadata"`
+	Spec     JobSpec         `json:"spec"`
+	Status   json.RawMessage `json:"status"`
+}
+
+// JobSpec is the part of a Job's spec the model reads, and the fields it
+// warns about.
+type JobSpec struct {
+	Parallelism             *int32          `json:"parallelism"`
+	Completions             *int32          `json:"completions"`
+	BackoffLimit            *int32          `json:"backoffLimit"`
+	Suspend                 *bool           `json:"suspend"`
+	CompletionMode          string          `json:"completionMode"`
+	Selector                *LabelSelector  `json:"selector"`
+	ManualSelector          *bool           `json:"manualSelector"`
+	Template                PodTemplateSpec `json:"template"`
+	ActiveDeadlineSeconds   *int64          `json:"activeDeadlineSeconds"`
+	TTLSecondsAfterFinished *int32          `json:"ttlSecondsAfterFinished"`
+	PodFailurePolicy        json.RawMessage `json:"podFailurePolicy"`
+	SuccessPolicy           json.RawMessage `json:"successPolicy"`
+	PodReplacementPolicy    string          `json:"podReplacementPolicy"`
+	BackoffLimitPerIndex    *int32          `json:"backoffLimitPerIndex"`
+	MaxFailedIndexes        *int32          `json:"maxFailedIndexes"`
+	ManagedBy               string          `json:"managedBy"`
+}
+
+// jobSpecRules: the Job spec fields the thin type leaves out.
+var jobSpecRules = []fieldRule{}
+
+// jobDecl converts a Job with the API server's defaults
+// (pkg/apis/batch/v1/defaults.go: parallelism 1, completions 1 when both
+// are unset, backoffLimit 6, completionMode NonIndexed, suspend false)
+// and its validation (pkg/apis/batch/validation: parallelism,
+// completions and backoffLimit ≥ 0; Indexed needs completions; a given
+// selector must select the template's labels).
+func jobDecl(o Object, name string, nodes nodeLabels, classes *priorityClassTable, limits *limitRangeTable, warns *[]Warning) (model.DeploymentDecl, model.TemplateDecl, error) {
+	j := o.Value.(*Job)
+	a := o.at()
+	dd := model.DeploymentDecl{Name: name, Template: name, Replicas: 1, Kind: "Job", Job: &model.JobDecl{}}
+	fail := func(field, format string, args ...any) (model.DeploymentDecl, model.TemplateDecl, error) {
+		return dd, model.TemplateDecl{}, a.errorf(o.path(field), format, args...)
+	}
+	if j.Metadata.Name == "" {
+		return fail("metadata.name", "required (accepted: a Job name)")
+	}
+	sp := &j.Spec
+	if sp.Parallelism != nil {
+		if *sp.Parallelism < 0 || *sp.Parallelism > maxReplicas {
+			return fail("spec.parallelism", "%d (accepted: 0..%d in the model)", *sp.Parallelism, maxReplicas)
+		}
+		dd.Replicas = int(*sp.Parallelism)
+	}
+	switch {
+	case sp.Completions != nil:
+		if *sp.Completions < 0 || *sp.Completions > model.MaxJobCount {
+			return fail("spec.completions", "%d (accepted: 0..%d in the model)", *sp.Completions, model.MaxJobCount)
+		}
+		c := int(*sp.Completions)
+		dd.Job.Completions = &c
+	case sp.Parallelism == nil:
+		// Neither given: a single pod to complete once.
+		one := 1
+		dd.Job.Completions = &one
+	}
+	if b := sp.BackoffLimit; b != nil {
+		if *b < 0 || *b > model.MaxJobCount {
+			return fail("spec.backoffLimit", "%d (accepted: 0..%d in the model)", *b, model.MaxJobCount)
+		}
+		v := int(*b)
+		dd.Job.BackoffLimit = &v
+	}
+	dd.Job.Suspend = sp.Suspend != nil && *sp.Suspend
+	switch sp.CompletionMode {
+	case "", "NonIndexed":
+	case "Indexed":
+		if sp.Completions == nil {
+			return fail("spec.completions", "required with completionMode Indexed (accepted: an integer ≥ 0)")
+		}
+		*warns = append(*warns, a.warning(o.path("spec.completionMode"), "Indexed is modelled as NonIndexed: the pods carry no completion index (the same number of pods and the same completions; a pod's index, hostname and per-index backoff are not modelled)"))
+	default:
+		return fail("spec.completionMode", "%q (accepted: NonIndexed, Indexed)", sp.CompletionMode)
+	}
+	if sp.Selector != nil {
+		if err := checkWorkloadSelector(o, sp.Selector, j.Spec.Template.Metadata.Labels); err != nil {
+			return dd, model.TemplateDecl{}, err
+		}
+	}
+	switch sp.PodReplacementPolicy {
+	case "", "TerminatingOrFailed":
+	case "Failed":
+		*warns = append(*warns, a.warning(o.path("spec.podReplacementPolicy"), "Failed is not modelled: a deleted pod is replaced at once and counts as failed (TerminatingOrFailed)"))
+	default:
+		return fail("spec.podReplacementPolicy", "%q (accepted: TerminatingOrFailed, Failed)", sp.PodReplacementPolicy)
+	}
+	noClock := "not modelled: the model has no clock"
+	for _, f := range []struct {
+		path string
+		set  bool
+		why  string
+	}{
+		{"spec.activeDeadlineSeconds", sp.ActiveDeadlineSeconds != nil, noClock + ", the Job never fails for its deadline"},
+		{"spec.ttlSecondsAfterFinished", sp.TTLSecondsAfterFinished != nil, noClock + "; a finished Job's pods are gone at once in the model anyway"},
+		{"spec.podFailurePolicy", len(sp.PodFailurePolicy) > 0 && string(sp.PodFailurePolicy) != "null", "not modelled: every failed pod counts against backoffLimit"},
+		{"spec.successPolicy", len(sp.SuccessPolicy) > 0 && string(sp.SuccessPolicy) != "null", "not modelled: the Job is Complete once completions pods succeeded"},
+		{"spec.backoffLimitPerIndex", sp.BackoffLimitPerIndex != nil, "not modelled: failures count against backoffLimit"},
+		{"spec.maxFailedIndexes", sp.MaxFailedIndexes != nil, "not modelled: failures count against backoffLimit"},
+		{"spec.managedBy", sp.ManagedBy != "" && sp.ManagedBy != "kubernetes.io/job-controller", "ignored: the model's Job controller manages the Job"},
+	} {
+		if f.set {
+			*warns = append(*warns, a.warning(o.path(f.path), "%s", f.why))
+		}
+	}
+	tc := templateConv{o: o, path: "spec.template", nodes: nodes, warns: warns, classes: classes,
+		limits: limits.forNamespace(namespaceOf(j.Metadata.Namespace))}
+	td, err := tc.convert(name, j.Spec.Template.Metadata, j.Spec.Template.Spec)
+	return dd, td, err
+}

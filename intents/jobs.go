@@ -1,0 +1,80 @@
+package intents
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// replicaIntents read a workload's replica count or rollout, which a Job
+// has not: its pods run to completion.
+var replicaIntents = map[string]bool{
+	"no_oscillation_replica_num": true, "replica_num_always_meet_min": true, "replica_num_always_meet_exp": true,
+	"rollout_completes": true, "pod_balance_across_node": true,
+}
+
+// checkKind refuses an intent about a workload of the wrong kind:
+// job_completes of anything but a Job, a replica intent of a Job.
+func checkKind(u *model.Universe, user string, d int, p Params) error {
+	param := "deployment"
+	if _, byPos := p["did"]; byPos {
+		param = "did"
+	}
+	name := u.Deployments[d].Name
+	switch {
+	case user == "job_completes" && !u.IsJob(d):
+		return &ParamError{Param: param, Msg: fmt.Sprintf("%s %s is not a Job (accepted: a Job: %s)", u.KindWord(d, false), name, kindNames(u, true))}
+	case replicaIntents[user] && u.IsJob(d):
+		return &ParamError{Param: param, Msg: fmt.Sprintf("job %s has no replica count or rollout for %s to judge: its pods run to completion (accepted: a Deployment or StatefulSet: %s; for a Job, job_completes)", name, user, kindNames(u, false))}
+	}
+	return nil
+}
+
+// kindNames lists the workloads that are Jobs (jobs) or that are not.
+func kindNames(u *model.Universe, jobs bool) string {
+	var out []string
+	for d := range u.Deployments {
+		if u.IsJob(d) == jobs {
+			out = append(out, u.Deployments[d].Name)
+		}
+	}
+	if len(out) == 0 {
+		return "none in the input"
+	}
+	if len(out) > 10 {
+		return strings.Join(out[:10], ", ") + fmt.Sprintf(", … (%d in all)", len(out))
+	}
+	return strings.Join(out, ", ")
+}
+
+// jobWatch is job_completes: when the cluster stops, Job d has the
+// Complete condition. Nothing is judged before the cluster stops; a Job
+// that was never created is not judged.
+type jobWatch struct{ d int }
+
+func (w jobWatch) Size() int { return 0 }
+
+func (w jobWatch) Observe(*model.Universe, *model.State, []byte, uint32) string { return "" }
+
+func (w jobWatch) Stuck(u *model.Universe, s *model.State, _ []byte) string {
+	ds := &s.Deps[w.d]
+	if !ds.Active || ds.JobFinished == model.JobComplete {
+		return ""
+	}
+	name := u.Deployments[w.d].Name
+	spec := &u.Configs[ds.Config].Job
+	c := model.CountJob(s, w.d)
+	switch {
+	case ds.JobFinished == model.JobFailedBackoff:
+		return fmt.Sprintf("job %s failed: BackoffLimitExceeded (%d failed pods, backoffLimit %d)", name, c.Failed, spec.BackoffLimit)
+	case spec.Suspend:
+		return fmt.Sprintf("job %s stopped suspended with %d succeeded", name, c.Succeeded)
+	}
+	pods := model.Counts(s, w.d)
+	want := "completions unset"
+	if !spec.WorkQueue {
+		want = fmt.Sprintf("%d completions", spec.Completions)
+	}
+	return fmt.Sprintf("job %s stopped with %d succeeded of %s: %d pods running, %d pending", name, c.Succeeded, want, pods.Running, pods.Pending)
+}

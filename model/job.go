@@ -1,0 +1,210 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Jobs (batch/v1) share the deployment slots, as StatefulSets do: a
+// Deployment whose Kind is KindJob is a Job, with its spec.parallelism in
+// DeploymentState.Replicas, its pod template in RS[0] (a Job has no
+// revisions), its other spec fields in the configuration
+// (DeploymentConfig.Job) and its status in DeploymentState.JobSucceeded,
+// JobFailed and JobFinished. The Job controller (controllers/job) keeps
+// min(parallelism, completions − succeeded) pods active; a Running pod
+// completes through an environment step (events, jobcompletion.go), which
+// counts it and frees its slot at once: the pod object of a Succeeded pod
+// is not kept (docs/divergences.md, "Job controller"). Job pods of one
+// template have no identity: they are interchangeable for the symmetry
+// reduction. HPAs and kubectl scale, restart, undo and apply never target
+// a Job (build and Compile refuse it); PodDisruptionBudgets, quotas,
+// spread constraints, affinity, preemption and the descheduler see its
+// pods as any owned pod.
+
+// KindJob is a batch/v1 Job.
+const KindJob = KindStatefulSet + 1
+
+// JobSpec is the part of a Job's spec a Deployment lacks; parallelism is
+// the workload's replicas (DeploymentState.Replicas).
+type JobSpec struct {
+	// Completions is spec.completions; WorkQueue says it is not set (the
+	// Job is complete once some pod succeeded and none is active).
+	Completions int
+	WorkQueue   bool
+	// BackoffLimit is spec.backoffLimit (default 6): the Job fails once
+	// more pods than that failed.
+	BackoffLimit int
+	// Suspend is spec.suspend: the controller creates no pod.
+	Suspend bool
+}
+
+// JobCondition is a Job's finished condition (JobFinished).
+type JobCondition uint8
+
+const (
+	// JobRunning: not finished.
+	JobRunning JobCondition = iota
+	// JobComplete: the Complete condition (enough pods succeeded).
+	JobComplete
+	// JobFailedBackoff: the Failed condition, reason
+	// BackoffLimitExceeded.
+	JobFailedBackoff
+)
+
+func (c JobCondition) String() string {
+	switch c {
+	case JobRunning:
+		return "running"
+	case JobComplete:
+		return "Complete"
+	case JobFailedBackoff:
+		return "Failed (BackoffLimitExceeded)"
+	}
+	return fmt.Sprintf("JobCondition(%d)", uint8(c))
+}
+
+// MaxJobCount bounds a Job's completions and backoffLimit in the model:
+// its counters are int16 in the state.
+const MaxJobCount = 1 << 14
+
+// JobDecl is what a DeploymentDecl of kind Job declares beyond its
+// parallelism (DeploymentDecl.Replicas).
+type JobDecl struct {
+	// Completions is spec.completions; nil: not set (work queue).
+	Completions *int `json:"completions,omitempty"`
+	// BackoffLimit is spec.backoffLimit; nil: 6.
+	BackoffLimit *int `json:"backoffLimit,omitempty"`
+	Suspend      bool `json:"suspend,omitempty"`
+}
+
+// IsJob reports whether workload d is a Job.
+func (u *Universe) IsJob(d int) bool {
+	return d >= 0 && d < len(u.Deployments) && u.Deployments[d].Kind == KindJob
+}
+
+// jobConfig is a Job's configuration, with the API server's defaults
+// (pkg/apis/batch/v1/defaults.go: backoffLimit 6; parallelism 1 is the
+// reader's) and validation (completions and backoffLimit ≥ 0).
+func jobConfig(template int, d *JobDecl) (DeploymentConfig, error) {
+	cfg := DeploymentConfig{PodTemplate: template, Job: JobSpec{WorkQueue: true, BackoffLimit: 6}}
+	if d == nil {
+		return cfg, nil
+	}
+	if d.Completions != nil {
+		if *d.Completions < 0 || *d.Completions > MaxJobCount {
+			return cfg, fmt.Errorf("completions %d (accepted: 0..%d in the model): %w", *d.Completions, MaxJobCount, ErrInvalid)
+		}
+		cfg.Job.Completions, cfg.Job.WorkQueue = *d.Completions, false
+	}
+	if d.BackoffLimit != nil {
+		if *d.BackoffLimit < 0 || *d.BackoffLimit > MaxJobCount {
+			return cfg, fmt.Errorf("backoffLimit %d (accepted: 0..%d in the model): %w", *d.BackoffLimit, MaxJobCount, ErrInvalid)
+		}
+		cfg.Job.BackoffLimit = *d.BackoffLimit
+	}
+	cfg.Job.Suspend = d.Suspend
+	return cfg, nil
+}
+
+// checkJobDecl refuses what a Job cannot have: a rollout strategy, an HPA
+// (the HPA has no scale subresource to read on a Job).
+func checkJobDecl(d *DeploymentDecl) error {
+	if d.HPA != nil {
+		return fmt.Errorf("hpa: a Job cannot be the target of an HPA (accepted: HPAs of Deployments and StatefulSets): %w", ErrInvalid)
+	}
+	if d.Strategy != "" || d.MaxSurge != "" || d.MaxUnavailable != "" || d.PodManagementPolicy != "" || d.Partition != 0 || d.OrdinalsStart != 0 {
+		return fmt.Errorf("strategy, maxSurge, maxUnavailable, podManagementPolicy, partition and ordinalsStart are not Job fields (accepted for kind Job: replicas as parallelism, job): %w", ErrInvalid)
+	}
+	return nil
+}
+
+// JobCounts are a Job's pods and status as its controller derives them
+// at a sync.
+type JobCounts struct {
+	// Active: Pending or Running pods.
+	Active int
+	// Succeeded is status.succeeded; Failed counts the failed pods the
+	// status counted (JobFailed) and those still present: Failed ones and
+	// Terminating ones (deleted, not by the Job controller: with
+	// podReplacementPolicy TerminatingOrFailed upstream counts a pod with
+	// a deletion timestamp as failed).
+	Succeeded, Failed int
+}
+
+// CountJob derives Job d's counts.
+func CountJob(s *State, d int) JobCounts {
+	ds := &s.Deps[d]
+	c := JobCounts{Succeeded: int(ds.JobSucceeded), Failed: int(ds.JobFailed)}
+	owner := uint8(d + 1)
+	for i := range s.Pods {
+		p := &s.Pods[i]
+		if p.Owner != owner {
+			continue
+		}
+		switch p.Phase {
+		case Pending, Running:
+			c.Active++
+		case Terminating, Failed:
+			c.Failed++
+		}
+	}
+	return c
+}
+
+// ForgetJobPod is called before a pod's slot is freed by whoever removes
+// it (the kubelet, the pod garbage collector): when pod p is a
+// Terminating or Failed pod of a Job, its failure, which CountJob read
+// from the pod, stays counted in the Job's status (upstream's tracking
+// finalizer keeps the pod until the Job controller counted it).
+func ForgetJobPod(u *Universe, s *State, p *PodState) {
+	if !u.HasJobs || p.Owner == 0 || (p.Phase != Terminating && p.Phase != Failed) {
+		return
+	}
+	if d := int(p.Owner) - 1; u.IsJob(d) && s.Deps[d].JobFailed < MaxJobCount {
+		s.Deps[d].JobFailed++
+	}
+}
+
+// describeJob renders Job d's status in Describe: its failed count is
+// CountJob's (the counted failures and the failed pods present).
+func describeJob(b *strings.Builder, u *Universe, s *State, d int) {
+	ds := &s.Deps[d]
+	cfg := &u.Configs[ds.Config].Job
+	if cfg.WorkQueue {
+		b.WriteString(" completions unset")
+	} else {
+		fmt.Fprintf(b, " completions %d", cfg.Completions)
+	}
+	fmt.Fprintf(b, " succeeded %d failed %d", ds.JobSucceeded, CountJob(s, d).Failed)
+	if cfg.Suspend {
+		b.WriteString(" suspended")
+	}
+	if ds.JobFinished != JobRunning {
+		fmt.Fprintf(b, " %s", ds.JobFinished)
+	}
+}
+
+// checkJobEvents refuses the commands that cannot act on a Job: kubectl
+// scale of a Job (kubectl has no scaler for Jobs), rollout restart and
+// undo (a Job has no rollout). kubectl create of a Job is accepted.
+func checkJobEvents(u *Universe) error {
+	if !u.HasJobs {
+		return nil
+	}
+	for i := range u.Events {
+		e := &u.Events[i]
+		switch e.Kind {
+		case RolloutRestart, RolloutUndo:
+			if u.IsJob(e.Deployment) {
+				return fmt.Errorf("events[%d] (%s): %s is a Job, which has no rollout (accepted: a Deployment or StatefulSet): %w", i, e.Kind, u.Deployments[e.Deployment].Name, ErrInvalid)
+			}
+		case ScaleDeployment:
+			// A range that covers a Job explores kubectl's failure on it
+			// (events/scale.go); naming a Job alone is a mistake.
+			if e.MaxDeployment == e.Deployment+1 && u.IsJob(e.Deployment) {
+				return fmt.Errorf("events[%d] (%s): %s is a Job, which kubectl scale does not scale (accepted: a Deployment or StatefulSet): %w", i, e.Kind, u.Deployments[e.Deployment].Name, ErrInvalid)
+			}
+		}
+	}
+	return nil
+}
