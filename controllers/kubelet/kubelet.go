@@ -141,7 +141,7 @@ func start(tx *model.Tx, s *model.State, p int, w *wakeups, updates *queueUpdate
 			tx.Log(Component, "Started pod %s on node %s", s.PodRef(p), nodeName(u, pod.Node))
 		} else {
 			tx.Log(Component, "Started pod %s on node %s, %s %s now has %s",
-				s.PodRef(p), nodeName(u, pod.Node), u.KindWord(d, false), u.Deployments[d].Name, replicasText(startedReplicas(s, d)))
+				s.PodRef(p), nodeName(u, pod.Node), u.KindWord(d, false), u.Deployments[d].Name, replicasText(u, d, startedReplicas(s, d)))
 		}
 	}
 }
@@ -176,17 +176,22 @@ func remove(tx *model.Tx, s *model.State, p int, w *wakeups, updates *queueUpdat
 			tx.Log(Component, "Deleted pod %s on node %s", ref, nodeName(u, pod.Node))
 		} else {
 			tx.Log(Component, "Deleted pod %s on node %s, %s %s now has %s",
-				ref, nodeName(u, pod.Node), u.KindWord(d, false), u.Deployments[d].Name, replicasText(startedReplicas(s, d)))
+				ref, nodeName(u, pod.Node), u.KindWord(d, false), u.Deployments[d].Name, replicasText(u, d, startedReplicas(s, d)))
 		}
 	}
 }
 
-// replicasText is "1 replica" or "n replicas".
-func replicasText(n int) string {
-	if n == 1 {
-		return "1 replica"
+// replicasText is "1 replica" or "n replicas"; a Job has running pods,
+// not replicas.
+func replicasText(u *model.Universe, d, n int) string {
+	unit := "replica"
+	if u.IsJob(d) {
+		unit = "running pod"
 	}
-	return strconv.Itoa(n) + " replicas"
+	if n == 1 {
+		return "1 " + unit
+	}
+	return strconv.Itoa(n) + " " + unit + "s"
 }
 
 // startedReplicas is Kivi's d.replicas after the change: Running pods plus
