@@ -372,6 +372,20 @@ func (s *State) Fail(f Failure, arg int) {
 	}
 }
 
+// MarkTerminating deletes active pod p as the API server does: it turns
+// Terminating (remembering whether it was running, so it still counts
+// as a started replica until the kubelet removes it), loses its
+// nomination (an unbound pod is deleted at once), and goes to the kubelet.
+// The controller that deletes its own pod calls it; others use
+// RequestDeletion.
+func (s *State) MarkTerminating(p int) {
+	pod := &s.Pods[p]
+	pod.WasRunning = pod.Phase == Running
+	pod.Phase = Terminating
+	pod.NominatedNode = 0
+	s.Enqueue(KubeletQueue, p)
+}
+
 // RequestDeletion marks pod p Terminating and hands it to the kubelet, as
 // an eviction or a delete through the API does, and queues the owning
 // deployment: the pod is no longer active, and its ReplicaSet replaces it
@@ -384,10 +398,7 @@ func (s *State) RequestDeletion(p int) int {
 	if pod.Phase != Pending && pod.Phase != Running {
 		return -1
 	}
-	pod.WasRunning = pod.Phase == Running
-	pod.Phase = Terminating
-	pod.NominatedNode = 0
-	s.Enqueue(KubeletQueue, p)
+	s.MarkTerminating(p)
 	d := int(pod.Owner) - 1
 	if d >= 0 {
 		s.Enqueue(DeploymentQueue, d)

@@ -95,11 +95,7 @@ func deletePods(tx *model.Tx, s *model.State, d, rs, n int) {
 		tx.Log(Component, "Deployment %s has too many replicas: deleting %d", tx.U.Deployments[d].Name, len(victims))
 	}
 	for _, p := range victims {
-		pod := &s.Pods[p]
-		pod.WasRunning = pod.Phase == model.Running
-		pod.Phase = model.Terminating
-		pod.NominatedNode = 0 // the API server deletes an unbound pod at once
-		s.Enqueue(model.KubeletQueue, p)
+		s.MarkTerminating(p)
 		if tx.Tracing() {
 			tx.Log(Component, "Deleting pod %s", s.PodRef(p))
 		}

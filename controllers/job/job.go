@@ -146,10 +146,7 @@ func deleteActivePods(tx *model.Tx, s *model.State, d int) {
 		if p.Owner != owner || !p.Active() {
 			continue
 		}
-		p.WasRunning = p.Phase == model.Running
-		p.Phase = model.Terminating
-		p.NominatedNode = 0
-		s.Enqueue(model.KubeletQueue, i)
+		s.MarkTerminating(i)
 		if tx.Tracing() {
 			tx.Log(Component, "Deleted pod: %s (job %s failed)", s.PodRef(i), tx.U.Deployments[d].Name)
 		}

@@ -287,10 +287,7 @@ func deletePod(tx *model.Tx, s *model.State, d, slot int, why string) {
 		}
 		return
 	}
-	pod.WasRunning = pod.Phase == model.Running
-	pod.Phase = model.Terminating
-	pod.NominatedNode = 0
-	s.Enqueue(model.KubeletQueue, slot)
+	s.MarkTerminating(slot)
 	if tx.Tracing() {
 		tx.Log(Component, "delete Pod %s in StatefulSet %s successful%s", s.PodRef(slot), tx.U.Deployments[d].Name, why)
 	}
