@@ -175,3 +175,18 @@ func StartJobRun(s *State, d int) {
 	ds.JobFailed = int16(-old)
 	s.Enqueue(DeploymentQueue, d)
 }
+
+// checkCronJobEvents refuses a command that creates a CronJob's run: its
+// schedule does.
+func checkCronJobEvents(u *Universe) error {
+	if len(u.CronJobs) == 0 {
+		return nil
+	}
+	for i := range u.Events {
+		e := &u.Events[i]
+		if e.Kind == CreateTargetDeployment && u.CronJobOf(e.Deployment) >= 0 {
+			return fmt.Errorf("events[%d] (%s): %s is a run of CronJob %s, which its schedule creates (accepted: a workload that is not a CronJob's run): %w", i, e.Kind, u.Deployments[e.Deployment].Name, u.CronJobs[u.CronJobOf(e.Deployment)].Name, ErrInvalid)
+		}
+	}
+	return nil
+}
