@@ -41,7 +41,8 @@ func ForEvent(u *model.Universe, i int, opts ...Option) model.Process {
 
 // All returns every environment process of u: the init process, the CPU
 // pattern process when some template has a pattern, the Job pods'
-// completions when some workload is a Job, then one process per event in
+// completions when some workload is a Job, the CronJobs' schedule
+// when there are CronJobs, then one process per event in
 // u.Events order.
 func All(u *model.Universe, opts ...Option) []model.Process {
 	ps := []model.Process{Init{}}
@@ -50,6 +51,9 @@ func All(u *model.Universe, opts ...Option) []model.Process {
 	}
 	if u.HasJobs {
 		ps = append(ps, JobPodCompletion{})
+	}
+	if len(u.CronJobs) > 0 {
+		ps = append(ps, CronJobSchedule{})
 	}
 	for i := range u.Events {
 		ps = append(ps, ForEvent(u, i, opts...))

@@ -158,7 +158,11 @@ func Check(d model.IntentDecl, deployments, kinds []string) (param, msg string) 
 	for i, n := range deployments {
 		dep := model.Deployment{Name: n}
 		if i < len(kinds) {
-			dep.Kind, _ = model.ParseWorkloadKind(kinds[i])
+			if cj, ok := strings.CutPrefix(kinds[i], "CronJob/"); ok {
+				dep.Kind, dep.CronJob = model.KindJob, addCronJobRun(u, cj, i)
+			} else {
+				dep.Kind, _ = model.ParseWorkloadKind(kinds[i])
+			}
 		}
 		u.Deployments = append(u.Deployments, dep)
 	}
@@ -283,11 +287,14 @@ func deploymentParam(u *model.Universe, p Params, firstJob bool) (int, error) {
 		if i := slices.Index(names, s); ok && i >= 0 {
 			return i, nil
 		}
+		if d, isCronJob, err := cronJobParam(u, s, firstJob); ok && isCronJob {
+			return d, err
+		}
 		return 0, &ParamError{Param: "deployment", Msg: fmt.Sprintf("%s: no such deployment (accepted: %s)", quoted(v), list)}
 	}
 	if _, byPos := p["did"]; !byPos && firstJob {
 		for d := range u.Deployments {
-			if u.IsJob(d) {
+			if u.IsJob(d) && u.CronJobOf(d) < 0 {
 				return d, nil
 			}
 		}

@@ -23,6 +23,8 @@ func checkKind(u *model.Universe, user string, d int, p Params) error {
 	}
 	name := u.Deployments[d].Name
 	switch {
+	case user == "job_completes" && u.CronJobOf(d) >= 0:
+		return cronJobCompletes(u, u.CronJobOf(d))
 	case user == "job_completes" && !u.IsJob(d):
 		return &ParamError{Param: param, Msg: fmt.Sprintf("%s %s is not a Job (accepted: a Job: %s)", u.KindWord(d, false), name, kindNames(u, true))}
 	case replicaIntents[user] && u.IsJob(d):
@@ -31,11 +33,12 @@ func checkKind(u *model.Universe, user string, d int, p Params) error {
 	return nil
 }
 
-// kindNames lists the workloads that are Jobs (jobs) or that are not.
+// kindNames lists the workloads that are Jobs of their own, not
+// CronJobs' runs (jobs), or that are not Jobs.
 func kindNames(u *model.Universe, jobs bool) string {
 	var out []string
 	for d := range u.Deployments {
-		if u.IsJob(d) == jobs {
+		if u.IsJob(d) == jobs && (!jobs || u.CronJobOf(d) < 0) {
 			out = append(out, u.Deployments[d].Name)
 		}
 	}

@@ -337,7 +337,14 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 		if h > 0 {
 			need = max(need, u.HPAs[h-1].Max)
 		}
+		if d.CronJob != nil && d.CronJob.ConcurrencyPolicy == "Replace" {
+			// A replaced run's pods terminate next to the new run's.
+			need *= 2
+		}
 		needs = append(needs, need)
+	}
+	if err := u.compileCronJobs(c.Deployments); err != nil {
+		return nil, nil, err
 	}
 	for i, dt := range c.DeploymentTemplates {
 		t := look.templates.of(dt.Template)

@@ -209,6 +209,9 @@ type DeploymentDecl struct {
 	// Job is a Job's spec beyond its parallelism, which is Replicas
 	// (kind Job only; job.go).
 	Job *JobDecl `json:"job,omitempty"`
+	// CronJob makes a workload of kind Job a run slot of a CronJob
+	// (cronjob.go); it is then not created at the start.
+	CronJob *CronJobDecl `json:"cronJob,omitempty"`
 	// Scaling-search bounds on replicas and on pods per node.
 	MinReplicas    int `json:"minReplicas,omitempty"`
 	MaxReplicas    int `json:"maxReplicas,omitempty"`

@@ -238,6 +238,9 @@ func (u *Universe) Compile() error {
 	if err := checkJobEvents(u); err != nil {
 		return err
 	}
+	if err := checkCronJobEvents(u); err != nil {
+		return err
+	}
 	u.windowSlots = windowSlots(u)
 	u.hpaBehavior = hasHPABehavior(u)
 	u.templateRequests = templateRequests(u)

@@ -208,6 +208,9 @@ const (
 	// remembers MaxHPAScaleEvents scale events of that direction, none of
 	// them outdated (controllers/hpa, behavior.go: StoreScaleEvent).
 	BoundHPAScaleEvents
+	// BoundCronJobRuns: a CronJob with concurrencyPolicy Allow fires
+	// while each of its MaxCronJobRuns runs is active (cronjob.go).
+	BoundCronJobRuns
 )
 
 func (b Bound) String() string {
@@ -220,6 +223,8 @@ func (b Bound) String() string {
 		return "preemption victim orders"
 	case BoundHPAScaleEvents:
 		return "HPA scale events"
+	case BoundCronJobRuns:
+		return "concurrent CronJob runs"
 	}
 	return fmt.Sprintf("Bound(%d)", uint8(b))
 }

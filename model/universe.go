@@ -379,6 +379,9 @@ type Deployment struct {
 	// Kind is the workload's kind: a Deployment (the zero value) or a
 	// StatefulSet (statefulset.go).
 	Kind WorkloadKind
+	// CronJob is the CronJob (index+1 into Universe.CronJobs) whose run
+	// this Job is, 0 for any other workload (cronjob.go).
+	CronJob int
 }
 
 // DeploymentTemplate is a manifest that `kubectl apply` / `kubectl create`
@@ -627,11 +630,13 @@ type Options struct {
 
 // Universe is the static part of one topology.
 type Universe struct {
-	Nodes               []Node
-	Templates           []PodTemplate
-	Configs             []DeploymentConfig
-	HPAs                []HPA
-	Deployments         []Deployment
+	Nodes       []Node
+	Templates   []PodTemplate
+	Configs     []DeploymentConfig
+	HPAs        []HPA
+	Deployments []Deployment
+	// CronJobs group the Jobs that are CronJobs' runs (cronjob.go).
+	CronJobs            []CronJob
 	DeploymentTemplates []DeploymentTemplate
 	Descheduler         *Descheduler
 	Events              []Event

@@ -158,16 +158,14 @@ func TestNothingToVerify(t *testing.T) {
 	const app = "../../inputs/manifest/testdata/c3/app.yaml"
 	empty := write("empty.yaml", "")
 	comments := write("comments.yaml", "# later\n---\n# still later\n")
-	sts := write("cronjob.yaml", `apiVersion: batch/v1
-kind: CronJob
+	sts := write("replicationcontroller.yaml", `apiVersion: v1
+kind: ReplicationController
 metadata: {name: db}
 spec:
-  schedule: "@hourly"
-  jobTemplate:
+  replicas: 1
+  template:
     spec:
-      template:
-        spec:
-          containers: [{name: db}]
+      containers: [{name: db}]
 `)
 	noIntents := write("intents.yaml", "[]\n")
 	for _, tc := range []struct {

@@ -18,7 +18,8 @@ type Options struct {
 	IntentNames []string
 	// CheckIntent checks a known intent's parameters against the
 	// workloads' names (in order, for Kivi's 1-based did) and kinds
-	// (model.DeploymentDecl.Kind) and returns
+	// (model.DeploymentDecl.Kind, or "CronJob/NAME" for a run of CronJob
+	// NAME) and returns
 	// the bad parameter ("" for the intent as a whole) and a message
 	// with the accepted values, or "" when they are right (nil: no
 	// check here; the verification checks them later, without the
@@ -93,13 +94,25 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 		}
 		key := deploymentKey(meta.Namespace, meta.Name)
 		if _, dup := names[key]; dup {
-			return nil, o.at().errorf(o.path("metadata.name"), "a second workload %s (accepted: one Deployment, StatefulSet or Job per namespace and name: the model names workloads by name)", key)
+			return nil, o.at().errorf(o.path("metadata.name"), "a second workload %s (accepted: one Deployment, StatefulSet, Job or CronJob per namespace and name: the model names workloads by name)", key)
 		}
 		name := meta.Name
 		if count[name] > 1 {
 			name = key
 		}
 		names[key] = name
+		if o.Kind == "CronJob" {
+			runs, td, err := cronJobDecls(o, name, nodes, classes, limits, &as.warns)
+			if err != nil {
+				return nil, err
+			}
+			as.c.Templates = append(as.c.Templates, td)
+			for _, dd := range runs {
+				index[dd.Name] = len(as.c.Deployments)
+				as.c.Deployments = append(as.c.Deployments, dd)
+			}
+			continue
+		}
 		decl := deploymentDecl
 		switch o.Kind {
 		case "StatefulSet":
@@ -196,7 +209,7 @@ func (as *assembly) needDeployment(where string) error {
 	if len(as.c.Deployments) > 0 {
 		return nil
 	}
-	return &Error{File: where, Msg: "no Deployment, StatefulSet or Job to verify (accepted: apps/v1 Deployments and StatefulSets, with their HorizontalPodAutoscalers, and batch/v1 Jobs; other workload kinds such as CronJob are not modelled, DaemonSets only reserve room on their nodes, and system namespaces are left out)"}
+	return &Error{File: where, Msg: "no Deployment, StatefulSet, Job or CronJob to verify (accepted: apps/v1 Deployments and StatefulSets, with their HorizontalPodAutoscalers, and batch/v1 Jobs and CronJobs; other workload kinds such as ReplicationController are not modelled, DaemonSets only reserve room on their nodes, and system namespaces are left out)"}
 }
 
 // finish adds the default intent and checks that the cluster builds; a

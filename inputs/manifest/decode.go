@@ -24,7 +24,8 @@ type Object struct {
 	// APIVersion as written.
 	APIVersion string
 	// Value is *Deployment, *HPAv2, *HPAv1, *Node, *Pod,
-	// *DeschedulerPolicy, *PodDisruptionBudget or *PriorityClass.
+	// *DeschedulerPolicy, *PodDisruptionBudget, *PriorityClass, *Job,
+	// *CronJob or another modelled kind's type.
 	Value any
 	// Unknown are the paths of fields the thin type does not have,
 	// relative to the object; fields.go classifies them.
@@ -232,6 +233,8 @@ func (d *decoder) object(js []byte, path string) error {
 		v = &StatefulSet{}
 	case tm.Kind == "Job":
 		v = &Job{}
+	case tm.Kind == "CronJob":
+		v = &CronJob{}
 	case tm.Kind == "HorizontalPodAutoscaler" && tm.APIVersion == "autoscaling/v2":
 		v = &HPAv2{}
 	case tm.Kind == "HorizontalPodAutoscaler":

@@ -184,8 +184,8 @@ spec:
   maxReplicas: 3
   behavior: {scaleUp: {stabilisationWindowSeconds: 0}}
 ---
-apiVersion: batch/v1
-kind: CronJob
+apiVersion: v1
+kind: ReplicationController
 metadata: {name: db}
 `)
 	var got []string
@@ -196,7 +196,7 @@ metadata: {name: db}
 	for _, want := range []string{
 		"spec.template.spec.containers[0].resources.request: unknown field",
 		"document 3: spec.behavior.scaleUp.stabilisationWindowSeconds: unknown field",
-		`document 4: kind CronJob "db" is ignored`,
+		`document 4: kind ReplicationController "db" is ignored`,
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("no warning %q in:\n%s", want, text)

@@ -137,6 +137,10 @@ func classifyPath(kind, p string) (known bool, warn string) {
 	case "Job":
 		scopes = []scope{{"metadata.", metaRules}, {"spec.template.metadata.", metaRules},
 			{"spec.template.spec.", podSpecRules}, {"spec.", jobSpecRules}}
+	case "CronJob":
+		scopes = []scope{{"metadata.", metaRules}, {"spec.jobTemplate.metadata.", metaRules},
+			{"spec.jobTemplate.spec.template.metadata.", metaRules}, {"spec.jobTemplate.spec.template.spec.", podSpecRules},
+			{"spec.jobTemplate.spec.", jobSpecRules}, {"spec.", cronJobSpecRules}}
 	case "HorizontalPodAutoscaler":
 		scopes = []scope{{"metadata.", metaRules}, {"spec.", hpaSpecRules}}
 	case "Node":

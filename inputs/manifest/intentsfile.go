@@ -245,6 +245,9 @@ func (r *intentsReader) checkIntent(path, key string, d model.IntentDecl) error 
 	kinds := make([]string, len(r.c.Deployments))
 	for i := range r.c.Deployments {
 		kinds[i] = r.c.Deployments[i].Kind
+		if cj := r.c.Deployments[i].CronJob; cj != nil {
+			kinds[i] = "CronJob/" + cj.Name
+		}
 	}
 	param, msg := r.opts.CheckIntent(d, r.deployments, kinds)
 	if msg == "" {

@@ -11,6 +11,7 @@ var modelledKinds = map[string][]string{
 	"Deployment":              {"apps/v1"},
 	"StatefulSet":             {"apps/v1"},
 	"Job":                     {"batch/v1"},
+	"CronJob":                 {"batch/v1"},
 	"HorizontalPodAutoscaler": {"autoscaling/v2", "autoscaling/v1"},
 	"Node":                    {"v1"},
 	"Pod":                     {"v1"},
@@ -33,7 +34,6 @@ var modelledKinds = map[string][]string{
 var unmodelledWorkloadKinds = map[string]string{
 	"ReplicaSet":                 "only ReplicaSets owned by a Deployment are modelled (through the Deployment)",
 	"ReplicationController":      "its pods are not modelled",
-	"CronJob":                    "the Jobs it creates are not modelled (a Job of its jobTemplate given as a Job manifest is)",
 	"RuntimeClass":               "pod overhead from a RuntimeClass is not applied",
 	"PersistentVolumeClaim":      "volume topology is not modelled",
 	"PersistentVolume":           "volume topology is not modelled",

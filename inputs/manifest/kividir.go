@@ -83,6 +83,9 @@ func LoadKiviDir(fsys fs.FS, root string, opts Options) (*Result, error) {
 		}
 	}
 	for _, d := range as.c.Deployments {
+		if d.CronJob != nil {
+			continue // a CronJob's run is created by its schedule
+		}
 		as.c.Events = append(as.c.Events, model.EventDecl{Kind: "createTargetDeployment", When: "first", Deployment: d.Name})
 	}
 	if cc != nil {

@@ -47,6 +47,9 @@ func pdbDecls(objs []Object, warns *[]Warning) ([]model.PodDisruptionBudgetDecl,
 		if d, ok := o.Value.(*Job); ok {
 			pods = append(pods, podLabels{namespaceOf(d.Metadata.Namespace), d.Metadata.Name, d.Spec.Template.Metadata.Labels})
 		}
+		if d, ok := o.Value.(*CronJob); ok {
+			pods = append(pods, podLabels{namespaceOf(d.Metadata.Namespace), d.Metadata.Name, d.Spec.JobTemplate.Spec.Template.Metadata.Labels})
+		}
 	}
 	seen := firstSeen{}
 	names := map[string]int{}

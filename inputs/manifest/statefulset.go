@@ -140,6 +140,8 @@ func workloadMeta(o Object) (ObjectMeta, bool) {
 		return v.Metadata, true
 	case *Job:
 		return v.Metadata, true
+	case *CronJob:
+		return v.Metadata, true
 	}
 	return ObjectMeta{}, false
 }

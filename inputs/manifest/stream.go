@@ -96,6 +96,9 @@ func LoadStream(manifests []File, nodes, intents *File, opts Options) (*Result, 
 		}
 	}
 	for _, d := range as.c.Deployments {
+		if d.CronJob != nil {
+			continue // a CronJob's run is created by its schedule
+		}
 		as.c.Events = append(as.c.Events, model.EventDecl{Kind: "createTargetDeployment", When: "first", Deployment: d.Name})
 	}
 	if cc != nil {

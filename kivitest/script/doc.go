@@ -25,6 +25,7 @@
 //	deployment name=D template=T [replicas=1] [strategy=RollingUpdate|Recreate] [max-surge=25%] [max-unavailable=25%] [hpa=min:max:targetCPUPercent] [inactive]
 //	statefulset name=S template=T [replicas=1] [pod-management=OrderedReady|Parallel] [strategy=RollingUpdate|OnDelete] [partition=0] [max-unavailable=N] [ordinals-start=0] [hpa=min:max:targetCPUPercent] [inactive]   a StatefulSet (its config named S)
 //	job name=J template=T [parallelism=1] [completions=N|unset] [backoff-limit=6] [suspend] [inactive]   a Job (completions default 1)
+//	cronjob name=C runs=J[,J2] [policy=Allow|Forbid|Replace] [suspend]   a CronJob whose runs are the jobs named (made inactive)
 //	config name=C template=T [strategy=..] [max-surge=..] [max-unavailable=..]   another spec for apply (each deployment's own config is named after it)
 //	deployment-template name=X config=C [hpa=-1] [replicas=R]                    a manifest the apply and create events submit
 //	event kind=K [slot=main|first|afterStable] [deployment=D] [node=N] [deployment-template=X] [parallel=P] [max-deployment=M] [max-delta=δ] [nodes=N,…] [timeout-retries=R] [disable-eviction] [force] [uncordon]
@@ -58,7 +59,8 @@
 // Processes: scheduler, descheduler, deployment, kubelet, nodecontroller,
 // taintmanager, hpa, podgc, first-fit (FirstFit, a stand-in scheduler), init,
 // cpu-pattern (with a template pattern), job-completion (with a Job: a
-// Running Job pod succeeds at rest), event-1.. (the events in
+// Running Job pod succeeds at rest), cronjob-schedule (with a CronJob:
+// its schedule fires at rest), event-1.. (the events in
 // declaration order), and those registered with WithProcess.
 //
 //	step P [choices=i,..]                   one step (the first successor, or the one the choices pick): trace lines and state, or "(not enabled)" and state

@@ -145,6 +145,7 @@ var handlers = map[string]handler{
 	"deployment":          {declaring, []string{"name", "template", "replicas", "strategy", "max-surge", "max-unavailable", "hpa"}, []string{"inactive"}, 0, (*Env).deployment},
 	"statefulset":         {declaring, []string{"name", "template", "replicas", "pod-management", "strategy", "partition", "max-unavailable", "ordinals-start", "hpa"}, []string{"inactive"}, 0, (*Env).statefulSet},
 	"job":                 {declaring, []string{"name", "template", "parallelism", "completions", "backoff-limit"}, []string{"suspend", "inactive"}, 0, (*Env).job},
+	"cronjob":             {declaring, []string{"name", "runs", "policy"}, []string{"suspend"}, 0, (*Env).cronJob},
 	"config":              {declaring, []string{"name", "template", "strategy", "max-surge", "max-unavailable", "partition", "pod-management"}, []string{"statefulset"}, 0, (*Env).config},
 	"deployment-template": {declaring, []string{"name", "config", "hpa", "replicas"}, nil, 0, (*Env).deploymentTemplate},
 	"event": {declaring, []string{"kind", "slot", "deployment", "node", "deployment-template", "parallel", "max-deployment", "max-delta", "nodes", "timeout-retries"},
@@ -204,7 +205,7 @@ func (e *Env) start(u *model.Universe, s *model.State, opts ...events.Option) {
 	e.events = events.All(u, opts...)
 	// events.All: the init process, the CPU pattern process when some
 	// template has a pattern, the Job pods' completions when some workload
-	// is a Job, then one process per event.
+	// is a Job, the CronJobs' schedule, then one process per event.
 	e.procs = append(e.procs, namedProcess{"init", e.events[0]})
 	first := len(e.events) - len(u.Events)
 	k := 1
@@ -214,6 +215,10 @@ func (e *Env) start(u *model.Universe, s *model.State, opts ...events.Option) {
 	}
 	if u.HasJobs {
 		e.procs = append(e.procs, namedProcess{"job-completion", e.events[k]})
+		k++
+	}
+	if len(u.CronJobs) > 0 {
+		e.procs = append(e.procs, namedProcess{"cronjob-schedule", e.events[k]})
 	}
 	for i := range u.Events {
 		e.procs = append(e.procs, namedProcess{fmt.Sprintf("event-%d", i+1), e.events[first+i]})

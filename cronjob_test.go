@@ -1,0 +1,94 @@
+package kivi_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kivi-go/kivi"
+	"github.com/kivi-go/kivi/checker"
+)
+
+// cronJobManifests is jobManifests' Deployment web and its HPA next to a
+// CronJob report of the given concurrencyPolicy whose runs are two 750m
+// pods: one run and web's second pod fit on one 4-CPU node, two
+// overlapping runs fill what web leaves.
+func cronJobManifests(policy string) string {
+	web, _, _ := strings.Cut(jobManifests("750m", 2), "---\napiVersion: batch/v1")
+	return web + `---
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: report}
+spec:
+  schedule: "*/10 * * * *"
+  concurrencyPolicy: ` + policy + `
+  jobTemplate:
+    spec:
+      parallelism: 2
+      completions: 2
+      template:
+        metadata: {labels: {app: report}}
+        spec:
+          restartPolicy: Never
+          containers: [{name: work, resources: {requests: {cpu: 750m, memory: 1Gi}}}]
+`
+}
+
+const cronJobIntents = `intents:
+- name: pod_always_schedulable
+events:
+- {kind: eventCpuChange, deployment: web, when: afterStable}
+`
+
+// TestCronJobRunsOverlapBeforeHPAScaleUp: with concurrencyPolicy Allow
+// the schedule fires again while a run is active, and the two runs' four
+// pods and web's two do not fit on the node: pod_always_schedulable is
+// violated (by web's new pod or by the second run's, whichever comes
+// last), the trace showing both runs (report-1, report-2). With Forbid no run overlaps another, one run
+// leaves room for web's second pod, and the property holds although the
+// CronJob fires again after every run.
+func TestCronJobRunsOverlapBeforeHPAScaleUp(t *testing.T) {
+	rep := verifyManifests(t, cronJobManifests("Allow"), oneFourCPUNode, cronJobIntents, true)
+	r := rep.Result("pod_always_schedulable")
+	if r == nil || r.Verdict != checker.Violated || r.Trace == nil {
+		t.Fatalf("Allow: pod_always_schedulable: %+v, want violated with a trace", r)
+	}
+	text := strings.Join(r.Trace.Lines(), "\n")
+	for _, want := range []string{"Created job report-1 (CronJob report", "Created job report-2 (CronJob report", "Created pod: report-2-1 (job report-2)", "Insufficient cpu"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("trace lacks %q:\n%s", want, text)
+		}
+	}
+	rep = verifyManifests(t, cronJobManifests("Forbid"), oneFourCPUNode, cronJobIntents, true)
+	if r := rep.Result("pod_always_schedulable"); r == nil || r.Verdict != checker.Holds {
+		t.Errorf("Forbid: pod_always_schedulable: %+v, want holds", r)
+	}
+}
+
+// TestCronJobAllowBound: an Allow CronJob whose runs never end (their
+// pods do not fit) fires while both its runs are active: the model's
+// bound on concurrent runs is reached and the verdict is Unknown, saying
+// so, never Holds.
+func TestCronJobAllowBound(t *testing.T) {
+	big := strings.Replace(cronJobManifests("Allow"), "cpu: 750m", `cpu: "1"`, 1)
+	rep := verifyManifests(t, big, oneFourCPUNode, "intents:\n- name: no_kernel_panic\n", true)
+	r := rep.Result("no_kernel_panic")
+	if r == nil || r.Verdict != checker.Unknown || r.Bound != "model bound: concurrent CronJob runs" {
+		t.Fatalf("no_kernel_panic: %+v, want unknown (model bound: concurrent CronJob runs)", r)
+	}
+	// With Forbid the CronJob never needs a second run.
+	forbid := strings.Replace(big, "concurrencyPolicy: Allow", "concurrencyPolicy: Forbid", 1)
+	if r := verifyManifests(t, forbid, oneFourCPUNode, "intents:\n- name: no_kernel_panic\n", true).Result("no_kernel_panic"); r == nil || r.Verdict != checker.Holds {
+		t.Errorf("Forbid: no_kernel_panic %+v, want holds", r)
+	}
+}
+
+// TestCronJobCompletesRefused: job_completes naming a CronJob is an input
+// error suggesting pod_always_schedulable.
+func TestCronJobCompletesRefused(t *testing.T) {
+	_, _, err := kivi.LoadManifests([]kivi.InputFile{{Name: "manifests.yaml", Data: []byte(cronJobManifests("Forbid"))}},
+		&kivi.InputFile{Name: "nodes.yaml", Data: []byte(oneFourCPUNode)},
+		&kivi.InputFile{Name: "intents.yaml", Data: []byte("intents:\n- name: job_completes\n  params: {deployment: report}\n")})
+	if err == nil || !strings.Contains(err.Error(), "intents.yaml") || !strings.Contains(err.Error(), "pod_always_schedulable") {
+		t.Errorf("job_completes of a CronJob: %v, want an error in intents.yaml suggesting pod_always_schedulable", err)
+	}
+}
