@@ -24,6 +24,10 @@
 //     against the StatefulSetController's UpdateStatefulSet, on random
 //     StatefulSets, revisions and pods (the pods created, with their
 //     revision, and deleted).
+//   - jobdiff: one sync of the Job model (controllers/job) against the
+//     Job controller's syncJob, on random Jobs and pods, finished pods at
+//     every stage of the tracking with finalizers (the pods created and
+//     deleted, the finished condition, the succeeded and failed counts).
 //   - deschedulerdiff: the descheduler model's four Balance plugins
 //     (controllers/descheduler) against sigs.k8s.io/descheduler v0.36,
 //     their evictions through the API server's eviction subresource, and
@@ -34,5 +38,6 @@
 //     validation and LimitRanger admission, and against the DaemonSet
 //     controller's NodeShouldRunDaemonPod.
 //   - classify: the known-divergence classes and the counterfactual test
-//     that names them, shared by hpadiff, admissiondiff and stsdiff.
+//     that names them, shared by hpadiff, admissiondiff, stsdiff and
+//     jobdiff.
 package fidelity

@@ -1,0 +1,226 @@
+package jobdiff
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/kivi-go/kivi/controllers/job"
+	"github.com/kivi-go/kivi/kivitest/script/build"
+	"github.com/kivi-go/kivi/model"
+)
+
+// Phase is a pod's status.phase in a Case.
+type Phase int
+
+const (
+	Pending Phase = iota
+	Running
+	Succeeded
+	Failed
+)
+
+func (p Phase) String() string { return [...]string{"Pending", "Running", "Succeeded", "Failed"}[p] }
+
+// Tracking is where a finished pod is in upstream's tracking with
+// finalizers.
+type Tracking int
+
+const (
+	// New: the pod has its tracking finalizer and is counted nowhere.
+	New Tracking = iota
+	// Uncounted: its UID is in status.uncountedTerminatedPods, its
+	// finalizer still on.
+	Uncounted
+	// Counted: its finalizer is gone; status.succeeded or status.failed
+	// includes it.
+	Counted
+)
+
+func (t Tracking) String() string { return [...]string{"new", "uncounted", "counted"}[t] }
+
+// Pod is one pod of a Case.
+type Pod struct {
+	Phase Phase
+	// Terminating: its deletionTimestamp is set.
+	Terminating bool
+	// Tracking: for a finished pod (Succeeded, Failed or Terminating),
+	// where upstream's tracking has it; an active pod is always New.
+	Tracking Tracking
+}
+
+// Active: Pending or Running and not Terminating (controller.IsPodActive).
+func (p Pod) Active() bool { return (p.Phase == Pending || p.Phase == Running) && !p.Terminating }
+
+// FailedPod: counted as failed (isPodFailed: Failed, or deleted and not
+// Succeeded, podReplacementPolicy TerminatingOrFailed).
+func (p Pod) FailedPod() bool { return p.Phase == Failed || p.Terminating && p.Phase != Succeeded }
+
+func (p Pod) String() string {
+	s := p.Phase.String()
+	if p.Terminating {
+		s += " Terminating"
+	}
+	if !p.Active() {
+		s += " (" + p.Tracking.String() + ")"
+	}
+	return s
+}
+
+// Case is one sync of a Job.
+type Case struct {
+	Parallelism int
+	// Completions is spec.completions, nil when not set.
+	Completions  *int
+	BackoffLimit int
+	Suspend      bool
+	// Succeeded and Failed count the pods that finished and are gone, in
+	// status.succeeded and status.failed.
+	Succeeded, Failed int
+	Pods              []Pod
+	// RecentFailure: the Failed and Terminating pods finished a second
+	// before the sync, within upstream's pod-failure backoff (10 s, then
+	// doubling); otherwise an hour before.
+	RecentFailure bool
+	// Interim is a counterfactual for upstream only: its interim
+	// conditions (SuccessCriteriaMet, FailureTarget) are read as the
+	// finished condition they announce (classify.go).
+	Interim bool
+}
+
+func (c *Case) String() string {
+	var b strings.Builder
+	comp := "unset"
+	if c.Completions != nil {
+		comp = fmt.Sprint(*c.Completions)
+	}
+	fmt.Fprintf(&b, "parallelism %d completions %s backoffLimit %d", c.Parallelism, comp, c.BackoffLimit)
+	if c.Suspend {
+		b.WriteString(" suspended")
+	}
+	fmt.Fprintf(&b, "; gone: %d succeeded, %d failed", c.Succeeded, c.Failed)
+	if c.RecentFailure {
+		b.WriteString("; failures a second ago")
+	}
+	if c.Interim {
+		b.WriteString("; upstream's interim conditions read as final")
+	}
+	b.WriteString("; pods:\n")
+	for i, p := range c.Pods {
+		fmt.Fprintf(&b, "  %s %s\n", podName(i), p)
+	}
+	return b.String()
+}
+
+func podName(i int) string { return fmt.Sprint("p", i) }
+
+// Result is what one sync did and left: how many pods it created, which
+// pods of the Case it deleted, the Job's finished condition and its
+// succeeded and failed counts (the model: its status and the failed pods
+// present, model.CountJob).
+type Result struct {
+	Created           int
+	Deleted           []int
+	Finished          model.JobCondition
+	Succeeded, Failed int
+}
+
+// Equal: the same creations, deletions, condition and counts.
+func (r Result) Equal(o Result) bool {
+	return r.Created == o.Created && slices.Equal(r.Deleted, o.Deleted) && r.Finished == o.Finished &&
+		r.Succeeded == o.Succeeded && r.Failed == o.Failed
+}
+
+func (r Result) String() string {
+	var parts []string
+	if r.Created > 0 {
+		parts = append(parts, fmt.Sprintf("create %d", r.Created))
+	}
+	for _, i := range r.Deleted {
+		parts = append(parts, "delete "+podName(i))
+	}
+	parts = append(parts, r.Finished.String(), fmt.Sprintf("succeeded %d failed %d", r.Succeeded, r.Failed))
+	return strings.Join(parts, ", ")
+}
+
+// Plant changes the model's universe or state before its sync: the
+// planted bugs of TestPlantedBugs. Nil plants nothing.
+type Plant func(u *model.Universe, s *model.State)
+
+// Model runs the model's Sync on c.
+func (c *Case) Model(plant Plant) (Result, error) {
+	u, s, slots, err := c.modelState()
+	if err != nil {
+		return Result{}, err
+	}
+	if plant != nil {
+		plant(u, s)
+	}
+	was := slices.Clone(s.Pods)
+	tx := model.NewTx(u)
+	tx.Begin(nil, false)
+	job.Sync(tx, s, 0)
+	if s.Failed != model.NoFailure {
+		return Result{}, fmt.Errorf("model failed: %d (%d)", s.Failed, s.FailedArg)
+	}
+	r := Result{Finished: s.Deps[0].JobFinished, Succeeded: int(s.Deps[0].JobSucceeded), Failed: model.CountJob(s, 0).Failed}
+	for j := range s.Pods {
+		if was[j].Phase == model.Free && s.Pods[j].Phase != model.Free {
+			r.Created++
+		}
+	}
+	for i, j := range slots {
+		if j >= 0 && was[j].Active() && s.Pods[j].Phase == model.Terminating {
+			r.Deleted = append(r.Deleted, i)
+		}
+	}
+	return r, nil
+}
+
+// modelState builds the Case's universe and state, and the slot of each
+// pod of the Case (-1: a Succeeded pod, which the model does not keep:
+// its success is counted in JobSucceeded).
+func (c *Case) modelState() (*model.Universe, *model.State, []int, error) {
+	b := build.New()
+	b.AddNodes(1, build.Node().CPU(1000).Mem(1000).MaxPods(1000))
+	tmpl := b.AddTemplate(build.Template("batch").Requests(1, 1).Label("app", "batch"))
+	d := b.AddJob("job", tmpl, c.Parallelism)
+	cfg := b.Config(d)
+	cfg.Job = model.JobSpec{WorkQueue: true, BackoffLimit: c.BackoffLimit, Suspend: c.Suspend}
+	if c.Completions != nil {
+		cfg.Job.Completions, cfg.Job.WorkQueue = *c.Completions, false
+	}
+	b.Slots = len(c.Pods) + c.Parallelism + 1
+	u, s, err := b.Build(0)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ds := &s.Deps[d]
+	succeeded := c.Succeeded
+	slots := make([]int, len(c.Pods))
+	j := 0
+	for i, p := range c.Pods {
+		if p.Phase == Succeeded {
+			succeeded++
+			slots[i] = -1
+			continue
+		}
+		ps := model.PodState{Phase: model.Pending, Owner: uint8(d + 1), Template: uint8(tmpl), CPU: 1, Memory: 1}
+		switch {
+		case p.Phase == Failed:
+			ps.Phase, ps.Node = model.Failed, 1
+		case p.Terminating:
+			ps.Phase, ps.WasRunning = model.Terminating, p.Phase == Running
+			if p.Phase == Running {
+				ps.Node = 1
+			}
+		case p.Phase == Running:
+			ps.Phase, ps.Node = model.Running, 1
+		}
+		s.Pods[j], slots[i] = ps, j
+		j++
+	}
+	ds.JobSucceeded, ds.JobFailed = int16(succeeded), int16(c.Failed)
+	s.Init = model.InitMain
+	return u, s, slots, nil
+}

@@ -1,0 +1,177 @@
+package jobdiff
+
+import (
+	"context"
+	"slices"
+
+	"github.com/kivi-go/kivi/fidelity/classify"
+)
+
+// The names of the known causes of disagreement (docs/divergences.md,
+// "Jobs against kube-controller-manager v1.36"); "" is agreement.
+const (
+	Agree = ""
+	// Surplus: more pods are active than the Job wants (manageJob's
+	// wantActive; none while suspended). Upstream deletes the surplus;
+	// the model never holds it (a static spec: parallelism is never
+	// lowered, a Job suspended from the start never creates a pod, and a
+	// success frees its pod's slot as it counts it) and deletes none.
+	// Counterfactual: the surplus active pods are not there.
+	Surplus = "surplus active pods"
+	// Backoff: a pod failed within upstream's pod-failure backoff (10 s,
+	// doubling with each failure since the last success), which delays
+	// the replacements; the model has no clock and replaces at once.
+	// Counterfactual: the failures are an hour old.
+	Backoff = "pod-failure backoff"
+	// TerminalWaits: with JobManagedBy and JobPodReplacementPolicy (GA)
+	// upstream first writes the interim condition (SuccessCriteriaMet,
+	// FailureTarget) and Complete or Failed only once no pod is
+	// terminating; the model writes the finished condition at once.
+	// Counterfactual: upstream's interim condition read as the final one.
+	TerminalWaits = "terminal condition waits for terminating pods"
+	// Unexplained: no known class removes the disagreement.
+	Unexplained = "unexplained"
+)
+
+// wantActive is manageJob's wantActive for c, with the counts it reads
+// (every finished pod counted).
+func (c *Case) wantActive() int {
+	if c.Suspend {
+		return 0
+	}
+	succeeded, active := c.Succeeded, 0
+	for _, p := range c.Pods {
+		if p.Phase == Succeeded {
+			succeeded++
+		}
+		if p.Active() {
+			active++
+		}
+	}
+	if c.Completions == nil {
+		if succeeded > 0 {
+			return active
+		}
+		return c.Parallelism
+	}
+	return max(0, min(c.Parallelism, *c.Completions-succeeded))
+}
+
+// failures is the failed count upstream's sync reads.
+func (c *Case) failures() int {
+	n := c.Failed
+	for _, p := range c.Pods {
+		if p.FailedPod() {
+			n++
+		}
+	}
+	return n
+}
+
+// terminating counts the pods upstream sees terminating
+// (controller.CountTerminatingPods: deleted, not Succeeded or Failed).
+func (c *Case) terminating() int {
+	n := 0
+	for _, p := range c.Pods {
+		if p.Terminating && (p.Phase == Pending || p.Phase == Running) {
+			n++
+		}
+	}
+	return n
+}
+
+func (c *Case) active() int {
+	n := 0
+	for _, p := range c.Pods {
+		if p.Active() {
+			n++
+		}
+	}
+	return n
+}
+
+// withoutSurplus is c without its last active pods beyond wantActive.
+func (c *Case) withoutSurplus() *Case {
+	d := *c
+	d.Pods = nil
+	surplus := c.active() - c.wantActive()
+	for _, p := range slices.Backward(c.Pods) {
+		if surplus > 0 && p.Active() {
+			surplus--
+			continue
+		}
+		d.Pods = append(d.Pods, p)
+	}
+	slices.Reverse(d.Pods)
+	return &d
+}
+
+var classes = []classify.Class[*Case]{{
+	Name:    Surplus,
+	Applies: func(c *Case) bool { return c.failures() <= c.BackoffLimit && c.active() > c.wantActive() },
+	Fix:     (*Case).withoutSurplus,
+}, {
+	Name: Backoff,
+	Applies: func(c *Case) bool {
+		return c.RecentFailure && slices.ContainsFunc(c.Pods, func(p Pod) bool { return p.FailedPod() && p.Tracking == New })
+	},
+	Fix: func(c *Case) *Case {
+		d := *c
+		d.RecentFailure = false
+		return &d
+	},
+}, {
+	Name: TerminalWaits,
+	Applies: func(c *Case) bool {
+		return !c.Interim && (c.terminating() > 0 || c.failures() > c.BackoffLimit && c.active() > 0)
+	},
+	Fix: func(c *Case) *Case {
+		d := *c
+		d.Interim = true
+		return &d
+	},
+}}
+
+// Verdict is the comparison of one case.
+type Verdict struct {
+	Class           string
+	Model, Upstream Result
+}
+
+// Check compares the model (with plant, normally nil) with up on c and
+// names the cause of a disagreement (classify.Classify).
+func Check(ctx context.Context, up *Upstream, c *Case, plant Plant) (Verdict, error) {
+	m, u, err := compare(ctx, up, c, plant)
+	if err != nil || m.Equal(u) {
+		return Verdict{Model: m, Upstream: u}, err
+	}
+	var cerr error
+	same := func(d *Case) bool {
+		m, u, err := compare(ctx, up, d, plant)
+		if err != nil {
+			cerr = err
+			return false
+		}
+		return m.Equal(u)
+	}
+	name := classify.Classify(classes, c, same)
+	if cerr != nil {
+		return Verdict{}, cerr
+	}
+	if name == "" {
+		name = Unexplained
+	}
+	return Verdict{Class: name, Model: m, Upstream: u}, nil
+}
+
+func compare(ctx context.Context, up *Upstream, c *Case, plant Plant) (Result, Result, error) {
+	m, err := c.Model(plant)
+	if err != nil {
+		return Result{}, Result{}, err
+	}
+	u, err := up.Sync(ctx, c)
+	if err != nil {
+		return Result{}, Result{}, err
+	}
+	return m, u, nil
+}

@@ -1,0 +1,246 @@
+package jobdiff
+
+import (
+	"context"
+	"flag"
+	"maps"
+	"slices"
+	"strconv"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+var cases = flag.Int("cases", 3000, "random cases TestDifferential compares (rapid checks)")
+
+// genCase draws a Job and its pods:
+//   - parallelism 0..5, completions unset (one case in three) or 0..6,
+//     backoffLimit 0..3, suspended in one case of eight;
+//   - 0..3 succeeded pods gone, and in one case of three 1..2 failed
+//     pods gone;
+//   - 0..6 pods, each Running (three in seven), Pending, Succeeded or
+//     Failed (one in seven each) or a Terminating pod of any of the four
+//     phases (one in seven); a finished one new, uncounted or counted
+//     (equally likely);
+//   - in three cases of four, no more active pods than the Job wants
+//     (the states the model reaches: Case.withoutSurplus);
+//   - the failures a second old in one case of four, else an hour old.
+func genCase(t *rapid.T) *Case {
+	c := &Case{
+		Parallelism:   rapid.IntRange(0, 5).Draw(t, "parallelism"),
+		BackoffLimit:  rapid.IntRange(0, 3).Draw(t, "backoffLimit"),
+		Suspend:       rapid.IntRange(0, 7).Draw(t, "suspend") == 0,
+		Succeeded:     rapid.IntRange(0, 3).Draw(t, "succeeded"),
+		RecentFailure: rapid.IntRange(0, 3).Draw(t, "recentFailure") == 0,
+	}
+	if rapid.IntRange(0, 2).Draw(t, "failedGone") == 0 {
+		c.Failed = rapid.IntRange(1, 2).Draw(t, "failed")
+	}
+	if rapid.IntRange(0, 2).Draw(t, "completionsSet") > 0 {
+		n := rapid.IntRange(0, 6).Draw(t, "completions")
+		c.Completions = &n
+	}
+	for range rapid.IntRange(0, 6).Draw(t, "pods") {
+		var p Pod
+		switch rapid.IntRange(0, 6).Draw(t, "phase") {
+		case 0:
+			p.Phase = Pending
+		case 1, 2, 3:
+			p.Phase = Running
+		case 4:
+			p.Phase = Succeeded
+		case 5:
+			p.Phase = Failed
+		default:
+			p.Phase, p.Terminating = Phase(rapid.IntRange(0, 3).Draw(t, "terminatingPhase")), true
+		}
+		if !p.Active() {
+			p.Tracking = Tracking(rapid.IntRange(0, 2).Draw(t, "tracking"))
+		}
+		c.Pods = append(c.Pods, p)
+	}
+	if rapid.IntRange(0, 3).Draw(t, "surplus") > 0 {
+		c = c.withoutSurplus()
+	}
+	return c
+}
+
+// withChecks sets rapid's number of checks for the rest of the test.
+func withChecks(t *testing.T, n int) {
+	old := flag.Lookup("rapid.checks").Value.String()
+	if err := flag.Set("rapid.checks", strconv.Itoa(n)); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = flag.Set("rapid.checks", old) })
+}
+
+func newUpstream(t *testing.T) *Upstream {
+	up, err := NewUpstream(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return up
+}
+
+// TestDifferential compares the model with the Job controller on -cases
+// random cases: every disagreement must belong to a known class; rapid
+// shrinks an unexplained one. The counts are logged, with how many cases
+// acted at all.
+func TestDifferential(t *testing.T) {
+	ctx := context.Background()
+	up := newUpstream(t)
+	withChecks(t, *cases)
+	counts := map[string]int{}
+	n, acted, created, deleted, finished := 0, 0, 0, 0, 0
+	// kinds counts the cases of each kind and how many of them agree.
+	kinds := map[string][2]int{}
+	rapid.Check(t, func(t *rapid.T) {
+		c := genCase(t)
+		v, err := Check(ctx, up, c, nil)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, c)
+		}
+		if v.Class == Unexplained {
+			t.Fatalf("unexplained disagreement\n%smodel:    %s\nupstream: %s", c, v.Model, v.Upstream)
+		}
+		n++
+		counts[v.Class]++
+		if v.Upstream.Created+len(v.Upstream.Deleted) > 0 {
+			acted++
+		}
+		created += v.Upstream.Created
+		deleted += len(v.Upstream.Deleted)
+		if v.Upstream.Finished != model.JobRunning {
+			finished++
+		}
+		for _, k := range c.kinds() {
+			x := kinds[k]
+			x[0]++
+			if v.Class == Agree {
+				x[1]++
+			}
+			kinds[k] = x
+		}
+	})
+	t.Logf("%d cases: agree %d; upstream acted in %d (%d pods created, %d deleted), finished the Job in %d", n, counts[Agree], acted, created, deleted, finished)
+	for _, k := range slices.Sorted(maps.Keys(counts)) {
+		if k != Agree {
+			t.Logf("  %s: %d", k, counts[k])
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(kinds)) {
+		t.Logf("  %s: %d cases, %d agree", k, kinds[k][0], kinds[k][1])
+	}
+}
+
+// kinds names what a case exercises, for TestDifferential's breakdown.
+func (c *Case) kinds() []string {
+	var k []string
+	if c.Completions == nil {
+		k = append(k, "completions unset")
+	}
+	if c.Suspend {
+		k = append(k, "suspended")
+	}
+	if c.failures() > c.BackoffLimit {
+		k = append(k, "past backoffLimit")
+	}
+	for _, t := range []Tracking{New, Uncounted, Counted} {
+		if slices.ContainsFunc(c.Pods, func(p Pod) bool { return !p.Active() && p.Tracking == t }) {
+			k = append(k, "a finished pod "+t.String())
+		}
+	}
+	if c.terminating() > 0 {
+		k = append(k, "a Terminating pod")
+	}
+	return k
+}
+
+func ints(n int) *int { return &n }
+
+// TestKnownClasses pins a minimal case of each class and agreements on
+// the finalizer stages.
+func TestKnownClasses(t *testing.T) {
+	ctx := context.Background()
+	up := newUpstream(t)
+	for _, tc := range []struct {
+		name string
+		c    Case
+		want string
+		m    string
+	}{
+		{"a new Succeeded pod counts towards completions", Case{Parallelism: 2, Completions: ints(2), BackoffLimit: 1,
+			Pods: []Pod{{Phase: Succeeded}, {Phase: Running}}},
+			Agree, "running, succeeded 1 failed 0"},
+		{"an uncounted Failed pod replaced", Case{Parallelism: 2, Completions: ints(3), BackoffLimit: 1,
+			Pods: []Pod{{Phase: Failed, Tracking: Uncounted}, {Phase: Running}}},
+			Agree, "create 1, running, succeeded 0 failed 1"},
+		{"past backoffLimit", Case{Parallelism: 1, Completions: ints(3), Failed: 1,
+			Pods: []Pod{{Phase: Failed, Tracking: Counted}}},
+			Agree, "Failed (BackoffLimitExceeded), succeeded 0 failed 2"},
+		{"surplus after a success", Case{Parallelism: 2, Completions: ints(2), BackoffLimit: 1,
+			Pods: []Pod{{Phase: Succeeded}, {Phase: Running}, {Phase: Running}}},
+			Surplus, "running, succeeded 1 failed 0"},
+		{"a failure a second ago", Case{Parallelism: 1, Completions: ints(1), BackoffLimit: 1, RecentFailure: true,
+			Pods: []Pod{{Phase: Failed}}},
+			Backoff, "create 1, running, succeeded 0 failed 1"},
+		{"failed with a pod to delete", Case{Parallelism: 1, Completions: ints(1),
+			Pods: []Pod{{Phase: Failed, Tracking: Counted}, {Phase: Running}}},
+			TerminalWaits, "delete p1, Failed (BackoffLimitExceeded), succeeded 0 failed 2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v, err := Check(ctx, up, &tc.c, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v.Class != tc.want {
+				t.Fatalf("class %q, want %q\n%smodel:    %s\nupstream: %s", v.Class, tc.want, &tc.c, v.Model, v.Upstream)
+			}
+			if got := v.Model.String(); got != tc.m {
+				t.Fatalf("model %s, want %s", got, tc.m)
+			}
+		})
+	}
+}
+
+// TestPlantedBugs: wrong models are judged unexplained on some of 1000
+// random cases, so the test can fail: backoffLimit ignored, completions
+// read as unset, suspend ignored, the counted failures forgotten.
+func TestPlantedBugs(t *testing.T) {
+	ctx := context.Background()
+	up := newUpstream(t)
+	spec := func(s *model.State, u *model.Universe) *model.JobSpec {
+		return &u.Configs[s.Deps[0].Config].Job
+	}
+	planted := map[string]Plant{
+		"backoffLimit ignored":       func(u *model.Universe, s *model.State) { spec(s, u).BackoffLimit = model.MaxJobCount },
+		"completions read as unset":  func(u *model.Universe, s *model.State) { spec(s, u).WorkQueue = true },
+		"suspend ignored":            func(u *model.Universe, s *model.State) { spec(s, u).Suspend = false },
+		"counted failures forgotten": func(u *model.Universe, s *model.State) { s.Deps[0].JobFailed = 0 },
+	}
+	gen := rapid.Custom(genCase)
+	for _, name := range slices.Sorted(maps.Keys(planted)) {
+		t.Run(name, func(t *testing.T) {
+			found := 0
+			for i := range 1000 {
+				c := gen.Example(i)
+				v, err := Check(ctx, up, c, planted[name])
+				if err != nil {
+					t.Fatal(err)
+				}
+				if v.Class == Unexplained {
+					if found == 0 {
+						t.Logf("first caught:\n%smodel:    %s\nupstream: %s", c, v.Model, v.Upstream)
+					}
+					found++
+				}
+			}
+			if found == 0 {
+				t.Fatal("the planted bug was never caught")
+			}
+			t.Logf("caught on %d of 1000 cases", found)
+		})
+	}
+}
