@@ -1,8 +1,9 @@
 // Package classify names why a differential comparison disagrees: each
 // known divergence between a model and the real code is a Class, with
 // the counterfactual that removes it, and Classify finds the classes
-// that explain a disagreement. The comparison packages (hpadiff,
-// admissiondiff) share it.
+// that explain a disagreement, Compare a comparison with its
+// classification. The comparison packages (hpadiff, admissiondiff,
+// stsdiff, jobdiff, …) share it.
 package classify
 
 import "strings"
@@ -45,4 +46,32 @@ func Classify[C any](classes []Class[C], c C, same func(C) bool) string {
 		return strings.Join(names, "+")
 	}
 	return ""
+}
+
+// Compare runs the model and upstream on c and names the cause of a
+// disagreement: the results (model, upstream) of c, and Classify's name,
+// or unexplained when no class explains it ("" when they agree). An
+// error of run stops it.
+func Compare[C, R any](classes []Class[C], c C, run func(C) (model, upstream R, err error), equal func(a, b R) bool, unexplained string) (class string, model, upstream R, err error) {
+	model, upstream, err = run(c)
+	if err != nil || equal(model, upstream) {
+		return "", model, upstream, err
+	}
+	var runErr error
+	same := func(d C) bool {
+		m, u, err := run(d)
+		if err != nil {
+			runErr = err
+			return false
+		}
+		return equal(m, u)
+	}
+	class = Classify(classes, c, same)
+	if runErr != nil {
+		return "", model, upstream, runErr
+	}
+	if class == "" {
+		class = unexplained
+	}
+	return class, model, upstream, nil
 }

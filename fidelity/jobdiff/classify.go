@@ -139,29 +139,14 @@ type Verdict struct {
 }
 
 // Check compares the model (with plant, normally nil) with up on c and
-// names the cause of a disagreement (classify.Classify).
+// names the cause of a disagreement (classify.Compare).
 func Check(ctx context.Context, up *Upstream, c *Case, plant Plant) (Verdict, error) {
-	m, u, err := compare(ctx, up, c, plant)
-	if err != nil || m.Equal(u) {
-		return Verdict{Model: m, Upstream: u}, err
+	run := func(d *Case) (Result, Result, error) { return compare(ctx, up, d, plant) }
+	class, m, u, err := classify.Compare(classes, c, run, Result.Equal, Unexplained)
+	if err != nil {
+		return Verdict{}, err
 	}
-	var cerr error
-	same := func(d *Case) bool {
-		m, u, err := compare(ctx, up, d, plant)
-		if err != nil {
-			cerr = err
-			return false
-		}
-		return m.Equal(u)
-	}
-	name := classify.Classify(classes, c, same)
-	if cerr != nil {
-		return Verdict{}, cerr
-	}
-	if name == "" {
-		name = Unexplained
-	}
-	return Verdict{Class: name, Model: m, Upstream: u}, nil
+	return Verdict{Class: class, Model: m, Upstream: u}, nil
 }
 
 func compare(ctx context.Context, up *Upstream, c *Case, plant Plant) (Result, Result, error) {
