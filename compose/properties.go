@@ -141,6 +141,8 @@ func boundReason(u *model.Universe, b model.Bound) string {
 		return fmt.Sprintf("model bound: all %d deployment objects exist when kubectl creates another (raise it by adding a deployment that starts not created, created: false in a case file)", len(u.Deployments))
 	case model.BoundHPAScaleEvents:
 		return fmt.Sprintf("model bound: an HPA with behavior rescales while it remembers %d scale events of that direction within its longest policy period (the model keeps at most %d per direction)", model.MaxHPAScaleEvents, model.MaxHPAScaleEvents)
+	case model.BoundCronJobRuns:
+		return fmt.Sprintf("model bound: a CronJob with concurrencyPolicy Allow fires while %d of its runs are active (the model has no clock, so a schedule may fire at any quiet moment and runs may pile up; concurrencyPolicy Forbid or Replace bounds them)", model.MaxCronJobRuns)
 	}
 	return fmt.Sprintf("model bound: %s", b)
 }
