@@ -36,7 +36,7 @@ var basePodSpecRules = []fieldRule{
 	{"readinessGates", noReadiness}, {"schedulingGates", noSchedGates},
 	{"runtimeClassName", "a RuntimeClass's pod overhead is not added to the requests"},
 	{"resourceClaims", noDRA}, {"containers[].resources.claims", noDRA},
-	{"resources", "pod-level resources are not modelled: the containers' requests are used"},
+	{"resources.claims", noDRA},
 	{"containers[].ports[].hostPort", noHostPort},
 	{"volumes[].persistentVolumeClaim", noVolumes}, {"volumes[].ephemeral", noVolumes},
 	{"topologySpreadConstraints[].matchLabelKeys", ""}, // read and validated by the converter

@@ -59,10 +59,39 @@ func (tc templateConv) quotaUsage(spec PodSpec, td *model.TemplateDecl) {
 		initMax.cpu, initMax.mem = max(initMax.cpu, l.cpu), max(initMax.mem, l.mem)
 	}
 	over := read(spec.Overhead)
-	td.LimitCPU = max(sum.cpu, initMax.cpu) + over.cpu
-	td.LimitMemory = max(sum.mem, initMax.mem) + over.mem
+	limCPU, limMem := max(sum.cpu, initMax.cpu), max(sum.mem, initMax.mem)
+	tc.podLevelLimits(spec, &limCPU, &limMem)
+	// PodLimits adds the overhead only to the resources that have a limit.
+	if tc.limited(spec, "cpu") {
+		limCPU += over.cpu
+	}
+	if tc.limited(spec, "memory") {
+		limMem += over.mem
+	}
+	td.LimitCPU, td.LimitMemory = limCPU, limMem
+	if podLevelSet(spec) {
+		// Constraints are skipped for a pod with pod-level resources.
+		missing = [model.QuotaConstraints][]string{}
+	}
 	for i := range missing {
 		slices.Sort(missing[i])
 	}
 	td.QuotaMissing = missing
+}
+
+// limited reports whether some container or the pod sets a limit on
+// resource (as the API server and the LimitRanges' defaults leave it).
+func (tc templateConv) limited(spec PodSpec, resource string) bool {
+	if spec.Resources != nil {
+		if _, ok := spec.Resources.Limits[resource]; ok {
+			return true
+		}
+	}
+	for _, c := range slices.Concat(spec.Containers, spec.InitContainers) {
+		_, limits, _, _ := admit(tc.limits, c)
+		if _, ok := limits[resource]; ok {
+			return true
+		}
+	}
+	return false
 }

@@ -139,6 +139,7 @@ func (tc templateConv) convert(name string, meta ObjectMeta, spec PodSpec) (mode
 	}
 	if !tc.nodes.kiviAlias {
 		td.NonZeroCPU, td.NonZeroMemory = tc.nonZeroRequests(spec)
+		tc.podLevelNonZero(spec, &td)
 	}
 	tc.quotaUsage(spec, &td)
 	for i, c := range spec.TopologySpreadConstraints {
@@ -194,11 +195,19 @@ func (tc templateConv) requests(spec PodSpec) (podRequests, error) {
 	// sidecars is the sidecars started so far: a regular init container
 	// runs alongside them, and so does a sidecar with those before it.
 	var sum, initMax, sidecars podRequests
+	// requested: some container requests cpu, memory (podLevelRequests).
+	var requested [2]bool
+	note := func(rl map[string]QuantityText) {
+		_, cpu := rl["cpu"]
+		_, mem := rl["memory"]
+		requested[0], requested[1] = requested[0] || cpu, requested[1] || mem
+	}
 	for i, c := range spec.Containers {
 		rl, err := tc.admitted(index("spec.containers", i), c)
 		if err != nil {
 			return podRequests{}, err
 		}
+		note(rl)
 		r, err := read(rl, requestField(index("spec.containers", i), c))
 		if err != nil {
 			return podRequests{}, err
@@ -210,6 +219,7 @@ func (tc templateConv) requests(spec PodSpec) (podRequests, error) {
 		if err != nil {
 			return podRequests{}, err
 		}
+		note(rl)
 		r, err := read(rl, requestField(index("spec.initContainers", i), c))
 		if err != nil {
 			return podRequests{}, err
@@ -229,6 +239,9 @@ func (tc templateConv) requests(spec PodSpec) (podRequests, error) {
 	}
 	total := sum
 	total.atLeast(initMax)
+	if err := tc.podLevelRequests(spec, &total, requested); err != nil {
+		return podRequests{}, err
+	}
 	total.add(over)
 	if total.cpu > maxModelValue || total.mem > maxModelValue {
 		return podRequests{}, tc.errorf("spec.containers", "the pod's summed requests (cpu %dm, memory %dMi) are too large for the model (accepted: at most %d each)", total.cpu, total.mem, maxModelValue)

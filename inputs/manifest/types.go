@@ -78,9 +78,12 @@ type PodTemplateSpec struct {
 
 // PodSpec is the part of a pod spec the scheduler and the HPA read.
 type PodSpec struct {
-	Containers                []Container                `json:"containers"`
-	InitContainers            []Container                `json:"initContainers"`
-	Overhead                  map[string]QuantityText    `json:"overhead"`
+	Containers     []Container             `json:"containers"`
+	InitContainers []Container             `json:"initContainers"`
+	Overhead       map[string]QuantityText `json:"overhead"`
+	// Resources are the pod-level requests and limits (PodLevelResources,
+	// on by default since v1.34: podlevel.go).
+	Resources                 *ResourceRequirements      `json:"resources"`
 	NodeName                  string                     `json:"nodeName"`
 	NodeSelector              map[string]string          `json:"nodeSelector"`
 	Affinity                  *Affinity                  `json:"affinity"`
@@ -97,13 +100,16 @@ type PodSpec struct {
 	PreemptionPolicy  *string `json:"preemptionPolicy"`
 }
 
+// ResourceRequirements are a container's or a pod's requests and limits.
+type ResourceRequirements struct {
+	Requests map[string]QuantityText `json:"requests"`
+	Limits   map[string]QuantityText `json:"limits"`
+}
+
 // Container is the part of a container the model reads: its requests.
 type Container struct {
-	Name      string `json:"name"`
-	Resources struct {
-		Requests map[string]QuantityText `json:"requests"`
-		Limits   map[string]QuantityText `json:"limits"`
-	} `json:"resources"`
+	Name      string               `json:"name"`
+	Resources ResourceRequirements `json:"resources"`
 	// RestartPolicy Always marks a sidecar init container.
 	RestartPolicy string `json:"restartPolicy"`
 }
