@@ -257,6 +257,8 @@ func (d *decoder) object(js []byte, path string) error {
 		v = &LimitRange{}
 	case tm.Kind == "ResourceQuota":
 		v = &ResourceQuota{}
+	case tm.Kind == "RuntimeClass":
+		v = &RuntimeClass{}
 	}
 	unknown, err := strictDecode(d.at, path, js, v)
 	if err != nil {

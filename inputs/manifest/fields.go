@@ -34,7 +34,6 @@ var basePodSpecRules = []fieldRule{
 	{"affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[].matchFields", "node affinity matchFields are not modelled"},
 	{"affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[].preference.matchFields", "node affinity matchFields are not modelled"},
 	{"readinessGates", noReadiness}, {"schedulingGates", noSchedGates},
-	{"runtimeClassName", "a RuntimeClass's pod overhead is not added to the requests"},
 	{"resourceClaims", noDRA}, {"containers[].resources.claims", noDRA},
 	{"resources.claims", noDRA},
 	{"containers[].ports[].hostPort", noHostPort},

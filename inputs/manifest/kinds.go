@@ -26,6 +26,8 @@ var modelledKinds = map[string][]string{
 	"LimitRange": {"v1"},
 	// ResourceQuotas: pods and requests per namespace (resourcequota.go).
 	"ResourceQuota": {"v1"},
+	// RuntimeClasses: their admission of pods (runtimeclass.go).
+	"RuntimeClass": {"node.k8s.io/v1"},
 }
 
 // unmodelledWorkloadKinds change where pods run, how many there are or
@@ -34,7 +36,6 @@ var modelledKinds = map[string][]string{
 var unmodelledWorkloadKinds = map[string]string{
 	"ReplicaSet":                 "only ReplicaSets owned by a Deployment are modelled (through the Deployment)",
 	"ReplicationController":      "its pods are not modelled",
-	"RuntimeClass":               "pod overhead from a RuntimeClass is not applied",
 	"PersistentVolumeClaim":      "volume topology is not modelled",
 	"PersistentVolume":           "volume topology is not modelled",
 	"VerticalPodAutoscaler":      "vertical autoscaling is not modelled",

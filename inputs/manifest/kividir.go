@@ -67,6 +67,9 @@ func LoadKiviDir(fsys fs.FS, root string, opts Options) (*Result, error) {
 			return nil, err
 		}
 	}
+	if err := admitRuntimeClasses(objs); err != nil {
+		return nil, err
+	}
 	if err := as.nodes(objs, cc, cfgFile); err != nil {
 		return nil, err
 	}

@@ -80,6 +80,11 @@ func LoadStream(manifests []File, nodes, intents *File, opts Options) (*Result, 
 			return nil, o.at().errorf(o.path("kind"), "a bare Pod is not modelled in a manifest stream (accepted: Deployment, HorizontalPodAutoscaler, Node, DeschedulerPolicy; a running cluster's pods are read with --logs)")
 		}
 	}
+	// Pods are admitted before anything reads their templates (the
+	// DaemonSets' reservations come with the nodes).
+	if err := admitRuntimeClasses(objs); err != nil {
+		return nil, err
+	}
 	if err := as.nodes(objs, cc, cfg); err != nil {
 		return nil, err
 	}

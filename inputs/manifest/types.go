@@ -90,6 +90,9 @@ type PodSpec struct {
 	Tolerations               []Toleration               `json:"tolerations"`
 	TopologySpreadConstraints []TopologySpreadConstraint `json:"topologySpreadConstraints"`
 	SchedulerName             string                     `json:"schedulerName"`
+	// RuntimeClassName names the RuntimeClass whose admission gives the
+	// pod its overhead and scheduling constraints (runtimeclass.go).
+	RuntimeClassName string `json:"runtimeClassName"`
 	// HostNetwork gives a DaemonSet's pod the network-unavailable
 	// toleration (daemonset.go).
 	HostNetwork bool `json:"hostNetwork"`
