@@ -41,7 +41,7 @@ var basePodSpecRules = []fieldRule{
 	{"topologySpreadConstraints[].matchLabelKeys", ""}, // read and validated by the converter
 	// Quiet: cannot change placement, resources or replica counts.
 	{"ephemeralContainers", ""},
-	{"volumes", ""}, {"dnsPolicy", ""}, {"dnsConfig", ""}, {"restartPolicy", ""},
+	{"volumes", ""}, {"dnsPolicy", ""}, {"dnsConfig", ""},
 	{"terminationGracePeriodSeconds", ""}, {"activeDeadlineSeconds", ""},
 	{"serviceAccount", ""}, {"serviceAccountName", ""}, {"automountServiceAccountToken", ""},
 	{"securityContext", ""}, {"imagePullSecrets", ""}, {"hostname", ""}, {"subdomain", ""},

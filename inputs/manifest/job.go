@@ -121,6 +121,14 @@ func jobDecl(o Object, name string, nodes nodeLabels, classes *priorityClassTabl
 			*warns = append(*warns, a.warning(o.path(f.path), "%s", f.why))
 		}
 	}
+	// The API server's Job validation: a Job's pods run to completion.
+	switch rp := j.Spec.Template.Spec.RestartPolicy; rp {
+	case "OnFailure", "Never":
+	case "":
+		return fail("spec.template.spec.restartPolicy", "required for a Job (accepted: OnFailure, Never; the pod default Always is refused)")
+	default:
+		return fail("spec.template.spec.restartPolicy", "%q (accepted: OnFailure, Never)", rp)
+	}
 	tc := templateConv{o: o, path: "spec.template", nodes: nodes, warns: warns, classes: classes,
 		limits: limits.forNamespace(namespaceOf(j.Metadata.Namespace))}
 	td, err := tc.convert(name, j.Spec.Template.Metadata, j.Spec.Template.Spec)

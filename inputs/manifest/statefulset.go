@@ -66,6 +66,9 @@ func statefulSetDecl(o Object, name string, nodes nodeLabels, classes *priorityC
 	if err := checkWorkloadSelector(o, d.Spec.Selector, d.Spec.Template.Metadata.Labels); err != nil {
 		return dd, model.TemplateDecl{}, err
 	}
+	if err := checkAlwaysRestart(o, d.Spec.Template.Spec); err != nil {
+		return dd, model.TemplateDecl{}, err
+	}
 	switch p := d.Spec.PodManagementPolicy; p {
 	case "", "OrderedReady", "Parallel":
 		dd.PodManagementPolicy = p

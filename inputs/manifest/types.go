@@ -90,6 +90,8 @@ type PodSpec struct {
 	Tolerations               []Toleration               `json:"tolerations"`
 	TopologySpreadConstraints []TopologySpreadConstraint `json:"topologySpreadConstraints"`
 	SchedulerName             string                     `json:"schedulerName"`
+	// RestartPolicy: a Job's pods must not restart (job.go).
+	RestartPolicy string `json:"restartPolicy"`
 	// RuntimeClassName names the RuntimeClass whose admission gives the
 	// pod its overhead and scheduling constraints (runtimeclass.go).
 	RuntimeClassName string `json:"runtimeClassName"`

@@ -32,6 +32,9 @@ func deploymentDecl(o Object, name string, nodes nodeLabels, classes *priorityCl
 	if err != nil {
 		return dd, model.TemplateDecl{}, err
 	}
+	if err := checkAlwaysRestart(o, d.Spec.Template.Spec); err != nil {
+		return dd, model.TemplateDecl{}, err
+	}
 	switch d.Spec.Strategy.Type {
 	case "", "RollingUpdate":
 		dd.MaxSurge, dd.MaxUnavailable = "25%", "25%"
@@ -211,6 +214,16 @@ func checkWorkloadSelector(o Object, selector *LabelSelector, templateLabels map
 	}
 	if !sel.MatchesLabels(templateLabels) {
 		return a.errorf(o.path("spec.selector"), "matches no pod: it does not select the template's labels %v (accepted: a selector matching spec.template.metadata.labels)", templateLabels)
+	}
+	return nil
+}
+
+// checkAlwaysRestart is the API server's rule for the pods of a
+// Deployment, a StatefulSet or a DaemonSet: they restart Always (the
+// default), never run to completion.
+func checkAlwaysRestart(o Object, spec PodSpec) error {
+	if rp := spec.RestartPolicy; rp != "" && rp != "Always" {
+		return o.at().errorf(o.path("spec.template.spec.restartPolicy"), "%q (accepted: Always, the default; a pod that runs to completion belongs in a Job)", rp)
 	}
 	return nil
 }
