@@ -84,6 +84,9 @@ func (as *assembly) daemonPods(objs []Object, nodes nodeLabels) ([]daemonPod, er
 		// spread and inter-pod terms do not (the DaemonSet controller
 		// places it on each node it targets), so they are not read.
 		spec := ds.Spec.Template.Spec
+		if err := checkAlwaysRestart(o, spec); err != nil {
+			return nil, err
+		}
 		spec.TopologySpreadConstraints = nil
 		if spec.Affinity != nil {
 			a := *spec.Affinity
