@@ -176,3 +176,62 @@ spec:
 		})
 	}
 }
+
+// TestResourceQuotaPriorityClassScope: a quota of one pod whose
+// scopeSelector selects pods by priorityClassName (In, NotIn, Exists,
+// DoesNotExist, as the pod evaluator matches them) holds back the
+// second replica of a Deployment it selects only.
+func TestResourceQuotaPriorityClassScope(t *testing.T) {
+	const classes = `apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: batch}
+value: 1000
+---
+`
+	quota := func(expr string) string {
+		return `apiVersion: v1
+kind: ResourceQuota
+metadata: {name: batch-pods, namespace: default}
+spec:
+  hard: {pods: "1"}
+  scopeSelector:
+    matchExpressions: [` + expr + `]
+---
+`
+	}
+	deployment := func(class string) string {
+		return `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+` + class + `      containers: [{name: c, resources: {requests: {cpu: 100m, memory: 64Mi}}}]
+`
+	}
+	const batch = "      priorityClassName: batch\n"
+	const intents = "intents: [{name: replica_num_always_meet_exp, params: {deployment: web, expReplicas: spec}}]\n"
+	for _, c := range []struct {
+		name, expr, class string
+		want              checker.Verdict
+	}{
+		{"In, selected", "{scopeName: PriorityClass, operator: In, values: [batch]}", batch, checker.Violated},
+		{"In, not selected", "{scopeName: PriorityClass, operator: In, values: [batch]}", "", checker.Holds},
+		{"NotIn, selected", "{scopeName: PriorityClass, operator: NotIn, values: [batch]}", "", checker.Violated},
+		{"NotIn, not selected", "{scopeName: PriorityClass, operator: NotIn, values: [batch]}", batch, checker.Holds},
+		{"Exists", "{scopeName: PriorityClass, operator: Exists}", batch, checker.Violated},
+		{"Exists, no class", "{scopeName: PriorityClass, operator: Exists}", "", checker.Holds},
+		{"DoesNotExist selects none", "{scopeName: PriorityClass, operator: DoesNotExist}", "", checker.Holds},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rep := verifyManifests(t, classes+quota(c.expr)+deployment(c.class), twoNodes("4"), intents, true)
+			r := rep.Result("replica_num_always_meet_exp")
+			if r == nil || r.Verdict != c.want {
+				t.Fatalf("replica_num_always_meet_exp %+v, want %v", r, c.want)
+			}
+		})
+	}
+}

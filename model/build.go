@@ -597,7 +597,8 @@ func (td TemplateDecl) compile(nodeIndex map[string]int) (PodTemplate, error) {
 		Tolerations: td.Tolerations, Pattern: td.Pattern, Critical: td.Critical,
 		NonZeroCPU: td.NonZeroCPU, NonZeroMemory: td.NonZeroMemory,
 		LimitCPU: td.LimitCPU, LimitMemory: td.LimitMemory, QuotaMissing: td.QuotaMissing,
-		Priority: td.Priority, PreemptionPolicy: td.PreemptionPolicy}
+		PriorityClassName: td.PriorityClassName,
+		Priority:          td.Priority, PreemptionPolicy: td.PreemptionPolicy}
 	if err := checkPreemptionPolicy(td.PreemptionPolicy); err != nil {
 		return pt, err
 	}

@@ -138,6 +138,10 @@ type TemplateDecl struct {
 	// limits.cpu and limits.memory charge (resourcequota.go).
 	LimitCPU    int64 `json:"limitCPU,omitempty"`
 	LimitMemory int64 `json:"limitMemory,omitempty"`
+	// PriorityClassName is the pod's priorityClassName as the priority
+	// admission plugin leaves it (the global default's when it names
+	// none): ResourceQuota scope selectors read it. Manifests only.
+	PriorityClassName string `json:"-"`
 	// QuotaMissing: PodTemplate's; set by the manifest reader only.
 	QuotaMissing [QuotaConstraints][]string `json:"-"`
 }

@@ -30,6 +30,33 @@ type ResourceQuota struct {
 	// BestEffort is the quota's BestEffort (1) or NotBestEffort (-1)
 	// scope; 0: every pod of the namespace.
 	BestEffort int8 `json:"bestEffort,omitempty"`
+	// PriorityClasses are the scopeSelector's PriorityClass expressions,
+	// all of which a pod must match.
+	PriorityClasses []PriorityClassScope `json:"priorityClasses,omitempty"`
+}
+
+// PriorityClassScope is one PriorityClass expression of a quota's
+// scopeSelector: Operator In, NotIn, Exists or DoesNotExist over the
+// pod's priorityClassName.
+type PriorityClassScope struct {
+	Operator string   `json:"operator"`
+	Values   []string `json:"values,omitempty"`
+}
+
+// matches is podMatchesScopeFunc for the PriorityClass scope: Exists is
+// a non-empty name; the others are a label selector over a set holding
+// the name under the key PriorityClass, which always has the key, so
+// DoesNotExist matches no pod.
+func (sc PriorityClassScope) matches(name string) bool {
+	switch sc.Operator {
+	case "In":
+		return slices.Contains(sc.Values, name)
+	case "NotIn":
+		return !slices.Contains(sc.Values, name)
+	case "Exists":
+		return name != ""
+	}
+	return false
 }
 
 // QuotaResources are the resource names of spec.hard the model checks.
@@ -93,6 +120,11 @@ func (q *ResourceQuota) counts(t *PodTemplate) bool {
 	if t.Namespace != q.Namespace {
 		return false
 	}
+	for _, sc := range q.PriorityClasses {
+		if !sc.matches(t.PriorityClassName) {
+			return false
+		}
+	}
 	bestEffort := t.CPU == 0 && t.Memory == 0 && t.LimitCPU == 0 && t.LimitMemory == 0
 	switch q.BestEffort {
 	case 1:
@@ -114,12 +146,19 @@ func (q *ResourceQuota) names() []string {
 	return names
 }
 
-// quotaCharged: a pod in this phase uses its namespace's quota. Terminal
-// pods do not; Terminating pods are taken as already past their grace
-// period (the quota evaluator stops charging a pod whose deletion grace
-// period has elapsed, and the model's kubelet removes a pod without
-// time passing; docs/divergences.md).
-func quotaCharged(p *PodState) bool { return p.Phase == Pending || p.Phase == Running }
+// quotaCharged: a pod in this phase uses resource name of its
+// namespace's quota. count/pods counts every pod object that exists
+// (PodUsageFunc); the other resources skip terminal pods, and take
+// Terminating pods as already past their grace period (the quota
+// evaluator stops charging a pod whose deletion grace period has
+// elapsed, and the model's kubelet removes a pod without time passing;
+// docs/divergences.md).
+func quotaCharged(p *PodState, name string) bool {
+	if name == "count/pods" {
+		return p.Phase != Free
+	}
+	return p.Phase == Pending || p.Phase == Running
+}
 
 // QuotaUsed is what the pods of s charge resource name of quota q.
 func (u *Universe) QuotaUsed(s *State, q int, name string) int64 {
@@ -127,7 +166,7 @@ func (u *Universe) QuotaUsed(s *State, q int, name string) int64 {
 	var used int64
 	for i := range s.Pods {
 		p := &s.Pods[i]
-		if !quotaCharged(p) {
+		if !quotaCharged(p, name) {
 			continue
 		}
 		if t := &u.Templates[p.Template]; rq.counts(t) {
@@ -217,6 +256,20 @@ func validateResourceQuotas(qs []ResourceQuota) error {
 			}
 			if v := q.Hard[name]; v < 0 {
 				return fmt.Errorf("resourceQuotas[%d] (%s): hard %s %d: want a limit ≥ 0: %w", i, q.Name, name, v, ErrInvalid)
+			}
+		}
+		for k, sc := range q.PriorityClasses {
+			switch sc.Operator {
+			case "In", "NotIn":
+				if len(sc.Values) == 0 {
+					return fmt.Errorf("resourceQuotas[%d] (%s): priorityClasses[%d]: %s needs values: %w", i, q.Name, k, sc.Operator, ErrInvalid)
+				}
+			case "Exists", "DoesNotExist":
+				if len(sc.Values) > 0 {
+					return fmt.Errorf("resourceQuotas[%d] (%s): priorityClasses[%d]: %s takes no values: %w", i, q.Name, k, sc.Operator, ErrInvalid)
+				}
+			default:
+				return fmt.Errorf("resourceQuotas[%d] (%s): priorityClasses[%d]: operator %q (accepted: In, NotIn, Exists, DoesNotExist): %w", i, q.Name, k, sc.Operator, ErrInvalid)
 			}
 		}
 		if q.BestEffort < -1 || q.BestEffort > 1 {

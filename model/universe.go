@@ -247,6 +247,8 @@ type PodTemplate struct {
 	// on it refuses (resourcequota.go).
 	LimitCPU, LimitMemory int64
 	QuotaMissing          [QuotaConstraints][]string
+	// PriorityClassName is TemplateDecl's (ResourceQuota scopes).
+	PriorityClassName string
 
 	// Compiled (set by Compile).
 	LabelSet LabelSet

@@ -129,6 +129,7 @@ func (t *priorityClassTable) names() string {
 // they are.
 func (tc templateConv) priority(td *model.TemplateDecl, spec PodSpec) error {
 	if tc.classes == nil {
+		td.PriorityClassName = spec.PriorityClassName
 		if spec.Priority != nil {
 			td.Priority = *spec.Priority
 		}
@@ -162,6 +163,9 @@ func (tc templateConv) priority(td *model.TemplateDecl, spec PodSpec) error {
 		}
 	}
 	td.Priority, td.PreemptionPolicy = class.Value, class.PreemptionPolicy
+	// The admission plugin writes the class it resolved (the global
+	// default included) into the pod: quota scopes select by it.
+	td.PriorityClassName = class.Name
 	return nil
 }
 

@@ -38,9 +38,10 @@ type ResourceQuota struct {
 var quotaScopes = []string{"BestEffort", "NotBestEffort", "Terminating", "NotTerminating"}
 
 // resourceQuotaDecls reads the ResourceQuotas among objs. A quota whose
-// scopes select no pod of a Deployment (Terminating: pods with an
-// activeDeadlineSeconds) or that the model cannot scope (a scopeSelector)
-// is left out, with a warning for the latter.
+// scopes select no pod of the model (Terminating: pods with an
+// activeDeadlineSeconds) or that the model cannot scope
+// (CrossNamespacePodAffinity, VolumeAttributesClass) is left out, with a
+// warning for the latter.
 func resourceQuotaDecls(objs []Object, warns *[]Warning) ([]model.ResourceQuota, error) {
 	var out []model.ResourceQuota
 	seen := firstSeen{}
@@ -58,30 +59,20 @@ func resourceQuotaDecls(objs []Object, warns *[]Warning) ([]model.ResourceQuota,
 		q := model.ResourceQuota{Name: rq.Metadata.Name, Namespace: ns, Hard: map[string]int64{}}
 		keep := true
 		for i, scope := range rq.Spec.Scopes {
-			p := o.path(index("spec.scopes", i))
-			switch scope {
-			case "BestEffort", "NotBestEffort":
-				v := int8(1)
-				if scope == "NotBestEffort" {
-					v = -1
-				}
-				if q.BestEffort == -v {
-					keep = false // both: no pod is in its scope
-				}
-				q.BestEffort = v
-			case "Terminating":
-				keep = false // a Deployment's pods have no activeDeadlineSeconds
-			case "NotTerminating":
-			case "PriorityClass", "CrossNamespacePodAffinity", "VolumeAttributesClass":
-				*warns = append(*warns, a.warning(p, "ignored: the quota is not applied (scope %s is not modelled; modelled: %s)", scope, strings.Join(quotaScopes, ", ")))
-				keep = false
-			default:
-				return nil, a.errorf(p, "%s is not a quota scope (accepted: %s, PriorityClass, CrossNamespacePodAffinity, VolumeAttributesClass)", strconv.Quote(scope), strings.Join(quotaScopes, ", "))
+			ok, err := scopeOf(o, &q, o.path(index("spec.scopes", i)), scope, "Exists", nil, warns)
+			if err != nil {
+				return nil, err
 			}
+			keep = keep && ok
 		}
-		if rq.Spec.ScopeSelector != nil && len(rq.Spec.ScopeSelector.MatchExpressions) > 0 {
-			*warns = append(*warns, a.warning(o.path("spec.scopeSelector"), "ignored: the quota is not applied (a scopeSelector is not modelled; modelled: spec.scopes %s)", strings.Join(quotaScopes, ", ")))
-			keep = false
+		if sel := rq.Spec.ScopeSelector; sel != nil {
+			for i, e := range sel.MatchExpressions {
+				ok, err := scopeOf(o, &q, o.path(index("spec.scopeSelector.matchExpressions", i)), e.ScopeName, e.Operator, e.Values, warns)
+				if err != nil {
+					return nil, err
+				}
+				keep = keep && ok
+			}
 		}
 		names := make([]string, 0, len(rq.Spec.Hard))
 		for name := range rq.Spec.Hard {
@@ -134,4 +125,52 @@ func quotaValue(a at, path string, t QuantityText, kind resourceKind, count bool
 		return 0, a.errorf(path, "%s is too large for the model (accepted: at most %d %s)", strconv.Quote(t.Text), maxModelValue, name)
 	}
 	return v, nil
+}
+
+// scopeOf adds one scope of quota q (a spec.scopes entry, operator
+// Exists, or a scopeSelector expression, at path) to q, as the API
+// server validates it; keep is false when the quota can count no pod of
+// the model (Terminating, BestEffort with NotBestEffort) or is not
+// modelled (warned).
+func scopeOf(o Object, q *model.ResourceQuota, path, scope, operator string, values []string, warns *[]Warning) (keep bool, err error) {
+	a := o.at()
+	if scope != "PriorityClass" && operator != "Exists" {
+		if !slices.Contains(append(slices.Clone(quotaScopes), "CrossNamespacePodAffinity", "VolumeAttributesClass"), scope) {
+			return false, a.errorf(path, "%s is not a quota scope (accepted: %s, PriorityClass, CrossNamespacePodAffinity, VolumeAttributesClass)", strconv.Quote(scope), strings.Join(quotaScopes, ", "))
+		}
+		return false, a.errorf(path+".operator", "%q for scope %s (accepted: Exists; only PriorityClass takes In, NotIn or DoesNotExist)", operator, scope)
+	}
+	switch scope {
+	case "BestEffort", "NotBestEffort":
+		v := int8(1)
+		if scope == "NotBestEffort" {
+			v = -1
+		}
+		keep = q.BestEffort != -v // both: no pod is in its scope
+		q.BestEffort = v
+		return keep, nil
+	case "Terminating":
+		return false, nil // the model's pods have no activeDeadlineSeconds
+	case "NotTerminating":
+		return true, nil
+	case "PriorityClass":
+		switch operator {
+		case "In", "NotIn":
+			if len(values) == 0 {
+				return false, a.errorf(path+".values", "empty for %s (accepted: the PriorityClass names the operator compares with)", operator)
+			}
+		case "Exists", "DoesNotExist":
+			if len(values) > 0 {
+				return false, a.errorf(path+".values", "%v for %s (accepted: none)", values, operator)
+			}
+		default:
+			return false, a.errorf(path+".operator", "%q (accepted: In, NotIn, Exists, DoesNotExist)", operator)
+		}
+		q.PriorityClasses = append(q.PriorityClasses, model.PriorityClassScope{Operator: operator, Values: values})
+		return true, nil
+	case "CrossNamespacePodAffinity", "VolumeAttributesClass":
+		*warns = append(*warns, a.warning(path, "ignored: the quota is not applied (scope %s is not modelled; modelled: %s, PriorityClass)", scope, strings.Join(quotaScopes, ", ")))
+		return false, nil
+	}
+	return false, a.errorf(path, "%s is not a quota scope (accepted: %s, PriorityClass, CrossNamespacePodAffinity, VolumeAttributesClass)", strconv.Quote(scope), strings.Join(quotaScopes, ", "))
 }
