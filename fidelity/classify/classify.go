@@ -48,14 +48,32 @@ func Classify[C any](classes []Class[C], c C, same func(C) bool) string {
 	return ""
 }
 
-// Compare runs the model and upstream on c and names the cause of a
-// disagreement: the results (model, upstream) of c, and Classify's name,
-// or unexplained when no class explains it ("" when they agree). An
-// error of run stops it.
-func Compare[C, R any](classes []Class[C], c C, run func(C) (model, upstream R, err error), equal func(a, b R) bool, unexplained string) (class string, model, upstream R, err error) {
-	model, upstream, err = run(c)
-	if err != nil || equal(model, upstream) {
-		return "", model, upstream, err
+// Verdict is the comparison of one case: the model's and upstream's
+// results, and the class that explains their disagreement ("" when they
+// agree).
+type Verdict[R any] struct {
+	Class           string
+	Model, Upstream R
+}
+
+// Compare runs the model and upstream on c and, when their results
+// differ (equal), names the cause with Classify, or unexplained when no
+// class explains it. An error of either run stops it.
+func Compare[C, R any](classes []Class[C], c C, model, upstream func(C) (R, error), equal func(a, b R) bool, unexplained string) (Verdict[R], error) {
+	run := func(d C) (m, u R, err error) {
+		if m, err = model(d); err != nil {
+			return m, u, err
+		}
+		u, err = upstream(d)
+		return m, u, err
+	}
+	m, u, err := run(c)
+	if err != nil {
+		return Verdict[R]{}, err
+	}
+	v := Verdict[R]{Model: m, Upstream: u}
+	if equal(m, u) {
+		return v, nil
 	}
 	var runErr error
 	same := func(d C) bool {
@@ -66,12 +84,12 @@ func Compare[C, R any](classes []Class[C], c C, run func(C) (model, upstream R, 
 		}
 		return equal(m, u)
 	}
-	class = Classify(classes, c, same)
+	v.Class = Classify(classes, c, same)
 	if runErr != nil {
-		return "", model, upstream, runErr
+		return Verdict[R]{}, runErr
 	}
-	if class == "" {
-		class = unexplained
+	if v.Class == "" {
+		v.Class = unexplained
 	}
-	return class, model, upstream, nil
+	return v, nil
 }

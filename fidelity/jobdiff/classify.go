@@ -133,30 +133,11 @@ var classes = []classify.Class[*Case]{{
 }}
 
 // Verdict is the comparison of one case.
-type Verdict struct {
-	Class           string
-	Model, Upstream Result
-}
+type Verdict = classify.Verdict[Result]
 
 // Check compares the model (with plant, normally nil) with up on c and
 // names the cause of a disagreement (classify.Compare).
 func Check(ctx context.Context, up *Upstream, c *Case, plant Plant) (Verdict, error) {
-	run := func(d *Case) (Result, Result, error) { return compare(ctx, up, d, plant) }
-	class, m, u, err := classify.Compare(classes, c, run, Result.Equal, Unexplained)
-	if err != nil {
-		return Verdict{}, err
-	}
-	return Verdict{Class: class, Model: m, Upstream: u}, nil
-}
-
-func compare(ctx context.Context, up *Upstream, c *Case, plant Plant) (Result, Result, error) {
-	m, err := c.Model(plant)
-	if err != nil {
-		return Result{}, Result{}, err
-	}
-	u, err := up.Sync(ctx, c)
-	if err != nil {
-		return Result{}, Result{}, err
-	}
-	return m, u, nil
+	sync := func(d *Case) (Result, error) { return up.Sync(ctx, d) }
+	return classify.Compare(classes, c, func(d *Case) (Result, error) { return d.Model(plant) }, sync, Result.Equal, Unexplained)
 }
