@@ -78,9 +78,7 @@ func (JobPodCompletion) Step(tx *model.Tx, s *model.State) {
 	if u.Descheduler != nil {
 		s.DeschedulerPending = true
 	}
-	if !u.Options.KiviLifecycle || u.CanPreempt() {
-		model.MoveAllToActiveQueue(u, s)
-	}
+	model.AssignedPodDeleted(u, s)
 	if tx.Tracing() {
 		tx.Log(WorkloadComponent, "Pod %s of job %s completed on node %s (succeeded %d)",
 			model.PodRef{Slot: p, Pod: pod}, u.Deployments[d].Name, u.Nodes[pod.Node-1].Name, ds.JobSucceeded)

@@ -151,6 +151,22 @@ func NodeUpdated(u *Universe, s *State) {
 	MoveAllToActiveQueue(u, s)
 }
 
+// AssignedPodDeleted queues every unbound Pending pod that is not in the
+// scheduling queue (MoveAllToActiveQueue, which says in what order), as
+// kube-scheduler moves its unschedulable pods back to the active queue
+// when an assigned pod is deleted (the kubelet removes it, a Job's pod
+// succeeds and goes): a pod the scheduler could not place, whether it
+// found no node at all or waited for a terminating pod. Under Kivi's
+// lifecycle only a pod that preempted others waits
+// (controllers/scheduler, preemption.go): a failed attempt ends the run
+// there.
+func AssignedPodDeleted(u *Universe, s *State) {
+	if u.Options.KiviLifecycle && !u.CanPreempt() {
+		return
+	}
+	MoveAllToActiveQueue(u, s)
+}
+
 // SetNodeStatus sets node n's status (its Ready condition): a node update
 // (NodeUpdated), so every change of it moves the waiting pods.
 func SetNodeStatus(u *Universe, s *State, n int, st NodeStatus) {

@@ -43,7 +43,7 @@ func (q *queueUpdates) apply(u *model.Universe, s *model.State) {
 				return found
 			})
 		}
-		retryWaitingPods(u, s)
+		model.AssignedPodDeleted(u, s)
 	}
 	if len(q.tainted) == 0 {
 		return
