@@ -18,7 +18,7 @@ var _ model.Process = CPUPattern{}
 func (CPUPattern) Name() string { return "podCpuChangeWithPattern" }
 
 func (CPUPattern) Enabled(u *model.Universe, s *model.State) bool {
-	if s.Init < model.InitMain || !s.ControllerAndHPAQueuesEmpty() {
+	if !atRest(s) {
 		return false
 	}
 	for i := range s.Pods {

@@ -27,7 +27,7 @@ var _ model.Process = CronJobSchedule{}
 func (CronJobSchedule) Name() string { return "cronJobSchedule" }
 
 func (CronJobSchedule) Enabled(u *model.Universe, s *model.State) bool {
-	if len(u.CronJobs) == 0 || s.Init < model.InitMain || !s.ControllerAndHPAQueuesEmpty() {
+	if len(u.CronJobs) == 0 || !atRest(s) {
 		return false
 	}
 	for c := range u.CronJobs {
@@ -107,14 +107,7 @@ var _ model.Footprinter = CronJobSchedule{}
 
 // DisabledBy: the phase, then quiescence, then the runs' workloads.
 func (CronJobSchedule) DisabledBy(_ *model.Universe, s *model.State) model.Footprint {
-	var f model.Footprint
-	switch {
-	case s.Init < model.InitMain:
-		f.Add(model.CompInit)
-	case !s.ControllerAndHPAQueuesEmpty():
-		f = quietDisabledBy(s)
-	default:
-		f.AddDeployments()
-	}
-	return f
+	var rest model.Footprint
+	rest.AddDeployments()
+	return atRestDisabledBy(s, rest)
 }

@@ -106,6 +106,27 @@ func (c CreateTargetDeployment) StepFootprint(u *model.Universe, _ *model.State)
 
 // quietDisabledBy is what keeps a guard that waits for ControllerAndHPAQueuesEmpty false: the
 // first busy queue (everything if none is: the guard waits for more).
+// atRest is the gate of the steps that come only while the cluster is at
+// rest (a CPU pattern's next step, a Job pod completing, a CronJob
+// firing): the main phase and quiescence.
+func atRest(s *model.State) bool {
+	return s.Init >= model.InitMain && s.ControllerAndHPAQueuesEmpty()
+}
+
+// atRestDisabledBy is DisabledBy of such a step: the phase, then
+// quiescence, then rest, what the rest of its guard reads.
+func atRestDisabledBy(s *model.State, rest model.Footprint) model.Footprint {
+	switch {
+	case s.Init < model.InitMain:
+		var f model.Footprint
+		f.Add(model.CompInit)
+		return f
+	case !s.ControllerAndHPAQueuesEmpty():
+		return quietDisabledBy(s)
+	}
+	return rest
+}
+
 func quietDisabledBy(s *model.State) model.Footprint {
 	for q := model.Queue(0); q < model.NumQueues; q++ {
 		if q != model.TaintManagerQueue && !s.Empty(q) {
@@ -171,14 +192,10 @@ func (c CPUChange) DisabledBy(u *model.Universe, s *model.State) model.Footprint
 	return f
 }
 
-// DisabledBy: the pattern waits for the main phase, then for quiescence.
+// DisabledBy: the pattern waits for the main phase, then for quiescence,
+// then for a pattern step that is due (read conservatively: anything).
 func (CPUPattern) DisabledBy(_ *model.Universe, s *model.State) model.Footprint {
-	var f model.Footprint
-	if s.Init < model.InitMain {
-		f.Add(model.CompInit)
-		return f
-	}
-	return quietDisabledBy(s)
+	return atRestDisabledBy(s, model.AllComponents())
 }
 
 func (k KernelPanic) DisabledBy(u *model.Universe, s *model.State) model.Footprint {

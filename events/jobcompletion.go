@@ -30,7 +30,7 @@ var _ model.Process = JobPodCompletion{}
 func (JobPodCompletion) Name() string { return "jobPodCompletion" }
 
 func (JobPodCompletion) Enabled(u *model.Universe, s *model.State) bool {
-	if !u.HasJobs || s.Init < model.InitMain || !s.ControllerAndHPAQueuesEmpty() {
+	if !u.HasJobs || !atRest(s) {
 		return false
 	}
 	for i := range s.Pods {
@@ -90,15 +90,8 @@ var _ model.Footprinter = JobPodCompletion{}
 // DisabledBy: the phase, then quiescence, then the pods and nodes that
 // make a Running Job pod on a Ready node.
 func (JobPodCompletion) DisabledBy(_ *model.Universe, s *model.State) model.Footprint {
-	var f model.Footprint
-	switch {
-	case s.Init < model.InitMain:
-		f.Add(model.CompInit)
-	case !s.ControllerAndHPAQueuesEmpty():
-		f = quietDisabledBy(s)
-	default:
-		f.AddPods()
-		f.AddNodes()
-	}
-	return f
+	var rest model.Footprint
+	rest.AddPods()
+	rest.AddNodes()
+	return atRestDisabledBy(s, rest)
 }
