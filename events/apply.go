@@ -1,6 +1,13 @@
 package events
 
-import "github.com/kivi-go/kivi/model"
+import (
+	"fmt"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// applyCommand is how trace lines name `kubectl apply`.
+const applyCommand = "kubectl apply"
 
 // ApplyDeployment is applyDeployment(t), `kubectl apply` of deployment
 // template t: it updates the deployment of the
@@ -18,12 +25,17 @@ func (a ApplyDeployment) Step(tx *model.Tx, s *model.State) {
 	vars(u, s, a.event)[0] = commandDone
 	defer afterStep(u, s, a.event)
 	if d := existingDeployment(u, s, name); d >= 0 {
+		live := s.Deps[d].Replicas
+		kept := applyTemplate(u, s, d, t, false, true)
 		if tx.Tracing() {
-			tx.Log(KubectlComponent, "kubectl apply: %s %s configured", u.KindWord(d, false), u.Deployments[d].Name)
+			note := ""
+			if kept {
+				note = fmt.Sprintf(" (spec.replicas is in neither this file nor the configuration applied last: %d kept)", live)
+			}
+			tx.Log(KubectlComponent, "kubectl apply: %s %s configured%s", u.KindWord(d, false), u.Deployments[d].Name, note)
 		}
-		applyTemplate(u, s, d, t, false)
 		s.Enqueue(model.DeploymentQueue, d)
 		return
 	}
-	createInFreeSlot(tx, s, "kubectl apply", t, name)
+	createInFreeSlot(tx, s, applyCommand, t, name)
 }

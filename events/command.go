@@ -50,22 +50,32 @@ func freeDeployment(u *model.Universe, s *model.State, name string) int {
 }
 
 // applyTemplate writes deployment template t into deployment d (Kivi's
-// copyTemplate). The manifest's replicas, or 1 when it has none (the API
-// server's default; Kivi's case C2), overwrite spec.replicas, and its
-// configuration replaces the deployment's; the deployment controller
-// rolls a changed pod template out. A new deployment also gets the
-// manifest's HPA and a current ReplicaSet of the template; an existing
-// deployment keeps its HPA, a separate object in Kubernetes.
-func applyTemplate(u *model.Universe, s *model.State, d, t int, created bool) {
+// copyTemplate). The manifest's replicas overwrite spec.replicas; a
+// manifest without them leaves a live deployment's count alone when the
+// configuration applied last did not set them either, and otherwise
+// writes 1, the API server's default once kubectl apply deletes the
+// field (Kivi's case C2; model/lastapplied.go). Its configuration
+// replaces the deployment's; the deployment controller rolls a changed
+// pod template out. A new deployment also gets the manifest's HPA and a
+// current ReplicaSet of the template; an existing deployment keeps its
+// HPA, a separate object in Kubernetes. saved says whether the command
+// saves the configuration it applies (kubectl apply does, kubectl create
+// does not). It reports whether a live count was kept.
+func applyTemplate(u *model.Universe, s *model.State, d, t int, created, saved bool) (kept bool) {
 	tmpl := &u.DeploymentTemplates[t]
 	ds := &s.Deps[d]
-	ds.Replicas = 1
-	if tmpl.Replicas != nil {
+	switch {
+	case tmpl.Replicas != nil:
 		ds.Replicas = int16(*tmpl.Replicas)
+	case !created && u.LastAppliedOmitsReplicas(s, d):
+		kept = true
+	default:
+		ds.Replicas = 1
 	}
+	u.SetLastApplied(s, d, tmpl.Replicas == nil || !saved)
 	ds.ApplyConfig(u, tmpl.Config)
 	if !created {
-		return
+		return kept
 	}
 	ds.Active = true
 	if tmpl.HPA >= 0 {
@@ -73,6 +83,7 @@ func applyTemplate(u *model.Universe, s *model.State, d, t int, created bool) {
 	}
 	ds.RS[ds.Cur] = model.ReplicaSetState{Template: uint8(u.Configs[tmpl.Config].PodTemplate + 1), Replicas: ds.Replicas}
 	ds.RS[1-ds.Cur] = model.ReplicaSetState{}
+	return false
 }
 
 // createInFreeSlot is what kubectl apply and create do for a name no
@@ -95,6 +106,6 @@ func createInFreeSlot(tx *model.Tx, s *model.State, command string, t int, name 
 	if tx.Tracing() {
 		tx.Log(KubectlComponent, "%s: %s %s created", command, u.KindWord(d, false), u.Deployments[d].Name)
 	}
-	applyTemplate(u, s, d, t, true)
+	applyTemplate(u, s, d, t, true, command == applyCommand)
 	s.Enqueue(model.DeploymentQueue, d)
 }

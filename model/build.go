@@ -330,7 +330,7 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 			hp := &u.HPAs[h-1]
 			hp.Max = max(min(hp.Max, d.MaxPodsPerNode*len(layout)), hp.Min)
 		}
-		u.Deployments = append(u.Deployments, Deployment{Name: d.Name, Kind: kind})
+		u.Deployments = append(u.Deployments, Deployment{Name: d.Name, Kind: kind, ReplicasUnset: d.ReplicasUnset})
 		active := d.Created == nil || *d.Created
 		deps = append(deps, depInit{active: active, replicas: replicas[i], config: len(u.Configs) - 1, hpa: h})
 		need := replicas[i]
@@ -464,6 +464,7 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 		ds.Replicas = int16(di.replicas)
 		ds.Config = uint8(di.config)
 		ds.HPA = uint8(di.hpa)
+		u.SetLastApplied(s, d, u.Deployments[d].ReplicasUnset)
 		ds.RS[0] = ReplicaSetState{Template: uint8(u.Configs[di.config].PodTemplate + 1), Replicas: int16(di.replicas)}
 		if u.IsStatefulSet(d) || u.IsJob(d) {
 			ds.RS[0].Replicas = 0 // a revision or a Job's template, not a ReplicaSet

@@ -191,6 +191,11 @@ type DeploymentDecl struct {
 	Name     string `json:"name"`
 	Template string `json:"template"`
 	Replicas int    `json:"replicas"`
+	// ReplicasUnset: the manifest leaves spec.replicas out (Replicas is
+	// then the API server's default, 1); a later `kubectl apply` of a
+	// file without it keeps the live count instead of resetting it
+	// (lastapplied.go).
+	ReplicasUnset bool `json:"replicasUnset,omitempty"`
 	// Created is false for a deployment a command creates later
 	// (createTargetDeployment, apply, create); default true.
 	Created  *bool    `json:"created,omitempty"`

@@ -242,6 +242,7 @@ func (u *Universe) Compile() error {
 		return err
 	}
 	u.windowSlots = windowSlots(u)
+	u.lastApplied = tracksLastApplied(u)
 	u.hpaBehavior = hasHPABehavior(u)
 	u.templateRequests = templateRequests(u)
 	u.podHeads = newPodHeads(u)

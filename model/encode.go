@@ -54,7 +54,7 @@ import (
 // AppendEncoding appends the canonical encoding of s, a state of u, to dst.
 func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 	// One capacity check for the whole encoding (a node takes at most 3
-	// bytes, a pod 21, a deployment 3+10+2·6+3·3+3·WindowSlots+7): the appends
+	// bytes, a pod 21, a deployment 3+10+2·6+3·3+3·WindowSlots+8): the appends
 	// below then never reallocate, and the writes by index stay in it.
 	slots := WindowSlots(u)
 	behavior := HasHPABehavior(u)
@@ -64,7 +64,7 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 			memory += 2 + len(s.Deps[i].HPAMemory)
 		}
 	}
-	dst = slices.Grow(dst, 5+3*len(s.Nodes)+21*len(s.Pods)+(41+3*slots)*len(s.Deps)+memory+
+	dst = slices.Grow(dst, 5+3*len(s.Nodes)+21*len(s.Pods)+(42+3*slots)*len(s.Deps)+memory+
 		3*len(s.Queues)+2*s.queueItems()+3*len(s.EventVars)+len(s.Monitors))
 	var flags byte
 	if s.DeschedulerPending {
@@ -133,6 +133,13 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 			dst = append(dst, byte(d.JobFinished))
 		}
 		dst = binary.AppendVarint(dst, int64(d.Replicas))
+		if u.lastApplied {
+			omits := byte(0)
+			if d.LastAppliedOmitsReplicas {
+				omits = 1
+			}
+			dst = append(dst, omits)
+		}
 		for r := range d.RS {
 			dst = append(dst, d.RS[r].Template)
 			dst = binary.AppendVarint(dst, int64(d.RS[r].Replicas))
@@ -361,6 +368,9 @@ func DecodeInto(s *State, u *Universe, monitors int, enc []byte) error {
 			d.JobFinished = JobCondition(r.byte())
 		}
 		d.Replicas = int16(r.varint())
+		if u.lastApplied {
+			d.LastAppliedOmitsReplicas = r.byte() != 0
+		}
 		for k := range d.RS {
 			d.RS[k].Template = r.byte()
 			d.RS[k].Replicas = int16(r.varint())

@@ -115,6 +115,10 @@ type DeploymentState struct {
 	// condition (job.go). All zero for the other kinds.
 	JobSucceeded, JobFailed int16
 	JobFinished             JobCondition
+	// LastAppliedOmitsReplicas: the configuration `kubectl apply` saved
+	// last leaves spec.replicas out, or none was saved (lastapplied.go).
+	// Only the states of universes that track it set it.
+	LastAppliedOmitsReplicas bool
 }
 
 // MaxStabilizationSyncs bounds HPA.ScaleDownStabilizationSyncs: each

@@ -384,6 +384,10 @@ type Deployment struct {
 	// CronJob is the CronJob (index+1 into Universe.CronJobs) whose run
 	// this Job is, 0 for any other workload (cronjob.go).
 	CronJob int
+	// ReplicasUnset: the manifest the workload starts from leaves
+	// spec.replicas out, so a later `kubectl apply` of a file without it
+	// keeps the live count (lastapplied.go).
+	ReplicasUnset bool
 }
 
 // DeploymentTemplate is a manifest that `kubectl apply` / `kubectl create`
@@ -681,8 +685,11 @@ type Universe struct {
 	// windowSlots caches WindowSlots once compiled, templateRequests the
 	// requests the encoding compares usage with, podHeads the decoder's
 	// tables.
-	windowSlots      int
-	hpaBehavior      bool
+	windowSlots int
+	hpaBehavior bool
+	// lastApplied: states carry DeploymentState.LastAppliedOmitsReplicas
+	// (lastapplied.go).
+	lastApplied      bool
 	templateRequests *[256][2]int64
 	podHeads         *podHeads
 }

@@ -90,7 +90,16 @@ func (r *intentsReader) applyManifest(path string, v any, kind string) (string, 
 		n := dd.Replicas
 		dt.Replicas = &n
 	}
-	r.c.Templates = append(r.c.Templates, td)
+	// A pod template as the workload has it already keeps its
+	// pod-template-hash (StatefulSet revision): the apply changes the
+	// spec around it and rolls nothing out.
+	key := target + "\x00" + dep.PodTemplate
+	if same, ok := r.samePodTemplate[key]; ok && dep.PodTemplate != "" {
+		dt.Template = same
+	} else {
+		r.c.Templates = append(r.c.Templates, td)
+		r.samePodTemplate[key] = name
+	}
 	r.c.DeploymentTemplates = append(r.c.DeploymentTemplates, dt)
 	r.applied[rel] = name
 	return name, nil

@@ -45,6 +45,10 @@ type assembly struct {
 	warns []Warning
 	// limits are the input's LimitRanges (limitRanges).
 	limits *limitRangeTable
+	// podTemplates maps a Deployment's or StatefulSet's model name to its
+	// template as written (Object.PodTemplate), for the applied files
+	// that leave it unchanged.
+	podTemplates map[string]string
 }
 
 // deploymentKey is namespace/name.
@@ -131,6 +135,12 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 		as.c.Templates = append(as.c.Templates, td)
 		index[dd.Name] = len(as.c.Deployments)
 		as.c.Deployments = append(as.c.Deployments, dd)
+		if o.PodTemplate != "" {
+			if as.podTemplates == nil {
+				as.podTemplates = map[string]string{}
+			}
+			as.podTemplates[dd.Name] = o.PodTemplate
+		}
 	}
 	hpaOf := map[string]Object{}
 	var policy *Object

@@ -30,6 +30,11 @@ type Object struct {
 	// Unknown are the paths of fields the thin type does not have,
 	// relative to the object; fields.go classifies them.
 	Unknown []string
+	// PodTemplate is a Deployment's or StatefulSet's spec.template as
+	// written, in JSON with sorted keys: two equal ones hash to the same
+	// pod-template-hash (or StatefulSet revision), so applying one over
+	// the other rolls nothing out, whatever fields the model reads.
+	PodTemplate string
 }
 
 func (o Object) at() at { return at{file: o.File, doc: o.Doc} }
@@ -265,6 +270,9 @@ func (d *decoder) object(js []byte, path string) error {
 		return err
 	}
 	o := Object{File: d.at.file, Doc: d.at.doc, Path: path, Kind: tm.Kind, APIVersion: tm.APIVersion, Value: v, Unknown: unknown}
+	if tm.Kind == "Deployment" || tm.Kind == "StatefulSet" {
+		o.PodTemplate = podTemplateJSON(m)
+	}
 	if err := d.counts.add(d, o); err != nil {
 		return err
 	}
@@ -308,6 +316,21 @@ func (d *decoder) list(js []byte, path string, tm TypeMeta) error {
 		}
 	}
 	return nil
+}
+
+// podTemplateJSON returns a workload's spec.template as JSON with sorted
+// keys ("" without one).
+func podTemplateJSON(m map[string]any) string {
+	spec, _ := m["spec"].(map[string]any)
+	t, ok := spec["template"]
+	if !ok {
+		return ""
+	}
+	js, err := json.Marshal(t)
+	if err != nil {
+		return ""
+	}
+	return string(js)
 }
 
 func nameOf(m map[string]any) string {

@@ -102,10 +102,14 @@ type intentsReader struct {
 	// limits are the input's LimitRanges, which default the pods of an
 	// applied Deployment too.
 	limits *limitRangeTable
+	// samePodTemplate maps a workload's model name and a pod template as
+	// written (Object.PodTemplate), joined by a NUL, to the model template
+	// already read for it: the manifests' own and every applied file's.
+	samePodTemplate map[string]string
 }
 
 func newIntentsReader(file string, c *model.Cluster, opts Options, warns *[]Warning) *intentsReader {
-	r := &intentsReader{a: at{file: file}, c: c, opts: opts, warns: warns, applied: map[string]string{}}
+	r := &intentsReader{a: at{file: file}, c: c, opts: opts, warns: warns, applied: map[string]string{}, samePodTemplate: map[string]string{}}
 	for _, d := range c.Deployments {
 		r.deployments = append(r.deployments, d.Name)
 	}

@@ -147,6 +147,9 @@ func (as *assembly) nodes(objs []Object, cc *kiviClusterConfig, cfg *file) error
 func (as *assembly) intents(f *file) error {
 	r := newIntentsReader(f.name, as.c, as.opts, &as.warns)
 	r.limits = as.limits
+	for name, js := range as.podTemplates {
+		r.samePodTemplate[name+"\x00"+js] = name
+	}
 	decls, events, err := r.parse(f.data)
 	if err != nil {
 		return err

@@ -50,7 +50,7 @@ var statefulSetSpecRules = []fieldRule{
 func statefulSetDecl(o Object, name string, nodes nodeLabels, classes *priorityClassTable, limits *limitRangeTable, warns *[]Warning) (model.DeploymentDecl, model.TemplateDecl, error) {
 	d := o.Value.(*StatefulSet)
 	a := o.at()
-	dd := model.DeploymentDecl{Name: name, Template: name, Replicas: 1, Kind: "StatefulSet"}
+	dd := model.DeploymentDecl{Name: name, Template: name, Replicas: 1, Kind: "StatefulSet", ReplicasUnset: d.Spec.Replicas == nil}
 	fail := func(field, format string, args ...any) (model.DeploymentDecl, model.TemplateDecl, error) {
 		return dd, model.TemplateDecl{}, a.errorf(o.path(field), format, args...)
 	}

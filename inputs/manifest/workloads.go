@@ -15,7 +15,7 @@ import (
 func deploymentDecl(o Object, name string, nodes nodeLabels, classes *priorityClassTable, limits *limitRangeTable, warns *[]Warning) (model.DeploymentDecl, model.TemplateDecl, error) {
 	d := o.Value.(*Deployment)
 	a := o.at()
-	dd := model.DeploymentDecl{Name: name, Template: name, Replicas: 1}
+	dd := model.DeploymentDecl{Name: name, Template: name, Replicas: 1, ReplicasUnset: d.Spec.Replicas == nil}
 	if d.Metadata.Name == "" {
 		return dd, model.TemplateDecl{}, a.errorf(o.path("metadata.name"), "required (accepted: a Deployment name)")
 	}
