@@ -48,10 +48,18 @@ func newReport(p *Problem, res checker.Result[*model.State], elapsed time.Durati
 // assumptions are the choices of the run that narrow what a verdict
 // covers (report.Report.Assumptions).
 func assumptions(u *model.Universe) []string {
-	if !u.Options.FirstInOrder || firstCreations(u) < 2 {
-		return nil
+	var out []string
+	if u.Options.FirstInOrder && firstCreations(u) >= 2 {
+		out = append(out, "the Deployments are created in the order written, as one `kubectl apply -f` creates them (--apply-in-order); other creation orders were not explored")
 	}
-	return []string{"the Deployments are created in the order written, as one `kubectl apply -f` creates them (--apply-in-order); other creation orders were not explored"}
+	if every, toFind, listed := u.SchedulerScoresEveryNode(); !every {
+		setting := "its default"
+		if p := u.Scheduler.PercentageOfNodesToScore; p != 0 {
+			setting = fmt.Sprintf("%d", p)
+		}
+		out = append(out, fmt.Sprintf("kube-scheduler finds a best node among all feasible ones; with %d nodes it scores only the first %d feasible nodes it finds (percentageOfNodesToScore: %s) and may bind a pod to a node that is best only among those, which was not explored; a KubeSchedulerConfiguration with percentageOfNodesToScore: 100, given with -f, makes it exact", listed, toFind, setting))
+	}
+	return out
 }
 
 // firstCreations counts the Deployments created before the controllers

@@ -225,6 +225,7 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 	}
 	u.Options.KiviHostnameAlias = c.KiviHostnameAlias
 	u.Options.KiviLifecycle = c.KiviLifecycle
+	u.Scheduler = c.Scheduler
 	var requests []map[string]int64
 	for _, td := range c.Templates {
 		requests = append(requests, td.Scalar)

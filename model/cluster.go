@@ -57,6 +57,9 @@ type Cluster struct {
 	// priorityClassName against. Templates carry the resolved value; a
 	// case file writes values, not classes, so this is no case-file key.
 	PriorityClasses []PriorityClassDecl `json:"-"`
+	// Scheduler is kube-scheduler's configuration as a manifest input
+	// gives it (nodestoscore.go); not a case-file key.
+	Scheduler SchedulerDecl `json:"-"`
 }
 
 // NodeType is a kind of node; the scaling search varies how many of each

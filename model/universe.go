@@ -645,7 +645,10 @@ type Universe struct {
 	CronJobs            []CronJob
 	DeploymentTemplates []DeploymentTemplate
 	Descheduler         *Descheduler
-	Events              []Event
+	// Scheduler is kube-scheduler's configuration beyond its plugins
+	// (nodestoscore.go).
+	Scheduler SchedulerDecl
+	Events    []Event
 	// PDBs are the PodDisruptionBudgets (pdb.go).
 	PDBs []PodDisruptionBudget
 	// ResourceQuotas are the namespaces' quotas (resourcequota.go).

@@ -194,6 +194,9 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 		return nil, err
 	}
 	as.c.PodDisruptionBudgets = pdbs
+	if err := schedulerDecl(objs, as.c); err != nil {
+		return nil, err
+	}
 	return names, nil
 }
 

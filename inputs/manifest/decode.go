@@ -264,6 +264,8 @@ func (d *decoder) object(js []byte, path string) error {
 		v = &ResourceQuota{}
 	case tm.Kind == "RuntimeClass":
 		v = &RuntimeClass{}
+	case tm.Kind == "KubeSchedulerConfiguration":
+		v = &KubeSchedulerConfiguration{}
 	}
 	unknown, err := strictDecode(d.at, path, js, v)
 	if err != nil {

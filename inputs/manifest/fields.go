@@ -157,6 +157,8 @@ func classifyPath(kind, p string) (known bool, warn string) {
 			{"spec.template.spec.", podSpecRules}, {"spec.", daemonSetSpecRules}}
 	case "PodDisruptionBudget", "PriorityClass":
 		scopes = []scope{{"metadata.", metaRules}}
+	case "KubeSchedulerConfiguration":
+		scopes = []scope{{"", schedulerConfigRules}}
 	}
 	if strings.HasPrefix(p, "status.") || p == "status" || p == "metadata" {
 		return true, ""

@@ -28,19 +28,21 @@ var modelledKinds = map[string][]string{
 	"ResourceQuota": {"v1"},
 	// RuntimeClasses: their admission of pods (runtimeclass.go).
 	"RuntimeClass": {"node.k8s.io/v1"},
+	// kube-scheduler's configuration: how many nodes it scores
+	// (schedulerconfig.go).
+	"KubeSchedulerConfiguration": {"kubescheduler.config.k8s.io/v1"},
 }
 
 // unmodelledWorkloadKinds change where pods run, how many there are or
 // whether they may be evicted; a stream containing them is verified
 // without them, with a warning.
 var unmodelledWorkloadKinds = map[string]string{
-	"ReplicaSet":                 "only ReplicaSets owned by a Deployment are modelled (through the Deployment)",
-	"ReplicationController":      "its pods are not modelled",
-	"PersistentVolumeClaim":      "volume topology is not modelled",
-	"PersistentVolume":           "volume topology is not modelled",
-	"VerticalPodAutoscaler":      "vertical autoscaling is not modelled",
-	"ScaledObject":               "KEDA autoscaling is not modelled",
-	"KubeSchedulerConfiguration": "the model's scheduler uses the default plugins and weights",
+	"ReplicaSet":            "only ReplicaSets owned by a Deployment are modelled (through the Deployment)",
+	"ReplicationController": "its pods are not modelled",
+	"PersistentVolumeClaim": "volume topology is not modelled",
+	"PersistentVolume":      "volume topology is not modelled",
+	"VerticalPodAutoscaler": "vertical autoscaling is not modelled",
+	"ScaledObject":          "KEDA autoscaling is not modelled",
 }
 
 // harmlessKinds cannot change scheduling or scaling; they are skipped

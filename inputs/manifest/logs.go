@@ -207,6 +207,8 @@ func (as *assembly) placePods(podObjs, depObjs []Object, names map[string]string
 			as.warns = append(as.warns, Warning{File: "", Msg: fmt.Sprintf("node %s: other pods request all of its cpu or memory", n.name)})
 		}
 		if !used[i] && as.unusable(n) {
+			// kube-scheduler still lists it (model/nodestoscore.go).
+			as.c.Scheduler.OmittedNodes++
 			continue
 		}
 		kept = append(kept, n)
