@@ -4,7 +4,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"slices"
 
 	"github.com/kivi-go/kivi"
 )
@@ -16,6 +19,9 @@ import (
 type inputFlags struct {
 	logs      bool
 	manifests []string
+	// recursive makes -f DIR read DIR's subdirectories too (kubectl's
+	// -R).
+	recursive bool
 	nodes     string
 	intents   string
 	// warnings are the readers' warnings of the last load: printed to
@@ -26,10 +32,12 @@ type inputFlags struct {
 // register adds --logs, -f (repeatable), --nodes and --intents.
 func (in *inputFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&in.logs, "logs", false, "DIR is Kivi's log directory of a running cluster (setup/ + user_input/)")
-	fs.Func("f", "manifest file, or - for standard input (repeatable)", func(v string) error {
+	fs.Func("f", "manifest file, directory (its .yaml, .yml and .json files, as kubectl apply -f reads one), or - for standard input (repeatable)", func(v string) error {
 		in.manifests = append(in.manifests, v)
 		return nil
 	})
+	fs.BoolVar(&in.recursive, "R", false, "with -f DIR: read its subdirectories too (kubectl's -R)")
+	fs.BoolVar(&in.recursive, "recursive", false, "the same as -R")
 	fs.StringVar(&in.nodes, "nodes", "", "with -f: Node manifests or Kivi's cluster_configs.json")
 	fs.StringVar(&in.intents, "intents", "", "with -f: intents file (Kivi's intents.json or {intents, events})")
 }
@@ -42,8 +50,14 @@ func (in *inputFlags) load(pos []string, stdin io.Reader, stderr io.Writer) (c *
 		if len(pos) > 0 || in.logs {
 			return nil, true, fmt.Errorf("-f reads manifests; give no DIR and no --logs with it: %w", errUsage)
 		}
-		c, in.warnings, err = loadStream(in.manifests, in.nodes, in.intents, stdin, stderr)
+		files, err := manifestFiles(in.manifests, in.recursive)
+		if err != nil {
+			return nil, true, err
+		}
+		c, in.warnings, err = loadStream(files, in.nodes, in.intents, stdin, stderr)
 		return c, true, err
+	case in.recursive:
+		return nil, true, fmt.Errorf("-R goes with -f DIR: %w", errUsage)
 	case in.nodes != "" || in.intents != "":
 		return nil, true, fmt.Errorf("--nodes and --intents go with -f: %w", errUsage)
 	case len(pos) == 1 && (in.logs || isDir(pos[0])):
@@ -135,4 +149,50 @@ func printWarnings(stderr io.Writer, ws []kivi.Warning) {
 func isDir(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.IsDir()
+}
+
+// manifestExtensions are the file extensions kubectl apply -f reads from
+// a directory.
+var manifestExtensions = []string{".yaml", ".yml", ".json"}
+
+// manifestFiles expands the -f arguments as kubectl does: a directory
+// stands for its files with a manifest extension, in lexical order (with
+// recursive, those of its subdirectories too, depth first); a file or "-"
+// stands for itself. A directory without such a file is a usage error.
+func manifestFiles(args []string, recursive bool) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		if a == "-" || !isDir(a) {
+			out = append(out, a)
+			continue
+		}
+		var found []string
+		err := filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				if p != a && !recursive {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if slices.Contains(manifestExtensions, filepath.Ext(p)) {
+				found = append(found, p)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("-f %s: %w", a, err)
+		}
+		if len(found) == 0 {
+			hint := ""
+			if !recursive {
+				hint = "; -R reads its subdirectories too"
+			}
+			return nil, fmt.Errorf("-f %s: the directory holds no manifest (accepted: files ending in .yaml, .yml or .json%s): %w", a, hint, errUsage)
+		}
+		out = append(out, found...)
+	}
+	return out, nil
 }

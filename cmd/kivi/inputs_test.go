@@ -144,3 +144,47 @@ func TestWorkedExampleAsDocumented(t *testing.T) {
 		t.Errorf("--json: exit %d, stdout %q", code, stdout.String())
 	}
 }
+
+// TestManifestDirectory: -f DIR reads the directory's .yaml, .yml and
+// .json files in lexical order, as kubectl apply -f does, and its
+// subdirectories with -R; other files are skipped, and a directory
+// without a manifest is a usage error.
+func TestManifestDirectory(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, from string) {
+		data, err := os.ReadFile(example(from))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("b-app.yml", "manifests.yaml")
+	write("a-nodes.yaml", "nodes.yaml")
+	write("README.md", "manifests.yaml")
+	write("more/extra.yaml", "manifests.yaml")
+	got, err := manifestFiles([]string{dir, "-"}, false)
+	want := []string{filepath.Join(dir, "a-nodes.yaml"), filepath.Join(dir, "b-app.yml"), "-"}
+	if err != nil || strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("manifestFiles = %q, %v; want %q", got, err, want)
+	}
+	got, _ = manifestFiles([]string{dir}, true)
+	if len(got) != 3 || got[2] != filepath.Join(dir, "more", "extra.yaml") {
+		t.Errorf("manifestFiles recursive = %q; want the subdirectory's file last", got)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"verify", "-f", dir, "--intents", example("intents.yaml"), "--quiet"}, &stdout, &stderr)
+	if code != exitViolated || !strings.Contains(stdout.String(), "replica_num_always_meet_min") {
+		t.Errorf("verify -f DIR: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+	stderr.Reset()
+	code = run(context.Background(), []string{"verify", "-f", t.TempDir()}, &stdout, &stderr)
+	if code != exitInput || !strings.Contains(stderr.String(), "the directory holds no manifest (accepted: files ending in .yaml, .yml or .json; -R reads its subdirectories too)") {
+		t.Errorf("an empty directory: exit %d, stderr %q", code, stderr.String())
+	}
+}
