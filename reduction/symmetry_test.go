@@ -688,12 +688,12 @@ func partitions(k, n int) int64 {
 // placementSystem is the placement-only model of the known-orbit tests:
 // n empty nodes (identical, or each of its own type with distinctTypes)
 // and k bare pods that need nothing, all queued for the scheduler.
-func placementSystem(t *testing.T, n, k int, distinctTypes bool) *compose.System {
+func placementSystem(t *testing.T, n, k int, distinctZones bool) *compose.System {
 	t.Helper()
 	b := build.New()
-	if distinctTypes {
+	if distinctZones {
 		for i := range n {
-			b.AddNodes(1, build.Node().Type(i))
+			b.AddNodes(1, build.Node().Label(model.ZoneKey, fmt.Sprint(i)))
 		}
 	} else {
 		b.AddNodes(n, build.Node())

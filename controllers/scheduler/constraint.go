@@ -6,7 +6,7 @@ import "github.com/kivi-go/kivi/model"
 // (podtopologyspread/plugin.go, systemDefaultConstraints, v1.36). Both are
 // ScheduleAnyway, so they only score.
 const (
-	zoneKey             = "topology.kubernetes.io/zone"
+	zoneKey             = model.ZoneKey
 	defaultHostnameSkew = 3
 	defaultZoneSkew     = 5
 )

@@ -90,12 +90,13 @@ func Analyze(u *model.Universe, facts []model.SymmetryFact) Analysis {
 		return a
 	}
 	byKey := map[string]int{}
+	read := u.NodeLabelKeysRead()
 	for n := range u.Nodes {
 		if pinned[n] {
 			a.Classes = append(a.Classes, []int{n})
 			continue
 		}
-		k := staticKey(u, n)
+		k := staticKey(u, n, read)
 		if i, ok := byKey[k]; ok {
 			a.Classes[i] = append(a.Classes[i], n)
 			continue
@@ -118,12 +119,15 @@ func singletons(n int) [][]int {
 // except its name and hostname label values: nodes with equal keys are
 // interchangeable. NodeFit is included per template so that any
 // nodeSelector, affinity term or nodeName that tells nodes apart (for
-// example one naming a hostname) separates them.
-func staticKey(u *model.Universe, n int) string {
+// example one naming a hostname) separates them; of the other labels only
+// those whose keys are read (the topology keys, model.NodeLabelKeysRead)
+// are, so nodes that differ in a label nothing reads, or only in the node
+// type the input grouped them by, are interchangeable.
+func staticKey(u *model.Universe, n int, read map[string]bool) string {
 	node := &u.Nodes[n]
 	var b strings.Builder
-	fmt.Fprintf(&b, "type=%d cpu=%d mem=%d rcpu=%d rmem=%d pods=%d rpods=%d\n",
-		node.Type, node.CPU, node.Memory, node.ReservedCPU, node.ReservedMemory, node.MaxPods, node.ReservedPods)
+	fmt.Fprintf(&b, "cpu=%d mem=%d rcpu=%d rmem=%d pods=%d rpods=%d\n",
+		node.CPU, node.Memory, node.ReservedCPU, node.ReservedMemory, node.MaxPods, node.ReservedPods)
 	if len(u.ScalarResources) > 0 {
 		// The scalar resources (extended resources such as nvidia.com/gpu)
 		// decide fit like cpu and memory; the kubelet reads whether the
@@ -132,7 +136,7 @@ func staticKey(u *model.Universe, n int) string {
 	}
 	keys := make([]string, 0, len(node.Labels))
 	for k := range node.Labels {
-		if !isHostnameKey(u, k) {
+		if !isHostnameKey(u, k) && read[k] {
 			keys = append(keys, k)
 		}
 	}

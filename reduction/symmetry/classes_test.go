@@ -23,10 +23,33 @@ func TestClasses(t *testing.T) {
 		build: func(b *build.Builder) { b.AddNodes(4, build.Node()) },
 		want:  "[[0 1 2 3]]",
 	}, {
-		name: "labels other than the hostname keys separate (scheduler spread domains, NodeFit)",
+		name: "labels under a topology key separate (kube-scheduler's default zone spread)",
+		build: func(b *build.Builder) {
+			b.AddNodes(2, build.Node().Label(model.ZoneKey, "a"))
+			b.AddNodes(2, build.Node().Label(model.ZoneKey, "b"))
+		},
+		want: "[[0 1] [2 3]]",
+	}, {
+		name: "labels under a template's spread key separate (PodTopologySpread domains)",
 		build: func(b *build.Builder) {
 			b.AddNodes(2, build.Node().Zone("a"))
 			b.AddNodes(2, build.Node().Zone("b"))
+			b.AddTemplate(build.Template("app").Label("name", "app").Spread(1, "zone", model.DoNotSchedule))
+		},
+		want: "[[0 1] [2 3]]",
+	}, {
+		name: "labels no step reads do not separate (model.NodeLabelKeysRead)",
+		build: func(b *build.Builder) {
+			b.AddNodes(2, build.Node().Zone("a").Label("instance-id", "i-1"))
+			b.AddNodes(2, build.Node().Zone("b").Label("instance-id", "i-2"))
+		},
+		want: "[[0 1 2 3]]",
+	}, {
+		name: "labels a nodeSelector reads separate (NodeFit)",
+		build: func(b *build.Builder) {
+			b.AddNodes(2, build.Node().Zone("a"))
+			b.AddNodes(2, build.Node().Zone("b"))
+			b.AddTemplate(build.Template("app").NodeSelector("zone", "a"))
 		},
 		want: "[[0 1] [2 3]]",
 	}, {
@@ -48,12 +71,12 @@ func TestClasses(t *testing.T) {
 		},
 		want: "[[0 1] [2] [3] [4]]",
 	}, {
-		name: "node type separates (scaling search bookkeeping)",
+		name: "the node type alone does not separate (no step reads it)",
 		build: func(b *build.Builder) {
 			b.AddNodes(1, build.Node().Type(0))
 			b.AddNodes(1, build.Node().Type(1))
 		},
-		want: "[[0] [1]]",
+		want: "[[0 1]]",
 	}, {
 		name: "taints separate (TaintToleration, taint manager)",
 		build: func(b *build.Builder) {
@@ -112,6 +135,7 @@ func TestClasses(t *testing.T) {
 			b.AddNodes(2, build.Node().Label(model.KiviHostnameKey, "rack-a"))
 			b.AddNodes(1, build.Node().Label(model.KiviHostnameKey, "rack-b"))
 			b.AddNodes(1, build.Node())
+			b.AddTemplate(build.Template("app").Label("name", "app").Spread(1, model.KiviHostnameKey, model.ScheduleAnyway))
 		},
 		want: "[[0 1] [2] [3]]",
 	}, {

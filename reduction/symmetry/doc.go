@@ -8,11 +8,17 @@
 //
 // [Classes] partitions a Universe's nodes. Two nodes are in one class when
 // every static thing the controllers, events and intents read of a node is
-// equal: type, capacities, reservations, pod limits, taints, labels other
-// than the hostname keys (model.HostnameKey, and model.KiviHostnameKey
-// when the universe has Kivi's alias: otherwise it is an ordinary label), and
-// each template's NodeFit (nodeName, nodeSelector, required and preferred
-// affinity, taint tolerations). Hostname values are each node's own: a
+// equal: capacities, reservations, pod limits, taints, the labels whose
+// keys a step reads (model.NodeLabelKeysRead: topology keys) other than
+// the hostname keys (model.HostnameKey, and model.KiviHostnameKey when the
+// universe has Kivi's alias: otherwise it is an ordinary label), and each
+// template's NodeFit (nodeName, nodeSelector, required and preferred
+// affinity, taint tolerations), which settles every other label a step
+// reads. The node type is bookkeeping of the inputs and the scaling
+// search, read by no step, and labels nothing reads (a cloud's instance
+// id) do not tell nodes apart either. Built-in intents read no node
+// labels; a Go predicate, monitor or controller, which may, switches node
+// symmetry off (compose). Hostname values are each node's own: a
 // spread constraint on them gives every node its own domain, and
 // permuting nodes permutes those domains, which the scheduler only
 // compares by counts and minima. A set of rules (rules.go) singles out
