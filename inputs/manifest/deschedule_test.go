@@ -21,7 +21,7 @@ func TestDeschedulePlugins(t *testing.T) {
 			model.RemovePodsViolatingInterPodAntiAffinity, model.PodLifeTime, model.RemoveFailedPods},
 		FailedPods:  model.FailedPodsArgs{MinPodLifetimeSeconds: 3600},
 		PodLifeTime: model.PodLifeTimeArgs{MaxPodLifeTimeSeconds: &day},
-		NodeTaints: model.NodeTaintsArgs{IncludePreferNoSchedule: true, ExcludedTaints: []string{"dedicated", "team=infra"}},
+		NodeTaints:  model.NodeTaintsArgs{IncludePreferNoSchedule: true, ExcludedTaints: []string{"dedicated", "team=infra"}},
 		NodeAffinityType: []model.NodeAffinityType{model.RequiredDuringSchedulingIgnoredDuringExecution,
 			model.PreferredDuringSchedulingIgnoredDuringExecution},
 		NodeTaintsFilter:           model.PodFilter{ExcludeNamespaces: []string{"kube-system"}},
