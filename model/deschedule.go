@@ -21,12 +21,18 @@ const (
 	// RemovePodsViolatingInterPodAntiAffinity evicts pods whose required
 	// pod anti-affinity matches another pod in their topology domain.
 	RemovePodsViolatingInterPodAntiAffinity
+	// RemoveFailedPods evicts pods in phase Failed (FailedPodsArgs).
+	RemoveFailedPods
+	// PodLifeTime evicts pods older than a maximum age, or in given
+	// states (PodLifeTimeArgs).
+	PodLifeTime
 )
 
 // DeschedulePlugins lists every deschedule plugin the model implements,
 // in the order readers name them.
 func DeschedulePlugins() []DeschedulePlugin {
-	return []DeschedulePlugin{RemovePodsViolatingNodeTaints, RemovePodsViolatingNodeAffinity, RemovePodsViolatingInterPodAntiAffinity}
+	return []DeschedulePlugin{RemovePodsViolatingNodeTaints, RemovePodsViolatingNodeAffinity, RemovePodsViolatingInterPodAntiAffinity,
+		RemoveFailedPods, PodLifeTime}
 }
 
 func (p DeschedulePlugin) String() string {
@@ -37,6 +43,10 @@ func (p DeschedulePlugin) String() string {
 		return "RemovePodsViolatingNodeAffinity"
 	case RemovePodsViolatingInterPodAntiAffinity:
 		return "RemovePodsViolatingInterPodAntiAffinity"
+	case RemoveFailedPods:
+		return "RemoveFailedPods"
+	case PodLifeTime:
+		return "PodLifeTime"
 	}
 	return fmt.Sprintf("DeschedulePlugin(%d)", uint8(p))
 }
@@ -113,8 +123,13 @@ type DescheduleConfig struct {
 	// nodeAffinityType: the passes it makes, in order; required when the
 	// plugin is enabled.
 	NodeAffinityType []NodeAffinityType
+	// FailedPods are RemoveFailedPods' args, PodLifeTime PodLifeTime's
+	// (deschedulelifetime.go).
+	FailedPods  FailedPodsArgs
+	PodLifeTime PodLifeTimeArgs
 	// The plugins' own pod filters (podfilter.go), one per plugin.
 	NodeTaintsFilter, NodeAffinityFilter, InterPodAntiAffinityFilter PodFilter
+	FailedPodsFilter, PodLifeTimeFilter                              PodFilter
 }
 
 // Filter returns plugin p's own pod filter.
@@ -124,6 +139,10 @@ func (c *DescheduleConfig) Filter(p DeschedulePlugin) *PodFilter {
 		return &c.NodeTaintsFilter
 	case RemovePodsViolatingNodeAffinity:
 		return &c.NodeAffinityFilter
+	case RemoveFailedPods:
+		return &c.FailedPodsFilter
+	case PodLifeTime:
+		return &c.PodLifeTimeFilter
 	}
 	return &c.InterPodAntiAffinityFilter
 }
@@ -149,7 +168,7 @@ func (u *Universe) compileDeschedulePlugins() error {
 		c := &p.Deschedule
 		field := fmt.Sprintf("descheduler.profiles[%d].deschedule", i)
 		for j, pl := range c.Enabled {
-			if pl < RemovePodsViolatingNodeTaints || pl > RemovePodsViolatingInterPodAntiAffinity {
+			if pl < RemovePodsViolatingNodeTaints || pl > PodLifeTime {
 				return fmt.Errorf("%s.enabled[%d]: %s (accepted: %s): %w", field, j, pl, joinNames(DeschedulePlugins()), ErrInvalid)
 			}
 		}
@@ -164,6 +183,9 @@ func (u *Universe) compileDeschedulePlugins() error {
 		}
 		if len(c.NodeTaints.ExcludedTaints) > 0 && len(c.NodeTaints.IncludedTaints) > 0 {
 			return fmt.Errorf("%s.nodeTaints: includedTaints and excludedTaints are both set (accepted: one of them): %w", field, ErrInvalid)
+		}
+		if err := c.PodLifeTime.check(field+".podLifeTime", c.Has(PodLifeTime)); err != nil {
+			return err
 		}
 	}
 	return nil

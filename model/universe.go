@@ -467,6 +467,10 @@ type DeschedulerProfile struct {
 	EvictSystemCriticalPods bool
 	NodeFit                 bool
 	PriorityThreshold       *int32 `json:"priorityThreshold,omitempty"`
+	// EvictFailedBarePods lifts the FailedBarePods protection for Failed
+	// pods: a bare pod (no owner) passes the DefaultEvictor when it is
+	// Failed; other bare pods stay protected.
+	EvictFailedBarePods bool
 }
 
 // Descheduler is a descheduler policy. Limits of 0 are unlimited; they

@@ -25,6 +25,10 @@ func deschedulePluginFor(d model.DeschedulePlugin) deschedulePlugin {
 		return nodeAffinity{}
 	case model.RemovePodsViolatingInterPodAntiAffinity:
 		return podAntiAffinity{}
+	case model.RemoveFailedPods:
+		return failedPods{}
+	case model.PodLifeTime:
+		return podLifeTime{}
 	}
 	return nil
 }
@@ -75,6 +79,11 @@ type violation struct {
 	// (RemovePodsViolatingInterPodAntiAffinity).
 	other int
 	key   model.KeyID
+	// reasons are the admission reasons a Failed pod may have
+	// (RemoveFailedPods).
+	reasons []string
+	// criteria are the PodLifeTime filters the pod matched.
+	criteria string
 }
 
 // tryEvict asks the evictor to admit pod's eviction and, when it does or
@@ -155,6 +164,11 @@ func (v violation) log(c *cycle) {
 	case v.plugin == model.RemovePodsViolatingInterPodAntiAffinity:
 		c.tx.Log(Component, "RemovePodsViolatingInterPodAntiAffinity: pod %s on node %s has required anti-affinity to pod %s (topologyKey %s)",
 			c.s.PodRef(v.pod), node, c.s.PodRef(v.other), c.u.Labels.KeyName(v.key))
+	case v.plugin == model.RemoveFailedPods:
+		c.tx.Log(Component, "RemoveFailedPods: pod %s on node %s is Failed (rejected at admission, reason %s)",
+			c.s.PodRef(v.pod), node, oneOf(v.reasons))
+	case v.plugin == model.PodLifeTime:
+		c.tx.Log(Component, "PodLifeTime: pod %s (%s) on node %s matches %s", c.s.PodRef(v.pod), ps.Phase, node, v.criteria)
 	}
 }
 

@@ -14,7 +14,11 @@
 //     their preferred node affinity (nodeaffinity.go);
 //   - RemovePodsViolatingInterPodAntiAffinity evicts pods whose required
 //     anti-affinity matches another pod of their domain
-//     (podantiaffinity.go).
+//     (podantiaffinity.go);
+//   - RemoveFailedPods evicts (deletes) Failed pods (failedpods.go), and
+//     PodLifeTime pods older than a limit or in given states
+//     (podlifetime.go); what the model cannot know of a pod (its age, a
+//     Failed pod's reason) is branched over (unknownage.go).
 //
 // Their evictions go through the evictor's limits as they are decided and
 // are carried out owner by owner when the plugin (or pass) ends. The

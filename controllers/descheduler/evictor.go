@@ -160,6 +160,10 @@ func (c *cycle) admit(pod int) (evictOutcome, string) {
 // replica until the kubelet removes it), goes to the kubelet, and its
 // ReplicaSet is queued to replace it (model.State.RequestDeletion).
 func (c *cycle) remove(pod int) {
+	if c.s.Pods[pod].Phase == model.Failed {
+		c.deleteFailed(pod)
+		return
+	}
 	if i := slices.Index(c.ev.pending, pod); i >= 0 {
 		c.ev.pending = slices.Delete(c.ev.pending, i, i+1)
 	}

@@ -168,5 +168,6 @@ func (s *Snapshot) apiPod(i int, p Pod) *v1.Pod {
 		pod.Status.Phase = v1.PodRunning
 		pod.Status.Conditions = append(pod.Status.Conditions, v1.PodCondition{Type: v1.PodReady, Status: v1.ConditionTrue})
 	}
+	lifetimeStatus(pod, p)
 	return pod
 }

@@ -69,7 +69,8 @@ var Classes = []Class{{
 	},
 }, {
 	// RemoveDuplicates and the topology plugin evict their candidates in
-	// map order upstream (owners, nodes, the candidate set). Under a
+	// map order upstream (owners, nodes, the candidate set), and
+	// RemoveFailedPods walks the nodes and their pods in listing order. Under a
 	// budget the model branches over that order where it matters; under
 	// an eviction limit it evicts in a fixed order (owner, node index or
 	// slot), so when a limit cuts the candidates short, which of them
@@ -81,7 +82,7 @@ var Classes = []Class{{
 	// pods of each namespace as some model branch.
 	Name: "eviction order under a limit",
 	Applies: func(s *Snapshot) bool {
-		return (s.Plugin == RemoveDuplicates || s.Plugin == TopologySpread) && s.MaxPerNode+s.MaxPerNamespace+s.MaxTotal > 0
+		return (s.Plugin == RemoveDuplicates || s.Plugin == TopologySpread || s.Plugin == RemoveFailedPods) && s.MaxPerNode+s.MaxPerNamespace+s.MaxTotal > 0
 	},
 	Without: func(s *Snapshot) *Snapshot {
 		c := s.clone()

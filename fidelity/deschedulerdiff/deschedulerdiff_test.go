@@ -132,7 +132,8 @@ func TestDifferential(t *testing.T) {
 			t.Logf("%s: %s", p, ty)
 			if ty.total >= 500 {
 				for _, c := range []string{"real run evicted a pod", "Eviction API refused a pod", "model branched"} {
-					if ty.covered[c] == 0 {
+					// The Eviction API never refuses to delete a Failed pod.
+					if ty.covered[c] == 0 && (p != RemoveFailedPods || c != "Eviction API refused a pod") {
 						t.Errorf("no snapshot with %q in %d", c, ty.total)
 					}
 				}

@@ -6,7 +6,9 @@
 //
 // A Snapshot is one descheduling cycle of one Balance plugin
 // (LowNodeUtilization, HighNodeUtilization, RemoveDuplicates or
-// RemovePodsViolatingTopologySpreadConstraint) with random arguments and
+// RemovePodsViolatingTopologySpreadConstraint), or of the Deschedule
+// plugin RemoveFailedPods or PodLifeTime (lifetime.go: pods Failed with a
+// reason, of an age, ContainerCreating), with random arguments and
 // DefaultEvictor arguments (nodeFit, evictSystemCriticalPods), eviction
 // limits, Ready nodes with allocatable, zones, taints and cordons, pods
 // of one to three Deployments bound to them (Running, Pending or

@@ -104,6 +104,10 @@ func Generate(t *rapid.T, p Plugin) *Snapshot {
 		s.Deps = append(s.Deps, d)
 	}
 	np := rapid.IntRange(0, maxPods).Draw(t, "pods")
+	if p == RemoveFailedPods || p == PodLifeTime {
+		// PodLifeTime branches over every set of matching pods.
+		np = min(np, maxLifetimePods)
+	}
 	perNode := make([]int, nn)
 	for range np {
 		pod := Pod{Dep: rapid.IntRange(0, nd-1).Draw(t, "dep"), Node: rapid.IntRange(0, nn-1).Draw(t, "node"),
@@ -169,6 +173,8 @@ func Generate(t *rapid.T, p Plugin) *Snapshot {
 		pr.Balance = []model.BalancePlugin{model.RemovePodsViolatingTopologySpreadConstraint}
 		pr.Constraints = rapid.SampledFrom([]model.TopologySpreadConstraints{model.HardConstraints, model.SoftConstraints, model.AllConstraints}).Draw(t, "constraints")
 		pr.TopologyBalanceNodeFit = !oneIn(t, 4, "noTopologyBalanceNodeFit")
+	case RemoveFailedPods, PodLifeTime:
+		drawLifetime(t, s)
 	}
 	if oneIn(t, 5, "limits") {
 		s.MaxPerNode = rapid.IntRange(0, 2).Draw(t, "maxPerNode")
@@ -223,10 +229,15 @@ func drawNamespaces(t *rapid.T, s *Snapshot) {
 		pr.LowNodeUtilization.ExcludedNamespaces = drawSubset(t, s.Namespaces, 1, nn-1)
 	case HighNodeUtilization:
 		pr.HighNodeUtilization.ExcludedNamespaces = drawSubset(t, s.Namespaces, 1, nn-1)
-	case RemoveDuplicates, TopologySpread:
+	case RemoveDuplicates, TopologySpread, RemoveFailedPods, PodLifeTime:
 		f := &pr.RemoveDuplicatesFilter
-		if s.Plugin == TopologySpread {
+		switch s.Plugin {
+		case TopologySpread:
 			f = &pr.TopologySpreadFilter
+		case RemoveFailedPods:
+			f = &pr.Deschedule.FailedPodsFilter
+		case PodLifeTime:
+			f = &pr.Deschedule.PodLifeTimeFilter
 		}
 		if rapid.Bool().Draw(t, "include") {
 			f.IncludeNamespaces = drawSubset(t, s.Namespaces, 1, nn-1)

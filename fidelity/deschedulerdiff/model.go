@@ -81,6 +81,9 @@ func (s *Snapshot) ToModel() (*model.Universe, *model.State, error) {
 			st.Pods[i].WasRunning = p.Running
 			st.Pods[i].Phase = model.Terminating
 		}
+		if p.Failed {
+			st.Pods[i].Phase = model.Failed
+		}
 	}
 	st.DeschedulerPending = true
 	return u, st, nil
@@ -124,7 +127,8 @@ func (s *Snapshot) Model() (*ModelAnswer, error) {
 		}
 		var ev []int
 		for i := range s.Pods {
-			if st.Pods[i].Phase == model.Terminating && !s.Pods[i].Terminating {
+			// Evicted: Terminating now, or deleted at once (a Failed pod).
+			if st.Pods[i].Phase == model.Terminating && !s.Pods[i].Terminating || st.Pods[i].Phase == model.Free {
 				ev = append(ev, i)
 			}
 		}

@@ -130,7 +130,7 @@ func (s *Snapshot) Run(ctx context.Context, o *objects, pdbs []*policyv1.PodDisr
 	handle := &frameworkfake.HandleImpl{ClientsetImpl: client, GetPodsAssignedToNodeFuncImpl: getPods,
 		SharedInformerFactoryImpl: factory, PodEvictorImpl: podEvictor, PluginInstanceIDImpl: "fidelity"}
 	evictor, err := defaultevictor.New(ctx, &defaultevictor.DefaultEvictorArgs{NodeFit: s.Profile.NodeFit,
-		EvictSystemCriticalPods: s.Profile.EvictSystemCriticalPods}, handle)
+		EvictSystemCriticalPods: s.Profile.EvictSystemCriticalPods, EvictFailedBarePods: s.Profile.EvictFailedBarePods}, handle)
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +146,14 @@ func (s *Snapshot) Run(ctx context.Context, o *objects, pdbs []*policyv1.PodDisr
 	for k, i := range ord.Nodes {
 		nodes[k] = o.nodes[i]
 	}
-	if st := plugin.Balance(ctx, nodes); st != nil && st.Err != nil {
+	var st *frameworktypes.Status
+	switch pl := plugin.(type) {
+	case frameworktypes.BalancePlugin:
+		st = pl.Balance(ctx, nodes)
+	case frameworktypes.DeschedulePlugin:
+		st = pl.Deschedule(ctx, nodes)
+	}
+	if st != nil && st.Err != nil {
 		return nil, fmt.Errorf("%s: %w", s.Plugin, st.Err)
 	}
 	ans := &RealAnswer{Refused: refused}
@@ -191,7 +198,7 @@ func excluded(ns []string) *api.Namespaces {
 }
 
 // newPlugin builds the snapshot's plugin with its constructor.
-func (s *Snapshot) newPlugin(ctx context.Context, h frameworktypes.Handle) (frameworktypes.BalancePlugin, error) {
+func (s *Snapshot) newPlugin(ctx context.Context, h frameworktypes.Handle) (frameworktypes.Plugin, error) {
 	var p frameworktypes.Plugin
 	var err error
 	switch s.Plugin {
@@ -239,11 +246,10 @@ func (s *Snapshot) newPlugin(ctx context.Context, h frameworktypes.Handle) (fram
 			return nil, err
 		}
 		p, err = tsc.New(ctx, args, h)
+	case RemoveFailedPods, PodLifeTime:
+		p, err = s.newLifetimePlugin(ctx, h)
 	}
-	if err != nil {
-		return nil, err
-	}
-	return p.(frameworktypes.BalancePlugin), nil
+	return p, err
 }
 
 // logRecorder is a logr.LogSink keeping the node-utilisation plugins'

@@ -17,12 +17,16 @@ const (
 	HighNodeUtilization
 	RemoveDuplicates
 	TopologySpread
+	// RemoveFailedPods and PodLifeTime are Deschedule plugins
+	// (lifetime.go).
+	RemoveFailedPods
+	PodLifeTime
 	numPlugins
 )
 
 func (p Plugin) String() string {
 	return [...]string{"LowNodeUtilization", "HighNodeUtilization", "RemoveDuplicates",
-		"RemovePodsViolatingTopologySpreadConstraint"}[p]
+		"RemovePodsViolatingTopologySpreadConstraint", "RemoveFailedPods", "PodLifeTime"}[p]
 }
 
 // Label keys of the snapshots' nodes and pods.
@@ -89,6 +93,14 @@ type Pod struct {
 	Dep, Node   int
 	Running     bool
 	Terminating bool
+	// Failed: rejected at admission with status reason Reason (lifetime.go).
+	Failed bool
+	Reason string
+	// Creating: a Pending pod whose container shows the waiting reason
+	// ContainerCreating; AgeSeconds is the pod's age. The model knows
+	// neither.
+	Creating   bool
+	AgeSeconds int
 }
 
 // PDB is a PodDisruptionBudget of a namespace ("": Namespace) selecting
@@ -161,6 +173,7 @@ func (s *Snapshot) String() string {
 	if a := s.Profile.HighNodeUtilization; s.Plugin == HighNodeUtilization && len(a.ExcludedNamespaces) > 0 {
 		fmt.Fprintf(&b, ", evictableNamespaces.exclude %v", a.ExcludedNamespaces)
 	}
+	fmtLifetime(&b, s)
 	if s.MaxPerNode+s.MaxPerNamespace+s.MaxTotal > 0 {
 		fmt.Fprintf(&b, ", limits per node %d, per namespace %d, total %d", s.MaxPerNode, s.MaxPerNamespace, s.MaxTotal)
 	}
@@ -199,6 +212,15 @@ func (s *Snapshot) String() string {
 		phase := "Pending"
 		if p.Running {
 			phase = "Running"
+		}
+		if p.Failed {
+			phase = "Failed (" + p.Reason + ")"
+		}
+		if p.Creating {
+			phase += ", ContainerCreating"
+		}
+		if s.Plugin == PodLifeTime || s.Plugin == RemoveFailedPods {
+			phase += fmt.Sprintf(", age %ds", p.AgeSeconds)
 		}
 		if p.Terminating {
 			phase += ", terminating"
@@ -252,7 +274,7 @@ func fmtThresholds(t model.ResourceThresholds) string {
 // choice in its branches (model.IdenticalGroups).
 func (s *Snapshot) podKey(i int) string {
 	p := s.Pods[i]
-	return fmt.Sprintf("d%d@%s/%v/%v", p.Dep, NodeName(p.Node), p.Running, p.Terminating)
+	return fmt.Sprintf("d%d@%s/%v/%v/%v", p.Dep, NodeName(p.Node), p.Running, p.Terminating, p.Failed)
 }
 
 // Signature is a set of pods up to pods the model holds identical: the

@@ -67,7 +67,8 @@ func podFilter(o Object, path string, args PodFilterArgs) (model.PodFilter, erro
 // deschedulePlugins reads a profile's deschedule extension point into mp:
 // the enabled plugins the model implements (a plugin also listed as
 // disabled is left out), a warning naming the others, and the args of
-// the three modelled plugins from pluginConfig. It checks the args as the
+// the modelled plugins from pluginConfig (deschedulelifetime.go for
+// RemoveFailedPods and PodLifeTime). It checks the args as the
 // descheduler validates them when it starts.
 func deschedulePlugins(o Object, path string, pr *DeschedulerProfile, mp *model.DeschedulerProfile, warns *[]Warning) error {
 	a := o.at()
@@ -88,6 +89,7 @@ func deschedulePlugins(o Object, path string, pr *DeschedulerProfile, mp *model.
 			"ignored: deschedule plugins %s are not modelled (only %s)", strings.Join(ignored, ", "), pluginNames()))
 	}
 	var affinityArgs string // the path of RemovePodsViolatingNodeAffinity's args, when given
+	failedArgs := false     // RemoveFailedPods has a pluginConfig entry
 	for j, pc := range pr.PluginConfig {
 		pp := index(path+".pluginConfig", j) + ".args"
 		switch pc.Name {
@@ -143,7 +145,23 @@ func deschedulePlugins(o Object, path string, pr *DeschedulerProfile, mp *model.
 				return err
 			}
 			mp.Deschedule.InterPodAntiAffinityFilter = f
+		case model.RemoveFailedPods.String():
+			if err := failedPodsArgs(o, pp, pc.Args, mp, warns); err != nil {
+				return err
+			}
+			failedArgs = true
+		case model.PodLifeTime.String():
+			if err := podLifeTimeArgs(o, pp, pc.Args, mp, warns); err != nil {
+				return err
+			}
 		}
+	}
+	if !failedArgs && mp.Deschedule.Has(model.RemoveFailedPods) {
+		// No pluginConfig entry: upstream's defaults.
+		mp.Deschedule.FailedPods.MinPodLifetimeSeconds = defaultMinPodLifetimeSeconds
+	}
+	if lt := &mp.Deschedule.PodLifeTime; mp.Deschedule.Has(model.PodLifeTime) && !lt.HasAgeLimit() && len(lt.States) == 0 && lt.Conditions == 0 && len(lt.ExitCodes) == 0 {
+		return a.errorf(o.path(path+".pluginConfig"), "PodLifeTime needs args with a filtering criterion (accepted: at least one of maxPodLifeTimeSeconds, states, conditions, exitCodes)")
 	}
 	if mp.Deschedule.Has(model.RemovePodsViolatingNodeAffinity) && len(mp.Deschedule.NodeAffinityType) == 0 {
 		field := path + ".pluginConfig"

@@ -61,7 +61,7 @@ func deschedulerDecl(o Object, classes *priorityClassTable, warns *[]Warning) (*
 				if err = decodeArgs(o, pp, pc.Args, &args, warns); err != nil {
 					break
 				}
-				mp.EvictSystemCriticalPods, mp.NodeFit = args.EvictSystemCriticalPods, args.NodeFit
+				mp.EvictSystemCriticalPods, mp.NodeFit, mp.EvictFailedBarePods = args.EvictSystemCriticalPods, args.NodeFit, args.EvictFailedBarePods
 				err = priorityThreshold(o, pp+".priorityThreshold", args, classes, &mp, warns)
 			case "RemovePodsViolatingTopologySpreadConstraint":
 				var args TopologySpreadArgs

@@ -340,6 +340,7 @@ type PluginSet struct {
 type DefaultEvictorArgs struct {
 	EvictSystemCriticalPods bool `json:"evictSystemCriticalPods"`
 	NodeFit                 bool `json:"nodeFit"`
+	EvictFailedBarePods     bool `json:"evictFailedBarePods"`
 	// PriorityThreshold protects pods of this priority and above
 	// (a PriorityClass's name or a value).
 	PriorityThreshold *struct {

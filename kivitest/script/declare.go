@@ -417,7 +417,7 @@ func (e *Env) deschedulerProfile(c Command) (string, error) {
 		key, def string
 		to       *bool
 	}{{"node-fit", "false", &p.NodeFit}, {"topology-balance-node-fit", "true", &p.TopologyBalanceNodeFit},
-		{"evict-system-critical-pods", "false", &p.EvictSystemCriticalPods}} {
+		{"evict-system-critical-pods", "false", &p.EvictSystemCriticalPods}, {"evict-failed-bare-pods", "false", &p.EvictFailedBarePods}} {
 		switch v := c.Arg(f.key, f.def); v {
 		case "true", "false":
 			*f.to = v == "true"

@@ -10,7 +10,8 @@ import (
 
 // deschedulePluginArgs reads descheduler-profile's deschedule extension
 // point: deschedule=P1,P2 (RemovePodsViolatingNodeTaints,
-// RemovePodsViolatingNodeAffinity, RemovePodsViolatingInterPodAntiAffinity),
+// RemovePodsViolatingNodeAffinity, RemovePodsViolatingInterPodAntiAffinity,
+// RemoveFailedPods, PodLifeTime; their args in deschedulelifetime.go),
 // include-prefer-no-schedule=false, excluded-taints=k|k=v,…,
 // included-taints=…, node-affinity-type=requiredDuringSchedulingIgnoredDuringExecution,…
 func deschedulePluginArgs(c Command, p *model.DeschedulerProfile) error {
@@ -45,7 +46,7 @@ func deschedulePluginArgs(c Command, p *model.DeschedulerProfile) error {
 			return fmt.Errorf("unknown node-affinity-type %q", name)
 		}
 	}
-	return nil
+	return lifetimeArgs(c, d)
 }
 
 // templateAffinityArgs reads template's required=k=v,… (one required

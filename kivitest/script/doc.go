@@ -33,6 +33,8 @@
 //	    [low-thresholds=cpu:20,memory:20,pods:20 low-targets=… [low-deviation=false] [low-number-of-nodes=0] [low-node-limit=N]]   LowNodeUtilization's args
 //	    [high-thresholds=… [high-number-of-nodes=0] [high-only-thresholding=false]]                                           HighNodeUtilization's args
 //	                                       [deschedule=RemovePodsViolatingNodeTaints,RemovePodsViolatingNodeAffinity,RemovePodsViolatingInterPodAntiAffinity] [include-prefer-no-schedule=false] [excluded-taints=k|k=v,..] [included-taints=..] [node-affinity-type=requiredDuringSchedulingIgnoredDuringExecution,preferredDuringSchedulingIgnoredDuringExecution]
+//	                                       [deschedule=RemoveFailedPods,PodLifeTime] [failed-reasons=R,..] [failed-exit-codes=N,..] [failed-exclude-owner-kinds=K,..] [failed-min-age=S]
+//	                                       [lifetime-max-age=S] [lifetime-states=S,..] [lifetime-conditions=N] [lifetime-exit-codes=N,..] [lifetime-include-owner-kinds=K,..] [lifetime-exclude-owner-kinds=K,..] [evict-failed-bare-pods=false]
 //	descheduler-limits [per-node=0] [per-namespace=0] [total=0]
 //	pod-slots count=N                      pod slots (default: the pods declared plus 4)
 //	pdb name=B [selector=k=v,..] [min-available=N|N%] [max-unavailable=N|N%] [unhealthy-pod-eviction-policy=IfHealthyBudget|AlwaysAllow]   a PodDisruptionBudget (no selector: every pod)

@@ -1,0 +1,89 @@
+package descheduler
+
+import (
+	"slices"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// failedPods is the RemoveFailedPods Deschedule plugin
+// (pkg/framework/plugins/removefailedpods/failedpods.go at v0.36): node
+// by node, every listed pod in phase Failed that passes the args is
+// evicted. The DefaultEvictor's filters apply as to any plugin, except
+// that a bare Failed pod passes with evictFailedBarePods.
+//
+// The model's Failed pods are the pods the kubelet rejected at admission
+// (controllers/kubelet): their containers never ran, so they have no
+// container statuses, and a reasons or exitCodes filter sees the pod's
+// status reason alone. That reason is not kept in the state
+// (admissionReasons lists the candidates), and neither is the pod's age
+// (minPodLifetimeSeconds, 3600 by default): a pod those filters cannot
+// decide is a maybe, and the plugin branches over which maybes verdict
+// (unknownage.go). Evicting a Failed pod deletes it at once
+// (deleteFailed): what the pod garbage collector would do later, but it
+// counts against the eviction limits like any eviction.
+type failedPods struct{}
+
+func (failedPods) Name() string { return model.RemoveFailedPods.String() }
+
+// Deschedule walks the cycle's nodes in index order and each node's
+// matching pods in slot order; a node whose eviction limit is reached is
+// left for the next one, the total limit ends the plugin. Budgets never
+// refuse the eviction of a Failed pod, so the order does not matter to
+// them.
+func (failedPods) Deschedule(c *cycle, p *model.DeschedulerProfile) {
+	args := &p.Deschedule.FailedPods
+	var out []violation
+	defer func() { c.flush(out) }()
+	var sure, maybe []int
+	reasons := map[int][]string{}
+	for _, n := range c.ready {
+		for _, pod := range c.listedAnyPhase(p, p.Deschedule.Filter(model.RemoveFailedPods), n) {
+			if c.s.Pods[pod].Phase != model.Failed {
+				continue
+			}
+			reasons[pod] = c.admissionReasons(pod)
+			switch failedPodMatches(c, args, pod, reasons[pod]) {
+			case sureMatch:
+				sure = append(sure, pod)
+			case maybeMatch:
+				maybe = append(maybe, pod)
+			}
+		}
+	}
+	evict := append(sure, c.chooseSubset(maybe)...)
+	for _, n := range c.ready {
+		for _, pod := range c.listedAnyPhase(p, p.Deschedule.Filter(model.RemoveFailedPods), n) {
+			if !slices.Contains(evict, pod) {
+				continue
+			}
+			o := c.tryEvict(violation{pod: pod, plugin: model.RemoveFailedPods, reasons: reasons[pod]}, &out)
+			if o == nodeLimit {
+				break
+			}
+			if o == totalLimit {
+				return
+			}
+		}
+	}
+}
+
+// failedPodMatches is upstream's validateCanEvict for Failed pod with
+// the given possible admission reasons.
+func failedPodMatches(c *cycle, a *model.FailedPodsArgs, pod int, reasons []string) verdict {
+	if k := c.ownerKind(pod); k != "" && slices.Contains(a.ExcludeOwnerKinds, k) {
+		return noMatch
+	}
+	// No container of the model's Failed pods ever terminated.
+	if len(a.ExitCodes) > 0 {
+		return noMatch
+	}
+	m := sureMatch
+	if len(a.Reasons) > 0 {
+		m = matchOneOf(reasons, a.Reasons)
+	}
+	if a.MinPodLifetimeSeconds > 0 {
+		m = m.and(maybeMatch)
+	}
+	return m
+}

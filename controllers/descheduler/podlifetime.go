@@ -1,0 +1,146 @@
+package descheduler
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// podLifeTime is the PodLifeTime Deschedule plugin
+// (pkg/framework/plugins/podlifetime/pod_lifetime.go at v0.36): it lists
+// the pods of every cycle node that pass its filters (maxPodLifeTimeSeconds,
+// states, conditions, exitCodes, ownerKinds, namespaces, labelSelector)
+// and the DefaultEvictor's, sorts them oldest first, and evicts them in
+// that order: a node or namespace limit skips a pod, a budget's refusal
+// too, the total limit ends the plugin.
+//
+// What the model can tell of a pod (podLifeTimeMatches):
+//
+//   - its phase: Pending (bound, not started yet), Running or Failed;
+//     Succeeded and Unknown never verdict;
+//   - its status reason: only a Failed pod has one, the admission
+//     reason, which the state does not keep (admissionReasons): of the
+//     accepted states only NodeAffinity can be it;
+//   - its containers' states: a bound Pending pod's containers may show
+//     ContainerCreating (or not yet, before the kubelet syncs it), a
+//     Running pod's are running; the model's containers never fail to
+//     pull, crash or terminate, so PodInitializing, ImagePullBackOff,
+//     CrashLoopBackOff, CreateContainerConfigError, ErrImagePull,
+//     CreateContainerError, InvalidImageName and every terminated reason
+//     never verdict, and neither does an exitCodes filter;
+//   - its age, with maxPodLifeTimeSeconds, and its conditions, with a
+//     conditions filter, are unknown: any pod may verdict.
+//
+// A pod these leave undecided is a maybe; the plugin branches over which
+// maybes verdict (unknownage.go). The age order is unknown too: when the
+// limits or budgets cannot take every matching pod, the plugin branches
+// over which go first. So every set of pods a real cycle may evict is a
+// branch: with an age limit, any set of matching pods the limits and
+// budgets admit (the empty one when none is old enough yet); without,
+// the sets a greedy walk in some order ends with.
+type podLifeTime struct{}
+
+func (podLifeTime) Name() string { return model.PodLifeTime.String() }
+
+// Deschedule lists, decides and evicts; see podLifeTime.
+func (podLifeTime) Deschedule(c *cycle, p *model.DeschedulerProfile) {
+	args := &p.Deschedule.PodLifeTime
+	var out []violation
+	defer func() { c.flush(out) }()
+	var sure, maybe, all []int
+	for _, n := range c.ready {
+		for _, pod := range c.listedAnyPhase(p, p.Deschedule.Filter(model.PodLifeTime), n) {
+			switch podLifeTimeMatches(c, args, pod) {
+			case sureMatch:
+				sure = append(sure, pod)
+			case maybeMatch:
+				maybe = append(maybe, pod)
+			default:
+				continue
+			}
+			all = append(all, pod)
+		}
+	}
+	slices.Sort(all)
+	var first, then []int
+	switch {
+	case len(all) == 0:
+		return
+	case c.admitsAll(all):
+		// Every order admits every pod: only which maybes verdict is open.
+		first, then = c.chooseSubset(maybe), sure
+	default:
+		// The first pods of the (unknown) age order take the limits:
+		// which ones is a choice, the sure ones that are left follow.
+		first = c.chooseSubset(all)
+		for _, pod := range sure {
+			if !slices.Contains(first, pod) {
+				then = append(then, pod)
+			}
+		}
+	}
+	criteria := lifeTimeCriteria(args)
+	for _, pod := range append(first, then...) {
+		if c.tryEvict(violation{pod: pod, plugin: model.PodLifeTime, criteria: criteria}, &out) == totalLimit {
+			return
+		}
+	}
+}
+
+// podLifeTimeMatches applies PodLifeTime's filters to a listed pod.
+func podLifeTimeMatches(c *cycle, a *model.PodLifeTimeArgs, pod int) verdict {
+	m := sureMatch
+	if a.HasAgeLimit() || a.Conditions > 0 {
+		m = maybeMatch
+	}
+	kind := c.ownerKind(pod)
+	if len(a.IncludeOwnerKinds) > 0 && !slices.Contains(a.IncludeOwnerKinds, kind) ||
+		kind != "" && slices.Contains(a.ExcludeOwnerKinds, kind) {
+		return noMatch
+	}
+	if len(a.ExitCodes) > 0 {
+		return noMatch
+	}
+	if len(a.States) > 0 {
+		m = m.and(c.stateMatches(pod, a.States))
+	}
+	return m
+}
+
+// stateMatches is whether one of the pod's states is in states (see
+// podLifeTime for what the model can tell).
+func (c *cycle) stateMatches(pod int, states []string) verdict {
+	ps := &c.s.Pods[pod]
+	if slices.Contains(states, ps.Phase.String()) {
+		return sureMatch
+	}
+	switch ps.Phase {
+	case model.Pending:
+		if slices.Contains(states, "ContainerCreating") {
+			return maybeMatch
+		}
+	case model.Failed:
+		return matchOneOf(c.admissionReasons(pod), states)
+	}
+	return noMatch
+}
+
+// lifeTimeCriteria prints the filters a pod PodLifeTime evicts matched.
+func lifeTimeCriteria(a *model.PodLifeTimeArgs) string {
+	var parts []string
+	if a.HasAgeLimit() {
+		parts = append(parts, fmt.Sprintf("maxPodLifeTimeSeconds %d (the model has no clock: any pod may be that old)", *a.MaxPodLifeTimeSeconds))
+	}
+	if len(a.States) > 0 {
+		parts = append(parts, "states "+strings.Join(a.States, ", "))
+	}
+	if a.Conditions > 0 {
+		parts = append(parts, "conditions (not modelled: any pod may verdict)")
+	}
+	if len(parts) == 0 {
+		return "its filters"
+	}
+	return strings.Join(parts, "; ")
+}

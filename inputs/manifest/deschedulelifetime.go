@@ -1,0 +1,141 @@
+package manifest
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// FailedPodsArgs are RemoveFailedPods' arguments.
+type FailedPodsArgs struct {
+	ExcludeOwnerKinds       []string `json:"excludeOwnerKinds"`
+	MinPodLifetimeSeconds   *uint    `json:"minPodLifetimeSeconds"`
+	Reasons                 []string `json:"reasons"`
+	ExitCodes               []int32  `json:"exitCodes"`
+	IncludingInitContainers bool     `json:"includingInitContainers"`
+	PodFilterArgs
+}
+
+// PodLifeTimeArgs are PodLifeTime's arguments.
+type PodLifeTimeArgs struct {
+	OwnerKinds                   *NamespacesArg       `json:"ownerKinds"`
+	MaxPodLifeTimeSeconds        *uint                `json:"maxPodLifeTimeSeconds"`
+	States                       []string             `json:"states"`
+	Conditions                   []PodConditionFilter `json:"conditions"`
+	ExitCodes                    []int32              `json:"exitCodes"`
+	IncludingInitContainers      bool                 `json:"includingInitContainers"`
+	IncludingEphemeralContainers bool                 `json:"includingEphemeralContainers"`
+	PodFilterArgs
+}
+
+// PodConditionFilter is one of PodLifeTime's conditions.
+type PodConditionFilter struct {
+	Type                              string `json:"type"`
+	Status                            string `json:"status"`
+	Reason                            string `json:"reason"`
+	MinTimeSinceLastTransitionSeconds *uint  `json:"minTimeSinceLastTransitionSeconds"`
+}
+
+// defaultMinPodLifetimeSeconds is RemoveFailedPods' default
+// minPodLifetimeSeconds (SetDefaults_RemoveFailedPodsArgs).
+const defaultMinPodLifetimeSeconds = 3600
+
+// neverStates are the PodLifeTime states no pod of the model is ever in
+// (controllers/descheduler, podlifetime.go): its containers never fail to
+// pull, crash or terminate, no pod has init containers, and a pod of a
+// node that is not Ready is not listed.
+var neverStates = []string{"Succeeded", "Unknown", "NodeLost", "Shutdown", "UnexpectedAdmissionError",
+	"PodInitializing", "ImagePullBackOff", "CrashLoopBackOff", "CreateContainerConfigError", "ErrImagePull",
+	"CreateContainerError", "InvalidImageName",
+	"OOMKilled", "Error", "Completed", "DeadlineExceeded", "Evicted", "ContainerCannotRun", "StartError"}
+
+// failedPodsArgs reads RemoveFailedPods' args at path pp, validated as
+// ValidateRemoveFailedPodsArgs does.
+func failedPodsArgs(o Object, pp string, raw []byte, mp *model.DeschedulerProfile, warns *[]Warning) error {
+	var args FailedPodsArgs
+	if err := decodeArgs(o, pp, raw, &args, warns); err != nil {
+		return err
+	}
+	f, err := podFilter(o, pp, args.PodFilterArgs)
+	if err != nil {
+		return err
+	}
+	a := model.FailedPodsArgs{Reasons: args.Reasons, ExitCodes: args.ExitCodes, IncludingInitContainers: args.IncludingInitContainers,
+		ExcludeOwnerKinds: args.ExcludeOwnerKinds, MinPodLifetimeSeconds: defaultMinPodLifetimeSeconds}
+	if args.MinPodLifetimeSeconds != nil {
+		a.MinPodLifetimeSeconds = *args.MinPodLifetimeSeconds
+	}
+	warnOwnerKinds(o, pp+".excludeOwnerKinds", args.ExcludeOwnerKinds, warns)
+	if len(args.ExitCodes) > 0 {
+		*warns = append(*warns, o.at().warning(o.path(pp+".exitCodes"),
+			"no pod of the model matches: its Failed pods were rejected at admission and no container of theirs ran, so RemoveFailedPods evicts nothing"))
+	}
+	mp.Deschedule.FailedPods, mp.Deschedule.FailedPodsFilter = a, f
+	return nil
+}
+
+// podLifeTimeArgs reads PodLifeTime's args at path pp, validated as
+// ValidatePodLifeTimeArgs does.
+func podLifeTimeArgs(o Object, pp string, raw []byte, mp *model.DeschedulerProfile, warns *[]Warning) error {
+	var args PodLifeTimeArgs
+	if err := decodeArgs(o, pp, raw, &args, warns); err != nil {
+		return err
+	}
+	at := o.at()
+	f, err := podFilter(o, pp, args.PodFilterArgs)
+	if err != nil {
+		return err
+	}
+	a := model.PodLifeTimeArgs{MaxPodLifeTimeSeconds: args.MaxPodLifeTimeSeconds, States: args.States,
+		Conditions: len(args.Conditions), ExitCodes: args.ExitCodes}
+	if k := args.OwnerKinds; k != nil {
+		if len(k.Include) > 0 && len(k.Exclude) > 0 {
+			return at.errorf(o.path(pp+".ownerKinds"), "only one of include and exclude owner kinds can be set (accepted: include or exclude)")
+		}
+		a.IncludeOwnerKinds, a.ExcludeOwnerKinds = k.Include, k.Exclude
+		warnOwnerKinds(o, pp+".ownerKinds.include", k.Include, warns)
+		warnOwnerKinds(o, pp+".ownerKinds.exclude", k.Exclude, warns)
+	}
+	var never []string
+	for i, st := range args.States {
+		if !slices.Contains(model.PodLifeTimeStates, st) {
+			return at.errorf(o.path(index(pp+".states", i)), "%q (accepted: %s)", st, model.AcceptedPodLifeTimeStates())
+		}
+		if slices.Contains(neverStates, st) {
+			never = append(never, st)
+		}
+	}
+	for i, c := range args.Conditions {
+		if c.Type == "" && c.Status == "" && c.Reason == "" && c.MinTimeSinceLastTransitionSeconds == nil {
+			return at.errorf(o.path(index(pp+".conditions", i)), "empty (accepted: at least one of type, status, reason, minTimeSinceLastTransitionSeconds)")
+		}
+	}
+	if a.MaxPodLifeTimeSeconds == nil && len(a.States) == 0 && a.Conditions == 0 && len(a.ExitCodes) == 0 {
+		return at.errorf(o.path(pp), "no filtering criterion (accepted: at least one of maxPodLifeTimeSeconds, states, conditions, exitCodes)")
+	}
+	if len(never) > 0 {
+		*warns = append(*warns, at.warning(o.path(pp+".states"),
+			"%s: no pod of the model is ever in these states (its containers always start and never terminate; no pod has init containers)", strings.Join(never, ", ")))
+	}
+	if a.Conditions > 0 {
+		*warns = append(*warns, at.warning(o.path(pp+".conditions"),
+			"not modelled: the model has no pod conditions, so any pod may match them (the checker explores both)"))
+	}
+	if len(a.ExitCodes) > 0 {
+		*warns = append(*warns, at.warning(o.path(pp+".exitCodes"),
+			"no pod of the model matches: no container of its pods ever terminates, so PodLifeTime evicts nothing"))
+	}
+	mp.Deschedule.PodLifeTime, mp.Deschedule.PodLifeTimeFilter = a, f
+	return nil
+}
+
+// warnOwnerKinds warns about owner kinds that own no pod of the model.
+func warnOwnerKinds(o Object, path string, kinds []string, warns *[]Warning) {
+	for k, kind := range kinds {
+		if !slices.Contains(model.OwnerKinds, kind) {
+			*warns = append(*warns, o.at().warning(o.path(index(path, k)),
+				"%q owns no pod of the model (its pods' owners are %s; kinds are compared as written, case included)", kind, strings.Join(model.OwnerKinds, ", ")))
+		}
+	}
+}
