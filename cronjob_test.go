@@ -1,6 +1,8 @@
 package kivi_test
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -90,5 +92,54 @@ func TestCronJobCompletesRefused(t *testing.T) {
 		&kivi.InputFile{Name: "intents.yaml", Data: []byte("intents:\n- name: job_completes\n  params: {deployment: report}\n")})
 	if err == nil || !strings.Contains(err.Error(), "intents.yaml") || !strings.Contains(err.Error(), "pod_always_schedulable") {
 		t.Errorf("job_completes of a CronJob: %v, want an error in intents.yaml suggesting pod_always_schedulable", err)
+	}
+}
+
+// TestCronJobRunsAssumed: Options.CronJobRuns (--cronjob-runs) replaces
+// the Allow bound by an assumption the report states: with one run at a
+// time the overlap of TestCronJobRunsOverlapBeforeHPAScaleUp is not
+// explored and the property holds; with two it is, and is violated; the
+// runs that never end of TestCronJobAllowBound no longer end the run
+// Unknown.
+func TestCronJobRunsAssumed(t *testing.T) {
+	verify := func(manifests, intents string, runs int) *kivi.Report {
+		t.Helper()
+		c, _, err := kivi.LoadManifests([]kivi.InputFile{{Name: "manifests.yaml", Data: []byte(manifests)}},
+			&kivi.InputFile{Name: "nodes.yaml", Data: []byte(oneFourCPUNode)}, &kivi.InputFile{Name: "intents.yaml", Data: []byte(intents)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := kivi.Verify(context.Background(), c, kivi.Options{CronJobRuns: runs, Checker: checker.Options{Workers: 1, CollectAll: true}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	for _, c := range []struct {
+		name, manifests, intents, intent string
+		runs                             int
+		want                             checker.Verdict
+	}{
+		{"one run at a time", cronJobManifests("Allow"), cronJobIntents, "pod_always_schedulable", 1, checker.Holds},
+		{"two runs overlap", cronJobManifests("Allow"), cronJobIntents, "pod_always_schedulable", 2, checker.Violated},
+		{"runs that never end", strings.Replace(cronJobManifests("Allow"), "cpu: 750m", `cpu: "1"`, 1), "intents:\n- name: no_kernel_panic\n", "no_kernel_panic", 2, checker.Holds},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rep := verify(c.manifests, c.intents, c.runs)
+			if r := rep.Result(c.intent); r == nil || r.Verdict != c.want {
+				t.Fatalf("%s: %+v, want %v", c.intent, r, c.want)
+			}
+			if text := strings.Join(rep.Assumptions, "\n"); !strings.Contains(text, fmt.Sprintf("(--cronjob-runs %d)", c.runs)) {
+				t.Errorf("assumptions %q, want the CronJob runs'", rep.Assumptions)
+			}
+		})
+	}
+	c, _, err := kivi.LoadManifests([]kivi.InputFile{{Name: "manifests.yaml", Data: []byte(cronJobManifests("Allow"))}},
+		&kivi.InputFile{Name: "nodes.yaml", Data: []byte(oneFourCPUNode)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := kivi.Verify(context.Background(), c, kivi.Options{CronJobRuns: 3}); err == nil || !strings.Contains(err.Error(), "CronJobRuns 3 (accepted: 0 for no assumption, or 1..2)") {
+		t.Errorf("CronJobRuns 3: %v, want an input error", err)
 	}
 }

@@ -68,6 +68,10 @@ const (
 	MaxNodes       = model.MaxNodes
 	MaxPodSlots    = model.MaxPodSlots
 	MaxDeployments = model.MaxObjects
+	// MaxCronJobRuns is how many runs of a CronJob with concurrencyPolicy
+	// Allow the model holds at once (Options.CronJobRuns assumes at most
+	// that many).
+	MaxCronJobRuns = model.MaxCronJobRuns
 )
 
 // Verify checks the cluster's intents over every interleaving of its

@@ -142,7 +142,7 @@ func boundReason(u *model.Universe, b model.Bound) string {
 	case model.BoundHPAScaleEvents:
 		return fmt.Sprintf("model bound: an HPA with behavior rescales while it remembers %d scale events of that direction within its longest policy period (the model keeps at most %d per direction)", model.MaxHPAScaleEvents, model.MaxHPAScaleEvents)
 	case model.BoundCronJobRuns:
-		return fmt.Sprintf("model bound: a CronJob with concurrencyPolicy Allow fires while %d of its runs are active (the model has no clock, so a schedule may fire at any quiet moment and runs may pile up; concurrencyPolicy Forbid or Replace bounds them)", model.MaxCronJobRuns)
+		return fmt.Sprintf("model bound: a CronJob with concurrencyPolicy Allow fires while %d of its runs are active (the model has no clock, so a schedule may fire at any quiet moment and runs may pile up; concurrencyPolicy Forbid or Replace bounds them; --cronjob-runs 1 or 2 assumes its runs finish within that many schedule periods)", model.MaxCronJobRuns)
 	}
 	return fmt.Sprintf("model bound: %s", b)
 }

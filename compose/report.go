@@ -52,6 +52,13 @@ func assumptions(u *model.Universe) []string {
 	if u.Options.FirstInOrder && firstCreations(u) >= 2 {
 		out = append(out, "the Deployments are created in the order written, as one `kubectl apply -f` creates them (--apply-in-order); other creation orders were not explored")
 	}
+	if n := u.Options.CronJobRuns; n > 0 && hasAllowCronJob(u) {
+		runs, periods := "one run", "before the next schedule time"
+		if n > 1 {
+			runs, periods = fmt.Sprintf("%d runs", n), fmt.Sprintf("within %d schedule periods", n)
+		}
+		out = append(out, fmt.Sprintf("a CronJob with concurrencyPolicy Allow has at most %s active at once, each finishing %s (--cronjob-runs %d); runs piling up beyond that were not explored", runs, periods, n))
+	}
 	if every, toFind, listed := u.SchedulerScoresEveryNode(); !every {
 		setting := "its default"
 		if p := u.Scheduler.PercentageOfNodesToScore; p != 0 {
@@ -60,6 +67,17 @@ func assumptions(u *model.Universe) []string {
 		out = append(out, fmt.Sprintf("kube-scheduler finds a best node among all feasible ones; with %d nodes it scores only the first %d feasible nodes it finds (percentageOfNodesToScore: %s) and may bind a pod to a node that is best only among those, which was not explored; a KubeSchedulerConfiguration with percentageOfNodesToScore: 100, given with -f, makes it exact", listed, toFind, setting))
 	}
 	return out
+}
+
+// hasAllowCronJob reports whether u has a CronJob with concurrencyPolicy
+// Allow that may fire.
+func hasAllowCronJob(u *model.Universe) bool {
+	for _, cj := range u.CronJobs {
+		if cj.Policy == model.AllowConcurrent && !cj.Suspend {
+			return true
+		}
+	}
+	return false
 }
 
 // firstCreations counts the Deployments created before the controllers

@@ -89,6 +89,10 @@ type Options struct {
 	// large; with this option a verdict covers the written order only,
 	// and the report says so (report.Report.Assumptions).
 	ApplyInOrder bool
+	// CronJobRuns assumes that a CronJob with concurrencyPolicy Allow
+	// never has more runs active than this (1 or 2; 0: no assumption),
+	// as model.Options.CronJobRuns; the report says so.
+	CronJobRuns int
 
 	// quickPass marks the quick pass's own problem (phases.go).
 	quickPass bool
@@ -142,6 +146,14 @@ func NewProblemFrom(name string, u *model.Universe, s *model.State, decls []mode
 		ordered := *u
 		ordered.Options.FirstInOrder = true
 		u = &ordered
+	}
+	if opts.CronJobRuns != u.Options.CronJobRuns && opts.CronJobRuns != 0 {
+		if opts.CronJobRuns < 0 || opts.CronJobRuns > model.MaxCronJobRuns {
+			return nil, fmt.Errorf("CronJobRuns %d (accepted: 0 for no assumption, or 1..%d): %w", opts.CronJobRuns, model.MaxCronJobRuns, ErrInput)
+		}
+		assumed := *u
+		assumed.Options.CronJobRuns = opts.CronJobRuns
+		u = &assumed
 	}
 	var ins []intents.Intent
 	hasSchedulable := false

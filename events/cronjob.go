@@ -38,14 +38,20 @@ func (CronJobSchedule) Enabled(u *model.Universe, s *model.State) bool {
 	return false
 }
 
-// fires reports whether CronJob c's schedule may fire: not suspended,
-// and with Forbid, no run active.
+// fires reports whether CronJob c's schedule may fire: not suspended;
+// with Forbid, no run active; with Allow under the assumption
+// model.Options.CronJobRuns, fewer runs active than it allows.
 func fires(u *model.Universe, s *model.State, c int) bool {
 	cj := &u.CronJobs[c]
-	if cj.Suspend {
+	switch {
+	case cj.Suspend:
 		return false
+	case cj.Policy == model.ForbidConcurrent:
+		return model.FreeCronJobRun(u, s, c) >= 0
+	case cj.Policy == model.AllowConcurrent && u.Options.CronJobRuns > 0:
+		return model.ActiveCronJobRuns(u, s, c) < u.Options.CronJobRuns
 	}
-	return cj.Policy != model.ForbidConcurrent || model.FreeCronJobRun(u, s, c) >= 0
+	return true
 }
 
 // Step fires one CronJob; which one is a choice.

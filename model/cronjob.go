@@ -134,6 +134,17 @@ func (u *Universe) compileCronJobs(decls []DeploymentDecl) error {
 	return nil
 }
 
+// ActiveCronJobRuns counts the active runs of CronJob c.
+func ActiveCronJobRuns(u *Universe, s *State, c int) int {
+	n := 0
+	for _, d := range u.CronJobs[c].Runs {
+		if ds := &s.Deps[d]; ds.Active && ds.JobFinished == JobRunning {
+			n++
+		}
+	}
+	return n
+}
+
 // CronJobRunNames lists the run workloads of CronJob c.
 func (u *Universe) CronJobRunNames(c int) string {
 	var names []string

@@ -636,6 +636,12 @@ type Options struct {
 	// `kubectl apply -f` creates them). The order is one of those the
 	// exhaustive search explores.
 	FirstInOrder bool
+	// CronJobRuns, when 1 or 2 (at most MaxCronJobRuns), assumes that a
+	// CronJob with concurrencyPolicy Allow never has more than that many
+	// runs active: each run finishes within that many schedule periods,
+	// so a firing while they are active is not due yet. 0 assumes
+	// nothing: such a firing reaches BoundCronJobRuns (cronjob.go).
+	CronJobRuns int
 }
 
 // Universe is the static part of one topology.

@@ -77,6 +77,7 @@ func verifyCommand(ctx context.Context, command string, args []string, stdout, s
 	search := fs.Bool("search", false, "manifests (-f) and Kivi's configuration DIR: run the scaling search within the input's own bounds instead of verifying the topology as written")
 	all := fs.Bool("all", false, "keep going after the first violation: one verdict per intent")
 	applyInOrder := fs.Bool("apply-in-order", false, "create the Deployments in the order written, as one kubectl apply -f does, instead of in every order (n Deployments have n! orders); a verdict then covers that order, and the report says so")
+	cronJobRuns := fs.Int("cronjob-runs", 0, "assume a CronJob with concurrencyPolicy Allow has at most this many runs active at once (1 or 2: its runs finish within that many schedule periods) instead of ending unknown when its runs may pile up; a verdict then covers that case, and the report says so")
 	workers := fs.Int("workers", 0, "exploring goroutines (0 = all cores)")
 	timeout := fs.Duration("timeout", 0, "stop after this long; unsettled intents are unknown (0 = none)")
 	maxMemory := fs.String("max-memory", "", "memory budget of the search, e.g. 4GiB: the process stays within it plus a tenth and 64 MiB; when it is reached the run switches to bitstate, then ends unknown (memory) (default: a quarter of the machine's memory or of the container's limit)")
@@ -120,6 +121,8 @@ func verifyCommand(ctx context.Context, command string, args []string, stdout, s
 		return inputError(stderr, fmt.Errorf("--pod-slots %d (accepted: 0 for the computed size, or 1..%d): %w", *podSlots, kivi.MaxPodSlots, errUsage))
 	case *maxStates < 0:
 		return inputError(stderr, fmt.Errorf("--max-states %d (accepted: 0 for no bound, or a positive count): %w", *maxStates, errUsage))
+	case *cronJobRuns < 0 || *cronJobRuns > kivi.MaxCronJobRuns:
+		return inputError(stderr, fmt.Errorf("--cronjob-runs %d (accepted: 0 for no assumption, or 1..%d): %w", *cronJobRuns, kivi.MaxCronJobRuns, errUsage))
 	}
 	if *podSlots > 0 {
 		c.PodSlots = *podSlots
@@ -129,6 +132,7 @@ func verifyCommand(ctx context.Context, command string, args []string, stdout, s
 	// every step.
 	opts := kivi.Options{NoSnapshots: !*jsonOut && !page.wanted() && sf.shard == ""}
 	opts.ApplyInOrder = *applyInOrder
+	opts.CronJobRuns = *cronJobRuns
 	opts.Intents.EvictionCounter = *counter
 	opts.Intents.BalanceAtPodStart = *balanceAtStart
 	co := &opts.Checker
