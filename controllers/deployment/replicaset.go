@@ -31,7 +31,11 @@ func manageReplicas(tx *model.Tx, s *model.State, d, rs int) {
 func createPods(tx *model.Tx, s *model.State, d, rs, n int) {
 	u := tx.U
 	if tx.Tracing() {
-		tx.Log(Component, "Deployment %s has too few replicas: creating %d", tx.U.Deployments[d].Name, n)
+		if which := rollingOut(s, d, rs); which != "" {
+			tx.Log(Component, "Deployment %s rolls out: creating %d pod(s) of its %s ReplicaSet (rs %d)", tx.U.Deployments[d].Name, n, which, rs)
+		} else {
+			tx.Log(Component, "Deployment %s has too few replicas: creating %d", tx.U.Deployments[d].Name, n)
+		}
 	}
 	tmpl := int(s.Deps[d].RS[rs].Template) - 1
 	t := &u.Templates[tmpl]
@@ -92,7 +96,11 @@ func deletePods(tx *model.Tx, s *model.State, d, rs, n int) {
 	victims := chooseVictims(tx, s, d, rs, n)
 	if tx.Tracing() && len(victims) > 0 {
 		// A scale-down is a replica change like any other: it shows.
-		tx.Log(Component, "Deployment %s has too many replicas: deleting %d", tx.U.Deployments[d].Name, len(victims))
+		if which := rollingOut(s, d, rs); which != "" {
+			tx.Log(Component, "Deployment %s rolls out: deleting %d pod(s) of its %s ReplicaSet (rs %d)", tx.U.Deployments[d].Name, len(victims), which, rs)
+		} else {
+			tx.Log(Component, "Deployment %s has too many replicas: deleting %d", tx.U.Deployments[d].Name, len(victims))
+		}
 	}
 	for _, p := range victims {
 		s.MarkTerminating(p)
@@ -100,4 +108,22 @@ func deletePods(tx *model.Tx, s *model.State, d, rs, n int) {
 			tx.Log(Component, "Deleting pod %s", s.PodRef(p))
 		}
 	}
+}
+
+// rollingOut says, for a trace line about ReplicaSet slot rs of
+// deployment d, whether the deployment is between two ReplicaSets (both
+// slots hold a template, and each wants pods or still has some): then
+// "new" or "old" names slot rs, since "too many replicas" would misread
+// a rolling update that keeps spec.replicas; otherwise "".
+func rollingOut(s *model.State, d, rs int) string {
+	ds := &s.Deps[d]
+	for k := range ds.RS {
+		if set := &ds.RS[k]; set.Template == 0 || set.Replicas == 0 && model.RSCounts(s, d, k).Active() == 0 {
+			return ""
+		}
+	}
+	if rs == int(ds.Cur) {
+		return "new"
+	}
+	return "old"
 }
