@@ -249,6 +249,12 @@ type PodTemplate struct {
 	QuotaMissing          [QuotaConstraints][]string
 	// PriorityClassName is TemplateDecl's (ResourceQuota scopes).
 	PriorityClassName string
+	// ProbesReadiness: a container has a readinessProbe or startupProbe,
+	// or the pod has readinessGates: its pods start Running but not
+	// Ready (readiness.go). MinReadySeconds is its workload's
+	// spec.minReadySeconds: a Ready pod is available only after it.
+	ProbesReadiness bool
+	MinReadySeconds int32
 
 	// Compiled (set by Compile).
 	LabelSet LabelSet
@@ -681,8 +687,10 @@ type Universe struct {
 	// windowSlots caches WindowSlots once compiled, templateRequests the
 	// requests the encoding compares usage with, podHeads the decoder's
 	// tables.
-	windowSlots      int
-	hpaBehavior      bool
+	windowSlots int
+	hpaBehavior bool
+	// readiness: some template delays readiness (HasReadiness).
+	readiness        bool
 	templateRequests *[256][2]int64
 	podHeads         *podHeads
 }

@@ -56,6 +56,9 @@ type Deployment struct {
 // DeploymentSpec is the part of a Deployment's spec the model reads.
 type DeploymentSpec struct {
 	Replicas *int32             `json:"replicas"`
+	// MinReadySeconds: a Ready pod is available only after it
+	// (readiness.go).
+	MinReadySeconds int32 `json:"minReadySeconds"`
 	Selector *LabelSelector     `json:"selector"`
 	Template PodTemplateSpec    `json:"template"`
 	Strategy DeploymentStrategy `json:"strategy"`
@@ -80,6 +83,8 @@ type PodTemplateSpec struct {
 type PodSpec struct {
 	Containers     []Container             `json:"containers"`
 	InitContainers []Container             `json:"initContainers"`
+	// ReadinessGates delay the pod's Ready condition (readiness.go).
+	ReadinessGates []ReadinessGate `json:"readinessGates"`
 	Overhead       map[string]QuantityText `json:"overhead"`
 	// Resources are the pod-level requests and limits (PodLevelResources,
 	// on by default since v1.34: podlevel.go).
@@ -117,6 +122,10 @@ type Container struct {
 	Resources ResourceRequirements `json:"resources"`
 	// RestartPolicy Always marks a sidecar init container.
 	RestartPolicy string `json:"restartPolicy"`
+	// ReadinessProbe and StartupProbe delay the pod's Ready condition
+	// (readiness.go).
+	ReadinessProbe *Probe `json:"readinessProbe"`
+	StartupProbe   *Probe `json:"startupProbe"`
 }
 
 // Affinity holds node affinity and inter-pod affinity and anti-affinity.

@@ -196,6 +196,7 @@ func (e *Env) start(u *model.Universe, s *model.State, opts ...events.Option) {
 		{"descheduler", descheduler.New()},
 		{"deployment", deployment.New()},
 		{"kubelet", kubelet.New()},
+		{"readiness", kubelet.NewReadiness()},
 		{"nodecontroller", nodelifecycle.NewNodeController()},
 		{"taintmanager", nodelifecycle.NewTaintManager()},
 		{"hpa", hpa.New()},

@@ -1,0 +1,114 @@
+package kubelet
+
+import "github.com/kivi-go/kivi/model"
+
+// PodReadiness reports a Running pod's readiness as it changes after the
+// start: the kubelet's prober sets the Ready condition once a
+// readinessProbe (after a startupProbe) succeeds or the readinessGates'
+// conditions are True, and a Ready pod is available once it has been
+// Ready for its workload's minReadySeconds (IsPodAvailable; the
+// ReplicaSet and StatefulSet controllers re-sync after that delay). One
+// pod per step, any pod that has a step to come (model.ReadinessPending):
+// the model has no clock, so a probe may pass before or after any other
+// step. Probes never fail once passed (docs/divergences.md). It runs only
+// in universes where some template delays readiness
+// (model.Universe.HasReadiness); elsewhere every pod is Ready and
+// Available when it starts.
+type PodReadiness struct{}
+
+// NewReadiness returns the readiness process.
+func NewReadiness() *PodReadiness { return &PodReadiness{} }
+
+// Name is the process name.
+func (*PodReadiness) Name() string { return "PodReadiness" }
+
+// Enabled: some pod has a readiness step to come.
+func (*PodReadiness) Enabled(u *model.Universe, s *model.State) bool {
+	if !u.HasReadiness() {
+		return false
+	}
+	for i := range s.Pods {
+		if model.ReadinessPending(s, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// Step advances one pod, a choice among the pending ones: not Ready to
+// Ready (and Available at once without minReadySeconds), or Ready to
+// Available; its controllers are woken (model.ReadinessChanged).
+func (*PodReadiness) Step(tx *model.Tx, s *model.State) {
+	i := tx.ChooseReadinessPod(s)
+	if i < 0 {
+		return
+	}
+	u := tx.U
+	p := &s.Pods[i]
+	t := &u.Templates[p.Template]
+	was := p.Readiness
+	p.Readiness = t.NextReadiness(was)
+	model.ReadinessChanged(u, s, i)
+	if !tx.Tracing() {
+		return
+	}
+	switch {
+	case was == model.PodReadyNotAvailable:
+		tx.Log(Component, "Pod %s on node %s is Available: Ready for minReadySeconds (%d s)", s.PodRef(i), nodeName(u, p.Node), t.MinReadySeconds)
+	case p.Readiness == model.PodReadyNotAvailable:
+		tx.Log(Component, "Pod %s on node %s becomes Ready (readiness probe succeeded); Available after minReadySeconds (%d s)", s.PodRef(i), nodeName(u, p.Node), t.MinReadySeconds)
+	default:
+		tx.Log(Component, "Pod %s on node %s becomes Ready (readiness probe succeeded)", s.PodRef(i), nodeName(u, p.Node))
+	}
+}
+
+var _ model.Footprinter = (*PodReadiness)(nil)
+
+// StaticFootprint: every pod and node (the pods it advances, their nodes'
+// status, the rollout check over a deployment's pods), every deployment
+// (the rollout check), and the deployment and HPA queues it wakes.
+func (*PodReadiness) StaticFootprint(*model.Universe) (reads, writes model.Footprint) {
+	var f model.Footprint
+	f.AddPods()
+	f.AddDeployments()
+	f.AddQueue(model.DeploymentQueue)
+	f.AddQueue(model.HPAQueue)
+	// identicalGroups tells queued pods apart.
+	var r model.Footprint
+	r.Union(f)
+	r.AddQueue(model.SchedulerQueue)
+	r.AddQueue(model.KubeletQueue)
+	r.AddQueue(model.TaintManagerQueue)
+	var w model.Footprint
+	w.AddPods()
+	w.AddQueue(model.DeploymentQueue)
+	w.AddQueue(model.HPAQueue)
+	return r, w
+}
+
+// StepFootprint is the static footprint.
+func (p *PodReadiness) StepFootprint(u *model.Universe, _ *model.State) (reads, writes model.Footprint) {
+	return p.StaticFootprint(u)
+}
+
+// DisabledBy: a pod's phase or readiness, or its node's status, enables
+// it; a universe without readiness delays never does.
+func (*PodReadiness) DisabledBy(u *model.Universe, _ *model.State) model.Footprint {
+	var f model.Footprint
+	if u.HasReadiness() {
+		f.AddPods()
+	}
+	return f
+}
+
+// startedReadiness is what the start's trace line adds for a pod that is
+// not Ready and Available at once.
+func startedReadiness(p *model.PodState) string {
+	switch p.Readiness {
+	case model.PodNotReady:
+		return " (Running, not Ready until its readiness probe succeeds)"
+	case model.PodReadyNotAvailable:
+		return " (Ready, Available after minReadySeconds)"
+	}
+	return ""
+}
