@@ -55,13 +55,13 @@ type Deployment struct {
 
 // DeploymentSpec is the part of a Deployment's spec the model reads.
 type DeploymentSpec struct {
-	Replicas *int32             `json:"replicas"`
+	Replicas *int32 `json:"replicas"`
 	// MinReadySeconds: a Ready pod is available only after it
 	// (readiness.go).
-	MinReadySeconds int32 `json:"minReadySeconds"`
-	Selector *LabelSelector     `json:"selector"`
-	Template PodTemplateSpec    `json:"template"`
-	Strategy DeploymentStrategy `json:"strategy"`
+	MinReadySeconds int32              `json:"minReadySeconds"`
+	Selector        *LabelSelector     `json:"selector"`
+	Template        PodTemplateSpec    `json:"template"`
+	Strategy        DeploymentStrategy `json:"strategy"`
 }
 
 // DeploymentStrategy is RollingUpdate (default) or Recreate.
@@ -81,10 +81,10 @@ type PodTemplateSpec struct {
 
 // PodSpec is the part of a pod spec the scheduler and the HPA read.
 type PodSpec struct {
-	Containers     []Container             `json:"containers"`
-	InitContainers []Container             `json:"initContainers"`
+	Containers     []Container `json:"containers"`
+	InitContainers []Container `json:"initContainers"`
 	// ReadinessGates delay the pod's Ready condition (readiness.go).
-	ReadinessGates []ReadinessGate `json:"readinessGates"`
+	ReadinessGates []ReadinessGate         `json:"readinessGates"`
 	Overhead       map[string]QuantityText `json:"overhead"`
 	// Resources are the pod-level requests and limits (PodLevelResources,
 	// on by default since v1.34: podlevel.go).
