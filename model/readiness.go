@@ -228,3 +228,17 @@ func (tx *Tx) ChooseReadinessPod(s *State) int {
 	groups := identicalGroups(s, pending)
 	return groups[tx.Choose(len(groups))][0]
 }
+
+// AnyReadinessPending reports whether some pod has a readiness step to
+// come (ReadinessPending); never in a universe without readiness delays.
+func AnyReadinessPending(u *Universe, s *State) bool {
+	if !u.readiness {
+		return false
+	}
+	for i := range s.Pods {
+		if ReadinessPending(s, i) {
+			return true
+		}
+	}
+	return false
+}

@@ -24,15 +24,7 @@ func (*PodReadiness) Name() string { return "PodReadiness" }
 
 // Enabled: some pod has a readiness step to come.
 func (*PodReadiness) Enabled(u *model.Universe, s *model.State) bool {
-	if !u.HasReadiness() {
-		return false
-	}
-	for i := range s.Pods {
-		if model.ReadinessPending(s, i) {
-			return true
-		}
-	}
-	return false
+	return model.AnyReadinessPending(u, s)
 }
 
 // Step advances one pod, a choice among the pending ones: not Ready to
