@@ -209,16 +209,29 @@ func ReadinessPending(s *State, i int) bool {
 	return false
 }
 
+// ReadinessStepEnabled reports whether pod slot i's readiness step may
+// come in s: a probe or gate may pass at any time, but minReadySeconds
+// is a span of seconds, and time passes only at quiescence
+// (ControllerAndHPAQueuesEmpty), as for the HPA's sync periods and a
+// drain's retries (docs/model.md): the controllers' work is instant next
+// to it.
+func ReadinessStepEnabled(s *State, i int) bool {
+	if !ReadinessPending(s, i) {
+		return false
+	}
+	return s.Pods[i].Readiness == PodNotReady || s.ControllerAndHPAQueuesEmpty()
+}
+
 // ChooseReadinessPod chooses the pod whose readiness step comes next among
-// those ReadinessPending, pods no step can tell apart being one choice
-// (the lowest slot of each; ties.go): probes and minReadySeconds run on
-// every pod's own clock, so any of them may be next. It returns -1 when
-// none is pending.
+// those whose step is enabled (ReadinessStepEnabled), pods no step can
+// tell apart being one choice (the lowest slot of each; ties.go): probes
+// and minReadySeconds run on every pod's own clock, so any of them may be
+// next. It returns -1 when none is.
 func (tx *Tx) ChooseReadinessPod(s *State) int {
 	var buf [16]int
 	pending := buf[:0]
 	for i := range s.Pods {
-		if ReadinessPending(s, i) {
+		if ReadinessStepEnabled(s, i) {
 			pending = append(pending, i)
 		}
 	}
@@ -227,6 +240,20 @@ func (tx *Tx) ChooseReadinessPod(s *State) int {
 	}
 	groups := identicalGroups(s, pending)
 	return groups[tx.Choose(len(groups))][0]
+}
+
+// AnyReadinessStep reports whether some pod's readiness step is enabled
+// (ReadinessStepEnabled); never in a universe without readiness delays.
+func AnyReadinessStep(u *Universe, s *State) bool {
+	if !u.readiness {
+		return false
+	}
+	for i := range s.Pods {
+		if ReadinessStepEnabled(s, i) {
+			return true
+		}
+	}
+	return false
 }
 
 // AnyReadinessPending reports whether some pod has a readiness step to

@@ -8,9 +8,10 @@ import "github.com/kivi-go/kivi/model"
 // conditions are True, and a Ready pod is available once it has been
 // Ready for its workload's minReadySeconds (IsPodAvailable; the
 // ReplicaSet and StatefulSet controllers re-sync after that delay). One
-// pod per step, any pod that has a step to come (model.ReadinessPending):
+// pod per step, any pod whose step may come (model.ReadinessStepEnabled):
 // the model has no clock, so a probe may pass before or after any other
-// step. Probes never fail once passed (docs/divergences.md). It runs only
+// step, and minReadySeconds passes at quiescence, where the model lets
+// time pass. Probes never fail once passed (docs/divergences.md). It runs only
 // in universes where some template delays readiness
 // (model.Universe.HasReadiness); elsewhere every pod is Ready and
 // Available when it starts.
@@ -22,9 +23,11 @@ func NewReadiness() *PodReadiness { return &PodReadiness{} }
 // Name is the process name.
 func (*PodReadiness) Name() string { return "PodReadiness" }
 
-// Enabled: some pod has a readiness step to come.
+// Enabled: some pod's readiness step may come
+// (model.ReadinessStepEnabled: a probe at any time, minReadySeconds at
+// quiescence).
 func (*PodReadiness) Enabled(u *model.Universe, s *model.State) bool {
-	return model.AnyReadinessPending(u, s)
+	return model.AnyReadinessStep(u, s)
 }
 
 // Step advances one pod, a choice among the pending ones: not Ready to
@@ -58,19 +61,13 @@ var _ model.Footprinter = (*PodReadiness)(nil)
 
 // StaticFootprint: every pod and node (the pods it advances, their nodes'
 // status, the rollout check over a deployment's pods), every deployment
-// (the rollout check), and the deployment and HPA queues it wakes.
+// (the rollout check), every queue (quiescence; identicalGroups tells
+// queued pods apart), and the deployment and HPA queues it wakes.
 func (*PodReadiness) StaticFootprint(*model.Universe) (reads, writes model.Footprint) {
-	var f model.Footprint
-	f.AddPods()
-	f.AddDeployments()
-	f.AddQueue(model.DeploymentQueue)
-	f.AddQueue(model.HPAQueue)
-	// identicalGroups tells queued pods apart.
 	var r model.Footprint
-	r.Union(f)
-	r.AddQueue(model.SchedulerQueue)
-	r.AddQueue(model.KubeletQueue)
-	r.AddQueue(model.TaintManagerQueue)
+	r.AddPods()
+	r.AddDeployments()
+	r.AddQueues()
 	var w model.Footprint
 	w.AddPods()
 	w.AddQueue(model.DeploymentQueue)
@@ -83,12 +80,14 @@ func (p *PodReadiness) StepFootprint(u *model.Universe, _ *model.State) (reads, 
 	return p.StaticFootprint(u)
 }
 
-// DisabledBy: a pod's phase or readiness, or its node's status, enables
-// it; a universe without readiness delays never does.
+// DisabledBy: a pod's phase or readiness, its node's status, or the
+// queues (quiescence) enable it; a universe without readiness delays
+// never does.
 func (*PodReadiness) DisabledBy(u *model.Universe, _ *model.State) model.Footprint {
 	var f model.Footprint
 	if u.HasReadiness() {
 		f.AddPods()
+		f.AddQueues()
 	}
 	return f
 }
