@@ -38,6 +38,9 @@ func Actors(u *model.Universe, s *model.State, opts ActorOptions) []Actor {
 		controllers = append(controllers, nodelifecycle.NewTaintManager())
 	}
 	controllers = append(controllers, kubelet.New())
+	if u.HasReadiness() {
+		controllers = append(controllers, kubelet.NewReadiness())
+	}
 	if u.Descheduler != nil {
 		controllers = append(controllers, descheduler.New())
 	}

@@ -103,6 +103,13 @@ func snapshot(u *model.Universe, s *model.State, nm *tracenames.Namer) report.Cl
 		if n := int(p.NominatedNode) - 1; n >= 0 && n < len(u.Nodes) {
 			ps.NominatedNode = u.Nodes[n].Name
 		}
+		switch {
+		case p.Phase != model.Running:
+		case p.Readiness == model.PodNotReady:
+			ps.Readiness = "NotReady"
+		case p.Readiness == model.PodReadyNotAvailable:
+			ps.Readiness = "ReadyNotAvailable"
+		}
 		out.Pods = append(out.Pods, ps)
 	}
 	// Pods in name order: the explorer's pods keep their place from one
@@ -112,7 +119,7 @@ func snapshot(u *model.Universe, s *model.State, nm *tracenames.Namer) report.Cl
 		ds := &s.Deps[d]
 		c := model.Counts(s, d)
 		dsn := report.DeploymentSnapshot{Name: u.Deployments[d].Name, Number: d + 1, Active: ds.Active, Spec: int(ds.Replicas),
-			Ready: c.Running, Pending: c.Pending, Terminating: c.Terminating}
+			Ready: c.Ready, Pending: c.Pending, Terminating: c.Terminating}
 		for i := range s.Pods {
 			if p := &s.Pods[i]; int(p.Owner) == d+1 && p.Phase == model.Running {
 				dsn.CPU += int64(p.CPU)

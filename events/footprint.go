@@ -137,9 +137,12 @@ func quietDisabledBy(s *model.State) model.Footprint {
 }
 
 // StaticFootprint: the phase and the queues of quiescence.
-func (Init) StaticFootprint(*model.Universe) (reads, writes model.Footprint) {
+func (Init) StaticFootprint(u *model.Universe) (reads, writes model.Footprint) {
 	reads.Add(model.CompInit)
 	reads.AddQueues()
+	if u.HasReadiness() {
+		reads.AddPods() // the pods' readiness (model.AnyReadinessPending)
+	}
 	writes.Add(model.CompInit)
 	return reads, writes
 }

@@ -17,8 +17,11 @@ var (
 func (Init) Name() string { return "init" }
 
 // Enabled: the Main phase, Q5-empty, and some after-stable event to start.
+// Where templates delay readiness the cluster is stable only once no pod
+// waits for its readiness probe or minReadySeconds either (what
+// `kubectl rollout status` waits for).
 func (Init) Enabled(u *model.Universe, s *model.State) bool {
-	return s.Init == model.InitMain && s.ControllerAndHPAQueuesEmpty() && hasAfterStable(u)
+	return s.Init == model.InitMain && s.ControllerAndHPAQueuesEmpty() && hasAfterStable(u) && !model.AnyReadinessPending(u, s)
 }
 
 // Step starts every after-stable event at once: Kivi starts them one

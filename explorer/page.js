@@ -233,10 +233,13 @@
     if (prev) {
       if (!was) cls += ' added';
       else if ((was.node || '') !== (p.node || '')) cls += ' moved';
-      else if (was.phase !== p.phase || was.cpu !== p.cpu) cls += ' changed';
+      else if (was.phase !== p.phase || was.cpu !== p.cpu || (was.readiness || '') !== (p.readiness || '')) cls += ' changed';
     }
     if (p.evicted) cls += ' evicted';
-    var tip = p.name + ' (pod ' + p.slot + ' in trace lines)\n' + p.phase + (p.node ? ' on node ' + p.node : ', not scheduled') +
+    if (p.readiness === 'NotReady') cls += ' not-ready';
+    else if (p.readiness === 'ReadyNotAvailable') cls += ' not-available';
+    var tip = p.name + ' (pod ' + p.slot + ' in trace lines)\n' + p.phase +
+      (p.readiness === 'NotReady' ? ', not Ready' : p.readiness === 'ReadyNotAvailable' ? ', Ready, not yet available' : '') + (p.node ? ' on node ' + p.node : ', not scheduled') +
       (p.nominatedNode ? '\nnominated to node ' + p.nominatedNode : '') +
       '\nCPU ' + p.cpu + ' used / ' + p.cpuRequest + ' requested' + (p.evicted ? '\nevicted' : '');
     return '<div class="' + cls + '" data-pod="' + esc(p.name) + '" title="' + esc(tip) + '" style="--c:' + colourOf(p.deployment) + '">' + esc(p.name) + '</div>';

@@ -7,8 +7,11 @@ import (
 )
 
 // replicas is Kivi's d.replicas: pods of d started by a kubelet and not
-// yet removed (Running, or Terminating after running).
-func replicas(s *model.State, d int) int { return model.Counts(s, d).Started }
+// yet removed (Running, or Terminating after running), counting only the
+// pods that are Ready, or were when their deletion began: the replicas
+// that serve. Pods whose template delays no readiness are Ready from
+// their start (docs/intents.md).
+func replicas(s *model.State, d int) int { return model.Counts(s, d).ReadyStarted }
 
 func hpaBounds(u *model.Universe, s *model.State, d int) (min, max int, ok bool) {
 	h := s.Deps[d].HPA
@@ -212,8 +215,8 @@ func (w balanceWatch) Stuck(u *model.Universe, s *model.State, mem []byte) strin
 // rolloutWatch is rollout_completes: when the cluster stops, deployment d
 // has finished its rollout as `kubectl rollout status` judges it (the
 // updated, total and available replicas all equal spec.replicas): its
-// spec replicas run from its current ReplicaSet and no pod of an older
-// one is left. Nothing is judged before the cluster stops.
+// spec replicas run, available, from its current ReplicaSet and no pod
+// of an older one is left. Nothing is judged before the cluster stops.
 type rolloutWatch struct{ d int }
 
 func (w rolloutWatch) Size() int { return 0 }
@@ -232,11 +235,15 @@ func (w rolloutWatch) Stuck(u *model.Universe, s *model.State, _ []byte) string 
 	updated := model.RSCounts(s, w.d, cur)
 	old := model.RSCounts(s, w.d, 1-cur)
 	spec := int(ds.Replicas)
-	if updated.Running == spec && updated.Pending == 0 && old.Pending+old.Running+old.Terminating == 0 {
+	if updated.Running == spec && updated.Available == spec && updated.Pending == 0 && old.Pending+old.Running+old.Terminating == 0 {
 		return ""
 	}
 	name := u.Deployments[w.d].Name
 	switch {
+	case updated.Running == spec && updated.Pending == 0 && old.Active() == 0 && updated.Available < spec:
+		// kubectl rollout status: "Waiting for deployment rollout to
+		// finish: n of m updated replicas are available".
+		return fmt.Sprintf("deployment %s stopped with %d of %d updated replicas available", name, updated.Available, spec)
 	case old.Active() > 0:
 		return fmt.Sprintf("deployment %s's rollout stopped: %d of %d updated replicas running, %d old replicas left", name, updated.Running, spec, old.Active())
 	default:
@@ -257,6 +264,10 @@ func statefulSetRolloutStuck(u *model.Universe, s *model.State, d int) string {
 	name := u.Deployments[d].Name
 	if c.Running != spec || c.Pending != 0 || c.Terminating != 0 {
 		return fmt.Sprintf("statefulset %s stopped with %d of %d replicas running", name, c.Running, spec)
+	}
+	if c.Ready != spec {
+		// kubectl rollout status: "Waiting for n pods to be ready".
+		return fmt.Sprintf("statefulset %s stopped with %d of %d replicas ready", name, c.Ready, spec)
 	}
 	if cfg.Strategy == model.OnDelete {
 		return ""

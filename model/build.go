@@ -600,7 +600,8 @@ func (td TemplateDecl) compile(nodeIndex map[string]int) (PodTemplate, error) {
 		NonZeroCPU: td.NonZeroCPU, NonZeroMemory: td.NonZeroMemory,
 		LimitCPU: td.LimitCPU, LimitMemory: td.LimitMemory, QuotaMissing: td.QuotaMissing,
 		PriorityClassName: td.PriorityClassName,
-		Priority:          td.Priority, PreemptionPolicy: td.PreemptionPolicy}
+		ProbesReadiness:   td.ReadinessProbe, MinReadySeconds: td.MinReadySeconds,
+		Priority: td.Priority, PreemptionPolicy: td.PreemptionPolicy}
 	if err := checkPreemptionPolicy(td.PreemptionPolicy); err != nil {
 		return pt, err
 	}

@@ -147,6 +147,12 @@ type TemplateDecl struct {
 	PriorityClassName string `json:"-"`
 	// QuotaMissing: PodTemplate's; set by the manifest reader only.
 	QuotaMissing [QuotaConstraints][]string `json:"-"`
+	// ReadinessProbe: the pods start Running but not Ready and become
+	// Ready at a later step (a readinessProbe, startupProbe or
+	// readinessGates); MinReadySeconds is the workload's
+	// spec.minReadySeconds (readiness.go).
+	ReadinessProbe  bool  `json:"readinessProbe,omitempty"`
+	MinReadySeconds int32 `json:"minReadySeconds,omitempty"`
 }
 
 // SpreadDecl is a topology spread constraint as written.

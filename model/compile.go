@@ -74,6 +74,12 @@ func (u *Universe) Compile() error {
 		if len(t.Pattern) > 0 {
 			u.HasPatterns = true
 		}
+		if t.MinReadySeconds < 0 {
+			return fmt.Errorf("pod template %q: minReadySeconds %d (accepted: 0 or more): %w", t.Name, t.MinReadySeconds, ErrInvalid)
+		}
+		if t.DelaysReadiness() {
+			u.readiness = true
+		}
 	}
 	for i := range u.Templates {
 		t := &u.Templates[i]

@@ -113,6 +113,14 @@ type DeploymentCounts struct {
 	// Started counts Running pods plus Terminating pods that had been
 	// running: Kivi's d.replicas.
 	Started int
+	// Ready and Available count the Running pods that are Ready and those
+	// that are available (readiness.go): status.readyReplicas and
+	// status.availableReplicas.
+	Ready, Available int
+	// ReadyStarted counts the Started pods that are Ready, or were when
+	// their deletion began: the replicas that serve (readiness.go). It
+	// is Started in a universe where no template delays readiness.
+	ReadyStarted int
 }
 
 // Active is Pending + Running: the pods the ReplicaSet controller counts.
@@ -140,10 +148,20 @@ func countPods(s *State, d, rs int) DeploymentCounts {
 		case Running:
 			c.Running++
 			c.Started++
+			if p.Readiness != PodNotReady {
+				c.Ready++
+				c.ReadyStarted++
+			}
+			if p.Readiness == PodAvailable {
+				c.Available++
+			}
 		case Terminating:
 			c.Terminating++
 			if p.WasRunning {
 				c.Started++
+				if p.Readiness != PodNotReady {
+					c.ReadyStarted++
+				}
 			}
 		}
 	}

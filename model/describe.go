@@ -32,6 +32,11 @@ func Describe(u *Universe, s *State) string {
 			continue
 		}
 		fmt.Fprintf(&b, "pod %d: %s", i+1, p.Phase)
+		if p.Phase == Running && p.Readiness != PodAvailable {
+			// As kubectl's READY column would differ: not Ready, or
+			// Ready for less than minReadySeconds.
+			fmt.Fprintf(&b, " (%s)", readinessWords(p.Readiness))
+		}
 		if p.Phase == Terminating && p.WasRunning {
 			b.WriteString(" (was running)")
 		}
@@ -67,6 +72,10 @@ func Describe(u *Universe, s *State) string {
 		}
 		fmt.Fprintf(&b, "%s %s: %s %d running %d pending %d terminating %d", u.KindWord(d, false), u.Deployments[d].Name,
 			spec, ds.Replicas, c.Running, c.Pending, c.Terminating)
+		if c.Available != c.Running {
+			// Only when readiness separates them (readiness.go).
+			fmt.Fprintf(&b, " ready %d available %d", c.Ready, c.Available)
+		}
 		if u.IsJob(d) {
 			describeJob(&b, u, s, d)
 		}

@@ -29,7 +29,10 @@ import (
 //	        node (index+1, as wide as the pod's node): bytes that no other pod pays, so models
 //	        where no pod preempts encode as without nominations. A
 //	        StatefulSet pod's ordinal follows as ordinalPrefix and the
-//	        byte PodState.Ordinal, before the header.
+//	        byte PodState.Ordinal, before the header; a Running pod
+//	        that is not Ready and Available (readiness.go) then as
+//	        readinessPrefix and the byte PodState.Readiness: universes
+//	        whose templates delay no readiness encode as without it.
 //	        In a universe of more pod slots than MaxObjects, a run token
 //	        (podRun, podruns.go) stands for a stretch of pods that repeat
 //	        earlier ones.
@@ -54,7 +57,7 @@ import (
 // AppendEncoding appends the canonical encoding of s, a state of u, to dst.
 func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 	// One capacity check for the whole encoding (a node takes at most 3
-	// bytes, a pod 21, a deployment 3+10+2·6+3·3+3·WindowSlots+8): the appends
+	// bytes, a pod 23, a deployment 3+10+2·6+3·3+3·WindowSlots+8): the appends
 	// below then never reallocate, and the writes by index stay in it.
 	slots := WindowSlots(u)
 	behavior := HasHPABehavior(u)
@@ -64,7 +67,7 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 			memory += 2 + len(s.Deps[i].HPAMemory)
 		}
 	}
-	dst = slices.Grow(dst, 5+3*len(s.Nodes)+21*len(s.Pods)+(42+3*slots)*len(s.Deps)+memory+
+	dst = slices.Grow(dst, 5+3*len(s.Nodes)+23*len(s.Pods)+(42+3*slots)*len(s.Deps)+memory+
 		3*len(s.Queues)+2*s.queueItems()+3*len(s.EventVars)+len(s.Monitors))
 	var flags byte
 	if s.DeschedulerPending {
@@ -205,7 +208,7 @@ func appendPods(b []byte, n int, pods []PodState, requests *[256][2]int64, wide 
 			continue
 		}
 		req := &requests[p.Template]
-		if !wide && p.Owner|p.Template < 16 && p.Pattern == 0 && p.NominatedNode|uint16(p.Ordinal) == 0 && int64(p.CPU) == req[0] && int64(p.Memory) == req[1] {
+		if !wide && p.Owner|p.Template < 16 && p.Pattern == 0 && p.NominatedNode|uint16(p.Ordinal)|uint16(p.Readiness) == 0 && int64(p.CPU) == req[0] && int64(p.Memory) == req[1] {
 			h := uint32(p.Phase&3) | uint32(p.RS)<<3 | 1<<4 | 1<<6 | 1<<7
 			if p.WasRunning {
 				h |= 1 << 2
@@ -229,6 +232,10 @@ func appendPod(b []byte, n int, p *PodState, req *[2]int64, wide bool) int {
 	}
 	if p.Ordinal != 0 {
 		b[n], b[n+1] = ordinalPrefix, p.Ordinal
+		n += 2
+	}
+	if p.Readiness != 0 {
+		b[n], b[n+1] = readinessPrefix, byte(p.Readiness)
 		n += 2
 	}
 	h := byte(p.Phase&3) | p.RS<<3 | 1<<4
@@ -284,6 +291,12 @@ const nominatedPrefix = 0x01
 // after the nominated node if any: like nominatedPrefix, a byte that is
 // neither a Free slot, a header nor podRun, paid only by StatefulSet pods.
 const ordinalPrefix = 0x03
+
+// readinessPrefix announces a pod's readiness (PodState.Readiness) when
+// it is not PodAvailable, after the ordinal if any: a byte that is
+// neither a Free slot, a header, podRun nor another prefix, paid only by
+// pods that are not yet Ready or Available.
+const readinessPrefix = 0x04
 
 // templateRequests lists every template's CPU and memory requests: the
 // usage a pod's encoding leaves out when it equals them. It is indexed by
@@ -447,7 +460,7 @@ func decodePods(pods []PodState, off []uint32, enc []byte, k int, u *Universe, h
 			if h&0xE0 == 0xC0 && int(ot&15) < templates {
 				p := &pods[i]
 				setPodHead(p, heads.byHeader[h]|uint64(e[1])<<48|heads.byOwnerTemplate[ot])
-				p.NominatedNode, p.Ordinal = 0, 0
+				p.NominatedNode, p.Ordinal, p.Readiness = 0, 0, 0
 				us := &heads.usage[ot]
 				p.CPU, p.Memory = us[0], us[1]
 				k += 3
@@ -511,13 +524,20 @@ func decodePod(p *PodState, enc []byte, k int, u *Universe) (int, error) {
 		}
 		h = r.byte()
 	}
+	var readiness Readiness
+	if h == readinessPrefix {
+		if readiness = Readiness(r.byte()); readiness == PodAvailable || readiness > PodReadyNotAvailable {
+			return r.off, fmt.Errorf("readiness %d: %w", readiness, ErrInvalid)
+		}
+		h = r.byte()
+	}
 	if h == 0 {
 		return r.off, fmt.Errorf("free slot read as a pod: %w", ErrInvalid)
 	}
 	if h&(1<<4) == 0 {
 		return r.off, fmt.Errorf("pod header %#x: %w", h, ErrInvalid)
 	}
-	*p = PodState{Phase: phaseOf(h), WasRunning: h&(1<<2) != 0, RS: h >> 3 & 1, NominatedNode: nominated, Ordinal: ordinal}
+	*p = PodState{Phase: phaseOf(h), WasRunning: h&(1<<2) != 0, RS: h >> 3 & 1, NominatedNode: nominated, Ordinal: ordinal, Readiness: readiness}
 	p.Node = r.node(u.wideNodes)
 	if h&(1<<7) != 0 {
 		ot := r.byte()

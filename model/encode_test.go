@@ -62,6 +62,10 @@ func randomState(t *rapid.T, u *model.Universe, monitors int) *model.State {
 		if rapid.IntRange(0, 3).Draw(t, "stateful") == 0 {
 			s.Pods[i].Ordinal = uint8(rapid.IntRange(1, model.MaxOrdinal+1).Draw(t, "ordinal"))
 		}
+		if ph == model.Running {
+			// Only a Running pod carries a readiness other than Available.
+			s.Pods[i].Readiness = model.Readiness(rapid.IntRange(0, 2).Draw(t, "readiness"))
+		}
 	}
 	for d := range s.Deps {
 		s.Deps[d] = model.DeploymentState{Active: rapid.Bool().Draw(t, "active"), Replicas: int16(rapid.IntRange(0, 500).Draw(t, "replicas")),

@@ -12,7 +12,9 @@ package model
 // slot i of s uses up (CheckEviction's checkAndDecrement), or -1 when the
 // Eviction API decides without one: a pod that is not Running (deleted
 // without looking at budgets), no budget selecting it (allowed), or more
-// than one (always refused, 500).
+// than one (always refused, 500), or a pod that is not Ready and that
+// its budget's unhealthyPodEvictionPolicy lets go without it
+// (EvictionDecision).
 func (u *Universe) DrawnBudget(s *State, i int) int {
 	if s.Pods[i].Phase != Running {
 		return -1
@@ -24,6 +26,12 @@ func (u *Universe) DrawnBudget(s *State, i int) int {
 				return -1
 			}
 			b = j
+		}
+	}
+	if b >= 0 && !s.Pods[i].Ready() {
+		st := u.Disruption(s, b)
+		if u.PDBs[b].UnhealthyPodEvictionPolicy == AlwaysAllow || st.CurrentHealthy >= st.DesiredHealthy && st.DesiredHealthy > 0 {
+			return -1
 		}
 	}
 	return b

@@ -12,8 +12,8 @@ const (
 	// (unbound, or bound and waiting for the kubelet). An unschedulable pod
 	// stays Pending.
 	Pending
-	// Running: started by the kubelet; the only phase counted as a ready
-	// replica.
+	// Running: started by the kubelet; the only phase whose pods can be
+	// Ready (PodState.Readiness, readiness.go).
 	Running
 	// Terminating: deletion requested, the kubelet has not removed it yet.
 	Terminating

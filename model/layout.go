@@ -13,10 +13,8 @@ import (
 // samePodBytes reports whether a and b are the same 20 bytes: a few word
 // compares, where PodState's == compares its fields one by one. Equal
 // bytes are equal fields (layoutMismatch below checks every offset and
-// the size), so equal bytes mean equal pods. The byte of padding
-// after Ordinal is zero in every pod (nothing writes it), and
-// were they not, pods equal field by field would only compare unequal:
-// the encoder then encodes a pod it could have copied.
+// the size, and PodState has no padding), so equal bytes mean equal
+// pods.
 func samePodBytes(a, b *PodState) bool {
 	// Compared as 16 bytes and 4: each part compiles to word compares,
 	// where 20 bytes at once call the runtime's memequal.
@@ -26,12 +24,12 @@ func samePodBytes(a, b *PodState) bool {
 
 // sameButNode reports whether a and b are equal in every field but Node:
 // the word of Phase through Node compared without Node's two bytes, and
-// the fields after it one by one (the padding is not compared).
+// the fields after it one by one.
 func sameButNode(a, b *PodState) bool {
 	const nodeBytes = 0xFFFF << 48 // Node is bytes 6 and 7 of the head
 	ha := binary.LittleEndian.Uint64((*[podBytes]byte)(unsafe.Pointer(a))[:8])
 	hb := binary.LittleEndian.Uint64((*[podBytes]byte)(unsafe.Pointer(b))[:8])
-	return (ha^hb)&^nodeBytes == 0 && a.NominatedNode == b.NominatedNode && a.Ordinal == b.Ordinal && a.CPU == b.CPU && a.Memory == b.Memory
+	return (ha^hb)&^nodeBytes == 0 && a.NominatedNode == b.NominatedNode && a.Ordinal == b.Ordinal && a.Readiness == b.Readiness && a.CPU == b.CPU && a.Memory == b.Memory
 }
 
 // podBytesOf views pods as their bytes (see samePodBytes for why
@@ -67,6 +65,7 @@ const layoutMismatch = unsafe.Offsetof(PodState{}.Phase) |
 	(unsafe.Offsetof(PodState{}.Node) ^ 6) |
 	(unsafe.Offsetof(PodState{}.NominatedNode) ^ 8) |
 	(unsafe.Offsetof(PodState{}.Ordinal) ^ 10) |
+	(unsafe.Offsetof(PodState{}.Readiness) ^ 11) |
 	(unsafe.Offsetof(PodState{}.CPU) ^ 12) |
 	(unsafe.Sizeof(PodState{}) ^ podBytes)
 

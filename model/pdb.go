@@ -105,8 +105,8 @@ type DisruptionStatus struct {
 
 // Disruption computes budget b's status from s, as an up-to-date
 // disruption controller would: the model has no status lag. A pod is
-// healthy when it is Running and not terminating (the model's Running
-// pods are ready). ExpectedPods is, for an integer minAvailable, the
+// healthy when it is Running, Ready (IsPodReady: minReadySeconds does not
+// matter) and not terminating. ExpectedPods is, for an integer minAvailable, the
 // number of selected pods; otherwise the sum of spec.replicas of the
 // deployments owning selected pods (getExpectedScale; bare pods have no
 // scale and count for nothing there).
@@ -119,7 +119,7 @@ func (u *Universe) Disruption(s *State, b int) DisruptionStatus {
 			continue
 		}
 		selected++
-		if s.Pods[i].Phase == Running {
+		if s.Pods[i].Ready() {
 			st.CurrentHealthy++
 		}
 	}
@@ -183,8 +183,8 @@ type Eviction struct {
 // (pkg/registry/core/pod/storage/eviction.go). A pod that is Pending,
 // Failed or already terminating is deleted without looking at budgets
 // (canIgnorePDB). Otherwise: no budget selecting it, allowed; more than
-// one, refused; one, decided by EvictionDecision with the pod ready (the
-// model's Running pods are ready). An allowed eviction needs no
+// one, refused; one, decided by EvictionDecision with the pod's
+// readiness (IsPodReady). An allowed eviction needs no
 // bookkeeping of the budget's DisruptedPods: the pod turns Terminating at
 // once, and the next check counts it as no longer healthy, which is what
 // the API server's decrement of disruptionsAllowed stands for.
@@ -205,7 +205,7 @@ func (u *Universe) CheckEviction(s *State, i int) Eviction {
 		return Eviction{Budget: -1}
 	}
 	st := u.Disruption(s, b)
-	return Eviction{Outcome: EvictionDecision(st, u.PDBs[b].UnhealthyPodEvictionPolicy, true), Budget: b, Status: st}
+	return Eviction{Outcome: EvictionDecision(st, u.PDBs[b].UnhealthyPodEvictionPolicy, s.Pods[i].Ready()), Budget: b, Status: st}
 }
 
 // EvictionDecision is the Eviction API's check of a running pod against

@@ -27,6 +27,10 @@ type PodState struct {
 	// Ordinal is a StatefulSet pod's ordinal + 1 (its identity:
 	// `<set>-<ordinal>`, statefulset.go); 0 for every other pod.
 	Ordinal uint8
+	// Readiness is a Running pod's Ready condition and availability
+	// (readiness.go); PodAvailable, the zero value, for every pod whose
+	// template delays neither.
+	Readiness Readiness
 	// CPU and Memory are the pod's current usage (not its request).
 	CPU, Memory int32
 }
@@ -392,6 +396,13 @@ func (s *State) MarkTerminating(p int) {
 	pod.WasRunning = pod.Phase == Running
 	pod.Phase = Terminating
 	pod.NominatedNode = 0
+	// A pod with a deletion timestamp is counted by no controller that
+	// reads readiness (FilterActivePods, countHealthyPods, groupPods); the
+	// replica-count intents read whether it was Ready (Counts), not for
+	// how long.
+	if pod.Readiness == PodReadyNotAvailable {
+		pod.Readiness = PodAvailable
+	}
 	s.Enqueue(KubeletQueue, p)
 }
 

@@ -551,6 +551,8 @@ func podClassLess(a, b *PodState) bool {
 		return a.Template < b.Template
 	case a.Pattern != b.Pattern:
 		return a.Pattern < b.Pattern
+	case a.Readiness != b.Readiness:
+		return a.Readiness < b.Readiness
 	case a.CPU != b.CPU:
 		return a.CPU < b.CPU
 	}

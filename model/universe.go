@@ -249,6 +249,12 @@ type PodTemplate struct {
 	QuotaMissing          [QuotaConstraints][]string
 	// PriorityClassName is TemplateDecl's (ResourceQuota scopes).
 	PriorityClassName string
+	// ProbesReadiness: a container has a readinessProbe or startupProbe,
+	// or the pod has readinessGates: its pods start Running but not
+	// Ready (readiness.go). MinReadySeconds is its workload's
+	// spec.minReadySeconds: a Ready pod is available only after it.
+	ProbesReadiness bool
+	MinReadySeconds int32
 
 	// Compiled (set by Compile).
 	LabelSet LabelSet
@@ -702,7 +708,9 @@ type Universe struct {
 	hpaBehavior bool
 	// lastApplied: states carry DeploymentState.LastAppliedOmitsReplicas
 	// (lastapplied.go).
-	lastApplied      bool
+	lastApplied bool
+	// readiness: some template delays readiness (HasReadiness).
+	readiness        bool
 	templateRequests *[256][2]int64
 	podHeads         *podHeads
 }

@@ -172,6 +172,9 @@ func AssignedPodDeleted(u *Universe, s *State) {
 func SetNodeStatus(u *Universe, s *State, n int, st NodeStatus) {
 	s.Nodes[n].Status = st
 	requeueKeptPods(u, s, n)
+	if st.Health() == Ready {
+		ReportPodsReady(u, s, n)
+	}
 	NodeUpdated(u, s)
 }
 

@@ -61,6 +61,11 @@ type PodSnapshot struct {
 	// NominatedNode is status.nominatedNodeName: the node a preemption
 	// made room on for the unscheduled pod; "" when none.
 	NominatedNode string `json:"nominatedNode,omitempty"`
+	// Readiness is NotReady for a Running pod whose Ready condition is
+	// False and ReadyNotAvailable for one Ready for less than its
+	// workload's minReadySeconds; "" when Ready and available (every pod
+	// of a template without probes, readiness gates or minReadySeconds).
+	Readiness string `json:"readiness,omitempty"`
 	// CPU is the pod's current CPU usage; CPURequest its request.
 	CPU        int32 `json:"cpu"`
 	CPURequest int64 `json:"cpuRequest"`
@@ -156,7 +161,7 @@ func touched(before, after ClusterSnapshot) []JSONObject {
 	}
 	for _, p := range after.Pods {
 		b, ok := pods[p.Name]
-		if !ok || b.Phase != p.Phase || b.Node != p.Node || b.NominatedNode != p.NominatedNode || b.CPU != p.CPU || b.Evicted != p.Evicted {
+		if !ok || b.Phase != p.Phase || b.Node != p.Node || b.NominatedNode != p.NominatedNode || b.Readiness != p.Readiness || b.CPU != p.CPU || b.Evicted != p.Evicted {
 			out = append(out, JSONObject{"Pod", p.Name})
 		}
 		delete(pods, p.Name)

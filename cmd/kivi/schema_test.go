@@ -184,15 +184,16 @@ func TestSchemaEveryMode(t *testing.T) {
 	checkDoc(t, schema, "model bound", runJSON("verify", "--case", "c1", "--scale", "200", "--original", "--json", "--quiet"), kivi.ModeTopology)
 
 	// A user's manifests with a field the model does not model (a
-	// StatefulSet's minReadySeconds): its warning is in the document, not
-	// only on stderr.
+	// StatefulSet pod's schedulingGates): its warning is in the document,
+	// not only on stderr. Its minReadySeconds puts the pods' readiness in
+	// the traces' snapshots.
 	app, err := os.ReadFile("testdata/own/app.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	warned := filepath.Join(dir, "app.yaml")
 	sts := "---\napiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec:\n  serviceName: db\n  minReadySeconds: 5\n" +
-		"  selector: {matchLabels: {app: db}}\n  template:\n    metadata: {labels: {app: db}}\n    spec:\n      containers: [{name: db}]\n"
+		"  selector: {matchLabels: {app: db}}\n  template:\n    metadata: {labels: {app: db}}\n    spec:\n      schedulingGates: [{name: example.com/gate}]\n      containers: [{name: db}]\n"
 	if err := os.WriteFile(warned, append(app, sts...), 0o644); err != nil {
 		t.Fatal(err)
 	}

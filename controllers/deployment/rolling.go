@@ -3,7 +3,8 @@ package deployment
 import "github.com/kivi-go/kivi/model"
 
 // replicaSet is what the rolling-update arithmetic reads of one set: its
-// spec replicas and its available (Running) pods.
+// spec replicas and its available pods (status.availableReplicas:
+// Running, Ready for minReadySeconds).
 type replicaSet struct {
 	Replicas, Available int
 }
@@ -112,5 +113,5 @@ func rolloutRolling(u *model.Universe, s *model.State, d int, a *model.ReplicasA
 
 // view reads slot rs of deployment d for the arithmetic.
 func view(s *model.State, d, rs int) replicaSet {
-	return replicaSet{Replicas: int(s.Deps[d].RS[rs].Replicas), Available: model.RSCounts(s, d, rs).Running}
+	return replicaSet{Replicas: int(s.Deps[d].RS[rs].Replicas), Available: model.RSCounts(s, d, rs).Available}
 }

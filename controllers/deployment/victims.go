@@ -8,9 +8,10 @@ import (
 
 // deletionRank is the sort key of one deletion candidate, after
 // Kubernetes' ActivePodsWithRanks.Less (controller_utils.go, v1.36):
-// unassigned before assigned, Pending before Running (Running pods are
-// the ready ones), then more co-located related pods first. The model
-// has no pod ages, restart counts or deletion costs, so pods of equal rank
+// unassigned before assigned, Pending before Running, not Ready before
+// Ready (IsPodReady), then more co-located related pods first. The model
+// has no pod ages, ready times, restart counts or deletion costs, so pods
+// of equal rank
 // are tied: rankForDeletion lists them by slot, and chooseVictims branches
 // over which of them go (upstream prefers the newest pod; Kivi takes the
 // lowest slot).
@@ -18,6 +19,7 @@ type deletionRank struct {
 	slot       int
 	bound      bool
 	running    bool
+	ready      bool
 	colocation int
 }
 
@@ -29,6 +31,9 @@ func (a deletionRank) before(b deletionRank) bool {
 	if a.running != b.running {
 		return !a.running
 	}
+	if a.ready != b.ready {
+		return !a.ready
+	}
 	if a.colocation != b.colocation {
 		return a.colocation > b.colocation
 	}
@@ -38,7 +43,7 @@ func (a deletionRank) before(b deletionRank) bool {
 // tied reports whether a and b have equal rank: only the slot separates
 // them, which stands for nothing Kubernetes compares.
 func (a deletionRank) tied(b deletionRank) bool {
-	return a.bound == b.bound && a.running == b.running && a.colocation == b.colocation
+	return a.bound == b.bound && a.running == b.running && a.ready == b.ready && a.colocation == b.colocation
 }
 
 // rankForDeletion returns the active pods of slot rs of deployment d in
@@ -105,7 +110,7 @@ func rankedCandidates(pods []model.PodState, d, rs int) []deletionRank {
 		if p.Owner != owner || int(p.RS) != rs || !p.Active() {
 			continue
 		}
-		ranks = append(ranks, deletionRank{slot: i, bound: p.Node != 0, running: p.Phase == model.Running,
+		ranks = append(ranks, deletionRank{slot: i, bound: p.Node != 0, running: p.Phase == model.Running, ready: p.Ready(),
 			colocation: onNode[p.Node]})
 	}
 	sort.SliceStable(ranks, func(i, j int) bool { return ranks[i].before(ranks[j]) })

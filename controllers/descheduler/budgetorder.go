@@ -52,7 +52,7 @@ func (c *cycle) allowance(b int) int {
 	st := c.u.Disruption(c.s, b)
 	taken := 0
 	for _, q := range c.ev.pending {
-		if c.s.Pods[q].Phase == model.Running && c.u.PDBs[b].Selects(c.s, q) {
+		if c.s.Pods[q].Ready() && c.u.PDBs[b].Selects(c.s, q) {
 			taken++
 		}
 	}

@@ -35,7 +35,7 @@ func (c *cycle) refusedByBudget(pod int) string {
 		// come are still Running in the state.
 		taken := 0
 		for _, q := range c.ev.pending {
-			if c.s.Pods[q].Phase == model.Running && c.u.PDBs[ev.Budget].Selects(c.s, q) {
+			if c.s.Pods[q].Ready() && c.u.PDBs[ev.Budget].Selects(c.s, q) {
 				taken++
 			}
 		}

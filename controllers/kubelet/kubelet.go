@@ -117,6 +117,11 @@ func start(tx *model.Tx, s *model.State, p int, w *wakeups, updates *queueUpdate
 	u := tx.U
 	pod := &s.Pods[p]
 	pod.Phase = model.Running
+	if u.HasReadiness() {
+		// A probe, a readiness gate or minReadySeconds: the pod is not
+		// yet Ready or not yet available (PodReadiness advances it).
+		pod.Readiness = u.Templates[pod.Template].StartReadiness()
+	}
 	d := int(pod.Owner) - 1
 	if queuesForTaintEviction(u, s, pod) {
 		updates.taint(p)
@@ -138,7 +143,10 @@ func start(tx *model.Tx, s *model.State, p int, w *wakeups, updates *queueUpdate
 	}
 	if tx.Tracing() {
 		if d < 0 {
-			tx.Log(Component, "Started pod %s on node %s", s.PodRef(p), nodeName(u, pod.Node))
+			tx.Log(Component, "Started pod %s on node %s%s", s.PodRef(p), nodeName(u, pod.Node), startedReadiness(pod))
+		} else if pod.Readiness != model.PodAvailable {
+			tx.Log(Component, "Started pod %s on node %s%s, %s %s now has %s",
+				s.PodRef(p), nodeName(u, pod.Node), startedReadiness(pod), u.KindWord(d, false), u.Deployments[d].Name, replicasText(u, d, startedReplicas(s, d)))
 		} else {
 			tx.Log(Component, "Started pod %s on node %s, %s %s now has %s",
 				s.PodRef(p), nodeName(u, pod.Node), u.KindWord(d, false), u.Deployments[d].Name, replicasText(u, d, startedReplicas(s, d)))

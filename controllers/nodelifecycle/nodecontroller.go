@@ -38,6 +38,7 @@ func (c *NodeController) Step(tx *model.Tx, s *model.State) {
 		}
 		if !tx.U.Options.KiviLifecycle {
 			taintNotReadyNode(tx, s, n)
+			markPodsNotReady(tx, s, n)
 			continue
 		}
 		for p := range s.Pods {

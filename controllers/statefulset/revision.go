@@ -73,7 +73,7 @@ func completeRollingUpdate(s *model.State, d int, cfg *model.DeploymentConfig) {
 		if p.Phase != model.Terminating {
 			updated++
 		}
-		if p.Phase == model.Running {
+		if p.Ready() {
 			ready++
 		}
 	}

@@ -120,12 +120,14 @@ func view(u *model.Universe, s *model.State, d int, cfg *model.DeploymentConfig)
 	return v
 }
 
-// runningAndReady is isRunningAndReady (and, with minReadySeconds 0,
-// isRunningAndAvailable): a Running pod is ready in the model.
-func runningAndReady(p *model.PodState) bool { return p.Phase == model.Running }
+// runningAndReady is isRunningAndReady: Running with Ready True.
+func runningAndReady(p *model.PodState) bool { return p.Ready() }
+
+// runningAndAvailable is isRunningAndAvailable: Ready for minReadySeconds.
+func runningAndAvailable(p *model.PodState) bool { return p.Available() }
 
 // unavailable is isUnavailable: not available, or Terminating.
-func unavailable(p *model.PodState) bool { return p.Phase != model.Running }
+func unavailable(p *model.PodState) bool { return !p.Available() }
 
 // processReplicas walks the replicas in ordinal order. stop: the walk was
 // cut short (OrderedReady); failed: a Failed pod was deleted.
@@ -171,6 +173,12 @@ func processReplicas(tx *model.Tx, s *model.State, d int, cfg *model.DeploymentC
 		if !runningAndReady(p) {
 			if tx.Tracing() {
 				tx.Log(Component, "StatefulSet %s is waiting for Pod %s to be Running and Ready", name, s.PodRef(slot))
+			}
+			return true, failed
+		}
+		if !runningAndAvailable(p) {
+			if tx.Tracing() {
+				tx.Log(Component, "StatefulSet %s is waiting for Pod %s to be Available", name, s.PodRef(slot))
 			}
 			return true, failed
 		}
@@ -240,7 +248,7 @@ func create(tx *model.Tx, s *model.State, d int, cfg *model.DeploymentConfig, or
 // to wait).
 func processCondemned(tx *model.Tx, s *model.State, d int, v *pods, monotonic bool) bool {
 	name := tx.U.Deployments[d].Name
-	// The first unhealthy pod: every replica is Running and Ready when an
+	// The first unhealthy pod: every replica is available when an
 	// OrderedReady walk gets here, so it is the lowest unavailable
 	// condemned pod.
 	first := -1
@@ -264,6 +272,12 @@ func processCondemned(tx *model.Tx, s *model.State, d int, v *pods, monotonic bo
 		if monotonic && !runningAndReady(p) && slot != first {
 			if tx.Tracing() {
 				tx.Log(Component, "StatefulSet %s is waiting for Pod %s to be Running and Ready prior to scale down", name, s.PodRef(first))
+			}
+			return true
+		}
+		if monotonic && !runningAndAvailable(p) && slot != first {
+			if tx.Tracing() {
+				tx.Log(Component, "StatefulSet %s is waiting for Pod %s to be Available prior to scale down", name, s.PodRef(first))
 			}
 			return true
 		}

@@ -16,15 +16,6 @@ type Class = classify.Class[*Case]
 // ("HPA replica calculation against kube-controller-manager v1.36").
 var Classes = []Class{
 	{
-		// The model has no readiness probes: a Running pod is ready
-		// (controllers/hpa/pods.go). Upstream leaves a Running pod whose
-		// Ready condition is False and that was never ready out of the
-		// first ratio, and counts it at 0 % on a scale-up.
-		Name:    "not-ready-running-pod",
-		Applies: func(c *Case) bool { return c.has(NotReady) },
-		Fix:     func(c *Case) *Case { return c.with(kindTo(NotReady, Ready)) },
-	},
-	{
 		// The model's metrics server has a sample for every Running pod
 		// (controllers/hpa/pods.go: no pod is missing). Upstream assumes a
 		// missing pod at its request (or the target above 100 %) on a

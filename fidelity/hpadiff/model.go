@@ -41,8 +41,8 @@ func ModelCalc(c *Case) Answer {
 // ToModel is the case as a model universe and state: one deployment with
 // an HPA, one pod template per pod (carrying its request), the pods in
 // the model's phases (ready, not-ready and sample-less pods are all
-// Running: the model has neither readiness nor missing samples), and the
-// stabilisation memory.
+// Running, the not-ready ones with model.PodNotReady: the model has no
+// missing samples), and the stabilisation memory.
 func ToModel(c *Case) (*model.Universe, *model.State) {
 	u := &model.Universe{
 		HPAs: []model.HPA{{Min: c.Min, Max: c.Max, TolerancePercent: c.TolerancePercent,
@@ -60,7 +60,11 @@ func ToModel(c *Case) (*model.Universe, *model.State) {
 		case Terminating:
 			phase = model.Terminating
 		}
-		s.Pods = append(s.Pods, model.PodState{Phase: phase, Owner: 1, Template: uint8(i), Node: 1, CPU: int32(p.Usage)})
+		ps := model.PodState{Phase: phase, Owner: 1, Template: uint8(i), Node: 1, CPU: int32(p.Usage)}
+		if p.Kind == NotReady {
+			ps.Readiness = model.PodNotReady
+		}
+		s.Pods = append(s.Pods, ps)
 	}
 	if c.WindowSyncs > 0 {
 		for _, r := range c.Recs {

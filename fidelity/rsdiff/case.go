@@ -27,8 +27,8 @@ type Pod struct {
 	Set     int  // Victim, Sibling or Other
 	Node    int  // 0: unbound, else 1..Case.Nodes
 	Running bool // Running (and Ready), else Pending
-	// Unready is a Running pod whose Ready condition is False (a failing
-	// readiness probe). The model has no such pod: it sees it Running.
+	// Unready is a Running pod whose Ready condition is False (a readiness
+	// probe that has not passed): model.PodNotReady.
 	Unready bool
 }
 
@@ -160,6 +160,9 @@ func (c *Case) modelState() (*model.Universe, *model.State, error) {
 		}
 		if p.Running {
 			ps.Phase = model.Running
+			if p.Unready {
+				ps.Readiness = model.PodNotReady
+			}
 		}
 		s.Pods[i] = ps
 	}
@@ -235,9 +238,7 @@ func (c *Case) Upstream(rank Ranker, order []int, restarted []int) []int {
 func (c *Case) signature(slots []int) string {
 	keys := make([]string, len(slots))
 	for k, i := range slots {
-		p := c.Pods[i]
-		p.Unready = false
-		keys[k] = p.String()
+		keys[k] = c.Pods[i].String()
 	}
 	slices.Sort(keys)
 	return strings.Join(keys, "; ")

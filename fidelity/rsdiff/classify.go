@@ -13,11 +13,6 @@ const (
 	// Agree: upstream's tied pick is a model branch and every model
 	// branch is a pick upstream makes under some untracked values.
 	Agree Class = ""
-	// UnreadyRunning: a Running pod is not Ready. Upstream deletes
-	// not-Ready pods before Ready ones, ahead of co-location; the model's
-	// Running pods are all ready, so it ranks the pod by co-location only.
-	// Counterfactual: the pod is Ready upstream too.
-	UnreadyRunning Class = "unready Running pod"
 	// Unexplained: no known class removes the disagreement.
 	Unexplained Class = "unexplained"
 )
@@ -30,20 +25,10 @@ type class struct {
 	without func(*Case) *Case
 }
 
-var classes = []class{{
-	name: UnreadyRunning,
-	applies: func(c *Case) bool {
-		return slices.ContainsFunc(c.Pods, func(p Pod) bool { return p.Unready })
-	},
-	without: func(c *Case) *Case {
-		d := *c
-		d.Pods = slices.Clone(c.Pods)
-		for i := range d.Pods {
-			d.Pods[i].Unready = false
-		}
-		return &d
-	},
-}}
+// classes are the known causes of disagreement. None is left: the one
+// there was, a Running pod that is not Ready (which the model once ranked
+// as Ready), went when the model gained readiness (model.PodNotReady).
+var classes []class
 
 // Verdict is the comparison of one case.
 type Verdict struct {

@@ -71,8 +71,8 @@ type Pod struct {
 	// Template is its revision: 0 (v1) or 1 (v2).
 	Template int
 	Phase    Phase
-	// Unready is a Running pod whose Ready condition is False. The model
-	// has no such pod: it sees it Running and Ready.
+	// Unready is a Running pod whose Ready condition is False:
+	// model.PodNotReady.
 	Unready bool
 	// Terminating: its deletionTimestamp is set.
 	Terminating bool
@@ -253,6 +253,9 @@ func (c *Case) modelState() (*model.Universe, *model.State, error) {
 		switch p.Phase {
 		case Running:
 			ps.Phase, ps.Node = model.Running, 1
+			if p.Unready {
+				ps.Readiness = model.PodNotReady
+			}
 		case Failed:
 			ps.Phase, ps.Node = model.Failed, 1
 		}

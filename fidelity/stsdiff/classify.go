@@ -2,7 +2,6 @@ package stsdiff
 
 import (
 	"context"
-	"slices"
 
 	"github.com/kivi-go/kivi/fidelity/classify"
 )
@@ -12,13 +11,6 @@ import (
 // agreement.
 const (
 	Agree = ""
-	// UnreadyRunning: a Running pod is not Ready. Upstream's
-	// OrderedReady walk waits for it (isRunningAndReady), and counts it
-	// unavailable (a rolling update waits for it, maxUnavailable counts
-	// it, a scale-down may delete it as the first unhealthy pod); the
-	// model's Running pods are all Ready. Counterfactual: the pod is
-	// Ready upstream too.
-	UnreadyRunning = "unready Running pod"
 	// RolledBack: the spec's template is the current revision's again
 	// (a rollback mid-rollout). Upstream's update revision becomes the
 	// current revision and status.currentRevision stays; the model swaps
@@ -32,17 +24,6 @@ const (
 )
 
 var classes = []classify.Class[*Case]{{
-	Name:    UnreadyRunning,
-	Applies: func(c *Case) bool { return slices.ContainsFunc(c.Pods, func(p Pod) bool { return p.Unready }) },
-	Fix: func(c *Case) *Case {
-		d := *c
-		d.Pods = slices.Clone(c.Pods)
-		for i := range d.Pods {
-			d.Pods[i].Unready = false
-		}
-		return &d
-	},
-}, {
 	Name:    RolledBack,
 	Applies: func(c *Case) bool { return c.Shape == Rollback && !c.RolledBackCurrent },
 	Fix: func(c *Case) *Case {

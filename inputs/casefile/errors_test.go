@@ -79,6 +79,7 @@ var malformed = []struct {
 	{"drain of no such node", base + "events: [{kind: drain, nodes: [\"1\", x]}]\n", `bad.yaml: events[0] (drain): nodes[1]: node "x": no such node (accepted: a node name, 1, 2, or a 1-based position 1..2): invalid model`, true},
 	{"drain node and nodes", base + "events: [{kind: drain, node: \"1\", nodes: [\"2\"]}]\n", `bad.yaml: events[0] (drain): node and nodes: give one (accepted: node: NAME, or nodes: [NAME, …]): invalid model`, true},
 	{"drain parallel above its nodes", base + "events: [{kind: drain, nodes: [\"1\"], parallel: 2}]\n", `bad.yaml: events[0] (drain): parallel 2 (accepted: 1..1, the nodes drained at once): invalid model`, true},
+	{"negative minReadySeconds", strings.Replace(base, "  memory: 8\n", "  memory: 8\n  minReadySeconds: -1\n", 1), `bad.yaml: pod template "app": minReadySeconds -1 (accepted: 0 or more): invalid model`, true},
 	{"drain negative timeout", base + "events: [{kind: drain, node: \"1\", timeoutRetries: -2}]\n", `bad.yaml: events[0] (drain): timeoutRetries -2 (accepted: 0, no timeout, or 1..100 retries of 5 s): invalid model`, true},
 	{"drain node twice", base + "events: [{kind: drain, nodes: [\"1\", \"1\"]}]\n", `bad.yaml: events[0] (drain): node 1 is drained twice (accepted: each node once): invalid model`, true},
 	{"drain option of another kind", base + "events: [{kind: maintenance, force: true}]\n", `bad.yaml: events[0] (maintenance): nodes, timeoutRetries, disableEviction, force, uncordon: only drain takes them: invalid model`, true},

@@ -23,7 +23,6 @@ const (
 	noVolumes    = "volume binding and volume topology are not modelled"
 	noDRA        = "dynamic resource claims are not modelled"
 	noHostPort   = "host ports (the NodePorts filter) are not modelled"
-	noReadiness  = "readiness gates are not modelled: a running pod counts as ready"
 	noSchedGates = "scheduling gates are not modelled: pods are schedulable at once"
 )
 
@@ -33,7 +32,7 @@ var podSpecRules = append(basePodSpecRules, containerRules()...)
 var basePodSpecRules = []fieldRule{
 	{"affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[].matchFields", "node affinity matchFields are not modelled"},
 	{"affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[].preference.matchFields", "node affinity matchFields are not modelled"},
-	{"readinessGates", noReadiness}, {"schedulingGates", noSchedGates},
+	{"schedulingGates", noSchedGates},
 	{"resourceClaims", noDRA}, {"containers[].resources.claims", noDRA},
 	{"resources.claims", noDRA},
 	{"containers[].ports[].hostPort", noHostPort},
@@ -82,7 +81,7 @@ var daemonSetSpecRules = []fieldRule{
 
 var deploymentSpecRules = []fieldRule{
 	{"paused", "a paused Deployment is not modelled: it is rolled out as usual"},
-	{"minReadySeconds", ""}, {"revisionHistoryLimit", ""}, {"progressDeadlineSeconds", ""},
+	{"revisionHistoryLimit", ""}, {"progressDeadlineSeconds", ""},
 }
 
 // hpaSpecRules: every HPA spec field the model does not read is a

@@ -115,19 +115,16 @@ func statefulSetDecl(o Object, name string, nodes nodeLabels, classes *priorityC
 	if end := dd.OrdinalsStart + dd.Replicas - 1; end > model.MaxOrdinal {
 		return fail("spec.replicas", "%d pods from ordinal %d reach ordinal %d, too many for the model (accepted: ordinals up to %d)", dd.Replicas, dd.OrdinalsStart, end, model.MaxOrdinal)
 	}
-	if d.Spec.MinReadySeconds < 0 {
-		return fail("spec.minReadySeconds", "%d (accepted: an integer ≥ 0)", d.Spec.MinReadySeconds)
-	}
-	if d.Spec.MinReadySeconds > 0 {
-		*warns = append(*warns, a.warning(o.path("spec.minReadySeconds"), "not modelled: a Running pod counts as available at once"))
-	}
 	if len(d.Spec.VolumeClaimTemplates) > 0 {
 		*warns = append(*warns, a.warning(o.path("spec.volumeClaimTemplates"), "volume topology is not modelled: the pods are not pinned to their volumes' zones"))
 	}
 	tc := templateConv{o: o, path: "spec.template", nodes: nodes, warns: warns, classes: classes,
 		limits: limits.forNamespace(namespaceOf(d.Metadata.Namespace))}
 	td, err := tc.convert(name, d.Spec.Template.Metadata, d.Spec.Template.Spec)
-	return dd, td, err
+	if err != nil {
+		return dd, td, err
+	}
+	return dd, td, minReadySeconds(o, d.Spec.MinReadySeconds, &td)
 }
 
 // hpaTarget is an HPA's scaleTargetRef: a Deployment or a StatefulSet.

@@ -85,6 +85,9 @@ func (tc templateConv) convert(name string, meta ObjectMeta, spec PodSpec) (mode
 		return td, err
 	}
 	td.CPU, td.Memory, td.Scalar = req.cpu, req.mem, req.scalar
+	if err := tc.readiness(spec, &td); err != nil {
+		return td, err
+	}
 	if err := tc.priority(&td, spec); err != nil {
 		return td, err
 	}

@@ -55,10 +55,13 @@ type Deployment struct {
 
 // DeploymentSpec is the part of a Deployment's spec the model reads.
 type DeploymentSpec struct {
-	Replicas *int32             `json:"replicas"`
-	Selector *LabelSelector     `json:"selector"`
-	Template PodTemplateSpec    `json:"template"`
-	Strategy DeploymentStrategy `json:"strategy"`
+	Replicas *int32 `json:"replicas"`
+	// MinReadySeconds: a Ready pod is available only after it
+	// (readiness.go).
+	MinReadySeconds int32              `json:"minReadySeconds"`
+	Selector        *LabelSelector     `json:"selector"`
+	Template        PodTemplateSpec    `json:"template"`
+	Strategy        DeploymentStrategy `json:"strategy"`
 }
 
 // DeploymentStrategy is RollingUpdate (default) or Recreate.
@@ -78,8 +81,10 @@ type PodTemplateSpec struct {
 
 // PodSpec is the part of a pod spec the scheduler and the HPA read.
 type PodSpec struct {
-	Containers     []Container             `json:"containers"`
-	InitContainers []Container             `json:"initContainers"`
+	Containers     []Container `json:"containers"`
+	InitContainers []Container `json:"initContainers"`
+	// ReadinessGates delay the pod's Ready condition (readiness.go).
+	ReadinessGates []ReadinessGate         `json:"readinessGates"`
 	Overhead       map[string]QuantityText `json:"overhead"`
 	// Resources are the pod-level requests and limits (PodLevelResources,
 	// on by default since v1.34: podlevel.go).
@@ -117,6 +122,10 @@ type Container struct {
 	Resources ResourceRequirements `json:"resources"`
 	// RestartPolicy Always marks a sidecar init container.
 	RestartPolicy string `json:"restartPolicy"`
+	// ReadinessProbe and StartupProbe delay the pod's Ready condition
+	// (readiness.go).
+	ReadinessProbe *Probe `json:"readinessProbe"`
+	StartupProbe   *Probe `json:"startupProbe"`
 }
 
 // Affinity holds node affinity and inter-pod affinity and anti-affinity.

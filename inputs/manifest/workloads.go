@@ -67,7 +67,10 @@ func deploymentDecl(o Object, name string, nodes nodeLabels, classes *priorityCl
 	tc := templateConv{o: o, path: "spec.template", nodes: nodes, warns: warns, classes: classes,
 		limits: limits.forNamespace(namespaceOf(d.Metadata.Namespace))}
 	td, err := tc.convert(name, d.Spec.Template.Metadata, d.Spec.Template.Spec)
-	return dd, td, err
+	if err != nil {
+		return dd, td, err
+	}
+	return dd, td, minReadySeconds(o, d.Spec.MinReadySeconds, &td)
 }
 
 // maxReplicas is the model's bound on a deployment's replicas: its pod

@@ -73,10 +73,12 @@ func (e *Env) pod(c Command) (string, error) {
 }
 
 // set-pod pod=P [phase=Ph] [was-running] [cpu=C] [replicaset=R]
-// [nominated=N|none]: edits pod P. Phase Free empties its slot; was-running
-// marks a Terminating pod as having run; replicaset is the deployment's
-// ReplicaSet slot (0 or 1); nominated sets status.nominatedNodeName,
-// which only a Pending, unbound pod may carry (model.PodState).
+// [nominated=N|none] [readiness=NotReady|Ready|Available]: edits pod P.
+// Phase Free empties its slot; was-running marks a Terminating pod as
+// having run; replicaset is the deployment's ReplicaSet slot (0 or 1);
+// nominated sets status.nominatedNodeName, which only a Pending, unbound
+// pod may carry (model.PodState); readiness is a Running pod's Ready
+// condition (Ready: not yet available, minReadySeconds).
 func (e *Env) setPod(c Command) (string, error) {
 	i, err := e.podIndex(c)
 	if err != nil {
@@ -115,6 +117,20 @@ func (e *Env) setPod(c Command) (string, error) {
 			return "", err
 		}
 		p.NominatedNode = uint16(n + 1)
+	}
+	switch v := c.Arg("readiness", ""); v {
+	case "":
+	case "NotReady":
+		p.Readiness = model.PodNotReady
+	case "Ready":
+		p.Readiness = model.PodReadyNotAvailable
+	case "Available":
+		p.Readiness = model.PodAvailable
+	default:
+		return "", fmt.Errorf("readiness: %q (accepted: NotReady, Ready, Available)", v)
+	}
+	if p.Readiness != model.PodAvailable && p.Phase != model.Running {
+		return "", fmt.Errorf("set-pod: pod %d has a readiness but is not Running", i+1)
 	}
 	if p.NominatedNode != 0 && (p.Phase != model.Pending || p.Node != 0) {
 		return "", fmt.Errorf("set-pod: pod %d is nominated but not Pending and unbound", i+1)

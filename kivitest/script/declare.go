@@ -174,6 +174,16 @@ func (e *Env) template(c Command) (string, error) {
 	if c.Has("critical") {
 		tb.Critical()
 	}
+	if c.Has("readiness-probe") {
+		tb.ReadinessProbe()
+	}
+	if v := c.Arg("min-ready-seconds", ""); v != "" {
+		n, err := strconv.ParseInt(v, 10, 32)
+		if err != nil || n < 0 {
+			return "", fmt.Errorf("min-ready-seconds: %q (accepted: an integer ≥ 0)", v)
+		}
+		tb.MinReadySeconds(int32(n))
+	}
 	if v := c.Arg("priority", ""); v != "" {
 		n, err := strconv.ParseInt(v, 10, 32)
 		if err != nil {

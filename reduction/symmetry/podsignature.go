@@ -23,7 +23,8 @@ const podKeyLen = 5 + 4 + 4 + len(podQueues) + 1 + len(podQueues) + 1
 // a node's pods and the pods nominated to it never mix. Its bytes,
 // big-endian, are
 //
-//	free flag (Free slots sort last), phase|wasRunning|rs|nominated,
+//	free flag (Free slots sort last), phase|wasRunning|rs|nominated|
+//	readiness<<5,
 //	owner,
 //	template, pattern, CPU and memory usage (4 bytes each), the low
 //	bytes of its positions in the scheduler, kubelet and taint-manager
@@ -91,6 +92,7 @@ func podSortKeys(dst []sortKey, s *model.State, n int, kubeletSet, taintSet bool
 			if p.NominatedNode != 0 {
 				h |= 1 << 4
 			}
+			h |= uint64(p.Readiness) << 5
 			head = h<<24 | uint64(p.Owner)<<16 | uint64(p.Template)<<8 | uint64(p.Pattern)
 		}
 		cpu := uint64(uint32(p.CPU) ^ 1<<31)

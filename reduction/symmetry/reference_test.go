@@ -33,6 +33,7 @@ func referenceKey(s *model.State, i int, kubeletSet, taintSet bool) []byte {
 		if p.NominatedNode != 0 {
 			h |= 1 << 4
 		}
+		h |= byte(p.Readiness) << 5
 		b = append(b, 0, h, p.Owner, p.Template, p.Pattern)
 	}
 	b = binary.BigEndian.AppendUint32(b, uint32(p.CPU)^1<<31)
@@ -90,6 +91,7 @@ func referenceSignature(c *Canonicalizer, s *model.State, n int) []byte {
 			if p.NominatedNode != 0 {
 				h |= 1 << 4
 			}
+			h |= byte(p.Readiness) << 5
 			if len(s.Pods) > 256 {
 				b = append(b, byte(i>>8))
 			}
@@ -250,6 +252,7 @@ func randomState(t *rapid.T, c *Canonicalizer) *model.State {
 		p.Template = uint8(rapid.IntRange(0, 1).Draw(t, "template"))
 		p.Pattern = uint8(rapid.IntRange(0, 1).Draw(t, "pattern"))
 		p.Ordinal = uint8(rapid.IntRange(0, 2).Draw(t, "ordinal"))
+		p.Readiness = model.Readiness(rapid.IntRange(0, 2).Draw(t, "readiness"))
 		p.CPU = int32(rapid.SampledFrom([]int{0, 100, -1, 1 << 20}).Draw(t, "cpu"))
 		if distinct {
 			p.CPU = int32(1000 + i) // a content of its own

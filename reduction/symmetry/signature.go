@@ -212,7 +212,7 @@ func boundNode(s *model.State, i int) (int, bool) {
 }
 
 // appendPodFields appends pod slot i's part of a node signature when pods
-// are fixed: slot, phase|wasRunning|rs|nominated, owner, template, pattern, ordinal, CPU and
+// are fixed: slot, phase|wasRunning|rs|nominated|readiness<<5, owner, template, pattern, ordinal, CPU and
 // memory usage.
 //
 // The slot takes one byte, two when the universe has more than 256 slots.
@@ -228,6 +228,7 @@ func appendPodFields(dst []byte, s *model.State, i int) []byte {
 	if p.NominatedNode != 0 {
 		h |= 1 << 4
 	}
+	h |= byte(p.Readiness) << 5
 	dst = append(dst, byte(i), h, p.Owner, p.Template, p.Pattern, p.Ordinal)
 	dst = binary.BigEndian.AppendUint32(dst, uint32(p.CPU))
 	return binary.BigEndian.AppendUint32(dst, uint32(p.Memory))

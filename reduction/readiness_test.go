@@ -1,0 +1,108 @@
+package reduction_test
+
+import (
+	"testing"
+
+	"github.com/kivi-go/kivi/compose"
+	"github.com/kivi-go/kivi/kivitest/script/build"
+	"github.com/kivi-go/kivi/model"
+)
+
+// readinessProblem is a hand-built cluster whose templates delay
+// readiness (model.PodTemplate.ProbesReadiness, MinReadySeconds), so that
+// the kubelet's readiness steps, the node lifecycle controller's
+// MarkPodsNotReady and the readers of readiness take part. Variants:
+// "drain", kubectl drain of nodes 1 and 2 under a budget minAvailable 2
+// of web's 3 with a timeout of one retry (a replacement not yet Ready
+// blocks the second node); "nodefailure", node 1 fails and recovers
+// under web (probe and minReadySeconds) and api (neither); "hpa", a CPU
+// change under an HPA while pods are not Ready; "statefulset", an
+// OrderedReady StatefulSet with a probe scaling up while a node fails.
+func readinessProblem(t testing.TB, variant string) *compose.Problem {
+	t.Helper()
+	b := build.New()
+	web := build.Template("web").Requests(4, 4).Label("app", "web").ReadinessProbe()
+	decls := []model.IntentDecl{{Name: "replica_num_always_meet_exp", Params: map[string]any{"did": 1, "expReplicas": "spec-1"}}}
+	switch variant {
+	case "drain":
+		b.AddNodes(3, build.Node().CPU(20).Mem(64))
+		d := b.AddDeployment("web", b.AddTemplate(web), 3)
+		b.RunPod(d, 0).RunPod(d, 1).RunPod(d, 2)
+		b.U.PDBs = []model.PodDisruptionBudget{{Name: "web", Selector: &model.Selector{MatchLabels: map[string]string{"app": "web"}},
+			MinAvailable: &model.IntOrPercent{Value: 2}}}
+		ev := model.Event{Kind: model.Drain, Slot: model.AfterStable, Nodes: []int{0, 1}}
+		ev.Drain.TimeoutRetries = 1
+		b.AddEvent(ev)
+	case "nodefailure":
+		b.AddNodes(2, build.Node().CPU(20).Mem(64))
+		d := b.AddDeployment("web", b.AddTemplate(web.MinReadySeconds(10)), 2)
+		api := b.AddDeployment("api", b.AddTemplate(build.Template("api").Requests(4, 4).Label("app", "api")), 1)
+		b.RunPod(d, 0).RunPod(d, 1).RunPod(api, 0)
+		b.AddEvent(model.Event{Kind: model.NodeFailure, Node: 0})
+	case "hpa":
+		b.AddNodes(2, build.Node().CPU(20).Mem(64))
+		d := b.AddDeployment("web", b.AddTemplate(web), 2)
+		b.WithHPA(d, b.AddHPA(1, 4, 50))
+		b.PendingPod(d, 0).PendingPod(d, 1)
+		b.AddEvent(model.Event{Kind: model.CPUChange, Deployment: d, MaxDelta: 2, DeltaUnit: 2})
+		decls = []model.IntentDecl{{Name: "replica_num_always_meet_min", Params: map[string]any{"did": 1}}}
+	case "statefulset":
+		b.AddNodes(2, build.Node().CPU(20).Mem(64))
+		d := b.AddStatefulSet("db", b.AddTemplate(web), 2)
+		b.RunPod(d, 0)
+		b.AddEvent(model.Event{Kind: model.NodeFailure, Node: 0})
+	default:
+		t.Fatalf("no readiness variant %q", variant)
+	}
+	b.Slots = 8
+	u, s, err := b.Build(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Init = model.InitMain
+	if variant == "hpa" || variant == "statefulset" {
+		s.Enqueue(model.KubeletQueue, 0)
+		s.Enqueue(model.DeploymentQueue, 0)
+		if variant == "hpa" {
+			s.Enqueue(model.KubeletQueue, 1)
+		}
+	}
+	p, err := compose.NewProblemFrom("readiness-"+variant, u, s, decls, compose.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// readinessProblems are readinessProblem's variants, for porProblems and
+// symmetricClusters.
+func readinessProblems(t testing.TB) []porProblem {
+	var out []porProblem
+	for _, v := range []string{"drain", "nodefailure", "hpa", "statefulset"} {
+		p := readinessProblem(t, v)
+		out = append(out, porProblem{p.Name, p})
+	}
+	return out
+}
+
+func readinessClusters(t testing.TB) []symCluster {
+	var out []symCluster
+	for _, pp := range readinessProblems(t) {
+		out = append(out, symCluster{pp.name, pp.p})
+	}
+	return out
+}
+
+// TestSymmetrySameVerdictsWithReadiness: the readiness clusters have the
+// same verdicts and shortest counterexample lengths with and without
+// symmetry, and their reduced counterexamples replay (compareVerdicts);
+// their pods do leave Ready and Available (the readiness steps run).
+func TestSymmetrySameVerdictsWithReadiness(t *testing.T) {
+	for _, c := range readinessClusters(t) {
+		if !c.p.System.U.HasReadiness() {
+			t.Fatalf("%s: no template delays readiness", c.name)
+		}
+		on, off := compareVerdicts(t, c.p)
+		t.Logf("%s: %d states reduced, %d full", c.name, on, off)
+	}
+}
