@@ -1,9 +1,11 @@
 package kivi_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
+	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/checker"
 )
 
@@ -57,18 +59,34 @@ items:
 events:
 - {kind: drain, when: afterStable, nodes: [a, b], timeoutRetries: 1}
 `
+	const probe = "        readinessProbe: {httpGet: {path: /healthz, port: 8080}}\n"
 	for _, c := range []struct {
-		name, probe string
-		want        checker.Verdict
+		name, probe  string
+		readyAtStart bool
+		want         checker.Verdict
 	}{
-		{"no probe", "", checker.Holds},
-		{"readinessProbe", "        readinessProbe: {httpGet: {path: /healthz, port: 8080}}\n", checker.Violated},
+		{"no probe", "", false, checker.Holds},
+		{"readinessProbe", probe, false, checker.Violated},
+		// Assuming the probe passes at once hides the window: the report
+		// says so.
+		{"readinessProbe, ready at start", probe, true, checker.Holds},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			rep := verifyManifests(t, manifests(c.probe), nodes, intents, true)
+			cl, _, err := kivi.LoadManifests([]kivi.InputFile{{Name: "manifests.yaml", Data: []byte(manifests(c.probe))}},
+				&kivi.InputFile{Name: "nodes.yaml", Data: []byte(nodes)}, &kivi.InputFile{Name: "intents.yaml", Data: []byte(intents)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := kivi.Verify(context.Background(), cl, kivi.Options{ReadyAtStart: c.readyAtStart, Checker: checker.Options{Workers: 1, CollectAll: true}})
+			if err != nil {
+				t.Fatal(err)
+			}
 			r := rep.Result("valid_end_state")
 			if r == nil || r.Verdict != c.want {
 				t.Fatalf("valid_end_state %+v, want %v", r, c.want)
+			}
+			if assumed := strings.Contains(strings.Join(rep.Assumptions, "\n"), "--ready-at-start"); assumed != c.readyAtStart {
+				t.Errorf("assumptions %q", rep.Assumptions)
 			}
 			if c.want != checker.Violated {
 				return

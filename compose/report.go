@@ -52,6 +52,9 @@ func assumptions(u *model.Universe) []string {
 	if u.Options.FirstInOrder && firstCreations(u) >= 2 {
 		out = append(out, "the Deployments are created in the order written, as one `kubectl apply -f` creates them (--apply-in-order); other creation orders were not explored")
 	}
+	if u.ReadinessAssumed() {
+		out = append(out, "every pod is Ready and Available as soon as it runs: readiness probes, readiness gates and minReadySeconds pass at once (--ready-at-start); the windows in which a Running pod is not yet Ready were not explored")
+	}
 	if n := u.Options.CronJobRuns; n > 0 && hasAllowCronJob(u) {
 		runs, periods := "one run", "before the next schedule time"
 		if n > 1 {
@@ -118,6 +121,9 @@ func hints(u *model.Universe, r *report.Report) []string {
 			orders = fmt.Sprintf("%d", f)
 		}
 		out = append(out, fmt.Sprintf("the %d Deployments are created before the controllers start in every order (%s orders), and each order places their pods differently; the quick pass creates them in the order written, and --apply-in-order makes the whole search do so", n, orders))
+	}
+	if u.HasReadiness() {
+		out = append(out, "pods with a readiness probe, a readiness gate or minReadySeconds become Ready one at a time whenever the cluster is quiet, in every order, and every controller that reads readiness (rolling updates, disruption budgets, the HPA) may act in between; --ready-at-start assumes they are Ready as they start")
 	}
 	if model.HasHPABehavior(u) || model.WindowSlots(u) > 0 {
 		out = append(out, "an HPA remembers recommendations or scale events over several sync periods (a stabilization window or `behavior`), and in every quiet state a period may pass or not")

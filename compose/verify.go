@@ -93,6 +93,12 @@ type Options struct {
 	// never has more runs active than this (1 or 2; 0: no assumption),
 	// as model.Options.CronJobRuns; the report says so.
 	CronJobRuns int
+	// ReadyAtStart assumes that every readiness probe, readiness gate and
+	// minReadySeconds is passed as the pod starts (model.Universe.ReadyAtStart):
+	// the windows in which a Running pod is not yet Ready, and their
+	// interleavings with everything else, are not explored; the report
+	// says so.
+	ReadyAtStart bool
 
 	// quickPass marks the quick pass's own problem (phases.go).
 	quickPass bool
@@ -146,6 +152,9 @@ func NewProblemFrom(name string, u *model.Universe, s *model.State, decls []mode
 		ordered := *u
 		ordered.Options.FirstInOrder = true
 		u = &ordered
+	}
+	if opts.ReadyAtStart {
+		u = u.ReadyAtStart()
 	}
 	if opts.CronJobRuns != u.Options.CronJobRuns && opts.CronJobRuns != 0 {
 		if opts.CronJobRuns < 0 || opts.CronJobRuns > model.MaxCronJobRuns {

@@ -210,8 +210,8 @@ func ReadinessPending(s *State, i int) bool {
 }
 
 // ReadinessStepEnabled reports whether pod slot i's readiness step may
-// come in s: a probe or gate may pass at any time, but minReadySeconds
-// is a span of seconds, and time passes only at quiescence
+// come in s: a probe's success and minReadySeconds take seconds (a
+// probe's initial delay and period), and time passes only at quiescence
 // (ControllerAndHPAQueuesEmpty), as for the HPA's sync periods and a
 // drain's retries (docs/model.md): the controllers' work is instant next
 // to it.
@@ -219,7 +219,7 @@ func ReadinessStepEnabled(s *State, i int) bool {
 	if !ReadinessPending(s, i) {
 		return false
 	}
-	return s.Pods[i].Readiness == PodNotReady || s.ControllerAndHPAQueuesEmpty()
+	return s.ControllerAndHPAQueuesEmpty()
 }
 
 // ChooseReadinessPod chooses the pod whose readiness step comes next among
@@ -269,3 +269,27 @@ func AnyReadinessPending(u *Universe, s *State) bool {
 	}
 	return false
 }
+
+// ReadyAtStart returns u with every template's readiness delays dropped
+// (no probe, gate or minReadySeconds holds a pod back): its pods are
+// Ready and Available as they start, as in a universe without them. The
+// verdicts then cover only runs in which every probe passes at once,
+// which a caller must state (compose's assumptions). u itself is not
+// changed; a universe without delays is returned as it is.
+func (u *Universe) ReadyAtStart() *Universe {
+	if !u.readiness {
+		return u
+	}
+	c := *u
+	c.Templates = append([]PodTemplate(nil), u.Templates...)
+	for i := range c.Templates {
+		c.Templates[i].ProbesReadiness, c.Templates[i].MinReadySeconds = false, 0
+	}
+	c.readiness = false
+	c.readyAtStart = true
+	return &c
+}
+
+// ReadinessAssumed reports whether u is ReadyAtStart's: some template
+// delayed readiness and the delays were dropped.
+func (u *Universe) ReadinessAssumed() bool { return u.readyAtStart }

@@ -709,10 +709,11 @@ type Universe struct {
 	// lastApplied: states carry DeploymentState.LastAppliedOmitsReplicas
 	// (lastapplied.go).
 	lastApplied bool
-	// readiness: some template delays readiness (HasReadiness).
-	readiness        bool
-	templateRequests *[256][2]int64
-	podHeads         *podHeads
+	// readiness: some template delays readiness (HasReadiness);
+	// readyAtStart: the delays were dropped (ReadyAtStart).
+	readiness, readyAtStart bool
+	templateRequests        *[256][2]int64
+	podHeads                *podHeads
 }
 
 // WideRefs reports whether the universe has more pod slots or nodes than

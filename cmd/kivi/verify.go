@@ -77,6 +77,7 @@ func verifyCommand(ctx context.Context, command string, args []string, stdout, s
 	search := fs.Bool("search", false, "manifests (-f) and Kivi's configuration DIR: run the scaling search within the input's own bounds instead of verifying the topology as written")
 	all := fs.Bool("all", false, "keep going after the first violation: one verdict per intent")
 	applyInOrder := fs.Bool("apply-in-order", false, "create the Deployments in the order written, as one kubectl apply -f does, instead of in every order (n Deployments have n! orders); a verdict then covers that order, and the report says so")
+	readyAtStart := fs.Bool("ready-at-start", false, "assume readiness probes, readiness gates and minReadySeconds pass as each pod starts, instead of exploring when each pod becomes Ready (much smaller searches for inputs with probes); a verdict then covers that case, and the report says so")
 	cronJobRuns := fs.Int("cronjob-runs", 0, "assume a CronJob with concurrencyPolicy Allow has at most this many runs active at once (1 or 2: its runs finish within that many schedule periods) instead of ending unknown when its runs may pile up; a verdict then covers that case, and the report says so")
 	workers := fs.Int("workers", 0, "exploring goroutines (0 = all cores)")
 	timeout := fs.Duration("timeout", 0, "stop after this long; unsettled intents are unknown (0 = none)")
@@ -133,6 +134,7 @@ func verifyCommand(ctx context.Context, command string, args []string, stdout, s
 	opts := kivi.Options{NoSnapshots: !*jsonOut && !page.wanted() && sf.shard == ""}
 	opts.ApplyInOrder = *applyInOrder
 	opts.CronJobRuns = *cronJobRuns
+	opts.ReadyAtStart = *readyAtStart
 	opts.Intents.EvictionCounter = *counter
 	opts.Intents.BalanceAtPodStart = *balanceAtStart
 	co := &opts.Checker

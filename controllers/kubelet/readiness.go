@@ -9,9 +9,8 @@ import "github.com/kivi-go/kivi/model"
 // Ready for its workload's minReadySeconds (IsPodAvailable; the
 // ReplicaSet and StatefulSet controllers re-sync after that delay). One
 // pod per step, any pod whose step may come (model.ReadinessStepEnabled):
-// the model has no clock, so a probe may pass before or after any other
-// step, and minReadySeconds passes at quiescence, where the model lets
-// time pass. Probes never fail once passed (docs/divergences.md). It runs only
+// the model has no clock, so a probe passes, and minReadySeconds passes,
+// at quiescence, where the model lets time pass. Probes never fail once passed (docs/divergences.md). It runs only
 // in universes where some template delays readiness
 // (model.Universe.HasReadiness); elsewhere every pod is Ready and
 // Available when it starts.
