@@ -55,6 +55,10 @@ func (c *Canonicalizer) signatures(w *scratch, s *model.State, ranks []uint16) *
 		size += width * len(block)
 	}
 	buf := slices.Grow(g.buf[:0], size)
+	if c.narrowSignatures(w, s, ranks) {
+		g.buf = c.appendNarrowSignatures(g, buf, w, s, ranks)
+		return g
+	}
 	for _, block := range w.blocks {
 		for _, n := range block {
 			start := len(buf)
