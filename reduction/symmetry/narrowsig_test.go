@@ -10,7 +10,8 @@ import (
 
 // TestNarrowSignaturesAreTheGeneralOnes: in the layout where
 // appendNarrowSignatures applies, every node's signature bytes, size
-// and head are those the general path writes (status, node memory,
+// and head are those the general path writes (the bytes, of those
+// longer than their head) (status, node memory,
 // queue position, failure flag, pod multiset; head by headOf).
 func TestNarrowSignaturesAreTheGeneralOnes(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
@@ -45,9 +46,10 @@ func TestNarrowSignaturesAreTheGeneralOnes(t *testing.T) {
 					}
 					want = append(want, failed)
 					want = appendPodMultiset(want, w.podsOn.of(n+1), ranks, w.freeRank, w.wideRanks)
-					got := g.buf[g.start[n]:g.end[n]]
-					if !bytes.Equal(got, want) {
-						t.Fatalf("node %d: signature %v, general %v", n, got, want)
+					if g.size[n] > 8 {
+						if got := g.buf[g.start[n]:g.end[n]]; !bytes.Equal(got, want) {
+							t.Fatalf("node %d: signature %v, general %v", n, got, want)
+						}
 					}
 					if g.size[n] != len(want) || g.head[n] != headOf(want) {
 						t.Fatalf("node %d: size %d head %x, general %d %x", n, g.size[n], g.head[n], len(want), headOf(want))
