@@ -72,8 +72,12 @@ func appendPodsFrom(b []byte, n int, pods []PodState, o *decodeRecord, requests 
 			i = j
 			continue
 		}
-		n = appendPods(b, n, pods[i:i+1], requests, wide)
-		i++
+		// A permuted state differs in runs of pods: encode each run
+		// in one call.
+		for j++; j < len(pods) && !samePodBytes(&pods[j], &was[j]); j++ {
+		}
+		n = appendPods(b, n, pods[i:j], requests, wide)
+		i = j
 	}
 	return n
 }
