@@ -169,7 +169,11 @@ func (g *nodeSigs) sortBlock(order []int) {
 				if hm < h {
 					break
 				}
-			} else if g.compareTails(order[j-1], n) <= 0 {
+			} else if m := order[j-1]; min(g.size[m], g.size[n]) <= 8 {
+				if g.size[m] <= g.size[n] { // compareTails, without its call
+					break
+				}
+			} else if g.compareLongTails(m, n) <= 0 {
 				break
 			}
 			order[j], heads[j] = order[j-1], heads[j-1]
