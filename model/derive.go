@@ -57,10 +57,14 @@ func (s *State) DeriveCopyInto(dst *State, skip int) {
 func appendPodsFrom(b []byte, n int, pods []PodState, o *decodeRecord, requests *[256][2]int64, wide bool) int {
 	was := o.pods[:len(pods)]
 	now, then := podBytesOf(pods), podBytesOf(was)
+	same := false // pods[i] is known to be equal to was[i]
 	for i := 0; i < len(pods); {
 		// A step changes a few pods: skip equal blocks of pods with one
 		// memory compare each, then go pod by pod.
 		j := i
+		if same {
+			j++
+		}
 		for j+podBlock <= len(pods) && bytes.Equal(now[j*podBytes:(j+podBlock)*podBytes], then[j*podBytes:(j+podBlock)*podBytes]) {
 			j += podBlock
 		}
@@ -69,11 +73,15 @@ func appendPodsFrom(b []byte, n int, pods []PodState, o *decodeRecord, requests 
 		}
 		if j > i {
 			n += copy(b[n:], o.enc[o.off[i]:o.off[j]])
-			i = j
+			i, same = j, false
 			continue
 		}
-		n = appendPods(b, n, pods[i:i+1], requests, wide)
-		i++
+		// A permuted state differs in runs of pods: encode each run
+		// in one call.
+		for j++; j < len(pods) && !samePodBytes(&pods[j], &was[j]); j++ {
+		}
+		n = appendPods(b, n, pods[i:j], requests, wide)
+		i, same = j, true
 	}
 	return n
 }

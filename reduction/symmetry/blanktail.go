@@ -17,10 +17,7 @@ import "github.com/kivi-go/kivi/model"
 // Free slot sorts after them (podSortKeys' oddFree).
 func blankTail(s *model.State) int {
 	pods := s.Pods
-	f := len(pods)
-	for f > 0 && blank(&pods[f-1]) {
-		f--
-	}
+	f := model.BlankTail(pods) // the trailing run of blank slots, read as memory
 	if f == len(pods) {
 		return f
 	}

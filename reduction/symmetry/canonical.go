@@ -311,7 +311,7 @@ type scratch struct {
 	// podRanks' results: ranks is every slot's rank, rankCount the
 	// number of slots of each rank, freeRank the first rank of a Free
 	// slot, podsOn the slots by node or sortKeys the slots sorted;
-	// runLen and mergeBuf are its sort's.
+	// runLen, mergeBuf and runEnds are its sort's.
 	ranks     []uint16
 	runLen    []uint16
 	rankCount []uint16
@@ -322,6 +322,7 @@ type scratch struct {
 	podsOn    podsByNode
 	sortKeys  []sortKey
 	mergeBuf  []sortKey
+	runEnds   []int
 	// sigs holds the signatures of the nodes of the movable blocks.
 	sigs nodeSigs
 	// fixedOn lists the bound pods by node when pods are fixed: those of
@@ -373,7 +374,7 @@ func (w *scratch) podOrder(s *model.State, perm []int) []int {
 // dealSlots fills podPerm as podOrder does from w.podsOn, and reports
 // whether a slot moves.
 func (w *scratch) dealSlots(podPerm, perm []int) bool {
-	on, ranks := &w.podsOn, w.ranks
+	on, ranks := w.podsOn, w.ranks // copies: the stores below would make w's fields be reloaded
 	// next[r] is the position of rank r's next slot.
 	next := slices.Grow(w.rankNext[:0], len(w.rankCount))[:len(w.rankCount)]
 	w.rankNext = next

@@ -30,9 +30,12 @@ func permute(layout nodeMemory, s *model.State, perm, podPerm []int) *model.Stat
 // permuteInto applies the permutations to t, a copy of s. podPerm may be
 // shorter than s.Pods: the slots past it stay (Canonicalizer.plan).
 func permuteInto(t *model.State, layout nodeMemory, s *model.State, perm, podPerm []int) {
+	memory := len(layout.panics)+len(layout.maints) > 0
 	for old, new := range perm {
 		t.Nodes[new] = s.Nodes[old]
-		layout.move(t, s, old, new)
+		if memory {
+			layout.move(t, s, old, new)
+		}
 	}
 	// Locals: the stores into t would make the slices be reloaded.
 	dst, src := t.Pods, s.Pods

@@ -47,7 +47,7 @@ func (w *scratch) podRanks(s *model.State, kubeletSet, taintSet, byNode bool) (r
 	on := &w.podsOn
 	on.valid = byNode
 	if !byNode {
-		w.mergeBuf = sortKeys(keys, w.mergeBuf)
+		w.mergeBuf, w.runEnds = sortKeys(keys, w.mergeBuf, w.runEnds)
 		ranks = w.rank(keys, len(keys), nil, nil)
 		w.wideRanks = w.distinct(s, pods) > 256
 		return ranks, true
@@ -60,7 +60,7 @@ func (w *scratch) podRanks(s *model.State, kubeletSet, taintSet, byNode bool) (r
 	// slots, so a run sorted by its first slot stands, slot by slot,
 	// where its slots would.
 	runs := collapseRuns(keys, w.runLen)
-	w.mergeBuf = sortKeys(runs, w.mergeBuf)
+	w.mergeBuf, w.runEnds = sortKeys(runs, w.mergeBuf, w.runEnds)
 	if !on.count(pods, len(s.Nodes)) {
 		return nil, false
 	}
@@ -112,9 +112,16 @@ func (w *scratch) rank(sorted []sortKey, slots int, runLen []uint16, pods []mode
 		}
 		run := int(runLen[i])
 		count[r] += uint16(run)
-		for ; run > 0; i, run = i+1, run-1 {
-			ranks[i] = uint16(r)
-			w.podsOn.add(i, refNode(&pods[i]))
+		// The lists' headers in locals: the stores into them would
+		// make fields reached through w be reloaded.
+		onSlots, onStart := w.podsOn.slots, w.podsOn.start
+		inRun := pods[i : i+run]
+		for k := range inRun {
+			ranks[i+k] = uint16(r)
+			v := int(refNode(&inRun[k])) + 1
+			at := onStart[v]
+			onSlots[at] = uint16(i + k)
+			onStart[v] = at + 1
 		}
 	}
 	w.freeRank = freeRank
@@ -163,41 +170,37 @@ type podsByNode struct {
 }
 
 // count sizes the lists for pods, of a state of the given number of
-// nodes; add then fills them. It reports false when a node holds more
+// nodes; rank then fills them. It reports false when a node holds more
 // than 255 pods, more than a node signature's count byte holds (value 0,
 // the unbound and Free slots, is on no node).
 func (l *podsByNode) count(pods []model.PodState, nodes int) bool {
 	// Node values run to nodes; a value past it (a state that is not
 	// one of its universe's) widens the lists to hold it.
-	l.start = slices.Grow(l.start[:0], nodes+3)[:nodes+3]
-	clear(l.start)
+	start := slices.Grow(l.start[:0], nodes+3)[:nodes+3]
+	clear(start)
 	top := 0
 	for i := range pods {
 		v := int(refNode(&pods[i]))
-		if v+2 >= len(l.start) {
-			l.start = append(l.start, make([]uint16, v+3-len(l.start))...)
+		if v+2 >= len(start) {
+			start = append(start, make([]uint16, v+3-len(start))...)
 		}
-		l.start[v+2]++
+		start[v+2]++
 		top = max(top, v)
 	}
+	l.start = start
 	for x := 3; x <= top+1; x++ {
-		if l.start[x] > 255 {
+		if start[x] > 255 {
 			return false
 		}
 	}
 	// start[v+1] becomes where value v's next slot goes: after the
 	// adds it is where v's list ends and v+1's begins.
 	for x := 2; x <= top+1; x++ {
-		l.start[x] += l.start[x-1]
+		start[x] += start[x-1]
 	}
 	l.top = top
 	l.slots = slices.Grow(l.slots[:0], len(pods))[:len(pods)]
 	return true
-}
-
-func (l *podsByNode) add(slot int, v uint16) {
-	l.slots[l.start[int(v)+1]] = uint16(slot)
-	l.start[int(v)+1]++
 }
 
 // of returns the slots of node value v.
@@ -208,16 +211,15 @@ func (l *podsByNode) of(v int) []uint16 {
 	return l.slots[l.start[v]:l.start[v+1]]
 }
 
-// sortKeys sorts x (whose keys are unique), using tmp as merge space, and
-// returns tmp for reuse. It is a natural merge sort: it splits x into its
+// sortKeys sorts x (whose keys are unique), using tmp as merge space and
+// ends for the runs' bounds, and returns both for reuse. It is a natural merge sort: it splits x into its
 // ascending runs (short ones extended to minRun by insertion) and merges
 // neighbouring runs until one is left. A sorted x costs one comparison
 // per key; a successor's few changed pods cost a few runs, merged mostly
 // by block copies (mergeKeys).
-func sortKeys(x, tmp []sortKey) []sortKey {
+func sortKeys(x, tmp []sortKey, ends []int) ([]sortKey, []int) {
 	const minRun = 8
-	var endBuf [maxPodSlots/minRun + 2]int
-	ends := endBuf[:0]
+	ends = ends[:0]
 	for lo := 0; lo < len(x); {
 		hi := lo + 1
 		for hi < len(x) && x[hi-1].less(&x[hi]) {
@@ -232,7 +234,7 @@ func sortKeys(x, tmp []sortKey) []sortKey {
 		lo = hi
 	}
 	if len(ends) <= 1 {
-		return tmp
+		return tmp, ends
 	}
 	tmp = slices.Grow(tmp[:0], len(x))[:len(x)]
 	src, dst := x, tmp
@@ -255,7 +257,7 @@ func sortKeys(x, tmp []sortKey) []sortKey {
 	if &src[0] != &x[0] {
 		copy(x, src)
 	}
-	return tmp
+	return tmp, ends
 }
 
 // insertKeys sorts x by insertion, given that x[:sorted] is sorted.

@@ -51,7 +51,7 @@ func TestSortKeysSorts(t *testing.T) {
 		keys := randomKeys(t, rapid.IntRange(1, maxPodSlots).Draw(t, "n"))
 		want := slices.SortedFunc(slices.Values(keys), compareKeys)
 		got := slices.Clone(keys)
-		sortKeys(got, nil)
+		sortKeys(got, nil, nil)
 		if !slices.Equal(got, want) {
 			t.Fatalf("sortKeys(%v) = %v", keys, got)
 		}

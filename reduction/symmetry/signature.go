@@ -55,6 +55,10 @@ func (c *Canonicalizer) signatures(w *scratch, s *model.State, ranks []uint16) *
 		size += width * len(block)
 	}
 	buf := slices.Grow(g.buf[:0], size)
+	if c.narrowSignatures(w, s, ranks) {
+		g.buf = c.appendNarrowSignatures(g, buf, w, s, ranks)
+		return g
+	}
 	for _, block := range w.blocks {
 		for _, n := range block {
 			start := len(buf)
@@ -165,7 +169,11 @@ func (g *nodeSigs) sortBlock(order []int) {
 				if hm < h {
 					break
 				}
-			} else if g.compareTails(order[j-1], n) <= 0 {
+			} else if m := order[j-1]; min(g.size[m], g.size[n]) <= 8 {
+				if g.size[m] <= g.size[n] { // compareTails, without its call
+					break
+				}
+			} else if g.compareLongTails(m, n) <= 0 {
 				break
 			}
 			order[j], heads[j] = order[j-1], heads[j-1]
