@@ -189,12 +189,8 @@ func environmentMoves(u *model.Universe, s *model.State) bool {
 			continue
 		}
 		orig := *ds
-		if b := behaviorOf(u, ds); b != nil {
-			if !advanceMemory(b, ds) {
-				return true // the step reports the broken memory
-			}
-		} else {
-			Advance(window(u, ds))
+		if !ageMemory(u, ds) {
+			return true // the step reports the broken memory
 		}
 		envs, identity := syncEnvironments(tx, &cp, d, &orig)
 		if len(envs) > 1 || (len(envs) == 1 && identity < 0) {
@@ -224,4 +220,17 @@ func countText(v, limit int) string {
 		return fmt.Sprintf("%d or more", limit)
 	}
 	return fmt.Sprint(v)
+}
+
+// ageMemory is one sync period passing for deployment ds's HPA memory (a
+// window or behavior's records; nothing without either); false when the
+// memory does not decode (a model invariant broken).
+func ageMemory(u *model.Universe, ds *model.DeploymentState) bool {
+	if b := behaviorOf(u, ds); b != nil {
+		return advanceMemory(b, ds)
+	}
+	if win := window(u, ds); win != nil {
+		Advance(win)
+	}
+	return true
 }

@@ -94,14 +94,9 @@ func syncPeriod(tx *model.Tx, s *model.State) {
 		}
 	}
 	for _, d := range due {
-		ds := &s.Deps[d]
-		if b := behaviorOf(tx.U, ds); b != nil {
-			if !advanceMemory(b, ds) {
-				s.Fail(model.FailInternal, d)
-				return
-			}
-		} else {
-			Advance(window(tx.U, ds))
+		if !ageMemory(tx.U, &s.Deps[d]) {
+			s.Fail(model.FailInternal, d)
+			return
 		}
 	}
 	envs := periodEnvironments(tx, s, due, origs)
