@@ -234,3 +234,29 @@ func ageMemory(u *model.Universe, ds *model.DeploymentState) bool {
 	}
 	return true
 }
+
+// traceEnvironment says what the metrics outside the model gave at a
+// sync of deployment d: the one whose recommendation is the largest, or,
+// when the other metrics' is larger, that theirs decides (the outcome is
+// the same for every value up to it).
+func traceEnvironment(tx *model.Tx, s *model.State, d int, spec *model.HPA, env environment) {
+	current := int(s.Deps[d].Replicas)
+	if _, decided := EntryCase(current, Bounds{Min: spec.Min, Max: spec.Max}); decided || !spec.HasUnknownMetric() {
+		return
+	}
+	name := tx.U.KindWord(d, true) + " " + tx.U.Deployments[d].Name
+	if env.failed {
+		tx.Log(Component, "%s: a metric outside the model could not be read", name)
+	}
+	if env.value < 0 {
+		return
+	}
+	known, ok := propose(tx.U, s, d, spec, current, noEnvironment)
+	if ok && known > env.value {
+		tx.Log(Component, "%s: the other metrics recommend %d, the metrics outside the model at most that", name, known)
+		return
+	}
+	if m := driver(s, d, spec, current, env.value); m != nil {
+		tx.Log(Component, "%s: %s, recommendation %s", name, metricName(m), countText(env.value, spec.Max))
+	}
+}

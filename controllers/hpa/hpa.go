@@ -167,11 +167,8 @@ func sync(tx *model.Tx, s *model.State, d int, env environment, live bool) {
 	}
 	spec := &tx.U.HPAs[ds.HPA-1]
 	tracing := live && tx.Tracing()
-	if tracing && env.value >= 0 {
-		if m := driver(s, d, spec, int(ds.Replicas), env.value); m != nil {
-			tx.Log(Component, "%s %s: %s, recommendation %s", tx.U.KindWord(d, true), tx.U.Deployments[d].Name,
-				metricName(m), countText(env.value, spec.Max))
-		}
+	if tracing {
+		traceEnvironment(tx, s, d, spec, env)
 	}
 	if spec.Behavior != nil {
 		reconcileWithBehavior(tx, s, d, spec, env, live)

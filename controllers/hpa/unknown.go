@@ -218,6 +218,8 @@ func environments(s *model.State, d int, spec *model.HPA, current int) []environ
 		var next [2][]bool
 		for f := range next {
 			next[f] = make([]bool, limit+2)
+		}
+		for f := range next {
 			least := -1 // the smallest index reachable[f] holds
 			for j, ok := range reachable[f] {
 				if ok {
