@@ -92,3 +92,27 @@ func TestEnvironments(t *testing.T) {
 		t.Errorf("environments %v, want %v", got, want)
 	}
 }
+
+// TestEnvironmentMoves: in a quiescent state the HPA re-syncs a
+// deployment whose metric outside the model could change its count, and
+// is not enabled when no value could (minReplicas = maxReplicas), so the
+// cluster can come to rest.
+func TestEnvironmentMoves(t *testing.T) {
+	for _, tc := range []struct {
+		max  int
+		want bool
+	}{{2, false}, {3, true}} {
+		b := build.New()
+		b.AddNodes(1, build.Node().CPU(640))
+		app := b.AddTemplate(build.Template("app").Requests(8, 8))
+		web := b.AddDeployment("web", app, 2)
+		b.RunPod(web, 0).RunPod(web, 0)
+		b.U.HPAs = append(b.U.HPAs, model.HPA{Min: 2, Max: tc.max, Metrics: []model.Metric{
+			{Kind: model.ExternalMetric, Target: model.Value, Value: 1000, Name: "queue"}}})
+		b.WithHPA(web, len(b.U.HPAs))
+		u, s := b.MustBuild()
+		if got := New().Enabled(u, s); got != tc.want {
+			t.Errorf("maxReplicas %d: enabled %v, want %v", tc.max, got, tc.want)
+		}
+	}
+}
