@@ -42,7 +42,7 @@ type podCounts struct {
 	listed  int // every pod the selector lists, terminating and failed ones too
 	ready   int // pods with a sample (groupPods' ready pods)
 	unready int // pods left out of the first ratio (groupPods' unready pods)
-	running int // Running and Ready pods (getReadyPodsCount)
+	running int // Running and Ready pods, being deleted or not (getReadyPodsCount)
 	status  int // status.replicas: pods neither terminating nor finished
 }
 
@@ -72,6 +72,12 @@ func countPods(s *model.State, d int, cpuGrouping bool) podCounts {
 		case model.Pending:
 			c.status++
 			c.unready++
+		case model.Terminating:
+			// getReadyPodsCount reads the phase and the Ready condition
+			// only: a pod being deleted that was Running and Ready counts.
+			if p.WasRunning && p.Readiness != model.PodNotReady {
+				c.running++
+			}
 		}
 	}
 	return c
@@ -282,4 +288,14 @@ func driver(s *model.State, d int, spec *model.HPA, current, value int) *model.M
 		}
 	}
 	return nil
+}
+
+// MetricRecommendations are the replica counts metric m, whose value the
+// model does not know (model.MetricKind.Unknown), can recommend for
+// deployment d of s at current spec replicas under tolerance tol: counts[v]
+// for each count v (counts[limit] for limit and more), and fails when
+// the replica calculator can also fail it. For differential tests.
+func MetricRecommendations(s *model.State, d int, m *model.Metric, current int, tol Tolerance, limit int) (counts []bool, fails bool) {
+	p := metricOptions(s, d, m, current, tol, limit)
+	return p.counts, p.fails
 }

@@ -116,3 +116,49 @@ func TestEnvironmentMoves(t *testing.T) {
 		}
 	}
 }
+
+// TestNoUnknownMetricNoChange: without a metric outside the model the HPA
+// is as before: no sync in a quiescent state, its DisabledBy the HPA
+// queue, one successor per evaluation; with one, the evaluation
+// branches and DisabledBy is the whole cluster.
+func TestNoUnknownMetricNoChange(t *testing.T) {
+	for _, unknown := range []bool{false, true} {
+		b := build.New()
+		b.AddNodes(1, build.Node().CPU(640))
+		app := b.AddTemplate(build.Template("app").Requests(8, 8))
+		web := b.AddDeployment("web", app, 2)
+		b.RunPodCPU(web, 0, 4).RunPodCPU(web, 0, 4)
+		h := b.AddHPA(1, 6, 50)
+		if unknown {
+			b.U.HPAs[h-1].Metrics = append(b.U.HPAs[h-1].Metrics, model.Metric{Kind: model.ExternalMetric, Target: model.Value, Value: 1000, Name: "queue"})
+		}
+		b.WithHPA(web, h)
+		u, s := b.MustBuild()
+		p := New()
+		if got := p.Enabled(u, s); got != unknown {
+			t.Errorf("unknown metric %v: enabled at quiescence %v", unknown, got)
+		}
+		wantFootprint := model.QueueFootprint(model.HPAQueue)
+		if unknown {
+			wantFootprint = model.ClusterFootprint()
+		}
+		if got := p.DisabledBy(u, s); got != wantFootprint {
+			t.Errorf("unknown metric %v: DisabledBy %v", unknown, got)
+		}
+		s.Enqueue(model.HPAQueue, web)
+		tx := model.NewTx(u)
+		tx.Begin(nil, false)
+		n := 1
+		for {
+			p.Step(tx, s.Clone())
+			if !tx.Advance() {
+				break
+			}
+			tx.Restart(false)
+			n++
+		}
+		if want := map[bool]int{false: 1, true: 3}[unknown]; n != want {
+			t.Errorf("unknown metric %v: %d successors, want %d", unknown, n, want)
+		}
+	}
+}
