@@ -1,10 +1,12 @@
 package hpadiff
 
 import (
+	"context"
 	"fmt"
 	"time"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/kubernetes/pkg/controller/podautoscaler"
@@ -15,8 +17,10 @@ import (
 )
 
 // UnknownCase is one sync of an HPA metric whose value the model does not
-// know (a Pods, Object or External metric): the pods (their usage is not
-// read), the spec replicas and the target as a milli-value.
+// know (a Pods, Object or External metric, or a ContainerResource one on
+// a container of the CPU request of the pods): the pods (their usage is
+// not read), the spec replicas and the target as a milli-value (a
+// percentage for a Utilization target).
 type UnknownCase struct {
 	Kind             model.MetricKind
 	Target           model.MetricTarget
@@ -31,7 +35,7 @@ func (c UnknownCase) String() string {
 	for _, p := range c.Pods {
 		pods = append(pods, p.Kind.String())
 	}
-	target := map[model.MetricTarget]string{model.AverageValue: "AverageValue", model.Value: "Value"}[c.Target]
+	target := map[model.MetricTarget]string{model.Utilization: "Utilization", model.AverageValue: "AverageValue", model.Value: "Value"}[c.Target]
 	return fmt.Sprintf("%s %s %dm, current %d, max %d, tolerance %d%%, pods %v", c.Kind, target, c.Value, c.Current, c.Max, c.TolerancePercent, pods)
 }
 
@@ -39,7 +43,7 @@ func (c UnknownCase) String() string {
 // the metric may fail.
 func ModelUnknown(c UnknownCase) ([]bool, bool) {
 	_, s := ToModel(&Case{Current: c.Current, Min: 1, Max: c.Max, TargetPercent: 50, TolerancePercent: c.TolerancePercent, Pods: c.Pods})
-	m := model.Metric{Kind: c.Kind, Target: c.Target, Value: c.Value, Name: "m"}
+	m := model.Metric{Kind: c.Kind, Target: c.Target, Value: c.Value, Name: "m", Resource: model.CPU}
 	return hpa.MetricRecommendations(s, 0, &m, c.Current, hpa.Symmetric(c.TolerancePercent), c.Max)
 }
 
@@ -65,6 +69,12 @@ func (v *valueClient) GetRawMetric(string, string, labels.Selector, labels.Selec
 	return info, time.Now(), nil
 }
 
+// GetResourceMetric reports a container's usage the same way (the first
+// pod holds the total).
+func (v *valueClient) GetResourceMetric(ctx context.Context, r v1.ResourceName, ns string, sel labels.Selector, container string) (metricsclient.PodMetricsInfo, time.Time, error) {
+	return v.GetRawMetric("", ns, sel, sel)
+}
+
 func (v *valueClient) GetObjectMetric(string, string, *autoscalingv2.CrossVersionObjectReference, labels.Selector) (int64, time.Time, error) {
 	return v.value, time.Now(), nil
 }
@@ -83,11 +93,22 @@ func RealUnknown(c UnknownCase, bound int64) ([]bool, bool) {
 	pods, _ := ToAPI(&Case{Pods: c.Pods}, time.Now())
 	var names []string
 	status := 0
-	for _, p := range pods {
+	// The first name holds the value: a ready pod if there is one (a CPU
+	// metric leaves not-ready pods out), else a not-ready Running one
+	// (which a Pods metric reads).
+	holder := -1
+	for i, p := range c.Pods {
+		if p.Kind == Ready || (p.Kind == NotReady && holder < 0) {
+			if holder < 0 || c.Pods[holder].Kind != Ready {
+				holder = i
+			}
+		}
+	}
+	for i, p := range pods {
 		if p.DeletionTimestamp == nil {
 			status++
 		}
-		if p.Status.Phase == "Running" && p.DeletionTimestamp == nil {
+		if i == holder {
 			names = append([]string{p.Name}, names...)
 		} else {
 			names = append(names, p.Name)
@@ -104,6 +125,10 @@ func RealUnknown(c UnknownCase, bound int64) ([]bool, bool) {
 		var r int32
 		var err error
 		switch {
+		case c.Kind == model.ContainerResourceMetric && c.Target == model.AverageValue:
+			r, _, _, err = calc.GetRawResourceReplicas(context.Background(), int32(c.Current), c.Value, v1.ResourceCPU, tol, namespace, labels.Everything(), "app")
+		case c.Kind == model.ContainerResourceMetric:
+			r, _, _, _, err = calc.GetResourceReplicas(context.Background(), int32(c.Current), int32(c.Value), v1.ResourceCPU, tol, namespace, labels.Everything(), "app")
 		case c.Kind == model.PodsMetric:
 			r, _, _, err = calc.GetMetricReplicas(int32(c.Current), c.Value, "m", tol, namespace, labels.Everything(), labels.Everything())
 		case c.Kind == model.ObjectMetric && c.Target == model.Value:
