@@ -240,8 +240,11 @@ func ageMemory(u *model.Universe, ds *model.DeploymentState) bool {
 // when the other metrics' is larger, that theirs decides (the outcome is
 // the same for every value up to it).
 func traceEnvironment(tx *model.Tx, s *model.State, d int, spec *model.HPA, env environment) {
+	if !spec.HasUnknownMetric() {
+		return
+	}
 	current := int(s.Deps[d].Replicas)
-	if _, decided := EntryCase(current, Bounds{Min: spec.Min, Max: spec.Max}); decided || !spec.HasUnknownMetric() {
+	if _, decided := EntryCase(current, Bounds{Min: spec.Min, Max: spec.Max}); decided {
 		return
 	}
 	name := tx.U.KindWord(d, true) + " " + tx.U.Deployments[d].Name
