@@ -21,7 +21,9 @@ func (*HPA) Name() string { return "HPA" }
 // Enabled: the HPA queue has work and the node-controller, scheduler,
 // kubelet and deployment queues are empty (Kivi's Q4-empty clause; its
 // clock clause is dropped, docs/model.md), or the cluster is quiescent
-// (Q5-empty) and some deployment's window holds a scale-down back.
+// (Q5-empty) and some deployment's window holds a scale-down back, or a
+// metric outside the model could change some deployment's count
+// (environment.go).
 func (*HPA) Enabled(u *model.Universe, s *model.State) bool {
 	return draining(s) || (s.ControllerAndHPAQueuesEmpty() && (heldCount(u, s) > 0 || environmentMoves(u, s)))
 }
