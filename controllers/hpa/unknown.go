@@ -11,7 +11,8 @@ import (
 // cluster model does not have: a queue's length, a request rate. The
 // model treats them as the environment: at every sync each such metric
 // may give any value, so it may recommend any replica count upstream's
-// formula produces from some value, given the pods as they are. Those
+// formula produces from some value, given the pods as they are, or fail
+// (the API serving it does not answer). Those
 // counts are computed exactly from the formula (metricOptions); the
 // HPA then combines them with the other metrics, stabilises and
 // normalises as always, and branches over every distinct outcome.
@@ -203,7 +204,8 @@ func reach(counts []bool, count func(int64) int64, ratio func(int64) float64, ok
 
 // environments are the distinct outcomes the metrics outside the model
 // can give deployment d's HPA at one sync, with spec replicas current: the
-// combinations of every such metric's options, as the largest valid
+// combinations of every such metric's options (any of its counts, or a
+// failure: the API that serves it may not answer), as the largest valid
 // recommendation and whether one failed.
 func environments(s *model.State, d int, spec *model.HPA, current int) []environment {
 	limit := spec.Max
@@ -221,6 +223,10 @@ func environments(s *model.State, d int, spec *model.HPA, current int) []environ
 			continue
 		}
 		opts := metricOptions(s, d, m, current, tol, limit)
+		// The custom or external metrics API may also fail to answer
+		// at any sync (an adapter that is down): the replica calculator
+		// then fails the metric.
+		opts.fails = true
 		var next [2][]bool
 		for f := range next {
 			next[f] = make([]bool, limit+2)

@@ -73,7 +73,9 @@ func TestMetricOptions(t *testing.T) {
 }
 
 // TestEnvironments: two metrics outside the model combine as the maximum
-// of their recommendations; one that may fail adds the failed outcomes.
+// of their recommendations, and each may also fail (its metrics API does
+// not answer), which adds the failed outcomes: with both failing, no
+// recommendation at all (value −1).
 func TestEnvironments(t *testing.T) {
 	b := build.New()
 	b.AddNodes(1, build.Node().CPU(640))
@@ -87,7 +89,7 @@ func TestEnvironments(t *testing.T) {
 		{Kind: model.ExternalMetric, Target: model.AverageValue, Value: 1000, Name: "e"},
 	}}
 	got := environments(s, web, spec, 2)
-	want := []environment{{2, false}, {3, false}, {4, false}, {0, true}, {1, true}, {2, true}, {3, true}, {4, true}}
+	want := []environment{{2, false}, {3, false}, {4, false}, {-1, true}, {0, true}, {1, true}, {2, true}, {3, true}, {4, true}}
 	if !slices.Equal(got, want) {
 		t.Errorf("environments %v, want %v", got, want)
 	}
