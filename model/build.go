@@ -663,20 +663,9 @@ func (h *HPADecl) compile(replicas int, setup bool) (HPA, error) {
 		spec.Min = 1
 	}
 	for j, m := range h.Metrics {
-		mt := Metric{Value: m.Target}
-		switch m.Resource {
-		case "cpu":
-		case "memory":
-			mt.Resource = Memory
-		default:
-			return spec, fmt.Errorf("metrics[%d].resource %q (accepted: cpu, memory): %w", j, m.Resource, ErrInvalid)
-		}
-		switch m.Type {
-		case "", "Utilization":
-		case "AverageValue":
-			mt.Target = AverageValue
-		default:
-			return spec, fmt.Errorf("metrics[%d].type %q (accepted: Utilization, AverageValue): %w", j, m.Type, ErrInvalid)
+		mt, err := compileMetric(j, m)
+		if err != nil {
+			return spec, err
 		}
 		spec.Metrics = append(spec.Metrics, mt)
 	}

@@ -188,11 +188,23 @@ type HPADecl struct {
 	Behavior *HPABehaviorDecl `json:"behavior,omitempty"`
 }
 
-// MetricDecl is one HPA resource metric.
+// MetricDecl is one HPA metric.
 type MetricDecl struct {
-	Resource string `json:"resource"`       // cpu or memory
-	Type     string `json:"type,omitempty"` // Utilization (default) or AverageValue
-	Target   int64  `json:"target"`         // percent or units per pod
+	// Kind is the source type: Resource (default), Pods, Object,
+	// External, or ContainerResource (a container whose usage the model
+	// does not know: one of several); MetricKind.
+	Kind     string `json:"kind,omitempty"`
+	Resource string `json:"resource,omitempty"` // cpu or memory (Resource and ContainerResource)
+	// Type is the target type: Utilization (default for Resource
+	// metrics), AverageValue (default for Pods), Value (default for
+	// Object and External).
+	Type   string `json:"type,omitempty"`
+	Target int64  `json:"target"` // percent, units per pod, or a milli-value
+	// Name is the metric's (or the container's) name, for traces.
+	Name string `json:"name,omitempty"`
+	// Invalid, when set, says why the HPA fails the metric at every sync
+	// (InvalidMetric).
+	Invalid string `json:"invalid,omitempty"`
 }
 
 // DeploymentDecl is a Deployment.

@@ -150,7 +150,7 @@ func (u *Universe) Compile() error {
 			return fmt.Errorf("hpa %d: no metric: %w", i, ErrInvalid)
 		}
 		for j, m := range h.Metrics {
-			if m.Value <= 0 {
+			if m.Value <= 0 && m.Kind != InvalidMetric {
 				return fmt.Errorf("hpa %d: metrics[%d] target must be positive: %w", i, j, ErrInvalid)
 			}
 		}

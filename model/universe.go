@@ -341,7 +341,8 @@ const (
 	Memory
 )
 
-// MetricTarget is Utilization (percent of request) or AverageValue.
+// MetricTarget is Utilization (percent of request), AverageValue or
+// Value (hpametrics.go).
 type MetricTarget uint8
 
 const (
@@ -349,11 +350,20 @@ const (
 	AverageValue
 )
 
-// Metric is one HPA resource metric.
+// Metric is one HPA metric.
 type Metric struct {
+	// Kind is the metric's source type; the zero value is a Resource
+	// metric (hpametrics.go).
+	Kind     MetricKind
 	Resource MetricSource
 	Target   MetricTarget
-	Value    int64 // percent, or model units per pod
+	// Value is the target: a percent, model units per pod, or for
+	// metrics outside the model a milli-value (Kubernetes'
+	// MilliValue), per pod or in total.
+	Value int64
+	// Name is the metric's name (the container's for a ContainerResource
+	// metric; for an InvalidMetric, why the HPA fails it), for traces.
+	Name string
 }
 
 // HPA is a HorizontalPodAutoscaler spec.

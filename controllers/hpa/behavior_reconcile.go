@@ -53,11 +53,17 @@ func advanceMemory(b *model.HPABehavior, ds *model.DeploymentState) bool {
 // NormalizeWithBehavior over mem (which records the proposal). Held is
 // set when the memory held the outcome back (Held).
 func RecommendWithBehavior(u *model.Universe, s *model.State, d int, spec *model.HPA, current int, mem *model.HPAMemory) (Recommendation, Limit) {
+	return recommendWithBehavior(u, s, d, spec, current, mem, noEnvironment)
+}
+
+// recommendWithBehavior is RecommendWithBehavior with the metrics outside
+// the model giving env.
+func recommendWithBehavior(u *model.Universe, s *model.State, d int, spec *model.HPA, current int, mem *model.HPAMemory, env environment) (Recommendation, Limit) {
 	b := Bounds{Min: spec.Min, Max: spec.Max}
 	if desired, decided := EntryCase(current, b); decided {
 		return Recommendation{Desired: desired, OK: true}, DesiredWithinRange
 	}
-	proposal, ok := propose(u, s, d, spec, current)
+	proposal, ok := propose(u, s, d, spec, current, env)
 	if !ok {
 		return Recommendation{Desired: current}, DesiredWithinRange
 	}
@@ -69,8 +75,10 @@ func RecommendWithBehavior(u *model.Universe, s *model.State, d int, spec *model
 // reconcileWithBehavior is one HPA sync of deployment d under an HPA with
 // behavior (reconcileAutoscaler with normalizeDesiredReplicasWithBehaviors):
 // the first sync seeds the windows with the current count, the evaluation
-// records its proposal, and a rescale is stored as a scale event.
-func reconcileWithBehavior(tx *model.Tx, s *model.State, d int, spec *model.HPA) {
+// records its proposal, and a rescale is stored as a scale event. The
+// metrics outside the model give env; a sync that is not live neither
+// logs nor enqueues (sync).
+func reconcileWithBehavior(tx *model.Tx, s *model.State, d int, spec *model.HPA, env environment, live bool) {
 	ds := &s.Deps[d]
 	b := spec.Behavior
 	var mem model.HPAMemory
@@ -84,10 +92,11 @@ func reconcileWithBehavior(tx *model.Tx, s *model.State, d int, spec *model.HPA)
 		ds.HPASeen = true
 		RecordRecommendation(b, &mem, current, Bounds{Min: spec.Min, Max: spec.Max})
 	}
-	r, limit := RecommendWithBehavior(tx.U, s, d, spec, current, &mem)
+	r, limit := recommendWithBehavior(tx.U, s, d, spec, current, &mem, env)
 	ds.HPAHeld = r.Held
 	name := tx.U.Deployments[d].Name
-	if r.Held && tx.Tracing() {
+	tracing := live && tx.Tracing()
+	if r.Held && tracing {
 		tx.Log(Component, "%s %s: %s, recommendation %d, stabilized %d, allowed %d",
 			tx.U.KindWord(d, true), name, limit, r.Proposal, r.Stabilized, r.Desired)
 	}
@@ -98,8 +107,10 @@ func reconcileWithBehavior(tx *model.Tx, s *model.State, d int, spec *model.HPA)
 			return
 		}
 		ds.Replicas = int16(r.Desired)
-		s.Enqueue(model.DeploymentQueue, d)
-		if tx.Tracing() {
+		if live {
+			s.Enqueue(model.DeploymentQueue, d)
+		}
+		if tracing {
 			tx.Log(Component, "Scaling %s %s from %d to %d replicas", tx.U.KindWord(d, false), name, current, r.Desired)
 		}
 	}

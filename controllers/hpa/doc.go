@@ -31,4 +31,11 @@
 // of their periods, per-direction tolerances. Its memory
 // (model.HPAMemory) counts the same sync periods, and a period also
 // passes while it remembers a scale event some policy still reads.
+//
+// Metrics whose values the model does not know (Pods, Object and External
+// metrics, a ContainerResource metric on one of several containers) are
+// the environment (unknown.go, environment.go): each sync branches over
+// every distinct outcome of the counts upstream's formula yields from some
+// value, and a sync period may pass at quiescence whenever one of them
+// would change a deployment.
 package hpa

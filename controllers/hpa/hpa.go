@@ -21,9 +21,11 @@ func (*HPA) Name() string { return "HPA" }
 // Enabled: the HPA queue has work and the node-controller, scheduler,
 // kubelet and deployment queues are empty (Kivi's Q4-empty clause; its
 // clock clause is dropped, docs/model.md), or the cluster is quiescent
-// (Q5-empty) and some deployment's window holds a scale-down back.
+// (Q5-empty) and some deployment's window holds a scale-down back, or a
+// metric outside the model could change some deployment's count
+// (environment.go).
 func (*HPA) Enabled(u *model.Universe, s *model.State) bool {
-	return draining(s) || (s.ControllerAndHPAQueuesEmpty() && heldCount(u, s) > 0)
+	return draining(s) || (s.ControllerAndHPAQueuesEmpty() && (heldCount(u, s) > 0 || environmentMoves(u, s)))
 }
 
 func draining(s *model.State) bool { return !s.Empty(model.HPAQueue) && s.ControllerQueuesEmpty() }
@@ -82,27 +84,30 @@ func syncPeriod(tx *model.Tx, s *model.State) {
 	var buf [8]int
 	due := buf[:0]
 	for d := range s.Deps {
-		if s.Deps[d].HPAHeld || waiting(tx.U, &s.Deps[d]) {
+		if s.Deps[d].HPAHeld || waiting(tx.U, &s.Deps[d]) || readsEnvironment(tx.U, &s.Deps[d]) {
 			due = append(due, d)
 		}
 	}
-	for _, d := range due {
-		ds := &s.Deps[d]
-		if b := behaviorOf(tx.U, ds); b != nil {
-			if !advanceMemory(b, ds) {
-				s.Fail(model.FailInternal, d)
-				return
-			}
-		} else {
-			Advance(window(tx.U, ds))
+	var origs []model.DeploymentState
+	if model.HasUnknownHPAMetric(tx.U) {
+		origs = make([]model.DeploymentState, len(due))
+		for i, d := range due {
+			origs[i] = s.Deps[d]
 		}
 	}
+	for _, d := range due {
+		if !ageMemory(tx.U, &s.Deps[d]) {
+			s.Fail(model.FailInternal, d)
+			return
+		}
+	}
+	envs := periodEnvironments(tx, s, due, origs)
 	if tx.Tracing() {
 		tx.Log(Component, "Sync period passed, re-evaluating %s", dueNames(tx.U, due))
 	}
 	queued := len(s.Queues[model.DeploymentQueue])
-	for _, d := range due {
-		reconcile(tx, s, d)
+	for i, d := range due {
+		sync(tx, s, d, envs[i], true)
 	}
 	chooseQueueOrder(tx, s, queued)
 }
@@ -147,15 +152,28 @@ func window(u *model.Universe, ds *model.DeploymentState) []int16 {
 	return ds.HPAWindow[:w+1]
 }
 
-// reconcile is one HPA sync of deployment d (reconcileAutoscaler).
+// reconcile is one HPA sync of deployment d (reconcileAutoscaler),
+// branching over what the metrics outside the model give.
 func reconcile(tx *model.Tx, s *model.State, d int) {
+	sync(tx, s, d, choiceEnvironment(tx, s, d), true)
+}
+
+// sync is one HPA sync of deployment d, the metrics outside the model
+// giving env. A live sync logs and enqueues the rescaled deployment;
+// one that is not only computes the deployment's new state
+// (syncEnvironments).
+func sync(tx *model.Tx, s *model.State, d int, env environment, live bool) {
 	ds := &s.Deps[d]
 	if !ds.Active || ds.HPA == 0 {
 		return
 	}
 	spec := &tx.U.HPAs[ds.HPA-1]
+	tracing := live && tx.Tracing()
+	if tracing {
+		traceEnvironment(tx, s, d, spec, env)
+	}
 	if spec.Behavior != nil {
-		reconcileWithBehavior(tx, s, d, spec)
+		reconcileWithBehavior(tx, s, d, spec, env, live)
 		return
 	}
 	current := int(ds.Replicas)
@@ -166,9 +184,9 @@ func reconcile(tx *model.Tx, s *model.State, d int) {
 		ds.HPASeen = true
 		Record(win, current, spec.Max)
 	}
-	r := Recommend(tx.U, s, d, spec, current, win)
+	r := recommend(tx.U, s, d, spec, current, win, env)
 	ds.HPAHeld = r.Held
-	if r.Held && tx.Tracing() {
+	if r.Held && tracing {
 		tx.Log(Component, "%s %s: scale-down stabilization, recommendation %d, highest recent recommendation %d",
 			tx.U.KindWord(d, true), tx.U.Deployments[d].Name, r.Proposal, r.Stabilized)
 	}
@@ -176,8 +194,11 @@ func reconcile(tx *model.Tx, s *model.State, d int) {
 		return
 	}
 	ds.Replicas = int16(r.Desired)
+	if !live {
+		return
+	}
 	s.Enqueue(model.DeploymentQueue, d)
-	if tx.Tracing() {
+	if tracing {
 		tx.Log(Component, "Scaling %s %s from %d to %d replicas", tx.U.KindWord(d, false), tx.U.Deployments[d].Name, current, r.Desired)
 	}
 }
@@ -200,11 +221,16 @@ type Recommendation struct {
 // cases, the metrics, then the stabilisation over win (nil = no window;
 // the proposal is recorded in it) and the legacy normalisation.
 func Recommend(u *model.Universe, s *model.State, d int, spec *model.HPA, current int, win []int16) Recommendation {
+	return recommend(u, s, d, spec, current, win, noEnvironment)
+}
+
+// recommend is Recommend with the metrics outside the model giving env.
+func recommend(u *model.Universe, s *model.State, d int, spec *model.HPA, current int, win []int16, env environment) Recommendation {
 	b := Bounds{Min: spec.Min, Max: spec.Max}
 	if desired, decided := EntryCase(current, b); decided {
 		return Recommendation{Desired: desired, OK: true}
 	}
-	proposal, ok := propose(u, s, d, spec, current)
+	proposal, ok := propose(u, s, d, spec, current, env)
 	if !ok {
 		return Recommendation{Desired: current}
 	}
@@ -217,26 +243,37 @@ func Recommend(u *model.Universe, s *model.State, d int, spec *model.HPA, curren
 }
 
 // propose is computeReplicasForMetrics for deployment d at current
-// replicas: the largest metric proposal, ok false without one.
-func propose(u *model.Universe, s *model.State, d int, spec *model.HPA, current int) (int, bool) {
+// replicas: the largest metric proposal, ok false without one. The
+// metrics outside the model give env: one proposal of their largest
+// valid recommendation, and one invalid proposal when some failed.
+func propose(u *model.Universe, s *model.State, d int, spec *model.HPA, current int, env environment) (int, bool) {
 	// Stack buffers for the common sizes (a larger deployment or more
 	// metrics spill to the heap).
 	var proposalBuf [4]Proposal
 	var readyBuf, unreadyBuf [64]Sample
-	proposals := proposalBuf[:]
-	if len(spec.Metrics) > len(proposalBuf) {
-		proposals = make([]Proposal, len(spec.Metrics))
-	}
-	proposals = proposals[:len(spec.Metrics)]
+	proposals := proposalBuf[:0]
 	tol := Tolerances(spec)
-	for i, m := range spec.Metrics {
+	for _, m := range spec.Metrics {
+		switch {
+		case m.Kind == model.InvalidMetric:
+			proposals = append(proposals, Proposal{})
+			continue
+		case m.Kind.Unknown():
+			continue
+		}
 		pods := groupPods(u, s, d, m.Resource, Pods{Ready: readyBuf[:0], Unready: unreadyBuf[:0]})
 		switch m.Target {
 		case model.Utilization:
-			proposals[i] = UtilizationReplicas(current, m.Value, tol, pods)
+			proposals = append(proposals, UtilizationReplicas(current, m.Value, tol, pods))
 		case model.AverageValue:
-			proposals[i] = AverageValueReplicas(current, m.Value, tol, pods)
+			proposals = append(proposals, AverageValueReplicas(current, m.Value, tol, pods))
 		}
+	}
+	if env.value >= 0 {
+		proposals = append(proposals, Proposal{Replicas: env.value, Valid: true})
+	}
+	if env.failed {
+		proposals = append(proposals, Proposal{})
 	}
 	return CombineProposals(current, proposals)
 }

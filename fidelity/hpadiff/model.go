@@ -60,7 +60,9 @@ func ToModel(c *Case) (*model.Universe, *model.State) {
 		case Terminating:
 			phase = model.Terminating
 		}
-		ps := model.PodState{Phase: phase, Owner: 1, Template: uint8(i), Node: 1, CPU: int32(p.Usage)}
+		// A terminating pod of the case had been Running (and Ready unless
+		// it is not-ready), as upstream's pod still says.
+		ps := model.PodState{Phase: phase, Owner: 1, Template: uint8(i), Node: 1, CPU: int32(p.Usage), WasRunning: p.Kind == Terminating}
 		if p.Kind == NotReady {
 			ps.Readiness = model.PodNotReady
 		}

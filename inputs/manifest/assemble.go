@@ -87,6 +87,9 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 	// index finds a deployment by model name without a scan per HPA
 	// (quadratic on large inputs).
 	index := map[string]int{}
+	// specs are the workloads' pod specs, for their HPAs' ContainerResource
+	// metrics.
+	specs := map[string]PodSpec{}
 	for _, o := range objs {
 		if o.Kind == "Pod" {
 			continue
@@ -105,6 +108,9 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 			name = key
 		}
 		names[key] = name
+		if spec, ok := podSpecOf(o); ok {
+			specs[key] = spec
+		}
 		if o.Kind == "CronJob" {
 			runs, td, err := cronJobDecls(o, name, nodes, classes, limits, &as.warns)
 			if err != nil {
@@ -167,6 +173,7 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 				return nil, o.at().errorf(o.path("spec.scaleTargetRef"), "%s %s already has an HPA (%s document %d); Kubernetes refuses to scale a target of two HPAs", target.Kind, key, prev.File, prev.Doc)
 			}
 			hpaOf[key] = o
+			resolveContainerMetrics(h, specs[key], limits != nil && len(limits.byNamespace) > 0)
 			as.c.Deployments[index[name]].HPA = h
 		case *DeschedulerPolicy:
 			if policy != nil {

@@ -247,28 +247,63 @@ type CrossVersionObjectReference struct {
 	Name       string `json:"name"`
 }
 
-// MetricSpec is one autoscaling/v2 metric; only Resource metrics are
-// modelled, the others are kept to be reported.
+// MetricSpec is one autoscaling/v2 metric (hpametrics.go).
 type MetricSpec struct {
-	Type     string          `json:"type"`
-	Resource *ResourceMetric `json:"resource"`
-	// ContainerResource, Pods, Object and External are reported as not
-	// modelled.
-	ContainerResource json.RawMessage `json:"containerResource"`
-	Pods              json.RawMessage `json:"pods"`
-	Object            json.RawMessage `json:"object"`
-	External          json.RawMessage `json:"external"`
+	Type              string                   `json:"type"`
+	Resource          *ResourceMetric          `json:"resource"`
+	ContainerResource *ContainerResourceMetric `json:"containerResource"`
+	Pods              *PodsMetric              `json:"pods"`
+	Object            *ObjectMetric            `json:"object"`
+	External          *ExternalMetric          `json:"external"`
+}
+
+// MetricTarget is autoscaling/v2 MetricTarget.
+type MetricTarget struct {
+	Type               string        `json:"type"`
+	AverageUtilization *int32        `json:"averageUtilization"`
+	AverageValue       *QuantityText `json:"averageValue"`
+	Value              *QuantityText `json:"value"`
 }
 
 // ResourceMetric is a Resource metric source.
 type ResourceMetric struct {
-	Name   string `json:"name"`
-	Target struct {
-		Type               string        `json:"type"`
-		AverageUtilization *int32        `json:"averageUtilization"`
-		AverageValue       *QuantityText `json:"averageValue"`
-		Value              *QuantityText `json:"value"`
-	} `json:"target"`
+	Name   string       `json:"name"`
+	Target MetricTarget `json:"target"`
+}
+
+// ContainerResourceMetric is a ContainerResource metric source: one
+// container's usage of a resource.
+type ContainerResourceMetric struct {
+	Name      string       `json:"name"`
+	Container string       `json:"container"`
+	Target    MetricTarget `json:"target"`
+}
+
+// MetricIdentifier names a custom or external metric.
+type MetricIdentifier struct {
+	Name     string         `json:"name"`
+	Selector *LabelSelector `json:"selector"`
+}
+
+// PodsMetric is a Pods metric source: a per-pod custom metric.
+type PodsMetric struct {
+	Metric MetricIdentifier `json:"metric"`
+	Target MetricTarget     `json:"target"`
+}
+
+// ObjectMetric is an Object metric source: a custom metric describing
+// another object.
+type ObjectMetric struct {
+	DescribedObject CrossVersionObjectReference `json:"describedObject"`
+	Metric          MetricIdentifier            `json:"metric"`
+	Target          MetricTarget                `json:"target"`
+}
+
+// ExternalMetric is an External metric source: a metric from outside
+// the cluster (KEDA's).
+type ExternalMetric struct {
+	Metric MetricIdentifier `json:"metric"`
+	Target MetricTarget     `json:"target"`
 }
 
 // Node is v1 Node.

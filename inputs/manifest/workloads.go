@@ -103,7 +103,7 @@ func hpaDecl(o Object, warns *[]Warning) (hpaTarget, *model.HPADecl, error) {
 			}
 		}
 		if len(v.Spec.Metrics) > 0 && len(h.Metrics) == 0 {
-			return hpaTarget{}, nil, a.errorf(o.path("spec.metrics"), "no metric the model can evaluate (accepted: type Resource with resource cpu or memory)")
+			return hpaTarget{}, nil, a.errorf(o.path("spec.metrics"), "no metric the model can evaluate (accepted: Resource metrics of cpu or memory, ContainerResource, Pods, Object and External metrics)")
 		}
 		b, err := behaviorDecl(o, v.Spec.Behavior)
 		if err != nil {
@@ -145,22 +145,18 @@ func hpaDecl(o Object, warns *[]Warning) (hpaTarget, *model.HPADecl, error) {
 	return hpaTarget{Kind: ref.Kind, Name: ref.Name}, h, nil
 }
 
-// metricDecl converts one autoscaling/v2 metric; ok is false for a metric
-// the model cannot evaluate (reported as a warning).
+// metricDecl converts one autoscaling/v2 metric; ok is false for a
+// metric the model cannot evaluate (reported as a warning).
 func metricDecl(o Object, path string, m MetricSpec, warns *[]Warning) (model.MetricDecl, bool, error) {
 	a := o.at()
-	switch m.Type {
-	case "Resource":
-	case "ContainerResource", "Pods", "Object", "External":
-		*warns = append(*warns, a.warning(o.path(path), "ignored: %s metrics are not modelled (only Resource cpu and memory)", m.Type))
-		return model.MetricDecl{}, false, nil
-	default:
-		return model.MetricDecl{}, false, a.errorf(o.path(path+".type"), "%q (accepted: Resource, ContainerResource, Pods, Object, External)", m.Type)
+	if err := checkMetricSource(o, path, m); err != nil {
+		return model.MetricDecl{}, false, err
+	}
+	if m.Type != "Resource" {
+		md, err := otherMetricDecl(o, path, m)
+		return md, err == nil, err
 	}
 	r := m.Resource
-	if r == nil {
-		return model.MetricDecl{}, false, a.errorf(o.path(path+".resource"), "required for type Resource")
-	}
 	md := model.MetricDecl{Resource: r.Name}
 	kind := cpuRequest
 	switch r.Name {
