@@ -147,6 +147,9 @@ type TemplateDecl struct {
 	PriorityClassName string `json:"-"`
 	// QuotaMissing: PodTemplate's; set by the manifest reader only.
 	QuotaMissing [QuotaConstraints][]string `json:"-"`
+	// MissingMetricRequest: PodTemplate's; set by the manifest reader
+	// only.
+	MissingMetricRequest [2]string `json:"-"`
 }
 
 // SpreadDecl is a topology spread constraint as written.

@@ -247,6 +247,12 @@ type PodTemplate struct {
 	// on it refuses (resourcequota.go).
 	LimitCPU, LimitMemory int64
 	QuotaMissing          [QuotaConstraints][]string
+	// MissingMetricRequest[r], when not empty, is why the HPA's replica
+	// calculator cannot read the pod's request of resource r (indexed by
+	// MetricSource): upstream's calculateRequests error, such as "missing
+	// request for cpu in container sidecar". A Utilization metric of r
+	// over a deployment with such a pod is invalid (controllers/hpa).
+	MissingMetricRequest [2]string
 	// PriorityClassName is TemplateDecl's (ResourceQuota scopes).
 	PriorityClassName string
 

@@ -230,6 +230,10 @@ func propose(u *model.Universe, s *model.State, d int, spec *model.HPA, current 
 	proposals = proposals[:len(spec.Metrics)]
 	tol := Tolerances(spec)
 	for i, m := range spec.Metrics {
+		if m.Target == model.Utilization && missingRequest(u, s, d, m.Resource) {
+			proposals[i] = Proposal{}
+			continue
+		}
 		pods := groupPods(u, s, d, m.Resource, Pods{Ready: readyBuf[:0], Unready: unreadyBuf[:0]})
 		switch m.Target {
 		case model.Utilization:
