@@ -117,6 +117,17 @@ type Container struct {
 	Resources ResourceRequirements `json:"resources"`
 	// RestartPolicy Always marks a sidecar init container.
 	RestartPolicy string `json:"restartPolicy"`
+	// Ports are read so that the decoder reports a port's hostPort as a
+	// field of its own (fields.go: host ports are not modelled), and for
+	// hostNetwork, which makes every port a host port (hostnetwork.go).
+	Ports []ContainerPort `json:"ports"`
+}
+
+// ContainerPort is the part of v1.ContainerPort the model reads: that it
+// exists. Its other fields (hostPort among them) are classified by
+// fields.go.
+type ContainerPort struct {
+	ContainerPort int32 `json:"containerPort"`
 }
 
 // Affinity holds node affinity and inter-pod affinity and anti-affinity.
