@@ -51,3 +51,31 @@ spec:
 		})
 	}
 }
+
+// TestVolumeWarnings: a claim (persistentVolumeClaim, an ephemeral
+// volume) can pin pods to a zone or a node upstream and is warned about;
+// other volume sources are quiet.
+func TestVolumeWarnings(t *testing.T) {
+	spec := `      containers: [{name: a}]
+      volumes:
+      - {name: tmp, emptyDir: {}}
+      - {name: cfg, configMap: {name: cfg}}
+      - {name: data, persistentVolumeClaim: {claimName: data}}
+      - name: scratch
+        ephemeral: {volumeClaimTemplate: {spec: {accessModes: [ReadWriteOnce]}}}
+`
+	var got []string
+	for _, w := range load(t, webDeployment(spec)).Warnings {
+		got = append(got, w.String())
+	}
+	text := strings.Join(got, "\n")
+	for _, want := range []string{"spec.template.spec.volumes[2].persistentVolumeClaim: ignored: volume binding",
+		"spec.template.spec.volumes[3].ephemeral: ignored: volume binding"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no warning %q in:\n%s", want, text)
+		}
+	}
+	if len(got) != 2 {
+		t.Errorf("%d warnings, want 2:\n%s", len(got), text)
+	}
+}

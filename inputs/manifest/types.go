@@ -103,6 +103,16 @@ type PodSpec struct {
 	PriorityClassName string  `json:"priorityClassName"`
 	Priority          *int32  `json:"priority"`
 	PreemptionPolicy  *string `json:"preemptionPolicy"`
+	// Volumes are read so that the decoder reports each volume's source
+	// as a field of its own: claims are warned about, other sources are
+	// quiet (fields.go).
+	Volumes []Volume `json:"volumes"`
+}
+
+// Volume is the part of v1.Volume the model reads: its name. Its source
+// is classified by fields.go.
+type Volume struct {
+	Name string `json:"name"`
 }
 
 // ResourceRequirements are a container's or a pod's requests and limits.
