@@ -1,6 +1,7 @@
 package kivi_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/kivi-go/kivi/checker"
@@ -59,5 +60,47 @@ spec:
 				t.Fatalf("replica_num_always_meet_exp %+v, want %v", r, c.want)
 			}
 		})
+	}
+}
+
+// TestHPALoadAssumption: the pods use their requests, 100 % of them, so
+// an HPA whose target is outside its tolerance of 100 % rescales with no
+// load event, and the report says the verdicts rest on that load; at a
+// target of 95 % (within the 10 % tolerance) it does not, nor at 150 %
+// with the replicas at minReplicas already.
+func TestHPALoadAssumption(t *testing.T) {
+	manifests := func(target string) string {
+		return `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: web, resources: {requests: {cpu: 500m, memory: 256Mi}}}]
+---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: web}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  minReplicas: 2
+  maxReplicas: 4
+  metrics:
+  - type: Resource
+    resource: {name: memory, target: {type: Utilization, averageUtilization: ` + target + `}}
+`
+	}
+	for _, c := range []struct {
+		target string
+		want   bool
+	}{{"70", true}, {"95", false}, {"150", false}} {
+		rep := verifyManifests(t, manifests(c.target), twoNodes("4"), "", false)
+		got := strings.Contains(strings.Join(rep.Assumptions, "\n"), "the HPA of web (memory "+c.target+" %) rescales from its first sync")
+		if got != c.want {
+			t.Errorf("target %s %%: assumptions %q, want the load stated: %v", c.target, rep.Assumptions, c.want)
+		}
 	}
 }
