@@ -642,6 +642,12 @@ type Options struct {
 	// `kubectl apply -f` creates them). The order is one of those the
 	// exhaustive search explores.
 	FirstInOrder bool
+	// ContinueAfterViolation lets a run go on past an intent monitor's
+	// violation (ContinuesAfterFailure), so that the other intents are
+	// judged on every run, those through it included: what settling every
+	// intent (checker.Options.CollectAll) needs. Under Kivi's lifecycle a
+	// violation still ends the run.
+	ContinueAfterViolation bool
 }
 
 // Universe is the static part of one topology.
