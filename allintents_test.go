@@ -70,3 +70,42 @@ events:
 		t.Errorf("valid_end_state: %+v, want holds", r)
 	}
 }
+
+// TestAllJudgesTheEndPastAViolation: past a monitor's violation (--all)
+// the end of the run is judged too. Every run scales web from 2 to 3,
+// short of its spec at once, and every run's drain waits for ever on the
+// budget of 100 %: valid_end_state is violated, not cut off by web's
+// violation.
+func TestAllJudgesTheEndPastAViolation(t *testing.T) {
+	const manifests = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: a, resources: {requests: {cpu: 100m}}}]
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: web}
+spec:
+  minAvailable: "100%"
+  selector: {matchLabels: {app: web}}
+`
+	const intents = `intents:
+- name: replica_num_always_meet_min
+  params: {deployment: web}
+events:
+- {kind: scaleDeployment, deployment: web, replicas: 3, when: afterStable}
+- {kind: drain, node: a, when: afterStable}
+`
+	rep := verifyManifests(t, manifests, twoNodes("2"), intents, true)
+	for _, name := range []string{"replica_num_always_meet_min", "valid_end_state"} {
+		if r := rep.Result(name); r == nil || r.Verdict != checker.Violated {
+			t.Errorf("%s: %+v, want violated", name, r)
+		}
+	}
+}
