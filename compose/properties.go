@@ -29,14 +29,24 @@ type watchObserver struct {
 	in     intents.Intent
 	index  int // monitor number, recorded in State.FailedArg
 	offset int
+	// firedAt is the byte of State.Monitors that records that the monitor
+	// fired and the run went on past its violation
+	// (model.Options.ContinueAfterViolation; -1 without): it then watches
+	// no more, its verdict being made.
+	firedAt int
 }
 
 func (w *watchObserver) mem(s *model.State) []byte {
 	return s.Monitors[w.offset : w.offset+w.in.Watch.Size()]
 }
 
+// fired reports whether the run went on past the monitor's violation.
+func (w *watchObserver) fired(s *model.State) bool {
+	return w.firedAt >= 0 && s.Monitors[w.firedAt] != 0
+}
+
 func (w *watchObserver) Observe(tx *model.Tx, s *model.State) {
-	if s.Failed != model.NoFailure && !tx.U.ContinuesAfterFailure(s) {
+	if s.Failed != model.NoFailure && !tx.U.ContinuesAfterFailure(s) || w.fired(s) {
 		return
 	}
 	if msg := w.in.Watch.Observe(tx.U, s, w.mem(s), tx.Marks); msg != "" {
@@ -71,8 +81,12 @@ func compose(sys *System, ins []intents.Intent) (checker.Properties[*model.State
 			if len(sys.Observers) >= 255 {
 				return props, fmt.Errorf("too many monitor intents: %w", model.ErrInvalid)
 			}
-			w := &watchObserver{in: in, index: len(sys.Observers), offset: offset}
+			w := &watchObserver{in: in, index: len(sys.Observers), offset: offset, firedAt: -1}
 			offset += in.Watch.Size()
+			if sys.U.Options.ContinueAfterViolation {
+				w.firedAt = offset
+				offset++
+			}
 			sys.Observers = append(sys.Observers, w)
 			index := uint16(w.index)
 			props.Invariants = append(props.Invariants, checker.Invariant[*model.State]{
@@ -82,8 +96,10 @@ func compose(sys *System, ins []intents.Intent) (checker.Properties[*model.State
 			})
 			u := sys.U
 			props.EndConditions = append(props.EndConditions, checker.EndCondition[*model.State]{
-				Name:    in.Name,
-				Holds:   func(s *model.State) bool { return endedByFailure(u, s) || in.Watch.Stuck(u, s, w.mem(s)) == "" },
+				Name: in.Name,
+				Holds: func(s *model.State) bool {
+					return endedByFailure(u, s) || w.fired(s) || in.Watch.Stuck(u, s, w.mem(s)) == ""
+				},
 				Explain: func(s *model.State) string { return in.Watch.Stuck(u, s, w.mem(s)) },
 			})
 		case intents.Cycle:

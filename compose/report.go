@@ -42,6 +42,9 @@ func newReport(p *Problem, res checker.Result[*model.State], elapsed time.Durati
 	applyBound(r)
 	r.Hints = hints(p.System.U, r)
 	r.Assumptions = assumptions(p.System.U)
+	if a := hpaLoad(p.System.U, p.System.Init); a != "" {
+		r.Assumptions = append(r.Assumptions, a)
+	}
 	return r
 }
 

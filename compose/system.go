@@ -280,7 +280,7 @@ func (sys *System) next(s *model.State, emit func(checker.Step, *model.State), o
 			// Derived: next's encoding copies the pods it shares with s.
 			s.DeriveInto(next)
 			if resume {
-				sys.U.ResumeAfterFailure(next)
+				sys.resume(s, next)
 			}
 			a.Process.Step(tx, next)
 			for _, o := range sys.Observers {
@@ -317,7 +317,7 @@ func (sys *System) Replay(s *model.State, step checker.Step) (*model.State, []mo
 	tx.Begin(nil, true)
 	for rank := uint32(0); ; rank++ {
 		next := s.Clone()
-		sys.U.ResumeAfterFailure(next)
+		sys.resume(s, next)
 		a.Process.Step(tx, next)
 		if rank == choice {
 			for _, o := range sys.Observers {

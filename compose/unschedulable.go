@@ -32,5 +32,26 @@ import "github.com/kivi-go/kivi/model"
 // last attempt failed (model.Universe.UnschedulablePodWaits). Upstream the
 // pod stays Pending for ever; that is the violation already reported.
 func endedByFailure(u *model.Universe, s *model.State) bool {
+	if s.Failed == model.FailMonitor && u.ContinuesAfterFailure(s) {
+		// The run went on past the monitor's violation: the other
+		// intents judge where it comes to rest.
+		return u.UnschedulablePodWaits(s)
+	}
 	return s.Failed != model.NoFailure || u.UnschedulablePodWaits(s)
+}
+
+// resume makes next, a copy of the failed state s, the state s's
+// successors are taken from (model.Universe.ResumeAfterFailure). After an
+// intent monitor's violation (model.Options.ContinueAfterViolation) that
+// monitor watches no more: its verdict is made, and firing again at every
+// state of the run would only repeat it.
+func (sys *System) resume(s, next *model.State) {
+	if s.Failed == model.FailMonitor && sys.U.ContinuesAfterFailure(s) {
+		for _, o := range sys.Observers {
+			if w, ok := o.(*watchObserver); ok && w.index == int(s.FailedArg) && w.firedAt >= 0 {
+				next.Monitors[w.firedAt] = 1
+			}
+		}
+	}
+	sys.U.ResumeAfterFailure(next)
 }

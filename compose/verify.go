@@ -164,6 +164,13 @@ func NewProblemFrom(name string, u *model.Universe, s *model.State, decls []mode
 		assumed.Options.CronJobRuns = opts.CronJobRuns
 		u = &assumed
 	}
+	if opts.Checker.CollectAll && !u.Options.ContinueAfterViolation && !u.Options.KiviLifecycle {
+		// Settling every intent: one intent's violation must not cut the
+		// runs that break another one later (model.Options.ContinueAfterViolation).
+		going := *u
+		going.Options.ContinueAfterViolation = true
+		u = &going
+	}
 	var ins []intents.Intent
 	hasSchedulable := false
 	for i, d := range decls {

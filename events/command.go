@@ -73,7 +73,11 @@ func applyTemplate(u *model.Universe, s *model.State, d, t int, created, saved b
 		ds.Replicas = 1
 	}
 	u.SetLastApplied(s, d, tmpl.Replicas == nil || !saved)
-	ds.ApplyConfig(u, tmpl.Config)
+	// The file a rollout restart started from, applied again, keeps the
+	// restartedAt annotation and with it the restarted template.
+	if created || !u.KeepsRestartedTemplate(int(ds.Config), tmpl.Config) {
+		ds.ApplyConfig(u, tmpl.Config)
+	}
 	if !created {
 		return kept
 	}

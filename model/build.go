@@ -599,8 +599,9 @@ func (td TemplateDecl) compile(nodeIndex map[string]int) (PodTemplate, error) {
 		Tolerations: td.Tolerations, Pattern: td.Pattern, Critical: td.Critical,
 		NonZeroCPU: td.NonZeroCPU, NonZeroMemory: td.NonZeroMemory,
 		LimitCPU: td.LimitCPU, LimitMemory: td.LimitMemory, QuotaMissing: td.QuotaMissing,
-		PriorityClassName: td.PriorityClassName,
-		ProbesReadiness:   td.ReadinessProbe, MinReadySeconds: td.MinReadySeconds,
+		MissingMetricRequest: td.MissingMetricRequest,
+		PriorityClassName:    td.PriorityClassName,
+		ProbesReadiness:      td.ReadinessProbe, MinReadySeconds: td.MinReadySeconds,
 		Priority: td.Priority, PreemptionPolicy: td.PreemptionPolicy}
 	if err := checkPreemptionPolicy(td.PreemptionPolicy); err != nil {
 		return pt, err

@@ -153,6 +153,9 @@ type TemplateDecl struct {
 	// spec.minReadySeconds (readiness.go).
 	ReadinessProbe  bool  `json:"readinessProbe,omitempty"`
 	MinReadySeconds int32 `json:"minReadySeconds,omitempty"`
+	// MissingMetricRequest: PodTemplate's; set by the manifest reader
+	// only.
+	MissingMetricRequest [2]string `json:"-"`
 }
 
 // SpreadDecl is a topology spread constraint as written.

@@ -247,6 +247,12 @@ type PodTemplate struct {
 	// on it refuses (resourcequota.go).
 	LimitCPU, LimitMemory int64
 	QuotaMissing          [QuotaConstraints][]string
+	// MissingMetricRequest[r], when not empty, is why the HPA's replica
+	// calculator cannot read the pod's request of resource r (indexed by
+	// MetricSource): upstream's calculateRequests error, such as "missing
+	// request for cpu in container sidecar". A Utilization metric of r
+	// over a deployment with such a pod is invalid (controllers/hpa).
+	MissingMetricRequest [2]string
 	// PriorityClassName is TemplateDecl's (ResourceQuota scopes).
 	PriorityClassName string
 	// ProbesReadiness: a container has a readinessProbe or startupProbe,
@@ -658,6 +664,12 @@ type Options struct {
 	// so a firing while they are active is not due yet. 0 assumes
 	// nothing: such a firing reaches BoundCronJobRuns (cronjob.go).
 	CronJobRuns int
+	// ContinueAfterViolation lets a run go on past an intent monitor's
+	// violation (ContinuesAfterFailure), so that the other intents are
+	// judged on every run, those through it included: what settling every
+	// intent (checker.Options.CollectAll) needs. Under Kivi's lifecycle a
+	// violation still ends the run.
+	ContinueAfterViolation bool
 }
 
 // Universe is the static part of one topology.

@@ -28,10 +28,14 @@ import (
 
 // ContinuesAfterFailure reports whether the failure recorded in s leaves
 // the run going: a pod the scheduler could not place, under Kubernetes'
-// lifecycle. Such a state violates pod_always_schedulable and has the
+// lifecycle, and, with Options.ContinueAfterViolation, an intent
+// monitor's violation. Such a state violates its intent and has the
 // successors of the same state without the failure.
 func (u *Universe) ContinuesAfterFailure(s *State) bool {
-	return s.Failed == FailNoFeasibleNode && !u.Options.KiviLifecycle
+	if u.Options.KiviLifecycle {
+		return false
+	}
+	return s.Failed == FailNoFeasibleNode || s.Failed == FailMonitor && u.Options.ContinueAfterViolation
 }
 
 // ResumeAfterFailure clears the failure of s when the run goes on from

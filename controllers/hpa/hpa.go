@@ -260,6 +260,11 @@ func propose(u *model.Universe, s *model.State, d int, spec *model.HPA, current 
 			continue
 		case m.Kind.Unknown():
 			continue
+		case m.Target == model.Utilization && missingRequest(u, s, d, m.Resource):
+			// Upstream's calculator refuses the metric: a container
+			// lacks the request.
+			proposals = append(proposals, Proposal{})
+			continue
 		}
 		pods := groupPods(u, s, d, m.Resource, Pods{Ready: readyBuf[:0], Unready: unreadyBuf[:0]})
 		switch m.Target {

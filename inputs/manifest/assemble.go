@@ -175,6 +175,7 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 			hpaOf[key] = o
 			resolveContainerMetrics(h, specs[key], limits != nil && len(limits.byNamespace) > 0)
 			as.c.Deployments[index[name]].HPA = h
+			as.warnMissingMetricRequest(o, h, target.Kind, target.Name, as.c.Deployments[index[name]])
 		case *DeschedulerPolicy:
 			if policy != nil {
 				return nil, o.at().errorf(o.path(""), "a second DeschedulerPolicy (the first is in %s document %d; accepted: one)", policy.File, policy.Doc)

@@ -197,6 +197,8 @@ metadata: {name: db}
 		"spec.template.spec.containers[0].resources.request: unknown field",
 		"document 3: spec.behavior.scaleUp.stabilisationWindowSeconds: unknown field",
 		`document 4: kind ReplicationController "db" is ignored`,
+		// The typo leaves the container without a request.
+		"document 3: spec.metrics: the cpu Utilization metric cannot be computed",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("no warning %q in:\n%s", want, text)
@@ -207,7 +209,7 @@ metadata: {name: db}
 			t.Errorf("warning about harmless field %s:\n%s", quiet, text)
 		}
 	}
-	if len(got) != 3 {
-		t.Errorf("%d warnings, want 3:\n%s", len(got), text)
+	if len(got) != 4 {
+		t.Errorf("%d warnings, want 4:\n%s", len(got), text)
 	}
 }

@@ -35,7 +35,7 @@ var basePodSpecRules = []fieldRule{
 	{"schedulingGates", noSchedGates},
 	{"resourceClaims", noDRA}, {"containers[].resources.claims", noDRA},
 	{"resources.claims", noDRA},
-	{"containers[].ports[].hostPort", noHostPort},
+	{"containers[].ports[].hostPort", noHostPort}, {"initContainers[].ports[].hostPort", noHostPort},
 	{"volumes[].persistentVolumeClaim", noVolumes}, {"volumes[].ephemeral", noVolumes},
 	{"topologySpreadConstraints[].matchLabelKeys", ""}, // read and validated by the converter
 	// Quiet: cannot change placement, resources or replica counts.
@@ -72,6 +72,13 @@ var metaRules = []fieldRule{
 	{"creationTimestamp", ""}, {"managedFields", ""}, {"generateName", ""},
 	{"finalizers", ""}, {"selfLink", ""}, {"deletionGracePeriodSeconds", ""},
 }
+
+// daemonPodSpecRules apply below a DaemonSet's pod spec: its pods are
+// room reserved on their nodes, one per node, so their host ports collide
+// with no other daemon pod's, only with a workload's (warned there).
+var daemonPodSpecRules = append([]fieldRule{
+	{"containers[].ports[].hostPort", ""}, {"initContainers[].ports[].hostPort", ""},
+}, podSpecRules...)
 
 // daemonSetSpecRules: how a DaemonSet rolls its pods out does not change
 // the room they take once running.
@@ -153,7 +160,7 @@ func classifyPath(kind, p string) (known bool, warn string) {
 		scopes = []scope{{"metadata.", metaRules}, {"spec.", []fieldRule{{"finalizers", ""}}}}
 	case "DaemonSet":
 		scopes = []scope{{"metadata.", metaRules}, {"spec.template.metadata.", metaRules},
-			{"spec.template.spec.", podSpecRules}, {"spec.", daemonSetSpecRules}}
+			{"spec.template.spec.", daemonPodSpecRules}, {"spec.", daemonSetSpecRules}}
 	case "PodDisruptionBudget", "PriorityClass":
 		scopes = []scope{{"metadata.", metaRules}}
 	case "KubeSchedulerConfiguration":

@@ -46,6 +46,7 @@ func nodeFromObject(o Object) (nodeIn, error) {
 		}
 		in.labels[k] = v
 	}
+	addKubeletLabels(in.labels)
 	res, field := n.Status.Allocatable, "status.allocatable"
 	if len(res) == 0 {
 		res, field = n.Status.Capacity, "status.capacity"

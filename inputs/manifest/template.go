@@ -145,6 +145,8 @@ func (tc templateConv) convert(name string, meta ObjectMeta, spec PodSpec) (mode
 		tc.podLevelNonZero(spec, &td)
 	}
 	tc.quotaUsage(spec, &td)
+	tc.metricRequests(spec, &td)
+	tc.warnHostNetworkPorts(spec)
 	for i, c := range spec.TopologySpreadConstraints {
 		sd, err := tc.spread(index("spec.topologySpreadConstraints", i), meta, c)
 		if err != nil {

@@ -108,6 +108,16 @@ type PodSpec struct {
 	PriorityClassName string  `json:"priorityClassName"`
 	Priority          *int32  `json:"priority"`
 	PreemptionPolicy  *string `json:"preemptionPolicy"`
+	// Volumes are read so that the decoder reports each volume's source
+	// as a field of its own: claims are warned about, other sources are
+	// quiet (fields.go).
+	Volumes []Volume `json:"volumes"`
+}
+
+// Volume is the part of v1.Volume the model reads: its name. Its source
+// is classified by fields.go.
+type Volume struct {
+	Name string `json:"name"`
 }
 
 // ResourceRequirements are a container's or a pod's requests and limits.
@@ -126,6 +136,17 @@ type Container struct {
 	// (readiness.go).
 	ReadinessProbe *Probe `json:"readinessProbe"`
 	StartupProbe   *Probe `json:"startupProbe"`
+	// Ports are read so that the decoder reports a port's hostPort as a
+	// field of its own (fields.go: host ports are not modelled), and for
+	// hostNetwork, which makes every port a host port (hostnetwork.go).
+	Ports []ContainerPort `json:"ports"`
+}
+
+// ContainerPort is the part of v1.ContainerPort the model reads: that it
+// exists. Its other fields (hostPort among them) are classified by
+// fields.go.
+type ContainerPort struct {
+	ContainerPort int32 `json:"containerPort"`
 }
 
 // Affinity holds node affinity and inter-pod affinity and anti-affinity.
