@@ -104,16 +104,8 @@ func TestCronJobCompletesRefused(t *testing.T) {
 func TestCronJobRunsAssumed(t *testing.T) {
 	verify := func(manifests, intents string, runs int) *kivi.Report {
 		t.Helper()
-		c, _, err := kivi.LoadManifests([]kivi.InputFile{{Name: "manifests.yaml", Data: []byte(manifests)}},
-			&kivi.InputFile{Name: "nodes.yaml", Data: []byte(oneFourCPUNode)}, &kivi.InputFile{Name: "intents.yaml", Data: []byte(intents)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		rep, err := kivi.Verify(context.Background(), c, kivi.Options{CronJobRuns: runs, Checker: checker.Options{Workers: 1, CollectAll: true}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return rep
+		return verifyInput(t, input{manifests: manifests, nodes: oneFourCPUNode, intents: intents,
+			opts: kivi.Options{CronJobRuns: runs, Checker: checker.Options{CollectAll: true}}})
 	}
 	for _, c := range []struct {
 		name, manifests, intents, intent string

@@ -1,13 +1,9 @@
 package kivi_test
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/checker"
 )
 
@@ -63,22 +59,8 @@ spec:
 		{"in the file", without, apply("set.yaml"), checker.Holds, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			dir := t.TempDir()
-			for name, data := range map[string]string{"unset.yaml": webhook(without), "set.yaml": webhook(withReplicas)} {
-				if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			cl, _, err := kivi.LoadManifests([]kivi.InputFile{{Name: "manifests.yaml", Data: []byte(webhook(c.manifests) + hpa)}},
-				&kivi.InputFile{Name: "nodes.yaml", Data: []byte(twoNodes("1"))},
-				&kivi.InputFile{Name: filepath.Join(dir, "intents.yaml"), Data: []byte(c.intents)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep, err := kivi.Verify(context.Background(), cl, kivi.Options{Checker: checker.Options{Workers: 1}})
-			if err != nil {
-				t.Fatal(err)
-			}
+			rep := verifyInput(t, input{manifests: webhook(c.manifests) + hpa, nodes: twoNodes("1"), intents: c.intents,
+				files: map[string]string{"unset.yaml": webhook(without), "set.yaml": webhook(withReplicas)}})
 			r := rep.Result("replica_num_always_meet_min")
 			if r.Verdict != c.want {
 				t.Fatalf("replica_num_always_meet_min %v, want %v", r.Verdict, c.want)
@@ -132,20 +114,7 @@ events:
 		{"a new image", "web:1.1", checker.Violated},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			dir := t.TempDir()
-			if err := os.WriteFile(filepath.Join(dir, "web.yaml"), []byte(web(c.image)), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			cl, _, err := kivi.LoadManifests([]kivi.InputFile{{Name: "manifests.yaml", Data: []byte(web("web:1.0"))}},
-				&kivi.InputFile{Name: "nodes.yaml", Data: []byte(twoNodes("1"))},
-				&kivi.InputFile{Name: filepath.Join(dir, "intents.yaml"), Data: []byte(intents)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep, err := kivi.Verify(context.Background(), cl, kivi.Options{Checker: checker.Options{Workers: 1}})
-			if err != nil {
-				t.Fatal(err)
-			}
+			rep := verifyInput(t, input{manifests: web("web:1.0"), nodes: twoNodes("1"), intents: intents, files: map[string]string{"web.yaml": web(c.image)}})
 			if r := rep.Result("replica_num_always_meet_exp"); r.Verdict != c.want {
 				t.Fatalf("replica_num_always_meet_exp %v, want %v", r.Verdict, c.want)
 			}

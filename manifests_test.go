@@ -2,6 +2,8 @@ package kivi_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/kivi-go/kivi"
@@ -23,15 +25,40 @@ items:
 // every intent.
 func verifyManifests(t *testing.T, manifests, nodes, intents string, all bool) *kivi.Report {
 	t.Helper()
-	var in *kivi.InputFile
-	if intents != "" {
-		in = &kivi.InputFile{Name: "intents.yaml", Data: []byte(intents)}
+	return verifyInput(t, input{manifests: manifests, nodes: nodes, intents: intents, opts: kivi.Options{Checker: checker.Options{CollectAll: all}}})
+}
+
+// input is what verifyInput reads: manifests, nodes and an intents file
+// ("" for none), the files the intents file names (applyDeployment
+// manifests, by name, written beside it), and the options of the run.
+type input struct {
+	manifests, nodes, intents string
+	files                     map[string]string
+	opts                      kivi.Options
+}
+
+// verifyInput verifies in as `kivi verify -f` reads it, with one worker
+// unless in.opts sets more.
+func verifyInput(t *testing.T, in input) *kivi.Report {
+	t.Helper()
+	dir := t.TempDir()
+	for name, data := range in.files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	c, _, err := kivi.LoadManifests([]kivi.InputFile{{Name: "manifests.yaml", Data: []byte(manifests)}}, &kivi.InputFile{Name: "nodes.yaml", Data: []byte(nodes)}, in)
+	var intents *kivi.InputFile
+	if in.intents != "" {
+		intents = &kivi.InputFile{Name: filepath.Join(dir, "intents.yaml"), Data: []byte(in.intents)}
+	}
+	c, _, err := kivi.LoadManifests([]kivi.InputFile{{Name: "manifests.yaml", Data: []byte(in.manifests)}}, &kivi.InputFile{Name: "nodes.yaml", Data: []byte(in.nodes)}, intents)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := kivi.Verify(context.Background(), c, kivi.Options{Checker: checker.Options{Workers: 1, CollectAll: all}})
+	if in.opts.Checker.Workers == 0 {
+		in.opts.Checker.Workers = 1
+	}
+	rep, err := kivi.Verify(context.Background(), c, in.opts)
 	if err != nil {
 		t.Fatal(err)
 	}

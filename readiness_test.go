@@ -1,7 +1,6 @@
 package kivi_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -72,15 +71,8 @@ events:
 		{"readinessProbe, ready at start", probe, true, checker.Holds},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			cl, _, err := kivi.LoadManifests([]kivi.InputFile{{Name: "manifests.yaml", Data: []byte(manifests(c.probe))}},
-				&kivi.InputFile{Name: "nodes.yaml", Data: []byte(nodes)}, &kivi.InputFile{Name: "intents.yaml", Data: []byte(intents)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep, err := kivi.Verify(context.Background(), cl, kivi.Options{ReadyAtStart: c.readyAtStart, Checker: checker.Options{Workers: 1, CollectAll: true}})
-			if err != nil {
-				t.Fatal(err)
-			}
+			rep := verifyInput(t, input{manifests: manifests(c.probe), nodes: nodes, intents: intents,
+				opts: kivi.Options{ReadyAtStart: c.readyAtStart, Checker: checker.Options{CollectAll: true}}})
 			r := rep.Result("valid_end_state")
 			if r == nil || r.Verdict != c.want {
 				t.Fatalf("valid_end_state %+v, want %v", r, c.want)

@@ -1,9 +1,6 @@
 package kivi_test
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -55,20 +52,8 @@ events:
 		{"StatefulSet with a partition", "StatefulSet", "  serviceName: app\n  updateStrategy: {type: RollingUpdate, rollingUpdate: {partition: 1}}\n", quota, checker.Holds},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			dir := t.TempDir()
-			if err := os.WriteFile(filepath.Join(dir, "v2.yaml"), []byte(workload(c.kind, "v2", c.extra)), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			cl, _, err := kivi.LoadManifests([]kivi.InputFile{{Name: "manifests.yaml", Data: []byte(c.quota + workload(c.kind, "v1", c.extra))}},
-				&kivi.InputFile{Name: "nodes.yaml", Data: []byte(twoNodes("4"))},
-				&kivi.InputFile{Name: filepath.Join(dir, "intents.yaml"), Data: []byte(intents)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep, err := kivi.Verify(context.Background(), cl, kivi.Options{Checker: checker.Options{Workers: 1, CollectAll: true}})
-			if err != nil {
-				t.Fatal(err)
-			}
+			rep := verifyInput(t, input{manifests: c.quota + workload(c.kind, "v1", c.extra), nodes: twoNodes("4"), intents: intents,
+				files: map[string]string{"v2.yaml": workload(c.kind, "v2", c.extra)}, opts: kivi.Options{Checker: checker.Options{CollectAll: true}}})
 			r := rep.Result("rollout_completes")
 			if r == nil || r.Verdict != c.want {
 				t.Fatalf("rollout_completes: %+v, want %v", r, c.want)
