@@ -4,16 +4,64 @@ package model
 // would start or remove wait for the node to be Ready again
 // (SetNodeStatus queues them anew).
 
-// KeepsTerminatingPod reports whether a Terminating pod p stays until
-// its node is Ready again: a StatefulSet pod bound to a node that is not
-// Ready. Its kubelet cannot confirm the deletion, and the pod object
-// keeps its identity, so the StatefulSet cannot replace it (at most one
-// pod per ordinal). Any other Terminating pod is removed at once: its
-// ReplicaSet replaced it when it began terminating, so when the object
-// goes changes nothing a controller reads but the down node's requests
-// (docs/divergences.md, "StatefulSet controller").
-func KeepsTerminatingPod(s *State, p *PodState) bool {
-	return p.Ordinal != 0 && p.Phase == Terminating && p.Node != 0 && s.Nodes[p.Node-1].Status.Health() != Ready
+// TaintNodeOutOfService is the taint an operator puts on a node that is
+// shut down for good: the pod garbage collector force-deletes the
+// terminating pods of a node that is not Ready and carries it
+// (gcTerminating, v1.36).
+const TaintNodeOutOfService = "node.kubernetes.io/out-of-service"
+
+// KeepsTerminatingPod reports whether a Terminating pod p stays until its
+// node is Ready again: its kubelet, down, cannot confirm the deletion,
+// and nothing else removes the pod object. Under Kubernetes' lifecycle
+// this holds for every pod bound to a node that is not Ready: the pod
+// keeps its requests on the node, counts for count/pods quotas and holds
+// a StatefulSet's ordinal, while its ReplicaSet or Job has replaced it.
+// Under Kivi's lifecycle (the built-in cases) only a StatefulSet pod
+// stays, as its ordinal cannot be replaced; any other pod is removed at
+// once, as in Kivi. A node with the out-of-service taint keeps nothing:
+// the pod garbage collector removes its terminating pods (without a
+// clock, at once, as the kubelet would). The pod GC's other path, a
+// deleted Node object (gcOrphaned), is not modelled: nodes are never
+// deleted.
+func KeepsTerminatingPod(u *Universe, s *State, p *PodState) bool {
+	if p.Phase != Terminating || p.Node == 0 || s.Nodes[p.Node-1].Status.Health() == Ready {
+		return false
+	}
+	if u.Options.KiviLifecycle && p.Ordinal == 0 {
+		return false
+	}
+	return !outOfService(&u.Nodes[p.Node-1])
+}
+
+// outOfService reports whether node n carries the out-of-service taint,
+// of any effect (TaintKeyExists).
+func outOfService(n *Node) bool {
+	for _, t := range n.Taints {
+		if t.Key == TaintNodeOutOfService {
+			return true
+		}
+	}
+	return false
+}
+
+// KeptReplicas counts the pods of workload d that KeepsTerminatingPod
+// keeps and that Counts takes for started replicas (Terminating after
+// running): started of them, ready of them Ready when their deletion
+// began. Such a pod serves nothing (its node is down, its deletion
+// began): the intents and the kubelet's trace subtract them.
+func KeptReplicas(u *Universe, s *State, d int) (started, ready int) {
+	owner := uint8(d + 1)
+	for i := range s.Pods {
+		p := &s.Pods[i]
+		if p.Owner != owner || !p.WasRunning || !KeepsTerminatingPod(u, s, p) {
+			continue
+		}
+		started++
+		if p.Readiness != PodNotReady {
+			ready++
+		}
+	}
+	return started, ready
 }
 
 // WaitsForNode reports whether a bound Pending pod p waits for its node
@@ -26,8 +74,8 @@ func WaitsForNode(u *Universe, s *State, p *PodState) bool {
 }
 
 // requeueKeptPods hands back to the kubelet the pods of node n, which is
-// Ready again, that its kubelet left waiting: Terminating StatefulSet
-// pods (KeepsTerminatingPod) and bound Pending pods (WaitsForNode).
+// Ready again, that its kubelet left waiting: Terminating pods
+// (KeepsTerminatingPod) and bound Pending pods (WaitsForNode).
 func requeueKeptPods(u *Universe, s *State, n int) {
 	if u.Options.KiviLifecycle && !u.HasStatefulSets || s.Nodes[n].Status.Health() != Ready {
 		return
@@ -37,7 +85,9 @@ func requeueKeptPods(u *Universe, s *State, n int) {
 		if int(p.Node) != n+1 {
 			continue
 		}
-		if p.Ordinal != 0 && p.Phase == Terminating || !u.Options.KiviLifecycle && p.Phase == Pending {
+		switch {
+		case p.Phase == Terminating && (p.Ordinal != 0 || !u.Options.KiviLifecycle),
+			p.Phase == Pending && !u.Options.KiviLifecycle:
 			s.Enqueue(KubeletQueue, i)
 		}
 	}
