@@ -79,5 +79,13 @@ func (w jobWatch) Stuck(u *model.Universe, s *model.State, _ []byte) string {
 	if !spec.WorkQueue {
 		want = fmt.Sprintf("%d completions", spec.Completions)
 	}
+	met := c.Succeeded >= spec.Completions
+	if spec.WorkQueue {
+		met = c.Succeeded > 0
+	}
+	if met && pods.Running+pods.Pending == 0 && c.Terminating > 0 {
+		// Upstream's SuccessCriteriaMet without Complete.
+		return fmt.Sprintf("job %s stopped with %d succeeded of %s and %d pods terminating: Complete waits for them", name, c.Succeeded, want, c.Terminating)
+	}
 	return fmt.Sprintf("job %s stopped with %d succeeded of %s: %d pods running, %d pending", name, c.Succeeded, want, pods.Running, pods.Pending)
 }

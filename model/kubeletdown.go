@@ -24,13 +24,24 @@ const TaintNodeOutOfService = "node.kubernetes.io/out-of-service"
 // deleted Node object (gcOrphaned), is not modelled: nodes are never
 // deleted.
 func KeepsTerminatingPod(u *Universe, s *State, p *PodState) bool {
+	return deletionWaitsForNode(u, s, p) && !outOfService(&u.Nodes[p.Node-1])
+}
+
+// ForceDeletedOutOfService reports whether the pod garbage collector
+// removes the Terminating pod p, which the kubelet of its node, not
+// Ready, cannot: the node carries the out-of-service taint.
+func ForceDeletedOutOfService(u *Universe, s *State, p *PodState) bool {
+	return deletionWaitsForNode(u, s, p) && outOfService(&u.Nodes[p.Node-1])
+}
+
+// deletionWaitsForNode reports whether the deletion of the Terminating
+// pod p needs a kubelet that is down: p is bound to a node that is not
+// Ready (under Kivi's lifecycle, only a StatefulSet pod).
+func deletionWaitsForNode(u *Universe, s *State, p *PodState) bool {
 	if p.Phase != Terminating || p.Node == 0 || s.Nodes[p.Node-1].Status.Health() == Ready {
 		return false
 	}
-	if u.Options.KiviLifecycle && p.Ordinal == 0 {
-		return false
-	}
-	return !outOfService(&u.Nodes[p.Node-1])
+	return !u.Options.KiviLifecycle || p.Ordinal != 0
 }
 
 // outOfService reports whether node n carries the out-of-service taint,
@@ -74,10 +85,12 @@ func WaitsForNode(u *Universe, s *State, p *PodState) bool {
 }
 
 // requeueKeptPods hands back to the kubelet the pods of node n, which is
-// Ready again, that its kubelet left waiting: Terminating pods
-// (KeepsTerminatingPod) and bound Pending pods (WaitsForNode).
-func requeueKeptPods(u *Universe, s *State, n int) {
-	if u.Options.KiviLifecycle && !u.HasStatefulSets || s.Nodes[n].Status.Health() != Ready {
+// Ready again after was, that its kubelet left waiting: Terminating pods
+// (KeepsTerminatingPod) and bound Pending pods (WaitsForNode). A kept
+// Terminating pod stays no replica (KeptReplicas) until the kubelet
+// removes it: it is no longer marked as having run.
+func requeueKeptPods(u *Universe, s *State, n int, was NodeStatus) {
+	if u.Options.KiviLifecycle && !u.HasStatefulSets || was.Health() == Ready || s.Nodes[n].Status.Health() != Ready {
 		return
 	}
 	for i := range s.Pods {
@@ -86,8 +99,10 @@ func requeueKeptPods(u *Universe, s *State, n int) {
 			continue
 		}
 		switch {
-		case p.Phase == Terminating && (p.Ordinal != 0 || !u.Options.KiviLifecycle),
-			p.Phase == Pending && !u.Options.KiviLifecycle:
+		case p.Phase == Terminating && (p.Ordinal != 0 || !u.Options.KiviLifecycle):
+			p.WasRunning = false
+			s.Enqueue(KubeletQueue, i)
+		case p.Phase == Pending && !u.Options.KiviLifecycle:
 			s.Enqueue(KubeletQueue, i)
 		}
 	}

@@ -20,7 +20,12 @@
 //     (model.QuotaRefusal: the slow-start batch stops at its first
 //     refusal and the Job is retried once the quota has room);
 //   - the Job is Complete once succeeded ≥ completions (some pod
-//     succeeded, with completions unset) and no pod is active.
+//     succeeded, with completions unset), no pod is active and no pod of
+//     it is terminating: upstream writes the interim SuccessCriteriaMet
+//     condition first and Complete at a sync that finds no terminating
+//     pod (enactJobFinished); the model keeps no interim condition, as
+//     nothing it changes is read (the Job wants no pod any more), and the
+//     kubelet's removal of the last terminating pod queues the Job.
 //
 // With a static spec the active pods never exceed what the Job wants,
 // so the surplus deletion of manageJob (parallelism lowered) is never
@@ -31,6 +36,8 @@
 package job
 
 import (
+	"strconv"
+
 	"github.com/kivi-go/kivi/model"
 )
 
@@ -67,6 +74,12 @@ func Sync(tx *model.Tx, s *model.State, d int) (requeue bool) {
 	if spec.WorkQueue {
 		complete = c.Succeeded > 0 && active == 0
 	}
+	if complete && c.Terminating > 0 {
+		if tx.Tracing() {
+			tx.Log(Component, "Job %s met its success criteria (%d succeeded): Complete waits for %s to terminate", name, c.Succeeded, terminatingPods(c.Terminating))
+		}
+		complete = false
+	}
 	if complete {
 		ds.JobFinished = model.JobComplete
 		if tx.Tracing() {
@@ -74,6 +87,14 @@ func Sync(tx *model.Tx, s *model.State, d int) (requeue bool) {
 		}
 	}
 	return false
+}
+
+// terminatingPods is "1 pod" or "n pods".
+func terminatingPods(n int) string {
+	if n == 1 {
+		return "1 pod"
+	}
+	return strconv.Itoa(n) + " pods"
 }
 
 // WantActive is manageJob's wantActive: with completions set, the

@@ -159,6 +159,7 @@ func start(tx *model.Tx, s *model.State, p int, w *wakeups, updates *queueUpdate
 func remove(tx *model.Tx, s *model.State, p int, w *wakeups, updates *queueUpdates) {
 	u := tx.U
 	pod := s.Pods[p]
+	gc := model.ForceDeletedOutOfService(u, s, &pod)
 	model.ForgetJobPod(u, s, &pod)
 	s.Pods[p] = model.PodState{}
 	// The pod object is gone: the scheduler's and the taint manager's
@@ -180,9 +181,14 @@ func remove(tx *model.Tx, s *model.State, p int, w *wakeups, updates *queueUpdat
 	if tx.Tracing() {
 		// The slot is cleared: the reference is to the pod it held.
 		ref := model.PodRef{Slot: p, Pod: pod}
-		if d < 0 {
+		switch {
+		case gc:
+			// gcTerminating, which the model runs in the kubelet's step
+			// (outofservice.go).
+			tx.Log(podGCComponent, "Deleted terminating pod %s on node %s: the node is not Ready and has the out-of-service taint", ref, nodeName(u, pod.Node))
+		case d < 0:
 			tx.Log(Component, "Deleted pod %s on node %s", ref, nodeName(u, pod.Node))
-		} else {
+		default:
 			tx.Log(Component, "Deleted pod %s on node %s, %s %s now has %s",
 				ref, nodeName(u, pod.Node), u.KindWord(d, false), u.Deployments[d].Name, replicasText(u, d, startedReplicas(u, s, d)))
 		}
