@@ -71,6 +71,9 @@ func (w jobWatch) Stuck(u *model.Universe, s *model.State, _ []byte) string {
 	switch {
 	case ds.JobFinished == model.JobFailedBackoff:
 		return fmt.Sprintf("job %s failed: BackoffLimitExceeded (%d failed pods, backoffLimit %d)", name, c.Failed, spec.BackoffLimit)
+	case c.Failed > spec.BackoffLimit:
+		// Upstream's FailureTarget without Failed.
+		return fmt.Sprintf("job %s is failing: BackoffLimitExceeded (%d failed pods, backoffLimit %d); Failed waits for %d pods terminating", name, c.Failed, spec.BackoffLimit, c.Terminating)
 	case spec.Suspend:
 		return fmt.Sprintf("job %s stopped suspended with %d succeeded", name, c.Succeeded)
 	}
