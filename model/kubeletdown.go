@@ -1,5 +1,7 @@
 package model
 
+import "slices"
+
 // The kubelet of a node that is not Ready confirms nothing: the pods it
 // would start or remove wait for the node to be Ready again
 // (SetNodeStatus queues them anew).
@@ -104,6 +106,76 @@ func requeueKeptPods(u *Universe, s *State, n int, was NodeStatus) {
 			s.Enqueue(KubeletQueue, i)
 		case p.Phase == Pending && !u.Options.KiviLifecycle:
 			s.Enqueue(KubeletQueue, i)
+		}
+	}
+}
+
+// kubeletComponent names the kubelet in trace lines, as
+// controllers/kubelet does.
+const kubeletComponent = "kubelet"
+
+// SetNodeReady is node n's return to Ready, an event's step: its kubelet,
+// back, confirms at once the deletions it kept (KeepsTerminatingPod), in
+// the same step, as the model's kubelet removes a pod without time
+// passing; then the node is Ready (SetNodeStatus), which hands the bound
+// Pending pods it kept, and the kept pods still in its queue, to the
+// kubelet. Removing the kept pods in the return step adds no interleaving
+// between the return and the removals.
+func SetNodeReady(tx *Tx, s *State, n int) {
+	u := tx.U
+	removeKeptPods(tx, s, n)
+	SetNodeStatus(u, s, n, Ready)
+}
+
+// removeKeptPods removes the pods KeepsTerminatingPod keeps on node n,
+// but for those still in the kubelet queue, which the kubelet's next step
+// removes (requeueKeptPods: taking one out of the queue here would change
+// the order of the owners' first appearances there, on which the
+// kubelet's wake-ups and the symmetry reduction rely). It has the effects
+// of the kubelet's removal: the pod leaves the scheduler's and the taint
+// manager's queues,
+// a Job keeps its failure counted (ForgetJobPod), the waiting pods are
+// retried (AssignedPodDeleted), and the owners are queued for their
+// controller and the HPA, in deployment index order (an order that pod
+// slots, which the symmetry reduction permutes, do not decide), with the
+// descheduler's trigger and the deletion mark.
+func removeKeptPods(tx *Tx, s *State, n int) {
+	u := tx.U
+	var owners [4]uint64
+	removed := false
+	for i := range s.Pods {
+		p := s.Pods[i]
+		if int(p.Node) != n+1 || !KeepsTerminatingPod(u, s, &p) || slices.Contains(s.Queues[KubeletQueue], uint16(i)) {
+			continue
+		}
+		ForgetJobPod(u, s, &p)
+		s.Pods[i] = PodState{}
+		for _, q := range [...]Queue{SchedulerQueue, TaintManagerQueue} {
+			s.Queues[q] = slices.DeleteFunc(s.Queues[q], func(x uint16) bool { return int(x) == i })
+		}
+		removed = true
+		if d := int(p.Owner) - 1; d >= 0 {
+			owners[d>>6] |= 1 << (d & 63)
+			tx.Mark(MarkDeleted(d))
+		}
+		if tx.Tracing() {
+			tx.Log(kubeletComponent, "Deleted pod %s on node %s, which is back: it stayed Terminating while the node was not Ready", PodRef{Slot: i, Pod: p}, u.Nodes[n].Name)
+		}
+	}
+	if !removed {
+		return
+	}
+	AssignedPodDeleted(u, s)
+	for d := range s.Deps {
+		if owners[d>>6]&(1<<(d&63)) == 0 {
+			continue
+		}
+		s.Enqueue(DeploymentQueue, d)
+		if u.HasHPA {
+			s.Enqueue(HPAQueue, d)
+		}
+		if u.Descheduler != nil {
+			s.DeschedulerPending = true
 		}
 	}
 }
