@@ -3,8 +3,9 @@ package model
 import "slices"
 
 // The kubelet of a node that is not Ready confirms nothing: the pods it
-// would start or remove wait for the node to be Ready again
-// (SetNodeStatus queues them anew).
+// would start or remove wait for the node to be Ready again (the node's
+// return, SetNodeReady, removes the kept Terminating pods; SetNodeStatus
+// queues the others anew).
 
 // TaintNodeOutOfService is the taint an operator puts on a node that is
 // shut down for good: the pod garbage collector force-deletes the
