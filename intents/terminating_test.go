@@ -42,3 +42,25 @@ func TestKeptPodIsNoReplica(t *testing.T) {
 		}
 	}
 }
+
+// TestRolloutIgnoresKeptOldPod: `kubectl rollout status` counts no
+// terminating pod, so an old ReplicaSet's pod that stays Terminating on a
+// node that is not Ready does not hold rollout_completes back; one the
+// kubelet of a Ready node is still removing does.
+func TestRolloutIgnoresKeptOldPod(t *testing.T) {
+	u, s := cluster(t, 3) // three available pods of the current ReplicaSet
+	s.Deps[0].Replicas = 3
+	in, err := New(u, "rollout_completes", Params{"did": 1}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := model.PodState{Phase: model.Terminating, WasRunning: true, Node: 2, Owner: 1, RS: 1 - s.Deps[0].Cur, CPU: 8, Memory: 8}
+	s.Pods[3] = old
+	if msg := in.Watch.Stuck(u, s, nil); msg == "" {
+		t.Fatal("an old pod terminating on a Ready node: the rollout is not complete")
+	}
+	model.SetNodeStatus(u, s, 1, model.NotReady)
+	if msg := in.Watch.Stuck(u, s, nil); msg != "" {
+		t.Fatalf("an old pod kept Terminating on a node that is not Ready: %q", msg)
+	}
+}

@@ -240,7 +240,7 @@ func (w rolloutWatch) Stuck(u *model.Universe, s *model.State, _ []byte) string 
 	updated := model.RSCounts(s, w.d, cur)
 	old := model.RSCounts(s, w.d, 1-cur)
 	spec := int(ds.Replicas)
-	if updated.Running == spec && updated.Available == spec && updated.Pending == 0 && old.Pending+old.Running+old.Terminating == 0 {
+	if updated.Running == spec && updated.Available == spec && updated.Pending == 0 && old.Pending+old.Running+old.Terminating == keptPods(u, s, w.d, 1-cur) {
 		return ""
 	}
 	name := u.Deployments[w.d].Name
@@ -254,6 +254,22 @@ func (w rolloutWatch) Stuck(u *model.Universe, s *model.State, _ []byte) string 
 	default:
 		return fmt.Sprintf("deployment %s stopped with %d of %d replicas running", name, updated.Running, spec)
 	}
+}
+
+// keptPods counts the pods of ReplicaSet slot rs of deployment d that
+// stay Terminating on a node that is not Ready (model.KeepsTerminatingPod):
+// `kubectl rollout status` reads status.replicas, which counts no
+// terminating pod, so such a pod of an old ReplicaSet, which goes only
+// when its node comes back, does not hold the rollout back; the old pods
+// the kubelet is still removing do (they are gone at rest).
+func keptPods(u *model.Universe, s *model.State, d, rs int) int {
+	n := 0
+	for i := range s.Pods {
+		if p := &s.Pods[i]; int(p.Owner) == d+1 && int(p.RS) == rs && model.KeepsTerminatingPod(u, s, p) {
+			n++
+		}
+	}
+	return n
 }
 
 // statefulSetRolloutStuck is rolloutWatch's end check of StatefulSet d,
