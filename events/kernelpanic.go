@@ -35,7 +35,7 @@ func (k KernelPanic) Enabled(u *model.Universe, s *model.State) bool {
 		return false
 	}
 	var buf [32]int64
-	used := u.UsedCPUOnNodes(s, buf[:0])
+	used := loadOnNodes(u, s, buf[:0])
 	return anyEnabled(len(s.Nodes), func(n int) bool { return k.watcherEnabled(u, s, n, used) })
 }
 
@@ -44,14 +44,29 @@ func (k KernelPanic) Enabled(u *model.Universe, s *model.State) bool {
 func (k KernelPanic) Step(tx *model.Tx, s *model.State) {
 	u := tx.U
 	var buf [32]int64
-	used := u.UsedCPUOnNodes(s, buf[:0])
+	used := loadOnNodes(u, s, buf[:0])
 	if n := chooseEnabledNode(tx, len(s.Nodes), func(n int) bool { return k.watcherEnabled(u, s, n, used) }); n >= 0 {
 		k.watcherStep(tx, s, n)
 	}
 }
 
+// loadOnNodes is every node's load (model.Universe.UsedCPUOnNodes) but
+// for the pods that stay Terminating on a node that is not Ready
+// (model.KeepsTerminatingPod): their containers run no more, and they go
+// only once the node is Ready again, so a crashed node whose pods were
+// all evicted recovers.
+func loadOnNodes(u *model.Universe, s *model.State, buf []int64) []int64 {
+	used := u.UsedCPUOnNodes(s, buf)
+	for i := range s.Pods {
+		if p := &s.Pods[i]; model.KeepsTerminatingPod(u, s, p) {
+			used[p.Node-1] -= int64(p.CPU)
+		}
+	}
+	return used
+}
+
 // watcherEnabled reports whether node n's watcher may move, given the
-// nodes' loads (model.Universe.UsedCPUOnNodes), summed once for all the
+// nodes' loads (loadOnNodes), summed once for all the
 // nodes: summing per node would cost nodes × pods per step.
 func (k KernelPanic) watcherEnabled(u *model.Universe, s *model.State, n int, used []int64) bool {
 	switch vars(u, s, k.event)[2*n] {
@@ -112,6 +127,6 @@ func (k KernelPanic) watcherStep(tx *model.Tx, s *model.State, n int) {
 		if tx.Tracing() {
 			tx.Log(NodeComponent, "Node %s recovered from its kernel panic", name)
 		}
-		model.SetNodeStatus(u, s, n, model.Ready)
+		model.SetNodeReady(tx, s, n)
 	}
 }

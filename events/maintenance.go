@@ -111,14 +111,14 @@ func (m Maintenance) nodeStep(tx *model.Tx, s *model.State, n int) {
 		}
 	case maintDown:
 		*pc = maintDone
-		model.SetNodeStatus(u, s, n, model.Ready)
+		if tx.Tracing() {
+			tx.Log(NodeComponent, "Node %s is back from maintenance: it is Ready", u.Nodes[n].Name)
+		}
+		model.SetNodeReady(tx, s, n)
 		if u.Descheduler != nil {
 			// The descheduler runs periodically in a cluster, so its
 			// next cycle sees the node back (and empty).
 			s.DeschedulerPending = true
-		}
-		if tx.Tracing() {
-			tx.Log(NodeComponent, "Node %s is back from maintenance: it is Ready", u.Nodes[n].Name)
 		}
 	}
 }

@@ -44,10 +44,10 @@ func (f NodeFailure) Step(tx *model.Tx, s *model.State) {
 			tx.Log(NodeComponent, "Node %s reported NotReady to the node-lifecycle-controller", name)
 		}
 	case nodeFailureReported:
-		model.SetNodeStatus(u, s, n, model.Ready)
 		if tx.Tracing() {
 			tx.Log(NodeComponent, "Node %s recovered: it is Ready", name)
 		}
+		model.SetNodeReady(tx, s, n)
 	}
 	*pc++
 	afterStep(u, s, f.event)

@@ -71,6 +71,9 @@ func (w jobWatch) Stuck(u *model.Universe, s *model.State, _ []byte) string {
 	switch {
 	case ds.JobFinished == model.JobFailedBackoff:
 		return fmt.Sprintf("job %s failed: BackoffLimitExceeded (%d failed pods, backoffLimit %d)", name, c.Failed, spec.BackoffLimit)
+	case c.Failed > spec.BackoffLimit:
+		// Upstream's FailureTarget without Failed.
+		return fmt.Sprintf("job %s is failing: BackoffLimitExceeded (%d failed pods, backoffLimit %d); Failed waits for %d pods terminating", name, c.Failed, spec.BackoffLimit, c.Terminating)
 	case spec.Suspend:
 		return fmt.Sprintf("job %s stopped suspended with %d succeeded", name, c.Succeeded)
 	}
@@ -78,6 +81,14 @@ func (w jobWatch) Stuck(u *model.Universe, s *model.State, _ []byte) string {
 	want := "completions unset"
 	if !spec.WorkQueue {
 		want = fmt.Sprintf("%d completions", spec.Completions)
+	}
+	met := c.Succeeded >= spec.Completions
+	if spec.WorkQueue {
+		met = c.Succeeded > 0
+	}
+	if met && pods.Running+pods.Pending == 0 && c.Terminating > 0 {
+		// Upstream's SuccessCriteriaMet without Complete.
+		return fmt.Sprintf("job %s stopped with %d succeeded of %s and %d pods terminating: Complete waits for them", name, c.Succeeded, want, c.Terminating)
 	}
 	return fmt.Sprintf("job %s stopped with %d succeeded of %s: %d pods running, %d pending", name, c.Succeeded, want, pods.Running, pods.Pending)
 }

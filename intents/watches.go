@@ -10,8 +10,13 @@ import (
 // yet removed (Running, or Terminating after running), counting only the
 // pods that are Ready, or were when their deletion began: the replicas
 // that serve. Pods whose template delays no readiness are Ready from
-// their start (docs/intents.md).
-func replicas(s *model.State, d int) int { return model.Counts(s, d).ReadyStarted }
+// their start (docs/intents.md). A Terminating pod that stays on a node
+// that is not Ready (model.KeepsTerminatingPod) is no replica: it serves
+// nothing until its node comes back, which removes it.
+func replicas(u *model.Universe, s *model.State, d int) int {
+	_, kept := model.KeptReplicas(u, s, d)
+	return model.Counts(s, d).ReadyStarted - kept
+}
 
 func hpaBounds(u *model.Universe, s *model.State, d int) (min, max int, ok bool) {
 	h := s.Deps[d].HPA
@@ -33,7 +38,7 @@ func (w oscillationWatch) Observe(u *model.Universe, s *model.State, mem []byte,
 	if !ok {
 		return ""
 	}
-	r := replicas(s, w.d)
+	r := replicas(u, s, w.d)
 	if mem[0] == 0 && hi != lo && r == hi {
 		mem[0] = 1
 		return ""
@@ -61,7 +66,7 @@ func (w minWatch) threshold(u *model.Universe, s *model.State) int {
 }
 
 func (w minWatch) Observe(u *model.Universe, s *model.State, mem []byte, _ uint32) string {
-	t, r := w.threshold(u, s), replicas(s, w.d)
+	t, r := w.threshold(u, s), replicas(u, s, w.d)
 	if mem[0] == 0 && r >= t {
 		mem[0] = 1
 		return ""
@@ -74,7 +79,7 @@ func (w minWatch) Observe(u *model.Universe, s *model.State, mem []byte, _ uint3
 
 func (w minWatch) Stuck(u *model.Universe, s *model.State, mem []byte) string {
 	if mem[0] == 0 {
-		return fmt.Sprintf("%s %s never reached %d replicas (now %d)", u.KindWord(w.d, false), u.Deployments[w.d].Name, w.threshold(u, s), replicas(s, w.d))
+		return fmt.Sprintf("%s %s never reached %d replicas (now %d)", u.KindWord(w.d, false), u.Deployments[w.d].Name, w.threshold(u, s), replicas(u, s, w.d))
 	}
 	return ""
 }
@@ -88,7 +93,7 @@ type expWatch struct {
 func (w expWatch) Size() int { return 1 }
 
 func (w expWatch) Observe(u *model.Universe, s *model.State, mem []byte, _ uint32) string {
-	t, r := w.exp.Value(s, w.d), replicas(s, w.d)
+	t, r := w.exp.Value(s, w.d), replicas(u, s, w.d)
 	if mem[0] == 0 && r >= t {
 		mem[0] = 1
 		return ""
@@ -101,7 +106,7 @@ func (w expWatch) Observe(u *model.Universe, s *model.State, mem []byte, _ uint3
 
 func (w expWatch) Stuck(u *model.Universe, s *model.State, mem []byte) string {
 	if mem[0] == 0 {
-		return fmt.Sprintf("%s %s never reached %d replicas (now %d)", u.KindWord(w.d, false), u.Deployments[w.d].Name, w.exp.Value(s, w.d), replicas(s, w.d))
+		return fmt.Sprintf("%s %s never reached %d replicas (now %d)", u.KindWord(w.d, false), u.Deployments[w.d].Name, w.exp.Value(s, w.d), replicas(u, s, w.d))
 	}
 	return ""
 }
@@ -152,9 +157,9 @@ type balanceWatch struct {
 
 func (w balanceWatch) Size() int { return 1 }
 
-func (w balanceWatch) Observe(_ *model.Universe, s *model.State, mem []byte, marks uint32) string {
+func (w balanceWatch) Observe(u *model.Universe, s *model.State, mem []byte, marks uint32) string {
 	reached := mem[0] != 0
-	if !reached && replicas(s, w.d) >= int(s.Deps[w.d].Replicas) {
+	if !reached && replicas(u, s, w.d) >= int(s.Deps[w.d].Replicas) {
 		mem[0] = 1
 	}
 	if w.atPodStart {
@@ -235,7 +240,7 @@ func (w rolloutWatch) Stuck(u *model.Universe, s *model.State, _ []byte) string 
 	updated := model.RSCounts(s, w.d, cur)
 	old := model.RSCounts(s, w.d, 1-cur)
 	spec := int(ds.Replicas)
-	if updated.Running == spec && updated.Available == spec && updated.Pending == 0 && old.Pending+old.Running+old.Terminating == 0 {
+	if updated.Running == spec && updated.Available == spec && updated.Pending == 0 && old.Pending+old.Running+old.Terminating == keptPods(u, s, w.d, 1-cur) {
 		return ""
 	}
 	name := u.Deployments[w.d].Name
@@ -249,6 +254,22 @@ func (w rolloutWatch) Stuck(u *model.Universe, s *model.State, _ []byte) string 
 	default:
 		return fmt.Sprintf("deployment %s stopped with %d of %d replicas running", name, updated.Running, spec)
 	}
+}
+
+// keptPods counts the pods of ReplicaSet slot rs of deployment d that
+// stay Terminating on a node that is not Ready (model.KeepsTerminatingPod):
+// `kubectl rollout status` reads status.replicas, which counts no
+// terminating pod, so such a pod of an old ReplicaSet, which goes only
+// when its node comes back, does not hold the rollout back; the old pods
+// the kubelet is still removing do (they are gone at rest).
+func keptPods(u *model.Universe, s *model.State, d, rs int) int {
+	n := 0
+	for i := range s.Pods {
+		if p := &s.Pods[i]; int(p.Owner) == d+1 && int(p.RS) == rs && model.KeepsTerminatingPod(u, s, p) {
+			n++
+		}
+	}
+	return n
 }
 
 // statefulSetRolloutStuck is rolloutWatch's end check of StatefulSet d,

@@ -129,6 +129,9 @@ type JobCounts struct {
 	// podReplacementPolicy TerminatingOrFailed upstream counts a pod with
 	// a deletion timestamp as failed).
 	Succeeded, Failed int
+	// Terminating counts the pods with a deletion timestamp (counted in
+	// Failed too): the Job's final condition waits for them to go.
+	Terminating int
 }
 
 // CountJob derives Job d's counts.
@@ -144,7 +147,10 @@ func CountJob(s *State, d int) JobCounts {
 		switch p.Phase {
 		case Pending, Running:
 			c.Active++
-		case Terminating, Failed:
+		case Terminating:
+			c.Failed++
+			c.Terminating++
+		case Failed:
 			c.Failed++
 		}
 	}

@@ -1,19 +1,81 @@
 package model
 
-// The kubelet of a node that is not Ready confirms nothing: the pods it
-// would start or remove wait for the node to be Ready again
-// (SetNodeStatus queues them anew).
+import "slices"
 
-// KeepsTerminatingPod reports whether a Terminating pod p stays until
-// its node is Ready again: a StatefulSet pod bound to a node that is not
-// Ready. Its kubelet cannot confirm the deletion, and the pod object
-// keeps its identity, so the StatefulSet cannot replace it (at most one
-// pod per ordinal). Any other Terminating pod is removed at once: its
-// ReplicaSet replaced it when it began terminating, so when the object
-// goes changes nothing a controller reads but the down node's requests
-// (docs/divergences.md, "StatefulSet controller").
-func KeepsTerminatingPod(s *State, p *PodState) bool {
-	return p.Ordinal != 0 && p.Phase == Terminating && p.Node != 0 && s.Nodes[p.Node-1].Status.Health() != Ready
+// The kubelet of a node that is not Ready confirms nothing: the pods it
+// would start or remove wait for the node to be Ready again (the node's
+// return, SetNodeReady, removes the kept Terminating pods; SetNodeStatus
+// queues the others anew).
+
+// TaintNodeOutOfService is the taint an operator puts on a node that is
+// shut down for good: the pod garbage collector force-deletes the
+// terminating pods of a node that is not Ready and carries it
+// (gcTerminating, v1.36).
+const TaintNodeOutOfService = "node.kubernetes.io/out-of-service"
+
+// KeepsTerminatingPod reports whether a Terminating pod p stays until its
+// node is Ready again: its kubelet, down, cannot confirm the deletion,
+// and nothing else removes the pod object. Under Kubernetes' lifecycle
+// this holds for every pod bound to a node that is not Ready: the pod
+// keeps its requests on the node, counts for count/pods quotas and holds
+// a StatefulSet's ordinal, while its ReplicaSet or Job has replaced it.
+// Under Kivi's lifecycle (the built-in cases) only a StatefulSet pod
+// stays, as its ordinal cannot be replaced; any other pod is removed at
+// once, as in Kivi. A node with the out-of-service taint keeps nothing:
+// the pod garbage collector removes its terminating pods (without a
+// clock, at once, as the kubelet would). The pod GC's other path, a
+// deleted Node object (gcOrphaned), is not modelled: nodes are never
+// deleted.
+func KeepsTerminatingPod(u *Universe, s *State, p *PodState) bool {
+	return deletionWaitsForNode(u, s, p) && !outOfService(&u.Nodes[p.Node-1])
+}
+
+// ForceDeletedOutOfService reports whether the pod garbage collector
+// removes the Terminating pod p, which the kubelet of its node, not
+// Ready, cannot: the node carries the out-of-service taint.
+func ForceDeletedOutOfService(u *Universe, s *State, p *PodState) bool {
+	return deletionWaitsForNode(u, s, p) && outOfService(&u.Nodes[p.Node-1])
+}
+
+// deletionWaitsForNode reports whether the deletion of the Terminating
+// pod p needs a kubelet that is down: p is bound to a node that is not
+// Ready (under Kivi's lifecycle, only a StatefulSet pod).
+func deletionWaitsForNode(u *Universe, s *State, p *PodState) bool {
+	if p.Phase != Terminating || p.Node == 0 || s.Nodes[p.Node-1].Status.Health() == Ready {
+		return false
+	}
+	return !u.Options.KiviLifecycle || p.Ordinal != 0
+}
+
+// outOfService reports whether node n carries the out-of-service taint,
+// of any effect (TaintKeyExists).
+func outOfService(n *Node) bool {
+	for _, t := range n.Taints {
+		if t.Key == TaintNodeOutOfService {
+			return true
+		}
+	}
+	return false
+}
+
+// KeptReplicas counts the pods of workload d that KeepsTerminatingPod
+// keeps and that Counts takes for started replicas (Terminating after
+// running): started of them, ready of them Ready when their deletion
+// began. Such a pod serves nothing (its node is down, its deletion
+// began): the intents and the kubelet's trace subtract them.
+func KeptReplicas(u *Universe, s *State, d int) (started, ready int) {
+	owner := uint8(d + 1)
+	for i := range s.Pods {
+		p := &s.Pods[i]
+		if p.Owner != owner || !p.WasRunning || !KeepsTerminatingPod(u, s, p) {
+			continue
+		}
+		started++
+		if p.Readiness != PodNotReady {
+			ready++
+		}
+	}
+	return started, ready
 }
 
 // WaitsForNode reports whether a bound Pending pod p waits for its node
@@ -26,10 +88,12 @@ func WaitsForNode(u *Universe, s *State, p *PodState) bool {
 }
 
 // requeueKeptPods hands back to the kubelet the pods of node n, which is
-// Ready again, that its kubelet left waiting: Terminating StatefulSet
-// pods (KeepsTerminatingPod) and bound Pending pods (WaitsForNode).
-func requeueKeptPods(u *Universe, s *State, n int) {
-	if u.Options.KiviLifecycle && !u.HasStatefulSets || s.Nodes[n].Status.Health() != Ready {
+// Ready again after was, that its kubelet left waiting: Terminating pods
+// (KeepsTerminatingPod) and bound Pending pods (WaitsForNode). A kept
+// Terminating pod stays no replica (KeptReplicas) until the kubelet
+// removes it: it is no longer marked as having run.
+func requeueKeptPods(u *Universe, s *State, n int, was NodeStatus) {
+	if u.Options.KiviLifecycle && !u.HasStatefulSets || was.Health() == Ready || s.Nodes[n].Status.Health() != Ready {
 		return
 	}
 	for i := range s.Pods {
@@ -37,8 +101,82 @@ func requeueKeptPods(u *Universe, s *State, n int) {
 		if int(p.Node) != n+1 {
 			continue
 		}
-		if p.Ordinal != 0 && p.Phase == Terminating || !u.Options.KiviLifecycle && p.Phase == Pending {
+		switch {
+		case p.Phase == Terminating && (p.Ordinal != 0 || !u.Options.KiviLifecycle):
+			p.WasRunning = false
 			s.Enqueue(KubeletQueue, i)
+		case p.Phase == Pending && !u.Options.KiviLifecycle:
+			s.Enqueue(KubeletQueue, i)
+		}
+	}
+}
+
+// kubeletComponent names the kubelet in trace lines, as
+// controllers/kubelet does.
+const kubeletComponent = "kubelet"
+
+// SetNodeReady is node n's return to Ready, an event's step: its kubelet,
+// back, confirms at once the deletions it kept (KeepsTerminatingPod), in
+// the same step, as the model's kubelet removes a pod without time
+// passing; then the node is Ready (SetNodeStatus), which hands the bound
+// Pending pods it kept, and the kept pods still in its queue, to the
+// kubelet. Removing the kept pods in the return step adds no interleaving
+// between the return and the removals.
+func SetNodeReady(tx *Tx, s *State, n int) {
+	u := tx.U
+	removeKeptPods(tx, s, n)
+	SetNodeStatus(u, s, n, Ready)
+}
+
+// removeKeptPods removes the pods KeepsTerminatingPod keeps on node n,
+// but for those still in the kubelet queue, which the kubelet's next step
+// removes (requeueKeptPods: taking one out of the queue here would change
+// the order of the owners' first appearances there, on which the
+// kubelet's wake-ups and the symmetry reduction rely). It has the effects
+// of the kubelet's removal: the pod leaves the scheduler's and the taint
+// manager's queues,
+// a Job keeps its failure counted (ForgetJobPod), the waiting pods are
+// retried (AssignedPodDeleted), and the owners are queued for their
+// controller and the HPA, in deployment index order (an order that pod
+// slots, which the symmetry reduction permutes, do not decide), with the
+// descheduler's trigger and the deletion mark.
+func removeKeptPods(tx *Tx, s *State, n int) {
+	u := tx.U
+	var owners [4]uint64
+	removed := false
+	for i := range s.Pods {
+		p := s.Pods[i]
+		if int(p.Node) != n+1 || !KeepsTerminatingPod(u, s, &p) || slices.Contains(s.Queues[KubeletQueue], uint16(i)) {
+			continue
+		}
+		ForgetJobPod(u, s, &p)
+		s.Pods[i] = PodState{}
+		for _, q := range [...]Queue{SchedulerQueue, TaintManagerQueue} {
+			s.Queues[q] = slices.DeleteFunc(s.Queues[q], func(x uint16) bool { return int(x) == i })
+		}
+		removed = true
+		if d := int(p.Owner) - 1; d >= 0 {
+			owners[d>>6] |= 1 << (d & 63)
+			tx.Mark(MarkDeleted(d))
+		}
+		if tx.Tracing() {
+			tx.Log(kubeletComponent, "Deleted pod %s on node %s, which is back: it stayed Terminating while the node was not Ready", PodRef{Slot: i, Pod: p}, u.Nodes[n].Name)
+		}
+	}
+	if !removed {
+		return
+	}
+	AssignedPodDeleted(u, s)
+	for d := range s.Deps {
+		if owners[d>>6]&(1<<(d&63)) == 0 {
+			continue
+		}
+		s.Enqueue(DeploymentQueue, d)
+		if u.HasHPA {
+			s.Enqueue(HPAQueue, d)
+		}
+		if u.Descheduler != nil {
+			s.DeschedulerPending = true
 		}
 	}
 }

@@ -6,7 +6,8 @@ import "fmt"
 type PodState struct {
 	Phase Phase
 	// WasRunning marks a Terminating pod that had been Running: it is still
-	// a member of its ReplicaSet until the kubelet removes it.
+	// a member of its ReplicaSet until the kubelet removes it, unless it
+	// stayed on a node that was not Ready (requeueKeptPods clears it).
 	WasRunning bool
 	// Owner is the owning deployment as index+1; 0 = a bare pod.
 	Owner uint8

@@ -174,8 +174,9 @@ func AssignedPodDeleted(u *Universe, s *State) {
 // SetNodeStatus sets node n's status (its Ready condition): a node update
 // (NodeUpdated), so every change of it moves the waiting pods.
 func SetNodeStatus(u *Universe, s *State, n int, st NodeStatus) {
+	was := s.Nodes[n].Status
 	s.Nodes[n].Status = st
-	requeueKeptPods(u, s, n)
+	requeueKeptPods(u, s, n, was)
 	if st.Health() == Ready {
 		ReportPodsReady(u, s, n)
 	}

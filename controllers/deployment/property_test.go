@@ -148,10 +148,11 @@ func environment(t *rapid.T, c cluster, kind int) {
 	case 8:
 		n := rapid.IntRange(0, len(s.Nodes)-1).Draw(t, "node")
 		if s.Nodes[n].Status == model.Ready {
-			s.Nodes[n].Status = model.NotReady
+			model.SetNodeStatus(c.u, s, n, model.NotReady)
 			s.Enqueue(model.NodeControllerQueue, n)
 		} else {
-			s.Nodes[n].Status = model.Ready
+			// The node's return queues the pods its kubelet kept.
+			model.SetNodeStatus(c.u, s, n, model.Ready)
 		}
 	case 9:
 		p := rapid.IntRange(0, len(s.Pods)-1).Draw(t, "cpu-pod")
@@ -204,7 +205,9 @@ func checkInvariants(t *rapid.T, u *model.Universe, s *model.State, where string
 				t.Fatalf("%s: running pod %d not bound to a node: %+v", where, i+1, *p)
 			}
 		case model.Terminating:
-			if !inKubelet[i] {
+			// A pod on a node that is not Ready waits for the node's
+			// return, which queues it.
+			if !inKubelet[i] && !model.KeepsTerminatingPod(u, s, p) {
 				t.Fatalf("%s: terminating pod %d is not queued for the kubelet", where, i+1)
 			}
 		}

@@ -12,7 +12,10 @@
 //     counted, plus the Failed pods and the pods with a deletion
 //     timestamp, as podReplacementPolicy TerminatingOrFailed counts
 //     them); more than backoffLimit of them fail the Job
-//     (BackoffLimitExceeded), whose active pods are deleted;
+//     (BackoffLimitExceeded), whose active pods are deleted, once no pod
+//     of it is terminating: upstream's interim FailureTarget, which the
+//     model does not keep (each sync meanwhile finds the same failures,
+//     its terminating pods counted, and deletes no more);
 //   - otherwise manageJob: the Job wants min(parallelism, completions −
 //     succeeded) active pods (parallelism while no pod succeeded when
 //     completions is unset, then none more), none while suspended, and
@@ -20,7 +23,12 @@
 //     (model.QuotaRefusal: the slow-start batch stops at its first
 //     refusal and the Job is retried once the quota has room);
 //   - the Job is Complete once succeeded ≥ completions (some pod
-//     succeeded, with completions unset) and no pod is active.
+//     succeeded, with completions unset), no pod is active and no pod of
+//     it is terminating: upstream writes the interim SuccessCriteriaMet
+//     condition first and Complete at a sync that finds no terminating
+//     pod (enactJobFinished); the model keeps no interim condition, as
+//     nothing it changes is read (the Job wants no pod any more), and the
+//     kubelet's removal of the last terminating pod queues the Job.
 //
 // With a static spec the active pods never exceed what the Job wants,
 // so the surplus deletion of manageJob (parallelism lowered) is never
@@ -31,6 +39,8 @@
 package job
 
 import (
+	"strconv"
+
 	"github.com/kivi-go/kivi/model"
 )
 
@@ -50,7 +60,15 @@ func Sync(tx *model.Tx, s *model.State, d int) (requeue bool) {
 	name := u.Deployments[d].Name
 	c := model.CountJob(s, d)
 	if c.Failed > spec.BackoffLimit {
-		deleteActivePods(tx, s, d)
+		if terminating := c.Terminating + deleteActivePods(tx, s, d); terminating > 0 {
+			// Upstream's interim FailureTarget: the Job creates nothing
+			// more, and the next sync, which the removal of its last
+			// terminating pod queues, finds it failed again.
+			if tx.Tracing() {
+				tx.Log(Component, "Job %s reached its failure target: BackoffLimitExceeded (%d failed pods, backoffLimit %d): Failed waits for %s to terminate", name, c.Failed, spec.BackoffLimit, terminatingPods(terminating))
+			}
+			return false
+		}
 		ds.JobFinished = model.JobFailedBackoff
 		if tx.Tracing() {
 			tx.Log(Component, "Job %s failed: BackoffLimitExceeded: Job has reached the specified backoff limit (%d failed pods, backoffLimit %d)", name, c.Failed, spec.BackoffLimit)
@@ -67,6 +85,12 @@ func Sync(tx *model.Tx, s *model.State, d int) (requeue bool) {
 	if spec.WorkQueue {
 		complete = c.Succeeded > 0 && active == 0
 	}
+	if complete && c.Terminating > 0 {
+		if tx.Tracing() {
+			tx.Log(Component, "Job %s met its success criteria (%d succeeded): Complete waits for %s to terminate", name, c.Succeeded, terminatingPods(c.Terminating))
+		}
+		complete = false
+	}
 	if complete {
 		ds.JobFinished = model.JobComplete
 		if tx.Tracing() {
@@ -74,6 +98,14 @@ func Sync(tx *model.Tx, s *model.State, d int) (requeue bool) {
 		}
 	}
 	return false
+}
+
+// terminatingPods is "1 pod" or "n pods".
+func terminatingPods(n int) string {
+	if n == 1 {
+		return "1 pod"
+	}
+	return strconv.Itoa(n) + " pods"
 }
 
 // WantActive is manageJob's wantActive: with completions set, the
@@ -138,8 +170,9 @@ func createPods(tx *model.Tx, s *model.State, d, n int) int {
 }
 
 // deleteActivePods is deleteActivePods of a failed Job: every Pending or
-// Running pod becomes Terminating, for the kubelet to remove.
-func deleteActivePods(tx *model.Tx, s *model.State, d int) {
+// Running pod becomes Terminating, for the kubelet to remove. It returns
+// how many it deleted.
+func deleteActivePods(tx *model.Tx, s *model.State, d int) (deleted int) {
 	owner := uint8(d + 1)
 	for i := range s.Pods {
 		p := &s.Pods[i]
@@ -147,8 +180,10 @@ func deleteActivePods(tx *model.Tx, s *model.State, d int) {
 			continue
 		}
 		s.MarkTerminating(i)
+		deleted++
 		if tx.Tracing() {
 			tx.Log(Component, "Deleted pod: %s (job %s failed)", s.PodRef(i), tx.U.Deployments[d].Name)
 		}
 	}
+	return deleted
 }

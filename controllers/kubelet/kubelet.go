@@ -70,9 +70,9 @@ func (k *Kubelet) Step(tx *model.Tx, s *model.State) {
 			}
 			start(tx, s, p, &w, &updates)
 		case removePod:
-			if model.KeepsTerminatingPod(s, &s.Pods[p]) {
-				// The node's kubelet is down: the StatefulSet pod stays
-				// until the node is Ready again, which queues it anew.
+			if model.KeepsTerminatingPod(tx.U, s, &s.Pods[p]) {
+				// The node's kubelet is down: the pod stays until the
+				// node is Ready again, which queues it anew.
 				if tx.Tracing() {
 					tx.Log(Component, "Pod %s stays Terminating: node %s is not Ready to confirm its deletion", s.PodRef(p), nodeName(tx.U, s.Pods[p].Node))
 				}
@@ -146,10 +146,10 @@ func start(tx *model.Tx, s *model.State, p int, w *wakeups, updates *queueUpdate
 			tx.Log(Component, "Started pod %s on node %s%s", s.PodRef(p), nodeName(u, pod.Node), startedReadiness(pod))
 		} else if pod.Readiness != model.PodAvailable {
 			tx.Log(Component, "Started pod %s on node %s%s, %s %s now has %s",
-				s.PodRef(p), nodeName(u, pod.Node), startedReadiness(pod), u.KindWord(d, false), u.Deployments[d].Name, replicasText(u, d, startedReplicas(s, d)))
+				s.PodRef(p), nodeName(u, pod.Node), startedReadiness(pod), u.KindWord(d, false), u.Deployments[d].Name, replicasText(u, d, startedReplicas(u, s, d)))
 		} else {
 			tx.Log(Component, "Started pod %s on node %s, %s %s now has %s",
-				s.PodRef(p), nodeName(u, pod.Node), u.KindWord(d, false), u.Deployments[d].Name, replicasText(u, d, startedReplicas(s, d)))
+				s.PodRef(p), nodeName(u, pod.Node), u.KindWord(d, false), u.Deployments[d].Name, replicasText(u, d, startedReplicas(u, s, d)))
 		}
 	}
 }
@@ -159,6 +159,7 @@ func start(tx *model.Tx, s *model.State, p int, w *wakeups, updates *queueUpdate
 func remove(tx *model.Tx, s *model.State, p int, w *wakeups, updates *queueUpdates) {
 	u := tx.U
 	pod := s.Pods[p]
+	gc := model.ForceDeletedOutOfService(u, s, &pod)
 	model.ForgetJobPod(u, s, &pod)
 	s.Pods[p] = model.PodState{}
 	// The pod object is gone: the scheduler's and the taint manager's
@@ -180,11 +181,16 @@ func remove(tx *model.Tx, s *model.State, p int, w *wakeups, updates *queueUpdat
 	if tx.Tracing() {
 		// The slot is cleared: the reference is to the pod it held.
 		ref := model.PodRef{Slot: p, Pod: pod}
-		if d < 0 {
+		switch {
+		case gc:
+			// gcTerminating, which the model runs in the kubelet's step
+			// (outofservice.go).
+			tx.Log(podGCComponent, "Deleted terminating pod %s on node %s: the node is not Ready and has the out-of-service taint", ref, nodeName(u, pod.Node))
+		case d < 0:
 			tx.Log(Component, "Deleted pod %s on node %s", ref, nodeName(u, pod.Node))
-		} else {
+		default:
 			tx.Log(Component, "Deleted pod %s on node %s, %s %s now has %s",
-				ref, nodeName(u, pod.Node), u.KindWord(d, false), u.Deployments[d].Name, replicasText(u, d, startedReplicas(s, d)))
+				ref, nodeName(u, pod.Node), u.KindWord(d, false), u.Deployments[d].Name, replicasText(u, d, startedReplicas(u, s, d)))
 		}
 	}
 }
@@ -203,12 +209,14 @@ func replicasText(u *model.Universe, d, n int) string {
 }
 
 // startedReplicas is Kivi's d.replicas after the change: Running pods plus
-// Terminating pods that had been running. Bare pods have none.
-func startedReplicas(s *model.State, d int) int {
+// Terminating pods that had been running, but for those that stay on a
+// node that is not Ready (model.KeptReplicas). Bare pods have none.
+func startedReplicas(u *model.Universe, s *model.State, d int) int {
 	if d < 0 {
 		return 0
 	}
-	return model.Counts(s, d).Started
+	kept, _ := model.KeptReplicas(u, s, d)
+	return model.Counts(s, d).Started - kept
 }
 
 // nodeName prints a node like Kivi's trace; a pod that was never bound

@@ -82,10 +82,6 @@ type Case struct {
 	// before the sync, within upstream's pod-failure backoff (10 s, then
 	// doubling); otherwise an hour before.
 	RecentFailure bool
-	// Interim is a counterfactual for upstream only: its interim
-	// conditions (SuccessCriteriaMet, FailureTarget) are read as the
-	// finished condition they announce (classify.go).
-	Interim bool
 }
 
 func (c *Case) String() string {
@@ -101,9 +97,6 @@ func (c *Case) String() string {
 	fmt.Fprintf(&b, "; gone: %d succeeded, %d failed", c.Succeeded, c.Failed)
 	if c.RecentFailure {
 		b.WriteString("; failures a second ago")
-	}
-	if c.Interim {
-		b.WriteString("; upstream's interim conditions read as final")
 	}
 	b.WriteString("; pods:\n")
 	for i, p := range c.Pods {

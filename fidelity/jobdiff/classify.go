@@ -23,12 +23,6 @@ const (
 	// the replacements; the model has no clock and replaces at once.
 	// Counterfactual: the failures are an hour old.
 	Backoff = "pod-failure backoff"
-	// TerminalWaits: with JobManagedBy and JobPodReplacementPolicy (GA)
-	// upstream first writes the interim condition (SuccessCriteriaMet,
-	// FailureTarget) and Complete or Failed only once no pod is
-	// terminating; the model writes the finished condition at once.
-	// Counterfactual: upstream's interim condition read as the final one.
-	TerminalWaits = "terminal condition waits for terminating pods"
 	// Unexplained: no known class removes the disagreement.
 	Unexplained = "unexplained"
 )
@@ -118,16 +112,6 @@ var classes = []classify.Class[*Case]{{
 	Fix: func(c *Case) *Case {
 		d := *c
 		d.RecentFailure = false
-		return &d
-	},
-}, {
-	Name: TerminalWaits,
-	Applies: func(c *Case) bool {
-		return !c.Interim && (c.terminating() > 0 || c.failures() > c.BackoffLimit && c.active() > 0)
-	},
-	Fix: func(c *Case) *Case {
-		d := *c
-		d.Interim = true
 		return &d
 	},
 }}

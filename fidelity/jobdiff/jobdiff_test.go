@@ -186,9 +186,12 @@ func TestKnownClasses(t *testing.T) {
 		{"a failure a second ago", Case{Parallelism: 1, Completions: ints(1), BackoffLimit: 1, RecentFailure: true,
 			Pods: []Pod{{Phase: Failed}}},
 			Backoff, "create 1, running, succeeded 0 failed 1"},
-		{"failed with a pod to delete", Case{Parallelism: 1, Completions: ints(1),
+		{"failed with a pod to delete: Failed waits for it", Case{Parallelism: 1, Completions: ints(1),
 			Pods: []Pod{{Phase: Failed, Tracking: Counted}, {Phase: Running}}},
-			TerminalWaits, "delete p1, Failed (BackoffLimitExceeded), succeeded 0 failed 2"},
+			Agree, "delete p1, running, succeeded 0 failed 2"},
+		{"succeeded with a pod terminating: Complete waits for it", Case{Parallelism: 2, Completions: ints(1), BackoffLimit: 1,
+			Pods: []Pod{{Phase: Succeeded}, {Phase: Running, Terminating: true}}},
+			Agree, "running, succeeded 1 failed 1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v, err := Check(ctx, up, &tc.c, nil)

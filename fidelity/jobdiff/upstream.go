@@ -254,12 +254,11 @@ func (up *Upstream) Sync(ctx context.Context, c *Case) (Result, error) {
 			continue
 		}
 		switch {
-		case cond.Type == batchv1.JobComplete, c.Interim && cond.Type == batchv1.JobSuccessCriteriaMet:
+		case cond.Type == batchv1.JobComplete:
 			r.Finished = model.JobComplete
-		case cond.Type == batchv1.JobFailed && cond.Reason == batchv1.JobReasonBackoffLimitExceeded,
-			c.Interim && cond.Type == batchv1.JobFailureTarget && cond.Reason == batchv1.JobReasonBackoffLimitExceeded:
+		case cond.Type == batchv1.JobFailed && cond.Reason == batchv1.JobReasonBackoffLimitExceeded:
 			r.Finished = model.JobFailedBackoff
-		case cond.Type == batchv1.JobFailed, c.Interim && cond.Type == batchv1.JobFailureTarget:
+		case cond.Type == batchv1.JobFailed:
 			return Result{}, fmt.Errorf("condition %s: %s", cond.Type, cond.Reason)
 		}
 	}
