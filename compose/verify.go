@@ -143,33 +143,42 @@ func NewProblem(c *model.Cluster, opts Options) (*Problem, error) {
 	return NewProblemFrom(c.Name, u, s, c.Intents, opts)
 }
 
+// withRunOptions returns u with the model options a run's Options ask
+// for (one copy, or u itself when they change nothing): the creation
+// order (ApplyInOrder), the CronJob runs assumed (CronJobRuns), going on
+// past a violation when every intent is settled
+// (model.Options.ContinueAfterViolation: one intent's violation must not
+// cut the runs that break another one later; not under Kivi's
+// lifecycle), and the readiness delays dropped (ReadyAtStart).
+func withRunOptions(u *model.Universe, opts Options) (*model.Universe, error) {
+	if opts.CronJobRuns < 0 || opts.CronJobRuns > model.MaxCronJobRuns {
+		return nil, fmt.Errorf("CronJobRuns %d (accepted: 0 for no assumption, or 1..%d): %w", opts.CronJobRuns, model.MaxCronJobRuns, ErrInput)
+	}
+	want := u.Options
+	want.FirstInOrder = want.FirstInOrder || opts.ApplyInOrder
+	if opts.CronJobRuns != 0 {
+		want.CronJobRuns = opts.CronJobRuns
+	}
+	want.ContinueAfterViolation = want.ContinueAfterViolation || opts.Checker.CollectAll && !want.KiviLifecycle
+	if want != u.Options {
+		c := *u
+		c.Options = want
+		u = &c
+	}
+	if opts.ReadyAtStart {
+		u = u.ReadyAtStart()
+	}
+	return u, nil
+}
+
 // NewProblemFrom builds a Problem from a compiled Universe and State (the
 // scaling search materialises setups this way) and the intents' specs.
 // pod_always_schedulable is always checked, as in Kivi.
 func NewProblemFrom(name string, u *model.Universe, s *model.State, decls []model.IntentDecl, opts Options) (*Problem, error) {
 	written := s
-	if opts.ApplyInOrder && !u.Options.FirstInOrder {
-		ordered := *u
-		ordered.Options.FirstInOrder = true
-		u = &ordered
-	}
-	if opts.ReadyAtStart {
-		u = u.ReadyAtStart()
-	}
-	if opts.CronJobRuns != u.Options.CronJobRuns && opts.CronJobRuns != 0 {
-		if opts.CronJobRuns < 0 || opts.CronJobRuns > model.MaxCronJobRuns {
-			return nil, fmt.Errorf("CronJobRuns %d (accepted: 0 for no assumption, or 1..%d): %w", opts.CronJobRuns, model.MaxCronJobRuns, ErrInput)
-		}
-		assumed := *u
-		assumed.Options.CronJobRuns = opts.CronJobRuns
-		u = &assumed
-	}
-	if opts.Checker.CollectAll && !u.Options.ContinueAfterViolation && !u.Options.KiviLifecycle {
-		// Settling every intent: one intent's violation must not cut the
-		// runs that break another one later (model.Options.ContinueAfterViolation).
-		going := *u
-		going.Options.ContinueAfterViolation = true
-		u = &going
+	u, err := withRunOptions(u, opts)
+	if err != nil {
+		return nil, err
 	}
 	var ins []intents.Intent
 	hasSchedulable := false
