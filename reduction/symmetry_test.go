@@ -119,6 +119,7 @@ func symmetricClusters(t testing.TB) []symCluster {
 	out = append(out, drainClusters(t)...)
 	out = append(out, readinessClusters(t)...)
 	out = append(out, preemptionClusters(t)...)
+	out = append(out, zoneClusters(t)...)
 	// Two deployments (every built-in case has one): the kubelet queue's
 	// owner order and the pod rules for several owners.
 	for _, tc := range []struct {
@@ -169,6 +170,20 @@ func randomPermutation(rt *rapid.T, c *symmetry.Canonicalizer, s *model.State) s
 		shuffled := rapid.Permutation(block).Draw(rt, "block")
 		for i, old := range block {
 			perm[old] = shuffled[i]
+		}
+	}
+	// Interchangeable topology domains: each goes wholesale to another
+	// domain of its group, each of its classes onto the same class there
+	// in any order.
+	for _, group := range c.Analysis().Domains() {
+		to := rapid.Permutation(identity(len(group))).Draw(rt, "domains")
+		for d, blocks := range group {
+			for k, block := range blocks {
+				shuffled := rapid.Permutation(group[to[d]][k]).Draw(rt, "domain block")
+				for i, old := range block {
+					perm[old] = shuffled[i]
+				}
+			}
 		}
 	}
 	pods := make([]int, len(s.Pods))
@@ -303,8 +318,10 @@ func encode(u *model.Universe, s *model.State) []byte { return s.AppendEncoding(
 // TestSymmetryCanonicalInvariant (a): every permutation within the movable
 // blocks of a reachable state has the same canonical encoding, the
 // canonical form is a fixpoint, and Canonical never modifies its input.
-func TestSymmetryCanonicalInvariant(t *testing.T) {
-	clusters := symmetricClusters(t)
+func TestSymmetryCanonicalInvariant(t *testing.T) { canonicalInvariant(t, symmetricClusters(t)) }
+
+// canonicalInvariant is TestSymmetryCanonicalInvariant over clusters.
+func canonicalInvariant(t *testing.T, clusters []symCluster) {
 	rapid.Check(t, func(rt *rapid.T) {
 		cl := rapid.SampledFrom(clusters).Draw(rt, "cluster")
 		sys := cl.p.System
@@ -689,14 +706,19 @@ func partitions(k, n int) int64 {
 // placementSystem is the placement-only model of the known-orbit tests:
 // n empty nodes (identical, or each of its own type with distinctTypes)
 // and k bare pods that need nothing, all queued for the scheduler.
-func placementSystem(t *testing.T, n, k int, distinctZones bool) *compose.System {
+func placementSystem(t *testing.T, n, k int, nodes placement) *compose.System {
 	t.Helper()
 	b := build.New()
-	if distinctZones {
+	switch nodes {
+	case distinctShapes:
+		for i := range n {
+			b.AddNodes(1, build.Node().MaxPods(100+i))
+		}
+	case distinctZones:
 		for i := range n {
 			b.AddNodes(1, build.Node().Label(model.ZoneKey, fmt.Sprint(i)))
 		}
-	} else {
+	default:
 		b.AddNodes(n, build.Node())
 	}
 	b.AddTemplate(build.Template("bare"))
@@ -713,6 +735,19 @@ func placementSystem(t *testing.T, n, k int, distinctZones bool) *compose.System
 	return &compose.System{U: u, Init: s, Actors: compose.Actors(u, s, compose.ActorOptions{}), Symmetry: symmetry.New(u, compose.SymmetryFacts(u))}
 }
 
+// placement is placementSystem's kind of nodes.
+type placement int
+
+const (
+	// identicalNodes: one class.
+	identicalNodes placement = iota
+	// distinctShapes: every node its own class (its own pod limit).
+	distinctShapes
+	// distinctZones: identical nodes, each in its own zone: every zone
+	// is a domain of one node, and the domains are interchangeable.
+	distinctZones
+)
+
 // TestSymmetryKnownOrbits (e): n identical nodes and k identical bare pods
 // that need nothing, queued for the scheduler, and no other dynamics.
 // Every node ties for every pod, so binding j pods gives n^j states (all
@@ -727,7 +762,7 @@ func placementSystem(t *testing.T, n, k int, distinctZones bool) *compose.System
 // multisets over labelled nodes, divided by the node permutations).
 func TestSymmetryKnownOrbits(t *testing.T) {
 	for _, tc := range []struct{ nodes, pods int }{{2, 2}, {3, 3}, {3, 4}, {4, 3}, {5, 4}, {6, 4}} {
-		sys := placementSystem(t, tc.nodes, tc.pods, false)
+		sys := placementSystem(t, tc.nodes, tc.pods, identicalNodes)
 		s := sys.Init
 		count := func(noSymmetry bool) int64 {
 			res, err := checker.Check[*model.State](context.Background(), sys.CheckerSystem(), checker.Properties[*model.State]{},
@@ -752,14 +787,14 @@ func TestSymmetryKnownOrbits(t *testing.T) {
 }
 
 // TestSymmetryKnownPodOrbits (e): as TestSymmetryKnownOrbits, but every
-// node has its own type, so nodes stay in place and only pod slots move.
+// node has its own shape, so nodes stay in place and only pod slots move.
 // Bound pods are identical whether waiting in the kubelet queue (a set for
 // pods of one owner) or started, so every layer of j bound pods
 // (boundLayers) has the multisets of j pods over n labelled nodes,
 // C(n+j−1, j) states, and so has the started layer.
 func TestSymmetryKnownPodOrbits(t *testing.T) {
 	for _, tc := range []struct{ nodes, pods int }{{2, 2}, {2, 4}, {3, 3}, {3, 4}, {4, 3}} {
-		sys := placementSystem(t, tc.nodes, tc.pods, true)
+		sys := placementSystem(t, tc.nodes, tc.pods, distinctShapes)
 		s, sym := sys.Init, sys.Symmetry
 		if !sym.PodsMove() || len(sym.Movable(s)) != 0 {
 			t.Fatalf("want pods only: classes %v", sym.Analysis().Classes)

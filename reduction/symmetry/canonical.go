@@ -26,6 +26,9 @@ type Canonicalizer struct {
 	kubeletSet bool
 	// taintSet: the taint-manager queue is a set (taintqueue.go).
 	taintSet bool
+	// domains are the groups of interchangeable topology domains
+	// (domains.go); their classes are not in classes.
+	domains []domainGroup
 	// free holds idle per-call buffers of Canonical: a Canonicalizer
 	// serves one goroutine at a time (ForWorker gives each of the
 	// engine's goroutines its own).
@@ -40,8 +43,15 @@ func New(u *model.Universe, facts []model.SymmetryFact) *Canonicalizer {
 	c.pods = c.analysis.Pods && u.PodSlots > 1
 	c.kubeletSet = (!u.HasTaints || !u.Options.KiviLifecycle) && u.PodSlots > 1
 	c.taintSet = !u.Options.KiviLifecycle && u.PodSlots > 1
+	c.domains = c.analysis.domains
+	inDomain := make([]bool, len(u.Nodes))
+	for _, b := range c.appendDomainBlocks(nil) {
+		for _, n := range b {
+			inDomain[n] = true
+		}
+	}
 	for _, cl := range c.analysis.Classes {
-		if len(cl) > 1 {
+		if len(cl) > 1 && !inDomain[cl[0]] {
 			c.classes = append(c.classes, cl)
 		}
 	}
@@ -72,7 +82,7 @@ func (c *Canonicalizer) Analysis() Analysis { return c.analysis }
 // interchangeable: Canonical is then the identity and a checker gains
 // nothing from calling it.
 func (c *Canonicalizer) Trivial() bool {
-	return len(c.classes) == 0 && !c.pods && !c.kubeletSet && !c.taintSet
+	return len(c.classes) == 0 && len(c.domains) == 0 && !c.pods && !c.kubeletSet && !c.taintSet
 }
 
 // PodsMove reports whether pod slots are permuted (Analysis.Pods).
@@ -235,25 +245,27 @@ func (c *Canonicalizer) planOrbits(w *scratch, s *model.State, orbits []uint16) 
 		return (!sortKQ || kubeletSorted(s.Queues[model.KubeletQueue], s.Pods)) &&
 			(!c.taintSet || taintQueueSorted(s.Queues[model.TaintManagerQueue]))
 	}
-	if len(c.classes) == 0 && !c.pods && queuesSorted() {
+	if len(c.classes) == 0 && len(c.domains) == 0 && !c.pods && queuesSorted() {
 		return nil, nil, false, false
 	}
 	w.blocks = c.appendMovable(w.blocks[:0], s)
-	if len(w.blocks) == 0 && !c.pods && queuesSorted() {
+	if len(w.blocks) == 0 && len(c.domains) == 0 && !c.pods && queuesSorted() {
 		return nil, nil, false, false
 	}
 	var ranks []uint16
 	if c.pods {
 		var ok bool
-		if ranks, ok = w.podRanks(s, c.kubeletSet, c.taintSet, len(w.blocks) > 0); !ok {
+		if ranks, ok = w.podRanks(s, c.kubeletSet, c.taintSet, len(w.blocks) > 0 || len(c.domains) > 0); !ok {
 			// A node beyond what a signature holds: the state stays as
 			// it is.
 			return nil, nil, false, false
 		}
 	}
-	if len(w.blocks) > 0 {
+	if len(w.blocks) > 0 || len(c.domains) > 0 {
+		movable := len(w.blocks)
+		w.blocks = c.appendDomainBlocks(w.blocks) // their signatures too
 		sigs := c.signatures(w, s, ranks)
-		for _, block := range w.blocks {
+		for _, block := range w.blocks[:movable] {
 			order := append(w.order[:0], block...)
 			w.order = order
 			sigs.sortBlock(order)
@@ -275,6 +287,7 @@ func (c *Canonicalizer) planOrbits(w *scratch, s *model.State, orbits []uint16) 
 				perm[old] = block[i]
 			}
 		}
+		perm = c.planDomains(w, sigs, perm, orbits, len(s.Nodes))
 	}
 	if c.pods {
 		podPerm = w.podOrder(s, perm)
@@ -341,6 +354,9 @@ type scratch struct {
 	permuted model.State
 	// orbits are AppendRepresentative's node orbits.
 	orbits []uint16
+	// domainSorted and domainOrder are planDomains'.
+	domainSorted []int
+	domainOrder  []int
 }
 
 // podOrder returns the pod permutation (old slot → new slot) that sorts
@@ -519,12 +535,12 @@ func identityInto(p []int, n int) []int {
 // leads to successors with one canonical form.
 func (c *Canonicalizer) NodeOrbits(s *model.State, dst []int) []int {
 	dst = identityInto(dst, len(s.Nodes))
-	if len(c.classes) == 0 {
+	if len(c.classes) == 0 && len(c.domains) == 0 {
 		return dst
 	}
 	w := c.get()
 	defer c.put(w)
-	w.blocks = c.appendMovable(w.blocks[:0], s)
+	w.blocks = c.appendDomainBlocks(c.appendMovable(w.blocks[:0], s))
 	if len(w.blocks) == 0 {
 		return dst
 	}

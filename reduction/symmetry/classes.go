@@ -19,6 +19,22 @@ type Analysis struct {
 	Decisions []Decision
 	// Pods says whether pod slots are permuted too (no pod rule fired).
 	Pods bool
+	// DomainKey is the topology key whose domains are interchangeable
+	// (domains.go), when some are.
+	DomainKey string
+	// domains are the groups of interchangeable domains.
+	domains []domainGroup
+}
+
+// Domains returns the groups of interchangeable topology domains:
+// Domains()[g][d] lists the classes of domain d of group g, and the
+// domains of a group have classes of the same sizes in the same order.
+func (a Analysis) Domains() [][][][]int {
+	out := make([][][][]int, len(a.domains))
+	for i, g := range a.domains {
+		out[i] = g.blocks
+	}
+	return out
 }
 
 // Off reports whether some rule switched symmetry off.
@@ -34,6 +50,9 @@ func (a Analysis) Off() bool {
 // Trivial reports whether every class is a singleton: there are no
 // nodes to permute (pods may still be, see Pods).
 func (a Analysis) Trivial() bool {
+	if len(a.domains) > 0 {
+		return false
+	}
 	for _, c := range a.Classes {
 		if len(c) > 1 {
 			return false
@@ -104,6 +123,7 @@ func Analyze(u *model.Universe, facts []model.SymmetryFact) Analysis {
 		byKey[k] = len(a.Classes)
 		a.Classes = append(a.Classes, []int{n})
 	}
+	a.DomainKey, a.domains = domainGroups(u, a.Classes, pinned)
 	return a
 }
 

@@ -31,6 +31,12 @@
 // docs/divergences.md ("Node and pod-slot symmetry reduction") lists every rule and the argument for the
 // order dependences that are harmless.
 //
+// # Topology domains
+//
+// Zones built alike are interchangeable too, wholesale: when one topology
+// key tells nodes apart, domains that hold the same classes but for its
+// value are swapped node for node within each class (domains.go).
+//
 // # Pod slots
 //
 // Pod slots are permuted too unless a pod rule (podrules.go) fires. Every

@@ -126,6 +126,42 @@ func referencePlan(c *Canonicalizer, s *model.State) (perm, podPerm []int) {
 			perm[old] = block[i]
 		}
 	}
+	// Each domain's blocks sorted, then the domains in the order of
+	// their sorted signatures, each taking the next domain's places.
+	for _, g := range c.domains {
+		type domain struct {
+			sorted [][]int
+			sigs   [][]byte
+		}
+		ds := make([]domain, len(g.blocks))
+		for d, blocks := range g.blocks {
+			for _, block := range blocks {
+				order := slices.Clone(block)
+				sort.SliceStable(order, func(a, b int) bool {
+					return bytes.Compare(referenceSignature(c, s, order[a]), referenceSignature(c, s, order[b])) < 0
+				})
+				ds[d].sorted = append(ds[d].sorted, order)
+				for _, n := range order {
+					ds[d].sigs = append(ds[d].sigs, referenceSignature(c, s, n))
+				}
+			}
+		}
+		sort.SliceStable(ds, func(a, b int) bool {
+			for i := range ds[a].sigs {
+				if r := bytes.Compare(ds[a].sigs[i], ds[b].sigs[i]); r != 0 {
+					return r < 0
+				}
+			}
+			return false
+		})
+		for to, d := range ds {
+			for k, order := range d.sorted {
+				for i, old := range order {
+					perm[old] = g.blocks[to][k][i]
+				}
+			}
+		}
+	}
 	podPerm = identityInto(nil, len(s.Pods))
 	if !c.pods {
 		return perm, podPerm
@@ -197,6 +233,37 @@ func randomCanonicalizer(t *rapid.T) *Canonicalizer {
 		off += width + N
 	}
 	classOf := rapid.SliceOfN(rapid.IntRange(0, 2), N, N).Draw(t, "classOf")
+	// Topology domains (domains.go), without maintenance, as the
+	// analysis builds them: D domains of blocks of equal sizes, drawn
+	// from nodes in random places; the rest form the classes.
+	if len(c.layout.maints) == 0 && N >= 2 && rapid.Bool().Draw(t, "domains") {
+		D := rapid.IntRange(2, min(3, N)).Draw(t, "domain count")
+		sizes := rapid.SliceOfN(rapid.IntRange(1, 3), 1, 3).Filter(func(x []int) bool {
+			sum := 0
+			for _, v := range x {
+				sum += v
+			}
+			return D*sum <= N
+		}).Draw(t, "block sizes")
+		nodes := rapid.Permutation(nodeIndices(N)).Draw(t, "domain nodes")
+		var g domainGroup
+		at := 0
+		for range D {
+			var blocks [][]int
+			for _, size := range sizes {
+				block := slices.Clone(nodes[at : at+size])
+				slices.Sort(block)
+				at += size
+				blocks = append(blocks, block)
+				for _, n := range block {
+					classOf[n] = -1
+				}
+			}
+			g.blocks = append(g.blocks, blocks)
+		}
+		slices.SortFunc(g.blocks, func(a, b [][]int) int { return a[0][0] - b[0][0] })
+		c.domains = []domainGroup{g}
+	}
 	for k := range 3 {
 		var cl []int
 		for n, x := range classOf {
@@ -387,7 +454,7 @@ func TestPlanMatchesReference(t *testing.T) {
 				t.Fatalf("kubelet queue %v sorted to %v, reference %v", kq, got, want)
 			}
 			orbits := c.NodeOrbits(s, nil)
-			for _, block := range c.Movable(s) {
+			for _, block := range c.appendDomainBlocks(c.Movable(s)) {
 				for i, n := range block {
 					want := n
 					for _, m := range block[:i] {
