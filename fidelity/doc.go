@@ -33,6 +33,10 @@
 //     their evictions through the API server's eviction subresource, and
 //     the PodDisruptionBudget status and eviction decision (model/pdb.go)
 //     against the disruption controller and that subresource.
+//   - templatediff: the manifest reader's pod-template comparison
+//     (inputs/manifest StoredPodTemplate: does a kubectl apply change the
+//     template?) against the API server's defaulting and the Deployment
+//     and StatefulSet controllers' template equality.
 //   - admissiondiff: the manifest reader's input side (inputs/manifest)
 //     against the API server's pod defaulting, LimitRange defaulting and
 //     validation and LimitRanger admission, and against the DaemonSet

@@ -486,8 +486,8 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 				tmpl := u.Configs[deps[d].config].PodTemplate
 				t := &u.Templates[tmpl]
 				for k := 0; k < max(p.Count, 1); k++ {
-					ps := PodState{Phase: Running, Node: uint16(n + 1), Owner: uint8(d + 1), Template: uint8(tmpl),
-						CPU: int32(t.CPU), Memory: int32(t.Memory)}
+					ps := PodState{Phase: Running, Node: uint16(n + 1), Owner: uint8(d + 1), Template: uint8(tmpl)}
+					ps.CPU, ps.Memory = t.StartUsage()
 					if u.IsStatefulSet(d) {
 						// A StatefulSet's running pods hold its ordinals
 						// from the start, in the order listed.
@@ -599,9 +599,9 @@ func (td TemplateDecl) compile(nodeIndex map[string]int) (PodTemplate, error) {
 		Tolerations: td.Tolerations, Pattern: td.Pattern, Critical: td.Critical,
 		NonZeroCPU: td.NonZeroCPU, NonZeroMemory: td.NonZeroMemory,
 		LimitCPU: td.LimitCPU, LimitMemory: td.LimitMemory, QuotaMissing: td.QuotaMissing,
-		MissingMetricRequest: td.MissingMetricRequest,
-		PriorityClassName:    td.PriorityClassName,
-		ProbesReadiness:      td.ReadinessProbe, MinReadySeconds: td.MinReadySeconds,
+		MissingMetricRequest: td.MissingMetricRequest, ReservedOnly: td.ReservedOnly,
+		PriorityClassName: td.PriorityClassName,
+		ProbesReadiness:   td.ReadinessProbe, MinReadySeconds: td.MinReadySeconds,
 		Priority: td.Priority, PreemptionPolicy: td.PreemptionPolicy}
 	if err := checkPreemptionPolicy(td.PreemptionPolicy); err != nil {
 		return pt, err

@@ -153,9 +153,10 @@ type TemplateDecl struct {
 	// spec.minReadySeconds (readiness.go).
 	ReadinessProbe  bool  `json:"readinessProbe,omitempty"`
 	MinReadySeconds int32 `json:"minReadySeconds,omitempty"`
-	// MissingMetricRequest: PodTemplate's; set by the manifest reader
-	// only.
+	// MissingMetricRequest and ReservedOnly: PodTemplate's; set by the
+	// manifest reader only.
 	MissingMetricRequest [2]string `json:"-"`
+	ReservedOnly         [2]int64  `json:"-"`
 }
 
 // SpreadDecl is a topology spread constraint as written.

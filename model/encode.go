@@ -304,7 +304,8 @@ const readinessPrefix = 0x04
 func templateRequests(u *Universe) *[256][2]int64 {
 	out := new([256][2]int64)
 	for i := range min(len(u.Templates), 256) {
-		out[i] = [2]int64{u.Templates[i].CPU, u.Templates[i].Memory}
+		cpu, mem := u.Templates[i].StartUsage()
+		out[i] = [2]int64{int64(cpu), int64(mem)}
 	}
 	return out
 }
@@ -499,7 +500,8 @@ func newPodHeads(u *Universe) *podHeads {
 		owner, tmpl := b>>4, b&15
 		t.byOwnerTemplate[b] = uint64(owner)<<16 | uint64(tmpl)<<32
 		if tmpl < len(u.Templates) {
-			t.usage[b] = [2]int32{int32(u.Templates[tmpl].CPU), int32(u.Templates[tmpl].Memory)}
+			cpu, mem := u.Templates[tmpl].StartUsage()
+			t.usage[b] = [2]int32{cpu, mem}
 		}
 	}
 	return t
@@ -553,7 +555,7 @@ func decodePod(p *PodState, enc []byte, k int, u *Universe) (int, error) {
 	}
 	if h&(1<<6) != 0 {
 		t := &u.Templates[p.Template]
-		p.CPU, p.Memory = int32(t.CPU), int32(t.Memory)
+		p.CPU, p.Memory = t.StartUsage()
 	} else {
 		p.CPU = int32(r.varint())
 		p.Memory = int32(r.varint())

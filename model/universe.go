@@ -253,6 +253,12 @@ type PodTemplate struct {
 	// request for cpu in container sidecar". A Utilization metric of r
 	// over a deployment with such a pod is invalid (controllers/hpa).
 	MissingMetricRequest [2]string
+	// ReservedOnly[r] is the part of the request of resource r (indexed
+	// by MetricSource) that no running container requests: the excess of
+	// the largest init container over the containers, and the pod
+	// overhead. The HPA does not divide by it, and pods do not use it
+	// (metricrequest.go). Set by the manifest reader only.
+	ReservedOnly [2]int64
 	// PriorityClassName is TemplateDecl's (ResourceQuota scopes).
 	PriorityClassName string
 	// ProbesReadiness: a container has a readinessProbe or startupProbe,

@@ -77,11 +77,12 @@ func createPods(tx *model.Tx, s *model.State, d, rs, n int) {
 }
 
 // newPod is a fresh Pending pod of template t (index tmpl) in slot rs of
-// deployment d. Its usage starts at the request, or at the first entry of
+// deployment d. Its usage starts at its running containers' requests
+// (model.PodTemplate.StartUsage), or at the first entry of
 // the template's CPU pattern.
 func newPod(t *model.PodTemplate, tmpl, d, rs int) model.PodState {
-	p := model.PodState{Phase: model.Pending, Owner: uint8(d + 1), RS: uint8(rs), Template: uint8(tmpl),
-		CPU: int32(t.CPU), Memory: int32(t.Memory)}
+	p := model.PodState{Phase: model.Pending, Owner: uint8(d + 1), RS: uint8(rs), Template: uint8(tmpl)}
+	p.CPU, p.Memory = t.StartUsage()
 	if len(t.Pattern) > 0 {
 		p.CPU = int32(t.Pattern[0].CPU)
 		p.Pattern = 1

@@ -43,11 +43,12 @@ func groupPods(u *model.Universe, s *model.State, d int, r model.MetricSource, i
 	return pods
 }
 
-// sampleOf is a pod's usage and its template's request of resource r.
+// sampleOf is a pod's usage of resource r and its request as the replica
+// calculator reads it (model.PodTemplate.MetricRequest).
 func sampleOf(u *model.Universe, p *model.PodState, r model.MetricSource) Sample {
 	t := &u.Templates[p.Template]
 	if r == model.Memory {
-		return Sample{Usage: int64(p.Memory), Request: t.Memory}
+		return Sample{Usage: int64(p.Memory), Request: t.MetricRequest(r)}
 	}
-	return Sample{Usage: int64(p.CPU), Request: t.CPU}
+	return Sample{Usage: int64(p.CPU), Request: t.MetricRequest(r)}
 }

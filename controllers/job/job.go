@@ -149,7 +149,8 @@ func createPods(tx *model.Tx, s *model.State, d, n int) int {
 			s.ReachBound(model.BoundPodSlots)
 			return k
 		}
-		p := model.PodState{Phase: model.Pending, Owner: uint8(d + 1), Template: uint8(tmpl), CPU: int32(t.CPU), Memory: int32(t.Memory)}
+		p := model.PodState{Phase: model.Pending, Owner: uint8(d + 1), Template: uint8(tmpl)}
+		p.CPU, p.Memory = t.StartUsage()
 		if len(t.Pattern) > 0 {
 			p.CPU, p.Pattern = int32(t.Pattern[0].CPU), 1
 		}

@@ -224,7 +224,8 @@ func create(tx *model.Tx, s *model.State, d int, cfg *model.DeploymentConfig, or
 	}
 	t := &u.Templates[tmpl]
 	p := model.PodState{Phase: model.Pending, Owner: uint8(d + 1), RS: uint8(rev), Template: uint8(tmpl),
-		Ordinal: uint8(ord + 1), CPU: int32(t.CPU), Memory: int32(t.Memory)}
+		Ordinal: uint8(ord + 1)}
+	p.CPU, p.Memory = t.StartUsage()
 	if len(t.Pattern) > 0 {
 		p.CPU, p.Pattern = int32(t.Pattern[0].CPU), 1
 	}

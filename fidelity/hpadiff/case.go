@@ -34,6 +34,10 @@ func (k Kind) String() string {
 type Pod struct {
 	Kind           Kind
 	Request, Usage int64
+	// Init is the CPU request of a regular init container (0: none) and
+	// Overhead the pod's CPU overhead (a RuntimeClass's): the scheduler
+	// reserves them, the replica calculator does not read them.
+	Init, Overhead int64
 }
 
 // Rec is an earlier recommendation in the stabilisation memory, made Age
@@ -63,7 +67,11 @@ func (c *Case) String() string {
 	fmt.Fprintf(&b, "current %d min %d max %d target %d%% tolerance %d%% window %d syncs seen %v recs %v\n",
 		c.Current, c.Min, c.Max, c.TargetPercent, c.TolerancePercent, c.WindowSyncs, c.Seen, c.Recs)
 	for i, p := range c.Pods {
-		fmt.Fprintf(&b, "  pod-%d %s request %dm usage %dm\n", i, p.Kind, p.Request, p.Usage)
+		fmt.Fprintf(&b, "  pod-%d %s request %dm usage %dm", i, p.Kind, p.Request, p.Usage)
+		if p.Init > 0 || p.Overhead > 0 {
+			fmt.Fprintf(&b, " init %dm overhead %dm", p.Init, p.Overhead)
+		}
+		b.WriteString("\n")
 	}
 	return b.String()
 }

@@ -12,8 +12,8 @@ func TestClassExamples(t *testing.T) {
 		pods        []Pod
 		model, real int
 	}{
-		{"missing-sample", []Pod{{Ready, 1000, 200}, {NoSample, 1000, 200}}, 1, 2},
-		{"terminating-pod-without-request", []Pod{{Ready, 1000, 1000}, {Ready, 1000, 1000}, {Terminating, 0, 0}}, 4, 2},
+		{"missing-sample", []Pod{{Kind: Ready, Request: 1000, Usage: 200}, {Kind: NoSample, Request: 1000, Usage: 200}}, 1, 2},
+		{"terminating-pod-without-request", []Pod{{Kind: Ready, Request: 1000, Usage: 1000}, {Kind: Ready, Request: 1000, Usage: 1000}, {Kind: Terminating, Request: 0, Usage: 0}}, 4, 2},
 	}
 	for _, tc := range tests {
 		c := base
@@ -34,7 +34,7 @@ func TestClassExamples(t *testing.T) {
 // was the class "not-ready-running-pod" while the model had no readiness.
 func TestNotReadyRunningPod(t *testing.T) {
 	c := Case{Current: 2, Min: 1, Max: 10, TargetPercent: 50, TolerancePercent: 10,
-		Pods: []Pod{{Ready, 1000, 1000}, {NotReady, 1000, 1000}}}
+		Pods: []Pod{{Kind: Ready, Request: 1000, Usage: 1000}, {Kind: NotReady, Request: 1000, Usage: 1000}}}
 	if m, r := ModelEval(&c), RealEval(&c); m != 2 || r != 2 {
 		t.Errorf("model %d real %d, want 2 and 2", m, r)
 	}

@@ -18,17 +18,27 @@ type Answer struct {
 func modelPods(c *Case) hpa.Pods {
 	var p hpa.Pods
 	for _, pod := range c.Pods {
-		s := hpa.Sample{Usage: pod.Usage, Request: pod.Request}
+		t := modelTemplate(pod)
+		request := t.MetricRequest(model.CPU)
+		s := hpa.Sample{Usage: pod.Usage, Request: request}
 		switch pod.Kind {
 		case Ready:
 			p.Ready = append(p.Ready, s)
 		case Pending, NotReady:
-			p.Unready = append(p.Unready, hpa.Sample{Request: pod.Request})
+			p.Unready = append(p.Unready, hpa.Sample{Request: request})
 		case NoSample:
-			p.Missing = append(p.Missing, hpa.Sample{Request: pod.Request})
+			p.Missing = append(p.Missing, hpa.Sample{Request: request})
 		}
 	}
 	return p
+}
+
+// modelTemplate is the pod's template as the manifest reader makes it:
+// the scheduler's request (the container, at least the init container,
+// plus the overhead) and the part of it no running container requests.
+func modelTemplate(p Pod) model.PodTemplate {
+	cpu := max(p.Request, p.Init) + p.Overhead
+	return model.PodTemplate{Name: "web", CPU: cpu, ReservedOnly: [2]int64{model.CPU: cpu - p.Request}}
 }
 
 // ModelCalc is the model's replica calculator on the case's pods, grouped
@@ -52,7 +62,7 @@ func ToModel(c *Case) (*model.Universe, *model.State) {
 	}
 	s := &model.State{Deps: []model.DeploymentState{{Active: true, Replicas: int16(c.Current), HPA: 1, HPASeen: c.Seen}}}
 	for i, p := range c.Pods {
-		u.Templates = append(u.Templates, model.PodTemplate{Name: "web", CPU: p.Request})
+		u.Templates = append(u.Templates, modelTemplate(p))
 		phase := model.Running
 		switch p.Kind {
 		case Pending:

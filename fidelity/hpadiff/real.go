@@ -114,9 +114,17 @@ func ToAPI(c *Case, now time.Time) ([]*v1.Pod, metricsclient.PodMetricsInfo) {
 		if p.Request > 0 {
 			ctr.Resources.Requests = v1.ResourceList{v1.ResourceCPU: *resource.NewMilliQuantity(p.Request, resource.DecimalSI)}
 		}
+		spec := v1.PodSpec{Containers: []v1.Container{ctr}}
+		if p.Init > 0 {
+			spec.InitContainers = []v1.Container{{Name: "init", Resources: v1.ResourceRequirements{
+				Requests: v1.ResourceList{v1.ResourceCPU: *resource.NewMilliQuantity(p.Init, resource.DecimalSI)}}}}
+		}
+		if p.Overhead > 0 {
+			spec.Overhead = v1.ResourceList{v1.ResourceCPU: *resource.NewMilliQuantity(p.Overhead, resource.DecimalSI)}
+		}
 		pod := &v1.Pod{
 			ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: namespace, Labels: map[string]string{"app": "web"}},
-			Spec:       v1.PodSpec{Containers: []v1.Container{ctr}},
+			Spec:       spec,
 			Status: v1.PodStatus{Phase: v1.PodRunning, StartTime: &started, Conditions: []v1.PodCondition{{
 				Type: v1.PodReady, Status: v1.ConditionTrue, LastTransitionTime: metav1.NewTime(started.Add(10 * time.Second)),
 			}}},

@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -30,10 +31,11 @@ type Object struct {
 	// Unknown are the paths of fields the thin type does not have,
 	// relative to the object; fields.go classifies them.
 	Unknown []string
-	// PodTemplate is a Deployment's or StatefulSet's spec.template as
-	// written, in JSON with sorted keys: two equal ones hash to the same
-	// pod-template-hash (or StatefulSet revision), so applying one over
-	// the other rolls nothing out, whatever fields the model reads.
+	// PodTemplate is a Deployment's or StatefulSet's spec.template as the
+	// API server stores it (StoredPodTemplate: defaulted, quantities
+	// canonical): two equal ones are one ReplicaSet (or StatefulSet
+	// revision), so applying one over the other rolls nothing out,
+	// whatever fields the model reads.
 	PodTemplate string
 }
 
@@ -273,7 +275,7 @@ func (d *decoder) object(js []byte, path string) error {
 	}
 	o := Object{File: d.at.file, Doc: d.at.doc, Path: path, Kind: tm.Kind, APIVersion: tm.APIVersion, Value: v, Unknown: unknown}
 	if tm.Kind == "Deployment" || tm.Kind == "StatefulSet" {
-		o.PodTemplate = podTemplateJSON(m)
+		o.PodTemplate = podTemplateJSON(js, tm.Kind == "StatefulSet")
 	}
 	if err := d.counts.add(d, o); err != nil {
 		return err
@@ -320,19 +322,25 @@ func (d *decoder) list(js []byte, path string, tm TypeMeta) error {
 	return nil
 }
 
-// podTemplateJSON returns a workload's spec.template as JSON with sorted
-// keys ("" without one).
-func podTemplateJSON(m map[string]any) string {
+// podTemplateJSON returns a workload's spec.template (the object js) as
+// the API server stores it (StoredPodTemplate), "" without one.
+func podTemplateJSON(js []byte, statefulSet bool) string {
+	d := json.NewDecoder(bytes.NewReader(js))
+	d.UseNumber() // a quantity written as a bare number keeps its digits
+	var m map[string]any
+	if d.Decode(&m) != nil {
+		return ""
+	}
 	spec, _ := m["spec"].(map[string]any)
 	t, ok := spec["template"]
 	if !ok {
 		return ""
 	}
-	js, err := json.Marshal(t)
+	tjs, err := json.Marshal(t)
 	if err != nil {
 		return ""
 	}
-	return string(js)
+	return StoredPodTemplate(tjs, statefulSet)
 }
 
 func nameOf(m map[string]any) string {

@@ -728,7 +728,8 @@ func sortedKeys(m map[string]any) []string { return slices.Sorted(maps.Keys(m)) 
 
 // defaultCPUDelta is the default largest CPU increase of eventCpuChange:
 // ¾ of the target's CPU request, Kivi's ratio (Δ ≤ 6 on requests of 8),
-// in millicores; at least 1.
+// in millicores; at least 1. The request is its running containers', which
+// the pods use and the HPA divides by (model.PodTemplate.MetricRequest).
 func defaultCPUDelta(c *model.Cluster, deployment string) int {
 	for _, d := range c.Deployments {
 		if d.Name != deployment {
@@ -736,7 +737,7 @@ func defaultCPUDelta(c *model.Cluster, deployment string) int {
 		}
 		for _, t := range c.Templates {
 			if t.Name == d.Template {
-				return int(max((t.CPU*6+7)/8, 1))
+				return int(max(((t.CPU-t.ReservedOnly[model.CPU])*6+7)/8, 1))
 			}
 		}
 	}

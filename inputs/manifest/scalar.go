@@ -86,6 +86,9 @@ type podRequests struct {
 	cpu, mem int64
 	// scalar holds the scalar resources by name; nil when there are none.
 	scalar map[string]int64
+	// reservedOnly is model.TemplateDecl.ReservedOnly, set by requests
+	// on the pod's total only.
+	reservedOnly [2]int64
 }
 
 // add adds o to r.

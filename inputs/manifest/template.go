@@ -84,7 +84,7 @@ func (tc templateConv) convert(name string, meta ObjectMeta, spec PodSpec) (mode
 	if err != nil {
 		return td, err
 	}
-	td.CPU, td.Memory, td.Scalar = req.cpu, req.mem, req.scalar
+	td.CPU, td.Memory, td.Scalar, td.ReservedOnly = req.cpu, req.mem, req.scalar, req.reservedOnly
 	if err := tc.readiness(spec, &td); err != nil {
 		return td, err
 	}
@@ -248,6 +248,10 @@ func (tc templateConv) requests(spec PodSpec) (podRequests, error) {
 		return podRequests{}, err
 	}
 	total.add(over)
+	if !podLevelSet(spec) {
+		// The HPA reads the running containers' requests (metricrequest.go).
+		total.reservedOnly = [2]int64{total.cpu - sum.cpu, total.mem - sum.mem}
+	}
 	if total.cpu > maxModelValue || total.mem > maxModelValue {
 		return podRequests{}, tc.errorf("spec.containers", "the pod's summed requests (cpu %dm, memory %dMi) are too large for the model (accepted: at most %d each)", total.cpu, total.mem, maxModelValue)
 	}

@@ -59,8 +59,8 @@ func (e *Env) pod(c Command) (string, error) {
 		ds := &e.s.Deps[d]
 		tmpl := int(ds.RS[ds.Cur].Template) - 1
 		t := &e.u.Templates[tmpl]
-		p := model.PodState{Phase: phase, Owner: uint8(d + 1), RS: ds.Cur, Template: uint8(tmpl),
-			CPU: int32(t.CPU), Memory: int32(t.Memory), Node: uint16(n + 1)}
+		p := model.PodState{Phase: phase, Owner: uint8(d + 1), RS: ds.Cur, Template: uint8(tmpl), Node: uint16(n + 1)}
+		p.CPU, p.Memory = t.StartUsage()
 		if len(t.Pattern) > 0 {
 			p.CPU, p.Pattern = int32(t.Pattern[0].CPU), 1
 		}

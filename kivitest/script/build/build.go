@@ -352,8 +352,8 @@ func (b *Builder) Build(monitors int) (*model.Universe, *model.State, error) {
 		}
 		tmpl := u.Configs[b.deps[p.dep].config].PodTemplate
 		t := &u.Templates[tmpl]
-		ps := model.PodState{Phase: p.phase, Owner: uint8(p.dep + 1), Template: uint8(tmpl),
-			CPU: int32(t.CPU), Memory: int32(t.Memory)}
+		ps := model.PodState{Phase: p.phase, Owner: uint8(p.dep + 1), Template: uint8(tmpl)}
+		ps.CPU, ps.Memory = t.StartUsage()
 		if len(t.Pattern) > 0 {
 			ps.CPU = int32(t.Pattern[0].CPU)
 			ps.Pattern = 1
