@@ -62,8 +62,21 @@ func Actors(u *model.Universe, s *model.State, opts ActorOptions) []Actor {
 // OwnerReadiness), so that partial-order reduction sees the owners' steps
 // apart; s, the initial state (nil: unknown), says which Deployments may
 // roll out (model.ReadinessMayWakeDeployment) and whether there are bare
-// pods (no step creates one).
+// pods (no step creates one). Where no two owners' steps can be
+// independent (an HPA, which every readiness step wakes, or fewer than
+// two Deployments whose steps wake nothing) it is the one PodReadiness
+// process, whose steps are the same: the split would only cost the
+// reduction's checks at every state.
 func readinessActors(u *model.Universe, s *model.State) []model.Process {
+	quiet := 0
+	for d := range u.Deployments {
+		if !model.ReadinessMayWakeDeployment(u, s, d) {
+			quiet++
+		}
+	}
+	if u.HasHPA || quiet < 2 {
+		return []model.Process{kubelet.NewReadiness()}
+	}
 	var ps []model.Process
 	if s == nil || slices.ContainsFunc(s.Pods, func(p model.PodState) bool { return p.Phase != model.Free && p.Owner == 0 }) {
 		ps = append(ps, kubelet.NewOwnerReadiness(0, false))
