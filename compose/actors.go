@@ -1,6 +1,8 @@
 package compose
 
 import (
+	"slices"
+
 	"github.com/kivi-go/kivi/controllers/deployment"
 	"github.com/kivi-go/kivi/controllers/descheduler"
 	"github.com/kivi-go/kivi/controllers/hpa"
@@ -39,7 +41,7 @@ func Actors(u *model.Universe, s *model.State, opts ActorOptions) []Actor {
 	}
 	controllers = append(controllers, kubelet.New())
 	if u.HasReadiness() {
-		controllers = append(controllers, kubelet.NewReadiness())
+		controllers = append(controllers, readinessActors(u, s)...)
 	}
 	if u.Descheduler != nil {
 		controllers = append(controllers, descheduler.New())
@@ -53,6 +55,36 @@ func Actors(u *model.Universe, s *model.State, opts ActorOptions) []Actor {
 		actors = append(actors, Actor{Process: p, Gate: GateMain})
 	}
 	return actors
+}
+
+// readinessActors are the kubelet's readiness steps, one process per
+// owner (bare pods, then every workload in index order: kubelet
+// OwnerReadiness), so that partial-order reduction sees the owners' steps
+// apart; s, the initial state (nil: unknown), says which Deployments may
+// roll out (model.ReadinessMayWakeDeployment) and whether there are bare
+// pods (no step creates one). Where no two owners' steps can be
+// independent (an HPA, which every readiness step wakes, or fewer than
+// two Deployments whose steps wake nothing) it is the one PodReadiness
+// process, whose steps are the same: the split would only cost the
+// reduction's checks at every state.
+func readinessActors(u *model.Universe, s *model.State) []model.Process {
+	quiet := 0
+	for d := range u.Deployments {
+		if !model.ReadinessMayWakeDeployment(u, s, d) {
+			quiet++
+		}
+	}
+	if u.HasHPA || quiet < 2 {
+		return []model.Process{kubelet.NewReadiness()}
+	}
+	var ps []model.Process
+	if s == nil || slices.ContainsFunc(s.Pods, func(p model.PodState) bool { return p.Phase != model.Free && p.Owner == 0 }) {
+		ps = append(ps, kubelet.NewOwnerReadiness(0, false))
+	}
+	for d := range u.Deployments {
+		ps = append(ps, kubelet.NewOwnerReadiness(d+1, model.ReadinessMayWakeDeployment(u, s, d)))
+	}
+	return ps
 }
 
 // SymmetryFacts are the symmetry facts of the processes Actors returns for

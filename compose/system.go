@@ -475,6 +475,7 @@ func newReduction(sys *System, props checker.Properties[*model.State], unknownRe
 			cfg.MonitorsReadQueues = true
 		}
 	}
+	cfg.MonitorReadiness, cfg.MonitorReadinessKnown = monitorReadiness(sys.Observers)
 	cfg.Actors = sys.guarded()
 	return por.New(cfg)
 }

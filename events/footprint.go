@@ -151,14 +151,20 @@ func (i Init) StepFootprint(u *model.Universe, _ *model.State) (reads, writes mo
 	return i.StaticFootprint(u)
 }
 
-// DisabledBy: the phase, a busy queue, or nothing (no after-stable event:
-// never enabled).
+// DisabledBy: the phase, a busy queue, a pod whose readiness is pending
+// (model.ReadinessPendingFootprint of the first), or nothing (no
+// after-stable event: never enabled).
 func (Init) DisabledBy(u *model.Universe, s *model.State) model.Footprint {
 	var f model.Footprint
 	switch {
 	case !hasAfterStable(u):
 	case s.Init != model.InitMain:
 		f.Add(model.CompInit)
+	case s.ControllerAndHPAQueuesEmpty():
+		if i := model.FirstReadinessPending(u, s); i >= 0 {
+			return model.ReadinessPendingFootprint(s, i)
+		}
+		return quietDisabledBy(s)
 	default:
 		return quietDisabledBy(s)
 	}

@@ -12,9 +12,15 @@ import "slices"
 //
 // Layout: word 0 holds the global components (bits 0-15) and the event
 // memories (bits 16-63, one per event); word 1 one bit per deployment;
-// words 2-3 one bit per node. FootprintFits says whether a universe fits;
-// when it does not, reduction is off.
-type Footprint [4]uint64
+// words 2-3 one bit per node; word 4 one bit per deployment for the
+// readiness (PodState.Readiness) of its pods. A node's component covers
+// its status and every field of the pods bound to it, readiness included
+// (AddNode adds every readiness bit); the readiness bits let a step that
+// changes only the readiness of one owner's pods (the kubelet's
+// readiness steps) say so, and a reader of one owner's pods
+// (AddOwnerPods) read only that owner's readiness. FootprintFits says
+// whether a universe fits; when it does not, reduction is off.
+type Footprint [5]uint64
 
 // Global components of a Footprint.
 const (
@@ -63,10 +69,18 @@ func FootprintFits(u *Universe) bool {
 }
 
 // AllComponents is the footprint of a step that may touch anything.
-func AllComponents() Footprint { return Footprint{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)} }
+func AllComponents() Footprint {
+	return Footprint{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+}
 
-// Add adds a global component.
-func (f *Footprint) Add(c int) { f[0] |= 1 << c }
+// Add adds a global component; the pool (CompPodPool) with the readiness
+// of its pods, every owner's bit.
+func (f *Footprint) Add(c int) {
+	f[0] |= 1 << c
+	if c == CompPodPool {
+		f[4] = ^uint64(0)
+	}
+}
 
 // AddQueue adds queue q.
 func (f *Footprint) AddQueue(q Queue) { f[0] |= 1 << (CompQueue0 + int(q)) }
@@ -84,11 +98,47 @@ func (f *Footprint) AddDeployment(d int) { f[1] |= 1 << d }
 // (CompActive).
 func (f *Footprint) AddDeployments() { f[1] = ^uint64(0) }
 
-// AddNode adds node n: its status and every pod bound to it.
-func (f *Footprint) AddNode(n int) { f[2+n/64] |= 1 << (n % 64) }
+// AddNode adds node n: its status and every pod bound to it, their
+// readiness included (every owner's readiness bit: the component does not
+// say whose pods are bound where).
+func (f *Footprint) AddNode(n int) {
+	f.AddNodeWithoutReadiness(n)
+	f[4] = ^uint64(0)
+}
 
 // AddNodes adds every node.
-func (f *Footprint) AddNodes() { f[2], f[3] = ^uint64(0), ^uint64(0) }
+func (f *Footprint) AddNodes() { f[2], f[3], f[4] = ^uint64(0), ^uint64(0), ^uint64(0) }
+
+// AddNodeWithoutReadiness adds node n but not the readiness of its pods:
+// its status and the other fields of the pods bound to it.
+func (f *Footprint) AddNodeWithoutReadiness(n int) { f[2+n/64] |= 1 << (n % 64) }
+
+// AddPodsWithoutReadiness adds every pod slot but not the pods'
+// readiness: every node's status and the other fields of its pods, and
+// the pool.
+func (f *Footprint) AddPodsWithoutReadiness() {
+	f[2], f[3] = ^uint64(0), ^uint64(0)
+	f[0] |= 1 << CompPodPool
+}
+
+// AddReadiness adds the readiness of the pods whose PodState.Owner is
+// owner (index+1); a bare pod's (owner 0) is every owner's bit.
+func (f *Footprint) AddReadiness(owner int) {
+	if owner <= 0 {
+		f[4] = ^uint64(0)
+		return
+	}
+	f[4] |= 1 << (owner - 1)
+}
+
+// AddOwnerPods adds what a reader of one owner's pods (PodState.Owner,
+// index+1) reads: every node and the pool (where its pods are and what
+// they are), and that owner's readiness alone.
+func (f *Footprint) AddOwnerPods(owner int) {
+	f[2], f[3] = ^uint64(0), ^uint64(0)
+	f[0] |= 1 << CompPodPool
+	f.AddReadiness(owner)
+}
 
 // AddPods adds every pod slot: every node and the pool.
 func (f *Footprint) AddPods() {
@@ -106,6 +156,20 @@ func (f *Footprint) AddPod(s *State, i int) {
 	f.Add(CompPodPool)
 }
 
+// addPodWithoutReadiness is AddPod without the readiness bits a bound
+// pod's node adds.
+func (f *Footprint) addPodWithoutReadiness(s *State, i int) {
+	p := &s.Pods[i]
+	if p.Phase != Free && p.Node != 0 {
+		f.AddNodeWithoutReadiness(int(p.Node) - 1)
+		return
+	}
+	f[0] |= 1 << CompPodPool
+}
+
+// SetReadiness replaces the readiness components of f by o's.
+func (f *Footprint) SetReadiness(o Footprint) { f[4] = o[4] }
+
 // Union adds every component of o.
 func (f *Footprint) Union(o Footprint) {
 	for i := range f {
@@ -115,7 +179,7 @@ func (f *Footprint) Union(o Footprint) {
 
 // Intersects reports whether f and o share a component.
 func (f Footprint) Intersects(o Footprint) bool {
-	return f[0]&o[0] != 0 || f[1]&o[1] != 0 || f[2]&o[2] != 0 || f[3]&o[3] != 0
+	return f[0]&o[0] != 0 || f[1]&o[1] != 0 || f[2]&o[2] != 0 || f[3]&o[3] != 0 || f[4]&o[4] != 0
 }
 
 // Has reports whether global component c is in f.
@@ -216,9 +280,15 @@ func Changed(u *Universe, s, t *State) Footprint {
 		}
 	}
 	for i := range min(len(s.Pods), len(t.Pods)) {
-		if s.Pods[i] != t.Pods[i] {
-			f.AddPod(s, i)
-			f.AddPod(t, i)
+		a, b := s.Pods[i], t.Pods[i]
+		if a.Readiness != b.Readiness {
+			f.AddReadiness(int(a.Owner))
+			f.AddReadiness(int(b.Owner))
+		}
+		a.Readiness, b.Readiness = 0, 0
+		if a != b {
+			f.addPodWithoutReadiness(s, i)
+			f.addPodWithoutReadiness(t, i)
 		}
 	}
 	for d := range min(len(s.Deps), len(t.Deps)) {
@@ -263,5 +333,5 @@ func Changed(u *Universe, s, t *State) Footprint {
 
 // Subset reports whether every component of f is in o.
 func (f Footprint) Subset(o Footprint) bool {
-	return f[0]&^o[0] == 0 && f[1]&^o[1] == 0 && f[2]&^o[2] == 0 && f[3]&^o[3] == 0
+	return f[0]&^o[0] == 0 && f[1]&^o[1] == 0 && f[2]&^o[2] == 0 && f[3]&^o[3] == 0 && f[4]&^o[4] == 0
 }

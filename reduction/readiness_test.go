@@ -1,6 +1,8 @@
 package reduction_test
 
 import (
+	"context"
+	"github.com/kivi-go/kivi/checker"
 	"testing"
 
 	"github.com/kivi-go/kivi/compose"
@@ -17,7 +19,10 @@ import (
 // blocks the second node); "nodefailure", node 1 fails and recovers
 // under web (probe and minReadySeconds) and api (neither); "hpa", a CPU
 // change under an HPA while pods are not Ready; "statefulset", an
-// OrderedReady StatefulSet with a probe scaling up while a node fails.
+// OrderedReady StatefulSet with a probe scaling up while a node fails;
+// "owners", three Deployments whose pods start at once with probes (one
+// with minReadySeconds), then a drain under a budget: the readiness
+// steps of different owners, which partial-order reduction orders.
 func readinessProblem(t testing.TB, variant string) *compose.Problem {
 	t.Helper()
 	b := build.New()
@@ -51,6 +56,15 @@ func readinessProblem(t testing.TB, variant string) *compose.Problem {
 		d := b.AddStatefulSet("db", b.AddTemplate(web), 2)
 		b.RunPod(d, 0)
 		b.AddEvent(model.Event{Kind: model.NodeFailure, Node: 0})
+	case "owners":
+		b.AddNodes(3, build.Node().CPU(20).Mem(64))
+		d := b.AddDeployment("web", b.AddTemplate(web), 2)
+		api := b.AddDeployment("api", b.AddTemplate(build.Template("api").Requests(4, 4).Label("app", "api").ReadinessProbe()), 2)
+		db := b.AddDeployment("db", b.AddTemplate(build.Template("db").Requests(4, 4).Label("app", "db").ReadinessProbe().MinReadySeconds(5)), 1)
+		b.PendingPod(d, 0).PendingPod(d, 1).PendingPod(api, 1).PendingPod(api, 2).PendingPod(db, 0)
+		b.U.PDBs = []model.PodDisruptionBudget{{Name: "api", Selector: &model.Selector{MatchLabels: map[string]string{"app": "api"}},
+			MinAvailable: &model.IntOrPercent{Value: 1}}}
+		b.AddEvent(model.Event{Kind: model.Drain, Slot: model.AfterStable, Nodes: []int{1}})
 	default:
 		t.Fatalf("no readiness variant %q", variant)
 	}
@@ -60,6 +74,11 @@ func readinessProblem(t testing.TB, variant string) *compose.Problem {
 		t.Fatal(err)
 	}
 	s.Init = model.InitMain
+	if variant == "owners" {
+		for i := range 5 {
+			s.Enqueue(model.KubeletQueue, i)
+		}
+	}
 	if variant == "hpa" || variant == "statefulset" {
 		s.Enqueue(model.KubeletQueue, 0)
 		s.Enqueue(model.DeploymentQueue, 0)
@@ -78,7 +97,7 @@ func readinessProblem(t testing.TB, variant string) *compose.Problem {
 // symmetricClusters.
 func readinessProblems(t testing.TB) []porProblem {
 	var out []porProblem
-	for _, v := range []string{"drain", "nodefailure", "hpa", "statefulset"} {
+	for _, v := range []string{"drain", "nodefailure", "hpa", "statefulset", "owners"} {
 		p := readinessProblem(t, v)
 		out = append(out, porProblem{p.Name, p})
 	}
@@ -104,5 +123,34 @@ func TestSymmetrySameVerdictsWithReadiness(t *testing.T) {
 		}
 		on, off := compareVerdicts(t, c.p)
 		t.Logf("%s: %d states reduced, %d full", c.name, on, off)
+	}
+}
+
+// TestReadinessOwnersReduce: where the pods of several owners wait for
+// their probes with nothing else to do, partial-order reduction takes
+// one owner's readiness steps at a time (kubelet OwnerReadiness), with
+// symmetry on and off: fewer states, the same verdicts (TestPORKeepsVerdicts
+// runs the variant too).
+func TestReadinessOwnersReduce(t *testing.T) {
+	p := readinessProblem(t, "owners")
+	for _, noSym := range []bool{true, false} {
+		run := func(noPOR bool) checker.Result[*model.State] {
+			res, err := checker.Check[*model.State](context.Background(), p.System.CheckerSystem(), p.Properties,
+				checker.Options{CollectAll: true, NoSymmetry: noSym, NoPOR: noPOR, Workers: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res
+		}
+		full, reduced := run(true), run(false)
+		t.Logf("symmetry %v: %d states without POR, %d with (%d ample)", !noSym, full.Stats.States, reduced.Stats.States, reduced.Stats.AmpleExpansions)
+		if reduced.Stats.AmpleExpansions == 0 || reduced.Stats.States >= full.Stats.States {
+			t.Errorf("symmetry %v: POR does not reduce the readiness steps: %d states, %d without", !noSym, reduced.Stats.States, full.Stats.States)
+		}
+		for i, a := range full.Properties {
+			if b := reduced.Properties[i]; a.Verdict != b.Verdict {
+				t.Errorf("symmetry %v: %s: %v without POR, %v with", !noSym, a.Name, a.Verdict, b.Verdict)
+			}
+		}
 	}
 }

@@ -33,7 +33,11 @@ func (*PodReadiness) Enabled(u *model.Universe, s *model.State) bool {
 // Ready (and Available at once without minReadySeconds), or Ready to
 // Available; its controllers are woken (model.ReadinessChanged).
 func (*PodReadiness) Step(tx *model.Tx, s *model.State) {
-	i := tx.ChooseReadinessPod(s)
+	advanceReadiness(tx, s, tx.ChooseReadinessPod(s))
+}
+
+// advanceReadiness is the readiness step of pod slot i (none for -1).
+func advanceReadiness(tx *model.Tx, s *model.State, i int) {
 	if i < 0 {
 		return
 	}

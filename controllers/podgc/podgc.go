@@ -87,9 +87,10 @@ func (*Collector) StepFootprint(u *model.Universe, s *model.State) (reads, write
 	return reads, writes
 }
 
-// DisabledBy: any pod slot may become Failed.
+// DisabledBy: any pod slot may become Failed (its phase: a change of
+// readiness alone fails no pod).
 func (*Collector) DisabledBy(*model.Universe, *model.State) model.Footprint {
 	var f model.Footprint
-	f.AddPods()
+	f.AddPodsWithoutReadiness()
 	return f
 }

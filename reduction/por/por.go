@@ -89,6 +89,12 @@ type Config struct {
 	// UnknownReads: some property reads what no footprint says (a Go
 	// predicate or custom monitor); no reduction applies.
 	UnknownReads bool
+	// MonitorReadiness, when MonitorReadinessKnown, holds the readiness
+	// components (model.Footprint.AddReadiness) the monitors read; the
+	// other owners' pods' readiness is none of theirs. Unknown: every
+	// owner's.
+	MonitorReadiness      model.Footprint
+	MonitorReadinessKnown bool
 }
 
 // New returns the reduction of a system, or nil when none applies (fewer
@@ -108,6 +114,9 @@ func New(cfg Config) *Reduction {
 		if cfg.MonitorsReadQueues {
 			r.obsReads.AddQueues()
 			r.obsReads.Add(model.CompDeschedulerPending)
+		}
+		if cfg.MonitorReadinessKnown {
+			r.obsReads.SetReadiness(cfg.MonitorReadiness)
 		}
 	}
 	for i := range r.actors {
