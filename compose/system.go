@@ -107,13 +107,7 @@ func (sys symmetricSystem) ExploreRepresentatives() bool { return sys.Symmetry.E
 // orbits (checker.RepresentativeEncoder): the engine then explores
 // representatives, and their expansion, which branches over one node per
 // orbit, need not compute the orbits again.
-//
-// A successor of the representative being expanded has its canonical
-// form found from the representative's (symmetry.Canonicalizer.Expanding).
 func (sys symmetricSystem) AppendRepresentative(key, enc []byte, s *model.State) ([]byte, []byte) {
-	if p := sys.represented; p != nil && s.DerivedFrom() == p {
-		return sys.Symmetry.AppendRepresentativeOf(key, enc, s, p)
-	}
 	return sys.Symmetry.AppendRepresentative(key, enc, s)
 }
 
@@ -130,7 +124,6 @@ func (sys symmetricSystem) DecodeRepresentative(enc []byte) (*model.State, error
 		return nil, err
 	}
 	sys.represented = s
-	sys.Symmetry.Expanding(s, orbits)
 	return s, nil
 }
 

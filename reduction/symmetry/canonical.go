@@ -30,10 +30,6 @@ type Canonicalizer struct {
 	// serves one goroutine at a time (ForWorker gives each of the
 	// engine's goroutines its own).
 	free []*scratch
-	// incremental: successors' canonical forms may be found from their
-	// parent's (incremental.go); parent is the state being expanded.
-	incremental bool
-	parent      *parentPlan
 }
 
 // New analyses u (which must be compiled) with the symmetry facts of the
@@ -49,7 +45,6 @@ func New(u *model.Universe, facts []model.SymmetryFact) *Canonicalizer {
 			c.classes = append(c.classes, cl)
 		}
 	}
-	c.incremental = c.incrementalApplies()
 	return c
 }
 
@@ -173,14 +168,12 @@ func (c *Canonicalizer) appendPlanned(w *scratch, dst []byte, s *model.State, pe
 func (c *Canonicalizer) AppendRepresentative(key, enc []byte, s *model.State) ([]byte, []byte) {
 	w := c.get()
 	defer c.put(w)
-	orbits := identityOrbits(w, len(s.Nodes))
+	orbits := slices.Grow(w.orbits[:0], len(s.Nodes))[:len(s.Nodes)]
+	for n := range orbits {
+		orbits[n] = uint16(n)
+	}
+	w.orbits = orbits
 	perm, podPerm, sortKQ, moved := c.planOrbits(w, s, orbits)
-	return c.appendRepresentative(w, key, enc, s, perm, podPerm, sortKQ, moved, orbits)
-}
-
-// appendRepresentative is AppendRepresentative's output given s's plan
-// and orbits.
-func (c *Canonicalizer) appendRepresentative(w *scratch, key, enc []byte, s *model.State, perm, podPerm []int, sortKQ, moved bool, orbits []uint16) ([]byte, []byte) {
 	at := len(key)
 	key = c.appendPlanned(w, key, s, perm, podPerm, sortKQ, moved)
 	enc = append(enc, key[at:]...)
@@ -296,7 +289,7 @@ func (c *Canonicalizer) planOrbits(w *scratch, s *model.State, orbits []uint16) 
 // with its own buffers, for one goroutine.
 func (c *Canonicalizer) ForWorker() *Canonicalizer {
 	d := *c
-	d.free, d.parent = nil, nil
+	d.free = nil
 	return &d
 }
 
