@@ -169,6 +169,12 @@ type JobCounts struct {
 	// FailJob: a Failed pod present matches a FailJob rule of the
 	// podFailurePolicy (upstream's getFailJobMessage).
 	FailJob bool
+	// Failing: the Job's failure is decided (its FailureTarget, a FailJob
+	// match or backoffLimit exceeded) while it runs. With
+	// podReplacementPolicy Failed its terminating pods then count as
+	// failed (in Failed), as upstream counts every pod not terminal once
+	// the Job is failing, but those its podFailurePolicy ignores.
+	Failing bool
 }
 
 // CountJob derives Job d's counts. A Failed pod present is one that
@@ -209,7 +215,26 @@ func CountJob(u *Universe, s *State, d int) JobCounts {
 			}
 		}
 	}
+	c.Failing = ds.JobFinished == JobFailureTarget || c.FailJob || c.Failed > spec.BackoffLimit
+	if c.Failing && spec.ReplaceOnlyFailed && c.Terminating > 0 {
+		for i := range s.Pods {
+			if p := &s.Pods[i]; p.Owner == owner && p.Phase == Terminating && !ignoredWhileFailing(spec, p) {
+				c.Failed++
+			}
+		}
+	}
 	return c
+}
+
+// ignoredWhileFailing: the podFailurePolicy of a failing Job ignores its
+// terminating pod p, which has no exit code yet (upstream's
+// matchPodFailurePolicy on a pod that is not terminal).
+func ignoredWhileFailing(spec *JobSpec, p *PodState) bool {
+	if !spec.PodFailurePolicy {
+		return false
+	}
+	var buf [1]PodFailureOutcome
+	return spec.PodFailureOutcomes(p.Failure&^ContainersRan, buf[:0])[0].Action == PodFailureIgnore
 }
 
 // ForgetJobPod is called before the slot of pod i is freed by whoever

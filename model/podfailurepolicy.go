@@ -224,18 +224,26 @@ func jobSuccessCriteriaMet(u *Universe, s *State, d int) bool {
 // podFailurePolicy, a choice among PodFailureOutcomes when exit codes
 // decide it. Count adds the failure to the Job's status, Ignore does not,
 // FailJob counts it and sets the interim FailureTarget (reason
-// PodFailurePolicy) unless the Job's failure or success is already
-// decided (upstream evaluates no policy once SuccessCriteriaMet or
-// FailureTarget is set; with backoffLimit already exceeded, the
-// FailureTarget BackoffLimitExceeded came first). A Job that is not
-// running counts the failure without a choice. forced: the pod garbage
+// PodFailurePolicy) unless the Job's success criteria are met (upstream
+// evaluates no policy once SuccessCriteriaMet is set). A FailJob match
+// comes before backoffLimit, as in upstream's sync. A Job that is not
+// running or failing (finished, or its failure decided) counts the
+// failure as CountJob counted it then. forced: the pod garbage
 // collector deletes the pod on a node that is not Ready.
 func failedPodGone(tx *Tx, s *State, d, i int, forced bool) {
 	ds := &s.Deps[d]
 	spec := &tx.U.Configs[ds.Config].Job
 	p := &s.Pods[i]
-	if !spec.PodFailurePolicy || ds.JobFinished != JobRunning {
+	if !spec.PodFailurePolicy || ds.JobFinished.Finished() {
 		countJobFailure(ds)
+		return
+	}
+	if p.Phase == Terminating && CountJob(tx.U, s, d).Failing {
+		// Counted when the Job's failure was decided (CountJob), as it
+		// was then: no choice.
+		if !ignoredWhileFailing(spec, p) {
+			countJobFailure(ds)
+		}
 		return
 	}
 	f := p.Failure
@@ -255,9 +263,8 @@ func failedPodGone(tx *Tx, s *State, d, i int, forced bool) {
 			tx.Log(jobComponent, "Pod %s of job %s failed (%s): rule %d of the podFailurePolicy (Ignore) matches: not counted against backoffLimit", s.PodRef(i), name, f, o.Rule)
 		}
 	case PodFailureFailJob:
-		decided := CountJob(tx.U, s, d).Failed > spec.BackoffLimit || jobSuccessCriteriaMet(tx.U, s, d)
 		countJobFailure(ds)
-		if decided {
+		if jobSuccessCriteriaMet(tx.U, s, d) {
 			return
 		}
 		ds.JobFinished = JobFailureTarget

@@ -30,6 +30,13 @@
 //     nothing it changes is read (the Job wants no pod any more), and the
 //     kubelet's removal of the last terminating pod queues the Job.
 //
+// With a podFailurePolicy (model/podfailurepolicy.go) a failed pod's
+// outcome is decided as it leaves (model.ForgetJobPod): a FailJob match
+// sets the interim FailureTarget, which the sync keeps until no pod of the
+// Job terminates (its active pods deleted) and then turns into Failed
+// (reason PodFailurePolicy). With podReplacementPolicy Failed (the
+// default with a policy) a terminating pod is replaced only once gone.
+//
 // With a static spec the active pods never exceed what the Job wants,
 // so the surplus deletion of manageJob (parallelism lowered) is never
 // needed. A Running pod succeeds through an environment step
