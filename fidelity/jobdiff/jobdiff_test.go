@@ -267,7 +267,8 @@ func TestKnownClasses(t *testing.T) {
 
 // TestPlantedBugs: wrong models are judged unexplained on some of 1000
 // random cases, so the test can fail: backoffLimit ignored, completions
-// read as unset, suspend ignored, the counted failures forgotten.
+// read as unset, suspend ignored, the counted failures forgotten, the
+// podFailurePolicy ignored (at the sync; the gone pods' outcomes applied).
 func TestPlantedBugs(t *testing.T) {
 	ctx := context.Background()
 	up := newUpstream(t)
@@ -279,6 +280,9 @@ func TestPlantedBugs(t *testing.T) {
 		"completions read as unset":  func(u *model.Universe, s *model.State) { spec(s, u).WorkQueue = true },
 		"suspend ignored":            func(u *model.Universe, s *model.State) { spec(s, u).Suspend = false },
 		"counted failures forgotten": func(u *model.Universe, s *model.State) { s.Deps[0].JobFailed = 0 },
+		"podFailurePolicy ignored": func(u *model.Universe, s *model.State) {
+			spec(s, u).PodFailurePolicy, spec(s, u).PodFailureRuleCount = false, 0
+		},
 	}
 	gen := rapid.Custom(genCase)
 	for _, name := range slices.Sorted(maps.Keys(planted)) {
