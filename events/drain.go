@@ -305,6 +305,7 @@ func (d Drain) evictRound(tx *model.Tx, s *model.State, k int, first bool) {
 				tx.Log(KubectlComponent, "kubectl drain %s: deleting pod %s", name, s.PodRef(p))
 			}
 			markEvicted(tx, s, p)
+			model.NoteDeletedJobPod(u, s, p)
 			s.RequestDeletion(p)
 			continue
 		}
@@ -314,6 +315,9 @@ func (d Drain) evictRound(tx *model.Tx, s *model.State, k int, first bool) {
 				tx.Log(KubectlComponent, "kubectl drain %s: evicting pod %s", name, s.PodRef(p))
 			}
 			markEvicted(tx, s, p)
+			// The eviction API adds the DisruptionTarget condition
+			// (EvictionByEvictionAPI).
+			model.AddDisruptionTarget(u, s, p)
 			s.RequestDeletion(p)
 		case model.EvictionBudgetExhausted:
 			if tx.Tracing() {

@@ -67,8 +67,12 @@ func (w jobWatch) Stuck(u *model.Universe, s *model.State, _ []byte) string {
 	}
 	name := u.Deployments[w.d].Name
 	spec := &u.Configs[ds.Config].Job
-	c := model.CountJob(s, w.d)
+	c := model.CountJob(u, s, w.d)
 	switch {
+	case ds.JobFinished == model.JobFailedPodFailurePolicy:
+		return fmt.Sprintf("job %s failed: PodFailurePolicy (a failed pod matched a FailJob rule; %d failed pods, backoffLimit %d)", name, c.Failed, spec.BackoffLimit)
+	case ds.JobFinished == model.JobFailureTarget:
+		return fmt.Sprintf("job %s is failing: PodFailurePolicy (a failed pod matched a FailJob rule); Failed waits for %d pods terminating", name, c.Terminating)
 	case ds.JobFinished == model.JobFailedBackoff:
 		return fmt.Sprintf("job %s failed: BackoffLimitExceeded (%d failed pods, backoffLimit %d)", name, c.Failed, spec.BackoffLimit)
 	case c.Failed > spec.BackoffLimit:

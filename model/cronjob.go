@@ -138,7 +138,7 @@ func (u *Universe) compileCronJobs(decls []DeploymentDecl) error {
 func ActiveCronJobRuns(u *Universe, s *State, c int) int {
 	n := 0
 	for _, d := range u.CronJobs[c].Runs {
-		if ds := &s.Deps[d]; ds.Active && ds.JobFinished == JobRunning {
+		if ds := &s.Deps[d]; ds.Active && !ds.JobFinished.Finished() {
 			n++
 		}
 	}
@@ -158,7 +158,7 @@ func (u *Universe) CronJobRunNames(c int) string {
 // active (never started, Complete or Failed), or -1.
 func FreeCronJobRun(u *Universe, s *State, c int) int {
 	for _, d := range u.CronJobs[c].Runs {
-		if ds := &s.Deps[d]; !ds.Active || ds.JobFinished != JobRunning {
+		if ds := &s.Deps[d]; !ds.Active || ds.JobFinished.Finished() {
 			return d
 		}
 	}

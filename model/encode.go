@@ -32,7 +32,9 @@ import (
 //	        byte PodState.Ordinal, before the header; a Running pod
 //	        that is not Ready and Available (readiness.go) then as
 //	        readinessPrefix and the byte PodState.Readiness: universes
-//	        whose templates delay no readiness encode as without it.
+//	        whose templates delay no readiness encode as without it; a
+//	        pod of a Job with a podFailurePolicy that carries failure
+//	        facts then as failurePrefix and the byte PodState.Failure.
 //	        In a universe of more pod slots than MaxObjects, a run token
 //	        (podRun, podruns.go) stands for a stretch of pods that repeat
 //	        earlier ones.
@@ -57,7 +59,7 @@ import (
 // AppendEncoding appends the canonical encoding of s, a state of u, to dst.
 func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 	// One capacity check for the whole encoding (a node takes at most 3
-	// bytes, a pod 23, a deployment 3+10+2·6+3·3+3·WindowSlots+8): the appends
+	// bytes, a pod 25, a deployment 3+10+2·6+3·3+3·WindowSlots+8): the appends
 	// below then never reallocate, and the writes by index stay in it.
 	slots := WindowSlots(u)
 	behavior := HasHPABehavior(u)
@@ -67,7 +69,7 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 			memory += 2 + len(s.Deps[i].HPAMemory)
 		}
 	}
-	dst = slices.Grow(dst, 5+3*len(s.Nodes)+23*len(s.Pods)+(42+3*slots)*len(s.Deps)+memory+
+	dst = slices.Grow(dst, 5+3*len(s.Nodes)+25*len(s.Pods)+(42+3*slots)*len(s.Deps)+memory+
 		3*len(s.Queues)+2*s.queueItems()+3*len(s.EventVars)+len(s.Monitors))
 	var flags byte
 	if s.DeschedulerPending {
@@ -208,7 +210,7 @@ func appendPods(b []byte, n int, pods []PodState, requests *[256][2]int64, wide 
 			continue
 		}
 		req := &requests[p.Template]
-		if !wide && p.Owner|p.Template < 16 && p.Pattern == 0 && p.NominatedNode|uint16(p.Ordinal)|uint16(p.Readiness) == 0 && int64(p.CPU) == req[0] && int64(p.Memory) == req[1] {
+		if !wide && p.Owner|p.Template < 16 && p.Pattern == 0 && p.NominatedNode|uint16(p.Ordinal)|uint16(p.Readiness)|uint16(p.Failure) == 0 && int64(p.CPU) == req[0] && int64(p.Memory) == req[1] {
 			h := uint32(p.Phase&3) | uint32(p.RS)<<3 | 1<<4 | 1<<6 | 1<<7
 			if p.WasRunning {
 				h |= 1 << 2
@@ -236,6 +238,10 @@ func appendPod(b []byte, n int, p *PodState, req *[2]int64, wide bool) int {
 	}
 	if p.Readiness != 0 {
 		b[n], b[n+1] = readinessPrefix, byte(p.Readiness)
+		n += 2
+	}
+	if p.Failure != 0 {
+		b[n], b[n+1] = failurePrefix, byte(p.Failure)
 		n += 2
 	}
 	h := byte(p.Phase&3) | p.RS<<3 | 1<<4
@@ -297,6 +303,12 @@ const ordinalPrefix = 0x03
 // neither a Free slot, a header, podRun nor another prefix, paid only by
 // pods that are not yet Ready or Available.
 const readinessPrefix = 0x04
+
+// failurePrefix announces a pod's failure facts (PodState.Failure) when
+// it has any, after the readiness if any: a byte that is neither a Free
+// slot, a header, podRun nor another prefix, paid only by the deleted
+// pods of Jobs with a podFailurePolicy.
+const failurePrefix = 0x05
 
 // templateRequests lists every template's CPU and memory requests: the
 // usage a pod's encoding leaves out when it equals them. It is indexed by
@@ -461,7 +473,7 @@ func decodePods(pods []PodState, off []uint32, enc []byte, k int, u *Universe, h
 			if h&0xE0 == 0xC0 && int(ot&15) < templates {
 				p := &pods[i]
 				setPodHead(p, heads.byHeader[h]|uint64(e[1])<<48|heads.byOwnerTemplate[ot])
-				p.NominatedNode, p.Ordinal, p.Readiness = 0, 0, 0
+				p.NominatedNode, p.Ordinal, p.Readiness, p.Failure = 0, 0, 0, 0
 				us := &heads.usage[ot]
 				p.CPU, p.Memory = us[0], us[1]
 				k += 3
@@ -533,13 +545,20 @@ func decodePod(p *PodState, enc []byte, k int, u *Universe) (int, error) {
 		}
 		h = r.byte()
 	}
+	var failure PodFailureFacts
+	if h == failurePrefix {
+		if failure = PodFailureFacts(r.byte()); failure == 0 || failure > allPodFailureFacts {
+			return r.off, fmt.Errorf("failure facts %d: %w", failure, ErrInvalid)
+		}
+		h = r.byte()
+	}
 	if h == 0 {
 		return r.off, fmt.Errorf("free slot read as a pod: %w", ErrInvalid)
 	}
 	if h&(1<<4) == 0 {
 		return r.off, fmt.Errorf("pod header %#x: %w", h, ErrInvalid)
 	}
-	*p = PodState{Phase: phaseOf(h), WasRunning: h&(1<<2) != 0, RS: h >> 3 & 1, NominatedNode: nominated, Ordinal: ordinal, Readiness: readiness}
+	*p = PodState{Phase: phaseOf(h), WasRunning: h&(1<<2) != 0, RS: h >> 3 & 1, NominatedNode: nominated, Ordinal: ordinal, Readiness: readiness, Failure: failure}
 	p.Node = r.node(u.wideNodes)
 	if h&(1<<7) != 0 {
 		ot := r.byte()

@@ -66,6 +66,11 @@ func randomState(t *rapid.T, u *model.Universe, monitors int) *model.State {
 			// Only a Running pod carries a readiness other than Available.
 			s.Pods[i].Readiness = model.Readiness(rapid.IntRange(0, 2).Draw(t, "readiness"))
 		}
+		if ph == model.Terminating || ph == model.Failed {
+			// A failed pod of a Job with a podFailurePolicy carries its
+			// DisruptionTarget condition and whether its containers ran.
+			s.Pods[i].Failure = model.PodFailureFacts(rapid.IntRange(0, 3).Draw(t, "failure"))
+		}
 	}
 	for d := range s.Deps {
 		s.Deps[d] = model.DeploymentState{Active: rapid.Bool().Draw(t, "active"), Replicas: int16(rapid.IntRange(0, 500).Draw(t, "replicas")),

@@ -36,6 +36,17 @@ type JobSpec struct {
 	BackoffLimit int
 	// Suspend is spec.suspend: the controller creates no pod.
 	Suspend bool
+	// ReplaceOnlyFailed is podReplacementPolicy Failed (the default with
+	// a podFailurePolicy): a pod with a deletion timestamp counts neither
+	// as active nor as failed until it is gone, and is not replaced
+	// before.
+	ReplaceOnlyFailed bool
+	// PodFailurePolicy: spec.podFailurePolicy is set, with the rules
+	// PodFailureRules[:PodFailureRuleCount] (podfailurepolicy.go; an
+	// array, so that configurations compare with ==).
+	PodFailurePolicy    bool
+	PodFailureRuleCount uint8
+	PodFailureRules     [MaxPodFailurePolicyRules]PodFailurePolicyRule
 }
 
 // JobCondition is a Job's finished condition (JobFinished).
@@ -49,7 +60,18 @@ const (
 	// JobFailedBackoff: the Failed condition, reason
 	// BackoffLimitExceeded.
 	JobFailedBackoff
+	// JobFailureTarget: the interim FailureTarget condition, reason
+	// PodFailurePolicy (a FailJob rule matched a failed pod): the Job is
+	// not finished yet; its sync deletes its active pods and writes
+	// JobFailedPodFailurePolicy once none terminates.
+	JobFailureTarget
+	// JobFailedPodFailurePolicy: the Failed condition, reason
+	// PodFailurePolicy.
+	JobFailedPodFailurePolicy
 )
+
+// Finished reports whether c is Complete or Failed (util.IsJobFinished).
+func (c JobCondition) Finished() bool { return c != JobRunning && c != JobFailureTarget }
 
 func (c JobCondition) String() string {
 	switch c {
@@ -59,6 +81,10 @@ func (c JobCondition) String() string {
 		return "Complete"
 	case JobFailedBackoff:
 		return "Failed (BackoffLimitExceeded)"
+	case JobFailureTarget:
+		return "FailureTarget (PodFailurePolicy)"
+	case JobFailedPodFailurePolicy:
+		return "Failed (PodFailurePolicy)"
 	}
 	return fmt.Sprintf("JobCondition(%d)", uint8(c))
 }
@@ -75,6 +101,12 @@ type JobDecl struct {
 	// BackoffLimit is spec.backoffLimit; nil: 6.
 	BackoffLimit *int `json:"backoffLimit,omitempty"`
 	Suspend      bool `json:"suspend,omitempty"`
+	// PodFailurePolicy is spec.podFailurePolicy; nil: not set.
+	PodFailurePolicy *PodFailurePolicyDecl `json:"podFailurePolicy,omitempty"`
+	// PodReplacementPolicy: "" (the API server's default: Failed with a
+	// podFailurePolicy, else TerminatingOrFailed), TerminatingOrFailed or
+	// Failed.
+	PodReplacementPolicy string `json:"podReplacementPolicy,omitempty"`
 }
 
 // IsJob reports whether workload d is a Job.
@@ -103,7 +135,7 @@ func jobConfig(template int, d *JobDecl) (DeploymentConfig, error) {
 		cfg.Job.BackoffLimit = *d.BackoffLimit
 	}
 	cfg.Job.Suspend = d.Suspend
-	return cfg, nil
+	return cfg, podFailurePolicyConfig(&cfg.Job, d)
 }
 
 // checkJobDecl refuses what a Job cannot have: a rollout strategy, an HPA
@@ -124,19 +156,34 @@ type JobCounts struct {
 	// Active: Pending or Running pods.
 	Active int
 	// Succeeded is status.succeeded; Failed counts the failed pods the
-	// status counted (JobFailed) and those still present: Failed ones and
-	// Terminating ones (deleted, not by the Job controller: with
-	// podReplacementPolicy TerminatingOrFailed upstream counts a pod with
-	// a deletion timestamp as failed).
+	// status counted (JobFailed) and those still present: Failed ones
+	// (but those a podFailurePolicy ignores) and, with
+	// podReplacementPolicy TerminatingOrFailed, Terminating ones (deleted,
+	// not by the Job controller: upstream counts a pod with a deletion
+	// timestamp as failed then).
 	Succeeded, Failed int
-	// Terminating counts the pods with a deletion timestamp (counted in
-	// Failed too): the Job's final condition waits for them to go.
+	// Terminating counts the pods with a deletion timestamp: the Job's
+	// final condition waits for them to go, and with podReplacementPolicy
+	// Failed they are not replaced before.
 	Terminating int
+	// FailJob: a Failed pod present matches a FailJob rule of the
+	// podFailurePolicy (upstream's getFailJobMessage).
+	FailJob bool
+	// Failing: the Job's failure is decided (its FailureTarget, a FailJob
+	// match or backoffLimit exceeded) while it runs. With
+	// podReplacementPolicy Failed its terminating pods then count as
+	// failed (in Failed), as upstream counts every pod not terminal once
+	// the Job is failing, but those its podFailurePolicy ignores.
+	Failing bool
 }
 
-// CountJob derives Job d's counts.
-func CountJob(s *State, d int) JobCounts {
+// CountJob derives Job d's counts. A Failed pod present is one that
+// failed before its containers ran (the kubelet's admission rejection),
+// so no onExitCodes rule matches it and its podFailurePolicy outcome is
+// known (PodFailureOutcomes).
+func CountJob(u *Universe, s *State, d int) JobCounts {
 	ds := &s.Deps[d]
+	spec := &u.Configs[ds.Config].Job
 	c := JobCounts{Succeeded: int(ds.JobSucceeded), Failed: int(ds.JobFailed)}
 	owner := uint8(d + 1)
 	for i := range s.Pods {
@@ -148,26 +195,63 @@ func CountJob(s *State, d int) JobCounts {
 		case Pending, Running:
 			c.Active++
 		case Terminating:
-			c.Failed++
+			if !spec.ReplaceOnlyFailed {
+				c.Failed++
+			}
 			c.Terminating++
 		case Failed:
-			c.Failed++
+			if !spec.PodFailurePolicy {
+				c.Failed++
+				continue
+			}
+			var buf [1]PodFailureOutcome
+			switch spec.PodFailureOutcomes(p.Failure&^ContainersRan, buf[:0])[0].Action {
+			case PodFailureIgnore:
+			case PodFailureFailJob:
+				c.Failed++
+				c.FailJob = true
+			default:
+				c.Failed++
+			}
+		}
+	}
+	c.Failing = ds.JobFinished == JobFailureTarget || c.FailJob || c.Failed > spec.BackoffLimit
+	if c.Failing && spec.ReplaceOnlyFailed && c.Terminating > 0 {
+		for i := range s.Pods {
+			if p := &s.Pods[i]; p.Owner == owner && p.Phase == Terminating && !ignoredWhileFailing(spec, p) {
+				c.Failed++
+			}
 		}
 	}
 	return c
 }
 
-// ForgetJobPod is called before a pod's slot is freed by whoever removes
-// it (the kubelet, the pod garbage collector): when pod p is a
+// ignoredWhileFailing: the podFailurePolicy of a failing Job ignores its
+// terminating pod p, which has no exit code yet (upstream's
+// matchPodFailurePolicy on a pod that is not terminal).
+func ignoredWhileFailing(spec *JobSpec, p *PodState) bool {
+	if !spec.PodFailurePolicy {
+		return false
+	}
+	var buf [1]PodFailureOutcome
+	return spec.PodFailureOutcomes(p.Failure&^ContainersRan, buf[:0])[0].Action == PodFailureIgnore
+}
+
+// ForgetJobPod is called before the slot of pod i is freed by whoever
+// removes it (the kubelet, the pod garbage collector): when it is a
 // Terminating or Failed pod of a Job, its failure, which CountJob read
 // from the pod, stays counted in the Job's status (upstream's tracking
-// finalizer keeps the pod until the Job controller counted it).
-func ForgetJobPod(u *Universe, s *State, p *PodState) {
-	if !u.HasJobs || p.Owner == 0 || (p.Phase != Terminating && p.Phase != Failed) {
+// finalizer keeps the pod until the Job controller counted it); with a
+// podFailurePolicy, as its outcome says (failedPodGone, a choice when
+// exit codes decide it). forced: the pod garbage collector deletes it
+// from a node that is not Ready (ForceDeletedOutOfService).
+func ForgetJobPod(tx *Tx, s *State, i int, forced bool) {
+	p := &s.Pods[i]
+	if !tx.U.HasJobs || p.Owner == 0 || (p.Phase != Terminating && p.Phase != Failed) {
 		return
 	}
-	if d := int(p.Owner) - 1; u.IsJob(d) && s.Deps[d].JobFailed < MaxJobCount {
-		s.Deps[d].JobFailed++
+	if d := int(p.Owner) - 1; tx.U.IsJob(d) {
+		failedPodGone(tx, s, d, i, forced)
 	}
 }
 
@@ -181,7 +265,7 @@ func describeJob(b *strings.Builder, u *Universe, s *State, d int) {
 	} else {
 		fmt.Fprintf(b, " completions %d", cfg.Completions)
 	}
-	fmt.Fprintf(b, " succeeded %d failed %d", ds.JobSucceeded, CountJob(s, d).Failed)
+	fmt.Fprintf(b, " succeeded %d failed %d", ds.JobSucceeded, CountJob(u, s, d).Failed)
 	if cfg.Suspend {
 		b.WriteString(" suspended")
 	}

@@ -149,7 +149,7 @@ func removeKeptPods(tx *Tx, s *State, n int) {
 		if int(p.Node) != n+1 || !KeepsTerminatingPod(u, s, &p) || slices.Contains(s.Queues[KubeletQueue], uint16(i)) {
 			continue
 		}
-		ForgetJobPod(u, s, &p)
+		ForgetJobPod(tx, s, i, false)
 		s.Pods[i] = PodState{}
 		for _, q := range [...]Queue{SchedulerQueue, TaintManagerQueue} {
 			s.Queues[q] = slices.DeleteFunc(s.Queues[q], func(x uint16) bool { return int(x) == i })

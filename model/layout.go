@@ -10,16 +10,16 @@ import (
 // view is sound only for the layout asserted at the bottom of this file
 // (the build fails if a field moves).
 
-// samePodBytes reports whether a and b are the same 20 bytes: a few word
+// samePodBytes reports whether a and b are the same 24 bytes: a few word
 // compares, where PodState's == compares its fields one by one. Equal
 // bytes are equal fields (layoutMismatch below checks every offset and
-// the size, and PodState has no padding), so equal bytes mean equal
+// the size, and PodState's only padding is a blank field, always zero), so equal bytes mean equal
 // pods.
 func samePodBytes(a, b *PodState) bool {
-	// Compared as 16 bytes and 4: each part compiles to word compares,
-	// where 20 bytes at once call the runtime's memequal.
+	// Compared as 16 bytes and 8: each part compiles to word compares,
+	// where 24 bytes at once call the runtime's memequal.
 	pa, pb := (*[podBytes]byte)(unsafe.Pointer(a)), (*[podBytes]byte)(unsafe.Pointer(b))
-	return *(*[16]byte)(pa[:16]) == *(*[16]byte)(pb[:16]) && *(*[4]byte)(pa[16:]) == *(*[4]byte)(pb[16:])
+	return *(*[16]byte)(pa[:16]) == *(*[16]byte)(pb[:16]) && *(*[8]byte)(pa[16:]) == *(*[8]byte)(pb[16:])
 }
 
 // sameButNode reports whether a and b are equal in every field but Node:
@@ -29,7 +29,7 @@ func sameButNode(a, b *PodState) bool {
 	const nodeBytes = 0xFFFF << 48 // Node is bytes 6 and 7 of the head
 	ha := binary.LittleEndian.Uint64((*[podBytes]byte)(unsafe.Pointer(a))[:8])
 	hb := binary.LittleEndian.Uint64((*[podBytes]byte)(unsafe.Pointer(b))[:8])
-	return (ha^hb)&^nodeBytes == 0 && a.NominatedNode == b.NominatedNode && a.Ordinal == b.Ordinal && a.Readiness == b.Readiness && a.CPU == b.CPU && a.Memory == b.Memory
+	return (ha^hb)&^nodeBytes == 0 && a.NominatedNode == b.NominatedNode && a.Ordinal == b.Ordinal && a.Readiness == b.Readiness && a.Failure == b.Failure && a.CPU == b.CPU && a.Memory == b.Memory
 }
 
 // podBytesOf views pods as their bytes (see samePodBytes for why
@@ -43,7 +43,7 @@ func podBytesOf(pods []PodState) []byte {
 
 // podBytes is the size of a PodState (the conversion above needs it to
 // be exact: layoutMismatch below checks it).
-const podBytes = 20
+const podBytes = 24
 
 // setPodHead writes a pod's first eight bytes, Phase through Node, from
 // head (byte k of the pod is byte k of head, little end first; Node is
@@ -66,7 +66,8 @@ const layoutMismatch = unsafe.Offsetof(PodState{}.Phase) |
 	(unsafe.Offsetof(PodState{}.NominatedNode) ^ 8) |
 	(unsafe.Offsetof(PodState{}.Ordinal) ^ 10) |
 	(unsafe.Offsetof(PodState{}.Readiness) ^ 11) |
-	(unsafe.Offsetof(PodState{}.CPU) ^ 12) |
+	(unsafe.Offsetof(PodState{}.Failure) ^ 12) |
+	(unsafe.Offsetof(PodState{}.CPU) ^ 16) |
 	(unsafe.Sizeof(PodState{}) ^ podBytes)
 
 var _ [0]byte = [layoutMismatch]byte{}

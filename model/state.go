@@ -32,6 +32,16 @@ type PodState struct {
 	// (readiness.go); PodAvailable, the zero value, for every pod whose
 	// template delays neither.
 	Readiness Readiness
+	// Failure is what a Job's podFailurePolicy reads of the pod once it
+	// fails (podfailurepolicy.go): its DisruptionTarget condition and
+	// whether its containers ran. Zero for every pod of a Job without a
+	// podFailurePolicy and of any other owner, so other universes encode
+	// as without it.
+	Failure PodFailureFacts
+	// The padding after Failure stays zero (a blank field is zeroed by
+	// every composite literal and never written), so a pod's bytes are
+	// its fields' (layout.go compares pods as memory).
+	_ [3]byte
 	// CPU and Memory are the pod's current usage (not its request).
 	CPU, Memory int32
 }

@@ -169,6 +169,9 @@ func (c *cycle) remove(pod int) {
 	}
 	ps := &c.s.Pods[pod]
 	n := ps.NodeOf()
+	// The eviction API adds the DisruptionTarget condition
+	// (EvictionByEvictionAPI).
+	model.AddDisruptionTarget(c.u, c.s, pod)
 	c.s.RequestDeletion(pod)
 	c.tx.Mark(model.MarkEvicted(int(ps.Owner) - 1))
 	if c.tx.Tracing() {

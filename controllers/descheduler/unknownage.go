@@ -188,7 +188,7 @@ func (c *cycle) deleteFailed(pod int) {
 	ps := c.s.Pods[pod]
 	n := ps.NodeOf()
 	ref := c.s.PodRef(pod)
-	model.ForgetJobPod(c.u, c.s, &ps)
+	model.ForgetJobPod(c.tx, c.s, pod, false)
 	c.s.Pods[pod] = model.PodState{}
 	if c.tx.Tracing() {
 		c.tx.Log(Component, "Evicting pod %s from node %s: it is Failed, so the API server deletes it at once (it holds no resources; its owner replaced it when it failed)", ref, c.nodeName(n))

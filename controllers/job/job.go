@@ -30,6 +30,13 @@
 //     nothing it changes is read (the Job wants no pod any more), and the
 //     kubelet's removal of the last terminating pod queues the Job.
 //
+// With a podFailurePolicy (model/podfailurepolicy.go) a failed pod's
+// outcome is decided as it leaves (model.ForgetJobPod): a FailJob match
+// sets the interim FailureTarget, which the sync keeps until no pod of the
+// Job terminates (its active pods deleted) and then turns into Failed
+// (reason PodFailurePolicy). With podReplacementPolicy Failed (the
+// default with a policy) a terminating pod is replaced only once gone.
+//
 // With a static spec the active pods never exceed what the Job wants,
 // so the surplus deletion of manageJob (parallelism lowered) is never
 // needed. A Running pod succeeds through an environment step
@@ -53,12 +60,34 @@ const Component = "job-controller"
 func Sync(tx *model.Tx, s *model.State, d int) (requeue bool) {
 	u := tx.U
 	ds := &s.Deps[d]
-	if !ds.Active || ds.JobFinished != model.JobRunning {
+	if !ds.Active || ds.JobFinished.Finished() {
 		return false
 	}
 	spec := &u.Configs[ds.Config].Job
 	name := u.Deployments[d].Name
-	c := model.CountJob(s, d)
+	c := model.CountJob(u, s, d)
+	if c.FailJob && ds.JobFinished == model.JobRunning && !successCriteriaMet(spec, c) {
+		// getFailJobMessage: a Failed pod present matches a FailJob rule.
+		ds.JobFinished = model.JobFailureTarget
+		if tx.Tracing() {
+			tx.Log(Component, "Job %s reached its failure target: PodFailurePolicy: a failed pod matches a FailJob rule of the podFailurePolicy", name)
+		}
+	}
+	if ds.JobFinished == model.JobFailureTarget {
+		// A FailJob rule matched (model.ForgetJobPod): the FailureTarget
+		// condition is kept until Failed, as upstream's is.
+		if terminating := c.Terminating + deleteActivePods(tx, s, d); terminating > 0 {
+			if tx.Tracing() {
+				tx.Log(Component, "Job %s has its failure target: PodFailurePolicy: Failed waits for %s to terminate", name, terminatingPods(terminating))
+			}
+			return false
+		}
+		ds.JobFinished = model.JobFailedPodFailurePolicy
+		if tx.Tracing() {
+			tx.Log(Component, "Job %s failed: PodFailurePolicy: a failed pod matched a FailJob rule of the podFailurePolicy", name)
+		}
+		return false
+	}
 	if c.Failed > spec.BackoffLimit {
 		if terminating := c.Terminating + deleteActivePods(tx, s, d); terminating > 0 {
 			// Upstream's interim FailureTarget: the Job creates nothing
@@ -77,14 +106,18 @@ func Sync(tx *model.Tx, s *model.State, d int) (requeue bool) {
 	}
 	active := c.Active
 	if !spec.Suspend {
-		if diff := WantActive(spec, int(ds.Replicas), c) - active; diff > 0 {
+		want := WantActive(spec, int(ds.Replicas), c)
+		if spec.ReplaceOnlyFailed {
+			// podReplacementPolicy Failed: a terminating pod is replaced
+			// once it is gone.
+			want -= c.Terminating
+		}
+		if diff := want - active; diff > 0 {
 			active += createPods(tx, s, d, diff)
 		}
 	}
-	complete := c.Succeeded >= spec.Completions && active == 0
-	if spec.WorkQueue {
-		complete = c.Succeeded > 0 && active == 0
-	}
+	c.Active = active
+	complete := successCriteriaMet(spec, c)
 	if complete && c.Terminating > 0 {
 		if tx.Tracing() {
 			tx.Log(Component, "Job %s met its success criteria (%d succeeded): Complete waits for %s to terminate", name, c.Succeeded, terminatingPods(c.Terminating))
@@ -98,6 +131,18 @@ func Sync(tx *model.Tx, s *model.State, d int) (requeue bool) {
 		}
 	}
 	return false
+}
+
+// successCriteriaMet: enough pods succeeded (some, with completions
+// unset) and none is active.
+func successCriteriaMet(spec *model.JobSpec, c model.JobCounts) bool {
+	if c.Active > 0 {
+		return false
+	}
+	if spec.WorkQueue {
+		return c.Succeeded > 0
+	}
+	return c.Succeeded >= spec.Completions
 }
 
 // terminatingPods is "1 pod" or "n pods".

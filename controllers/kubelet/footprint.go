@@ -68,6 +68,9 @@ func (*Kubelet) StepFootprint(u *model.Universe, s *model.State) (reads, writes 
 		r.AddDeployment(d)
 		if act == removePod && u.IsJob(d) {
 			w.AddDeployment(d) // the Job's counted failures (model.ForgetJobPod)
+			if model.HasPodFailurePolicy(u, s, d) {
+				r.AddPods() // a FailJob match reads the Job's pods
+			}
 		}
 		if s.Deps[d].RS[1-s.Deps[d].Cur].Template != 0 {
 			r.AddPods()

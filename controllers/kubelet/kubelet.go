@@ -160,7 +160,7 @@ func remove(tx *model.Tx, s *model.State, p int, w *wakeups, updates *queueUpdat
 	u := tx.U
 	pod := s.Pods[p]
 	gc := model.ForceDeletedOutOfService(u, s, &pod)
-	model.ForgetJobPod(u, s, &pod)
+	model.ForgetJobPod(tx, s, p, gc)
 	s.Pods[p] = model.PodState{}
 	// The pod object is gone: the scheduler's and the taint manager's
 	// informers drop it from their queues (a stale id would otherwise

@@ -48,7 +48,7 @@ func (*Collector) Step(tx *model.Tx, s *model.State) {
 		if pod.Phase != model.Failed {
 			continue
 		}
-		model.ForgetJobPod(tx.U, s, &pod)
+		model.ForgetJobPod(tx, s, i, false)
 		s.Pods[i] = model.PodState{}
 		if tx.Tracing() {
 			tx.Log(Component, "Deleted failed pod %s", model.PodRef{Slot: i, Pod: pod})

@@ -164,6 +164,9 @@ func (sch Scheduler) preempt(tx *model.Tx, s *model.State, p int) (out preemptOu
 		if tx.Tracing() {
 			tx.Log(Component, "Pod %s: Preempted by pod %s on node %s", s.PodRef(v), s.PodRef(p), u.Nodes[pick.node].Name)
 		}
+		// The victim carries the DisruptionTarget condition
+		// (PreemptionByScheduler).
+		model.AddDisruptionTarget(u, s, v)
 		if d := s.RequestDeletion(v); d >= 0 {
 			tx.Mark(model.MarkEvicted(d))
 		}

@@ -47,6 +47,11 @@ type Pod struct {
 	// Tracking: for a finished pod (Succeeded, Failed or Terminating),
 	// where upstream's tracking has it; an active pod is always New.
 	Tracking Tracking
+	// DisruptionTarget: the pod has the DisruptionTarget condition.
+	DisruptionTarget bool
+	// ExitCode: a Failed pod's container's exit code; 0: the container
+	// never ran (no terminated status: the kubelet rejected the pod).
+	ExitCode int32
 }
 
 // Active: Pending or Running and not Terminating (controller.IsPodActive).
@@ -64,7 +69,55 @@ func (p Pod) String() string {
 	if !p.Active() {
 		s += " (" + p.Tracking.String() + ")"
 	}
+	if p.ExitCode != 0 {
+		s += fmt.Sprintf(" exit %d", p.ExitCode)
+	}
+	if p.DisruptionTarget {
+		s += " DisruptionTarget"
+	}
 	return s
+}
+
+// Rule is a podFailurePolicy rule of a Case: onExitCodes (operator In,
+// or NotIn, with ExitCodes) when ExitCodes is set, else onPodConditions
+// with the pattern DisruptionTarget True when OnDisruptionTarget, else a
+// pattern ConfigIssue True that no pod of a Case has.
+type Rule struct {
+	Action             string
+	ExitCodes          []int32
+	NotIn              bool
+	OnDisruptionTarget bool
+}
+
+func (r Rule) String() string {
+	switch {
+	case len(r.ExitCodes) > 0 && r.NotIn:
+		return fmt.Sprintf("%s on exit codes NotIn %v", r.Action, r.ExitCodes)
+	case len(r.ExitCodes) > 0:
+		return fmt.Sprintf("%s on exit codes In %v", r.Action, r.ExitCodes)
+	case r.OnDisruptionTarget:
+		return r.Action + " on DisruptionTarget"
+	}
+	return r.Action + " on ConfigIssue"
+}
+
+// matches is upstream's match of rule r on failed pod p.
+func (r Rule) matches(p Pod) bool {
+	if len(r.ExitCodes) > 0 {
+		return p.ExitCode != 0 && slices.Contains(r.ExitCodes, p.ExitCode) != r.NotIn
+	}
+	return r.OnDisruptionTarget && p.DisruptionTarget
+}
+
+// action is the outcome of failed pod p under c's policy (Count when no
+// rule matches or there is no policy).
+func (c *Case) action(p Pod) string {
+	for _, r := range c.Policy {
+		if r.matches(p) {
+			return r.Action
+		}
+	}
+	return "Count"
 }
 
 // Case is one sync of a Job.
@@ -82,6 +135,36 @@ type Case struct {
 	// before the sync, within upstream's pod-failure backoff (10 s, then
 	// doubling); otherwise an hour before.
 	RecentFailure bool
+	// HasPolicy: spec.podFailurePolicy is set, with the rules Policy
+	// (podReplacementPolicy Failed then, by default).
+	HasPolicy bool
+	Policy    []Rule
+	// ReplaceOnlyFailed: podReplacementPolicy Failed without a policy.
+	ReplaceOnlyFailed bool
+	// SuccessCriteriaMet: the Job has upstream's interim
+	// SuccessCriteriaMet condition, which the model does not keep (a
+	// counterfactual of classify.go).
+	SuccessCriteriaMet bool
+	// BackoffTarget: the Job has upstream's interim FailureTarget
+	// condition with reason BackoffLimitExceeded (a counterfactual of
+	// classify.go).
+	BackoffTarget bool
+}
+
+// replaceOnlyFailed: podReplacementPolicy Failed, set or defaulted.
+func (c *Case) replaceOnlyFailed() bool { return c.HasPolicy || c.ReplaceOnlyFailed }
+
+// gone: the model holds failed pod p as gone, its failure counted or not
+// as the policy says (model.ForgetJobPod): a Failed pod whose containers
+// ran, or a deleted Failed pod, of a Job with a policy (the model's
+// Failed pods are pods rejected before they ran), and a deleted Failed
+// pod with podReplacementPolicy Failed (the model's terminating pods
+// are not terminal).
+func (c *Case) gone(p Pod) bool {
+	if p.Phase != Failed {
+		return false
+	}
+	return c.HasPolicy && (p.ExitCode != 0 || p.Terminating) || c.replaceOnlyFailed() && p.Terminating
 }
 
 func (c *Case) String() string {
@@ -97,6 +180,18 @@ func (c *Case) String() string {
 	fmt.Fprintf(&b, "; gone: %d succeeded, %d failed", c.Succeeded, c.Failed)
 	if c.RecentFailure {
 		b.WriteString("; failures a second ago")
+	}
+	if c.HasPolicy {
+		fmt.Fprintf(&b, "; podFailurePolicy %v", c.Policy)
+	}
+	if c.ReplaceOnlyFailed {
+		b.WriteString("; podReplacementPolicy Failed")
+	}
+	if c.SuccessCriteriaMet {
+		b.WriteString("; SuccessCriteriaMet")
+	}
+	if c.BackoffTarget {
+		b.WriteString("; FailureTarget (BackoffLimitExceeded)")
 	}
 	b.WriteString("; pods:\n")
 	for i, p := range c.Pods {
@@ -156,7 +251,7 @@ func (c *Case) Model(plant Plant) (Result, error) {
 	if s.Failed != model.NoFailure {
 		return Result{}, fmt.Errorf("model failed: %d (%d)", s.Failed, s.FailedArg)
 	}
-	r := Result{Finished: s.Deps[0].JobFinished, Succeeded: int(s.Deps[0].JobSucceeded), Failed: model.CountJob(s, 0).Failed}
+	r := Result{Finished: s.Deps[0].JobFinished, Succeeded: int(s.Deps[0].JobSucceeded), Failed: model.CountJob(u, s, 0).Failed}
 	for j := range s.Pods {
 		if was[j].Phase == model.Free && s.Pods[j].Phase != model.Free {
 			r.Created++
@@ -179,9 +274,17 @@ func (c *Case) modelState() (*model.Universe, *model.State, []int, error) {
 	tmpl := b.AddTemplate(build.Template("batch").Requests(1, 1).Label("app", "batch"))
 	d := b.AddJob("job", tmpl, c.Parallelism)
 	cfg := b.Config(d)
-	cfg.Job = model.JobSpec{WorkQueue: true, BackoffLimit: c.BackoffLimit, Suspend: c.Suspend}
+	cfg.Job = model.JobSpec{WorkQueue: true, BackoffLimit: c.BackoffLimit, Suspend: c.Suspend, ReplaceOnlyFailed: c.replaceOnlyFailed(), PodFailurePolicy: c.HasPolicy}
 	if c.Completions != nil {
 		cfg.Job.Completions, cfg.Job.WorkQueue = *c.Completions, false
+	}
+	for i, r := range c.Policy {
+		a, err := model.ParsePodFailurePolicyAction(r.Action)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		cfg.Job.PodFailureRules[i] = model.PodFailurePolicyRule{Action: a, OnExitCodes: len(r.ExitCodes) > 0, OnDisruptionTarget: r.OnDisruptionTarget}
+		cfg.Job.PodFailureRuleCount++
 	}
 	b.Slots = len(c.Pods) + c.Parallelism + 1
 	u, s, err := b.Build(0)
@@ -199,7 +302,17 @@ func (c *Case) modelState() (*model.Universe, *model.State, []int, error) {
 			continue
 		}
 		ps := model.PodState{Phase: model.Pending, Owner: uint8(d + 1), Template: uint8(tmpl), CPU: 1, Memory: 1}
+		if c.HasPolicy && p.DisruptionTarget {
+			ps.Failure |= model.DisruptionTarget
+		}
 		switch {
+		case c.gone(p):
+			// Placed as the Terminating pod it was; the Job's handling
+			// of its removal follows.
+			ps.Phase, ps.Node = model.Terminating, 1
+			if c.HasPolicy && p.ExitCode != 0 {
+				ps.Failure |= model.ContainersRan
+			}
 		case p.Phase == Failed:
 			ps.Phase, ps.Node = model.Failed, 1
 		case p.Terminating:
@@ -215,5 +328,26 @@ func (c *Case) modelState() (*model.Universe, *model.State, []int, error) {
 	}
 	ds.JobSucceeded, ds.JobFailed = int16(succeeded), int16(c.Failed)
 	s.Init = model.InitMain
+	// The gone pods leave as the kubelet removes them, the outcome the
+	// model chooses among its outcomes the one upstream's exit code and
+	// conditions give.
+	for i, p := range c.Pods {
+		if !c.gone(p) {
+			continue
+		}
+		j := slots[i]
+		var buf [4]model.PodFailureOutcome
+		outs := u.Configs[ds.Config].Job.PodFailureOutcomes(s.Pods[j].Failure, buf[:0])
+		want := c.action(p)
+		k := slices.IndexFunc(outs, func(o model.PodFailureOutcome) bool { return o.Action.String() == want })
+		if k < 0 {
+			return nil, nil, nil, fmt.Errorf("pod %s: the model has no outcome %s among %v", podName(i), want, outs)
+		}
+		tx := model.NewTx(u)
+		tx.Begin([]int{k}, false)
+		model.ForgetJobPod(tx, s, j, false)
+		s.Pods[j] = model.PodState{}
+		slots[i] = -1
+	}
 	return u, s, slots, nil
 }

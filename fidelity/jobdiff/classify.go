@@ -23,6 +23,30 @@ const (
 	// the replacements; the model has no clock and replaces at once.
 	// Counterfactual: the failures are an hour old.
 	Backoff = "pod-failure backoff"
+	// SuccessFirst: the Job's success criteria are met and a failed pod
+	// matches a FailJob rule. Upstream's sync that first finds the
+	// criteria met writes SuccessCriteriaMet, after which no policy is
+	// evaluated; the model keeps no interim condition and takes the
+	// criteria met for that sync having come (it has by the time a pod's
+	// failure reaches a Job that wants no pod). Counterfactual: the Job
+	// has SuccessCriteriaMet.
+	SuccessFirst = "success criteria met before a FailJob match"
+	// BackoffFirst: the Job is past its backoffLimit and a failed pod
+	// matches a FailJob rule. The model takes the backoffLimit to have
+	// been exceeded at an earlier sync, whose FailureTarget
+	// (BackoffLimitExceeded) upstream keeps; upstream's sync that sees
+	// both at once prefers the FailJob match. Counterfactual: the Job has
+	// that FailureTarget.
+	BackoffFirst = "backoffLimit exceeded before a FailJob match"
+	// FailingFirst: a failing Job (past its backoffLimit) has a failed
+	// pod the model holds as gone (Case.gone: a deleted one, or one whose
+	// containers ran, which in the model only a deleted pod has). The
+	// model's terminating pods are not terminal: the Job's failure was
+	// decided, and the pod counted as its policy says of a pod without
+	// an exit code, while it terminated (upstream counts every pod not
+	// terminal at that sync). Counterfactual: those pods are still
+	// terminating.
+	FailingFirst = "failure decided before a deleted pod was terminal"
 	// Unexplained: no known class removes the disagreement.
 	Unexplained = "unexplained"
 )
@@ -51,15 +75,40 @@ func (c *Case) wantActive() int {
 	return max(0, min(c.Parallelism, *c.Completions-succeeded))
 }
 
-// failures is the failed count upstream's sync reads.
+// failedPod: upstream's isPodFailed (Failed, or deleted and not
+// Succeeded with podReplacementPolicy TerminatingOrFailed).
+func (c *Case) failedPod(p Pod) bool {
+	return p.Phase == Failed || !c.replaceOnlyFailed() && p.FailedPod()
+}
+
+// failures is the failed count upstream's sync reads (the failures a
+// podFailurePolicy ignores left out).
 func (c *Case) failures() int {
 	n := c.Failed
 	for _, p := range c.Pods {
-		if p.FailedPod() {
+		if c.failedPod(p) && (!c.HasPolicy || c.action(p) != "Ignore") {
 			n++
 		}
 	}
 	return n
+}
+
+// successCriteriaMet: every completion done (some pod succeeded, with
+// completions unset) and no pod active.
+func (c *Case) successCriteriaMet() bool {
+	succeeded := c.Succeeded
+	for _, p := range c.Pods {
+		if p.Phase == Succeeded {
+			succeeded++
+		}
+	}
+	if c.active() > 0 {
+		return false
+	}
+	if c.Completions == nil {
+		return succeeded > 0
+	}
+	return succeeded >= *c.Completions
 }
 
 // terminating counts the pods upstream sees terminating
@@ -107,11 +156,48 @@ var classes = []classify.Class[*Case]{{
 }, {
 	Name: Backoff,
 	Applies: func(c *Case) bool {
-		return c.RecentFailure && slices.ContainsFunc(c.Pods, func(p Pod) bool { return p.FailedPod() && p.Tracking == New })
+		return c.RecentFailure && slices.ContainsFunc(c.Pods, func(p Pod) bool { return c.failedPod(p) && p.Tracking == New })
 	},
 	Fix: func(c *Case) *Case {
 		d := *c
 		d.RecentFailure = false
+		return &d
+	},
+}, {
+	Name: SuccessFirst,
+	Applies: func(c *Case) bool {
+		return c.HasPolicy && !c.SuccessCriteriaMet && c.successCriteriaMet() &&
+			slices.ContainsFunc(c.Pods, func(p Pod) bool { return c.failedPod(p) && c.action(p) == "FailJob" })
+	},
+	Fix: func(c *Case) *Case {
+		d := *c
+		d.SuccessCriteriaMet = true
+		return &d
+	},
+}, {
+	Name: BackoffFirst,
+	Applies: func(c *Case) bool {
+		return c.HasPolicy && !c.BackoffTarget && c.failures() > c.BackoffLimit &&
+			slices.ContainsFunc(c.Pods, func(p Pod) bool { return c.failedPod(p) && c.action(p) == "FailJob" })
+	},
+	Fix: func(c *Case) *Case {
+		d := *c
+		d.BackoffTarget = true
+		return &d
+	},
+}, {
+	Name: FailingFirst,
+	Applies: func(c *Case) bool {
+		return c.replaceOnlyFailed() && c.failures() > c.BackoffLimit && slices.ContainsFunc(c.Pods, c.gone)
+	},
+	Fix: func(c *Case) *Case {
+		d := *c
+		d.Pods = slices.Clone(c.Pods)
+		for i, p := range d.Pods {
+			if c.gone(p) {
+				d.Pods[i].Phase, d.Pods[i].ExitCode, d.Pods[i].Terminating = Running, 0, true
+			}
+		}
 		return &d
 	},
 }}

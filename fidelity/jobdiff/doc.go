@@ -28,6 +28,13 @@
 // the clientset's actions, the Job's conditions and counters from the Job
 // it wrote. The model's answer is Sync on the Case's model.State.
 //
+// A Case may have a podFailurePolicy (rules on exit codes, on
+// DisruptionTarget, or on a condition no pod has) or podReplacementPolicy
+// Failed, and its failed pods exit codes and the DisruptionTarget
+// condition; a Failed pod whose containers ran, or a deleted one, is gone
+// in the model, its outcome applied by model.ForgetJobPod with the choice
+// upstream's exit code gives (Case.gone).
+//
 // Both sides must create as many pods, delete the same pods, reach the
 // same finished condition (Complete, Failed or none) and the same
 // succeeded and failed counts. A disagreement must belong to a known

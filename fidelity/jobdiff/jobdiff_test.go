@@ -26,7 +26,15 @@ var cases = flag.Int("cases", 3000, "random cases TestDifferential compares (rap
 //     (equally likely);
 //   - in three cases of four, no more active pods than the Job wants
 //     (the states the model reaches: Case.withoutSurplus);
-//   - the failures a second old in one case of four, else an hour old.
+//   - the failures a second old in one case of four, else an hour old;
+//   - in one case of three a podFailurePolicy of 0..3 rules (Count,
+//     FailJob or Ignore; on exit codes In or NotIn a set of 1, 42 and
+//     137, on DisruptionTarget, or on a condition no pod has), else in
+//     one case of four podReplacementPolicy Failed; a Failed pod's exit
+//     code 1, 42 or 137, or none (rejected before it ran), and the
+//     DisruptionTarget condition on one failed or Terminating pod in
+//     three; with podReplacementPolicy Failed a pod terminating (not
+//     terminal) is new, and with a policy so is a Failed one.
 func genCase(t *rapid.T) *Case {
 	c := &Case{
 		Parallelism:   rapid.IntRange(0, 5).Draw(t, "parallelism"),
@@ -41,6 +49,29 @@ func genCase(t *rapid.T) *Case {
 	if rapid.IntRange(0, 2).Draw(t, "completionsSet") > 0 {
 		n := rapid.IntRange(0, 6).Draw(t, "completions")
 		c.Completions = &n
+	}
+	if rapid.IntRange(0, 2).Draw(t, "policy") == 0 {
+		c.HasPolicy = true
+		for range rapid.IntRange(0, 3).Draw(t, "rules") {
+			r := Rule{Action: rapid.SampledFrom([]string{"Count", "FailJob", "Ignore"}).Draw(t, "action")}
+			switch rapid.IntRange(0, 3).Draw(t, "on") {
+			case 0, 1:
+				for _, code := range []int32{1, 42, 137} {
+					if rapid.Bool().Draw(t, "code") {
+						r.ExitCodes = append(r.ExitCodes, code)
+					}
+				}
+				if len(r.ExitCodes) == 0 {
+					r.ExitCodes = []int32{137}
+				}
+				r.NotIn = rapid.IntRange(0, 2).Draw(t, "notIn") == 0
+			case 2:
+				r.OnDisruptionTarget = true
+			}
+			c.Policy = append(c.Policy, r)
+		}
+	} else {
+		c.ReplaceOnlyFailed = rapid.IntRange(0, 3).Draw(t, "replaceOnlyFailed") == 0
 	}
 	for range rapid.IntRange(0, 6).Draw(t, "pods") {
 		var p Pod
@@ -58,6 +89,18 @@ func genCase(t *rapid.T) *Case {
 		}
 		if !p.Active() {
 			p.Tracking = Tracking(rapid.IntRange(0, 2).Draw(t, "tracking"))
+		}
+		if p.Phase == Failed {
+			p.ExitCode = rapid.SampledFrom([]int32{0, 1, 42, 137}).Draw(t, "exitCode")
+		}
+		if (p.Phase == Failed || p.Terminating) && p.Phase != Succeeded {
+			p.DisruptionTarget = rapid.IntRange(0, 2).Draw(t, "disruptionTarget") == 0
+		}
+		if c.replaceOnlyFailed() && p.Terminating && p.Phase != Failed && p.Phase != Succeeded || c.HasPolicy && p.Phase == Failed {
+			// Upstream counts none of them yet: a terminating pod is not
+			// failed until terminal, a failed one's count waits for its
+			// match.
+			p.Tracking = New
 		}
 		c.Pods = append(c.Pods, p)
 	}
@@ -155,6 +198,20 @@ func (c *Case) kinds() []string {
 	if c.terminating() > 0 {
 		k = append(k, "a Terminating pod")
 	}
+	if c.HasPolicy {
+		k = append(k, "podFailurePolicy")
+		for _, a := range []string{"FailJob", "Ignore"} {
+			if slices.ContainsFunc(c.Pods, func(p Pod) bool { return c.failedPod(p) && c.action(p) == a }) {
+				k = append(k, "a failed pod matching "+a)
+			}
+		}
+		if slices.ContainsFunc(c.Pods, func(p Pod) bool { return c.failedPod(p) && p.DisruptionTarget }) {
+			k = append(k, "a failed pod with DisruptionTarget")
+		}
+	}
+	if c.replaceOnlyFailed() {
+		k = append(k, "podReplacementPolicy Failed")
+	}
 	return k
 }
 
@@ -175,19 +232,19 @@ func TestKnownClasses(t *testing.T) {
 			Pods: []Pod{{Phase: Succeeded}, {Phase: Running}}},
 			Agree, "running, succeeded 1 failed 0"},
 		{"an uncounted Failed pod replaced", Case{Parallelism: 2, Completions: ints(3), BackoffLimit: 1,
-			Pods: []Pod{{Phase: Failed, Tracking: Uncounted}, {Phase: Running}}},
+			Pods: []Pod{{Phase: Failed, Tracking: Uncounted, ExitCode: 1}, {Phase: Running}}},
 			Agree, "create 1, running, succeeded 0 failed 1"},
 		{"past backoffLimit", Case{Parallelism: 1, Completions: ints(3), Failed: 1,
-			Pods: []Pod{{Phase: Failed, Tracking: Counted}}},
+			Pods: []Pod{{Phase: Failed, Tracking: Counted, ExitCode: 1}}},
 			Agree, "Failed (BackoffLimitExceeded), succeeded 0 failed 2"},
 		{"surplus after a success", Case{Parallelism: 2, Completions: ints(2), BackoffLimit: 1,
 			Pods: []Pod{{Phase: Succeeded}, {Phase: Running}, {Phase: Running}}},
 			Surplus, "running, succeeded 1 failed 0"},
 		{"a failure a second ago", Case{Parallelism: 1, Completions: ints(1), BackoffLimit: 1, RecentFailure: true,
-			Pods: []Pod{{Phase: Failed}}},
+			Pods: []Pod{{Phase: Failed, ExitCode: 1}}},
 			Backoff, "create 1, running, succeeded 0 failed 1"},
 		{"failed with a pod to delete: Failed waits for it", Case{Parallelism: 1, Completions: ints(1),
-			Pods: []Pod{{Phase: Failed, Tracking: Counted}, {Phase: Running}}},
+			Pods: []Pod{{Phase: Failed, Tracking: Counted, ExitCode: 1}, {Phase: Running}}},
 			Agree, "delete p1, running, succeeded 0 failed 2"},
 		{"succeeded with a pod terminating: Complete waits for it", Case{Parallelism: 2, Completions: ints(1), BackoffLimit: 1,
 			Pods: []Pod{{Phase: Succeeded}, {Phase: Running, Terminating: true}}},
@@ -210,7 +267,8 @@ func TestKnownClasses(t *testing.T) {
 
 // TestPlantedBugs: wrong models are judged unexplained on some of 1000
 // random cases, so the test can fail: backoffLimit ignored, completions
-// read as unset, suspend ignored, the counted failures forgotten.
+// read as unset, suspend ignored, the counted failures forgotten, the
+// podFailurePolicy ignored (at the sync; the gone pods' outcomes applied).
 func TestPlantedBugs(t *testing.T) {
 	ctx := context.Background()
 	up := newUpstream(t)
@@ -222,6 +280,9 @@ func TestPlantedBugs(t *testing.T) {
 		"completions read as unset":  func(u *model.Universe, s *model.State) { spec(s, u).WorkQueue = true },
 		"suspend ignored":            func(u *model.Universe, s *model.State) { spec(s, u).Suspend = false },
 		"counted failures forgotten": func(u *model.Universe, s *model.State) { s.Deps[0].JobFailed = 0 },
+		"podFailurePolicy ignored": func(u *model.Universe, s *model.State) {
+			spec(s, u).PodFailurePolicy, spec(s, u).PodFailureRuleCount = false, 0
+		},
 	}
 	gen := rapid.Custom(genCase)
 	for _, name := range slices.Sorted(maps.Keys(planted)) {

@@ -116,11 +116,41 @@ func (c *Case) objects(name string, now time.Time) (*batchv1.Job, []*v1.Pod) {
 	if c.Completions != nil {
 		j.Spec.Completions = ptr.To(int32(*c.Completions))
 	}
+	if c.HasPolicy {
+		j.Spec.PodFailurePolicy = &batchv1.PodFailurePolicy{Rules: []batchv1.PodFailurePolicyRule{}}
+		for _, r := range c.Policy {
+			rule := batchv1.PodFailurePolicyRule{Action: batchv1.PodFailurePolicyAction(r.Action)}
+			switch {
+			case len(r.ExitCodes) > 0:
+				op := batchv1.PodFailurePolicyOnExitCodesOpIn
+				if r.NotIn {
+					op = batchv1.PodFailurePolicyOnExitCodesOpNotIn
+				}
+				rule.OnExitCodes = &batchv1.PodFailurePolicyOnExitCodesRequirement{Operator: op, Values: r.ExitCodes}
+			case r.OnDisruptionTarget:
+				rule.OnPodConditions = []batchv1.PodFailurePolicyOnPodConditionsPattern{{Type: v1.DisruptionTarget, Status: v1.ConditionTrue}}
+			default:
+				rule.OnPodConditions = []batchv1.PodFailurePolicyOnPodConditionsPattern{{Type: "ConfigIssue", Status: v1.ConditionTrue}}
+			}
+			j.Spec.PodFailurePolicy.Rules = append(j.Spec.PodFailurePolicy.Rules, rule)
+		}
+	}
+	if c.ReplaceOnlyFailed {
+		j.Spec.PodReplacementPolicy = ptr.To(batchv1.Failed)
+	}
 	batchdefaults.SetObjectDefaults_Job(j)
 	j.Status = batchv1.JobStatus{Succeeded: int32(c.Succeeded), Failed: int32(c.Failed),
 		UncountedTerminatedPods: &batchv1.UncountedTerminatedPods{}}
 	if !c.Suspend {
 		j.Status.StartTime = ptr.To(metav1.NewTime(created))
+	}
+	if c.BackoffTarget {
+		j.Status.Conditions = append(j.Status.Conditions, batchv1.JobCondition{Type: batchv1.JobFailureTarget, Status: v1.ConditionTrue,
+			Reason: batchv1.JobReasonBackoffLimitExceeded, LastTransitionTime: metav1.NewTime(created)})
+	}
+	if c.SuccessCriteriaMet {
+		j.Status.Conditions = append(j.Status.Conditions, batchv1.JobCondition{Type: batchv1.JobSuccessCriteriaMet, Status: v1.ConditionTrue,
+			Reason: batchv1.JobReasonCompletionsReached, LastTransitionTime: metav1.NewTime(created)})
 	}
 	// A finished pod's finish: an hour ago, or a second ago.
 	finished := now.Add(-time.Hour)
@@ -149,10 +179,16 @@ func (c *Case) objects(name string, now time.Time) (*batchv1.Job, []*v1.Pod) {
 			pod.Status.Phase = v1.PodSucceeded
 			code := int32(0)
 			if p.Phase == Failed {
-				pod.Status.Phase, code = v1.PodFailed, 1
+				pod.Status.Phase, code = v1.PodFailed, p.ExitCode
 			}
-			pod.Status.ContainerStatuses = []v1.ContainerStatus{{Name: "c", State: v1.ContainerState{Terminated: &v1.ContainerStateTerminated{
-				ExitCode: code, StartedAt: metav1.NewTime(created), FinishedAt: metav1.NewTime(finished)}}}}
+			if p.Phase == Succeeded || code != 0 {
+				pod.Status.ContainerStatuses = []v1.ContainerStatus{{Name: "c", State: v1.ContainerState{Terminated: &v1.ContainerStateTerminated{
+					ExitCode: code, StartedAt: metav1.NewTime(created), FinishedAt: metav1.NewTime(finished)}}}}
+			}
+		}
+		if p.DisruptionTarget {
+			pod.Status.Conditions = append(pod.Status.Conditions, v1.PodCondition{Type: v1.DisruptionTarget, Status: v1.ConditionTrue,
+				Reason: "EvictionByEvictionAPI", LastTransitionTime: metav1.NewTime(finished)})
 		}
 		if p.Terminating {
 			pod.DeletionTimestamp = ptr.To(metav1.NewTime(finished))
@@ -258,6 +294,12 @@ func (up *Upstream) Sync(ctx context.Context, c *Case) (Result, error) {
 			r.Finished = model.JobComplete
 		case cond.Type == batchv1.JobFailed && cond.Reason == batchv1.JobReasonBackoffLimitExceeded:
 			r.Finished = model.JobFailedBackoff
+		case cond.Type == batchv1.JobFailed && cond.Reason == batchv1.JobReasonPodFailurePolicy:
+			r.Finished = model.JobFailedPodFailurePolicy
+		case cond.Type == batchv1.JobFailureTarget && cond.Reason == batchv1.JobReasonPodFailurePolicy:
+			if r.Finished == model.JobRunning {
+				r.Finished = model.JobFailureTarget
+			}
 		case cond.Type == batchv1.JobFailed:
 			return Result{}, fmt.Errorf("condition %s: %s", cond.Type, cond.Reason)
 		}

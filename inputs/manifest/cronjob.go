@@ -94,6 +94,14 @@ func cronJobDecls(o Object, name string, nodes nodeLabels, classes *priorityClas
 	if err != nil {
 		return nil, td, err
 	}
+	// A run slot holds successive runs, whose leftover pods the model
+	// tells apart only by count (model.StartJobRun): a policy that
+	// ignores some failures or defers them to the pods' removal would
+	// blur the runs' counts.
+	if dd.Job.PodFailurePolicy != nil || dd.Job.PodReplacementPolicy == "Failed" {
+		*warns = append(*warns, cronJobPolicyWarning(job))
+		dd.Job.PodFailurePolicy, dd.Job.PodReplacementPolicy = nil, ""
+	}
 	runs := []string{name}
 	if policy == model.AllowConcurrent {
 		runs = runs[:0]
@@ -151,4 +159,10 @@ func checkCronSchedule(s string) string {
 		}
 	}
 	return ""
+}
+
+// cronJobPolicyWarning: a CronJob's runs are Jobs without their
+// podFailurePolicy and podReplacementPolicy Failed.
+func cronJobPolicyWarning(job Object) Warning {
+	return job.at().warning(job.path("spec"), "podFailurePolicy and podReplacementPolicy Failed are not modelled for a CronJob's runs: every failed pod counts against backoffLimit, and a deleted pod is replaced at once (TerminatingOrFailed)")
 }

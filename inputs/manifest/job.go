@@ -17,22 +17,22 @@ type Job struct {
 // JobSpec is the part of a Job's spec the model reads, and the fields it
 // warns about.
 type JobSpec struct {
-	Parallelism             *int32          `json:"parallelism"`
-	Completions             *int32          `json:"completions"`
-	BackoffLimit            *int32          `json:"backoffLimit"`
-	Suspend                 *bool           `json:"suspend"`
-	CompletionMode          string          `json:"completionMode"`
-	Selector                *LabelSelector  `json:"selector"`
-	ManualSelector          *bool           `json:"manualSelector"`
-	Template                PodTemplateSpec `json:"template"`
-	ActiveDeadlineSeconds   *int64          `json:"activeDeadlineSeconds"`
-	TTLSecondsAfterFinished *int32          `json:"ttlSecondsAfterFinished"`
-	PodFailurePolicy        json.RawMessage `json:"podFailurePolicy"`
-	SuccessPolicy           json.RawMessage `json:"successPolicy"`
-	PodReplacementPolicy    string          `json:"podReplacementPolicy"`
-	BackoffLimitPerIndex    *int32          `json:"backoffLimitPerIndex"`
-	MaxFailedIndexes        *int32          `json:"maxFailedIndexes"`
-	ManagedBy               string          `json:"managedBy"`
+	Parallelism             *int32            `json:"parallelism"`
+	Completions             *int32            `json:"completions"`
+	BackoffLimit            *int32            `json:"backoffLimit"`
+	Suspend                 *bool             `json:"suspend"`
+	CompletionMode          string            `json:"completionMode"`
+	Selector                *LabelSelector    `json:"selector"`
+	ManualSelector          *bool             `json:"manualSelector"`
+	Template                PodTemplateSpec   `json:"template"`
+	ActiveDeadlineSeconds   *int64            `json:"activeDeadlineSeconds"`
+	TTLSecondsAfterFinished *int32            `json:"ttlSecondsAfterFinished"`
+	PodFailurePolicy        *PodFailurePolicy `json:"podFailurePolicy"`
+	SuccessPolicy           json.RawMessage   `json:"successPolicy"`
+	PodReplacementPolicy    string            `json:"podReplacementPolicy"`
+	BackoffLimitPerIndex    *int32            `json:"backoffLimitPerIndex"`
+	MaxFailedIndexes        *int32            `json:"maxFailedIndexes"`
+	ManagedBy               string            `json:"managedBy"`
 }
 
 // jobSpecRules: the Job spec fields the thin type leaves out.
@@ -97,11 +97,21 @@ func jobDecl(o Object, name string, nodes nodeLabels, classes *priorityClassTabl
 		}
 	}
 	switch sp.PodReplacementPolicy {
-	case "", "TerminatingOrFailed":
-	case "Failed":
-		*warns = append(*warns, a.warning(o.path("spec.podReplacementPolicy"), "Failed is not modelled: a deleted pod is replaced at once and counts as failed (TerminatingOrFailed)"))
+	case "", "Failed":
+	case "TerminatingOrFailed":
+		if sp.PodFailurePolicy != nil {
+			return fail("spec.podReplacementPolicy", "%q with a podFailurePolicy (accepted: Failed, the default then)", sp.PodReplacementPolicy)
+		}
 	default:
 		return fail("spec.podReplacementPolicy", "%q (accepted: TerminatingOrFailed, Failed)", sp.PodReplacementPolicy)
+	}
+	dd.Job.PodReplacementPolicy = sp.PodReplacementPolicy
+	if sp.PodFailurePolicy != nil {
+		pfp, err := podFailurePolicyDecl(o, sp.PodFailurePolicy, sp, warns)
+		if err != nil {
+			return dd, model.TemplateDecl{}, err
+		}
+		dd.Job.PodFailurePolicy = pfp
 	}
 	noClock := "not modelled: the model has no clock"
 	for _, f := range []struct {
@@ -111,7 +121,6 @@ func jobDecl(o Object, name string, nodes nodeLabels, classes *priorityClassTabl
 	}{
 		{"spec.activeDeadlineSeconds", sp.ActiveDeadlineSeconds != nil, noClock + ", the Job never fails for its deadline"},
 		{"spec.ttlSecondsAfterFinished", sp.TTLSecondsAfterFinished != nil, noClock + "; a finished Job's pods are gone at once in the model anyway"},
-		{"spec.podFailurePolicy", len(sp.PodFailurePolicy) > 0 && string(sp.PodFailurePolicy) != "null", "not modelled: every failed pod counts against backoffLimit"},
 		{"spec.successPolicy", len(sp.SuccessPolicy) > 0 && string(sp.SuccessPolicy) != "null", "not modelled: the Job is Complete once completions pods succeeded"},
 		{"spec.backoffLimitPerIndex", sp.BackoffLimitPerIndex != nil, "not modelled: failures count against backoffLimit"},
 		{"spec.maxFailedIndexes", sp.MaxFailedIndexes != nil, "not modelled: failures count against backoffLimit"},
@@ -123,7 +132,11 @@ func jobDecl(o Object, name string, nodes nodeLabels, classes *priorityClassTabl
 	}
 	// The API server's Job validation: a Job's pods run to completion.
 	switch rp := j.Spec.Template.Spec.RestartPolicy; rp {
-	case "OnFailure", "Never":
+	case "OnFailure":
+		if sp.PodFailurePolicy != nil {
+			return fail("spec.template.spec.restartPolicy", "OnFailure with a podFailurePolicy (accepted: Never)")
+		}
+	case "Never":
 	case "":
 		return fail("spec.template.spec.restartPolicy", "required for a Job (accepted: OnFailure, Never; the pod default Always is refused)")
 	default:
