@@ -71,10 +71,9 @@ func compose(sys *System, ins []intents.Intent) (checker.Properties[*model.State
 		seen[in.Name] = true
 		switch in.Kind {
 		case intents.Assertion:
-			failure := in.Failure
 			props.Invariants = append(props.Invariants, checker.Invariant[*model.State]{
 				Name:    in.Name,
-				Holds:   func(s *model.State) bool { return s.Failed != failure },
+				Holds:   assertionHolds(sys.U, in.Failure),
 				Explain: func(*model.State) string { return in.Explain },
 			})
 		case intents.Monitor:
@@ -128,6 +127,7 @@ func compose(sys *System, ins []intents.Intent) (checker.Properties[*model.State
 			return "an internal consistency assertion failed"
 		},
 	})
+	props.Invariants = append(props.Invariants, internalFailure(sys.U)...)
 	props.Invariants = append(props.Invariants, checker.Invariant[*model.State]{
 		Name:    ModelBound,
 		Holds:   func(s *model.State) bool { return s.Failed != model.FailBound },

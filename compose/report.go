@@ -40,6 +40,7 @@ func newReport(p *Problem, res checker.Result[*model.State], elapsed time.Durati
 		r.Results = append(r.Results, ir)
 	}
 	applyBound(r)
+	applyInternal(r)
 	r.Hints = hints(p.System.U, r)
 	r.Assumptions = assumptions(p.System.U)
 	if a := hpaLoad(p.System.U, p.System.Init); a != "" {

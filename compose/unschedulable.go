@@ -32,9 +32,10 @@ import "github.com/kivi-go/kivi/model"
 // last attempt failed (model.Universe.UnschedulablePodWaits). Upstream the
 // pod stays Pending for ever; that is the violation already reported.
 func endedByFailure(u *model.Universe, s *model.State) bool {
-	if s.Failed == model.FailMonitor && u.ContinuesAfterFailure(s) {
-		// The run went on past the monitor's violation: the other
-		// intents judge where it comes to rest.
+	if s.Failed != model.FailNoFeasibleNode && s.Failed != model.NoFailure && u.ContinuesAfterFailure(s) {
+		// The run went on past the violation (a monitor's, a refused
+		// kubectl create): the other intents judge where it comes to
+		// rest.
 		return u.UnschedulablePodWaits(s)
 	}
 	return s.Failed != model.NoFailure || u.UnschedulablePodWaits(s)

@@ -50,7 +50,9 @@ const DrainRetryDelay = "5s"
 //     answered 500 (two budgets select the pod) fails the drain, as
 //     kubectl gives up on errors other than 429;
 //   - is done once no pod is left on the node to evict and none is
-//     terminating there (waitForDelete); with Uncordon, a later step
+//     terminating there (waitForDelete); a pod that stays terminating in
+//     a quiet cluster (its node is not Ready) is waited for by retry
+//     intervals counted against TimeoutRetries too (drainwait.go); with Uncordon, a later step
 //     uncordons the node (the upgrade is done).
 //
 // A drain that failed starts no further node, as a script stopping at
@@ -109,7 +111,11 @@ func (d Drain) nodeEnabled(u *model.Universe, s *model.State, k int) bool {
 		switch st, _ := d.evictionState(u, s, k); st {
 		case evictionsPossible:
 			return true
-		case evictionsRefused:
+		case evictionsRefused, podsTerminating:
+			// A retry interval passes only in a quiet cluster; pods still
+			// terminating there wait for something no controller does (a
+			// node that is not Ready to confirm their deletion), and
+			// kubectl's wait for them is bounded by the same timeout.
 			return e.Drain.TimeoutRetries > 0 && s.ControllerAndHPAQueuesEmpty()
 		case nodeEmpty:
 			return true
@@ -177,7 +183,8 @@ const (
 )
 
 // evictionState reports where the drain of the event's k-th node stands
-// in s and, for evictionsRefused, the first refused pod. The pods left to
+// in s and, for evictionsRefused, the first refused pod (for
+// podsTerminating, the first pod terminating on the node). The pods left to
 // evict are the listed ones (drainlisting.go); the drain waits for every
 // pod terminating on the node, listed or not.
 func (d Drain) evictionState(u *model.Universe, s *model.State, k int) (evictionState, int) {
@@ -197,7 +204,7 @@ func (d Drain) evictionState(u *model.Universe, s *model.State, k int) (eviction
 	}
 	for p := range s.Pods {
 		if s.Pods[p].NodeOf() == n && s.Pods[p].Phase == model.Terminating {
-			return podsTerminating, -1
+			return podsTerminating, p
 		}
 	}
 	return nodeEmpty, -1
@@ -270,6 +277,8 @@ func (d Drain) evict(tx *model.Tx, s *model.State, k int) {
 			tx.Log(KubectlComponent, "kubectl drain %s: error when evicting pods/\"%s\" (will retry after %s): %s",
 				name, s.PodRef(refused), DrainRetryDelay, why)
 		}
+	case podsTerminating:
+		d.waitForDelete(tx, s, k)
 	case evictionsPossible:
 		d.evictRound(tx, s, k, false)
 	}

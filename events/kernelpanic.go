@@ -102,6 +102,7 @@ func (k KernelPanic) watcherStep(tx *model.Tx, s *model.State, n int) {
 		}
 	case panicCrash:
 		*pc = panicIdle
+		reached := *times >= panicLimit
 		if k.assert {
 			*times = min(*times+1, panicLimit)
 		}
@@ -115,11 +116,17 @@ func (k KernelPanic) watcherStep(tx *model.Tx, s *model.State, n int) {
 		}
 		model.SetNodeStatus(u, s, n, model.Unhealthy)
 		s.Enqueue(model.NodeControllerQueue, n)
-		if k.assert && *times >= panicLimit {
+		if k.assert && *times >= panicLimit && !reached {
 			if tx.Tracing() {
 				tx.Log("no_kernel_panic", "Kernel panic happened %d times on node %s", *times, name)
 			}
-			s.Fail(model.FailKernelPanic, n)
+			if !u.Options.ContinueAfterViolation || u.Options.KiviLifecycle {
+				s.Fail(model.FailKernelPanic, n)
+			}
+			// Otherwise the run goes on (every intent settled): the
+			// count kept in the node's memory is the violation
+			// (PanicLimitReached), so a monitor firing in this same
+			// step is recorded too.
 			return
 		}
 	case panicRecover:

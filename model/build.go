@@ -513,6 +513,7 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 			}
 		}
 		queueDeploymentsOutOfSync(s)
+		queueInitialTaintEvictions(u, s)
 	}
 	return u, s, nil
 }

@@ -29,13 +29,24 @@ import (
 // ContinuesAfterFailure reports whether the failure recorded in s leaves
 // the run going: a pod the scheduler could not place, under Kubernetes'
 // lifecycle, and, with Options.ContinueAfterViolation, an intent
-// monitor's violation. Such a state violates its intent and has the
-// successors of the same state without the failure.
+// monitor's violation or a `kubectl create` refused because the
+// Deployment exists (kubectl's AlreadyExists error changes nothing in the
+// cluster, which goes on). Such a state violates its intent and has the
+// successors of the same state without the failure. An internal
+// consistency assertion (FailInternal) and a model bound (FailBound) end
+// the run: the state is no Kubernetes state (compose reports the intents
+// that run leaves unsettled as Unknown).
 func (u *Universe) ContinuesAfterFailure(s *State) bool {
 	if u.Options.KiviLifecycle {
 		return false
 	}
-	return s.Failed == FailNoFeasibleNode || s.Failed == FailMonitor && u.Options.ContinueAfterViolation
+	switch s.Failed {
+	case FailNoFeasibleNode:
+		return true
+	case FailMonitor, FailDeploymentExists:
+		return u.Options.ContinueAfterViolation
+	}
+	return false
 }
 
 // ResumeAfterFailure clears the failure of s when the run goes on from

@@ -110,7 +110,16 @@ func (r *Report) WriteFailures(w io.Writer) {
 		fmt.Fprintln(w, "    No failure is found, but the search was not exhaustive.")
 	}
 	var stopped, bounded []string
+	var otherBounds []string              // reasons other than r.Bound, in order of first use
+	otherBounded := map[string][]string{} // reason → intents
 	for _, x := range r.Unknown() {
+		if x.Bound != "" && x.Bound != r.Bound {
+			if _, ok := otherBounded[x.Bound]; !ok {
+				otherBounds = append(otherBounds, x.Bound)
+			}
+			otherBounded[x.Bound] = append(otherBounded[x.Bound], x.Name)
+			continue
+		}
 		if x.Bound != "" {
 			bounded = append(bounded, x.Name)
 			continue
@@ -129,6 +138,9 @@ func (r *Report) WriteFailures(w io.Writer) {
 				fmt.Fprintf(w, "      %s\n", l)
 			}
 		}
+	}
+	for _, b := range otherBounds {
+		fmt.Fprintf(w, "    Unknown (%s): %s\n", b, strings.Join(otherBounded[b], " "))
 	}
 	if len(stopped) > 0 {
 		fmt.Fprintf(w, "    Not settled (the search stops at the first violation; --all settles every intent): %s\n", strings.Join(stopped, " "))

@@ -46,8 +46,9 @@ type IntentResult struct {
 	Kind     string // invariant, end, cycle
 	Verdict  checker.Verdict
 	Reason   checker.Reason
-	// Bound is the reason of an Unknown verdict due to a bound of the
-	// model (Report.Bound), else empty.
+	// Bound is the reason of an Unknown verdict due to a limit of the
+	// model: one of its bounds (Report.Bound), or a run it could not
+	// follow past an internal assertion; else empty.
 	Bound string
 	// Explanation says what was violated.
 	Explanation string
