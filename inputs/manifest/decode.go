@@ -119,7 +119,7 @@ func boundOf(kind string) string {
 
 func decode(file string, data []byte, counts objectCounts) ([]Object, []Warning, error) {
 	var parts [][]byte
-	if looksLikeJSON(data) {
+	if isJSONText(data) {
 		parts = [][]byte{data}
 	} else {
 		var bad int
@@ -170,18 +170,36 @@ func isNull(js []byte) bool {
 func toJSON(part []byte) ([]byte, error) {
 	if looksLikeJSON(part) {
 		var v any
-		if err := json.Unmarshal(part, &v); err != nil {
+		err := json.Unmarshal(part, &v)
+		if err == nil {
+			return part, nil
+		}
+		// A document that starts like JSON may be YAML in flow style
+		// (unquoted keys, trailing commas), as Kubernetes' documentation
+		// writes many examples: kubectl's decoder falls back to YAML when
+		// JSON fails.
+		if len(part) > maxDocumentBytes {
 			return nil, fmt.Errorf("not valid JSON: %v", err)
 		}
-		return part, nil
+		js, yerr := yaml.YAMLToJSONStrict(part)
+		if yerr != nil {
+			return nil, fmt.Errorf("not valid JSON (%v) nor YAML (%s)", err, yamlMessage(yerr))
+		}
+		return js, nil
 	}
 	js, err := yaml.YAMLToJSONStrict(part)
 	if err != nil {
-		msg := strings.TrimPrefix(err.Error(), "error converting YAML to JSON: ")
-		msg = strings.TrimPrefix(msg, "yaml: unmarshal errors:\n  ")
-		return nil, fmt.Errorf("not valid YAML: %s", strings.ReplaceAll(msg, "\n  ", "; "))
+		return nil, fmt.Errorf("not valid YAML: %s", yamlMessage(err))
 	}
 	return js, nil
+}
+
+// yamlMessage is a YAML parser's error on one line, without the
+// converter's prefixes.
+func yamlMessage(err error) string {
+	msg := strings.TrimPrefix(err.Error(), "error converting YAML to JSON: ")
+	msg = strings.TrimPrefix(msg, "yaml: unmarshal errors:\n  ")
+	return strings.ReplaceAll(msg, "\n  ", "; ")
 }
 
 type decoder struct {

@@ -149,7 +149,7 @@ func IsIntentsFile(data []byte) bool {
 
 // firstDocument is the first YAML document of data (all of a JSON text).
 func firstDocument(data []byte) []byte {
-	if looksLikeJSON(data) {
+	if isJSONText(data) {
 		return data
 	}
 	docs, bad := splitDocuments(data)
