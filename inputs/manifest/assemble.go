@@ -157,6 +157,9 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 			if err != nil {
 				return nil, err
 			}
+			if h == nil {
+				continue
+			}
 			ns := ""
 			switch v := o.Value.(type) {
 			case *HPAv2:

@@ -10,6 +10,15 @@ import (
 // bundles): objects the API server accepts must be read, and what the
 // model leaves out must be said.
 
+// warningTexts are a result's warnings as printed.
+func warningTexts(r *Result) []string {
+	var out []string
+	for _, w := range r.Warnings {
+		out = append(out, w.String())
+	}
+	return out
+}
+
 // TestFlowStyleDocuments: the documentation writes many examples as YAML
 // in flow style, which starts like JSON (unquoted keys, trailing
 // commas); kubectl reads them, falling back to YAML when JSON fails.
@@ -52,5 +61,67 @@ func TestFlowStyleDocuments(t *testing.T) {
 	_, err := LoadStream([]File{{Name: "bad.yaml", Data: []byte("---\n{kind: [\"Deployment\", }\n")}}, nil, nil, testOptions())
 	if err == nil || !strings.Contains(err.Error(), "bad.yaml: document 1: not valid JSON (invalid character") {
 		t.Fatalf("got %v, want the JSON error", err)
+	}
+}
+
+// TestHPAOfUnmodelledTarget: the API server takes an HPA of any kind; one
+// of a kind the model does not run is left out with a warning, as is
+// one of a kind without a scale subresource, which the HPA controller
+// never scales.
+func TestHPAOfUnmodelledTarget(t *testing.T) {
+	r := load(t, webDeployment(`      containers: [{name: c, resources: {requests: {cpu: 100m}}}]
+`)+`---
+apiVersion: apps/v1
+kind: ReplicaSet
+metadata: {name: frontend}
+spec:
+  selector: {matchLabels: {tier: frontend}}
+  template:
+    metadata: {labels: {tier: frontend}}
+    spec: {containers: [{name: c}]}
+---
+apiVersion: autoscaling/v1
+kind: HorizontalPodAutoscaler
+metadata: {name: frontend}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: ReplicaSet, name: frontend}
+  maxReplicas: 10
+---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: rollout}
+spec:
+  scaleTargetRef: {apiVersion: argoproj.io/v1alpha1, kind: Rollout, name: web}
+  maxReplicas: 10
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: batch}
+spec:
+  template:
+    metadata: {labels: {app: batch}}
+    spec: {restartPolicy: Never, containers: [{name: c}]}
+---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: batch}
+spec:
+  scaleTargetRef: {apiVersion: batch/v1, kind: Job, name: batch}
+  maxReplicas: 4
+`)
+	for _, d := range r.Cluster.Deployments {
+		if d.HPA != nil {
+			t.Errorf("%s got an HPA", d.Name)
+		}
+	}
+	text := strings.Join(warningTexts(r), "\n")
+	for _, want := range []string{
+		`document 4: spec.scaleTargetRef: ignored: the HPA scales ReplicaSet "frontend", a kind the model does not run (only Deployment and StatefulSet), whose pods are not counted`,
+		`document 5: spec.scaleTargetRef: ignored: the HPA scales Rollout "web", a kind the model does not run`,
+		`document 7: spec.scaleTargetRef: ignored: a Job has no scale subresource, so the HPA controller never scales Job "batch" (FailedGetScale)`,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no warning %q in\n%s", want, text)
+		}
 	}
 }
