@@ -70,10 +70,11 @@ const (
 	maxJSONBytes     = 32 << 20
 )
 
-// objectCounts counts the modelled objects read so far, by kind, over
-// every file of one input, so that an input the model cannot hold stops
-// being read at the first object too many, not after minutes of parsing
-// and building.
+// objectCounts counts the objects read so far, by kind, over every file
+// of one input, so that an input the model cannot hold stops being read
+// at the first modelled object too many, not after minutes of parsing
+// and building. The skipped harmless kinds are counted too (unbounded),
+// for the input's one-line summary of them.
 type objectCounts map[string]int
 
 // add counts o and returns an error once its kind passes the model's
@@ -237,6 +238,7 @@ func (d *decoder) object(js []byte, path string) error {
 		return d.at.errorf(join(path, "apiVersion"), "%q is not supported for kind %s (accepted: %s)", tm.APIVersion, tm.Kind, strings.Join(versions, ", "))
 	case modelled:
 	case harmlessKinds[tm.Kind]:
+		d.counts[tm.Kind]++
 		return nil
 	case unmodelledWorkloadKinds[tm.Kind] != "":
 		d.warns = append(d.warns, d.at.warning(path, "kind %s %q is ignored: %s", tm.Kind, nameOf(m), unmodelledWorkloadKinds[tm.Kind]))
@@ -245,7 +247,7 @@ func (d *decoder) object(js []byte, path string) error {
 		if near, ok := nearKind(tm.Kind); ok {
 			return d.at.errorf(join(path, "kind"), "unknown kind %q; did you mean %s? (accepted: %s)", tm.Kind, near, modelledKindNames())
 		}
-		d.warns = append(d.warns, d.at.warning(path, "kind %s %q is not modelled and is ignored", tm.Kind, nameOf(m)))
+		d.warns = append(d.warns, d.at.warning(path, "kind %s %q (%s) is not modelled and is ignored: pods its controller may create are not counted", tm.Kind, nameOf(m), tm.APIVersion))
 		return nil
 	}
 	var v any

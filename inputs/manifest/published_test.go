@@ -125,3 +125,72 @@ spec:
 		}
 	}
 }
+
+// TestBarePodsLeftOut: a Pod without a controller (a Helm chart's test
+// hook, a documentation example) is left out with a warning naming it.
+func TestBarePodsLeftOut(t *testing.T) {
+	r := load(t, webDeployment(`      containers: [{name: c, resources: {requests: {cpu: 100m}}}]
+`)+`---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: web-test
+  annotations: {helm.sh/hook: test}
+spec:
+  containers: [{name: wget, image: busybox, command: [wget, web]}]
+  restartPolicy: Never
+`)
+	if len(r.Cluster.Deployments) != 1 {
+		t.Fatalf("deployments %+v", r.Cluster.Deployments)
+	}
+	want := `m.yaml: document 3: kind Pod "web-test" is ignored: a Pod without a controller is not modelled in a manifest stream, and the room it would take on a node is not counted`
+	if text := strings.Join(warningTexts(r), "\n"); !strings.Contains(text, want) {
+		t.Errorf("no warning %q in\n%s", want, text)
+	}
+}
+
+// TestSkippedKindsSummed: the kinds that cannot change the verdict are
+// summed up in one line, over every file of the input; a custom
+// resource gets its own warning, since its controller may create pods.
+func TestSkippedKindsSummed(t *testing.T) {
+	rbac := `apiVersion: v1
+kind: ServiceAccount
+metadata: {name: web}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: web}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web-headless}
+---
+apiVersion: monitoring.coreos.com/v1
+kind: Prometheus
+metadata: {name: main}
+`
+	dep := webDeployment(`      containers: [{name: c, resources: {requests: {cpu: 100m}}}]
+`) + "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: web}\n"
+	r, err := LoadStream([]File{{Name: "rbac.yaml", Data: []byte(rbac)}, {Name: "web.yaml", Data: []byte(dep)}},
+		&File{Name: "nodes.yaml", Data: []byte(oneNode)}, nil, testOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := warningTexts(r)
+	want := []string{
+		`rbac.yaml: document 5: kind Prometheus "main" (monitoring.coreos.com/v1) is not modelled and is ignored: pods its controller may create are not counted`,
+		"5 objects skipped, of kinds that do not affect the verdict: 2 Service, 1 ClusterRole, 1 ConfigMap, 1 ServiceAccount",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// Without any such object there is no line.
+	if w := warningTexts(load(t, webDeployment(`      containers: [{name: c}]
+`))); len(w) != 0 {
+		t.Errorf("warnings %q, want none", w)
+	}
+}
