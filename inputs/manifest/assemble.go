@@ -157,6 +157,9 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 			if err != nil {
 				return nil, err
 			}
+			if h == nil {
+				continue
+			}
 			ns := ""
 			switch v := o.Value.(type) {
 			case *HPAv2:
@@ -230,7 +233,7 @@ func (as *assembly) needDeployment(where string) error {
 	if len(as.c.Deployments) > 0 {
 		return nil
 	}
-	return &Error{File: where, Msg: "no Deployment, StatefulSet, Job or CronJob to verify (accepted: apps/v1 Deployments and StatefulSets, with their HorizontalPodAutoscalers, and batch/v1 Jobs and CronJobs; other workload kinds such as ReplicationController are not modelled, DaemonSets only reserve room on their nodes, and system namespaces are left out)"}
+	return &Error{File: where, Msg: "no Deployment, StatefulSet, Job or CronJob to verify (accepted: apps/v1 Deployments and StatefulSets, with their HorizontalPodAutoscalers, and batch/v1 Jobs and CronJobs; other workload kinds such as ReplicaSet and ReplicationController, and bare Pods, are not modelled, DaemonSets only reserve room on their nodes, and system namespaces are left out)"}
 }
 
 // finish adds the default intent and checks that the cluster builds; a

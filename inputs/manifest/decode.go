@@ -72,10 +72,11 @@ const (
 	maxJSONBytes     = 32 << 20
 )
 
-// objectCounts counts the modelled objects read so far, by kind, over
-// every file of one input, so that an input the model cannot hold stops
-// being read at the first object too many, not after minutes of parsing
-// and building.
+// objectCounts counts the objects read so far, by kind, over every file
+// of one input, so that an input the model cannot hold stops being read
+// at the first modelled object too many, not after minutes of parsing
+// and building. The skipped harmless kinds are counted too (unbounded),
+// for the input's one-line summary of them.
 type objectCounts map[string]int
 
 // add counts o and returns an error once its kind passes the model's
@@ -121,7 +122,7 @@ func boundOf(kind string) string {
 
 func decode(file string, data []byte, counts objectCounts) ([]Object, []Warning, error) {
 	var parts [][]byte
-	if looksLikeJSON(data) {
+	if isJSONText(data) {
 		parts = [][]byte{data}
 	} else {
 		var bad int
@@ -172,18 +173,36 @@ func isNull(js []byte) bool {
 func toJSON(part []byte) ([]byte, error) {
 	if looksLikeJSON(part) {
 		var v any
-		if err := json.Unmarshal(part, &v); err != nil {
+		err := json.Unmarshal(part, &v)
+		if err == nil {
+			return part, nil
+		}
+		// A document that starts like JSON may be YAML in flow style
+		// (unquoted keys, trailing commas), as Kubernetes' documentation
+		// writes many examples: kubectl's decoder falls back to YAML when
+		// JSON fails.
+		if len(part) > maxDocumentBytes {
 			return nil, fmt.Errorf("not valid JSON: %v", err)
 		}
-		return part, nil
+		js, yerr := yaml.YAMLToJSONStrict(part)
+		if yerr != nil {
+			return nil, fmt.Errorf("not valid JSON (%v) nor YAML (%s)", err, yamlMessage(yerr))
+		}
+		return js, nil
 	}
 	js, err := yaml.YAMLToJSONStrict(part)
 	if err != nil {
-		msg := strings.TrimPrefix(err.Error(), "error converting YAML to JSON: ")
-		msg = strings.TrimPrefix(msg, "yaml: unmarshal errors:\n  ")
-		return nil, fmt.Errorf("not valid YAML: %s", strings.ReplaceAll(msg, "\n  ", "; "))
+		return nil, fmt.Errorf("not valid YAML: %s", yamlMessage(err))
 	}
 	return js, nil
+}
+
+// yamlMessage is a YAML parser's error on one line, without the
+// converter's prefixes.
+func yamlMessage(err error) string {
+	msg := strings.TrimPrefix(err.Error(), "error converting YAML to JSON: ")
+	msg = strings.TrimPrefix(msg, "yaml: unmarshal errors:\n  ")
+	return strings.ReplaceAll(msg, "\n  ", "; ")
 }
 
 type decoder struct {
@@ -221,6 +240,7 @@ func (d *decoder) object(js []byte, path string) error {
 		return d.at.errorf(join(path, "apiVersion"), "%q is not supported for kind %s (accepted: %s)", tm.APIVersion, tm.Kind, strings.Join(versions, ", "))
 	case modelled:
 	case harmlessKinds[tm.Kind]:
+		d.counts[tm.Kind]++
 		return nil
 	case unmodelledWorkloadKinds[tm.Kind] != "":
 		d.warns = append(d.warns, d.at.warning(path, "kind %s %q is ignored: %s", tm.Kind, nameOf(m), unmodelledWorkloadKinds[tm.Kind]))
@@ -229,7 +249,7 @@ func (d *decoder) object(js []byte, path string) error {
 		if near, ok := nearKind(tm.Kind); ok {
 			return d.at.errorf(join(path, "kind"), "unknown kind %q; did you mean %s? (accepted: %s)", tm.Kind, near, modelledKindNames())
 		}
-		d.warns = append(d.warns, d.at.warning(path, "kind %s %q is not modelled and is ignored", tm.Kind, nameOf(m)))
+		d.warns = append(d.warns, d.at.warning(path, "kind %s %q (%s) is not modelled and is ignored: pods its controller may create are not counted", tm.Kind, nameOf(m), tm.APIVersion))
 		return nil
 	}
 	var v any

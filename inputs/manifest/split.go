@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 )
 
@@ -41,10 +42,17 @@ func looksLikeJSON(data []byte) bool {
 	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
 }
 
+// isJSONText reports whether a file is one JSON text. One that only
+// starts like JSON is read as a YAML stream, as kubectl reads it: YAML in
+// flow style looks like JSON without being JSON.
+func isJSONText(data []byte) bool {
+	return looksLikeJSON(data) && json.Valid(data)
+}
+
 // isBlank reports whether a file holds no document at all: empty, only
 // whitespace, only comments or only separators.
 func isBlank(data []byte) bool {
-	if looksLikeJSON(data) {
+	if isJSONText(data) {
 		return false
 	}
 	parts, bad := splitDocuments(data)

@@ -75,11 +75,10 @@ func LoadStream(manifests []File, nodes, intents *File, opts Options) (*Result, 
 			as.warns = append(as.warns, w...)
 		}
 	}
-	for _, o := range objs {
-		if o.Kind == "Pod" {
-			return nil, o.at().errorf(o.path("kind"), "a bare Pod is not modelled in a manifest stream (accepted: Deployment, HorizontalPodAutoscaler, Node, DeschedulerPolicy; a running cluster's pods are read with --logs)")
-		}
+	if w, ok := counts.skippedWarning(); ok {
+		as.warns = append(as.warns, w)
 	}
+	objs = as.dropBarePods(objs)
 	// Pods are admitted before anything reads their templates (the
 	// DaemonSets' reservations come with the nodes).
 	if err := admitRuntimeClasses(objs); err != nil {
@@ -149,7 +148,7 @@ func IsIntentsFile(data []byte) bool {
 
 // firstDocument is the first YAML document of data (all of a JSON text).
 func firstDocument(data []byte) []byte {
-	if looksLikeJSON(data) {
+	if isJSONText(data) {
 		return data
 	}
 	docs, bad := splitDocuments(data)

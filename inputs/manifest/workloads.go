@@ -83,7 +83,8 @@ func isZero(v string) bool { return v == "0" || v == "0%" }
 // defaults (pkg/apis/autoscaling/v2/defaults.go: minReplicas 1, no
 // metrics = CPU utilisation 80 %) and validation (minReplicas ≥ 1,
 // maxReplicas ≥ minReplicas, Resource targets Utilization or
-// AverageValue). It returns the target workload.
+// AverageValue). It returns the target workload, and no HPA when the
+// target is of a kind the model does not run (with a warning).
 func hpaDecl(o Object, warns *[]Warning) (hpaTarget, *model.HPADecl, error) {
 	a := o.at()
 	var ref CrossVersionObjectReference
@@ -133,8 +134,22 @@ func hpaDecl(o Object, warns *[]Warning) (hpaTarget, *model.HPADecl, error) {
 		return hpaTarget{}, nil, a.errorf(o.path("spec.maxReplicas"), "%d (accepted: minReplicas (%d) ..%d)", maxR, h.Min, maxReplicas)
 	}
 	h.Max = int(maxR)
-	if ref.Kind != "Deployment" && ref.Kind != "StatefulSet" {
-		return hpaTarget{}, nil, a.errorf(o.path("spec.scaleTargetRef.kind"), "%q (accepted: Deployment, StatefulSet; the model has no other scalable kind)", ref.Kind)
+	if ref.Kind == "" {
+		return hpaTarget{}, nil, a.errorf(o.path("spec.scaleTargetRef.kind"), "required (accepted: Deployment, StatefulSet, or another kind with a scale subresource)")
+	}
+	switch ref.Kind {
+	case "Deployment", "StatefulSet":
+	case "Job", "CronJob", "DaemonSet", "Pod":
+		// The API server takes any kind; the HPA controller then fails
+		// to get the target's scale at every sync and scales nothing.
+		*warns = append(*warns, a.warning(o.path("spec.scaleTargetRef"), "ignored: a %s has no scale subresource, so the HPA controller never scales %s %q (FailedGetScale)", ref.Kind, ref.Kind, ref.Name))
+		return hpaTarget{}, nil, nil
+	default:
+		// A kind with a scale subresource the model does not run (a
+		// ReplicaSet, an Argo Rollout, …): none of its pods are in the
+		// model, so the HPA has nothing to scale in it.
+		*warns = append(*warns, a.warning(o.path("spec.scaleTargetRef"), "ignored: the HPA scales %s %q, a kind the model does not run (only Deployment and StatefulSet), whose pods are not counted", ref.Kind, ref.Name))
+		return hpaTarget{}, nil, nil
 	}
 	if ref.APIVersion != "" && ref.APIVersion != "apps/v1" {
 		return hpaTarget{}, nil, a.errorf(o.path("spec.scaleTargetRef.apiVersion"), "%q (accepted: apps/v1)", ref.APIVersion)
