@@ -38,8 +38,8 @@ func drawIntOrPercent(t *rapid.T, label string) string {
 //   - 0–12 pods of them, in any state (Running Ready three times as
 //     likely as each other), a Deployment's pod of its old ReplicaSet one
 //     time in four;
-//   - 1–3 budgets: a workload's pods (one in two), a tier, every pod (one
-//     in six each) or no selector (one in twelve... the rest), in the
+//   - 1–3 budgets: a workload's pods (seven in twelve), a tier, every
+//     pod (two in twelve each) or no selector (one in twelve), in the
 //     namespace of a workload or, in the spread cases, either;
 //     minAvailable or maxUnavailable, an integer 0–14 or a percentage, or
 //     neither (one in ten); unhealthyPodEvictionPolicy unset, IfHealthyBudget
