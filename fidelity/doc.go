@@ -37,11 +37,17 @@
 //     (inputs/manifest StoredPodTemplate: does a kubectl apply change the
 //     template?) against the API server's defaulting and the Deployment
 //     and StatefulSet controllers' template equality.
+//   - pdbdiff: the PodDisruptionBudget status and eviction decision
+//     (model/pdb.go, pdbsync.go) against the disruption controller's
+//     sync and the eviction subresource, for Deployments, StatefulSets,
+//     Jobs and bare pods in every readiness and termination state, each
+//     pod evicted alone and sequences of evictions with and without the
+//     controller's resync.
 //   - admissiondiff: the manifest reader's input side (inputs/manifest)
 //     against the API server's pod defaulting, LimitRange defaulting and
 //     validation and LimitRanger admission, and against the DaemonSet
 //     controller's NodeShouldRunDaemonPod.
 //   - classify: the known-divergence classes and the counterfactual test
-//     that names them, shared by hpadiff, admissiondiff, stsdiff and
-//     jobdiff.
+//     that names them, shared by hpadiff, admissiondiff, stsdiff,
+//     jobdiff and pdbdiff.
 package fidelity

@@ -101,6 +101,10 @@ func (b *PodDisruptionBudget) Selects(s *State, i int) bool {
 // getExpectedPodCount, countHealthyPods, updatePdbStatus).
 type DisruptionStatus struct {
 	CurrentHealthy, DesiredHealthy, ExpectedPods, DisruptionsAllowed int
+	// SyncFailed: the controller could not compute the status (a pod
+	// whose owner has no scale, pdbsync.go); the counts are zero and no
+	// disruption is allowed (failSafe).
+	SyncFailed bool
 }
 
 // Disruption computes budget b's status from s, as an up-to-date
@@ -108,8 +112,9 @@ type DisruptionStatus struct {
 // healthy when it is Running, Ready (IsPodReady: minReadySeconds does not
 // matter) and not terminating. ExpectedPods is, for an integer minAvailable, the
 // number of selected pods; otherwise the sum of spec.replicas of the
-// deployments owning selected pods (getExpectedScale; bare pods have no
-// scale and count for nothing there).
+// Deployments and StatefulSets owning selected pods (getExpectedScale;
+// bare pods have no scale and count for nothing there), and a selected
+// pod of a Job fails the sync (scaleUnknown).
 func (u *Universe) Disruption(s *State, b int) DisruptionStatus {
 	pdb := &u.PDBs[b]
 	var st DisruptionStatus
@@ -121,6 +126,11 @@ func (u *Universe) Disruption(s *State, b int) DisruptionStatus {
 		selected++
 		if s.Pods[i].Ready() {
 			st.CurrentHealthy++
+		}
+	}
+	if pdb.MaxUnavailable != nil || pdb.MinAvailable != nil && pdb.MinAvailable.Percent {
+		if u.scaleUnknown(s, pdb) {
+			return DisruptionStatus{SyncFailed: true}
 		}
 	}
 	switch {
@@ -233,6 +243,10 @@ func (e Eviction) Reason(u *Universe) string {
 		return "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support."
 	case EvictionBudgetExhausted:
 		name := u.PDBs[e.Budget].Name
+		if e.Status.SyncFailed {
+			return fmt.Sprintf("Cannot evict pod as it would violate the pod's disruption budget. The disruption budget %s does not allow evicting pods currently because it failed sync: %s",
+				name, noScaleMessage)
+		}
 		if e.Status.CurrentHealthy <= e.Status.DesiredHealthy {
 			return fmt.Sprintf("Cannot evict pod as it would violate the pod's disruption budget. The disruption budget %s needs %d healthy pods and has %d currently",
 				name, e.Status.DesiredHealthy, e.Status.CurrentHealthy)

@@ -44,7 +44,8 @@ func (e *Env) pdb(c Command) (string, error) {
 }
 
 // disruption: every PodDisruptionBudget's status as the disruption
-// controller computes it from the current state, and what the Eviction
+// controller computes it from the current state (or that its sync
+// fails), and what the Eviction
 // API would answer for each Running pod it selects.
 func (e *Env) disruption(Command) (string, error) {
 	if len(e.u.PDBs) == 0 {
@@ -53,6 +54,10 @@ func (e *Env) disruption(Command) (string, error) {
 	var b strings.Builder
 	for i := range e.u.PDBs {
 		st := e.u.Disruption(e.s, i)
+		if st.SyncFailed {
+			fmt.Fprintf(&b, "pdb %s: sync failed, disruptionsAllowed 0\n", e.u.PDBs[i].Name)
+			continue
+		}
 		fmt.Fprintf(&b, "pdb %s: currentHealthy %d desiredHealthy %d expectedPods %d disruptionsAllowed %d\n",
 			e.u.PDBs[i].Name, st.CurrentHealthy, st.DesiredHealthy, st.ExpectedPods, st.DisruptionsAllowed)
 	}
