@@ -23,8 +23,9 @@ const podKeyLen = 5 + 4 + 4 + len(podQueues) + 1 + len(podQueues) + 1
 // a node's pods and the pods nominated to it never mix. Its bytes,
 // big-endian, are
 //
-//	free flag (Free slots sort last), phase|wasRunning|rs|nominated|
-//	readiness<<5,
+//	free flag<<7 (Free slots sort last) | wasRunning<<2 | the
+//	podFailurePolicy facts (PodState.Failure, two bits),
+//	phase (three bits) | rs<<3 | nominated<<4 | readiness<<5,
 //	owner,
 //	template, pattern, CPU and memory usage (4 bytes each), the low
 //	bytes of its positions in the scheduler, kubelet and taint-manager
@@ -42,6 +43,19 @@ const podKeyLen = 5 + 4 + 4 + len(podQueues) + 1 + len(podQueues) + 1
 // their fields: a queue position belongs to one slot, so two pods with
 // equal keys are waiting in no queue.
 type sortKey [3]uint64
+
+// freeFlag is a Free slot's first key byte: its top bit, which no pod's
+// first byte sets (wasRunning and the failure facts use its low three
+// bits).
+const freeFlag = 0x80
+
+// The failure facts and wasRunning share the first key byte below
+// freeFlag, and the phase its three bits of the second (compile-time
+// checks).
+const (
+	_ = 3 - (model.DisruptionTarget | model.ContainersRan)
+	_ = 7 - model.Failed
+)
 
 // The key's last five bytes, a spare byte and the two slot bytes must fit
 // in the third word (a compile-time check).
@@ -65,7 +79,7 @@ func (k *sortKey) sameContent(o *sortKey) bool {
 }
 
 // free reports whether k is a Free slot's key.
-func (k *sortKey) free() bool { return k[0]>>56 != 0 }
+func (k *sortKey) free() bool { return k[0]>>63 != 0 }
 
 // podSortKeys returns the sort keys of the first n slots, in slot order;
 // with kubeletSet a pod's position in the kubelet queue is replaced by
@@ -80,20 +94,21 @@ func podSortKeys(dst []sortKey, s *model.State, n int, kubeletSet, taintSet bool
 	keys = slices.Grow(dst[:0], len(pods))[:len(pods)]
 	for i := range pods {
 		p, k := &pods[i], &keys[i]
-		var head uint64 // free, phase|wasRunning|rs, owner, template, pattern
+		var head uint64 // free|wasRunning|failure, phase|rs|nominated|readiness, owner, template, pattern
 		if p.Phase == model.Free {
-			head = 1 << 32
+			head = freeFlag << 32
 			oddFree = oddFree || uint32(p.Node)|uint32(p.NominatedNode)|uint32(p.CPU)|uint32(p.Memory) != 0
 		} else {
-			h := uint64(p.Phase) | uint64(p.RS)<<3
+			f := uint64(p.Failure)
 			if p.WasRunning {
-				h |= 1 << 2
+				f |= 1 << 2
 			}
+			h := uint64(p.Phase) | uint64(p.RS)<<3
 			if p.NominatedNode != 0 {
 				h |= 1 << 4
 			}
 			h |= uint64(p.Readiness) << 5
-			head = h<<24 | uint64(p.Owner)<<16 | uint64(p.Template)<<8 | uint64(p.Pattern)
+			head = f<<32 | h<<24 | uint64(p.Owner)<<16 | uint64(p.Template)<<8 | uint64(p.Pattern)
 		}
 		cpu := uint64(uint32(p.CPU) ^ 1<<31)
 		mem := uint64(uint32(p.Memory) ^ 1<<31)

@@ -24,17 +24,18 @@ func referenceKey(s *model.State, i int, kubeletSet, taintSet bool) []byte {
 	p := &s.Pods[i]
 	var b []byte
 	if p.Phase == model.Free {
-		b = append(b, 1, 0, 0, 0, 0)
+		b = append(b, freeFlag, 0, 0, 0, 0)
 	} else {
-		h := byte(p.Phase) | p.RS<<3
+		f := byte(p.Failure)
 		if p.WasRunning {
-			h |= 1 << 2
+			f |= 1 << 2
 		}
+		h := byte(p.Phase) | p.RS<<3
 		if p.NominatedNode != 0 {
 			h |= 1 << 4
 		}
 		h |= byte(p.Readiness) << 5
-		b = append(b, 0, h, p.Owner, p.Template, p.Pattern)
+		b = append(b, f, h, p.Owner, p.Template, p.Pattern)
 	}
 	b = binary.BigEndian.AppendUint32(b, uint32(p.CPU)^1<<31)
 	b = binary.BigEndian.AppendUint32(b, uint32(p.Memory)^1<<31)
@@ -320,6 +321,7 @@ func randomState(t *rapid.T, c *Canonicalizer) *model.State {
 		p.Pattern = uint8(rapid.IntRange(0, 1).Draw(t, "pattern"))
 		p.Ordinal = uint8(rapid.IntRange(0, 2).Draw(t, "ordinal"))
 		p.Readiness = model.Readiness(rapid.IntRange(0, 2).Draw(t, "readiness"))
+		p.Failure = model.PodFailureFacts(rapid.IntRange(0, 3).Draw(t, "failure facts"))
 		p.CPU = int32(rapid.SampledFrom([]int{0, 100, -1, 1 << 20}).Draw(t, "cpu"))
 		if distinct {
 			p.CPU = int32(1000 + i) // a content of its own
@@ -596,6 +598,95 @@ func TestOrbitRuns(t *testing.T) {
 		for i := range labels {
 			if got[i] != int(labels[i]) {
 				t.Fatalf("node %d: label %d, want %d", i, got[i], labels[i])
+			}
+		}
+	})
+}
+
+// TestContentKeysTellPodsApart: two slots outside every queue have equal
+// content keys exactly when their pods are equal but for the node they
+// refer to (whether one is nominated is content), and a Free slot's key
+// sorts after every pod's: equal keys are what lets the canonical form
+// and the node orbits treat two pods as interchangeable, so a field left
+// out of the key, or two fields sharing its bits, would merge nodes that
+// differ.
+func TestContentKeysTellPodsApart(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := &model.State{Pods: make([]model.PodState, 2)}
+		for i := range s.Pods {
+			p := &s.Pods[i]
+			p.Phase = model.Phase(rapid.IntRange(0, 4).Draw(t, "phase"))
+			if p.Phase == model.Free {
+				continue
+			}
+			p.Node = uint16(rapid.IntRange(0, 3).Draw(t, "node"))
+			if p.Node == 0 && rapid.Bool().Draw(t, "nominate") {
+				p.NominatedNode = uint16(rapid.IntRange(1, 3).Draw(t, "nominated"))
+			}
+			p.Owner = uint8(rapid.IntRange(0, 255).Draw(t, "owner"))
+			p.RS = uint8(rapid.IntRange(0, 1).Draw(t, "rs"))
+			p.WasRunning = rapid.Bool().Draw(t, "wasRunning")
+			p.Template = uint8(rapid.IntRange(0, 255).Draw(t, "template"))
+			p.Pattern = uint8(rapid.IntRange(0, 255).Draw(t, "pattern"))
+			p.Ordinal = uint8(rapid.IntRange(0, 255).Draw(t, "ordinal"))
+			p.Readiness = model.Readiness(rapid.IntRange(0, 2).Draw(t, "readiness"))
+			p.Failure = model.PodFailureFacts(rapid.IntRange(0, 3).Draw(t, "failure facts"))
+			p.CPU = int32(rapid.Int32().Draw(t, "cpu"))
+			p.Memory = int32(rapid.Int32().Draw(t, "memory"))
+		}
+		if rapid.IntRange(0, 3).Draw(t, "alike") > 0 && s.Pods[0].Phase != model.Free {
+			// The second pod is the first on another node, with at most
+			// one field changed: where a collision would show.
+			other := s.Pods[1]
+			s.Pods[1] = s.Pods[0]
+			p := &s.Pods[1]
+			if p.NominatedNode == 0 {
+				p.Node = uint16(rapid.IntRange(0, 3).Draw(t, "other node"))
+			}
+			switch rapid.IntRange(0, 11).Draw(t, "changed field") {
+			case 0:
+				p.Phase = other.Phase
+			case 1:
+				p.Owner = other.Owner
+			case 2:
+				p.RS = other.RS
+			case 3:
+				p.WasRunning = other.WasRunning
+			case 4:
+				p.Template = other.Template
+			case 5:
+				p.Pattern = other.Pattern
+			case 6:
+				p.Ordinal = other.Ordinal
+			case 7:
+				p.Readiness = other.Readiness
+			case 8:
+				p.Failure = other.Failure
+			case 9:
+				p.CPU = other.CPU
+			case 10:
+				p.Memory = other.Memory
+			case 11:
+				p.Node, p.NominatedNode = other.Node, other.NominatedNode
+			}
+		}
+		keys, _ := podSortKeys(nil, s, 2, false, false)
+		strip := func(p model.PodState) model.PodState {
+			p.Node = 0
+			if p.NominatedNode != 0 {
+				p.NominatedNode = 1
+			}
+			return p
+		}
+		if same := strip(s.Pods[0]) == strip(s.Pods[1]); keys[0].sameContent(&keys[1]) != same {
+			t.Fatalf("pods %+v and %+v: equal keys %v, equal pods %v", s.Pods[0], s.Pods[1], keys[0].sameContent(&keys[1]), same)
+		}
+		for i := range 2 {
+			if free := s.Pods[i].Phase == model.Free; keys[i].free() != free {
+				t.Fatalf("pod %+v: free key %v", s.Pods[i], keys[i].free())
+			}
+			if j := 1 - i; s.Pods[i].Phase == model.Free && s.Pods[j].Phase != model.Free && !keys[j].less(&keys[i]) {
+				t.Fatalf("a Free slot's key sorts before pod %+v's", s.Pods[j])
 			}
 		}
 	})
