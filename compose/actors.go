@@ -43,6 +43,9 @@ func Actors(u *model.Universe, s *model.State, opts ActorOptions) []Actor {
 	if u.HasReadiness() {
 		controllers = append(controllers, readinessActors(u, s)...)
 	}
+	if u.HasMemoryChange() {
+		controllers = append(controllers, kubelet.NewEvictionManager())
+	}
 	if u.Descheduler != nil {
 		controllers = append(controllers, descheduler.New())
 	}

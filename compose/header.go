@@ -2,6 +2,7 @@ package compose
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/kivi-go/kivi/model"
@@ -56,12 +57,35 @@ func cpuDeltas(u *model.Universe, e *model.Event) string {
 	return fmt.Sprintf("%dm to %dm more CPU (%d amounts, %dm apart)", step, e.MaxDelta*step, e.MaxDelta, step)
 }
 
+// memoryDeltas lists an eventMemoryChange's amounts.
+func memoryDeltas(e *model.Event) string {
+	step := max(e.DeltaUnit, 1)
+	if e.MaxDelta > model.MemoryChangeSteps {
+		return fmt.Sprintf("%dMi to %dMi (%d amounts, %dMi apart)", step, e.MaxDelta*step, e.MaxDelta, step)
+	}
+	var xs []string
+	for k := 1; k <= e.MaxDelta; k++ {
+		xs = append(xs, strconv.Itoa(k*step)+"Mi")
+	}
+	switch len(xs) {
+	case 0:
+		return "no"
+	case 1:
+		return xs[0]
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
+}
+
 // describeEvent says in one line what an active event does.
 func describeEvent(u *model.Universe, e *model.Event) string {
 	var what string
 	switch e.Kind {
 	case model.CPUChange:
 		what = "whenever the cluster is quiet, one pod of " + workloadName(u, e.Deployment) + " uses " + cpuDeltas(u, e)
+	case model.MemoryChange:
+		what = "whenever the cluster is quiet, one pod of " + workloadName(u, e.Deployment) + " uses " + memoryDeltas(e) +
+			" more memory; a node whose pods use more than its allocatable is under memory pressure (eviction threshold " +
+			strconv.FormatInt(model.EvictionHardMemoryAvailable, 10) + "Mi) and its kubelet evicts pods"
 	case model.KernelPanic:
 		what = "a node whose free CPU falls to 2% or less crashes and recovers once its load is gone"
 	case model.Maintenance:

@@ -66,6 +66,9 @@ func assumptions(u *model.Universe) []string {
 		}
 		out = append(out, fmt.Sprintf("a CronJob with concurrencyPolicy Allow has at most %s active at once, each finishing %s (--cronjob-runs %d); runs piling up beyond that were not explored", runs, periods, n))
 	}
+	if a := memoryPressureAssumption(u); a != "" {
+		out = append(out, a)
+	}
 	if every, toFind, listed := u.SchedulerScoresEveryNode(); !every {
 		setting := "its default"
 		if p := u.Scheduler.PercentageOfNodesToScore; p != 0 {

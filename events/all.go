@@ -15,6 +15,8 @@ func ForEvent(u *model.Universe, i int, opts ...Option) model.Process {
 	switch u.Events[i].Kind {
 	case model.CPUChange:
 		return CPUChange{event: i}
+	case model.MemoryChange:
+		return MemoryChange{event: i}
 	case model.KernelPanic:
 		return KernelPanic{event: i, assert: c.kernelPanicAssert}
 	case model.Maintenance:

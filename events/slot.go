@@ -81,6 +81,8 @@ func finished(u *model.Universe, s *model.State, i int) bool {
 	switch u.Events[i].Kind {
 	case model.CPUChange:
 		return m[0] == cpuChangeDone
+	case model.MemoryChange:
+		return m[0] == memoryChangeDone
 	case model.Maintenance:
 		return maintenanceFinished(m, u.MaintenanceIndexWidth())
 	case model.NodeFailure:

@@ -685,7 +685,7 @@ func (c *Cluster) compileEvent(e EventDecl, look lookup) (Event, error) {
 	}
 	k, ok := kinds[e.Kind]
 	if !ok {
-		return ev, fmt.Errorf("kind %q (accepted: eventCpuChange, kernelPanic, maintenance, nodeFailure, createTargetDeployment, applyDeployment, createDeployment, scaleDeployment, drain, rolloutRestart, rolloutUndo): %w", e.Kind, ErrInvalid)
+		return ev, fmt.Errorf("kind %q (accepted: eventCpuChange, eventMemoryChange, kernelPanic, maintenance, nodeFailure, createTargetDeployment, applyDeployment, createDeployment, scaleDeployment, drain, rolloutRestart, rolloutUndo): %w", e.Kind, ErrInvalid)
 	}
 	ev.Kind = k
 	switch e.When {
@@ -704,7 +704,12 @@ func (c *Cluster) compileEvent(e EventDecl, look lookup) (Event, error) {
 		return ev, fmt.Errorf("nodes, timeoutRetries, disableEviction, force, uncordon: only drain takes them: %w", ErrInvalid)
 	}
 	switch k {
-	case CPUChange, CreateTargetDeployment, RolloutRestart, RolloutUndo:
+	case CPUChange, CreateTargetDeployment, RolloutRestart, RolloutUndo, MemoryChange:
+		if k == MemoryChange {
+			if err := memoryChangeDecl(&ev, e); err != nil {
+				return ev, err
+			}
+		}
 		d := look.deployments.of(e.Deployment)
 		if d < 0 {
 			return ev, fmt.Errorf("deployment %q: no such deployment (accepted: %s): %w", e.Deployment, c.deploymentNames(), ErrInvalid)

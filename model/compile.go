@@ -229,6 +229,10 @@ func (u *Universe) Compile() error {
 			if err := compileDrain(u, i, e); err != nil {
 				return err
 			}
+		case MemoryChange:
+			if err := compileMemoryChange(u, i, e); err != nil {
+				return err
+			}
 		default:
 			return fmt.Errorf("events[%d]: unknown kind %d: %w", i, e.Kind, ErrInvalid)
 		}

@@ -45,12 +45,16 @@ func (n NodeState) Byte() byte {
 	if n.Cordoned {
 		b |= cordonedBit
 	}
+	if n.MemoryPressure {
+		b |= memoryPressureBit
+	}
 	return b
 }
 
 // nodeStateOf is the inverse of NodeState.Byte.
 func nodeStateOf(b byte) NodeState {
-	return NodeState{Status: NodeStatus(b &^ cordonedBit), Cordoned: b&cordonedBit != 0}
+	return NodeState{Status: NodeStatus(b &^ (cordonedBit | memoryPressureBit)), Cordoned: b&cordonedBit != 0,
+		MemoryPressure: b&memoryPressureBit != 0}
 }
 
 // Unschedulable reports whether the scheduler's NodeUnschedulable filter

@@ -16,6 +16,9 @@ func Describe(u *Universe, s *State) string {
 		if s.Nodes[n].Cordoned {
 			status += ",SchedulingDisabled" // as kubectl get nodes shows a cordoned node
 		}
+		if s.Nodes[n].MemoryPressure {
+			status += ",MemoryPressure"
+		}
 		fmt.Fprintf(&b, "node %s: %s cpu %d/%d mem %d/%d pods %d", u.Nodes[n].Name, status,
 			req.CPU, u.Nodes[n].CPU, req.Memory, u.Nodes[n].Memory, req.Pods)
 		for i, name := range u.ScalarResources {
@@ -23,6 +26,9 @@ func Describe(u *Universe, s *State) string {
 		}
 		if used := u.UsedCPU(s, n); used != req.CPU {
 			fmt.Fprintf(&b, " used-cpu %d", used)
+		}
+		if u.HasMemoryChange() {
+			fmt.Fprintf(&b, " used-mem %d", u.MemoryUsage(s, n))
 		}
 		b.WriteByte('\n')
 	}
@@ -54,6 +60,9 @@ func Describe(u *Universe, s *State) string {
 			fmt.Fprintf(&b, " deployment %s rs %d", u.Deployments[p.Owner-1].Name, p.RS)
 		}
 		fmt.Fprintf(&b, " cpu %d", p.CPU)
+		if _, mem := u.Templates[p.Template].StartUsage(); p.Memory != mem && u.HasMemoryChange() {
+			fmt.Fprintf(&b, " mem %d", p.Memory)
+		}
 		if p.Pattern != 0 && len(u.Templates[p.Template].Pattern) > 0 {
 			fmt.Fprintf(&b, " pattern %d", p.Pattern)
 		}

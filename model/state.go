@@ -60,6 +60,11 @@ type NodeState struct {
 	// Cordoned is spec.unschedulable, set by a drain (cordon.go); false
 	// in every model without one.
 	Cordoned bool
+	// MemoryPressure is the node's MemoryPressure condition and the
+	// node.kubernetes.io/memory-pressure:NoSchedule taint that comes with
+	// it (memorypressure.go); false in every model without an
+	// eventMemoryChange.
+	MemoryPressure bool
 }
 
 // ReplicaSetState is one of a deployment's two ReplicaSet slots. Its

@@ -530,6 +530,9 @@ const (
 	// RolloutUndo is `kubectl rollout undo` of a deployment
 	// (events/undo.go).
 	RolloutUndo
+	// MemoryChange is eventMemoryChange: one pod's memory usage grows
+	// (events/memorychange.go, memorypressure.go).
+	MemoryChange
 )
 
 var eventNames = map[EventKind]string{
@@ -537,6 +540,7 @@ var eventNames = map[EventKind]string{
 	NodeFailure: "nodeFailure", CreateTargetDeployment: "createTargetDeployment",
 	ApplyDeployment: "applyDeployment", CreateDeployment: "createDeployment", ScaleDeployment: "scaleDeployment",
 	Drain: "drain", RolloutRestart: "rolloutRestart", RolloutUndo: "rolloutUndo",
+	MemoryChange: "eventMemoryChange",
 }
 
 func (k EventKind) String() string {
@@ -577,10 +581,11 @@ type Event struct {
 	// Deployment..MaxDeployment-1.
 	Targeted bool
 	Target   int
-	// MaxDelta bounds CPUChange (default 6) and ScaleDeployment (default 3).
+	// MaxDelta bounds CPUChange (default 6) and ScaleDeployment (default
+	// 3); for MemoryChange it is the number of amounts (memorypressure.go).
 	MaxDelta int
-	// DeltaUnit scales CPUChange's deltas (default 1): δ·DeltaUnit for δ
-	// in 1..MaxDelta.
+	// DeltaUnit scales CPUChange's and MemoryChange's deltas (default 1
+	// millicore; MiB for memory): δ·DeltaUnit for δ in 1..MaxDelta.
 	DeltaUnit int
 	// Drain: Nodes are the nodes drained, in order, Parallel of them at
 	// a time (default 1); Drain carries kubectl drain's options.

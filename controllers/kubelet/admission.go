@@ -2,8 +2,9 @@ package kubelet
 
 import "github.com/kivi-go/kivi/model"
 
-// admit is the kubelet's admission of a bound Pending pod
-// (pkg/kubelet/lifecycle/predicate.go, v1.36): the scheduler's
+// admit is the kubelet's admission of a bound Pending pod: the eviction
+// manager's (pressure.go) and then pkg/kubelet/lifecycle/predicate.go's
+// (v1.36): the scheduler's
 // AdmissionCheck (NodeResourcesFit against the pods the kubelet already
 // runs, scalar resources included (scalar.go), required node affinity and nodeSelector, NodeName) and the
 // TaintToleration check restricted to NoExecute taints. It returns the
@@ -20,6 +21,9 @@ func admit(u *model.Universe, s *model.State, p int) string {
 	pod := &s.Pods[p]
 	n := int(pod.Node) - 1
 	t := &u.Templates[pod.Template]
+	if rejectedUnderPressure(s, n, t) {
+		return evictedReason
+	}
 	node := &u.Nodes[n]
 	used := runningRequests(u, s, n)
 	switch {

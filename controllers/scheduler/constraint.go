@@ -28,8 +28,9 @@ type constraint struct {
 	// honorTaints: the node taints policy is Honor, so a node that is not
 	// Ready is excluded unless the pod tolerates the not-ready taints
 	// (toleratesNotReady), and a cordoned node unless it tolerates the
-	// unschedulable taint (toleratesUnschedulable; see includes).
-	honorTaints, toleratesNotReady, toleratesUnschedulable bool
+	// unschedulable taint (toleratesUnschedulable) and the memory-pressure
+	// taint (toleratesMemoryPressure; see includes).
+	honorTaints, toleratesNotReady, toleratesUnschedulable, toleratesMemoryPressure bool
 	// self: the incoming pod matches its own selector.
 	self bool
 	// revision: the constraint's merged selector asks for the incoming
@@ -76,7 +77,8 @@ func (k *constraint) includes(s *model.State, n int) bool {
 // the lifecycle controller's not-ready taints on a node that is not
 // Ready, its unschedulable taint on a cordoned node.
 func (k *constraint) taintedNow(st model.NodeState) bool {
-	return k.honorTaints && (st.Status != model.Ready && !k.toleratesNotReady || st.Cordoned && !k.toleratesUnschedulable)
+	return k.honorTaints && (st.Status != model.Ready && !k.toleratesNotReady || st.Cordoned && !k.toleratesUnschedulable ||
+		st.MemoryPressure && !k.toleratesMemoryPressure)
 }
 
 // value returns node n's value id for the constraint's key (0 = absent).
@@ -116,6 +118,7 @@ func systemDefault(u *model.Universe, t *model.PodTemplate, name string, maxSkew
 func (k *constraint) resolveNodes(u *model.Universe, t *model.PodTemplate, honorAffinity bool) {
 	k.toleratesNotReady = t.ToleratesNotReady
 	k.toleratesUnschedulable = t.ToleratesUnschedulable
+	k.toleratesMemoryPressure = t.ToleratesMemoryPressure()
 	k.nodeValue = make([]model.ValueID, len(u.Nodes))
 	k.eligible = make([]bool, len(u.Nodes))
 	for n := range u.Nodes {

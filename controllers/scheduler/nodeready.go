@@ -11,12 +11,18 @@ import "github.com/kivi-go/kivi/model"
 // (model.NodeState.Cordoned) rejects a pod that does not tolerate
 // node.kubernetes.io/unschedulable:NoSchedule. A node cordoned in a
 // manifest carries that taint statically, which TaintToleration judges.
+// It judges the memory-pressure taint of a node under memory pressure
+// too, as TaintToleration does upstream.
 type nodeReady struct{}
 
 func (nodeReady) Name() string { return "NodeReady" }
 
 // reasonNotReady is TaintToleration's reason, naming the implied taint.
 const reasonNotReady = "node(s) had untolerated taint(s) {node.kubernetes.io/not-ready}"
+
+// reasonMemoryPressure is TaintToleration's reason for the taint of a
+// node under memory pressure (model.NodeState.MemoryPressure), naming it.
+const reasonMemoryPressure = "node(s) had untolerated taint(s) {node.kubernetes.io/memory-pressure}"
 
 // reasonUnschedulable is NodeUnschedulable's reason (ErrReasonUnschedulable).
 const reasonUnschedulable = "node(s) were unschedulable"
@@ -27,6 +33,9 @@ func (nodeReady) Filter(c *cycle, n int) Status {
 	}
 	if c.s.Nodes[n].Status != model.Ready && !c.t.ToleratesNotReady {
 		return reject(UnschedulableAndUnresolvable, reasonNotReady)
+	}
+	if c.u.MemoryPressureRejects(c.s, n, c.t) {
+		return reject(UnschedulableAndUnresolvable, reasonMemoryPressure)
 	}
 	return Status{}
 }

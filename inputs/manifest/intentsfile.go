@@ -61,6 +61,7 @@ var (
 // when), the first of them required where the kind needs it.
 var eventParams = map[string][]string{
 	"eventCpuChange":         {"deployment", "maxDelta"},
+	"eventMemoryChange":      {"deployment", "maxDelta"},
 	"kernelPanic":            nil,
 	"maintenance":            {"parallel"},
 	"nodeFailure":            {"node"},
@@ -76,7 +77,7 @@ var eventParams = map[string][]string{
 // requiredParam is the parameter without which an event kind means
 // nothing.
 var requiredParam = map[string]string{
-	"eventCpuChange": "deployment", "nodeFailure": "node", "createTargetDeployment": "deployment",
+	"eventCpuChange": "deployment", "eventMemoryChange": "deployment", "nodeFailure": "node", "createTargetDeployment": "deployment",
 	"rolloutRestart": "deployment", "rolloutUndo": "deployment",
 }
 
@@ -342,6 +343,10 @@ func (r *intentsReader) event(path string, v any) (model.EventDecl, error) {
 		case "uncordon":
 			ed.Uncordon, err = r.flag(kp, val)
 		case "maxDelta":
+			if kind == "eventMemoryChange" {
+				ed.MaxDelta, err = r.memoryDelta(kp, val)
+				break
+			}
 			ed.MaxDelta, err = r.count(kp, val, 1, 1000, "the largest change")
 		case "replicas":
 			var n int

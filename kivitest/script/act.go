@@ -72,11 +72,11 @@ func (e *Env) pod(c Command) (string, error) {
 	return "", nil
 }
 
-// set-pod pod=P [phase=Ph] [was-running] [cpu=C] [replicaset=R]
+// set-pod pod=P [phase=Ph] [was-running] [cpu=C] [memory=M] [replicaset=R]
 // [nominated=N|none] [readiness=NotReady|Ready|Available]: edits pod P.
 // Phase Free empties its slot; was-running marks a Terminating pod as
 // having run; replicaset is the deployment's ReplicaSet slot (0 or 1);
-// nominated sets status.nominatedNodeName, which only a Pending, unbound
+// memory is its memory usage (MiB); nominated sets status.nominatedNodeName, which only a Pending, unbound
 // pod may carry (model.PodState); readiness is a Running pod's Ready
 // condition (Ready: not yet available, minReadySeconds).
 func (e *Env) setPod(c Command) (string, error) {
@@ -101,6 +101,13 @@ func (e *Env) setPod(c Command) (string, error) {
 			return "", err
 		}
 		p.CPU = int32(cpu)
+	}
+	if v := c.Arg("memory", ""); v != "" {
+		mem, err := intArg(c, "memory", 0)
+		if err != nil {
+			return "", err
+		}
+		p.Memory = int32(mem)
 	}
 	if v := c.Arg("replicaset", ""); v != "" {
 		rs, err := intArg(c, "replicaset", 0)

@@ -73,7 +73,7 @@ func (e *Env) node(c Command) (string, error) {
 
 // template name=T [cpu=0] [memory=0] [scalar=resource=amount,...] [labels=k=v,...] [namespace=NS] [node-selector=k=v,...]
 // [node-name=N] [tolerations=k=v:Effect|k:Effect|:Effect[@seconds],...] [spread=key:maxSkew:When[:matchLabelKey+…],...]
-// [preferred=weight:k=v,...] [pattern=cpu@at,...] [critical]
+// [preferred=weight:k=v,...] [pattern=cpu@at,...] [critical] [limit-memory=M]
 func (e *Env) template(c Command) (string, error) {
 	name := c.Arg("name", "")
 	cpu, err := intArg(c, "cpu", 0)
@@ -85,6 +85,11 @@ func (e *Env) template(c Command) (string, error) {
 		return "", err
 	}
 	tb := build.Template(name).Requests(int64(cpu), int64(mem))
+	limit, err := intArg(c, "limit-memory", 0)
+	if err != nil {
+		return "", err
+	}
+	tb.LimitMemory(int64(limit))
 	sc, err := scalarArg(c)
 	if err != nil {
 		return "", err
@@ -333,14 +338,16 @@ func (e *Env) deploymentTemplate(c Command) (string, error) {
 }
 
 var eventKinds = []model.EventKind{model.CPUChange, model.KernelPanic, model.Maintenance, model.NodeFailure,
-	model.CreateTargetDeployment, model.ApplyDeployment, model.CreateDeployment, model.ScaleDeployment, model.Drain}
+	model.CreateTargetDeployment, model.ApplyDeployment, model.CreateDeployment, model.ScaleDeployment, model.Drain, model.MemoryChange}
 
 // event kind=K [slot=first|main|afterStable] [deployment=D] [node=N]
-// [deployment-template=X] [parallel=P] [max-deployment=M] [max-delta=δ]
+// [deployment-template=X] [parallel=P] [max-deployment=M] [max-delta=δ] [delta-unit=u]
 // [nodes=N,…] [timeout-retries=R] [disable-eviction] [force] [uncordon]:
 // the kinds are Kivi's; absent references are the first
 // deployment, node and deployment template. A drain takes nodes= (or
-// node=, one node) and kubectl drain's options.
+// node=, one node) and kubectl drain's options; eventCpuChange and
+// eventMemoryChange take max-delta amounts delta-unit apart (memory: the
+// default quarters of model.Universe.DefaultMemoryDelta without either).
 func (e *Env) event(c Command) (string, error) {
 	var ev model.Event
 	kind, ok := "", false
@@ -384,7 +391,7 @@ func (e *Env) event(c Command) (string, error) {
 	for _, f := range []struct {
 		key string
 		to  *int
-	}{{"parallel", &ev.Parallel}, {"max-deployment", &ev.MaxDeployment}, {"max-delta", &ev.MaxDelta}} {
+	}{{"parallel", &ev.Parallel}, {"max-deployment", &ev.MaxDeployment}, {"max-delta", &ev.MaxDelta}, {"delta-unit", &ev.DeltaUnit}} {
 		if *f.to, err = intArg(c, f.key, 0); err != nil {
 			return "", err
 		}

@@ -21,14 +21,14 @@
 // Declarations (before build):
 //
 //	node [name=N] [count=1] [cpu=64] [memory=64] [reserved-cpu=0] [reserved-memory=0] [max-pods=0] [labels=k=v,..] [taints=k=v:Effect,..] [scalar=resource=amount,..]
-//	template name=T [cpu=0] [memory=0] [scalar=resource=amount,..] [labels=k=v,..] [node-selector=k=v,..] [node-name=N] [tolerations=k=v:Effect|k:Effect|:Effect[@seconds],..] [spread=topologyKey:maxSkew:DoNotSchedule|ScheduleAnyway[:matchLabelKey+..],..] [preferred=weight:k=v,..] [pattern=cpu@at,..] [required=k=v,..] [anti-affinity=topologyKey:k=v,..] [priority=N] [preemption-policy=PreemptLowerPriority|Never] [critical] [readiness-probe] [min-ready-seconds=N]
+//	template name=T [cpu=0] [memory=0] [scalar=resource=amount,..] [labels=k=v,..] [node-selector=k=v,..] [node-name=N] [tolerations=k=v:Effect|k:Effect|:Effect[@seconds],..] [spread=topologyKey:maxSkew:DoNotSchedule|ScheduleAnyway[:matchLabelKey+..],..] [preferred=weight:k=v,..] [pattern=cpu@at,..] [required=k=v,..] [anti-affinity=topologyKey:k=v,..] [priority=N] [preemption-policy=PreemptLowerPriority|Never] [critical] [readiness-probe] [min-ready-seconds=N] [limit-memory=M]
 //	deployment name=D template=T [replicas=1] [strategy=RollingUpdate|Recreate] [max-surge=25%] [max-unavailable=25%] [hpa=min:max:targetCPUPercent] [inactive]
 //	statefulset name=S template=T [replicas=1] [pod-management=OrderedReady|Parallel] [strategy=RollingUpdate|OnDelete] [partition=0] [max-unavailable=N] [ordinals-start=0] [hpa=min:max:targetCPUPercent] [inactive]   a StatefulSet (its config named S)
 //	job name=J template=T [parallelism=1] [completions=N|unset] [backoff-limit=6] [suspend] [inactive]   a Job (completions default 1)
 //	cronjob name=C runs=J[,J2] [policy=Allow|Forbid|Replace] [suspend]   a CronJob whose runs are the jobs named (made inactive)
 //	config name=C template=T [strategy=..] [max-surge=..] [max-unavailable=..]   another spec for apply (each deployment's own config is named after it)
 //	deployment-template name=X config=C [hpa=-1] [replicas=R]                    a manifest the apply and create events submit
-//	event kind=K [slot=main|first|afterStable] [deployment=D] [node=N] [deployment-template=X] [parallel=P] [max-deployment=M] [max-delta=δ] [nodes=N,…] [timeout-retries=R] [disable-eviction] [force] [uncordon]
+//	event kind=K [slot=main|first|afterStable] [deployment=D] [node=N] [deployment-template=X] [parallel=P] [max-deployment=M] [max-delta=δ] [delta-unit=u] [nodes=N,…] [timeout-retries=R] [disable-eviction] [force] [uncordon]
 //	descheduler-profile name=P plugins=RemoveDuplicates,RemovePodsViolatingTopologySpreadConstraint,LowNodeUtilization,HighNodeUtilization [constraints=hard|soft|all] [node-fit=false] [topology-balance-node-fit=true] [evict-system-critical-pods=false]
 //	    [low-thresholds=cpu:20,memory:20,pods:20 low-targets=… [low-deviation=false] [low-number-of-nodes=0] [low-node-limit=N]]   LowNodeUtilization's args
 //	    [high-thresholds=… [high-number-of-nodes=0] [high-only-thresholding=false]]                                           HighNodeUtilization's args
@@ -49,7 +49,7 @@
 // Changes of the state (after build; pod also before):
 //
 //	pod deployment=D [phase=Running|Pending] [node=N] [cpu=C] [count=1]   new pods, unbound without node
-//	set-pod pod=P [phase=Free|Pending|Running|Terminating|Failed] [was-running] [cpu=C] [replicaset=0|1] [nominated=N|none] [readiness=NotReady|Ready|Available]
+//	set-pod pod=P [phase=Free|Pending|Running|Terminating|Failed] [was-running] [cpu=C] [memory=M] [replicaset=0|1] [nominated=N|none] [readiness=NotReady|Ready|Available]
 //	node-status node=N status=Ready|NotReady|Unhealthy
 //	enqueue queue=scheduler|kubelet|deployment|hpa|nodecontroller|taintmanager id=I
 //	clear-queue queue=Q
@@ -58,7 +58,7 @@
 //	init-phase phase=first|main|stable     Kivi's start-up phase
 //	descheduling                           a descheduling request is pending
 //
-// Processes: scheduler, descheduler, deployment, kubelet, readiness, nodecontroller,
+// Processes: scheduler, descheduler, deployment, kubelet, evictionmanager, readiness, nodecontroller,
 // taintmanager, hpa, podgc, first-fit (FirstFit, a stand-in scheduler), init,
 // cpu-pattern (with a template pattern), job-completion (with a Job: a
 // Running Job pod succeeds at rest), cronjob-schedule (with a CronJob:

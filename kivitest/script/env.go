@@ -141,14 +141,14 @@ func (h handler) check(c Command) error {
 var handlers = map[string]handler{
 	// Declarations.
 	"node":                {declaring, []string{"name", "count", "cpu", "memory", "reserved-cpu", "reserved-memory", "max-pods", "labels", "taints", "scalar"}, nil, 0, (*Env).node},
-	"template":            {declaring, []string{"name", "cpu", "memory", "scalar", "labels", "namespace", "node-selector", "node-name", "tolerations", "spread", "preferred", "pattern", "required", "anti-affinity", "priority", "preemption-policy", "min-ready-seconds"}, []string{"critical", "readiness-probe"}, 0, (*Env).template},
+	"template":            {declaring, []string{"name", "cpu", "memory", "scalar", "labels", "namespace", "node-selector", "node-name", "tolerations", "spread", "preferred", "pattern", "required", "anti-affinity", "priority", "preemption-policy", "min-ready-seconds", "limit-memory"}, []string{"critical", "readiness-probe"}, 0, (*Env).template},
 	"deployment":          {declaring, []string{"name", "template", "replicas", "strategy", "max-surge", "max-unavailable", "hpa"}, []string{"inactive"}, 0, (*Env).deployment},
 	"statefulset":         {declaring, []string{"name", "template", "replicas", "pod-management", "strategy", "partition", "max-unavailable", "ordinals-start", "hpa"}, []string{"inactive"}, 0, (*Env).statefulSet},
 	"job":                 {declaring, []string{"name", "template", "parallelism", "completions", "backoff-limit"}, []string{"suspend", "inactive"}, 0, (*Env).job},
 	"cronjob":             {declaring, []string{"name", "runs", "policy"}, []string{"suspend"}, 0, (*Env).cronJob},
 	"config":              {declaring, []string{"name", "template", "strategy", "max-surge", "max-unavailable", "partition", "pod-management"}, []string{"statefulset"}, 0, (*Env).config},
 	"deployment-template": {declaring, []string{"name", "config", "hpa", "replicas"}, nil, 0, (*Env).deploymentTemplate},
-	"event": {declaring, []string{"kind", "slot", "deployment", "node", "deployment-template", "parallel", "max-deployment", "max-delta", "nodes", "timeout-retries"},
+	"event": {declaring, []string{"kind", "slot", "deployment", "node", "deployment-template", "parallel", "max-deployment", "max-delta", "delta-unit", "nodes", "timeout-retries"},
 		[]string{"disable-eviction", "force", "uncordon"}, 0, (*Env).event},
 	"descheduler-profile": {declaring, []string{"name", "plugins", "constraints", "node-fit", "topology-balance-node-fit", "evict-system-critical-pods",
 		"low-thresholds", "low-targets", "low-deviation", "low-number-of-nodes", "low-node-limit", "high-thresholds", "high-number-of-nodes", "high-only-thresholding",
@@ -166,7 +166,7 @@ var handlers = map[string]handler{
 	// Declaration or change of the state.
 	"pod": {anytime, []string{"deployment", "phase", "node", "cpu", "count"}, nil, 0, (*Env).pod},
 	// Changes of the state.
-	"set-pod":      {running, []string{"pod", "phase", "cpu", "replicaset", "nominated", "readiness"}, []string{"was-running"}, 0, (*Env).setPod},
+	"set-pod":      {running, []string{"pod", "phase", "cpu", "memory", "replicaset", "nominated", "readiness"}, []string{"was-running"}, 0, (*Env).setPod},
 	"node-status":  {running, []string{"node", "status"}, nil, 0, (*Env).nodeStatus},
 	"enqueue":      {running, []string{"queue", "id"}, nil, 0, (*Env).enqueue},
 	"clear-queue":  {running, []string{"queue"}, nil, 0, (*Env).clearQueue},
@@ -199,6 +199,7 @@ func (e *Env) start(u *model.Universe, s *model.State, opts ...events.Option) {
 		{"deployment", deployment.New()},
 		{"kubelet", kubelet.New()},
 		{"readiness", kubelet.NewReadiness()},
+		{"evictionmanager", kubelet.NewEvictionManager()},
 		{"nodecontroller", nodelifecycle.NewNodeController()},
 		{"taintmanager", nodelifecycle.NewTaintManager()},
 		{"hpa", hpa.New()},

@@ -1,0 +1,224 @@
+package kubelet
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// EvictionManager is the kubelets' eviction manager for memory
+// (pkg/kubelet/eviction, v1.36), one process for the kubelets of every
+// node. A node whose allocatableMemory.available falls below the hard
+// eviction threshold (model.UnderMemoryPressure) reports the
+// MemoryPressure condition, which the node lifecycle controller turns into
+// the node.kubernetes.io/memory-pressure:NoSchedule taint (one bit of
+// state, model.NodeState.MemoryPressure), and its kubelet evicts one pod
+// per housekeeping cycle (synchronize returns after the first eviction)
+// for as long as the threshold is met: the first of its running pods in
+// rankMemoryPressure's order. The condition stays for the pressure
+// transition period (evictionPressureTransitionPeriod, 5 min) after the
+// last observation of pressure; the model has no clock, so that period
+// passes at quiescence, where the model lets time pass, and the taint
+// goes with the condition.
+//
+// It is composed only in universes with an eventMemoryChange
+// (model.Universe.HasMemoryChange): without one no pod's usage exceeds
+// its request, so no node the scheduler and the kubelet's admission
+// filled is ever under pressure.
+type EvictionManager struct{}
+
+// NewEvictionManager returns the eviction manager process.
+func NewEvictionManager() *EvictionManager { return &EvictionManager{} }
+
+// Name is the process name.
+func (*EvictionManager) Name() string { return "EvictionManager" }
+
+// Enabled: some node's kubelet has something to do: a Ready node under
+// pressure that has not reported it yet or has a pod to evict, or a node
+// with the condition whose pressure is gone (or whose kubelet stopped
+// reporting) once the cluster is quiet.
+func (*EvictionManager) Enabled(u *model.Universe, s *model.State) bool {
+	if !u.HasMemoryChange() {
+		return false
+	}
+	for n := range u.Nodes {
+		if nodeWork(u, s, n) != noPressureWork {
+			return true
+		}
+	}
+	return false
+}
+
+// pressureWork is what a node's kubelet does about memory pressure.
+type pressureWork uint8
+
+const (
+	noPressureWork pressureWork = iota
+	// evictForPressure: report the condition if not yet reported, and
+	// evict a pod if one may go.
+	evictForPressure
+	// clearPressure: the transition period has passed without pressure.
+	clearPressure
+)
+
+// nodeWork decides node n's work in s.
+func nodeWork(u *model.Universe, s *model.State, n int) pressureWork {
+	st := s.Nodes[n]
+	ready := st.Status.Health() == model.Ready
+	if ready && u.UnderMemoryPressure(s, n) {
+		if !st.MemoryPressure || len(evictionCandidates(u, s, n)) > 0 {
+			return evictForPressure
+		}
+		return noPressureWork
+	}
+	if st.MemoryPressure && s.ControllerAndHPAQueuesEmpty() {
+		return clearPressure
+	}
+	return noPressureWork
+}
+
+// Step takes one node's housekeeping cycle, a choice among the nodes that
+// have work (each node's kubelet runs on its own).
+func (*EvictionManager) Step(tx *model.Tx, s *model.State) {
+	u := tx.U
+	var nodes []int
+	for n := range u.Nodes {
+		if nodeWork(u, s, n) != noPressureWork {
+			nodes = append(nodes, n)
+		}
+	}
+	if len(nodes) == 0 {
+		return
+	}
+	n := nodes[tx.Choose(len(nodes))]
+	switch nodeWork(u, s, n) {
+	case evictForPressure:
+		if !s.Nodes[n].MemoryPressure {
+			model.SetMemoryPressure(u, s, n, true)
+			if tx.Tracing() {
+				tx.Log(Component, "Node %s has condition MemoryPressure: allocatableMemory.available %dMi is below the eviction threshold %dMi; the node lifecycle controller taints it %s:NoSchedule",
+					u.Nodes[n].Name, u.MemoryAvailable(s, n), model.EvictionHardMemoryAvailable, model.TaintNodeMemoryPressure)
+			}
+		}
+		ranked := evictionCandidates(u, s, n)
+		if len(ranked) == 0 {
+			if tx.Tracing() {
+				tx.Log(Component, "Node %s: no pod to evict for memory (critical pods are not evicted)", u.Nodes[n].Name)
+			}
+			return
+		}
+		p := tx.ChoosePods(s, tiedFirst(u, s, ranked), 1)[0]
+		evictForMemory(tx, s, p, n)
+	case clearPressure:
+		model.SetMemoryPressure(u, s, n, false)
+		if tx.Tracing() {
+			tx.Log(Component, "Node %s no longer has condition MemoryPressure (allocatableMemory.available %dMi) after the pressure transition period; the node lifecycle controller removes the %s taint",
+				u.Nodes[n].Name, u.MemoryAvailable(s, n), model.TaintNodeMemoryPressure)
+		}
+	}
+}
+
+// evictionCandidates are the pods node n's eviction manager may evict,
+// ranked: its Running pods but the critical ones (evictPod refuses
+// those), in rankMemoryPressure's order. A terminating pod is already
+// being killed: its memory is freed when the kubelet removes it.
+func evictionCandidates(u *model.Universe, s *model.State, n int) []int {
+	var out []int
+	for i := range s.Pods {
+		p := &s.Pods[i]
+		if int(p.Node) != n+1 || p.Phase != model.Running || u.Templates[p.Template].KubeletCritical() {
+			continue
+		}
+		out = append(out, i)
+	}
+	slices.SortStableFunc(out, func(a, b int) int { return rankMemoryPressure(u, s, a, b) })
+	return out
+}
+
+// rankMemoryPressure is upstream's order (helpers.go rankMemoryPressure:
+// orderedBy(exceedMemoryRequests, priority, memory)): first the pods
+// whose usage exceeds their memory request, then the lower priority, then
+// the larger usage above the request. Upstream breaks the remaining ties
+// by the active pods' order under an unstable sort, so the pods it leaves
+// tied are a choice (tiedFirst).
+func rankMemoryPressure(u *model.Universe, s *model.State, a, b int) int {
+	pa, pb := &s.Pods[a], &s.Pods[b]
+	ta, tb := &u.Templates[pa.Template], &u.Templates[pb.Template]
+	overA, overB := int64(pa.Memory)-ta.Memory, int64(pb.Memory)-tb.Memory
+	if c := cmp.Compare(boolRank(overB > 0), boolRank(overA > 0)); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(ta.Priority, tb.Priority); c != 0 {
+		return c
+	}
+	return cmp.Compare(overB, overA)
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// tiedFirst returns the leading pods of ranked that the ranking does not
+// tell apart.
+func tiedFirst(u *model.Universe, s *model.State, ranked []int) []int {
+	k := 1
+	for k < len(ranked) && rankMemoryPressure(u, s, ranked[0], ranked[k]) == 0 {
+		k++
+	}
+	return ranked[:k]
+}
+
+// evictForMemory evicts pod p from node n: the pod is killed at once
+// (a hard threshold's grace period is 0) and fails (failEvictedPod); its
+// controller replaces it, the scheduler sees it gone (its informer lists
+// no terminal pod) and retries the pods waiting for room.
+func evictForMemory(tx *model.Tx, s *model.State, p, n int) {
+	u := tx.U
+	pod := &s.Pods[p]
+	t := &u.Templates[pod.Template]
+	usage, available := int64(pod.Memory), u.MemoryAvailable(s, n)
+	failEvictedPod(u, pod)
+	d := int(pod.Owner) - 1
+	if d >= 0 {
+		tx.Mark(model.MarkEvicted(d))
+		s.Enqueue(model.DeploymentQueue, d)
+		if u.HasHPA {
+			s.Enqueue(model.HPAQueue, d)
+		}
+		if u.Descheduler != nil {
+			s.DeschedulerPending = true
+		}
+	}
+	model.AssignedPodDeleted(u, s)
+	if tx.Tracing() {
+		tx.Log(Component, "Evicted pod %s from node %s: The node was low on resource: memory. Threshold quantity: %dMi, available: %dMi. The pod was using %dMi, request is %dMi; the pod is Failed (Evicted)",
+			s.PodRef(p), u.Nodes[n].Name, model.EvictionHardMemoryAvailable, available, usage, t.Memory)
+	}
+}
+
+var _ model.Footprinter = (*EvictionManager)(nil)
+
+// StaticFootprint: everything (it reads every pod's usage and the queues'
+// quiescence, and writes pods, nodes and the queues it wakes).
+func (*EvictionManager) StaticFootprint(*model.Universe) (reads, writes model.Footprint) {
+	return model.AllComponents(), model.AllComponents()
+}
+
+// StepFootprint is the static footprint.
+func (m *EvictionManager) StepFootprint(u *model.Universe, _ *model.State) (reads, writes model.Footprint) {
+	return m.StaticFootprint(u)
+}
+
+// DisabledBy: a pod's usage or phase, a node's status or condition, or
+// the queues (quiescence) may enable it; a universe without an
+// eventMemoryChange never.
+func (*EvictionManager) DisabledBy(u *model.Universe, _ *model.State) model.Footprint {
+	if !u.HasMemoryChange() {
+		return model.Footprint{}
+	}
+	return model.AllComponents()
+}

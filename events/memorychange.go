@@ -1,0 +1,137 @@
+package events
+
+import (
+	"math"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// Program counter of eventMemoryChange (one byte of event memory), as
+// eventCpuChange's.
+const (
+	memoryChangeWaiting uint8 = iota // before the guard step
+	memoryChangeBody                 // guard passed, waiting for a started member
+	memoryChangeDone
+)
+
+// MemoryChange is eventMemoryChange(D): once the cluster is quiescent, the
+// memory usage of one started pod of deployment D's current ReplicaSet
+// grows by one of the event's amounts (DeltaUnit, 2·DeltaUnit, …
+// MaxDelta·DeltaUnit MiB): a leak, a cache filling up. Every (pod,
+// amount) pair is a branch. A node whose pods then use more than its
+// allocatable is under memory pressure, which the kubelet's eviction
+// manager answers (controllers/kubelet, evictionmanager.go); a pod whose
+// usage would exceed its own memory limit is OOM-killed and restarted in
+// place instead.
+type MemoryChange struct {
+	event int
+}
+
+var (
+	_ model.Process     = MemoryChange{}
+	_ model.EndChecker  = MemoryChange{}
+	_ model.Footprinter = MemoryChange{}
+)
+
+func (MemoryChange) Name() string { return "eventMemoryChange" }
+
+func (c MemoryChange) Enabled(u *model.Universe, s *model.State) bool {
+	e := &u.Events[c.event]
+	if !mayStart(u, s, c.event) {
+		return false
+	}
+	switch vars(u, s, c.event)[0] {
+	case memoryChangeWaiting:
+		return s.ControllerAndHPAQueuesEmpty()
+	case memoryChangeBody:
+		return startedCount(s, e.Deployment) > 0
+	}
+	return false
+}
+
+// Step is either the guard step (no trace) or the body, which does not
+// re-check the guard.
+func (c MemoryChange) Step(tx *model.Tx, s *model.State) {
+	u := tx.U
+	e := &u.Events[c.event]
+	pc := &vars(u, s, c.event)[0]
+	switch *pc {
+	case memoryChangeWaiting:
+		*pc = memoryChangeBody
+	case memoryChangeBody:
+		p := startedMember(s, e.Deployment, tx.Choose(startedCount(s, e.Deployment)))
+		delta := int64(1+tx.Choose(e.MaxDelta)) * int64(max(e.DeltaUnit, 1))
+		changeMemory(tx, s, p, delta)
+		*pc = memoryChangeDone
+	}
+	afterStep(u, s, c.event)
+}
+
+// ValidEnd: waiting in the body for a member to exist is not an end
+// location, as for eventCpuChange.
+func (c MemoryChange) ValidEnd(u *model.Universe, s *model.State) bool {
+	e := &u.Events[c.event]
+	if !mayStart(u, s, c.event) || vars(u, s, c.event)[0] != memoryChangeBody {
+		return true
+	}
+	return startedCount(s, e.Deployment) > 0
+}
+
+// changeMemory raises pod p's memory usage by delta MiB. Past the pod's
+// memory limit the kernel kills the container (OOMKilled) and the kubelet
+// restarts it in place (restartPolicy Always): the pod stays Running with
+// the usage it started with, and no eviction follows. Otherwise the pod
+// keeps the new usage and its owner is queued for the HPA (a memory
+// metric reads it).
+func changeMemory(tx *model.Tx, s *model.State, p int, delta int64) {
+	u := tx.U
+	pod := &s.Pods[p]
+	t := &u.Templates[pod.Template]
+	n := pod.NodeOf()
+	usage := min(int64(pod.Memory)+delta, math.MaxInt32)
+	if t.OOMKilledAt(usage) {
+		_, pod.Memory = t.StartUsage()
+		if tx.Tracing() {
+			tx.Log(WorkloadComponent, "Memory usage of pod %s grew by %dMi to %dMi, over its limit %dMi: the container is OOMKilled and restarted in place; the pod uses %dMi again",
+				s.PodRef(p), delta, usage, t.LimitMemory, pod.Memory)
+		}
+		return
+	}
+	pod.Memory = int32(usage)
+	if pod.Owner != 0 && u.HasHPA {
+		s.Enqueue(model.HPAQueue, int(pod.Owner)-1)
+	}
+	if tx.Tracing() {
+		tx.Log(WorkloadComponent, "Memory usage of pod %s grew by %dMi to %dMi; node %s: allocatableMemory.available %dMi (eviction threshold %dMi)",
+			s.PodRef(p), delta, usage, u.Nodes[n].Name, u.MemoryAvailable(s, n), model.EvictionHardMemoryAvailable)
+	}
+}
+
+// StaticFootprint: every component (the change reads the cluster's
+// quiescence and writes a pod and the HPA queue).
+func (MemoryChange) StaticFootprint(*model.Universe) (reads, writes model.Footprint) {
+	return model.AllComponents(), model.AllComponents()
+}
+
+// StepFootprint is the static footprint.
+func (c MemoryChange) StepFootprint(u *model.Universe, _ *model.State) (reads, writes model.Footprint) {
+	return c.StaticFootprint(u)
+}
+
+// DisabledBy: the phase; waiting for quiescence, a busy queue; in the
+// body, the pods and deployments that make members; done, its memory.
+func (c MemoryChange) DisabledBy(u *model.Universe, s *model.State) model.Footprint {
+	if !mayStart(u, s, c.event) {
+		return gatedBy(u, s, c.event, false)
+	}
+	var f model.Footprint
+	switch vars(u, s, c.event)[0] {
+	case memoryChangeWaiting:
+		f = quietDisabledBy(s)
+	case memoryChangeBody:
+		f.AddPods()
+		f.AddDeployments()
+	}
+	f.AddEvent(c.event)
+	return f
+}
