@@ -100,3 +100,41 @@ func TestPodFailurePolicyDrain(t *testing.T) {
 		})
 	}
 }
+
+// TestPodFailurePolicyMemoryPressure: the kubelet's node-pressure
+// eviction gives its pod the DisruptionTarget condition too (reason
+// TerminationByKubelet): a Job whose pod's memory grows past its node's
+// allocatable fails with backoffLimit 0 and completes with the rule that
+// ignores DisruptionTarget.
+func TestPodFailurePolicyMemoryPressure(t *testing.T) {
+	const nodes = `apiVersion: v1
+kind: NodeList
+items:
+- {apiVersion: v1, kind: Node, metadata: {name: a}, status: {allocatable: {cpu: "4", memory: 2Gi}}}
+- {apiVersion: v1, kind: Node, metadata: {name: b}, status: {allocatable: {cpu: "4", memory: 2Gi}}}
+`
+	const intents = `intents:
+- name: job_completes
+  params: {deployment: batch}
+events:
+- {kind: eventMemoryChange, deployment: batch, maxDelta: 2Gi}
+`
+	for _, c := range []struct {
+		name, policy string
+		want         checker.Verdict
+	}{
+		{"no policy", "", checker.Violated},
+		{"Ignore DisruptionTarget", ignoreDisruption, checker.Holds},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rep := verifyManifests(t, podFailurePolicyJob("0", c.policy), nodes, intents, true)
+			r := rep.Result("job_completes")
+			if r == nil || r.Verdict != c.want {
+				t.Fatalf("job_completes: %+v, want %v", r, c.want)
+			}
+			if c.want == checker.Violated && !strings.Contains(strings.Join(r.Trace.Lines(), "\n"), "Evicted pod batch-") {
+				t.Errorf("the counterexample evicts no pod:\n%s", strings.Join(r.Trace.Lines(), "\n"))
+			}
+		})
+	}
+}

@@ -181,6 +181,9 @@ func evictForMemory(tx *model.Tx, s *model.State, p, n int) {
 	pod := &s.Pods[p]
 	t := &u.Templates[pod.Template]
 	usage, available := int64(pod.Memory), u.MemoryAvailable(s, n)
+	// The DisruptionTarget condition (reason TerminationByKubelet), which
+	// a Job's podFailurePolicy reads.
+	model.AddDisruptionTarget(u, s, p)
 	failEvictedPod(u, pod)
 	d := int(pod.Owner) - 1
 	if d >= 0 {
