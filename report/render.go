@@ -465,10 +465,19 @@ func WriteSearch(w io.Writer, res scaling.Result, input *scaling.Setup) {
 			names = append(names, f.Outcome.Violated...)
 		}
 		fmt.Fprintf(w, "    Violating intent(s): %s \n", strings.Join(names, " "))
+	} else if res.Interrupted {
+		fmt.Fprintln(w, "    No failure is found, but the search stopped before it verified every setup.")
 	} else if res.Unknown == 0 {
 		fmt.Fprintln(w, "    No failure is found!")
 	} else {
 		fmt.Fprintln(w, "    No failure is found, but some setups were not settled.")
+	}
+	if res.Interrupted {
+		stopped := res.Stopped
+		if stopped == "" {
+			stopped = "interrupted"
+		}
+		fmt.Fprintf(w, "    Stopped: %s\n", stopped)
 	}
 	fmt.Fprintf(w, "    Setups: %d held, %d failed, %d unknown, %d not run (of %d)\n",
 		res.Held, res.Failed, res.Unknown, res.NotRun, len(res.Setups))

@@ -101,6 +101,9 @@ type Result struct {
 	// Interrupted is set when the caller's context ended the search
 	// before it was complete.
 	Interrupted bool
+	// Stopped says, for people, what interrupted the search (the run's
+	// time limit, say); empty when nothing did or nobody said.
+	Stopped string
 	// States is the sum of the states stored over all verified setups.
 	States int64
 	// Elapsed is the wall time of the search (of the slowest shard after

@@ -278,3 +278,24 @@ func TestModelBoundIsUnknown(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeoutBoundsTheScalingSearch: --timeout bounds a scaling search as
+// a whole, not each setup: C3's no-violation search of 264 setups,
+// given a millisecond, stops with setups not run, says why, and ends
+// Unknown (exit status 3), never "No failure is found!".
+func TestTimeoutBoundsTheScalingSearch(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"verify", "--case", "c3", "--no-violation", "--timeout", "1ms", "--quiet"}, &stdout, &stderr)
+	if code != exitUnknown {
+		t.Fatalf("exit %d, want %d (unknown)\n%s%s", code, exitUnknown, stdout.String(), stderr.String())
+	}
+	out := stdout.String()
+	for _, want := range []string{"the search stopped before it verified every setup", "Stopped: --timeout 1ms ran out", " not run (of 264)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the summary lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "No failure is found!") {
+		t.Errorf("an interrupted search says no failure is found:\n%s", out)
+	}
+}

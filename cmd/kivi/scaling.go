@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -109,7 +110,18 @@ func runScaling(ctx context.Context, c *kivi.Cluster, opts kivi.Options, sf scal
 		h.Write(stdout)
 	}
 	start := time.Now()
-	res, err := scaling.Search(ctx, setups, verify, so)
+	// --timeout bounds the whole search, as it bounds a single
+	// verification; --setup-timeout bounds each setup.
+	sctx := ctx
+	if t := opts.Checker.Timeout; t > 0 {
+		var cancel context.CancelFunc
+		sctx, cancel = context.WithTimeout(ctx, t)
+		defer cancel()
+	}
+	res, err := scaling.Search(sctx, setups, verify, so)
+	if res.Interrupted && ctx.Err() == nil && errors.Is(sctx.Err(), context.DeadlineExceeded) {
+		res.Stopped = fmt.Sprintf("--timeout %s ran out before every setup was verified", opts.Checker.Timeout)
+	}
 	if progress {
 		fmt.Fprint(stderr, "\r\033[K")
 	}

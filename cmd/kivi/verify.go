@@ -80,7 +80,7 @@ func verifyCommand(ctx context.Context, command string, args []string, stdout, s
 	readyAtStart := fs.Bool("ready-at-start", false, "assume readiness probes, readiness gates and minReadySeconds pass as each pod starts, instead of exploring when each pod becomes Ready (much smaller searches for inputs with probes); a verdict then covers that case, and the report says so")
 	cronJobRuns := fs.Int("cronjob-runs", 0, "assume a CronJob with concurrencyPolicy Allow has at most this many runs active at once (1 or 2: its runs finish within that many schedule periods) instead of ending unknown when its runs may pile up; a verdict then covers that case, and the report says so")
 	workers := fs.Int("workers", 0, "exploring goroutines (0 = all cores)")
-	timeout := fs.Duration("timeout", 0, "stop after this long; unsettled intents are unknown (0 = none)")
+	timeout := fs.Duration("timeout", 0, "stop after this long (a scaling search: the whole search; --setup-timeout bounds each setup); unsettled intents are unknown (0 = none)")
 	maxMemory := fs.String("max-memory", "", "memory budget of the search, e.g. 4GiB: the process stays within it plus a tenth and 64 MiB; when it is reached the run switches to bitstate, then ends unknown (memory) (default: a quarter of the machine's memory or of the container's limit)")
 	maxStates := fs.Int64("max-states", 0, "stop after this many states (0 = none)")
 	storage := fs.String("storage", "exact", "state storage: exact, compact (128-bit fingerprints) or bitstate")
