@@ -52,7 +52,7 @@ func newReport(p *Problem, res checker.Result[*model.State], elapsed time.Durati
 // assumptions are the choices of the run that narrow what a verdict
 // covers (report.Report.Assumptions).
 func assumptions(u *model.Universe) []string {
-	var out []string
+	out := slices.Clone(u.Assumptions)
 	if u.Options.FirstInOrder && firstCreations(u) >= 2 {
 		out = append(out, "the Deployments are created in the order written, as one `kubectl apply -f` creates them (--apply-in-order); other creation orders were not explored")
 	}

@@ -226,6 +226,7 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 	u.Options.KiviHostnameAlias = c.KiviHostnameAlias
 	u.Options.KiviLifecycle = c.KiviLifecycle
 	u.Scheduler = c.Scheduler
+	u.Assumptions = c.Assumptions
 	var requests []map[string]int64
 	for _, td := range c.Templates {
 		requests = append(requests, td.Scalar)

@@ -60,6 +60,10 @@ type Cluster struct {
 	// Scheduler is kube-scheduler's configuration as a manifest input
 	// gives it (nodestoscore.go); not a case-file key.
 	Scheduler SchedulerDecl `json:"-"`
+	// Assumptions are what the input reader filled in that the input
+	// leaves out, for people (every report lists them as "Assumed:");
+	// not a case-file key.
+	Assumptions []string `json:"-"`
 }
 
 // NodeType is a kind of node; the scaling search varies how many of each

@@ -697,6 +697,8 @@ type Universe struct {
 	// Scheduler is kube-scheduler's configuration beyond its plugins
 	// (nodestoscore.go).
 	Scheduler SchedulerDecl
+	// Assumptions are the input reader's (Cluster.Assumptions).
+	Assumptions []string
 	Events    []Event
 	// PDBs are the PodDisruptionBudgets (pdb.go).
 	PDBs []PodDisruptionBudget

@@ -242,6 +242,7 @@ func (as *assembly) finish(origin string) (*Result, error) {
 	if len(as.c.Nodes) == 0 {
 		return nil, &Error{File: origin, Msg: "no node in the input (accepted: Node manifests, a NodeList, or Kivi's cluster_configs.json node types)"}
 	}
+	as.assumeEphemeralStorage()
 	if _, _, err := as.c.Build(); err != nil {
 		return nil, &Error{File: origin, Msg: "the cluster does not build: " + err.Error(), Err: err}
 	}

@@ -201,3 +201,36 @@ func (as *assembly) warnUnlistedScalar() {
 		}
 	}
 }
+
+// unlistedEphemeralStorage is the ephemeral-storage allocatable, in MiB,
+// that assumeEphemeralStorage gives a Node that lists none: past any
+// request (a pebibyte), and read by no score (NodeResourcesFit scores cpu
+// and memory).
+const unlistedEphemeralStorage = 1 << 30
+
+// assumeEphemeralStorage: when pods request ephemeral-storage and no Node
+// lists it in its allocatable, the Nodes are hand-written (every kubelet
+// reports its root filesystem as ephemeral-storage), and checking the
+// requests against nothing would make every such pod unschedulable: a
+// false alarm. The Nodes are taken to have room for any request, and the
+// report says so. One Node that lists it means the input speaks for its
+// nodes, and nothing is assumed.
+func (as *assembly) assumeEphemeralStorage() {
+	requested := slices.ContainsFunc(as.c.Templates, func(t model.TemplateDecl) bool { return t.Scalar[model.EphemeralStorage] > 0 })
+	if !requested {
+		return
+	}
+	for _, t := range as.c.NodeTypes {
+		if _, ok := t.Scalar[model.EphemeralStorage]; ok {
+			return
+		}
+	}
+	for i := range as.c.NodeTypes {
+		t := &as.c.NodeTypes[i]
+		if t.Scalar == nil {
+			t.Scalar = map[string]int64{}
+		}
+		t.Scalar[model.EphemeralStorage] = unlistedEphemeralStorage
+	}
+	as.c.Assumptions = append(as.c.Assumptions, "pods request ephemeral-storage and no Node lists it in status.allocatable, as hand-written Nodes leave it out (every kubelet reports its root filesystem's): every node has room for any such request; give the Nodes their allocatable ephemeral-storage to check the requests against it")
+}

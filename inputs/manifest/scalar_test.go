@@ -4,6 +4,8 @@ import (
 	"maps"
 	"strings"
 	"testing"
+
+	"github.com/kivi-go/kivi/model"
 )
 
 // TestScalarRequests: ephemeral-storage, huge pages and extended
@@ -134,18 +136,52 @@ spec:
 	}
 }
 
-// TestScalarUnlistedWarning: a resource requested and on no node's
-// allocatable (here ephemeral-storage, which a hand-written Node easily
-// leaves out) makes every such pod unschedulable: a warning says so.
+// TestScalarUnlistedWarning: an extended resource requested and on no
+// node's allocatable makes every such pod unschedulable: a warning says
+// so.
 func TestScalarUnlistedWarning(t *testing.T) {
 	r := load(t, webDeployment(`      containers:
-      - {name: a, resources: {requests: {cpu: 100m, ephemeral-storage: 1Gi}}}
+      - {name: a, resources: {requests: {cpu: 100m}, limits: {example.com/widget: 1}}}
 `))
 	found := false
 	for _, w := range r.Warnings {
-		found = found || strings.Contains(w.Msg, "pods request ephemeral-storage, which no node has")
+		found = found || strings.Contains(w.Msg, "pods request example.com/widget, which no node has")
 	}
 	if !found {
-		t.Errorf("no warning about ephemeral-storage on no node: %v", r.Warnings)
+		t.Errorf("no warning about example.com/widget on no node: %v", r.Warnings)
+	}
+}
+
+// TestUnlistedEphemeralStorageAssumed: ephemeral-storage requested and
+// on no Node's allocatable means hand-written Nodes (every kubelet
+// reports it): the nodes are given room for any request and the report's
+// assumptions say so, instead of every such pod being unschedulable. A
+// Node that lists it speaks for the input: nothing is assumed.
+func TestUnlistedEphemeralStorageAssumed(t *testing.T) {
+	deployment := webDeployment(`      containers:
+      - {name: a, resources: {requests: {cpu: 100m, ephemeral-storage: 1Gi}}}
+`)
+	r := load(t, deployment)
+	if len(r.Cluster.Assumptions) != 1 || !strings.Contains(r.Cluster.Assumptions[0], "no Node lists it") {
+		t.Fatalf("assumptions %q, want the ephemeral-storage one", r.Cluster.Assumptions)
+	}
+	for _, nt := range r.Cluster.NodeTypes {
+		if nt.Scalar[model.EphemeralStorage] < 1024 {
+			t.Errorf("node type %s: ephemeral-storage %d MiB, want room for the 1Gi request", nt.Name, nt.Scalar[model.EphemeralStorage])
+		}
+	}
+	for _, w := range r.Warnings {
+		if strings.Contains(w.Msg, "ephemeral-storage") {
+			t.Errorf("a warning about ephemeral-storage besides the assumption: %s", w.Msg)
+		}
+	}
+	r = load(t, `apiVersion: v1
+kind: Node
+metadata: {name: disk}
+status: {allocatable: {cpu: "8", memory: 32Gi, ephemeral-storage: 512Mi}}
+---
+`+deployment)
+	if len(r.Cluster.Assumptions) != 0 {
+		t.Errorf("a Node lists ephemeral-storage, yet assumptions %q", r.Cluster.Assumptions)
 	}
 }
