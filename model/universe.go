@@ -699,7 +699,7 @@ type Universe struct {
 	Scheduler SchedulerDecl
 	// Assumptions are the input reader's (Cluster.Assumptions).
 	Assumptions []string
-	Events    []Event
+	Events      []Event
 	// PDBs are the PodDisruptionBudgets (pdb.go).
 	PDBs []PodDisruptionBudget
 	// ResourceQuotas are the namespaces' quotas (resourcequota.go).
