@@ -10,6 +10,7 @@ import (
 
 	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/inputs/cases"
 )
 
 // TestQuickPassCreatesInFileOrder: the quick pass creates the manifests'
@@ -106,4 +107,26 @@ spec:
 `, i, i, i)
 	}
 	return m.String()
+}
+
+// TestSizeHint: a run a budget ends with none of the particular causes
+// (one workload, no event, no readiness, and a quick pass the budget
+// stops too) still says why the search is large, naming what it follows
+// and the budgets that would let it finish.
+func TestSizeHint(t *testing.T) {
+	c, err := cases.Get("c1", 3, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := kivi.Verify(context.Background(), c, kivi.Options{Checker: checker.Options{Workers: 1, MaxStates: 20}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text bytes.Buffer
+	rep.WriteFailures(&text)
+	for _, want := range []string{"Why the search is large: no single cause stands out", "over 3 nodes, 1 workload and", "--max-states"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("no %q in:\n%s", want, text.String())
+		}
+	}
 }

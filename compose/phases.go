@@ -48,6 +48,9 @@ func (p *Problem) Check(ctx context.Context, opts checker.Options) (*report.Repo
 		r, err := p.checkOnce(ctx, opts)
 		if err == nil {
 			r.Phases = []report.Phase{phase(r, report.PhaseExhaustive, exhaustiveDescription)}
+			if len(r.Hints) == 0 && budgetEnded(r) {
+				r.Hints = append(r.Hints, sizeHint(p.System.U))
+			}
 		}
 		return r, err
 	}
@@ -103,6 +106,9 @@ func (p *Problem) Check(ctx context.Context, opts checker.Options) (*report.Repo
 	r.Phases = []report.Phase{quickPhase, fullPhase}
 	if quickPhase.Complete && quickPhase.Violations == 0 && budgetEnded(r) {
 		r.Hints = append(r.Hints, tiesHint(quickPhase))
+	}
+	if len(r.Hints) == 0 && budgetEnded(r) {
+		r.Hints = append(r.Hints, sizeHint(p.System.U))
 	}
 	r.Elapsed = time.Since(start)
 	return r, nil

@@ -165,6 +165,31 @@ func tiesHint(quick report.Phase) string {
 	return fmt.Sprintf("the scheduler may bind a pod to any node with the top score (Kubernetes picks one of them at random), and the exhaustive search follows every such choice; the quick pass, with one choice per tie and the Deployments created in the order written, explored all of its %d states without a violation", quick.Stats.States)
 }
 
+// sizeHint is the hint of a run a budget ended when no particular cause
+// stands out: what the search branches over, and the cluster's size.
+func sizeHint(u *model.Universe) string {
+	events := 0
+	for i := range u.Events {
+		if u.Events[i].Kind != model.CreateTargetDeployment {
+			events++
+		}
+	}
+	what := "every tie of the scheduler among equally good nodes and every order of the controllers' steps"
+	if events > 0 {
+		what += fmt.Sprintf(", and every moment of %s", plural(events, "event"))
+	}
+	return fmt.Sprintf("no single cause stands out: the search follows %s, over %s, %s and %s; a larger budget (--timeout, --max-states, --max-memory) or fewer events per run let it finish",
+		what, plural(len(u.Nodes), "node"), plural(len(u.Deployments), "workload"), plural(u.PodSlots, "pod slot"))
+}
+
+// plural is "1 node", "3 nodes".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
 // factorial is n!, saturating past a billion.
 func factorial(n int) int {
 	f := 1
