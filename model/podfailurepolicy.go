@@ -271,6 +271,9 @@ func failedPodGone(tx *Tx, s *State, d, i int, forced bool) {
 		}
 	case PodFailureFailJob:
 		countJobFailure(ds)
+		// Counted against its index too (isIndexFailed counts a FailJob
+		// match), as status.failedIndexes shows.
+		indexFailureGone(tx, s, d, p, o.Action)
 		if jobSuccessCriteriaMet(tx.U, s, d) {
 			return
 		}

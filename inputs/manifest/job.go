@@ -64,7 +64,9 @@ func jobDecl(o Object, name string, nodes nodeLabels, classes *priorityClassTabl
 	}
 	switch {
 	case sp.Completions != nil:
-		if *sp.Completions < 0 || *sp.Completions > model.MaxJobCount {
+		// An Indexed Job's bound in the model is lower, and checked after
+		// the API server's rules (indexedJobDecl).
+		if *sp.Completions < 0 || *sp.Completions > model.MaxJobCount && sp.CompletionMode != "Indexed" {
 			return fail("spec.completions", "%d (accepted: 0..%d in the model)", *sp.Completions, model.MaxJobCount)
 		}
 		c := int(*sp.Completions)
