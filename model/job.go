@@ -15,8 +15,9 @@ import (
 // completes through an environment step (events, jobcompletion.go), which
 // counts it and frees its slot at once: the pod object of a Succeeded pod
 // is not kept (docs/divergences.md, "Job controller"). Job pods of one
-// template have no identity: they are interchangeable for the symmetry
-// reduction. HPAs and kubectl scale, restart, undo and apply never target
+// template have no identity, but an Indexed Job's pods carry their
+// completion index (indexedjob.go): pods of one index are
+// interchangeable for the symmetry reduction. HPAs and kubectl scale, restart, undo and apply never target
 // a Job (build and Compile refuse it); PodDisruptionBudgets, quotas,
 // spread constraints, affinity, preemption and the descheduler see its
 // pods as any owned pod.

@@ -5,7 +5,9 @@
 // deleted, evicted, rejected or completed) reaches it unchanged.
 //
 // A sync is upstream's syncJob on the model's pods (NonIndexed
-// completion mode):
+// completion mode; an Indexed Job's pods carry their completion index, its
+// sync creates the pending indexes and judges its failed indexes,
+// indexed.go and model/indexedjob.go):
 //
 //   - a finished Job (Complete or Failed) is left alone;
 //   - failed pods are counted (model.CountJob: the failures already
