@@ -67,7 +67,7 @@ func (JobPodCompletion) Step(tx *model.Tx, s *model.State) {
 	pod := s.Pods[p]
 	d := int(pod.Owner) - 1
 	ds := &s.Deps[d]
-	if ds.JobSucceeded < model.MaxJobCount {
+	if !jobIndexSucceeded(u, ds, &pod) && ds.JobSucceeded < model.MaxJobCount {
 		ds.JobSucceeded++
 	}
 	s.Pods[p] = model.PodState{}

@@ -73,6 +73,9 @@ func (w jobWatch) Stuck(u *model.Universe, s *model.State, _ []byte) string {
 		return fmt.Sprintf("job %s failed: PodFailurePolicy (a failed pod matched a FailJob rule; %d failed pods, backoffLimit %d)", name, c.Failed, spec.BackoffLimit)
 	case ds.JobFinished == model.JobFailureTarget:
 		return fmt.Sprintf("job %s is failing: PodFailurePolicy (a failed pod matched a FailJob rule); Failed waits for %d pods terminating", name, c.Terminating)
+	case ds.JobFinished == model.JobFailedIndexes || ds.JobFinished == model.JobFailedMaxFailedIndexes ||
+		ds.JobFinished == model.JobFailureTargetFailedIndexes || ds.JobFinished == model.JobFailureTargetMaxFailedIndexes:
+		return indexedJobFailure(u, s, w.d, c)
 	case ds.JobFinished == model.JobFailedBackoff:
 		return fmt.Sprintf("job %s failed: BackoffLimitExceeded (%d failed pods, backoffLimit %d)", name, c.Failed, spec.BackoffLimit)
 	case c.Failed > spec.BackoffLimit:

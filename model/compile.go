@@ -253,6 +253,7 @@ func (u *Universe) Compile() error {
 	}
 	u.windowSlots = windowSlots(u)
 	u.lastApplied = tracksLastApplied(u)
+	u.indexedJobs = indexedJobs(u)
 	u.hpaBehavior = hasHPABehavior(u)
 	u.templateRequests = templateRequests(u)
 	u.podHeads = newPodHeads(u)

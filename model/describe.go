@@ -52,10 +52,13 @@ func Describe(u *Universe, s *State) string {
 		if p.NominatedNode != 0 {
 			fmt.Fprintf(&b, " nominated to %s", u.Nodes[p.NominatedNode-1].Name)
 		}
-		if p.Ordinal != 0 {
+		if u.StatefulSetPod(p) {
 			fmt.Fprintf(&b, " statefulset %s pod %s revision %d", u.Deployments[p.Owner-1].Name, u.StatefulPodName(p), p.RS)
 		} else if p.Owner != 0 && u.IsJob(int(p.Owner)-1) {
 			fmt.Fprintf(&b, " job %s", u.Deployments[p.Owner-1].Name)
+			if p.Ordinal != 0 {
+				fmt.Fprintf(&b, " index %d", p.IndexOf())
+			}
 		} else if p.Owner != 0 {
 			fmt.Fprintf(&b, " deployment %s rs %d", u.Deployments[p.Owner-1].Name, p.RS)
 		}

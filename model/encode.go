@@ -48,7 +48,9 @@ import (
 //	        stabilisation window, the WindowSlots entries of HPAWindow
 //	        (uvarints): models without one encode exactly as before;
 //	        then, only when some HPA has behavior (HasHPABehavior), the
-//	        length of HPAMemory as a uvarint and its bytes
+//	        length of HPAMemory as a uvarint and its bytes; then, only
+//	        when some Job is Indexed, the length of JobIndexes as a
+//	        uvarint and its bytes
 //	queues: length then items, for each queue (in a wide universe the
 //	        length as a uvarint and two bytes per item)
 //	event vars, monitors: raw bytes (their lengths are fixed by the
@@ -67,6 +69,11 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 	if behavior {
 		for i := range s.Deps {
 			memory += 2 + len(s.Deps[i].HPAMemory)
+		}
+	}
+	if u.indexedJobs {
+		for i := range s.Deps {
+			memory += 3 + len(s.Deps[i].JobIndexes)
 		}
 	}
 	dst = slices.Grow(dst, 5+3*len(s.Nodes)+25*len(s.Pods)+(42+3*slots)*len(s.Deps)+memory+
@@ -161,6 +168,10 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 		if behavior {
 			dst = binary.AppendUvarint(dst, uint64(len(d.HPAMemory)))
 			dst = append(dst, d.HPAMemory...)
+		}
+		if u.indexedJobs {
+			dst = binary.AppendUvarint(dst, uint64(len(d.JobIndexes)))
+			dst = append(dst, d.JobIndexes...)
 		}
 	}
 	// The rest is written by index too (the capacity was grown above).
@@ -416,6 +427,13 @@ func DecodeInto(s *State, u *Universe, monitors int, enc []byte) error {
 				return fmt.Errorf("decode state: HPA memory of %d bytes: %w", n, ErrInvalid)
 			}
 			d.HPAMemory = string(r.bytes(int(n)))
+		}
+		if u.indexedJobs {
+			n := r.uvarint()
+			if n > uint64(len(enc)) {
+				return fmt.Errorf("decode state: %d job indexes: %w", n, ErrInvalid)
+			}
+			d.JobIndexes = string(r.bytes(int(n)))
 		}
 		s.Deps[i] = d
 	}

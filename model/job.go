@@ -15,8 +15,9 @@ import (
 // completes through an environment step (events, jobcompletion.go), which
 // counts it and frees its slot at once: the pod object of a Succeeded pod
 // is not kept (docs/divergences.md, "Job controller"). Job pods of one
-// template have no identity: they are interchangeable for the symmetry
-// reduction. HPAs and kubectl scale, restart, undo and apply never target
+// template have no identity, but an Indexed Job's pods carry their
+// completion index (indexedjob.go): pods of one index are
+// interchangeable for the symmetry reduction. HPAs and kubectl scale, restart, undo and apply never target
 // a Job (build and Compile refuse it); PodDisruptionBudgets, quotas,
 // spread constraints, affinity, preemption and the descheduler see its
 // pods as any owned pod.
@@ -47,6 +48,14 @@ type JobSpec struct {
 	PodFailurePolicy    bool
 	PodFailureRuleCount uint8
 	PodFailureRules     [MaxPodFailurePolicyRules]PodFailurePolicyRule
+	// Indexed is completionMode Indexed: each pod carries a completion
+	// index (indexedjob.go). PerIndex says backoffLimitPerIndex is set,
+	// BackoffLimitPerIndex is its value, and MaxFailedIndexes is
+	// maxFailedIndexes (-1: not set).
+	Indexed              bool
+	PerIndex             bool
+	BackoffLimitPerIndex int
+	MaxFailedIndexes     int
 }
 
 // JobCondition is a Job's finished condition (JobFinished).
@@ -68,10 +77,42 @@ const (
 	// JobFailedPodFailurePolicy: the Failed condition, reason
 	// PodFailurePolicy.
 	JobFailedPodFailurePolicy
+	// JobFailureTargetFailedIndexes and JobFailedIndexes: the interim
+	// FailureTarget and the Failed condition, reason FailedIndexes (an
+	// Indexed Job with backoffLimitPerIndex whose indexes all succeeded
+	// or failed, some failed).
+	JobFailureTargetFailedIndexes
+	JobFailedIndexes
+	// JobFailureTargetMaxFailedIndexes and JobFailedMaxFailedIndexes: the
+	// same, reason MaxFailedIndexesExceeded (more failed indexes than
+	// maxFailedIndexes).
+	JobFailureTargetMaxFailedIndexes
+	JobFailedMaxFailedIndexes
 )
 
 // Finished reports whether c is Complete or Failed (util.IsJobFinished).
-func (c JobCondition) Finished() bool { return c != JobRunning && c != JobFailureTarget }
+func (c JobCondition) Finished() bool { return c != JobRunning && !c.FailureTarget() }
+
+// FailureTarget reports whether c is an interim FailureTarget condition,
+// which the Job's sync turns into Failed (Enacted) once no pod of the Job
+// terminates.
+func (c JobCondition) FailureTarget() bool {
+	return c == JobFailureTarget || c == JobFailureTargetFailedIndexes || c == JobFailureTargetMaxFailedIndexes
+}
+
+// Enacted is the Failed condition a FailureTarget turns into (c itself
+// for any other condition).
+func (c JobCondition) Enacted() JobCondition {
+	switch c {
+	case JobFailureTarget:
+		return JobFailedPodFailurePolicy
+	case JobFailureTargetFailedIndexes:
+		return JobFailedIndexes
+	case JobFailureTargetMaxFailedIndexes:
+		return JobFailedMaxFailedIndexes
+	}
+	return c
+}
 
 func (c JobCondition) String() string {
 	switch c {
@@ -85,6 +126,14 @@ func (c JobCondition) String() string {
 		return "FailureTarget (PodFailurePolicy)"
 	case JobFailedPodFailurePolicy:
 		return "Failed (PodFailurePolicy)"
+	case JobFailureTargetFailedIndexes:
+		return "FailureTarget (FailedIndexes)"
+	case JobFailedIndexes:
+		return "Failed (FailedIndexes)"
+	case JobFailureTargetMaxFailedIndexes:
+		return "FailureTarget (MaxFailedIndexesExceeded)"
+	case JobFailedMaxFailedIndexes:
+		return "Failed (MaxFailedIndexesExceeded)"
 	}
 	return fmt.Sprintf("JobCondition(%d)", uint8(c))
 }
@@ -107,6 +156,13 @@ type JobDecl struct {
 	// podFailurePolicy, else TerminatingOrFailed), TerminatingOrFailed or
 	// Failed.
 	PodReplacementPolicy string `json:"podReplacementPolicy,omitempty"`
+	// CompletionMode: "" or NonIndexed, or Indexed (completions
+	// required).
+	CompletionMode string `json:"completionMode,omitempty"`
+	// BackoffLimitPerIndex and MaxFailedIndexes are spec fields of
+	// Indexed Jobs; nil: not set.
+	BackoffLimitPerIndex *int `json:"backoffLimitPerIndex,omitempty"`
+	MaxFailedIndexes     *int `json:"maxFailedIndexes,omitempty"`
 }
 
 // IsJob reports whether workload d is a Job.
@@ -135,6 +191,9 @@ func jobConfig(template int, d *JobDecl) (DeploymentConfig, error) {
 		cfg.Job.BackoffLimit = *d.BackoffLimit
 	}
 	cfg.Job.Suspend = d.Suspend
+	if err := indexedJobConfig(&cfg.Job, d); err != nil {
+		return cfg, err
+	}
 	return cfg, podFailurePolicyConfig(&cfg.Job, d)
 }
 
@@ -147,7 +206,7 @@ func checkJobDecl(d *DeploymentDecl) error {
 	if d.Strategy != "" || d.MaxSurge != "" || d.MaxUnavailable != "" || d.PodManagementPolicy != "" || d.Partition != 0 || d.OrdinalsStart != 0 {
 		return fmt.Errorf("strategy, maxSurge, maxUnavailable, podManagementPolicy, partition and ordinalsStart are not Job fields (accepted for kind Job: replicas as parallelism, job): %w", ErrInvalid)
 	}
-	return nil
+	return checkIndexedCronJob(d)
 }
 
 // JobCounts are a Job's pods and status as its controller derives them
@@ -215,7 +274,7 @@ func CountJob(u *Universe, s *State, d int) JobCounts {
 			}
 		}
 	}
-	c.Failing = ds.JobFinished == JobFailureTarget || c.FailJob || c.Failed > spec.BackoffLimit
+	c.Failing = ds.JobFinished.FailureTarget() || c.FailJob || c.Failed > spec.BackoffLimit
 	if c.Failing && spec.ReplaceOnlyFailed && c.Terminating > 0 {
 		for i := range s.Pods {
 			if p := &s.Pods[i]; p.Owner == owner && p.Phase == Terminating && !ignoredWhileFailing(spec, p) {

@@ -44,7 +44,7 @@ func deletionWaitsForNode(u *Universe, s *State, p *PodState) bool {
 	if p.Phase != Terminating || p.Node == 0 || s.Nodes[p.Node-1].Status.Health() == Ready {
 		return false
 	}
-	return !u.Options.KiviLifecycle || p.Ordinal != 0
+	return !u.Options.KiviLifecycle || u.StatefulSetPod(p)
 }
 
 // outOfService reports whether node n carries the out-of-service taint,
@@ -102,7 +102,7 @@ func requeueKeptPods(u *Universe, s *State, n int, was NodeStatus) {
 			continue
 		}
 		switch {
-		case p.Phase == Terminating && (p.Ordinal != 0 || !u.Options.KiviLifecycle):
+		case p.Phase == Terminating && (u.StatefulSetPod(p) || !u.Options.KiviLifecycle):
 			p.WasRunning = false
 			s.Enqueue(KubeletQueue, i)
 		case p.Phase == Pending && !u.Options.KiviLifecycle:

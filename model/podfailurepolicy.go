@@ -234,8 +234,15 @@ func failedPodGone(tx *Tx, s *State, d, i int, forced bool) {
 	ds := &s.Deps[d]
 	spec := &tx.U.Configs[ds.Config].Job
 	p := &s.Pods[i]
-	if !spec.PodFailurePolicy || ds.JobFinished.Finished() {
+	if ds.JobFinished.Finished() {
 		countJobFailure(ds)
+		return
+	}
+	if !spec.PodFailurePolicy {
+		countJobFailure(ds)
+		if spec.PerIndex && !CountJob(tx.U, s, d).Failing {
+			indexFailureGone(tx, s, d, p, PodFailureCount)
+		}
 		return
 	}
 	if p.Phase == Terminating && CountJob(tx.U, s, d).Failing {
@@ -264,6 +271,9 @@ func failedPodGone(tx *Tx, s *State, d, i int, forced bool) {
 		}
 	case PodFailureFailJob:
 		countJobFailure(ds)
+		// Counted against its index too (isIndexFailed counts a FailJob
+		// match), as status.failedIndexes shows.
+		indexFailureGone(tx, s, d, p, o.Action)
 		if jobSuccessCriteriaMet(tx.U, s, d) {
 			return
 		}
@@ -274,8 +284,9 @@ func failedPodGone(tx *Tx, s *State, d, i int, forced bool) {
 	default:
 		countJobFailure(ds)
 		if o.Rule >= 0 && tx.Tracing() {
-			tx.Log(jobComponent, "Pod %s of job %s failed (%s): rule %d of the podFailurePolicy (Count) matches", s.PodRef(i), name, f, o.Rule)
+			tx.Log(jobComponent, "Pod %s of job %s failed (%s): rule %d of the podFailurePolicy (%s) matches", s.PodRef(i), name, f, o.Rule, o.Action)
 		}
+		indexFailureGone(tx, s, d, p, o.Action)
 	}
 }
 
@@ -319,8 +330,8 @@ func podFailurePolicyConfig(cfg *JobSpec, d *JobDecl) error {
 		if err != nil {
 			return fmt.Errorf("podFailurePolicy.rules[%d]: %w", i, err)
 		}
-		if a == PodFailureFailIndex {
-			return fmt.Errorf("podFailurePolicy.rules[%d]: action FailIndex requires backoffLimitPerIndex, which the model does not have (accepted: Count, FailJob, Ignore): %w", i, ErrInvalid)
+		if a == PodFailureFailIndex && !cfg.PerIndex {
+			return fmt.Errorf("podFailurePolicy.rules[%d]: action FailIndex requires backoffLimitPerIndex (accepted: Count, FailJob, Ignore): %w", i, ErrInvalid)
 		}
 		if r.OnExitCodes && r.OnDisruptionTarget {
 			return fmt.Errorf("podFailurePolicy.rules[%d]: onExitCodes and onPodConditions both (accepted: one of them): %w", i, ErrInvalid)

@@ -135,6 +135,11 @@ type DeploymentState struct {
 	// condition (job.go). All zero for the other kinds.
 	JobSucceeded, JobFailed int16
 	JobFinished             JobCondition
+	// JobIndexes is an Indexed Job's per-index status, one byte per
+	// completion index (JobIndexState, indexedjob.go); "" while every
+	// index is pending without a counted failure, and for every other
+	// workload.
+	JobIndexes string
 	// LastAppliedOmitsReplicas: the configuration `kubectl apply` saved
 	// last leaves spec.replicas out, or none was saved (lastapplied.go).
 	// Only the states of universes that track it set it.

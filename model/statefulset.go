@@ -116,7 +116,7 @@ func (p *PodState) OrdinalOf() int { return int(p.Ordinal) - 1 }
 // StatefulSet controller names it; "" for any other pod.
 func (u *Universe) StatefulPodName(p *PodState) string {
 	d := int(p.Owner) - 1
-	if p.Ordinal == 0 || d < 0 || d >= len(u.Deployments) {
+	if !u.StatefulSetPod(p) {
 		return ""
 	}
 	return u.Deployments[d].Name + "-" + strconv.Itoa(p.OrdinalOf())

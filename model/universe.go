@@ -725,6 +725,9 @@ type Universe struct {
 	HasHPA, HasTaints, HasPatterns bool
 	HasStatefulSets, HasJobs       bool
 	compiled                       bool
+	// indexedJobs: some Job is Indexed, and states encode its
+	// DeploymentState.JobIndexes (indexedjob.go).
+	indexedJobs bool
 	// wideRefs: some index a queue or a failure holds (a pod slot or a
 	// node) exceeds a byte, and the encoding writes them on two bytes;
 	// wideNodes: some node index does, and pods write their nodes on two

@@ -14,6 +14,7 @@ package tracenames
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/kivi-go/kivi/model"
 )
@@ -100,6 +101,11 @@ func (nm *Namer) fresh(p model.PodState) string {
 	prefix := "pod"
 	if p.Owner != 0 && int(p.Owner) <= len(nm.u.Deployments) {
 		prefix = nm.u.Deployments[p.Owner-1].Name
+		if p.Ordinal != 0 {
+			// An Indexed Job's pod: `<job>-<index>-<n>`, as upstream's
+			// `<job>-<index>-<random suffix>`.
+			prefix += "-" + strconv.Itoa(p.IndexOf())
+		}
 	}
 	nm.count[prefix]++
 	return fmt.Sprintf("%s-%d", prefix, nm.count[prefix])

@@ -5,7 +5,9 @@
 // deleted, evicted, rejected or completed) reaches it unchanged.
 //
 // A sync is upstream's syncJob on the model's pods (NonIndexed
-// completion mode):
+// completion mode; an Indexed Job's pods carry their completion index, its
+// sync creates the pending indexes and judges its failed indexes,
+// indexed.go and model/indexedjob.go):
 //
 //   - a finished Job (Complete or Failed) is left alone;
 //   - failed pods are counted (model.CountJob: the failures already
@@ -73,18 +75,26 @@ func Sync(tx *model.Tx, s *model.State, d int) (requeue bool) {
 			tx.Log(Component, "Job %s reached its failure target: PodFailurePolicy: a failed pod matches a FailJob rule of the podFailurePolicy", name)
 		}
 	}
-	if ds.JobFinished == model.JobFailureTarget {
-		// A FailJob rule matched (model.ForgetJobPod): the FailureTarget
-		// condition is kept until Failed, as upstream's is.
+	var ic model.IndexCounts
+	if spec.Indexed {
+		ic = model.CountIndexes(u, s, d)
+		if ds.JobFinished == model.JobRunning && c.Failed <= spec.BackoffLimit {
+			indexedFailureTarget(tx, spec, ds, name, &ic)
+		}
+	}
+	if ds.JobFinished.FailureTarget() {
+		// A FailJob rule matched (model.ForgetJobPod), or the indexes
+		// failed the Job: the FailureTarget condition is kept until
+		// Failed, as upstream's is.
 		if terminating := c.Terminating + deleteActivePods(tx, s, d); terminating > 0 {
 			if tx.Tracing() {
-				tx.Log(Component, "Job %s has its failure target: PodFailurePolicy: Failed waits for %s to terminate", name, terminatingPods(terminating))
+				tx.Log(Component, "Job %s has its failure target: %s: Failed waits for %s to terminate", name, failureReason(ds.JobFinished), terminatingPods(terminating))
 			}
 			return false
 		}
-		ds.JobFinished = model.JobFailedPodFailurePolicy
+		ds.JobFinished = ds.JobFinished.Enacted()
 		if tx.Tracing() {
-			tx.Log(Component, "Job %s failed: PodFailurePolicy: a failed pod matched a FailJob rule of the podFailurePolicy", name)
+			tx.Log(Component, "Job %s failed: %s", name, failureMessage(ds.JobFinished))
 		}
 		return false
 	}
@@ -113,7 +123,15 @@ func Sync(tx *model.Tx, s *model.State, d int) (requeue bool) {
 			want -= c.Terminating
 		}
 		if diff := want - active; diff > 0 {
-			active += createPods(tx, s, d, diff)
+			var indexes []int
+			if spec.Indexed {
+				// firstPendingIndexes: the lowest indexes not succeeded,
+				// failed, active or (podReplacementPolicy Failed)
+				// terminating.
+				indexes = ic.Pending(nil, diff)
+				diff = len(indexes)
+			}
+			active += createPods(tx, s, d, diff, indexes)
 		}
 	}
 	c.Active = active
@@ -170,7 +188,7 @@ func WantActive(spec *model.JobSpec, parallelism int, c model.JobCounts) int {
 // createPods creates n pods of Job d, each in the lowest free pod slot,
 // and returns how many it created: the slow-start batch stops at a quota
 // refusal, and with no free slot the model reaches its pod-slot bound.
-func createPods(tx *model.Tx, s *model.State, d, n int) int {
+func createPods(tx *model.Tx, s *model.State, d, n int, indexes []int) int {
 	u := tx.U
 	ds := &s.Deps[d]
 	tmpl := int(ds.RS[0].Template) - 1
@@ -195,13 +213,21 @@ func createPods(tx *model.Tx, s *model.State, d, n int) int {
 			return k
 		}
 		p := model.PodState{Phase: model.Pending, Owner: uint8(d + 1), Template: uint8(tmpl)}
+		if indexes != nil {
+			// The completion index (annotation, label, hostname).
+			p.Ordinal = uint8(indexes[k] + 1)
+		}
 		p.CPU, p.Memory = t.StartUsage()
 		if len(t.Pattern) > 0 {
 			p.CPU, p.Pattern = int32(t.Pattern[0].CPU), 1
 		}
 		s.Pods[j] = p
 		if tx.Tracing() {
-			tx.Log(Component, "Created pod: %s (job %s)", s.PodRef(j), name)
+			if indexes != nil {
+				tx.Log(Component, "Created pod: %s (job %s, index %d)", s.PodRef(j), name, indexes[k])
+			} else {
+				tx.Log(Component, "Created pod: %s (job %s)", s.PodRef(j), name)
+			}
 		}
 		if t.NodeName != 0 {
 			// spec.nodeName bypasses the scheduler.

@@ -77,7 +77,7 @@ func (*Kubelet) StepFootprint(u *model.Universe, s *model.State) (reads, writes 
 		}
 		// A start may also be a rejection at admission, which wakes the
 		// deployment (admission.go).
-		if act == removePod || rolloutInProgress(s, d) || !u.Options.KiviLifecycle || pod.Ordinal != 0 {
+		if act == removePod || rolloutInProgress(s, d) || !u.Options.KiviLifecycle || u.StatefulSetPod(pod) {
 			r.AddQueue(model.DeploymentQueue)
 			w.AddQueue(model.DeploymentQueue)
 		}

@@ -135,7 +135,7 @@ func start(tx *model.Tx, s *model.State, p int, w *wakeups, updates *queueUpdate
 		// pod becoming available only matters to it while a rollout waits
 		// for availability, so only then is it woken (Kivi never is: its
 		// rollout did not work).
-		if rolloutInProgress(s, d) || pod.Ordinal != 0 {
+		if rolloutInProgress(s, d) || u.StatefulSetPod(pod) {
 			// A StatefulSet waits for its pods to be Running and Ready
 			// (OrderedReady creation, scale-down and rolling update).
 			w.deployment(d)

@@ -52,6 +52,10 @@ type Pod struct {
 	// ExitCode: a Failed pod's container's exit code; 0: the container
 	// never ran (no terminated status: the kubelet rejected the pod).
 	ExitCode int32
+	// Index is an Indexed Job's pod's completion index; IndexFailures its
+	// batch.kubernetes.io/job-index-failure-count annotation (with
+	// backoffLimitPerIndex: the failures of the index before it).
+	Index, IndexFailures int
 }
 
 // Active: Pending or Running and not Terminating (controller.IsPodActive).
@@ -149,6 +153,13 @@ type Case struct {
 	// condition with reason BackoffLimitExceeded (a counterfactual of
 	// classify.go).
 	BackoffTarget bool
+	// Indexed: completionMode Indexed (indexed.go), with
+	// backoffLimitPerIndex PerIndex and maxFailedIndexes MaxFailedIndexes
+	// (nil: not set), and the indexes that succeeded or failed with their
+	// pods gone (status.completedIndexes, status.failedIndexes).
+	Indexed                         bool
+	PerIndex, MaxFailedIndexes      *int
+	CompletedIndexes, FailedIndexes []int
 }
 
 // replaceOnlyFailed: podReplacementPolicy Failed, set or defaulted.
@@ -193,6 +204,7 @@ func (c *Case) String() string {
 	if c.BackoffTarget {
 		b.WriteString("; FailureTarget (BackoffLimitExceeded)")
 	}
+	c.writeIndexed(&b)
 	b.WriteString("; pods:\n")
 	for i, p := range c.Pods {
 		fmt.Fprintf(&b, "  %s %s\n", podName(i), p)
@@ -211,12 +223,16 @@ type Result struct {
 	Deleted           []int
 	Finished          model.JobCondition
 	Succeeded, Failed int
+	// Indexes are the created pods' completion indexes, in order, and
+	// FailedIndexes is status.failedIndexes (an Indexed Job's).
+	Indexes       []int
+	FailedIndexes string
 }
 
 // Equal: the same creations, deletions, condition and counts.
 func (r Result) Equal(o Result) bool {
 	return r.Created == o.Created && slices.Equal(r.Deleted, o.Deleted) && r.Finished == o.Finished &&
-		r.Succeeded == o.Succeeded && r.Failed == o.Failed
+		r.Succeeded == o.Succeeded && r.Failed == o.Failed && slices.Equal(r.Indexes, o.Indexes) && r.FailedIndexes == o.FailedIndexes
 }
 
 func (r Result) String() string {
@@ -227,7 +243,13 @@ func (r Result) String() string {
 	for _, i := range r.Deleted {
 		parts = append(parts, "delete "+podName(i))
 	}
+	if len(r.Indexes) > 0 {
+		parts = append(parts, fmt.Sprintf("indexes %v", r.Indexes))
+	}
 	parts = append(parts, r.Finished.String(), fmt.Sprintf("succeeded %d failed %d", r.Succeeded, r.Failed))
+	if r.FailedIndexes != "" {
+		parts = append(parts, "failedIndexes "+r.FailedIndexes)
+	}
 	return strings.Join(parts, ", ")
 }
 
@@ -245,18 +267,23 @@ func (c *Case) Model(plant Plant) (Result, error) {
 		plant(u, s)
 	}
 	was := slices.Clone(s.Pods)
+	failedIndexes := c.modelFailedIndexes(u, s)
 	tx := model.NewTx(u)
 	tx.Begin(nil, false)
 	job.Sync(tx, s, 0)
 	if s.Failed != model.NoFailure {
 		return Result{}, fmt.Errorf("model failed: %d (%d)", s.Failed, s.FailedArg)
 	}
-	r := Result{Finished: s.Deps[0].JobFinished, Succeeded: int(s.Deps[0].JobSucceeded), Failed: model.CountJob(u, s, 0).Failed}
+	r := Result{Finished: s.Deps[0].JobFinished, Succeeded: int(s.Deps[0].JobSucceeded), Failed: model.CountJob(u, s, 0).Failed, FailedIndexes: failedIndexes}
 	for j := range s.Pods {
 		if was[j].Phase == model.Free && s.Pods[j].Phase != model.Free {
 			r.Created++
+			if k := s.Pods[j].IndexOf(); k >= 0 {
+				r.Indexes = append(r.Indexes, k)
+			}
 		}
 	}
+	slices.Sort(r.Indexes)
 	for i, j := range slots {
 		if j >= 0 && was[j].Active() && s.Pods[j].Phase == model.Terminating {
 			r.Deleted = append(r.Deleted, i)
@@ -278,6 +305,7 @@ func (c *Case) modelState() (*model.Universe, *model.State, []int, error) {
 	if c.Completions != nil {
 		cfg.Job.Completions, cfg.Job.WorkQueue = *c.Completions, false
 	}
+	c.indexedSpec(&cfg.Job)
 	for i, r := range c.Policy {
 		a, err := model.ParsePodFailurePolicyAction(r.Action)
 		if err != nil {
@@ -302,6 +330,9 @@ func (c *Case) modelState() (*model.Universe, *model.State, []int, error) {
 			continue
 		}
 		ps := model.PodState{Phase: model.Pending, Owner: uint8(d + 1), Template: uint8(tmpl), CPU: 1, Memory: 1}
+		if c.Indexed {
+			ps.Ordinal = uint8(p.Index + 1)
+		}
 		if c.HasPolicy && p.DisruptionTarget {
 			ps.Failure |= model.DisruptionTarget
 		}
@@ -327,6 +358,9 @@ func (c *Case) modelState() (*model.Universe, *model.State, []int, error) {
 		j++
 	}
 	ds.JobSucceeded, ds.JobFailed = int16(succeeded), int16(c.Failed)
+	if c.Indexed {
+		c.indexedState(u, s)
+	}
 	s.Init = model.InitMain
 	// The gone pods leave as the kubelet removes them, the outcome the
 	// model chooses among its outcomes the one upstream's exit code and

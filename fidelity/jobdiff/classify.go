@@ -47,6 +47,13 @@ const (
 	// terminal at that sync). Counterfactual: those pods are still
 	// terminating.
 	FailingFirst = "failure decided before a deleted pod was terminal"
+	// DelayedPerIndex: with backoffLimitPerIndex, upstream keeps the
+	// latest failed pod of a pending index uncounted (its finalizer on)
+	// until the index's replacement exists, for the replacement's failure
+	// count annotation; the model keeps the index's count in the Job's
+	// status and counts the failure at once. Counterfactual: those pods
+	// are counted already.
+	DelayedPerIndex = "per-index failure counted before the replacement"
 	// Unexplained: no known class removes the disagreement.
 	Unexplained = "unexplained"
 )
@@ -150,6 +157,17 @@ func (c *Case) withoutSurplus() *Case {
 }
 
 var classes = []classify.Class[*Case]{{
+	Name:    DelayedPerIndex,
+	Applies: func(c *Case) bool { return len(c.delayedPerIndex()) > 0 },
+	Fix: func(c *Case) *Case {
+		d := *c
+		d.Pods = slices.Clone(c.Pods)
+		for _, i := range c.delayedPerIndex() {
+			d.Pods[i].Tracking = Counted
+		}
+		return &d
+	},
+}, {
 	Name:    Surplus,
 	Applies: func(c *Case) bool { return c.failures() <= c.BackoffLimit && c.active() > c.wantActive() },
 	Fix:     (*Case).withoutSurplus,

@@ -35,6 +35,12 @@
 // in the model, its outcome applied by model.ForgetJobPod with the choice
 // upstream's exit code gives (Case.gone).
 //
+// TestDifferentialIndexed draws Indexed Jobs (indexed_test.go), with
+// backoffLimitPerIndex, maxFailedIndexes and FailIndex rules; their pods
+// carry a completion index and a failure-count annotation, and both
+// sides must also create the same indexes and write the same
+// status.failedIndexes.
+//
 // Both sides must create as many pods, delete the same pods, reach the
 // same finished condition (Complete, Failed or none) and the same
 // succeeded and failed counts. A disagreement must belong to a known

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 	_ "unsafe" // go:linkname
 
@@ -218,6 +219,7 @@ func (c *Case) objects(name string, now time.Time) (*batchv1.Job, []*v1.Pod) {
 		}
 	}
 	j.Status.Active = int32(active)
+	c.indexedObjects(j, pods)
 	return j, pods
 }
 
@@ -263,10 +265,13 @@ func (up *Upstream) Sync(ctx context.Context, c *Case) (Result, error) {
 		switch a := a.(type) {
 		case k8stesting.CreateAction:
 			p := a.GetObject().(*v1.Pod)
-			if p.GenerateName != name+"-" {
+			if !strings.HasPrefix(p.GenerateName, name+"-") {
 				return Result{}, fmt.Errorf("created pod %s (generateName %s)", p.Name, p.GenerateName)
 			}
 			r.Created++
+			if k := createdIndex(p); k >= 0 {
+				r.Indexes = append(r.Indexes, k)
+			}
 		case k8stesting.DeleteAction:
 			i, ok := index[a.GetName()]
 			if !ok {
@@ -277,16 +282,26 @@ func (up *Upstream) Sync(ctx context.Context, c *Case) (Result, error) {
 	}
 	slices.Sort(r.Deleted)
 	r.Deleted = slices.Compact(r.Deleted)
+	slices.Sort(r.Indexes)
 	after, err := up.client.BatchV1().Jobs(Namespace).Get(ctx, name, metav1.GetOptions{})
 	if err != nil {
 		return Result{}, err
 	}
 	r.Succeeded, r.Failed = int(after.Status.Succeeded), int(after.Status.Failed)
+	if after.Status.FailedIndexes != nil {
+		r.FailedIndexes = *after.Status.FailedIndexes
+	}
 	if u := after.Status.UncountedTerminatedPods; u != nil && len(u.Succeeded)+len(u.Failed) > 0 {
 		return Result{}, fmt.Errorf("pods left uncounted: %v", u)
 	}
 	for _, cond := range after.Status.Conditions {
 		if cond.Status != v1.ConditionTrue {
+			continue
+		}
+		if f, ok := indexedCondition(cond); ok {
+			if f.Finished() || r.Finished == model.JobRunning {
+				r.Finished = f
+			}
 			continue
 		}
 		switch {

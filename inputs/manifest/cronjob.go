@@ -102,6 +102,9 @@ func cronJobDecls(o Object, name string, nodes nodeLabels, classes *priorityClas
 		*warns = append(*warns, cronJobPolicyWarning(job))
 		dd.Job.PodFailurePolicy, dd.Job.PodReplacementPolicy = nil, ""
 	}
+	if dd.Job.CompletionMode == "Indexed" {
+		*warns = append(*warns, cronJobIndexedWarning(job, dd.Job))
+	}
 	runs := []string{name}
 	if policy == model.AllowConcurrent {
 		runs = runs[:0]

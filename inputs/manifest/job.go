@@ -42,8 +42,9 @@ var jobSpecRules = []fieldRule{}
 // (pkg/apis/batch/v1/defaults.go: parallelism 1, completions 1 when both
 // are unset, backoffLimit 6, completionMode NonIndexed, suspend false)
 // and its validation (pkg/apis/batch/validation: parallelism,
-// completions and backoffLimit ≥ 0; Indexed needs completions; a given
-// selector must select the template's labels).
+// completions and backoffLimit ≥ 0; Indexed needs completions, and
+// backoffLimitPerIndex and maxFailedIndexes need Indexed (indexedjob.go);
+// a given selector must select the template's labels).
 func jobDecl(o Object, name string, nodes nodeLabels, classes *priorityClassTable, limits *limitRangeTable, warns *[]Warning) (model.DeploymentDecl, model.TemplateDecl, error) {
 	j := o.Value.(*Job)
 	a := o.at()
@@ -63,7 +64,9 @@ func jobDecl(o Object, name string, nodes nodeLabels, classes *priorityClassTabl
 	}
 	switch {
 	case sp.Completions != nil:
-		if *sp.Completions < 0 || *sp.Completions > model.MaxJobCount {
+		// An Indexed Job's bound in the model is lower, and checked after
+		// the API server's rules (indexedJobDecl).
+		if *sp.Completions < 0 || *sp.Completions > model.MaxJobCount && sp.CompletionMode != "Indexed" {
 			return fail("spec.completions", "%d (accepted: 0..%d in the model)", *sp.Completions, model.MaxJobCount)
 		}
 		c := int(*sp.Completions)
@@ -84,12 +87,19 @@ func jobDecl(o Object, name string, nodes nodeLabels, classes *priorityClassTabl
 	switch sp.CompletionMode {
 	case "", "NonIndexed":
 	case "Indexed":
-		if sp.Completions == nil {
-			return fail("spec.completions", "required with completionMode Indexed (accepted: an integer ≥ 0)")
+		if err := indexedJobDecl(o, sp, dd.Job); err != nil {
+			return dd, model.TemplateDecl{}, err
 		}
-		*warns = append(*warns, a.warning(o.path("spec.completionMode"), "Indexed is modelled as NonIndexed: the pods carry no completion index (the same number of pods and the same completions; a pod's index, hostname and per-index backoff are not modelled)"))
 	default:
 		return fail("spec.completionMode", "%q (accepted: NonIndexed, Indexed)", sp.CompletionMode)
+	}
+	if sp.CompletionMode != "Indexed" {
+		if sp.BackoffLimitPerIndex != nil {
+			return fail("spec.backoffLimitPerIndex", "%d: requires completionMode Indexed (accepted: unset with completionMode %s)", *sp.BackoffLimitPerIndex, completionModeOf(sp))
+		}
+		if sp.MaxFailedIndexes != nil {
+			return fail("spec.maxFailedIndexes", "%d: requires completionMode Indexed (accepted: unset with completionMode %s)", *sp.MaxFailedIndexes, completionModeOf(sp))
+		}
 	}
 	if sp.Selector != nil {
 		if err := checkWorkloadSelector(o, sp.Selector, j.Spec.Template.Metadata.Labels); err != nil {
@@ -122,8 +132,6 @@ func jobDecl(o Object, name string, nodes nodeLabels, classes *priorityClassTabl
 		{"spec.activeDeadlineSeconds", sp.ActiveDeadlineSeconds != nil, noClock + ", the Job never fails for its deadline"},
 		{"spec.ttlSecondsAfterFinished", sp.TTLSecondsAfterFinished != nil, noClock + "; a finished Job's pods are gone at once in the model anyway"},
 		{"spec.successPolicy", len(sp.SuccessPolicy) > 0 && string(sp.SuccessPolicy) != "null", "not modelled: the Job is Complete once completions pods succeeded"},
-		{"spec.backoffLimitPerIndex", sp.BackoffLimitPerIndex != nil, "not modelled: failures count against backoffLimit"},
-		{"spec.maxFailedIndexes", sp.MaxFailedIndexes != nil, "not modelled: failures count against backoffLimit"},
 		{"spec.managedBy", sp.ManagedBy != "" && sp.ManagedBy != "kubernetes.io/job-controller", "ignored: the model's Job controller manages the Job"},
 	} {
 		if f.set {

@@ -47,9 +47,8 @@ const (
 // backoffLimitPerIndex; one of onExitCodes and onPodConditions; an
 // operator In or NotIn, 1..255 distinct values in increasing order, no 0
 // with In, a containerName of the template; at most 20 patterns, each a
-// qualified type and a status True, False or Unknown). The model has no
-// backoffLimitPerIndex, so FailIndex is refused as not modelled; a pattern
-// other than DisruptionTarget True never matches in the model (warned).
+// qualified type and a status True, False or Unknown). A pattern other
+// than DisruptionTarget True never matches in the model (warned).
 func podFailurePolicyDecl(o Object, p *PodFailurePolicy, sp *JobSpec, warns *[]Warning) (*model.PodFailurePolicyDecl, error) {
 	a := o.at()
 	base := "spec.podFailurePolicy"
@@ -77,7 +76,6 @@ func podFailurePolicyDecl(o Object, p *PodFailurePolicy, sp *JobSpec, warns *[]W
 			if sp.BackoffLimitPerIndex == nil {
 				return fail(rp+".action", "FailIndex requires spec.backoffLimitPerIndex (accepted: Count, FailJob, Ignore; FailIndex with backoffLimitPerIndex)")
 			}
-			return fail(rp+".action", "FailIndex is not modelled: the model has no backoffLimitPerIndex (accepted in the model: Count, FailJob, Ignore)")
 		default:
 			return fail(rp+".action", "%q (accepted: Count, FailIndex, FailJob, Ignore)", r.Action)
 		}
