@@ -47,7 +47,13 @@
 //     against the API server's pod defaulting, LimitRange defaulting and
 //     validation and LimitRanger admission, and against the DaemonSet
 //     controller's NodeShouldRunDaemonPod.
+//   - lifecyclediff: the node lifecycle controller's not-ready and
+//     unreachable taints and the taint eviction controller's decisions
+//     (controllers/nodelifecycle, model/noexecute.go) against the node
+//     lifecycle controller's passes, with its zone states, and the taint
+//     eviction controller's processPodOnNode, on random nodes, taints,
+//     tolerations and pod phases.
 //   - classify: the known-divergence classes and the counterfactual test
 //     that names them, shared by hpadiff, admissiondiff, stsdiff,
-//     jobdiff and pdbdiff.
+//     jobdiff, pdbdiff and lifecyclediff.
 package fidelity

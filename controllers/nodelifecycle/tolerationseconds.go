@@ -27,7 +27,7 @@ import "github.com/kivi-go/kivi/model"
 // model's events do not say. It is unreachable (the node stopped
 // reporting, as a node that crashed, failed or went down for maintenance
 // does) unless the taint decides whether some pod of the node is evicted
-// at once or not: then both are explored (a choice).
+// at once, or at all: then both are explored (a choice).
 
 // Indices into model.NodeDownTaints.
 const (
@@ -73,8 +73,12 @@ func taintNotReadyNode(tx *model.Tx, s *model.State, n int) {
 	}
 }
 
-// taintDecides: some pod of node n would be evicted at once under one of
-// the two taints and not under the other.
+// taintDecides: some pod of node n would be evicted under one of the two
+// taints differently than under the other: at once under one only, or
+// ever under one only (a pod tolerating not-ready forever and
+// unreachable for 300 s stays on a node that reports NotReady and goes
+// from one that stopped reporting). Two tolerations for a while are one
+// class, the model having no clock.
 func taintDecides(u *model.Universe, s *model.State, n int) bool {
 	for p := range s.Pods {
 		pod := &s.Pods[p]
@@ -82,7 +86,7 @@ func taintDecides(u *model.Universe, s *model.State, n int) bool {
 			continue
 		}
 		fit := &u.Templates[pod.Template].Fit[n]
-		if (fit.NodeDown[notReadyTaint].Eviction == model.EvictedAtOnce) != (fit.NodeDown[unreachableTaint].Eviction == model.EvictedAtOnce) {
+		if fit.NodeDown[notReadyTaint].Eviction != fit.NodeDown[unreachableTaint].Eviction {
 			return true
 		}
 	}

@@ -1,0 +1,47 @@
+// Package lifecyclediff is a differential test of Kivi's node lifecycle
+// controller and taint eviction (controllers/nodelifecycle: the node
+// controller's not-ready and unreachable taints, the taint manager;
+// model/noexecute.go, notready.go, initialtaints.go: the compiled
+// tolerations of NoExecute taints, with the DefaultTolerationSeconds
+// admission plugin's) against kube-controller-manager v1.36's node
+// lifecycle controller and taint eviction controller, run in process.
+//
+// A Case is a snapshot: 1–5 nodes in one or two zones, each with a Ready
+// condition (True, False: the kubelet reports the node not Ready,
+// Unknown: it stopped reporting) and its own taints (NoExecute,
+// NoSchedule, PreferNoSchedule, now and then with a key of the node
+// lifecycle controller's), and 0–8 pods bound to them, Pending, Running,
+// Terminating or Failed, with random tolerations (any key or none,
+// Exists, Equal or no operator, a value, any effect or none,
+// tolerationSeconds none, 0 or positive). Two answers are compared:
+//
+//   - each node's taints of the node lifecycle controller's keys
+//     (node.kubernetes.io/not-ready and unreachable), NoExecute and
+//     NoSchedule, after its passes;
+//   - each pod's fate on its node as tainted then: evicted at once,
+//     later (after how many seconds: the least tolerationSeconds of the
+//     tolerations used), or never.
+//
+// The model's answer comes from its own steps: the node controller's
+// (every combination of its choice of taint, keeping the one that gives
+// each node that is not Ready the taint its condition calls for where
+// the model offers it), then the kubelet's and the taint manager's until
+// their queues are empty. Upstream is the real code: the pods through the
+// API server's toleration validation and the DefaultTolerationSeconds
+// plugin; a node lifecycle controller built by NewNodeLifecycleController
+// over informer stores filled directly and a fake clientset, its
+// unexported monitorNodeHealth, doNoExecuteTaintingPass and
+// doNoScheduleTaintingPass reached by go:linkname (the zone states come
+// from its own ComputeZoneState and handleDisruption, at the default
+// thresholds; the eviction rate is unlimited, see Upstream); then a taint
+// eviction controller built by tainteviction.New over the nodes as those
+// passes left them, its handleNodeUpdate (processPodOnNode for each pod
+// of the node, with GetMatchingTolerations and getMinTolerationTime) by
+// go:linkname, its eviction queue on a fake clock: a pod deleted at once
+// is gone from the clientset, one to be deleted later has a timer.
+//
+// A disagreement must belong to a known class (classify.go) whose
+// counterfactual removes it; the classes are written up in
+// docs/divergences.md ("Node lifecycle and taint eviction against
+// kube-controller-manager v1.36"). An unexplained one fails the test.
+package lifecyclediff
