@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"sync"
 	"testing"
 
+	"github.com/kivi-go/kivi/fidelity/classify"
 	"pgregory.net/rapid"
 )
 
@@ -17,21 +17,8 @@ var (
 	seed  = flag.Uint64("seed", 1, "rapid's seed (0: a random one; -rapid.seed overrides it)")
 )
 
-// withChecks sets rapid's number of checks and, unless -rapid.seed is
-// given, its seed for the rest of the test.
-func withChecks(t *testing.T, n int) {
-	for name, v := range map[string]string{"rapid.checks": strconv.Itoa(n), "rapid.seed": strconv.FormatUint(*seed, 10)} {
-		f := flag.Lookup(name)
-		if name == "rapid.seed" && f.Value.String() != f.DefValue {
-			continue
-		}
-		old := f.Value.String()
-		if err := flag.Set(name, v); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = flag.Set(name, old) })
-	}
-}
+// withChecks runs n rapid checks (classify.Checks).
+func withChecks(t *testing.T, n int) { classify.Checks(t, n, *seed) }
 
 // counter counts outcomes by name; rapid may run checks concurrently.
 type counter struct {

@@ -7,10 +7,10 @@ import (
 	"maps"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/kivi-go/kivi/fidelity/classify"
 	"pgregory.net/rapid"
 )
 
@@ -19,14 +19,8 @@ var (
 	orders    = flag.Int("orders", 6, "listing orders the real plugin runs per snapshot")
 )
 
-// withChecks sets rapid's number of checks for the rest of the test.
-func withChecks(t *testing.T, n int) {
-	old := flag.Lookup("rapid.checks").Value.String()
-	if err := flag.Set("rapid.checks", strconv.Itoa(n)); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = flag.Set("rapid.checks", old) })
-}
+// withChecks runs n rapid checks (classify.Checks).
+func withChecks(t *testing.T, n int) { classify.Checks(t, n, 0) }
 
 // tally counts verdicts and what the comparisons exercised.
 type tally struct {

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"testing"
 
 	"pgregory.net/rapid"
 
 	"github.com/kivi-go/kivi/controllers/hpa"
+	"github.com/kivi-go/kivi/fidelity/classify"
 )
 
 var cases = flag.Int("cases", 10000, "random cases TestCalculation and TestEvaluation compare (rapid checks)")
@@ -24,14 +24,8 @@ func TestMain(m *testing.M) {
 	m.Run()
 }
 
-// withChecks sets rapid's number of checks for the rest of the test.
-func withChecks(t *testing.T, n int) {
-	old := flag.Lookup("rapid.checks").Value.String()
-	if err := flag.Set("rapid.checks", strconv.Itoa(n)); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = flag.Set("rapid.checks", old) })
-}
+// withChecks runs n rapid checks (classify.Checks).
+func withChecks(t *testing.T, n int) { classify.Checks(t, n, 0) }
 
 // differential checks -cases random cases: same(c) or a known class.
 // rapid shrinks an unexplained disagreement before reporting it. The

@@ -5,11 +5,11 @@ import (
 	"flag"
 	"maps"
 	"slices"
-	"strconv"
 	"testing"
 
 	"pgregory.net/rapid"
 
+	"github.com/kivi-go/kivi/fidelity/classify"
 	"github.com/kivi-go/kivi/model"
 )
 
@@ -119,22 +119,8 @@ func genCase(t *rapid.T) *Case {
 	return c
 }
 
-// withChecks sets rapid's number of checks and, unless -rapid.seed is
-// given, its seed (-seed, fixed by default so that CI runs the same
-// cases) for the rest of the test.
-func withChecks(t *testing.T, n int) {
-	for name, v := range map[string]string{"rapid.checks": strconv.Itoa(n), "rapid.seed": strconv.FormatUint(*seed, 10)} {
-		f := flag.Lookup(name)
-		if name == "rapid.seed" && f.Value.String() != f.DefValue {
-			continue
-		}
-		old := f.Value.String()
-		if err := flag.Set(name, v); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = flag.Set(name, old) })
-	}
-}
+// withChecks runs n rapid checks (classify.Checks).
+func withChecks(t *testing.T, n int) { classify.Checks(t, n, *seed) }
 
 func newUpstream(t *testing.T) *Upstream {
 	up, err := NewUpstream(context.Background())

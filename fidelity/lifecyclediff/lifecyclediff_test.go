@@ -5,9 +5,9 @@ import (
 	"flag"
 	"maps"
 	"slices"
-	"strconv"
 	"testing"
 
+	"github.com/kivi-go/kivi/fidelity/classify"
 	"pgregory.net/rapid"
 
 	"k8s.io/kubernetes/pkg/controller/nodelifecycle"
@@ -102,22 +102,8 @@ func genCase(t *rapid.T) *Case {
 	return c
 }
 
-// withChecks sets rapid's number of checks for the rest of the test,
-// and its seed to a fixed one unless -rapid.seed gives another, so that
-// the default run, and the counts it logs, are the same every time.
-func withChecks(t *testing.T, n int) {
-	for k, v := range map[string]string{"rapid.checks": strconv.Itoa(n), "rapid.seed": "1"} {
-		f := flag.Lookup(k)
-		old := f.Value.String()
-		if k == "rapid.seed" && old != "0" {
-			continue
-		}
-		if err := flag.Set(k, v); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = flag.Set(k, old) })
-	}
-}
+// withChecks runs n rapid checks (classify.Checks).
+func withChecks(t *testing.T, n int) { classify.Checks(t, n, 1) }
 
 func newUpstream(t *testing.T) *Upstream {
 	up, err := NewUpstream(t.Context())

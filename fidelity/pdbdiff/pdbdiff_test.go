@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"testing"
 
 	"pgregory.net/rapid"
 
+	"github.com/kivi-go/kivi/fidelity/classify"
 	"github.com/kivi-go/kivi/model"
 )
 
@@ -111,22 +111,8 @@ func genCase(t *rapid.T) *Case {
 	return c
 }
 
-// withChecks sets rapid's number of checks for the rest of the test,
-// and its seed to a fixed one unless -rapid.seed gives another, so that
-// the default run, and the counts it logs, are the same every time.
-func withChecks(t *testing.T, n int) {
-	for k, v := range map[string]string{"rapid.checks": strconv.Itoa(n), "rapid.seed": "1"} {
-		f := flag.Lookup(k)
-		old := f.Value.String()
-		if k == "rapid.seed" && old != "0" {
-			continue
-		}
-		if err := flag.Set(k, v); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = flag.Set(k, old) })
-	}
-}
+// withChecks runs n rapid checks (classify.Checks).
+func withChecks(t *testing.T, n int) { classify.Checks(t, n, 1) }
 
 func newUpstream(t *testing.T) *Upstream {
 	up, err := NewUpstream(t.Context())

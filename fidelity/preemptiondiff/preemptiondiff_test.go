@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/kivi-go/kivi/fidelity/classify"
 	"pgregory.net/rapid"
 )
 
@@ -32,14 +32,8 @@ func realPreemption(t testing.TB) *Real {
 	return shared.r
 }
 
-// withChecks sets rapid's number of checks for the rest of the test.
-func withChecks(t *testing.T, n int) {
-	old := flag.Lookup("rapid.checks").Value.String()
-	if err := flag.Set("rapid.checks", strconv.Itoa(n)); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = flag.Set("rapid.checks", old) })
-}
+// withChecks runs n rapid checks (classify.Checks).
+func withChecks(t *testing.T, n int) { classify.Checks(t, n, 0) }
 
 // TestDifferential compares the model's preemption with kube-scheduler's
 // on -snapshots random snapshots: every disagreement must belong to a

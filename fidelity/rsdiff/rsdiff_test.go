@@ -4,10 +4,10 @@ import (
 	"flag"
 	"slices"
 	"sort"
-	"strconv"
 	"sync"
 	"testing"
 
+	"github.com/kivi-go/kivi/fidelity/classify"
 	v1 "k8s.io/api/core/v1"
 	"pgregory.net/rapid"
 
@@ -50,14 +50,8 @@ func genCase(t *rapid.T) (*Case, []int) {
 	return c, order
 }
 
-// withChecks sets rapid's number of checks for the rest of the test.
-func withChecks(t *testing.T, n int) {
-	old := flag.Lookup("rapid.checks").Value.String()
-	if err := flag.Set("rapid.checks", strconv.Itoa(n)); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = flag.Set("rapid.checks", old) })
-}
+// withChecks runs n rapid checks (classify.Checks).
+func withChecks(t *testing.T, n int) { classify.Checks(t, n, 0) }
 
 // TestDifferential compares the model with the ReplicaSet controller on
 // -cases random cases: every disagreement must belong to a known class;

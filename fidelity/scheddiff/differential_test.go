@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"pgregory.net/rapid"
 
+	"github.com/kivi-go/kivi/fidelity/classify"
 	"github.com/kivi-go/kivi/model"
 )
 
@@ -38,14 +38,8 @@ func realScheduler(t testing.TB) *Real {
 	return shared.r
 }
 
-// withChecks sets rapid's number of checks for the rest of the test.
-func withChecks(t *testing.T, n int) {
-	old := flag.Lookup("rapid.checks").Value.String()
-	if err := flag.Set("rapid.checks", strconv.Itoa(n)); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = flag.Set("rapid.checks", old) })
-}
+// withChecks runs n rapid checks (classify.Checks).
+func withChecks(t *testing.T, n int) { classify.Checks(t, n, 0) }
 
 // report renders a disagreement for humans.
 func report(s *Snapshot, v Verdict) string {

@@ -5,11 +5,11 @@ import (
 	"flag"
 	"maps"
 	"slices"
-	"strconv"
 	"testing"
 
 	"pgregory.net/rapid"
 
+	"github.com/kivi-go/kivi/fidelity/classify"
 	"github.com/kivi-go/kivi/model"
 )
 
@@ -73,14 +73,8 @@ func genCase(t *rapid.T) *Case {
 	return c
 }
 
-// withChecks sets rapid's number of checks for the rest of the test.
-func withChecks(t *testing.T, n int) {
-	old := flag.Lookup("rapid.checks").Value.String()
-	if err := flag.Set("rapid.checks", strconv.Itoa(n)); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = flag.Set("rapid.checks", old) })
-}
+// withChecks runs n rapid checks (classify.Checks).
+func withChecks(t *testing.T, n int) { classify.Checks(t, n, 0) }
 
 func newUpstream(t *testing.T) *Upstream {
 	up := NewUpstream(context.Background())
