@@ -58,9 +58,32 @@ import (
 
 // AppendEncoding appends the canonical encoding of s, a state of u, to dst.
 func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
+	dst = s.appendHead(u, dst, len(s.Pods))
+	// The pods, the bulk of a state, are written by index into the
+	// capacity appendHead grew.
+	requests := u.templateRequests
+	if requests == nil {
+		requests = templateRequests(u)
+	}
+	b := dst[:cap(dst)]
+	var n int
+	if u.podRuns {
+		n = appendPodRuns(b, len(dst), s.Pods, requests, u.wideNodes)
+	} else if o := s.origin; o != nil && o.decoded.u == u && len(o.decoded.pods) == len(s.Pods) {
+		n = appendPodsFrom(b, len(dst), s.Pods, &o.decoded, requests, u.wideNodes)
+	} else {
+		n = appendPods(b, len(dst), s.Pods, requests, u.wideNodes)
+	}
+	return s.appendTail(u, b[:n])
+}
+
+// appendHead grows dst for the encoding of s with pods pod slots, and
+// appends its parts before the pods: flags, failure and nodes.
+func (s *State) appendHead(u *Universe, dst []byte, pods int) []byte {
 	// One capacity check for the whole encoding (a node takes at most 3
 	// bytes, a pod 25, a deployment 3+10+2·6+3·3+3·WindowSlots+8): the appends
-	// below then never reallocate, and the writes by index stay in it.
+	// here and in appendTail then never reallocate, and the writes by
+	// index stay in it.
 	slots := WindowSlots(u)
 	behavior := HasHPABehavior(u)
 	memory := 0
@@ -69,7 +92,7 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 			memory += 2 + len(s.Deps[i].HPAMemory)
 		}
 	}
-	dst = slices.Grow(dst, 5+3*len(s.Nodes)+25*len(s.Pods)+(42+3*slots)*len(s.Deps)+memory+
+	dst = slices.Grow(dst, 5+3*len(s.Nodes)+25*pods+(42+3*slots)*len(s.Deps)+memory+
 		3*len(s.Queues)+2*s.queueItems()+3*len(s.EventVars)+len(s.Monitors))
 	var flags byte
 	if s.DeschedulerPending {
@@ -85,22 +108,15 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 			dst = append(dst, n.Byte())
 		}
 	}
-	// The pods, the bulk of a state, are written by index into the
-	// capacity grown above.
-	requests := u.templateRequests
-	if requests == nil {
-		requests = templateRequests(u)
-	}
-	b := dst[:cap(dst)]
-	var n int
-	if u.podRuns {
-		n = appendPodRuns(b, len(dst), s.Pods, requests, u.wideNodes)
-	} else if o := s.origin; o != nil && o.decoded.u == u && len(o.decoded.pods) == len(s.Pods) {
-		n = appendPodsFrom(b, len(dst), s.Pods, &o.decoded, requests, u.wideNodes)
-	} else {
-		n = appendPods(b, len(dst), s.Pods, requests, u.wideNodes)
-	}
-	dst = b[:n]
+	return dst
+}
+
+// appendTail appends the parts of s's encoding after the pods, into the
+// capacity appendHead grew: deployments, queues, event and monitor
+// memory.
+func (s *State) appendTail(u *Universe, dst []byte) []byte {
+	slots := WindowSlots(u)
+	behavior := HasHPABehavior(u)
 	for i := range s.Deps {
 		d := &s.Deps[i]
 		f := d.Cur << 1
@@ -163,8 +179,8 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 			dst = append(dst, d.HPAMemory...)
 		}
 	}
-	// The rest is written by index too (the capacity was grown above).
-	b, n = dst[:cap(dst)], len(dst)
+	// The rest is written by index too (appendHead grew the capacity).
+	b, n := dst[:cap(dst)], len(dst)
 	for q := range s.Queues {
 		items := s.Queues[q]
 		if u.wideRefs {
