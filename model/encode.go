@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
+	"unsafe"
 )
 
 // Encoding layout (canonical: equal states have equal bytes and vice
@@ -476,10 +477,14 @@ func DecodeInto(s *State, u *Universe, monitors int, enc []byte) error {
 func decodePods(pods []PodState, off []uint32, enc []byte, k int, u *Universe, heads *podHeads) (int, error) {
 	off = off[:len(pods)]
 	templates := len(u.Templates)
+	wide := u.wideNodes
+	base := unsafe.Pointer(unsafe.SliceData(enc))
 	for i := range pods {
 		off[i] = uint32(k)
-		if k+3 <= len(enc) && !u.wideNodes {
-			e := enc[k : k+3 : k+3]
+		if k+3 <= len(enc) && !wide {
+			// In bounds (just checked): read through a pointer, which
+			// slicing enc would recompute with its checks.
+			e := (*[3]byte)(unsafe.Add(base, k))
 			h, ot := e[0], e[2]
 			if h == 0 {
 				pods[i] = PodState{}
@@ -487,11 +492,9 @@ func decodePods(pods []PodState, off []uint32, enc []byte, k int, u *Universe, h
 				continue
 			}
 			if h&0xE0 == 0xC0 && int(ot&15) < templates {
-				p := &pods[i]
-				setPodHead(p, heads.byHeader[h]|uint64(e[1])<<48|heads.byOwnerTemplate[ot])
-				p.NominatedNode, p.Ordinal, p.Readiness, p.Failure = 0, 0, 0, 0
-				us := &heads.usage[ot]
-				p.CPU, p.Memory = us[0], us[1]
+				// The nominated node, ordinal, readiness and failure
+				// facts are zero, the usage is the template's requests.
+				setPodWords(&pods[i], heads.byHeader[h]|uint64(e[1])<<48|heads.byOwnerTemplate[ot], heads.usage[ot])
 				k += 3
 				continue
 			}
@@ -514,11 +517,12 @@ func decodePods(pods []PodState, off []uint32, enc []byte, k int, u *Universe, h
 // podHeads are decodePods' tables for the common pod: the parts of its
 // first eight bytes (setPodHead's word) that its header byte and its
 // packed owner-template byte determine, and its usage (the template's
-// requests) by the latter.
+// requests) by the latter, as the last eight bytes of a pod
+// (setPodWords).
 type podHeads struct {
 	byHeader        [256]uint64 // Phase, WasRunning, RS: bytes 0, 1, 3
 	byOwnerTemplate [256]uint64 // Owner, Template: bytes 2, 4
-	usage           [256][2]int32
+	usage           [256]uint64 // CPU, Memory: bytes 16-19, 20-23
 }
 
 func newPodHeads(u *Universe) *podHeads {
@@ -529,7 +533,7 @@ func newPodHeads(u *Universe) *podHeads {
 		t.byOwnerTemplate[b] = uint64(owner)<<16 | uint64(tmpl)<<32
 		if tmpl < len(u.Templates) {
 			cpu, mem := u.Templates[tmpl].StartUsage()
-			t.usage[b] = [2]int32{cpu, mem}
+			t.usage[b] = uint64(uint32(cpu)) | uint64(uint32(mem))<<32
 		}
 	}
 	return t
