@@ -105,8 +105,12 @@ func (s *State) appendHead(u *Universe, dst []byte, pods int) []byte {
 	if u.wideNodes {
 		dst = appendNodeRuns(dst, s.Nodes)
 	} else {
-		for _, n := range s.Nodes {
-			dst = append(dst, n.Byte())
+		// By index into the capacity grown above.
+		at := len(dst)
+		dst = dst[:at+len(s.Nodes)]
+		out := dst[at:]
+		for i, n := range s.Nodes {
+			out[i] = n.Byte()
 		}
 	}
 	return dst

@@ -17,8 +17,10 @@ type PermutedPods struct {
 	// FreeTail: the slots from len(Order) on are Free.
 	FreeTail bool
 	// buf holds the rearranged pods where the encoding needs them laid
-	// out (a universe whose pods encode as runs).
-	buf []PodState
+	// out (a universe whose pods encode as runs), order Order with the
+	// slots past it spelled out.
+	buf   []PodState
+	order []int
 	// usage holds, for the templates below 16 (the only ones the common
 	// pod layout packs), the CPU and memory requests as the eight bytes
 	// of a pod's usage that equal them, of the requests table usageOf;
@@ -95,21 +97,24 @@ func (p *PermutedPods) appendNarrow(b []byte, n int, requests *[256][2]int64) in
 	// (appendHead).
 	_ = b[n+25*len(src)]
 	out := unsafe.Pointer(unsafe.SliceData(b))
-	end := len(src)
-	if p.FreeTail {
-		end = len(order)
+	end := len(order)
+	if !p.FreeTail && end < len(src) {
+		// The slots past Order stay: spell them out, so that the loops
+		// read every slot from an order.
+		order = append(p.order[:0], order...)
+		for j := len(order); j < len(src); j++ {
+			order = append(order, j)
+		}
+		p.order = order
+		end = len(src)
 	}
 	for j := 0; ; j++ {
 		// The common pods in a loop without calls, which keeps its
 		// values in registers; the others one by one here.
-		if j, n = p.appendCommon(out, n, j, end); j == end {
+		if j, n = p.appendCommon(out, n, order, j); j == end {
 			break
 		}
-		i := j
-		if j < len(order) {
-			i = order[j]
-		}
-		q := src[i]
+		q := src[order[j]]
 		if int(q.Node) < len(rename) {
 			q.Node = rename[q.Node]
 		}
@@ -123,21 +128,18 @@ func (p *PermutedPods) appendNarrow(b []byte, n int, requests *[256][2]int64) in
 	return n + len(src) - end
 }
 
-// appendCommon writes the pods of p's slots from j to end at out+n
-// while they are Free or common (appendPods' fast path), and returns the
-// slot it stopped at (end when done) and the new length.
-func (p *PermutedPods) appendCommon(out unsafe.Pointer, n, j, end int) (int, int) {
-	src, order, rename := p.Src, p.Order, p.Rename
+// appendCommon writes the pods of slots j, j+1, ... (slot k holding
+// p.Src[order[k]]) at out+n while they are Free or common (appendPods'
+// fast path), and returns the slot it stopped at (len(order) when done)
+// and the new length.
+func (p *PermutedPods) appendCommon(out unsafe.Pointer, n int, order []int, j int) (int, int) {
+	src, rename := p.Src, p.Rename
 	usage := &p.usage
 	// Owner's and Template's high nibbles and Pattern: zero in the
 	// common pod.
 	const notPacked = 0xF0<<16 | 0xF0<<32 | 0xFF<<40
-	for ; j < end; j++ {
-		i := j
-		if j < len(order) {
-			i = order[j]
-		}
-		pod := (*[podBytes]byte)(unsafe.Pointer(&src[i]))
+	for ; j < len(order); j++ {
+		pod := (*[podBytes]byte)(unsafe.Pointer(&src[order[j]]))
 		head := binary.LittleEndian.Uint64(pod[:8])
 		if byte(head) == byte(Free) {
 			*(*byte)(unsafe.Add(out, n)) = 0

@@ -38,10 +38,16 @@ func (c *Canonicalizer) appendPermuted(w *scratch, dst []byte, s *model.State, p
 	if perm != nil {
 		nodes := sized(v.nodes, len(s.Nodes))
 		v.nodes = nodes
+		rename := sized(v.rename, len(perm)+1)
+		v.rename = rename
+		rename[0] = 0
+		from := s.Nodes[:len(perm)]
 		for old, new := range perm {
-			nodes[new] = s.Nodes[old]
+			nodes[new] = from[old]
+			rename[old+1] = uint16(new + 1)
 		}
 		t.Nodes = nodes
+		v.pods.Rename = rename
 		if len(c.layout.panics)+len(c.layout.maints) > 0 {
 			vars := append(v.eventVars[:0], s.EventVars...)
 			v.eventVars = vars
@@ -50,13 +56,6 @@ func (c *Canonicalizer) appendPermuted(w *scratch, dst []byte, s *model.State, p
 				c.layout.moveVars(vars, s.EventVars, old, new)
 			}
 		}
-		rename := sized(v.rename, len(perm)+1)
-		v.rename = rename
-		rename[0] = 0
-		for old, new := range perm {
-			rename[old+1] = uint16(new + 1)
-		}
-		v.pods.Rename = rename
 		if q := s.Queues[model.NodeControllerQueue]; len(q) > 0 {
 			items := append(v.queues[model.NodeControllerQueue][:0], q...)
 			v.queues[model.NodeControllerQueue] = items
