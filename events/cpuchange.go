@@ -66,23 +66,33 @@ func (c CPUChange) ValidEnd(u *model.Universe, s *model.State) bool {
 	return startedCount(s, e.Deployment) > 0
 }
 
-// isStartedMember reports whether pod slot i is a started member of
-// deployment d's current ReplicaSet (Running, or Terminating after
-// running): an entry of Kivi's replica-set list, whose length is
-// rs.replicas.
-func isStartedMember(s *model.State, d, i int) bool {
-	p := &s.Pods[i]
-	if int(p.Owner) != d+1 || p.RS != s.Deps[d].Cur || p.Node == 0 {
-		return false
-	}
-	return p.Phase == model.Running || (p.Phase == model.Terminating && p.WasRunning)
+// startedMembers tells the started members of a deployment's current
+// ReplicaSet (Running, or Terminating after running): the entries of
+// Kivi's replica-set list, whose length is rs.replicas. Its fields are
+// read once for a scan of the pod slots.
+type startedMembers struct {
+	owner, cur uint8
+	none       bool // the deployment's index does not fit a pod's Owner
+}
+
+func startedOf(s *model.State, d int) startedMembers {
+	return startedMembers{owner: uint8(d + 1), cur: s.Deps[d].Cur, none: d+1 > 255}
+}
+
+func (m startedMembers) has(p *model.PodState) bool {
+	return p.Owner == m.owner && p.RS == m.cur && p.Node != 0 &&
+		(p.Phase == model.Running || (p.Phase == model.Terminating && p.WasRunning))
 }
 
 // startedCount counts the started members of d's current ReplicaSet.
 func startedCount(s *model.State, d int) int {
+	m := startedOf(s, d)
+	if m.none {
+		return 0
+	}
 	n := 0
 	for i := range s.Pods {
-		if isStartedMember(s, d, i) {
+		if m.has(&s.Pods[i]) {
 			n++
 		}
 	}
@@ -92,8 +102,12 @@ func startedCount(s *model.State, d int) int {
 // startedMember returns the slot of the k-th started member, in ascending
 // slot order.
 func startedMember(s *model.State, d, k int) int {
+	m := startedOf(s, d)
+	if m.none {
+		return -1
+	}
 	for i := range s.Pods {
-		if isStartedMember(s, d, i) {
+		if m.has(&s.Pods[i]) {
 			if k == 0 {
 				return i
 			}

@@ -36,21 +36,6 @@ func (s *State) DeriveInto(dst *State) {
 	}
 }
 
-// DeriveCopyInto is CopyToFrom(dst, skip) for a dst that is rewritten
-// from s (a permutation of s) and encoded at once: like a state derived
-// from s, dst's encoding may reuse the encoding of the state s was
-// derived or decoded from, whose pods a permutation of a successor
-// mostly leaves in place, under DeriveInto's rule.
-func (s *State) DeriveCopyInto(dst *State, skip int) {
-	s.CopyToFrom(dst, skip)
-	switch {
-	case s.origin != nil:
-		dst.origin = s.origin
-	case s.decoded.u != nil:
-		dst.origin = s
-	}
-}
-
 // appendPodsFrom is appendPods for a state derived from a decoded origin
 // o: runs of pods equal to the pods o was decoded with are copied from
 // o's encoding.

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
+	"unsafe"
 )
 
 // Encoding layout (canonical: equal states have equal bytes and vice
@@ -60,40 +61,9 @@ import (
 
 // AppendEncoding appends the canonical encoding of s, a state of u, to dst.
 func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
-	// One capacity check for the whole encoding (a node takes at most 3
-	// bytes, a pod 25, a deployment 3+10+2·6+3·3+3·WindowSlots+8): the appends
-	// below then never reallocate, and the writes by index stay in it.
-	slots := WindowSlots(u)
-	behavior := HasHPABehavior(u)
-	memory := 0
-	if behavior {
-		for i := range s.Deps {
-			memory += 2 + len(s.Deps[i].HPAMemory)
-		}
-	}
-	if u.indexedJobs {
-		for i := range s.Deps {
-			memory += 3 + len(s.Deps[i].JobIndexes)
-		}
-	}
-	dst = slices.Grow(dst, 5+3*len(s.Nodes)+25*len(s.Pods)+(42+3*slots)*len(s.Deps)+memory+
-		3*len(s.Queues)+2*s.queueItems()+3*len(s.EventVars)+len(s.Monitors))
-	var flags byte
-	if s.DeschedulerPending {
-		flags |= 1
-	}
-	flags |= s.Init<<1 | s.Atomic<<3
-	dst = append(dst, flags, byte(s.Failed))
-	dst = appendRef(dst, s.FailedArg, u.wideRefs)
-	if u.wideNodes {
-		dst = appendNodeRuns(dst, s.Nodes)
-	} else {
-		for _, n := range s.Nodes {
-			dst = append(dst, n.Byte())
-		}
-	}
+	dst = s.appendHead(u, dst, len(s.Pods))
 	// The pods, the bulk of a state, are written by index into the
-	// capacity grown above.
+	// capacity appendHead grew.
 	requests := u.templateRequests
 	if requests == nil {
 		requests = templateRequests(u)
@@ -107,7 +77,58 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 	} else {
 		n = appendPods(b, len(dst), s.Pods, requests, u.wideNodes)
 	}
-	dst = b[:n]
+	return s.appendTail(u, b[:n])
+}
+
+// appendHead grows dst for the encoding of s with pods pod slots, and
+// appends its parts before the pods: flags, failure and nodes.
+func (s *State) appendHead(u *Universe, dst []byte, pods int) []byte {
+	// One capacity check for the whole encoding (a node takes at most 3
+	// bytes, a pod 25, a deployment 3+10+2·6+3·3+3·WindowSlots+8): the appends
+	// here and in appendTail then never reallocate, and the writes by
+	// index stay in it.
+	slots := WindowSlots(u)
+	behavior := HasHPABehavior(u)
+	memory := 0
+	if behavior {
+		for i := range s.Deps {
+			memory += 2 + len(s.Deps[i].HPAMemory)
+		}
+	}
+	if u.indexedJobs {
+		for i := range s.Deps {
+			memory += 3 + len(s.Deps[i].JobIndexes)
+		}
+	}
+	dst = slices.Grow(dst, 5+3*len(s.Nodes)+25*pods+(42+3*slots)*len(s.Deps)+memory+
+		3*len(s.Queues)+2*s.queueItems()+3*len(s.EventVars)+len(s.Monitors))
+	var flags byte
+	if s.DeschedulerPending {
+		flags |= 1
+	}
+	flags |= s.Init<<1 | s.Atomic<<3
+	dst = append(dst, flags, byte(s.Failed))
+	dst = appendRef(dst, s.FailedArg, u.wideRefs)
+	if u.wideNodes {
+		dst = appendNodeRuns(dst, s.Nodes)
+	} else {
+		// By index into the capacity grown above.
+		at := len(dst)
+		dst = dst[:at+len(s.Nodes)]
+		out := dst[at:]
+		for i, n := range s.Nodes {
+			out[i] = n.Byte()
+		}
+	}
+	return dst
+}
+
+// appendTail appends the parts of s's encoding after the pods, into the
+// capacity appendHead grew: deployments, queues, event and monitor
+// memory.
+func (s *State) appendTail(u *Universe, dst []byte) []byte {
+	slots := WindowSlots(u)
+	behavior := HasHPABehavior(u)
 	for i := range s.Deps {
 		d := &s.Deps[i]
 		f := d.Cur << 1
@@ -174,8 +195,8 @@ func (s *State) AppendEncoding(u *Universe, dst []byte) []byte {
 			dst = append(dst, d.JobIndexes...)
 		}
 	}
-	// The rest is written by index too (the capacity was grown above).
-	b, n = dst[:cap(dst)], len(dst)
+	// The rest is written by index too (appendHead grew the capacity).
+	b, n := dst[:cap(dst)], len(dst)
 	for q := range s.Queues {
 		items := s.Queues[q]
 		if u.wideRefs {
@@ -478,10 +499,14 @@ func DecodeInto(s *State, u *Universe, monitors int, enc []byte) error {
 func decodePods(pods []PodState, off []uint32, enc []byte, k int, u *Universe, heads *podHeads) (int, error) {
 	off = off[:len(pods)]
 	templates := len(u.Templates)
+	wide := u.wideNodes
+	base := unsafe.Pointer(unsafe.SliceData(enc))
 	for i := range pods {
 		off[i] = uint32(k)
-		if k+3 <= len(enc) && !u.wideNodes {
-			e := enc[k : k+3 : k+3]
+		if k+3 <= len(enc) && !wide {
+			// In bounds (just checked): read through a pointer, which
+			// slicing enc would recompute with its checks.
+			e := (*[3]byte)(unsafe.Add(base, k))
 			h, ot := e[0], e[2]
 			if h == 0 {
 				pods[i] = PodState{}
@@ -489,11 +514,9 @@ func decodePods(pods []PodState, off []uint32, enc []byte, k int, u *Universe, h
 				continue
 			}
 			if h&0xE0 == 0xC0 && int(ot&15) < templates {
-				p := &pods[i]
-				setPodHead(p, heads.byHeader[h]|uint64(e[1])<<48|heads.byOwnerTemplate[ot])
-				p.NominatedNode, p.Ordinal, p.Readiness, p.Failure = 0, 0, 0, 0
-				us := &heads.usage[ot]
-				p.CPU, p.Memory = us[0], us[1]
+				// The nominated node, ordinal, readiness and failure
+				// facts are zero, the usage is the template's requests.
+				setPodWords(&pods[i], heads.byHeader[h]|uint64(e[1])<<48|heads.byOwnerTemplate[ot], heads.usage[ot])
 				k += 3
 				continue
 			}
@@ -516,11 +539,12 @@ func decodePods(pods []PodState, off []uint32, enc []byte, k int, u *Universe, h
 // podHeads are decodePods' tables for the common pod: the parts of its
 // first eight bytes (setPodHead's word) that its header byte and its
 // packed owner-template byte determine, and its usage (the template's
-// requests) by the latter.
+// requests) by the latter, as the last eight bytes of a pod
+// (setPodWords).
 type podHeads struct {
 	byHeader        [256]uint64 // Phase, WasRunning, RS: bytes 0, 1, 3
 	byOwnerTemplate [256]uint64 // Owner, Template: bytes 2, 4
-	usage           [256][2]int32
+	usage           [256]uint64 // CPU, Memory: bytes 16-19, 20-23
 }
 
 func newPodHeads(u *Universe) *podHeads {
@@ -531,7 +555,7 @@ func newPodHeads(u *Universe) *podHeads {
 		t.byOwnerTemplate[b] = uint64(owner)<<16 | uint64(tmpl)<<32
 		if tmpl < len(u.Templates) {
 			cpu, mem := u.Templates[tmpl].StartUsage()
-			t.usage[b] = [2]int32{cpu, mem}
+			t.usage[b] = uint64(uint32(cpu)) | uint64(uint32(mem))<<32
 		}
 	}
 	return t

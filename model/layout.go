@@ -53,7 +53,17 @@ func setPodHead(p *PodState, head uint64) {
 	binary.LittleEndian.PutUint64((*[podBytes]byte)(unsafe.Pointer(p))[:8], head)
 }
 
-// The layout setPodHead writes, checked at compile time: every field at
+// setPodWords writes a whole pod: its head (setPodHead), zero in bytes
+// 8-15 (NominatedNode, Ordinal, Readiness, Failure and the padding), and
+// usage in bytes 16-23 (CPU, then Memory, little end first).
+func setPodWords(p *PodState, head, usage uint64) {
+	b := (*[podBytes]byte)(unsafe.Pointer(p))
+	binary.LittleEndian.PutUint64(b[:8], head)
+	binary.LittleEndian.PutUint64(b[8:16], 0)
+	binary.LittleEndian.PutUint64(b[16:], usage)
+}
+
+// The layout setPodHead and setPodWords write, checked at compile time: every field at
 // the offset it assumes (a mismatch makes layoutMismatch non-zero, and
 // an array of that length is not a [0]byte).
 const layoutMismatch = unsafe.Offsetof(PodState{}.Phase) |
@@ -68,6 +78,7 @@ const layoutMismatch = unsafe.Offsetof(PodState{}.Phase) |
 	(unsafe.Offsetof(PodState{}.Readiness) ^ 11) |
 	(unsafe.Offsetof(PodState{}.Failure) ^ 12) |
 	(unsafe.Offsetof(PodState{}.CPU) ^ 16) |
+	(unsafe.Offsetof(PodState{}.Memory) ^ 20) |
 	(unsafe.Sizeof(PodState{}) ^ podBytes)
 
 var _ [0]byte = [layoutMismatch]byte{}

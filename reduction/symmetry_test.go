@@ -1154,8 +1154,7 @@ func TestSymmetryAppendCanonical(t *testing.T) {
 			rt.Fatalf("%s: AppendCanonical differs from the canonical state's encoding", cl.name)
 		}
 		// As the engine calls it: on a decoded state and on the successors
-		// derived from it (model.State.DeriveInto), whose encodings, and
-		// those of their permutations (model.State.DeriveCopyInto), copy
+		// derived from it (model.State.DeriveInto), whose encodings copy
 		// bytes of the decoded one.
 		d, err := sys.Decode(encode(sys.U, s))
 		if err != nil {

@@ -36,8 +36,10 @@ func (c *cycle) buildKey() {
 	revisions := c.plan.revisions
 	byOwner, owner := c.set.ownerMatters || revisions, c.p.Owner
 	classes := keyClasses(revisions)
-	for i := range c.s.Pods {
-		q := &c.s.Pods[i]
+	// A local: the key's stores would make c.s.Pods be reloaded.
+	pods := c.s.Pods
+	for i := range pods {
+		q := &pods[i]
 		if q.Phase == model.Free || q.Node == 0 {
 			continue
 		}

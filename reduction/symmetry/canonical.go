@@ -146,8 +146,7 @@ func (c *Canonicalizer) sortQueues(t *model.State, sortKQ bool) {
 }
 
 // AppendCanonical appends the encoding of Canonical(s) to dst without
-// building a new State (checker.CanonicalEncoder): the permuted state is
-// laid out in a scratch state that the next call reuses.
+// building a new State (checker.CanonicalEncoder).
 func (c *Canonicalizer) AppendCanonical(dst []byte, s *model.State) []byte {
 	w := c.get()
 	defer c.put(w)
@@ -157,16 +156,12 @@ func (c *Canonicalizer) AppendCanonical(dst []byte, s *model.State) []byte {
 
 // appendPlanned appends the encoding of s's canonical form, given its
 // plan: s's own encoding when nothing moves, else that of the permuted
-// state laid out in w's scratch state.
+// state, written from s (appendPermuted).
 func (c *Canonicalizer) appendPlanned(w *scratch, dst []byte, s *model.State, perm, podPerm []int, sortKQ, moved bool) []byte {
 	if !moved {
 		return s.AppendEncoding(c.u, dst)
 	}
-	t := &w.permuted
-	s.DeriveCopyInto(t, len(podPerm)) // the permutation writes those pods
-	permuteInto(t, c.layout, s, perm, podPerm)
-	c.sortQueues(t, sortKQ)
-	return t.AppendEncoding(c.u, dst)
+	return c.appendPermuted(w, dst, s, perm, podPerm, sortKQ)
 }
 
 // AppendRepresentative appends the encoding of Canonical(s) to key and,
@@ -350,8 +345,8 @@ type scratch struct {
 	dealOrder []uint16
 	group     []uint32
 	sortTmp   []uint32
-	// permuted is AppendCanonical's canonical state.
-	permuted model.State
+	// view is appendPermuted's.
+	view permutedView
 	// orbits are AppendRepresentative's node orbits.
 	orbits []uint16
 	// domainSorted and domainOrder are planDomains'.
