@@ -14,9 +14,9 @@ func ForEvent(u *model.Universe, i int, opts ...Option) model.Process {
 	c := resolve(opts)
 	switch u.Events[i].Kind {
 	case model.CPUChange:
-		return CPUChange{event: i}
+		return CPUChange{usageRise: usageRise{event: i}}
 	case model.MemoryChange:
-		return MemoryChange{event: i}
+		return MemoryChange{usageRise: usageRise{event: i}}
 	case model.KernelPanic:
 		return KernelPanic{event: i, assert: c.kernelPanicAssert}
 	case model.Maintenance:

@@ -2,18 +2,11 @@ package events
 
 import "github.com/kivi-go/kivi/model"
 
-// Program counter of eventCpuChange (one byte of event memory).
-const (
-	cpuChangeWaiting uint8 = iota // before the guard step
-	cpuChangeBody                 // guard passed, waiting for a started member
-	cpuChangeDone
-)
-
-// CPUChange is eventCpuChange(D): once the cluster is
-// quiescent, one pod of deployment D's current ReplicaSet gets 1..MaxDelta
-// times DeltaUnit more CPU usage. Every (pod, Δ) pair is a branch.
+// CPUChange is eventCpuChange(D): once the cluster is quiescent, one pod
+// of deployment D's current ReplicaSet gets 1..MaxDelta times DeltaUnit
+// more CPU usage (usageRise). Every (pod, Δ) pair is a branch.
 type CPUChange struct {
-	event int
+	usageRise
 	unanalysed
 }
 
@@ -24,47 +17,14 @@ var (
 
 func (CPUChange) Name() string { return "eventCpuChange" }
 
-func (c CPUChange) Enabled(u *model.Universe, s *model.State) bool {
-	e := &u.Events[c.event]
-	if !mayStart(u, s, c.event) {
-		return false
-	}
-	switch vars(u, s, c.event)[0] {
-	case cpuChangeWaiting:
-		return s.ControllerAndHPAQueuesEmpty()
-	case cpuChangeBody:
-		return startedCount(s, e.Deployment) > 0
-	}
-	return false
-}
+func (c CPUChange) Enabled(u *model.Universe, s *model.State) bool { return c.enabled(u, s) }
 
-// Step is either the guard step (no trace, as in Kivi) or the body, which
-// does not re-check the guard.
-func (c CPUChange) Step(tx *model.Tx, s *model.State) {
-	u := tx.U
-	e := &u.Events[c.event]
-	pc := &vars(u, s, c.event)[0]
-	switch *pc {
-	case cpuChangeWaiting:
-		*pc = cpuChangeBody
-	case cpuChangeBody:
-		p := startedMember(s, e.Deployment, tx.Choose(startedCount(s, e.Deployment)))
-		delta := int64(1+tx.Choose(e.MaxDelta)) * int64(max(e.DeltaUnit, 1))
-		changeCPU(tx, s, p, delta)
-		*pc = cpuChangeDone
-	}
-	afterStep(u, s, c.event)
-}
+// Step is either the guard step (no trace, as in Kivi) or the body.
+func (c CPUChange) Step(tx *model.Tx, s *model.State) { c.step(tx, s, changeCPU) }
 
 // ValidEnd: waiting in the body for a member to exist is not an end
 // location (Kivi's invalid end state).
-func (c CPUChange) ValidEnd(u *model.Universe, s *model.State) bool {
-	e := &u.Events[c.event]
-	if !mayStart(u, s, c.event) || vars(u, s, c.event)[0] != cpuChangeBody {
-		return true
-	}
-	return startedCount(s, e.Deployment) > 0
-}
+func (c CPUChange) ValidEnd(u *model.Universe, s *model.State) bool { return c.validEnd(u, s) }
 
 // startedMembers tells the started members of a deployment's current
 // ReplicaSet (Running, or Terminating after running): the entries of

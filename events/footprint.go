@@ -183,22 +183,9 @@ func (unanalysed) StepFootprint(*model.Universe, *model.State) (reads, writes mo
 	return model.AllComponents(), model.AllComponents()
 }
 
-// DisabledBy: the phase; waiting for quiescence, a busy queue; in the
-// body, the pods and deployments that make members; done, its memory.
+// DisabledBy is usageRise's.
 func (c CPUChange) DisabledBy(u *model.Universe, s *model.State) model.Footprint {
-	if !mayStart(u, s, c.event) {
-		return gatedBy(u, s, c.event, false)
-	}
-	var f model.Footprint
-	switch vars(u, s, c.event)[0] {
-	case cpuChangeWaiting:
-		f = quietDisabledBy(s)
-	case cpuChangeBody:
-		f.AddPods()
-		f.AddDeployments()
-	}
-	f.AddEvent(c.event)
-	return f
+	return c.disabledBy(u, s)
 }
 
 // DisabledBy: the pattern waits for the main phase, then for quiescence,

@@ -195,11 +195,11 @@ func TestValidEnd(t *testing.T) {
 			phase model.Phase
 			want  bool
 		}{
-			{"before the guard step", model.Main, cpuChangeWaiting, model.Pending, true},
-			{"body, no started member", model.Main, cpuChangeBody, model.Pending, false},
-			{"body, member", model.Main, cpuChangeBody, model.Running, true},
-			{"done", model.Main, cpuChangeDone, model.Pending, true},
-			{"after-stable, not started", model.AfterStable, cpuChangeBody, model.Pending, true},
+			{"before the guard step", model.Main, riseWaiting, model.Pending, true},
+			{"body, no started member", model.Main, riseBody, model.Pending, false},
+			{"body, member", model.Main, riseBody, model.Running, true},
+			{"done", model.Main, riseDone, model.Pending, true},
+			{"after-stable, not started", model.AfterStable, riseBody, model.Pending, true},
 		}
 		for _, tc := range tests {
 			u, s := oneNode(t, 64, 1, model.Event{Kind: model.CPUChange, Slot: tc.slot})
@@ -249,7 +249,7 @@ func TestBranching(t *testing.T) {
 	b.AddEvent(model.Event{Kind: model.CPUChange, Deployment: web})
 	b.AddEvent(model.Event{Kind: model.ScaleDeployment, MaxDeployment: 2})
 	u, s := b.MustBuild()
-	vars(u, s, 0)[0] = cpuChangeBody
+	vars(u, s, 0)[0] = riseBody
 	if got, want := len(successors(u, s, ForEvent(u, 0))), 3*6; got != want {
 		t.Errorf("eventCpuChange: %d successors, want %d (3 pods × default Δ 1..6)", got, want)
 	}

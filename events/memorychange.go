@@ -6,14 +6,6 @@ import (
 	"github.com/kivi-go/kivi/model"
 )
 
-// Program counter of eventMemoryChange (one byte of event memory), as
-// eventCpuChange's.
-const (
-	memoryChangeWaiting uint8 = iota // before the guard step
-	memoryChangeBody                 // guard passed, waiting for a started member
-	memoryChangeDone
-)
-
 // MemoryChange is eventMemoryChange(D): once the cluster is quiescent, the
 // memory usage of one started pod of deployment D's current ReplicaSet
 // grows by one of the event's amounts (DeltaUnit, 2·DeltaUnit, …
@@ -24,7 +16,7 @@ const (
 // usage would exceed its own memory limit is OOM-killed and restarted in
 // place instead.
 type MemoryChange struct {
-	event int
+	usageRise
 }
 
 var (
@@ -35,47 +27,14 @@ var (
 
 func (MemoryChange) Name() string { return "eventMemoryChange" }
 
-func (c MemoryChange) Enabled(u *model.Universe, s *model.State) bool {
-	e := &u.Events[c.event]
-	if !mayStart(u, s, c.event) {
-		return false
-	}
-	switch vars(u, s, c.event)[0] {
-	case memoryChangeWaiting:
-		return s.ControllerAndHPAQueuesEmpty()
-	case memoryChangeBody:
-		return startedCount(s, e.Deployment) > 0
-	}
-	return false
-}
+func (c MemoryChange) Enabled(u *model.Universe, s *model.State) bool { return c.enabled(u, s) }
 
-// Step is either the guard step (no trace) or the body, which does not
-// re-check the guard.
-func (c MemoryChange) Step(tx *model.Tx, s *model.State) {
-	u := tx.U
-	e := &u.Events[c.event]
-	pc := &vars(u, s, c.event)[0]
-	switch *pc {
-	case memoryChangeWaiting:
-		*pc = memoryChangeBody
-	case memoryChangeBody:
-		p := startedMember(s, e.Deployment, tx.Choose(startedCount(s, e.Deployment)))
-		delta := int64(1+tx.Choose(e.MaxDelta)) * int64(max(e.DeltaUnit, 1))
-		changeMemory(tx, s, p, delta)
-		*pc = memoryChangeDone
-	}
-	afterStep(u, s, c.event)
-}
+// Step is either the guard step (no trace) or the body.
+func (c MemoryChange) Step(tx *model.Tx, s *model.State) { c.step(tx, s, changeMemory) }
 
 // ValidEnd: waiting in the body for a member to exist is not an end
 // location, as for eventCpuChange.
-func (c MemoryChange) ValidEnd(u *model.Universe, s *model.State) bool {
-	e := &u.Events[c.event]
-	if !mayStart(u, s, c.event) || vars(u, s, c.event)[0] != memoryChangeBody {
-		return true
-	}
-	return startedCount(s, e.Deployment) > 0
-}
+func (c MemoryChange) ValidEnd(u *model.Universe, s *model.State) bool { return c.validEnd(u, s) }
 
 // changeMemory raises pod p's memory usage by delta MiB. Past the pod's
 // memory limit the kernel kills the container (OOMKilled) and the kubelet
@@ -118,20 +77,7 @@ func (c MemoryChange) StepFootprint(u *model.Universe, _ *model.State) (reads, w
 	return c.StaticFootprint(u)
 }
 
-// DisabledBy: the phase; waiting for quiescence, a busy queue; in the
-// body, the pods and deployments that make members; done, its memory.
+// DisabledBy is usageRise's.
 func (c MemoryChange) DisabledBy(u *model.Universe, s *model.State) model.Footprint {
-	if !mayStart(u, s, c.event) {
-		return gatedBy(u, s, c.event, false)
-	}
-	var f model.Footprint
-	switch vars(u, s, c.event)[0] {
-	case memoryChangeWaiting:
-		f = quietDisabledBy(s)
-	case memoryChangeBody:
-		f.AddPods()
-		f.AddDeployments()
-	}
-	f.AddEvent(c.event)
-	return f
+	return c.disabledBy(u, s)
 }

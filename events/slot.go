@@ -79,10 +79,8 @@ func vars(u *model.Universe, s *model.State, i int) []uint8 {
 func finished(u *model.Universe, s *model.State, i int) bool {
 	m := vars(u, s, i)
 	switch u.Events[i].Kind {
-	case model.CPUChange:
-		return m[0] == cpuChangeDone
-	case model.MemoryChange:
-		return m[0] == memoryChangeDone
+	case model.CPUChange, model.MemoryChange:
+		return m[0] == riseDone
 	case model.Maintenance:
 		return maintenanceFinished(m, u.MaintenanceIndexWidth())
 	case model.NodeFailure:
