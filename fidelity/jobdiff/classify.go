@@ -47,6 +47,20 @@ const (
 	// terminal at that sync). Counterfactual: those pods are still
 	// terminating.
 	FailingFirst = "failure decided before a deleted pod was terminal"
+	// GoneInTurn: with podReplacementPolicy Failed, two or more failed
+	// pods the model holds as gone (Case.gone) and one of them, not the
+	// last, decides the Job's failure (past its backoffLimit, or a
+	// FailJob match). The model counts a pod as it goes, one at a time:
+	// the pods removed after the deciding one are counted as pods that
+	// terminated when a sync decided the failure (upstream counts a pod
+	// not terminal then by the policy's match on a pod without an exit
+	// code), as upstream counts them when its sync comes between the
+	// pods' ends; the snapshot, with all of them terminal at one sync
+	// (each counted by its exit code), is upstream's other interleaving,
+	// which the model does not have (docs/divergences.md, "Job
+	// controller"). Counterfactual: the pods after the deciding one, in
+	// the model's order of removal (the Case's), are still terminating.
+	GoneInTurn = "failed pods gone one at a time"
 	// DelayedPerIndex: with backoffLimitPerIndex, upstream keeps the
 	// latest failed pod of a pending index uncounted (its finalizer on)
 	// until the index's replacement exists, for the replacement's failure
@@ -204,6 +218,17 @@ var classes = []classify.Class[*Case]{{
 		return &d
 	},
 }, {
+	Name:    GoneInTurn,
+	Applies: func(c *Case) bool { return len(c.goneWhileFailing()) > 0 },
+	Fix: func(c *Case) *Case {
+		d := *c
+		d.Pods = slices.Clone(c.Pods)
+		for _, i := range c.goneWhileFailing() {
+			d.Pods[i].Phase, d.Pods[i].ExitCode, d.Pods[i].Terminating = Running, 0, true
+		}
+		return &d
+	},
+}, {
 	Name: FailingFirst,
 	Applies: func(c *Case) bool {
 		return c.replaceOnlyFailed() && c.failures() > c.BackoffLimit && slices.ContainsFunc(c.Pods, c.gone)
@@ -228,4 +253,42 @@ type Verdict = classify.Verdict[Result]
 func Check(ctx context.Context, up *Upstream, c *Case, plant Plant) (Verdict, error) {
 	sync := func(d *Case) (Result, error) { return up.Sync(ctx, d) }
 	return classify.Compare(classes, c, func(d *Case) (Result, error) { return d.Model(plant) }, sync, Result.Equal, Unexplained)
+}
+
+// goneWhileFailing are the pods of GoneInTurn: the gone pods that follow,
+// in the model's order of removal (modelState removes them in the Case's
+// order), the gone pod whose count decided the Job's failure, when no
+// failure but theirs decided it before (FailingFirst then).
+func (c *Case) goneWhileFailing() []int {
+	if !c.replaceOnlyFailed() {
+		return nil
+	}
+	failed, failJob := c.Failed, false
+	for _, p := range c.Pods {
+		if c.failedPod(p) && !c.gone(p) && c.action(p) != "Ignore" {
+			failed++
+			failJob = failJob || c.HasPolicy && c.action(p) == "FailJob"
+		}
+	}
+	if failJob || failed > c.BackoffLimit {
+		return nil
+	}
+	var late []int
+	for i, p := range c.Pods {
+		if !c.gone(p) {
+			continue
+		}
+		if failJob || failed > c.BackoffLimit {
+			late = append(late, i)
+			continue
+		}
+		switch c.action(p) {
+		case "Count":
+			failed++
+		case "FailJob":
+			failed++
+			failJob = c.HasPolicy
+		}
+	}
+	return late
 }

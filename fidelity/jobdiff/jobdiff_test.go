@@ -252,6 +252,10 @@ func TestKnownClasses(t *testing.T) {
 		{"succeeded with a pod terminating: Complete waits for it", Case{Parallelism: 2, Completions: ints(1), BackoffLimit: 1,
 			Pods: []Pod{{Phase: Succeeded}, {Phase: Running, Terminating: true}}},
 			Agree, "running, succeeded 1 failed 1"},
+		{"two failed pods gone, the first past backoffLimit", Case{BackoffLimit: 0, Suspend: true, HasPolicy: true,
+			Policy: []Rule{{Action: "Count", ExitCodes: []int32{137}, NotIn: true}, {Action: "Ignore", OnDisruptionTarget: true}},
+			Pods:   []Pod{{Phase: Pending}, {Phase: Failed, ExitCode: 1, DisruptionTarget: true}, {Phase: Failed, ExitCode: 1, DisruptionTarget: true}}},
+			GoneInTurn, "delete p0, running, succeeded 0 failed 2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v, err := Check(ctx, up, &tc.c, nil)
