@@ -24,12 +24,18 @@ spec:
 `
 }
 
-const twoFourCPUNodes = `apiVersion: v1
+// twoFourCPUNodes are nodes a and b, 4 CPUs and 16Gi each.
+var twoFourCPUNodes = twoNodes("16Gi")
+
+// twoNodes are nodes a and b of 4 CPUs and the memory given.
+func twoNodes(memory string) string {
+	return `apiVersion: v1
 kind: NodeList
 items:
-- {apiVersion: v1, kind: Node, metadata: {name: a}, status: {allocatable: {cpu: "4", memory: 16Gi}}}
-- {apiVersion: v1, kind: Node, metadata: {name: b}, status: {allocatable: {cpu: "4", memory: 16Gi}}}
+- {apiVersion: v1, kind: Node, metadata: {name: a}, status: {allocatable: {cpu: "4", memory: ` + memory + `}}}
+- {apiVersion: v1, kind: Node, metadata: {name: b}, status: {allocatable: {cpu: "4", memory: ` + memory + `}}}
 `
+}
 
 // drainA drains node a once the cluster is stable: a Job pod running
 // there is evicted (the eviction API adds the DisruptionTarget
@@ -107,12 +113,7 @@ func TestPodFailurePolicyDrain(t *testing.T) {
 // allocatable fails with backoffLimit 0 and completes with the rule that
 // ignores DisruptionTarget.
 func TestPodFailurePolicyMemoryPressure(t *testing.T) {
-	const nodes = `apiVersion: v1
-kind: NodeList
-items:
-- {apiVersion: v1, kind: Node, metadata: {name: a}, status: {allocatable: {cpu: "4", memory: 2Gi}}}
-- {apiVersion: v1, kind: Node, metadata: {name: b}, status: {allocatable: {cpu: "4", memory: 2Gi}}}
-`
+	nodes := twoNodes("2Gi")
 	const intents = `intents:
 - name: job_completes
   params: {deployment: batch}

@@ -83,6 +83,12 @@ func sortKubelet(q []uint16, pods []model.PodState) {
 	for _, p := range q {
 		keys = append(keys, kubeletOrder(&rank, pods, p))
 	}
+	sortIDsByKey(q, keys)
+}
+
+// sortIDsByKey sorts keys (a sort key above, a pod id in the low 16
+// bits; a queue is short, so by insertion) and writes their ids to q.
+func sortIDsByKey(q []uint16, keys []uint32) {
 	for i := 1; i < len(keys); i++ {
 		k := keys[i]
 		j := i

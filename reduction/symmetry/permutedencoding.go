@@ -147,18 +147,7 @@ func sortKubeletPermuted(q []uint16, src []model.PodState, order []int) {
 	for i, k := range keys {
 		keys[i] = uint32(rank[k>>16])<<16 | k&0xFFFF
 	}
-	for i := 1; i < len(keys); i++ {
-		k := keys[i]
-		j := i
-		for j > 0 && keys[j-1] > k {
-			keys[j] = keys[j-1]
-			j--
-		}
-		keys[j] = k
-	}
-	for i, k := range keys {
-		q[i] = uint16(k)
-	}
+	sortIDsByKey(q, keys)
 }
 
 // moveVars is move on the event memory alone: node old's memory in src
