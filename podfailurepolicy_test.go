@@ -25,10 +25,10 @@ spec:
 }
 
 // twoFourCPUNodes are nodes a and b, 4 CPUs and 16Gi each.
-var twoFourCPUNodes = twoNodes("16Gi")
+var twoFourCPUNodes = fourCPUNodes("16Gi")
 
-// twoNodes are nodes a and b of 4 CPUs and the memory given.
-func twoNodes(memory string) string {
+// fourCPUNodes are nodes a and b of 4 CPUs and the memory given.
+func fourCPUNodes(memory string) string {
 	return `apiVersion: v1
 kind: NodeList
 items:
@@ -113,7 +113,7 @@ func TestPodFailurePolicyDrain(t *testing.T) {
 // allocatable fails with backoffLimit 0 and completes with the rule that
 // ignores DisruptionTarget.
 func TestPodFailurePolicyMemoryPressure(t *testing.T) {
-	nodes := twoNodes("2Gi")
+	nodes := fourCPUNodes("2Gi")
 	const intents = `intents:
 - name: job_completes
   params: {deployment: batch}
