@@ -9,7 +9,8 @@ import "github.com/kivi-go/kivi/model"
 // (antiAffinityOnNode), the requests fit in what the node's pods leave
 // free, with a pod slot to spare, and the node is not unschedulable
 // (cordoned by a drain or in the input), whatever the pod tolerates, as
-// upstream's IsNodeUnschedulable check. Only the resources the pod
+// upstream's IsNodeUnschedulable check; the memory-pressure taint a node
+// under pressure carries counts as its NoSchedule taints do. Only the resources the pod
 // requests are compared (fitsRequest lists the pod's request names): a pod
 // without a memory request fits a node whose memory is overcommitted. The
 // scalar resources (ephemeral-storage, huge pages, extended resources)
@@ -18,7 +19,7 @@ import "github.com/kivi-go/kivi/model"
 func (c *cycle) fitsNode(ps *model.PodState, n int) bool {
 	t := &c.u.Templates[ps.Template]
 	f := t.Fit[n]
-	if !f.Affinity || f.NoSchedule || f.NoExecute || c.unschedulable(n) || c.antiAffinityOnNode(ps, n, -1) {
+	if !f.Affinity || f.NoSchedule || f.NoExecute || c.unschedulable(n) || c.u.MemoryPressureRejects(c.s, n, t) || c.antiAffinityOnNode(ps, n, -1) {
 		return false
 	}
 	alloc, used := c.u.Allocatable(n), c.u.Requested(c.s, n)

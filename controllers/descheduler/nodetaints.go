@@ -17,8 +17,9 @@ import (
 // In the model a node's taints change only when a drain cordons it (the
 // node lifecycle controller then taints it
 // node.kubernetes.io/unschedulable:NoSchedule, which this plugin counts
-// unless excludedTaints leaves it out), so a pod violates when it runs on
-// a node being drained, or when nothing checked the taint before it ran
+// unless excludedTaints leaves it out) and while the node is under memory
+// pressure (node.kubernetes.io/memory-pressure:NoSchedule), so a pod
+// violates when it runs on a node being drained or under pressure, or when nothing checked the taint before it ran
 // there: it was pinned with nodeName (the kubelet admits a pod whatever
 // its node's NoSchedule taints), it was placed on the node by the input,
 // or the taint is a PreferNoSchedule one the scheduler only scores. The node lifecycle's
@@ -61,6 +62,9 @@ func (c *cycle) untoleratedTaint(args *model.NodeTaintsArgs, pod, n int) (model.
 	taints := c.u.Nodes[n].Taints
 	if cordon := model.UnschedulableTaint(); c.s.Nodes[n].Cordoned && !slices.Contains(taints, cordon) {
 		taints = append(slices.Clip(taints), cordon)
+	}
+	if pressure := model.MemoryPressureTaint(); c.s.Nodes[n].MemoryPressure && !slices.Contains(taints, pressure) {
+		taints = append(slices.Clip(taints), pressure)
 	}
 	for _, taint := range taints {
 		if !args.Counts(taint) {
