@@ -87,7 +87,7 @@ func genIndexedCase(t *rapid.T) *Case {
 		default:
 			continue
 		}
-		p := genPod(t, c)
+		p := genPod(t, c, true)
 		p.Index = k
 		if c.PerIndex != nil {
 			if p.Tracking == Uncounted && c.failedPod(p) {
@@ -110,8 +110,9 @@ func genIndexedCase(t *rapid.T) *Case {
 	return c
 }
 
-// genPod draws one pod of c as genCase does.
-func genPod(t *rapid.T, c *Case) Pod {
+// genPod draws one pod of c (indexed: of an Indexed Job, whose
+// succeeded pods are counted by index, never as uncounted UIDs).
+func genPod(t *rapid.T, c *Case, indexed bool) Pod {
 	var p Pod
 	switch rapid.IntRange(0, 6).Draw(t, "phase") {
 	case 0:
@@ -126,10 +127,8 @@ func genPod(t *rapid.T, c *Case) Pod {
 		p.Phase, p.Terminating = Phase(rapid.IntRange(0, 3).Draw(t, "terminatingPhase")), true
 	}
 	if !p.Active() {
-		// An Indexed Job's succeeded pods are counted by index, never
-		// as uncounted UIDs.
 		p.Tracking = Tracking(rapid.IntRange(0, 2).Draw(t, "tracking"))
-		if p.Phase == Succeeded && p.Tracking == Uncounted {
+		if indexed && p.Phase == Succeeded && p.Tracking == Uncounted {
 			p.Tracking = New
 		}
 	}
@@ -140,6 +139,9 @@ func genPod(t *rapid.T, c *Case) Pod {
 		p.DisruptionTarget = rapid.IntRange(0, 2).Draw(t, "disruptionTarget") == 0
 	}
 	if c.replaceOnlyFailed() && p.Terminating && p.Phase != Failed && p.Phase != Succeeded || c.HasPolicy && p.Phase == Failed {
+		// Upstream counts none of them yet: a terminating pod is not
+		// failed until terminal, a failed one's count waits for its
+		// match.
 		p.Tracking = New
 	}
 	return p

@@ -83,35 +83,7 @@ func genCase(t *rapid.T) *Case {
 		pods = 0
 	}
 	for range pods {
-		var p Pod
-		switch rapid.IntRange(0, 6).Draw(t, "phase") {
-		case 0:
-			p.Phase = Pending
-		case 1, 2, 3:
-			p.Phase = Running
-		case 4:
-			p.Phase = Succeeded
-		case 5:
-			p.Phase = Failed
-		default:
-			p.Phase, p.Terminating = Phase(rapid.IntRange(0, 3).Draw(t, "terminatingPhase")), true
-		}
-		if !p.Active() {
-			p.Tracking = Tracking(rapid.IntRange(0, 2).Draw(t, "tracking"))
-		}
-		if p.Phase == Failed {
-			p.ExitCode = rapid.SampledFrom([]int32{0, 1, 42, 137}).Draw(t, "exitCode")
-		}
-		if (p.Phase == Failed || p.Terminating) && p.Phase != Succeeded {
-			p.DisruptionTarget = rapid.IntRange(0, 2).Draw(t, "disruptionTarget") == 0
-		}
-		if c.replaceOnlyFailed() && p.Terminating && p.Phase != Failed && p.Phase != Succeeded || c.HasPolicy && p.Phase == Failed {
-			// Upstream counts none of them yet: a terminating pod is not
-			// failed until terminal, a failed one's count waits for its
-			// match.
-			p.Tracking = New
-		}
-		c.Pods = append(c.Pods, p)
+		c.Pods = append(c.Pods, genPod(t, c, false))
 	}
 	if rapid.IntRange(0, 3).Draw(t, "surplus") > 0 {
 		c = c.withoutSurplus()
