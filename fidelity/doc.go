@@ -56,4 +56,6 @@
 //   - classify: the known-divergence classes and the counterfactual test
 //     that names them, shared by hpadiff, admissiondiff, stsdiff,
 //     jobdiff, pdbdiff and lifecyclediff.
+//   - evictionapi: the API server's Eviction subresource over an
+//     in-memory pod store, shared by pdbdiff and deschedulerdiff.
 package fidelity

@@ -157,7 +157,7 @@ func (s *Snapshot) Run(ctx context.Context, o *objects, pdbs []*policyv1.PodDisr
 		return nil, fmt.Errorf("%s: %w", s.Plugin, st.Err)
 	}
 	ans := &RealAnswer{Refused: refused}
-	for _, name := range ev.store.deleted {
+	for _, name := range ev.store.Deleted {
 		var i int
 		fmt.Sscanf(name, "p%d", &i)
 		ans.Evicted = append(ans.Evicted, i)

@@ -33,10 +33,9 @@
 // unexported sync reached by go:linkname, with a REST mapper, scale
 // client and discovery that answer for Jobs as an API server does (no
 // scale subresource); the eviction subresource is the pod registry's own
-// EvictionREST (newEvictionStorage, go:linkname) over an in-memory pod
-// store that keeps a deleted pod with a deletion timestamp, or removes it
-// at once when it is terminal, as the pod strategy's graceful deletion
-// does.
+// EvictionREST over an in-memory pod store (package evictionapi) that
+// keeps a deleted pod with a deletion timestamp, or removes it at once
+// when it is terminal, as the pod strategy's graceful deletion does.
 //
 // A disagreement must belong to a known Class (classify.go) whose
 // counterfactual removes it; the classes are written up in

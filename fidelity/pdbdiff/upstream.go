@@ -21,23 +21,20 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
-	"k8s.io/apiserver/pkg/registry/rest"
 	discoveryfake "k8s.io/client-go/discovery/fake"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
-	policyclient "k8s.io/client-go/kubernetes/typed/policy/v1"
 	scalefake "k8s.io/client-go/scale/fake"
 	core "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/utils/ptr"
 
-	api "k8s.io/kubernetes/pkg/apis/core"
-	corev1conv "k8s.io/kubernetes/pkg/apis/core/v1"
 	"k8s.io/kubernetes/pkg/apis/policy"
 	policyv1conv "k8s.io/kubernetes/pkg/apis/policy/v1"
 	"k8s.io/kubernetes/pkg/controller/disruption"
 	podstorage "k8s.io/kubernetes/pkg/registry/core/pod/storage"
 
+	"github.com/kivi-go/kivi/fidelity/evictionapi"
 	"github.com/kivi-go/kivi/model"
 )
 
@@ -47,18 +44,6 @@ import (
 //
 //go:linkname dcSync k8s.io/kubernetes/pkg/controller/disruption.(*DisruptionController).sync
 func dcSync(dc *disruption.DisruptionController, ctx context.Context, key string) error
-
-// newEvictionStorage is the pod registry's constructor of the eviction
-// subresource (pkg/registry/core/pod/storage/eviction.go, v1.36.3),
-// reached by go:linkname because it is unexported. Its Create is the
-// Eviction API: canIgnorePDB, the budgets selecting the pod (more than
-// one: 500), the unhealthy-pod policy, checkAndDecrement (429 when
-// disruptionsAllowed is 0, else the status is decremented and the pod
-// recorded in DisruptedPods through the client), then the DisruptionTarget
-// condition and the pod's deletion through the store.
-//
-//go:linkname newEvictionStorage k8s.io/kubernetes/pkg/registry/core/pod/storage.newEvictionStorage
-func newEvictionStorage(store rest.StandardStorage, podDisruptionBudgetClient policyclient.PodDisruptionBudgetsGetter) *podstorage.EvictionREST
 
 // readyLongAgo is the Ready condition's transition time of an available
 // pod; a pod Ready but not yet available became Ready just now.
@@ -309,11 +294,11 @@ func (up *Upstream) Run(ctx context.Context, c *Case) (Result, error) {
 		if err := up.setBudgets(ctx, synced); err != nil {
 			return nil, err
 		}
-		st, err := newPodStore(pods)
+		st, err := evictionapi.NewPodStore(pods)
 		if err != nil {
 			return nil, err
 		}
-		ev := newEvictionStorage(st, up.client.PolicyV1())
+		ev := evictionapi.NewStorage(st, up.client.PolicyV1())
 		var out []Answer
 		for _, i := range order {
 			a, err := answer(ctx, ev, PodName(i), Namespaces[c.Workloads[c.Pods[i].Workload].Namespace])
@@ -322,7 +307,7 @@ func (up *Upstream) Run(ctx context.Context, c *Case) (Result, error) {
 			}
 			out = append(out, a)
 			if resync {
-				now, err := st.list()
+				now, err := st.Pods()
 				if err != nil {
 					return nil, err
 				}
@@ -387,94 +372,4 @@ func answer(ctx context.Context, ev *podstorage.EvictionREST, name, ns string) (
 		return Answer{Outcome: model.EvictionMultipleBudgets, Reason: reason}, nil
 	}
 	return Answer{}, fmt.Errorf("evicting %s: %d %s", name, status.Code, reason)
-}
-
-// podStore is the pod storage the eviction subresource reads, updates
-// (the DisruptionTarget condition) and deletes through: internal pods in
-// memory. A deleted pod keeps its deletion timestamp until the kubelet
-// would remove it, unless it is terminal or unbound, which the pod
-// strategy deletes at once (grace period 0). Methods the eviction does
-// not call panic through the nil embedded interface.
-type podStore struct {
-	rest.StandardStorage
-	pods  map[string]*api.Pod
-	order []string
-	rv    int
-}
-
-func newPodStore(pods []*v1.Pod) (*podStore, error) {
-	st := &podStore{pods: map[string]*api.Pod{}}
-	for _, p := range pods {
-		var out api.Pod
-		if err := corev1conv.Convert_v1_Pod_To_core_Pod(p, &out, nil); err != nil {
-			return nil, err
-		}
-		st.rv++
-		out.ResourceVersion = strconv.Itoa(st.rv)
-		st.pods[p.Name] = &out
-		st.order = append(st.order, p.Name)
-	}
-	return st, nil
-}
-
-// list is the pods still stored, as the controller's informer has them.
-func (st *podStore) list() ([]*v1.Pod, error) {
-	var out []*v1.Pod
-	for _, name := range st.order {
-		p, ok := st.pods[name]
-		if !ok {
-			continue
-		}
-		var v v1.Pod
-		if err := corev1conv.Convert_core_Pod_To_v1_Pod(p, &v, nil); err != nil {
-			return nil, err
-		}
-		out = append(out, &v)
-	}
-	return out, nil
-}
-
-func (st *podStore) New() runtime.Object { return &api.Pod{} }
-
-func (st *podStore) Get(_ context.Context, name string, _ *metav1.GetOptions) (runtime.Object, error) {
-	p, ok := st.pods[name]
-	if !ok {
-		return nil, apierrors.NewNotFound(api.Resource("pods"), name)
-	}
-	return p.DeepCopy(), nil
-}
-
-func (st *podStore) Update(ctx context.Context, name string, objInfo rest.UpdatedObjectInfo, _ rest.ValidateObjectFunc,
-	_ rest.ValidateObjectUpdateFunc, _ bool, _ *metav1.UpdateOptions) (runtime.Object, bool, error) {
-	old, ok := st.pods[name]
-	if !ok {
-		return nil, false, apierrors.NewNotFound(api.Resource("pods"), name)
-	}
-	obj, err := objInfo.UpdatedObject(ctx, old.DeepCopy())
-	if err != nil {
-		return nil, false, err
-	}
-	p := obj.(*api.Pod)
-	st.rv++
-	p.ResourceVersion = strconv.Itoa(st.rv)
-	st.pods[name] = p
-	return p.DeepCopy(), false, nil
-}
-
-func (st *podStore) Delete(_ context.Context, name string, _ rest.ValidateObjectFunc, options *metav1.DeleteOptions) (runtime.Object, bool, error) {
-	p, ok := st.pods[name]
-	if !ok {
-		return nil, false, apierrors.NewNotFound(api.Resource("pods"), name)
-	}
-	if pre := options.Preconditions; pre != nil && pre.ResourceVersion != nil && *pre.ResourceVersion != p.ResourceVersion {
-		return nil, false, apierrors.NewConflict(api.Resource("pods"), name, fmt.Errorf("resourceVersion %s, precondition %s", p.ResourceVersion, *pre.ResourceVersion))
-	}
-	if p.Spec.NodeName == "" || p.Status.Phase == api.PodFailed || p.Status.Phase == api.PodSucceeded {
-		delete(st.pods, name)
-		return p.DeepCopy(), true, nil
-	}
-	if p.DeletionTimestamp == nil {
-		p.DeletionTimestamp = ptr.To(metav1.Now())
-	}
-	return p.DeepCopy(), false, nil
 }
