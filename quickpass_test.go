@@ -11,6 +11,7 @@ import (
 	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/checker"
 	"github.com/kivi-go/kivi/inputs/cases"
+	"github.com/kivi-go/kivi/report"
 )
 
 // TestQuickPassCreatesInFileOrder: the quick pass creates the manifests'
@@ -29,7 +30,8 @@ status: {allocatable: {cpu: "4", memory: 8Gi}}
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := kivi.Verify(context.Background(), c, kivi.Options{Checker: checker.Options{Workers: 1}})
+	// Without the probe, which would settle this small search alone.
+	rep, err := kivi.Verify(context.Background(), c, kivi.Options{ProbeStates: -1, Checker: checker.Options{Workers: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,5 +130,62 @@ func TestSizeHint(t *testing.T) {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("no %q in:\n%s", want, text.String())
 		}
+	}
+}
+
+// TestProbeSettlesSmallSearches: on nodes alike (two of ten cordoned)
+// the exhaustive
+// search, reduced by symmetry, is far smaller than the quick pass, whose
+// tie-break keeps nodes in place; the probe (compose.DefaultProbeStates)
+// settles such an input alone, with the verdict of the exhaustive search
+// without a quick pass. With a probe bound below the search's size the
+// quick pass and the exhaustive search run as without a probe.
+func TestProbeSettlesSmallSearches(t *testing.T) {
+	var nodes strings.Builder
+	nodes.WriteString("apiVersion: v1\nkind: NodeList\nitems:\n")
+	for i := range 10 {
+		fmt.Fprintf(&nodes, "- {apiVersion: v1, kind: Node, metadata: {name: n%d, labels: {kubernetes.io/hostname: n%d}}, spec: {unschedulable: %v}, status: {allocatable: {cpu: \"2\", memory: 4Gi}}}\n", i, i, i%5 == 4)
+	}
+	const m = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 10
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: c, resources: {requests: {cpu: 200m}}}]
+      topologySpreadConstraints:
+      - {maxSkew: 1, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: web}}, nodeTaintsPolicy: Honor}
+`
+	const intents = "intents: [{name: pod_always_schedulable}]\n"
+	c, _, err := kivi.LoadManifests([]kivi.InputFile{{Name: "m.yaml", Data: []byte(m)}},
+		&kivi.InputFile{Name: "nodes.yaml", Data: []byte(nodes.String())}, &kivi.InputFile{Name: "intents.yaml", Data: []byte(intents)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	verify := func(o kivi.Options) *kivi.Report {
+		o.Checker.Workers = 1
+		rep, err := kivi.Verify(context.Background(), c, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	full := verify(kivi.Options{NoQuickPass: true})
+	probed := verify(kivi.Options{})
+	if len(probed.Phases) != 1 || probed.Phases[0].Name != report.PhaseExhaustive || !probed.Complete {
+		t.Fatalf("phases %+v: want the probe's exhaustive search alone, complete", probed.Phases)
+	}
+	if probed.Verdict() != full.Verdict() || probed.Stats.States != full.Stats.States {
+		t.Errorf("probe: %v with %d states; exhaustive search alone: %v with %d", probed.Verdict(), probed.Stats.States, full.Verdict(), full.Stats.States)
+	}
+	both := verify(kivi.Options{ProbeStates: int(full.Stats.States / 2)})
+	if len(both.Phases) != 2 || both.Phases[0].Name != report.PhaseQuick || both.Verdict() != full.Verdict() {
+		t.Fatalf("probe bound below the search: phases %+v, verdict %v; want the quick pass and the exhaustive search, %v", both.Phases, both.Verdict(), full.Verdict())
+	}
+	if q := both.Phases[0].Stats.States; q <= full.Stats.States {
+		t.Errorf("quick pass %d states, exhaustive search %d: the input no longer shows what the probe is for", q, full.Stats.States)
 	}
 }

@@ -73,6 +73,11 @@ type Options struct {
 	// (0: DefaultShortenFor; below 0: report the quick pass's). It is
 	// within Checker.Timeout, never beyond.
 	ShortenFor time.Duration
+	// ProbeStates bounds the exhaustive search's first, short run, made
+	// before the quick pass (phases.go): when it finishes within this
+	// many states, or finds a violation, its verdicts are final and no
+	// other phase runs. 0: DefaultProbeStates; below 0: no probe.
+	ProbeStates int
 	// NoSnapshots leaves the counterexamples' cluster snapshots
 	// (report.Trace.Initial and TraceStep.Cluster) empty, for a caller
 	// that reads the steps' lines only, as the text report does. A
@@ -117,6 +122,8 @@ type Problem struct {
 	quick      func() (*Problem, error)
 	rebuild    func(Options) (*Problem, error)
 	shortenFor time.Duration
+	// probeStates: Options.ProbeStates.
+	probeStates int
 	// noSnapshots: Options.NoSnapshots.
 	noSnapshots bool
 }
@@ -226,8 +233,8 @@ func NewProblemFrom(name string, u *model.Universe, s *model.State, decls []mode
 	// partial-order reduction can know what is invisible to them.
 	sys.Reduction = newReduction(sys, props, !nodeSymmetric(Options{ExtraIntents: opts.ExtraIntents}))
 	p := &Problem{Name: name, System: sys, Properties: props, Intents: ins, shortenFor: opts.ShortenFor,
-		noSnapshots: opts.NoSnapshots,
-		rebuild:     func(o Options) (*Problem, error) { return NewProblemFrom(name, u, written, decls, o) }}
+		probeStates: opts.ProbeStates, noSnapshots: opts.NoSnapshots,
+		rebuild: func(o Options) (*Problem, error) { return NewProblemFrom(name, u, written, decls, o) }}
 	if !opts.NoQuickPass && u.Options.TieBreak == model.BranchOnTies {
 		p.quick = func() (*Problem, error) {
 			qu := *u

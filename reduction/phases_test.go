@@ -34,7 +34,7 @@ func checkCase(t testing.TB, name string, nv bool, opts kivi.Options) *kivi.Repo
 func TestQuickPassFindsRealViolations(t *testing.T) {
 	for _, name := range cases.Names() {
 		for _, nv := range []bool{false, true} {
-			quick := checkCase(t, name, nv, kivi.Options{ShortenFor: -1, Checker: checker.Options{CollectAll: true}})
+			quick := checkCase(t, name, nv, kivi.Options{ShortenFor: -1, ProbeStates: -1, Checker: checker.Options{CollectAll: true}})
 			full := checkCase(t, name, nv, kivi.Options{NoQuickPass: true, Checker: checker.Options{CollectAll: true}})
 			for _, v := range quick.Violated() {
 				if v.FoundBy != report.PhaseQuick {
@@ -58,7 +58,7 @@ func TestQuickPassFindsRealViolations(t *testing.T) {
 // search alone, none Unknown.
 func TestSettleEveryIntentAfterTheQuickPass(t *testing.T) {
 	for _, name := range cases.Names() {
-		both := checkCase(t, name, false, kivi.Options{ShortenFor: time.Nanosecond, Checker: checker.Options{CollectAll: true}})
+		both := checkCase(t, name, false, kivi.Options{ShortenFor: time.Nanosecond, ProbeStates: -1, Checker: checker.Options{CollectAll: true}})
 		full := checkCase(t, name, false, kivi.Options{NoQuickPass: true, Checker: checker.Options{CollectAll: true}})
 		for _, r := range full.Results {
 			got := both.Result(r.Name)
@@ -75,7 +75,7 @@ func TestSettleEveryIntentAfterTheQuickPass(t *testing.T) {
 func TestQuickPassKeepsShortestCounterexample(t *testing.T) {
 	for _, name := range cases.Names() {
 		for _, nv := range []bool{false, true} {
-			both := checkCase(t, name, nv, kivi.Options{})
+			both := checkCase(t, name, nv, kivi.Options{ProbeStates: -1})
 			full := checkCase(t, name, nv, kivi.Options{NoQuickPass: true})
 			if both.Verdict() != full.Verdict() {
 				t.Errorf("%s nv=%v: verdict %v with the quick pass, %v without", name, nv, both.Verdict(), full.Verdict())
@@ -132,5 +132,31 @@ func TestQuickPassViolationsAreReal(t *testing.T) {
 	}
 	if !found {
 		t.Error("the quick pass found nothing anywhere: the test compared nothing")
+	}
+}
+
+// TestProbeSettlesTheBuiltInCases: every built-in case, both variants, is
+// small enough for the probe (compose.DefaultProbeStates): its exhaustive
+// search alone runs, stopping at its first violation, which is the
+// shortest counterexample the exhaustive search without a quick pass
+// reports.
+func TestProbeSettlesTheBuiltInCases(t *testing.T) {
+	for _, name := range cases.Names() {
+		for _, nv := range []bool{false, true} {
+			probed := checkCase(t, name, nv, kivi.Options{})
+			full := checkCase(t, name, nv, kivi.Options{NoQuickPass: true})
+			if len(probed.Phases) != 1 || probed.Phases[0].Name != report.PhaseExhaustive {
+				t.Errorf("%s nv=%v: phases %+v; want the probe alone", name, nv, probed.Phases)
+			}
+			if probed.Verdict() != full.Verdict() {
+				t.Errorf("%s nv=%v: verdict %v with the probe, %v without the quick pass", name, nv, probed.Verdict(), full.Verdict())
+			}
+			for _, v := range full.Violated() {
+				p := probed.Result(v.Name)
+				if p == nil || p.Verdict != checker.Violated || !slices.Equal(p.Trace.Lines(), v.Trace.Lines()) {
+					t.Errorf("%s nv=%v: %s: %+v with the probe", name, nv, v.Name, p)
+				}
+			}
+		}
 	}
 }
