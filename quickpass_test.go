@@ -133,24 +133,25 @@ func TestSizeHint(t *testing.T) {
 	}
 }
 
-// TestProbeSettlesSmallSearches: on nodes alike (two of ten cordoned)
-// the exhaustive
-// search, reduced by symmetry, is far smaller than the quick pass, whose
-// tie-break keeps nodes in place; the probe (compose.DefaultProbeStates)
-// settles such an input alone, with the verdict of the exhaustive search
-// without a quick pass. With a probe bound below the search's size the
-// quick pass and the exhaustive search run as without a probe.
+// TestProbeSettlesSmallSearches: on nodes alike (three of fifteen
+// cordoned) the exhaustive search, reduced by symmetry, is far smaller
+// than the quick pass, whose tie-break keeps nodes in place, so the quick
+// pass's first glance does not finish; the probe
+// (compose.DefaultProbeStates) then settles the input alone, with the
+// verdict of the exhaustive search without a quick pass. With a probe
+// bound below the search's size the quick pass and the exhaustive search
+// run as without a probe.
 func TestProbeSettlesSmallSearches(t *testing.T) {
 	var nodes strings.Builder
 	nodes.WriteString("apiVersion: v1\nkind: NodeList\nitems:\n")
-	for i := range 10 {
+	for i := range 15 {
 		fmt.Fprintf(&nodes, "- {apiVersion: v1, kind: Node, metadata: {name: n%d, labels: {kubernetes.io/hostname: n%d}}, spec: {unschedulable: %v}, status: {allocatable: {cpu: \"2\", memory: 4Gi}}}\n", i, i, i%5 == 4)
 	}
 	const m = `apiVersion: apps/v1
 kind: Deployment
 metadata: {name: web}
 spec:
-  replicas: 10
+  replicas: 15
   selector: {matchLabels: {app: web}}
   template:
     metadata: {labels: {app: web}}

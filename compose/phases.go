@@ -8,15 +8,17 @@ import (
 	"github.com/kivi-go/kivi/report"
 )
 
-// A verification runs in up to three phases. The probe is the
-// exhaustive search, run first for a few seconds and states at most
-// (DefaultProbeStates, probeBudget): with symmetry reduction the
-// exhaustive search of many inputs is far smaller than the quick pass,
-// which keeps nodes in place (its tie-break reads their indices; a
-// 20-node input of ~200 canonical states took the quick pass 180 000
-// states and 8 s), so when the probe finishes, or finds a violation (the
-// first one a breadth-first search finds is a shortest counterexample),
-// its verdicts are final and nothing else runs. Otherwise the quick pass explores the
+// A verification runs in up to two phases, with a probe between the
+// quick pass's first glance and the rest of it. The quick pass keeps
+// nodes in place (its tie-break reads their indices), so on clusters of
+// alike nodes it may be thousands of times larger than the exhaustive
+// search, which symmetry reduces (a 20-node input of ~200 canonical
+// states took the quick pass 180 000 states and 8 s). When its first
+// glance (glanceStates, glanceBudget) neither finishes nor finds a
+// violation, the probe runs the exhaustive search within
+// DefaultProbeStates and probeBudget; when that finishes, or finds a
+// violation (the first one a breadth-first search finds is a shortest
+// counterexample), its verdicts are final and nothing else runs. The quick pass explores the
 // cluster with the scheduler taking the lowest-index node among equally
 // scored ones (Kivi's tie-break, one of the choices the real scheduler
 // may make) and the commands that precede the controllers (the
@@ -53,6 +55,13 @@ func probeBudget(timeout time.Duration) time.Duration {
 	return 2 * time.Second
 }
 
+// glanceStates and glanceBudget bound the quick pass's first glance,
+// which tells a quick pass that finishes at once (most inputs: tens of
+// states) from one that does not.
+const glanceStates = 10_000
+
+func glanceBudget(quick time.Duration) time.Duration { return min(quick, 500*time.Millisecond) }
+
 // quickBudget is the share of the run the quick pass may take: a quarter
 // of the timeout, or ten seconds without one.
 func quickBudget(timeout time.Duration) time.Duration {
@@ -77,18 +86,38 @@ func (p *Problem) Check(ctx context.Context, opts checker.Options) (*report.Repo
 		return r, err
 	}
 	start := time.Now()
-	if r, err := p.probe(ctx, opts); err != nil || r != nil {
-		return r, err
-	}
 	qp, err := p.quick()
 	if err != nil {
 		return nil, err
 	}
 	qopts := opts
 	qopts.Timeout = quickBudget(opts.Timeout)
-	quick, err := qp.checkOnce(ctx, qopts)
+	// The glance is shorter than the quick pass unless the caller's
+	// bounds are tighter still (then it is the quick pass).
+	gopts := qopts
+	if p.probeStates >= 0 {
+		gopts.Timeout = glanceBudget(qopts.Timeout)
+		if qopts.MaxStates == 0 || qopts.MaxStates > glanceStates {
+			gopts.MaxStates = glanceStates
+		}
+	}
+	glance := gopts.Timeout != qopts.Timeout || gopts.MaxStates != qopts.MaxStates
+	quick, err := qp.checkOnce(ctx, gopts)
 	if err != nil {
 		return nil, err
+	}
+	if glance && !quick.Complete && len(quick.Violated()) == 0 {
+		r, err := p.probe(ctx, opts)
+		if err != nil {
+			return nil, err
+		}
+		if r != nil {
+			r.Elapsed = time.Since(start)
+			return r, nil
+		}
+		if quick, err = qp.checkOnce(ctx, qopts); err != nil {
+			return nil, err
+		}
 	}
 	quickPhase := phase(quick, report.PhaseQuick, quickDescription)
 
@@ -142,9 +171,10 @@ func (p *Problem) Check(ctx context.Context, opts checker.Options) (*report.Repo
 // probe runs the exhaustive search within the probe's bounds and
 // returns its report when that is final: the search finished, or found a
 // violation and not every intent is to be settled (opts.CollectAll). It
-// returns nil when the other phases are to run. A caller's own state
-// bound at or below the probe's makes the probe the exhaustive search
-// itself, which then runs once, after the quick pass, as without a probe.
+// returns nil when the quick pass and the exhaustive search are to run.
+// A caller's own state bound at or below the probe's makes the probe the
+// exhaustive search itself, which then runs once, after the quick pass,
+// as without a probe.
 func (p *Problem) probe(ctx context.Context, opts checker.Options) (*report.Report, error) {
 	states := p.probeStates
 	if states == 0 {

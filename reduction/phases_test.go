@@ -134,29 +134,3 @@ func TestQuickPassViolationsAreReal(t *testing.T) {
 		t.Error("the quick pass found nothing anywhere: the test compared nothing")
 	}
 }
-
-// TestProbeSettlesTheBuiltInCases: every built-in case, both variants, is
-// small enough for the probe (compose.DefaultProbeStates): its exhaustive
-// search alone runs, stopping at its first violation, which is the
-// shortest counterexample the exhaustive search without a quick pass
-// reports.
-func TestProbeSettlesTheBuiltInCases(t *testing.T) {
-	for _, name := range cases.Names() {
-		for _, nv := range []bool{false, true} {
-			probed := checkCase(t, name, nv, kivi.Options{})
-			full := checkCase(t, name, nv, kivi.Options{NoQuickPass: true})
-			if len(probed.Phases) != 1 || probed.Phases[0].Name != report.PhaseExhaustive {
-				t.Errorf("%s nv=%v: phases %+v; want the probe alone", name, nv, probed.Phases)
-			}
-			if probed.Verdict() != full.Verdict() {
-				t.Errorf("%s nv=%v: verdict %v with the probe, %v without the quick pass", name, nv, probed.Verdict(), full.Verdict())
-			}
-			for _, v := range full.Violated() {
-				p := probed.Result(v.Name)
-				if p == nil || p.Verdict != checker.Violated || !slices.Equal(p.Trace.Lines(), v.Trace.Lines()) {
-					t.Errorf("%s nv=%v: %s: %+v with the probe", name, nv, v.Name, p)
-				}
-			}
-		}
-	}
-}
