@@ -16,7 +16,7 @@ const (
 // default constraint (spec == nil) whose selector is the owner's ReplicaSet
 // selector. Constraints are static: a plan resolves them once per universe.
 type constraint struct {
-	spec       *model.SpreadConstraint // nil for a system default
+	spec *model.SpreadConstraint // nil for a system default
 	// defaultKey is a default constraint's topology key (spec == nil).
 	defaultKey string
 	key        model.KeyID
