@@ -443,3 +443,19 @@ func deref(w *int32) int32 {
 	}
 	return *w
 }
+
+// ReadSchedulerProfile reads one KubeSchedulerConfiguration document
+// alone and returns what the model takes of its default-scheduler
+// profile, with the warnings; the differential tests feed the same
+// document to kube-scheduler.
+func ReadSchedulerProfile(file string, data []byte) (model.SchedulerProfile, []Warning, error) {
+	objs, warns, err := Decode(file, data)
+	if err != nil {
+		return model.SchedulerProfile{}, warns, err
+	}
+	var c model.Cluster
+	if err := schedulerDecl(objs, &c, &warns); err != nil {
+		return model.SchedulerProfile{}, warns, err
+	}
+	return c.Scheduler.Profile, warns, nil
+}
