@@ -18,6 +18,8 @@ type SchedulerDecl struct {
 	// for the default-scheduler profile (its own, else the global one);
 	// 0 is kube-scheduler's adaptive default.
 	PercentageOfNodesToScore int
+	// Profile is the default-scheduler profile's scoring configuration.
+	Profile SchedulerProfile
 	// OmittedNodes counts the nodes of the cluster the model leaves out
 	// (no modelled pod can use them, as a tainted control plane), which
 	// kube-scheduler still lists.

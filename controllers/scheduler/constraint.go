@@ -16,7 +16,9 @@ const (
 // default constraint (spec == nil) whose selector is the owner's ReplicaSet
 // selector. Constraints are static: a plan resolves them once per universe.
 type constraint struct {
-	spec       *model.SpreadConstraint // nil for a system default
+	spec *model.SpreadConstraint // nil for a system default
+	// defaultKey is a default constraint's topology key (spec == nil).
+	defaultKey string
 	key        model.KeyID
 	maxSkew    int
 	minDomains int
@@ -101,7 +103,7 @@ func fromSpec(u *model.Universe, t *model.PodTemplate, sc *model.SpreadConstrain
 // name. Its inclusion policies are the API defaults (Honor affinity,
 // Ignore taints).
 func systemDefault(u *model.Universe, t *model.PodTemplate, name string, maxSkew int) constraint {
-	k := constraint{maxSkew: maxSkew, minDomains: 1, self: true, values: 1}
+	k := constraint{maxSkew: maxSkew, minDomains: 1, self: true, values: 1, defaultKey: name}
 	id, ok := u.Labels.LookupKey(name)
 	k.absent = !ok
 	if ok {

@@ -339,7 +339,8 @@ func (c *cycle) score(pr *profile) {
 	for k, pl := range pr.scores {
 		c.raw[k] = c.i64[2*k*F : (2*k+1)*F]
 		c.norm[k] = c.i64[(2*k+1)*F : (2*k+2)*F]
-		c.skipped[k] = !pl.PreScore(c)
+		w := c.plan.weights[k]
+		c.skipped[k] = w == 0 || !pl.PreScore(c)
 		if c.skipped[k] {
 			continue
 		}
@@ -353,7 +354,6 @@ func (c *cycle) score(pr *profile) {
 		norm, total := c.norm[k], c.total
 		copy(norm, c.raw[k])
 		pl.Normalize(c, norm)
-		w := pl.Weight()
 		for j := range total {
 			total[j] += norm[j] * w
 		}
@@ -374,6 +374,12 @@ func (c *cycle) standardScores(k int, raw []int64) {
 			raw[j] = nodeAffinityScore{}.Score(c, n)
 		}
 	case 2:
+		if !c.plan.fit.standard {
+			for j, n := range c.feasible {
+				raw[j] = c.fitScore(n)
+			}
+			return
+		}
 		leastAllocatedScore{}.scoreAll(c, raw)
 	case spreadScore:
 		podTopologySpreadScore{}.scoreAll(c, raw)

@@ -63,6 +63,10 @@ func Explain(u *model.Universe, s *model.State, pod int) string {
 		}
 		sep := ""
 		for k, pl := range pr.scores {
+			if c.plan.weights[k] == 0 {
+				// The profile disables the plugin.
+				continue
+			}
 			if k == interPodScore && c.plan.interPod == nil {
 				// No pod of the universe has inter-pod affinity: the
 				// plugin always skips, so its column says nothing.
@@ -74,7 +78,7 @@ func Explain(u *model.Universe, s *model.State, pod int) string {
 				fmt.Fprintf(&b, "%s skip", pl.Name())
 				continue
 			}
-			fmt.Fprintf(&b, "%s %d→%d×%d", pl.Name(), c.raw[k][j], c.norm[k][j], pl.Weight())
+			fmt.Fprintf(&b, "%s %d→%d×%d", pl.Name(), c.raw[k][j], c.norm[k][j], c.plan.weights[k])
 		}
 		fmt.Fprintf(&b, " = %d\n", c.total[j])
 		j++
@@ -107,17 +111,16 @@ func Explain(u *model.Universe, s *model.State, pod int) string {
 // soft constraints are counted per node in Score, so their matching pods
 // per node are shown instead).
 func explainConstraint(b *strings.Builder, c *cycle, k *constraint, when, extra string) {
-	key := zoneKey
+	key, origin := k.defaultKey, ""
 	switch {
 	case k.spec != nil:
 		key = k.spec.TopologyKey
-	case k.hostname:
-		key = model.HostnameKey
-	}
-	origin := ""
-	if k.spec == nil {
+	case c.u.Scheduler.Profile.ListDefaulting:
+		origin = " (default constraint)"
+	default:
 		origin = " (system default)"
-	} else if len(k.spec.MatchLabelKeys) > 0 {
+	}
+	if k.spec != nil && len(k.spec.MatchLabelKeys) > 0 {
 		origin = fmt.Sprintf(" matchLabelKeys %v", k.spec.MatchLabelKeys)
 	}
 	fmt.Fprintf(b, "  %s %s maxSkew %d%s self %t%s:", when, key, k.maxSkew, origin, k.self, extra)

@@ -32,7 +32,8 @@ import (
 // Score (weight 2): per topology pair, the weights of the incoming pod's
 // preferred affinity terms (+) and anti-affinity terms (−) for each
 // matching existing pod, plus for each existing pod whose terms match the
-// incoming pod its required affinity terms (hardPodAffinityWeight 1), its
+// incoming pod its required affinity terms (the profile's
+// hardPodAffinityWeight, 1 by default; none at 0), its
 // preferred affinity terms (+weight) and its preferred anti-affinity
 // terms (−weight); a node scores the sum over its pairs, normalised to
 // 100·(s − min)/(max − min) over the feasible nodes (0 when all are
@@ -44,11 +45,6 @@ const (
 	reasonAntiAffinity     = "node(s) didn't match pod anti-affinity rules"
 	reasonExistingAntiAffi = "node(s) didn't satisfy existing pods anti-affinity rules"
 )
-
-// hardPodAffinityWeight is InterPodAffinityArgs' default: the score an
-// existing pod's required affinity term gives a node when it matches the
-// incoming pod.
-const hardPodAffinityWeight = 1
 
 // interPodPlan is InterPodAffinity's static part for incoming pods of one
 // template T (owned, or bare): the terms resolved against every kind of
@@ -172,6 +168,10 @@ func newInterPodPlan(u *model.Universe, in int, inOwned, revisions bool) *interP
 	T := len(u.Templates)
 	K := kinds(T, revisions)
 	ti := &u.Templates[in]
+	// hard is InterPodAffinityArgs' hardPodAffinityWeight: the score an
+	// existing pod's required affinity term gives a node when it matches
+	// the incoming pod.
+	hard := u.Scheduler.Profile.HardPodAffinity()
 	p := &interPodPlan{matchesAll: make([]bool, K), existingAnti: make([][]model.KeyID, K), score: make([][]weightedKey, K),
 		in: in, owned: inOwned, revisions: revisions}
 	// admits: a term of the incoming pod matches a pod of template t,
@@ -230,8 +230,8 @@ func newInterPodPlan(u *model.Universe, in int, inOwned, revisions bool) *interP
 			}
 		}
 		for i := range te.PodAffinity {
-			if k := &te.PodAffinity[i]; matchesIn(k, owned, same) {
-				ws = append(ws, weightedKey{k.Key, hardPodAffinityWeight})
+			if k := &te.PodAffinity[i]; hard > 0 && matchesIn(k, owned, same) {
+				ws = append(ws, weightedKey{k.Key, hard})
 			}
 		}
 		for i := range te.PreferredPodAffinity {

@@ -69,6 +69,9 @@ func (leastAllocatedScore) Weight() int64          { return 1 }
 func (leastAllocatedScore) PreScore(c *cycle) bool { return true }
 
 func (leastAllocatedScore) Score(c *cycle, n int) int64 {
+	if !c.plan.fit.standard {
+		return c.fitScore(n)
+	}
 	node, used := &c.u.Nodes[n], &c.scored()[n]
 	cpu, mem := scoredRequests(c.t)
 	return (leastRequested(used.CPU+cpu, node.CPU) + leastRequested(used.Memory+mem, node.Memory)) / 2

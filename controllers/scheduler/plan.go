@@ -47,6 +47,10 @@ type plan struct {
 	// logPlus2[k] is math.Log(k+2) for every topology size k a cycle can
 	// see (0..nodes): the spread score's weights, looked up, not computed.
 	logPlus2 []float64
+	// weights[k] is score plugin k's weight in the profile (0: it does
+	// not run) and fit NodeResourcesFit's scoring (profileconfig.go).
+	weights [numScores]int64
+	fit     fitScoring
 }
 
 // templatePlan holds the constraint sets of one template's pods: a
@@ -106,6 +110,7 @@ func newPlan(u *model.Universe) *plan {
 	pl.revisions = u.HasRevisionMatch()
 	pl.interPod, pl.interPodBare, pl.interPodTabs = newInterPodPlans(u)
 	pl.preempts = u.CanPreempt()
+	pl.resolveProfile(u)
 	pl.logPlus2 = make([]float64, len(u.Nodes)+1)
 	for k := range pl.logPlus2 {
 		pl.logPlus2[k] = math.Log(float64(k) + 2)
@@ -141,11 +146,8 @@ func newPlan(u *model.Universe) *plan {
 			tp.owned = newConstraintSet(u, tmpl, owned, hard, false)
 		}
 		if len(t.Spread) == 0 {
-			defaults := []constraint{
-				systemDefault(u, t, model.HostnameKey, defaultHostnameSkew),
-				systemDefault(u, t, zoneKey, defaultZoneSkew),
-			}
-			tp.owned = newConstraintSet(u, tmpl, defaults, 0, true)
+			defaults, hard, system := profileDefaults(u, t)
+			tp.owned = newConstraintSet(u, tmpl, defaults, hard, system)
 		}
 	}
 	return pl

@@ -60,6 +60,7 @@ func referenceCycle(u *model.Universe, s *model.State, pod int) *cycle {
 	// reads the scoredReq counted above).
 	c.plan = &plan{u: u, nonZero: true, revisions: u.HasRevisionMatch()}
 	c.plan.interPod, c.plan.interPodBare, c.plan.interPodTabs = newInterPodPlans(u)
+	c.plan.resolveProfile(u)
 	c.preFilterInterPod()
 	pr := defaultProfile()
 	pr.standard = false

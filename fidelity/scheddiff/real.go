@@ -57,13 +57,22 @@ func NewReal() (*Real, error) { return NewRealWith(pendingReplicaSet()) }
 // NewRealWith builds the framework with objects (ReplicaSets) in its
 // informers: the trace replay (replay.go) gives every pod template of a
 // universe its own ReplicaSet.
-func NewRealWith(objects ...runtime.Object) (*Real, error) {
+func NewRealWith(objects ...runtime.Object) (*Real, error) { return NewRealConfig(nil, objects...) }
+
+// NewRealConfig builds the framework from a kubescheduler.config.k8s.io/v1
+// KubeSchedulerConfiguration document (nil: the defaults), decoded,
+// defaulted and validated as kube-scheduler loads its --config file; its
+// one profile is the framework's.
+func NewRealConfig(config []byte, objects ...runtime.Object) (*Real, error) {
 	// The framework records plugin metrics unconditionally; scheduler.New
 	// registers them first, and so must we (it is idempotent).
 	metrics.Register()
 	ctx, cancel := context.WithCancel(context.Background())
 	ctx = klog.NewContext(ctx, klog.Background().V(-1))
 	cfg, err := latest.Default()
+	if config != nil {
+		cfg, err = loadConfig(config)
+	}
 	if err != nil {
 		cancel()
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kivi-go/kivi/inputs/manifest"
 	"github.com/kivi-go/kivi/model"
 )
 
@@ -23,6 +24,11 @@ type Snapshot struct {
 	// alias (model.Options.KiviHostnameAlias); otherwise it stands for
 	// Kubernetes manifests, read without the alias.
 	KiviInput bool
+	// Config is a KubeSchedulerConfiguration document whose one profile
+	// both schedulers run ("": the default profile): the model reads it
+	// with the manifest reader, the real framework is built from it
+	// (NewRealConfig).
+	Config string
 }
 
 // Node is one node. Node i is named "n<i+1>" on both sides; both sides
@@ -165,6 +171,13 @@ func (s *Snapshot) ToModel() (*model.Universe, *model.State, int, error) {
 	s.scalarToModel(&u)
 	u.PodSlots = len(s.Existing) + 1
 	u.Options.KiviHostnameAlias = s.KiviInput
+	if s.Config != "" {
+		prof, _, err := manifest.ReadSchedulerProfile("config.yaml", []byte(s.Config))
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		u.Scheduler.Profile = prof
+	}
 	if err := u.Compile(); err != nil {
 		return nil, nil, 0, err
 	}
@@ -201,6 +214,9 @@ func (s *Snapshot) String() string {
 	var b strings.Builder
 	if s.KiviInput {
 		b.WriteString("  Kivi input: the model's nodes have the hostname alias\n")
+	}
+	if s.Config != "" {
+		b.WriteString("  scheduler configuration:\n    " + strings.ReplaceAll(strings.TrimSpace(s.Config), "\n", "\n    ") + "\n")
 	}
 	for i, n := range s.Nodes {
 		fmt.Fprintf(&b, "  node %s: cpu %dm mem %dMi pods %d ready %t labels %v", NodeName(i), n.MilliCPU, n.MemMiB, n.MaxPods, n.Ready, sortedMap(n.Labels))

@@ -5,15 +5,20 @@ import "github.com/kivi-go/kivi/model"
 // KubeSchedulerConfiguration is the part of a
 // kubescheduler.config.k8s.io/v1 KubeSchedulerConfiguration the model
 // reads: how many feasible nodes a scheduling cycle scores
-// (model/nodestoscore.go). Its plugins and their weights are warned about:
-// the model's scheduler runs the default ones.
+// (model/nodestoscore.go) and the default-scheduler profile's plugins and
+// plugin arguments that change scoring (schedulerprofile.go).
 type KubeSchedulerConfiguration struct {
 	TypeMeta
-	PercentageOfNodesToScore *int32 `json:"percentageOfNodesToScore"`
-	Profiles                 []struct {
-		SchedulerName            string `json:"schedulerName"`
-		PercentageOfNodesToScore *int32 `json:"percentageOfNodesToScore"`
-	} `json:"profiles"`
+	PercentageOfNodesToScore *int32                 `json:"percentageOfNodesToScore"`
+	Profiles                 []KubeSchedulerProfile `json:"profiles"`
+}
+
+// KubeSchedulerProfile is one profile of a KubeSchedulerConfiguration.
+type KubeSchedulerProfile struct {
+	SchedulerName            string                  `json:"schedulerName"`
+	PercentageOfNodesToScore *int32                  `json:"percentageOfNodesToScore"`
+	Plugins                  *SchedulerPlugins       `json:"plugins"`
+	PluginConfig             []SchedulerPluginConfig `json:"pluginConfig"`
 }
 
 // defaultSchedulerName is the profile the model's pods are scheduled by
@@ -23,8 +28,6 @@ const defaultSchedulerName = "default-scheduler"
 // schedulerConfigRules classifies a KubeSchedulerConfiguration's other
 // fields: those that change where pods go are warned about.
 var schedulerConfigRules = []fieldRule{
-	{"profiles[].plugins", "the model's scheduler runs the default plugins"},
-	{"profiles[].pluginConfig", "the model's scheduler uses the default plugin arguments and weights"},
 	{"extenders", "scheduler extenders are not modelled"},
 	{"podInitialBackoffSeconds", "the scheduling queue's backoff is not modelled"},
 	{"podMaxBackoffSeconds", "the scheduling queue's backoff is not modelled"},
@@ -35,8 +38,9 @@ var schedulerConfigRules = []fieldRule{
 
 // schedulerDecl reads the input's KubeSchedulerConfiguration (at most
 // one) into c, validating percentageOfNodesToScore as kube-scheduler
-// does (0 to 100, 0 being its adaptive default).
-func schedulerDecl(objs []Object, c *model.Cluster) error {
+// does (0 to 100, 0 being its adaptive default), and the default-scheduler
+// profile's plugins and arguments (profileDecl).
+func schedulerDecl(objs []Object, c *model.Cluster, warns *[]Warning) error {
 	var first *Object
 	for i := range objs {
 		o := &objs[i]
@@ -52,10 +56,14 @@ func schedulerDecl(objs []Object, c *model.Cluster) error {
 		if err != nil {
 			return err
 		}
-		for j, prof := range cfg.Profiles {
+		for j := range cfg.Profiles {
+			prof := &cfg.Profiles[j]
 			path := index("profiles", j)
 			if prof.SchedulerName != "" && prof.SchedulerName != defaultSchedulerName {
 				continue
+			}
+			if c.Scheduler.Profile, err = profileDecl(*o, path, prof, warns); err != nil {
+				return err
 			}
 			if prof.PercentageOfNodesToScore == nil {
 				continue

@@ -1,0 +1,130 @@
+package scheduler
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/kivi-go/kivi/kivitest/script/build"
+	"github.com/kivi-go/kivi/model"
+)
+
+// packingPair builds two nodes of 4 cores and 4Gi, n1 half used by a pod
+// of another deployment, and a pending pod of 500m and 512Mi; prof is
+// the scheduler profile.
+func packingPair(t *testing.T, prof model.SchedulerProfile) (*model.Universe, *model.State, int) {
+	t.Helper()
+	b := build.New()
+	b.AddNodes(2, build.Node().CPU(4000).Mem(4096))
+	busy := b.AddDeployment("busy", b.AddTemplate(build.Template("busy").Requests(2000, 2048)), 1)
+	app := b.AddDeployment("app", b.AddTemplate(build.Template("app").Requests(500, 512)), 1)
+	b.RunPod(busy, 0)
+	b.PendingPod(app, -1)
+	b.U.Scheduler.Profile = prof
+	u, s := b.MustBuild()
+	return u, s, 1
+}
+
+// TestScoringStrategyPlaces: LeastAllocated (the default) spreads the pod
+// to the empty node, MostAllocated packs it onto the used one, and
+// RequestedToCapacityRatio does either as its shape says; with
+// NodeResourcesFit's score disabled the nodes tie.
+func TestScoringStrategyPlaces(t *testing.T) {
+	rising := []model.ShapePoint{{Utilization: 0, Score: 0}, {Utilization: 100, Score: 10}}
+	falling := []model.ShapePoint{{Utilization: 0, Score: 10}, {Utilization: 100, Score: 0}}
+	noFit := model.DefaultScoreWeights
+	noFit.NodeResourcesFit = 0
+	for _, c := range []struct {
+		name string
+		prof model.SchedulerProfile
+		want []int
+	}{
+		{"LeastAllocated", model.SchedulerProfile{}, []int{1}},
+		{"LeastAllocated cpu only", model.SchedulerProfile{Scoring: model.ScoringStrategy{Resources: []model.ResourceWeight{{Name: "cpu", Weight: 3}}}}, []int{1}},
+		{"MostAllocated", model.SchedulerProfile{Scoring: model.ScoringStrategy{Type: model.MostAllocated}}, []int{0}},
+		{"RequestedToCapacityRatio rising", model.SchedulerProfile{Scoring: model.ScoringStrategy{Type: model.RequestedToCapacityRatio, Shape: rising}}, []int{0}},
+		{"RequestedToCapacityRatio falling", model.SchedulerProfile{Scoring: model.ScoringStrategy{Type: model.RequestedToCapacityRatio, Shape: falling}}, []int{1}},
+		{"NodeResourcesFit disabled", model.SchedulerProfile{Weights: &noFit}, []int{0, 1}},
+	} {
+		u, s, pod := packingPair(t, c.prof)
+		if _, top := Decide(u, s, pod); !slices.Equal(top, c.want) {
+			t.Errorf("%s: top %v, want %v\n%s", c.name, top, c.want, Explain(u, s, pod))
+		}
+	}
+}
+
+// TestFitScores pins NodeResourcesFit's strategies on values worked out
+// by hand from upstream's definitions, for a node of 4000m and 4096Mi
+// using 2000m and 1024Mi plus the pod's 500m and 512Mi (cpu 62.5%,
+// memory 37.5% after the pod).
+func TestFitScores(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		scoring model.ScoringStrategy
+		want    int64
+	}{
+		// (37 + 62) / 2.
+		{"LeastAllocated", model.ScoringStrategy{}, 49},
+		// (37·3 + 62) / 4.
+		{"LeastAllocated weighted", model.ScoringStrategy{Resources: []model.ResourceWeight{{Name: "cpu", Weight: 3}, {Name: "memory", Weight: 1}}}, 43},
+		// (62 + 37) / 2.
+		{"MostAllocated", model.ScoringStrategy{Type: model.MostAllocated}, 49},
+		// cpu only: 62.
+		{"MostAllocated cpu", model.ScoringStrategy{Type: model.MostAllocated, Resources: []model.ResourceWeight{{Name: "cpu", Weight: 1}}}, 62},
+		// shape 0→0, 50→100, 100→0 (scores ·10): cpu 62 → 100 − 12·100/50 = 76,
+		// memory 37 → 37·100/50 = 74; round(150/2) = 75.
+		{"RequestedToCapacityRatio", model.ScoringStrategy{Type: model.RequestedToCapacityRatio,
+			Shape: []model.ShapePoint{{Utilization: 0, Score: 0}, {Utilization: 50, Score: 10}, {Utilization: 100, Score: 0}}}, 75},
+		// A resource scoring 0 is left out of the mean: memory 37 → 0
+		// under a shape flat at 0 up to 40, cpu 62 → (62−40)·100/60 = 36.
+		{"RequestedToCapacityRatio zero left out", model.ScoringStrategy{Type: model.RequestedToCapacityRatio,
+			Shape: []model.ShapePoint{{Utilization: 40, Score: 0}, {Utilization: 100, Score: 10}}}, 36},
+	} {
+		b := build.New()
+		b.AddNodes(1, build.Node().CPU(4000).Mem(4096))
+		busy := b.AddDeployment("busy", b.AddTemplate(build.Template("busy").Requests(2000, 1024)), 1)
+		app := b.AddDeployment("app", b.AddTemplate(build.Template("app").Requests(500, 512)), 1)
+		b.RunPod(busy, 0)
+		b.PendingPod(app, -1)
+		b.U.Scheduler.Profile.Scoring = c.scoring
+		u, s := b.MustBuild()
+		var cy cycle
+		cy.reset(u, s, 1)
+		if got := cy.fitScore(0); got != c.want {
+			t.Errorf("%s: %d, want %d", c.name, got, c.want)
+		}
+	}
+}
+
+// TestListDefaultConstraints: under List defaulting a pod with an owner
+// and no constraints of its own gets the profile's default constraints,
+// a DoNotSchedule one filtering (here: one pod of the owner per node);
+// a bare pod gets none.
+func TestListDefaultConstraints(t *testing.T) {
+	prof := model.SchedulerProfile{ListDefaulting: true,
+		DefaultConstraints: []model.DefaultSpreadConstraint{{Key: model.HostnameKey, MaxSkew: 1, When: model.DoNotSchedule}}}
+	for _, c := range []struct {
+		name     string
+		prof     model.SchedulerProfile
+		bare     bool
+		feasible []int
+	}{
+		{"system defaults", model.SchedulerProfile{}, false, []int{0, 1}},
+		{"List", prof, false, []int{1}},
+		{"List, bare pod", prof, true, []int{0, 1}},
+		{"List without constraints", model.SchedulerProfile{ListDefaulting: true}, false, []int{0, 1}},
+	} {
+		b := build.New()
+		b.AddNodes(2, build.Node().CPU(4000).Mem(4096))
+		app := b.AddDeployment("app", b.AddTemplate(build.Template("app").Requests(500, 512)), 2)
+		b.RunPod(app, 0)
+		b.PendingPod(app, -1)
+		b.U.Scheduler.Profile = c.prof
+		u, s := b.MustBuild()
+		if c.bare {
+			s.Pods[1].Owner = 0
+		}
+		if feasible, _ := Decide(u, s, 1); !slices.Equal(feasible, c.feasible) {
+			t.Errorf("%s: feasible %v, want %v\n%s", c.name, feasible, c.feasible, Explain(u, s, 1))
+		}
+	}
+}

@@ -1,0 +1,118 @@
+package scheddiff
+
+import (
+	"fmt"
+	"strings"
+
+	"pgregory.net/rapid"
+)
+
+// GenerateConfig draws a KubeSchedulerConfiguration document with one
+// profile that changes what the model reads of it: NodeResourcesFit's
+// scoring strategy (type, resource weights, a shape), the weights of the
+// score plugins or their disabling (in the score set or the MultiPoint
+// set, "*" included), PodTopologySpread's List defaulting with default
+// constraints, and InterPodAffinity's hardPodAffinityWeight. gpus says
+// the snapshot has nvidia.com/gpu, which a strategy may then score.
+func GenerateConfig(t *rapid.T, gpus bool) string {
+	var b strings.Builder
+	b.WriteString("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- schedulerName: default-scheduler\n")
+	scores := []string{"TaintToleration", "NodeAffinity", "NodeResourcesFit", "PodTopologySpread", "InterPodAffinity", "NodeResourcesBalancedAllocation", "ImageLocality"}
+	var scoreOn, scoreOff, mpOn, mpOff []string
+	if oneIn(t, 6, "disableAllScores") {
+		scoreOff = append(scoreOff, `"*"`)
+	}
+	for _, p := range scores {
+		switch rapid.IntRange(0, 5).Draw(t, "scorePlugin"+p) {
+		case 1:
+			scoreOn = append(scoreOn, fmt.Sprintf("{name: %s, weight: %d}", p, rapid.IntRange(0, 5).Draw(t, "weight")))
+		case 2:
+			mpOn = append(mpOn, fmt.Sprintf("{name: %s, weight: %d}", p, rapid.IntRange(0, 5).Draw(t, "weight")))
+		case 3:
+			scoreOff = append(scoreOff, "{name: "+p+"}")
+		}
+	}
+	if len(scoreOn)+len(scoreOff)+len(mpOn)+len(mpOff) > 0 {
+		b.WriteString("  plugins:\n")
+		set := func(point string, on, off []string) {
+			if len(on)+len(off) == 0 {
+				return
+			}
+			fmt.Fprintf(&b, "    %s:\n", point)
+			if len(on) > 0 {
+				fmt.Fprintf(&b, "      enabled: [%s]\n", strings.Join(on, ", "))
+			}
+			if len(off) > 0 {
+				fmt.Fprintf(&b, "      disabled: [%s]\n", strings.Join(off, ", "))
+			}
+		}
+		for i, s := range scoreOff {
+			if s == `"*"` {
+				scoreOff[i] = `{name: "*"}`
+			}
+		}
+		set("multiPoint", mpOn, mpOff)
+		set("score", scoreOn, scoreOff)
+	}
+	var args []string
+	switch rapid.IntRange(0, 3).Draw(t, "strategy") {
+	case 1:
+		args = append(args, "  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n        type: LeastAllocated\n"+genResources(t, gpus))
+	case 2:
+		args = append(args, "  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n        type: MostAllocated\n"+genResources(t, gpus))
+	case 3:
+		var pts []string
+		u := -1
+		for range rapid.IntRange(1, 3).Draw(t, "points") {
+			u = rapid.IntRange(u+1, 100-0).Draw(t, "utilization")
+			pts = append(pts, fmt.Sprintf("{utilization: %d, score: %d}", u, rapid.IntRange(0, 10).Draw(t, "score")))
+			if u == 100 {
+				break
+			}
+		}
+		args = append(args, "  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n        type: RequestedToCapacityRatio\n"+genResources(t, gpus)+
+			"        requestedToCapacityRatio:\n          shape: ["+strings.Join(pts, ", ")+"]\n")
+	}
+	if oneIn(t, 3, "listDefaulting") {
+		var cs []string
+		seen := map[string]bool{}
+		for range rapid.IntRange(0, 2).Draw(t, "defaultConstraints") {
+			key := rapid.SampledFrom([]string{ZoneKey, DiskKey, "kubernetes.io/hostname"}).Draw(t, "defaultKey")
+			when := rapid.SampledFrom([]string{"ScheduleAnyway", "DoNotSchedule"}).Draw(t, "defaultWhen")
+			if seen[key+when] {
+				continue
+			}
+			seen[key+when] = true
+			cs = append(cs, fmt.Sprintf("{maxSkew: %d, topologyKey: %s, whenUnsatisfiable: %s}", rapid.IntRange(1, 3).Draw(t, "defaultSkew"), key, when))
+		}
+		args = append(args, "  - name: PodTopologySpread\n    args:\n      defaultingType: List\n      defaultConstraints: ["+strings.Join(cs, ", ")+"]\n")
+	}
+	if oneIn(t, 4, "hardPodAffinityWeight") {
+		args = append(args, fmt.Sprintf("  - name: InterPodAffinity\n    args: {hardPodAffinityWeight: %d}\n", rapid.SampledFrom([]int{0, 1, 5, 100}).Draw(t, "hardWeight")))
+	}
+	if len(args) > 0 {
+		b.WriteString("  pluginConfig:\n" + strings.Join(args, ""))
+	}
+	return b.String()
+}
+
+// genResources draws a strategy's resources: none (the defaults), or cpu
+// and memory with weights, possibly with nvidia.com/gpu.
+func genResources(t *rapid.T, gpus bool) string {
+	if oneIn(t, 3, "defaultResources") {
+		return ""
+	}
+	rs := []string{}
+	for _, r := range []string{"cpu", "memory"} {
+		if !oneIn(t, 5, "leaveOut"+r) {
+			rs = append(rs, fmt.Sprintf("{name: %s, weight: %d}", r, rapid.IntRange(0, 5).Draw(t, "resourceWeight")))
+		}
+	}
+	if gpus && oneIn(t, 2, "scoreGPU") {
+		rs = append(rs, fmt.Sprintf("{name: %s, weight: %d}", gpu, rapid.IntRange(1, 5).Draw(t, "gpuWeight")))
+	}
+	if len(rs) == 0 {
+		return ""
+	}
+	return "        resources: [" + strings.Join(rs, ", ") + "]\n"
+}

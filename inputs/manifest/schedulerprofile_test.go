@@ -1,0 +1,80 @@
+package manifest
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// TestSchedulerProfile: the default-scheduler profile's plugin sets are
+// merged with the defaults into the modelled score plugins' weights, its
+// NodeResourcesFit, PodTopologySpread and InterPodAffinity arguments
+// reach the model, and what the model does not run is warned about.
+func TestSchedulerProfile(t *testing.T) {
+	const web = "      containers: [{name: c, resources: {requests: {cpu: 100m}}}]\n"
+	weights := func(f func(*model.ScoreWeights)) *model.ScoreWeights {
+		w := model.DefaultScoreWeights
+		f(&w)
+		return &w
+	}
+	one := int64(0)
+	for _, c := range []struct {
+		name, profile string
+		want          model.SchedulerProfile
+		warns         []string
+	}{
+		{"defaults", "  plugins: {score: {enabled: [{name: TaintToleration, weight: 3}]}}\n", model.SchedulerProfile{}, nil},
+		{"re-weighted in score", "  plugins: {score: {enabled: [{name: NodeResourcesFit, weight: 5}, {name: NodeAffinity}]}}\n",
+			model.SchedulerProfile{Weights: weights(func(w *model.ScoreWeights) { w.NodeResourcesFit, w.NodeAffinity = 5, 1 })}, nil},
+		{"re-weighted in multiPoint", "  plugins: {multiPoint: {enabled: [{name: PodTopologySpread, weight: 7}]}}\n",
+			model.SchedulerProfile{Weights: weights(func(w *model.ScoreWeights) { w.PodTopologySpread = 7 })}, nil},
+		{"score weight wins over multiPoint", "  plugins: {multiPoint: {enabled: [{name: InterPodAffinity, weight: 7}]}, score: {enabled: [{name: InterPodAffinity, weight: 4}]}}\n",
+			model.SchedulerProfile{Weights: weights(func(w *model.ScoreWeights) { w.InterPodAffinity = 4 })}, nil},
+		{"disabled", "  plugins: {score: {disabled: [{name: NodeResourcesBalancedAllocation}, {name: ImageLocality}]}}\n",
+			model.SchedulerProfile{Weights: weights(func(w *model.ScoreWeights) { w.NodeResourcesBalancedAllocation = 0 })}, nil},
+		{"all scores disabled but one", "  plugins: {score: {disabled: [{name: \"*\"}], enabled: [{name: NodeResourcesFit, weight: 2}]}}\n",
+			model.SchedulerProfile{Weights: &model.ScoreWeights{NodeResourcesFit: 2}}, nil},
+		{"multiPoint disables a filter", "  plugins: {multiPoint: {disabled: [{name: InterPodAffinity}]}}\n",
+			model.SchedulerProfile{Weights: weights(func(w *model.ScoreWeights) { w.InterPodAffinity = 0 })},
+			[]string{"profiles[0].plugins: the profile disables the InterPodAffinity filter, which the model keeps running"}},
+		{"out-of-tree and other points", "  plugins: {score: {enabled: [{name: Coscheduling}]}, postFilter: {disabled: [{name: DefaultPreemption}]}}\n",
+			model.SchedulerProfile{},
+			[]string{"profiles[0].plugins.postFilter: ignored: the model's scheduler runs the default postFilter plugins",
+				`profiles[0].plugins.score.enabled[0].name: ignored: "Coscheduling" is not an in-tree plugin`}},
+		{"most allocated", "  pluginConfig: [{name: NodeResourcesFit, args: {scoringStrategy: {type: MostAllocated, resources: [{name: cpu, weight: 2}, {name: memory}]}}}]\n",
+			model.SchedulerProfile{Scoring: model.ScoringStrategy{Type: model.MostAllocated, Resources: []model.ResourceWeight{{Name: "cpu", Weight: 2}, {Name: "memory", Weight: 1}}}}, nil},
+		{"requested to capacity ratio", "  pluginConfig: [{name: NodeResourcesFit, args: {scoringStrategy: {type: RequestedToCapacityRatio, requestedToCapacityRatio: {shape: [{utilization: 0, score: 10}, {utilization: 100, score: 0}]}}}}]\n",
+			model.SchedulerProfile{Scoring: model.ScoringStrategy{Type: model.RequestedToCapacityRatio, Shape: []model.ShapePoint{{Utilization: 0, Score: 10}, {Utilization: 100, Score: 0}}}}, nil},
+		{"list defaulting", "  pluginConfig: [{name: PodTopologySpread, args: {defaultingType: List, defaultConstraints: [{maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule}]}}]\n",
+			model.SchedulerProfile{ListDefaulting: true, DefaultConstraints: []model.DefaultSpreadConstraint{{Key: "topology.kubernetes.io/zone", MaxSkew: 1, When: model.DoNotSchedule}}}, nil},
+		{"hard pod affinity weight", "  pluginConfig: [{name: InterPodAffinity, args: {hardPodAffinityWeight: 0}}]\n",
+			model.SchedulerProfile{HardPodAffinityWeight: &one}, nil},
+		{"added affinity", "  pluginConfig: [{name: NodeAffinity, args: {addedAffinity: {}}}]\n", model.SchedulerProfile{},
+			[]string{"profiles[0].pluginConfig[0].args: ignored: NodeAffinity's addedAffinity is not modelled"}},
+		{"another profile's", "  schedulerName: batch\n  plugins: {score: {disabled: [{name: \"*\"}]}}\n", model.SchedulerProfile{}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			in := webDeployment(web) + "---\napiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- percentageOfNodesToScore: 0\n" + c.profile
+			r := load(t, in)
+			if got := r.Cluster.Scheduler.Profile; !reflect.DeepEqual(got, c.want) {
+				t.Errorf("profile %+v, want %+v", got, c.want)
+			}
+			var got []string
+			for _, w := range r.Warnings {
+				if strings.Contains(w.String(), "document 3") {
+					got = append(got, w.String())
+				}
+			}
+			if len(got) != len(c.warns) {
+				t.Fatalf("warnings %q, want %q", got, c.warns)
+			}
+			for i, w := range c.warns {
+				if !strings.Contains(got[i], w) {
+					t.Errorf("warning %q, want one containing %q", got[i], w)
+				}
+			}
+		})
+	}
+}
