@@ -43,14 +43,16 @@ func TestAllGoesOnPastARefusedCreate(t *testing.T) {
 
 // TestAllGoesOnPastTheThirdKernelPanic: settling every intent under
 // Kubernetes' lifecycle, a node's third kernel panic (no_kernel_panic)
-// does not end the run: web's one pod leaves the node 1 CPU of 64, so it
+// does not end the run: web's one pod leaves its node 1 CPU of 64, so it
 // panics; it recovers once the pod is evicted, and
 // an intent broken only after that (here a predicate: the node Ready
-// again after its third panic) is judged.
+// again after its third panic) is judged. The second node keeps the zone
+// Normal while the first is down: alone, the node would be in a zone in
+// full disruption, never tainted, and its pod never evicted.
 func TestAllGoesOnPastTheThirdKernelPanic(t *testing.T) {
 	c := &model.Cluster{Name: "panics",
 		NodeTypes:   []model.NodeType{{Name: "n", CPU: 64, Memory: 64}},
-		Nodes:       []model.NodeGroup{{Type: "n"}},
+		Nodes:       []model.NodeGroup{{Type: "n", Count: 2}},
 		Templates:   []model.TemplateDecl{{Name: "app", CPU: 63, Memory: 1}},
 		Deployments: []model.DeploymentDecl{{Name: "web", Template: "app", Replicas: 1}},
 		Events:      []model.EventDecl{{Kind: "kernelPanic"}},

@@ -134,6 +134,7 @@ func (u *Universe) Compile() error {
 	if err := u.compilePDBs(); err != nil {
 		return err
 	}
+	u.compileDisruptionZones()
 	if err := u.compileDeschedulePlugins(); err != nil {
 		return err
 	}

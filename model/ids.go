@@ -56,6 +56,9 @@ func (s NodeStatus) String() string {
 	if i, ok := s.NodeDownTaint(); ok {
 		return s.Health().String() + ", tainted " + NodeDownTaints[i]
 	}
+	if s.TaintIsQueued() {
+		return s.Health().String() + ", its taint held back"
+	}
 	switch s {
 	case NotReady:
 		return "NotReady"

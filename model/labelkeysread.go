@@ -10,13 +10,20 @@ const ZoneKey = "topology.kubernetes.io/zone"
 // constraints and inter-pod (anti-)affinity terms, in the scheduler and
 // the descheduler, and the keys of kube-scheduler's system default spread
 // constraints (zone and hostname), which apply to every template without
-// constraints of its own. The hostname keys are not listed: each node's
+// constraints of its own, and under Kubernetes' lifecycle, when nodes may
+// go down, the keys of the node lifecycle controller's zone map. The hostname keys are not listed: each node's
 // value is its own (reduction/symmetry). A label whose key is in neither
 // this set nor any NodeFit is read by no built-in step: nodes that differ
 // only in such labels (a cloud's instance id, its image version) behave
 // alike.
 func (u *Universe) NodeLabelKeysRead() map[string]bool {
 	keys := map[string]bool{ZoneKey: true}
+	if !u.Options.KiviLifecycle && TakesNodesDown(u) {
+		// The node lifecycle controller's zone states (zones.go).
+		for _, k := range DisruptionZoneKeys() {
+			keys[k] = true
+		}
+	}
 	for i := range u.Templates {
 		t := &u.Templates[i]
 		for _, c := range t.Spread {

@@ -181,8 +181,9 @@ const (
 	taintBits                     = TaintedNotReady | TaintedUnreachable
 )
 
-// Health is the status without the taint: Ready, NotReady or Unhealthy.
-func (s NodeStatus) Health() NodeStatus { return s &^ taintBits }
+// Health is the status without the taint (nor TaintQueued, zones.go):
+// Ready, NotReady or Unhealthy.
+func (s NodeStatus) Health() NodeStatus { return s &^ (taintBits | TaintQueued) }
 
 // NodeDownTaint returns the index into NodeDownTaints of the node's
 // not-ready or unreachable taint; ok is false when it has neither.

@@ -713,6 +713,8 @@ type Universe struct {
 	// PodSlots bounds how many pods can exist at once.
 	PodSlots int
 	Options  Options
+	// Zones is the node lifecycle controller's zone map (zones.go).
+	Zones DisruptionZones
 
 	Labels Interner
 	// HostnameKey is the interned "kubernetes.io/hostname" key.

@@ -5,7 +5,9 @@
 //     under Kubernetes' lifecycle it taints a node that is not Ready
 //     not-ready or unreachable (NoExecute) and evicts the pods that do not
 //     tolerate the taint, queuing those that tolerate it for a while for
-//     the taint manager (tolerationseconds.go); under Kivi's lifecycle
+//     the taint manager (tolerationseconds.go), unless the zone states
+//     hold the taint back (a small zone in a partial disruption, every
+//     zone fully disrupted: zones.go); under Kivi's lifecycle
 //     (model.Options.KiviLifecycle) it evicts every pod of the node at
 //     once, with no grace period and no rate limiting.
 //   - TaintManager (Kivi's taint manager process; upstream's

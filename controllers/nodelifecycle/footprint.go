@@ -7,9 +7,32 @@ var (
 	_ model.Footprinter = (*TaintManager)(nil)
 )
 
-// DisabledBy: the node controller waits for its queue.
-func (*NodeController) DisabledBy(*model.Universe, *model.State) model.Footprint {
-	return model.QueueFootprint(model.NodeControllerQueue)
+// DisabledBy: the node controller waits for its queue and, under
+// Kubernetes' lifecycle, for the zone states (zones.go). Only the node
+// controller taints a node or marks it TaintQueued, and a node is seen
+// not Ready only once it is queued or so marked: so without a
+// TaintQueued node nothing but its queue can give it work (the master
+// disruption mode needs one more node seen not Ready, which its queue
+// brings), and with one, a node seen not Ready that becomes Ready (an
+// event writing its status) may let a queued node be tainted.
+func (*NodeController) DisabledBy(u *model.Universe, s *model.State) model.Footprint {
+	f := model.QueueFootprint(model.NodeControllerQueue)
+	if u.Options.KiviLifecycle {
+		return f
+	}
+	held := false
+	for n := range s.Nodes {
+		held = held || s.Nodes[n].Status.TaintIsQueued()
+	}
+	if !held {
+		return f
+	}
+	for n := range s.Nodes {
+		if s.Nodes[n].Status.SeenNotReady(false) {
+			f.AddNodeWithoutReadiness(n)
+		}
+	}
+	return f
 }
 
 // DisabledBy: the taint manager waits for its queue.

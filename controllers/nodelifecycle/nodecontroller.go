@@ -16,29 +16,32 @@ func NewNodeController() *NodeController { return &NodeController{} }
 // Name is Kivi's process name.
 func (*NodeController) Name() string { return "NodeController" }
 
-// Enabled: the node-controller queue has work.
-func (*NodeController) Enabled(_ *model.Universe, s *model.State) bool {
-	return !s.Empty(model.NodeControllerQueue)
+// Enabled: the node-controller queue has work, or (Kubernetes'
+// lifecycle) the zone states do (zones.go).
+func (*NodeController) Enabled(u *model.Universe, s *model.State) bool {
+	return !s.Empty(model.NodeControllerQueue) || !u.Options.KiviLifecycle && zoneWork(u, s)
 }
 
 // Step drains the node-controller queue. The node's status is read when
 // the item is processed: a node that is Ready again (a short failure) is
 // left alone, as in Kivi. Under Kivi's lifecycle every pod of the node is
 // evicted at once; under Kubernetes' the node is tainted and its pods wait
-// out their tolerations (tolerationseconds.go).
+// out their tolerations (tolerationseconds.go), unless its zone's state
+// holds the taint back (zones.go); then the zones' work follows: the
+// master disruption mode's removal of every taint, or the taint of one
+// node whose zone lets it be tainted again.
 func (c *NodeController) Step(tx *model.Tx, s *model.State) {
-	for c.Enabled(tx.U, s) {
+	if !tx.U.Options.KiviLifecycle {
+		c.stepKubernetes(tx, s)
+		return
+	}
+	for !s.Empty(model.NodeControllerQueue) {
 		n, _ := s.Dequeue(model.NodeControllerQueue)
 		if n >= len(s.Nodes) {
 			s.Fail(model.FailInternal, n)
 			return
 		}
 		if s.Nodes[n].Status == model.Ready {
-			continue
-		}
-		if !tx.U.Options.KiviLifecycle {
-			taintNotReadyNode(tx, s, n)
-			markPodsNotReady(tx, s, n)
 			continue
 		}
 		for p := range s.Pods {
@@ -58,4 +61,34 @@ func (c *NodeController) Step(tx *model.Tx, s *model.State) {
 // a pod can only be deleted once.
 func evictableFromNode(p *model.PodState, n int) bool {
 	return int(p.Node) == n+1 && (p.Phase == model.Pending || p.Phase == model.Running)
+}
+
+// stepKubernetes is the step under Kubernetes' lifecycle. The zones are
+// seen once, the queued nodes counted not Ready: handling a node (tainting
+// it or queuing its taint) changes no zone's state.
+func (*NodeController) stepKubernetes(tx *model.Tx, s *model.State) {
+	u := tx.U
+	var buf [smallZones]zoneCounts
+	z := seeZones(u, s, !s.Empty(model.NodeControllerQueue), buf[:])
+	for !s.Empty(model.NodeControllerQueue) {
+		n, _ := s.Dequeue(model.NodeControllerQueue)
+		if n >= len(s.Nodes) {
+			s.Fail(model.FailInternal, n)
+			return
+		}
+		if s.Nodes[n].Status == model.Ready {
+			continue
+		}
+		if _, tainted := s.Nodes[n].Status.NodeDownTaint(); tainted || z.taintsAllowed(n) {
+			taintNotReadyNode(tx, s, n)
+		} else {
+			holdTaint(tx, s, n, &z)
+		}
+		markPodsNotReady(tx, s, n)
+	}
+	if z.masterDisruption {
+		enterMasterDisruption(tx, s, &z)
+		return
+	}
+	taintQueuedNode(tx, s, &z)
 }

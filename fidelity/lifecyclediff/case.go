@@ -39,11 +39,14 @@ func (t Toleration) String() string {
 }
 
 // Node is a node of the snapshot: its zone (topology.kubernetes.io/zone
-// z<Zone>), its Ready condition and its own taints.
+// z<Zone>), its Ready condition, its own taints, and whether it carries
+// node.kubernetes.io/exclude-disruption, which leaves it out of the node
+// lifecycle controller's zone states.
 type Node struct {
-	Zone   int
-	Ready  Condition
-	Taints []Taint
+	Zone              int
+	Ready             Condition
+	Taints            []Taint
+	ExcludeDisruption bool
 }
 
 // Phase is a pod's phase in the snapshot; every pod is bound to a node.
@@ -73,11 +76,6 @@ type Pod struct {
 type Case struct {
 	Nodes []Node
 	Pods  []Pod
-	// ExcludeDisruption labels every node
-	// node.kubernetes.io/exclude-disruption upstream: the node lifecycle
-	// controller leaves them out of its zone states, so it never holds
-	// taints back for a disrupted zone. The model reads no such label.
-	ExcludeDisruption bool
 	// DownTaintUnseen compares which NoExecute taint a node that is not
 	// Ready carries, and the seconds of the pods evicted after a
 	// toleration, by presence only.
@@ -90,7 +88,11 @@ type Case struct {
 func (c *Case) String() string {
 	var b strings.Builder
 	for i, n := range c.Nodes {
-		fmt.Fprintf(&b, "node n%d zone z%d Ready=%s taints %v\n", i, n.Zone, n.Ready, n.Taints)
+		excluded := ""
+		if n.ExcludeDisruption {
+			excluded = " exclude-disruption"
+		}
+		fmt.Fprintf(&b, "node n%d zone z%d%s Ready=%s taints %v\n", i, n.Zone, excluded, n.Ready, n.Taints)
 	}
 	for i, p := range c.Pods {
 		fmt.Fprintf(&b, "pod p%d on n%d %s tolerations %v\n", i, p.Node, p.Phase, p.Tolerations)
@@ -99,7 +101,7 @@ func (c *Case) String() string {
 	for _, f := range []struct {
 		on   bool
 		name string
-	}{{c.ExcludeDisruption, "exclude-disruption"}, {c.DownTaintUnseen, "down-taint-unseen"}, {c.NoScheduleUnseen, "noschedule-unseen"}} {
+	}{{c.DownTaintUnseen, "down-taint-unseen"}, {c.NoScheduleUnseen, "noschedule-unseen"}} {
 		if f.on {
 			flags = append(flags, f.name)
 		}

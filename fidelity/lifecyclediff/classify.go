@@ -15,14 +15,6 @@ import (
 // agreement.
 const (
 	Agree = ""
-	// ZoneDisruption: upstream holds back the NoExecute taints of a zone
-	// in a partial disruption (at least 3 and 55 % of its nodes not
-	// Ready: a zone of at most 50 nodes is not tainted at all), and of
-	// every node when every zone is fully disrupted (it even removes
-	// them); the model has no zone states and taints every node that is
-	// not Ready. Counterfactual: the nodes are excluded from the
-	// disruption checks (node.kubernetes.io/exclude-disruption).
-	ZoneDisruption = "zone disruption"
 	// DownTaintUnexplored: the model gives a node that is not Ready the
 	// unreachable taint, and the not-ready one only where the choice
 	// decides whether some pod of the node is evicted at once or at all;
@@ -52,11 +44,14 @@ const (
 	// upstream (a no-op: it keeps its deletion timestamp); the model
 	// skips it. Counterfactual: no Terminating pod.
 	TerminatingPod = "terminating pod"
-	// KubeletRejects: a bound Pending pod on a Ready node with a NoExecute
-	// taint it does not tolerate is deleted by upstream's taint eviction
-	// controller at once; the model's kubelet rejects it at admission
-	// (Failed), as a real kubelet would if it came first. Counterfactual:
-	// the pod is Running.
+	// KubeletRejects: a bound Pending pod on a node with a NoExecute taint
+	// of its own that it does not tolerate is deleted by upstream's taint
+	// eviction controller at once; the model's kubelet rejects it at
+	// admission (Failed), as a real kubelet would if it came first, on a
+	// Ready node at once, on one that is not Ready when it is back (the
+	// node controller judges the pods of a node it taints not-ready or
+	// unreachable, not those of one whose taint the zone states hold
+	// back). Counterfactual: the pod is Running.
 	KubeletRejects = "kubelet rejects"
 	// Unexplained: no known class removes the disagreement.
 	Unexplained = "unexplained"
@@ -67,6 +62,9 @@ const (
 func (c *Case) zoneNodeConditions() map[int][]*v1.NodeCondition {
 	out := map[int][]*v1.NodeCondition{}
 	for _, n := range c.Nodes {
+		if n.ExcludeDisruption {
+			continue
+		}
 		out[n.Zone] = append(out[n.Zone], &v1.NodeCondition{Type: v1.NodeReady, Status: v1.ConditionStatus(n.Ready.String())})
 	}
 	return out
@@ -97,21 +95,6 @@ const (
 	partialDisruption nodelifecycle.ZoneState = "PartialDisruption"
 )
 
-// disruptionHoldsBack reports whether the zone states stop upstream's
-// tainting somewhere: a zone in a partial disruption, or every zone in a
-// full one.
-func (up *Upstream) disruptionHoldsBack(c *Case) bool {
-	states := up.ZoneStates(c)
-	all := len(states) > 0
-	for _, s := range states {
-		if s == partialDisruption {
-			return true
-		}
-		all = all && s == fullDisruption
-	}
-	return all
-}
-
 func (up *Upstream) classes() []classify.Class[*Case] {
 	dropPods := func(c *Case, drop func(Pod) bool) *Case {
 		d := *c
@@ -121,14 +104,8 @@ func (up *Upstream) classes() []classify.Class[*Case] {
 	hasPod := func(c *Case, f func(Pod) bool) bool { return slices.ContainsFunc(c.Pods, f) }
 	hasNode := func(c *Case, f func(Node) bool) bool { return slices.ContainsFunc(c.Nodes, f) }
 	controllerTaint := func(t Taint) bool { return t.Key == notReadyKey || t.Key == unreachableKey }
-	pendingOnReady := func(c *Case) func(Pod) bool {
-		return func(p Pod) bool { return p.Phase == Pending && c.Nodes[p.Node].Ready == ConditionTrue }
-	}
+	pending := func(p Pod) bool { return p.Phase == Pending }
 	return []classify.Class[*Case]{{
-		Name:    ZoneDisruption,
-		Applies: func(c *Case) bool { return !c.ExcludeDisruption && up.disruptionHoldsBack(c) },
-		Fix:     func(c *Case) *Case { d := *c; d.ExcludeDisruption = true; return &d },
-	}, {
 		Name: DownTaintUnexplored,
 		Applies: func(c *Case) bool {
 			return !c.DownTaintUnseen && hasNode(c, func(n Node) bool { return n.Ready == ConditionFalse })
@@ -163,12 +140,12 @@ func (up *Upstream) classes() []classify.Class[*Case] {
 		Fix:     func(c *Case) *Case { return dropPods(c, func(p Pod) bool { return p.Phase == Terminating }) },
 	}, {
 		Name:    KubeletRejects,
-		Applies: func(c *Case) bool { return hasPod(c, pendingOnReady(c)) },
+		Applies: func(c *Case) bool { return hasPod(c, pending) },
 		Fix: func(c *Case) *Case {
 			d := *c
 			d.Pods = slices.Clone(c.Pods)
 			for i := range d.Pods {
-				if pendingOnReady(c)(d.Pods[i]) {
+				if pending(d.Pods[i]) {
 					d.Pods[i].Phase = Running
 				}
 			}

@@ -6,7 +6,8 @@
 // admission plugin's) against kube-controller-manager v1.36's node
 // lifecycle controller and taint eviction controller, run in process.
 //
-// A Case is a snapshot: 1–5 nodes in one or two zones, each with a Ready
+// A Case is a snapshot: 1–5 nodes in one or two zones (some excluded from
+// the zone states by node.kubernetes.io/exclude-disruption), each with a Ready
 // condition (True, False: the kubelet reports the node not Ready,
 // Unknown: it stopped reporting) and its own taints (NoExecute,
 // NoSchedule, PreferNoSchedule, now and then with a key of the node
@@ -30,9 +31,9 @@
 // API server's toleration validation and the DefaultTolerationSeconds
 // plugin; a node lifecycle controller built by NewNodeLifecycleController
 // over informer stores filled directly and a fake clientset, its
-// unexported monitorNodeHealth, doNoExecuteTaintingPass and
-// doNoScheduleTaintingPass reached by go:linkname (the zone states come
-// from its own ComputeZoneState and handleDisruption, at the default
+// unexported monitorNodeHealth and doNoExecuteTaintingPass (three passes)
+// and doNoScheduleTaintingPass reached by go:linkname (the zone states
+// come from its own ComputeZoneState and handleDisruption, at the default
 // thresholds; the eviction rate is unlimited, see Upstream); then a taint
 // eviction controller built by tainteviction.New over the nodes as those
 // passes left them, its handleNodeUpdate (processPodOnNode for each pod

@@ -57,13 +57,37 @@ func TestKnownClasses(t *testing.T) {
 		{"every zone fully disrupted: no taint, no eviction", Case{
 			Nodes: []Node{{Ready: ConditionFalse}},
 			Pods:  []Pod{{Phase: Running, Tolerations: []Toleration{{Key: notReadyKey, Operator: "Exists", Effect: "NoExecute", Seconds: secs(0)}}}}},
-			ZoneDisruption, []PodAnswer{{}}},
+			Agree, []PodAnswer{{}}},
 		{"a zone in partial disruption (3 of 4 nodes not Ready): no taint in a small zone", Case{
 			Nodes: []Node{{Ready: ConditionFalse}, {Ready: ConditionFalse}, {Ready: ConditionFalse}, {}},
 			Pods: []Pod{{Phase: Running, Tolerations: []Toleration{{Key: notReadyKey, Operator: "Exists", Effect: "NoExecute", Seconds: secs(0)}}},
 				{Node: 1, Phase: Running, Tolerations: []Toleration{{Key: notReadyKey, Operator: "Exists", Effect: "NoExecute", Seconds: secs(0)}}},
 				{Node: 2, Phase: Running, Tolerations: []Toleration{{Key: notReadyKey, Operator: "Exists", Effect: "NoExecute", Seconds: secs(0)}}}}},
-			ZoneDisruption, []PodAnswer{{}, {}, {}}},
+			Agree, []PodAnswer{{}, {}, {}}},
+		{"every zone fully disrupted, a Ready node excluded from the zone states: no taint", Case{
+			Nodes: []Node{{Ready: ConditionFalse}, {ExcludeDisruption: true}},
+			Pods:  []Pod{{Phase: Running, Tolerations: []Toleration{{Key: notReadyKey, Operator: "Exists", Effect: "NoExecute", Seconds: secs(0)}}}}},
+			Agree, []PodAnswer{{}}},
+		{"every node excluded: no zone state, tainted", Case{
+			Nodes: []Node{{Ready: ConditionFalse, ExcludeDisruption: true}},
+			Pods:  []Pod{{Phase: Running, Tolerations: []Toleration{{Key: notReadyKey, Operator: "Exists", Effect: "NoExecute", Seconds: secs(0)}}}}},
+			Agree, []PodAnswer{{Eviction: AtOnce}}},
+		{"3 of 4 nodes not Ready, one of them excluded: 2 of 3 counted, Normal, tainted", Case{
+			Nodes: []Node{{Ready: ConditionFalse}, {Ready: ConditionFalse}, {Ready: ConditionFalse, ExcludeDisruption: true}, {}},
+			Pods: []Pod{{Phase: Running, Tolerations: []Toleration{{Key: notReadyKey, Operator: "Exists", Effect: "NoExecute", Seconds: secs(0)}}},
+				{Node: 1, Phase: Running, Tolerations: []Toleration{{Key: notReadyKey, Operator: "Exists", Effect: "NoExecute", Seconds: secs(0)}}},
+				{Node: 2, Phase: Running, Tolerations: []Toleration{{Key: notReadyKey, Operator: "Exists", Effect: "NoExecute", Seconds: secs(0)}}}}},
+			Agree, []PodAnswer{{Eviction: AtOnce}, {Eviction: AtOnce}, {Eviction: AtOnce}}},
+		{"a zone in partial disruption beside a normal one: its nodes held back, the other zone's down node tainted", Case{
+			Nodes: []Node{{Ready: ConditionFalse}, {Ready: ConditionFalse}, {Ready: ConditionFalse}, {}, {Zone: 1, Ready: ConditionFalse}, {Zone: 1}},
+			Pods: []Pod{{Phase: Running, Tolerations: []Toleration{{Key: notReadyKey, Operator: "Exists", Effect: "NoExecute", Seconds: secs(0)}}},
+				{Node: 4, Phase: Running, Tolerations: []Toleration{{Key: notReadyKey, Operator: "Exists", Effect: "NoExecute", Seconds: secs(0)}}}}},
+			Agree, []PodAnswer{{}, {Eviction: AtOnce}}},
+		{"a zone of only excluded nodes beside a fully disrupted one: tainted (after the passes that drop it from the zone states)", Case{
+			Nodes: []Node{{Ready: ConditionFalse, ExcludeDisruption: true}, {Zone: 1, Ready: ConditionFalse}},
+			Pods: []Pod{{Phase: Running, Tolerations: []Toleration{{Key: notReadyKey, Operator: "Exists", Effect: "NoExecute", Seconds: secs(0)}}},
+				{Node: 1, Phase: Running, Tolerations: []Toleration{{Key: notReadyKey, Operator: "Exists", Effect: "NoExecute", Seconds: secs(0)}}}}},
+			Agree, []PodAnswer{{Eviction: AtOnce}, {}}},
 		{"a zone fully disrupted beside a normal one: tainted", Case{
 			Nodes: []Node{{Ready: ConditionFalse}, {Zone: 1}},
 			Pods:  []Pod{{Phase: Running, Tolerations: []Toleration{{Key: notReadyKey, Operator: "Exists", Effect: "NoExecute", Seconds: secs(0)}}}}},
@@ -129,6 +153,14 @@ func TestPlantedBugs(t *testing.T) {
 					f.NoExecuteTaints.Seconds = 600
 				}
 			})
+		},
+		"no zone states (every node excluded)": func(u *model.Universe, _ *model.State) {
+			for n := range u.Zones.Excluded {
+				u.Zones.Excluded[n] = true
+			}
+			for z := range u.Zones.Counted {
+				u.Zones.Counted[z] = 0
+			}
 		},
 		"every node that is not Ready tainted unreachable": func(u *model.Universe, s *model.State) {
 			for n := range s.Nodes {

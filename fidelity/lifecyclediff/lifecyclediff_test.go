@@ -58,7 +58,8 @@ func genToleration(t *rapid.T) Toleration {
 	return tol
 }
 
-// genCase draws a case: 1–5 nodes in one or two zones, Ready True four
+// genCase draws a case: 1–5 nodes in one or two zones, one in eight
+// excluded from the zone states, Ready True four
 // times in seven, False two, Unknown one, each with 0–3 taints (a key a,
 // b or c, or one time in ten a node lifecycle controller's key; a value
 // empty, x or y; NoExecute one time in two, else NoSchedule or
@@ -69,7 +70,7 @@ func genCase(t *rapid.T) *Case {
 	c := &Case{}
 	zones := rapid.IntRange(1, 2).Draw(t, "zones")
 	for range rapid.IntRange(1, 5).Draw(t, "nodes") {
-		n := Node{Zone: rapid.IntRange(0, zones-1).Draw(t, "zone")}
+		n := Node{Zone: rapid.IntRange(0, zones-1).Draw(t, "zone"), ExcludeDisruption: rapid.IntRange(1, 8).Draw(t, "excluded") == 1}
 		switch rapid.IntRange(0, 6).Draw(t, "ready") {
 		case 4, 5:
 			n.Ready = ConditionFalse

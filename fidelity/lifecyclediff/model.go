@@ -18,14 +18,19 @@ const zoneLabel = "topology.kubernetes.io/zone"
 // its own template i. A node whose Ready condition is not True is down
 // (model.NotReady) and queued for the node controller, as the event that
 // took it down queues it; a bound Pending pod on a Ready node is queued
-// for the kubelet, and a Running one on a Ready node for the taint
-// manager, as the kubelet queues the pods it starts on a tainted node
-// and the initial state the pods the input gives Running there.
+// for the kubelet, and a Running one for the taint manager, as the
+// kubelet queues the pods it starts on a tainted node and the initial
+// state the pods the input gives Running there (on a node whose taint
+// the zones hold back, the taint manager is what judges it by the
+// node's own taints).
 func (c *Case) ToModel() (*model.Universe, *model.State, error) {
 	b := build.New()
 	b.U.Options.KiviHostnameAlias = false
 	for i, n := range c.Nodes {
 		nb := build.Node().Name(NodeName(i)).CPU(1000).Mem(1000).MaxPods(1000).Label(zoneLabel, ZoneName(n.Zone))
+		if n.ExcludeDisruption {
+			nb.Label(model.ExcludeDisruptionKey, "")
+		}
 		for _, t := range n.Taints {
 			nb.Taint(t.Key, t.Value, model.TaintEffect(t.Effect))
 		}
@@ -61,9 +66,7 @@ func (c *Case) ToModel() (*model.Universe, *model.State, error) {
 			}
 		case Running:
 			ps.Phase = model.Running
-			if ready {
-				s.Enqueue(model.TaintManagerQueue, i)
-			}
+			s.Enqueue(model.TaintManagerQueue, i)
 		case Terminating:
 			ps.Phase, ps.WasRunning = model.Terminating, true
 		case Failed:

@@ -75,8 +75,9 @@ const (
 // DefaultTolerationSeconds admission plugin (after the API server's
 // validation of their tolerations), the nodes through a node lifecycle
 // controller built by NewNodeLifecycleController over informer stores
-// filled directly and a fake clientset (one monitorNodeHealth pass, one
-// NoExecute tainting pass, a NoSchedule tainting pass per node), then the
+// filled directly and a fake clientset (three monitorNodeHealth passes,
+// each with a NoExecute tainting pass, then a NoSchedule tainting pass
+// per node), then the
 // nodes as that left them through a taint eviction controller built by
 // tainteviction.New (handleNodeUpdate per node). The controller's
 // --node-eviction-rate is unlimited: the rate limit spaces the taints of
@@ -134,7 +135,7 @@ func (c *Case) v1Nodes(now metav1.Time) []*v1.Node {
 	var out []*v1.Node
 	for i, n := range c.Nodes {
 		node := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: NodeName(i), UID: types.UID("uid-" + NodeName(i)), Labels: map[string]string{zoneLabel: ZoneName(n.Zone)}}}
-		if c.ExcludeDisruption {
+		if n.ExcludeDisruption {
 			node.Labels[excludeDisruptionLabel] = ""
 		}
 		for _, t := range n.Taints {
@@ -218,10 +219,17 @@ func (up *Upstream) Run(ctx context.Context, c *Case) (Result, error) {
 			return Result{}, err
 		}
 	}
-	if err := monitorNodeHealth(nc, ctx); err != nil {
-		return Result{}, err
+	// Three passes: a zone none of whose nodes counts in the zone states
+	// (all excluded) is dropped from them and gets a tainter at the
+	// normal rate again only a pass or two after the controller enters
+	// the master disruption mode (handleDisruption, classifyNodes), which
+	// the model, without time, does not wait for.
+	for range 3 {
+		if err := monitorNodeHealth(nc, ctx); err != nil {
+			return Result{}, err
+		}
+		doNoExecuteTaintingPass(nc, ctx)
 	}
-	doNoExecuteTaintingPass(nc, ctx)
 	for _, n := range nodes {
 		if err := doNoScheduleTaintingPass(nc, ctx, n.Name); err != nil {
 			return Result{}, err
