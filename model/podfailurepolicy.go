@@ -224,8 +224,12 @@ func jobSuccessCriteriaMet(u *Universe, s *State, d int) bool {
 // podFailurePolicy, a choice among PodFailureOutcomes when exit codes
 // decide it. Count adds the failure to the Job's status, Ignore does not,
 // FailJob counts it and sets the interim FailureTarget (reason
-// PodFailurePolicy) unless the Job's success criteria are met (upstream
-// evaluates no policy once SuccessCriteriaMet is set). A FailJob match
+// PodFailurePolicy) unless the pod terminated (deleted while active) and
+// the Job's success criteria are met (upstream evaluates no policy once
+// SuccessCriteriaMet is set). A Failed pod failed while active, so no
+// sync found the criteria met before its failure, and its tracking
+// finalizer keeps it for the sync that finds its match (the Job
+// controller's, which evaluates the policy first). A FailJob match
 // comes before backoffLimit, as in upstream's sync. A Job that is not
 // running or failing (finished, or its failure decided) counts the
 // failure as CountJob counted it then. forced: the pod garbage
@@ -239,8 +243,14 @@ func failedPodGone(tx *Tx, s *State, d, i int, forced bool) {
 		return
 	}
 	if !spec.PodFailurePolicy {
+		// The index fails unless the Job's failure was decided before
+		// this pod's failure counted (the pod terminating then, its
+		// finalizer removed at that sync): a failure this pod decides is
+		// decided at a sync that finds it failed, whose
+		// calculateFailedIndexes counts it.
+		failedIndex := spec.PerIndex && !failingWithout(tx.U, s, d, i)
 		countJobFailure(ds)
-		if spec.PerIndex && !CountJob(tx.U, s, d).Failing {
+		if failedIndex {
 			indexFailureGone(tx, s, d, p, PodFailureCount)
 		}
 		return
@@ -274,7 +284,7 @@ func failedPodGone(tx *Tx, s *State, d, i int, forced bool) {
 		// Counted against its index too (isIndexFailed counts a FailJob
 		// match), as status.failedIndexes shows.
 		indexFailureGone(tx, s, d, p, o.Action)
-		if jobSuccessCriteriaMet(tx.U, s, d) {
+		if p.Phase == Terminating && jobSuccessCriteriaMet(tx.U, s, d) {
 			return
 		}
 		ds.JobFinished = JobFailureTarget
@@ -288,6 +298,16 @@ func failedPodGone(tx *Tx, s *State, d, i int, forced bool) {
 		}
 		indexFailureGone(tx, s, d, p, o.Action)
 	}
+}
+
+// failingWithout reports whether Job d's failure is decided without the
+// failure of its pod i (CountJob.Failing with the pod left out).
+func failingWithout(u *Universe, s *State, d, i int) bool {
+	p := s.Pods[i]
+	s.Pods[i] = PodState{}
+	failing := CountJob(u, s, d).Failing
+	s.Pods[i] = p
+	return failing
 }
 
 // countJobFailure adds a failed pod to a Job's status.failed.

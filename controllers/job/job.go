@@ -68,8 +68,13 @@ func Sync(tx *model.Tx, s *model.State, d int) (requeue bool) {
 	spec := &u.Configs[ds.Config].Job
 	name := u.Deployments[d].Name
 	c := model.CountJob(u, s, d)
-	if c.FailJob && ds.JobFinished == model.JobRunning && !successCriteriaMet(spec, c) {
+	if c.FailJob && ds.JobFinished == model.JobRunning {
 		// getFailJobMessage: a Failed pod present matches a FailJob rule.
+		// It comes before the success criteria, met or not: the pod failed
+		// while active (rejected at admission, evicted by the kubelet), so
+		// no sync before its failure found them met (no pod active), and
+		// upstream's SuccessCriteriaMet, which would stop the policy, is
+		// not there yet.
 		ds.JobFinished = model.JobFailureTarget
 		if tx.Tracing() {
 			tx.Log(Component, "Job %s reached its failure target: PodFailurePolicy: a failed pod matches a FailJob rule of the podFailurePolicy", name)

@@ -24,12 +24,16 @@ const (
 	// Counterfactual: the failures are an hour old.
 	Backoff = "pod-failure backoff"
 	// SuccessFirst: the Job's success criteria are met and a failed pod
-	// matches a FailJob rule. Upstream's sync that first finds the
-	// criteria met writes SuccessCriteriaMet, after which no policy is
-	// evaluated; the model keeps no interim condition and takes the
-	// criteria met for that sync having come (it has by the time a pod's
-	// failure reaches a Job that wants no pod). Counterfactual: the Job
-	// has SuccessCriteriaMet.
+	// the model holds as gone (Case.gone: one that terminated, in the
+	// model deleted while active) matches a FailJob rule. Upstream's sync
+	// that first finds the criteria met writes SuccessCriteriaMet, after
+	// which no policy is evaluated; the model keeps no interim condition
+	// and takes the criteria met for that sync having come while the pod
+	// terminated (it has by the time a pod's failure reaches a Job that
+	// wants no pod). A Failed pod present that the model holds as Failed
+	// (rejected before it ran) is no such case: it failed while active,
+	// so no sync found the criteria met before, and both fail the Job.
+	// Counterfactual: the Job has SuccessCriteriaMet.
 	SuccessFirst = "success criteria met before a FailJob match"
 	// BackoffFirst: the Job is past its backoffLimit and a failed pod
 	// matches a FailJob rule. The model takes the backoffLimit to have
@@ -38,14 +42,15 @@ const (
 	// both at once prefers the FailJob match. Counterfactual: the Job has
 	// that FailureTarget.
 	BackoffFirst = "backoffLimit exceeded before a FailJob match"
-	// FailingFirst: a failing Job (past its backoffLimit) has a failed
-	// pod the model holds as gone (Case.gone: a deleted one, or one whose
-	// containers ran, which in the model only a deleted pod has). The
-	// model's terminating pods are not terminal: the Job's failure was
-	// decided, and the pod counted as its policy says of a pod without
-	// an exit code, while it terminated (upstream counts every pod not
-	// terminal at that sync). Counterfactual: those pods are still
-	// terminating.
+	// FailingFirst: a failing Job (Case.failing: past its backoffLimit,
+	// or a Failed pod the model holds as Failed matching a FailJob rule)
+	// has a failed pod the model holds as gone (Case.gone: a deleted one,
+	// or one whose containers ran, which in the model only a deleted pod
+	// has). The model's terminating pods are not terminal: the Job's
+	// failure was decided, and the pod counted as its policy says of a
+	// pod without an exit code, while it terminated (upstream counts
+	// every pod not terminal at that sync). Counterfactual: those pods
+	// are still terminating.
 	FailingFirst = "failure decided before a deleted pod was terminal"
 	// GoneInTurn: with podReplacementPolicy Failed, two or more failed
 	// pods the model holds as gone (Case.gone) and one of them, not the
@@ -199,7 +204,7 @@ var classes = []classify.Class[*Case]{{
 	Name: SuccessFirst,
 	Applies: func(c *Case) bool {
 		return c.HasPolicy && !c.SuccessCriteriaMet && c.successCriteriaMet() &&
-			slices.ContainsFunc(c.Pods, func(p Pod) bool { return c.failedPod(p) && c.action(p) == "FailJob" })
+			slices.ContainsFunc(c.Pods, func(p Pod) bool { return c.gone(p) && c.action(p) == "FailJob" })
 	},
 	Fix: func(c *Case) *Case {
 		d := *c
@@ -231,7 +236,7 @@ var classes = []classify.Class[*Case]{{
 }, {
 	Name: FailingFirst,
 	Applies: func(c *Case) bool {
-		return c.replaceOnlyFailed() && c.failures() > c.BackoffLimit && slices.ContainsFunc(c.Pods, c.gone)
+		return c.replaceOnlyFailed() && c.failing() && slices.ContainsFunc(c.Pods, c.gone)
 	},
 	Fix: func(c *Case) *Case {
 		d := *c
@@ -253,6 +258,16 @@ type Verdict = classify.Verdict[Result]
 func Check(ctx context.Context, up *Upstream, c *Case, plant Plant) (Verdict, error) {
 	sync := func(d *Case) (Result, error) { return up.Sync(ctx, d) }
 	return classify.Compare(classes, c, func(d *Case) (Result, error) { return d.Model(plant) }, sync, Result.Equal, Unexplained)
+}
+
+// failing: the Job's failure is decided before its gone pods leave (the
+// model's CountJob.Failing): past its backoffLimit, or a failed pod the
+// model holds as Failed (not gone: rejected before it ran) matches a
+// FailJob rule.
+func (c *Case) failing() bool {
+	return c.failures() > c.BackoffLimit || c.HasPolicy && slices.ContainsFunc(c.Pods, func(p Pod) bool {
+		return c.failedPod(p) && !c.gone(p) && c.action(p) == "FailJob"
+	})
 }
 
 // goneWhileFailing are the pods of GoneInTurn: the gone pods that follow,

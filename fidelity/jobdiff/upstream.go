@@ -199,14 +199,17 @@ func (c *Case) objects(name string, now time.Time) (*batchv1.Job, []*v1.Pod) {
 			pod.Finalizers = []string{batchv1.JobTrackingFinalizer}
 		}
 		if !p.Active() {
+			// A failure the policy ignores is counted nowhere
+			// (trackJobStatusAndRemoveFinalizers: countFailed false).
+			ignored := c.HasPolicy && p.Phase != Succeeded && c.action(p) == "Ignore"
 			switch {
 			case p.Tracking == Counted && p.Phase == Succeeded:
 				j.Status.Succeeded++
-			case p.Tracking == Counted:
+			case p.Tracking == Counted && !ignored:
 				j.Status.Failed++
 			case p.Tracking == Uncounted && p.Phase == Succeeded:
 				j.Status.UncountedTerminatedPods.Succeeded = append(j.Status.UncountedTerminatedPods.Succeeded, pod.UID)
-			case p.Tracking == Uncounted:
+			case p.Tracking == Uncounted && !ignored:
 				j.Status.UncountedTerminatedPods.Failed = append(j.Status.UncountedTerminatedPods.Failed, pod.UID)
 			}
 		}
