@@ -84,8 +84,7 @@ func describeEvent(u *model.Universe, e *model.Event) string {
 		what = "whenever the cluster is quiet, one pod of " + workloadName(u, e.Deployment) + " uses " + cpuDeltas(u, e)
 	case model.MemoryChange:
 		what = "whenever the cluster is quiet, one pod of " + workloadName(u, e.Deployment) + " uses " + memoryDeltas(e) +
-			" more memory; a node whose pods use more than its allocatable is under memory pressure (eviction threshold " +
-			strconv.FormatInt(model.EvictionHardMemoryAvailable, 10) + "Mi) and its kubelet evicts pods"
+			" more memory; " + memoryPressureWhen(u) + " and its kubelet evicts pods"
 	case model.KernelPanic:
 		what = "a node whose free CPU falls to 2% or less crashes and recovers once its load is gone"
 	case model.Maintenance:

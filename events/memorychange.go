@@ -62,7 +62,7 @@ func changeMemory(tx *model.Tx, s *model.State, p int, delta int64) {
 	}
 	if tx.Tracing() {
 		tx.Log(WorkloadComponent, "Memory usage of pod %s grew by %dMi to %dMi; node %s: allocatableMemory.available %dMi (eviction threshold %dMi)",
-			s.PodRef(p), delta, usage, u.Nodes[n].Name, u.MemoryAvailable(s, n), model.EvictionHardMemoryAvailable)
+			s.PodRef(p), delta, usage, u.Nodes[n].Name, u.MemoryAvailable(s, n), u.EvictionThresholdMi(n))
 	}
 }
 

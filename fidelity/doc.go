@@ -53,9 +53,15 @@
 //     lifecycle controller's passes, with its zone states, and the taint
 //     eviction controller's processPodOnNode, on random nodes, taints,
 //     tolerations and pod phases.
+//   - evictiondiff: the kubelet's node-pressure eviction for memory
+//     (controllers/kubelet evictionmanager.go, model/kubeletconfig.go)
+//     against the eviction manager of pkg/kubelet/eviction, driven
+//     through NewManager and Start with a fake summary provider and clock,
+//     on random nodes, thresholds and pods (the pods evicted, in order,
+//     and the MemoryPressure condition).
 //   - classify: the known-divergence classes and the counterfactual test
 //     that names them, shared by hpadiff, admissiondiff, stsdiff,
-//     jobdiff, pdbdiff and lifecyclediff.
+//     jobdiff, pdbdiff, lifecyclediff and evictiondiff.
 //   - evictionapi: the API server's Eviction subresource over an
 //     in-memory pod store, shared by pdbdiff and deschedulerdiff.
 package fidelity

@@ -226,6 +226,7 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 	u.Options.KiviHostnameAlias = c.KiviHostnameAlias
 	u.Options.KiviLifecycle = c.KiviLifecycle
 	u.Scheduler = c.Scheduler
+	u.Kubelet = c.Kubelet
 	u.Assumptions = c.Assumptions
 	var requests []map[string]int64
 	for _, td := range c.Templates {
@@ -248,7 +249,7 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 			labels[k] = v
 		}
 		u.Nodes = append(u.Nodes, Node{Name: name, Type: ns.typ, CPU: t.CPU, Memory: t.Memory,
-			ReservedCPU: t.ReservedCPU, ReservedMemory: t.ReservedMemory, MaxPods: t.MaxPods,
+			ReservedCPU: t.ReservedCPU, ReservedMemory: t.ReservedMemory, MaxPods: t.MaxPods, MemoryCapacity: t.MemoryCapacity,
 			Scalar: ScalarVector(u.ScalarResources, t.Scalar), ReservedScalar: ScalarVector(u.ScalarResources, t.ReservedScalar),
 			ScalarListed: ScalarListed(u.ScalarResources, t.Scalar),
 			Labels:       labels, Taints: append([]Taint(nil), t.Taints...)})

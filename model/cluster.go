@@ -60,6 +60,9 @@ type Cluster struct {
 	// Scheduler is kube-scheduler's configuration as a manifest input
 	// gives it (nodestoscore.go); not a case-file key.
 	Scheduler SchedulerDecl `json:"-"`
+	// Kubelet is the kubelets' configuration as a manifest input gives
+	// it (kubeletconfig.go); not a case-file key.
+	Kubelet KubeletDecl `json:"-"`
 	// Assumptions are what the input reader filled in that the input
 	// leaves out, for people (every report lists them as "Assumed:");
 	// not a case-file key.
@@ -75,6 +78,9 @@ type NodeType struct {
 	ReservedCPU    int64  `json:"reservedCpu,omitempty"`
 	ReservedMemory int64  `json:"reservedMemory,omitempty"`
 	MaxPods        int    `json:"maxPods,omitempty"`
+	// MemoryCapacity is the node's status.capacity memory as a manifest
+	// gives it (kubeletconfig.go); not a case-file key.
+	MemoryCapacity int64 `json:"-"`
 	// Scalar and ReservedScalar are the node's allocatable and reserved
 	// scalar resources by name (ephemeral-storage and huge pages in MiB,
 	// extended resources as counts; scalar.go).

@@ -62,6 +62,7 @@ func (u *Universe) Compile() error {
 			u.HasTaints = true
 		}
 	}
+	u.compileMemoryEviction()
 	for i := range u.Templates {
 		t := &u.Templates[i]
 		t.LabelSet = in.Compile(t.Labels)

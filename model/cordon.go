@@ -48,13 +48,16 @@ func (n NodeState) Byte() byte {
 	if n.MemoryPressure {
 		b |= memoryPressureBit
 	}
+	if n.Reclaiming {
+		b |= reclaimingBit
+	}
 	return b
 }
 
 // nodeStateOf is the inverse of NodeState.Byte.
 func nodeStateOf(b byte) NodeState {
-	return NodeState{Status: NodeStatus(b &^ (cordonedBit | memoryPressureBit)), Cordoned: b&cordonedBit != 0,
-		MemoryPressure: b&memoryPressureBit != 0}
+	return NodeState{Status: NodeStatus(b &^ (cordonedBit | memoryPressureBit | reclaimingBit)), Cordoned: b&cordonedBit != 0,
+		MemoryPressure: b&memoryPressureBit != 0, Reclaiming: b&reclaimingBit != 0}
 }
 
 // Unschedulable reports whether the scheduler's NodeUnschedulable filter

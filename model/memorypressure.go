@@ -22,11 +22,10 @@ import (
 // allocatable and its ReservedMemory is used by pods the model does not
 // track, at their requests; so the node is under memory pressure exactly
 // when the usage of the pods it runs exceeds its allocatable, whatever
-// the threshold.
+// the threshold (kubeletconfig.go).
 
 // EvictionHardMemoryAvailable is the kubelet's default hard eviction
-// threshold memory.available<100Mi, in MiB. The readers accept no
-// KubeletConfiguration, so every node has it.
+// threshold memory.available<100Mi, in MiB (DefaultKubelet).
 const EvictionHardMemoryAvailable int64 = 100
 
 // TaintNodeMemoryPressure is the taint the node lifecycle controller
@@ -40,9 +39,12 @@ func MemoryPressureTaint() Taint {
 }
 
 // memoryPressureBit is the bit of a node's encoded byte (NodeState.Byte)
-// that holds its MemoryPressure condition: a node without it encodes as
-// before.
-const memoryPressureBit = 0x10
+// that holds its MemoryPressure condition, and reclaimingBit the one that
+// holds NodeState.Reclaiming: a node without them encodes as before.
+const (
+	memoryPressureBit = 0x10
+	reclaimingBit     = 0x08
+)
 
 // MemoryChangeSteps is how many evenly spaced amounts an
 // eventMemoryChange explores by default.
@@ -79,17 +81,24 @@ func (u *Universe) MemoryUsage(s *State, n int) int64 {
 	return used
 }
 
-// MemoryAvailable is node n's allocatableMemory.available signal (MiB):
-// the pods' cgroup limit, allocatable plus the hard eviction threshold,
-// less what its pods use. It is negative when they use more than that.
+// MemoryAvailable is node n's allocatableMemory.available signal (MiB,
+// rounded down): the pods' cgroup limit, allocatable plus the hard
+// eviction threshold, less what its pods use. It is negative when they use
+// more than that.
 func (u *Universe) MemoryAvailable(s *State, n int) int64 {
-	return u.Nodes[n].Memory + EvictionHardMemoryAvailable - u.MemoryUsage(s, n)
+	b := u.memoryAvailableBytes(s, n)
+	if b < 0 {
+		return -ceilMi(-b)
+	}
+	return b / Mi
 }
 
-// UnderMemoryPressure reports whether node n meets its hard memory
-// eviction threshold: available < 100Mi (thresholdsMet).
+// UnderMemoryPressure reports whether node n meets one of its memory
+// eviction thresholds, hard or soft (thresholdsMet): its kubelet reports
+// the MemoryPressure condition.
 func (u *Universe) UnderMemoryPressure(s *State, n int) bool {
-	return u.MemoryAvailable(s, n) < EvictionHardMemoryAvailable
+	hard, soft := u.MemoryThresholdsMet(s, n)
+	return hard || soft
 }
 
 // BestEffort reports whether pods of template t are of QoS class
@@ -130,10 +139,12 @@ func (u *Universe) MemoryPressureRejects(s *State, n int, t *PodTemplate) bool {
 
 // SetMemoryPressure sets node n's MemoryPressure condition and with it
 // the memory-pressure taint. Removing the taint is a node update that may
-// let waiting pods fit (NodeUpdated); adding it helps no pod.
+// let waiting pods fit (NodeUpdated); adding it helps no pod. The kubelet
+// that clears the condition has resolved every threshold.
 func SetMemoryPressure(u *Universe, s *State, n int, on bool) {
 	s.Nodes[n].MemoryPressure = on
 	if !on {
+		s.Nodes[n].Reclaiming = false
 		NodeUpdated(u, s)
 	}
 }
@@ -160,16 +171,15 @@ func MemorySteps(largest int64) (steps, unit int) {
 }
 
 // DefaultMemoryDelta is eventMemoryChange's default largest increase
-// (MiB): the largest node's allocatable plus the hard eviction threshold,
+// (MiB): the largest node's allocatable plus its hard eviction threshold,
 // rounded up to a multiple of MemoryChangeSteps, so that the largest
 // amount takes any node over the threshold and the amounts are exact
 // quarters.
 func (u *Universe) DefaultMemoryDelta() int64 {
 	var largest int64
 	for i := range u.Nodes {
-		largest = max(largest, u.Nodes[i].Memory)
+		largest = max(largest, u.Nodes[i].Memory+u.EvictionThresholdMi(i))
 	}
-	largest += EvictionHardMemoryAvailable
 	return (largest + MemoryChangeSteps - 1) / MemoryChangeSteps * MemoryChangeSteps
 }
 

@@ -65,6 +65,10 @@ type NodeState struct {
 	// it (memorypressure.go); false in every model without an
 	// eventMemoryChange.
 	MemoryPressure bool
+	// Reclaiming says that the node's kubelet evicted for memory and
+	// has not yet reclaimed evictionMinimumReclaim beyond the threshold
+	// (kubeletconfig.go); false in every model without a minimum reclaim.
+	Reclaiming bool
 }
 
 // ReplicaSetState is one of a deployment's two ReplicaSet slots. Its

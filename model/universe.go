@@ -79,6 +79,12 @@ type Node struct {
 	// them are taken by untracked pods.
 	MaxPods      int
 	ReservedPods int
+	// MemoryCapacity is the node's status.capacity memory (0: unknown,
+	// taken as its allocatable), the base of percentage eviction
+	// thresholds; Eviction are its memory eviction thresholds, set by
+	// Compile (kubeletconfig.go).
+	MemoryCapacity int64
+	Eviction       MemoryEviction
 	// Scalar and ReservedScalar are the node's allocatable and reserved
 	// amounts of the scalar resources, aligned with
 	// Universe.ScalarResources (scalar.go); nil when it has none.
@@ -697,6 +703,8 @@ type Universe struct {
 	// Scheduler is kube-scheduler's configuration beyond its plugins
 	// (nodestoscore.go).
 	Scheduler SchedulerDecl
+	// Kubelet is the kubelets' eviction configuration (kubeletconfig.go).
+	Kubelet KubeletDecl
 	// Assumptions are the input reader's (Cluster.Assumptions).
 	Assumptions []string
 	Events      []Event

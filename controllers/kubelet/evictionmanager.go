@@ -2,6 +2,7 @@ package kubelet
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 
 	"github.com/kivi-go/kivi/model"
@@ -55,22 +56,39 @@ type pressureWork uint8
 
 const (
 	noPressureWork pressureWork = iota
+	// reportPressure: a threshold is met and the condition not yet
+	// reported, but no pod may go yet (a soft threshold's grace period
+	// runs, or every pod is critical).
+	reportPressure
 	// evictForPressure: report the condition if not yet reported, and
-	// evict a pod if one may go.
+	// evict a pod.
 	evictForPressure
+	// resolved: the thresholds an eviction left unresolved are now
+	// evictionMinimumReclaim above their values.
+	resolved
 	// clearPressure: the transition period has passed without pressure.
 	clearPressure
 )
 
-// nodeWork decides node n's work in s.
+// nodeWork decides node n's work in s. A hard threshold evicts at once;
+// a soft one once its evictionSoftGracePeriod has passed, which in the
+// model is at quiescence, where it lets time pass (the threshold met ever
+// since: memory usage only grows while the node runs the pods).
 func nodeWork(u *model.Universe, s *model.State, n int) pressureWork {
 	st := s.Nodes[n]
 	ready := st.Status.Health() == model.Ready
-	if ready && u.UnderMemoryPressure(s, n) {
-		if !st.MemoryPressure || len(evictionCandidates(u, s, n)) > 0 {
+	hard, soft := u.MemoryThresholdsMet(s, n)
+	if ready && (hard || soft) {
+		if (hard || s.ControllerAndHPAQueuesEmpty()) && len(evictionCandidates(u, s, n)) > 0 {
 			return evictForPressure
 		}
+		if !st.MemoryPressure {
+			return reportPressure
+		}
 		return noPressureWork
+	}
+	if st.Reclaiming && !hard && !soft {
+		return resolved
 	}
 	if st.MemoryPressure && s.ControllerAndHPAQueuesEmpty() {
 		return clearPressure
@@ -92,24 +110,35 @@ func (*EvictionManager) Step(tx *model.Tx, s *model.State) {
 		return
 	}
 	n := nodes[tx.Choose(len(nodes))]
-	switch nodeWork(u, s, n) {
-	case evictForPressure:
+	switch w := nodeWork(u, s, n); w {
+	case reportPressure, evictForPressure:
 		if !s.Nodes[n].MemoryPressure {
 			model.SetMemoryPressure(u, s, n, true)
 			if tx.Tracing() {
-				tx.Log(Component, "Node %s has condition MemoryPressure: allocatableMemory.available %dMi is below the eviction threshold %dMi; the node lifecycle controller taints it %s:NoSchedule",
-					u.Nodes[n].Name, u.MemoryAvailable(s, n), model.EvictionHardMemoryAvailable, model.TaintNodeMemoryPressure)
+				tx.Log(Component, "Node %s has condition MemoryPressure: allocatableMemory.available %dMi is below the eviction threshold %s; the node lifecycle controller taints it %s:NoSchedule",
+					u.Nodes[n].Name, u.MemoryAvailable(s, n), thresholdMet(u, s, n), model.TaintNodeMemoryPressure)
 			}
 		}
-		ranked := evictionCandidates(u, s, n)
-		if len(ranked) == 0 {
-			if tx.Tracing() {
+		if w == reportPressure {
+			if hard, _ := u.MemoryThresholdsMet(s, n); hard && tx.Tracing() {
 				tx.Log(Component, "Node %s: no pod to evict for memory (critical pods are not evicted)", u.Nodes[n].Name)
+			} else if tx.Tracing() {
+				tx.Log(Component, "Node %s: the soft eviction threshold's grace period runs", u.Nodes[n].Name)
 			}
 			return
 		}
+		threshold := thresholdMet(u, s, n)
+		ranked := evictionCandidates(u, s, n)
 		p := tx.ChoosePods(s, tiedFirst(u, s, ranked), 1)[0]
-		evictForMemory(tx, s, p, n)
+		evictForMemory(tx, s, p, n, threshold)
+		// The threshold is met until the signal is evictionMinimumReclaim
+		// above it (thresholdsMet with enforceMinReclaim).
+		s.Nodes[n].Reclaiming = u.Nodes[n].Eviction.MinimumReclaim > 0
+	case resolved:
+		s.Nodes[n].Reclaiming = false
+		if tx.Tracing() {
+			tx.Log(Component, "Node %s: allocatableMemory.available %dMi has reclaimed the minimum reclaim", u.Nodes[n].Name, u.MemoryAvailable(s, n))
+		}
 	case clearPressure:
 		model.SetMemoryPressure(u, s, n, false)
 		if tx.Tracing() {
@@ -117,6 +146,15 @@ func (*EvictionManager) Step(tx *model.Tx, s *model.State) {
 				u.Nodes[n].Name, u.MemoryAvailable(s, n), model.TaintNodeMemoryPressure)
 		}
 	}
+}
+
+// thresholdMet names the threshold node n's kubelet acts on, for traces:
+// the hard one when it is met, else the soft one.
+func thresholdMet(u *model.Universe, s *model.State, n int) string {
+	if hard, _ := u.MemoryThresholdsMet(s, n); hard || u.Nodes[n].Eviction.Soft == 0 {
+		return fmt.Sprintf("%dMi", u.EvictionThresholdMi(n))
+	}
+	return fmt.Sprintf("%dMi (soft, its grace period passed)", u.SoftThresholdMi(n))
 }
 
 // evictionCandidates are the pods node n's eviction manager may evict,
@@ -173,10 +211,11 @@ func tiedFirst(u *model.Universe, s *model.State, ranked []int) []int {
 }
 
 // evictForMemory evicts pod p from node n: the pod is killed at once
-// (a hard threshold's grace period is 0) and fails (failEvictedPod); its
-// controller replaces it, the scheduler sees it gone (its informer lists
+// (upstream gives it 1 s for a hard threshold, its own grace period up to
+// evictionMaxPodGracePeriod for a soft one) and fails (failEvictedPod);
+// its controller replaces it, the scheduler sees it gone (its informer lists
 // no terminal pod) and retries the pods waiting for room.
-func evictForMemory(tx *model.Tx, s *model.State, p, n int) {
+func evictForMemory(tx *model.Tx, s *model.State, p, n int, threshold string) {
 	u := tx.U
 	pod := &s.Pods[p]
 	t := &u.Templates[pod.Template]
@@ -198,8 +237,8 @@ func evictForMemory(tx *model.Tx, s *model.State, p, n int) {
 	}
 	model.AssignedPodDeleted(u, s)
 	if tx.Tracing() {
-		tx.Log(Component, "Evicted pod %s from node %s: The node was low on resource: memory. Threshold quantity: %dMi, available: %dMi. The pod was using %dMi, request is %dMi; the pod is Failed (Evicted)",
-			s.PodRef(p), u.Nodes[n].Name, model.EvictionHardMemoryAvailable, available, usage, t.Memory)
+		tx.Log(Component, "Evicted pod %s from node %s: The node was low on resource: memory. Threshold quantity: %s, available: %dMi. The pod was using %dMi, request is %dMi; the pod is Failed (Evicted)",
+			s.PodRef(p), u.Nodes[n].Name, threshold, available, usage, t.Memory)
 	}
 }
 

@@ -208,6 +208,9 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 	if err := schedulerDecl(objs, as.c, &as.warns); err != nil {
 		return nil, err
 	}
+	if err := kubeletDecl(objs, as.c, &as.warns); err != nil {
+		return nil, err
+	}
 	return names, nil
 }
 

@@ -288,6 +288,8 @@ func (d *decoder) object(js []byte, path string) error {
 		v = &RuntimeClass{}
 	case tm.Kind == "KubeSchedulerConfiguration":
 		v = &KubeSchedulerConfiguration{}
+	case tm.Kind == "KubeletConfiguration":
+		v = &KubeletConfiguration{}
 	}
 	unknown, err := strictDecode(d.at, path, js, v)
 	if err != nil {

@@ -165,6 +165,8 @@ func classifyPath(kind, p string) (known bool, warn string) {
 		scopes = []scope{{"metadata.", metaRules}}
 	case "KubeSchedulerConfiguration":
 		scopes = []scope{{"", schedulerConfigRules}}
+	case "KubeletConfiguration":
+		scopes = []scope{{"", kubeletConfigRules}}
 	}
 	if strings.HasPrefix(p, "status.") || p == "status" || p == "metadata" {
 		return true, ""

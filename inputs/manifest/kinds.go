@@ -31,6 +31,9 @@ var modelledKinds = map[string][]string{
 	// kube-scheduler's configuration: how many nodes it scores
 	// (schedulerconfig.go).
 	"KubeSchedulerConfiguration": {"kubescheduler.config.k8s.io/v1"},
+	// The kubelets' configuration: memory eviction thresholds and
+	// maxPods (kubeletconfig.go).
+	"KubeletConfiguration": {"kubelet.config.k8s.io/v1beta1"},
 }
 
 // unmodelledWorkloadKinds change where pods run, how many there are or

@@ -140,7 +140,7 @@ func (as *assembly) nodes(objs []Object, cc *kiviClusterConfig, cfg *file) error
 	if err := as.reserveDaemonPods(objs, nodes, as.c.KiviHostnameAlias); err != nil {
 		return err
 	}
-	as.c.NodeTypes, as.c.Nodes = groupNodes(nodes)
+	as.c.NodeTypes, as.c.Nodes = groupNodes(keepMemoryCapacity(objs, nodes))
 	return nil
 }
 

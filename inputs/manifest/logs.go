@@ -95,7 +95,7 @@ func LoadLogs(fsys fs.FS, root string, opts Options) (*Result, error) {
 	}
 	// Templates are converted against every node's labels; the nodes
 	// left out are decided afterwards.
-	as.c.NodeTypes, as.c.Nodes = groupNodes(nodes)
+	as.c.NodeTypes, as.c.Nodes = groupNodes(keepMemoryCapacity(nil, nodes))
 	var modelled []Object
 	for _, o := range depObjs {
 		if !slices.Contains(systemNamespaces, o.Value.(*Deployment).Metadata.Namespace) {

@@ -11,8 +11,11 @@ import (
 
 // nodeIn is one concrete node before node types are formed.
 type nodeIn struct {
-	name                     string
-	cpu, memory              int64
+	name        string
+	cpu, memory int64
+	// memoryCapacity is status.capacity's memory (0: not given), the
+	// base of percentage eviction thresholds.
+	memoryCapacity           int64
 	reservedCPU, reservedMem int64
 	// scalar and reservedScalar are the scalar resources of the node's
 	// allocatable and what other pods hold of them (scalar.go).
@@ -65,6 +68,13 @@ func nodeFromObject(o Object) (nodeIn, error) {
 			return in, err
 		}
 	}
+	if q, ok := n.Status.Capacity["memory"]; ok && field != "status.capacity" {
+		if in.memoryCapacity, err = parseResource(a, o.path("status.capacity.memory"), q, memoryCapacity); err != nil {
+			return in, err
+		}
+	} else if ok {
+		in.memoryCapacity = in.memory
+	}
 	if in.scalar, err = nodeScalar(o, field, res); err != nil {
 		return in, err
 	}
@@ -107,7 +117,7 @@ func groupNodes(nodes []nodeIn) ([]model.NodeType, []model.NodeGroup) {
 	var groups []model.NodeGroup
 	for _, n := range nodes {
 		t := model.NodeType{CPU: n.cpu, Memory: n.memory, ReservedCPU: n.reservedCPU, ReservedMemory: n.reservedMem,
-			MaxPods: n.maxPods, Scalar: n.scalar, ReservedScalar: n.reservedScalar, Labels: n.labels, Taints: n.taints}
+			MaxPods: n.maxPods, MemoryCapacity: n.memoryCapacity, Scalar: n.scalar, ReservedScalar: n.reservedScalar, Labels: n.labels, Taints: n.taints}
 		ti := slices.IndexFunc(types, func(x model.NodeType) bool { return sameNodeType(x, t) })
 		if ti < 0 {
 			t.Name = n.name
@@ -127,7 +137,7 @@ func groupNodes(nodes []nodeIn) ([]model.NodeType, []model.NodeGroup) {
 
 func sameNodeType(a, b model.NodeType) bool {
 	return a.CPU == b.CPU && a.Memory == b.Memory && a.ReservedCPU == b.ReservedCPU && a.ReservedMemory == b.ReservedMemory &&
-		a.MaxPods == b.MaxPods && maps.Equal(a.Scalar, b.Scalar) && maps.Equal(a.ReservedScalar, b.ReservedScalar) &&
+		a.MaxPods == b.MaxPods && a.MemoryCapacity == b.MemoryCapacity && maps.Equal(a.Scalar, b.Scalar) && maps.Equal(a.ReservedScalar, b.ReservedScalar) &&
 		maps.Equal(a.Labels, b.Labels) && slices.Equal(a.Taints, b.Taints)
 }
 
