@@ -49,18 +49,25 @@ type DisruptionZones struct {
 
 // ZoneKeyOf is nodetopology.GetZoneKey of a node with these labels.
 func ZoneKeyOf(labels map[string]string) string {
-	zone, ok := labels[BetaZoneKey]
-	if !ok {
-		zone = labels[ZoneKey]
-	}
-	region, ok := labels[BetaRegionKey]
-	if !ok {
-		region = labels[RegionKey]
-	}
+	zone, region := zoneAndRegion(labels)
 	if region == "" && zone == "" {
 		return ""
 	}
 	return region + zoneKeySeparator + zone
+}
+
+// zoneAndRegion reads a node's zone and region labels as GetZoneKey
+// does: the deprecated beta labels win where present.
+func zoneAndRegion(labels map[string]string) (zone, region string) {
+	zone, ok := labels[BetaZoneKey]
+	if !ok {
+		zone = labels[ZoneKey]
+	}
+	region, ok = labels[BetaRegionKey]
+	if !ok {
+		region = labels[RegionKey]
+	}
+	return zone, region
 }
 
 // DisruptionZoneKeys returns the node label keys the zone map reads.
@@ -98,14 +105,7 @@ func zoneDisplayName(labels map[string]string, key string) string {
 	if key == "" {
 		return unlabelledZoneDisplayKey
 	}
-	zone, ok := labels[BetaZoneKey]
-	if !ok {
-		zone = labels[ZoneKey]
-	}
-	region, ok := labels[BetaRegionKey]
-	if !ok {
-		region = labels[RegionKey]
-	}
+	zone, region := zoneAndRegion(labels)
 	if region == "" {
 		return zone
 	}

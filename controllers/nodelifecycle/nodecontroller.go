@@ -35,14 +35,10 @@ func (c *NodeController) Step(tx *model.Tx, s *model.State) {
 		c.stepKubernetes(tx, s)
 		return
 	}
-	for !s.Empty(model.NodeControllerQueue) {
-		n, _ := s.Dequeue(model.NodeControllerQueue)
-		if n >= len(s.Nodes) {
-			s.Fail(model.FailInternal, n)
+	for {
+		n, found, _ := nextNotReady(s)
+		if !found {
 			return
-		}
-		if s.Nodes[n].Status == model.Ready {
-			continue
 		}
 		for p := range s.Pods {
 			if !evictableFromNode(&s.Pods[p], n) {
@@ -54,6 +50,23 @@ func (c *NodeController) Step(tx *model.Tx, s *model.State) {
 			}
 		}
 	}
+}
+
+// nextNotReady takes the node controller's queue up to its next node
+// that is still not Ready (found); broken: the queue held a value that
+// is no node, an internal failure recorded in s.
+func nextNotReady(s *model.State) (n int, found, broken bool) {
+	for !s.Empty(model.NodeControllerQueue) {
+		n, _ = s.Dequeue(model.NodeControllerQueue)
+		if n >= len(s.Nodes) {
+			s.Fail(model.FailInternal, n)
+			return 0, false, true
+		}
+		if s.Nodes[n].Status != model.Ready {
+			return n, true, false
+		}
+	}
+	return 0, false, false
 }
 
 // evictableFromNode: the pod is bound to node n and not already being
@@ -70,14 +83,13 @@ func (*NodeController) stepKubernetes(tx *model.Tx, s *model.State) {
 	u := tx.U
 	var buf [smallZones]zoneCounts
 	z := seeZones(u, s, !s.Empty(model.NodeControllerQueue), buf[:])
-	for !s.Empty(model.NodeControllerQueue) {
-		n, _ := s.Dequeue(model.NodeControllerQueue)
-		if n >= len(s.Nodes) {
-			s.Fail(model.FailInternal, n)
+	for {
+		n, found, broken := nextNotReady(s)
+		if broken {
 			return
 		}
-		if s.Nodes[n].Status == model.Ready {
-			continue
+		if !found {
+			break
 		}
 		if _, tainted := s.Nodes[n].Status.NodeDownTaint(); tainted || z.taintsAllowed(n) {
 			taintNotReadyNode(tx, s, n)
