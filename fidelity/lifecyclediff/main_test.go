@@ -1,25 +1,15 @@
 package lifecyclediff
 
 import (
-	"flag"
-	"io"
 	"os"
 	"testing"
 
-	"k8s.io/klog/v2"
+	"github.com/kivi-go/kivi/fidelity/classify"
 )
 
 // TestMain silences klog: the node lifecycle controller logs every new
 // zone through the global logger.
 func TestMain(m *testing.M) {
-	fs := flag.NewFlagSet("klog", flag.ContinueOnError)
-	klog.InitFlags(fs)
-	for k, v := range map[string]string{"logtostderr": "false", "alsologtostderr": "false", "stderrthreshold": "FATAL",
-		"legacy_stderr_threshold_behavior": "false"} {
-		if f := fs.Lookup(k); f != nil {
-			_ = fs.Set(k, v)
-		}
-	}
-	klog.SetOutput(io.Discard)
+	classify.SilenceKlog()
 	os.Exit(m.Run())
 }

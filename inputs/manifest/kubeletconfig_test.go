@@ -1,7 +1,6 @@
 package manifest
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/kivi-go/kivi/model"
@@ -60,20 +59,7 @@ func TestKubeletConfiguration(t *testing.T) {
 			if pods["stated"] != 50 || pods["unstated"] != c.maxPods {
 				t.Errorf("maxPods %v, want stated 50 and unstated %d", pods, c.maxPods)
 			}
-			var got []string
-			for _, w := range r.Warnings {
-				if strings.Contains(w.String(), "document 3:") {
-					got = append(got, w.String())
-				}
-			}
-			if len(got) != len(c.warns) {
-				t.Fatalf("warnings %q, want %q", got, c.warns)
-			}
-			for i, w := range c.warns {
-				if !strings.Contains(got[i], w) {
-					t.Errorf("warning %q, want one containing %q", got[i], w)
-				}
-			}
+			wantWarnings(t, r.Warnings, "document 3:", c.warns)
 		})
 	}
 }

@@ -34,20 +34,28 @@ func TestSchedulerConfiguration(t *testing.T) {
 			if got := r.Cluster.Scheduler.PercentageOfNodesToScore; got != c.want {
 				t.Errorf("percentageOfNodesToScore %d, want %d", got, c.want)
 			}
-			var got []string
-			for _, w := range r.Warnings {
-				if strings.Contains(w.String(), "document 3") {
-					got = append(got, w.String())
-				}
-			}
-			if len(got) != len(c.warns) {
-				t.Fatalf("warnings %q, want %q", got, c.warns)
-			}
-			for i, w := range c.warns {
-				if !strings.Contains(got[i], w) {
-					t.Errorf("warning %q, want one containing %q", got[i], w)
-				}
-			}
+			wantWarnings(t, r.Warnings, "document 3", c.warns)
 		})
+	}
+}
+
+// wantWarnings checks the warnings about one document (those whose text
+// contains where, e.g. "document 3"): as many as want, each containing
+// its want in order.
+func wantWarnings(t *testing.T, warnings []Warning, where string, want []string) {
+	t.Helper()
+	var got []string
+	for _, w := range warnings {
+		if strings.Contains(w.String(), where) {
+			got = append(got, w.String())
+		}
+	}
+	if len(got) != len(want) {
+		t.Fatalf("warnings %q, want %q", got, want)
+	}
+	for i, w := range want {
+		if !strings.Contains(got[i], w) {
+			t.Errorf("warning %q, want one containing %q", got[i], w)
+		}
 	}
 }

@@ -2,7 +2,6 @@ package manifest
 
 import (
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/kivi-go/kivi/model"
@@ -61,20 +60,7 @@ func TestSchedulerProfile(t *testing.T) {
 			if got := r.Cluster.Scheduler.Profile; !reflect.DeepEqual(got, c.want) {
 				t.Errorf("profile %+v, want %+v", got, c.want)
 			}
-			var got []string
-			for _, w := range r.Warnings {
-				if strings.Contains(w.String(), "document 3") {
-					got = append(got, w.String())
-				}
-			}
-			if len(got) != len(c.warns) {
-				t.Fatalf("warnings %q, want %q", got, c.warns)
-			}
-			for i, w := range c.warns {
-				if !strings.Contains(got[i], w) {
-					t.Errorf("warning %q, want one containing %q", got[i], w)
-				}
-			}
+			wantWarnings(t, r.Warnings, "document 3", c.warns)
 		})
 	}
 }
