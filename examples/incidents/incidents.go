@@ -96,6 +96,14 @@ func List() []Incident {
 			"draining nodes one at a time without a PodDisruptionBudget evicts both replicas of a deployment: 0 replicas", "kubectl drain without a PodDisruptionBudget", "replica_num_always_meet_exp"},
 		{"preemption-ignores-pdb", "https://github.com/kubernetes/kubernetes/issues/91492",
 			"a higher-priority pod preempts a replica its PodDisruptionBudget protects: budgets only steer preemption", "scheduler (DefaultPreemption) against a PodDisruptionBudget", "replica_num_always_meet_exp"},
+		{"memory-pressure-toleration-loop", "https://github.com/kubernetes/kubernetes/issues/72846",
+			"a pod that tolerates the memory-pressure taint is scheduled back onto the node under pressure and evicted by its kubelet, forever", "kubelet eviction manager (memory) and scheduler (tolerated memory-pressure taint)", "no_oscillation_eviction"},
+		{"leastallocated-fragments-large-job", "https://github.com/siutsin/otaru/pull/2805",
+			"LeastAllocated spreads the apps thin: a 2Gi Job pod fits no node although 4.5Gi are free in all", "scheduler (NodeResourcesFit LeastAllocated)", "pod_always_schedulable"},
+		{"job-disruptions-exhaust-backofflimit", "https://github.com/kelos-dev/kelos/issues/1348",
+			"a podFailurePolicy that counts DisruptionTarget: two node scale-downs exhaust backoffLimit 1 and fail the Job", "Job controller (podFailurePolicy Count) under evictions", "job_completes"},
+		{"indexed-job-eviction-fails-index", "https://github.com/TangleML/tangle/pull/327",
+			"an Indexed Job with backoffLimitPerIndex 0 loses its pod to a node failure: the index fails, the Job fails", "Job controller (backoffLimitPerIndex, maxFailedIndexes) after a node failure", "job_completes"},
 	}
 }
 

@@ -314,6 +314,66 @@ var traceChecks = map[string]func(t *testing.T, lines, loop []string){
 		}
 		wantLast(t, lines, "fewer replicas than expected: 1, expected 2")
 	},
+	// "It will be scheduling pod to the node continuously, the kubelet
+	// evict pod from the node continuously": node-a goes under memory
+	// pressure through the critical agent's growth, web is the pod its
+	// kubelet evicts, and the loop places web on node-a again, where it is
+	// evicted again.
+	"memory-pressure-toleration-loop": func(t *testing.T, lines, loop []string) {
+		if firstIndex(lines, `\[kubelet\] Node node-a has condition MemoryPressure`) < 0 {
+			t.Errorf("want node-a to report MemoryPressure")
+		}
+		if len(matching(lines, `\[kubelet\] Evicted pod node-agent-`)) != 0 {
+			t.Errorf("the system-node-critical agent must never be evicted")
+		}
+		if len(matching(loop, `\[kube-scheduler\] Scheduled pod web-\d+ on node node-a`)) == 0 ||
+			len(matching(loop, `\[kubelet\] Evicted pod web-\d+ from node node-a: The node was low on resource: memory`)) == 0 {
+			t.Errorf("want the loop to place web on node-a and the kubelet to evict it there: %q", loop)
+		}
+	},
+	// "Spread too thin across all 5 nodes for any single one to fit it":
+	// one app on each node, then the Job's pod fits none although every
+	// node has 1.5Gi free.
+	"leastallocated-fragments-large-job": func(t *testing.T, lines, _ []string) {
+		placed := matching(lines, `\[kube-scheduler\] Scheduled pod app-\S+ on node node-(\d)`)
+		nodes := map[string]bool{}
+		for _, l := range placed {
+			nodes[l[len(l)-1:]] = true
+		}
+		if len(placed) != 3 || len(nodes) != 3 {
+			t.Errorf("want three apps placed, one per node, before the Job; got %q", placed)
+		}
+		wantLast(t, lines, "Pod teslamate-verify-pitr-1 cannot be scheduled: 0/3 nodes are available: 3 Insufficient memory")
+	},
+	// "The first pod ... was deleted for node scale-down, the retry pod ...
+	// was also deleted for node scale-down, the Job then reported
+	// BackoffLimitExceeded": two evictions, each counted by rule 0.
+	"job-disruptions-exhaust-backofflimit": func(t *testing.T, lines, _ []string) {
+		a := firstIndex(lines, `\[kubectl\] kubectl drain node-a: evicting pod kelos-task-1`)
+		b := firstIndex(lines, `\[kubectl\] kubectl drain node-b: evicting pod kelos-task-2`)
+		if a < 0 || b < a {
+			t.Errorf("want the drain of node-a to evict the first pod and that of node-b its retry (%d, %d)", a, b)
+		}
+		if n := len(matching(lines, `failed \(DisruptionTarget.*\): rule 0 of the podFailurePolicy \(Count\) matches`)); n != 2 {
+			t.Errorf("want both evictions counted by the Count rule, got %d", n)
+		}
+		wantLast(t, lines, "Job kelos-task failed: BackoffLimitExceeded")
+	},
+	// "A pod deleted by ... node loss therefore fails its index
+	// immediately and the Job never creates a replacement": the taint
+	// eviction controller evicts the task from the lost node, index 0
+	// fails and no second pod is ever created.
+	"indexed-job-eviction-fails-index": func(t *testing.T, lines, _ []string) {
+		e := firstIndex(lines, `\[taint-eviction-controller\] Evicting pod tangle-task-0-1 from node node-a`)
+		f := firstIndex(lines, `\[job-controller\] Index 0 of job tangle-task failed \(1 failures, backoffLimitPerIndex 0\)`)
+		if e < 0 || f < e {
+			t.Errorf("want the eviction from node-a, then index 0 failed (%d, %d)", e, f)
+		}
+		if n := len(matching(lines, `\[job-controller\] Created pod: `)); n != 1 {
+			t.Errorf("want no replacement pod, got %d creations", n)
+		}
+		wantLast(t, lines, "Job tangle-task failed: MaxFailedIndexesExceeded")
+	},
 }
 
 func TestIncidents(t *testing.T) {
