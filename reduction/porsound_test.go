@@ -7,6 +7,8 @@ import (
 
 	"github.com/kivi-go/kivi/checker"
 	"github.com/kivi-go/kivi/compose"
+	"github.com/kivi-go/kivi/controllers/kubelet"
+	"github.com/kivi-go/kivi/kivitest/script/build"
 	"github.com/kivi-go/kivi/model"
 	"github.com/kivi-go/kivi/reduction/por"
 )
@@ -180,7 +182,7 @@ func checkFootprints(sys *compose.System, r *por.Reduction, s *model.State) stri
 					return fmt.Sprintf("%s changed %x, declared writes %x", name, ch, writes)
 				}
 			}
-			if msg := sameEffectAfterOthers(sys, s, i, reads, writes, succ, func(t *model.State) []*model.State { return stepsOf(sys, t)[i] }); msg != "" {
+			if msg := sameEffectAfterOthers(sys, s, ts, i, reads, writes, succ, func(t *model.State) []*model.State { return stepsOf(sys, t)[i] }); msg != "" {
 				return name + " " + msg
 			}
 			continue
@@ -197,14 +199,14 @@ func checkFootprints(sys *compose.System, r *por.Reduction, s *model.State) stri
 	return ""
 }
 
-// sameEffectAfterOthers is the reads check of checkFootprints for actor
-// x (whose successors from a state stepsOfX returns) with step footprint
-// reads/writes at s.
-func sameEffectAfterOthers(sys *compose.System, s *model.State, x int, reads, writes model.Footprint,
+// sameEffectAfterOthers is the reads check of checkFootprints for a
+// process with successors mine at s, step footprint reads/writes at s,
+// and successors stepsOfX from any state, against the steps succ of
+// sys's actors at s other than actor x (-1: none is the process).
+func sameEffectAfterOthers(sys *compose.System, s *model.State, mine []*model.State, x int, reads, writes model.Footprint,
 	succ map[int][]*model.State, stepsOfX func(*model.State) []*model.State) string {
 	rw := reads
 	rw.Union(writes)
-	mine := succ[x]
 	for y, ts := range succ {
 		if y == x {
 			continue
@@ -272,4 +274,133 @@ func TestStubbornSetsOnStates(t *testing.T) {
 		t.Fatal("the reduction picked no stubborn set: the test checked nothing")
 	}
 	t.Logf("%d stubborn sets checked", sets)
+}
+
+// processSteps returns the successors of a process alone at s, every
+// combination of its choices (as compose.System.Next runs them).
+func processSteps(u *model.Universe, p model.Process, s *model.State) []*model.State {
+	tx := model.NewTx(u)
+	tx.Begin(nil, false)
+	var out []*model.State
+	for {
+		next := s.Clone()
+		p.Step(tx, next)
+		out = append(out, next)
+		if !tx.Advance() {
+			return out
+		}
+		tx.Restart(false)
+	}
+}
+
+// checkProcessFootprints is checkFootprints for a process that is not
+// one of sys's actors (u is sys's universe): its footprints at s against
+// its own steps and sys's steps succ.
+func checkProcessFootprints(sys *compose.System, p model.Process, s *model.State, succ map[int][]*model.State) string {
+	u := sys.U
+	fp := p.(model.Footprinter)
+	if !p.Enabled(u, s) {
+		witness := fp.DisabledBy(u, s)
+		for a, ts := range succ {
+			for _, t2 := range ts {
+				if !model.Changed(u, s, t2).Intersects(witness) && p.Enabled(u, t2) {
+					return fmt.Sprintf("was enabled by a step of %s that left its DisabledBy %x alone", sys.Actors[a].Process.Name(), witness)
+				}
+			}
+		}
+		return ""
+	}
+	reads, writes := fp.StepFootprint(u, s)
+	sr, sw := fp.StaticFootprint(u)
+	if !reads.Subset(sr) || !writes.Subset(sw) {
+		return fmt.Sprintf("step footprint %x/%x outside the static %x/%x", reads, writes, sr, sw)
+	}
+	mine := processSteps(u, p, s)
+	for _, t2 := range mine {
+		if ch := model.Changed(u, s, t2); !ch.Subset(writes) {
+			return fmt.Sprintf("changed %x, declared writes %x", ch, writes)
+		}
+	}
+	return sameEffectAfterOthers(sys, s, mine, -1, reads, writes, succ, func(t *model.State) []*model.State {
+		if !p.Enabled(u, t) {
+			return nil
+		}
+		return processSteps(u, p, t)
+	})
+}
+
+// hpaReadinessProblem is a cluster with an HPA whose pods wait for their
+// readiness probes: web (HPA 1..3) and api, two pods each starting at
+// once, with a CPU change of web and a kubectl scale of api by one. Every
+// readiness step queues the HPA (model.ReadinessChanged), and the scale
+// queues the deployment controller while readiness steps are pending.
+func hpaReadinessProblem(t testing.TB) *compose.Problem {
+	t.Helper()
+	b := build.New()
+	b.AddNodes(2, build.Node().CPU(20).Mem(64))
+	web := b.AddDeployment("web", b.AddTemplate(build.Template("web").Requests(4, 4).Label("app", "web").ReadinessProbe()), 2)
+	api := b.AddDeployment("api", b.AddTemplate(build.Template("api").Requests(4, 4).Label("app", "api").ReadinessProbe().MinReadySeconds(5)), 2)
+	b.WithHPA(web, b.AddHPA(1, 3, 50))
+	b.PendingPod(web, 0).PendingPod(web, 1).PendingPod(api, 0).PendingPod(api, 1)
+	b.AddEvent(model.Event{Kind: model.CPUChange, Deployment: web, MaxDelta: 2, DeltaUnit: 2})
+	b.AddEvent(model.Event{Kind: model.ScaleDeployment, Deployment: api, MaxDeployment: api + 1, MaxDelta: 1})
+	b.Slots = 8
+	u, s, err := b.Build(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Init = model.InitMain
+	for i := range 4 {
+		s.Enqueue(model.KubeletQueue, i)
+	}
+	p, err := compose.NewProblemFrom("readiness-hpa-owners", u, s, nil, compose.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestOwnerReadinessFootprints: the readiness process of each owner
+// (kubelet.OwnerReadiness) keeps its Footprinter contract where an HPA
+// runs, although the composition runs the one PodReadiness process there
+// (compose readinessActors): on the reachable states of the readiness
+// clusters, its steps change only what it declares (the HPA queue every
+// step wakes among them), another actor's step that touches none of its
+// reads or writes (a kubectl scale queueing the deployment controller:
+// the queues its quiescence guard reads) leaves it enabled with the same
+// effect, and its DisabledBy keeps it disabled.
+func TestOwnerReadinessFootprints(t *testing.T) {
+	problems := []*compose.Problem{hpaReadinessProblem(t)}
+	for _, pp := range readinessProblems(t) {
+		problems = append(problems, pp.p)
+	}
+	enabled := 0
+	for _, p := range problems {
+		sys := p.System
+		var owners []*kubelet.OwnerReadiness
+		var init *model.State
+		sys.Initial(func(x *model.State) {
+			if init == nil {
+				init = x.Clone()
+			}
+		})
+		for o := range len(sys.U.Deployments) + 1 {
+			owners = append(owners, kubelet.NewOwnerReadiness(o, o > 0 && model.ReadinessMayWakeDeployment(sys.U, init, o-1)))
+		}
+		forStates(sys, 3000, func(s *model.State) {
+			succ := stepsOf(sys, s)
+			for _, or := range owners {
+				if or.Enabled(sys.U, s) {
+					enabled++
+				}
+				if msg := checkProcessFootprints(sys, or, s, succ); msg != "" {
+					t.Fatalf("%s: readiness of owner %d %s\n%s", p.Name, or.Owner, msg, model.Describe(sys.U, s))
+				}
+			}
+		})
+	}
+	if enabled == 0 {
+		t.Fatal("no owner's readiness step was enabled: the test checked nothing")
+	}
+	t.Logf("%d enabled owner readiness steps checked", enabled)
 }
