@@ -166,8 +166,14 @@ func checkStubborn(sys *compose.System, r *por.Reduction, s *model.State) (strin
 //   - a disabled actor stays disabled across every step that leaves the
 //     components of its DisabledBy unchanged.
 //
-// It returns "" or the violation.
+// It returns "" or the violation. A failed state is left alone: where a
+// run goes on after a failure (an unschedulable pod under Kubernetes'
+// lifecycle) every step clears it, which no footprint declares, and the
+// reduction never reduces there (por.Reduction.MayReduce).
 func checkFootprints(sys *compose.System, r *por.Reduction, s *model.State) string {
+	if s.Failed != model.NoFailure {
+		return ""
+	}
 	succ := stepsOf(sys, s)
 	for i := range sys.Actors {
 		name := fmt.Sprintf("%s#%d", sys.Actors[i].Process.Name(), i)
