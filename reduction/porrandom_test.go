@@ -2,6 +2,7 @@ package reduction_test
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io/fs"
 	"path/filepath"
@@ -183,6 +184,9 @@ func (in randomInput) load() (*model.Cluster, error) {
 	return r.Cluster, nil
 }
 
+// randomDepth is checkStubborn's depth on the random inputs.
+var randomDepth = flag.Int("porsound.depth", stubbornDepth, "steps outside the stubborn set TestPORSoundOnRandomClusters follows")
+
 // randomStates is how many reachable states of each random input the
 // state checks (checkStubborn, checkFootprints) visit; randomMaxStates
 // bounds each of the four runs.
@@ -225,7 +229,7 @@ func TestPORSoundOnRandomClusters(t *testing.T) {
 				if !r.MayReduce(s) {
 					return
 				}
-				msg, picked := checkStubborn(sys, r, s)
+				msg, picked := checkStubborn(sys, r, s, *randomDepth)
 				if msg != "" {
 					rt.Fatalf("%s\n%s\n%s", msg, model.Describe(sys.U, s), in)
 				}

@@ -36,7 +36,7 @@ type outsideRun struct {
 
 // checkStubborn checks, at s, the stubborn set the reduction picks
 // (por.Reduction.StubbornSet) against the definition (Valmari's strong
-// stubborn sets), for every run of up to stubbornDepth steps of actors
+// stubborn sets), for every run of up to depth steps of actors
 // outside the set:
 //   - every actor of the set disabled at s is still disabled (a run outside
 //     the set cannot enable it: what the DisabledBy rule ensures);
@@ -46,7 +46,7 @@ type outsideRun struct {
 //
 // It returns "" or the violation, naming the actors, and whether the
 // reduction picked a set at s.
-func checkStubborn(sys *compose.System, r *por.Reduction, s *model.State) (string, bool) {
+func checkStubborn(sys *compose.System, r *por.Reduction, s *model.State, depth int) (string, bool) {
 	var succ []checker.Successor[*model.State]
 	sys.Next(s, func(st checker.Step, t *model.State) {
 		succ = append(succ, checker.Successor[*model.State]{Step: st, State: t.Clone()})
@@ -111,7 +111,7 @@ func checkStubborn(sys *compose.System, r *por.Reduction, s *model.State) (strin
 	frontier := []outsideRun{{s: s}}
 	seen := map[string]bool{}
 	visited := 0
-	for range stubbornDepth {
+	for range depth {
 		var next []outsideRun
 		for _, w := range frontier {
 			sys.Next(w.s, func(st checker.Step, t *model.State) {
@@ -267,7 +267,7 @@ func TestStubbornSetsOnStates(t *testing.T) {
 			if !r.MayReduce(s) {
 				return
 			}
-			msg, picked := checkStubborn(sys, r, s)
+			msg, picked := checkStubborn(sys, r, s, stubbornDepth)
 			if msg != "" {
 				t.Fatalf("%s: %s\n%s", pp.name, msg, model.Describe(sys.U, s))
 			}
