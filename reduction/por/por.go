@@ -327,6 +327,33 @@ func (r *Reduction) closure(s *model.State, sc *porScratch, start int) bool {
 // Ample (checker.AmpleSetter) returns the successors of the smallest
 // valid stubborn set, or nil.
 func (r *Reduction) Ample(s *model.State, succ []checker.Successor[*model.State]) []int {
+	best, n := r.pick(s, succ)
+	if best == nil {
+		return nil
+	}
+	sel := make([]int, 0, n)
+	for i, x := range succ {
+		if best[x.Step.Actor] {
+			sel = append(sel, i)
+		}
+	}
+	return sel
+}
+
+// StubbornSet returns the stubborn set whose enabled actors' successors
+// Ample returns, disabled actors included, indexed by actor; nil when
+// Ample returns nil. Tests check the stubborn-set conditions on the
+// states themselves against it: no sequence of steps of actors outside
+// the set enables a disabled actor of it, disables an enabled one, or
+// fails to commute with one.
+func (r *Reduction) StubbornSet(s *model.State, succ []checker.Successor[*model.State]) []bool {
+	best, _ := r.pick(s, succ)
+	return best
+}
+
+// pick returns the smallest valid stubborn set of s (by successors) and
+// its number of successors, or nil.
+func (r *Reduction) pick(s *model.State, succ []checker.Successor[*model.State]) ([]bool, int) {
 	A := len(r.actors)
 	sc := r.scratchFor(A)
 	defer r.put(sc)
@@ -334,7 +361,7 @@ func (r *Reduction) Ample(s *model.State, succ []checker.Successor[*model.State]
 	for _, x := range succ {
 		a := int(x.Step.Actor)
 		if a >= A {
-			return nil
+			return nil, 0
 		}
 		if !sc.enabled[a] {
 			sc.enabled[a] = true
@@ -347,7 +374,7 @@ func (r *Reduction) Ample(s *model.State, succ []checker.Successor[*model.State]
 		}
 	}
 	if nEnabled < 2 {
-		return nil
+		return nil, 0
 	}
 	r.stepFootprints(s, sc)
 	var best []bool
@@ -366,16 +393,7 @@ func (r *Reduction) Ample(s *model.State, succ []checker.Successor[*model.State]
 			best, bestCount = append(best[:0], sc.inT...), n
 		}
 	}
-	if best == nil {
-		return nil
-	}
-	sel := make([]int, 0, bestCount)
-	for i, x := range succ {
-		if best[x.Step.Actor] {
-			sel = append(sel, i)
-		}
-	}
-	return sel
+	return best, bestCount
 }
 
 var (
