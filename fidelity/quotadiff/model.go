@@ -25,7 +25,7 @@ func ModelRefusal(c *Case) (string, error) {
 	tmpl := make([]int, len(c.Specs))
 	for i := range c.Specs {
 		tmpl[i] = -1
-		for d, dd := range r.Cluster.Deployments {
+		for _, dd := range r.Cluster.Deployments {
 			if dd.Name != workloadName(i) && dd.Name != Namespace+"/"+workloadName(i) {
 				continue
 			}
@@ -34,7 +34,6 @@ func ModelRefusal(c *Case) (string, error) {
 					tmpl[i] = k
 				}
 			}
-			_ = d
 		}
 		if tmpl[i] < 0 {
 			return "", fmt.Errorf("model: no template for %s (deployments %v)", workloadName(i), r.Cluster.Deployments)
