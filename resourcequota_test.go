@@ -179,8 +179,9 @@ spec:
 
 // TestResourceQuotaPriorityClassScope: a quota of one pod whose
 // scopeSelector selects pods by priorityClassName (In, NotIn, Exists,
-// DoesNotExist, as the pod evaluator matches them) holds back the
-// second replica of a Deployment it selects only.
+// DoesNotExist, as the pod evaluator matches them: DoesNotExist selects
+// the pods that name no class) holds back the second replica of a
+// Deployment it selects only.
 func TestResourceQuotaPriorityClassScope(t *testing.T) {
 	const classes = `apiVersion: scheduling.k8s.io/v1
 kind: PriorityClass
@@ -224,7 +225,8 @@ spec:
 		{"NotIn, not selected", "{scopeName: PriorityClass, operator: NotIn, values: [batch]}", batch, checker.Holds},
 		{"Exists", "{scopeName: PriorityClass, operator: Exists}", batch, checker.Violated},
 		{"Exists, no class", "{scopeName: PriorityClass, operator: Exists}", "", checker.Holds},
-		{"DoesNotExist selects none", "{scopeName: PriorityClass, operator: DoesNotExist}", "", checker.Holds},
+		{"DoesNotExist, no class", "{scopeName: PriorityClass, operator: DoesNotExist}", "", checker.Violated},
+		{"DoesNotExist, a class", "{scopeName: PriorityClass, operator: DoesNotExist}", batch, checker.Holds},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			rep := verifyManifests(t, classes+quota(c.expr)+deployment(c.class), twoNodes("4"), intents, true)

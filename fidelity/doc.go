@@ -47,6 +47,11 @@
 //     against the API server's pod defaulting, LimitRange defaulting and
 //     validation and LimitRanger admission, and against the DaemonSet
 //     controller's NodeShouldRunDaemonPod.
+//   - quotadiff: the ResourceQuota admission (model/resourcequota.go,
+//     with the manifest reader's quotas and templates) against the
+//     ResourceQuota admission plugin's evaluator and kube-apiserver's pod
+//     evaluator, over the quota controller's usage, on random namespaces
+//     of quotas, scopes, existing pods and a new pod.
 //   - lifecyclediff: the node lifecycle controller's not-ready and
 //     unreachable taints and the taint eviction controller's decisions
 //     (controllers/nodelifecycle, model/noexecute.go) against the node
@@ -61,7 +66,7 @@
 //     and the MemoryPressure condition).
 //   - classify: the known-divergence classes and the counterfactual test
 //     that names them, shared by hpadiff, admissiondiff, stsdiff,
-//     jobdiff, pdbdiff, lifecyclediff and evictiondiff.
+//     jobdiff, pdbdiff, lifecyclediff, evictiondiff and quotadiff.
 //   - evictionapi: the API server's Eviction subresource over an
 //     in-memory pod store, shared by pdbdiff and deschedulerdiff.
 package fidelity

@@ -603,8 +603,8 @@ func (td TemplateDecl) compile(nodeIndex map[string]int) (PodTemplate, error) {
 		NonZeroCPU: td.NonZeroCPU, NonZeroMemory: td.NonZeroMemory,
 		LimitCPU: td.LimitCPU, LimitMemory: td.LimitMemory, QuotaMissing: td.QuotaMissing,
 		MissingMetricRequest: td.MissingMetricRequest, ReservedOnly: td.ReservedOnly,
-		PriorityClassName: td.PriorityClassName,
-		ProbesReadiness:   td.ReadinessProbe, MinReadySeconds: td.MinReadySeconds,
+		PriorityClassName: td.PriorityClassName, ActiveDeadline: td.ActiveDeadline,
+		ProbesReadiness: td.ReadinessProbe, MinReadySeconds: td.MinReadySeconds,
 		Priority: td.Priority, PreemptionPolicy: td.PreemptionPolicy}
 	if err := checkPreemptionPolicy(td.PreemptionPolicy); err != nil {
 		return pt, err

@@ -155,6 +155,8 @@ type TemplateDecl struct {
 	// admission plugin leaves it (the global default's when it names
 	// none): ResourceQuota scope selectors read it. Manifests only.
 	PriorityClassName string `json:"-"`
+	// ActiveDeadline: PodTemplate's; set by the manifest reader only.
+	ActiveDeadline bool `json:"-"`
 	// QuotaMissing: PodTemplate's; set by the manifest reader only.
 	QuotaMissing [QuotaConstraints][]string `json:"-"`
 	// ReadinessProbe: the pods start Running but not Ready and become

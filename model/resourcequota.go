@@ -30,6 +30,10 @@ type ResourceQuota struct {
 	// BestEffort is the quota's BestEffort (1) or NotBestEffort (-1)
 	// scope; 0: every pod of the namespace.
 	BestEffort int8 `json:"bestEffort,omitempty"`
+	// Terminating is the quota's Terminating (1) or NotTerminating (-1)
+	// scope, which the pods with (without) an activeDeadlineSeconds are
+	// in; 0: every pod of the namespace.
+	Terminating int8 `json:"terminating,omitempty"`
 	// PriorityClasses are the scopeSelector's PriorityClass expressions,
 	// all of which a pod must match.
 	PriorityClasses []PriorityClassScope `json:"priorityClasses,omitempty"`
@@ -44,9 +48,10 @@ type PriorityClassScope struct {
 }
 
 // matches is podMatchesScopeFunc for the PriorityClass scope: Exists is
-// a non-empty name; the others are a label selector over a set holding
-// the name under the key PriorityClass, which always has the key, so
-// DoesNotExist matches no pod.
+// a non-empty name; the others are a label selector over a set that
+// holds the name under the key PriorityClass when the pod names a class
+// and is empty otherwise, so DoesNotExist and NotIn match a pod without
+// a priorityClassName.
 func (sc PriorityClassScope) matches(name string) bool {
 	switch sc.Operator {
 	case "In":
@@ -55,6 +60,8 @@ func (sc PriorityClassScope) matches(name string) bool {
 		return !slices.Contains(sc.Values, name)
 	case "Exists":
 		return name != ""
+	case "DoesNotExist":
+		return name == ""
 	}
 	return false
 }
@@ -104,8 +111,11 @@ func quotaUsage(t *PodTemplate, name string) int64 {
 }
 
 // formatQuota writes an amount of resource name as Kubernetes writes
-// the quantity.
+// the quantity: a zero has no unit.
 func formatQuota(name string, v int64) string {
+	if v == 0 {
+		return "0"
+	}
 	switch quotaConstraint(name) {
 	case QuotaRequestsCPU, QuotaLimitsCPU:
 		return FormatMillicores(v)
@@ -124,6 +134,9 @@ func (q *ResourceQuota) counts(t *PodTemplate) bool {
 		if !sc.matches(t.PriorityClassName) {
 			return false
 		}
+	}
+	if q.Terminating != 0 && (q.Terminating == 1) != t.ActiveDeadline {
+		return false
 	}
 	bestEffort := t.CPU == 0 && t.Memory == 0 && t.LimitCPU == 0 && t.LimitMemory == 0
 	switch q.BestEffort {
@@ -205,8 +218,11 @@ func (u *Universe) QuotaRefusal(s *State, tmpl int) (msg string, refused bool) {
 		}
 		var requested, used, limited []string
 		for _, name := range rq.names() {
+			// A resource the pod does not use is not compared (the
+			// admission drops zero usage before it compares): a quota
+			// already past a hard limit still admits such a pod.
 			req, use, hard := quotaUsage(t, name), u.QuotaUsed(s, q, name), rq.Hard[name]
-			if use+req <= hard {
+			if req == 0 || use+req <= hard {
 				continue
 			}
 			requested = append(requested, name+"="+formatQuota(name, req))
@@ -274,6 +290,9 @@ func validateResourceQuotas(qs []ResourceQuota) error {
 		}
 		if q.BestEffort < -1 || q.BestEffort > 1 {
 			return fmt.Errorf("resourceQuotas[%d] (%s): bestEffort %d: want -1, 0 or 1: %w", i, q.Name, q.BestEffort, ErrInvalid)
+		}
+		if q.Terminating < -1 || q.Terminating > 1 {
+			return fmt.Errorf("resourceQuotas[%d] (%s): terminating %d: want -1, 0 or 1: %w", i, q.Name, q.Terminating, ErrInvalid)
 		}
 	}
 	return nil

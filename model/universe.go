@@ -267,6 +267,10 @@ type PodTemplate struct {
 	ReservedOnly [2]int64
 	// PriorityClassName is TemplateDecl's (ResourceQuota scopes).
 	PriorityClassName string
+	// ActiveDeadline: the pod spec sets activeDeadlineSeconds, which
+	// puts its pods in the ResourceQuota scope Terminating
+	// (resourcequota.go). Set by the manifest reader only.
+	ActiveDeadline bool
 	// ProbesReadiness: a container has a readinessProbe or startupProbe,
 	// or the pod has readinessGates: its pods start Running but not
 	// Ready (readiness.go). MinReadySeconds is its workload's

@@ -41,7 +41,7 @@ var basePodSpecRules = []fieldRule{
 	// Quiet: cannot change placement, resources or replica counts.
 	{"ephemeralContainers", ""},
 	{"volumes", ""}, {"dnsPolicy", ""}, {"dnsConfig", ""},
-	{"terminationGracePeriodSeconds", ""}, {"activeDeadlineSeconds", ""},
+	{"terminationGracePeriodSeconds", ""},
 	{"serviceAccount", ""}, {"serviceAccountName", ""}, {"automountServiceAccountToken", ""},
 	{"securityContext", ""}, {"imagePullSecrets", ""}, {"hostname", ""}, {"subdomain", ""},
 	{"setHostnameAsFQDN", ""}, {"hostAliases", ""}, {"enableServiceLinks", ""},

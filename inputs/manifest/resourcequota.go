@@ -38,8 +38,8 @@ type ResourceQuota struct {
 var quotaScopes = []string{"BestEffort", "NotBestEffort", "Terminating", "NotTerminating"}
 
 // resourceQuotaDecls reads the ResourceQuotas among objs. A quota whose
-// scopes select no pod of the model (Terminating: pods with an
-// activeDeadlineSeconds) or that the model cannot scope
+// scopes select no pod (BestEffort with NotBestEffort, Terminating with
+// NotTerminating) or that the model cannot scope
 // (CrossNamespacePodAffinity, VolumeAttributesClass) is left out, with a
 // warning for the latter.
 func resourceQuotaDecls(objs []Object, warns *[]Warning) ([]model.ResourceQuota, error) {
@@ -129,9 +129,9 @@ func quotaValue(a at, path string, t QuantityText, kind resourceKind, count bool
 
 // scopeOf adds one scope of quota q (a spec.scopes entry, operator
 // Exists, or a scopeSelector expression, at path) to q, as the API
-// server validates it; keep is false when the quota can count no pod of
-// the model (Terminating, BestEffort with NotBestEffort) or is not
-// modelled (warned).
+// server validates it; keep is false when the quota can count no pod
+// (BestEffort with NotBestEffort, Terminating with NotTerminating) or is
+// not modelled (warned).
 func scopeOf(o Object, q *model.ResourceQuota, path, scope, operator string, values []string, warns *[]Warning) (keep bool, err error) {
 	a := o.at()
 	if scope != "PriorityClass" && operator != "Exists" {
@@ -149,10 +149,14 @@ func scopeOf(o Object, q *model.ResourceQuota, path, scope, operator string, val
 		keep = q.BestEffort != -v // both: no pod is in its scope
 		q.BestEffort = v
 		return keep, nil
-	case "Terminating":
-		return false, nil // the model's pods have no activeDeadlineSeconds
-	case "NotTerminating":
-		return true, nil
+	case "Terminating", "NotTerminating":
+		v := int8(1)
+		if scope == "NotTerminating" {
+			v = -1
+		}
+		keep = q.Terminating != -v // both: no pod is in its scope
+		q.Terminating = v
+		return keep, nil
 	case "PriorityClass":
 		switch operator {
 		case "In", "NotIn":

@@ -145,6 +145,9 @@ func (tc templateConv) convert(name string, meta ObjectMeta, spec PodSpec) (mode
 		tc.podLevelNonZero(spec, &td)
 	}
 	tc.quotaUsage(spec, &td)
+	if td.ActiveDeadline, err = tc.activeDeadline(spec); err != nil {
+		return td, err
+	}
 	tc.metricRequests(spec, &td)
 	tc.warnHostNetworkPorts(spec)
 	for i, c := range spec.TopologySpreadConstraints {

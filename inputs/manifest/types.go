@@ -108,6 +108,9 @@ type PodSpec struct {
 	PriorityClassName string  `json:"priorityClassName"`
 	Priority          *int32  `json:"priority"`
 	PreemptionPolicy  *string `json:"preemptionPolicy"`
+	// ActiveDeadlineSeconds puts the pods in the ResourceQuota scope
+	// Terminating (resourcequota.go); no deadline is enforced.
+	ActiveDeadlineSeconds *int64 `json:"activeDeadlineSeconds"`
 	// Volumes are read so that the decoder reports each volume's source
 	// as a field of its own: claims are warned about, other sources are
 	// quiet (fields.go).
