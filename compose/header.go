@@ -89,6 +89,9 @@ func describeEvent(u *model.Universe, e *model.Event) string {
 		what = "a node whose free CPU falls to 2% or less crashes and recovers once its load is gone"
 	case model.Maintenance:
 		what = fmt.Sprintf("rolling maintenance: every node in turn is drained and brought back, %d at a time", e.Parallel)
+		if e.Order == model.AnyOrder {
+			what += ", the nodes in any order"
+		}
 	case model.NodeFailure:
 		name := fmt.Sprint(e.Node + 1)
 		if e.Node < len(u.Nodes) {

@@ -4,7 +4,7 @@ import "github.com/kivi-go/kivi/model"
 
 // Maintenance program counter of one node (event memory byte w+n, where
 // the first w bytes hold the index of the next node the driver waits for:
-// model.MaintenanceIndexWidth).
+// model.MaintenanceIndexWidthOf, none in any order).
 const (
 	maintIdle    uint8 = iota // not started
 	maintStarted              // maintenanceNode(n) started, node still up
@@ -14,9 +14,10 @@ const (
 
 // Maintenance is maintenance(p) with its maintenanceNode(i) children,
 // as one process: a rolling maintenance of every node in
-// index order, at most Parallel nodes at a time. Its sub-actors are the
-// driver, which starts nodes, and one per node, which takes the node down
-// and, once the cluster is quiescent, back up.
+// index order, at most Parallel nodes at a time, or in any order
+// (model.AnyOrder, maintenanceany.go). Its sub-actors are the driver,
+// which starts nodes, and one per node, which takes the node down and,
+// once the cluster is quiescent, back up.
 type Maintenance struct {
 	event int
 	unanalysed
@@ -40,6 +41,9 @@ func (m Maintenance) Enabled(u *model.Universe, s *model.State) bool {
 // of node i-1.
 func (m Maintenance) subActorEnabled(u *model.Universe, s *model.State, i int) bool {
 	if i == 0 {
+		if m.anyOrder(u) {
+			return m.anyDriverEnabled(u, s)
+		}
 		return m.driverEnabled(u, s)
 	}
 	return m.nodeEnabled(u, s, i-1)
@@ -49,6 +53,10 @@ func (m Maintenance) subActorEnabled(u *model.Universe, s *model.State, i int) b
 // in index order.
 func (m Maintenance) Step(tx *model.Tx, s *model.State) {
 	u := tx.U
+	if m.anyOrder(u) {
+		m.anyStep(tx, s)
+		return
+	}
 	i := chooseEnabled(tx, 1+len(s.Nodes), func(i int) bool { return m.subActorEnabled(u, s, i) })
 	defer afterStep(u, s, m.event)
 	switch {
@@ -89,7 +97,7 @@ func (m Maintenance) driverStep(u *model.Universe, s *model.State) {
 }
 
 func (m Maintenance) nodeEnabled(u *model.Universe, s *model.State, n int) bool {
-	switch vars(u, s, m.event)[u.MaintenanceIndexWidth()+n] {
+	switch vars(u, s, m.event)[u.MaintenanceIndexWidthOf(&u.Events[m.event])+n] {
 	case maintStarted:
 		return true
 	case maintDown:
@@ -100,7 +108,7 @@ func (m Maintenance) nodeEnabled(u *model.Universe, s *model.State, n int) bool 
 
 func (m Maintenance) nodeStep(tx *model.Tx, s *model.State, n int) {
 	u := tx.U
-	pc := &vars(u, s, m.event)[u.MaintenanceIndexWidth()+n]
+	pc := &vars(u, s, m.event)[u.MaintenanceIndexWidthOf(&u.Events[m.event])+n]
 	switch *pc {
 	case maintStarted:
 		*pc = maintDown
@@ -129,13 +137,13 @@ func (m Maintenance) ValidEnd(u *model.Universe, s *model.State) bool {
 	if !mayStart(u, s, m.event) {
 		return true
 	}
-	return maintenanceFinished(vars(u, s, m.event), u.MaintenanceIndexWidth())
+	return maintenanceFinished(vars(u, s, m.event), u.MaintenanceIndexWidthOf(&u.Events[m.event]))
 }
 
 // maintenanceFinished: every node has been through its maintenance (the
-// memory's index takes w bytes).
+// memory's index takes w bytes, none in any order).
 func maintenanceFinished(mem []uint8, w int) bool {
-	if model.MaintenanceNext(mem, w) < len(mem)-w {
+	if w > 0 && model.MaintenanceNext(mem, w) < len(mem)-w {
 		return false
 	}
 	for _, pc := range mem[w:] {

@@ -82,7 +82,7 @@ func finished(u *model.Universe, s *model.State, i int) bool {
 	case model.CPUChange, model.MemoryChange:
 		return m[0] == riseDone
 	case model.Maintenance:
-		return maintenanceFinished(m, u.MaintenanceIndexWidth())
+		return maintenanceFinished(m, u.MaintenanceIndexWidthOf(&u.Events[i]))
 	case model.NodeFailure:
 		return m[0] == nodeFailureDone
 	case model.CreateTargetDeployment, model.ApplyDeployment, model.CreateDeployment, model.ScaleDeployment, model.RolloutRestart, model.RolloutUndo:

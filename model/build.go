@@ -702,6 +702,9 @@ func (c *Cluster) compileEvent(e EventDecl, look lookup) (Event, error) {
 	if e.Replicas != nil && k != ScaleDeployment {
 		return ev, fmt.Errorf("replicas: only scaleDeployment takes a target: %w", ErrInvalid)
 	}
+	if k != Maintenance && e.Order != "" {
+		return ev, fmt.Errorf("order: only maintenance takes it: %w", ErrInvalid)
+	}
 	if k != Drain && (len(e.Nodes) > 0 || e.TimeoutRetries != 0 || e.DisableEviction || e.Force || e.Uncordon) {
 		return ev, fmt.Errorf("nodes, timeoutRetries, disableEviction, force, uncordon: only drain takes them: %w", ErrInvalid)
 	}
@@ -733,6 +736,11 @@ func (c *Cluster) compileEvent(e EventDecl, look lookup) (Event, error) {
 		if ev.Parallel == 0 {
 			ev.Parallel = 1
 		}
+		o, err := parseMaintenanceOrder(e.Order)
+		if err != nil {
+			return ev, err
+		}
+		ev.Order = o
 	case Drain:
 		if err := compileDrainDecl(&ev, e, look); err != nil {
 			return ev, err

@@ -301,7 +301,11 @@ type EventDecl struct {
 	Node       string `json:"node,omitempty"`
 	Template   string `json:"template,omitempty"`
 	Parallel   int    `json:"parallel,omitempty"`
-	MaxDelta   int    `json:"maxDelta,omitempty"`
+	// Order for maintenance: written (default), the nodes in the order
+	// the cluster lists them, as Kivi; any, each next node among those
+	// not maintained yet (MaintenanceOrder).
+	Order    string `json:"order,omitempty"`
+	MaxDelta int    `json:"maxDelta,omitempty"`
 	// DeltaUnit for eventCpuChange: the changes are 1..MaxDelta times
 	// this many CPU units (0 = 1). Manifests count CPU in millicores,
 	// and a change that branches over every millicore explores hundreds

@@ -197,9 +197,12 @@ func (u *Universe) Compile() error {
 		case KernelPanic:
 			e.VarLen = 2 * len(u.Nodes)
 		case Maintenance:
-			e.VarLen = u.MaintenanceIndexWidth() + len(u.Nodes)
+			e.VarLen = u.MaintenanceIndexWidthOf(e) + len(u.Nodes)
 			if e.Parallel < 1 {
 				return fmt.Errorf("events[%d] (%s): parallel must be at least 1: %w", i, e.Kind, ErrInvalid)
+			}
+			if e.Order > AnyOrder {
+				return fmt.Errorf("events[%d] (%s): order %v (accepted: written, any): %w", i, e.Kind, e.Order, ErrInvalid)
 			}
 		case NodeFailure:
 			e.VarLen = 1

@@ -585,6 +585,8 @@ type Event struct {
 	Template      int
 	Parallel      int
 	MaxDeployment int
+	// Order is the order in which a Maintenance takes the nodes.
+	Order MaintenanceOrder
 	// Targeted ScaleDeployment sets the replicas to Target (`kubectl
 	// scale --replicas=Target`); otherwise it changes them by up to
 	// MaxDelta. Deployment is then the first deployment it may scale:

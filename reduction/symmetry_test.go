@@ -120,6 +120,7 @@ func symmetricClusters(t testing.TB) []symCluster {
 	out = append(out, readinessClusters(t)...)
 	out = append(out, preemptionClusters(t)...)
 	out = append(out, zoneClusters(t)...)
+	out = append(out, maintenanceOrderClusters(t)...)
 	// Two deployments (every built-in case has one): the kubelet queue's
 	// owner order and the pod rules for several owners.
 	for _, tc := range []struct {

@@ -83,6 +83,8 @@ var malformed = []struct {
 	{"drain negative timeout", base + "events: [{kind: drain, node: \"1\", timeoutRetries: -2}]\n", `bad.yaml: events[0] (drain): timeoutRetries -2 (accepted: 0, no timeout, or 1..100 retries of 5 s): invalid model`, true},
 	{"drain node twice", base + "events: [{kind: drain, nodes: [\"1\", \"1\"]}]\n", `bad.yaml: events[0] (drain): node 1 is drained twice (accepted: each node once): invalid model`, true},
 	{"drain option of another kind", base + "events: [{kind: maintenance, force: true}]\n", `bad.yaml: events[0] (maintenance): nodes, timeoutRetries, disableEviction, force, uncordon: only drain takes them: invalid model`, true},
+	{"unknown maintenance order", base + "events: [{kind: maintenance, order: random}]\n", `bad.yaml: events[0] (maintenance): order "random" (accepted: written, the nodes in the order the cluster lists them, as Kivi; any, each next node among those not maintained yet): invalid model`, true},
+	{"order of another kind", base + "events: [{kind: kernelPanic, order: any}]\n", `bad.yaml: events[0] (kernelPanic): order: only maintenance takes it: invalid model`, true},
 	{"unknown event slot", base + "events: [{kind: kernelPanic, when: later}]\n", `bad.yaml: events[0] (kernelPanic): when "later" (accepted: main, first, afterStable): invalid model`, true},
 	{"nodeName of no node", strings.Replace(base, "  memory: 8\n", "  memory: 8\n  nodeName: \"9\"\n", 1), `bad.yaml: templates[0] (app): nodeName "9": no such node: invalid model`, true},
 	{"fewer slots than pods", strings.Replace(base, "  count: 2\n", "  count: 2\n  pods: [{deployment: web}]\n", 1) + "podSlots: 1\n", `bad.yaml: podSlots 1: fewer than the 2 initial pods: invalid model`, true},

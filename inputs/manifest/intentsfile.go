@@ -53,7 +53,7 @@ var intentKeys = []string{"name", "params", "para"}
 // kiviEventKeys in Kivi's.
 var (
 	eventKeys = []string{"kind", "when", "deployment", "node", "template", "manifest", "parallel", "maxDelta", "replicas", "maxDeployment",
-		"nodes", "timeoutRetries", "disableEviction", "force", "uncordon"}
+		"nodes", "timeoutRetries", "disableEviction", "force", "uncordon", "order"}
 	kiviEventKeys = []string{"name", "para", "after_stable", "first", "priority"}
 )
 
@@ -63,7 +63,7 @@ var eventParams = map[string][]string{
 	"eventCpuChange":         {"deployment", "maxDelta"},
 	"eventMemoryChange":      {"deployment", "maxDelta"},
 	"kernelPanic":            nil,
-	"maintenance":            {"parallel"},
+	"maintenance":            {"parallel", "order"},
 	"nodeFailure":            {"node"},
 	"createTargetDeployment": {"deployment"},
 	"applyDeployment":        {"manifest", "template"},
@@ -334,6 +334,8 @@ func (r *intentsReader) event(path string, v any) (model.EventDecl, error) {
 			ed.Parallel, err = r.count(kp, val, 1, max(len(r.nodes), 1), what)
 		case "nodes":
 			ed.Nodes, err = r.nodeList(kp, val)
+		case "order":
+			ed.Order, err = r.maintenanceOrder(kp, val)
 		case "timeoutRetries":
 			ed.TimeoutRetries, err = r.count(kp, val, 0, model.MaxDrainRetries, "retries of a refused eviction before the drain gives up, 0 for none (kubectl's default: no timeout)")
 		case "disableEviction":

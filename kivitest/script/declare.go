@@ -342,8 +342,8 @@ var eventKinds = []model.EventKind{model.CPUChange, model.KernelPanic, model.Mai
 
 // event kind=K [slot=first|main|afterStable] [deployment=D] [node=N]
 // [deployment-template=X] [parallel=P] [max-deployment=M] [max-delta=δ] [delta-unit=u]
-// [nodes=N,…] [timeout-retries=R] [disable-eviction] [force] [uncordon]:
-// the kinds are Kivi's; absent references are the first
+// [nodes=N,…] [timeout-retries=R] [disable-eviction] [force] [uncordon]
+// [order=written|any]: the kinds are Kivi's; absent references are the first
 // deployment, node and deployment template. A drain takes nodes= (or
 // node=, one node) and kubectl drain's options; eventCpuChange and
 // eventMemoryChange take max-delta amounts delta-unit apart (memory: the
@@ -400,6 +400,13 @@ func (e *Env) event(c Command) (string, error) {
 		if err := e.drainEvent(c, &ev); err != nil {
 			return "", err
 		}
+	}
+	switch o := c.Arg("order", "written"); o {
+	case "written":
+	case "any":
+		ev.Order = model.AnyOrder
+	default:
+		return "", fmt.Errorf("unknown order %q (written, any)", o)
 	}
 	e.b.AddEvent(ev)
 	return "", nil

@@ -96,11 +96,18 @@
 // blanktail.go: the trailing Free slots left alone); reference_test.go
 // computes it as written and compares every intermediate result.
 //
-// Maintenance visits nodes in index order (its memory keeps the index of
-// the next node). The nodes it has not reached yet are therefore pinned
-// in each state: only nodes below every maintenance event's next index
-// move. This group depends on the state but is the same for a state and
-// its permutations (they share the next index) and only grows along a
-// run (the index never decreases), so the relation "s and π(s), π moving
-// only reached nodes" is still a bisimulation.
+// Maintenance in the written order (model.WrittenOrder) visits nodes in
+// index order (its memory keeps the index of the next node). The nodes
+// it has not reached yet are therefore pinned in each state: only nodes
+// below every such maintenance event's next index move. This group
+// depends on the state but is the same for a state and its permutations
+// (they share the next index) and only grows along a run (the index
+// never decreases), so the relation "s and π(s), π moving only reached
+// nodes" is still a bisimulation. A maintenance in any order
+// (model.AnyOrder) pins nothing: it chooses among the nodes not
+// maintained yet by their program counters alone, which are part of the
+// node signatures and move with their nodes, so nodes not maintained yet
+// are interchangeable among themselves, and so are nodes done; its
+// choice of the next nodes goes through Tx.ChooseNode, one node per
+// orbit.
 package symmetry

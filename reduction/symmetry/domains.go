@@ -42,11 +42,11 @@ type domainGroup struct {
 // domainGroups finds the interchangeable topology domains of a compiled
 // universe whose classes are classes (the analysis's, singletons
 // included). It returns the key whose values the domains are, and the
-// groups of at least two domains; none when maintenance walks the nodes
-// in index order, when no topology key or several of them tell nodes
+// groups of at least two domains; none when a maintenance walks the
+// nodes in index order (model.WrittenOrder), when no topology key or several of them tell nodes
 // apart, or when some node lacks the key.
 func domainGroups(u *model.Universe, classes [][]int, pinned []bool) (string, []domainGroup) {
-	if len(u.Nodes) < 2 || len(nodeMemoryOf(u).maints) > 0 {
+	if len(u.Nodes) < 2 || len(nodeMemoryOf(u).next) > 0 {
 		return "", nil
 	}
 	read := u.NodeLabelKeysRead()

@@ -16,7 +16,7 @@ import (
 func TestNarrowSignaturesAreTheGeneralOnes(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := randomCanonicalizer(t)
-		c.layout.panics, c.layout.maints = nil, nil
+		c.layout.panics, c.layout.maints, c.layout.next = nil, nil, nil
 		c.pods = true
 		if c.layout.nodes >= notQueued || rapid.Bool().Draw(t, "few nodes") {
 			// Few nodes: many pods each, so that heads fill up.

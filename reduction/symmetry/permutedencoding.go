@@ -158,7 +158,7 @@ func (m nodeMemory) moveVars(dst, src []uint8, old, new int) {
 		dst[off+2*new+1] = src[off+2*old+1]
 	}
 	for _, off := range m.maints {
-		dst[off+m.width+new] = src[off+m.width+old]
+		dst[off+new] = src[off+old]
 	}
 }
 

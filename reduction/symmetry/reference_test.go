@@ -63,7 +63,12 @@ func referenceKey(s *model.State, i int, kubeletSet, taintSet bool) []byte {
 // referenceSignature is node n's signature with full key bytes.
 func referenceSignature(c *Canonicalizer, s *model.State, n int) []byte {
 	b := []byte{s.Nodes[n].Byte()}
-	b = c.layout.appendNode(b, s, n)
+	for _, off := range c.layout.panics {
+		b = append(b, s.EventVars[off+2*n], s.EventVars[off+2*n+1])
+	}
+	for _, off := range c.layout.maints { // a maintenance's program counter of the node
+		b = append(b, s.EventVars[off+n])
+	}
 	pos := notQueued<<8 | notQueued
 	if j := slices.Index(s.Queues[model.NodeControllerQueue], uint16(n)); j >= 0 {
 		pos = j
@@ -118,7 +123,7 @@ func referenceSignature(c *Canonicalizer, s *model.State, n int) []byte {
 // nothing moves) that make s canonical.
 func referencePlan(c *Canonicalizer, s *model.State) (perm, podPerm []int) {
 	perm = identityInto(nil, len(s.Nodes))
-	for _, block := range c.Movable(s) {
+	for _, block := range referenceMovable(c, s) {
 		order := slices.Clone(block)
 		sort.SliceStable(order, func(a, b int) bool {
 			return bytes.Compare(referenceSignature(c, s, order[a]), referenceSignature(c, s, order[b])) < 0
@@ -191,6 +196,32 @@ func referencePlan(c *Canonicalizer, s *model.State) (perm, podPerm []int) {
 	return perm, podPerm
 }
 
+// referenceMovable is Movable as the package doc states it: each class
+// cut to the nodes below every written-order maintenance's next index
+// (a maintenance in any order pins nothing), blocks of one node left
+// out.
+func referenceMovable(c *Canonicalizer, s *model.State) [][]int {
+	var blocks [][]int
+	for _, cl := range c.classes {
+		var block []int
+		for _, n := range cl {
+			reached := true
+			for _, off := range c.layout.next {
+				if n >= model.MaintenanceNext(s.EventVars[off:], c.layout.width) {
+					reached = false
+				}
+			}
+			if reached {
+				block = append(block, n)
+			}
+		}
+		if len(block) > 1 {
+			blocks = append(blocks, block)
+		}
+	}
+	return blocks
+}
+
 // referenceKubelet sorts q stably by the first appearance of each pod's
 // owner, then by pod id.
 func referenceKubelet(q []uint16, pods []model.PodState) []uint16 {
@@ -229,15 +260,23 @@ func randomCanonicalizer(t *rapid.T) *Canonicalizer {
 		c.layout.panics = append(c.layout.panics, off)
 		off += 2 * N
 	}
-	for range rapid.IntRange(0, 1).Draw(t, "maints") {
-		c.layout.maints = append(c.layout.maints, off)
+	for range rapid.IntRange(0, 2).Draw(t, "maints") {
+		if rapid.Bool().Draw(t, "any order") {
+			// model.AnyOrder: the program counters alone.
+			c.layout.maints = append(c.layout.maints, off)
+			off += N
+			continue
+		}
+		c.layout.next = append(c.layout.next, off)
+		c.layout.maints = append(c.layout.maints, off+width)
 		off += width + N
 	}
 	classOf := rapid.SliceOfN(rapid.IntRange(0, 2), N, N).Draw(t, "classOf")
-	// Topology domains (domains.go), without maintenance, as the
-	// analysis builds them: D domains of blocks of equal sizes, drawn
-	// from nodes in random places; the rest form the classes.
-	if len(c.layout.maints) == 0 && N >= 2 && rapid.Bool().Draw(t, "domains") {
+	// Topology domains (domains.go), without a maintenance in the
+	// written order, as the analysis builds them: D domains of blocks of
+	// equal sizes, drawn from nodes in random places; the rest form the
+	// classes.
+	if len(c.layout.next) == 0 && N >= 2 && rapid.Bool().Draw(t, "domains") {
 		D := rapid.IntRange(2, min(3, N)).Draw(t, "domain count")
 		sizes := rapid.SliceOfN(rapid.IntRange(1, 3), 1, 3).Filter(func(x []int) bool {
 			sum := 0
@@ -347,9 +386,9 @@ func randomState(t *rapid.T, c *Canonicalizer) *model.State {
 		// Positions past a byte (each node at most once, as Enqueue keeps it).
 		s.Queues[model.NodeControllerQueue] = toItems(rapid.Permutation(nodeIndices(N)).Draw(t, "ncq order"))
 	}
-	vars := 2*N*len(c.layout.panics) + (c.layout.width+N)*len(c.layout.maints)
-	s.EventVars = toBytes(rapid.SliceOfN(rapid.IntRange(0, 2), vars, vars).Draw(t, "vars"))
-	for _, off := range c.layout.maints {
+	vars := 2*N*len(c.layout.panics) + N*len(c.layout.maints) + c.layout.width*len(c.layout.next)
+	s.EventVars = toBytes(rapid.SliceOfN(rapid.IntRange(0, 3), vars, vars).Draw(t, "vars"))
+	for _, off := range c.layout.next {
 		model.SetMaintenanceNext(s.EventVars[off:], c.layout.width, rapid.IntRange(0, N).Draw(t, "reached"))
 	}
 	s.Failed = model.Failure(rapid.IntRange(0, 2).Draw(t, "failed"))
@@ -455,8 +494,11 @@ func TestPlanMatchesReference(t *testing.T) {
 			if want := referenceKubelet(kq, s.Pods); !slices.Equal(got, want) {
 				t.Fatalf("kubelet queue %v sorted to %v, reference %v", kq, got, want)
 			}
+			if got, want := c.Movable(s), referenceMovable(c, s); !slices.EqualFunc(got, want, slices.Equal[[]int]) {
+				t.Fatalf("movable blocks %v, reference %v", got, want)
+			}
 			orbits := c.NodeOrbits(s, nil)
-			for _, block := range c.appendDomainBlocks(c.Movable(s)) {
+			for _, block := range c.appendDomainBlocks(referenceMovable(c, s)) {
 				for i, n := range block {
 					want := n
 					for _, m := range block[:i] {
