@@ -98,6 +98,12 @@ func describeEvent(u *model.Universe, e *model.Event) string {
 			name = u.Nodes[e.Node].Name
 		}
 		what = fmt.Sprintf("node %s goes down, is reported NotReady and comes back", name)
+		switch {
+		case e.OutOfService:
+			what = fmt.Sprintf("node %s goes down for good and is reported NotReady; the operator then taints it %s:NoExecute", name, model.TaintNodeOutOfService)
+		case e.Permanent:
+			what = fmt.Sprintf("node %s goes down for good and is reported NotReady; it never comes back", name)
+		}
 	case model.CreateTargetDeployment:
 		what = fmt.Sprintf("kubectl create of %s", workloadName(u, e.Deployment))
 	case model.RolloutUndo:

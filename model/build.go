@@ -708,6 +708,9 @@ func (c *Cluster) compileEvent(e EventDecl, look lookup) (Event, error) {
 	if k != Drain && (len(e.Nodes) > 0 || e.TimeoutRetries != 0 || e.DisableEviction || e.Force || e.Uncordon) {
 		return ev, fmt.Errorf("nodes, timeoutRetries, disableEviction, force, uncordon: only drain takes them: %w", ErrInvalid)
 	}
+	if err := nodeLossDecl(&ev, e); err != nil {
+		return ev, err
+	}
 	switch k {
 	case CPUChange, CreateTargetDeployment, RolloutRestart, RolloutUndo, MemoryChange:
 		if k == MemoryChange {

@@ -327,6 +327,11 @@ type EventDecl struct {
 	DisableEviction bool `json:"disableEviction,omitempty"`
 	Force           bool `json:"force,omitempty"`
 	Uncordon        bool `json:"uncordon,omitempty"`
+	// Recovers for nodeFailure: false = the node never comes back
+	// (nodeloss.go); nil = true. OutOfService, with recovers false: the
+	// operator then taints the node node.kubernetes.io/out-of-service.
+	Recovers     *bool `json:"recovers,omitempty"`
+	OutOfService bool  `json:"outOfService,omitempty"`
 }
 
 // IntentDecl is an intent with its parameters.

@@ -127,6 +127,7 @@ func (u *Universe) Compile() error {
 		}
 		t.Fit = fit
 		t.ToleratesNotReady = toleratesNotReady(u.admittedTolerations(t))
+		t.ToleratesOutOfService = toleratesOutOfService(u.admittedTolerations(t))
 		t.ToleratesUnschedulable = toleratesUnschedulable(t.Tolerations)
 		if err := u.compilePodAffinity(t); err != nil {
 			return fmt.Errorf("pod template %q: %w", t.Name, err)
@@ -205,7 +206,7 @@ func (u *Universe) Compile() error {
 				return fmt.Errorf("events[%d] (%s): order %v (accepted: written, any): %w", i, e.Kind, e.Order, ErrInvalid)
 			}
 		case NodeFailure:
-			e.VarLen = 1
+			e.VarLen = nodeFailureVarLen(e)
 			if e.Node < 0 || e.Node >= len(u.Nodes) {
 				return fmt.Errorf("events[%d] (%s): node %d does not exist: %w", i, e.Kind, e.Node, ErrInvalid)
 			}
@@ -245,6 +246,9 @@ func (u *Universe) Compile() error {
 		off += e.VarLen
 	}
 	u.NumEventVars = off
+	if err := u.compileNodeLoss(); err != nil {
+		return err
+	}
 	u.HasStatefulSets, u.HasJobs = false, false
 	for i := range u.Deployments {
 		u.HasStatefulSets = u.HasStatefulSets || u.Deployments[i].Kind == KindStatefulSet

@@ -19,6 +19,9 @@ func Describe(u *Universe, s *State) string {
 		if s.Nodes[n].MemoryPressure {
 			status += ",MemoryPressure"
 		}
+		if u.OutOfServiceByEvent(s, n) {
+			status += ", tainted " + TaintNodeOutOfService
+		}
 		fmt.Fprintf(&b, "node %s: %s cpu %d/%d mem %d/%d pods %d", u.Nodes[n].Name, status,
 			req.CPU, u.Nodes[n].CPU, req.Memory, u.Nodes[n].Memory, req.Pods)
 		for i, name := range u.ScalarResources {

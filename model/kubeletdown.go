@@ -21,20 +21,20 @@ const TaintNodeOutOfService = "node.kubernetes.io/out-of-service"
 // a StatefulSet's ordinal, while its ReplicaSet or Job has replaced it.
 // Under Kivi's lifecycle (the built-in cases) only a StatefulSet pod
 // stays, as its ordinal cannot be replaced; any other pod is removed at
-// once, as in Kivi. A node with the out-of-service taint keeps nothing:
-// the pod garbage collector removes its terminating pods (without a
-// clock, at once, as the kubelet would). The pod GC's other path, a
-// deleted Node object (gcOrphaned), is not modelled: nodes are never
-// deleted.
+// once, as in Kivi. A node with the out-of-service taint (the input's,
+// or an operator's: nodeloss.go) keeps nothing: the pod garbage
+// collector removes its terminating pods (without a clock, at once, as
+// the kubelet would). The pod GC's other path, a deleted Node object
+// (gcOrphaned), is not modelled: nodes are never deleted.
 func KeepsTerminatingPod(u *Universe, s *State, p *PodState) bool {
-	return deletionWaitsForNode(u, s, p) && !outOfService(&u.Nodes[p.Node-1])
+	return deletionWaitsForNode(u, s, p) && !u.NodeOutOfService(s, int(p.Node)-1)
 }
 
 // ForceDeletedOutOfService reports whether the pod garbage collector
 // removes the Terminating pod p, which the kubelet of its node, not
 // Ready, cannot: the node carries the out-of-service taint.
 func ForceDeletedOutOfService(u *Universe, s *State, p *PodState) bool {
-	return deletionWaitsForNode(u, s, p) && outOfService(&u.Nodes[p.Node-1])
+	return deletionWaitsForNode(u, s, p) && u.NodeOutOfService(s, int(p.Node)-1)
 }
 
 // deletionWaitsForNode reports whether the deletion of the Terminating

@@ -40,10 +40,12 @@ func MemoryPressureTaint() Taint {
 
 // memoryPressureBit is the bit of a node's encoded byte (NodeState.Byte)
 // that holds its MemoryPressure condition, and reclaimingBit the one that
-// holds NodeState.Reclaiming: a node without them encodes as before.
+// holds NodeState.Reclaiming: a node without them encodes as before. Both
+// stay clear of the NodeStatus bits (health 0x03, TaintQueued 0x08, the
+// node-down taints 0xc0) and of cordonedBit.
 const (
 	memoryPressureBit = 0x10
-	reclaimingBit     = 0x08
+	reclaimingBit     = 0x04
 )
 
 // MemoryChangeSteps is how many evenly spaced amounts an

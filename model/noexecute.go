@@ -139,13 +139,17 @@ func compileNoExecute(f *NodeFit, taints []Taint, tols []Toleration, kivi bool) 
 			f.NoExecuteTaints = NoExecuteToleration{Eviction: EvictedAtOnce}
 		}
 		f.NodeDown = [2]NoExecuteToleration{{Eviction: EvictedAtOnce}, {Eviction: EvictedAtOnce}}
+		f.OutOfService = [3]NoExecuteToleration{{Eviction: EvictedAtOnce}, {Eviction: EvictedAtOnce}, {Eviction: EvictedAtOnce}}
 		return
 	}
 	f.NoExecuteTaints = noExecuteToleration(taints, tols)
+	oos := Taint{Key: TaintNodeOutOfService, Value: outOfServiceValue, Effect: NoExecute}
 	for i, key := range NodeDownTaints {
 		down := append(taints[:len(taints):len(taints)], Taint{Key: key, Effect: NoExecute})
 		f.NodeDown[i] = noExecuteToleration(down, tols)
+		f.OutOfService[i] = noExecuteToleration(append(down, oos), tols)
 	}
+	f.OutOfService[2] = noExecuteToleration(append(taints[:len(taints):len(taints)], oos), tols)
 }
 
 // TakesNodesDown reports whether an event of u can make a node not Ready

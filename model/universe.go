@@ -285,6 +285,9 @@ type PodTemplate struct {
 	// ToleratesNotReady: the pod tolerates the taints the node lifecycle
 	// controller puts on a node that is not Ready (notready.go).
 	ToleratesNotReady bool
+	// ToleratesOutOfService: the pod tolerates the out-of-service taint
+	// an operator puts on a node lost for good (nodeloss.go).
+	ToleratesOutOfService bool
 	// ToleratesUnschedulable: the pod tolerates the taint of a cordoned
 	// node (cordon.go).
 	ToleratesUnschedulable bool
@@ -309,6 +312,11 @@ type NodeFit struct {
 	// NodeDownTaints[i] when the node is not Ready (noexecute.go).
 	NoExecuteTaints NoExecuteToleration
 	NodeDown        [2]NoExecuteToleration
+	// OutOfService[i] is NodeDown[i] with the out-of-service taint too,
+	// and OutOfService[2] the node's NoExecute taints with it alone (a
+	// node whose zone holds back the node-down taint), for a node an
+	// operator taints while the model runs (nodeloss.go).
+	OutOfService [3]NoExecuteToleration
 	// Preferred is the summed weight of matching preferred terms.
 	Preferred int
 }
@@ -612,6 +620,10 @@ type Event struct {
 	// may have, with one for each of its pod templates under each of its
 	// strategies (undo.go).
 	Configs []int
+	// Permanent NodeFailure: the node never comes back (recovers:
+	// false); with OutOfService the operator then taints it
+	// node.kubernetes.io/out-of-service:NoExecute (nodeloss.go).
+	Permanent, OutOfService bool
 
 	// VarOffset and VarLen locate the event's memory in State.EventVars
 	// (set by Compile).
@@ -749,6 +761,10 @@ type Universe struct {
 	// wideNodes: some node index does, and pods write their nodes on two
 	// bytes (encode.go).
 	wideRefs, wideNodes bool
+	// outOfServiceVar[n] is the offset in State.EventVars of node n's
+	// out-of-service byte (nodeloss.go), -1 when no event taints node n;
+	// nil when none does.
+	outOfServiceVar []int
 	// podRuns: the universe has more pod slots than MaxObjects, and the
 	// encoding writes runs of repeated pods as one token (podruns.go).
 	podRuns bool

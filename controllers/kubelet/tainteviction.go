@@ -9,11 +9,11 @@ import "github.com/kivi-go/kivi/model"
 // nodelifecycle, tolerationseconds.go), as upstream's
 // taint-eviction-controller processes every pod bound to a tainted node.
 // Only pods pinned by nodeName reach a node after the node controller
-// tainted it.
+// tainted it, or an operator tainted it out-of-service.
 func queuesForTaintEviction(u *model.Universe, s *model.State, pod *model.PodState) bool {
 	if u.HasTaints {
 		return true
 	}
 	_, tainted := s.Nodes[pod.Node-1].Status.NodeDownTaint()
-	return tainted
+	return tainted || u.OutOfServiceByEvent(s, int(pod.Node)-1)
 }

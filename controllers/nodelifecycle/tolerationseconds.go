@@ -118,6 +118,10 @@ func processPod(tx *model.Tx, s *model.State) {
 	}
 	n := int(pod.Node) - 1
 	fit := &u.Templates[pod.Template].Fit[n]
+	if u.OutOfServiceByEvent(s, n) {
+		outOfServiceEviction(tx, s, p, n)
+		return
+	}
 	if k, ok := s.Nodes[n].Status.NodeDownTaint(); ok {
 		t := fit.NodeDown[k]
 		if !t.Evicted() {
@@ -146,6 +150,28 @@ func processPod(tx *model.Tx, s *model.State) {
 		} else {
 			tx.Log(TaintManagerComponent, "Evicting pod %s: it does not tolerate the NoExecute taint of node %s",
 				s.PodRef(p), u.Nodes[n].Name)
+		}
+	}
+}
+
+// outOfServiceEviction judges pod p against the NoExecute taints of node
+// n, which an operator has tainted out-of-service (model/nodeloss.go):
+// the node's own, its not-ready or unreachable taint if it carries one,
+// and node.kubernetes.io/out-of-service.
+func outOfServiceEviction(tx *model.Tx, s *model.State, p, n int) {
+	u := tx.U
+	t := u.OutOfServiceEviction(s, int(s.Pods[p].Template), n)
+	if !t.Evicted() {
+		return
+	}
+	evict(tx, s, p)
+	if tx.Tracing() {
+		if t.Eviction == model.EvictedLater {
+			tx.Log(TaintManagerComponent, "Evicting pod %s from node %s: it tolerated the taint %s for %d s and the node is still out of service",
+				s.PodRef(p), u.Nodes[n].Name, model.TaintNodeOutOfService, t.Seconds)
+		} else {
+			tx.Log(TaintManagerComponent, "Evicting pod %s from node %s at once: it does not tolerate the taint %s",
+				s.PodRef(p), u.Nodes[n].Name, model.TaintNodeOutOfService)
 		}
 	}
 }

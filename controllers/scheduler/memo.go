@@ -30,7 +30,8 @@ import (
 // where that changes what countPods counts), or eight where some selector
 // merges pod-template-hash (model.Universe.HasRevisionMatch: bit 1 then
 // always, bit 2: bare, which the inter-pod affinity plan tells apart),
-// then the node states (status and cordon).
+// then the node states (status and cordon), and the nodes' out-of-service
+// taints where events put them (startKey).
 func (c *cycle) buildKey() {
 	key, T := c.startKey(), len(c.u.Templates)
 	revisions := c.plan.revisions
@@ -66,18 +67,31 @@ func keyClasses(revisions bool) int {
 	return 4
 }
 
-// startKey sizes the key and fills in all but the pod counts.
+// startKey sizes the key and fills in all but the pod counts. Where an
+// event may taint a node out-of-service (the node filter reads it), each
+// node's taint follows the node states, a byte each.
 func (c *cycle) startKey() []byte {
 	N, T := len(c.u.Nodes), len(c.u.Templates)
-	n := 2 + keyClasses(c.plan.revisions)*N*T + N
+	tail := N
+	if c.u.HasOutOfServiceEvents() {
+		tail += N
+	}
+	n := 2 + keyClasses(c.plan.revisions)*N*T + tail
 	c.key = grow(c.key, n)
-	clear(c.key[:n-N])
+	clear(c.key[:n-tail])
 	c.key[0] = c.p.Template
 	if c.p.Owner != 0 {
 		c.key[1] = 1
 	}
 	for i, st := range c.s.Nodes {
-		c.key[n-N+i] = st.Byte()
+		c.key[n-tail+i] = st.Byte()
+	}
+	if tail > N {
+		for i := range N {
+			if c.u.OutOfServiceByEvent(c.s, i) {
+				c.key[n-N+i] = 1
+			}
+		}
 	}
 	return c.key
 }

@@ -12,7 +12,8 @@ import "github.com/kivi-go/kivi/model"
 // node.kubernetes.io/unschedulable:NoSchedule. A node cordoned in a
 // manifest carries that taint statically, which TaintToleration judges.
 // It judges the memory-pressure taint of a node under memory pressure
-// too, as TaintToleration does upstream.
+// too, as TaintToleration does upstream, and the out-of-service taint of
+// a node an operator tainted while the model runs.
 type nodeReady struct{}
 
 func (nodeReady) Name() string { return "NodeReady" }
@@ -24,6 +25,10 @@ const reasonNotReady = "node(s) had untolerated taint(s) {node.kubernetes.io/not
 // node under memory pressure (model.NodeState.MemoryPressure), naming it.
 const reasonMemoryPressure = "node(s) had untolerated taint(s) {node.kubernetes.io/memory-pressure}"
 
+// reasonOutOfService is TaintToleration's reason for the taint an
+// operator puts on a node lost for good (model/nodeloss.go).
+const reasonOutOfService = "node(s) had untolerated taint(s) {node.kubernetes.io/out-of-service}"
+
 // reasonUnschedulable is NodeUnschedulable's reason (ErrReasonUnschedulable).
 const reasonUnschedulable = "node(s) were unschedulable"
 
@@ -33,6 +38,9 @@ func (nodeReady) Filter(c *cycle, n int) Status {
 	}
 	if c.s.Nodes[n].Status != model.Ready && !c.t.ToleratesNotReady {
 		return reject(UnschedulableAndUnresolvable, reasonNotReady)
+	}
+	if !c.t.ToleratesOutOfService && c.u.OutOfServiceByEvent(c.s, n) {
+		return reject(UnschedulableAndUnresolvable, reasonOutOfService)
 	}
 	if c.u.MemoryPressureRejects(c.s, n, c.t) {
 		return reject(UnschedulableAndUnresolvable, reasonMemoryPressure)

@@ -104,6 +104,8 @@ func List() []Incident {
 			"a podFailurePolicy that counts DisruptionTarget: two node scale-downs exhaust backoffLimit 1 and fail the Job", "Job controller (podFailurePolicy Count) under evictions", "job_completes"},
 		{"indexed-job-eviction-fails-index", "https://github.com/TangleML/tangle/pull/327",
 			"an Indexed Job with backoffLimitPerIndex 0 loses its pod to a node failure: the index fails, the Job fails", "Job controller (backoffLimitPerIndex, maxFailedIndexes) after a node failure", "job_completes"},
+		{"statefulset-stuck-on-lost-node", "https://github.com/rancher/rke2/issues/3913",
+			"a powered-off worker never comes back: the StatefulSet's pod stays Terminating on it for ever and is never replaced", "node lifecycle and StatefulSet controller (a pod deleted on a node lost for good)", "rollout_completes"},
 	}
 }
 

@@ -18,6 +18,22 @@ import (
 // that matches what the report describes. lines are Trace.Lines; loop
 // is the part after the cycle marker (empty for a finite trace).
 var traceChecks = map[string]func(t *testing.T, lines, loop []string){
+	// "The Pods of Statefulset running on this node become Terminating
+	// forever": agent-1 is lost, its db pod is evicted and stays
+	// Terminating, and no db pod is created again after the failure.
+	"statefulset-stuck-on-lost-node": func(t *testing.T, lines, _ []string) {
+		f := firstIndex(lines, `\[node\] Node agent-1 failed for good`)
+		s := firstIndex(lines, `\[kubelet\] Pod db-\d stays Terminating: node agent-1 is not Ready`)
+		if f < 0 || s < f {
+			t.Fatalf("want agent-1 lost and a db pod stuck Terminating on it")
+		}
+		if created := matching(lines[f:], `create Pod db-\d`); len(created) != 0 {
+			t.Errorf("want no db pod created after the loss; got %q", created)
+		}
+		if len(matching(lines, `Node agent-1 recovered`)) != 0 {
+			t.Errorf("agent-1 comes back")
+		}
+	},
 	// "Only three pods got scheduled; others are in pending state": three
 	// placements on the workers, none on the control plane, then the 4th
 	// pod has no feasible node.

@@ -53,7 +53,7 @@ var intentKeys = []string{"name", "params", "para"}
 // kiviEventKeys in Kivi's.
 var (
 	eventKeys = []string{"kind", "when", "deployment", "node", "template", "manifest", "parallel", "maxDelta", "replicas", "maxDeployment",
-		"nodes", "timeoutRetries", "disableEviction", "force", "uncordon", "order"}
+		"nodes", "timeoutRetries", "disableEviction", "force", "uncordon", "order", "recovers", "outOfService"}
 	kiviEventKeys = []string{"name", "para", "after_stable", "first", "priority"}
 )
 
@@ -64,7 +64,7 @@ var eventParams = map[string][]string{
 	"eventMemoryChange":      {"deployment", "maxDelta"},
 	"kernelPanic":            nil,
 	"maintenance":            {"parallel", "order"},
-	"nodeFailure":            {"node"},
+	"nodeFailure":            {"node", "recovers", "outOfService"},
 	"createTargetDeployment": {"deployment"},
 	"applyDeployment":        {"manifest", "template"},
 	"createDeployment":       {"manifest", "template"},
@@ -197,6 +197,9 @@ func (r *intentsReader) parse(data []byte) ([]model.IntentDecl, []model.EventDec
 				return nil, nil, err
 			}
 			events = append(events, ed)
+		}
+		if err := r.checkNodeLoss(events); err != nil {
+			return nil, nil, err
 		}
 	}
 	return decls, events, nil
@@ -344,6 +347,12 @@ func (r *intentsReader) event(path string, v any) (model.EventDecl, error) {
 			ed.Force, err = r.flag(kp, val)
 		case "uncordon":
 			ed.Uncordon, err = r.flag(kp, val)
+		case "recovers":
+			var b bool
+			b, err = r.flag(kp, val)
+			ed.Recovers = &b
+		case "outOfService":
+			ed.OutOfService, err = r.flag(kp, val)
 		case "maxDelta":
 			if kind == "eventMemoryChange" {
 				ed.MaxDelta, err = r.memoryDelta(kp, val)
@@ -373,6 +382,9 @@ func (r *intentsReader) event(path string, v any) (model.EventDecl, error) {
 		if err := r.checkDrain(path, ed); err != nil {
 			return ed, err
 		}
+	}
+	if ed.OutOfService && (ed.Recovers == nil || *ed.Recovers) {
+		return ed, r.a.errorf(join(path, "outOfService"), "nodeFailure's outOfService: true needs recovers: false (accepted: outOfService: true with recovers: false, a node lost for good that the operator taints node.kubernetes.io/out-of-service; or outOfService: false)")
 	}
 	if kind == "scaleDeployment" {
 		if ed.Replicas != nil && ed.MaxDelta != 0 {

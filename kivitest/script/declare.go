@@ -343,11 +343,13 @@ var eventKinds = []model.EventKind{model.CPUChange, model.KernelPanic, model.Mai
 // event kind=K [slot=first|main|afterStable] [deployment=D] [node=N]
 // [deployment-template=X] [parallel=P] [max-deployment=M] [max-delta=δ] [delta-unit=u]
 // [nodes=N,…] [timeout-retries=R] [disable-eviction] [force] [uncordon]
-// [order=written|any]: the kinds are Kivi's; absent references are the first
+// [order=written|any] [recovers=true|false] [out-of-service]: the kinds are Kivi's; absent references are the first
 // deployment, node and deployment template. A drain takes nodes= (or
 // node=, one node) and kubectl drain's options; eventCpuChange and
 // eventMemoryChange take max-delta amounts delta-unit apart (memory: the
-// default quarters of model.Universe.DefaultMemoryDelta without either).
+// default quarters of model.Universe.DefaultMemoryDelta without either); a
+// nodeFailure takes recovers=false (the node is lost for good) and
+// out-of-service (the operator's taint then).
 func (e *Env) event(c Command) (string, error) {
 	var ev model.Event
 	kind, ok := "", false
@@ -408,6 +410,13 @@ func (e *Env) event(c Command) (string, error) {
 	default:
 		return "", fmt.Errorf("unknown order %q (written, any)", o)
 	}
+	switch r := c.Arg("recovers", "true"); r {
+	case "true", "false":
+		ev.Permanent = r == "false"
+	default:
+		return "", fmt.Errorf("recovers=%q is not true or false", r)
+	}
+	ev.OutOfService = c.Has("out-of-service")
 	e.b.AddEvent(ev)
 	return "", nil
 }

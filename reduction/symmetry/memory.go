@@ -13,8 +13,9 @@ import "github.com/kivi-go/kivi/model"
 //   - maintenance in any order (model.AnyOrder): one program-counter
 //     byte per node at VarOffset+n, and no index.
 //
-// Every other event's memory names no node (nodeFailure's single byte
-// belongs to a node that is pinned).
+// Every other event's memory names no node (nodeFailure's bytes, its
+// program counter and the out-of-service taint of a lost node, belong to
+// a node that is pinned).
 type nodeMemory struct {
 	panics []int // VarOffset of each kernelPanic event
 	maints []int // offset of each maintenance event's program counters
