@@ -59,6 +59,10 @@ type cycle struct {
 	softWeight []float64
 	ignored    []bool
 
+	// portsTaken[n]: a pod bound to node n holds a host port that
+	// conflicts with one of the pod's (nodeports.go).
+	portsTaken []bool
+
 	// ipa is InterPodAffinity's PreFilter state, over ipaBuf.
 	ipa    interPodState
 	ipaBuf []int64
@@ -201,6 +205,7 @@ func (c *cycle) count() {
 		c.dom[i] = -1
 	}
 	c.countPods()
+	c.countPorts()
 	c.preFilterSpread()
 	c.preFilterInterPod()
 }
@@ -317,14 +322,17 @@ func (c *cycle) standardFilters(n int) (Status, int8) {
 	if st := (nodeAffinityFilter{}).Filter(c, n); st.Code != Success {
 		return st, 3
 	}
-	if st := (nodeResourcesFitFilter{}).Filter(c, n); st.Code != Success {
+	if st := (nodePortsFilter{}).Filter(c, n); st.Code != Success {
 		return st, 4
 	}
-	if st := (podTopologySpreadFilter{}).Filter(c, n); st.Code != Success {
+	if st := (nodeResourcesFitFilter{}).Filter(c, n); st.Code != Success {
 		return st, 5
 	}
-	if st := (interPodAffinityFilter{}).Filter(c, n); st.Code != Success {
+	if st := (podTopologySpreadFilter{}).Filter(c, n); st.Code != Success {
 		return st, 6
+	}
+	if st := (interPodAffinityFilter{}).Filter(c, n); st.Code != Success {
+		return st, 7
 	}
 	return Status{}, -1
 }

@@ -30,12 +30,15 @@ import (
 // where that changes what countPods counts), or eight where some selector
 // merges pod-template-hash (model.Universe.HasRevisionMatch: bit 1 then
 // always, bit 2: bare, which the inter-pod affinity plan tells apart),
-// then the node states (status and cordon).
+// doubled where some template wants a host port (the next bit: Failed,
+// which holds no port but counts for the requests), then the node states
+// (status and cordon).
 func (c *cycle) buildKey() {
 	key, T := c.startKey(), len(c.u.Templates)
 	revisions := c.plan.revisions
 	byOwner, owner := c.set.ownerMatters || revisions, c.p.Owner
-	classes := keyClasses(revisions)
+	classes := keyClasses(revisions, c.plan.ports)
+	failed := classes / 2
 	// A local: the key's stores would make c.s.Pods be reloaded.
 	pods := c.s.Pods
 	for i := range pods {
@@ -53,23 +56,30 @@ func (c *cycle) buildKey() {
 		if revisions && q.Owner == 0 {
 			cls |= 4
 		}
+		if c.plan.ports && q.Phase == model.Failed {
+			cls |= failed
+		}
 		countInKey(key, T, classes, int(q.Node)-1, int(q.Template), cls)
 	}
 }
 
 // keyClasses is the number of classes of pods the key counts per node and
 // template.
-func keyClasses(revisions bool) int {
+func keyClasses(revisions, ports bool) int {
+	classes := 4
 	if revisions {
-		return 8
+		classes = 8
 	}
-	return 4
+	if ports {
+		classes *= 2
+	}
+	return classes
 }
 
 // startKey sizes the key and fills in all but the pod counts.
 func (c *cycle) startKey() []byte {
 	N, T := len(c.u.Nodes), len(c.u.Templates)
-	n := 2 + keyClasses(c.plan.revisions)*N*T + N
+	n := 2 + keyClasses(c.plan.revisions, c.plan.ports)*N*T + N
 	c.key = grow(c.key, n)
 	clear(c.key[:n-N])
 	c.key[0] = c.p.Template
