@@ -142,7 +142,7 @@ func (u *Universe) PortsConflict(a, b int) bool {
 // host ports in use on node n of s: held by the node's DaemonSet pods
 // (NodeFit.HostPortsReserved) or by a pod whose phase holds counts,
 // other than slot skip (-1: none). The scheduler counts every bound pod
-// that is not Failed (HoldsHostPorts), the kubelet the pods it runs.
+// that is not Failed (InSchedulerCache), the kubelet the pods it runs.
 func (u *Universe) HostPortsInUse(s *State, t, n, skip int, holds func(*PodState) bool) bool {
 	tmpl := &u.Templates[t]
 	if len(tmpl.HostPorts) == 0 {
@@ -160,8 +160,9 @@ func (u *Universe) HostPortsInUse(s *State, t, n, skip int, holds func(*PodState
 	return false
 }
 
-// HoldsHostPorts reports whether pod p holds its host ports in the
-// scheduler's cache: bound and neither Free nor Failed (the scheduler's
-// informer drops terminal pods), so Pending-bound, Running and
-// Terminating pods.
-func HoldsHostPorts(p *PodState) bool { return heldNode(p) != 0 }
+// InSchedulerCache reports whether pod p is an assigned pod of
+// kube-scheduler's cache, whose requests, spread and affinity counts and
+// host ports the scheduler sees: bound and neither Free nor Failed (the
+// scheduler's informer drops terminal pods), so Pending-bound, Running
+// and Terminating pods.
+func InSchedulerCache(p *PodState) bool { return heldNode(p) != 0 }

@@ -223,7 +223,7 @@ func (c *cycle) countPods() {
 	if pl.nonZero {
 		c.scoredReq = append(c.scoredReq[:0], pl.reserved...)
 		for i := range c.s.Pods {
-			if q := &c.s.Pods[i]; q.Phase != model.Free && q.Node != 0 {
+			if q := &c.s.Pods[i]; model.InSchedulerCache(q) {
 				r, add := &c.scoredReq[q.Node-1], &pl.scoredRequests[q.Template]
 				r.CPU += add.CPU
 				r.Memory += add.Memory
@@ -237,7 +237,7 @@ func (c *cycle) countPods() {
 	ownerMatters, counted, foreign := set.ownerMatters, set.counted, set.foreign
 	for i := range c.s.Pods {
 		q := &c.s.Pods[i]
-		if q.Phase == model.Free || q.Node == 0 {
+		if !model.InSchedulerCache(q) {
 			continue
 		}
 		n := int(q.Node) - 1

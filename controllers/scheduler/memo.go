@@ -8,7 +8,8 @@ import (
 )
 
 // A scheduling cycle reads a state only through a few derived facts: how
-// many pods of each template are bound to each node, split by whether
+// many pods of each template are bound to each node (Failed ones are not
+// in its cache: model.InSchedulerCache), split by whether
 // they count for spreading (not terminating, and of the incoming pod's
 // owner when the constraints are the system defaults), and each node's
 // status. The top nodes are a function of those facts, the incoming
@@ -30,20 +31,17 @@ import (
 // where that changes what countPods counts), or eight where some selector
 // merges pod-template-hash (model.Universe.HasRevisionMatch: bit 1 then
 // always, bit 2: bare, which the inter-pod affinity plan tells apart),
-// doubled where some template wants a host port (the next bit: Failed,
-// which holds no port but counts for the requests), then the node states
-// (status and cordon).
+// then the node states (status and cordon).
 func (c *cycle) buildKey() {
 	key, T := c.startKey(), len(c.u.Templates)
 	revisions := c.plan.revisions
 	byOwner, owner := c.set.ownerMatters || revisions, c.p.Owner
-	classes := keyClasses(revisions, c.plan.ports)
-	failed := classes / 2
+	classes := keyClasses(revisions)
 	// A local: the key's stores would make c.s.Pods be reloaded.
 	pods := c.s.Pods
 	for i := range pods {
 		q := &pods[i]
-		if q.Phase == model.Free || q.Node == 0 {
+		if !model.InSchedulerCache(q) {
 			continue
 		}
 		cls := 0
@@ -56,30 +54,23 @@ func (c *cycle) buildKey() {
 		if revisions && q.Owner == 0 {
 			cls |= 4
 		}
-		if c.plan.ports && q.Phase == model.Failed {
-			cls |= failed
-		}
 		countInKey(key, T, classes, int(q.Node)-1, int(q.Template), cls)
 	}
 }
 
 // keyClasses is the number of classes of pods the key counts per node and
 // template.
-func keyClasses(revisions, ports bool) int {
-	classes := 4
+func keyClasses(revisions bool) int {
 	if revisions {
-		classes = 8
+		return 8
 	}
-	if ports {
-		classes *= 2
-	}
-	return classes
+	return 4
 }
 
 // startKey sizes the key and fills in all but the pod counts.
 func (c *cycle) startKey() []byte {
 	N, T := len(c.u.Nodes), len(c.u.Templates)
-	n := 2 + keyClasses(c.plan.revisions, c.plan.ports)*N*T + N
+	n := 2 + keyClasses(c.plan.revisions)*N*T + N
 	c.key = grow(c.key, n)
 	clear(c.key[:n-N])
 	c.key[0] = c.p.Template

@@ -38,7 +38,7 @@ func (c *cycle) countPorts() {
 	t := int(c.p.Template)
 	for i := range c.s.Pods {
 		q := &c.s.Pods[i]
-		if i != c.pod && model.HoldsHostPorts(q) && c.u.PortsConflict(t, int(q.Template)) {
+		if i != c.pod && model.InSchedulerCache(q) && c.u.PortsConflict(t, int(q.Template)) {
 			c.portsTaken[q.Node-1] = true
 		}
 	}

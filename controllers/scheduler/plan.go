@@ -41,10 +41,6 @@ type plan struct {
 	// (model.Universe.HasRevisionMatch), so what matches a pod depends on
 	// its owner.
 	revisions bool
-	// ports: some template wants a host port
-	// (model.Universe.HasHostPorts), so the decision key tells Failed pods
-	// apart (memo.go).
-	ports bool
 	// preempts: some pod of the universe may preempt
 	// (model.Universe.CanPreempt), so pods may be nominated to nodes.
 	preempts bool
@@ -114,7 +110,6 @@ func newPlan(u *model.Universe) *plan {
 	pl.revisions = u.HasRevisionMatch()
 	pl.interPod, pl.interPodBare, pl.interPodTabs = newInterPodPlans(u)
 	pl.preempts = u.CanPreempt()
-	pl.ports = u.HasHostPorts()
 	pl.resolveProfile(u)
 	pl.logPlus2 = make([]float64, len(u.Nodes)+1)
 	for k := range pl.logPlus2 {
