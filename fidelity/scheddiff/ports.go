@@ -41,7 +41,7 @@ func genPorts(t *rapid.T, label string) Ports {
 	for range rapid.IntRange(1, 2).Draw(t, label+"Count") {
 		p := Port{ContainerPort: rapid.SampledFrom([]int32{80, 81, 53}).Draw(t, label+"ContainerPort"),
 			Protocol: rapid.SampledFrom([]string{"", "TCP", "UDP"}).Draw(t, label+"Protocol"),
-			HostIP:   rapid.SampledFrom([]string{"", "", "0.0.0.0", "10.0.0.1", "10.0.0.2"}).Draw(t, label+"HostIP")}
+			HostIP:   rapid.SampledFrom([]string{"10.0.0.1", "", "10.0.0.2", "0.0.0.0"}).Draw(t, label+"HostIP")}
 		switch rapid.IntRange(0, 3).Draw(t, label+"HostPort") {
 		case 1, 2:
 			p.HostPort = p.ContainerPort
