@@ -252,7 +252,8 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 			ReservedCPU: t.ReservedCPU, ReservedMemory: t.ReservedMemory, MaxPods: t.MaxPods, MemoryCapacity: t.MemoryCapacity,
 			Scalar: ScalarVector(u.ScalarResources, t.Scalar), ReservedScalar: ScalarVector(u.ScalarResources, t.ReservedScalar),
 			ScalarListed: ScalarListed(u.ScalarResources, t.Scalar),
-			Labels:       labels, Taints: append([]Taint(nil), t.Taints...)})
+			Labels:       labels, Taints: append([]Taint(nil), t.Taints...),
+			ReservedHostPorts: append([]HostPort(nil), t.ReservedHostPorts...)})
 	}
 	look := lookup{
 		deployments:         indexNames(c.Deployments, deploymentName),
@@ -605,7 +606,8 @@ func (td TemplateDecl) compile(nodeIndex map[string]int) (PodTemplate, error) {
 		MissingMetricRequest: td.MissingMetricRequest, ReservedOnly: td.ReservedOnly,
 		PriorityClassName: td.PriorityClassName, ActiveDeadline: td.ActiveDeadline,
 		ProbesReadiness: td.ReadinessProbe, MinReadySeconds: td.MinReadySeconds,
-		Priority: td.Priority, PreemptionPolicy: td.PreemptionPolicy}
+		Priority: td.Priority, PreemptionPolicy: td.PreemptionPolicy,
+		HostPorts: append([]HostPort(nil), td.HostPorts...)}
 	if err := checkPreemptionPolicy(td.PreemptionPolicy); err != nil {
 		return pt, err
 	}

@@ -88,8 +88,11 @@ type NodeType struct {
 	ReservedScalar map[string]int64  `json:"reservedScalar,omitempty"`
 	Labels         map[string]string `json:"labels,omitempty"`
 	Taints         []Taint           `json:"taints,omitempty"`
-	Min            int               `json:"min,omitempty"`
-	Max            int               `json:"max,omitempty"`
+	// ReservedHostPorts are the host ports the node's untracked pods
+	// (DaemonSets' pods) hold (hostports.go).
+	ReservedHostPorts []HostPort `json:"reservedHostPorts,omitempty"`
+	Min               int        `json:"min,omitempty"`
+	Max               int        `json:"max,omitempty"`
 }
 
 // NodeGroup is Count nodes of one type in the original topology, each
@@ -169,6 +172,8 @@ type TemplateDecl struct {
 	// manifest reader only.
 	MissingMetricRequest [2]string `json:"-"`
 	ReservedOnly         [2]int64  `json:"-"`
+	// HostPorts: PodTemplate's (hostports.go).
+	HostPorts []HostPort `json:"hostPorts,omitempty"`
 }
 
 // SpreadDecl is a topology spread constraint as written.

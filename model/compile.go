@@ -117,6 +117,9 @@ func (u *Universe) Compile() error {
 			}
 		}
 	}
+	if err := u.compileHostPorts(); err != nil {
+		return err
+	}
 	// Template labels may have interned keys after some LabelSets were
 	// built; LabelSet.Get copes with short sets, so nothing to redo.
 	for i := range u.Templates {
@@ -304,6 +307,7 @@ func (u *Universe) compileFit(t *PodTemplate) ([]NodeFit, error) {
 		node := &u.Nodes[n]
 		f := &fit[n]
 		f.NodeName = t.NodeName == 0 || t.NodeName == n+1
+		f.HostPortsReserved = PortsConflict(t.HostPorts, node.ReservedHostPorts)
 		f.Affinity = nodeSel.Matches(node.LabelSet)
 		if f.Affinity && len(required) > 0 {
 			// An empty required term matches no node (the API's rule, and

@@ -95,6 +95,9 @@ type Node struct {
 	ScalarListed           []bool
 	Labels                 map[string]string
 	Taints                 []Taint
+	// ReservedHostPorts are the host ports held by the untracked pods
+	// (DaemonSets' pods) of the node (hostports.go).
+	ReservedHostPorts []HostPort
 
 	// LabelSet is Labels compiled (set by Compile).
 	LabelSet LabelSet
@@ -277,6 +280,9 @@ type PodTemplate struct {
 	// spec.minReadySeconds: a Ready pod is available only after it.
 	ProbesReadiness bool
 	MinReadySeconds int32
+	// HostPorts are the host ports the pods bind (hostports.go): the
+	// containers' and sidecar init containers' ports with a hostPort.
+	HostPorts []HostPort
 
 	// Compiled (set by Compile).
 	LabelSet LabelSet
@@ -319,6 +325,9 @@ type NodeFit struct {
 	OutOfService [3]NoExecuteToleration
 	// Preferred is the summed weight of matching preferred terms.
 	Preferred int
+	// HostPortsReserved: a host port of the pod is held on the node by
+	// a pod the model does not track, a DaemonSet's (hostports.go).
+	HostPortsReserved bool
 }
 
 // Strategy is a Deployment update strategy.
@@ -771,6 +780,9 @@ type Universe struct {
 	// revisionMatch: some selector merges pod-template-hash
 	// (HasRevisionMatch).
 	revisionMatch bool
+	// portConflicts[a*T+b]: pods of templates a and b cannot share a node
+	// for their host ports; nil when no template wants one (hostports.go).
+	portConflicts []bool
 	// windowSlots caches WindowSlots once compiled, templateRequests the
 	// requests the encoding compares usage with, podHeads the decoder's
 	// tables.

@@ -6,7 +6,8 @@ import "github.com/kivi-go/kivi/model"
 // manager's (pressure.go) and then pkg/kubelet/lifecycle/predicate.go's
 // (v1.36): the scheduler's
 // AdmissionCheck (NodeResourcesFit against the pods the kubelet already
-// runs, scalar resources included (scalar.go), required node affinity and nodeSelector, NodeName) and the
+// runs, scalar resources included (scalar.go), required node affinity and nodeSelector, NodeName,
+// NodePorts (hostports.go)) and the
 // TaintToleration check restricted to NoExecute taints. It returns the
 // reason of the first failure in that order, upstream's pod status
 // reason, or "" when the pod is admitted. Pods bound by the scheduler
@@ -43,6 +44,8 @@ func admit(u *model.Universe, s *model.State, p int) string {
 		return "NodeAffinity"
 	case !fit.NodeName:
 		return "NodeName"
+	case hostPortsInUse(u, s, p, n):
+		return "NodePorts"
 	case fit.NoExecute:
 		return "TaintToleration"
 	}

@@ -190,7 +190,7 @@ func TestConformanceC3NoFeasibleNode(t *testing.T) {
 		t.Errorf("global minimums hostname %d zone %d, want 1 and 2", c.hardMin[0], c.hardMin[1])
 	}
 	for n := range u.Nodes {
-		if c.rejectedBy[n] != 5 || c.status[n].Code != Unschedulable { // PodTopologySpread
+		if pr.filters[c.rejectedBy[n]].Name() != "PodTopologySpread" || c.status[n].Code != Unschedulable {
 			t.Errorf("node %d: rejected by filter %d with %v, want PodTopologySpread Unschedulable", n+1, c.rejectedBy[n], c.status[n].Code)
 		}
 	}

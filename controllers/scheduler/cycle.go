@@ -59,6 +59,10 @@ type cycle struct {
 	softWeight []float64
 	ignored    []bool
 
+	// portsTaken[n]: a pod bound to node n holds a host port that
+	// conflicts with one of the pod's (nodeports.go).
+	portsTaken []bool
+
 	// ipa is InterPodAffinity's PreFilter state, over ipaBuf.
 	ipa    interPodState
 	ipaBuf []int64
@@ -201,6 +205,7 @@ func (c *cycle) count() {
 		c.dom[i] = -1
 	}
 	c.countPods()
+	c.countPorts()
 	c.preFilterSpread()
 	c.preFilterInterPod()
 }
@@ -218,7 +223,7 @@ func (c *cycle) countPods() {
 	if pl.nonZero {
 		c.scoredReq = append(c.scoredReq[:0], pl.reserved...)
 		for i := range c.s.Pods {
-			if q := &c.s.Pods[i]; q.Phase != model.Free && q.Node != 0 {
+			if q := &c.s.Pods[i]; model.InSchedulerCache(q) {
 				r, add := &c.scoredReq[q.Node-1], &pl.scoredRequests[q.Template]
 				r.CPU += add.CPU
 				r.Memory += add.Memory
@@ -232,7 +237,7 @@ func (c *cycle) countPods() {
 	ownerMatters, counted, foreign := set.ownerMatters, set.counted, set.foreign
 	for i := range c.s.Pods {
 		q := &c.s.Pods[i]
-		if q.Phase == model.Free || q.Node == 0 {
+		if !model.InSchedulerCache(q) {
 			continue
 		}
 		n := int(q.Node) - 1
@@ -317,14 +322,17 @@ func (c *cycle) standardFilters(n int) (Status, int8) {
 	if st := (nodeAffinityFilter{}).Filter(c, n); st.Code != Success {
 		return st, 3
 	}
-	if st := (nodeResourcesFitFilter{}).Filter(c, n); st.Code != Success {
+	if st := (nodePortsFilter{}).Filter(c, n); st.Code != Success {
 		return st, 4
 	}
-	if st := (podTopologySpreadFilter{}).Filter(c, n); st.Code != Success {
+	if st := (nodeResourcesFitFilter{}).Filter(c, n); st.Code != Success {
 		return st, 5
 	}
-	if st := (interPodAffinityFilter{}).Filter(c, n); st.Code != Success {
+	if st := (podTopologySpreadFilter{}).Filter(c, n); st.Code != Success {
 		return st, 6
+	}
+	if st := (interPodAffinityFilter{}).Filter(c, n); st.Code != Success {
+		return st, 7
 	}
 	return Status{}, -1
 }

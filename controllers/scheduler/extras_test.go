@@ -4,6 +4,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/kivi-go/kivi/kivitest/script/build"
+	"github.com/kivi-go/kivi/model"
 )
 
 // genSchedulingExtras gives a random template of genCluster the inputs
@@ -32,5 +33,12 @@ func genSchedulingExtras(t *rapid.T, tb *build.TemplateBuilder) {
 	}
 	if rapid.IntRange(0, 3).Draw(t, "nonZero") == 0 {
 		tb.NonZero(int64(rapid.IntRange(0, 10).Draw(t, "nonZeroCPU")), int64(rapid.IntRange(0, 10).Draw(t, "nonZeroMem")))
+	}
+	// Few ports, two addresses and every address, two protocols: pods
+	// collide often, and sometimes only on one address.
+	for range rapid.IntRange(0, 2).Draw(t, "hostPorts") {
+		tb.HostPorts(model.HostPort{Protocol: rapid.SampledFrom([]string{"", "UDP"}).Draw(t, "protocol"),
+			HostIP: rapid.SampledFrom([]string{"", "10.0.0.1", "10.0.0.2"}).Draw(t, "hostIP"),
+			Port:   rapid.SampledFrom([]int32{80, 81}).Draw(t, "hostPort")})
 	}
 }

@@ -297,7 +297,7 @@ func (c *cycle) preFilterInterPod() {
 	owner, T := c.p.Owner, len(c.u.Templates)
 	for i := range c.s.Pods {
 		q := &c.s.Pods[i]
-		if q.Phase == model.Free || q.Node == 0 {
+		if !model.InSchedulerCache(q) {
 			continue
 		}
 		ls, t := nodes[q.Node-1].LabelSet, p.podKind(q, owner, T)

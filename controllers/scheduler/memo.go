@@ -8,7 +8,8 @@ import (
 )
 
 // A scheduling cycle reads a state only through a few derived facts: how
-// many pods of each template are bound to each node, split by whether
+// many pods of each template are bound to each node (Failed ones are not
+// in its cache: model.InSchedulerCache), split by whether
 // they count for spreading (not terminating, and of the incoming pod's
 // owner when the constraints are the system defaults), and each node's
 // status. The top nodes are a function of those facts, the incoming
@@ -41,7 +42,7 @@ func (c *cycle) buildKey() {
 	pods := c.s.Pods
 	for i := range pods {
 		q := &pods[i]
-		if q.Phase == model.Free || q.Node == 0 {
+		if !model.InSchedulerCache(q) {
 			continue
 		}
 		cls := 0

@@ -15,8 +15,8 @@ import (
 // ones that keep a decision key (swapping two pod slots, changing a
 // pod's CPU usage: the memo must answer from what it remembered) and the
 // smallest ones that change it (one bound pod starting to terminate or
-// moving to another node, a pod of another owner or template, a node's
-// status: the memo must not), so that a key that misses an input of the
+// moving to another node or being rejected at admission, a pod of another
+// owner or template, a node's status: the memo must not), so that a key that misses an input of the
 // cycle answers a question with the answer to another.
 func TestDecisionMemo(t *testing.T) {
 	var decider cycle
@@ -44,7 +44,7 @@ func TestDecisionMemo(t *testing.T) {
 func changeForMemo(t *rapid.T, u *model.Universe, s *model.State) {
 	i := rapid.IntRange(0, len(s.Pods)-1).Draw(t, "pod")
 	p := &s.Pods[i]
-	switch rapid.IntRange(0, 9).Draw(t, "change") {
+	switch rapid.IntRange(0, 10).Draw(t, "change") {
 	case 0, 7:
 		j := rapid.IntRange(0, len(s.Pods)-1).Draw(t, "other")
 		s.Pods[i], s.Pods[j] = s.Pods[j], s.Pods[i]
@@ -57,6 +57,12 @@ func changeForMemo(t *rapid.T, u *model.Universe, s *model.State) {
 	case 3:
 		if p.Phase == model.Terminating {
 			p.Phase = model.Running
+		}
+	case 10:
+		// Rejected at admission: it holds its requests in the model's
+		// cycle, no host port.
+		if p.Phase != model.Free && p.Node != 0 {
+			p.Phase = model.Failed
 		}
 	case 4:
 		if p.Phase != model.Free && p.Node != 0 {

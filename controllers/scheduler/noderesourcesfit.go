@@ -103,7 +103,7 @@ func (c *cycle) countScalar() {
 	u, K := c.u, len(c.u.ScalarResources)
 	c.scalarUsed = append(c.scalarUsed[:0], c.plan.reservedScalar...)
 	for i := range c.s.Pods {
-		if q := &c.s.Pods[i]; q.Phase != model.Free && q.Node != 0 {
+		if q := &c.s.Pods[i]; model.InSchedulerCache(q) {
 			n := int(q.Node) - 1
 			u.AddScalar(c.scalarUsed[n*K:(n+1)*K], int(q.Template))
 		}

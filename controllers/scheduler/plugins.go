@@ -24,7 +24,7 @@ type scorePlugin interface {
 }
 
 const (
-	numFilters = 7
+	numFilters = 8
 	numScores  = 6
 	// spreadScore is PodTopologySpread's index among the scores: Explain
 	// prints its domains only when it did not skip. interPodScore is
@@ -52,7 +52,7 @@ type profile struct {
 func defaultProfile() profile {
 	return profile{
 		filters: [numFilters]filterPlugin{
-			nodeReady{}, nodeName{}, taintTolerationFilter{}, nodeAffinityFilter{},
+			nodeReady{}, nodeName{}, taintTolerationFilter{}, nodeAffinityFilter{}, nodePortsFilter{},
 			nodeResourcesFitFilter{}, podTopologySpreadFilter{}, interPodAffinityFilter{},
 		},
 		scores: [numScores]scorePlugin{

@@ -272,7 +272,7 @@ func (pe *preemption) selectVictims(n int) (sets []victimSet, reason string, ove
 	u, s := pe.u, pe.s
 	var pot []int
 	for i := range s.Pods {
-		if q := &s.Pods[i]; q.Phase != model.Free && int(q.Node) == n+1 && u.PodPriority(s, i) < pe.prio {
+		if q := &s.Pods[i]; model.InSchedulerCache(q) && int(q.Node) == n+1 && u.PodPriority(s, i) < pe.prio {
 			pot = append(pot, i)
 		}
 	}

@@ -31,7 +31,7 @@ func referenceCycle(u *model.Universe, s *model.State, pod int) *cycle {
 	for n := range N {
 		c.scoredReq[n] = model.Resources{CPU: u.Nodes[n].ReservedCPU, Memory: u.Nodes[n].ReservedMemory}
 		for i := range s.Pods {
-			if q := &s.Pods[i]; q.Phase != model.Free && q.NodeOf() == n {
+			if q := &s.Pods[i]; model.InSchedulerCache(q) && q.NodeOf() == n {
 				t := &u.Templates[q.Template]
 				c.scoredReq[n].CPU += max(t.CPU, t.NonZeroCPU)
 				c.scoredReq[n].Memory += max(t.Memory, t.NonZeroMemory)
@@ -62,6 +62,11 @@ func referenceCycle(u *model.Universe, s *model.State, pod int) *cycle {
 	c.plan.interPod, c.plan.interPodBare, c.plan.interPodTabs = newInterPodPlans(u)
 	c.plan.resolveProfile(u)
 	c.preFilterInterPod()
+	// NodePorts from the model's own derivation of the ports in use.
+	c.portsTaken = make([]bool, N)
+	for n := range N {
+		c.portsTaken[n] = u.HostPortsInUse(s, int(c.p.Template), n, pod, model.InSchedulerCache)
+	}
 	pr := defaultProfile()
 	pr.standard = false
 	pr.scores[len(pr.scores)-1] = referenceBalancedAllocation{}

@@ -82,6 +82,8 @@ func List() []Incident {
 			"a one-replica rollout (maxSurge 1, maxUnavailable 0) in a namespace whose quota allows one pod: the surge pod is refused and the rollout never finishes", "deployment controller (RollingUpdate surge) under a ResourceQuota", "rollout_completes"},
 		{"rollout-required-anti-affinity", "https://github.com/kubernetes/kubernetes/issues/116891",
 			"three replicas with required hostname anti-affinity on three nodes: the rollout's surge pod is Pending forever", "deployment controller (RollingUpdate surge) with the scheduler's InterPodAffinity", "pod_always_schedulable"},
+		{"hostnetwork-surge-wedges-rollout", "https://github.com/openshift/cluster-ingress-operator/pull/219",
+			"three routers on the host's network, one per worker, rolled out with maxSurge 1 and maxUnavailable 0: the surge router finds every node's ports taken and the rollout wedges", "deployment controller (RollingUpdate surge) with the scheduler's NodePorts", "pod_always_schedulable"},
 		{"descheduler-evicts-all-replicas", "https://github.com/kubernetes-sigs/descheduler/issues/1712",
 			"RemoveDuplicates evicts two of three replicas in one cycle: one replica is left", "descheduler (RemoveDuplicates) without a PodDisruptionBudget", "replica_num_always_meet_exp"},
 		{"pihole-rollout-downtime", "https://github.com/MoJo2600/pihole-kubernetes/issues/397",

@@ -222,6 +222,24 @@ var traceChecks = map[string]func(t *testing.T, lines, loop []string){
 		}
 		wantLast(t, lines, "Pod delegation-2 cannot be scheduled: 0/3 nodes are available")
 	},
+	// "a positive surge can cause the rollout to wedge": three routers
+	// run on the three workers, the release is applied, the surge router
+	// finds every node's host ports taken, and no old router is deleted
+	// (maxUnavailable 0).
+	"hostnetwork-surge-wedges-rollout": func(t *testing.T, lines, _ []string) {
+		if n := len(matching(lines, `\[kubelet\] Started pod router-default-\d on node worker-\d`)); n != 3 {
+			t.Errorf("want three routers started, one per worker: %d", n)
+		}
+		a := firstIndex(lines, `\[kubectl\] kubectl apply: deployment router-default configured`)
+		c := firstIndex(lines, `\[replicaset-controller\] Created pod router-default-4`)
+		if a < 0 || c < a {
+			t.Errorf("want kubectl apply, then the surge router created (%d, %d)", a, c)
+		}
+		if n := len(matching(lines, `\[replicaset-controller\] Deleting pod `)); n != 0 {
+			t.Errorf("no old router should be deleted (maxUnavailable 0): %d deletions", n)
+		}
+		wantLast(t, lines, "Pod router-default-4 cannot be scheduled: 0/3 nodes are available: 3 node(s) didn't have free ports for the requested pod ports")
+	},
 	// "A new replicaset was created with errors ... new pod can not be
 	// created": test-1 runs, the release is applied, the quota refuses
 	// the new ReplicaSet's pod, and the old pod stays.

@@ -63,12 +63,15 @@ func (s *Snapshot) ToAPI() ([]*v1.Node, []*v1.Pod, *v1.Pod) {
 			ownBy(p)
 			// The pending pod's ReplicaSet: its pod template's terms.
 			applyPodAffinity(p, s.Pending.PodAffinity, s.Pending.PodAntiAffinity)
+			s.Pending.Ports.applyTo(p)
 		case e.Bare:
 			applyPodAffinity(p, e.PodAffinity, e.PodAntiAffinity)
+			e.Ports.applyTo(p)
 		default:
 			// A ReplicaSet of its own: a pod-template-hash of its own.
 			p.Labels[hashLabel] = fmt.Sprintf("h%d", i+1)
 			applyPodAffinity(p, e.PodAffinity, e.PodAntiAffinity)
+			e.Ports.applyTo(p)
 		}
 		admit(p)
 		pods = append(pods, p)
@@ -79,6 +82,7 @@ func (s *Snapshot) ToAPI() ([]*v1.Node, []*v1.Pod, *v1.Pod) {
 	ownBy(pending)
 	pe.applyTo(pending)
 	applyPodAffinity(pending, pe.PodAffinity, pe.PodAntiAffinity)
+	pe.Ports.applyTo(pending)
 	admit(pending)
 	return nodes, pods, pending
 }

@@ -78,6 +78,15 @@ func TestDifferential(t *testing.T) {
 		if strings.Contains(v.Real.Detail, "PodTopologySpread: ") {
 			covered["a node rejected by a DoNotSchedule constraint"]++
 		}
+		if strings.Contains(v.Real.Detail, "NodePorts: ") {
+			covered["a node rejected by NodePorts"]++
+			if s.Pending.Ports.HostNetwork {
+				covered["a node rejected by NodePorts for a hostNetwork pod"]++
+			}
+			if s.Pending.Ports.onAddress() {
+				covered["a node rejected by NodePorts, the pod binding one address"]++
+			}
+		}
 		if len(s.Pending.Spread) > 0 && len(v.Real.Feasible) > 1 {
 			covered["own spread constraints, scores compared"]++
 		}
@@ -125,7 +134,8 @@ func TestDifferential(t *testing.T) {
 	if total >= 1000 {
 		for _, c := range append([]string{"no feasible node", "one feasible node", "two or more feasible nodes (scores compared)",
 			"a node rejected by a DoNotSchedule constraint", "own spread constraints, scores compared", "`hostname` key without Kivi's alias",
-			"`hostname` key with Kivi's alias"}, featureNames()...) {
+			"`hostname` key with Kivi's alias", "a node rejected by NodePorts", "a node rejected by NodePorts for a hostNetwork pod",
+			"a node rejected by NodePorts, the pod binding one address"}, featureNames()...) {
 			if covered[c] == 0 {
 				t.Errorf("no snapshot with %s in %d", c, total)
 			}

@@ -117,6 +117,7 @@ func GenerateAny(t *rapid.T) *Snapshot {
 				p.Labels["tier"] = tier
 			}
 			p.PodAffinity, p.PodAntiAffinity = genPodAffinity(t, "existingPodAffinity", 8), genPodAffinity(t, "existingPodAntiAffinity", 8)
+			p.Ports = genPorts(t, "existingPorts")
 		}
 		s.Existing = append(s.Existing, p)
 	}
@@ -151,6 +152,7 @@ func GenerateAny(t *rapid.T) *Snapshot {
 		p.Tolerations = append(p.Tolerations, tol)
 	}
 	p.PodAffinity, p.PodAntiAffinity = genPodAffinity(t, "podAffinity", 4), genPodAffinity(t, "podAntiAffinity", 4)
+	p.Ports = genPorts(t, "ports")
 	for range rapid.IntRange(0, 2).Draw(t, "spread") {
 		c := Spread{MaxSkew: rapid.IntRange(1, 3).Draw(t, "maxSkew"),
 			Key:            rapid.SampledFrom(nodeKeys).Draw(t, "topologyKey"),

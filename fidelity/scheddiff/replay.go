@@ -181,6 +181,7 @@ func statePod(u *model.Universe, i int, q *model.PodState) *v1.Pod {
 	t := &u.Templates[q.Template]
 	p := apiPod(fmt.Sprintf("pod%d", i+1), podLabels(u, int(q.Owner), int(q.Template)), Requests{})
 	p.Spec.Containers = templateContainers(t, scalarOf(u, t.Scalar))
+	p.Spec.Containers[0].Ports = templatePorts(t)
 	aff, anti := templateAffinity(t)
 	applyPodAffinity(p, aff, anti)
 	if q.Owner != 0 {

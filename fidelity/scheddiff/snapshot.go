@@ -80,6 +80,8 @@ type Pod struct {
 	// pod-template-hash; every other pod not of the pending pod's
 	// ReplicaSet has a ReplicaSet, and a hash, of its own.
 	Bare bool
+	// Ports are its container ports (ports.go), unless SameRS.
+	Ports Ports
 }
 
 // Pending is the pod to schedule. It belongs to ReplicaSet "incoming"
@@ -97,6 +99,8 @@ type Pending struct {
 	Spread      []Spread
 	// PodAffinity and PodAntiAffinity are the pod's inter-pod terms.
 	PodAffinity, PodAntiAffinity *model.PodAffinityDecl
+	// Ports are its container ports (ports.go), its ReplicaSet's too.
+	Ports Ports
 	// KiviLifecycle: the pod comes from a universe with Kivi's lifecycle,
 	// whose templates do not get the DefaultTolerationSeconds admission
 	// plugin's tolerations (model/noexecute.go); otherwise the real pod
@@ -135,7 +139,8 @@ func (s *Snapshot) ToModel() (*model.Universe, *model.State, int, error) {
 	}
 	p := &s.Pending
 	in := model.PodTemplate{Name: "incoming", Labels: maps.Clone(p.Labels), CPU: p.Req.MilliCPU, Memory: p.Req.MemMiB,
-		NodeSelector: maps.Clone(p.NodeSelector), Required: p.Required, Preferred: p.Preferred, Tolerations: p.Tolerations}
+		NodeSelector: maps.Clone(p.NodeSelector), Required: p.Required, Preferred: p.Preferred, Tolerations: p.Tolerations,
+		HostPorts: p.Ports.hostPorts()}
 	in.NonZeroCPU, in.NonZeroMemory = p.Req.nonZero()
 	setPodAffinity(&in, p.PodAffinity, p.PodAntiAffinity)
 	for _, c := range p.Spread {
@@ -158,7 +163,8 @@ func (s *Snapshot) ToModel() (*model.Universe, *model.State, int, error) {
 		if e.SameRS {
 			continue
 		}
-		t := model.PodTemplate{Name: fmt.Sprintf("pod%d", i+1), Labels: maps.Clone(e.Labels), CPU: e.Req.MilliCPU, Memory: e.Req.MemMiB}
+		t := model.PodTemplate{Name: fmt.Sprintf("pod%d", i+1), Labels: maps.Clone(e.Labels), CPU: e.Req.MilliCPU, Memory: e.Req.MemMiB,
+			HostPorts: e.Ports.hostPorts()}
 		t.NonZeroCPU, t.NonZeroMemory = e.Req.nonZero()
 		setPodAffinity(&t, e.PodAffinity, e.PodAntiAffinity)
 		u.Templates = append(u.Templates, t)
@@ -229,10 +235,10 @@ func (s *Snapshot) String() string {
 		b.WriteByte('\n')
 	}
 	for i, e := range s.Existing {
-		fmt.Fprintf(&b, "  pod%d on %s: %s labels %v sameRS %t bare %t%s\n", i+1, NodeName(e.Node), e.Req, sortedMap(e.Labels), e.SameRS, e.Bare, affinityString(e.PodAffinity, e.PodAntiAffinity))
+		fmt.Fprintf(&b, "  pod%d on %s: %s labels %v sameRS %t bare %t%s%s\n", i+1, NodeName(e.Node), e.Req, sortedMap(e.Labels), e.SameRS, e.Bare, affinityString(e.PodAffinity, e.PodAntiAffinity), e.Ports)
 	}
 	p := &s.Pending
-	fmt.Fprintf(&b, "  pending: %s labels %v", p.Req, sortedMap(p.Labels))
+	fmt.Fprintf(&b, "  pending: %s labels %v%s", p.Req, sortedMap(p.Labels), p.Ports)
 	if len(p.NodeSelector) > 0 {
 		fmt.Fprintf(&b, " nodeSelector %v", sortedMap(p.NodeSelector))
 	}

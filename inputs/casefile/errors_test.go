@@ -41,7 +41,7 @@ var malformed = []struct {
 	{"list at top", "- a\n", `bad.yaml: expected a mapping (fields: name, description, expect, nodeTypes, nodes, templates, deployments, deploymentTemplates, descheduler, events, intents, podDisruptionBudgets, namespaces, resourceQuotas, podSlots, lowestIndexTieBreak), got a list`, false},
 	{"duplicate key", base + "name: u\n", `bad.yaml: not valid YAML: line 17: key "name" already set in map`, false},
 	{"case mismatch", strings.Replace(base, "nodeTypes:", "NodeTypes:", 1), `bad.yaml: NodeTypes: unknown field; did you mean "nodeTypes"? (field names are case-sensitive)`, false},
-	{"unknown nested field", strings.Replace(base, "  cpu: 64\n", "  cpu: 64\n  gpu: 1\n", 1), `bad.yaml: nodeTypes[0].gpu: unknown field (accepted: name, cpu, memory, reservedCpu, reservedMemory, maxPods, scalar, reservedScalar, labels, taints, min, max)`, false},
+	{"unknown nested field", strings.Replace(base, "  cpu: 64\n", "  cpu: 64\n  gpu: 1\n", 1), `bad.yaml: nodeTypes[0].gpu: unknown field (accepted: name, cpu, memory, reservedCpu, reservedMemory, maxPods, scalar, reservedScalar, labels, taints, reservedHostPorts, min, max)`, false},
 	{"Go field name of an untagged type", strings.Replace(base, "  cpu: 64\n", "  cpu: 64\n  taints: [{Key: a, effect: NoSchedule}]\n", 1), `bad.yaml: nodeTypes[0].taints[0].Key: unknown field; did you mean "key"? (field names are case-sensitive)`, false},
 	{"string for an integer", strings.Replace(base, "cpu: 64", `cpu: "64"`, 1), `bad.yaml: nodeTypes[0].cpu: expected an integer, got the string "64"`, false},
 	{"fraction", strings.Replace(base, "cpu: 8", "cpu: 8.5", 1), `bad.yaml: templates[0].cpu: expected an integer, got the number 8.5`, false},
@@ -91,6 +91,8 @@ var malformed = []struct {
 	{"lost node with maintenance", base + "events: [{kind: nodeFailure, node: \"1\", recovers: false}, {kind: maintenance}]\n", `bad.yaml: events[0] (nodeFailure): node 1 never comes back (recovers: false), which events[1] (maintenance) would bring back Ready (accepted: a lost node without maintenance in the same input): invalid model`, true},
 	{"lost node failed twice", base + "events: [{kind: nodeFailure, node: \"2\", recovers: false}, {kind: nodeFailure, node: \"2\"}]\n", `bad.yaml: events[0] (nodeFailure): node 2 never comes back (recovers: false), and events[1] fails it again (accepted: one nodeFailure per node lost for good): invalid model`, true},
 	{"unknown event slot", base + "events: [{kind: kernelPanic, when: later}]\n", `bad.yaml: events[0] (kernelPanic): when "later" (accepted: main, first, afterStable): invalid model`, true},
+	{"host port out of range", strings.Replace(base, "  memory: 8\n", "  memory: 8\n  hostPorts: [{port: 0}]\n", 1), `bad.yaml: pod template "app": hostPorts[0].port 0 (accepted: 1..65535): invalid model`, true},
+	{"host port of an unknown protocol", strings.Replace(base, "  memory: 8\n", "  memory: 8\n  hostPorts: [{port: 80, protocol: HTTP}]\n", 1), `bad.yaml: pod template "app": hostPorts[0].protocol "HTTP" (accepted: TCP, UDP, SCTP): invalid model`, true},
 	{"nodeName of no node", strings.Replace(base, "  memory: 8\n", "  memory: 8\n  nodeName: \"9\"\n", 1), `bad.yaml: templates[0] (app): nodeName "9": no such node: invalid model`, true},
 	{"fewer slots than pods", strings.Replace(base, "  count: 2\n", "  count: 2\n  pods: [{deployment: web}]\n", 1) + "podSlots: 1\n", `bad.yaml: podSlots 1: fewer than the 2 initial pods: invalid model`, true},
 }

@@ -15,8 +15,8 @@ import (
 // (--ignore-daemonsets) nor the node lifecycle controller (their
 // tolerations) removes them. What they change is the room left on their
 // nodes, so each one is read as a node reservation: its pod's requests
-// (as the API server defaults them) and one pod of the node's pod limit,
-// on every node the DaemonSet controller runs it on.
+// (as the API server defaults them), its host ports and one pod of the
+// node's pod limit, on every node the DaemonSet controller runs it on.
 
 // DaemonSet is the part of an apps/v1 DaemonSet the model reads.
 type DaemonSet struct {
@@ -174,7 +174,7 @@ func (as *assembly) reserveDaemonPods(objs []Object, nodes []nodeIn, kiviAlias b
 			if !d.runsOn(n.name, n.labels, kiviAlias, n.taints) {
 				continue
 			}
-			if !d.reserve(n.cpu, n.memory, n.scalar, &n.reservedCPU, &n.reservedMem, &n.reservedScalar, &n.maxPods) {
+			if !d.reserve(n.cpu, n.memory, n.scalar, &n.reservedCPU, &n.reservedMem, &n.reservedScalar, &n.reservedHostPorts, &n.maxPods) {
 				unfit[k] = append(unfit[k], n.name)
 			}
 		}
@@ -184,15 +184,15 @@ func (as *assembly) reserveDaemonPods(objs []Object, nodes []nodeIn, kiviAlias b
 }
 
 // reserve holds d's pod on a node of capacity cpu, memory and scalar
-// (its scalar resources) with its reservations and pod limit (0: the
-// default), and reports whether the pod fits in what is left (else
-// nothing changes).
-func (d *daemonPod) reserve(cpu, memory int64, scalar map[string]int64, reservedCPU, reservedMem *int64, reservedScalar *map[string]int64, maxPods *int) bool {
+// (its scalar resources) with its reservations, the host ports held and
+// pod limit (0: the default), and reports whether the pod fits in what is
+// left, its host ports free (else nothing changes).
+func (d *daemonPod) reserve(cpu, memory int64, scalar map[string]int64, reservedCPU, reservedMem *int64, reservedScalar *map[string]int64, reservedPorts *[]model.HostPort, maxPods *int) bool {
 	limit := *maxPods
 	if limit == 0 {
 		limit = model.DefaultMaxPods
 	}
-	if *reservedCPU+d.cpu > cpu || *reservedMem+d.mem > memory || limit <= 1 {
+	if *reservedCPU+d.cpu > cpu || *reservedMem+d.mem > memory || limit <= 1 || model.PortsConflict(d.td.HostPorts, *reservedPorts) {
 		return false
 	}
 	for k, v := range d.td.Scalar {
@@ -202,6 +202,7 @@ func (d *daemonPod) reserve(cpu, memory int64, scalar map[string]int64, reserved
 	}
 	*reservedCPU += d.cpu
 	*reservedMem += d.mem
+	*reservedPorts = append(*reservedPorts, d.td.HostPorts...)
 	for k, v := range d.td.Scalar {
 		if *reservedScalar == nil {
 			*reservedScalar = map[string]int64{}
@@ -224,7 +225,7 @@ func (as *assembly) warnUnfit(pods []daemonPod, unfit [][]string, what string) {
 		if len(names) > 5 {
 			names, more = names[:5], fmt.Sprintf(" and %d more", len(unfit[k])-5)
 		}
-		as.warns = append(as.warns, d.o.at().warning(d.o.path(""), "DaemonSet %s: its pod (cpu %dm, memory %dMi%s) does not fit in what is left on %s %s%s: it stays Pending there and reserves nothing", d.name, d.cpu, d.mem, scalarSuffix(d.td.Scalar), what, strings.Join(names, ", "), more))
+		as.warns = append(as.warns, d.o.at().warning(d.o.path(""), "DaemonSet %s: its pod (cpu %dm, memory %dMi%s%s) does not fit in what is left on %s %s%s: it stays Pending there and reserves nothing", d.name, d.cpu, d.mem, scalarSuffix(d.td.Scalar), portsSuffix(d.td.HostPorts), what, strings.Join(names, ", "), more))
 	}
 }
 
@@ -244,7 +245,7 @@ func (as *assembly) reserveDaemonPodsOnTypes(objs []Object, types []model.NodeTy
 		}
 		for i := range types {
 			t := &types[i]
-			if d.runsOn("", t.Labels, kiviAlias, t.Taints) && !d.reserve(t.CPU, t.Memory, t.Scalar, &t.ReservedCPU, &t.ReservedMemory, &t.ReservedScalar, &t.MaxPods) {
+			if d.runsOn("", t.Labels, kiviAlias, t.Taints) && !d.reserve(t.CPU, t.Memory, t.Scalar, &t.ReservedCPU, &t.ReservedMemory, &t.ReservedScalar, &t.ReservedHostPorts, &t.MaxPods) {
 				unfit[k] = append(unfit[k], t.Name)
 			}
 		}
@@ -336,4 +337,12 @@ func scalarSuffix(m map[string]int64) string {
 		return ""
 	}
 	return ", " + scalarText(m)
+}
+
+// portsSuffix is ", host ports " and the ports, or "" without any.
+func portsSuffix(ports []model.HostPort) string {
+	if len(ports) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", host ports %v", ports)
 }

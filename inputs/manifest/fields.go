@@ -22,7 +22,6 @@ type fieldRule struct {
 const (
 	noVolumes    = "volume binding and volume topology are not modelled"
 	noDRA        = "dynamic resource claims are not modelled"
-	noHostPort   = "host ports (the NodePorts filter) are not modelled"
 	noSchedGates = "scheduling gates are not modelled: pods are schedulable at once"
 )
 
@@ -35,7 +34,6 @@ var basePodSpecRules = []fieldRule{
 	{"schedulingGates", noSchedGates},
 	{"resourceClaims", noDRA}, {"containers[].resources.claims", noDRA},
 	{"resources.claims", noDRA},
-	{"containers[].ports[].hostPort", noHostPort}, {"initContainers[].ports[].hostPort", noHostPort},
 	{"volumes[].persistentVolumeClaim", noVolumes}, {"volumes[].ephemeral", noVolumes},
 	{"topologySpreadConstraints[].matchLabelKeys", ""}, // read and validated by the converter
 	// Quiet: cannot change placement, resources or replica counts.
@@ -74,11 +72,8 @@ var metaRules = []fieldRule{
 }
 
 // daemonPodSpecRules apply below a DaemonSet's pod spec: its pods are
-// room reserved on their nodes, one per node, so their host ports collide
-// with no other daemon pod's, only with a workload's (warned there).
-var daemonPodSpecRules = append([]fieldRule{
-	{"containers[].ports[].hostPort", ""}, {"initContainers[].ports[].hostPort", ""},
-}, podSpecRules...)
+// room reserved on their nodes, host ports included (daemonset.go).
+var daemonPodSpecRules = podSpecRules
 
 // daemonSetSpecRules: how a DaemonSet rolls its pods out does not change
 // the room they take once running.

@@ -192,6 +192,11 @@ func (as *assembly) placePods(podObjs, depObjs []Object, names map[string]string
 		nodes[ni].reservedCPU += req.cpu
 		nodes[ni].reservedMem += req.mem
 		nodes[ni].reserveScalar(req.scalar)
+		ports, err := tc.hostPorts(p.Spec)
+		if err != nil {
+			return err
+		}
+		nodes[ni].reservedHostPorts = append(nodes[ni].reservedHostPorts, ports...)
 		systemPods[ni]++
 		if !slices.Contains(systemNamespaces, p.Metadata.Namespace) && !modelledDep {
 			as.warns = append(as.warns, a.warning(o.path(""), "pod %s/%s has no modelled Deployment: its requests are reserved on node %s", p.Metadata.Namespace, p.Metadata.Name, p.Spec.NodeName))

@@ -20,11 +20,14 @@ type nodeIn struct {
 	// scalar and reservedScalar are the scalar resources of the node's
 	// allocatable and what other pods hold of them (scalar.go).
 	scalar, reservedScalar map[string]int64
-	maxPods                int
-	labels                 map[string]string
-	taints                 []model.Taint
-	status                 string
-	pods                   []model.InitialPod
+	// reservedHostPorts are the host ports other pods hold (DaemonSets'
+	// pods, pods of unmodelled owners).
+	reservedHostPorts []model.HostPort
+	maxPods           int
+	labels            map[string]string
+	taints            []model.Taint
+	status            string
+	pods              []model.InitialPod
 }
 
 // nodeFromObject reads a v1 Node: allocatable (else capacity) cpu,
@@ -117,7 +120,8 @@ func groupNodes(nodes []nodeIn) ([]model.NodeType, []model.NodeGroup) {
 	var groups []model.NodeGroup
 	for _, n := range nodes {
 		t := model.NodeType{CPU: n.cpu, Memory: n.memory, ReservedCPU: n.reservedCPU, ReservedMemory: n.reservedMem,
-			MaxPods: n.maxPods, MemoryCapacity: n.memoryCapacity, Scalar: n.scalar, ReservedScalar: n.reservedScalar, Labels: n.labels, Taints: n.taints}
+			MaxPods: n.maxPods, MemoryCapacity: n.memoryCapacity, Scalar: n.scalar, ReservedScalar: n.reservedScalar, Labels: n.labels, Taints: n.taints,
+			ReservedHostPorts: n.reservedHostPorts}
 		ti := slices.IndexFunc(types, func(x model.NodeType) bool { return sameNodeType(x, t) })
 		if ti < 0 {
 			t.Name = n.name
@@ -138,7 +142,7 @@ func groupNodes(nodes []nodeIn) ([]model.NodeType, []model.NodeGroup) {
 func sameNodeType(a, b model.NodeType) bool {
 	return a.CPU == b.CPU && a.Memory == b.Memory && a.ReservedCPU == b.ReservedCPU && a.ReservedMemory == b.ReservedMemory &&
 		a.MaxPods == b.MaxPods && a.MemoryCapacity == b.MemoryCapacity && maps.Equal(a.Scalar, b.Scalar) && maps.Equal(a.ReservedScalar, b.ReservedScalar) &&
-		maps.Equal(a.Labels, b.Labels) && slices.Equal(a.Taints, b.Taints)
+		maps.Equal(a.Labels, b.Labels) && slices.Equal(a.Taints, b.Taints) && slices.Equal(a.ReservedHostPorts, b.ReservedHostPorts)
 }
 
 // labelsOf returns the label sets of the cluster's node types, for the

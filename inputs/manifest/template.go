@@ -149,7 +149,9 @@ func (tc templateConv) convert(name string, meta ObjectMeta, spec PodSpec) (mode
 		return td, err
 	}
 	tc.metricRequests(spec, &td)
-	tc.warnHostNetworkPorts(spec)
+	if td.HostPorts, err = tc.hostPorts(spec); err != nil {
+		return td, err
+	}
 	for i, c := range spec.TopologySpreadConstraints {
 		sd, err := tc.spread(index("spec.topologySpreadConstraints", i), meta, c)
 		if err != nil {

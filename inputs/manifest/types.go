@@ -100,7 +100,8 @@ type PodSpec struct {
 	// RuntimeClassName names the RuntimeClass whose admission gives the
 	// pod its overhead and scheduling constraints (runtimeclass.go).
 	RuntimeClassName string `json:"runtimeClassName"`
-	// HostNetwork gives a DaemonSet's pod the network-unavailable
+	// HostNetwork makes every container port a host port
+	// (hostnetwork.go) and gives a DaemonSet's pod the network-unavailable
 	// toleration (daemonset.go).
 	HostNetwork bool `json:"hostNetwork"`
 	// PriorityClassName, Priority and PreemptionPolicy: resolved by the
@@ -139,17 +140,18 @@ type Container struct {
 	// (readiness.go).
 	ReadinessProbe *Probe `json:"readinessProbe"`
 	StartupProbe   *Probe `json:"startupProbe"`
-	// Ports are read so that the decoder reports a port's hostPort as a
-	// field of its own (fields.go: host ports are not modelled), and for
-	// hostNetwork, which makes every port a host port (hostnetwork.go).
+	// Ports: their host ports, written or implied by hostNetwork
+	// (hostnetwork.go).
 	Ports []ContainerPort `json:"ports"`
 }
 
-// ContainerPort is the part of v1.ContainerPort the model reads: that it
-// exists. Its other fields (hostPort among them) are classified by
-// fields.go.
+// ContainerPort is the part of v1.ContainerPort the model reads: what
+// makes it a host port (hostnetwork.go).
 type ContainerPort struct {
-	ContainerPort int32 `json:"containerPort"`
+	ContainerPort int32  `json:"containerPort"`
+	HostPort      int32  `json:"hostPort"`
+	Protocol      string `json:"protocol"`
+	HostIP        string `json:"hostIP"`
 }
 
 // Affinity holds node affinity and inter-pod affinity and anti-affinity.

@@ -63,6 +63,11 @@ func (e *Env) node(c Command) (string, error) {
 	for _, kv := range sc {
 		nb.Scalar(kv.name, kv.v)
 	}
+	ports, err := hostPortsArg(c, "reserved-host-ports")
+	if err != nil {
+		return "", err
+	}
+	nb.ReservedHostPorts(ports...)
 	count, err := intArg(c, "count", 1)
 	if err != nil {
 		return "", err
@@ -73,7 +78,7 @@ func (e *Env) node(c Command) (string, error) {
 
 // template name=T [cpu=0] [memory=0] [scalar=resource=amount,...] [labels=k=v,...] [namespace=NS] [node-selector=k=v,...]
 // [node-name=N] [tolerations=k=v:Effect|k:Effect|:Effect[@seconds],...] [spread=key:maxSkew:When[:matchLabelKey+…],...]
-// [preferred=weight:k=v,...] [pattern=cpu@at,...] [critical] [limit-memory=M]
+// [preferred=weight:k=v,...] [pattern=cpu@at,...] [critical] [limit-memory=M] [host-ports=[PROTOCOL/][HOSTIP:]PORT,...]
 func (e *Env) template(c Command) (string, error) {
 	name := c.Arg("name", "")
 	cpu, err := intArg(c, "cpu", 0)
@@ -97,6 +102,11 @@ func (e *Env) template(c Command) (string, error) {
 	for _, kv := range sc {
 		tb.Scalar(kv.name, kv.v)
 	}
+	ports, err := hostPortsArg(c, "host-ports")
+	if err != nil {
+		return "", err
+	}
+	tb.HostPorts(ports...)
 	ls, err := labels("labels", c.Arg("labels", ""))
 	if err != nil {
 		return "", err

@@ -20,8 +20,8 @@
 //
 // Declarations (before build):
 //
-//	node [name=N] [count=1] [cpu=64] [memory=64] [reserved-cpu=0] [reserved-memory=0] [max-pods=0] [labels=k=v,..] [taints=k=v:Effect,..] [scalar=resource=amount,..]
-//	template name=T [cpu=0] [memory=0] [scalar=resource=amount,..] [labels=k=v,..] [node-selector=k=v,..] [node-name=N] [tolerations=k=v:Effect|k:Effect|:Effect[@seconds],..] [spread=topologyKey:maxSkew:DoNotSchedule|ScheduleAnyway[:matchLabelKey+..],..] [preferred=weight:k=v,..] [pattern=cpu@at,..] [required=k=v,..] [anti-affinity=topologyKey:k=v,..] [priority=N] [preemption-policy=PreemptLowerPriority|Never] [critical] [readiness-probe] [min-ready-seconds=N] [limit-memory=M]
+//	node [name=N] [count=1] [cpu=64] [memory=64] [reserved-cpu=0] [reserved-memory=0] [max-pods=0] [labels=k=v,..] [taints=k=v:Effect,..] [scalar=resource=amount,..] [reserved-host-ports=[PROTOCOL/][HOSTIP:]PORT,..]
+//	template name=T [cpu=0] [memory=0] [scalar=resource=amount,..] [labels=k=v,..] [node-selector=k=v,..] [node-name=N] [tolerations=k=v:Effect|k:Effect|:Effect[@seconds],..] [spread=topologyKey:maxSkew:DoNotSchedule|ScheduleAnyway[:matchLabelKey+..],..] [preferred=weight:k=v,..] [pattern=cpu@at,..] [required=k=v,..] [anti-affinity=topologyKey:k=v,..] [priority=N] [preemption-policy=PreemptLowerPriority|Never] [critical] [readiness-probe] [min-ready-seconds=N] [limit-memory=M] [host-ports=[PROTOCOL/][HOSTIP:]PORT,..]
 //	deployment name=D template=T [replicas=1] [strategy=RollingUpdate|Recreate] [max-surge=25%] [max-unavailable=25%] [hpa=min:max:targetCPUPercent] [inactive]
 //	statefulset name=S template=T [replicas=1] [pod-management=OrderedReady|Parallel] [strategy=RollingUpdate|OnDelete] [partition=0] [max-unavailable=N] [ordinals-start=0] [hpa=min:max:targetCPUPercent] [inactive]   a StatefulSet (its config named S)
 //	job name=J template=T [parallelism=1] [completions=N|unset] [backoff-limit=6] [suspend] [inactive]   a Job (completions default 1)
