@@ -91,7 +91,13 @@ func (m Maintenance) anyDriverStep(tx *model.Tx, s *model.State) {
 	from := 0
 	for picked := range k {
 		last := len(cands) - (k - picked) // the highest position this pick may take
-		j := from + tx.ChooseNodeIndex(cands[from:last+1])
+		// Under Kivi's tie-breaks (the quick pass) the lowest-index
+		// candidates go first, as the scheduler takes the lowest-index
+		// node: one run of the full model, not every order.
+		j := from
+		if u.Options.TieBreak != model.LowestIndex {
+			j += tx.ChooseNodeIndex(cands[from : last+1])
+		}
 		n := cands[j]
 		pcs[n] = maintStarted
 		if tx.Tracing() {
