@@ -108,6 +108,8 @@ func List() []Incident {
 			"an Indexed Job with backoffLimitPerIndex 0 loses its pod to a node failure: the index fails, the Job fails", "Job controller (backoffLimitPerIndex, maxFailedIndexes) after a node failure", "job_completes"},
 		{"statefulset-stuck-on-lost-node", "https://github.com/rancher/rke2/issues/3913",
 			"a powered-off worker never comes back: the StatefulSet's pod stays Terminating on it for ever and is never replaced", "node lifecycle and StatefulSet controller (a pod deleted on a node lost for good)", "rollout_completes"},
+		{"lone-worker-notready-not-moved", "https://github.com/kubernetes/kubernetes/issues/55713",
+			"one master, one worker: the worker is shut down, every zone is in FullDisruption and its pods are never moved", "node lifecycle (zone states: the master disruption mode taints no node)", "rollout_completes"},
 	}
 }
 

@@ -34,6 +34,23 @@ var traceChecks = map[string]func(t *testing.T, lines, loop []string){
 			t.Errorf("agent-1 comes back")
 		}
 	},
+	// "With 1 master + 1 node - it occurs": worker-1 is lost, the node
+	// controller taints no node (the master disruption mode), nothing is
+	// evicted or created again, and the cluster rests with nginx's pods
+	// still bound to worker-1.
+	"lone-worker-notready-not-moved": func(t *testing.T, lines, _ []string) {
+		f := firstIndex(lines, `\[node\] Node worker-1 failed for good`)
+		h := firstIndex(lines, `\[node-lifecycle-controller\] Node worker-1 is not Ready: no taint, every zone is in FullDisruption`)
+		if f < 0 || h < f {
+			t.Fatalf("want worker-1 lost and its taint held back by the master disruption mode")
+		}
+		for _, bad := range []string{`tainted node.kubernetes.io/`, `Evicting pod `, `Created pod `} {
+			if got := matching(lines[f:], bad); len(got) != 0 {
+				t.Errorf("want nothing tainted, evicted or created after the loss; got %q", got)
+			}
+		}
+		wantLast(t, lines, "Marking the 2 pods on node worker-1 not Ready")
+	},
 	// "Only three pods got scheduled; others are in pending state": three
 	// placements on the workers, none on the control plane, then the 4th
 	// pod has no feasible node.
