@@ -41,12 +41,16 @@ func (t Toleration) String() string {
 // Node is a node of the snapshot: its zone (topology.kubernetes.io/zone
 // z<Zone>), its Ready condition, its own taints, and whether it carries
 // node.kubernetes.io/exclude-disruption, which leaves it out of the node
-// lifecycle controller's zone states.
+// lifecycle controller's zone states. OutOfService, for a node that is
+// not Ready: an operator taints it
+// node.kubernetes.io/out-of-service=nodeshutdown:NoExecute (a node lost
+// for good) once the node lifecycle controller has handled it.
 type Node struct {
 	Zone              int
 	Ready             Condition
 	Taints            []Taint
 	ExcludeDisruption bool
+	OutOfService      bool
 }
 
 // Phase is a pod's phase in the snapshot; every pod is bound to a node.
@@ -83,6 +87,10 @@ type Case struct {
 	// NoScheduleUnseen compares the node lifecycle controller's
 	// NoSchedule taints by presence only.
 	NoScheduleUnseen bool
+	// TerminatingEvictionUnseen leaves the eviction of the pods the input
+	// gives Terminating out of the comparison (their force deletion by
+	// the pod garbage collector stays in it).
+	TerminatingEvictionUnseen bool
 }
 
 func (c *Case) String() string {
@@ -91,6 +99,9 @@ func (c *Case) String() string {
 		excluded := ""
 		if n.ExcludeDisruption {
 			excluded = " exclude-disruption"
+		}
+		if n.OutOfService {
+			excluded += " out-of-service"
 		}
 		fmt.Fprintf(&b, "node n%d zone z%d%s Ready=%s taints %v\n", i, n.Zone, excluded, n.Ready, n.Taints)
 	}
@@ -101,7 +112,8 @@ func (c *Case) String() string {
 	for _, f := range []struct {
 		on   bool
 		name string
-	}{{c.DownTaintUnseen, "down-taint-unseen"}, {c.NoScheduleUnseen, "noschedule-unseen"}} {
+	}{{c.DownTaintUnseen, "down-taint-unseen"}, {c.NoScheduleUnseen, "noschedule-unseen"},
+		{c.TerminatingEvictionUnseen, "terminating-eviction-unseen"}} {
 		if f.on {
 			flags = append(flags, f.name)
 		}
@@ -138,17 +150,24 @@ const (
 func (e Eviction) String() string { return [...]string{"never", "at once", "later", "rejected"}[e] }
 
 // PodAnswer is the fate of one pod: its eviction and, for Later, after
-// how many seconds.
+// how many seconds; ForceDeleted: the pod garbage collector's
+// gcTerminating removes it, Terminating on a node that is not Ready and
+// carries the out-of-service taint (once any later eviction is due).
 type PodAnswer struct {
-	Eviction Eviction
-	Seconds  int64
+	Eviction     Eviction
+	Seconds      int64
+	ForceDeleted bool
 }
 
 func (a PodAnswer) String() string {
+	s := a.Eviction.String()
 	if a.Eviction == Later {
-		return fmt.Sprintf("later (%d s)", a.Seconds)
+		s = fmt.Sprintf("later (%d s)", a.Seconds)
 	}
-	return a.Eviction.String()
+	if a.ForceDeleted {
+		s += ", force-deleted"
+	}
+	return s
 }
 
 // NodeAnswer is the node lifecycle controller's taints on a node: the
@@ -162,8 +181,10 @@ type NodeAnswer struct {
 type Result struct {
 	Nodes []NodeAnswer
 	Pods  []PodAnswer
-	// The case's counterfactual flags, for Equal.
+	// The case's counterfactual flags, for Equal; evictionUnseen[i]:
+	// pod i's eviction is left out of the comparison.
 	downTaintUnseen, noScheduleUnseen bool
+	evictionUnseen                    []bool
 }
 
 func (r Result) String() string {
@@ -197,6 +218,12 @@ func (r Result) Equal(o Result) bool {
 	}
 	for i := range r.Pods {
 		a, b := r.Pods[i], o.Pods[i]
+		if a.ForceDeleted != b.ForceDeleted {
+			return false
+		}
+		if i < len(r.evictionUnseen) && r.evictionUnseen[i] {
+			continue
+		}
 		if a.Eviction != b.Eviction || a.Eviction == Later && a.Seconds != b.Seconds && !r.downTaintUnseen {
 			return false
 		}
@@ -205,11 +232,27 @@ func (r Result) Equal(o Result) bool {
 }
 
 // The node lifecycle controller's taint keys (v1.TaintNodeNotReady,
-// v1.TaintNodeUnreachable).
+// v1.TaintNodeUnreachable), and the operator's out-of-service taint
+// (v1.TaintNodeOutOfService, with the value the Kubernetes documentation
+// gives it).
 const (
-	notReadyKey    = "node.kubernetes.io/not-ready"
-	unreachableKey = "node.kubernetes.io/unreachable"
+	notReadyKey       = "node.kubernetes.io/not-ready"
+	unreachableKey    = "node.kubernetes.io/unreachable"
+	outOfServiceKey   = "node.kubernetes.io/out-of-service"
+	outOfServiceValue = "nodeshutdown"
 )
+
+// newResult is an empty answer to c, with c's counterfactuals.
+func (c *Case) newResult() Result {
+	r := Result{Pods: make([]PodAnswer, len(c.Pods)), downTaintUnseen: c.DownTaintUnseen, noScheduleUnseen: c.NoScheduleUnseen}
+	if c.TerminatingEvictionUnseen {
+		r.evictionUnseen = make([]bool, len(c.Pods))
+		for i, p := range c.Pods {
+			r.evictionUnseen[i] = p.Phase == Terminating
+		}
+	}
+	return r
+}
 
 // controllerKeys returns, sorted, the keys among the node lifecycle
 // controller's that taints carry with effect.

@@ -42,7 +42,9 @@ const (
 	TerminalPod = "terminal pod"
 	// TerminatingPod: a pod already being deleted is deleted again
 	// upstream (a no-op: it keeps its deletion timestamp); the model
-	// skips it. Counterfactual: no Terminating pod.
+	// skips it. Counterfactual: the eviction of the pods the input gives
+	// Terminating is left out of the comparison (whether the pod garbage
+	// collector force-deletes them stays in it).
 	TerminatingPod = "terminating pod"
 	// KubeletRejects: a bound Pending pod on a node with a NoExecute taint
 	// of its own that it does not tolerate is deleted by upstream's taint
@@ -135,9 +137,11 @@ func (up *Upstream) classes() []classify.Class[*Case] {
 		Applies: func(c *Case) bool { return hasPod(c, func(p Pod) bool { return p.Phase == Failed }) },
 		Fix:     func(c *Case) *Case { return dropPods(c, func(p Pod) bool { return p.Phase == Failed }) },
 	}, {
-		Name:    TerminatingPod,
-		Applies: func(c *Case) bool { return hasPod(c, func(p Pod) bool { return p.Phase == Terminating }) },
-		Fix:     func(c *Case) *Case { return dropPods(c, func(p Pod) bool { return p.Phase == Terminating }) },
+		Name: TerminatingPod,
+		Applies: func(c *Case) bool {
+			return !c.TerminatingEvictionUnseen && hasPod(c, func(p Pod) bool { return p.Phase == Terminating })
+		},
+		Fix: func(c *Case) *Case { d := *c; d.TerminatingEvictionUnseen = true; return &d },
 	}, {
 		Name:    KubeletRejects,
 		Applies: func(c *Case) bool { return hasPod(c, pending) },

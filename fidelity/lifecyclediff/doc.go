@@ -14,14 +14,20 @@
 // lifecycle controller's), and 0–8 pods bound to them, Pending, Running,
 // Terminating or Failed, with random tolerations (any key or none,
 // Exists, Equal or no operator, a value, any effect or none,
-// tolerationSeconds none, 0 or positive). Two answers are compared:
+// tolerationSeconds none, 0 or positive). A node that is not Ready may be
+// lost for good: an operator then taints it
+// node.kubernetes.io/out-of-service=nodeshutdown:NoExecute. Two answers
+// are compared:
 //
 //   - each node's taints of the node lifecycle controller's keys
 //     (node.kubernetes.io/not-ready and unreachable), NoExecute and
 //     NoSchedule, after its passes;
-//   - each pod's fate on its node as tainted then: evicted at once,
-//     later (after how many seconds: the least tolerationSeconds of the
-//     tolerations used), or never.
+//   - each pod's fate on its node as tainted then (with the operator's
+//     taint): evicted at once, later (after how many seconds: the least
+//     tolerationSeconds of the tolerations used), or never; and whether
+//     the pod garbage collector force-deletes it once the later
+//     evictions are due (Terminating on a node that is not Ready and
+//     carries the out-of-service taint).
 //
 // The model's answer comes from its own steps: the node controller's
 // (every combination of its choice of taint, keeping the one that gives
@@ -39,7 +45,19 @@
 // passes left them, its handleNodeUpdate (processPodOnNode for each pod
 // of the node, with GetMatchingTolerations and getMinTolerationTime) by
 // go:linkname, its eviction queue on a fake clock: a pod deleted at once
-// is gone from the clientset, one to be deleted later has a timer.
+// has a delete with the pod's grace period, one to be deleted later has
+// a timer. The fake clientset deletes a pod as the API server does (a
+// pod bound to a node, not terminal, only gets a deletion timestamp
+// unless the grace period is 0). The operator's taint is on the node
+// before handleNodeUpdate runs (one pass sees both taints). Then the
+// clock runs past every timer, and the pod garbage collector, built by
+// podgc.NewPodGC, runs its unexported gcTerminating (go:linkname; no
+// feature gate in v1.36: NodeOutOfServiceVolumeDetach went GA in v1.28
+// and is gone): a pod it deletes with grace period 0 is force-deleted.
+// The model's operator is model.SetOutOfService after the node
+// controller's step (the out-of-service event's step), and a pod gone
+// from a node that is not Ready was force-deleted (the model runs the
+// pod garbage collector in the kubelet's step).
 //
 // A disagreement must belong to a known class (classify.go) whose
 // counterfactual removes it; the classes are written up in

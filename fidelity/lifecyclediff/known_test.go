@@ -102,6 +102,24 @@ func TestKnownClasses(t *testing.T) {
 			TerminatingPod, []PodAnswer{{Eviction: AtOnce}}},
 		{"a Pending pod on a tainted Ready node: the kubelet rejects it", Case{Nodes: []Node{ready}, Pods: []Pod{{Phase: Pending}}},
 			KubeletRejects, []PodAnswer{{Eviction: AtOnce}}},
+		{"out of service, zone tainted not-ready: untolerated at once; tolerated for 60 s (the least, beside the default 300 s); tolerated for ever but not-ready for 300 s; every taint for ever; all force-deleted once evicted", Case{
+			Nodes: []Node{{Ready: ConditionFalse, OutOfService: true}, {}},
+			Pods: []Pod{{Phase: Running},
+				{Phase: Running, Tolerations: []Toleration{{Key: outOfServiceKey, Operator: "Equal", Value: outOfServiceValue, Effect: "NoExecute", Seconds: secs(60)}}},
+				{Phase: Pending, Tolerations: []Toleration{{Key: outOfServiceKey, Operator: "Exists"}}},
+				{Phase: Running, Tolerations: []Toleration{{Operator: "Exists", Effect: "NoExecute"}}},
+				{Phase: Running, Tolerations: []Toleration{{Key: outOfServiceKey, Operator: "Equal", Value: "x", Effect: "NoExecute"}}}}},
+			DownTaintUnexplored, []PodAnswer{{Eviction: AtOnce, ForceDeleted: true}, {Eviction: Later, Seconds: 60, ForceDeleted: true},
+				{Eviction: Later, Seconds: 300, ForceDeleted: true}, {}, {Eviction: AtOnce, ForceDeleted: true}}},
+		{"out of service, fully disrupted (no not-ready taint): the out-of-service taint alone evicts", Case{
+			Nodes: []Node{{Ready: ConditionUnknown, OutOfService: true}},
+			Pods: []Pod{{Phase: Running},
+				{Phase: Running, Tolerations: []Toleration{{Key: outOfServiceKey, Operator: "Exists", Effect: "NoExecute"}}}}},
+			SchedulerNotReady, []PodAnswer{{Eviction: AtOnce, ForceDeleted: true}, {}}},
+		{"the input's terminating pod: force-deleted out of service, kept on a node only not Ready", Case{
+			Nodes: []Node{{Ready: ConditionFalse, OutOfService: true}, {Ready: ConditionFalse}, {}, {}},
+			Pods:  []Pod{{Phase: Terminating}, {Node: 1, Phase: Terminating}}},
+			DownTaintUnexplored + "+" + TerminatingPod, []PodAnswer{{Eviction: AtOnce, ForceDeleted: true}, {Eviction: Later, Seconds: 300}}},
 		{"a Pending pod tolerating a Ready node's taint for a while starts and goes later", Case{Nodes: []Node{ready},
 			Pods: []Pod{{Phase: Pending, Tolerations: []Toleration{{Key: "a", Operator: "Exists", Effect: "NoExecute", Seconds: secs(1)}}}}},
 			Agree, []PodAnswer{{Eviction: Later, Seconds: 1}}},
@@ -142,6 +160,11 @@ func TestPlantedBugs(t *testing.T) {
 						f.NodeDown[k] = model.NoExecuteToleration{}
 					}
 				}
+			})
+		},
+		"the out-of-service taint ignored by the taint manager": func(u *model.Universe, _ *model.State) {
+			fits(u, func(f *model.NodeFit) {
+				f.OutOfService = [3]model.NoExecuteToleration{f.NodeDown[0], f.NodeDown[1], f.NoExecuteTaints}
 			})
 		},
 		"a node's own NoExecute taints ignored": func(u *model.Universe, _ *model.State) {

@@ -22,6 +22,11 @@ var (
 	tolEffects     = []string{"", "NoExecute", "NoExecute", "NoSchedule", "PreferNoSchedule"}
 	nodeEffects    = []string{"NoExecute", "NoExecute", "NoSchedule", "PreferNoSchedule"}
 	controllerKeyz = []string{notReadyKey, unreachableKey}
+	// tolKeyz: the keys of the NoExecute taints Kubernetes puts on a
+	// node, for tolerations.
+	tolKeyz = []string{notReadyKey, unreachableKey, outOfServiceKey}
+	// outOfServiceValues: the out-of-service taint's value, and others.
+	outOfServiceValues = []string{outOfServiceValue, "", "x"}
 )
 
 // drawKey draws a key of one of the node lifecycle controller's taints
@@ -42,13 +47,20 @@ func drawKey(t *rapid.T, label string, odds int) string {
 func genToleration(t *rapid.T) Toleration {
 	var tol Toleration
 	if rapid.IntRange(0, 7).Draw(t, "emptyKey") > 0 {
-		tol.Key = drawKey(t, "tolKey", 4)
+		tol.Key = rapid.SampledFrom(taintKeys).Draw(t, "tolKey")
+		if rapid.IntRange(1, 4).Draw(t, "tolKeyController") == 1 {
+			tol.Key = rapid.SampledFrom(tolKeyz).Draw(t, "tolKeyKubernetes")
+		}
 		tol.Operator = rapid.SampledFrom([]string{"Exists", "Equal", ""}).Draw(t, "operator")
 	} else {
 		tol.Operator = "Exists"
 	}
 	if tol.Operator != "Exists" {
-		tol.Value = rapid.SampledFrom(taintValues).Draw(t, "tolValue")
+		values := taintValues
+		if tol.Key == outOfServiceKey {
+			values = outOfServiceValues
+		}
+		tol.Value = rapid.SampledFrom(values).Draw(t, "tolValue")
 	}
 	tol.Effect = rapid.SampledFrom(tolEffects).Draw(t, "tolEffect")
 	if tol.Effect == "NoExecute" && rapid.Bool().Draw(t, "hasSeconds") {
@@ -77,6 +89,7 @@ func genCase(t *rapid.T) *Case {
 		case 6:
 			n.Ready = ConditionUnknown
 		}
+		n.OutOfService = n.Ready != ConditionTrue && rapid.IntRange(1, 3).Draw(t, "outOfService") == 1
 		for range rapid.IntRange(0, 3).Draw(t, "taints") {
 			n.Taints = append(n.Taints, Taint{Key: drawKey(t, "taintKey", 10), Value: rapid.SampledFrom(taintValues).Draw(t, "taintValue"),
 				Effect: rapid.SampledFrom(nodeEffects).Draw(t, "taintEffect")})
@@ -125,7 +138,8 @@ func TestDifferential(t *testing.T) {
 	counts := map[string]int{}
 	evictions := map[Eviction]int{}
 	zones := map[nodelifecycle.ZoneState]int{}
-	n, pods, agreePods, tainted := 0, 0, 0, 0
+	n, pods, agreePods, tainted, outOfService, forced := 0, 0, 0, 0, 0, 0
+	oosPods, oosAgree := 0, 0
 	rapid.Check(t, func(t *rapid.T) {
 		c := genCase(t)
 		v, err := up.Check(ctx, c, nil)
@@ -140,6 +154,15 @@ func TestDifferential(t *testing.T) {
 		for i, a := range v.Upstream.Pods {
 			pods++
 			evictions[a.Eviction]++
+			if a.ForceDeleted {
+				forced++
+			}
+			if c.Nodes[c.Pods[i].Node].OutOfService {
+				oosPods++
+				if a == v.Model.Pods[i] {
+					oosAgree++
+				}
+			}
 			if a == v.Model.Pods[i] {
 				agreePods++
 			}
@@ -147,6 +170,11 @@ func TestDifferential(t *testing.T) {
 		for _, a := range v.Upstream.Nodes {
 			if len(a.NoExecute) > 0 {
 				tainted++
+			}
+		}
+		for _, nd := range c.Nodes {
+			if nd.OutOfService {
+				outOfService++
 			}
 		}
 		for _, s := range up.ZoneStates(c) {
@@ -161,8 +189,9 @@ func TestDifferential(t *testing.T) {
 	}
 	t.Logf("%d pods (%d with the same answer on both sides): upstream evicts %d at once, %d later, leaves %d; %d nodes with a not-ready or unreachable NoExecute taint upstream",
 		pods, agreePods, evictions[AtOnce], evictions[Later], evictions[Never], tainted)
-	t.Logf("zone states: %v", zones)
-	if n >= 1000 && (evictions[AtOnce] == 0 || evictions[Later] == 0 || evictions[Never] == 0 || zones[partialDisruption] == 0 || zones[fullDisruption] == 0) {
-		t.Errorf("a branch was never reached in %d cases: evictions %v, zone states %v", n, evictions, zones)
+	t.Logf("zone states: %v; %d nodes tainted out-of-service, %d pods on them (%d with the same answer), %d force-deleted by the pod garbage collector upstream",
+		zones, outOfService, oosPods, oosAgree, forced)
+	if n >= 1000 && (evictions[AtOnce] == 0 || evictions[Later] == 0 || evictions[Never] == 0 || zones[partialDisruption] == 0 || zones[fullDisruption] == 0 || forced == 0) {
+		t.Errorf("a branch was never reached in %d cases: evictions %v, zone states %v, %d pods force-deleted", n, evictions, zones, forced)
 	}
 }

@@ -22,7 +22,9 @@ const zoneLabel = "topology.kubernetes.io/zone"
 // kubelet queues the pods it starts on a tainted node and the initial
 // state the pods the input gives Running there (on a node whose taint
 // the zones hold back, the taint manager is what judges it by the
-// node's own taints).
+// node's own taints). A node the operator takes out of service has its
+// event (a nodeFailure that never recovers, with the out-of-service
+// taint), whose taint Model sets.
 func (c *Case) ToModel() (*model.Universe, *model.State, error) {
 	b := build.New()
 	b.U.Options.KiviHostnameAlias = false
@@ -45,6 +47,14 @@ func (c *Case) ToModel() (*model.Universe, *model.State, error) {
 		b.AddTemplate(tb)
 	}
 	b.Slots = len(c.Pods) + 1
+	for i, n := range c.Nodes {
+		if n.OutOfService {
+			if n.Ready == ConditionTrue {
+				return nil, nil, fmt.Errorf("node %s: the out-of-service taint is for a node that is not Ready", NodeName(i))
+			}
+			b.AddEvent(model.Event{Kind: model.NodeFailure, Node: i, Permanent: true, OutOfService: true})
+		}
+	}
 	u, s, err := b.Build(0)
 	if err != nil {
 		return nil, nil, err
@@ -90,8 +100,11 @@ type Plant func(u *model.Universe, s *model.State)
 // evicted at once; one the kubelet fails, rejected; one the taint manager
 // evicts, at once or later as its compiled toleration of its node's
 // NoExecute taints says (model.NodeFit: the node's own taints, with the
-// not-ready or unreachable one while the node carries it), with its
-// seconds.
+// not-ready or unreachable one while the node carries it, and the
+// out-of-service one when the operator put it: model.SetOutOfService
+// right after the node controller's step), with its seconds. A pod gone
+// from a node that is not Ready was force-deleted by the pod garbage
+// collector.
 func (c *Case) Model(plant Plant) (Result, error) {
 	u, s, err := c.ToModel()
 	if err != nil {
@@ -125,7 +138,16 @@ func (c *Case) Model(plant Plant) (Result, error) {
 		}
 		tx.Restart(false)
 	}
-	r := Result{Pods: make([]PodAnswer, len(c.Pods)), downTaintUnseen: c.DownTaintUnseen, noScheduleUnseen: c.NoScheduleUnseen}
+	// The operator's out-of-service taints, once the node controller has
+	// handled the nodes and before the taint manager judges their pods
+	// (the interleaving upstream's run takes: one handleNodeUpdate sees
+	// both taints).
+	for i, n := range c.Nodes {
+		if n.OutOfService {
+			model.SetOutOfService(u, best, i)
+		}
+	}
+	r := c.newResult()
 	evicted := func(before *model.State, p int) bool {
 		return before.Pods[p].Phase != model.Terminating && best.Pods[p].Phase == model.Terminating
 	}
@@ -161,6 +183,9 @@ func (c *Case) Model(plant Plant) (Result, error) {
 			if k, ok := best.Nodes[n].Status.NodeDownTaint(); ok {
 				t = fit.NodeDown[k]
 			}
+			if u.OutOfServiceByEvent(best, n) {
+				t = u.OutOfServiceEviction(best, int(best.Pods[p].Template), n)
+			}
 			r.Pods[p] = PodAnswer{Eviction: AtOnce}
 			if t.Eviction == model.EvictedLater {
 				r.Pods[p] = PodAnswer{Eviction: Later, Seconds: t.Seconds}
@@ -168,6 +193,13 @@ func (c *Case) Model(plant Plant) (Result, error) {
 		}
 		if best.Failed != model.NoFailure {
 			return Result{}, fmt.Errorf("failure %v", best.Failed)
+		}
+	}
+	// A pod gone from a node that is not Ready: no kubelet removed it, the
+	// pod garbage collector did (the model runs it in the kubelet's step).
+	for p, pod := range c.Pods {
+		if best.Pods[p].Phase == model.Free && c.Nodes[pod.Node].Ready != ConditionTrue {
+			r.Pods[p].ForceDeleted = true
 		}
 	}
 	for i, n := range c.Nodes {

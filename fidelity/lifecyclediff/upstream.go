@@ -3,6 +3,7 @@ package lifecyclediff
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
 	"sync"
@@ -10,7 +11,6 @@ import (
 	"unsafe" // go:linkname, and the taint eviction queue's clock
 
 	v1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
@@ -19,6 +19,7 @@ import (
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
+	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/utils/clock"
 	testingclock "k8s.io/utils/clock/testing"
 
@@ -27,6 +28,7 @@ import (
 	"k8s.io/kubernetes/pkg/apis/core/validation"
 	"k8s.io/kubernetes/pkg/controller"
 	"k8s.io/kubernetes/pkg/controller/nodelifecycle"
+	"k8s.io/kubernetes/pkg/controller/podgc"
 	"k8s.io/kubernetes/pkg/controller/tainteviction"
 	"k8s.io/kubernetes/plugin/pkg/admission/defaulttolerationseconds"
 )
@@ -57,6 +59,14 @@ type nodeUpdateItem struct{ nodeName string }
 //go:linkname handleNodeUpdate k8s.io/kubernetes/pkg/controller/tainteviction.(*Controller).handleNodeUpdate
 func handleNodeUpdate(tc *tainteviction.Controller, ctx context.Context, item nodeUpdateItem)
 
+// gcTerminating is the pod garbage collector's pass over terminating
+// pods: it force-deletes those bound to a node that is not Ready and
+// carries the out-of-service taint (no feature gate: NodeOutOfServiceVolumeDetach
+// went GA in v1.28 and was removed).
+//
+//go:linkname gcTerminating k8s.io/kubernetes/pkg/controller/podgc.(*PodGCController).gcTerminating
+func gcTerminating(gcc *podgc.PodGCController, ctx context.Context, pods []*v1.Pod)
+
 // The node lifecycle controller's flags, at kube-controller-manager's
 // defaults except the eviction rate (see Upstream).
 const (
@@ -83,9 +93,14 @@ const (
 // --node-eviction-rate is unlimited: the rate limit spaces the taints of
 // a zone's nodes in time (one every 10 s by default), which the model has
 // no notion of; it only postpones a taint in a zone in the normal state.
-// The eviction queue's timers run on a fake clock: a pod deleted at once
-// is gone from the clientset when its worker has run; a pod to be
-// deleted later has a timer, whose span is the least tolerationSeconds.
+// The operator's out-of-service taint goes on its nodes before the taint
+// eviction controller sees them. The eviction queue's timers run on a
+// fake clock: a pod deleted at once has had a delete with its grace
+// period when its worker has run (the clientset deletes as the API
+// server does: gracefulDeletion); a pod to be deleted later has a timer,
+// whose span is the least tolerationSeconds. Then the clock runs past
+// every timer and the pod garbage collector's gcTerminating runs: the
+// pods it deletes with grace period 0 are force-deleted.
 type Upstream struct {
 	plugin *defaulttolerationseconds.Plugin
 	// zones is a node lifecycle controller for its ComputeZoneState.
@@ -165,7 +180,6 @@ func (c *Case) v1Pods(now metav1.Time) []*v1.Pod {
 		case Terminating:
 			pod.Status.Phase = v1.PodRunning
 			pod.DeletionTimestamp = &now
-			pod.Finalizers = []string{"kivi.test/keep"}
 		case Failed:
 			pod.Status.Phase = v1.PodFailed
 		}
@@ -204,6 +218,7 @@ func (up *Upstream) Run(ctx context.Context, c *Case) (Result, error) {
 		objs = append(objs, p)
 	}
 	client := fake.NewSimpleClientset(objs...)
+	deletes := gracefulDeletion(client)
 
 	nc, f, err := newNodeLifecycleController(ctx, client)
 	if err != nil {
@@ -236,7 +251,7 @@ func (up *Upstream) Run(ctx context.Context, c *Case) (Result, error) {
 		}
 	}
 
-	r := Result{Pods: make([]PodAnswer, len(c.Pods)), downTaintUnseen: c.DownTaintUnseen, noScheduleUnseen: c.NoScheduleUnseen}
+	r := c.newResult()
 	g := informers.NewSharedInformerFactory(client, 0)
 	podInformer, nodeInformer := g.Core().V1().Pods(), g.Core().V1().Nodes()
 	if err := controller.AddPodNodeNameIndexer(podInformer.Informer()); err != nil {
@@ -246,11 +261,20 @@ func (up *Upstream) Run(ctx context.Context, c *Case) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	for _, n := range nodes {
+	var finals []*v1.Node
+	for i, n := range nodes {
 		final, err := client.CoreV1().Nodes().Get(ctx, n.Name, metav1.GetOptions{})
 		if err != nil {
 			return Result{}, err
 		}
+		if c.Nodes[i].OutOfService {
+			// kubectl taint nodes NODE node.kubernetes.io/out-of-service=nodeshutdown:NoExecute
+			final.Spec.Taints = append(final.Spec.Taints, v1.Taint{Key: outOfServiceKey, Value: outOfServiceValue, Effect: v1.TaintEffectNoExecute})
+			if final, err = client.CoreV1().Nodes().Update(ctx, final, metav1.UpdateOptions{}); err != nil {
+				return Result{}, err
+			}
+		}
+		finals = append(finals, final)
 		var taints []Taint
 		for _, t := range final.Spec.Taints {
 			taints = append(taints, Taint{Key: t.Key, Value: t.Value, Effect: string(t.Effect)})
@@ -266,26 +290,114 @@ func (up *Upstream) Run(ctx context.Context, c *Case) (Result, error) {
 		}
 	}
 	q := *unexported[*tainteviction.TimedWorkerQueue](tc, "taintEvictionQueue")
-	*unexported[clock.WithDelayedExecution](q, "clock") = testingclock.NewFakeClock(now.Time)
+	clk := testingclock.NewFakeClock(now.Time)
+	*unexported[clock.WithDelayedExecution](q, "clock") = clk
 	for _, n := range nodes {
 		handleNodeUpdate(tc, ctx, nodeUpdateItem{nodeName: n.Name})
 	}
-	unexported[sync.WaitGroup](q, "workerWG").Wait()
+	wg := unexported[sync.WaitGroup](q, "workerWG")
+	wg.Wait()
+	evicted := deletes.evicted()
 	q.Lock()
-	defer q.Unlock()
 	workers := *unexported[map[string]*tainteviction.TimedWorker](q, "workers")
 	for i, p := range pods {
-		_, err := client.CoreV1().Pods(namespace).Get(ctx, p.Name, metav1.GetOptions{})
-		switch {
-		case apierrors.IsNotFound(err):
+		if evicted[p.Name] {
 			r.Pods[i].Eviction = AtOnce
-		case err != nil:
-			return Result{}, err
-		default:
-			if w := workers[namespace+"/"+p.Name]; w != nil {
-				r.Pods[i] = PodAnswer{Eviction: Later, Seconds: int64(w.FireAt.Sub(w.CreatedAt) / time.Second)}
-			}
+		} else if w := workers[namespace+"/"+p.Name]; w != nil {
+			r.Pods[i] = PodAnswer{Eviction: Later, Seconds: int64(w.FireAt.Sub(w.CreatedAt) / time.Second)}
 		}
 	}
+	q.Unlock()
+
+	// The later evictions fall due, then the pod garbage collector runs.
+	clk.Step(24 * time.Hour)
+	wg.Wait()
+	h := informers.NewSharedInformerFactory(client, 0)
+	gcc := podgc.NewPodGC(ctx, client, h.Core().V1().Pods(), h.Core().V1().Nodes(), 0)
+	for _, n := range finals {
+		if err := h.Core().V1().Nodes().Informer().GetIndexer().Add(n); err != nil {
+			return Result{}, err
+		}
+	}
+	list, err := client.CoreV1().Pods(namespace).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return Result{}, err
+	}
+	var left []*v1.Pod
+	for i := range list.Items {
+		p := &list.Items[i]
+		if err := h.Core().V1().Pods().Informer().GetIndexer().Add(p); err != nil {
+			return Result{}, err
+		}
+		left = append(left, p)
+	}
+	gcTerminating(gcc, ctx, left)
+	forced := deletes.forced()
+	for i, p := range pods {
+		r.Pods[i].ForceDeleted = forced[p.Name]
+	}
 	return r, nil
+}
+
+// podDeletes records the pod deletions a fake clientset received.
+type podDeletes struct {
+	mu sync.Mutex
+	// graceful: deleted with the pod's grace period (the taint eviction
+	// controller's DeleteOptions{}); forced: removed with a grace period
+	// of 0 (the pod garbage collector's).
+	graceful, forcedRemoved map[string]bool
+}
+
+func (d *podDeletes) evicted() map[string]bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return maps.Clone(d.graceful)
+}
+
+func (d *podDeletes) forced() map[string]bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return maps.Clone(d.forcedRemoved)
+}
+
+// gracefulDeletion has client delete pods as the API server does
+// (the pod strategy's CheckGracefulDelete): a pod bound to a node, not
+// terminal, deleted with a grace period other than 0, only gets a deletion
+// timestamp (its kubelet removes it; a kubelet that is down never does),
+// and a pod that already has one stays as it is; a terminal pod, or a
+// deletion with grace period 0, removes the object. It returns the record
+// of the deletions.
+func gracefulDeletion(client *fake.Clientset) *podDeletes {
+	d := &podDeletes{graceful: map[string]bool{}, forcedRemoved: map[string]bool{}}
+	tracker := client.Tracker()
+	client.PrependReactor("delete", "pods", func(action clienttesting.Action) (bool, runtime.Object, error) {
+		del := action.(clienttesting.DeleteAction)
+		gvr, ns, name := del.GetResource(), del.GetNamespace(), del.GetName()
+		obj, err := tracker.Get(gvr, ns, name)
+		if err != nil {
+			return true, nil, err
+		}
+		pod := obj.(*v1.Pod)
+		grace := del.GetDeleteOptions().GracePeriodSeconds
+		force := grace != nil && *grace == 0
+		d.mu.Lock()
+		if force {
+			d.forcedRemoved[name] = true
+		} else {
+			d.graceful[name] = true
+		}
+		d.mu.Unlock()
+		terminal := pod.Status.Phase == v1.PodFailed || pod.Status.Phase == v1.PodSucceeded
+		if force || terminal || pod.Spec.NodeName == "" {
+			return true, nil, tracker.Delete(gvr, ns, name)
+		}
+		if pod.DeletionTimestamp != nil {
+			return true, pod, nil
+		}
+		pod = pod.DeepCopy()
+		ts := metav1.Now()
+		pod.DeletionTimestamp = &ts
+		return true, pod, tracker.Update(gvr, pod, ns)
+	})
+	return d
 }
