@@ -69,4 +69,6 @@
 //     jobdiff, pdbdiff, lifecyclediff, evictiondiff and quotadiff.
 //   - evictionapi: the API server's Eviction subresource over an
 //     in-memory pod store, shared by pdbdiff and deschedulerdiff.
+//   - podspec: the containers (requests and limits as written, their
+//     YAML) of the pod specs admissiondiff and quotadiff draw.
 package fidelity

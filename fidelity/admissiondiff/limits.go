@@ -11,22 +11,19 @@ import (
 	"pgregory.net/rapid"
 	"sigs.k8s.io/yaml"
 
+	"github.com/kivi-go/kivi/fidelity/podspec"
 	"github.com/kivi-go/kivi/inputs/manifest"
 )
 
 // Namespace is where every generated object of a LimitCase lives.
 const Namespace = "shop"
 
-// Resources maps a resource name (cpu, memory) to a quantity as written;
-// an absent name is an absent field, "0" an explicit zero.
-type Resources map[string]string
-
-// Container is one container of the Deployment's pod template.
-type Container struct {
-	Requests, Limits Resources
-	// Sidecar marks an init container with restartPolicy Always.
-	Sidecar bool
-}
+// Resources and Container are the containers' requests and limits as
+// written (podspec, shared with quotadiff).
+type (
+	Resources = podspec.Resources
+	Container = podspec.Container
+)
 
 // Item is one item of a LimitRange.
 type Item struct {
@@ -48,14 +45,7 @@ func (c *LimitCase) String() string {
 
 // clone returns a deep copy of c.
 func (c *LimitCase) clone() *LimitCase {
-	cc := func(cs []Container) []Container {
-		out := make([]Container, len(cs))
-		for i, x := range cs {
-			out[i] = Container{Requests: maps.Clone(x.Requests), Limits: maps.Clone(x.Limits), Sidecar: x.Sidecar}
-		}
-		return out
-	}
-	d := &LimitCase{Containers: cc(c.Containers), InitContainers: cc(c.InitContainers)}
+	d := &LimitCase{Containers: podspec.Clone(c.Containers), InitContainers: podspec.Clone(c.InitContainers)}
 	for _, lr := range c.LimitRanges {
 		items := make([]Item, len(lr))
 		for i, it := range lr {
@@ -198,30 +188,9 @@ func (c *LimitCase) YAML() []byte {
 		docs = append(docs, map[string]any{"apiVersion": "v1", "kind": "LimitRange",
 			"metadata": map[string]any{"name": limitRangeName(i), "namespace": Namespace}, "spec": map[string]any{"limits": items}})
 	}
-	containers := func(prefix string, cs []Container) []any {
-		var out []any
-		for i, x := range cs {
-			m := map[string]any{"name": fmt.Sprintf("%s%d", prefix, i), "image": "registry.k8s.io/pause"}
-			res := map[string]any{}
-			if x.Requests != nil {
-				res["requests"] = x.Requests
-			}
-			if x.Limits != nil {
-				res["limits"] = x.Limits
-			}
-			if len(res) > 0 {
-				m["resources"] = res
-			}
-			if x.Sidecar {
-				m["restartPolicy"] = "Always"
-			}
-			out = append(out, m)
-		}
-		return out
-	}
-	spec := map[string]any{"containers": containers("c", c.Containers)}
+	spec := map[string]any{"containers": podspec.YAML("c", c.Containers)}
 	if len(c.InitContainers) > 0 {
-		spec["initContainers"] = containers("i", c.InitContainers)
+		spec["initContainers"] = podspec.YAML("i", c.InitContainers)
 	}
 	docs = append(docs, map[string]any{"apiVersion": "apps/v1", "kind": "Deployment",
 		"metadata": map[string]any{"name": "app", "namespace": Namespace},

@@ -9,21 +9,19 @@ import (
 
 	"pgregory.net/rapid"
 	"sigs.k8s.io/yaml"
+
+	"github.com/kivi-go/kivi/fidelity/podspec"
 )
 
 // Namespace is where every generated object of a Case lives.
 const Namespace = "shop"
 
-// Resources maps a resource name (cpu, memory) to a quantity as written;
-// an absent name is an absent field.
-type Resources map[string]string
-
-// Container is one container of a pod spec.
-type Container struct {
-	Requests, Limits Resources
-	// Sidecar marks an init container with restartPolicy Always.
-	Sidecar bool
-}
+// Resources and Container are the containers' requests and limits as
+// written (podspec, shared with admissiondiff).
+type (
+	Resources = podspec.Resources
+	Container = podspec.Container
+)
 
 // Spec is one pod spec of the namespace: the pod template of one
 // workload (a Deployment, or a Job when it has an activeDeadlineSeconds,
@@ -90,15 +88,8 @@ func (c *Case) String() string {
 // clone returns a deep copy of c.
 func (c *Case) clone() *Case {
 	d := &Case{New: c.New, DefaultClass: c.DefaultClass, Pods: slices.Clone(c.Pods)}
-	cc := func(cs []Container) []Container {
-		out := make([]Container, len(cs))
-		for i, x := range cs {
-			out[i] = Container{Requests: maps.Clone(x.Requests), Limits: maps.Clone(x.Limits), Sidecar: x.Sidecar}
-		}
-		return out
-	}
 	for _, s := range c.Specs {
-		n := Spec{Containers: cc(s.Containers), InitContainers: cc(s.InitContainers), PriorityClass: s.PriorityClass}
+		n := Spec{Containers: podspec.Clone(s.Containers), InitContainers: podspec.Clone(s.InitContainers), PriorityClass: s.PriorityClass}
 		if s.ActiveDeadline != nil {
 			v := *s.ActiveDeadline
 			n.ActiveDeadline = &v
@@ -327,35 +318,10 @@ func (c *Case) YAML() []byte {
 	return yamlStream(docs)
 }
 
-// containerName names container i of a spec's containers (prefix c) or
-// init containers (prefix i).
-func containerName(prefix string, i int) string { return fmt.Sprintf("%s%d", prefix, i) }
-
 func (s Spec) yamlSpec() map[string]any {
-	containers := func(prefix string, cs []Container) []any {
-		var out []any
-		for i, x := range cs {
-			m := map[string]any{"name": containerName(prefix, i), "image": "registry.k8s.io/pause"}
-			res := map[string]any{}
-			if x.Requests != nil {
-				res["requests"] = x.Requests
-			}
-			if x.Limits != nil {
-				res["limits"] = x.Limits
-			}
-			if len(res) > 0 {
-				m["resources"] = res
-			}
-			if x.Sidecar {
-				m["restartPolicy"] = "Always"
-			}
-			out = append(out, m)
-		}
-		return out
-	}
-	spec := map[string]any{"containers": containers("c", s.Containers)}
+	spec := map[string]any{"containers": podspec.YAML("c", s.Containers)}
 	if len(s.InitContainers) > 0 {
-		spec["initContainers"] = containers("i", s.InitContainers)
+		spec["initContainers"] = podspec.YAML("i", s.InitContainers)
 	}
 	if s.PriorityClass != "" {
 		spec["priorityClassName"] = s.PriorityClass

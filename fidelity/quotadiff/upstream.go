@@ -22,6 +22,8 @@ import (
 	"k8s.io/kubernetes/pkg/apis/core/validation"
 	"k8s.io/kubernetes/pkg/quota/v1/evaluator/core"
 	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/kivi-go/kivi/fidelity/podspec"
 )
 
 // now is the clock of the quota evaluator; a deleted pod's deletion
@@ -221,7 +223,7 @@ func (p Pipeline) v1Pod(c *Case, i int, name string) *corev1.Pod {
 	containers := func(prefix string, cs []Container) []corev1.Container {
 		var out []corev1.Container
 		for i, x := range cs {
-			vc := corev1.Container{Name: containerName(prefix, i), Image: "registry.k8s.io/pause",
+			vc := corev1.Container{Name: podspec.Name(prefix, i), Image: "registry.k8s.io/pause",
 				Resources: corev1.ResourceRequirements{Requests: resourceList(x.Requests), Limits: resourceList(x.Limits)}}
 			if x.Sidecar {
 				always := corev1.ContainerRestartPolicyAlways

@@ -1,0 +1,58 @@
+// Package podspec holds the containers of the pod specs that the
+// differential tests of pod admission draw (admissiondiff, quotadiff):
+// their requests and limits as written, their copies and their YAML.
+package podspec
+
+import (
+	"fmt"
+	"maps"
+)
+
+// Resources maps a resource name (cpu, memory) to a quantity as written;
+// an absent name is an absent field, "0" an explicit zero.
+type Resources map[string]string
+
+// Container is one container of a pod spec.
+type Container struct {
+	Requests, Limits Resources
+	// Sidecar marks an init container with restartPolicy Always.
+	Sidecar bool
+}
+
+// Clone returns deep copies of cs.
+func Clone(cs []Container) []Container {
+	out := make([]Container, len(cs))
+	for i, x := range cs {
+		out[i] = Container{Requests: maps.Clone(x.Requests), Limits: maps.Clone(x.Limits), Sidecar: x.Sidecar}
+	}
+	return out
+}
+
+// Name names container i of a list whose names take prefix (c for
+// containers, i for init containers).
+func Name(prefix string, i int) string { return fmt.Sprintf("%s%d", prefix, i) }
+
+// YAML is cs as a pod spec's containers (or initContainers) list, for
+// yaml.Marshal: names from prefix, the pause image, the resources written
+// and a sidecar's restartPolicy.
+func YAML(prefix string, cs []Container) []any {
+	var out []any
+	for i, x := range cs {
+		m := map[string]any{"name": Name(prefix, i), "image": "registry.k8s.io/pause"}
+		res := map[string]any{}
+		if x.Requests != nil {
+			res["requests"] = x.Requests
+		}
+		if x.Limits != nil {
+			res["limits"] = x.Limits
+		}
+		if len(res) > 0 {
+			m["resources"] = res
+		}
+		if x.Sidecar {
+			m["restartPolicy"] = "Always"
+		}
+		out = append(out, m)
+	}
+	return out
+}
