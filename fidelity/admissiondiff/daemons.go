@@ -17,6 +17,7 @@ import (
 	corevalidation "k8s.io/kubernetes/pkg/apis/core/validation"
 	"k8s.io/kubernetes/pkg/controller/daemon"
 
+	"github.com/kivi-go/kivi/fidelity/podspec"
 	"github.com/kivi-go/kivi/inputs/manifest"
 	"github.com/kivi-go/kivi/model"
 )
@@ -302,7 +303,7 @@ func (c *DaemonCase) YAML() []byte {
 	docs = append(docs, map[string]any{"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": map[string]any{"name": "agent"},
 		"spec": map[string]any{"selector": map[string]any{"matchLabels": map[string]string{"app": "agent"}},
 			"template": map[string]any{"metadata": map[string]any{"labels": map[string]string{"app": "agent"}}, "spec": spec}}})
-	return yamlStream(docs)
+	return podspec.Stream(docs)
 }
 
 // ModelDaemons is the model's placement: manifest.LoadStream on the

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"pgregory.net/rapid"
-	"sigs.k8s.io/yaml"
 
 	"github.com/kivi-go/kivi/fidelity/podspec"
 	"github.com/kivi-go/kivi/inputs/manifest"
@@ -196,7 +195,7 @@ func (c *LimitCase) YAML() []byte {
 		"metadata": map[string]any{"name": "app", "namespace": Namespace},
 		"spec": map[string]any{"selector": map[string]any{"matchLabels": map[string]string{"app": "a"}},
 			"template": map[string]any{"metadata": map[string]any{"labels": map[string]string{"app": "a"}}, "spec": spec}}})
-	return yamlStream(docs)
+	return podspec.Stream(docs)
 }
 
 func limitRangeName(i int) string { return fmt.Sprintf("lr%d", i) }
@@ -295,20 +294,4 @@ func (c *LimitCase) mapResources(f func(name, q string) string) *LimitCase {
 		}
 	}
 	return d
-}
-
-// yamlStream writes docs as one YAML stream, "---" between documents.
-func yamlStream(docs []any) []byte {
-	var b strings.Builder
-	for i, d := range docs {
-		if i > 0 {
-			b.WriteString("---\n")
-		}
-		y, err := yaml.Marshal(d)
-		if err != nil {
-			panic(err) // maps of strings, numbers and lists always marshal
-		}
-		b.Write(y)
-	}
-	return []byte(b.String())
 }

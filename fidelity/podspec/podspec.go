@@ -1,11 +1,15 @@
 // Package podspec holds the containers of the pod specs that the
 // differential tests of pod admission draw (admissiondiff, quotadiff):
-// their requests and limits as written, their copies and their YAML.
+// their requests and limits as written, their copies and their YAML, and
+// the YAML stream of a case's documents.
 package podspec
 
 import (
 	"fmt"
 	"maps"
+	"strings"
+
+	"sigs.k8s.io/yaml"
 )
 
 // Resources maps a resource name (cpu, memory) to a quantity as written;
@@ -55,4 +59,20 @@ func YAML(prefix string, cs []Container) []any {
 		out = append(out, m)
 	}
 	return out
+}
+
+// Stream writes docs as one YAML stream, "---" between documents.
+func Stream(docs []any) []byte {
+	var b strings.Builder
+	for i, d := range docs {
+		if i > 0 {
+			b.WriteString("---\n")
+		}
+		y, err := yaml.Marshal(d)
+		if err != nil {
+			panic(err) // maps of strings, numbers and lists always marshal
+		}
+		b.Write(y)
+	}
+	return []byte(b.String())
 }

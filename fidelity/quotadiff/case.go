@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"pgregory.net/rapid"
-	"sigs.k8s.io/yaml"
 
 	"github.com/kivi-go/kivi/fidelity/podspec"
 )
@@ -315,7 +314,7 @@ func (c *Case) YAML() []byte {
 			"metadata": map[string]any{"name": name, "namespace": Namespace},
 			"spec":     map[string]any{"replicas": 1, "selector": map[string]any{"matchLabels": labels}, "template": tmpl}})
 	}
-	return yamlStream(docs)
+	return podspec.Stream(docs)
 }
 
 func (s Spec) yamlSpec() map[string]any {
@@ -331,20 +330,4 @@ func (s Spec) yamlSpec() map[string]any {
 		spec["activeDeadlineSeconds"] = *s.ActiveDeadline
 	}
 	return spec
-}
-
-// yamlStream writes docs as one YAML stream, "---" between documents.
-func yamlStream(docs []any) []byte {
-	var b strings.Builder
-	for i, d := range docs {
-		if i > 0 {
-			b.WriteString("---\n")
-		}
-		y, err := yaml.Marshal(d)
-		if err != nil {
-			panic(err) // maps of strings, numbers and lists always marshal
-		}
-		b.Write(y)
-	}
-	return []byte(b.String())
 }

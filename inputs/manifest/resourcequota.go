@@ -142,21 +142,9 @@ func scopeOf(o Object, q *model.ResourceQuota, path, scope, operator string, val
 	}
 	switch scope {
 	case "BestEffort", "NotBestEffort":
-		v := int8(1)
-		if scope == "NotBestEffort" {
-			v = -1
-		}
-		keep = q.BestEffort != -v // both: no pod is in its scope
-		q.BestEffort = v
-		return keep, nil
+		return setPairedScope(&q.BestEffort, scope == "BestEffort"), nil
 	case "Terminating", "NotTerminating":
-		v := int8(1)
-		if scope == "NotTerminating" {
-			v = -1
-		}
-		keep = q.Terminating != -v // both: no pod is in its scope
-		q.Terminating = v
-		return keep, nil
+		return setPairedScope(&q.Terminating, scope == "Terminating"), nil
 	case "PriorityClass":
 		switch operator {
 		case "In", "NotIn":
@@ -177,4 +165,17 @@ func scopeOf(o Object, q *model.ResourceQuota, path, scope, operator string, val
 		return false, nil
 	}
 	return false, a.errorf(path, "%s is not a quota scope (accepted: %s, PriorityClass, CrossNamespacePodAffinity, VolumeAttributesClass)", strconv.Quote(scope), strings.Join(quotaScopes, ", "))
+}
+
+// setPairedScope sets a quota's side of a scope and its negation (1 the
+// scope, -1 its Not scope) and reports false when the quota already had
+// the other side: with both, no pod is in its scope.
+func setPairedScope(side *int8, positive bool) bool {
+	v := int8(-1)
+	if positive {
+		v = 1
+	}
+	keep := *side != -v
+	*side = v
+	return keep
 }
