@@ -66,7 +66,9 @@
 //     and the MemoryPressure condition).
 //   - classify: the known-divergence classes and the counterfactual test
 //     that names them, shared by hpadiff, admissiondiff, stsdiff,
-//     jobdiff, pdbdiff, lifecyclediff, evictiondiff and quotadiff.
+//     jobdiff, pdbdiff, lifecyclediff, evictiondiff and quotadiff, with
+//     the rapid settings (Checks), klog's silencing and the outcome
+//     counter of their tests.
 //   - evictionapi: the API server's Eviction subresource over an
 //     in-memory pod store, shared by pdbdiff and deschedulerdiff.
 //   - podspec: the containers (requests and limits as written, their

@@ -3,9 +3,6 @@ package admissiondiff
 import (
 	"flag"
 	"fmt"
-	"maps"
-	"slices"
-	"sync"
 	"testing"
 
 	"github.com/kivi-go/kivi/fidelity/classify"
@@ -19,27 +16,6 @@ var (
 
 // withChecks runs n rapid checks (classify.Checks).
 func withChecks(t *testing.T, n int) { classify.Checks(t, n, *seed) }
-
-// counter counts outcomes by name; rapid may run checks concurrently.
-type counter struct {
-	mu sync.Mutex
-	m  map[string]int
-}
-
-func (c *counter) add(k string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil {
-		c.m = map[string]int{}
-	}
-	c.m[k]++
-}
-
-func (c *counter) log(t *testing.T) {
-	for _, k := range slices.Sorted(maps.Keys(c.m)) {
-		t.Logf("%-60s %d", k, c.m[k])
-	}
-}
 
 // limitsSame compares the model with pipeline p on c; a model error
 // other than a refusal fails the test.
@@ -72,17 +48,17 @@ func outcome(v Verdict) string {
 // order of the namespace's LimitRanges.
 func TestLimitRanger(t *testing.T) {
 	withChecks(t, *cases)
-	var counts counter
+	var counts classify.Counter
 	rapid.Check(t, func(rt *rapid.T) {
 		c := GenLimitCase(rt)
 		real := Pipeline{}.RealLimits(c)
-		counts.add("upstream: " + outcome(real))
+		counts.Add("upstream: " + outcome(real))
 		if orderMatters(c) {
-			counts.add("upstream's verdict depends on the LimitRanges' order")
+			counts.Add("upstream's verdict depends on the LimitRanges' order")
 		}
 		same := limitsSame(rt, Pipeline{})
 		if same(c) {
-			counts.add("agree")
+			counts.Add("agree")
 			return
 		}
 		class := Classify(LimitClasses, c, same)
@@ -90,9 +66,9 @@ func TestLimitRanger(t *testing.T) {
 			m, _ := ModelLimits(c)
 			rt.Fatalf("unexplained disagreement\n%smodel: %s\nreal:  %s", c, m, real)
 		}
-		counts.add("class: " + class)
+		counts.Add("class: " + class)
 	})
-	counts.log(t)
+	counts.Log(t)
 }
 
 // TestDaemonSetPlacement compares the model's DaemonSet reservations
@@ -102,7 +78,7 @@ func TestLimitRanger(t *testing.T) {
 // their combination (RealDaemons).
 func TestDaemonSetPlacement(t *testing.T) {
 	withChecks(t, *cases)
-	var counts counter
+	var counts classify.Counter
 	rapid.Check(t, func(rt *rapid.T) {
 		c := GenDaemonCase(rt)
 		if why := c.Validate(); why != "" {
@@ -114,12 +90,12 @@ func TestDaemonSetPlacement(t *testing.T) {
 		}
 		want, up := RealDaemons(c)
 		for i := range c.Nodes {
-			counts.add(fmt.Sprintf("nodes: runs %v", want[i]))
+			counts.Add(fmt.Sprintf("nodes: runs %v", want[i]))
 			if got[i] != up.ShouldRun[i] {
-				counts.add(fmt.Sprintf("model %v, shouldRun %v", got[i], up.ShouldRun[i]))
+				counts.Add(fmt.Sprintf("model %v, shouldRun %v", got[i], up.ShouldRun[i]))
 			}
 			if got[i] != up.ShouldContinueRunning[i] {
-				counts.add(fmt.Sprintf("model %v, shouldContinueRunning %v", got[i], up.ShouldContinueRunning[i]))
+				counts.Add(fmt.Sprintf("model %v, shouldContinueRunning %v", got[i], up.ShouldContinueRunning[i]))
 			}
 			if got[i] != want[i] {
 				rt.Fatalf("node %s: model runs the pod %v, upstream %v (shouldRun %v, shouldContinueRunning %v)\n%s",
@@ -127,7 +103,7 @@ func TestDaemonSetPlacement(t *testing.T) {
 			}
 		}
 	})
-	counts.log(t)
+	counts.Log(t)
 }
 
 // TestKnownLimitClasses pins a minimal example of every class.

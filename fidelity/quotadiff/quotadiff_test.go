@@ -2,9 +2,6 @@ package quotadiff
 
 import (
 	"flag"
-	"maps"
-	"slices"
-	"sync"
 	"testing"
 
 	"github.com/kivi-go/kivi/fidelity/classify"
@@ -15,27 +12,6 @@ var (
 	cases = flag.Int("cases", 3000, "random cases TestResourceQuotaAdmission compares (rapid checks)")
 	seed  = flag.Uint64("seed", 1, "rapid's seed (0: a random one; -rapid.seed overrides it)")
 )
-
-// counter counts outcomes by name; rapid may run checks concurrently.
-type counter struct {
-	mu sync.Mutex
-	m  map[string]int
-}
-
-func (c *counter) add(k string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil {
-		c.m = map[string]int{}
-	}
-	c.m[k]++
-}
-
-func (c *counter) log(t *testing.T) {
-	for _, k := range slices.Sorted(maps.Keys(c.m)) {
-		t.Logf("%-70s %d", k, c.m[k])
-	}
-}
 
 // same compares the model with upstream on a case; an error of either
 // fails the test.
@@ -86,23 +62,23 @@ func direction(m string, u Upstream) string {
 // outcome and class are logged (go test -v).
 func TestResourceQuotaAdmission(t *testing.T) {
 	classify.Checks(t, *cases, *seed)
-	var counts counter
+	var counts classify.Counter
 	rapid.Check(t, func(rt *rapid.T) {
 		c := GenCase(rt)
 		u, err := RealRefusals(c)
 		if err != nil {
 			rt.Fatalf("%v\n%s", err, c)
 		}
-		counts.add("upstream: " + outcome(u.Refusals[0]))
+		counts.Add("upstream: " + outcome(u.Refusals[0]))
 		if len(u.Refusals) > 1 {
-			counts.add("upstream's refusal depends on the quotas' order")
+			counts.Add("upstream's refusal depends on the quotas' order")
 		}
 		if len(u.Invalid) > 0 {
-			counts.add("a quota the API server refuses")
+			counts.Add("a quota the API server refuses")
 		}
 		sm := same(rt)
 		if sm(c) {
-			counts.add("agree")
+			counts.Add("agree")
 			return
 		}
 		class := classify.Classify(Classes, c, sm)
@@ -111,10 +87,10 @@ func TestResourceQuotaAdmission(t *testing.T) {
 			rt.Fatalf("unexplained disagreement\n%smodel:    %q\nupstream: %q (invalid quotas %q)", c, m, u.Refusals, u.Invalid)
 		}
 		m, _ := ModelRefusal(c)
-		counts.add("class: " + class)
-		counts.add("class: " + class + ": " + direction(m, u))
+		counts.Add("class: " + class)
+		counts.Add("class: " + class + ": " + direction(m, u))
 	})
-	counts.log(t)
+	counts.Log(t)
 }
 
 // TestKnownClasses pins a minimal example of every class.
