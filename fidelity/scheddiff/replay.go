@@ -90,7 +90,7 @@ type StateAPI struct {
 //     model (Universe.Requested), and for nothing else. With a reserved
 //     resource but no reserved pod slot, one placeholder carries it and
 //     the node gets one more pod slot for it.
-//   - Every bound pod (Pending, Running or Terminating; unbound pods are
+//   - Every bound pod (Pending, Running or Terminating; unbound and Failed pods are
 //     not in the scheduler's snapshot) requests its template's requests;
 //     a Terminating pod has a deletion timestamp, which PodTopologySpread
 //     skips as the model does. Owned pods carry their ReplicaSet's
@@ -107,8 +107,10 @@ func StateToAPI(u *model.Universe, s *model.State, pod int) StateAPI {
 		if placeholders == 0 && (n.ReservedCPU > 0 || n.ReservedMemory > 0 || slices.ContainsFunc(n.ReservedScalar, func(v int64) bool { return v > 0 })) {
 			placeholders, maxPods = 1, maxPods+1
 		}
-		out.Nodes = append(out.Nodes, apiNode(n.Name, labels, n.Taints, n.CPU, n.Memory, maxPods,
-			s.Nodes[i].Status == model.Ready, listedScalar(u, n)))
+		node := apiNode(n.Name, labels, n.Taints, n.CPU, n.Memory, maxPods,
+			s.Nodes[i].Status == model.Ready, listedScalar(u, n))
+		stateTaints(node, &s.Nodes[i])
+		out.Nodes = append(out.Nodes, node)
 		for k := range placeholders {
 			var req Requests
 			if k == 0 {
@@ -126,7 +128,10 @@ func StateToAPI(u *model.Universe, s *model.State, pod int) StateAPI {
 	}
 	for i := range s.Pods {
 		q := &s.Pods[i]
-		if i == pod || q.Phase == model.Free || q.Node == 0 {
+		// The scheduler's cache holds assigned pods that are not
+		// terminal: its informer drops Failed pods (a kubelet's
+		// admission rejection or node-pressure eviction).
+		if i == pod || !model.InSchedulerCache(q) {
 			continue
 		}
 		p := statePod(u, i, q)
@@ -173,6 +178,22 @@ func StateToAPI(u *model.Universe, s *model.State, pod int) StateAPI {
 	}
 	admit(out.Pending)
 	return out
+}
+
+// stateTaints writes what the state says of a node beyond its readiness
+// into its API object, as the controllers that set them would: a
+// drain's cordon (spec.unschedulable, and the node lifecycle
+// controller's node.kubernetes.io/unschedulable:NoSchedule taint) and
+// the MemoryPressure condition with its taint.
+func stateTaints(node *v1.Node, ns *model.NodeState) {
+	if ns.Cordoned {
+		node.Spec.Unschedulable = true
+		node.Spec.Taints = append(node.Spec.Taints, v1.Taint{Key: v1.TaintNodeUnschedulable, Effect: v1.TaintEffectNoSchedule})
+	}
+	if ns.MemoryPressure {
+		node.Spec.Taints = append(node.Spec.Taints, v1.Taint{Key: v1.TaintNodeMemoryPressure, Effect: v1.TaintEffectNoSchedule})
+		node.Status.Conditions = append(node.Status.Conditions, v1.NodeCondition{Type: v1.NodeMemoryPressure, Status: v1.ConditionTrue})
+	}
 }
 
 // statePod is pod slot i as an API pod: its template's labels and
@@ -251,8 +272,13 @@ type Replayer struct {
 }
 
 // NewReplayer builds the real framework for u.
-func NewReplayer(u *model.Universe) (*Replayer, error) {
-	r, err := NewRealWith(ReplicaSets(u)...)
+func NewReplayer(u *model.Universe) (*Replayer, error) { return NewReplayerConfig(u, nil) }
+
+// NewReplayerConfig builds the real framework for u from the
+// KubeSchedulerConfiguration document u was read with (nil: the
+// defaults), as NewRealConfig loads it.
+func NewReplayerConfig(u *model.Universe, config []byte) (*Replayer, error) {
+	r, err := NewRealConfig(config, ReplicaSets(u)...)
 	if err != nil {
 		return nil, err
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/kivi-go/kivi/checker"
 	"github.com/kivi-go/kivi/compose"
 	kivisched "github.com/kivi-go/kivi/controllers/scheduler"
+	"github.com/kivi-go/kivi/examples/incidents"
 	"github.com/kivi-go/kivi/inputs/casefile"
 	"github.com/kivi-go/kivi/inputs/cases"
 	"github.com/kivi-go/kivi/model"
@@ -76,6 +77,18 @@ func replaySources(t *testing.T) []replaySource {
 		want := !strings.HasSuffix(f, "-no-violation.yaml") && filepath.Base(f) != "c7.yaml"
 		out = append(out, replaySource{"examples/" + filepath.Base(f), func() (*model.Cluster, error) { return casefile.Load(f) },
 			false, want})
+	}
+	for _, inc := range incidents.List() {
+		for _, fixed := range []bool{false, true} {
+			name := "incidents/" + inc.Name
+			if fixed {
+				name += "/fixed"
+			}
+			out = append(out, replaySource{name, func() (*model.Cluster, error) {
+				c, _, err := incidents.Load(inc.Name, fixed)
+				return c, err
+			}, false, !fixed})
+		}
 	}
 	return out
 }
