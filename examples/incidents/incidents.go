@@ -110,6 +110,14 @@ func List() []Incident {
 			"a powered-off worker never comes back: the StatefulSet's pod stays Terminating on it for ever and is never replaced", "node lifecycle and StatefulSet controller (a pod deleted on a node lost for good)", "rollout_completes"},
 		{"lone-worker-notready-not-moved", "https://github.com/kubernetes/kubernetes/issues/55713",
 			"one master, one worker: the worker is shut down, every zone is in FullDisruption and its pods are never moved", "node lifecycle (zone states: the master disruption mode taints no node)", "rollout_completes"},
+		{"rollout-zone-spread-skew", "https://github.com/kubernetes/kubernetes/issues/121284",
+			"a rolling release of 3 pods spread over 2 zones (maxSkew 2) counts the old pods: every new pod lands in one zone", "scheduler (PodTopologySpread) during a Deployment rollout", "pod_balance_across_node"},
+		{"job-replacement-waits-lost-node", "https://github.com/kubernetes/enhancements/issues/6262",
+			"a Job with podReplacementPolicy Failed loses its node for good: the pod stays Terminating and is never replaced", "Job controller (podReplacementPolicy Failed) with a node lost for good", "job_completes"},
+		{"highnodeutilization-mostallocated-outweighed", "https://github.com/deckhouse/deckhouse/pull/22511",
+			"MostAllocated at weight 1 is outweighed by the default spreading: HighNodeUtilization evicts a pod the scheduler puts back, for ever", "descheduler (HighNodeUtilization) against kube-scheduler's score weights", "no_oscillation_eviction"},
+		{"tekton-webhook-pdb-blocks-drain", "https://github.com/tektoncd/pipeline/issues/3654",
+			"a PodDisruptionBudget minAvailable 80% rounds up to the webhook's single replica: every node drain waits for ever", "kubectl drain against a PodDisruptionBudget percentage (HPA at its minimum)", "valid_end_state"},
 	}
 }
 

@@ -425,6 +425,68 @@ var traceChecks = map[string]func(t *testing.T, lines, loop []string){
 		}
 		wantLast(t, lines, "Job tangle-task failed: MaxFailedIndexesExceeded")
 	},
+	// "When restarting, k8s scheduling will start p31, p32, and p33 in
+	// area a2": the restart's three new pods are all placed in a2 while
+	// old pods still run, and once the old pods are gone the skew is 3.
+	"rollout-zone-spread-skew": func(t *testing.T, lines, _ []string) {
+		r := firstIndex(lines, `\[kubectl\] kubectl rollout restart: deployment app restarted`)
+		if r < 0 {
+			t.Fatalf("want the rollout restart")
+		}
+		placed := matching(lines[r:], `\[kube-scheduler\] Scheduled pod app-\d on node `)
+		if len(placed) != 3 || len(matching(placed, `on node node-a2$`)) != 3 {
+			t.Errorf("want the three new pods all placed in zone a2; got %q", placed)
+		}
+		if n := len(matching(lines[r:], `\[replicaset-controller\] Deleting pod app-[123]$`)); n != 3 {
+			t.Errorf("want the three old pods deleted, got %d", n)
+		}
+		wantLast(t, lines, "The pods are unbalanced across the nodes: skew 3")
+	},
+	// "JobSet will not trigger restart as it is waiting for underlying
+	// pods be terminated": node-a is lost, trainer-1 is evicted and stays
+	// Terminating, and the Job never creates a replacement.
+	"job-replacement-waits-lost-node": func(t *testing.T, lines, _ []string) {
+		f := firstIndex(lines, `\[node\] Node node-a failed for good`)
+		e := firstIndex(lines, `\[taint-eviction-controller\] Evicting pod trainer-1 from node node-a`)
+		if f < 0 || e < f {
+			t.Fatalf("want node-a lost, then trainer-1 evicted from it (%d, %d)", f, e)
+		}
+		if n := len(matching(lines, `\[job-controller\] Created pod: `)); n != 1 {
+			t.Errorf("want no replacement pod (podReplacementPolicy Failed), got %d creations", n)
+		}
+		if len(matching(lines, `completed|Node node-a recovered`)) != 0 {
+			t.Errorf("neither the trainer nor node-a should come back")
+		}
+		wantLast(t, lines, "Pod trainer-1 stays Terminating: node node-a is not Ready to confirm its deletion")
+	},
+	// "The default scheduler then immediately refills the same node": the
+	// loop evicts a web pod from an underutilized node and the scheduler
+	// places its replacement on that same node.
+	"highnodeutilization-mostallocated-outweighed": func(t *testing.T, _, loop []string) {
+		re := regexp.MustCompile(`\[descheduler\] HighNodeUtilization: pod web-\d+ on underutilized node (\S+) `)
+		node := ""
+		for _, l := range loop {
+			if m := re.FindStringSubmatch(l); m != nil {
+				node = m[1]
+				break
+			}
+		}
+		if node == "" || node == "node-1" {
+			t.Fatalf("want the loop to evict web from an underutilized node other than db's node-1: %q", loop)
+		}
+		if len(matching(loop, `\[kube-scheduler\] Scheduled pod web-\d+ on node `+node+`$`)) == 0 {
+			t.Errorf("want the replacement placed back on %s: %q", node, loop)
+		}
+	},
+	// "Allowed disruptions: 0, Current: 1, Desired: 1": the drain of the
+	// node with the webhook's only pod is refused for ever, the HPA never
+	// scales it, and no node is drained.
+	"tekton-webhook-pdb-blocks-drain": func(t *testing.T, lines, _ []string) {
+		wantLast(t, lines, `error when evicting pods/"tekton-pipelines-webhook-1" (will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget. The disruption budget tekton-pipelines-webhook needs 1 healthy pods and has 1 currently`)
+		if len(matching(lines, `drained|Scaling deployment`)) != 0 {
+			t.Errorf("no node should be drained and the HPA should stay at its minimum")
+		}
+	},
 }
 
 func TestIncidents(t *testing.T) {
