@@ -6,6 +6,8 @@ import (
 	"maps"
 	"slices"
 
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"pgregory.net/rapid"
 
 	"github.com/kivi-go/kivi/fidelity/podspec"
@@ -76,6 +78,10 @@ type Spec struct {
 	HostNetwork bool    `json:",omitempty"`
 	// Critical gives the pod PriorityClass system-node-critical.
 	Critical bool `json:",omitempty"`
+	// PodRequests and PodLimits are the pod-level resources
+	// (spec.resources; nil: none).
+	PodRequests Resources `json:",omitempty"`
+	PodLimits   Resources `json:",omitempty"`
 }
 
 // Pod is a pod the kubelet already runs: of spec Spec, Running or
@@ -122,6 +128,7 @@ func (c *Case) Clone() *Case {
 		}
 		n.Tolerations = slices.Clone(s.Tolerations)
 		n.HostPorts = slices.Clone(s.HostPorts)
+		n.PodRequests, n.PodLimits = maps.Clone(s.PodRequests), maps.Clone(s.PodLimits)
 		d.Specs = append(d.Specs, n)
 	}
 	return d
@@ -160,7 +167,8 @@ func labelValues(key string) []string {
 //   - 1–3 pod specs of 1–2 containers and 0–2 init containers (one in
 //     three a sidecar) with cpu and memory requests and limits (either,
 //     both or neither; limits equal to the requests, Guaranteed, one
-//     container in four) and dongles one in five, the RuntimeClass with
+//     container in four; none in any container of one spec in six) and
+//     dongles one in five, the RuntimeClass with
 //     an overhead one in five, a nodeSelector, required node affinity
 //     terms (In, NotIn, Exists, DoesNotExist, Gt, Lt), 0–3
 //     tolerations, a host port or the host's network (on a container,
@@ -200,10 +208,15 @@ func GenCase(t *rapid.T) *Case {
 	return c
 }
 
-func genContainer(t *rapid.T) Container {
+// genContainer draws a container; a bestEffort one has no cpu or
+// memory.
+func genContainer(t *rapid.T, bestEffort bool) Container {
 	x := Container{Requests: Resources{}, Limits: Resources{}}
 	guaranteed := rapid.IntRange(1, 4).Draw(t, "guaranteed") == 1
 	for _, name := range []string{"cpu", "memory"} {
+		if bestEffort {
+			break
+		}
 		vs := cpuValues
 		if name == "memory" {
 			vs = memValues
@@ -239,11 +252,12 @@ func genContainer(t *rapid.T) Container {
 
 func genSpec(t *rapid.T) Spec {
 	var s Spec
+	bestEffort := rapid.IntRange(1, 6).Draw(t, "bestEffort") == 1
 	for range rapid.IntRange(1, 2).Draw(t, "containers") {
-		s.Containers = append(s.Containers, genContainer(t))
+		s.Containers = append(s.Containers, genContainer(t, bestEffort))
 	}
 	for range rapid.IntRange(0, 2).Draw(t, "initContainers") {
-		x := genContainer(t)
+		x := genContainer(t, bestEffort)
 		x.Sidecar = rapid.IntRange(1, 3).Draw(t, "sidecar") == 1
 		s.InitContainers = append(s.InitContainers, x)
 	}
@@ -275,7 +289,51 @@ func genSpec(t *rapid.T) Spec {
 		s.PortsOn = rapid.IntRange(0, len(s.Containers)+len(s.InitContainers)-1).Draw(t, "portsOn")
 	}
 	s.Critical = rapid.IntRange(1, 8).Draw(t, "critical") == 1
+	if rapid.IntRange(1, 6).Draw(t, "podLevel") == 1 {
+		genPodLevel(t, &s)
+	}
 	return s
+}
+
+// genPodLevel draws pod-level requests and limits of cpu and memory,
+// each one in two, leaving out those the API server's validation
+// refuses: a request below the containers' aggregate or above the
+// limit, a limit below a container's.
+func genPodLevel(t *rapid.T, s *Spec) {
+	requests := map[string][]string{"cpu": {"500m", "1", "2"}, "memory": {"256Mi", "512Mi", "1Gi"}}
+	limits := map[string][]string{"cpu": {"1", "2", "4"}, "memory": {"512Mi", "1Gi", "2Gi"}}
+	aggregate, largest := containerResources(*s)
+	s.PodRequests, s.PodLimits = Resources{}, Resources{}
+	for _, name := range []string{"cpu", "memory"} {
+		var req *resource.Quantity
+		if rapid.Bool().Draw(t, "podRequest") {
+			q := resource.MustParse(rapid.SampledFrom(requests[name]).Draw(t, "podRequestValue"))
+			if q.Cmp(aggregate[corev1.ResourceName(name)]) >= 0 {
+				req = &q
+				s.PodRequests[name] = q.String()
+			}
+		}
+		if rapid.Bool().Draw(t, "podLimit") {
+			q := resource.MustParse(rapid.SampledFrom(limits[name]).Draw(t, "podLimitValue"))
+			// The request the API server defaults (defaultPodRequests).
+			eff := req
+			if eff == nil {
+				if a, ok := aggregate[corev1.ResourceName(name)]; ok {
+					eff = &a
+				}
+			}
+			l := largest[corev1.ResourceName(name)]
+			if q.Cmp(l) >= 0 && (eff == nil || q.Cmp(*eff) >= 0) {
+				s.PodLimits[name] = q.String()
+			}
+		}
+	}
+	if len(s.PodRequests) == 0 {
+		s.PodRequests = nil
+	}
+	if len(s.PodLimits) == 0 {
+		s.PodLimits = nil
+	}
 }
 
 func genExpr(t *rapid.T) Expr {

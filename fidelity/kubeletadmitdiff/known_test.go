@@ -76,6 +76,7 @@ func TestPlantedBugs(t *testing.T) {
 		{name: "upstream without SetDefaults_Pod", pipe: Pipeline{NoPodDefaults: true}},
 		{name: "upstream without the overhead", pipe: Pipeline{NoOverhead: true}},
 		{name: "upstream without DefaultTolerationSeconds", pipe: Pipeline{NoDefaultTolerations: true}},
+		{name: "upstream without pod-level resources", pipe: Pipeline{NoPodLevel: true}},
 	} {
 		t.Run(b.name, func(t *testing.T) {
 			const n = 2000

@@ -43,11 +43,15 @@ func TestKubeletAdmission(t *testing.T) {
 			rt.Fatalf("unexplained disagreement\n%smodel:    %s\nupstream: %s", c, v.Model, v.Upstream)
 		}
 		counts.Add("upstream: " + outcome(v.Upstream))
+		if s := c.Specs[c.New]; s.PodRequests != nil || s.PodLimits != nil {
+			counts.Add("new pod with pod-level resources")
+		}
 		if v.Class == "" {
 			counts.Add("agree")
 			return
 		}
 		counts.Add("class: " + v.Class)
+		counts.Add("class: " + v.Class + ": upstream " + outcome(v.Upstream))
 	})
 	counts.Log(t)
 }

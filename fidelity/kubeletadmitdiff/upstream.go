@@ -15,6 +15,7 @@ import (
 	"k8s.io/apiserver/pkg/admission"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/tools/record"
+	resourcehelper "k8s.io/component-helpers/resource"
 	statsapi "k8s.io/kubelet/pkg/apis/stats/v1alpha1"
 	api "k8s.io/kubernetes/pkg/apis/core"
 	apiv1 "k8s.io/kubernetes/pkg/apis/core/v1"
@@ -187,6 +188,8 @@ type Pipeline struct {
 	NoOverhead bool
 	// NoDefaultTolerations skips the DefaultTolerationSeconds admission.
 	NoDefaultTolerations bool
+	// NoPodLevel leaves out the pod-level resources.
+	NoPodLevel bool
 }
 
 // v1Node is the Node as its kubelet reports it: the labels of the case
@@ -231,6 +234,9 @@ func (c *Case) v1Pod(i int, name string, pipe Pipeline) (*corev1.Pod, error) {
 	if err := json.Unmarshal(raw, &pod.Spec); err != nil {
 		return nil, err
 	}
+	if pipe.NoPodLevel {
+		pod.Spec.Resources = nil
+	}
 	if s.Critical {
 		prio := int32(systemNodeCritical)
 		pod.Spec.Priority = &prio
@@ -263,4 +269,30 @@ func (c *Case) v1Pod(i int, name string, pipe Pipeline) (*corev1.Pod, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// containerResources are spec s's containers' aggregate requests
+// (resourcehelper.AggregateContainerRequests) and each resource's
+// largest container limit, the containers defaulted as the API server
+// stores them.
+func containerResources(s Spec) (aggregate, largest corev1.ResourceList) {
+	s.PodRequests, s.PodLimits = nil, nil
+	raw, err := json.Marshal(s.PodSpec())
+	if err != nil {
+		panic(err) // maps of strings, numbers and lists always marshal
+	}
+	pod := &corev1.Pod{}
+	if err := json.Unmarshal(raw, &pod.Spec); err != nil {
+		panic(err)
+	}
+	apiv1.SetObjectDefaults_Pod(pod)
+	largest = corev1.ResourceList{}
+	for _, c := range slices.Concat(pod.Spec.Containers, pod.Spec.InitContainers) {
+		for name, q := range c.Resources.Limits {
+			if l, ok := largest[name]; !ok || q.Cmp(l) > 0 {
+				largest[name] = q
+			}
+		}
+	}
+	return resourcehelper.AggregateContainerRequests(pod, resourcehelper.PodResourcesOptions{}), largest
 }

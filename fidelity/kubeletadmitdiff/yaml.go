@@ -103,6 +103,16 @@ func (s Spec) PodSpec() map[string]any {
 	if s.Critical {
 		spec["priorityClassName"] = "system-node-critical"
 	}
+	if s.PodRequests != nil || s.PodLimits != nil {
+		res := map[string]any{}
+		if s.PodRequests != nil {
+			res["requests"] = s.PodRequests
+		}
+		if s.PodLimits != nil {
+			res["limits"] = s.PodLimits
+		}
+		spec["resources"] = res
+	}
 	return spec
 }
 
