@@ -8,11 +8,11 @@ import (
 const (
 	Unexplained = "unexplained"
 	// CriticalPreemption: the kubelet admits a critical pod (priority
-	// system-node-critical or system-cluster-critical) that fails only for
-	// resources by preempting pods it runs (CriticalPodAdmissionHandler),
-	// and reports a critical pod's other failures before its resource
-	// ones; the model has no kubelet preemption and rejects the pod for
-	// the first failure.
+	// system-cluster-critical or above) that fails only for resources by
+	// preempting pods it runs (CriticalPodAdmissionHandler), or rejects it
+	// with UnexpectedAdmissionError when no set of them frees enough; the
+	// model has no kubelet preemption and rejects the pod for the
+	// resource.
 	CriticalPreemption = "critical pod preemption at admission"
 )
 
