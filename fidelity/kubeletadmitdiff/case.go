@@ -16,6 +16,9 @@ import (
 // NodeName is the case's node.
 const NodeName = "n1"
 
+// storage is the ephemeral-storage resource.
+const storage = "ephemeral-storage"
+
 // Dongle is the case's extended resource: one a node advertises through
 // its status (no device plugin allocates it), which the kubelet's
 // admission checks as NodeResourcesFit does.
@@ -49,12 +52,13 @@ type Expr struct {
 // resource is not in its allocatable), labels, taints, and whether the
 // eviction manager reports the MemoryPressure condition.
 type Node struct {
-	CPU, Memory    string
-	Pods           int
-	Dongles        int
-	Labels         map[string]string `json:",omitempty"`
-	Taints         []Taint           `json:",omitempty"`
-	MemoryPressure bool              `json:",omitempty"`
+	// CPU, Memory and Storage (ephemeral-storage) are as written.
+	CPU, Memory, Storage string
+	Pods                 int
+	Dongles              int
+	Labels               map[string]string `json:",omitempty"`
+	Taints               []Taint           `json:",omitempty"`
+	MemoryPressure       bool              `json:",omitempty"`
 }
 
 // Spec is one pod spec, the template of one Deployment, pinned to the
@@ -160,15 +164,16 @@ func labelValues(key string) []string {
 }
 
 // GenCase draws a case:
-//   - a node of 1, 2 or 4 cpus and 1, 2 or 4 GiB, 1–8 pods, 0–2 dongles
+//   - a node of 1, 2 or 4 cpus, 1, 2 or 4 GiB and 1 or 2 GiB of
+//     ephemeral-storage, 1–8 pods, 0–2 dongles
 //     or none in its allocatable, labels zone, disk and cores each one
 //     in two, 0–3 taints of every effect, the MemoryPressure condition
 //     one in three;
 //   - 1–3 pod specs of 1–2 containers and 0–2 init containers (one in
 //     three a sidecar) with cpu and memory requests and limits (either,
 //     both or neither; limits equal to the requests, Guaranteed, one
-//     container in four; none in any container of one spec in six) and
-//     dongles one in five, the RuntimeClass with
+//     container in four; none in any container of one spec in six),
+//     ephemeral-storage one in four and dongles one in five, the RuntimeClass with
 //     an overhead one in five, a nodeSelector, required node affinity
 //     terms (In, NotIn, Exists, DoesNotExist, Gt, Lt), 0–3
 //     tolerations, a host port or the host's network (on a container,
@@ -180,6 +185,7 @@ func GenCase(t *rapid.T) *Case {
 	c := &Case{Node: Node{
 		CPU:     rapid.SampledFrom([]string{"1", "2", "4"}).Draw(t, "nodeCPU"),
 		Memory:  rapid.SampledFrom([]string{"1Gi", "2Gi", "4Gi"}).Draw(t, "nodeMemory"),
+		Storage: rapid.SampledFrom([]string{"1Gi", "2Gi"}).Draw(t, "nodeStorage"),
 		Pods:    rapid.IntRange(1, 8).Draw(t, "maxPods"),
 		Dongles: rapid.IntRange(-1, 2).Draw(t, "dongles"),
 		Labels:  map[string]string{},
@@ -235,6 +241,9 @@ func genContainer(t *rapid.T, bestEffort bool) Container {
 		case 3:
 			x.Requests[name], x.Limits[name] = vs[is[0]], vs[is[1]]
 		}
+	}
+	if rapid.IntRange(1, 4).Draw(t, "storage") == 1 {
+		x.Requests[storage] = rapid.SampledFrom([]string{"256Mi", "512Mi", "1Gi"}).Draw(t, "storageRequest")
 	}
 	if rapid.IntRange(1, 5).Draw(t, "dongle") == 1 {
 		// An extended resource's request must equal its limit.

@@ -19,7 +19,7 @@ func TestKnownClasses(t *testing.T) {
 	}{
 		// A critical pod on a node full of pods: the kubelet preempts the
 		// one it runs and admits the critical pod; the model rejects it.
-		{CriticalPreemption, Case{Node: Node{CPU: "1", Memory: "1Gi", Pods: 1, Dongles: -1},
+		{CriticalPreemption, Case{Node: Node{CPU: "1", Memory: "1Gi", Storage: "1Gi", Pods: 1, Dongles: -1},
 			Specs: []Spec{{Containers: one}, {Containers: one, Critical: true}}, Pods: []Pod{{Spec: 0}}, New: 1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

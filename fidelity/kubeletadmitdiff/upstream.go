@@ -200,9 +200,10 @@ func (c *Case) v1Node() *corev1.Node {
 		labels[k] = v
 	}
 	alloc := corev1.ResourceList{
-		corev1.ResourceCPU:    resource.MustParse(c.Node.CPU),
-		corev1.ResourceMemory: resource.MustParse(c.Node.Memory),
-		corev1.ResourcePods:   *resource.NewQuantity(int64(c.Node.Pods), resource.DecimalSI),
+		corev1.ResourceCPU:              resource.MustParse(c.Node.CPU),
+		corev1.ResourceMemory:           resource.MustParse(c.Node.Memory),
+		corev1.ResourceEphemeralStorage: resource.MustParse(c.Node.Storage),
+		corev1.ResourcePods:             *resource.NewQuantity(int64(c.Node.Pods), resource.DecimalSI),
 	}
 	if c.Node.Dongles >= 0 {
 		alloc[Dongle] = *resource.NewQuantity(int64(c.Node.Dongles), resource.DecimalSI)

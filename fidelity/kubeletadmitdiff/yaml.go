@@ -16,7 +16,7 @@ func workloadName(i int) string { return fmt.Sprintf("w%d", i) }
 // nodeDoc is the case's Node as a manifest: its labels (the kubelet's
 // own labels are the reader's), taints and allocatable.
 func (c *Case) nodeDoc() map[string]any {
-	alloc := map[string]any{"cpu": c.Node.CPU, "memory": c.Node.Memory, "pods": fmt.Sprint(c.Node.Pods)}
+	alloc := map[string]any{"cpu": c.Node.CPU, "memory": c.Node.Memory, storage: c.Node.Storage, "pods": fmt.Sprint(c.Node.Pods)}
 	if c.Node.Dongles >= 0 {
 		alloc[Dongle] = fmt.Sprint(c.Node.Dongles)
 	}
