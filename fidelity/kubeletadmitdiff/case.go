@@ -102,6 +102,10 @@ type Case struct {
 	Specs []Spec
 	Pods  []Pod `json:",omitempty"`
 	New   int
+	// Daemon is the pod spec of a DaemonSet that tolerates every taint
+	// (nil: none): its pod runs on the node, one more pod the kubelet
+	// runs (a node reservation to the model).
+	Daemon *Spec `json:",omitempty"`
 	// NoCriticalPreemption is a counterfactual (classify.go): the real
 	// kubelet's predicate admission without its critical pod admission
 	// handler (lifecycle.AdmissionFailureHandlerStub in its place).
@@ -116,6 +120,12 @@ func (c *Case) String() string {
 // Clone returns a deep copy of c.
 func (c *Case) Clone() *Case {
 	d := &Case{New: c.New, Pods: slices.Clone(c.Pods), Node: c.Node, NoCriticalPreemption: c.NoCriticalPreemption}
+	if c.Daemon != nil {
+		ds := *c.Daemon
+		ds.Containers = podspec.Clone(ds.Containers)
+		ds.Tolerations, ds.HostPorts = slices.Clone(ds.Tolerations), slices.Clone(ds.HostPorts)
+		d.Daemon = &ds
+	}
 	d.Node.Labels = maps.Clone(c.Node.Labels)
 	d.Node.Taints = slices.Clone(c.Node.Taints)
 	for _, s := range c.Specs {
@@ -180,7 +190,8 @@ func labelValues(key string) []string {
 //     a sidecar or an init container), system-node-critical
 //     priority one in eight;
 //   - 0–5 pods the kubelet runs, Terminating one in four; the new pod
-//     of any spec.
+//     of any spec; a DaemonSet's pod on the node one case in four (on a
+//     node of 2 pods or more).
 func GenCase(t *rapid.T) *Case {
 	c := &Case{Node: Node{
 		CPU:     rapid.SampledFrom([]string{"1", "2", "4"}).Draw(t, "nodeCPU"),
@@ -211,7 +222,31 @@ func GenCase(t *rapid.T) *Case {
 			Terminating: rapid.IntRange(1, 4).Draw(t, "terminating") == 1})
 	}
 	c.New = rapid.IntRange(0, len(c.Specs)-1).Draw(t, "new")
+	if rapid.IntRange(1, 4).Draw(t, "daemonSet") == 1 {
+		c.Daemon = genDaemon(t)
+		// The manifest reader keeps a node's last pod slot from a
+		// DaemonSet's pod (docs/divergences.md, "DaemonSets are node
+		// reservations").
+		c.Node.Pods = max(c.Node.Pods, 2)
+	}
 	return c
+}
+
+// genDaemon draws a DaemonSet's pod spec: one container of a small cpu
+// and memory request, ephemeral-storage one in four, a host port one in
+// three; it tolerates every taint.
+func genDaemon(t *rapid.T) *Spec {
+	x := Container{Requests: Resources{
+		"cpu":    rapid.SampledFrom([]string{"0", "100m", "250m"}).Draw(t, "daemonCPU"),
+		"memory": rapid.SampledFrom([]string{"0", "64Mi", "128Mi"}).Draw(t, "daemonMemory")}}
+	if rapid.IntRange(1, 4).Draw(t, "daemonStorage") == 1 {
+		x.Requests[storage] = "256Mi"
+	}
+	s := &Spec{Containers: []Container{x}, Tolerations: []Toleration{{Operator: "Exists"}}}
+	if rapid.IntRange(1, 3).Draw(t, "daemonPort") == 1 {
+		s.HostPorts = []int32{rapid.SampledFrom(hostPorts).Draw(t, "daemonHostPort")}
+	}
+	return s
 }
 
 // genContainer draws a container; a bestEffort one has no cpu or

@@ -73,6 +73,11 @@ func TestPlantedBugs(t *testing.T) {
 				u.Templates[i].Overhead = [2]int64{}
 			}
 		}},
+		{name: "a DaemonSet's pod reserves no resources", plant: func(u *model.Universe, _ *model.State) {
+			n := &u.Nodes[0]
+			n.ReservedCPU, n.ReservedMemory = 0, 0
+			clear(n.ReservedScalar)
+		}},
 		{name: "upstream without SetDefaults_Pod", pipe: Pipeline{NoPodDefaults: true}},
 		{name: "upstream without the overhead", pipe: Pipeline{NoOverhead: true}},
 		{name: "upstream without DefaultTolerationSeconds", pipe: Pipeline{NoDefaultTolerations: true}},

@@ -43,6 +43,9 @@ func TestKubeletAdmission(t *testing.T) {
 			rt.Fatalf("unexplained disagreement\n%smodel:    %s\nupstream: %s", c, v.Model, v.Upstream)
 		}
 		counts.Add("upstream: " + outcome(v.Upstream))
+		if c.Daemon != nil {
+			counts.Add("a DaemonSet's pod on the node")
+		}
 		if s := c.Specs[c.New]; s.PodRequests != nil || s.PodLimits != nil {
 			counts.Add("new pod with pod-level resources")
 		}

@@ -146,6 +146,13 @@ func (k *Kubelet) Admission(c *Case, pipe Pipeline) (Result, error) {
 		}
 		running = append(running, pod)
 	}
+	if c.Daemon != nil {
+		d, err := c.daemonPod(pipe)
+		if err != nil {
+			return Result{}, err
+		}
+		running = append(running, d)
+	}
 	pod, err := c.v1Pod(c.New, "new", pipe)
 	if err != nil {
 		return Result{}, err
@@ -225,13 +232,32 @@ func (c *Case) v1Node() *corev1.Node {
 // with the priority of its PriorityClass, the RuntimeClass's overhead and
 // the DefaultTolerationSeconds admission's tolerations.
 func (c *Case) v1Pod(i int, name string, pipe Pipeline) (*corev1.Pod, error) {
-	s := c.Specs[i]
-	raw, err := json.Marshal(s.PodSpec())
+	return storedPod(c.Specs[i], c.Specs[i].PodSpec(), name, workloadName(i), pipe)
+}
+
+// daemonPod is the DaemonSet's pod on the node as the DaemonSet
+// controller creates it (bound to the node; its added tolerations do
+// not matter to another pod's admission) and the API server stores it.
+func (c *Case) daemonPod(pipe Pipeline) (*corev1.Pod, error) {
+	spec := c.Daemon.daemonSpec()
+	spec["nodeName"] = NodeName
+	pod, err := storedPod(*c.Daemon, spec, "daemon", "daemon", pipe)
+	if err != nil {
+		return nil, err
+	}
+	pod.Status.Phase = corev1.PodRunning
+	return pod, nil
+}
+
+// storedPod is a pod of spec s, written as spec, as the API server
+// stores it.
+func storedPod(s Spec, spec map[string]any, name, app string, pipe Pipeline) (*corev1.Pod, error) {
+	raw, err := json.Marshal(spec)
 	if err != nil {
 		return nil, err
 	}
 	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", UID: types.UID(name),
-		Labels: map[string]string{"app": workloadName(i)}}}
+		Labels: map[string]string{"app": app}}}
 	if err := json.Unmarshal(raw, &pod.Spec); err != nil {
 		return nil, err
 	}

@@ -42,6 +42,13 @@ func (c *Case) nodeDoc() map[string]any {
 // PodSpec is spec s as written in its Deployment's template (and read
 // by the upstream side too): pinned to the node.
 func (s Spec) PodSpec() map[string]any {
+	spec := s.daemonSpec()
+	spec["nodeName"] = NodeName
+	return spec
+}
+
+// daemonSpec is spec s, not pinned.
+func (s Spec) daemonSpec() map[string]any {
 	containers, inits := podspec.YAML("c", s.Containers), podspec.YAML("i", s.InitContainers)
 	if len(s.HostPorts) > 0 {
 		var ports []any
@@ -55,7 +62,7 @@ func (s Spec) PodSpec() map[string]any {
 		on := append(slices.Clone(containers), inits...)[s.PortsOn]
 		on.(map[string]any)["ports"] = ports
 	}
-	spec := map[string]any{"nodeName": NodeName, "containers": containers}
+	spec := map[string]any{"containers": containers}
 	if len(s.InitContainers) > 0 {
 		spec["initContainers"] = inits
 	}
@@ -117,7 +124,7 @@ func (s Spec) PodSpec() map[string]any {
 }
 
 // YAML renders the case as the manifest stream the model reads: the
-// Node, RuntimeClass kata and one Deployment per spec.
+// Node, RuntimeClass kata, one Deployment per spec and the DaemonSet.
 func (c *Case) YAML() []byte {
 	docs := []any{c.nodeDoc(), map[string]any{"apiVersion": "node.k8s.io/v1", "kind": "RuntimeClass",
 		"metadata": map[string]any{"name": "kata"}, "handler": "kata", "overhead": map[string]any{"podFixed": Overhead}}}
@@ -126,8 +133,14 @@ func (c *Case) YAML() []byte {
 		labels := map[string]string{"app": name}
 		docs = append(docs, map[string]any{"apiVersion": "apps/v1", "kind": "Deployment",
 			"metadata": map[string]any{"name": name},
-			"spec": map[string]any{"replicas": 1, "selector": map[string]any{"matchLabels": labels},
+			"spec": map[string]any{"replicas": 0, "selector": map[string]any{"matchLabels": labels},
 				"template": map[string]any{"metadata": map[string]any{"labels": labels}, "spec": s.PodSpec()}}})
+	}
+	if c.Daemon != nil {
+		labels := map[string]string{"app": "daemon"}
+		docs = append(docs, map[string]any{"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": map[string]any{"name": "daemon"},
+			"spec": map[string]any{"selector": map[string]any{"matchLabels": labels},
+				"template": map[string]any{"metadata": map[string]any{"labels": labels}, "spec": c.Daemon.daemonSpec()}}})
 	}
 	return podspec.Stream(docs)
 }
