@@ -3,14 +3,16 @@
 // pressure.go, on the templates inputs/manifest reads) against the
 // kubelet of k8s.io/kubernetes v1.36, run in process.
 //
-// A case is one node (allocatable cpu, memory, pods and an extended
-// resource, labels, taints of every effect, the MemoryPressure
-// condition), 1–3 pod specs pinned to it by spec.nodeName (containers,
-// init containers and sidecars with cpu, memory and extended resource
-// requests and limits, a RuntimeClass with an overhead, nodeSelector,
-// required node affinity, tolerations, host ports or the host's network,
+// A case is one node (allocatable cpu, memory, ephemeral-storage, pods
+// and an extended resource, labels, taints of every effect, the
+// MemoryPressure condition), 1–3 pod specs pinned to it by spec.nodeName
+// (containers, init containers and sidecars with cpu, memory,
+// ephemeral-storage and extended resource requests and limits, pod-level
+// resources, a RuntimeClass with an overhead, nodeSelector, required
+// node affinity, tolerations, host ports or the host's network,
 // system-node-critical priority), the pods the kubelet already runs
-// (Running or Terminating) and the spec of the new pod it admits.
+// (Running or Terminating, and a DaemonSet's pod) and the spec of the
+// new pod it admits.
 //
 // The model's answer (model.go) is one step of the model's kubelet with
 // the new pod bound and queued, the reason read from its trace.
