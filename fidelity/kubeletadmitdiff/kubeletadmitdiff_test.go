@@ -2,6 +2,7 @@ package kubeletadmitdiff
 
 import (
 	"flag"
+	"sync"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -25,6 +26,13 @@ func newKubelet(t testing.TB) *Kubelet {
 	return k
 }
 
+// reached are the upstream outcomes every run of 1 000 cases or more
+// must reach: a generator that stopped reaching one would compare less
+// than it claims.
+var reached = []string{"admitted", "admitted, preempting", "Evicted (The node had condition: [MemoryPressure])",
+	"NodeAffinity", "NodePorts", "OutOfcpu", "OutOfmemory", "OutOfpods", "OutOfephemeral-storage",
+	"OutOf" + Dongle, "TaintToleration", "UnexpectedAdmissionError"}
+
 // TestKubeletAdmission compares the model's kubelet admission with the
 // real kubelet's on -cases random cases: the same rejection reason, or
 // both admit, or a known class explains the difference. The counts per
@@ -33,6 +41,8 @@ func TestKubeletAdmission(t *testing.T) {
 	k := newKubelet(t)
 	classify.Checks(t, *cases, *seed)
 	var counts classify.Counter
+	var mu sync.Mutex
+	n, seen := 0, map[string]bool{}
 	rapid.Check(t, func(rt *rapid.T) {
 		c := GenCase(rt)
 		v, err := Check(k, c, nil, Pipeline{})
@@ -43,6 +53,10 @@ func TestKubeletAdmission(t *testing.T) {
 			rt.Fatalf("unexplained disagreement\n%smodel:    %s\nupstream: %s", c, v.Model, v.Upstream)
 		}
 		counts.Add("upstream: " + outcome(v.Upstream))
+		mu.Lock()
+		n++
+		seen[outcome(v.Upstream)] = true
+		mu.Unlock()
 		if c.Daemon != nil {
 			counts.Add("a DaemonSet's pod on the node")
 		}
@@ -57,6 +71,11 @@ func TestKubeletAdmission(t *testing.T) {
 		counts.Add("class: " + v.Class + ": upstream " + outcome(v.Upstream))
 	})
 	counts.Log(t)
+	for _, o := range reached {
+		if n >= 1000 && !seen[o] {
+			t.Errorf("no case of %d reached upstream outcome %q", n, o)
+		}
+	}
 }
 
 // outcome names upstream's answer: admitted (preempting or not) or the

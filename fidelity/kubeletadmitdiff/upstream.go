@@ -270,7 +270,7 @@ func storedPod(s Spec, spec map[string]any, name, app string, pipe Pipeline) (*c
 	}
 	if s.RuntimeClass && !pipe.NoOverhead {
 		pod.Spec.Overhead = corev1.ResourceList{}
-		for k, v := range Overhead {
+		for k, v := range Overhead() {
 			pod.Spec.Overhead[corev1.ResourceName(k)] = resource.MustParse(v)
 		}
 	}

@@ -8,7 +8,7 @@ import (
 )
 
 // Overhead is RuntimeClass kata's pod overhead.
-var Overhead = Resources{"cpu": "100m", "memory": "64Mi"}
+func Overhead() Resources { return Resources{"cpu": "100m", "memory": "64Mi"} }
 
 // workloadName is the name of spec i's Deployment.
 func workloadName(i int) string { return fmt.Sprintf("w%d", i) }
@@ -127,7 +127,7 @@ func (s Spec) daemonSpec() map[string]any {
 // Node, RuntimeClass kata, one Deployment per spec and the DaemonSet.
 func (c *Case) YAML() []byte {
 	docs := []any{c.nodeDoc(), map[string]any{"apiVersion": "node.k8s.io/v1", "kind": "RuntimeClass",
-		"metadata": map[string]any{"name": "kata"}, "handler": "kata", "overhead": map[string]any{"podFixed": Overhead}}}
+		"metadata": map[string]any{"name": "kata"}, "handler": "kata", "overhead": map[string]any{"podFixed": Overhead()}}}
 	for i, s := range c.Specs {
 		name := workloadName(i)
 		labels := map[string]string{"app": name}
