@@ -64,13 +64,21 @@
 //     through NewManager and Start with a fake summary provider and clock,
 //     on random nodes, thresholds and pods (the pods evicted, in order,
 //     and the MemoryPressure condition).
+//   - kubeletadmitdiff: the kubelet's admission (controllers/kubelet
+//     admission.go, with the manifest reader's templates) against the
+//     kubelet's admit handlers of pkg/kubelet (the eviction manager's
+//     Admit, the predicate admit handler's GeneralPredicates and NoExecute
+//     taints, the critical pod admission handler), on random nodes, pods
+//     the kubelet runs and a new pod pinned to the node.
 //   - classify: the known-divergence classes and the counterfactual test
 //     that names them, shared by hpadiff, admissiondiff, stsdiff,
-//     jobdiff, pdbdiff, lifecyclediff, evictiondiff and quotadiff, with
+//     jobdiff, pdbdiff, lifecyclediff, evictiondiff, quotadiff and
+//     kubeletadmitdiff, with
 //     the rapid settings (Checks), klog's silencing and the outcome
 //     counter of their tests.
 //   - evictionapi: the API server's Eviction subresource over an
 //     in-memory pod store, shared by pdbdiff and deschedulerdiff.
 //   - podspec: the containers (requests and limits as written, their
-//     YAML) of the pod specs admissiondiff and quotadiff draw.
+//     YAML) of the pod specs admissiondiff, quotadiff and
+//     kubeletadmitdiff draw.
 package fidelity

@@ -172,6 +172,8 @@ type TemplateDecl struct {
 	// manifest reader only.
 	MissingMetricRequest [2]string `json:"-"`
 	ReservedOnly         [2]int64  `json:"-"`
+	// Overhead: PodTemplate's; set by the manifest reader only.
+	Overhead [2]int64 `json:"-"`
 	// HostPorts: PodTemplate's (hostports.go).
 	HostPorts []HostPort `json:"hostPorts,omitempty"`
 }

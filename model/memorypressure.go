@@ -104,9 +104,13 @@ func (u *Universe) UnderMemoryPressure(s *State, n int) bool {
 }
 
 // BestEffort reports whether pods of template t are of QoS class
-// BestEffort: no container requests or limits cpu or memory.
+// BestEffort: no container requests or limits cpu or memory, a zero
+// quantity counting as none (v1qos.GetPodQOS, which reads the
+// containers, not the pod overhead that the requests include, and that
+// the limits include when a container has one, if only a zero one).
 func (t *PodTemplate) BestEffort() bool {
-	return t.CPU == 0 && t.Memory == 0 && t.LimitCPU == 0 && t.LimitMemory == 0
+	return t.CPU == t.Overhead[CPU] && t.Memory == t.Overhead[Memory] &&
+		t.LimitCPU <= t.Overhead[CPU] && t.LimitMemory <= t.Overhead[Memory]
 }
 
 // KubeletCritical reports whether the kubelet treats pods of template t

@@ -138,7 +138,7 @@ func (q *ResourceQuota) counts(t *PodTemplate) bool {
 	if q.Terminating != 0 && (q.Terminating == 1) != t.ActiveDeadline {
 		return false
 	}
-	bestEffort := t.CPU == 0 && t.Memory == 0 && t.LimitCPU == 0 && t.LimitMemory == 0
+	bestEffort := t.BestEffort()
 	switch q.BestEffort {
 	case 1:
 		return bestEffort

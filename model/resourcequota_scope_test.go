@@ -97,3 +97,20 @@ func TestQuotaMessageWritesZeroWithoutUnit(t *testing.T) {
 		t.Errorf("message %q\nwant    %q", msg, want)
 	}
 }
+
+// TestQuotaBestEffortScopeIgnoresOverhead: the BestEffort scope reads the
+// pod's QoS class (v1qos.GetPodQOS), which the pod overhead does not
+// change: a pod whose containers request nothing is BestEffort though
+// its requests hold its RuntimeClass's overhead.
+func TestQuotaBestEffortScopeIgnoresOverhead(t *testing.T) {
+	for _, c := range []struct {
+		bestEffort int8
+		counted    bool
+	}{{1, true}, {-1, false}} {
+		u, s := quotaUniverse(t, 100, 64, 0, model.ResourceQuota{Name: "q", Hard: map[string]int64{"pods": 0}, BestEffort: c.bestEffort})
+		u.Templates[0].Overhead = [2]int64{model.CPU: 100, model.Memory: 64}
+		if _, refused := u.QuotaRefusal(s, 0); refused != c.counted {
+			t.Errorf("bestEffort %d: refused %v, want %v", c.bestEffort, refused, c.counted)
+		}
+	}
+}

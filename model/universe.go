@@ -268,6 +268,10 @@ type PodTemplate struct {
 	// overhead. The HPA does not divide by it, and pods do not use it
 	// (metricrequest.go). Set by the manifest reader only.
 	ReservedOnly [2]int64
+	// Overhead[r] is the pod overhead's part of the request of resource r
+	// (indexed by MetricSource), which the QoS class does not read
+	// (BestEffort). Set by the manifest reader only.
+	Overhead [2]int64
 	// PriorityClassName is TemplateDecl's (ResourceQuota scopes).
 	PriorityClassName string
 	// ActiveDeadline: the pod spec sets activeDeadlineSeconds, which

@@ -10,7 +10,11 @@ import "github.com/kivi-go/kivi/model"
 // NodePorts (hostports.go)) and the
 // TaintToleration check restricted to NoExecute taints. It returns the
 // reason of the first failure in that order, upstream's pod status
-// reason, or "" when the pod is admitted. Pods bound by the scheduler
+// reason, or "" when the pod is admitted; for a critical pod a failure
+// other than a resource comes first, as the kubelet's
+// CriticalPodAdmissionHandler drops a critical pod's resource failures
+// when it has others (it preempts pods when it has none, which the model
+// does not: the pod is rejected for the resource). Pods bound by the scheduler
 // pass (it checked all of this against at least as many pods); pods
 // pinned by spec.nodeName bypass the scheduler and are the ones rejected.
 // Under Kivi's lifecycle (model.Options.KiviLifecycle) every pod is
@@ -25,6 +29,20 @@ func admit(u *model.Universe, s *model.State, p int) string {
 	if rejectedUnderPressure(s, n, t) {
 		return evictedReason
 	}
+	resource := outOfResources(u, s, p, n)
+	if resource != "" && !t.KubeletCritical() {
+		return resource
+	}
+	if reason := failedPredicate(u, s, p, n); reason != "" {
+		return reason
+	}
+	return resource
+}
+
+// outOfResources is NodeResourcesFit's part of the admission of pod p
+// on node n: the reason of its first insufficient resource, or "".
+func outOfResources(u *model.Universe, s *model.State, p, n int) string {
+	t := &u.Templates[s.Pods[p].Template]
 	node := &u.Nodes[n]
 	used := runningRequests(u, s, n)
 	switch {
@@ -35,10 +53,13 @@ func admit(u *model.Universe, s *model.State, p int) string {
 	case t.Memory > 0 && t.Memory > node.Memory-used.Memory:
 		return "OutOfmemory"
 	}
-	if reason := outOfScalar(u, s, p, n); reason != "" {
-		return reason
-	}
-	fit := &t.Fit[n]
+	return outOfScalar(u, s, p, n)
+}
+
+// failedPredicate is the rest of the admission of pod p on node n, in
+// upstream's order: the reason of its first failure, or "".
+func failedPredicate(u *model.Universe, s *model.State, p, n int) string {
+	fit := &u.Templates[s.Pods[p].Template].Fit[n]
 	switch {
 	case !fit.Affinity:
 		return "NodeAffinity"

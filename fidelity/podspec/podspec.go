@@ -1,7 +1,7 @@
 // Package podspec holds the containers of the pod specs that the
-// differential tests of pod admission draw (admissiondiff, quotadiff):
-// their requests and limits as written, their copies and their YAML, and
-// the YAML stream of a case's documents.
+// differential tests of pod admission draw (admissiondiff, quotadiff,
+// kubeletadmitdiff): their requests and limits as written, their copies
+// and their YAML, and the YAML stream of a case's documents.
 package podspec
 
 import (

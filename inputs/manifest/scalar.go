@@ -89,6 +89,9 @@ type podRequests struct {
 	// reservedOnly is model.TemplateDecl.ReservedOnly, set by requests
 	// on the pod's total only.
 	reservedOnly [2]int64
+	// overhead is model.TemplateDecl.Overhead, set by requests on the
+	// pod's total only.
+	overhead [2]int64
 }
 
 // add adds o to r.

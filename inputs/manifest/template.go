@@ -84,7 +84,7 @@ func (tc templateConv) convert(name string, meta ObjectMeta, spec PodSpec) (mode
 	if err != nil {
 		return td, err
 	}
-	td.CPU, td.Memory, td.Scalar, td.ReservedOnly = req.cpu, req.mem, req.scalar, req.reservedOnly
+	td.CPU, td.Memory, td.Scalar, td.ReservedOnly, td.Overhead = req.cpu, req.mem, req.scalar, req.reservedOnly, req.overhead
 	if err := tc.readiness(spec, &td); err != nil {
 		return td, err
 	}
@@ -253,6 +253,7 @@ func (tc templateConv) requests(spec PodSpec) (podRequests, error) {
 		return podRequests{}, err
 	}
 	total.add(over)
+	total.overhead = [2]int64{over.cpu, over.mem}
 	if !podLevelSet(spec) {
 		// The HPA reads the running containers' requests (metricrequest.go).
 		total.reservedOnly = [2]int64{total.cpu - sum.cpu, total.mem - sum.mem}
