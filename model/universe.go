@@ -560,6 +560,9 @@ const (
 	// MemoryChange is eventMemoryChange: one pod's memory usage grows
 	// (events/memorychange.go, memorypressure.go).
 	MemoryChange
+	// DeleteNode is `kubectl delete node` (events/deletenode.go,
+	// nodedeletion.go): the Node object goes, for good.
+	DeleteNode
 )
 
 var eventNames = map[EventKind]string{
@@ -567,7 +570,7 @@ var eventNames = map[EventKind]string{
 	NodeFailure: "nodeFailure", CreateTargetDeployment: "createTargetDeployment",
 	ApplyDeployment: "applyDeployment", CreateDeployment: "createDeployment", ScaleDeployment: "scaleDeployment",
 	Drain: "drain", RolloutRestart: "rolloutRestart", RolloutUndo: "rolloutUndo",
-	MemoryChange: "eventMemoryChange",
+	MemoryChange: "eventMemoryChange", DeleteNode: "deleteNode",
 }
 
 func (k EventKind) String() string {
@@ -593,7 +596,8 @@ const (
 type Event struct {
 	Kind EventKind
 	Slot EventSlot
-	// Deployment (CPUChange, CreateTargetDeployment), Node (NodeFailure),
+	// Deployment (CPUChange, CreateTargetDeployment), Node (NodeFailure,
+	// DeleteNode),
 	// Template (Apply/CreateDeployment: index into DeploymentTemplates),
 	// Parallel (Maintenance: nodes down at once), MaxDeployment
 	// (ScaleDeployment: deployments 0..MaxDeployment-1 may be scaled).
@@ -633,6 +637,9 @@ type Event struct {
 	// false); with OutOfService the operator then taints it
 	// node.kubernetes.io/out-of-service:NoExecute (nodeloss.go).
 	Permanent, OutOfService bool
+	// DrainFirst: a DeleteNode runs `kubectl drain` of its node (Nodes
+	// holds it, Drain kubectl's default options) before it deletes it.
+	DrainFirst bool
 
 	// VarOffset and VarLen locate the event's memory in State.EventVars
 	// (set by Compile).
@@ -774,6 +781,9 @@ type Universe struct {
 	// out-of-service byte (nodeloss.go), -1 when no event taints node n;
 	// nil when none does.
 	outOfServiceVar []int
+	// hasNodeDeletion: a deleteNode event may delete a node
+	// (nodedeletion.go).
+	hasNodeDeletion bool
 	// podRuns: the universe has more pod slots than MaxObjects, and the
 	// encoding writes runs of repeated pods as one token (podruns.go).
 	podRuns bool
