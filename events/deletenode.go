@@ -64,11 +64,18 @@ func (d DeleteNode) Step(tx *model.Tx, s *model.State) {
 	afterStep(u, s, d.event)
 }
 
-// ValidEnd: the node is deleted, the event never started and may not,
-// or its drain gave up (kubectl exited). A drain that waits for an
-// eviction, or a node drained and not yet deleted, is not.
+// ValidEnd: the node is deleted, or the event never started and may
+// not. A drain that waits for an eviction or gave up (the node stays,
+// cordoned), or a node drained and not yet deleted, is not: the node the
+// input deletes is still there, as the drain event judges its own.
 func (d DeleteNode) ValidEnd(u *model.Universe, s *model.State) bool {
-	return finishedDeleteNode(u, s, d.event) || !mayStart(u, s, d.event)
+	if d.deleted(u, s) {
+		return true
+	}
+	if u.Events[d.event].DrainFirst {
+		return d.drain().ValidEnd(u, s) && !drainFinished(drainPCs(u, s, d.event))
+	}
+	return !mayStart(u, s, d.event)
 }
 
 // StuckReason says why the node is not deleted.
