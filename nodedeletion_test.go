@@ -198,3 +198,47 @@ func TestDrainThenDeleteNode(t *testing.T) {
 		t.Errorf("the counterexample should cordon a and never delete it:\n%s", text)
 	}
 }
+
+// deleteA deletes node a once the cluster is stable: the pod garbage
+// collector marks a Job pod running there Failed with the DisruptionTarget
+// condition and force-deletes it; its replacement runs on b.
+const deleteA = `intents:
+- name: job_completes
+  params: {deployment: batch}
+events:
+- {kind: deleteNode, node: a, when: afterStable}
+`
+
+// TestPodFailurePolicyDeleteNode: the pod garbage collector's deletion of
+// a deleted node's Job pod (gcOrphaned) counts against backoffLimit 0
+// unless the podFailurePolicy ignores the DisruptionTarget condition it
+// sets; a FailJob rule on exit code 137 does not fire, the pod having no
+// terminated container (the kubelet of a deleted node killed nothing),
+// where a drain's eviction does (TestPodFailurePolicyDrain).
+func TestPodFailurePolicyDeleteNode(t *testing.T) {
+	for _, c := range []struct {
+		name, backoffLimit, policy string
+		want                       checker.Verdict
+	}{
+		{"no policy", "0", "", checker.Violated},
+		{"Ignore DisruptionTarget", "0", ignoreDisruption, checker.Holds},
+		{"FailJob on exit code 137", "6", failJobOn137, checker.Holds},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rep := verifyManifests(t, podFailurePolicyJob(c.backoffLimit, c.policy), twoFourCPUNodes, deleteA, true)
+			r := rep.Result("job_completes")
+			if r == nil || r.Verdict != c.want {
+				t.Fatalf("job_completes: %+v, want %v", r, c.want)
+			}
+			if c.want != checker.Violated {
+				return
+			}
+			text := strings.Join(r.Trace.Lines(), "\n") + "\n" + r.Explanation
+			for _, want := range []string{"kubectl delete node a", "Forced deletion of orphaned Pod batch-1", "failed: BackoffLimitExceeded"} {
+				if !strings.Contains(text, want) {
+					t.Errorf("trace lacks %q:\n%s", want, text)
+				}
+			}
+		})
+	}
+}

@@ -150,6 +150,10 @@ func gcOrphaned(tx *Tx, s *State, n int) int {
 			}
 			AddDisruptionTarget(u, s, i)
 			p.Phase = Failed
+		} else if p.Phase == Terminating && podFailurePolicyOf(u, s, p) {
+			// Its phase is not terminal yet (Pending or Running upstream):
+			// the collector's status patch adds the condition too.
+			p.Failure |= DisruptionTarget
 		}
 		ref := PodRef{Slot: i, Pod: *p}
 		ForgetJobPod(tx, s, i, true)
