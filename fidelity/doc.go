@@ -64,6 +64,12 @@
 //     through NewManager and Start with a fake summary provider and clock,
 //     on random nodes, thresholds and pods (the pods evicted, in order,
 //     and the MemoryPressure condition).
+//   - podgcdiff: the deletion of a Node object (model.DeleteNodeObject,
+//     the deleteNode event) against the pod garbage collector's gcOrphaned
+//     pass, on random nodes (some deleted) and pods (bound or not,
+//     Pending, Running, Terminating or Failed): which pods are deleted,
+//     and whether the deletion counts against a Job whose
+//     podFailurePolicy ignores DisruptionTarget.
 //   - classify: the known-divergence classes and the counterfactual test
 //     that names them, shared by hpadiff, admissiondiff, stsdiff,
 //     jobdiff, pdbdiff, lifecyclediff, evictiondiff and quotadiff, with
