@@ -12,7 +12,7 @@ import "github.com/kivi-go/kivi/model"
 // the deletion once the node is drained; a drain that fails (a pod
 // without a controller, an eviction that cannot succeed, the timeout)
 // deletes nothing, as a script stops at kubectl's error. A drain that
-// waits for ever is no valid end (Drain.ValidEnd).
+// waits for ever or gave up is no valid end: the node is still there.
 type DeleteNode struct {
 	event int
 	unanalysed
