@@ -61,7 +61,6 @@ func DeletedVar(e *Event) int { return e.VarLen - 1 }
 // false may lose the node first: deleting a lost node is the operator's
 // other remedy.
 func (u *Universe) compileNodeDeletion() error {
-	u.hasNodeDeletion = false
 	for i := range u.Events {
 		e := &u.Events[i]
 		if e.Kind != DeleteNode {
@@ -70,7 +69,6 @@ func (u *Universe) compileNodeDeletion() error {
 			}
 			continue
 		}
-		u.hasNodeDeletion = true
 		name := u.Nodes[e.Node].Name
 		for j := range u.Events {
 			o := &u.Events[j]
@@ -99,9 +97,6 @@ func (u *Universe) compileNodeDeletion() error {
 	}
 	return nil
 }
-
-// HasNodeDeletion reports whether an event of u may delete a node.
-func (u *Universe) HasNodeDeletion() bool { return u.hasNodeDeletion }
 
 // podGCComponent names the pod garbage collector in trace lines, as
 // controllers/podgc does.

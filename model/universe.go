@@ -781,9 +781,6 @@ type Universe struct {
 	// out-of-service byte (nodeloss.go), -1 when no event taints node n;
 	// nil when none does.
 	outOfServiceVar []int
-	// hasNodeDeletion: a deleteNode event may delete a node
-	// (nodedeletion.go).
-	hasNodeDeletion bool
 	// podRuns: the universe has more pod slots than MaxObjects, and the
 	// encoding writes runs of repeated pods as one token (podruns.go).
 	podRuns bool
