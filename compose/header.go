@@ -135,6 +135,15 @@ func describeEvent(u *model.Universe, e *model.Event) string {
 		}
 	case model.Drain:
 		what = describeDrain(u, e)
+	case model.DeleteNode:
+		name := fmt.Sprint(e.Node + 1)
+		if e.Node < len(u.Nodes) {
+			name = u.Nodes[e.Node].Name
+		}
+		what = fmt.Sprintf("kubectl delete node %s: the Node object goes for good and the pod garbage collector deletes its pods", name)
+		if e.DrainFirst {
+			what = fmt.Sprintf("kubectl drain %s, then kubectl delete node %s: the Node object goes for good", name, name)
+		}
 	default:
 		what = e.Kind.String()
 	}

@@ -37,6 +37,8 @@ func ForEvent(u *model.Universe, i int, opts ...Option) model.Process {
 		return RolloutUndo{command{i}}
 	case model.Drain:
 		return Drain{event: i}
+	case model.DeleteNode:
+		return DeleteNode{event: i}
 	}
 	panic(fmt.Sprintf("events: event %d has unknown kind %s", i, u.Events[i].Kind))
 }

@@ -22,6 +22,7 @@ var (
 	_ model.Footprinter = KernelPanic{}
 	_ model.Footprinter = Maintenance{}
 	_ model.Footprinter = NodeFailure{}
+	_ model.Footprinter = DeleteNode{}
 )
 
 // slotFootprint is what every step of event i reads and writes for its
@@ -205,6 +206,12 @@ func (m Maintenance) DisabledBy(u *model.Universe, s *model.State) model.Footpri
 // DisabledBy: the phase, or its own memory (a finished failure).
 func (f NodeFailure) DisabledBy(u *model.Universe, s *model.State) model.Footprint {
 	return gatedBy(u, s, f.event, true)
+}
+
+// DisabledBy: the phase, or anything (a drain first waits for the
+// evictions its budgets allow and for the node's pods to go).
+func (d DeleteNode) DisabledBy(u *model.Universe, s *model.State) model.Footprint {
+	return gatedBy(u, s, d.event, !u.Events[d.event].DrainFirst)
 }
 
 var _ model.Footprinter = Drain{}

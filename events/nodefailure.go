@@ -42,6 +42,17 @@ func (f NodeFailure) Step(tx *model.Tx, s *model.State) {
 	n := e.Node
 	pc := &vars(u, s, f.event)[0]
 	name := u.Nodes[n].Name
+	if model.NodeGone(s, n) {
+		// A deleteNode of a node lost for good came first: the control
+		// plane sees nothing of the machine, and kubectl taint would find
+		// no Node object.
+		*pc = nodeFailureDone
+		if tx.Tracing() {
+			tx.Log(NodeComponent, "Node %s failed after its Node object was deleted: nothing to report", name)
+		}
+		afterStep(u, s, f.event)
+		return
+	}
 	switch *pc {
 	case nodeFailureUp:
 		model.SetNodeStatus(u, s, n, model.NotReady)

@@ -91,6 +91,8 @@ func finished(u *model.Universe, s *model.State, i int) bool {
 		// A drain that gave up has ended too (kubectl exited).
 		pcs := drainPCs(u, s, i)
 		return drainFinished(pcs) || drainHasFailed(pcs) && drainsInFlight(pcs) == 0
+	case model.DeleteNode:
+		return finishedDeleteNode(u, s, i)
 	}
 	return false
 }

@@ -40,3 +40,11 @@ func (d Drain) SymmetryFacts(u *model.Universe) []model.SymmetryFact {
 	e := &u.Events[d.event]
 	return []model.SymmetryFact{{Rule: "DrainTarget", PinnedNodes: slices.Clone(e.Nodes), Reason: "a drain event names the nodes it drains"}}
 }
+
+var _ model.SymmetryBreaker = DeleteNode{}
+
+// SymmetryFacts: deleteNode names its node.
+func (d DeleteNode) SymmetryFacts(u *model.Universe) []model.SymmetryFact {
+	return []model.SymmetryFact{{Rule: "DeleteNodeTarget", PinnedNodes: []int{u.Events[d.event].Node},
+		Reason: "a deleteNode event names the node"}}
+}

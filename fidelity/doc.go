@@ -70,12 +70,17 @@
 //     Admit, the predicate admit handler's GeneralPredicates and NoExecute
 //     taints, the critical pod admission handler), on random nodes, pods
 //     the kubelet runs and a new pod pinned to the node.
+//   - podgcdiff: the deletion of a Node object (model.DeleteNodeObject,
+//     the deleteNode event) against the pod garbage collector's gcOrphaned
+//     pass, on random nodes (some deleted) and pods (bound or not,
+//     Pending, Running, Terminating or Failed): which pods are deleted,
+//     and whether the deletion counts against a Job whose
+//     podFailurePolicy ignores DisruptionTarget.
 //   - classify: the known-divergence classes and the counterfactual test
 //     that names them, shared by hpadiff, admissiondiff, stsdiff,
 //     jobdiff, pdbdiff, lifecyclediff, evictiondiff, quotadiff and
-//     kubeletadmitdiff, with
-//     the rapid settings (Checks), klog's silencing and the outcome
-//     counter of their tests.
+//     kubeletadmitdiff, with the rapid settings (Checks), klog's
+//     silencing and the outcome counter of their tests.
 //   - evictionapi: the API server's Eviction subresource over an
 //     in-memory pod store, shared by pdbdiff and deschedulerdiff.
 //   - podspec: the containers (requests and limits as written, their

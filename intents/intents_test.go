@@ -160,6 +160,28 @@ func TestBalanceWatch(t *testing.T) {
 	}
 }
 
+// TestBalanceWatchLeavesDeletedNodeOut: pod_balance_across_node judges
+// the nodes the cluster lists: a deleted node, empty, is no node whose
+// count the skew starts from.
+func TestBalanceWatchLeavesDeletedNodeOut(t *testing.T) {
+	u, s := cluster(t, 3)
+	in, _ := New(u, "pod_balance_across_node", Params{"did": 1, "maxSkew": 1}, Options{})
+	mem := []byte{0}
+	in.Watch.Observe(u, s, mem, 0)
+	// Two on the first node, one on the second: skew 1. The second node
+	// is then deleted and its pod replaced on the first: three there,
+	// on the only node left.
+	s.Pods[1].Node = 1
+	s.Nodes[1] = model.NodeState{Status: model.NodeDeleted}
+	if msg := in.Watch.Observe(u, s, mem, model.MarkStarted(0)); msg != "" {
+		t.Fatalf("a deleted node counts as an empty one: %q", msg)
+	}
+	s.Nodes[1] = model.NodeState{Status: model.Ready}
+	if msg := in.Watch.Observe(u, s, mem, model.MarkStarted(0)); !strings.Contains(msg, "skew 3") {
+		t.Fatalf("the same pods on two Ready nodes: %q, want skew 3", msg)
+	}
+}
+
 // TestDeploymentByName: an intent names its deployment as the manifests
 // do; Kivi's did stays accepted; giving both, or a name that does not
 // exist, is a ParamError on that parameter.

@@ -689,7 +689,7 @@ func (c *Cluster) compileEvent(e EventDecl, look lookup) (Event, error) {
 	}
 	k, ok := kinds[e.Kind]
 	if !ok {
-		return ev, fmt.Errorf("kind %q (accepted: eventCpuChange, eventMemoryChange, kernelPanic, maintenance, nodeFailure, createTargetDeployment, applyDeployment, createDeployment, scaleDeployment, drain, rolloutRestart, rolloutUndo): %w", e.Kind, ErrInvalid)
+		return ev, fmt.Errorf("kind %q (accepted: eventCpuChange, eventMemoryChange, kernelPanic, maintenance, nodeFailure, createTargetDeployment, applyDeployment, createDeployment, scaleDeployment, drain, rolloutRestart, rolloutUndo, deleteNode): %w", e.Kind, ErrInvalid)
 	}
 	ev.Kind = k
 	switch e.When {
@@ -713,6 +713,9 @@ func (c *Cluster) compileEvent(e EventDecl, look lookup) (Event, error) {
 	if err := nodeLossDecl(&ev, e); err != nil {
 		return ev, err
 	}
+	if k != DeleteNode && e.Drain {
+		return ev, fmt.Errorf("drain: only deleteNode takes it (accepted: the drain event for a drain alone): %w", ErrInvalid)
+	}
 	switch k {
 	case CPUChange, CreateTargetDeployment, RolloutRestart, RolloutUndo, MemoryChange:
 		if k == MemoryChange {
@@ -725,12 +728,16 @@ func (c *Cluster) compileEvent(e EventDecl, look lookup) (Event, error) {
 			return ev, fmt.Errorf("deployment %q: no such deployment (accepted: %s): %w", e.Deployment, c.deploymentNames(), ErrInvalid)
 		}
 		ev.Deployment = d
-	case NodeFailure:
+	case NodeFailure, DeleteNode:
+		if k == DeleteNode && e.Node == "" {
+			return ev, fmt.Errorf("node: required (accepted: node: NAME, the node deleted): %w", ErrInvalid)
+		}
 		n, err := look.node(e.Node)
 		if err != nil {
 			return ev, err
 		}
 		ev.Node = n
+		ev.DrainFirst = e.Drain
 	case ApplyDeployment, CreateDeployment:
 		found := look.deploymentTemplates.of(e.Template)
 		if found < 0 {

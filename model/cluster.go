@@ -300,7 +300,7 @@ type DeploymentTemplateDecl struct {
 type EventDecl struct {
 	// Kind is one of eventCpuChange, kernelPanic, maintenance, nodeFailure,
 	// createTargetDeployment, applyDeployment, createDeployment,
-	// scaleDeployment, drain.
+	// scaleDeployment, drain, deleteNode.
 	Kind string `json:"kind"`
 	// When is main (default), first or afterStable.
 	When       string `json:"when,omitempty"`
@@ -339,6 +339,10 @@ type EventDecl struct {
 	// operator then taints the node node.kubernetes.io/out-of-service.
 	Recovers     *bool `json:"recovers,omitempty"`
 	OutOfService bool  `json:"outOfService,omitempty"`
+	// Drain for deleteNode: `kubectl drain` the node (cordon, evictions
+	// through the Eviction API) before deleting it; false deletes it
+	// straight away.
+	Drain bool `json:"drain,omitempty"`
 }
 
 // IntentDecl is an intent with its parameters.

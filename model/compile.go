@@ -242,6 +242,10 @@ func (u *Universe) Compile() error {
 			if err := compileMemoryChange(u, i, e); err != nil {
 				return err
 			}
+		case DeleteNode:
+			if err := compileDeleteNode(u, i, e); err != nil {
+				return err
+			}
 		default:
 			return fmt.Errorf("events[%d]: unknown kind %d: %w", i, e.Kind, ErrInvalid)
 		}
@@ -250,6 +254,9 @@ func (u *Universe) Compile() error {
 	}
 	u.NumEventVars = off
 	if err := u.compileNodeLoss(); err != nil {
+		return err
+	}
+	if err := u.compileNodeDeletion(); err != nil {
 		return err
 	}
 	u.HasStatefulSets, u.HasJobs = false, false

@@ -11,6 +11,11 @@ func Describe(u *Universe, s *State) string {
 	var b strings.Builder
 	scalar, k := u.ScalarRequestedOnNodes(s, nil), len(u.ScalarResources)
 	for n := range s.Nodes {
+		if s.Nodes[n].Deleted() {
+			// No Node object: nothing to show but that it is gone.
+			fmt.Fprintf(&b, "node %s: %s\n", u.Nodes[n].Name, s.Nodes[n].Status)
+			continue
+		}
 		req := u.Requested(s, n)
 		status := s.Nodes[n].Status.String()
 		if s.Nodes[n].Cordoned {

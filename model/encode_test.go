@@ -43,7 +43,8 @@ func universe(t *rapid.T) *model.Universe {
 func randomState(t *rapid.T, u *model.Universe, monitors int) *model.State {
 	s := model.NewState(u, monitors)
 	for i := range s.Nodes {
-		s.Nodes[i].Status = model.NodeStatus(rapid.IntRange(0, 2).Draw(t, "status"))
+		// NotReady, Ready, Unhealthy or deleted (model.NodeDeleted).
+		s.Nodes[i].Status = model.NodeStatus(rapid.IntRange(0, 3).Draw(t, "status"))
 	}
 	for i := range s.Pods {
 		ph := model.Phase(rapid.IntRange(0, 4).Draw(t, "phase"))

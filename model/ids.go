@@ -50,6 +50,11 @@ const (
 	Ready
 	// Unhealthy: crashed by a kernel panic; treated as not Ready.
 	Unhealthy
+	// NodeDeleted: the Node object is gone (a deleteNode event,
+	// nodedeletion.go). It is the fourth value of the two health bits,
+	// and a deleted node carries no other bit: no taint, no cordon, no
+	// pressure.
+	NodeDeleted
 )
 
 func (s NodeStatus) String() string {
@@ -66,6 +71,8 @@ func (s NodeStatus) String() string {
 		return "Ready"
 	case Unhealthy:
 		return "Unhealthy"
+	case NodeDeleted:
+		return "Deleted"
 	}
 	return fmt.Sprintf("NodeStatus(%d)", uint8(s))
 }

@@ -9,6 +9,13 @@ import "testing"
 // reclaim).
 func TestNodeByteRoundTrip(t *testing.T) {
 	seen := map[byte]NodeState{}
+	// A deleted node carries its status alone (DeleteNode clears the
+	// rest): it must not collide with any live node's byte.
+	deleted := NodeState{Status: NodeDeleted}
+	seen[deleted.Byte()] = deleted
+	if got := nodeStateOf(deleted.Byte()); got != deleted {
+		t.Errorf("%+v encodes as %#x, which decodes as %+v", deleted, deleted.Byte(), got)
+	}
 	for _, health := range []NodeStatus{NotReady, Ready, Unhealthy} {
 		for _, extra := range []NodeStatus{0, TaintQueued, TaintedNotReady, TaintedUnreachable} {
 			for bits := range 8 {

@@ -564,6 +564,9 @@ const (
 	// MemoryChange is eventMemoryChange: one pod's memory usage grows
 	// (events/memorychange.go, memorypressure.go).
 	MemoryChange
+	// DeleteNode is `kubectl delete node` (events/deletenode.go,
+	// nodedeletion.go): the Node object goes, for good.
+	DeleteNode
 )
 
 var eventNames = map[EventKind]string{
@@ -571,7 +574,7 @@ var eventNames = map[EventKind]string{
 	NodeFailure: "nodeFailure", CreateTargetDeployment: "createTargetDeployment",
 	ApplyDeployment: "applyDeployment", CreateDeployment: "createDeployment", ScaleDeployment: "scaleDeployment",
 	Drain: "drain", RolloutRestart: "rolloutRestart", RolloutUndo: "rolloutUndo",
-	MemoryChange: "eventMemoryChange",
+	MemoryChange: "eventMemoryChange", DeleteNode: "deleteNode",
 }
 
 func (k EventKind) String() string {
@@ -597,7 +600,8 @@ const (
 type Event struct {
 	Kind EventKind
 	Slot EventSlot
-	// Deployment (CPUChange, CreateTargetDeployment), Node (NodeFailure),
+	// Deployment (CPUChange, CreateTargetDeployment), Node (NodeFailure,
+	// DeleteNode),
 	// Template (Apply/CreateDeployment: index into DeploymentTemplates),
 	// Parallel (Maintenance: nodes down at once), MaxDeployment
 	// (ScaleDeployment: deployments 0..MaxDeployment-1 may be scaled).
@@ -637,6 +641,9 @@ type Event struct {
 	// false); with OutOfService the operator then taints it
 	// node.kubernetes.io/out-of-service:NoExecute (nodeloss.go).
 	Permanent, OutOfService bool
+	// DrainFirst: a DeleteNode runs `kubectl drain` of its node (Nodes
+	// holds it, Drain kubectl's default options) before it deletes it.
+	DrainFirst bool
 
 	// VarOffset and VarLen locate the event's memory in State.EventVars
 	// (set by Compile).

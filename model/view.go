@@ -10,11 +10,14 @@ type View struct {
 // NewView wraps a state of u.
 func NewView(u *Universe, s *State) View { return View{u: u, s: s} }
 
-// Nodes returns the node names in index order.
+// Nodes returns the names of the nodes in index order, but for those
+// deleted (a deleteNode event): the nodes the cluster lists.
 func (v View) Nodes() []string {
-	out := make([]string, len(v.u.Nodes))
+	out := make([]string, 0, len(v.u.Nodes))
 	for i, n := range v.u.Nodes {
-		out[i] = n.Name
+		if !v.s.Nodes[i].Deleted() {
+			out = append(out, n.Name)
+		}
 	}
 	return out
 }
@@ -68,13 +71,14 @@ func (v View) PodsOnNode(node, deployment string) int {
 }
 
 // PodsByLabel counts the Running pods of a deployment ("" for all) per
-// value of a node label (e.g. a zone): the domains of a topology key.
+// value of a node label (e.g. a zone): the domains of a topology key,
+// over the nodes that are not deleted.
 func (v View) PodsByLabel(key, deployment string) map[string]int {
 	d := v.deployment(deployment)
 	out := map[string]int{}
 	for n, node := range v.u.Nodes {
 		val, ok := node.Labels[key]
-		if !ok {
+		if !ok || v.s.Nodes[n].Deleted() {
 			continue
 		}
 		if _, seen := out[val]; !seen {

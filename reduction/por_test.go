@@ -78,6 +78,7 @@ func porProblems(t testing.TB) []porProblem {
 	out = append(out, pdbProblems(t)...)
 	out = append(out, deschedulePluginProblems(t)...)
 	out = append(out, drainProblems(t)...)
+	out = append(out, deleteNodeProblems(t)...)
 	out = append(out, maintenanceOrderProblems(t)...)
 	out = append(out, readinessProblems(t)...)
 	return append(out, lifecycleProblems(t)...)

@@ -38,7 +38,8 @@ func (in randomInput) String() string {
 // zones), 1–3 Deployments (readiness probes, minReadySeconds, spread
 // constraints, tolerations, HPAs, PodDisruptionBudgets), up to two events
 // among node failure, CPU change, kubectl scale and apply, drain,
-// maintenance and kernel panic, and intents among the replica monitors,
+// maintenance, kernel panic and kubectl delete node (drained first or
+// not), and intents among the replica monitors,
 // the eviction-loop and balance intents, rollout_completes and
 // no_kernel_panic (pod_always_schedulable, model_assertion and
 // valid_end_state are always checked).
@@ -107,13 +108,29 @@ func drawInput(rt *rapid.T) randomInput {
 
 	var events []string
 	kernelPanic := false
+	// deleted are the nodes a deleteNode deletes, took the nodes other
+	// events name or take down: a deleteNode goes with neither of its
+	// node's (the model refuses what would bring a deleted node back).
+	deleted, took := map[string]bool{}, map[string]bool{}
 	for i := range rapid.IntRange(0, 2).Draw(rt, "events") {
 		d := rapid.SampledFrom(deps).Draw(rt, fmt.Sprintf("event %d deployment", i))
 		n := rapid.SampledFrom(nodeNames).Draw(rt, fmt.Sprintf("event %d node", i))
 		when := rapid.SampledFrom([]string{"main", "afterStable"}).Draw(rt, fmt.Sprintf("event %d when", i))
-		switch kind := rapid.SampledFrom([]string{"nodeFailure", "eventCpuChange", "scaleDeployment", "applyDeployment", "drain", "maintenance", "kernelPanic"}).Draw(rt, fmt.Sprintf("event %d", i)); kind {
+		switch kind := rapid.SampledFrom([]string{"nodeFailure", "eventCpuChange", "scaleDeployment", "applyDeployment", "drain", "maintenance", "kernelPanic", "deleteNode"}).Draw(rt, fmt.Sprintf("event %d", i)); kind {
 		case "nodeFailure":
+			if deleted[n] {
+				// A node lost for good may be deleted.
+				events = append(events, fmt.Sprintf("- {kind: nodeFailure, node: %s, recovers: false, when: %s}", n, when))
+				break
+			}
+			took[n] = true
 			events = append(events, fmt.Sprintf("- {kind: nodeFailure, node: %s, when: %s}", n, when))
+		case "deleteNode":
+			if deleted[n] || took[n] || kernelPanic || took["*"] {
+				break
+			}
+			deleted[n] = true
+			events = append(events, fmt.Sprintf("- {kind: deleteNode, node: %s, drain: %v, when: %s}", n, rapid.Bool().Draw(rt, fmt.Sprintf("event %d drain", i)), when))
 		case "eventCpuChange":
 			events = append(events, fmt.Sprintf("- {kind: eventCpuChange, deployment: %s, maxDelta: 200}", d))
 		case "scaleDeployment":
@@ -121,11 +138,19 @@ func drawInput(rt *rapid.T) randomInput {
 		case "applyDeployment":
 			events = append(events, fmt.Sprintf("- {kind: applyDeployment, manifest: %s-v2.yaml, when: %s}", d, when))
 		case "drain":
+			if deleted[n] {
+				break
+			}
+			took[n] = true
 			events = append(events, fmt.Sprintf("- {kind: drain, nodes: [%s], when: afterStable}", n))
 		case "maintenance":
+			if len(deleted) > 0 {
+				break
+			}
+			took["*"] = true
 			events = append(events, "- {kind: maintenance}")
 		case "kernelPanic":
-			if !kernelPanic {
+			if !kernelPanic && len(deleted) == 0 {
 				kernelPanic = true
 				events = append(events, "- {kind: kernelPanic}")
 			}

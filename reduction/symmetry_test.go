@@ -117,6 +117,7 @@ func symmetricClusters(t testing.TB) []symCluster {
 	out = append(out, pdbClusters(t)...)
 	out = append(out, deschedulePluginClusters(t)...)
 	out = append(out, drainClusters(t)...)
+	out = append(out, deleteNodeClusters(t)...)
 	out = append(out, readinessClusters(t)...)
 	out = append(out, preemptionClusters(t)...)
 	out = append(out, zoneClusters(t)...)

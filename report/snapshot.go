@@ -30,7 +30,8 @@ type NodeSnapshot struct {
 	// failure-domain label, or Kivi's "zone"); "" when it has none.
 	Zone   string            `json:"zone,omitempty"`
 	Labels map[string]string `json:"labels,omitempty"`
-	// Status is Ready, NotReady or Unhealthy; Ready repeats it as a flag.
+	// Status is Ready, NotReady, Unhealthy or Deleted; Ready repeats it as
+	// a flag.
 	Status string `json:"status"`
 	Ready  bool   `json:"ready"`
 	// Taints are "key=value:Effect" (or "key:Effect").

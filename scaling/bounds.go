@@ -70,13 +70,13 @@ func BoundsOf(c *model.Cluster) (Bounds, error) {
 }
 
 // keepNamedNodes raises the node types' minimums so that every setup has
-// the nodes the events name: a nodeFailure of node-b is about node-b,
+// the nodes the events name: a nodeFailure (or a deleteNode) of node-b is about node-b,
 // and a setup without it (as the setup node of node-b's type and rank)
 // would check something the user did not ask. Kivi's 1-based positions
 // name no written node and stay positions in every setup.
 func keepNamedNodes(c *model.Cluster, types []TypeBounds) {
 	for _, e := range c.Events {
-		if e.Kind != "nodeFailure" {
+		if e.Kind != "nodeFailure" && e.Kind != "deleteNode" {
 			continue
 		}
 		typ, rank, ok := c.NodeRank(e.Node)

@@ -62,7 +62,7 @@ func nextNotReady(s *model.State) (n int, found, broken bool) {
 			s.Fail(model.FailInternal, n)
 			return 0, false, true
 		}
-		if s.Nodes[n].Status != model.Ready {
+		if st := s.Nodes[n]; st.Status != model.Ready && !st.Deleted() {
 			return n, true, false
 		}
 	}

@@ -90,7 +90,10 @@ func seeZones(u *model.Universe, s *model.State, queued bool, buf []zoneCounts) 
 		z.counts = append(z.counts, zoneCounts{})
 	}
 	for n := range s.Nodes {
-		if u.Zones.Excluded[n] {
+		if u.Zones.Excluded[n] || s.Nodes[n].Deleted() {
+			// A deleted node is in no zone: the controller lists the
+			// nodes that exist, and a zone whose last node is gone has
+			// no state.
 			continue
 		}
 		c := &z.counts[u.Zones.Of[n]]

@@ -69,9 +69,10 @@ func (k *constraint) counts(t, tmpl int, sameOwner bool) bool {
 
 // includes reports whether node n passes the constraint's node inclusion
 // policies (NodeAffinityPolicy, NodeTaintsPolicy) in state s: the static
-// part (eligible), and the dynamic taints under NodeTaintsPolicy Honor.
+// part (eligible), and the dynamic taints under NodeTaintsPolicy Honor. A
+// deleted node is in no domain: the snapshot no longer lists it.
 func (k *constraint) includes(s *model.State, n int) bool {
-	return k.eligible[n] && !k.taintedNow(s.Nodes[n])
+	return k.eligible[n] && !s.Nodes[n].Deleted() && !k.taintedNow(s.Nodes[n])
 }
 
 // taintedNow reports whether, under NodeTaintsPolicy Honor, a node in

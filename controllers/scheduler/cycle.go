@@ -71,8 +71,9 @@ type cycle struct {
 	nom nominations
 
 	// status[n] is node n's filter verdict when rejectedBy[n] ≥ 0, the
-	// index of the rejecting filter (-1 = feasible); feasible lists the
-	// feasible nodes in index order.
+	// index of the rejecting filter (-1 = feasible, deletedNode = the
+	// node is deleted: not in the snapshot, so neither filtered nor
+	// counted); feasible lists the feasible nodes in index order.
 	status     []Status
 	rejectedBy []int8
 	feasible   []int
@@ -91,6 +92,22 @@ type cycle struct {
 	i64  []int64
 	f64  []float64
 	ints []int
+}
+
+// deletedNode is rejectedBy's mark of a deleted node
+// (model.NodeDeleted): kube-scheduler's snapshot no longer lists it.
+const deletedNode int8 = -2
+
+// listedNodes counts the nodes of s that kube-scheduler's snapshot lists:
+// those not deleted ("0/N nodes are available").
+func listedNodes(s *model.State) int {
+	n := 0
+	for i := range s.Nodes {
+		if !model.NodeGone(s, i) {
+			n++
+		}
+	}
+	return n
 }
 
 // grow returns s with length n, reusing its array; the contents are
@@ -272,6 +289,10 @@ func (c *cycle) filter(pr *profile) {
 	c.feasible, c.tied = c.ints[:0:N], c.ints[N:N:2*N]
 	for n := range N {
 		c.rejectedBy[n] = -1
+		if model.NodeGone(c.s, n) {
+			c.rejectedBy[n] = deletedNode
+			continue
+		}
 		if pr.standard {
 			if st, i := c.standardFilters(n); st.Code != Success {
 				c.status[n], c.rejectedBy[n] = st, i
@@ -291,7 +312,7 @@ func (c *cycle) filter(pr *profile) {
 				}
 			}
 		}
-		if c.rejectedBy[n] < 0 {
+		if c.rejectedBy[n] == -1 {
 			c.feasible = append(c.feasible, n)
 		}
 	}

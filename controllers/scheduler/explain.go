@@ -56,6 +56,10 @@ func Explain(u *model.Universe, s *model.State, pod int) string {
 	j := 0
 	for n := range u.Nodes {
 		fmt.Fprintf(&b, "  node %s: ", u.Nodes[n].Name)
+		if c.rejectedBy[n] == deletedNode {
+			b.WriteString("deleted\n")
+			continue
+		}
 		if by := c.rejectedBy[n]; by >= 0 {
 			st := c.status[n]
 			fmt.Fprintf(&b, "%s %s: %s\n", pr.filters[by].Name(), st.Code, st.Reason)
@@ -173,7 +177,7 @@ func unavailableReasons(u *model.Universe, s *model.State, pod int) string {
 // unavailable is the trace's "0/N nodes are available" with upstream's
 // reasons when the filters give any.
 func unavailable(u *model.Universe, s *model.State, pod int) string {
-	msg := fmt.Sprintf("0/%d nodes are available", len(s.Nodes))
+	msg := fmt.Sprintf("0/%d nodes are available", listedNodes(s))
 	if r := unavailableReasons(u, s, pod); r != "" {
 		msg += ": " + r
 	}

@@ -129,7 +129,7 @@ func (c *cycle) filterWithNominated(n int, filters []filterPlugin) (Status, int8
 // the pod has no nomination or its node fails.
 func (c *cycle) nominatedNodeFirst() (top []int, ok bool) {
 	n := int(c.p.NominatedNode) - 1
-	if n < 0 || n >= len(c.rejectedBy) || c.rejectedBy[n] >= 0 {
+	if n < 0 || n >= len(c.rejectedBy) || c.rejectedBy[n] != -1 {
 		return nil, false
 	}
 	c.feasible = append(c.feasible[:0], n)

@@ -208,10 +208,11 @@ func (pe *preemption) candidates() (sets []victimSet, msg string, bound bool) {
 		perNode = append(perNode, vs)
 	}
 	if len(perNode) == 0 {
-		if absent := len(u.Nodes) - len(potential); absent > 0 {
+		listed := listedNodes(s)
+		if absent := listed - len(potential); absent > 0 {
 			reasons[notHelpfulReason] += absent
 		}
-		return nil, fitError(len(u.Nodes), reasons), false
+		return nil, fitError(listed, reasons), false
 	}
 	// A set is chosen in some run of upstream's ordering when, for every
 	// other candidate node, some outcome of that node is not preferred to

@@ -53,7 +53,7 @@ var intentKeys = []string{"name", "params", "para"}
 // kiviEventKeys in Kivi's.
 var (
 	eventKeys = []string{"kind", "when", "deployment", "node", "template", "manifest", "parallel", "maxDelta", "replicas", "maxDeployment",
-		"nodes", "timeoutRetries", "disableEviction", "force", "uncordon", "order", "recovers", "outOfService"}
+		"nodes", "timeoutRetries", "disableEviction", "force", "uncordon", "order", "recovers", "outOfService", "drain"}
 	kiviEventKeys = []string{"name", "para", "after_stable", "first", "priority"}
 )
 
@@ -72,13 +72,14 @@ var eventParams = map[string][]string{
 	"drain":                  {"node", "nodes", "parallel", "timeoutRetries", "disableEviction", "force", "uncordon"},
 	"rolloutRestart":         {"deployment"},
 	"rolloutUndo":            {"deployment"},
+	"deleteNode":             {"node", "drain"},
 }
 
 // requiredParam is the parameter without which an event kind means
 // nothing.
 var requiredParam = map[string]string{
 	"eventCpuChange": "deployment", "eventMemoryChange": "deployment", "nodeFailure": "node", "createTargetDeployment": "deployment",
-	"rolloutRestart": "deployment", "rolloutUndo": "deployment",
+	"rolloutRestart": "deployment", "rolloutUndo": "deployment", "deleteNode": "node",
 }
 
 // needsSpec are the events that need a new Deployment spec: manifest (a
@@ -197,6 +198,9 @@ func (r *intentsReader) parse(data []byte) ([]model.IntentDecl, []model.EventDec
 				return nil, nil, err
 			}
 			events = append(events, ed)
+		}
+		if err := r.checkNodeDeletion(events); err != nil {
+			return nil, nil, err
 		}
 		if err := r.checkNodeLoss(events); err != nil {
 			return nil, nil, err
@@ -353,6 +357,8 @@ func (r *intentsReader) event(path string, v any) (model.EventDecl, error) {
 			ed.Recovers = &b
 		case "outOfService":
 			ed.OutOfService, err = r.flag(kp, val)
+		case "drain":
+			ed.Drain, err = r.flag(kp, val)
 		case "maxDelta":
 			if kind == "eventMemoryChange" {
 				ed.MaxDelta, err = r.memoryDelta(kp, val)
@@ -586,7 +592,7 @@ func plainNumbers(m map[string]any) map[string]any {
 }
 
 var eventKinds = []string{"eventCpuChange", "kernelPanic", "maintenance", "nodeFailure", "createTargetDeployment",
-	"applyDeployment", "createDeployment", "scaleDeployment", "drain", "rolloutRestart", "rolloutUndo"}
+	"applyDeployment", "createDeployment", "scaleDeployment", "drain", "rolloutRestart", "rolloutUndo", "deleteNode"}
 
 // eventDecl converts one Kivi event entry. deployments are the model's
 // deployment names in order (para integers are 1-based positions, names
@@ -667,12 +673,18 @@ func eventDecl(a at, path string, e kiviEvent, deployments []string) (model.Even
 				ed.Parallel, err = intArg(kp, v, "the number of nodes maintained at once")
 			case k == "maxDelta" && (e.Name == "eventCpuChange" || e.Name == "scaleDeployment"):
 				ed.MaxDelta, err = intArg(kp, v, "the largest change, ≥ 1, in model units (millicores for CPU)")
-			case k == "node" && (e.Name == "nodeFailure" || e.Name == "drain"):
+			case k == "node" && (e.Name == "nodeFailure" || e.Name == "drain" || e.Name == "deleteNode"):
 				s, ok := v.(string)
 				if !ok {
 					return ed, a.errorf(kp, "%s (accepted: a node name)", describeValue(v))
 				}
 				ed.Node = s
+			case k == "drain" && e.Name == "deleteNode":
+				b, ok := v.(bool)
+				if !ok {
+					return ed, a.errorf(kp, "%s (accepted: true, kubectl drain the node first, or false)", describeValue(v))
+				}
+				ed.Drain = b
 			case k == "nodes" && e.Name == "drain":
 				list, ok := v.([]any)
 				if !ok || len(list) == 0 {
@@ -717,6 +729,7 @@ var kiviParams = map[string]string{
 	"drain":                  "{node: NAME}, or {nodes: [NAME, …]}",
 	"rolloutRestart":         "{deployment: NAME}",
 	"rolloutUndo":            "{deployment: NAME}",
+	"deleteNode":             "{node: NAME, drain: true|false}",
 }
 
 // cpuChangeSteps is how many different amounts a CPU change explores.

@@ -348,18 +348,19 @@ func (e *Env) deploymentTemplate(c Command) (string, error) {
 }
 
 var eventKinds = []model.EventKind{model.CPUChange, model.KernelPanic, model.Maintenance, model.NodeFailure,
-	model.CreateTargetDeployment, model.ApplyDeployment, model.CreateDeployment, model.ScaleDeployment, model.Drain, model.MemoryChange}
+	model.CreateTargetDeployment, model.ApplyDeployment, model.CreateDeployment, model.ScaleDeployment, model.Drain, model.MemoryChange, model.DeleteNode}
 
 // event kind=K [slot=first|main|afterStable] [deployment=D] [node=N]
 // [deployment-template=X] [parallel=P] [max-deployment=M] [max-delta=δ] [delta-unit=u]
 // [nodes=N,…] [timeout-retries=R] [disable-eviction] [force] [uncordon]
-// [order=written|any] [recovers=true|false] [out-of-service]: the kinds are Kivi's; absent references are the first
+// [order=written|any] [recovers=true|false] [out-of-service] [drain]: the kinds are Kivi's; absent references are the first
 // deployment, node and deployment template. A drain takes nodes= (or
 // node=, one node) and kubectl drain's options; eventCpuChange and
 // eventMemoryChange take max-delta amounts delta-unit apart (memory: the
 // default quarters of model.Universe.DefaultMemoryDelta without either); a
 // nodeFailure takes recovers=false (the node is lost for good) and
-// out-of-service (the operator's taint then).
+// out-of-service (the operator's taint then). A deleteNode takes node=
+// and drain (kubectl drain it first).
 func (e *Env) event(c Command) (string, error) {
 	var ev model.Event
 	kind, ok := "", false
@@ -427,6 +428,9 @@ func (e *Env) event(c Command) (string, error) {
 		return "", fmt.Errorf("recovers=%q is not true or false", r)
 	}
 	ev.OutOfService = c.Has("out-of-service")
+	if ev.Kind == model.DeleteNode {
+		ev.DrainFirst = c.Has("drain")
+	}
 	e.b.AddEvent(ev)
 	return "", nil
 }

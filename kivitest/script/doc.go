@@ -28,7 +28,7 @@
 //	cronjob name=C runs=J[,J2] [policy=Allow|Forbid|Replace] [suspend]   a CronJob whose runs are the jobs named (made inactive)
 //	config name=C template=T [strategy=..] [max-surge=..] [max-unavailable=..]   another spec for apply (each deployment's own config is named after it)
 //	deployment-template name=X config=C [hpa=-1] [replicas=R]                    a manifest the apply and create events submit
-//	event kind=K [slot=main|first|afterStable] [deployment=D] [node=N] [deployment-template=X] [parallel=P] [max-deployment=M] [max-delta=δ] [delta-unit=u] [nodes=N,…] [timeout-retries=R] [disable-eviction] [force] [uncordon] [order=written|any] [recovers=true|false] [out-of-service]
+//	event kind=K [slot=main|first|afterStable] [deployment=D] [node=N] [deployment-template=X] [parallel=P] [max-deployment=M] [max-delta=δ] [delta-unit=u] [nodes=N,…] [timeout-retries=R] [disable-eviction] [force] [uncordon] [order=written|any] [recovers=true|false] [out-of-service] [drain]
 //	descheduler-profile name=P plugins=RemoveDuplicates,RemovePodsViolatingTopologySpreadConstraint,LowNodeUtilization,HighNodeUtilization [constraints=hard|soft|all] [node-fit=false] [topology-balance-node-fit=true] [evict-system-critical-pods=false]
 //	    [low-thresholds=cpu:20,memory:20,pods:20 low-targets=… [low-deviation=false] [low-number-of-nodes=0] [low-node-limit=N]]   LowNodeUtilization's args
 //	    [high-thresholds=… [high-number-of-nodes=0] [high-only-thresholding=false]]                                           HighNodeUtilization's args

@@ -149,7 +149,7 @@ var handlers = map[string]handler{
 	"config":              {declaring, []string{"name", "template", "strategy", "max-surge", "max-unavailable", "partition", "pod-management"}, []string{"statefulset"}, 0, (*Env).config},
 	"deployment-template": {declaring, []string{"name", "config", "hpa", "replicas"}, nil, 0, (*Env).deploymentTemplate},
 	"event": {declaring, []string{"kind", "slot", "deployment", "node", "deployment-template", "parallel", "max-deployment", "max-delta", "delta-unit", "nodes", "timeout-retries", "order", "recovers"},
-		[]string{"disable-eviction", "force", "uncordon", "out-of-service"}, 0, (*Env).event},
+		[]string{"disable-eviction", "force", "uncordon", "out-of-service", "drain"}, 0, (*Env).event},
 	"descheduler-profile": {declaring, []string{"name", "plugins", "constraints", "node-fit", "topology-balance-node-fit", "evict-system-critical-pods",
 		"low-thresholds", "low-targets", "low-deviation", "low-number-of-nodes", "low-node-limit", "high-thresholds", "high-number-of-nodes", "high-only-thresholding",
 		"deschedule", "include-prefer-no-schedule", "excluded-taints", "included-taints", "node-affinity-type",

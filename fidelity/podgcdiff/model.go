@@ -1,0 +1,66 @@
+package podgcdiff
+
+import (
+	"fmt"
+
+	"github.com/kivi-go/kivi/kivitest/script/build"
+	"github.com/kivi-go/kivi/model"
+)
+
+// Model deletes the case's deleted nodes in the model
+// (model.DeleteNodeObject), each pod the one pod of its own Job whose
+// podFailurePolicy ignores DisruptionTarget: a pod is deleted when its
+// slot is freed, and counted when its Job's failure count grew.
+func Model(c Case) ([]Answer, error) {
+	b := build.New()
+	b.U.Options.KiviHostnameAlias = false
+	for i := range c.Deleted {
+		b.AddNodes(1, build.Node().Name(NodeName(i)).CPU(1000).Mem(1000))
+	}
+	jobs := make([]int, len(c.Pods))
+	for i := range c.Pods {
+		jobs[i] = b.AddJob(PodName(i), b.AddTemplate(build.Template(PodName(i)).Requests(1, 1)), 1)
+		spec := &b.Config(jobs[i]).Job
+		spec.PodFailurePolicy, spec.PodFailureRuleCount = true, 1
+		spec.PodFailureRules[0] = model.PodFailurePolicyRule{Action: model.PodFailureIgnore, OnDisruptionTarget: true}
+	}
+	b.Slots = len(c.Pods) + 1
+	u, s, err := b.Build(0)
+	if err != nil {
+		return nil, err
+	}
+	for i, p := range c.Pods {
+		ps := model.PodState{Node: uint16(p.Node + 1), Template: uint8(i), Owner: uint8(jobs[i] + 1)}
+		switch p.Phase {
+		case Pending:
+			ps.Phase = model.Pending
+		case Running:
+			ps.Phase = model.Running
+		case Terminating:
+			ps.Phase, ps.WasRunning = model.Terminating, true
+		case Failed:
+			ps.Phase = model.Failed
+		}
+		s.Pods[i] = ps
+	}
+	before := make([]int16, len(c.Pods))
+	for i := range c.Pods {
+		before[i] = s.Deps[jobs[i]].JobFailed
+	}
+	tx := model.NewTx(u)
+	for n, deleted := range c.Deleted {
+		if deleted {
+			model.DeleteNodeObject(tx, s, n)
+		}
+	}
+	if s.Failed != model.NoFailure {
+		return nil, fmt.Errorf("the model failed: %v", s.Failed)
+	}
+	out := make([]Answer, len(c.Pods))
+	for i := range c.Pods {
+		if s.Pods[i].Phase == model.Free {
+			out[i] = Answer{Deleted: true, Counted: s.Deps[jobs[i]].JobFailed > before[i]}
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,188 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+)
+
+// A deleted node: `kubectl delete node`, a cluster autoscaler's
+// scale-down, a managed node pool removing an old node in a surge
+// upgrade, or the operator's remedy for a node lost for good. The Node
+// object is gone: the node leaves every node list at once, which the
+// model gives by one status, NodeDeleted, that every reader of the nodes
+// honours (the scheduler's snapshot and its spread and affinity domains,
+// the node lifecycle controller's zones, the descheduler's and the
+// intents' Ready nodes). A deleted node never comes back: the events that
+// would bring it back are refused next to a deleteNode of it.
+//
+// The pods bound to the deleted node are the pod garbage collector's
+// (gcOrphaned, pkg/controller/podgc, v1.36): it marks each Failed with
+// the DisruptionTarget condition (reason DeletionByPodGC) and
+// force-deletes it. Upstream does so once the node has been missing for
+// its 40 s quarantine, at its next 20 s pass; the model, without a
+// clock, does it in the deletion's step (docs/divergences.md).
+
+// Deleted reports whether the node's Node object is gone.
+func (n NodeState) Deleted() bool { return n.Status == NodeDeleted }
+
+// NodeGone reports whether node n of s has been deleted.
+func NodeGone(s *State, n int) bool { return s.Nodes[n].Status == NodeDeleted }
+
+// compileDeleteNode checks deleteNode event i and sizes its memory: one
+// byte, the deletion's program counter; with DrainFirst, kubectl drain's
+// memory of the one node (compileDrain) comes first.
+func compileDeleteNode(u *Universe, i int, e *Event) error {
+	if e.Node < 0 || e.Node >= len(u.Nodes) {
+		return fmt.Errorf("events[%d] (%s): node %d does not exist: %w", i, e.Kind, e.Node, ErrInvalid)
+	}
+	if !e.DrainFirst {
+		e.Nodes, e.VarLen = nil, 1
+		return nil
+	}
+	e.Nodes, e.Parallel = []int{e.Node}, 1
+	if err := compileDrain(u, i, e); err != nil {
+		return err
+	}
+	e.VarLen++
+	return nil
+}
+
+// DeletedVar is the offset, in event e's memory, of a deleteNode's
+// program counter: its last byte.
+func DeletedVar(e *Event) int { return e.VarLen - 1 }
+
+// compileNodeDeletion refuses what would bring a deleted node back or
+// act on it once it is gone: a second deleteNode of it, a nodeFailure of
+// it that recovers, a drain of it (deleteNode's drain: true drains it
+// first), a maintenance or a kernel panic (both bring nodes back Ready),
+// and a pod template pinned to it with nodeName (its controller would
+// create pods bound to a node that does not exist, which the pod garbage
+// collector deletes again, without end). A nodeFailure with recovers:
+// false may lose the node first: deleting a lost node is the operator's
+// other remedy.
+func (u *Universe) compileNodeDeletion() error {
+	for i := range u.Events {
+		e := &u.Events[i]
+		if e.Kind != DeleteNode {
+			if e.DrainFirst {
+				return fmt.Errorf("events[%d] (%s): drain: true is deleteNode's (accepted: the drain event): %w", i, e.Kind, ErrInvalid)
+			}
+			continue
+		}
+		name := u.Nodes[e.Node].Name
+		for j := range u.Events {
+			o := &u.Events[j]
+			switch {
+			case j == i:
+			case o.Kind == DeleteNode && o.Node == e.Node:
+				return fmt.Errorf("events[%d] (%s): node %s is deleted, and events[%d] deletes it again (accepted: one deleteNode per node): %w",
+					i, e.Kind, name, j, ErrInvalid)
+			case o.Kind == NodeFailure && o.Node == e.Node && !o.Permanent:
+				return fmt.Errorf("events[%d] (%s): node %s is deleted for good, which events[%d] (nodeFailure) would bring back Ready (accepted: recovers: false, a node lost for good that is then deleted): %w",
+					i, e.Kind, name, j, ErrInvalid)
+			case o.Kind == Drain && slices.Contains(o.Nodes, e.Node):
+				return fmt.Errorf("events[%d] (%s): node %s is deleted, and events[%d] (drain) drains it (accepted: deleteNode with drain: true, which drains it first): %w",
+					i, e.Kind, name, j, ErrInvalid)
+			case o.Kind == Maintenance || o.Kind == KernelPanic:
+				return fmt.Errorf("events[%d] (%s): node %s is deleted for good, which events[%d] (%s) would bring back Ready (accepted: a deleted node without %s in the same input): %w",
+					i, e.Kind, name, j, o.Kind, o.Kind, ErrInvalid)
+			}
+		}
+		for t := range u.Templates {
+			if u.Templates[t].NodeName == e.Node+1 {
+				return fmt.Errorf("events[%d] (%s): node %s is deleted, and pod template %q pins its pods to it with nodeName (accepted: a node no pod template names in nodeName): %w",
+					i, e.Kind, name, u.Templates[t].Name, ErrInvalid)
+			}
+		}
+	}
+	return nil
+}
+
+// podGCComponent names the pod garbage collector in trace lines, as
+// controllers/podgc does.
+const podGCComponent = "pod-garbage-collector-controller"
+
+// DeleteNodeObject deletes node n's Node object in s, an event's step: the node
+// leaves every node list (NodeDeleted, with no other bit), its place in
+// the node lifecycle controller's queue goes, and the pod garbage
+// collector deletes the pods bound to it (gcOrphaned). The scheduler
+// moves its waiting pods back to the active queue (a Node/Delete event:
+// a spread constraint's domain may be gone). It returns how many pods the
+// collector deleted.
+func DeleteNodeObject(tx *Tx, s *State, n int) int {
+	u := tx.U
+	s.Nodes[n] = NodeState{Status: NodeDeleted}
+	s.Queues[NodeControllerQueue] = slices.DeleteFunc(s.Queues[NodeControllerQueue], func(x uint16) bool { return int(x) == n })
+	deleted := gcOrphaned(tx, s, n)
+	NodeUpdated(u, s)
+	return deleted
+}
+
+// gcOrphaned is the pod garbage collector's deletion of the pods bound to
+// node n, whose Node object is gone: each is marked Failed with the
+// DisruptionTarget condition (a Job's podFailurePolicy reads it; the pod
+// has no terminated container, its node being gone) and force-deleted,
+// with the effects of a removal: the pod leaves every queue, a Job keeps
+// its failure counted (ForgetJobPod), the waiting pods are retried
+// (AssignedPodDeleted), and the owners are queued for their controller
+// and the HPA in deployment index order (an order pod slots, which the
+// symmetry reduction permutes, do not decide).
+func gcOrphaned(tx *Tx, s *State, n int) int {
+	u := tx.U
+	var owners [4]uint64
+	deleted := 0
+	for i := range s.Pods {
+		if int(s.Pods[i].Node) != n+1 || s.Pods[i].Phase == Free {
+			continue
+		}
+		p := &s.Pods[i]
+		d := int(p.Owner) - 1
+		if p.Active() {
+			if d >= 0 {
+				// Taken away from its controller, as the node lifecycle
+				// controller's deletions are.
+				tx.Mark(MarkEvicted(d))
+			}
+			AddDisruptionTarget(u, s, i)
+			p.Phase = Failed
+		} else if p.Phase == Terminating && podFailurePolicyOf(u, s, p) {
+			// Its phase is not terminal yet (Pending or Running upstream):
+			// the collector's status patch adds the condition too.
+			p.Failure |= DisruptionTarget
+		}
+		ref := PodRef{Slot: i, Pod: *p}
+		ForgetJobPod(tx, s, i, true)
+		s.Pods[i] = PodState{}
+		for q := range NumQueues {
+			if q == DeploymentQueue || q == HPAQueue || q == NodeControllerQueue {
+				continue
+			}
+			s.Queues[q] = slices.DeleteFunc(s.Queues[q], func(x uint16) bool { return int(x) == i })
+		}
+		deleted++
+		if d >= 0 {
+			owners[d>>6] |= 1 << (d & 63)
+			tx.Mark(MarkDeleted(d))
+		}
+		if tx.Tracing() {
+			tx.Log(podGCComponent, "Forced deletion of orphaned Pod %s succeeded: node %s no longer exists", ref, u.Nodes[n].Name)
+		}
+	}
+	if deleted == 0 {
+		return 0
+	}
+	AssignedPodDeleted(u, s)
+	for d := range s.Deps {
+		if owners[d>>6]&(1<<(d&63)) == 0 {
+			continue
+		}
+		s.Enqueue(DeploymentQueue, d)
+		if u.HasHPA {
+			s.Enqueue(HPAQueue, d)
+		}
+	}
+	if u.Descheduler != nil {
+		s.DeschedulerPending = true
+	}
+	return deleted
+}
