@@ -100,6 +100,10 @@ type StateAPI struct {
 func StateToAPI(u *model.Universe, s *model.State, pod int) StateAPI {
 	var out StateAPI
 	for i := range u.Nodes {
+		// A deleted Node object is in no informer's list.
+		if s.Nodes[i].Status == model.NodeDeleted {
+			continue
+		}
 		n := &u.Nodes[i]
 		labels := maps.Clone(n.Labels)
 		maxPods := n.MaxPods

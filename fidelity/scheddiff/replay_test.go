@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io/fs"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -42,9 +43,48 @@ type replaySource struct {
 	large bool
 	// wantViolation: the source is known to print a counterexample (the
 	// built-in cases at the default scales, the example files that are
-	// not -no-violation variants); a source without one is an error, as
-	// the replay would then check nothing.
+	// not -no-violation variants, the incidents' written inputs); a
+	// source without one is an error, as the replay would then check
+	// nothing.
 	wantViolation bool
+	// config is the KubeSchedulerConfiguration document among the
+	// source's manifests (nil: none), which the real framework runs too.
+	config []byte
+}
+
+// incidentSources are the incident library's inputs, each written input
+// followed by its fixed twin, with the scheduler configuration among
+// their manifests.
+func incidentSources(t *testing.T) []replaySource {
+	var out []replaySource
+	for _, inc := range incidents.List() {
+		for _, fixed := range []bool{false, true} {
+			name, dir := "incidents/"+inc.Name, inc.Name
+			if fixed {
+				name, dir = name+"/fixed", dir+"/fixed"
+			}
+			manifests, err := fs.ReadFile(incidents.Files, dir+"/manifests.yaml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, replaySource{name: name, load: func() (*model.Cluster, error) {
+				c, _, err := incidents.Load(inc.Name, fixed)
+				return c, err
+			}, config: schedulerConfig(manifests)})
+		}
+	}
+	return out
+}
+
+// schedulerConfig returns the KubeSchedulerConfiguration document of a
+// manifest stream, or nil.
+func schedulerConfig(manifests []byte) []byte {
+	for _, doc := range strings.Split(string(manifests), "\n---") {
+		if strings.Contains(doc, "kind: KubeSchedulerConfiguration") {
+			return []byte(doc)
+		}
+	}
+	return nil
 }
 
 func replaySources(t *testing.T) []replaySource {
@@ -61,8 +101,9 @@ func replaySources(t *testing.T) []replaySource {
 	for i, scale := range scales {
 		for n := 1; n <= 8; n++ {
 			name := fmt.Sprintf("c%d", n)
-			out = append(out, replaySource{fmt.Sprintf("%s@%d", name, scale),
-				func() (*model.Cluster, error) { return cases.Get(name, scale, false) }, scale > 3, i < defaults})
+			out = append(out, replaySource{name: fmt.Sprintf("%s@%d", name, scale),
+				load:  func() (*model.Cluster, error) { return cases.Get(name, scale, false) },
+				large: scale > 3, wantViolation: i < defaults})
 		}
 	}
 	files, err := filepath.Glob("../../examples/cases/*.yaml")
@@ -75,20 +116,12 @@ func replaySources(t *testing.T) []replaySource {
 		// (docs/divergences.md, "Verdicts of the built-in cases"); its pods
 		// bypass the scheduler, so its trace had nothing to replay anyway.
 		want := !strings.HasSuffix(f, "-no-violation.yaml") && filepath.Base(f) != "c7.yaml"
-		out = append(out, replaySource{"examples/" + filepath.Base(f), func() (*model.Cluster, error) { return casefile.Load(f) },
-			false, want})
+		out = append(out, replaySource{name: "examples/" + filepath.Base(f),
+			load: func() (*model.Cluster, error) { return casefile.Load(f) }, wantViolation: want})
 	}
-	for _, inc := range incidents.List() {
-		for _, fixed := range []bool{false, true} {
-			name := "incidents/" + inc.Name
-			if fixed {
-				name += "/fixed"
-			}
-			out = append(out, replaySource{name, func() (*model.Cluster, error) {
-				c, _, err := incidents.Load(inc.Name, fixed)
-				return c, err
-			}, false, !fixed})
-		}
+	for _, src := range incidentSources(t) {
+		src.wantViolation = !strings.HasSuffix(src.name, "/fixed")
+		out = append(out, src)
 	}
 	return out
 }
@@ -181,7 +214,7 @@ func counterexamplesOf(t *testing.T, src replaySource) (*kivi.Problem, []checker
 			out = append(out, pr)
 		}
 	}
-	rp, err := NewReplayer(p.System.U)
+	rp, err := NewReplayerConfig(p.System.U, src.config)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,7 +370,7 @@ func TestReplayCatchesWrongDecisions(t *testing.T) {
 	}
 	var noneForPlaced, wrongNode, placedForNone, doctored int
 	for _, name := range []string{"c1", "c3"} {
-		p, traces, rp := counterexamples(t, replaySource{name, func() (*model.Cluster, error) { return cases.Get(name, 3, false) }, false, true})
+		p, traces, rp := counterexamples(t, replaySource{name: name, load: func() (*model.Cluster, error) { return cases.Get(name, 3, false) }, wantViolation: true})
 		for _, pr := range traces {
 			prev := pr.Trace.Initial
 			for _, st := range pr.Trace.Steps {

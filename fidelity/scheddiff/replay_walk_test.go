@@ -4,17 +4,14 @@ import (
 	"cmp"
 	"flag"
 	"fmt"
-	"io/fs"
 	"math/rand/v2"
 	"os"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/bench"
 	"github.com/kivi-go/kivi/checker"
-	"github.com/kivi-go/kivi/examples/incidents"
 	"github.com/kivi-go/kivi/model"
 )
 
@@ -26,25 +23,8 @@ import (
 // are reached by walking.
 func walkSources(t *testing.T) []walkSource {
 	var out []walkSource
-	for _, inc := range incidents.List() {
-		for _, fixed := range []bool{false, true} {
-			name := "incidents/" + inc.Name
-			if fixed {
-				name += "/fixed"
-			}
-			dir := inc.Name
-			if fixed {
-				dir += "/fixed"
-			}
-			manifests, err := fs.ReadFile(incidents.Files, dir+"/manifests.yaml")
-			if err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, walkSource{replaySource: replaySource{name: name, load: func() (*model.Cluster, error) {
-				c, _, err := incidents.Load(inc.Name, fixed)
-				return c, err
-			}}, config: schedulerConfig(t, manifests)})
-		}
+	for _, src := range incidentSources(t) {
+		out = append(out, walkSource{replaySource: src})
 	}
 	out = append(out, walkSource{replaySource: replaySource{name: "examples/inputs", load: func() (*model.Cluster, error) {
 		var files [3]kivi.InputFile
@@ -73,26 +53,11 @@ func walkSources(t *testing.T) []walkSource {
 	return out
 }
 
-// walkSource is a source of random runs: its input and the
-// KubeSchedulerConfiguration document among its manifests (nil: none),
-// which the real framework must run too.
+// walkSource is a source of random runs.
 type walkSource struct {
 	replaySource
-	config []byte
 	// steps, when not 0, bounds its runs instead of -walksteps.
 	steps int
-}
-
-// schedulerConfig returns the KubeSchedulerConfiguration document of a
-// manifest stream, or nil.
-func schedulerConfig(t *testing.T, manifests []byte) []byte {
-	t.Helper()
-	for _, doc := range strings.Split(string(manifests), "\n---") {
-		if strings.Contains(doc, "kind: KubeSchedulerConfiguration") {
-			return []byte(doc)
-		}
-	}
-	return nil
 }
 
 // Random runs per source and their length: by default enough for every
