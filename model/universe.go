@@ -768,7 +768,7 @@ type Universe struct {
 	// Ready carries (notready.go), and the node controller explores both
 	// (set by Compile).
 	NodeDownKeyMatters bool
-	compiled                       bool
+	compiled           bool
 	// indexedJobs: some Job is Indexed, and states encode its
 	// DeploymentState.JobIndexes (indexedjob.go).
 	indexedJobs bool
