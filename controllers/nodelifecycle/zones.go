@@ -195,8 +195,9 @@ func (z *zones) taintable(s *model.State, dst *[]int) int {
 
 // holdTaint marks node n, not Ready, TaintQueued: its zone holds its
 // NoExecute taint back. Its NoSchedule taint does not wait for the zones:
-// where its key matters the node's condition is decided now (a choice),
-// otherwise when the NoExecute taint is placed.
+// where its key matters (the scheduler reads it, or it would decide an
+// eviction) the node's condition is decided now (a choice), otherwise
+// when the NoExecute taint is placed.
 func holdTaint(tx *model.Tx, s *model.State, n int, z *zones) {
 	if s.Nodes[n].Status.TaintIsQueued() {
 		return
@@ -204,7 +205,7 @@ func holdTaint(tx *model.Tx, s *model.State, n int, z *zones) {
 	u := tx.U
 	st := s.Nodes[n].Status.HeldBack()
 	what := "no taint"
-	if u.NodeDownKeyMatters {
+	if u.NodeDownKeyMatters || taintDecides(u, s, n) {
 		k := chooseNodeDownKey(tx, s, n)
 		st = st.WithHeldNodeDownTaint(k)
 		what = "tainted " + model.NodeDownTaints[k] + ":NoSchedule, no NoExecute taint"
