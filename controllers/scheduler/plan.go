@@ -51,6 +51,9 @@ type plan struct {
 	// not run) and fit NodeResourcesFit's scoring (profileconfig.go).
 	weights [numScores]int64
 	fit     fitScoring
+	// spreadFilterOff and interPodFilterOff: the profile disables
+	// PodTopologySpread's or InterPodAffinity's filter.
+	spreadFilterOff, interPodFilterOff bool
 }
 
 // templatePlan holds the constraint sets of one template's pods: a

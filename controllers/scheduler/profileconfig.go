@@ -12,7 +12,8 @@ import (
 // (noderesources/least_allocated.go, most_allocated.go,
 // requested_to_capacity_ratio.go, resource_allocation.go, v1.36), the
 // spread constraints a pod without its own gets, and InterPodAffinity's
-// hardPodAffinityWeight. All are static: the plan resolves them once per
+// hardPodAffinityWeight, and which of the PodTopologySpread and
+// InterPodAffinity filters run. All are static: the plan resolves them once per
 // universe, so the decision memo, which is per universe, needs no more
 // key.
 
@@ -57,6 +58,7 @@ func (pl *plan) resolveProfile(u *model.Universe) {
 	w := prof.ScoreWeights()
 	pl.weights = [numScores]int64{w.TaintToleration, w.NodeAffinity, w.NodeResourcesFit, w.PodTopologySpread,
 		w.InterPodAffinity, w.NodeResourcesBalancedAllocation}
+	pl.spreadFilterOff, pl.interPodFilterOff = prof.SpreadFilterOff, prof.InterPodAffinityFilterOff
 	s := &prof.Scoring
 	pl.fit = fitScoring{standard: s.DefaultScoring(), strategy: s.Type}
 	resources := s.Resources

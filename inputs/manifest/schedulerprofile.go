@@ -101,6 +101,7 @@ const (
 	pluginBalanced          = "NodeResourcesBalancedAllocation"
 	pluginNodeUnschedulable = "NodeUnschedulable"
 	pluginNodeName          = "NodeName"
+	pluginNodePorts         = "NodePorts"
 )
 
 // defaultMultiPoint is the default profile's MultiPoint set in order
@@ -111,7 +112,7 @@ var defaultMultiPoint = []struct {
 	weight int32
 }{
 	{"SchedulingGates", 0}, {"PrioritySort", 0}, {pluginNodeUnschedulable, 0}, {pluginNodeName, 0},
-	{pluginTaintToleration, 3}, {pluginNodeAffinity, 2}, {"NodePorts", 0}, {pluginNodeResourcesFit, 1},
+	{pluginTaintToleration, 3}, {pluginNodeAffinity, 2}, {pluginNodePorts, 0}, {pluginNodeResourcesFit, 1},
 	{"VolumeRestrictions", 0}, {"NodeVolumeLimits", 0}, {"VolumeBinding", 0}, {"VolumeZone", 0},
 	{pluginPodTopologySpread, 2}, {pluginInterPodAffinity, 2}, {"DynamicResources", 2}, {"DefaultPreemption", 0},
 	{pluginBalanced, 1}, {"ImageLocality", 1}, {"DefaultBinder", 0}, {"NodeDeclaredFeatures", 0},
@@ -125,7 +126,7 @@ var inTreePlugins = []string{"GangScheduling", "TopologyPlacementGenerator", "Po
 // model.ScoreWeights; modelledFilters its filter plugins.
 var (
 	modelledScores  = []string{pluginTaintToleration, pluginNodeAffinity, pluginNodeResourcesFit, pluginPodTopologySpread, pluginInterPodAffinity, pluginBalanced}
-	modelledFilters = []string{pluginNodeUnschedulable, pluginNodeName, pluginTaintToleration, pluginNodeAffinity, pluginNodeResourcesFit, pluginPodTopologySpread, pluginInterPodAffinity}
+	modelledFilters = []string{pluginNodeUnschedulable, pluginNodeName, pluginTaintToleration, pluginNodeAffinity, pluginNodePorts, pluginNodeResourcesFit, pluginPodTopologySpread, pluginInterPodAffinity}
 )
 
 // knownPlugin reports whether name is an in-tree plugin.
@@ -152,7 +153,7 @@ func profileDecl(o Object, path string, prof *KubeSchedulerProfile, warns *[]War
 	var sp model.SchedulerProfile
 	a := o.at()
 	if prof.Plugins != nil {
-		w, err := pluginWeights(o, join(path, "plugins"), prof.Plugins, warns)
+		w, err := pluginWeights(o, join(path, "plugins"), prof.Plugins, &sp, warns)
 		if err != nil {
 			return sp, err
 		}
@@ -338,10 +339,12 @@ func spreadDefaultsDecl(o Object, path string, pa *PodTopologySpreadArgs, sp *mo
 
 // pluginWeights merges the profile's plugin sets with the defaults and
 // returns the weights of the modelled score plugins (0: not a score
-// plugin of the profile). Extension points the model does not run are
-// warned about when set, a modelled filter plugin the profile disables
-// too (the model keeps running it), and plugins that are not in-tree.
-func pluginWeights(o Object, path string, pl *SchedulerPlugins, warns *[]Warning) (model.ScoreWeights, error) {
+// plugin of the profile), and records in sp the filters the profile
+// disables that the model turns off (filtersOff). Extension points the
+// model does not run are warned about when set, another modelled filter
+// plugin the profile disables too (the model keeps running it), and
+// plugins that are not in-tree.
+func pluginWeights(o Object, path string, pl *SchedulerPlugins, sp *model.SchedulerProfile, warns *[]Warning) (model.ScoreWeights, error) {
 	a := o.at()
 	// Every entry: names known, weights in range.
 	points := []struct {
@@ -416,7 +419,7 @@ func pluginWeights(o Object, path string, pl *SchedulerPlugins, warns *[]Warning
 	}
 	for _, f := range modelledFilters {
 		if ok, _ := in(&pl.Filter, f); !ok {
-			*warns = append(*warns, a.warning(path, "the profile disables the %s filter, which the model keeps running: its verdicts assume nodes it rejects stay infeasible", f))
+			filterOff(a, path, f, sp, warns)
 		}
 	}
 	var w [6]int64
@@ -427,6 +430,31 @@ func pluginWeights(o Object, path string, pl *SchedulerPlugins, warns *[]Warning
 	}
 	return model.ScoreWeights{TaintToleration: w[0], NodeAffinity: w[1], NodeResourcesFit: w[2], PodTopologySpread: w[3],
 		InterPodAffinity: w[4], NodeResourcesBalancedAllocation: w[5]}, nil
+}
+
+// filterOff records that the profile disables filter f. PodTopologySpread's
+// and InterPodAffinity's filters are turned off: nothing but the scheduler
+// checks what they check. NodeUnschedulable's changes nothing the model
+// decides: a cordoned node carries the unschedulable taint from the
+// cordon on (the model gives it at once), which TaintToleration judges
+// the same way, with its own reason. The others stay on, with a warning:
+// the kubelet's admission checks what NodeName, NodeAffinity, NodePorts,
+// NodeResourcesFit and TaintToleration's NoExecute taints check, and
+// rejects (Failed) a pod bound where they would not have placed it, a
+// cascade the model's scheduler does not lead to; without
+// TaintToleration's filter pods would be bound to nodes that are not
+// Ready and to the taint manager's nodes, which the node lifecycle model
+// does not expect of the scheduler.
+func filterOff(a at, path, f string, sp *model.SchedulerProfile, warns *[]Warning) {
+	switch f {
+	case pluginPodTopologySpread:
+		sp.SpreadFilterOff = true
+	case pluginInterPodAffinity:
+		sp.InterPodAffinityFilterOff = true
+	case pluginNodeUnschedulable:
+	default:
+		*warns = append(*warns, a.warning(path, "the profile disables the %s filter, which the model keeps running (the kubelet's admission would reject what it lets through): its verdicts assume nodes it rejects stay infeasible", f))
+	}
 }
 
 func names(ps []SchedulerPlugin) map[string]bool {
