@@ -129,6 +129,12 @@ var (
 	modelledFilters = []string{pluginNodeUnschedulable, pluginNodeName, pluginTaintToleration, pluginNodeAffinity, pluginNodePorts, pluginNodeResourcesFit, pluginPodTopologySpread, pluginInterPodAffinity}
 )
 
+// scoresNeedingPreScore are the modelled score plugins whose Score fails
+// without their PreScore's cycle state (v1.36: getPreScoreState's error
+// is the Score's); NodeAffinity's, NodeResourcesFit's and
+// NodeResourcesBalancedAllocation's compute it again.
+var scoresNeedingPreScore = []string{pluginTaintToleration, pluginPodTopologySpread, pluginInterPodAffinity}
+
 // knownPlugin reports whether name is an in-tree plugin.
 func knownPlugin(name string) bool {
 	for _, d := range defaultMultiPoint {
@@ -426,6 +432,9 @@ func pluginWeights(o Object, path string, pl *SchedulerPlugins, sp *model.Schedu
 	for i, s := range modelledScores {
 		if ok, weight := in(&pl.Score, s); ok {
 			w[i] = max(int64(weight), 1)
+			if pre, _ := in(&pl.PreScore, s); !pre && slices.Contains(scoresNeedingPreScore, s) {
+				return model.ScoreWeights{}, a.errorf(path, "%s runs at score but not at preScore (accepted: both, or neither; kube-scheduler accepts the profile, but %s's Score reads what its PreScore computes and fails, without it, every scheduling cycle that scores two or more feasible nodes, which the model does not represent)", s, s)
+			}
 		}
 	}
 	return model.ScoreWeights{TaintToleration: w[0], NodeAffinity: w[1], NodeResourcesFit: w[2], PodTopologySpread: w[3],
