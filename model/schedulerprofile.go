@@ -30,6 +30,10 @@ type SchedulerProfile struct {
 	// Nothing else in the cluster checks them (the kubelet's admission
 	// does not).
 	SpreadFilterOff, InterPodAffinityFilterOff bool
+	// BalancedResources are NodeResourcesBalancedAllocationArgs'
+	// resources by name (their weights must be 1); nil means cpu and
+	// memory.
+	BalancedResources []string
 }
 
 // ScoringStrategyType is NodeResourcesFit's scoring strategy type.

@@ -54,6 +54,10 @@ type plan struct {
 	// spreadFilterOff and interPodFilterOff: the profile disables
 	// PodTopologySpread's or InterPodAffinity's filter.
 	spreadFilterOff, interPodFilterOff bool
+	// balanced are NodeResourcesBalancedAllocation's resources when the
+	// profile sets others than cpu and memory (nil: those two, scored by
+	// balancedChange).
+	balanced []fitResource
 }
 
 // templatePlan holds the constraint sets of one template's pods: a

@@ -14,7 +14,8 @@ import (
 // set, "*" included), the PodTopologySpread, InterPodAffinity and
 // NodeUnschedulable filters disabled (in the filter set or the MultiPoint
 // set), PodTopologySpread's List defaulting with default
-// constraints, and InterPodAffinity's hardPodAffinityWeight. gpus says
+// constraints, NodeResourcesBalancedAllocation's resources, and
+// InterPodAffinity's hardPodAffinityWeight. gpus says
 // the snapshot has nvidia.com/gpu, which a strategy may then score.
 func GenerateConfig(t *rapid.T, gpus bool) string {
 	var b strings.Builder
@@ -101,6 +102,17 @@ func GenerateConfig(t *rapid.T, gpus bool) string {
 			cs = append(cs, fmt.Sprintf("{maxSkew: %d, topologyKey: %s, whenUnsatisfiable: %s}", rapid.IntRange(1, 3).Draw(t, "defaultSkew"), key, when))
 		}
 		args = append(args, "  - name: PodTopologySpread\n    args:\n      defaultingType: List\n      defaultConstraints: ["+strings.Join(cs, ", ")+"]\n")
+	}
+	if oneIn(t, 4, "balancedResources") {
+		names := []string{"cpu", "memory", "pods", "ephemeral-storage"}
+		if gpus {
+			names = append(names, gpu)
+		}
+		var rs []string
+		for _, i := range rapid.Permutation(names).Draw(t, "balancedOrder")[:rapid.IntRange(1, len(names)).Draw(t, "balancedCount")] {
+			rs = append(rs, fmt.Sprintf("{name: %s, weight: %d}", i, rapid.IntRange(0, 1).Draw(t, "balancedWeight")))
+		}
+		args = append(args, "  - name: NodeResourcesBalancedAllocation\n    args: {resources: ["+strings.Join(rs, ", ")+"]}\n")
 	}
 	if oneIn(t, 4, "hardPodAffinityWeight") {
 		args = append(args, fmt.Sprintf("  - name: InterPodAffinity\n    args: {hardPodAffinityWeight: %d}\n", rapid.SampledFrom([]int{0, 1, 5, 100}).Draw(t, "hardWeight")))

@@ -79,6 +79,9 @@ func TestDifferentialProfiles(t *testing.T) {
 					covered[f+", scores compared"]++
 				}
 			}
+			if strings.Contains(s.Config, "name: NodeResourcesBalancedAllocation\n") {
+				covered["NodeResourcesBalancedAllocation resources, scores compared"]++
+			}
 		}
 		if strings.Contains(v.Real.Detail, "PodTopologySpread: ") && strings.Contains(s.Config, "DoNotSchedule") {
 			covered["a node rejected by a DoNotSchedule default constraint"]++

@@ -85,6 +85,16 @@ type PodTopologySpreadArgs struct {
 	DefaultingType string `json:"defaultingType"`
 }
 
+// NodeResourcesBalancedAllocationArgs are NodeResourcesBalancedAllocation's
+// arguments.
+type NodeResourcesBalancedAllocationArgs struct {
+	TypeMeta
+	Resources []struct {
+		Name   string `json:"name"`
+		Weight int64  `json:"weight"`
+	} `json:"resources"`
+}
+
 // InterPodAffinityArgs are InterPodAffinity's arguments the model reads.
 type InterPodAffinityArgs struct {
 	TypeMeta
@@ -202,6 +212,11 @@ func profileDecl(o Object, path string, prof *KubeSchedulerProfile, warns *[]War
 				v := int64(w)
 				sp.HardPodAffinityWeight = &v
 			}
+		case pluginBalanced:
+			var ba NodeResourcesBalancedAllocationArgs
+			if err = decodePluginArgs(o, ap, args, &ba, warns); err == nil {
+				sp.BalancedResources, err = balancedResourcesDecl(o, join(ap, "resources"), &ba, warns)
+			}
 		case pluginNodeAffinity:
 			if string(args) != "{}" {
 				*warns = append(*warns, a.warning(ap, "ignored: NodeAffinity's addedAffinity is not modelled (the model's pods keep their own node affinity only)"))
@@ -210,7 +225,7 @@ func profileDecl(o Object, path string, prof *KubeSchedulerProfile, warns *[]War
 			if !knownPlugin(pc.Name) {
 				*warns = append(*warns, a.warning(join(p, "name"), "ignored: %q is not an in-tree plugin, so it is not modelled (in-tree: %s)", pc.Name, knownPluginNames()))
 			} else if string(args) != "{}" {
-				*warns = append(*warns, a.warning(ap, "ignored: the model does not read %s's arguments (it reads NodeResourcesFit's scoringStrategy, PodTopologySpread's defaultConstraints and defaultingType, InterPodAffinity's hardPodAffinityWeight)", pc.Name))
+				*warns = append(*warns, a.warning(ap, "ignored: the model does not read %s's arguments (it reads NodeResourcesFit's scoringStrategy, NodeResourcesBalancedAllocation's resources, PodTopologySpread's defaultConstraints and defaultingType, InterPodAffinity's hardPodAffinityWeight)", pc.Name))
 			}
 		}
 		if err != nil {
@@ -297,6 +312,32 @@ func scoringDecl(o Object, path string, fa *NodeResourcesFitArgs, warns *[]Warni
 		s.Shape = append(s.Shape, model.ShapePoint{Utilization: int64(p.Utilization), Score: int64(p.Score)})
 	}
 	return s, nil
+}
+
+// balancedResourcesDecl validates NodeResourcesBalancedAllocation's
+// resources as ValidateNodeResourcesBalancedAllocationArgs does, after
+// v1's defaulting (none: cpu and memory; weight 0: 1): each named once,
+// each weighted 1. nil means the default.
+func balancedResourcesDecl(o Object, path string, ba *NodeResourcesBalancedAllocationArgs, warns *[]Warning) ([]string, error) {
+	if len(ba.Resources) == 0 {
+		return nil, nil
+	}
+	a := o.at()
+	var out []string
+	for i, r := range ba.Resources {
+		rp := index(path, i)
+		if r.Name == "" {
+			*warns = append(*warns, a.warning(join(rp, "name"), "missing: a resource without a name, which no node has, is left out of the score (kube-scheduler accepts it alike)"))
+		}
+		if slices.Contains(out, r.Name) {
+			return nil, a.errorf(join(rp, "name"), "%q a second time (accepted: each resource once)", r.Name)
+		}
+		if r.Weight != 0 && r.Weight != 1 {
+			return nil, a.errorf(join(rp, "weight"), "%d (accepted: 1; 0 means 1)", r.Weight)
+		}
+		out = append(out, r.Name)
+	}
+	return out, nil
 }
 
 // spreadDefaultsDecl validates PodTopologySpread's defaulting as

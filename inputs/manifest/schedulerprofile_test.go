@@ -67,6 +67,9 @@ func TestSchedulerProfile(t *testing.T) {
 			model.SchedulerProfile{HardPodAffinityWeight: &one}, nil},
 		{"added affinity", "  pluginConfig: [{name: NodeAffinity, args: {addedAffinity: {}}}]\n", model.SchedulerProfile{},
 			[]string{"profiles[0].pluginConfig[0].args: ignored: NodeAffinity's addedAffinity is not modelled"}},
+		{"balanced allocation resources", "  pluginConfig: [{name: NodeResourcesBalancedAllocation, args: {resources: [{name: cpu, weight: 1}, {name: memory}, {name: nvidia.com/gpu}]}}]\n",
+			model.SchedulerProfile{BalancedResources: []string{"cpu", "memory", "nvidia.com/gpu"}}, nil},
+		{"balanced allocation defaults", "  pluginConfig: [{name: NodeResourcesBalancedAllocation, args: {resources: []}}]\n", model.SchedulerProfile{}, nil},
 		{"another profile's", "  schedulerName: batch\n  plugins: {score: {disabled: [{name: \"*\"}]}}\n", model.SchedulerProfile{}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
