@@ -129,13 +129,14 @@ func (u *Universe) Compile() error {
 			return fmt.Errorf("pod template %q: %w", t.Name, err)
 		}
 		t.Fit = fit
-		t.ToleratesNotReady = toleratesNotReady(u.admittedTolerations(t))
+		t.NodeDownTolerance = nodeDownTolerances(u.admittedTolerations(t))
 		t.ToleratesOutOfService = toleratesOutOfService(u.admittedTolerations(t))
 		t.ToleratesUnschedulable = toleratesUnschedulable(t.Tolerations)
 		if err := u.compilePodAffinity(t); err != nil {
 			return fmt.Errorf("pod template %q: %w", t.Name, err)
 		}
 	}
+	u.NodeDownKeyMatters = !u.Options.KiviLifecycle && u.nodeDownTaintsDiffer()
 	if err := u.compilePDBs(); err != nil {
 		return err
 	}

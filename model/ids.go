@@ -62,6 +62,9 @@ func (s NodeStatus) String() string {
 		return s.Health().String() + ", tainted " + NodeDownTaints[i]
 	}
 	if s.TaintIsQueued() {
+		if i, ok := s.NodeDownCondition(); ok {
+			return s.Health().String() + ", tainted " + NodeDownTaints[i] + ":NoSchedule, its NoExecute taint held back"
+		}
 		return s.Health().String() + ", its taint held back"
 	}
 	switch s {

@@ -173,12 +173,15 @@ func TaintEvictionRuns(u *Universe) bool {
 	return u.HasTaints || !u.Options.KiviLifecycle && TakesNodesDown(u)
 }
 
-// A node's status carries, besides its health, the not-ready or
-// unreachable taint once the node lifecycle controller has handled the
-// node under Kubernetes' lifecycle: events that take a node down set its
-// health alone (a node that just went down is not tainted yet), and an
-// event that makes it Ready again clears the taint with it, as the node
-// lifecycle controller removes the taint from a Ready node.
+// A node's status carries, besides its health, the Ready condition the
+// node lifecycle controller saw when it handled the node under
+// Kubernetes' lifecycle: False (the not-ready taints) or Unknown (the
+// unreachable ones). With TaintQueued (zones.go) the node carries only the
+// NoSchedule taint of that key, its NoExecute taint held back by the zone
+// states; without, both. Events that take a node down set its health
+// alone (a node that just went down is not handled yet), and an event
+// that makes it Ready again clears the condition and the taints with it,
+// as the node lifecycle controller removes the taints from a Ready node.
 const (
 	TaintedNotReady    NodeStatus = 0x40
 	TaintedUnreachable NodeStatus = 0x80
@@ -190,8 +193,20 @@ const (
 func (s NodeStatus) Health() NodeStatus { return s &^ (taintBits | TaintQueued) }
 
 // NodeDownTaint returns the index into NodeDownTaints of the node's
-// not-ready or unreachable taint; ok is false when it has neither.
+// not-ready or unreachable NoExecute taint; ok is false when it has
+// neither (not handled yet, or the taint held back).
 func (s NodeStatus) NodeDownTaint() (i int, ok bool) {
+	if s.TaintIsQueued() {
+		return 0, false
+	}
+	return s.NodeDownCondition()
+}
+
+// NodeDownCondition returns the index into NodeDownTaints of the key the
+// node controller decided for the node (0: its Ready condition is False,
+// 1: Unknown), whether its NoExecute taint is placed or held back; ok is
+// false when it has not decided.
+func (s NodeStatus) NodeDownCondition() (i int, ok bool) {
 	switch s & taintBits {
 	case TaintedNotReady:
 		return 0, true
@@ -199,6 +214,16 @@ func (s NodeStatus) NodeDownTaint() (i int, ok bool) {
 		return 1, true
 	}
 	return 0, false
+}
+
+// HeldBack returns the status with the NoExecute taint held back
+// (TaintQueued) and the condition kept.
+func (s NodeStatus) HeldBack() NodeStatus { return s | TaintQueued }
+
+// WithHeldNodeDownTaint returns the status held back with NodeDownTaints[i]
+// as the decided key: the node carries its NoSchedule taint only.
+func (s NodeStatus) WithHeldNodeDownTaint(i int) NodeStatus {
+	return s.WithNodeDownTaint(i) | TaintQueued
 }
 
 // WithNodeDownTaint returns the status with NodeDownTaints[i] as taint.

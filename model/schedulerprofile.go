@@ -22,6 +22,18 @@ type SchedulerProfile struct {
 	// pod's required affinity terms in the incoming pod's score; nil
 	// means the default, 1.
 	HardPodAffinityWeight *int64
+	// SpreadFilterOff and InterPodAffinityFilterOff: the profile disables
+	// PodTopologySpread's or InterPodAffinity's Filter (in the filter set,
+	// or in the MultiPoint set without enabling it at filter), so the
+	// scheduler places a pod whatever its DoNotSchedule constraints or the
+	// required inter-pod terms say; their scores still run if enabled.
+	// Nothing else in the cluster checks them (the kubelet's admission
+	// does not).
+	SpreadFilterOff, InterPodAffinityFilterOff bool
+	// BalancedResources are NodeResourcesBalancedAllocationArgs'
+	// resources by name (their weights must be 1); nil means cpu and
+	// memory.
+	BalancedResources []string
 }
 
 // ScoringStrategyType is NodeResourcesFit's scoring strategy type.

@@ -292,9 +292,10 @@ type PodTemplate struct {
 	LabelSet LabelSet
 	// Fit[n] is what the scheduler's static plugins say about node n.
 	Fit []NodeFit
-	// ToleratesNotReady: the pod tolerates the taints the node lifecycle
-	// controller puts on a node that is not Ready (notready.go).
-	ToleratesNotReady bool
+	// NodeDownTolerance[i]: what the pod tolerates of the taints
+	// NodeDownTaints[i] the node lifecycle controller puts on a node that
+	// is not Ready (notready.go).
+	NodeDownTolerance NodeDownTolerances
 	// ToleratesOutOfService: the pod tolerates the out-of-service taint
 	// an operator puts on a node lost for good (nodeloss.go).
 	ToleratesOutOfService bool
@@ -772,7 +773,13 @@ type Universe struct {
 	// StatefulSet, and HasJobs that some workload is a Job.
 	HasHPA, HasTaints, HasPatterns bool
 	HasStatefulSets, HasJobs       bool
-	compiled                       bool
+	// NodeDownKeyMatters: under Kubernetes' lifecycle, some template
+	// tolerates the not-ready and the unreachable taints differently, so
+	// the scheduler's decisions read which of the two a node that is not
+	// Ready carries (notready.go), and the node controller explores both
+	// (set by Compile).
+	NodeDownKeyMatters bool
+	compiled           bool
 	// indexedJobs: some Job is Indexed, and states encode its
 	// DeploymentState.JobIndexes (indexedjob.go).
 	indexedJobs bool

@@ -147,17 +147,19 @@ func cmpBool(a, b bool) int {
 }
 
 // NodeUpdated is the scheduler's node update handler, for the events
-// that change a node's Ready condition (and with it the not-ready taints
-// the scheduler sees, model.NotReadyTaints) or its spec.unschedulable
+// that change a node's Ready condition (and with it the not-ready or
+// unreachable taints the scheduler sees, NodeStatus.LifecycleTaints) or
+// its spec.unschedulable
 // (and with it the unschedulable taint): under Kubernetes' lifecycle it
 // moves every waiting pod to the active queue. Upstream moves a pod only
 // where a plugin's queueing hint says the change may help it (a taint
 // gone that the pod did not tolerate, a node uncordoned; any taint change
 // for a pod with spread constraints), and every waiting pod at the
 // periodic flush; a retry the hints would skip finds the same answer
-// again. The node lifecycle controller's choice between the not-ready
-// and the unreachable taint changes nothing the scheduler reads (it
-// judges both alike), so it moves nothing. Under Kivi's lifecycle a
+// again. The node lifecycle controller's taints move the waiting pods
+// only where their key changes what the scheduler decides
+// (Universe.NodeDownKeyMatters; controllers/nodelifecycle). Under Kivi's
+// lifecycle a
 // failed attempt ends the run and nothing waits for a node.
 func NodeUpdated(u *Universe, s *State) {
 	if u.Options.KiviLifecycle {

@@ -27,7 +27,14 @@ import "github.com/kivi-go/kivi/model"
 // model's events do not say. It is unreachable (the node stopped
 // reporting, as a node that crashed, failed or went down for maintenance
 // does) unless the taint decides whether some pod of the node is evicted
-// at once, or at all: then both are explored (a choice).
+// at once, or at all, or some template tolerates the two taints
+// differently, so that the scheduler decides differently
+// (model.Universe.NodeDownKeyMatters): then both are explored (a choice).
+// The choice is the node's Ready condition (False: not-ready, Unknown:
+// unreachable), made once while the node is down: its NoSchedule taint
+// follows it at once, whatever the zone states (doNoScheduleTaintingPass),
+// and a NoExecute taint the zone states held back gets the same key when
+// it is placed.
 
 // Indices into model.NodeDownTaints.
 const (
@@ -37,16 +44,17 @@ const (
 
 // taintNotReadyNode handles node n, not Ready, under Kubernetes'
 // lifecycle: the taint, the pods evicted at once, and the pods queued for
-// the taint manager. A node handled again keeps its taint.
+// the taint manager. A node handled again keeps its taint; one whose
+// taint was held back gets the key decided then.
 func taintNotReadyNode(tx *model.Tx, s *model.State, n int) {
 	u := tx.U
 	k, ok := s.Nodes[n].Status.NodeDownTaint()
 	if !ok {
-		k = unreachableTaint
-		if taintDecides(u, s, n) && tx.Choose(2) == 1 {
-			k = notReadyTaint
+		var decided bool
+		if k, decided = s.Nodes[n].Status.NodeDownCondition(); !decided {
+			k = chooseNodeDownKey(tx, s, n)
 		}
-		s.Nodes[n].Status = s.Nodes[n].Status.WithNodeDownTaint(k)
+		setLifecycleTaints(u, s, n, s.Nodes[n].Status.WithNodeDownTaint(k))
 		if tx.Tracing() {
 			tx.Log(NodeControllerComponent, "Node %s is not Ready: tainted %s:NoExecute", u.Nodes[n].Name, model.NodeDownTaints[k])
 		}
@@ -70,6 +78,33 @@ func taintNotReadyNode(tx *model.Tx, s *model.State, n int) {
 					s.PodRef(p), model.NodeDownTaints[k], u.Nodes[n].Name, t.Seconds)
 			}
 		}
+	}
+}
+
+// chooseNodeDownKey decides node n's Ready condition, the key of its
+// taints: unreachable, or either where it matters.
+func chooseNodeDownKey(tx *model.Tx, s *model.State, n int) int {
+	if (tx.U.NodeDownKeyMatters || taintDecides(tx.U, s, n)) && tx.Choose(2) == 1 {
+		return notReadyTaint
+	}
+	return unreachableTaint
+}
+
+// setLifecycleTaints sets node n's status to st, which changes its
+// node-down taints. Where the key of those taints changes what the
+// scheduler decides, the change is a node update that moves the waiting
+// pods (model.NodeUpdated) when the scheduler reads it differently: a
+// taint gone or changed may let a pod in.
+func setLifecycleTaints(u *model.Universe, s *model.State, n int, st model.NodeStatus) {
+	was := s.Nodes[n].Status
+	s.Nodes[n].Status = st
+	if !u.NodeDownKeyMatters {
+		return
+	}
+	k0, ne0, _ := was.LifecycleTaints()
+	k1, ne1, _ := st.LifecycleTaints()
+	if k0 != k1 || ne0 && !ne1 {
+		model.NodeUpdated(u, s)
 	}
 }
 

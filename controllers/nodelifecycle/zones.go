@@ -197,29 +197,42 @@ func (z *zones) taintable(s *model.State, dst *[]int) int {
 }
 
 // holdTaint marks node n, not Ready, TaintQueued: its zone holds its
-// taint back.
+// NoExecute taint back. Its NoSchedule taint does not wait for the zones:
+// where its key matters (the scheduler reads it, or it would decide an
+// eviction) the node's condition is decided now (a choice), otherwise
+// when the NoExecute taint is placed.
 func holdTaint(tx *model.Tx, s *model.State, n int, z *zones) {
 	if s.Nodes[n].Status.TaintIsQueued() {
 		return
 	}
-	s.Nodes[n].Status |= model.TaintQueued
+	u := tx.U
+	st := s.Nodes[n].Status.HeldBack()
+	what := "no taint"
+	if u.NodeDownKeyMatters || taintDecides(u, s, n) {
+		k := chooseNodeDownKey(tx, s, n)
+		st = st.WithHeldNodeDownTaint(k)
+		what = "tainted " + model.NodeDownTaints[k] + ":NoSchedule, no NoExecute taint"
+	}
+	setLifecycleTaints(u, s, n, st)
 	if tx.Tracing() {
-		u := tx.U
 		zone := u.Zones.Of[n]
 		c := z.counts[zone]
 		if z.masterDisruption {
-			tx.Log(NodeControllerComponent, "Node %s is not Ready: no taint, every zone is in FullDisruption (master disruption mode)", u.Nodes[n].Name)
+			tx.Log(NodeControllerComponent, "Node %s is not Ready: %s, every zone is in FullDisruption (master disruption mode)", u.Nodes[n].Name, what)
 		} else {
-			tx.Log(NodeControllerComponent, "Node %s is not Ready: no taint, zone %s is in PartialDisruption (%d of %d nodes not Ready, at most %d nodes)",
-				u.Nodes[n].Name, u.Zones.Names[zone], c.notReady, c.total, model.LargeClusterSizeThreshold)
+			tx.Log(NodeControllerComponent, "Node %s is not Ready: %s, zone %s is in PartialDisruption (%d of %d nodes not Ready, at most %d nodes)",
+				u.Nodes[n].Name, what, u.Zones.Names[zone], c.notReady, c.total, model.LargeClusterSizeThreshold)
 		}
 	}
 }
 
-// enterMasterDisruption removes the not-ready and unreachable taints of
-// every node of a zone with counted nodes and marks them TaintQueued:
-// they are all not Ready. The taint manager's queued evictions of their
-// pods find the taint gone.
+// enterMasterDisruption removes the not-ready and unreachable NoExecute
+// taints of every node of a zone with counted nodes and marks them
+// TaintQueued: they are all not Ready. The taint manager's queued
+// evictions of their pods find the taint gone. Their NoSchedule taints
+// stay (markNodeAsReachable removes the NoExecute ones only): where their
+// key matters the node keeps it, and its NoExecute taint gets it again
+// when placed; elsewhere the key is decided again then.
 func enterMasterDisruption(tx *model.Tx, s *model.State, z *zones) {
 	first := true
 	for n := range s.Nodes {
@@ -227,7 +240,11 @@ func enterMasterDisruption(tx *model.Tx, s *model.State, z *zones) {
 		if !ok || !z.lifted(n) {
 			continue
 		}
-		s.Nodes[n].Status = s.Nodes[n].Status.Health() | model.TaintQueued
+		held := s.Nodes[n].Status.Health().HeldBack()
+		if tx.U.NodeDownKeyMatters {
+			held = held.WithHeldNodeDownTaint(k)
+		}
+		setLifecycleTaints(tx.U, s, n, held)
 		if tx.Tracing() {
 			if first {
 				tx.Log(NodeControllerComponent, "Every zone is in FullDisruption: entering master disruption mode, no node is tainted")

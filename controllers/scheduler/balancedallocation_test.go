@@ -87,3 +87,41 @@ func TestBalancedAllocationSkipsBestEffort(t *testing.T) {
 		t.Errorf("top %v, want the tie [0 1]\n%s", top, Explain(u, s, pod))
 	}
 }
+
+// TestBalancedResources: NodeResourcesBalancedAllocationArgs' resources.
+// LeastAllocated ties n1 (2000m, 2Gi) and n2 (1250m, 5Gi) for a pod of
+// 500m and 512Mi, and BalancedAllocation over cpu and memory prefers n1;
+// the same two resources in the other order score the same through the
+// general path; cpu alone deviates from nothing, so the nodes tie.
+func TestBalancedResources(t *testing.T) {
+	for _, c := range []struct {
+		resources []string
+		want      []int
+	}{
+		{nil, []int{0}},
+		{[]string{"memory", "cpu"}, []int{0}},
+		{[]string{"cpu"}, []int{0, 1}},
+		{[]string{"cpu", "memory", "nvidia.com/gpu"}, []int{0}},
+	} {
+		b := build.New()
+		b.AddNodes(1, build.Node().CPU(2000).Mem(2048))
+		b.AddNodes(1, build.Node().CPU(1250).Mem(5120))
+		b.PendingPod(b.AddDeployment("app", b.AddTemplate(build.Template("app").Requests(500, 512)), 1), -1)
+		b.U.Scheduler.Profile = model.SchedulerProfile{BalancedResources: c.resources}
+		u, s := b.MustBuild()
+		if _, top := Decide(u, s, 0); !slices.Equal(top, c.want) {
+			t.Errorf("resources %v: top %v, want %v\n%s", c.resources, top, c.want, Explain(u, s, 0))
+		}
+	}
+}
+
+// TestBalanceOfThree: three fractions, the root of the mean square
+// deviation: 0.25, 0.5, 0.75 deviate by √(0.125/3) ≈ 0.204, so 79.
+func TestBalanceOfThree(t *testing.T) {
+	if got := balanceOf([]float64{0.25, 0.5, 0.75}); got != 79 {
+		t.Errorf("balanceOf = %d, want 79", got)
+	}
+	if got := balanceOf([]float64{0.25}); got != 100 {
+		t.Errorf("one fraction: %d, want 100", got)
+	}
+}

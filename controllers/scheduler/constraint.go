@@ -28,11 +28,13 @@ type constraint struct {
 	// absent: the key was never interned, so no node carries it.
 	absent bool
 	// honorTaints: the node taints policy is Honor, so a node that is not
-	// Ready is excluded unless the pod tolerates the not-ready taints
-	// (toleratesNotReady), and a cordoned node unless it tolerates the
-	// unschedulable taint (toleratesUnschedulable) and the memory-pressure
-	// taint (toleratesMemoryPressure; see includes).
-	honorTaints, toleratesNotReady, toleratesUnschedulable, toleratesMemoryPressure bool
+	// Ready is excluded unless the pod tolerates the node lifecycle
+	// controller's taints it carries (nodeDown), and a cordoned node
+	// unless it tolerates the unschedulable taint (toleratesUnschedulable)
+	// and the memory-pressure taint (toleratesMemoryPressure; see
+	// includes).
+	honorTaints, toleratesUnschedulable, toleratesMemoryPressure bool
+	nodeDown                                                     model.NodeDownTolerances
 	// self: the incoming pod matches its own selector.
 	self bool
 	// revision: the constraint's merged selector asks for the incoming
@@ -77,10 +79,11 @@ func (k *constraint) includes(s *model.State, n int) bool {
 
 // taintedNow reports whether, under NodeTaintsPolicy Honor, a node in
 // state st carries a taint of the state that the pod does not tolerate:
-// the lifecycle controller's not-ready taints on a node that is not
-// Ready, its unschedulable taint on a cordoned node.
+// the lifecycle controller's not-ready or unreachable taints on a node
+// that is not Ready (model.NodeStatus.LifecycleTaints), its unschedulable
+// taint on a cordoned node.
 func (k *constraint) taintedNow(st model.NodeState) bool {
-	return k.honorTaints && (st.Status != model.Ready && !k.toleratesNotReady || st.Cordoned && !k.toleratesUnschedulable ||
+	return k.honorTaints && (!k.nodeDown.Tolerate(st.Status) || st.Cordoned && !k.toleratesUnschedulable ||
 		st.MemoryPressure && !k.toleratesMemoryPressure)
 }
 
@@ -119,7 +122,7 @@ func systemDefault(u *model.Universe, t *model.PodTemplate, name string, maxSkew
 // resolveNodes records every node's value of the key (all 0 when the key
 // is absent) and the static inclusion policies for pods of template t.
 func (k *constraint) resolveNodes(u *model.Universe, t *model.PodTemplate, honorAffinity bool) {
-	k.toleratesNotReady = t.ToleratesNotReady
+	k.nodeDown = t.NodeDownTolerance
 	k.toleratesUnschedulable = t.ToleratesUnschedulable
 	k.toleratesMemoryPressure = t.ToleratesMemoryPressure()
 	k.nodeValue = make([]model.ValueID, len(u.Nodes))

@@ -338,7 +338,7 @@ func (interPodAffinityFilter) Name() string { return "InterPodAffinity" }
 func (interPodAffinityFilter) Filter(c *cycle, n int) Status {
 	ip := &c.ipa
 	p := ip.plan
-	if p == nil || !p.filter {
+	if p == nil || !p.filter || c.plan.interPodFilterOff {
 		return Status{}
 	}
 	ls, off := c.u.Nodes[n].LabelSet, c.plan.interPodTabs.off

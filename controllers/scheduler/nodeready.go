@@ -3,10 +3,12 @@ package scheduler
 import "github.com/kivi-go/kivi/model"
 
 // nodeReady rejects nodes that are not Ready unless the pod tolerates the
-// taints the node lifecycle controller puts on them (model.NotReadyTaints:
-// node.kubernetes.io/not-ready, NoSchedule and NoExecute), which is how
-// TaintToleration judges such a node upstream; Kivi filters not-Ready
-// nodes whatever the pod tolerates. It also stands in for
+// taints the node lifecycle controller puts on them, which is how
+// TaintToleration judges such a node upstream: node.kubernetes.io/not-ready
+// or node.kubernetes.io/unreachable by the node's Ready condition (False
+// or Unknown), NoSchedule, and NoExecute unless the zone states hold it
+// back (model.NodeStatus.LifecycleTaints); Kivi filters not-Ready nodes
+// whatever the pod tolerates. It also stands in for
 // NodeUnschedulable, which runs first upstream: a cordoned node
 // (model.NodeState.Cordoned) rejects a pod that does not tolerate
 // node.kubernetes.io/unschedulable:NoSchedule. A node cordoned in a
@@ -18,8 +20,12 @@ type nodeReady struct{}
 
 func (nodeReady) Name() string { return "NodeReady" }
 
-// reasonNotReady is TaintToleration's reason, naming the implied taint.
-const reasonNotReady = "node(s) had untolerated taint(s) {node.kubernetes.io/not-ready}"
+// reasonNodeDown is TaintToleration's reason, naming the implied taint
+// (model.NodeDownTaints): not-ready, then unreachable.
+var reasonNodeDown = [2]string{
+	"node(s) had untolerated taint(s) {" + model.TaintNodeNotReady + "}",
+	"node(s) had untolerated taint(s) {" + model.TaintNodeUnreachable + "}",
+}
 
 // reasonMemoryPressure is TaintToleration's reason for the taint of a
 // node under memory pressure (model.NodeState.MemoryPressure), naming it.
@@ -36,8 +42,9 @@ func (nodeReady) Filter(c *cycle, n int) Status {
 	if c.u.Unschedulable(c.s, n, c.t) {
 		return reject(UnschedulableAndUnresolvable, reasonUnschedulable)
 	}
-	if c.s.Nodes[n].Status != model.Ready && !c.t.ToleratesNotReady {
-		return reject(UnschedulableAndUnresolvable, reasonNotReady)
+	if st := c.s.Nodes[n].Status; !c.t.NodeDownTolerance.Tolerate(st) {
+		k, _, _ := st.LifecycleTaints()
+		return reject(UnschedulableAndUnresolvable, reasonNodeDown[k])
 	}
 	if !c.t.ToleratesOutOfService && c.u.OutOfServiceByEvent(c.s, n) {
 		return reject(UnschedulableAndUnresolvable, reasonOutOfService)

@@ -51,6 +51,13 @@ type plan struct {
 	// not run) and fit NodeResourcesFit's scoring (profileconfig.go).
 	weights [numScores]int64
 	fit     fitScoring
+	// spreadFilterOff and interPodFilterOff: the profile disables
+	// PodTopologySpread's or InterPodAffinity's filter.
+	spreadFilterOff, interPodFilterOff bool
+	// balanced are NodeResourcesBalancedAllocation's resources when the
+	// profile sets others than cpu and memory (nil: those two, scored by
+	// balancedChange).
+	balanced []fitResource
 }
 
 // templatePlan holds the constraint sets of one template's pods: a

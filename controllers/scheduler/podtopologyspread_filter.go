@@ -20,6 +20,9 @@ const (
 // counted domain (it failed an inclusion policy, or lacks another
 // constraint's key) counts 0.
 func (podTopologySpreadFilter) Filter(c *cycle, n int) Status {
+	if c.plan.spreadFilterOff {
+		return Status{}
+	}
 	for i := range c.hard {
 		k := &c.hard[i]
 		v := k.value(n)

@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"math"
+	"slices"
 
 	"github.com/kivi-go/kivi/model"
 )
@@ -12,7 +13,8 @@ import (
 // (noderesources/least_allocated.go, most_allocated.go,
 // requested_to_capacity_ratio.go, resource_allocation.go, v1.36), the
 // spread constraints a pod without its own gets, and InterPodAffinity's
-// hardPodAffinityWeight. All are static: the plan resolves them once per
+// hardPodAffinityWeight, and which of the PodTopologySpread and
+// InterPodAffinity filters run. All are static: the plan resolves them once per
 // universe, so the decision memo, which is per universe, needs no more
 // key.
 
@@ -57,6 +59,7 @@ func (pl *plan) resolveProfile(u *model.Universe) {
 	w := prof.ScoreWeights()
 	pl.weights = [numScores]int64{w.TaintToleration, w.NodeAffinity, w.NodeResourcesFit, w.PodTopologySpread,
 		w.InterPodAffinity, w.NodeResourcesBalancedAllocation}
+	pl.spreadFilterOff, pl.interPodFilterOff = prof.SpreadFilterOff, prof.InterPodAffinityFilterOff
 	s := &prof.Scoring
 	pl.fit = fitScoring{standard: s.DefaultScoring(), strategy: s.Type}
 	resources := s.Resources
@@ -64,25 +67,36 @@ func (pl *plan) resolveProfile(u *model.Universe) {
 		resources = []model.ResourceWeight{{Name: "cpu", Weight: 1}, {Name: "memory", Weight: 1}}
 	}
 	for _, r := range resources {
-		fr := fitResource{weight: r.Weight, kind: fitAbsent}
-		switch r.Name {
-		case "cpu":
-			fr.kind = fitCPU
-		case "memory":
-			fr.kind = fitMemory
-		default:
-			for k, name := range u.ScalarResources {
-				if name == r.Name {
-					fr.kind, fr.scalar = fitScalar, k
-				}
-			}
-			fr.skipUnrequested = r.Name != "ephemeral-storage"
+		pl.fit.resources = append(pl.fit.resources, resolveResource(u, r.Name, r.Weight))
+	}
+	pl.balanced = nil
+	if b := prof.BalancedResources; b != nil && !slices.Equal(b, []string{"cpu", "memory"}) {
+		for _, name := range b {
+			pl.balanced = append(pl.balanced, resolveResource(u, name, 1))
 		}
-		pl.fit.resources = append(pl.fit.resources, fr)
 	}
 	for _, p := range s.Shape {
 		pl.fit.shape = append(pl.fit.shape, model.ShapePoint{Utilization: p.Utilization, Score: p.Score * (maxNodeScore / maxCustomPriorityScore)})
 	}
+}
+
+// resolveResource resolves a scored resource by name against u.
+func resolveResource(u *model.Universe, name string, weight int64) fitResource {
+	fr := fitResource{weight: weight, kind: fitAbsent}
+	switch name {
+	case "cpu":
+		fr.kind = fitCPU
+	case "memory":
+		fr.kind = fitMemory
+	default:
+		for k, n := range u.ScalarResources {
+			if n == name {
+				fr.kind, fr.scalar = fitScalar, k
+			}
+		}
+		fr.skipUnrequested = name != "ephemeral-storage"
+	}
+	return fr
 }
 
 // maxCustomPriorityScore is the top of a shape's scores

@@ -128,3 +128,37 @@ func TestListDefaultConstraints(t *testing.T) {
 		}
 	}
 }
+
+// TestDisabledFilters: a profile that disables PodTopologySpread's or
+// InterPodAffinity's filter places the pod where its DoNotSchedule
+// constraint or its required anti-affinity would keep it off; the other
+// filter still runs.
+func TestDisabledFilters(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		prof model.SchedulerProfile
+		// feasible for the spread pod, then for the anti-affinity pod.
+		spread, anti []int
+	}{
+		{"both on", model.SchedulerProfile{}, []int{1}, []int{1}},
+		{"spread filter off", model.SchedulerProfile{SpreadFilterOff: true}, []int{0, 1}, []int{1}},
+		{"inter-pod affinity filter off", model.SchedulerProfile{InterPodAffinityFilterOff: true}, []int{1}, []int{0, 1}},
+	} {
+		for i, tb := range []*build.TemplateBuilder{
+			build.Template("app").Requests(1, 1).Spread(1, model.HostnameKey, model.DoNotSchedule),
+			build.Template("app").Requests(1, 1).PodAntiAffinity(model.HostnameKey, "app", "x"),
+		} {
+			b := build.New()
+			b.AddNodes(2, build.Node().CPU(8).Mem(8))
+			d := b.AddDeployment("app", b.AddTemplate(tb.Label("app", "x")), 2)
+			b.RunPod(d, 0)
+			b.PendingPod(d, -1)
+			b.U.Scheduler.Profile = c.prof
+			u, s := b.MustBuild()
+			want := [][]int{c.spread, c.anti}[i]
+			if f, _ := Decide(u, s, 1); !slices.Equal(f, want) {
+				t.Errorf("%s, pod %d: feasible %v, want %v\n%s", c.name, i, f, want, Explain(u, s, 1))
+			}
+		}
+	}
+}

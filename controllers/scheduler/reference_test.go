@@ -147,7 +147,7 @@ func referenceConstraints(u *model.Universe, p model.PodState) constraintSet {
 // referenceNodes fills k's node values and static inclusion for pods of
 // template t.
 func referenceNodes(u *model.Universe, t *model.PodTemplate, k *constraint, honorAffinity bool) {
-	k.toleratesNotReady = t.ToleratesNotReady
+	k.nodeDown = t.NodeDownTolerance
 	k.toleratesUnschedulable = t.ToleratesUnschedulable
 	for n := range u.Nodes {
 		v := model.ValueID(0)

@@ -80,13 +80,10 @@ type Pod struct {
 type Case struct {
 	Nodes []Node
 	Pods  []Pod
-	// DownTaintUnseen compares which NoExecute taint a node that is not
-	// Ready carries, and the seconds of the pods evicted after a
-	// toleration, by presence only.
+	// DownTaintUnseen compares which NoExecute and NoSchedule taints a
+	// node that is not Ready carries, and the seconds of the pods evicted
+	// after a toleration, by presence only.
 	DownTaintUnseen bool
-	// NoScheduleUnseen compares the node lifecycle controller's
-	// NoSchedule taints by presence only.
-	NoScheduleUnseen bool
 	// TerminatingEvictionUnseen leaves the eviction of the pods the input
 	// gives Terminating out of the comparison (their force deletion by
 	// the pod garbage collector stays in it).
@@ -112,7 +109,7 @@ func (c *Case) String() string {
 	for _, f := range []struct {
 		on   bool
 		name string
-	}{{c.DownTaintUnseen, "down-taint-unseen"}, {c.NoScheduleUnseen, "noschedule-unseen"},
+	}{{c.DownTaintUnseen, "down-taint-unseen"},
 		{c.TerminatingEvictionUnseen, "terminating-eviction-unseen"}} {
 		if f.on {
 			flags = append(flags, f.name)
@@ -183,8 +180,8 @@ type Result struct {
 	Pods  []PodAnswer
 	// The case's counterfactual flags, for Equal; evictionUnseen[i]:
 	// pod i's eviction is left out of the comparison.
-	downTaintUnseen, noScheduleUnseen bool
-	evictionUnseen                    []bool
+	downTaintUnseen bool
+	evictionUnseen  []bool
 }
 
 func (r Result) String() string {
@@ -212,7 +209,7 @@ func (r Result) Equal(o Result) bool {
 	}
 	for i := range r.Nodes {
 		if !keys(r.Nodes[i].NoExecute, o.Nodes[i].NoExecute, r.downTaintUnseen) ||
-			!keys(r.Nodes[i].NoSchedule, o.Nodes[i].NoSchedule, r.noScheduleUnseen) {
+			!keys(r.Nodes[i].NoSchedule, o.Nodes[i].NoSchedule, r.downTaintUnseen) {
 			return false
 		}
 	}
@@ -244,7 +241,7 @@ const (
 
 // newResult is an empty answer to c, with c's counterfactuals.
 func (c *Case) newResult() Result {
-	r := Result{Pods: make([]PodAnswer, len(c.Pods)), downTaintUnseen: c.DownTaintUnseen, noScheduleUnseen: c.NoScheduleUnseen}
+	r := Result{Pods: make([]PodAnswer, len(c.Pods)), downTaintUnseen: c.DownTaintUnseen}
 	if c.TerminatingEvictionUnseen {
 		r.evictionUnseen = make([]bool, len(c.Pods))
 		for i, p := range c.Pods {

@@ -16,19 +16,14 @@ import (
 const (
 	Agree = ""
 	// DownTaintUnexplored: the model gives a node that is not Ready the
-	// unreachable taint, and the not-ready one only where the choice
-	// decides whether some pod of the node is evicted at once or at all;
-	// upstream gives a node that reports Ready False the not-ready one.
-	// Which pods are evicted, at once, later or never, is the same; only
-	// the taint's name and the seconds of a later eviction differ.
-	// Counterfactual: both compared by presence only.
+	// unreachable taints (NoSchedule and NoExecute), and the not-ready ones
+	// only where the choice decides whether some pod of the node is
+	// evicted at once or at all, or some pod tolerates the two keys
+	// differently; upstream gives a node that reports Ready False the
+	// not-ready ones. Which pods are evicted, at once, later or never, is
+	// the same; only the taints' key and the seconds of a later eviction
+	// differ. Counterfactual: both compared by presence only.
 	DownTaintUnexplored = "not-ready taint unexplored"
-	// SchedulerNotReady: the model's scheduler judges every node that is
-	// not Ready as carrying node.kubernetes.io/not-ready:NoSchedule
-	// (model.NotReadyTaints); upstream gives a node whose Ready
-	// condition is Unknown node.kubernetes.io/unreachable:NoSchedule.
-	// Counterfactual: the NoSchedule taints compared by presence only.
-	SchedulerNotReady = "scheduler's not-ready taint"
 	// InputControllerTaint: a node of the input carries a taint of the
 	// node lifecycle controller's keys itself; the model keeps a node's
 	// own taints for ever, upstream's controller removes (or swaps) them
@@ -113,12 +108,6 @@ func (up *Upstream) classes() []classify.Class[*Case] {
 			return !c.DownTaintUnseen && hasNode(c, func(n Node) bool { return n.Ready == ConditionFalse })
 		},
 		Fix: func(c *Case) *Case { d := *c; d.DownTaintUnseen = true; return &d },
-	}, {
-		Name: SchedulerNotReady,
-		Applies: func(c *Case) bool {
-			return !c.NoScheduleUnseen && hasNode(c, func(n Node) bool { return n.Ready == ConditionUnknown })
-		},
-		Fix: func(c *Case) *Case { d := *c; d.NoScheduleUnseen = true; return &d },
 	}, {
 		Name: InputControllerTaint,
 		Applies: func(c *Case) bool {

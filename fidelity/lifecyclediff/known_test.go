@@ -50,10 +50,10 @@ func TestKnownClasses(t *testing.T) {
 			Nodes: []Node{{Ready: ConditionFalse}, {}},
 			Pods:  []Pod{{Phase: Running, Tolerations: []Toleration{{Key: notReadyKey, Operator: "Exists", Effect: "NoExecute", Seconds: secs(60)}}}}},
 			DownTaintUnexplored, []PodAnswer{{Eviction: Later, Seconds: 60}}},
-		{"an unreachable node: the scheduler's not-ready taint", Case{
+		{"an unreachable node: the unreachable taints, NoSchedule and NoExecute", Case{
 			Nodes: []Node{{Ready: ConditionUnknown}, {}},
 			Pods:  []Pod{{Phase: Running}}},
-			SchedulerNotReady, []PodAnswer{{Eviction: Later, Seconds: 300}}},
+			Agree, []PodAnswer{{Eviction: Later, Seconds: 300}}},
 		{"every zone fully disrupted: no taint, no eviction", Case{
 			Nodes: []Node{{Ready: ConditionFalse}},
 			Pods:  []Pod{{Phase: Running, Tolerations: []Toleration{{Key: notReadyKey, Operator: "Exists", Effect: "NoExecute", Seconds: secs(0)}}}}},
@@ -78,11 +78,13 @@ func TestKnownClasses(t *testing.T) {
 				{Node: 1, Phase: Running, Tolerations: []Toleration{{Key: notReadyKey, Operator: "Exists", Effect: "NoExecute", Seconds: secs(0)}}},
 				{Node: 2, Phase: Running, Tolerations: []Toleration{{Key: notReadyKey, Operator: "Exists", Effect: "NoExecute", Seconds: secs(0)}}}}},
 			Agree, []PodAnswer{{Eviction: AtOnce}, {Eviction: AtOnce}, {Eviction: AtOnce}}},
+		// The held-back nodes without pods get the unreachable NoSchedule
+		// taint: no pod's fate depends on the key.
 		{"a zone in partial disruption beside a normal one: its nodes held back, the other zone's down node tainted", Case{
 			Nodes: []Node{{Ready: ConditionFalse}, {Ready: ConditionFalse}, {Ready: ConditionFalse}, {}, {Zone: 1, Ready: ConditionFalse}, {Zone: 1}},
 			Pods: []Pod{{Phase: Running, Tolerations: []Toleration{{Key: notReadyKey, Operator: "Exists", Effect: "NoExecute", Seconds: secs(0)}}},
 				{Node: 4, Phase: Running, Tolerations: []Toleration{{Key: notReadyKey, Operator: "Exists", Effect: "NoExecute", Seconds: secs(0)}}}}},
-			Agree, []PodAnswer{{}, {Eviction: AtOnce}}},
+			DownTaintUnexplored, []PodAnswer{{}, {Eviction: AtOnce}}},
 		{"a zone of only excluded nodes beside a fully disrupted one: tainted (after the passes that drop it from the zone states)", Case{
 			Nodes: []Node{{Ready: ConditionFalse, ExcludeDisruption: true}, {Zone: 1, Ready: ConditionFalse}},
 			Pods: []Pod{{Phase: Running, Tolerations: []Toleration{{Key: notReadyKey, Operator: "Exists", Effect: "NoExecute", Seconds: secs(0)}}},
@@ -115,7 +117,7 @@ func TestKnownClasses(t *testing.T) {
 			Nodes: []Node{{Ready: ConditionUnknown, OutOfService: true}},
 			Pods: []Pod{{Phase: Running},
 				{Phase: Running, Tolerations: []Toleration{{Key: outOfServiceKey, Operator: "Exists", Effect: "NoExecute"}}}}},
-			SchedulerNotReady, []PodAnswer{{Eviction: AtOnce, ForceDeleted: true}, {}}},
+			Agree, []PodAnswer{{Eviction: AtOnce, ForceDeleted: true}, {}}},
 		{"the input's terminating pod: force-deleted out of service, kept on a node only not Ready", Case{
 			Nodes: []Node{{Ready: ConditionFalse, OutOfService: true}, {Ready: ConditionFalse}, {}, {}},
 			Pods:  []Pod{{Phase: Terminating}, {Node: 1, Phase: Terminating}}},

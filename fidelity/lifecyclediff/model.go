@@ -126,7 +126,7 @@ func (c *Case) Model(plant Plant) (Result, error) {
 		}
 		score := 0
 		for i, n := range c.Nodes {
-			if k, ok := st.Nodes[i].Status.NodeDownTaint(); ok && model.NodeDownTaints[k] == wantDownTaint(n.Ready) {
+			if k, ok := st.Nodes[i].Status.NodeDownCondition(); ok && model.NodeDownTaints[k] == wantDownTaint(n.Ready) {
 				score++
 			}
 		}
@@ -209,14 +209,10 @@ func (c *Case) Model(plant Plant) (Result, error) {
 		if k, ok := best.Nodes[i].Status.NodeDownTaint(); ok {
 			a.NoExecute = addKey(a.NoExecute, model.NodeDownTaints[k])
 		}
-		if best.Nodes[i].Status.Health() != model.Ready {
-			// The scheduler's view of a node that is not Ready
-			// (model.NotReadyTaints).
-			for _, t := range model.NotReadyTaints() {
-				if t.Effect == model.NoSchedule {
-					a.NoSchedule = addKey(a.NoSchedule, t.Key)
-				}
-			}
+		if k, _, ok := best.Nodes[i].Status.LifecycleTaints(); ok {
+			// The NoSchedule taint of a node that is not Ready, as the
+			// scheduler reads it.
+			a.NoSchedule = addKey(a.NoSchedule, model.NodeDownTaints[k])
 		}
 		r.Nodes = append(r.Nodes, a)
 	}

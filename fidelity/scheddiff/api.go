@@ -51,7 +51,7 @@ func (s *Snapshot) ToAPI() ([]*v1.Node, []*v1.Pod, *v1.Pod) {
 		if _, ok := labels[model.KiviHostnameKey]; s.KiviInput && !ok {
 			labels[model.KiviHostnameKey] = NodeName(i)
 		}
-		nodes = append(nodes, apiNode(NodeName(i), labels, n.Taints, n.MilliCPU, n.MemMiB, n.MaxPods, n.Ready, n.Scalar))
+		nodes = append(nodes, apiNode(NodeName(i), labels, n.Taints, n.MilliCPU, n.MemMiB, n.MaxPods, n.Ready, n.Down, n.Scalar))
 	}
 	var pods []*v1.Pod
 	for i, e := range s.Existing {
@@ -155,10 +155,9 @@ func labelSelector(s *model.Selector) *metav1.LabelSelector {
 }
 
 // apiNode is one node: labels must already hold kubernetes.io/hostname
-// (the kubelet sets it). A node that is not Ready has its Ready condition
-// False and the node lifecycle controller's not-ready taints (NoSchedule
-// from TaintNodesByCondition, NoExecute from taint-based eviction).
-func apiNode(name string, labels map[string]string, taints []model.Taint, milliCPU, memMiB int64, maxPods int, ready bool, scalar map[string]int64) *v1.Node {
+// (the kubelet sets it). A node that is not Ready has the Ready condition
+// and the node lifecycle controller's taints down says (NodeDown).
+func apiNode(name string, labels map[string]string, taints []model.Taint, milliCPU, memMiB int64, maxPods int, ready bool, down NodeDown, scalar map[string]int64) *v1.Node {
 	res := v1.ResourceList{
 		v1.ResourceCPU:    *resource.NewMilliQuantity(milliCPU, resource.DecimalSI),
 		v1.ResourceMemory: *resource.NewQuantity(memMiB<<20, resource.BinarySI),
@@ -176,10 +175,10 @@ func apiNode(name string, labels map[string]string, taints []model.Taint, milliC
 	}
 	cond := v1.ConditionTrue
 	if !ready {
-		cond = v1.ConditionFalse
-		node.Spec.Taints = append(node.Spec.Taints,
-			v1.Taint{Key: v1.TaintNodeNotReady, Effect: v1.TaintEffectNoSchedule},
-			v1.Taint{Key: v1.TaintNodeNotReady, Effect: v1.TaintEffectNoExecute})
+		cond = down.condition()
+		for _, t := range down.taints() {
+			node.Spec.Taints = append(node.Spec.Taints, v1.Taint{Key: t.Key, Effect: v1.TaintEffect(t.Effect)})
+		}
 	}
 	node.Status.Conditions = []v1.NodeCondition{{Type: v1.NodeReady, Status: cond}}
 	return node

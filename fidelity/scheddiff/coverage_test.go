@@ -3,6 +3,9 @@ package scheddiff
 import (
 	"slices"
 
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/klog/v2"
+
 	"github.com/kivi-go/kivi/model"
 )
 
@@ -31,16 +34,18 @@ var closedClassFeatures = []feature{
 	{"existing pod with inter-pod terms, scores compared", true, func(s *Snapshot) bool {
 		return slices.ContainsFunc(s.Existing, func(p Pod) bool { return p.PodAffinity != nil || p.PodAntiAffinity != nil })
 	}},
-	{"a not-Ready node whose not-ready taints the pod tolerates", false, func(s *Snapshot) bool {
-		if !slices.ContainsFunc(s.Nodes, func(n Node) bool { return !n.Ready }) {
-			return false
-		}
-		for _, taint := range model.NotReadyTaints() {
-			if !slices.ContainsFunc(s.Pending.Tolerations, func(t model.Toleration) bool { return t.Tolerates(taint) }) {
-				return false
-			}
-		}
-		return true
+	{"a not-Ready node whose lifecycle taints the pod tolerates", false, func(s *Snapshot) bool {
+		return slices.ContainsFunc(s.Nodes, func(n Node) bool { return !n.Ready && s.Pending.toleratesAll(n.Down.taints()) })
+	}},
+	{"a not-Ready node whose condition decides the pod's toleration", false, func(s *Snapshot) bool {
+		return slices.ContainsFunc(s.Nodes, func(n Node) bool {
+			return !n.Ready && s.Pending.toleratesAll(n.Down.taints()) != s.Pending.toleratesAll(n.Down.otherCondition().taints())
+		})
+	}},
+	{"a not-Ready node whose NoExecute taint is held back", false, func(s *Snapshot) bool {
+		return slices.ContainsFunc(s.Nodes, func(n Node) bool {
+			return !n.Ready && (n.Down == DownNotReadyHeld || n.Down == DownUnreachableHeld)
+		})
 	}},
 	{"a missing request, scores compared", true, func(s *Snapshot) bool {
 		missing := func(r Requests) bool { return !r.ExplicitZero && (r.MilliCPU == 0 || r.MemMiB == 0) }
@@ -115,4 +120,34 @@ func featureNames() []string {
 		out = append(out, f.name)
 	}
 	return out
+}
+
+// toleratesAll reports whether the pending pod, with the tolerations the
+// DefaultTolerationSeconds admission plugin adds (withDefaultTolerationSeconds),
+// tolerates every one of taints.
+func (pe *Pending) toleratesAll(taints []model.Taint) bool {
+	var pod v1.Pod
+	pe.applyTo(&pod)
+	for _, taint := range taints {
+		t := v1.Taint{Key: taint.Key, Value: taint.Value, Effect: v1.TaintEffect(taint.Effect)}
+		if !slices.ContainsFunc(pod.Spec.Tolerations, func(tol v1.Toleration) bool { return tol.ToleratesTaint(klog.Background(), &t, false) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// otherCondition is d with the other Ready condition (False for Unknown
+// and back), its NoExecute taint placed or held back alike; an unhandled
+// node is read as not-ready, so its other condition is unreachable.
+func (d NodeDown) otherCondition() NodeDown {
+	switch d {
+	case DownUnhandled, DownNotReady:
+		return DownUnreachable
+	case DownUnreachable:
+		return DownNotReady
+	case DownNotReadyHeld:
+		return DownUnreachableHeld
+	}
+	return DownNotReadyHeld
 }

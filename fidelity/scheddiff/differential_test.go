@@ -162,6 +162,18 @@ func node(labels map[string]string) Node {
 	return Node{Labels: labels, MilliCPU: 4000, MemMiB: 4096, MaxPods: 110, Ready: true}
 }
 
+// downNode is a small node that is not Ready, handled as down says.
+func downNode(down NodeDown) Node {
+	return Node{Labels: map[string]string{}, MilliCPU: 4000, MemMiB: 4096, MaxPods: 110, Down: down}
+}
+
+// tolerating is the pending pod with tolerations tols.
+func tolerating(tols ...model.Toleration) Pending {
+	p := pending()
+	p.Tolerations = tols
+	return p
+}
+
 // explicit are requests with no missing value.
 var explicit = Requests{MilliCPU: 100, MemMiB: 128}
 
@@ -220,6 +232,22 @@ func TestKnownClasses(t *testing.T) {
 				p.Tolerations = []model.Toleration{{Operator: "Exists"}}
 				return p
 			}()}, "", []string{"n1", "n2"}, nil},
+		// A pod tolerating the unreachable NoSchedule taint (the
+		// DefaultTolerationSeconds plugin gives it the NoExecute one):
+		// n2 stopped reporting, so it carries the unreachable taints.
+		{"unreachable tolerated", Snapshot{Nodes: []Node{two[0], downNode(DownUnreachable)}, Pending: tolerating(
+			model.Toleration{Key: model.TaintNodeUnreachable, Operator: "Exists", Effect: model.NoSchedule})}, "", []string{"n1", "n2"}, nil},
+		// The same pod and a node that reports NotReady: the not-ready
+		// taints, which it does not tolerate.
+		{"not-ready untolerated", Snapshot{Nodes: []Node{two[0], downNode(DownNotReady)}, Pending: tolerating(
+			model.Toleration{Key: model.TaintNodeUnreachable, Operator: "Exists", Effect: model.NoSchedule})}, "", []string{"n1"}, nil},
+		// A pod tolerating the not-ready NoSchedule taint but not its
+		// NoExecute one (a toleration with a value keeps the default one
+		// off): n2's NoExecute taint is held back by the zone states, so
+		// only the NoSchedule one is there.
+		{"not-ready NoExecute held back", Snapshot{Nodes: []Node{two[0], downNode(DownNotReadyHeld)}, Pending: tolerating(
+			model.Toleration{Key: model.TaintNodeNotReady, Operator: "Exists", Effect: model.NoSchedule},
+			model.Toleration{Key: model.TaintNodeNotReady, Operator: "Equal", Value: "a"})}, "", []string{"n1", "n2"}, nil},
 		{"balanced allocation", Snapshot{Nodes: []Node{
 			// LeastAllocated ties (75 on both), BalancedAllocation prefers
 			// n1, where the pod takes a quarter of both resources; the

@@ -5,7 +5,10 @@
 //
 // A Snapshot is one scheduling question in the features the model covers
 // (nodes with labels, taints, allocatable resources, extended resources
-// such as nvidia.com/gpu in a third of the snapshots, and readiness; bound
+// such as nvidia.com/gpu in a third of the snapshots, and readiness: a
+// node that is not Ready carries the node lifecycle controller's taints
+// of its Ready condition, False or Unknown, its NoExecute taint placed or
+// held back by the zone states (nodedown.go); bound
 // pods with requests and inter-pod affinity; a pending pod with requests,
 // nodeSelector, node affinity, tolerations, topology spread constraints
 // and inter-pod affinity). It is translated

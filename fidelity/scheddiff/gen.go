@@ -71,6 +71,9 @@ func GenerateAny(t *rapid.T) *Snapshot {
 			MaxPods:  rapid.SampledFrom([]int{110, 1, 2, 3}).Draw(t, "maxPods"),
 			Ready:    !oneIn(t, 6, "notReady"),
 		}
+		if !n.Ready {
+			n.Down = NodeDown(rapid.IntRange(0, int(numNodeDown)-1).Draw(t, "down"))
+		}
 		if z := rapid.IntRange(0, 3).Draw(t, "zone"); z > 0 {
 			n.Labels[ZoneKey] = valuesOf(ZoneKey)[z-1]
 		}
@@ -138,7 +141,11 @@ func GenerateAny(t *rapid.T) *Snapshot {
 		}
 	}
 	for range rapid.IntRange(0, 2).Draw(t, "tolerations") {
-		tol := model.Toleration{Key: rapid.SampledFrom([]string{"dedicated", "gpu", ""}).Draw(t, "tolKey"),
+		// The node lifecycle controller's keys: a pod tolerating one of
+		// them (an effect, or with a value the taint does not have, which
+		// keeps the DefaultTolerationSeconds toleration off) tells a node
+		// that reports NotReady from one that stopped reporting.
+		tol := model.Toleration{Key: rapid.SampledFrom([]string{"dedicated", "gpu", "", model.TaintNodeNotReady, model.TaintNodeUnreachable}).Draw(t, "tolKey"),
 			Operator: rapid.SampledFrom([]string{"Equal", "Exists"}).Draw(t, "tolOp"),
 			Effect:   rapid.SampledFrom([]model.TaintEffect{"", model.NoSchedule, model.PreferNoSchedule, model.NoExecute}).Draw(t, "tolEffect")}
 		if tol.Key == "" {

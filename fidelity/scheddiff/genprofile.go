@@ -11,14 +11,17 @@ import (
 // profile that changes what the model reads of it: NodeResourcesFit's
 // scoring strategy (type, resource weights, a shape), the weights of the
 // score plugins or their disabling (in the score set or the MultiPoint
-// set, "*" included), PodTopologySpread's List defaulting with default
-// constraints, and InterPodAffinity's hardPodAffinityWeight. gpus says
+// set, "*" included), the PodTopologySpread, InterPodAffinity and
+// NodeUnschedulable filters disabled (in the filter set or the MultiPoint
+// set), PodTopologySpread's List defaulting with default
+// constraints, NodeResourcesBalancedAllocation's resources, and
+// InterPodAffinity's hardPodAffinityWeight. gpus says
 // the snapshot has nvidia.com/gpu, which a strategy may then score.
 func GenerateConfig(t *rapid.T, gpus bool) string {
 	var b strings.Builder
 	b.WriteString("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- schedulerName: default-scheduler\n")
 	scores := []string{"TaintToleration", "NodeAffinity", "NodeResourcesFit", "PodTopologySpread", "InterPodAffinity", "NodeResourcesBalancedAllocation", "ImageLocality"}
-	var scoreOn, scoreOff, mpOn, mpOff []string
+	var scoreOn, scoreOff, mpOn, mpOff, filterOff []string
 	if oneIn(t, 6, "disableAllScores") {
 		scoreOff = append(scoreOff, `"*"`)
 	}
@@ -32,7 +35,19 @@ func GenerateConfig(t *rapid.T, gpus bool) string {
 			scoreOff = append(scoreOff, "{name: "+p+"}")
 		}
 	}
-	if len(scoreOn)+len(scoreOff)+len(mpOn)+len(mpOff) > 0 {
+	// The filters the model turns off (NodeUnschedulable's changes
+	// nothing it decides), in the filter set or in the MultiPoint set,
+	// which turns off every extension point of the plugin but those that
+	// enable it again.
+	for _, p := range []string{"PodTopologySpread", "InterPodAffinity", "NodeUnschedulable"} {
+		switch rapid.IntRange(0, 5).Draw(t, "filterPlugin"+p) {
+		case 1:
+			filterOff = append(filterOff, "{name: "+p+"}")
+		case 2:
+			mpOff = append(mpOff, "{name: "+p+"}")
+		}
+	}
+	if len(scoreOn)+len(scoreOff)+len(mpOn)+len(mpOff)+len(filterOff) > 0 {
 		b.WriteString("  plugins:\n")
 		set := func(point string, on, off []string) {
 			if len(on)+len(off) == 0 {
@@ -52,6 +67,7 @@ func GenerateConfig(t *rapid.T, gpus bool) string {
 			}
 		}
 		set("multiPoint", mpOn, mpOff)
+		set("filter", nil, filterOff)
 		set("score", scoreOn, scoreOff)
 	}
 	var args []string
@@ -86,6 +102,17 @@ func GenerateConfig(t *rapid.T, gpus bool) string {
 			cs = append(cs, fmt.Sprintf("{maxSkew: %d, topologyKey: %s, whenUnsatisfiable: %s}", rapid.IntRange(1, 3).Draw(t, "defaultSkew"), key, when))
 		}
 		args = append(args, "  - name: PodTopologySpread\n    args:\n      defaultingType: List\n      defaultConstraints: ["+strings.Join(cs, ", ")+"]\n")
+	}
+	if oneIn(t, 4, "balancedResources") {
+		names := []string{"cpu", "memory", "pods", "ephemeral-storage"}
+		if gpus {
+			names = append(names, gpu)
+		}
+		var rs []string
+		for _, i := range rapid.Permutation(names).Draw(t, "balancedOrder")[:rapid.IntRange(1, len(names)).Draw(t, "balancedCount")] {
+			rs = append(rs, fmt.Sprintf("{name: %s, weight: %d}", i, rapid.IntRange(0, 1).Draw(t, "balancedWeight")))
+		}
+		args = append(args, "  - name: NodeResourcesBalancedAllocation\n    args: {resources: ["+strings.Join(rs, ", ")+"]}\n")
 	}
 	if oneIn(t, 4, "hardPodAffinityWeight") {
 		args = append(args, fmt.Sprintf("  - name: InterPodAffinity\n    args: {hardPodAffinityWeight: %d}\n", rapid.SampledFrom([]int{0, 1, 5, 100}).Draw(t, "hardWeight")))

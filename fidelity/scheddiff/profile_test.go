@@ -11,6 +11,9 @@ import (
 
 	"k8s.io/klog/v2"
 	"pgregory.net/rapid"
+
+	"github.com/kivi-go/kivi/inputs/manifest"
+	"github.com/kivi-go/kivi/model"
 )
 
 var profiles = flag.Int("profiles", 300, "random snapshots with a drawn scheduler profile TestDifferentialProfiles compares (rapid checks)")
@@ -39,6 +42,28 @@ func TestDifferentialProfiles(t *testing.T) {
 			rt.Fatalf("kube-scheduler refuses the configuration: %v\n%s", err, s.Config)
 		}
 		defer r.Close()
+		if _, _, err := manifest.ReadSchedulerProfile("config.yaml", []byte(s.Config)); err != nil {
+			// The model refuses a profile whose score plugin runs
+			// without its PreScore: kube-scheduler accepts it and fails
+			// every scheduling cycle that scores (a framework error),
+			// which needs two or more feasible nodes.
+			if !strings.Contains(err.Error(), "runs at score but not at preScore") {
+				rt.Fatalf("the model refuses a configuration kube-scheduler accepts: %v\n%s", err, s.Config)
+			}
+			a, err := realAnswer(r, s, Variation{})
+			if err != nil {
+				rt.Fatal(err)
+			}
+			switch {
+			case strings.HasPrefix(a.Detail, "framework error: "):
+				covered["refused: a score plugin without its PreScore, kube-scheduler fails the cycle"]++
+			case len(a.Feasible) < 2:
+				covered["refused: a score plugin without its PreScore, fewer than two feasible nodes"]++
+			default:
+				rt.Fatalf("the model refuses the configuration, kube-scheduler scores: %s\n%s", a, s.Config)
+			}
+			return
+		}
 		v, err := Classify(r, s)
 		if err != nil {
 			rt.Fatal(err)
@@ -54,9 +79,18 @@ func TestDifferentialProfiles(t *testing.T) {
 					covered[f+", scores compared"]++
 				}
 			}
+			if strings.Contains(s.Config, "name: NodeResourcesBalancedAllocation\n") {
+				covered["NodeResourcesBalancedAllocation resources, scores compared"]++
+			}
 		}
 		if strings.Contains(v.Real.Detail, "PodTopologySpread: ") && strings.Contains(s.Config, "DoNotSchedule") {
 			covered["a node rejected by a DoNotSchedule default constraint"]++
+		}
+		for _, f := range s.filtersOff() {
+			covered[f+" filter disabled"]++
+			if s.filterWouldReject(f) {
+				covered[f+" filter disabled, a pod constraint it would check"]++
+			}
 		}
 	})
 	var b strings.Builder
@@ -70,4 +104,35 @@ func TestDifferentialProfiles(t *testing.T) {
 		fmt.Fprintf(&b, "  %-60s %6d\n", c, covered[c])
 	}
 	t.Log(b.String())
+}
+
+// filtersOff lists the filters s's configuration disables, as drawn by
+// GenerateConfig: in the filter set, or in the MultiPoint set.
+func (s *Snapshot) filtersOff() []string {
+	var out []string
+	for _, p := range []string{"PodTopologySpread", "InterPodAffinity", "NodeUnschedulable"} {
+		for _, line := range strings.Split(s.Config, "\n") {
+			if strings.Contains(line, "disabled:") && strings.Contains(line, "{name: "+p+"}") {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// filterWouldReject reports whether the pending pod has what filter f
+// checks: a DoNotSchedule constraint of its own or from the profile, or a
+// required inter-pod term (its own, or an existing pod's anti-affinity).
+func (s *Snapshot) filterWouldReject(f string) bool {
+	switch f {
+	case "PodTopologySpread":
+		return strings.Contains(s.Config, "DoNotSchedule") ||
+			slices.ContainsFunc(s.Pending.Spread, func(c Spread) bool { return c.When == model.DoNotSchedule })
+	case "InterPodAffinity":
+		req := func(d *model.PodAffinityDecl) bool { return d != nil && len(d.Required) > 0 }
+		return req(s.Pending.PodAffinity) || req(s.Pending.PodAntiAffinity) ||
+			slices.ContainsFunc(s.Existing, func(p Pod) bool { return req(p.PodAntiAffinity) })
+	}
+	return false
 }

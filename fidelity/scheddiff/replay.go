@@ -82,8 +82,8 @@ type StateAPI struct {
 //   - Nodes keep their names and compiled labels, Kivi's hostname alias
 //     included: a Kivi input stands for a cluster whose nodes carry that
 //     label (Compile adds it for Kivi's inputs only). A node that is not
-//     Ready (NotReady, or Unhealthy: crashed) is a node whose Ready
-//     condition is False, with the not-ready taints.
+//     Ready (NotReady, or Unhealthy: crashed) has the Ready condition
+//     and the node lifecycle controller's taints of its status (downOf).
 //   - A node's reservation (resources and pod slots the model does not
 //     track) is placeholder pods in another namespace: they count for
 //     NodeResourcesFit and for the scores as the reservation does in the
@@ -111,8 +111,9 @@ func StateToAPI(u *model.Universe, s *model.State, pod int) StateAPI {
 		if placeholders == 0 && (n.ReservedCPU > 0 || n.ReservedMemory > 0 || slices.ContainsFunc(n.ReservedScalar, func(v int64) bool { return v > 0 })) {
 			placeholders, maxPods = 1, maxPods+1
 		}
+		st := s.Nodes[i].Status
 		node := apiNode(n.Name, labels, n.Taints, n.CPU, n.Memory, maxPods,
-			s.Nodes[i].Status == model.Ready, listedScalar(u, n))
+			st == model.Ready, downOf(st), listedScalar(u, n))
 		stateTaints(node, &s.Nodes[i])
 		out.Nodes = append(out.Nodes, node)
 		for k := range placeholders {

@@ -44,11 +44,11 @@ type Node struct {
 	// Scalar is the node's allocatable of extended resources
 	// (nvidia.com/gpu), listed when present, even at 0.
 	Scalar map[string]int64
-	// Ready false: the node's Ready condition is False and it carries the
-	// node lifecycle controller's not-ready taints (NoSchedule from
-	// TaintNodesByCondition, NoExecute from taint-based eviction); the
-	// model marks it model.NotReady.
+	// Ready false: the node is not Ready; Down says how the node
+	// lifecycle controller has handled it, which sets its Ready condition
+	// and taints on the real side and its model.NodeStatus in the model.
 	Ready bool
+	Down  NodeDown
 }
 
 // Requests are a pod's (single container's) requests.
@@ -130,7 +130,8 @@ func NodeName(i int) string { return fmt.Sprintf("n%d", i+1) }
 // the pending pod's ReplicaSet (so that each carries exactly its labels),
 // the pending pod's template for the rest, the pending pod in the last pod
 // slot, whose index is returned. Missing requests are the manifest
-// reader's non-zero requests; a node that is not Ready is model.NotReady.
+// reader's non-zero requests; a node that is not Ready has the status of
+// its NodeDown.
 func (s *Snapshot) ToModel() (*model.Universe, *model.State, int, error) {
 	var u model.Universe
 	for i, n := range s.Nodes {
@@ -209,7 +210,7 @@ func (s *Snapshot) ToModel() (*model.Universe, *model.State, int, error) {
 	st.Deps[0].RS[0].Replicas++
 	for i, n := range s.Nodes {
 		if !n.Ready {
-			st.Nodes[i].Status = model.NotReady
+			st.Nodes[i].Status = n.Down.modelStatus()
 		}
 	}
 	return &u, st, pod, nil
@@ -226,6 +227,9 @@ func (s *Snapshot) String() string {
 	}
 	for i, n := range s.Nodes {
 		fmt.Fprintf(&b, "  node %s: cpu %dm mem %dMi pods %d ready %t labels %v", NodeName(i), n.MilliCPU, n.MemMiB, n.MaxPods, n.Ready, sortedMap(n.Labels))
+		if !n.Ready {
+			fmt.Fprintf(&b, " down %s", n.Down)
+		}
 		if len(n.Scalar) > 0 {
 			fmt.Fprintf(&b, " scalar %v", n.Scalar)
 		}

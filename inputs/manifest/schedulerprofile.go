@@ -85,6 +85,16 @@ type PodTopologySpreadArgs struct {
 	DefaultingType string `json:"defaultingType"`
 }
 
+// NodeResourcesBalancedAllocationArgs are NodeResourcesBalancedAllocation's
+// arguments.
+type NodeResourcesBalancedAllocationArgs struct {
+	TypeMeta
+	Resources []struct {
+		Name   string `json:"name"`
+		Weight int64  `json:"weight"`
+	} `json:"resources"`
+}
+
 // InterPodAffinityArgs are InterPodAffinity's arguments the model reads.
 type InterPodAffinityArgs struct {
 	TypeMeta
@@ -101,6 +111,7 @@ const (
 	pluginBalanced          = "NodeResourcesBalancedAllocation"
 	pluginNodeUnschedulable = "NodeUnschedulable"
 	pluginNodeName          = "NodeName"
+	pluginNodePorts         = "NodePorts"
 )
 
 // defaultMultiPoint is the default profile's MultiPoint set in order
@@ -111,7 +122,7 @@ var defaultMultiPoint = []struct {
 	weight int32
 }{
 	{"SchedulingGates", 0}, {"PrioritySort", 0}, {pluginNodeUnschedulable, 0}, {pluginNodeName, 0},
-	{pluginTaintToleration, 3}, {pluginNodeAffinity, 2}, {"NodePorts", 0}, {pluginNodeResourcesFit, 1},
+	{pluginTaintToleration, 3}, {pluginNodeAffinity, 2}, {pluginNodePorts, 0}, {pluginNodeResourcesFit, 1},
 	{"VolumeRestrictions", 0}, {"NodeVolumeLimits", 0}, {"VolumeBinding", 0}, {"VolumeZone", 0},
 	{pluginPodTopologySpread, 2}, {pluginInterPodAffinity, 2}, {"DynamicResources", 2}, {"DefaultPreemption", 0},
 	{pluginBalanced, 1}, {"ImageLocality", 1}, {"DefaultBinder", 0}, {"NodeDeclaredFeatures", 0},
@@ -125,8 +136,14 @@ var inTreePlugins = []string{"GangScheduling", "TopologyPlacementGenerator", "Po
 // model.ScoreWeights; modelledFilters its filter plugins.
 var (
 	modelledScores  = []string{pluginTaintToleration, pluginNodeAffinity, pluginNodeResourcesFit, pluginPodTopologySpread, pluginInterPodAffinity, pluginBalanced}
-	modelledFilters = []string{pluginNodeUnschedulable, pluginNodeName, pluginTaintToleration, pluginNodeAffinity, pluginNodeResourcesFit, pluginPodTopologySpread, pluginInterPodAffinity}
+	modelledFilters = []string{pluginNodeUnschedulable, pluginNodeName, pluginTaintToleration, pluginNodeAffinity, pluginNodePorts, pluginNodeResourcesFit, pluginPodTopologySpread, pluginInterPodAffinity}
 )
+
+// scoresNeedingPreScore are the modelled score plugins whose Score fails
+// without their PreScore's cycle state (v1.36: getPreScoreState's error
+// is the Score's); NodeAffinity's, NodeResourcesFit's and
+// NodeResourcesBalancedAllocation's compute it again.
+var scoresNeedingPreScore = []string{pluginTaintToleration, pluginPodTopologySpread, pluginInterPodAffinity}
 
 // knownPlugin reports whether name is an in-tree plugin.
 func knownPlugin(name string) bool {
@@ -152,7 +169,7 @@ func profileDecl(o Object, path string, prof *KubeSchedulerProfile, warns *[]War
 	var sp model.SchedulerProfile
 	a := o.at()
 	if prof.Plugins != nil {
-		w, err := pluginWeights(o, join(path, "plugins"), prof.Plugins, warns)
+		w, err := pluginWeights(o, join(path, "plugins"), prof.Plugins, &sp, warns)
 		if err != nil {
 			return sp, err
 		}
@@ -195,6 +212,11 @@ func profileDecl(o Object, path string, prof *KubeSchedulerProfile, warns *[]War
 				v := int64(w)
 				sp.HardPodAffinityWeight = &v
 			}
+		case pluginBalanced:
+			var ba NodeResourcesBalancedAllocationArgs
+			if err = decodePluginArgs(o, ap, args, &ba, warns); err == nil {
+				sp.BalancedResources, err = balancedResourcesDecl(o, join(ap, "resources"), &ba, warns)
+			}
 		case pluginNodeAffinity:
 			if string(args) != "{}" {
 				*warns = append(*warns, a.warning(ap, "ignored: NodeAffinity's addedAffinity is not modelled (the model's pods keep their own node affinity only)"))
@@ -203,7 +225,7 @@ func profileDecl(o Object, path string, prof *KubeSchedulerProfile, warns *[]War
 			if !knownPlugin(pc.Name) {
 				*warns = append(*warns, a.warning(join(p, "name"), "ignored: %q is not an in-tree plugin, so it is not modelled (in-tree: %s)", pc.Name, knownPluginNames()))
 			} else if string(args) != "{}" {
-				*warns = append(*warns, a.warning(ap, "ignored: the model does not read %s's arguments (it reads NodeResourcesFit's scoringStrategy, PodTopologySpread's defaultConstraints and defaultingType, InterPodAffinity's hardPodAffinityWeight)", pc.Name))
+				*warns = append(*warns, a.warning(ap, "ignored: the model does not read %s's arguments (it reads NodeResourcesFit's scoringStrategy, NodeResourcesBalancedAllocation's resources, PodTopologySpread's defaultConstraints and defaultingType, InterPodAffinity's hardPodAffinityWeight)", pc.Name))
 			}
 		}
 		if err != nil {
@@ -292,6 +314,32 @@ func scoringDecl(o Object, path string, fa *NodeResourcesFitArgs, warns *[]Warni
 	return s, nil
 }
 
+// balancedResourcesDecl validates NodeResourcesBalancedAllocation's
+// resources as ValidateNodeResourcesBalancedAllocationArgs does, after
+// v1's defaulting (none: cpu and memory; weight 0: 1): each named once,
+// each weighted 1. nil means the default.
+func balancedResourcesDecl(o Object, path string, ba *NodeResourcesBalancedAllocationArgs, warns *[]Warning) ([]string, error) {
+	if len(ba.Resources) == 0 {
+		return nil, nil
+	}
+	a := o.at()
+	var out []string
+	for i, r := range ba.Resources {
+		rp := index(path, i)
+		if r.Name == "" {
+			*warns = append(*warns, a.warning(join(rp, "name"), "missing: a resource without a name, which no node has, is left out of the score (kube-scheduler accepts it alike)"))
+		}
+		if slices.Contains(out, r.Name) {
+			return nil, a.errorf(join(rp, "name"), "%q a second time (accepted: each resource once)", r.Name)
+		}
+		if r.Weight != 0 && r.Weight != 1 {
+			return nil, a.errorf(join(rp, "weight"), "%d (accepted: 1; 0 means 1)", r.Weight)
+		}
+		out = append(out, r.Name)
+	}
+	return out, nil
+}
+
 // spreadDefaultsDecl validates PodTopologySpread's defaulting as
 // ValidatePodTopologySpreadArgs does.
 func spreadDefaultsDecl(o Object, path string, pa *PodTopologySpreadArgs, sp *model.SchedulerProfile) error {
@@ -338,10 +386,12 @@ func spreadDefaultsDecl(o Object, path string, pa *PodTopologySpreadArgs, sp *mo
 
 // pluginWeights merges the profile's plugin sets with the defaults and
 // returns the weights of the modelled score plugins (0: not a score
-// plugin of the profile). Extension points the model does not run are
-// warned about when set, a modelled filter plugin the profile disables
-// too (the model keeps running it), and plugins that are not in-tree.
-func pluginWeights(o Object, path string, pl *SchedulerPlugins, warns *[]Warning) (model.ScoreWeights, error) {
+// plugin of the profile), and records in sp the filters the profile
+// disables that the model turns off (filtersOff). Extension points the
+// model does not run are warned about when set, another modelled filter
+// plugin the profile disables too (the model keeps running it), and
+// plugins that are not in-tree.
+func pluginWeights(o Object, path string, pl *SchedulerPlugins, sp *model.SchedulerProfile, warns *[]Warning) (model.ScoreWeights, error) {
 	a := o.at()
 	// Every entry: names known, weights in range.
 	points := []struct {
@@ -416,17 +466,45 @@ func pluginWeights(o Object, path string, pl *SchedulerPlugins, warns *[]Warning
 	}
 	for _, f := range modelledFilters {
 		if ok, _ := in(&pl.Filter, f); !ok {
-			*warns = append(*warns, a.warning(path, "the profile disables the %s filter, which the model keeps running: its verdicts assume nodes it rejects stay infeasible", f))
+			filterOff(a, path, f, sp, warns)
 		}
 	}
 	var w [6]int64
 	for i, s := range modelledScores {
 		if ok, weight := in(&pl.Score, s); ok {
 			w[i] = max(int64(weight), 1)
+			if pre, _ := in(&pl.PreScore, s); !pre && slices.Contains(scoresNeedingPreScore, s) {
+				return model.ScoreWeights{}, a.errorf(path, "%s runs at score but not at preScore (accepted: both, or neither; kube-scheduler accepts the profile, but %s's Score reads what its PreScore computes and fails, without it, every scheduling cycle that scores two or more feasible nodes, which the model does not represent)", s, s)
+			}
 		}
 	}
 	return model.ScoreWeights{TaintToleration: w[0], NodeAffinity: w[1], NodeResourcesFit: w[2], PodTopologySpread: w[3],
 		InterPodAffinity: w[4], NodeResourcesBalancedAllocation: w[5]}, nil
+}
+
+// filterOff records that the profile disables filter f. PodTopologySpread's
+// and InterPodAffinity's filters are turned off: nothing but the scheduler
+// checks what they check. NodeUnschedulable's changes nothing the model
+// decides: a cordoned node carries the unschedulable taint from the
+// cordon on (the model gives it at once), which TaintToleration judges
+// the same way, with its own reason. The others stay on, with a warning:
+// the kubelet's admission checks what NodeName, NodeAffinity, NodePorts,
+// NodeResourcesFit and TaintToleration's NoExecute taints check, and
+// rejects (Failed) a pod bound where they would not have placed it, a
+// cascade the model's scheduler does not lead to; without
+// TaintToleration's filter pods would be bound to nodes that are not
+// Ready and to the taint manager's nodes, which the node lifecycle model
+// does not expect of the scheduler.
+func filterOff(a at, path, f string, sp *model.SchedulerProfile, warns *[]Warning) {
+	switch f {
+	case pluginPodTopologySpread:
+		sp.SpreadFilterOff = true
+	case pluginInterPodAffinity:
+		sp.InterPodAffinityFilterOff = true
+	case pluginNodeUnschedulable:
+	default:
+		*warns = append(*warns, a.warning(path, "the profile disables the %s filter, which the model keeps running (the kubelet's admission would reject what it lets through): its verdicts assume nodes it rejects stay infeasible", f))
+	}
 }
 
 func names(ps []SchedulerPlugin) map[string]bool {
