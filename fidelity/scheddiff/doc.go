@@ -22,8 +22,10 @@
 // kube-scheduler v1.36"); a disagreement no class explains fails the test.
 //
 // Trace replay (replay.go, replay_test.go) asks the real framework every
-// scheduling decision of the model's counterexamples (C1..C8 and the
-// example case files). A model state is translated by StateToAPI, which
+// scheduling decision of the model's counterexamples (C1..C8, the
+// example case files and the incident library), and of random runs of
+// the incidents, the worked example and the realistic shapes
+// (replay_walk_test.go). A model state is translated by StateToAPI, which
 // shares the node and pod-spec translation with ToAPI and is checked
 // against it on random snapshots. A placement must be among the real
 // top-scoring nodes, "no feasible node" must be the real Filter phase
