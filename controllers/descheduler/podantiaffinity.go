@@ -146,7 +146,9 @@ type match struct {
 
 // conflict is CheckPodsWithAntiAffinityExist: the first listed pod
 // (other than pod) that one of pod's required anti-affinity terms matches
-// in pod's domain of the term's key.
+// in pod's domain of the term's key. The term reaches its `namespaces`,
+// else pod's own; upstream does not read namespaceSelector
+// (PodAffinityTerm.DeschedulerMatches).
 func (podAntiAffinity) conflict(c *cycle, pod int, listed []bool) (match, bool) {
 	ps := &c.s.Pods[pod]
 	terms := c.u.Templates[ps.Template].PodAntiAffinity
@@ -154,7 +156,7 @@ func (podAntiAffinity) conflict(c *cycle, pod int, listed []bool) (match, bool) 
 	for i := range terms {
 		k := &terms[i]
 		for q := range c.s.Pods {
-			if q == pod || !listed[q] || !k.Matches(ps, &c.s.Pods[q]) {
+			if q == pod || !listed[q] || !k.DeschedulerMatches(ps, &c.s.Pods[q]) {
 				continue
 			}
 			if c.sameDomain(n, c.s.Pods[q].NodeOf(), k.Key) {
@@ -179,7 +181,7 @@ func (podAntiAffinity) orderFree(c *cycle, cands []int, listed []bool) bool {
 		for i := range terms {
 			k := &terms[i]
 			for q := range c.s.Pods {
-				if q != pod && listed[q] && !slices.Contains(cands, q) && k.Matches(ps, &c.s.Pods[q]) &&
+				if q != pod && listed[q] && !slices.Contains(cands, q) && k.DeschedulerMatches(ps, &c.s.Pods[q]) &&
 					c.sameDomain(n, c.s.Pods[q].NodeOf(), k.Key) {
 					anchored = true
 					break

@@ -82,7 +82,7 @@ var Classes = []Class{{
 	// pods of each namespace as some model branch.
 	Name: "eviction order under a limit",
 	Applies: func(s *Snapshot) bool {
-		return (s.Plugin == RemoveDuplicates || s.Plugin == TopologySpread || s.Plugin == RemoveFailedPods) && s.MaxPerNode+s.MaxPerNamespace+s.MaxTotal > 0
+		return (s.Plugin == RemoveDuplicates || s.Plugin == TopologySpread || s.Plugin == RemoveFailedPods || s.isViolations()) && s.MaxPerNode+s.MaxPerNamespace+s.MaxTotal > 0
 	},
 	Without: func(s *Snapshot) *Snapshot {
 		c := s.clone()
@@ -100,7 +100,44 @@ var Classes = []Class{{
 		}
 		return true
 	},
+}, {
+	// RemovePodsViolatingInterPodAntiAffinity walks the nodes in the
+	// order it is handed them; the model walks them in index order
+	// (symmetry rule DeschedulerAntiAffinityNodeWalk keeps node symmetry
+	// off instead of branching). When a term's key has one value on two
+	// nodes, two pods there conflict across nodes and the node visited
+	// first loses its pod, sparing the other's. Counterfactual: the real
+	// plugin handed the nodes in index order, as the model walks them.
+	Name:    "node order of the anti-affinity walk",
+	Applies: antiAffinitySpansNodes,
+	Without: func(s *Snapshot) *Snapshot {
+		c := s.clone()
+		c.IndexNodeOrder = true
+		return c
+	},
 }}
+
+// antiAffinitySpansNodes reports whether s runs the anti-affinity plugin
+// with a term whose key has one value on two nodes.
+func antiAffinitySpansNodes(s *Snapshot) bool {
+	if s.Plugin != PodAntiAffinity {
+		return false
+	}
+	zones := map[string]int{}
+	for _, n := range s.Nodes {
+		if n.Zone != "" {
+			zones[n.Zone]++
+		}
+	}
+	for _, d := range s.Deps {
+		for _, k := range d.AntiAffinity {
+			if k.Key == ZoneKey && slices.ContainsFunc(slices.Collect(maps.Values(zones)), func(n int) bool { return n > 1 }) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // perNamespace counts pods by namespace.
 func (s *Snapshot) perNamespace(pods []int) map[string]int {

@@ -144,6 +144,9 @@ func (s *Snapshot) Run(ctx context.Context, o *objects, pdbs []*policyv1.PodDisr
 	}
 	nodes := make([]*v1.Node, len(o.nodes))
 	for k, i := range ord.Nodes {
+		if s.IndexNodeOrder {
+			i = k
+		}
 		nodes[k] = o.nodes[i]
 	}
 	var st *frameworktypes.Status
@@ -248,6 +251,8 @@ func (s *Snapshot) newPlugin(ctx context.Context, h frameworktypes.Handle) (fram
 		p, err = tsc.New(ctx, args, h)
 	case RemoveFailedPods, PodLifeTime:
 		p, err = s.newLifetimePlugin(ctx, h)
+	case NodeTaints, NodeAffinity, PodAntiAffinity:
+		p, err = s.newViolationsPlugin(ctx, h)
 	}
 	return p, err
 }
