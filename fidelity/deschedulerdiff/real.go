@@ -138,10 +138,6 @@ func (s *Snapshot) Run(ctx context.Context, o *objects, pdbs []*policyv1.PodDisr
 
 	rec := &logRecorder{}
 	ctx = klog.NewContext(ctx, logr.New(rec))
-	plugin, err := s.newPlugin(ctx, handle)
-	if err != nil {
-		return nil, err
-	}
 	nodes := make([]*v1.Node, len(o.nodes))
 	for k, i := range ord.Nodes {
 		if s.IndexNodeOrder {
@@ -149,15 +145,24 @@ func (s *Snapshot) Run(ctx context.Context, o *objects, pdbs []*policyv1.PodDisr
 		}
 		nodes[k] = o.nodes[i]
 	}
-	var st *frameworktypes.Status
-	switch pl := plugin.(type) {
-	case frameworktypes.BalancePlugin:
-		st = pl.Balance(ctx, nodes)
-	case frameworktypes.DeschedulePlugin:
-		st = pl.Deschedule(ctx, nodes)
-	}
-	if st != nil && st.Err != nil {
-		return nil, fmt.Errorf("%s: %w", s.Plugin, st.Err)
+	for _, pass := range s.passes() {
+		plugin, err := pass.newPlugin(ctx, handle)
+		if err != nil {
+			return nil, err
+		}
+		var st *frameworktypes.Status
+		switch pl := plugin.(type) {
+		case frameworktypes.BalancePlugin:
+			st = pl.Balance(ctx, nodes)
+		case frameworktypes.DeschedulePlugin:
+			st = pl.Deschedule(ctx, nodes)
+		}
+		if st != nil && st.Err != nil {
+			return nil, fmt.Errorf("%s: %w", s.Plugin, st.Err)
+		}
+		if err := inform(podInformer.GetIndexer(), ev.store.Deleted); err != nil {
+			return nil, err
+		}
 	}
 	ans := &RealAnswer{Refused: refused}
 	for _, name := range ev.store.Deleted {

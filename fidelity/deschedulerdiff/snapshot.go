@@ -145,6 +145,11 @@ type Snapshot struct {
 	// IndexNodeOrder hands the real plugin the nodes in index order
 	// whatever the listing order (a counterfactual, classify.go).
 	IndexNodeOrder bool
+	// InformerCaughtUp runs RemovePodsViolatingNodeAffinity's
+	// nodeAffinityType passes as plugins of one type each, the informer
+	// seeing the deletions of a pass before the next lists pods (a
+	// counterfactual, classify.go).
+	InformerCaughtUp bool
 }
 
 // NodeName is the name of node i on both sides.

@@ -8,6 +8,8 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/utils/ptr"
 	"pgregory.net/rapid"
 
 	"sigs.k8s.io/descheduler/pkg/framework/plugins/removepodsviolatinginterpodantiaffinity"
@@ -353,4 +355,37 @@ func fmtTerm(s model.Selector) string {
 		parts = append(parts, fmt.Sprintf("%s %s %v", r.Key, r.Operator, r.Values))
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// passes are the plugins Run runs one after the other: the snapshot's,
+// or with InformerCaughtUp one per nodeAffinityType.
+func (s *Snapshot) passes() []*Snapshot {
+	types := s.Profile.Deschedule.NodeAffinityType
+	if !s.InformerCaughtUp || s.Plugin != NodeAffinity || len(types) < 2 {
+		return []*Snapshot{s}
+	}
+	var out []*Snapshot
+	for _, t := range types {
+		c := *s
+		c.Profile.Deschedule.NodeAffinityType = []model.NodeAffinityType{t}
+		out = append(out, &c)
+	}
+	return out
+}
+
+// inform shows the informer's indexer the deletions requested so far: a
+// pod being deleted carries its deletion timestamp.
+func inform(indexer cache.Indexer, deleted []string) error {
+	for _, obj := range indexer.List() {
+		pod := obj.(*v1.Pod)
+		if pod.DeletionTimestamp != nil || !slices.Contains(deleted, pod.Name) {
+			continue
+		}
+		pod = pod.DeepCopy()
+		pod.DeletionTimestamp = ptr.To(metav1.NewTime(deletedAt))
+		if err := indexer.Update(pod); err != nil {
+			return err
+		}
+	}
+	return nil
 }
