@@ -110,7 +110,10 @@ var Classes = []Class{{
 		return c
 	},
 	Consistent: func(s *Snapshot, res *Result) bool {
-		if s.MaxPerNode != 0 || s.MaxTotal != 0 {
+		// The anti-affinity plugin's candidates do depend on the limit:
+		// a pod its namespace's limit spares stays listed and keeps
+		// others in conflict, so the order decides the counts too.
+		if s.MaxPerNode != 0 || s.MaxTotal != 0 || s.Plugin == PodAntiAffinity {
 			return true
 		}
 		for _, r := range res.Real {

@@ -224,6 +224,20 @@ func TestKnownClasses(t *testing.T) {
 			Profile: model.DeschedulerProfile{Deschedule: model.DescheduleConfig{Enabled: []model.DeschedulePlugin{model.RemovePodsViolatingNodeAffinity},
 				NodeAffinityType: []model.NodeAffinityType{model.PreferredDuringSchedulingIgnoredDuringExecution, model.RequiredDuringSchedulingIgnoredDuringExecution}}}},
 		want: "second nodeAffinityType pass re-evicts under a limit",
+	}, {
+		// Fixed model bug: p1 (d0) and p2 (d1) conflict with the
+		// terminating p0 by their hostname terms, so both go whatever
+		// the order, but their budget lets one disruption through.
+		// Upstream evicts the one its listing puts first; the model took
+		// them in slot order and always evicted p1, and now branches.
+		name: "anti-affinity picks under a budget",
+		s: Snapshot{Plugin: PodAntiAffinity, Nodes: []Node{node, node},
+			Deps: []Dep{{Tier: "a", Replicas: 2, AntiAffinity: []AntiTerm{{Key: model.HostnameKey, ByTier: true}}},
+				{Tier: "a", Replicas: 1, AntiAffinity: []AntiTerm{{Key: model.HostnameKey, ByTier: true}}}},
+			Pods:    []Pod{{Dep: 0, Node: 0, Running: true, Terminating: true}, {Dep: 0, Node: 0, Running: true}, {Dep: 1, Node: 0, Running: true}},
+			PDBs:    []PDB{{MatchLabels: map[string]string{tierKey: "a"}, MinAvailable: &model.IntOrPercent{Value: 1}}},
+			Profile: model.DeschedulerProfile{Deschedule: model.DescheduleConfig{Enabled: []model.DeschedulePlugin{model.RemovePodsViolatingInterPodAntiAffinity}}}},
+		want: "",
 	}}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
