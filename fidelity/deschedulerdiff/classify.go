@@ -112,8 +112,11 @@ var Classes = []Class{{
 	Consistent: func(s *Snapshot, res *Result) bool {
 		// The anti-affinity plugin's candidates do depend on the limit:
 		// a pod its namespace's limit spares stays listed and keeps
-		// others in conflict, so the order decides the counts too.
-		if s.MaxPerNode != 0 || s.MaxTotal != 0 || s.Plugin == PodAntiAffinity {
+		// others in conflict, so the order decides the counts too; and a
+		// second nodeAffinityType pass may evict a pod again, which
+		// counts again (the re-eviction class).
+		if s.MaxPerNode != 0 || s.MaxTotal != 0 || s.Plugin == PodAntiAffinity ||
+			s.Plugin == NodeAffinity && len(s.Profile.Deschedule.NodeAffinityType) > 1 {
 			return true
 		}
 		for _, r := range res.Real {
