@@ -28,8 +28,11 @@
 //     Job controller's syncJob, on random Jobs and pods, finished pods at
 //     every stage of the tracking with finalizers (the pods created and
 //     deleted, the finished condition, the succeeded and failed counts).
-//   - deschedulerdiff: the descheduler model's four Balance plugins
-//     (controllers/descheduler) against sigs.k8s.io/descheduler v0.36,
+//   - deschedulerdiff: the descheduler model's four Balance plugins and
+//     its five Deschedule plugins (RemoveFailedPods, PodLifeTime,
+//     RemovePodsViolatingNodeTaints, RemovePodsViolatingNodeAffinity,
+//     RemovePodsViolatingInterPodAntiAffinity; controllers/descheduler)
+//     against sigs.k8s.io/descheduler v0.36,
 //     their evictions through the API server's eviction subresource, and
 //     the PodDisruptionBudget status and eviction decision (model/pdb.go)
 //     against the disruption controller and that subresource.

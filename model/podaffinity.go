@@ -1,6 +1,9 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // PodAffinityTerm is an inter-pod (anti-)affinity term: the pods its label
 // selector matches, grouped by the domains of TopologyKey (the nodes that
@@ -27,6 +30,11 @@ type PodAffinityTerm struct {
 	Key             KeyID
 	MatchesTemplate []bool
 	Revision        RevisionMatch
+	// DeschedulerMatchesTemplate is MatchesTemplate as the descheduler
+	// reads the term: it ignores namespaceSelector and reaches the
+	// term's namespaces, else the declaring pod's own
+	// (GetNamespacesFromPodAffinityTerm in sigs.k8s.io/descheduler v0.36).
+	DeschedulerMatchesTemplate []bool
 }
 
 // WeightedPodAffinityTerm is a preferred inter-pod (anti-)affinity term.
@@ -122,8 +130,11 @@ func (u *Universe) compilePodAffinity(t *PodTemplate) error {
 			return fmt.Errorf("%s.%w", field, err)
 		}
 		k.MatchesTemplate = make([]bool, len(u.Templates))
+		k.DeschedulerMatchesTemplate = make([]bool, len(u.Templates))
 		for i := range u.Templates {
-			k.MatchesTemplate[i] = reach[i] && sel.Matches(u.Labels.Compile(u.Templates[i].Labels))
+			labels := sel.Matches(u.Labels.Compile(u.Templates[i].Labels))
+			k.MatchesTemplate[i] = reach[i] && labels
+			k.DeschedulerMatchesTemplate[i] = labels && deschedulerReaches(k, t.Namespace, u.Templates[i].Namespace)
 		}
 		return nil
 	}
@@ -152,4 +163,20 @@ func (u *Universe) compilePodAffinity(t *PodTemplate) error {
 		}
 	}
 	return nil
+}
+
+// deschedulerReaches reports whether the descheduler reads term k of a
+// template in namespace own as reaching namespace ns: the term's
+// namespaces, else own; namespaceSelector is not read.
+func deschedulerReaches(k *PodAffinityTerm, own, ns string) bool {
+	if len(k.Namespaces) == 0 {
+		return ns == own
+	}
+	return slices.Contains(k.Namespaces, ns)
+}
+
+// DeschedulerMatches is Matches as the descheduler reads the term
+// (DeschedulerMatchesTemplate).
+func (k *PodAffinityTerm) DeschedulerMatches(decl, other *PodState) bool {
+	return k.DeschedulerMatchesTemplate[other.Template] && k.Revision.Admits(decl, other)
 }

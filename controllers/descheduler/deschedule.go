@@ -200,14 +200,15 @@ func (c *cycle) listedOn(p *model.DeschedulerProfile, f *model.PodFilter, n int)
 // fitsNodeOf is the descheduler's NodeFit of pod on node n: on another
 // node fitsNode; on its own node the requests are not checked (the pod
 // already holds them), and the pod does not count against its own
-// anti-affinity.
+// anti-affinity, but an unschedulable node fails whatever the pod
+// tolerates, as everywhere (IsNodeUnschedulable comes first).
 func (c *cycle) fitsNodeOf(pod, n int) bool {
 	ps := &c.s.Pods[pod]
 	if n != ps.NodeOf() {
 		return c.fitsNode(ps, n)
 	}
 	f := c.u.Templates[ps.Template].Fit[n]
-	return f.Affinity && !f.NoSchedule && !f.NoExecute && !c.antiAffinityOnNode(ps, n, pod)
+	return f.Affinity && !f.NoSchedule && !f.NoExecute && !c.unschedulable(n) && !c.antiAffinityOnNode(ps, n, pod)
 }
 
 // fitsAnyNode is PodFitsAnyNode over the cycle's nodes, the pod's own
@@ -223,7 +224,9 @@ func (c *cycle) fitsAnyNode(pod int) bool {
 
 // antiAffinityOnNode is NodeFit's podMatchesInterPodAntiAffinity: some
 // required anti-affinity term of pod decl matches a pod bound to node n
-// (any pod but self that is not Failed), and n carries the term's key.
+// (any pod but self that is not Failed; the term's namespaces as the
+// descheduler reads them, PodAffinityTerm.DeschedulerMatches), and n
+// carries the term's key.
 func (c *cycle) antiAffinityOnNode(decl *model.PodState, n, self int) bool {
 	terms := c.u.Templates[decl.Template].PodAntiAffinity
 	if len(terms) == 0 {
@@ -236,7 +239,7 @@ func (c *cycle) antiAffinityOnNode(decl *model.PodState, n, self int) bool {
 		}
 		for q := range c.s.Pods {
 			qs := &c.s.Pods[q]
-			if q != self && bound(qs) && qs.NodeOf() == n && k.Matches(decl, qs) {
+			if q != self && bound(qs) && qs.NodeOf() == n && k.DeschedulerMatches(decl, qs) {
 				return true
 			}
 		}

@@ -67,8 +67,9 @@ func (c *cycle) logRefusal(pod int, msg string) {
 // through (model.Tx.ThroughFirst), so neither node indices nor pod slots
 // decide, except in RemovePodsViolatingInterPodAntiAffinity: it picks a
 // node's conflicting pods one at a time, each pick depending on the ones
-// evicted before it, so a budget running out on a node refuses the pods
-// that come later in its slot-ordered picks.
+// evicted before it; it branches over the picks where a budget runs out
+// among them, and takes the others in slot order, so pod slots stay
+// fixed.
 func budgetSymmetryFacts(u *model.Universe) []model.SymmetryFact {
 	d := u.Descheduler
 	if d == nil || !u.BudgetsSelectPods() {

@@ -35,10 +35,11 @@ func (podAntiAffinity) Name() string { return model.RemovePodsViolatingInterPodA
 // node's pods by priority, lowest first, and then QoS class, BestEffort
 // first (SortPodsBasedOnPriorityLowToHigh), and keeps the listing order
 // among equals, which the model does not know. Which pod of a class goes
-// first matters only when pods conflict with each other: then the plugin
-// branches over it (identical pods are one choice; choice 0 is the
-// lowest slot). When every violating
-// pod conflicts with a pod that stays anyway, all of them go whatever the
+// first matters only when pods conflict with each other or a disruption
+// budget runs out among them (it refuses the ones picked last): then the
+// plugin branches over it (identical pods are one choice; choice 0 is
+// the lowest slot). When every violating pod conflicts with a pod that
+// stays anyway and no budget runs out, all of them go whatever the
 // order, and they are taken in slot order. A node whose eviction limit is
 // reached is left for the next one; the total limit ends the plugin.
 func (a podAntiAffinity) Deschedule(c *cycle, p *model.DeschedulerProfile) {
@@ -121,7 +122,7 @@ func (a podAntiAffinity) node(c *cycle, p *model.DeschedulerProfile, n int, list
 				break
 			}
 			pod := cands[0]
-			if !a.orderFree(c, cands, listed) {
+			if !a.orderFree(c, cands, listed) || c.budgetRunsOut(cands) {
 				pod = c.tx.ChoosePods(c.s, cands, 1)[0]
 			}
 			other, _ := a.conflict(c, pod, listed)
@@ -146,7 +147,9 @@ type match struct {
 
 // conflict is CheckPodsWithAntiAffinityExist: the first listed pod
 // (other than pod) that one of pod's required anti-affinity terms matches
-// in pod's domain of the term's key.
+// in pod's domain of the term's key. The term reaches its `namespaces`,
+// else pod's own; upstream does not read namespaceSelector
+// (PodAffinityTerm.DeschedulerMatches).
 func (podAntiAffinity) conflict(c *cycle, pod int, listed []bool) (match, bool) {
 	ps := &c.s.Pods[pod]
 	terms := c.u.Templates[ps.Template].PodAntiAffinity
@@ -154,7 +157,7 @@ func (podAntiAffinity) conflict(c *cycle, pod int, listed []bool) (match, bool) 
 	for i := range terms {
 		k := &terms[i]
 		for q := range c.s.Pods {
-			if q == pod || !listed[q] || !k.Matches(ps, &c.s.Pods[q]) {
+			if q == pod || !listed[q] || !k.DeschedulerMatches(ps, &c.s.Pods[q]) {
 				continue
 			}
 			if c.sameDomain(n, c.s.Pods[q].NodeOf(), k.Key) {
@@ -179,7 +182,7 @@ func (podAntiAffinity) orderFree(c *cycle, cands []int, listed []bool) bool {
 		for i := range terms {
 			k := &terms[i]
 			for q := range c.s.Pods {
-				if q != pod && listed[q] && !slices.Contains(cands, q) && k.Matches(ps, &c.s.Pods[q]) &&
+				if q != pod && listed[q] && !slices.Contains(cands, q) && k.DeschedulerMatches(ps, &c.s.Pods[q]) &&
 					c.sameDomain(n, c.s.Pods[q].NodeOf(), k.Key) {
 					anchored = true
 					break
@@ -212,4 +215,24 @@ func (c *cycle) sameDomain(a, b int, key model.KeyID) bool {
 func isBestEffort(u *model.Universe, ps *model.PodState) bool {
 	t := &u.Templates[ps.Template]
 	return t.CPU == 0 && t.Memory == 0
+}
+
+// budgetRunsOut reports whether some budget selects more running
+// candidates than it lets through in this cycle: it refuses the ones
+// picked last, so the order of the picks decides which pods go even when
+// every candidate conflicts whatever the order (orderFree). Pending pods
+// are evicted whatever the budget (the Eviction API ignores it for them).
+func (c *cycle) budgetRunsOut(cands []int) bool {
+	for b := range c.u.PDBs {
+		n := 0
+		for _, pod := range cands {
+			if c.s.Pods[pod].Phase == model.Running && c.u.PDBs[b].Selects(c.s, pod) {
+				n++
+			}
+		}
+		if n > 0 && n > c.allowance(b) {
+			return true
+		}
+	}
+	return false
 }

@@ -57,6 +57,9 @@ func (s *Snapshot) ToAPI() *objects {
 		if n.Zone != "" {
 			node.Labels[ZoneKey] = n.Zone
 		}
+		if n.Disk != "" {
+			node.Labels[DiskKey] = n.Disk
+		}
 		for _, t := range n.Taints {
 			node.Spec.Taints = append(node.Spec.Taints, v1.Taint{Key: t.Key, Value: t.Value, Effect: v1.TaintEffect(t.Effect)})
 		}
@@ -158,6 +161,7 @@ func (s *Snapshot) apiPod(i int, p Pod) *v1.Pod {
 		}
 		pod.Spec.TopologySpreadConstraints = append(pod.Spec.TopologySpreadConstraints, c)
 	}
+	apiAffinity(pod, p.Dep, d)
 	if p.Terminating {
 		pod.DeletionTimestamp = ptr.To(metav1.NewTime(deletedAt))
 		pod.DeletionGracePeriodSeconds = ptr.To(int64(30))

@@ -68,6 +68,26 @@ var Classes = []Class{{
 		return c
 	},
 }, {
+	// RemovePodsViolatingNodeAffinity with both nodeAffinityType values
+	// lists the pods again for its second pass. Upstream's informer may
+	// not have seen the first pass's deletions yet: a pod evicted there
+	// and violating again is evicted again, the Eviction API answers a
+	// pod being deleted with success, and the PodEvictor counts it
+	// against its limits a second time. The model's second pass sees the
+	// pods it evicted as terminating (an informer that caught up), so
+	// under a limit it can evict more than such a run. Counterfactual:
+	// the passes run as plugins of one type each, the informer seeing the
+	// first's deletions before the second lists pods.
+	Name: "second nodeAffinityType pass re-evicts under a limit",
+	Applies: func(s *Snapshot) bool {
+		return s.Plugin == NodeAffinity && len(s.Profile.Deschedule.NodeAffinityType) > 1 && s.MaxPerNode+s.MaxPerNamespace+s.MaxTotal > 0
+	},
+	Without: func(s *Snapshot) *Snapshot {
+		c := s.clone()
+		c.InformerCaughtUp = true
+		return c
+	},
+}, {
 	// RemoveDuplicates and the topology plugin evict their candidates in
 	// map order upstream (owners, nodes, the candidate set), and
 	// RemoveFailedPods walks the nodes and their pods in listing order. Under a
@@ -82,7 +102,7 @@ var Classes = []Class{{
 	// pods of each namespace as some model branch.
 	Name: "eviction order under a limit",
 	Applies: func(s *Snapshot) bool {
-		return (s.Plugin == RemoveDuplicates || s.Plugin == TopologySpread || s.Plugin == RemoveFailedPods) && s.MaxPerNode+s.MaxPerNamespace+s.MaxTotal > 0
+		return (s.Plugin == RemoveDuplicates || s.Plugin == TopologySpread || s.Plugin == RemoveFailedPods || s.isViolations()) && s.MaxPerNode+s.MaxPerNamespace+s.MaxTotal > 0
 	},
 	Without: func(s *Snapshot) *Snapshot {
 		c := s.clone()
@@ -90,7 +110,13 @@ var Classes = []Class{{
 		return c
 	},
 	Consistent: func(s *Snapshot, res *Result) bool {
-		if s.MaxPerNode != 0 || s.MaxTotal != 0 {
+		// The anti-affinity plugin's candidates do depend on the limit:
+		// a pod its namespace's limit spares stays listed and keeps
+		// others in conflict, so the order decides the counts too; and a
+		// second nodeAffinityType pass may evict a pod again, which
+		// counts again (the re-eviction class).
+		if s.MaxPerNode != 0 || s.MaxTotal != 0 || s.Plugin == PodAntiAffinity ||
+			s.Plugin == NodeAffinity && len(s.Profile.Deschedule.NodeAffinityType) > 1 {
 			return true
 		}
 		for _, r := range res.Real {
@@ -100,7 +126,44 @@ var Classes = []Class{{
 		}
 		return true
 	},
+}, {
+	// RemovePodsViolatingInterPodAntiAffinity walks the nodes in the
+	// order it is handed them; the model walks them in index order
+	// (symmetry rule DeschedulerAntiAffinityNodeWalk keeps node symmetry
+	// off instead of branching). When a term's key has one value on two
+	// nodes, two pods there conflict across nodes and the node visited
+	// first loses its pod, sparing the other's. Counterfactual: the real
+	// plugin handed the nodes in index order, as the model walks them.
+	Name:    "node order of the anti-affinity walk",
+	Applies: antiAffinitySpansNodes,
+	Without: func(s *Snapshot) *Snapshot {
+		c := s.clone()
+		c.IndexNodeOrder = true
+		return c
+	},
 }}
+
+// antiAffinitySpansNodes reports whether s runs the anti-affinity plugin
+// with a term whose key has one value on two nodes.
+func antiAffinitySpansNodes(s *Snapshot) bool {
+	if s.Plugin != PodAntiAffinity {
+		return false
+	}
+	zones := map[string]int{}
+	for _, n := range s.Nodes {
+		if n.Zone != "" {
+			zones[n.Zone]++
+		}
+	}
+	for _, d := range s.Deps {
+		for _, k := range d.AntiAffinity {
+			if k.Key == ZoneKey && slices.ContainsFunc(slices.Collect(maps.Values(zones)), func(n int) bool { return n > 1 }) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // perNamespace counts pods by namespace.
 func (s *Snapshot) perNamespace(pods []int) map[string]int {

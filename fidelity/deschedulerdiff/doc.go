@@ -6,9 +6,16 @@
 //
 // A Snapshot is one descheduling cycle of one Balance plugin
 // (LowNodeUtilization, HighNodeUtilization, RemoveDuplicates or
-// RemovePodsViolatingTopologySpreadConstraint), or of the Deschedule
-// plugin RemoveFailedPods or PodLifeTime (lifetime.go: pods Failed with a
-// reason, of an age, ContainerCreating), with random arguments and
+// RemovePodsViolatingTopologySpreadConstraint), or of one Deschedule
+// plugin: RemoveFailedPods or PodLifeTime (lifetime.go: pods Failed with a
+// reason, of an age, ContainerCreating), RemovePodsViolatingNodeTaints,
+// RemovePodsViolatingNodeAffinity or
+// RemovePodsViolatingInterPodAntiAffinity (violations.go: disk labels,
+// taint values, Exists tolerations of a key, of every taint and of the
+// unschedulable taint, required and preferred node affinity, required
+// pod anti-affinity over the hostname or zone, over named namespaces or
+// namespaceSelector {}, the plugins' taint and nodeAffinityType args and
+// labelSelector), with random arguments and
 // DefaultEvictor arguments (nodeFit, evictSystemCriticalPods), eviction
 // limits, Ready nodes with allocatable, zones, taints and cordons, pods
 // of one to three Deployments bound to them (Running, Pending or

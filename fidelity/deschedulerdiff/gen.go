@@ -175,6 +175,8 @@ func Generate(t *rapid.T, p Plugin) *Snapshot {
 		pr.TopologyBalanceNodeFit = !oneIn(t, 4, "noTopologyBalanceNodeFit")
 	case RemoveFailedPods, PodLifeTime:
 		drawLifetime(t, s)
+	case NodeTaints, NodeAffinity, PodAntiAffinity:
+		drawViolations(t, s)
 	}
 	if oneIn(t, 5, "limits") {
 		s.MaxPerNode = rapid.IntRange(0, 2).Draw(t, "maxPerNode")
@@ -185,6 +187,9 @@ func Generate(t *rapid.T, p Plugin) *Snapshot {
 	// the same draws gave before namespaces.
 	if oneIn(t, 3, "namespaces") {
 		drawNamespaces(t, s)
+		if s.isViolations() {
+			drawAntiNamespaces(t, s)
+		}
 	}
 	return s
 }
@@ -229,9 +234,11 @@ func drawNamespaces(t *rapid.T, s *Snapshot) {
 		pr.LowNodeUtilization.ExcludedNamespaces = drawSubset(t, s.Namespaces, 1, nn-1)
 	case HighNodeUtilization:
 		pr.HighNodeUtilization.ExcludedNamespaces = drawSubset(t, s.Namespaces, 1, nn-1)
-	case RemoveDuplicates, TopologySpread, RemoveFailedPods, PodLifeTime:
+	case RemoveDuplicates, TopologySpread, RemoveFailedPods, PodLifeTime, NodeTaints, NodeAffinity, PodAntiAffinity:
 		f := &pr.RemoveDuplicatesFilter
 		switch s.Plugin {
+		case NodeTaints, NodeAffinity, PodAntiAffinity:
+			f = s.violationsFilter()
 		case TopologySpread:
 			f = &pr.TopologySpreadFilter
 		case RemoveFailedPods:

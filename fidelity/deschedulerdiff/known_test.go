@@ -24,6 +24,7 @@ func TestKnownClasses(t *testing.T) {
 		return model.DeschedulerProfile{Balance: []model.BalancePlugin{model.LowNodeUtilization},
 			LowNodeUtilization: &model.LowNodeUtilizationArgs{Thresholds: low, TargetThresholds: target}}
 	}
+	diskExists := model.Selector{MatchExpressions: []model.Requirement{{Key: DiskKey, Operator: model.OpExists}}}
 	cases := []struct {
 		name string
 		s    Snapshot
@@ -165,6 +166,77 @@ func TestKnownClasses(t *testing.T) {
 			Pods:            []Pod{{Dep: 0, Node: 0, Running: true}, {Dep: 0, Node: 0, Running: true}, {Dep: 1, Node: 0, Running: true}},
 			MaxPerNamespace: 1,
 			Profile:         lnu(th(model.ResourceCPU, 20), th(model.ResourceCPU, 50))},
+		want: "",
+	}, {
+		// Fixed model bug: p0 tolerates the unschedulable taint and runs
+		// on the cordoned n2; it prefers disk=ssd, whose n1 is cordoned
+		// too. PodFitsAnyNode counts the pod's own node, where NodeFit
+		// rejects an unschedulable node whatever the pod tolerates: no
+		// node fits and upstream keeps p0. The model checked the own
+		// node's taints only and evicted it.
+		name: "own unschedulable node in PodFitsAnyNode",
+		s: Snapshot{Plugin: NodeAffinity, Nodes: []Node{{MilliCPU: 1000, MemMiB: 1024, MaxPods: 110, Disk: "ssd", Cordoned: true},
+			{MilliCPU: 1000, MemMiB: 1024, MaxPods: 110, Zone: "z1", Cordoned: true}},
+			Deps: []Dep{{Tier: "a", Replicas: 1, Tolerations: []model.Toleration{{Key: unschedulableKey, Operator: "Exists", Effect: model.NoSchedule}},
+				Preferred: []model.PreferredTerm{{Weight: 100, Term: model.Selector{MatchExpressions: []model.Requirement{{Key: DiskKey, Operator: model.OpIn, Values: []string{"ssd"}}}}}}}},
+			Pods: []Pod{{Dep: 0, Node: 1, Running: true}},
+			Profile: model.DeschedulerProfile{Deschedule: model.DescheduleConfig{Enabled: []model.DeschedulePlugin{model.RemovePodsViolatingNodeAffinity},
+				NodeAffinityType: []model.NodeAffinityType{model.PreferredDuringSchedulingIgnoredDuringExecution}}}},
+		want: "",
+	}, {
+		// Fixed model bug: d1's term (namespace default) selects tier a
+		// in every namespace by namespaceSelector {}; team-b's d0 pod is
+		// of tier a and shares n1. The descheduler reads a term's
+		// namespaces and never its namespaceSelector, so it finds no
+		// conflict; the model read the selector and evicted p0.
+		name: "anti-affinity namespaceSelector not read",
+		s: Snapshot{Plugin: PodAntiAffinity, Nodes: []Node{node, node}, Namespaces: []string{Namespace, "team-b"},
+			Deps: []Dep{{Namespace: "team-b", Tier: "a", Replicas: 1},
+				{Tier: "a", Replicas: 1, AntiAffinity: []AntiTerm{{Key: model.HostnameKey, ByTier: true, AllNamespaces: true}}}},
+			Pods:    []Pod{{Dep: 1, Node: 0, Running: true}, {Dep: 0, Node: 0, Running: true}},
+			Profile: model.DeschedulerProfile{Deschedule: model.DescheduleConfig{Enabled: []model.DeschedulePlugin{model.RemovePodsViolatingInterPodAntiAffinity}}}},
+		want: "",
+	}, {
+		// n1 and n2 are both in z1, and d0's pods on them conflict by
+		// their zone term. The node walked first loses its pod, which
+		// spares the other's: the model walks n1 first, upstream the
+		// nodes in the order it is handed them.
+		name: "node order of the anti-affinity walk",
+		s: Snapshot{Plugin: PodAntiAffinity, Nodes: []Node{{MilliCPU: 1000, MemMiB: 1024, MaxPods: 110, Zone: "z1"}, {MilliCPU: 1000, MemMiB: 1024, MaxPods: 110, Zone: "z1"}},
+			Deps:    []Dep{{Tier: "a", Replicas: 2, AntiAffinity: []AntiTerm{{Key: ZoneKey}}}},
+			Pods:    []Pod{{Dep: 0, Node: 0, Running: true}, {Dep: 0, Node: 1, Running: true}},
+			Profile: model.DeschedulerProfile{Deschedule: model.DescheduleConfig{Enabled: []model.DeschedulePlugin{model.RemovePodsViolatingInterPodAntiAffinity}}}},
+		want: "node order of the anti-affinity walk",
+	}, {
+		// p0 breaks both its preferred and its required affinity, p1
+		// its required affinity; n3 takes both. The preferred pass
+		// evicts p0. Upstream's required pass may list p0 again (the
+		// informer has not seen the deletion): evicting it again
+		// succeeds and uses up the total limit of 2, so p1 stays when n1
+		// comes first. The model's second pass sees p0 terminating and
+		// evicts p1.
+		name: "second nodeAffinityType pass re-evicts under a limit",
+		s: Snapshot{Plugin: NodeAffinity, Nodes: []Node{node, node, {MilliCPU: 1000, MemMiB: 1024, MaxPods: 110, Disk: "ssd"}},
+			Deps: []Dep{{Tier: "a", Replicas: 1, Required: []model.Selector{diskExists}, Preferred: []model.PreferredTerm{{Weight: 100, Term: diskExists}}},
+				{Tier: "a", Replicas: 1, Required: []model.Selector{diskExists}}},
+			Pods:     []Pod{{Dep: 0, Node: 0, Running: true}, {Dep: 1, Node: 1, Running: true}},
+			MaxTotal: 2,
+			Profile: model.DeschedulerProfile{Deschedule: model.DescheduleConfig{Enabled: []model.DeschedulePlugin{model.RemovePodsViolatingNodeAffinity},
+				NodeAffinityType: []model.NodeAffinityType{model.PreferredDuringSchedulingIgnoredDuringExecution, model.RequiredDuringSchedulingIgnoredDuringExecution}}}},
+		want: "second nodeAffinityType pass re-evicts under a limit",
+	}, {
+		// Fixed model bug: p1 (d0) and p2 (d1) conflict with the
+		// terminating p0 by their hostname terms, so both go whatever
+		// the order, but their budget lets one disruption through.
+		// Upstream evicts the one its listing puts first; the model took
+		// them in slot order and always evicted p1, and now branches.
+		name: "anti-affinity picks under a budget",
+		s: Snapshot{Plugin: PodAntiAffinity, Nodes: []Node{node, node},
+			Deps: []Dep{{Tier: "a", Replicas: 2, AntiAffinity: []AntiTerm{{Key: model.HostnameKey, ByTier: true}}},
+				{Tier: "a", Replicas: 1, AntiAffinity: []AntiTerm{{Key: model.HostnameKey, ByTier: true}}}},
+			Pods:    []Pod{{Dep: 0, Node: 0, Running: true, Terminating: true}, {Dep: 0, Node: 0, Running: true}, {Dep: 1, Node: 0, Running: true}},
+			PDBs:    []PDB{{MatchLabels: map[string]string{tierKey: "a"}, MinAvailable: &model.IntOrPercent{Value: 1}}},
+			Profile: model.DeschedulerProfile{Deschedule: model.DescheduleConfig{Enabled: []model.DeschedulePlugin{model.RemovePodsViolatingInterPodAntiAffinity}}}},
 		want: "",
 	}}
 	for _, c := range cases {

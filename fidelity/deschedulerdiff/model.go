@@ -24,6 +24,9 @@ func (s *Snapshot) ToModel() (*model.Universe, *model.State, error) {
 		if n.Zone != "" {
 			nb.Label(ZoneKey, n.Zone)
 		}
+		if n.Disk != "" {
+			nb.Label(DiskKey, n.Disk)
+		}
 		for _, t := range n.Taints {
 			nb.Taint(t.Key, t.Value, t.Effect)
 		}
@@ -49,7 +52,9 @@ func (s *Snapshot) ToModel() (*model.Universe, *model.State, error) {
 				Selector:          &model.Selector{MatchLabels: c.selector(i, d)},
 				HonorNodeAffinity: !c.IgnoreAffinty, HonorNodeTaints: c.HonorTaints})
 		}
-		b.U.Deployments[b.AddDeployment(depName(i), b.AddTemplate(tb), d.Replicas)].Namespace = d.namespace()
+		ti := b.AddTemplate(tb)
+		modelAffinity(&b.U.Templates[ti], i, d)
+		b.U.Deployments[b.AddDeployment(depName(i), ti, d.Replicas)].Namespace = d.namespace()
 	}
 	for _, p := range s.Pods {
 		if p.Running {

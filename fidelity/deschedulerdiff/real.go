@@ -138,23 +138,31 @@ func (s *Snapshot) Run(ctx context.Context, o *objects, pdbs []*policyv1.PodDisr
 
 	rec := &logRecorder{}
 	ctx = klog.NewContext(ctx, logr.New(rec))
-	plugin, err := s.newPlugin(ctx, handle)
-	if err != nil {
-		return nil, err
-	}
 	nodes := make([]*v1.Node, len(o.nodes))
 	for k, i := range ord.Nodes {
+		if s.IndexNodeOrder {
+			i = k
+		}
 		nodes[k] = o.nodes[i]
 	}
-	var st *frameworktypes.Status
-	switch pl := plugin.(type) {
-	case frameworktypes.BalancePlugin:
-		st = pl.Balance(ctx, nodes)
-	case frameworktypes.DeschedulePlugin:
-		st = pl.Deschedule(ctx, nodes)
-	}
-	if st != nil && st.Err != nil {
-		return nil, fmt.Errorf("%s: %w", s.Plugin, st.Err)
+	for _, pass := range s.passes() {
+		plugin, err := pass.newPlugin(ctx, handle)
+		if err != nil {
+			return nil, err
+		}
+		var st *frameworktypes.Status
+		switch pl := plugin.(type) {
+		case frameworktypes.BalancePlugin:
+			st = pl.Balance(ctx, nodes)
+		case frameworktypes.DeschedulePlugin:
+			st = pl.Deschedule(ctx, nodes)
+		}
+		if st != nil && st.Err != nil {
+			return nil, fmt.Errorf("%s: %w", s.Plugin, st.Err)
+		}
+		if err := inform(podInformer.GetIndexer(), ev.store.Deleted); err != nil {
+			return nil, err
+		}
 	}
 	ans := &RealAnswer{Refused: refused}
 	for _, name := range ev.store.Deleted {
@@ -248,6 +256,8 @@ func (s *Snapshot) newPlugin(ctx context.Context, h frameworktypes.Handle) (fram
 		p, err = tsc.New(ctx, args, h)
 	case RemoveFailedPods, PodLifeTime:
 		p, err = s.newLifetimePlugin(ctx, h)
+	case NodeTaints, NodeAffinity, PodAntiAffinity:
+		p, err = s.newViolationsPlugin(ctx, h)
 	}
 	return p, err
 }

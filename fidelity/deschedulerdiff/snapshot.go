@@ -21,12 +21,19 @@ const (
 	// (lifetime.go).
 	RemoveFailedPods
 	PodLifeTime
+	// NodeTaints, NodeAffinity and PodAntiAffinity are the Deschedule
+	// plugins RemovePodsViolatingNodeTaints, RemovePodsViolatingNodeAffinity
+	// and RemovePodsViolatingInterPodAntiAffinity (violations.go).
+	NodeTaints
+	NodeAffinity
+	PodAntiAffinity
 	numPlugins
 )
 
 func (p Plugin) String() string {
 	return [...]string{"LowNodeUtilization", "HighNodeUtilization", "RemoveDuplicates",
-		"RemovePodsViolatingTopologySpreadConstraint", "RemoveFailedPods", "PodLifeTime"}[p]
+		"RemovePodsViolatingTopologySpreadConstraint", "RemoveFailedPods", "PodLifeTime",
+		"RemovePodsViolatingNodeTaints", "RemovePodsViolatingNodeAffinity", "RemovePodsViolatingInterPodAntiAffinity"}[p]
 }
 
 // Label keys of the snapshots' nodes and pods.
@@ -40,11 +47,13 @@ const (
 )
 
 // Node is one Ready node: allocatable millicores, MiB and pods, an
-// optional zone label, taints, and whether it is cordoned.
+// optional zone label and disk label (violations.go), taints, and
+// whether it is cordoned.
 type Node struct {
 	MilliCPU, MemMiB int64
 	MaxPods          int
 	Zone             string
+	Disk             string
 	Taints           []model.Taint
 	Cordoned         bool
 }
@@ -73,8 +82,10 @@ func (c Spread) selector(d int, dep Dep) map[string]string {
 // Dep is a Deployment with one ReplicaSet: the pod template's requests
 // (both 0: a BestEffort pod), labels app=d<i> and tier, whether its pods
 // are system-critical, a zone nodeSelector, tolerations and spread
-// constraints, spec.replicas (what a percentage budget counts) and its
-// namespace ("": Namespace), which its ReplicaSet and pods share.
+// constraints, required and preferred node affinity and required pod
+// anti-affinity (violations.go), spec.replicas (what a percentage budget
+// counts) and its namespace ("": Namespace), which its ReplicaSet and
+// pods share.
 type Dep struct {
 	Namespace        string
 	MilliCPU, MemMiB int64
@@ -83,6 +94,9 @@ type Dep struct {
 	ZoneSelector     string
 	Tolerations      []model.Toleration
 	Spread           []Spread
+	Required         []model.Selector
+	Preferred        []model.PreferredTerm
+	AntiAffinity     []AntiTerm
 	Replicas         int
 }
 
@@ -128,6 +142,14 @@ type Snapshot struct {
 	// MaxPerNode, MaxPerNamespace and MaxTotal are the PodEvictor's
 	// limits (0: none).
 	MaxPerNode, MaxPerNamespace, MaxTotal int
+	// IndexNodeOrder hands the real plugin the nodes in index order
+	// whatever the listing order (a counterfactual, classify.go).
+	IndexNodeOrder bool
+	// InformerCaughtUp runs RemovePodsViolatingNodeAffinity's
+	// nodeAffinityType passes as plugins of one type each, the informer
+	// seeing the deletions of a pass before the next lists pods (a
+	// counterfactual, classify.go).
+	InformerCaughtUp bool
 }
 
 // NodeName is the name of node i on both sides.
@@ -174,6 +196,7 @@ func (s *Snapshot) String() string {
 		fmt.Fprintf(&b, ", evictableNamespaces.exclude %v", a.ExcludedNamespaces)
 	}
 	fmtLifetime(&b, s)
+	fmtViolations(&b, s)
 	if s.MaxPerNode+s.MaxPerNamespace+s.MaxTotal > 0 {
 		fmt.Fprintf(&b, ", limits per node %d, per namespace %d, total %d", s.MaxPerNode, s.MaxPerNamespace, s.MaxTotal)
 	}
@@ -182,6 +205,9 @@ func (s *Snapshot) String() string {
 		fmt.Fprintf(&b, "  %s: cpu %dm mem %dMi pods %d", NodeName(i), n.MilliCPU, n.MemMiB, n.MaxPods)
 		if n.Zone != "" {
 			fmt.Fprintf(&b, " zone=%s", n.Zone)
+		}
+		if n.Disk != "" {
+			fmt.Fprintf(&b, " disk=%s", n.Disk)
 		}
 		for _, t := range n.Taints {
 			fmt.Fprintf(&b, " taint %s=%s:%s", t.Key, t.Value, t.Effect)
@@ -200,8 +226,9 @@ func (s *Snapshot) String() string {
 			fmt.Fprintf(&b, ", nodeSelector zone=%s", d.ZoneSelector)
 		}
 		for _, t := range d.Tolerations {
-			fmt.Fprintf(&b, ", tolerates %s=%s:%s", t.Key, t.Value, t.Effect)
+			fmt.Fprintf(&b, ", tolerates %s %s %s:%s", t.Key, t.Operator, t.Value, t.Effect)
 		}
+		fmtAffinity(&b, i, d)
 		for _, c := range d.Spread {
 			fmt.Fprintf(&b, ", spread %s maxSkew %d %s honorTaints %v ignoreAffinity %v selector %v", c.Key, c.MaxSkew, c.When, c.HonorTaints, c.IgnoreAffinty,
 				c.selector(i, d))
