@@ -141,6 +141,19 @@ func (c *replayTally) String() string {
 		c.traces, c.steps, c.placed, c.noFeasible, c.agree, c.sameSets, strings.Join(cl, ", "))
 }
 
+// add adds o's counts to c.
+func (c *replayTally) add(o *replayTally) {
+	c.traces += o.traces
+	c.steps += o.steps
+	c.placed += o.placed
+	c.noFeasible += o.noFeasible
+	c.agree += o.agree
+	c.sameSets += o.sameSets
+	for k, v := range o.classes {
+		c.classes[k] += v
+	}
+}
+
 // TestReplayCounterexamples replays every scheduling decision of every
 // counterexample of the built-in cases (violation variants at scales 3
 // and 10, more with -replayscales) and of the example case files through the real
@@ -164,15 +177,7 @@ func TestReplayCounterexamples(t *testing.T) {
 			if len(tally.classes) > 0 {
 				t.Errorf("%s: decisions disagree (classified): %s", src.name, tally)
 			}
-			total.traces += tally.traces
-			total.steps += tally.steps
-			total.placed += tally.placed
-			total.noFeasible += tally.noFeasible
-			total.agree += tally.agree
-			total.sameSets += tally.sameSets
-			for k, v := range tally.classes {
-				total.classes[k] += v
-			}
+			total.add(tally)
 		})
 	}
 	t.Logf("all sources: %s", total)

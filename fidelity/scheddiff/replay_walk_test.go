@@ -158,16 +158,3 @@ func walk(t *testing.T, p *kivi.Problem, rp *Replayer, seed uint64, steps int, t
 		cur = next
 	}
 }
-
-// add adds o's counts to c.
-func (c *replayTally) add(o *replayTally) {
-	c.traces += o.traces
-	c.steps += o.steps
-	c.placed += o.placed
-	c.noFeasible += o.noFeasible
-	c.agree += o.agree
-	c.sameSets += o.sameSets
-	for k, v := range o.classes {
-		c.classes[k] += v
-	}
-}
