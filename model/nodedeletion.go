@@ -129,7 +129,7 @@ func DeleteNodeObject(tx *Tx, s *State, n int) int {
 // symmetry reduction permutes, do not decide).
 func gcOrphaned(tx *Tx, s *State, n int) int {
 	u := tx.U
-	var owners [4]uint64
+	var owners ownerSet
 	deleted := 0
 	for i := range s.Pods {
 		if int(s.Pods[i].Node) != n+1 || s.Pods[i].Phase == Free {
@@ -161,7 +161,7 @@ func gcOrphaned(tx *Tx, s *State, n int) int {
 		}
 		deleted++
 		if d >= 0 {
-			owners[d>>6] |= 1 << (d & 63)
+			owners.add(d)
 			tx.Mark(MarkDeleted(d))
 		}
 		if tx.Tracing() {
@@ -172,15 +172,7 @@ func gcOrphaned(tx *Tx, s *State, n int) int {
 		return 0
 	}
 	AssignedPodDeleted(u, s)
-	for d := range s.Deps {
-		if owners[d>>6]&(1<<(d&63)) == 0 {
-			continue
-		}
-		s.Enqueue(DeploymentQueue, d)
-		if u.HasHPA {
-			s.Enqueue(HPAQueue, d)
-		}
-	}
+	queueOwners(u, s, &owners)
 	if u.Descheduler != nil {
 		s.DeschedulerPending = true
 	}
