@@ -142,7 +142,7 @@ func SetNodeReady(tx *Tx, s *State, n int) {
 // descheduler's trigger and the deletion mark.
 func removeKeptPods(tx *Tx, s *State, n int) {
 	u := tx.U
-	var owners ownerSet
+	var woken owners
 	removed := false
 	for i := range s.Pods {
 		p := s.Pods[i]
@@ -156,7 +156,7 @@ func removeKeptPods(tx *Tx, s *State, n int) {
 		}
 		removed = true
 		if d := int(p.Owner) - 1; d >= 0 {
-			owners.add(d)
+			woken.addOwner(d)
 			tx.Mark(MarkDeleted(d))
 		}
 		if tx.Tracing() {
@@ -167,31 +167,7 @@ func removeKeptPods(tx *Tx, s *State, n int) {
 		return
 	}
 	AssignedPodDeleted(u, s)
-	if queueOwners(u, s, &owners) && u.Descheduler != nil {
+	if woken.queue(u, s) && u.Descheduler != nil {
 		s.DeschedulerPending = true
 	}
-}
-
-// ownerSet is a set of deployment indexes.
-type ownerSet [4]uint64
-
-func (o *ownerSet) add(d int) { o[d>>6] |= 1 << (d & 63) }
-
-// queueOwners queues the deployments of o for their controller and, with
-// an HPA, for the HPA, in deployment index order (an order that pod
-// slots, which the symmetry reduction permutes, do not decide); it
-// reports whether o had any.
-func queueOwners(u *Universe, s *State, o *ownerSet) bool {
-	queued := false
-	for d := range s.Deps {
-		if o[d>>6]&(1<<(d&63)) == 0 {
-			continue
-		}
-		queued = true
-		s.Enqueue(DeploymentQueue, d)
-		if u.HasHPA {
-			s.Enqueue(HPAQueue, d)
-		}
-	}
-	return queued
 }

@@ -129,7 +129,7 @@ func DeleteNodeObject(tx *Tx, s *State, n int) int {
 // symmetry reduction permutes, do not decide).
 func gcOrphaned(tx *Tx, s *State, n int) int {
 	u := tx.U
-	var owners ownerSet
+	var woken owners
 	deleted := 0
 	for i := range s.Pods {
 		if int(s.Pods[i].Node) != n+1 || s.Pods[i].Phase == Free {
@@ -161,7 +161,7 @@ func gcOrphaned(tx *Tx, s *State, n int) int {
 		}
 		deleted++
 		if d >= 0 {
-			owners.add(d)
+			woken.addOwner(d)
 			tx.Mark(MarkDeleted(d))
 		}
 		if tx.Tracing() {
@@ -172,7 +172,7 @@ func gcOrphaned(tx *Tx, s *State, n int) int {
 		return 0
 	}
 	AssignedPodDeleted(u, s)
-	queueOwners(u, s, &owners)
+	woken.queue(u, s)
 	if u.Descheduler != nil {
 		s.DeschedulerPending = true
 	}

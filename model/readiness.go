@@ -140,8 +140,30 @@ type owners [4]uint64
 
 func (o *owners) add(p *PodState) {
 	if d := int(p.Owner) - 1; d >= 0 {
-		o[d>>6] |= 1 << (d & 63)
+		o.addOwner(d)
 	}
+}
+
+// addOwner adds deployment d.
+func (o *owners) addOwner(d int) { o[d>>6] |= 1 << (d & 63) }
+
+// queue queues the deployments of o for their controller and, with an
+// HPA, for the HPA, in index order (an order that pod slots, which the
+// symmetry reduction permutes, do not decide); it reports whether o had
+// any.
+func (o *owners) queue(u *Universe, s *State) bool {
+	queued := false
+	for d := range s.Deps {
+		if o[d>>6]&(1<<(d&63)) == 0 {
+			continue
+		}
+		queued = true
+		s.Enqueue(DeploymentQueue, d)
+		if u.HasHPA {
+			s.Enqueue(HPAQueue, d)
+		}
+	}
+	return queued
 }
 
 // wake queues the deployments of o in index order (an order that pod
