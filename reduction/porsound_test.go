@@ -205,6 +205,14 @@ func checkFootprints(sys *compose.System, r *por.Reduction, s *model.State) stri
 	return ""
 }
 
+// stops reports whether the run ends at t: an intent or assertion failed
+// there and the model does not go on after it. No actor moves after such
+// a step, which every property that reads the failure sees (the
+// verdicts with and without the reduction are compared on their own).
+func stops(sys *compose.System, t *model.State) bool {
+	return t.Failed != model.NoFailure && !sys.U.ContinuesAfterFailure(t)
+}
+
 // sameEffectAfterOthers is the reads check of checkFootprints for a
 // process with successors mine at s, step footprint reads/writes at s,
 // and successors stepsOfX from any state, against the steps succ of
@@ -219,7 +227,7 @@ func sameEffectAfterOthers(sys *compose.System, s *model.State, mine []*model.St
 		}
 		for _, t := range ts {
 			ch := model.Changed(sys.U, s, t)
-			if ch.Intersects(rw) {
+			if ch.Intersects(rw) || stops(sys, t) {
 				continue
 			}
 			theirs := stepsOfX(t)
