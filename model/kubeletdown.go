@@ -1,6 +1,9 @@
 package model
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // The kubelet of a node that is not Ready confirms nothing: the pods it
 // would start or remove wait for the node to be Ready again (the node's
@@ -87,6 +90,24 @@ func WaitsForNode(u *Universe, s *State, p *PodState) bool {
 	return !u.Options.KiviLifecycle && p.Phase == Pending && p.Node != 0 && s.Nodes[p.Node-1].Status.Health() != Ready
 }
 
+// NodePodsInOwnerOrder lists the pod slots bound to node n, by owner
+// (pods no controller owns first, then workloads in index order) and by
+// slot within one owner. A step that queues several of them for the
+// kubelet walks them in this order: the kubelet wakes the owners in the
+// order of their first appearance in its queue, which pod slots, permuted
+// by the symmetry reduction, must not decide; within one owner the order
+// is the kubelet queue's alone, which the kubelet drains in one step.
+func NodePodsInOwnerOrder(s *State, n int) []int {
+	var out []int
+	for i := range s.Pods {
+		if int(s.Pods[i].Node) == n+1 && s.Pods[i].Phase != Free {
+			out = append(out, i)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b int) int { return cmp.Compare(s.Pods[a].Owner, s.Pods[b].Owner) })
+	return out
+}
+
 // requeueKeptPods hands back to the kubelet the pods of node n, which is
 // Ready again after was, that its kubelet left waiting: Terminating pods
 // (KeepsTerminatingPod) and bound Pending pods (WaitsForNode). A kept
@@ -96,11 +117,8 @@ func requeueKeptPods(u *Universe, s *State, n int, was NodeStatus) {
 	if u.Options.KiviLifecycle && !u.HasStatefulSets || was.Health() == Ready || s.Nodes[n].Status.Health() != Ready {
 		return
 	}
-	for i := range s.Pods {
+	for _, i := range NodePodsInOwnerOrder(s, n) {
 		p := &s.Pods[i]
-		if int(p.Node) != n+1 {
-			continue
-		}
 		switch {
 		case p.Phase == Terminating && (u.StatefulSetPod(p) || !u.Options.KiviLifecycle):
 			p.WasRunning = false

@@ -136,8 +136,9 @@ func (u *Universe) OutOfServiceByEvent(s *State, n int) bool {
 // A kept pod stays no replica until removed, as when its node comes back
 // (requeueKeptPods). It returns how many pods went to each.
 func SetOutOfService(u *Universe, s *State, n int) (collected, judged int) {
-	for i := range s.Pods {
-		if p := &s.Pods[i]; int(p.Node) == n+1 && KeepsTerminatingPod(u, s, p) {
+	pods := NodePodsInOwnerOrder(s, n)
+	for _, i := range pods {
+		if p := &s.Pods[i]; KeepsTerminatingPod(u, s, p) {
 			p.WasRunning = false
 			s.Enqueue(KubeletQueue, i)
 			collected++
@@ -149,9 +150,9 @@ func SetOutOfService(u *Universe, s *State, n int) (collected, judged int) {
 		// node controller has evicted every pod of a node not Ready.
 		return collected, 0
 	}
-	for i := range s.Pods {
+	for _, i := range pods {
 		p := &s.Pods[i]
-		if int(p.Node) != n+1 || p.Phase != Pending && p.Phase != Running {
+		if p.Phase != Pending && p.Phase != Running {
 			continue
 		}
 		if u.Templates[p.Template].Fit[n].OutOfService[outOfServiceIndex(s.Nodes[n].Status)].Evicted() {

@@ -999,13 +999,14 @@ func TestSymmetryRulesAreNecessary(t *testing.T) {
 			return u, s
 		},
 	}, {
-		// Node 1 panics with pods of two deployments on it; the node
-		// controller evicts them in slot order, so the owners reach the
-		// kubelet queue, and then the deployment queue, in slot order
-		// (controllers/nodelifecycle/nodecontroller.go).
+		// Node 1 panics with pods of two deployments on it; under Kivi's
+		// lifecycle the node controller evicts them in slot order, so the
+		// owners reach the kubelet queue, and then the deployment queue,
+		// in slot order (controllers/nodelifecycle/nodecontroller.go).
 		name: "NodeControllerSlotOrder", rule: "NodeControllerSlotOrder", podPerm: []int{1, 0},
 		build: func() (*model.Universe, *model.State) {
 			b := build.New()
+			b.U.Options.KiviLifecycle = true
 			b.AddNodes(2, build.Node())
 			app := b.AddTemplate(build.Template("app").Requests(8, 8).Label("name", "app"))
 			a, c := b.AddDeployment("a", app, 1), b.AddDeployment("b", app, 1)
@@ -1091,6 +1092,42 @@ func TestSymmetryRulesAreNecessary(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestNodeDownEvictionsInOwnerOrder: under Kubernetes' lifecycle the
+// node controller evicts a failed node's pods at once in owner order
+// (model.NodePodsInOwnerOrder), so swapping the slots of
+// two deployments' pods on the node is an automorphism of the steps, and
+// the pods keep their symmetry (the rule NodeControllerSlotOrder is Kivi's
+// lifecycle's only).
+func TestNodeDownEvictionsInOwnerOrder(t *testing.T) {
+	b := build.New()
+	b.AddNodes(2, build.Node())
+	// tolerationSeconds 0 on both node-down taints: evicted at once.
+	zero := int64(0)
+	tmpl := build.Template("app").Requests(8, 8).Label("name", "app")
+	for _, k := range model.NodeDownTaints {
+		tmpl.TolerationWith(model.Toleration{Key: k, Operator: "Exists", Effect: model.NoExecute, TolerationSeconds: &zero})
+	}
+	app := b.AddTemplate(tmpl)
+	a, c := b.AddDeployment("a", app, 1), b.AddDeployment("b", app, 1)
+	b.RunPod(a, 0).RunPod(c, 0)
+	b.AddEvent(model.Event{Kind: model.NodeFailure, Node: 0})
+	b.Slots = 2
+	u, s := b.MustBuild()
+	if u.Options.KiviLifecycle {
+		t.Fatal("the builder's universe runs Kivi's lifecycle")
+	}
+	s.Nodes[0].Status = model.NotReady
+	s.Enqueue(model.NodeControllerQueue, 0)
+	s.Init = model.InitStable
+	sys := &compose.System{U: u, Init: s, Actors: compose.Actors(u, s, compose.ActorOptions{})}
+	if !automorphic(sys, s, nil, []int{1, 0}) {
+		t.Fatal("swapping the two deployments' pods is not an automorphism of the steps")
+	}
+	if a := symmetry.New(u, compose.SymmetryFacts(u)).Analysis(); !a.Pods {
+		t.Fatalf("pod slots fixed: %+v", a.Decisions)
 	}
 }
 

@@ -59,7 +59,10 @@ func taintNotReadyNode(tx *model.Tx, s *model.State, n int) {
 			tx.Log(NodeControllerComponent, "Node %s is not Ready: tainted %s:NoExecute", u.Nodes[n].Name, model.NodeDownTaints[k])
 		}
 	}
-	for p := range s.Pods {
+	// In owner order (model.NodePodsInOwnerOrder): the evictions at once
+	// queue the owners and the pods' kubelet items in that order.
+	// Upstream's taint manager evicts them concurrently, in no order.
+	for _, p := range model.NodePodsInOwnerOrder(s, n) {
 		pod := &s.Pods[p]
 		if !evictableFromNode(pod, n) {
 			continue

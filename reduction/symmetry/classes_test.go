@@ -180,8 +180,9 @@ func TestClasses(t *testing.T) {
 		},
 		want: "[[0 1 2]]", rules: "DeschedulerEvictionLimits(pods)",
 	}, {
-		name: "node-down events with two deployments fix pod slots (nodelifecycle/nodecontroller.go evicts in slot order)",
+		name: "node-down events with two deployments fix pod slots under Kivi's lifecycle (nodelifecycle/nodecontroller.go evicts in slot order)",
 		build: func(b *build.Builder) {
+			b.U.Options.KiviLifecycle = true
 			b.AddNodes(3, build.Node())
 			t := b.AddTemplate(build.Template("app"))
 			b.AddDeployment("a", t, 1)
@@ -189,6 +190,16 @@ func TestClasses(t *testing.T) {
 			b.AddEvent(model.Event{Kind: model.KernelPanic})
 		},
 		want: "[[0 1 2]]", rules: "NodeControllerSlotOrder(pods)",
+	}, {
+		name: "node-down events with two deployments keep pod symmetry under Kubernetes' lifecycle (evictions in owner order)",
+		build: func(b *build.Builder) {
+			b.AddNodes(3, build.Node())
+			t := b.AddTemplate(build.Template("app"))
+			b.AddDeployment("a", t, 1)
+			b.AddDeployment("b", t, 1)
+			b.AddEvent(model.Event{Kind: model.KernelPanic})
+		},
+		want: "[[0 1 2]]", rules: "",
 	}, {
 		name: "node-down events with one deployment keep pod symmetry",
 		build: func(b *build.Builder) {
