@@ -46,14 +46,15 @@
 // tied pods and take the lowest slots among identical ones
 // (controllers/deployment/ties.go, controllers/descheduler/ties.go), new
 // pods take the lowest Free slot (all Free slots are identical), queues
-// keep their order with ids rewritten, and the remaining slot-order walks
-// (CPU patterns, the node controller's evictions) are harmless with one
-// deployment and fix pod slots otherwise. Swapping two identical pods is
-// the identity on a state, so for any permutation π the element g of
-// π·Stab(s) that keeps the slot order of identical pods maps the
-// successors of s exactly onto those of g(s) = π(s), up to the order of
-// one owner's pods in the kubelet queue, which the kubelet drains in one
-// step with the same result (a bisimulation).
+// keep their order with ids rewritten, and the remaining slot-order
+// walks (CPU patterns, the node controller's evictions under Kivi's
+// lifecycle) are harmless with one deployment and fix pod slots
+// otherwise. Swapping two identical pods is the identity on a state, so
+// for any permutation π the element g of π·Stab(s) that keeps the slot
+// order of identical pods maps the successors of s exactly onto those of
+// g(s) = π(s), up to the order of one owner's pods in the kubelet queue,
+// which the kubelet drains in one step with the same result (a
+// bisimulation).
 //
 // # The kubelet queue
 //
