@@ -8,14 +8,21 @@
 //   - scheddiff: the scheduler model (controllers/scheduler) against
 //     kube-scheduler's default profile, run in process on random
 //     snapshots, and on every scheduling decision of the counterexamples
-//     of the built-in cases and the example case files (trace replay).
+//     of the built-in cases and the example case files (trace replay),
+//     and of random runs of the incident library, the worked example and
+//     the realistic shapes (TestReplayRandomRuns).
 //   - hpadiff: the HPA model (controllers/hpa) against
 //     kube-controller-manager's replica calculator and legacy
-//     normalisation (stabilisation window, min/max and scale-up clamps).
+//     normalisation (stabilisation window, min/max and scale-up clamps);
+//     and every sync of an HPA of one CPU Utilization metric along the
+//     random runs walk draws (TestReplayRandomRuns): the replica count
+//     the model writes against the real calculator's and normalisation's.
 //   - rsdiff: the ReplicaSet model's scale-down victims
 //     (controllers/deployment) against the ReplicaSet controller's
 //     getPodsToDelete and controller.ActivePodsWithRanks, on random pod
-//     sets, both for upstream's tied pick and for every model branch.
+//     sets, both for upstream's tied pick and for every model branch;
+//     and every scale-down of the random runs walk draws
+//     (TestReplayRandomRuns), each deletion set steered and tied.
 //   - rolloutdiff: one sync of the Deployment model (controllers/deployment:
 //     rollouts and proportional scaling on a scaling event) against the
 //     DeploymentController's syncDeployment, on random deployments in the
@@ -86,6 +93,10 @@
 //     silencing and the outcome counter of their tests.
 //   - evictionapi: the API server's Eviction subresource over an
 //     in-memory pod store, shared by pdbdiff and deschedulerdiff.
+//   - walk: the random runs of every incident of examples/incidents and
+//     its fixed twin, the worked example (examples/inputs) and the
+//     realistic shapes (bench.Shapes) that the replay tests of scheddiff,
+//     rsdiff and hpadiff walk, step by step.
 //   - podspec: the containers (requests and limits as written, their
 //     YAML) of the pod specs admissiondiff, quotadiff and
 //     kubeletadmitdiff draw.

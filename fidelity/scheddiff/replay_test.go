@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io/fs"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -17,7 +16,7 @@ import (
 	"github.com/kivi-go/kivi/checker"
 	"github.com/kivi-go/kivi/compose"
 	kivisched "github.com/kivi-go/kivi/controllers/scheduler"
-	"github.com/kivi-go/kivi/examples/incidents"
+	"github.com/kivi-go/kivi/fidelity/walk"
 	"github.com/kivi-go/kivi/inputs/casefile"
 	"github.com/kivi-go/kivi/inputs/cases"
 	"github.com/kivi-go/kivi/model"
@@ -50,30 +49,6 @@ type replaySource struct {
 	// config is the KubeSchedulerConfiguration document among the
 	// source's manifests (nil: none), which the real framework runs too.
 	config []byte
-}
-
-// incidentSources are the incident library's inputs, each written input
-// followed by its fixed twin, with the scheduler configuration among
-// their manifests.
-func incidentSources(t *testing.T) []replaySource {
-	var out []replaySource
-	for _, inc := range incidents.List() {
-		for _, fixed := range []bool{false, true} {
-			name, dir := "incidents/"+inc.Name, inc.Name
-			if fixed {
-				name, dir = name+"/fixed", dir+"/fixed"
-			}
-			manifests, err := fs.ReadFile(incidents.Files, dir+"/manifests.yaml")
-			if err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, replaySource{name: name, load: func() (*model.Cluster, error) {
-				c, _, err := incidents.Load(inc.Name, fixed)
-				return c, err
-			}, config: schedulerConfig(manifests)})
-		}
-	}
-	return out
 }
 
 // schedulerConfig returns the KubeSchedulerConfiguration document of a
@@ -119,9 +94,15 @@ func replaySources(t *testing.T) []replaySource {
 		out = append(out, replaySource{name: "examples/" + filepath.Base(f),
 			load: func() (*model.Cluster, error) { return casefile.Load(f) }, wantViolation: want})
 	}
-	for _, src := range incidentSources(t) {
-		src.wantViolation = !strings.HasSuffix(src.name, "/fixed")
-		out = append(out, src)
+	sources, err := walk.Sources()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range sources {
+		if strings.HasPrefix(src.Name, "incidents/") {
+			out = append(out, replaySource{name: src.Name, load: src.Load, config: schedulerConfig(src.Manifests),
+				wantViolation: !strings.HasSuffix(src.Name, "/fixed")})
+		}
 	}
 	return out
 }
