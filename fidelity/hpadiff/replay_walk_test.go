@@ -1,13 +1,11 @@
 package hpadiff
 
 import (
-	"cmp"
 	"flag"
 	"fmt"
 	"slices"
 	"testing"
 
-	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/controllers/hpa"
 	"github.com/kivi-go/kivi/fidelity/walk"
 	"github.com/kivi-go/kivi/model"
@@ -142,31 +140,24 @@ func TestReplayRandomRuns(t *testing.T) {
 	total := &hpaTally{classes: map[string]int{}}
 	for _, src := range sources {
 		t.Run(src.Name, func(t *testing.T) {
-			c, err := src.Load()
-			if err != nil {
-				t.Fatal(err)
-			}
-			p, err := kivi.NewProblem(c, kivi.Options{})
+			p, err := src.Problem()
 			if err != nil {
 				t.Fatal(err)
 			}
 			u := p.System.U
-			tally := &hpaTally{classes: map[string]int{}}
-			for seed := range uint64(*walksPerSource) {
-				tally.runs++
-				err := walk.Run(p, seed, cmp.Or(src.Steps, *walkSteps), func(st walk.Step) error {
-					if p.System.ActorName(st.Pick) != "HPA" {
-						return nil
-					}
-					tally.steps++
-					for _, m := range replayHPAStep(u, st, tally) {
-						t.Errorf("%s: %s", st.Where(), m)
-					}
+			tally := &hpaTally{classes: map[string]int{}, runs: *walksPerSource}
+			err = src.Runs(p, *walksPerSource, *walkSteps, func(st walk.Step) error {
+				if p.System.ActorName(st.Pick) != "HPA" {
 					return nil
-				})
-				if err != nil {
-					t.Fatal(err)
 				}
+				tally.steps++
+				for _, m := range replayHPAStep(u, st, tally) {
+					t.Errorf("%s: %s", st.Where(), m)
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
 			}
 			t.Logf("%s: %s", src.Name, tally)
 			if len(u.HPAs) > 0 && tally.syncs+tally.outside == 0 {

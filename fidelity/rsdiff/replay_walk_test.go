@@ -1,7 +1,6 @@
 package rsdiff
 
 import (
-	"cmp"
 	"flag"
 	"fmt"
 	"maps"
@@ -123,33 +122,26 @@ func TestReplayRandomRuns(t *testing.T) {
 	total := &walkTally{}
 	for _, src := range sources {
 		t.Run(src.Name, func(t *testing.T) {
-			c, err := src.Load()
+			p, err := src.Problem()
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, err := kivi.NewProblem(c, kivi.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			tally := &walkTally{}
-			for seed := range uint64(*walksPerSource) {
-				tally.runs++
-				err := walk.Run(p, seed, cmp.Or(src.Steps, *walkSteps), func(st walk.Step) error {
-					if !isDeployment(p, st.Pick) {
-						return nil
-					}
-					tally.steps++
-					if overshoots(p.System.U, st.Post) {
-						tally.overshoot++
-					}
-					for _, m := range replayStep(p, st, tally) {
-						t.Errorf("%s: %s", st.Where(), m)
-					}
+			tally := &walkTally{runs: *walksPerSource}
+			err = src.Runs(p, *walksPerSource, *walkSteps, func(st walk.Step) error {
+				if !isDeployment(p, st.Pick) {
 					return nil
-				})
-				if err != nil {
-					t.Fatal(err)
 				}
+				tally.steps++
+				if overshoots(p.System.U, st.Post) {
+					tally.overshoot++
+				}
+				for _, m := range replayStep(p, st, tally) {
+					t.Errorf("%s: %s", st.Where(), m)
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
 			}
 			t.Logf("%s: %s", src.Name, tally)
 			if tally.overshoot > 0 && tally.scaleDowns == 0 {

@@ -1,12 +1,10 @@
 package scheddiff
 
 import (
-	"cmp"
 	"flag"
 	"slices"
 	"testing"
 
-	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/fidelity/walk"
 	"github.com/kivi-go/kivi/model"
 )
@@ -37,11 +35,7 @@ func TestReplayRandomRuns(t *testing.T) {
 	total := &replayTally{classes: map[string]int{}}
 	for _, src := range sources {
 		t.Run(src.Name, func(t *testing.T) {
-			c, err := src.Load()
-			if err != nil {
-				t.Fatal(err)
-			}
-			p, err := kivi.NewProblem(c, kivi.Options{})
+			p, err := src.Problem()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -55,21 +49,19 @@ func TestReplayRandomRuns(t *testing.T) {
 			if *replayVerbose {
 				log = t.Logf
 			}
-			for seed := range uint64(*walksPerSource) {
-				tally.traces++
-				err := walk.Run(p, seed, cmp.Or(src.Steps, *walkSteps), func(st walk.Step) error {
-					if !isScheduler(p.System, st.Pick) {
-						return nil
-					}
-					problems, err := replayDrain(rp, st.Where(), st.Pre, st.Post, tally, log)
-					for _, m := range problems {
-						t.Error(m)
-					}
-					return err
-				})
-				if err != nil {
-					t.Fatal(err)
+			tally.traces = *walksPerSource
+			err = src.Runs(p, *walksPerSource, *walkSteps, func(st walk.Step) error {
+				if !isScheduler(p.System, st.Pick) {
+					return nil
 				}
+				problems, err := replayDrain(rp, st.Where(), st.Pre, st.Post, tally, log)
+				for _, m := range problems {
+					t.Error(m)
+				}
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
 			}
 			t.Logf("%s: %s", src.Name, tally)
 			// A pod pinned by nodeName bypasses the scheduler: an input

@@ -152,3 +152,28 @@ func Run(p *kivi.Problem, seed uint64, steps int, visit func(Step) error) error 
 // Rand is a random source for a test's own draws at a step (a listing
 // order), apart from the run's: the same step draws the same.
 func (s Step) Rand() *rand.Rand { return rand.New(rand.NewPCG(s.Seed, uint64(s.Index))) }
+
+// Problem reads the source's input and builds its problem as `kivi
+// verify` does (default options: both reductions on).
+func (s Source) Problem() (*kivi.Problem, error) {
+	c, err := s.Load()
+	if err != nil {
+		return nil, err
+	}
+	return kivi.NewProblem(c, kivi.Options{})
+}
+
+// Runs draws runs random runs of p (seeds 0..runs-1), each of at most
+// the source's own bound or else steps steps, and hands every step to
+// visit; it stops at the first error.
+func (s Source) Runs(p *kivi.Problem, runs, steps int, visit func(Step) error) error {
+	if s.Steps != 0 {
+		steps = s.Steps
+	}
+	for seed := range uint64(runs) {
+		if err := Run(p, seed, steps, visit); err != nil {
+			return err
+		}
+	}
+	return nil
+}
