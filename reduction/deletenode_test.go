@@ -68,13 +68,7 @@ func deleteNodeProblems(t testing.TB) []porProblem {
 	}
 }
 
-func deleteNodeClusters(t testing.TB) []symCluster {
-	var out []symCluster
-	for _, pp := range deleteNodeProblems(t) {
-		out = append(out, symCluster{pp.name, pp.p})
-	}
-	return out
-}
+func deleteNodeClusters(t testing.TB) []symCluster { return asClusters(deleteNodeProblems(t)) }
 
 // deleteNodeViolations are the properties each variant violates.
 var deleteNodeViolations = map[string][]string{

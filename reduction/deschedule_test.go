@@ -106,11 +106,7 @@ func deschedulePluginProblems(t testing.TB) []porProblem {
 
 // deschedulePluginClusters are the variants for symmetricClusters.
 func deschedulePluginClusters(t testing.TB) []symCluster {
-	var out []symCluster
-	for _, pp := range deschedulePluginProblems(t) {
-		out = append(out, symCluster{pp.name, pp.p})
-	}
-	return out
+	return asClusters(deschedulePluginProblems(t))
 }
 
 // TestSymmetrySameVerdictsWithDeschedulePlugins (d): the variants have the

@@ -91,13 +91,7 @@ func drainProblems(t testing.TB) []porProblem {
 	}
 }
 
-func drainClusters(t testing.TB) []symCluster {
-	var out []symCluster
-	for _, pp := range drainProblems(t) {
-		out = append(out, symCluster{pp.name, pp.p})
-	}
-	return out
-}
+func drainClusters(t testing.TB) []symCluster { return asClusters(drainProblems(t)) }
 
 // drainViolations are the properties each variant violates.
 var drainViolations = map[string][]string{

@@ -122,13 +122,7 @@ func lifecycleProblems(t testing.TB) []porProblem {
 }
 
 // lifecycleClusters are lifecycleProblems as symmetry clusters.
-func lifecycleClusters(t testing.TB) []symCluster {
-	var out []symCluster
-	for _, pp := range lifecycleProblems(t) {
-		out = append(out, symCluster{pp.name, pp.p})
-	}
-	return out
-}
+func lifecycleClusters(t testing.TB) []symCluster { return asClusters(lifecycleProblems(t)) }
 
 // TestSymmetrySameVerdictsUnderKubernetesLifecycle (d): the lifecycle
 // problems have the same verdicts with and without symmetry, and the

@@ -168,13 +168,7 @@ func pdbProblems(t testing.TB) []porProblem {
 	return out
 }
 
-func pdbClusters(t testing.TB) []symCluster {
-	var out []symCluster
-	for _, pp := range pdbProblems(t) {
-		out = append(out, symCluster{pp.name, pp.p})
-	}
-	return out
-}
+func pdbClusters(t testing.TB) []symCluster { return asClusters(pdbProblems(t)) }
 
 // TestSymmetrySameVerdictsWithDisruptionBudgets (d): the budget clusters
 // have the same verdicts and shortest counterexample lengths with and

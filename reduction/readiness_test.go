@@ -104,13 +104,7 @@ func readinessProblems(t testing.TB) []porProblem {
 	return out
 }
 
-func readinessClusters(t testing.TB) []symCluster {
-	var out []symCluster
-	for _, pp := range readinessProblems(t) {
-		out = append(out, symCluster{pp.name, pp.p})
-	}
-	return out
-}
+func readinessClusters(t testing.TB) []symCluster { return asClusters(readinessProblems(t)) }
 
 // TestSymmetrySameVerdictsWithReadiness: the readiness clusters have the
 // same verdicts and shortest counterexample lengths with and without

@@ -142,6 +142,15 @@ func symmetricClusters(t testing.TB) []symCluster {
 	return append(out, lifecycleClusters(t)...)
 }
 
+// asClusters are problems as symmetry clusters.
+func asClusters(pps []porProblem) []symCluster {
+	out := make([]symCluster, 0, len(pps))
+	for _, pp := range pps {
+		out = append(out, symCluster{pp.name, pp.p})
+	}
+	return out
+}
+
 // successors returns copies of every successor of s.
 func successors(sys *compose.System, s *model.State) []*model.State {
 	var out []*model.State
