@@ -2,10 +2,8 @@ package reduction_test
 
 import (
 	"fmt"
-	"slices"
 	"testing"
 
-	"github.com/kivi-go/kivi/checker"
 	"github.com/kivi-go/kivi/compose"
 	"github.com/kivi-go/kivi/kivitest/script/build"
 	"github.com/kivi-go/kivi/model"
@@ -86,24 +84,5 @@ var deleteNodeViolations = map[string][]string{
 // with and without symmetry, their reduced counterexamples replay, and
 // the deletion pins its node.
 func TestSymmetrySameVerdictsWithNodeDeletion(t *testing.T) {
-	for _, c := range deleteNodeClusters(t) {
-		var violated []string
-		for _, pr := range checkResult(t, c.p, true).Properties {
-			if pr.Verdict == checker.Violated {
-				violated = append(violated, pr.Name)
-			}
-		}
-		if want := deleteNodeViolations[c.name]; !slices.Equal(violated, want) {
-			t.Errorf("%s: violated %v, want %v", c.name, violated, want)
-		}
-		pinned := false
-		for _, f := range compose.SymmetryFacts(c.p.System.U) {
-			pinned = pinned || f.Rule == "DeleteNodeTarget" && len(f.PinnedNodes) > 0
-		}
-		if !pinned {
-			t.Errorf("%s: the deletion pins no node", c.name)
-		}
-		on, off := compareVerdicts(t, c.p)
-		t.Logf("%s: %d states reduced, %d full", c.name, on, off)
-	}
+	sameVerdictsPinned(t, deleteNodeClusters(t), deleteNodeViolations, "DeleteNodeTarget")
 }

@@ -107,22 +107,32 @@ var drainViolations = map[string][]string{
 // shortest counterexample lengths with and without symmetry, their
 // reduced counterexamples replay, and the drain pins its nodes.
 func TestSymmetrySameVerdictsWithDrains(t *testing.T) {
-	for _, c := range drainClusters(t) {
+	sameVerdictsPinned(t, drainClusters(t), drainViolations, "DrainTarget")
+}
+
+// sameVerdictsPinned checks clusters built around a node event: each
+// violates the properties violations names for it, its node event's
+// symmetry rule pins some node, and the verdicts and shortest
+// counterexample lengths are the same with and without symmetry, the
+// reduced counterexamples replaying (compareVerdicts).
+func sameVerdictsPinned(t *testing.T, clusters []symCluster, violations map[string][]string, rule string) {
+	t.Helper()
+	for _, c := range clusters {
 		var violated []string
 		for _, pr := range checkResult(t, c.p, true).Properties {
 			if pr.Verdict == checker.Violated {
 				violated = append(violated, pr.Name)
 			}
 		}
-		if want := drainViolations[c.name]; !slices.Equal(violated, want) {
+		if want := violations[c.name]; !slices.Equal(violated, want) {
 			t.Errorf("%s: violated %v, want %v", c.name, violated, want)
 		}
 		pinned := false
 		for _, f := range compose.SymmetryFacts(c.p.System.U) {
-			pinned = pinned || f.Rule == "DrainTarget" && len(f.PinnedNodes) > 0
+			pinned = pinned || f.Rule == rule && len(f.PinnedNodes) > 0
 		}
 		if !pinned {
-			t.Errorf("%s: the drain pins no node", c.name)
+			t.Errorf("%s: %s pins no node", c.name, rule)
 		}
 		on, off := compareVerdicts(t, c.p)
 		t.Logf("%s: %d states reduced, %d full", c.name, on, off)
