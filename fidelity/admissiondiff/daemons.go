@@ -18,7 +18,6 @@ import (
 	"k8s.io/kubernetes/pkg/controller/daemon"
 
 	"github.com/kivi-go/kivi/fidelity/podspec"
-	"github.com/kivi-go/kivi/inputs/manifest"
 	"github.com/kivi-go/kivi/model"
 )
 
@@ -310,9 +309,9 @@ func (c *DaemonCase) YAML() []byte {
 // case's YAML; a node runs the pod when its node type (one per node: the
 // nodes differ in NodeKey) has the pod's request reserved.
 func ModelDaemons(c *DaemonCase) (Placement, error) {
-	r, err := manifest.LoadStream([]manifest.File{{Name: "case.yaml", Data: c.YAML()}}, nil, nil, manifest.Options{})
+	r, err := podspec.ReadCase(c.YAML())
 	if err != nil {
-		return nil, fmt.Errorf("model: %w\n%s", err, c.YAML())
+		return nil, err
 	}
 	var out Placement
 	for _, n := range c.Nodes {

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/kivi-go/kivi/controllers/kubelet"
-	"github.com/kivi-go/kivi/inputs/manifest"
+	"github.com/kivi-go/kivi/fidelity/podspec"
 	"github.com/kivi-go/kivi/model"
 )
 
@@ -29,13 +29,9 @@ const (
 // (controllers/kubelet) starts or rejects it, and the reason is read from
 // its trace line.
 func ModelAdmission(c *Case, plant Plant) (string, error) {
-	r, err := manifest.LoadStream([]manifest.File{{Name: "case.yaml", Data: c.YAML()}}, nil, nil, manifest.Options{})
+	r, u, s, err := podspec.BuildCase(c.YAML())
 	if err != nil {
-		return "", fmt.Errorf("model: %w\n%s", err, c.YAML())
-	}
-	u, s, err := r.Cluster.Build()
-	if err != nil {
-		return "", fmt.Errorf("model: build: %w", err)
+		return "", err
 	}
 	tmpl := make([]int, len(c.Specs))
 	for i := range c.Specs {

@@ -1,7 +1,8 @@
 // Package podspec holds the containers of the pod specs that the
 // differential tests of pod admission draw (admissiondiff, quotadiff,
 // kubeletadmitdiff): their requests and limits as written, their copies
-// and their YAML, and the YAML stream of a case's documents.
+// and their YAML, the YAML stream of a case's documents, and that stream
+// read and built as the model reads manifests.
 package podspec
 
 import (
@@ -9,6 +10,8 @@ import (
 	"maps"
 	"strings"
 
+	"github.com/kivi-go/kivi/inputs/manifest"
+	"github.com/kivi-go/kivi/model"
 	"sigs.k8s.io/yaml"
 )
 
@@ -75,4 +78,28 @@ func Stream(docs []any) []byte {
 		b.Write(y)
 	}
 	return []byte(b.String())
+}
+
+// ReadCase reads a case's YAML stream as `kivi verify -f` reads
+// manifests; an error carries the YAML.
+func ReadCase(yaml []byte) (*manifest.Result, error) {
+	r, err := manifest.LoadStream([]manifest.File{{Name: "case.yaml", Data: yaml}}, nil, nil, manifest.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("model: %w\n%s", err, yaml)
+	}
+	return r, nil
+}
+
+// BuildCase is ReadCase with the cluster built: its universe and
+// initial state.
+func BuildCase(yaml []byte) (*manifest.Result, *model.Universe, *model.State, error) {
+	r, err := ReadCase(yaml)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	u, s, err := r.Cluster.Build()
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("model: build: %w", err)
+	}
+	return r, u, s, nil
 }

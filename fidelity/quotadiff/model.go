@@ -3,7 +3,7 @@ package quotadiff
 import (
 	"fmt"
 
-	"github.com/kivi-go/kivi/inputs/manifest"
+	"github.com/kivi-go/kivi/fidelity/podspec"
 	"github.com/kivi-go/kivi/model"
 )
 
@@ -14,13 +14,9 @@ import (
 // gone, as the Job model frees its slot at once), and
 // model.Universe.QuotaRefusal. "" is admitted.
 func ModelRefusal(c *Case) (string, error) {
-	r, err := manifest.LoadStream([]manifest.File{{Name: "case.yaml", Data: c.YAML()}}, nil, nil, manifest.Options{})
+	r, u, s, err := podspec.BuildCase(c.YAML())
 	if err != nil {
-		return "", fmt.Errorf("model: %w\n%s", err, c.YAML())
-	}
-	u, s, err := r.Cluster.Build()
-	if err != nil {
-		return "", fmt.Errorf("model: build: %w", err)
+		return "", err
 	}
 	tmpl := make([]int, len(c.Specs))
 	for i := range c.Specs {
