@@ -88,6 +88,12 @@ type Case struct {
 	// gives Terminating out of the comparison (their force deletion by
 	// the pod garbage collector stays in it).
 	TerminatingEvictionUnseen bool
+	// TaintEvictionOnly leaves the node lifecycle controller's passes out
+	// of Upstream.Run: the taint eviction controller judges the nodes'
+	// taints as the case gives them (the controller's own among them), as
+	// it does between two of the controller's passes. The replay of the
+	// taint manager's steps sets it; Model does not read it.
+	TaintEvictionOnly bool
 }
 
 func (c *Case) String() string {
@@ -110,7 +116,8 @@ func (c *Case) String() string {
 		on   bool
 		name string
 	}{{c.DownTaintUnseen, "down-taint-unseen"},
-		{c.TerminatingEvictionUnseen, "terminating-eviction-unseen"}} {
+		{c.TerminatingEvictionUnseen, "terminating-eviction-unseen"},
+		{c.TaintEvictionOnly, "taint-eviction-only"}} {
 		if f.on {
 			flags = append(flags, f.name)
 		}

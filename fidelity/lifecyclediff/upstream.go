@@ -234,19 +234,8 @@ func (up *Upstream) Run(ctx context.Context, c *Case) (Result, error) {
 			return Result{}, err
 		}
 	}
-	// Three passes: a zone none of whose nodes counts in the zone states
-	// (all excluded) is dropped from them and gets a tainter at the
-	// normal rate again only a pass or two after the controller enters
-	// the master disruption mode (handleDisruption, classifyNodes), which
-	// the model, without time, does not wait for.
-	for range 3 {
-		if err := monitorNodeHealth(nc, ctx); err != nil {
-			return Result{}, err
-		}
-		doNoExecuteTaintingPass(nc, ctx)
-	}
-	for _, n := range nodes {
-		if err := doNoScheduleTaintingPass(nc, ctx, n.Name); err != nil {
+	if !c.TaintEvictionOnly {
+		if err := nodeLifecyclePasses(ctx, nc, nodes); err != nil {
 			return Result{}, err
 		}
 	}
@@ -337,6 +326,29 @@ func (up *Upstream) Run(ctx context.Context, c *Case) (Result, error) {
 		r.Pods[i].ForceDeleted = forced[p.Name]
 	}
 	return r, nil
+}
+
+// nodeLifecyclePasses runs the node lifecycle controller nc over nodes:
+// three passes of monitorNodeHealth, each with a NoExecute tainting pass,
+// then a NoSchedule tainting pass per node. Three passes: a zone none of
+// whose nodes counts in the zone states (all excluded) is dropped from
+// them and gets a tainter at the normal rate again only a pass or two
+// after the controller enters the master disruption mode
+// (handleDisruption, classifyNodes), which the model, without time, does
+// not wait for.
+func nodeLifecyclePasses(ctx context.Context, nc *nodelifecycle.Controller, nodes []*v1.Node) error {
+	for range 3 {
+		if err := monitorNodeHealth(nc, ctx); err != nil {
+			return err
+		}
+		doNoExecuteTaintingPass(nc, ctx)
+	}
+	for _, n := range nodes {
+		if err := doNoScheduleTaintingPass(nc, ctx, n.Name); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // podDeletes records the pod deletions a fake clientset received.
