@@ -176,7 +176,7 @@ type lcTally struct {
 	// nodeDecisions: a node tainted, its taint held back, lifted or
 	// removed, or tainted out-of-service; podDecisions: a pod's fate
 	// compared (evicted at once, later, kept, force-deleted).
-	nodeDecisions, podDecisions int
+	nodeDecisions, podDecisions                  int
 	tainted, held, lifted, removed, outOfService int
 	atOnce, later, kept, forced                  int
 	agree                                        int
