@@ -67,7 +67,12 @@
 //     (controllers/nodelifecycle, model/noexecute.go) against the node
 //     lifecycle controller's passes, with its zone states, and the taint
 //     eviction controller's processPodOnNode, on random nodes, taints,
-//     tolerations and pod phases.
+//     tolerations and pod phases; and every decision of the node
+//     controller, the taint manager and the events that change a node's
+//     NoExecute taint along the random runs walk draws
+//     (TestReplayRandomRuns): the taints placed, held back or removed,
+//     each pod evicted at once, later or kept, the terminating pods
+//     force-deleted.
 //   - evictiondiff: the kubelet's node-pressure eviction for memory
 //     (controllers/kubelet evictionmanager.go, model/kubeletconfig.go)
 //     against the eviction manager of pkg/kubelet/eviction, driven
@@ -96,7 +101,7 @@
 //   - walk: the random runs of every incident of examples/incidents and
 //     its fixed twin, the worked example (examples/inputs) and the
 //     realistic shapes (bench.Shapes) that the replay tests of scheddiff,
-//     rsdiff and hpadiff walk, step by step.
+//     rsdiff, hpadiff and lifecyclediff walk, step by step.
 //   - podspec: the containers (requests and limits as written, their
 //     YAML) of the pod specs admissiondiff, quotadiff and
 //     kubeletadmitdiff draw.

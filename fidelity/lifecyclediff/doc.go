@@ -59,6 +59,27 @@
 // from a node that is not Ready was force-deleted (the model runs the
 // pod garbage collector in the kubelet's step).
 //
+// TestReplayRandomRuns replays the model's own decisions along the random
+// runs of fidelity/walk (every incident and its fixed twin, the worked
+// example, the realistic shapes): on each step of the node controller,
+// of the taint manager, and of an event that changes a node's NoExecute
+// taint (a node Ready again, the operator's out-of-service taint), the
+// state the decision is made on becomes a Case (every node that exists,
+// with its zone, its own taints, the controller's taints it carries, its
+// Ready condition as the controller sees it, which for a node that is
+// not Ready is the condition the model decided; every bound pod with its
+// template's tolerations) and runs upstream: the node controller's
+// passes on the state before its step, the taint eviction controller
+// alone (Case.TaintEvictionOnly) on the taints the nodes carry before
+// the taint manager's step or after the operator's taint, the node
+// controller's passes on the world after a node is Ready again. The
+// NoExecute taint the step places, holds back or removes, and each pod
+// it judges (evicted at once, later and after how many seconds, kept;
+// force-deleted by the pod garbage collector) must be upstream's; a node
+// the model taints unreachable without exploring not-ready runs upstream
+// again with its condition False, and its pods' evictions must agree by
+// presence. Only the classes below may explain a disagreement.
+//
 // A disagreement must belong to a known class (classify.go) whose
 // counterfactual removes it; the classes are written up in
 // docs/divergences.md ("Node lifecycle and taint eviction against

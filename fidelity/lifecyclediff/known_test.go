@@ -147,6 +147,32 @@ func TestKnownClasses(t *testing.T) {
 func TestPlantedBugs(t *testing.T) {
 	ctx := context.Background()
 	up := newUpstream(t)
+	planted := plantedBugs()
+	gen := rapid.Custom(genCase)
+	for name, plant := range planted {
+		t.Run(name, func(t *testing.T) {
+			found := 0
+			for i := range 200 {
+				c := gen.Example(i)
+				v, err := up.Check(ctx, c, plant)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if v.Class == Unexplained {
+					found++
+				}
+			}
+			if found == 0 {
+				t.Fatal("the planted bug was never caught")
+			}
+			t.Logf("caught on %d of 200 cases", found)
+		})
+	}
+}
+
+// plantedBugs are the model bugs TestPlantedBugs and
+// TestReplayPlantedBugs plant, by name.
+func plantedBugs() map[string]Plant {
 	fits := func(u *model.Universe, f func(*model.NodeFit)) {
 		for i := range u.Templates {
 			for n := range u.Templates[i].Fit {
@@ -154,7 +180,7 @@ func TestPlantedBugs(t *testing.T) {
 			}
 		}
 	}
-	planted := map[string]Plant{
+	return map[string]Plant{
 		"tolerationSeconds read as forever": func(u *model.Universe, _ *model.State) {
 			fits(u, func(f *model.NodeFit) {
 				for k := range f.NodeDown {
@@ -194,25 +220,5 @@ func TestPlantedBugs(t *testing.T) {
 				}
 			}
 		},
-	}
-	gen := rapid.Custom(genCase)
-	for name, plant := range planted {
-		t.Run(name, func(t *testing.T) {
-			found := 0
-			for i := range 200 {
-				c := gen.Example(i)
-				v, err := up.Check(ctx, c, plant)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if v.Class == Unexplained {
-					found++
-				}
-			}
-			if found == 0 {
-				t.Fatal("the planted bug was never caught")
-			}
-			t.Logf("caught on %d of 200 cases", found)
-		})
 	}
 }

@@ -93,8 +93,10 @@ const (
 // --node-eviction-rate is unlimited: the rate limit spaces the taints of
 // a zone's nodes in time (one every 10 s by default), which the model has
 // no notion of; it only postpones a taint in a zone in the normal state.
-// The operator's out-of-service taint goes on its nodes before the taint
-// eviction controller sees them. The eviction queue's timers run on a
+// With Case.TaintEvictionOnly the node lifecycle controller's passes
+// are left out: the taint eviction controller judges the nodes' taints
+// as the case gives them. The operator's out-of-service taint goes on its
+// nodes before the taint eviction controller sees them. The eviction queue's timers run on a
 // fake clock: a pod deleted at once has had a delete with its grace
 // period when its worker has run (the clientset deletes as the API
 // server does: gracefulDeletion); a pod to be deleted later has a timer,
