@@ -182,8 +182,12 @@ type lcTally struct {
 	tainted, held, lifted, removed, outOfService int
 	atOnce, later, kept, forced                  int
 	agree                                        int
-	// unexplored: a node tainted unreachable whose not-ready branch the
-	// model does not explore, upstream run with its condition False.
+	// branches: the other branches of the node controller or the taint
+	// manager at a step's state, compared too.
+	branches int
+	// unexplored: a node tainted unreachable (or held back without a
+	// key) whose not-ready branch the model does not explore, upstream
+	// run with its condition False.
 	unexplored int
 	// classes: decisions that disagree, by class.
 	classes map[string]int
@@ -196,8 +200,8 @@ func (w *lcTally) String() string {
 	for _, k := range slices.Sorted(maps.Keys(w.classes)) {
 		cl = append(cl, fmt.Sprintf("%s %d", k, w.classes[k]))
 	}
-	return fmt.Sprintf("%d runs, %d node lifecycle steps: %d node decisions (%d tainted, %d held back, %d lifted, %d removed; %d out-of-service taints), %d pod decisions (%d at once, %d later, %d kept, %d force-deleted); %d agree, %d nodes' not-ready branch checked by presence; classified: [%s]",
-		w.runs, w.steps, w.nodeDecisions, w.tainted, w.held, w.lifted, w.removed, w.outOfService,
+	return fmt.Sprintf("%d runs, %d node lifecycle steps (and %d other branches): %d node decisions (%d tainted, %d held back, %d lifted, %d removed; %d out-of-service taints), %d pod decisions (%d at once, %d later, %d kept, %d force-deleted); %d agree, %d nodes' not-ready branch checked by presence; classified: [%s]",
+		w.runs, w.steps, w.branches, w.nodeDecisions, w.tainted, w.held, w.lifted, w.removed, w.outOfService,
 		w.podDecisions, w.atOnce, w.later, w.kept, w.forced, w.agree, w.unexplored, strings.Join(cl, ", "))
 }
 
@@ -217,6 +221,7 @@ func (w *lcTally) add(o *lcTally) {
 	w.forced += o.forced
 	w.agree += o.agree
 	w.unexplored += o.unexplored
+	w.branches += o.branches
 	for k, v := range o.classes {
 		w.classes[k] += v
 	}
@@ -340,9 +345,48 @@ func TestReplayPlantedBugs(t *testing.T) {
 }
 
 // replayLifecycleStep compares the node lifecycle decisions of st with
-// upstream and returns the unexplained disagreements. The cases read the
-// input from the universe input (p's, unless a bug is planted there).
+// upstream, and those of every other branch of the node controller or
+// the taint manager at its state (another queued pod taken, another key
+// or node chosen), and returns the unexplained disagreements. The cases
+// read the input from the universe input (p's, unless a bug is planted
+// there).
 func replayLifecycleStep(ctx context.Context, up *Upstream, p *kivi.Problem, input *model.Universe, st walk.Step, tally *lcTally) ([]string, error) {
+	runs := map[string]Result{}
+	problems, relevant, err := replayBranch(ctx, up, p, input, st, tally, runs)
+	if err != nil || !relevant {
+		return problems, err
+	}
+	tally.steps++
+	actor := p.System.ActorName(st.Pick)
+	if actor != nodeControllerActor && actor != taintManagerActor {
+		return problems, nil
+	}
+	for _, alt := range st.Alternatives {
+		if alt == st.Pick || p.System.ActorName(alt) != actor {
+			continue
+		}
+		post, _, err := p.System.Replay(st.Pre, alt)
+		if err != nil {
+			return nil, err
+		}
+		b := st
+		b.Pick, b.Post = alt, post
+		tally.branches++
+		more, _, err := replayBranch(ctx, up, p, input, b, tally, runs)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range more {
+			problems = append(problems, "another branch: "+m)
+		}
+	}
+	return problems, nil
+}
+
+// replayBranch compares the decisions of the step from st.Pre to st.Post
+// (relevant: it is the node lifecycle's). runs holds upstream's answers
+// to the cases of the step's state, by case.
+func replayBranch(ctx context.Context, up *Upstream, p *kivi.Problem, input *model.Universe, st walk.Step, tally *lcTally, runs map[string]Result) (problems []string, relevant bool, err error) {
 	u := p.System.U
 	actor := p.System.ActorName(st.Pick)
 	var changed []int
@@ -377,22 +421,25 @@ func replayLifecycleStep(ctx context.Context, up *Upstream, p *kivi.Problem, inp
 		}
 		view = newWalkView(input, st.Post, nil, api)
 	default:
-		return nil, nil
+		return nil, false, nil
 	}
-	tally.steps++
-	got, err := up.Run(ctx, view.c)
-	if err != nil {
-		return nil, fmt.Errorf("%s: upstream: %v\n%s", st.Where(), err, view.c)
+	key := view.c.String()
+	got, ok := runs[key]
+	if !ok {
+		if got, err = up.Run(ctx, view.c); err != nil {
+			return nil, true, fmt.Errorf("%s: upstream: %v\n%s", st.Where(), err, view.c)
+		}
+		runs[key] = got
 	}
 	cmp := &comparison{u: u, st: st, actor: actor, view: view, up: got, tally: tally}
 	cmp.nodes(changed)
 	cmp.pods(changed)
 	if actor == nodeControllerActor {
 		if err := cmp.unexploredNotReady(ctx, up, p, changed); err != nil {
-			return nil, err
+			return nil, true, err
 		}
 	}
-	return cmp.problems, nil
+	return cmp.problems, true, nil
 }
 
 // comparison is one step's model decisions against upstream's answer.
@@ -453,6 +500,16 @@ func (c *comparison) nodes(changed []int) {
 		c.tally.nodeDecisions++
 		if got := c.up.Nodes[i].NoExecute; !slices.Equal(got, want) {
 			c.fail("node %s (%s → %s): the model's NoExecute taints %v, upstream's %v", c.u.Nodes[n].Name, pre, post, want, got)
+			continue
+		}
+		// The NoSchedule taint of a node the controller has handled, as
+		// the scheduler reads it (an undecided held node: unreachable).
+		var noSchedule []string
+		if k, _, ok := post.LifecycleTaints(); ok && (tainted || post.TaintIsQueued()) {
+			noSchedule = []string{model.NodeDownTaints[k]}
+		}
+		if got := c.up.Nodes[i].NoSchedule; !slices.Equal(got, noSchedule) {
+			c.fail("node %s (%s → %s): the model's NoSchedule taints %v, upstream's %v", c.u.Nodes[n].Name, pre, post, noSchedule, got)
 			continue
 		}
 		c.tally.agree++
@@ -579,7 +636,8 @@ func (c *comparison) replayClass(i, j int, want, got PodAnswer) string {
 }
 
 // unexploredNotReady checks the nodes the node controller's step gave the
-// unreachable key with no branch of the not-ready one: the model claims
+// unreachable key (or held back without a key, which reads as
+// unreachable) with no branch of the not-ready one: the model claims
 // the key decides no pod's eviction at once or at all there
 // (taintDecides). Upstream runs the view again with each such node's
 // condition False, and its pods' evictions must be the same by presence
@@ -588,10 +646,14 @@ func (c *comparison) replayClass(i, j int, want, got PodAnswer) string {
 func (c *comparison) unexploredNotReady(ctx context.Context, up *Upstream, p *kivi.Problem, changed []int) error {
 	var nodes []int
 	for _, n := range changed {
-		if k, ok := c.st.Post.Nodes[n].Status.NodeDownCondition(); ok && k == 1 {
-			if _, had := c.st.Pre.Nodes[n].Status.NodeDownCondition(); !had && !c.explored(p, n) {
-				nodes = append(nodes, n)
-			}
+		pre, post := c.st.Pre.Nodes[n].Status, c.st.Post.Nodes[n].Status
+		k, ok := post.NodeDownCondition()
+		_, had := pre.NodeDownCondition()
+		// Decided unreachable now, or held back undecided (read
+		// unreachable).
+		unreachable := ok && k == 1 && !had || !ok && post.TaintIsQueued() && !pre.TaintIsQueued()
+		if unreachable && post.Health() != model.Ready && !c.explored(p, n) {
+			nodes = append(nodes, n)
 		}
 	}
 	if len(nodes) == 0 {
