@@ -75,10 +75,14 @@
 // controller's passes on the world after a node is Ready again. The
 // NoExecute taint the step places, holds back or removes, and each pod
 // it judges (evicted at once, later and after how many seconds, kept;
-// force-deleted by the pod garbage collector) must be upstream's; a node
-// the model taints unreachable without exploring not-ready runs upstream
-// again with its condition False, and its pods' evictions must agree by
-// presence. Only the classes below may explain a disagreement.
+// force-deleted by the pod garbage collector) must be upstream's, for
+// the step taken and for every other branch of the node controller or
+// the taint manager at its state; a node the model taints unreachable
+// (or holds back without a key) without exploring not-ready runs
+// upstream again with its condition False, and its pods' evictions must
+// agree by presence. Only the classes below may explain a disagreement;
+// TestReplayPlantedBugs plants TestPlantedBugs' universe bugs in the
+// runs and sees each caught.
 //
 // A disagreement must belong to a known class (classify.go) whose
 // counterfactual removes it; the classes are written up in
