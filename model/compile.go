@@ -1,6 +1,9 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Compile validates the Universe, applies defaults, interns labels and
 // precomputes the static scheduler relations (NodeFit) and the event
@@ -309,6 +312,10 @@ func (u *Universe) compileFit(t *PodTemplate) ([]NodeFit, error) {
 		}
 		preferred = append(preferred, c)
 	}
+	added, err := u.compileAddedAffinity()
+	if err != nil {
+		return nil, err
+	}
 	tols := u.admittedTolerations(t)
 	fit := make([]NodeFit, len(u.Nodes))
 	for n := range u.Nodes {
@@ -344,6 +351,7 @@ func (u *Universe) compileFit(t *PodTemplate) ([]NodeFit, error) {
 				f.Preferred += t.Preferred[i].Weight
 			}
 		}
+		added.fit(f, node.LabelSet)
 		for _, taint := range node.Taints {
 			tolerated := false
 			for _, tol := range tols {
@@ -367,6 +375,63 @@ func (u *Universe) compileFit(t *PodTemplate) ([]NodeFit, error) {
 		compileNoExecute(f, node.Taints, tols, u.Options.KiviLifecycle)
 	}
 	return fit, nil
+}
+
+// compiledAdded is the scheduler profile's addedAffinity over interned
+// labels.
+type compiledAdded struct {
+	a         *AddedAffinity
+	terms     []CompiledSelector
+	preferred []CompiledSelector
+}
+
+// compileAddedAffinity compiles the profile's addedAffinity, refusing what
+// kube-scheduler's ValidateNodeAffinityArgs refuses and weights the model
+// does not take.
+func (u *Universe) compileAddedAffinity() (compiledAdded, error) {
+	a := u.Scheduler.Profile.AddedAffinity
+	c := compiledAdded{a: a}
+	if a == nil {
+		return c, nil
+	}
+	in := &u.Labels
+	for i := range a.Terms {
+		if a.Terms[i].Empty() || !validValues(&a.Terms[i]) {
+			return c, fmt.Errorf("scheduler profile addedAffinity.required[%d]: an empty term or an invalid label value: %w", i, ErrInvalid)
+		}
+		s, err := in.compileSelector(&a.Terms[i])
+		if err != nil {
+			return c, fmt.Errorf("scheduler profile addedAffinity.required[%d]: %w", i, err)
+		}
+		c.terms = append(c.terms, s)
+	}
+	for i := range a.Preferred {
+		p := &a.Preferred[i]
+		if p.Weight < 1 || p.Term.Empty() || !validValues(&p.Term) {
+			return c, fmt.Errorf("scheduler profile addedAffinity.preferred[%d]: weight %d (accepted: 1 or more), an empty term or an invalid label value: %w", i, p.Weight, ErrInvalid)
+		}
+		s, err := in.compileSelector(&p.Term)
+		if err != nil {
+			return c, fmt.Errorf("scheduler profile addedAffinity.preferred[%d]: %w", i, err)
+		}
+		c.preferred = append(c.preferred, s)
+	}
+	return c, nil
+}
+
+// fit records on f what the added affinity makes of a node with labels ls.
+func (c compiledAdded) fit(f *NodeFit, ls LabelSet) {
+	if c.a == nil {
+		return
+	}
+	if c.a.Required {
+		f.AddedAffinityRejects = !slices.ContainsFunc(c.terms, func(s CompiledSelector) bool { return s.Matches(ls) })
+	}
+	for i, p := range c.preferred {
+		if p.Matches(ls) {
+			f.AddedPreferred += c.a.Preferred[i].Weight
+		}
+	}
 }
 
 // Compiled reports whether Compile succeeded.
