@@ -1,9 +1,6 @@
 package model
 
-import (
-	"fmt"
-	"slices"
-)
+import "fmt"
 
 // Compile validates the Universe, applies defaults, interns labels and
 // precomputes the static scheduler relations (NodeFit) and the event
@@ -396,8 +393,8 @@ func (u *Universe) compileAddedAffinity() (compiledAdded, error) {
 	}
 	in := &u.Labels
 	for i := range a.Terms {
-		if a.Terms[i].Empty() || !validValues(&a.Terms[i]) {
-			return c, fmt.Errorf("scheduler profile addedAffinity.required[%d]: an empty term or an invalid label value: %w", i, ErrInvalid)
+		if a.Terms[i].Empty() {
+			return c, fmt.Errorf("scheduler profile addedAffinity.required[%d]: an empty term (accepted: at least one requirement): %w", i, ErrInvalid)
 		}
 		s, err := in.compileSelector(&a.Terms[i])
 		if err != nil {
@@ -407,8 +404,8 @@ func (u *Universe) compileAddedAffinity() (compiledAdded, error) {
 	}
 	for i := range a.Preferred {
 		p := &a.Preferred[i]
-		if p.Weight < 1 || p.Term.Empty() || !validValues(&p.Term) {
-			return c, fmt.Errorf("scheduler profile addedAffinity.preferred[%d]: weight %d (accepted: 1 or more), an empty term or an invalid label value: %w", i, p.Weight, ErrInvalid)
+		if p.Weight < 1 || p.Term.Empty() {
+			return c, fmt.Errorf("scheduler profile addedAffinity.preferred[%d]: weight %d (accepted: 1 or more) or an empty term: %w", i, p.Weight, ErrInvalid)
 		}
 		s, err := in.compileSelector(&p.Term)
 		if err != nil {
@@ -424,11 +421,19 @@ func (c compiledAdded) fit(f *NodeFit, ls LabelSet) {
 	if c.a == nil {
 		return
 	}
+	// A value outside the label value syntax (the reader's spelling of a
+	// Gt or Lt no node passes) matches no node.
 	if c.a.Required {
-		f.AddedAffinityRejects = !slices.ContainsFunc(c.terms, func(s CompiledSelector) bool { return s.Matches(ls) })
+		f.AddedAffinityRejects = true
+		for i, s := range c.terms {
+			if validValues(&c.a.Terms[i]) && s.Matches(ls) {
+				f.AddedAffinityRejects = false
+				break
+			}
+		}
 	}
 	for i, p := range c.preferred {
-		if p.Matches(ls) {
+		if validValues(&c.a.Preferred[i].Term) && p.Matches(ls) {
 			f.AddedPreferred += c.a.Preferred[i].Weight
 		}
 	}

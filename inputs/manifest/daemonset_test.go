@@ -266,3 +266,53 @@ func TestDaemonSetsOnNodeTypes(t *testing.T) {
 		}
 	}
 }
+
+// TestDaemonSetsAddedAffinity: the DaemonSet controller does not read
+// scheduler profiles, so it creates its pod on a node the profile's
+// addedAffinity excludes, where kube-scheduler never binds it: it stays
+// Pending and holds nothing there, with a warning.
+func TestDaemonSetsAddedAffinity(t *testing.T) {
+	config := `---
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- pluginConfig:
+  - name: NodeAffinity
+    args:
+      addedAffinity:
+        requiredDuringSchedulingIgnoredDuringExecution:
+          nodeSelectorTerms: [{matchExpressions: [{key: kubernetes.io/hostname, operator: NotIn, values: [soft]}]}]
+`
+	r, err := LoadStream([]File{{Name: "m.yaml", Data: []byte(daemonSetWorkloads + config)}},
+		&File{Name: "nodes.yaml", Data: []byte(daemonSetNodes)}, nil, testOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	reserved := map[string]int64{}
+	for _, g := range r.Cluster.Nodes {
+		for _, nt := range r.Cluster.NodeTypes {
+			if nt.Name == g.Type {
+				for _, name := range g.Names {
+					reserved[name] = nt.ReservedCPU
+				}
+			}
+		}
+	}
+	if reserved["soft"] != 0 || reserved["plain"] != 450 {
+		t.Errorf("reserved cpu %v, want none on soft and 450m on plain", reserved)
+	}
+	for _, ds := range []string{"logs", "apps-agent"} {
+		if !hasWarning(r.Warnings, "DaemonSet "+ds+": the DaemonSet controller creates its pod on node soft, which the scheduler profile's NodeAffinity addedAffinity excludes") {
+			t.Errorf("no warning that %s stays Pending on soft: %v", ds, r.Warnings)
+		}
+	}
+}
+
+func hasWarning(warns []Warning, msg string) bool {
+	for _, w := range warns {
+		if strings.Contains(w.Msg, msg) {
+			return true
+		}
+	}
+	return false
+}
