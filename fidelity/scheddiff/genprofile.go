@@ -158,7 +158,11 @@ func genResources(t *rapid.T, gpus bool) string {
 func genAddedAffinity(t *rapid.T) string {
 	term := func() string {
 		var exprs, fields []string
-		for range rapid.IntRange(0, 2).Draw(t, "addedExpressions") {
+		n := rapid.IntRange(1, 2).Draw(t, "addedExpressions")
+		if oneIn(t, 8, "addedEmptyTerm") {
+			n = 0
+		}
+		for range n {
 			key := rapid.SampledFrom([]string{ZoneKey, DiskKey, model.HostnameKey}).Draw(t, "addedKey")
 			values := valuesOf(key)
 			if key == DiskKey {
@@ -188,14 +192,18 @@ func genAddedAffinity(t *rapid.T) string {
 		return "{" + strings.Join(parts, ", ") + "}"
 	}
 	var parts []string
-	if !oneIn(t, 4, "addedNoRequired") {
+	if oneIn(t, 2, "addedRequired") {
 		var terms []string
-		for range rapid.IntRange(0, 2).Draw(t, "addedTerms") {
+		n := rapid.IntRange(1, 2).Draw(t, "addedTerms")
+		if oneIn(t, 8, "addedNoTerm") {
+			n = 0
+		}
+		for range n {
 			terms = append(terms, term())
 		}
 		parts = append(parts, "requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: ["+strings.Join(terms, ", ")+"]}")
 	}
-	if oneIn(t, 2, "addedPreferred") {
+	if len(parts) == 0 || oneIn(t, 2, "addedPreferred") {
 		var terms []string
 		for range rapid.IntRange(1, 2).Draw(t, "addedPreferredTerms") {
 			w := rapid.SampledFrom([]int{0, 1, 7, 100, 250}).Draw(t, "addedWeight")
