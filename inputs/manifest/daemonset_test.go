@@ -316,3 +316,45 @@ func hasWarning(warns []Warning, msg string) bool {
 	}
 	return false
 }
+
+// TestDaemonSetsAddedAffinityOnNodeTypes: on Kivi's node types the
+// reservation follows the profile's addedAffinity too; one that reads the
+// hostname, which node types do not have, is not applied to the
+// reservations, with a warning.
+func TestDaemonSetsAddedAffinityOnNodeTypes(t *testing.T) {
+	data, err := os.ReadFile("testdata/fuzz/dirs/daemonset.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := strings.SplitN(string(data), "\n=====\n", 3)
+	for _, c := range []struct {
+		name, expr string
+		reserved   int64 // on zone a's nodes
+		warn       string
+	}{
+		{"zone", "{key: topology.kubernetes.io/zone, operator: NotIn, values: [a]}", 0,
+			"DaemonSet node-exporter: the DaemonSet controller creates its pod on the nodes of type"},
+		{"hostname", "{key: kubernetes.io/hostname, operator: Exists}", 50,
+			"the default-scheduler profile's NodeAffinity addedAffinity selects nodes by hostname, which node types do not have"},
+	} {
+		config := "---\napiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- pluginConfig:\n  - name: NodeAffinity\n" +
+			"    args: {addedAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchExpressions: [" + c.expr + "]}]}}}\n"
+		fsys := fstest.MapFS{
+			"d/yaml/app.yaml":                   {Data: []byte(parts[0] + config)},
+			"d/user_input/cluster_configs.json": {Data: []byte(parts[1])},
+			"d/user_input/intents.json":         {Data: []byte(parts[2])},
+		}
+		r, err := LoadKiviDir(fsys, "d", testOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, nt := range r.Cluster.NodeTypes {
+			if nt.Labels["topology.kubernetes.io/zone"] == "a" && nt.ReservedCPU != c.reserved {
+				t.Errorf("%s: %s reserves %dm, want %dm", c.name, nt.Name, nt.ReservedCPU, c.reserved)
+			}
+		}
+		if !hasWarning(r.Warnings, c.warn) {
+			t.Errorf("%s: no warning %q: %v", c.name, c.warn, r.Warnings)
+		}
+	}
+}
