@@ -18,7 +18,7 @@ func TestAddedAffinityValidation(t *testing.T) {
 	klog.LogToStderr(false)
 	klog.SetOutput(io.Discard)
 	for _, c := range []struct {
-		name, args string
+		name, args  string
 		real, model bool // accepted
 	}{
 		{"none", `{}`, true, true},
