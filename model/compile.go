@@ -1,6 +1,9 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Compile validates the Universe, applies defaults, interns labels and
 // precomputes the static scheduler relations (NodeFit) and the event
@@ -120,11 +123,15 @@ func (u *Universe) Compile() error {
 	if err := u.compileHostPorts(); err != nil {
 		return err
 	}
+	added, err := u.compileAddedAffinity()
+	if err != nil {
+		return err
+	}
 	// Template labels may have interned keys after some LabelSets were
 	// built; LabelSet.Get copes with short sets, so nothing to redo.
 	for i := range u.Templates {
 		t := &u.Templates[i]
-		fit, err := u.compileFit(t)
+		fit, err := u.compileFit(t, added)
 		if err != nil {
 			return fmt.Errorf("pod template %q: %w", t.Name, err)
 		}
@@ -283,8 +290,8 @@ func (u *Universe) Compile() error {
 
 // compileFit computes the static relation between template t and every
 // node: nodeName, nodeSelector + required affinity, taints, preferred
-// affinity weights.
-func (u *Universe) compileFit(t *PodTemplate) ([]NodeFit, error) {
+// affinity weights, and what the profile's added affinity makes of it.
+func (u *Universe) compileFit(t *PodTemplate, added compiledAdded) ([]NodeFit, error) {
 	in := &u.Labels
 	nodeSel, err := in.compileSelector(&Selector{MatchLabels: t.NodeSelector})
 	if err != nil {
@@ -308,10 +315,6 @@ func (u *Universe) compileFit(t *PodTemplate) ([]NodeFit, error) {
 			return nil, fmt.Errorf("affinity.preferred[%d]: %w", i, err)
 		}
 		preferred = append(preferred, c)
-	}
-	added, err := u.compileAddedAffinity()
-	if err != nil {
-		return nil, err
 	}
 	tols := u.admittedTolerations(t)
 	fit := make([]NodeFit, len(u.Nodes))
@@ -421,19 +424,11 @@ func (c compiledAdded) fit(f *NodeFit, ls LabelSet) {
 	if c.a == nil {
 		return
 	}
-	// A value outside the label value syntax (the reader's spelling of a
-	// Gt or Lt no node passes) matches no node.
 	if c.a.Required {
-		f.AddedAffinityRejects = true
-		for i, s := range c.terms {
-			if validValues(&c.a.Terms[i]) && s.Matches(ls) {
-				f.AddedAffinityRejects = false
-				break
-			}
-		}
+		f.AddedAffinityRejects = !slices.ContainsFunc(c.terms, func(s CompiledSelector) bool { return s.Matches(ls) })
 	}
 	for i, p := range c.preferred {
-		if validValues(&c.a.Preferred[i].Term) && p.Matches(ls) {
+		if p.Matches(ls) {
 			f.AddedPreferred += c.a.Preferred[i].Weight
 		}
 	}

@@ -144,9 +144,10 @@ func addedSelector(a at, path string, t *addedTerm, nodes nodeLabels) (model.Sel
 
 // orderedValues are the values of key on the nodes that are integers
 // above (Gt) or below (Lt) bound: In over them selects the nodes Gt or Lt
-// selects (the model's selectors have no order). None: a value no node
-// has, outside the label value syntax, so that the term matches no node
-// (model.Compile).
+// selects (the model's selectors have no order). None: a value outside
+// the label value syntax, which no node has (for a pod's term, whose
+// invalid values upstream matches nothing, model.Compile also makes the
+// term match nothing).
 func orderedValues(nodes nodeLabels, key, op string, bound int64) []string {
 	var in []string
 	for _, v := range nodes.values(key) {
