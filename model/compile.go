@@ -1,6 +1,9 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Compile validates the Universe, applies defaults, interns labels and
 // precomputes the static scheduler relations (NodeFit) and the event
@@ -120,11 +123,15 @@ func (u *Universe) Compile() error {
 	if err := u.compileHostPorts(); err != nil {
 		return err
 	}
+	added, err := u.compileAddedAffinity()
+	if err != nil {
+		return err
+	}
 	// Template labels may have interned keys after some LabelSets were
 	// built; LabelSet.Get copes with short sets, so nothing to redo.
 	for i := range u.Templates {
 		t := &u.Templates[i]
-		fit, err := u.compileFit(t)
+		fit, err := u.compileFit(t, added)
 		if err != nil {
 			return fmt.Errorf("pod template %q: %w", t.Name, err)
 		}
@@ -283,8 +290,8 @@ func (u *Universe) Compile() error {
 
 // compileFit computes the static relation between template t and every
 // node: nodeName, nodeSelector + required affinity, taints, preferred
-// affinity weights.
-func (u *Universe) compileFit(t *PodTemplate) ([]NodeFit, error) {
+// affinity weights, and what the profile's added affinity makes of it.
+func (u *Universe) compileFit(t *PodTemplate, added compiledAdded) ([]NodeFit, error) {
 	in := &u.Labels
 	nodeSel, err := in.compileSelector(&Selector{MatchLabels: t.NodeSelector})
 	if err != nil {
@@ -344,6 +351,7 @@ func (u *Universe) compileFit(t *PodTemplate) ([]NodeFit, error) {
 				f.Preferred += t.Preferred[i].Weight
 			}
 		}
+		added.fit(f, node.LabelSet)
 		for _, taint := range node.Taints {
 			tolerated := false
 			for _, tol := range tols {
@@ -367,6 +375,63 @@ func (u *Universe) compileFit(t *PodTemplate) ([]NodeFit, error) {
 		compileNoExecute(f, node.Taints, tols, u.Options.KiviLifecycle)
 	}
 	return fit, nil
+}
+
+// compiledAdded is the scheduler profile's addedAffinity over interned
+// labels.
+type compiledAdded struct {
+	a         *AddedAffinity
+	terms     []CompiledSelector
+	preferred []CompiledSelector
+}
+
+// compileAddedAffinity compiles the profile's addedAffinity, refusing what
+// kube-scheduler's ValidateNodeAffinityArgs refuses and weights the model
+// does not take.
+func (u *Universe) compileAddedAffinity() (compiledAdded, error) {
+	a := u.Scheduler.Profile.AddedAffinity
+	c := compiledAdded{a: a}
+	if a == nil {
+		return c, nil
+	}
+	in := &u.Labels
+	for i := range a.Terms {
+		if a.Terms[i].Empty() {
+			return c, fmt.Errorf("scheduler profile addedAffinity.required[%d]: an empty term (accepted: at least one requirement): %w", i, ErrInvalid)
+		}
+		s, err := in.compileSelector(&a.Terms[i])
+		if err != nil {
+			return c, fmt.Errorf("scheduler profile addedAffinity.required[%d]: %w", i, err)
+		}
+		c.terms = append(c.terms, s)
+	}
+	for i := range a.Preferred {
+		p := &a.Preferred[i]
+		if p.Weight < 1 || p.Term.Empty() {
+			return c, fmt.Errorf("scheduler profile addedAffinity.preferred[%d]: weight %d (accepted: 1 or more) or an empty term: %w", i, p.Weight, ErrInvalid)
+		}
+		s, err := in.compileSelector(&p.Term)
+		if err != nil {
+			return c, fmt.Errorf("scheduler profile addedAffinity.preferred[%d]: %w", i, err)
+		}
+		c.preferred = append(c.preferred, s)
+	}
+	return c, nil
+}
+
+// fit records on f what the added affinity makes of a node with labels ls.
+func (c compiledAdded) fit(f *NodeFit, ls LabelSet) {
+	if c.a == nil {
+		return
+	}
+	if c.a.Required {
+		f.AddedAffinityRejects = !slices.ContainsFunc(c.terms, func(s CompiledSelector) bool { return s.Matches(ls) })
+	}
+	for i, p := range c.preferred {
+		if p.Matches(ls) {
+			f.AddedPreferred += c.a.Preferred[i].Weight
+		}
+	}
 }
 
 // Compiled reports whether Compile succeeded.

@@ -10,7 +10,8 @@ const ZoneKey = "topology.kubernetes.io/zone"
 // constraints and inter-pod (anti-)affinity terms, in the scheduler and
 // the descheduler, and the keys of kube-scheduler's system default spread
 // constraints (zone and hostname), which apply to every template without
-// constraints of its own, and under Kubernetes' lifecycle, when nodes may
+// constraints of its own, the keys of the scheduler profile's
+// addedAffinity, and under Kubernetes' lifecycle, when nodes may
 // go down, the keys of the node lifecycle controller's zone map. The hostname keys are not listed: each node's
 // value is its own (reduction/symmetry). A label whose key is in neither
 // this set nor any NodeFit is read by no built-in step: nodes that differ
@@ -23,6 +24,11 @@ func (u *Universe) NodeLabelKeysRead() map[string]bool {
 		for _, k := range DisruptionZoneKeys() {
 			keys[k] = true
 		}
+	}
+	// The profile's addedAffinity, whose verdicts NodeFit holds too:
+	// nodes telling its keys apart stay apart whatever the templates.
+	for _, k := range u.Scheduler.Profile.AddedAffinity.Keys() {
+		keys[k] = true
 	}
 	for i := range u.Templates {
 		t := &u.Templates[i]

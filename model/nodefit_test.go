@@ -32,3 +32,43 @@ func TestEmptyAffinityTerms(t *testing.T) {
 		t.Errorf("empty + zone=a terms: node a %v, node b %v; want only node a", fit(1, 0).Affinity, fit(1, 1).Affinity)
 	}
 }
+
+// TestAddedAffinityFit: the profile's addedAffinity goes into every
+// template's NodeFit apart from the pod's own affinity (which the kubelet
+// and the descheduler read): a node no required term matches is rejected
+// (the reader's spelling of a Gt or Lt that no node passes matches none),
+// and the matching preferred weights add up; an empty term or a weight
+// below 1 is refused.
+func TestAddedAffinityFit(t *testing.T) {
+	in := func(k string, v ...string) model.Selector {
+		return model.Selector{MatchExpressions: []model.Requirement{{Key: k, Operator: model.OpIn, Values: v}}}
+	}
+	b := build.New()
+	b.AddNodes(1, build.Node().Zone("a"))
+	b.AddNodes(1, build.Node().Zone("b"))
+	b.AddTemplate(build.Template("app").NodeSelector("zone", "b"))
+	b.U.Scheduler.Profile.AddedAffinity = &model.AddedAffinity{Required: true,
+		Terms:     []model.Selector{in("zone", "a"), in("zone", "Gt 3 (no node)")},
+		Preferred: []model.PreferredTerm{{Weight: 7, Term: in("zone", "a")}, {Weight: 300, Term: in("zone", "a", "b")}}}
+	u, _ := b.MustBuild()
+	want := []model.NodeFit{{AddedAffinityRejects: false, AddedPreferred: 307}, {Affinity: true, AddedAffinityRejects: true, AddedPreferred: 300}}
+	for n, w := range want {
+		f := u.Templates[0].Fit[n]
+		if f.Affinity != w.Affinity || f.AddedAffinityRejects != w.AddedAffinityRejects || f.AddedPreferred != w.AddedPreferred {
+			t.Errorf("node %d: %+v, want Affinity %t, AddedAffinityRejects %t, AddedPreferred %d", n, f, w.Affinity, w.AddedAffinityRejects, w.AddedPreferred)
+		}
+	}
+	for _, bad := range []*model.AddedAffinity{
+		{Required: true, Terms: []model.Selector{{}}},
+		{Preferred: []model.PreferredTerm{{Weight: 0, Term: in("zone", "a")}}},
+		{Preferred: []model.PreferredTerm{{Weight: 5}}},
+	} {
+		b := build.New()
+		b.AddNodes(1, build.Node())
+		b.AddTemplate(build.Template("app"))
+		b.U.Scheduler.Profile.AddedAffinity = bad
+		if _, _, err := b.Build(0); err == nil {
+			t.Errorf("%+v: compiled, want an error", bad)
+		}
+	}
+}

@@ -1,5 +1,10 @@
 package model
 
+import (
+	"maps"
+	"slices"
+)
+
 // SchedulerProfile is what the default-scheduler profile of the input's
 // KubeSchedulerConfiguration changes in how kube-scheduler scores nodes
 // and defaults spread constraints (pkg/scheduler/apis/config/v1 and the
@@ -34,6 +39,60 @@ type SchedulerProfile struct {
 	// resources by name (their weights must be 1); nil means cpu and
 	// memory.
 	BalancedResources []string
+	// AddedAffinity is NodeAffinityArgs' addedAffinity; nil means none.
+	AddedAffinity *AddedAffinity
+}
+
+// AddedAffinity is the node affinity NodeAffinityArgs' addedAffinity adds
+// to every pod the profile schedules, as nodeaffinity.New parses it
+// (v1.36): its NodeAffinity Filter rejects a node the required selector
+// does not match ("node(s) didn't match scheduler-enforced node
+// affinity", before the pod's own affinity is checked) and its Score adds
+// the weights of the matching preferred terms to the pod's. Nothing else
+// reads it: the kubelet's admission, the descheduler, the DaemonSet
+// controller and PodTopologySpread's nodeAffinityPolicy read the pod's
+// own affinity.
+type AddedAffinity struct {
+	// Required: requiredDuringSchedulingIgnoredDuringExecution is set, so
+	// a node passes only when one of Terms (ORed) matches it; with no
+	// term no node passes. Empty terms, which match no node, are left out.
+	Required bool
+	Terms    []Selector
+	// Preferred are the preferred terms with a non-zero weight and a
+	// non-empty preference (the others score nothing).
+	Preferred []PreferredTerm
+}
+
+// Keys returns the node label keys the added affinity reads, sorted.
+func (a *AddedAffinity) Keys() []string {
+	if a == nil {
+		return nil
+	}
+	set := map[string]bool{}
+	add := func(s *Selector) {
+		for k := range s.MatchLabels {
+			set[k] = true
+		}
+		for _, r := range s.MatchExpressions {
+			set[r.Key] = true
+		}
+	}
+	for i := range a.Terms {
+		add(&a.Terms[i])
+	}
+	for i := range a.Preferred {
+		add(&a.Preferred[i].Term)
+	}
+	return slices.Sorted(maps.Keys(set))
+}
+
+// Admits reports whether the required selector matches a node with the
+// given labels (true without one).
+func (a *AddedAffinity) Admits(labels map[string]string) bool {
+	if a == nil || !a.Required {
+		return true
+	}
+	return slices.ContainsFunc(a.Terms, func(t Selector) bool { return t.MatchesLabels(labels) })
 }
 
 // ScoringStrategyType is NodeResourcesFit's scoring strategy type.

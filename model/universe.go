@@ -333,6 +333,12 @@ type NodeFit struct {
 	// HostPortsReserved: a host port of the pod is held on the node by
 	// a pod the model does not track, a DaemonSet's (hostports.go).
 	HostPortsReserved bool
+	// AddedAffinityRejects: the scheduler profile's addedAffinity
+	// required selector does not match the node, and AddedPreferred is
+	// the summed weight of its preferred terms that do (AddedAffinity):
+	// only the scheduler's NodeAffinity plugin reads them.
+	AddedAffinityRejects bool
+	AddedPreferred       int
 }
 
 // Strategy is a Deployment update strategy.

@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/kivi-go/kivi/kivitest/script/build"
@@ -159,6 +160,53 @@ func TestDisabledFilters(t *testing.T) {
 			if f, _ := Decide(u, s, 1); !slices.Equal(f, want) {
 				t.Errorf("%s, pod %d: feasible %v, want %v\n%s", c.name, i, f, want, Explain(u, s, 1))
 			}
+		}
+	}
+}
+
+// TestAddedAffinity: the profile's addedAffinity keeps the pod off the
+// nodes its required selector does not match, with upstream's reason,
+// whatever the pod's own affinity allows, and its preferred terms add to
+// the pod's in NodeAffinity's score.
+func TestAddedAffinity(t *testing.T) {
+	in := func(k string, v ...string) model.Selector {
+		return model.Selector{MatchExpressions: []model.Requirement{{Key: k, Operator: model.OpIn, Values: v}}}
+	}
+	poolB := &model.AddedAffinity{Required: true, Terms: []model.Selector{in("pool", "b")}}
+	preferSSD := func(w int) *model.AddedAffinity {
+		return &model.AddedAffinity{Preferred: []model.PreferredTerm{{Weight: w, Term: in("disk", "ssd")}}}
+	}
+	for _, c := range []struct {
+		name     string
+		added    *model.AddedAffinity
+		tmpl     *build.TemplateBuilder
+		feasible []int
+		top      []int
+		reason   string
+	}{
+		{"none", nil, build.Template("app"), []int{0, 1, 2}, []int{0, 1, 2}, ""},
+		{"required", poolB, build.Template("app"), []int{1, 2}, []int{1, 2}, reasonEnforcedAffinity},
+		{"required, the pod's own nodeSelector elsewhere", poolB, build.Template("app").NodeSelector("pool", "a"), nil, nil, reasonEnforcedAffinity},
+		{"required, no term", &model.AddedAffinity{Required: true}, build.Template("app"), nil, nil, reasonEnforcedAffinity},
+		{"required, two terms ORed", &model.AddedAffinity{Required: true, Terms: []model.Selector{in("pool", "a"), in("disk", "ssd")}}, build.Template("app"), []int{0, 2}, []int{0, 2}, reasonEnforcedAffinity},
+		{"preferred", preferSSD(5), build.Template("app"), []int{0, 1, 2}, []int{2}, ""},
+		{"preferred, lighter than the pod's", preferSSD(5), build.Template("app").Preferred(10, "pool", "a"), []int{0, 1, 2}, []int{0}, ""},
+		{"preferred, heavier than the pod's", preferSSD(20), build.Template("app").Preferred(10, "pool", "a"), []int{0, 1, 2}, []int{2}, ""},
+	} {
+		b := build.New()
+		b.AddNodes(1, build.Node().CPU(4000).Mem(4096).Label("pool", "a"))
+		b.AddNodes(1, build.Node().CPU(4000).Mem(4096).Label("pool", "b"))
+		b.AddNodes(1, build.Node().CPU(4000).Mem(4096).Label("pool", "b").Label("disk", "ssd"))
+		d := b.AddDeployment("app", b.AddTemplate(c.tmpl.Requests(500, 512)), 1)
+		b.PendingPod(d, -1)
+		b.U.Scheduler.Profile.AddedAffinity = c.added
+		u, s := b.MustBuild()
+		f, top := Decide(u, s, 0)
+		if !slices.Equal(f, c.feasible) || !slices.Equal(top, c.top) {
+			t.Errorf("%s: feasible %v top %v, want %v and %v\n%s", c.name, f, top, c.feasible, c.top, Explain(u, s, 0))
+		}
+		if got := strings.Contains(Explain(u, s, 0), reasonEnforcedAffinity); got != (c.reason != "") {
+			t.Errorf("%s: the explanation names the scheduler-enforced affinity: %t, want %t\n%s", c.name, got, c.reason != "", Explain(u, s, 0))
 		}
 	}
 }

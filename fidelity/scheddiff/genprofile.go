@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"pgregory.net/rapid"
+
+	"github.com/kivi-go/kivi/model"
 )
 
 // GenerateConfig draws a KubeSchedulerConfiguration document with one
@@ -15,7 +17,8 @@ import (
 // NodeUnschedulable filters disabled (in the filter set or the MultiPoint
 // set), PodTopologySpread's List defaulting with default
 // constraints, NodeResourcesBalancedAllocation's resources, and
-// InterPodAffinity's hardPodAffinityWeight. gpus says
+// InterPodAffinity's hardPodAffinityWeight, and NodeAffinity's
+// addedAffinity (genAddedAffinity). gpus says
 // the snapshot has nvidia.com/gpu, which a strategy may then score.
 func GenerateConfig(t *rapid.T, gpus bool) string {
 	var b strings.Builder
@@ -117,6 +120,9 @@ func GenerateConfig(t *rapid.T, gpus bool) string {
 	if oneIn(t, 4, "hardPodAffinityWeight") {
 		args = append(args, fmt.Sprintf("  - name: InterPodAffinity\n    args: {hardPodAffinityWeight: %d}\n", rapid.SampledFrom([]int{0, 1, 5, 100}).Draw(t, "hardWeight")))
 	}
+	if oneIn(t, 3, "addedAffinity") {
+		args = append(args, genAddedAffinity(t))
+	}
 	if len(args) > 0 {
 		b.WriteString("  pluginConfig:\n" + strings.Join(args, ""))
 	}
@@ -142,4 +148,68 @@ func genResources(t *rapid.T, gpus bool) string {
 		return ""
 	}
 	return "        resources: [" + strings.Join(rs, ", ") + "]\n"
+}
+
+// genAddedAffinity draws NodeAffinity's addedAffinity: a required node
+// selector (possibly without terms, or with an empty one, which matches
+// no node) and preferred terms (weight 0 skips a term; weights above 100
+// are accepted), over the nodes' zone, disk and hostname labels and their
+// names (matchFields), with Gt and Lt, which no node's label passes.
+func genAddedAffinity(t *rapid.T) string {
+	term := func() string {
+		var exprs, fields []string
+		n := rapid.IntRange(1, 2).Draw(t, "addedExpressions")
+		if oneIn(t, 8, "addedEmptyTerm") {
+			n = 0
+		}
+		for range n {
+			key := rapid.SampledFrom([]string{ZoneKey, DiskKey, model.HostnameKey}).Draw(t, "addedKey")
+			values := valuesOf(key)
+			if key == DiskKey {
+				values = []string{"ssd", "hdd"}
+			}
+			v := func() string { return rapid.SampledFrom(values).Draw(t, "addedValue") }
+			switch op := rapid.SampledFrom([]string{"In", "NotIn", "Exists", "DoesNotExist", "Gt"}).Draw(t, "addedOperator"); op {
+			case "In", "NotIn":
+				exprs = append(exprs, fmt.Sprintf("{key: %s, operator: %s, values: [%s, %s]}", key, op, v(), v()))
+			case "Gt":
+				exprs = append(exprs, fmt.Sprintf("{key: %s, operator: Gt, values: [\"2\"]}", key))
+			default:
+				exprs = append(exprs, fmt.Sprintf("{key: %s, operator: %s}", key, op))
+			}
+		}
+		if oneIn(t, 4, "addedMatchFields") {
+			op := rapid.SampledFrom([]string{"In", "NotIn"}).Draw(t, "addedFieldOperator")
+			fields = append(fields, fmt.Sprintf("{key: metadata.name, operator: %s, values: [%s]}", op, NodeName(rapid.IntRange(0, maxNodes-1).Draw(t, "addedFieldNode"))))
+		}
+		var parts []string
+		if len(exprs) > 0 {
+			parts = append(parts, "matchExpressions: ["+strings.Join(exprs, ", ")+"]")
+		}
+		if len(fields) > 0 {
+			parts = append(parts, "matchFields: ["+strings.Join(fields, ", ")+"]")
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	}
+	var parts []string
+	if oneIn(t, 2, "addedRequired") {
+		var terms []string
+		n := rapid.IntRange(1, 2).Draw(t, "addedTerms")
+		if oneIn(t, 8, "addedNoTerm") {
+			n = 0
+		}
+		for range n {
+			terms = append(terms, term())
+		}
+		parts = append(parts, "requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: ["+strings.Join(terms, ", ")+"]}")
+	}
+	if len(parts) == 0 || oneIn(t, 2, "addedPreferred") {
+		var terms []string
+		for range rapid.IntRange(1, 2).Draw(t, "addedPreferredTerms") {
+			w := rapid.SampledFrom([]int{0, 1, 7, 100, 250}).Draw(t, "addedWeight")
+			terms = append(terms, fmt.Sprintf("{weight: %d, preference: %s}", w, term()))
+		}
+		parts = append(parts, "preferredDuringSchedulingIgnoredDuringExecution: ["+strings.Join(terms, ", ")+"]")
+	}
+	return "  - name: NodeAffinity\n    args:\n      addedAffinity: {" + strings.Join(parts, ", ") + "}\n"
 }

@@ -42,7 +42,7 @@ func TestDifferentialProfiles(t *testing.T) {
 			rt.Fatalf("kube-scheduler refuses the configuration: %v\n%s", err, s.Config)
 		}
 		defer r.Close()
-		if _, _, err := manifest.ReadSchedulerProfile("config.yaml", []byte(s.Config)); err != nil {
+		if _, _, err := manifest.ReadSchedulerProfile("config.yaml", []byte(s.Config), s.nodeLabelSets()); err != nil {
 			// The model refuses a profile whose score plugin runs
 			// without its PreScore: kube-scheduler accepts it and fails
 			// every scheduling cycle that scores (a framework error),
@@ -82,6 +82,15 @@ func TestDifferentialProfiles(t *testing.T) {
 			if strings.Contains(s.Config, "name: NodeResourcesBalancedAllocation\n") {
 				covered["NodeResourcesBalancedAllocation resources, scores compared"]++
 			}
+		}
+		if strings.Contains(v.Real.Detail, "scheduler-enforced node affinity") {
+			covered["a node rejected by the profile's addedAffinity"]++
+		}
+		if len(v.Real.Feasible) > 1 && strings.Contains(s.Config, "preferredDuringSchedulingIgnoredDuringExecution") {
+			covered["addedAffinity's preferred terms, scores compared"]++
+		}
+		if len(v.Real.Feasible) == 0 && strings.Contains(s.Config, "addedAffinity") {
+			covered["addedAffinity, no feasible node"]++
 		}
 		if strings.Contains(v.Real.Detail, "PodTopologySpread: ") && strings.Contains(s.Config, "DoNotSchedule") {
 			covered["a node rejected by a DoNotSchedule default constraint"]++

@@ -179,7 +179,7 @@ func (s *Snapshot) ToModel() (*model.Universe, *model.State, int, error) {
 	u.PodSlots = len(s.Existing) + 1
 	u.Options.KiviHostnameAlias = s.KiviInput
 	if s.Config != "" {
-		prof, _, err := manifest.ReadSchedulerProfile("config.yaml", []byte(s.Config))
+		prof, _, err := manifest.ReadSchedulerProfile("config.yaml", []byte(s.Config), s.nodeLabelSets())
 		if err != nil {
 			return nil, nil, 0, err
 		}
@@ -303,4 +303,13 @@ func selector(s *model.Selector) string {
 		parts = append(parts, fmt.Sprintf("%s %s %v", r.Key, r.Operator, r.Values))
 	}
 	return "[" + strings.Join(parts, "; ") + "]"
+}
+
+// nodeLabelSets are the nodes' label sets.
+func (s *Snapshot) nodeLabelSets() []map[string]string {
+	out := make([]map[string]string, len(s.Nodes))
+	for i, n := range s.Nodes {
+		out[i] = n.Labels
+	}
+	return out
 }

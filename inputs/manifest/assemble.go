@@ -205,7 +205,7 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 		return nil, err
 	}
 	as.c.PodDisruptionBudgets = pdbs
-	if err := schedulerDecl(objs, as.c, &as.warns); err != nil {
+	if err := schedulerDecl(objs, as.c, nodes, &as.warns); err != nil {
 		return nil, err
 	}
 	if err := kubeletDecl(objs, as.c, &as.warns); err != nil {

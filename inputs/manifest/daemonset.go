@@ -122,16 +122,7 @@ func (d *daemonPod) runsOn(name string, labels map[string]string, kiviAlias bool
 	if d.td.NodeName != "" && d.td.NodeName != name {
 		return false
 	}
-	if name != "" {
-		labels = maps.Clone(labels)
-		if labels == nil {
-			labels = map[string]string{}
-		}
-		labels[model.HostnameKey] = name
-		if kiviAlias {
-			labels[model.KiviHostnameKey] = name
-		}
-	}
+	labels = withHostname(name, labels, kiviAlias)
 	for k, v := range d.td.NodeSelector {
 		if got, ok := labels[k]; !ok || got != v {
 			return false
@@ -154,24 +145,63 @@ func (d *daemonPod) runsOn(name string, labels map[string]string, kiviAlias bool
 	return true
 }
 
+// withHostname returns labels with the hostname labels of a node named
+// name (none when the name is unknown).
+func withHostname(name string, labels map[string]string, kiviAlias bool) map[string]string {
+	if name == "" {
+		return labels
+	}
+	labels = maps.Clone(labels)
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	labels[model.HostnameKey] = name
+	if kiviAlias {
+		labels[model.KiviHostnameKey] = name
+	}
+	return labels
+}
+
+// profileAddedAffinity is the default-scheduler profile's addedAffinity
+// among objs, nil without one or when the configuration is refused
+// (schedulerDecl reports why, after the nodes are read).
+func profileAddedAffinity(objs []Object, nodes nodeLabels) (*model.AddedAffinity, Object) {
+	var c model.Cluster
+	var warns []Warning
+	if schedulerDecl(objs, &c, nodes, &warns) != nil || c.Scheduler.Profile.AddedAffinity == nil {
+		return nil, Object{}
+	}
+	i := slices.IndexFunc(objs, func(o Object) bool { _, ok := o.Value.(*KubeSchedulerConfiguration); return ok })
+	return c.Scheduler.Profile.AddedAffinity, objs[i]
+}
+
 // reserveDaemonPods reserves the pods of the DaemonSets among objs on
 // the nodes they run on: requests and one pod each. A pod that does not
 // fit in what the node has left stays Pending in Kubernetes and is left
-// out, with a warning.
+// out, with a warning; so is one on a node the scheduler profile's
+// addedAffinity excludes: the DaemonSet controller, which does not read
+// scheduler profiles, creates it there, and kube-scheduler never binds it.
 func (as *assembly) reserveDaemonPods(objs []Object, nodes []nodeIn, kiviAlias bool) error {
 	sets := make([]map[string]string, len(nodes))
 	for i, n := range nodes {
 		sets[i] = n.labels
 	}
-	pods, err := as.daemonPods(objs, nodeLabels{sets: sets, kiviAlias: kiviAlias})
+	labels := nodeLabels{sets: sets, kiviAlias: kiviAlias}
+	pods, err := as.daemonPods(objs, labels)
 	if err != nil {
 		return err
 	}
-	unfit := make([][]string, len(pods)) // the nodes each DaemonSet's pod does not fit on
+	added, _ := profileAddedAffinity(objs, labels)
+	unfit := make([][]string, len(pods))    // the nodes each DaemonSet's pod does not fit on
+	excluded := make([][]string, len(pods)) // those the addedAffinity keeps it off
 	for i := range nodes {
 		n := &nodes[i]
 		for k, d := range pods {
 			if !d.runsOn(n.name, n.labels, kiviAlias, n.taints) {
+				continue
+			}
+			if !added.Admits(withHostname(n.name, n.labels, kiviAlias)) {
+				excluded[k] = append(excluded[k], n.name)
 				continue
 			}
 			if !d.reserve(n.cpu, n.memory, n.scalar, &n.reservedCPU, &n.reservedMem, &n.reservedScalar, &n.reservedHostPorts, &n.maxPods) {
@@ -180,6 +210,7 @@ func (as *assembly) reserveDaemonPods(objs []Object, nodes []nodeIn, kiviAlias b
 		}
 	}
 	as.warnUnfit(pods, unfit, "node")
+	as.warnExcluded(pods, excluded, "node")
 	return nil
 }
 
@@ -220,24 +251,45 @@ func (as *assembly) warnUnfit(pods []daemonPod, unfit [][]string, what string) {
 		if len(unfit[k]) == 0 {
 			continue
 		}
-		names := unfit[k]
-		more := ""
-		if len(names) > 5 {
-			names, more = names[:5], fmt.Sprintf(" and %d more", len(unfit[k])-5)
-		}
-		as.warns = append(as.warns, d.o.at().warning(d.o.path(""), "DaemonSet %s: its pod (cpu %dm, memory %dMi%s%s) does not fit in what is left on %s %s%s: it stays Pending there and reserves nothing", d.name, d.cpu, d.mem, scalarSuffix(d.td.Scalar), portsSuffix(d.td.HostPorts), what, strings.Join(names, ", "), more))
+		as.warns = append(as.warns, d.o.at().warning(d.o.path(""), "DaemonSet %s: its pod (cpu %dm, memory %dMi%s%s) does not fit in what is left on %s %s: it stays Pending there and reserves nothing", d.name, d.cpu, d.mem, scalarSuffix(d.td.Scalar), portsSuffix(d.td.HostPorts), what, fiveNames(unfit[k])))
 	}
+}
+
+// warnExcluded warns, once per DaemonSet, about the nodes (or node types:
+// what) the scheduler profile's addedAffinity keeps its pod off.
+func (as *assembly) warnExcluded(pods []daemonPod, excluded [][]string, what string) {
+	for k, d := range pods {
+		if len(excluded[k]) == 0 {
+			continue
+		}
+		as.warns = append(as.warns, d.o.at().warning(d.o.path(""), "DaemonSet %s: the DaemonSet controller creates its pod on %s %s, which the scheduler profile's NodeAffinity addedAffinity excludes: it stays Pending there and reserves nothing", d.name, what, fiveNames(excluded[k])))
+	}
+}
+
+// fiveNames lists names, five at most.
+func fiveNames(names []string) string {
+	if len(names) > 5 {
+		return strings.Join(names[:5], ", ") + fmt.Sprintf(" and %d more", len(names)-5)
+	}
+	return strings.Join(names, ", ")
 }
 
 // reserveDaemonPodsOnTypes is reserveDaemonPods for node types (Kivi's
 // cluster_configs.json), whose nodes have no names: a DaemonSet that
 // selects nodes by name or hostname is left out, with a warning.
 func (as *assembly) reserveDaemonPodsOnTypes(objs []Object, types []model.NodeType, kiviAlias bool) error {
-	pods, err := as.daemonPods(objs, labelsOf(types, kiviAlias))
+	labels := labelsOf(types, kiviAlias)
+	pods, err := as.daemonPods(objs, labels)
 	if err != nil {
 		return err
 	}
+	added, cfg := profileAddedAffinity(objs, labels)
+	if slices.ContainsFunc(added.Keys(), func(k string) bool { return k == model.HostnameKey || k == model.KiviHostnameKey }) {
+		as.warns = append(as.warns, cfg.at().warning(cfg.path("profiles"), "the default-scheduler profile's NodeAffinity addedAffinity selects nodes by hostname, which node types do not have: DaemonSet pods are reserved as if it admitted every node"))
+		added = nil
+	}
 	unfit := make([][]string, len(pods))
+	excluded := make([][]string, len(pods))
 	for k, d := range pods {
 		if d.td.NodeName != "" || selectsHostname(d.td) {
 			as.warns = append(as.warns, d.o.at().warning(d.o.path(""), "DaemonSet %s selects nodes by name, which node types do not have: it reserves nothing", d.name))
@@ -245,12 +297,20 @@ func (as *assembly) reserveDaemonPodsOnTypes(objs []Object, types []model.NodeTy
 		}
 		for i := range types {
 			t := &types[i]
-			if d.runsOn("", t.Labels, kiviAlias, t.Taints) && !d.reserve(t.CPU, t.Memory, t.Scalar, &t.ReservedCPU, &t.ReservedMemory, &t.ReservedScalar, &t.ReservedHostPorts, &t.MaxPods) {
+			if !d.runsOn("", t.Labels, kiviAlias, t.Taints) {
+				continue
+			}
+			if !added.Admits(t.Labels) {
+				excluded[k] = append(excluded[k], t.Name)
+				continue
+			}
+			if !d.reserve(t.CPU, t.Memory, t.Scalar, &t.ReservedCPU, &t.ReservedMemory, &t.ReservedScalar, &t.ReservedHostPorts, &t.MaxPods) {
 				unfit[k] = append(unfit[k], t.Name)
 			}
 		}
 	}
 	as.warnUnfit(pods, unfit, "the nodes of type")
+	as.warnExcluded(pods, excluded, "the nodes of type")
 	return nil
 }
 

@@ -266,3 +266,95 @@ func TestDaemonSetsOnNodeTypes(t *testing.T) {
 		}
 	}
 }
+
+// TestDaemonSetsAddedAffinity: the DaemonSet controller does not read
+// scheduler profiles, so it creates its pod on a node the profile's
+// addedAffinity excludes, where kube-scheduler never binds it: it stays
+// Pending and holds nothing there, with a warning.
+func TestDaemonSetsAddedAffinity(t *testing.T) {
+	config := `---
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- pluginConfig:
+  - name: NodeAffinity
+    args:
+      addedAffinity:
+        requiredDuringSchedulingIgnoredDuringExecution:
+          nodeSelectorTerms: [{matchExpressions: [{key: kubernetes.io/hostname, operator: NotIn, values: [soft]}]}]
+`
+	r, err := LoadStream([]File{{Name: "m.yaml", Data: []byte(daemonSetWorkloads + config)}},
+		&File{Name: "nodes.yaml", Data: []byte(daemonSetNodes)}, nil, testOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	reserved := map[string]int64{}
+	for _, g := range r.Cluster.Nodes {
+		for _, nt := range r.Cluster.NodeTypes {
+			if nt.Name == g.Type {
+				for _, name := range g.Names {
+					reserved[name] = nt.ReservedCPU
+				}
+			}
+		}
+	}
+	if reserved["soft"] != 0 || reserved["plain"] != 450 {
+		t.Errorf("reserved cpu %v, want none on soft and 450m on plain", reserved)
+	}
+	for _, ds := range []string{"logs", "apps-agent"} {
+		if !hasWarning(r.Warnings, "DaemonSet "+ds+": the DaemonSet controller creates its pod on node soft, which the scheduler profile's NodeAffinity addedAffinity excludes") {
+			t.Errorf("no warning that %s stays Pending on soft: %v", ds, r.Warnings)
+		}
+	}
+}
+
+func hasWarning(warns []Warning, msg string) bool {
+	for _, w := range warns {
+		if strings.Contains(w.Msg, msg) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestDaemonSetsAddedAffinityOnNodeTypes: on Kivi's node types the
+// reservation follows the profile's addedAffinity too; one that reads the
+// hostname, which node types do not have, is not applied to the
+// reservations, with a warning.
+func TestDaemonSetsAddedAffinityOnNodeTypes(t *testing.T) {
+	data, err := os.ReadFile("testdata/fuzz/dirs/daemonset.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := strings.SplitN(string(data), "\n=====\n", 3)
+	for _, c := range []struct {
+		name, expr string
+		reserved   int64 // on zone a's nodes
+		warn       string
+	}{
+		{"zone", "{key: topology.kubernetes.io/zone, operator: NotIn, values: [a]}", 0,
+			"DaemonSet node-exporter: the DaemonSet controller creates its pod on the nodes of type"},
+		{"hostname", "{key: kubernetes.io/hostname, operator: Exists}", 50,
+			"the default-scheduler profile's NodeAffinity addedAffinity selects nodes by hostname, which node types do not have"},
+	} {
+		config := "---\napiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- pluginConfig:\n  - name: NodeAffinity\n" +
+			"    args: {addedAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchExpressions: [" + c.expr + "]}]}}}\n"
+		fsys := fstest.MapFS{
+			"d/yaml/app.yaml":                   {Data: []byte(parts[0] + config)},
+			"d/user_input/cluster_configs.json": {Data: []byte(parts[1])},
+			"d/user_input/intents.json":         {Data: []byte(parts[2])},
+		}
+		r, err := LoadKiviDir(fsys, "d", testOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, nt := range r.Cluster.NodeTypes {
+			if nt.Labels["topology.kubernetes.io/zone"] == "a" && nt.ReservedCPU != c.reserved {
+				t.Errorf("%s: %s reserves %dm, want %dm", c.name, nt.Name, nt.ReservedCPU, c.reserved)
+			}
+		}
+		if !hasWarning(r.Warnings, c.warn) {
+			t.Errorf("%s: no warning %q: %v", c.name, c.warn, r.Warnings)
+		}
+	}
+}

@@ -40,7 +40,7 @@ var schedulerConfigRules = []fieldRule{
 // one) into c, validating percentageOfNodesToScore as kube-scheduler
 // does (0 to 100, 0 being its adaptive default), and the default-scheduler
 // profile's plugins and arguments (profileDecl).
-func schedulerDecl(objs []Object, c *model.Cluster, warns *[]Warning) error {
+func schedulerDecl(objs []Object, c *model.Cluster, nodes nodeLabels, warns *[]Warning) error {
 	var first *Object
 	for i := range objs {
 		o := &objs[i]
@@ -62,7 +62,7 @@ func schedulerDecl(objs []Object, c *model.Cluster, warns *[]Warning) error {
 			if prof.SchedulerName != "" && prof.SchedulerName != defaultSchedulerName {
 				continue
 			}
-			if c.Scheduler.Profile, err = profileDecl(*o, path, prof, warns); err != nil {
+			if c.Scheduler.Profile, err = profileDecl(*o, path, prof, nodes, warns); err != nil {
 				return err
 			}
 			if prof.PercentageOfNodesToScore == nil {

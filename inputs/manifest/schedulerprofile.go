@@ -164,8 +164,9 @@ func knownPluginNames() string {
 }
 
 // profileDecl reads the default-scheduler profile's plugins and plugin
-// arguments.
-func profileDecl(o Object, path string, prof *KubeSchedulerProfile, warns *[]Warning) (model.SchedulerProfile, error) {
+// arguments; nodes are the nodes' label sets, which addedAffinity's Gt and
+// Lt are resolved over.
+func profileDecl(o Object, path string, prof *KubeSchedulerProfile, nodes nodeLabels, warns *[]Warning) (model.SchedulerProfile, error) {
 	var sp model.SchedulerProfile
 	a := o.at()
 	if prof.Plugins != nil {
@@ -218,14 +219,15 @@ func profileDecl(o Object, path string, prof *KubeSchedulerProfile, warns *[]War
 				sp.BalancedResources, err = balancedResourcesDecl(o, join(ap, "resources"), &ba, warns)
 			}
 		case pluginNodeAffinity:
-			if string(args) != "{}" {
-				*warns = append(*warns, a.warning(ap, "ignored: NodeAffinity's addedAffinity is not modelled (the model's pods keep their own node affinity only)"))
+			var na SchedulerNodeAffinityArgs
+			if err = decodePluginArgs(o, ap, args, &na, warns); err == nil {
+				sp.AddedAffinity, err = addedAffinityDecl(a, ap, &na, nodes)
 			}
 		default:
 			if !knownPlugin(pc.Name) {
 				*warns = append(*warns, a.warning(join(p, "name"), "ignored: %q is not an in-tree plugin, so it is not modelled (in-tree: %s)", pc.Name, knownPluginNames()))
 			} else if string(args) != "{}" {
-				*warns = append(*warns, a.warning(ap, "ignored: the model does not read %s's arguments (it reads NodeResourcesFit's scoringStrategy, NodeResourcesBalancedAllocation's resources, PodTopologySpread's defaultConstraints and defaultingType, InterPodAffinity's hardPodAffinityWeight)", pc.Name))
+				*warns = append(*warns, a.warning(ap, "ignored: the model does not read %s's arguments (it reads NodeResourcesFit's scoringStrategy, NodeResourcesBalancedAllocation's resources, PodTopologySpread's defaultConstraints and defaultingType, InterPodAffinity's hardPodAffinityWeight, NodeAffinity's addedAffinity)", pc.Name))
 			}
 		}
 		if err != nil {
@@ -524,15 +526,16 @@ func deref(w *int32) int32 {
 
 // ReadSchedulerProfile reads one KubeSchedulerConfiguration document
 // alone and returns what the model takes of its default-scheduler
-// profile, with the warnings; the differential tests feed the same
-// document to kube-scheduler.
-func ReadSchedulerProfile(file string, data []byte) (model.SchedulerProfile, []Warning, error) {
+// profile, with the warnings; nodeLabelSets are the label sets of the nodes
+// (addedAffinity's Gt and Lt select among their values). The
+// differential tests feed the same document to kube-scheduler.
+func ReadSchedulerProfile(file string, data []byte, nodeLabelSets []map[string]string) (model.SchedulerProfile, []Warning, error) {
 	objs, warns, err := Decode(file, data)
 	if err != nil {
 		return model.SchedulerProfile{}, warns, err
 	}
 	var c model.Cluster
-	if err := schedulerDecl(objs, &c, &warns); err != nil {
+	if err := schedulerDecl(objs, &c, nodeLabels{sets: nodeLabelSets}, &warns); err != nil {
 		return model.SchedulerProfile{}, warns, err
 	}
 	return c.Scheduler.Profile, warns, nil

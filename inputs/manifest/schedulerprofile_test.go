@@ -65,8 +65,21 @@ func TestSchedulerProfile(t *testing.T) {
 			model.SchedulerProfile{ListDefaulting: true, DefaultConstraints: []model.DefaultSpreadConstraint{{Key: "topology.kubernetes.io/zone", MaxSkew: 1, When: model.DoNotSchedule}}}, nil},
 		{"hard pod affinity weight", "  pluginConfig: [{name: InterPodAffinity, args: {hardPodAffinityWeight: 0}}]\n",
 			model.SchedulerProfile{HardPodAffinityWeight: &one}, nil},
-		{"added affinity", "  pluginConfig: [{name: NodeAffinity, args: {addedAffinity: {}}}]\n", model.SchedulerProfile{},
-			[]string{"profiles[0].pluginConfig[0].args: ignored: NodeAffinity's addedAffinity is not modelled"}},
+		{"added affinity, empty", "  pluginConfig: [{name: NodeAffinity, args: {addedAffinity: {}}}]\n",
+			model.SchedulerProfile{AddedAffinity: &model.AddedAffinity{}}, nil},
+		{"added affinity", "  pluginConfig: [{name: NodeAffinity, args: {addedAffinity: {" +
+			"requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchExpressions: [{key: pool, operator: In, values: [a, b]}]}, {}, " +
+			"{matchFields: [{key: metadata.name, operator: NotIn, values: [n2]}], matchExpressions: [{key: zone, operator: Gt, values: ['3']}]}]}, " +
+			"preferredDuringSchedulingIgnoredDuringExecution: [{weight: 500, preference: {matchExpressions: [{key: disk, operator: Exists}]}}, " +
+			"{weight: 0, preference: {matchExpressions: [{key: disk, operator: Bogus}]}}, {weight: 3, preference: {}}]}}}]\n",
+			model.SchedulerProfile{AddedAffinity: &model.AddedAffinity{Required: true,
+				Terms: []model.Selector{
+					{MatchExpressions: []model.Requirement{{Key: "pool", Operator: model.OpIn, Values: []string{"a", "b"}}}},
+					{MatchExpressions: []model.Requirement{{Key: model.HostnameKey, Operator: model.OpNotIn, Values: []string{"n2"}},
+						{Key: "zone", Operator: model.OpIn, Values: []string{"Gt 3 (no node)"}}}}},
+				Preferred: []model.PreferredTerm{{Weight: 500, Term: model.Selector{MatchExpressions: []model.Requirement{{Key: "disk", Operator: model.OpExists}}}}}}}, nil},
+		{"added affinity, no term", "  pluginConfig: [{name: NodeAffinity, args: {addedAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: []}}}}]\n",
+			model.SchedulerProfile{AddedAffinity: &model.AddedAffinity{Required: true}}, nil},
 		{"balanced allocation resources", "  pluginConfig: [{name: NodeResourcesBalancedAllocation, args: {resources: [{name: cpu, weight: 1}, {name: memory}, {name: nvidia.com/gpu}]}}]\n",
 			model.SchedulerProfile{BalancedResources: []string{"cpu", "memory", "nvidia.com/gpu"}}, nil},
 		{"balanced allocation defaults", "  pluginConfig: [{name: NodeResourcesBalancedAllocation, args: {resources: []}}]\n", model.SchedulerProfile{}, nil},

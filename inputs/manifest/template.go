@@ -390,18 +390,7 @@ func (tc templateConv) nodeTerm(path string, term NodeSelectorTerm) (model.Selec
 			if err != nil {
 				return sel, tc.errorf(p+".values[0]", "%q is not an integer (operator %s compares integers)", r.Values[0], r.Operator)
 			}
-			var in []string
-			for _, v := range tc.nodes.values(r.Key) {
-				n, err := strconv.ParseInt(v, 10, 64)
-				if err == nil && ((r.Operator == "Gt" && n > bound) || (r.Operator == "Lt" && n < bound)) {
-					in = append(in, v)
-				}
-			}
-			if len(in) == 0 {
-				// No node qualifies: an In over a value no node has.
-				in = []string{fmt.Sprintf("%s %d (no node)", r.Operator, bound)}
-			}
-			sel.MatchExpressions = append(sel.MatchExpressions, model.Requirement{Key: r.Key, Operator: model.OpIn, Values: in})
+			sel.MatchExpressions = append(sel.MatchExpressions, model.Requirement{Key: r.Key, Operator: model.OpIn, Values: orderedValues(tc.nodes, r.Key, r.Operator, bound)})
 		default:
 			return sel, tc.errorf(p+".operator", "%q (accepted: In, NotIn, Exists, DoesNotExist, Gt, Lt)", r.Operator)
 		}

@@ -43,7 +43,7 @@ func firstFit(u *model.Universe, s *model.State, pod *model.PodState) int {
 	t := &u.Templates[pod.Template]
 	for n := range u.Nodes {
 		fit := t.Fit[n]
-		if s.Nodes[n].Status != model.Ready || !fit.NodeName || !fit.Affinity || fit.NoSchedule || fit.NoExecute {
+		if s.Nodes[n].Status != model.Ready || !fit.NodeName || !fit.Affinity || fit.AddedAffinityRejects || fit.NoSchedule || fit.NoExecute {
 			continue
 		}
 		req, alloc := u.Requested(s, n), u.Allocatable(n)

@@ -53,6 +53,24 @@ func TestClasses(t *testing.T) {
 		},
 		want: "[[0 1] [2 3]]",
 	}, {
+		name: "labels the profile's addedAffinity requires separate (NodeFit.AddedAffinityRejects)",
+		build: func(b *build.Builder) {
+			b.AddNodes(2, build.Node().Label("pool", "a"))
+			b.AddNodes(2, build.Node().Label("pool", "b"))
+			b.U.Scheduler.Profile.AddedAffinity = &model.AddedAffinity{Required: true,
+				Terms: []model.Selector{{MatchExpressions: []model.Requirement{{Key: "pool", Operator: model.OpIn, Values: []string{"a"}}}}}}
+		},
+		want: "[[0 1] [2 3]]",
+	}, {
+		name: "labels the profile's addedAffinity reads separate even where its terms match alike (model.NodeLabelKeysRead)",
+		build: func(b *build.Builder) {
+			b.AddNodes(2, build.Node().Label("pool", "a"))
+			b.AddNodes(2, build.Node().Label("pool", "b"))
+			b.U.Scheduler.Profile.AddedAffinity = &model.AddedAffinity{Preferred: []model.PreferredTerm{{Weight: 5,
+				Term: model.Selector{MatchExpressions: []model.Requirement{{Key: "pool", Operator: model.OpIn, Values: []string{"a", "b"}}}}}}}
+		},
+		want: "[[0 1] [2 3]]",
+	}, {
 		name: "capacity and reservations separate (NodeResourcesFit, kernel panic load)",
 		build: func(b *build.Builder) {
 			b.AddNodes(2, build.Node())
