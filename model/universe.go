@@ -272,6 +272,9 @@ type PodTemplate struct {
 	// (indexed by MetricSource), which the QoS class does not read
 	// (BestEffort). Set by the manifest reader only.
 	Overhead [2]int64
+	// Guaranteed: the pods are of QoS class Guaranteed (QoS). Set by the
+	// manifest reader only.
+	Guaranteed bool
 	// PriorityClassName is TemplateDecl's (ResourceQuota scopes).
 	PriorityClassName string
 	// ActiveDeadline: the pod spec sets activeDeadlineSeconds, which

@@ -145,6 +145,7 @@ func (tc templateConv) convert(name string, meta ObjectMeta, spec PodSpec) (mode
 		tc.podLevelNonZero(spec, &td)
 	}
 	tc.quotaUsage(spec, &td)
+	td.Guaranteed = tc.guaranteed(spec, &td)
 	if td.ActiveDeadline, err = tc.activeDeadline(spec); err != nil {
 		return td, err
 	}
