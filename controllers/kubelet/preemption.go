@@ -99,23 +99,26 @@ func requirements(u *model.Universe, s *model.State, p, n int) []requirement {
 // requirement resource r as the handler counts it
 // (resource.GetResourceRequest): one pod; its cpu or memory request with
 // the overhead, or nothing when it requests none beyond the overhead; its
-// scalar request.
+// scalar request. A pod with pod-level resources counts its pod-level
+// requests only: nothing of a resource they leave out, of cpu or memory
+// as of the scalar resources, though its containers request it.
 func preemptionRequest(u *model.Universe, t *model.PodTemplate, r int) int64 {
+	podLevel := t.PodLevel[model.CPU] || t.PodLevel[model.Memory]
 	switch r {
 	case requirePods:
 		return 1
 	case requireCPU:
-		if t.CPU == t.Overhead[model.CPU] {
+		if t.CPU == t.Overhead[model.CPU] || podLevel && !t.PodLevel[model.CPU] {
 			return 0
 		}
 		return t.CPU
 	case requireMemory:
-		if t.Memory == t.Overhead[model.Memory] {
+		if t.Memory == t.Overhead[model.Memory] || podLevel && !t.PodLevel[model.Memory] {
 			return 0
 		}
 		return t.Memory
 	}
-	if t.Scalar == nil {
+	if t.Scalar == nil || podLevel {
 		return 0
 	}
 	return t.Scalar[r-requireScalar]

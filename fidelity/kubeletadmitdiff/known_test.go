@@ -12,15 +12,16 @@ import (
 // upstream disagree, and the class's counterfactual names it.
 func TestKnownClasses(t *testing.T) {
 	k := newKubelet(t)
-	one := []Container{{Requests: Resources{"cpu": "500m", "memory": "256Mi"}}}
 	for _, tc := range []struct {
 		name string
 		c    Case
 	}{
-		// A critical pod on a node full of pods: the kubelet preempts the
-		// one it runs and admits the critical pod; the model rejects it.
-		{CriticalPreemption, Case{Node: Node{CPU: "1", Memory: "1Gi", Storage: "1Gi", Pods: 1, Dongles: -1},
-			Specs: []Spec{{Containers: one}, {Containers: one, Critical: true}}, Pods: []Pod{{Spec: 0}}, New: 1}},
+		// A critical pod that lacks the cpu the DaemonSet's pod holds: the
+		// kubelet preempts that pod and admits the critical pod; the
+		// model's reservation stays, and it rejects the pod.
+		{DaemonPreemption, Case{Node: Node{CPU: "1", Memory: "1Gi", Storage: "1Gi", Pods: 2, Dongles: -1},
+			Specs: []Spec{{Containers: []Container{{Requests: Resources{"cpu": "900m"}}}, Critical: true}}, New: 0,
+			Daemon: &Spec{Containers: []Container{{Requests: Resources{"cpu": "250m", "memory": "64Mi"}}}, Tolerations: []Toleration{{Operator: "Exists"}}}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v, err := Check(k, &tc.c, nil, Pipeline{})
@@ -29,6 +30,50 @@ func TestKnownClasses(t *testing.T) {
 			}
 			if v.Class != tc.name {
 				t.Fatalf("class %q, want %q (model %s, upstream %s)", v.Class, tc.name, v.Model, v.Upstream)
+			}
+		})
+	}
+}
+
+// TestCriticalPreemption pins cases of the kubelet's preemption for a
+// critical pod that the model must answer as upstream does: the pods
+// preempted (indices into Case.Pods) or the rejection.
+func TestCriticalPreemption(t *testing.T) {
+	k := newKubelet(t)
+	node := Node{CPU: "1", Memory: "1Gi", Storage: "1Gi", Pods: 3, Dongles: -1}
+	burstable := Spec{Containers: []Container{{Requests: Resources{"cpu": "300m", "memory": "256Mi"}}}}
+	guaranteed := Spec{Containers: []Container{{Requests: Resources{"cpu": "300m", "memory": "256Mi"}, Limits: Resources{"cpu": "300m", "memory": "256Mi"}}}}
+	bestEffort := Spec{Containers: []Container{{}}}
+	critical := func(cpu string) Spec {
+		return Spec{Containers: []Container{{Requests: Resources{"cpu": cpu, "memory": "64Mi"}}}, Critical: true}
+	}
+	for _, tc := range []struct {
+		name string
+		c    Case
+		want Result
+	}{
+		// One pod slot and 100m lacking: the Burstable pod frees both;
+		// the BestEffort pod stays (it frees no cpu), the Guaranteed one
+		// too (the others suffice).
+		{"burstable before guaranteed", Case{Node: node, Specs: []Spec{bestEffort, burstable, guaranteed, critical("500m")},
+			Pods: []Pod{{Spec: 0}, {Spec: 1}, {Spec: 2}}, New: 3}, Result{Preempted: []int{1}}},
+		// 700m lacking: the Guaranteed pod must go with the Burstable one.
+		{"guaranteed when needed", Case{Node: node, Specs: []Spec{bestEffort, burstable, guaranteed, critical("1")},
+			Pods: []Pod{{Spec: 0}, {Spec: 1}, {Spec: 2}}, New: 3}, Result{Preempted: []int{1, 2}}},
+		// Only the pod slot lacking: the BestEffort pod goes.
+		{"besteffort first", Case{Node: node, Specs: []Spec{bestEffort, burstable, guaranteed, critical("100m")},
+			Pods: []Pod{{Spec: 0}, {Spec: 1}, {Spec: 2}}, New: 3}, Result{Preempted: []int{0}}},
+		// A critical pod is no candidate: nothing frees the cpu.
+		{"critical pods stay", Case{Node: node, Specs: []Spec{critical("600m"), critical("500m")},
+			Pods: []Pod{{Spec: 0}}, New: 1}, Result{Reason: "UnexpectedAdmissionError"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v, err := Check(k, &tc.c, nil, Pipeline{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v.Class != "" || !agree(&tc.c, v.Upstream, tc.want) {
+				t.Fatalf("class %q, model %s, upstream %s; want both %s", v.Class, v.Model, v.Upstream, tc.want)
 			}
 		})
 	}
@@ -77,6 +122,14 @@ func TestPlantedBugs(t *testing.T) {
 			n := &u.Nodes[0]
 			n.ReservedCPU, n.ReservedMemory = 0, 0
 			clear(n.ReservedScalar)
+		}},
+		{name: "no pod is Guaranteed", plant: func(u *model.Universe, _ *model.State) {
+			for i := range u.Templates {
+				u.Templates[i].Guaranteed = false
+			}
+		}},
+		{name: "the new pod outranks other critical pods", plant: func(u *model.Universe, s *model.State) {
+			u.Templates[s.Pods[len(s.Pods)-1].Template].Priority++
 		}},
 		{name: "upstream without SetDefaults_Pod", pipe: Pipeline{NoPodDefaults: true}},
 		{name: "upstream without the overhead", pipe: Pipeline{NoOverhead: true}},

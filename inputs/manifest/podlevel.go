@@ -85,6 +85,21 @@ func (tc templateConv) podLevelRequests(spec PodSpec, r *podRequests, requested 
 	return nil
 }
 
+// podLevelRequested says which of cpu and memory spec's pod-level
+// resources request once the API server has defaulted them: those with a
+// pod-level request or limit (model.PodTemplate.PodLevel).
+func podLevelRequested(spec PodSpec) (out [2]bool) {
+	if spec.Resources == nil {
+		return out
+	}
+	for i, res := range podLevelResources {
+		_, req := spec.Resources.Requests[res.name]
+		_, lim := spec.Resources.Limits[res.name]
+		out[i] = req || lim
+	}
+	return out
+}
+
 // podLevelLimits replaces, in limits (the containers' aggregate limits),
 // those spec's pod-level resources set (resource.PodLimits). The
 // quantities were checked by podLevelRequests.

@@ -146,6 +146,7 @@ func (tc templateConv) convert(name string, meta ObjectMeta, spec PodSpec) (mode
 	}
 	tc.quotaUsage(spec, &td)
 	td.Guaranteed = tc.guaranteed(spec, &td)
+	td.PodLevel = podLevelRequested(spec)
 	if td.ActiveDeadline, err = tc.activeDeadline(spec); err != nil {
 		return td, err
 	}
