@@ -108,8 +108,9 @@ func tolerationProblem(t testing.TB, nodes int, maintenance bool) *compose.Probl
 // criticalPreemptionProblem: a node agent pinned to node 1 by nodeName,
 // of priority system-node-critical, whose pod the ReplicaSet controller
 // is about to create, on a node full of a web and an api pod of equal
-// requests: the kubelet preempts either (a choice) to admit it, and the
-// preempted pod's replacement finds room on node 2.
+// requests, while web's third pod waits for room: the kubelet preempts
+// either (a choice) to admit the agent, which retries the waiting pod,
+// and the preempted pod's replacement waits too.
 func criticalPreemptionProblem(t testing.TB) *compose.Problem {
 	t.Helper()
 	b := build.New()
@@ -117,14 +118,15 @@ func criticalPreemptionProblem(t testing.TB) *compose.Problem {
 	web := b.AddTemplate(build.Template("web").Requests(4, 4).Label("app", "web"))
 	api := b.AddTemplate(build.Template("api").Requests(4, 4).Label("app", "api"))
 	agent := b.AddTemplate(build.Template("agent").Requests(4, 2).Label("app", "agent").NodeName(0).Priority(model.SystemNodeCriticalPriority))
-	dw := b.AddDeployment("web", web, 2)
-	da := b.AddDeployment("api", api, 1)
+	dw := b.AddDeployment("web", web, 3)
+	da := b.AddDeployment("api", api, 2)
 	dg := b.AddDeployment("agent", agent, 1)
-	b.RunPod(dw, 0).RunPod(da, 0).RunPod(dw, 1)
+	b.RunPod(dw, 0).RunPod(da, 0).RunPod(dw, 1).RunPod(da, 1).PendingPod(dw, -1)
 	u, s, err := b.Build(0)
 	if err != nil {
 		t.Fatal(err)
 	}
+	s.Enqueue(model.SchedulerQueue, 4)
 	s.Enqueue(model.DeploymentQueue, dg)
 	if u.Options.KiviLifecycle {
 		t.Fatal("criticalPreemption: want Kubernetes' lifecycle")

@@ -42,7 +42,7 @@ func TestCriticalPreemption(t *testing.T) {
 	k := newKubelet(t)
 	node := Node{CPU: "1", Memory: "1Gi", Storage: "1Gi", Pods: 3, Dongles: -1}
 	burstable := Spec{Containers: []Container{{Requests: Resources{"cpu": "300m", "memory": "256Mi"}}}}
-	guaranteed := Spec{Containers: []Container{{Requests: Resources{"cpu": "300m", "memory": "256Mi"}, Limits: Resources{"cpu": "300m", "memory": "256Mi"}}}}
+	guaranteed := Spec{Containers: []Container{{Requests: Resources{"cpu": "100m", "memory": "64Mi"}, Limits: Resources{"cpu": "100m", "memory": "64Mi"}}}}
 	bestEffort := Spec{Containers: []Container{{}}}
 	critical := func(cpu string) Spec {
 		return Spec{Containers: []Container{{Requests: Resources{"cpu": cpu, "memory": "64Mi"}}}, Critical: true}
@@ -54,10 +54,10 @@ func TestCriticalPreemption(t *testing.T) {
 	}{
 		// One pod slot and 100m lacking: the Burstable pod frees both;
 		// the BestEffort pod stays (it frees no cpu), the Guaranteed one
-		// too (the others suffice).
-		{"burstable before guaranteed", Case{Node: node, Specs: []Spec{bestEffort, burstable, guaranteed, critical("500m")},
+		// too (the others suffice), though it is the smaller.
+		{"burstable before guaranteed", Case{Node: node, Specs: []Spec{bestEffort, burstable, guaranteed, critical("700m")},
 			Pods: []Pod{{Spec: 0}, {Spec: 1}, {Spec: 2}}, New: 3}, Result{Preempted: []int{1}}},
-		// 700m lacking: the Guaranteed pod must go with the Burstable one.
+		// 400m lacking: the Guaranteed pod must go with the Burstable one.
 		{"guaranteed when needed", Case{Node: node, Specs: []Spec{bestEffort, burstable, guaranteed, critical("1")},
 			Pods: []Pod{{Spec: 0}, {Spec: 1}, {Spec: 2}}, New: 3}, Result{Preempted: []int{1, 2}}},
 		// Only the pod slot lacking: the BestEffort pod goes.
