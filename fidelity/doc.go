@@ -80,11 +80,13 @@
 //     on random nodes, thresholds and pods (the pods evicted, in order,
 //     and the MemoryPressure condition).
 //   - kubeletadmitdiff: the kubelet's admission (controllers/kubelet
-//     admission.go, with the manifest reader's templates) against the
-//     kubelet's admit handlers of pkg/kubelet (the eviction manager's
-//     Admit, the predicate admit handler's GeneralPredicates and NoExecute
-//     taints, the critical pod admission handler), on random nodes, pods
-//     the kubelet runs and a new pod pinned to the node.
+//     admission.go and preemption.go, with the manifest reader's
+//     templates) against the kubelet's admit handlers of pkg/kubelet (the
+//     eviction manager's Admit, the predicate admit handler's
+//     GeneralPredicates and NoExecute taints, the critical pod admission
+//     handler and its preemption), on random nodes, pods the kubelet runs
+//     and a new pod pinned to the node (the verdict, its reason and the
+//     pods preempted).
 //   - podgcdiff: the deletion of a Node object (model.DeleteNodeObject,
 //     the deleteNode event) against the pod garbage collector's gcOrphaned
 //     pass, on random nodes (some deleted) and pods (bound or not,

@@ -603,7 +603,7 @@ func (td TemplateDecl) compile(nodeIndex map[string]int) (PodTemplate, error) {
 		Tolerations: td.Tolerations, Pattern: td.Pattern, Critical: td.Critical,
 		NonZeroCPU: td.NonZeroCPU, NonZeroMemory: td.NonZeroMemory,
 		LimitCPU: td.LimitCPU, LimitMemory: td.LimitMemory, QuotaMissing: td.QuotaMissing,
-		MissingMetricRequest: td.MissingMetricRequest, ReservedOnly: td.ReservedOnly, Overhead: td.Overhead,
+		MissingMetricRequest: td.MissingMetricRequest, ReservedOnly: td.ReservedOnly, Overhead: td.Overhead, Guaranteed: td.Guaranteed, PodLevel: td.PodLevel,
 		PriorityClassName: td.PriorityClassName, ActiveDeadline: td.ActiveDeadline,
 		ProbesReadiness: td.ReadinessProbe, MinReadySeconds: td.MinReadySeconds,
 		Priority: td.Priority, PreemptionPolicy: td.PreemptionPolicy,

@@ -174,6 +174,10 @@ type TemplateDecl struct {
 	ReservedOnly         [2]int64  `json:"-"`
 	// Overhead: PodTemplate's; set by the manifest reader only.
 	Overhead [2]int64 `json:"-"`
+	// Guaranteed and PodLevel: PodTemplate's; set by the manifest reader
+	// only.
+	Guaranteed bool    `json:"-"`
+	PodLevel   [2]bool `json:"-"`
 	// HostPorts: PodTemplate's (hostports.go).
 	HostPorts []HostPort `json:"hostPorts,omitempty"`
 }

@@ -113,6 +113,31 @@ func (t *PodTemplate) BestEffort() bool {
 		t.LimitCPU <= t.Overhead[CPU] && t.LimitMemory <= t.Overhead[Memory]
 }
 
+// QoSClass is a pod's QoS class (v1qos.GetPodQOS).
+type QoSClass uint8
+
+// The QoS classes, in the order the kubelet's critical pod admission
+// handler preempts them.
+const (
+	BestEffortQoS QoSClass = iota
+	BurstableQoS
+	GuaranteedQoS
+)
+
+// QoS is the QoS class of pods of template t: BestEffort as BestEffort
+// says, Guaranteed as the manifest reader marks it (every container
+// limits cpu and memory and requests what it limits, or the pod-level
+// resources do), Burstable otherwise.
+func (t *PodTemplate) QoS() QoSClass {
+	switch {
+	case t.BestEffort():
+		return BestEffortQoS
+	case t.Guaranteed:
+		return GuaranteedQoS
+	}
+	return BurstableQoS
+}
+
 // KubeletCritical reports whether the kubelet treats pods of template t
 // as critical (kubelettypes.IsCriticalPod: of system-critical priority;
 // static and mirror pods are not modelled): it neither evicts them under

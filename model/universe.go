@@ -272,6 +272,16 @@ type PodTemplate struct {
 	// (indexed by MetricSource), which the QoS class does not read
 	// (BestEffort). Set by the manifest reader only.
 	Overhead [2]int64
+	// Guaranteed: the pods are of QoS class Guaranteed (QoS). Set by the
+	// manifest reader only.
+	Guaranteed bool
+	// PodLevel[r]: the pod-level resources request resource r (indexed by
+	// MetricSource: cpu, memory), as the API server defaults them (a
+	// pod-level request or limit). The kubelet's preemption for a
+	// critical pod then counts only those requests of the pod, not its
+	// containers' (resource.GetResourceRequest). Set by the manifest
+	// reader only.
+	PodLevel [2]bool
 	// PriorityClassName is TemplateDecl's (ResourceQuota scopes).
 	PriorityClassName string
 	// ActiveDeadline: the pod spec sets activeDeadlineSeconds, which

@@ -105,6 +105,39 @@ func tolerationProblem(t testing.TB, nodes int, maintenance bool) *compose.Probl
 	return p
 }
 
+// criticalPreemptionProblem: a node agent pinned to node 1 by nodeName,
+// of priority system-node-critical, whose pod the ReplicaSet controller
+// is about to create, on a node full of a web and an api pod of equal
+// requests, while web's third pod waits for room: the kubelet preempts
+// either (a choice) to admit the agent, which retries the waiting pod,
+// and the preempted pod's replacement waits too.
+func criticalPreemptionProblem(t testing.TB) *compose.Problem {
+	t.Helper()
+	b := build.New()
+	b.AddNodes(2, build.Node().CPU(10).Mem(20))
+	web := b.AddTemplate(build.Template("web").Requests(4, 4).Label("app", "web"))
+	api := b.AddTemplate(build.Template("api").Requests(4, 4).Label("app", "api"))
+	agent := b.AddTemplate(build.Template("agent").Requests(4, 2).Label("app", "agent").NodeName(0).Priority(model.SystemNodeCriticalPriority))
+	dw := b.AddDeployment("web", web, 3)
+	da := b.AddDeployment("api", api, 2)
+	dg := b.AddDeployment("agent", agent, 1)
+	b.RunPod(dw, 0).RunPod(da, 0).RunPod(dw, 1).RunPod(da, 1).PendingPod(dw, -1)
+	u, s, err := b.Build(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Enqueue(model.SchedulerQueue, 4)
+	s.Enqueue(model.DeploymentQueue, dg)
+	if u.Options.KiviLifecycle {
+		t.Fatal("criticalPreemption: want Kubernetes' lifecycle")
+	}
+	p, err := compose.NewProblemFrom("criticalPreemption", u, s, nil, compose.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // lifecycleProblems are the problems above, for porProblems and
 // symmetricClusters.
 func lifecycleProblems(t testing.TB) []porProblem {
@@ -118,6 +151,7 @@ func lifecycleProblems(t testing.TB) []porProblem {
 	add(tolerationProblem(t, 2, true))
 	add(tolerationProblem(t, 3, true))
 	add(tolerationProblem(t, 2, false))
+	add(criticalPreemptionProblem(t))
 	return append(out, unschedulableProblems(t)...)
 }
 

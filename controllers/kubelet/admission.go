@@ -10,33 +10,33 @@ import "github.com/kivi-go/kivi/model"
 // NodePorts (hostports.go)) and the
 // TaintToleration check restricted to NoExecute taints. It returns the
 // reason of the first failure in that order, upstream's pod status
-// reason, or "" when the pod is admitted; for a critical pod a failure
-// other than a resource comes first, as the kubelet's
-// CriticalPodAdmissionHandler drops a critical pod's resource failures
-// when it has others (it preempts pods when it has none, which the model
-// does not: the pod is rejected for the resource). Pods bound by the scheduler
+// reason, or "" when the pod is admitted. A critical pod's resource
+// failures go to the kubelet's CriticalPodAdmissionHandler: with other
+// failures it drops them (the pod is rejected for the first other one);
+// with none, preempt is true, and the handler preempts pods the kubelet
+// runs to admit it (preemption.go). Pods bound by the scheduler
 // pass (it checked all of this against at least as many pods); pods
 // pinned by spec.nodeName bypass the scheduler and are the ones rejected.
 // Under Kivi's lifecycle (model.Options.KiviLifecycle) every pod is
 // admitted.
-func admit(u *model.Universe, s *model.State, p int) string {
+func admit(u *model.Universe, s *model.State, p int) (reason string, preempt bool) {
 	if u.Options.KiviLifecycle {
-		return ""
+		return "", false
 	}
 	pod := &s.Pods[p]
 	n := int(pod.Node) - 1
 	t := &u.Templates[pod.Template]
 	if rejectedUnderPressure(s, n, t) {
-		return evictedReason
+		return evictedReason, false
 	}
 	resource := outOfResources(u, s, p, n)
 	if resource != "" && !t.KubeletCritical() {
-		return resource
+		return resource, false
 	}
 	if reason := failedPredicate(u, s, p, n); reason != "" {
-		return reason
+		return reason, false
 	}
-	return resource
+	return "", resource != ""
 }
 
 // outOfResources is NodeResourcesFit's part of the admission of pod p

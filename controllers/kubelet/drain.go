@@ -20,7 +20,10 @@ import (
 // it did not hold.
 type queueUpdates struct {
 	removed, tainted []int
-	bufs             [2][16]int
+	// failed: the drain failed a pod that held resources (a pod
+	// preempted to admit a critical pod).
+	failed bool
+	bufs   [2][16]int
 }
 
 func (q *queueUpdates) init() {
@@ -29,6 +32,9 @@ func (q *queueUpdates) init() {
 
 // remove records that the drain removed pod slot p.
 func (q *queueUpdates) remove(p int) { q.removed = append(q.removed, p) }
+
+// fail records that the drain failed a pod that held resources.
+func (q *queueUpdates) fail() { q.failed = true }
 
 // taint records that pod slot p joins the taint manager's queue.
 func (q *queueUpdates) taint(p int) { q.tainted = append(q.tainted, p) }
@@ -43,6 +49,8 @@ func (q *queueUpdates) apply(u *model.Universe, s *model.State) {
 				return found
 			})
 		}
+	}
+	if len(q.removed) > 0 || q.failed {
 		model.AssignedPodDeleted(u, s)
 	}
 	if len(q.tainted) == 0 {

@@ -25,7 +25,10 @@ func (*Kubelet) StaticFootprint(u *model.Universe) (reads, writes model.Footprin
 // their deployments, and only the queues and flags this drain can touch:
 // a drain that only starts pods outside a rollout leaves the deployment,
 // HPA and scheduler queues alone.
-func (*Kubelet) StepFootprint(u *model.Universe, s *model.State) (reads, writes model.Footprint) {
+func (k *Kubelet) StepFootprint(u *model.Universe, s *model.State) (reads, writes model.Footprint) {
+	if mayPreempt(u, s) {
+		return k.StaticFootprint(u)
+	}
 	var r, w model.Footprint
 	r.AddQueue(model.KubeletQueue)
 	w.AddQueue(model.KubeletQueue)
@@ -87,6 +90,22 @@ func (*Kubelet) StepFootprint(u *model.Universe, s *model.State) (reads, writes 
 		}
 	}
 	return r, w
+}
+
+// mayPreempt reports whether the drain may admit a critical pod by
+// preempting others (preemption.go): its victims are any pods of the
+// node, of any owner, whose controllers, the scheduler's waiting pods and
+// a Job's counts it touches; the static footprint covers them.
+func mayPreempt(u *model.Universe, s *model.State) bool {
+	if u.Options.KiviLifecycle {
+		return false
+	}
+	for _, id := range s.Queues[model.KubeletQueue] {
+		if p := int(id); p < len(s.Pods) && decide(&s.Pods[p]) == startPod && u.Templates[s.Pods[p].Template].KubeletCritical() {
+			return true
+		}
+	}
+	return false
 }
 
 // DisabledBy: the kubelet waits for its queue.

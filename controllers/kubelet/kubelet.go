@@ -64,8 +64,13 @@ func (k *Kubelet) Step(tx *model.Tx, s *model.State) {
 				}
 				continue
 			}
-			if reason := admit(tx.U, s, p); reason != "" {
+			reason, preempt := admit(tx.U, s, p)
+			if reason != "" {
 				reject(tx, s, p, reason, &w)
+				continue
+			}
+			if preempt && !preemptFor(tx, s, p, &w, &updates) {
+				reject(tx, s, p, unexpectedAdmissionError, &w)
 				continue
 			}
 			start(tx, s, p, &w, &updates)

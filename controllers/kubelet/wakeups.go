@@ -1,6 +1,10 @@
 package kubelet
 
-import "github.com/kivi-go/kivi/model"
+import (
+	"slices"
+
+	"github.com/kivi-go/kivi/model"
+)
 
 // wakeups collects, during one drain of the kubelet queue, which
 // deployments the deployment controller and the HPA must look at, and
@@ -37,6 +41,18 @@ func (w *wakeups) order(s *model.State) {
 		w.owners[w.n] = o
 		w.n++
 	}
+}
+
+// appear adds owner o (a deployment index+1; 0, a bare pod, is none)
+// after the owners of the queued pods when it is not one of them: the
+// owner of a pod the drain touches without its being queued (a pod
+// preempted to admit a critical pod, preemption.go).
+func (w *wakeups) appear(o uint8) {
+	if o == 0 || slices.Contains(w.owners[:w.n], o) {
+		return
+	}
+	w.owners[w.n] = o
+	w.n++
 }
 
 // deployment asks for deployment d to be queued for its controller.

@@ -8,8 +8,9 @@ var _ model.SymmetryBreaker = Scheduler{}
 // top-scoring node in index order (pickHost), so a pod lands on a
 // different node's content after a permutation; and every choice among
 // tied pods that differ (the deployment controller's scale-down victims
-// on different nodes, the descheduler's) takes the lowest slots
-// (model.Tx.ChoosePods), so pod slots stay in place too.
+// on different nodes, the descheduler's, the kubelet's preemption for a
+// critical pod) takes the lowest slots (model.Tx.ChoosePods), so pod
+// slots stay in place too.
 func (Scheduler) SymmetryFacts(u *model.Universe) []model.SymmetryFact {
 	if u.Options.TieBreak != model.LowestIndex {
 		return nil

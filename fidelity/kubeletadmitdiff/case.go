@@ -106,10 +106,11 @@ type Case struct {
 	// (nil: none): its pod runs on the node, one more pod the kubelet
 	// runs (a node reservation to the model).
 	Daemon *Spec `json:",omitempty"`
-	// NoCriticalPreemption is a counterfactual (classify.go): the real
-	// kubelet's predicate admission without its critical pod admission
-	// handler (lifecycle.AdmissionFailureHandlerStub in its place).
-	NoCriticalPreemption bool `json:",omitempty"`
+	// NoDaemonPreemption is a counterfactual (classify.go): the real
+	// kubelet's critical pod admission handler does not see the
+	// DaemonSet's pod among the pods it may preempt (the predicates still
+	// count it).
+	NoDaemonPreemption bool `json:",omitempty"`
 }
 
 func (c *Case) String() string {
@@ -119,7 +120,7 @@ func (c *Case) String() string {
 
 // Clone returns a deep copy of c.
 func (c *Case) Clone() *Case {
-	d := &Case{New: c.New, Pods: slices.Clone(c.Pods), Node: c.Node, NoCriticalPreemption: c.NoCriticalPreemption}
+	d := &Case{New: c.New, Pods: slices.Clone(c.Pods), Node: c.Node, NoDaemonPreemption: c.NoDaemonPreemption}
 	if c.Daemon != nil {
 		ds := *c.Daemon
 		ds.Containers = podspec.Clone(ds.Containers)

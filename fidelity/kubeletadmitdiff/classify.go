@@ -7,23 +7,21 @@ import (
 // Classes of outcome.
 const (
 	Unexplained = "unexplained"
-	// CriticalPreemption: the kubelet admits a critical pod (priority
-	// system-cluster-critical or above) that fails only for resources by
-	// preempting pods it runs (CriticalPodAdmissionHandler), or rejects it
-	// with UnexpectedAdmissionError when no set of them frees enough; the
-	// model has no kubelet preemption and rejects the pod for the
-	// resource.
-	CriticalPreemption = "critical pod preemption at admission"
+	// DaemonPreemption: to admit a critical pod the kubelet preempts the
+	// DaemonSet's pod it runs (CriticalPodAdmissionHandler), or counts it
+	// among the pods whose preemption frees enough; the model's DaemonSet
+	// is a node reservation, which its kubelet never preempts.
+	DaemonPreemption = "critical pod preemption of a DaemonSet's pod"
 )
 
 // Classes are the known divergences, written up in docs/divergences.md
 // ("Kubelet admission against the kubelet v1.36").
 var Classes = []classify.Class[*Case]{
-	{Name: CriticalPreemption, Applies: func(c *Case) bool {
-		return c.Specs[c.New].Critical && !c.NoCriticalPreemption
+	{Name: DaemonPreemption, Applies: func(c *Case) bool {
+		return c.Specs[c.New].Critical && c.Daemon != nil && !c.NoDaemonPreemption
 	}, Fix: func(c *Case) *Case {
 		d := c.Clone()
-		d.NoCriticalPreemption = true
+		d.NoDaemonPreemption = true
 		return d
 	}},
 }
@@ -35,10 +33,7 @@ type Verdict = classify.Verdict[Result]
 // planted with plant, upstream's pods built through pipe) and names a
 // disagreement's class.
 func Check(k *Kubelet, c *Case, plant Plant, pipe Pipeline) (Verdict, error) {
-	model := func(d *Case) (Result, error) {
-		r, err := ModelAdmission(d, plant)
-		return Result{Reason: r}, err
-	}
+	model := func(d *Case) (Result, error) { return ModelAdmission(d, plant) }
 	upstream := func(d *Case) (Result, error) { return k.Admission(d, pipe) }
-	return classify.Compare(Classes, c, model, upstream, func(m, u Result) bool { return m.Reason == u.Reason }, Unexplained)
+	return classify.Compare(Classes, c, model, upstream, func(m, u Result) bool { return agree(c, m, u) }, Unexplained)
 }

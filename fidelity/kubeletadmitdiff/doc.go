@@ -15,7 +15,8 @@
 // new pod it admits.
 //
 // The model's answer (model.go) is one step of the model's kubelet with
-// the new pod bound and queued, the reason read from its trace.
+// the new pod bound and queued, every run of it (its choices among pods
+// its preemption leaves tied), the reason read from its trace.
 // Upstream's (upstream.go) is the kubelet's admit handlers this
 // comparison covers, in the kubelet's order: the eviction manager's
 // Admit (eviction.NewManager; under pressure after one housekeeping cycle
@@ -30,7 +31,10 @@
 // RuntimeClass's overhead and the DefaultTolerationSeconds admission's
 // tolerations. Compared is the verdict with its reason (OutOfcpu,
 // OutOfmemory, OutOfpods, OutOf<extended resource>, NodeAffinity,
-// NodePorts, TaintToleration, Evicted with the node's conditions).
+// NodePorts, TaintToleration, Evicted with the node's conditions,
+// UnexpectedAdmissionError) and the pods the critical pod admission
+// handler preempts: upstream's must be one of the model's choices (every
+// run of its kubelet step), up to pods that are alike.
 //
 // Every disagreement must belong to a known class (classify.go), written
 // up in docs/divergences.md ("Kubelet admission against the kubelet

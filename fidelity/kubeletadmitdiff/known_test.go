@@ -1,6 +1,7 @@
 package kubeletadmitdiff
 
 import (
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -12,15 +13,16 @@ import (
 // upstream disagree, and the class's counterfactual names it.
 func TestKnownClasses(t *testing.T) {
 	k := newKubelet(t)
-	one := []Container{{Requests: Resources{"cpu": "500m", "memory": "256Mi"}}}
 	for _, tc := range []struct {
 		name string
 		c    Case
 	}{
-		// A critical pod on a node full of pods: the kubelet preempts the
-		// one it runs and admits the critical pod; the model rejects it.
-		{CriticalPreemption, Case{Node: Node{CPU: "1", Memory: "1Gi", Storage: "1Gi", Pods: 1, Dongles: -1},
-			Specs: []Spec{{Containers: one}, {Containers: one, Critical: true}}, Pods: []Pod{{Spec: 0}}, New: 1}},
+		// A critical pod that lacks the cpu the DaemonSet's pod holds: the
+		// kubelet preempts that pod and admits the critical pod; the
+		// model's reservation stays, and it rejects the pod.
+		{DaemonPreemption, Case{Node: Node{CPU: "1", Memory: "1Gi", Storage: "1Gi", Pods: 2, Dongles: -1},
+			Specs: []Spec{{Containers: []Container{{Requests: Resources{"cpu": "900m"}}}, Critical: true}}, New: 0,
+			Daemon: &Spec{Containers: []Container{{Requests: Resources{"cpu": "250m", "memory": "64Mi"}}}, Tolerations: []Toleration{{Operator: "Exists"}}}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v, err := Check(k, &tc.c, nil, Pipeline{})
@@ -31,6 +33,86 @@ func TestKnownClasses(t *testing.T) {
 				t.Fatalf("class %q, want %q (model %s, upstream %s)", v.Class, tc.name, v.Model, v.Upstream)
 			}
 		})
+	}
+}
+
+// TestCriticalPreemption pins cases of the kubelet's preemption for a
+// critical pod that the model must answer as upstream does: the pods
+// preempted (indices into Case.Pods) or the rejection.
+func TestCriticalPreemption(t *testing.T) {
+	k := newKubelet(t)
+	node := Node{CPU: "1", Memory: "1Gi", Storage: "1Gi", Pods: 3, Dongles: -1}
+	burstable := Spec{Containers: []Container{{Requests: Resources{"cpu": "300m", "memory": "256Mi"}}}}
+	guaranteed := Spec{Containers: []Container{{Requests: Resources{"cpu": "100m", "memory": "64Mi"}, Limits: Resources{"cpu": "100m", "memory": "64Mi"}}}}
+	bestEffort := Spec{Containers: []Container{{}}}
+	critical := func(cpu string) Spec {
+		return Spec{Containers: []Container{{Requests: Resources{"cpu": cpu, "memory": "64Mi"}}}, Critical: true}
+	}
+	for _, tc := range []struct {
+		name string
+		c    Case
+		want Result
+	}{
+		// One pod slot and 100m lacking: the Burstable pod frees both;
+		// the BestEffort pod stays (it frees no cpu), the Guaranteed one
+		// too (the others suffice), though it is the smaller.
+		{"burstable before guaranteed", Case{Node: node, Specs: []Spec{bestEffort, burstable, guaranteed, critical("700m")},
+			Pods: []Pod{{Spec: 0}, {Spec: 1}, {Spec: 2}}, New: 3}, Result{Preempted: []int{1}}},
+		// 400m lacking: the Guaranteed pod must go with the Burstable one.
+		{"guaranteed when needed", Case{Node: node, Specs: []Spec{bestEffort, burstable, guaranteed, critical("1")},
+			Pods: []Pod{{Spec: 0}, {Spec: 1}, {Spec: 2}}, New: 3}, Result{Preempted: []int{1, 2}}},
+		// Only the pod slot lacking: the BestEffort pod goes.
+		{"besteffort first", Case{Node: node, Specs: []Spec{bestEffort, burstable, guaranteed, critical("100m")},
+			Pods: []Pod{{Spec: 0}, {Spec: 1}, {Spec: 2}}, New: 3}, Result{Preempted: []int{0}}},
+		// 200m lacking: a pod whose pod-level resources request memory
+		// only frees no cpu to the handler, whatever its containers
+		// request; the other pod goes, though it requests more memory.
+		{"pod-level requests only", Case{Node: Node{CPU: "1", Memory: "1Gi", Storage: "1Gi", Pods: 8, Dongles: -1},
+			Specs: []Spec{{Containers: []Container{{Requests: Resources{"cpu": "400m", "memory": "128Mi"}}}, PodRequests: Resources{"memory": "256Mi"}},
+				{Containers: []Container{{Requests: Resources{"cpu": "300m", "memory": "512Mi"}}}}, critical("500m")},
+			Pods: []Pod{{Spec: 0}, {Spec: 1}}, New: 2}, Result{Preempted: []int{1}}},
+		// A critical pod is no candidate: nothing frees the cpu.
+		{"critical pods stay", Case{Node: node, Specs: []Spec{critical("600m"), critical("500m")},
+			Pods: []Pod{{Spec: 0}}, New: 1}, Result{Reason: "UnexpectedAdmissionError"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v, err := Check(k, &tc.c, nil, Pipeline{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v.Class != "" || v.Upstream.Reason != tc.want.Reason || !slices.Equal(v.Upstream.Preempted, tc.want.Preempted) {
+				t.Fatalf("class %q, model %s, upstream %s; want both %s", v.Class, v.Model, v.Upstream, tc.want)
+			}
+		})
+	}
+}
+
+// TestAgree: the model's answer covers upstream's when the reasons are
+// equal and upstream's preempted pods are one of the model's choices, up
+// to pods of one spec and phase.
+func TestAgree(t *testing.T) {
+	c := &Case{Pods: []Pod{{Spec: 0}, {Spec: 0}, {Spec: 0, Terminating: true}, {Spec: 1}, {Spec: 0}}}
+	for _, tc := range []struct {
+		name string
+		m, u Result
+		want bool
+	}{
+		{"both admit", Result{}, Result{}, true},
+		{"same reason", Result{Reason: "OutOfcpu"}, Result{Reason: "OutOfcpu"}, true},
+		{"other reason", Result{Reason: "OutOfcpu"}, Result{Reason: "OutOfmemory"}, false},
+		{"same pods", Result{Preempted: []int{0, 3}}, Result{Preempted: []int{0, 3}}, true},
+		{"alike pods", Result{Preempted: []int{0, 3}}, Result{Preempted: []int{1, 3}}, true},
+		{"a Terminating pod is not alike", Result{Preempted: []int{0}}, Result{Preempted: []int{2}}, false},
+		{"another spec", Result{Preempted: []int{0}}, Result{Preempted: []int{3}}, false},
+		{"one pod more", Result{Preempted: []int{0}}, Result{Preempted: []int{0, 1}}, false},
+		{"alike pods, the Terminating one first", Result{Preempted: []int{0, 2}}, Result{Preempted: []int{2, 4}}, true},
+		{"the DaemonSet's pod", Result{Preempted: []int{0}}, Result{Preempted: []int{5}}, false},
+		{"one of the choices", Result{Preempted: []int{0}, Alternatives: [][]int{{0}, {3}}}, Result{Preempted: []int{3}}, true},
+		{"none of the choices", Result{Preempted: []int{0}, Alternatives: [][]int{{0}, {2}}}, Result{Preempted: []int{3}}, false},
+	} {
+		if got := agree(c, tc.m, tc.u); got != tc.want {
+			t.Errorf("%s: agree(%s, %s) = %v, want %v", tc.name, tc.m, tc.u, got, tc.want)
+		}
 	}
 }
 
@@ -77,6 +159,9 @@ func TestPlantedBugs(t *testing.T) {
 			n := &u.Nodes[0]
 			n.ReservedCPU, n.ReservedMemory = 0, 0
 			clear(n.ReservedScalar)
+		}},
+		{name: "the new pod outranks other critical pods", plant: func(u *model.Universe, s *model.State) {
+			u.Templates[s.Pods[len(s.Pods)-1].Template].Priority++
 		}},
 		{name: "upstream without SetDefaults_Pod", pipe: Pipeline{NoPodDefaults: true}},
 		{name: "upstream without the overhead", pipe: Pipeline{NoOverhead: true}},

@@ -60,6 +60,9 @@ func TestKubeletAdmission(t *testing.T) {
 		if c.Daemon != nil {
 			counts.Add("a DaemonSet's pod on the node")
 		}
+		if len(v.Model.Alternatives) > 1 {
+			counts.Add("model: a choice among tied pods to preempt")
+		}
 		if s := c.Specs[c.New]; s.PodRequests != nil || s.PodLimits != nil {
 			counts.Add("new pod with pod-level resources")
 		}

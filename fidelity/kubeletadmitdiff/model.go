@@ -22,16 +22,54 @@ const (
 )
 
 // ModelAdmission is the model's answer for the case's new pod: the
-// reason of its rejection, "" when admitted. manifest.LoadStream reads
-// the case's YAML; the state has the running pods on the node (Running,
-// or Terminating), the node's MemoryPressure condition, and the new pod
-// bound there, Pending, in the kubelet's queue; one step of the kubelet
-// (controllers/kubelet) starts or rejects it, and the reason is read from
-// its trace line.
-func ModelAdmission(c *Case, plant Plant) (string, error) {
+// reason of its rejection ("" admitted) and the running pods the kubelet
+// preempted to admit it, indices into c.Pods, for every choice the
+// model's kubelet makes among pods its preemption leaves tied (Preempted
+// the first, Alternatives all of them when there are several).
+// manifest.LoadStream reads the case's YAML; the state has the running
+// pods on the node (Running, or Terminating), the node's MemoryPressure
+// condition, and the new pod bound there, Pending, in the kubelet's
+// queue; one step of the kubelet (controllers/kubelet) starts or rejects
+// it, and the reason is read from its trace line. A rejection's reason
+// must not depend on the choices.
+func ModelAdmission(c *Case, plant Plant) (Result, error) {
+	u, s, p, err := modelState(c, plant)
+	if err != nil {
+		return Result{}, err
+	}
+	var res Result
+	tx := model.NewTx(u)
+	tx.Begin(nil, true)
+	for run := 0; ; run++ {
+		next := s.Clone()
+		kubelet.New().Step(tx, next)
+		r, err := modelResult(s, next, p, tx)
+		if err != nil {
+			return Result{}, err
+		}
+		if run == 0 {
+			res = r
+		} else if r.Reason != res.Reason {
+			return Result{}, fmt.Errorf("model: the reason depends on the kubelet's choices: %q and %q", res.Reason, r.Reason)
+		}
+		res.Alternatives = append(res.Alternatives, r.Preempted)
+		if !tx.Advance() {
+			break
+		}
+		tx.Restart(true)
+	}
+	if len(res.Alternatives) == 1 {
+		res.Alternatives = nil
+	}
+	return res, nil
+}
+
+// modelState is the case as the model's universe and state, and the new
+// pod's slot.
+func modelState(c *Case, plant Plant) (*model.Universe, *model.State, int, error) {
 	r, u, s, err := podspec.BuildCase(c.YAML())
 	if err != nil {
-		return "", err
+		return nil, nil, 0, err
 	}
 	tmpl := make([]int, len(c.Specs))
 	for i := range c.Specs {
@@ -47,7 +85,7 @@ func ModelAdmission(c *Case, plant Plant) (string, error) {
 			}
 		}
 		if tmpl[i] < 0 {
-			return "", fmt.Errorf("model: no template for %s", workloadName(i))
+			return nil, nil, 0, fmt.Errorf("model: no template for %s", workloadName(i))
 		}
 	}
 	owner := func(spec int) uint8 {
@@ -73,23 +111,33 @@ func ModelAdmission(c *Case, plant Plant) (string, error) {
 	if plant != nil {
 		plant(u, s)
 	}
-	tx := model.NewTx(u)
-	tx.Begin(nil, true)
-	kubelet.New().Step(tx, s)
-	if s.Failed != model.NoFailure {
-		return "", fmt.Errorf("model: kubelet: failure %v", s.Failed)
+	return u, s, p, nil
+}
+
+// modelResult reads one run of the kubelet's step from s to next: the
+// new pod p's reason from the trace, and the running pods it preempted
+// (Failed, or removed if they were Terminating).
+func modelResult(s, next *model.State, p int, tx *model.Tx) (Result, error) {
+	if next.Failed != model.NoFailure {
+		return Result{}, fmt.Errorf("model: kubelet: failure %v", next.Failed)
 	}
-	switch s.Pods[p].Phase {
+	var res Result
+	for i := range p {
+		if next.Pods[i].Phase != s.Pods[i].Phase {
+			res.Preempted = append(res.Preempted, i)
+		}
+	}
+	switch next.Pods[p].Phase {
 	case model.Running:
-		return "", nil
+		return res, nil
 	case model.Failed:
 		for _, l := range tx.Lines {
 			if _, rest, ok := strings.Cut(l.Message, rejectedAt); ok {
-				reason, _, _ := strings.Cut(rest, rejectedFailed)
-				return reason, nil
+				res.Reason, _, _ = strings.Cut(rest, rejectedFailed)
+				return res, nil
 			}
 		}
-		return "", fmt.Errorf("model: the pod failed without a rejection line: %v", tx.Lines)
+		return Result{}, fmt.Errorf("model: the pod failed without a rejection line: %v", tx.Lines)
 	}
-	return "", fmt.Errorf("model: the kubelet left the pod %v: %v", s.Pods[p].Phase, tx.Lines)
+	return Result{}, fmt.Errorf("model: the kubelet left the pod %v: %v", next.Pods[p].Phase, tx.Lines)
 }

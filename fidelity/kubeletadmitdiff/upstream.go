@@ -31,21 +31,72 @@ import (
 const systemNodeCritical = 2000001000
 
 // Result is one side's answer for the new pod: the reason of its
-// rejection ("" admitted) and, upstream, the running pods the kubelet
-// preempted to admit a critical pod.
+// rejection ("" admitted) and the running pods the kubelet preempted to
+// admit a critical pod (indices into Case.Pods, the DaemonSet's pod
+// after them), in increasing order. Alternatives, the model's only, are
+// the sets of pods it may preempt, one per choice among pods its
+// preemption leaves tied (nil when it has no choice): upstream takes the
+// last of them in the order it lists its pods, a map's order.
 type Result struct {
-	Reason    string
-	Preempted []int `json:",omitempty"`
+	Reason       string
+	Preempted    []int   `json:",omitempty"`
+	Alternatives [][]int `json:",omitempty"`
 }
 
 func (r Result) String() string {
 	switch {
+	case r.Reason == "" && len(r.Alternatives) > 0:
+		return fmt.Sprintf("admitted, preempting one of %v", r.Alternatives)
 	case r.Reason == "" && len(r.Preempted) > 0:
 		return fmt.Sprintf("admitted, preempting %v", r.Preempted)
 	case r.Reason == "":
 		return "admitted"
 	}
 	return "rejected: " + r.Reason
+}
+
+// agree reports whether the model's answer m covers upstream's u on
+// case c: the same reason, and upstream's preempted pods one of the
+// model's choices, up to pods that are alike (of one spec, both Running
+// or both Terminating): the model takes the lowest of its identical pods,
+// upstream any.
+func agree(c *Case, m, u Result) bool {
+	if m.Reason != u.Reason {
+		return false
+	}
+	want := c.kinds(u.Preempted)
+	choices := m.Alternatives
+	if choices == nil {
+		choices = [][]int{m.Preempted}
+	}
+	return slices.ContainsFunc(choices, func(a []int) bool { return slices.Equal(c.kinds(a), want) })
+}
+
+// kinds are the pods (indices into c.Pods, the DaemonSet's pod after
+// them) as what tells them apart, sorted: their Pod, the DaemonSet's
+// pod's Spec -1.
+func (c *Case) kinds(pods []int) []Pod {
+	out := make([]Pod, 0, len(pods))
+	for _, i := range pods {
+		if i < len(c.Pods) {
+			out = append(out, c.Pods[i])
+		} else {
+			out = append(out, Pod{Spec: -1})
+		}
+	}
+	slices.SortFunc(out, func(a, b Pod) int {
+		if a.Spec != b.Spec {
+			return a.Spec - b.Spec
+		}
+		if a.Terminating == b.Terminating {
+			return 0
+		}
+		if b.Terminating {
+			return -1
+		}
+		return 1
+	})
+	return out
 }
 
 // Kubelet is the real kubelet's admission, the handlers of
@@ -171,11 +222,13 @@ func (k *Kubelet) Admission(c *Case, pipe Pipeline) (Result, error) {
 		res.Preempted = append(res.Preempted, slices.Index(running, p))
 		return nil
 	}
-	var failures lifecycle.AdmissionFailureHandler = preemption.NewCriticalPodAdmissionHandler(
-		func() []*corev1.Pod { return slices.Clone(running) }, killPod, &record.FakeRecorder{})
-	if c.NoCriticalPreemption {
-		failures = lifecycle.NewAdmissionFailureHandlerStub()
+	active := func() []*corev1.Pod {
+		if c.NoDaemonPreemption && c.Daemon != nil {
+			return slices.Clone(running[:len(running)-1])
+		}
+		return slices.Clone(running)
 	}
+	failures := preemption.NewCriticalPodAdmissionHandler(active, killPod, &record.FakeRecorder{})
 	noPlugins := func(*schedulerframework.NodeInfo, *lifecycle.PodAdmitAttributes) error { return nil }
 	r := lifecycle.NewPredicateAdmitHandler(getNode, failures, noPlugins).Admit(attrs)
 	if !r.Admit {

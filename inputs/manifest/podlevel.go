@@ -29,6 +29,10 @@ var podLevelResources = []struct {
 // podLevelRequests replaces, in r (the containers' aggregate requests,
 // without the overhead), the requests that spec's pod-level resources
 // set; requested says whether some container requests cpu and memory.
+// It records in r.podLevel which of them the pod-level resources request
+// once the API server has defaulted them (defaultPodRequests: with a
+// pod-level limit of any resource, every resource some container
+// requests and every one with a pod-level limit).
 func (tc templateConv) podLevelRequests(spec PodSpec, r *podRequests, requested [2]bool) error {
 	pr := spec.Resources
 	if pr == nil {
@@ -43,6 +47,11 @@ func (tc templateConv) podLevelRequests(spec PodSpec, r *podRequests, requested 
 				tc.warn("spec.resources."+f.field+"."+name, "ignored: only cpu and memory are modelled at pod level")
 			}
 		}
+	}
+	for i, res := range podLevelResources {
+		_, req := pr.Requests[res.name]
+		_, lim := pr.Limits[res.name]
+		r.podLevel[i] = req || len(pr.Limits) > 0 && (requested[i] || lim)
 	}
 	for i, res := range podLevelResources {
 		out := &r.cpu

@@ -92,6 +92,9 @@ type podRequests struct {
 	// overhead is model.TemplateDecl.Overhead, set by requests on the
 	// pod's total only.
 	overhead [2]int64
+	// podLevel is model.TemplateDecl.PodLevel, set by podLevelRequests
+	// on the pod's total only.
+	podLevel [2]bool
 }
 
 // add adds o to r.

@@ -84,7 +84,7 @@ func (tc templateConv) convert(name string, meta ObjectMeta, spec PodSpec) (mode
 	if err != nil {
 		return td, err
 	}
-	td.CPU, td.Memory, td.Scalar, td.ReservedOnly, td.Overhead = req.cpu, req.mem, req.scalar, req.reservedOnly, req.overhead
+	td.CPU, td.Memory, td.Scalar, td.ReservedOnly, td.Overhead, td.PodLevel = req.cpu, req.mem, req.scalar, req.reservedOnly, req.overhead, req.podLevel
 	if err := tc.readiness(spec, &td); err != nil {
 		return td, err
 	}
@@ -145,6 +145,7 @@ func (tc templateConv) convert(name string, meta ObjectMeta, spec PodSpec) (mode
 		tc.podLevelNonZero(spec, &td)
 	}
 	tc.quotaUsage(spec, &td)
+	td.Guaranteed = tc.guaranteed(spec, &td)
 	if td.ActiveDeadline, err = tc.activeDeadline(spec); err != nil {
 		return td, err
 	}

@@ -78,7 +78,7 @@ func (e *Env) node(c Command) (string, error) {
 
 // template name=T [cpu=0] [memory=0] [scalar=resource=amount,...] [labels=k=v,...] [namespace=NS] [node-selector=k=v,...]
 // [node-name=N] [tolerations=k=v:Effect|k:Effect|:Effect[@seconds],...] [spread=key:maxSkew:When[:matchLabelKey+…],...]
-// [preferred=weight:k=v,...] [pattern=cpu@at,...] [critical] [limit-memory=M] [host-ports=[PROTOCOL/][HOSTIP:]PORT,...]
+// [preferred=weight:k=v,...] [pattern=cpu@at,...] [critical] [guaranteed] [limit-memory=M] [host-ports=[PROTOCOL/][HOSTIP:]PORT,...]
 func (e *Env) template(c Command) (string, error) {
 	name := c.Arg("name", "")
 	cpu, err := intArg(c, "cpu", 0)
@@ -188,6 +188,9 @@ func (e *Env) template(c Command) (string, error) {
 	}
 	if c.Has("critical") {
 		tb.Critical()
+	}
+	if c.Has("guaranteed") {
+		tb.Guaranteed()
 	}
 	if c.Has("readiness-probe") {
 		tb.ReadinessProbe()

@@ -141,7 +141,7 @@ func (h handler) check(c Command) error {
 var handlers = map[string]handler{
 	// Declarations.
 	"node":                {declaring, []string{"name", "count", "cpu", "memory", "reserved-cpu", "reserved-memory", "max-pods", "labels", "taints", "scalar", "reserved-host-ports"}, nil, 0, (*Env).node},
-	"template":            {declaring, []string{"name", "cpu", "memory", "scalar", "labels", "namespace", "node-selector", "node-name", "tolerations", "spread", "preferred", "pattern", "required", "anti-affinity", "priority", "preemption-policy", "min-ready-seconds", "limit-memory", "host-ports"}, []string{"critical", "readiness-probe"}, 0, (*Env).template},
+	"template":            {declaring, []string{"name", "cpu", "memory", "scalar", "labels", "namespace", "node-selector", "node-name", "tolerations", "spread", "preferred", "pattern", "required", "anti-affinity", "priority", "preemption-policy", "min-ready-seconds", "limit-memory", "host-ports"}, []string{"critical", "readiness-probe", "guaranteed"}, 0, (*Env).template},
 	"deployment":          {declaring, []string{"name", "template", "replicas", "strategy", "max-surge", "max-unavailable", "hpa"}, []string{"inactive"}, 0, (*Env).deployment},
 	"statefulset":         {declaring, []string{"name", "template", "replicas", "pod-management", "strategy", "partition", "max-unavailable", "ordinals-start", "hpa"}, []string{"inactive"}, 0, (*Env).statefulSet},
 	"job":                 {declaring, []string{"name", "template", "parallelism", "completions", "backoff-limit"}, []string{"suspend", "inactive"}, 0, (*Env).job},

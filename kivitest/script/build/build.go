@@ -105,6 +105,7 @@ func (b *TemplateBuilder) Scalar(name string, v int64) *TemplateBuilder {
 func (b *TemplateBuilder) Namespace(ns string) *TemplateBuilder { b.t.Namespace = ns; return b }
 func (b *TemplateBuilder) NodeName(node int) *TemplateBuilder   { b.t.NodeName = node + 1; return b }
 func (b *TemplateBuilder) Critical() *TemplateBuilder           { b.t.Critical = true; return b }
+func (b *TemplateBuilder) Guaranteed() *TemplateBuilder         { b.t.Guaranteed = true; return b }
 
 // Priority sets the pods' priority (the value of their PriorityClass).
 func (b *TemplateBuilder) Priority(p int32) *TemplateBuilder { b.t.Priority = p; return b }
