@@ -134,9 +134,11 @@ func TestSizeHint(t *testing.T) {
 }
 
 // TestProbeSettlesSmallSearches: on nodes alike (three of fifteen
-// cordoned) the exhaustive search, reduced by symmetry, is far smaller
-// than the quick pass, whose tie-break keeps nodes in place, so the quick
-// pass's first glance does not finish; the probe
+// cordoned), with pods that become Ready in any order (a readiness
+// probe), the exhaustive search, reduced by symmetry, is far smaller
+// than the quick pass, whose tie-break keeps nodes in place and so tells
+// every subset of Ready pods apart, so the quick pass's first glance does
+// not finish; the probe
 // (compose.DefaultProbeStates) then settles the input alone, with the
 // verdict of the exhaustive search without a quick pass. With a probe
 // bound below the search's size the quick pass and the exhaustive search
@@ -156,7 +158,7 @@ spec:
   template:
     metadata: {labels: {app: web}}
     spec:
-      containers: [{name: c, resources: {requests: {cpu: 200m}}}]
+      containers: [{name: c, resources: {requests: {cpu: 200m}}, readinessProbe: {httpGet: {path: /, port: 80}}}]
       topologySpreadConstraints:
       - {maxSkew: 1, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: web}}, nodeTaintsPolicy: Honor}
 `

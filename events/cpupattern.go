@@ -1,6 +1,11 @@
 package events
 
-import "github.com/kivi-go/kivi/model"
+import (
+	"cmp"
+	"slices"
+
+	"github.com/kivi-go/kivi/model"
+)
 
 // CPUPattern is podCpuChangeWithPattern: every Running pod
 // whose template has a CPU usage pattern follows it, one entry per
@@ -29,15 +34,29 @@ func (CPUPattern) Enabled(u *model.Universe, s *model.State) bool {
 	return false
 }
 
-// Step applies the next pattern entry of every due pod in ascending slot
-// order. Due-ness is decided before any change: the HPA items this step
-// enqueues do not stop it (Kivi snapshots Q5-empty).
+// Step applies the next pattern entry of every due pod. Due-ness is
+// decided before any change: the HPA items this step enqueues do not stop
+// it (Kivi snapshots Q5-empty). Each change queues the pod's owner for
+// the HPA, so the order of the pods is the order of the HPA queue, and
+// the first rescale ends the HPA's drain. Under Kivi's lifecycle the pods
+// go in ascending slot order, as Kivi's loop; under Kubernetes' in owner
+// order (pods of the same owner by slot), since upstream's HPA controller
+// syncs each HorizontalPodAutoscaler on its own resync period, in no
+// order among them: the owner order is one of them, and the one pod slots
+// do not decide, so pod slots stay interchangeable (events/symmetry.go).
 func (CPUPattern) Step(tx *model.Tx, s *model.State) {
 	u := tx.U
+	var buf [32]int
+	due := buf[:0] // grows on the heap beyond 32 pods
 	for i := range s.Pods {
-		if !patternDue(u, s, i) {
-			continue
+		if patternDue(u, s, i) {
+			due = append(due, i)
 		}
+	}
+	if !u.Options.KiviLifecycle {
+		slices.SortStableFunc(due, func(a, b int) int { return cmp.Compare(s.Pods[a].Owner, s.Pods[b].Owner) })
+	}
+	for _, i := range due {
 		p := &s.Pods[i]
 		point := u.Templates[p.Template].Pattern[p.Pattern]
 		p.Pattern++

@@ -18,12 +18,14 @@ func (f NodeFailure) SymmetryFacts(u *model.Universe) []model.SymmetryFact {
 		Reason: "a nodeFailure event names the node"}}
 }
 
-// SymmetryFacts: podCpuChangeWithPattern applies every due pod's next
-// usage in slot order and queues each owner for the HPA (cpupattern.go);
-// with two or more deployments the HPA queue order, which decides which
-// rescale ends the HPA's drain, follows pod slots.
+// SymmetryFacts: under Kivi's lifecycle podCpuChangeWithPattern applies
+// every due pod's next usage in slot order and queues each owner for the
+// HPA (cpupattern.go); with two or more deployments the HPA queue order,
+// which decides which rescale ends the HPA's drain, follows pod slots.
+// Under Kubernetes' lifecycle it goes in owner order, which pod slots do
+// not decide.
 func (CPUPattern) SymmetryFacts(u *model.Universe) []model.SymmetryFact {
-	if !u.HasPatterns || !u.HasHPA || len(u.Deployments) < 2 {
+	if !u.HasPatterns || !u.HasHPA || len(u.Deployments) < 2 || !u.Options.KiviLifecycle {
 		return nil
 	}
 	return []model.SymmetryFact{{Rule: "CPUPatternSlotOrder", PodSlotsInOrder: true, Reason: fmt.Sprintf(

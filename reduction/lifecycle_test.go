@@ -51,6 +51,26 @@ func lifecycleSetup(t testing.TB, name string, nv bool, nodes, replicas []int) *
 	return p
 }
 
+// lifecycleTwoDeployments builds a scaling setup of built-in case name
+// with its deployment twice (twoDeployments), under Kubernetes'
+// lifecycle.
+func lifecycleTwoDeployments(t testing.TB, name string, nv bool, nodes []int, replicas [2]int) *compose.Problem {
+	t.Helper()
+	c := twoDeployments(kubernetesLifecycle(t, name, nv))
+	u, s, err := scaling.Build(c, scaling.Setup{Nodes: nodes, Replicas: replicas[:]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.Options.KiviLifecycle {
+		t.Fatalf("%s: the setup kept Kivi's lifecycle", name)
+	}
+	p, err := compose.NewProblemFrom(fmt.Sprintf("%s%v%v/k8s-lifecycle/nv=%v", c.Name, nodes, replicas, nv), u, s, c.Intents, compose.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // tolerationProblem: identical nodes going down for maintenance one at a
 // time (or one crashing with a kernel panic), three deployments whose pods
 // tolerate the unreachable taint for the default 300 s (web), forever
@@ -152,6 +172,10 @@ func lifecycleProblems(t testing.TB) []porProblem {
 	add(tolerationProblem(t, 3, true))
 	add(tolerationProblem(t, 2, false))
 	add(criticalPreemptionProblem(t))
+	// Two deployments' pods following c1's CPU pattern, each with its
+	// HPA: the pattern step queues the owners in owner order, and pod
+	// slots move (TestCPUPatternInOwnerOrder).
+	add(lifecycleTwoDeployments(t, "c1", false, []int{2}, [2]int{1, 1}))
 	return append(out, unschedulableProblems(t)...)
 }
 

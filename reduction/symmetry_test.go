@@ -1028,12 +1028,15 @@ func TestSymmetryRulesAreNecessary(t *testing.T) {
 			return u, s
 		},
 	}, {
-		// Two deployments' pods follow a CPU pattern; the pattern step
-		// queues their owners for the HPA in slot order, and the first
-		// rescale ends the HPA's drain (events/cpupattern.go).
+		// Two deployments' pods follow a CPU pattern; under Kivi's
+		// lifecycle the pattern step queues their owners for the HPA in
+		// slot order, and the first rescale ends the HPA's drain
+		// (events/cpupattern.go; under Kubernetes' lifecycle owner order:
+		// TestCPUPatternInOwnerOrder).
 		name: "CPUPatternSlotOrder", rule: "CPUPatternSlotOrder", podPerm: []int{1, 0},
 		build: func() (*model.Universe, *model.State) {
 			b := build.New()
+			b.U.Options.KiviLifecycle = true
 			b.AddNodes(2, build.Node())
 			app := b.AddTemplate(build.Template("app").Requests(8, 8).Label("name", "app").
 				Pattern(model.UsagePoint{CPU: 8}, model.UsagePoint{CPU: 1, At: 300}))
@@ -1101,6 +1104,37 @@ func TestSymmetryRulesAreNecessary(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCPUPatternInOwnerOrder: under Kubernetes' lifecycle the CPU
+// pattern step applies the due pods' usages in owner order, so the HPA
+// queue gets the owners in that order whichever slots their pods hold:
+// swapping the slots of two deployments' pods is an automorphism of the
+// steps, and the pods keep their symmetry (the rule CPUPatternSlotOrder is
+// Kivi's lifecycle's only).
+func TestCPUPatternInOwnerOrder(t *testing.T) {
+	b := build.New()
+	b.AddNodes(2, build.Node())
+	app := b.AddTemplate(build.Template("app").Requests(8, 8).Label("name", "app").
+		Pattern(model.UsagePoint{CPU: 8}, model.UsagePoint{CPU: 1, At: 300}))
+	h := b.AddHPA(1, 3, 50)
+	a, c := b.AddDeployment("a", app, 1), b.AddDeployment("b", app, 1)
+	b.WithHPA(a, h).WithHPA(c, h)
+	b.RunPod(a, 0).RunPod(c, 1)
+	b.Slots = 2
+	u, s := b.MustBuild()
+	if u.Options.KiviLifecycle {
+		t.Fatal("the builder's universe runs Kivi's lifecycle")
+	}
+	s.Pods[0].Pattern, s.Pods[1].Pattern = 1, 1
+	s.Init = model.InitStable
+	sys := &compose.System{U: u, Init: s, Actors: compose.Actors(u, s, compose.ActorOptions{})}
+	if !automorphic(sys, s, nil, []int{1, 0}) {
+		t.Fatal("swapping the two deployments' pods is not an automorphism of the steps")
+	}
+	if a := symmetry.New(u, compose.SymmetryFacts(u)).Analysis(); !a.Pods {
+		t.Fatalf("pod slots fixed: %+v", a.Decisions)
 	}
 }
 

@@ -31,13 +31,15 @@ func TestDecide(t *testing.T) {
 }
 
 // TestMarksAndWiring: docs/model.md "Marks" and "Wiring" — a start marks
-// MarkStarted and feeds the taint manager (with taints) and the
-// descheduler trigger; a removal marks MarkDeleted and feeds the
-// deployment and HPA queues.
+// MarkStarted and feeds the taint manager (on a node with a NoExecute
+// taint the pod tolerates for a while) and the descheduler trigger; a
+// removal marks MarkDeleted and feeds the deployment and HPA queues.
 func TestMarksAndWiring(t *testing.T) {
 	b := build.New()
-	b.AddNodes(1, build.Node().Taint("k", "v", model.NoSchedule))
-	app := b.AddTemplate(build.Template("app").Requests(1, 1))
+	b.AddNodes(1, build.Node().Taint("k", "v", model.NoExecute))
+	seconds := int64(60)
+	app := b.AddTemplate(build.Template("app").Requests(1, 1).
+		TolerationWith(model.Toleration{Key: "k", Value: "v", Effect: model.NoExecute, TolerationSeconds: &seconds}))
 	b.AddDeployment("a", app, 1)
 	web := b.AddDeployment("b", app, 1)
 	b.WithHPA(web, b.AddHPA(1, 3, 50))

@@ -227,8 +227,9 @@ func TestClasses(t *testing.T) {
 		},
 		want: "[[0 1 2]]",
 	}, {
-		name: "CPU patterns with an HPA and two deployments fix pod slots (events/cpupattern.go queues owners in slot order)",
+		name: "CPU patterns with an HPA and two deployments fix pod slots under Kivi's lifecycle (events/cpupattern.go queues owners in slot order)",
 		build: func(b *build.Builder) {
+			b.U.Options.KiviLifecycle = true
 			b.AddNodes(2, build.Node())
 			t := b.AddTemplate(build.Template("app").Pattern(model.UsagePoint{CPU: 8}, model.UsagePoint{CPU: 3, At: 300}))
 			h := b.AddHPA(1, 2, 50)
@@ -236,6 +237,16 @@ func TestClasses(t *testing.T) {
 			b.WithHPA(b.AddDeployment("b", t, 1), h)
 		},
 		want: "[[0 1]]", rules: "CPUPatternSlotOrder(pods)",
+	}, {
+		name: "CPU patterns with an HPA and two deployments keep pod symmetry under Kubernetes' lifecycle (owner order)",
+		build: func(b *build.Builder) {
+			b.AddNodes(2, build.Node())
+			t := b.AddTemplate(build.Template("app").Pattern(model.UsagePoint{CPU: 8}, model.UsagePoint{CPU: 3, At: 300}))
+			h := b.AddHPA(1, 2, 50)
+			b.WithHPA(b.AddDeployment("a", t, 1), h)
+			b.WithHPA(b.AddDeployment("b", t, 1), h)
+		},
+		want: "[[0 1]]",
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := build.New()

@@ -47,7 +47,7 @@
 // (controllers/deployment/ties.go, controllers/descheduler/ties.go), new
 // pods take the lowest Free slot (all Free slots are identical), queues
 // keep their order with ids rewritten, and the remaining slot-order
-// walks (CPU patterns, the node controller's evictions under Kivi's
+// walks (CPU patterns and the node controller's evictions under Kivi's
 // lifecycle) are harmless with one deployment and fix pod slots
 // otherwise. Swapping two identical pods is the identity on a state, so
 // for any permutation π the element g of π·Stab(s) that keeps the slot
