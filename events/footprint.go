@@ -218,7 +218,8 @@ var _ model.Footprinter = Drain{}
 
 // drainFootprint covers every step of drain event i: its gating; the pods
 // and deployments the Eviction API reads (every pod a budget selects,
-// the deployments' spec.replicas); the drained nodes it cordons and whose
+// the deployments' spec.replicas) and the pod queues that tell tied pods
+// apart; the drained nodes it cordons and whose
 // pods it evicts; the kubelet and deployment queues an eviction feeds
 // (read for their de-duplication); the marks of its evictions; every
 // queue when a timeout makes a retry wait for quiescence; the
@@ -229,6 +230,9 @@ func drainFootprint(u *model.Universe, i int) (reads, writes model.Footprint) {
 	e := &u.Events[i]
 	reads.AddPods()
 	reads.AddDeployments()
+	// The evictions a budget lets through branch over the tied pods,
+	// whose groups the pod queues split (model.Tx.ChoosePods).
+	reads.Union(model.TiesFootprint())
 	for _, n := range e.Nodes {
 		writes.AddNode(n)
 	}

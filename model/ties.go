@@ -94,6 +94,18 @@ func identicalPods(s *State, a, b int) bool {
 	return a == b || (s.Pods[a] == s.Pods[b] && !inPodQueue(s, a) && !inPodQueue(s, b))
 }
 
+// TiesFootprint is what ChoosePods reads besides its candidates' pods:
+// the queues of pod ids, since a pod waiting in one is identical to no
+// other, so a queue's change can split or merge the groups it branches
+// over.
+func TiesFootprint() Footprint {
+	var f Footprint
+	for _, q := range [...]Queue{SchedulerQueue, KubeletQueue, TaintManagerQueue} {
+		f.AddQueue(q)
+	}
+	return f
+}
+
 // inPodQueue reports whether slot p is pending in a queue of pod ids.
 func inPodQueue(s *State, p int) bool {
 	for _, q := range []Queue{SchedulerQueue, KubeletQueue, TaintManagerQueue} {
