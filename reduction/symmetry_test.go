@@ -1351,3 +1351,46 @@ func TestSymmetryRepresentativesStepLikeTheirStates(t *testing.T) {
 		}
 	}
 }
+
+// TestKubeletQueueOrderOfPinnedPods: pods pinned by spec.nodeName bypass
+// the scheduler, and the kubelet admits them in queue order against the
+// pods it already runs. With room for two of three pinned pods, the
+// queues A1, B1, A2 and A1, A2, B1 turn different pods away, so the
+// canonical forms of the two states must differ: the kubelet queue is
+// not a set there (symmetry/kubeletqueue.go).
+func TestKubeletQueueOrderOfPinnedPods(t *testing.T) {
+	b := build.New()
+	b.AddNodes(1, build.Node().CPU(2))
+	a := b.AddDeployment("a", b.AddTemplate(build.Template("a").Requests(1, 1).NodeName(0)), 2)
+	c := b.AddDeployment("b", b.AddTemplate(build.Template("b").Requests(1, 1).NodeName(0)), 1)
+	b.PendingPod(a, 0).PendingPod(c, 0).PendingPod(a, 0)
+	b.Slots = 3
+	u, s1 := b.MustBuild()
+	s1.Init = model.InitMain
+	s2 := s1.Clone()
+	s1.Queues[model.KubeletQueue] = []uint16{0, 1, 2}
+	s2.Queues[model.KubeletQueue] = []uint16{0, 2, 1}
+	sys := &compose.System{U: u, Init: s1, Actors: compose.Actors(u, s1, compose.ActorOptions{})}
+	turnedAway := func(s *model.State) int {
+		for i := range sys.Actors {
+			if sys.Actors[i].Process.Name() != "Kubelet" {
+				continue
+			}
+			next := s.Clone()
+			sys.Actors[i].Process.Step(model.NewTx(u), next)
+			for p := range next.Pods {
+				if next.Pods[p].Phase == model.Failed {
+					return p
+				}
+			}
+		}
+		return -1
+	}
+	if x, y := turnedAway(s1), turnedAway(s2); x != 2 || y != 1 {
+		t.Fatalf("the kubelet turned away slot %d from A1, B1, A2 and slot %d from A1, A2, B1; want 2 and 1", x, y)
+	}
+	c1 := symmetry.New(u, compose.SymmetryFacts(u))
+	if k1, k2 := c1.AppendCanonical(nil, s1), c1.AppendCanonical(nil, s2); string(k1) == string(k2) {
+		t.Fatal("the two kubelet queues have one canonical form")
+	}
+}

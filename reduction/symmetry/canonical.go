@@ -41,7 +41,7 @@ type Canonicalizer struct {
 func New(u *model.Universe, facts []model.SymmetryFact) *Canonicalizer {
 	c := &Canonicalizer{u: u, analysis: Analyze(u, facts), layout: nodeMemoryOf(u)}
 	c.pods = c.analysis.Pods && u.PodSlots > 1
-	c.kubeletSet = (!u.HasTaints || !u.Options.KiviLifecycle) && u.PodSlots > 1
+	c.kubeletSet = (!u.HasTaints || !u.Options.KiviLifecycle) && u.PodSlots > 1 && !pinsPods(u)
 	c.taintSet = !u.Options.KiviLifecycle && u.PodSlots > 1
 	c.domains = c.analysis.domains
 	inDomain := make([]bool, len(u.Nodes))

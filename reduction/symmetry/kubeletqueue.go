@@ -23,6 +23,26 @@ import "github.com/kivi-go/kivi/model"
 // queue's head, so with node taints the kubelet queue keeps its exact
 // order (Canonicalizer.kubeletSet is false).
 
+// That holds while admitting one pod cannot turn another away: the
+// scheduler binds a pod only where it fits beside every pod bound there,
+// so the kubelet admits the pods it places in any order. A pod pinned by
+// spec.nodeName bypasses the scheduler, and the kubelet admits pinned
+// pods against the pods it already runs, in queue order: with room for
+// two of three, the queue A1, B1, A2 turns A2 away where A1, A2, B1
+// turns B1 away. With a pinned template the queue keeps its exact order
+// (pinsPods).
+
+// pinsPods reports whether some template of u pins its pods to a node
+// (spec.nodeName).
+func pinsPods(u *model.Universe) bool {
+	for i := range u.Templates {
+		if u.Templates[i].NodeName != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // kubeletQueued is a pod's kubelet-queue byte in its content key when the
 // queue is a set: queued, position irrelevant.
 const kubeletQueued = 0
