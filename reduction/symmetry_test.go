@@ -1035,19 +1035,7 @@ func TestSymmetryRulesAreNecessary(t *testing.T) {
 		// TestCPUPatternInOwnerOrder).
 		name: "CPUPatternSlotOrder", rule: "CPUPatternSlotOrder", podPerm: []int{1, 0},
 		build: func() (*model.Universe, *model.State) {
-			b := build.New()
-			b.U.Options.KiviLifecycle = true
-			b.AddNodes(2, build.Node())
-			app := b.AddTemplate(build.Template("app").Requests(8, 8).Label("name", "app").
-				Pattern(model.UsagePoint{CPU: 8}, model.UsagePoint{CPU: 1, At: 300}))
-			h := b.AddHPA(1, 3, 50)
-			a, c := b.AddDeployment("a", app, 1), b.AddDeployment("b", app, 1)
-			b.WithHPA(a, h).WithHPA(c, h)
-			b.RunPod(a, 0).RunPod(c, 1)
-			b.Slots = 2
-			u, s := b.MustBuild()
-			s.Pods[0].Pattern, s.Pods[1].Pattern = 1, 1
-			return u, s
+			return cpuPatternPair(true)
 		},
 	}, {
 		// A per-node eviction limit of one cuts the plan of two tied
@@ -1114,7 +1102,23 @@ func TestSymmetryRulesAreNecessary(t *testing.T) {
 // steps, and the pods keep their symmetry (the rule CPUPatternSlotOrder is
 // Kivi's lifecycle's only).
 func TestCPUPatternInOwnerOrder(t *testing.T) {
+	u, s := cpuPatternPair(false)
+	s.Init = model.InitStable
+	sys := &compose.System{U: u, Init: s, Actors: compose.Actors(u, s, compose.ActorOptions{})}
+	if !automorphic(sys, s, nil, []int{1, 0}) {
+		t.Fatal("swapping the two deployments' pods is not an automorphism of the steps")
+	}
+	if a := symmetry.New(u, compose.SymmetryFacts(u)).Analysis(); !a.Pods {
+		t.Fatalf("pod slots fixed: %+v", a.Decisions)
+	}
+}
+
+// cpuPatternPair is two deployments of one template with a CPU pattern
+// and an HPA, one Running pod each on nodes 0 and 1, both at the
+// pattern's second entry; kivi runs Kivi's lifecycle.
+func cpuPatternPair(kivi bool) (*model.Universe, *model.State) {
 	b := build.New()
+	b.U.Options.KiviLifecycle = kivi
 	b.AddNodes(2, build.Node())
 	app := b.AddTemplate(build.Template("app").Requests(8, 8).Label("name", "app").
 		Pattern(model.UsagePoint{CPU: 8}, model.UsagePoint{CPU: 1, At: 300}))
@@ -1124,18 +1128,8 @@ func TestCPUPatternInOwnerOrder(t *testing.T) {
 	b.RunPod(a, 0).RunPod(c, 1)
 	b.Slots = 2
 	u, s := b.MustBuild()
-	if u.Options.KiviLifecycle {
-		t.Fatal("the builder's universe runs Kivi's lifecycle")
-	}
 	s.Pods[0].Pattern, s.Pods[1].Pattern = 1, 1
-	s.Init = model.InitStable
-	sys := &compose.System{U: u, Init: s, Actors: compose.Actors(u, s, compose.ActorOptions{})}
-	if !automorphic(sys, s, nil, []int{1, 0}) {
-		t.Fatal("swapping the two deployments' pods is not an automorphism of the steps")
-	}
-	if a := symmetry.New(u, compose.SymmetryFacts(u)).Analysis(); !a.Pods {
-		t.Fatalf("pod slots fixed: %+v", a.Decisions)
-	}
+	return u, s
 }
 
 // TestNodeDownEvictionsInOwnerOrder: under Kubernetes' lifecycle the

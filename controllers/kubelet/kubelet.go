@@ -174,14 +174,7 @@ func remove(tx *model.Tx, s *model.State, p int, w *wakeups, updates *queueUpdat
 	updates.remove(p)
 	d := int(pod.Owner) - 1
 	if d >= 0 {
-		tx.Mark(model.MarkDeleted(d))
-		w.deployment(d)
-		if u.HasHPA {
-			w.hpa(d)
-		}
-		if u.Descheduler != nil {
-			s.DeschedulerPending = true
-		}
+		w.podGone(u, tx, s, d, model.MarkDeleted(d))
 	}
 	if tx.Tracing() {
 		// The slot is cleared: the reference is to the pod it held.

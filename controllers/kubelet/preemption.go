@@ -265,16 +265,8 @@ func preempt(tx *model.Tx, s *model.State, q, p int, w *wakeups, updates *queueU
 	}
 	model.AddDisruptionTarget(u, s, q)
 	failEvictedPod(u, pod)
-	d := int(pod.Owner) - 1
-	if d >= 0 {
-		tx.Mark(model.MarkEvicted(d))
-		w.deployment(d)
-		if u.HasHPA {
-			w.hpa(d)
-		}
-		if u.Descheduler != nil {
-			s.DeschedulerPending = true
-		}
+	if d := int(pod.Owner) - 1; d >= 0 {
+		w.podGone(u, tx, s, d, model.MarkEvicted(d))
 	}
 	updates.fail()
 	if tx.Tracing() {

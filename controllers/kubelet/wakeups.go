@@ -61,6 +61,20 @@ func (w *wakeups) deployment(d int) { w.depSet[d>>6] |= 1 << (d & 63) }
 // hpa asks for deployment d to be queued for the HPA.
 func (w *wakeups) hpa(d int) { w.hpaSet[d>>6] |= 1 << (d & 63) }
 
+// podGone marks the step with mark and wakes what a pod of deployment d
+// leaving wakes: its deployment and HPA queues, and the descheduler's
+// trigger.
+func (w *wakeups) podGone(u *model.Universe, tx *model.Tx, s *model.State, d int, mark uint32) {
+	tx.Mark(mark)
+	w.deployment(d)
+	if u.HasHPA {
+		w.hpa(d)
+	}
+	if u.Descheduler != nil {
+		s.DeschedulerPending = true
+	}
+}
+
 // flush queues the requested deployments in first-appearance order.
 func (w *wakeups) flush(s *model.State) {
 	for _, o := range w.owners[:w.n] {
