@@ -26,6 +26,10 @@ var (
 const (
 	nodeControllerActor = "NodeController"
 	taintManagerActor   = "TaintManager"
+	// kubeletActor starts pods: upstream's taint eviction controller
+	// judges every pod update, the model's taint manager only the pods
+	// the kubelet queues for it.
+	kubeletActor = "Kubelet"
 )
 
 // walkView is the snapshot a step is compared on, as a Case: the
@@ -411,6 +415,27 @@ func replayBranch(ctx context.Context, up *Upstream, p *kivi.Problem, input *mod
 		// controller and the pod garbage collector react to it.
 		view = newWalkView(input, st.Post, nil, nil)
 		view.c.TaintEvictionOnly = true
+	case actor == kubeletActor:
+		started := startedPods(st)
+		if len(started) == 0 {
+			return nil, false, nil
+		}
+		view = newWalkView(input, st.Post, nil, nil)
+		view.c.TaintEvictionOnly = true
+		if !view.onNoExecute(started) {
+			return nil, false, nil
+		}
+		key := view.c.String()
+		got, ok := runs[key]
+		if !ok {
+			if got, err = up.Run(ctx, view.c); err != nil {
+				return nil, true, fmt.Errorf("%s: upstream: %v\n%s", st.Where(), err, view.c)
+			}
+			runs[key] = got
+		}
+		cmp := &comparison{u: u, st: st, actor: actor, view: view, up: got, tally: tally}
+		cmp.started(started)
+		return cmp.problems, true, nil
 	case len(changed) > 0:
 		// An event changed a node (made it Ready again, deleted it): the
 		// node lifecycle controller reacts to the world after it, the
@@ -585,6 +610,63 @@ func (c *comparison) pods(changed []int) {
 			continue
 		}
 		c.fail("pod %s on node %s (%s → %s): the model's fate %s, upstream's %s", podName(u, pre, i), u.Nodes[a.Node-1].Name, a.Phase, b.Phase, want, got)
+	}
+}
+
+// startedPods are the pods the step from st.Pre to st.Post started on
+// their node.
+func startedPods(st walk.Step) []int {
+	var out []int
+	for i := range st.Pre.Pods {
+		a, b := &st.Pre.Pods[i], &st.Post.Pods[i]
+		if a.Phase == model.Pending && b.Phase == model.Running && a.Node != 0 && a.Node == b.Node {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// onNoExecute reports whether one of the model's pods sits on a node
+// that carries a NoExecute taint in the view.
+func (v *walkView) onNoExecute(pods []int) bool {
+	for _, i := range pods {
+		j := v.pods[i]
+		if j < 0 {
+			continue
+		}
+		for _, t := range v.c.Nodes[v.c.Pods[j].Node].Taints {
+			if t.Effect == string(model.NoExecute) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// started compares, for every pod the kubelet started in the step, the
+// taint eviction controller's verdict with the model's: a pod the
+// kubelet queued for the taint manager gets that manager's verdict
+// (judge), one it did not queue is kept.
+func (c *comparison) started(pods []int) {
+	post := c.st.Post
+	for _, i := range pods {
+		j := c.view.pods[i]
+		if j < 0 {
+			continue
+		}
+		var want PodAnswer
+		if slices.Contains(post.Queues[model.TaintManagerQueue], uint16(i)) {
+			want = judge(c.u, post, i)
+		}
+		got := c.up.Pods[j]
+		want.ForceDeleted = got.ForceDeleted // the pod garbage collector's, not the kubelet's
+		c.tally.podDecisions++
+		c.count(want)
+		if got == want {
+			c.tally.agree++
+			continue
+		}
+		c.fail("pod %s started on node %s: the model's fate %s, upstream's %s", podName(c.u, post, i), c.u.Nodes[post.Pods[i].Node-1].Name, want, got)
 	}
 }
 
