@@ -53,17 +53,17 @@ func (failedPods) Deschedule(c *cycle, p *model.DeschedulerProfile) {
 	}
 	evict := append(sure, c.chooseSubset(maybe)...)
 	for _, n := range c.ready {
-		for _, pod := range c.listedAnyPhase(p, p.Deschedule.Filter(model.RemoveFailedPods), n) {
-			if !slices.Contains(evict, pod) {
-				continue
-			}
+		pods := slices.DeleteFunc(c.listedAnyPhase(p, p.Deschedule.Filter(model.RemoveFailedPods), n), func(pod int) bool {
+			return !slices.Contains(evict, pod)
+		})
+		stop := false
+		c.inLimitOrder(pods, func(pod int) bool {
 			o := c.tryEvict(violation{pod: pod, plugin: model.RemoveFailedPods, reasons: reasons[pod]}, &out)
-			if o == nodeLimit {
-				break
-			}
-			if o == totalLimit {
-				return
-			}
+			stop = o == totalLimit
+			return o == nodeLimit || stop
+		})
+		if stop {
+			return
 		}
 	}
 }

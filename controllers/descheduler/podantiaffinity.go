@@ -122,7 +122,7 @@ func (a podAntiAffinity) node(c *cycle, p *model.DeschedulerProfile, n int, list
 				break
 			}
 			pod := cands[0]
-			if !a.orderFree(c, cands, listed) || c.budgetRunsOut(cands) {
+			if !a.orderFree(c, cands, listed) || c.budgetRunsOut(cands) || c.limitCuts(cands) {
 				pod = c.tx.ChoosePods(c.s, cands, 1)[0]
 			}
 			other, _ := a.conflict(c, pod, listed)

@@ -129,16 +129,14 @@ func (r removeDuplicates) Balance(c *cycle, p *model.DeschedulerProfile) {
 	c.inBudgetOrder(ownerUnits, false, func(o int, _ []int) bool {
 		stop := false
 		c.inBudgetOrder(owners[o], true, func(_ int, pods []int) bool {
-			for _, pod := range pods {
+			c.inLimitOrder(pods, func(pod int) bool {
 				if !c.nodeQuotaLeft(c.s.Pods[pod].NodeOf()) {
-					return false
-				}
-				if c.evict(pod, reason(pod)) == totalLimit {
-					stop = true
 					return true
 				}
-			}
-			return false
+				stop = c.evict(pod, reason(pod)) == totalLimit
+				return stop
+			})
+			return stop
 		})
 		return stop
 	})

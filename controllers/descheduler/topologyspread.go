@@ -87,14 +87,12 @@ func (t topologySpread) Balance(c *cycle, p *model.DeschedulerProfile) {
 	pods = c.tx.ThroughFirst(c.s, slices.DeleteFunc(pods, func(pod int) bool {
 		return !c.filter(p, pod) || !c.admits(&p.TopologySpreadFilter, pod) || !c.preEvictionFilter(p, pod)
 	}), c.allowance)
-	for _, pod := range pods {
+	c.inLimitOrder(pods, func(pod int) bool {
 		if !c.nodeQuotaLeft(c.s.Pods[pod].NodeOf()) || !c.filter(p, pod) || !c.preEvictionFilter(p, pod) {
-			continue
+			return false
 		}
-		if c.evict(pod, nil) == totalLimit {
-			return
-		}
-	}
+		return c.evict(pod, nil) == totalLimit
+	})
 }
 
 // domains builds the constraint's domains: one per value of the key on the
