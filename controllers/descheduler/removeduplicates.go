@@ -96,7 +96,9 @@ func (r removeDuplicates) Plan(c *cycle, p *model.DeschedulerProfile) []candidat
 // the plugin. Upstream takes owners and an owner's nodes in map order,
 // which matters only when a disruption budget lets through fewer
 // evictions than the plan holds: the order is then a choice
-// (budgetorder.go).
+// (budgetorder.go). A node's duplicates go in listing order, which an
+// eviction limit may cut: their order is then a choice too
+// (inLimitOrder).
 func (r removeDuplicates) Balance(c *cycle, p *model.DeschedulerProfile) {
 	plan := r.Plan(c, p)
 	var owners [][]budgetUnit // per owner, its nodes' candidates

@@ -62,7 +62,8 @@ func (t topologySpread) Plan(c *cycle, p *model.DeschedulerProfile) []candidate 
 // Balance prints every candidate's reason, then evicts the candidates once
 // each, by owner and then in ascending pod order (upstream: map order),
 // re-checking Filter and PreEvictionFilter; a node whose quota is used up
-// is skipped, the total limit stops the plugin. Ordering by owner first
+// is skipped, the total limit stops the plugin. Where an eviction limit
+// cuts the set, which pods come first is a choice (inLimitOrder). Ordering by owner first
 // keeps the order in which owners reach the kubelet queue (and so the
 // deployment and HPA queues) independent of pod slots.
 func (t topologySpread) Balance(c *cycle, p *model.DeschedulerProfile) {
