@@ -31,8 +31,13 @@ import (
 //	  hostname anti-affinity; three identical nodes;
 //	anti-zone: the same with a zone key two nodes share: the plugin's
 //	  node order matters (rule DeschedulerAntiAffinityNodeWalk);
-//	limited: taints with a total eviction limit of 1 (rules
-//	  DeschedulerLimitedNodeWalk and DeschedulerEvictionLimits).
+//	limited: taints with a total eviction limit of 1 (rule
+//	  DeschedulerLimitedNodeWalk; pod slots keep their symmetry);
+//	limited-node: RemoveDuplicates on pods of two owners stacked on one
+//	  node, that differ in usage, under a per-node and a namespace
+//	  eviction limit of 1;
+//	limited-budget: the same under a per-node limit of 2 with a
+//	  PodDisruptionBudget letting one of web's pods go.
 func deschedulePluginProblem(t testing.TB, variant string) *compose.Problem {
 	t.Helper()
 	b := build.New()
@@ -47,6 +52,21 @@ func deschedulePluginProblem(t testing.TB, variant string) *compose.Problem {
 		profile.Deschedule = model.DescheduleConfig{Enabled: []model.DeschedulePlugin{model.RemovePodsViolatingNodeTaints},
 			NodeTaints: model.NodeTaintsArgs{IncludePreferNoSchedule: true}}
 		decls = append(decls, model.IntentDecl{Name: "pod_balance_across_node", Params: map[string]any{"did": 1, "maxSkew": 1}})
+	case "limited-node", "limited-budget":
+		// Pods of two owners stacked on one node, told apart by their
+		// usage: the limits cut RemoveDuplicates' evictions, which
+		// pods go is a choice by content (evictor.go, inLimitOrder).
+		b.AddNodes(3, build.Node().CPU(20).Mem(64))
+		web := b.AddDeployment("web", b.AddTemplate(build.Template("web").Requests(6, 4).Label("app", "web")), 3)
+		api := b.AddDeployment("api", b.AddTemplate(build.Template("api").Requests(6, 4).Label("app", "api")), 2)
+		b.RunPodCPU(web, 0, 1).RunPodCPU(web, 0, 3).RunPodCPU(web, 0, 5).RunPodCPU(api, 0, 2).RunPodCPU(api, 0, 4)
+		profile.Balance = []model.BalancePlugin{model.RemoveDuplicates}
+		decls = append(decls, model.IntentDecl{Name: "pod_balance_across_node", Params: map[string]any{"did": 1, "maxSkew": 1}},
+			model.IntentDecl{Name: "replica_num_always_meet_exp", Params: map[string]any{"did": 1, "expReplicas": "d[did].specReplicas-1"}})
+		if variant == "limited-budget" {
+			b.U.PDBs = []model.PodDisruptionBudget{{Name: "web", Selector: &model.Selector{MatchLabels: map[string]string{"app": "web"}},
+				MaxUnavailable: &model.IntOrPercent{Value: 1}}}
+		}
 	case "affinity":
 		b.AddNodes(1, build.Node().Name("a1").CPU(8).Mem(64).Zone("a"))
 		b.AddNodes(2, build.Node().CPU(20).Mem(64).Zone("b"))
@@ -77,8 +97,13 @@ func deschedulePluginProblem(t testing.TB, variant string) *compose.Problem {
 		decls = append(decls, model.IntentDecl{Name: "pod_always_schedulable"})
 	}
 	b.U.Descheduler = &model.Descheduler{Profiles: []model.DeschedulerProfile{profile}}
-	if variant == "limited" {
+	switch variant {
+	case "limited":
 		b.U.Descheduler.MaxTotal = 1
+	case "limited-node":
+		b.U.Descheduler.MaxPerNode, b.U.Descheduler.MaxPerNamespace = 1, 1
+	case "limited-budget":
+		b.U.Descheduler.MaxPerNode = 2
 	}
 	u, s, err := b.Build(0)
 	if err != nil {
@@ -92,7 +117,7 @@ func deschedulePluginProblem(t testing.TB, variant string) *compose.Problem {
 	return p
 }
 
-var deschedulePluginVariants = []string{"taints", "affinity", "anti-hostname", "anti-zone", "limited"}
+var deschedulePluginVariants = []string{"taints", "affinity", "anti-hostname", "anti-zone", "limited", "limited-node", "limited-budget"}
 
 // deschedulePluginProblems are the variants for porProblems.
 func deschedulePluginProblems(t testing.TB) []porProblem {
@@ -116,8 +141,9 @@ func deschedulePluginClusters(t testing.TB) []symCluster {
 func TestSymmetrySameVerdictsWithDeschedulePlugins(t *testing.T) {
 	wantRules := map[string][]string{
 		"taints": nil, "affinity": nil, "anti-hostname": nil,
-		"anti-zone": {"DeschedulerAntiAffinityNodeWalk"},
-		"limited":   {"DeschedulerLimitedNodeWalk", "DeschedulerEvictionLimits"},
+		"anti-zone":    {"DeschedulerAntiAffinityNodeWalk"},
+		"limited":      {"DeschedulerLimitedNodeWalk"},
+		"limited-node": {"DeschedulerLimitedNodeWalk"}, "limited-budget": nil,
 	}
 	for _, v := range deschedulePluginVariants {
 		p := deschedulePluginProblem(t, v)

@@ -23,8 +23,8 @@ func pct(v float64) *float64 { return &v }
 //     last one empty: two underutilised nodes of equal usage are tied
 //     sources.
 //   - variant 2: LowNodeUtilization with a node eviction limit of 1 and
-//     the policy's total limit of 2 (pod slots stay fixed, rule
-//     DeschedulerEvictionLimits), two overutilised nodes of equal usage.
+//     the policy's total limit of 2 (the plan is cut to the limits
+//     before it is chosen), two overutilised nodes of equal usage.
 func nodeUtilizationProblem(t testing.TB, variant int) *compose.Problem {
 	t.Helper()
 	b := build.New()

@@ -1038,13 +1038,16 @@ func TestSymmetryRulesAreNecessary(t *testing.T) {
 			return cpuPatternPair(true)
 		},
 	}, {
-		// A per-node eviction limit of one cuts the plan of two tied
-		// duplicates (one each of two owners on node 1) to the first in
-		// owner order — fine — but with one owner and pods that differ
-		// the limit takes the lower slot (controllers/descheduler).
-		name: "DeschedulerEvictionLimits", rule: "DeschedulerEvictionLimits", podPerm: []int{0, 2, 1},
+		// Under Kivi's tie-break the descheduler evicts the lowest slots
+		// of its duplicates and a per-node eviction limit of one keeps
+		// the first of them in slot order; with pods that differ, which
+		// one goes depends on the slots (controllers/descheduler; under
+		// upstream's orders the model branches over it:
+		// TestDeschedulerLimitsInContentOrder).
+		name: "DeschedulerEvictionLimitsTieBreak", rule: model.LowestIndexTieBreakRule, podPerm: []int{1, 0, 2},
 		build: func() (*model.Universe, *model.State) {
 			b := build.New()
+			b.U.Options.TieBreak = model.LowestIndex
 			b.AddNodes(3, build.Node())
 			app := b.AddTemplate(build.Template("app").Requests(8, 8).Label("name", "app"))
 			d := b.AddDeployment("web", app, 3)
@@ -1166,6 +1169,76 @@ func TestNodeDownEvictionsInOwnerOrder(t *testing.T) {
 	if a := symmetry.New(u, compose.SymmetryFacts(u)).Analysis(); !a.Pods {
 		t.Fatalf("pod slots fixed: %+v", a.Decisions)
 	}
+}
+
+// TestDeschedulerLimitsInContentOrder: upstream's plugins send a node's
+// evictions in informer or map order, so when an eviction limit cuts them
+// short the model branches over which pods come first, by content
+// (controllers/descheduler/evictor.go, inLimitOrder): swapping the slots
+// of pods, of one owner or of two, is an automorphism of the steps under
+// a per-node, namespace or total limit, with and without a disruption
+// budget, and pod slots keep their symmetry. Node 1 holds web's pods of
+// usages 1, 3, 5 and api's of usages 2, 4, stacked (RemoveDuplicates) or
+// on a tainted node (RemovePodsViolatingNodeTaints).
+func TestDeschedulerLimitsInContentOrder(t *testing.T) {
+	limits := map[string]model.Descheduler{
+		"node": {MaxPerNode: 1}, "namespace": {MaxPerNamespace: 1}, "total": {MaxTotal: 2},
+		"node and total": {MaxPerNode: 2, MaxTotal: 1},
+	}
+	perms := [][]int{{2, 1, 0, 3, 4}, {0, 3, 2, 1, 4}, {4, 3, 2, 1, 0}}
+	for _, plugin := range []string{"duplicates", "taints"} {
+		for name, limit := range limits {
+			for _, budget := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%s/%s/budget=%v", plugin, name, budget), func(t *testing.T) {
+					u, s := limitedDeschedulerPods(plugin, limit, budget)
+					sys := &compose.System{U: u, Init: s, Actors: compose.Actors(u, s, compose.ActorOptions{})}
+					for _, perm := range perms {
+						if !automorphic(sys, s, nil, perm) {
+							t.Fatalf("pod permutation %v is not an automorphism of the steps", perm)
+						}
+					}
+					if a := symmetry.New(u, compose.SymmetryFacts(u)).Analysis(); !a.Pods {
+						t.Fatalf("pod slots fixed: %+v", a.Decisions)
+					}
+				})
+			}
+		}
+	}
+}
+
+// limitedDeschedulerPods is TestDeschedulerLimitsInContentOrder's
+// cluster: three nodes, web's pods of usages 1, 3, 5 and api's of usages
+// 2, 4 on node 1 (tainted for "taints"), the descheduler due with the
+// given limits, and with budget a PodDisruptionBudget letting one of
+// web's pods go.
+func limitedDeschedulerPods(plugin string, limit model.Descheduler, budget bool) (*model.Universe, *model.State) {
+	b := build.New()
+	first := build.Node()
+	if plugin == "taints" {
+		first = first.Taint("spot", "true", model.NoSchedule)
+	}
+	b.AddNodes(1, first)
+	b.AddNodes(2, build.Node())
+	web := b.AddDeployment("web", b.AddTemplate(build.Template("web").Requests(8, 8).Label("app", "web")), 3)
+	api := b.AddDeployment("api", b.AddTemplate(build.Template("api").Requests(8, 8).Label("app", "api")), 2)
+	b.RunPodCPU(web, 0, 1).RunPodCPU(web, 0, 3).RunPodCPU(web, 0, 5).RunPodCPU(api, 0, 2).RunPodCPU(api, 0, 4)
+	profile := model.DeschedulerProfile{Name: plugin}
+	if plugin == "taints" {
+		profile.Deschedule = model.DescheduleConfig{Enabled: []model.DeschedulePlugin{model.RemovePodsViolatingNodeTaints}}
+	} else {
+		profile.Balance = []model.BalancePlugin{model.RemoveDuplicates}
+	}
+	limit.Profiles = []model.DeschedulerProfile{profile}
+	b.U.Descheduler = &limit
+	if budget {
+		b.U.PDBs = []model.PodDisruptionBudget{{Name: "web", Selector: &model.Selector{MatchLabels: map[string]string{"app": "web"}},
+			MaxUnavailable: &model.IntOrPercent{Value: 1}}}
+	}
+	b.Slots = 5
+	u, s := b.MustBuild()
+	s.DeschedulerPending = true
+	s.Init = model.InitMain
+	return u, s
 }
 
 // TestSymmetryDeschedulerEqualDomains: hostname domains of sizes 0, 2, 2

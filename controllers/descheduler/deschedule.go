@@ -108,15 +108,13 @@ func (c *cycle) tryEvict(v violation, out *[]violation) evictOutcome {
 // limit moves on to the next node, the total limit ends the walk.
 func (c *cycle) tryEvictInBudgetOrder(units []budgetUnit, found map[int]violation, out *[]violation) {
 	c.inBudgetOrder(units, true, func(_ int, pods []int) bool {
-		for _, pod := range pods {
-			switch c.tryEvict(found[pod], out) {
-			case nodeLimit:
-				return false
-			case totalLimit:
-				return true
-			}
-		}
-		return false
+		stop := false
+		c.inLimitOrder(pods, func(pod int) bool {
+			o := c.tryEvict(found[pod], out)
+			stop = o == totalLimit
+			return o == nodeLimit || stop
+		})
+		return stop
 	})
 }
 

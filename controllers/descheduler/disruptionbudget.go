@@ -1,8 +1,6 @@
 package descheduler
 
 import (
-	"fmt"
-
 	"github.com/kivi-go/kivi/model"
 )
 
@@ -58,29 +56,4 @@ func (c *cycle) logRefusal(pod int, msg string) {
 	if c.tx.Tracing() {
 		c.tx.Log(Component, "Error evicting pod %s from node %s: %s", c.s.PodRef(pod), c.nodeName(c.s.Pods[pod].NodeOf()), msg)
 	}
-}
-
-// budgetSymmetryFacts: a budget selecting pods the descheduler may evict
-// couples its evictions, since the ones tried first get through. The
-// plugins branch over the order where it matters (budgetorder.go,
-// nodeutilization_budget.go) and over which of a node's pods a budget lets
-// through (model.Tx.ThroughFirst), so neither node indices nor pod slots
-// decide, except in RemovePodsViolatingInterPodAntiAffinity: it picks a
-// node's conflicting pods one at a time, each pick depending on the ones
-// evicted before it; it branches over the picks where a budget runs out
-// among them, and takes the others in slot order, so pod slots stay
-// fixed.
-func budgetSymmetryFacts(u *model.Universe) []model.SymmetryFact {
-	d := u.Descheduler
-	if d == nil || !u.BudgetsSelectPods() {
-		return nil
-	}
-	for _, p := range d.Profiles {
-		if p.Deschedule.Has(model.RemovePodsViolatingInterPodAntiAffinity) {
-			return []model.SymmetryFact{{Rule: "DeschedulerDisruptionBudgets", PodSlotsInOrder: true, Reason: fmt.Sprintf(
-				"%d PodDisruptionBudget(s) can refuse RemovePodsViolatingInterPodAntiAffinity's slot-ordered evictions on a node part way (profile %q)",
-				len(u.PDBs), p.Name)}}
-		}
-	}
-	return nil
 }

@@ -179,3 +179,96 @@ func (c *cycle) remove(pod int) {
 	}
 	c.note("    evicted pod %d from node %s\n", pod+1, c.nodeName(n))
 }
+
+// inLimitOrder visits pods, evictions a plugin sends one after another,
+// in an order upstream may take, and stops when visit returns true.
+// Upstream sends them in the order its listing or map gave (informer or
+// map order, neither defined), so when a per-node, namespace or total
+// limit can cut them short, which of them go is up to that order. The
+// walk then branches over which pod comes next, identical pods being one
+// choice (model.Tx.ChoosePods), until no limit can cut the pods left;
+// from the first such choice on, a disruption budget that can run out
+// among the pods left keeps the walk branching too (before it, the
+// caller's order already put the pods a budget lets through first,
+// model.Tx.ThroughFirst). Pods that no limit and no budget can cut go in
+// the caller's order: each then has the same outcome in every order.
+// Which pods go is thus a function of the pods' contents, never of their
+// slots. With Kivi's tie-break the caller's order is kept.
+func (c *cycle) inLimitOrder(pods []int, visit func(pod int) bool) {
+	if c.u.Options.TieBreak == model.LowestIndex || !c.ev.limited() {
+		for _, pod := range pods {
+			if visit(pod) {
+				return
+			}
+		}
+		return
+	}
+	rest := slices.Clone(pods)
+	chose := false
+	for len(rest) > 0 {
+		i := 0
+		if c.limitCuts(rest) || chose && c.budgetCuts(rest) {
+			i = slices.Index(rest, c.tx.ChoosePods(c.s, rest, 1)[0])
+			chose = true
+		}
+		pod := rest[i]
+		rest = slices.Delete(rest, i, i+1)
+		if visit(pod) {
+			return
+		}
+	}
+}
+
+// limited reports whether the evictor has any eviction limit.
+func (e *evictor) limited() bool {
+	return e.maxPerNode > 0 || e.maxPerNamespace > 0 || e.maxTotal > 0
+}
+
+// limitCuts reports whether the order of pods decides which of them an
+// eviction limit refuses: some limit has room for some of them but not
+// for all (pods of a node, a namespace or a cycle with no room left are
+// refused whatever the order).
+func (c *cycle) limitCuts(pods []int) bool {
+	e := &c.ev
+	cuts := func(left, count int) bool { return left > 0 && count > left }
+	if e.maxTotal > 0 && cuts(e.maxTotal-e.total, len(pods)) {
+		return true
+	}
+	if e.maxPerNode > 0 {
+		perNode := map[int]int{}
+		for _, pod := range pods {
+			perNode[c.s.Pods[pod].NodeOf()]++
+		}
+		for n, k := range perNode {
+			if cuts(e.maxPerNode-e.perNode[n], k) {
+				return true
+			}
+		}
+	}
+	if e.maxPerNamespace > 0 {
+		perNamespace := map[int]int{}
+		for _, pod := range pods {
+			perNamespace[e.nsOf[c.s.Pods[pod].Template]]++
+		}
+		for ns, k := range perNamespace {
+			if cuts(e.namespaceQuotaLeft(ns), k) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// budgetCuts reports whether some disruption budget lets through some
+// but not all of the pods' evictions that draw on it.
+func (c *cycle) budgetCuts(pods []int) bool {
+	if len(c.u.PDBs) == 0 {
+		return false
+	}
+	for b, k := range c.draws(pods, nil) {
+		if a := c.allowance(b); a > 0 && k > a {
+			return true
+		}
+	}
+	return false
+}

@@ -27,10 +27,11 @@ type failedPods struct{}
 func (failedPods) Name() string { return model.RemoveFailedPods.String() }
 
 // Deschedule walks the cycle's nodes in index order and each node's
-// matching pods in slot order; a node whose eviction limit is reached is
-// left for the next one, the total limit ends the plugin. Budgets never
-// refuse the eviction of a Failed pod, so the order does not matter to
-// them.
+// matching pods in slot order, or in an order branched over where an
+// eviction limit cuts them (inLimitOrder: upstream lists a node's pods in
+// informer order); a node whose eviction limit is reached is left for
+// the next one, the total limit ends the plugin. Budgets never refuse
+// the eviction of a Failed pod, so the order does not matter to them.
 func (failedPods) Deschedule(c *cycle, p *model.DeschedulerProfile) {
 	args := &p.Deschedule.FailedPods
 	var out []violation
@@ -53,17 +54,17 @@ func (failedPods) Deschedule(c *cycle, p *model.DeschedulerProfile) {
 	}
 	evict := append(sure, c.chooseSubset(maybe)...)
 	for _, n := range c.ready {
-		for _, pod := range c.listedAnyPhase(p, p.Deschedule.Filter(model.RemoveFailedPods), n) {
-			if !slices.Contains(evict, pod) {
-				continue
-			}
+		pods := slices.DeleteFunc(c.listedAnyPhase(p, p.Deschedule.Filter(model.RemoveFailedPods), n), func(pod int) bool {
+			return !slices.Contains(evict, pod)
+		})
+		stop := false
+		c.inLimitOrder(pods, func(pod int) bool {
 			o := c.tryEvict(violation{pod: pod, plugin: model.RemoveFailedPods, reasons: reasons[pod]}, &out)
-			if o == nodeLimit {
-				break
-			}
-			if o == totalLimit {
-				return
-			}
+			stop = o == totalLimit
+			return o == nodeLimit || stop
+		})
+		if stop {
+			return
 		}
 	}
 }

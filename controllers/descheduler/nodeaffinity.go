@@ -38,7 +38,8 @@ func (a nodeAffinity) Deschedule(c *cycle, p *model.DeschedulerProfile) {
 
 // pass walks the nodes and their listed pods in slot order, the nodes in
 // index order unless a disruption budget makes the order matter
-// (budgetorder.go). A node whose eviction limit is reached is left for
+// (budgetorder.go), a node's pods in an order branched over where an
+// eviction limit cuts them (inLimitOrder). A node whose eviction limit is reached is left for
 // the next one; the total limit ends the pass (the next pass's evictions
 // are refused by the same limit).
 func (a nodeAffinity) pass(c *cycle, p *model.DeschedulerProfile, typ model.NodeAffinityType) []violation {

@@ -32,7 +32,8 @@ func (nodeTaints) Name() string { return model.RemovePodsViolatingNodeTaints.Str
 
 // Deschedule walks the cycle's nodes and each node's listed pods in slot
 // order, the nodes in index order unless a disruption budget makes the
-// order matter (budgetorder.go). A node whose eviction limit is reached
+// order matter (budgetorder.go), a node's pods in an order branched over
+// where an eviction limit cuts them (inLimitOrder). A node whose eviction limit is reached
 // is left for the next one; the total limit ends the plugin.
 func (nodeTaints) Deschedule(c *cycle, p *model.DeschedulerProfile) {
 	args := &p.Deschedule.NodeTaints

@@ -35,12 +35,13 @@ func (podAntiAffinity) Name() string { return model.RemovePodsViolatingInterPodA
 // node's pods by priority, lowest first, and then QoS class, BestEffort
 // first (SortPodsBasedOnPriorityLowToHigh), and keeps the listing order
 // among equals, which the model does not know. Which pod of a class goes
-// first matters only when pods conflict with each other or a disruption
-// budget runs out among them (it refuses the ones picked last): then the
-// plugin branches over it (identical pods are one choice; choice 0 is
-// the lowest slot). When every violating pod conflicts with a pod that
-// stays anyway and no budget runs out, all of them go whatever the
-// order, and they are taken in slot order. A node whose eviction limit is
+// first matters only when pods conflict with each other, or a disruption
+// budget runs out or an eviction limit cuts among them (they refuse the
+// ones picked last): then the plugin branches over it (identical pods are
+// one choice; choice 0 is the lowest slot). When every violating pod
+// conflicts with a pod that stays anyway and neither a budget nor a limit
+// cuts, all of them go whatever the order, and they are taken in slot
+// order. A node whose eviction limit is
 // reached is left for the next one; the total limit ends the plugin.
 func (a podAntiAffinity) Deschedule(c *cycle, p *model.DeschedulerProfile) {
 	listed := make([]bool, len(c.s.Pods))
@@ -122,7 +123,7 @@ func (a podAntiAffinity) node(c *cycle, p *model.DeschedulerProfile, n int, list
 				break
 			}
 			pod := cands[0]
-			if !a.orderFree(c, cands, listed) || c.budgetRunsOut(cands) {
+			if !a.orderFree(c, cands, listed) || c.budgetRunsOut(cands) || c.limitCuts(cands) {
 				pod = c.tx.ChoosePods(c.s, cands, 1)[0]
 			}
 			other, _ := a.conflict(c, pod, listed)

@@ -96,7 +96,9 @@ func (r removeDuplicates) Plan(c *cycle, p *model.DeschedulerProfile) []candidat
 // the plugin. Upstream takes owners and an owner's nodes in map order,
 // which matters only when a disruption budget lets through fewer
 // evictions than the plan holds: the order is then a choice
-// (budgetorder.go).
+// (budgetorder.go). An eviction limit may cut them too: then the owner
+// order is a choice (ownersInLimitOrder), and so is the order of a node's
+// duplicates, which go in listing order upstream (inLimitOrder).
 func (r removeDuplicates) Balance(c *cycle, p *model.DeschedulerProfile) {
 	plan := r.Plan(c, p)
 	var owners [][]budgetUnit // per owner, its nodes' candidates
@@ -126,22 +128,55 @@ func (r removeDuplicates) Balance(c *cycle, p *model.DeschedulerProfile) {
 		}
 		return nil
 	}
-	c.inBudgetOrder(ownerUnits, false, func(o int, _ []int) bool {
+	visit := func(o int, _ []int) bool {
 		stop := false
 		c.inBudgetOrder(owners[o], true, func(_ int, pods []int) bool {
-			for _, pod := range pods {
+			c.inLimitOrder(pods, func(pod int) bool {
 				if !c.nodeQuotaLeft(c.s.Pods[pod].NodeOf()) {
-					return false
-				}
-				if c.evict(pod, reason(pod)) == totalLimit {
-					stop = true
 					return true
 				}
-			}
-			return false
+				stop = c.evict(pod, reason(pod)) == totalLimit
+				return stop
+			})
+			return stop
 		})
 		return stop
-	})
+	}
+	if c.ownersInLimitOrder(ownerUnits, visit) {
+		return
+	}
+	c.inBudgetOrder(ownerUnits, false, visit)
+}
+
+// ownersInLimitOrder visits owners, in map order upstream, in an order
+// it branches over as long as an eviction limit may cut their pods left
+// (a node's quota shared by two owners' duplicates, a namespace's, the
+// total): which owner comes first then decides whose pods go. It empties
+// the units it visits, leaving the rest to the budget order, and reports
+// whether visit stopped the walk. With Kivi's tie-break the walk is left
+// to the budget order, owner by owner.
+func (c *cycle) ownersInLimitOrder(units []budgetUnit, visit func(o int, pods []int) bool) bool {
+	if c.u.Options.TieBreak == model.LowestIndex || !c.ev.limited() {
+		return false
+	}
+	for {
+		var left, pods []int
+		for o := range units {
+			if len(units[o].pods) > 0 {
+				left = append(left, o)
+				pods = append(pods, units[o].pods...)
+			}
+		}
+		if len(left) < 2 || !c.limitCuts(pods) {
+			return false
+		}
+		o := left[c.tx.Choose(len(left))]
+		ps := units[o].pods
+		units[o].pods = nil
+		if visit(o, ps) {
+			return true
+		}
+	}
 }
 
 // sameOwner reports whether two pods have one owner key.

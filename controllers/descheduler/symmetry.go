@@ -17,18 +17,23 @@ var _ model.SymmetryBreaker = (*Controller)(nil)
 //     every node's evictions depend on that node alone (the per-node limit
 //     is per node) and the order only changes trace lines. A disruption
 //     budget couples the nodes too; there the walk branches over the order
-//     upstream may take, one node per orbit (budgetorder.go), so budgets
-//     need no fact but for the anti-affinity plugin (disruptionbudget.go).
+//     upstream may take, one node per orbit (budgetorder.go), and over
+//     which of a node's pods a budget lets through (model.Tx.ThroughFirst;
+//     RemovePodsViolatingInterPodAntiAffinity picks a node's pods one at
+//     a time and branches over each pick where a budget can run out among
+//     them, podantiaffinity.go), so budgets need no fact.
 //   - The deschedule plugins (deschedule.go) walk the Ready nodes in index
 //     order as well, each node on its own, so the same holds for them.
 //   - RemovePodsViolatingInterPodAntiAffinity also strikes an evicted pod
 //     from its list, so when a template's required anti-affinity term has
 //     a key two nodes share a value of, a pod evicted on a lower-index
 //     node spares the pods of a higher one: the walk order decides.
-//   - It branches over which tied pods it evicts, then evicts its plan by
-//     owner and in slot order (evictor.go); a per-node, namespace or total
-//     limit cuts that order short, so which of the chosen pods go depends
-//     on their slots.
+//   - It branches over which tied pods it plans to evict, and where a
+//     per-node, namespace or total limit can cut a run of evictions short
+//     it branches over which pods of the run come first, by content
+//     (evictor.go, inLimitOrder), as upstream sends them in informer or
+//     map order: which pods go never depends on their slots, so the
+//     limits need no pod fact.
 //   - LowNodeUtilization and HighNodeUtilization need no fact of their
 //     own: they branch over which of the equally used source nodes comes
 //     next (orbits merged) and over every set of a node's pods some walk
@@ -55,12 +60,7 @@ func (*Controller) SymmetryFacts(u *model.Universe) []model.SymmetryFact {
 	if f, ok := antiAffinityNodeWalk(u); ok {
 		out = append(out, f)
 	}
-	if d.MaxPerNode != 0 || d.MaxPerNamespace != 0 || d.MaxTotal != 0 {
-		out = append(out, model.SymmetryFact{Rule: "DeschedulerEvictionLimits", PodSlotsInOrder: true, Reason: fmt.Sprintf(
-			"eviction limits (node %d, namespace %d, total %d) cut the descheduler's slot-ordered evictions short",
-			d.MaxPerNode, d.MaxPerNamespace, d.MaxTotal)})
-	}
-	return append(out, budgetSymmetryFacts(u)...)
+	return out
 }
 
 // antiAffinityNodeWalk is the fact of a RemovePodsViolatingInterPodAntiAffinity

@@ -62,7 +62,8 @@ func (t topologySpread) Plan(c *cycle, p *model.DeschedulerProfile) []candidate 
 // Balance prints every candidate's reason, then evicts the candidates once
 // each, by owner and then in ascending pod order (upstream: map order),
 // re-checking Filter and PreEvictionFilter; a node whose quota is used up
-// is skipped, the total limit stops the plugin. Ordering by owner first
+// is skipped, the total limit stops the plugin. Where an eviction limit
+// cuts the set, which pods come first is a choice (inLimitOrder). Ordering by owner first
 // keeps the order in which owners reach the kubelet queue (and so the
 // deployment and HPA queues) independent of pod slots.
 func (t topologySpread) Balance(c *cycle, p *model.DeschedulerProfile) {
@@ -87,14 +88,12 @@ func (t topologySpread) Balance(c *cycle, p *model.DeschedulerProfile) {
 	pods = c.tx.ThroughFirst(c.s, slices.DeleteFunc(pods, func(pod int) bool {
 		return !c.filter(p, pod) || !c.admits(&p.TopologySpreadFilter, pod) || !c.preEvictionFilter(p, pod)
 	}), c.allowance)
-	for _, pod := range pods {
+	c.inLimitOrder(pods, func(pod int) bool {
 		if !c.nodeQuotaLeft(c.s.Pods[pod].NodeOf()) || !c.filter(p, pod) || !c.preEvictionFilter(p, pod) {
-			continue
+			return false
 		}
-		if c.evict(pod, nil) == totalLimit {
-			return
-		}
-	}
+		return c.evict(pod, nil) == totalLimit
+	})
 }
 
 // domains builds the constraint's domains: one per value of the key on the

@@ -92,10 +92,11 @@ var Classes = []Class{{
 	// map order upstream (owners, nodes, the candidate set), and
 	// RemoveFailedPods walks the nodes and their pods in listing order. Under a
 	// budget the model branches over that order where it matters; under
-	// an eviction limit it evicts in a fixed order (owner, node index or
-	// slot), so when a limit cuts the candidates short, which of them
-	// survive depends on that order, and the model explores only its
-	// own. Counterfactual: no limit. The order decides which pods a
+	// an eviction limit it branches over the order of a node's pods, of
+	// the topology plugin's set and of RemoveDuplicates' owners, but
+	// walks nodes in index order, so when a limit cuts the candidates
+	// short across nodes, which of them survive depends on that order,
+	// and the model explores only its own. Counterfactual: no limit. The order decides which pods a
 	// namespace loses, not how many: with maxNoOfPodsToEvictPerNamespace
 	// the only limit (a refused eviction does not count, the candidates
 	// do not depend on the limit), every real run must evict as many

@@ -46,18 +46,33 @@ func TestKnownClasses(t *testing.T) {
 			}()},
 		want: "",
 	}, {
-		// Two ReplicaSets stacked three pods each on n1; each would lose
-		// one, but the total limit allows one eviction. The model evicts
-		// d0's pod first (owner order); upstream walks owners in map
-		// order and sometimes evicts d1's.
+		// One ReplicaSet stacked three pods each on n1 and n2 of four
+		// nodes; each node would lose one, but the total limit allows
+		// one eviction. The model walks the owner's nodes in index
+		// order and evicts n1's pod; upstream walks them in map order
+		// and sometimes evicts n2's. (Two owners on one node: the model
+		// branches over the owner order, and agrees.)
 		name: "eviction order under a limit",
+		s: Snapshot{Plugin: RemoveDuplicates, Nodes: []Node{node, node, node, node},
+			Deps: []Dep{{Tier: "a", Replicas: 6}},
+			Pods: []Pod{{Dep: 0, Node: 0, Running: true}, {Dep: 0, Node: 0, Running: true}, {Dep: 0, Node: 0, Running: true},
+				{Dep: 0, Node: 1, Running: true}, {Dep: 0, Node: 1, Running: true}, {Dep: 0, Node: 1, Running: true}},
+			MaxTotal: 1,
+			Profile:  model.DeschedulerProfile{Balance: []model.BalancePlugin{model.RemoveDuplicates}}},
+		want: "eviction order under a limit",
+	}, {
+		// Two ReplicaSets stacked three pods each on n1; each would lose
+		// one, but the total limit allows one eviction: upstream walks
+		// owners in map order, and the model branches over the owner
+		// order where a limit cuts across owners.
+		name: "owner order under a limit",
 		s: Snapshot{Plugin: RemoveDuplicates, Nodes: []Node{node, node},
 			Deps: []Dep{{Tier: "a", Replicas: 3}, {Tier: "a", Replicas: 3}},
 			Pods: []Pod{{Dep: 0, Node: 0, Running: true}, {Dep: 0, Node: 0, Running: true}, {Dep: 0, Node: 0, Running: true},
 				{Dep: 1, Node: 0, Running: true}, {Dep: 1, Node: 0, Running: true}, {Dep: 1, Node: 0, Running: true}},
 			MaxTotal: 1,
 			Profile:  model.DeschedulerProfile{Balance: []model.BalancePlugin{model.RemoveDuplicates}}},
-		want: "eviction order under a limit",
+		want: "",
 	}, {
 		// Pod shares 30, 3.6, 20 and 0.9 %: their average minus 10 is
 		// n2's share up to the last bit, which the order of the float64

@@ -188,15 +188,15 @@ func TestClasses(t *testing.T) {
 			b.U.Descheduler = &model.Descheduler{MaxTotal: 2, Profiles: []model.DeschedulerProfile{{Name: "p",
 				Balance: []model.BalancePlugin{model.RemoveDuplicates}}}}
 		},
-		want: "[[0] [1] [2]]", rules: "DeschedulerLimitedNodeWalk(off) DeschedulerEvictionLimits(pods)",
+		want: "[[0] [1] [2]]", rules: "DeschedulerLimitedNodeWalk(off)",
 	}, {
-		name: "RemoveDuplicates with a per-node limit only keeps node symmetry; the limit cuts slot-ordered evictions (evictor.go)",
+		name: "RemoveDuplicates with a per-node limit only keeps node and pod symmetry; the limit cuts evictions in content order (evictor.go)",
 		build: func(b *build.Builder) {
 			b.AddNodes(3, build.Node())
 			b.U.Descheduler = &model.Descheduler{MaxPerNode: 1, Profiles: []model.DeschedulerProfile{{Name: "p",
 				Balance: []model.BalancePlugin{model.RemoveDuplicates}}}}
 		},
-		want: "[[0 1 2]]", rules: "DeschedulerEvictionLimits(pods)",
+		want: "[[0 1 2]]",
 	}, {
 		name: "node-down events with two deployments fix pod slots under Kivi's lifecycle (nodelifecycle/nodecontroller.go evicts in slot order)",
 		build: func(b *build.Builder) {
