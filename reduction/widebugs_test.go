@@ -1,8 +1,10 @@
 package reduction_test
 
 import (
+	"slices"
 	"testing"
 
+	"github.com/kivi-go/kivi/checker"
 	"github.com/kivi-go/kivi/compose"
 	"github.com/kivi-go/kivi/model"
 )
@@ -78,4 +80,101 @@ spec:
 events:
 - {kind: nodeFailure, node: node-a, recovers: false, outOfService: true, when: main}
 `})
+}
+
+// TestDeletedPodsLeaveThePodQueues: a pod deleted while it waits in a pod
+// queue leaves it (model.State.ForgetPod). Here a Job's critical pod,
+// pinned to a node with a NoExecute taint it tolerates for a while, joins
+// the taint manager's queue when it starts; the kubelet's critical-pod
+// preemption fails the other; the pod garbage collector deleted it and
+// left its id in the queue, which then named whatever pod took the slot
+// next and made that free slot unlike the others, so a state and its
+// canonical form stepped to different orbits
+// (TestReductionsSoundOnWideClusters -rapid.seed=1: a
+// no_oscillation_rejection counterexample under symmetry that did not
+// replay).
+func TestDeletedPodsLeaveThePodQueues(t *testing.T) {
+	p := inputProblem(t, randomInput{nodes: `apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: Node
+  metadata: {name: node-a, labels: {kubernetes.io/hostname: node-a}}
+  spec: {taints: [{key: dedicated, value: batch, effect: NoExecute}]}
+  status: {allocatable: {cpu: "1", memory: 2Gi, pods: "110"}}
+- apiVersion: v1
+  kind: Node
+  metadata: {name: node-b, labels: {kubernetes.io/hostname: node-b}}
+  status: {allocatable: {cpu: "1", memory: 2Gi, pods: "110"}}
+`, manifests: `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      nodeName: node-a
+      tolerations: [{key: dedicated, operator: Exists, effect: NoExecute, tolerationSeconds: 10}]
+      containers:
+      - name: web
+        resources: {requests: {cpu: 1, memory: 256Mi}}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: db}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      nodeName: node-a
+      containers:
+      - name: db
+        resources: {requests: {cpu: 500m, memory: 256Mi}}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: batch}
+spec:
+  completions: 2
+  parallelism: 2
+  template:
+    metadata: {labels: {app: batch}}
+    spec:
+      restartPolicy: Never
+      nodeName: node-a
+      priorityClassName: system-node-critical
+      tolerations: [{key: dedicated, operator: Exists, effect: NoExecute, tolerationSeconds: 10}]
+      containers:
+      - name: batch
+        resources: {requests: {cpu: 1, memory: 256Mi}}
+`, intents: "intents:\n- {name: job_completes, params: {deployment: batch}}\n"})
+	sys := p.System
+	c := sys.Symmetry
+	if c == nil || !c.PodsMove() {
+		t.Fatal("pod slots do not move here")
+	}
+	key := func(s *model.State) string { return string(c.AppendCanonical(nil, s)) }
+	orbits := func(s *model.State) []string {
+		var out []string
+		sys.Next(s, func(_ checker.Step, x *model.State) { out = append(out, key(x)) })
+		slices.Sort(out)
+		return slices.Compact(out)
+	}
+	forStates(sys, 5000, func(s *model.State) {
+		for _, q := range model.PodQueues {
+			for _, id := range s.Queues[q] {
+				if int(id) < len(s.Pods) && s.Pods[id].Phase == model.Free {
+					t.Fatalf("queue %v names free slot %d\n%s", q, id, model.Describe(sys.U, s))
+				}
+			}
+		}
+		if a, b := orbits(s), orbits(c.Canonical(s)); !slices.Equal(a, b) {
+			t.Fatalf("a state and its canonical form step to other orbits\nstate:\n%s\ncanonical form:\n%s",
+				model.Describe(sys.U, s), model.Describe(sys.U, c.Canonical(s)))
+		}
+	})
 }
