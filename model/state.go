@@ -374,8 +374,8 @@ func (s *State) Enqueue(q Queue, id int) {
 	s.Queues[q] = append(s.Queues[q], uint16(id))
 }
 
-// PodQueues are the queues of pod slots.
-var PodQueues = [...]Queue{SchedulerQueue, KubeletQueue, TaintManagerQueue}
+// PodQueues returns the queues of pod slots.
+func PodQueues() [3]Queue { return [3]Queue{SchedulerQueue, KubeletQueue, TaintManagerQueue} }
 
 // ForgetPod drops pod slot i from the pod queues (PodQueues) once the pod
 // object is deleted: the informers behind them drop a deleted pod (the
@@ -383,7 +383,7 @@ var PodQueues = [...]Queue{SchedulerQueue, KubeletQueue, TaintManagerQueue}
 // would otherwise name whatever pod takes the slot next, which also makes
 // that free slot unlike the others.
 func (s *State) ForgetPod(i int) {
-	for _, q := range PodQueues {
+	for _, q := range PodQueues() {
 		s.Queues[q] = slices.DeleteFunc(s.Queues[q], func(x uint16) bool { return int(x) == i })
 	}
 }

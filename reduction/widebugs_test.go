@@ -165,7 +165,7 @@ spec:
 		return slices.Compact(out)
 	}
 	forStates(sys, 5000, func(s *model.State) {
-		for _, q := range model.PodQueues {
+		for _, q := range model.PodQueues() {
 			for _, id := range s.Queues[q] {
 				if int(id) < len(s.Pods) && s.Pods[id].Phase == model.Free {
 					t.Fatalf("queue %v names free slot %d\n%s", q, id, model.Describe(sys.U, s))

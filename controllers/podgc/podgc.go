@@ -66,7 +66,7 @@ var _ model.Footprinter = (*Collector)(nil)
 func (*Collector) StaticFootprint(u *model.Universe) (reads, writes model.Footprint) {
 	var f model.Footprint
 	f.AddPods()
-	for _, q := range model.PodQueues {
+	for _, q := range model.PodQueues() {
 		f.AddQueue(q)
 	}
 	if u.HasJobs {
@@ -85,7 +85,7 @@ func (*Collector) StepFootprint(u *model.Universe, s *model.State) (reads, write
 		if p := &s.Pods[i]; p.Phase == model.Failed {
 			// model.State.ForgetPod: whether the pod waits in a pod
 			// queue, now or after another actor's step.
-			for _, q := range model.PodQueues {
+			for _, q := range model.PodQueues() {
 				reads.AddQueue(q)
 				writes.AddQueue(q)
 			}
