@@ -83,16 +83,16 @@ events:
 }
 
 // TestDeletedPodsLeaveThePodQueues: a pod deleted while it waits in a pod
-// queue leaves it (model.State.ForgetPod). Here a Job's critical pod,
-// pinned to a node with a NoExecute taint it tolerates for a while, joins
-// the taint manager's queue when it starts; the kubelet's critical-pod
-// preemption fails the other; the pod garbage collector deleted it and
-// left its id in the queue, which then named whatever pod took the slot
-// next and made that free slot unlike the others, so a state and its
-// canonical form stepped to different orbits
-// (TestReductionsSoundOnWideClusters -rapid.seed=1: a
-// no_oscillation_rejection counterexample under symmetry that did not
-// replay).
+// queue leaves it (model.State.ForgetPod). Here pods pinned to a node
+// whose NoExecute taint they tolerate for a while join the taint
+// manager's queue when they start; the kubelet's preemption for a Job's
+// system-node-critical pod pinned there, or its admission, fails some;
+// the pod garbage collector deleted them and left their ids in the queue,
+// which then named whatever pod took the slot next and made that free
+// slot unlike the others, so a state and its canonical form stepped to
+// different orbits (TestReductionsSoundOnWideClusters -rapid.seed=1
+// -rapid.checks=3000: a no_oscillation_rejection counterexample under
+// symmetry that did not replay).
 func TestDeletedPodsLeaveThePodQueues(t *testing.T) {
 	p := inputProblem(t, randomInput{nodes: `apiVersion: v1
 kind: List
