@@ -15,7 +15,8 @@ import "slices"
 // words 2-3 one bit per node; word 4 one bit per deployment for the
 // readiness (PodState.Readiness) of its pods. A node's component covers
 // its status and every field of the pods bound to it, readiness included
-// (AddNode adds every readiness bit); the readiness bits let a step that
+// (AddNode adds every readiness bit), and the out-of-service taint an
+// event puts on it (nodeloss.go: the byte is in the event's memory); the readiness bits let a step that
 // changes only the readiness of one owner's pods (the kubelet's
 // readiness steps) say so, and a reader of one owner's pods
 // (AddOwnerPods) read only that owner's readiness. FootprintFits says
@@ -328,6 +329,7 @@ func Changed(u *Universe, s, t *State) Footprint {
 			f.AddEvent(e)
 		}
 	}
+	u.addOutOfServiceChanged(&f, s, t)
 	return f
 }
 

@@ -127,6 +127,20 @@ func (u *Universe) OutOfServiceByEvent(s *State, n int) bool {
 	return off >= 0 && s.EventVars[off] != 0
 }
 
+// addOutOfServiceChanged adds to f node n when s and t differ in the
+// out-of-service taint an event puts on n. The taint is the node's
+// (NodeOutOfService): whoever reads the node (the kubelet confirming a
+// deletion there, the scheduler, the taint manager) reads it, though it
+// lives in the event's memory; the event, which writes it, writes the
+// node too.
+func (u *Universe) addOutOfServiceChanged(f *Footprint, s, t *State) {
+	for n, off := range u.outOfServiceVar {
+		if off >= 0 && off < len(s.EventVars) && off < len(t.EventVars) && s.EventVars[off] != t.EventVars[off] {
+			f.AddNode(n)
+		}
+	}
+}
+
 // SetOutOfService is the operator's `kubectl taint nodes` of node n, lost
 // for good, with the out-of-service taint (an event with OutOfService
 // names n): the event's byte is set, the pods the node's kubelet can no longer remove go to the pod garbage

@@ -1,6 +1,9 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // PodState is one pod slot. A Free slot is all zero.
 type PodState struct {
@@ -369,6 +372,20 @@ func (s *State) Enqueue(q Queue, id int) {
 		}
 	}
 	s.Queues[q] = append(s.Queues[q], uint16(id))
+}
+
+// PodQueues returns the queues of pod slots.
+func PodQueues() [3]Queue { return [3]Queue{SchedulerQueue, KubeletQueue, TaintManagerQueue} }
+
+// ForgetPod drops pod slot i from the pod queues (PodQueues) once the pod
+// object is deleted: the informers behind them drop a deleted pod (the
+// taint-eviction controller cancels its work for it), and a stale id
+// would otherwise name whatever pod takes the slot next, which also makes
+// that free slot unlike the others.
+func (s *State) ForgetPod(i int) {
+	for _, q := range PodQueues() {
+		s.Queues[q] = slices.DeleteFunc(s.Queues[q], func(x uint16) bool { return int(x) == i })
+	}
 }
 
 // Dequeue removes and returns the head of queue q; ok is false when empty.

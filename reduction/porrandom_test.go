@@ -225,6 +225,8 @@ const (
 //   - on the first reachable states, every stubborn set the reduction
 //     picks passes checkStubborn and every actor's footprints pass
 //     checkFootprints;
+//   - every property has the same verdict with symmetry alone as with
+//     neither reduction, where both runs decide it;
 //   - with symmetry off and on, every property (the intents,
 //     pod_always_schedulable, model_assertion, valid_end_state, the cycle
 //     intents) has the same verdict with and without the reduction where
@@ -263,6 +265,9 @@ func TestPORSoundOnRandomClusters(t *testing.T) {
 				}
 			})
 		}
+		// unreduced is the run with neither reduction, against which the
+		// run with symmetry alone is compared too.
+		var unreduced checker.Result[*model.State]
 		for _, noSym := range []bool{true, false} {
 			run := func(noPOR bool) checker.Result[*model.State] {
 				res, err := checker.Check[*model.State](context.Background(), sys.CheckerSystem(), p.Properties,
@@ -273,6 +278,16 @@ func TestPORSoundOnRandomClusters(t *testing.T) {
 				return res
 			}
 			full, reduced := run(true), run(false)
+			if noSym {
+				unreduced = full
+			} else {
+				for i, a := range unreduced.Properties {
+					b := full.Properties[i]
+					if a.Verdict != checker.Unknown && b.Verdict != checker.Unknown && a.Verdict != b.Verdict {
+						rt.Fatalf("%s: %v without reductions, %v with symmetry\n%s", a.Name, a.Verdict, b.Verdict, in)
+					}
+				}
+			}
 			ample += int(reduced.Stats.AmpleExpansions)
 			if reduced.Stats.AmpleExpansions > 0 {
 				reducing++

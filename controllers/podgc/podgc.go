@@ -38,7 +38,9 @@ func (*Collector) Enabled(_ *model.Universe, s *model.State) bool {
 	return false
 }
 
-// Step deletes the Failed pods: their slots become Free. Nothing is woken:
+// Step deletes the Failed pods: their slots become Free and leave the pod
+// queues (a Failed pod may still wait in the taint manager's, queued when
+// it started on a node with NoExecute taints). Nothing is woken:
 // a Failed pod is no longer active for its ReplicaSet, which already
 // replaced it when it failed; a Job's keeps the failure counted
 // (model.ForgetJobPod).
@@ -50,6 +52,7 @@ func (*Collector) Step(tx *model.Tx, s *model.State) {
 		}
 		model.ForgetJobPod(tx, s, i, false)
 		s.Pods[i] = model.PodState{}
+		s.ForgetPod(i)
 		if tx.Tracing() {
 			tx.Log(Component, "Deleted failed pod %s", model.PodRef{Slot: i, Pod: pod})
 		}
@@ -58,11 +61,14 @@ func (*Collector) Step(tx *model.Tx, s *model.State) {
 
 var _ model.Footprinter = (*Collector)(nil)
 
-// StaticFootprint: every pod slot, read and written, and the Jobs'
-// counted failures.
+// StaticFootprint: every pod slot, read and written, the pod queues the
+// deleted pods leave, and the Jobs' counted failures.
 func (*Collector) StaticFootprint(u *model.Universe) (reads, writes model.Footprint) {
 	var f model.Footprint
 	f.AddPods()
+	for _, q := range model.PodQueues() {
+		f.AddQueue(q)
+	}
 	if u.HasJobs {
 		f.AddDeployments()
 	}
@@ -77,6 +83,12 @@ func (*Collector) StepFootprint(u *model.Universe, s *model.State) (reads, write
 	writes.Add(model.CompPodPool)
 	for i := range s.Pods {
 		if p := &s.Pods[i]; p.Phase == model.Failed {
+			// model.State.ForgetPod: whether the pod waits in a pod
+			// queue, now or after another actor's step.
+			for _, q := range model.PodQueues() {
+				reads.AddQueue(q)
+				writes.AddQueue(q)
+			}
 			writes.AddPod(s, i)
 			if d := int(p.Owner) - 1; u.IsJob(d) {
 				reads.AddDeployment(d)
