@@ -239,14 +239,7 @@ func TestPORSoundOnRandomClusters(t *testing.T) {
 	var sets, ample, reducing int
 	rapid.Check(t, func(rt *rapid.T) {
 		in := drawInput(rt)
-		c, err := in.load()
-		if err != nil {
-			rt.Fatalf("%v\n%s", err, in)
-		}
-		p, err := compose.NewProblem(c, compose.Options{})
-		if err != nil {
-			rt.Fatalf("%v\n%s", err, in)
-		}
+		p := inputProblem(rt, in, compose.Options{})
 		sys, r := p.System, p.System.Reduction
 		if r != nil {
 			forStates(sys, randomStates, func(s *model.State) {

@@ -238,14 +238,7 @@ func TestReductionsSoundOnWideClusters(t *testing.T) {
 	var compared, symReduced, porReduced int
 	rapid.Check(t, func(rt *rapid.T) {
 		in := drawWideInput(rt)
-		c, err := in.load()
-		if err != nil {
-			rt.Fatalf("%v\n%s", err, in)
-		}
-		p, err := compose.NewProblem(c, compose.Options{})
-		if err != nil {
-			rt.Fatalf("%v\n%s", err, in)
-		}
+		p := inputProblem(rt, in, compose.Options{})
 		sys, r := p.System, p.System.Reduction
 		if r != nil {
 			forStates(sys, randomStates, func(s *model.State) {
@@ -308,14 +301,7 @@ func TestReductionsSoundOnWideClusters(t *testing.T) {
 func TestSymmetryOnWideClusters(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		in := drawWideInput(rt)
-		c, err := in.load()
-		if err != nil {
-			rt.Fatalf("%v\n%s", err, in)
-		}
-		p, err := compose.NewProblem(c, compose.Options{})
-		if err != nil {
-			rt.Fatalf("%v\n%s", err, in)
-		}
+		p := inputProblem(rt, in, compose.Options{})
 		sys := p.System
 		sym := sys.Symmetry
 		if sym == nil {

@@ -45,14 +45,7 @@ func TestTaintItemsLeftOutKeepVerdicts(t *testing.T) {
 	var decided, differed int
 	rapid.Check(t, func(rt *rapid.T) {
 		in := drawInput(rt)
-		c, err := in.load()
-		if err != nil {
-			rt.Fatalf("%v\n%s", err, in)
-		}
-		p, err := compose.NewProblem(c, compose.Options{NoQuickPass: true})
-		if err != nil {
-			rt.Fatalf("%v\n%s", err, in)
-		}
+		p := inputProblem(rt, in, compose.Options{NoQuickPass: true})
 		if p.System.U.Options.KiviLifecycle {
 			rt.Fatalf("random input under Kivi's lifecycle:\n%s", in)
 		}

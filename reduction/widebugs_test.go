@@ -23,14 +23,20 @@ items:
   status: {allocatable: {cpu: "1", memory: 2Gi, pods: "110"}}
 `
 
-// inputProblem loads in as `kivi verify` does.
-func inputProblem(t *testing.T, in randomInput) *compose.Problem {
+// fataler is what inputProblem needs of a *testing.T or a *rapid.T.
+type fataler interface {
+	Helper()
+	Fatalf(format string, args ...any)
+}
+
+// inputProblem loads in as `kivi verify` does, with opts.
+func inputProblem(t fataler, in randomInput, opts compose.Options) *compose.Problem {
 	t.Helper()
 	c, err := in.load()
 	if err != nil {
 		t.Fatalf("%v\n%s", err, in)
 	}
-	p, err := compose.NewProblem(c, compose.Options{})
+	p, err := compose.NewProblem(c, opts)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, in)
 	}
@@ -41,7 +47,7 @@ func inputProblem(t *testing.T, in randomInput) *compose.Problem {
 // to randomStates).
 func footprintsHold(t *testing.T, in randomInput) {
 	t.Helper()
-	p := inputProblem(t, in)
+	p := inputProblem(t, in, compose.Options{})
 	sys, r := p.System, p.System.Reduction
 	if r == nil {
 		t.Fatal("no partial-order reduction")
@@ -151,7 +157,7 @@ spec:
       containers:
       - name: batch
         resources: {requests: {cpu: 1, memory: 256Mi}}
-`, intents: "intents:\n- {name: job_completes, params: {deployment: batch}}\n"})
+`, intents: "intents:\n- {name: job_completes, params: {deployment: batch}}\n"}, compose.Options{})
 	sys := p.System
 	c := sys.Symmetry
 	if c == nil || !c.PodsMove() {

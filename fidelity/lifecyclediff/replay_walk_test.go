@@ -425,13 +425,9 @@ func replayBranch(ctx context.Context, up *Upstream, p *kivi.Problem, input *mod
 		if !view.onNoExecute(started) {
 			return nil, false, nil
 		}
-		key := view.c.String()
-		got, ok := runs[key]
-		if !ok {
-			if got, err = up.Run(ctx, view.c); err != nil {
-				return nil, true, fmt.Errorf("%s: upstream: %v\n%s", st.Where(), err, view.c)
-			}
-			runs[key] = got
+		got, err := upstreamOf(ctx, up, runs, view, st)
+		if err != nil {
+			return nil, true, err
 		}
 		cmp := &comparison{u: u, st: st, actor: actor, view: view, up: got, tally: tally}
 		cmp.started(started)
@@ -448,13 +444,9 @@ func replayBranch(ctx context.Context, up *Upstream, p *kivi.Problem, input *mod
 	default:
 		return nil, false, nil
 	}
-	key := view.c.String()
-	got, ok := runs[key]
-	if !ok {
-		if got, err = up.Run(ctx, view.c); err != nil {
-			return nil, true, fmt.Errorf("%s: upstream: %v\n%s", st.Where(), err, view.c)
-		}
-		runs[key] = got
+	got, err := upstreamOf(ctx, up, runs, view, st)
+	if err != nil {
+		return nil, true, err
 	}
 	cmp := &comparison{u: u, st: st, actor: actor, view: view, up: got, tally: tally}
 	cmp.nodes(changed)
@@ -465,6 +457,21 @@ func replayBranch(ctx context.Context, up *Upstream, p *kivi.Problem, input *mod
 		}
 	}
 	return cmp.problems, true, nil
+}
+
+// upstreamOf returns upstream's answer to the case of view, run once per
+// case among the branches of one state (runs holds the answers by case).
+func upstreamOf(ctx context.Context, up *Upstream, runs map[string]Result, view *walkView, st walk.Step) (Result, error) {
+	key := view.c.String()
+	if got, ok := runs[key]; ok {
+		return got, nil
+	}
+	got, err := up.Run(ctx, view.c)
+	if err != nil {
+		return got, fmt.Errorf("%s: upstream: %v\n%s", st.Where(), err, view.c)
+	}
+	runs[key] = got
+	return got, nil
 }
 
 // comparison is one step's model decisions against upstream's answer.
