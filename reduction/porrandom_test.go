@@ -220,6 +220,32 @@ const (
 	randomMaxStates = 20_000
 )
 
+// checkFirstStates runs checkFootprints and, where the reduction may
+// reduce, checkStubborn on the first reachable states of sys, the
+// problem of in, and returns on how many a stubborn set was picked.
+func checkFirstStates(rt *rapid.T, sys *compose.System, in randomInput) (sets int) {
+	r := sys.Reduction
+	if r == nil {
+		return 0
+	}
+	forStates(sys, randomStates, func(s *model.State) {
+		if msg := checkFootprints(sys, r, s); msg != "" {
+			rt.Fatalf("%s\n%s\n%s", msg, model.Describe(sys.U, s), in)
+		}
+		if !r.MayReduce(s) {
+			return
+		}
+		msg, picked := checkStubborn(sys, r, s, *randomDepth)
+		if msg != "" {
+			rt.Fatalf("%s\n%s\n%s", msg, model.Describe(sys.U, s), in)
+		}
+		if picked {
+			sets++
+		}
+	})
+	return sets
+}
+
 // TestPORSoundOnRandomClusters: on random small clusters (drawInput),
 // partial-order reduction is sound where it is used:
 //   - on the first reachable states, every stubborn set the reduction
@@ -240,24 +266,8 @@ func TestPORSoundOnRandomClusters(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		in := drawInput(rt)
 		p := inputProblem(rt, in, compose.Options{})
-		sys, r := p.System, p.System.Reduction
-		if r != nil {
-			forStates(sys, randomStates, func(s *model.State) {
-				if msg := checkFootprints(sys, r, s); msg != "" {
-					rt.Fatalf("%s\n%s\n%s", msg, model.Describe(sys.U, s), in)
-				}
-				if !r.MayReduce(s) {
-					return
-				}
-				msg, picked := checkStubborn(sys, r, s, *randomDepth)
-				if msg != "" {
-					rt.Fatalf("%s\n%s\n%s", msg, model.Describe(sys.U, s), in)
-				}
-				if picked {
-					sets++
-				}
-			})
-		}
+		sys := p.System
+		sets += checkFirstStates(rt, sys, in)
 		// unreduced is the run with neither reduction, against which the
 		// run with symmetry alone is compared too.
 		var unreduced checker.Result[*model.State]

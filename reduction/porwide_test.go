@@ -239,20 +239,8 @@ func TestReductionsSoundOnWideClusters(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		in := drawWideInput(rt)
 		p := inputProblem(rt, in, compose.Options{})
-		sys, r := p.System, p.System.Reduction
-		if r != nil {
-			forStates(sys, randomStates, func(s *model.State) {
-				if msg := checkFootprints(sys, r, s); msg != "" {
-					rt.Fatalf("%s\n%s\n%s", msg, model.Describe(sys.U, s), in)
-				}
-				if !r.MayReduce(s) {
-					return
-				}
-				if msg, _ := checkStubborn(sys, r, s, *randomDepth); msg != "" {
-					rt.Fatalf("%s\n%s\n%s", msg, model.Describe(sys.U, s), in)
-				}
-			})
-		}
+		sys := p.System
+		checkFirstStates(rt, sys, in)
 		run := func(noSym, noPOR bool) checker.Result[*model.State] {
 			res, err := checker.Check[*model.State](context.Background(), sys.CheckerSystem(), p.Properties,
 				checker.Options{CollectAll: true, NoSymmetry: noSym, NoPOR: noPOR, Workers: 1, MaxStates: randomMaxStates})
