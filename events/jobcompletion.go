@@ -71,7 +71,7 @@ func (JobPodCompletion) Step(tx *model.Tx, s *model.State) {
 		ds.JobSucceeded++
 	}
 	s.Pods[p] = model.PodState{}
-	for _, q := range [...]model.Queue{model.SchedulerQueue, model.KubeletQueue, model.TaintManagerQueue} {
+	for _, q := range model.PodQueues() {
 		s.Queues[q] = slices.DeleteFunc(s.Queues[q], func(x uint16) bool { return int(x) == p })
 	}
 	s.Enqueue(model.DeploymentQueue, d)

@@ -37,7 +37,7 @@ const pairwiseGroups = 16
 // PodStates are equal.
 func identicalGroupsByContent(s *State, pods []int) [][]int {
 	queued := map[int]bool{}
-	for _, q := range []Queue{SchedulerQueue, KubeletQueue, TaintManagerQueue} {
+	for _, q := range PodQueues() {
 		for _, x := range s.Queues[q] {
 			queued[int(x)] = true
 		}
@@ -100,7 +100,7 @@ func identicalPods(s *State, a, b int) bool {
 // over.
 func TiesFootprint() Footprint {
 	var f Footprint
-	for _, q := range [...]Queue{SchedulerQueue, KubeletQueue, TaintManagerQueue} {
+	for _, q := range PodQueues() {
 		f.AddQueue(q)
 	}
 	return f
@@ -108,7 +108,7 @@ func TiesFootprint() Footprint {
 
 // inPodQueue reports whether slot p is pending in a queue of pod ids.
 func inPodQueue(s *State, p int) bool {
-	for _, q := range []Queue{SchedulerQueue, KubeletQueue, TaintManagerQueue} {
+	for _, q := range PodQueues() {
 		for _, x := range s.Queues[q] {
 			if int(x) == p {
 				return true
