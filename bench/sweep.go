@@ -77,21 +77,21 @@ func RandomShape(seed uint64, nodes int) Shape {
 	// Two events go to two nodes and never pair a deleted node with a
 	// maintenance, which the reader refuses (a deleted node never comes
 	// back).
-	kinds := r.Perm(5)[:1+r.IntN(2)]
-	if slices.Contains(kinds, 3) && slices.Contains(kinds, 4) {
+	kinds := r.Perm(numSweepEvents)[:1+r.IntN(2)]
+	if slices.Contains(kinds, sweepMaintenance) && slices.Contains(kinds, sweepDeleteNode) {
 		kinds = kinds[:1]
 	}
 	first := r.IntN(nodes)
 	for i, k := range kinds {
 		node := sh.Nodes[(first+i*(1+r.IntN(max(1, nodes-1))))%nodes].Name
 		switch k {
-		case 0:
+		case sweepCPUChange:
 			fmt.Fprintf(&in, "- kind: eventCpuChange\n  deployment: %s\n  when: afterStable\n", target)
-		case 1:
+		case sweepNodeFailure:
 			fmt.Fprintf(&in, "- kind: nodeFailure\n  node: %s\n", node)
-		case 2:
+		case sweepDrain:
 			fmt.Fprintf(&in, "- kind: drain\n  nodes: [%s]\n  when: afterStable\n", node)
-		case 3:
+		case sweepMaintenance:
 			in.WriteString("- kind: maintenance\n  order: any\n  when: afterStable\n")
 		default:
 			fmt.Fprintf(&in, "- kind: deleteNode\n  node: %s\n  drain: true\n  when: afterStable\n", node)
@@ -100,6 +100,16 @@ func RandomShape(seed uint64, nodes int) Shape {
 	sh.Intents = in.String()
 	return sh
 }
+
+// The events a random shape draws from.
+const (
+	sweepCPUChange = iota
+	sweepNodeFailure
+	sweepDrain
+	sweepMaintenance
+	sweepDeleteNode
+	numSweepEvents
+)
 
 // deschedulerPolicy is a DeschedulerPolicy running one balance plugin.
 func deschedulerPolicy(plugin string) string {
