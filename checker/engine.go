@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"math/rand/v2"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -377,6 +378,12 @@ type worker[S any] struct {
 	staged   []staged
 	stageBuf []byte
 
+	// shuffle, set in a depth-first run with Options.Seed, orders the
+	// successors of each expansion before they are pushed; order is its
+	// scratch.
+	shuffle *rand.Rand
+	order   []int
+
 	// partial-order reduction scratch
 	collectFn func(Step, S)
 	succs     []Successor[S]
@@ -429,6 +436,9 @@ func newWorker[S any](e *engine[S], idx int) *worker[S] {
 	w.out.setMem(e.visited.mem)
 	w.spare.setMem(e.visited.mem)
 	w.edges.mem = e.visited.mem
+	if e.opts.Strategy == DFS && e.opts.Seed != 0 {
+		w.shuffle = rand.New(rand.NewPCG(e.opts.Seed, uint64(idx)))
+	}
 	w.emitFn = func(st Step, t S) {
 		ord := w.ordinal
 		w.ordinal++
@@ -766,7 +776,15 @@ func (w *worker[S]) stage(st Step, t S, ord uint32) {
 func (w *worker[S]) storeStaged() {
 	e := w.e
 	mode := e.visited.mode
-	for _, p := range w.staged {
+	var order []int
+	if w.shuffle != nil {
+		order = w.storeOrder(len(w.staged))
+	}
+	for j := range w.staged {
+		p := w.staged[j]
+		if order != nil {
+			p = w.staged[order[j]]
+		}
 		if w.halted {
 			break
 		}
@@ -845,15 +863,46 @@ func (w *worker[S]) expandReduced(s S) {
 		w.provisoExp++
 	}
 	if full {
+		sel = nil
+	} else {
+		w.ampleExp++
+	}
+	switch {
+	case w.shuffle != nil:
+		order := w.storeOrder(len(w.succs))
+		if sel != nil {
+			order = w.storeOrder(len(sel))
+			for j, i := range order {
+				order[j] = sel[i]
+			}
+		}
+		for _, i := range order {
+			w.processCollected(i)
+		}
+	case sel != nil:
+		for _, i := range sel {
+			w.processCollected(i)
+		}
+	default:
 		for i := range w.succs {
 			w.processCollected(i)
 		}
-		return
 	}
-	w.ampleExp++
-	for _, i := range sel {
-		w.processCollected(i)
+}
+
+// storeOrder returns the order in which to store n successors of one
+// expansion: their emission order, or in a depth-first run with a seed a
+// permutation of it drawn from the seed, so that the stack is popped in
+// that permutation's reverse.
+func (w *worker[S]) storeOrder(n int) []int {
+	w.order = w.order[:0]
+	for i := range n {
+		w.order = append(w.order, i)
 	}
+	if w.shuffle != nil {
+		w.shuffle.Shuffle(n, func(i, j int) { w.order[i], w.order[j] = w.order[j], w.order[i] })
+	}
+	return w.order
 }
 
 // processCollected stores the i-th collected successor, polling now and

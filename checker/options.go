@@ -74,6 +74,16 @@ type Options struct {
 	// ExpectedStates, if set, pre-sizes the Exact or HashCompaction table
 	// for that many states, saving the resizes of a growing run.
 	ExpectedStates int64
+	// Seed, when not 0, shuffles the order in which a depth-first search
+	// (Strategy DFS) pushes each state's successors, drawing it from a
+	// generator seeded with Seed: runs with different seeds reach
+	// different parts of a state space too large to finish first, as in
+	// SPIN's swarm verification, and a run is the same for the same seed.
+	// Without it successors are pushed in the order Next emits them. A
+	// breadth-first search ignores it. Successors stored one by one
+	// (more than 64 invariants, outside partial-order reduction) keep
+	// their order.
+	Seed uint64
 	// CollectAll keeps exploring after a violation so that every property
 	// gets its own verdict (one counterexample each). The default stops at
 	// the first violation.
