@@ -8,7 +8,9 @@ import (
 	"github.com/kivi-go/kivi/report"
 )
 
-// A verification runs in up to two phases, with a probe between the
+// A verification runs in up to three phases: the quick pass, the
+// depth-first phase (deep.go) when a probe shows the exhaustive search
+// to be large, and the exhaustive search; a probe runs between the
 // quick pass's first glance and the rest of it. The quick pass keeps
 // nodes in place (its tie-break reads their indices), so on clusters of
 // alike nodes it may be thousands of times larger than the exhaustive
@@ -18,17 +20,19 @@ import (
 // violation, the probe runs the exhaustive search within
 // DefaultProbeStates and probeBudget; when that finishes, or finds a
 // violation (the first one a breadth-first search finds is a shortest
-// counterexample), its verdicts are final and nothing else runs. The quick pass explores the
-// cluster with the scheduler taking the lowest-index node among equally
+// counterexample), its verdicts are final and nothing else runs. The
+// quick pass explores the cluster with the scheduler taking the lowest-index node among equally
 // scored ones (Kivi's tie-break, one of the choices the real scheduler
 // may make) and the commands that precede the controllers (the
 // Deployments' creation) run in the order written, as one `kubectl apply
 // -f` runs them, rather than in every order (model.Options.FirstInOrder):
 // that cuts the interleavings of a large cluster by orders of magnitude
 // (n Deployments have n! creation orders), and every violation it finds
-// is on a real path of the full model, so it is reported as found. Only the exhaustive search, which
-// branches over every tie, can show that an intent holds. Once the quick
-// pass has found a violation, the exhaustive search looks for a shortest
+// is on a real path of the full model, so it is reported as found. Only
+// the searches that branch over every tie (the exhaustive search, or a
+// depth-first search of the depth-first phase that explores everything)
+// can show that an intent holds. Once the quick pass or the depth-first
+// phase has found a violation, the exhaustive search looks for a shortest
 // counterexample for at most ShortenFor; what it finds replaces the quick
 // pass's trace (the quick pass's steps drain the scheduling queue at
 // once, so its trace length bounds nothing in the full model). Asked to
@@ -72,8 +76,9 @@ func quickBudget(timeout time.Duration) time.Duration {
 }
 
 // Check verifies the problem: the quick pass first when the problem has
-// one, then the exhaustive search (see the comment at the top of
-// phases.go). opts.Timeout bounds both together.
+// one, then the depth-first phase when the exhaustive search is large,
+// then the exhaustive search (see the comment at the top of phases.go).
+// opts.Timeout bounds them together.
 func (p *Problem) Check(ctx context.Context, opts checker.Options) (*report.Report, error) {
 	if p.quick == nil {
 		r, err := p.checkOnce(ctx, opts)
@@ -106,8 +111,10 @@ func (p *Problem) Check(ctx context.Context, opts checker.Options) (*report.Repo
 	if err != nil {
 		return nil, err
 	}
+	probed, large := false, false
 	if glance && !quick.Complete && len(quick.Violated()) == 0 {
-		r, err := p.probe(ctx, opts)
+		var r *report.Report
+		r, large, err = p.probe(ctx, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -115,30 +122,69 @@ func (p *Problem) Check(ctx context.Context, opts checker.Options) (*report.Repo
 			r.Elapsed = time.Since(start)
 			return r, nil
 		}
+		probed = p.probes(opts)
 		if quick, err = qp.checkOnce(ctx, qopts); err != nil {
 			return nil, err
 		}
 	}
 	quickPhase := phase(quick, report.PhaseQuick, quickDescription)
-
-	fopts := opts
+	phases := []report.Phase{quickPhase}
+	markFoundBy(quick, report.PhaseQuick)
 	found := len(quick.Violated()) > 0
-	if opts.Timeout > 0 {
-		fopts.Timeout = opts.Timeout - time.Since(start)
-		if fopts.Timeout <= 0 {
-			fopts.Timeout = time.Nanosecond
+
+	// The depth-first phase (deep.go) runs once a probe has shown the
+	// exhaustive search to be large; after a quick pass that finished
+	// at once, the probe runs now.
+	var deep *report.Report
+	if p.depthFirst && opts.Strategy == checker.BFS && (!found || opts.CollectAll) {
+		if !probed && p.probes(opts) {
+			var r *report.Report
+			r, large, err = p.probe(ctx, remaining(opts, start))
+			if err != nil {
+				return nil, err
+			}
+			if r != nil {
+				r = merge(r, opts.CollectAll, quick, nil)
+				r.Phases = append(phases, r.Phases...)
+				r.Elapsed = time.Since(start)
+				return r, nil
+			}
+			probed = true
+		}
+		if probed && large {
+			budget := deepBudget(opts.Timeout)
+			if opts.Timeout > 0 {
+				budget = min(budget, opts.Timeout-time.Since(start))
+			}
+			var seeds int
+			deep, seeds, err = p.deepSearch(ctx, opts, budget)
+			if err != nil {
+				return nil, err
+			}
+			if deep != nil {
+				markFoundBy(deep, report.PhaseDepthFirst)
+				phases = append(phases, phase(deep, report.PhaseDepthFirst, deepDescription(seeds)))
+				if settled(deep) && len(deep.Violated()) == 0 {
+					deep.Phases = phases
+					deep.Elapsed = time.Since(start)
+					return deep, nil
+				}
+				found = found || len(deep.Violated()) > 0
+			}
 		}
 	}
+
+	fopts := remaining(opts, start)
 	if found {
 		shorten := p.shortenFor
 		if shorten == 0 {
 			shorten = DefaultShortenFor
 		}
 		if shorten < 0 {
-			quick.Phases = []report.Phase{quickPhase}
-			quick.Elapsed = time.Since(start)
-			markFoundBy(quick, report.PhaseQuick)
-			return quick, nil
+			r := merge(quick, opts.CollectAll, nil, deep)
+			r.Phases = phases
+			r.Elapsed = time.Since(start)
+			return r, nil
 		}
 		// Stopping at the first violation, the exhaustive search only
 		// looks for a shorter trace; asked to settle every intent
@@ -154,10 +200,10 @@ func (p *Problem) Check(ctx context.Context, opts checker.Options) (*report.Repo
 	fullPhase := phase(full, report.PhaseExhaustive, exhaustiveDescription)
 	markFoundBy(full, report.PhaseExhaustive)
 	r := full
-	if found {
-		r = merge(full, quick, opts.CollectAll)
+	if found || deep != nil {
+		r = merge(full, opts.CollectAll, quick, deep)
 	}
-	r.Phases = []report.Phase{quickPhase, fullPhase}
+	r.Phases = append(phases, fullPhase)
 	if quickPhase.Complete && quickPhase.Violations == 0 && budgetEnded(r) {
 		r.Hints = append(r.Hints, tiesHint(quickPhase))
 	}
@@ -171,31 +217,44 @@ func (p *Problem) Check(ctx context.Context, opts checker.Options) (*report.Repo
 // probe runs the exhaustive search within the probe's bounds and
 // returns its report when that is final: the search finished, or found a
 // violation and not every intent is to be settled (opts.CollectAll). It
-// returns nil when the quick pass and the exhaustive search are to run.
+// returns nil when the quick pass and the exhaustive search are to run,
+// and then large when a budget of the probe (states, time, memory) ended
+// it rather than a bound of the model.
 // A caller's own state bound at or below the probe's makes the probe the
 // exhaustive search itself, which then runs once, after the quick pass,
 // as without a probe.
-func (p *Problem) probe(ctx context.Context, opts checker.Options) (*report.Report, error) {
-	states := p.probeStates
-	if states == 0 {
-		states = DefaultProbeStates
-	}
-	if states < 0 || opts.MaxStates > 0 && opts.MaxStates <= int64(states) {
-		return nil, nil
+func (p *Problem) probe(ctx context.Context, opts checker.Options) (final *report.Report, large bool, err error) {
+	if !p.probes(opts) {
+		return nil, false, nil
 	}
 	popts := opts
-	popts.MaxStates = int64(states)
+	popts.MaxStates = int64(p.probeBound())
 	popts.Timeout = probeBudget(opts.Timeout)
 	r, err := p.checkOnce(ctx, popts)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if !r.Complete && (opts.CollectAll || len(r.Violated()) == 0) {
-		return nil, nil
+		return nil, budgetEnded(r), nil
 	}
 	r.Phases = []report.Phase{phase(r, report.PhaseExhaustive, exhaustiveDescription)}
 	markFoundBy(r, report.PhaseExhaustive)
-	return r, nil
+	return r, false, nil
+}
+
+// probeBound is the probe's state bound (Options.ProbeStates).
+func (p *Problem) probeBound() int {
+	if p.probeStates == 0 {
+		return DefaultProbeStates
+	}
+	return p.probeStates
+}
+
+// probes reports whether probe runs the exhaustive search under opts: a
+// probe is asked for, and the caller's own state bound is above it.
+func (p *Problem) probes(opts checker.Options) bool {
+	states := p.probeBound()
+	return states >= 0 && (opts.MaxStates == 0 || opts.MaxStates > int64(states))
 }
 
 const (
@@ -216,27 +275,65 @@ func markFoundBy(r *report.Report, phase string) {
 	}
 }
 
-// merge takes the exhaustive search's verdicts, and the quick pass's
-// violation wherever the exhaustive search did not find that intent
-// violated: a violation on a real path stands whatever the other phase
-// could not settle. Unless every intent was to be settled (collectAll),
-// the run stops at its first violations, and the intents the shortening
-// search left open are reported as such (ReasonStopped), not as timed
-// out.
-func merge(full, quick *report.Report, collectAll bool) *report.Report {
+// merge takes the exhaustive search's verdicts, and the violations of
+// the other phases (the quick pass's, then the depth-first search's)
+// wherever the exhaustive search did not find that intent violated: a
+// violation on a real path stands whatever the other phase could not
+// settle. A depth-first search that explored everything (deep.Complete)
+// settles what the exhaustive search left unknown; the quick pass never
+// does (it explores one choice per tie). Unless every intent was to be
+// settled (collectAll), the run stops at its first violations, and the
+// intents the shortening search left open are reported as such
+// (ReasonStopped), not as timed out.
+func merge(full *report.Report, collectAll bool, quick, deep *report.Report) *report.Report {
+	violated := func(_ *report.Report, x *report.IntentResult) bool { return x.Verdict == checker.Violated }
 	for i := range full.Results {
 		fr := &full.Results[i]
 		if fr.Verdict == checker.Violated {
 			continue
 		}
-		if qr := quick.Result(fr.Name); qr != nil && qr.Verdict == checker.Violated {
-			*fr = *qr
-			fr.FoundBy = report.PhaseQuick
+		if x := settledBy(fr.Name, []*report.Report{quick, deep}, violated); x != nil {
+			*fr = *x
 			continue
 		}
-		if fr.Verdict == checker.Unknown && fr.Bound == "" && !collectAll {
-			fr.Reason = checker.ReasonStopped
+		if fr.Verdict == checker.Unknown && deep != nil && deep.Complete {
+			if x := deep.Result(fr.Name); x != nil && x.Verdict == checker.Holds {
+				*fr = *x
+				continue
+			}
 		}
 	}
+	if !collectAll && len(full.Violated()) > 0 {
+		for i := range full.Results {
+			if fr := &full.Results[i]; fr.Verdict == checker.Unknown && fr.Bound == "" {
+				fr.Reason = checker.ReasonStopped
+			}
+		}
+	}
+	if deep != nil && deep.Complete {
+		full.Complete = true
+	}
 	return full
+}
+
+// settledBy returns the first result named name, among the reports
+// (nil ones skipped), that ok accepts.
+func settledBy(name string, reps []*report.Report, ok func(*report.Report, *report.IntentResult) bool) *report.IntentResult {
+	for _, o := range reps {
+		if o == nil {
+			continue
+		}
+		if x := o.Result(name); x != nil && ok(o, x) {
+			return x
+		}
+	}
+	return nil
+}
+
+// remaining is opts with the time left of a run started at start.
+func remaining(opts checker.Options, start time.Time) checker.Options {
+	if opts.Timeout > 0 {
+		opts.Timeout = max(opts.Timeout-time.Since(start), time.Nanosecond) // 0 would be no bound
+	}
+	return opts
 }

@@ -39,7 +39,7 @@ func TestProbeDecides(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := p.probe(context.Background(), checker.Options{Workers: 1, CollectAll: c.collectAll})
+		r, large, err := p.probe(context.Background(), checker.Options{Workers: 1, CollectAll: c.collectAll})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -48,6 +48,10 @@ func TestProbeDecides(t *testing.T) {
 			continue
 		}
 		if r == nil {
+			// A probe that ran was cut by its state bound.
+			if large != (c.states >= 0) {
+				t.Errorf("%+v: large %v", c, large)
+			}
 			continue
 		}
 		if len(r.Phases) != 1 || r.Phases[0].Name != report.PhaseExhaustive {

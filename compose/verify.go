@@ -68,6 +68,11 @@ type Options struct {
 	// NoQuickPass turns off the quick pass of Problem.Check (phases.go):
 	// the exhaustive search alone decides every verdict.
 	NoQuickPass bool
+	// NoDepthFirst turns off the depth-first phase of Problem.Check
+	// (deep.go): seeded depth-first searches between the quick pass and
+	// the exhaustive search, when a probe shows the exhaustive search to
+	// be large.
+	NoDepthFirst bool
 	// ShortenFor bounds how long the exhaustive search may look for a
 	// shorter counterexample once the quick pass has found a violation
 	// (0: DefaultShortenFor; below 0: report the quick pass's). It is
@@ -119,11 +124,17 @@ type Problem struct {
 	Intents    []intents.Intent
 	// quick builds the quick pass's problem (nil: no quick pass);
 	// rebuild builds the same topology with other options.
-	quick      func() (*Problem, error)
-	rebuild    func(Options) (*Problem, error)
+	quick   func() (*Problem, error)
+	rebuild func(Options) (*Problem, error)
+	// twin builds the same problem again: a System serves one Check at
+	// a time (its canonicaliser's and encoders' scratch), so the
+	// depth-first phase gives each concurrent search its own.
+	twin       func() (*Problem, error)
 	shortenFor time.Duration
 	// probeStates: Options.ProbeStates.
 	probeStates int
+	// depthFirst: not Options.NoDepthFirst.
+	depthFirst bool
 	// noSnapshots: Options.NoSnapshots.
 	noSnapshots bool
 }
@@ -233,8 +244,9 @@ func NewProblemFrom(name string, u *model.Universe, s *model.State, decls []mode
 	// partial-order reduction can know what is invisible to them.
 	sys.Reduction = newReduction(sys, props, !nodeSymmetric(Options{ExtraIntents: opts.ExtraIntents}))
 	p := &Problem{Name: name, System: sys, Properties: props, Intents: ins, shortenFor: opts.ShortenFor,
-		probeStates: opts.ProbeStates, noSnapshots: opts.NoSnapshots,
+		probeStates: opts.ProbeStates, noSnapshots: opts.NoSnapshots, depthFirst: !opts.NoDepthFirst,
 		rebuild: func(o Options) (*Problem, error) { return NewProblemFrom(name, u, written, decls, o) }}
+	p.twin = func() (*Problem, error) { return NewProblemFrom(name, u, written, decls, opts) }
 	if !opts.NoQuickPass && u.Options.TieBreak == model.BranchOnTies {
 		p.quick = func() (*Problem, error) {
 			qu := *u

@@ -105,7 +105,7 @@
       '<div class="meta">' + (e.setup ? 'Setup ' + esc(e.setup) + ' · ' : '') +
       view.trace.steps.length + ' steps' +
       (view.trace.loopStart >= 0 ? ' · a lasso: steps ' + view.trace.loopStart + '–' + (view.trace.steps.length - 1) + ' repeat forever' : '') +
-      (it.foundBy ? ' · found by the ' + esc(it.foundBy) : '') + '</div>';
+      (it.foundBy ? ' · found by the ' + esc(it.foundBy) + (it.seed ? ' with seed ' + it.seed : '') : '') + '</div>';
     buildTimeline();
     buildCharts();
     view.stepEls = document.querySelectorAll('#timeline .step, #timeline .init');

@@ -271,16 +271,31 @@ func TestPORSoundOnRandomClusters(t *testing.T) {
 		// unreduced is the run with neither reduction, against which the
 		// run with symmetry alone is compared too.
 		var unreduced checker.Result[*model.State]
+		seed := rapid.Uint64Range(1, 1<<20).Draw(rt, "seed")
 		for _, noSym := range []bool{true, false} {
-			run := func(noPOR bool) checker.Result[*model.State] {
-				res, err := checker.Check[*model.State](context.Background(), sys.CheckerSystem(), p.Properties,
-					checker.Options{CollectAll: true, NoSymmetry: noSym, NoPOR: noPOR, Workers: 1, MaxStates: randomMaxStates})
+			run := func(noPOR, dfs bool) checker.Result[*model.State] {
+				opts := checker.Options{CollectAll: true, NoSymmetry: noSym, NoPOR: noPOR, Workers: 1, MaxStates: randomMaxStates}
+				if dfs {
+					// The depth-first phase's searches (compose/deep.go):
+					// the cycle proviso is the depth-first one.
+					opts.Strategy, opts.Seed = checker.DFS, seed
+				}
+				res, err := checker.Check[*model.State](context.Background(), sys.CheckerSystem(), p.Properties, opts)
 				if err != nil {
 					rt.Fatalf("%v\n%s", err, in)
 				}
 				return res
 			}
-			full, reduced := run(true), run(false)
+			full, reduced, deep := run(true, false), run(false, false), run(false, true)
+			for i, a := range full.Properties {
+				b := deep.Properties[i]
+				if a.Verdict != checker.Unknown && b.Verdict != checker.Unknown && a.Verdict != b.Verdict {
+					rt.Fatalf("symmetry %v: %s: %v without partial-order reduction, %v with it depth-first (seed %d)\n%s", !noSym, a.Name, a.Verdict, b.Verdict, seed, in)
+				}
+				if b.Trace != nil {
+					replayTrace(rt, sys, b.Trace)
+				}
+			}
 			if noSym {
 				unreduced = full
 			} else {

@@ -235,27 +235,36 @@ func drawWideInput(rt *rapid.T) randomInput {
 // -rapid.checks=N runs more inputs (100 by default); -rapid.seed
 // reproduces a run.
 func TestReductionsSoundOnWideClusters(t *testing.T) {
-	var compared, symReduced, porReduced int
+	var compared, dfsCompared, symReduced, porReduced int
 	rapid.Check(t, func(rt *rapid.T) {
 		in := drawWideInput(rt)
 		p := inputProblem(rt, in, compose.Options{})
 		sys := p.System
 		checkFirstStates(rt, sys, in)
-		run := func(noSym, noPOR bool) checker.Result[*model.State] {
-			res, err := checker.Check[*model.State](context.Background(), sys.CheckerSystem(), p.Properties,
-				checker.Options{CollectAll: true, NoSymmetry: noSym, NoPOR: noPOR, Workers: 1, MaxStates: randomMaxStates})
+		seed := rapid.Uint64Range(1, 1<<20).Draw(rt, "seed")
+		run := func(noSym, noPOR, dfs bool) checker.Result[*model.State] {
+			opts := checker.Options{CollectAll: true, NoSymmetry: noSym, NoPOR: noPOR, Workers: 1, MaxStates: randomMaxStates}
+			if dfs {
+				// The depth-first phase's searches (compose/deep.go).
+				opts.Strategy, opts.Seed = checker.DFS, seed
+			}
+			res, err := checker.Check[*model.State](context.Background(), sys.CheckerSystem(), p.Properties, opts)
 			if err != nil {
 				rt.Fatalf("%v\n%s", err, in)
 			}
 			return res
 		}
-		full := run(true, true)
+		full := run(true, true, false)
 		for _, mode := range []struct {
 			name         string
 			noSym, noPOR bool
-		}{{"symmetry", false, true}, {"partial-order reduction", true, false}, {"both reductions", false, false}} {
-			reduced := run(mode.noSym, mode.noPOR)
-			if reduced.Stats.States < full.Stats.States {
+			dfs          bool
+		}{
+			{"symmetry", false, true, false}, {"partial-order reduction", true, false, false}, {"both reductions", false, false, false},
+			{"both reductions, depth-first", false, false, true},
+		} {
+			reduced := run(mode.noSym, mode.noPOR, mode.dfs)
+			if reduced.Stats.States < full.Stats.States && !mode.dfs {
 				if mode.noPOR {
 					symReduced++
 				} else if mode.noSym {
@@ -268,6 +277,9 @@ func TestReductionsSoundOnWideClusters(t *testing.T) {
 					continue
 				}
 				compared++
+				if mode.dfs {
+					dfsCompared++
+				}
 				if a.Verdict != b.Verdict {
 					rt.Fatalf("%s: %v without reductions, %v with %s\n%s", a.Name, a.Verdict, b.Verdict, mode.name, in)
 				}
@@ -277,7 +289,7 @@ func TestReductionsSoundOnWideClusters(t *testing.T) {
 			}
 		}
 	})
-	t.Logf("%d verdicts compared; symmetry stored fewer states on %d inputs, partial-order reduction on %d", compared, symReduced, porReduced)
+	t.Logf("%d verdicts compared (%d of seeded depth-first searches); symmetry stored fewer states on %d inputs, partial-order reduction on %d", compared, dfsCompared, symReduced, porReduced)
 }
 
 // TestSymmetryOnWideClusters: on random reachable states of drawWideInput's

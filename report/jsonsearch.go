@@ -158,7 +158,7 @@ func searchDoc(mode, name string, setups []scaling.SetupResult, interrupted bool
 			switch {
 			case a.Verdict == checker.Violated.String():
 			case in.Verdict == checker.Violated.String():
-				*a = JSONIntent{Name: in.Name, Verdict: in.Verdict, Explanation: in.Explanation, FoundBy: in.FoundBy, Setup: js.Setup}
+				*a = JSONIntent{Name: in.Name, Verdict: in.Verdict, Explanation: in.Explanation, FoundBy: in.FoundBy, Seed: in.Seed, Setup: js.Setup}
 			case in.Verdict == checker.Unknown.String() && a.Verdict == checker.Holds.String():
 				a.Verdict, a.Reason = in.Verdict, in.Reason+" (setup "+js.Setup+")"
 			}

@@ -151,8 +151,9 @@ func (r *Report) WriteFailures(w io.Writer) {
 	for _, a := range r.Assumptions {
 		fmt.Fprintf(w, "    Assumed: %s\n", a)
 	}
-	if len(r.Phases) > 1 {
-		q := r.Phases[0]
+	// Every phase but the last, whose figures follow.
+	for i := 0; i+1 < len(r.Phases); i++ {
+		q := r.Phases[i]
 		outcome := "no violation"
 		if q.Violations > 0 {
 			outcome = fmt.Sprintf("%d violation(s)", q.Violations)
@@ -161,7 +162,11 @@ func (r *Report) WriteFailures(w io.Writer) {
 		if q.Complete {
 			scope = "complete"
 		}
-		fmt.Fprintf(w, "    Quick pass (%s): %s, %s, %d states\n", q.Description, outcome, scope, q.Stats.States)
+		name := q.Name
+		if name != "" {
+			name = strings.ToUpper(name[:1]) + name[1:]
+		}
+		fmt.Fprintf(w, "    %s (%s): %s, %s, %d states\n", name, q.Description, outcome, scope, q.Stats.States)
 	}
 	fmt.Fprintf(w, "    Elapsed time: %.2f seconds\n", r.Elapsed.Seconds())
 	st := r.Stats
@@ -254,9 +259,12 @@ type JSONIntent struct {
 	Explanation    string     `json:"explanation,omitempty"`
 	Counterexample []JSONStep `json:"counterexample,omitempty"`
 	LoopStart      *int       `json:"loopStart,omitempty"`
-	// FoundBy is the phase that found the violation: "quick pass" or
+	// FoundBy is the phase that found the violation: "quick pass", "depth-first search" or
 	// "exhaustive search".
 	FoundBy string `json:"foundBy,omitempty"`
+	// Seed is the seed of the depth-first search that found the
+	// violation (foundBy "depth-first search").
+	Seed uint64 `json:"seed,omitempty"`
 	// Setup is, in a search document, the first setup that violated the
 	// intent (its counterexample is in that setup's report).
 	Setup string `json:"setup,omitempty"`
@@ -311,7 +319,7 @@ func (r *Report) JSON() JSONReport {
 			Symmetry: r.Symmetry, POR: r.POR, AmpleExpansions: r.Stats.AmpleExpansions, ProvisoExpansions: r.Stats.ProvisoExpansions},
 		Measured: JSONMeasured{ElapsedS: r.Elapsed.Seconds(), StatesPerS: r.Stats.StatesPerS, BytesPerState: r.Stats.BytesPerState}}
 	for _, x := range r.Results {
-		ji := JSONIntent{Name: x.Name, Verdict: x.Verdict.String(), Explanation: x.Explanation, FoundBy: x.FoundBy}
+		ji := JSONIntent{Name: x.Name, Verdict: x.Verdict.String(), Explanation: x.Explanation, FoundBy: x.FoundBy, Seed: x.Seed}
 		if x.Verdict == checker.Unknown {
 			ji.Reason = x.Reason.String()
 			if x.Bound != "" {

@@ -2,6 +2,8 @@ package report
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/kivi-go/kivi/checker"
@@ -53,9 +55,13 @@ type IntentResult struct {
 	// Explanation says what was violated.
 	Explanation string
 	Trace       *Trace
-	// FoundBy names the phase that found the violation (PhaseQuick or
-	// PhaseExhaustive); "" unless violated.
+	// FoundBy names the phase that found the violation (PhaseQuick,
+	// PhaseDepthFirst or PhaseExhaustive); "" unless violated.
 	FoundBy string
+	// Seed is the seed of the depth-first search that found the
+	// violation (FoundBy PhaseDepthFirst): `--strategy dfs --seed`
+	// repeats that search. 0 otherwise.
+	Seed uint64
 }
 
 // Trace is a counterexample: the steps from the initial state, each with
@@ -114,6 +120,7 @@ func (r *Report) Result(name string) *IntentResult {
 // Phase names, as IntentResult.FoundBy and Phase.Name give them.
 const (
 	PhaseQuick      = "quick pass"
+	PhaseDepthFirst = "depth-first search"
 	PhaseExhaustive = "exhaustive search"
 )
 
@@ -130,27 +137,61 @@ type Phase struct {
 	Violations int
 }
 
-// FoundByLine says which phase found the violations, for the summary:
-// "" when only the exhaustive search ran.
+// FoundByLine says which phases found the violations, for the summary:
+// "" when the exhaustive search found them all.
 func (r *Report) FoundByLine() string {
-	if len(r.Phases) < 2 {
-		return ""
-	}
-	q := r.Phases[0]
-	var quick, full int
+	var quick, deep, full []IntentResult
 	for _, v := range r.Violated() {
-		if v.FoundBy == PhaseQuick {
-			quick++
-		} else {
-			full++
+		switch v.FoundBy {
+		case PhaseQuick:
+			quick = append(quick, v)
+		case PhaseDepthFirst:
+			deep = append(deep, v)
+		default:
+			full = append(full, v)
 		}
 	}
+	phase := func(name string) (Phase, bool) {
+		for _, p := range r.Phases {
+			if p.Name == name {
+				return p, true
+			}
+		}
+		return Phase{}, false
+	}
 	switch {
-	case quick > 0 && full == 0:
+	case len(quick) > 0 && len(deep) == 0 && len(full) == 0:
+		q, _ := phase(PhaseQuick)
 		return fmt.Sprintf("Found by the quick pass (%s, %d states); the exhaustive search found no shorter counterexample within its budget.",
 			q.Description, q.Stats.States)
-	case quick > 0:
+	case len(deep) > 0 && len(quick) == 0 && len(full) == 0:
+		var seeds []string
+		for _, v := range deep {
+			if s := fmt.Sprint(v.Seed); !slices.Contains(seeds, s) {
+				seeds = append(seeds, s)
+			}
+		}
+		d, _ := phase(PhaseDepthFirst)
+		return fmt.Sprintf("Found by a depth-first search (seed %s; the phase explored %d states): the exhaustive search, which finds shortest counterexamples, did not reach it within its budget, so a shorter one may exist. `--strategy dfs --seed %s` repeats that search.",
+			strings.Join(seeds, ", "), d.Stats.States, seeds[0])
+	case len(quick) > 0 && len(deep) == 0:
+		q, _ := phase(PhaseQuick)
 		return fmt.Sprintf("Found by the quick pass (%s) and the exhaustive search.", q.Description)
+	case len(quick)+len(deep) > 0:
+		var by []string
+		if len(quick) > 0 {
+			by = append(by, "the quick pass")
+		}
+		if len(deep) > 0 {
+			by = append(by, "a depth-first search")
+		}
+		if len(full) > 0 {
+			by = append(by, "the exhaustive search")
+		}
+		if len(by) == 3 {
+			return fmt.Sprintf("Found by %s, %s and %s.", by[0], by[1], by[2])
+		}
+		return fmt.Sprintf("Found by %s and %s.", by[0], by[1])
 	}
 	return ""
 }

@@ -183,6 +183,20 @@ func TestSchemaEveryMode(t *testing.T) {
 	checkDoc(t, schema, "--original c1", runJSON("verify", "--case", "c1", "--original", "--json", "--quiet", "--workers", "1"), kivi.ModeTopology)
 	checkDoc(t, schema, "model bound", runJSON("verify", "--case", "c1", "--scale", "200", "--original", "--json", "--quiet"), kivi.ModeTopology)
 
+	// A violation found by the depth-first phase names its seed.
+	ex := filepath.Join("..", "..", "examples", "zone-skew-20")
+	deep := checkDoc(t, schema, "depth-first", runJSON("verify", "-f", filepath.Join(ex, "manifests.yaml"), "--nodes", filepath.Join(ex, "nodes.yaml"),
+		"--intents", filepath.Join(ex, "intents.yaml"), "--json", "--quiet", "--workers", "1"), kivi.ModeTopology)
+	seeded := false
+	for _, in := range deep["intents"].([]any) {
+		if m := in.(map[string]any); m["foundBy"] == "depth-first search" && m["seed"] != nil {
+			seeded = true
+		}
+	}
+	if !seeded {
+		t.Errorf("examples/zone-skew-20: no violation found by the depth-first phase with its seed: %v", deep["intents"])
+	}
+
 	// A user's manifests with a field the model does not model (a
 	// StatefulSet pod's schedulingGates): its warning is in the document,
 	// not only on stderr. Its minReadySeconds puts the pods' readiness in

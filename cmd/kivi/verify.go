@@ -85,6 +85,8 @@ func verifyCommand(ctx context.Context, command string, args []string, stdout, s
 	maxStates := fs.Int64("max-states", 0, "stop after this many states (0 = none)")
 	storage := fs.String("storage", "exact", "state storage: exact, compact (128-bit fingerprints) or bitstate")
 	strategy := fs.String("strategy", "bfs", "search order: bfs (shortest counterexamples) or dfs")
+	seed := fs.Uint64("seed", 0, "with --strategy dfs: push each state's successors in an order drawn from this seed (0 = the order they are generated); a violation found by the depth-first phase names the seed that repeats it")
+	depthFirst := fs.String("depth-first", "on", "the depth-first phase: when a short probe shows that the exhaustive search is large, seeded depth-first searches look for violations deep in it for a quarter of the time (ten seconds without --timeout) before the exhaustive search: on or off")
 	jsonOut := fs.Bool("json", false, "print one JSON document instead of text")
 	counter := fs.Bool("eviction-counter", false, "check no_oscillation_eviction with Kivi's 3-round counter instead of a cycle")
 	balanceAtStart := fs.Bool("balance-at-pod-start", false, "check pod_balance_across_node only when a pod starts (Kivi) instead of in every settled state")
@@ -179,6 +181,17 @@ func verifyCommand(ctx context.Context, command string, args []string, stdout, s
 		co.Strategy = kivi.DFS
 	default:
 		return inputError(stderr, fmt.Errorf("--strategy %q (accepted: bfs, dfs): %w", *strategy, errUsage))
+	}
+	if *seed != 0 && co.Strategy != kivi.DFS {
+		return inputError(stderr, fmt.Errorf("--seed %d orders a depth-first search (accepted: with --strategy dfs): %w", *seed, errUsage))
+	}
+	co.Seed = *seed
+	switch *depthFirst {
+	case "on":
+	case "off":
+		opts.NoDepthFirst = true
+	default:
+		return inputError(stderr, fmt.Errorf("--depth-first %q (accepted: on, off): %w", *depthFirst, errUsage))
 	}
 	if !*quiet && isTerminal(stderr) {
 		co.OnProgress = func(p kivi.Progress) {
