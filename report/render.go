@@ -151,9 +151,12 @@ func (r *Report) WriteFailures(w io.Writer) {
 	for _, a := range r.Assumptions {
 		fmt.Fprintf(w, "    Assumed: %s\n", a)
 	}
-	// Every phase but the last, whose figures follow.
-	for i := 0; i+1 < len(r.Phases); i++ {
-		q := r.Phases[i]
+	// Every phase but a last exhaustive search, whose figures follow (a
+	// depth-first search that settled everything is named).
+	for i, q := range r.Phases {
+		if i == len(r.Phases)-1 && q.Name == PhaseExhaustive {
+			break
+		}
 		outcome := "no violation"
 		if q.Violations > 0 {
 			outcome = fmt.Sprintf("%d violation(s)", q.Violations)
