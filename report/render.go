@@ -169,7 +169,13 @@ func (r *Report) WriteFailures(w io.Writer) {
 		if name != "" {
 			name = strings.ToUpper(name[:1]) + name[1:]
 		}
-		fmt.Fprintf(w, "    %s (%s): %s, %s, %d states\n", name, q.Description, outcome, scope, q.Stats.States)
+		deep := ""
+		if q.Name == PhaseDepthFirst {
+			// How far its runs went is what it adds to the breadth-first
+			// search's depth.
+			deep = fmt.Sprintf(", runs up to %d steps deep", q.Stats.MaxDepth)
+		}
+		fmt.Fprintf(w, "    %s (%s): %s, %s, %d states%s\n", name, q.Description, outcome, scope, q.Stats.States, deep)
 	}
 	fmt.Fprintf(w, "    Elapsed time: %.2f seconds\n", r.Elapsed.Seconds())
 	st := r.Stats
