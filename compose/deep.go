@@ -102,6 +102,10 @@ func (p *Problem) deepSearch(ctx context.Context, opts checker.Options, budget t
 			wg.Go(func() {
 				o := mopts
 				o.Seed = seed
+				if i > 0 {
+					// One live status line: the round's first search's.
+					o.OnProgress = nil
+				}
 				reps[i], errs[i] = probs[i].checkOnce(rctx, o)
 				if errs[i] == nil && (settled(reps[i]) || !opts.CollectAll && len(reps[i].Violated()) > 0) {
 					cancel() // this round has its answer
