@@ -61,9 +61,10 @@ func deepDescription(seeds int) string {
 // deepSearch runs the depth-first phase within budget: rounds of seeded
 // depth-first searches, one per worker, each with an equal share of the
 // round's time and of the memory budget. It stops after the round in
-// which a search explored everything, or found a violation when not
-// every intent is to be settled. The report is that of the search that
-// explored everything, if one did; otherwise that of the search that
+// which a search settled every intent (settled), or found a violation
+// when not every intent is to be settled. The report is that of the
+// search that settled every intent, if one did; otherwise that of the
+// search that
 // found the most violations (then the shortest counterexamples, then the
 // lowest seed), with the violations the others found of other intents,
 // and the stats of all of them together.
