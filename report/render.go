@@ -268,8 +268,8 @@ type JSONIntent struct {
 	Explanation    string     `json:"explanation,omitempty"`
 	Counterexample []JSONStep `json:"counterexample,omitempty"`
 	LoopStart      *int       `json:"loopStart,omitempty"`
-	// FoundBy is the phase that found the violation: "quick pass", "depth-first search" or
-	// "exhaustive search".
+	// FoundBy is the phase that found the violation: "quick pass",
+	// "depth-first search" or "exhaustive search".
 	FoundBy string `json:"foundBy,omitempty"`
 	// Seed is the seed of the depth-first search that found the
 	// violation (foundBy "depth-first search").
