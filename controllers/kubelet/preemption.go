@@ -27,7 +27,11 @@ import (
 // Upstream takes the last of the pods those rules leave tied in the
 // order the kubelet lists its active pods, a map's order: the model
 // branches over them (model.Tx.ChoosePods: identical pods are one
-// choice).
+// choice). One listing serves every round of an admission, and the
+// model branches in each round on its own; that allows no more than the
+// listing does: a round's choice only puts the chosen pod after the
+// others tied with it, and the chosen pod is in no later round, so the
+// choices of all the rounds together always fit some order of the list.
 
 // Reasons of the critical pod admission handler: a rejected critical
 // pod's (lifecycle.UnexpectedAdmissionError) and a preempted pod's
