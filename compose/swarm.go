@@ -148,6 +148,14 @@ func (p *Problem) SwarmShard(ctx context.Context, opts checker.Options, k, n int
 	}
 	out.Report = swarmReport(reps)
 	out.Report.Elapsed = time.Since(start)
+	st := &out.Report.Stats
+	st.Elapsed = out.Report.Elapsed
+	if s := st.Elapsed.Seconds(); s > 0 {
+		st.StatesPerS = float64(st.States) / s
+	}
+	for _, r := range reps {
+		st.BytesPerState = max(st.BytesPerState, r.Stats.BytesPerState)
+	}
 	markFoundBy(out.Report, report.PhaseDepthFirst)
 	return out, nil
 }
