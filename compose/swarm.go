@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -35,7 +36,8 @@ var ErrSwarmBound = errors.New("a swarm shard needs a bound")
 func SwarmSeed(k, n, i int) uint64 { return uint64(k + 1 + i*n) }
 
 // SwarmShard runs shard k of a swarm of n (0 ≤ k < n): seeded
-// depth-first searches, deepWorkers(opts) at a time, each on its own
+// depth-first searches, opts.Workers at a time (all cores for 0, at
+// most maxDeepWorkers), each on its own
 // copy of the problem, a new one started whenever one ends without an
 // answer. It stops at opts.Timeout (the shard's, not each search's),
 // when its searches together have explored opts.MaxStates states
@@ -137,7 +139,7 @@ func (p *Problem) SwarmShard(ctx context.Context, opts checker.Options, k, n int
 	}
 	// In seed order, so that combineDeep's ties keep the lowest seed and
 	// the document lists the seeds as they were dealt.
-	sortRuns(runs)
+	slices.SortFunc(runs, func(a, b swarmRun) int { return a.i - b.i })
 	reps := make([]*report.Report, len(runs))
 	for j, x := range runs {
 		out.Seeds = append(out.Seeds, x.seed)
@@ -166,14 +168,6 @@ type swarmRun struct {
 	i    int
 	seed uint64
 	r    *report.Report
-}
-
-func sortRuns(runs []swarmRun) {
-	for a := 1; a < len(runs); a++ {
-		for b := a; b > 0 && runs[b].i < runs[b-1].i; b-- {
-			runs[b], runs[b-1] = runs[b-1], runs[b]
-		}
-	}
 }
 
 // stateShares splits a state budget between the searches that run at
