@@ -77,53 +77,17 @@ func (p *Problem) SwarmShard(ctx context.Context, opts checker.Options, k, n int
 	if opts.MaxMemory > 0 {
 		sopts.MaxMemory = max(opts.MaxMemory/int64(workers), 1)
 	}
-	var (
-		mu     sync.Mutex
-		runs   []swarmRun
-		next   atomic.Int64
-		errs   = make([]error, workers)
-		wg     sync.WaitGroup
-		states = stateShares(opts.MaxStates, workers)
-	)
-	for w := range workers {
-		wg.Go(func() {
-			left := states[w]
-			for sctx.Err() == nil {
-				if opts.MaxStates > 0 && left <= 0 {
-					return
-				}
-				i := int(next.Add(1) - 1)
-				o := sopts
-				o.Seed = SwarmSeed(k, n, i)
-				o.MaxStates = left
-				if opts.Timeout > 0 {
-					if d, ok := sctx.Deadline(); ok {
-						o.Timeout = max(time.Until(d), time.Nanosecond) // 0 would be no bound
-					}
-				}
-				r, err := probs[w].checkOnce(sctx, o)
-				if err != nil {
-					errs[w] = err
-					cancelAll()
-					return
-				}
-				setSeed(r, o.Seed)
-				left -= r.Stats.States
-				mu.Lock()
-				runs = append(runs, swarmRun{i: i, seed: o.Seed, r: r})
-				done := swarmDone(runs, opts.CollectAll)
-				mu.Unlock()
-				if done {
-					cancelAll()
-					return
-				}
-			}
-		})
+	sw := &swarmShard{k: k, n: n, opts: sopts, collectAll: opts.CollectAll, timed: opts.Timeout > 0, cancel: cancelAll}
+	var wg sync.WaitGroup
+	errs := make([]error, workers)
+	for w, budget := range stateShares(opts.MaxStates, workers) {
+		wg.Go(func() { errs[w] = sw.work(sctx, probs[w], opts.MaxStates > 0, budget) })
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil && ctx.Err() == nil {
 		return nil, err
 	}
+	runs := sw.runs
 	out := &report.Swarm{K: k, N: n, All: opts.CollectAll, Fingerprint: p.Fingerprint(opts),
 		Interrupted: ctx.Err() != nil}
 	if len(runs) == 0 {
@@ -160,6 +124,55 @@ func (p *Problem) SwarmShard(ctx context.Context, opts checker.Options, k, n int
 	}
 	markFoundBy(out.Report, report.PhaseDepthFirst)
 	return out, nil
+}
+
+// swarmShard is a running shard: its searches take their seeds in
+// turn (next) and record what they found (runs).
+type swarmShard struct {
+	k, n       int
+	opts       checker.Options // each search's: DFS, one worker
+	collectAll bool
+	timed      bool // the context's deadline is the shard's timeout
+	cancel     context.CancelFunc
+	next       atomic.Int64
+	mu         sync.Mutex
+	runs       []swarmRun
+}
+
+// work runs searches on p, one after another, each with the next seed,
+// until the shard has its answer, its time is up or, when bounded, this
+// worker's share of the state budget is spent.
+func (sw *swarmShard) work(ctx context.Context, p *Problem, bounded bool, budget int64) error {
+	for ctx.Err() == nil && (!bounded || budget > 0) {
+		i := int(sw.next.Add(1) - 1)
+		o := sw.opts
+		o.Seed = SwarmSeed(sw.k, sw.n, i)
+		o.MaxStates = budget
+		if d, ok := ctx.Deadline(); ok && sw.timed {
+			o.Timeout = max(time.Until(d), time.Nanosecond) // 0 would be no bound
+		}
+		r, err := p.checkOnce(ctx, o)
+		if err != nil {
+			sw.cancel()
+			return err
+		}
+		setSeed(r, o.Seed)
+		budget -= r.Stats.States
+		if sw.record(swarmRun{i: i, seed: o.Seed, r: r}) {
+			sw.cancel()
+			return nil
+		}
+	}
+	return nil
+}
+
+// record adds a finished search and reports whether the shard has its
+// answer (swarmDone).
+func (sw *swarmShard) record(x swarmRun) bool {
+	sw.mu.Lock()
+	defer sw.mu.Unlock()
+	sw.runs = append(sw.runs, x)
+	return swarmDone(sw.runs, sw.collectAll)
 }
 
 // swarmRun is one search of a shard: its position among the shard's
