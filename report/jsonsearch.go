@@ -47,11 +47,13 @@ type JSONSetupCounts struct {
 type JSONShard struct {
 	K int `json:"k"`
 	N int `json:"n"`
-	// Mode is how setups were dealt: interleaved or contiguous.
+	// Mode is how setups were dealt: interleaved or contiguous; or
+	// ShardModeSwarm for a swarm shard (jsonswarm.go).
 	Mode string `json:"mode"`
-	// ListHash and Total identify the whole setup list (scaling.ListHash).
-	ListHash string `json:"listHash"`
-	Total    int    `json:"total"`
+	// ListHash and Total identify the whole setup list (scaling.ListHash);
+	// absent in a swarm shard.
+	ListHash string `json:"listHash,omitempty"`
+	Total    int    `json:"total,omitempty"`
 	// All: the run kept going after failures (--all); every shard of a
 	// merge must agree.
 	All         bool `json:"all"`
@@ -59,6 +61,15 @@ type JSONShard struct {
 	// InputSize is the document's inputSetup as numbers, so that the
 	// merged document can say which setups are the input's size.
 	InputSize *scaling.Setup `json:"inputSize,omitempty"`
+	// Seeds are the seeds of a swarm shard's searches, in the order they
+	// were dealt (K+1, K+1+N, …).
+	Seeds []uint64 `json:"seeds,omitempty"`
+	// Finished is the seed of a swarm shard's search that explored
+	// everything; absent when none did.
+	Finished uint64 `json:"finished,omitempty"`
+	// Fingerprint identifies a swarm shard's model and the options that
+	// change its state space (compose.Problem.Fingerprint).
+	Fingerprint string `json:"fingerprint,omitempty"`
 }
 
 // SearchJSON is the document of a scaling search (mode ModeSearch) or of
@@ -277,6 +288,9 @@ func ReadShard(data []byte) (ShardFile, error) {
 	}
 	if doc.Shard == nil {
 		return ShardFile{}, fmt.Errorf("a shard report without \"shard\": %w", scaling.ErrShard)
+	}
+	if doc.Shard.Mode == ShardModeSwarm {
+		return ShardFile{}, fmt.Errorf("a swarm shard, not a scaling-search shard: merge it with the other shards of its swarm only: %w", scaling.ErrShard)
 	}
 	mode, err := scaling.ParseShardMode(doc.Shard.Mode)
 	if err != nil {

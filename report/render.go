@@ -230,6 +230,8 @@ type JSONReport struct {
 	// Shard says which slice of which setup list a shard document is,
 	// for kivi merge.
 	Shard *JSONShard `json:"shard,omitempty"`
+	// Swarm says, in a merge of swarm shards, what each shard ran.
+	Swarm *JSONSwarm `json:"swarm,omitempty"`
 }
 
 // The modes of a JSONReport.
@@ -274,6 +276,9 @@ type JSONIntent struct {
 	// Seed is the seed of the depth-first search that found the
 	// violation (foundBy "depth-first search").
 	Seed uint64 `json:"seed,omitempty"`
+	// Shard is, in a merge of swarm shards, the K of the shard whose
+	// search (Seed) found the violation.
+	Shard *int `json:"shard,omitempty"`
 	// Setup is, in a search document, the first setup that violated the
 	// intent (its counterexample is in that setup's report).
 	Setup string `json:"setup,omitempty"`

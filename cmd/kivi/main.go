@@ -72,6 +72,7 @@ func usage(w io.Writer) {
   kivi explore (--case cN | FILE.yaml) [verify's flags] [--port N]   (the trace explorer on 127.0.0.1)
   kivi simulate (--case cN | FILE.yaml | -f FILE... | DIR | --logs DIR) [--seed N] [--steps N]   (exit 1 on a violation)
   kivi verify --case cN --shard K/N [--shard-out FILE]   (one slice of the scaling search)
+  kivi verify (--case cN --original | FILE.yaml | -f FILE... | DIR | --logs DIR) --shard K/N --timeout D [--shard-out FILE]   (one shard of a swarm)
   kivi merge [--json] SHARD.json...
   kivi cases
 Run 'kivi verify -h' for the verification flags.

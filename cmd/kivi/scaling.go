@@ -160,7 +160,8 @@ func printScaling(stdout io.Writer, doc kivi.JSONReport, res scaling.Result, jso
 // a merge of old shard files).
 func detail(d any) *kivi.JSONReport { return kivi.SetupReport(d) }
 
-// cmdMerge combines shard results into the summary a single run gives.
+// cmdMerge combines shard results into the summary a single run gives:
+// a scaling search's shards, or a swarm's (mergeSwarm).
 func cmdMerge(args []string, stdout, stderr io.Writer) int {
 	jsonOut := false
 	var files []string
@@ -182,10 +183,21 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 	var input *scaling.Setup
 	warnings := []kivi.JSONWarning{}
 	seen := map[string]bool{}
+	datas := make([][]byte, len(files))
 	for i, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			return inputError(stderr, err)
+		}
+		datas[i] = data
+	}
+	if kivi.IsSwarmShard(datas[0]) {
+		return mergeSwarm(files, datas, jsonOut, stdout, stderr)
+	}
+	for i, f := range files {
+		data := datas[i]
+		if kivi.IsSwarmShard(data) {
+			return inputError(stderr, fmt.Errorf("%s: a swarm shard, but %s is a scaling-search shard (accepted: the shards of one swarm, or of one scaling search): %w", f, files[0], scaling.ErrShard))
 		}
 		sf, err := kivi.ReadShard(data)
 		if err != nil {

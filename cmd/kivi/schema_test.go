@@ -151,12 +151,21 @@ func checkDoc(t *testing.T, schema map[string]any, what string, data []byte, mod
 	}
 	_, hasSetups := v["setups"]
 	_, hasCounts := v["stats"].(map[string]any)["setups"]
-	_, hasShard := v["shard"]
-	if search := mode != kivi.ModeTopology; hasSetups != search || hasCounts != search {
+	sh, hasShard := v["shard"].(map[string]any)
+	_, hasSwarm := v["swarm"]
+	// A swarm's documents are topology reports: no setups.
+	swarm := hasSwarm || hasShard && sh["mode"] == "swarm"
+	if search := mode != kivi.ModeTopology && !swarm; hasSetups != search || hasCounts != search {
 		t.Errorf("%s: setups present %v, stats.setups present %v; want both %v in mode %s", what, hasSetups, hasCounts, search, mode)
 	}
 	if hasShard != (mode == kivi.ModeShard) {
 		t.Errorf("%s: shard present %v in mode %s", what, hasShard, mode)
+	}
+	if hasSwarm && mode != kivi.ModeMerge {
+		t.Errorf("%s: swarm present in mode %s", what, mode)
+	}
+	if hasShard && (sh["mode"] == "swarm") == (sh["listHash"] != nil) {
+		t.Errorf("%s: shard mode %v with listHash %v: a scaling shard has one, a swarm shard none", what, sh["mode"], sh["listHash"])
 	}
 	return v
 }
@@ -232,6 +241,27 @@ func TestSchemaEveryMode(t *testing.T) {
 		checkDoc(t, schema, p, data, kivi.ModeShard)
 		shards = append(shards, p)
 	}
+	// A swarm over examples/zone-skew-20: its shards, with the
+	// violation's counterexample and seed, and their merge.
+	var swarm []string
+	for k := range 2 {
+		p := filepath.Join(dir, fmt.Sprintf("swarm%d.json", k))
+		runJSON(append(append([]string{"verify"}, zoneSkew20...), "--shard", fmt.Sprintf("%d/2", k), "--max-states", "20000", "--shard-out", p, "--quiet", "--workers", "1")...)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc := checkDoc(t, schema, p, data, kivi.ModeShard)
+		if doc["shard"].(map[string]any)["mode"] != "swarm" || doc["verdict"] != "violated" {
+			t.Errorf("%s: shard %v, verdict %v; want a swarm shard that found the violation", p, doc["shard"], doc["verdict"])
+		}
+		swarm = append(swarm, p)
+	}
+	sm := checkDoc(t, schema, "swarm merge", runJSON(append([]string{"merge", "--json"}, swarm...)...), kivi.ModeMerge)
+	if sm["swarm"] == nil || sm["verdict"] != "violated" {
+		t.Errorf("swarm merge: swarm %v, verdict %v", sm["swarm"], sm["verdict"])
+	}
+
 	merged := checkDoc(t, schema, "merge", runJSON(append([]string{"merge", "--json"}, shards...)...), kivi.ModeMerge)
 	// The merge of the shards is the search: the same document but for
 	// its mode and its timings.

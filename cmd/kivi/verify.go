@@ -99,7 +99,7 @@ func verifyCommand(ctx context.Context, command string, args []string, stdout, s
 	fs.IntVar(&sf.confidentNodes, "confident-nodes", 0, "scaling search: nodes per type up to this (0 = 6)")
 	fs.IntVar(&sf.confidentPods, "confident-pods-per-node", 0, "scaling search: pods per node up to this (0 = 6)")
 	fs.IntVar(&sf.fastFind, "fast-find", 0, "scaling search: Kivi's fast-find level 0..3")
-	fs.StringVar(&sf.shard, "shard", "", "scaling search: verify the K-th of N slices (K/N, K from 0) and print a shard result")
+	fs.StringVar(&sf.shard, "shard", "", "scaling search: verify the K-th of N slices (K/N, K from 0) and print a shard result; one topology (--original, -f, --logs): run shard K of a swarm of N seeded depth-first searches (needs --timeout or --max-states)")
 	fs.StringVar(&sf.shardMode, "shard-mode", "interleaved", "how setups are dealt to shards: interleaved or contiguous")
 	fs.StringVar(&sf.shardOut, "shard-out", "", "write the shard result to this file instead of stdout")
 	fs.DurationVar(&sf.setupTimeout, "setup-timeout", 0, "scaling search: per-setup time limit; a setup that hits it is unknown")
@@ -217,6 +217,11 @@ func verifyCommand(ctx context.Context, command string, args []string, stdout, s
 	}
 	if !*original {
 		return runScaling(ctx, c, opts, sf, *all, *jsonOut, stdout, stderr, !*quiet && isTerminal(stderr), nil, jsonWarnings(inf.warnings), page)
+	}
+	if sf.shard != "" {
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		return runSwarm(ctx, c, opts, sf, set, stdout, stderr, jsonWarnings(inf.warnings))
 	}
 	var rep *kivi.Report
 	p, err := kivi.NewProblem(c, opts)
