@@ -231,6 +231,10 @@ type PodTemplate struct {
 	// Critical marks system-critical pods (the descheduler spares them
 	// unless its profile allows).
 	Critical bool
+	// LocalStorage marks pods with an emptyDir or hostPath volume, which
+	// the descheduler's DefaultEvictor does not evict unless its profile
+	// sets EvictLocalStoragePods (priority.go).
+	LocalStorage bool
 	// Priority is the pods' spec.priority, as the priority admission
 	// plugin resolves it from the priorityClassName (priority.go), and
 	// PreemptionPolicy their spec.preemptionPolicy ("" is
@@ -541,8 +545,11 @@ type DeschedulerProfile struct {
 	// of that priority and above, as system-critical pods are protected,
 	// unless EvictSystemCriticalPods (priority.go).
 	EvictSystemCriticalPods bool
-	NodeFit                 bool
-	PriorityThreshold       *int32 `json:"priorityThreshold,omitempty"`
+	// EvictLocalStoragePods lifts the protection of pods with local
+	// storage (PodTemplate.LocalStorage).
+	EvictLocalStoragePods bool
+	NodeFit               bool
+	PriorityThreshold     *int32 `json:"priorityThreshold,omitempty"`
 	// EvictFailedBarePods lifts the FailedBarePods protection for Failed
 	// pods: a bare pod (no owner) passes the DefaultEvictor when it is
 	// Failed; other bare pods stay protected.

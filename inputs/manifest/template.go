@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -85,6 +86,7 @@ func (tc templateConv) convert(name string, meta ObjectMeta, spec PodSpec) (mode
 		return td, err
 	}
 	td.CPU, td.Memory, td.Scalar, td.ReservedOnly, td.Overhead, td.PodLevel = req.cpu, req.mem, req.scalar, req.reservedOnly, req.overhead, req.podLevel
+	td.LocalStorage = hasLocalStorage(spec.Volumes)
 	if err := tc.readiness(spec, &td); err != nil {
 		return td, err
 	}
@@ -500,4 +502,17 @@ func convertSelector(errorf func(field, format string, args ...any) error, ls *L
 		sel.MatchExpressions = append(sel.MatchExpressions, model.Requirement{Key: r.Key, Operator: model.Operator(r.Operator), Values: r.Values})
 	}
 	return sel, nil
+}
+
+// hasLocalStorage says whether a pod has local storage as the
+// descheduler's DefaultEvictor sees it (IsPodWithLocalStorage): a volume
+// with an emptyDir or a hostPath source.
+func hasLocalStorage(volumes []Volume) bool {
+	set := func(m json.RawMessage) bool { return len(m) > 0 && string(m) != "null" }
+	for _, v := range volumes {
+		if set(v.EmptyDir) || set(v.HostPath) {
+			return true
+		}
+	}
+	return false
 }
