@@ -401,6 +401,15 @@ func (tc templateConv) nodeTerm(path string, term NodeSelectorTerm) (model.Selec
 	return sel, nil
 }
 
+// noKeyEffect is what a spread constraint whose topologyKey no node has
+// does, as kube-scheduler's PodTopologySpread reads it: its Filter fails
+// a node without the key, its Score ignores every node without one of the
+// soft constraints' keys.
+var noKeyEffect = map[string]string{
+	"DoNotSchedule":  "kube-scheduler fails every node for it (missing required label): the pods stay Pending",
+	"ScheduleAnyway": "kube-scheduler ignores every node in its spread scoring, so none of the pods' soft spread constraints apply",
+}
+
 func (tc templateConv) spread(path string, meta ObjectMeta, c TopologySpreadConstraint) (model.SpreadDecl, error) {
 	sd := model.SpreadDecl{MaxSkew: int(c.MaxSkew), TopologyKey: c.TopologyKey, WhenUnsatisfiable: c.WhenUnsatisfiable}
 	if c.MaxSkew <= 0 {
@@ -409,11 +418,11 @@ func (tc templateConv) spread(path string, meta ObjectMeta, c TopologySpreadCons
 	if c.TopologyKey == "" {
 		return sd, tc.errorf(path+".topologyKey", "required (accepted: a node label key such as topology.kubernetes.io/zone)")
 	}
-	if !tc.nodes.has(c.TopologyKey) {
-		return sd, tc.errorf(path+".topologyKey", "%q is a label of no node (node label keys: %s)", c.TopologyKey, tc.nodeKeys())
-	}
 	switch c.WhenUnsatisfiable {
 	case "DoNotSchedule", "ScheduleAnyway":
+		if !tc.nodes.has(c.TopologyKey) {
+			tc.warn(path+".topologyKey", "%q is a label of no node (node label keys: %s): %s", c.TopologyKey, tc.nodeKeys(), noKeyEffect[c.WhenUnsatisfiable])
+		}
 	case "":
 		return sd, tc.errorf(path+".whenUnsatisfiable", "required (accepted: DoNotSchedule, ScheduleAnyway)")
 	default:
