@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -47,5 +48,34 @@ status:
 		if len(r.Warnings) != c.warns {
 			t.Errorf("%s: %d warnings, want %d:\n%s", c.field, len(r.Warnings), c.warns, warningText(r.Warnings))
 		}
+	}
+}
+
+// TestListItemWarningNamesObject: a field warning about an object inside
+// a List names the object, since items[N] alone does not tell the reader
+// which one it is; a document of its own keeps its document number only.
+func TestListItemWarningNamesObject(t *testing.T) {
+	const list = `apiVersion: v1
+kind: List
+items:
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web, namespace: shop}
+  spec:
+    paused: true
+    selector: {matchLabels: {app: web}}
+    template:
+      metadata: {labels: {app: web}}
+      spec:
+        containers: [{name: c, resources: {requests: {cpu: 100m}}}]
+`
+	r := load(t, list)
+	want := "document 2 (Deployment shop/web): items[0].spec.paused: ignored: a paused Deployment is not modelled: it is rolled out as usual"
+	if w := warningText(r.Warnings); !strings.Contains(w, want) {
+		t.Errorf("warnings:\n%s\nwant %q", w, want)
+	}
+	single := strings.ReplaceAll(strings.TrimPrefix(list, "apiVersion: v1\nkind: List\nitems:\n- "), "\n  ", "\n")
+	if w := warningText(load(t, single).Warnings); !strings.Contains(w, "document 2: spec.paused: ignored: a paused Deployment is not modelled: it is rolled out as usual\n") && !strings.HasSuffix(w, "as usual") {
+		t.Errorf("a document of its own: warnings:\n%s", w)
 	}
 }
