@@ -144,6 +144,12 @@ func hints(u *model.Universe, r *report.Report) []string {
 	if len(main) > 0 {
 		out = append(out, fmt.Sprintf("%d event(s) (%s) may happen at any step of the first rollout; written `when: afterStable`, an event waits until the cluster has settled", len(main), strings.Join(main, ", ")))
 	}
+	for i := range u.Events {
+		if e := &u.Events[i]; e.Kind == model.Maintenance && e.Parallel >= 2 && len(u.Nodes) > e.Parallel {
+			out = append(out, fmt.Sprintf("a maintenance takes up to %d of the %d nodes down at once, and every order in which they go down, come back and have their pods replaced in between is explored; a smaller `parallel` makes the search smaller", e.Parallel, len(u.Nodes)))
+			break
+		}
+	}
 	return out
 }
 
