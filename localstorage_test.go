@@ -11,10 +11,11 @@ import (
 // TestDeschedulerProtectsLocalStorage: the descheduler's DefaultEvictor
 // does not evict a pod with an emptyDir or hostPath volume unless its
 // evictLocalStoragePods is set (descheduler v0.36,
-// PodsWithLocalStorage). RemoveDuplicates' eviction loop of the incident
-// removeduplicates-no-room is there with no volume or a ConfigMap volume
-// and with evictLocalStoragePods, and gone with an emptyDir or a
-// hostPath.
+// PodsWithLocalStorage), nor, with ignorePvcPods, a pod with a
+// PersistentVolumeClaim (PodsWithPVC). RemoveDuplicates' eviction loop of
+// the incident removeduplicates-no-room is there with no volume or a
+// ConfigMap volume, with evictLocalStoragePods and with a claim alone,
+// and gone with an emptyDir, a hostPath, or a claim under ignorePvcPods.
 func TestDeschedulerProtectsLocalStorage(t *testing.T) {
 	read := func(name string) string {
 		data, err := os.ReadFile("examples/incidents/removeduplicates-no-room/" + name)
@@ -37,6 +38,9 @@ func TestDeschedulerProtectsLocalStorage(t *testing.T) {
 		{"      volumes: [{name: tmp, emptyDir: {}}]\n", "", checker.Holds},
 		{"      volumes: [{name: sock, hostPath: {path: /run/sock}}]\n", "", checker.Holds},
 		{"      volumes: [{name: tmp, emptyDir: {medium: Memory}}]\n", "  pluginConfig: [{name: DefaultEvictor, args: {evictLocalStoragePods: true}}]\n", checker.Violated},
+		{"      volumes: [{name: data, persistentVolumeClaim: {claimName: data}}]\n", "", checker.Violated},
+		{"      volumes: [{name: data, persistentVolumeClaim: {claimName: data}}]\n", "  pluginConfig: [{name: DefaultEvictor, args: {ignorePvcPods: true}}]\n", checker.Holds},
+		{"      volumes: [{name: cfg, configMap: {name: api}}]\n", "  pluginConfig: [{name: DefaultEvictor, args: {ignorePvcPods: true}}]\n", checker.Violated},
 	} {
 		m := strings.Replace(manifests, containers, c.volumes+containers, 1)
 		m = strings.Replace(m, "  plugins:\n", c.args+"  plugins:\n", 1)

@@ -140,6 +140,8 @@ type TemplateDecl struct {
 	Critical     bool              `json:"critical,omitempty"`
 	// LocalStorage: PodTemplate's.
 	LocalStorage bool `json:"localStorage,omitempty"`
+	// PVC: PodTemplate's.
+	PVC bool `json:"pvc,omitempty"`
 	// Priority and PreemptionPolicy: PodTemplate's (priority.go), the
 	// value a PriorityClass resolves to.
 	Priority         int32            `json:"priority,omitempty"`

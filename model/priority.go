@@ -106,12 +106,13 @@ type PriorityClassDecl struct {
 // evict pods of template t for their priority or their volumes
 // (descheduler v0.36, defaultevictor's protections): unless
 // EvictLocalStoragePods, a pod with local storage (an emptyDir or
-// hostPath volume); unless EvictSystemCriticalPods, a pod of
+// hostPath volume); with IgnorePvcPods, a pod with a
+// PersistentVolumeClaim volume; unless EvictSystemCriticalPods, a pod of
 // system-critical priority (SystemCriticalPriority and above, or marked
 // Critical) and, with a PriorityThreshold, a pod of that priority or
 // above.
 func (p *DeschedulerProfile) Protects(t *PodTemplate) bool {
-	if t.LocalStorage && !p.EvictLocalStoragePods {
+	if t.LocalStorage && !p.EvictLocalStoragePods || t.PVC && p.IgnorePvcPods {
 		return true
 	}
 	if p.EvictSystemCriticalPods {

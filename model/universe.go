@@ -235,6 +235,10 @@ type PodTemplate struct {
 	// the descheduler's DefaultEvictor does not evict unless its profile
 	// sets EvictLocalStoragePods (priority.go).
 	LocalStorage bool
+	// PVC marks pods with a PersistentVolumeClaim volume (a StatefulSet's
+	// claim templates give every pod one), which the DefaultEvictor does
+	// not evict when its profile sets IgnorePvcPods.
+	PVC bool
 	// Priority is the pods' spec.priority, as the priority admission
 	// plugin resolves it from the priorityClassName (priority.go), and
 	// PreemptionPolicy their spec.preemptionPolicy ("" is
@@ -548,8 +552,10 @@ type DeschedulerProfile struct {
 	// EvictLocalStoragePods lifts the protection of pods with local
 	// storage (PodTemplate.LocalStorage).
 	EvictLocalStoragePods bool
-	NodeFit               bool
-	PriorityThreshold     *int32 `json:"priorityThreshold,omitempty"`
+	// IgnorePvcPods protects pods with a claim (PodTemplate.PVC).
+	IgnorePvcPods     bool
+	NodeFit           bool
+	PriorityThreshold *int32 `json:"priorityThreshold,omitempty"`
 	// EvictFailedBarePods lifts the FailedBarePods protection for Failed
 	// pods: a bare pod (no owner) passes the DefaultEvictor when it is
 	// Failed; other bare pods stay protected.

@@ -87,6 +87,17 @@ func (tc templateConv) convert(name string, meta ObjectMeta, spec PodSpec) (mode
 	}
 	td.CPU, td.Memory, td.Scalar, td.ReservedOnly, td.Overhead, td.PodLevel = req.cpu, req.mem, req.scalar, req.reservedOnly, req.overhead, req.podLevel
 	td.LocalStorage = hasLocalStorage(spec.Volumes)
+	for i, v := range spec.Volumes {
+		if sourceGiven(v.PersistentVolumeClaim) {
+			td.PVC = true
+			// An admitted pod's (--logs, path "") fields are not warned
+			// about, as fields.go leaves a Pod's quiet.
+			if tc.path == "" {
+				continue
+			}
+			tc.warn(index("spec.volumes", i)+".persistentVolumeClaim", "ignored: %s", noVolumes)
+		}
+	}
 	if err := tc.readiness(spec, &td); err != nil {
 		return td, err
 	}
@@ -513,13 +524,16 @@ func convertSelector(errorf func(field, format string, args ...any) error, ls *L
 	return sel, nil
 }
 
+// sourceGiven says whether a volume source is given: present and not
+// null.
+func sourceGiven(m json.RawMessage) bool { return len(m) > 0 && string(m) != "null" }
+
 // hasLocalStorage says whether a pod has local storage as the
 // descheduler's DefaultEvictor sees it (IsPodWithLocalStorage): a volume
 // with an emptyDir or a hostPath source.
 func hasLocalStorage(volumes []Volume) bool {
-	set := func(m json.RawMessage) bool { return len(m) > 0 && string(m) != "null" }
 	for _, v := range volumes {
-		if set(v.EmptyDir) || set(v.HostPath) {
+		if sourceGiven(v.EmptyDir) || sourceGiven(v.HostPath) {
 			return true
 		}
 	}

@@ -125,6 +125,10 @@ type Volume struct {
 	Name     string          `json:"name"`
 	EmptyDir json.RawMessage `json:"emptyDir"`
 	HostPath json.RawMessage `json:"hostPath"`
+	// PersistentVolumeClaim: a pod with a claim, which the
+	// DefaultEvictor protects with ignorePvcPods (template.go); the
+	// claim's volume itself is warned about.
+	PersistentVolumeClaim json.RawMessage `json:"persistentVolumeClaim"`
 }
 
 // ResourceRequirements are a container's or a pod's requests and limits.
@@ -413,7 +417,9 @@ type PluginSet struct {
 type DefaultEvictorArgs struct {
 	// EvictLocalStoragePods lifts the protection of pods with local
 	// storage (emptyDir or hostPath volumes).
-	EvictLocalStoragePods   bool `json:"evictLocalStoragePods"`
+	EvictLocalStoragePods bool `json:"evictLocalStoragePods"`
+	// IgnorePvcPods protects pods with a PersistentVolumeClaim volume.
+	IgnorePvcPods           bool `json:"ignorePvcPods"`
 	EvictSystemCriticalPods bool `json:"evictSystemCriticalPods"`
 	NodeFit                 bool `json:"nodeFit"`
 	EvictFailedBarePods     bool `json:"evictFailedBarePods"`
