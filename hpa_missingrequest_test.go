@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/checker"
 )
 
@@ -102,5 +103,66 @@ spec:
 		if got != c.want {
 			t.Errorf("target %s %%: assumptions %q, want the load stated: %v", c.target, rep.Assumptions, c.want)
 		}
+	}
+}
+
+// TestHPALoadAssumptionOutsideModel: a ContainerResource metric on one of
+// two containers reads the environment, not the requests, so the load
+// assumption names only the Resource metric; two HPAs the load moves are
+// named in one sentence, each with its metrics.
+func TestHPALoadAssumptionOutsideModel(t *testing.T) {
+	const manifests = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: api}}
+  template:
+    metadata: {labels: {app: api}}
+    spec:
+      containers:
+      - {name: api, resources: {requests: {cpu: 500m, memory: 256Mi}}}
+      - {name: envoy, resources: {requests: {cpu: 100m, memory: 64Mi}}}
+---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: api}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: api}
+  minReplicas: 2
+  maxReplicas: 4
+  metrics:
+  - type: Resource
+    resource: {name: cpu, target: {type: Utilization, averageUtilization: 75}}
+  - type: Resource
+    resource: {name: memory, target: {type: Utilization, averageUtilization: 80}}
+  - type: ContainerResource
+    containerResource: {name: cpu, container: api, target: {type: Utilization, averageUtilization: 50}}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: worker}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: worker}}
+  template:
+    metadata: {labels: {app: worker}}
+    spec:
+      containers: [{name: worker, resources: {requests: {cpu: 500m}}}]
+---
+apiVersion: autoscaling/v1
+kind: HorizontalPodAutoscaler
+metadata: {name: worker}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: worker}
+  minReplicas: 1
+  maxReplicas: 3
+  targetCPUUtilizationPercentage: 60
+`
+	rep := verifyInput(t, input{manifests: manifests, nodes: twoNodes("8"), opts: kivi.Options{Checker: checker.Options{MaxStates: 2000}}})
+	got := strings.Join(rep.Assumptions, "\n")
+	want := "so the HPAs of api (cpu 75 %, memory 80 %) and worker (cpu 60 %) rescale from their first sync"
+	if !strings.Contains(got, want) {
+		t.Errorf("assumptions %q, want %q", got, want)
 	}
 }

@@ -26,27 +26,47 @@ func hpaLoad(u *model.Universe, init *model.State) string {
 		if ds.HPA == 0 {
 			continue
 		}
-		spec := &u.HPAs[ds.HPA-1]
-		tol := hpa.Tolerances(spec)
-		t := u.PodTemplateOf(init, d)
-		for _, m := range spec.Metrics {
-			if m.Target != model.Utilization || m.Value <= 0 || t.MissingMetricRequest[m.Resource] != "" {
-				continue
-			}
-			ratio := 100 / float64(m.Value)
-			replicas := int(ds.Replicas)
-			if ratio > 1+tol.Up && replicas < spec.Max || ratio < 1-tol.Down && replicas > spec.Min {
-				resource := "cpu"
-				if m.Resource == model.Memory {
-					resource = "memory"
-				}
-				moved = append(moved, fmt.Sprintf("%s (%s %d %%)", u.Deployments[d].Name, resource, m.Value))
-			}
+		if metrics := movedMetrics(u, init, d); len(metrics) > 0 {
+			moved = append(moved, fmt.Sprintf("%s (%s)", u.Deployments[d].Name, strings.Join(metrics, ", ")))
 		}
 	}
 	if len(moved) == 0 {
 		return ""
 	}
-	return "every pod uses exactly its requests, until an eventCpuChange raises one pod's CPU: a Utilization metric reads 100 %, so the HPA of " +
-		strings.Join(moved, ", ") + " rescales from its first sync with no load event; other loads were not explored"
+	which, whose := "the HPA of "+moved[0]+" rescales", "its"
+	if len(moved) > 1 {
+		whose = "their"
+		which = "the HPAs of " + strings.Join(moved[:len(moved)-1], ", ") + " and " + moved[len(moved)-1] + " rescale"
+	}
+	return "every pod uses exactly its requests, until an eventCpuChange raises one pod's CPU: a Utilization metric reads 100 %, so " +
+		which + " from " + whose + " first sync with no load event; other loads were not explored"
+}
+
+// movedMetrics are the Utilization metrics of deployment d's HPA that
+// 100 % of the request moves: "cpu 70 %". A metric outside the model (a
+// Pods, Object or External metric, a ContainerResource metric on one of
+// several containers) reads the environment, not the requests, and an
+// invalid one never recommends, so neither is listed.
+func movedMetrics(u *model.Universe, init *model.State, d int) []string {
+	ds := &init.Deps[d]
+	spec := &u.HPAs[ds.HPA-1]
+	tol := hpa.Tolerances(spec)
+	t := u.PodTemplateOf(init, d)
+	var out []string
+	for _, m := range spec.Metrics {
+		if m.Kind.Unknown() || m.Kind == model.InvalidMetric ||
+			m.Target != model.Utilization || m.Value <= 0 || t.MissingMetricRequest[m.Resource] != "" {
+			continue
+		}
+		ratio := 100 / float64(m.Value)
+		replicas := int(ds.Replicas)
+		if ratio > 1+tol.Up && replicas < spec.Max || ratio < 1-tol.Down && replicas > spec.Min {
+			resource := "cpu"
+			if m.Resource == model.Memory {
+				resource = "memory"
+			}
+			out = append(out, fmt.Sprintf("%s %d %%", resource, m.Value))
+		}
+	}
+	return out
 }

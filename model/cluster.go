@@ -138,6 +138,10 @@ type TemplateDecl struct {
 	Spread       []SpreadDecl      `json:"topologySpreadConstraints,omitempty"`
 	Pattern      []UsagePoint      `json:"cpuPattern,omitempty"`
 	Critical     bool              `json:"critical,omitempty"`
+	// LocalStorage: PodTemplate's.
+	LocalStorage bool `json:"localStorage,omitempty"`
+	// PVC: PodTemplate's.
+	PVC bool `json:"pvc,omitempty"`
 	// Priority and PreemptionPolicy: PodTemplate's (priority.go), the
 	// value a PriorityClass resolves to.
 	Priority         int32            `json:"priority,omitempty"`

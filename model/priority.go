@@ -103,12 +103,18 @@ type PriorityClassDecl struct {
 }
 
 // Protects reports whether the DefaultEvictor of profile p refuses to
-// evict pods of template t for their priority (descheduler v0.36,
-// defaultevictor's system-critical protection): unless
-// EvictSystemCriticalPods, a pod of system-critical priority
-// (SystemCriticalPriority and above, or marked Critical) and, with a
-// PriorityThreshold, a pod of that priority or above.
+// evict pods of template t for their priority or their volumes
+// (descheduler v0.36, defaultevictor's protections): unless
+// EvictLocalStoragePods, a pod with local storage (an emptyDir or
+// hostPath volume); with IgnorePvcPods, a pod with a
+// PersistentVolumeClaim volume; unless EvictSystemCriticalPods, a pod of
+// system-critical priority (SystemCriticalPriority and above, or marked
+// Critical) and, with a PriorityThreshold, a pod of that priority or
+// above.
 func (p *DeschedulerProfile) Protects(t *PodTemplate) bool {
+	if t.LocalStorage && !p.EvictLocalStoragePods || t.PVC && p.IgnorePvcPods {
+		return true
+	}
 	if p.EvictSystemCriticalPods {
 		return false
 	}

@@ -231,6 +231,14 @@ type PodTemplate struct {
 	// Critical marks system-critical pods (the descheduler spares them
 	// unless its profile allows).
 	Critical bool
+	// LocalStorage marks pods with an emptyDir or hostPath volume, which
+	// the descheduler's DefaultEvictor does not evict unless its profile
+	// sets EvictLocalStoragePods (priority.go).
+	LocalStorage bool
+	// PVC marks pods with a PersistentVolumeClaim volume (a StatefulSet's
+	// claim templates give every pod one), which the DefaultEvictor does
+	// not evict when its profile sets IgnorePvcPods.
+	PVC bool
 	// Priority is the pods' spec.priority, as the priority admission
 	// plugin resolves it from the priorityClassName (priority.go), and
 	// PreemptionPolicy their spec.preemptionPolicy ("" is
@@ -541,8 +549,13 @@ type DeschedulerProfile struct {
 	// of that priority and above, as system-critical pods are protected,
 	// unless EvictSystemCriticalPods (priority.go).
 	EvictSystemCriticalPods bool
-	NodeFit                 bool
-	PriorityThreshold       *int32 `json:"priorityThreshold,omitempty"`
+	// EvictLocalStoragePods lifts the protection of pods with local
+	// storage (PodTemplate.LocalStorage).
+	EvictLocalStoragePods bool
+	// IgnorePvcPods protects pods with a claim (PodTemplate.PVC).
+	IgnorePvcPods     bool
+	NodeFit           bool
+	PriorityThreshold *int32 `json:"priorityThreshold,omitempty"`
 	// EvictFailedBarePods lifts the FailedBarePods protection for Failed
 	// pods: a bare pod (no owner) passes the DefaultEvictor when it is
 	// Failed; other bare pods stay protected.

@@ -28,6 +28,10 @@ type Object struct {
 	// *DeschedulerPolicy, *PodDisruptionBudget, *PriorityClass, *Job,
 	// *CronJob or another modelled kind's type.
 	Value any
+	// Name is "namespace/name" (or "name") of an object inside a List,
+	// where "items[3]" alone would not tell the reader which object a
+	// warning is about; "" for a document of its own.
+	Name string
 	// Unknown are the paths of fields the thin type does not have,
 	// relative to the object; fields.go classifies them.
 	Unknown []string
@@ -39,7 +43,13 @@ type Object struct {
 	PodTemplate string
 }
 
-func (o Object) at() at { return at{file: o.File, doc: o.Doc} }
+func (o Object) at() at {
+	a := at{file: o.File, doc: o.Doc}
+	if o.Name != "" {
+		a.object = o.Kind + " " + o.Name
+	}
+	return a
+}
 
 // path returns the object-relative field path in document terms.
 func (o Object) path(field string) string {
@@ -296,6 +306,9 @@ func (d *decoder) object(js []byte, path string) error {
 		return err
 	}
 	o := Object{File: d.at.file, Doc: d.at.doc, Path: path, Kind: tm.Kind, APIVersion: tm.APIVersion, Value: v, Unknown: unknown}
+	if path != "" {
+		o.Name = objectName(js)
+	}
 	if tm.Kind == "Deployment" || tm.Kind == "StatefulSet" {
 		o.PodTemplate = podTemplateJSON(js, tm.Kind == "StatefulSet")
 	}
@@ -494,4 +507,22 @@ func (f firstSeen) add(o Object, kind, key, scope string) error {
 	}
 	f[key] = o
 	return nil
+}
+
+// objectName is the "namespace/name" of an object's JSON, "" when it has
+// none.
+func objectName(js []byte) string {
+	var m struct {
+		Metadata struct {
+			Name      string `json:"name"`
+			Namespace string `json:"namespace"`
+		} `json:"metadata"`
+	}
+	if json.Unmarshal(js, &m) != nil || m.Metadata.Name == "" {
+		return ""
+	}
+	if m.Metadata.Namespace != "" {
+		return m.Metadata.Namespace + "/" + m.Metadata.Name
+	}
+	return m.Metadata.Name
 }

@@ -62,6 +62,7 @@ func deschedulerDecl(o Object, classes *priorityClassTable, warns *[]Warning) (*
 					break
 				}
 				mp.EvictSystemCriticalPods, mp.NodeFit, mp.EvictFailedBarePods = args.EvictSystemCriticalPods, args.NodeFit, args.EvictFailedBarePods
+				mp.EvictLocalStoragePods, mp.IgnorePvcPods = args.EvictLocalStoragePods, args.IgnorePvcPods
 				err = priorityThreshold(o, pp+".priorityThreshold", args, classes, &mp, warns)
 			case "RemovePodsViolatingTopologySpreadConstraint":
 				var args TopologySpreadArgs

@@ -20,11 +20,14 @@ type Error struct {
 	Doc int
 	// Path is the field path, e.g. "spec.template.spec.containers[0].resources.requests.cpu".
 	Path string
-	Msg  string
-	Err  error
+	// Object names the object of a List item ("StatefulSet shop/redis"),
+	// which its path (items[3]…) alone does not; "" otherwise.
+	Object string
+	Msg    string
+	Err    error
 }
 
-func (e *Error) Error() string { return location(e.File, e.Doc, e.Path) + e.Msg }
+func (e *Error) Error() string { return location(e.File, e.Doc, e.Object, e.Path) + e.Msg }
 
 // Unwrap lets errors.Is find ErrInput and the model's sentinel.
 func (e *Error) Unwrap() []error {
@@ -41,19 +44,26 @@ type Warning struct {
 	File string
 	Doc  int
 	Path string
-	Msg  string
+	// Object: Error's.
+	Object string
+	Msg    string
 }
 
-func (w Warning) String() string { return location(w.File, w.Doc, w.Path) + w.Msg }
+func (w Warning) String() string { return location(w.File, w.Doc, w.Object, w.Path) + w.Msg }
 
-func location(file string, doc int, path string) string {
+func location(file string, doc int, object, path string) string {
 	var b strings.Builder
 	if file != "" {
 		b.WriteString(file)
 		b.WriteString(": ")
 	}
-	if doc > 0 {
+	switch {
+	case doc > 0 && object != "":
+		fmt.Fprintf(&b, "document %d (%s): ", doc, object)
+	case doc > 0:
 		fmt.Fprintf(&b, "document %d: ", doc)
+	case object != "":
+		fmt.Fprintf(&b, "%s: ", object)
 	}
 	if path != "" {
 		b.WriteString(path)
@@ -66,14 +76,16 @@ func location(file string, doc int, path string) string {
 type at struct {
 	file string
 	doc  int
+	// object names a List item (Error.Object).
+	object string
 }
 
 func (a at) errorf(path, format string, args ...any) error {
-	return &Error{File: a.file, Doc: a.doc, Path: path, Msg: fmt.Sprintf(format, args...)}
+	return &Error{File: a.file, Doc: a.doc, Path: path, Object: a.object, Msg: fmt.Sprintf(format, args...)}
 }
 
 func (a at) warning(path, format string, args ...any) Warning {
-	return Warning{File: a.file, Doc: a.doc, Path: path, Msg: fmt.Sprintf(format, args...)}
+	return Warning{File: a.file, Doc: a.doc, Path: path, Object: a.object, Msg: fmt.Sprintf(format, args...)}
 }
 
 // join appends a field to a path.

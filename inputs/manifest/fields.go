@@ -92,6 +92,8 @@ var hpaSpecRules = []fieldRule{}
 
 var nodeSpecRules = []fieldRule{
 	{"podCIDR", ""}, {"podCIDRs", ""}, {"providerID", ""}, {"configSource", ""}, {"externalID", ""},
+	// The node lifecycle controller stamps the NoExecute taints it adds.
+	{"taints[].timeAdded", ""},
 }
 
 var policyRules = []fieldRule{

@@ -82,6 +82,9 @@ func resourceQuotaDecls(objs []Object, warns *[]Warning) ([]model.ResourceQuota,
 		for _, name := range names {
 			p := o.path("spec.hard." + name)
 			if !slices.Contains(model.QuotaResources, name) {
+				if quotaOutsideModel(name) {
+					continue
+				}
 				*warns = append(*warns, a.warning(p, "ignored: %s is not checked (checked: %s)", name, strings.Join(model.QuotaResources, ", ")))
 				continue
 			}
@@ -178,4 +181,29 @@ func setPairedScope(side *int8, positive bool) bool {
 	keep := *side != -v
 	*side = v
 	return keep
+}
+
+// quotaQuietCounts are the object counts a quota may limit that can
+// change no verdict: the model creates none of these objects, and the
+// objects of these kinds in the manifests are skipped anyway.
+var quotaQuietCounts = []string{"configmaps", "secrets", "services", "services.loadbalancers",
+	"services.nodeports", "resourcequotas", "replicationcontrollers"}
+
+// quotaCreatedCounts are the count/ resources of objects the manifests or
+// the model's controllers create (pods, ReplicaSets of a rollout, Jobs of
+// a CronJob, a StatefulSet's claims, the workloads themselves): a quota
+// on them could refuse one, so it is warned about.
+var quotaCreatedCounts = []string{"pods", "replicasets.apps", "jobs.batch", "persistentvolumeclaims",
+	"deployments.apps", "statefulsets.apps", "daemonsets.apps", "cronjobs.batch",
+	"horizontalpodautoscalers.autoscaling", "poddisruptionbudgets.policy", "priorityclasses.scheduling.k8s.io"}
+
+// quotaOutsideModel says whether a quota's hard limit on name is about
+// objects the model neither creates nor reads, so that ignoring it is
+// exact and needs no warning.
+func quotaOutsideModel(name string) bool {
+	if slices.Contains(quotaQuietCounts, name) {
+		return true
+	}
+	res, ok := strings.CutPrefix(name, "count/")
+	return ok && !slices.Contains(quotaCreatedCounts, res)
 }

@@ -121,6 +121,8 @@ func statefulSetDecl(o Object, name string, nodes nodeLabels, classes *priorityC
 	tc := templateConv{o: o, path: "spec.template", nodes: nodes, warns: warns, classes: classes,
 		limits: limits.forNamespace(namespaceOf(d.Metadata.Namespace))}
 	td, err := tc.convert(name, d.Spec.Template.Metadata, d.Spec.Template.Spec)
+	// The controller gives each pod a claim volume per template.
+	td.PVC = td.PVC || len(d.Spec.VolumeClaimTemplates) > 0
 	if err != nil {
 		return dd, td, err
 	}

@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -85,6 +86,18 @@ func (tc templateConv) convert(name string, meta ObjectMeta, spec PodSpec) (mode
 		return td, err
 	}
 	td.CPU, td.Memory, td.Scalar, td.ReservedOnly, td.Overhead, td.PodLevel = req.cpu, req.mem, req.scalar, req.reservedOnly, req.overhead, req.podLevel
+	td.LocalStorage = hasLocalStorage(spec.Volumes)
+	for i, v := range spec.Volumes {
+		if sourceGiven(v.PersistentVolumeClaim) {
+			td.PVC = true
+			// An admitted pod's (--logs, path "") fields are not warned
+			// about, as fields.go leaves a Pod's quiet.
+			if tc.path == "" {
+				continue
+			}
+			tc.warn(index("spec.volumes", i)+".persistentVolumeClaim", "ignored: %s", noVolumes)
+		}
+	}
 	if err := tc.readiness(spec, &td); err != nil {
 		return td, err
 	}
@@ -399,6 +412,15 @@ func (tc templateConv) nodeTerm(path string, term NodeSelectorTerm) (model.Selec
 	return sel, nil
 }
 
+// noKeyEffect is what a spread constraint whose topologyKey no node has
+// does, as kube-scheduler's PodTopologySpread reads it: its Filter fails
+// a node without the key, its Score ignores every node without one of the
+// soft constraints' keys.
+var noKeyEffect = map[string]string{
+	"DoNotSchedule":  "kube-scheduler fails every node for it (missing required label): the pods stay Pending",
+	"ScheduleAnyway": "kube-scheduler ignores every node in its spread scoring, so none of the pods' soft spread constraints apply",
+}
+
 func (tc templateConv) spread(path string, meta ObjectMeta, c TopologySpreadConstraint) (model.SpreadDecl, error) {
 	sd := model.SpreadDecl{MaxSkew: int(c.MaxSkew), TopologyKey: c.TopologyKey, WhenUnsatisfiable: c.WhenUnsatisfiable}
 	if c.MaxSkew <= 0 {
@@ -407,11 +429,11 @@ func (tc templateConv) spread(path string, meta ObjectMeta, c TopologySpreadCons
 	if c.TopologyKey == "" {
 		return sd, tc.errorf(path+".topologyKey", "required (accepted: a node label key such as topology.kubernetes.io/zone)")
 	}
-	if !tc.nodes.has(c.TopologyKey) {
-		return sd, tc.errorf(path+".topologyKey", "%q is a label of no node (node label keys: %s)", c.TopologyKey, tc.nodeKeys())
-	}
 	switch c.WhenUnsatisfiable {
 	case "DoNotSchedule", "ScheduleAnyway":
+		if !tc.nodes.has(c.TopologyKey) {
+			tc.warn(path+".topologyKey", "%q is a label of no node (node label keys: %s): %s", c.TopologyKey, tc.nodeKeys(), noKeyEffect[c.WhenUnsatisfiable])
+		}
 	case "":
 		return sd, tc.errorf(path+".whenUnsatisfiable", "required (accepted: DoNotSchedule, ScheduleAnyway)")
 	default:
@@ -500,4 +522,20 @@ func convertSelector(errorf func(field, format string, args ...any) error, ls *L
 		sel.MatchExpressions = append(sel.MatchExpressions, model.Requirement{Key: r.Key, Operator: model.Operator(r.Operator), Values: r.Values})
 	}
 	return sel, nil
+}
+
+// sourceGiven says whether a volume source is given: present and not
+// null.
+func sourceGiven(m json.RawMessage) bool { return len(m) > 0 && string(m) != "null" }
+
+// hasLocalStorage says whether a pod has local storage as the
+// descheduler's DefaultEvictor sees it (IsPodWithLocalStorage): a volume
+// with an emptyDir or a hostPath source.
+func hasLocalStorage(volumes []Volume) bool {
+	for _, v := range volumes {
+		if sourceGiven(v.EmptyDir) || sourceGiven(v.HostPath) {
+			return true
+		}
+	}
+	return false
 }

@@ -114,14 +114,21 @@ type PodSpec struct {
 	ActiveDeadlineSeconds *int64 `json:"activeDeadlineSeconds"`
 	// Volumes are read so that the decoder reports each volume's source
 	// as a field of its own: claims are warned about, other sources are
-	// quiet (fields.go).
+	// quiet (fields.go); an emptyDir or hostPath source is local storage,
+	// which the descheduler's DefaultEvictor protects (template.go).
 	Volumes []Volume `json:"volumes"`
 }
 
-// Volume is the part of v1.Volume the model reads: its name. Its source
-// is classified by fields.go.
+// Volume is the part of v1.Volume the model reads: its name and whether
+// it is local storage. Its other sources are classified by fields.go.
 type Volume struct {
-	Name string `json:"name"`
+	Name     string          `json:"name"`
+	EmptyDir json.RawMessage `json:"emptyDir"`
+	HostPath json.RawMessage `json:"hostPath"`
+	// PersistentVolumeClaim: a pod with a claim, which the
+	// DefaultEvictor protects with ignorePvcPods (template.go); the
+	// claim's volume itself is warned about.
+	PersistentVolumeClaim json.RawMessage `json:"persistentVolumeClaim"`
 }
 
 // ResourceRequirements are a container's or a pod's requests and limits.
@@ -408,6 +415,11 @@ type PluginSet struct {
 // DefaultEvictorArgs are the DefaultEvictor plugin's arguments the model
 // reads.
 type DefaultEvictorArgs struct {
+	// EvictLocalStoragePods lifts the protection of pods with local
+	// storage (emptyDir or hostPath volumes).
+	EvictLocalStoragePods bool `json:"evictLocalStoragePods"`
+	// IgnorePvcPods protects pods with a PersistentVolumeClaim volume.
+	IgnorePvcPods           bool `json:"ignorePvcPods"`
 	EvictSystemCriticalPods bool `json:"evictSystemCriticalPods"`
 	NodeFit                 bool `json:"nodeFit"`
 	EvictFailedBarePods     bool `json:"evictFailedBarePods"`
