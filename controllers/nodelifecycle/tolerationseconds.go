@@ -151,7 +151,9 @@ func processPod(tx *model.Tx, s *model.State) {
 		return
 	}
 	pod := &s.Pods[p]
-	if pod.Node == 0 || pod.Phase != model.Pending && pod.Phase != model.Running {
+	if pod.Node == 0 || pod.Phase != model.Pending && pod.Phase != model.Running || model.OnDeletedNode(s, pod) {
+		// A pod of a deleted node has no taints to judge: the taint
+		// manager forgot the node with its Node object.
 		return
 	}
 	n := int(pod.Node) - 1
