@@ -111,21 +111,52 @@ const podGCComponent = "pod-garbage-collector-controller"
 
 // DeleteNodeObject deletes node n's Node object in s, an event's step: the
 // node leaves every node list (NodeDeleted, with no other bit) and its
-// place in the node lifecycle controller's queue goes. The taint manager
-// cancels the evictions it scheduled for the node's pods (upstream's
-// handleNodeUpdate of a deleted node: no taints, so processPodOnNode
-// cancels each), and the scheduler moves its waiting pods back to the
-// active queue (a Node/Delete event: a spread constraint's domain may be
-// gone). The pods bound to the node stay, for the pod garbage collector
+// place in the node lifecycle controller's queue goes. The taint
+// manager forgets the node's taints but cancels nothing: upstream's
+// handleNodeUpdate of a deleted node drops it from its tainted nodes and
+// returns, so an eviction already scheduled for one of its pods still
+// fires at its time, and no other is ever scheduled (no pod update
+// comes from a node without a kubelet). Its queue keeps the items of the
+// node's pods that stand for such an eviction (TaintEvictionScheduled,
+// read while the node still has its taints) and drops the others. The
+// scheduler moves its waiting pods back to the active queue (a
+// Node/Delete event: a spread constraint's domain may be gone). The pods
+// bound to the node stay, for the pod garbage collector
 // (CollectOrphanedPods).
 func DeleteNodeObject(tx *Tx, s *State, n int) {
 	u := tx.U
+	s.Queues[TaintManagerQueue] = slices.DeleteFunc(s.Queues[TaintManagerQueue], func(x uint16) bool {
+		return int(x) < len(s.Pods) && int(s.Pods[x].Node) == n+1 && !TaintEvictionScheduled(u, s, int(x))
+	})
 	s.Nodes[n] = NodeState{Status: NodeDeleted}
 	s.Queues[NodeControllerQueue] = slices.DeleteFunc(s.Queues[NodeControllerQueue], func(x uint16) bool { return int(x) == n })
-	s.Queues[TaintManagerQueue] = slices.DeleteFunc(s.Queues[TaintManagerQueue], func(x uint16) bool {
-		return int(x) < len(s.Pods) && int(s.Pods[x].Node) == n+1
-	})
 	NodeUpdated(u, s)
+}
+
+// TaintEvictionScheduled reports whether the taint manager's queued item
+// for pod p, bound to a node that is not deleted, stands for an eviction
+// that fires (at once or after tolerationSeconds) if the node keeps its
+// taints: the decision the taint manager's step takes (controllers/
+// nodelifecycle processPod, and under Kivi's lifecycle its static check
+// of the node's own NoExecute taints). An item for which it is false is
+// work the taint manager would find nothing to do for.
+func TaintEvictionScheduled(u *Universe, s *State, p int) bool {
+	pod := &s.Pods[p]
+	if pod.Node == 0 || !pod.Active() {
+		return false
+	}
+	n := int(pod.Node) - 1
+	fit := &u.Templates[pod.Template].Fit[n]
+	if u.Options.KiviLifecycle {
+		return pod.Phase == Running && fit.NoExecute
+	}
+	if u.OutOfServiceByEvent(s, n) {
+		return u.OutOfServiceEviction(s, int(pod.Template), n).Evicted()
+	}
+	if k, ok := s.Nodes[n].Status.NodeDownTaint(); ok {
+		return fit.NodeDown[k].Evicted()
+	}
+	return pod.Phase == Running && fit.NoExecuteTaints.Evicted()
 }
 
 // OnDeletedNode reports whether pod p is bound to a node of s whose Node

@@ -38,7 +38,7 @@ func (*TaintManager) Step(tx *model.Tx, s *model.State) {
 		return
 	}
 	n, evictIt := untoleratedNoExecute(tx.U, &s.Pods[p])
-	if !evictIt || model.OnDeletedNode(s, &s.Pods[p]) {
+	if !evictIt {
 		return
 	}
 	evict(tx, s, p)
