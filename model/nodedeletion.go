@@ -163,7 +163,7 @@ func TaintEvictionScheduled(u *Universe, s *State, p int) bool {
 // object is gone: no kubelet starts, probes or removes it, and only the
 // pod garbage collector deletes it (CollectOrphanedPods).
 func OnDeletedNode(s *State, p *PodState) bool {
-	return p.Phase != Free && p.Node != 0 && s.Nodes[p.Node-1].Status == NodeDeleted
+	return p.Phase != Free && p.Node != 0 && int(p.Node) <= len(s.Nodes) && s.Nodes[p.Node-1].Status == NodeDeleted
 }
 
 // HasOrphanedPods reports whether node n of s is deleted and some pod is
