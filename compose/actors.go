@@ -54,6 +54,12 @@ func Actors(u *model.Universe, s *model.State, opts ActorOptions) []Actor {
 		// admits every pod.
 		controllers = append(controllers, podgc.New())
 	}
+	for i := range u.Events {
+		if e := &u.Events[i]; e.Kind == model.DeleteNode {
+			// Every lifecycle: a deleted node's pods go only this way.
+			controllers = append(controllers, podgc.NewOrphaned(u, e.Node))
+		}
+	}
 	for _, p := range controllers {
 		actors = append(actors, Actor{Process: p, Gate: GateMain})
 	}

@@ -4,8 +4,9 @@ import "github.com/kivi-go/kivi/model"
 
 // DeleteNode is `kubectl delete node` of the event's node, as an operator,
 // a cluster autoscaler's scale-down or a managed node pool's upgrade does
-// it: one step deletes the Node object, and the pod garbage collector
-// force-deletes the pods bound to it (model.DeleteNodeObject). With
+// it: one step deletes the Node object (model.DeleteNodeObject); the pod
+// garbage collector force-deletes the pods bound to it later, in a step
+// of its own (controllers/podgc, Orphaned). With
 // DrainFirst it is `kubectl drain` of the node first, the drain event's
 // own steps over the one node (cordon, evictions through the Eviction
 // API with the PodDisruptionBudgets, the wait for its pods to go), and

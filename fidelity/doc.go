@@ -88,11 +88,13 @@
 //     and a new pod pinned to the node (the verdict, its reason and the
 //     pods preempted).
 //   - podgcdiff: the deletion of a Node object (model.DeleteNodeObject,
-//     the deleteNode event) against the pod garbage collector's gcOrphaned
-//     pass, on random nodes (some deleted) and pods (bound or not,
-//     Pending, Running, Terminating or Failed): which pods are deleted,
-//     and whether the deletion counts against a Job whose
-//     podFailurePolicy ignores DisruptionTarget.
+//     the deleteNode event) and the collection of its pods (podgc.Orphaned)
+//     against the pod garbage collector's gcOrphaned pass, on random nodes
+//     (some deleted) and pods (bound or not, Pending, Running, Terminating
+//     or Failed): which pods are deleted, and whether the deletion counts
+//     against a Job whose podFailurePolicy ignores DisruptionTarget; with
+//     a quarantine, that the first pass deletes nothing and which nodes
+//     the pass after it collects (the model's collectors enabled).
 //   - classify: the known-divergence classes and the counterfactual test
 //     that names them, shared by hpadiff, admissiondiff, stsdiff,
 //     jobdiff, pdbdiff, lifecyclediff, evictiondiff, quotadiff and

@@ -194,12 +194,13 @@ func (w balanceWatch) Observe(u *model.Universe, s *model.State, mem []byte, mar
 
 // settled reports whether deployment d exists at its spec (as many
 // Running pods as spec replicas) and the cluster has come to rest: no pod
-// Pending or Terminating, no work queued for any controller and no
-// descheduling cycle requested. Such a state lasts until an event or
-// command moves the cluster again, so it is what a user inspects.
+// Pending or Terminating, no work queued for any controller, no
+// descheduling cycle requested and no pod of a deleted node left for the
+// pod garbage collector. Such a state lasts until an event or command
+// moves the cluster again, so it is what a user inspects.
 func settled(s *model.State, d int) bool {
 	ds := &s.Deps[d]
-	if !ds.Active || !s.ControllerAndHPAQueuesEmpty() || s.DeschedulerPending {
+	if !ds.Active || !s.ControllerAndHPAQueuesEmpty() || s.DeschedulerPending || model.AnyOrphanedPods(s) {
 		return false
 	}
 	for i := range s.Pods {

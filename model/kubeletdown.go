@@ -27,9 +27,14 @@ const TaintNodeOutOfService = "node.kubernetes.io/out-of-service"
 // once, as in Kivi. A node with the out-of-service taint (the input's,
 // or an operator's: nodeloss.go) keeps nothing: the pod garbage
 // collector removes its terminating pods (without a clock, at once, as
-// the kubelet would). The pod GC's other path, a deleted Node object
-// (gcOrphaned), is not modelled: nodes are never deleted.
+// the kubelet would). A pod bound to a deleted Node object stays in every
+// lifecycle: its kubelet is gone, and gcTerminating lists only the nodes
+// that exist; the pod garbage collector's gcOrphaned removes it
+// (CollectOrphanedPods).
 func KeepsTerminatingPod(u *Universe, s *State, p *PodState) bool {
+	if p.Phase == Terminating && OnDeletedNode(s, p) {
+		return true
+	}
 	return deletionWaitsForNode(u, s, p) && !u.NodeOutOfService(s, int(p.Node)-1)
 }
 
@@ -37,7 +42,7 @@ func KeepsTerminatingPod(u *Universe, s *State, p *PodState) bool {
 // removes the Terminating pod p, which the kubelet of its node, not
 // Ready, cannot: the node carries the out-of-service taint.
 func ForceDeletedOutOfService(u *Universe, s *State, p *PodState) bool {
-	return deletionWaitsForNode(u, s, p) && u.NodeOutOfService(s, int(p.Node)-1)
+	return deletionWaitsForNode(u, s, p) && !OnDeletedNode(s, p) && u.NodeOutOfService(s, int(p.Node)-1)
 }
 
 // deletionWaitsForNode reports whether the deletion of the Terminating
@@ -61,16 +66,24 @@ func outOfService(n *Node) bool {
 	return false
 }
 
-// KeptReplicas counts the pods of workload d that KeepsTerminatingPod
-// keeps and that Counts takes for started replicas (Terminating after
-// running): started of them, ready of them Ready when their deletion
-// began. Such a pod serves nothing (its node is down, its deletion
-// began): the intents and the kubelet's trace subtract them.
+// KeptReplicas counts the pods of workload d that Counts takes for
+// started replicas but that serve nothing: those KeepsTerminatingPod
+// keeps (Terminating after running: their node is down, their deletion
+// began) and the Running pods of a deleted node (OnDeletedNode: the
+// node is gone, the pod GC has not collected them yet); started of them,
+// ready of them Ready (when their deletion began). The intents and the
+// kubelet's trace subtract them. Their controllers do not: a ReplicaSet,
+// a StatefulSet, a Job and the disruption controller count them as
+// upstream's do.
 func KeptReplicas(u *Universe, s *State, d int) (started, ready int) {
 	owner := uint8(d + 1)
 	for i := range s.Pods {
 		p := &s.Pods[i]
-		if p.Owner != owner || !p.WasRunning || !KeepsTerminatingPod(u, s, p) {
+		if p.Owner != owner {
+			continue
+		}
+		orphaned := p.Phase == Running && OnDeletedNode(s, p)
+		if !orphaned && (!p.WasRunning || !KeepsTerminatingPod(u, s, p)) {
 			continue
 		}
 		started++
@@ -85,9 +98,14 @@ func KeptReplicas(u *Universe, s *State, d int) (started, ready int) {
 // to be Ready again before it starts: under Kubernetes' lifecycle, a pod
 // bound to a node whose kubelet is down (not Ready) does not start; the
 // taint manager may evict it meanwhile. Under Kivi's lifecycle it starts
-// at once, as in Kivi.
+// at once, as in Kivi, unless its Node object is deleted: then it waits
+// in every lifecycle, for the pod garbage collector.
 func WaitsForNode(u *Universe, s *State, p *PodState) bool {
-	return !u.Options.KiviLifecycle && p.Phase == Pending && p.Node != 0 && s.Nodes[p.Node-1].Status.Health() != Ready
+	if p.Phase != Pending || p.Node == 0 {
+		return false
+	}
+	st := s.Nodes[p.Node-1].Status
+	return st == NodeDeleted || !u.Options.KiviLifecycle && st.Health() != Ready
 }
 
 // NodePodsInOwnerOrder lists the pod slots bound to node n, by owner

@@ -15,12 +15,19 @@ import (
 // intents' Ready nodes). A deleted node never comes back: the events that
 // would bring it back are refused next to a deleteNode of it.
 //
-// The pods bound to the deleted node are the pod garbage collector's
-// (gcOrphaned, pkg/controller/podgc, v1.36): it marks each Failed with
-// the DisruptionTarget condition (reason DeletionByPodGC) and
-// force-deletes it. Upstream does so once the node has been missing for
-// its 40 s quarantine, at its next 20 s pass; the model, without a
-// clock, does it in the deletion's step (docs/divergences.md).
+// The pods bound to the deleted node stay until the pod garbage
+// collector's gcOrphaned (pkg/controller/podgc, v1.36) collects them: it
+// marks each Failed with the DisruptionTarget condition (reason
+// DeletionByPodGC) and force-deletes it. Upstream does so at its first
+// 20 s pass after the node has been missing for its 40 s quarantine; the
+// model, without a clock, makes the collection a step of its own
+// (controllers/podgc, Orphaned) that may come at once or after any
+// number of other steps. In between the pods are what upstream's
+// controllers see: objects bound to a node that no lister returns. Their
+// ReplicaSet, StatefulSet or Job still counts them, the scheduler, the
+// descheduler and the node lifecycle controller, which list the nodes
+// first, do not, and no kubelet starts, probes or removes them
+// (OnDeletedNode).
 
 // Deleted reports whether the node's Node object is gone.
 func (n NodeState) Deleted() bool { return n.Status == NodeDeleted }
@@ -102,32 +109,99 @@ func (u *Universe) compileNodeDeletion() error {
 // controllers/podgc does.
 const podGCComponent = "pod-garbage-collector-controller"
 
-// DeleteNodeObject deletes node n's Node object in s, an event's step: the node
-// leaves every node list (NodeDeleted, with no other bit), its place in
-// the node lifecycle controller's queue goes, and the pod garbage
-// collector deletes the pods bound to it (gcOrphaned). The scheduler
-// moves its waiting pods back to the active queue (a Node/Delete event:
-// a spread constraint's domain may be gone). It returns how many pods the
-// collector deleted.
-func DeleteNodeObject(tx *Tx, s *State, n int) int {
+// DeleteNodeObject deletes node n's Node object in s, an event's step: the
+// node leaves every node list (NodeDeleted, with no other bit) and its
+// place in the node lifecycle controller's queue goes. The taint
+// manager forgets the node's taints but cancels nothing: upstream's
+// handleNodeUpdate of a deleted node drops it from its tainted nodes and
+// returns, so an eviction already scheduled for one of its pods still
+// fires at its time, and no other is ever scheduled (no pod update
+// comes from a node without a kubelet). Its queue keeps the items of the
+// node's pods that stand for such an eviction (TaintEvictionScheduled,
+// read while the node still has its taints) and drops the others. The
+// scheduler moves its waiting pods back to the active queue (a
+// Node/Delete event: a spread constraint's domain may be gone). The pods
+// bound to the node stay, for the pod garbage collector
+// (CollectOrphanedPods).
+func DeleteNodeObject(tx *Tx, s *State, n int) {
 	u := tx.U
+	s.Queues[TaintManagerQueue] = slices.DeleteFunc(s.Queues[TaintManagerQueue], func(x uint16) bool {
+		return int(x) < len(s.Pods) && int(s.Pods[x].Node) == n+1 && !TaintEvictionScheduled(u, s, int(x))
+	})
 	s.Nodes[n] = NodeState{Status: NodeDeleted}
 	s.Queues[NodeControllerQueue] = slices.DeleteFunc(s.Queues[NodeControllerQueue], func(x uint16) bool { return int(x) == n })
-	deleted := gcOrphaned(tx, s, n)
 	NodeUpdated(u, s)
-	return deleted
 }
 
-// gcOrphaned is the pod garbage collector's deletion of the pods bound to
-// node n, whose Node object is gone: each is marked Failed with the
-// DisruptionTarget condition (a Job's podFailurePolicy reads it; the pod
-// has no terminated container, its node being gone) and force-deleted,
-// with the effects of a removal: the pod leaves every queue, a Job keeps
-// its failure counted (ForgetJobPod), the waiting pods are retried
-// (AssignedPodDeleted), and the owners are queued for their controller
-// and the HPA in deployment index order (an order pod slots, which the
-// symmetry reduction permutes, do not decide).
-func gcOrphaned(tx *Tx, s *State, n int) int {
+// TaintEvictionScheduled reports whether the taint manager's queued item
+// for pod p, bound to a node that is not deleted, stands for an eviction
+// that fires (at once or after tolerationSeconds) if the node keeps its
+// taints: the decision the taint manager's step takes (controllers/
+// nodelifecycle processPod, and under Kivi's lifecycle its static check
+// of the node's own NoExecute taints). An item for which it is false is
+// work the taint manager would find nothing to do for.
+func TaintEvictionScheduled(u *Universe, s *State, p int) bool {
+	pod := &s.Pods[p]
+	if pod.Node == 0 || !pod.Active() {
+		return false
+	}
+	n := int(pod.Node) - 1
+	fit := &u.Templates[pod.Template].Fit[n]
+	if u.Options.KiviLifecycle {
+		return pod.Phase == Running && fit.NoExecute
+	}
+	if u.OutOfServiceByEvent(s, n) {
+		return u.OutOfServiceEviction(s, int(pod.Template), n).Evicted()
+	}
+	if k, ok := s.Nodes[n].Status.NodeDownTaint(); ok {
+		return fit.NodeDown[k].Evicted()
+	}
+	return pod.Phase == Running && fit.NoExecuteTaints.Evicted()
+}
+
+// OnDeletedNode reports whether pod p is bound to a node of s whose Node
+// object is gone: no kubelet starts, probes or removes it, and only the
+// pod garbage collector deletes it (CollectOrphanedPods).
+func OnDeletedNode(s *State, p *PodState) bool {
+	return p.Phase != Free && p.Node != 0 && int(p.Node) <= len(s.Nodes) && s.Nodes[p.Node-1].Status == NodeDeleted
+}
+
+// HasOrphanedPods reports whether node n of s is deleted and some pod is
+// still bound to it: the pod garbage collector's gcOrphaned has work.
+func HasOrphanedPods(s *State, n int) bool {
+	if s.Nodes[n].Status != NodeDeleted {
+		return false
+	}
+	for i := range s.Pods {
+		if int(s.Pods[i].Node) == n+1 && s.Pods[i].Phase != Free {
+			return true
+		}
+	}
+	return false
+}
+
+// AnyOrphanedPods reports whether some pod of s is bound to a deleted
+// node (HasOrphanedPods of some node).
+func AnyOrphanedPods(s *State) bool {
+	for i := range s.Pods {
+		if OnDeletedNode(s, &s.Pods[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// CollectOrphanedPods is the pod garbage collector's gcOrphaned for node
+// n, whose Node object is gone: each pod bound to it is marked Failed
+// with the DisruptionTarget condition (a Job's podFailurePolicy reads it;
+// the pod has no terminated container, its node being gone) and
+// force-deleted, with the effects of a removal: the pod leaves every
+// queue, a Job keeps its failure counted (ForgetJobPod), the waiting
+// pods are retried (AssignedPodDeleted), and the owners are queued for
+// their controller and the HPA in deployment index order (an order pod
+// slots, which the symmetry reduction permutes, do not decide). It
+// returns how many pods it deleted.
+func CollectOrphanedPods(tx *Tx, s *State, n int) int {
 	u := tx.U
 	var woken owners
 	deleted := 0

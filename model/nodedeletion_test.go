@@ -10,7 +10,9 @@ import (
 
 // TestDeletedNodeLeavesTheView: a custom intent's View lists the nodes
 // the cluster lists: a deleted node is not among them, its domain of a
-// topology key is gone, and it is not Ready.
+// topology key is gone, and it is not Ready. Until the pod garbage
+// collector's step its pod is still an object of the API, as kubectl
+// lists it; the collection deletes it.
 func TestDeletedNodeLeavesTheView(t *testing.T) {
 	b := build.New()
 	b.AddNodes(1, build.Node().Name("a").Label("zone", "z1"))
@@ -22,9 +24,7 @@ func TestDeletedNodeLeavesTheView(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := model.DeleteNodeObject(model.NewTx(u), s, 0); got != 1 {
-		t.Errorf("the pod garbage collector deleted %d pods, want 1", got)
-	}
+	model.DeleteNodeObject(model.NewTx(u), s, 0)
 	v := model.NewView(u, s)
 	if got := v.Nodes(); !slices.Equal(got, []string{"b"}) {
 		t.Errorf("Nodes() = %v, want [b]", got)
@@ -34,6 +34,16 @@ func TestDeletedNodeLeavesTheView(t *testing.T) {
 	}
 	if v.NodeReady("a") || model.ReadyNodes(s) != 1 {
 		t.Errorf("node a deleted: NodeReady %v, ReadyNodes %d", v.NodeReady("a"), model.ReadyNodes(s))
+	}
+	if _, c := v.Replicas("web"); c.Running != 2 || !model.HasOrphanedPods(s, 0) || model.HasOrphanedPods(s, 1) {
+		t.Errorf("before the collection: %d web pods Running, orphaned pods on a %v, on b %v; want 2, true, false",
+			c.Running, model.HasOrphanedPods(s, 0), model.HasOrphanedPods(s, 1))
+	}
+	if got := model.CollectOrphanedPods(model.NewTx(u), s, 0); got != 1 {
+		t.Errorf("the pod garbage collector deleted %d pods, want 1", got)
+	}
+	if model.AnyOrphanedPods(s) {
+		t.Errorf("a pod is left on the deleted node after the collection")
 	}
 	if v.PodsOnNode("a", "web") != 0 {
 		t.Errorf("a pod is left on the deleted node")

@@ -16,12 +16,15 @@ import "github.com/kivi-go/kivi/model"
 // its initialisation period, and a pod the node lifecycle controller
 // marked not Ready is taken as within it too (docs/divergences.md). A
 // memory metric reads every Running pod's sample, Ready or not, as
-// upstream. Every Running pod has a sample, so no pod is missing.
+// upstream. Every Running pod has a sample but one of a deleted node
+// (model.OnDeletedNode), whose kubelet is gone until the pod garbage
+// collector removes the pod: the metrics server reports nothing for it,
+// and the replica calculator takes it as missing.
 // The samples are appended to into.Ready[:0] and into.Unready[:0], so a
 // caller can lend buffers (the HPA evaluates on every sync: its garbage
 // was a fifth of a scaling search's allocation).
 func groupPods(u *model.Universe, s *model.State, d int, r model.MetricSource, into Pods) Pods {
-	pods := Pods{Ready: into.Ready[:0], Unready: into.Unready[:0]}
+	pods := Pods{Ready: into.Ready[:0], Unready: into.Unready[:0], Missing: into.Missing[:0]}
 	owner := uint8(d + 1)
 	for i := range s.Pods {
 		p := &s.Pods[i]
@@ -31,6 +34,10 @@ func groupPods(u *model.Universe, s *model.State, d int, r model.MetricSource, i
 		sample := sampleOf(u, p, r)
 		switch p.Phase {
 		case model.Running:
+			if model.OnDeletedNode(s, p) {
+				pods.Missing = append(pods.Missing, sample)
+				continue
+			}
 			if r != model.Memory && p.Readiness == model.PodNotReady {
 				pods.Unready = append(pods.Unready, sample)
 				continue

@@ -24,6 +24,10 @@ import "github.com/kivi-go/kivi/model"
 // twin of an unqueued one (model/ties.go); leaving it out keeps the runs
 // (docs/divergences.md, "Node lifecycle and taint manager").
 func queuesForTaintEviction(u *model.Universe, s *model.State, pod *model.PodState) bool {
+	if model.OnDeletedNode(s, pod) {
+		// The taint manager forgot the node with its Node object.
+		return false
+	}
 	n := int(pod.Node) - 1
 	if u.HasTaints && (u.Options.KiviLifecycle || u.Templates[pod.Template].Fit[n].NoExecuteTaints.Evicted()) {
 		return true

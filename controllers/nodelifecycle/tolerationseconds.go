@@ -155,6 +155,17 @@ func processPod(tx *model.Tx, s *model.State) {
 		return
 	}
 	n := int(pod.Node) - 1
+	if model.OnDeletedNode(s, pod) {
+		// The node is gone, its taints with it, but the eviction
+		// scheduled before (model.DeleteNodeObject kept only those)
+		// still fires: nothing cancelled it.
+		evict(tx, s, p)
+		if tx.Tracing() {
+			tx.Log(TaintManagerComponent, "Evicting pod %s: its eviction was scheduled before node %s was deleted",
+				s.PodRef(p), u.Nodes[n].Name)
+		}
+		return
+	}
 	fit := &u.Templates[pod.Template].Fit[n]
 	if u.OutOfServiceByEvent(s, n) {
 		outOfServiceEviction(tx, s, p, n)

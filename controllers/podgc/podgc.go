@@ -1,7 +1,10 @@
 // Package podgc is the pod garbage collector of kube-controller-manager
 // (pkg/controller/podgc, v1.36), reduced to what the model needs: it
 // deletes Failed pods, so that pods the kubelet rejected at admission
-// (controllers/kubelet) do not fill the pod slots.
+// (controllers/kubelet) do not fill the pod slots (Collector), and the
+// pods of a deleted Node (gcOrphaned: Orphaned, orphaned.go). Its
+// gcTerminating, for a node with the out-of-service taint, runs in the
+// kubelet's step (controllers/kubelet, outofservice.go).
 //
 // Upstream deletes terminated pods only once more than
 // --terminated-pod-gc-threshold (12 500) exist, oldest first; a

@@ -297,7 +297,9 @@ func (c *cycle) preFilterInterPod() {
 	owner, T := c.p.Owner, len(c.u.Templates)
 	for i := range c.s.Pods {
 		q := &c.s.Pods[i]
-		if !model.InSchedulerCache(q) {
+		if !model.InSchedulerCache(q) || model.NodeGone(c.s, int(q.Node)-1) {
+			// A pod of a deleted node is in no NodeInfo the snapshot
+			// lists: no term counts it.
 			continue
 		}
 		ls, t := nodes[q.Node-1].LabelSet, p.podKind(q, owner, T)

@@ -43,6 +43,18 @@ type Answer struct {
 	Counted bool
 }
 
+// Window is a case's answers over the deletion window: First, every
+// pod's fate right after the deletions (before any collection); Enabled,
+// for each node, whether its pods are collected later (the model: its
+// collector is enabled; upstream: its pass after the quarantine deletes
+// some pod bound to it); Final, every pod's fate once the collections
+// are done.
+type Window struct {
+	First   []Answer
+	Enabled []bool
+	Final   []Answer
+}
+
 func (a Answer) String() string { return fmt.Sprintf("deleted=%v counted=%v", a.Deleted, a.Counted) }
 
 // NodeName and PodName name the case's objects.

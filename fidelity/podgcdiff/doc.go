@@ -1,5 +1,7 @@
 // Package podgcdiff is a differential test of Kivi's deletion of a Node
-// object (model.DeleteNodeObject, the deleteNode event) against
+// object (model.DeleteNodeObject, the deleteNode event) and of the pod
+// garbage collector's step that collects its pods afterwards
+// (controllers/podgc, Orphaned) against
 // kube-controller-manager v1.36's pod garbage collector, run in process:
 // its gcOrphaned pass, which force-deletes the pods bound to a node that
 // no longer exists, after marking those not yet terminal Failed with the
@@ -17,9 +19,13 @@
 //     in the model, whether the Job's failure count grew.
 //
 // Upstream's collector waits out a 40 s quarantine before it believes a
-// node deleted and runs every 20 s; the run here sets the quarantine to
-// 0 and makes one pass, the moment the model's deletion step stands for
-// (docs/divergences.md, "kubectl delete node").
+// node deleted and runs every 20 s. TestDifferential sets the quarantine
+// to 0 and makes one pass, the moment the model's collection steps stand
+// for. TestWindow runs the window: a 300 ms quarantine, a first pass
+// (which must delete nothing, as the model's deletion step deletes no
+// pod), and a pass after the quarantine, which must collect the pods of
+// exactly the nodes whose collector the model enables, with the model's
+// fates (docs/divergences.md, "kubectl delete node").
 //
 // Run: cd fidelity && go test -v ./podgcdiff/ [-rapid.checks N].
 package podgcdiff

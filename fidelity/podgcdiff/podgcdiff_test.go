@@ -1,9 +1,11 @@
 package podgcdiff
 
 import (
+	"flag"
 	"os"
 	"slices"
 	"testing"
+	"time"
 
 	"pgregory.net/rapid"
 
@@ -29,11 +31,11 @@ func TestDifferential(t *testing.T) {
 		if err != nil {
 			rt.Fatal(err)
 		}
-		got, err := Model(c)
+		w, err := Model(c)
 		if err != nil {
 			rt.Fatal(err)
 		}
-		if !slices.Equal(got, up) {
+		if got := w.Final; !slices.Equal(got, up) {
 			rt.Fatalf("case %+v:\nmodel    %v\nupstream %v", c, got, up)
 		}
 		for _, a := range up {
@@ -47,5 +49,56 @@ func TestDifferential(t *testing.T) {
 			}
 		}
 	})
+	counts.Log(t)
+}
+
+var windowCases = flag.Int("window.cases", 300, "TestWindow: cases run together")
+
+// TestWindow compares the deletion window with upstream's collector run
+// with a quarantine (300 ms standing for its 40 s): its first pass, which
+// finds the nodes missing, deletes nothing, as the model's deletion step
+// collects nothing; the pass after the quarantine collects the pods of
+// exactly the nodes whose collector step (podgc.Orphaned) the model
+// enables, with the same fates as the model's steps. The cases (drawn
+// as TestDifferential's, from seeds 1..N) run their first passes one
+// after the other and their second ones after one shared wait.
+func TestWindow(t *testing.T) {
+	const quarantine = 300 * time.Millisecond
+	gen := rapid.Custom(Draw)
+	cases := make([]Case, *windowCases)
+	runs := make([]*Run, len(cases))
+	for i := range cases {
+		cases[i] = gen.Example(i + 1)
+		r, err := StartUpstream(cases[i], quarantine)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs[i] = r
+	}
+	time.Sleep(quarantine + 200*time.Millisecond)
+	var counts classify.Counter
+	for i, c := range cases {
+		up := runs[i].Finish()
+		got, err := Model(c)
+		if err != nil {
+			t.Fatalf("case %d %+v: %v", i+1, c, err)
+		}
+		if !slices.Equal(got.First, up.First) || !slices.Equal(got.Enabled, up.Enabled) || !slices.Equal(got.Final, up.Final) {
+			t.Fatalf("case %d %+v:\nmodel    %v\nupstream %v", i+1, c, got, up)
+		}
+		for n, deleted := range c.Deleted {
+			switch {
+			case up.Enabled[n]:
+				counts.Add("deleted node, collected after the window")
+			case deleted:
+				counts.Add("deleted node without pods, nothing to collect")
+			}
+		}
+		for j := range c.Pods {
+			if up.First[j].Deleted {
+				counts.Add("pod deleted before the quarantine ended")
+			}
+		}
+	}
 	counts.Log(t)
 }

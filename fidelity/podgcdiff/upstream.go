@@ -31,18 +31,39 @@ const namespace = "default"
 // counted unless the pod, as the collector's status patch left it, has
 // the DisruptionTarget condition.
 func Upstream(c Case) ([]Answer, error) {
-	ctx := context.Background()
+	r, err := StartUpstream(c, 0)
+	if err != nil {
+		return nil, err
+	}
+	return r.First, nil
+}
+
+// Run is a case in upstream's collector with a quarantine: First holds
+// every pod's answer after the first gcOrphaned pass, the one that sees
+// the nodes missing and quarantines them.
+type Run struct {
+	First []Answer
+	c     Case
+	ctx   context.Context
+	gcc   *podgc.PodGCController
+	pods  []*v1.Pod
+	nodes []*v1.Node
+	rec   *deletes
+}
+
+// StartUpstream builds the controller with the given quarantine and runs
+// its first pass.
+func StartUpstream(c Case, quarantine time.Duration) (*Run, error) {
+	r := &Run{c: c, ctx: context.Background()}
 	var objs []runtime.Object
-	var nodes []*v1.Node
 	for i, deleted := range c.Deleted {
 		if deleted {
 			continue
 		}
 		n := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: NodeName(i)}}
-		nodes = append(nodes, n)
+		r.nodes = append(r.nodes, n)
 		objs = append(objs, n)
 	}
-	var pods []*v1.Pod
 	for i, p := range c.Pods {
 		pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: PodName(i), Namespace: namespace}}
 		if p.Node >= 0 {
@@ -61,23 +82,49 @@ func Upstream(c Case) ([]Answer, error) {
 		case Failed:
 			pod.Status.Phase = v1.PodFailed
 		}
-		pods = append(pods, pod)
+		r.pods = append(r.pods, pod)
 		objs = append(objs, pod)
 	}
 	client := fake.NewClientset(objs...)
-	rec := record(client)
+	r.rec = record(client)
 	f := informers.NewSharedInformerFactory(client, 0)
-	gcc := podgc.NewPodGCInternal(ctx, client, f.Core().V1().Pods(), f.Core().V1().Nodes(), 0, 20*time.Second, 0)
-	gcOrphaned(gcc, ctx, pods, nodes)
-	out := make([]Answer, len(c.Pods))
-	rec.mu.Lock()
-	defer rec.mu.Unlock()
-	for i := range c.Pods {
-		if dt, ok := rec.forced[PodName(i)]; ok {
+	r.gcc = podgc.NewPodGCInternal(r.ctx, client, f.Core().V1().Pods(), f.Core().V1().Nodes(), 0, 20*time.Second, quarantine)
+	gcOrphaned(r.gcc, r.ctx, r.pods, r.nodes)
+	r.First = r.answers()
+	return r, nil
+}
+
+// Finish runs the pass after the quarantine, over the pods the first
+// pass left, and returns the window: a node's pods are collected when
+// this pass deletes one of them.
+func (r *Run) Finish() Window {
+	var left []*v1.Pod
+	for i, p := range r.pods {
+		if !r.First[i].Deleted {
+			left = append(left, p)
+		}
+	}
+	gcOrphaned(r.gcc, r.ctx, left, r.nodes)
+	w := Window{First: r.First, Enabled: make([]bool, len(r.c.Deleted)), Final: r.answers()}
+	for i, p := range r.c.Pods {
+		if !r.First[i].Deleted && w.Final[i].Deleted {
+			w.Enabled[p.Node] = true
+		}
+	}
+	return w
+}
+
+// answers reads every pod's answer from the deletes so far.
+func (r *Run) answers() []Answer {
+	out := make([]Answer, len(r.c.Pods))
+	r.rec.mu.Lock()
+	defer r.rec.mu.Unlock()
+	for i := range r.c.Pods {
+		if dt, ok := r.rec.forced[PodName(i)]; ok {
 			out[i] = Answer{Deleted: true, Counted: !dt}
 		}
 	}
-	return out, nil
+	return out
 }
 
 // deletes records the pods a fake clientset force-deleted, each with

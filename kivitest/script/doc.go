@@ -63,7 +63,9 @@
 // cpu-pattern (with a template pattern), job-completion (with a Job: a
 // Running Job pod succeeds at rest), cronjob-schedule (with a CronJob:
 // its schedule fires at rest), event-1.. (the events in
-// declaration order), and those registered with WithProcess.
+// declaration order), podgc-orphaned-N (the pod garbage collector of the
+// pods of node N, which a deleteNode event deletes), and those
+// registered with WithProcess.
 //
 //	step P [choices=i,..]                   one step (the first successor, or the one the choices pick): trace lines and state, or "(not enabled)" and state
 //	successors P [pick=0]                  every successor's choices and trace lines; continues with successor pick

@@ -227,6 +227,11 @@ func (e *Env) start(u *model.Universe, s *model.State, opts ...events.Option) {
 	for i := range u.Events {
 		e.procs = append(e.procs, namedProcess{fmt.Sprintf("event-%d", i+1), e.events[first+i]})
 	}
+	for i := range u.Events {
+		if ev := &u.Events[i]; ev.Kind == model.DeleteNode {
+			e.procs = append(e.procs, namedProcess{"podgc-orphaned-" + u.Nodes[ev.Node].Name, podgc.NewOrphaned(u, ev.Node)})
+		}
+	}
 	e.procs = append(e.procs, e.user...)
 }
 
