@@ -161,19 +161,17 @@ func verifyCommand(ctx context.Context, command string, args []string, stdout, s
 	default:
 		return inputError(stderr, fmt.Errorf("--storage %q (accepted: exact, compact, bitstate): %w", *storage, errUsage))
 	}
-	switch *symmetry {
-	case "on":
-	case "off":
-		co.NoSymmetry = true
-	default:
-		return inputError(stderr, fmt.Errorf("--symmetry %q (accepted: on, off): %w", *symmetry, errUsage))
-	}
-	switch *por {
-	case "on":
-	case "off":
-		co.NoPOR = true
-	default:
-		return inputError(stderr, fmt.Errorf("--por %q (accepted: on, off): %w", *por, errUsage))
+	for _, sw := range []struct {
+		flag, value string
+		off         *bool
+	}{{"symmetry", *symmetry, &co.NoSymmetry}, {"por", *por, &co.NoPOR}, {"depth-first", *depthFirst, &opts.NoDepthFirst}} {
+		switch sw.value {
+		case "on":
+		case "off":
+			*sw.off = true
+		default:
+			return inputError(stderr, fmt.Errorf("--%s %q (accepted: on, off): %w", sw.flag, sw.value, errUsage))
+		}
 	}
 	switch *strategy {
 	case "bfs":
@@ -186,13 +184,6 @@ func verifyCommand(ctx context.Context, command string, args []string, stdout, s
 		return inputError(stderr, fmt.Errorf("--seed %d orders a depth-first search (accepted: with --strategy dfs): %w", *seed, errUsage))
 	}
 	co.Seed = *seed
-	switch *depthFirst {
-	case "on":
-	case "off":
-		opts.NoDepthFirst = true
-	default:
-		return inputError(stderr, fmt.Errorf("--depth-first %q (accepted: on, off): %w", *depthFirst, errUsage))
-	}
 	if !*quiet && isTerminal(stderr) {
 		co.OnProgress = func(p kivi.Progress) {
 			fmt.Fprintf(stderr, "\r%d states, %d transitions, depth %d, queue %d, %.0f states/s, %s   ",
