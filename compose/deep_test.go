@@ -2,11 +2,8 @@ package compose_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/checker"
 	"github.com/kivi-go/kivi/compose"
 	"github.com/kivi-go/kivi/examples/incidents"
@@ -163,20 +160,7 @@ func slicesContain(xs []string, x string) bool {
 // within 100 000 states, and each seeded depth-first search of the
 // depth-first phase finds it within 20 000.
 func TestDepthFirstReachesDeepViolation(t *testing.T) {
-	var files [3]kivi.InputFile
-	for i, name := range []string{"manifests.yaml", "nodes.yaml", "intents.yaml"} {
-		p := filepath.Join("..", "examples", "zone-skew-20", name)
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files[i] = kivi.InputFile{Name: p, Data: data}
-	}
-	c, _, err := kivi.LoadManifests(files[:1], &files[1], &files[2])
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := compose.NewProblem(c, compose.Options{NoQuickPass: true})
+	p, err := compose.NewProblem(zoneSkew20(t), compose.Options{NoQuickPass: true})
 	if err != nil {
 		t.Fatal(err)
 	}
