@@ -2,6 +2,7 @@ package compose_test
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/kivi-go/kivi/checker"
@@ -182,5 +183,28 @@ func TestDepthFirstReachesDeepViolation(t *testing.T) {
 			t.Fatalf("seed %d: %+v after %d states, want violated", seed, x, dfs.Stats.States)
 		}
 		t.Logf("seed %d: violated after %d states, a counterexample of %d steps", seed, dfs.Stats.States, len(x.Trace.Steps))
+	}
+}
+
+// The seed a depth-first phase's violation names repeats its search: the
+// one depth-first search with it (`--strategy dfs --seed N`) finds the
+// same counterexample, and another seed another one.
+func TestSeedRepeatsDepthFirstSearch(t *testing.T) {
+	c := zoneSkew20(t)
+	const intent = "pod_balance_across_node"
+	r := check(t, c, compose.Options{ProbeStates: tinyProbe, ShortenFor: -1}, checker.Options{})
+	got := r.Result(intent)
+	if got == nil || got.Verdict != checker.Violated || got.FoundBy != report.PhaseDepthFirst {
+		t.Fatalf("depth-first phase: %+v", got)
+	}
+	for _, seed := range []uint64{got.Seed, got.Seed + 2} {
+		again := check(t, c, compose.Options{NoQuickPass: true}, checker.Options{Strategy: checker.DFS, Seed: seed})
+		x := again.Result(intent)
+		if x == nil || x.Trace == nil {
+			t.Fatalf("seed %d alone: %+v", seed, x)
+		}
+		if same := slices.Equal(x.Trace.Lines(), got.Trace.Lines()); same != (seed == got.Seed) {
+			t.Fatalf("seed %d alone gives the same counterexample as the phase's seed %d: %v", seed, got.Seed, same)
+		}
 	}
 }

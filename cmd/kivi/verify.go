@@ -85,7 +85,7 @@ func verifyCommand(ctx context.Context, command string, args []string, stdout, s
 	maxStates := fs.Int64("max-states", 0, "stop after this many states (0 = none)")
 	storage := fs.String("storage", "exact", "state storage: exact, compact (128-bit fingerprints) or bitstate")
 	strategy := fs.String("strategy", "bfs", "search order: bfs (shortest counterexamples) or dfs")
-	seed := fs.Uint64("seed", 0, "with --strategy dfs: push each state's successors in an order drawn from this seed (0 = the order they are generated); a violation found by the depth-first phase names the seed that repeats it")
+	seed := fs.Uint64("seed", 0, "with --strategy dfs: push each state's successors in an order drawn from this seed (0 = the order they are generated) and run that one search, without the quick pass; a violation found by the depth-first phase names the seed that repeats it")
 	depthFirst := fs.String("depth-first", "on", "the depth-first phase: when a short probe shows that the exhaustive search is large, seeded depth-first searches look for violations deep in it for a quarter of the time (ten seconds without --timeout) before the exhaustive search: on or off")
 	jsonOut := fs.Bool("json", false, "print one JSON document instead of text")
 	counter := fs.Bool("eviction-counter", false, "check no_oscillation_eviction with Kivi's 3-round counter instead of a cycle")
@@ -184,6 +184,11 @@ func verifyCommand(ctx context.Context, command string, args []string, stdout, s
 		return inputError(stderr, fmt.Errorf("--seed %d orders a depth-first search (accepted: with --strategy dfs): %w", *seed, errUsage))
 	}
 	co.Seed = *seed
+	if *seed != 0 {
+		// The search a depth-first phase's report names, alone: a quick
+		// pass first could stop the run at another violation.
+		opts.NoQuickPass = true
+	}
 	if !*quiet && isTerminal(stderr) {
 		co.OnProgress = func(p kivi.Progress) {
 			fmt.Fprintf(stderr, "\r%d states, %d transitions, depth %d, queue %d, %.0f states/s, %s   ",
