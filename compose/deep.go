@@ -71,13 +71,9 @@ func deepDescription(seeds int) string {
 func (p *Problem) deepSearch(ctx context.Context, opts checker.Options, budget time.Duration) (*report.Report, int, error) {
 	start := time.Now()
 	workers := deepWorkers(opts)
-	probs := []*Problem{p}
-	for len(probs) < workers {
-		q, err := p.twin()
-		if err != nil {
-			return nil, 0, err
-		}
-		probs = append(probs, q)
+	probs, err := p.copies(workers)
+	if err != nil {
+		return nil, 0, err
 	}
 	var all []*report.Report
 	var seeds []uint64
@@ -133,6 +129,20 @@ func (p *Problem) deepSearch(ctx context.Context, opts checker.Options, budget t
 	r := combineDeep(all)
 	r.Elapsed = time.Since(start)
 	return r, len(seeds), nil
+}
+
+// copies returns p and n-1 copies of it, one for each search that runs
+// at once: a System serves one Check at a time (twin).
+func (p *Problem) copies(n int) ([]*Problem, error) {
+	probs := []*Problem{p}
+	for len(probs) < n {
+		q, err := p.twin()
+		if err != nil {
+			return nil, err
+		}
+		probs = append(probs, q)
+	}
+	return probs, nil
 }
 
 // setSeed records on r's violations the seed of the search that found

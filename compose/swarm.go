@@ -63,13 +63,9 @@ func (p *Problem) SwarmShard(ctx context.Context, opts checker.Options, k, n int
 		defer cancel()
 	}
 	workers := deepWorkers(opts)
-	probs := []*Problem{p}
-	for len(probs) < workers {
-		q, err := p.twin()
-		if err != nil {
-			return nil, err
-		}
-		probs = append(probs, q)
+	probs, err := p.copies(workers)
+	if err != nil {
+		return nil, err
 	}
 	sopts := opts
 	sopts.Strategy = checker.DFS

@@ -147,12 +147,7 @@ func searchDoc(mode, name string, setups []scaling.SetupResult, interrupted bool
 			continue
 		}
 		st := &doc.Stats
-		st.States += r.Stats.States
-		st.Matched += r.Stats.Matched
-		st.Transitions += r.Stats.Transitions
-		st.MaxDepth = max(st.MaxDepth, r.Stats.MaxDepth)
-		st.AmpleExpansions += r.Stats.AmpleExpansions
-		st.ProvisoExpansions += r.Stats.ProvisoExpansions
+		st.add(r.Stats)
 		complete = complete && r.Stats.Complete
 		if !reductions {
 			// Every setup runs with the same options: the first says.

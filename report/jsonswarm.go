@@ -198,12 +198,7 @@ func mergeSwarm(shards []JSONReport) JSONReport {
 			}
 		}
 		st := &out.Stats
-		st.States += s.Stats.States
-		st.Matched += s.Stats.Matched
-		st.Transitions += s.Stats.Transitions
-		st.MaxDepth = max(st.MaxDepth, s.Stats.MaxDepth)
-		st.AmpleExpansions += s.Stats.AmpleExpansions
-		st.ProvisoExpansions += s.Stats.ProvisoExpansions
+		st.add(s.Stats)
 		st.Complete = st.Complete || s.Stats.Complete && s.Shard.Finished != 0
 		st.Symmetry, st.POR = first.Stats.Symmetry, first.Stats.POR
 		if out.Bound == "" {

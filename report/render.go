@@ -312,6 +312,17 @@ type JSONStats struct {
 	Setups *JSONSetupCounts `json:"setups,omitempty"`
 }
 
+// add counts o's work into s: a merged document's statistics are its
+// parts' summed (the deepest depth for MaxDepth).
+func (s *JSONStats) add(o JSONStats) {
+	s.States += o.States
+	s.Matched += o.Matched
+	s.Transitions += o.Transitions
+	s.MaxDepth = max(s.MaxDepth, o.MaxDepth)
+	s.AmpleExpansions += o.AmpleExpansions
+	s.ProvisoExpansions += o.ProvisoExpansions
+}
+
 // Verdict summarises a report: Violated if any intent is, else Unknown if
 // any is unsettled, else Holds.
 func (r *Report) Verdict() checker.Verdict {
