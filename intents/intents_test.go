@@ -2,6 +2,7 @@ package intents
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -155,8 +156,15 @@ func TestBalanceWatch(t *testing.T) {
 		t.Fatal("spec 3 reached but the monitor is not armed")
 	}
 	setRunning(s, 3) // all three on node 1: skew 3
-	if msg := in.Watch.Observe(u, s, mem, model.MarkStarted(0)); !strings.Contains(msg, "skew 3") {
+	msg := in.Watch.Observe(u, s, mem, model.MarkStarted(0))
+	if !strings.Contains(msg, "skew 3") {
 		t.Fatalf("unbalanced start not reported: %q", msg)
+	}
+	// The message names the fullest and an emptiest Ready node, so that a
+	// reader of a long counterexample sees where the skew is.
+	want := fmt.Sprintf("(3 Running pods on %s, 0 on %s; at most 1 apart)", u.Nodes[0].Name, u.Nodes[1].Name)
+	if !strings.Contains(msg, want) {
+		t.Fatalf("the message %q does not name the nodes: want %q", msg, want)
 	}
 }
 

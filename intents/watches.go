@@ -176,20 +176,31 @@ func (w balanceWatch) Observe(u *model.Universe, s *model.State, mem []byte, mar
 			per[p.Node-1]++
 		}
 	}
-	lo, hi := -1, 0
+	lo, hi := -1, -1 // the Ready nodes with the fewest and the most pods
 	for n := range s.Nodes {
 		if s.Nodes[n].Status != model.Ready {
 			continue
 		}
-		if lo < 0 || per[n] < lo {
-			lo = per[n]
+		if lo < 0 || per[n] < per[lo] {
+			lo = n
 		}
-		hi = max(hi, per[n])
+		if hi < 0 || per[n] > per[hi] {
+			hi = n
+		}
 	}
-	if lo >= 0 && hi-lo > w.maxSkew {
-		return fmt.Sprintf("The pods are unbalanced across the nodes: skew %d", hi-lo)
+	if lo >= 0 && per[hi]-per[lo] > w.maxSkew {
+		return fmt.Sprintf("The pods are unbalanced across the nodes: skew %d (%s on %s, %d on %s; at most %d apart)",
+			per[hi]-per[lo], podCount(per[hi]), u.Nodes[hi].Name, per[lo], u.Nodes[lo].Name, w.maxSkew)
 	}
 	return ""
+}
+
+// podCount is n pods in words: "1 Running pod", "3 Running pods".
+func podCount(n int) string {
+	if n == 1 {
+		return "1 Running pod"
+	}
+	return fmt.Sprintf("%d Running pods", n)
 }
 
 // settled reports whether deployment d exists at its spec (as many
