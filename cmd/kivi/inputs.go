@@ -50,7 +50,7 @@ func (in *inputFlags) load(pos []string, stdin io.Reader, stderr io.Writer) (c *
 		if len(pos) > 0 || in.logs {
 			return nil, true, fmt.Errorf("-f reads manifests; give no DIR and no --logs with it: %w", errUsage)
 		}
-		files, err := manifestFiles(in.manifests, in.recursive)
+		files, err := manifestFiles(in.manifests, in.recursive, in.nodes, in.intents)
 		if err != nil {
 			return nil, true, err
 		}
@@ -158,8 +158,23 @@ var manifestExtensions = []string{".yaml", ".yml", ".json"}
 // manifestFiles expands the -f arguments as kubectl does: a directory
 // stands for its files with a manifest extension, in lexical order (with
 // recursive, those of its subdirectories too, depth first); a file or "-"
-// stands for itself. A directory without such a file is a usage error.
-func manifestFiles(args []string, recursive bool) ([]string, error) {
+// stands for itself. A directory's file that is the --nodes or --intents
+// file (skip) is left to that flag, so that one directory may hold all
+// three. A directory without such a file is a usage error.
+func manifestFiles(args []string, recursive bool, skip ...string) ([]string, error) {
+	var skipped []os.FileInfo
+	for _, p := range skip {
+		if p == "" || p == "-" {
+			continue
+		}
+		if st, err := os.Stat(p); err == nil {
+			skipped = append(skipped, st)
+		}
+	}
+	isSkipped := func(p string) bool {
+		st, err := os.Stat(p)
+		return err == nil && slices.ContainsFunc(skipped, func(o os.FileInfo) bool { return os.SameFile(st, o) })
+	}
 	var out []string
 	for _, a := range args {
 		if a == "-" || !isDir(a) {
@@ -177,7 +192,7 @@ func manifestFiles(args []string, recursive bool) ([]string, error) {
 				}
 				return nil
 			}
-			if slices.Contains(manifestExtensions, filepath.Ext(p)) {
+			if slices.Contains(manifestExtensions, filepath.Ext(p)) && !isSkipped(p) {
 				found = append(found, p)
 			}
 			return nil

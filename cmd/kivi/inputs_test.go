@@ -177,8 +177,24 @@ func TestManifestDirectory(t *testing.T) {
 	if len(got) != 3 || got[2] != filepath.Join(dir, "more", "extra.yaml") {
 		t.Errorf("manifestFiles recursive = %q; want the subdirectory's file last", got)
 	}
+	// The --nodes and --intents files may sit in the -f directory: they
+	// are read once, by their flags.
+	write("c-intents.yaml", "intents.yaml")
+	got, _ = manifestFiles([]string{dir}, false, filepath.Join(dir, "a-nodes.yaml"), filepath.Join(dir, "c-intents.yaml"))
+	if want := []string{filepath.Join(dir, "b-app.yml")}; strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("manifestFiles skipping the --nodes and --intents files = %q; want %q", got, want)
+	}
 	var stdout, stderr bytes.Buffer
-	code := run(context.Background(), []string{"verify", "-f", dir, "--intents", example("intents.yaml"), "--quiet"}, &stdout, &stderr)
+	code := run(context.Background(), []string{"verify", "-f", dir, "--nodes", filepath.Join(dir, "a-nodes.yaml"), "--intents", filepath.Join(dir, "c-intents.yaml"), "--quiet"}, &stdout, &stderr)
+	if code != exitViolated {
+		t.Errorf("verify -f DIR --nodes DIR/… --intents DIR/…: exit %d, stderr %q", code, stderr.String())
+	}
+	if err := os.Remove(filepath.Join(dir, "c-intents.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	stdout.Reset()
+	stderr.Reset()
+	code = run(context.Background(), []string{"verify", "-f", dir, "--intents", example("intents.yaml"), "--quiet"}, &stdout, &stderr)
 	if code != exitViolated || !strings.Contains(stdout.String(), "replica_num_always_meet_min") {
 		t.Errorf("verify -f DIR: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
 	}
