@@ -60,6 +60,15 @@ func (in *inputFlags) load(pos []string, stdin io.Reader, stderr io.Writer) (c *
 		return nil, true, fmt.Errorf("-R goes with -f DIR: %w", errUsage)
 	case in.nodes != "" || in.intents != "":
 		return nil, true, fmt.Errorf("--nodes and --intents go with -f: %w", errUsage)
+	case len(pos) == 1 && !in.logs && isDir(pos[0]) && !isKiviDir(pos[0]):
+		// A directory of manifests, Nodes included, and an intents
+		// file, as kivitest reads one.
+		files, err := manifestFiles(pos, false)
+		if err != nil {
+			return nil, true, fmt.Errorf("%s: neither Kivi's configuration directory (accepted: yaml/ and user_input/) nor a directory of manifests (accepted: .yaml, .yml or .json files, an intents file among them): %w", pos[0], errUsage)
+		}
+		c, in.warnings, err = loadStream(files, "", "", stdin, stderr)
+		return c, true, err
 	case len(pos) == 1 && (in.logs || isDir(pos[0])):
 		c, in.warnings, err = loadInputs(pos[0], in.logs, stderr)
 		return c, true, err
@@ -107,7 +116,20 @@ func loadStream(files []string, nodes, intentsPath string, stdin io.Reader, stde
 		}
 		ms = append(ms, f)
 	}
-	var nf, inf *kivi.InputFile
+	// Without --intents (or --nodes), an intents file (or Kivi's
+	// cluster_configs.json) among the manifests is taken for it, as
+	// kivitest does: one directory may hold everything.
+	ms, foundNodes, foundIntents, err := kivi.SplitInputFiles(ms)
+	if err != nil {
+		return nil, nil, err
+	}
+	switch {
+	case foundIntents != nil && intentsPath != "":
+		return nil, nil, fmt.Errorf("%s and %s are both intents files (accepted: one; --intents names it, or -f reads it): %w", intentsPath, foundIntents.Name, kivi.ErrInput)
+	case foundNodes != nil && nodes != "":
+		return nil, nil, fmt.Errorf("%s and %s both configure the nodes (accepted: one; --nodes names it, or -f reads it): %w", nodes, foundNodes.Name, kivi.ErrInput)
+	}
+	nf, inf := foundNodes, foundIntents
 	for _, x := range []struct {
 		path string
 		out  **kivi.InputFile
@@ -142,6 +164,12 @@ func printWarnings(stderr io.Writer, ws []kivi.Warning) {
 	for _, w := range ws {
 		fmt.Fprintf(stderr, "kivi: warning: %s\n", w)
 	}
+}
+
+// isKiviDir reports whether dir has the layout of Kivi's configuration
+// directory (yaml/ or user_input/).
+func isKiviDir(dir string) bool {
+	return isDir(filepath.Join(dir, "yaml")) || isDir(filepath.Join(dir, "user_input"))
 }
 
 // isDir reports whether p is a directory (a Kivi configuration or log

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -203,4 +204,55 @@ func TestManifestDirectory(t *testing.T) {
 	if code != exitInput || !strings.Contains(stderr.String(), "the directory holds no manifest (accepted: files ending in .yaml, .yml or .json; -R reads its subdirectories too)") {
 		t.Errorf("an empty directory: exit %d, stderr %q", code, stderr.String())
 	}
+}
+
+// TestOneDirectory: a directory holding the manifests, the Nodes and the
+// intents file is verified as `kivi verify DIR` and as `kivi verify -f
+// DIR`, the intents file told apart by its content; a second intents
+// file, or one next to --intents, is an input error, and a directory with
+// neither layout is a usage error.
+func TestOneDirectory(t *testing.T) {
+	dir := t.TempDir()
+	for name, from := range map[string]string{"app.yaml": "manifests.yaml", "nodes.yaml": "nodes.yaml", "intents.yaml": "intents.yaml"} {
+		data, err := os.ReadFile(example(from))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var want bytes.Buffer
+	if code := run(context.Background(), []string{"verify", "-f", filepath.Join(dir, "app.yaml"), "--nodes", filepath.Join(dir, "nodes.yaml"), "--intents", filepath.Join(dir, "intents.yaml"), "--quiet"}, &want, io.Discard); code != exitViolated {
+		t.Fatalf("the files named one by one: exit %d", code)
+	}
+	for _, args := range [][]string{{"verify", dir}, {"verify", "-f", dir}} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), append(args, "--quiet"), &stdout, &stderr)
+		if code != exitViolated || withoutRates(stdout.String()) != withoutRates(want.String()) {
+			t.Errorf("%q: exit %d, stderr %q; want the report of the files named one by one", args, code, stderr.String())
+		}
+	}
+	var stderr bytes.Buffer
+	code := run(context.Background(), []string{"verify", "-f", dir, "--intents", example("intents.yaml"), "--quiet"}, io.Discard, &stderr)
+	if code != exitInput || !strings.Contains(stderr.String(), "are both intents files") {
+		t.Errorf("an intents file in -f DIR next to --intents: exit %d, stderr %q", code, stderr.String())
+	}
+	stderr.Reset()
+	code = run(context.Background(), []string{"verify", t.TempDir()}, io.Discard, &stderr)
+	if code != exitInput || !strings.Contains(stderr.String(), "neither Kivi's configuration directory") {
+		t.Errorf("an empty directory: exit %d, stderr %q", code, stderr.String())
+	}
+}
+
+// withoutRates drops a text report's lines of time and rates, which
+// differ from run to run.
+func withoutRates(report string) string {
+	var keep []string
+	for _, l := range strings.Split(report, "\n") {
+		if !strings.HasPrefix(l, "    Elapsed time:") && !strings.HasPrefix(l, "    States:") {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "\n")
 }
