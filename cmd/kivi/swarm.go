@@ -27,6 +27,8 @@ func runSwarm(ctx context.Context, c *kivi.Cluster, opts kivi.Options, sf scalin
 		return inputError(stderr, fmt.Errorf("--shard-mode %s: a swarm shard of one topology runs seeds, not a slice of setups (accepted: --shard-mode with the scaling search only): %w", sf.shardMode, errUsage))
 	case set["seed"]:
 		return inputError(stderr, fmt.Errorf("--seed with --shard: shard K of N runs the seeds K+1, K+1+N, … (accepted: --seed with --strategy dfs and no --shard): %w", errUsage))
+	case set["strategy"] && co.Strategy != kivi.DFS:
+		return inputError(stderr, fmt.Errorf("--strategy bfs with --shard: a swarm shard runs seeded depth-first searches (accepted: --strategy dfs, or no --strategy): %w", errUsage))
 	case co.Timeout == 0 && co.MaxStates == 0:
 		return inputError(stderr, fmt.Errorf("--shard %s of one topology runs a swarm of seeded searches that never runs out of seeds: it needs a bound (accepted: --shard K/N --timeout D, e.g. --timeout 30m, or --max-states N): %w", sf.shard, errUsage))
 	}

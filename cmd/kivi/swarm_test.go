@@ -104,6 +104,9 @@ func TestSwarmUsageErrors(t *testing.T) {
 		{append(c3, "--shard", "0/2", "--timeout", "1m", "--strategy", "dfs", "--seed", "3"), "--seed with --shard"},
 		{append(c3, "--shard", "2/2", "--timeout", "1m"), "--shard: shard 2/2 (accepted: 0 ≤ K < N)"},
 		{append(c3, "--shard", "x", "--max-states", "10"), `--shard: shard "x" (accepted: K/N`},
+		{append(c3, "--shard", "0/2", "--timeout", "1m", "--strategy", "bfs"), "--strategy bfs with --shard"},
+		{append(c3, "--shard", "0/2", "--timeout", "1m", "--html", filepath.Join(t.TempDir(), "page.html")), "--html with --shard"},
+		{[]string{"verify", "--case", "c3", "--quiet", "--shard", "0/2", "--html", filepath.Join(t.TempDir(), "page.html")}, "--html with --shard"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(context.Background(), tc.args, &stdout, &stderr)

@@ -198,6 +198,9 @@ func verifyCommand(ctx context.Context, command string, args []string, stdout, s
 	if *search && *original {
 		return inputError(stderr, fmt.Errorf("--search and --original contradict each other (accepted: one of them): %w", errUsage))
 	}
+	if sf.shard != "" && page.wanted() {
+		return inputError(stderr, fmt.Errorf("--html with --shard: a shard writes a result for kivi merge, not a report (accepted: --html without --shard): %w", errUsage))
+	}
 	if own {
 		// A user's own cluster is verified as written: a verdict at
 		// another size is about a cluster the user did not write. The
