@@ -20,7 +20,9 @@ import (
 // violation, the probe runs the exhaustive search within
 // DefaultProbeStates and probeBudget; when that finishes, or finds a
 // violation (the first one a breadth-first search finds is a shortest
-// counterexample), its verdicts are final and nothing else runs. The
+// counterexample), its verdicts are final and nothing else runs; when it
+// shows the exhaustive search to be large, the depth-first phase, if on,
+// takes the rest of the quick pass's time. The
 // quick pass explores the cluster with the scheduler taking the lowest-index node among equally
 // scored ones (Kivi's tie-break, one of the choices the real scheduler
 // may make) and the commands that precede the controllers (the
@@ -102,8 +104,8 @@ func (p *Problem) Check(ctx context.Context, opts checker.Options) (*report.Repo
 	gopts := qopts
 	if p.probeStates >= 0 {
 		gopts.Timeout = glanceBudget(qopts.Timeout)
-		if qopts.MaxStates == 0 || qopts.MaxStates > glanceStates {
-			gopts.MaxStates = glanceStates
+		if g := p.glance(); qopts.MaxStates == 0 || qopts.MaxStates > g {
+			gopts.MaxStates = g
 		}
 	}
 	glance := gopts.Timeout != qopts.Timeout || gopts.MaxStates != qopts.MaxStates
@@ -123,8 +125,16 @@ func (p *Problem) Check(ctx context.Context, opts checker.Options) (*report.Repo
 			return r, nil
 		}
 		probed = p.probes(opts)
-		if quick, err = qp.checkOnce(ctx, qopts); err != nil {
-			return nil, err
+		// The rest of the quick pass runs unless the depth-first phase
+		// follows: once the exhaustive search is large, the quick pass,
+		// which symmetry does not reduce, is larger still, and a
+		// breadth-first search of it reaches no deeper than its glance
+		// did; the depth-first phase searches deep in the whole model
+		// instead, and its time would be the quick pass's.
+		if !(large && p.deepPhase(opts)) {
+			if quick, err = qp.checkOnce(ctx, qopts); err != nil {
+				return nil, err
+			}
 		}
 	}
 	quickPhase := phase(quick, report.PhaseQuick, quickDescription)
@@ -136,7 +146,7 @@ func (p *Problem) Check(ctx context.Context, opts checker.Options) (*report.Repo
 	// exhaustive search to be large; after a quick pass that finished
 	// at once, the probe runs now.
 	var deep *report.Report
-	if p.depthFirst && opts.Strategy == checker.BFS && (!found || opts.CollectAll) {
+	if p.deepPhase(opts) && (!found || opts.CollectAll) {
 		if !probed && p.probes(opts) {
 			var r *report.Report
 			r, large, err = p.probe(ctx, remaining(opts, start))
@@ -212,6 +222,21 @@ func (p *Problem) Check(ctx context.Context, opts checker.Options) (*report.Repo
 	}
 	r.Elapsed = time.Since(start)
 	return r, nil
+}
+
+// glance is the state bound of the quick pass's first glance.
+func (p *Problem) glance() int64 {
+	if p.glanceStates > 0 {
+		return p.glanceStates
+	}
+	return glanceStates
+}
+
+// deepPhase reports whether the depth-first phase may run under opts:
+// it is on, and the search is breadth-first (a depth-first one needs no
+// such phase).
+func (p *Problem) deepPhase(opts checker.Options) bool {
+	return p.depthFirst && opts.Strategy == checker.BFS
 }
 
 // probe runs the exhaustive search within the probe's bounds and

@@ -64,3 +64,51 @@ func TestProbeDecides(t *testing.T) {
 		}
 	}
 }
+
+// TestQuickPassStopsAtGlanceBeforeDepthFirst: once the probe shows the
+// exhaustive search to be large, the quick pass goes no further than
+// its first glance when the depth-first phase follows (which takes its
+// time), and runs on as before without that phase; the verdicts are the
+// same.
+func TestQuickPassStopsAtGlanceBeforeDepthFirst(t *testing.T) {
+	cl, err := cases.Get("c3", 3, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const glance = 5
+	var verdicts []string
+	for _, deep := range []bool{true, false} {
+		p, err := NewProblem(cl, Options{ProbeStates: 10, NoDepthFirst: !deep})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.glanceStates = glance
+		r, err := p.Check(context.Background(), checker.Options{Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var quick, depth *report.Phase
+		for i := range r.Phases {
+			switch r.Phases[i].Name {
+			case report.PhaseQuick:
+				quick = &r.Phases[i]
+			case report.PhaseDepthFirst:
+				depth = &r.Phases[i]
+			}
+		}
+		if quick == nil {
+			t.Fatalf("depth-first %v: no quick pass among %+v", deep, r.Phases)
+		}
+		if deep {
+			if depth == nil || quick.Complete || quick.Stats.States > glance+1 {
+				t.Errorf("with the depth-first phase: quick pass %+v, depth-first phase %v; want the glance alone", *quick, depth != nil)
+			}
+		} else if !quick.Complete {
+			t.Errorf("without the depth-first phase: quick pass %+v; want it run to its end", *quick)
+		}
+		verdicts = append(verdicts, r.Verdict().String())
+	}
+	if verdicts[0] != verdicts[1] {
+		t.Errorf("verdicts %v differ", verdicts)
+	}
+}

@@ -135,6 +135,9 @@ type Problem struct {
 	probeStates int
 	// depthFirst: not Options.NoDepthFirst.
 	depthFirst bool
+	// glanceStates bounds the quick pass's first glance (0:
+	// glanceStates; tests set it smaller).
+	glanceStates int64
 	// noSnapshots: Options.NoSnapshots.
 	noSnapshots bool
 }
