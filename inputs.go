@@ -108,7 +108,46 @@ func SplitInputFiles(files []InputFile) (manifests []InputFile, nodes, intentsFi
 			manifests = append(manifests, *f)
 		}
 	}
+	if intentsFile != nil {
+		manifests = WithoutEventManifests(manifests, intentsFile)
+	}
 	return manifests, nodes, intentsFile, nil
+}
+
+// WithoutEventManifests leaves out of manifests the files the events of
+// intentsFile apply (kubectl apply of a new version, a Deployment
+// created later): a directory holding the input may hold them too, and
+// they are not part of the cluster at the start. File names are paths;
+// an event's manifest is relative to the intents file.
+func WithoutEventManifests(manifests []InputFile, intentsFile *InputFile) []InputFile {
+	refs := manifest.EventManifests(intentsFile.Data)
+	if len(refs) == 0 {
+		return manifests
+	}
+	applied := func(name string) bool {
+		for _, r := range refs {
+			p := r
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(filepath.Dir(intentsFile.Name), r)
+			}
+			if filepath.Clean(p) == filepath.Clean(name) {
+				return true
+			}
+			a, errA := os.Stat(p)
+			b, errB := os.Stat(name)
+			if errA == nil && errB == nil && os.SameFile(a, b) {
+				return true
+			}
+		}
+		return false
+	}
+	out := manifests[:0:0]
+	for _, m := range manifests {
+		if !applied(m.Name) {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // LoadKiviDir reads Kivi's configuration directory (yaml/ and

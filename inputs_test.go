@@ -3,6 +3,7 @@ package kivi_test
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -91,4 +92,37 @@ func TestInputsManifestStreamC3(t *testing.T) {
 // to place a pod.
 func noFeasibleNode(line string) bool {
 	return strings.Contains(line, "[kube-scheduler] Pod ") && strings.Contains(line, " cannot be scheduled: 0/3 nodes are available")
+}
+
+// TestSplitInputFilesLeavesOutAppliedManifests: a directory that holds an
+// input may hold the manifests its events apply later (kubectl apply of
+// a new version); SplitInputFiles leaves them out of the cluster at the
+// start, so that the directory loads as the files named one by one do.
+func TestSplitInputFilesLeavesOutAppliedManifests(t *testing.T) {
+	dir := filepath.Join("examples", "realworld", "rollout-apply-50")
+	var all []kivi.InputFile
+	for _, n := range []string{"checkout-v15.yaml", "intents.yaml", "manifests.yaml", "nodes.yaml"} {
+		data, err := os.ReadFile(filepath.Join(dir, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, kivi.InputFile{Name: filepath.Join(dir, n), Data: data})
+	}
+	ms, nodes, ints, err := kivi.SplitInputFiles(all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ints == nil || nodes != nil {
+		t.Fatalf("intents file %v, cluster config %v", ints != nil, nodes != nil)
+	}
+	var names []string
+	for _, m := range ms {
+		names = append(names, filepath.Base(m.Name))
+	}
+	if strings.Join(names, ",") != "manifests.yaml,nodes.yaml" {
+		t.Fatalf("manifests %v; want the applied checkout-v15.yaml left out", names)
+	}
+	if _, _, err := kivi.LoadManifests(ms, nil, ints); err != nil {
+		t.Fatalf("the directory's files do not load: %v", err)
+	}
 }

@@ -143,6 +143,9 @@ func loadStream(files []string, nodes, intentsPath string, stdin io.Reader, stde
 		}
 		*x.out = &f
 	}
+	if inf != nil {
+		ms = kivi.WithoutEventManifests(ms, inf)
+	}
 	c, warns, err := kivi.LoadManifests(ms, nf, inf)
 	if err != nil {
 		return nil, nil, err

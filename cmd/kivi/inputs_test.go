@@ -238,6 +238,16 @@ func TestOneDirectory(t *testing.T) {
 	if code != exitInput || !strings.Contains(stderr.String(), "are both intents files") {
 		t.Errorf("an intents file in -f DIR next to --intents: exit %d, stderr %q", code, stderr.String())
 	}
+	// A manifest that an event applies later (kubectl apply of a new
+	// version) may sit in the directory: it is not read as part of the
+	// cluster at the start, with or without --intents.
+	applyDir := filepath.Join("..", "..", "examples", "realworld", "rollout-apply-50")
+	for _, args := range [][]string{{"verify", applyDir}, {"verify", "-f", applyDir, "--intents", filepath.Join(applyDir, "intents.yaml")}} {
+		stderr.Reset()
+		if code := run(context.Background(), append(args, "--quiet", "--timeout", "20s"), io.Discard, &stderr); code == exitInput {
+			t.Errorf("%q: exit %d, stderr %q", args, code, stderr.String())
+		}
+	}
 	stderr.Reset()
 	code = run(context.Background(), []string{"verify", t.TempDir()}, io.Discard, &stderr)
 	if code != exitInput || !strings.Contains(stderr.String(), "neither Kivi's configuration directory") {

@@ -122,6 +122,31 @@ func LoadStream(manifests []File, nodes, intents *File, opts Options) (*Result, 
 // nodesTypes) from Node manifests.
 func IsKiviClusterConfig(data []byte) bool { return isKiviClusterConfig(data) }
 
+// EventManifests returns the manifest files the events of an intents
+// file apply (their `manifest` fields, as written: relative to the
+// intents file), for callers given a directory that holds them next to
+// the manifests. An intents file that does not parse has none; its
+// reading reports the error.
+func EventManifests(data []byte) []string {
+	js, err := toJSON(firstDocument(data))
+	if err != nil {
+		return nil
+	}
+	var probe struct {
+		Events []map[string]any `json:"events"`
+	}
+	if json.Unmarshal(js, &probe) != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range probe.Events {
+		if m, ok := e["manifest"].(string); ok && m != "" {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
 // IsIntentsFile tells an intents file (a mapping with intents or events
 // and no kind, or a list of intents) from manifests, for callers given
 // files of both sorts.
