@@ -69,14 +69,9 @@ func (m Maintenance) anyDriverEnabled(u *model.Universe, s *model.State) bool {
 }
 
 // anyDriverStep starts k = min(free room, Ready nodes not maintained
-// yet) nodes, chosen as a set: the picks ascend, each among the
-// candidates after the previous pick that leave enough for the rest, so
-// every set of k candidates is one run. With orbits each pick takes the
-// first candidate of each orbit in its window; a set is then still
-// reached up to symmetry: replacing its lowest member by the first node
-// of that member's orbit (which is not in the set, being lower) and
-// going on with the next picks under the refined orbits gives a set in
-// the same orbit.
+// yet) nodes, chosen as a set (Tx.ChooseNodeSet): every set of k
+// candidates is one run, or, with orbits, every set up to the state's
+// symmetries (how many nodes of each orbit go).
 func (m Maintenance) anyDriverStep(tx *model.Tx, s *model.State) {
 	u := tx.U
 	pcs := vars(u, s, m.event)
@@ -88,21 +83,17 @@ func (m Maintenance) anyDriverStep(tx *model.Tx, s *model.State) {
 		}
 	}
 	k := min(u.Events[m.event].Parallel-maintenanceBusy(pcs), len(cands))
-	from := 0
-	for picked := range k {
-		last := len(cands) - (k - picked) // the highest position this pick may take
-		// Under Kivi's tie-breaks (the quick pass) the lowest-index
-		// candidates go first, as the scheduler takes the lowest-index
-		// node: one run of the full model, not every order.
-		j := from
-		if u.Options.TieBreak != model.LowestIndex {
-			j += tx.ChooseNodeIndex(cands[from : last+1])
-		}
-		n := cands[j]
+	// Under Kivi's tie-breaks (the quick pass) the lowest-index
+	// candidates go first, as the scheduler takes the lowest-index node:
+	// one run of the full model, not every order.
+	picked := cands[:k]
+	if u.Options.TieBreak != model.LowestIndex {
+		picked = tx.ChooseNodeSet(cands, k)
+	}
+	for _, n := range picked {
 		pcs[n] = maintStarted
 		if tx.Tracing() {
 			tx.Log(NodeComponent, "Node %s is next for maintenance", u.Nodes[n].Name)
 		}
-		from = j + 1
 	}
 }

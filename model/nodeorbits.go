@@ -112,6 +112,86 @@ func (tx *Tx) ChooseNodeIndex(nodes []int) int {
 	return i
 }
 
+// ChooseNodeSet branches over the sets of k of the nodes (distinct node
+// indices; 0 <= k <= len(nodes)) and returns the chosen set in the order
+// of nodes, valid until the next call. Without orbits every set is one
+// branch: the picks ascend, each among the nodes after the previous pick
+// that leave enough for the rest, and choice 0 is the first k nodes.
+//
+// With orbits, the sets a symmetry of the state maps onto each other are
+// one branch: the choice is how many nodes of each orbit go (orbits in
+// the order of their first node in nodes; choice 0 takes as many as it
+// can from the earliest), and the first ones of each orbit go. Every
+// permutation within the orbits is a symmetry of the state, so any set
+// with those counts is mapped onto the one taken, and the successors
+// have one canonical form. Of an orbit split by the choice, the chosen
+// nodes are told apart from the others for the rest of the run.
+func (tx *Tx) ChooseNodeSet(nodes []int, k int) []int {
+	out := tx.nodeSet[:0]
+	defer func() { tx.nodeSet = out }()
+	labels := tx.orbitLabels()
+	if labels == nil {
+		from := 0
+		for picked := range k {
+			last := len(nodes) - (k - picked) // the highest position this pick may take
+			j := from + tx.Choose(last-from+1)
+			out = append(out, nodes[j])
+			from = j + 1
+		}
+		return out
+	}
+	// The orbits in order of their first node; members[o] are orbit o's
+	// positions in nodes, in order.
+	var orbitOf []int // label of each orbit
+	var members [][]int
+	for i, n := range nodes {
+		o := -1
+		for x, l := range orbitOf {
+			if l == labels[n] {
+				o = x
+				break
+			}
+		}
+		if o < 0 {
+			orbitOf = append(orbitOf, labels[n])
+			members = append(members, nil)
+			o = len(orbitOf) - 1
+		}
+		members[o] = append(members[o], i)
+	}
+	rest := len(nodes)
+	var take []int
+	left := k
+	for o, m := range members {
+		rest -= len(m)
+		c := left
+		if o < len(members)-1 {
+			lo, hi := max(0, left-rest), min(len(m), left)
+			c = hi - tx.Choose(hi-lo+1)
+		}
+		take = append(take, c)
+		left -= c
+	}
+	chosen := make([]bool, len(nodes))
+	for o, m := range members {
+		for _, i := range m[:take[o]] {
+			chosen[i] = true
+		}
+		if take[o] > 0 && take[o] < len(m) {
+			l := tx.freshLabel()
+			for _, i := range m[:take[o]] {
+				labels[nodes[i]] = l
+			}
+		}
+	}
+	for i, n := range nodes {
+		if chosen[i] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // onePerOrbit returns the positions in nodes of the first node of each
 // orbit, in order, with every entry below zero kept (tx.distinct's
 // array). Labels are stamped into labelSeen with this call's generation

@@ -112,6 +112,8 @@ type Tx struct {
 	labelsFresh bool
 	nextLabel   int
 	distinct    []int
+	// nodeSet is ChooseNodeSet's result.
+	nodeSet []int
 	// labelSeen[l] == labelGen: label l was met in the current
 	// ChooseNodeIndex call.
 	labelSeen []uint32

@@ -19,14 +19,16 @@ import (
 
 // maintenanceShape is one small input of a rolling maintenance.
 type maintenanceShape struct {
-	nodes    int  // identical nodes
-	small    int  // of which this many have half the CPU
-	zones    int  // 0: no zone label; else nodes round-robin over this many zones
-	replicas int  // of web, spread by hostname (DoNotSchedule, maxSkew 1) when spread
-	spread   bool // web spreads over hostnames
-	parallel int
-	order    model.MaintenanceOrder
-	panics   bool // with a kernel-panic watcher on every node
+	nodes int // identical nodes
+	small int // of which this many have half the CPU
+	// interleaved: the small nodes are every other node, not the last.
+	interleaved bool
+	zones       int  // 0: no zone label; else nodes round-robin over this many zones
+	replicas    int  // of web, spread by hostname (DoNotSchedule, maxSkew 1) when spread
+	spread      bool // web spreads over hostnames
+	parallel    int
+	order       model.MaintenanceOrder
+	panics      bool // with a kernel-panic watcher on every node
 	// lowestIndex: Kivi's tie-breaks, as the quick pass runs them.
 	lowestIndex bool
 }
@@ -43,7 +45,7 @@ func maintenanceProblem(t testing.TB, m maintenanceShape) *compose.Problem {
 	b := build.New()
 	for n := range m.nodes {
 		nb := build.Node().CPU(20).Mem(64)
-		if n >= m.nodes-m.small {
+		if small := n >= m.nodes-m.small; m.interleaved && n%2 == 1 && n/2 < m.small || !m.interleaved && small {
 			nb = build.Node().CPU(10).Mem(64)
 		}
 		if m.zones > 0 {
@@ -91,6 +93,7 @@ func maintenanceOrderClusters(t testing.TB) []symCluster {
 		{nodes: 4, replicas: 3, spread: true, parallel: 1, order: model.AnyOrder},
 		{nodes: 4, small: 1, replicas: 4, parallel: 2, order: model.AnyOrder, panics: true},
 		{nodes: 4, zones: 2, replicas: 3, spread: true, parallel: 2, order: model.AnyOrder},
+		{nodes: 4, small: 2, interleaved: true, replicas: 4, parallel: 2, order: model.AnyOrder},
 	} {
 		out = append(out, symCluster{m.String(), maintenanceProblem(t, m)})
 	}
@@ -257,6 +260,21 @@ func TestMaintenanceAnyOrderOneBranchPerOrbit(t *testing.T) {
 	all, orbits := driverBranches(t, maintenanceShape{nodes: 4, replicas: 4, parallel: 2, order: model.AnyOrder})
 	if all != 6 || orbits != 1 {
 		t.Errorf("the driver's first step: %d successors over every node, %d over orbits; want 6 and 1", all, orbits)
+	}
+}
+
+// TestMaintenanceAnyOrderOneBranchPerCountVector: three large and three
+// small nodes, one pod each, three at a time: 20 sets of three nodes,
+// and up to symmetry only how many small nodes go matters (0 to 3),
+// whatever the order of the nodes (a choice that picked nodes in
+// ascending order, one per orbit at a time, took 8 branches here when
+// the small nodes are every other node).
+func TestMaintenanceAnyOrderOneBranchPerCountVector(t *testing.T) {
+	for _, interleaved := range []bool{false, true} {
+		all, orbits := driverBranches(t, maintenanceShape{nodes: 6, small: 3, interleaved: interleaved, replicas: 6, parallel: 3, order: model.AnyOrder})
+		if all != 20 || orbits != 4 {
+			t.Errorf("interleaved %v: the driver's first step: %d successors over every node, %d over orbits; want 20 and 4", interleaved, all, orbits)
+		}
 	}
 }
 
