@@ -250,8 +250,19 @@ func TestBranching(t *testing.T) {
 	b.AddEvent(model.Event{Kind: model.ScaleDeployment, MaxDeployment: 2})
 	u, s := b.MustBuild()
 	vars(u, s, 0)[0] = riseBody
+	// Under Kivi's tie-breaks every pod is a branch, as in Kivi; else
+	// identical pods are one (Tx.ChoosePods), until their usage differs.
+	u.Options.TieBreak = model.LowestIndex
 	if got, want := len(successors(u, s, ForEvent(u, 0))), 3*6; got != want {
-		t.Errorf("eventCpuChange: %d successors, want %d (3 pods × default Δ 1..6)", got, want)
+		t.Errorf("eventCpuChange under Kivi's tie-breaks: %d successors, want %d (3 pods × default Δ 1..6)", got, want)
+	}
+	u.Options.TieBreak = model.BranchOnTies
+	if got, want := len(successors(u, s, ForEvent(u, 0))), 1*6; got != want {
+		t.Errorf("eventCpuChange: %d successors, want %d (3 identical pods × default Δ 1..6)", got, want)
+	}
+	s.Pods[1].CPU++
+	if got, want := len(successors(u, s, ForEvent(u, 0))), 2*6; got != want {
+		t.Errorf("eventCpuChange: %d successors, want %d (2 groups of identical pods × default Δ 1..6)", got, want)
 	}
 	if got, want := len(successors(u, s, ForEvent(u, 1))), 2*7; got != want {
 		t.Errorf("scaleDeployment: %d successors, want %d (2 deployments × default δ −3..3)", got, want)

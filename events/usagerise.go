@@ -14,7 +14,8 @@ const (
 // cluster is quiescent (the guard step, untraced, as in Kivi), one started
 // pod of deployment D's current ReplicaSet uses more, by one of the
 // event's amounts (DeltaUnit, 2·DeltaUnit, … MaxDelta·DeltaUnit); every
-// (pod, amount) pair is a branch. The two differ in what the rise does
+// (pod, amount) pair is a branch, identical pods being one pod
+// (choosePod). The two differ in what the rise does
 // to the pod (raise).
 type usageRise struct {
 	event int
@@ -43,12 +44,36 @@ func (r usageRise) step(tx *model.Tx, s *model.State, raise func(tx *model.Tx, s
 	case riseWaiting:
 		*pc = riseBody
 	case riseBody:
-		p := startedMember(s, e.Deployment, tx.Choose(startedCount(s, e.Deployment)))
+		p := r.choosePod(tx, s, e.Deployment)
 		delta := int64(1+tx.Choose(e.MaxDelta)) * int64(max(e.DeltaUnit, 1))
 		raise(tx, s, p, delta)
 		*pc = riseDone
 	}
 	afterStep(u, s, r.event)
+}
+
+// choosePod branches over the started member whose usage rises: over
+// every one under Kivi's tie-breaks (the quick pass, as Kivi), else over
+// one pod per group of identical pods, up to the node orbits
+// (Tx.ChoosePods): identical pods have the same futures, so raising one
+// or its twin leads to states no step tells apart.
+func (r usageRise) choosePod(tx *model.Tx, s *model.State, d int) int {
+	if tx.U.Options.TieBreak == model.LowestIndex {
+		return startedMember(s, d, tx.Choose(startedCount(s, d)))
+	}
+	m := startedOf(s, d)
+	var members []int
+	if !m.none {
+		for i := range s.Pods {
+			if m.has(&s.Pods[i]) {
+				members = append(members, i)
+			}
+		}
+	}
+	if len(members) == 0 {
+		return -1
+	}
+	return tx.ChoosePods(s, members, 1)[0]
 }
 
 // validEnd: waiting in the body for a member to exist is not an end
