@@ -540,6 +540,18 @@ var traceChecks = map[string]func(t *testing.T, lines, loop []string){
 			t.Errorf("want no pod Pending; got %q", got)
 		}
 	},
+	// "0/2 nodes are available: 1 Too many pods, 1 node(s) had
+	// untolerated taint(s)": every core pod is placed on core-1, none on
+	// the tainted user node, and the solver, the 60th pod, finds no slot.
+	"core-node-pod-limit": func(t *testing.T, lines, _ []string) {
+		if n := len(matching(lines, `\[kube-scheduler\] Scheduled pod core-\d+ on node core-1$`)); n != 56 {
+			t.Errorf("want the 56 core pods placed on core-1, got %d", n)
+		}
+		if got := matching(lines, `on node user-1`); len(got) != 0 {
+			t.Errorf("want nothing on the user node; got %q", got)
+		}
+		wantLast(t, lines, "Pod cm-acme-http-solver-1 cannot be scheduled: 0/2 nodes are available: 1 Too many pods, 1 node(s) had untolerated taint(s)")
+	},
 }
 
 func TestIncidents(t *testing.T) {
