@@ -552,6 +552,22 @@ var traceChecks = map[string]func(t *testing.T, lines, loop []string){
 		}
 		wantLast(t, lines, "Pod cm-acme-http-solver-1 cannot be scheduled: 0/2 nodes are available: 1 Too many pods, 1 node(s) had untolerated taint(s)")
 	},
+	// "Each time the descheduler runs, it evicts the pod for this app,
+	// which is promptly re-scheduled on the same node": the loop evicts an
+	// app pod from node-a and places its replacement on node-a, never on
+	// node-b, and evicts no worker.
+	"lownodeutilization-anti-affinity-loop": func(t *testing.T, _, loop []string) {
+		if len(matching(loop, `\[descheduler\] Evicting pod app-\d+ from node node-a`)) == 0 {
+			t.Errorf("want the loop to evict an app pod from node-a")
+		}
+		placed := matching(loop, `\[kube-scheduler\] Scheduled pod app-\d+ on node `)
+		if len(placed) == 0 || len(matching(placed, `on node node-a$`)) != len(placed) {
+			t.Errorf("want the replacement placed on node-a again; got %q", placed)
+		}
+		if got := matching(loop, `Evicting pod worker`); len(got) != 0 {
+			t.Errorf("want no worker evicted; got %q", got)
+		}
+	},
 }
 
 func TestIncidents(t *testing.T) {
