@@ -118,6 +118,18 @@ func List() []Incident {
 			"MostAllocated at weight 1 is outweighed by the default spreading: HighNodeUtilization evicts a pod the scheduler puts back, for ever", "descheduler (HighNodeUtilization) against kube-scheduler's score weights", "no_oscillation_eviction"},
 		{"tekton-webhook-pdb-blocks-drain", "https://github.com/tektoncd/pipeline/issues/3654",
 			"a PodDisruptionBudget minAvailable 80% rounds up to the webhook's single replica: every node drain waits for ever", "kubectl drain against a PodDisruptionBudget percentage (HPA at its minimum)", "valid_end_state"},
+		{"mindomains-pinned-zones", "https://github.com/MaterializeInc/materialize/pull/36516",
+			"a zone spread with minDomains 3 on replicas pinned to one zone: the global minimum is 0 and the second replica is Pending", "scheduler (PodTopologySpread minDomains, node affinity)", "pod_always_schedulable"},
+		{"daemonset-overhead-no-room", "https://github.com/aws/karpenter-provider-aws/issues/6015",
+			"a 15 vCPU pod on the 16 vCPU node launched for it: the DaemonSets' 1.5 vCPU leave it no room", "scheduler (NodeResourcesFit) with the DaemonSets' reservations", "pod_always_schedulable"},
+		{"cronjob-allow-runs-pile-up", "https://github.com/digitalocean/clusterlint/issues/95",
+			"a CronJob with concurrencyPolicy Allow fires while its run is still active: the overlapping run's pod is Pending", "CronJob controller (concurrencyPolicy Allow)", "pod_always_schedulable"},
+		{"quota-blocks-hpa-scale-up", "https://github.com/veryfront/veryfront-code/issues/188",
+			"the HPA scales the renderer past what the namespace's limits.cpu quota holds: pod creation is refused, 4 of 6 replicas", "HPA against a ResourceQuota (ReplicaSet creation refused)", "rollout_completes"},
+		{"core-node-pod-limit", "https://github.com/2i2c-org/infrastructure/issues/8916",
+			"the core node pool at its maximum, its node at its 59-pod limit with CPU and memory to spare: the ACME solver is Pending", "scheduler (NodeResourcesFit, the node's pod limit) with the DaemonSets' pods", "pod_always_schedulable"},
+		{"lownodeutilization-anti-affinity-loop", "https://github.com/kubernetes-sigs/descheduler/issues/335",
+			"LowNodeUtilization evicts a pod whose required anti-affinity only its own node satisfies: it is placed there again, for ever", "descheduler (LowNodeUtilization without nodeFit) against a required pod anti-affinity", "no_oscillation_eviction"},
 	}
 }
 

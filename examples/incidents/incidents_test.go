@@ -487,6 +487,87 @@ var traceChecks = map[string]func(t *testing.T, lines, loop []string){
 			t.Errorf("no node should be drained and the HPA should stay at its minimum")
 		}
 	},
+	// "Only one pod can be scheduled at a time, leaving additional
+	// replicas stuck pending": replica r1's pod goes to a node of the
+	// pinned zone, r2's finds none, the empty az1-node-2 failing the
+	// spread, every node of another zone the node affinity.
+	"mindomains-pinned-zones": func(t *testing.T, lines, _ []string) {
+		placed := matching(lines, `\[kube-scheduler\] Scheduled pod \S+ on node `)
+		if len(placed) != 1 || len(matching(placed, `cluster-u1-replica-r\d-0 on node az1-node-\d`)) != 1 {
+			t.Errorf("want one replica placed, in the pinned zone; got %q", placed)
+		}
+		wantLast(t, lines, "cannot be scheduled: 0/6 nodes are available: 2 node(s) didn't match pod topology spread constraints, 4 node(s) didn't match Pod's node affinity/selector")
+	},
+	// "The 15vCPU required workload could not be scheduled on that node":
+	// 15 CPU would fit the node's 15 890m, the DaemonSets' 1.5 CPU do not
+	// leave it.
+	"daemonset-overhead-no-room": func(t *testing.T, lines, _ []string) {
+		if got := matching(lines, `Scheduled pod`); len(got) != 0 {
+			t.Errorf("want no pod placed; got %q", got)
+		}
+		wantLast(t, lines, "Pod workload-1 cannot be scheduled: 0/1 nodes are available: 1 Insufficient cpu")
+	},
+	// "Job-pods created from subsequent cron intervals pile up ... pods
+	// that stay pending": the second run is created while the first is
+	// still active, and its pod finds no node.
+	"cronjob-allow-runs-pile-up": func(t *testing.T, lines, _ []string) {
+		r1 := firstIndex(lines, `\[kubelet\] Started pod report-1-1 `)
+		r2 := firstIndex(lines, `\[cronjob-controller\] Created job report-2 \(CronJob report, concurrencyPolicy Allow\)`)
+		if r1 < 0 || r2 < r1 {
+			t.Fatalf("want run report-1 running before report-2 is created")
+		}
+		if got := matching(lines[r1:], `report-1.*(Succeeded|[Cc]omplete)`); len(got) != 0 {
+			t.Errorf("want report-1 still active when report-2 is created; got %q", got)
+		}
+		wantLast(t, lines, "Pod report-2-1 cannot be scheduled: 0/2 nodes are available: 2 Insufficient cpu")
+	},
+	// "Error creating: pods ... is forbidden: exceeded quota:
+	// resource-quota, requested: limits.cpu=3, used: limits.cpu=21500m,
+	// limited: limits.cpu=24": the HPA asks for more than four renderers,
+	// the fifth is refused with the report's numbers, and no pod is ever
+	// Pending (the nodes have room; the quota is what stops it).
+	"quota-blocks-hpa-scale-up": func(t *testing.T, lines, _ []string) {
+		if len(matching(lines, `\[horizontal-pod-autoscaler\] Scaling deployment veryfront-renderer from 4 to \d+ replicas`)) == 0 {
+			t.Errorf("want the HPA to scale the renderer beyond 4")
+		}
+		if len(matching(lines, `\[replicaset-controller\] Error creating a pod of deployment veryfront-renderer: pods is forbidden: exceeded quota: resource-quota, requested: limits.cpu=3, used: limits.cpu=21500m, limited: limits.cpu=24$`)) == 0 {
+			t.Errorf("want the quota to refuse the renderer's fifth pod with the report's numbers")
+		}
+		if n := len(matching(lines, `\[kubelet\] Started pod veryfront-renderer-\d+ `)); n != 4 {
+			t.Errorf("want 4 renderers started, got %d", n)
+		}
+		if got := matching(lines, `cannot be scheduled`); len(got) != 0 {
+			t.Errorf("want no pod Pending; got %q", got)
+		}
+	},
+	// "0/2 nodes are available: 1 Too many pods, 1 node(s) had
+	// untolerated taint(s)": every core pod is placed on core-1, none on
+	// the tainted user node, and the solver, the 60th pod, finds no slot.
+	"core-node-pod-limit": func(t *testing.T, lines, _ []string) {
+		if n := len(matching(lines, `\[kube-scheduler\] Scheduled pod core-\d+ on node core-1$`)); n != 56 {
+			t.Errorf("want the 56 core pods placed on core-1, got %d", n)
+		}
+		if got := matching(lines, `on node user-1`); len(got) != 0 {
+			t.Errorf("want nothing on the user node; got %q", got)
+		}
+		wantLast(t, lines, "Pod cm-acme-http-solver-1 cannot be scheduled: 0/2 nodes are available: 1 Too many pods, 1 node(s) had untolerated taint(s)")
+	},
+	// "Each time the descheduler runs, it evicts the pod for this app,
+	// which is promptly re-scheduled on the same node": the loop evicts an
+	// app pod from node-a and places its replacement on node-a, never on
+	// node-b, and evicts no worker.
+	"lownodeutilization-anti-affinity-loop": func(t *testing.T, _, loop []string) {
+		if len(matching(loop, `\[descheduler\] Evicting pod app-\d+ from node node-a`)) == 0 {
+			t.Errorf("want the loop to evict an app pod from node-a")
+		}
+		placed := matching(loop, `\[kube-scheduler\] Scheduled pod app-\d+ on node `)
+		if len(placed) == 0 || len(matching(placed, `on node node-a$`)) != len(placed) {
+			t.Errorf("want the replacement placed on node-a again; got %q", placed)
+		}
+		if got := matching(loop, `Evicting pod worker`); len(got) != 0 {
+			t.Errorf("want no worker evicted; got %q", got)
+		}
+	},
 }
 
 func TestIncidents(t *testing.T) {
