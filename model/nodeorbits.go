@@ -159,19 +159,7 @@ func (tx *Tx) ChooseNodeSet(nodes []int, k int) []int {
 		}
 		members[o] = append(members[o], i)
 	}
-	rest := len(nodes)
-	var take []int
-	left := k
-	for o, m := range members {
-		rest -= len(m)
-		c := left
-		if o < len(members)-1 {
-			lo, hi := max(0, left-rest), min(len(m), left)
-			c = hi - tx.Choose(hi-lo+1)
-		}
-		take = append(take, c)
-		left -= c
-	}
+	take := tx.chooseCounts(members, k)
 	chosen := make([]bool, len(nodes))
 	for o, m := range members {
 		for _, i := range m[:take[o]] {

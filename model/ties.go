@@ -173,22 +173,34 @@ func takeFirst(groups [][]int, k int) []int {
 }
 
 func chooseFromGroups(tx *Tx, groups [][]int, k int) []int {
+	var out []int
+	for i, take := range tx.chooseCounts(groups, k) {
+		out = append(out, groups[i][:take]...)
+	}
+	return out
+}
+
+// chooseCounts branches over how many of each group go, k in all (k at
+// most the groups' total): every vector of counts, each at most its
+// group's size, is one branch, and choice 0 takes as many as it can from
+// the earliest groups; the last group takes what is left.
+func (tx *Tx) chooseCounts(groups [][]int, k int) []int {
 	rest := 0
 	for _, g := range groups {
 		rest += len(g)
 	}
-	var out []int
+	take := make([]int, len(groups))
 	for i, g := range groups {
 		rest -= len(g)
-		take := k
+		c := k
 		if i < len(groups)-1 {
 			lo, hi := max(0, k-rest), min(len(g), k)
-			take = hi - tx.Choose(hi-lo+1)
+			c = hi - tx.Choose(hi-lo+1)
 		}
-		out = append(out, g[:take]...)
-		k -= take
+		take[i] = c
+		k -= c
 	}
-	return out
+	return take
 }
 
 // podHost is one node's share of a ChoosePods call: the groups of
