@@ -148,7 +148,9 @@ func drawInput(rt *rapid.T) randomInput {
 				break
 			}
 			took["*"] = true
-			events = append(events, "- {kind: maintenance}")
+			order := rapid.SampledFrom([]string{"written", "any"}).Draw(rt, fmt.Sprintf("event %d order", i))
+			parallel := rapid.IntRange(1, 2).Draw(rt, fmt.Sprintf("event %d parallel", i))
+			events = append(events, fmt.Sprintf("- {kind: maintenance, order: %s, parallel: %d}", order, parallel))
 		case "kernelPanic":
 			if !kernelPanic && len(deleted) == 0 {
 				kernelPanic = true
