@@ -1,5 +1,11 @@
 package manifest
 
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
 // dropBarePods leaves the Pods of a manifest stream out of the model,
 // with a warning for each: the API server takes a Pod without a
 // controller (Helm's test hooks, the documentation's examples), but the
@@ -9,13 +15,46 @@ package manifest
 // reserves it.
 func (as *assembly) dropBarePods(objs []Object) []Object {
 	kept := objs[:0:0]
+	var owned []Object // pods with a controller: a live cluster's
+	var owners []string
 	for _, o := range objs {
 		if o.Kind != "Pod" {
 			kept = append(kept, o)
 			continue
 		}
 		p := o.Value.(*Pod)
+		if c, ok := controllerOf(p); ok {
+			owned = append(owned, o)
+			if !slices.Contains(owners, c) {
+				owners = append(owners, c)
+			}
+			continue
+		}
 		as.warns = append(as.warns, o.at().warning(o.path(""), "kind Pod %q is ignored: a Pod without a controller is not modelled in a manifest stream, and the room it would take on a node is not counted (a running cluster's pods are read with --logs)", p.Metadata.Name))
 	}
+	if len(owned) > 0 {
+		// A dump of a running cluster (kubectl get pods -o yaml) holds
+		// every workload's pods: one line for them all.
+		names := owners
+		if len(names) > 3 {
+			names = append(names[:3:3], fmt.Sprintf("… (%d controllers in all)", len(owners)))
+		}
+		what := fmt.Sprintf("%d Pods", len(owned)) + " with a controller (%s) are ignored"
+		if len(owned) == 1 {
+			what = "1 Pod with a controller (%s) is ignored"
+		}
+		as.warns = append(as.warns, owned[0].at().warning(owned[0].path(""), what+": the model creates a workload's pods from its spec and places them itself, so the placement a running cluster has now, and the room other pods take on their nodes, are not read from a manifest stream (a running cluster's placement is read with --logs)", strings.Join(names, ", ")))
+	}
 	return kept
+}
+
+// controllerOf names a pod's controller ("ReplicaSet web-5d4f8c7b9"), if
+// an owner reference says it has one.
+func controllerOf(p *Pod) (string, bool) {
+	for _, r := range p.Metadata.OwnerReferences {
+		if r.Controller != nil && *r.Controller {
+			return r.Kind + " " + r.Name, true
+		}
+	}
+	return "", false
 }

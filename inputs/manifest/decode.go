@@ -215,6 +215,20 @@ func yamlMessage(err error) string {
 	return strings.ReplaceAll(msg, "\n  ", "; ")
 }
 
+// controlledBy reports whether an object's owner references name a
+// controller of the kind.
+func controlledBy(m map[string]any, kind string) bool {
+	meta, _ := m["metadata"].(map[string]any)
+	refs, _ := meta["ownerReferences"].([]any)
+	for _, r := range refs {
+		ref, _ := r.(map[string]any)
+		if c, _ := ref["controller"].(bool); c && ref["kind"] == kind {
+			return true
+		}
+	}
+	return false
+}
+
 // looksLikeIntentsFile: a document with no apiVersion or kind whose
 // keys are those of an intents file, which a manifest directory (-f DIR)
 // may hold next to the manifests.
@@ -274,7 +288,9 @@ func (d *decoder) object(js []byte, path string) error {
 	case modelled && !slices.Contains(versions, tm.APIVersion):
 		return d.at.errorf(join(path, "apiVersion"), "%q is not supported for kind %s (accepted: %s)", tm.APIVersion, tm.Kind, strings.Join(versions, ", "))
 	case modelled:
-	case harmlessKinds[tm.Kind]:
+	case harmlessKinds[tm.Kind], tm.Kind == "ReplicaSet" && controlledBy(m, "Deployment"):
+		// A Deployment's ReplicaSets (a dump of a running cluster)
+		// are modelled through the Deployment.
 		d.counts[tm.Kind]++
 		return nil
 	case unmodelledWorkloadKinds[tm.Kind] != "":

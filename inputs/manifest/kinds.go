@@ -40,7 +40,7 @@ var modelledKinds = map[string][]string{
 // whether they may be evicted; a stream containing them is verified
 // without them, with a warning.
 var unmodelledWorkloadKinds = map[string]string{
-	"ReplicaSet":            "only ReplicaSets owned by a Deployment are modelled (through the Deployment)",
+	"ReplicaSet":            "a ReplicaSet no Deployment owns is not modelled (a Deployment's ReplicaSets are, through the Deployment)",
 	"ReplicationController": "its pods are not modelled",
 	"PersistentVolumeClaim": "volume topology is not modelled",
 	"PersistentVolume":      "volume topology is not modelled",

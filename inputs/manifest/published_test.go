@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -192,5 +193,65 @@ metadata: {name: main}
 	if w := warningTexts(load(t, webDeployment(`      containers: [{name: c}]
 `))); len(w) != 0 {
 		t.Errorf("warnings %q, want none", w)
+	}
+}
+
+// TestLiveDumpPodsAndReplicaSets: a dump of a running cluster (kubectl
+// get deployments,replicasets,pods -o yaml) holds a Deployment's
+// ReplicaSets and pods. The ReplicaSets are summed with the skipped kinds
+// (the Deployment models them), a ReplicaSet no Deployment owns is
+// warned about, and the pods with a controller are one warning for them
+// all, naming their controllers, while a Pod without one keeps its own.
+func TestLiveDumpPodsAndReplicaSets(t *testing.T) {
+	rs := func(name, owner string) string {
+		refs := ""
+		if owner != "" {
+			refs = fmt.Sprintf("\n  ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: %s, uid: u, controller: true}]", owner)
+		}
+		return fmt.Sprintf(`---
+apiVersion: apps/v1
+kind: ReplicaSet
+metadata:
+  name: %s%s
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: %s}}
+  template:
+    metadata: {labels: {app: %s}}
+    spec:
+      containers: [{name: c}]
+`, name, refs, name, name)
+	}
+	pod := func(name, owner string) string {
+		refs := ""
+		if owner != "" {
+			refs = fmt.Sprintf("\n  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: %s, uid: u, controller: true}]", owner)
+		}
+		return fmt.Sprintf(`---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: %s%s
+spec:
+  nodeName: node-1
+  containers: [{name: c, resources: {requests: {cpu: 100m}}}]
+status: {phase: Running}
+`, name, refs)
+	}
+	r := load(t, webDeployment(`      containers: [{name: c, resources: {requests: {cpu: 100m}}}]
+`)+rs("web-abc", "web")+rs("orphan", "")+pod("web-abc-1", "web-abc")+pod("web-abc-2", "web-abc")+pod("other-1", "other-rs")+pod("debug", ""))
+	text := strings.Join(warningTexts(r), "\n")
+	for _, want := range []string{
+		"skipped, of kinds that do not affect the verdict: 1 ReplicaSet",
+		`kind ReplicaSet "orphan" is ignored: a ReplicaSet no Deployment owns is not modelled`,
+		"3 Pods with a controller (ReplicaSet web-abc, ReplicaSet other-rs) are ignored",
+		`kind Pod "debug" is ignored: a Pod without a controller`,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no warning %q in\n%s", want, text)
+		}
+	}
+	if n := strings.Count(text, "with a controller"); n != 1 {
+		t.Errorf("%d warnings about pods with a controller, want one for them all:\n%s", n, text)
 	}
 }

@@ -21,7 +21,9 @@ func (n objectCounts) skippedWarning() (Warning, bool) {
 	var kinds []kindCount
 	total := 0
 	for k, c := range n {
-		if harmlessKinds[k] {
+		// A Deployment's ReplicaSets (decode counts only those) are
+		// modelled through the Deployment.
+		if harmlessKinds[k] || k == "ReplicaSet" {
 			kinds = append(kinds, kindCount{k, c})
 			total += c
 		}
