@@ -55,11 +55,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return cmdCases(stdout)
 	case "merge":
 		return cmdMerge(args[1:], stdout, stderr)
+	case "init":
+		return cmdInit(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		usage(stdout)
 		return exitHolds
 	}
-	fmt.Fprintf(stderr, "kivi: unknown command %q (accepted: verify, explore, simulate, merge, cases)\n", args[0])
+	fmt.Fprintf(stderr, "kivi: unknown command %q (accepted: verify, init, explore, simulate, merge, cases)\n", args[0])
 	usage(stderr)
 	return exitInput
 }
@@ -69,6 +71,7 @@ func usage(w io.Writer) {
   kivi verify --case cN [--original] [--scale N] [--no-violation] [flags]
   kivi verify [flags] FILE.yaml
   kivi verify [flags] -f MANIFESTS.yaml... [--nodes FILE] [--intents FILE] | DIR | --logs DIR   (docs/inputs.md)
+  kivi init (-f MANIFESTS.yaml... [--nodes FILE] | DIR) [-o intents.yaml]   (a starting intents file for your manifests)
   kivi explore (--case cN | FILE.yaml) [verify's flags] [--port N]   (the trace explorer on 127.0.0.1)
   kivi simulate (--case cN | FILE.yaml | -f FILE... | DIR | --logs DIR) [--seed N] [--steps N]   (exit 1 on a violation)
   kivi verify --case cN --shard K/N [--shard-out FILE]   (one slice of the scaling search)
