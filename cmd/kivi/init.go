@@ -68,7 +68,7 @@ func starterIntents(c *kivi.Cluster) string {
 	b.WriteString("intents:\n")
 	b.WriteString("# Every pod the scheduler tries finds a node (always checked).\n")
 	b.WriteString("- name: pod_always_schedulable\n")
-	var rollable []string
+	var rollable, scaled []string
 	for _, d := range c.Deployments {
 		name := yamlString(d.Name)
 		switch {
@@ -91,6 +91,9 @@ func starterIntents(c *kivi.Cluster) string {
 			fmt.Fprintf(&b, "# Whenever the cluster comes to rest, %s runs its spec replicas, all of its\n# current template (kubectl rollout status succeeds).\n", d.Name)
 			fmt.Fprintf(&b, "- name: rollout_completes\n  params: {deployment: %s}\n", name)
 			rollable = append(rollable, name)
+			if d.HPA != nil {
+				scaled = append(scaled, name)
+			}
 		}
 	}
 	b.WriteString("events:\n")
@@ -103,7 +106,9 @@ func starterIntents(c *kivi.Cluster) string {
 	}
 	if len(rollable) > 0 {
 		fmt.Fprintf(&b, "# - {kind: rolloutRestart, deployment: %s, when: afterStable}   # kubectl rollout restart\n", rollable[0])
-		fmt.Fprintf(&b, "# - {kind: eventCpuChange, deployment: %s}   # the load of one of its pods rises (an HPA acts)\n", rollable[0])
+	}
+	if len(scaled) > 0 {
+		fmt.Fprintf(&b, "# - {kind: eventCpuChange, deployment: %s}   # the load of one of its pods rises: its HPA acts\n", scaled[0])
 	}
 	return b.String()
 }
