@@ -110,7 +110,10 @@ func replaySources(t *testing.T) []replaySource {
 // replayTally counts one source's replayed decisions.
 type replayTally struct {
 	traces, steps, placed, noFeasible, agree, sameSets int
-	classes                                            map[string]int
+	// onDeletedNode counts the decisions taken while some pod is still
+	// bound to a deleted Node (before the pod GC's step).
+	onDeletedNode int
+	classes       map[string]int
 }
 
 func (c *replayTally) String() string {
@@ -118,8 +121,8 @@ func (c *replayTally) String() string {
 	for _, k := range slices.Sorted(maps.Keys(c.classes)) {
 		cl = append(cl, fmt.Sprintf("%s %d", k, c.classes[k]))
 	}
-	return fmt.Sprintf("traces %d, decisions %d (placed %d, no feasible node %d): agree %d, same feasible and top sets %d; disagreements by class: {%s}",
-		c.traces, c.steps, c.placed, c.noFeasible, c.agree, c.sameSets, strings.Join(cl, ", "))
+	return fmt.Sprintf("traces %d, decisions %d (placed %d, no feasible node %d, with a deleted Node's pods %d): agree %d, same feasible and top sets %d; disagreements by class: {%s}",
+		c.traces, c.steps, c.placed, c.noFeasible, c.onDeletedNode, c.agree, c.sameSets, strings.Join(cl, ", "))
 }
 
 // add adds o's counts to c.
@@ -130,6 +133,7 @@ func (c *replayTally) add(o *replayTally) {
 	c.noFeasible += o.noFeasible
 	c.agree += o.agree
 	c.sameSets += o.sameSets
+	c.onDeletedNode += o.onDeletedNode
 	for k, v := range o.classes {
 		c.classes[k] += v
 	}
@@ -323,6 +327,9 @@ func replayDrain(rp *Replayer, where string, pre, post *model.State, tally *repl
 		}
 		if v.SameSets {
 			tally.sameSets++
+		}
+		if slices.ContainsFunc(d.s.Pods, func(q model.PodState) bool { return model.OnDeletedNode(d.s, &q) }) {
+			tally.onDeletedNode++
 		}
 		switch v.Class {
 		case "":
