@@ -25,8 +25,12 @@ const (
 	// unhealthy-pod policy does not let it go on its own), uses up a
 	// disruption upstream until the controller resyncs and counts the
 	// pod, never healthy, out again; the model lets the evictions after
-	// it through (unhealthyDraw). Counterfactual: the controller resyncs
-	// between evictions.
+	// it through (unhealthyDraw); and a budget whose sync fails on a
+	// Job's or a bare pod stays failed upstream after that pod is evicted
+	// (a terminal one goes without a budget), refusing the evictions
+	// after it, which the model, syncing without the pod, lets through
+	// (evictsSyncFailure). Counterfactual: the controller resyncs between
+	// evictions.
 	StatusLag = "status lag"
 	// Unexplained: no known class removes the disagreement.
 	Unexplained = "unexplained"
@@ -45,11 +49,25 @@ var classes = []classify.Class[*Case]{{
 }}
 
 // unhealthyDraw reports whether the sequence evicts a Running pod that
-// is not Ready: the only way the status lag changes an outcome, not just
-// a refusal's message.
+// is not Ready: one way the status lag changes an outcome.
 func (c *Case) unhealthyDraw() bool {
 	return slices.ContainsFunc(c.Evictions, func(i int) bool { return c.Pods[i].State == NotReady })
 }
+
+// evictsSyncFailure reports whether the sequence evicts a Job's or a
+// bare pod: a pod that can fail a budget's sync (no scale for a
+// percentage or maxUnavailable, no controller), so that its eviction can
+// end the failure a resynced controller would see.
+func (c *Case) evictsSyncFailure() bool {
+	return slices.ContainsFunc(c.Evictions, func(i int) bool {
+		k := c.Workloads[c.Pods[i].Workload].Kind
+		return k == Job || k == Bare
+	})
+}
+
+// lagChangesOutcome reports whether the status lag can change an
+// outcome of c's sequence, not just a refusal's message.
+func (c *Case) lagChangesOutcome() bool { return c.unhealthyDraw() || c.evictsSyncFailure() }
 
 // outcomesDiffer reports whether two answers to a sequence differ in
 // more than their messages.

@@ -79,6 +79,11 @@ func TestKnownClasses(t *testing.T) {
 			Workloads: []Workload{{Replicas: 3, Tier: "a"}}, Pods: pods(0, NotReady, Ready, Ready),
 			PDBs: []PDB{{MinAvailable: "0"}}, Evictions: []int{0, 1, 2}},
 			StatusLag, Status{CurrentHealthy: 2, ExpectedPods: 3, DisruptionsAllowed: 2}, nil, []model.EvictionOutcome{allowed, allowed, exhausted}},
+		{"status lag: a failed sync outlives the evicted pod that failed it", Case{
+			Workloads: []Workload{{Replicas: 1, Tier: "a"}, {Kind: Job, Tier: "a"}},
+			Pods:      append(pods(1, Failed), pods(0, Ready)...),
+			PDBs:      []PDB{{Selector: SelectTier, Tier: "a", MinAvailable: "0%"}}, Evictions: []int{0, 1}},
+			StatusLag, Status{SyncFailed: true}, nil, []model.EvictionOutcome{allowed, exhausted}},
 		{"the same with the controller resyncing: agreement", Case{
 			Workloads: []Workload{{Replicas: 3, Tier: "a"}}, Pods: pods(0, NotReady, Ready, Ready),
 			PDBs: []PDB{{MinAvailable: "0"}}, Evictions: []int{0, 1, 2}, Resync: true},

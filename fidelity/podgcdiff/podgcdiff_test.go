@@ -19,11 +19,13 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+var cases = flag.Int("cases", 500, "random cases TestDifferential compares (rapid checks)")
+
 // TestDifferential compares every pod's fate under the model's deletion
 // of the case's nodes with upstream's gcOrphaned: no disagreement is
-// expected (500 cases, rapid seed 1, by default).
+// expected (-cases, rapid seed 1 unless -rapid.seed names another).
 func TestDifferential(t *testing.T) {
-	classify.Checks(t, 500, 1)
+	classify.Checks(t, *cases, 1)
 	var counts classify.Counter
 	rapid.Check(t, func(rt *rapid.T) {
 		c := Draw(rt)
