@@ -229,28 +229,6 @@ func controlledBy(m map[string]any, kind string) bool {
 	return false
 }
 
-// looksLikeIntentsFile: a document with no apiVersion or kind whose
-// keys are those of an intents file, which a manifest directory (-f DIR)
-// may hold next to the manifests.
-func looksLikeIntentsFile(m map[string]any) bool {
-	if _, ok := m["apiVersion"]; ok {
-		return false
-	}
-	if _, ok := m["kind"]; ok {
-		return false
-	}
-	found := false
-	for k := range m {
-		switch k {
-		case "intents", "events":
-			found = true
-		default:
-			return false
-		}
-	}
-	return found
-}
-
 type decoder struct {
 	at     at
 	objs   []Object
@@ -269,7 +247,7 @@ func (d *decoder) object(js []byte, path string) error {
 	if !ok {
 		return d.at.errorf(path, "a document must be a mapping with apiVersion and kind, not %s", jsonKind(probe))
 	}
-	if looksLikeIntentsFile(m) {
+	if _, api := m["apiVersion"]; !api && intentsMapping(m) {
 		return d.at.errorf(path, "an intents file (intents:, events:), not a Kubernetes object: pass it with --intents FILE (the manifests take apiVersion and kind)")
 	}
 	for _, f := range []string{"apiVersion", "kind"} {

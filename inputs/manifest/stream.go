@@ -163,12 +163,18 @@ func IsIntentsFile(data []byte) bool {
 	case []any:
 		return true
 	case map[string]any:
-		_, kind := t["kind"]
-		_, in := t["intents"]
-		_, ev := t["events"]
-		return !kind && (in || ev)
+		return intentsMapping(t)
 	}
 	return false
+}
+
+// intentsMapping tells a document that is an intents file's mapping
+// (intents or events, and no kind) from a manifest.
+func intentsMapping(m map[string]any) bool {
+	_, kind := m["kind"]
+	_, in := m["intents"]
+	_, ev := m["events"]
+	return !kind && (in || ev)
 }
 
 // firstDocument is the first YAML document of data (all of a JSON text).
