@@ -12,7 +12,9 @@ import (
 // model's pods all belong to a workload, so no controller would ever
 // place, replace or count it. The room it would take on its node is not
 // reserved either; a running cluster's pods are read with --logs, which
-// reserves it.
+// reserves it. The pods of a controller (a dump of a running cluster
+// holds every workload's) are left out too, in one warning for them all:
+// the model creates a workload's pods from its spec.
 func (as *assembly) dropBarePods(objs []Object) []Object {
 	kept := objs[:0:0]
 	var owned []Object // pods with a controller: a live cluster's
