@@ -55,6 +55,21 @@ func TestInitWritesUsableIntents(t *testing.T) {
 	if code := run(context.Background(), []string{"verify", "-f", m, "--nodes", nodes, "--intents", out, "--quiet"}, &stdout, &stderr); code != exitViolated && code != exitHolds {
 		t.Errorf("verify with the written intents: exit %d: %s", code, stderr.String())
 	}
+	// Without an intents file, verify says what it checks and names kivi
+	// init; with one, it does not.
+	for _, tc := range []struct {
+		args []string
+		hint bool
+	}{
+		{[]string{"verify", "-f", m, "--nodes", nodes, "--quiet"}, true},
+		{[]string{"verify", "-f", m, "--nodes", nodes, "--intents", out, "--quiet"}, false},
+	} {
+		stderr.Reset()
+		run(context.Background(), tc.args, io.Discard, &stderr)
+		if got := strings.Contains(stderr.String(), "`kivi init` writes a starting intents file"); got != tc.hint {
+			t.Errorf("%q: the hint to run kivi init printed %v, want %v: %q", tc.args, got, tc.hint, stderr.String())
+		}
+	}
 	for _, tc := range []struct {
 		args []string
 		want string

@@ -108,6 +108,11 @@ func verifyCommand(ctx context.Context, command string, args []string, stdout, s
 		return exitInput
 	}
 	c, own, err := inf.load(pos, os.Stdin, stderr)
+	if own && err == nil && len(c.Intents) == 0 {
+		// Manifests without an intents file: say what is checked, and
+		// how to ask for more.
+		fmt.Fprintln(stderr, "kivi: no intents file: only pod_always_schedulable and the built-in checks run, with no event; `kivi init` writes a starting intents file for these manifests (--intents FILE)")
+	}
 	if !own {
 		c, err = cf.load(pos)
 		own = cf.incident()
