@@ -14,7 +14,10 @@ import (
 // queueEveryStart is the kubelet as it was before it left out the pods
 // the taint manager cannot act on (controllers/kubelet/tainteviction.go):
 // every pod its drain starts, or leaves waiting bound to a node that is
-// not Ready, also joins the taint manager's queue.
+// not Ready, also joins the taint manager's queue; not a pod of a
+// deleted Node, whose queued items the taint manager takes for
+// evictions scheduled before the deletion (model.DeleteNodeObject keeps
+// only those).
 type queueEveryStart struct{ model.Process }
 
 func (k queueEveryStart) Step(tx *model.Tx, s *model.State) {
@@ -26,7 +29,7 @@ func (k queueEveryStart) Step(tx *model.Tx, s *model.State) {
 	}
 	k.Process.Step(tx, s)
 	for _, p := range bound {
-		if pod := &s.Pods[p]; pod.Node != 0 && (pod.Phase == model.Running || pod.Phase == model.Pending) {
+		if pod := &s.Pods[p]; pod.Node != 0 && (pod.Phase == model.Running || pod.Phase == model.Pending) && !model.OnDeletedNode(s, pod) {
 			s.Enqueue(model.TaintManagerQueue, p)
 		}
 	}
