@@ -58,21 +58,3 @@ func startedCount(s *model.State, d int) int {
 	}
 	return n
 }
-
-// startedMember returns the slot of the k-th started member, in ascending
-// slot order.
-func startedMember(s *model.State, d, k int) int {
-	m := startedOf(s, d)
-	if m.none {
-		return -1
-	}
-	for i := range s.Pods {
-		if m.has(&s.Pods[i]) {
-			if k == 0 {
-				return i
-			}
-			k--
-		}
-	}
-	return -1
-}

@@ -58,9 +58,6 @@ func (r usageRise) step(tx *model.Tx, s *model.State, raise func(tx *model.Tx, s
 // (Tx.ChoosePods): identical pods have the same futures, so raising one
 // or its twin leads to states no step tells apart.
 func (r usageRise) choosePod(tx *model.Tx, s *model.State, d int) int {
-	if tx.U.Options.TieBreak == model.LowestIndex {
-		return startedMember(s, d, tx.Choose(startedCount(s, d)))
-	}
 	m := startedOf(s, d)
 	var members []int
 	if !m.none {
@@ -70,8 +67,11 @@ func (r usageRise) choosePod(tx *model.Tx, s *model.State, d int) int {
 			}
 		}
 	}
-	if len(members) == 0 {
+	switch {
+	case len(members) == 0:
 		return -1
+	case tx.U.Options.TieBreak == model.LowestIndex:
+		return members[tx.Choose(len(members))]
 	}
 	return tx.ChoosePods(s, members, 1)[0]
 }

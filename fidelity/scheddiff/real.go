@@ -161,7 +161,7 @@ type RealAnswer struct {
 // prioritizeNodes) minus nominated pods, extenders and node sampling
 // (below 100 nodes every node is evaluated anyway).
 func (r *Real) Decide(nodes []*v1.Node, pods []*v1.Pod, pending *v1.Pod) (RealAnswer, error) {
-	r.lister.s = newSnapshot(nodes, pods)
+	r.SetSnapshot(nodes, pods)
 	ctx := r.ctx
 	state := framework.NewCycleState()
 	ans := RealAnswer{Rejected: map[string]string{}, Scores: map[string]map[string]int64{}}
