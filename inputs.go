@@ -84,7 +84,25 @@ func LoadCaseFile(path string) (*Cluster, error) { return casefile.Load(path) }
 // cluster_configs.json) and an optional intents file, as `kivi verify -f`
 // does. Errors name the file, the field and the accepted values.
 func LoadManifests(manifests []InputFile, nodes, intentsFile *InputFile) (*Cluster, []Warning, error) {
-	r, err := manifest.LoadStream(manifests, nodes, intentsFile, manifestOptions())
+	return loadStream(manifests, nodes, intentsFile, manifestOptions())
+}
+
+// LoadClusterDump reads a dump of a running cluster (`kubectl get
+// deployments,statefulsets,…,pods -A -o yaml`, its Nodes among the
+// manifests or in nodes) as `kivi verify -f … --current-placement` does:
+// its workloads exist from the start and the pods of its Deployments and
+// StatefulSets run where the dump has them, so that a verification
+// explores what follows (the intents file's events) from the cluster as
+// it is, not every placement the scheduler could have chosen. Other pods
+// hold their requests on their nodes; docs/inputs.md has the rules.
+func LoadClusterDump(manifests []InputFile, nodes, intentsFile *InputFile) (*Cluster, []Warning, error) {
+	opts := manifestOptions()
+	opts.CurrentPlacement = true
+	return loadStream(manifests, nodes, intentsFile, opts)
+}
+
+func loadStream(manifests []InputFile, nodes, intentsFile *InputFile, opts manifest.Options) (*Cluster, []Warning, error) {
+	r, err := manifest.LoadStream(manifests, nodes, intentsFile, opts)
 	if err != nil {
 		return nil, nil, err
 	}

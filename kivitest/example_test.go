@@ -32,3 +32,18 @@ func ExampleManifests() {
 	// Output:
 	// [pod_always_schedulable]
 }
+
+// A check of a running cluster: its dump (`kubectl get …,pods -A -o
+// yaml`) is read with its pods where they run, and the verification
+// explores what follows from there. Here a 100-node cluster loses the
+// node of a Redis pod: every evicted pod finds a node and the frontend
+// keeps its replicas.
+func ExampleClusterDump() {
+	t := &testing.T{} // in a real test, the *testing.T of the test function
+	dir := "../examples/realworld/running-cluster-100/"
+	src := kivitest.ClusterDump(t, dir+"manifests.yaml", dir+"nodes.yaml", dir+"intents.yaml")
+	res := kivitest.Check(t, src, kivitest.Original(), kivitest.Workers(1))
+	fmt.Println(res.Violated, res.Unknown, res.Report.Verdict)
+	// Output:
+	// [] false holds
+}

@@ -39,7 +39,16 @@ func File(path string) Source {
 // files, plus at most one intents file (docs/inputs.md), told apart by
 // its content; a Kivi cluster_configs.json stands for the Nodes. Warnings
 // about fields the model does not represent go to the test log.
-func Manifests(t testing.TB, files ...string) Source {
+func Manifests(t testing.TB, files ...string) Source { return manifests(t, kivi.LoadManifests, files) }
+
+// ClusterDump reads a dump of a running cluster, its Pods included, as
+// `kivi verify -f … --current-placement` does (kivi.LoadClusterDump): the
+// verification starts from where the pods run.
+func ClusterDump(t testing.TB, files ...string) Source {
+	return manifests(t, kivi.LoadClusterDump, files)
+}
+
+func manifests(t testing.TB, load func(ms []kivi.InputFile, nodes, intents *kivi.InputFile) (*kivi.Cluster, []kivi.Warning, error), files []string) Source {
 	return func() (*kivi.Cluster, error) {
 		t.Helper()
 		var all []kivi.InputFile
@@ -54,7 +63,7 @@ func Manifests(t testing.TB, files ...string) Source {
 		if err != nil {
 			return nil, err
 		}
-		c, warns, err := kivi.LoadManifests(ms, nodes, ints)
+		c, warns, err := load(ms, nodes, ints)
 		if err != nil {
 			return nil, err
 		}

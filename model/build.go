@@ -480,11 +480,15 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 	if withPods {
 		slot := 0
 		ordinals := make([]int, len(deps))
+		taken := map[[2]int]bool{} // StatefulSet, ordinal
 		for n, ns := range layout {
 			for pi, p := range ns.pods {
 				d := look.deployments.of(p.Deployment)
 				if d < 0 {
 					return nil, nil, fmt.Errorf("nodes[%d].pods[%d].deployment %q: no such deployment (accepted: %s): %w", ns.group, pi, p.Deployment, c.deploymentNames(), ErrInvalid)
+				}
+				if p.Ordinal != nil && (!u.IsStatefulSet(d) || p.Count > 1) {
+					return nil, nil, fmt.Errorf("nodes[%d].pods[%d].ordinal: set for %s (accepted: only on one pod of a StatefulSet): %w", ns.group, pi, p.Deployment, ErrInvalid)
 				}
 				tmpl := u.Configs[deps[d].config].PodTemplate
 				t := &u.Templates[tmpl]
@@ -493,12 +497,21 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 					ps.CPU, ps.Memory = t.StartUsage()
 					if u.IsStatefulSet(d) {
 						// A StatefulSet's running pods hold its ordinals
-						// from the start, in the order listed.
+						// from the start: the one given, else the next in
+						// the order listed.
 						o := u.Configs[deps[d].config].StatefulSet.OrdinalsStart + ordinals[d]
-						if o > MaxOrdinal {
-							return nil, nil, fmt.Errorf("nodes[%d].pods[%d]: StatefulSet %s pod of ordinal %d (accepted: at most %d in the model): %w", ns.group, pi, p.Deployment, o, MaxOrdinal, ErrInvalid)
+						if p.Ordinal != nil {
+							o = *p.Ordinal
+						} else {
+							ordinals[d]++
 						}
-						ordinals[d]++
+						if o < 0 || o > MaxOrdinal {
+							return nil, nil, fmt.Errorf("nodes[%d].pods[%d]: StatefulSet %s pod of ordinal %d (accepted: 0 to %d in the model): %w", ns.group, pi, p.Deployment, o, MaxOrdinal, ErrInvalid)
+						}
+						if taken[[2]int{d, o}] {
+							return nil, nil, fmt.Errorf("nodes[%d].pods[%d]: a second StatefulSet %s pod of ordinal %d (accepted: one pod per ordinal): %w", ns.group, pi, p.Deployment, o, ErrInvalid)
+						}
+						taken[[2]int{d, o}] = true
 						ps.Ordinal = uint8(o + 1)
 					}
 					if len(t.Pattern) > 0 {

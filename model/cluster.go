@@ -115,6 +115,10 @@ type InitialPod struct {
 	Memory *int64 `json:"memory,omitempty"`
 	// Count is how many such pods (default 1).
 	Count int `json:"count,omitempty"`
+	// Ordinal is a StatefulSet's pod's ordinal (its name's suffix); nil
+	// gives the pods the StatefulSet's ordinals in the order listed. A
+	// pod with an ordinal stands for one pod (Count 1).
+	Ordinal *int `json:"ordinal,omitempty"`
 }
 
 // TemplateDecl is a pod template.

@@ -1,7 +1,9 @@
 package model
 
 import (
+	"errors"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -38,6 +40,21 @@ func TestDeploymentsOutOfSyncStartQueued(t *testing.T) {
 		}
 		if got := s.Queues[DeploymentQueue]; !slices.Equal(got, tc.want) {
 			t.Errorf("%s: deployment queue %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestInitialPodOrdinalOnlyForStatefulSets: an ordinal names one pod of a
+// StatefulSet; on a Deployment's pod, or on several pods at once, it is
+// an invalid cluster.
+func TestInitialPodOrdinalOnlyForStatefulSets(t *testing.T) {
+	zero := 0
+	for _, p := range []InitialPod{{Ordinal: &zero}, {Ordinal: &zero, Count: 2}} {
+		c := namedCluster()
+		p.Deployment = c.Deployments[0].Name
+		c.Nodes[1].Pods = append(c.Nodes[1].Pods, p)
+		if _, _, err := c.Build(); err == nil || !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "ordinal") {
+			t.Errorf("%+v: error %v, want an invalid ordinal", p, err)
 		}
 	}
 }

@@ -24,6 +24,9 @@ type inputFlags struct {
 	recursive bool
 	nodes     string
 	intents   string
+	// currentPlacement reads the manifests as a running cluster's dump,
+	// its Pods where they run (kivi.LoadClusterDump).
+	currentPlacement bool
 	// warnings are the readers' warnings of the last load: printed to
 	// stderr as they come, and carried into the --json document.
 	warnings []kivi.Warning
@@ -40,11 +43,16 @@ func (in *inputFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&in.recursive, "recursive", false, "the same as -R")
 	fs.StringVar(&in.nodes, "nodes", "", "with -f: Node manifests or Kivi's cluster_configs.json")
 	fs.StringVar(&in.intents, "intents", "", "with -f: intents file (Kivi's intents.json or {intents, events})")
+	fs.BoolVar(&in.currentPlacement, "current-placement", false, "with -f or a directory of manifests: they are a dump of a running cluster (kubectl get …,pods -A -o yaml): start from where its pods run, not from the workloads' creation")
 }
 
 // load returns the cluster of the real-input flags, or ok false when
 // none applies (a built-in case or a case file is meant).
 func (in *inputFlags) load(pos []string, stdin io.Reader, stderr io.Writer) (c *kivi.Cluster, ok bool, err error) {
+	stream := len(in.manifests) > 0 || (len(pos) == 1 && !in.logs && isDir(pos[0]) && !isKiviDir(pos[0]))
+	if in.currentPlacement && !stream {
+		return nil, true, fmt.Errorf("--current-placement reads a running cluster's manifests: give them with -f or as a directory of manifests: %w", errUsage)
+	}
 	switch {
 	case len(in.manifests) > 0:
 		if len(pos) > 0 || in.logs {
@@ -54,7 +62,7 @@ func (in *inputFlags) load(pos []string, stdin io.Reader, stderr io.Writer) (c *
 		if err != nil {
 			return nil, true, err
 		}
-		c, in.warnings, err = loadStream(files, in.nodes, in.intents, stdin, stderr)
+		c, in.warnings, err = loadStream(files, in.nodes, in.intents, in.currentPlacement, stdin, stderr)
 		return c, true, err
 	case in.recursive:
 		return nil, true, fmt.Errorf("-R goes with -f DIR: %w", errUsage)
@@ -67,7 +75,7 @@ func (in *inputFlags) load(pos []string, stdin io.Reader, stderr io.Writer) (c *
 		if err != nil {
 			return nil, true, fmt.Errorf("%s: neither Kivi's configuration directory (accepted: yaml/ and user_input/) nor a directory of manifests (accepted: .yaml, .yml or .json files, an intents file among them): %w", pos[0], errUsage)
 		}
-		c, in.warnings, err = loadStream(files, "", "", stdin, stderr)
+		c, in.warnings, err = loadStream(files, "", "", in.currentPlacement, stdin, stderr)
 		return c, true, err
 	case len(pos) == 1 && (in.logs || isDir(pos[0])):
 		c, in.warnings, err = loadInputs(pos[0], in.logs, stderr)
@@ -96,7 +104,7 @@ func loadInputs(dir string, logs bool, stderr io.Writer) (*kivi.Cluster, []kivi.
 
 // loadStream reads manifest files ("-" is standard input) with a nodes
 // file and an intents file (either may be "").
-func loadStream(files []string, nodes, intentsPath string, stdin io.Reader, stderr io.Writer) (*kivi.Cluster, []kivi.Warning, error) {
+func loadStream(files []string, nodes, intentsPath string, currentPlacement bool, stdin io.Reader, stderr io.Writer) (*kivi.Cluster, []kivi.Warning, error) {
 	read := func(p string) (kivi.InputFile, error) {
 		if p == "-" {
 			data, err := io.ReadAll(stdin)
@@ -146,7 +154,11 @@ func loadStream(files []string, nodes, intentsPath string, stdin io.Reader, stde
 	if inf != nil {
 		ms = kivi.WithoutEventManifests(ms, inf)
 	}
-	c, warns, err := kivi.LoadManifests(ms, nf, inf)
+	load := kivi.LoadManifests
+	if currentPlacement {
+		load = kivi.LoadClusterDump
+	}
+	c, warns, err := load(ms, nf, inf)
 	if err != nil {
 		return nil, nil, err
 	}

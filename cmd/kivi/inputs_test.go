@@ -266,3 +266,28 @@ func withoutRates(report string) string {
 	}
 	return strings.Join(keep, "\n")
 }
+
+// TestCurrentPlacement: --current-placement reads a running cluster's
+// dump with its pods where they run (the real-world running-cluster-100
+// folder: it holds), as -f files or as one directory; it goes with
+// manifests only.
+func TestCurrentPlacement(t *testing.T) {
+	dir := filepath.Join("..", "..", "examples", "realworld", "running-cluster-100")
+	for _, args := range [][]string{
+		{"verify", "-f", filepath.Join(dir, "manifests.yaml"), "--nodes", filepath.Join(dir, "nodes.yaml"), "--intents", filepath.Join(dir, "intents.yaml")},
+		{"verify", dir},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), append(args, "--current-placement", "--quiet", "--timeout", "60s"), &stdout, &stderr)
+		if code != exitHolds || !strings.Contains(stderr.String(), "belong to no workload of the input") {
+			t.Errorf("%q: exit %d, stderr %q, stdout %q", args, code, stderr.String(), stdout.String())
+		}
+	}
+	for _, args := range [][]string{{"verify", "--case", "c3"}, {"verify", "--logs", filepath.Join("..", "..", "examples", "inputs")}} {
+		var stderr bytes.Buffer
+		code := run(context.Background(), append(args, "--current-placement"), io.Discard, &stderr)
+		if code != exitInput || !strings.Contains(stderr.String(), "--current-placement reads a running cluster's manifests") {
+			t.Errorf("%q: exit %d, stderr %q", args, code, stderr.String())
+		}
+	}
+}

@@ -32,6 +32,7 @@ CLUSTERS = {
     "cronjobs-helm-list-200": (200, 3, dict(cpu="8", mem="32Gi", as_list=True)),
     "sidecars-probes-50": (50, 3, dict(cpu="2", mem="8Gi")),
     "zone-outage-100": (100, 3, dict(cpu="4", mem="16Gi")),
+    "running-cluster-100": (100, 3, dict(cpu="8", mem="32Gi")),
 }
 
 MIXED = [("4", "16Gi"), ("4000m", "16384Mi"), ("3.5", "15728640Ki"), ("8", "33554432000")]

@@ -30,6 +30,12 @@ type Options struct {
 	// the path as written, joined to the intents file's directory. nil:
 	// the operating system's files.
 	ReadFile func(name string) ([]byte, error)
+	// CurrentPlacement reads the Pods of a manifest stream as a dump of a
+	// running cluster: the workloads exist from the start and their pods
+	// run where the dump has them (runningpods.go). Without it the
+	// workloads are created by the first command and their pods placed
+	// by the model, and the stream's Pods are left out.
+	CurrentPlacement bool
 }
 
 // Result is a loaded cluster with the warnings found on the way.
@@ -45,6 +51,9 @@ type assembly struct {
 	warns []Warning
 	// limits are the input's LimitRanges (limitRanges).
 	limits *limitRangeTable
+	// nodeIns are the input's Nodes as read (with the DaemonSets'
+	// reservations), kept for a running cluster's pods (runningpods.go).
+	nodeIns []nodeIn
 	// podTemplates maps a Deployment's or StatefulSet's model name to its
 	// template as written (Object.PodTemplate), for the applied files
 	// that leave it unchanged.

@@ -60,3 +60,15 @@ func controllerOf(p *Pod) (string, bool) {
 	}
 	return "", false
 }
+
+// splitPods takes a stream's Pods out of its other objects.
+func splitPods(objs []Object) (rest, pods []Object) {
+	for _, o := range objs {
+		if o.Kind == "Pod" {
+			pods = append(pods, o)
+		} else {
+			rest = append(rest, o)
+		}
+	}
+	return rest, pods
+}

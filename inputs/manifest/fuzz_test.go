@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"errors"
+	"github.com/kivi-go/kivi/model"
 	"os"
 	"path/filepath"
 	"strings"
@@ -101,4 +102,34 @@ func loadDirInput(data []byte) error {
 		_, err := LoadKiviDir(fsys, "d", testOptions())
 		return err
 	}
+}
+
+// FuzzLoadClusterDump runs a running cluster's dump through the reader
+// with Options.CurrentPlacement and builds what it reads: one input holds
+// the manifests (Pods among them), the Nodes and the intents file,
+// separated by lines of five '='. Bad input is an input error or an
+// invalid cluster, never a panic.
+func FuzzLoadClusterDump(f *testing.F) {
+	seedFiles(f, "testdata/fuzz/dumps/*.txt")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		parts := strings.SplitN(string(data), "\n=====\n", 3)
+		for len(parts) < 3 {
+			parts = append(parts, "")
+		}
+		var intents *File
+		if strings.TrimSpace(parts[2]) != "" {
+			intents = &File{Name: "intents.yaml", Data: []byte(parts[2])}
+		}
+		r, err := LoadStream([]File{{Name: "dump.yaml", Data: []byte(parts[0])}}, &File{Name: "nodes.yaml", Data: []byte(parts[1])}, intents,
+			Options{CurrentPlacement: true})
+		if err != nil {
+			if !errors.Is(err, ErrInput) {
+				t.Fatalf("error without ErrInput: %v", err)
+			}
+			return
+		}
+		if _, _, err := r.Cluster.Build(); err != nil && !errors.Is(err, model.ErrInvalid) {
+			t.Fatalf("build error without ErrInvalid: %v", err)
+		}
+	})
 }

@@ -140,7 +140,8 @@ func (as *assembly) nodes(objs []Object, cc *kiviClusterConfig, cfg *file) error
 	if err := as.reserveDaemonPods(objs, nodes, as.c.KiviHostnameAlias); err != nil {
 		return err
 	}
-	as.c.NodeTypes, as.c.Nodes = groupNodes(keepMemoryCapacity(objs, nodes))
+	as.nodeIns = keepMemoryCapacity(objs, nodes)
+	as.c.NodeTypes, as.c.Nodes = groupNodes(as.nodeIns)
 	return nil
 }
 

@@ -1,10 +1,9 @@
 package manifest
 
 import (
-	"fmt"
 	"maps"
 	"slices"
-	"strconv"
+	"strings"
 
 	"github.com/kivi-go/kivi/model"
 )
@@ -158,9 +157,9 @@ func labelsOf(types []model.NodeType, kiviAlias bool) nodeLabels {
 func nodeNames(nodes []nodeIn) string {
 	var names []string
 	for _, n := range nodes {
-		names = append(names, strconv.Quote(n.name))
+		names = append(names, n.name)
 	}
-	return fmt.Sprint(names)
+	return strings.Join(names, ", ")
 }
 
 // reserveScalar adds scalar requests to the node's reservation.

@@ -28,7 +28,9 @@ type File struct {
 //
 // As with Kivi's configuration directory, the deployments start not
 // created and one first-slot createTargetDeployment per deployment
-// creates them.
+// creates them; with opts.CurrentPlacement the manifests are a running
+// cluster's, whose workloads exist and whose pods run where its Pods say
+// (runningpods.go).
 func LoadStream(manifests []File, nodes, intents *File, opts Options) (*Result, error) {
 	as := &assembly{opts: opts, c: &model.Cluster{Name: "stream"}}
 	if len(manifests) > 0 {
@@ -78,7 +80,12 @@ func LoadStream(manifests []File, nodes, intents *File, opts Options) (*Result, 
 	if w, ok := counts.skippedWarning(); ok {
 		as.warns = append(as.warns, w)
 	}
-	objs = as.dropBarePods(objs)
+	var pods []Object
+	if opts.CurrentPlacement {
+		objs, pods = splitPods(objs)
+	} else {
+		objs = as.dropBarePods(objs)
+	}
 	// Pods are admitted before anything reads their templates (the
 	// DaemonSets' reservations come with the nodes).
 	if err := admitRuntimeClasses(objs); err != nil {
@@ -87,12 +94,22 @@ func LoadStream(manifests []File, nodes, intents *File, opts Options) (*Result, 
 	if err := as.nodes(objs, cc, cfg); err != nil {
 		return nil, err
 	}
-	if _, err := as.workloads(objs, false); err != nil {
+	workloads, err := as.workloads(objs, opts.CurrentPlacement)
+	if err != nil {
 		return nil, err
 	}
 	as.warnDaemonSetSelectors(objs)
 	if err := as.needDeployment(strings.Join(names, ", ")); err != nil {
 		return nil, err
+	}
+	if opts.CurrentPlacement {
+		if cc != nil && len(cc.NodesTypes) > 0 {
+			return nil, &Error{File: cfg.name, Msg: "the current placement needs the cluster's Node objects (accepted: `kubectl get nodes -o yaml`; node types have no names to place pods on)"}
+		}
+		if err := as.runningPods(pods, objs, workloads); err != nil {
+			return nil, err
+		}
+		as.c.NodeTypes, as.c.Nodes = groupNodes(as.nodeIns)
 	}
 	if cc != nil {
 		if err := applyDTypes(cfg.name, cc, as.c); err != nil {
@@ -100,8 +117,8 @@ func LoadStream(manifests []File, nodes, intents *File, opts Options) (*Result, 
 		}
 	}
 	for _, d := range as.c.Deployments {
-		if d.CronJob != nil {
-			continue // a CronJob's run is created by its schedule
+		if d.CronJob != nil || opts.CurrentPlacement {
+			continue // a CronJob's run is created by its schedule; a running cluster's workloads exist
 		}
 		as.c.Events = append(as.c.Events, model.EventDecl{Kind: "createTargetDeployment", When: "first", Deployment: d.Name})
 	}

@@ -238,6 +238,24 @@ type HPAv2 struct {
 		Metrics        []MetricSpec                `json:"metrics"`
 		Behavior       *HPABehavior                `json:"behavior"`
 	} `json:"spec"`
+	// Status is read from a running cluster's dump only
+	// (Options.CurrentPlacement): the load the HPA last measured.
+	Status struct {
+		CurrentMetrics []MetricStatus `json:"currentMetrics"`
+	} `json:"status"`
+}
+
+// MetricStatus is one autoscaling/v2 status.currentMetrics entry; only
+// Resource metrics are read.
+type MetricStatus struct {
+	Type     string `json:"type"`
+	Resource *struct {
+		Name    string `json:"name"`
+		Current struct {
+			AverageUtilization *int32        `json:"averageUtilization"`
+			AverageValue       *QuantityText `json:"averageValue"`
+		} `json:"current"`
+	} `json:"resource"`
 }
 
 // HPABehavior is autoscaling/v2 HorizontalPodAutoscalerBehavior.
@@ -271,6 +289,10 @@ type HPAv1 struct {
 		MaxReplicas                    int32                       `json:"maxReplicas"`
 		TargetCPUUtilizationPercentage *int32                      `json:"targetCPUUtilizationPercentage"`
 	} `json:"spec"`
+	// Status: HPAv2's.
+	Status struct {
+		CurrentCPUUtilizationPercentage *int32 `json:"currentCPUUtilizationPercentage"`
+	} `json:"status"`
 }
 
 // CrossVersionObjectReference names the HPA's target.

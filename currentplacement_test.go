@@ -1,0 +1,81 @@
+package kivi_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/kivi-go/kivi"
+	"github.com/kivi-go/kivi/checker"
+)
+
+// TestHPAMeasuredLoad: read as a running cluster's dump, an HPA's pods
+// use the load its status last measured, so its next sync rescales only
+// when that load is outside its tolerance of the target, and the report
+// states the load when it does; read as manifests to apply, the same
+// pods use their requests (100 %) and the HPA rescales at once.
+func TestHPAMeasuredLoad(t *testing.T) {
+	dump := func(util string) string {
+		return `apiVersion: v1
+kind: List
+items:
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web, namespace: default}
+  spec:
+    replicas: 2
+    selector: {matchLabels: {app: web}}
+    template:
+      metadata: {labels: {app: web}}
+      spec: {containers: [{name: web, resources: {requests: {cpu: 500m, memory: 256Mi}}}]}
+- apiVersion: autoscaling/v2
+  kind: HorizontalPodAutoscaler
+  metadata: {name: web, namespace: default}
+  spec:
+    scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+    minReplicas: 2
+    maxReplicas: 4
+    metrics: [{type: Resource, resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}}]
+  status:
+    currentMetrics: [{type: Resource, resource: {name: cpu, current: {averageUtilization: ` + util + `}}}]
+- {apiVersion: v1, kind: Pod, metadata: {name: web-6c8-a, namespace: default, labels: {app: web, pod-template-hash: 6c8}, ownerReferences: [{kind: ReplicaSet, name: web-6c8, controller: true}]}, spec: {nodeName: a, containers: [{name: web, resources: {requests: {cpu: 500m, memory: 256Mi}}}]}, status: {phase: Running}}
+- {apiVersion: v1, kind: Pod, metadata: {name: web-6c8-b, namespace: default, labels: {app: web, pod-template-hash: 6c8}, ownerReferences: [{kind: ReplicaSet, name: web-6c8, controller: true}]}, spec: {nodeName: b, containers: [{name: web, resources: {requests: {cpu: 500m, memory: 256Mi}}}]}, status: {phase: Running}}
+`
+	}
+	const intents = `intents:
+- name: replica_num_always_meet_exp
+  params: {deployment: web, expReplicas: spec}
+`
+	for _, c := range []struct {
+		util       string
+		placed     bool
+		want       checker.Verdict
+		assumption string
+	}{
+		{"52", true, checker.Holds, ""},
+		{"30", true, checker.Holds, ""}, // below the target, at minReplicas already
+		{"90", true, checker.Violated, "the running pods of web (cpu 90 %) use what the input gives them, every other pod exactly its requests"},
+		{"52", false, checker.Violated, "every pod uses exactly its requests"},
+	} {
+		load := kivi.LoadManifests
+		if c.placed {
+			load = kivi.LoadClusterDump
+		}
+		cl, _, err := load([]kivi.InputFile{{Name: "dump.yaml", Data: []byte(dump(c.util))}},
+			&kivi.InputFile{Name: "nodes.yaml", Data: []byte(twoNodes("4"))}, &kivi.InputFile{Name: "intents.yaml", Data: []byte(intents)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := kivi.Verify(context.Background(), cl, kivi.Options{Checker: checker.Options{Workers: 1, CollectAll: true}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := rep.Result("replica_num_always_meet_exp"); r == nil || r.Verdict != c.want {
+			t.Errorf("%s %% (placed %v): %+v, want %v", c.util, c.placed, r, c.want)
+		}
+		got := strings.Join(rep.Assumptions, "\n")
+		if c.assumption == "" && strings.Contains(got, "HPA") || c.assumption != "" && !strings.Contains(got, c.assumption) {
+			t.Errorf("%s %% (placed %v): assumptions %q, want %q", c.util, c.placed, got, c.assumption)
+		}
+	}
+}

@@ -1,0 +1,319 @@
+package manifest
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// A dump of a running cluster (`kubectl get pods -A -o yaml` next to its
+// workloads and Nodes) read with Options.CurrentPlacement starts from
+// where its pods run instead of from the workloads' creation: every
+// Deployment and StatefulSet exists from the start, its bound pods run on
+// their nodes, and the search explores what follows (the events) rather
+// than every placement the scheduler could have chosen, most of a large
+// cluster's states.
+//
+// A pod is read by its controller (ownerReferences), as the controllers
+// themselves find their pods:
+//   - a Deployment's (through a ReplicaSet named <deployment>-<pod-template-hash>
+//     whose pods the Deployment's selector matches) and a StatefulSet's
+//     (its ordinal from its name) start Running on their node, bound
+//     Pending ones too (the kubelet starts them); unbound ones are left
+//     out, so the controller's first sync creates them again;
+//   - a DaemonSet's is left out when the DaemonSet is in the input, whose
+//     spec reserves its pod on every node it runs on;
+//   - a Job's is left out: the model runs a Job from its spec, not from
+//     its progress (status), and creates its pods itself;
+//   - any other pod (no controller, a ReplicaSet of no Deployment, a
+//     custom controller, a DaemonSet not in the input) holds its requests,
+//     host ports and a pod slot of its node, as a reservation;
+//   - a pod being deleted, Succeeded or Failed is left out.
+//
+// A placed pod uses what its workload's HPA last measured (status.currentMetrics,
+// a Resource metric's averageValue, else its averageUtilization of the
+// request), as the metrics server would report it to the HPA's next
+// sync; without a reading it uses its requests, as a created pod does.
+
+// runningPods sorts a dump's pods out: placed on as.nodeIns (which the
+// caller groups again), reserved there, or left out, with one warning
+// per kind of leaving out. objs are the input's other objects, names
+// the workloads' model names by namespace/name.
+func (as *assembly) runningPods(pods, objs []Object, names map[string]string) error {
+	if len(as.nodeIns) == 0 {
+		at := at{file: "the input"}
+		if len(pods) > 0 {
+			at = pods[0].at()
+		}
+		return at.errorf("", "the current placement needs the cluster's Node objects (accepted: `kubectl get nodes -o yaml`; node types of Kivi's cluster_configs.json have no names to place pods on)")
+	}
+	nodeIdx := map[string]int{}
+	for i, n := range as.nodeIns {
+		nodeIdx[n.name] = i
+	}
+	var deployments []Object
+	kinds := map[string]bool{} // "Kind namespace/name" of the input's StatefulSets, Jobs and DaemonSets
+	for _, o := range objs {
+		switch v := o.Value.(type) {
+		case *Deployment:
+			deployments = append(deployments, o)
+		case *StatefulSet:
+			kinds["StatefulSet "+deploymentKey(v.Metadata.Namespace, v.Metadata.Name)] = true
+		case *Job:
+			kinds["Job "+deploymentKey(v.Metadata.Namespace, v.Metadata.Name)] = true
+			if st := strings.TrimSpace(string(v.Status)); st != "" && st != "{}" && st != "null" {
+				as.warns = append(as.warns, o.at().warning(o.path("status"), "Job %s has run: its progress is not read, and the model runs it from its spec, as if just created", deploymentKey(v.Metadata.Namespace, v.Metadata.Name)))
+			}
+		case *DaemonSet:
+			kinds["DaemonSet "+deploymentKey(v.Metadata.Namespace, v.Metadata.Name)] = true
+		}
+	}
+	var unbound, starting, jobPods, gone []string
+	var reserved []string
+	hashes := map[string][]string{} // a Deployment's pods' pod-template-hash values
+	for _, o := range pods {
+		p := o.Value.(*Pod)
+		a := o.at()
+		key := deploymentKey(p.Metadata.Namespace, p.Metadata.Name)
+		if p.DeletionTimestamp() || p.Status.Phase == "Succeeded" || p.Status.Phase == "Failed" {
+			gone = append(gone, key)
+			continue
+		}
+		ip, owner, err := as.runningPodOwner(o, deployments, kinds, names)
+		if err != nil {
+			return err
+		}
+		if owner == "DaemonSet" {
+			continue
+		}
+		if owner == "Job" {
+			jobPods = append(jobPods, key)
+			continue
+		}
+		if p.Spec.NodeName == "" {
+			if ip != nil {
+				unbound = append(unbound, key)
+			}
+			continue
+		}
+		ni, ok := nodeIdx[p.Spec.NodeName]
+		if !ok {
+			return a.errorf(o.path("spec.nodeName"), "%q is not one of the input's Nodes (accepted: %s)", p.Spec.NodeName, nodeNames(as.nodeIns))
+		}
+		n := &as.nodeIns[ni]
+		if ip != nil {
+			if h := p.Metadata.Labels["pod-template-hash"]; h != "" && !slices.Contains(hashes[ip.Deployment], h) {
+				hashes[ip.Deployment] = append(hashes[ip.Deployment], h)
+			}
+			if p.Status.Phase != "Running" {
+				starting = append(starting, key)
+			}
+			n.pods = append(n.pods, *ip)
+			continue
+		}
+		tc := templateConv{o: o, warns: &as.warns}
+		req, err := tc.requests(p.Spec)
+		if err != nil {
+			return err
+		}
+		ports, err := tc.hostPorts(p.Spec)
+		if err != nil {
+			return err
+		}
+		n.reservedCPU += req.cpu
+		n.reservedMem += req.mem
+		n.reserveScalar(req.scalar)
+		n.reservedHostPorts = append(n.reservedHostPorts, ports...)
+		if n.maxPods == 0 {
+			n.maxPods = model.DefaultMaxPods
+		}
+		n.maxPods = max(n.maxPods-1, 1)
+		reserved = append(reserved, key)
+	}
+	if err := as.measuredUsage(objs, names); err != nil {
+		return err
+	}
+	for _, n := range as.nodeIns {
+		if n.reservedCPU > n.cpu || n.reservedMem > n.memory {
+			as.warns = append(as.warns, Warning{Msg: fmt.Sprintf("node %s: the pods of no modelled workload request more cpu or memory than it has", n.name)})
+		}
+	}
+	for _, d := range as.c.Deployments {
+		if h := hashes[d.Name]; len(h) > 1 {
+			as.warns = append(as.warns, Warning{Msg: fmt.Sprintf("Deployment %s is in the middle of a rollout (pods of %d ReplicaSets: pod-template-hash %s): all its running pods are taken as pods of its current template", d.Name, len(h), strings.Join(h, ", "))})
+		}
+	}
+	as.podsLeftOut(pods, reserved,
+		"belongs to no workload of the input (no controller, a custom controller, a ReplicaSet of no Deployment): it holds its requests on its node",
+		"belong to no workload of the input (no controller, a custom controller, a ReplicaSet of no Deployment): they hold their requests on their nodes")
+	as.podsLeftOut(pods, unbound,
+		"is not bound to a node: left out, so that its controller creates it again",
+		"are not bound to a node: left out, so that their controllers create them again")
+	as.podsLeftOut(pods, starting,
+		"is bound to its node but not Running yet: the model starts it there",
+		"are bound to their nodes but not Running yet: the model starts them there")
+	as.podsLeftOut(pods, jobPods,
+		"belongs to a Job: left out, as the model runs a Job from its spec (its progress is not read) and creates its pods itself",
+		"belong to Jobs: left out, as the model runs a Job from its spec (its progress is not read) and creates its pods itself")
+	as.podsLeftOut(pods, gone,
+		"is being deleted or has finished: left out",
+		"are being deleted or have finished: left out")
+	return nil
+}
+
+// podsLeftOut is one warning for a set of pods (names, up to three):
+// one and many say what becomes of one pod and of several.
+func (as *assembly) podsLeftOut(pods []Object, which []string, one, many string) {
+	switch len(which) {
+	case 0:
+		return
+	case 1:
+		as.warns = append(as.warns, Warning{File: pods[0].File, Msg: fmt.Sprintf("1 pod (%s) %s", which[0], one)})
+		return
+	}
+	names := which
+	if len(names) > 3 {
+		names = append(names[:3:3], fmt.Sprintf("… (%d in all)", len(which)))
+	}
+	as.warns = append(as.warns, Warning{File: pods[0].File, Msg: fmt.Sprintf("%d pods (%s) %s", len(which), strings.Join(names, ", "), many)})
+}
+
+// runningPodOwner finds a pod's controller: the pod of a modelled
+// Deployment or StatefulSet (ip), or owner "DaemonSet" or "Job" for a
+// pod of a DaemonSet or Job of the input, or neither (a reservation).
+func (as *assembly) runningPodOwner(o Object, deployments []Object, kinds map[string]bool, names map[string]string) (ip *model.InitialPod, owner string, err error) {
+	p := o.Value.(*Pod)
+	if dep, ok := ownerDeployment(p, deployments); ok {
+		if name, ok := names[dep]; ok {
+			return &model.InitialPod{Deployment: name}, "", nil
+		}
+		return nil, "", nil
+	}
+	for _, r := range p.Metadata.OwnerReferences {
+		if r.Controller == nil || !*r.Controller {
+			continue
+		}
+		key := deploymentKey(p.Metadata.Namespace, r.Name)
+		if !kinds[r.Kind+" "+key] {
+			return nil, "", nil
+		}
+		switch r.Kind {
+		case "DaemonSet", "Job":
+			return nil, r.Kind, nil
+		case "StatefulSet":
+			name, ok := names[key]
+			if !ok {
+				return nil, "", nil
+			}
+			ord, err := strconv.Atoi(strings.TrimPrefix(p.Metadata.Name, r.Name+"-"))
+			if !strings.HasPrefix(p.Metadata.Name, r.Name+"-") || err != nil || ord < 0 {
+				return nil, "", o.at().errorf(o.path("metadata.name"), "%q is not a pod name of StatefulSet %s (accepted: %s-<ordinal>)", p.Metadata.Name, r.Name, r.Name)
+			}
+			return &model.InitialPod{Deployment: name, Ordinal: &ord}, "", nil
+		}
+	}
+	return nil, "", nil
+}
+
+// measuredUsage sets the placed pods' cpu and memory usage from their
+// workload's HPA status (objs' HPAs; names maps namespace/name to model
+// names).
+func (as *assembly) measuredUsage(objs []Object, names map[string]string) error {
+	for _, o := range objs {
+		var ref CrossVersionObjectReference
+		var ns string
+		// readings: a resource's averageValue or averageUtilization, and
+		// the path of the reading.
+		type reading struct {
+			res   string
+			value *QuantityText
+			util  *int32
+			path  string
+		}
+		var readings []reading
+		switch v := o.Value.(type) {
+		case *HPAv2:
+			ref, ns = v.Spec.ScaleTargetRef, v.Metadata.Namespace
+			for i, m := range v.Status.CurrentMetrics {
+				if m.Type != "Resource" || m.Resource == nil {
+					continue
+				}
+				c := m.Resource.Current
+				readings = append(readings, reading{m.Resource.Name, c.AverageValue, c.AverageUtilization, index("status.currentMetrics", i) + ".resource.current"})
+			}
+		case *HPAv1:
+			ref, ns = v.Spec.ScaleTargetRef, v.Metadata.Namespace
+			if u := v.Status.CurrentCPUUtilizationPercentage; u != nil {
+				readings = append(readings, reading{res: "cpu", util: u, path: "status.currentCPUUtilizationPercentage"})
+			}
+		default:
+			continue
+		}
+		name, ok := names[deploymentKey(ns, ref.Name)]
+		if !ok || len(readings) == 0 {
+			continue
+		}
+		td := as.templateOf(name)
+		if td == nil {
+			continue
+		}
+		a := o.at()
+		for _, r := range readings {
+			kind, request := cpuRequest, td.CPU-td.ReservedOnly[model.CPU]
+			switch r.res {
+			case "cpu":
+			case "memory":
+				kind, request = memoryRequest, td.Memory-td.ReservedOnly[model.Memory]
+			default:
+				continue
+			}
+			var usage int64
+			switch {
+			case r.value != nil:
+				v, err := parseResource(a, o.path(r.path+".averageValue"), *r.value, kind)
+				if err != nil {
+					return err
+				}
+				usage = v
+			case r.util != nil:
+				if *r.util < 0 {
+					return a.errorf(o.path(r.path), "%d (accepted: a percentage ≥ 0)", *r.util)
+				}
+				usage = (request*int64(*r.util) + 50) / 100
+			default:
+				continue
+			}
+			for i := range as.nodeIns {
+				for j := range as.nodeIns[i].pods {
+					if p := &as.nodeIns[i].pods[j]; p.Deployment == name {
+						u := usage
+						if r.res == "cpu" {
+							p.CPU = &u
+						} else {
+							p.Memory = &u
+						}
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// templateOf is the pod template of workload name.
+func (as *assembly) templateOf(name string) *model.TemplateDecl {
+	for _, d := range as.c.Deployments {
+		if d.Name != name {
+			continue
+		}
+		for i := range as.c.Templates {
+			if as.c.Templates[i].Name == d.Template {
+				return &as.c.Templates[i]
+			}
+		}
+	}
+	return nil
+}
