@@ -2,6 +2,7 @@ package kivi_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -77,5 +78,61 @@ items:
 		if c.assumption == "" && strings.Contains(got, "HPA") || c.assumption != "" && !strings.Contains(got, c.assumption) {
 			t.Errorf("%s %% (placed %v): assumptions %q, want %q", c.util, c.placed, got, c.assumption)
 		}
+	}
+}
+
+// TestRunningPodNamesInTraces: a running cluster's pods keep their names
+// in a counterexample and its snapshots, so that the trace names the
+// pods `kubectl get pods` shows; pods the trace creates get the model's
+// names. The two pods on the failing node are evicted, never the third.
+func TestRunningPodNamesInTraces(t *testing.T) {
+	pod := func(name, node string) string {
+		return `- {apiVersion: v1, kind: Pod, metadata: {name: ` + name + `, namespace: default, labels: {app: web, pod-template-hash: 5d4f}, ownerReferences: [{kind: ReplicaSet, name: web-5d4f, controller: true}]}, spec: {nodeName: ` + node + `, containers: [{name: web, resources: {requests: {cpu: "1", memory: 1Gi}}}]}, status: {phase: Running}}
+`
+	}
+	dump := `apiVersion: v1
+kind: List
+items:
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web, namespace: default}
+  spec:
+    replicas: 3
+    selector: {matchLabels: {app: web}}
+    template:
+      metadata: {labels: {app: web}}
+      spec: {containers: [{name: web, resources: {requests: {cpu: "1", memory: 1Gi}}}]}
+` + pod("web-5d4f-on-b", "b") + pod("web-5d4f-on-a-1", "a") + pod("web-5d4f-on-a-2", "a")
+	const intents = `intents:
+- name: replica_num_always_meet_min
+  params: {deployment: web}
+events:
+- kind: nodeFailure
+  node: a
+`
+	cl, _, err := kivi.LoadClusterDump([]kivi.InputFile{{Name: "dump.yaml", Data: []byte(dump)}},
+		&kivi.InputFile{Name: "nodes.yaml", Data: []byte(twoNodes("4"))}, &kivi.InputFile{Name: "intents.yaml", Data: []byte(intents)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := kivi.Verify(context.Background(), cl, kivi.Options{Checker: checker.Options{Workers: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rep.Result("replica_num_always_meet_min")
+	if r == nil || r.Verdict != checker.Violated {
+		t.Fatalf("replica_num_always_meet_min: %+v, want violated", r)
+	}
+	lines := strings.Join(r.Trace.Lines(), "\n")
+	if !strings.Contains(lines, "Evicting pod web-5d4f-on-a-") || strings.Contains(lines, "web-5d4f-on-b") {
+		t.Errorf("the trace does not evict a pod of node a by its name, or names the pod on b:\n%s", lines)
+	}
+	var names []string
+	for _, p := range r.Trace.Initial.Pods {
+		names = append(names, p.Name+"@"+p.Node)
+	}
+	slices.Sort(names)
+	if want := []string{"web-5d4f-on-a-1@a", "web-5d4f-on-a-2@a", "web-5d4f-on-b@b"}; !slices.Equal(names, want) {
+		t.Errorf("initial snapshot %v, want %v", names, want)
 	}
 }

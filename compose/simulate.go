@@ -29,7 +29,7 @@ func (p *Problem) Simulate(seed uint64, maxSteps int) *Simulation {
 	sys.Initial(func(s *model.State) { cur = s.Clone() })
 	sim := &Simulation{}
 	nm := tracenames.New(sys.U)
-	nm.Advance(cur, false)
+	nm.Start(cur)
 	for step := 0; ; step++ {
 		for _, inv := range p.Properties.Invariants {
 			if !inv.Holds(cur) {

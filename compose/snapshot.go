@@ -26,7 +26,7 @@ func snapshotTrace(sys *System, t *checker.Trace[*model.State], out *report.Trac
 		return
 	}
 	nm := tracenames.New(sys.U)
-	nm.Advance(t.Initial, false)
+	nm.Start(t.Initial)
 	if snapshots {
 		out.Initial = snapshot(sys.U, t.Initial, nm)
 	}

@@ -490,6 +490,9 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 				if p.Ordinal != nil && (!u.IsStatefulSet(d) || p.Count > 1) {
 					return nil, nil, fmt.Errorf("nodes[%d].pods[%d].ordinal: set for %s (accepted: only on one pod of a StatefulSet): %w", ns.group, pi, p.Deployment, ErrInvalid)
 				}
+				if p.Name != "" && p.Count > 1 {
+					return nil, nil, fmt.Errorf("nodes[%d].pods[%d].name: %q for %d pods (accepted: a name for one pod): %w", ns.group, pi, p.Name, p.Count, ErrInvalid)
+				}
 				tmpl := u.Configs[deps[d].config].PodTemplate
 				t := &u.Templates[tmpl]
 				for k := 0; k < max(p.Count, 1); k++ {
@@ -524,6 +527,12 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 						ps.Memory = int32(*p.Memory)
 					}
 					s.Pods[slot] = ps
+					if p.Name != "" {
+						if u.InitialPodNames == nil {
+							u.InitialPodNames = make([]string, len(s.Pods))
+						}
+						u.InitialPodNames[slot] = p.Name
+					}
 					slot++
 				}
 			}

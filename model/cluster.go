@@ -115,6 +115,10 @@ type InitialPod struct {
 	Memory *int64 `json:"memory,omitempty"`
 	// Count is how many such pods (default 1).
 	Count int `json:"count,omitempty"`
+	// Name names the pod in traces (a running cluster's pod: its
+	// metadata.name); "" gives it the model's name, <deployment>-<n>. A
+	// named pod stands for one pod (Count 1).
+	Name string `json:"name,omitempty"`
 	// Ordinal is a StatefulSet's pod's ordinal (its name's suffix); nil
 	// gives the pods the StatefulSet's ordinals in the order listed. A
 	// pod with an ordinal stands for one pod (Count 1).

@@ -759,11 +759,14 @@ type Options struct {
 
 // Universe is the static part of one topology.
 type Universe struct {
-	Nodes       []Node
-	Templates   []PodTemplate
-	Configs     []DeploymentConfig
-	HPAs        []HPA
-	Deployments []Deployment
+	// InitialPodNames name the pods of the initial state by slot ("" or
+	// past its end: the model's name), for traces (InitialPod.Name).
+	InitialPodNames []string
+	Nodes           []Node
+	Templates       []PodTemplate
+	Configs         []DeploymentConfig
+	HPAs            []HPA
+	Deployments     []Deployment
 	// CronJobs group the Jobs that are CronJobs' runs (cronjob.go).
 	CronJobs            []CronJob
 	DeploymentTemplates []DeploymentTemplate

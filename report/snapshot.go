@@ -48,7 +48,8 @@ type NodeSnapshot struct {
 type PodSnapshot struct {
 	// Name is stable across the trace and never reused for another pod:
 	// "<deployment>-<n>" ("pod-<n>" for a bare pod), n counting the pods
-	// of the deployment in the order they appear. The model reuses
+	// of the deployment in the order they appear, or the name a running
+	// cluster's dump gives a pod of the initial state. The model reuses
 	// storage slots for new pods, so the slot cannot name a pod.
 	Name string `json:"name"`
 	// Slot is the model's storage slot for the pod (trace lines print

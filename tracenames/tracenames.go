@@ -8,7 +8,8 @@
 // the states of one trace, gives each pod incarnation a name once,
 // "<deployment>-<n>" ("pod-<n>" for a bare pod, n counting the pods of the
 // deployment in the order they appear, never reused within the trace;
-// "<statefulset>-<ordinal>" for a StatefulSet's pod, as Kubernetes names it),
+// "<statefulset>-<ordinal>" for a StatefulSet's pod, as Kubernetes names it;
+// a running cluster's pod of the initial state keeps its own name, Start),
 // and resolves the references of every step's lines to those names.
 package tracenames
 
@@ -66,7 +67,13 @@ func SameIncarnation(a, b model.PodState) bool {
 // trace (or its initial state). evicting says that pods becoming
 // Terminating in this step were evicted: the step is not their own
 // deployment controller's scale-down or rollout.
-func (nm *Namer) Advance(s *model.State, evicting bool) {
+func (nm *Namer) Advance(s *model.State, evicting bool) { nm.advance(s, evicting, false) }
+
+// Start names the pods of a run's initial state: those the input names
+// (a running cluster's pods, model.InitialPod.Name) keep their names.
+func (nm *Namer) Start(s *model.State) { nm.advance(s, false, true) }
+
+func (nm *Namer) advance(s *model.State, evicting, initial bool) {
 	nm.prevPods = append(nm.prevPods[:0], nm.pods...)
 	nm.prevNames = append(nm.prevNames[:0], nm.names...)
 	names := make([]string, len(s.Pods))
@@ -85,6 +92,10 @@ func (nm *Namer) Advance(s *model.State, evicting bool) {
 		}
 		// A pod that is Terminating when first seen (in the initial
 		// state) was not evicted by anything the trace shows.
+		if initial && i < len(nm.u.InitialPodNames) && nm.u.InitialPodNames[i] != "" {
+			names[i] = nm.u.InitialPodNames[i]
+			continue
+		}
 		names[i] = nm.fresh(p)
 	}
 	nm.pods = append(nm.pods[:0], s.Pods...)

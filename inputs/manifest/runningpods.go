@@ -188,7 +188,7 @@ func (as *assembly) runningPodOwner(o Object, deployments []Object, kinds map[st
 	p := o.Value.(*Pod)
 	if dep, ok := ownerDeployment(p, deployments); ok {
 		if name, ok := names[dep]; ok {
-			return &model.InitialPod{Deployment: name}, "", nil
+			return &model.InitialPod{Deployment: name, Name: p.Metadata.Name}, "", nil
 		}
 		return nil, "", nil
 	}
