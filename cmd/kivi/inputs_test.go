@@ -290,4 +290,8 @@ func TestCurrentPlacement(t *testing.T) {
 			t.Errorf("%q: exit %d, stderr %q", args, code, stderr.String())
 		}
 	}
+	var stderr bytes.Buffer
+	if code := run(context.Background(), []string{"verify", dir, "--current-placement", "--search"}, io.Discard, &stderr); code != exitInput || !strings.Contains(stderr.String(), "a running cluster is one topology") {
+		t.Errorf("--search with --current-placement: exit %d, stderr %q", code, stderr.String())
+	}
 }

@@ -213,6 +213,9 @@ func verifyCommand(ctx context.Context, command string, args []string, stdout, s
 		if inf.logs && *search {
 			return inputError(stderr, fmt.Errorf("--search with --logs: a running cluster is one topology (accepted: --logs alone): %w", errUsage))
 		}
+		if inf.currentPlacement && *search {
+			return inputError(stderr, fmt.Errorf("--search with --current-placement: a running cluster is one topology (accepted: --current-placement alone): %w", errUsage))
+		}
 		if *search {
 			in := scaling.InputSetup(c)
 			return runScaling(ctx, c, opts, sf, *all, *jsonOut, stdout, stderr, !*quiet && isTerminal(stderr), &in, jsonWarnings(inf.warnings), page)
