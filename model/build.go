@@ -520,11 +520,18 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 					if len(t.Pattern) > 0 {
 						ps.CPU, ps.Pattern = int32(t.Pattern[0].CPU), 1
 					}
-					if p.CPU != nil {
-						ps.CPU = int32(*p.CPU)
-					}
-					if p.Memory != nil {
-						ps.Memory = int32(*p.Memory)
+					for _, use := range []struct {
+						field string
+						v     *int64
+						to    *int32
+					}{{"cpu", p.CPU, &ps.CPU}, {"memory", p.Memory, &ps.Memory}} {
+						if use.v == nil {
+							continue
+						}
+						if *use.v < 0 || *use.v > math.MaxInt32 {
+							return nil, nil, fmt.Errorf("nodes[%d].pods[%d].%s: usage %d (accepted: 0 to %d in the model's units): %w", ns.group, pi, use.field, *use.v, math.MaxInt32, ErrInvalid)
+						}
+						*use.to = int32(*use.v)
 					}
 					s.Pods[slot] = ps
 					if p.Name != "" {

@@ -283,6 +283,9 @@ func (as *assembly) measuredUsage(objs []Object, names map[string]string) error 
 					return a.errorf(o.path(r.path), "%d (accepted: a percentage ≥ 0)", *r.util)
 				}
 				usage = (request*int64(*r.util) + 50) / 100
+				if usage > maxModelValue {
+					return a.errorf(o.path(r.path+".averageUtilization"), "%d (accepted: a percentage of the request of at most %d in all)", *r.util, maxModelValue)
+				}
 			default:
 				continue
 			}

@@ -234,8 +234,19 @@ func TestCurrentPlacementErrors(t *testing.T) {
 			}
 		})
 	}
+	// A reading no pod can use (20 million % of a 1-cpu request) is an
+	// input error naming the field.
+	huge := strings.Replace(dumpWorkloads, "averageUtilization: 65", "averageUtilization: 2000000000", 1) +
+		dumpPod("shop", "web-5d4f-a", "ReplicaSet/web-5d4f", "n1", "Running", "1", "app: web", "pod-template-hash: 5d4f")
+	r, err := LoadStream([]File{{Name: "dump.yaml", Data: []byte(huge)}}, &File{Name: "nodes.yaml", Data: []byte(dumpNodes)}, nil, Options{CurrentPlacement: true})
+	if err == nil {
+		_, _, err = r.Cluster.Build()
+	}
+	if err == nil || !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "status.currentMetrics[0].resource.current.averageUtilization: 2000000000") {
+		t.Errorf("a reading of 2000000000 %%: %v, want an input error naming the field", err)
+	}
 	cc := `{"nodesTypes": [{"template": {"cpu": 8, "memory": 16}, "num": 3}]}`
-	_, err := LoadStream([]File{{Name: "dump.yaml", Data: []byte(dumpWorkloads)}}, &File{Name: "cluster_configs.json", Data: []byte(cc)}, nil, Options{CurrentPlacement: true})
+	_, err = LoadStream([]File{{Name: "dump.yaml", Data: []byte(dumpWorkloads)}}, &File{Name: "cluster_configs.json", Data: []byte(cc)}, nil, Options{CurrentPlacement: true})
 	if err == nil || !strings.Contains(err.Error(), "needs the cluster's Node objects") {
 		t.Errorf("node types with the current placement: %v, want an error naming Node objects", err)
 	}
