@@ -15,6 +15,7 @@ package tracenames
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/kivi-go/kivi/model"
@@ -118,8 +119,15 @@ func (nm *Namer) fresh(p model.PodState) string {
 			prefix += "-" + strconv.Itoa(p.IndexOf())
 		}
 	}
-	nm.count[prefix]++
-	return fmt.Sprintf("%s-%d", prefix, nm.count[prefix])
+	for {
+		nm.count[prefix]++
+		name := fmt.Sprintf("%s-%d", prefix, nm.count[prefix])
+		// A running cluster's pod keeps its own name, which a new pod
+		// must not take.
+		if !slices.Contains(nm.u.InitialPodNames, name) {
+			return name
+		}
+	}
 }
 
 // Name is the name of the pod in slot i of the current state, "" when

@@ -83,3 +83,34 @@ func TestUnresolvedLine(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// TestRunningClusterNames: Start names the initial state's pods as the
+// input does (a running cluster's dump); the pods after it get the
+// model's names, skipping any the input's pods hold, and Advance (one
+// step seen alone) keeps the model's names.
+func TestRunningClusterNames(t *testing.T) {
+	u := web()
+	u.InitialPodNames = []string{"web-5d4f-a", "web-2"}
+	s := &model.State{Pods: []model.PodState{pod(model.Running, 1), pod(model.Running, 2), {}}}
+	nm := New(u)
+	nm.Start(s)
+	if nm.Name(0) != "web-5d4f-a" || nm.Name(1) != "web-2" {
+		t.Fatalf("initial names %q, %q, want the input's", nm.Name(0), nm.Name(1))
+	}
+	next := &model.State{Pods: []model.PodState{pod(model.Running, 1), pod(model.Running, 2), pod(model.Pending, 0)}}
+	nm.Advance(next, false)
+	if nm.Name(0) != "web-5d4f-a" || nm.Name(2) != "web-1" {
+		t.Errorf("after a creation: %q, %q, want web-5d4f-a and web-1", nm.Name(0), nm.Name(2))
+	}
+	after := &model.State{Pods: []model.PodState{pod(model.Running, 1), pod(model.Running, 2), pod(model.Pending, 0), {}}}
+	after.Pods[3] = pod(model.Pending, 0)
+	nm.Advance(after, false)
+	if nm.Name(3) != "web-3" {
+		t.Errorf("a second new pod is %q, want web-3 (web-2 is the input's)", nm.Name(3))
+	}
+	alone := New(u)
+	alone.Advance(s, false)
+	if alone.Name(0) != "web-1" {
+		t.Errorf("one step seen alone: %q, want the model's name", alone.Name(0))
+	}
+}

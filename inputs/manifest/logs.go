@@ -172,7 +172,7 @@ func (as *assembly) placePods(podObjs, depObjs []Object, names map[string]string
 			// the kubelet starts on its node: the model starts it there
 			// (a reservation would hold its requests while the ReplicaSet
 			// controller, not counting it, created another pod).
-			ip := model.InitialPod{Deployment: modelName}
+			ip := model.InitialPod{Deployment: modelName, Name: p.Metadata.Name}
 			if p.Status.Phase == "Pending" {
 				as.warns = append(as.warns, a.warning(o.path(""), "pod %s is bound to node %s and not started yet: the model starts it there, using its request", p.Metadata.Name, p.Spec.NodeName))
 			} else if err := as.podUsage(o, &ip, usage, top); err != nil {
