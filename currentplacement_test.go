@@ -55,7 +55,7 @@ items:
 	}{
 		{"52", true, checker.Holds, ""},
 		{"30", true, checker.Holds, ""}, // below the target, at minReplicas already
-		{"90", true, checker.Violated, "the running pods of web (cpu 90 %) use what the input gives them, every other pod exactly its requests"},
+		{"90", true, checker.Violated, "the running pods of web (cpu 90 %) use what the input gives them, every other pod exactly its requests, until an eventCpuChange raises one pod's CPU, so the HPA of web (cpu 50 %) rescales"},
 		{"52", false, checker.Violated, "every pod uses exactly its requests"},
 	} {
 		load := kivi.LoadManifests

@@ -42,7 +42,7 @@ func hpaLoad(u *model.Universe, init *model.State) string {
 		which = "the HPAs of " + strings.Join(moved[:len(moved)-1], ", ") + " and " + moved[len(moved)-1] + " rescale"
 	}
 	if len(measured) > 0 {
-		return "the running pods of " + strings.Join(measured, ", ") + " use what the input gives them, every other pod exactly its requests, until an eventCpuChange raises one pod's CPU: so " +
+		return "the running pods of " + strings.Join(measured, ", ") + " use what the input gives them, every other pod exactly its requests, until an eventCpuChange raises one pod's CPU, so " +
 			which + " from " + whose + " first sync with no load event; other loads were not explored"
 	}
 	return "every pod uses exactly its requests, until an eventCpuChange raises one pod's CPU: a Utilization metric reads 100 %, so " +
