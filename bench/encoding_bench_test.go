@@ -33,3 +33,19 @@ func BenchmarkEncodedState(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(buf)), "bytes")
 }
+
+// BenchmarkEncodedRunningCluster reports the size and the cost of one
+// encoded state of a running cluster's dump (RunningCluster) at 300
+// nodes: its pod slots are encoded with runs (model/podruns.go).
+func BenchmarkEncodedRunningCluster(b *testing.B) {
+	u, s, err := loadRunningCluster(b, 300).Build()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var buf []byte
+	for b.Loop() {
+		buf = s.AppendEncoding(u, buf[:0])
+	}
+	b.ReportMetric(float64(len(buf)), "bytes")
+	b.ReportMetric(float64(len(s.Pods)), "slots")
+}

@@ -77,19 +77,7 @@ func runLength(pods []PodState, i, period, delta int) int {
 // encoding (a run takes fewer bytes than its pods).
 func appendPodRuns(b []byte, n int, pods []PodState, requests *[256][2]int64, wide bool) int {
 	for i := 0; i < len(pods); {
-		best, bestPeriod, bestDelta := 0, 0, 0
-		for x := 0; ; x++ {
-			period, delta, ok := runShape(x)
-			if !ok {
-				break
-			}
-			if period > i {
-				continue
-			}
-			if k := runLength(pods, i, period, delta); k > best {
-				best, bestPeriod, bestDelta = k, period, delta
-			}
-		}
+		best, bestPeriod, bestDelta := longestRun(pods, i)
 		if best >= minPodRun {
 			b[n], b[n+1] = podRun, byte(bestPeriod|bestDelta<<4)
 			n += 2
@@ -101,6 +89,33 @@ func appendPodRuns(b []byte, n int, pods []PodState, requests *[256][2]int64, wi
 		i++
 	}
 	return n
+}
+
+// longestRun is the longest run from slot i of the shapes runShape
+// lists, the first shape on a tie: appendPodRuns' greedy choice. A shape
+// is measured only when slot i repeats under it (most slots start no run
+// of any shape), and (2, 0) not after a run of (1, 0): pods that equal
+// the pod before them equal the pod two before from the second on, so a
+// (2, 0) run that went past the (1, 0) run would extend it; it is no
+// longer, and the first shape wins the tie.
+func longestRun(pods []PodState, i int) (best, period, delta int) {
+	identical := 0 // the (1, 0) run's length
+	for x := 0; ; x++ {
+		p, d, ok := runShape(x)
+		if !ok {
+			return best, period, delta
+		}
+		if p > i || p == 2 && d == 0 && identical > 0 || !repeats(&pods[i], &pods[i-p], d) {
+			continue
+		}
+		k := runLength(pods, i, p, d)
+		if x == 0 {
+			identical = k
+		}
+		if k > best {
+			best, period, delta = k, p, d
+		}
+	}
 }
 
 // decodePodRuns reads what appendPodRuns wrote from enc at k into pods

@@ -2,6 +2,7 @@ package model
 
 import (
 	"bytes"
+	"encoding/binary"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -144,6 +145,9 @@ func TestPodRuns(t *testing.T) {
 				pods = append(pods, p)
 			}
 		}
+		if got, want := appendRunsInto(pods, requests, u.wideNodes), referencePodRuns(pods, requests, u.wideNodes); !bytes.Equal(got, want) {
+			t.Fatalf("runs chosen differ from the plain greedy choice:\n%x\n%x", got, want)
+		}
 		enc := appendPodRuns(make([]byte, 19*len(pods)+1), 0, pods, requests, u.wideNodes)
 		plain := appendPods(make([]byte, 19*len(pods)+1), 0, pods, requests, u.wideNodes)
 		if enc > plain {
@@ -167,6 +171,39 @@ func TestPodRuns(t *testing.T) {
 			t.Fatal("the pods of one slot fewer decoded as a whole state's")
 		}
 	})
+}
+
+// referencePodRuns is appendPodRuns' greedy choice written plainly: at
+// each slot, every shape's run measured, the longest taken (the first
+// shape on a tie) when it covers minPodRun pods.
+func referencePodRuns(pods []PodState, requests *[256][2]int64, wide bool) []byte {
+	b := make([]byte, 19*len(pods)+1)
+	n := 0
+	for i := 0; i < len(pods); {
+		best, bestPeriod, bestDelta := 0, 0, 0
+		for x := 0; ; x++ {
+			period, delta, ok := runShape(x)
+			if !ok {
+				break
+			}
+			if period > i {
+				continue
+			}
+			if k := runLength(pods, i, period, delta); k > best {
+				best, bestPeriod, bestDelta = k, period, delta
+			}
+		}
+		if best >= minPodRun {
+			b[n], b[n+1] = podRun, byte(bestPeriod|bestDelta<<4)
+			n += 2
+			n += binary.PutUvarint(b[n:], uint64(best))
+			i += best
+			continue
+		}
+		n = appendPods(b, n, pods[i:i+1], requests, wide)
+		i++
+	}
+	return b[:n]
 }
 
 // appendRunsInto returns the encoding with runs of pods.
