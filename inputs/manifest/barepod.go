@@ -11,7 +11,8 @@ import (
 // controller (Helm's test hooks, the documentation's examples), but the
 // model's pods all belong to a workload, so no controller would ever
 // place, replace or count it. The room it would take on its node is not
-// reserved either; a running cluster's pods are read with --logs, which
+// reserved either; a running cluster's pods are read with
+// Options.CurrentPlacement (or Kivi's --logs), which
 // reserves it. The pods of a controller (a dump of a running cluster
 // holds every workload's) are left out too, in one warning for them all:
 // the model creates a workload's pods from its spec.
@@ -32,7 +33,7 @@ func (as *assembly) dropBarePods(objs []Object) []Object {
 			}
 			continue
 		}
-		as.warns = append(as.warns, o.at().warning(o.path(""), "kind Pod %q is ignored: a Pod without a controller is not modelled in a manifest stream, and the room it would take on a node is not counted (a running cluster's pods are read with --logs)", p.Metadata.Name))
+		as.warns = append(as.warns, o.at().warning(o.path(""), "kind Pod %q is ignored: a Pod without a controller is not modelled in a manifest stream, and the room it would take on a node is not counted (a running cluster's dump is read with its pods with --current-placement)", p.Metadata.Name))
 	}
 	if len(owned) > 0 {
 		// A dump of a running cluster (kubectl get pods -o yaml) holds
@@ -45,7 +46,7 @@ func (as *assembly) dropBarePods(objs []Object) []Object {
 		if len(owned) == 1 {
 			what = "1 Pod with a controller (%s) is ignored"
 		}
-		as.warns = append(as.warns, owned[0].at().warning(owned[0].path(""), what+": the model creates a workload's pods from its spec and places them itself, so the placement a running cluster has now, and the room other pods take on their nodes, are not read from a manifest stream (a running cluster's placement is read with --logs)", strings.Join(names, ", ")))
+		as.warns = append(as.warns, owned[0].at().warning(owned[0].path(""), what+": the model creates a workload's pods from its spec and places them itself, so the placement a running cluster has now, and the room other pods take on their nodes, are not read from a manifest stream (--current-placement reads a running cluster's dump from where its pods run)", strings.Join(names, ", ")))
 	}
 	return kept
 }
