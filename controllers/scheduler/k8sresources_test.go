@@ -1,0 +1,239 @@
+package scheduler
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/kivi-go/kivi/inputs/manifest"
+	"github.com/kivi-go/kivi/kivitest/script/build"
+	"github.com/kivi-go/kivi/model"
+)
+
+// Fixtures for transcribing the tables of Kubernetes'
+// pkg/scheduler/framework/plugins/noderesources tests (v1.36.3). A pod is
+// written as upstream's helpers write it (containers, init containers,
+// sidecars, overhead, pod-level requests) and read through the manifest
+// reader, which computes the pod's requests as resource.PodRequests does;
+// the plugin under test then judges the model's template. Upstream's
+// memory bytes are restated as MiB and its ephemeral-storage and huge
+// pages likewise (the model's units): the arithmetic is the same.
+
+// Upstream's resource names of the noderesources tests.
+const (
+	extendedA  = "example.com/aaa"
+	extendedB  = "example.com/bbb"
+	kubeIOA    = "kubernetes.io/something"
+	kubeIOB    = "subdomain.kubernetes.io/something"
+	hugePageA  = "hugepages-2Mi"
+	ephStorage = "ephemeral-storage"
+)
+
+// kRes is upstream's framework.Resource as one container's requests:
+// milli-cpu, memory (MiB) and scalar resources by name. unset leaves
+// cpu and memory out of the requests (a container without them), where
+// upstream's newResourcePod always writes both, zero included.
+type kRes struct {
+	cpu, mem int64
+	scalar   map[string]int64
+	unset    bool
+}
+
+// ext is a scalar request map of one resource.
+func ext(name string, v int64) map[string]int64 { return map[string]int64{name: v} }
+
+// kSpec is a pod as upstream's helpers build it.
+type kSpec struct {
+	containers []kRes
+	// sidecars are restartable init containers, declared before init.
+	sidecars []kRes
+	init     []kRes
+	overhead *kRes
+	podLevel *kRes
+}
+
+// yaml writes r as a requests map.
+func (r kRes) yaml() string { return r.list(false) }
+
+// container writes r as a container's resources: the requests, and
+// limits equal to the requests of the resources the API server does not
+// let a pod overcommit (extended resources and huge pages), which a
+// valid pod carries.
+func (r kRes) container() string {
+	limits := r.list(true)
+	if limits == "{}" {
+		return "{requests: " + r.yaml() + "}"
+	}
+	return "{requests: " + r.yaml() + ", limits: " + limits + "}"
+}
+
+// list writes r's requests, or only its no-overcommit ones.
+func (r kRes) list(noOvercommit bool) string {
+	var parts []string
+	if !r.unset && !noOvercommit {
+		parts = append(parts, fmt.Sprintf("cpu: %dm", r.cpu), fmt.Sprintf("memory: %dMi", r.mem))
+	}
+	for _, name := range slices.Sorted(maps.Keys(r.scalar)) {
+		if noOvercommit && name == ephStorage {
+			continue
+		}
+		unit := ""
+		if name == ephStorage || strings.HasPrefix(name, "hugepages-") {
+			unit = "Mi"
+		}
+		parts = append(parts, fmt.Sprintf("%s: %d%s", name, r.scalar[name], unit))
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// podYAML is the spec of a Deployment's pod template (six spaces in).
+func (p kSpec) podYAML() string {
+	var b strings.Builder
+	containers := p.containers
+	if len(containers) == 0 {
+		// The API server wants a container; one without requests adds none.
+		containers = []kRes{{unset: true}}
+	}
+	b.WriteString("      containers:\n")
+	for i, c := range containers {
+		fmt.Fprintf(&b, "      - {name: c%d, resources: %s}\n", i, c.container())
+	}
+	if len(p.sidecars)+len(p.init) > 0 {
+		b.WriteString("      initContainers:\n")
+	}
+	for i, c := range p.sidecars {
+		fmt.Fprintf(&b, "      - {name: s%d, restartPolicy: Always, resources: %s}\n", i, c.container())
+	}
+	for i, c := range p.init {
+		fmt.Fprintf(&b, "      - {name: i%d, resources: %s}\n", i, c.container())
+	}
+	if p.overhead != nil {
+		fmt.Fprintf(&b, "      overhead: %s\n", p.overhead.yaml())
+	}
+	if p.podLevel != nil {
+		fmt.Fprintf(&b, "      resources: {requests: %s}\n", p.podLevel.yaml())
+	}
+	return b.String()
+}
+
+// readPod reads p through the manifest reader (with a node offering every
+// resource of the tables, so that none is reported as offered nowhere): its template's requests
+// and non-zero requests, and the reader's warnings.
+func readPod(t *testing.T, p kSpec) (model.TemplateDecl, []manifest.Warning) {
+	t.Helper()
+	stream := `apiVersion: v1
+kind: Node
+metadata: {name: n1}
+status: {allocatable: {cpu: "8", memory: 32Gi, ephemeral-storage: 1Gi, hugepages-2Mi: 1Gi, example.com/aaa: "99", example.com/bbb: "99"}}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: pod}
+spec:
+  selector: {matchLabels: {app: pod}}
+  template:
+    metadata: {labels: {app: pod}}
+    spec:
+` + p.podYAML()
+	r, err := manifest.LoadStream([]manifest.File{{Name: "m.yaml", Data: []byte(stream)}}, nil, nil, manifest.Options{})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stream)
+	}
+	return r.Cluster.Templates[0], r.Warnings
+}
+
+// template is the model's template of p, read as readPod reads it;
+// warnings fail the test.
+func (p kSpec) template(t *testing.T, name string) *build.TemplateBuilder {
+	t.Helper()
+	td, warns := readPod(t, p)
+	if len(warns) > 0 {
+		t.Fatalf("reader warnings: %v", warns)
+	}
+	tb := build.Template(name).Requests(td.CPU, td.Memory).NonZero(td.NonZeroCPU, td.NonZeroMemory)
+	for k, v := range td.Scalar {
+		tb.Scalar(k, v)
+	}
+	return tb
+}
+
+// pod is upstream's newResourcePod: one container per request.
+func pod(rs ...kRes) kSpec { return kSpec{containers: rs} }
+
+// kResNode is a node of the noderesources tests: allocatable milli-cpu,
+// memory, pods and scalar resources, and the pods bound to it.
+type kResNode struct {
+	name     string
+	cpu, mem int64
+	pods     int
+	scalar   map[string]int64
+	existing []kSpec
+}
+
+// buildResources returns the universe and state of nodes with the
+// incoming pod in as the last pod slot.
+func buildResources(t *testing.T, nodes []kResNode, in kSpec, profile model.SchedulerProfile) (*model.Universe, *model.State, int) {
+	t.Helper()
+	b := build.New()
+	b.U.Scheduler.Profile = profile
+	incoming := b.AddDeployment("incoming", b.AddTemplate(in.template(t, "incoming")), 0)
+	type placed struct{ dep, node int }
+	var running []placed
+	for i, n := range nodes {
+		nb := build.Node().Name(n.name).CPU(n.cpu).Mem(n.mem).MaxPods(n.pods)
+		if n.name == "" {
+			nb.Name(fmt.Sprint("node", i+1))
+		}
+		for k, v := range n.scalar {
+			nb.Scalar(k, v)
+		}
+		idx := b.AddNodes(1, nb)
+		for j, p := range n.existing {
+			name := fmt.Sprintf("existing-%d-%d", i, j)
+			running = append(running, placed{b.AddDeployment(name, b.AddTemplate(p.template(t, name)), 0), idx})
+		}
+	}
+	for _, r := range running {
+		b.RunPod(r.dep, r.node)
+	}
+	b.PendingPod(incoming, -1)
+	u, s, err := b.Build(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u, s, len(running)
+}
+
+// fitFilter runs NodeResourcesFit's filter alone on every node.
+func fitFilter(u *model.Universe, s *model.State, pod int) []Status {
+	var c cycle
+	c.reset(u, s, pod)
+	out := make([]Status, len(u.Nodes))
+	for n := range u.Nodes {
+		out[n] = nodeResourcesFitFilter{}.Filter(&c, n)
+	}
+	return out
+}
+
+// rawScores runs score plugin p alone (PreScore, Score) on every node as
+// feasible and returns its raw and normalised scores; skipped when
+// PreScore skips the pod.
+func rawScores(u *model.Universe, s *model.State, pod int, p scorePlugin) (raw, norm []int64, skipped bool) {
+	var c cycle
+	c.reset(u, s, pod)
+	c.feasible = c.feasible[:0]
+	for n := range u.Nodes {
+		c.feasible = append(c.feasible, n)
+	}
+	if !p.PreScore(&c) {
+		return nil, nil, true
+	}
+	for _, n := range c.feasible {
+		raw = append(raw, p.Score(&c, n))
+	}
+	norm = slices.Clone(raw)
+	p.Normalize(&c, norm)
+	return raw, norm, false
+}
