@@ -126,7 +126,7 @@ func readPod(t *testing.T, p kSpec) (model.TemplateDecl, []manifest.Warning) {
 	stream := `apiVersion: v1
 kind: Node
 metadata: {name: n1}
-status: {allocatable: {cpu: "8", memory: 32Gi, ephemeral-storage: 1Gi, hugepages-2Mi: 1Gi, example.com/aaa: "99", example.com/bbb: "99"}}
+status: {allocatable: {cpu: "8", memory: 32Gi, ephemeral-storage: 1Gi, hugepages-2Mi: 1Gi, example.com/aaa: "99", example.com/bbb: "99", abc.com/xyz: "99", intel.com/foo: "99", intel.com/bar: "99"}}
 ---
 apiVersion: apps/v1
 kind: Deployment
@@ -236,4 +236,70 @@ func rawScores(u *model.Universe, s *model.State, pod int, p scorePlugin) (raw, 
 	norm = slices.Clone(raw)
 	p.Normalize(&c, norm)
 	return raw, norm, false
+}
+
+// scoreRow is one row of a NodeResourcesFit (or BalancedAllocation)
+// score table: the raw scores of the nodes, in order.
+type scoreRow struct {
+	name    string
+	pod     kSpec
+	nodes   []kResNode
+	want    []int64
+	profile model.SchedulerProfile
+}
+
+// run scores the row's nodes with plugin p.
+func (r scoreRow) run(t *testing.T, p scorePlugin) {
+	t.Helper()
+	u, s, pod := buildResources(t, r.nodes, r.pod, r.profile)
+	raw, _, skipped := rawScores(u, s, pod, p)
+	if skipped {
+		t.Fatalf("%s skipped the pod, want scores %v", p.Name(), r.want)
+	}
+	if !slices.Equal(raw, r.want) {
+		t.Errorf("scores %v, want %v", raw, r.want)
+	}
+}
+
+// scoreNode is upstream's st.MakeNode().Capacity(cpu, memory, scalar...)
+// with the pods bound to it.
+func scoreNode(name string, cpu, mem int64, existing ...kSpec) kResNode {
+	return kResNode{name: name, cpu: cpu, mem: mem, existing: existing}
+}
+
+// withScalar gives n allocatable scalar resources.
+func (n kResNode) withScalar(m map[string]int64) kResNode { n.scalar = m; return n }
+
+// strategy is NodeResourcesFit's scoring strategy of a profile.
+func strategy(typ model.ScoringStrategyType, resources []model.ResourceWeight, shape ...model.ShapePoint) model.SchedulerProfile {
+	return model.SchedulerProfile{Scoring: model.ScoringStrategy{Type: typ, Resources: resources, Shape: shape}}
+}
+
+// Upstream's resource sets (noderesources/util_test.go).
+const extendedRes = "abc.com/xyz"
+
+func defaultResources() []model.ResourceWeight {
+	return []model.ResourceWeight{{Name: "cpu", Weight: 1}, {Name: "memory", Weight: 1}}
+}
+
+func extendedResourceSet() []model.ResourceWeight {
+	return append(defaultResources(), model.ResourceWeight{Name: extendedRes, Weight: 1})
+}
+
+// noRequests is upstream's st.MakePod().Obj(), a pod without containers:
+// the model's pod has one container requesting 0 cpu and 0 memory, which
+// adds nothing, non-zero scoring included (an explicit 0 stays 0).
+func noRequests() kSpec { return pod(kRes{}) }
+
+// refusesStrategy reports the manifest reader's error on a
+// KubeSchedulerConfiguration whose NodeResourcesFit scoringStrategy is
+// strategyYAML ("" when it accepts it).
+func refusesStrategy(t *testing.T, strategyYAML string) string {
+	t.Helper()
+	cfg := "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- pluginConfig: [{name: NodeResourcesFit, args: {scoringStrategy: " + strategyYAML + "}}]\n"
+	_, _, err := manifest.ReadSchedulerProfile("config.yaml", []byte(cfg), nil)
+	if err != nil {
+		return err.Error()
+	}
+	return ""
 }

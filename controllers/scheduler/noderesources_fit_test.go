@@ -195,3 +195,38 @@ func TestRestartableInitContainers(t *testing.T) {
 		t.Run(row.name, row.run)
 	}
 }
+
+// TestFitScore transcribes TestFitScore (k8s.io/kubernetes@v1.36.3,
+// pkg/scheduler/framework/plugins/noderesources/fit_test.go), in the
+// units of TestLeastAllocatedScoringStrategy. The model has no Score
+// without PreScore, so each "if PreScore is not called" row asks the
+// same as its twin. Left out: the two rows on "LeastAllocated with
+// Extended resources" backed by DRA (DRA-backed extended resources are
+// not modelled; docs/divergences.md, the NodeResourcesFit row).
+func TestFitScore(t *testing.T) {
+	r := func(cpu, mem int64) kRes { return kRes{cpu: cpu, mem: mem} }
+	falling := strategy(model.RequestedToCapacityRatio, defaultResources(),
+		model.ShapePoint{Utilization: 0, Score: 10}, model.ShapePoint{Utilization: 100, Score: 0})
+	rising := strategy(model.RequestedToCapacityRatio, defaultResources(),
+		model.ShapePoint{Utilization: 0, Score: 0}, model.ShapePoint{Utilization: 100, Score: 10})
+	most, least := strategy(model.MostAllocated, defaultResources()), strategy(model.LeastAllocated, defaultResources())
+	nodes := []kResNode{scoreNode("node1", 4000, 10000, pod(r(2000, 4000))), scoreNode("node2", 6000, 10000, pod(r(1000, 2000)))}
+	// An existing pod on node1 with a sidecar of its own size.
+	sidecar := []kResNode{
+		scoreNode("node1", 4000, 10000, kSpec{containers: []kRes{r(1000, 2000)}, sidecars: []kRes{r(1000, 2000)}}),
+		scoreNode("node2", 4000, 10000, pod(r(1000, 2000))),
+	}
+	for _, row := range []scoreRow{
+		{name: "test case for ScoringStrategy RequestedToCapacityRatio case1", pod: pod(r(3000, 5000)), nodes: nodes, want: []int64{10, 32}, profile: falling},
+		{name: "test case for ScoringStrategy RequestedToCapacityRatio case2", pod: pod(r(3000, 5000)), nodes: nodes, want: []int64{95, 68}, profile: rising},
+		{name: "test case for ScoringStrategy MostAllocated", pod: pod(r(1000, 2000)), nodes: nodes, want: []int64{67, 36}, profile: most},
+		{name: "test case for ScoringStrategy LeastAllocated", pod: pod(r(1000, 2000)), nodes: nodes, want: []int64{32, 63}, profile: least},
+		{name: "test case for ScoringStrategy RequestedToCapacityRatio case1 if PreScore is not called", pod: pod(r(3000, 5000)), nodes: nodes, want: []int64{10, 32}, profile: falling},
+		{name: "test case for ScoringStrategy MostAllocated if PreScore is not called", pod: pod(r(1000, 2000)), nodes: nodes, want: []int64{67, 36}, profile: most},
+		{name: "test case for ScoringStrategy LeastAllocated if PreScore is not called", pod: pod(r(1000, 2000)), nodes: nodes, want: []int64{32, 63}, profile: least},
+		{name: "test case for ScoringStrategy MostAllocated with sidecar container", pod: pod(r(1000, 2000)), nodes: sidecar, want: []int64{67, 45}, profile: most},
+		{name: "test case for ScoringStrategy LeastAllocated with sidecar container", pod: pod(r(1000, 2000)), nodes: sidecar, want: []int64{32, 55}, profile: least},
+	} {
+		t.Run(row.name, func(t *testing.T) { row.run(t, leastAllocatedScore{}) })
+	}
+}
