@@ -134,7 +134,9 @@ func TestEnoughRequests(t *testing.T) {
 // one pod slot, taken.
 func TestNotEnoughRequests(t *testing.T) {
 	r := func(cpu, mem int64) kRes { return kRes{cpu: cpu, mem: mem} }
-	full := func(existing kRes) kResNode { return kResNode{cpu: 10, mem: 20, pods: 1, existing: []kSpec{pod(existing)}} }
+	full := func(existing kRes) kResNode {
+		return kResNode{cpu: 10, mem: 20, pods: 1, existing: []kSpec{pod(existing)}}
+	}
 	for _, row := range []fitRow{
 		{name: "even without specified resources, predicate fails when there's no space for additional pod", pod: kSpec{},
 			node: full(r(10, 20)), code: ko, first: reasonTooManyPods},

@@ -59,7 +59,7 @@ func TestLeastAllocatedScoringStrategy(t *testing.T) {
 			want:  []int64{50, 60}, profile: least(extendedResourceSet())},
 		{name: "if the node doesn't have a resource", pod: pod(r(3000, 4000)),
 			nodes: []kResNode{scoreNode("node1", 6000, 10000), scoreNode("node2", 6000, 10000).withScalar(ext(extendedRes, 4))},
-			want: []int64{55, 55}, profile: least([]model.ResourceWeight{{Name: extendedRes, Weight: 2}, {Name: "cpu", Weight: 1}, {Name: "memory", Weight: 1}})},
+			want:  []int64{55, 55}, profile: least([]model.ResourceWeight{{Name: extendedRes, Weight: 2}, {Name: "cpu", Weight: 1}, {Name: "memory", Weight: 1}})},
 	} {
 		t.Run(row.name, func(t *testing.T) { row.run(t, leastAllocatedScore{}) })
 	}

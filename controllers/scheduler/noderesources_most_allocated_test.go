@@ -52,7 +52,7 @@ func TestMostAllocatedScoringStrategy(t *testing.T) {
 			want:  []int64{50, 40}, profile: most(extendedResourceSet())},
 		{name: "if the node doesn't have a resource", pod: pod(r(3000, 4000)),
 			nodes: []kResNode{scoreNode("node1", 6000, 10000), scoreNode("node2", 6000, 10000).withScalar(ext(extendedRes, 4))},
-			want: []int64{45, 45}, profile: most([]model.ResourceWeight{{Name: extendedRes, Weight: 2}, {Name: "cpu", Weight: 1}, {Name: "memory", Weight: 1}})},
+			want:  []int64{45, 45}, profile: most([]model.ResourceWeight{{Name: extendedRes, Weight: 2}, {Name: "cpu", Weight: 1}, {Name: "memory", Weight: 1}})},
 	} {
 		t.Run(row.name, func(t *testing.T) { row.run(t, leastAllocatedScore{}) })
 	}
