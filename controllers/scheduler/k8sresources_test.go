@@ -118,15 +118,24 @@ func (p kSpec) podYAML() string {
 	return b.String()
 }
 
-// readPod reads p through the manifest reader (with a node offering every
-// resource of the tables, so that none is reported as offered nowhere): its template's requests
-// and non-zero requests, and the reader's warnings.
+// readPod reads p through the manifest reader (with a node offering
+// plenty of every resource p requests, so that none is reported as
+// offered nowhere): its template's requests and non-zero requests, and
+// the reader's warnings.
 func readPod(t *testing.T, p kSpec) (model.TemplateDecl, []manifest.Warning) {
 	t.Helper()
+	offered := kRes{cpu: 8000, mem: 32768, scalar: map[string]int64{}}
+	for _, rs := range [][]kRes{p.containers, p.sidecars, p.init} {
+		for _, r := range rs {
+			for name := range r.scalar {
+				offered.scalar[name] = 1 << 20
+			}
+		}
+	}
 	stream := `apiVersion: v1
 kind: Node
 metadata: {name: n1}
-status: {allocatable: {cpu: "8", memory: 32Gi, ephemeral-storage: 1Gi, hugepages-2Mi: 1Gi, example.com/aaa: "99", example.com/bbb: "99", abc.com/xyz: "99", intel.com/foo: "99", intel.com/bar: "99"}}
+status: {allocatable: ` + offered.yaml() + `}
 ---
 apiVersion: apps/v1
 kind: Deployment
