@@ -312,3 +312,88 @@ func refusesStrategy(t *testing.T, strategyYAML string) string {
 	}
 	return ""
 }
+
+// kLabelledNode is a node of the nodeaffinity and nodename tables: a name
+// and labels (the manifest reader gives it the hostname label, its name).
+type kLabelledNode struct {
+	name   string
+	labels map[string]string
+}
+
+// nodeManifest writes n as a Node with room for any pod of the tables.
+func (n kLabelledNode) nodeManifest() string {
+	var ls []string
+	for _, k := range slices.Sorted(maps.Keys(n.labels)) {
+		ls = append(ls, fmt.Sprintf("%q: %q", k, n.labels[k]))
+	}
+	return fmt.Sprintf("apiVersion: v1\nkind: Node\nmetadata: {name: %s, labels: {%s}}\nstatus: {allocatable: {cpu: \"8\", memory: 32Gi}}\n",
+		n.name, strings.Join(ls, ", "))
+}
+
+// buildManifests reads nodes, a Deployment whose pod spec is spec (at six
+// spaces) and, when set, a KubeSchedulerConfiguration profile (at two
+// spaces, under "profiles:") through the manifest reader, and returns the
+// universe and a state with the Deployment's pod pending in slot 0.
+func buildManifests(t *testing.T, nodes []kLabelledNode, spec, profile string) (*model.Universe, *model.State, int) {
+	t.Helper()
+	return buildManifestPods(t, nodes, []kManifestPod{{spec: spec, node: -1}}, profile)
+}
+
+// kManifestPod is one pod of buildManifestPods: its spec and the index of
+// the node it runs on (-1: the pending pod).
+type kManifestPod struct {
+	spec string
+	node int
+}
+
+// buildManifestPods reads nodes, one Deployment per pod (pod i's is
+// "pod<i>", of pod spec pods[i].spec) and the profile as buildManifests
+// does, and returns the universe and a state with pod i in slot i, running
+// on its node or pending; the pending pod's slot is returned.
+func buildManifestPods(t *testing.T, nodes []kLabelledNode, pods []kManifestPod, profile string) (*model.Universe, *model.State, int) {
+	t.Helper()
+	var docs []string
+	for _, n := range nodes {
+		docs = append(docs, n.nodeManifest())
+	}
+	for i, p := range pods {
+		docs = append(docs, fmt.Sprintf(`apiVersion: apps/v1
+kind: Deployment
+metadata: {name: pod%d}
+spec:
+  selector: {matchLabels: {app: pod%d}}
+  template:
+    metadata: {labels: {app: pod%d}}
+    spec:
+`, i, i, i)+p.spec)
+	}
+	if profile != "" {
+		docs = append(docs, "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"+profile)
+	}
+	stream := strings.Join(docs, "---\n")
+	r, err := manifest.LoadStream([]manifest.File{{Name: "m.yaml", Data: []byte(stream)}}, nil, nil, manifest.Options{})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stream)
+	}
+	if len(r.Warnings) > 0 {
+		t.Fatalf("reader warnings: %v\n%s", r.Warnings, stream)
+	}
+	u, s, err := r.Cluster.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Pods) < len(pods) || len(u.Templates) != len(pods) {
+		t.Fatalf("%d pod slots, %d templates: want %d of each", len(s.Pods), len(u.Templates), len(pods))
+	}
+	pending := -1
+	for i, p := range pods {
+		if u.Templates[i].Name != fmt.Sprintf("pod%d", i) && !strings.HasPrefix(u.Templates[i].Name, fmt.Sprintf("pod%d", i)) {
+			t.Fatalf("template %d is %q, want pod%d's", i, u.Templates[i].Name, i)
+		}
+		s.Pods[i] = model.PodState{Phase: model.Running, Owner: uint8(i + 1), Template: uint8(i), Node: uint16(p.node + 1)}
+		if p.node < 0 {
+			s.Pods[i].Phase, pending = model.Pending, i
+		}
+	}
+	return u, s, pending
+}
