@@ -397,3 +397,15 @@ spec:
 	}
 	return u, s, pending
 }
+
+// Upstream's reasons, as its tests write them (the plugins' ErrReason
+// constants), so that a transcribed row checks the model's text too.
+const (
+	k8sReasonNodeAffinity  = "node(s) didn't match Pod's node affinity/selector"
+	k8sReasonEnforced      = "node(s) didn't match scheduler-enforced node affinity"
+	k8sReasonUntolerated   = "node(s) had untolerated taint(s)"
+	k8sReasonNodePorts     = "node(s) didn't have free ports for the requested pod ports"
+	k8sReasonNodeName      = "node(s) didn't match the requested node name"
+	k8sReasonUnschedulable = "node(s) were unschedulable"
+	k8sReasonTooManyPods   = "Too many pods"
+)

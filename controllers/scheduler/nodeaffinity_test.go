@@ -77,7 +77,7 @@ func addedAffinityProfile(terms ...string) string {
 // in Affinity term ...") are in TestNodeAffinityUnparsedTerms, on a
 // universe built in Go.
 func TestNodeAffinity(t *testing.T) {
-	podReason := reject(UnschedulableAndUnresolvable, reasonNodeAffinity)
+	podReason := reject(UnschedulableAndUnresolvable, k8sReasonNodeAffinity)
 	node := func(name string, kv ...string) []kLabelledNode {
 		if name == "" {
 			name = "node"
@@ -124,7 +124,7 @@ func TestNodeAffinity(t *testing.T) {
 			spec: requiredSpec(nodeTerm(expr("zone", "In", "bar"))), node: node("node2", "zone", "foo"),
 			profile: addedAffinityProfile("{matchFields: [{key: metadata.name, operator: In, values: [node2]}]}"), want: podReason},
 		{name: "Doesn't match added affinity", spec: oneContainer, node: node("node2", "zone", "foo"),
-			profile: addedAffinityProfile(nodeTerm(expr("zone", "In", "bar"))), want: reject(UnschedulableAndUnresolvable, reasonEnforcedAffinity)},
+			profile: addedAffinityProfile(nodeTerm(expr("zone", "In", "bar"))), want: reject(UnschedulableAndUnresolvable, k8sReasonEnforced)},
 		{name: "Matches node selector correctly even if PreFilter is not called", spec: selectorSpec("foo", "bar"), node: node("", "foo", "bar", "baz", "blah")},
 		{name: "Matches node affinity correctly even if PreFilter is not called", spec: requiredSpec(gpuTerm), node: node("", "GPU", "NVIDIA-GRID-K1")},
 	} {
@@ -157,7 +157,7 @@ func TestNodeAffinityUnparsedTerms(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			u, s, p := buildWithTemplate(t, []*build.NodeBuilder{build.Node().Name("node").Label("foo", "bar")},
 				model.PodTemplate{Name: "pod", Labels: map[string]string{}, Required: []model.Selector{tc.term}})
-			want := reject(UnschedulableAndUnresolvable, reasonNodeAffinity)
+			want := reject(UnschedulableAndUnresolvable, k8sReasonNodeAffinity)
 			if got := filterEach(u, s, p, nodeAffinityFilter{})[0]; got != want {
 				t.Errorf("status %s, want %s", fmtStatus(got), fmtStatus(want))
 			}
@@ -271,7 +271,7 @@ func TestNodeAffinityInvalidKeyMatchesNoNode(t *testing.T) {
 	term := model.Selector{MatchExpressions: []model.Requirement{{Key: "invalid key", Operator: model.OpNotIn, Values: []string{"bar"}}}}
 	u, s, p := buildWithTemplate(t, []*build.NodeBuilder{build.Node().Name("node").Label("foo", "bar")},
 		model.PodTemplate{Name: "pod", Labels: map[string]string{}, Required: []model.Selector{term}})
-	want := reject(UnschedulableAndUnresolvable, reasonNodeAffinity)
+	want := reject(UnschedulableAndUnresolvable, k8sReasonNodeAffinity)
 	if got := filterEach(u, s, p, nodeAffinityFilter{})[0]; got != want {
 		t.Errorf("status %s, want %s", fmtStatus(got), fmtStatus(want))
 	}

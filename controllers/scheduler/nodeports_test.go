@@ -34,7 +34,7 @@ func initPortSpec(sidecar bool) string {
 // and the pod already on the node read from manifests, the Filter's
 // status (a pod PreFilter skips passes).
 func TestNodePorts(t *testing.T) {
-	conflict := reject(Unschedulable, reasonNodePorts)
+	conflict := reject(Unschedulable, k8sReasonNodePorts)
 	for _, tc := range []struct {
 		name          string
 		pod, existing string // existing "": no pod on the node

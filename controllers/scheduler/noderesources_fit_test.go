@@ -139,13 +139,13 @@ func TestNotEnoughRequests(t *testing.T) {
 	}
 	for _, row := range []fitRow{
 		{name: "even without specified resources, predicate fails when there's no space for additional pod", pod: kSpec{},
-			node: full(r(10, 20)), code: ko, first: reasonTooManyPods},
+			node: full(r(10, 20)), code: ko, first: k8sReasonTooManyPods},
 		{name: "even if both resources fit, predicate fails when there's no space for additional pod", pod: pod(r(1, 1)),
-			node: full(r(5, 5)), code: ko, first: reasonTooManyPods},
+			node: full(r(5, 5)), code: ko, first: k8sReasonTooManyPods},
 		{name: "even for equal edge case, predicate fails when there's no space for additional pod", pod: pod(r(5, 1)),
-			node: full(r(5, 19)), code: ko, first: reasonTooManyPods},
+			node: full(r(5, 19)), code: ko, first: k8sReasonTooManyPods},
 		{name: "even for equal edge case, predicate fails when there's no space for additional pod due to init container",
-			pod: initPod(r(5, 1), r(5, 1)), node: full(r(5, 19)), code: ko, first: reasonTooManyPods},
+			pod: initPod(r(5, 1), r(5, 1)), node: full(r(5, 19)), code: ko, first: k8sReasonTooManyPods},
 	} {
 		t.Run(row.name, row.run)
 	}

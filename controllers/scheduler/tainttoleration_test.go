@@ -112,7 +112,7 @@ func TestTaintTolerationScore(t *testing.T) {
 // manifest reader refuse them, so the gate-off rows have no pod).
 func TestTaintTolerationFilter(t *testing.T) {
 	ns := model.NoSchedule
-	untolerated := reject(UnschedulableAndUnresolvable, reasonUntoleratedTaint)
+	untolerated := reject(UnschedulableAndUnresolvable, k8sReasonUntolerated)
 	for _, tc := range []struct {
 		name string
 		pod  *build.TemplateBuilder
