@@ -39,6 +39,8 @@ type kRes struct {
 	cpu, mem int64
 	scalar   map[string]int64
 	unset    bool
+	// memUnset leaves memory alone out of the requests.
+	memUnset bool
 }
 
 // ext is a scalar request map of one resource.
@@ -73,7 +75,10 @@ func (r kRes) container() string {
 func (r kRes) list(noOvercommit bool) string {
 	var parts []string
 	if !r.unset && !noOvercommit {
-		parts = append(parts, fmt.Sprintf("cpu: %dm", r.cpu), fmt.Sprintf("memory: %dMi", r.mem))
+		parts = append(parts, fmt.Sprintf("cpu: %dm", r.cpu))
+		if !r.memUnset {
+			parts = append(parts, fmt.Sprintf("memory: %dMi", r.mem))
+		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(r.scalar)) {
 		if noOvercommit && name == ephStorage {
