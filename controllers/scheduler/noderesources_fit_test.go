@@ -6,6 +6,18 @@ import (
 	"github.com/kivi-go/kivi/model"
 )
 
+// Of fit_test.go, TestPreFilterDisabled (a Filter without its PreFilter,
+// which the model's cycle cannot run), the queueing hints
+// (Test_isSchedulableAfterPodChange, Test_isSchedulableAfterNodeChange,
+// Test_isSchedulableAfterDeviceClassChange, TestIsFit,
+// TestHaveAnyRequestedResourcesIncreased, TestEventsToRegister: the model
+// retries waiting pods on its own events, docs/divergences.md "Scheduling
+// queue"), the pod signatures (TestFitSignPod), the DRA table
+// (TestComputePodResourceRequestWithNodeAllocatableDRA) and pod-group
+// placement scoring (TestScorePlacement_Resources, behind the alpha
+// GenericWorkload gates; pod groups are not modelled) are not
+// transcribed.
+
 // fitNode is upstream's node of the Filter tables:
 // makeAllocatableResources(10, 20, 32, 5, 20, 5) (milli-cpu, memory,
 // pods, example.com/aaa, ephemeral-storage, hugepages-2Mi) with the
@@ -178,8 +190,9 @@ func TestStorageRequests(t *testing.T) {
 // TestRestartableInitContainers transcribes the rows of
 // TestRestartableInitContainers (k8s.io/kubernetes@v1.36.3,
 // pkg/scheduler/framework/plugins/noderesources/fit_test.go) with the
-// SidecarContainers gate on, as it is in v1.36 (the model has no gate):
-// a node of 2 milli-cpu and one pod slot (upstream's has no memory; the
+// SidecarContainers gate on, as it is in v1.36 (the model has no gate;
+// the rows "... if sidecar containers is disabled" are left out): a node
+// of 2 milli-cpu and one pod slot (upstream's has no memory; the
 // model wants some, which no row's pod requests).
 func TestRestartableInitContainers(t *testing.T) {
 	node := kResNode{cpu: 2, mem: 1, pods: 1}
