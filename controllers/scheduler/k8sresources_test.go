@@ -25,8 +25,6 @@ import (
 const (
 	extendedA  = "example.com/aaa"
 	extendedB  = "example.com/bbb"
-	kubeIOA    = "kubernetes.io/something"
-	kubeIOB    = "subdomain.kubernetes.io/something"
 	hugePageA  = "hugepages-2Mi"
 	ephStorage = "ephemeral-storage"
 )
@@ -392,7 +390,7 @@ spec:
 	}
 	pending := -1
 	for i, p := range pods {
-		if u.Templates[i].Name != fmt.Sprintf("pod%d", i) && !strings.HasPrefix(u.Templates[i].Name, fmt.Sprintf("pod%d", i)) {
+		if !strings.HasPrefix(u.Templates[i].Name, fmt.Sprintf("pod%d", i)) {
 			t.Fatalf("template %d is %q, want pod%d's", i, u.Templates[i].Name, i)
 		}
 		s.Pods[i] = model.PodState{Phase: model.Running, Owner: uint8(i + 1), Template: uint8(i), Node: uint16(p.node + 1)}
