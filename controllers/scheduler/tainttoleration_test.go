@@ -149,3 +149,29 @@ func TestTaintTolerationFilter(t *testing.T) {
 }
 
 func fmtStatus(s Status) string { return fmt.Sprintf("%v %q", s.Code, s.Reason) }
+
+// TestDoNotScheduleTaintsFilterFunc transcribes
+// TestDoNotScheduleTaintsFilterFunc (k8s.io/kubernetes@v1.36.3,
+// pkg/scheduler/framework/plugins/helper/taint_test.go): which effects the
+// TaintToleration filter considers, judged by the filter on a node with
+// one untolerated taint of that effect (upstream's taint has no key; the
+// model's carries one).
+func TestDoNotScheduleTaintsFilterFunc(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		effect   model.TaintEffect
+		included bool
+	}{
+		{"should include the taints with NoSchedule effect", model.NoSchedule, true},
+		{"should include the taints with NoExecute effect", model.NoExecute, true},
+		{"should not include the taints with PreferNoSchedule effect", model.PreferNoSchedule, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			u, s, p := buildPlain(t, []*build.NodeBuilder{tainted("node", model.Taint{Key: "k", Effect: tc.effect})}, tolerating())
+			got := filterEach(u, s, p, taintTolerationFilter{})[0]
+			if rejected := got.Code != Success; rejected != tc.included {
+				t.Errorf("status %s, want the taint included: %v", fmtStatus(got), tc.included)
+			}
+		})
+	}
+}
