@@ -23,10 +23,13 @@ import (
 
 // Upstream's resource names of the noderesources tests.
 const (
-	extendedA  = "example.com/aaa"
-	extendedB  = "example.com/bbb"
-	hugePageA  = "hugepages-2Mi"
-	ephStorage = "ephemeral-storage"
+	extendedA = "example.com/aaa"
+	extendedB = "example.com/bbb"
+	// extendedDRA is upstream's extendedResourceDRA, which a DeviceClass
+	// maps in its DRA rows; the model knows no DeviceClass.
+	extendedDRA = "extended.resource.dra.io/something"
+	hugePageA   = "hugepages-2Mi"
+	ephStorage  = "ephemeral-storage"
 )
 
 // kRes is upstream's framework.Resource as one container's requests:

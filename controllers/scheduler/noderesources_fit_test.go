@@ -64,9 +64,10 @@ func insufficient(name string) string { return "Insufficient " + name }
 // ignoredResources and ignoredResourceGroups are not modelled (the
 // Scheduler row on profiles, "ignoredResources ... warned about");
 // the pod-level hugepages rows: pod-level resources are cpu and memory
-// only ("Pod-level resources" row); the DRA rows: DRA-backed extended
-// resources are not modelled ("NodeResourcesFit reports one insufficient
-// resource" row).
+// only ("Pod-level resources" row); "extended resource backed by DRA"
+// and "extended resource was backed by Device Plugin (Allocatable: 0)":
+// an extended resource a DeviceClass maps to DRA is not modelled
+// ("NodeResourcesFit reports one insufficient resource" row).
 func TestEnoughRequests(t *testing.T) {
 	r := func(cpu, mem int64) kRes { return kRes{cpu: cpu, mem: mem} }
 	rs := func(cpu, mem int64, name string, v int64) kRes { return kRes{cpu: cpu, mem: mem, scalar: ext(name, v)} }
@@ -135,6 +136,16 @@ func TestEnoughRequests(t *testing.T) {
 		{name: "one pod-level cpu resource fits and all init and non-init containers resources fit",
 			pod:  kSpec{containers: []kRes{r(1, 1)}, init: []kRes{r(1, 1)}, podLevel: &kRes{cpu: 3, mem: 2}},
 			node: fitNode(pod(r(5, 19))), code: ko, first: memR},
+		// The DRA rows whose resource no DeviceClass maps (the model has
+		// none): a device plugin's extended resource, as above.
+		{name: "extended resource backed by device plugin", pod: pod(kRes{scalar: ext(extendedA, 1)}), node: fitNode(pod(r(0, 0)))},
+		{name: "extended resource backed by DRA, nil draManager", pod: pod(rs(1, 1, extendedA, 1)), node: fitNode(pod(r(0, 0)))},
+		{name: "extended resource backed by DRA not enabled", pod: pod(rs(1, 1, extendedDRA, 1)),
+			node: fitNode(pod(r(0, 0))), code: kou, first: insufficient(extendedDRA)},
+		{name: "extended resource NOT backed by DRA", pod: pod(rs(1, 1, extendedB, 1)),
+			node: fitNode(pod(r(0, 0))), code: kou, first: insufficient(extendedB)},
+		{name: "extended resource was backed by Device Plugin (Allocatable: 0), global cache", pod: pod(kRes{scalar: ext(extendedA, 1)}),
+			node: fitNode(pod(kRes{scalar: ext(extendedA, 0)}))},
 	} {
 		t.Run(row.name, row.run)
 	}
