@@ -330,9 +330,9 @@ func (u *Universe) compileFit(t *PodTemplate, added compiledAdded) ([]NodeFit, e
 			// is a no-op, below.
 			any := false
 			for i, r := range required {
-				// A term with a value of invalid syntax fails to parse
-				// upstream and matches no node (labelvalues.go).
-				if !r.Empty() && validValues(&t.Required[i]) && r.Matches(node.LabelSet) {
+				// A term with a key or value of invalid syntax fails to
+				// parse upstream and matches no node (labelvalues.go).
+				if !r.Empty() && nodeTermParses(&t.Required[i]) && r.Matches(node.LabelSet) {
 					any = true
 					break
 				}
@@ -343,7 +343,7 @@ func (u *Universe) compileFit(t *PodTemplate, added compiledAdded) ([]NodeFit, e
 			if p.Empty() {
 				continue
 			}
-			if !validValues(&t.Preferred[i].Term) {
+			if !nodeTermParses(&t.Preferred[i].Term) {
 				t.PreferredInvalid = true
 				continue
 			}

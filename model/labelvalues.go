@@ -9,11 +9,14 @@ import "regexp"
 // manifest reader refuses them; a universe built otherwise (a case file,
 // Go code) may still hold one, and kube-scheduler treats it as follows,
 // which Compile reproduces for node affinity:
-//   - a required node-affinity term with an invalid value fails to parse
-//     and matches no node (the other terms still may: terms are ORed);
-//   - a preferred term with an invalid value makes NodeAffinity's PreScore
-//     fail, so a cycle that scores (two or more feasible nodes) ends in an
-//     error and places the pod nowhere (PodTemplate.PreferredInvalid).
+//   - a required node-affinity term with an invalid value, or a key that
+//     is not a label key (labels.NewRequirement validates both), fails to
+//     parse and matches no node (the other terms still may: terms are
+//     ORed);
+//   - a preferred term with an invalid value or key makes NodeAffinity's
+//     PreScore fail, so a cycle that scores (two or more feasible nodes)
+//     ends in an error and places the pod nowhere
+//     (PodTemplate.PreferredInvalid).
 //
 // A nodeSelector is compared as strings upstream as well
 // (labels.SelectorFromSet does not validate), and node labels are never
@@ -27,6 +30,23 @@ var labelValueRE = regexp.MustCompile(`^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9
 // ValidLabelValue reports whether v is a valid label value.
 func ValidLabelValue(v string) bool {
 	return len(v) <= maxLabelValue && labelValueRE.MatchString(v)
+}
+
+// nodeTermParses reports whether kube-scheduler's nodeaffinity parses
+// node selector term s: every key a valid label key and every value a
+// valid label value.
+func nodeTermParses(s *Selector) bool {
+	for k := range s.MatchLabels {
+		if !ValidLabelKey(k) {
+			return false
+		}
+	}
+	for _, r := range s.MatchExpressions {
+		if !ValidLabelKey(r.Key) {
+			return false
+		}
+	}
+	return validValues(s)
 }
 
 // validValues reports whether every value a selector compares with is a

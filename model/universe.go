@@ -320,8 +320,8 @@ type PodTemplate struct {
 	// ToleratesUnschedulable: the pod tolerates the taint of a cordoned
 	// node (cordon.go).
 	ToleratesUnschedulable bool
-	// PreferredInvalid: a preferred node-affinity term has a value of
-	// invalid syntax, so kube-scheduler's NodeAffinity PreScore fails and
+	// PreferredInvalid: a preferred node-affinity term has a key or value
+	// of invalid syntax, so kube-scheduler's NodeAffinity PreScore fails and
 	// a cycle that scores ends in an error (labelvalues.go).
 	PreferredInvalid bool
 }
