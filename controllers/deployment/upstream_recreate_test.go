@@ -33,7 +33,8 @@ func TestUpstreamScaleDownOldReplicaSets(t *testing.T) {
 // (the model's ReplicaSet status is its pods at every step, so a status
 // counting pods that are gone does not arise: docs/divergences.md,
 // "ReplicaSet status without lag"); "... pod in unknown phase present"
-// (the model has no Unknown phase). A Deployment's pod never succeeds, so
+// (the model has no Unknown phase, a deprecated phase no v1.36
+// component sets). A Deployment's pod never succeeds, so
 // the terminal pods of the rows are Failed ones.
 func TestUpstreamOldPodsRunning(t *testing.T) {
 	for _, tc := range []struct {

@@ -283,7 +283,8 @@ func TestUpstreamScaleDownOldReplicaSetsForRollingUpdate(t *testing.T) {
 // (maxUnavailable 1). Its four rows where a third party removed the
 // max-replicas annotation or set it to 0 are left out: only the model's
 // controller writes the annotations, so every active set carries a
-// positive one (docs/divergences.md, "Replicas annotations").
+// positive one (docs/divergences.md, "Replicas annotations written by
+// the controller only").
 func TestUpstreamGetReplicaSetFraction(t *testing.T) {
 	for _, tc := range []struct {
 		name                        string

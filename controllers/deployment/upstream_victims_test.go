@@ -53,7 +53,7 @@ func TestUpstreamActivePodFiltering(t *testing.T) {
 // TestUpstreamSortingActivePods: k8s.io/kubernetes@v1.36.3,
 // pkg/controller/controller_utils_test.go TestSortingActivePods, row
 // "Sorts by active pod" without its "unknownPhase" pod (the model has no
-// Unknown phase). Its six Ready pods differ only in ready time, restart
+// Unknown phase, which no v1.36 component sets). Its six Ready pods differ only in ready time, restart
 // counts and creation time: one tied class here, listed by slot.
 func TestUpstreamSortingActivePods(t *testing.T) {
 	pods := []struct {
@@ -130,8 +130,8 @@ func index(pods []struct {
 // deleted first, or, where upstream decides by what the model does not
 // track (ready time, restarts, creation time), the two are tied and the
 // model branches over both orders (wantTied). Left out: the rows with the
-// Unknown-phase pod (equality 2, inequality 2 and 3), which the model
-// does not have.
+// Unknown-phase pod (equality 2, inequality 2 and 3): the model has no
+// Unknown phase, which no v1.36 component sets.
 func TestUpstreamSortingActivePodsWithRanks(t *testing.T) {
 	for _, tc := range []struct {
 		name            string
