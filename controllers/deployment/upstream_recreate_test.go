@@ -64,3 +64,31 @@ func TestUpstreamOldPodsRunning(t *testing.T) {
 		})
 	}
 }
+
+// TestUpstreamFindNewReplicaSet: k8s.io/kubernetes@v1.36.3,
+// pkg/controller/deployment/util/deployment_util_test.go TestFindNewReplicaSet.
+// Sets are compared by template (the pod-template-hash label is no part of
+// the model's template). Left out: "Get the oldest new ReplicaSet when
+// there are more than one ReplicaSet with the same template": the model
+// creates a set only when no set has the deployment's template, so two
+// sets never share one.
+func TestUpstreamFindNewReplicaSet(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		templates [2]uint8 // each slot's template + 1 (0: no set)
+		want      int
+	}{
+		{"Get new ReplicaSet with the same template as Deployment spec but different pod-template-hash value", [2]uint8{2, 1}, 1},
+		{"Get nil new ReplicaSet", [2]uint8{2, 0}, -1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			u, s, d := rolloutFixture(t, model.RollingUpdate, absolute(1), absolute(0), 1)
+			u.Templates = append(u.Templates, model.PodTemplate{Name: "web-old", CPU: 1, Memory: 1, Labels: map[string]string{}})
+			ds := &s.Deps[d]
+			ds.RS[0].Template, ds.RS[1].Template = tc.templates[0], tc.templates[1]
+			if got := findNewReplicaSet(u, ds); got != tc.want {
+				t.Errorf("findNewReplicaSet = %d, want %d", got, tc.want)
+			}
+		})
+	}
+}

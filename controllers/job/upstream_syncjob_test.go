@@ -1,0 +1,147 @@
+package job_test
+
+import (
+	"testing"
+
+	"github.com/kivi-go/kivi/controllers/job"
+	"github.com/kivi-go/kivi/kivitest/script/build"
+	"github.com/kivi-go/kivi/model"
+)
+
+// syncJobRow is a row of upstream's TestControllerSyncJob in the model's
+// terms: a NonIndexed Job (completions -1: unset, a work queue) and its
+// pods before one sync, and the sync's creations and the counts after it.
+// Succeeded pods are the Job's status.succeeded (the model frees a
+// succeeded pod's slot at once); failedBefore is a status.failed already
+// counted.
+type syncJobRow struct {
+	name                              string
+	parallelism, completions, backoff int
+	replaceOnlyFailed                 bool // podReplacementPolicy Failed
+	pending, active, succeeded        int
+	failed, terminating, failedBefore int
+
+	wantCreations, wantActive, wantFailed int
+	want                                  model.JobCondition
+}
+
+// TestUpstreamControllerSyncJob: k8s.io/kubernetes@v1.36.3,
+// pkg/controller/job/job_controller_test.go TestControllerSyncJob, its
+// NonIndexed rows the model can hold. status.ready is not compared (the
+// model keeps no Job status.ready; the pods' readiness does not change
+// what the sync does).
+//
+// Left out, with the docs/divergences.md row that covers them:
+//   - "too many active pods" (and its PodReplacementPolicy and "count ready
+//     pods" variants), "more active pods than parallelism", "more active
+//     pods than remaining completions", "more terminating pods than
+//     parallelism" (and its PodFailurePolicy variant): more active pods than
+//     the Job wants, which a static spec never holds (job, "Static spec");
+//   - "too few active pods and active back-off" (and "... with running
+//     pods"): the pod-failure backoff delay (job, "Pod-failure backoff");
+//   - "too few active pods, with controller error", "too many active pods,
+//     with controller error", "only new failed pod with controller error":
+//     an API request that fails (model-wide, "API requests succeed");
+//   - "limited pods": the fake pod control's creation limit (the model's
+//     equivalent is its pod-slot bound, which ends a run Unknown);
+//   - "deleting job", "job failures, unsatisfied expectations": a Job with a
+//     deletion timestamp and the controller's expectations, neither of
+//     which the model has (a Job is not deleted during a run);
+//   - the indexed, suspend, managedBy and manual-condition rows (Indexed
+//     Jobs and suspension are covered by indexedjob_test.go and
+//     testdata/suspend.txt).
+func TestUpstreamControllerSyncJob(t *testing.T) {
+	for _, tc := range []syncJobRow{
+		{name: "job start", parallelism: 2, completions: 5, backoff: 6, wantCreations: 2, wantActive: 2},
+		{name: "WQ job start", parallelism: 2, completions: -1, backoff: 6, wantCreations: 2, wantActive: 2},
+		{name: "pending pods", parallelism: 2, completions: 5, backoff: 6, pending: 2, wantActive: 2},
+		{name: "correct # of pods", parallelism: 3, completions: 5, backoff: 6, active: 3, wantActive: 3},
+		{name: "WQ job: correct # of pods", parallelism: 2, completions: -1, backoff: 6, active: 2, wantActive: 2},
+		{name: "too few active pods", parallelism: 2, completions: 5, backoff: 6, active: 1, succeeded: 1,
+			wantCreations: 1, wantActive: 2},
+		{name: "WQ job: recreate pods when failed", parallelism: 1, completions: -1, backoff: 6, replaceOnlyFailed: true,
+			active: 1, failed: 1, terminating: 1, wantActive: 1, wantFailed: 1},
+		{name: "WQ job: turn on PodReplacementPolicy but not set PodReplacementPolicy", parallelism: 1, completions: 1, backoff: 6,
+			active: 1, failed: 1, terminating: 1, wantActive: 1, wantFailed: 2},
+		{name: "WQ job: recreate pods when terminating or failed", parallelism: 1, completions: -1, backoff: 6,
+			active: 1, failed: 1, terminating: 1, wantActive: 1, wantFailed: 2},
+		{name: "too few active pods and no back-offs", parallelism: 1, completions: 1, backoff: 6, wantCreations: 1, wantActive: 1},
+		{name: "too few active pods with a dynamic job", parallelism: 2, completions: -1, backoff: 6, active: 1,
+			wantCreations: 1, wantActive: 2},
+		{name: "failed + succeed pods: reset backoff delay", parallelism: 2, completions: 5, backoff: 6, active: 1, succeeded: 1, failed: 1,
+			wantCreations: 1, wantActive: 2, wantFailed: 1},
+		{name: "new failed pod", parallelism: 2, completions: 5, backoff: 6, active: 1, failed: 1,
+			wantCreations: 1, wantActive: 2, wantFailed: 1},
+		{name: "no new pod; possible finalizer update of failed pod", parallelism: 1, completions: 1, backoff: 6, active: 1, failedBefore: 1,
+			wantActive: 1, wantFailed: 1},
+		{name: "job finish", parallelism: 2, completions: 5, backoff: 6, succeeded: 5, want: model.JobComplete},
+		{name: "WQ job finishing", parallelism: 2, completions: -1, backoff: 6, active: 1, succeeded: 1, wantActive: 1},
+		{name: "WQ job all finished", parallelism: 2, completions: -1, backoff: 6, succeeded: 2, want: model.JobComplete},
+		{name: "WQ job all finished despite one failure", parallelism: 2, completions: -1, backoff: 6, succeeded: 1, failed: 1,
+			wantFailed: 1, want: model.JobComplete},
+		{name: "status change", parallelism: 2, completions: 5, backoff: 6, active: 2, succeeded: 2, wantActive: 2},
+		// Upstream's row also deletes the Job; the failure is the sync's
+		// either way (backoffLimit 0, one failed pod).
+		{name: "too many job failures", parallelism: 2, completions: 5, backoff: 0, failed: 1, wantFailed: 1, want: model.JobFailedBackoff},
+	} {
+		t.Run(tc.name, func(t *testing.T) { runSyncJobRow(t, tc) })
+	}
+}
+
+func runSyncJobRow(t *testing.T, tc syncJobRow) {
+	t.Helper()
+	b := build.New()
+	b.AddNodes(1, build.Node())
+	tmpl := b.AddTemplate(build.Template("batch").Requests(1, 1).Label("app", "batch"))
+	d := b.AddJob("batch", tmpl, tc.parallelism)
+	spec := &b.Config(d).Job
+	*spec = model.JobSpec{Completions: tc.completions, WorkQueue: tc.completions < 0, BackoffLimit: tc.backoff, ReplaceOnlyFailed: tc.replaceOnlyFailed}
+	pods := tc.pending + tc.active + tc.failed + tc.terminating
+	b.Slots = pods + tc.parallelism + 2
+	u, s, err := b.Build(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := 0
+	add := func(n int, p model.PodState) {
+		for range n {
+			p.Owner, p.Template = uint8(d+1), uint8(tmpl)
+			s.Pods[i] = p
+			i++
+		}
+	}
+	add(tc.pending, model.PodState{Phase: model.Pending})
+	add(tc.active, model.PodState{Phase: model.Running, Node: 1})
+	add(tc.failed, model.PodState{Phase: model.Failed, Node: 1})
+	add(tc.terminating, model.PodState{Phase: model.Terminating, Node: 1, WasRunning: true})
+	ds := &s.Deps[d]
+	ds.JobSucceeded, ds.JobFailed = int16(tc.succeeded), int16(tc.failedBefore)
+	s.Init = model.InitMain
+	pendingBefore := countPhase(s, d, model.Pending)
+	tx := model.NewTx(u)
+	tx.Begin(nil, false)
+	job.Sync(tx, s, d)
+	if s.Failed != model.NoFailure {
+		t.Fatalf("sync failed: %d", s.Failed)
+	}
+	c := model.CountJob(u, s, d)
+	if created := countPhase(s, d, model.Pending) - pendingBefore; created != tc.wantCreations {
+		t.Errorf("created %d pods, want %d", created, tc.wantCreations)
+	}
+	if c.Active != tc.wantActive || c.Failed != tc.wantFailed || c.Succeeded != tc.succeeded {
+		t.Errorf("active %d failed %d succeeded %d, want %d %d %d", c.Active, c.Failed, c.Succeeded, tc.wantActive, tc.wantFailed, tc.succeeded)
+	}
+	if ds.JobFinished != tc.want {
+		t.Errorf("condition %v, want %v", ds.JobFinished, tc.want)
+	}
+}
+
+func countPhase(s *model.State, d int, ph model.Phase) int {
+	n := 0
+	for i := range s.Pods {
+		if p := &s.Pods[i]; p.Owner == uint8(d+1) && p.Phase == ph {
+			n++
+		}
+	}
+	return n
+}
