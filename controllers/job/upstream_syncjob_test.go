@@ -1,6 +1,7 @@
 package job_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/kivi-go/kivi/controllers/job"
@@ -21,8 +22,21 @@ type syncJobRow struct {
 	pending, active, succeeded        int
 	failed, terminating, failedBefore int
 
+	// An Indexed Job: its pods by index, and its succeeded indexes.
+	indexed          bool
+	indexPods        []indexPod
+	succeededIndexes []int
+
 	wantCreations, wantActive, wantFailed int
+	wantDeletions                         int
+	wantIndexes                           []int // the indexes created
 	want                                  model.JobCondition
+}
+
+// indexPod is a pod of an Indexed Job: its index and phase.
+type indexPod struct {
+	index int
+	phase model.Phase
 }
 
 // TestUpstreamControllerSyncJob: k8s.io/kubernetes@v1.36.3,
@@ -47,9 +61,25 @@ type syncJobRow struct {
 //   - "deleting job", "job failures, unsatisfied expectations": a Job with a
 //     deletion timestamp and the controller's expectations, neither of
 //     which the model has (a Job is not deleted during a run);
-//   - the indexed, suspend, managedBy and manual-condition rows (Indexed
-//     Jobs and suspension are covered by indexedjob_test.go and
-//     testdata/suspend.txt).
+//   - the rows upstream runs with the JobPodReplacementPolicy gate off
+//     (emulating v1.33 or older; the gate is locked on in v1.36) where the
+//     gate changes the outcome: "count ready pods when job fails" and
+//     "indexed job failed" (the Job fails at once, its active pods counted
+//     as failed; in v1.36 it waits for them to terminate, as the
+//     "count terminating pods when indexed job fails and
+//     PodReplacementPolicy enabled" row below);
+//   - "indexed job with some pods deleted, ..." (a terminating pod without
+//     an index), "indexed job some pods without index", "indexed job
+//     repeated indexes", "indexed job with indexes outside of range",
+//     "indexed job repeated completed index": pods with a missing, invalid,
+//     repeated or out-of-range completion index, which the model's
+//     controller never creates;
+//   - the suspend, managedBy and manual-condition rows (suspension is
+//     covered by testdata/suspend.txt; a Job's spec is static).
+//
+// The interim FailureTarget condition is not kept (job, "Complete or
+// Failed is written once no pod of the Job is terminating"): where
+// upstream writes it, the model's Job is still running.
 func TestUpstreamControllerSyncJob(t *testing.T) {
 	for _, tc := range []syncJobRow{
 		{name: "job start", parallelism: 2, completions: 5, backoff: 6, wantCreations: 2, wantActive: 2},
@@ -83,6 +113,21 @@ func TestUpstreamControllerSyncJob(t *testing.T) {
 		// Upstream's row also deletes the Job; the failure is the sync's
 		// either way (backoffLimit 0, one failed pod).
 		{name: "too many job failures", parallelism: 2, completions: 5, backoff: 0, failed: 1, wantFailed: 1, want: model.JobFailedBackoff},
+		{name: "indexed job start", indexed: true, parallelism: 2, completions: 5, backoff: 6,
+			wantCreations: 2, wantActive: 2, wantIndexes: []int{0, 1}},
+		{name: "indexed job completed", indexed: true, parallelism: 2, completions: 3, backoff: 6,
+			indexPods: []indexPod{{1, model.Failed}}, succeededIndexes: []int{0, 1, 2},
+			wantFailed: 1, want: model.JobComplete},
+		{name: "count terminating pods when indexed job fails and PodReplacementPolicy enabled", indexed: true, parallelism: 2, completions: 3, backoff: 0,
+			indexPods: []indexPod{{1, model.Failed}, {2, model.Running}}, succeededIndexes: []int{0},
+			wantFailed: 2, wantDeletions: 1, want: model.JobRunning},
+		{name: "indexed job some running and completed pods", indexed: true, parallelism: 8, completions: 20, backoff: 6,
+			indexPods:        []indexPod{{0, model.Running}, {3, model.Pending}},
+			succeededIndexes: []int{2, 4, 5, 7, 8, 9},
+			wantCreations:    6, wantActive: 8, wantIndexes: []int{1, 6, 10, 11, 12, 13}},
+		{name: "indexed job some failed pods", indexed: true, parallelism: 3, completions: 4, backoff: 6,
+			indexPods:     []indexPod{{0, model.Failed}, {1, model.Pending}, {2, model.Failed}},
+			wantCreations: 2, wantActive: 3, wantFailed: 2, wantIndexes: []int{0, 2}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { runSyncJobRow(t, tc) })
 	}
@@ -95,8 +140,9 @@ func runSyncJobRow(t *testing.T, tc syncJobRow) {
 	tmpl := b.AddTemplate(build.Template("batch").Requests(1, 1).Label("app", "batch"))
 	d := b.AddJob("batch", tmpl, tc.parallelism)
 	spec := &b.Config(d).Job
-	*spec = model.JobSpec{Completions: tc.completions, WorkQueue: tc.completions < 0, BackoffLimit: tc.backoff, ReplaceOnlyFailed: tc.replaceOnlyFailed}
-	pods := tc.pending + tc.active + tc.failed + tc.terminating
+	*spec = model.JobSpec{Completions: tc.completions, WorkQueue: tc.completions < 0, BackoffLimit: tc.backoff,
+		ReplaceOnlyFailed: tc.replaceOnlyFailed, Indexed: tc.indexed}
+	pods := tc.pending + tc.active + tc.failed + tc.terminating + len(tc.indexPods)
 	b.Slots = pods + tc.parallelism + 2
 	u, s, err := b.Build(0)
 	if err != nil {
@@ -114,10 +160,27 @@ func runSyncJobRow(t *testing.T, tc syncJobRow) {
 	add(tc.active, model.PodState{Phase: model.Running, Node: 1})
 	add(tc.failed, model.PodState{Phase: model.Failed, Node: 1})
 	add(tc.terminating, model.PodState{Phase: model.Terminating, Node: 1, WasRunning: true})
+	for _, ip := range tc.indexPods {
+		p := model.PodState{Phase: ip.phase, Ordinal: uint8(ip.index + 1)}
+		if ip.phase != model.Pending {
+			p.Node = 1
+		}
+		add(1, p)
+	}
 	ds := &s.Deps[d]
-	ds.JobSucceeded, ds.JobFailed = int16(tc.succeeded), int16(tc.failedBefore)
+	ds.JobSucceeded, ds.JobFailed = int16(tc.succeeded+len(tc.succeededIndexes)), int16(tc.failedBefore)
+	for _, k := range tc.succeededIndexes {
+		model.SetJobIndex(ds, tc.completions, k, model.IndexSucceeded)
+	}
 	s.Init = model.InitMain
 	pendingBefore := countPhase(s, d, model.Pending)
+	terminatingBefore := countPhase(s, d, model.Terminating)
+	var indexesBefore []int
+	for i := range s.Pods {
+		if p := &s.Pods[i]; p.Owner == uint8(d+1) && p.Phase == model.Pending {
+			indexesBefore = append(indexesBefore, i)
+		}
+	}
 	tx := model.NewTx(u)
 	tx.Begin(nil, false)
 	job.Sync(tx, s, d)
@@ -128,8 +191,24 @@ func runSyncJobRow(t *testing.T, tc syncJobRow) {
 	if created := countPhase(s, d, model.Pending) - pendingBefore; created != tc.wantCreations {
 		t.Errorf("created %d pods, want %d", created, tc.wantCreations)
 	}
-	if c.Active != tc.wantActive || c.Failed != tc.wantFailed || c.Succeeded != tc.succeeded {
-		t.Errorf("active %d failed %d succeeded %d, want %d %d %d", c.Active, c.Failed, c.Succeeded, tc.wantActive, tc.wantFailed, tc.succeeded)
+	wantSucceeded := tc.succeeded + len(tc.succeededIndexes)
+	if c.Active != tc.wantActive || c.Failed != tc.wantFailed || c.Succeeded != wantSucceeded {
+		t.Errorf("active %d failed %d succeeded %d, want %d %d %d", c.Active, c.Failed, c.Succeeded, tc.wantActive, tc.wantFailed, wantSucceeded)
+	}
+	if deleted := countPhase(s, d, model.Terminating) - terminatingBefore; deleted != tc.wantDeletions {
+		t.Errorf("deleted %d pods, want %d", deleted, tc.wantDeletions)
+	}
+	if tc.indexed {
+		var created []int
+		for i := range s.Pods {
+			if p := &s.Pods[i]; p.Owner == uint8(d+1) && p.Phase == model.Pending && !slices.Contains(indexesBefore, i) {
+				created = append(created, p.IndexOf())
+			}
+		}
+		slices.Sort(created)
+		if !slices.Equal(created, tc.wantIndexes) {
+			t.Errorf("created indexes %v, want %v", created, tc.wantIndexes)
+		}
 	}
 	if ds.JobFinished != tc.want {
 		t.Errorf("condition %v, want %v", ds.JobFinished, tc.want)
