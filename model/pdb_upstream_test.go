@@ -2,6 +2,7 @@ package model_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/kivi-go/kivi/kivitest/script/build"
@@ -170,4 +171,75 @@ func TestUpstreamTwoControllers(t *testing.T) {
 	checkStatus(t, "two pods unready", u, s, 0, minimumTwo, minimumTwo, 2*size)
 	s.Pods[size-1].Readiness = model.PodAvailable
 	checkStatus(t, "one ready again", u, s, 1, 1+minimumTwo, minimumTwo, 2*size)
+}
+
+// TestUpstreamEviction: k8s.io/kubernetes@v1.36.3,
+// pkg/registry/core/pod/storage/eviction_test.go TestEviction, the rows
+// the Eviction API decides by the pod and its budget's status (budget
+// "foo"): each under every unhealthy-pod eviction policy the row lists
+// (none listed: both; upstream's nil is IfHealthyBudget). A refusal's
+// message must contain the text upstream's carries after its reason.
+//
+// Left out: the rows about a delete that conflicts with a concurrent
+// update or fails ("first delete conflict ...", "always conflict on
+// delete ...", "resource version conflict", "other error on delete"): the
+// model's API requests succeed and its evictions are atomic
+// (docs/divergences.md, model-wide, "API requests succeed"); "the error
+// includes the reason when the condition.Status is False": a
+// DisruptionAllowed condition written by someone else, which the model's
+// budgets do not carry (their status is the controller's own).
+func TestUpstreamEviction(t *testing.T) {
+	both := []model.UnhealthyPodEvictionPolicy{model.IfHealthyBudget, model.AlwaysAllow}
+	for _, tc := range []struct {
+		name     string
+		st       model.DisruptionStatus
+		policies []model.UnhealthyPodEvictionPolicy
+		phase    model.Phase
+		ready    bool
+		want     model.EvictionOutcome
+		message  string
+	}{
+		{name: "pdbs No disruptions allowed, pod pending, first delete conflict, pod still pending, pod deleted successfully",
+			policies: both, phase: model.Pending, want: model.EvictionAllowed},
+		{name: "matching pdbs with no disruptions allowed, pod terminating",
+			policies: both, phase: model.Terminating, want: model.EvictionAllowed},
+		{name: "matching pdbs with no disruptions allowed, pod running, pod healthy, unhealthy pod not ours",
+			st: model.DisruptionStatus{CurrentHealthy: 2, DesiredHealthy: 2}, policies: both, phase: model.Running, ready: true,
+			want: model.EvictionBudgetExhausted, message: "The disruption budget foo needs 2 healthy pods and has 2 currently"},
+		{name: "matching pdbs with disruptions allowed, pod running, pod healthy, healthy pod ours, deletes pod by honoring the PDB",
+			st: model.DisruptionStatus{DisruptionsAllowed: 1, CurrentHealthy: 3, DesiredHealthy: 3}, policies: both, phase: model.Running, ready: true,
+			want: model.EvictionAllowed},
+		{name: "matching pdbs with no disruptions allowed, pod running, pod unhealthy, unhealthy pod ours",
+			st: model.DisruptionStatus{CurrentHealthy: 2, DesiredHealthy: 2}, policies: both, phase: model.Running,
+			want: model.EvictionAllowed},
+		{name: "matching pdbs with no disruptions allowed, pod running, pod unhealthy, unhealthy pod ours, skips the PDB check and deletes",
+			policies: []model.UnhealthyPodEvictionPolicy{model.AlwaysAllow}, phase: model.Running, want: model.EvictionAllowed},
+		{name: "matching pdbs with no disruptions allowed, pod running, pod healthy, empty selector, pod not deleted by honoring the PDB",
+			st: model.DisruptionStatus{CurrentHealthy: 3, DesiredHealthy: 3}, policies: both, phase: model.Running, ready: true,
+			want: model.EvictionBudgetExhausted, message: "The disruption budget foo needs 3 healthy pods and has 3 currently"},
+		{name: "the error is about sync failure when the condition reason is SyncFailedReason",
+			st: model.DisruptionStatus{SyncFailed: true}, policies: both, phase: model.Running, ready: true,
+			want: model.EvictionBudgetExhausted, message: "The disruption budget foo does not allow evicting pods currently because it failed sync: "},
+	} {
+		for _, policy := range tc.policies {
+			t.Run(tc.name+"/"+policy.String(), func(t *testing.T) {
+				u := &model.Universe{PDBs: []model.PodDisruptionBudget{{Name: "foo", UnhealthyPodEvictionPolicy: policy}}}
+				var ev model.Eviction
+				if tc.phase == model.Running {
+					ev = model.Eviction{Outcome: model.EvictionDecision(tc.st, policy, tc.ready), Budget: 0, Status: tc.st}
+				} else {
+					// canIgnorePDB: CheckEviction's first test, on the phase.
+					bu, s := pdbCluster(t, model.PodDisruptionBudget{MinAvailable: minAvailable(9, false)}, []int{1}, 1)
+					s.Pods[0].Phase = tc.phase
+					ev = bu.CheckEviction(s, 0)
+				}
+				if ev.Outcome != tc.want {
+					t.Fatalf("outcome %d, want %d", ev.Outcome, tc.want)
+				}
+				if msg := ev.Reason(u); !strings.Contains(msg, tc.message) || tc.message == "" && msg != "" {
+					t.Errorf("message %q, want it to contain %q", msg, tc.message)
+				}
+			})
+		}
+	}
 }
