@@ -12,6 +12,22 @@ import (
 // pkg/controller/deployment/util/deployment_util_test.go and
 // pkg/controller/deployment/rolling_test.go). Rows named by number are
 // upstream's unnamed rows, counted from 0.
+//
+// Tests of deployment_util_test.go not restated, and why:
+// TestGetReplicaCountForReplicaSets (the model sums its two slots inline,
+// and status.terminatingReplicas is reported only: docs/divergences.md,
+// "Pod lifecycle and kubelet"); TestEqualIgnoreHash and
+// TestFindOldReplicaSets (templates are indices, the old set is the other
+// slot; TestUpstreamFindNewReplicaSet has the new one);
+// TestGetCondition/SetCondition/RemoveCondition, TestDeploymentProgressing
+// and TestDeploymentTimedOut (Deployment conditions are not kept:
+// docs/divergences.md, "Deployment conditions"); TestDeploymentComplete is
+// in intents (rollout_completes); TestGetNonNegativeInt32FromAnnotation,
+// TestAnnotationUtils and TestReplicasAnnotationsNeedUpdate (the
+// annotations are the controller's own writes, stored as numbers:
+// "Replicas annotations written by the controller only");
+// TestGetDeploymentsForReplicaSet (a ReplicaSet belongs to its deployment
+// by construction).
 
 func absolute(v int) model.IntOrPercent { return model.IntOrPercent{Value: v} }
 
