@@ -325,3 +325,20 @@ func TestUpstreamGetReplicaSetFraction(t *testing.T) {
 		})
 	}
 }
+
+// TestUpstreamSyncDeploymentCreatesReplicaSet: k8s.io/kubernetes@v1.36.3,
+// pkg/controller/deployment/deployment_controller_test.go
+// TestSyncDeploymentCreatesReplicaSet: a RollingUpdate deployment of 1
+// replica (maxSurge and maxUnavailable 0) without a ReplicaSet gets one of
+// 1 replica in its first sync.
+func TestUpstreamSyncDeploymentCreatesReplicaSet(t *testing.T) {
+	u, s, d := rolloutFixture(t, model.RollingUpdate, absolute(0), absolute(0), 1)
+	tx := model.NewTx(u)
+	tx.Begin(nil, false)
+	ScaleReplicaSets(tx, s, d)
+	ds := &s.Deps[d]
+	cur := ds.RS[ds.Cur]
+	if int(cur.Template) != u.Configs[ds.Config].PodTemplate+1 || cur.Replicas != 1 {
+		t.Errorf("current set %+v, want the deployment's template with 1 replica", cur)
+	}
+}
