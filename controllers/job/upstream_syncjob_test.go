@@ -224,3 +224,65 @@ func countPhase(s *model.State, d int, ph model.Phase) int {
 	}
 	return n
 }
+
+// TestUpstreamFirstPendingIndexes: k8s.io/kubernetes@v1.36.3,
+// pkg/controller/job/indexed_job_utils_test.go TestFirstPendingIndexes, by
+// model.CountIndexes and IndexCounts.Pending. The rows' pods without an
+// index, with a negative one or with one at or past completions ("last
+// pods active or succeeded": index 6 of 6; "mixed": no index and -3) are
+// left out of their rows: the model's controller never creates such pods,
+// and upstream's firstPendingIndexes skips them too, so the wanted indexes
+// are the same without them.
+func TestUpstreamFirstPendingIndexes(t *testing.T) {
+	for _, tc := range []struct {
+		name             string
+		cnt, completions int
+		active           []indexPod
+		succeeded        []int
+		failed           []int
+		want             []int
+	}{
+		{name: "cnt greater than completions", cnt: 5, completions: 3, want: []int{0, 1, 2}},
+		{name: "cnt less than completions", cnt: 2, completions: 5, want: []int{0, 1}},
+		{name: "first pods active", cnt: 3, completions: 10,
+			active: []indexPod{{0, model.Running}, {1, model.Pending}}, want: []int{2, 3, 4}},
+		{name: "last pods active or succeeded", cnt: 6, completions: 6,
+			succeeded: []int{4, 5}, want: []int{0, 1, 2, 3}},
+		{name: "mixed", cnt: 5, completions: 20,
+			active:    []indexPod{{3, model.Pending}, {5, model.Running}, {8, model.Pending}},
+			succeeded: []int{2, 3, 4, 9}, want: []int{0, 1, 6, 7, 10}},
+		{name: "with failed indexes", cnt: 5, completions: 20,
+			active:    []indexPod{{3, model.Pending}, {9, model.Pending}},
+			succeeded: []int{1, 5, 9}, failed: []int{2, 6, 7}, want: []int{0, 4, 8, 10, 11}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := build.New()
+			b.AddNodes(1, build.Node())
+			tmpl := b.AddTemplate(build.Template("batch").Requests(1, 1))
+			d := b.AddJob("batch", tmpl, 1)
+			b.Config(d).Job = model.JobSpec{Completions: tc.completions, BackoffLimit: 6, Indexed: true}
+			b.Slots = len(tc.active) + 1
+			u, s, err := b.Build(0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, ip := range tc.active {
+				s.Pods[i] = model.PodState{Phase: ip.phase, Owner: uint8(d + 1), Template: uint8(tmpl), Ordinal: uint8(ip.index + 1)}
+				if ip.phase == model.Running {
+					s.Pods[i].Node = 1
+				}
+			}
+			ds := &s.Deps[d]
+			for _, k := range tc.succeeded {
+				model.SetJobIndex(ds, tc.completions, k, model.IndexSucceeded)
+			}
+			for _, k := range tc.failed {
+				model.SetJobIndex(ds, tc.completions, k, model.IndexFailed)
+			}
+			c := model.CountIndexes(u, s, d)
+			if got := c.Pending(nil, tc.cnt); !slices.Equal(got, tc.want) {
+				t.Errorf("pending indexes %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
