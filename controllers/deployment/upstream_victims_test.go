@@ -57,10 +57,7 @@ func TestUpstreamActivePodFiltering(t *testing.T) {
 // Unknown phase, which no v1.36 component sets). Its six Ready pods differ only in ready time, restart
 // counts and creation time: one tied class here, listed by slot.
 func TestUpstreamSortingActivePods(t *testing.T) {
-	pods := []struct {
-		name string
-		rank deletionRank
-	}{
+	pods := []namedRank{
 		{"unscheduled", rankUnscheduled},
 		{"scheduledButPending", rankPending},
 		{"runningButNotReady", rankNotReady},
@@ -113,10 +110,14 @@ func rotate(n, k int) []int {
 	return out
 }
 
-func index(pods []struct {
+// namedRank is one of upstream's pods by name, as the model ranks it.
+type namedRank struct {
 	name string
 	rank deletionRank
-}, name string) int {
+}
+
+// index is the position of the pod named name in pods.
+func index(pods []namedRank, name string) int {
 	for i, p := range pods {
 		if p.name == name {
 			return i
