@@ -286,3 +286,62 @@ func TestUpstreamFirstPendingIndexes(t *testing.T) {
 		})
 	}
 }
+
+// TestUpstreamCalculateFailedIndexes: k8s.io/kubernetes@v1.36.3,
+// pkg/controller/job/indexed_job_utils_test.go TestCalculateFailedIndexes,
+// by model.CountIndexes. A pod's job-index-failure-count annotation is its
+// index's failures counted so far (the index's status byte in the model);
+// status.failedIndexes given before are failed indexes. Left out: "pod
+// without finalizer is ignored" (the model counts a failed pod once, as it
+// goes, and keeps no tracking finalizer), "pod outside completions is
+// ignored" and "prev failed indexes outside the completions" (indexes the
+// model's controller never creates).
+func TestUpstreamCalculateFailedIndexes(t *testing.T) {
+	type failedPod struct{ index, failureCount int }
+	for _, tc := range []struct {
+		name               string
+		completions, limit int
+		prevFailed         []int
+		pods               []failedPod
+		wantFailed         []int
+	}{
+		{name: "one new index failed", completions: 2, limit: 1,
+			pods: []failedPod{{0, 0}, {1, 1}}, wantFailed: []int{1}},
+		{name: "extend the failed indexes", completions: 2, limit: 0, prevFailed: []int{0},
+			pods: []failedPod{{1, 0}}, wantFailed: []int{0, 1}},
+		{name: "prev failed indexes empty", completions: 2, limit: 0,
+			pods: []failedPod{{1, 0}}, wantFailed: []int{1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := build.New()
+			b.AddNodes(1, build.Node())
+			tmpl := b.AddTemplate(build.Template("batch").Requests(1, 1))
+			d := b.AddJob("batch", tmpl, 1)
+			b.Config(d).Job = model.JobSpec{Completions: tc.completions, BackoffLimit: 6, Indexed: true,
+				PerIndex: true, BackoffLimitPerIndex: tc.limit, MaxFailedIndexes: -1}
+			b.Slots = len(tc.pods) + 1
+			u, s, err := b.Build(0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ds := &s.Deps[d]
+			for i, fp := range tc.pods {
+				s.Pods[i] = model.PodState{Phase: model.Failed, Owner: uint8(d + 1), Template: uint8(tmpl), Node: 1, Ordinal: uint8(fp.index + 1)}
+				model.SetJobIndex(ds, tc.completions, fp.index, model.JobIndexState(fp.failureCount))
+			}
+			for _, k := range tc.prevFailed {
+				model.SetJobIndex(ds, tc.completions, k, model.IndexFailed)
+			}
+			c := model.CountIndexes(u, s, d)
+			var got []int
+			for k := range tc.completions {
+				if c.IsFailed(k) {
+					got = append(got, k)
+				}
+			}
+			if !slices.Equal(got, tc.wantFailed) {
+				t.Errorf("failed indexes %v, want %v", got, tc.wantFailed)
+			}
+		})
+	}
+}
