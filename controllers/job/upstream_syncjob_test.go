@@ -295,7 +295,13 @@ func TestUpstreamFirstPendingIndexes(t *testing.T) {
 // without finalizer is ignored" (the model counts a failed pod once, as it
 // goes, and keeps no tracking finalizer), "pod outside completions is
 // ignored" and "prev failed indexes outside the completions" (indexes the
-// model's controller never creates).
+// model's controller never creates). The rows of TestIsIndexFailed
+// (indexed_job_utils_test.go) with backoffLimitPerIndex are here too; its
+// "matching FailIndex pod failure policy" row is not: the model has no
+// exit codes, and a Failed pod present failed before its containers ran,
+// so no onExitCodes rule matches it (docs/divergences.md, job,
+// "podFailurePolicy: exit codes are not modelled"; the environment chooses
+// the rule's match when a pod whose containers ran fails).
 func TestUpstreamCalculateFailedIndexes(t *testing.T) {
 	type failedPod struct{ index, failureCount int }
 	for _, tc := range []struct {
@@ -311,6 +317,10 @@ func TestUpstreamCalculateFailedIndexes(t *testing.T) {
 			pods: []failedPod{{1, 0}}, wantFailed: []int{0, 1}},
 		{name: "prev failed indexes empty", completions: 2, limit: 0,
 			pods: []failedPod{{1, 0}}, wantFailed: []int{1}},
+		{name: "TestIsIndexFailed: failed pod exceeding backoffLimitPerIndex, when backoffLimitPerIndex=0", completions: 2, limit: 0,
+			pods: []failedPod{{0, 0}}, wantFailed: []int{0}},
+		{name: "TestIsIndexFailed: failed pod exceeding backoffLimitPerIndex, when backoffLimitPerIndex=1", completions: 2, limit: 1,
+			pods: []failedPod{{1, 1}}, wantFailed: []int{1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := build.New()
