@@ -144,6 +144,10 @@ func TestUpstreamSortingActivePodsWithRanks(t *testing.T) {
 		{"Equality tests 1: pending", withRank(rankPending, 1), withRank(rankPending, 1), true},
 		{"Equality tests 3: not ready", withRank(rankNotReady, 1), withRank(rankNotReady, 1), true},
 		{"Equality tests 4: ready now, created then", withRank(rankReady, 1), withRank(rankReady, 1), true},
+		{"Equality tests 5: ready now", withRank(rankReady, 1), withRank(rankReady, 1), true},
+		{"Equality tests 6: ready then", withRank(rankReady, 1), withRank(rankReady, 1), true},
+		{"Equality tests 7: ready now, high restarts", withRank(rankReady, 1), withRank(rankReady, 1), true},
+		{"Equality tests 8: ready now, created then", withRank(rankReady, 1), withRank(rankReady, 1), true},
 		{"Equality tests 9: unscheduled 5 and 8 hours", withRank(rankUnscheduled, 1), withRank(rankUnscheduled, 1), true},
 		{"Equality tests 10: ready 5 and 10 hours", withRank(rankReady, 1), withRank(rankReady, 1), true},
 		{"Inequality tests 0: unscheduled 1 < pending 2", withRank(rankUnscheduled, 1), withRank(rankPending, 2), false},
@@ -204,6 +208,10 @@ func TestUpstreamGetPodsToDelete(t *testing.T) {
 		{"diff = len(pods)", []model.PodState{notReady, readyOn(2)}, 2, []int{0, 1}},
 		{"diff < len(pods)", []model.PodState{readyOn(2), notReady}, 1, []int{1}},
 		{"various pod phases and conditions, diff = len(pods)",
+			[]model.PodState{readyOn(2), readyOn(2), readyOn(3), notReady, pending, unscheduled}, 6, []int{0, 1, 2, 3, 4, 5}},
+		// Upstream's related pods are empty here; every pod goes, whatever
+		// they are.
+		{"various pod phases and conditions, diff = len(pods), relatedPods empty",
 			[]model.PodState{readyOn(2), readyOn(2), readyOn(3), notReady, pending, unscheduled}, 6, []int{0, 1, 2, 3, 4, 5}},
 		{"scheduled vs unscheduled, diff < len(pods)", []model.PodState{pending, unscheduled}, 1, []int{1}},
 		{"ready vs not-ready, diff < len(pods)", []model.PodState{readyOn(2), notReady, notReady}, 2, []int{1, 2}},
