@@ -8,8 +8,13 @@ import (
 )
 
 // TestScale: a scaling event (pkg/controller/deployment/sync.go@v1.36.3
-// isScalingEvent and scale; the expectations follow sync_test.go TestScale
-// where its cases have two sets). Sets are given as (template, replicas);
+// isScalingEvent and scale; the rows named as upstream's are those of
+// k8s.io/kubernetes@v1.36.3, pkg/controller/deployment/sync_test.go
+// TestScale with one or two sets). Its rows with three sets ("7 -> 10",
+// "13 -> 8", "leftover distribution: 3 -> 4" and "3 -> 2", "failed rs
+// update") need three revisions, which a deployment of the model does not
+// have (docs/divergences.md, "Two ReplicaSets per Deployment"); "0 -> 6"
+// keeps two of its three sets, all empty. Sets are given as (template, replicas);
 // slot 0 is the current one unless cur says otherwise, and without
 // newerSlot the current set is the newer.
 func TestScale(t *testing.T) {
@@ -19,6 +24,7 @@ func TestScale(t *testing.T) {
 		name           string
 		strategy       model.Strategy
 		surge          int
+		unavailable    int // maxUnavailable; 1 when surge and unavailable are both 0
 		template       int // the deployment's template now
 		from, to       int // spec.replicas at the last write, and now
 		maxBefore      [2]int
@@ -28,6 +34,16 @@ func TestScale(t *testing.T) {
 		wantDesired    int
 		wantMaxReplica [2]int
 	}{
+		{name: "normal scaling event: 10 -> 12", from: 10, to: 12,
+			sets: [2]set{{0, 10}, {}}, want: [2]int{12, 0}},
+		{name: "normal scaling event: 10 -> 5", from: 10, to: 5,
+			sets: [2]set{{0, 10}, {}}, want: [2]int{5, 0}},
+		{name: "proportional scaling (no new rs): 4 -> 5", template: 2, from: 4, to: 5,
+			sets: [2]set{{1, 2}, {0, 2}}, want: [2]int{3, 2}},
+		{name: "proportional scaling: 0 -> 6", from: 6, to: 6,
+			sets: [2]set{{0, 0}, {1, 0}}, want: [2]int{6, 0}},
+		{name: "saturated but broken new replica set does not affect old pods", template: 1, surge: 1, unavailable: 1, from: 2, to: 2,
+			sets: [2]set{{1, 2}, {0, 1}}, want: [2]int{2, 1}},
 		{name: "proportional scaling: 5 -> 10", from: 5, to: 10,
 			sets: [2]set{{1, 2}, {0, 3}}, want: [2]int{4, 6}},
 		{name: "proportional scaling: 5 -> 3", from: 5, to: 3,
@@ -68,8 +84,8 @@ func TestScale(t *testing.T) {
 			}
 			d := b.AddDeployment("web", tmpl[tc.template], tc.to)
 			cfg := &b.U.Configs[0]
-			cfg.Strategy, cfg.MaxSurge, cfg.MaxUnavailable = tc.strategy, abs(tc.surge), abs(0)
-			if tc.surge == 0 {
+			cfg.Strategy, cfg.MaxSurge, cfg.MaxUnavailable = tc.strategy, abs(tc.surge), abs(tc.unavailable)
+			if tc.surge == 0 && tc.unavailable == 0 {
 				cfg.MaxUnavailable = abs(1)
 			}
 			u, s := b.MustBuild()

@@ -32,22 +32,29 @@ func (f fenceposts) maxUnavailable(spec int) int {
 	return min(f.Unavailable, spec)
 }
 
-// reconcileNew is reconcileNewReplicaSet with NewRSNewReplicas: the new
-// set is scaled down to spec if above it, else up as far as spec + surge
-// total replicas allow, never above spec.
+// minAvailable is MinAvailable of a RollingUpdate deployment: the
+// available pods a rollout keeps, spec − maxUnavailable.
+func (f fenceposts) minAvailable(spec int) int { return spec - f.maxUnavailable(spec) }
+
+// reconcileNew is reconcileNewReplicaSet: the new set is scaled down to
+// spec if above it, else to newRSNewReplicas.
 func reconcileNew(spec int, f fenceposts, newRS, oldRS replicaSet) int {
-	switch {
-	case newRS.Replicas == spec:
-		return spec
-	case newRS.Replicas > spec:
+	if newRS.Replicas >= spec {
 		return spec
 	}
-	maxTotal := spec + f.Surge
-	current := newRS.Replicas + oldRS.Replicas
+	return newRSNewReplicas(spec, f.Surge, newRS.Replicas, newRS.Replicas+oldRS.Replicas)
+}
+
+// newRSNewReplicas is NewRSNewReplicas of a RollingUpdate deployment: the
+// new set (newReplicas) grows as far as spec + surge replicas in all sets
+// (current) allow, never above spec; a set already at or past that total
+// keeps its replicas.
+func newRSNewReplicas(spec, surge, newReplicas, current int) int {
+	maxTotal := spec + surge
 	if current >= maxTotal {
-		return newRS.Replicas
+		return newReplicas
 	}
-	return newRS.Replicas + min(maxTotal-current, spec-newRS.Replicas)
+	return newReplicas + min(maxTotal-current, spec-newReplicas)
 }
 
 // reconcileOld is reconcileOldReplicaSets for one old set: it may shed
@@ -60,25 +67,39 @@ func reconcileOld(spec int, f fenceposts, newRS, oldRS replicaSet) int {
 		return 0
 	}
 	all := newRS.Replicas + oldRS.Replicas
-	minAvailable := spec - f.maxUnavailable(spec)
+	minAvailable := f.minAvailable(spec)
 	newUnavailable := newRS.Replicas - newRS.Available
 	maxScaledDown := all - minAvailable - newUnavailable
 	if maxScaledDown <= 0 {
 		return oldRS.Replicas
 	}
-	old := oldRS.Replicas
-	unhealthy := old - oldRS.Available
-	if unhealthy < 0 {
+	if oldRS.Available > oldRS.Replicas {
 		// More available pods than spec replicas: upstream's cleanup
 		// rejects the negative scale-down and the sync scales nothing.
-		return old
+		return oldRS.Replicas
 	}
-	old -= min(maxScaledDown, unhealthy)
-	available := newRS.Available + oldRS.Available
-	if available <= minAvailable || old == 0 {
-		return old
+	old, _ := cleanupUnhealthyReplicas(oldRS, maxScaledDown)
+	return scaleDownOldForRollingUpdate(minAvailable, newRS.Available+oldRS.Available, old)
+}
+
+// cleanupUnhealthyReplicas is cleanupUnhealthyReplicas for one old set
+// with no more available pods than replicas: it sheds up to maxCleanup
+// replicas that are not available and returns the set's replicas and how
+// many it shed.
+func cleanupUnhealthyReplicas(oldRS replicaSet, maxCleanup int) (replicas, cleaned int) {
+	cleaned = max(0, min(maxCleanup, oldRS.Replicas-oldRS.Available))
+	return oldRS.Replicas - cleaned, cleaned
+}
+
+// scaleDownOldForRollingUpdate is scaleDownOldReplicaSetsForRollingUpdate
+// for one old set of replicas: available pods (of all sets, as the
+// ReplicaSets' status reports them before this sync) above minAvailable
+// go, as many as the set has.
+func scaleDownOldForRollingUpdate(minAvailable, available, replicas int) int {
+	if available <= minAvailable || replicas == 0 {
+		return replicas
 	}
-	return old - min(old, available-minAvailable)
+	return replicas - min(replicas, available-minAvailable)
 }
 
 // rolloutRolling is rolloutRolling over the model's two slots: the new set
