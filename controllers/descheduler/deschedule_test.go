@@ -38,7 +38,9 @@ type dsCase struct {
 	pods     []dsPod
 	profile  model.DeschedulerProfile
 	limits   [3]int // per node, per namespace, total
-	want     int
+	// zeroLimit: some limit is given as 0 (model.Descheduler.EvictionLimitZero).
+	zeroLimit bool
+	want      int
 	// wantPods, when set, are the evicted pods (printed numbers) of the
 	// first branch.
 	wantPods []int
@@ -59,6 +61,7 @@ func (tc dsCase) build() (*model.Universe, *model.State) {
 	}
 	pol := policy(tc.profile)
 	pol.MaxPerNode, pol.MaxPerNamespace, pol.MaxTotal = tc.limits[0], tc.limits[1], tc.limits[2]
+	pol.EvictionLimitZero = tc.zeroLimit
 	b.U.Descheduler = pol
 	u, s := b.MustBuild()
 	for _, n := range tc.notReady {
