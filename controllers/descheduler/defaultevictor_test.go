@@ -150,7 +150,7 @@ func TestDefaultEvictorPreEvictionFilterUpstream(t *testing.T) {
 		return func(t *model.PodTemplate) { t.NodeSelector = map[string]string{"datacenter": v} }
 	}
 	small := func(name string, cpu, mem int64) *build.NodeBuilder {
-		return build.Node().Name(name).CPU(cpu).Mem(mem * mib).MaxPods(10).Label("datacenter", "east")
+		return build.Node().Name(name).CPU(cpu).Mem(mem*mib).MaxPods(10).Label("datacenter", "east")
 	}
 	big := func(t *model.PodTemplate) { selector("east")(t); t.CPU, t.Memory = 12, 8*mib }
 	nodeFit := model.DeschedulerProfile{NodeFit: true}
