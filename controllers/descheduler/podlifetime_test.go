@@ -37,6 +37,9 @@ type lifeCase struct {
 	limits  [3]int
 	// want: upstream's evicted pods (pod i+1 being the row's i-th).
 	want []int
+	// may: the pods an untimed row may evict in some outcome (those that
+	// pass every filter but the age or the conditions); nil: want.
+	may []int
 }
 
 func (tc lifeCase) build() (*model.Universe, *model.State) {
@@ -155,30 +158,30 @@ func TestPodLifeTimeUpstream(t *testing.T) {
 			want: []int{1}},
 		// TestPodLifeTime_EvictionLimits: p1 is new, p2 (and p9) old.
 		{name: "2 Oldest pods should be evicted when maxPodsToEvictPerNode and maxPodsToEvictPerNamespace are not set",
-			pods: []lifePod{rs("running"), rs("running"), rs("pending")}, args: model.PodLifeTimeArgs{MaxPodLifeTimeSeconds: maxAge}, want: []int{2, 3}},
+			pods: []lifePod{rs("running"), rs("running"), rs("pending")}, args: model.PodLifeTimeArgs{MaxPodLifeTimeSeconds: maxAge}, want: []int{2, 3}, may: []int{1, 2, 3}},
 		{name: "1 Oldest pod should be evicted when maxPodsToEvictPerNamespace is set to 1", pods: []lifePod{rs("running"), rs("running")},
-			args: model.PodLifeTimeArgs{MaxPodLifeTimeSeconds: maxAge}, limits: [3]int{0, 1, 0}, want: []int{2}},
+			args: model.PodLifeTimeArgs{MaxPodLifeTimeSeconds: maxAge}, limits: [3]int{0, 1, 0}, want: []int{2}, may: []int{1, 2}},
 		{name: "1 Oldest pod should be evicted when maxPodsToEvictTotal is set to 1", pods: []lifePod{rs("running"), rs("running")},
-			args: model.PodLifeTimeArgs{MaxPodLifeTimeSeconds: maxAge}, limits: [3]int{0, 2, 1}, want: []int{2}},
+			args: model.PodLifeTimeArgs{MaxPodLifeTimeSeconds: maxAge}, limits: [3]int{0, 2, 1}, want: []int{2}, may: []int{1, 2}},
 		{name: "1 Oldest pod should be evicted when maxPodsToEvictPerNode is set to 1", pods: []lifePod{rs("running"), rs("running")},
-			args: model.PodLifeTimeArgs{MaxPodLifeTimeSeconds: maxAge}, limits: [3]int{1, 0, 0}, want: []int{2}},
+			args: model.PodLifeTimeArgs{MaxPodLifeTimeSeconds: maxAge}, limits: [3]int{1, 0, 0}, want: []int{2}, may: []int{1, 2}},
 		// TestPodLifeTime_ContainerWaitingReasons: p9 is Pending without
 		// a container status, the other Pending pod's container waits
 		// in ContainerCreating; the model cannot tell them apart.
 		{name: "Two pods, one with ContainerCreating state. 1 should be evicted.", pods: []lifePod{rs("pending"), rs("pending")},
-			args: model.PodLifeTimeArgs{MaxPodLifeTimeSeconds: maxAge, States: []string{"ContainerCreating"}}, want: []int{2}},
+			args: model.PodLifeTimeArgs{MaxPodLifeTimeSeconds: maxAge, States: []string{"ContainerCreating"}}, want: []int{2}, may: []int{1, 2}},
 		// TestPodLifeTime_PodStatusReasons.
 		{name: "1 pod with pod status reason NodeAffinity should be evicted", pods: []lifePod{rs("failed-affinity")},
 			args: model.PodLifeTimeArgs{MaxPodLifeTimeSeconds: maxAge, States: []string{"NodeAffinity"}}, want: []int{1}},
 		// TestPodLifeTime_AgeThreshold.
 		{name: "Two pods in the default namespace, 1 is new and 1 very is old. 1 should be evicted.", pods: []lifePod{rs("running"), rs("running")},
-			args: model.PodLifeTimeArgs{MaxPodLifeTimeSeconds: maxAge}, want: []int{2}},
+			args: model.PodLifeTimeArgs{MaxPodLifeTimeSeconds: maxAge}, want: []int{2}, may: []int{1, 2}},
 		{name: "Two pods in the default namespace, 2 are new and 0 are old. 0 should be evicted.", pods: []lifePod{rs("running"), rs("running")},
-			args: model.PodLifeTimeArgs{MaxPodLifeTimeSeconds: maxAge}},
+			args: model.PodLifeTimeArgs{MaxPodLifeTimeSeconds: maxAge}, may: []int{1, 2}},
 		{name: "Two pods in the default namespace, 1 created 605 seconds ago. 1 should be evicted.", pods: []lifePod{rs("running"), rs("running")},
-			args: model.PodLifeTimeArgs{MaxPodLifeTimeSeconds: maxAge}, want: []int{2}},
+			args: model.PodLifeTimeArgs{MaxPodLifeTimeSeconds: maxAge}, want: []int{2}, may: []int{1, 2}},
 		{name: "Two pods in the default namespace, 1 created 595 seconds ago. 0 should be evicted.", pods: []lifePod{rs("running"), rs("running")},
-			args: model.PodLifeTimeArgs{MaxPodLifeTimeSeconds: maxAge}},
+			args: model.PodLifeTimeArgs{MaxPodLifeTimeSeconds: maxAge}, may: []int{1, 2}},
 		// TestPodLifeTime_PodPhaseStates.
 		{name: "Two old pods with different states. 1 should be evicted.", pods: []lifePod{rs("pending"), rs("running")},
 			args: model.PodLifeTimeArgs{MaxPodLifeTimeSeconds: maxAge, States: []string{"Pending"}}, want: []int{1}},
@@ -191,12 +194,12 @@ func TestPodLifeTimeUpstream(t *testing.T) {
 		// TestConditionFiltering and TestTransitionTimeFiltering: the
 		// model has no pod conditions; a conditions filter may match any
 		// pod.
-		{name: "evict pod with matching condition reason", pods: []lifePod{rs("running"), rs("running")}, args: model.PodLifeTimeArgs{Conditions: 1}, want: []int{1}},
+		{name: "evict pod with matching condition reason", pods: []lifePod{rs("running"), rs("running")}, args: model.PodLifeTimeArgs{Conditions: 1}, want: []int{1}, may: []int{1, 2}},
 		{name: "evict pod matching condition type only", pods: []lifePod{rs("running")}, args: model.PodLifeTimeArgs{Conditions: 1}, want: []int{1}},
-		{name: "no matching conditions, 0 evictions", pods: []lifePod{rs("running")}, args: model.PodLifeTimeArgs{Conditions: 1}},
+		{name: "no matching conditions, 0 evictions", pods: []lifePod{rs("running")}, args: model.PodLifeTimeArgs{Conditions: 1}, may: []int{1}},
 		{name: "evict pod with old transition time", pods: []lifePod{rs("running")}, args: model.PodLifeTimeArgs{Conditions: 1}, want: []int{1}},
-		{name: "do not evict pod with recent transition time", pods: []lifePod{rs("running")}, args: model.PodLifeTimeArgs{Conditions: 1}},
-		{name: "no conditions on pod, transition time filter returns false", pods: []lifePod{rs("running")}, args: model.PodLifeTimeArgs{Conditions: 1}},
+		{name: "do not evict pod with recent transition time", pods: []lifePod{rs("running")}, args: model.PodLifeTimeArgs{Conditions: 1}, may: []int{1}},
+		{name: "no conditions on pod, transition time filter returns false", pods: []lifePod{rs("running")}, args: model.PodLifeTimeArgs{Conditions: 1}, may: []int{1}},
 		// TestOwnerKindsFiltering.
 		{name: "exclude Job owner kind: Job-owned pod not evicted", pods: []lifePod{{kind: "failed", owner: "job"}},
 			args: model.PodLifeTimeArgs{States: []string{"Failed"}, ExcludeOwnerKinds: []string{"Job"}}},
@@ -217,7 +220,15 @@ func TestPodLifeTimeUpstream(t *testing.T) {
 			got := descheduleOutcomeSets(u, s)
 			in := slices.ContainsFunc(got, func(o []int) bool { return slices.Equal(o, tc.want) })
 			untimed := tc.args.HasAgeLimit() || tc.args.Conditions > 0 || slices.Contains(tc.args.States, "ContainerCreating")
+			may := tc.may
+			if may == nil {
+				may = tc.want
+			}
 			switch {
+			case slices.ContainsFunc(got, func(o []int) bool {
+				return slices.ContainsFunc(o, func(pod int) bool { return !slices.Contains(may, pod) })
+			}):
+				t.Errorf("outcomes %v evict a pod outside %v\n%s", got, may, Explain(u, s))
 			case !in:
 				t.Errorf("outcomes %v lack upstream's %v\n%s", got, tc.want, Explain(u, s))
 			case !untimed && len(got) != 1:
