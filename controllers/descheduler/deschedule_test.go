@@ -18,8 +18,9 @@ import (
 // unless evictLocalStoragePods, local-storage pods) are bare pods, which
 // the DefaultEvictor protects the same way; an unschedulable node carries
 // the node.kubernetes.io/unschedulable:NoSchedule taint, as `kubectl
-// cordon` puts on it. Limits of 0 mean none in the model (upstream: no
-// eviction at all): those rows are left out.
+// cordon` puts on it. A limit field of 0 is no limit (dsCase.limits);
+// upstream's rows with a limit of 0 (no eviction at all) are in
+// evictions_test.go (dsCase.zeroLimit).
 
 // dsPod is one pod of a case: its node and how its template differs.
 type dsPod struct {
