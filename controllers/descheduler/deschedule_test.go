@@ -364,8 +364,9 @@ func TestRemovePodsViolatingInterPodAntiAffinityUpstream(t *testing.T) {
 // TestAntiAffinityOrderBranches is upstream's "Evict only 1 pod after
 // sorting": p5 and p6 (foo=bar, anti-affinity to foo1=bar1) and p7
 // (foo1=bar1, anti-affinity to foo=bar) all conflict. Upstream evicts p7,
-// the lowest priority, and then neither p5 nor p6 conflicts with anyone.
-// The model has no priority and branches over which conflicting pod goes
+// the lowest priority, and then neither p5 nor p6 conflicts with anyone
+// (TestEvictOnlyOnePodAfterSortingUpstream). Here the three have one
+// priority, and the model branches over which conflicting pod goes
 // first: p7 alone, or one of p5, p6 and then one of the remaining pair.
 func TestAntiAffinityOrderBranches(t *testing.T) {
 	lbl := func(k, v, ak, av string) func(*build.TemplateBuilder) *build.TemplateBuilder {
