@@ -569,6 +569,11 @@ type Descheduler struct {
 	MaxPerNode      int
 	MaxPerNamespace int
 	MaxTotal        int
+	// EvictionLimitZero: the policy gives one of the three limits as 0.
+	// Upstream's limits are optional counts, and 0 admits no eviction at
+	// all (the PodEvictor refuses every pod), where the fields above read
+	// 0 as no limit.
+	EvictionLimitZero bool
 }
 
 // EventKind names an environment event or user command.

@@ -18,8 +18,9 @@ import (
 // unless evictLocalStoragePods, local-storage pods) are bare pods, which
 // the DefaultEvictor protects the same way; an unschedulable node carries
 // the node.kubernetes.io/unschedulable:NoSchedule taint, as `kubectl
-// cordon` puts on it. Limits of 0 mean none in the model (upstream: no
-// eviction at all): those rows are left out.
+// cordon` puts on it. A limit field of 0 is no limit (dsCase.limits);
+// upstream's rows with a limit of 0 (no eviction at all) are in
+// evictions_test.go (dsCase.zeroLimit).
 
 // dsPod is one pod of a case: its node and how its template differs.
 type dsPod struct {
@@ -38,7 +39,9 @@ type dsCase struct {
 	pods     []dsPod
 	profile  model.DeschedulerProfile
 	limits   [3]int // per node, per namespace, total
-	want     int
+	// zeroLimit: some limit is given as 0 (model.Descheduler.EvictionLimitZero).
+	zeroLimit bool
+	want      int
 	// wantPods, when set, are the evicted pods (printed numbers) of the
 	// first branch.
 	wantPods []int
@@ -59,6 +62,7 @@ func (tc dsCase) build() (*model.Universe, *model.State) {
 	}
 	pol := policy(tc.profile)
 	pol.MaxPerNode, pol.MaxPerNamespace, pol.MaxTotal = tc.limits[0], tc.limits[1], tc.limits[2]
+	pol.EvictionLimitZero = tc.zeroLimit
 	b.U.Descheduler = pol
 	u, s := b.MustBuild()
 	for _, n := range tc.notReady {
@@ -360,8 +364,9 @@ func TestRemovePodsViolatingInterPodAntiAffinityUpstream(t *testing.T) {
 // TestAntiAffinityOrderBranches is upstream's "Evict only 1 pod after
 // sorting": p5 and p6 (foo=bar, anti-affinity to foo1=bar1) and p7
 // (foo1=bar1, anti-affinity to foo=bar) all conflict. Upstream evicts p7,
-// the lowest priority, and then neither p5 nor p6 conflicts with anyone.
-// The model has no priority and branches over which conflicting pod goes
+// the lowest priority, and then neither p5 nor p6 conflicts with anyone
+// (TestEvictOnlyOnePodAfterSortingUpstream). Here the three have one
+// priority, and the model branches over which conflicting pod goes
 // first: p7 alone, or one of p5, p6 and then one of the remaining pair.
 func TestAntiAffinityOrderBranches(t *testing.T) {
 	lbl := func(k, v, ak, av string) func(*build.TemplateBuilder) *build.TemplateBuilder {

@@ -11,7 +11,10 @@ import (
 // per namespace and in total.
 type evictor struct {
 	maxPerNode, maxPerNamespace, maxTotal int
-	perNode                               []int
+	// zeroLimit: some limit is 0, so no eviction is admitted
+	// (model.Descheduler.EvictionLimitZero).
+	zeroLimit bool
+	perNode   []int
 	// perNamespace counts the evictions of each namespace (nsOf's
 	// indices); nsOf is the namespace index of each template.
 	perNamespace []int
@@ -28,6 +31,7 @@ func newEvictor(u *model.Universe, nodes int) evictor {
 	e := evictor{perNode: make([]int, nodes)}
 	if d := u.Descheduler; d != nil {
 		e.maxPerNode, e.maxPerNamespace, e.maxTotal = d.MaxPerNode, d.MaxPerNamespace, d.MaxTotal
+		e.zeroLimit = d.EvictionLimitZero
 	}
 	if e.maxPerNamespace > 0 {
 		e.nsOf = make([]int, len(u.Templates))
@@ -101,7 +105,7 @@ func (c *cycle) preEvictionFilter(p *model.DeschedulerProfile, pod int) bool {
 // use it to skip a node's candidates (and their trace lines) as upstream
 // skips to the next node after an EvictionNodeLimitError.
 func (c *cycle) nodeQuotaLeft(n int) bool {
-	return c.ev.maxPerNode == 0 || c.ev.perNode[n]+1 <= c.ev.maxPerNode
+	return !c.ev.zeroLimit && (c.ev.maxPerNode == 0 || c.ev.perNode[n]+1 <= c.ev.maxPerNode)
 }
 
 // evict checks the limits in upstream's order (total, node, namespace)
@@ -133,6 +137,9 @@ func (c *cycle) admit(pod int) (evictOutcome, string) {
 	n := c.s.Pods[pod].NodeOf()
 	e := &c.ev
 	switch {
+	case e.zeroLimit:
+		c.note("    pod %d: an eviction limit of 0 admits no eviction\n", pod+1)
+		return totalLimit, ""
 	case e.maxTotal > 0 && e.total+1 > e.maxTotal:
 		c.note("    pod %d: total eviction limit %d reached\n", pod+1, e.maxTotal)
 		return totalLimit, ""

@@ -274,6 +274,9 @@ func (w *walk) capFor(n int) int {
 			limit = l
 		}
 	}
+	if e.zeroLimit {
+		lower(0)
+	}
 	if e.maxPerNode > 0 {
 		lower(e.maxPerNode - e.perNode[n] - w.perNode[n])
 	}

@@ -3,6 +3,7 @@ package descheduler
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/kivi-go/kivi/kivitest/script/build"
@@ -38,6 +39,9 @@ type nuCase struct {
 	wantPods []int
 	// outcomes, when not zero, is the number of successors of the cycle.
 	outcomes int
+	// variants change the template of the pods whose kind is
+	// "<kind>/<variant>" (a namespace, a priority, a toleration).
+	variants map[string]func(*build.TemplateBuilder) *build.TemplateBuilder
 }
 
 // nuNode is upstream's BuildTestNode(name, cpu, memory, pods).
@@ -93,6 +97,9 @@ func (tc nuCase) build() (*model.Universe, *model.State) {
 		d, ok := deps[k]
 		if !ok {
 			tb := build.Template(fmt.Sprintf("t%d", len(deps))).Requests(p.cpu, p.mem)
+			if _, v, ok := strings.Cut(p.kind, "/"); ok {
+				tb = tc.variants[v](tb)
+			}
 			if p.kind == "critical" {
 				tb.Critical()
 			}
@@ -103,7 +110,7 @@ func (tc nuCase) build() (*model.Universe, *model.State) {
 			deps[k] = d
 		}
 		b.RunPod(d, p.node)
-		if p.kind == "bare" {
+		if k, _, _ := strings.Cut(p.kind, "/"); k == "bare" {
 			bare = append(bare, i)
 		}
 	}

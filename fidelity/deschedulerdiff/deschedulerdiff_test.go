@@ -172,3 +172,32 @@ func TestDifferential(t *testing.T) {
 		})
 	}
 }
+
+// TestZeroLimit: a limit given as 0 admits no eviction in the real
+// PodEvictor (its limits are *uint) and in the model
+// (model.Descheduler.EvictionLimitZero): both evict nothing, for every
+// plugin.
+func TestZeroLimit(t *testing.T) {
+	ctx := t.Context()
+	d := NewDisruption(ctx)
+	for p := range numPlugins {
+		t.Run(p.String(), func(t *testing.T) {
+			rapid.Check(t, func(rt *rapid.T) {
+				s := Generate(rt, p)
+				s.ZeroLimit = rapid.IntRange(1, 3).Draw(rt, "zeroLimit")
+				res, err := Compare(context.WithoutCancel(ctx), d, s, Orders(rand.New(rand.NewPCG(1, 1)), s, 2))
+				if err != nil {
+					rt.Fatal(err)
+				}
+				if res.Detail != "" {
+					rt.Fatalf("%s\n%s", res.Detail, s)
+				}
+				for _, r := range res.Real {
+					if len(r.Evicted) > 0 {
+						rt.Fatalf("real run evicted %v\n%s", r.Evicted, s)
+					}
+				}
+			})
+		})
+	}
+}

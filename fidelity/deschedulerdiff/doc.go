@@ -48,5 +48,7 @@
 // counterfactual removes it; the classes are written up in
 // docs/divergences.md ("Descheduler against sigs.k8s.io/descheduler
 // v0.36"). TestBudgets compares the budgets' status and every pod's
-// eviction outcome alone, with no class allowed.
+// eviction outcome alone, with no class allowed. TestZeroLimit gives one
+// of the PodEvictor's limits as 0 (Snapshot.ZeroLimit), which admits no
+// eviction on either side.
 package deschedulerdiff

@@ -75,7 +75,7 @@ func (s *Snapshot) ToModel() (*model.Universe, *model.State, error) {
 	prof := s.Profile
 	prof.Name = "fidelity"
 	b.U.Descheduler = &model.Descheduler{Profiles: []model.DeschedulerProfile{prof},
-		MaxPerNode: s.MaxPerNode, MaxPerNamespace: s.MaxPerNamespace, MaxTotal: s.MaxTotal}
+		MaxPerNode: s.MaxPerNode, MaxPerNamespace: s.MaxPerNamespace, MaxTotal: s.MaxTotal, EvictionLimitZero: s.ZeroLimit > 0}
 	b.Slots = len(s.Pods) + 1
 	u, st, err := b.Build(0)
 	if err != nil {

@@ -123,6 +123,14 @@ func (s *Snapshot) Run(ctx context.Context, o *objects, pdbs []*policyv1.PodDisr
 	if s.MaxTotal > 0 {
 		opts.WithMaxPodsToEvictTotal(ptr.To(uint(s.MaxTotal)))
 	}
+	switch s.ZeroLimit {
+	case 1:
+		opts.WithMaxPodsToEvictPerNode(ptr.To(uint(0)))
+	case 2:
+		opts.WithMaxPodsToEvictPerNamespace(ptr.To(uint(0)))
+	case 3:
+		opts.WithMaxPodsToEvictTotal(ptr.To(uint(0)))
+	}
 	podEvictor, err := evictions.NewPodEvictor(ctx, client, &events.FakeRecorder{}, podInformer, gates, opts)
 	if err != nil {
 		return nil, err

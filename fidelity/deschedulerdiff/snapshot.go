@@ -142,6 +142,10 @@ type Snapshot struct {
 	// MaxPerNode, MaxPerNamespace and MaxTotal are the PodEvictor's
 	// limits (0: none).
 	MaxPerNode, MaxPerNamespace, MaxTotal int
+	// ZeroLimit gives one of the limits as 0, which admits no eviction
+	// (model.Descheduler.EvictionLimitZero): 0 none, 1 the node limit,
+	// 2 the namespace limit, 3 the total limit.
+	ZeroLimit int
 	// IndexNodeOrder hands the real plugin the nodes in index order
 	// whatever the listing order (a counterfactual, classify.go).
 	IndexNodeOrder bool
@@ -199,6 +203,9 @@ func (s *Snapshot) String() string {
 	fmtViolations(&b, s)
 	if s.MaxPerNode+s.MaxPerNamespace+s.MaxTotal > 0 {
 		fmt.Fprintf(&b, ", limits per node %d, per namespace %d, total %d", s.MaxPerNode, s.MaxPerNamespace, s.MaxTotal)
+	}
+	if s.ZeroLimit > 0 {
+		fmt.Fprintf(&b, ", %s limit 0", [...]string{"node", "namespace", "total"}[s.ZeroLimit-1])
 	}
 	b.WriteString("\n")
 	for i, n := range s.Nodes {

@@ -19,7 +19,7 @@ var balancePlugins = map[string]model.BalancePlugin{
 // deschedulerDecl converts a DeschedulerPolicy with the descheduler's
 // defaults (descheduler v0.36: constraints [DoNotSchedule],
 // topologyBalanceNodeFit true; DefaultEvictor evictSystemCriticalPods and
-// nodeFit false; no eviction limit; LowNodeUtilization and
+// nodeFit false; no eviction limit, and a limit of 0 admits no eviction; LowNodeUtilization and
 // HighNodeUtilization need their thresholds, nodeutilization.go).
 func deschedulerDecl(o Object, classes *priorityClassTable, warns *[]Warning) (*model.Descheduler, error) {
 	p := o.Value.(*DeschedulerPolicy)
@@ -31,6 +31,7 @@ func deschedulerDecl(o Object, classes *priorityClassTable, warns *[]Warning) (*
 	}{{p.MaxNoOfPodsToEvictPerNode, &out.MaxPerNode}, {p.MaxNoOfPodsToEvictPerNamespace, &out.MaxPerNamespace}, {p.MaxNoOfPodsToEvictTotal, &out.MaxTotal}} {
 		if lim.v != nil {
 			*lim.out = int(min(*lim.v, 1<<20))
+			out.EvictionLimitZero = out.EvictionLimitZero || *lim.v == 0
 		}
 	}
 	if len(p.Profiles) == 0 {

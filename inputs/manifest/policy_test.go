@@ -86,3 +86,27 @@ func TestHighNodeUtilizationPolicy(t *testing.T) {
 		t.Errorf("warnings %v", warns)
 	}
 }
+
+// TestDeschedulerPolicyZeroLimit: upstream's limits are optional counts
+// (*uint), and a limit given as 0 admits no eviction at all
+// (pkg/descheduler/evictions/evictions_test.go, TestNewPodEvictor), where
+// an absent one is no limit.
+func TestDeschedulerPolicyZeroLimit(t *testing.T) {
+	for _, tc := range []struct {
+		limits string
+		zero   bool
+	}{
+		{"", false},
+		{"maxNoOfPodsToEvictPerNode: 1\n", false},
+		{"maxNoOfPodsToEvictPerNode: 0\n", true},
+		{"maxNoOfPodsToEvictPerNamespace: 0\n", true},
+		{"maxNoOfPodsToEvictTotal: 0\nmaxNoOfPodsToEvictPerNode: 2\n", true},
+	} {
+		doc := "apiVersion: descheduler/v1alpha2\nkind: DeschedulerPolicy\n" + tc.limits +
+			"profiles:\n- name: p\n  plugins:\n    balance:\n      enabled: [RemoveDuplicates]\n"
+		ds, _ := decodePolicy(t, "policy.yaml", []byte(doc))
+		if ds.EvictionLimitZero != tc.zero {
+			t.Errorf("%q: EvictionLimitZero %v, want %v", tc.limits, ds.EvictionLimitZero, tc.zero)
+		}
+	}
+}

@@ -510,18 +510,28 @@ func (e *Env) deschedulerProfile(c Command) (string, error) {
 	return "", nil
 }
 
-// descheduler-limits [per-node=0] [per-namespace=0] [total=0]: the
-// policy's maxNoOfPodsToEvictPerNode, …PerNamespace, …Total (0: none).
+// descheduler-limits [per-node=N] [per-namespace=N] [total=N]: the
+// policy's maxNoOfPodsToEvictPerNode, …PerNamespace, …Total; a limit left
+// out is none, one given as 0 admits no eviction, as upstream's optional
+// counts (model.Descheduler.EvictionLimitZero).
 func (e *Env) deschedulerLimits(c Command) (string, error) {
 	pol := e.deschedulerPolicy()
 	for _, f := range []struct {
 		key string
 		to  *int
 	}{{"per-node", &pol.MaxPerNode}, {"per-namespace", &pol.MaxPerNamespace}, {"total", &pol.MaxTotal}} {
-		var err error
-		if *f.to, err = intArg(c, f.key, 0); err != nil {
+		if c.Arg(f.key, "") == "" {
+			continue
+		}
+		n, err := intArg(c, f.key, 0)
+		if err != nil {
 			return "", err
 		}
+		if n < 0 {
+			return "", fmt.Errorf("%s=%d: negative (accepted: a count of 0 or more; 0 admits no eviction)", f.key, n)
+		}
+		*f.to = n
+		pol.EvictionLimitZero = pol.EvictionLimitZero || n == 0
 	}
 	return "", nil
 }

@@ -35,7 +35,7 @@
 //	                                       [deschedule=RemovePodsViolatingNodeTaints,RemovePodsViolatingNodeAffinity,RemovePodsViolatingInterPodAntiAffinity] [include-prefer-no-schedule=false] [excluded-taints=k|k=v,..] [included-taints=..] [node-affinity-type=requiredDuringSchedulingIgnoredDuringExecution,preferredDuringSchedulingIgnoredDuringExecution]
 //	                                       [deschedule=RemoveFailedPods,PodLifeTime] [failed-reasons=R,..] [failed-exit-codes=N,..] [failed-exclude-owner-kinds=K,..] [failed-min-age=S]
 //	                                       [lifetime-max-age=S] [lifetime-states=S,..] [lifetime-conditions=N] [lifetime-exit-codes=N,..] [lifetime-include-owner-kinds=K,..] [lifetime-exclude-owner-kinds=K,..] [evict-failed-bare-pods=false]
-//	descheduler-limits [per-node=0] [per-namespace=0] [total=0]
+//	descheduler-limits [per-node=N] [per-namespace=N] [total=N]     left out: no limit; 0: no eviction at all
 //	pod-slots count=N                      pod slots (default: the pods declared plus 4)
 //	pdb name=B [selector=k=v,..] [min-available=N|N%] [max-unavailable=N|N%] [unhealthy-pod-eviction-policy=IfHealthyBudget|AlwaysAllow]   a PodDisruptionBudget (no selector: every pod)
 //	build [tie-break=branch|lowest] [lifecycle=kubernetes|kivi] [verbose|quiet] [kernel-panic-assert]   compiles; prints the state
