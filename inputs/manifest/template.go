@@ -378,13 +378,21 @@ func (tc templateConv) toleration(path string, t Toleration) (model.Toleration, 
 // nodeTerm converts a node selector term. Gt and Lt compare integers;
 // the model's selectors have no order, so they become In over the values
 // the nodes actually carry, which selects the same nodes.
+//
+// A term without expressions or fields is the API server's to take: it
+// matches no node (a required one) or adds nothing (a preferred one),
+// which the model's empty selector does too (model/compile.go). A key
+// that is not a label key is refused, as the API server refuses it.
 func (tc templateConv) nodeTerm(path string, term NodeSelectorTerm) (model.Selector, error) {
 	var sel model.Selector
-	if len(term.MatchExpressions) == 0 {
-		return sel, tc.errorf(path+".matchExpressions", "empty: a term without expressions matches no node (accepted: at least one expression)")
+	if len(term.MatchExpressions) == 0 && len(term.MatchFields) > 0 {
+		return sel, tc.errorf(path+".matchFields", "a term of matchFields only is not modelled (accepted: matchExpressions, such as kubernetes.io/hostname In [the node's hostname label])")
 	}
 	for i, r := range term.MatchExpressions {
 		p := index(path+".matchExpressions", i)
+		if !model.ValidLabelKey(r.Key) {
+			return sel, tc.errorf(p+".key", "%q (accepted: a label key, a qualified name with an optional DNS prefix)", r.Key)
+		}
 		switch r.Operator {
 		case "In", "NotIn":
 			if len(r.Values) == 0 {

@@ -201,6 +201,9 @@ type NodeAffinity struct {
 // NodeSelectorTerm is one ORed term of node affinity.
 type NodeSelectorTerm struct {
 	MatchExpressions []LabelSelectorRequirement `json:"matchExpressions"`
+	// MatchFields is not modelled (fields.go warns); a term of fields
+	// only is refused rather than read as the empty term.
+	MatchFields []LabelSelectorRequirement `json:"matchFields"`
 }
 
 // Toleration is v1.Toleration.
