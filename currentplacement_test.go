@@ -3,6 +3,7 @@ package kivi_test
 import (
 	"context"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -17,19 +18,7 @@ import (
 // pods use their requests (100 %) and the HPA rescales at once.
 func TestHPAMeasuredLoad(t *testing.T) {
 	dump := func(util string) string {
-		return `apiVersion: v1
-kind: List
-items:
-- apiVersion: apps/v1
-  kind: Deployment
-  metadata: {name: web, namespace: default}
-  spec:
-    replicas: 2
-    selector: {matchLabels: {app: web}}
-    template:
-      metadata: {labels: {app: web}}
-      spec: {containers: [{name: web, resources: {requests: {cpu: 500m, memory: 256Mi}}}]}
-- apiVersion: autoscaling/v2
+		return webDump(2, "500m", `- apiVersion: autoscaling/v2
   kind: HorizontalPodAutoscaler
   metadata: {name: web, namespace: default}
   spec:
@@ -38,10 +27,8 @@ items:
     maxReplicas: 4
     metrics: [{type: Resource, resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}}]
   status:
-    currentMetrics: [{type: Resource, resource: {name: cpu, current: {averageUtilization: ` + util + `}}}]
-- {apiVersion: v1, kind: Pod, metadata: {name: web-6c8-a, namespace: default, labels: {app: web, pod-template-hash: 6c8}, ownerReferences: [{kind: ReplicaSet, name: web-6c8, controller: true}]}, spec: {nodeName: a, containers: [{name: web, resources: {requests: {cpu: 500m, memory: 256Mi}}}]}, status: {phase: Running}}
-- {apiVersion: v1, kind: Pod, metadata: {name: web-6c8-b, namespace: default, labels: {app: web, pod-template-hash: 6c8}, ownerReferences: [{kind: ReplicaSet, name: web-6c8, controller: true}]}, spec: {nodeName: b, containers: [{name: web, resources: {requests: {cpu: 500m, memory: 256Mi}}}]}, status: {phase: Running}}
-`
+    currentMetrics: [{type: Resource, resource: {name: cpu, current: {averageUtilization: `+util+`}}}]
+`, webPod("web-6c8-a", "a", "500m"), webPod("web-6c8-b", "b", "500m"))
 	}
 	const intents = `intents:
 - name: replica_num_always_meet_exp
@@ -86,23 +73,7 @@ items:
 // pods `kubectl get pods` shows; pods the trace creates get the model's
 // names. The two pods on the failing node are evicted, never the third.
 func TestRunningPodNamesInTraces(t *testing.T) {
-	pod := func(name, node string) string {
-		return `- {apiVersion: v1, kind: Pod, metadata: {name: ` + name + `, namespace: default, labels: {app: web, pod-template-hash: 5d4f}, ownerReferences: [{kind: ReplicaSet, name: web-5d4f, controller: true}]}, spec: {nodeName: ` + node + `, containers: [{name: web, resources: {requests: {cpu: "1", memory: 1Gi}}}]}, status: {phase: Running}}
-`
-	}
-	dump := `apiVersion: v1
-kind: List
-items:
-- apiVersion: apps/v1
-  kind: Deployment
-  metadata: {name: web, namespace: default}
-  spec:
-    replicas: 3
-    selector: {matchLabels: {app: web}}
-    template:
-      metadata: {labels: {app: web}}
-      spec: {containers: [{name: web, resources: {requests: {cpu: "1", memory: 1Gi}}}]}
-` + pod("web-5d4f-on-b", "b") + pod("web-5d4f-on-a-1", "a") + pod("web-5d4f-on-a-2", "a")
+	dump := webDump(3, "1", "", webPod("web-5d4f-on-b", "b", "1"), webPod("web-5d4f-on-a-1", "a", "1"), webPod("web-5d4f-on-a-2", "a", "1"))
 	const intents = `intents:
 - name: replica_num_always_meet_min
   params: {deployment: web}
@@ -135,4 +106,31 @@ events:
 	if want := []string{"web-5d4f-on-a-1@a", "web-5d4f-on-a-2@a", "web-5d4f-on-b@b"}; !slices.Equal(names, want) {
 		t.Errorf("initial snapshot %v, want %v", names, want)
 	}
+}
+
+// webDump is a running cluster's dump: Deployment web of replicas pods
+// requesting cpu each, the other objects (ending in a newline) and the
+// pods (webPod).
+func webDump(replicas int, cpu, objects string, pods ...string) string {
+	return `apiVersion: v1
+kind: List
+items:
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web, namespace: default}
+  spec:
+    replicas: ` + strconv.Itoa(replicas) + `
+    selector: {matchLabels: {app: web}}
+    template:
+      metadata: {labels: {app: web}}
+      spec: {containers: [{name: web, resources: {requests: {cpu: "` + cpu + `", memory: 256Mi}}}]}
+` + objects + strings.Join(pods, "")
+}
+
+// webPod is a running pod of web's ReplicaSet web-<hash> on node: its
+// name starts with the ReplicaSet's.
+func webPod(name, node, cpu string) string {
+	hash := strings.Split(name, "-")[1]
+	return `- {apiVersion: v1, kind: Pod, metadata: {name: ` + name + `, namespace: default, labels: {app: web, pod-template-hash: ` + hash + `}, ownerReferences: [{kind: ReplicaSet, name: web-` + hash + `, controller: true}]}, spec: {nodeName: ` + node + `, containers: [{name: web, resources: {requests: {cpu: "` + cpu + `", memory: 256Mi}}}]}, status: {phase: Running}}
+`
 }
