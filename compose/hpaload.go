@@ -87,17 +87,10 @@ func measuredLoads(u *model.Universe, init *model.State, d int) []string {
 			continue
 		}
 		if pct, ok := startUtilization(u, init, d, m.Resource); ok {
-			out = append(out, fmt.Sprintf("%s %.0f %%", resourceName(m.Resource), pct))
+			out = append(out, fmt.Sprintf("%s %.0f %%", m.Resource, pct))
 		}
 	}
 	return out
-}
-
-func resourceName(r model.MetricSource) string {
-	if r == model.Memory {
-		return "memory"
-	}
-	return "cpu"
 }
 
 // movedMetrics are the Utilization metrics of deployment d's HPA that
@@ -120,7 +113,7 @@ func movedMetrics(u *model.Universe, init *model.State, d int) []string {
 		ratio := pct / float64(m.Value)
 		replicas := int(ds.Replicas)
 		if ratio > 1+tol.Up && replicas < spec.Max || ratio < 1-tol.Down && replicas > spec.Min {
-			out = append(out, fmt.Sprintf("%s %d %%", resourceName(m.Resource), m.Value))
+			out = append(out, fmt.Sprintf("%s %d %%", m.Resource, m.Value))
 		}
 	}
 	return out

@@ -409,6 +409,14 @@ const (
 	Memory
 )
 
+// String is the resource's name in Kubernetes: cpu or memory.
+func (m MetricSource) String() string {
+	if m == Memory {
+		return "memory"
+	}
+	return "cpu"
+}
+
 // MetricTarget is Utilization (percent of request), AverageValue or
 // Value (hpametrics.go).
 type MetricTarget uint8

@@ -204,11 +204,7 @@ func environmentMoves(u *model.Universe, s *model.State) bool {
 // metricName is how the trace names a metric outside the model.
 func metricName(m *model.Metric) string {
 	if m.Kind == model.ContainerResourceMetric {
-		r := "cpu"
-		if m.Resource == model.Memory {
-			r = "memory"
-		}
-		return fmt.Sprintf("container resource metric %s of container %s", r, m.Name)
+		return fmt.Sprintf("container resource metric %s of container %s", m.Resource, m.Name)
 	}
 	return fmt.Sprintf("%s metric %s", m.Kind, m.Name)
 }

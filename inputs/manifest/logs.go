@@ -184,19 +184,9 @@ func (as *assembly) placePods(podObjs, depObjs []Object, names map[string]string
 		}
 		// A system pod, a pod of an unmodelled owner, or a modelled pod
 		// in another phase: its requests hold node capacity.
-		tc := templateConv{o: o, path: "", warns: &as.warns}
-		req, err := tc.requests(p.Spec)
-		if err != nil {
+		if err := as.reservePod(&nodes[ni], o); err != nil {
 			return err
 		}
-		nodes[ni].reservedCPU += req.cpu
-		nodes[ni].reservedMem += req.mem
-		nodes[ni].reserveScalar(req.scalar)
-		ports, err := tc.hostPorts(p.Spec)
-		if err != nil {
-			return err
-		}
-		nodes[ni].reservedHostPorts = append(nodes[ni].reservedHostPorts, ports...)
 		systemPods[ni]++
 		if !slices.Contains(systemNamespaces, p.Metadata.Namespace) && !modelledDep {
 			as.warns = append(as.warns, a.warning(o.path(""), "pod %s/%s has no modelled Deployment: its requests are reserved on node %s", p.Metadata.Namespace, p.Metadata.Name, p.Spec.NodeName))
@@ -219,6 +209,26 @@ func (as *assembly) placePods(podObjs, depObjs []Object, names map[string]string
 		kept = append(kept, n)
 	}
 	as.c.NodeTypes, as.c.Nodes = groupNodes(kept)
+	return nil
+}
+
+// reservePod holds a running pod's requests and host ports on its node
+// n: a pod no modelled controller owns, which never moves.
+func (as *assembly) reservePod(n *nodeIn, o Object) error {
+	p := o.Value.(*Pod)
+	tc := templateConv{o: o, warns: &as.warns}
+	req, err := tc.requests(p.Spec)
+	if err != nil {
+		return err
+	}
+	ports, err := tc.hostPorts(p.Spec)
+	if err != nil {
+		return err
+	}
+	n.reservedCPU += req.cpu
+	n.reservedMem += req.mem
+	n.reserveScalar(req.scalar)
+	n.reservedHostPorts = append(n.reservedHostPorts, ports...)
 	return nil
 }
 

@@ -114,19 +114,9 @@ func (as *assembly) runningPods(pods, objs []Object, names map[string]string) er
 			n.pods = append(n.pods, *ip)
 			continue
 		}
-		tc := templateConv{o: o, warns: &as.warns}
-		req, err := tc.requests(p.Spec)
-		if err != nil {
+		if err := as.reservePod(n, o); err != nil {
 			return err
 		}
-		ports, err := tc.hostPorts(p.Spec)
-		if err != nil {
-			return err
-		}
-		n.reservedCPU += req.cpu
-		n.reservedMem += req.mem
-		n.reserveScalar(req.scalar)
-		n.reservedHostPorts = append(n.reservedHostPorts, ports...)
 		if n.maxPods == 0 {
 			n.maxPods = model.DefaultMaxPods
 		}

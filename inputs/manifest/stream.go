@@ -103,9 +103,8 @@ func LoadStream(manifests []File, nodes, intents *File, opts Options) (*Result, 
 		return nil, err
 	}
 	if opts.CurrentPlacement {
-		if cc != nil && len(cc.NodesTypes) > 0 {
-			return nil, &Error{File: cfg.name, Msg: "the current placement needs the cluster's Node objects (accepted: `kubectl get nodes -o yaml`; node types have no names to place pods on)"}
-		}
+		// Node types (Kivi's cluster_configs.json) leave as.nodeIns
+		// empty: runningPods refuses them.
 		if err := as.runningPods(pods, objs, workloads); err != nil {
 			return nil, err
 		}
