@@ -13,14 +13,18 @@ import "slices"
 // Layout: word 0 holds the global components (bits 0-15) and the event
 // memories (bits 16-63, one per event); word 1 one bit per deployment;
 // words 2-3 one bit per node; word 4 one bit per deployment for the
-// readiness (PodState.Readiness) of its pods. A node's component covers
+// readiness (PodState.Readiness) of its pods. A universe with more nodes,
+// deployments or events than bits shares them: node n has bit n mod 128,
+// deployment d bit d mod 64 (its readiness too), event e bit e mod 48.
+// Two components sharing a bit look like one, which over-approximates
+// (steps on different nodes of one bit seem dependent) and so costs only
+// reduction. A node's component covers
 // its status and every field of the pods bound to it, readiness included
 // (AddNode adds every readiness bit), and the out-of-service taint an
 // event puts on it (nodeloss.go: the byte is in the event's memory); the readiness bits let a step that
 // changes only the readiness of one owner's pods (the kubelet's
 // readiness steps) say so, and a reader of one owner's pods
-// (AddOwnerPods) read only that owner's readiness. FootprintFits says
-// whether a universe fits; when it does not, reduction is off.
+// (AddOwnerPods) read only that owner's readiness.
 type Footprint [5]uint64
 
 // Global components of a Footprint.
@@ -57,18 +61,6 @@ const (
 	numGlobalComps
 )
 
-const (
-	footprintEvents = 48
-	footprintDeps   = 64
-	footprintNodes  = 128
-)
-
-// FootprintFits reports whether every node, deployment and event of u
-// has its own bit.
-func FootprintFits(u *Universe) bool {
-	return len(u.Nodes) <= footprintNodes && len(u.Deployments) <= footprintDeps && len(u.Events) <= footprintEvents
-}
-
 // AllComponents is the footprint of a step that may touch anything.
 func AllComponents() Footprint {
 	return Footprint{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
@@ -87,13 +79,13 @@ func (f *Footprint) Add(c int) {
 func (f *Footprint) AddQueue(q Queue) { f[0] |= 1 << (CompQueue0 + int(q)) }
 
 // AddEvent adds the memory of event e.
-func (f *Footprint) AddEvent(e int) { f[0] |= 1 << (16 + e) }
+func (f *Footprint) AddEvent(e int) { f[0] |= 1 << (16 + e%footprintEvents) }
 
 // AddEvents adds the memory of every event.
 func (f *Footprint) AddEvents() { f[0] |= ^uint64(0) &^ (1<<16 - 1) }
 
 // AddDeployment adds deployment d's state.
-func (f *Footprint) AddDeployment(d int) { f[1] |= 1 << d }
+func (f *Footprint) AddDeployment(d int) { f[1] |= 1 << (d % footprintDeps) }
 
 // AddDeployments adds every deployment's state except the Active flags
 // (CompActive).
@@ -112,7 +104,10 @@ func (f *Footprint) AddNodes() { f[2], f[3], f[4] = ^uint64(0), ^uint64(0), ^uin
 
 // AddNodeWithoutReadiness adds node n but not the readiness of its pods:
 // its status and the other fields of the pods bound to it.
-func (f *Footprint) AddNodeWithoutReadiness(n int) { f[2+n/64] |= 1 << (n % 64) }
+func (f *Footprint) AddNodeWithoutReadiness(n int) {
+	n %= footprintNodes
+	f[2+n/64] |= 1 << (n % 64)
+}
 
 // AddPodsWithoutReadiness adds every pod slot but not the pods'
 // readiness: every node's status and the other fields of its pods, and
@@ -129,7 +124,7 @@ func (f *Footprint) AddReadiness(owner int) {
 		f[4] = ^uint64(0)
 		return
 	}
-	f[4] |= 1 << (owner - 1)
+	f[4] |= 1 << ((owner - 1) % footprintDeps)
 }
 
 // AddOwnerPods adds what a reader of one owner's pods (PodState.Owner,

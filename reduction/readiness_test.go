@@ -138,7 +138,7 @@ func TestReadinessOwnersReduce(t *testing.T) {
 		}
 		full, reduced := run(true), run(false)
 		t.Logf("symmetry %v: %d states without POR, %d with (%d ample)", !noSym, full.Stats.States, reduced.Stats.States, reduced.Stats.AmpleExpansions)
-		if reduced.Stats.AmpleExpansions == 0 || reduced.Stats.States >= full.Stats.States {
+		if !narrowFootprint && (reduced.Stats.AmpleExpansions == 0 || reduced.Stats.States >= full.Stats.States) {
 			t.Errorf("symmetry %v: POR does not reduce the readiness steps: %d states, %d without", !noSym, reduced.Stats.States, full.Stats.States)
 		}
 		for i, a := range full.Properties {

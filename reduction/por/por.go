@@ -98,10 +98,9 @@ type Config struct {
 }
 
 // New returns the reduction of a system, or nil when none applies (fewer
-// than two actors, unknown reads, or a universe whose components do not
-// fit a footprint).
+// than two actors or unknown reads).
 func New(cfg Config) *Reduction {
-	if cfg.UnknownReads || !model.FootprintFits(cfg.U) || len(cfg.Actors) < 2 {
+	if cfg.UnknownReads || len(cfg.Actors) < 2 {
 		return nil
 	}
 	r := &Reduction{u: cfg.U, actors: cfg.Actors, monitored: cfg.Monitored, cycleMarks: cfg.CycleMarks}

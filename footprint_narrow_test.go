@@ -1,0 +1,5 @@
+//go:build kivi_narrowfootprint
+
+package kivi_test
+
+const narrowFootprint = true

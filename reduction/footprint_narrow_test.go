@@ -1,0 +1,5 @@
+//go:build kivi_narrowfootprint
+
+package reduction_test
+
+const narrowFootprint = true
