@@ -24,14 +24,24 @@ type span struct {
 // counterexamples of the same (shortest) length as sequential ones.
 func (e *engine[S]) runBFS() {
 	w0 := e.workers[0]
+	if e.opts.Resumable {
+		e.visited.markLevel()
+		e.keepResumePoint(e.markLevel(), initialLevel, 0, 0)
+	}
 	e.visited.enter()
 	ok := e.addInitials(w0)
 	e.visited.leave()
 	if !ok {
 		return
 	}
-	var prevIn, prevNew int64 // last level: states expanded, states stored
-	for depth := 0; ; depth++ {
+	e.runLevels(0, 0, 0)
+}
+
+// runLevels explores from level depth, whose states are queued in the
+// workers' out frontiers; prevIn and prevNew are the last level's states
+// expanded and stored (0 for the first).
+func (e *engine[S]) runLevels(depth int, prevIn, prevNew int64) {
+	for ; ; depth++ {
 		var level []*frontier
 		total := 0
 		for _, w := range e.workers {
@@ -77,6 +87,9 @@ func (e *engine[S]) runBFS() {
 		e.levelStates.Store(int64(total))
 		e.visited.markLevel()
 		mark := e.markLevel()
+		if e.opts.Resumable {
+			e.keepResumePoint(mark, depth, prevIn, prevNew)
+		}
 		// Size the table for this level's expected new states (the last
 		// level's growth ratio, at most 2), so that workers rarely pause to
 		// resize; a level that outgrows the estimate resizes as it goes.
@@ -162,6 +175,7 @@ func (e *engine[S]) queuesStored() bool {
 // levelMark is what a level's rollback restores.
 type levelMark struct {
 	states, matched, transitions, stateCount, queue int64
+	ampleExpansions, provisoExpansions              int64
 	edges                                           []int
 }
 
@@ -169,6 +183,7 @@ func (e *engine[S]) markLevel() levelMark {
 	m := levelMark{
 		states: e.states.Load(), matched: e.matched.Load(), transitions: e.transitions.Load(),
 		stateCount: e.stateCount.Load(), queue: e.queue.Load(),
+		ampleExpansions: e.ampleExpansions.Load(), provisoExpansions: e.provisoExpansions.Load(),
 	}
 	for _, w := range e.workers {
 		m.edges = append(m.edges, w.edges.len())
@@ -217,6 +232,8 @@ func (e *engine[S]) rollbackLevel(m levelMark) bool {
 	e.transitions.Store(m.transitions)
 	e.stateCount.Store(m.stateCount)
 	e.queue.Store(m.queue)
+	e.ampleExpansions.Store(m.ampleExpansions)
+	e.provisoExpansions.Store(m.provisoExpansions)
 	return true
 }
 

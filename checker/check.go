@@ -50,9 +50,6 @@ func Check[S any](ctx context.Context, sys System[S], props Properties[S], opts 
 	withIDs := e.recordEdges || e.ample != nil
 	e.visited = newVisitedSet(mode, opts.Workers, withIDs, opts.Fingerprint64, opts.BitstateBits, opts.BitstateHashes)
 	e.visited.mayGrow = e.tableMayGrow
-	// The result is built (traces replayed against the stored states)
-	// before this runs; no worker is left.
-	defer e.visited.free()
 	if opts.ExpectedStates > 0 {
 		e.visited.prepareLevel(opts.ExpectedStates)
 	}
@@ -60,22 +57,37 @@ func Check[S any](ctx context.Context, sys System[S], props Properties[S], opts 
 		e.workers = append(e.workers, newWorker(e, i))
 	}
 	e.useStoredFrontier()
+	return e.run(func() {
+		switch opts.Strategy {
+		case DFS:
+			e.runDFS()
+		default:
+			e.runBFS()
+		}
+	})
+}
 
+// run explores with the watchers running, then builds the result
+// (traces replayed against the stored states) and frees the run's memory
+// unless the result keeps it as a Continuation.
+func (e *engine[S]) run(explore func()) (Result[S], error) {
 	var background sync.WaitGroup
 	done := make(chan struct{})
-	e.watch(ctx, done, &background)
-	switch opts.Strategy {
-	case DFS:
-		e.runDFS()
-	default:
-		e.runBFS()
-	}
+	e.watch(e.ctx, done, &background)
+	explore()
 	close(done)
 	background.Wait()
 	if e.err != nil {
+		e.visited.free()
 		return Result[S]{}, e.err
 	}
-	return e.result()
+	res, err := e.result()
+	if err == nil && e.resumable() {
+		res.Continuation = &Continuation[S]{e: e, at: e.resumeAt, elapsed: time.Since(e.start)}
+		return res, nil
+	}
+	e.visited.free()
+	return res, err
 }
 
 func normalizeOptions[S any](o Options, props Properties[S]) (Options, error) {

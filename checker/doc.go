@@ -237,6 +237,22 @@
 // gets its own verdict and one counterexample; otherwise properties not
 // settled when the run stopped are Unknown/ReasonStopped.
 //
+// # Going on with a stopped run
+//
+// A breadth-first run with Options.Resumable that MaxStates or Timeout
+// stopped (Exact storage, no cycle property) keeps its exploration in
+// Result.Continuation instead of freeing it. Resume goes on with it
+// under new bounds: the level under way when the run stopped is rolled
+// back as for a switch to bitstate (with the violations found while
+// expanding it), the table is rebuilt from the states kept, and the run
+// goes on from that level's start. Since every level of a breadth-first
+// run is the same whatever the scheduling, the result is the one a single
+// run with the new bounds gives: the same states, transitions, verdicts
+// and counterexamples (TestResumeGivesTheSingleRunsResult). A
+// continuation holds its memory (Continuation.MemoryInUse) until it is
+// resumed or released. compose's probe uses it: the exhaustive phase goes
+// on from the states the probe stored.
+//
 // # Cycle properties
 //
 // When Cycles are requested (and storage is not Bitstate) every explored

@@ -85,6 +85,11 @@ type engine[S any] struct {
 	// (worker.poll), so a stop does not wait for the watcher goroutine.
 	ctx      context.Context
 	deadline time.Time
+
+	// resumeAt, when resumeOK, is the start of the level under way
+	// (Options.Resumable).
+	resumeAt resumePoint
+	resumeOK bool
 }
 
 func (e *engine[S]) halt(c stopCause) { e.stop.CompareAndSwap(uint32(stopNone), uint32(c)) }

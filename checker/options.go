@@ -96,6 +96,12 @@ type Options struct {
 	// the trace's states itself, so that each step is not re-executed
 	// once more to explain it.
 	NoLines bool
+	// Resumable keeps what a breadth-first run explored when MaxStates or
+	// Timeout stopped it, in Result.Continuation, so that Resume goes on
+	// from there instead of exploring it again. It applies to Exact
+	// storage without cycle properties (whose edges the end-of-run
+	// analysis consumes); other runs get no Continuation.
+	Resumable bool
 	// OnProgress, when set, is called about every ProgressEvery (default
 	// 1 s) from one goroutine.
 	OnProgress    func(Progress)

@@ -115,6 +115,10 @@ type Result[S any] struct {
 	// Complete is true when the whole state space was explored with
 	// lossless storage.
 	Complete bool
+	// Continuation, with Options.Resumable, is the exploration of a run
+	// that MaxStates or Timeout stopped, for Resume; nil otherwise. It
+	// holds the run's memory until Resume or its Release.
+	Continuation *Continuation[S]
 }
 
 // Property returns the result for the property with the given name.

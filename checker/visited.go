@@ -321,6 +321,20 @@ func (v *visitedSet) shareQuotas(free int64) {
 	}
 }
 
+// rebuild refills an Exact table from the stored states alone, without
+// the tombstones a rolled-back level left, so that the run can store
+// states again. No worker may be inserting.
+func (v *visitedSet) rebuild() {
+	old := v.tab.Load()
+	old.free(v.mem)
+	t := newTable(v.mem, old.cap, v.withIDs, v.fp64, true)
+	v.rehashExact(t)
+	v.tab.Store(t)
+	v.visitedBytes.Add(t.bytes() - old.bytes())
+	v.tableBytes.Store(t.bytes())
+	v.resetQuotas()
+}
+
 // free releases the memory of the visited set; nothing may use it after.
 func (v *visitedSet) free() { v.mem.freeAll() }
 

@@ -114,9 +114,13 @@ func (p *Problem) Check(ctx context.Context, opts checker.Options) (*report.Repo
 		return nil, err
 	}
 	probed, large := false, false
+	// cont is the probe's exhaustive search, which the exhaustive phase
+	// goes on with instead of exploring its states again.
+	var cont *continuation
+	defer func() { cont.Release() }()
 	if glance && !quick.Complete && len(quick.Violated()) == 0 {
 		var r *report.Report
-		r, large, err = p.probe(ctx, opts)
+		r, large, cont, err = p.probe(ctx, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -149,7 +153,7 @@ func (p *Problem) Check(ctx context.Context, opts checker.Options) (*report.Repo
 	if p.deepPhase(opts) && (!found || opts.CollectAll) {
 		if !probed && p.probes(opts) {
 			var r *report.Report
-			r, large, err = p.probe(ctx, remaining(opts, start))
+			r, large, cont, err = p.probe(ctx, remaining(opts, start))
 			if err != nil {
 				return nil, err
 			}
@@ -167,7 +171,13 @@ func (p *Problem) Check(ctx context.Context, opts checker.Options) (*report.Repo
 				budget = min(budget, opts.Timeout-time.Since(start))
 			}
 			var seeds int
-			deep, seeds, err = p.deepSearch(ctx, opts, budget)
+			dopts := opts
+			if dopts.MaxMemory > 0 && cont != nil {
+				// The probe's states stay in memory for the exhaustive
+				// phase.
+				dopts.MaxMemory = max(dopts.MaxMemory-cont.MemoryInUse(), 1)
+			}
+			deep, seeds, err = p.deepSearch(ctx, dopts, budget)
 			if err != nil {
 				return nil, err
 			}
@@ -203,7 +213,8 @@ func (p *Problem) Check(ctx context.Context, opts checker.Options) (*report.Repo
 			fopts.Timeout = shorten
 		}
 	}
-	full, err := p.checkOnce(ctx, fopts)
+	full, _, err := p.search(ctx, cont, fopts)
+	cont = nil // used up
 	if err != nil {
 		return nil, err
 	}
@@ -244,27 +255,30 @@ func (p *Problem) deepPhase(opts checker.Options) bool {
 // violation and not every intent is to be settled (opts.CollectAll). It
 // returns nil when the quick pass and the exhaustive search are to run,
 // and then large when a budget of the probe (states, time, memory) ended
-// it rather than a bound of the model.
+// it rather than a bound of the model; cont, when not nil, is the search
+// as the probe left it, for the exhaustive phase to go on with.
 // A caller's own state bound at or below the probe's makes the probe the
 // exhaustive search itself, which then runs once, after the quick pass,
 // as without a probe.
-func (p *Problem) probe(ctx context.Context, opts checker.Options) (final *report.Report, large bool, err error) {
+func (p *Problem) probe(ctx context.Context, opts checker.Options) (final *report.Report, large bool, cont *continuation, err error) {
 	if !p.probes(opts) {
-		return nil, false, nil
+		return nil, false, nil, nil
 	}
 	popts := opts
 	popts.MaxStates = int64(p.probeBound())
 	popts.Timeout = probeBudget(opts.Timeout)
-	r, err := p.checkOnce(ctx, popts)
+	popts.Resumable = true
+	r, cont, err := p.search(ctx, nil, popts)
 	if err != nil {
-		return nil, false, err
+		return nil, false, nil, err
 	}
 	if !r.Complete && (opts.CollectAll || len(r.Violated()) == 0) {
-		return nil, budgetEnded(r), nil
+		return nil, budgetEnded(r), cont, nil
 	}
+	cont.Release()
 	r.Phases = []report.Phase{phase(r, report.PhaseExhaustive, exhaustiveDescription)}
 	markFoundBy(r, report.PhaseExhaustive)
-	return r, false, nil
+	return r, false, nil, nil
 }
 
 // probeBound is the probe's state bound (Options.ProbeStates).

@@ -39,10 +39,14 @@ func TestProbeDecides(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, large, err := p.probe(context.Background(), checker.Options{Workers: 1, CollectAll: c.collectAll})
+		r, large, cont, err := p.probe(context.Background(), checker.Options{Workers: 1, CollectAll: c.collectAll})
 		if err != nil {
 			t.Fatal(err)
 		}
+		if (cont != nil) != (r == nil && c.states > 0) {
+			t.Errorf("%+v: continuation %v, want one only when cut by its state bound", c, cont != nil)
+		}
+		cont.Release()
 		if (r != nil) != c.final {
 			t.Errorf("%+v: report %v, want final %v", c, r != nil, c.final)
 			continue
@@ -110,5 +114,66 @@ func TestQuickPassStopsAtGlanceBeforeDepthFirst(t *testing.T) {
 	}
 	if verdicts[0] != verdicts[1] {
 		t.Errorf("verdicts %v differ", verdicts)
+	}
+}
+
+// TestExhaustivePhaseGoesOnFromTheProbe: the exhaustive phase goes on
+// from the states the probe stored and ends with the search a run
+// without a probe makes: the same states, transitions and verdicts, with
+// one worker and with two (ranked levels), every intent settled or not.
+func TestExhaustivePhaseGoesOnFromTheProbe(t *testing.T) {
+	compared := 0
+	defer func() {
+		t.Logf("%d runs went on from the probe", compared)
+		if compared < 10 {
+			t.Errorf("%d runs went on from the probe", compared)
+		}
+	}()
+	for n := 1; n <= 8; n++ {
+		for _, nv := range []bool{false, true} {
+			name := "c" + string(rune('0'+n))
+			cl, err := cases.Get(name, 3, nv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, opts := range []checker.Options{{Workers: 1, CollectAll: true}, {Workers: 2, CollectAll: true}, {Workers: 2}} {
+				run := func(probeStates int) (*report.Report, bool) {
+					p, err := NewProblem(cl, Options{ProbeStates: probeStates})
+					if err != nil {
+						t.Fatal(err)
+					}
+					_, _, cont, err := p.probe(context.Background(), opts)
+					if err != nil {
+						t.Fatal(err)
+					}
+					resumed := cont != nil
+					cont.Release()
+					r, err := p.Check(context.Background(), opts)
+					if err != nil {
+						t.Fatal(err)
+					}
+					return r, resumed
+				}
+				probed, resumed := run(20)
+				plain, _ := run(-1)
+				last := func(r *report.Report) report.Phase { return r.Phases[len(r.Phases)-1] }
+				a, b := last(probed), last(plain)
+				if a.Name != report.PhaseExhaustive || b.Name != report.PhaseExhaustive {
+					continue // settled before the exhaustive phase
+				}
+				if resumed {
+					compared++
+				}
+				if a.Stats.States != b.Stats.States || a.Stats.Transitions != b.Stats.Transitions || a.Stats.MaxDepth != b.Stats.MaxDepth || a.Complete != b.Complete {
+					t.Errorf("%s nv=%v %+v (probe resumed: %v): exhaustive phase %d states, %d transitions, complete %v; without a probe %d, %d, %v",
+						name, nv, opts, resumed, a.Stats.States, a.Stats.Transitions, a.Complete, b.Stats.States, b.Stats.Transitions, b.Complete)
+				}
+				for i := range plain.Results {
+					if probed.Results[i].Verdict != plain.Results[i].Verdict {
+						t.Errorf("%s nv=%v %+v: %s %v, without a probe %v", name, nv, opts, plain.Results[i].Name, probed.Results[i].Verdict, plain.Results[i].Verdict)
+					}
+				}
+			}
+		}
 	}
 }

@@ -284,19 +284,37 @@ func quickPassFacts(facts []model.SymmetryFact) []model.SymmetryFact {
 
 // checkOnce runs the engine on the problem and packages the outcome.
 func (p *Problem) checkOnce(ctx context.Context, opts checker.Options) (*report.Report, error) {
+	r, _, err := p.search(ctx, nil, opts)
+	return r, err
+}
+
+// search runs the engine once, or goes on with cont when it is not nil
+// (checker.Resume), and returns the run's Continuation when opts asks for
+// one and the run can go on.
+func (p *Problem) search(ctx context.Context, cont *continuation, opts checker.Options) (*report.Report, *continuation, error) {
 	start := time.Now()
 	// The report renders every step's lines from the trace's states,
 	// naming pods across the whole run (snapshotTrace).
 	opts.NoLines = true
-	res, err := checker.Check[*model.State](ctx, p.System.CheckerSystem(), p.Properties, opts)
+	var res checker.Result[*model.State]
+	var err error
+	if cont != nil {
+		res, err = checker.Resume(ctx, cont, opts)
+	} else {
+		res, err = checker.Check[*model.State](ctx, p.System.CheckerSystem(), p.Properties, opts)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p.Name, err)
+		return nil, nil, fmt.Errorf("%s: %w", p.Name, err)
 	}
 	r := newReport(p, res, time.Since(start))
 	r.Symmetry = !opts.NoSymmetry && p.System.Symmetry != nil && !p.System.Symmetry.Trivial()
 	r.POR = !opts.NoPOR && p.System.Reduction != nil
-	return r, nil
+	return r, res.Continuation, nil
 }
+
+// continuation is an exhaustive search cut by the probe's bounds, which
+// the exhaustive phase goes on with.
+type continuation = checker.Continuation[*model.State]
 
 // Verify checks a cluster's original topology.
 func Verify(ctx context.Context, c *model.Cluster, opts Options) (*report.Report, error) {
