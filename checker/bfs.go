@@ -26,7 +26,8 @@ func (e *engine[S]) runBFS() {
 	w0 := e.workers[0]
 	if e.opts.Resumable {
 		e.visited.markLevel()
-		e.keepResumePoint(e.markLevel(), initialLevel, 0, 0)
+		e.keepResumePoint(initialLevel, 0, 0)
+		e.resumeAt.mark, e.resumeAt.started = e.markLevel(), true
 	}
 	e.visited.enter()
 	ok := e.addInitials(w0)
@@ -54,7 +55,15 @@ func (e *engine[S]) runLevels(depth int, prevIn, prevNew int64) {
 			return
 		}
 		if e.stopped() {
+			// Cut short, the last level is the one a resumed run starts
+			// with.
 			return
+		}
+		if e.opts.Resumable {
+			e.keepResumePoint(depth, prevIn, prevNew)
+			if e.stopBeforeLevel(total) {
+				return
+			}
 		}
 		if e.violationSeen.Load() {
 			if !e.opts.CollectAll {
@@ -88,7 +97,7 @@ func (e *engine[S]) runLevels(depth int, prevIn, prevNew int64) {
 		e.visited.markLevel()
 		mark := e.markLevel()
 		if e.opts.Resumable {
-			e.keepResumePoint(mark, depth, prevIn, prevNew)
+			e.resumeAt.mark, e.resumeAt.started = mark, true
 		}
 		// Size the table for this level's expected new states (the last
 		// level's growth ratio, at most 2), so that workers rarely pause to

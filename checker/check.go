@@ -83,7 +83,7 @@ func (e *engine[S]) run(explore func()) (Result[S], error) {
 	}
 	res, err := e.result()
 	if err == nil && e.resumable() {
-		res.Continuation = &Continuation[S]{e: e, at: e.resumeAt, elapsed: time.Since(e.start)}
+		res.Continuation = &Continuation[S]{e: e, at: e.resumeAt, elapsed: time.Since(e.start), states: res.Stats.States}
 		return res, nil
 	}
 	e.visited.free()

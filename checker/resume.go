@@ -16,12 +16,16 @@ type Continuation[S any] struct {
 	e       *engine[S]
 	at      resumePoint
 	elapsed time.Duration
+	states  int64
 }
 
 // resumePoint is where a resumed run starts: the beginning of the level
-// at depth, whose stored states and counters levelMark restores.
+// at depth. Once the level started (started), mark is what rolling back
+// its states and counters restores; before, the level is queued and
+// nothing is to be undone.
 type resumePoint struct {
 	mark            levelMark
+	started         bool
 	depth           int
 	prevIn, prevNew int64
 	// order is the level's ranking (ranked runs), which finishing the
@@ -37,9 +41,10 @@ type resumePoint struct {
 // states: the run starts again from Initial.
 const initialLevel = -1
 
-// keepResumePoint notes the start of the level at depth.
-func (e *engine[S]) keepResumePoint(mark levelMark, depth int, prevIn, prevNew int64) {
-	rp := resumePoint{mark: mark, depth: depth, prevIn: prevIn, prevNew: prevNew, order: e.resumeAt.order[:0], found: e.resumeAt.found[:0]}
+// keepResumePoint notes the start of the level at depth, before it
+// starts.
+func (e *engine[S]) keepResumePoint(depth int, prevIn, prevNew int64) {
+	rp := resumePoint{depth: depth, prevIn: prevIn, prevNew: prevNew, order: e.resumeAt.order[:0], found: e.resumeAt.found[:0]}
 	if e.ranked {
 		rp.order = append(rp.order, e.order...)
 	}
@@ -59,8 +64,13 @@ func (e *engine[S]) resumable() bool {
 }
 
 // States is the number of states the continuation keeps: those stored
-// before the level a resumed run starts with.
-func (c *Continuation[S]) States() int64 { return c.at.mark.states }
+// before the level a resumed run starts with, and that level's.
+func (c *Continuation[S]) States() int64 {
+	if c.at.started {
+		return c.at.mark.states
+	}
+	return c.states
+}
 
 // MemoryInUse is the memory the continuation holds, as Options.MaxMemory
 // charges it.
@@ -121,6 +131,10 @@ func Resume[S any](ctx context.Context, c *Continuation[S], opts Options) (Resul
 	}
 	at := c.at
 	return e.run(func() {
+		if !at.started {
+			e.runLevels(at.depth, at.prevIn, at.prevNew)
+			return
+		}
 		if !e.rollbackLevel(at.mark) {
 			return
 		}
@@ -163,4 +177,25 @@ func sameExploration(a, b Options) bool {
 		a.Fingerprint64 == b.Fingerprint64 && a.Seed == b.Seed && a.CollectAll == b.CollectAll &&
 		a.NoSymmetry == b.NoSymmetry && a.NoPOR == b.NoPOR && a.NoLines == b.NoLines &&
 		a.rankParallelMin == b.rankParallelMin
+}
+
+// stopBeforeLevel stops a resumable run with a deadline before a level
+// of total states that it would not finish in time at the pace of the
+// levels before it: the time is left to its caller, and a continuation
+// keeps every state the run stored, where a level cut short is rolled
+// back.
+func (e *engine[S]) stopBeforeLevel(total int) bool {
+	if e.deadline.IsZero() {
+		return false
+	}
+	expanded := e.states.Load() - int64(total)
+	if expanded <= 0 {
+		return false
+	}
+	now := time.Now()
+	perState := now.Sub(e.start) / time.Duration(expanded)
+	if now.Add(perState * time.Duration(total)).After(e.deadline) {
+		e.halt(stopTimeout)
+	}
+	return e.stopped()
 }

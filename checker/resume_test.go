@@ -91,17 +91,20 @@ func TestResumeGivesTheSingleRunsResult(t *testing.T) {
 	})
 }
 
-// slowGrid is a grid of counters whose every expansion sleeps, so that a
-// short timeout stops a run in the middle of a level.
+// slowGrid is a grid of three counters whose expansions sleep from the
+// states of sum slowFrom on, so that a timeout stops a run.
 type slowGrid struct {
-	k     int
-	sleep time.Duration
+	k        int
+	sleep    time.Duration
+	slowFrom int
 }
 
 func (g slowGrid) Initial(emit func([3]uint8)) { emit([3]uint8{}) }
 
 func (g slowGrid) Next(s [3]uint8, emit func(Step, [3]uint8)) {
-	time.Sleep(g.sleep)
+	if int(s[0])+int(s[1])+int(s[2]) >= g.slowFrom {
+		time.Sleep(g.sleep)
+	}
 	for i := range s {
 		if int(s[i]) < g.k {
 			t := s
@@ -122,36 +125,60 @@ func (g slowGrid) Decode(enc []byte) (s [3]uint8, err error) {
 }
 
 // TestResumeAfterTimeout: a run its timeout stopped goes on where it
-// stopped and ends as one run does.
+// stopped and ends as one run does. At an even pace the run stops before
+// the level it would not finish in time; expansions that turn slow cut a
+// level short, which the resumed run explores again. Where the run stops
+// depends on the clock: a run stalled by the machine may stop elsewhere,
+// so each case has three tries to stop where it should.
 func TestResumeAfterTimeout(t *testing.T) {
-	g := slowGrid{k: 7, sleep: 200 * time.Microsecond}
-	props := Properties[[3]uint8]{Invariants: []Invariant[[3]uint8]{{Name: "not at the top", Holds: func(s [3]uint8) bool { return s != [3]uint8{7, 7, 7} }}}}
-	for _, workers := range []int{1, 2} {
-		opts := Options{Workers: workers}
-		one, err := Check(context.Background(), g, props, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		o := opts
-		o.Resumable, o.Timeout = true, 5*time.Millisecond
-		res, err := Check(context.Background(), g, props, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.Continuation == nil {
-			t.Fatalf("workers=%d: stopped by its timeout (%v, %d states), no continuation", workers, res.Properties[0].Reason, res.Stats.States)
-		}
-		kept := res.Continuation.States()
-		res, err = Resume(context.Background(), res.Continuation, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got, want := resultText(System[[3]uint8](g), res), resultText(System[[3]uint8](g), one); got != want {
-			t.Fatalf("workers=%d: resumed from %d states:\n%s\none run:\n%s", workers, kept, got, want)
-		}
-		if res.Continuation != nil {
-			t.Errorf("workers=%d: a finished run has a continuation", workers)
-		}
+	for _, tc := range []struct {
+		name     string
+		g        slowGrid
+		timeout  time.Duration
+		midLevel bool
+	}{
+		{"even pace", slowGrid{k: 7, sleep: time.Millisecond}, 50 * time.Millisecond, false},
+		{"turning slow", slowGrid{k: 7, sleep: 2 * time.Millisecond, slowFrom: 6}, 15 * time.Millisecond, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			props := Properties[[3]uint8]{Invariants: []Invariant[[3]uint8]{{Name: "not at the top", Holds: func(s [3]uint8) bool { return s != [3]uint8{7, 7, 7} }}}}
+			for _, workers := range []int{1, 2} {
+				opts := Options{Workers: workers}
+				one, err := Check(context.Background(), tc.g, props, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := resultText(System[[3]uint8](tc.g), one)
+				stoppedRight := false
+				for try := 0; try < 3 && !stoppedRight; try++ {
+					o := opts
+					o.Resumable, o.Timeout = true, tc.timeout
+					res, err := Check(context.Background(), tc.g, props, o)
+					if err != nil {
+						t.Fatal(err)
+					}
+					c := res.Continuation
+					if c == nil {
+						t.Fatalf("workers=%d: stopped by its timeout (%v, %d states), no continuation", workers, res.Properties[0].Reason, res.Stats.States)
+					}
+					stoppedRight = c.at.started == tc.midLevel
+					t.Logf("workers=%d: stopped at depth %d, in the middle of a level %v, keeping %d of %d states", workers, c.at.depth, c.at.started, c.States(), res.Stats.States)
+					res, err = Resume(context.Background(), c, opts)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got := resultText(System[[3]uint8](tc.g), res); got != want {
+						t.Fatalf("workers=%d: resumed:\n%s\none run:\n%s", workers, got, want)
+					}
+					if res.Continuation != nil {
+						t.Errorf("workers=%d: a finished run has a continuation", workers)
+					}
+				}
+				if !stoppedRight {
+					t.Errorf("workers=%d: never stopped in the middle of a level %v in three tries", workers, tc.midLevel)
+				}
+			}
+		})
 	}
 }
 
