@@ -25,7 +25,7 @@ import (
 // grace periods, retries, events and labels the controller writes: the
 // model's node statuses come from its events); TestPodStatusChange and
 // TestMonitorNodeHealthMarkPodsNotReady are markPodsNotReady (readiness.go,
-// testdata/readiness.txt).
+// testdata/readiness.txt), and so is TestProcessPodMarkPodNotReady.
 
 // TestUpstreamTaintsNodeByCondition: TestTaintsNodeByCondition's Ready
 // rows (doNoScheduleTaintingPass): the NoSchedule taint of the node's
