@@ -102,3 +102,42 @@ func TestUpstreamApplyNoExecuteTaints(t *testing.T) {
 		t.Errorf("node2 Ready again still tainted")
 	}
 }
+
+// TestUpstreamMonitorNodeHealthMarkPodsNotReady: the rows of
+// TestMonitorNodeHealthMarkPodsNotReady whose node status the model can
+// hold: a node whose kubelet keeps it Ready leaves its pods alone; a node
+// that stopped reporting has its pods marked not Ready in the pass that
+// handles it (MarkPodsNotReady). Its first row (a node created within
+// the grace period, with no status yet) is not restated: the model's
+// nodes are not Ready only after an event takes them down. The pods'
+// template has a readiness probe: only then does the model track
+// readiness (docs/divergences.md, "Pod lifecycle and kubelet",
+// readiness (c)).
+func TestUpstreamMonitorNodeHealthMarkPodsNotReady(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		down        bool
+		wantUpdated bool
+	}{
+		{"node Ready, status kept up to date", false, false},
+		{"node stopped reporting past the grace period", true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := build.New()
+			b.AddNodes(2, build.Node().CPU(100).Mem(100))
+			d := b.AddDeployment("app", b.AddTemplate(build.Template("app").Requests(1, 1).ReadinessProbe()), 1)
+			b.RunPod(d, 0)
+			u, s := b.MustBuild()
+			if tc.down {
+				s.Nodes[0].Status = model.NotReady
+			}
+			s.Enqueue(model.NodeControllerQueue, 0)
+			tx := model.NewTx(u)
+			tx.Begin(nil, false)
+			NewNodeController().Step(tx, s)
+			if got := s.Pods[0].Readiness == model.PodNotReady; got != tc.wantUpdated {
+				t.Errorf("pod marked not Ready = %v, want %v: %s", got, tc.wantUpdated, model.Describe(u, s))
+			}
+		})
+	}
+}
