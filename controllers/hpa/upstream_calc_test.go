@@ -112,3 +112,61 @@ func TestUpstreamGroupPods(t *testing.T) {
 		})
 	}
 }
+
+// TestUpstreamReplicaCalcUnknownMetrics: the Pods, Object and External
+// rows of replica_calculator_test.go (TestReplicaCalc*CM*). The model
+// does not know the metric's value, so it explores every count upstream's
+// formula yields from some value (metricOptions, capped at 10 here): the
+// row's count for its reported value must be among them. The pods are
+// Running, Ready unless the row says otherwise. (upstream's podMetric rows
+// named External are Pods metrics, as their metricType says.)
+func TestUpstreamReplicaCalcUnknownMetrics(t *testing.T) {
+	object := func(target model.MetricTarget, v int64) model.Metric {
+		return model.Metric{Kind: model.ObjectMetric, Target: target, Value: v}
+	}
+	external := func(target model.MetricTarget, v int64) model.Metric {
+		return model.Metric{Kind: model.ExternalMetric, Target: target, Value: v}
+	}
+	podsMetric := model.Metric{Kind: model.PodsMetric, Target: model.AverageValue, Value: 4400}
+	upTolerance := Tolerance{Down: 0.1, Up: 0.01}
+	for _, tc := range []struct {
+		name    string
+		current int
+		pods    []upstreamPod
+		metric  model.Metric
+		tol     Tolerance
+		want    int
+	}{
+		{"TestReplicaCalcScaleUpCMObject", 3, podsOf(readyPod, 0, 0, 0), object(model.Value, 15000), Symmetric(10), 4},
+		{"TestReplicaCalcScaleUpCMPerPodObject", 3, podsOf(readyPod, 0, 0, 0), object(model.AverageValue, 5000), Symmetric(10), 4},
+		{"TestReplicaCalcScaleUpCMObjectIgnoresUnreadyPods", 3, concat(podsOf(notReadyPod, 0), podsOf(readyPod, 0), podsOf(notReadyPod, 0)),
+			object(model.Value, 10000), Symmetric(10), 5},
+		{"TestReplicaCalcScaleUpCMExternal (a Pods metric)", 1, podsOf(readyPod, 0), podsMetric, Symmetric(10), 2},
+		{"TestReplicaCalcScaleUpCMExternalIgnoresUnreadyPods", 3, concat(podsOf(notReadyPod, 0), podsOf(readyPod, 0), podsOf(notReadyPod, 0)),
+			external(model.Value, 4400), Symmetric(10), 2},
+		{"TestReplicaCalcScaleUpCMExternalNoLabels (a Pods metric)", 1, podsOf(readyPod, 0), podsMetric, Symmetric(10), 2},
+		{"TestReplicaCalcScaleUpPerPodCMExternal", 3, podsOf(readyPod, 0, 0, 0), external(model.AverageValue, 2150), Symmetric(10), 4},
+		{"TestReplicaCalcScaleDownPerPodCMObject", 5, podsOf(readyPod, 0, 0, 0, 0, 0), object(model.AverageValue, 2000), Symmetric(10), 3},
+		{"TestReplicaCalcScaleDownCMObject", 5, podsOf(readyPod, 0, 0, 0, 0, 0), object(model.Value, 20000), Symmetric(10), 3},
+		{"TestReplicaCalcScaleDownCMExternal", 5, podsOf(readyPod, 0, 0, 0, 0, 0), external(model.Value, 14334), Symmetric(10), 3},
+		{"TestReplicaCalcScaleDownPerPodCMExternal", 5, podsOf(readyPod, 0, 0, 0, 0, 0), external(model.AverageValue, 2867), Symmetric(10), 3},
+		{"TestReplicaCalcToleranceCMObject", 3, podsOf(readyPod, 0, 0, 0), object(model.Value, 20000), Symmetric(10), 3},
+		{"TestReplicaCalcTolerancePerPodCMObject", 4, podsOf(readyPod, 0, 0, 0, 0), object(model.AverageValue, 5000), Symmetric(10), 4},
+		{"TestReplicaCalcToleranceCMExternal", 3, podsOf(readyPod, 0, 0, 0), external(model.Value, 8888), Symmetric(10), 3},
+		{"TestReplicaCalcTolerancePerPodCMExternal", 3, podsOf(readyPod, 0, 0, 0), external(model.AverageValue, 2900), Symmetric(10), 3},
+		{"TestReplicaCalcConfigurableToleranceCMObject", 3, podsOf(readyPod, 0, 0, 0), object(model.Value, 20000), upTolerance, 4},
+		{"TestReplicaCalcConfigurableTolerancePerPodCMObject", 4, podsOf(readyPod, 0, 0, 0, 0), object(model.AverageValue, 5000), upTolerance, 5},
+		{"TestReplicaCalcConfigurableToleranceCMExternal", 3, podsOf(readyPod, 0, 0, 0), external(model.Value, 8800), upTolerance, 4},
+		{"TestReplicaCalcConfigurableTolerancePerPodCMExternal", 3, podsOf(readyPod, 0, 0, 0), external(model.AverageValue, 2800), upTolerance, 4},
+		{"TestReplicaCalcConfigurableToleranceCM", 3, podsOf(readyPod, 0, 0, 0),
+			model.Metric{Kind: model.PodsMetric, Target: model.AverageValue, Value: 20000}, upTolerance, 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, s := upstreamCluster(t, tc.current, tc.pods)
+			got := metricOptions(s, 0, &tc.metric, tc.current, tc.tol, 10)
+			if !got.counts[tc.want] {
+				t.Errorf("upstream's %d is not among the model's counts %v", tc.want, got.counts)
+			}
+		})
+	}
+}
