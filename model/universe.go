@@ -450,8 +450,8 @@ type HPA struct {
 	TolerancePercent int
 	// ScaleDownStabilizationSyncs is the downscale stabilisation window
 	// in HPA sync periods: a recommendation keeps holding the replica
-	// count up for that many later syncs (Kubernetes' 300 s default is
-	// 20 syncs of 15 s). 0 = off, Kivi's behaviour; at most
+	// count up for that many later syncs (Kubernetes' window of S seconds
+	// is Syncs(S) − 1: its 300 s default is 19). 0 = off, Kivi's behaviour; at most
 	// MaxStabilizationSyncs, which bounds the state (DeploymentState.HPAWindow).
 	// controllers/hpa documents when a sync period passes in the untimed
 	// model.

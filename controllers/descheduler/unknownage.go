@@ -84,12 +84,17 @@ func (c *cycle) ownerKind(pod int) string {
 // possible when the template requests it, the pod count when the node's
 // pod capacity can be reached with every pod slot on it), then the first
 // of NodeAffinity, NodeName and TaintToleration the pod fails on its node
-// (always the same). In the order of those checks.
+// (always the same). In the order of those checks. A pod whose
+// kubernetes.io/os label is not its node's OS was rejected for that, the
+// kubelet's first predicate, and for nothing else.
 func (c *cycle) admissionReasons(pod int) []string {
 	ps := &c.s.Pods[pod]
 	n := ps.NodeOf()
 	t := &c.u.Templates[ps.Template]
 	node := &c.u.Nodes[n]
+	if model.OSLabelMismatch(c.u, t, n) {
+		return []string{model.PodOSSelectorReason}
+	}
 	var out []string
 	if node.ReservedPods+len(c.s.Pods) > node.MaxPods {
 		out = append(out, "OutOfpods")

@@ -10,7 +10,9 @@ import "math"
 // and window[k] the period k syncs ago, so a window of W syncs is W+1
 // numbers. A recommendation made in period 0 still counts at the W
 // following syncs and is gone at the (W+1)-th, as one made at time t is
-// inside a window of W·15 s at the syncs up to t + W·15 s.
+// inside upstream's window of (W+1)·15 s (timestamp.After(now − window))
+// at the syncs that follow every 15 s and a little more: the window of
+// S seconds is W = model.Syncs(S) − 1 (300 s: 19).
 
 // Stabilize is stabilizeRecommendation over one HPA's window: it returns
 // the largest of proposal and the window's recommendations and records

@@ -4,7 +4,8 @@ import "github.com/kivi-go/kivi/model"
 
 // admit is the kubelet's admission of a bound Pending pod: the eviction
 // manager's (pressure.go) and then pkg/kubelet/lifecycle/predicate.go's
-// (v1.36): the scheduler's
+// (v1.36): the pod's kubernetes.io/os label against the node's OS
+// (model.OSLabelMismatch), then the scheduler's
 // AdmissionCheck (NodeResourcesFit against the pods the kubelet already
 // runs, scalar resources included (scalar.go), required node affinity and nodeSelector, NodeName,
 // NodePorts (hostports.go)) and the
@@ -28,6 +29,11 @@ func admit(u *model.Universe, s *model.State, p int) (reason string, preempt boo
 	t := &u.Templates[pod.Template]
 	if rejectedUnderPressure(s, n, t) {
 		return evictedReason, false
+	}
+	if model.OSLabelMismatch(u, t, n) {
+		// Checked before the resources, so a critical pod is rejected
+		// without preemption (a check preemption cannot help).
+		return model.PodOSSelectorReason, false
 	}
 	resource := outOfResources(u, s, p, n)
 	if resource != "" && !t.KubeletCritical() {

@@ -196,9 +196,13 @@ func preemptionCandidates(u *model.Universe, s *model.State, p, n int) (classes 
 // Guaranteed), or ok false when all of its candidates together do not
 // free what p lacks (getPodsToPreempt).
 func podsToPreempt(tx *model.Tx, s *model.State, p, n int) (victims []int, ok bool) {
+	return victimsFor(tx, s, requirements(tx.U, s, p, n), preemptionCandidates(tx.U, s, p, n))
+}
+
+// victimsFor is getPodsToPreempt over the candidates c, by QoS class,
+// for the requirements reqs.
+func victimsFor(tx *model.Tx, s *model.State, reqs []requirement, c [3][]int) (victims []int, ok bool) {
 	u := tx.U
-	reqs := requirements(u, s, p, n)
-	c := preemptionCandidates(u, s, p, n)
 	be, bu, g := c[model.BestEffortQoS], c[model.BurstableQoS], c[model.GuaranteedQoS]
 	if len(subtract(u, s, reqs, slices.Concat(be, bu, g)...)) > 0 {
 		return nil, false

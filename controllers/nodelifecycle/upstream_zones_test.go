@@ -3,6 +3,7 @@ package nodelifecycle
 import (
 	"testing"
 
+	"github.com/kivi-go/kivi/kivitest/script/build"
 	"github.com/kivi-go/kivi/model"
 )
 
@@ -65,5 +66,24 @@ func TestUpstreamMonitorNodeHealthZoneStates(t *testing.T) {
 func TestUpstreamZoneKeyWithoutLabels(t *testing.T) {
 	if got := model.ZoneKeyOf(map[string]string{"kubernetes.io/hostname": "node0"}); got != "" {
 		t.Errorf("ZoneKeyOf(no zone labels) = %q, want \"\"", got)
+	}
+}
+
+// TestUpstreamIsNodeExcludedFromDisruptionChecks:
+// Test_isNodeExcludedFromDisruptionChecks (k8s.io/kubernetes@v1.36.3,
+// pkg/controller/nodelifecycle/node_lifecycle_controller_test.go): a node
+// labelled node.kubernetes.io/exclude-disruption (any value) counts in no
+// zone state; a node without the label, named like a master or not, does.
+func TestUpstreamIsNodeExcludedFromDisruptionChecks(t *testing.T) {
+	b := build.New()
+	b.U.Options.KiviHostnameAlias = false
+	b.AddNodes(1, build.Node().Name("plain"))
+	b.AddNodes(1, build.Node().Name("master-abc"))
+	b.AddNodes(1, build.Node().Name("excluded").Label(model.ExcludeDisruptionKey, ""))
+	u, _ := b.MustBuild()
+	for n, want := range []bool{false, false, true} {
+		if got := u.Zones.Excluded[n]; got != want {
+			t.Errorf("node %s excluded = %v, want %v", u.Nodes[n].Name, got, want)
+		}
 	}
 }

@@ -82,6 +82,9 @@ type Spec struct {
 	HostNetwork bool    `json:",omitempty"`
 	// Critical gives the pod PriorityClass system-node-critical.
 	Critical bool `json:",omitempty"`
+	// OS is the pod's kubernetes.io/os label ("": none). GenCase does not
+	// draw it; TestOSLabel pins it.
+	OS string `json:",omitempty"`
 	// PodRequests and PodLimits are the pod-level resources
 	// (spec.resources; nil: none).
 	PodRequests Resources `json:",omitempty"`

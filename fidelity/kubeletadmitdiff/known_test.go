@@ -185,3 +185,36 @@ func TestPlantedBugs(t *testing.T) {
 		})
 	}
 }
+
+// TestOSLabel: a pod labelled kubernetes.io/os is rejected by the kubelet
+// (PodOSSelectorNodeLabelDoesNotMatch, before every other check, so a
+// critical pod preempts nothing) unless the label is the kubelet's OS,
+// linux here; the model answers as upstream.
+func TestOSLabel(t *testing.T) {
+	k := newKubelet(t)
+	node := Node{CPU: "1", Memory: "1Gi", Storage: "1Gi", Pods: 3, Dongles: -1}
+	small := Container{Requests: Resources{"cpu": "100m", "memory": "64Mi"}}
+	big := Container{Requests: Resources{"cpu": "900m", "memory": "64Mi"}}
+	for _, tc := range []struct {
+		name string
+		c    Case
+		want string
+	}{
+		{"linux label admitted", Case{Node: node, Specs: []Spec{{Containers: []Container{small}, OS: "linux"}}}, ""},
+		{"windows label rejected", Case{Node: node, Specs: []Spec{{Containers: []Container{small}, OS: "windows"}}},
+			"PodOSSelectorNodeLabelDoesNotMatch"},
+		{"windows label rejected before resources, critical pod preempts nothing", Case{Node: node,
+			Specs: []Spec{{Containers: []Container{big}}, {Containers: []Container{big}, OS: "windows", Critical: true}},
+			Pods:  []Pod{{Spec: 0}}, New: 1}, "PodOSSelectorNodeLabelDoesNotMatch"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v, err := Check(k, &tc.c, nil, Pipeline{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v.Class != "" || v.Upstream.Reason != tc.want {
+				t.Fatalf("class %q, upstream %s, model %s; want both %q", v.Class, v.Upstream, v.Model, tc.want)
+			}
+		})
+	}
+}

@@ -311,6 +311,9 @@ func storedPod(s Spec, spec map[string]any, name, app string, pipe Pipeline) (*c
 	}
 	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", UID: types.UID(name),
 		Labels: map[string]string{"app": app}}}
+	if s.OS != "" {
+		pod.Labels[corev1.LabelOSStable] = s.OS
+	}
 	if err := json.Unmarshal(raw, &pod.Spec); err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package kubeletadmitdiff
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/kivi-go/kivi/fidelity/podspec"
@@ -131,10 +132,14 @@ func (c *Case) YAML() []byte {
 	for i, s := range c.Specs {
 		name := workloadName(i)
 		labels := map[string]string{"app": name}
+		podLabels := maps.Clone(labels)
+		if s.OS != "" {
+			podLabels["kubernetes.io/os"] = s.OS
+		}
 		docs = append(docs, map[string]any{"apiVersion": "apps/v1", "kind": "Deployment",
 			"metadata": map[string]any{"name": name},
 			"spec": map[string]any{"replicas": 0, "selector": map[string]any{"matchLabels": labels},
-				"template": map[string]any{"metadata": map[string]any{"labels": labels}, "spec": s.PodSpec()}}})
+				"template": map[string]any{"metadata": map[string]any{"labels": podLabels}, "spec": s.PodSpec()}}})
 	}
 	if c.Daemon != nil {
 		labels := map[string]string{"app": "daemon"}

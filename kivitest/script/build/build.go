@@ -129,6 +129,12 @@ func (b *TemplateBuilder) Required(kv ...string) *TemplateBuilder {
 	return b
 }
 
+// RequiredTerm adds a required node-affinity term given in full.
+func (b *TemplateBuilder) RequiredTerm(term model.Selector) *TemplateBuilder {
+	b.t.Required = append(b.t.Required, term)
+	return b
+}
+
 // Preferred adds a preferred node-affinity term.
 func (b *TemplateBuilder) Preferred(weight int, kv ...string) *TemplateBuilder {
 	b.t.Preferred = append(b.t.Preferred, model.PreferredTerm{Weight: weight, Term: model.Selector{MatchLabels: pairs(kv)}})
