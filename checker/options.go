@@ -100,7 +100,10 @@ type Options struct {
 	// Timeout stopped it, in Result.Continuation, so that Resume goes on
 	// from there instead of exploring it again. It applies to Exact
 	// storage without cycle properties (whose edges the end-of-run
-	// analysis consumes); other runs get no Continuation.
+	// analysis consumes); other runs get no Continuation. With a Timeout,
+	// such a run stops before a level it would not finish in time at the
+	// pace of the levels before it (its states would be explored again),
+	// Unknown/ReasonTimeout as at the deadline.
 	Resumable bool
 	// OnProgress, when set, is called about every ProgressEvery (default
 	// 1 s) from one goroutine.

@@ -3,7 +3,6 @@ package checker
 import (
 	"context"
 	"fmt"
-
 	"time"
 )
 
@@ -164,14 +163,9 @@ func Resume[S any](ctx context.Context, c *Continuation[S], opts Options) (Resul
 }
 
 // sameExploration reports whether b explores as a does: every option but
-// the bounds and progress reporting is equal.
+// the bounds (MaxStates, Timeout, MaxMemory, ExpectedStates), Resumable
+// and the progress reporting is equal.
 func sameExploration(a, b Options) bool {
-	clearBounds := func(o Options) Options {
-		o.MaxStates, o.Timeout, o.MaxMemory, o.ExpectedStates = 0, 0, 0, 0
-		o.Resumable, o.OnProgress, o.ProgressEvery = false, nil, 0
-		return o
-	}
-	a, b = clearBounds(a), clearBounds(b)
 	return a.Strategy == b.Strategy && a.Storage == b.Storage && a.Workers == b.Workers &&
 		a.MaxDepth == b.MaxDepth && a.BitstateBits == b.BitstateBits && a.BitstateHashes == b.BitstateHashes &&
 		a.Fingerprint64 == b.Fingerprint64 && a.Seed == b.Seed && a.CollectAll == b.CollectAll &&
