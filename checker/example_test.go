@@ -112,3 +112,34 @@ func Example() {
 	//   [p0] releases the lock
 	// states: 13 complete: true overall: violated
 }
+
+// A run cut by its state bound goes on where it stopped: Resume explores
+// only what the first run did not, and ends as one run would.
+func ExampleResume() {
+	props := checker.Properties[mutexState]{
+		Invariants: []checker.Invariant[mutexState]{{
+			Name:  "mutual exclusion",
+			Holds: func(s mutexState) bool { return s.pc[0] != 2 || s.pc[1] != 2 },
+		}},
+	}
+	sys := checker.System[mutexState](testThenSet{})
+	first, err := checker.Check(context.Background(), sys, props,
+		checker.Options{Workers: 1, MaxStates: 5, Resumable: true})
+	if err != nil {
+		fmt.Println("error:", err)
+		return
+	}
+	fmt.Println("first run:", first.Properties[0], first.Stats.States, "states")
+	fmt.Println("kept:", first.Continuation.States(), "states")
+	// Every bound may change; the rest of the options are the first run's.
+	res, err := checker.Resume(context.Background(), first.Continuation, checker.Options{Workers: 1})
+	if err != nil {
+		fmt.Println("error:", err)
+		return
+	}
+	fmt.Println("resumed:", res.Properties[0], res.Stats.States, "states,", len(res.Properties[0].Trace.Steps), "steps")
+	// Output:
+	// first run: invariant mutual exclusion: unknown (state bound) 5 states
+	// kept: 3 states
+	// resumed: invariant mutual exclusion: violated 9 states, 4 steps
+}
