@@ -266,6 +266,12 @@ func (d *decoder) object(js []byte, path string) error {
 	case modelled && !slices.Contains(versions, tm.APIVersion):
 		return d.at.errorf(join(path, "apiVersion"), "%q is not supported for kind %s (accepted: %s)", tm.APIVersion, tm.Kind, strings.Join(versions, ", "))
 	case modelled:
+	case tm.Kind == "ConfigMap" && tm.APIVersion == "v1":
+		policy, err := d.configMapPolicies(m, path)
+		if !policy && err == nil {
+			d.counts[tm.Kind]++
+		}
+		return err
 	case harmlessKinds[tm.Kind], tm.Kind == "ReplicaSet" && controlledBy(m, "Deployment"):
 		// A Deployment's ReplicaSets (a dump of a running cluster)
 		// are modelled through the Deployment.
