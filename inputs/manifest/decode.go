@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/kivi-go/kivi/model"
+	yamlv3 "go.yaml.in/yaml/v3"
 	sigsjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 )
@@ -144,13 +145,19 @@ func decode(file string, data []byte, counts objectCounts) ([]Object, []Warning,
 	var objs []Object
 	var warns []Warning
 	doc := 0
+	// firstLine is the number of the file's lines before part: the YAML
+	// parser counts lines from its document's start, the reader from
+	// the file's.
+	firstLine := 0
 	for _, part := range parts {
+		partLine := firstLine
+		firstLine += bytes.Count(part, []byte("\n")) + 1 // the part's lines and the separator's
 		if limit := documentLimit(part); len(part) > limit {
 			return nil, nil, &Error{File: file, Doc: doc + 1, Msg: fmt.Sprintf("this document is %.1f MB (accepted: at most %d MiB per document; the model holds at most %d deployments and %d nodes)", float64(len(part))/1e6, limit>>20, model.MaxObjects, model.MaxNodes)}
 		}
 		js, err := toJSON(part)
 		if err != nil {
-			return nil, nil, &Error{File: file, Doc: doc + 1, Msg: err.Error()}
+			return nil, nil, &Error{File: file, Doc: doc + 1, Msg: fileLines(err.Error(), partLine)}
 		}
 		if isNull(js) {
 			continue
@@ -200,12 +207,49 @@ func toJSON(part []byte) ([]byte, error) {
 		}
 		return js, nil
 	}
-	js, err := yaml.YAMLToJSONStrict(part)
+	js, err := yamlToJSON(part)
 	if err != nil {
 		return nil, fmt.Errorf("not valid YAML: %s", yamlMessage(err))
 	}
 	return js, nil
 }
+
+// yamlToJSON converts YAML to JSON as kubectl does, except that a key
+// written twice in one mapping is an error (kubectl would keep the last
+// and say nothing). The strict converter also refuses a key that
+// overrides one brought in by a merge key ("<<: *anchor" then "name:
+// web2"), which is what merge keys are for and what kubectl reads: such
+// a document is converted as kubectl converts it, once no mapping of it
+// has a key written twice.
+func yamlToJSON(part []byte) ([]byte, error) {
+	js, err := yaml.YAMLToJSONStrict(part)
+	if err == nil || !bytes.Contains(part, []byte("<<")) || !strings.Contains(err.Error(), "already set in map") {
+		return js, err
+	}
+	if key, line := writtenTwice(part); line > 0 {
+		// The strict converter's message would also list the
+		// overriding keys.
+		return nil, fmt.Errorf("line %d: key %q already set in map", line, key)
+	}
+	return yaml.YAMLToJSON(part)
+}
+
+// fileLines renumbers the "line N" of a YAML parser's message about a
+// document that starts after the file's first before lines.
+func fileLines(msg string, before int) string {
+	if before == 0 {
+		return msg
+	}
+	return yamlLine.ReplaceAllStringFunc(msg, func(m string) string {
+		n, err := strconv.Atoi(strings.TrimPrefix(m, "line "))
+		if err != nil {
+			return m
+		}
+		return fmt.Sprintf("line %d", n+before)
+	})
+}
+
+var yamlLine = regexp.MustCompile(`\bline [0-9]+`)
 
 // yamlMessage is a YAML parser's error on one line, without the
 // converter's prefixes.
@@ -550,4 +594,38 @@ func objectName(js []byte) string {
 		return m.Metadata.Namespace + "/" + m.Metadata.Name
 	}
 	return m.Metadata.Name
+}
+
+// writtenTwice returns the first key a YAML document writes twice in one
+// mapping and its second line, not counting merge keys ("<<") and the
+// keys they bring in; line 0 when there is none or the document does not
+// parse.
+func writtenTwice(part []byte) (key string, line int) {
+	var root yamlv3.Node
+	if yamlv3.Unmarshal(part, &root) != nil {
+		return "", 0
+	}
+	return duplicateKey(&root)
+}
+
+func duplicateKey(n *yamlv3.Node) (string, int) {
+	if n.Kind == yamlv3.MappingNode {
+		seen := map[string]bool{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind != yamlv3.ScalarNode || k.Tag == "!!merge" {
+				continue
+			}
+			if seen[k.Value] {
+				return k.Value, k.Line
+			}
+			seen[k.Value] = true
+		}
+	}
+	for _, c := range n.Content {
+		if key, line := duplicateKey(c); line > 0 {
+			return key, line
+		}
+	}
+	return "", 0
 }
