@@ -25,7 +25,7 @@ func seedFiles(f *testing.F, patterns ...string) {
 }
 
 func FuzzDecodeManifest(f *testing.F) {
-	seedFiles(f, "testdata/fuzz/manifests/*", "testdata/c3/*.yaml", "testdata/bad/*.yaml", "testdata/badintents/*.yaml")
+	seedFiles(f, "testdata/fuzz/manifests/*", "testdata/c3/*.yaml", "testdata/bad/*.yaml", "testdata/badintents/*.yaml", "testdata/realworld/*/*.y*ml")
 	f.Add([]byte("apiVersion: v1\nkind: List\nitems: [{apiVersion: v1, kind: Node, metadata: {name: a}}]"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		objs, _, err := Decode("f.yaml", data)
