@@ -82,7 +82,6 @@ var daemonSetSpecRules = []fieldRule{
 }
 
 var deploymentSpecRules = []fieldRule{
-	{"paused", "a paused Deployment is not modelled: it is rolled out as usual"},
 	{"revisionHistoryLimit", ""}, {"progressDeadlineSeconds", ""},
 }
 

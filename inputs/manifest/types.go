@@ -62,6 +62,8 @@ type DeploymentSpec struct {
 	Selector        *LabelSelector     `json:"selector"`
 	Template        PodTemplateSpec    `json:"template"`
 	Strategy        DeploymentStrategy `json:"strategy"`
+	// Paused is warned about when true (pausedWarning).
+	Paused bool `json:"paused"`
 }
 
 // DeploymentStrategy is RollingUpdate (default) or Recreate.
