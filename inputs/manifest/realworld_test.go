@@ -31,8 +31,8 @@ type realworldCase struct {
 var realworldCases = map[string]realworldCase{
 	// Kinds and versions Kubernetes v1.36 no longer serves.
 	"kubernetes-website/application_job_cronjob-v1beta1.yaml":                             {err: `application_job_cronjob-v1beta1.yaml: document 1: apiVersion: "batch/v1beta1" is not supported for kind CronJob (accepted: batch/v1)`},
-	"kubernetes-examples/_archived_cockroachdb_cockroachdb-statefulset.yaml":              {err: `_archived_cockroachdb_cockroachdb-statefulset.yaml: document 3: apiVersion: "policy/v1beta1" is not supported for kind PodDisruptionBudget (accepted: policy/v1)`},
-	"kubernetes-examples/_archived_newrelic-infrastructure_newrelic-infra-daemonset.yaml": {err: `_archived_newrelic-infrastructure_newrelic-infra-daemonset.yaml: document 1: apiVersion: "extensions/v1beta1" is not supported for kind DaemonSet (accepted: apps/v1)`},
+	"kubernetes-examples-repo/_archived_cockroachdb_cockroachdb-statefulset.yaml":              {err: `_archived_cockroachdb_cockroachdb-statefulset.yaml: document 3: apiVersion: "policy/v1beta1" is not supported for kind PodDisruptionBudget (accepted: policy/v1)`},
+	"kubernetes-examples-repo/_archived_newrelic-infrastructure_newrelic-infra-daemonset.yaml": {err: `_archived_newrelic-infrastructure_newrelic-infra-daemonset.yaml: document 1: apiVersion: "extensions/v1beta1" is not supported for kind DaemonSet (accepted: apps/v1)`},
 	"metrics-server/manifests_components_high-availability_pdb.yaml":                      {err: `manifests_components_high-availability_pdb.yaml: document 1: apiVersion: "policy/v1beta1" is not supported for kind PodDisruptionBudget (accepted: policy/v1)`},
 	// A Kustomize base: its selector comes from the overlay's labels;
 	// the API server refuses it as it is.
@@ -40,8 +40,8 @@ var realworldCases = map[string]realworldCase{
 	// The README's example names a class the cluster does not have.
 	"descheduler/README_priorityclass-threshold.yaml": {err: `README_priorityclass-threshold.yaml: document 1: profiles[0].pluginConfig[0].args.priorityThreshold.name: no PriorityClass with name priorityClassName1`},
 	// HPAs beside their targets.
-	"kubernetes-examples/AI_vllm-deployment_hpa_gpu-horizontal-pod-autoscaler.yaml": {with: []string{"kubernetes-examples/AI_vllm-deployment_vllm-deployment.yaml"}, check: hpaRead("vllm-gemma-deployment")},
-	"kubernetes-examples/AI_vllm-deployment_hpa_horizontal-pod-autoscaler.yaml":     {with: []string{"kubernetes-examples/AI_vllm-deployment_vllm-deployment.yaml"}, check: hpaRead("vllm-gemma-deployment")},
+	"kubernetes-examples-repo/AI_vllm-deployment_hpa_gpu-horizontal-pod-autoscaler.yaml": {with: []string{"kubernetes-examples-repo/AI_vllm-deployment_vllm-deployment.yaml"}, check: hpaRead("vllm-gemma-deployment")},
+	"kubernetes-examples-repo/AI_vllm-deployment_hpa_horizontal-pod-autoscaler.yaml":     {with: []string{"kubernetes-examples-repo/AI_vllm-deployment_vllm-deployment.yaml"}, check: hpaRead("vllm-gemma-deployment")},
 	"kubernetes-website/application_hpa_php-apache.yaml":                            {with: []string{"kubernetes-website/application_php-apache.yaml"}, check: hpaRead("php-apache")},
 	"kube-prometheus/manifests_prometheusAdapter-podDisruptionBudget.yaml":          {with: []string{"kube-prometheus/manifests_prometheusAdapter-deployment.yaml"}, check: budgetRead},
 	"kwok/site_static_examples_node.yaml":                                           {asNodes: true},
