@@ -328,7 +328,7 @@ func (d *decoder) object(js []byte, path string) error {
 		if near, ok := nearKind(tm.Kind); ok {
 			return d.at.errorf(join(path, "kind"), "unknown kind %q; did you mean %s? (accepted: %s)", tm.Kind, near, modelledKindNames())
 		}
-		d.warns = append(d.warns, d.at.warning(path, "kind %s %q (%s) is not modelled and is ignored: pods its controller may create are not counted", tm.Kind, nameOf(m), tm.APIVersion))
+		d.warns = append(d.warns, d.at.warning(path, "kind %s %q (%s) is not modelled and is ignored: %s", tm.Kind, nameOf(m), tm.APIVersion, unmodelledKindEffect(tm.APIVersion)))
 		return nil
 	}
 	var v any

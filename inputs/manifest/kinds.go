@@ -48,6 +48,24 @@ var unmodelledWorkloadKinds = map[string]string{
 	"ScaledObject":          "KEDA autoscaling is not modelled",
 }
 
+// nodeProvisioningGroups are the API groups of node autoscalers and
+// machine managers (Karpenter, Cluster API): their objects add and remove
+// nodes, not pods.
+var nodeProvisioningGroups = map[string]bool{
+	"karpenter.sh": true, "karpenter.k8s.aws": true, "karpenter.azure.com": true,
+	"cluster.x-k8s.io": true, "infrastructure.cluster.x-k8s.io": true,
+}
+
+// unmodelledKindEffect is what the model leaves out with an object of a
+// kind it does not know.
+func unmodelledKindEffect(apiVersion string) string {
+	group, _, _ := strings.Cut(apiVersion, "/")
+	if nodeProvisioningGroups[group] {
+		return "the nodes its controller may add or remove are not modelled: the cluster keeps the nodes given"
+	}
+	return "pods its controller may create are not counted"
+}
+
 // harmlessKinds cannot change scheduling or scaling; they are skipped
 // quietly (Helm output is full of them).
 var harmlessKinds = map[string]bool{
