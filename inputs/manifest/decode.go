@@ -144,6 +144,9 @@ func decode(file string, data []byte, counts objectCounts) ([]Object, []Warning,
 	}
 	var objs []Object
 	var warns []Warning
+	if w, ok := utf16Warning(file, data); ok {
+		warns = append(warns, w)
+	}
 	doc := 0
 	// firstLine is the number of the file's lines before part: the YAML
 	// parser counts lines from its document's start, the reader from
