@@ -78,6 +78,15 @@ var harmlessKinds = map[string]bool{
 	"Certificate": true, "Issuer": true, "ClusterIssuer": true,
 	"ServiceMonitor": true, "PodMonitor": true, "PrometheusRule": true,
 	"Gateway": true, "GatewayClass": true, "HTTPRoute": true, "GRPCRoute": true,
+	// What `kubectl get` of a whole cluster also lists: the API server's
+	// and the controllers' own records, storage drivers' node records,
+	// API priority and fairness, certificates, Dynamic Resource
+	// Allocation's classes (a pod's claims are warned about on the pod).
+	"Lease": true, "ControllerRevision": true, "PodTemplate": true, "ComponentStatus": true,
+	"FlowSchema": true, "PriorityLevelConfiguration": true, "CertificateSigningRequest": true,
+	"ClusterTrustBundle": true, "CSINode": true, "CSIDriver": true, "CSIStorageCapacity": true,
+	"VolumeAttachment": true, "VolumeAttributesClass": true, "ServiceCIDR": true, "IPAddress": true,
+	"DeviceClass": true, "ResourceSlice": true,
 }
 
 func modelledKindNames() string {

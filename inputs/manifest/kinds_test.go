@@ -1,0 +1,31 @@
+package manifest
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestClusterRecordsSkipped: the objects `kubectl get` of a whole cluster
+// lists beside its workloads (leases, controller revisions, CSI nodes,
+// API priority and fairness, …) cannot change where pods run or how
+// many there are: they are counted in the one summary line, not warned
+// about one by one as kinds whose controllers may create pods.
+func TestClusterRecordsSkipped(t *testing.T) {
+	var items strings.Builder
+	kinds := []struct{ apiVersion, kind string }{
+		{"coordination.k8s.io/v1", "Lease"}, {"apps/v1", "ControllerRevision"}, {"v1", "PodTemplate"},
+		{"v1", "ComponentStatus"}, {"flowcontrol.apiserver.k8s.io/v1", "FlowSchema"},
+		{"flowcontrol.apiserver.k8s.io/v1", "PriorityLevelConfiguration"}, {"certificates.k8s.io/v1", "CertificateSigningRequest"},
+		{"storage.k8s.io/v1", "CSINode"}, {"storage.k8s.io/v1", "CSIDriver"}, {"storage.k8s.io/v1", "CSIStorageCapacity"},
+		{"storage.k8s.io/v1", "VolumeAttachment"}, {"networking.k8s.io/v1", "ServiceCIDR"}, {"networking.k8s.io/v1", "IPAddress"},
+		{"resource.k8s.io/v1", "DeviceClass"}, {"resource.k8s.io/v1", "ResourceSlice"},
+	}
+	for _, k := range kinds {
+		items.WriteString("- {apiVersion: " + k.apiVersion + ", kind: " + k.kind + ", metadata: {name: x}}\n")
+	}
+	r := load(t, webDeployment("      containers: [{name: c}]\n")+"---\napiVersion: v1\nkind: List\nitems:\n"+items.String())
+	all := strings.Join(warningTexts(r), "\n")
+	if strings.Contains(all, "is not modelled") || !strings.Contains(all, "15 objects skipped, of kinds that do not affect the verdict") {
+		t.Errorf("warnings %q, want the %d objects in the summary alone", all, len(kinds))
+	}
+}
