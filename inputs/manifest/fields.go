@@ -98,6 +98,7 @@ var nodeSpecRules = []fieldRule{
 var policyRules = []fieldRule{
 	{"nodeSelector", "the descheduler's nodeSelector is not modelled: every node is considered"},
 	{"metricsCollector", "metrics-based descheduling is not modelled"},
+	{"metricsProviders", "metrics-based descheduling is not modelled"},
 	{"prometheus", "metrics-based descheduling is not modelled"},
 	{"evictionFailureEventNotification", ""}, {"gracePeriodSeconds", ""},
 }
