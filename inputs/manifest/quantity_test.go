@@ -123,3 +123,22 @@ func TestMegaCores(t *testing.T) {
 		}
 	}
 }
+
+// TestNullQuantity: a quantity written as null (a Helm value left empty)
+// is an explicit zero, as resource.Quantity's UnmarshalJSON reads it: it
+// is not defaulted from the limit, where a request left out is.
+func TestNullQuantity(t *testing.T) {
+	for _, tc := range []struct {
+		resources string
+		cpu       int64
+	}{
+		{"{requests: {cpu: null, memory: 64Mi}, limits: {cpu: 500m}}", 0},
+		{"{requests: {cpu: , memory: 64Mi}, limits: {cpu: 500m}}", 0},
+		{"{requests: {memory: 64Mi}, limits: {cpu: 500m}}", 500},
+	} {
+		r := load(t, webDeployment("      containers: [{name: c, resources: "+tc.resources+"}]\n"))
+		if got := r.Cluster.Templates[0].CPU; got != tc.cpu {
+			t.Errorf("%s: cpu request %d, want %d", tc.resources, got, tc.cpu)
+		}
+	}
+}
