@@ -158,7 +158,7 @@ func classifyPath(kind, p string) (known bool, warn string) {
 	case "DaemonSet":
 		scopes = []scope{{"metadata.", metaRules}, {"spec.template.metadata.", metaRules},
 			{"spec.template.spec.", daemonPodSpecRules}, {"spec.", daemonSetSpecRules}}
-	case "PodDisruptionBudget", "PriorityClass":
+	case "PodDisruptionBudget", "PriorityClass", "ResourceQuota", "RuntimeClass":
 		scopes = []scope{{"metadata.", metaRules}}
 	case "KubeSchedulerConfiguration":
 		scopes = []scope{{"", schedulerConfigRules}}

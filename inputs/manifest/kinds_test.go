@@ -29,3 +29,21 @@ func TestClusterRecordsSkipped(t *testing.T) {
 		t.Errorf("warnings %q, want the %d objects in the summary alone", all, len(kinds))
 	}
 }
+
+// TestObjectMetadataKnown: the metadata `kubectl get -o yaml` and
+// `kubectl create --dry-run=client -o yaml` write on every object
+// (creationTimestamp, uid, managedFields, …) is known on every modelled
+// kind that has metadata: it is never taken for a typo.
+func TestObjectMetadataKnown(t *testing.T) {
+	noMetadata := map[string]bool{"DeschedulerPolicy": true, "KubeSchedulerConfiguration": true, "KubeletConfiguration": true}
+	for kind := range modelledKinds {
+		if noMetadata[kind] {
+			continue
+		}
+		for _, r := range metaRules {
+			if known, warn := classifyPath(kind, "metadata."+r.path); !known || warn != "" {
+				t.Errorf("%s metadata.%s: known %v, warning %q", kind, r.path, known, warn)
+			}
+		}
+	}
+}
