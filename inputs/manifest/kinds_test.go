@@ -47,3 +47,43 @@ func TestObjectMetadataKnown(t *testing.T) {
 		}
 	}
 }
+
+// TestClaimRetention: a StatefulSet's persistentVolumeClaimRetentionPolicy
+// is validated as the API server validates it; the default (Retain,
+// Retain), which `kubectl get` writes on every StatefulSet, is quiet, and
+// a Delete is warned about (claims are not modelled).
+func TestClaimRetention(t *testing.T) {
+	sts := func(policy string) string {
+		return `apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  persistentVolumeClaimRetentionPolicy: ` + policy + `
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec: {containers: [{name: c}]}
+`
+	}
+	for _, tc := range []struct{ policy, warn, err string }{
+		{policy: "{whenDeleted: Retain, whenScaled: Retain}"},
+		{policy: "{}"},
+		{policy: "{whenDeleted: Delete, whenScaled: Retain}", warn: "spec.persistentVolumeClaimRetentionPolicy: ignored: PersistentVolumeClaims are not modelled, nor their deletion"},
+		{policy: "{whenScaled: Remove}", err: `spec.persistentVolumeClaimRetentionPolicy.whenScaled: "Remove" (accepted: Retain, Delete)`},
+	} {
+		r, err := LoadStream([]File{{Name: "m.yaml", Data: []byte(oneNode + "---\n" + sts(tc.policy))}}, nil, nil, testOptions())
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s: got %v, want %q", tc.policy, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := strings.Join(warningTexts(r), "\n")
+		if tc.warn == "" && strings.Contains(all, "persistentVolumeClaimRetentionPolicy") || !strings.Contains(all, tc.warn) {
+			t.Errorf("%s: warnings %q, want %q", tc.policy, all, tc.warn)
+		}
+	}
+}
