@@ -484,7 +484,7 @@ var (
 func strictDecode(a at, path string, js []byte, v any) ([]string, error) {
 	strict, err := sigsjson.UnmarshalStrict(js, v, sigsjson.DisallowDuplicateFields, sigsjson.DisallowUnknownFields)
 	if err != nil {
-		return nil, typeError(a, path, err)
+		return nil, typeError(a, path, err, js)
 	}
 	var unknown []string
 	for _, e := range strict {
@@ -514,8 +514,9 @@ func prefixPath(prefix, p string) string {
 	return prefix + "." + p
 }
 
-// typeError rewrites encoding/json's type error into path: got X, want Y.
-func typeError(a at, path string, err error) error {
+// typeError rewrites encoding/json's type error into path: got X, want Y;
+// js is the object decoded, for the value of a quoted number.
+func typeError(a at, path string, err error, js []byte) error {
 	m := typeErrRE.FindStringSubmatch(err.Error())
 	if m == nil {
 		return a.errorf(path, "%v", err)
@@ -529,7 +530,39 @@ func typeError(a at, path string, err error) error {
 	if m[2] != "" {
 		got += " " + m[2]
 	}
-	return a.errorf(prefixPath(path, field), "got %s, want %s", got, describeGoType(m[4]))
+	want := describeGoType(m[4])
+	if got == "string" && strings.HasPrefix(want, "an integer") {
+		if q, ok := quotedNumber(js, field); ok {
+			// A Helm template's `replicas: "{{ .Values.replicas }}"`.
+			return a.errorf(prefixPath(path, field), "got the string %s, want %s: the API server refuses a number in quotes (accepted: %s, without quotes)", strconv.Quote(q), want, q)
+		}
+	}
+	return a.errorf(prefixPath(path, field), "got %s, want %s", got, want)
+}
+
+// quotedNumber returns the string at the dotted field path of the JSON
+// object js when it holds a number ("3"); a path through a list, which
+// encoding/json's message does not index, is not followed.
+func quotedNumber(js []byte, field string) (string, bool) {
+	var v any
+	if json.Unmarshal(js, &v) != nil {
+		return "", false
+	}
+	for _, seg := range strings.Split(field, ".") {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return "", false
+		}
+		v = m[seg]
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", false
+	}
+	if _, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64); err != nil {
+		return "", false
+	}
+	return strings.TrimSpace(s), true
 }
 
 func describeGoType(t string) string {
