@@ -311,7 +311,7 @@ func (d *decoder) object(js []byte, path string) error {
 	versions, modelled := modelledKinds[tm.Kind]
 	switch {
 	case modelled && !slices.Contains(versions, tm.APIVersion):
-		return d.at.errorf(join(path, "apiVersion"), "%q is not supported for kind %s (accepted: %s)", tm.APIVersion, tm.Kind, strings.Join(versions, ", "))
+		return d.at.errorf(join(path, "apiVersion"), "%q is not supported for kind %s%s (accepted: %s)", tm.APIVersion, tm.Kind, removedNote(tm.Kind, tm.APIVersion), strings.Join(versions, ", "))
 	case modelled:
 	case tm.Kind == "ConfigMap" && tm.APIVersion == "v1":
 		policy, err := d.configMapPolicies(m, path)

@@ -36,6 +36,29 @@ var modelledKinds = map[string][]string{
 	"KubeletConfiguration": {"kubelet.config.k8s.io/v1beta1"},
 }
 
+// removedVersions are the apiVersions of modelled kinds Kubernetes has
+// stopped serving, with the release that removed them (Kubernetes'
+// deprecated API migration guide): manifests written for older clusters
+// still use them, and the API server refuses them.
+var removedVersions = map[string]string{
+	"Deployment extensions/v1beta1": "v1.16", "Deployment apps/v1beta1": "v1.16", "Deployment apps/v1beta2": "v1.16",
+	"DaemonSet extensions/v1beta1": "v1.16", "DaemonSet apps/v1beta2": "v1.16",
+	"StatefulSet apps/v1beta1": "v1.16", "StatefulSet apps/v1beta2": "v1.16",
+	"PriorityClass scheduling.k8s.io/v1beta1": "v1.22", "PriorityClass scheduling.k8s.io/v1alpha1": "v1.22",
+	"CronJob batch/v1beta1": "v1.25", "PodDisruptionBudget policy/v1beta1": "v1.25",
+	"HorizontalPodAutoscaler autoscaling/v2beta1": "v1.25", "HorizontalPodAutoscaler autoscaling/v2beta2": "v1.26",
+	"RuntimeClass node.k8s.io/v1beta1": "v1.25",
+}
+
+// removedNote says when Kubernetes stopped serving a kind's apiVersion,
+// "" for a version it never served.
+func removedNote(kind, apiVersion string) string {
+	if v, ok := removedVersions[kind+" "+apiVersion]; ok {
+		return ": Kubernetes stopped serving it in " + v
+	}
+	return ""
+}
+
 // unmodelledWorkloadKinds change where pods run, how many there are or
 // whether they may be evicted; a stream containing them is verified
 // without them, with a warning.

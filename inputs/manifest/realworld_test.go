@@ -32,10 +32,10 @@ type realworldCase struct {
 // "without error": refusals, partners, and the readings a fix is about.
 var realworldCases = map[string]realworldCase{
 	// Kinds and versions Kubernetes v1.36 no longer serves.
-	"kubernetes-website/application_job_cronjob-v1beta1.yaml":                                  {err: `application_job_cronjob-v1beta1.yaml: document 1: apiVersion: "batch/v1beta1" is not supported for kind CronJob (accepted: batch/v1)`},
-	"kubernetes-examples-repo/_archived_cockroachdb_cockroachdb-statefulset.yaml":              {err: `_archived_cockroachdb_cockroachdb-statefulset.yaml: document 3: apiVersion: "policy/v1beta1" is not supported for kind PodDisruptionBudget (accepted: policy/v1)`},
-	"kubernetes-examples-repo/_archived_newrelic-infrastructure_newrelic-infra-daemonset.yaml": {err: `_archived_newrelic-infrastructure_newrelic-infra-daemonset.yaml: document 1: apiVersion: "extensions/v1beta1" is not supported for kind DaemonSet (accepted: apps/v1)`},
-	"metrics-server/manifests_components_high-availability_pdb.yaml":                           {err: `manifests_components_high-availability_pdb.yaml: document 1: apiVersion: "policy/v1beta1" is not supported for kind PodDisruptionBudget (accepted: policy/v1)`},
+	"kubernetes-website/application_job_cronjob-v1beta1.yaml":                                  {err: `application_job_cronjob-v1beta1.yaml: document 1: apiVersion: "batch/v1beta1" is not supported for kind CronJob: Kubernetes stopped serving it in v1.25 (accepted: batch/v1)`},
+	"kubernetes-examples-repo/_archived_cockroachdb_cockroachdb-statefulset.yaml":              {err: `_archived_cockroachdb_cockroachdb-statefulset.yaml: document 3: apiVersion: "policy/v1beta1" is not supported for kind PodDisruptionBudget: Kubernetes stopped serving it in v1.25 (accepted: policy/v1)`},
+	"kubernetes-examples-repo/_archived_newrelic-infrastructure_newrelic-infra-daemonset.yaml": {err: `_archived_newrelic-infrastructure_newrelic-infra-daemonset.yaml: document 1: apiVersion: "extensions/v1beta1" is not supported for kind DaemonSet: Kubernetes stopped serving it in v1.16 (accepted: apps/v1)`},
+	"metrics-server/manifests_components_high-availability_pdb.yaml":                           {err: `manifests_components_high-availability_pdb.yaml: document 1: apiVersion: "policy/v1beta1" is not supported for kind PodDisruptionBudget: Kubernetes stopped serving it in v1.25 (accepted: policy/v1)`},
 	// A Kustomize base: its selector comes from the overlay's labels;
 	// the API server refuses it as it is.
 	"metrics-server/manifests_base_deployment.yaml": {err: "manifests_base_deployment.yaml: document 1: spec.selector: required in apps/v1"},
