@@ -132,15 +132,9 @@ func boundOf(kind string) string {
 }
 
 func decode(file string, data []byte, counts objectCounts) ([]Object, []Warning, error) {
-	var parts [][]byte
-	if isJSONText(data) {
-		parts = [][]byte{data}
-	} else {
-		var bad int
-		parts, bad = splitDocuments(data)
-		if bad > 0 {
-			return nil, nil, &Error{File: file, Msg: fmt.Sprintf("line %d: a document separator \"---\" may only be followed by spaces or a comment", bad)}
-		}
+	parts, err := splitStream(file, data)
+	if err != nil {
+		return nil, nil, err
 	}
 	var objs []Object
 	var warns []Warning
@@ -148,13 +142,10 @@ func decode(file string, data []byte, counts objectCounts) ([]Object, []Warning,
 		warns = append(warns, w)
 	}
 	doc := 0
-	// firstLine is the number of the file's lines before part: the YAML
-	// parser counts lines from its document's start, the reader from
-	// the file's.
-	firstLine := 0
-	for _, part := range parts {
-		partLine := firstLine
-		firstLine += bytes.Count(part, []byte("\n")) + 1 // the part's lines and the separator's
+	for _, p := range parts {
+		// The YAML parser counts lines from its document's start, the
+		// reader from the file's.
+		part, partLine := p.data, p.line
 		if limit := documentLimit(part); len(part) > limit {
 			return nil, nil, &Error{File: file, Doc: doc + 1, Msg: fmt.Sprintf("this document is %.1f MB (accepted: at most %d MiB per document; the model holds at most %d deployments and %d nodes)", float64(len(part))/1e6, limit>>20, model.MaxObjects, model.MaxNodes)}
 		}

@@ -87,3 +87,38 @@ func TestYAMLErrorLines(t *testing.T) {
 		t.Fatalf("got %v, want the error at the file's line 10", err)
 	}
 }
+
+// TestJSONStream: JSON texts one after the other in one file (`kubectl
+// get deploy web -o json; kubectl get hpa web -o json` into one file) are
+// documents, as kubectl's decoder reads them.
+func TestJSONStream(t *testing.T) {
+	dep := `{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"},
+ "spec": {"selector": {"matchLabels": {"app": "web"}}, "template": {"metadata": {"labels": {"app": "web"}},
+  "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "100m"}}}]}}}}`
+	hpa := `{"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler", "metadata": {"name": "web"},
+ "spec": {"scaleTargetRef": {"kind": "Deployment", "name": "web"}, "maxReplicas": 4}}`
+	for _, sep := range []string{"\n", "", "\n\n  "} {
+		r, err := LoadStream([]File{{Name: "web.json", Data: []byte(dep + sep + hpa + "\n")}}, &File{Name: "nodes.yaml", Data: []byte(oneNode)}, nil, testOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := r.Cluster.Deployments; len(d) != 1 || d[0].HPA == nil || d[0].HPA.Max != 4 {
+			t.Errorf("separated by %q: the second JSON text was not read: %+v", sep, d)
+		}
+	}
+	// After one JSON text kubectl reads on as YAML (in flow style here);
+	// after two, a text that is not JSON is an error.
+	flowHPA := "{apiVersion: autoscaling/v2, kind: HorizontalPodAutoscaler, metadata: {name: web},\n spec: {scaleTargetRef: {kind: Deployment, name: web}, maxReplicas: 5}}\n"
+	objs, _, err := Decode("web.json", []byte(dep+"\n"+flowHPA))
+	if err != nil || len(objs) != 2 || objs[1].Kind != "HorizontalPodAutoscaler" || objs[1].Doc != 2 {
+		t.Errorf("a JSON text then YAML: %v, %v; want both objects", objs, err)
+	}
+	for _, tc := range []struct{ data, want string }{
+		{dep + "\n{kind: [}\n", "web.json: document 2: not valid JSON (invalid character 'k' looking for beginning of object key string) nor YAML"},
+		{dep + hpa + "\n" + flowHPA, "web.json: document 3: not valid JSON: invalid character 'a' looking for beginning of object key string"},
+	} {
+		if _, _, err := Decode("web.json", []byte(tc.data)); err == nil || !IsInput(err) || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("got %v, want an input error starting %q", err, tc.want)
+		}
+	}
+}
