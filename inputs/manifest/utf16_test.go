@@ -28,7 +28,7 @@ func encodeUTF16(text string, big bool) []byte {
 // it); when it holds more, the warning says how many are left out.
 func TestUTF16Files(t *testing.T) {
 	dep := webDeployment("      containers: [{name: c, resources: {requests: {cpu: 100m}}}]\n")
-	hpa := "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web}\nspec: {scaleTargetRef: {kind: Deployment, name: web}, maxReplicas: 3}\n"
+	hpa := "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web}\nspec: {scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}, maxReplicas: 3}\n"
 	for _, tc := range []struct {
 		name string
 		data []byte

@@ -147,6 +147,10 @@ func hpaDecl(o Object, warns *[]Warning) (hpaTarget, *model.HPADecl, error) {
 	if ref.Kind == "" {
 		return hpaTarget{}, nil, a.errorf(o.path("spec.scaleTargetRef.kind"), "required (accepted: Deployment, StatefulSet, or another kind with a scale subresource)")
 	}
+	group, err := targetGroup(o, ref)
+	if err != nil {
+		return hpaTarget{}, nil, err
+	}
 	switch ref.Kind {
 	case "Deployment", "StatefulSet":
 	case "Job", "CronJob", "DaemonSet", "Pod":
@@ -161,8 +165,12 @@ func hpaDecl(o Object, warns *[]Warning) (hpaTarget, *model.HPADecl, error) {
 		*warns = append(*warns, a.warning(o.path("spec.scaleTargetRef"), "ignored: the HPA scales %s %q, a kind the model does not run (only Deployment and StatefulSet), whose pods are not counted", ref.Kind, ref.Name))
 		return hpaTarget{}, nil, nil
 	}
-	if ref.APIVersion != "" && ref.APIVersion != "apps/v1" {
-		return hpaTarget{}, nil, a.errorf(o.path("spec.scaleTargetRef.apiVersion"), "%q (accepted: apps/v1)", ref.APIVersion)
+	if group != "apps" {
+		// The HPA controller maps the target by API group and kind
+		// (RESTMappings), finds no Deployment or StatefulSet in another
+		// group and scales nothing.
+		*warns = append(*warns, a.warning(o.path("spec.scaleTargetRef.apiVersion"), "ignored: the HPA controller finds no %s in API group %s%s, so it never scales %q (FailedGetScale; accepted: apps/v1)", ref.Kind, group, removedNote(ref.Kind, ref.APIVersion), ref.Name))
+		return hpaTarget{}, nil, nil
 	}
 	if ref.Name == "" {
 		return hpaTarget{}, nil, a.errorf(o.path("spec.scaleTargetRef.name"), "required (accepted: the name of a Deployment or StatefulSet in the input)")
@@ -250,4 +258,25 @@ func checkAlwaysRestart(o Object, spec PodSpec) error {
 		return o.at().errorf(o.path("spec.template.spec.restartPolicy"), "%q (accepted: Always, the default; a pod that runs to completion belongs in a Job)", rp)
 	}
 	return nil
+}
+
+// targetGroup is the API group of an HPA's scaleTargetRef, validated as
+// the API server v1.36 validates it on creation (ValidateAPIVersion): an
+// apiVersion that does not parse, or that names no group (a core
+// version, or none), is refused, except for a ReplicationController, the
+// one scalable kind of the core group. Only the group is used: the HPA
+// controller looks the target up by group and kind, so apps/v1beta1
+// reaches the same Deployment as apps/v1.
+func targetGroup(o Object, ref CrossVersionObjectReference) (string, error) {
+	group, version, ok := strings.Cut(ref.APIVersion, "/")
+	if !ok {
+		group, version = "", ref.APIVersion
+	}
+	switch {
+	case strings.Contains(version, "/") || ok && (group == "" || version == ""):
+		return "", o.at().errorf(o.path("spec.scaleTargetRef.apiVersion"), "%q is not an apiVersion (accepted: GROUP/VERSION, as apps/v1)", ref.APIVersion)
+	case group == "" && ref.Kind != "ReplicationController":
+		return "", o.at().errorf(o.path("spec.scaleTargetRef.apiVersion"), "%q: the API server refuses a scaleTargetRef whose apiVersion names no API group (accepted: apps/v1 for a Deployment or StatefulSet)", ref.APIVersion)
+	}
+	return group, nil
 }

@@ -96,7 +96,7 @@ func TestJSONStream(t *testing.T) {
  "spec": {"selector": {"matchLabels": {"app": "web"}}, "template": {"metadata": {"labels": {"app": "web"}},
   "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "100m"}}}]}}}}`
 	hpa := `{"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler", "metadata": {"name": "web"},
- "spec": {"scaleTargetRef": {"kind": "Deployment", "name": "web"}, "maxReplicas": 4}}`
+ "spec": {"scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": "web"}, "maxReplicas": 4}}`
 	for _, sep := range []string{"\n", "", "\n\n  "} {
 		r, err := LoadStream([]File{{Name: "web.json", Data: []byte(dep + sep + hpa + "\n")}}, &File{Name: "nodes.yaml", Data: []byte(oneNode)}, nil, testOptions())
 		if err != nil {
@@ -108,7 +108,7 @@ func TestJSONStream(t *testing.T) {
 	}
 	// After one JSON text kubectl reads on as YAML (in flow style here);
 	// after two, a text that is not JSON is an error.
-	flowHPA := "{apiVersion: autoscaling/v2, kind: HorizontalPodAutoscaler, metadata: {name: web},\n spec: {scaleTargetRef: {kind: Deployment, name: web}, maxReplicas: 5}}\n"
+	flowHPA := "{apiVersion: autoscaling/v2, kind: HorizontalPodAutoscaler, metadata: {name: web},\n spec: {scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}, maxReplicas: 5}}\n"
 	objs, _, err := Decode("web.json", []byte(dep+"\n"+flowHPA))
 	if err != nil || len(objs) != 2 || objs[1].Kind != "HorizontalPodAutoscaler" || objs[1].Doc != 2 {
 		t.Errorf("a JSON text then YAML: %v, %v; want both objects", objs, err)
