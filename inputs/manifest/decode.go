@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -528,7 +529,50 @@ func typeError(a at, path string, err error, js []byte) error {
 			return a.errorf(prefixPath(path, field), "got the string %s, want %s: the API server refuses a number in quotes (accepted: %s, without quotes)", strconv.Quote(q), want, q)
 		}
 	}
+	if want == "a string" && (m[1] == "number" || m[1] == "bool") {
+		if at, v, ok := unquotedScalar(js, field); ok {
+			// nodeSelector {gpu: true}, labels {version: 1.10}: YAML
+			// reads them as a boolean and a number.
+			return a.errorf(prefixPath(path, at), "got %s %s, want a string: YAML reads an unquoted true, false, yes, no or number as a boolean or a number (accepted: a string: write the value in quotes)", m[1], v)
+		}
+	}
 	return a.errorf(prefixPath(path, field), "got %s, want %s", got, want)
+}
+
+// unquotedScalar finds the boolean or number at the dotted field path of
+// the JSON object js, or in the mapping there (labels, a nodeSelector),
+// with its path and JSON text; a path through a list is not followed.
+func unquotedScalar(js []byte, field string) (at, text string, ok bool) {
+	var v any
+	if json.Unmarshal(js, &v) != nil {
+		return "", "", false
+	}
+	for _, seg := range strings.Split(field, ".") {
+		m, isMap := v.(map[string]any)
+		if !isMap {
+			return "", "", false
+		}
+		v = m[seg]
+	}
+	scalar := func(x any) (string, bool) {
+		switch x.(type) {
+		case bool, float64:
+			b, _ := json.Marshal(x)
+			return string(b), true
+		}
+		return "", false
+	}
+	if t, ok := scalar(v); ok {
+		return field, t, true
+	}
+	if m, isMap := v.(map[string]any); isMap {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			if t, ok := scalar(m[k]); ok {
+				return field + "." + k, t, true
+			}
+		}
+	}
+	return "", "", false
 }
 
 // quotedNumber returns the string at the dotted field path of the JSON
