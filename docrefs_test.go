@@ -65,6 +65,11 @@ func TestDocReferences(t *testing.T) {
 			t.Fatal(err)
 		}
 		text := string(data)
+		if strings.Contains(f, "/testdata/") && strings.HasSuffix(f, "README.md") {
+			// A collection's README names its files' paths in the
+			// repositories they come from.
+			continue
+		}
 		for _, ref := range docRef.FindAllString(text, -1) {
 			if _, err := os.Stat(ref); err != nil {
 				t.Errorf("%s names %s, which does not exist", f, ref)

@@ -82,8 +82,9 @@ func (tc evictorCase) build() (*model.Universe, *model.State) {
 //     label selector rows: those args are not modelled (warned; row
 //     "DefaultEvictor args not modelled");
 //   - the podProtections rows (DefaultDisabled, ExtraEnabled, storage
-//     classes, resource claims): podProtections is not read (row
-//     "DefaultEvictor `podProtections` not read").
+//     classes, resource claims): podProtections is read into the same
+//     profile fields as the legacy booleans (inputs/manifest
+//     TestPodProtections; row "DefaultEvictor `podProtections`").
 func TestDefaultEvictorFilterUpstream(t *testing.T) {
 	const low, high = int32(800), int32(900)
 	lowP := low

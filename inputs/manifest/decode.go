@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/kivi-go/kivi/model"
+	yamlv3 "go.yaml.in/yaml/v3"
 	sigsjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 )
@@ -131,26 +133,26 @@ func boundOf(kind string) string {
 }
 
 func decode(file string, data []byte, counts objectCounts) ([]Object, []Warning, error) {
-	var parts [][]byte
-	if isJSONText(data) {
-		parts = [][]byte{data}
-	} else {
-		var bad int
-		parts, bad = splitDocuments(data)
-		if bad > 0 {
-			return nil, nil, &Error{File: file, Msg: fmt.Sprintf("line %d: a document separator \"---\" may only be followed by spaces or a comment", bad)}
-		}
+	parts, err := splitStream(file, data)
+	if err != nil {
+		return nil, nil, err
 	}
 	var objs []Object
 	var warns []Warning
+	if w, ok := utf16Warning(file, data); ok {
+		warns = append(warns, w)
+	}
 	doc := 0
-	for _, part := range parts {
+	for _, p := range parts {
+		// The YAML parser counts lines from its document's start, the
+		// reader from the file's.
+		part, partLine := p.data, p.line
 		if limit := documentLimit(part); len(part) > limit {
 			return nil, nil, &Error{File: file, Doc: doc + 1, Msg: fmt.Sprintf("this document is %.1f MB (accepted: at most %d MiB per document; the model holds at most %d deployments and %d nodes)", float64(len(part))/1e6, limit>>20, model.MaxObjects, model.MaxNodes)}
 		}
 		js, err := toJSON(part)
 		if err != nil {
-			return nil, nil, &Error{File: file, Doc: doc + 1, Msg: err.Error()}
+			return nil, nil, &Error{File: file, Doc: doc + 1, Msg: fileLines(err.Error(), partLine)}
 		}
 		if isNull(js) {
 			continue
@@ -200,12 +202,49 @@ func toJSON(part []byte) ([]byte, error) {
 		}
 		return js, nil
 	}
-	js, err := yaml.YAMLToJSONStrict(part)
+	js, err := yamlToJSON(part)
 	if err != nil {
 		return nil, fmt.Errorf("not valid YAML: %s", yamlMessage(err))
 	}
 	return js, nil
 }
+
+// yamlToJSON converts YAML to JSON as kubectl does, except that a key
+// written twice in one mapping is an error (kubectl would keep the last
+// and say nothing). The strict converter also refuses a key that
+// overrides one brought in by a merge key ("<<: *anchor" then "name:
+// web2"), which is what merge keys are for and what kubectl reads: such
+// a document is converted as kubectl converts it, once no mapping of it
+// has a key written twice.
+func yamlToJSON(part []byte) ([]byte, error) {
+	js, err := yaml.YAMLToJSONStrict(part)
+	if err == nil || !bytes.Contains(part, []byte("<<")) || !strings.Contains(err.Error(), "already set in map") {
+		return js, err
+	}
+	if key, line := writtenTwice(part); line > 0 {
+		// The strict converter's message would also list the
+		// overriding keys.
+		return nil, fmt.Errorf("line %d: key %q already set in map", line, key)
+	}
+	return yaml.YAMLToJSON(part)
+}
+
+// fileLines renumbers the "line N" of a YAML parser's message about a
+// document that starts after the file's first before lines.
+func fileLines(msg string, before int) string {
+	if before == 0 {
+		return msg
+	}
+	return yamlLine.ReplaceAllStringFunc(msg, func(m string) string {
+		n, err := strconv.Atoi(strings.TrimPrefix(m, "line "))
+		if err != nil {
+			return m
+		}
+		return fmt.Sprintf("line %d", n+before)
+	})
+}
+
+var yamlLine = regexp.MustCompile(`\bline [0-9]+`)
 
 // yamlMessage is a YAML parser's error on one line, without the
 // converter's prefixes.
@@ -264,8 +303,14 @@ func (d *decoder) object(js []byte, path string) error {
 	versions, modelled := modelledKinds[tm.Kind]
 	switch {
 	case modelled && !slices.Contains(versions, tm.APIVersion):
-		return d.at.errorf(join(path, "apiVersion"), "%q is not supported for kind %s (accepted: %s)", tm.APIVersion, tm.Kind, strings.Join(versions, ", "))
+		return d.at.errorf(join(path, "apiVersion"), "%q is not supported for kind %s%s (accepted: %s)", tm.APIVersion, tm.Kind, removedNote(tm.Kind, tm.APIVersion), strings.Join(versions, ", "))
 	case modelled:
+	case tm.Kind == "ConfigMap" && tm.APIVersion == "v1":
+		policy, err := d.configMapPolicies(m, path)
+		if !policy && err == nil {
+			d.counts[tm.Kind]++
+		}
+		return err
 	case harmlessKinds[tm.Kind], tm.Kind == "ReplicaSet" && controlledBy(m, "Deployment"):
 		// A Deployment's ReplicaSets (a dump of a running cluster)
 		// are modelled through the Deployment.
@@ -278,7 +323,7 @@ func (d *decoder) object(js []byte, path string) error {
 		if near, ok := nearKind(tm.Kind); ok {
 			return d.at.errorf(join(path, "kind"), "unknown kind %q; did you mean %s? (accepted: %s)", tm.Kind, near, modelledKindNames())
 		}
-		d.warns = append(d.warns, d.at.warning(path, "kind %s %q (%s) is not modelled and is ignored: pods its controller may create are not counted", tm.Kind, nameOf(m), tm.APIVersion))
+		d.warns = append(d.warns, d.at.warning(path, "kind %s %q (%s) is not modelled and is ignored: %s", tm.Kind, nameOf(m), tm.APIVersion, unmodelledKindEffect(tm.APIVersion)))
 		return nil
 	}
 	var v any
@@ -431,7 +476,7 @@ var (
 func strictDecode(a at, path string, js []byte, v any) ([]string, error) {
 	strict, err := sigsjson.UnmarshalStrict(js, v, sigsjson.DisallowDuplicateFields, sigsjson.DisallowUnknownFields)
 	if err != nil {
-		return nil, typeError(a, path, err)
+		return nil, typeError(a, path, err, js)
 	}
 	var unknown []string
 	for _, e := range strict {
@@ -461,8 +506,9 @@ func prefixPath(prefix, p string) string {
 	return prefix + "." + p
 }
 
-// typeError rewrites encoding/json's type error into path: got X, want Y.
-func typeError(a at, path string, err error) error {
+// typeError rewrites encoding/json's type error into path: got X, want Y;
+// js is the object decoded, for the value of a quoted number.
+func typeError(a at, path string, err error, js []byte) error {
 	m := typeErrRE.FindStringSubmatch(err.Error())
 	if m == nil {
 		return a.errorf(path, "%v", err)
@@ -476,7 +522,82 @@ func typeError(a at, path string, err error) error {
 	if m[2] != "" {
 		got += " " + m[2]
 	}
-	return a.errorf(prefixPath(path, field), "got %s, want %s", got, describeGoType(m[4]))
+	want := describeGoType(m[4])
+	if got == "string" && strings.HasPrefix(want, "an integer") {
+		if q, ok := quotedNumber(js, field); ok {
+			// A Helm template's `replicas: "{{ .Values.replicas }}"`.
+			return a.errorf(prefixPath(path, field), "got the string %s, want %s: the API server refuses a number in quotes (accepted: %s, without quotes)", strconv.Quote(q), want, q)
+		}
+	}
+	if want == "a string" && (m[1] == "number" || m[1] == "bool") {
+		if at, v, ok := unquotedScalar(js, field); ok {
+			// nodeSelector {gpu: true}, labels {version: 1.10}: YAML
+			// reads them as a boolean and a number.
+			return a.errorf(prefixPath(path, at), "got %s %s, want a string: YAML reads an unquoted true, false, yes, no or number as a boolean or a number (accepted: a string: write the value in quotes)", m[1], v)
+		}
+	}
+	return a.errorf(prefixPath(path, field), "got %s, want %s", got, want)
+}
+
+// unquotedScalar finds the boolean or number at the dotted field path of
+// the JSON object js, or in the mapping there (labels, a nodeSelector),
+// with its path and JSON text; a path through a list is not followed.
+func unquotedScalar(js []byte, field string) (at, text string, ok bool) {
+	var v any
+	if json.Unmarshal(js, &v) != nil {
+		return "", "", false
+	}
+	for _, seg := range strings.Split(field, ".") {
+		m, isMap := v.(map[string]any)
+		if !isMap {
+			return "", "", false
+		}
+		v = m[seg]
+	}
+	scalar := func(x any) (string, bool) {
+		switch x.(type) {
+		case bool, float64:
+			b, _ := json.Marshal(x)
+			return string(b), true
+		}
+		return "", false
+	}
+	if t, ok := scalar(v); ok {
+		return field, t, true
+	}
+	if m, isMap := v.(map[string]any); isMap {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			if t, ok := scalar(m[k]); ok {
+				return field + "." + k, t, true
+			}
+		}
+	}
+	return "", "", false
+}
+
+// quotedNumber returns the string at the dotted field path of the JSON
+// object js when it holds a number ("3"); a path through a list, which
+// encoding/json's message does not index, is not followed.
+func quotedNumber(js []byte, field string) (string, bool) {
+	var v any
+	if json.Unmarshal(js, &v) != nil {
+		return "", false
+	}
+	for _, seg := range strings.Split(field, ".") {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return "", false
+		}
+		v = m[seg]
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", false
+	}
+	if _, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64); err != nil {
+		return "", false
+	}
+	return strings.TrimSpace(s), true
 }
 
 func describeGoType(t string) string {
@@ -544,4 +665,38 @@ func objectName(js []byte) string {
 		return m.Metadata.Namespace + "/" + m.Metadata.Name
 	}
 	return m.Metadata.Name
+}
+
+// writtenTwice returns the first key a YAML document writes twice in one
+// mapping and its second line, not counting merge keys ("<<") and the
+// keys they bring in; line 0 when there is none or the document does not
+// parse.
+func writtenTwice(part []byte) (key string, line int) {
+	var root yamlv3.Node
+	if yamlv3.Unmarshal(part, &root) != nil {
+		return "", 0
+	}
+	return duplicateKey(&root)
+}
+
+func duplicateKey(n *yamlv3.Node) (string, int) {
+	if n.Kind == yamlv3.MappingNode {
+		seen := map[string]bool{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind != yamlv3.ScalarNode || k.Tag == "!!merge" {
+				continue
+			}
+			if seen[k.Value] {
+				return k.Value, k.Line
+			}
+			seen[k.Value] = true
+		}
+	}
+	for _, c := range n.Content {
+		if key, line := duplicateKey(c); line > 0 {
+			return key, line
+		}
+	}
+	return "", 0
 }

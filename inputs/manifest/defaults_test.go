@@ -54,7 +54,7 @@ spec:
 apiVersion: autoscaling/v2
 kind: HorizontalPodAutoscaler
 metadata: {name: web}
-spec: {scaleTargetRef: {kind: Deployment, name: web}, maxReplicas: 3}
+spec: {scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}, maxReplicas: 3}
 ---
 apiVersion: descheduler/v1alpha2
 kind: DeschedulerPolicy
@@ -90,7 +90,7 @@ spec:
 apiVersion: autoscaling/v1
 kind: HorizontalPodAutoscaler
 metadata: {name: web}
-spec: {scaleTargetRef: {kind: Deployment, name: web}, maxReplicas: 3, targetCPUUtilizationPercentage: 60}
+spec: {scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}, maxReplicas: 3, targetCPUUtilizationPercentage: 60}
 `)
 	if m := r.Cluster.Deployments[0].HPA.Metrics; len(m) != 1 || m[0].Target != 60 {
 		t.Errorf("autoscaling/v1 target: %+v", m)
@@ -180,7 +180,7 @@ apiVersion: autoscaling/v2
 kind: HorizontalPodAutoscaler
 metadata: {name: web}
 spec:
-  scaleTargetRef: {kind: Deployment, name: web}
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
   maxReplicas: 3
   behavior: {scaleUp: {stabilisationWindowSeconds: 0}}
 ---

@@ -62,8 +62,10 @@ func deschedulerDecl(o Object, classes *priorityClassTable, warns *[]Warning) (*
 				if err = decodeArgs(o, pp, pc.Args, &args, warns); err != nil {
 					break
 				}
-				mp.EvictSystemCriticalPods, mp.NodeFit, mp.EvictFailedBarePods = args.EvictSystemCriticalPods, args.NodeFit, args.EvictFailedBarePods
-				mp.EvictLocalStoragePods, mp.IgnorePvcPods = args.EvictLocalStoragePods, args.IgnorePvcPods
+				mp.NodeFit = args.NodeFit
+				if err = podProtections(o, pp, args, &mp, warns); err != nil {
+					break
+				}
 				err = priorityThreshold(o, pp+".priorityThreshold", args, classes, &mp, warns)
 			case "RemovePodsViolatingTopologySpreadConstraint":
 				var args TopologySpreadArgs

@@ -82,7 +82,6 @@ var daemonSetSpecRules = []fieldRule{
 }
 
 var deploymentSpecRules = []fieldRule{
-	{"paused", "a paused Deployment is not modelled: it is rolled out as usual"},
 	{"revisionHistoryLimit", ""}, {"progressDeadlineSeconds", ""},
 }
 
@@ -99,6 +98,7 @@ var nodeSpecRules = []fieldRule{
 var policyRules = []fieldRule{
 	{"nodeSelector", "the descheduler's nodeSelector is not modelled: every node is considered"},
 	{"metricsCollector", "metrics-based descheduling is not modelled"},
+	{"metricsProviders", "metrics-based descheduling is not modelled"},
 	{"prometheus", "metrics-based descheduling is not modelled"},
 	{"evictionFailureEventNotification", ""}, {"gracePeriodSeconds", ""},
 }
@@ -158,7 +158,7 @@ func classifyPath(kind, p string) (known bool, warn string) {
 	case "DaemonSet":
 		scopes = []scope{{"metadata.", metaRules}, {"spec.template.metadata.", metaRules},
 			{"spec.template.spec.", daemonPodSpecRules}, {"spec.", daemonSetSpecRules}}
-	case "PodDisruptionBudget", "PriorityClass":
+	case "PodDisruptionBudget", "PriorityClass", "ResourceQuota", "RuntimeClass":
 		scopes = []scope{{"metadata.", metaRules}}
 	case "KubeSchedulerConfiguration":
 		scopes = []scope{{"", schedulerConfigRules}}

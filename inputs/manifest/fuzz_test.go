@@ -25,7 +25,7 @@ func seedFiles(f *testing.F, patterns ...string) {
 }
 
 func FuzzDecodeManifest(f *testing.F) {
-	seedFiles(f, "testdata/fuzz/manifests/*", "testdata/c3/*.yaml", "testdata/bad/*.yaml", "testdata/badintents/*.yaml")
+	seedFiles(f, "testdata/fuzz/manifests/*", "testdata/c3/*.yaml", "testdata/bad/*.yaml", "testdata/badintents/*.yaml", "testdata/realworld/*/*.y*ml")
 	f.Add([]byte("apiVersion: v1\nkind: List\nitems: [{apiVersion: v1, kind: Node, metadata: {name: a}}]"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		objs, _, err := Decode("f.yaml", data)
@@ -122,6 +122,36 @@ func FuzzLoadClusterDump(f *testing.F) {
 		}
 		r, err := LoadStream([]File{{Name: "dump.yaml", Data: []byte(parts[0])}}, &File{Name: "nodes.yaml", Data: []byte(parts[1])}, intents,
 			Options{CurrentPlacement: true})
+		if err != nil {
+			if !errors.Is(err, ErrInput) {
+				t.Fatalf("error without ErrInput: %v", err)
+			}
+			return
+		}
+		if _, _, err := r.Cluster.Build(); err != nil && !errors.Is(err, model.ErrInvalid) {
+			t.Fatalf("build error without ErrInvalid: %v", err)
+		}
+	})
+}
+
+// FuzzLoadManifests runs a manifest stream through the reader as `kivi
+// verify -f` does and builds what it reads: one input holds the
+// manifests and the Nodes, separated by a line of five '='. The seeds are
+// the published manifests of testdata/realworld, each beside
+// workload.yaml. Bad input is an input error or an invalid cluster, never
+// a panic.
+func FuzzLoadManifests(f *testing.F) {
+	workload, _ := os.ReadFile("testdata/realworld/workload.yaml")
+	nodes, _ := os.ReadFile("testdata/realworld/nodes.yaml")
+	files, _ := filepath.Glob("testdata/realworld/*/*.y*ml")
+	for _, name := range files {
+		if data, err := os.ReadFile(name); err == nil {
+			f.Add([]byte(string(data) + "\n---\n" + string(workload) + "\n=====\n" + string(nodes)))
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		manifests, nodes, _ := strings.Cut(string(data), "\n=====\n")
+		r, err := LoadStream([]File{{Name: "m.yaml", Data: []byte(manifests)}}, &File{Name: "nodes.yaml", Data: []byte(nodes)}, nil, testOptions())
 		if err != nil {
 			if !errors.Is(err, ErrInput) {
 				t.Fatalf("error without ErrInput: %v", err)

@@ -65,7 +65,7 @@ apiVersion: autoscaling/v2
 kind: HorizontalPodAutoscaler
 metadata: {name: web}
 spec:
-  scaleTargetRef: {kind: Deployment, name: web}
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
   maxReplicas: 3
   `+tc.behavior+"\n")
 			h := r.Cluster.Deployments[0].HPA

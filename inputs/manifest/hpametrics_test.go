@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -52,7 +53,7 @@ apiVersion: autoscaling/v2
 kind: HorizontalPodAutoscaler
 metadata: {name: web}
 spec:
-  scaleTargetRef: {kind: Deployment, name: web}
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
   maxReplicas: 3
   metrics:
   - type: ContainerResource
@@ -61,5 +62,53 @@ spec:
 	if diff := cmp.Diff([]model.MetricDecl{{Name: "c", Resource: "cpu", Type: "Utilization", Target: 60}},
 		single.Cluster.Deployments[0].HPA.Metrics); diff != "" {
 		t.Errorf("only container (-want +got):\n%s", diff)
+	}
+}
+
+// TestScaleTargetAPIVersion: an HPA's scaleTargetRef.apiVersion as the
+// API server v1.36 validates it on creation (a group is required, but
+// for a ReplicationController) and as the HPA controller follows it (by
+// group and kind: any version of apps reaches the Deployment; another
+// group holds no Deployment, FailedGetScale).
+func TestScaleTargetAPIVersion(t *testing.T) {
+	for _, tc := range []struct {
+		apiVersion string
+		// hpa: the Deployment is autoscaled; warn, err: the text of a
+		// warning or of the input error.
+		hpa       bool
+		warn, err string
+	}{
+		{apiVersion: "apps/v1", hpa: true},
+		{apiVersion: "apps/v1beta2", hpa: true},
+		{apiVersion: "extensions/v1beta1", warn: `spec.scaleTargetRef.apiVersion: ignored: the HPA controller finds no Deployment in API group extensions: Kubernetes stopped serving it in v1.16, so it never scales "web" (FailedGetScale; accepted: apps/v1)`},
+		{apiVersion: "", err: `spec.scaleTargetRef.apiVersion: "": the API server refuses a scaleTargetRef whose apiVersion names no API group (accepted: apps/v1 for a Deployment or StatefulSet)`},
+		{apiVersion: "v1", err: `spec.scaleTargetRef.apiVersion: "v1": the API server refuses`},
+		{apiVersion: "apps/v1/x", err: `spec.scaleTargetRef.apiVersion: "apps/v1/x" is not an apiVersion (accepted: GROUP/VERSION, as apps/v1)`},
+	} {
+		t.Run(tc.apiVersion, func(t *testing.T) {
+			hpa := `apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: web}
+spec:
+  scaleTargetRef: {apiVersion: "` + tc.apiVersion + `", kind: Deployment, name: web}
+  maxReplicas: 4
+`
+			r, err := LoadStream([]File{{Name: "m.yaml", Data: []byte(oneNode + "---\n" + webDeployment("      containers: [{name: c, resources: {requests: {cpu: 100m}}}]\n") + "---\n" + hpa)}}, nil, nil, testOptions())
+			if tc.err != "" {
+				if err == nil || !IsInput(err) || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("got %v, want an input error with %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := r.Cluster.Deployments[0].HPA != nil; got != tc.hpa {
+				t.Errorf("autoscaled %v, want %v", got, tc.hpa)
+			}
+			if all := strings.Join(warningTexts(r), "\n"); !strings.Contains(all, tc.warn) {
+				t.Errorf("warnings %q, want %q", all, tc.warn)
+			}
+		})
 	}
 }

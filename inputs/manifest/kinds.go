@@ -36,6 +36,29 @@ var modelledKinds = map[string][]string{
 	"KubeletConfiguration": {"kubelet.config.k8s.io/v1beta1"},
 }
 
+// removedVersions are the apiVersions of modelled kinds Kubernetes has
+// stopped serving, with the release that removed them (Kubernetes'
+// deprecated API migration guide): manifests written for older clusters
+// still use them, and the API server refuses them.
+var removedVersions = map[string]string{
+	"Deployment extensions/v1beta1": "v1.16", "Deployment apps/v1beta1": "v1.16", "Deployment apps/v1beta2": "v1.16",
+	"DaemonSet extensions/v1beta1": "v1.16", "DaemonSet apps/v1beta2": "v1.16",
+	"StatefulSet apps/v1beta1": "v1.16", "StatefulSet apps/v1beta2": "v1.16",
+	"PriorityClass scheduling.k8s.io/v1beta1": "v1.22", "PriorityClass scheduling.k8s.io/v1alpha1": "v1.22",
+	"CronJob batch/v1beta1": "v1.25", "PodDisruptionBudget policy/v1beta1": "v1.25",
+	"HorizontalPodAutoscaler autoscaling/v2beta1": "v1.25", "HorizontalPodAutoscaler autoscaling/v2beta2": "v1.26",
+	"RuntimeClass node.k8s.io/v1beta1": "v1.25",
+}
+
+// removedNote says when Kubernetes stopped serving a kind's apiVersion,
+// "" for a version it never served.
+func removedNote(kind, apiVersion string) string {
+	if v, ok := removedVersions[kind+" "+apiVersion]; ok {
+		return ": Kubernetes stopped serving it in " + v
+	}
+	return ""
+}
+
 // unmodelledWorkloadKinds change where pods run, how many there are or
 // whether they may be evicted; a stream containing them is verified
 // without them, with a warning.
@@ -46,6 +69,24 @@ var unmodelledWorkloadKinds = map[string]string{
 	"PersistentVolume":      "volume topology is not modelled",
 	"VerticalPodAutoscaler": "vertical autoscaling is not modelled",
 	"ScaledObject":          "KEDA autoscaling is not modelled",
+}
+
+// nodeProvisioningGroups are the API groups of node autoscalers and
+// machine managers (Karpenter, Cluster API): their objects add and remove
+// nodes, not pods.
+var nodeProvisioningGroups = map[string]bool{
+	"karpenter.sh": true, "karpenter.k8s.aws": true, "karpenter.azure.com": true,
+	"cluster.x-k8s.io": true, "infrastructure.cluster.x-k8s.io": true,
+}
+
+// unmodelledKindEffect is what the model leaves out with an object of a
+// kind it does not know.
+func unmodelledKindEffect(apiVersion string) string {
+	group, _, _ := strings.Cut(apiVersion, "/")
+	if nodeProvisioningGroups[group] {
+		return "the nodes its controller may add or remove are not modelled: the cluster keeps the nodes given"
+	}
+	return "pods its controller may create are not counted"
 }
 
 // harmlessKinds cannot change scheduling or scaling; they are skipped
@@ -60,6 +101,15 @@ var harmlessKinds = map[string]bool{
 	"Certificate": true, "Issuer": true, "ClusterIssuer": true,
 	"ServiceMonitor": true, "PodMonitor": true, "PrometheusRule": true,
 	"Gateway": true, "GatewayClass": true, "HTTPRoute": true, "GRPCRoute": true,
+	// What `kubectl get` of a whole cluster also lists: the API server's
+	// and the controllers' own records, storage drivers' node records,
+	// API priority and fairness, certificates, Dynamic Resource
+	// Allocation's classes (a pod's claims are warned about on the pod).
+	"Lease": true, "ControllerRevision": true, "PodTemplate": true, "ComponentStatus": true,
+	"FlowSchema": true, "PriorityLevelConfiguration": true, "CertificateSigningRequest": true,
+	"ClusterTrustBundle": true, "CSINode": true, "CSIDriver": true, "CSIStorageCapacity": true,
+	"VolumeAttachment": true, "VolumeAttributesClass": true, "ServiceCIDR": true, "IPAddress": true,
+	"DeviceClass": true, "ResourceSlice": true,
 }
 
 func modelledKindNames() string {

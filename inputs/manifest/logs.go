@@ -375,7 +375,9 @@ func (as *assembly) hpaLog(f *file, deps []Object) ([]Object, error) {
 				}
 			}
 		}
-		h.Spec.ScaleTargetRef = CrossVersionObjectReference{Kind: kind, Name: name}
+		// The table's REFERENCE (Deployment/web) has no version: the
+		// model's targets are all apps/v1.
+		h.Spec.ScaleTargetRef = CrossVersionObjectReference{APIVersion: "apps/v1", Kind: kind, Name: name}
 		for _, col := range []struct {
 			name string
 			out  **int32

@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/kivi-go/kivi/model"
 )
@@ -42,7 +43,7 @@ func (tc templateConv) podAffinityTerm(path string, meta ObjectMeta, t PodAffini
 		return term, tc.errorf(path+".topologyKey", "required (accepted: a node label key such as kubernetes.io/hostname or topology.kubernetes.io/zone)")
 	}
 	if !tc.nodes.has(t.TopologyKey) {
-		tc.warn(path+".topologyKey", "%q is a label of no node (node label keys: %s): a required affinity term then fits no node, other terms never apply", t.TopologyKey, tc.nodeKeys())
+		tc.warn(path+".topologyKey", "%q is a label of no node (node label keys: %s): %s", t.TopologyKey, tc.nodeKeys(), missingKeyEffect(path))
 	}
 	for i, ns := range t.Namespaces {
 		if !validNamespace(ns) {
@@ -74,6 +75,21 @@ func (tc templateConv) podAffinityTerm(path string, meta ObjectMeta, t PodAffini
 	term.LabelSelector = &sel
 	term.MatchLabelKeys, term.MismatchLabelKeys = t.MatchLabelKeys, t.MismatchLabelKeys
 	return term, nil
+}
+
+// missingKeyEffect says what kube-scheduler's InterPodAffinity does with
+// the term at path on a node without its topology key: a required
+// affinity term fails the node (every term's key must be on it), an
+// anti-affinity term finds no pod in the node's domain and lets it pass,
+// a preferred term adds nothing to its score.
+func missingKeyEffect(path string) string {
+	switch {
+	case strings.Contains(path, "preferredDuringScheduling"):
+		return "the preferred term adds nothing to any node's score"
+	case strings.Contains(path, "podAntiAffinity"):
+		return "the anti-affinity term never applies: kube-scheduler lets every node pass it"
+	}
+	return "kube-scheduler fails every node for the required affinity term: the pods stay Pending"
 }
 
 // labelKeys validates the matchLabelKeys and mismatchLabelKeys of the

@@ -117,3 +117,24 @@ func TestNoNonZeroForKiviInputs(t *testing.T) {
 		}
 	}
 }
+
+// TestAffinityKeyOnNoNode: a term whose topology key no node has is
+// warned about with what kube-scheduler's InterPodAffinity does with it
+// (filtering.go satisfyPodAffinity, satisfyPodAntiAffinity): a required
+// affinity term fails every node, an anti-affinity term never applies, a
+// preferred term scores nothing.
+func TestAffinityKeyOnNoNode(t *testing.T) {
+	for _, tc := range []struct{ affinity, want string }{
+		{`podAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{labelSelector: {matchLabels: {app: web}}, topologyKey: failure-domain.beta.kubernetes.io/zone}]}`,
+			"podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey: \"failure-domain.beta.kubernetes.io/zone\" is a label of no node (node label keys: [beta.kubernetes.io/arch beta.kubernetes.io/os kubernetes.io/arch kubernetes.io/hostname kubernetes.io/os zone]): kube-scheduler fails every node for the required affinity term: the pods stay Pending"},
+		{`podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{labelSelector: {matchLabels: {app: web}}, topologyKey: failure-domain.beta.kubernetes.io/zone}]}`,
+			"podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey: \"failure-domain.beta.kubernetes.io/zone\" is a label of no node (node label keys: [beta.kubernetes.io/arch beta.kubernetes.io/os kubernetes.io/arch kubernetes.io/hostname kubernetes.io/os zone]): the anti-affinity term never applies: kube-scheduler lets every node pass it"},
+		{`podAntiAffinity: {preferredDuringSchedulingIgnoredDuringExecution: [{weight: 10, podAffinityTerm: {labelSelector: {matchLabels: {app: web}}, topologyKey: rack}}]}`,
+			"podAffinityTerm.topologyKey: \"rack\" is a label of no node (node label keys: [beta.kubernetes.io/arch beta.kubernetes.io/os kubernetes.io/arch kubernetes.io/hostname kubernetes.io/os zone]): the preferred term adds nothing to any node's score"},
+	} {
+		r := load(t, webDeployment("      containers: [{name: c}]\n      affinity: {"+tc.affinity+"}\n"))
+		if all := strings.Join(warningTexts(r), "\n"); !strings.Contains(all, tc.want) {
+			t.Errorf("warnings %q, want %q", all, tc.want)
+		}
+	}
+}

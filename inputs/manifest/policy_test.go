@@ -110,3 +110,20 @@ func TestDeschedulerPolicyZeroLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestPolicyMetricsFields: the policy's top-level metrics fields of
+// descheduler v0.36 (metricsCollector, metricsProviders) are known fields
+// the model does not read, not typos.
+func TestPolicyMetricsFields(t *testing.T) {
+	for _, field := range []string{"metricsCollector: {enabled: true}", "metricsProviders: [{source: KubernetesMetrics}]"} {
+		objs, _, err := Decode("p.yaml", []byte("apiVersion: descheduler/v1alpha2\nkind: DeschedulerPolicy\n"+field+"\nprofiles: [{name: p, plugins: {deschedule: {enabled: [RemovePodsViolatingNodeTaints]}}}]\n"))
+		if err != nil || len(objs) != 1 {
+			t.Fatal(objs, err)
+		}
+		warns := classify(objs[0])
+		name, _, _ := strings.Cut(field, ":")
+		if all := warningText(warns); !strings.Contains(all, name+": ignored: metrics-based descheduling is not modelled") || strings.Contains(all, "unknown field") {
+			t.Errorf("%s: warnings %q", name, all)
+		}
+	}
+}

@@ -199,12 +199,16 @@ type QuantityText struct {
 	NotScalar bool
 }
 
-// UnmarshalJSON keeps the text (quotes removed, spaces trimmed).
+// UnmarshalJSON keeps the text (quotes removed, spaces trimmed). A null
+// is a zero, as resource.Quantity's UnmarshalJSON reads it: a Helm value
+// left empty (`cpu:` with nothing after it) is an explicit zero request,
+// not a malformed one. (A pointer field stays nil for null, as
+// *resource.Quantity does.)
 func (q *QuantityText) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)
 	switch {
 	case string(b) == "null":
-		*q = QuantityText{}
+		*q = QuantityText{Text: "0"}
 	case len(b) >= 2 && b[0] == '"':
 		u, err := strconv.Unquote(string(b))
 		if err != nil {

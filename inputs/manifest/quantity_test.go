@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"math/big"
+	"strings"
 	"testing"
 )
 
@@ -95,6 +96,49 @@ func TestIntOrPercent(t *testing.T) {
 	}{{"25%", 5, true, 2}, {"25%", 5, false, 1}, {"25%", 4, true, 1}, {"10%", 1, false, 0}, {"3", 10, true, 3}} {
 		if got := resolveIntOrPercent(tc.v, tc.total, tc.up); got != tc.want {
 			t.Errorf("%s of %d (up %v) = %d, want %d", tc.v, tc.total, tc.up, got, tc.want)
+		}
+	}
+}
+
+// TestMegaCores: a CPU quantity with M (mega) for m (milli) is too large
+// for the model; the error names the likely slip.
+func TestMegaCores(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		kind resourceKind
+		hint bool
+	}{
+		{"500M", cpuRequest, true}, {"64M", cpuCapacity, true}, {"2e9", cpuRequest, false}, {"2000Mi", cpuRequest, false},
+	} {
+		q, err := ParseQuantity(tc.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = modelValue(q, tc.kind)
+		if err == nil {
+			t.Fatalf("%q: want an error", tc.in)
+		}
+		if got := strings.Contains(err.Error(), "did you mean "+strings.TrimSuffix(tc.in, "M")+"m?"); got != tc.hint {
+			t.Errorf("%q: %v; hint %v, want %v", tc.in, err, got, tc.hint)
+		}
+	}
+}
+
+// TestNullQuantity: a quantity written as null (a Helm value left empty)
+// is an explicit zero, as resource.Quantity's UnmarshalJSON reads it: it
+// is not defaulted from the limit, where a request left out is.
+func TestNullQuantity(t *testing.T) {
+	for _, tc := range []struct {
+		resources string
+		cpu       int64
+	}{
+		{"{requests: {cpu: null, memory: 64Mi}, limits: {cpu: 500m}}", 0},
+		{"{requests: {cpu: , memory: 64Mi}, limits: {cpu: 500m}}", 0},
+		{"{requests: {memory: 64Mi}, limits: {cpu: 500m}}", 500},
+	} {
+		r := load(t, webDeployment("      containers: [{name: c, resources: "+tc.resources+"}]\n"))
+		if got := r.Cluster.Templates[0].CPU; got != tc.cpu {
+			t.Errorf("%s: cpu request %d, want %d", tc.resources, got, tc.cpu)
 		}
 	}
 }

@@ -3,7 +3,10 @@ package manifest
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"io"
 	"strings"
+	"unicode"
 )
 
 // splitDocuments splits a YAML stream at document separators the way
@@ -66,4 +69,69 @@ func isBlank(data []byte) bool {
 		}
 	}
 	return true
+}
+
+// document is one document of a file and the number of the file's
+// lines before it.
+type document struct {
+	data []byte
+	line int
+}
+
+// splitStream splits a file into its documents as kubectl's decoder
+// (apimachinery's YAMLOrJSONDecoder) reads them: one JSON text; JSON
+// texts one after the other (`kubectl get … -o json` run once per object
+// into one file); or a YAML stream, read from the start when the first
+// JSON text does not parse (YAML in flow style looks like JSON) and after
+// it when the second does not, while a failure past the second is an
+// error.
+func splitStream(file string, data []byte) ([]document, error) {
+	if isJSONText(data) {
+		return []document{{data: data}}, nil
+	}
+	var docs []document
+	rest, restLine := data, 0
+	if looksLikeJSON(data) {
+		dec := json.NewDecoder(bytes.NewReader(data))
+		end := 0 // where the last JSON text read ends
+		for {
+			start := dec.InputOffset()
+			var raw json.RawMessage
+			err := dec.Decode(&raw)
+			if err == io.EOF {
+				return docs, nil
+			}
+			if err != nil {
+				if len(docs) > 1 {
+					return nil, &Error{File: file, Doc: len(docs) + 1, Msg: fmt.Sprintf("not valid JSON: %v", err)}
+				}
+				break
+			}
+			docs = append(docs, document{data: raw, line: bytes.Count(data[:start], []byte("\n"))})
+			end = int(dec.InputOffset())
+		}
+		if len(docs) == 1 {
+			// kubectl reads on as YAML after the first JSON text, past
+			// the white space that follows it up to the end of its line.
+			for end < len(data) && unicode.IsSpace(rune(data[end])) {
+				end++
+				if data[end-1] == '\n' {
+					break
+				}
+			}
+			rest, restLine = data[end:], bytes.Count(data[:end], []byte("\n"))
+		} else {
+			docs = nil
+		}
+	}
+	parts, bad := splitDocuments(rest)
+	if bad > 0 {
+		return nil, &Error{File: file, Msg: fmt.Sprintf("line %d: a document separator \"---\" may only be followed by spaces or a comment", restLine+bad)}
+	}
+	line := restLine
+	for _, p := range parts {
+		docs = append(docs, document{data: p, line: line})
+		line += bytes.Count(p, []byte("\n")) + 1 // the part's lines and the separator's
+	}
+	return docs, nil
 }

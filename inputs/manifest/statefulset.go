@@ -33,12 +33,43 @@ type StatefulSetSpec struct {
 	MinReadySeconds      int32             `json:"minReadySeconds"`
 	VolumeClaimTemplates []json.RawMessage `json:"volumeClaimTemplates"`
 	ServiceName          string            `json:"serviceName"`
+	// PersistentVolumeClaimRetentionPolicy is validated, and warned
+	// about when it deletes claims (claimRetention).
+	PersistentVolumeClaimRetentionPolicy *struct {
+		WhenDeleted string `json:"whenDeleted"`
+		WhenScaled  string `json:"whenScaled"`
+	} `json:"persistentVolumeClaimRetentionPolicy"`
 }
 
 // statefulSetSpecRules: the StatefulSet spec fields the model does not read.
 var statefulSetSpecRules = []fieldRule{
 	{"revisionHistoryLimit", ""},
-	{"persistentVolumeClaimRetentionPolicy", "PersistentVolumeClaims are not modelled"},
+}
+
+// claimRetention checks a StatefulSet's persistentVolumeClaimRetentionPolicy
+// as the API server validates it (Retain or Delete; empty defaults to
+// Retain) and warns when it deletes claims: claims are not modelled. The
+// default, Retain and Retain, which `kubectl get` writes on every
+// StatefulSet, changes nothing and is quiet.
+func claimRetention(o Object, spec StatefulSetSpec, warns *[]Warning) error {
+	p := spec.PersistentVolumeClaimRetentionPolicy
+	if p == nil {
+		return nil
+	}
+	deletes := false
+	for _, f := range []struct{ field, v string }{{"whenDeleted", p.WhenDeleted}, {"whenScaled", p.WhenScaled}} {
+		switch f.v {
+		case "", "Retain":
+		case "Delete":
+			deletes = true
+		default:
+			return o.at().errorf(o.path("spec.persistentVolumeClaimRetentionPolicy."+f.field), "%q (accepted: Retain, Delete)", f.v)
+		}
+	}
+	if deletes {
+		*warns = append(*warns, o.at().warning(o.path("spec.persistentVolumeClaimRetentionPolicy"), "ignored: PersistentVolumeClaims are not modelled, nor their deletion"))
+	}
+	return nil
 }
 
 // statefulSetDecl converts a StatefulSet with the API server's defaults
@@ -67,6 +98,9 @@ func statefulSetDecl(o Object, name string, nodes nodeLabels, classes *priorityC
 		return dd, model.TemplateDecl{}, err
 	}
 	if err := checkAlwaysRestart(o, d.Spec.Template.Spec); err != nil {
+		return dd, model.TemplateDecl{}, err
+	}
+	if err := claimRetention(o, d.Spec, warns); err != nil {
 		return dd, model.TemplateDecl{}, err
 	}
 	switch p := d.Spec.PodManagementPolicy; p {

@@ -227,6 +227,7 @@ func (tc templateConv) requests(spec PodSpec) (podRequests, error) {
 		requested[0], requested[1] = requested[0] || cpu, requested[1] || mem
 	}
 	for i, c := range spec.Containers {
+		tc.warnFractionalBytes(index("spec.containers", i), c)
 		rl, err := tc.admitted(index("spec.containers", i), c)
 		if err != nil {
 			return podRequests{}, err
@@ -239,6 +240,7 @@ func (tc templateConv) requests(spec PodSpec) (podRequests, error) {
 		sum.add(r)
 	}
 	for i, c := range spec.InitContainers {
+		tc.warnFractionalBytes(index("spec.initContainers", i), c)
 		rl, err := tc.admitted(index("spec.initContainers", i), c)
 		if err != nil {
 			return podRequests{}, err

@@ -62,6 +62,8 @@ type DeploymentSpec struct {
 	Selector        *LabelSelector     `json:"selector"`
 	Template        PodTemplateSpec    `json:"template"`
 	Strategy        DeploymentStrategy `json:"strategy"`
+	// Paused is warned about when true (pausedWarning).
+	Paused bool `json:"paused"`
 }
 
 // DeploymentStrategy is RollingUpdate (default) or Recreate.
@@ -448,12 +450,33 @@ type DefaultEvictorArgs struct {
 	EvictSystemCriticalPods bool `json:"evictSystemCriticalPods"`
 	NodeFit                 bool `json:"nodeFit"`
 	EvictFailedBarePods     bool `json:"evictFailedBarePods"`
+	// EvictDaemonSetPods and IgnorePodsWithoutPDB are the other
+	// legacy booleans, read for their check against PodProtections.
+	EvictDaemonSetPods   bool `json:"evictDaemonSetPods"`
+	IgnorePodsWithoutPDB bool `json:"ignorePodsWithoutPDB"`
+	// PodProtections is the current spelling of the protections the
+	// booleans set (podprotections.go).
+	PodProtections PodProtections `json:"podProtections"`
 	// PriorityThreshold protects pods of this priority and above
 	// (a PriorityClass's name or a value).
 	PriorityThreshold *struct {
 		Name  string `json:"name"`
 		Value *int64 `json:"value"`
 	} `json:"priorityThreshold"`
+}
+
+// PodProtections are the DefaultEvictor's protections by name: the
+// default ones it lifts and the extra ones it adds.
+type PodProtections struct {
+	ExtraEnabled    []string `json:"extraEnabled"`
+	DefaultDisabled []string `json:"defaultDisabled"`
+	Config          *struct {
+		PodsWithPVC *struct {
+			ProtectedStorageClasses []struct {
+				Name string `json:"name"`
+			} `json:"protectedStorageClasses"`
+		} `json:"PodsWithPVC"`
+	} `json:"config"`
 }
 
 // TopologySpreadArgs are RemovePodsViolatingTopologySpreadConstraint's

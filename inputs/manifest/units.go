@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 	"strconv"
+	"strings"
 )
 
 // Model units. CPU is in millicores: Kubernetes itself computes CPU fit
@@ -50,12 +51,21 @@ func modelValue(q Quantity, k resourceKind) (int64, error) {
 	}
 	v, ok := q.Scaled(unit, !capacity)
 	if !ok || v > maxModelValue {
-		return 0, fmt.Errorf("%s is too large for the model (accepted: at most %d %s)", strconv.Quote(q.Text), maxModelValue, name)
+		return 0, fmt.Errorf("%s is too large for the model (accepted: at most %d %s)%s", strconv.Quote(q.Text), maxModelValue, name, megaCoresHint(q.Text, k))
 	}
 	if capacity && v == 0 {
 		return 0, fmt.Errorf("%s is less than 1 %s (accepted: at least 1 %s)", strconv.Quote(q.Text), name, name)
 	}
 	return v, nil
+}
+
+// megaCoresHint names the likely slip of a CPU quantity written with M
+// (mega) for m (milli): "500M" is 500 million cores.
+func megaCoresHint(text string, k resourceKind) string {
+	if !k.isCPU() || !strings.HasSuffix(text, "M") {
+		return ""
+	}
+	return fmt.Sprintf("; the suffix M means millions of cores: did you mean %sm?", strings.TrimSuffix(text, "M"))
 }
 
 // parseResource parses and converts one quantity field.

@@ -12,6 +12,13 @@ import (
 // (pkg/apis/apps/validation: the selector must match the template's
 // labels; maxSurge and maxUnavailable not both 0; maxUnavailable ≤ 100 %;
 // no rollingUpdate with Recreate).
+// pausedWarning says what the model does with `paused: true` (false is
+// the default, quiet): upstream's Deployment controller creates no
+// ReplicaSet for a paused Deployment (sync with createIfNotExisted
+// false), so a new one gets no pods and a changed template is not rolled
+// out until it is resumed.
+const pausedWarning = "ignored: a paused Deployment is not modelled: it is rolled out as usual, where upstream creates no ReplicaSet while it is paused (a new paused Deployment gets no pods, a changed template is not rolled out)"
+
 func deploymentDecl(o Object, name string, nodes nodeLabels, classes *priorityClassTable, limits *limitRangeTable, warns *[]Warning) (model.DeploymentDecl, model.TemplateDecl, error) {
 	d := o.Value.(*Deployment)
 	a := o.at()
@@ -34,6 +41,9 @@ func deploymentDecl(o Object, name string, nodes nodeLabels, classes *priorityCl
 	}
 	if err := checkAlwaysRestart(o, d.Spec.Template.Spec); err != nil {
 		return dd, model.TemplateDecl{}, err
+	}
+	if d.Spec.Paused {
+		*warns = append(*warns, a.warning(o.path("spec.paused"), "%s", pausedWarning))
 	}
 	switch d.Spec.Strategy.Type {
 	case "", "RollingUpdate":
@@ -137,6 +147,10 @@ func hpaDecl(o Object, warns *[]Warning) (hpaTarget, *model.HPADecl, error) {
 	if ref.Kind == "" {
 		return hpaTarget{}, nil, a.errorf(o.path("spec.scaleTargetRef.kind"), "required (accepted: Deployment, StatefulSet, or another kind with a scale subresource)")
 	}
+	group, err := targetGroup(o, ref)
+	if err != nil {
+		return hpaTarget{}, nil, err
+	}
 	switch ref.Kind {
 	case "Deployment", "StatefulSet":
 	case "Job", "CronJob", "DaemonSet", "Pod":
@@ -151,8 +165,12 @@ func hpaDecl(o Object, warns *[]Warning) (hpaTarget, *model.HPADecl, error) {
 		*warns = append(*warns, a.warning(o.path("spec.scaleTargetRef"), "ignored: the HPA scales %s %q, a kind the model does not run (only Deployment and StatefulSet), whose pods are not counted", ref.Kind, ref.Name))
 		return hpaTarget{}, nil, nil
 	}
-	if ref.APIVersion != "" && ref.APIVersion != "apps/v1" {
-		return hpaTarget{}, nil, a.errorf(o.path("spec.scaleTargetRef.apiVersion"), "%q (accepted: apps/v1)", ref.APIVersion)
+	if group != "apps" {
+		// The HPA controller maps the target by API group and kind
+		// (RESTMappings), finds no Deployment or StatefulSet in another
+		// group and scales nothing.
+		*warns = append(*warns, a.warning(o.path("spec.scaleTargetRef.apiVersion"), "ignored: the HPA controller finds no %s in API group %s%s, so it never scales %q (FailedGetScale; accepted: apps/v1)", ref.Kind, group, removedNote(ref.Kind, ref.APIVersion), ref.Name))
+		return hpaTarget{}, nil, nil
 	}
 	if ref.Name == "" {
 		return hpaTarget{}, nil, a.errorf(o.path("spec.scaleTargetRef.name"), "required (accepted: the name of a Deployment or StatefulSet in the input)")
@@ -240,4 +258,25 @@ func checkAlwaysRestart(o Object, spec PodSpec) error {
 		return o.at().errorf(o.path("spec.template.spec.restartPolicy"), "%q (accepted: Always, the default; a pod that runs to completion belongs in a Job)", rp)
 	}
 	return nil
+}
+
+// targetGroup is the API group of an HPA's scaleTargetRef, validated as
+// the API server v1.36 validates it on creation (ValidateAPIVersion): an
+// apiVersion that does not parse, or that names no group (a core
+// version, or none), is refused, except for a ReplicationController, the
+// one scalable kind of the core group. Only the group is used: the HPA
+// controller looks the target up by group and kind, so apps/v1beta1
+// reaches the same Deployment as apps/v1.
+func targetGroup(o Object, ref CrossVersionObjectReference) (string, error) {
+	group, version, ok := strings.Cut(ref.APIVersion, "/")
+	if !ok {
+		group, version = "", ref.APIVersion
+	}
+	switch {
+	case strings.Contains(version, "/") || ok && (group == "" || version == ""):
+		return "", o.at().errorf(o.path("spec.scaleTargetRef.apiVersion"), "%q is not an apiVersion (accepted: GROUP/VERSION, as apps/v1)", ref.APIVersion)
+	case group == "" && ref.Kind != "ReplicationController":
+		return "", o.at().errorf(o.path("spec.scaleTargetRef.apiVersion"), "%q: the API server refuses a scaleTargetRef whose apiVersion names no API group (accepted: apps/v1 for a Deployment or StatefulSet)", ref.APIVersion)
+	}
+	return group, nil
 }
