@@ -14,6 +14,7 @@ require (
 	k8s.io/dynamic-resource-allocation v0.36.3
 	k8s.io/klog/v2 v2.140.0
 	k8s.io/kube-scheduler v0.0.0
+	k8s.io/kubelet v0.36.3
 	k8s.io/kubernetes v1.36.3
 	k8s.io/utils v0.0.0-20260507154919-ff6756f316d2
 	pgregory.net/rapid v1.3.0
@@ -142,7 +143,6 @@ require (
 	k8s.io/cri-client v0.0.0 // indirect
 	k8s.io/csi-translation-lib v0.0.0 // indirect
 	k8s.io/kube-openapi v0.31.0 // indirect
-	k8s.io/kubelet v0.36.3 // indirect
 	k8s.io/metrics v0.36.1 // indirect
 	k8s.io/mount-utils v0.0.0 // indirect
 	k8s.io/streaming v0.36.3 // indirect
