@@ -37,7 +37,9 @@ func TestResumeLargeLevels(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if resumes == 0 {
+				// A parallel run stores up to Workers-1 states past its
+				// bound: one cut just below the end may finish.
+				if resumes == 0 && first+int64(workers)-1 < one.Stats.States {
 					t.Fatalf("%T workers=%d from %d states: not resumed", sys, workers, first)
 				}
 				if got := traceText(sys, res); got != want || res.Stats.States != one.Stats.States || res.Stats.Transitions != one.Stats.Transitions {
