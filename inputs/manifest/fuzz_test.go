@@ -120,18 +120,25 @@ func FuzzLoadClusterDump(f *testing.F) {
 		if strings.TrimSpace(parts[2]) != "" {
 			intents = &File{Name: "intents.yaml", Data: []byte(parts[2])}
 		}
-		r, err := LoadStream([]File{{Name: "dump.yaml", Data: []byte(parts[0])}}, &File{Name: "nodes.yaml", Data: []byte(parts[1])}, intents,
+		loadAndBuild(t, []File{{Name: "dump.yaml", Data: []byte(parts[0])}}, &File{Name: "nodes.yaml", Data: []byte(parts[1])}, intents,
 			Options{CurrentPlacement: true})
-		if err != nil {
-			if !errors.Is(err, ErrInput) {
-				t.Fatalf("error without ErrInput: %v", err)
-			}
-			return
-		}
-		if _, _, err := r.Cluster.Build(); err != nil && !errors.Is(err, model.ErrInvalid) {
-			t.Fatalf("build error without ErrInvalid: %v", err)
-		}
 	})
+}
+
+// loadAndBuild reads a stream and builds the cluster it reads: bad input
+// must be an input error or an invalid cluster, never another error or a
+// panic.
+func loadAndBuild(t *testing.T, files []File, nodes, intents *File, opts Options) {
+	r, err := LoadStream(files, nodes, intents, opts)
+	if err != nil {
+		if !errors.Is(err, ErrInput) {
+			t.Fatalf("error without ErrInput: %v", err)
+		}
+		return
+	}
+	if _, _, err := r.Cluster.Build(); err != nil && !errors.Is(err, model.ErrInvalid) {
+		t.Fatalf("build error without ErrInvalid: %v", err)
+	}
 }
 
 // FuzzLoadManifests runs a manifest stream through the reader as `kivi
@@ -151,15 +158,6 @@ func FuzzLoadManifests(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		manifests, nodes, _ := strings.Cut(string(data), "\n=====\n")
-		r, err := LoadStream([]File{{Name: "m.yaml", Data: []byte(manifests)}}, &File{Name: "nodes.yaml", Data: []byte(nodes)}, nil, testOptions())
-		if err != nil {
-			if !errors.Is(err, ErrInput) {
-				t.Fatalf("error without ErrInput: %v", err)
-			}
-			return
-		}
-		if _, _, err := r.Cluster.Build(); err != nil && !errors.Is(err, model.ErrInvalid) {
-			t.Fatalf("build error without ErrInvalid: %v", err)
-		}
+		loadAndBuild(t, []File{{Name: "m.yaml", Data: []byte(manifests)}}, &File{Name: "nodes.yaml", Data: []byte(nodes)}, nil, testOptions())
 	})
 }
