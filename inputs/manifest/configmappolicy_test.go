@@ -63,14 +63,8 @@ data: {kind: DeschedulerPolicy, "a.yaml": "kind: Deployment"}
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := LoadStream([]File{{Name: "m.yaml", Data: []byte(oneNode + "---\n" + dep + "---\n" + tc.configMap)}}, nil, nil, testOptions())
-			if tc.err != "" {
-				if err == nil || !IsInput(err) || !strings.HasPrefix(err.Error(), tc.err) {
-					t.Fatalf("got %v, want an input error starting %q", err, tc.err)
-				}
+			if wantInputError(t, err, tc.err, strings.HasPrefix) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if got := r.Cluster.Descheduler != nil; got != tc.policy {
 				t.Fatalf("descheduler read: %v, want %v", got, tc.policy)

@@ -94,14 +94,8 @@ spec:
   maxReplicas: 4
 `
 			r, err := LoadStream([]File{{Name: "m.yaml", Data: []byte(oneNode + "---\n" + webDeployment("      containers: [{name: c, resources: {requests: {cpu: 100m}}}]\n") + "---\n" + hpa)}}, nil, nil, testOptions())
-			if tc.err != "" {
-				if err == nil || !IsInput(err) || !strings.Contains(err.Error(), tc.err) {
-					t.Fatalf("got %v, want an input error with %q", err, tc.err)
-				}
+			if wantInputError(t, err, tc.err, strings.Contains) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if got := r.Cluster.Deployments[0].HPA != nil; got != tc.hpa {
 				t.Errorf("autoscaled %v, want %v", got, tc.hpa)

@@ -53,14 +53,8 @@ profiles:
   plugins: {deschedule: {enabled: [RemovePodsViolatingNodeTaints]}}
 `
 			r, err := LoadStream([]File{{Name: "m.yaml", Data: []byte(oneNode + "---\n" + webDeployment("      containers: [{name: c}]\n") + "---\n" + policy)}}, nil, nil, testOptions())
-			if tc.err != "" {
-				if err == nil || !IsInput(err) || !strings.Contains(err.Error(), tc.err) {
-					t.Fatalf("got %v, want an input error with %q", err, tc.err)
-				}
+			if wantInputError(t, err, tc.err, strings.Contains) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			p := r.Cluster.Descheduler.Profiles[0]
 			if got := (protections{p.EvictLocalStoragePods, p.EvictSystemCriticalPods, p.EvictFailedBarePods, p.IgnorePvcPods}); got != tc.want {

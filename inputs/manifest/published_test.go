@@ -20,6 +20,24 @@ func warningTexts(r *Result) []string {
 	return out
 }
 
+// wantInputError settles a table row that expects an input error (want
+// not empty): err must be one whose message matches want (strings.Contains
+// or strings.HasPrefix), and the row is done. A row that expects none
+// fails on any error and goes on.
+func wantInputError(t *testing.T, err error, want string, matches func(string, string) bool) (done bool) {
+	t.Helper()
+	if want != "" {
+		if err == nil || !IsInput(err) || !matches(err.Error(), want) {
+			t.Fatalf("got %v, want an input error with %q", err, want)
+		}
+		return true
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return false
+}
+
 // TestFlowStyleDocuments: the documentation writes many examples as YAML
 // in flow style, which starts like JSON (unquoted keys, trailing
 // commas); kubectl reads them, falling back to YAML when JSON fails.
