@@ -186,6 +186,9 @@ type levelMark struct {
 	states, matched, transitions, stateCount, queue int64
 	ampleExpansions, provisoExpansions              int64
 	edges                                           []int
+	// found is engine.found before the level: a deadlock found while
+	// expanding the level is a state stored before it.
+	found []uint64
 }
 
 func (e *engine[S]) markLevel() levelMark {
@@ -196,6 +199,9 @@ func (e *engine[S]) markLevel() levelMark {
 	}
 	for _, w := range e.workers {
 		m.edges = append(m.edges, w.edges.len())
+	}
+	for i := range e.found {
+		m.found = append(m.found, e.found[i].Load())
 	}
 	return m
 }
@@ -223,13 +229,15 @@ func (e *engine[S]) rollbackLevel(m levelMark) bool {
 	if !done {
 		return false
 	}
-	for p := range e.found {
-		if v := e.found[p].Load(); v != 0 && !e.visited.storedBeforeLevel(stateID(v-1)) {
-			e.found[p].Store(0)
-			e.foundCount.Add(-1)
+	count := int32(0)
+	for p, v := range m.found {
+		e.found[p].Store(v)
+		if v != 0 {
+			count++
 		}
 	}
-	e.violationSeen.Store(e.foundCount.Load() > 0)
+	e.foundCount.Store(count)
+	e.violationSeen.Store(count > 0)
 	for i, w := range e.workers {
 		w.out.release()
 		w.edges.truncate(m.edges[i])

@@ -30,10 +30,6 @@ type resumePoint struct {
 	// order is the level's ranking (ranked runs), which finishing the
 	// cut level overwrites.
 	order []uint64
-	// found is the violations found before the level (engine.found): a
-	// deadlock found while expanding the level is a state stored before
-	// it, which rolling the level back keeps.
-	found []uint64
 }
 
 // initialLevel is the depth of a resume point before the initial
@@ -43,12 +39,9 @@ const initialLevel = -1
 // keepResumePoint notes the start of the level at depth, before it
 // starts.
 func (e *engine[S]) keepResumePoint(depth int, prevIn, prevNew int64) {
-	rp := resumePoint{depth: depth, prevIn: prevIn, prevNew: prevNew, order: e.resumeAt.order[:0], found: e.resumeAt.found[:0]}
+	rp := resumePoint{depth: depth, prevIn: prevIn, prevNew: prevNew, order: e.resumeAt.order[:0]}
 	if e.ranked {
 		rp.order = append(rp.order, e.order...)
-	}
-	for i := range e.found {
-		rp.found = append(rp.found, e.found[i].Load())
 	}
 	e.resumeAt, e.resumeOK = rp, true
 }
@@ -138,15 +131,6 @@ func Resume[S any](ctx context.Context, c *Continuation[S], opts Options) (Resul
 			return
 		}
 		e.visited.rebuild()
-		count := int32(0)
-		for i, v := range at.found {
-			e.found[i].Store(v)
-			if v != 0 {
-				count++
-			}
-		}
-		e.foundCount.Store(count)
-		e.violationSeen.Store(count > 0)
 		if at.depth == initialLevel {
 			e.runBFS()
 			return
