@@ -55,7 +55,7 @@ func (u *Universe) Compile() error {
 			labels[KiviHostnameKey] = labels[HostnameKey]
 		}
 		n.Labels = labels
-		n.LabelSet = in.Compile(labels)
+		n.LabelSet = in.Compile(WithNodeName(n.Name, labels))
 		for j, t := range n.Taints {
 			switch t.Effect {
 			case NoSchedule, PreferNoSchedule, NoExecute:

@@ -34,19 +34,29 @@ func ValidLabelValue(v string) bool {
 
 // nodeTermParses reports whether kube-scheduler's nodeaffinity parses
 // node selector term s: every key a valid label key and every value a
-// valid label value.
+// valid label value, but for a requirement on the node's name
+// (NodeNameField), a field selector term whose one value is a node name
+// (the reader checks it as the API server does).
 func nodeTermParses(s *Selector) bool {
-	for k := range s.MatchLabels {
-		if !ValidLabelKey(k) {
+	for k, v := range s.MatchLabels {
+		if !ValidLabelKey(k) || !ValidLabelValue(v) {
 			return false
 		}
 	}
 	for _, r := range s.MatchExpressions {
+		if r.Key == NodeNameField {
+			continue
+		}
 		if !ValidLabelKey(r.Key) {
 			return false
 		}
+		for _, v := range r.Values {
+			if !ValidLabelValue(v) {
+				return false
+			}
+		}
 	}
-	return validValues(s)
+	return true
 }
 
 // validValues reports whether every value a selector compares with is a

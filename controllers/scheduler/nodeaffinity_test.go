@@ -35,6 +35,21 @@ func nodeTerm(exprs ...string) string {
 	return "{matchExpressions: [" + strings.Join(exprs, ", ") + "]}"
 }
 
+// nameField is a matchFields requirement on the node's name.
+func nameField(op, name string) string {
+	return fmt.Sprintf("{key: metadata.name, operator: %s, values: [%q]}", op, name)
+}
+
+// fieldTerm is a node selector term of matchFields, and of
+// matchExpressions when exprs are given.
+func fieldTerm(fields []string, exprs ...string) string {
+	t := "{matchFields: [" + strings.Join(fields, ", ") + "]"
+	if len(exprs) > 0 {
+		t += ", matchExpressions: [" + strings.Join(exprs, ", ") + "]"
+	}
+	return t + "}"
+}
+
 // requiredSpec is a pod spec whose required node affinity has terms.
 func requiredSpec(terms ...string) string {
 	return oneContainer + "      affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [" +
@@ -61,18 +76,11 @@ func addedAffinityProfile(terms ...string) string {
 // pkg/scheduler/framework/plugins/nodeaffinity/node_affinity_test.go): the
 // Filter's status on one node, the pod read from its manifest. The model
 // has no PreFilter result (it filters every node), so a row's PreFilter
-// expectations are not checked, only its Filter status. Left out: the
-// rows whose pod uses matchFields ("Pod with matchFields using In operator
-// that matches the existing node", "... that does not match the existing
-// node", "Pod with two terms: matchFields does not match, but
-// matchExpressions matches", "Pod with one term: matchFields does not
-// match, but matchExpressions matches", "Pod with one term: both
-// matchFields and matchExpressions match", "Pod with two terms: both
-// matchFields and matchExpressions do not match", "Pod with two terms of
-// node.Name affinity", "Pod with two conflicting mach field
-// requirements"): a pod's matchFields are not modelled (warned;
-// docs/divergences.md, "Fields that can change scheduling ... not
-// modelled"). The rows whose pod the API server refuses or the reader
+// expectations are not checked, only its Filter status. The rows whose
+// pod uses matchFields read the node's name (model.NodeNameField); the
+// last row, of our own, has a node whose hostname label is not its name,
+// which matchFields must not read. The rows whose pod the API server
+// refuses or the reader
 // does ("Pod with empty MatchExpressions ...", "Pod with an invalid value
 // in Affinity term ...") are in TestNodeAffinityUnparsedTerms, on a
 // universe built in Go.
@@ -117,6 +125,29 @@ func TestNodeAffinity(t *testing.T) {
 			spec: requiredSpec(nodeTerm(expr("foo", "Exists"))) + "      nodeSelector: {foo: bar}\n", node: node("", "foo", "bar")},
 		{name: "Pod with an Affinity matches node's labels but the PodSpec.NodeSelector(the old thing that we are deprecating) is not satisfied, won't schedule onto the node",
 			spec: requiredSpec(nodeTerm(expr("foo", "Exists"))) + "      nodeSelector: {foo: bar}\n", node: node("", "foo", "barrrrrr"), want: podReason},
+		{name: "Pod with matchFields using In operator that matches the existing node",
+			spec: requiredSpec(fieldTerm([]string{nameField("In", "node1")})), node: node("node1")},
+		{name: "Pod with matchFields using In operator that does not match the existing node",
+			spec: requiredSpec(fieldTerm([]string{nameField("In", "node1")})), node: node("node2"), want: podReason},
+		{name: "Pod with two terms: matchFields does not match, but matchExpressions matches",
+			spec: requiredSpec(fieldTerm([]string{nameField("In", "node1"), nameField("In", "node2")}), nodeTerm(expr("foo", "In", "bar"))),
+			node: node("node2", "foo", "bar")},
+		{name: "Pod with one term: matchFields does not match, but matchExpressions matches",
+			spec: requiredSpec(fieldTerm([]string{nameField("In", "node1")}, expr("foo", "In", "bar"))), node: node("node2", "foo", "bar"), want: podReason},
+		{name: "Pod with one term: both matchFields and matchExpressions match",
+			spec: requiredSpec(fieldTerm([]string{nameField("In", "node1")}, expr("foo", "In", "bar"))), node: node("node1", "foo", "bar")},
+		{name: "Pod with two terms: both matchFields and matchExpressions do not match",
+			spec: requiredSpec(fieldTerm([]string{nameField("In", "node1")}), nodeTerm(expr("foo", "In", "not-match-to-bar"))),
+			node: node("node2", "foo", "bar"), want: podReason},
+		{name: "Pod with two terms of node.Name affinity",
+			spec: requiredSpec(fieldTerm([]string{nameField("In", "node1")}), fieldTerm([]string{nameField("In", "node2")})), node: node("node2")},
+		{name: "Pod with two conflicting mach field requirements",
+			spec: requiredSpec(fieldTerm([]string{nameField("In", "node1"), nameField("In", "node2")})), node: node("node2", "foo", "bar"), want: podReason},
+		{name: "matchFields read the node's name, not its hostname label",
+			spec: requiredSpec(fieldTerm([]string{nameField("In", "node1")}), fieldTerm([]string{nameField("NotIn", "node1")}, expr("kubernetes.io/hostname", "In", "node2"))),
+			node: node("node1", "kubernetes.io/hostname", "host-1")},
+		{name: "matchFields NotIn read the node's name",
+			spec: requiredSpec(fieldTerm([]string{nameField("NotIn", "node1")})), node: node("node1", "kubernetes.io/hostname", "node2"), want: podReason},
 		{name: "Matches added affinity and Pod's node affinity",
 			spec: requiredSpec(nodeTerm(expr("zone", "In", "foo"))), node: node("node2", "zone", "foo"),
 			profile: addedAffinityProfile("{matchFields: [{key: metadata.name, operator: In, values: [node2]}]}")},

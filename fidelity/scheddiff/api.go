@@ -131,10 +131,15 @@ func ownBy(p *v1.Pod) {
 }
 
 // nodeTerm is a model selector (MatchExpressions only) as a node selector
-// term.
+// term: a requirement on model.NodeNameField is a matchFields one.
 func nodeTerm(s *model.Selector) v1.NodeSelectorTerm {
 	var t v1.NodeSelectorTerm
 	for _, r := range s.MatchExpressions {
+		if r.Key == model.NodeNameField {
+			t.MatchFields = append(t.MatchFields, v1.NodeSelectorRequirement{Key: metav1.ObjectNameField,
+				Operator: v1.NodeSelectorOperator(r.Operator), Values: r.Values})
+			continue
+		}
 		t.MatchExpressions = append(t.MatchExpressions, v1.NodeSelectorRequirement{Key: r.Key,
 			Operator: v1.NodeSelectorOperator(r.Operator), Values: r.Values})
 	}

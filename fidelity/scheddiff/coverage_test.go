@@ -151,3 +151,19 @@ func (d NodeDown) otherCondition() NodeDown {
 	}
 	return DownNotReadyHeld
 }
+
+// readsNodeName reports whether the pending pod's required (or, with
+// preferred, its preferred) node affinity has a matchFields requirement
+// on the node's name.
+func (pe *Pending) readsNodeName(preferred bool) bool {
+	terms := pe.Required
+	if preferred {
+		terms = nil
+		for _, p := range pe.Preferred {
+			terms = append(terms, p.Term)
+		}
+	}
+	return slices.ContainsFunc(terms, func(s model.Selector) bool {
+		return slices.ContainsFunc(s.MatchExpressions, func(r model.Requirement) bool { return r.Key == model.NodeNameField })
+	})
+}

@@ -98,6 +98,12 @@ func TestDifferential(t *testing.T) {
 		if s.KiviInput && s.usesKey(model.KiviHostnameKey) {
 			covered["`hostname` key with Kivi's alias"]++
 		}
+		if s.Pending.readsNodeName(false) {
+			covered["node affinity matchFields, required"]++
+		}
+		if s.Pending.readsNodeName(true) && len(v.Real.Feasible) > 1 {
+			covered["node affinity matchFields, preferred, scores compared"]++
+		}
 		for _, f := range s.features() {
 			if f.scored && len(v.Real.Feasible) < 2 {
 				continue
@@ -135,7 +141,8 @@ func TestDifferential(t *testing.T) {
 		for _, c := range append([]string{"no feasible node", "one feasible node", "two or more feasible nodes (scores compared)",
 			"a node rejected by a DoNotSchedule constraint", "own spread constraints, scores compared", "`hostname` key without Kivi's alias",
 			"`hostname` key with Kivi's alias", "a node rejected by NodePorts", "a node rejected by NodePorts for a hostNetwork pod",
-			"a node rejected by NodePorts, the pod binding one address"}, featureNames()...) {
+			"a node rejected by NodePorts, the pod binding one address", "node affinity matchFields, required",
+			"node affinity matchFields, preferred, scores compared"}, featureNames()...) {
 			if covered[c] == 0 {
 				t.Errorf("no snapshot with %s in %d", c, total)
 			}

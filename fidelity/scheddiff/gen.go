@@ -215,6 +215,12 @@ func genTerm(t *rapid.T, min int) model.Selector {
 		}
 		s.MatchExpressions = append(s.MatchExpressions, r)
 	}
+	if oneIn(t, 4, "matchFields") {
+		// A node's name, as matchFields read it: In or NotIn one name.
+		s.MatchExpressions = append(s.MatchExpressions, model.Requirement{Key: model.NodeNameField,
+			Operator: rapid.SampledFrom([]model.Operator{model.OpIn, model.OpNotIn}).Draw(t, "fieldOp"),
+			Values:   []string{rapid.SampledFrom(valuesOf(model.HostnameKey)).Draw(t, "fieldName")}})
+	}
 	return s
 }
 

@@ -90,8 +90,8 @@ func addedAffinityDecl(a at, path string, na *SchedulerNodeAffinityArgs, nodes n
 // validates its expressions.
 func addedSelector(a at, path string, t *addedTerm, nodes nodeLabels) (model.Selector, error) {
 	var sel model.Selector
-	// A node's only field is metadata.name, which is its hostname label
-	// in the model (model.Compile).
+	// A node's only field is metadata.name, its name
+	// (model.NodeNameField).
 	for i, r := range t.MatchFields {
 		p := index(join(path, "matchFields"), i)
 		if r.Operator != "In" && r.Operator != "NotIn" {
@@ -103,7 +103,7 @@ func addedSelector(a at, path string, t *addedTerm, nodes nodeLabels) (model.Sel
 		if r.Key != "metadata.name" {
 			return sel, a.errorf(join(p, "key"), "%q (accepted: metadata.name, a node's only field)", r.Key)
 		}
-		sel.MatchExpressions = append(sel.MatchExpressions, model.Requirement{Key: model.HostnameKey, Operator: model.Operator(r.Operator), Values: r.Values})
+		sel.MatchExpressions = append(sel.MatchExpressions, model.Requirement{Key: model.NodeNameField, Operator: model.Operator(r.Operator), Values: r.Values})
 	}
 	for i, r := range t.MatchExpressions {
 		p := index(join(path, "matchExpressions"), i)

@@ -2,7 +2,6 @@ package manifest
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -145,16 +144,14 @@ func (d *daemonPod) runsOn(name string, labels map[string]string, kiviAlias bool
 	return true
 }
 
-// withHostname returns labels with the hostname labels of a node named
-// name (none when the name is unknown).
+// withHostname returns labels with the hostname labels and the name
+// (model.NodeNameField, which matchFields read) of a node named name
+// (none when the name is unknown).
 func withHostname(name string, labels map[string]string, kiviAlias bool) map[string]string {
 	if name == "" {
 		return labels
 	}
-	labels = maps.Clone(labels)
-	if labels == nil {
-		labels = map[string]string{}
-	}
+	labels = model.WithNodeName(name, labels)
 	labels[model.HostnameKey] = name
 	if kiviAlias {
 		labels[model.KiviHostnameKey] = name
@@ -284,8 +281,10 @@ func (as *assembly) reserveDaemonPodsOnTypes(objs []Object, types []model.NodeTy
 		return err
 	}
 	added, cfg := profileAddedAffinity(objs, labels)
-	if slices.ContainsFunc(added.Keys(), func(k string) bool { return k == model.HostnameKey || k == model.KiviHostnameKey }) {
-		as.warns = append(as.warns, cfg.at().warning(cfg.path("profiles"), "the default-scheduler profile's NodeAffinity addedAffinity selects nodes by hostname, which node types do not have: DaemonSet pods are reserved as if it admitted every node"))
+	if slices.ContainsFunc(added.Keys(), func(k string) bool {
+		return k == model.HostnameKey || k == model.KiviHostnameKey || k == model.NodeNameField
+	}) {
+		as.warns = append(as.warns, cfg.at().warning(cfg.path("profiles"), "the default-scheduler profile's NodeAffinity addedAffinity selects nodes by hostname or name, which node types do not have: DaemonSet pods are reserved as if it admitted every node"))
 		added = nil
 	}
 	unfit := make([][]string, len(pods))
@@ -315,9 +314,11 @@ func (as *assembly) reserveDaemonPodsOnTypes(objs []Object, types []model.NodeTy
 }
 
 // selectsHostname reports whether a template's node selection reads a
-// hostname label.
+// hostname label or the node's name.
 func selectsHostname(td model.TemplateDecl) bool {
-	hostname := func(k string) bool { return k == model.HostnameKey || k == model.KiviHostnameKey }
+	hostname := func(k string) bool {
+		return k == model.HostnameKey || k == model.KiviHostnameKey || k == model.NodeNameField
+	}
 	for k := range td.NodeSelector {
 		if hostname(k) {
 			return true

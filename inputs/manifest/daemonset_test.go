@@ -335,7 +335,7 @@ func TestDaemonSetsAddedAffinityOnNodeTypes(t *testing.T) {
 		{"zone", "{key: topology.kubernetes.io/zone, operator: NotIn, values: [a]}", 0,
 			"DaemonSet node-exporter: the DaemonSet controller creates its pod on the nodes of type"},
 		{"hostname", "{key: kubernetes.io/hostname, operator: Exists}", 50,
-			"the default-scheduler profile's NodeAffinity addedAffinity selects nodes by hostname, which node types do not have"},
+			"the default-scheduler profile's NodeAffinity addedAffinity selects nodes by hostname or name, which node types do not have"},
 	} {
 		config := "---\napiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- pluginConfig:\n  - name: NodeAffinity\n" +
 			"    args: {addedAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchExpressions: [" + c.expr + "]}]}}}\n"
@@ -355,6 +355,61 @@ func TestDaemonSetsAddedAffinityOnNodeTypes(t *testing.T) {
 		}
 		if !hasWarning(r.Warnings, c.warn) {
 			t.Errorf("%s: no warning %q: %v", c.name, c.warn, r.Warnings)
+		}
+	}
+}
+
+// TestDaemonSetMatchFields: a DaemonSet whose node affinity names nodes
+// by matchFields runs its pod on those nodes only, by their names, not
+// their hostname labels.
+func TestDaemonSetMatchFields(t *testing.T) {
+	ds := `apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: pinned}
+spec:
+  selector: {matchLabels: {app: pinned}}
+  template:
+    metadata: {labels: {app: pinned}}
+    spec:
+      affinity:
+        nodeAffinity:
+          requiredDuringSchedulingIgnoredDuringExecution:
+            nodeSelectorTerms:
+            - matchFields: [{key: metadata.name, operator: In, values: [plain]}]
+            - matchFields: [{key: metadata.name, operator: In, values: [soft]}]
+              matchExpressions: [{key: pool, operator: In, values: [apps]}]
+      containers: [{name: c, resources: {requests: {cpu: 100m, memory: 64Mi}}}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: c, resources: {requests: {cpu: 1}}}]}
+`
+	// tiny's hostname label is "plain": matchFields must not read it.
+	nodes := strings.Replace(daemonSetNodes, "metadata: {name: tiny, labels: {pool: apps}}", "metadata: {name: tiny, labels: {pool: apps, kubernetes.io/hostname: plain}}", 1)
+	r, err := LoadStream([]File{{Name: "m.yaml", Data: []byte(ds)}}, &File{Name: "nodes.yaml", Data: []byte(nodes)}, nil, testOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	reserved := map[string]int64{}
+	for _, g := range r.Cluster.Nodes {
+		for _, nt := range r.Cluster.NodeTypes {
+			if nt.Name == g.Type {
+				for _, name := range g.Names {
+					reserved[name] = nt.ReservedCPU
+				}
+			}
+		}
+	}
+	want := map[string]int64{"plain": 100, "soft": 100, "cordoned": 0, "gpu": 0, "tiny": 0}
+	for n, cpu := range want {
+		if reserved[n] != cpu {
+			t.Errorf("reserved cpu %v, want %v", reserved, want)
+			break
 		}
 	}
 }

@@ -29,8 +29,8 @@ const (
 var podSpecRules = append(basePodSpecRules, containerRules()...)
 
 var basePodSpecRules = []fieldRule{
-	{"affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[].matchFields", "node affinity matchFields are not modelled"},
-	{"affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[].preference.matchFields", "node affinity matchFields are not modelled"},
+	{"affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[].matchFields", ""}, // read by the converter
+	{"affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[].preference.matchFields", ""},
 	{"schedulingGates", noSchedGates},
 	{"resourceClaims", noDRA}, {"containers[].resources.claims", noDRA},
 	{"resources.claims", noDRA},

@@ -8,9 +8,9 @@ import (
 
 // TestEmptyNodeSelectorTerms: a node selector term without expressions
 // is read as the API server takes it (an empty selector: a required one
-// matches no node, a preferred one adds nothing); a term of matchFields
-// only (not modelled) and a requirement whose key is not a label key (the
-// API server refuses it) are input errors naming them.
+// matches no node, a preferred one adds nothing); a requirement whose key
+// is not a label key (the API server refuses it) is an input error naming
+// it.
 func TestEmptyNodeSelectorTerms(t *testing.T) {
 	deployment := func(affinity string) string {
 		return `apiVersion: apps/v1
@@ -36,10 +36,6 @@ spec:
 	td := r.Cluster.Templates[0]
 	if len(td.Required) != 2 || !td.Required[0].Empty() || td.Required[1].Empty() || len(td.Preferred) != 1 || !td.Preferred[0].Term.Empty() {
 		t.Errorf("required %+v, preferred %+v: want an empty first term, the hostname term and an empty preference", td.Required, td.Preferred)
-	}
-	_, err = load(`{requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: In, values: [n1]}]}]}}`)
-	if err == nil || !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "nodeSelectorTerms[0].matchFields: a term of matchFields only is not modelled") {
-		t.Errorf("a term of matchFields only: %v, want an input error naming it", err)
 	}
 	_, err = load(`{requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchExpressions: [{key: "not a key", operator: Exists}]}]}}`)
 	if err == nil || !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), `nodeSelectorTerms[0].matchExpressions[0].key: "not a key" (accepted: a label key`) {

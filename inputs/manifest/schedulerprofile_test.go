@@ -75,7 +75,7 @@ func TestSchedulerProfile(t *testing.T) {
 			model.SchedulerProfile{AddedAffinity: &model.AddedAffinity{Required: true,
 				Terms: []model.Selector{
 					{MatchExpressions: []model.Requirement{{Key: "pool", Operator: model.OpIn, Values: []string{"a", "b"}}}},
-					{MatchExpressions: []model.Requirement{{Key: model.HostnameKey, Operator: model.OpNotIn, Values: []string{"n2"}},
+					{MatchExpressions: []model.Requirement{{Key: model.NodeNameField, Operator: model.OpNotIn, Values: []string{"n2"}},
 						{Key: "zone", Operator: model.OpIn, Values: []string{"Gt 3 (no node)"}}}}},
 				Preferred: []model.PreferredTerm{{Weight: 500, Term: model.Selector{MatchExpressions: []model.Requirement{{Key: "disk", Operator: model.OpExists}}}}}}}, nil},
 		{"added affinity, no term", "  pluginConfig: [{name: NodeAffinity, args: {addedAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: []}}}}]\n",

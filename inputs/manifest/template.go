@@ -385,10 +385,16 @@ func (tc templateConv) toleration(path string, t Toleration) (model.Toleration, 
 // matches no node (a required one) or adds nothing (a preferred one),
 // which the model's empty selector does too (model/compile.go). A key
 // that is not a label key is refused, as the API server refuses it.
+// matchFields read the node's name (model.NodeNameField), ANDed with the
+// expressions as kube-scheduler's nodeaffinity does.
 func (tc templateConv) nodeTerm(path string, term NodeSelectorTerm) (model.Selector, error) {
 	var sel model.Selector
-	if len(term.MatchExpressions) == 0 && len(term.MatchFields) > 0 {
-		return sel, tc.errorf(path+".matchFields", "a term of matchFields only is not modelled (accepted: matchExpressions, such as kubernetes.io/hostname In [the node's hostname label])")
+	for i, r := range term.MatchFields {
+		req, err := nodeField(tc.errorf, index(path+".matchFields", i), r)
+		if err != nil {
+			return sel, err
+		}
+		sel.MatchExpressions = append(sel.MatchExpressions, req)
 	}
 	for i, r := range term.MatchExpressions {
 		p := index(path+".matchExpressions", i)
@@ -420,6 +426,26 @@ func (tc templateConv) nodeTerm(path string, term NodeSelectorTerm) (model.Selec
 		}
 	}
 	return sel, nil
+}
+
+// nodeField converts one matchFields requirement of a node selector term
+// as the API server validates it (ValidateNodeFieldSelectorRequirement):
+// the key metadata.name, a node's only selectable field, operator In or
+// NotIn, and exactly one value, a node name.
+func nodeField(errorf func(string, string, ...any) error, path string, r LabelSelectorRequirement) (model.Requirement, error) {
+	if r.Key != "metadata.name" {
+		return model.Requirement{}, errorf(path+".key", "%q is not a valid field selector key (accepted: metadata.name, a node's only selectable field)", r.Key)
+	}
+	if r.Operator != "In" && r.Operator != "NotIn" {
+		return model.Requirement{}, errorf(path+".operator", "%q is not a valid selector operator for a field (accepted: In, NotIn)", r.Operator)
+	}
+	if len(r.Values) != 1 {
+		return model.Requirement{}, errorf(path+".values", "%v (accepted: exactly one node name when operator is In or NotIn)", r.Values)
+	}
+	if !model.DNSSubdomain(r.Values[0]) {
+		return model.Requirement{}, errorf(path+".values[0]", "%q is not a node name (accepted: a DNS subdomain: lower-case letters, digits, '-' and '.', at most 253 characters)", r.Values[0])
+	}
+	return model.Requirement{Key: model.NodeNameField, Operator: model.Operator(r.Operator), Values: r.Values}, nil
 }
 
 // noKeyEffect is what a spread constraint whose topologyKey no node has
