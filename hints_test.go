@@ -85,3 +85,38 @@ spec:
 		}
 	}
 }
+
+// TestHintLongMaintenance: a run a budget ends on a cluster of many nodes
+// names a one-at-a-time maintenance, whose runs are twice as many steps
+// long as the nodes, among the reasons its search is large; on a few
+// nodes it does not.
+func TestHintLongMaintenance(t *testing.T) {
+	const manifests = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 4
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: web, resources: {requests: {cpu: 500m}}}]
+`
+	for _, c := range []struct {
+		nodes int
+		want  bool
+	}{{20, true}, {6, false}} {
+		var nodes strings.Builder
+		nodes.WriteString("apiVersion: v1\nkind: List\nitems:\n")
+		for i := range c.nodes {
+			fmt.Fprintf(&nodes, "- {apiVersion: v1, kind: Node, metadata: {name: n%d}, status: {allocatable: {cpu: \"4\", memory: 8Gi}}}\n", i)
+		}
+		intents := "intents: [{name: pod_always_schedulable}]\nevents: [{kind: maintenance, order: any, when: afterStable}]\n"
+		rep := verifyInput(t, input{manifests: manifests, nodes: nodes.String(), intents: intents,
+			opts: kivi.Options{ProbeStates: -1, NoQuickPass: true, NoDepthFirst: true, Checker: checker.Options{MaxStates: 40}}})
+		hint := fmt.Sprintf("a maintenance takes each of the %d nodes down and back in turn, so one run of it is at least %d steps long", c.nodes, 2*c.nodes)
+		if got := strings.Contains(strings.Join(rep.Hints, "\n"), hint); got != c.want {
+			t.Errorf("%d nodes: hints %q, want the maintenance hint: %v", c.nodes, rep.Hints, c.want)
+		}
+	}
+}

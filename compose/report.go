@@ -145,13 +145,27 @@ func hints(u *model.Universe, r *report.Report) []string {
 		out = append(out, fmt.Sprintf("%d event(s) (%s) may happen at any step of the first rollout; written `when: afterStable`, an event waits until the cluster has settled", len(main), strings.Join(main, ", ")))
 	}
 	for i := range u.Events {
-		if e := &u.Events[i]; e.Kind == model.Maintenance && e.Parallel >= 2 && len(u.Nodes) > e.Parallel {
+		e := &u.Events[i]
+		if e.Kind != model.Maintenance {
+			continue
+		}
+		if e.Parallel >= 2 && len(u.Nodes) > e.Parallel {
 			out = append(out, fmt.Sprintf("a maintenance takes up to %d of the %d nodes down at once, and every order in which they go down, come back and have their pods replaced in between is explored; a smaller `parallel` makes the search smaller", e.Parallel, len(u.Nodes)))
+			break
+		}
+		if len(u.Nodes) >= largeMaintenance {
+			out = append(out, fmt.Sprintf("a maintenance takes each of the %d nodes down and back in turn, so one run of it is at least %d steps long, and every place its evicted pods may take in between is explored; a maintenance of a few nodes of each kind (a smaller cluster of the same node types) is a much smaller search", len(u.Nodes), 2*len(u.Nodes)))
 			break
 		}
 	}
 	return out
 }
+
+// largeMaintenance is the cluster size from which a one-at-a-time
+// maintenance is named as a cause of a large search: its runs are twice
+// as many steps long as the nodes, deeper than a search usually reaches
+// within seconds.
+const largeMaintenance = 20
 
 // symmetryOffHint is the hint of a run a budget ended whose node
 // symmetry a rule of the model switched off (a process reads the nodes in

@@ -179,7 +179,11 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 			key := deploymentKey(ns, target.Name)
 			name, ok := names[key]
 			if !ok || as.c.Deployments[index[name]].Kind != kindDecl(target.Kind) {
-				return nil, o.at().errorf(o.path("spec.scaleTargetRef.name"), "no %s %s in the input (workloads: %s)", target.Kind, key, keysOf(names))
+				// The API server takes an HPA whose target does not exist;
+				// the HPA controller then scales nothing (FailedGetScale)
+				// until one is created, which the model never does.
+				as.warns = append(as.warns, o.at().warning(o.path("spec.scaleTargetRef.name"), "ignored: no %s %s in the input (workloads: %s), so the HPA controller scales nothing (FailedGetScale); give the %s's manifest too for the HPA to act", target.Kind, key, keysOf(names), target.Kind))
+				continue
 			}
 			if prev, dup := hpaOf[key]; dup {
 				return nil, o.at().errorf(o.path("spec.scaleTargetRef"), "%s %s already has an HPA (%s document %d); Kubernetes refuses to scale a target of two HPAs", target.Kind, key, prev.File, prev.Doc)

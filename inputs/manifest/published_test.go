@@ -86,7 +86,9 @@ func TestFlowStyleDocuments(t *testing.T) {
 // TestHPAOfUnmodelledTarget: the API server takes an HPA of any kind; one
 // of a kind the model does not run is left out with a warning, as is
 // one of a kind without a scale subresource, which the HPA controller
-// never scales.
+// never scales, and one whose target is not in the input (another name,
+// or the name of a workload of another kind), which it cannot scale
+// either.
 func TestHPAOfUnmodelledTarget(t *testing.T) {
 	r := load(t, webDeployment(`      containers: [{name: c, resources: {requests: {cpu: 100m}}}]
 `)+`---
@@ -127,6 +129,20 @@ metadata: {name: batch}
 spec:
   scaleTargetRef: {apiVersion: batch/v1, kind: Job, name: batch}
   maxReplicas: 4
+---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: api}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: api}
+  maxReplicas: 4
+---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: web-sts}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: StatefulSet, name: web}
+  maxReplicas: 4
 `)
 	for _, d := range r.Cluster.Deployments {
 		if d.HPA != nil {
@@ -138,6 +154,8 @@ spec:
 		`document 4: spec.scaleTargetRef: ignored: the HPA scales ReplicaSet "frontend", a kind the model does not run (only Deployment and StatefulSet), whose pods are not counted`,
 		`document 5: spec.scaleTargetRef: ignored: the HPA scales Rollout "web", a kind the model does not run`,
 		`document 7: spec.scaleTargetRef: ignored: a Job has no scale subresource, so the HPA controller never scales Job "batch" (FailedGetScale)`,
+		`document 8: spec.scaleTargetRef.name: ignored: no Deployment default/api in the input (workloads: default/batch, default/web), so the HPA controller scales nothing (FailedGetScale)`,
+		`document 9: spec.scaleTargetRef.name: ignored: no StatefulSet default/web in the input`,
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("no warning %q in\n%s", want, text)
