@@ -76,7 +76,8 @@ var labelValues = map[string][]string{ZoneKey: {"a", "b"}, DiskKey: {"ssd", "hdd
 // y) and cordoned one in five; and a DaemonSet template with, each
 // present or not, a nodeName (a node's or no node's), a nodeSelector on
 // zone, disk or the hostname, required node affinity (1–2 terms of 1–2
-// expressions of every operator), 0–3 tolerations (Exists with or
+// expressions of every operator, a quarter of them with a matchFields
+// requirement on a node's name, In or NotIn), 0–3 tolerations (Exists with or
 // without a key, Equal, the empty operator, every effect or none) and
 // hostNetwork.
 func GenDaemonCase(t *rapid.T) *DaemonCase {
@@ -138,6 +139,12 @@ func GenDaemonCase(t *rapid.T) *DaemonCase {
 					r.Values = []string{rapid.SampledFrom([]string{"0", "1", "2", "3"}).Draw(t, "bound")}
 				}
 				term.MatchExpressions = append(term.MatchExpressions, r)
+			}
+			if rapid.IntRange(0, 3).Draw(t, "matchFields") == 0 {
+				// The node's name: In or NotIn one name (n names none).
+				term.MatchFields = append(term.MatchFields, v1.NodeSelectorRequirement{Key: metav1.ObjectNameField,
+					Operator: rapid.SampledFrom([]v1.NodeSelectorOperator{v1.NodeSelectorOpIn, v1.NodeSelectorOpNotIn}).Draw(t, "fieldOperator"),
+					Values:   []string{nodeName(rapid.IntRange(0, n).Draw(t, "fieldNode"))}})
 			}
 			c.Required.NodeSelectorTerms = append(c.Required.NodeSelectorTerms, term)
 		}
