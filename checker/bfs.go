@@ -163,6 +163,9 @@ func (e *engine[S]) runLevels(depth int, prevIn, prevNew int64) {
 		if e.ranked {
 			e.finishLevel()
 		}
+		if !e.stopped() && !lookupOnly && !e.switched {
+			e.expandedLevels.Store(int64(depth) + 1)
+		}
 		prevIn, prevNew = int64(total), 0
 		for _, w := range e.workers {
 			prevNew += int64(w.out.len())

@@ -60,9 +60,12 @@ type engine[S any] struct {
 	stateCount                         atomic.Int64 // exact, only with MaxStates
 	depth                              atomic.Int64
 	maxDepth                           atomic.Int64
-	queue                              atomic.Int64
-	levelFrontierBytes                 atomic.Int64
-	levelStates                        atomic.Int64 // states of the level being expanded
+	// expandedLevels is how many breadth-first levels were expanded
+	// completely (Stats.ExpandedLevels).
+	expandedLevels     atomic.Int64
+	queue              atomic.Int64
+	levelFrontierBytes atomic.Int64
+	levelStates        atomic.Int64 // states of the level being expanded
 
 	// ranked: a parallel BFS run, which orders every level as a
 	// one-worker run does (see finishLevel). order maps the rank of each

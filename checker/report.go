@@ -216,6 +216,7 @@ func (e *engine[S]) stats() Stats {
 		Matched:            e.matched.Load(),
 		Transitions:        e.transitions.Load(),
 		MaxDepth:           int(e.maxDepth.Load()),
+		ExpandedLevels:     int(e.expandedLevels.Load()),
 		Elapsed:            time.Since(e.start),
 		Storage:            e.opts.Storage,
 		Strategy:           e.opts.Strategy,

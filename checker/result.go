@@ -68,12 +68,21 @@ type Stats struct {
 	// Transitions counts the successors generated and handled (stored,
 	// matched, or looked up at the depth bound); initial states are not
 	// transitions. After an early stop all three say how far the run got.
-	Transitions   int64
-	MaxDepth      int
-	Elapsed       time.Duration
-	StatesPerS    float64
-	BytesPerState float64
-	TableLoad     float64
+	Transitions int64
+	MaxDepth    int
+	// ExpandedLevels is how many breadth-first levels were expanded
+	// completely, none of them cut by a stop, a depth bound or a switch
+	// of storage: every state reachable in fewer than ExpandedLevels
+	// steps was stored, checked and expanded. Over Exact storage without
+	// partial-order reduction (AmpleExpansions 0; an ample set may
+	// postpone a step past the level where a full expansion takes it)
+	// it is a bound the run settles every invariant and deadlock within,
+	// whatever stopped it. 0 in depth-first runs.
+	ExpandedLevels int
+	Elapsed        time.Duration
+	StatesPerS     float64
+	BytesPerState  float64
+	TableLoad      float64
 	// OmissionProbability estimates the chance that a state was wrongly
 	// considered visited (hash compaction, bitstate); 0 for Exact.
 	OmissionProbability float64

@@ -145,6 +145,17 @@ func (r *Report) WriteFailures(w io.Writer) {
 	if len(stopped) > 0 {
 		fmt.Fprintf(w, "    Not settled (the search stops at the first violation; --all settles every intent): %s\n", strings.Join(stopped, " "))
 	}
+	if n := r.CheckedSteps(); n > 0 {
+		var covered []string
+		for i := range r.Results {
+			if r.Results[i].CoveredByCheckedSteps() {
+				covered = append(covered, r.Results[i].Name)
+			}
+		}
+		if len(covered) > 0 {
+			fmt.Fprintf(w, "    Checked within %d steps: every state the cluster reaches in %d steps or fewer (each a controller's or an event's action) was explored, and none violates %s\n", n, n, strings.Join(covered, ", "))
+		}
+	}
 	for _, h := range r.Hints {
 		fmt.Fprintf(w, "    Why the search is large: %s\n", h)
 	}
@@ -270,6 +281,10 @@ type JSONIntent struct {
 	Explanation    string     `json:"explanation,omitempty"`
 	Counterexample []JSONStep `json:"counterexample,omitempty"`
 	LoopStart      *int       `json:"loopStart,omitempty"`
+	// CheckedSteps is, for an unknown intent, the number of steps within
+	// which no run violates it (Report.CheckedSteps); absent when the
+	// run says nothing of the kind.
+	CheckedSteps int `json:"checkedSteps,omitempty"`
 	// FoundBy is the phase that found the violation: "quick pass",
 	// "depth-first search" or "exhaustive search".
 	FoundBy string `json:"foundBy,omitempty"`
@@ -343,12 +358,16 @@ func (r *Report) JSON() JSONReport {
 			Complete: r.Complete,
 			Symmetry: r.Symmetry, POR: r.POR, AmpleExpansions: r.Stats.AmpleExpansions, ProvisoExpansions: r.Stats.ProvisoExpansions},
 		Measured: JSONMeasured{ElapsedS: r.Elapsed.Seconds(), StatesPerS: r.Stats.StatesPerS, BytesPerState: r.Stats.BytesPerState}}
+	checked := r.CheckedSteps()
 	for _, x := range r.Results {
 		ji := JSONIntent{Name: x.Name, Verdict: x.Verdict.String(), Explanation: x.Explanation, FoundBy: x.FoundBy, Seed: x.Seed}
 		if x.Verdict == checker.Unknown {
 			ji.Reason = x.Reason.String()
 			if x.Bound != "" {
 				ji.Reason = x.Bound
+			}
+			if x.CoveredByCheckedSteps() {
+				ji.CheckedSteps = checked
 			}
 		}
 		if x.Trace != nil {

@@ -107,6 +107,40 @@ func (r *Report) Unknown() []IntentResult {
 	return out
 }
 
+// CheckedSteps is how many steps from the start the run checked every
+// run of the cluster for: its exhaustive search stored, checked and
+// expanded every state the cluster reaches in that many steps (controller
+// or event actions) or fewer, losslessly and without partial-order
+// reduction, so no intent it left Unknown whose violation is a state (an
+// invariant or an end state, CoveredByCheckedSteps) is violated that
+// early. 0 when the run says nothing beyond its verdicts: a complete run,
+// a depth-first or lossy search, one that partial-order reduction pruned
+// (an ample set may postpone a step past the level a full expansion takes
+// it at), one a bound of the model cut, or one whose last phase is not
+// the exhaustive search (the quick pass explores ties one way only).
+func (r *Report) CheckedSteps() int {
+	st := r.Stats
+	if r.Complete || r.Bound != "" || len(r.Phases) == 0 || r.Phases[len(r.Phases)-1].Name != PhaseExhaustive ||
+		st.Strategy != checker.BFS || st.Storage != checker.Exact || st.SwitchedToBitstate || st.AmpleExpansions > 0 {
+		return 0
+	}
+	for _, x := range r.Results {
+		if x.Verdict == checker.Unknown && x.Bound != "" {
+			return 0
+		}
+	}
+	return max(st.ExpandedLevels-1, 0)
+}
+
+// CoveredByCheckedSteps reports whether CheckedSteps speaks for an
+// intent: one a budget (time, memory, states, depth) left Unknown whose
+// violation is a state the search checks (an invariant, or an end
+// state), not a loop. An intent left unsettled because the search stopped
+// at another's violation is not: that run's report is the violation.
+func (x *IntentResult) CoveredByCheckedSteps() bool {
+	return x.Verdict == checker.Unknown && x.Bound == "" && x.Reason != checker.ReasonStopped && (x.Kind == "invariant" || x.Kind == "end")
+}
+
 // Result returns the result of the named intent, or nil.
 func (r *Report) Result(name string) *IntentResult {
 	for i := range r.Results {
