@@ -29,7 +29,8 @@ import (
 // with more: nodes labelled disk=ssd or disk=hdd and tainted with the
 // values a or b; tolerations with the Exists operator, of every taint, of
 // one key or of the unschedulable taint; required and preferred node
-// affinity over the disk, zone and hostname labels; required pod
+// affinity over the disk, zone and hostname labels and the node's name
+// (matchFields); required pod
 // anti-affinity over the hostname or zone key selecting the Dep's own
 // pods or its tier's, in a multi-namespace snapshot sometimes over named
 // namespaces or every namespace (namespaceSelector {}); and the plugins'
@@ -68,6 +69,9 @@ var nodeRequirements = []model.Requirement{
 	{Key: ZoneKey, Operator: model.OpIn, Values: []string{"z1", "z2"}},
 	{Key: ZoneKey, Operator: model.OpDoesNotExist},
 	{Key: model.HostnameKey, Operator: model.OpNotIn, Values: []string{"n1"}},
+	// matchFields on the node's name.
+	{Key: model.NodeNameField, Operator: model.OpIn, Values: []string{"n2"}},
+	{Key: model.NodeNameField, Operator: model.OpNotIn, Values: []string{"n1"}},
 }
 
 // drawNodeSelectorTerm draws a term of one or two requirements.
@@ -227,10 +231,16 @@ func cloneSelector(s model.Selector) model.Selector {
 	return out
 }
 
-// nodeSelectorTerm is a term as the API writes it.
+// nodeSelectorTerm is a term as the API writes it: a requirement on
+// model.NodeNameField is a matchFields one.
 func nodeSelectorTerm(s model.Selector) v1.NodeSelectorTerm {
 	var term v1.NodeSelectorTerm
 	for _, r := range s.MatchExpressions {
+		if r.Key == model.NodeNameField {
+			term.MatchFields = append(term.MatchFields, v1.NodeSelectorRequirement{Key: "metadata.name",
+				Operator: v1.NodeSelectorOperator(r.Operator), Values: slices.Clone(r.Values)})
+			continue
+		}
 		term.MatchExpressions = append(term.MatchExpressions, v1.NodeSelectorRequirement{Key: r.Key,
 			Operator: v1.NodeSelectorOperator(r.Operator), Values: slices.Clone(r.Values)})
 	}
