@@ -1,0 +1,90 @@
+package kivi_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/kivi-go/kivi"
+	"github.com/kivi-go/kivi/checker"
+)
+
+// cronJobHistory is a running cluster's dump of CronJob report
+// (concurrencyPolicy Forbid, a run of one 1-cpu pod) with the three
+// finished Jobs its successfulJobsHistoryLimit keeps, each with its
+// Succeeded pod still listed, next to Deployment web.
+func cronJobHistory() string {
+	var b strings.Builder
+	b.WriteString(`- apiVersion: batch/v1
+  kind: CronJob
+  metadata: {name: report, namespace: default}
+  spec:
+    schedule: "0 3 * * *"
+    concurrencyPolicy: Forbid
+    jobTemplate:
+      spec:
+        template:
+          spec: {restartPolicy: Never, containers: [{name: report, resources: {requests: {cpu: "1", memory: 256Mi}}}]}
+`)
+	for i, node := range []string{"a", "b", "a"} {
+		job := fmt.Sprintf("report-2935%d", i)
+		fmt.Fprintf(&b, `- apiVersion: batch/v1
+  kind: Job
+  metadata:
+    name: %[1]s
+    namespace: default
+    ownerReferences: [{apiVersion: batch/v1, kind: CronJob, name: report, controller: true}]
+  spec:
+    completions: 1
+    parallelism: 1
+    template:
+      metadata: {labels: {batch.kubernetes.io/job-name: %[1]s}}
+      spec: {restartPolicy: Never, containers: [{name: report, resources: {requests: {cpu: "1", memory: 256Mi}}}]}
+  status:
+    succeeded: 1
+    startTime: "2026-11-2%[2]dT03:00:00Z"
+    completionTime: "2026-11-2%[2]dT03:02:00Z"
+    conditions:
+    - {type: SuccessCriteriaMet, status: "True"}
+    - {type: Complete, status: "True"}
+- {apiVersion: v1, kind: Pod, metadata: {name: %[1]s-x7k2p, namespace: default, ownerReferences: [{kind: Job, name: %[1]s, controller: true}]}, spec: {nodeName: %[3]s, restartPolicy: Never, containers: [{name: report, resources: {requests: {cpu: "1", memory: 256Mi}}}]}, status: {phase: Succeeded}}
+`, job, i+4, node)
+	}
+	return b.String()
+}
+
+// TestFinishedCronJobHistoryDoesNotRunAgain: the finished Jobs a CronJob's
+// history keeps are read as finished: they create no pod, their Succeeded
+// pods hold no room, and job_completes holds for them. On two 2-cpu nodes
+// whose web pods leave 1 cpu each, the CronJob's next run fits; the three
+// history Jobs run again from their specs would need 3 cpu more, and their
+// pods would find no node (the false alarm of a dump read without the
+// Jobs' progress), and a Job read as never run would not be Complete.
+func TestFinishedCronJobHistoryDoesNotRunAgain(t *testing.T) {
+	dump := webDump(2, "1", cronJobHistory(), webPod("web-5d4f-a", "a", "1"), webPod("web-5d4f-b", "b", "1"))
+	const intents = `intents:
+- name: pod_always_schedulable
+- name: job_completes
+  params: {deployment: report-29350}
+`
+	cl, warns, err := kivi.LoadClusterDump([]kivi.InputFile{{Name: "dump.yaml", Data: []byte(dump)}},
+		&kivi.InputFile{Name: "nodes.yaml", Data: []byte(twoNodes("2"))}, &kivi.InputFile{Name: "intents.yaml", Data: []byte(intents)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := kivi.Verify(context.Background(), cl, kivi.Options{Checker: checker.Options{Workers: 1, CollectAll: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"pod_always_schedulable", "job_completes"} {
+		r := rep.Result(name)
+		if r == nil || r.Verdict != checker.Holds {
+			msg := ""
+			if r != nil && r.Trace != nil {
+				msg = strings.Join(r.Trace.Lines(), "\n")
+			}
+			t.Errorf("%s: %+v, want holds (warnings %v)\n%s", name, r, warns, msg)
+		}
+	}
+}
