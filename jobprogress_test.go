@@ -10,10 +10,11 @@ import (
 	"github.com/kivi-go/kivi/checker"
 )
 
-// cronJobHistory is a running cluster's dump of CronJob report
-// (concurrencyPolicy Forbid, a run of one 1-cpu pod) with the three
+// cronJobHistory is a running cluster's dump of CronJob report (a run of
+// one 1-cpu pod), suspended so that the cluster can stop (a CronJob that
+// may fire again never lets job_completes be judged), with the three
 // finished Jobs its successfulJobsHistoryLimit keeps, each with its
-// Succeeded pod still listed, next to Deployment web.
+// Succeeded pod still listed.
 func cronJobHistory() string {
 	var b strings.Builder
 	b.WriteString(`- apiVersion: batch/v1
@@ -22,6 +23,7 @@ func cronJobHistory() string {
   spec:
     schedule: "0 3 * * *"
     concurrencyPolicy: Forbid
+    suspend: true
     jobTemplate:
       spec:
         template:
@@ -57,10 +59,10 @@ func cronJobHistory() string {
 // TestFinishedCronJobHistoryDoesNotRunAgain: the finished Jobs a CronJob's
 // history keeps are read as finished: they create no pod, their Succeeded
 // pods hold no room, and job_completes holds for them. On two 2-cpu nodes
-// whose web pods leave 1 cpu each, the CronJob's next run fits; the three
-// history Jobs run again from their specs would need 3 cpu more, and their
-// pods would find no node (the false alarm of a dump read without the
-// Jobs' progress), and a Job read as never run would not be Complete.
+// whose web pods leave 1 cpu each, the three history Jobs run again from
+// their specs would need 3 cpu, and one of their pods would find no node
+// (pod_always_schedulable's false alarm); a Job read as never run and
+// never synced would not be Complete (job_completes' false alarm).
 func TestFinishedCronJobHistoryDoesNotRunAgain(t *testing.T) {
 	dump := webDump(2, "1", cronJobHistory(), webPod("web-5d4f-a", "a", "1"), webPod("web-5d4f-b", "b", "1"))
 	const intents = `intents:
