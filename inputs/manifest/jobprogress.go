@@ -114,19 +114,18 @@ func (as *assembly) readJobProgress(o Object, decl *model.DeploymentDecl) (*jobP
 		return nil, err
 	}
 	out.Condition, out.Reason = cond.Type, cond.Reason
-	if st.CompletedIndexes != "" || st.FailedIndexes != nil && *st.FailedIndexes != "" {
-		if !indexed {
-			return nil, a.errorf(o.path("status.completedIndexes"), "%q for a Job of completionMode %s (accepted: none: the API server refuses completedIndexes and failedIndexes for a NonIndexed Job)", st.CompletedIndexes, completionModeOf(&j.Spec))
-		}
+	if !indexed && st.CompletedIndexes != "" {
+		return nil, a.errorf(o.path("status.completedIndexes"), "%q for a Job of completionMode %s (accepted: none: the API server refuses completedIndexes for a NonIndexed Job)", st.CompletedIndexes, completionModeOf(&j.Spec))
+	}
+	if st.FailedIndexes != nil && jd.BackoffLimitPerIndex == nil {
+		// A NonIndexed Job has no backoffLimitPerIndex either.
+		return nil, a.errorf(o.path("status.failedIndexes"), "%q without spec.backoffLimitPerIndex (accepted: none: the API server refuses failedIndexes then)", *st.FailedIndexes)
 	}
 	if indexed {
 		if out.CompletedIndexes, err = parseJobIndexes(o, "status.completedIndexes", st.CompletedIndexes, *jd.Completions); err != nil {
 			return nil, err
 		}
 		if st.FailedIndexes != nil {
-			if jd.BackoffLimitPerIndex == nil {
-				return nil, a.errorf(o.path("status.failedIndexes"), "%q without spec.backoffLimitPerIndex (accepted: none: the API server refuses failedIndexes then)", *st.FailedIndexes)
-			}
 			if out.FailedIndexes, err = parseJobIndexes(o, "status.failedIndexes", *st.FailedIndexes, *jd.Completions); err != nil {
 				return nil, err
 			}

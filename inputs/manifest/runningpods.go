@@ -57,9 +57,11 @@ func (as *assembly) runningPods(pods, objs []Object, names map[string]string) er
 	}
 	var deployments []Object
 	kinds := map[string]bool{} // "Kind namespace/name" of the input's StatefulSets, Jobs and DaemonSets
-	decls := map[string]int{}  // model name → position in as.c.Deployments
+	decls := map[string]int{}  // a Job's model name → its position in as.c.Deployments
 	for i, d := range as.c.Deployments {
-		decls[d.Name] = i
+		if _, dup := decls[d.Name]; !dup && d.Kind == "Job" && d.CronJob == nil {
+			decls[d.Name] = i
+		}
 	}
 	jobs := map[string]*jobProgress{} // by namespace/name
 	var jobOrder []*jobProgress
@@ -71,12 +73,12 @@ func (as *assembly) runningPods(pods, objs []Object, names map[string]string) er
 			kinds["StatefulSet "+deploymentKey(v.Metadata.Namespace, v.Metadata.Name)] = true
 		case *Job:
 			key := deploymentKey(v.Metadata.Namespace, v.Metadata.Name)
-			name, ok := names[key]
+			i, ok := decls[names[key]]
 			if !ok {
 				continue
 			}
 			kinds["Job "+key] = true
-			jp, err := as.readJobProgress(o, &as.c.Deployments[decls[name]])
+			jp, err := as.readJobProgress(o, &as.c.Deployments[i])
 			if err != nil {
 				return err
 			}
