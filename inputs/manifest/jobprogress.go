@@ -179,6 +179,9 @@ func (as *assembly) readJobProgress(o Object, decl *model.DeploymentDecl) (*jobP
 		return nil, a.errorf(o.path("status.conditions"), "%v", err)
 	}
 	jd.Status = &out
+	if !mc.Finished() && !jd.Suspend && out.Failed > 0 {
+		as.warns = append(as.warns, a.warning(o.path("status.failed"), "Job %s: %d failed pods: the pod-failure backoff (a replacement waits 10 s, doubled per failure up to 6 min) is not modelled: the pods it lacks are created at once", key, out.Failed))
+	}
 	jp := &jobProgress{o: o, key: key, decl: decl, finished: mc.Finished(), active: int(deref32(st.Active))}
 	jp.want = wantActive(decl, out.Succeeded)
 	return jp, nil
