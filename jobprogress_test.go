@@ -90,3 +90,45 @@ func TestFinishedCronJobHistoryDoesNotRunAgain(t *testing.T) {
 		}
 	}
 }
+
+// TestFailedJobAtStartJobCompletes: job_completes naming a Job that had
+// failed when the dump was taken is violated with what its status says:
+// its reason and counts, or, for a reason the model's controller never
+// writes, that it had failed at the start.
+func TestFailedJobAtStartJobCompletes(t *testing.T) {
+	for _, tc := range []struct {
+		spec, status, want string
+	}{
+		{"backoffLimit: 2", `{failed: 3, conditions: [{type: FailureTarget, status: "True", reason: BackoffLimitExceeded}, {type: Failed, status: "True", reason: BackoffLimitExceeded}]}`,
+			"job report failed: BackoffLimitExceeded (3 failed pods, backoffLimit 2)"},
+		{"activeDeadlineSeconds: 600", `{succeeded: 1, conditions: [{type: FailureTarget, status: "True", reason: DeadlineExceeded}, {type: Failed, status: "True", reason: DeadlineExceeded}]}`,
+			"job report had failed at the start (its status's Failed condition, of a reason the model does not write such as DeadlineExceeded; 1 succeeded, 0 failed pods)"},
+	} {
+		job := `- apiVersion: batch/v1
+  kind: Job
+  metadata: {name: report, namespace: default}
+  spec:
+    completions: 2
+    ` + tc.spec + `
+    template:
+      spec: {restartPolicy: Never, containers: [{name: report, resources: {requests: {cpu: "1", memory: 256Mi}}}]}
+  status: ` + tc.status + `
+`
+		const intents = `intents:
+- name: job_completes
+  params: {deployment: report}
+`
+		cl, _, err := kivi.LoadClusterDump([]kivi.InputFile{{Name: "dump.yaml", Data: []byte(webDump(1, "1", job, webPod("web-5d4f-a", "a", "1")))}},
+			&kivi.InputFile{Name: "nodes.yaml", Data: []byte(twoNodes("2"))}, &kivi.InputFile{Name: "intents.yaml", Data: []byte(intents)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := kivi.Verify(context.Background(), cl, kivi.Options{Checker: checker.Options{Workers: 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := rep.Result("job_completes"); r == nil || r.Verdict != checker.Violated || r.Explanation != tc.want {
+			t.Errorf("job_completes: %+v, want violated: %s", r, tc.want)
+		}
+	}
+}
