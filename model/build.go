@@ -338,6 +338,9 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 		active := d.Created == nil || *d.Created
 		deps = append(deps, depInit{active: active, replicas: replicas[i], config: len(u.Configs) - 1, hpa: h})
 		need := replicas[i]
+		if kind == KindJob {
+			need = jobNeeds(&d, need)
+		}
 		if h > 0 {
 			need = max(need, u.HPAs[h-1].Max)
 		}
@@ -473,6 +476,11 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 		if u.IsStatefulSet(d) || u.IsJob(d) {
 			ds.RS[0].Replicas = 0 // a revision or a Job's template, not a ReplicaSet
 		}
+		if jd := c.Deployments[d].Job; u.IsJob(d) && jd != nil && jd.Status != nil {
+			if err := applyJobStatus(ds, &u.Configs[di.config].Job, jd.Status); err != nil {
+				return nil, nil, fmt.Errorf("deployments[%d] (%s).job.%w", d, u.Deployments[d].Name, err)
+			}
+		}
 	}
 	for n, ns := range layout {
 		s.Nodes[n].Status = ns.status
@@ -487,8 +495,8 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 				if d < 0 {
 					return nil, nil, fmt.Errorf("nodes[%d].pods[%d].deployment %q: no such deployment (accepted: %s): %w", ns.group, pi, p.Deployment, c.deploymentNames(), ErrInvalid)
 				}
-				if p.Ordinal != nil && (!u.IsStatefulSet(d) || p.Count > 1) {
-					return nil, nil, fmt.Errorf("nodes[%d].pods[%d].ordinal: set for %s (accepted: only on one pod of a StatefulSet): %w", ns.group, pi, p.Deployment, ErrInvalid)
+				if p.Ordinal != nil && !u.IsStatefulSet(d) && !u.IsJob(d) || p.Ordinal != nil && p.Count > 1 {
+					return nil, nil, fmt.Errorf("nodes[%d].pods[%d].ordinal: set for %s (accepted: only on one pod of a StatefulSet or an Indexed Job): %w", ns.group, pi, p.Deployment, ErrInvalid)
 				}
 				if p.Name != "" && p.Count > 1 {
 					return nil, nil, fmt.Errorf("nodes[%d].pods[%d].name: %q for %d pods (accepted: a name for one pod): %w", ns.group, pi, p.Name, p.Count, ErrInvalid)
@@ -517,6 +525,13 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 						taken[[2]int{d, o}] = true
 						ps.Ordinal = uint8(o + 1)
 					}
+					if u.IsJob(d) {
+						o, err := initialJobPodIndex(&s.Deps[d], &u.Configs[deps[d].config].Job, &p)
+						if err != nil {
+							return nil, nil, fmt.Errorf("nodes[%d].pods[%d]: %w", ns.group, pi, err)
+						}
+						ps.Ordinal = o
+					}
 					if len(t.Pattern) > 0 {
 						ps.CPU, ps.Pattern = int32(t.Pattern[0].CPU), 1
 					}
@@ -544,7 +559,7 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 				}
 			}
 		}
-		queueDeploymentsOutOfSync(s)
+		queueDeploymentsOutOfSync(u, s)
 		queueInitialTaintEvictions(u, s)
 	}
 	return u, s, nil

@@ -1,12 +1,14 @@
 package model
 
 // queueDeploymentsOutOfSync queues, for the Deployment controller, every
-// created deployment whose initial pods do not number its replicas. The
-// controller lists every Deployment when it starts and syncs it, and the
-// ReplicaSet controller then creates (or deletes) the pods that its
-// ReplicaSet lacks (or has too many of); a deployment whose pods already
-// match would sync to no change, so it is not queued.
-func queueDeploymentsOutOfSync(s *State) {
+// created deployment whose initial pods do not number its replicas, and
+// every created Job that is not finished. The controllers list every
+// workload when they start and sync it: the ReplicaSet controller then
+// creates (or deletes) the pods that its ReplicaSet lacks (or has too
+// many of), and the Job controller the pods its Job still wants (a Job's
+// RS[0] counts no replicas). A deployment whose pods already match would
+// sync to no change, so it is not queued.
+func queueDeploymentsOutOfSync(u *Universe, s *State) {
 	pods := make([]int, len(s.Deps))
 	for i := range s.Pods {
 		if p := &s.Pods[i]; p.Active() && p.Owner > 0 {
@@ -14,7 +16,11 @@ func queueDeploymentsOutOfSync(s *State) {
 		}
 	}
 	for d := range s.Deps {
-		if ds := &s.Deps[d]; ds.Active && pods[d] != int(ds.RS[0].Replicas) {
+		ds := &s.Deps[d]
+		if !ds.Active {
+			continue
+		}
+		if u.IsJob(d) && !ds.JobFinished.Finished() || !u.IsJob(d) && pods[d] != int(ds.RS[0].Replicas) {
 			s.Enqueue(DeploymentQueue, d)
 		}
 	}

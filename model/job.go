@@ -88,6 +88,10 @@ const (
 	// maxFailedIndexes).
 	JobFailureTargetMaxFailedIndexes
 	JobFailedMaxFailedIndexes
+	// JobFailedOther: the Failed condition for a reason the model's Job
+	// controller never writes (DeadlineExceeded: the model has no clock),
+	// read from a running cluster's Job (JobStatusDecl).
+	JobFailedOther
 )
 
 // Finished reports whether c is Complete or Failed (util.IsJobFinished).
@@ -134,6 +138,8 @@ func (c JobCondition) String() string {
 		return "FailureTarget (MaxFailedIndexesExceeded)"
 	case JobFailedMaxFailedIndexes:
 		return "Failed (MaxFailedIndexesExceeded)"
+	case JobFailedOther:
+		return "Failed (before the start, for a reason the model does not write)"
 	}
 	return fmt.Sprintf("JobCondition(%d)", uint8(c))
 }
@@ -163,6 +169,9 @@ type JobDecl struct {
 	// Indexed Jobs; nil: not set.
 	BackoffLimitPerIndex *int `json:"backoffLimitPerIndex,omitempty"`
 	MaxFailedIndexes     *int `json:"maxFailedIndexes,omitempty"`
+	// Status is the Job's progress at the start (a running cluster's
+	// Job, jobstatus.go); nil: none, as a Job just created.
+	Status *JobStatusDecl `json:"status,omitempty"`
 }
 
 // IsJob reports whether workload d is a Job.

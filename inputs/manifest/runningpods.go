@@ -26,8 +26,9 @@ import (
 //     out, so the controller's first sync creates them again;
 //   - a DaemonSet's is left out when the DaemonSet is in the input, whose
 //     spec reserves its pod on every node it runs on;
-//   - a Job's is left out: the model runs a Job from its spec, not from
-//     its progress (status), and creates its pods itself;
+//   - a Job's runs on its node when the Job runs and still wants it,
+//     bound Pending ones too; the Job starts from its status
+//     (jobprogress.go);
 //   - any other pod (no controller, a ReplicaSet of no Deployment, a
 //     custom controller, a DaemonSet not in the input) holds its requests,
 //     host ports and a pod slot of its node, as a reservation;
@@ -56,6 +57,14 @@ func (as *assembly) runningPods(pods, objs []Object, names map[string]string) er
 	}
 	var deployments []Object
 	kinds := map[string]bool{} // "Kind namespace/name" of the input's StatefulSets, Jobs and DaemonSets
+	decls := map[string]int{}  // a Job's model name → its position in as.c.Deployments
+	for i, d := range as.c.Deployments {
+		if _, dup := decls[d.Name]; !dup && d.Kind == "Job" && d.CronJob == nil {
+			decls[d.Name] = i
+		}
+	}
+	jobs := map[string]*jobProgress{} // by namespace/name
+	var jobOrder []*jobProgress
 	for _, o := range objs {
 		switch v := o.Value.(type) {
 		case *Deployment:
@@ -63,15 +72,23 @@ func (as *assembly) runningPods(pods, objs []Object, names map[string]string) er
 		case *StatefulSet:
 			kinds["StatefulSet "+deploymentKey(v.Metadata.Namespace, v.Metadata.Name)] = true
 		case *Job:
-			kinds["Job "+deploymentKey(v.Metadata.Namespace, v.Metadata.Name)] = true
-			if st := strings.TrimSpace(string(v.Status)); st != "" && st != "{}" && st != "null" {
-				as.warns = append(as.warns, o.at().warning(o.path("status"), "Job %s has run: its progress is not read, and the model runs it from its spec, as if just created", deploymentKey(v.Metadata.Namespace, v.Metadata.Name)))
+			key := deploymentKey(v.Metadata.Namespace, v.Metadata.Name)
+			i, ok := decls[names[key]]
+			if !ok {
+				continue
 			}
+			kinds["Job "+key] = true
+			jp, err := as.readJobProgress(o, &as.c.Deployments[i])
+			if err != nil {
+				return err
+			}
+			jobs[key] = jp
+			jobOrder = append(jobOrder, jp)
 		case *DaemonSet:
 			kinds["DaemonSet "+deploymentKey(v.Metadata.Namespace, v.Metadata.Name)] = true
 		}
 	}
-	var unbound, starting, jobPods, gone []string
+	var unbound, starting, finishedJobPods, suspendedJobPods, surplusJobPods, gone []string
 	var reserved []string
 	hashes := map[string][]string{} // a Deployment's pods' pod-template-hash values
 	for _, o := range pods {
@@ -89,12 +106,24 @@ func (as *assembly) runningPods(pods, objs []Object, names map[string]string) er
 		if owner == "DaemonSet" {
 			continue
 		}
+		jp := jobs[jobOwner(p)]
+		if owner == "Job" && jp == nil {
+			// Not the controller runningPodOwner found: a reservation.
+			owner = ""
+		}
 		if owner == "Job" {
-			jobPods = append(jobPods, key)
-			continue
+			jp.found++
+			switch {
+			case jp.finished:
+				finishedJobPods = append(finishedJobPods, key)
+				continue
+			case jp.decl.Job.Suspend:
+				suspendedJobPods = append(suspendedJobPods, key)
+				continue
+			}
 		}
 		if p.Spec.NodeName == "" {
-			if ip != nil {
+			if ip != nil || owner == "Job" {
 				unbound = append(unbound, key)
 			}
 			continue
@@ -102,6 +131,14 @@ func (as *assembly) runningPods(pods, objs []Object, names map[string]string) er
 		ni, ok := nodeIdx[p.Spec.NodeName]
 		if !ok {
 			return a.errorf(o.path("spec.nodeName"), "%q is not one of the input's Nodes (accepted: %s)", p.Spec.NodeName, nodeNames(as.nodeIns))
+		}
+		if owner == "Job" {
+			index := -1
+			if jp.decl.Job.CompletionMode == "Indexed" {
+				index = jobPodIndex(p, jp.o.Value.(*Job).Metadata.Name)
+			}
+			jp.pods = append(jp.pods, jobPod{o: o, node: ni, index: index, running: p.Status.Phase == "Running"})
+			continue
 		}
 		n := &as.nodeIns[ni]
 		if ip != nil {
@@ -122,6 +159,14 @@ func (as *assembly) runningPods(pods, objs []Object, names map[string]string) er
 		}
 		n.maxPods = max(n.maxPods-1, 1)
 		reserved = append(reserved, key)
+	}
+	for _, jp := range jobOrder {
+		left, started := as.placeJobPods(jp)
+		surplusJobPods = append(surplusJobPods, left...)
+		starting = append(starting, started...)
+		if !jp.finished && jp.active > jp.found {
+			as.warns = append(as.warns, jp.o.at().warning(jp.o.path("status.active"), "Job %s: %d active pods, of which the dump has %d: its controller creates the missing ones", jp.key, jp.active, jp.found))
+		}
 	}
 	if err := as.measuredUsage(objs, names); err != nil {
 		return err
@@ -145,9 +190,15 @@ func (as *assembly) runningPods(pods, objs []Object, names map[string]string) er
 	as.podsLeftOut(pods, starting,
 		"is bound to its node but not Running yet: the model starts it there",
 		"are bound to their nodes but not Running yet: the model starts them there")
-	as.podsLeftOut(pods, jobPods,
-		"belongs to a Job: left out, as the model runs a Job from its spec (its progress is not read) and creates its pods itself",
-		"belong to Jobs: left out, as the model runs a Job from its spec (its progress is not read) and creates its pods itself")
+	as.podsLeftOut(pods, finishedJobPods,
+		"belongs to a finished Job (Complete or Failed): left out, as its controller deletes a finished Job's active pods",
+		"belong to finished Jobs (Complete or Failed): left out, as their controller deletes a finished Job's active pods")
+	as.podsLeftOut(pods, suspendedJobPods,
+		"belongs to a suspended Job: left out, as its controller deletes a suspended Job's active pods",
+		"belong to suspended Jobs: left out, as their controller deletes a suspended Job's active pods")
+	as.podsLeftOut(pods, surplusJobPods,
+		"is more than its Job still wants (min(parallelism, completions − succeeded); an Indexed Job's: one pod per pending index): left out, as its controller deletes it",
+		"are more than their Jobs still want (min(parallelism, completions − succeeded); an Indexed Job's: one pod per pending index): left out, as their controller deletes them")
 	as.podsLeftOut(pods, gone,
 		"is being deleted or has finished: left out",
 		"are being deleted or have finished: left out")

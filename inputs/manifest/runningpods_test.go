@@ -124,9 +124,10 @@ func placement(t *testing.T, r *Result) []string {
 
 // TestCurrentPlacement: the pods of a dump start where they run: a
 // Deployment's through its ReplicaSet, a StatefulSet's with the ordinal
-// of their names whatever the order of the nodes; a DaemonSet's are its
-// spec's reservation, a Job's and the unbound, finished or deleted ones
-// are left out, and a pod of no workload holds its requests on its node.
+// of their names whatever the order of the nodes, a running Job's; a
+// DaemonSet's are its spec's reservation, the unbound, finished or
+// deleted ones are left out, and a pod of no workload holds its requests
+// on its node.
 func TestCurrentPlacement(t *testing.T) {
 	web := func(name, node, phase string) string {
 		return dumpPod("shop", "web-5d4f-"+name, "ReplicaSet/web-5d4f", node, phase, "1", "app: web", "pod-template-hash: 5d4f")
@@ -144,7 +145,7 @@ func TestCurrentPlacement(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"db-0@n3", "db-1@n1", "web@n1", "web@n1", "web@n2"}
+	want := []string{"db-0@n3", "db-1@n1", "migrate@n2", "web@n1", "web@n1", "web@n2"}
 	if got := placement(t, r); !slices.Equal(got, want) {
 		t.Errorf("placement %v, want %v", got, want)
 	}
@@ -179,7 +180,6 @@ func TestCurrentPlacement(t *testing.T) {
 	for _, want := range []string{
 		"2 pods (default/debug, data/pg-1) belong to no workload",
 		"1 pod (shop/web-5d4f-d) is not bound to a node",
-		"1 pod (shop/migrate-q) belongs to a Job",
 		"1 pod (shop/web-5d4f-c) is bound to its node but not Running yet: the model starts it there",
 		"1 pod (shop/web-5d4f-e) is being deleted or has finished",
 	} {
