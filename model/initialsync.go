@@ -2,7 +2,8 @@ package model
 
 // queueDeploymentsOutOfSync queues, for the Deployment controller, every
 // created deployment whose initial pods do not number its replicas, and
-// every created Job that is not finished. The controllers list every
+// every created Job that is not finished (a StatefulSet's pods are
+// compared with its own replicas). The controllers list every
 // workload when they start and sync it: the ReplicaSet controller then
 // creates (or deletes) the pods that its ReplicaSet lacks (or has too
 // many of), and the Job controller the pods its Job still wants (a Job's
@@ -20,7 +21,17 @@ func queueDeploymentsOutOfSync(u *Universe, s *State) {
 		if !ds.Active {
 			continue
 		}
-		if u.IsJob(d) && !ds.JobFinished.Finished() || !u.IsJob(d) && pods[d] != int(ds.RS[0].Replicas) {
+		var outOfSync bool
+		switch {
+		case u.IsJob(d):
+			outOfSync = !ds.JobFinished.Finished()
+		case u.IsStatefulSet(d):
+			// A StatefulSet has no ReplicaSet: its own spec.replicas.
+			outOfSync = pods[d] != int(ds.Replicas)
+		default:
+			outOfSync = pods[d] != int(ds.RS[0].Replicas)
+		}
+		if outOfSync {
 			s.Enqueue(DeploymentQueue, d)
 		}
 	}

@@ -10,22 +10,29 @@ import (
 // TestDeploymentsOutOfSyncStartQueued: the Deployment controller syncs
 // every Deployment when it starts, so a created deployment whose initial
 // pods fall short of (or exceed) its replicas starts in the deployment
-// queue, and one whose pods match, or one not created yet, does not.
+// queue, and one whose pods match, or one not created yet, does not; the
+// StatefulSet controller does the same for its StatefulSets.
 func TestDeploymentsOutOfSyncStartQueued(t *testing.T) {
 	no := false
 	for _, tc := range []struct {
 		name      string
 		web, api  int // initial pods on s1
 		apiAbsent bool
+		apiSts    bool // api is a StatefulSet
 		want      []uint16
 	}{
-		{"every pod there", 1, 1, false, nil},
-		{"web lacks a pod", 0, 1, false, []uint16{0}},
-		{"api has a pod too many", 1, 2, false, []uint16{1}},
-		{"both out of sync", 0, 0, false, []uint16{0, 1}},
-		{"api not created yet", 1, 0, true, nil},
+		{"every pod there", 1, 1, false, false, nil},
+		{"web lacks a pod", 0, 1, false, false, []uint16{0}},
+		{"api has a pod too many", 1, 2, false, false, []uint16{1}},
+		{"both out of sync", 0, 0, false, false, []uint16{0, 1}},
+		{"api not created yet", 1, 0, true, false, nil},
+		{"a StatefulSet without its pod", 1, 0, false, true, []uint16{1}},
+		{"a StatefulSet with its pod", 1, 1, false, true, nil},
 	} {
 		c := namedCluster()
+		if tc.apiSts {
+			c.Deployments[1].Kind = "StatefulSet"
+		}
 		for d, n := range []int{tc.web, tc.api} {
 			if n > 0 {
 				c.Nodes[1].Pods = append(c.Nodes[1].Pods, InitialPod{Deployment: c.Deployments[d].Name, Count: n})
