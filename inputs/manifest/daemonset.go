@@ -144,17 +144,21 @@ func (d *daemonPod) runsOn(name string, labels map[string]string, kiviAlias bool
 	return true
 }
 
-// withHostname returns labels with the hostname labels and the name
-// (model.NodeNameField, which matchFields read) of a node named name
-// (none when the name is unknown).
+// withHostname returns labels with the name (model.NodeNameField, which
+// matchFields read) of a node named name, and its hostname labels where
+// it has none (nothing when the name is unknown).
 func withHostname(name string, labels map[string]string, kiviAlias bool) map[string]string {
 	if name == "" {
 		return labels
 	}
 	labels = model.WithNodeName(name, labels)
-	labels[model.HostnameKey] = name
-	if kiviAlias {
-		labels[model.KiviHostnameKey] = name
+	// As model.Compile: a node's own hostname label stays (it may differ
+	// from its name), and the name stands in only where it has none.
+	if _, ok := labels[model.HostnameKey]; !ok {
+		labels[model.HostnameKey] = name
+	}
+	if _, ok := labels[model.KiviHostnameKey]; !ok && kiviAlias {
+		labels[model.KiviHostnameKey] = labels[model.HostnameKey]
 	}
 	return labels
 }

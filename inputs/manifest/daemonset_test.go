@@ -361,7 +361,8 @@ func TestDaemonSetsAddedAffinityOnNodeTypes(t *testing.T) {
 
 // TestDaemonSetMatchFields: a DaemonSet whose node affinity names nodes
 // by matchFields runs its pod on those nodes only, by their names, not
-// their hostname labels.
+// their hostname labels; one that selects a hostname label reads the
+// node's own label, and its name only where it has none.
 func TestDaemonSetMatchFields(t *testing.T) {
 	ds := `apiVersion: apps/v1
 kind: DaemonSet
@@ -379,6 +380,17 @@ spec:
             - matchFields: [{key: metadata.name, operator: In, values: [soft]}]
               matchExpressions: [{key: pool, operator: In, values: [apps]}]
       containers: [{name: c, resources: {requests: {cpu: 100m, memory: 64Mi}}}]
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: by-hostname}
+spec:
+  selector: {matchLabels: {app: by-hostname}}
+  template:
+    metadata: {labels: {app: by-hostname}}
+    spec:
+      nodeSelector: {kubernetes.io/hostname: plain}
+      containers: [{name: c, resources: {requests: {cpu: 50m, memory: 64Mi}}}]
 ---
 apiVersion: apps/v1
 kind: Deployment
@@ -405,7 +417,9 @@ spec:
 			}
 		}
 	}
-	want := map[string]int64{"plain": 100, "soft": 100, "cordoned": 0, "gpu": 0, "tiny": 0}
+	// by-hostname runs where the hostname label is plain: on plain (its
+	// name stands in for its missing label) and on tiny (its own label).
+	want := map[string]int64{"plain": 150, "soft": 100, "cordoned": 0, "gpu": 0, "tiny": 50}
 	for n, cpu := range want {
 		if reserved[n] != cpu {
 			t.Errorf("reserved cpu %v, want %v", reserved, want)
