@@ -52,15 +52,12 @@ kind: DeschedulerPolicy
 	}
 }
 
-// TestHintMaintenanceParallel: a run a budget ends names a maintenance
-// that takes several nodes down at once among the reasons its search is
-// large; one node at a time gives no such hint.
-func TestHintMaintenanceParallel(t *testing.T) {
-	var nodes strings.Builder
-	nodes.WriteString("apiVersion: v1\nkind: List\nitems:\n")
-	for i := range 6 {
-		fmt.Fprintf(&nodes, "- {apiVersion: v1, kind: Node, metadata: {name: n%d}, status: {allocatable: {cpu: \"4\", memory: 8Gi}}}\n", i)
-	}
+// TestHintMaintenance: a run a budget ends names a maintenance among the
+// reasons its search is large when it takes several nodes down at once,
+// or one at a time over many nodes, whose runs are twice as many steps
+// long as the nodes; one node at a time over a few nodes gives no such
+// hint.
+func TestHintMaintenance(t *testing.T) {
 	const manifests = `apiVersion: apps/v1
 kind: Deployment
 metadata: {name: web}
@@ -72,51 +69,25 @@ spec:
     spec:
       containers: [{name: web, resources: {requests: {cpu: 500m}}}]
 `
+	const (
+		parallelHint = "a maintenance takes up to 3 of the 6 nodes down at once"
+		longHint     = "a maintenance takes each of the 20 nodes down and back in turn, so one run of it is at least 40 steps long"
+	)
 	for _, c := range []struct {
-		parallel int
-		want     bool
-	}{{3, true}, {1, false}} {
-		intents := fmt.Sprintf("intents: [{name: pod_always_schedulable}]\nevents: [{kind: maintenance, parallel: %d, when: afterStable}]\n", c.parallel)
-		rep := verifyInput(t, input{manifests: manifests, nodes: nodes.String(), intents: intents,
-			opts: kivi.Options{ProbeStates: -1, NoQuickPass: true, NoDepthFirst: true, Checker: checker.Options{MaxStates: 40}}})
-		got := strings.Contains(strings.Join(rep.Hints, "\n"), "a maintenance takes up to 3 of the 6 nodes down at once")
-		if got != c.want {
-			t.Errorf("parallel %d: hints %q, want the maintenance hint: %v", c.parallel, rep.Hints, c.want)
-		}
-	}
-}
-
-// TestHintLongMaintenance: a run a budget ends on a cluster of many nodes
-// names a one-at-a-time maintenance, whose runs are twice as many steps
-// long as the nodes, among the reasons its search is large; on a few
-// nodes it does not.
-func TestHintLongMaintenance(t *testing.T) {
-	const manifests = `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web}
-spec:
-  replicas: 4
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      containers: [{name: web, resources: {requests: {cpu: 500m}}}]
-`
-	for _, c := range []struct {
-		nodes int
-		want  bool
-	}{{20, true}, {6, false}} {
+		nodes, parallel int
+		hint            string
+		want            bool
+	}{{6, 3, parallelHint, true}, {6, 1, parallelHint, false}, {20, 1, longHint, true}, {6, 1, "takes each of the", false}} {
 		var nodes strings.Builder
 		nodes.WriteString("apiVersion: v1\nkind: List\nitems:\n")
 		for i := range c.nodes {
 			fmt.Fprintf(&nodes, "- {apiVersion: v1, kind: Node, metadata: {name: n%d}, status: {allocatable: {cpu: \"4\", memory: 8Gi}}}\n", i)
 		}
-		intents := "intents: [{name: pod_always_schedulable}]\nevents: [{kind: maintenance, order: any, when: afterStable}]\n"
+		intents := fmt.Sprintf("intents: [{name: pod_always_schedulable}]\nevents: [{kind: maintenance, parallel: %d, order: any, when: afterStable}]\n", c.parallel)
 		rep := verifyInput(t, input{manifests: manifests, nodes: nodes.String(), intents: intents,
 			opts: kivi.Options{ProbeStates: -1, NoQuickPass: true, NoDepthFirst: true, Checker: checker.Options{MaxStates: 40}}})
-		hint := fmt.Sprintf("a maintenance takes each of the %d nodes down and back in turn, so one run of it is at least %d steps long", c.nodes, 2*c.nodes)
-		if got := strings.Contains(strings.Join(rep.Hints, "\n"), hint); got != c.want {
-			t.Errorf("%d nodes: hints %q, want the maintenance hint: %v", c.nodes, rep.Hints, c.want)
+		if got := strings.Contains(strings.Join(rep.Hints, "\n"), c.hint); got != c.want {
+			t.Errorf("%d nodes, parallel %d: hints %q, want %q: %v", c.nodes, c.parallel, rep.Hints, c.hint, c.want)
 		}
 	}
 }

@@ -25,7 +25,15 @@ func addedAffinityProblem(t testing.TB) *compose.Problem {
 	}
 	b.U.Scheduler.Profile.AddedAffinity = &model.AddedAffinity{Required: true, Terms: []model.Selector{in("a")},
 		Preferred: []model.PreferredTerm{{Weight: 10, Term: in("b")}}}
-	dw := b.AddDeployment("web", b.AddTemplate(build.Template("web").Requests(8, 4).Label("app", "web")), 2)
+	return scaleUpProblem(t, "addedaffinity", b, build.Template("web").Requests(8, 4).Label("app", "web"))
+}
+
+// scaleUpProblem: on b's nodes, Deployment web of template tmpl has two
+// pending pods in the scheduler's queue, and a kubectl scale adds a third
+// once the cluster is quiet; the intent is pod_always_schedulable.
+func scaleUpProblem(t testing.TB, name string, b *build.Builder, tmpl *build.TemplateBuilder) *compose.Problem {
+	t.Helper()
+	dw := b.AddDeployment("web", b.AddTemplate(tmpl), 2)
 	for range 2 {
 		b.PendingPod(dw, -1)
 	}
@@ -39,11 +47,27 @@ func addedAffinityProblem(t testing.TB) *compose.Problem {
 		s.Enqueue(model.SchedulerQueue, i)
 	}
 	s.Init = model.InitMain
-	p, err := compose.NewProblemFrom("addedaffinity", u, s, []model.IntentDecl{{Name: "pod_always_schedulable"}}, kivi.Options{})
+	p, err := compose.NewProblemFrom(name, u, s, []model.IntentDecl{{Name: "pod_always_schedulable"}}, kivi.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// schedulableViolated returns p's pod_always_schedulable result with
+// symmetry on, failing t unless it is violated with a trace.
+func schedulableViolated(t *testing.T, p *compose.Problem, why string) checker.PropertyResult[*model.State] {
+	t.Helper()
+	for _, prop := range checkResult(t, p, false).Properties {
+		if prop.Name == "pod_always_schedulable" {
+			if prop.Verdict != checker.Violated || prop.Trace == nil || len(prop.Trace.Steps) == 0 {
+				t.Fatalf("pod_always_schedulable %v, want violated with a trace (%s)", prop.Verdict, why)
+			}
+			return prop
+		}
+	}
+	t.Fatal("no pod_always_schedulable verdict")
+	return checker.PropertyResult[*model.State]{}
 }
 
 // TestSymmetrySameVerdictsWithAddedAffinity: the pools, told apart only by
@@ -58,16 +82,5 @@ func TestSymmetrySameVerdictsWithAddedAffinity(t *testing.T) {
 		t.Errorf("symmetry merged nothing (%d states, %d without)", on, off)
 	}
 	t.Logf("%d states reduced, %d full", on, off)
-	found := false
-	for _, prop := range checkResult(t, p, false).Properties {
-		if prop.Name == "pod_always_schedulable" {
-			found = true
-			if prop.Verdict != checker.Violated {
-				t.Errorf("pod_always_schedulable %v, want violated (pool b is off limits)", prop.Verdict)
-			}
-		}
-	}
-	if !found {
-		t.Error("no pod_always_schedulable verdict")
-	}
+	schedulableViolated(t, p, "pool b is off limits")
 }

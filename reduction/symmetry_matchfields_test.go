@@ -3,8 +3,6 @@ package reduction_test
 import (
 	"testing"
 
-	"github.com/kivi-go/kivi"
-	"github.com/kivi-go/kivi/checker"
 	"github.com/kivi-go/kivi/compose"
 	"github.com/kivi-go/kivi/kivitest/script/build"
 	"github.com/kivi-go/kivi/model"
@@ -23,26 +21,8 @@ func matchFieldsProblem(t testing.TB) *compose.Problem {
 	name := func(op model.Operator, n string) model.Selector {
 		return model.Selector{MatchExpressions: []model.Requirement{{Key: model.NodeNameField, Operator: op, Values: []string{n}}}}
 	}
-	tmpl := build.Template("web").Requests(8, 4).Label("app", "web").RequiredTerm(name(model.OpIn, "1")).RequiredTerm(name(model.OpIn, "2"))
-	dw := b.AddDeployment("web", b.AddTemplate(tmpl), 2)
-	for range 2 {
-		b.PendingPod(dw, -1)
-	}
-	b.AddEvent(model.Event{Kind: model.ScaleDeployment, Slot: model.AfterStable, Deployment: dw, MaxDeployment: dw + 1, MaxDelta: 1})
-	b.Slots = 4
-	u, s, err := b.Build(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range 2 {
-		s.Enqueue(model.SchedulerQueue, i)
-	}
-	s.Init = model.InitMain
-	p, err := compose.NewProblemFrom("matchfields", u, s, []model.IntentDecl{{Name: "pod_always_schedulable"}}, kivi.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return scaleUpProblem(t, "matchfields", b,
+		build.Template("web").Requests(8, 4).Label("app", "web").RequiredTerm(name(model.OpIn, "1")).RequiredTerm(name(model.OpIn, "2")))
 }
 
 // TestSymmetrySameVerdictsWithMatchFields: nodes a pod's matchFields name
@@ -57,30 +37,19 @@ func TestSymmetrySameVerdictsWithMatchFields(t *testing.T) {
 		t.Errorf("symmetry merged nothing (%d states, %d without)", on, off)
 	}
 	t.Logf("%d states reduced, %d full", on, off)
-	found := false
-	for _, prop := range checkResult(t, p, false).Properties {
-		if prop.Name == "pod_always_schedulable" {
-			found = true
-			if prop.Verdict != checker.Violated || prop.Trace == nil || len(prop.Trace.Steps) == 0 {
-				t.Fatalf("pod_always_schedulable %v, want violated with a trace (only nodes 1 and 2 are admitted)", prop.Verdict)
-			}
-			// The two first pods run on the nodes their names admit.
-			last := prop.Trace.Steps[len(prop.Trace.Steps)-1].State
-			bound := 0
-			for i := range last.Pods {
-				if n := last.Pods[i].NodeOf(); n >= 0 {
-					bound++
-					if n > 1 {
-						t.Errorf("pod %d on node %d, which no matchFields term admits", i, n+1)
-					}
-				}
-			}
-			if bound != 2 {
-				t.Errorf("%d pods bound when the third is refused, want 2", bound)
+	prop := schedulableViolated(t, p, "only nodes 1 and 2 are admitted")
+	// The two first pods run on the nodes their names admit.
+	last := prop.Trace.Steps[len(prop.Trace.Steps)-1].State
+	bound := 0
+	for i := range last.Pods {
+		if n := last.Pods[i].NodeOf(); n >= 0 {
+			bound++
+			if n > 1 {
+				t.Errorf("pod %d on node %d, which no matchFields term admits", i, n+1)
 			}
 		}
 	}
-	if !found {
-		t.Error("no pod_always_schedulable verdict")
+	if bound != 2 {
+		t.Errorf("%d pods bound when the third is refused, want 2", bound)
 	}
 }

@@ -60,7 +60,10 @@ spec:
       nodeSelector: {pool: apps}
       containers: [{name: c, resources: {requests: {cpu: 250m, memory: 64Mi}}}]
 ---
-apiVersion: apps/v1
+` + daemonSetWeb
+
+// daemonSetWeb is the Deployment the DaemonSet tests verify.
+const daemonSetWeb = `apiVersion: apps/v1
 kind: Deployment
 metadata: {name: web}
 spec:
@@ -288,16 +291,7 @@ profiles:
 	if err != nil {
 		t.Fatal(err)
 	}
-	reserved := map[string]int64{}
-	for _, g := range r.Cluster.Nodes {
-		for _, nt := range r.Cluster.NodeTypes {
-			if nt.Name == g.Type {
-				for _, name := range g.Names {
-					reserved[name] = nt.ReservedCPU
-				}
-			}
-		}
-	}
+	reserved := reservedCPU(r.Cluster)
 	if reserved["soft"] != 0 || reserved["plain"] != 450 {
 		t.Errorf("reserved cpu %v, want none on soft and 450m on plain", reserved)
 	}
@@ -392,31 +386,14 @@ spec:
       nodeSelector: {kubernetes.io/hostname: plain}
       containers: [{name: c, resources: {requests: {cpu: 50m, memory: 64Mi}}}]
 ---
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web}
-spec:
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec: {containers: [{name: c, resources: {requests: {cpu: 1}}}]}
-`
+` + daemonSetWeb
 	// tiny's hostname label is "plain": matchFields must not read it.
 	nodes := strings.Replace(daemonSetNodes, "metadata: {name: tiny, labels: {pool: apps}}", "metadata: {name: tiny, labels: {pool: apps, kubernetes.io/hostname: plain}}", 1)
 	r, err := LoadStream([]File{{Name: "m.yaml", Data: []byte(ds)}}, &File{Name: "nodes.yaml", Data: []byte(nodes)}, nil, testOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	reserved := map[string]int64{}
-	for _, g := range r.Cluster.Nodes {
-		for _, nt := range r.Cluster.NodeTypes {
-			if nt.Name == g.Type {
-				for _, name := range g.Names {
-					reserved[name] = nt.ReservedCPU
-				}
-			}
-		}
-	}
+	reserved := reservedCPU(r.Cluster)
 	// by-hostname runs where the hostname label is plain: on plain (its
 	// name stands in for its missing label) and on tiny (its own label).
 	want := map[string]int64{"plain": 150, "soft": 100, "cordoned": 0, "gpu": 0, "tiny": 50}
@@ -426,4 +403,19 @@ spec:
 			break
 		}
 	}
+}
+
+// reservedCPU is the cpu each node of c reserves, by node name.
+func reservedCPU(c *model.Cluster) map[string]int64 {
+	reserved := map[string]int64{}
+	for _, g := range c.Nodes {
+		for _, nt := range c.NodeTypes {
+			if nt.Name == g.Type {
+				for _, name := range g.Names {
+					reserved[name] = nt.ReservedCPU
+				}
+			}
+		}
+	}
+	return reserved
 }

@@ -181,27 +181,26 @@ func (as *assembly) runningPods(pods, objs []Object, names map[string]string) er
 			as.warns = append(as.warns, Warning{Msg: fmt.Sprintf("Deployment %s is in the middle of a rollout (pods of %d ReplicaSets: pod-template-hash %s): all its running pods are taken as pods of its current template", d.Name, len(h), strings.Join(h, ", "))})
 		}
 	}
-	as.podsLeftOut(pods, reserved,
-		"belongs to no workload of the input (no controller, a custom controller, a ReplicaSet of no Deployment): it holds its requests on its node",
-		"belong to no workload of the input (no controller, a custom controller, a ReplicaSet of no Deployment): they hold their requests on their nodes")
-	as.podsLeftOut(pods, unbound,
-		"is not bound to a node: left out, so that its controller creates it again",
-		"are not bound to a node: left out, so that their controllers create them again")
-	as.podsLeftOut(pods, starting,
-		"is bound to its node but not Running yet: the model starts it there",
-		"are bound to their nodes but not Running yet: the model starts them there")
-	as.podsLeftOut(pods, finishedJobPods,
-		"belongs to a finished Job (Complete or Failed): left out, as its controller deletes a finished Job's active pods",
-		"belong to finished Jobs (Complete or Failed): left out, as their controller deletes a finished Job's active pods")
-	as.podsLeftOut(pods, suspendedJobPods,
-		"belongs to a suspended Job: left out, as its controller deletes a suspended Job's active pods",
-		"belong to suspended Jobs: left out, as their controller deletes a suspended Job's active pods")
-	as.podsLeftOut(pods, surplusJobPods,
-		"is more than its Job still wants (min(parallelism, completions − succeeded); an Indexed Job's: one pod per pending index): left out, as its controller deletes it",
-		"are more than their Jobs still want (min(parallelism, completions − succeeded); an Indexed Job's: one pod per pending index): left out, as their controller deletes them")
-	as.podsLeftOut(pods, gone,
-		"is being deleted or has finished: left out",
-		"are being deleted or have finished: left out")
+	for _, left := range []struct {
+		which     []string
+		one, many string
+	}{
+		{reserved, "belongs to no workload of the input (no controller, a custom controller, a ReplicaSet of no Deployment): it holds its requests on its node",
+			"belong to no workload of the input (no controller, a custom controller, a ReplicaSet of no Deployment): they hold their requests on their nodes"},
+		{unbound, "is not bound to a node: left out, so that its controller creates it again",
+			"are not bound to a node: left out, so that their controllers create them again"},
+		{starting, "is bound to its node but not Running yet: the model starts it there",
+			"are bound to their nodes but not Running yet: the model starts them there"},
+		{finishedJobPods, "belongs to a finished Job (Complete or Failed): left out, as its controller deletes a finished Job's active pods",
+			"belong to finished Jobs (Complete or Failed): left out, as their controller deletes a finished Job's active pods"},
+		{suspendedJobPods, "belongs to a suspended Job: left out, as its controller deletes a suspended Job's active pods",
+			"belong to suspended Jobs: left out, as their controller deletes a suspended Job's active pods"},
+		{surplusJobPods, "is more than its Job still wants (min(parallelism, completions − succeeded); an Indexed Job's: one pod per pending index): left out, as its controller deletes it",
+			"are more than their Jobs still want (min(parallelism, completions − succeeded); an Indexed Job's: one pod per pending index): left out, as their controller deletes them"},
+		{gone, "is being deleted or has finished: left out", "are being deleted or have finished: left out"},
+	} {
+		as.podsLeftOut(pods, left.which, left.one, left.many)
+	}
 	return nil
 }
 
