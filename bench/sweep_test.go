@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -78,6 +79,9 @@ func sweepOne(t *testing.T, sh Shape) (line string, ok bool) {
 	var phases []string
 	for _, p := range rep.Phases {
 		phases = append(phases, fmt.Sprintf("%s:%d", p.Name, p.Stats.States))
+	}
+	if n := rep.CheckedSteps(); n > 0 && slices.ContainsFunc(rep.Results, func(x kivi.IntentResult) bool { return x.CoveredByCheckedSteps() }) {
+		phases = append(phases, fmt.Sprintf("checked within %d steps", n))
 	}
 	return fmt.Sprintf("%-32s %-8s %6.2fs %s", sh.Name, v, time.Since(start).Seconds(), strings.Join(phases, " ")),
 		v != checker.Unknown
