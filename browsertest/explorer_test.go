@@ -466,3 +466,48 @@ func jsString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// TestExplorerNamesCheckedSteps: an intent a budget left Unknown is
+// listed among the other verdicts with the steps within which the search
+// found no violation of it (report.Report.CheckedSteps). C4's written
+// topology, cut by a state bound after its pod_always_schedulable
+// violation, leaves no_kernel_panic Unknown.
+func TestExplorerNamesCheckedSteps(t *testing.T) {
+	path := chromium(t)
+	c, err := cases.Get("c4", 3, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := kivi.Verify(context.Background(), c, kivi.Options{NoQuickPass: true, NoDepthFirst: true, ProbeStates: -1,
+		Checker: checker.Options{Workers: 1, NoPOR: true, CollectAll: true, MaxStates: 330}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := rep.CheckedSteps()
+	var covered []string
+	for i := range rep.Results {
+		if rep.Results[i].CoveredByCheckedSteps() {
+			covered = append(covered, rep.Results[i].Name)
+		}
+	}
+	if n == 0 || len(covered) == 0 || len(rep.Violated()) == 0 {
+		t.Fatalf("checked steps %d for %v, %d violated: the setup does not exercise the listing", n, covered, len(rep.Violated()))
+	}
+	var buf bytes.Buffer
+	if err := rep.WriteHTML(&buf); err != nil {
+		t.Fatal(err)
+	}
+	srv := &pages{byPath: map[string][]byte{"/c4.html": buf.Bytes()}}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	url := ts.URL + "/c4.html"
+	tab, ev := open(t, browser(t, path), url)
+	want := fmt.Sprintf("none within %d steps", n)
+	for _, name := range covered {
+		got := eval[string](t, tab, `Array.from(document.querySelectorAll('#sidebar li.other'), e => e.textContent).find(s => s.startsWith(`+jsString(name)+`)) || ''`)
+		if !strings.Contains(got, want) {
+			t.Errorf("%s is listed as %q, want %q in it", name, got, want)
+		}
+	}
+	checkQuiet(t, ev, url)
+}

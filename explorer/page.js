@@ -28,7 +28,7 @@
       if (it.trace && it.trace.steps) {
         entries.push({ intent: it, setup: setup, report: rep });
       } else if (!setup) {
-        others.push({ label: it.name, verdict: it.verdict, reason: it.reason });
+        others.push({ label: it.name, verdict: it.verdict, reason: it.reason, checkedSteps: it.checkedSteps });
       }
     });
   }
@@ -78,7 +78,10 @@
     if (others.length) {
       h += '<h2>' + (Array.isArray(doc.setups) ? 'Other setups' : 'Other verdicts') + '</h2><ul>';
       others.forEach(function (o) {
-        h += '<li class="other"><span>' + esc(o.label) + '</span><span class="badge ' + esc(o.verdict) + '">' +
+        // An unknown verdict the search still settled for short runs
+        // says how short (report.Report.CheckedSteps).
+        var within = o.checkedSteps ? '<span class="sub">none within ' + (+o.checkedSteps) + ' steps</span>' : '';
+        h += '<li class="other"><span>' + esc(o.label) + within + '</span><span class="badge ' + esc(o.verdict) + '">' +
           esc(o.verdict) + (o.reason ? ' (' + esc(o.reason) + ')' : '') + '</span></li>';
       });
       h += '</ul>';
