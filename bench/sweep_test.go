@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -80,8 +79,8 @@ func sweepOne(t *testing.T, sh Shape) (line string, ok bool) {
 	for _, p := range rep.Phases {
 		phases = append(phases, fmt.Sprintf("%s:%d", p.Name, p.Stats.States))
 	}
-	if n := rep.CheckedSteps(); n > 0 && slices.ContainsFunc(rep.Results, func(x kivi.IntentResult) bool { return x.CoveredByCheckedSteps() }) {
-		phases = append(phases, fmt.Sprintf("checked within %d steps", n))
+	if len(rep.CheckedIntents()) > 0 {
+		phases = append(phases, fmt.Sprintf("checked within %d steps", rep.CheckedSteps()))
 	}
 	return fmt.Sprintf("%-32s %-8s %6.2fs %s", sh.Name, v, time.Since(start).Seconds(), strings.Join(phases, " ")),
 		v != checker.Unknown

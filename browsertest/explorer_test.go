@@ -483,13 +483,7 @@ func TestExplorerNamesCheckedSteps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := rep.CheckedSteps()
-	var covered []string
-	for i := range rep.Results {
-		if rep.Results[i].CoveredByCheckedSteps() {
-			covered = append(covered, rep.Results[i].Name)
-		}
-	}
+	n, covered := rep.CheckedSteps(), rep.CheckedIntents()
 	if n == 0 || len(covered) == 0 || len(rep.Violated()) == 0 {
 		t.Fatalf("checked steps %d for %v, %d violated: the setup does not exercise the listing", n, covered, len(rep.Violated()))
 	}

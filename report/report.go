@@ -141,6 +141,21 @@ func (x *IntentResult) CoveredByCheckedSteps() bool {
 	return x.Verdict == checker.Unknown && x.Bound == "" && x.Reason != checker.ReasonStopped && (x.Kind == "invariant" || x.Kind == "end")
 }
 
+// CheckedIntents names the intents CheckedSteps speaks for, in the
+// report's order; none when it is 0.
+func (r *Report) CheckedIntents() []string {
+	if r.CheckedSteps() == 0 {
+		return nil
+	}
+	var names []string
+	for i := range r.Results {
+		if r.Results[i].CoveredByCheckedSteps() {
+			names = append(names, r.Results[i].Name)
+		}
+	}
+	return names
+}
+
 // Result returns the result of the named intent, or nil.
 func (r *Report) Result(name string) *IntentResult {
 	for i := range r.Results {

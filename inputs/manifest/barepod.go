@@ -54,12 +54,21 @@ func (as *assembly) dropBarePods(objs []Object) []Object {
 // controllerOf names a pod's controller ("ReplicaSet web-5d4f8c7b9"), if
 // an owner reference says it has one.
 func controllerOf(p *Pod) (string, bool) {
-	for _, r := range p.Metadata.OwnerReferences {
-		if r.Controller != nil && *r.Controller {
-			return r.Kind + " " + r.Name, true
-		}
+	if r := controllerRef(p); r != nil {
+		return r.Kind + " " + r.Name, true
 	}
 	return "", false
+}
+
+// controllerRef is the owner reference of a pod's controller (the first
+// one marked controller: the API server allows one), nil without one.
+func controllerRef(p *Pod) *OwnerReference {
+	for i := range p.Metadata.OwnerReferences {
+		if r := &p.Metadata.OwnerReferences[i]; r.Controller != nil && *r.Controller {
+			return r
+		}
+	}
+	return nil
 }
 
 // splitPods takes a stream's Pods out of its other objects.

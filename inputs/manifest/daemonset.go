@@ -285,9 +285,7 @@ func (as *assembly) reserveDaemonPodsOnTypes(objs []Object, types []model.NodeTy
 		return err
 	}
 	added, cfg := profileAddedAffinity(objs, labels)
-	if slices.ContainsFunc(added.Keys(), func(k string) bool {
-		return k == model.HostnameKey || k == model.KiviHostnameKey || k == model.NodeNameField
-	}) {
+	if slices.ContainsFunc(added.Keys(), namesNodes) {
 		as.warns = append(as.warns, cfg.at().warning(cfg.path("profiles"), "the default-scheduler profile's NodeAffinity addedAffinity selects nodes by hostname or name, which node types do not have: DaemonSet pods are reserved as if it admitted every node"))
 		added = nil
 	}
@@ -317,25 +315,28 @@ func (as *assembly) reserveDaemonPodsOnTypes(objs []Object, types []model.NodeTy
 	return nil
 }
 
+// namesNodes reports whether a selector key tells nodes apart one by one:
+// a hostname label or the node's name, which node types do not have.
+func namesNodes(k string) bool {
+	return k == model.HostnameKey || k == model.KiviHostnameKey || k == model.NodeNameField
+}
+
 // selectsHostname reports whether a template's node selection reads a
 // hostname label or the node's name.
 func selectsHostname(td model.TemplateDecl) bool {
-	hostname := func(k string) bool {
-		return k == model.HostnameKey || k == model.KiviHostnameKey || k == model.NodeNameField
-	}
 	for k := range td.NodeSelector {
-		if hostname(k) {
+		if namesNodes(k) {
 			return true
 		}
 	}
 	for _, term := range td.Required {
 		for k := range term.MatchLabels {
-			if hostname(k) {
+			if namesNodes(k) {
 				return true
 			}
 		}
 		for _, r := range term.MatchExpressions {
-			if hostname(r.Key) {
+			if namesNodes(r.Key) {
 				return true
 			}
 		}

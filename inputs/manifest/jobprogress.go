@@ -108,7 +108,7 @@ func (as *assembly) readJobProgress(o Object, decl *model.DeploymentDecl) (*jobP
 	}
 	jd := decl.Job
 	indexed := jd.CompletionMode == "Indexed"
-	out := model.JobStatusDecl{Succeeded: int(deref32(st.Succeeded)), Failed: int(deref32(st.Failed))}
+	out := model.JobStatusDecl{Succeeded: int(deref(st.Succeeded)), Failed: int(deref(st.Failed))}
 	cond, err := as.jobCondition(o, st.Conditions)
 	if err != nil {
 		return nil, err
@@ -182,7 +182,7 @@ func (as *assembly) readJobProgress(o Object, decl *model.DeploymentDecl) (*jobP
 	if !mc.Finished() && !jd.Suspend && out.Failed > 0 {
 		as.warns = append(as.warns, a.warning(o.path("status.failed"), "Job %s: %d failed pods: the pod-failure backoff (a replacement waits 10 s, doubled per failure up to 6 min) is not modelled: the pods it lacks are created at once", key, out.Failed))
 	}
-	jp := &jobProgress{o: o, key: key, decl: decl, finished: mc.Finished(), active: int(deref32(st.Active))}
+	jp := &jobProgress{o: o, key: key, decl: decl, finished: mc.Finished(), active: int(deref(st.Active))}
 	jp.want = wantActive(decl, out.Succeeded)
 	return jp, nil
 }
@@ -346,17 +346,8 @@ func (as *assembly) placeJobPods(jp *jobProgress) (left, starting []string) {
 
 // jobOwner is the namespace/name of pod p's controlling Job ("" for none).
 func jobOwner(p *Pod) string {
-	for _, r := range p.Metadata.OwnerReferences {
-		if r.Controller != nil && *r.Controller && r.Kind == "Job" {
-			return deploymentKey(p.Metadata.Namespace, r.Name)
-		}
+	if r := controllerRef(p); r != nil && r.Kind == "Job" {
+		return deploymentKey(p.Metadata.Namespace, r.Name)
 	}
 	return ""
-}
-
-func deref32(v *int32) int32 {
-	if v == nil {
-		return 0
-	}
-	return *v
 }

@@ -232,28 +232,27 @@ func (as *assembly) runningPodOwner(o Object, deployments []Object, kinds map[st
 		}
 		return nil, "", nil
 	}
-	for _, r := range p.Metadata.OwnerReferences {
-		if r.Controller == nil || !*r.Controller {
-			continue
-		}
-		key := deploymentKey(p.Metadata.Namespace, r.Name)
-		if !kinds[r.Kind+" "+key] {
+	r := controllerRef(p)
+	if r == nil {
+		return nil, "", nil
+	}
+	key := deploymentKey(p.Metadata.Namespace, r.Name)
+	if !kinds[r.Kind+" "+key] {
+		return nil, "", nil
+	}
+	switch r.Kind {
+	case "DaemonSet", "Job":
+		return nil, r.Kind, nil
+	case "StatefulSet":
+		name, ok := names[key]
+		if !ok {
 			return nil, "", nil
 		}
-		switch r.Kind {
-		case "DaemonSet", "Job":
-			return nil, r.Kind, nil
-		case "StatefulSet":
-			name, ok := names[key]
-			if !ok {
-				return nil, "", nil
-			}
-			ord, err := strconv.Atoi(strings.TrimPrefix(p.Metadata.Name, r.Name+"-"))
-			if !strings.HasPrefix(p.Metadata.Name, r.Name+"-") || err != nil || ord < 0 {
-				return nil, "", o.at().errorf(o.path("metadata.name"), "%q is not a pod name of StatefulSet %s (accepted: %s-<ordinal>)", p.Metadata.Name, r.Name, r.Name)
-			}
-			return &model.InitialPod{Deployment: name, Ordinal: &ord}, "", nil
+		ord, err := strconv.Atoi(strings.TrimPrefix(p.Metadata.Name, r.Name+"-"))
+		if !strings.HasPrefix(p.Metadata.Name, r.Name+"-") || err != nil || ord < 0 {
+			return nil, "", o.at().errorf(o.path("metadata.name"), "%q is not a pod name of StatefulSet %s (accepted: %s-<ordinal>)", p.Metadata.Name, r.Name, r.Name)
 		}
+		return &model.InitialPod{Deployment: name, Ordinal: &ord}, "", nil
 	}
 	return nil, "", nil
 }
