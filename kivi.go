@@ -103,8 +103,8 @@ func NewPredicate(name, explain string, holds func(v model.View) bool) Intent {
 // NewCycle returns an intent violated by a reachable cycle along which
 // the controllers' steps carry every action mark in marks (model.Mark...):
 // a loop the cluster can repeat forever.
-func NewCycle(name, explain string, marks uint32) Intent {
-	return intents.NewCycle(name, explain, marks)
+func NewCycle(name, explain string, marks ...model.Mark) Intent {
+	return intents.NewCycle(name, explain, marks...)
 }
 
 // Progress is a live status of a running verification (Options.Checker.OnProgress).

@@ -102,7 +102,14 @@ func compose(sys *System, ins []intents.Intent) (checker.Properties[*model.State
 				Explain: func(s *model.State) string { return in.Watch.Stuck(u, s, w.mem(s)) },
 			})
 		case intents.Cycle:
-			props.Cycles = append(props.Cycles, checker.Cycle{Name: in.Name, Require: in.Marks, Explain: in.Explain})
+			bits, err := sys.marks.watch(in.Marks)
+			if err != nil {
+				return props, err
+			}
+			if bits == 0 {
+				return props, fmt.Errorf("intent %s: a cycle intent with no mark (accepted: one or more model.Mark): %w", in.Name, model.ErrInvalid)
+			}
+			props.Cycles = append(props.Cycles, checker.Cycle{Name: in.Name, Require: bits, Explain: in.Explain})
 		case intents.Predicate:
 			u, holds := sys.U, in.Holds
 			props.Invariants = append(props.Invariants, checker.Invariant[*model.State]{

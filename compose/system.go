@@ -70,6 +70,9 @@ type System struct {
 	// Reduction, when set, makes CheckerSystem offer partial-order
 	// reduction (checker.AmpleSetter) to the engine (reduction/por).
 	Reduction *por.Reduction
+	// marks gives the marks the cycle intents watch their bits of
+	// checker.Step.Marks (marks.go).
+	marks markTable
 }
 
 // symmetricSystem is a System that is also a checker.Canonicalizer: the
@@ -131,7 +134,7 @@ func (sys symmetricSystem) DecodeRepresentative(enc []byte) (*model.State, error
 // memory and its own copies of the actors that keep some
 // (model.WorkerLocal) and of the reductions, for one goroutine.
 func (sys *System) ForWorker() *System {
-	w := &System{U: sys.U, Init: sys.Init, Observers: sys.Observers}
+	w := &System{U: sys.U, Init: sys.Init, Observers: sys.Observers, marks: sys.marks}
 	w.Actors = make([]Actor, len(sys.Actors))
 	for i, a := range sys.Actors {
 		if wl, ok := a.Process.(model.WorkerLocal); ok {
@@ -283,10 +286,17 @@ func (sys *System) next(s *model.State, emit func(checker.Step, *model.State), o
 				sys.resume(s, next)
 			}
 			a.Process.Step(tx, next)
+			if len(sys.marks.scaled) > 0 {
+				sys.marks.markScaling(tx, s, next)
+			}
 			for _, o := range sys.Observers {
 				o.Observe(tx, next)
 			}
-			emit(checker.Step{Actor: uint16(i), Choice: rank | flag, Marks: tx.Marks}, next)
+			var marks uint32
+			if len(tx.Marks) > 0 {
+				marks = sys.marks.bits(tx.Marks)
+			}
+			emit(checker.Step{Actor: uint16(i), Choice: rank | flag, Marks: marks}, next)
 			if !tx.Advance() {
 				break
 			}
@@ -320,6 +330,9 @@ func (sys *System) Replay(s *model.State, step checker.Step) (*model.State, []mo
 		sys.resume(s, next)
 		a.Process.Step(tx, next)
 		if rank == choice {
+			if len(sys.marks.scaled) > 0 {
+				sys.marks.markScaling(tx, s, next)
+			}
 			for _, o := range sys.Observers {
 				o.Observe(tx, next)
 			}

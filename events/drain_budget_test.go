@@ -28,8 +28,8 @@ func TestDrainEvictionsAreMarked(t *testing.T) {
 		if next.Pods[0].Phase != model.Terminating || next.Pods[1].Phase != model.Terminating {
 			t.Fatalf("disableEviction=%v: want both pods gone:\n%s", disable, model.Describe(u, next))
 		}
-		if tx.Marks != model.MarkEvicted(0) {
-			t.Errorf("disableEviction=%v: marks %#x, want %#x (an eviction of web's pod, none for the bare pod)",
+		if !slices.Equal(tx.Marks, []model.Mark{model.MarkEvicted(0)}) {
+			t.Errorf("disableEviction=%v: marks %v, want %v (an eviction of web's pod, none for the bare pod)",
 				disable, tx.Marks, model.MarkEvicted(0))
 		}
 	}

@@ -12,8 +12,9 @@ func NewPredicate(name, explain string, holds func(v model.View) bool) Intent {
 }
 
 // NewCycle is a user cycle intent: no reachable loop of the cluster may
-// carry every action in marks (model.MarkEvicted, MarkStarted, MarkDeleted
-// of some deployments).
-func NewCycle(name, explain string, marks uint32) Intent {
+// carry every action in marks (model.MarkEvicted, MarkStarted,
+// MarkDeleted, MarkRejected, MarkScaledUp, MarkScaledDown of some
+// deployments).
+func NewCycle(name, explain string, marks ...model.Mark) Intent {
 	return Intent{Name: name, Internal: name, Kind: Cycle, Explain: explain, Marks: marks, Deployment: -1}
 }

@@ -1,6 +1,7 @@
 // Package intents defines what users want to hold of their cluster: the
 // seven intents of Kivi under their user names, no_oscillation_rejection,
-// rollout_completes and job_completes, each with its parameters, a
+// rollout_completes, job_completes and no_scaling_loop, each with its
+// parameters, a
 // one-line explanation, and the way it is checked:
 //
 //   - an assertion raised inside a step (pod_always_schedulable: the
@@ -12,9 +13,10 @@
 //   - a cycle property: a reachable loop of the cluster on which given
 //     actions repeat (no_oscillation_eviction: pods of a deployment are
 //     evicted and started again, forever; no_oscillation_rejection: the
-//     kubelet rejects them at admission, forever).
+//     kubelet rejects them at admission, forever; no_scaling_loop: its
+//     spec replicas go up and down, forever).
 //
 // Package compose turns intents into checker properties. Go users add
-// their own intents with Predicate (a safety predicate over the state) and
-// CycleOf (a loop on which marked actions repeat).
+// their own intents with NewPredicate (a safety predicate over the state)
+// and NewCycle (a loop on which marked actions repeat).
 package intents

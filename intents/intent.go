@@ -44,8 +44,9 @@ type Intent struct {
 	Explain string
 	// Failure is the assertion code (Assertion kind).
 	Failure model.Failure
-	// Marks is the set of actions a violating loop repeats (Cycle kind).
-	Marks uint32
+	// Marks are the actions a violating loop repeats, every one of them
+	// (Cycle kind).
+	Marks []model.Mark
 	// Holds is the user predicate (Predicate kind).
 	Holds func(u *model.Universe, s *model.State) bool
 	// Watch is the monitor (Monitor kind, and the counter variant of
@@ -66,7 +67,7 @@ type Watch interface {
 	Size() int
 	// Observe updates the memory after a step (tx.Marks are the step's
 	// marks) and returns a violation message, or "".
-	Observe(u *model.Universe, s *model.State, mem []byte, marks uint32) string
+	Observe(u *model.Universe, s *model.State, mem []byte, marks []model.Mark) string
 	// Stuck reports, for a state without successors, whether the monitor
 	// is still waiting for something that had to happen, and what.
 	Stuck(u *model.Universe, s *model.State, mem []byte) string
@@ -78,7 +79,7 @@ var catalogue = []string{
 	"pod_always_schedulable", "no_kernel_panic", "no_oscillation_replica_num",
 	"replica_num_always_meet_min", "replica_num_always_meet_exp",
 	"no_oscillation_eviction", "pod_balance_across_node", "no_oscillation_rejection",
-	"rollout_completes", "job_completes",
+	"rollout_completes", "job_completes", "no_scaling_loop",
 }
 
 // internalNames maps Kivi's internal names to user names.
@@ -239,12 +240,15 @@ func New(u *model.Universe, name string, p Params, opts Options) (Intent, error)
 			in.Kind, in.Watch = Monitor, evictionCounter{d: did}
 			in.Explain = fmt.Sprintf("pods of %s %s are not deleted and re-added 3 times", u.KindWord(did, false), u.Deployments[did].Name)
 		} else {
-			in.Kind, in.Marks = Cycle, model.MarkEvicted(did)|model.MarkStarted(did)
+			in.Kind, in.Marks = Cycle, []model.Mark{model.MarkEvicted(did), model.MarkStarted(did)}
 			in.Explain = fmt.Sprintf("no reachable loop evicts pods of %s %s and starts them again forever", u.KindWord(did, false), u.Deployments[did].Name)
 		}
 	case "no_oscillation_rejection":
-		in.Kind, in.Marks = Cycle, model.MarkRejected(did)
+		in.Kind, in.Marks = Cycle, []model.Mark{model.MarkRejected(did)}
 		in.Explain = fmt.Sprintf("no reachable loop has the kubelet reject pods of %s %s at admission, and the ReplicaSet create them again, forever", u.KindWord(did, false), u.Deployments[did].Name)
+	case "no_scaling_loop":
+		in.Kind, in.Marks = Cycle, []model.Mark{model.MarkScaledUp(did), model.MarkScaledDown(did)}
+		in.Explain = fmt.Sprintf("no reachable loop scales %s %s up and down forever (HPAs fighting over it, an HPA against a controller that resets its replicas)", u.KindWord(did, false), u.Deployments[did].Name)
 	case "rollout_completes":
 		in.Kind, in.Watch = Monitor, rolloutWatch{d: did}
 		in.Explain = fmt.Sprintf("whenever the cluster stops, %s %s runs its spec replicas of its current template and no older pod (kubectl rollout status succeeds)", u.KindWord(did, false), u.Deployments[did].Name)

@@ -3,6 +3,7 @@ package intents
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -71,18 +72,18 @@ func TestMinWatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	mem := []byte{0}
-	if msg := in.Watch.Observe(u, s, mem, 0); msg != "" || mem[0] != 0 {
+	if msg := in.Watch.Observe(u, s, mem, nil); msg != "" || mem[0] != 0 {
 		t.Fatalf("1 < min 2: %q stage %d", msg, mem[0])
 	}
 	if in.Watch.Stuck(u, s, mem) == "" {
 		t.Fatal("stage 1 at the end is not reported stuck")
 	}
 	setRunning(s, 2)
-	if msg := in.Watch.Observe(u, s, mem, 0); msg != "" || mem[0] != 1 {
+	if msg := in.Watch.Observe(u, s, mem, nil); msg != "" || mem[0] != 1 {
 		t.Fatalf("reached min: %q stage %d", msg, mem[0])
 	}
 	setRunning(s, 1)
-	if msg := in.Watch.Observe(u, s, mem, 0); !strings.Contains(msg, "app has fewer replicas than its minimum (HPA minReplicas, or spec.replicas): 1, minimum 2") {
+	if msg := in.Watch.Observe(u, s, mem, nil); !strings.Contains(msg, "app has fewer replicas than its minimum (HPA minReplicas, or spec.replicas): 1, minimum 2") {
 		t.Fatalf("drop below min not reported: %q", msg)
 	}
 }
@@ -93,16 +94,16 @@ func TestOscillationWatch(t *testing.T) {
 	u, s := cluster(t, 6)
 	in, _ := New(u, "no_oscillation_replica_num", Params{"did": 1}, Options{})
 	mem := []byte{0}
-	in.Watch.Observe(u, s, mem, 0)
+	in.Watch.Observe(u, s, mem, nil)
 	if mem[0] != 1 {
 		t.Fatal("reaching the HPA maximum 6 did not arm the monitor")
 	}
 	setRunning(s, 4)
-	if msg := in.Watch.Observe(u, s, mem, 0); msg != "" {
+	if msg := in.Watch.Observe(u, s, mem, nil); msg != "" {
 		t.Fatalf("6 → 4 is not an oscillation (needs ≤ 3 or the min): %q", msg)
 	}
 	setRunning(s, 3)
-	if msg := in.Watch.Observe(u, s, mem, 0); msg == "" {
+	if msg := in.Watch.Observe(u, s, mem, nil); msg == "" {
 		t.Fatal("6 → 3 is an oscillation")
 	}
 }
@@ -116,7 +117,7 @@ func TestEvictionCounter(t *testing.T) {
 		t.Fatalf("kind %v", in.Kind)
 	}
 	mem := []byte{0}
-	del, start := model.MarkDeleted(0), model.MarkStarted(0)
+	del, start := []model.Mark{model.MarkDeleted(0)}, []model.Mark{model.MarkStarted(0)}
 	for round := 1; round <= 3; round++ {
 		if msg := in.Watch.Observe(u, s, mem, del); msg != "" {
 			t.Fatalf("round %d: a deletion alone failed: %q", round, msg)
@@ -128,7 +129,7 @@ func TestEvictionCounter(t *testing.T) {
 	}
 	// The cycle form asks the engine for a loop with both marks.
 	cyc, _ := New(u, "no_oscillation_eviction", Params{"did": 1}, Options{})
-	if cyc.Kind != Cycle || cyc.Marks != model.MarkEvicted(0)|model.MarkStarted(0) {
+	if cyc.Kind != Cycle || !slices.Equal(cyc.Marks, []model.Mark{model.MarkEvicted(0), model.MarkStarted(0)}) {
 		t.Fatalf("cycle intent: %+v", cyc)
 	}
 }
@@ -151,12 +152,12 @@ func TestBalanceWatch(t *testing.T) {
 	u, s := cluster(t, 3)
 	in, _ := New(u, "pod_balance_across_node", Params{"did": 1, "maxSkew": 1}, Options{})
 	mem := []byte{0}
-	in.Watch.Observe(u, s, mem, 0)
+	in.Watch.Observe(u, s, mem, nil)
 	if mem[0] != 1 {
 		t.Fatal("spec 3 reached but the monitor is not armed")
 	}
 	setRunning(s, 3) // all three on node 1: skew 3
-	msg := in.Watch.Observe(u, s, mem, model.MarkStarted(0))
+	msg := in.Watch.Observe(u, s, mem, []model.Mark{model.MarkStarted(0)})
 	if !strings.Contains(msg, "skew 3") {
 		t.Fatalf("unbalanced start not reported: %q", msg)
 	}
@@ -175,17 +176,17 @@ func TestBalanceWatchLeavesDeletedNodeOut(t *testing.T) {
 	u, s := cluster(t, 3)
 	in, _ := New(u, "pod_balance_across_node", Params{"did": 1, "maxSkew": 1}, Options{})
 	mem := []byte{0}
-	in.Watch.Observe(u, s, mem, 0)
+	in.Watch.Observe(u, s, mem, nil)
 	// Two on the first node, one on the second: skew 1. The second node
 	// is then deleted and its pod replaced on the first: three there,
 	// on the only node left.
 	s.Pods[1].Node = 1
 	s.Nodes[1] = model.NodeState{Status: model.NodeDeleted}
-	if msg := in.Watch.Observe(u, s, mem, model.MarkStarted(0)); msg != "" {
+	if msg := in.Watch.Observe(u, s, mem, []model.Mark{model.MarkStarted(0)}); msg != "" {
 		t.Fatalf("a deleted node counts as an empty one: %q", msg)
 	}
 	s.Nodes[1] = model.NodeState{Status: model.Ready}
-	if msg := in.Watch.Observe(u, s, mem, model.MarkStarted(0)); !strings.Contains(msg, "skew 3") {
+	if msg := in.Watch.Observe(u, s, mem, []model.Mark{model.MarkStarted(0)}); !strings.Contains(msg, "skew 3") {
 		t.Fatalf("the same pods on two Ready nodes: %q, want skew 3", msg)
 	}
 }

@@ -11,7 +11,7 @@ import (
 // has not: its pods run to completion.
 var replicaIntents = map[string]bool{
 	"no_oscillation_replica_num": true, "replica_num_always_meet_min": true, "replica_num_always_meet_exp": true,
-	"rollout_completes": true, "pod_balance_across_node": true,
+	"rollout_completes": true, "pod_balance_across_node": true, "no_scaling_loop": true,
 }
 
 // checkKind refuses an intent about a workload of the wrong kind:
@@ -58,7 +58,7 @@ type jobWatch struct{ d int }
 
 func (w jobWatch) Size() int { return 0 }
 
-func (w jobWatch) Observe(*model.Universe, *model.State, []byte, uint32) string { return "" }
+func (w jobWatch) Observe(*model.Universe, *model.State, []byte, []model.Mark) string { return "" }
 
 func (w jobWatch) Stuck(u *model.Universe, s *model.State, _ []byte) string {
 	ds := &s.Deps[w.d]

@@ -20,19 +20,19 @@ func TestMinWatchCountsReadyPods(t *testing.T) {
 	}
 	mem := []byte{0}
 	s.Pods[1].Readiness = model.PodNotReady
-	if msg := in.Watch.Observe(u, s, mem, 0); msg != "" || mem[0] != 0 {
+	if msg := in.Watch.Observe(u, s, mem, nil); msg != "" || mem[0] != 0 {
 		t.Fatalf("one of two Running pods Ready, min 2: %q stage %d", msg, mem[0])
 	}
 	s.Pods[1].Readiness = model.PodReadyNotAvailable // Ready, minReadySeconds not yet passed
-	if msg := in.Watch.Observe(u, s, mem, 0); msg != "" || mem[0] != 1 {
+	if msg := in.Watch.Observe(u, s, mem, nil); msg != "" || mem[0] != 1 {
 		t.Fatalf("both Ready: %q stage %d", msg, mem[0])
 	}
 	s.MarkTerminating(0) // was Ready: still a replica
-	if msg := in.Watch.Observe(u, s, mem, 0); msg != "" {
+	if msg := in.Watch.Observe(u, s, mem, nil); msg != "" {
 		t.Fatalf("a Ready pod's deletion began: %q", msg)
 	}
 	s.Pods[1].Readiness = model.PodNotReady
-	if msg := in.Watch.Observe(u, s, mem, 0); !strings.Contains(msg, "fewer replicas than its minimum") || !strings.Contains(msg, ": 1, minimum 2") {
+	if msg := in.Watch.Observe(u, s, mem, nil); !strings.Contains(msg, "fewer replicas than its minimum") || !strings.Contains(msg, ": 1, minimum 2") {
 		t.Fatalf("a pod marked not Ready: %q", msg)
 	}
 }

@@ -21,12 +21,12 @@ func TestKeptPodIsNoReplica(t *testing.T) {
 			t.Fatal(err)
 		}
 		mem := []byte{0}
-		if msg := in.Watch.Observe(u, s, mem, 0); msg != "" || mem[0] != 1 {
+		if msg := in.Watch.Observe(u, s, mem, nil); msg != "" || mem[0] != 1 {
 			t.Fatalf("two Ready pods, min 2: %q stage %d", msg, mem[0])
 		}
 		model.SetNodeStatus(u, s, 1, model.NotReady)
 		s.MarkTerminating(1)
-		msg := in.Watch.Observe(u, s, mem, 0)
+		msg := in.Watch.Observe(u, s, mem, nil)
 		if kivi {
 			if msg != "" {
 				t.Fatalf("Kivi's lifecycle: the pod counts until the kubelet removes it: %q", msg)
@@ -37,7 +37,7 @@ func TestKeptPodIsNoReplica(t *testing.T) {
 			t.Fatalf("a pod kept Terminating on a node that is not Ready: %q", msg)
 		}
 		model.SetNodeStatus(u, s, 1, model.Ready)
-		if msg := in.Watch.Observe(u, s, mem, 0); !strings.Contains(msg, ": 1, minimum 2") {
+		if msg := in.Watch.Observe(u, s, mem, nil); !strings.Contains(msg, ": 1, minimum 2") {
 			t.Fatalf("the node is back, the kubelet has not removed the pod yet: %q", msg)
 		}
 	}

@@ -33,7 +33,7 @@ type oscillationWatch struct{ d int }
 
 func (w oscillationWatch) Size() int { return 1 }
 
-func (w oscillationWatch) Observe(u *model.Universe, s *model.State, mem []byte, _ uint32) string {
+func (w oscillationWatch) Observe(u *model.Universe, s *model.State, mem []byte, _ []model.Mark) string {
 	lo, hi, ok := hpaBounds(u, s, w.d)
 	if !ok {
 		return ""
@@ -65,7 +65,7 @@ func (w minWatch) threshold(u *model.Universe, s *model.State) int {
 	return int(s.Deps[w.d].Replicas)
 }
 
-func (w minWatch) Observe(u *model.Universe, s *model.State, mem []byte, _ uint32) string {
+func (w minWatch) Observe(u *model.Universe, s *model.State, mem []byte, _ []model.Mark) string {
 	t, r := w.threshold(u, s), replicas(u, s, w.d)
 	if mem[0] == 0 && r >= t {
 		mem[0] = 1
@@ -92,7 +92,7 @@ type expWatch struct {
 
 func (w expWatch) Size() int { return 1 }
 
-func (w expWatch) Observe(u *model.Universe, s *model.State, mem []byte, _ uint32) string {
+func (w expWatch) Observe(u *model.Universe, s *model.State, mem []byte, _ []model.Mark) string {
 	t, r := w.exp.Value(s, w.d), replicas(u, s, w.d)
 	if mem[0] == 0 && r >= t {
 		mem[0] = 1
@@ -119,12 +119,12 @@ type evictionCounter struct{ d int }
 
 func (w evictionCounter) Size() int { return 1 }
 
-func (w evictionCounter) Observe(u *model.Universe, _ *model.State, mem []byte, marks uint32) string {
+func (w evictionCounter) Observe(u *model.Universe, _ *model.State, mem []byte, marks []model.Mark) string {
 	m := mem[0]
-	if marks&model.MarkDeleted(w.d) != 0 {
+	if model.HasMark(marks, model.MarkDeleted(w.d)) {
 		m |= 1
 	}
-	if marks&model.MarkStarted(w.d) != 0 {
+	if model.HasMark(marks, model.MarkStarted(w.d)) {
 		m |= 2
 	}
 	if m&4 == 0 && m&1 != 0 {
@@ -157,13 +157,13 @@ type balanceWatch struct {
 
 func (w balanceWatch) Size() int { return 1 }
 
-func (w balanceWatch) Observe(u *model.Universe, s *model.State, mem []byte, marks uint32) string {
+func (w balanceWatch) Observe(u *model.Universe, s *model.State, mem []byte, marks []model.Mark) string {
 	reached := mem[0] != 0
 	if !reached && replicas(u, s, w.d) >= int(s.Deps[w.d].Replicas) {
 		mem[0] = 1
 	}
 	if w.atPodStart {
-		if !reached || marks&model.MarkStarted(w.d) == 0 {
+		if !reached || !model.HasMark(marks, model.MarkStarted(w.d)) {
 			return ""
 		}
 	} else if !settled(s, w.d) {
@@ -238,7 +238,7 @@ type rolloutWatch struct{ d int }
 
 func (w rolloutWatch) Size() int { return 0 }
 
-func (w rolloutWatch) Observe(*model.Universe, *model.State, []byte, uint32) string { return "" }
+func (w rolloutWatch) Observe(*model.Universe, *model.State, []byte, []model.Mark) string { return "" }
 
 func (w rolloutWatch) Stuck(u *model.Universe, s *model.State, _ []byte) string {
 	ds := &s.Deps[w.d]

@@ -712,6 +712,9 @@ func (h *HPADecl) compile(replicas int, setup bool) (HPA, error) {
 	if spec.Min == 0 {
 		spec.Min = 1
 	}
+	if len(h.SharedTarget) > 0 {
+		return h.compileAmbiguous(spec)
+	}
 	for j, m := range h.Metrics {
 		mt, err := compileMetric(j, m)
 		if err != nil {
@@ -864,4 +867,24 @@ func spreadOption(j int, field, value, def, other string) (bool, error) {
 	accepted := []string{def, other}
 	slices.Sort(accepted)
 	return false, fmt.Errorf("topologySpreadConstraints[%d].%s %q (accepted: %s): %w", j, field, value, strings.Join(accepted, ", "), ErrInvalid)
+}
+
+// compileAmbiguous compiles the HPAs of one workload that has several
+// (HPA.Ambiguous), spec being the first one's bounds.
+func (h *HPADecl) compileAmbiguous(spec HPA) (HPA, error) {
+	first := HPABounds{Name: h.Name, Min: spec.Min, Max: spec.Max}
+	out := HPA{Name: h.Name, Min: first.Min, Max: first.Max, TolerancePercent: spec.TolerancePercent,
+		Ambiguous: []HPABounds{first}}
+	names := h.Name
+	for i, o := range h.SharedTarget {
+		b := HPABounds{Name: o.Name, Min: max(o.Min, 1), Max: o.Max}
+		if b.Max < b.Min {
+			return out, fmt.Errorf("sharedTarget[%d] (%s): need 1 <= minReplicas <= maxReplicas (min %d, max %d): %w", i, o.Name, b.Min, b.Max, ErrInvalid)
+		}
+		out.Ambiguous = append(out.Ambiguous, b)
+		out.Min, out.Max = min(out.Min, b.Min), max(out.Max, b.Max)
+		names += ", " + o.Name
+	}
+	out.Metrics = []Metric{{Kind: InvalidMetric, Name: "AmbiguousSelector: the workload's pods are controlled by multiple HPAs (" + names + ")"}}
+	return out, nil
 }

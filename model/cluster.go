@@ -225,6 +225,21 @@ type HPADecl struct {
 	// Behavior is spec.behavior (HPA.Behavior); nil: the legacy
 	// normalisation. Not together with ScaleDownStabilizationSyncs.
 	Behavior *HPABehaviorDecl `json:"behavior,omitempty"`
+	// Name is the HorizontalPodAutoscaler's name, for traces.
+	Name string `json:"name,omitempty"`
+	// SharedTarget lists the other HPAs whose scaleTargetRef names the
+	// same workload (HPA.Ambiguous): then no HPA of the workload scales
+	// on its metrics, and each only moves the count into its own
+	// minReplicas..maxReplicas.
+	SharedTarget []HPABoundsDecl `json:"sharedTarget,omitempty"`
+}
+
+// HPABoundsDecl is another HPA of a workload that has several: its name
+// and replica bounds (minReplicas 0 = the default, 1).
+type HPABoundsDecl struct {
+	Name string `json:"name"`
+	Min  int    `json:"minReplicas,omitempty"`
+	Max  int    `json:"maxReplicas"`
 }
 
 // MetricDecl is one HPA metric.

@@ -163,6 +163,14 @@ func (u *Universe) Compile() error {
 		if len(h.Metrics) == 0 {
 			return fmt.Errorf("hpa %d: no metric: %w", i, ErrInvalid)
 		}
+		for j, b := range h.Ambiguous {
+			if b.Min < 1 || b.Max < b.Min || b.Min < h.Min || b.Max > h.Max {
+				return fmt.Errorf("hpa %d: ambiguous[%d] (%s): need %d <= minReplicas <= maxReplicas <= %d (min %d, max %d): %w", i, j, b.Name, max(h.Min, 1), h.Max, b.Min, b.Max, ErrInvalid)
+			}
+		}
+		if len(h.Ambiguous) > 0 && (h.Behavior != nil || h.ScaleDownStabilizationSyncs != 0) {
+			return fmt.Errorf("hpa %d: an HPA of a workload with several has no window and no behavior (the bounds path reads neither): %w", i, ErrInvalid)
+		}
 		for j, m := range h.Metrics {
 			if m.Value <= 0 && m.Kind != InvalidMetric {
 				return fmt.Errorf("hpa %d: metrics[%d] target must be positive: %w", i, j, ErrInvalid)

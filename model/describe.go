@@ -113,7 +113,17 @@ func Describe(u *Universe, s *State) string {
 		}
 		if ds.HPA != 0 {
 			h := u.HPAs[ds.HPA-1]
-			fmt.Fprintf(&b, " hpa %d..%d", h.Min, h.Max)
+			if len(h.Ambiguous) > 0 {
+				b.WriteString(" hpas")
+				for i, x := range h.Ambiguous {
+					if i > 0 {
+						b.WriteByte(',')
+					}
+					fmt.Fprintf(&b, " %s %d..%d", x.Name, x.Min, x.Max)
+				}
+			} else {
+				fmt.Fprintf(&b, " hpa %d..%d", h.Min, h.Max)
+			}
 			if w := h.ScaleDownStabilizationSyncs; w > 0 {
 				describeWindow(&b, ds, w)
 			}

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -93,9 +94,9 @@ type Tx struct {
 	script []int
 	radix  []int
 	pos    int
-	// Marks are System-defined action kinds this step performed (see
-	// MarkEvicted / MarkStarted).
-	Marks uint32
+	// Marks are the actions this step performed that intents may watch
+	// (Mark), each once.
+	Marks []Mark
 	// Lines is non-nil only when tracing.
 	Lines   []Line
 	tracing bool
@@ -148,7 +149,7 @@ func (tx *Tx) Restart(trace bool) {
 	tx.radix = tx.radix[:0]
 	tx.pos = 0
 	tx.point = 0
-	tx.Marks = 0
+	tx.Marks = tx.Marks[:0]
 	tx.labelsFresh = false
 	tx.tracing = trace
 	if trace {
@@ -256,37 +257,76 @@ func (tx *Tx) Log(component, format string, args ...any) {
 	tx.Lines = append(tx.Lines, Line{Component: component, Message: fmt.Sprintf(format, args...), Pods: pods})
 }
 
-// Mark records action kinds performed by this step.
-func (tx *Tx) Mark(bits uint32) { tx.Marks |= bits }
+// Mark records an action this step performed (once however often).
+func (tx *Tx) Mark(m Mark) {
+	if !slices.Contains(tx.Marks, m) {
+		tx.Marks = append(tx.Marks, m)
+	}
+}
 
-// Action marks: four classes of eight bits, one bit per deployment
-// (deployments from the eighth on share the last bit of their class).
-//   - MarkEvicted(d): a controller or kubectl evicted a pod of d
-//     (descheduler, taint manager, node controller, kubectl drain): the
-//     pod was set Terminating by someone other than its own deployment
-//     controller.
-//   - MarkStarted(d): the kubelet started a pod of d.
-//   - MarkDeleted(d): the kubelet removed a Terminating pod of d (any
-//     cause; Kivi's eviction-cycle counter counts these).
-//   - MarkRejected(d): the kubelet rejected a pod of d at admission (it
-//     went Failed without starting).
-const markClassBits = 8
+// Mark is an action on a workload that a step performed and an intent
+// may watch: a loop of the state graph that repeats some marks forever is
+// what the cycle intents look for (no_oscillation_eviction: evictions
+// and starts of one workload's pods), and some monitors count them.
+// Marks are exact: each names its kind and its workload.
+type Mark struct {
+	Kind MarkKind
+	// Deployment is the workload (deployment index).
+	Deployment int
+}
 
-func markBit(class, d int) uint32 {
-	return 1 << uint(class*markClassBits+min(max(d, 0), markClassBits-1))
+// MarkKind is what a Mark records.
+type MarkKind uint8
+
+const (
+	// Evicted: a controller or kubectl evicted a pod of the workload
+	// (descheduler, taint manager, node controller, kubelet eviction or
+	// preemption, kubectl drain): the pod was set Terminating by someone
+	// other than its own workload controller.
+	Evicted MarkKind = iota
+	// Started: the kubelet started a pod of the workload.
+	Started
+	// Deleted: the kubelet removed a Terminating pod of the workload
+	// (any cause; Kivi's eviction-cycle counter counts these).
+	Deleted
+	// Rejected: the kubelet rejected a pod of the workload at admission
+	// (it went Failed without starting).
+	Rejected
+	// ScaledUp and ScaledDown: the workload's spec replicas rose or fell
+	// (an HPA, kubectl scale or apply); the composition marks them for
+	// the workloads an intent watches.
+	ScaledUp
+	ScaledDown
+)
+
+var markKindNames = [...]string{"evicted", "started", "deleted", "rejected", "scaled up", "scaled down"}
+
+func (k MarkKind) String() string {
+	if int(k) < len(markKindNames) {
+		return markKindNames[k]
+	}
+	return fmt.Sprintf("mark kind %d", k)
 }
 
 // MarkEvicted is the mark of an eviction of a pod of deployment d.
-func MarkEvicted(d int) uint32 { return markBit(0, d) }
+func MarkEvicted(d int) Mark { return Mark{Evicted, d} }
 
 // MarkStarted is the mark of a pod of deployment d being started.
-func MarkStarted(d int) uint32 { return markBit(1, d) }
+func MarkStarted(d int) Mark { return Mark{Started, d} }
 
 // MarkDeleted is the mark of a pod of deployment d being removed.
-func MarkDeleted(d int) uint32 { return markBit(2, d) }
+func MarkDeleted(d int) Mark { return Mark{Deleted, d} }
 
 // MarkRejected is the mark of a pod of deployment d rejected at admission.
-func MarkRejected(d int) uint32 { return markBit(3, d) }
+func MarkRejected(d int) Mark { return Mark{Rejected, d} }
+
+// MarkScaledUp and MarkScaledDown are the marks of deployment d's spec
+// replicas rising and falling.
+func MarkScaledUp(d int) Mark   { return Mark{ScaledUp, d} }
+func MarkScaledDown(d int) Mark { return Mark{ScaledDown, d} }
+
+// HasMark reports whether marks holds m.
+func HasMark(marks []Mark, m Mark) bool { return slices.Contains(marks, m) }
 
 // Process is one actor of the model: a controller, an event or the init
 // process. Enabled is its guard; Step performs one transition on s (a copy

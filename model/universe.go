@@ -463,6 +463,24 @@ type HPA struct {
 	// DeploymentState.HPAMemory (hpabehavior.go); ScaleDownStabilizationSyncs
 	// is then 0.
 	Behavior *HPABehavior
+	// Name is the HorizontalPodAutoscaler's name, for traces.
+	Name string
+	// Ambiguous, when not empty, are the bounds of every HPA whose
+	// scaleTargetRef names the workload, this one first. The HPA
+	// controller then finds the workload's pods controlled by several
+	// HPAs (AmbiguousSelector, ScalingActive False): no HPA computes its
+	// metrics, and each of them, at its own sync, only moves a count
+	// outside its minReplicas..maxReplicas back to the nearer bound. Min
+	// and Max are then the lowest minimum and the highest maximum, the
+	// only metric is an InvalidMetric, and there is no window and no
+	// behavior (the bounds path reads neither).
+	Ambiguous []HPABounds
+}
+
+// HPABounds are one HPA's replica bounds, with its name.
+type HPABounds struct {
+	Name     string
+	Min, Max int
 }
 
 // Deployment is one deployment slot: its name and initial configuration.

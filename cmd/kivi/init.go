@@ -82,11 +82,20 @@ func starterIntents(c *kivi.Cluster) string {
 			if d.Kind == "StatefulSet" {
 				kind = "StatefulSet"
 			}
-			min := fmt.Sprintf("its spec.replicas (%d)", d.Replicas)
+			floor := fmt.Sprintf("its spec.replicas (%d)", d.Replicas)
 			if d.HPA != nil {
-				min = fmt.Sprintf("its HPA's minReplicas (%d)", d.HPA.Min)
+				floor = fmt.Sprintf("its HPA's minReplicas (%d)", d.HPA.Min)
 			}
-			fmt.Fprintf(&b, "# %s %s never serves fewer Ready replicas than %s once it had them.\n", kind, d.Name, min)
+			if d.HPA != nil && len(d.HPA.SharedTarget) > 0 {
+				lowest, names := d.HPA.Min, []string{d.HPA.Name}
+				for _, o := range d.HPA.SharedTarget {
+					lowest, names = min(lowest, max(o.Min, 1)), append(names, o.Name)
+				}
+				floor = fmt.Sprintf("the lowest minReplicas of its HPAs (%d)", lowest)
+				fmt.Fprintf(&b, "# %s %s is the target of several HPAs (%s): they do not set its\n# replicas up and down forever.\n", kind, d.Name, strings.Join(names, ", "))
+				fmt.Fprintf(&b, "- name: no_scaling_loop\n  params: {deployment: %s}\n", name)
+			}
+			fmt.Fprintf(&b, "# %s %s never serves fewer Ready replicas than %s once it had them.\n", kind, d.Name, floor)
 			fmt.Fprintf(&b, "- name: replica_num_always_meet_min\n  params: {deployment: %s}\n", name)
 			fmt.Fprintf(&b, "# Whenever the cluster comes to rest, %s runs its spec replicas, all of its\n# current template (kubectl rollout status succeeds).\n", d.Name)
 			fmt.Fprintf(&b, "- name: rollout_completes\n  params: {deployment: %s}\n", name)

@@ -1,6 +1,7 @@
 package descheduler
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -52,8 +53,8 @@ func TestConformanceC8(t *testing.T) {
 	if p.Phase != model.Terminating || !p.WasRunning || next.Queues[model.KubeletQueue][0] != 0 {
 		t.Errorf("pod 1 = %+v, kubelet queue %v; want Terminating, WasRunning, queued", p, next.Queues[model.KubeletQueue])
 	}
-	if marks != model.MarkEvicted(0) || next.DeschedulerPending {
-		t.Errorf("marks %b pending %v; want MarkEvicted(0), request consumed", marks, next.DeschedulerPending)
+	if !slices.Equal(marks, []model.Mark{model.MarkEvicted(0)}) || next.DeschedulerPending {
+		t.Errorf("marks %v pending %v; want MarkEvicted(0), request consumed", marks, next.DeschedulerPending)
 	}
 	ex := Explain(u, s)
 	for _, frag := range []string{"constraint hostname maxSkew 1 ScheduleAnyway", "3=1[3] 2=2[2 5] 1=3[1 4 6], 6 pods: unbalanced",

@@ -1,6 +1,7 @@
 package descheduler
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -81,8 +82,8 @@ func TestLimits(t *testing.T) {
 		if got := evictedBy(s, next); !equalInts(got, tc.want) {
 			t.Errorf("%s: evicted %v, want %v", tc.name, got, tc.want)
 		}
-		if marks != model.MarkEvicted(0) {
-			t.Errorf("%s: marks %b", tc.name, marks)
+		if !slices.Equal(marks, []model.Mark{model.MarkEvicted(0)}) {
+			t.Errorf("%s: marks %v", tc.name, marks)
 		}
 	}
 }

@@ -9,7 +9,7 @@ import (
 // runCycle runs the first branch of one Step (choice 0 everywhere: the
 // lowest slots among tied pods) on a copy of s with tracing and returns
 // the new state, the trace lines and the marks.
-func runCycle(t *testing.T, u *model.Universe, s *model.State) (*model.State, []string, uint32) {
+func runCycle(t *testing.T, u *model.Universe, s *model.State) (*model.State, []string, []model.Mark) {
 	t.Helper()
 	return runBranch(t, u, s, nil)
 }
@@ -31,7 +31,7 @@ func branches(u *model.Universe, s *model.State) int {
 }
 
 // runBranch is runCycle replaying the given choices.
-func runBranch(t *testing.T, u *model.Universe, s *model.State, choices []int) (*model.State, []string, uint32) {
+func runBranch(t *testing.T, u *model.Universe, s *model.State, choices []int) (*model.State, []string, []model.Mark) {
 	t.Helper()
 	tx := model.NewTx(u)
 	tx.Begin(choices, true)
@@ -41,7 +41,7 @@ func runBranch(t *testing.T, u *model.Universe, s *model.State, choices []int) (
 	for i, l := range tx.Lines {
 		lines[i] = l.String()
 	}
-	return next, lines, tx.Marks
+	return next, lines, append([]model.Mark(nil), tx.Marks...)
 }
 
 // evictedBy lists, as printed pod numbers (slot + 1), the pods that were

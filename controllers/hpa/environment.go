@@ -121,8 +121,9 @@ func choiceEnvironment(tx *model.Tx, s *model.State, d int) environment {
 // periodEnvironments are the environments of the deployments due in one
 // sync period, whose memory has just moved on (origs are their states
 // before): one combination of their distinct outcomes is chosen, all but
-// the one that leaves every deployment as it was.
-func periodEnvironments(tx *model.Tx, s *model.State, due []int, origs []model.DeploymentState) []environment {
+// the one that leaves every deployment as it was unless othersMove (a
+// deployment outside due changes in the period).
+func periodEnvironments(tx *model.Tx, s *model.State, due []int, origs []model.DeploymentState, othersMove bool) []environment {
 	out := make([]environment, len(due))
 	for i := range out {
 		out[i] = noEnvironment
@@ -154,6 +155,9 @@ func periodEnvironments(tx *model.Tx, s *model.State, due []int, origs []model.D
 		}
 		stride *= max(len(lists[i]), 1)
 		total *= max(len(lists[i]), 1)
+	}
+	if othersMove {
+		still = -1
 	}
 	if still >= 0 {
 		total-- // the combination that changes nothing

@@ -23,9 +23,10 @@ func (*HPA) Name() string { return "HPA" }
 // clock clause is dropped, docs/model.md), or the cluster is quiescent
 // (Q5-empty) and some deployment's window holds a scale-down back, or a
 // metric outside the model could change some deployment's count
-// (environment.go).
+// (environment.go), or one of the HPAs of a workload that several scale
+// would move its count (ambiguous.go).
 func (*HPA) Enabled(u *model.Universe, s *model.State) bool {
-	return draining(s) || (s.ControllerAndHPAQueuesEmpty() && (heldCount(u, s) > 0 || environmentMoves(u, s)))
+	return draining(s) || (s.ControllerAndHPAQueuesEmpty() && (heldCount(u, s) > 0 || environmentMoves(u, s) || anyBoundsMove(u, s)))
 }
 
 func draining(s *model.State) bool { return !s.Empty(model.HPAQueue) && s.ControllerQueuesEmpty() }
@@ -81,10 +82,13 @@ func (h *HPA) Step(tx *model.Tx, s *model.State) {
 // deployments reach the deployment controller; the HPA controller's
 // workers sync concurrently, so every order of those is a successor.
 func syncPeriod(tx *model.Tx, s *model.State) {
-	var buf [8]int
-	due := buf[:0]
+	var buf, bufBounds [8]int
+	due, bounds := buf[:0], bufBounds[:0]
 	for d := range s.Deps {
-		if s.Deps[d].HPAHeld || waiting(tx.U, &s.Deps[d]) || readsEnvironment(tx.U, &s.Deps[d]) {
+		switch ds := &s.Deps[d]; {
+		case boundsMove(tx.U, ds):
+			bounds = append(bounds, d)
+		case ds.HPAHeld || waiting(tx.U, ds) || readsEnvironment(tx.U, ds):
 			due = append(due, d)
 		}
 	}
@@ -101,13 +105,18 @@ func syncPeriod(tx *model.Tx, s *model.State) {
 			return
 		}
 	}
-	envs := periodEnvironments(tx, s, due, origs)
+	// A workload that several HPAs scale moves in this period, so every
+	// combination of the others' outcomes is a change.
+	envs := periodEnvironments(tx, s, due, origs, len(bounds) > 0)
 	if tx.Tracing() {
-		tx.Log(Component, "Sync period passed, re-evaluating %s", dueNames(tx.U, due))
+		tx.Log(Component, "Sync period passed, re-evaluating %s", dueNames(tx.U, append(append([]int(nil), due...), bounds...)))
 	}
 	queued := len(s.Queues[model.DeploymentQueue])
 	for i, d := range due {
 		sync(tx, s, d, envs[i], true)
+	}
+	for _, d := range bounds {
+		syncAmbiguous(tx, s, d, &tx.U.HPAs[s.Deps[d].HPA-1], true)
 	}
 	chooseQueueOrder(tx, s, queued)
 }
@@ -168,6 +177,12 @@ func sync(tx *model.Tx, s *model.State, d int, env environment, live bool) {
 		return
 	}
 	spec := &tx.U.HPAs[ds.HPA-1]
+	if len(spec.Ambiguous) > 0 {
+		if live {
+			syncAmbiguous(tx, s, d, spec, false)
+		}
+		return
+	}
 	tracing := live && tx.Tracing()
 	if tracing {
 		traceEnvironment(tx, s, d, spec, env)

@@ -52,8 +52,8 @@ func TestMarksAndWiring(t *testing.T) {
 	tx := model.NewTx(u)
 	tx.Begin(nil, false)
 	New().Step(tx, s)
-	if tx.Marks != model.MarkStarted(1) {
-		t.Errorf("marks after start = %b, want %b", tx.Marks, model.MarkStarted(1))
+	if !slices.Equal(tx.Marks, []model.Mark{model.MarkStarted(1)}) {
+		t.Errorf("marks after start = %v, want %v", tx.Marks, model.MarkStarted(1))
 	}
 	if s.Pods[0].Phase != model.Running || !s.DeschedulerPending || len(s.Queues[model.TaintManagerQueue]) != 1 {
 		t.Errorf("start: %s", model.Describe(u, s))
@@ -62,8 +62,8 @@ func TestMarksAndWiring(t *testing.T) {
 	s.Enqueue(model.KubeletQueue, 1)
 	tx.Begin(nil, false)
 	New().Step(tx, s)
-	if tx.Marks != model.MarkDeleted(1) {
-		t.Errorf("marks after delete = %b, want %b", tx.Marks, model.MarkDeleted(1))
+	if !slices.Equal(tx.Marks, []model.Mark{model.MarkDeleted(1)}) {
+		t.Errorf("marks after delete = %v, want %v", tx.Marks, model.MarkDeleted(1))
 	}
 	if s.Pods[1] != (model.PodState{}) || !s.DeschedulerPending ||
 		len(s.Queues[model.DeploymentQueue]) != 1 || len(s.Queues[model.HPAQueue]) != 1 {

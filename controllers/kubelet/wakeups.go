@@ -64,7 +64,7 @@ func (w *wakeups) hpa(d int) { w.hpaSet[d>>6] |= 1 << (d & 63) }
 // podGone marks the step with mark and wakes what a pod of deployment d
 // leaving wakes: its deployment and HPA queues, and the descheduler's
 // trigger.
-func (w *wakeups) podGone(u *model.Universe, tx *model.Tx, s *model.State, d int, mark uint32) {
+func (w *wakeups) podGone(u *model.Universe, tx *model.Tx, s *model.State, d int, mark model.Mark) {
 	tx.Mark(mark)
 	w.deployment(d)
 	if u.HasHPA {

@@ -1,6 +1,7 @@
 package nodelifecycle
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/kivi-go/kivi/kivitest/script/build"
@@ -64,7 +65,7 @@ func TestTaintManagerDecision(t *testing.T) {
 	tx := model.NewTx(u)
 	tx.Begin(nil, false)
 	NewTaintManager().Step(tx, s)
-	if tx.Marks != model.MarkEvicted(2) || !s.Pods[len(s.Pods)-1].WasRunning || len(s.Queues[model.KubeletQueue]) != 1 {
-		t.Errorf("eviction: marks %b, %s", tx.Marks, model.Describe(u, s))
+	if !slices.Equal(tx.Marks, []model.Mark{model.MarkEvicted(2)}) || !s.Pods[len(s.Pods)-1].WasRunning || len(s.Queues[model.KubeletQueue]) != 1 {
+		t.Errorf("eviction: marks %v, %s", tx.Marks, model.Describe(u, s))
 	}
 }

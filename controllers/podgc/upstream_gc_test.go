@@ -122,7 +122,7 @@ func TestUpstreamGCOrphaned(t *testing.T) {
 				if s.Pods[i].Phase == model.Free {
 					deleted = append(deleted, p.name)
 				}
-				if tx.Marks&model.MarkEvicted(i) != 0 {
+				if model.HasMark(tx.Marks, model.MarkEvicted(i)) {
 					patched = append(patched, p.name)
 				}
 			}

@@ -55,3 +55,31 @@ func TestZoneRebalancer(t *testing.T) {
 		kivitest.Verify(t, kivitest.Cluster(cluster(true)), kivitest.Original(), rebalancer)
 	})
 }
+
+// TestLoopOfAnotherWorkload: a cycle intent answers for its own workload
+// only, however many workloads the cluster has. Eight idle deployments
+// come first, web is the tenth; the rebalancer's loop evicts and starts
+// web's pods, so no_oscillation_eviction is violated for web and holds
+// for the ninth deployment, which never has a pod.
+func TestLoopOfAnotherWorkload(t *testing.T) {
+	base := cluster(false)
+	idle := model.TemplateDecl{Name: "idle", Labels: map[string]string{"app": "idle"}, CPU: 1, Memory: 1}
+	base.Templates = append(base.Templates, idle)
+	var deps []model.DeploymentDecl
+	for i := range 9 {
+		deps = append(deps, model.DeploymentDecl{Name: "idle-" + string(rune('a'+i)), Template: "idle"})
+	}
+	base.Deployments = append(deps, base.Deployments...)
+	rebalancer := kivitest.Controllers(zonerebalancer.Rebalancer{Deployment: 9, ZoneKey: "zone"})
+	for _, tc := range []struct {
+		did       int
+		violation bool
+	}{{9, false}, {10, true}} {
+		c := *base
+		c.Intents = []model.IntentDecl{{Name: "no_oscillation_eviction", Params: map[string]any{"did": tc.did}}}
+		res := kivitest.Check(t, kivitest.Cluster(&c), kivitest.Original(), rebalancer, kivitest.Workers(1))
+		if got := len(res.Violated) > 0; got != tc.violation {
+			t.Errorf("did %d: violated %v, want a violation %v\n%s", tc.did, res.Violated, tc.violation, res.Text)
+		}
+	}
+}

@@ -158,6 +158,13 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 		}
 	}
 	hpaOf := map[string]Object{}
+	// firstHPAs are the first HPA of each target, in the manifests' order.
+	type firstHPA struct {
+		o          Object
+		kind, name string
+		dep        int
+	}
+	var firstHPAs []firstHPA
 	var policy *Object
 	for _, o := range objs {
 		switch o.Value.(type) {
@@ -172,9 +179,9 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 			ns := ""
 			switch v := o.Value.(type) {
 			case *HPAv2:
-				ns = v.Metadata.Namespace
+				ns, h.Name = v.Metadata.Namespace, v.Metadata.Name
 			case *HPAv1:
-				ns = v.Metadata.Namespace
+				ns, h.Name = v.Metadata.Namespace, v.Metadata.Name
 			}
 			key := deploymentKey(ns, target.Name)
 			name, ok := names[key]
@@ -185,13 +192,16 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 				as.warns = append(as.warns, o.at().warning(o.path("spec.scaleTargetRef.name"), "ignored: no %s %s in the input (workloads: %s), so the HPA controller scales nothing (FailedGetScale); give the %s's manifest too for the HPA to act", target.Kind, key, keysOf(names), target.Kind))
 				continue
 			}
+			dd := &as.c.Deployments[index[name]]
 			if prev, dup := hpaOf[key]; dup {
-				return nil, o.at().errorf(o.path("spec.scaleTargetRef"), "%s %s already has an HPA (%s document %d); Kubernetes refuses to scale a target of two HPAs", target.Kind, key, prev.File, prev.Doc)
+				as.warns = append(as.warns, sharedTargetWarning(o, prev, dd.HPA, h, target.Kind, key))
+				dd.HPA.SharedTarget = append(dd.HPA.SharedTarget, model.HPABoundsDecl{Name: h.Name, Min: h.Min, Max: h.Max})
+				continue
 			}
 			hpaOf[key] = o
+			firstHPAs = append(firstHPAs, firstHPA{o, target.Kind, target.Name, index[name]})
 			resolveContainerMetrics(h, specs[key], limits != nil && len(limits.byNamespace) > 0)
-			as.c.Deployments[index[name]].HPA = h
-			as.warnMissingMetricRequest(o, h, target.Kind, target.Name, as.c.Deployments[index[name]])
+			dd.HPA = h
 		case *DeschedulerPolicy:
 			if policy != nil {
 				return nil, o.at().errorf(o.path(""), "a second DeschedulerPolicy (the first is in %s document %d; accepted: one)", policy.File, policy.Doc)
@@ -203,6 +213,12 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 				return nil, err
 			}
 			as.c.Descheduler = ds
+		}
+	}
+	for _, f := range firstHPAs {
+		// The HPAs of a workload that several scale compute no metric.
+		if dd := as.c.Deployments[f.dep]; len(dd.HPA.SharedTarget) == 0 {
+			as.warnMissingMetricRequest(f.o, dd.HPA, f.kind, f.name, dd)
 		}
 	}
 	nss, err := namespaceDecls(objs)

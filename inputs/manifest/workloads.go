@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/kivi-go/kivi/model"
@@ -279,4 +280,24 @@ func targetGroup(o Object, ref CrossVersionObjectReference) (string, error) {
 		return "", o.at().errorf(o.path("spec.scaleTargetRef.apiVersion"), "%q: the API server refuses a scaleTargetRef whose apiVersion names no API group (accepted: apps/v1 for a Deployment or StatefulSet)", ref.APIVersion)
 	}
 	return group, nil
+}
+
+// sharedTargetWarning is the warning on h, an HPA (object o) of a
+// workload that already has first (object prev) and perhaps others: the
+// HPA controller finds the workload's pods controlled by several HPAs.
+func sharedTargetWarning(o, prev Object, first, h *model.HPADecl, kind, key string) Warning {
+	ranges := fmt.Sprintf("%s %d..%d", first.Name, first.Min, first.Max)
+	lo, hi := first.Min, first.Max
+	for _, b := range first.SharedTarget {
+		ranges += fmt.Sprintf(", %s %d..%d", b.Name, max(b.Min, 1), b.Max)
+		lo, hi = max(lo, max(b.Min, 1)), min(hi, b.Max)
+	}
+	ranges += fmt.Sprintf(", %s %d..%d", h.Name, h.Min, h.Max)
+	lo, hi = max(lo, h.Min), min(hi, h.Max)
+	fight := ""
+	if lo > hi {
+		fight = "; their ranges do not overlap, so they set the count back and forth for as long as all of them exist"
+	}
+	return o.at().warning(o.path("spec.scaleTargetRef"), "%s %s is also the target of HPA %s (%s document %d): kube-controller-manager finds its pods controlled by multiple HPAs (AmbiguousSelector, ScalingActive False), so no HPA of it scales on its metrics, and each only moves a count outside its own minReplicas..maxReplicas to that bound (%s)%s; keep one HPA per workload",
+		kind, key, first.Name, prev.File, prev.Doc, ranges, fight)
 }
