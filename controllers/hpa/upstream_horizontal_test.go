@@ -38,12 +38,17 @@ import (
 //     subtests are rows).
 //   - The "feature gate is disabled" row of TestConfigurableTolerance:
 //     HPAConfigurableTolerance is on by default since v1.35, as modelled.
-//   - TestCondition*, TestEventCreated's event text, TestMultipleHPAs,
-//     TestHPARescaleWithSuccessfulConflictRetry, TestReconciliation*,
-//     TestBuildQuantity: conditions, events, selectors shared by several
-//     HPAs, API conflicts and metrics of the controller itself, which the
-//     model does not keep (its HPA targets one workload by construction and
-//     its API writes succeed: docs/divergences.md, "Model-wide").
+//   - TestCondition* (but the AmbiguousSelector rows,
+//     TestUpstreamAmbiguousSelector), TestEventCreated's event text,
+//     TestMultipleHPAs, TestHPARescaleWithSuccessfulConflictRetry,
+//     TestReconciliation*, TestBuildQuantity: conditions, events, API
+//     conflicts and metrics of the controller itself, which the model
+//     does not keep (its API writes succeed: docs/divergences.md,
+//     "Model-wide"). The partial-overlap row's second HPA selects some of
+//     the target's pods only: a selector overlap between workloads, which
+//     the reader warns about and the model does not reproduce
+//     (docs/divergences.md, "A target's selector that selects another
+//     workload's pods").
 //
 // Upstream's test sets scaleUpLimitFactor to 8 (horizontal_test.go init);
 // no restated row proposes more than the production limit
@@ -459,5 +464,39 @@ func TestUpstreamHorizontalUnknownMetrics(t *testing.T) {
 			}
 			t.Errorf("upstream's %d replicas is not among the model's outcomes %v", tc.want, outcomes)
 		})
+	}
+}
+
+// TestUpstreamAmbiguousSelector: the AmbiguousSelector rows of
+// horizontal_test.go. TestConditionAmbiguousSelectorWhenFullSelectorOverlapBetweenHPAs:
+// another HPA (test-hpa-2) selects the same pods, so the sync computes no
+// metric and keeps 3 replicas although the pods use far more CPU than
+// the target (TestConditionNoAmbiguousSelectorWhenNoSelectorOverlapBetweenHPAs,
+// the same pods with a selector that selects none of them, scales to 5:
+// TestScaleUp above). test-hpa-2's own bounds are not in the row; any that
+// hold 3 replicas leave it so, and so does every sync of either HPA.
+func TestUpstreamAmbiguousSelector(t *testing.T) {
+	u, s := upstreamCluster(t, 3, podsOf(readyPod, 300, 500, 700))
+	u.HPAs = []model.HPA{{Name: "test-hpa", Min: 1, Max: 10, TolerancePercent: model.DefaultTolerance,
+		Metrics:   []model.Metric{cpuUtilization(30)}, // not read: the sync computes no metric
+		Ambiguous: []model.HPABounds{{Name: "test-hpa", Min: 2, Max: 6}, {Name: "test-hpa-2", Min: 1, Max: 10}}}}
+	s.Deps[0].HPA = 1
+	tx := model.NewTx(u)
+	tx.Begin(nil, false)
+	var got []int
+	for {
+		next := s.Clone()
+		reconcile(tx, next, 0)
+		got = append(got, int(next.Deps[0].Replicas))
+		if !tx.Advance() {
+			break
+		}
+		tx.Restart(false)
+	}
+	if len(got) != 1 || got[0] != 3 {
+		t.Errorf("replicas after a sync %v, want [3]", got)
+	}
+	if boundsMove(u, &s.Deps[0]) {
+		t.Errorf("a sync period would move the count")
 	}
 }
