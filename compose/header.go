@@ -120,6 +120,9 @@ func describeEvent(u *model.Universe, e *model.Event) string {
 			verb = "create"
 		}
 		what = fmt.Sprintf("kubectl %s of the manifest %s", verb, name)
+		if e.SelfHeal {
+			what = fmt.Sprintf("a GitOps sync of the manifest %s with self-heal: applied once, then again whenever the live Deployment drifts from it", name)
+		}
 	case model.ScaleDeployment:
 		var names []string
 		for d := e.Deployment; d < e.MaxDeployment && d < len(u.Deployments); d++ {

@@ -29,7 +29,9 @@ package events
 // a node is the node itself (its kubelet stops reporting, the machine
 // panics or is taken down); a change of a pod's load is its workload.
 const (
-	KubectlComponent  = "kubectl"
+	KubectlComponent = "kubectl"
+	// GitOpsComponent names a GitOps controller's re-apply (selfheal.go).
+	GitOpsComponent   = "gitops"
 	NodeComponent     = "node"
 	WorkloadComponent = "workload"
 )

@@ -760,6 +760,10 @@ func (c *Cluster) compileEvent(e EventDecl, look lookup) (Event, error) {
 	if err := nodeLossDecl(&ev, e); err != nil {
 		return ev, err
 	}
+	if k != ApplyDeployment && e.SelfHeal {
+		return ev, fmt.Errorf("selfHeal: only applyDeployment takes it (a GitOps controller applying a file again): %w", ErrInvalid)
+	}
+	ev.SelfHeal = e.SelfHeal
 	if k != DeleteNode && e.Drain {
 		return ev, fmt.Errorf("drain: only deleteNode takes it (accepted: the drain event for a drain alone): %w", ErrInvalid)
 	}

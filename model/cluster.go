@@ -374,6 +374,9 @@ type EventDecl struct {
 	// through the Eviction API) before deleting it; false deletes it
 	// straight away.
 	Drain bool `json:"drain,omitempty"`
+	// SelfHeal for applyDeployment: a GitOps controller applies the file
+	// again whenever the live Deployment drifts from it (Event.SelfHeal).
+	SelfHeal bool `json:"selfHeal,omitempty"`
 }
 
 // IntentDecl is an intent with its parameters.

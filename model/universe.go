@@ -673,6 +673,11 @@ type Event struct {
 	MaxDeployment int
 	// Order is the order in which a Maintenance takes the nodes.
 	Order MaintenanceOrder
+	// SelfHeal: an ApplyDeployment applied again whenever the live
+	// Deployment drifts from the file once the cluster is quiet, as a
+	// GitOps controller does (Argo CD's automated sync with selfHeal,
+	// Flux's reconciliation).
+	SelfHeal bool
 	// Targeted ScaleDeployment sets the replicas to Target (`kubectl
 	// scale --replicas=Target`); otherwise it changes them by up to
 	// MaxDelta. Deployment is then the first deployment it may scale:

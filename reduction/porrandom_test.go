@@ -136,7 +136,7 @@ func drawInput(rt *rapid.T) randomInput {
 		case "scaleDeployment":
 			events = append(events, fmt.Sprintf("- {kind: scaleDeployment, deployment: %s, maxDelta: 1, when: %s}", d, when))
 		case "applyDeployment":
-			events = append(events, fmt.Sprintf("- {kind: applyDeployment, manifest: %s-v2.yaml, when: %s}", d, when))
+			events = append(events, fmt.Sprintf("- {kind: applyDeployment, manifest: %s-v2.yaml, when: %s, selfHeal: %v}", d, when, rapid.Bool().Draw(rt, fmt.Sprintf("event %d selfHeal", i))))
 		case "drain":
 			if deleted[n] {
 				break
@@ -160,7 +160,7 @@ func drawInput(rt *rapid.T) randomInput {
 	}
 	var decls []string
 	for _, d := range deps {
-		for _, intent := range []string{"replica_num_always_meet_min", "replica_num_always_meet_exp", "no_oscillation_eviction", "pod_balance_across_node", "rollout_completes", "no_oscillation_replica_num"} {
+		for _, intent := range []string{"replica_num_always_meet_min", "replica_num_always_meet_exp", "no_oscillation_eviction", "pod_balance_across_node", "rollout_completes", "no_oscillation_replica_num", "no_scaling_loop"} {
 			if intent == "no_oscillation_replica_num" && !hasHPA[d] {
 				continue
 			}

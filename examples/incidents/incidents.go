@@ -128,6 +128,8 @@ func List() []Incident {
 			"the HPA scales the renderer past what the namespace's limits.cpu quota holds: pod creation is refused, 4 of 6 replicas", "HPA against a ResourceQuota (ReplicaSet creation refused)", "rollout_completes"},
 		{"core-node-pod-limit", "https://github.com/2i2c-org/infrastructure/issues/8916",
 			"the core node pool at its maximum, its node at its 59-pod limit with CPU and memory to spare: the ACME solver is Pending", "scheduler (NodeResourcesFit, the node's pod limit) with the DaemonSets' pods", "pod_always_schedulable"},
+		{"gitops-replicas-below-hpa-min", "https://github.com/uberswe/createmod.com/pull/1097",
+			"Argo CD's self-heal resets spec.replicas to 2 below the HPA's minimum of 4: the HPA scales back up, killing and recreating pods in a loop", "GitOps self-heal (Argo CD) against the HPA's minReplicas", "no_scaling_loop"},
 		{"lownodeutilization-anti-affinity-loop", "https://github.com/kubernetes-sigs/descheduler/issues/335",
 			"LowNodeUtilization evicts a pod whose required anti-affinity only its own node satisfies: it is placed there again, for ever", "descheduler (LowNodeUtilization without nodeFit) against a required pod anti-affinity", "no_oscillation_eviction"},
 	}

@@ -186,6 +186,19 @@ var traceChecks = map[string]func(t *testing.T, lines, loop []string){
 	// "Reapplication of Deployment yaml will cause the replicaset to scale
 	// back to 1": the HPA takes the webhook to 2, kubectl apply configures
 	// it, a pod is deleted and 1 replica is left.
+	// "Each ArgoCD sync reset replicas to 2, then the HPA immediately
+	// scaled back up to 4, killing and recreating pods in a loop": the
+	// loop holds the self-heal, the ReplicaSet's deletions and the HPA's
+	// scale back to its minimum.
+	"gitops-replicas-below-hpa-min": func(t *testing.T, _, loop []string) {
+		heal := firstIndex(loop, `\[gitops\] self-heal: deployment createmod drifted from the file in the repository: applied again, configured \(spec.replicas 4 → 2\)`)
+		del := firstIndex(loop, `\[replicaset-controller\] Deployment createmod has too many replicas: deleting 2`)
+		up := firstIndex(loop, `\[horizontal-pod-autoscaler\] Scaling deployment createmod from 2 to 4 replicas`)
+		create := firstIndex(loop, `\[replicaset-controller\] Deployment createmod has too few replicas: creating 2`)
+		if heal < 0 || del < 0 || up < 0 || create < 0 {
+			t.Errorf("want the loop to hold the self-heal to 2, two deletions, the HPA back to 4 and two creations (%d, %d, %d, %d)", heal, del, up, create)
+		}
+	},
 	"tekton-webhook-reapply-below-hpa-min": func(t *testing.T, lines, _ []string) {
 		h := firstIndex(lines, `\[horizontal-pod-autoscaler\] Scaling deployment tekton-pipelines-webhook from 1 to 2 replicas`)
 		a := firstIndex(lines, `\[kubectl\] kubectl apply: deployment tekton-pipelines-webhook configured`)

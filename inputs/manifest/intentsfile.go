@@ -53,7 +53,7 @@ var intentKeys = []string{"name", "params", "para"}
 // kiviEventKeys in Kivi's.
 var (
 	eventKeys = []string{"kind", "when", "deployment", "node", "template", "manifest", "parallel", "maxDelta", "replicas", "maxDeployment",
-		"nodes", "timeoutRetries", "disableEviction", "force", "uncordon", "order", "recovers", "outOfService", "drain"}
+		"nodes", "timeoutRetries", "disableEviction", "force", "uncordon", "order", "recovers", "outOfService", "drain", "selfHeal"}
 	kiviEventKeys = []string{"name", "para", "after_stable", "first", "priority"}
 )
 
@@ -66,7 +66,7 @@ var eventParams = map[string][]string{
 	"maintenance":            {"parallel", "order"},
 	"nodeFailure":            {"node", "recovers", "outOfService"},
 	"createTargetDeployment": {"deployment"},
-	"applyDeployment":        {"manifest", "template"},
+	"applyDeployment":        {"manifest", "template", "selfHeal"},
 	"createDeployment":       {"manifest", "template"},
 	"scaleDeployment":        {"deployment", "replicas", "maxDelta", "maxDeployment"},
 	"drain":                  {"node", "nodes", "parallel", "timeoutRetries", "disableEviction", "force", "uncordon"},
@@ -351,6 +351,8 @@ func (r *intentsReader) event(path string, v any) (model.EventDecl, error) {
 			ed.Force, err = r.flag(kp, val)
 		case "uncordon":
 			ed.Uncordon, err = r.flag(kp, val)
+		case "selfHeal":
+			ed.SelfHeal, err = r.flag(kp, val)
 		case "recovers":
 			var b bool
 			b, err = r.flag(kp, val)
