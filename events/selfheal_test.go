@@ -10,8 +10,8 @@ import (
 // allows, then again only while the cluster is quiet and the live
 // Deployment drifts from the file: a changed spec.replicas or pod
 // template. A file without replicas never drifts on them (kubectl's
-// three-way merge keeps the live count), and a rollout restart's
-// template is no drift either. Without selfHeal the apply runs once.
+// three-way merge keeps the live count). Without selfHeal the apply runs
+// once.
 func TestSelfHeal(t *testing.T) {
 	three := 3
 	c := &model.Cluster{

@@ -70,10 +70,8 @@ func syncAmbiguous(tx *model.Tx, s *model.State, d int, spec *model.HPA, moving 
 	ds := &s.Deps[d]
 	current := int(ds.Replicas)
 	// One HPA per distinct outcome, the first in the manifests' order.
-	var buf [4]int
-	pick := buf[:0]
-	var seen [4]int
-	outcomes := seen[:0]
+	var pickBuf, outcomeBuf [4]int
+	pick, outcomes := pickBuf[:0], outcomeBuf[:0]
 	for i, b := range spec.Ambiguous {
 		desired, _ := EntryCase(current, Bounds{Min: b.Min, Max: b.Max})
 		if moving && desired == current {
@@ -103,6 +101,8 @@ func syncAmbiguous(tx *model.Tx, s *model.State, d int, spec *model.HPA, moving 
 	kind, name := tx.U.KindWord(d, false), tx.U.Deployments[d].Name
 	why := fmt.Sprintf("HPA %s: the pods of %s %s are controlled by multiple HPAs (%s), so it computes no metric (AmbiguousSelector)", b.Name, kind, name, ambiguousNames(spec))
 	switch {
+	case current == 0:
+		tx.Log(Component, "%s; scaling is disabled since the replica count is zero", why)
 	case desired == current:
 		tx.Log(Component, "%s; %d replicas are within its minReplicas..maxReplicas %d..%d: no change", why, current, b.Min, b.Max)
 	case current > b.Max:
