@@ -2,11 +2,14 @@ package kivi_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/intents"
+	"github.com/kivi-go/kivi/model"
 )
 
 // TestHPAsSharingATarget: two HPAs scale one Deployment, a hand-written
@@ -108,6 +111,91 @@ spec:
 				if !strings.Contains(loop, want) {
 					t.Errorf("loop lacks %q:\n%s", want, text.String())
 				}
+			}
+		})
+	}
+}
+
+// TestHPASelectorSharedWithAnotherHPA: upstream's
+// TestConditionAmbiguousSelectorWhenPartialSelectorOverlapBetweenHPAs in
+// manifests. web's selector app=web also selects the canary's pods
+// (app=web, track=canary), and the canary's HPA selects them too: while
+// a canary pod exists, web's HPA finds them controlled by multiple HPAs
+// and computes no metric, so web stays at 3 replicas although its pods
+// run at 100 % of a 30 % target (the canary's HPA likewise). Without the
+// canary's HPA web's HPA scales up (counting web's own pods, where
+// upstream would count the canary's too: the reader warns).
+func TestHPASelectorSharedWithAnotherHPA(t *testing.T) {
+	const nodes = `apiVersion: v1
+kind: NodeList
+items:
+- {apiVersion: v1, kind: Node, metadata: {name: worker-1}, status: {allocatable: {cpu: "8", memory: 16Gi}}}
+`
+	deployment := func(name, labels string, replicas int) string {
+		return fmt.Sprintf(`apiVersion: apps/v1
+kind: Deployment
+metadata: {name: %s}
+spec:
+  replicas: %d
+  selector: {matchLabels: {%s}}
+  template:
+    metadata: {labels: {%s}}
+    spec:
+      containers: [{name: app, resources: {requests: {cpu: 500m, memory: 64Mi}}}]
+`, name, replicas, labels, labels)
+	}
+	hpa := func(target string, min, max int) string {
+		return fmt.Sprintf(`apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: %s}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: %s}
+  minReplicas: %d
+  maxReplicas: %d
+  metrics:
+  - type: Resource
+    resource: {name: cpu, target: {type: Utilization, averageUtilization: 30}}
+`, target, target, min, max)
+	}
+	webAtThree := intents.NewPredicate("web_at_three", "web keeps 3 replicas", func(v model.View) bool {
+		spec, _ := v.Replicas("web")
+		return spec == 3
+	})
+	for _, tc := range []struct {
+		name      string
+		canaryHPA bool
+		webScales bool
+		ambiguous bool
+	}{{"HPAs on both", true, false, true}, {"HPA on web only", false, true, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			docs := []string{deployment("web", "app: web", 3), deployment("canary", "app: web, track: canary", 1), hpa("web", 2, 6)}
+			if tc.canaryHPA {
+				docs = append(docs, hpa("canary", 1, 3))
+			}
+			c, warns, err := kivi.LoadManifests([]kivi.InputFile{{Name: "m.yaml", Data: []byte(strings.Join(docs, "---\n"))}},
+				&kivi.InputFile{Name: "nodes.yaml", Data: []byte(nodes)}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var overlap []string
+			for _, w := range warns {
+				if s := w.String(); strings.Contains(s, "also selects the pods of Deployment default/canary") {
+					overlap = append(overlap, s)
+				}
+			}
+			if len(overlap) != 1 || strings.Contains(overlap[0], "AmbiguousSelector") != tc.ambiguous {
+				t.Errorf("overlap warnings %q, want one, naming AmbiguousSelector: %v", overlap, tc.ambiguous)
+			}
+			rep, err := kivi.Verify(context.Background(), c, kivi.Options{ExtraIntents: []intents.Intent{webAtThree}, Checker: checker.Options{Workers: 1, CollectAll: true}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := checker.Holds
+			if tc.webScales {
+				want = checker.Violated
+			}
+			if r := rep.Result("web_at_three"); r == nil || r.Verdict != want {
+				t.Fatalf("web_at_three %+v, want %v", r, want)
 			}
 		})
 	}

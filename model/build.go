@@ -284,6 +284,13 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 		if err != nil {
 			return 0, err
 		}
+		for i, name := range h.SelectorSharedWith {
+			d := look.deployments.of(name)
+			if d < 0 {
+				return 0, fmt.Errorf("selectorSharedWith[%d] %q: no such workload (accepted: %s): %w", i, name, c.deploymentNames(), ErrInvalid)
+			}
+			spec.AmbiguousWhenPodsOf = append(spec.AmbiguousWhenPodsOf, d)
+		}
 		u.HPAs = append(u.HPAs, spec)
 		return len(u.HPAs), nil
 	}

@@ -232,6 +232,10 @@ type HPADecl struct {
 	// on its metrics, and each only moves the count into its own
 	// minReplicas..maxReplicas.
 	SharedTarget []HPABoundsDecl `json:"sharedTarget,omitempty"`
+	// SelectorSharedWith names the workloads whose pods the HPA's target
+	// selects and another HPA's target selects too: while one of their
+	// pods exists, the HPA computes no metric (HPA.AmbiguousWhenPodsOf).
+	SelectorSharedWith []string `json:"selectorSharedWith,omitempty"`
 }
 
 // HPABoundsDecl is another HPA of a workload that has several: its name

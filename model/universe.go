@@ -475,6 +475,12 @@ type HPA struct {
 	// only metric is an InvalidMetric, and there is no window and no
 	// behavior (the bounds path reads neither).
 	Ambiguous []HPABounds
+	// AmbiguousWhenPodsOf are the workloads (deployment indices) whose
+	// pods the HPA's target's selector selects and another HPA's target's
+	// selects too: while one of their pods exists, the HPA finds its
+	// pods controlled by multiple HPAs (AmbiguousSelector) and, like the
+	// HPAs of Ambiguous, only moves a count outside its bounds.
+	AmbiguousWhenPodsOf []int
 }
 
 // HPABounds are one HPA's replica bounds, with its name.

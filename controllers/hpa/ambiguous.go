@@ -120,3 +120,55 @@ func ambiguousNames(spec *model.HPA) string {
 	}
 	return strings.Join(names, ", ")
 }
+
+// sharedSelectorNow reports whether deployment d's HPA finds, in s, pods
+// it lists that another HPA's target selects too
+// (model.HPA.AmbiguousWhenPodsOf): some pod of those workloads exists,
+// in any phase (the pod lister lists them all).
+func sharedSelectorNow(s *model.State, spec *model.HPA) bool {
+	if len(spec.AmbiguousWhenPodsOf) == 0 {
+		return false
+	}
+	for i := range s.Pods {
+		p := &s.Pods[i]
+		if p.Phase == model.Free || p.Owner == 0 {
+			continue
+		}
+		for _, d := range spec.AmbiguousWhenPodsOf {
+			if int(p.Owner) == d+1 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// syncSharedSelector is the sync of deployment d's HPA while pods it
+// lists are controlled by another HPA too: only its entry cases.
+func syncSharedSelector(tx *model.Tx, s *model.State, d int, spec *model.HPA, live bool) {
+	ds := &s.Deps[d]
+	current := int(ds.Replicas)
+	desired, _ := EntryCase(current, Bounds{Min: spec.Min, Max: spec.Max})
+	if desired != current {
+		ds.Replicas = int16(desired)
+	}
+	if !live {
+		return
+	}
+	if desired != current {
+		s.Enqueue(model.DeploymentQueue, d)
+	}
+	if !tx.Tracing() {
+		return
+	}
+	kind, name := tx.U.KindWord(d, false), tx.U.Deployments[d].Name
+	why := fmt.Sprintf("HPA %s: pods its target's selector selects are selected by another HPA's target too, so it computes no metric (AmbiguousSelector)", spec.Name)
+	switch {
+	case current == 0:
+		tx.Log(Component, "%s; scaling is disabled since the replica count is zero", why)
+	case desired == current:
+		tx.Log(Component, "%s; %d replicas are within its minReplicas..maxReplicas %d..%d: no change", why, current, spec.Min, spec.Max)
+	default:
+		tx.Log(Component, "%s; scaling %s %s from %d to %d replicas", why, kind, name, current, desired)
+	}
+}

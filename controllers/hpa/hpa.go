@@ -183,6 +183,10 @@ func sync(tx *model.Tx, s *model.State, d int, env environment, live bool) {
 		}
 		return
 	}
+	if sharedSelectorNow(s, spec) {
+		syncSharedSelector(tx, s, d, spec, live)
+		return
+	}
 	tracing := live && tx.Tracing()
 	if tracing {
 		traceEnvironment(tx, s, d, spec, env)

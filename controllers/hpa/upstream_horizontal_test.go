@@ -46,9 +46,8 @@ import (
 //     does not keep (its API writes succeed: docs/divergences.md,
 //     "Model-wide"). The partial-overlap row's second HPA selects some of
 //     the target's pods only: a selector overlap between workloads, which
-//     the reader warns about and the model does not reproduce
-//     (docs/divergences.md, "A target's selector that selects another
-//     workload's pods").
+//     the reader records (TestHPASelectorSharedWithAnotherHPA in the
+//     repository's root package restates the row in manifests).
 //
 // Upstream's test sets scaleUpLimitFactor to 8 (horizontal_test.go init);
 // no restated row proposes more than the production limit

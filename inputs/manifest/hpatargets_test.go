@@ -132,6 +132,17 @@ func TestHPASelectorOverlap(t *testing.T) {
 			if amb := strings.Contains(got[0], "AmbiguousSelector"); amb != tc.ambiguous {
 				t.Errorf("warning names AmbiguousSelector: %v, want %v: %s", amb, tc.ambiguous, got[0])
 			}
+			// Both HPAs list the canary's pods, which the other's target
+			// selects too.
+			for _, d := range r.Cluster.Deployments {
+				want := []string(nil)
+				if tc.ambiguous {
+					want = []string{"web-canary"}
+				}
+				if d.HPA != nil && fmt.Sprint(d.HPA.SelectorSharedWith) != fmt.Sprint(want) {
+					t.Errorf("%s's HPA shares its selector with %v, want %v", d.Name, d.HPA.SelectorSharedWith, want)
+				}
+			}
 		})
 	}
 }

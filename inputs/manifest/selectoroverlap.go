@@ -10,33 +10,44 @@ import (
 
 // A workload's pods are its own in the model (their owner), but
 // kube-controller-manager's HPA lists the pods of its target by the
-// target's spec.selector: a selector that also selects another
-// workload's pods makes the HPA count them in its metrics, and where
-// some of those pods are also selected by another HPA's target, every
-// such HPA finds them controlled by multiple HPAs (AmbiguousSelector)
-// and scales on no metric. The model does neither, so the reader says
-// so.
+// target's spec.selector. A selector that also selects another
+// workload's pods makes the HPA count them in its metrics, which the
+// model does not do: the reader warns. And an HPA whose listed pods are
+// also selected by another HPA's target finds them controlled by
+// multiple HPAs (AmbiguousSelector) and computes no metric while such
+// pods exist: the reader records which workloads' pods do that
+// (model.HPADecl.SelectorSharedWith) and the model's HPA follows.
 
 // selectedWorkload is a workload whose pods a selector may select.
 type selectedWorkload struct {
 	key, kind, name, ns string
 	labels              map[string]string
-	selector            *LabelSelector
-	hpa                 bool
+	// selector is the workload's spec.selector, converted (nil for a
+	// Job, whose selector the Job controller generates).
+	selector *model.Selector
+	hpa      bool
 }
 
-// warnSelectorOverlap warns on each HPA (first of its target) whose
+// selects reports whether w's selector selects v's pods.
+func (w *selectedWorkload) selects(v *selectedWorkload) bool {
+	return w.selector != nil && w.ns == v.ns && w.selector.MatchesLabels(v.labels)
+}
+
+// selectorOverlap warns on each HPA (the first of its target) whose
 // target's selector selects the pods of another workload of its
-// namespace.
-func (as *assembly) warnSelectorOverlap(objs []Object, hpaObjs map[string]Object) {
+// namespace, and records in its declaration the workloads whose pods
+// another HPA's target selects too (names maps workload keys to model
+// names).
+func (as *assembly) selectorOverlap(objs []Object, hpaObjs map[string]Object, names map[string]string) {
 	var ws []selectedWorkload
 	for _, o := range objs {
 		w := selectedWorkload{kind: o.Kind}
+		var sel *LabelSelector
 		switch v := o.Value.(type) {
 		case *Deployment:
-			w.name, w.ns, w.labels, w.selector = v.Metadata.Name, v.Metadata.Namespace, v.Spec.Template.Metadata.Labels, v.Spec.Selector
+			w.name, w.ns, w.labels, sel = v.Metadata.Name, v.Metadata.Namespace, v.Spec.Template.Metadata.Labels, v.Spec.Selector
 		case *StatefulSet:
-			w.name, w.ns, w.labels, w.selector = v.Metadata.Name, v.Metadata.Namespace, v.Spec.Template.Metadata.Labels, v.Spec.Selector
+			w.name, w.ns, w.labels, sel = v.Metadata.Name, v.Metadata.Namespace, v.Spec.Template.Metadata.Labels, v.Spec.Selector
 		case *Job:
 			w.name, w.ns, w.labels = v.Metadata.Name, v.Metadata.Namespace, v.Spec.Template.Metadata.Labels
 		default:
@@ -46,30 +57,59 @@ func (as *assembly) warnSelectorOverlap(objs []Object, hpaObjs map[string]Object
 		if w.ns == "" {
 			w.ns = "default"
 		}
+		if sel != nil {
+			if s, err := convertSelector(func(string, string, ...any) error { return model.ErrInvalid }, sel); err == nil {
+				w.selector = &s // a bad selector is the workload's own reading's error
+			}
+		}
 		_, w.hpa = hpaObjs[w.key]
 		ws = append(ws, w)
 	}
-	for _, a := range ws {
+	for i := range ws {
+		a := &ws[i]
 		o, ok := hpaObjs[a.key]
 		if !ok || a.selector == nil {
 			continue
 		}
-		sel, err := convertSelector(func(string, string, ...any) error { return model.ErrInvalid }, a.selector)
-		if err != nil {
-			continue // the workload's own reading reports it
-		}
-		for _, b := range ws {
-			if b.key == a.key || b.ns != a.ns || !sel.MatchesLabels(b.labels) {
+		decl := as.hpaDeclOf(names[a.key])
+		for j := range ws {
+			b := &ws[j]
+			if !a.selects(b) {
+				continue
+			}
+			// Another HPA's target that selects b's pods too.
+			other := ""
+			for k := range ws {
+				if x := &ws[k]; k != i && x.hpa && x.selects(b) {
+					other = x.kind + " " + x.name
+					break
+				}
+			}
+			if other != "" && decl != nil && len(decl.SharedTarget) == 0 {
+				decl.SelectorSharedWith = append(decl.SelectorSharedWith, names[b.key])
+			}
+			if j == i {
 				continue
 			}
 			ambiguous := ""
-			if b.hpa {
-				ambiguous = ", and as an HPA scales " + b.kind + " " + b.name + " too, both find those pods controlled by multiple HPAs (AmbiguousSelector) while they exist and scale on no metric"
+			if other != "" {
+				ambiguous = ", and as the HPA of " + other + " selects them too, both find them controlled by multiple HPAs (AmbiguousSelector) while they exist and scale on no metric, as the model's HPAs do"
 			}
-			as.warns = append(as.warns, o.at().warning(o.path("spec.scaleTargetRef"), "the selector of %s %s also selects the pods of %s %s (labels %s): kube-controller-manager's HPA reads every pod its target's selector selects, so it counts those pods in its metrics too%s; the model's HPA reads %s's own pods only (accepted: a spec.selector that selects one workload's pods)",
-				a.kind, a.key, b.kind, b.key, labelText(b.labels), ambiguous, a.name))
+			as.warns = append(as.warns, o.at().warning(o.path("spec.scaleTargetRef"), "the selector of %s %s also selects the pods of %s %s (labels %s): kube-controller-manager's HPA reads every pod its target's selector selects, so it counts those pods in its metrics too, where the model's HPA reads %s's own pods only%s (accepted: a spec.selector that selects one workload's pods)",
+				a.kind, a.key, b.kind, b.key, labelText(b.labels), a.name, ambiguous))
 		}
 	}
+}
+
+// hpaDeclOf returns the HPA declaration of the workload of that model
+// name, nil if none.
+func (as *assembly) hpaDeclOf(name string) *model.HPADecl {
+	for i := range as.c.Deployments {
+		if as.c.Deployments[i].Name == name {
+			return as.c.Deployments[i].HPA
+		}
+	}
+	return nil
 }
 
 // labelText writes labels as a selector would: k=v, sorted by key.
