@@ -40,6 +40,10 @@ func Check[S any](ctx context.Context, sys System[S], props Properties[S], opts 
 	}
 	if opts.Timeout > 0 {
 		e.deadline = e.start.Add(opts.Timeout)
+		e.exploreDeadline = e.deadline
+		if e.recordEdges {
+			e.exploreDeadline = e.start.Add(opts.Timeout - opts.Timeout/cycleReserve)
+		}
 	}
 	e.found = make([]atomic.Uint64, len(props.Invariants)+len(props.EndConditions))
 	e.hooks = newHooks(sys, opts)
@@ -144,8 +148,8 @@ func (e *engine[S]) watch(ctx context.Context, done <-chan struct{}, wg *sync.Wa
 	}
 	var timeout <-chan time.Time
 	var timer *time.Timer
-	if e.opts.Timeout > 0 {
-		timer = time.NewTimer(e.opts.Timeout)
+	if !e.exploreDeadline.IsZero() {
+		timer = time.NewTimer(time.Until(e.exploreDeadline))
 		timeout = timer.C
 	}
 	wg.Add(1)

@@ -270,8 +270,12 @@
 // bit exists. The reported lasso is a shortest path from an initial state
 // to the qualifying component's nearest state, then such a closed walk
 // (Trace.LoopStart marks its start). Cycles are searched on the recorded
-// graph also after a bound was hit (any cycle found is real); they are not
-// searched after cancellation, a timeout or a stop at a safety violation.
+// graph also after a bound was hit (any cycle found is real), and after a
+// timeout: a run with cycle properties and a Timeout stops exploring
+// once a fifth of it is left, or earlier once the analysis of the edges
+// recorded so far would need more than what is left (an estimate per
+// edge), and searches in that time what it explored. They are not
+// searched after cancellation or a stop at a safety violation.
 //
 // # Results
 //

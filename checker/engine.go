@@ -86,8 +86,12 @@ type engine[S any] struct {
 
 	// ctx and deadline (zero: none) are also polled by the workers
 	// (worker.poll), so a stop does not wait for the watcher goroutine.
-	ctx      context.Context
-	deadline time.Time
+	// exploreDeadline ends the exploration: the deadline itself, or with
+	// cycle properties an earlier one that leaves the cycle analysis
+	// part of the time (cycleReserve).
+	ctx             context.Context
+	deadline        time.Time
+	exploreDeadline time.Time
 
 	// resumeAt, when resumeOK, is the start of the level under way
 	// (Options.Resumable).
@@ -254,10 +258,32 @@ func (e *engine[S]) expired() bool {
 	}
 	if err := e.ctx.Err(); err != nil {
 		e.halt(causeOf(err))
-	} else if !e.deadline.IsZero() && !time.Now().Before(e.deadline) {
+	} else if e.outOfExploreTime() {
 		e.halt(stopTimeout)
 	}
 	return e.stopped()
+}
+
+// outOfExploreTime reports whether the exploration must end for the
+// timeout: its own deadline has passed, or with cycle properties the
+// analysis of the edges recorded so far (at analysisPerEdge each) would
+// not end before the run's deadline.
+func (e *engine[S]) outOfExploreTime() bool {
+	if e.exploreDeadline.IsZero() {
+		return false
+	}
+	now := time.Now()
+	if !now.Before(e.exploreDeadline) {
+		return true
+	}
+	if !e.recordEdges {
+		return false
+	}
+	var edges int64
+	for _, w := range e.workers {
+		edges += w.publishedEdges.Load()
+	}
+	return now.Add(time.Duration(edges) * analysisPerEdge).After(e.deadline)
 }
 
 func (e *engine[S]) overBudget() bool {

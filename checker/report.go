@@ -177,17 +177,32 @@ func (e *engine[S]) mayHaveCycle() bool {
 
 // searchCycles: the recorded graph is worth searching unless the run was
 // interrupted, stopped at a safety violation, or lost the keys symmetric
-// replay needs.
+// replay needs. A run its timeout stopped is searched within the time
+// it kept for that (cycleReserve): a loop among the states it explored
+// is a loop of the model, and one not found there settles nothing.
 func (e *engine[S]) searchCycles() bool {
 	if e.opts.Storage == Bitstate || (e.switched && e.canon != nil) {
 		return false
 	}
 	switch e.cause() {
-	case stopCancelled, stopTimeout, stopViolation, stopError:
+	case stopTimeout:
+		return e.exploreDeadline.Before(e.deadline) && e.ctx.Err() == nil
+	case stopCancelled, stopViolation, stopError:
 		return false
 	}
 	return true
 }
+
+// cycleReserve: a run with cycle properties and a timeout stops
+// exploring after all but 1/cycleReserve of it, or earlier once the
+// analysis of the edges recorded would need the rest (analysisPerEdge),
+// and searches the graph it recorded in the rest.
+const cycleReserve = 5
+
+// analysisPerEdge is a generous estimate of the cycle analysis' time per
+// recorded edge (building the graph, its components and the lasso's
+// search; about 100 ns on the machines measured).
+const analysisPerEdge = 300 * time.Nanosecond
 
 func (e *engine[S]) planLasso(g *graph, l lasso) tracePlan {
 	root := g.idOf(l.root)

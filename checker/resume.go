@@ -114,6 +114,7 @@ func Resume[S any](ctx context.Context, c *Continuation[S], opts Options) (Resul
 	if opts.Timeout > 0 {
 		e.deadline = time.Now().Add(opts.Timeout)
 	}
+	e.exploreDeadline = e.deadline // a resumable run records no edges
 	e.stop.Store(uint32(stopNone))
 	e.resumeOK = false
 	// The stop may have unwound a System's Next (abandonExpansion): each
