@@ -16,7 +16,10 @@
 //     normalisation (stabilisation window, min/max and scale-up clamps);
 //     and every sync of an HPA of one CPU Utilization metric along the
 //     random runs walk draws (TestReplayRandomRuns): the replica count
-//     the model writes against the real calculator's and normalisation's.
+//     the model writes against the real calculator's and normalisation's;
+//     and which HPAs find AmbiguousSelector (several HPAs of one workload,
+//     target selectors that overlap) against validateAndParseSelector
+//     (TestAmbiguousSelector).
 //   - rsdiff: the ReplicaSet model's scale-down victims
 //     (controllers/deployment) against the ReplicaSet controller's
 //     getPodsToDelete and controller.ActivePodsWithRanks, on random pod

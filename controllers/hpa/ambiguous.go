@@ -121,6 +121,23 @@ func ambiguousNames(spec *model.HPA) string {
 	return strings.Join(names, ", ")
 }
 
+// AmbiguousNow reports whether deployment d's HPA, were it to sync in s,
+// would find the pods it lists controlled by several HPAs (upstream's
+// AmbiguousSelector) and so compute no metric, leaving only the entry
+// cases: d is scaled by several HPAs (model.HPA.Ambiguous), or a pod
+// exists of a workload whose pods its target's selector selects and
+// another HPA's target's selects too (model.HPA.AmbiguousWhenPodsOf).
+// It is the decision sync takes, for the differential test against
+// kube-controller-manager (fidelity/hpadiff).
+func AmbiguousNow(u *model.Universe, s *model.State, d int) bool {
+	ds := &s.Deps[d]
+	if !ds.Active || ds.HPA == 0 {
+		return false
+	}
+	spec := &u.HPAs[ds.HPA-1]
+	return len(spec.Ambiguous) > 0 || sharedSelectorNow(s, spec)
+}
+
 // sharedSelectorNow reports whether deployment d's HPA finds, in s, pods
 // it lists that another HPA's target selects too
 // (model.HPA.AmbiguousWhenPodsOf): some pod of those workloads exists,

@@ -42,6 +42,21 @@
 //     tolerated. TestTolerance checks a behavior's tolerance quantity
 //     against tolerancesForHpa's float.
 //
+//   - AmbiguousSelector (ambiguous.go): a namespace of 2..4 Deployments
+//     whose selectors may select each other's pods (labels and
+//     selectors drawn from a small alphabet, matchExpressions included),
+//     1..4 HPAs on them (some sharing a target) and the pods that exist
+//     (Running, Pending or Terminating). The model reads the case as a
+//     running cluster's dump (manifest.LoadStream, Cluster.Build) and
+//     answers, per HPA, hpa.AmbiguousNow and the counts its HPA step
+//     leaves; upstream runs validateAndParseSelector (go:linkname) on a
+//     HorizontalController whose hpaSelectors registry holds every HPA's
+//     target selector (every HPA has synced once) and whose pod lister
+//     holds the pods, and an ambiguous or out-of-range HPA's outcome is
+//     reconcileAutoscaler's entry case. The decisions are compared
+//     everywhere, the outcomes where no HPA of the workload would read
+//     its metrics; the known classes are AmbClasses.
+//
 // Every disagreement must belong to a known Class (classify.go): a cause
 // with a counterfactual that removes it, such that the answers then agree.
 // The classes are written up in docs/divergences.md ("HPA replica
@@ -52,5 +67,7 @@
 // is an unexported method: real.go builds the former with an unsafe
 // conversion from a struct of the same layout (checked at start) and
 // reaches the latter with go:linkname, as behavior.go reaches
-// normalizeDesiredReplicasWithBehaviors and storeScaleEvent.
+// normalizeDesiredReplicasWithBehaviors and storeScaleEvent and
+// ambiguous.go validateAndParseSelector (whose controller's unexported
+// registry, pod lister and event recorder it sets through reflect).
 package hpadiff
