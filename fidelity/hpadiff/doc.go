@@ -11,7 +11,7 @@
 // downscale stabilisation memory (earlier recommendations with their age
 // in sync periods).
 //
-// Two comparisons are made (real.go, model.go):
+// The comparisons (real.go, model.go, behavior.go, ambiguous.go):
 //
 //   - Calculation: the model's replica calculator
 //     (hpa.UtilizationReplicas, with the pods grouped into ready, unready
