@@ -98,8 +98,15 @@ func syncAmbiguous(tx *model.Tx, s *model.State, d int, spec *model.HPA, moving 
 	if !tx.Tracing() {
 		return
 	}
+	why := fmt.Sprintf("HPA %s: the pods of %s %s are controlled by multiple HPAs (%s), so it computes no metric (AmbiguousSelector)", b.Name, tx.U.KindWord(d, false), tx.U.Deployments[d].Name, ambiguousNames(spec))
+	logEntryCase(tx, d, why, b, current, desired)
+}
+
+// logEntryCase traces an AmbiguousSelector sync of deployment d by an
+// HPA of bounds b (why says whose and why), which moved current
+// replicas to desired.
+func logEntryCase(tx *model.Tx, d int, why string, b model.HPABounds, current, desired int) {
 	kind, name := tx.U.KindWord(d, false), tx.U.Deployments[d].Name
-	why := fmt.Sprintf("HPA %s: the pods of %s %s are controlled by multiple HPAs (%s), so it computes no metric (AmbiguousSelector)", b.Name, kind, name, ambiguousNames(spec))
 	switch {
 	case current == 0:
 		tx.Log(Component, "%s; scaling is disabled since the replica count is zero", why)
@@ -178,14 +185,6 @@ func syncSharedSelector(tx *model.Tx, s *model.State, d int, spec *model.HPA, li
 	if !tx.Tracing() {
 		return
 	}
-	kind, name := tx.U.KindWord(d, false), tx.U.Deployments[d].Name
 	why := fmt.Sprintf("HPA %s: pods its target's selector selects are selected by another HPA's target too, so it computes no metric (AmbiguousSelector)", spec.Name)
-	switch {
-	case current == 0:
-		tx.Log(Component, "%s; scaling is disabled since the replica count is zero", why)
-	case desired == current:
-		tx.Log(Component, "%s; %d replicas are within its minReplicas..maxReplicas %d..%d: no change", why, current, spec.Min, spec.Max)
-	default:
-		tx.Log(Component, "%s; scaling %s %s from %d to %d replicas", why, kind, name, current, desired)
-	}
+	logEntryCase(tx, d, why, model.HPABounds{Name: spec.Name, Min: spec.Min, Max: spec.Max}, current, desired)
 }

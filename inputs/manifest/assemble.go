@@ -215,7 +215,7 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 			as.c.Descheduler = ds
 		}
 	}
-	as.selectorOverlap(objs, hpaOf, names)
+	as.selectorOverlap(objs, hpaOf, names, index)
 	for _, f := range firstHPAs {
 		// The HPAs of a workload that several scale compute no metric.
 		if dd := as.c.Deployments[f.dep]; len(dd.HPA.SharedTarget) == 0 {

@@ -37,8 +37,8 @@ func (w *selectedWorkload) selects(v *selectedWorkload) bool {
 // target's selector selects the pods of another workload of its
 // namespace, and records in its declaration the workloads whose pods
 // another HPA's target selects too (names maps workload keys to model
-// names).
-func (as *assembly) selectorOverlap(objs []Object, hpaObjs map[string]Object, names map[string]string) {
+// names, and index model names to deployments).
+func (as *assembly) selectorOverlap(objs []Object, hpaObjs map[string]Object, names map[string]string, index map[string]int) {
 	var ws []selectedWorkload
 	for _, o := range objs {
 		w := selectedWorkload{kind: o.Kind}
@@ -65,25 +65,38 @@ func (as *assembly) selectorOverlap(objs []Object, hpaObjs map[string]Object, na
 		_, w.hpa = hpaObjs[w.key]
 		ws = append(ws, w)
 	}
+	// selected[i] are the workloads HPA'd workload i's selector selects;
+	// selectedBy[j] the HPA'd workloads whose selectors select j's pods.
+	selected := make([][]int, len(ws))
+	selectedBy := make([][]int, len(ws))
 	for i := range ws {
-		a := &ws[i]
-		o, ok := hpaObjs[a.key]
-		if !ok || a.selector == nil {
+		if !ws[i].hpa {
 			continue
 		}
-		decl := as.hpaDeclOf(names[a.key])
 		for j := range ws {
-			b := &ws[j]
-			if !a.selects(b) {
-				continue
+			if ws[i].selects(&ws[j]) {
+				selected[i] = append(selected[i], j)
+				selectedBy[j] = append(selectedBy[j], i)
 			}
+		}
+	}
+	for i := range ws {
+		a := &ws[i]
+		if len(selected[i]) == 0 {
+			continue
+		}
+		o := hpaObjs[a.key]
+		var decl *model.HPADecl
+		if d, ok := index[names[a.key]]; ok {
+			decl = as.c.Deployments[d].HPA
+		}
+		for _, j := range selected[i] {
+			b := &ws[j]
 			// Another HPA's target that selects b's pods too.
 			other := ""
-			for k := range ws {
-				if x := &ws[k]; k != i && x.hpa && x.selects(b) {
-					other = x.kind + " " + x.name
-					break
-				}
+			if k := slices.IndexFunc(selectedBy[j], func(k int) bool { return k != i }); k >= 0 {
+				x := &ws[selectedBy[j][k]]
+				other = x.kind + " " + x.name
 			}
 			if other != "" && decl != nil && len(decl.SharedTarget) == 0 {
 				decl.SelectorSharedWith = append(decl.SelectorSharedWith, names[b.key])
@@ -99,17 +112,6 @@ func (as *assembly) selectorOverlap(objs []Object, hpaObjs map[string]Object, na
 				a.kind, a.key, b.kind, b.key, labelText(b.labels), a.name, ambiguous))
 		}
 	}
-}
-
-// hpaDeclOf returns the HPA declaration of the workload of that model
-// name, nil if none.
-func (as *assembly) hpaDeclOf(name string) *model.HPADecl {
-	for i := range as.c.Deployments {
-		if as.c.Deployments[i].Name == name {
-			return as.c.Deployments[i].HPA
-		}
-	}
-	return nil
 }
 
 // labelText writes labels as a selector would: k=v, sorted by key.
