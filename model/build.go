@@ -652,6 +652,7 @@ func (td TemplateDecl) compile(nodeIndex map[string]int) (PodTemplate, error) {
 	pt := PodTemplate{Name: td.Name, Labels: td.Labels, Namespace: td.Namespace, CPU: td.CPU, Memory: td.Memory,
 		NodeSelector: td.NodeSelector, Required: td.Required, Preferred: td.Preferred,
 		Tolerations: td.Tolerations, Pattern: td.Pattern, Critical: td.Critical, LocalStorage: td.LocalStorage, PVC: td.PVC,
+		DeschedulerEvict: td.DeschedulerEvict, PreferNoEviction: td.PreferNoEviction,
 		NonZeroCPU: td.NonZeroCPU, NonZeroMemory: td.NonZeroMemory,
 		LimitCPU: td.LimitCPU, LimitMemory: td.LimitMemory, QuotaMissing: td.QuotaMissing,
 		MissingMetricRequest: td.MissingMetricRequest, ReservedOnly: td.ReservedOnly, Overhead: td.Overhead, Guaranteed: td.Guaranteed, PodLevel: td.PodLevel,

@@ -148,6 +148,10 @@ type TemplateDecl struct {
 	Critical     bool              `json:"critical,omitempty"`
 	// LocalStorage: PodTemplate's.
 	LocalStorage bool `json:"localStorage,omitempty"`
+	// DeschedulerEvict and PreferNoEviction: PodTemplate's (the
+	// descheduler's annotations).
+	DeschedulerEvict bool `json:"deschedulerEvict,omitempty"`
+	PreferNoEviction bool `json:"preferNoEviction,omitempty"`
 	// PVC: PodTemplate's.
 	PVC bool `json:"pvc,omitempty"`
 	// Priority and PreemptionPolicy: PodTemplate's (priority.go), the

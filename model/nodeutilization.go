@@ -246,6 +246,9 @@ func validateDescheduler(d *Descheduler) error {
 				return fmt.Errorf("%s.highNodeUtilization.%s: %s: %w", path, err.Field, err.Msg, ErrInvalid)
 			}
 		}
+		if err := p.Evictor.validate(path); err != nil {
+			return err
+		}
 	}
 	return nil
 }

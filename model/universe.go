@@ -235,6 +235,11 @@ type PodTemplate struct {
 	// the descheduler's DefaultEvictor does not evict unless its profile
 	// sets EvictLocalStoragePods (priority.go).
 	LocalStorage bool
+	// DeschedulerEvict and PreferNoEviction are the template's
+	// descheduler.alpha.kubernetes.io/evict and
+	// descheduler.alpha.kubernetes.io/prefer-no-eviction annotations
+	// (evictorconstraints.go).
+	DeschedulerEvict, PreferNoEviction bool
 	// PVC marks pods with a PersistentVolumeClaim volume (a StatefulSet's
 	// claim templates give every pod one), which the DefaultEvictor does
 	// not evict when its profile sets IgnorePvcPods.
@@ -592,6 +597,9 @@ type DeschedulerProfile struct {
 	// pods: a bare pod (no owner) passes the DefaultEvictor when it is
 	// Failed; other bare pods stay protected.
 	EvictFailedBarePods bool
+	// Evictor holds the DefaultEvictor's constraints beyond its
+	// protections (evictorconstraints.go).
+	Evictor EvictorConstraints
 }
 
 // Descheduler is a descheduler policy. Limits of 0 are unlimited; they

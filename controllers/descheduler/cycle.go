@@ -22,6 +22,9 @@ type cycle struct {
 	explain *strings.Builder
 	// scalarUsed is fitsNode's scratch for a node's scalar requests.
 	scalarUsed []int64
+	// constraints are the DefaultEvictor's constraints of each profile
+	// (evictorconstraints.go), decided when the cycle starts.
+	constraints []profileConstraints
 }
 
 func newCycle(u *model.Universe, s *model.State, tx *model.Tx, explain *strings.Builder) *cycle {
@@ -33,6 +36,7 @@ func newCycle(u *model.Universe, s *model.State, tx *model.Tx, explain *strings.
 		}
 	}
 	c.ev = newEvictor(u, len(s.Nodes))
+	c.constraints = newConstraints(u, s)
 	return c
 }
 

@@ -11,8 +11,8 @@ import (
 // pkg/framework/plugins/defaultevictor/defaultevictor_test.go: is pod p1
 // (slot 0, on node1) evictable? Upstream's pods request 100 mCPU and its
 // nodes have 2000 mCPU, 3000 memory and 10 pods unless a row says
-// otherwise. The model has no annotations, mirror or static pods and no
-// DaemonSets: the rows that turn on them are left out (see the tests).
+// otherwise. The model has no mirror or static pods and no DaemonSets:
+// the rows that turn on them are left out (see the tests).
 type evictorCase struct {
 	name string
 	// owner: "rs" (a ReplicaSet's, through a Deployment), "sts" (a
@@ -25,7 +25,10 @@ type evictorCase struct {
 	nodes   []*build.NodeBuilder
 	others  []otherPod
 	profile model.DeschedulerProfile
-	want    bool
+	// more adds to the cluster after p1 runs (d: p1's workload, t: its
+	// template): more pods, budgets, namespaces.
+	more func(b *build.Builder, d, t int)
+	want bool
 }
 
 type otherPod struct {
@@ -50,6 +53,9 @@ func (tc evictorCase) build() (*model.Universe, *model.State) {
 		d = b.AddDeployment("p1", t, 1)
 	}
 	b.RunPod(d, 0)
+	if tc.more != nil {
+		tc.more(b, d, t)
+	}
 	for i, o := range tc.others {
 		od := b.AddDeployment("other"+string(rune('a'+i)), b.AddTemplate(build.Template("other"+string(rune('a'+i))).Requests(o.cpu, o.mem)), 1)
 		b.RunPod(od, o.node)
@@ -69,18 +75,14 @@ func (tc evictorCase) build() (*model.Universe, *model.State) {
 // DefaultEvictor's Filter (cycle.filterAnyPhase, the Filter every plugin
 // applies, Failed pods included).
 //
-// Left out, with what covers them in docs/divergences.md:
-//   - the descheduler.alpha.kubernetes.io/evict and
-//     descheduler.alpha.kubernetes.io/prefer-no-eviction annotation rows
-//     (eleven rows): the model has no annotations (section "Evictor,
-//     limits and trigger", row "DefaultEvictor args not modelled");
+// The rows on the descheduler's annotations, minReplicas, minPodAge and
+// ignorePodsWithoutPDB are in TestDefaultEvictorConstraintsUpstream
+// (evictorconstraints_test.go). Left out, with what covers them in
+// docs/divergences.md:
 //   - "Pod not evicted because it is part of a daemonSet" and "… a mirror
 //     pod": no DaemonSets or mirror pods in the model (bare pods stand for
 //     them in the plugin tables; "System-critical pods and
 //     priorityThreshold");
-//   - minReplicas, minPodAge, ignorePodsWithoutPDB and the namespace
-//     label selector rows: those args are not modelled (warned; row
-//     "DefaultEvictor args not modelled");
 //   - the podProtections rows (DefaultDisabled, ExtraEnabled, storage
 //     classes, resource claims): podProtections is read into the same
 //     profile fields as the legacy booleans (inputs/manifest
@@ -139,8 +141,8 @@ func TestDefaultEvictorFilterUpstream(t *testing.T) {
 // TestDefaultEvictorPreEvictionFilterUpstream: the rows of
 // TestDefaultEvictorPreEvictionFilter (nodeFit: can p1 go to one of the
 // other nodes?). Upstream's byte-sized memory is restated in MiB (the
-// model's unit). Left out: the two namespaceLabelSelector rows (not
-// modelled, docs/divergences.md row "DefaultEvictor args not modelled").
+// model's unit). The two namespaceLabelSelector rows are in
+// TestDefaultEvictorNamespaceSelectorUpstream.
 func TestDefaultEvictorPreEvictionFilterUpstream(t *testing.T) {
 	const mib = 1 // the model's memory unit
 	taint := func(name string) *build.NodeBuilder {

@@ -80,8 +80,10 @@ const (
 // filter is DefaultEvictor.Filter reduced to the model: the pod is bound
 // to a node of the cycle, not terminating (phase Pending or Running),
 // owned by a controller (bare pods are protected by default: the
-// FailedBarePods protection), and not protected by its priority
-// (model.DeschedulerProfile.Protects). Mirror, static, DaemonSet and
+// FailedBarePods protection), not protected by its priority
+// (model.DeschedulerProfile.Protects), and admitted by the evictor's
+// constraints (labelSelector, PodsWithoutPDB, minReplicas, minPodAge:
+// evictorconstraints.go). Mirror, static, DaemonSet and
 // local-storage pods do not exist in the model.
 func (c *cycle) filter(p *model.DeschedulerProfile, pod int) bool {
 	ps := &c.s.Pods[pod]
@@ -89,16 +91,17 @@ func (c *cycle) filter(p *model.DeschedulerProfile, pod int) bool {
 		return false
 	}
 	n := ps.NodeOf()
-	if n < 0 || !c.isReady[n] || ps.Owner == 0 {
+	if n < 0 || !c.isReady[n] {
 		return false
 	}
-	return !p.Protects(&c.u.Templates[ps.Template])
+	return c.evictorAdmits(p, ps, ps.Owner != 0)
 }
 
 // preEvictionFilter is DefaultEvictor.PreEvictionFilter: with nodeFit the
-// pod must fit on some other Ready node.
+// pod must fit on some other Ready node, and the namespaceLabelSelector
+// must admit its namespace.
 func (c *cycle) preEvictionFilter(p *model.DeschedulerProfile, pod int) bool {
-	return !p.NodeFit || c.fitsAnyOtherNode(pod, c.ready)
+	return (!p.NodeFit || c.fitsAnyOtherNode(pod, c.ready)) && c.constrained(p).namespaceAdmits(&c.s.Pods[pod])
 }
 
 // nodeQuotaLeft reports whether node n can take one more eviction; plugins

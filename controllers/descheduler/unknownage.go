@@ -63,10 +63,7 @@ func (c *cycle) filterAnyPhase(p *model.DeschedulerProfile, pod int) bool {
 	if n < 0 || !c.isReady[n] {
 		return false
 	}
-	if ps.Owner == 0 && (ps.Phase != model.Failed || !p.EvictFailedBarePods) {
-		return false
-	}
-	return !p.Protects(&c.u.Templates[ps.Template])
+	return c.evictorAdmits(p, ps, ps.Owner != 0 || ps.Phase == model.Failed && p.EvictFailedBarePods)
 }
 
 // ownerKind is the kind of the pod's controller, "" for a bare pod.

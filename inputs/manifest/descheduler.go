@@ -66,7 +66,10 @@ func deschedulerDecl(o Object, classes *priorityClassTable, warns *[]Warning) (*
 				if err = podProtections(o, pp, args, &mp, warns); err != nil {
 					break
 				}
-				err = priorityThreshold(o, pp+".priorityThreshold", args, classes, &mp, warns)
+				if err = priorityThreshold(o, pp+".priorityThreshold", args, classes, &mp, warns); err != nil {
+					break
+				}
+				err = evictorConstraints(o, pp, args, &mp, warns)
 			case "RemovePodsViolatingTopologySpreadConstraint":
 				var args TopologySpreadArgs
 				if err = decodeArgs(o, pp, pc.Args, &args, warns); err != nil {

@@ -31,8 +31,8 @@ func podProtections(o Object, path string, args DefaultEvictorArgs, mp *model.De
 	}
 	if len(pr.DefaultDisabled) == 0 && len(pr.ExtraEnabled) == 0 {
 		mp.EvictLocalStoragePods, mp.EvictSystemCriticalPods, mp.EvictFailedBarePods = args.EvictLocalStoragePods, args.EvictSystemCriticalPods, args.EvictFailedBarePods
-		mp.IgnorePvcPods = args.IgnorePvcPods
-		warnUnmodelledProtections(o, path, args.EvictDaemonSetPods, "evictDaemonSetPods", args.IgnorePodsWithoutPDB, "ignorePodsWithoutPDB", warns)
+		mp.IgnorePvcPods, mp.Evictor.PodsWithoutPDB = args.IgnorePvcPods, args.IgnorePodsWithoutPDB
+		warnDaemonSetProtection(o, path, args.EvictDaemonSetPods, "evictDaemonSetPods", warns)
 		return nil
 	}
 	var set []string
@@ -62,23 +62,19 @@ func podProtections(o Object, path string, args DefaultEvictorArgs, mp *model.De
 	disabled := func(n string) bool { return slices.Contains(pr.DefaultDisabled, n) }
 	enabled := func(n string) bool { return slices.Contains(pr.ExtraEnabled, n) }
 	mp.EvictLocalStoragePods, mp.EvictSystemCriticalPods, mp.EvictFailedBarePods = disabled("PodsWithLocalStorage"), disabled("SystemCriticalPods"), disabled("FailedBarePods")
-	mp.IgnorePvcPods = enabled("PodsWithPVC")
-	warnUnmodelledProtections(o, pp, disabled("DaemonSetPods"), "defaultDisabled DaemonSetPods", enabled("PodsWithoutPDB"), "extraEnabled PodsWithoutPDB", warns)
+	mp.IgnorePvcPods, mp.Evictor.PodsWithoutPDB = enabled("PodsWithPVC"), enabled("PodsWithoutPDB")
+	warnDaemonSetProtection(o, pp, disabled("DaemonSetPods"), "defaultDisabled DaemonSetPods", warns)
 	if pr.Config != nil && pr.Config.PodsWithPVC != nil && len(pr.Config.PodsWithPVC.ProtectedStorageClasses) > 0 {
 		*warns = append(*warns, o.at().warning(o.path(pp+".config.PodsWithPVC.protectedStorageClasses"), "not modelled: the model has no storage classes, so every pod with a PersistentVolumeClaim is protected"))
 	}
 	return nil
 }
 
-// warnUnmodelledProtections warns about the protections the model has
-// nothing to apply to: DaemonSets' pods are reservations on their nodes,
-// never evicted, and a pod without a PodDisruptionBudget is evicted as
-// any other.
-func warnUnmodelledProtections(o Object, path string, daemonSets bool, daemonSetsField string, withoutPDB bool, withoutPDBField string, warns *[]Warning) {
+// warnDaemonSetProtection warns about lifting the DaemonSetPods
+// protection, which the model has nothing to apply to: a DaemonSet's pods
+// are room reserved on their nodes, never evicted.
+func warnDaemonSetProtection(o Object, path string, daemonSets bool, daemonSetsField string, warns *[]Warning) {
 	if daemonSets {
 		*warns = append(*warns, o.at().warning(o.path(path), "%s: not modelled: a DaemonSet's pods are room reserved on their nodes, never evicted", daemonSetsField))
-	}
-	if withoutPDB {
-		*warns = append(*warns, o.at().warning(o.path(path), "%s: not modelled: a pod no PodDisruptionBudget covers is evicted as any other", withoutPDBField))
 	}
 }

@@ -87,6 +87,8 @@ func (tc templateConv) convert(name string, meta ObjectMeta, spec PodSpec) (mode
 	}
 	td.CPU, td.Memory, td.Scalar, td.ReservedOnly, td.Overhead, td.PodLevel = req.cpu, req.mem, req.scalar, req.reservedOnly, req.overhead, req.podLevel
 	td.LocalStorage = hasLocalStorage(spec.Volumes)
+	_, td.DeschedulerEvict = meta.Annotations[deschedulerEvictAnnotation]
+	_, td.PreferNoEviction = meta.Annotations[preferNoEvictionAnnotation]
 	for i, v := range spec.Volumes {
 		if sourceGiven(v.PersistentVolumeClaim) {
 			td.PVC = true

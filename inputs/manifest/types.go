@@ -14,9 +14,11 @@ type TypeMeta struct {
 
 // ObjectMeta is the part of metadata the model reads.
 type ObjectMeta struct {
-	Name              string            `json:"name"`
-	Namespace         string            `json:"namespace"`
-	Labels            map[string]string `json:"labels"`
+	Name      string            `json:"name"`
+	Namespace string            `json:"namespace"`
+	Labels    map[string]string `json:"labels"`
+	// Annotations are read for the descheduler's (evictorargs.go).
+	Annotations       map[string]string `json:"annotations"`
 	OwnerReferences   []OwnerReference  `json:"ownerReferences"`
 	DeletionTimestamp *string           `json:"deletionTimestamp"`
 }
@@ -463,6 +465,15 @@ type DefaultEvictorArgs struct {
 		Name  string `json:"name"`
 		Value *int64 `json:"value"`
 	} `json:"priorityThreshold"`
+	// LabelSelector, NamespaceLabelSelector, MinReplicas and MinPodAge
+	// narrow the pods evicted (evictorargs.go).
+	LabelSelector          *LabelSelector `json:"labelSelector"`
+	NamespaceLabelSelector *LabelSelector `json:"namespaceLabelSelector"`
+	MinReplicas            *int64         `json:"minReplicas"`
+	MinPodAge              *string        `json:"minPodAge"`
+	// NoEvictionPolicy reads the prefer-no-eviction annotation, which no
+	// pod of the model carries (evictorargs.go).
+	NoEvictionPolicy string `json:"noEvictionPolicy"`
 }
 
 // PodProtections are the DefaultEvictor's protections by name: the
