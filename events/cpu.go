@@ -20,7 +20,7 @@ func changeCPU(tx *model.Tx, s *model.State, p int, delta int64) {
 	usage := min(max(int64(pod.CPU)+delta, 0), u.Nodes[n].CPU)
 	pod.CPU = int32(usage)
 	if pod.Owner != 0 && u.HasHPA {
-		s.Enqueue(model.HPAQueue, int(pod.Owner)-1)
+		s.EnqueueHPA(u, int(pod.Owner)-1)
 	}
 	if tx.Tracing() {
 		tx.Log(WorkloadComponent, "CPU usage of pod %s changed by %+d to %d; node %s has %d CPU left",

@@ -58,7 +58,7 @@ func changeMemory(tx *model.Tx, s *model.State, p int, delta int64) {
 	}
 	pod.Memory = int32(usage)
 	if pod.Owner != 0 && u.HasHPA {
-		s.Enqueue(model.HPAQueue, int(pod.Owner)-1)
+		s.EnqueueHPA(u, int(pod.Owner)-1)
 	}
 	if tx.Tracing() {
 		tx.Log(WorkloadComponent, "Memory usage of pod %s grew by %dMi to %dMi; node %s: allocatableMemory.available %dMi (eviction threshold %dMi)",

@@ -291,6 +291,13 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 			}
 			spec.AmbiguousWhenPodsOf = append(spec.AmbiguousWhenPodsOf, d)
 		}
+		for i, name := range h.SelectsPodsOf {
+			d := look.deployments.of(name)
+			if d < 0 {
+				return 0, fmt.Errorf("selectsPodsOf[%d] %q: no such workload (accepted: %s): %w", i, name, c.deploymentNames(), ErrInvalid)
+			}
+			spec.CountsPodsOf = append(spec.CountsPodsOf, d)
+		}
 		u.HPAs = append(u.HPAs, spec)
 		return len(u.HPAs), nil
 	}

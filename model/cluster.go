@@ -240,6 +240,10 @@ type HPADecl struct {
 	// selects and another HPA's target selects too: while one of their
 	// pods exists, the HPA computes no metric (HPA.AmbiguousWhenPodsOf).
 	SelectorSharedWith []string `json:"selectorSharedWith,omitempty"`
+	// SelectsPodsOf names the other workloads whose pods the HPA's
+	// target's selector selects: the HPA counts them in its metrics
+	// (HPA.CountsPodsOf).
+	SelectsPodsOf []string `json:"selectsPodsOf,omitempty"`
 }
 
 // HPABoundsDecl is another HPA of a workload that has several: its name

@@ -186,6 +186,7 @@ func (u *Universe) Compile() error {
 			return fmt.Errorf("hpa %d: %w", i, err)
 		}
 		u.HasHPA = true
+		u.HPAsCountOtherPods = u.HPAsCountOtherPods || len(h.CountsPodsOf) > 0
 	}
 	for i, d := range u.DeploymentTemplates {
 		if d.Config < 0 || d.Config >= len(u.Configs) {

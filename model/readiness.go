@@ -160,7 +160,7 @@ func (o *owners) queue(u *Universe, s *State) bool {
 		queued = true
 		s.Enqueue(DeploymentQueue, d)
 		if u.HasHPA {
-			s.Enqueue(HPAQueue, d)
+			s.EnqueueHPA(u, d)
 		}
 	}
 	return queued
@@ -177,7 +177,7 @@ func (o *owners) wake(u *Universe, s *State) {
 			s.Enqueue(DeploymentQueue, d)
 		}
 		if u.HasHPA {
-			s.Enqueue(HPAQueue, d)
+			s.EnqueueHPA(u, d)
 		}
 	}
 }

@@ -486,6 +486,13 @@ type HPA struct {
 	// pods controlled by multiple HPAs (AmbiguousSelector) and, like the
 	// HPAs of Ambiguous, only moves a count outside its bounds.
 	AmbiguousWhenPodsOf []int
+	// CountsPodsOf are the other workloads (deployment indices) whose pods
+	// the HPA's target's selector selects: the HPA lists their pods with
+	// its target's in its metrics, as kube-controller-manager's replica
+	// calculator lists every pod of the selector (its currentReplicas
+	// stays the target's own status.replicas), and a change of their pods
+	// queues it (State.EnqueueHPA).
+	CountsPodsOf []int
 }
 
 // HPABounds are one HPA's replica bounds, with its name.
@@ -854,7 +861,10 @@ type Universe struct {
 	// Compile), HasStatefulSets says that some workload is a
 	// StatefulSet, and HasJobs that some workload is a Job.
 	HasHPA, HasTaints, HasPatterns bool
-	HasStatefulSets, HasJobs       bool
+	// HPAsCountOtherPods: some HPA counts another workload's pods
+	// (HPA.CountsPodsOf).
+	HPAsCountOtherPods       bool
+	HasStatefulSets, HasJobs bool
 	// NodeDownKeyMatters: under Kubernetes' lifecycle, some template
 	// tolerates the not-ready and the unreachable taints differently, so
 	// the scheduler's decisions read which of the two a node that is not

@@ -218,7 +218,8 @@ func sync(tx *model.Tx, s *model.State, d int, env environment, live bool) {
 	}
 	s.Enqueue(model.DeploymentQueue, d)
 	if tracing {
-		tx.Log(Component, "Scaling %s %s from %d to %d replicas", tx.U.KindWord(d, false), tx.U.Deployments[d].Name, current, r.Desired)
+		others, pods := othersListed(tx.U, s, d, spec)
+		tx.Log(Component, "Scaling %s %s from %d to %d replicas"+others, append([]any{tx.U.KindWord(d, false), tx.U.Deployments[d].Name, current, r.Desired}, pods...)...)
 	}
 }
 
@@ -279,13 +280,13 @@ func propose(u *model.Universe, s *model.State, d int, spec *model.HPA, current 
 			continue
 		case m.Kind.Unknown():
 			continue
-		case m.Target == model.Utilization && missingRequest(u, s, d, m.Resource):
+		case m.Target == model.Utilization && missingRequest(u, s, d, spec, m.Resource):
 			// Upstream's calculator refuses the metric: a container
 			// lacks the request.
 			proposals = append(proposals, Proposal{})
 			continue
 		}
-		pods := groupPods(u, s, d, m.Resource, Pods{Ready: readyBuf[:0], Unready: unreadyBuf[:0]})
+		pods := groupPods(u, s, d, spec, m.Resource, Pods{Ready: readyBuf[:0], Unready: unreadyBuf[:0]})
 		switch m.Target {
 		case model.Utilization:
 			proposals = append(proposals, UtilizationReplicas(current, m.Value, tol, pods))

@@ -1,10 +1,15 @@
 package hpa
 
-import "github.com/kivi-go/kivi/model"
+import (
+	"strings"
+
+	"github.com/kivi-go/kivi/model"
+)
 
 // groupPods is groupPods of the replica calculator over the model: the
-// pods of deployment d in every ReplicaSet (the scale subresource's
-// selector matches old revisions too). Terminating pods carry a deletion
+// pods the HPA of deployment d lists (listedPods): d's in every ReplicaSet
+// (the scale subresource's selector matches old revisions too) and those
+// of the other workloads its selector selects. Terminating pods carry a deletion
 // timestamp and are ignored; Pending pods are unready; Running pods are
 // ready, and the metrics server reports their current usage, except that
 // for a CPU metric a Running pod whose Ready condition is False is unready
@@ -23,12 +28,11 @@ import "github.com/kivi-go/kivi/model"
 // The samples are appended to into.Ready[:0] and into.Unready[:0], so a
 // caller can lend buffers (the HPA evaluates on every sync: its garbage
 // was a fifth of a scaling search's allocation).
-func groupPods(u *model.Universe, s *model.State, d int, r model.MetricSource, into Pods) Pods {
+func groupPods(u *model.Universe, s *model.State, d int, spec *model.HPA, r model.MetricSource, into Pods) Pods {
 	pods := Pods{Ready: into.Ready[:0], Unready: into.Unready[:0], Missing: into.Missing[:0]}
-	owner := uint8(d + 1)
 	for i := range s.Pods {
 		p := &s.Pods[i]
-		if p.Owner != owner {
+		if !lists(spec, d, p) {
 			continue
 		}
 		sample := sampleOf(u, p, r)
@@ -58,4 +62,39 @@ func sampleOf(u *model.Universe, p *model.PodState, r model.MetricSource) Sample
 		return Sample{Usage: int64(p.Memory), Request: t.MetricRequest(r)}
 	}
 	return Sample{Usage: int64(p.CPU), Request: t.MetricRequest(r)}
+}
+
+// lists reports whether the HPA spec of deployment d lists pod p (any
+// phase but Free): the target's selector selects d's own pods and those
+// of HPA.CountsPodsOf (a nil spec: d's own).
+func lists(spec *model.HPA, d int, p *model.PodState) bool {
+	if p.Phase == model.Free {
+		return false
+	}
+	if spec == nil {
+		return int(p.Owner) == d+1
+	}
+	return spec.CountsPodOf(d, p.Owner)
+}
+
+// othersListed is, for a trace line, a clause naming the pods of other
+// workloads the HPA of deployment d lists with its own (HPA.CountsPodsOf)
+// and its arguments (pod references, which the trace names); "" when none
+// exists.
+func othersListed(u *model.Universe, s *model.State, d int, spec *model.HPA) (string, []any) {
+	if len(spec.CountsPodsOf) == 0 {
+		return "", nil
+	}
+	var verbs []string
+	var pods []any
+	for i := range s.Pods {
+		if p := &s.Pods[i]; int(p.Owner) != d+1 && lists(spec, d, p) {
+			verbs = append(verbs, "%s")
+			pods = append(pods, s.PodRef(i))
+		}
+	}
+	if len(pods) == 0 {
+		return "", nil
+	}
+	return " (the pods its selector selects include " + strings.Join(verbs, ", ") + ", which it does not control)", pods
 }

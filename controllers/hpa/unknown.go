@@ -47,21 +47,24 @@ type podCounts struct {
 	status  int // status.replicas: pods neither terminating nor finished
 }
 
-// countPods counts deployment d's pods for a metric grouped as resource r
-// groups them (a CPU metric leaves Running pods that are not Ready out;
-// every other metric reads them).
-func countPods(s *model.State, d int, cpuGrouping bool) podCounts {
+// countPods counts the pods the HPA of deployment d lists for a metric
+// grouped as resource r groups them (a CPU metric leaves Running pods
+// that are not Ready out; every other metric reads them); status counts
+// d's own only (the scale subresource's status.replicas).
+func countPods(spec *model.HPA, s *model.State, d int, cpuGrouping bool) podCounts {
 	var c podCounts
-	owner := uint8(d + 1)
 	for i := range s.Pods {
 		p := &s.Pods[i]
-		if p.Owner != owner || p.Phase == model.Free {
+		if !lists(spec, d, p) {
 			continue
 		}
+		own := int(p.Owner) == d+1
 		c.listed++
 		switch p.Phase {
 		case model.Running:
-			c.status++
+			if own {
+				c.status++
+			}
 			if p.Ready() {
 				c.running++
 			}
@@ -71,7 +74,9 @@ func countPods(s *model.State, d int, cpuGrouping bool) podCounts {
 				c.ready++
 			}
 		case model.Pending:
-			c.status++
+			if own {
+				c.status++
+			}
 			c.unready++
 		case model.Terminating:
 			// getReadyPodsCount reads the phase and the Ready condition
@@ -88,7 +93,7 @@ func countPods(s *model.State, d int, cpuGrouping bool) podCounts {
 // does not know, can make for deployment d at current spec replicas,
 // counts capped at limit (maxReplicas). Every metric value ≥ 0 is
 // possible; every pod has a sample (as for Resource metrics).
-func metricOptions(s *model.State, d int, m *model.Metric, current int, tol Tolerance, limit int) proposals {
+func metricOptions(spec *model.HPA, s *model.State, d int, m *model.Metric, current int, tol Tolerance, limit int) proposals {
 	out := proposals{counts: make([]bool, limit+1)}
 	set := func(v int) { out.counts[min(max(v, 0), limit)] = true }
 	t := float64(m.Value)
@@ -97,7 +102,7 @@ func metricOptions(s *model.State, d int, m *model.Metric, current int, tol Tole
 		// GetMetricReplicas and GetRawResourceReplicas
 		// (calcPlainMetricReplicas), GetResourceReplicas for a container's
 		// utilisation: the ratio of an average over the ready pods.
-		pods := countPods(s, d, m.Kind == model.ContainerResourceMetric && m.Resource == model.CPU)
+		pods := countPods(spec, s, d, m.Kind == model.ContainerResourceMetric && m.Resource == model.CPU)
 		if pods.listed == 0 || pods.ready == 0 {
 			out.fails = true // no pods, or no sample of a ready pod
 			return out
@@ -125,7 +130,7 @@ func metricOptions(s *model.State, d int, m *model.Metric, current int, tol Tole
 		// (getUsageRatioReplicaCount): the ratio times the Running and
 		// Ready pods. Within the tolerance the pods are not listed; out
 		// of it, no pod listed is an error.
-		pods := countPods(s, d, false)
+		pods := countPods(spec, s, d, false)
 		set(current)
 		if pods.listed == 0 {
 			out.fails = true
@@ -137,7 +142,7 @@ func metricOptions(s *model.State, d int, m *model.Metric, current int, tol Tole
 	default:
 		// GetObjectPerPodMetricReplicas, GetExternalPerPodMetricReplicas:
 		// the total over the target per pod, against status.replicas.
-		status := countPods(s, d, false).status
+		status := countPods(spec, s, d, false).status
 		if status > 0 {
 			set(status)
 		}
@@ -222,7 +227,7 @@ func environments(s *model.State, d int, spec *model.HPA, current int) []environ
 		if !m.Kind.Unknown() {
 			continue
 		}
-		opts := metricOptions(s, d, m, current, tol, limit)
+		opts := metricOptions(spec, s, d, m, current, tol, limit)
 		// The custom or external metrics API may also fail to answer
 		// at any sync (an adapter that is down): the replica calculator
 		// then fails the metric.
@@ -288,7 +293,7 @@ func driver(s *model.State, d int, spec *model.HPA, current, value int) *model.M
 	for i := range spec.Metrics {
 		m := &spec.Metrics[i]
 		if m.Kind.Unknown() {
-			if opts := metricOptions(s, d, m, current, tol, spec.Max); value < len(opts.counts) && opts.counts[value] {
+			if opts := metricOptions(spec, s, d, m, current, tol, spec.Max); value < len(opts.counts) && opts.counts[value] {
 				return m
 			}
 		}
@@ -300,8 +305,9 @@ func driver(s *model.State, d int, spec *model.HPA, current, value int) *model.M
 // model does not know (model.MetricKind.Unknown), can recommend for
 // deployment d of s at current spec replicas under tolerance tol: counts[v]
 // for each count v (counts[limit] for limit and more), and fails when
-// the replica calculator can also fail it. For differential tests.
+// the replica calculator can also fail it, reading d's own pods. For
+// differential tests.
 func MetricRecommendations(s *model.State, d int, m *model.Metric, current int, tol Tolerance, limit int) (counts []bool, fails bool) {
-	p := metricOptions(s, d, m, current, tol, limit)
+	p := metricOptions(nil, s, d, m, current, tol, limit)
 	return p.counts, p.fails
 }

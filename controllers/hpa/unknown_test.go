@@ -58,7 +58,7 @@ func TestMetricOptions(t *testing.T) {
 				b.PendingPod(web, 0)
 			}
 			_, s := b.MustBuild()
-			got := metricOptions(s, web, &tc.metric, tc.current, Symmetric(10), 10)
+			got := metricOptions(nil, s, web, &tc.metric, tc.current, Symmetric(10), 10)
 			var counts []int
 			for v, ok := range got.counts {
 				if ok {

@@ -104,7 +104,7 @@ func TestUpstreamGroupPods(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			u, s := upstreamCluster(t, len(tc.pods), tc.pods)
-			got := groupPods(u, s, 0, tc.resource, Pods{})
+			got := groupPods(u, s, 0, nil, tc.resource, Pods{})
 			if len(got.Ready) != tc.ready || len(got.Unready) != tc.unready || len(got.Missing) != tc.missing {
 				t.Errorf("ready %d unready %d missing %d, want %d %d %d",
 					len(got.Ready), len(got.Unready), len(got.Missing), tc.ready, tc.unready, tc.missing)
@@ -163,7 +163,7 @@ func TestUpstreamReplicaCalcUnknownMetrics(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, s := upstreamCluster(t, tc.current, tc.pods)
-			got := metricOptions(s, 0, &tc.metric, tc.current, tc.tol, 10)
+			got := metricOptions(nil, s, 0, &tc.metric, tc.current, tc.tol, 10)
 			if !got.counts[tc.want] {
 				t.Errorf("upstream's %d is not among the model's counts %v", tc.want, got.counts)
 			}

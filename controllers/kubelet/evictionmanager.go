@@ -229,7 +229,7 @@ func evictForMemory(tx *model.Tx, s *model.State, p, n int, threshold string) {
 		tx.Mark(model.MarkEvicted(d))
 		s.Enqueue(model.DeploymentQueue, d)
 		if u.HasHPA {
-			s.Enqueue(model.HPAQueue, d)
+			s.EnqueueHPA(u, d)
 		}
 		if u.Descheduler != nil {
 			s.DeschedulerPending = true

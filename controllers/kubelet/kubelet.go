@@ -88,7 +88,7 @@ func (k *Kubelet) Step(tx *model.Tx, s *model.State) {
 	}
 	s.Queues[model.KubeletQueue] = base
 	updates.apply(tx.U, s)
-	w.flush(s)
+	w.flush(tx.U, s)
 }
 
 // action is what the kubelet does with one queued pod.

@@ -76,7 +76,7 @@ func (w *wakeups) podGone(u *model.Universe, tx *model.Tx, s *model.State, d int
 }
 
 // flush queues the requested deployments in first-appearance order.
-func (w *wakeups) flush(s *model.State) {
+func (w *wakeups) flush(u *model.Universe, s *model.State) {
 	for _, o := range w.owners[:w.n] {
 		d := int(o) - 1
 		if w.depSet[d>>6]&(1<<(d&63)) != 0 {
@@ -86,7 +86,7 @@ func (w *wakeups) flush(s *model.State) {
 	for _, o := range w.owners[:w.n] {
 		d := int(o) - 1
 		if w.hpaSet[d>>6]&(1<<(d&63)) != 0 {
-			s.Enqueue(model.HPAQueue, d)
+			s.EnqueueHPA(u, d)
 		}
 	}
 }

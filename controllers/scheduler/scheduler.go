@@ -172,7 +172,7 @@ func (sch Scheduler) Step(tx *model.Tx, s *model.State) {
 			tx.Log(Component, "Scheduled pod %s on node %s", s.PodRef(p), u.Nodes[n].Name)
 		}
 		if pod.Owner != 0 && u.HasHPA {
-			s.Enqueue(model.HPAQueue, int(pod.Owner)-1)
+			s.EnqueueHPA(u, int(pod.Owner)-1)
 		}
 		if onePod {
 			return

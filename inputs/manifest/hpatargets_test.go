@@ -142,6 +142,15 @@ func TestHPASelectorOverlap(t *testing.T) {
 				if d.HPA != nil && fmt.Sprint(d.HPA.SelectorSharedWith) != fmt.Sprint(want) {
 					t.Errorf("%s's HPA shares its selector with %v, want %v", d.Name, d.HPA.SelectorSharedWith, want)
 				}
+				// web's HPA counts the canary's pods in its metrics; the
+				// canary's selector selects its own only.
+				counts := []string(nil)
+				if d.Name == "web" {
+					counts = []string{"web-canary"}
+				}
+				if d.HPA != nil && fmt.Sprint(d.HPA.SelectsPodsOf) != fmt.Sprint(counts) {
+					t.Errorf("%s's HPA counts the pods of %v, want %v", d.Name, d.HPA.SelectsPodsOf, counts)
+				}
 			}
 		})
 	}

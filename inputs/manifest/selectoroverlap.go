@@ -11,11 +11,12 @@ import (
 // A workload's pods are its own in the model (their owner), but
 // kube-controller-manager's HPA lists the pods of its target by the
 // target's spec.selector. A selector that also selects another
-// workload's pods makes the HPA count them in its metrics, which the
-// model does not do: the reader warns. And an HPA whose listed pods are
-// also selected by another HPA's target finds them controlled by
-// multiple HPAs (AmbiguousSelector) and computes no metric while such
-// pods exist: the reader records which workloads' pods do that
+// workload's pods makes the HPA count them in its metrics: the reader
+// records those workloads (model.HPADecl.SelectsPodsOf), and warns, since
+// the HPA then scales on pods it does not control. And an HPA whose
+// listed pods are also selected by another HPA's target finds them
+// controlled by multiple HPAs (AmbiguousSelector) and computes no metric
+// while such pods exist: the reader records which workloads' pods do that
 // (model.HPADecl.SelectorSharedWith) and the model's HPA follows.
 
 // selectedWorkload is a workload whose pods a selector may select.
@@ -104,11 +105,14 @@ func (as *assembly) selectorOverlap(objs []Object, hpaObjs map[string]Object, na
 			if j == i {
 				continue
 			}
+			if decl != nil && len(decl.SharedTarget) == 0 {
+				decl.SelectsPodsOf = append(decl.SelectsPodsOf, names[b.key])
+			}
 			ambiguous := ""
 			if other != "" {
 				ambiguous = ", and as the HPA of " + other + " selects them too, both find them controlled by multiple HPAs (AmbiguousSelector) while they exist and scale on no metric, as the model's HPAs do"
 			}
-			as.warns = append(as.warns, o.at().warning(o.path("spec.scaleTargetRef"), "the selector of %s %s also selects the pods of %s %s (labels %s): kube-controller-manager's HPA reads every pod its target's selector selects, so it counts those pods in its metrics too, where the model's HPA reads %s's own pods only%s (accepted: a spec.selector that selects one workload's pods)",
+			as.warns = append(as.warns, o.at().warning(o.path("spec.scaleTargetRef"), "the selector of %s %s also selects the pods of %s %s (labels %s): kube-controller-manager's HPA reads every pod its target's selector selects, so it counts those pods in its metrics too (the model's HPA does, as upstream), and scales %s on pods it does not control%s; a spec.selector that selects one workload's pods avoids it",
 				a.kind, a.key, b.kind, b.key, labelText(b.labels), a.name, ambiguous))
 		}
 	}

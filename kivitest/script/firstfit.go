@@ -27,7 +27,7 @@ func (f FirstFit) Step(tx *model.Tx, s *model.State) {
 		}
 		n := firstFit(u, s, pod)
 		if pod.Owner != 0 && u.HasHPA {
-			s.Enqueue(model.HPAQueue, int(pod.Owner)-1)
+			s.EnqueueHPA(u, int(pod.Owner)-1)
 		}
 		if n < 0 {
 			tx.Log("kube-scheduler", "Pod %s cannot be scheduled: 0/%d nodes are available", s.PodRef(p), len(s.Nodes))
