@@ -82,6 +82,9 @@ func describeEvent(u *model.Universe, e *model.Event) string {
 	switch e.Kind {
 	case model.CPUChange:
 		what = "whenever the cluster is quiet, one pod of " + workloadName(u, e.Deployment) + " uses " + cpuDeltas(u, e)
+		if !u.ReadsCPUUsage {
+			what += "; nothing in this cluster reads CPU usage (no HorizontalPodAutoscaler has a CPU metric, no kernelPanic event), so the rise changes nothing the controllers or the intents see"
+		}
 	case model.MemoryChange:
 		what = "whenever the cluster is quiet, one pod of " + workloadName(u, e.Deployment) + " uses " + memoryDeltas(e) +
 			" more memory; " + memoryPressureWhen(u) + " and its kubelet evicts pods"

@@ -19,8 +19,35 @@ func (CPUChange) Name() string { return "eventCpuChange" }
 
 func (c CPUChange) Enabled(u *model.Universe, s *model.State) bool { return c.enabled(u, s) }
 
-// Step is either the guard step (no trace, as in Kivi) or the body.
-func (c CPUChange) Step(tx *model.Tx, s *model.State) { c.step(tx, s, changeCPU) }
+// Step is either the guard step (no trace, as in Kivi) or the body. In a
+// universe where nothing reads the pods' CPU usage
+// (model.Universe.ReadsCPUUsage) the body does not branch over the pod
+// and the amount, nor write the usage: every branch would lead to states
+// that differ in that field alone, whose futures no step tells apart.
+func (c CPUChange) Step(tx *model.Tx, s *model.State) {
+	if !tx.U.ReadsCPUUsage && vars(tx.U, s, c.event)[0] == riseBody {
+		c.unreadRise(tx, s)
+		return
+	}
+	c.step(tx, s, changeCPU)
+}
+
+// unreadRise is the body where nothing reads the usage: the rise wakes
+// the HPA controller for the deployment as changeCPU does (its HPA, if
+// any, reads no CPU metric), and is traced as not followed.
+func (c CPUChange) unreadRise(tx *model.Tx, s *model.State) {
+	u := tx.U
+	e := &u.Events[c.event]
+	if u.HasHPA {
+		s.EnqueueHPA(u, e.Deployment)
+	}
+	if tx.Tracing() {
+		tx.Log(WorkloadComponent, "CPU usage of a pod of %s %s rises; nothing in this cluster reads it (no HorizontalPodAutoscaler has a CPU metric and no kernelPanic event watches the nodes' load), so the amount is not followed",
+			u.KindWord(e.Deployment, false), u.Deployments[e.Deployment].Name)
+	}
+	vars(u, s, c.event)[0] = riseDone
+	afterStep(u, s, c.event)
+}
 
 // ValidEnd: waiting in the body for a member to exist is not an end
 // location (Kivi's invalid end state).

@@ -246,6 +246,9 @@ func TestBranching(t *testing.T) {
 	web := b.AddDeployment("web", app, 3)
 	b.AddDeployment("db", app, 1)
 	b.RunPod(web, 0).RunPod(web, 0).RunPod(web, 0)
+	// web's HPA reads the pods' CPU usage: without a reader the rise is
+	// not branched over (TestCPUChangeUnreadUsage).
+	b.WithHPA(web, b.AddHPA(1, 6, 50))
 	b.AddEvent(model.Event{Kind: model.CPUChange, Deployment: web})
 	b.AddEvent(model.Event{Kind: model.ScaleDeployment, MaxDeployment: 2})
 	u, s := b.MustBuild()

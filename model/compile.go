@@ -197,6 +197,7 @@ func (u *Universe) Compile() error {
 		}
 		_ = i
 	}
+	u.ReadsCPUUsage = u.readsCPUUsage()
 	off := 0
 	for i := range u.Events {
 		e := &u.Events[i]

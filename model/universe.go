@@ -861,6 +861,8 @@ type Universe struct {
 	// Compile), HasStatefulSets says that some workload is a
 	// StatefulSet, and HasJobs that some workload is a Job.
 	HasHPA, HasTaints, HasPatterns bool
+	// ReadsCPUUsage: some step reads the pods' CPU usage (readsCPUUsage).
+	ReadsCPUUsage bool
 	// HPAsCountOtherPods: some HPA counts another workload's pods
 	// (HPA.CountsPodsOf).
 	HPAsCountOtherPods       bool
