@@ -62,8 +62,9 @@ type DeploymentSpec struct {
 	Selector        *LabelSelector     `json:"selector"`
 	Template        PodTemplateSpec    `json:"template"`
 	Strategy        DeploymentStrategy `json:"strategy"`
-	// Paused is warned about when true (pausedWarning).
-	Paused bool `json:"paused"`
+	// Paused is spec.paused, nil when the manifest leaves it out (an
+	// applied file then keeps the live value; model/paused.go).
+	Paused *bool `json:"paused"`
 }
 
 // DeploymentStrategy is RollingUpdate (default) or Recreate.
