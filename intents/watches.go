@@ -288,8 +288,11 @@ func notRolledOut(u *model.Universe, s *model.State, d int) string {
 		return ""
 	}
 	name := u.Deployments[d].Name
-	if u.IsPaused(s, d) {
-		return fmt.Sprintf("deployment %s stopped paused with its pod template not rolled out: 0 of %d updated replicas, %d pods of older templates", name, spec, pods.Running)
+	switch {
+	case u.IsPaused(s, d) && s.Deps[d].RS == [2]model.ReplicaSetState{}:
+		return fmt.Sprintf("deployment %s stopped paused before its first rollout: no ReplicaSet, 0 of %d replicas", name, spec)
+	case u.IsPaused(s, d):
+		return fmt.Sprintf("deployment %s stopped paused with its pod template not rolled out: 0 of %d updated replicas, %d running pods of older templates", name, spec, pods.Running)
 	}
 	return fmt.Sprintf("deployment %s stopped without a ReplicaSet of its pod template: 0 of %d updated replicas", name, spec)
 }
