@@ -115,3 +115,34 @@ spec:
 		}
 	}
 }
+
+// TestPausedCurrentPlacementNeverRolledOut: a dump's paused Deployment
+// with no pod, in the dump or in its status, was created paused and never
+// resumed: it has no ReplicaSet (upstream's paused sync would have scaled
+// an existing one to spec.replicas).
+func TestPausedCurrentPlacementNeverRolledOut(t *testing.T) {
+	for _, tc := range []struct {
+		name, status string
+		rolledOut    bool
+	}{
+		{"no pods", "  status: {}\n", false},
+		{"pods in its status only (unbound ones left out)", "  status: {replicas: 3}\n", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			stream := strings.Replace(dumpWorkloads, "    replicas: 3\n    selector: {matchLabels: {app: web}}", "    replicas: 3\n    paused: true\n    selector: {matchLabels: {app: web}}", 1)
+			stream = strings.Replace(stream, "  status: {replicas: 3, availableReplicas: 3}\n", tc.status, 1)
+			r, err := LoadStream([]File{{Name: "dump.yaml", Data: []byte(stream)}}, &File{Name: "nodes.yaml", Data: []byte(dumpNodes)}, nil, Options{CurrentPlacement: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range r.Cluster.Deployments {
+				if d.Name == "web" && (!d.Paused || d.RolledOut != tc.rolledOut) {
+					t.Errorf("web: paused %v rolled out %v, want paused, rolled out %v", d.Paused, d.RolledOut, tc.rolledOut)
+				}
+			}
+			if _, _, err := r.Cluster.Build(); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}

@@ -49,6 +49,9 @@ type Deployment struct {
 	Metadata ObjectMeta     `json:"metadata"`
 	Spec     DeploymentSpec `json:"spec"`
 	Status   struct {
+		// Replicas: the pods of all its ReplicaSets (a dump's paused
+		// Deployment with none has no ReplicaSet; runningpods.go).
+		Replicas          int32 `json:"replicas"`
 		AvailableReplicas int32 `json:"availableReplicas"`
 	} `json:"status"`
 }
