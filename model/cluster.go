@@ -344,9 +344,10 @@ type DeploymentTemplateDecl struct {
 
 // EventDecl is an event or user command.
 type EventDecl struct {
-	// Kind is one of eventCpuChange, kernelPanic, maintenance, nodeFailure,
-	// createTargetDeployment, applyDeployment, createDeployment,
-	// scaleDeployment, drain, deleteNode.
+	// Kind is one of eventCpuChange, eventMemoryChange, kernelPanic,
+	// maintenance, nodeFailure, createTargetDeployment, applyDeployment,
+	// createDeployment, scaleDeployment, drain, rolloutRestart,
+	// rolloutUndo, rolloutPause, rolloutResume, deleteNode.
 	Kind string `json:"kind"`
 	// When is main (default), first or afterStable.
 	When       string `json:"when,omitempty"`

@@ -14,6 +14,8 @@ func syncPaused(tx *model.Tx, s *model.State, d int, a *model.ReplicasAnnotation
 	newRS := findNewReplicaSet(tx.U, ds)
 	if newRS >= 0 {
 		makeCurrent(ds, newRS, false)
+	} else if tx.Tracing() {
+		tx.Log(Component, "Deployment %s is paused: no ReplicaSet of its pod template is created until it is resumed", tx.U.Deployments[d].Name)
 	}
 	scale(tx, s, d, a, newRS)
 }
