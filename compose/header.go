@@ -113,6 +113,10 @@ func describeEvent(u *model.Universe, e *model.Event) string {
 		what = fmt.Sprintf("kubectl rollout undo of %s: a rolling update back to its previous revision", workloadName(u, e.Deployment))
 	case model.RolloutRestart:
 		what = fmt.Sprintf("kubectl rollout restart of %s: a rolling update to new pods of the same template", workloadName(u, e.Deployment))
+	case model.RolloutPause:
+		what = fmt.Sprintf("kubectl rollout pause of %s: its controller stops rolling it out and only scales the ReplicaSets it has", workloadName(u, e.Deployment))
+	case model.RolloutResume:
+		what = fmt.Sprintf("kubectl rollout resume of %s: its controller rolls its current pod template out", workloadName(u, e.Deployment))
 	case model.ApplyDeployment, model.CreateDeployment:
 		name := fmt.Sprint(e.Template)
 		if e.Template < len(u.DeploymentTemplates) {

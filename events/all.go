@@ -35,6 +35,10 @@ func ForEvent(u *model.Universe, i int, opts ...Option) model.Process {
 		return RolloutRestart{command{i}}
 	case model.RolloutUndo:
 		return RolloutUndo{command{i}}
+	case model.RolloutPause:
+		return RolloutPause{command{i}}
+	case model.RolloutResume:
+		return RolloutResume{command{i}}
 	case model.Drain:
 		return Drain{event: i}
 	case model.DeleteNode:

@@ -56,9 +56,12 @@ func freeDeployment(u *model.Universe, s *model.State, name string) int {
 // writes 1, the API server's default once kubectl apply deletes the
 // field (Kivi's case C2; model/lastapplied.go). Its configuration
 // replaces the deployment's; the deployment controller rolls a changed
-// pod template out. A new deployment also gets the manifest's HPA and a
-// current ReplicaSet of the template; an existing deployment keeps its
-// HPA, a separate object in Kubernetes. saved says whether the command
+// pod template out, unless it is paused (spec.paused as
+// model.PausedAfterApply reads the file). A new deployment also gets the
+// manifest's HPA and a current ReplicaSet of the template (none when the
+// file pauses it); an existing deployment keeps its HPA, a separate
+// object in Kubernetes. saved says
+// whether the command
 // saves the configuration it applies (kubectl apply does, kubectl create
 // does not). It reports whether a live count was kept.
 func applyTemplate(u *model.Universe, s *model.State, d, t int, created, saved bool) (kept bool) {
@@ -73,6 +76,7 @@ func applyTemplate(u *model.Universe, s *model.State, d, t int, created, saved b
 		ds.Replicas = 1
 	}
 	u.SetLastApplied(s, d, tmpl.Replicas == nil || !saved)
+	u.SetPaused(s, d, u.PausedAfterApply(s, d, t, created))
 	// The file a rollout restart started from, applied again, keeps the
 	// restartedAt annotation and with it the restarted template.
 	if created || !u.KeepsRestartedTemplate(int(ds.Config), tmpl.Config) {
@@ -86,6 +90,10 @@ func applyTemplate(u *model.Universe, s *model.State, d, t int, created, saved b
 		ds.HPA = uint8(tmpl.HPA)
 	}
 	ds.RS[ds.Cur] = model.ReplicaSetState{Template: uint8(u.Configs[tmpl.Config].PodTemplate + 1), Replicas: ds.Replicas}
+	if u.IsPaused(s, d) {
+		// Upstream creates no ReplicaSet for a paused Deployment.
+		ds.RS[ds.Cur] = model.ReplicaSetState{}
+	}
 	ds.RS[1-ds.Cur] = model.ReplicaSetState{}
 	return false
 }

@@ -16,6 +16,8 @@ var (
 	_ model.Footprinter = ScaleDeployment{}
 	_ model.Footprinter = RolloutRestart{}
 	_ model.Footprinter = RolloutUndo{}
+	_ model.Footprinter = RolloutPause{}
+	_ model.Footprinter = RolloutResume{}
 	_ model.Footprinter = Init{}
 	_ model.Footprinter = CPUChange{}
 	_ model.Footprinter = CPUPattern{}

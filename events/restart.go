@@ -7,7 +7,8 @@ import "github.com/kivi-go/kivi/model"
 // configuration (model/restart.go), a pod template equal to its own but
 // a new revision, and the Deployment controller rolls it out; the
 // replicas stay as they are. Without an active deployment of that name
-// kubectl fails (NotFound) and nothing changes.
+// kubectl fails (NotFound), and it refuses a paused Deployment: nothing
+// changes.
 type RolloutRestart struct{ command }
 
 var _ model.Process = RolloutRestart{}
@@ -34,7 +35,7 @@ func (r RolloutRestart) Step(tx *model.Tx, s *model.State) {
 	e := &u.Events[r.event]
 	defer afterStep(u, s, r.event)
 	d, name := rolloutTarget(tx, s, r.event, "restart")
-	if d < 0 {
+	if d < 0 || refusedWhilePaused(tx, s, d, "restart") {
 		return
 	}
 	ds := &s.Deps[d]

@@ -85,7 +85,7 @@ func finished(u *model.Universe, s *model.State, i int) bool {
 		return maintenanceFinished(m, u.MaintenanceIndexWidthOf(&u.Events[i]))
 	case model.NodeFailure:
 		return m[0] == nodeFailureDone
-	case model.CreateTargetDeployment, model.ApplyDeployment, model.CreateDeployment, model.ScaleDeployment, model.RolloutRestart, model.RolloutUndo:
+	case model.CreateTargetDeployment, model.ApplyDeployment, model.CreateDeployment, model.ScaleDeployment, model.RolloutRestart, model.RolloutUndo, model.RolloutPause, model.RolloutResume:
 		return m[0] == commandDone
 	case model.Drain:
 		// A drain that gave up has ended too (kubectl exited).

@@ -6,8 +6,9 @@ import "github.com/kivi-go/kivi/model"
 // deployment of that name takes its previous revision's pod template
 // (the other ReplicaSet slot's) under its current strategy
 // (model/undo.go), and the Deployment controller scales that ReplicaSet
-// back up. Without an active deployment of that name, or without a
-// previous revision, kubectl fails and nothing changes.
+// back up. Without an active deployment of that name, without a
+// previous revision, or when the Deployment is paused, kubectl fails and
+// nothing changes.
 type RolloutUndo struct{ command }
 
 var _ model.Process = RolloutUndo{}
@@ -19,7 +20,7 @@ func (r RolloutUndo) Step(tx *model.Tx, s *model.State) {
 	e := &u.Events[r.event]
 	defer afterStep(u, s, r.event)
 	d, name := rolloutTarget(tx, s, r.event, "undo")
-	if d < 0 {
+	if d < 0 || refusedWhilePaused(tx, s, d, "undo") {
 		return
 	}
 	ds := &s.Deps[d]

@@ -27,9 +27,9 @@
 //     and every scale-down of the random runs walk draws
 //     (TestReplayRandomRuns), each deletion set steered and tied.
 //   - rolloutdiff: one sync of the Deployment model (controllers/deployment:
-//     rollouts and proportional scaling on a scaling event) against the
-//     DeploymentController's syncDeployment, on random deployments in the
-//     middle of a rollout.
+//     rollouts, proportional scaling on a scaling event, paused
+//     Deployments) against the DeploymentController's syncDeployment, on
+//     random deployments in the middle of a rollout.
 //   - stsdiff: one sync of the StatefulSet model (controllers/statefulset)
 //     against the StatefulSetController's UpdateStatefulSet, on random
 //     StatefulSets, revisions and pods (the pods created, with their

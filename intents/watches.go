@@ -233,7 +233,10 @@ func (w balanceWatch) Stuck(u *model.Universe, s *model.State, mem []byte) strin
 // has finished its rollout as `kubectl rollout status` judges it (the
 // updated, total and available replicas all equal spec.replicas): its
 // spec replicas run, available, from its current ReplicaSet and no pod
-// of an older one is left. Nothing is judged before the cluster stops.
+// of an older one is left. A paused Deployment whose template has no
+// ReplicaSet yet (created paused, or changed while paused) has no updated
+// replica: its rollout does not complete until it is resumed. Nothing is
+// judged before the cluster stops.
 type rolloutWatch struct{ d int }
 
 func (w rolloutWatch) Size() int { return 0 }
@@ -249,6 +252,9 @@ func (w rolloutWatch) Stuck(u *model.Universe, s *model.State, _ []byte) string 
 		return statefulSetRolloutStuck(u, s, w.d)
 	}
 	cur := int(ds.Cur)
+	if int(ds.RS[cur].Template) != u.Configs[ds.Config].PodTemplate+1 {
+		return notRolledOut(u, s, w.d)
+	}
 	updated := model.RSCounts(s, w.d, cur)
 	old := model.RSCounts(s, w.d, 1-cur)
 	spec := int(ds.Replicas)
@@ -266,6 +272,29 @@ func (w rolloutWatch) Stuck(u *model.Universe, s *model.State, _ []byte) string 
 	default:
 		return fmt.Sprintf("deployment %s stopped with %d of %d replicas running", name, updated.Running, spec)
 	}
+}
+
+// notRolledOut is rolloutWatch's end check of Deployment d when it has
+// no ReplicaSet of its pod template, which at rest only a paused
+// Deployment lacks (a new one, or one whose template changed while
+// paused): no replica is updated, so `kubectl rollout status` keeps
+// waiting ("0 out of n new replicas have been updated") unless spec is 0
+// and no pod is left (then every count it reads is 0).
+func notRolledOut(u *model.Universe, s *model.State, d int) string {
+	spec := int(s.Deps[d].Replicas)
+	pods := model.Counts(s, d)
+	left := pods.Pending + pods.Running + pods.Terminating - keptPods(u, s, d, 0) - keptPods(u, s, d, 1)
+	if spec <= 0 && left == 0 {
+		return ""
+	}
+	name := u.Deployments[d].Name
+	switch {
+	case u.IsPaused(s, d) && s.Deps[d].RS == [2]model.ReplicaSetState{}:
+		return fmt.Sprintf("deployment %s stopped paused before its first rollout: no ReplicaSet, 0 of %d replicas", name, spec)
+	case u.IsPaused(s, d):
+		return fmt.Sprintf("deployment %s stopped paused with its pod template not rolled out: 0 of %d updated replicas, %d running pods of older templates", name, spec, pods.Running)
+	}
+	return fmt.Sprintf("deployment %s stopped without a ReplicaSet of its pod template: 0 of %d updated replicas", name, spec)
 }
 
 // keptPods counts the pods of ReplicaSet slot rs of deployment d that

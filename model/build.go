@@ -348,7 +348,10 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 			hp := &u.HPAs[h-1]
 			hp.Max = max(min(hp.Max, d.MaxPodsPerNode*len(layout)), hp.Min)
 		}
-		u.Deployments = append(u.Deployments, Deployment{Name: d.Name, Kind: kind, ReplicasUnset: d.ReplicasUnset})
+		if err := checkPausedDecl(&d, kind); err != nil {
+			return nil, nil, fmt.Errorf("deployments[%d] (%s): %w", i, d.Name, err)
+		}
+		u.Deployments = append(u.Deployments, Deployment{Name: d.Name, Kind: kind, ReplicasUnset: d.ReplicasUnset, Paused: d.Paused})
 		active := d.Created == nil || *d.Created
 		deps = append(deps, depInit{active: active, replicas: replicas[i], config: len(u.Configs) - 1, hpa: h})
 		need := replicas[i]
@@ -406,7 +409,10 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 		if d := look.deployments.of(target); d >= 0 && u.Deployments[d].Kind != kind {
 			return nil, nil, fmt.Errorf("deploymentTemplates[%d] (%s): a %s manifest for %s %s (accepted: a manifest of the workload's own kind): %w", i, dt.Name, kind, u.Deployments[d].Kind, target, ErrInvalid)
 		}
-		u.DeploymentTemplates = append(u.DeploymentTemplates, DeploymentTemplate{Name: target, Replicas: dt.Replicas, Config: len(u.Configs) - 1, HPA: hpa, Kind: kind})
+		if dt.Paused != nil && kind != KindDeployment {
+			return nil, nil, fmt.Errorf("deploymentTemplates[%d] (%s).paused: set for a %s (accepted: only a Deployment is paused): %w", i, dt.Name, kind, ErrInvalid)
+		}
+		u.DeploymentTemplates = append(u.DeploymentTemplates, DeploymentTemplate{Name: target, Replicas: dt.Replicas, Config: len(u.Configs) - 1, Paused: dt.Paused, HPA: hpa, Kind: kind})
 		// Room for the manifest's pods next to the running ones during a
 		// rollout.
 		slots += reps
@@ -490,6 +496,13 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 		if u.IsStatefulSet(d) || u.IsJob(d) {
 			ds.RS[0].Replicas = 0 // a revision or a Job's template, not a ReplicaSet
 		}
+		if dd := &c.Deployments[d]; dd.Paused {
+			u.SetPaused(s, d, true)
+			if !dd.RolledOut {
+				// Upstream creates no ReplicaSet for a paused Deployment.
+				ds.RS[0] = ReplicaSetState{}
+			}
+		}
 		if jd := c.Deployments[d].Job; u.IsJob(d) && jd != nil && jd.Status != nil {
 			if err := applyJobStatus(ds, &u.Configs[di.config].Job, jd.Status); err != nil {
 				return nil, nil, fmt.Errorf("deployments[%d] (%s).job.%w", d, u.Deployments[d].Name, err)
@@ -514,6 +527,9 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 				}
 				if p.Name != "" && p.Count > 1 {
 					return nil, nil, fmt.Errorf("nodes[%d].pods[%d].name: %q for %d pods (accepted: a name for one pod): %w", ns.group, pi, p.Name, p.Count, ErrInvalid)
+				}
+				if s.Deps[d].RS[0].Template == 0 && !u.IsStatefulSet(d) && !u.IsJob(d) {
+					return nil, nil, fmt.Errorf("nodes[%d].pods[%d].deployment %q: a paused Deployment that has no ReplicaSet has no pods (accepted: rolledOut: true on the Deployment, whose ReplicaSet then exists): %w", ns.group, pi, p.Deployment, ErrInvalid)
 				}
 				tmpl := u.Configs[deps[d].config].PodTemplate
 				t := &u.Templates[tmpl]
@@ -751,7 +767,7 @@ func (c *Cluster) compileEvent(e EventDecl, look lookup) (Event, error) {
 	}
 	k, ok := kinds[e.Kind]
 	if !ok {
-		return ev, fmt.Errorf("kind %q (accepted: eventCpuChange, eventMemoryChange, kernelPanic, maintenance, nodeFailure, createTargetDeployment, applyDeployment, createDeployment, scaleDeployment, drain, rolloutRestart, rolloutUndo, deleteNode): %w", e.Kind, ErrInvalid)
+		return ev, fmt.Errorf("kind %q (accepted: eventCpuChange, eventMemoryChange, kernelPanic, maintenance, nodeFailure, createTargetDeployment, applyDeployment, createDeployment, scaleDeployment, drain, rolloutRestart, rolloutUndo, rolloutPause, rolloutResume, deleteNode): %w", e.Kind, ErrInvalid)
 	}
 	ev.Kind = k
 	switch e.When {
@@ -783,7 +799,7 @@ func (c *Cluster) compileEvent(e EventDecl, look lookup) (Event, error) {
 		return ev, fmt.Errorf("drain: only deleteNode takes it (accepted: the drain event for a drain alone): %w", ErrInvalid)
 	}
 	switch k {
-	case CPUChange, CreateTargetDeployment, RolloutRestart, RolloutUndo, MemoryChange:
+	case CPUChange, CreateTargetDeployment, RolloutRestart, RolloutUndo, RolloutPause, RolloutResume, MemoryChange:
 		if k == MemoryChange {
 			if err := memoryChangeDecl(&ev, e); err != nil {
 				return ev, err

@@ -283,6 +283,13 @@ type DeploymentDecl struct {
 	// file without it keeps the live count instead of resetting it
 	// (lastapplied.go).
 	ReplicasUnset bool `json:"replicasUnset,omitempty"`
+	// Paused is spec.paused of a Deployment (paused.go): it starts
+	// without a ReplicaSet, so without pods, unless RolledOut.
+	Paused bool `json:"paused,omitempty"`
+	// RolledOut: a paused Deployment was rolled out before it was paused
+	// (a dump of a running cluster): it starts with the ReplicaSet of its
+	// template at its replicas, and its pods as given.
+	RolledOut bool `json:"rolledOut,omitempty"`
 	// Created is false for a deployment a command creates later
 	// (createTargetDeployment, apply, create); default true.
 	Created  *bool    `json:"created,omitempty"`
@@ -331,6 +338,10 @@ type DeploymentTemplateDecl struct {
 	// percentage ("25%"), default 25 %.
 	MaxSurge       string `json:"maxSurge,omitempty"`
 	MaxUnavailable string `json:"maxUnavailable,omitempty"`
+	// Paused is the manifest's spec.paused, nil when it leaves the field
+	// out: kubectl apply then keeps the live value, unless the manifest
+	// the Deployment started from set it (paused.go).
+	Paused *bool `json:"paused,omitempty"`
 	// Kind, PodManagementPolicy, Partition and OrdinalsStart: as in
 	// DeploymentDecl; the kind must be that of the workload it applies to.
 	Kind                string `json:"kind,omitempty"`
@@ -341,9 +352,10 @@ type DeploymentTemplateDecl struct {
 
 // EventDecl is an event or user command.
 type EventDecl struct {
-	// Kind is one of eventCpuChange, kernelPanic, maintenance, nodeFailure,
-	// createTargetDeployment, applyDeployment, createDeployment,
-	// scaleDeployment, drain, deleteNode.
+	// Kind is one of eventCpuChange, eventMemoryChange, kernelPanic,
+	// maintenance, nodeFailure, createTargetDeployment, applyDeployment,
+	// createDeployment, scaleDeployment, drain, rolloutRestart,
+	// rolloutUndo, rolloutPause, rolloutResume, deleteNode.
 	Kind string `json:"kind"`
 	// When is main (default), first or afterStable.
 	When       string `json:"when,omitempty"`

@@ -231,10 +231,13 @@ func (u *Universe) Compile() error {
 			if e.Node < 0 || e.Node >= len(u.Nodes) {
 				return fmt.Errorf("events[%d] (%s): node %d does not exist: %w", i, e.Kind, e.Node, ErrInvalid)
 			}
-		case CreateTargetDeployment, RolloutRestart, RolloutUndo:
+		case CreateTargetDeployment, RolloutRestart, RolloutUndo, RolloutPause, RolloutResume:
 			e.VarLen = 1
 			if e.Deployment < 0 || e.Deployment >= len(u.Deployments) {
 				return fmt.Errorf("events[%d] (%s): deployment %d does not exist: %w", i, e.Kind, e.Deployment, ErrInvalid)
+			}
+			if (e.Kind == RolloutPause || e.Kind == RolloutResume) && u.Deployments[e.Deployment].Kind != KindDeployment {
+				return fmt.Errorf("events[%d] (%s): %s is a %s, which kubectl does not pause or resume (accepted: a Deployment): %w", i, e.Kind, u.Deployments[e.Deployment].Name, u.Deployments[e.Deployment].Kind, ErrInvalid)
 			}
 		case ApplyDeployment, CreateDeployment:
 			e.VarLen = 1
@@ -290,6 +293,7 @@ func (u *Universe) Compile() error {
 	}
 	u.windowSlots = windowSlots(u)
 	u.lastApplied = tracksLastApplied(u)
+	u.pausable = pausable(u)
 	u.indexedJobs = indexedJobs(u)
 	u.hpaBehavior = hasHPABehavior(u)
 	u.templateRequests = templateRequests(u)

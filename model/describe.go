@@ -105,6 +105,9 @@ func Describe(u *Universe, s *State) string {
 		if ds.QuotaRefused != 0 {
 			fmt.Fprintf(&b, " quota-refused %s", u.Templates[ds.QuotaRefused-1].Name)
 		}
+		if u.IsPaused(s, d) {
+			b.WriteString(" paused")
+		}
 		if ds.RS[0].Replicas > 0 && ds.RS[1].Replicas > 0 {
 			// Mid-rollout, a scaling event the controller has not seen yet.
 			if a := ds.Annotations(u); a.Desired != max(0, int(ds.Replicas)) {

@@ -173,6 +173,13 @@ func (s *State) appendTail(u *Universe, dst []byte) []byte {
 			}
 			dst = append(dst, omits)
 		}
+		if u.pausable {
+			paused := byte(0)
+			if d.Paused {
+				paused = 1
+			}
+			dst = append(dst, paused)
+		}
 		for r := range d.RS {
 			dst = append(dst, d.RS[r].Template)
 			dst = binary.AppendVarint(dst, int64(d.RS[r].Replicas))
@@ -428,6 +435,9 @@ func DecodeInto(s *State, u *Universe, monitors int, enc []byte) error {
 		d.Replicas = int16(r.varint())
 		if u.lastApplied {
 			d.LastAppliedOmitsReplicas = r.byte() != 0
+		}
+		if u.pausable {
+			d.Paused = r.byte() != 0
 		}
 		for k := range d.RS {
 			d.RS[k].Template = r.byte()

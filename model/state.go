@@ -151,6 +151,11 @@ type DeploymentState struct {
 	// last leaves spec.replicas out, or none was saved (lastapplied.go).
 	// Only the states of universes that track it set it.
 	LastAppliedOmitsReplicas bool
+	// Paused is the Deployment's spec.paused (paused.go): its controller
+	// creates no ReplicaSet and rolls nothing out, and only scales the
+	// sets it has. Only the states of universes where some Deployment may
+	// be paused carry it.
+	Paused bool
 }
 
 // MaxStabilizationSyncs bounds HPA.ScaleDownStabilizationSyncs: each

@@ -516,6 +516,9 @@ type Deployment struct {
 	// spec.replicas out, so a later `kubectl apply` of a file without it
 	// keeps the live count (lastapplied.go).
 	ReplicasUnset bool
+	// Paused: the manifest the workload starts from sets spec.paused
+	// (paused.go).
+	Paused bool
 }
 
 // DeploymentTemplate is a manifest that `kubectl apply` / `kubectl create`
@@ -526,6 +529,9 @@ type DeploymentTemplate struct {
 	// server defaults it to 1 (Kivi's case C2).
 	Replicas *int
 	Config   int // index into Universe.Configs
+	// Paused is the manifest's spec.paused, nil when it leaves the field
+	// out (paused.go).
+	Paused *bool
 	// HPA is the HPA applied with the manifest: -1 keeps the existing one,
 	// 0 removes it, i > 0 is Universe.HPAs[i-1].
 	HPA int
@@ -649,6 +655,11 @@ const (
 	// DeleteNode is `kubectl delete node` (events/deletenode.go,
 	// nodedeletion.go): the Node object goes, for good.
 	DeleteNode
+	// RolloutPause and RolloutResume are `kubectl rollout pause` and
+	// `kubectl rollout resume` of a Deployment (events/pause.go,
+	// paused.go).
+	RolloutPause
+	RolloutResume
 )
 
 var eventNames = map[EventKind]string{
@@ -657,6 +668,7 @@ var eventNames = map[EventKind]string{
 	ApplyDeployment: "applyDeployment", CreateDeployment: "createDeployment", ScaleDeployment: "scaleDeployment",
 	Drain: "drain", RolloutRestart: "rolloutRestart", RolloutUndo: "rolloutUndo",
 	MemoryChange: "eventMemoryChange", DeleteNode: "deleteNode",
+	RolloutPause: "rolloutPause", RolloutResume: "rolloutResume",
 }
 
 func (k EventKind) String() string {
@@ -903,6 +915,8 @@ type Universe struct {
 	// lastApplied: states carry DeploymentState.LastAppliedOmitsReplicas
 	// (lastapplied.go).
 	lastApplied bool
+	// pausable: states carry DeploymentState.Paused (paused.go).
+	pausable bool
 	// readiness: some template delays readiness (HasReadiness);
 	// readyAtStart: the delays were dropped (ReadyAtStart).
 	readiness, readyAtStart bool

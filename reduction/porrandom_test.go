@@ -36,10 +36,11 @@ func (in randomInput) String() string {
 
 // drawInput draws a small cluster: 2–4 nodes (some tainted, in two
 // zones), 1–3 Deployments (readiness probes, minReadySeconds, spread
-// constraints, tolerations, HPAs, PodDisruptionBudgets), up to two events
-// among node failure, CPU change, kubectl scale and apply, drain,
-// maintenance, kernel panic and kubectl delete node (drained first or
-// not), and intents among the replica monitors,
+// constraints, tolerations, HPAs, PodDisruptionBudgets; one in six
+// paused), up to two events among node failure, CPU change, kubectl scale
+// and apply, drain, maintenance, kernel panic, kubectl delete node
+// (drained first or not) and kubectl rollout pause and resume, and
+// intents among the replica monitors,
 // the eviction-loop and balance intents, rollout_completes and
 // no_kernel_panic (pod_always_schedulable, model_assertion and
 // valid_end_state are always checked).
@@ -63,9 +64,12 @@ func drawInput(rt *rapid.T) randomInput {
 	deps := []string{"web", "api", "db"}[:rapid.IntRange(1, 3).Draw(rt, "deployments")]
 	hasHPA := map[string]bool{}
 	var docs []string
-	deployment := func(d string, replicas int, cpu string, probe bool, minReady int, spread string, tolerate bool) string {
+	deployment := func(d string, replicas int, cpu string, probe bool, minReady int, spread string, tolerate, paused bool) string {
 		var b strings.Builder
 		fmt.Fprintf(&b, "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: %s}\nspec:\n  replicas: %d\n", d, replicas)
+		if paused {
+			b.WriteString("  paused: true\n")
+		}
 		if minReady > 0 {
 			fmt.Fprintf(&b, "  minReadySeconds: %d\n", minReady)
 		}
@@ -89,7 +93,8 @@ func drawInput(rt *rapid.T) randomInput {
 		minReady := rapid.SampledFrom([]int{0, 0, 5}).Draw(rt, "minReadySeconds "+d)
 		spread := rapid.SampledFrom([]string{"", "", "DoNotSchedule", "ScheduleAnyway"}).Draw(rt, "spread "+d)
 		tolerate := tainted && rapid.Bool().Draw(rt, "tolerate "+d)
-		docs = append(docs, deployment(d, replicas, cpu, probe, minReady, spread, tolerate))
+		paused := rapid.IntRange(0, 5).Draw(rt, "paused "+d) == 0
+		docs = append(docs, deployment(d, replicas, cpu, probe, minReady, spread, tolerate, paused))
 		if rapid.IntRange(0, 2).Draw(rt, "hpa "+d) == 0 {
 			hasHPA[d] = true
 			docs = append(docs, fmt.Sprintf("apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: %s}\nspec:\n"+
@@ -102,7 +107,7 @@ func drawInput(rt *rapid.T) randomInput {
 		// The version an applyDeployment event rolls out: another request,
 		// a probe or not.
 		in.applied[d+"-v2.yaml"] = deployment(d, replicas, rapid.SampledFrom([]string{"250m", "500m"}).Draw(rt, "v2 request "+d),
-			rapid.Bool().Draw(rt, "v2 probe "+d), minReady, spread, tolerate)
+			rapid.Bool().Draw(rt, "v2 probe "+d), minReady, spread, tolerate, false)
 	}
 	in.manifests = strings.Join(docs, "---\n")
 
@@ -116,7 +121,9 @@ func drawInput(rt *rapid.T) randomInput {
 		d := rapid.SampledFrom(deps).Draw(rt, fmt.Sprintf("event %d deployment", i))
 		n := rapid.SampledFrom(nodeNames).Draw(rt, fmt.Sprintf("event %d node", i))
 		when := rapid.SampledFrom([]string{"main", "afterStable"}).Draw(rt, fmt.Sprintf("event %d when", i))
-		switch kind := rapid.SampledFrom([]string{"nodeFailure", "eventCpuChange", "scaleDeployment", "applyDeployment", "drain", "maintenance", "kernelPanic", "deleteNode"}).Draw(rt, fmt.Sprintf("event %d", i)); kind {
+		switch kind := rapid.SampledFrom([]string{"nodeFailure", "eventCpuChange", "scaleDeployment", "applyDeployment", "drain", "maintenance", "kernelPanic", "deleteNode", "rolloutPause", "rolloutResume"}).Draw(rt, fmt.Sprintf("event %d", i)); kind {
+		case "rolloutPause", "rolloutResume":
+			events = append(events, fmt.Sprintf("- {kind: %s, deployment: %s, when: %s}", kind, d, when))
 		case "nodeFailure":
 			if deleted[n] {
 				// A node lost for good may be deleted.

@@ -119,15 +119,18 @@ func syncDeployment(tx *model.Tx, s *model.State, d int) (requeue bool) {
 // ScaleReplicaSets is the deployment controller's part of one sync of
 // deployment d (syncDeployment, v1.36): the ReplicaSets it creates and
 // the replicas and annotations it writes, without the ReplicaSet
-// controller's pod changes. A scaling event (isScalingEvent) is handled by
-// scale, anything else by the deployment's strategy.
+// controller's pod changes. A paused deployment is only scaled
+// (syncPaused), a scaling event (isScalingEvent) is handled by scale,
+// anything else by the deployment's strategy.
 func ScaleReplicaSets(tx *model.Tx, s *model.State, d int) {
 	u := tx.U
 	ds := &s.Deps[d]
 	a := ds.Annotations(u)
 	switch {
+	case u.IsPaused(s, d):
+		syncPaused(tx, s, d, &a)
 	case isScalingEvent(ds, &a):
-		scale(tx, s, d, &a)
+		scale(tx, s, d, &a, findNewReplicaSet(u, ds))
 	case u.Configs[ds.Config].Strategy == model.Recreate:
 		rolloutRecreate(u, s, d, &a)
 	default:

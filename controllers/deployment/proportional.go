@@ -24,12 +24,17 @@ func setReplicas(u *model.Universe, ds *model.DeploymentState, a *model.Replicas
 }
 
 // scale is upstream's scale (sync.go, v1.36) over the model's two slots,
-// run on a scaling event instead of the rollout.
+// run on a scaling event instead of the rollout and at every sync of a
+// paused deployment (syncPaused). newRS is the slot of the deployment's
+// template, -1 when it has none.
 //
-// With one active set (FindActiveOrLatest) that set is scaled to spec.
-// Upstream's next case, a saturated new set (IsSaturated: its
-// desired-replicas annotation equals spec), cannot arise here: on a
-// scaling event the active sets' shared annotation differs from spec.
+// With one active set (FindActiveOrLatest) that set is scaled to spec;
+// with none, the latest set (latestReplicaSet), which only a paused
+// deployment's sync meets (a scaling event needs an active set). A
+// saturated new set (IsSaturated: its replicas, its desired-replicas
+// annotation and its available pods all spec) has the old sets scaled to
+// 0; only a paused deployment meets that too, since on a scaling event the
+// active sets' shared annotation differs from spec.
 // Otherwise a RollingUpdate
 // deployment scales its active sets in proportion: the allowed total
 // spec + maxSurge (0 at spec 0) minus their replicas is distributed from
@@ -39,7 +44,7 @@ func setReplicas(u *model.Universe, ds *model.DeploymentState, a *model.Replicas
 // replicas, capped by what is left; the rounding leftover goes to the
 // first set, never below 0; every active set is rewritten. A Recreate
 // deployment with two active sets is left as it is.
-func scale(tx *model.Tx, s *model.State, d int, a *model.ReplicasAnnotations) {
+func scale(tx *model.Tx, s *model.State, d int, a *model.ReplicasAnnotations, newRS int) {
 	u := tx.U
 	ds := &s.Deps[d]
 	spec := specReplicas(ds)
@@ -51,16 +56,34 @@ func scale(tx *model.Tx, s *model.State, d int, a *model.ReplicasAnnotations) {
 	}
 	switch len(active) {
 	case 0:
+		if k := latestReplicaSet(ds, newRS); k >= 0 {
+			if tx.Tracing() && spec > 0 {
+				tx.Log(Component, "Deployment %s is paused: scaling its latest ReplicaSet (rs %d) from 0 to %d", u.Deployments[d].Name, k, spec)
+			}
+			setReplicas(u, ds, a, k, spec, false)
+		}
 		return
 	case 1:
 		k := active[0]
-		if from := int(ds.RS[k].Replicas); from != spec && tx.Tracing() &&
-			int(ds.RS[k].Template) != u.Configs[ds.Config].PodTemplate+1 {
-			// Only an old set: the template changed with spec.replicas.
-			tx.Log(Component, "Deployment %s scaled to %d before its rollout: scaling its old ReplicaSet (rs %d) from %d to %d",
-				u.Deployments[d].Name, spec, k, from, spec)
+		if from := int(ds.RS[k].Replicas); from != spec && tx.Tracing() {
+			switch {
+			case u.IsPaused(s, d):
+				tx.Log(Component, "Deployment %s is paused: scaling its ReplicaSet (rs %d) from %d to %d", u.Deployments[d].Name, k, from, spec)
+			case k != newRS:
+				// Only an old set: the template changed with spec.replicas.
+				tx.Log(Component, "Deployment %s scaled to %d before its rollout: scaling its old ReplicaSet (rs %d) from %d to %d",
+					u.Deployments[d].Name, spec, k, from, spec)
+			}
 		}
 		setReplicas(u, ds, a, k, spec, false)
+		return
+	}
+	if newRS >= 0 && saturated(s, d, a, newRS) {
+		old := 1 - newRS
+		if tx.Tracing() {
+			tx.Log(Component, "Deployment %s is paused with its new ReplicaSet (rs %d) saturated: scaling its old ReplicaSet (rs %d) from %d to 0", u.Deployments[d].Name, newRS, old, ds.RS[old].Replicas)
+		}
+		setReplicas(u, ds, a, old, 0, false)
 		return
 	}
 	cfg := &u.Configs[ds.Config]

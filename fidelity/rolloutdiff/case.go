@@ -33,6 +33,8 @@ type Set struct {
 // Case is one sync of a Deployment.
 type Case struct {
 	Recreate bool
+	// Paused is spec.paused: the sync only scales the sets there are.
+	Paused bool
 	// MaxSurge and MaxUnavailable are the RollingUpdate fenceposts.
 	MaxSurge, MaxUnavailable model.IntOrPercent
 	// Template is the deployment's pod template now.
@@ -52,6 +54,9 @@ func (c *Case) String() string {
 	strategy := fmt.Sprintf("RollingUpdate maxSurge %s maxUnavailable %s", ios(c.MaxSurge), ios(c.MaxUnavailable))
 	if c.Recreate {
 		strategy = "Recreate"
+	}
+	if c.Paused {
+		strategy += ", paused"
 	}
 	fmt.Fprintf(&b, "%s, template v%d, spec %d, desired-replicas %d, current slot %d; sets, oldest first:\n",
 		strategy, c.Template+1, c.Spec, c.Desired, c.Current)
@@ -163,6 +168,10 @@ func (c *Case) modelState() (*model.Universe, *model.State, error) {
 		tmpl[i] = b.AddTemplate(build.Template(fmt.Sprint("v", i+1)).Requests(1, 1))
 	}
 	b.AddDeployment("web", tmpl[c.Template], c.Spec)
+	if c.Paused {
+		// Its sets are the Case's, set below.
+		b.Paused(0, true)
+	}
 	cfg := &b.U.Configs[0]
 	cfg.MaxSurge, cfg.MaxUnavailable = c.MaxSurge, c.MaxUnavailable
 	if c.Recreate {

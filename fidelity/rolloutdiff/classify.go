@@ -37,7 +37,8 @@ type class struct {
 var classes = []class{{
 	name: ThirdRevision,
 	applies: func(c *Case) bool {
-		return c.merged() || !c.hasTemplate()
+		// A paused sync creates no set, so only a merged slot differs.
+		return c.merged() || !c.hasTemplate() && !c.Paused
 	},
 	without: func(c *Case) *Case { return c.twoSlots() },
 }}

@@ -12,7 +12,10 @@
 // current again), and a spec.replicas that may differ from the
 // annotation (a scaling event: an HPA or kubectl scale in the middle of
 // the rollout). Sometimes neither set has the deployment's template (a
-// third revision applied). Upstream's answer is the DeploymentController
+// third revision applied). One case in four is paused (spec.paused): the
+// sync then scales the sets there are and creates none; a paused case may
+// have no set at all, one set of an older template, a saturated new set
+// or only inactive sets. Upstream's answer is the DeploymentController
 // of k8s.io/kubernetes v1.36.3 built by NewDeploymentController over
 // informer caches filled directly and a fake clientset holding the same
 // objects; its unexported syncDeployment (reached by go:linkname) runs

@@ -30,6 +30,8 @@ var cases = flag.Int("cases", 2000, "random cases TestDifferential compares (rap
 // max-replicas annotation of desired-replicas + the maxSurge resolved at
 // it, or in one case of four another surge 0..4 (a configuration applied
 // since).
+//
+// One case in four is paused (spec.paused), reshaped by genPaused.
 func genCase(t *rapid.T) *Case {
 	fence := func(label string) model.IntOrPercent {
 		if rapid.Bool().Draw(t, label+"Percent") {
@@ -83,7 +85,48 @@ func genCase(t *rapid.T) *Case {
 			c.Sets = append([]Set{set(3, rapid.IntRange(0, 1).Draw(t, "mergedSlot"))}, c.Sets...)
 		}
 	}
+	if c.Paused = rapid.IntRange(0, 3).Draw(t, "paused") == 0; c.Paused {
+		genPaused(t, c, set, newSlot)
+	}
 	return c
+}
+
+// genPaused reshapes a paused case: no set (created paused), one set of
+// an older template (changed while paused), a saturated new set, every
+// set inactive (scaled to 0 while paused; in one case of two with a new
+// template that has no set), or the sets as drawn with the model's
+// current slot on the other set in one case of two (the template set
+// back to that set's while paused).
+func genPaused(t *rapid.T, c *Case, set func(template, slot int) Set, newSlot int) {
+	switch rapid.IntRange(0, 4).Draw(t, "pausedShape") {
+	case 0:
+		c.Template, c.Sets, c.Current = 1, nil, newSlot
+	case 1:
+		c.Template, c.Sets, c.Current = 1, []Set{set(0, newSlot)}, newSlot
+	case 2:
+		if c.Template != 1 || c.Spec == 0 {
+			return
+		}
+		c.Desired = c.Spec
+		for i := range c.Sets {
+			if s := &c.Sets[i]; s.Template == 1 {
+				s.Replicas, s.Available = c.Spec, c.Spec
+			} else if s.Replicas == 0 {
+				s.Replicas = 1
+			}
+		}
+	case 3:
+		if rapid.Bool().Draw(t, "noSetOfTemplate") {
+			c.Template = 2
+		}
+		for i := range c.Sets {
+			c.Sets[i].Replicas, c.Sets[i].Available = 0, 0
+		}
+	case 4:
+		if rapid.Bool().Draw(t, "setBack") {
+			c.Current = 1 - c.Current
+		}
+	}
 }
 
 // withChecks runs n rapid checks (classify.Checks).
@@ -102,6 +145,7 @@ func TestDifferential(t *testing.T) {
 	withChecks(t, *cases)
 	counts := map[Class]int{}
 	scalingEvents, proportional, proportionalAgree := 0, 0, 0
+	paused, pausedAgree := 0, 0
 	rapid.Check(t, func(t *rapid.T) {
 		c := genCase(t)
 		v, err := Check(ctx, up, c, nil)
@@ -112,6 +156,12 @@ func TestDifferential(t *testing.T) {
 			t.Fatalf("unexplained disagreement\n%smodel:    %s\nupstream: %s", c, v.Model, v.Upstream)
 		}
 		counts[v.Class]++
+		if c.Paused {
+			paused++
+			if v.Class == Agree {
+				pausedAgree++
+			}
+		}
 		if c.scalingEvent() {
 			scalingEvents++
 			if c.activeSets() > 1 && !c.Recreate {
@@ -122,8 +172,8 @@ func TestDifferential(t *testing.T) {
 			}
 		}
 	})
-	t.Logf("agree %d, %s %d (of %d cases; %d scaling events, %d of them with two or more active RollingUpdate sets: %d agree)",
-		counts[Agree], ThirdRevision, counts[ThirdRevision], *cases, scalingEvents, proportional, proportionalAgree)
+	t.Logf("agree %d, %s %d (of %d cases; %d scaling events, %d of them with two or more active RollingUpdate sets: %d agree; %d paused: %d agree)",
+		counts[Agree], ThirdRevision, counts[ThirdRevision], *cases, scalingEvents, proportional, proportionalAgree, paused, pausedAgree)
 }
 
 // scalingEvent: some set is active and spec.replicas is not the
@@ -143,7 +193,9 @@ func (c *Case) activeSets() int {
 // TestKnownClasses pins an agreement on proportional scaling during a
 // rollout (sync_test.go's "proportional scaling: 5 -> 10" with max-replicas
 // 5: the old set of 3 becomes 6, the new set of 2 becomes 4), a rollback's
-// creation order deciding the leftover, and the minimal third revision.
+// creation order deciding the leftover, two paused syncs (the rounding
+// leftover of a sync that is no scaling event; a changed template not
+// rolled out) and the minimal third revision.
 func TestKnownClasses(t *testing.T) {
 	ctx := context.Background()
 	up, err := NewUpstream(ctx)
@@ -164,6 +216,12 @@ func TestKnownClasses(t *testing.T) {
 		{"rollback: the leftover of equal sets to the newer, the old one", Case{MaxSurge: zero, MaxUnavailable: one, Template: 1, Spec: 3, Desired: 2,
 			Sets: []Set{{Template: 1, Replicas: 1, MaxReplicas: 2}, {Template: 0, Replicas: 1, MaxReplicas: 2, Slot: 1}}},
 			Agree, Result{0: {2, 3, 3}, 1: {1, 3, 3}}},
+		{"paused mid-rollout: the leftover to the larger set", Case{Paused: true, MaxSurge: one, MaxUnavailable: zero, Template: 1, Spec: 4, Desired: 4, Current: 1,
+			Sets: []Set{{Template: 0, Replicas: 3, Available: 3, MaxReplicas: 5}, {Template: 1, Replicas: 1, MaxReplicas: 5, Slot: 1}}},
+			Agree, Result{0: {4, 4, 5}, 1: {1, 4, 5}}},
+		{"paused, template changed: the old set scaled, none created", Case{Paused: true, MaxSurge: one, MaxUnavailable: zero, Template: 1, Spec: 5, Desired: 3,
+			Sets: []Set{{Template: 0, Replicas: 3, Available: 3, MaxReplicas: 4}}},
+			Agree, Result{0: {5, 5, 6}}},
 		{"third revision", Case{MaxSurge: one, MaxUnavailable: zero, Template: 1, Spec: 4, Desired: 3, Current: 1,
 			Sets: []Set{{Template: 3, Replicas: 1, MaxReplicas: 4}, {Template: 0, Replicas: 2, MaxReplicas: 4}, {Template: 1, Replicas: 1, MaxReplicas: 4, Slot: 1}}},
 			ThirdRevision, nil},
@@ -186,8 +244,9 @@ func TestKnownClasses(t *testing.T) {
 // TestPlantedBugs: wrong models are judged unexplained on some of 1000
 // random cases, so the test can fail: the rollout absorbing a scale (no
 // scaling event, the model before proportional scaling), proportions read
-// from the current maxSurge instead of the max-replicas annotations, and
-// equal sets ordered without their creation times.
+// from the current maxSurge instead of the max-replicas annotations,
+// equal sets ordered without their creation times, and spec.paused
+// ignored (the model before paused Deployments).
 func TestPlantedBugs(t *testing.T) {
 	ctx := context.Background()
 	up, err := NewUpstream(ctx)
@@ -203,6 +262,7 @@ func TestPlantedBugs(t *testing.T) {
 		},
 		"max-replicas ignored":   func(_ *model.Universe, s *model.State) { s.Deps[0].MaxReplicas = [2]int16{} },
 		"creation order ignored": func(_ *model.Universe, s *model.State) { s.Deps[0].NewRSOlder = false },
+		"paused ignored":         func(_ *model.Universe, s *model.State) { s.Deps[0].Paused = false },
 	}
 	gen := rapid.Custom(genCase)
 	for _, name := range slices.Sorted(maps.Keys(planted)) {

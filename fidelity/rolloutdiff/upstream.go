@@ -89,6 +89,7 @@ func (c *Case) objects() (*appsv1.Deployment, []*appsv1.ReplicaSet, []*v1.Pod) {
 	if c.Recreate {
 		d.Spec.Strategy = appsv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType}
 	}
+	d.Spec.Paused = c.Paused
 	var sets []*appsv1.ReplicaSet
 	var pods []*v1.Pod
 	for i, s := range c.Sets {

@@ -86,6 +86,10 @@ func (r *intentsReader) applyManifest(path string, v any, kind string) (string, 
 	dt := model.DeploymentTemplateDecl{Name: name, Deployment: target, Template: name,
 		Strategy: dd.Strategy, MaxSurge: dd.MaxSurge, MaxUnavailable: dd.MaxUnavailable,
 		Kind: dd.Kind, PodManagementPolicy: dd.PodManagementPolicy, Partition: dd.Partition, OrdinalsStart: dd.OrdinalsStart}
+	if v, ok := dep.Value.(*Deployment); ok && v.Spec.Paused != nil {
+		paused := *v.Spec.Paused
+		dt.Paused = &paused
+	}
 	if replicasGiven(*dep) {
 		n := dd.Replicas
 		dt.Replicas = &n

@@ -147,6 +147,9 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 			f := false
 			dd.Created = &f
 		}
+		// A running cluster's paused Deployment has the ReplicaSet it
+		// was rolled out with (its pods are the dump's).
+		dd.RolledOut = created && dd.Paused
 		as.c.Templates = append(as.c.Templates, td)
 		index[dd.Name] = len(as.c.Deployments)
 		as.c.Deployments = append(as.c.Deployments, dd)

@@ -72,6 +72,8 @@ var eventParams = map[string][]string{
 	"drain":                  {"node", "nodes", "parallel", "timeoutRetries", "disableEviction", "force", "uncordon"},
 	"rolloutRestart":         {"deployment"},
 	"rolloutUndo":            {"deployment"},
+	"rolloutPause":           {"deployment"},
+	"rolloutResume":          {"deployment"},
 	"deleteNode":             {"node", "drain"},
 }
 
@@ -79,7 +81,8 @@ var eventParams = map[string][]string{
 // nothing.
 var requiredParam = map[string]string{
 	"eventCpuChange": "deployment", "eventMemoryChange": "deployment", "nodeFailure": "node", "createTargetDeployment": "deployment",
-	"rolloutRestart": "deployment", "rolloutUndo": "deployment", "deleteNode": "node",
+	"rolloutRestart": "deployment", "rolloutUndo": "deployment", "rolloutPause": "deployment", "rolloutResume": "deployment",
+	"deleteNode": "node",
 }
 
 // needsSpec are the events that need a new Deployment spec: manifest (a
@@ -391,6 +394,11 @@ func (r *intentsReader) event(path string, v any) (model.EventDecl, error) {
 			return ed, err
 		}
 	}
+	if kind == "rolloutPause" || kind == "rolloutResume" {
+		if err := r.checkPausable(join(path, "deployment"), kind, ed.Deployment); err != nil {
+			return ed, err
+		}
+	}
 	if ed.OutOfService && (ed.Recovers == nil || *ed.Recovers) {
 		return ed, r.a.errorf(join(path, "outOfService"), "nodeFailure's outOfService: true needs recovers: false (accepted: outOfService: true with recovers: false, a node lost for good that the operator taints node.kubernetes.io/out-of-service; or outOfService: false)")
 	}
@@ -403,6 +411,23 @@ func (r *intentsReader) event(path string, v any) (model.EventDecl, error) {
 		}
 	}
 	return ed, nil
+}
+
+// checkPausable refuses kubectl rollout pause or resume (kind) of a
+// workload that is no Deployment: kubectl answers "pausing is not
+// supported" ("resuming …") for a StatefulSet or a Job.
+func (r *intentsReader) checkPausable(path, kind, name string) error {
+	for _, d := range r.c.Deployments {
+		if d.Name != name || d.Kind == "" || d.Kind == "Deployment" {
+			continue
+		}
+		verb := "pausing"
+		if kind == "rolloutResume" {
+			verb = "resuming"
+		}
+		return r.a.errorf(path, "%s is a %s: %s is not supported, as kubectl says (accepted: a Deployment)", name, d.Kind, verb)
+	}
+	return nil
 }
 
 // kiviEvent reads an event in Kivi's spelling {name, para, after_stable,

@@ -59,10 +59,10 @@ func TestListItemWarningNamesObject(t *testing.T) {
 kind: List
 items:
 - apiVersion: apps/v1
-  kind: Deployment
+  kind: StatefulSet
   metadata: {name: web, namespace: shop}
   spec:
-    paused: true
+    persistentVolumeClaimRetentionPolicy: {whenDeleted: Delete}
     selector: {matchLabels: {app: web}}
     template:
       metadata: {labels: {app: web}}
@@ -70,26 +70,12 @@ items:
         containers: [{name: c, resources: {requests: {cpu: 100m}}}]
 `
 	r := load(t, list)
-	want := "document 2 (Deployment shop/web): items[0].spec.paused: ignored: a paused Deployment is not modelled: it is rolled out as usual"
+	want := "document 2 (StatefulSet shop/web): items[0].spec.persistentVolumeClaimRetentionPolicy: ignored: PersistentVolumeClaims are not modelled"
 	if w := warningText(r.Warnings); !strings.Contains(w, want) {
 		t.Errorf("warnings:\n%s\nwant %q", w, want)
 	}
 	single := strings.ReplaceAll(strings.TrimPrefix(list, "apiVersion: v1\nkind: List\nitems:\n- "), "\n  ", "\n")
-	if w := warningText(load(t, single).Warnings); !strings.Contains(w, "document 2: spec.paused: ignored: a paused Deployment is not modelled: it is rolled out as usual") {
+	if w := warningText(load(t, single).Warnings); !strings.Contains(w, "document 2: spec.persistentVolumeClaimRetentionPolicy: ignored: PersistentVolumeClaims are not modelled") {
 		t.Errorf("a document of its own: warnings:\n%s", w)
-	}
-}
-
-// TestPausedFalseIsQuiet: `paused: false` is the default written out;
-// only a paused Deployment is warned about.
-func TestPausedFalseIsQuiet(t *testing.T) {
-	for _, tc := range []struct {
-		paused string
-		warned bool
-	}{{"true", true}, {"false", false}} {
-		r := load(t, strings.Replace(webDeployment("      containers: [{name: c}]\n"), "spec:\n", "spec:\n  paused: "+tc.paused+"\n", 1))
-		if got := strings.Contains(warningText(r.Warnings), "paused"); got != tc.warned {
-			t.Errorf("paused: %s: warned %v, want %v", tc.paused, got, tc.warned)
-		}
 	}
 }

@@ -89,6 +89,7 @@ func (as *assembly) runningPods(pods, objs []Object, names map[string]string) er
 		}
 	}
 	var unbound, starting, finishedJobPods, suspendedJobPods, surplusJobPods, gone []string
+	dumped := map[string]int{} // a Deployment's (model name) bound and unbound pods
 	var reserved []string
 	hashes := map[string][]string{} // a Deployment's pods' pod-template-hash values
 	for _, o := range pods {
@@ -105,6 +106,9 @@ func (as *assembly) runningPods(pods, objs []Object, names map[string]string) er
 		}
 		if owner == "DaemonSet" {
 			continue
+		}
+		if ip != nil {
+			dumped[ip.Deployment]++
 		}
 		jp := jobs[jobOwner(p)]
 		if owner == "Job" && jp == nil {
@@ -168,6 +172,7 @@ func (as *assembly) runningPods(pods, objs []Object, names map[string]string) er
 			as.warns = append(as.warns, jp.o.at().warning(jp.o.path("status.active"), "Job %s: %d active pods, of which the dump has %d: its controller creates the missing ones", jp.key, jp.active, jp.found))
 		}
 	}
+	as.pausedWithoutReplicaSet(deployments, names, dumped)
 	if err := as.measuredUsage(objs, names); err != nil {
 		return err
 	}
@@ -202,6 +207,27 @@ func (as *assembly) runningPods(pods, objs []Object, names map[string]string) er
 		as.podsLeftOut(pods, left.which, left.one, left.many)
 	}
 	return nil
+}
+
+// pausedWithoutReplicaSet takes a dump's paused Deployment with no pod
+// in the dump and none in its status (status.replicas, the pods of all
+// its ReplicaSets) as one created paused and never resumed: it has no
+// ReplicaSet (not RolledOut), since the paused sync of one that had a set
+// would have scaled it to spec.replicas. dumped counts the dump's pods of
+// each Deployment by model name.
+func (as *assembly) pausedWithoutReplicaSet(deployments []Object, names map[string]string, dumped map[string]int) {
+	for _, o := range deployments {
+		d := o.Value.(*Deployment)
+		name, ok := names[deploymentKey(d.Metadata.Namespace, d.Metadata.Name)]
+		if !ok || dumped[name] > 0 || d.Status.Replicas > 0 {
+			continue
+		}
+		for i := range as.c.Deployments {
+			if dd := &as.c.Deployments[i]; dd.Name == name && dd.Paused && dd.Replicas > 0 {
+				dd.RolledOut = false
+			}
+		}
+	}
 }
 
 // podsLeftOut is one warning for a set of pods (names, up to three):

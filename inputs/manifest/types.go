@@ -51,6 +51,9 @@ type Deployment struct {
 	Metadata ObjectMeta     `json:"metadata"`
 	Spec     DeploymentSpec `json:"spec"`
 	Status   struct {
+		// Replicas: the pods of all its ReplicaSets (a dump's paused
+		// Deployment with none has no ReplicaSet; runningpods.go).
+		Replicas          int32 `json:"replicas"`
 		AvailableReplicas int32 `json:"availableReplicas"`
 	} `json:"status"`
 }
@@ -64,8 +67,9 @@ type DeploymentSpec struct {
 	Selector        *LabelSelector     `json:"selector"`
 	Template        PodTemplateSpec    `json:"template"`
 	Strategy        DeploymentStrategy `json:"strategy"`
-	// Paused is warned about when true (pausedWarning).
-	Paused bool `json:"paused"`
+	// Paused is spec.paused, nil when the manifest leaves it out (an
+	// applied file then keeps the live value; model/paused.go).
+	Paused *bool `json:"paused"`
 }
 
 // DeploymentStrategy is RollingUpdate (default) or Recreate.

@@ -13,13 +13,6 @@ import (
 // (pkg/apis/apps/validation: the selector must match the template's
 // labels; maxSurge and maxUnavailable not both 0; maxUnavailable ≤ 100 %;
 // no rollingUpdate with Recreate).
-// pausedWarning says what the model does with `paused: true` (false is
-// the default, quiet): upstream's Deployment controller creates no
-// ReplicaSet for a paused Deployment (sync with createIfNotExisted
-// false), so a new one gets no pods and a changed template is not rolled
-// out until it is resumed.
-const pausedWarning = "ignored: a paused Deployment is not modelled: it is rolled out as usual, where upstream creates no ReplicaSet while it is paused (a new paused Deployment gets no pods, a changed template is not rolled out)"
-
 func deploymentDecl(o Object, name string, nodes nodeLabels, classes *priorityClassTable, limits *limitRangeTable, warns *[]Warning) (model.DeploymentDecl, model.TemplateDecl, error) {
 	d := o.Value.(*Deployment)
 	a := o.at()
@@ -43,9 +36,9 @@ func deploymentDecl(o Object, name string, nodes nodeLabels, classes *priorityCl
 	if err := checkAlwaysRestart(o, d.Spec.Template.Spec); err != nil {
 		return dd, model.TemplateDecl{}, err
 	}
-	if d.Spec.Paused {
-		*warns = append(*warns, a.warning(o.path("spec.paused"), "%s", pausedWarning))
-	}
+	// A paused Deployment gets no ReplicaSet until it is resumed
+	// (model/paused.go).
+	dd.Paused = d.Spec.Paused != nil && *d.Spec.Paused
 	switch d.Spec.Strategy.Type {
 	case "", "RollingUpdate":
 		dd.MaxSurge, dd.MaxUnavailable = "25%", "25%"

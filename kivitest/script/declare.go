@@ -233,8 +233,18 @@ func (e *Env) templateIndex(name string) (int, error) {
 
 // deployment name=D template=T [replicas=1] [strategy=RollingUpdate|Recreate]
 // [max-surge=25%] [max-unavailable=25%] [hpa=min:max:targetCPUPercent] [inactive]
+// [paused [rolled-out]]
 func (e *Env) deployment(c Command) (string, error) {
-	return e.workload(c, e.b.AddDeployment, func(cfg *model.DeploymentConfig, _ int) error { return strategy(c, cfg) })
+	if _, err := e.workload(c, e.b.AddDeployment, func(cfg *model.DeploymentConfig, _ int) error { return strategy(c, cfg) }); err != nil {
+		return "", err
+	}
+	switch {
+	case c.Has("paused"):
+		e.b.Paused(e.deployments[c.Arg("name", "")], c.Has("rolled-out"))
+	case c.Has("rolled-out"):
+		return "", fmt.Errorf("rolled-out: only with paused")
+	}
+	return "", nil
 }
 
 // workload declares a Deployment or StatefulSet (add) with c's name,
@@ -324,10 +334,11 @@ func (e *Env) configIndex(name string) (int, error) {
 	return cfg, nil
 }
 
-// deployment-template name=X config=C [hpa=-1] [replicas=R]: a manifest
-// the apply and create events submit (HPA -1 keeps the deployment's HPA,
-// 0 removes it, i attaches the i-th; without replicas the API server
-// defaults them).
+// deployment-template name=X config=C [hpa=-1] [replicas=R]
+// [paused=true|false]: a manifest the apply and create events submit (HPA
+// -1 keeps the deployment's HPA, 0 removes it, i attaches the i-th;
+// without replicas the API server defaults them; without paused it
+// leaves spec.paused out).
 func (e *Env) deploymentTemplate(c Command) (string, error) {
 	cfg, err := e.configIndex(c.Arg("config", ""))
 	if err != nil {
@@ -345,13 +356,22 @@ func (e *Env) deploymentTemplate(c Command) (string, error) {
 		}
 		dt.Replicas = &r
 	}
+	switch p := c.Arg("paused", ""); p {
+	case "":
+	case "true", "false":
+		paused := p == "true"
+		dt.Paused = &paused
+	default:
+		return "", fmt.Errorf("paused: %q (true, false)", p)
+	}
 	e.dtemplates[dt.Name] = len(e.b.U.DeploymentTemplates)
 	e.b.U.DeploymentTemplates = append(e.b.U.DeploymentTemplates, dt)
 	return "", nil
 }
 
 var eventKinds = []model.EventKind{model.CPUChange, model.KernelPanic, model.Maintenance, model.NodeFailure,
-	model.CreateTargetDeployment, model.ApplyDeployment, model.CreateDeployment, model.ScaleDeployment, model.Drain, model.MemoryChange, model.DeleteNode}
+	model.CreateTargetDeployment, model.ApplyDeployment, model.CreateDeployment, model.ScaleDeployment, model.Drain, model.MemoryChange, model.DeleteNode,
+	model.RolloutPause, model.RolloutResume}
 
 // event kind=K [slot=first|main|afterStable] [deployment=D] [node=N]
 // [deployment-template=X] [parallel=P] [max-deployment=M] [max-delta=δ] [delta-unit=u]

@@ -22,12 +22,12 @@
 //
 //	node [name=N] [count=1] [cpu=64] [memory=64] [reserved-cpu=0] [reserved-memory=0] [max-pods=0] [labels=k=v,..] [taints=k=v:Effect,..] [scalar=resource=amount,..] [reserved-host-ports=[PROTOCOL/][HOSTIP:]PORT,..]
 //	template name=T [cpu=0] [memory=0] [scalar=resource=amount,..] [labels=k=v,..] [node-selector=k=v,..] [node-name=N] [tolerations=k=v:Effect|k:Effect|:Effect[@seconds],..] [spread=topologyKey:maxSkew:DoNotSchedule|ScheduleAnyway[:matchLabelKey+..],..] [preferred=weight:k=v,..] [pattern=cpu@at,..] [required=k=v,..] [anti-affinity=topologyKey:k=v,..] [priority=N] [preemption-policy=PreemptLowerPriority|Never] [critical] [guaranteed] [readiness-probe] [min-ready-seconds=N] [limit-memory=M] [host-ports=[PROTOCOL/][HOSTIP:]PORT,..]
-//	deployment name=D template=T [replicas=1] [strategy=RollingUpdate|Recreate] [max-surge=25%] [max-unavailable=25%] [hpa=min:max:targetCPUPercent] [inactive]
+//	deployment name=D template=T [replicas=1] [strategy=RollingUpdate|Recreate] [max-surge=25%] [max-unavailable=25%] [hpa=min:max:targetCPUPercent] [inactive] [paused [rolled-out]]   paused: spec.paused, no ReplicaSet unless rolled-out
 //	statefulset name=S template=T [replicas=1] [pod-management=OrderedReady|Parallel] [strategy=RollingUpdate|OnDelete] [partition=0] [max-unavailable=N] [ordinals-start=0] [hpa=min:max:targetCPUPercent] [inactive]   a StatefulSet (its config named S)
 //	job name=J template=T [parallelism=1] [completions=N|unset] [backoff-limit=6] [suspend] [inactive]   a Job (completions default 1)
 //	cronjob name=C runs=J[,J2] [policy=Allow|Forbid|Replace] [suspend]   a CronJob whose runs are the jobs named (made inactive)
 //	config name=C template=T [strategy=..] [max-surge=..] [max-unavailable=..]   another spec for apply (each deployment's own config is named after it)
-//	deployment-template name=X config=C [hpa=-1] [replicas=R]                    a manifest the apply and create events submit
+//	deployment-template name=X config=C [hpa=-1] [replicas=R] [paused=true|false]   a manifest the apply and create events submit
 //	event kind=K [slot=main|first|afterStable] [deployment=D] [node=N] [deployment-template=X] [parallel=P] [max-deployment=M] [max-delta=δ] [delta-unit=u] [nodes=N,…] [timeout-retries=R] [disable-eviction] [force] [uncordon] [order=written|any] [recovers=true|false] [out-of-service] [drain]
 //	descheduler-profile name=P plugins=RemoveDuplicates,RemovePodsViolatingTopologySpreadConstraint,LowNodeUtilization,HighNodeUtilization [constraints=hard|soft|all] [node-fit=false] [topology-balance-node-fit=true] [evict-system-critical-pods=false]
 //	    [low-thresholds=cpu:20,memory:20,pods:20 low-targets=… [low-deviation=false] [low-number-of-nodes=0] [low-node-limit=N]]   LowNodeUtilization's args

@@ -217,6 +217,9 @@ type depInit struct {
 	replicas int
 	hpa      int
 	config   int
+	// paused: spec.paused; rolledOut: with the ReplicaSet of its
+	// template all the same (model.DeploymentDecl.RolledOut).
+	paused, rolledOut bool
 }
 
 type podInit struct {
@@ -302,6 +305,15 @@ func (b *Builder) Config(d int) *model.DeploymentConfig { return &b.U.Configs[b.
 // Inactive marks deployment d as not created yet.
 func (b *Builder) Inactive(d int) *Builder { b.deps[d].active = false; return b }
 
+// Paused makes deployment d paused (spec.paused, model/paused.go): it
+// starts without a ReplicaSet, unless rolledOut (it was rolled out before
+// it was paused, and its pods are the ones placed).
+func (b *Builder) Paused(d int, rolledOut bool) *Builder {
+	b.U.Deployments[d].Paused = true
+	b.deps[d].paused, b.deps[d].rolledOut = true, rolledOut
+	return b
+}
+
 // WithHPA attaches HPA h (as returned by AddHPA) to deployment d.
 func (b *Builder) WithHPA(d, h int) *Builder { b.deps[d].hpa = h; return b }
 
@@ -351,11 +363,20 @@ func (b *Builder) Build(monitors int) (*model.Universe, *model.State, error) {
 		if u.IsStatefulSet(d) || u.IsJob(d) {
 			ds.RS[0].Replicas = 0 // a revision or a Job's template, not a ReplicaSet
 		}
+		if di.paused {
+			u.SetPaused(s, d, true)
+			if !di.rolledOut {
+				ds.RS[0] = model.ReplicaSetState{}
+			}
+		}
 	}
 	ordinals := make([]int, len(b.deps))
 	for i, p := range b.pods {
 		if i >= len(s.Pods) {
 			return nil, nil, fmt.Errorf("build: %d pods but %d slots", len(b.pods), len(s.Pods))
+		}
+		if di := b.deps[p.dep]; di.paused && !di.rolledOut {
+			return nil, nil, fmt.Errorf("build: a pod of paused deployment %s, which has no ReplicaSet (rolled out: no)", u.Deployments[p.dep].Name)
 		}
 		tmpl := u.Configs[b.deps[p.dep].config].PodTemplate
 		t := &u.Templates[tmpl]

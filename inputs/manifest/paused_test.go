@@ -1,0 +1,148 @@
+package manifest
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kivi-go/kivi/model"
+)
+
+// TestPausedDeployment: spec.paused is read (true, false or left out) and
+// warned about no more; a paused Deployment starts without a ReplicaSet,
+// so without pods.
+func TestPausedDeployment(t *testing.T) {
+	for _, tc := range []struct {
+		field  string
+		paused bool
+	}{{"  paused: true\n", true}, {"  paused: false\n", false}, {"", false}} {
+		r := load(t, strings.Replace(webDeployment("      containers: [{name: c}]\n"), "spec:\n", "spec:\n"+tc.field, 1))
+		if w := warningText(r.Warnings); strings.Contains(w, "paused") {
+			t.Errorf("%q: warned %s", tc.field, w)
+		}
+		d := r.Cluster.Deployments[0]
+		if d.Paused != tc.paused || d.RolledOut {
+			t.Errorf("%q: paused %v rolled out %v, want paused %v, not rolled out", tc.field, d.Paused, d.RolledOut, tc.paused)
+		}
+		u, s, err := r.Cluster.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, set := u.IsPaused(s, 0), s.Deps[0].RS[0].Template != 0; got != tc.paused || set == tc.paused {
+			t.Errorf("%q: built paused %v with a ReplicaSet %v", tc.field, got, set)
+		}
+	}
+}
+
+// TestPausedCurrentPlacement: a running cluster's paused Deployment keeps
+// the ReplicaSet and pods of the dump (rolledOut).
+func TestPausedCurrentPlacement(t *testing.T) {
+	web := func(name, node string) string {
+		return dumpPod("shop", "web-5d4f-"+name, "ReplicaSet/web-5d4f", node, "Running", "1", "app: web", "pod-template-hash: 5d4f")
+	}
+	stream := strings.Replace(dumpWorkloads, "    replicas: 3\n    selector: {matchLabels: {app: web}}", "    replicas: 3\n    paused: true\n    selector: {matchLabels: {app: web}}", 1) +
+		web("a", "n1") + web("b", "n2") + web("c", "n3")
+	r, err := LoadStream([]File{{Name: "dump.yaml", Data: []byte(stream)}}, &File{Name: "nodes.yaml", Data: []byte(dumpNodes)}, nil, Options{CurrentPlacement: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d *model.DeploymentDecl
+	for i := range r.Cluster.Deployments {
+		if r.Cluster.Deployments[i].Name == "web" {
+			d = &r.Cluster.Deployments[i]
+		}
+	}
+	if d == nil || !d.Paused || !d.RolledOut {
+		t.Fatalf("web: %+v, want paused and rolled out", d)
+	}
+	if got := strings.Join(placement(t, r), " "); !strings.Contains(got, "web@n1 web@n2 web@n3") {
+		t.Errorf("placement %s, want web's three pods where they run", got)
+	}
+	u, s, err := r.Cluster.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range u.Deployments {
+		if u.Deployments[i].Name == "web" && (!u.IsPaused(s, i) || s.Deps[i].RS[0].Replicas != 3) {
+			t.Errorf("web built: paused %v, ReplicaSet %+v; want paused with its set of 3", u.IsPaused(s, i), s.Deps[i].RS[0])
+		}
+	}
+}
+
+// TestPausedAppliedManifest: a manifest an event applies carries its
+// spec.paused, or none when it leaves the field out.
+func TestPausedAppliedManifest(t *testing.T) {
+	v2 := func(paused string) string {
+		return strings.Replace(webDeployment("      containers: [{name: c, image: v2}]\n"), "spec:\n", "spec:\n"+paused, 1)
+	}
+	for _, tc := range []struct {
+		field string
+		want  *bool
+	}{{"  paused: true\n", new(true)}, {"  paused: false\n", new(false)}, {"", nil}} {
+		intents := "intents:\n- name: pod_always_schedulable\nevents:\n- {kind: applyDeployment, manifest: v2.yaml}\n"
+		opts := testOptions()
+		opts.ReadFile = func(string) ([]byte, error) { return []byte(v2(tc.field)), nil }
+		r, err := LoadStream([]File{{Name: "m.yaml", Data: []byte(oneNode + "---\n" + webDeployment("      containers: [{name: c}]\n"))}}, nil,
+			&File{Name: "intents.yaml", Data: []byte(intents)}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := r.Cluster.DeploymentTemplates[0].Paused
+		if (got == nil) != (tc.want == nil) || got != nil && *got != *tc.want {
+			t.Errorf("%q: paused %v, want %v", tc.field, got, tc.want)
+		}
+	}
+}
+
+// TestPausedEventOfStatefulSet: kubectl does not pause or resume a
+// StatefulSet ("pausing is not supported"): an input error naming the
+// intents file and the event's deployment field.
+func TestPausedEventOfStatefulSet(t *testing.T) {
+	db := `apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  serviceName: db
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec: {containers: [{name: c}]}
+`
+	for _, kind := range []string{"rolloutPause", "rolloutResume"} {
+		intents := "intents:\n- name: pod_always_schedulable\nevents:\n- {kind: " + kind + ", deployment: db}\n"
+		_, err := LoadStream([]File{{Name: "m.yaml", Data: []byte(oneNode + "---\n" + db)}}, nil, &File{Name: "intents.yaml", Data: []byte(intents)}, testOptions())
+		if err == nil || !strings.Contains(err.Error(), "intents.yaml: events[0].deployment: db is a StatefulSet: ") || !strings.Contains(err.Error(), "is not supported") {
+			t.Errorf("%s of a StatefulSet: %v", kind, err)
+		}
+	}
+}
+
+// TestPausedCurrentPlacementNeverRolledOut: a dump's paused Deployment
+// with no pod, in the dump or in its status, was created paused and never
+// resumed: it has no ReplicaSet (upstream's paused sync would have scaled
+// an existing one to spec.replicas).
+func TestPausedCurrentPlacementNeverRolledOut(t *testing.T) {
+	for _, tc := range []struct {
+		name, status string
+		rolledOut    bool
+	}{
+		{"no pods", "  status: {}\n", false},
+		{"pods in its status only (unbound ones left out)", "  status: {replicas: 3}\n", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			stream := strings.Replace(dumpWorkloads, "    replicas: 3\n    selector: {matchLabels: {app: web}}", "    replicas: 3\n    paused: true\n    selector: {matchLabels: {app: web}}", 1)
+			stream = strings.Replace(stream, "  status: {replicas: 3, availableReplicas: 3}\n", tc.status, 1)
+			r, err := LoadStream([]File{{Name: "dump.yaml", Data: []byte(stream)}}, &File{Name: "nodes.yaml", Data: []byte(dumpNodes)}, nil, Options{CurrentPlacement: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range r.Cluster.Deployments {
+				if d.Name == "web" && (!d.Paused || d.RolledOut != tc.rolledOut) {
+					t.Errorf("web: paused %v rolled out %v, want paused, rolled out %v", d.Paused, d.RolledOut, tc.rolledOut)
+				}
+			}
+			if _, _, err := r.Cluster.Build(); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}

@@ -1,0 +1,90 @@
+package model
+
+import "fmt"
+
+// A paused Deployment (spec.paused: true) is one the Deployment controller
+// does not roll out (pkg/controller/deployment, v1.36: syncDeployment
+// calls sync instead of the strategy's rollout). Its sync finds the
+// ReplicaSet of its pod template but never creates one
+// (getAllReplicaSetsAndSyncRevision with createIfNotExisted false), and
+// scales the sets it has to spec.replicas (scale: the only active set, or
+// every active set of a RollingUpdate Deployment in proportion). So a
+// Deployment created paused has no ReplicaSet and no pods, and a pod
+// template changed while paused waits for `kubectl rollout resume`. The
+// ReplicaSet controller keeps the sets' pods at their replicas as usual.
+//
+// The state carries the bit (DeploymentState.Paused) only in universes
+// where some Deployment may be paused: its manifest or an applied file
+// sets spec.paused, or `kubectl rollout pause` or `resume` is an event.
+// Elsewhere no Deployment is ever paused and the states stay as they
+// were.
+
+// pausable reports whether the states of u carry DeploymentState.Paused.
+func pausable(u *Universe) bool {
+	for i := range u.Deployments {
+		if u.Deployments[i].Paused {
+			return true
+		}
+	}
+	for i := range u.DeploymentTemplates {
+		if p := u.DeploymentTemplates[i].Paused; p != nil && *p {
+			return true
+		}
+	}
+	for i := range u.Events {
+		if k := u.Events[i].Kind; k == RolloutPause || k == RolloutResume {
+			return true
+		}
+	}
+	return false
+}
+
+// IsPaused reports whether deployment d is paused in s.
+func (u *Universe) IsPaused(s *State, d int) bool {
+	return u.pausable && s.Deps[d].Paused
+}
+
+// SetPaused sets deployment d's spec.paused in s, where the states carry
+// it: elsewhere nothing ever pauses a Deployment (pausable), so paused is
+// false.
+func (u *Universe) SetPaused(s *State, d int, paused bool) {
+	if u.pausable {
+		s.Deps[d].Paused = paused
+	}
+}
+
+// PausedAfterApply is spec.paused of deployment d once `kubectl apply`
+// (saved: it saves the configuration it applies; kubectl create does
+// not) of deployment template t has updated it. A file that sets the
+// field sets it; one that leaves it out keeps the live value, as kubectl
+// apply's three-way merge does with a field neither the file nor the
+// configuration applied last sets, except where the manifest the
+// Deployment started from set it: that configuration is the one applied
+// last until a file replaces it, and a field it set and the new file
+// leaves out is deleted (false). The model takes the manifest's
+// configuration as the last one for every apply (docs/divergences.md,
+// "Paused Deployments").
+func (u *Universe) PausedAfterApply(s *State, d, t int, created bool) bool {
+	if p := u.DeploymentTemplates[t].Paused; p != nil {
+		return *p
+	}
+	if created {
+		return false
+	}
+	if u.Deployments[d].Paused {
+		return false
+	}
+	return u.IsPaused(s, d)
+}
+
+// checkPausedDecl refuses spec.paused on a workload that has none and
+// rolledOut on a Deployment that is not paused.
+func checkPausedDecl(d *DeploymentDecl, kind WorkloadKind) error {
+	if d.Paused && kind != KindDeployment {
+		return fmt.Errorf("paused: set for a %s (accepted: only a Deployment is paused; a Job is suspended): %w", kind, ErrInvalid)
+	}
+	if d.RolledOut && !d.Paused {
+		return fmt.Errorf("rolledOut: set for a Deployment that is not paused (accepted: only with paused: true): %w", ErrInvalid)
+	}
+	return nil
+}
