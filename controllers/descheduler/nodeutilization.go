@@ -160,14 +160,6 @@ func (c *cycle) toleratesDestinations(pod int, dest []nodeUsage) bool {
 	return false
 }
 
-// bestEffort is IsBestEffortPod as far as the model knows: no request at
-// all (limits are not modelled; a pod with limits but no requests has
-// requests defaulted to its limits).
-func (c *cycle) bestEffort(pod int) bool {
-	t := &c.u.Templates[c.s.Pods[pod].Template]
-	return t.CPU == 0 && t.Memory == 0
-}
-
 // continueFunc is continueEvictionCond: whether to go on evicting from a
 // node whose usage is used (after the evictions so far) with the
 // destinations' headroom avail.
@@ -226,11 +218,10 @@ func headroom(dest []nodeUsage) resources {
 // eligible lists the pods of source node nu the walk would try to evict,
 // in upstream's order: removable (the plugin's filter), tolerating a
 // destination's taints, passing PreEvictionFilter; sorted by priority,
-// lowest first, then QoS class, BestEffort first
-// (SortPodsBasedOnPriorityLowToHigh; Burstable and Guaranteed are one
-// class, limits not being modelled), then by slot. class[i] is the rank
-// of pods[i]'s (priority, QoS) class, non-decreasing: upstream's order
-// within a class is its listing order.
+// lowest first, then QoS class, then the prefer-no-eviction annotation
+// (SortPodsBasedOnPriorityLowToHigh: podClass), then by slot. class[i]
+// is the rank of pods[i]'s class, non-decreasing: upstream's order within
+// a class is its listing order.
 func (w *walk) eligible(nu *nodeUsage) (pods []int, class []int) {
 	c := w.c
 	for pod := range c.s.Pods {
@@ -239,21 +230,11 @@ func (w *walk) eligible(nu *nodeUsage) (pods []int, class []int) {
 		}
 		pods = append(pods, pod)
 	}
-	key := func(pod int) (int32, bool) { return c.u.PodPriority(c.s, pod), !c.bestEffort(pod) }
-	sort.SliceStable(pods, func(a, b int) bool {
-		pa, qa := key(pods[a])
-		pb, qb := key(pods[b])
-		if pa != pb {
-			return pa < pb
-		}
-		return !qa && qb
-	})
+	sort.SliceStable(pods, func(a, b int) bool { return classOf(c, pods[a]).less(classOf(c, pods[b])) })
 	class = make([]int, len(pods))
 	for i := 1; i < len(pods); i++ {
-		pa, qa := key(pods[i-1])
-		pb, qb := key(pods[i])
 		class[i] = class[i-1]
-		if pa != pb || qa != qb {
+		if classOf(c, pods[i-1]) != classOf(c, pods[i]) {
 			class[i]++
 		}
 	}

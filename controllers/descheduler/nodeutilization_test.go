@@ -191,6 +191,13 @@ func TestLowNodeUtilizationUpstream(t *testing.T) {
 		{name: "(model) both walk orders reach one set", profile: lnuProfile(thr(30, -1, -1), thr(50, -1, -1)), want: 2, outcomes: 1,
 			nodes: []*build.NodeBuilder{nuNode("n1", 4000, 3000, 10), nuNode("n2", 4000, 3000, 10)},
 			pods:  []nuPod{{200, 0, 0, "rs", ""}, {1000, 0, 0, "rs", ""}, {2000, 0, 0, "bare", ""}, {800, 0, 1, "rs", ""}}},
+		// n1 at 2600m of 4000m (target 2000m): one of the two 1000m pods
+		// brings it to 1600m. Upstream takes the Burstable one before the
+		// Guaranteed one (SortPodsBasedOnPriorityLowToHigh): one outcome.
+		{name: "(model) a Burstable pod goes before a Guaranteed one", profile: lnuProfile(thr(30, -1, -1), thr(50, -1, -1)), want: 1, wantPods: []int{2}, outcomes: 1,
+			nodes:    []*build.NodeBuilder{nuNode("n1", 4000, 3000, 10), nuNode("n2", 4000, 3000, 10)},
+			pods:     []nuPod{{1000, 0, 0, "rs/guaranteed", ""}, {1000, 0, 0, "rs", ""}, {600, 0, 0, "bare", ""}},
+			variants: map[string]func(*build.TemplateBuilder) *build.TemplateBuilder{"guaranteed": (*build.TemplateBuilder).Guaranteed}},
 		// n1 at 2600m of 4000m (target 2000m): the 1000m pod alone brings
 		// it to 1600m; the 200m pod first leaves 2400m, then the 1000m
 		// pod goes too. Two outcomes: {1000m} and {200m, 1000m}.

@@ -32,8 +32,8 @@ func (podAntiAffinity) Name() string { return model.RemovePodsViolatingInterPodA
 
 // Deschedule walks the cycle's nodes in index order unless a disruption
 // budget makes the order matter (budgetorder.go). Upstream sorts a
-// node's pods by priority, lowest first, and then QoS class, BestEffort
-// first (SortPodsBasedOnPriorityLowToHigh), and keeps the listing order
+// node's pods by priority, lowest first, then QoS class, BestEffort
+// first (SortPodsBasedOnPriorityLowToHigh: podClass), and keeps the listing order
 // among equals, which the model does not know. Which pod of a class goes
 // first matters only when pods conflict with each other, or a disruption
 // budget runs out or an eviction limit cuts among them (they refuse the
@@ -70,22 +70,31 @@ func (a podAntiAffinity) Deschedule(c *cycle, p *model.DeschedulerProfile) {
 	})
 }
 
-// podClass is a pod's place in SortPodsBasedOnPriorityLowToHigh: its
-// priority, then its QoS class (BestEffort before the others).
+// podClass is a pod's place in SortPodsBasedOnPriorityLowToHigh
+// (descheduler v0.36, pkg/descheduler/pod): its priority, lowest first;
+// then its QoS class, BestEffort, Burstable, Guaranteed; then, among
+// equals, a pod without the descheduler.alpha.kubernetes.io/
+// prefer-no-eviction annotation before one with it. Upstream's order
+// within a class is its listing order, which the plugins branch over.
 type podClass struct {
-	priority int32
-	other    bool // not BestEffort
+	priority         int32
+	qos              model.QoSClass
+	preferNoEviction bool
 }
 
 func (a podClass) less(b podClass) bool {
-	if a.priority != b.priority {
+	switch {
+	case a.priority != b.priority:
 		return a.priority < b.priority
+	case a.qos != b.qos:
+		return a.qos < b.qos
 	}
-	return !a.other && b.other
+	return !a.preferNoEviction && b.preferNoEviction
 }
 
 func classOf(c *cycle, pod int) podClass {
-	return podClass{priority: c.u.PodPriority(c.s, pod), other: !isBestEffort(c.u, &c.s.Pods[pod])}
+	t := &c.u.Templates[c.s.Pods[pod].Template]
+	return podClass{priority: c.u.PodPriority(c.s, pod), qos: t.QoS(), preferNoEviction: t.PreferNoEviction}
 }
 
 // node processes node n's listed pods class by class (podClass order);
@@ -208,14 +217,6 @@ func (c *cycle) sameDomain(a, b int, key model.KeyID) bool {
 	}
 	va := c.u.Nodes[a].LabelSet.Get(key)
 	return va != 0 && va == c.u.Nodes[b].LabelSet.Get(key)
-}
-
-// isBestEffort is the pod's QoS class BestEffort: no CPU and no memory
-// request. The model has no limits, so it tells BestEffort from the rest
-// only (Burstable and Guaranteed pods are one class here).
-func isBestEffort(u *model.Universe, ps *model.PodState) bool {
-	t := &u.Templates[ps.Template]
-	return t.CPU == 0 && t.Memory == 0
 }
 
 // budgetRunsOut reports whether some budget selects more running
