@@ -37,16 +37,7 @@ func TestEvictorConstraints(t *testing.T) {
 		{name: "a namespaceLabelSelector of a bad value", args: `{namespaceLabelSelector: {matchLabels: {env: "a b"}}}`, err: "pluginConfig[0].args.namespaceLabelSelector.matchLabels"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			policy := `apiVersion: descheduler/v1alpha2
-kind: DeschedulerPolicy
-profiles:
-- name: p
-  pluginConfig:
-  - {name: DefaultEvictor, args: ` + tc.args + `}
-  - {name: RemovePodsViolatingNodeTaints}
-  plugins: {deschedule: {enabled: [RemovePodsViolatingNodeTaints]}}
-`
-			r, err := LoadStream([]File{{Name: "m.yaml", Data: []byte(oneNode + "---\n" + webDeployment("      containers: [{name: c}]\n") + "---\n" + policy)}}, nil, nil, testOptions())
+			r, err := LoadStream(defaultEvictorInput(tc.args), nil, nil, testOptions())
 			if wantInputError(t, err, tc.err, strings.Contains) {
 				return
 			}

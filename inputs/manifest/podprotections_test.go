@@ -43,16 +43,7 @@ func TestPodProtections(t *testing.T) {
 			err: "defaultDisabled[1]: FailedBarePods listed twice"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			policy := `apiVersion: descheduler/v1alpha2
-kind: DeschedulerPolicy
-profiles:
-- name: p
-  pluginConfig:
-  - {name: DefaultEvictor, args: ` + tc.args + `}
-  - {name: RemovePodsViolatingNodeTaints}
-  plugins: {deschedule: {enabled: [RemovePodsViolatingNodeTaints]}}
-`
-			r, err := LoadStream([]File{{Name: "m.yaml", Data: []byte(oneNode + "---\n" + webDeployment("      containers: [{name: c}]\n") + "---\n" + policy)}}, nil, nil, testOptions())
+			r, err := LoadStream(defaultEvictorInput(tc.args), nil, nil, testOptions())
 			if wantInputError(t, err, tc.err, strings.Contains) {
 				return
 			}
@@ -66,4 +57,20 @@ profiles:
 			}
 		})
 	}
+}
+
+// defaultEvictorInput is one node, the web Deployment and a descheduler
+// policy of one profile whose DefaultEvictor has the given args (a YAML
+// flow mapping), running RemovePodsViolatingNodeTaints.
+func defaultEvictorInput(args string) []File {
+	policy := `apiVersion: descheduler/v1alpha2
+kind: DeschedulerPolicy
+profiles:
+- name: p
+  pluginConfig:
+  - {name: DefaultEvictor, args: ` + args + `}
+  - {name: RemovePodsViolatingNodeTaints}
+  plugins: {deschedule: {enabled: [RemovePodsViolatingNodeTaints]}}
+`
+	return []File{{Name: "m.yaml", Data: []byte(oneNode + "---\n" + webDeployment("      containers: [{name: c}]\n") + "---\n" + policy)}}
 }
