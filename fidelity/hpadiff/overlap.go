@@ -169,7 +169,9 @@ var ovMetrics = []OvMetric{
 // 1..3 HPAs on distinct Deployments (minReplicas 1..3, maxReplicas up to
 // 5 above; a metric of ovMetrics, one outside the model with a tolerance
 // of 0, 10 or 50 %), an HPA dropped when its target's
-// selector and an earlier HPA's select the pods of one Deployment.
+// selector and an earlier HPA's select the pods of one Deployment; three
+// times in four an HPA's target gets a count within its range (and no
+// fewer than its pods).
 func GenOvCase(r *rand.Rand) *OvCase {
 	c := &OvCase{}
 	pick := func(xs []string) string { return xs[r.IntN(len(xs))] }
@@ -244,8 +246,14 @@ func GenOvCase(r *rand.Rand) *OvCase {
 			c.HPAs = append(c.HPAs, h)
 		}
 	}
-	for i := range c.HPAs {
+	for i, h := range c.HPAs {
 		c.HPAs[i].Name = fmt.Sprintf("h%d", i)
+		// Three times in four the target's count is within the HPA's
+		// range, so that its sync reads the metric.
+		d := &c.Deps[h.Target]
+		if lo := max(h.Min, len(d.Pods)); r.IntN(4) != 0 && lo <= h.Max {
+			d.Replicas = lo + r.IntN(h.Max-lo+1)
+		}
 	}
 	return c
 }
@@ -705,7 +713,38 @@ func OvClasses(i int) []classify.Class[*OvCase] {
 			}
 			return d
 		},
+	}, {
+		// The reader fails a ContainerResource Utilization metric whose
+		// container in the target's template requests nothing (the model
+		// never computes it). Upstream's calculateRequests reads the
+		// pods the selector lists: while the target has no pod, those
+		// are the other workloads' pods, whose containers may request
+		// the resource, and the metric computes. Counterfactual: the
+		// target's container requests the resource.
+		Name: "container-metric-request-read-from-target-template",
+		Applies: func(c *OvCase) bool {
+			h := c.HPAs[i]
+			return h.Metric.Type == "ContainerResource" && h.Metric.Target == "Utilization" && c.Deps[h.Target].request(h.Metric.Resource) == 0
+		},
+		Fix: func(c *OvCase) *OvCase {
+			d := c.clone()
+			t := &d.Deps[c.HPAs[i].Target]
+			if c.HPAs[i].Metric.Resource == "cpu" {
+				t.CPU = 100
+			} else {
+				t.Memory = 64
+			}
+			return d
+		},
 	}}
+}
+
+// request is d's container's request of resource (0: none).
+func (d *OvDep) request(resource string) int64 {
+	if resource == "memory" {
+		return d.Memory
+	}
+	return d.CPU
 }
 
 // otherSelected are the other Deployments with pods whose pods the
