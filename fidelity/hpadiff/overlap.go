@@ -556,9 +556,8 @@ func resourceMetricsClient(pms []*metricsapi.PodMetrics) (metricsclient.MetricsC
 // normalizeDesiredReplicas without a window; an error leaves the count.
 // A metric outside the model runs its calculator at every value as
 // RealUnknown does, the pods the selector lists reporting it, with the
-// target's own status.replicas (its pods neither Pending… nor
-// terminating: the ReplicaSets' active pods) for a per-pod Object or
-// External target.
+// target's own status.replicas (its pods that are not terminating: the
+// ReplicaSets' active pods) for a per-pod Object or External target.
 func UpstreamOverlap(c *OvCase) []OvVerdict {
 	now := time.Now()
 	pods, pms := c.ovAPI(now)

@@ -14,8 +14,8 @@ import (
 // ovTally is what one run of the selected-pods comparison found.
 type ovTally struct {
 	cases, hpas, evaluated, withForeign, foreign, known int
-	classes                                  map[string]int
-	unexplained                              []string
+	classes                                             map[string]int
+	unexplained                                         []string
 }
 
 // compareOverlap compares n cases (fixed seeds) of model against
