@@ -1,6 +1,11 @@
 package hpa
 
-import "math"
+import (
+	"math"
+	"math/bits"
+
+	"github.com/kivi-go/kivi/model"
+)
 
 // Tolerance is the HPA tolerance per direction as a fraction
 // (Kubernetes' Tolerances{scaleDown, scaleUp}; both default to 0.1).
@@ -83,19 +88,38 @@ func UtilizationReplicas(current int, targetPercent int64, tol Tolerance, pods P
 }
 
 // AverageValueReplicas is calcPlainMetricReplicas: an AverageValue target
-// in model units per pod.
+// in model units per pod, averaged in those units (CPU: millicores, the
+// calculator's own).
 func AverageValueReplicas(current int, target int64, tol Tolerance, pods Pods) Proposal {
+	return averageValueReplicas(current, target, 1, tol, pods)
+}
+
+// averageValueReplicas is AverageValueReplicas averaging in the
+// calculator's units, scale of them to a model unit (MetricScale).
+func averageValueReplicas(current int, target, scale int64, tol Tolerance, pods Pods) Proposal {
 	if pods.empty() || len(pods.Ready) == 0 || target <= 0 {
 		return Proposal{}
 	}
-	ratio, usage := averageRatio(pods.Ready, target)
+	ratio, usage := averageRatio(pods.Ready, target, scale)
 	// On a scale-down, missing pods are assumed to use exactly the target.
 	missingDown := func(s Sample) Sample { return Sample{Usage: target, Request: s.Request} }
 	replicas, _ := dampen(current, tol, ratio, pods, missingDown, func(samples []Sample) (float64, bool) {
-		r, _ := averageRatio(samples, target)
+		r, _ := averageRatio(samples, target, scale)
 		return r, true
 	})
 	return Proposal{Replicas: replicas, Usage: usage, Valid: true}
+}
+
+// MetricScale is how many of the replica calculator's units make one
+// model unit of resource r: the metrics client reports MilliValue, which
+// is the model's millicores for CPU and 1000·2²⁰ milli-bytes to a MiB for
+// memory. A utilisation is a ratio of sums and needs no scale; an average
+// per pod is truncated in the calculator's units, not in MiB.
+func MetricScale(r model.MetricSource) int64 {
+	if r == model.Memory {
+		return 1000 << 20
+	}
+	return 1
 }
 
 // utilizationRatio is GetResourceUtilizationRatio: the utilisation is
@@ -114,15 +138,28 @@ func utilizationRatio(samples []Sample, targetPercent int64) (ratio float64, uti
 	return float64(utilization) / float64(targetPercent), utilization, true
 }
 
-// averageRatio is GetMetricUsageRatio: the integer average per pod over
-// the target.
-func averageRatio(samples []Sample, target int64) (ratio float64, average int64) {
+// averageRatio is GetMetricUsageRatio: the integer average per pod, in
+// the calculator's units (scale of them to a model unit), over the
+// target; average is in model units.
+func averageRatio(samples []Sample, target, scale int64) (ratio float64, average int64) {
 	var total int64
 	for _, s := range samples {
 		total += s.Usage
 	}
-	average = total / int64(len(samples))
-	return float64(average) / float64(target), average
+	scaled := scaledAverage(total, int64(len(samples)), scale)
+	return float64(scaled) / float64(target*scale), scaled / scale
+}
+
+// scaledAverage is ⌊total·scale/n⌋ without overflowing the product
+// (non-negative operands); a quotient beyond int64, which upstream's
+// int64 sum cannot hold either, saturates.
+func scaledAverage(total, n, scale int64) int64 {
+	hi, lo := bits.Mul64(uint64(total), uint64(scale))
+	if hi >= uint64(n) {
+		return math.MaxInt64
+	}
+	q, _ := bits.Div64(hi, lo, uint64(n))
+	return int64(min(q, math.MaxInt64))
 }
 
 // dampen is the common tail of both calculators. With no missing pods

@@ -291,7 +291,7 @@ func propose(u *model.Universe, s *model.State, d int, spec *model.HPA, current 
 		case model.Utilization:
 			proposals = append(proposals, UtilizationReplicas(current, m.Value, tol, pods))
 		case model.AverageValue:
-			proposals = append(proposals, AverageValueReplicas(current, m.Value, tol, pods))
+			proposals = append(proposals, averageValueReplicas(current, m.Value, MetricScale(m.Resource), tol, pods))
 		}
 	}
 	if env.value >= 0 {

@@ -311,3 +311,12 @@ func MetricRecommendations(s *model.State, d int, m *model.Metric, current int, 
 	p := metricOptions(nil, s, d, m, current, tol, limit)
 	return p.counts, p.fails
 }
+
+// MetricRecommendationsFor is MetricRecommendations for the HPA spec of
+// deployment d, over the pods it lists: d's own and those of
+// spec.CountsPodsOf (status.replicas stays d's own). For differential
+// tests.
+func MetricRecommendationsFor(spec *model.HPA, s *model.State, d int, m *model.Metric, current int, tol Tolerance, limit int) (counts []bool, fails bool) {
+	p := metricOptions(spec, s, d, m, current, tol, limit)
+	return p.counts, p.fails
+}

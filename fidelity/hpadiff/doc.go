@@ -11,7 +11,8 @@
 // downscale stabilisation memory (earlier recommendations with their age
 // in sync periods).
 //
-// The comparisons (real.go, model.go, behavior.go, ambiguous.go):
+// The comparisons (real.go, model.go, behavior.go, ambiguous.go,
+// overlap.go):
 //
 //   - Calculation: the model's replica calculator
 //     (hpa.UtilizationReplicas, with the pods grouped into ready, unready
@@ -56,6 +57,29 @@
 //     reconcileAutoscaler's entry case. The decisions are compared
 //     everywhere, the outcomes where no HPA of the workload would read
 //     its metrics; the known classes are AmbClasses.
+//
+//   - Selected pods (overlap.go): a namespace drawn as for
+//     AmbiguousSelector, each Deployment with one container (its name and
+//     its CPU and memory requests, some missing) and pods Ready, not
+//     Ready, Pending or Terminating with drawn usage, and HPAs on distinct
+//     Deployments whose target selectors never select one Deployment's
+//     pods together (no AmbiguousSelector), each with one metric:
+//     Resource or ContainerResource CPU or memory, Utilization or
+//     AverageValue, or a Pods, Object or External one. The model reads
+//     the case as a running cluster's dump and answers hpa.Recommend
+//     without a window (a resource metric) or
+//     hpa.MetricRecommendationsFor (the counts a metric outside the model
+//     can give, over the pods the HPA lists); upstream runs the replica
+//     calculator over a pod lister holding every pod of the namespace
+//     with the target's selector, its REST metrics client over a fake
+//     resource metrics API (PodMetrics labelled as their pods), and
+//     normalizeDesiredReplicas, or the custom and external metrics'
+//     calculators at every value. The known classes are OvClasses. One
+//     run of 10^4 cases (-cases 200000): 13 307 HPAs, 10 501 reading
+//     their metric, 3 877 of those listing 9 728 pods of other
+//     Deployments; 57 disagreements, all classified (56
+//     container-metric-on-pod-without-container, 1
+//     container-metric-request-read-from-target-template).
 //
 // Every disagreement must belong to a known Class (classify.go): a cause
 // with a counterfactual that removes it, such that the answers then agree.
