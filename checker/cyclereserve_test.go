@@ -71,7 +71,10 @@ func TestTimeoutSearchesCycles(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if el := time.Since(start); el > 3*timeout {
+				// A search that did not stop at its timeout would run
+				// forever (the model is infinite); the slack is for a
+				// loaded machine (go test ./... on two cores).
+				if el := time.Since(start); el > timeout+5*time.Second {
 					t.Errorf("returned after %v, timeout %v", el, timeout)
 				}
 				for _, p := range res.Properties {
