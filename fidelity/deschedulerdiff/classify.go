@@ -121,7 +121,11 @@ var Classes = []Class{{
 			return true
 		}
 		for _, r := range res.Real {
-			if !slices.ContainsFunc(res.Model.Branches, func(b []int) bool { return maps.Equal(s.perNamespace(b), s.perNamespace(r.Evicted)) }) {
+			// A terminating pod's eviction the API accepted counts
+			// against the limit too (class "terminating pod with the
+			// evict annotation").
+			real := s.perNamespace(slices.Concat(r.Evicted, r.Terminating))
+			if !slices.ContainsFunc(res.Model.Branches, func(b []int) bool { return maps.Equal(s.perNamespace(b), real) }) {
 				return false
 			}
 		}

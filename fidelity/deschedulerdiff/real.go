@@ -41,9 +41,10 @@ type RealAnswer struct {
 	Class   map[string]string
 	// Refused counts evictions the Eviction API refused.
 	Refused int
-	// Terminating counts evictions the Eviction API accepted of pods
-	// already terminating (nothing to delete: not in Evicted).
-	Terminating int
+	// Terminating are the pods, already terminating, whose eviction
+	// the Eviction API accepted (nothing to delete: not in Evicted), in
+	// the order evicted.
+	Terminating []int
 }
 
 // Order is one listing order of a run: Rank[i] is pod i's place in
@@ -73,7 +74,8 @@ func (s *Snapshot) Run(ctx context.Context, o *objects, pdbs []*policyv1.PodDisr
 	if err != nil {
 		return nil, err
 	}
-	refused, terminating := 0, 0
+	refused := 0
+	var terminating []int
 	client := fake.NewClientset()
 	client.PrependReactor("create", "pods", func(a core.Action) (bool, runtime.Object, error) {
 		if a.GetSubresource() != "eviction" {
@@ -84,8 +86,10 @@ func (s *Snapshot) Run(ctx context.Context, o *objects, pdbs []*policyv1.PodDisr
 		switch {
 		case err != nil:
 			refused++
-		case slices.ContainsFunc(o.pods, func(p *v1.Pod) bool { return p.Name == e.Name && p.DeletionTimestamp != nil }):
-			terminating++
+		default:
+			if i := slices.IndexFunc(o.pods, func(p *v1.Pod) bool { return p.Name == e.Name && p.DeletionTimestamp != nil }); i >= 0 {
+				terminating = append(terminating, i)
+			}
 		}
 		return true, nil, err
 	})
