@@ -27,8 +27,8 @@ import (
 
 // Annotations the DefaultEvictor reads (only their presence counts).
 const (
-	evictAnnotation          = "descheduler.alpha.kubernetes.io/evict"
-	preferNoEvictionAnnotion = "descheduler.alpha.kubernetes.io/prefer-no-eviction"
+	evictAnnotation            = "descheduler.alpha.kubernetes.io/evict"
+	preferNoEvictionAnnotation = "descheduler.alpha.kubernetes.io/prefer-no-eviction"
 )
 
 // envKey is the label the snapshots' Namespace objects may carry.
@@ -200,7 +200,7 @@ func (s *Snapshot) evictorStatus(pod *v1.Pod, p Pod) {
 		metav1.SetMetaDataAnnotation(&pod.ObjectMeta, evictAnnotation, "")
 	}
 	if d.PreferNoEviction {
-		metav1.SetMetaDataAnnotation(&pod.ObjectMeta, preferNoEvictionAnnotion, "")
+		metav1.SetMetaDataAnnotation(&pod.ObjectMeta, preferNoEvictionAnnotation, "")
 	}
 	if s.Plugin != RemoveFailedPods && s.Plugin != PodLifeTime {
 		pod.CreationTimestamp = metav1.NewTime(time.Now().Add(-startedLongAgo))
