@@ -33,6 +33,7 @@ type objects struct {
 	deployments []*appsv1.Deployment
 	replicaSets []*appsv1.ReplicaSet
 	pdbs        []*policyv1.PodDisruptionBudget
+	namespaces  []*v1.Namespace
 }
 
 // deletedAt is the deletion timestamp of the terminating pods.
@@ -89,6 +90,7 @@ func (s *Snapshot) ToAPI() *objects {
 	for i, p := range s.Pods {
 		o.pods = append(o.pods, s.apiPod(i, p))
 	}
+	o.namespaces = s.apiNamespaces()
 	for i, b := range s.PDBs {
 		pdb := &policyv1.PodDisruptionBudget{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("pdb%d", i), Namespace: b.namespace(),
 			UID: types.UID(fmt.Sprintf("uid-pdb%d", i)), Generation: 1},
@@ -173,5 +175,6 @@ func (s *Snapshot) apiPod(i int, p Pod) *v1.Pod {
 		pod.Status.Conditions = append(pod.Status.Conditions, v1.PodCondition{Type: v1.PodReady, Status: v1.ConditionTrue})
 	}
 	lifetimeStatus(pod, p)
+	s.evictorStatus(pod, p)
 	return pod
 }

@@ -121,7 +121,11 @@ var Classes = []Class{{
 			return true
 		}
 		for _, r := range res.Real {
-			if !slices.ContainsFunc(res.Model.Branches, func(b []int) bool { return maps.Equal(s.perNamespace(b), s.perNamespace(r.Evicted)) }) {
+			// A terminating pod's eviction the API accepted counts
+			// against the limit too (class "terminating pod with the
+			// evict annotation").
+			real := s.perNamespace(slices.Concat(r.Evicted, r.Terminating))
+			if !slices.ContainsFunc(res.Model.Branches, func(b []int) bool { return maps.Equal(s.perNamespace(b), real) }) {
 				return false
 			}
 		}
@@ -142,7 +146,62 @@ var Classes = []Class{{
 		c.IndexNodeOrder = true
 		return c
 	},
+}, {
+	// DefaultEvictor.Filter admits a pod with the
+	// descheduler.alpha.kubernetes.io/evict annotation before it checks
+	// that the pod is not terminating, so upstream's plugins take a
+	// terminating annotated pod as a candidate: RemoveDuplicates counts
+	// it as a duplicate, the node-utilisation and anti-affinity plugins
+	// evict it (the Eviction API accepts, deleting nothing) and count it
+	// as gone, and the eviction counts against the limits. The model's
+	// plugins list Pending and Running pods (and Failed ones for the
+	// lifetime plugins) only. Counterfactual: the real terminating pods
+	// without the annotation (the model cannot tell them from their
+	// Dep's other pods, and its plugins do not list them).
+	Name:    "terminating pod with the evict annotation",
+	Applies: terminatingEvictable,
+	Without: func(s *Snapshot) *Snapshot {
+		c := s.clone()
+		c.TerminatingUnannotated = true
+		return c
+	},
+}, {
+	// Upstream's LowNodeUtilization, HighNodeUtilization and
+	// RemovePodsViolatingInterPodAntiAffinity sort a node's candidates
+	// by priority, then QoS class, and put a pod with the
+	// prefer-no-eviction annotation after its equals (unless
+	// noEvictionPolicy is Mandatory, which refuses it); the model does
+	// not read the annotation there. Counterfactual: no Dep carries the
+	// annotation.
+	Name:    "prefer-no-eviction order",
+	Applies: preferNoEvictionSorted,
+	Without: func(s *Snapshot) *Snapshot {
+		c := s.clone()
+		for i := range c.Deps {
+			c.Deps[i].PreferNoEviction = false
+		}
+		return c
+	},
 }}
+
+// preferNoEvictionSorted reports whether s runs a plugin that sorts its
+// candidates with upstream's SortPodsBasedOnPriorityLowToHigh, which puts
+// a pod with the prefer-no-eviction annotation after its equals, while
+// some Dep carries the annotation and noEvictionPolicy is not Mandatory
+// (which refuses those pods instead).
+func preferNoEvictionSorted(s *Snapshot) bool {
+	if s.Plugin != LowNodeUtilization && s.Plugin != HighNodeUtilization && s.Plugin != PodAntiAffinity ||
+		s.Profile.Evictor.NoEvictionPolicy == "Mandatory" {
+		return false
+	}
+	return slices.ContainsFunc(s.Deps, func(d Dep) bool { return d.PreferNoEviction })
+}
+
+// terminatingEvictable reports whether a terminating pod of s carries
+// the evict annotation.
+func terminatingEvictable(s *Snapshot) bool {
+	return slices.ContainsFunc(s.Pods, func(p Pod) bool { return p.Terminating && s.Deps[p.Dep].Evict })
+}
 
 // antiAffinitySpansNodes reports whether s runs the anti-affinity plugin
 // with a term whose key has one value on two nodes.

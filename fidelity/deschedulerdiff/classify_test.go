@@ -17,13 +17,17 @@ func TestLimitOrderCountsPerNamespace(t *testing.T) {
 		}
 	}
 	model := &ModelAnswer{Branches: [][]int{{0, 2}}}
+	// A terminating pod's accepted eviction counts against the limit
+	// (its Dep carrying the evict annotation): {2} and the terminating
+	// 1 are as many pods per namespace as {0, 2}.
 	for _, c := range []struct {
-		real []int
-		want bool
-	}{{[]int{1, 3}, true}, {[]int{1, 2}, true}, {[]int{0}, false}, {[]int{0, 1, 2}, false}} {
-		res := &Result{Model: model, Real: []*RealAnswer{{Evicted: c.real}}}
+		real, terminating []int
+		want              bool
+	}{{[]int{1, 3}, nil, true}, {[]int{1, 2}, nil, true}, {[]int{0}, nil, false}, {[]int{0, 1, 2}, nil, false},
+		{[]int{2}, []int{1}, true}, {[]int{2}, nil, false}, {[]int{0, 2}, []int{1}, false}} {
+		res := &Result{Model: model, Real: []*RealAnswer{{Evicted: c.real, Terminating: c.terminating}}}
 		if got := k.Applies(s) && k.explains(s, res); got != c.want {
-			t.Errorf("real evicts %v, model %v: explains %v, want %v", c.real, model.Branches, got, c.want)
+			t.Errorf("real evicts %v (terminating %v), model %v: explains %v, want %v", c.real, c.terminating, model.Branches, got, c.want)
 		}
 	}
 	s.MaxTotal = 1

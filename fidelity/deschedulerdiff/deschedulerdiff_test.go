@@ -72,6 +72,7 @@ func (ty *tally) add(s *Snapshot, v Verdict) {
 	if s.isViolations() {
 		ty.addViolations(s, evicted)
 	}
+	ty.addEvictor(s, v)
 	if n := len(r.Model.Branches); n > 1 {
 		ty.covered["model branched"]++
 		if v.Class == "" {
@@ -115,6 +116,44 @@ func (ty *tally) addViolations(s *Snapshot, evicted bool) {
 	if s.Profile.NodeFit && evicted {
 		ty.covered["nodeFit, real run evicted"]++
 	}
+}
+
+// addEvictor counts, for each DefaultEvictor feature of an agreeing
+// snapshot, whether it decided the evictions: the model's branches
+// without it differ.
+func (ty *tally) addEvictor(s *Snapshot, v Verdict) {
+	if v.Class != "" {
+		return
+	}
+	for _, f := range evictorFeatures {
+		c := s.withoutFeature(f)
+		if c == nil {
+			continue
+		}
+		ty.covered["evictor "+f]++
+		m, err := c.Model()
+		if err != nil {
+			ty.covered["evictor "+f+": model error without it"]++
+			continue
+		}
+		if !sameBranches(s, m.Branches, v.Result.Model.Branches) {
+			ty.covered["evictor "+f+" decided the evictions"]++
+		}
+	}
+}
+
+// sameBranches reports whether a and b are the same sets of evicted
+// pods up to identical pods.
+func sameBranches(s *Snapshot, a, b [][]int) bool {
+	sigs := func(bs [][]int) []string {
+		var out []string
+		for _, x := range bs {
+			out = append(out, s.Signature(x))
+		}
+		slices.Sort(out)
+		return slices.Compact(out)
+	}
+	return slices.Equal(sigs(a), sigs(b))
 }
 
 func (ty *tally) String() string {

@@ -24,7 +24,30 @@
 // snapshots the Deployments and budgets are spread over two or three
 // namespaces, with a per-namespace eviction limit more often than not and
 // sometimes the plugin's namespace filter (namespaces.include/exclude,
-// evictableNamespaces.exclude) over them. It is translated to a
+// evictableNamespaces.exclude) over them.
+//
+// In half the snapshots (evictor.go) the DefaultEvictor's constraints
+// are drawn, each in one of three of those: labelSelector (matchLabels or
+// matchExpressions over the app and tier labels, or empty),
+// namespaceLabelSelector (over an env label the Namespace objects may
+// carry, and kubernetes.io/metadata.name; every namespace has its
+// Namespace object in the descheduler's informer), minReplicas 0–4 (the
+// pods' owner reference names their ReplicaSet's UID, which the
+// DefaultEvictor's index counts), the PodsWithoutPDB protection
+// (ignorePodsWithoutPDB or podProtections.extraEnabled, over the budgets
+// drawn), minPodAge, and noEvictionPolicy (unset, Preferred or
+// Mandatory), with the descheduler.alpha.kubernetes.io/evict annotation
+// on a Dep's pods in one of six and prefer-no-eviction in one of four.
+// minPodAge is drawn only as the model, which has no clock, can agree
+// with it: a started pod (Running, Failed, or terminating after running)
+// carries a status.startTime older than every minPodAge drawn (2 days;
+// the lifetime snapshots' pods, 5 s old or more, get minPodAge 1s), a
+// Pending pod none, even one showing ContainerCreating (which a kubelet
+// would have given one; the model protects every Pending pod,
+// docs/divergences.md). The test logs, for each constraint, how often it
+// decided the evictions (the model's branches without it differ).
+//
+// The snapshot is translated to a
 // model.Universe and model.State (model.go) and to API objects (api.go),
 // the namespaces being the templates', Deployments' and budgets' on one
 // side and metadata.namespace on the other.

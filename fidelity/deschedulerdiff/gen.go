@@ -191,6 +191,7 @@ func Generate(t *rapid.T, p Plugin) *Snapshot {
 			drawAntiNamespaces(t, s)
 		}
 	}
+	drawEvictor(t, s)
 	return s
 }
 

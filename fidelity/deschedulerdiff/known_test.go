@@ -253,6 +253,32 @@ func TestKnownClasses(t *testing.T) {
 			PDBs:    []PDB{{MatchLabels: map[string]string{tierKey: "a"}, MinAvailable: &model.IntOrPercent{Value: 1}}},
 			Profile: model.DeschedulerProfile{Deschedule: model.DescheduleConfig{Enabled: []model.DeschedulePlugin{model.RemovePodsViolatingInterPodAntiAffinity}}}},
 		want: "",
+	}, {
+		// p0, terminating, carries d0's evict annotation: upstream's
+		// DefaultEvictor admits it, so RemoveDuplicates finds p0 and p1
+		// duplicates on n1 and evicts one of them (p0's eviction deletes
+		// nothing); the model's plugin lists p1 alone.
+		name: "terminating pod with the evict annotation",
+		s: Snapshot{Plugin: RemoveDuplicates, Nodes: []Node{node, node},
+			Deps:    []Dep{{Tier: "a", Replicas: 2, Evict: true}},
+			Pods:    []Pod{{Dep: 0, Node: 0, Running: true, Terminating: true}, {Dep: 0, Node: 0, Running: true}},
+			Profile: model.DeschedulerProfile{Balance: []model.BalancePlugin{model.RemoveDuplicates}}},
+		want: "terminating pod with the evict annotation",
+	}, {
+		// n1 is above its cpu target with two 300m pods, d0's carrying
+		// the prefer-no-eviction annotation; evicting one brings n1 below
+		// target. Upstream's sort puts d1's pod first and evicts it; the
+		// model branches over both, that one among them.
+		name: "prefer-no-eviction order",
+		s: Snapshot{Plugin: LowNodeUtilization, Nodes: []Node{node, node},
+			Deps: []Dep{{Tier: "a", MilliCPU: 300, Replicas: 1, PreferNoEviction: true}, {Tier: "a", MilliCPU: 300, Replicas: 1}},
+			Pods: []Pod{{Dep: 0, Node: 0, Running: true}, {Dep: 1, Node: 0, Running: true}},
+			Profile: func() model.DeschedulerProfile {
+				p := lnu(th(model.ResourceCPU, 20), th(model.ResourceCPU, 50))
+				p.Evictor.NoEvictionPolicy = "Preferred"
+				return p
+			}()},
+		want: "",
 	}}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

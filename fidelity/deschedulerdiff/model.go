@@ -72,6 +72,7 @@ func (s *Snapshot) ToModel() (*model.Universe, *model.State, error) {
 			Selector: &model.Selector{MatchLabels: p.MatchLabels}, MinAvailable: p.MinAvailable, MaxUnavailable: p.MaxUnavailable,
 			UnhealthyPodEvictionPolicy: pol})
 	}
+	s.modelEvictor(&b.U)
 	prof := s.Profile
 	prof.Name = "fidelity"
 	b.U.Descheduler = &model.Descheduler{Profiles: []model.DeschedulerProfile{prof},

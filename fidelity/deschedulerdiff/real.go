@@ -41,6 +41,10 @@ type RealAnswer struct {
 	Class   map[string]string
 	// Refused counts evictions the Eviction API refused.
 	Refused int
+	// Terminating are the pods, already terminating, whose eviction
+	// the Eviction API accepted (nothing to delete: not in Evicted), in
+	// the order evicted.
+	Terminating []int
 }
 
 // Order is one listing order of a run: Rank[i] is pod i's place in
@@ -71,14 +75,21 @@ func (s *Snapshot) Run(ctx context.Context, o *objects, pdbs []*policyv1.PodDisr
 		return nil, err
 	}
 	refused := 0
+	var terminating []int
 	client := fake.NewClientset()
 	client.PrependReactor("create", "pods", func(a core.Action) (bool, runtime.Object, error) {
 		if a.GetSubresource() != "eviction" {
 			return false, nil, nil
 		}
-		err := ev.Evict(ctx, a.(core.CreateAction).GetObject().(*policyv1.Eviction))
-		if err != nil {
+		e := a.(core.CreateAction).GetObject().(*policyv1.Eviction)
+		err := ev.Evict(ctx, e)
+		switch {
+		case err != nil:
 			refused++
+		default:
+			if i := slices.IndexFunc(o.pods, func(p *v1.Pod) bool { return p.Name == e.Name && p.DeletionTimestamp != nil }); i >= 0 {
+				terminating = append(terminating, i)
+			}
 		}
 		return true, nil, err
 	})
@@ -96,6 +107,19 @@ func (s *Snapshot) Run(ctx context.Context, o *objects, pdbs []*policyv1.PodDisr
 	nodeInformer := factory.Core().V1().Nodes().Informer()
 	for _, n := range o.nodes {
 		if err := nodeInformer.GetIndexer().Add(n); err != nil {
+			return nil, err
+		}
+	}
+	// The DefaultEvictor's PodsWithoutPDB protection lists the budgets
+	// and its namespaceLabelSelector the Namespace objects through the
+	// informers.
+	for _, b := range pdbs {
+		if err := factory.Policy().V1().PodDisruptionBudgets().Informer().GetIndexer().Add(b.DeepCopy()); err != nil {
+			return nil, err
+		}
+	}
+	for _, ns := range o.namespaces {
+		if err := factory.Core().V1().Namespaces().Informer().GetIndexer().Add(ns); err != nil {
 			return nil, err
 		}
 	}
@@ -137,8 +161,11 @@ func (s *Snapshot) Run(ctx context.Context, o *objects, pdbs []*policyv1.PodDisr
 	}
 	handle := &frameworkfake.HandleImpl{ClientsetImpl: client, GetPodsAssignedToNodeFuncImpl: getPods,
 		SharedInformerFactoryImpl: factory, PodEvictorImpl: podEvictor, PluginInstanceIDImpl: "fidelity"}
-	evictor, err := defaultevictor.New(ctx, &defaultevictor.DefaultEvictorArgs{NodeFit: s.Profile.NodeFit,
-		EvictSystemCriticalPods: s.Profile.EvictSystemCriticalPods, EvictFailedBarePods: s.Profile.EvictFailedBarePods}, handle)
+	args, err := s.evictorArgs()
+	if err != nil {
+		return nil, err
+	}
+	evictor, err := defaultevictor.New(ctx, args, handle)
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +199,7 @@ func (s *Snapshot) Run(ctx context.Context, o *objects, pdbs []*policyv1.PodDisr
 			return nil, err
 		}
 	}
-	ans := &RealAnswer{Refused: refused}
+	ans := &RealAnswer{Refused: refused, Terminating: terminating}
 	for _, name := range ev.store.Deleted {
 		var i int
 		fmt.Sscanf(name, "p%d", &i)

@@ -98,6 +98,10 @@ type Dep struct {
 	Preferred        []model.PreferredTerm
 	AntiAffinity     []AntiTerm
 	Replicas         int
+	// Evict and PreferNoEviction: the pods carry the
+	// descheduler.alpha.kubernetes.io/evict and prefer-no-eviction
+	// annotations (evictor.go).
+	Evict, PreferNoEviction bool
 }
 
 // Pod is a pod of Dep bound to Node, Running or Pending, and
@@ -139,6 +143,12 @@ type Snapshot struct {
 	PDBs       []PDB
 	Plugin     Plugin
 	Profile    model.DeschedulerProfile
+	// NamespaceLabels are the labels of the Namespace objects beyond
+	// kubernetes.io/metadata.name, by name (evictor.go).
+	NamespaceLabels map[string]map[string]string
+	// ExtraEnabled spells the profile's PodsWithoutPDB protection as
+	// podProtections.extraEnabled (else ignorePodsWithoutPDB).
+	ExtraEnabled bool
 	// MaxPerNode, MaxPerNamespace and MaxTotal are the PodEvictor's
 	// limits (0: none).
 	MaxPerNode, MaxPerNamespace, MaxTotal int
@@ -154,6 +164,9 @@ type Snapshot struct {
 	// seeing the deletions of a pass before the next lists pods (a
 	// counterfactual, classify.go).
 	InformerCaughtUp bool
+	// TerminatingUnannotated leaves the evict annotation off the real
+	// terminating pods (a counterfactual, classify.go).
+	TerminatingUnannotated bool
 }
 
 // NodeName is the name of node i on both sides.
@@ -201,6 +214,7 @@ func (s *Snapshot) String() string {
 	}
 	fmtLifetime(&b, s)
 	fmtViolations(&b, s)
+	fmtEvictor(&b, s)
 	if s.MaxPerNode+s.MaxPerNamespace+s.MaxTotal > 0 {
 		fmt.Fprintf(&b, ", limits per node %d, per namespace %d, total %d", s.MaxPerNode, s.MaxPerNamespace, s.MaxTotal)
 	}
@@ -228,6 +242,12 @@ func (s *Snapshot) String() string {
 		fmt.Fprintf(&b, "  d%d: namespace %s, replicas %d, requests %dm %dMi, tier %s", i, d.namespace(), d.Replicas, d.MilliCPU, d.MemMiB, d.Tier)
 		if d.Critical {
 			b.WriteString(", critical")
+		}
+		if d.Evict {
+			b.WriteString(", annotated evict")
+		}
+		if d.PreferNoEviction {
+			b.WriteString(", annotated prefer-no-eviction")
 		}
 		if d.ZoneSelector != "" {
 			fmt.Fprintf(&b, ", nodeSelector zone=%s", d.ZoneSelector)
