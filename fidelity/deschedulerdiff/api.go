@@ -133,6 +133,9 @@ func (s *Snapshot) apiPod(i int, p Pod) *v1.Pod {
 	if len(req) > 0 {
 		c.Resources.Requests = req
 	}
+	if d.Guaranteed {
+		c.Resources.Limits = req.DeepCopy()
+	}
 	pod.Spec.Containers = []v1.Container{c}
 	pod.Spec.NodeName = NodeName(p.Node)
 	pod.Spec.Priority = ptr.To(int32(0))

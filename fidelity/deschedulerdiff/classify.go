@@ -165,37 +165,7 @@ var Classes = []Class{{
 		c.TerminatingUnannotated = true
 		return c
 	},
-}, {
-	// Upstream's LowNodeUtilization, HighNodeUtilization and
-	// RemovePodsViolatingInterPodAntiAffinity sort a node's candidates
-	// by priority, then QoS class, and put a pod with the
-	// prefer-no-eviction annotation after its equals (unless
-	// noEvictionPolicy is Mandatory, which refuses it); the model does
-	// not read the annotation there. Counterfactual: no Dep carries the
-	// annotation.
-	Name:    "prefer-no-eviction order",
-	Applies: preferNoEvictionSorted,
-	Without: func(s *Snapshot) *Snapshot {
-		c := s.clone()
-		for i := range c.Deps {
-			c.Deps[i].PreferNoEviction = false
-		}
-		return c
-	},
 }}
-
-// preferNoEvictionSorted reports whether s runs a plugin that sorts its
-// candidates with upstream's SortPodsBasedOnPriorityLowToHigh, which puts
-// a pod with the prefer-no-eviction annotation after its equals, while
-// some Dep carries the annotation and noEvictionPolicy is not Mandatory
-// (which refuses those pods instead).
-func preferNoEvictionSorted(s *Snapshot) bool {
-	if s.Plugin != LowNodeUtilization && s.Plugin != HighNodeUtilization && s.Plugin != PodAntiAffinity ||
-		s.Profile.Evictor.NoEvictionPolicy == "Mandatory" {
-		return false
-	}
-	return slices.ContainsFunc(s.Deps, func(d Dep) bool { return d.PreferNoEviction })
-}
 
 // terminatingEvictable reports whether a terminating pod of s carries
 // the evict annotation.

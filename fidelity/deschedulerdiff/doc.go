@@ -45,7 +45,11 @@
 // Pending pod none, even one showing ContainerCreating (which a kubelet
 // would have given one; the model protects every Pending pod,
 // docs/divergences.md). The test logs, for each constraint, how often it
-// decided the evictions (the model's branches without it differ).
+// decided the evictions (the model's branches without it differ). In
+// every snapshot a Deployment requesting both cpu and memory limits what
+// it requests in one of three (QoS class Guaranteed), so that the plugins
+// that sort candidates by priority and QoS class take its pods after the
+// Burstable ones of their priority.
 //
 // The snapshot is translated to a
 // model.Universe and model.State (model.go) and to API objects (api.go),

@@ -109,6 +109,17 @@ func drawEvictor(t *rapid.T, s *Snapshot) {
 	}
 }
 
+// drawQoS makes some Deps Guaranteed (limits equal to their requests):
+// the plugins that sort candidates (podClass in the model) take
+// Burstable pods before Guaranteed ones of the same priority.
+func drawQoS(t *rapid.T, s *Snapshot) {
+	for i := range s.Deps {
+		if d := &s.Deps[i]; d.MilliCPU > 0 && d.MemMiB > 0 {
+			d.Guaranteed = oneIn(t, 3, "guaranteed")
+		}
+	}
+}
+
 // cloneLabels copies a selector's maps and slices, so that snapshots
 // share none of podSelectors' or namespaceSelectors'.
 func cloneLabels(sel model.Selector) model.Selector {
@@ -223,6 +234,7 @@ func (s *Snapshot) modelEvictor(u *model.Universe) {
 	for i, d := range s.Deps {
 		u.Templates[i].DeschedulerEvict = d.Evict
 		u.Templates[i].PreferNoEviction = d.PreferNoEviction
+		u.Templates[i].Guaranteed = d.Guaranteed
 	}
 }
 

@@ -192,6 +192,7 @@ func Generate(t *rapid.T, p Plugin) *Snapshot {
 		}
 	}
 	drawEvictor(t, s)
+	drawQoS(t, s)
 	return s
 }
 

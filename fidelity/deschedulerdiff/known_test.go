@@ -267,8 +267,8 @@ func TestKnownClasses(t *testing.T) {
 	}, {
 		// n1 is above its cpu target with two 300m pods, d0's carrying
 		// the prefer-no-eviction annotation; evicting one brings n1 below
-		// target. Upstream's sort puts d1's pod first and evicts it; the
-		// model branches over both, that one among them.
+		// target. Upstream's sort puts d1's pod first and evicts it, and
+		// so does the model's (podClass).
 		name: "prefer-no-eviction order",
 		s: Snapshot{Plugin: LowNodeUtilization, Nodes: []Node{node, node},
 			Deps: []Dep{{Tier: "a", MilliCPU: 300, Replicas: 1, PreferNoEviction: true}, {Tier: "a", MilliCPU: 300, Replicas: 1}},

@@ -102,6 +102,10 @@ type Dep struct {
 	// descheduler.alpha.kubernetes.io/evict and prefer-no-eviction
 	// annotations (evictor.go).
 	Evict, PreferNoEviction bool
+	// Guaranteed: the container limits what it requests, cpu and memory
+	// both above zero (QoS class Guaranteed; else Burstable, or
+	// BestEffort without requests).
+	Guaranteed bool
 }
 
 // Pod is a pod of Dep bound to Node, Running or Pending, and
@@ -248,6 +252,9 @@ func (s *Snapshot) String() string {
 		}
 		if d.PreferNoEviction {
 			b.WriteString(", annotated prefer-no-eviction")
+		}
+		if d.Guaranteed {
+			b.WriteString(", Guaranteed (limits = requests)")
 		}
 		if d.ZoneSelector != "" {
 			fmt.Fprintf(&b, ", nodeSelector zone=%s", d.ZoneSelector)
