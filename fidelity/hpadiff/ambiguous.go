@@ -148,28 +148,9 @@ var ambValues = map[string][]string{"app": {"web", "web", "api"}, "track": {"sta
 // Running mostly, else Pending or Terminating.
 func GenAmbCase(r *rand.Rand) *AmbCase {
 	c := &AmbCase{}
-	pick := func(xs []string) string { return xs[r.IntN(len(xs))] }
 	for range 2 + r.IntN(3) {
-		d := AmbDep{Labels: map[string]string{"app": pick(ambValues["app"])}, Selector: map[string]string{}}
-		if r.IntN(2) == 0 {
-			d.Labels["track"] = pick(ambValues["track"])
-		}
-		if r.IntN(3) == 0 {
-			d.Labels["tier"] = pick(ambValues["tier"])
-		}
-		keys := slices.Sorted(maps.Keys(d.Labels))
-		for _, k := range keys {
-			if r.IntN(2) == 0 {
-				d.Selector[k] = d.Labels[k]
-			}
-		}
-		if r.IntN(3) == 0 {
-			d.Exprs = append(d.Exprs, genRequirement(r, d.Labels))
-		}
-		if len(d.Selector) == 0 && len(d.Exprs) == 0 {
-			k := pick(keys)
-			d.Selector[k] = d.Labels[k]
-		}
+		var d AmbDep
+		d.Labels, d.Selector, d.Exprs = genLabelsAndSelector(r)
 		d.Replicas = r.IntN(7)
 		if d.Replicas > 0 && r.IntN(2) == 0 {
 			for range 1 + r.IntN(min(d.Replicas, 2)) {
@@ -521,4 +502,34 @@ func AmbClasses(i int) []classify.Class[*AmbCase] {
 			return d
 		},
 	}}
+}
+
+// genLabelsAndSelector draws a Deployment's template labels from
+// ambValues (app, track half the time, tier a third) and its selector:
+// matchLabels a subset of them and, a third of the time, one
+// matchExpressions requirement they satisfy (genRequirement), never an
+// empty selector.
+func genLabelsAndSelector(r *rand.Rand) (labels, selector map[string]string, exprs []metav1.LabelSelectorRequirement) {
+	pick := func(xs []string) string { return xs[r.IntN(len(xs))] }
+	labels, selector = map[string]string{"app": pick(ambValues["app"])}, map[string]string{}
+	if r.IntN(2) == 0 {
+		labels["track"] = pick(ambValues["track"])
+	}
+	if r.IntN(3) == 0 {
+		labels["tier"] = pick(ambValues["tier"])
+	}
+	keys := slices.Sorted(maps.Keys(labels))
+	for _, k := range keys {
+		if r.IntN(2) == 0 {
+			selector[k] = labels[k]
+		}
+	}
+	if r.IntN(3) == 0 {
+		exprs = append(exprs, genRequirement(r, labels))
+	}
+	if len(selector) == 0 && len(exprs) == 0 {
+		k := pick(keys)
+		selector[k] = labels[k]
+	}
+	return labels, selector, exprs
 }

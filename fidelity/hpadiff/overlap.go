@@ -174,28 +174,9 @@ var ovMetrics = []OvMetric{
 // fewer than its pods).
 func GenOvCase(r *rand.Rand) *OvCase {
 	c := &OvCase{}
-	pick := func(xs []string) string { return xs[r.IntN(len(xs))] }
 	for range 2 + r.IntN(3) {
-		d := OvDep{Labels: map[string]string{"app": pick(ambValues["app"])}, Selector: map[string]string{}, Container: "app"}
-		if r.IntN(2) == 0 {
-			d.Labels["track"] = pick(ambValues["track"])
-		}
-		if r.IntN(3) == 0 {
-			d.Labels["tier"] = pick(ambValues["tier"])
-		}
-		keys := slices.Sorted(maps.Keys(d.Labels))
-		for _, k := range keys {
-			if r.IntN(2) == 0 {
-				d.Selector[k] = d.Labels[k]
-			}
-		}
-		if r.IntN(3) == 0 {
-			d.Exprs = append(d.Exprs, genRequirement(r, d.Labels))
-		}
-		if len(d.Selector) == 0 && len(d.Exprs) == 0 {
-			k := pick(keys)
-			d.Selector[k] = d.Labels[k]
-		}
+		d := OvDep{Container: "app"}
+		d.Labels, d.Selector, d.Exprs = genLabelsAndSelector(r)
 		if r.IntN(4) == 0 {
 			d.Container = "main"
 		}
