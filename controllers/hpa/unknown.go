@@ -305,18 +305,10 @@ func driver(s *model.State, d int, spec *model.HPA, current, value int) *model.M
 // model does not know (model.MetricKind.Unknown), can recommend for
 // deployment d of s at current spec replicas under tolerance tol: counts[v]
 // for each count v (counts[limit] for limit and more), and fails when
-// the replica calculator can also fail it, reading d's own pods. For
-// differential tests.
-func MetricRecommendations(s *model.State, d int, m *model.Metric, current int, tol Tolerance, limit int) (counts []bool, fails bool) {
-	p := metricOptions(nil, s, d, m, current, tol, limit)
-	return p.counts, p.fails
-}
-
-// MetricRecommendationsFor is MetricRecommendations for the HPA spec of
-// deployment d, over the pods it lists: d's own and those of
-// spec.CountsPodsOf (status.replicas stays d's own). For differential
-// tests.
-func MetricRecommendationsFor(spec *model.HPA, s *model.State, d int, m *model.Metric, current int, tol Tolerance, limit int) (counts []bool, fails bool) {
+// the replica calculator can also fail it. It reads the pods the HPA spec
+// lists: d's own and those of spec.CountsPodsOf (d's own with a nil
+// spec); status.replicas stays d's own. For differential tests.
+func MetricRecommendations(spec *model.HPA, s *model.State, d int, m *model.Metric, current int, tol Tolerance, limit int) (counts []bool, fails bool) {
 	p := metricOptions(spec, s, d, m, current, tol, limit)
 	return p.counts, p.fails
 }

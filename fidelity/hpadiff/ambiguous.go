@@ -375,17 +375,9 @@ func (c *AmbCase) AmbYAML() []byte {
 // sync is queued (every choice of the step). The outcomes are compared
 // only where upstream's are decided.
 func ModelAmbiguous(c *AmbCase) ([]AmbVerdict, error) {
-	r, err := manifest.LoadStream([]manifest.File{{Name: "case.yaml", Data: c.AmbYAML()}}, nil, nil, manifest.Options{CurrentPlacement: true})
+	u, s, dep, err := loadDump(c.AmbYAML())
 	if err != nil {
-		return nil, fmt.Errorf("model: %w\n%s", err, c.AmbYAML())
-	}
-	u, s, err := r.Cluster.Build()
-	if err != nil {
-		return nil, fmt.Errorf("model: build: %w\n%s", err, c.AmbYAML())
-	}
-	dep := map[string]int{}
-	for i, d := range u.Deployments {
-		dep[d.Name] = i
+		return nil, err
 	}
 	if err := setPhases(c, s, dep); err != nil {
 		return nil, err
@@ -411,7 +403,43 @@ func ModelAmbiguous(c *AmbCase) ([]AmbVerdict, error) {
 // unbound Pending pod, a Terminating one that had been Running. dep maps
 // the Deployments' names to their model indices.
 func setPhases(c *AmbCase, s *model.State, dep map[string]int) error {
-	for d, x := range c.Deps {
+	counts := make([]int, len(c.Deps))
+	for d := range c.Deps {
+		counts[d] = len(c.Deps[d].Pods)
+	}
+	return eachCasePod(s, dep, counts, c.AmbYAML, func(d, n int, p *model.PodState) {
+		switch c.Deps[d].Pods[n] {
+		case AmbPending:
+			p.Phase, p.Node = model.Pending, 0
+		case AmbTerminating:
+			p.Phase, p.WasRunning = model.Terminating, true
+		}
+	})
+}
+
+// loadDump reads a case's YAML as a running cluster's dump and builds
+// it; dep maps the Deployments' names to their model indices.
+func loadDump(yaml []byte) (*model.Universe, *model.State, map[string]int, error) {
+	r, err := manifest.LoadStream([]manifest.File{{Name: "case.yaml", Data: yaml}}, nil, nil, manifest.Options{CurrentPlacement: true})
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("model: %w\n%s", err, yaml)
+	}
+	u, s, err := r.Cluster.Build()
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("model: build: %w\n%s", err, yaml)
+	}
+	dep := map[string]int{}
+	for i, d := range u.Deployments {
+		dep[d.Name] = i
+	}
+	return u, s, dep, nil
+}
+
+// eachCasePod calls set on each pod the reader placed for Deployment d<d>
+// of a case (counts[d] of them, in slot order), with its index n among
+// them; yaml is the case, for the error when the counts differ.
+func eachCasePod(s *model.State, dep map[string]int, counts []int, yaml func() []byte, set func(d, n int, p *model.PodState)) error {
+	for d, want := range counts {
 		owner := dep[fmt.Sprintf("d%d", d)] + 1
 		n := 0
 		for i := range s.Pods {
@@ -419,19 +447,14 @@ func setPhases(c *AmbCase, s *model.State, dep map[string]int) error {
 			if p.Phase == model.Free || int(p.Owner) != owner {
 				continue
 			}
-			if n >= len(x.Pods) {
-				return fmt.Errorf("model: d%d has more than its %d pods", d, len(x.Pods))
+			if n >= want {
+				return fmt.Errorf("model: d%d has more than its %d pods", d, want)
 			}
-			switch x.Pods[n] {
-			case AmbPending:
-				p.Phase, p.Node = model.Pending, 0
-			case AmbTerminating:
-				p.Phase, p.WasRunning = model.Terminating, true
-			}
+			set(d, n, p)
 			n++
 		}
-		if n != len(x.Pods) {
-			return fmt.Errorf("model: d%d has %d pods, want %d\n%s", d, n, len(x.Pods), c.AmbYAML())
+		if n != want {
+			return fmt.Errorf("model: d%d has %d pods, want %d\n%s", d, n, want, yaml())
 		}
 	}
 	return nil

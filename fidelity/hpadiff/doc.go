@@ -68,7 +68,7 @@
 //     AverageValue, or a Pods, Object or External one. The model reads
 //     the case as a running cluster's dump and answers hpa.Recommend
 //     without a window (a resource metric) or
-//     hpa.MetricRecommendationsFor (the counts a metric outside the model
+//     hpa.MetricRecommendations (the counts a metric outside the model
 //     can give, over the pods the HPA lists); upstream runs the replica
 //     calculator over a pod lister holding every pod of the namespace
 //     with the target's selector, its REST metrics client over a fake

@@ -21,7 +21,6 @@ import (
 
 	"github.com/kivi-go/kivi/controllers/hpa"
 	"github.com/kivi-go/kivi/fidelity/classify"
-	"github.com/kivi-go/kivi/inputs/manifest"
 	"github.com/kivi-go/kivi/model"
 )
 
@@ -81,7 +80,7 @@ func (m OvMetric) String() string {
 }
 
 // known reports whether the model knows the metric's values (a
-// resource's usage); the others it branches over (hpa.MetricRecommendationsFor).
+// resource's usage); the others it branches over (hpa.MetricRecommendations).
 func (m OvMetric) known() bool { return m.Type == "Resource" || m.Type == "ContainerResource" }
 
 // OvHPA is one HPA of an OvCase, on Deployment Target. A metric
@@ -377,24 +376,16 @@ func (v OvVerdict) String() string {
 // with CurrentPlacement), the universe built, the pods given the case's
 // phases, readiness and usage, and for each HPA's target hpa.Recommend
 // without a stabilisation window (a resource metric; no recommendation
-// leaves the count) or hpa.MetricRecommendationsFor (a metric outside the
+// leaves the count) or hpa.MetricRecommendations (a metric outside the
 // model). adjust, when not nil, changes the universe first (a planted
 // wrong model).
 func ModelOverlap(c *OvCase, adjust func(*model.Universe)) ([]OvVerdict, error) {
-	r, err := manifest.LoadStream([]manifest.File{{Name: "case.yaml", Data: c.OvYAML()}}, nil, nil, manifest.Options{CurrentPlacement: true})
+	u, s, dep, err := loadDump(c.OvYAML())
 	if err != nil {
-		return nil, fmt.Errorf("model: %w\n%s", err, c.OvYAML())
-	}
-	u, s, err := r.Cluster.Build()
-	if err != nil {
-		return nil, fmt.Errorf("model: build: %w\n%s", err, c.OvYAML())
+		return nil, err
 	}
 	if adjust != nil {
 		adjust(u)
-	}
-	dep := map[string]int{}
-	for i, d := range u.Deployments {
-		dep[d.Name] = i
 	}
 	if err := setOvPods(c, s, dep); err != nil {
 		return nil, err
@@ -415,7 +406,7 @@ func ModelOverlap(c *OvCase, adjust func(*model.Universe)) ([]OvVerdict, error) 
 			continue
 		}
 		if m := &spec.Metrics[0]; m.Kind.Unknown() {
-			out[i].Counts, out[i].Fails = hpa.MetricRecommendationsFor(spec, s, d, m, current, hpa.Tolerances(spec), h.Max)
+			out[i].Counts, out[i].Fails = hpa.MetricRecommendations(spec, s, d, m, current, hpa.Tolerances(spec), h.Max)
 			continue
 		}
 		rec := hpa.Recommend(u, s, d, spec, current, nil)
@@ -431,34 +422,22 @@ func ModelOverlap(c *OvCase, adjust func(*model.Universe)) ([]OvVerdict, error) 
 // readiness and usage. dep maps the Deployments' names to their model
 // indices.
 func setOvPods(c *OvCase, s *model.State, dep map[string]int) error {
-	for d, x := range c.Deps {
-		owner := dep[fmt.Sprintf("d%d", d)] + 1
-		n := 0
-		for i := range s.Pods {
-			p := &s.Pods[i]
-			if p.Phase == model.Free || int(p.Owner) != owner {
-				continue
-			}
-			if n >= len(x.Pods) {
-				return fmt.Errorf("model: d%d has more than its %d pods", d, len(x.Pods))
-			}
-			o := x.Pods[n]
-			p.CPU, p.Memory = int32(o.CPU), int32(o.Memory)
-			switch o.Phase {
-			case OvNotReady:
-				p.Readiness = model.PodNotReady
-			case OvPending:
-				p.Phase, p.Node = model.Pending, 0
-			case OvTerminating:
-				p.Phase, p.WasRunning = model.Terminating, true
-			}
-			n++
-		}
-		if n != len(x.Pods) {
-			return fmt.Errorf("model: d%d has %d pods, want %d\n%s", d, n, len(x.Pods), c.OvYAML())
-		}
+	counts := make([]int, len(c.Deps))
+	for d := range c.Deps {
+		counts[d] = len(c.Deps[d].Pods)
 	}
-	return nil
+	return eachCasePod(s, dep, counts, c.OvYAML, func(d, n int, p *model.PodState) {
+		o := c.Deps[d].Pods[n]
+		p.CPU, p.Memory = int32(o.CPU), int32(o.Memory)
+		switch o.Phase {
+		case OvNotReady:
+			p.Readiness = model.PodNotReady
+		case OvPending:
+			p.Phase, p.Node = model.Pending, 0
+		case OvTerminating:
+			p.Phase, p.WasRunning = model.Terminating, true
+		}
+	})
 }
 
 // ovAPI is the case's pods as API objects at time now, labelled as

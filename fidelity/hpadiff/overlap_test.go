@@ -62,7 +62,7 @@ func compareOverlap(t *testing.T, n int, model func(*OvCase) ([]OvVerdict, error
 // TestSelectedPods: the metrics of an HPA whose target's selector also
 // selects other Deployments' pods (and no other HPA's target selects
 // them), the model (the case read as a running cluster's dump,
-// hpa.Recommend or hpa.MetricRecommendationsFor) against upstream's
+// hpa.Recommend or hpa.MetricRecommendations) against upstream's
 // replica calculator over a pod lister holding every pod of the
 // namespace and the target's selector (GetResourceReplicas,
 // GetRawResourceReplicas through the REST metrics client, then

@@ -44,7 +44,7 @@ func (c UnknownCase) String() string {
 func ModelUnknown(c UnknownCase) ([]bool, bool) {
 	_, s := ToModel(&Case{Current: c.Current, Min: 1, Max: c.Max, TargetPercent: 50, TolerancePercent: c.TolerancePercent, Pods: c.Pods})
 	m := model.Metric{Kind: c.Kind, Target: c.Target, Value: c.Value, Name: "m", Resource: model.CPU}
-	return hpa.MetricRecommendations(s, 0, &m, c.Current, hpa.Symmetric(c.TolerancePercent), c.Max)
+	return hpa.MetricRecommendations(nil, s, 0, &m, c.Current, hpa.Symmetric(c.TolerancePercent), c.Max)
 }
 
 // valueClient is a custom and external metrics API that reports one

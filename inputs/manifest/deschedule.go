@@ -50,13 +50,8 @@ func podFilter(o Object, path string, args PodFilterArgs) (model.PodFilter, erro
 		f.IncludeNamespaces, f.ExcludeNamespaces = ns.Include, ns.Exclude
 	}
 	if args.LabelSelector != nil {
-		sel, err := convertSelector(func(field, format string, xs ...any) error {
-			return a.errorf(o.path(join(path+".labelSelector", field)), format, xs...)
-		}, args.LabelSelector)
+		sel, err := checkedSelector(o, path+".labelSelector", args.LabelSelector)
 		if err != nil {
-			return f, err
-		}
-		if err := checkSelectorValues(a, o.path(path+".labelSelector"), args.LabelSelector); err != nil {
 			return f, err
 		}
 		f.LabelSelector = &sel

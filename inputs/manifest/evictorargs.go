@@ -34,14 +34,8 @@ func evictorConstraints(o Object, path string, args DefaultEvictorArgs, mp *mode
 		if f.in == nil {
 			continue
 		}
-		p := path + "." + f.field
-		sel, err := convertSelector(func(field, format string, xs ...any) error {
-			return a.errorf(o.path(join(p, field)), format, xs...)
-		}, f.in)
+		sel, err := checkedSelector(o, path+"."+f.field, f.in)
 		if err != nil {
-			return err
-		}
-		if err := checkSelectorValues(a, o.path(p), f.in); err != nil {
 			return err
 		}
 		if !sel.Empty() {

@@ -105,13 +105,8 @@ func pdbDecls(objs []Object, warns *[]Warning) ([]model.PodDisruptionBudgetDecl,
 			out = append(out, d)
 			continue
 		}
-		sel, err := convertSelector(func(field, format string, args ...any) error {
-			return a.errorf(o.path(join("spec.selector", field)), format, args...)
-		}, p.Spec.Selector)
+		sel, err := checkedSelector(o, "spec.selector", p.Spec.Selector)
 		if err != nil {
-			return nil, err
-		}
-		if err := checkSelectorValues(a, o.path("spec.selector"), p.Spec.Selector); err != nil {
 			return nil, err
 		}
 		d.Selector = &sel
@@ -145,6 +140,19 @@ func percentValue(v string) (int, bool) {
 		return x, true
 	}
 	return 0, false
+}
+
+// checkedSelector converts the label selector at path of o and checks
+// its values as the API server checks labels; errors name the field.
+func checkedSelector(o Object, path string, ls *LabelSelector) (model.Selector, error) {
+	a := o.at()
+	sel, err := convertSelector(func(field, format string, args ...any) error {
+		return a.errorf(o.path(join(path, field)), format, args...)
+	}, ls)
+	if err != nil {
+		return sel, err
+	}
+	return sel, checkSelectorValues(a, o.path(path), ls)
 }
 
 // checkSelectorValues checks the label values a selector compares with.
