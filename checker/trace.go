@@ -152,13 +152,15 @@ func (e *engine[S]) appendStep(tr *Trace[S], cur S, chosen *candidate, explainer
 
 // replayRepresentatives is replay for a run that explored
 // representatives: a hop's ordinal names a successor of the
-// representative, not of the concrete state the trace is at. So the
-// plan is followed on the representatives, which gives each hop's key
-// (checked against the stored one when the storage keeps keys), and the
-// trace takes the first concrete successor with that key (and the hop's
-// marks). The System's symmetry makes one exist; lossy storage needs no
-// stored key for this.
+// representative, not of the concrete state the trace is at. The trace
+// takes the first concrete successor with the hop's key (and marks); the
+// System's symmetry makes one exist. Exact storage holds every key, so
+// the hops are read from it; lossy storage keeps no key to read, so the
+// plan is followed on the representatives, which gives each hop's key.
 func (e *engine[S]) replayRepresentatives(p tracePlan) (Trace[S], error) {
+	if e.visited.mode == modeExact {
+		return e.replayStoredKeys(p)
+	}
 	var tr Trace[S]
 	tr.LoopStart = p.loopStart
 	var root, repKey, repEnc []byte
@@ -214,6 +216,54 @@ func (e *engine[S]) replayRepresentatives(p tracePlan) (Trace[S], error) {
 		var err error
 		if rep, err = e.repr.DecodeRepresentative(enc); err != nil {
 			return tr, fmt.Errorf("%w: %w", ErrDecode, err)
+		}
+		if cur, err = e.appendStep(&tr, cur, chosen, explainer); err != nil {
+			return tr, err
+		}
+	}
+	return tr, nil
+}
+
+// replayStoredKeys is replayRepresentatives over Exact storage: each
+// hop's key is the one stored for the state it reaches, and only the
+// concrete states are expanded.
+func (e *engine[S]) replayStoredKeys(p tracePlan) (Trace[S], error) {
+	var tr Trace[S]
+	tr.LoopStart = p.loopStart
+	var root []byte
+	if err := e.initialOf(p, func(s S) {
+		root = e.sys.AppendEncoding(nil, s)
+		if !e.keyStoredAs(p.root, e.appendKey(nil, s)) {
+			root = nil
+		}
+	}); err != nil {
+		return tr, err
+	}
+	if root == nil {
+		return tr, fmt.Errorf("%w: initial state %d does not match the stored state", ErrInvalidTrace, p.rootOrdinal)
+	}
+	cur, err := e.sys.Decode(root)
+	if err != nil {
+		return tr, fmt.Errorf("%w: %w", ErrDecode, err)
+	}
+	tr.Initial = cur
+	explainer := e.explainer()
+	var buf []byte
+	for i, h := range p.hops {
+		want, _ := e.visited.storedKey(h.dst)
+		var chosen *candidate
+		var count uint32
+		e.next(cur, func(st Step, t S) {
+			count++
+			if chosen != nil || (h.wantMarks && st.Marks != h.marks) {
+				return
+			}
+			if buf = e.appendKey(buf[:0], t); bytes.Equal(buf, want) {
+				chosen = &candidate{step: st, enc: e.sys.AppendEncoding(nil, t)}
+			}
+		})
+		if chosen == nil {
+			return tr, fmt.Errorf("%w: step %d: none of the concrete state's %d successors reaches the stored state", ErrInvalidTrace, i+1, count)
 		}
 		if cur, err = e.appendStep(&tr, cur, chosen, explainer); err != nil {
 			return tr, err

@@ -753,6 +753,15 @@ func (v *visitedSet) keyMatches(id stateID, key []byte) (match, ok bool) {
 	return found && (got == id || got == noState), true
 }
 
+// storedKey is the key stored for id, when the storage keeps keys
+// (Exact); it aliases the set's memory.
+func (v *visitedSet) storedKey(id stateID) ([]byte, bool) {
+	if v.mode != modeExact || id == noState {
+		return nil, false
+	}
+	return v.shards[id.shard()].recs.get(id.local()), true
+}
+
 // markLevel records, for the BFS partial-order proviso, which states were
 // stored before the level that is about to be expanded.
 func (v *visitedSet) markLevel() {
