@@ -77,6 +77,7 @@ func applyTemplate(u *model.Universe, s *model.State, d, t int, created, saved b
 	}
 	u.SetLastApplied(s, d, tmpl.Replicas == nil || !saved)
 	u.SetPaused(s, d, u.PausedAfterApply(s, d, t, created))
+	u.SetLastAppliedPaused(s, d, saved && tmpl.Paused != nil)
 	// The file a rollout restart started from, applied again, keeps the
 	// restartedAt annotation and with it the restarted template.
 	if created || !u.KeepsRestartedTemplate(int(ds.Config), tmpl.Config) {

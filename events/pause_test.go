@@ -113,3 +113,64 @@ func TestApplyPaused(t *testing.T) {
 		})
 	}
 }
+
+// TestApplyPausedAfterApply: kubectl apply's merge deletes spec.paused
+// when the configuration applied last set it (true or false) and the new
+// file leaves it out, and keeps the live value when neither sets it. Once
+// a file is applied it is the configuration applied last; kubectl create
+// saves none; kubectl rollout pause changes the live value only.
+func TestApplyPausedAfterApply(t *testing.T) {
+	yes, no := true, false
+	apply := func(tmpl string) model.EventDecl {
+		return model.EventDecl{Kind: "applyDeployment", Template: tmpl, When: "afterStable"}
+	}
+	pause := model.EventDecl{Kind: "rolloutPause", Deployment: "web", When: "afterStable"}
+	for _, tc := range []struct {
+		name string
+		web  model.DeploymentDecl
+		// events and web's spec.paused after each.
+		events []model.EventDecl
+		paused []bool
+	}{
+		{"the manifest set it: deleted, then kept", model.DeploymentDecl{Paused: true, RolledOut: true},
+			[]model.EventDecl{apply("web-v2"), pause, apply("web-v2")}, []bool{false, true, true}},
+		{"the manifest set it false: deleted", model.DeploymentDecl{PausedSet: true},
+			[]model.EventDecl{pause, apply("web-v2")}, []bool{true, false}},
+		{"the manifest left it out: kept", model.DeploymentDecl{},
+			[]model.EventDecl{pause, apply("web-v2")}, []bool{true, true}},
+		{"a file set it: deleted", model.DeploymentDecl{},
+			[]model.EventDecl{apply("web-pause"), apply("web-v2")}, []bool{true, false}},
+		{"a file set it false: deleted", model.DeploymentDecl{},
+			[]model.EventDecl{apply("web-resume"), pause, apply("web-v2")}, []bool{false, true, false}},
+		{"kubectl create saved none: kept", model.DeploymentDecl{Created: &no},
+			[]model.EventDecl{{Kind: "createDeployment", Template: "web-pause", When: "afterStable"}, apply("web-v2")}, []bool{true, true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			web := tc.web
+			web.Name, web.Template, web.Replicas = "web", "v1", 2
+			c := &model.Cluster{
+				NodeTypes:   []model.NodeType{{Name: "n", CPU: 4000, Memory: 4096}},
+				Nodes:       []model.NodeGroup{{Type: "n", Count: 1}},
+				Templates:   []model.TemplateDecl{{Name: "v1", CPU: 100}, {Name: "v2", CPU: 200}},
+				Deployments: []model.DeploymentDecl{web},
+				DeploymentTemplates: []model.DeploymentTemplateDecl{
+					{Name: "web-v2", Deployment: "web", Template: "v2"},
+					{Name: "web-pause", Deployment: "web", Template: "v2", Paused: &yes},
+					{Name: "web-resume", Deployment: "web", Template: "v2", Paused: &no},
+				},
+				Events: tc.events,
+			}
+			u, s, err := c.Build()
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.Init = model.InitStable
+			for i, want := range tc.paused {
+				step(u, s, i)
+				if got := u.IsPaused(s, 0); got != want {
+					t.Fatalf("after %s (event %d): paused %v, want %v", u.Events[i].Kind, i, got, want)
+				}
+			}
+		})
+	}
+}

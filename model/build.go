@@ -496,6 +496,7 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 		if u.IsStatefulSet(d) || u.IsJob(d) {
 			ds.RS[0].Replicas = 0 // a revision or a Job's template, not a ReplicaSet
 		}
+		u.SetLastAppliedPaused(s, d, c.Deployments[d].Paused || c.Deployments[d].PausedSet)
 		if dd := &c.Deployments[d]; dd.Paused {
 			u.SetPaused(s, d, true)
 			if !dd.RolledOut {

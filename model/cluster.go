@@ -286,6 +286,11 @@ type DeploymentDecl struct {
 	// Paused is spec.paused of a Deployment (paused.go): it starts
 	// without a ReplicaSet, so without pods, unless RolledOut.
 	Paused bool `json:"paused,omitempty"`
+	// PausedSet: the manifest sets spec.paused, true or false; a later
+	// `kubectl apply` of a file without it deletes it (resumes the
+	// Deployment), where one from a manifest without it keeps the live
+	// value (paused.go). Paused implies it.
+	PausedSet bool `json:"pausedSet,omitempty"`
 	// RolledOut: a paused Deployment was rolled out before it was paused
 	// (a dump of a running cluster): it starts with the ReplicaSet of its
 	// template at its replicas, and its pods as given.

@@ -178,6 +178,9 @@ func (s *State) appendTail(u *Universe, dst []byte) []byte {
 			if d.Paused {
 				paused = 1
 			}
+			if d.LastAppliedSetsPaused {
+				paused |= 2
+			}
 			dst = append(dst, paused)
 		}
 		for r := range d.RS {
@@ -437,7 +440,8 @@ func DecodeInto(s *State, u *Universe, monitors int, enc []byte) error {
 			d.LastAppliedOmitsReplicas = r.byte() != 0
 		}
 		if u.pausable {
-			d.Paused = r.byte() != 0
+			paused := r.byte()
+			d.Paused, d.LastAppliedSetsPaused = paused&1 != 0, paused&2 != 0
 		}
 		for k := range d.RS {
 			d.RS[k].Template = r.byte()

@@ -54,27 +54,38 @@ func (u *Universe) SetPaused(s *State, d int, paused bool) {
 }
 
 // PausedAfterApply is spec.paused of deployment d once `kubectl apply`
-// (saved: it saves the configuration it applies; kubectl create does
-// not) of deployment template t has updated it. A file that sets the
-// field sets it; one that leaves it out keeps the live value, as kubectl
-// apply's three-way merge does with a field neither the file nor the
-// configuration applied last sets, except where the manifest the
-// Deployment started from set it: that configuration is the one applied
-// last until a file replaces it, and a field it set and the new file
-// leaves out is deleted (false). The model takes the manifest's
-// configuration as the last one for every apply (docs/divergences.md,
-// "Paused Deployments").
+// or `kubectl create` of deployment template t has updated it. A file
+// that sets the field sets it; one that leaves it out keeps the live
+// value, as kubectl apply's three-way merge does with a field neither the
+// file nor the configuration applied last sets, except where the
+// configuration applied last set it (the manifest the Deployment started
+// from, until an apply saves another): a field it set and the new file
+// leaves out is deleted (false). A `kubectl rollout pause` changes the
+// live value only, so a later apply of a file without the field keeps the
+// Deployment paused.
 func (u *Universe) PausedAfterApply(s *State, d, t int, created bool) bool {
 	if p := u.DeploymentTemplates[t].Paused; p != nil {
 		return *p
 	}
-	if created {
-		return false
-	}
-	if u.Deployments[d].Paused {
+	if created || u.LastAppliedSetsPaused(s, d) {
 		return false
 	}
 	return u.IsPaused(s, d)
+}
+
+// LastAppliedSetsPaused reports whether the configuration kubectl apply
+// saved last on deployment d sets spec.paused.
+func (u *Universe) LastAppliedSetsPaused(s *State, d int) bool {
+	return u.pausable && s.Deps[d].LastAppliedSetsPaused
+}
+
+// SetLastAppliedPaused records whether the configuration just saved on
+// deployment d sets spec.paused (false when the command saves none:
+// kubectl create), where the states carry it.
+func (u *Universe) SetLastAppliedPaused(s *State, d int, sets bool) {
+	if u.pausable {
+		s.Deps[d].LastAppliedSetsPaused = sets
+	}
 }
 
 // checkPausedDecl refuses spec.paused on a workload that has none and

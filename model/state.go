@@ -156,6 +156,10 @@ type DeploymentState struct {
 	// sets it has. Only the states of universes where some Deployment may
 	// be paused carry it.
 	Paused bool
+	// LastAppliedSetsPaused: the configuration `kubectl apply` saved
+	// last sets spec.paused, so an apply of a file that leaves it out
+	// deletes it (paused.go). Carried with Paused.
+	LastAppliedSetsPaused bool
 }
 
 // MaxStabilizationSyncs bounds HPA.ScaleDownStabilizationSyncs: each

@@ -9,7 +9,8 @@ import (
 
 // TestPausedDeployment: spec.paused is read (true, false or left out) and
 // warned about no more; a paused Deployment starts without a ReplicaSet,
-// so without pods.
+// so without pods. Whether the manifest sets the field is kept, for the
+// next kubectl apply's merge.
 func TestPausedDeployment(t *testing.T) {
 	for _, tc := range []struct {
 		field  string
@@ -22,6 +23,9 @@ func TestPausedDeployment(t *testing.T) {
 		d := r.Cluster.Deployments[0]
 		if d.Paused != tc.paused || d.RolledOut {
 			t.Errorf("%q: paused %v rolled out %v, want paused %v, not rolled out", tc.field, d.Paused, d.RolledOut, tc.paused)
+		}
+		if d.PausedSet != (tc.field != "") {
+			t.Errorf("%q: pausedSet %v", tc.field, d.PausedSet)
 		}
 		u, s, err := r.Cluster.Build()
 		if err != nil {

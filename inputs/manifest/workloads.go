@@ -39,6 +39,7 @@ func deploymentDecl(o Object, name string, nodes nodeLabels, classes *priorityCl
 	// A paused Deployment gets no ReplicaSet until it is resumed
 	// (model/paused.go).
 	dd.Paused = d.Spec.Paused != nil && *d.Spec.Paused
+	dd.PausedSet = d.Spec.Paused != nil
 	switch d.Spec.Strategy.Type {
 	case "", "RollingUpdate":
 		dd.MaxSurge, dd.MaxUnavailable = "25%", "25%"

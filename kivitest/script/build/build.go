@@ -365,6 +365,7 @@ func (b *Builder) Build(monitors int) (*model.Universe, *model.State, error) {
 		}
 		if di.paused {
 			u.SetPaused(s, d, true)
+			u.SetLastAppliedPaused(s, d, true)
 			if !di.rolledOut {
 				ds.RS[0] = model.ReplicaSetState{}
 			}
