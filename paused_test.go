@@ -1,6 +1,7 @@
 package kivi_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -58,6 +59,61 @@ spec:
 			}
 			if c.want == checker.Violated && !strings.Contains(r.Explanation, c.explanation) {
 				t.Errorf("explanation %q, want %q", r.Explanation, c.explanation)
+			}
+		})
+	}
+}
+
+// TestPausedDumpResumesChangedTemplate: a running cluster's paused
+// Deployment whose template changed while it was paused (its pods, 1 cpu,
+// are those of ReplicaSet web-6c8, whose template the dump has; the
+// Deployment's template asks 3.5 cpu) rolls the new template out on
+// `kubectl rollout resume`: the surge pod fits on neither 4-cpu node
+// beside an old pod. Without the resume, or when the dump's ReplicaSet
+// is of the current template, nothing rolls out.
+func TestPausedDumpResumesChangedTemplate(t *testing.T) {
+	replicaSet := func(cpu string) string {
+		return `- apiVersion: apps/v1
+  kind: ReplicaSet
+  metadata:
+    name: web-6c8
+    namespace: default
+    ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: web, controller: true}]
+  spec:
+    replicas: 2
+    selector: {matchLabels: {app: web, pod-template-hash: 6c8}}
+    template:
+      metadata: {labels: {app: web, pod-template-hash: 6c8}}
+      spec: {containers: [{name: web, resources: {requests: {cpu: "` + cpu + `", memory: 256Mi}}}]}
+`
+	}
+	for _, c := range []struct {
+		name, set string
+		resume    bool
+		want      checker.Verdict
+	}{
+		{"resumed", replicaSet("1"), true, checker.Violated},
+		{"still paused", replicaSet("1"), false, checker.Holds},
+		{"the set is of the current template", replicaSet("3500m"), true, checker.Holds},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dump := strings.Replace(webDump(2, "3500m", c.set, webPod("web-6c8-a", "a", "1"), webPod("web-6c8-b", "b", "1")),
+				"    replicas: 2\n", "    replicas: 2\n    paused: true\n", 1)
+			intents := "intents:\n- name: pod_always_schedulable\n"
+			if c.resume {
+				intents += "events:\n- {kind: rolloutResume, deployment: web, when: afterStable}\n"
+			}
+			cl, _, err := kivi.LoadClusterDump([]kivi.InputFile{{Name: "dump.yaml", Data: []byte(dump)}},
+				&kivi.InputFile{Name: "nodes.yaml", Data: []byte(twoNodes("4"))}, &kivi.InputFile{Name: "intents.yaml", Data: []byte(intents)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := kivi.Verify(context.Background(), cl, kivi.Options{Checker: checker.Options{Workers: 1, CollectAll: true}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r := rep.Result("pod_always_schedulable"); r == nil || r.Verdict != c.want {
+				t.Fatalf("pod_always_schedulable: %+v, want %v", r, c.want)
 			}
 		})
 	}

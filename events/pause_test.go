@@ -1,6 +1,7 @@
 package events
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/kivi-go/kivi/model"
@@ -169,6 +170,52 @@ func TestApplyPausedAfterApply(t *testing.T) {
 				step(u, s, i)
 				if got := u.IsPaused(s, 0); got != want {
 					t.Fatalf("after %s (event %d): paused %v, want %v", u.Events[i].Kind, i, got, want)
+				}
+			}
+		})
+	}
+}
+
+// TestRolledOutTemplateDecl: a paused Deployment rolled out with another
+// template (a dump's, whose template changed while it was paused) starts
+// with a ReplicaSet of that template; the fields are refused where they
+// mean nothing, naming the field and what is accepted.
+func TestRolledOutTemplateDecl(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		web  model.DeploymentDecl
+		err  string
+	}{
+		{"rolled out with v1", model.DeploymentDecl{Paused: true, RolledOut: true, RolledOutTemplate: "v1"}, ""},
+		{"no such template", model.DeploymentDecl{Paused: true, RolledOut: true, RolledOutTemplate: "v0"}, `rolledOutTemplate "v0": no such template (accepted: v1, v2)`},
+		{"not rolled out", model.DeploymentDecl{Paused: true, RolledOutTemplate: "v1"}, "rolledOutTemplate: \"v1\" set for a Deployment that was not rolled out (accepted: only with paused: true and rolledOut: true)"},
+		{"not paused", model.DeploymentDecl{RolledOut: true}, "rolledOut: set for a Deployment that is not paused (accepted: only with paused: true)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			web := tc.web
+			web.Name, web.Template, web.Replicas = "web", "v2", 2
+			c := &model.Cluster{
+				NodeTypes:   []model.NodeType{{Name: "n", CPU: 4000, Memory: 4096}},
+				Nodes:       []model.NodeGroup{{Type: "n", Count: 1, Pods: []model.InitialPod{{Deployment: "web", Count: 2}}}},
+				Templates:   []model.TemplateDecl{{Name: "v1", CPU: 100}, {Name: "v2", CPU: 200}},
+				Deployments: []model.DeploymentDecl{web},
+			}
+			u, s, err := c.Build()
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rs := s.Deps[0].RS[0]; rs.Template != 1 || rs.Replicas != 2 {
+				t.Errorf("ReplicaSet %+v, want v1's (template 1) of 2", rs)
+			}
+			for i, p := range s.Pods[:2] {
+				if p.Template != 0 || u.Configs[s.Deps[0].Config].PodTemplate != 1 {
+					t.Errorf("pod %d: template %d, config's %d; want v1's (0) under v2's config", i, p.Template, u.Configs[s.Deps[0].Config].PodTemplate)
 				}
 			}
 		})

@@ -306,6 +306,10 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 		replicas int
 		config   int
 		hpa      int
+		// rolledOut is the template of a paused Deployment's ReplicaSet
+		// when it is not its config's (DeploymentDecl.RolledOutTemplate);
+		// -1 otherwise.
+		rolledOut int
 	}
 	var deps []depInit
 	slots := 0
@@ -351,9 +355,15 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 		if err := checkPausedDecl(&d, kind); err != nil {
 			return nil, nil, fmt.Errorf("deployments[%d] (%s): %w", i, d.Name, err)
 		}
+		rolledOut := -1
+		if d.RolledOutTemplate != "" {
+			if rolledOut = look.templates.of(d.RolledOutTemplate); rolledOut < 0 {
+				return nil, nil, fmt.Errorf("deployments[%d] (%s).rolledOutTemplate %q: no such template (accepted: %s): %w", i, d.Name, d.RolledOutTemplate, c.templateNames(), ErrInvalid)
+			}
+		}
 		u.Deployments = append(u.Deployments, Deployment{Name: d.Name, Kind: kind, ReplicasUnset: d.ReplicasUnset, Paused: d.Paused})
 		active := d.Created == nil || *d.Created
-		deps = append(deps, depInit{active: active, replicas: replicas[i], config: len(u.Configs) - 1, hpa: h})
+		deps = append(deps, depInit{active: active, replicas: replicas[i], config: len(u.Configs) - 1, hpa: h, rolledOut: rolledOut})
 		need := replicas[i]
 		if kind == KindJob {
 			need = jobNeeds(&d, need)
@@ -499,9 +509,14 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 		u.SetLastAppliedPaused(s, d, c.Deployments[d].Paused || c.Deployments[d].PausedSet)
 		if dd := &c.Deployments[d]; dd.Paused {
 			u.SetPaused(s, d, true)
-			if !dd.RolledOut {
+			switch {
+			case !dd.RolledOut:
 				// Upstream creates no ReplicaSet for a paused Deployment.
 				ds.RS[0] = ReplicaSetState{}
+			case di.rolledOut >= 0:
+				// Its template changed while it was paused: the resume
+				// rolls it out.
+				ds.RS[0].Template = uint8(di.rolledOut + 1)
 			}
 		}
 		if jd := c.Deployments[d].Job; u.IsJob(d) && jd != nil && jd.Status != nil {
@@ -533,6 +548,9 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 					return nil, nil, fmt.Errorf("nodes[%d].pods[%d].deployment %q: a paused Deployment that has no ReplicaSet has no pods (accepted: rolledOut: true on the Deployment, whose ReplicaSet then exists): %w", ns.group, pi, p.Deployment, ErrInvalid)
 				}
 				tmpl := u.Configs[deps[d].config].PodTemplate
+				if deps[d].rolledOut >= 0 {
+					tmpl = deps[d].rolledOut
+				}
 				t := &u.Templates[tmpl]
 				for k := 0; k < max(p.Count, 1); k++ {
 					ps := PodState{Phase: Running, Node: uint16(n + 1), Owner: uint8(d + 1), Template: uint8(tmpl)}

@@ -295,6 +295,12 @@ type DeploymentDecl struct {
 	// (a dump of a running cluster): it starts with the ReplicaSet of its
 	// template at its replicas, and its pods as given.
 	RolledOut bool `json:"rolledOut,omitempty"`
+	// RolledOutTemplate, with RolledOut, names the template of the
+	// ReplicaSet the Deployment was rolled out with when its pod template
+	// changed while it was paused: its pods and its ReplicaSet are that
+	// template's, and `kubectl rollout resume` rolls Template out. ""
+	// when the ReplicaSet is Template's.
+	RolledOutTemplate string `json:"rolledOutTemplate,omitempty"`
 	// Created is false for a deployment a command creates later
 	// (createTargetDeployment, apply, create); default true.
 	Created  *bool    `json:"created,omitempty"`

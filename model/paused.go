@@ -97,5 +97,8 @@ func checkPausedDecl(d *DeploymentDecl, kind WorkloadKind) error {
 	if d.RolledOut && !d.Paused {
 		return fmt.Errorf("rolledOut: set for a Deployment that is not paused (accepted: only with paused: true): %w", ErrInvalid)
 	}
+	if d.RolledOutTemplate != "" && !d.RolledOut {
+		return fmt.Errorf("rolledOutTemplate: %q set for a Deployment that was not rolled out (accepted: only with paused: true and rolledOut: true): %w", d.RolledOutTemplate, ErrInvalid)
+	}
 	return nil
 }

@@ -151,6 +151,17 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 		// was rolled out with (its pods are the dump's).
 		dd.RolledOut = created && dd.Paused
 		as.c.Templates = append(as.c.Templates, td)
+		if dd.RolledOut {
+			var ignored []Warning // the Deployment's own template was warned about
+			rtd, ok := as.rolledOutTemplate(o, name, objs, func(ro Object) (model.TemplateDecl, error) {
+				_, td, err := decl(ro, name, nodes, classes, limits, &ignored)
+				return td, err
+			})
+			if ok {
+				as.c.Templates = append(as.c.Templates, rtd)
+				dd.RolledOutTemplate = rtd.Name
+			}
+		}
 		index[dd.Name] = len(as.c.Deployments)
 		as.c.Deployments = append(as.c.Deployments, dd)
 		if o.PodTemplate != "" {

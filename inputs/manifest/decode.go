@@ -311,9 +311,22 @@ func (d *decoder) object(js []byte, path string) error {
 			d.counts[tm.Kind]++
 		}
 		return err
-	case harmlessKinds[tm.Kind], tm.Kind == "ReplicaSet" && controlledBy(m, "Deployment"):
-		// A Deployment's ReplicaSets (a dump of a running cluster)
-		// are modelled through the Deployment.
+	case tm.Kind == "ReplicaSet" && controlledBy(m, "Deployment"):
+		// A Deployment's ReplicaSets (a dump of a running cluster) are
+		// modelled through the Deployment; the dump's paused one reads
+		// its pod template from them (runningpods.go).
+		rs := &ReplicaSet{}
+		if _, err := strictDecode(d.at, path, js, rs); err != nil {
+			return err
+		}
+		d.counts[tm.Kind]++
+		o := Object{File: d.at.file, Doc: d.at.doc, Path: path, Kind: tm.Kind, APIVersion: tm.APIVersion, Value: rs, PodTemplate: podTemplateJSON(js, false)}
+		if path != "" {
+			o.Name = objectName(js)
+		}
+		d.objs = append(d.objs, o)
+		return nil
+	case harmlessKinds[tm.Kind]:
 		d.counts[tm.Kind]++
 		return nil
 	case unmodelledWorkloadKinds[tm.Kind] != "":

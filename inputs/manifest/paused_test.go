@@ -1,6 +1,8 @@
 package manifest
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -146,6 +148,88 @@ func TestPausedCurrentPlacementNeverRolledOut(t *testing.T) {
 			}
 			if _, _, err := r.Cluster.Build(); err != nil {
 				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// TestPausedTemplateChangedWhilePaused: a dump's paused Deployment whose
+// pods are those of a ReplicaSet of another template (its template
+// changed while it was paused) starts with that set and its template
+// (rolledOutTemplate), so that the resume rolls the new one out; a
+// ReplicaSet of its own template, or none in the dump, leaves its pods
+// its current template's (warned when the dump has no ReplicaSet).
+func TestPausedTemplateChangedWhilePaused(t *testing.T) {
+	web := func(name, node string) string {
+		return dumpPod("shop", "web-5d4f-"+name, "ReplicaSet/web-5d4f", node, "Running", "500m", "app: web", "pod-template-hash: 5d4f")
+	}
+	replicaSet := func(hash, cpu string, replicas int) string {
+		return fmt.Sprintf(`- apiVersion: apps/v1
+  kind: ReplicaSet
+  metadata:
+    name: web-%s
+    namespace: shop
+    labels: {app: web, pod-template-hash: %s}
+    ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: web, controller: true}]
+  spec:
+    replicas: %d
+    selector: {matchLabels: {app: web, pod-template-hash: %s}}
+    template:
+      metadata: {labels: {app: web, pod-template-hash: %s}}
+      spec: {containers: [{name: c, image: i, resources: {requests: {cpu: "%s", memory: 1Gi}}}]}
+`, hash, hash, replicas, hash, hash, cpu)
+	}
+	paused := strings.Replace(dumpWorkloads, "    replicas: 3\n    selector: {matchLabels: {app: web}}", "    replicas: 3\n    paused: true\n    selector: {matchLabels: {app: web}}", 1)
+	pods := web("a", "n1") + web("b", "n2") + web("c", "n3")
+	for _, tc := range []struct {
+		name      string
+		sets      string
+		rolledOut string // the rolledOutTemplate wanted
+		warning   string
+	}{
+		{"older template", replicaSet("5d4f", "500m", 3), "replicaset:shop/web-5d4f", ""},
+		{"older template, an empty set of the one before", replicaSet("5d4f", "500m", 3) + replicaSet("77aa", "250m", 0), "replicaset:shop/web-5d4f", ""},
+		{"its own template (quantities written otherwise)", replicaSet("5d4f", "1000m", 3), "", ""},
+		{"no ReplicaSet in the dump", "", "", "is paused and the input has none of its ReplicaSets"},
+		{"two older sets with replicas", replicaSet("5d4f", "500m", 2) + replicaSet("77aa", "250m", 1), "", "pods of 2 ReplicaSets of older templates"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := LoadStream([]File{{Name: "dump.yaml", Data: []byte(paused + tc.sets + pods)}}, &File{Name: "nodes.yaml", Data: []byte(dumpNodes)}, nil, Options{CurrentPlacement: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var d *model.DeploymentDecl
+			for i := range r.Cluster.Deployments {
+				if r.Cluster.Deployments[i].Name == "web" {
+					d = &r.Cluster.Deployments[i]
+				}
+			}
+			if d == nil || !d.RolledOut || d.RolledOutTemplate != tc.rolledOut {
+				t.Fatalf("web: %+v, want rolled out with rolledOutTemplate %q", d, tc.rolledOut)
+			}
+			if w := warningText(r.Warnings); (tc.warning == "") == strings.Contains(w, "ReplicaSets") || !strings.Contains(w, tc.warning) {
+				t.Errorf("warnings %s, want %q", w, tc.warning)
+			}
+			u, s, err := r.Cluster.Build()
+			if err != nil {
+				t.Fatal(err)
+			}
+			dep := slices.IndexFunc(u.Deployments, func(d model.Deployment) bool { return d.Name == "web" })
+			want := 1000
+			if tc.rolledOut != "" {
+				want = 500
+			}
+			cur := u.Configs[s.Deps[dep].Config].PodTemplate
+			for _, p := range s.Pods {
+				if int(p.Owner) != dep+1 {
+					continue
+				}
+				if got := u.Templates[p.Template].CPU; got != int64(want) || (tc.rolledOut != "") == (int(p.Template) == cur) {
+					t.Errorf("web's pod: template %d (cpu %d), the Deployment's %d; want cpu %d", p.Template, got, cur, want)
+				}
+			}
+			if rs := s.Deps[dep].RS[0]; int(rs.Template) != int(s.Pods[0].Template)+1 && tc.rolledOut != "" || rs.Replicas != 3 {
+				t.Errorf("web's ReplicaSet %+v", rs)
 			}
 		})
 	}

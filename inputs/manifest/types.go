@@ -72,6 +72,18 @@ type DeploymentSpec struct {
 	Paused *bool `json:"paused"`
 }
 
+// ReplicaSet is a Deployment's ReplicaSet in a dump of a running cluster:
+// a paused Deployment's pods may be those of a ReplicaSet of a template
+// it no longer has (runningpods.go). Its other fields are not read.
+type ReplicaSet struct {
+	TypeMeta
+	Metadata ObjectMeta `json:"metadata"`
+	Spec     struct {
+		Replicas *int32          `json:"replicas"`
+		Template PodTemplateSpec `json:"template"`
+	} `json:"spec"`
+}
+
 // DeploymentStrategy is RollingUpdate (default) or Recreate.
 type DeploymentStrategy struct {
 	Type          string `json:"type"`
