@@ -134,3 +134,59 @@ func webPod(name, node, cpu string) string {
 	return `- {apiVersion: v1, kind: Pod, metadata: {name: ` + name + `, namespace: default, labels: {app: web, pod-template-hash: ` + hash + `}, ownerReferences: [{kind: ReplicaSet, name: web-` + hash + `, controller: true}]}, spec: {nodeName: ` + node + `, containers: [{name: web, resources: {requests: {cpu: "` + cpu + `", memory: 256Mi}}}]}, status: {phase: Running}}
 `
 }
+
+// TestMidRolloutDumpGoesOn: a running cluster caught in the middle of a
+// rollout (web: 2 replicas, maxUnavailable 0; ReplicaSet web-6c8 of the
+// older template, 1 cpu, runs a pod on each 4-cpu node; the new set
+// web-9f1, 1 replica, has a Pending pod the dump leaves out) goes on
+// with it: the new template's pod (3.5 cpu) fits on no node, so
+// pod_always_schedulable is violated. A new template of 2 cpu rolls out.
+// Without the ReplicaSets the dump's pods are taken as the current
+// template's and nothing is left to roll out.
+func TestMidRolloutDumpGoesOn(t *testing.T) {
+	replicaSet := func(hash, cpu string, replicas int) string {
+		return `- apiVersion: apps/v1
+  kind: ReplicaSet
+  metadata:
+    name: web-` + hash + `
+    namespace: default
+    ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: web, controller: true}]
+  spec:
+    replicas: ` + strconv.Itoa(replicas) + `
+    selector: {matchLabels: {app: web, pod-template-hash: ` + hash + `}}
+    template:
+      metadata: {labels: {app: web, pod-template-hash: ` + hash + `}}
+      spec: {containers: [{name: web, resources: {requests: {cpu: "` + cpu + `", memory: 256Mi}}}]}
+`
+	}
+	for _, c := range []struct {
+		name, cpu string
+		sets      bool
+		want      checker.Verdict
+	}{
+		{"new template fits nowhere", "3500m", true, checker.Violated},
+		{"new template fits", "2", true, checker.Holds},
+		{"no ReplicaSets in the dump", "3500m", false, checker.Holds},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sets := ""
+			if c.sets {
+				sets = replicaSet("6c8", "1", 2) + replicaSet("9f1", c.cpu, 1)
+			}
+			dump := strings.Replace(webDump(2, c.cpu, sets, webPod("web-6c8-a", "a", "1"), webPod("web-6c8-b", "b", "1")),
+				"    selector:", "    strategy: {rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}\n    selector:", 1)
+			cl, _, err := kivi.LoadClusterDump([]kivi.InputFile{{Name: "dump.yaml", Data: []byte(dump)}},
+				&kivi.InputFile{Name: "nodes.yaml", Data: []byte(twoNodes("4"))}, &kivi.InputFile{Name: "intents.yaml", Data: []byte("intents:\n- name: pod_always_schedulable\n")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := kivi.Verify(context.Background(), cl, kivi.Options{Checker: checker.Options{Workers: 1, CollectAll: true}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r := rep.Result("pod_always_schedulable"); r == nil || r.Verdict != c.want {
+				t.Fatalf("pod_always_schedulable: %+v, want %v", r, c.want)
+			}
+		})
+	}
+}

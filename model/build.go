@@ -310,6 +310,11 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 		// when it is not its config's (DeploymentDecl.RolledOutTemplate);
 		// -1 otherwise.
 		rolledOut int
+		// old is the template of the older ReplicaSet of a Deployment in
+		// the middle of a rollout (DeploymentDecl.OldReplicaSet), -1
+		// without one; oldReplicas its spec.replicas, newReplicas the
+		// current one's.
+		old, oldReplicas, newReplicas int
 	}
 	var deps []depInit
 	slots := 0
@@ -361,9 +366,14 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 				return nil, nil, fmt.Errorf("deployments[%d] (%s).rolledOutTemplate %q: no such template (accepted: %s): %w", i, d.Name, d.RolledOutTemplate, c.templateNames(), ErrInvalid)
 			}
 		}
+		old, oldReplicas, newReplicas, err := oldReplicaSetDecl(c, &d, kind, replicas[i], look)
+		if err != nil {
+			return nil, nil, fmt.Errorf("deployments[%d] (%s).%w", i, d.Name, err)
+		}
 		u.Deployments = append(u.Deployments, Deployment{Name: d.Name, Kind: kind, ReplicasUnset: d.ReplicasUnset, Paused: d.Paused})
 		active := d.Created == nil || *d.Created
-		deps = append(deps, depInit{active: active, replicas: replicas[i], config: len(u.Configs) - 1, hpa: h, rolledOut: rolledOut})
+		deps = append(deps, depInit{active: active, replicas: replicas[i], config: len(u.Configs) - 1, hpa: h, rolledOut: rolledOut,
+			old: old, oldReplicas: oldReplicas, newReplicas: newReplicas})
 		need := replicas[i]
 		if kind == KindJob {
 			need = jobNeeds(&d, need)
@@ -503,6 +513,10 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 		ds.HPA = uint8(di.hpa)
 		u.SetLastApplied(s, d, u.Deployments[d].ReplicasUnset)
 		ds.RS[0] = ReplicaSetState{Template: uint8(u.Configs[di.config].PodTemplate + 1), Replicas: int16(di.replicas)}
+		if di.old >= 0 {
+			ds.RS[0].Replicas = int16(di.newReplicas)
+			ds.RS[1] = ReplicaSetState{Template: uint8(di.old + 1), Replicas: int16(di.oldReplicas)}
+		}
 		if u.IsStatefulSet(d) || u.IsJob(d) {
 			ds.RS[0].Replicas = 0 // a revision or a Job's template, not a ReplicaSet
 		}
@@ -547,13 +561,19 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 				if s.Deps[d].RS[0].Template == 0 && !u.IsStatefulSet(d) && !u.IsJob(d) {
 					return nil, nil, fmt.Errorf("nodes[%d].pods[%d].deployment %q: a paused Deployment that has no ReplicaSet has no pods (accepted: rolledOut: true on the Deployment, whose ReplicaSet then exists): %w", ns.group, pi, p.Deployment, ErrInvalid)
 				}
-				tmpl := u.Configs[deps[d].config].PodTemplate
-				if deps[d].rolledOut >= 0 {
+				if p.OldReplicaSet && deps[d].old < 0 {
+					return nil, nil, fmt.Errorf("nodes[%d].pods[%d].oldReplicaSet: set for a pod of %s, which has no oldReplicaSet (accepted: only for a Deployment in the middle of a rollout): %w", ns.group, pi, p.Deployment, ErrInvalid)
+				}
+				tmpl, rs := u.Configs[deps[d].config].PodTemplate, uint8(0)
+				switch {
+				case deps[d].rolledOut >= 0:
 					tmpl = deps[d].rolledOut
+				case p.OldReplicaSet:
+					tmpl, rs = deps[d].old, 1
 				}
 				t := &u.Templates[tmpl]
 				for k := 0; k < max(p.Count, 1); k++ {
-					ps := PodState{Phase: Running, Node: uint16(n + 1), Owner: uint8(d + 1), Template: uint8(tmpl)}
+					ps := PodState{Phase: Running, Node: uint16(n + 1), Owner: uint8(d + 1), RS: rs, Template: uint8(tmpl)}
 					ps.CPU, ps.Memory = t.StartUsage()
 					if u.IsStatefulSet(d) {
 						// A StatefulSet's running pods hold its ordinals

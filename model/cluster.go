@@ -107,9 +107,19 @@ type NodeGroup struct {
 	Pods   []InitialPod `json:"pods,omitempty"`
 }
 
+// ReplicaSetDecl is a ReplicaSet of a Deployment other than the one of
+// its template: its pods' template and its spec.replicas.
+type ReplicaSetDecl struct {
+	Template string `json:"template"`
+	Replicas int    `json:"replicas"`
+}
+
 // InitialPod is a pod running on a node at the start.
 type InitialPod struct {
 	Deployment string `json:"deployment"`
+	// OldReplicaSet: a pod of the Deployment's OldReplicaSet (its older
+	// template), not of the ReplicaSet of its template.
+	OldReplicaSet bool `json:"oldReplicaSet,omitempty"`
 	// CPU and Memory are its current usage (default: its request).
 	CPU    *int64 `json:"cpu,omitempty"`
 	Memory *int64 `json:"memory,omitempty"`
@@ -301,6 +311,14 @@ type DeploymentDecl struct {
 	// template's, and `kubectl rollout resume` rolls Template out. ""
 	// when the ReplicaSet is Template's.
 	RolledOutTemplate string `json:"rolledOutTemplate,omitempty"`
+	// OldReplicaSet is a Deployment's older ReplicaSet in the middle of
+	// a rollout (a dump of a running cluster): the template of its pods
+	// (InitialPod.OldReplicaSet) and its spec.replicas. NewReplicas is
+	// then the spec.replicas of the ReplicaSet of Template, which surges
+	// past Replicas mid-rollout (nil: Replicas). The Deployment
+	// controller goes on with the rollout from there.
+	OldReplicaSet *ReplicaSetDecl `json:"oldReplicaSet,omitempty"`
+	NewReplicas   *int            `json:"newReplicas,omitempty"`
 	// Created is false for a deployment a command creates later
 	// (createTargetDeployment, apply, create); default true.
 	Created  *bool    `json:"created,omitempty"`

@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -63,5 +64,44 @@ func TestInitialPodOrdinalOnlyForStatefulSets(t *testing.T) {
 		if _, _, err := c.Build(); err == nil || !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "ordinal") {
 			t.Errorf("%+v: error %v, want an invalid ordinal", p, err)
 		}
+	}
+}
+
+// TestMidRolloutStartsQueued: a Deployment in the middle of a rollout (a
+// dump's, DeploymentDecl.OldReplicaSet) starts with both ReplicaSets,
+// each pod in its own, and is queued for its controller: here the new
+// set lacks a pod though the pods number its replicas in all. A pod of
+// an older set on a Deployment that has none is an invalid cluster.
+func TestMidRolloutStartsQueued(t *testing.T) {
+	two := 2
+	c := namedCluster()
+	c.Templates = append(c.Templates, TemplateDecl{Name: "old", CPU: 50, Memory: 100})
+	c.Deployments[0].Replicas, c.Deployments[0].NewReplicas = 2, &two
+	c.Deployments[0].OldReplicaSet = &ReplicaSetDecl{Template: "old", Replicas: 1}
+	c.Nodes[1].Pods = []InitialPod{{Deployment: "web"}, {Deployment: "web", OldReplicaSet: true}, {Deployment: "api"}}
+	u, s, err := c.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := s.Deps[0].RS, [2]ReplicaSetState{{Template: 1, Replicas: 2}, {Template: 2, Replicas: 1}}; got != want {
+		t.Errorf("web's ReplicaSets %+v, want %+v", got, want)
+	}
+	var pods []string
+	for _, p := range s.Pods {
+		if p.Owner == 1 {
+			pods = append(pods, u.Templates[p.Template].Name+"/rs"+strconv.Itoa(int(p.RS)))
+		}
+	}
+	if got := strings.Join(pods, " "); got != "t/rs0 old/rs1" {
+		t.Errorf("web's pods %s, want t/rs0 old/rs1", got)
+	}
+	if got := s.Queues[DeploymentQueue]; !slices.Equal(got, []uint16{0}) {
+		t.Errorf("deployment queue %v, want web's", got)
+	}
+
+	c = namedCluster()
+	c.Nodes[1].Pods = []InitialPod{{Deployment: "web", OldReplicaSet: true}}
+	if _, _, err := c.Build(); err == nil || !strings.Contains(err.Error(), "oldReplicaSet: set for a pod of web, which has no oldReplicaSet") {
+		t.Errorf("a pod of an older set of web, which has none: %v", err)
 	}
 }

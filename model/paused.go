@@ -1,6 +1,9 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // A paused Deployment (spec.paused: true) is one the Deployment controller
 // does not roll out (pkg/controller/deployment, v1.36: syncDeployment
@@ -101,4 +104,35 @@ func checkPausedDecl(d *DeploymentDecl, kind WorkloadKind) error {
 		return fmt.Errorf("rolledOutTemplate: %q set for a Deployment that was not rolled out (accepted: only with paused: true and rolledOut: true): %w", d.RolledOutTemplate, ErrInvalid)
 	}
 	return nil
+}
+
+// oldReplicaSetDecl checks a Deployment's OldReplicaSet and NewReplicas
+// and returns the older set's template index (-1 without one), its
+// replicas and the current set's (replicas when NewReplicas is nil).
+func oldReplicaSetDecl(c *Cluster, d *DeploymentDecl, kind WorkloadKind, replicas int, look lookup) (old, oldReplicas, newReplicas int, err error) {
+	if d.OldReplicaSet == nil {
+		if d.NewReplicas != nil {
+			return -1, 0, 0, fmt.Errorf("newReplicas: set without oldReplicaSet (accepted: only for a Deployment in the middle of a rollout): %w", ErrInvalid)
+		}
+		return -1, 0, 0, nil
+	}
+	o := d.OldReplicaSet
+	switch {
+	case kind != KindDeployment:
+		return -1, 0, 0, fmt.Errorf("oldReplicaSet: set for a %s (accepted: only a Deployment has ReplicaSets): %w", kind, ErrInvalid)
+	case d.RolledOutTemplate != "":
+		return -1, 0, 0, fmt.Errorf("oldReplicaSet: set with rolledOutTemplate (accepted: one of them; rolledOutTemplate is a paused Deployment's only set): %w", ErrInvalid)
+	case o.Replicas < 0 || o.Replicas > math.MaxInt16:
+		return -1, 0, 0, fmt.Errorf("oldReplicaSet.replicas: %d (accepted: 0..%d): %w", o.Replicas, math.MaxInt16, ErrInvalid)
+	}
+	if old = look.templates.of(o.Template); old < 0 {
+		return -1, 0, 0, fmt.Errorf("oldReplicaSet.template %q: no such template (accepted: %s): %w", o.Template, c.templateNames(), ErrInvalid)
+	}
+	newReplicas = replicas
+	if d.NewReplicas != nil {
+		if newReplicas = *d.NewReplicas; newReplicas < 0 || newReplicas > math.MaxInt16 {
+			return -1, 0, 0, fmt.Errorf("newReplicas: %d (accepted: 0..%d): %w", newReplicas, math.MaxInt16, ErrInvalid)
+		}
+	}
+	return old, o.Replicas, newReplicas, nil
 }

@@ -58,6 +58,10 @@ type assembly struct {
 	// template as written (Object.PodTemplate), for the applied files
 	// that leave it unchanged.
 	podTemplates map[string]string
+	// oldHashes are the pod-template-hash values of the current and the
+	// older ReplicaSet of a dump's Deployment in the middle of a rollout,
+	// by model name (replicasets.go).
+	oldHashes map[string][2]string
 }
 
 // deploymentKey is namespace/name.
@@ -151,16 +155,12 @@ func (as *assembly) workloads(objs []Object, created bool) (map[string]string, e
 		// was rolled out with (its pods are the dump's).
 		dd.RolledOut = created && dd.Paused
 		as.c.Templates = append(as.c.Templates, td)
-		if dd.RolledOut {
+		if created && o.Kind == "Deployment" && (!dd.Paused || dd.RolledOut) {
 			var ignored []Warning // the Deployment's own template was warned about
-			rtd, ok := as.rolledOutTemplate(o, name, objs, func(ro Object) (model.TemplateDecl, error) {
+			as.replicaSetsOf(&dd, o, objs, func(ro Object) (model.TemplateDecl, error) {
 				_, td, err := decl(ro, name, nodes, classes, limits, &ignored)
 				return td, err
 			})
-			if ok {
-				as.c.Templates = append(as.c.Templates, rtd)
-				dd.RolledOutTemplate = rtd.Name
-			}
 		}
 		index[dd.Name] = len(as.c.Deployments)
 		as.c.Deployments = append(as.c.Deployments, dd)

@@ -191,7 +191,7 @@ func TestPausedTemplateChangedWhilePaused(t *testing.T) {
 		{"older template, an empty set of the one before", replicaSet("5d4f", "500m", 3) + replicaSet("77aa", "250m", 0), "replicaset:shop/web-5d4f", ""},
 		{"its own template (quantities written otherwise)", replicaSet("5d4f", "1000m", 3), "", ""},
 		{"no ReplicaSet in the dump", "", "", "is paused and the input has none of its ReplicaSets"},
-		{"two older sets with replicas", replicaSet("5d4f", "500m", 2) + replicaSet("77aa", "250m", 1), "", "pods of 2 ReplicaSets of older templates"},
+		{"two older sets with replicas", replicaSet("5d4f", "500m", 2) + replicaSet("77aa", "250m", 1), "", "has 2 ReplicaSets of older templates with replicas"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := LoadStream([]File{{Name: "dump.yaml", Data: []byte(paused + tc.sets + pods)}}, &File{Name: "nodes.yaml", Data: []byte(dumpNodes)}, nil, Options{CurrentPlacement: true})
@@ -230,6 +230,96 @@ func TestPausedTemplateChangedWhilePaused(t *testing.T) {
 			}
 			if rs := s.Deps[dep].RS[0]; int(rs.Template) != int(s.Pods[0].Template)+1 && tc.rolledOut != "" || rs.Replicas != 3 {
 				t.Errorf("web's ReplicaSet %+v", rs)
+			}
+		})
+	}
+}
+
+// TestMidRolloutDump: a dump's Deployment in the middle of a rollout (the
+// ReplicaSet of its template and an older one with replicas, each with
+// its pods; 2 + 2 of 3 replicas, surging) starts with both sets at their
+// spec.replicas and each pod in
+// its own set and template; without the ReplicaSets its pods are all
+// taken as the current template's, with a warning saying how to give
+// them.
+func TestMidRolloutDump(t *testing.T) {
+	pod := func(hash, name, node, cpu string) string {
+		return dumpPod("shop", "web-"+hash+"-"+name, "ReplicaSet/web-"+hash, node, "Running", cpu, "app: web", "pod-template-hash: "+hash)
+	}
+	replicaSet := func(hash, cpu string, replicas int) string {
+		return fmt.Sprintf(`- apiVersion: apps/v1
+  kind: ReplicaSet
+  metadata:
+    name: web-%s
+    namespace: shop
+    labels: {app: web, pod-template-hash: %s}
+    ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: web, controller: true}]
+  spec:
+    replicas: %d
+    selector: {matchLabels: {app: web, pod-template-hash: %s}}
+    template:
+      metadata: {labels: {app: web, pod-template-hash: %s}}
+      spec: {containers: [{name: c, image: i, resources: {requests: {cpu: "%s", memory: 1Gi}}}]}
+`, hash, hash, replicas, hash, hash, cpu)
+	}
+	pods := pod("77aa", "a", "n1", "1") + pod("77aa", "b", "n2", "1") + pod("5d4f", "c", "n3", "500m") + pod("5d4f", "d", "n1", "500m")
+	for _, tc := range []struct {
+		name    string
+		sets    string
+		old     bool
+		warning string
+	}{
+		{"with its ReplicaSets", replicaSet("77aa", "1", 2) + replicaSet("5d4f", "500m", 2), true, ""},
+		{"without them", "", false, "is in the middle of a rollout (pods of 2 ReplicaSets"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := LoadStream([]File{{Name: "dump.yaml", Data: []byte(dumpWorkloads + tc.sets + pods)}}, &File{Name: "nodes.yaml", Data: []byte(dumpNodes)}, nil, Options{CurrentPlacement: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := warningText(r.Warnings)
+			if tc.warning == "" && strings.Contains(w, "rollout") || !strings.Contains(w, tc.warning) || strings.Contains(w, "skipped") {
+				t.Errorf("warnings %s, want %q (and the ReplicaSets read, not skipped)", w, tc.warning)
+			}
+			i := slices.IndexFunc(r.Cluster.Deployments, func(d model.DeploymentDecl) bool { return d.Name == "web" })
+			d := r.Cluster.Deployments[i]
+			if got := d.OldReplicaSet != nil; got != tc.old {
+				t.Fatalf("web: oldReplicaSet %+v, want one: %v", d.OldReplicaSet, tc.old)
+			}
+			u, s, err := r.Cluster.Build()
+			if err != nil {
+				t.Fatal(err)
+			}
+			ds := s.Deps[i]
+			cur := u.Configs[ds.Config].PodTemplate
+			want := [2]model.ReplicaSetState{{Template: uint8(cur + 1), Replicas: 3}}
+			if tc.old {
+				want = [2]model.ReplicaSetState{{Template: uint8(cur + 1), Replicas: 2}, {Template: ds.RS[1].Template, Replicas: 2}}
+				if old := int(ds.RS[1].Template) - 1; old == cur || u.Templates[old].CPU != 500 {
+					t.Errorf("older set's template %d (cpu %d), want 500m, not the current %d", old, u.Templates[old].CPU, cur)
+				}
+			}
+			if ds.RS != want {
+				t.Errorf("ReplicaSets %+v, want %+v", ds.RS, want)
+			}
+			// Mid-rollout (or with more pods than replicas), the
+			// Deployment controller has work to do from the start.
+			if !slices.Contains(s.Queues[model.DeploymentQueue], uint16(i)) {
+				t.Errorf("web not queued for its controller")
+			}
+			var got []string
+			for _, p := range s.Pods {
+				if int(p.Owner) == i+1 {
+					got = append(got, fmt.Sprintf("rs%d/cpu%d", p.RS, u.Templates[p.Template].CPU))
+				}
+			}
+			slices.Sort(got)
+			wantPods := "rs0/cpu1000 rs0/cpu1000 rs0/cpu1000 rs0/cpu1000"
+			if tc.old {
+				wantPods = "rs0/cpu1000 rs0/cpu1000 rs1/cpu500 rs1/cpu500"
+			}
+			if strings.Join(got, " ") != wantPods {
+				t.Errorf("web's pods %v, want %s", got, wantPods)
 			}
 		})
 	}

@@ -146,7 +146,10 @@ func (as *assembly) runningPods(pods, objs []Object, names map[string]string) er
 		}
 		n := &as.nodeIns[ni]
 		if ip != nil {
-			if h := p.Metadata.Labels["pod-template-hash"]; h != "" && !slices.Contains(hashes[ip.Deployment], h) {
+			h := p.Metadata.Labels[podTemplateHashLabel]
+			known, rollingOut := as.oldHashes[ip.Deployment]
+			ip.OldReplicaSet = rollingOut && h == known[1]
+			if h != "" && !slices.Contains(known[:], h) && !slices.Contains(hashes[ip.Deployment], h) {
 				hashes[ip.Deployment] = append(hashes[ip.Deployment], h)
 			}
 			if p.Status.Phase != "Running" {
@@ -182,8 +185,12 @@ func (as *assembly) runningPods(pods, objs []Object, names map[string]string) er
 		}
 	}
 	for _, d := range as.c.Deployments {
-		if h := hashes[d.Name]; len(h) > 1 {
-			as.warns = append(as.warns, Warning{Msg: fmt.Sprintf("Deployment %s is in the middle of a rollout (pods of %d ReplicaSets: pod-template-hash %s): all its running pods are taken as pods of its current template", d.Name, len(h), strings.Join(h, ", "))})
+		h := hashes[d.Name]
+		switch known, rollingOut := as.oldHashes[d.Name]; {
+		case rollingOut && len(h) > 0:
+			as.warns = append(as.warns, Warning{Msg: fmt.Sprintf("Deployment %s is in the middle of a rollout from ReplicaSet %s-%s to %s-%s, and some of its pods are of other ReplicaSets (pod-template-hash %s): they are taken as pods of its current template", d.Name, d.Name, known[1], d.Name, known[0], strings.Join(h, ", "))})
+		case len(h) > 1:
+			as.warns = append(as.warns, Warning{Msg: fmt.Sprintf("Deployment %s is in the middle of a rollout (pods of %d ReplicaSets: pod-template-hash %s): all its running pods are taken as pods of its current template (give the dump its ReplicaSets, kubectl get replicasets -o yaml, for the model to follow the rollout)", d.Name, len(h), strings.Join(h, ", "))})
 		}
 	}
 	for _, left := range []struct {

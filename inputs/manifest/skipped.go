@@ -12,8 +12,10 @@ import (
 // ConfigMaps, RBAC, CRDs, webhooks, …). Rendered install manifests are
 // mostly such objects; naming each would bury the warnings that matter,
 // and saying nothing would leave the reader wondering whether they were
-// read at all.
-func (n objectCounts) skippedWarning() (Warning, bool) {
+// read at all. A Deployment's ReplicaSets (decode counts only those) are
+// modelled through the Deployment; a running cluster's dump reads them
+// (readsReplicaSets; replicasets.go).
+func (n objectCounts) skippedWarning(readsReplicaSets bool) (Warning, bool) {
 	type kindCount struct {
 		kind  string
 		count int
@@ -21,9 +23,7 @@ func (n objectCounts) skippedWarning() (Warning, bool) {
 	var kinds []kindCount
 	total := 0
 	for k, c := range n {
-		// A Deployment's ReplicaSets (decode counts only those) are
-		// modelled through the Deployment.
-		if harmlessKinds[k] || k == "ReplicaSet" {
+		if harmlessKinds[k] || k == "ReplicaSet" && !readsReplicaSets {
 			kinds = append(kinds, kindCount{k, c})
 			total += c
 		}

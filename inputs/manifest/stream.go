@@ -77,7 +77,7 @@ func LoadStream(manifests []File, nodes, intents *File, opts Options) (*Result, 
 			as.warns = append(as.warns, w...)
 		}
 	}
-	if w, ok := counts.skippedWarning(); ok {
+	if w, ok := counts.skippedWarning(opts.CurrentPlacement); ok {
 		as.warns = append(as.warns, w)
 	}
 	var pods []Object
