@@ -127,6 +127,40 @@ items:
 ` + objects + strings.Join(pods, "")
 }
 
+// webReplicaSet is web's ReplicaSet web-<hash> of a pod template
+// asking cpu, at replicas.
+func webReplicaSet(hash, cpu string, replicas int) string {
+	return `- apiVersion: apps/v1
+  kind: ReplicaSet
+  metadata:
+    name: web-` + hash + `
+    namespace: default
+    ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: web, controller: true}]
+  spec:
+    replicas: ` + strconv.Itoa(replicas) + `
+    selector: {matchLabels: {app: web, pod-template-hash: ` + hash + `}}
+    template:
+      metadata: {labels: {app: web, pod-template-hash: ` + hash + `}}
+      spec: {containers: [{name: web, resources: {requests: {cpu: "` + cpu + `", memory: 256Mi}}}]}
+`
+}
+
+// verifyDump verifies a running cluster's dump on two 4-cpu nodes with
+// an intents file, with one worker, settling every intent.
+func verifyDump(t *testing.T, dump, intents string) *kivi.Report {
+	t.Helper()
+	cl, _, err := kivi.LoadClusterDump([]kivi.InputFile{{Name: "dump.yaml", Data: []byte(dump)}},
+		&kivi.InputFile{Name: "nodes.yaml", Data: []byte(twoNodes("4"))}, &kivi.InputFile{Name: "intents.yaml", Data: []byte(intents)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := kivi.Verify(context.Background(), cl, kivi.Options{Checker: checker.Options{Workers: 1, CollectAll: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
 // webPod is a running pod of web's ReplicaSet web-<hash> on node: its
 // name starts with the ReplicaSet's.
 func webPod(name, node, cpu string) string {
@@ -144,21 +178,6 @@ func webPod(name, node, cpu string) string {
 // Without the ReplicaSets the dump's pods are taken as the current
 // template's and nothing is left to roll out.
 func TestMidRolloutDumpGoesOn(t *testing.T) {
-	replicaSet := func(hash, cpu string, replicas int) string {
-		return `- apiVersion: apps/v1
-  kind: ReplicaSet
-  metadata:
-    name: web-` + hash + `
-    namespace: default
-    ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: web, controller: true}]
-  spec:
-    replicas: ` + strconv.Itoa(replicas) + `
-    selector: {matchLabels: {app: web, pod-template-hash: ` + hash + `}}
-    template:
-      metadata: {labels: {app: web, pod-template-hash: ` + hash + `}}
-      spec: {containers: [{name: web, resources: {requests: {cpu: "` + cpu + `", memory: 256Mi}}}]}
-`
-	}
 	for _, c := range []struct {
 		name, cpu string
 		sets      bool
@@ -171,19 +190,11 @@ func TestMidRolloutDumpGoesOn(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			sets := ""
 			if c.sets {
-				sets = replicaSet("6c8", "1", 2) + replicaSet("9f1", c.cpu, 1)
+				sets = webReplicaSet("6c8", "1", 2) + webReplicaSet("9f1", c.cpu, 1)
 			}
 			dump := strings.Replace(webDump(2, c.cpu, sets, webPod("web-6c8-a", "a", "1"), webPod("web-6c8-b", "b", "1")),
 				"    selector:", "    strategy: {rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}\n    selector:", 1)
-			cl, _, err := kivi.LoadClusterDump([]kivi.InputFile{{Name: "dump.yaml", Data: []byte(dump)}},
-				&kivi.InputFile{Name: "nodes.yaml", Data: []byte(twoNodes("4"))}, &kivi.InputFile{Name: "intents.yaml", Data: []byte("intents:\n- name: pod_always_schedulable\n")})
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep, err := kivi.Verify(context.Background(), cl, kivi.Options{Checker: checker.Options{Workers: 1, CollectAll: true}})
-			if err != nil {
-				t.Fatal(err)
-			}
+			rep := verifyDump(t, dump, "intents:\n- name: pod_always_schedulable\n")
 			if r := rep.Result("pod_always_schedulable"); r == nil || r.Verdict != c.want {
 				t.Fatalf("pod_always_schedulable: %+v, want %v", r, c.want)
 			}

@@ -1,7 +1,6 @@
 package kivi_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -72,29 +71,14 @@ spec:
 // beside an old pod. Without the resume, or when the dump's ReplicaSet
 // is of the current template, nothing rolls out.
 func TestPausedDumpResumesChangedTemplate(t *testing.T) {
-	replicaSet := func(cpu string) string {
-		return `- apiVersion: apps/v1
-  kind: ReplicaSet
-  metadata:
-    name: web-6c8
-    namespace: default
-    ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: web, controller: true}]
-  spec:
-    replicas: 2
-    selector: {matchLabels: {app: web, pod-template-hash: 6c8}}
-    template:
-      metadata: {labels: {app: web, pod-template-hash: 6c8}}
-      spec: {containers: [{name: web, resources: {requests: {cpu: "` + cpu + `", memory: 256Mi}}}]}
-`
-	}
 	for _, c := range []struct {
 		name, set string
 		resume    bool
 		want      checker.Verdict
 	}{
-		{"resumed", replicaSet("1"), true, checker.Violated},
-		{"still paused", replicaSet("1"), false, checker.Holds},
-		{"the set is of the current template", replicaSet("3500m"), true, checker.Holds},
+		{"resumed", webReplicaSet("6c8", "1", 2), true, checker.Violated},
+		{"still paused", webReplicaSet("6c8", "1", 2), false, checker.Holds},
+		{"the set is of the current template", webReplicaSet("6c8", "3500m", 2), true, checker.Holds},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dump := strings.Replace(webDump(2, "3500m", c.set, webPod("web-6c8-a", "a", "1"), webPod("web-6c8-b", "b", "1")),
@@ -103,16 +87,7 @@ func TestPausedDumpResumesChangedTemplate(t *testing.T) {
 			if c.resume {
 				intents += "events:\n- {kind: rolloutResume, deployment: web, when: afterStable}\n"
 			}
-			cl, _, err := kivi.LoadClusterDump([]kivi.InputFile{{Name: "dump.yaml", Data: []byte(dump)}},
-				&kivi.InputFile{Name: "nodes.yaml", Data: []byte(twoNodes("4"))}, &kivi.InputFile{Name: "intents.yaml", Data: []byte(intents)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep, err := kivi.Verify(context.Background(), cl, kivi.Options{Checker: checker.Options{Workers: 1, CollectAll: true}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if r := rep.Result("pod_always_schedulable"); r == nil || r.Verdict != c.want {
+			if r := verifyDump(t, dump, intents).Result("pod_always_schedulable"); r == nil || r.Verdict != c.want {
 				t.Fatalf("pod_always_schedulable: %+v, want %v", r, c.want)
 			}
 		})

@@ -55,20 +55,10 @@ func (e *engine[S]) replay(p tracePlan) (Trace[S], error) {
 	if e.repr != nil {
 		return e.replayRepresentatives(p)
 	}
-	var tr Trace[S]
-	tr.LoopStart = p.loopStart
-	var root []byte
-	if err := e.initialOf(p, func(s S) { root = e.sys.AppendEncoding(nil, s) }); err != nil {
+	tr, cur, err := e.traceRoot(p, func(_ S, enc []byte) bool { return e.storedAs(p.root, enc) })
+	if err != nil {
 		return tr, err
 	}
-	if !e.storedAs(p.root, root) {
-		return tr, fmt.Errorf("%w: initial state %d does not match the stored state", ErrInvalidTrace, p.rootOrdinal)
-	}
-	cur, err := e.sys.Decode(root)
-	if err != nil {
-		return tr, fmt.Errorf("%w: %w", ErrDecode, err)
-	}
-	tr.Initial = cur
 	explainer := e.explainer()
 	for i, h := range p.hops {
 		ok := func(c candidate) bool {
@@ -109,6 +99,31 @@ func (e *engine[S]) replay(p tracePlan) (Trace[S], error) {
 		}
 	}
 	return tr, nil
+}
+
+// traceRoot starts the trace of plan p at its initial state, which
+// stored (given the state and its encoding) must find stored as the
+// plan's root; it returns the trace and that state, decoded from its
+// encoding.
+func (e *engine[S]) traceRoot(p tracePlan, stored func(S, []byte) bool) (Trace[S], S, error) {
+	tr := Trace[S]{LoopStart: p.loopStart}
+	var root []byte
+	ok := false
+	if err := e.initialOf(p, func(s S) {
+		root = e.sys.AppendEncoding(nil, s)
+		ok = stored(s, root)
+	}); err != nil {
+		return tr, tr.Initial, err
+	}
+	if !ok {
+		return tr, tr.Initial, fmt.Errorf("%w: initial state %d does not match the stored state", ErrInvalidTrace, p.rootOrdinal)
+	}
+	cur, err := e.sys.Decode(root)
+	if err != nil {
+		return tr, cur, fmt.Errorf("%w: %w", ErrDecode, err)
+	}
+	tr.Initial = cur
+	return tr, cur, nil
 }
 
 // initialOf calls f with the plan's initial state.
@@ -228,25 +243,10 @@ func (e *engine[S]) replayRepresentatives(p tracePlan) (Trace[S], error) {
 // hop's key is the one stored for the state it reaches, and only the
 // concrete states are expanded.
 func (e *engine[S]) replayStoredKeys(p tracePlan) (Trace[S], error) {
-	var tr Trace[S]
-	tr.LoopStart = p.loopStart
-	var root []byte
-	if err := e.initialOf(p, func(s S) {
-		root = e.sys.AppendEncoding(nil, s)
-		if !e.keyStoredAs(p.root, e.appendKey(nil, s)) {
-			root = nil
-		}
-	}); err != nil {
+	tr, cur, err := e.traceRoot(p, func(s S, _ []byte) bool { return e.keyStoredAs(p.root, e.appendKey(nil, s)) })
+	if err != nil {
 		return tr, err
 	}
-	if root == nil {
-		return tr, fmt.Errorf("%w: initial state %d does not match the stored state", ErrInvalidTrace, p.rootOrdinal)
-	}
-	cur, err := e.sys.Decode(root)
-	if err != nil {
-		return tr, fmt.Errorf("%w: %w", ErrDecode, err)
-	}
-	tr.Initial = cur
 	explainer := e.explainer()
 	var buf []byte
 	for i, h := range p.hops {

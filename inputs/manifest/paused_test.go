@@ -47,17 +47,8 @@ func TestPausedCurrentPlacement(t *testing.T) {
 	}
 	stream := strings.Replace(dumpWorkloads, "    replicas: 3\n    selector: {matchLabels: {app: web}}", "    replicas: 3\n    paused: true\n    selector: {matchLabels: {app: web}}", 1) +
 		web("a", "n1") + web("b", "n2") + web("c", "n3")
-	r, err := LoadStream([]File{{Name: "dump.yaml", Data: []byte(stream)}}, &File{Name: "nodes.yaml", Data: []byte(dumpNodes)}, nil, Options{CurrentPlacement: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var d *model.DeploymentDecl
-	for i := range r.Cluster.Deployments {
-		if r.Cluster.Deployments[i].Name == "web" {
-			d = &r.Cluster.Deployments[i]
-		}
-	}
-	if d == nil || !d.Paused || !d.RolledOut {
+	r, i := loadWebDump(t, stream)
+	if d := &r.Cluster.Deployments[i]; !d.Paused || !d.RolledOut {
 		t.Fatalf("web: %+v, want paused and rolled out", d)
 	}
 	if got := strings.Join(placement(t, r), " "); !strings.Contains(got, "web@n1 web@n2 web@n3") {
@@ -163,22 +154,6 @@ func TestPausedTemplateChangedWhilePaused(t *testing.T) {
 	web := func(name, node string) string {
 		return dumpPod("shop", "web-5d4f-"+name, "ReplicaSet/web-5d4f", node, "Running", "500m", "app: web", "pod-template-hash: 5d4f")
 	}
-	replicaSet := func(hash, cpu string, replicas int) string {
-		return fmt.Sprintf(`- apiVersion: apps/v1
-  kind: ReplicaSet
-  metadata:
-    name: web-%s
-    namespace: shop
-    labels: {app: web, pod-template-hash: %s}
-    ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: web, controller: true}]
-  spec:
-    replicas: %d
-    selector: {matchLabels: {app: web, pod-template-hash: %s}}
-    template:
-      metadata: {labels: {app: web, pod-template-hash: %s}}
-      spec: {containers: [{name: c, image: i, resources: {requests: {cpu: "%s", memory: 1Gi}}}]}
-`, hash, hash, replicas, hash, hash, cpu)
-	}
 	paused := strings.Replace(dumpWorkloads, "    replicas: 3\n    selector: {matchLabels: {app: web}}", "    replicas: 3\n    paused: true\n    selector: {matchLabels: {app: web}}", 1)
 	pods := web("a", "n1") + web("b", "n2") + web("c", "n3")
 	for _, tc := range []struct {
@@ -187,24 +162,15 @@ func TestPausedTemplateChangedWhilePaused(t *testing.T) {
 		rolledOut string // the rolledOutTemplate wanted
 		warning   string
 	}{
-		{"older template", replicaSet("5d4f", "500m", 3), "replicaset:shop/web-5d4f", ""},
-		{"older template, an empty set of the one before", replicaSet("5d4f", "500m", 3) + replicaSet("77aa", "250m", 0), "replicaset:shop/web-5d4f", ""},
-		{"its own template (quantities written otherwise)", replicaSet("5d4f", "1000m", 3), "", ""},
+		{"older template", shopReplicaSet("5d4f", "500m", 3), "replicaset:shop/web-5d4f", ""},
+		{"older template, an empty set of the one before", shopReplicaSet("5d4f", "500m", 3) + shopReplicaSet("77aa", "250m", 0), "replicaset:shop/web-5d4f", ""},
+		{"its own template (quantities written otherwise)", shopReplicaSet("5d4f", "1000m", 3), "", ""},
 		{"no ReplicaSet in the dump", "", "", "is paused and the input has none of its ReplicaSets"},
-		{"two older sets with replicas", replicaSet("5d4f", "500m", 2) + replicaSet("77aa", "250m", 1), "", "has 2 ReplicaSets of older templates with replicas"},
+		{"two older sets with replicas", shopReplicaSet("5d4f", "500m", 2) + shopReplicaSet("77aa", "250m", 1), "", "has 2 ReplicaSets of older templates with replicas"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := LoadStream([]File{{Name: "dump.yaml", Data: []byte(paused + tc.sets + pods)}}, &File{Name: "nodes.yaml", Data: []byte(dumpNodes)}, nil, Options{CurrentPlacement: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var d *model.DeploymentDecl
-			for i := range r.Cluster.Deployments {
-				if r.Cluster.Deployments[i].Name == "web" {
-					d = &r.Cluster.Deployments[i]
-				}
-			}
-			if d == nil || !d.RolledOut || d.RolledOutTemplate != tc.rolledOut {
+			r, i := loadWebDump(t, paused+tc.sets+pods)
+			if d := &r.Cluster.Deployments[i]; !d.RolledOut || d.RolledOutTemplate != tc.rolledOut {
 				t.Fatalf("web: %+v, want rolled out with rolledOutTemplate %q", d, tc.rolledOut)
 			}
 			if w := warningText(r.Warnings); (tc.warning == "") == strings.Contains(w, "ReplicaSets") || !strings.Contains(w, tc.warning) {
@@ -246,22 +212,6 @@ func TestMidRolloutDump(t *testing.T) {
 	pod := func(hash, name, node, cpu string) string {
 		return dumpPod("shop", "web-"+hash+"-"+name, "ReplicaSet/web-"+hash, node, "Running", cpu, "app: web", "pod-template-hash: "+hash)
 	}
-	replicaSet := func(hash, cpu string, replicas int) string {
-		return fmt.Sprintf(`- apiVersion: apps/v1
-  kind: ReplicaSet
-  metadata:
-    name: web-%s
-    namespace: shop
-    labels: {app: web, pod-template-hash: %s}
-    ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: web, controller: true}]
-  spec:
-    replicas: %d
-    selector: {matchLabels: {app: web, pod-template-hash: %s}}
-    template:
-      metadata: {labels: {app: web, pod-template-hash: %s}}
-      spec: {containers: [{name: c, image: i, resources: {requests: {cpu: "%s", memory: 1Gi}}}]}
-`, hash, hash, replicas, hash, hash, cpu)
-	}
 	pods := pod("77aa", "a", "n1", "1") + pod("77aa", "b", "n2", "1") + pod("5d4f", "c", "n3", "500m") + pod("5d4f", "d", "n1", "500m")
 	for _, tc := range []struct {
 		name    string
@@ -269,19 +219,15 @@ func TestMidRolloutDump(t *testing.T) {
 		old     bool
 		warning string
 	}{
-		{"with its ReplicaSets", replicaSet("77aa", "1", 2) + replicaSet("5d4f", "500m", 2), true, ""},
+		{"with its ReplicaSets", shopReplicaSet("77aa", "1", 2) + shopReplicaSet("5d4f", "500m", 2), true, ""},
 		{"without them", "", false, "is in the middle of a rollout (pods of 2 ReplicaSets"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := LoadStream([]File{{Name: "dump.yaml", Data: []byte(dumpWorkloads + tc.sets + pods)}}, &File{Name: "nodes.yaml", Data: []byte(dumpNodes)}, nil, Options{CurrentPlacement: true})
-			if err != nil {
-				t.Fatal(err)
-			}
+			r, i := loadWebDump(t, dumpWorkloads+tc.sets+pods)
 			w := warningText(r.Warnings)
 			if tc.warning == "" && strings.Contains(w, "rollout") || !strings.Contains(w, tc.warning) || strings.Contains(w, "skipped") {
 				t.Errorf("warnings %s, want %q (and the ReplicaSets read, not skipped)", w, tc.warning)
 			}
-			i := slices.IndexFunc(r.Cluster.Deployments, func(d model.DeploymentDecl) bool { return d.Name == "web" })
 			d := r.Cluster.Deployments[i]
 			if got := d.OldReplicaSet != nil; got != tc.old {
 				t.Fatalf("web: oldReplicaSet %+v, want one: %v", d.OldReplicaSet, tc.old)
@@ -323,4 +269,38 @@ func TestMidRolloutDump(t *testing.T) {
 			}
 		})
 	}
+}
+
+// shopReplicaSet is web's ReplicaSet web-<hash> in namespace shop, of a
+// pod template asking cpu, at replicas.
+func shopReplicaSet(hash, cpu string, replicas int) string {
+	return fmt.Sprintf(`- apiVersion: apps/v1
+  kind: ReplicaSet
+  metadata:
+    name: web-%s
+    namespace: shop
+    labels: {app: web, pod-template-hash: %s}
+    ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: web, controller: true}]
+  spec:
+    replicas: %d
+    selector: {matchLabels: {app: web, pod-template-hash: %s}}
+    template:
+      metadata: {labels: {app: web, pod-template-hash: %s}}
+      spec: {containers: [{name: c, image: i, resources: {requests: {cpu: "%s", memory: 1Gi}}}]}
+`, hash, hash, replicas, hash, hash, cpu)
+}
+
+// loadWebDump reads stream as a running cluster's dump on dumpNodes and
+// returns what it read and the position of its Deployment web.
+func loadWebDump(t *testing.T, stream string) (*Result, int) {
+	t.Helper()
+	r, err := LoadStream([]File{{Name: "dump.yaml", Data: []byte(stream)}}, &File{Name: "nodes.yaml", Data: []byte(dumpNodes)}, nil, Options{CurrentPlacement: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(r.Cluster.Deployments, func(d model.DeploymentDecl) bool { return d.Name == "web" })
+	if i < 0 {
+		t.Fatalf("no Deployment web in %+v", r.Cluster.Deployments)
+	}
+	return r, i
 }
