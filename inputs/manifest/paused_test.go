@@ -221,6 +221,7 @@ func TestMidRolloutDump(t *testing.T) {
 	}{
 		{"with its ReplicaSets", shopReplicaSet("77aa", "1", 2) + shopReplicaSet("5d4f", "500m", 2), true, ""},
 		{"without them", "", false, "is in the middle of a rollout (pods of 2 ReplicaSets"},
+		{"no set of its template yet", shopReplicaSet("5d4f", "500m", 2), false, "has no ReplicaSet of its template yet"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, i := loadWebDump(t, dumpWorkloads+tc.sets+pods)

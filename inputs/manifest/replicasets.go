@@ -83,9 +83,10 @@ func (as *assembly) replicaSetsOf(dd *model.DeploymentDecl, o Object, objs []Obj
 	case len(rs.older) > 1:
 		as.warns = append(as.warns, o.at().warning(o.path("spec.template"), "Deployment %s has %d ReplicaSets of older templates with replicas: its pods are taken as pods of its current template (the model follows one older ReplicaSet)", dd.Name, len(rs.older)))
 		return
-	case len(rs.older) == 0 || rs.current == nil && !dd.RolledOut:
-		// Rolled out, or a template its controller has not synced yet
-		// (it creates the new set first).
+	case len(rs.older) == 0:
+		return // rolled out
+	case rs.current == nil && !dd.RolledOut:
+		as.warns = append(as.warns, o.at().warning(o.path("spec.template"), "Deployment %s has no ReplicaSet of its template yet (its controller has not synced the change): its pods are taken as pods of its current template, so that rollout is not explored", dd.Name))
 		return
 	}
 	old := rs.older[0]
