@@ -49,15 +49,7 @@ func TestHPAMeasuredLoad(t *testing.T) {
 		if c.placed {
 			load = kivi.LoadClusterDump
 		}
-		cl, _, err := load([]kivi.InputFile{{Name: "dump.yaml", Data: []byte(dump(c.util))}},
-			&kivi.InputFile{Name: "nodes.yaml", Data: []byte(twoNodes("4"))}, &kivi.InputFile{Name: "intents.yaml", Data: []byte(intents)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		rep, err := kivi.Verify(context.Background(), cl, kivi.Options{Checker: checker.Options{Workers: 1, CollectAll: true}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		rep := verifyLoaded(t, load, dump(c.util), intents)
 		if r := rep.Result("replica_num_always_meet_exp"); r == nil || r.Verdict != c.want {
 			t.Errorf("%s %% (placed %v): %+v, want %v", c.util, c.placed, r, c.want)
 		}
@@ -149,7 +141,14 @@ func webReplicaSet(hash, cpu string, replicas int) string {
 // an intents file, with one worker, settling every intent.
 func verifyDump(t *testing.T, dump, intents string) *kivi.Report {
 	t.Helper()
-	cl, _, err := kivi.LoadClusterDump([]kivi.InputFile{{Name: "dump.yaml", Data: []byte(dump)}},
+	return verifyLoaded(t, kivi.LoadClusterDump, dump, intents)
+}
+
+// verifyLoaded is verifyDump with the stream read by load
+// (kivi.LoadClusterDump or kivi.LoadManifests).
+func verifyLoaded(t *testing.T, load func([]kivi.InputFile, *kivi.InputFile, *kivi.InputFile) (*kivi.Cluster, []kivi.Warning, error), dump, intents string) *kivi.Report {
+	t.Helper()
+	cl, _, err := load([]kivi.InputFile{{Name: "dump.yaml", Data: []byte(dump)}},
 		&kivi.InputFile{Name: "nodes.yaml", Data: []byte(twoNodes("4"))}, &kivi.InputFile{Name: "intents.yaml", Data: []byte(intents)})
 	if err != nil {
 		t.Fatal(err)
