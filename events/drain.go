@@ -363,13 +363,11 @@ func markEvicted(tx *model.Tx, s *model.State, p int) {
 func (d Drain) uncordon(tx *model.Tx, s *model.State, k int) {
 	u := tx.U
 	n := u.Events[d.event].Nodes[k]
+	// The uncordon requests a descheduler cycle
+	// (model.RequestDeschedulerCycle), which sees the node schedulable
+	// again and empty.
 	model.SetCordoned(u, s, n, false)
 	vars(u, s, d.event)[1+2*k] = drainDone
-	if u.Descheduler != nil {
-		// The descheduler runs periodically: its next cycle sees the
-		// node schedulable again (and empty).
-		s.DeschedulerPending = true
-	}
 	if tx.Tracing() {
 		tx.Log(KubectlComponent, "kubectl uncordon %s: node/%s uncordoned", u.Nodes[n].Name, u.Nodes[n].Name)
 	}

@@ -225,7 +225,7 @@ var _ model.Footprinter = Drain{}
 // pods it evicts; the kubelet and deployment queues an eviction feeds
 // (read for their de-duplication); the marks of its evictions; every
 // queue when a timeout makes a retry wait for quiescence; the
-// descheduler's trigger on uncordon; under Kubernetes' lifecycle the
+// descheduler's trigger on a cordon change; under Kubernetes' lifecycle the
 // scheduling queue the waiting pods go back to on a cordon change.
 func drainFootprint(u *model.Universe, i int) (reads, writes model.Footprint) {
 	reads, writes = slotFootprint(u, i)
@@ -252,7 +252,11 @@ func drainFootprint(u *model.Universe, i int) (reads, writes model.Footprint) {
 	if e.Drain.TimeoutRetries > 0 {
 		reads.AddQueues()
 	}
-	if u.Descheduler != nil && e.Drain.Uncordon {
+	if u.Descheduler != nil {
+		// A cordon or an uncordon requests a descheduler cycle
+		// (model.RequestDeschedulerCycle), whose effect depends on
+		// whether one is pending.
+		reads.Add(model.CompDeschedulerPending)
 		writes.Add(model.CompDeschedulerPending)
 	}
 	return reads, writes

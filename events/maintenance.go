@@ -122,12 +122,9 @@ func (m Maintenance) nodeStep(tx *model.Tx, s *model.State, n int) {
 		if tx.Tracing() {
 			tx.Log(NodeComponent, "Node %s is back from maintenance: it is Ready", u.Nodes[n].Name)
 		}
+		// A node back Ready requests a descheduler cycle
+		// (model.RequestDeschedulerCycle), which sees it back and empty.
 		model.SetNodeReady(tx, s, n)
-		if u.Descheduler != nil {
-			// The descheduler runs periodically in a cluster, so its
-			// next cycle sees the node back (and empty).
-			s.DeschedulerPending = true
-		}
 	}
 }
 

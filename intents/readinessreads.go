@@ -33,7 +33,8 @@ func (w minWatch) ReadsReadinessOf() []int { return []int{w.d} }
 // ReadsReadinessOf: deployment d's replicas.
 func (w expWatch) ReadsReadinessOf() []int { return []int{w.d} }
 
-// ReadsReadinessOf: deployment d's replicas; the skew counts Running
+// ReadsReadinessOf: deployment d's replicas and whether a pod of d is
+// still to become Ready or Available (settled); the skew counts Running
 // pods whatever their readiness.
 func (w balanceWatch) ReadsReadinessOf() []int { return []int{w.d} }
 

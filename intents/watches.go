@@ -166,7 +166,7 @@ func (w balanceWatch) Observe(u *model.Universe, s *model.State, mem []byte, mar
 		if !reached || !model.HasMark(marks, model.MarkStarted(w.d)) {
 			return ""
 		}
-	} else if !settled(s, w.d) {
+	} else if !settled(u, s, w.d) {
 		return ""
 	}
 	per := make([]int, len(s.Nodes))
@@ -205,17 +205,24 @@ func podCount(n int) string {
 
 // settled reports whether deployment d exists at its spec (as many
 // Running pods as spec replicas) and the cluster has come to rest: no pod
-// Pending or Terminating, no work queued for any controller, no
-// descheduling cycle requested and no pod of a deleted node left for the
-// pod garbage collector. Such a state lasts until an event or command
-// moves the cluster again, so it is what a user inspects.
-func settled(s *model.State, d int) bool {
+// Pending or Terminating, no pod of d whose readiness probe or
+// minReadySeconds is still to pass (its passing may move the cluster
+// again: a rollout's next step, a descheduler cycle a budget refused), no
+// work queued for any controller, no descheduling cycle requested and no
+// pod of a deleted node left for the pod garbage collector. Such a state
+// lasts until an event or command moves the cluster again, so it is what
+// a user inspects.
+func settled(u *model.Universe, s *model.State, d int) bool {
 	ds := &s.Deps[d]
 	if !ds.Active || !s.ControllerAndHPAQueuesEmpty() || s.DeschedulerPending || model.AnyOrphanedPods(s) {
 		return false
 	}
+	probing := u.HasReadiness()
 	for i := range s.Pods {
 		if ph := s.Pods[i].Phase; ph == model.Pending || ph == model.Terminating {
+			return false
+		}
+		if probing && int(s.Pods[i].Owner) == d+1 && model.ReadinessStepEnabled(s, i) {
 			return false
 		}
 	}

@@ -170,9 +170,14 @@ func (u *Universe) MemoryPressureRejects(s *State, n int, t *PodTemplate) bool {
 
 // SetMemoryPressure sets node n's MemoryPressure condition and with it
 // the memory-pressure taint. Removing the taint is a node update that may
-// let waiting pods fit (NodeUpdated); adding it helps no pod. The kubelet
-// that clears the condition has resolved every threshold.
+// let waiting pods fit (NodeUpdated); adding it helps no pod. Either
+// change requests a descheduler cycle (RequestDeschedulerCycle: its taint
+// plugin and NodeFit read the taint). The kubelet that clears the
+// condition has resolved every threshold.
 func SetMemoryPressure(u *Universe, s *State, n int, on bool) {
+	if s.Nodes[n].MemoryPressure != on {
+		RequestDeschedulerCycle(u, s)
+	}
 	s.Nodes[n].MemoryPressure = on
 	if !on {
 		s.Nodes[n].Reclaiming = false

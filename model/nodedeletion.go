@@ -120,14 +120,18 @@ const podGCComponent = "pod-garbage-collector-controller"
 // node's pods that stand for such an eviction (TaintEvictionScheduled,
 // read while the node still has its taints) and drops the others. The
 // scheduler moves its waiting pods back to the active queue (a
-// Node/Delete event: a spread constraint's domain may be gone). The pods
-// bound to the node stay, for the pod garbage collector
-// (CollectOrphanedPods).
+// Node/Delete event: a spread constraint's domain may be gone), and a
+// Ready node's deletion requests a descheduler cycle, whose nodes it
+// leaves (RequestDeschedulerCycle). The pods bound to the node stay, for
+// the pod garbage collector (CollectOrphanedPods).
 func DeleteNodeObject(tx *Tx, s *State, n int) {
 	u := tx.U
 	s.Queues[TaintManagerQueue] = slices.DeleteFunc(s.Queues[TaintManagerQueue], func(x uint16) bool {
 		return int(x) < len(s.Pods) && int(s.Pods[x].Node) == n+1 && !TaintEvictionScheduled(u, s, int(x))
 	})
+	if s.Nodes[n].Status == Ready {
+		RequestDeschedulerCycle(u, s)
+	}
 	s.Nodes[n] = NodeState{Status: NodeDeleted}
 	s.Queues[NodeControllerQueue] = slices.DeleteFunc(s.Queues[NodeControllerQueue], func(x uint16) bool { return int(x) == n })
 	NodeUpdated(u, s)

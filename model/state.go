@@ -289,8 +289,9 @@ type State struct {
 	// pod, deployment or node indices.
 	Queues [NumQueues][]uint16
 	// DeschedulerPending is the descheduler's trigger: any kubelet start or
-	// delete sets it; a descheduling cycle clears it. (Kivi queues
-	// deployment ids but ignores their value.)
+	// delete sets it, and so does a change of a node the descheduler reads
+	// (RequestDeschedulerCycle); a descheduling cycle clears it. (Kivi
+	// queues deployment ids but ignores their value.)
 	DeschedulerPending bool
 	// Init is the init process phase (InitFirst, InitMain, InitStable).
 	Init uint8

@@ -184,11 +184,37 @@ func AssignedPodDeleted(u *Universe, s *State) {
 	MoveAllToActiveQueue(u, s)
 }
 
+// ReadinessRequestsDescheduler reports whether a pod's becoming Ready
+// requests a descheduler cycle (RequestDeschedulerCycle): when the
+// universe has a descheduler and a PodDisruptionBudget, whose healthy
+// count is the cycle's only read of readiness.
+func (u *Universe) ReadinessRequestsDescheduler() bool {
+	return u.Descheduler != nil && len(u.PDBs) > 0
+}
+
+// RequestDeschedulerCycle requests a descheduler cycle (State.
+// DeschedulerPending) after a change that a cycle reads besides a pod's
+// start or removal: a node's Ready condition (a cycle works on the Ready
+// nodes only), its cordon (the unschedulable taint, which
+// RemovePodsViolatingNodeTaints counts and NodeFit refuses), its
+// memory-pressure taint, a Node object's deletion, and a pod's Ready
+// condition where a PodDisruptionBudget counts it. A real descheduler runs
+// every period, so its next cycle sees the change whether or not a pod
+// starts or goes first; the model's cycle runs at the next quiescence.
+func RequestDeschedulerCycle(u *Universe, s *State) {
+	if u.Descheduler != nil {
+		s.DeschedulerPending = true
+	}
+}
+
 // SetNodeStatus sets node n's status (its Ready condition): a node update
 // (NodeUpdated), so every change of it moves the waiting pods.
 func SetNodeStatus(u *Universe, s *State, n int, st NodeStatus) {
 	was := s.Nodes[n].Status
 	s.Nodes[n].Status = st
+	if (was == Ready) != (st == Ready) {
+		RequestDeschedulerCycle(u, s)
+	}
 	requeueKeptPods(u, s, n, was)
 	if st.Health() == Ready {
 		ReportPodsReady(u, s, n)
@@ -198,6 +224,9 @@ func SetNodeStatus(u *Universe, s *State, n int, st NodeStatus) {
 
 // SetCordoned sets node n's spec.unschedulable: a node update too.
 func SetCordoned(u *Universe, s *State, n int, cordoned bool) {
+	if s.Nodes[n].Cordoned != cordoned {
+		RequestDeschedulerCycle(u, s)
+	}
 	s.Nodes[n].Cordoned = cordoned
 	NodeUpdated(u, s)
 }

@@ -135,6 +135,14 @@ func checkStubborn(sys *compose.System, r *por.Reduction, s *model.State, depth 
 					return fmt.Sprintf("%s, outside the stubborn set, enable %s, disabled in it", names(w.steps), name(z)), true
 				}
 			}
+			if w.s.Failed != model.NoFailure {
+				// The run ends in a violation, where the model stops: no
+				// actor has a step there. The steps of the set's enabled
+				// actors are invisible (they change no failure and write
+				// nothing a monitor reads), so taking one of them first
+				// and then the run's steps reaches the same violation.
+				continue
+			}
 			succ := stepsOf(sys, w.s)
 			for _, x := range enabledIn {
 				xs, ok := succ[x]

@@ -60,6 +60,11 @@ func (r *OwnerReadiness) StaticFootprint(u *model.Universe) (reads, writes model
 	if u.HasHPA && r.Owner > 0 {
 		writes.AddQueue(model.HPAQueue)
 	}
+	if u.ReadinessRequestsDescheduler() {
+		// The request's effect depends on whether one is pending.
+		reads.Add(model.CompDeschedulerPending)
+		writes.Add(model.CompDeschedulerPending)
+	}
 	return reads, writes
 }
 

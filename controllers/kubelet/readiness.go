@@ -47,6 +47,11 @@ func advanceReadiness(tx *model.Tx, s *model.State, i int) {
 	was := p.Readiness
 	p.Readiness = t.NextReadiness(was)
 	model.ReadinessChanged(u, s, i)
+	if was == model.PodNotReady && u.ReadinessRequestsDescheduler() {
+		// A disruption budget counts the pod healthy now: an eviction the
+		// descheduler's last cycle saw refused may pass.
+		model.RequestDeschedulerCycle(u, s)
+	}
 	if !tx.Tracing() {
 		return
 	}
@@ -66,7 +71,7 @@ var _ model.Footprinter = (*PodReadiness)(nil)
 // status, the rollout check over a deployment's pods), every deployment
 // (the rollout check), every queue (quiescence; identicalGroups tells
 // queued pods apart), and the deployment and HPA queues it wakes.
-func (*PodReadiness) StaticFootprint(*model.Universe) (reads, writes model.Footprint) {
+func (*PodReadiness) StaticFootprint(u *model.Universe) (reads, writes model.Footprint) {
 	var r model.Footprint
 	r.AddPods()
 	r.AddDeployments()
@@ -75,6 +80,11 @@ func (*PodReadiness) StaticFootprint(*model.Universe) (reads, writes model.Footp
 	w.AddPods()
 	w.AddQueue(model.DeploymentQueue)
 	w.AddQueue(model.HPAQueue)
+	if u.ReadinessRequestsDescheduler() {
+		// The request's effect depends on whether one is pending.
+		r.Add(model.CompDeschedulerPending)
+		w.Add(model.CompDeschedulerPending)
+	}
 	return r, w
 }
 
