@@ -148,8 +148,14 @@ func verifyDump(t *testing.T, dump, intents string) *kivi.Report {
 // (kivi.LoadClusterDump or kivi.LoadManifests).
 func verifyLoaded(t *testing.T, load func([]kivi.InputFile, *kivi.InputFile, *kivi.InputFile) (*kivi.Cluster, []kivi.Warning, error), dump, intents string) *kivi.Report {
 	t.Helper()
+	return verifyLoadedOn(t, load, dump, twoNodes("4"), intents)
+}
+
+// verifyLoadedOn is verifyLoaded on the nodes of a nodes file.
+func verifyLoadedOn(t *testing.T, load func([]kivi.InputFile, *kivi.InputFile, *kivi.InputFile) (*kivi.Cluster, []kivi.Warning, error), dump, nodes, intents string) *kivi.Report {
+	t.Helper()
 	cl, _, err := load([]kivi.InputFile{{Name: "dump.yaml", Data: []byte(dump)}},
-		&kivi.InputFile{Name: "nodes.yaml", Data: []byte(twoNodes("4"))}, &kivi.InputFile{Name: "intents.yaml", Data: []byte(intents)})
+		&kivi.InputFile{Name: "nodes.yaml", Data: []byte(nodes)}, &kivi.InputFile{Name: "intents.yaml", Data: []byte(intents)})
 	if err != nil {
 		t.Fatal(err)
 	}

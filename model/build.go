@@ -244,6 +244,9 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 			return nil, nil, fmt.Errorf("nodes: two nodes are named %q: %w", name, ErrInvalid)
 		}
 		nodeIndex[name] = i
+		if ns.status != Ready {
+			u.NodesDownAtStart = true
+		}
 		labels := map[string]string{}
 		for k, v := range t.Labels {
 			labels[k] = v
@@ -631,6 +634,7 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 		queueDeploymentsOutOfSync(u, s)
 		queueInitialTaintEvictions(u, s)
 	}
+	queueNodesNotReady(u, s)
 	return u, s, nil
 }
 

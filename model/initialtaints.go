@@ -25,3 +25,38 @@ func queueInitialTaintEvictions(u *Universe, s *State) {
 		}
 	}
 }
+
+// queueNodesNotReady queues for the node lifecycle controller, under
+// Kubernetes' lifecycle, every node the input gives not Ready (a Node
+// whose Ready condition is not True) and without a not-ready or
+// unreachable NoExecute taint of its own. Upstream's controller lists
+// every node as it starts and, once a node has been not Ready for its
+// grace period, taints it (or its zone's state holds the taint back), so
+// that the taint-eviction-controller evicts the pods that do not tolerate
+// the taint; the model's node controller step does the same for a node
+// in its queue, as for a node that fails during the run. A node whose
+// input carries such a taint is left as it is: its pods are queued for
+// the taint manager already (queueInitialTaintEvictions). Under Kivi's
+// lifecycle the node controller handles only the nodes an event reports.
+func queueNodesNotReady(u *Universe, s *State) {
+	if u.Options.KiviLifecycle {
+		return
+	}
+	for n := range s.Nodes {
+		if st := s.Nodes[n]; st.Status == Ready || st.Deleted() || hasNodeDownTaint(u.Nodes[n].Taints) {
+			continue
+		}
+		s.Enqueue(NodeControllerQueue, n)
+	}
+}
+
+// hasNodeDownTaint reports whether taints hold a not-ready or unreachable
+// taint with the effect NoExecute.
+func hasNodeDownTaint(taints []Taint) bool {
+	for _, t := range taints {
+		if t.Effect == NoExecute && (t.Key == TaintNodeNotReady || t.Key == TaintNodeUnreachable) {
+			return true
+		}
+	}
+	return false
+}

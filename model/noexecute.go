@@ -152,9 +152,13 @@ func compileNoExecute(f *NodeFit, taints []Taint, tols []Toleration, kivi bool) 
 	f.OutOfService[2] = noExecuteToleration(append(taints[:len(taints):len(taints)], oos), tols)
 }
 
-// TakesNodesDown reports whether an event of u can make a node not Ready
+// TakesNodesDown reports whether a node of u is not Ready at the start
+// (NodesDownAtStart) or an event of u can make one not Ready
 // (kernelPanic, maintenance, nodeFailure).
 func TakesNodesDown(u *Universe) bool {
+	if u.NodesDownAtStart {
+		return true
+	}
 	for i := range u.Events {
 		switch u.Events[i].Kind {
 		case KernelPanic, Maintenance, NodeFailure:

@@ -875,6 +875,11 @@ type Universe struct {
 	HasHPA, HasTaints, HasPatterns bool
 	// ReadsCPUUsage: some step reads the pods' CPU usage (readsCPUUsage).
 	ReadsCPUUsage bool
+	// NodesDownAtStart: some node of the input is not Ready (a Node whose
+	// Ready condition is not True): under Kubernetes' lifecycle the node
+	// lifecycle controller handles it (queueNodesNotReady), so a node is
+	// taken down even without an event (TakesNodesDown).
+	NodesDownAtStart bool
 	// HPAsCountOtherPods: some HPA counts another workload's pods
 	// (HPA.CountsPodsOf).
 	HPAsCountOtherPods       bool
