@@ -59,13 +59,15 @@ func (k *Kubelet) StepFootprint(u *model.Universe, s *model.State) (reads, write
 			r.AddQueue(model.TaintManagerQueue)
 			w.AddQueue(model.TaintManagerQueue)
 		}
+		if u.Descheduler != nil {
+			// Every start and removal requests a descheduler cycle.
+			r.Add(model.CompDeschedulerPending)
+			w.Add(model.CompDeschedulerPending)
+		}
 		if d < 0 {
 			continue
 		}
 		w.Add(model.CompMarks)
-		if u.Descheduler != nil {
-			w.Add(model.CompDeschedulerPending)
-		}
 		// The rollout check reads the deployment and, during a rollout,
 		// every pod of it; wake-ups read and write the queues.
 		r.AddDeployment(d)

@@ -131,11 +131,12 @@ func start(tx *model.Tx, s *model.State, p int, w *wakeups, updates *queueUpdate
 	if queuesForTaintEviction(u, s, pod) {
 		updates.taint(p)
 	}
+	// Any pod's start changes what a descheduler cycle reads (its node's
+	// utilisation, the pods an anti-affinity term or a spread constraint
+	// counts), a bare pod's too.
+	model.RequestDeschedulerCycle(u, s)
 	if d >= 0 {
 		tx.Mark(model.MarkStarted(d))
-		if u.Descheduler != nil {
-			s.DeschedulerPending = true
-		}
 		// The deployment controller watches its ReplicaSets' status; a
 		// pod becoming available only matters to it while a rollout waits
 		// for availability, so only then is it woken (Kivi never is: its
@@ -175,6 +176,9 @@ func remove(tx *model.Tx, s *model.State, p int, w *wakeups, updates *queueUpdat
 	d := int(pod.Owner) - 1
 	if d >= 0 {
 		w.podGone(u, tx, s, d, model.MarkDeleted(d))
+	} else {
+		// A bare pod's removal frees room a descheduler cycle reads.
+		model.RequestDeschedulerCycle(u, s)
 	}
 	if tx.Tracing() {
 		// The slot is cleared: the reference is to the pod it held.

@@ -71,6 +71,36 @@ func TestMarksAndWiring(t *testing.T) {
 	}
 }
 
+// TestBarePodRequestsDeschedulerCycle: a pod no controller owns marks
+// nothing and wakes no controller, but its start and its removal change
+// its node's utilisation, which a descheduler cycle reads, so each
+// requests a cycle.
+func TestBarePodRequestsDeschedulerCycle(t *testing.T) {
+	b := build.New()
+	b.AddNodes(1, build.Node())
+	app := b.AddTemplate(build.Template("app").Requests(1, 1))
+	d := b.AddDeployment("a", app, 1)
+	b.U.Descheduler = &model.Descheduler{}
+	b.PendingPod(d, 0)
+	u, s := b.MustBuild()
+	s.Pods[0].Owner = 0
+	s.Enqueue(model.KubeletQueue, 0)
+	tx := model.NewTx(u)
+	tx.Begin(nil, false)
+	New().Step(tx, s)
+	if s.Pods[0].Phase != model.Running || !s.DeschedulerPending || len(tx.Marks) != 0 {
+		t.Errorf("start: marks %v, %s", tx.Marks, model.Describe(u, s))
+	}
+	s.DeschedulerPending = false
+	s.Pods[0].Phase, s.Pods[0].WasRunning = model.Terminating, true
+	s.Enqueue(model.KubeletQueue, 0)
+	tx.Begin(nil, false)
+	New().Step(tx, s)
+	if s.Pods[0] != (model.PodState{}) || !s.DeschedulerPending || len(s.Queues[model.DeploymentQueue]) != 0 {
+		t.Errorf("removal: %s", model.Describe(u, s))
+	}
+}
+
 // TestWakeupOrder: the deployment and HPA queues get the drained pods'
 // deployments in the order of their first appearance in the kubelet
 // queue (wakeups.go), and reordering one deployment's pods in the queue

@@ -275,6 +275,8 @@ func preempt(tx *model.Tx, s *model.State, q, p int, w *wakeups, updates *queueU
 	failEvictedPod(u, pod)
 	if d := int(pod.Owner) - 1; d >= 0 {
 		w.podGone(u, tx, s, d, model.MarkEvicted(d))
+	} else {
+		model.RequestDeschedulerCycle(u, s)
 	}
 	updates.fail()
 	if tx.Tracing() {
