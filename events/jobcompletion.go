@@ -75,9 +75,7 @@ func (JobPodCompletion) Step(tx *model.Tx, s *model.State) {
 		s.Queues[q] = slices.DeleteFunc(s.Queues[q], func(x uint16) bool { return int(x) == p })
 	}
 	s.Enqueue(model.DeploymentQueue, d)
-	if u.Descheduler != nil {
-		s.DeschedulerPending = true
-	}
+	model.RequestDeschedulerCycle(u, s)
 	model.AssignedPodDeleted(u, s)
 	if tx.Tracing() {
 		tx.Log(WorkloadComponent, "Pod %s of job %s completed on node %s (succeeded %d)",

@@ -203,7 +203,7 @@ func removeKeptPods(tx *Tx, s *State, n int) {
 		return
 	}
 	AssignedPodDeleted(u, s)
-	if woken.queue(u, s) && u.Descheduler != nil {
-		s.DeschedulerPending = true
+	if woken.queue(u, s) {
+		RequestDeschedulerCycle(u, s)
 	}
 }

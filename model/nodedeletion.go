@@ -251,8 +251,6 @@ func CollectOrphanedPods(tx *Tx, s *State, n int) int {
 	}
 	AssignedPodDeleted(u, s)
 	woken.queue(u, s)
-	if u.Descheduler != nil {
-		s.DeschedulerPending = true
-	}
+	RequestDeschedulerCycle(u, s)
 	return deleted
 }

@@ -231,10 +231,8 @@ func evictForMemory(tx *model.Tx, s *model.State, p, n int, threshold string) {
 		if u.HasHPA {
 			s.EnqueueHPA(u, d)
 		}
-		if u.Descheduler != nil {
-			s.DeschedulerPending = true
-		}
 	}
+	model.RequestDeschedulerCycle(u, s)
 	model.AssignedPodDeleted(u, s)
 	if tx.Tracing() {
 		tx.Log(Component, "Evicted pod %s from node %s: The node was low on resource: memory. Threshold quantity: %s, available: %dMi. The pod was using %dMi, request is %dMi; the pod is Failed (Evicted)",

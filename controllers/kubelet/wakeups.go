@@ -70,9 +70,7 @@ func (w *wakeups) podGone(u *model.Universe, tx *model.Tx, s *model.State, d int
 	if u.HasHPA {
 		w.hpa(d)
 	}
-	if u.Descheduler != nil {
-		s.DeschedulerPending = true
-	}
+	model.RequestDeschedulerCycle(u, s)
 }
 
 // flush queues the requested deployments in first-appearance order.
