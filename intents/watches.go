@@ -222,7 +222,9 @@ func settled(u *model.Universe, s *model.State, d int) bool {
 		if ph := s.Pods[i].Phase; ph == model.Pending || ph == model.Terminating {
 			return false
 		}
-		if probing && int(s.Pods[i].Owner) == d+1 && model.ReadinessStepEnabled(s, i) {
+		// The queues are empty here, so a pending readiness step is an
+		// enabled one (model.ReadinessStepEnabled).
+		if probing && int(s.Pods[i].Owner) == d+1 && model.ReadinessPending(s, i) {
 			return false
 		}
 	}
