@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -380,11 +381,16 @@ func TestExplorerInChromium(t *testing.T) {
 		// layout work it caused, so both are inside the measurement. Every
 		// change (forward from each step, and back) is taken three times
 		// and its cost is the fastest of the three: the machine is shared,
-		// and a sample the OS descheduled says nothing about the page.
+		// and a sample the OS descheduled says nothing about the page. A
+		// change whose fastest is still above half the bound is taken
+		// again, up to twelve times in all: a page that needs that long
+		// needs it every time, while a stall of the machine (a CI run
+		// once saw three samples in a row over 50 ms where the median
+		// was 2.5 ms) does not last twelve tries.
 		m := eval[struct {
 			Forward, Back []float64
 			Raw           float64
-		}](t, tab, `(function () {
+		}](t, tab, strings.ReplaceAll(`(function () {
   var key = function (k) { document.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true })); };
   var timed = function (k) {
     var t0 = performance.now();
@@ -396,7 +402,7 @@ func TestExplorerInChromium(t *testing.T) {
   var fwd = [], back = [], raw = 0;
   for (var i = 0; i < 200; i++) {
     var f = Infinity, b = Infinity;
-    for (var r = 0; r < 3; r++) {
+    for (var r = 0; r < 12 && (r < 3 || f >= RETIME || b >= RETIME); r++) {
       var x = timed('ArrowRight');
       var y = timed('ArrowLeft');
       f = Math.min(f, x); b = Math.min(b, y); raw = Math.max(raw, x, y);
@@ -405,7 +411,7 @@ func TestExplorerInChromium(t *testing.T) {
     key('ArrowRight');
   }
   return { Forward: fwd, Back: back, Raw: raw };
-})()`)
+})()`, "RETIME", strconv.FormatInt(maxStepChange.Milliseconds()/2, 10)))
 		if pos := eval[string](t, tab, `document.body.dataset.pos`); pos != "199" {
 			t.Fatalf("after the measurement, at position %s, want 199", pos)
 		}
@@ -413,12 +419,12 @@ func TestExplorerInChromium(t *testing.T) {
 		sorted := append([]float64(nil), times...)
 		sort.Float64s(sorted)
 		median, p95, worst := sorted[len(sorted)/2], sorted[len(sorted)*95/100], sorted[len(sorted)-1]
-		msg := fmt.Sprintf("step change, %d changes of a 200-step trace (12 nodes, 36 pods), best of 3 each: median %.2f ms, p95 %.2f ms, max %.2f ms (slowest single sample %.2f ms)",
-			len(times), median, p95, worst, m.Raw)
+		msg := fmt.Sprintf("step change, %d changes of a 200-step trace (12 nodes, 36 pods), fastest of 3 tries each (of 12 where above %d ms): median %.2f ms, p95 %.2f ms, max %.2f ms (slowest single sample %.2f ms)",
+			len(times), maxStepChange.Milliseconds()/2, median, p95, worst, m.Raw)
 		fmt.Println(msg)
 		t.Log(msg)
 		if worst >= float64(maxStepChange.Milliseconds()) {
-			t.Errorf("a step change took %.2f ms (best of 3), want under %v", worst, maxStepChange)
+			t.Errorf("a step change took %.2f ms (best of its tries), want under %v", worst, maxStepChange)
 		}
 		png, err := chromedp.Run(tab, chromedp.CaptureScreenshot())
 		if err != nil {
