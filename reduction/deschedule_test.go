@@ -31,8 +31,9 @@ import (
 //	  hostname anti-affinity; three identical nodes;
 //	anti-zone: the same with a zone key two nodes share: the plugin's
 //	  node order matters (rule DeschedulerAntiAffinityNodeWalk);
-//	limited: taints with a total eviction limit of 1 (rule
-//	  DeschedulerLimitedNodeWalk; pod slots keep their symmetry);
+//	limited: taints with a total eviction limit of 1 (the node walk
+//	  branches where the limit runs out; nodes and pod slots keep their
+//	  symmetry);
 //	limited-node: RemoveDuplicates on pods of two owners stacked on one
 //	  node, that differ in usage, under a per-node and a namespace
 //	  eviction limit of 1;
@@ -141,9 +142,8 @@ func deschedulePluginClusters(t testing.TB) []symCluster {
 func TestSymmetrySameVerdictsWithDeschedulePlugins(t *testing.T) {
 	wantRules := map[string][]string{
 		"taints": nil, "affinity": nil, "anti-hostname": nil,
-		"anti-zone":    {"DeschedulerAntiAffinityNodeWalk"},
-		"limited":      {"DeschedulerLimitedNodeWalk"},
-		"limited-node": {"DeschedulerLimitedNodeWalk"}, "limited-budget": nil,
+		"anti-zone": {"DeschedulerAntiAffinityNodeWalk"},
+		"limited":   nil, "limited-node": nil, "limited-budget": nil,
 	}
 	for _, v := range deschedulePluginVariants {
 		p := deschedulePluginProblem(t, v)

@@ -975,24 +975,6 @@ func TestSymmetryRulesAreNecessary(t *testing.T) {
 			return u, s
 		},
 	}, {
-		// Nodes 1 and 2 each hold three pods, one too many for an even
-		// spread over three nodes; a total limit of one
-		// eviction lets only the first node in index order lose it
-		// (controllers/descheduler/removeduplicates.go).
-		name: "DeschedulerLimitedNodeWalk", rule: "DeschedulerLimitedNodeWalk", perm: swap01,
-		build: func() (*model.Universe, *model.State) {
-			b := build.New()
-			b.AddNodes(3, build.Node())
-			app := b.AddTemplate(build.Template("app").Requests(8, 8).Label("name", "app"))
-			d := b.AddDeployment("web", app, 6)
-			b.RunPod(d, 0).RunPod(d, 0).RunPod(d, 0).RunPod(d, 1).RunPod(d, 1).RunPod(d, 1)
-			b.U.Descheduler = &model.Descheduler{MaxTotal: 1, Profiles: []model.DeschedulerProfile{{Name: "dup",
-				Balance: []model.BalancePlugin{model.RemoveDuplicates}}}}
-			u, s := b.MustBuild()
-			s.DeschedulerPending = true
-			return u, s
-		},
-	}, {
 		// Maintenance has finished node 1 and waits for node 2 next: the
 		// driver starts node 2, whatever it holds (events/maintenance.go).
 		name: "MaintenanceOrder", perm: swap12,
@@ -1202,6 +1184,63 @@ func TestDeschedulerLimitsInContentOrder(t *testing.T) {
 					}
 				})
 			}
+		}
+	}
+}
+
+// TestDeschedulerLimitedNodeWalkIsSymmetric: nodes 1 and 2 each hold
+// three pods of one owner (Failed pods for RemoveFailedPods), node 3 none;
+// a total or namespace limit lets fewer evictions through than the two
+// nodes would make. Upstream walks its node list in informer order, and
+// the cycle branches over which node comes first (budgetorder.go), so
+// swapping nodes 1 and 2 is an automorphism of the steps and the nodes
+// stay interchangeable.
+func TestDeschedulerLimitedNodeWalkIsSymmetric(t *testing.T) {
+	limits := map[string]model.Descheduler{
+		"total": {MaxTotal: 1}, "namespace": {MaxPerNamespace: 1}, "node and total": {MaxPerNode: 1, MaxTotal: 1},
+	}
+	for _, plugin := range []string{"duplicates", "taints", "failed"} {
+		for name, limit := range limits {
+			t.Run(plugin+"/"+name, func(t *testing.T) {
+				b := build.New()
+				node := build.Node().CPU(64).Mem(64)
+				if plugin == "taints" {
+					node = node.Taint("spot", "true", model.NoSchedule)
+				}
+				b.AddNodes(2, node)
+				b.AddNodes(1, build.Node().CPU(64).Mem(64))
+				d := b.AddDeployment("web", b.AddTemplate(build.Template("web").Requests(8, 8).Label("app", "web")), 6)
+				b.RunPod(d, 0).RunPod(d, 0).RunPod(d, 0).RunPod(d, 1).RunPod(d, 1).RunPod(d, 1)
+				profile := model.DeschedulerProfile{Name: plugin}
+				switch plugin {
+				case "taints":
+					profile.Deschedule = model.DescheduleConfig{Enabled: []model.DeschedulePlugin{model.RemovePodsViolatingNodeTaints}}
+				case "failed":
+					profile.Deschedule = model.DescheduleConfig{Enabled: []model.DeschedulePlugin{model.RemoveFailedPods}}
+				default:
+					profile.Balance = []model.BalancePlugin{model.RemoveDuplicates}
+				}
+				limit.Profiles = []model.DeschedulerProfile{profile}
+				b.U.Descheduler = &limit
+				u, s := b.MustBuild()
+				if plugin == "failed" {
+					for p := range s.Pods {
+						if s.Pods[p].Active() {
+							s.Pods[p].Phase = model.Failed
+						}
+					}
+				}
+				s.DeschedulerPending = true
+				s.Init = model.InitMain
+				sys := &compose.System{U: u, Init: s, Actors: compose.Actors(u, s, compose.ActorOptions{})}
+				if !automorphic(sys, s, []int{1, 0, 2}, nil) {
+					t.Fatal("swapping nodes 1 and 2 is not an automorphism of the steps")
+				}
+				c := symmetry.New(u, compose.SymmetryFacts(u))
+				if a := c.Analysis(); a.Off() {
+					t.Fatalf("node symmetry off: %+v", a.Decisions)
+				}
+			})
 		}
 	}
 }

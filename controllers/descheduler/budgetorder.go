@@ -35,8 +35,9 @@ import "github.com/kivi-go/kivi/model"
 // symmetry (model.Tx.ChooseNodeIndex: one node per orbit); owners are not
 // nodes and are never merged. With Kivi's tie-break the first offered
 // unit is taken, which is the index order. Eviction limits are applied
-// as the walk goes, in the order chosen (a total or namespace limit
-// cutting the walk is DeschedulerLimitedNodeWalk's business).
+// as the walk goes, in the order chosen; a total or namespace limit is
+// one more thing that can run out among the units, as a budget's
+// allowance does (walkResources), so the same branching covers it.
 
 // budgetUnit is one unit of an ordered walk: the pods it will try to
 // evict, and the node it stands for (-1: not one node).
@@ -77,6 +78,8 @@ func (c *cycle) draws(ps []int, into []int) []int {
 // pods reordered so that the ones the budget lets through come first
 // (model.Tx.ThroughFirst); without, the unit's own visit decides that
 // (an owner of RemoveDuplicates walks its nodes in budget order in turn).
+// A total or namespace eviction limit couples the units as a budget
+// does (walkResources), and the walk branches where one runs out.
 func (c *cycle) inBudgetOrder(units []budgetUnit, through bool, visit func(i int, pods []int) bool) {
 	left := make([]int, 0, len(units))
 	for i := range units {
@@ -84,7 +87,8 @@ func (c *cycle) inBudgetOrder(units []budgetUnit, through bool, visit func(i int
 			left = append(left, i)
 		}
 	}
-	if len(c.u.PDBs) == 0 {
+	res := c.walkResources()
+	if res.count() == 0 {
 		for _, i := range left {
 			if visit(i, units[i].pods) {
 				return
@@ -94,27 +98,27 @@ func (c *cycle) inBudgetOrder(units []budgetUnit, through bool, visit func(i int
 	}
 	draws := make([][]int, len(units))
 	for _, i := range left {
-		draws[i] = c.draws(units[i].pods, nil)
+		draws[i] = res.draws(c, units[i], nil)
 	}
-	allow := make([]int, len(c.u.PDBs))
-	sum := make([]int, len(c.u.PDBs))
+	allow := make([]int, res.count())
+	sum := make([]int, res.count())
 	last := -1
 	var offer, nodes []int
 	for len(left) > 0 {
-		for b := range allow {
-			allow[b] = c.allowance(b)
-			sum[b] = 0
+		for r := range allow {
+			allow[r] = res.allowance(c, r)
+			sum[r] = 0
 		}
 		for _, i := range left {
-			for b, k := range draws[i] {
-				sum[b] += k
+			for r, k := range draws[i] {
+				sum[r] += k
 			}
 		}
-		// Once no budget can run out among the units left, their order
+		// Once nothing can run out among the units left, their order
 		// changes nothing.
 		contested := false
-		for b, a := range allow {
-			contested = contested || a > 0 && sum[b] > a
+		for r, a := range allow {
+			contested = contested || a > 0 && sum[r] > a
 		}
 		if !contested {
 			for _, i := range left {
@@ -124,9 +128,14 @@ func (c *cycle) inBudgetOrder(units []budgetUnit, through bool, visit func(i int
 			}
 			return
 		}
-		cuts := func(i int) bool {
-			for b, k := range draws[i] {
-				if k > 0 && allow[b] > 0 && k >= allow[b] {
+		// cuts reports whether unit i may use up what is left of some
+		// resource (of a budget only, with budgets).
+		cuts := func(i int, budgets bool) bool {
+			for r, k := range draws[i] {
+				if budgets && r >= res.budgets {
+					break
+				}
+				if k > 0 && allow[r] > 0 && k >= allow[r] {
 					return true
 				}
 			}
@@ -134,7 +143,7 @@ func (c *cycle) inBudgetOrder(units []budgetUnit, through bool, visit func(i int
 		}
 		offer, nodes = offer[:0], nodes[:0]
 		for _, i := range left {
-			if i > last || cuts(i) {
+			if i > last || cuts(i, false) {
 				offer = append(offer, i)
 				nodes = append(nodes, units[i].node)
 			}
@@ -152,9 +161,9 @@ func (c *cycle) inBudgetOrder(units []budgetUnit, through bool, visit func(i int
 		}
 		i := offer[pick]
 		pods := units[i].pods
-		if cuts(i) {
+		if cuts(i, false) {
 			last = -1
-			if through {
+			if through && cuts(i, true) {
 				pods = c.tx.ThroughFirst(c.s, pods, func(b int) int { return allow[b] })
 			}
 		} else {
@@ -170,4 +179,88 @@ func (c *cycle) inBudgetOrder(units []budgetUnit, through bool, visit func(i int
 			return
 		}
 	}
+}
+
+// walkResources are what the units of a walk draw on and what may run
+// out among them: each disruption budget (its disruptionsAllowed), then
+// the cycle's total eviction limit, then each namespace's limit. A
+// per-node limit is per node: it couples no two nodes.
+type walkResources struct {
+	budgets    int
+	total      bool
+	namespaces int
+}
+
+func (c *cycle) walkResources() walkResources {
+	w := walkResources{budgets: len(c.u.PDBs)}
+	if c.ev.zeroLimit {
+		// Nothing is admitted: no order lets anything through.
+		return walkResources{}
+	}
+	w.total = c.ev.maxTotal > 0
+	if c.ev.maxPerNamespace > 0 {
+		w.namespaces = len(c.ev.perNamespace)
+	}
+	return w
+}
+
+func (w walkResources) count() int {
+	n := w.budgets + w.namespaces
+	if w.total {
+		n++
+	}
+	return n
+}
+
+// allowance is what is left of resource r.
+func (w walkResources) allowance(c *cycle, r int) int {
+	switch {
+	case r < w.budgets:
+		return c.allowance(r)
+	case w.total && r == w.budgets:
+		return max(0, c.ev.maxTotal-c.ev.total)
+	}
+	return c.ev.namespaceQuotaLeft(r - w.budgets - w.boolInt())
+}
+
+// draws counts, per resource, how much of it the unit's evictions may
+// take at most: for a budget, its pods whose eviction uses one of its
+// disruptions; for the limits, its pods (a node's no more than its
+// per-node limit leaves). An upper bound is enough: a unit is taken as
+// commuting with the others only when even that fits.
+func (w walkResources) draws(c *cycle, u budgetUnit, into []int) []int {
+	into = append(into[:0], make([]int, w.count())...)
+	if w.budgets > 0 {
+		for _, p := range u.pods {
+			if b := c.u.DrawnBudget(c.s, p); b >= 0 {
+				into[b]++
+			}
+		}
+	}
+	n := len(u.pods)
+	if u.node >= 0 && c.ev.maxPerNode > 0 {
+		n = min(n, max(0, c.ev.maxPerNode-c.ev.perNode[u.node]))
+	}
+	if w.total {
+		into[w.budgets] = n
+	}
+	if w.namespaces > 0 {
+		base := w.budgets + w.boolInt()
+		for _, p := range u.pods {
+			into[base+c.ev.nsOf[c.s.Pods[p].Template]]++
+		}
+		if n < len(u.pods) {
+			for k := base; k < len(into); k++ {
+				into[k] = min(into[k], n)
+			}
+		}
+	}
+	return into
+}
+
+func (w walkResources) boolInt() int {
+	if w.total {
+		return 1
+	}
+	return 0
 }

@@ -26,12 +26,15 @@ type failedPods struct{}
 
 func (failedPods) Name() string { return model.RemoveFailedPods.String() }
 
-// Deschedule walks the cycle's nodes in index order and each node's
-// matching pods in slot order, or in an order branched over where an
-// eviction limit cuts them (inLimitOrder: upstream lists a node's pods in
-// informer order); a node whose eviction limit is reached is left for
-// the next one, the total limit ends the plugin. Budgets never refuse
-// the eviction of a Failed pod, so the order does not matter to them.
+// Deschedule walks the cycle's nodes, in an order branched over where a
+// total or namespace eviction limit can run out among them
+// (budgetorder.go: upstream walks the node list the informer returned),
+// and each node's matching pods in slot order, or in an order branched
+// over where an eviction limit cuts them (inLimitOrder: upstream lists a
+// node's pods in informer order); a node whose eviction limit is reached
+// is left for the next one, the total limit ends the plugin. Budgets
+// never refuse the eviction of a Failed pod, so the order does not
+// matter to them.
 func (failedPods) Deschedule(c *cycle, p *model.DeschedulerProfile) {
 	args := &p.Deschedule.FailedPods
 	var out []violation
@@ -53,20 +56,22 @@ func (failedPods) Deschedule(c *cycle, p *model.DeschedulerProfile) {
 		}
 	}
 	evict := append(sure, c.chooseSubset(maybe)...)
-	for _, n := range c.ready {
-		pods := slices.DeleteFunc(c.listedAnyPhase(p, p.Deschedule.Filter(model.RemoveFailedPods), n), func(pod int) bool {
+	units := make([]budgetUnit, len(c.ready))
+	for i, n := range c.ready {
+		units[i].node = n
+		units[i].pods = slices.DeleteFunc(c.listedAnyPhase(p, p.Deschedule.Filter(model.RemoveFailedPods), n), func(pod int) bool {
 			return !slices.Contains(evict, pod)
 		})
+	}
+	c.inBudgetOrder(units, false, func(_ int, pods []int) bool {
 		stop := false
 		c.inLimitOrder(pods, func(pod int) bool {
 			o := c.tryEvict(violation{pod: pod, plugin: model.RemoveFailedPods, reasons: reasons[pod]}, &out)
 			stop = o == totalLimit
 			return o == nodeLimit || stop
 		})
-		if stop {
-			return
-		}
-	}
+		return stop
+	})
 }
 
 // failedPodMatches is upstream's validateCanEvict for Failed pod with

@@ -2,7 +2,6 @@ package descheduler
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/kivi-go/kivi/model"
 )
@@ -10,20 +9,18 @@ import (
 var _ model.SymmetryBreaker = (*Controller)(nil)
 
 // SymmetryFacts of the descheduler:
-//   - RemoveDuplicates lists duplicates walking the Ready nodes in index
-//     order and evicts in that order (removeduplicates.go); with a total
-//     or namespace eviction limit the walk is cut short, so the nodes with
-//     the lowest indices lose their duplicates first. Without those limits
-//     every node's evictions depend on that node alone (the per-node limit
-//     is per node) and the order only changes trace lines. A disruption
-//     budget couples the nodes too; there the walk branches over the order
-//     upstream may take, one node per orbit (budgetorder.go), and over
-//     which of a node's pods a budget lets through (model.Tx.ThroughFirst;
-//     RemovePodsViolatingInterPodAntiAffinity picks a node's pods one at
-//     a time and branches over each pick where a budget can run out among
-//     them, podantiaffinity.go), so budgets need no fact.
-//   - The deschedule plugins (deschedule.go) walk the Ready nodes in index
-//     order as well, each node on its own, so the same holds for them.
+//   - RemoveDuplicates and the deschedule plugins walk the Ready nodes
+//     (an owner's nodes, for RemoveDuplicates) one at a time. Without a
+//     disruption budget or a total or namespace eviction limit every
+//     node's evictions depend on that node alone (the per-node limit is
+//     per node) and the order only changes trace lines. A budget or one
+//     of those limits couples the nodes: the walk then branches over the
+//     order upstream may take, one node per orbit (budgetorder.go), and
+//     over which of a node's pods a budget lets through
+//     (model.Tx.ThroughFirst; RemovePodsViolatingInterPodAntiAffinity
+//     picks a node's pods one at a time and branches over each pick where
+//     a budget can run out among them, podantiaffinity.go), so neither
+//     needs a fact.
 //   - RemovePodsViolatingInterPodAntiAffinity also strikes an evicted pod
 //     from its list, so when a template's required anti-affinity term has
 //     a key two nodes share a value of, a pod evicted on a lower-index
@@ -47,16 +44,6 @@ func (*Controller) SymmetryFacts(u *model.Universe) []model.SymmetryFact {
 		return nil
 	}
 	var out []model.SymmetryFact
-	if d.MaxTotal != 0 || d.MaxPerNamespace != 0 {
-		for _, p := range d.Profiles {
-			if slices.Contains(p.Balance, model.RemoveDuplicates) || len(p.Deschedule.Enabled) > 0 {
-				out = append(out, model.SymmetryFact{Rule: "DeschedulerLimitedNodeWalk", NodesInIndexOrder: true, Reason: fmt.Sprintf(
-					"profile %q runs RemoveDuplicates or deschedule plugins in node index order under a total (%d) or namespace (%d) eviction limit",
-					p.Name, d.MaxTotal, d.MaxPerNamespace)})
-				break
-			}
-		}
-	}
 	if f, ok := antiAffinityNodeWalk(u); ok {
 		out = append(out, f)
 	}

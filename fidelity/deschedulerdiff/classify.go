@@ -88,50 +88,6 @@ var Classes = []Class{{
 		return c
 	},
 }, {
-	// RemoveDuplicates and the topology plugin evict their candidates in
-	// map order upstream (owners, nodes, the candidate set), and
-	// RemoveFailedPods walks the nodes and their pods in listing order. Under a
-	// budget the model branches over that order where it matters; under
-	// an eviction limit it branches over the order of a node's pods, of
-	// the topology plugin's set and of RemoveDuplicates' owners, but
-	// walks nodes in index order, so when a limit cuts the candidates
-	// short across nodes, which of them survive depends on that order,
-	// and the model explores only its own. Counterfactual: no limit. The order decides which pods a
-	// namespace loses, not how many: with maxNoOfPodsToEvictPerNamespace
-	// the only limit (a refused eviction does not count, the candidates
-	// do not depend on the limit), every real run must evict as many
-	// pods of each namespace as some model branch.
-	Name: "eviction order under a limit",
-	Applies: func(s *Snapshot) bool {
-		return (s.Plugin == RemoveDuplicates || s.Plugin == TopologySpread || s.Plugin == RemoveFailedPods || s.isViolations()) && s.MaxPerNode+s.MaxPerNamespace+s.MaxTotal > 0
-	},
-	Without: func(s *Snapshot) *Snapshot {
-		c := s.clone()
-		c.MaxPerNode, c.MaxPerNamespace, c.MaxTotal = 0, 0, 0
-		return c
-	},
-	Consistent: func(s *Snapshot, res *Result) bool {
-		// The anti-affinity plugin's candidates do depend on the limit:
-		// a pod its namespace's limit spares stays listed and keeps
-		// others in conflict, so the order decides the counts too; and a
-		// second nodeAffinityType pass may evict a pod again, which
-		// counts again (the re-eviction class).
-		if s.MaxPerNode != 0 || s.MaxTotal != 0 || s.Plugin == PodAntiAffinity ||
-			s.Plugin == NodeAffinity && len(s.Profile.Deschedule.NodeAffinityType) > 1 {
-			return true
-		}
-		for _, r := range res.Real {
-			// A terminating pod's eviction the API accepted counts
-			// against the limit too (class "terminating pod with the
-			// evict annotation").
-			real := s.perNamespace(slices.Concat(r.Evicted, r.Terminating))
-			if !slices.ContainsFunc(res.Model.Branches, func(b []int) bool { return maps.Equal(s.perNamespace(b), real) }) {
-				return false
-			}
-		}
-		return true
-	},
-}, {
 	// RemovePodsViolatingInterPodAntiAffinity walks the nodes in the
 	// order it is handed them; the model walks them in index order
 	// (symmetry rule DeschedulerAntiAffinityNodeWalk keeps node symmetry

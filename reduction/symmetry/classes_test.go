@@ -182,13 +182,13 @@ func TestClasses(t *testing.T) {
 		},
 		want: "[[0 1 2]]",
 	}, {
-		name: "RemoveDuplicates under a total limit switches symmetry off (removeduplicates.go node walk)",
+		name: "RemoveDuplicates under a total limit keeps node symmetry; the node walk branches where the limit runs out (budgetorder.go)",
 		build: func(b *build.Builder) {
 			b.AddNodes(3, build.Node())
 			b.U.Descheduler = &model.Descheduler{MaxTotal: 2, Profiles: []model.DeschedulerProfile{{Name: "p",
 				Balance: []model.BalancePlugin{model.RemoveDuplicates}}}}
 		},
-		want: "[[0] [1] [2]]", rules: "DeschedulerLimitedNodeWalk(off)",
+		want: "[[0 1 2]]",
 	}, {
 		name: "RemoveDuplicates with a per-node limit only keeps node and pod symmetry; the limit cuts evictions in content order (evictor.go)",
 		build: func(b *build.Builder) {
