@@ -9,57 +9,6 @@ import (
 	"github.com/kivi-go/kivi/checker"
 )
 
-// TestHintSymmetryOff: RemovePodsViolatingInterPodAntiAffinity walks the
-// nodes in index order, which matters when a template's anti-affinity
-// key has one value on several nodes (a zone): node symmetry is then off,
-// and a run a budget ends says so among the reasons its search is large.
-// With the hostname key each node is its own domain, symmetry stays on
-// and no such hint is given.
-func TestHintSymmetryOff(t *testing.T) {
-	var nodes strings.Builder
-	nodes.WriteString("apiVersion: v1\nkind: List\nitems:\n")
-	for i := range 8 {
-		fmt.Fprintf(&nodes, "- {apiVersion: v1, kind: Node, metadata: {name: n%d, labels: {topology.kubernetes.io/zone: z%d}}, status: {allocatable: {cpu: \"4\", memory: 8Gi}}}\n", i, i%2)
-	}
-	policy := func(key string) string {
-		return `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web}
-spec:
-  replicas: 6
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      affinity:
-        podAntiAffinity:
-          requiredDuringSchedulingIgnoredDuringExecution:
-          - {labelSelector: {matchLabels: {app: other}}, topologyKey: ` + key + `}
-      containers: [{name: web, resources: {requests: {cpu: 500m}}}]
----
-apiVersion: descheduler/v1alpha2
-kind: DeschedulerPolicy
-profiles:
-- name: p
-  pluginConfig: [{name: RemovePodsViolatingInterPodAntiAffinity}, {name: RemoveDuplicates}]
-  plugins:
-    deschedule: {enabled: [RemovePodsViolatingInterPodAntiAffinity]}
-    balance: {enabled: [RemoveDuplicates]}
-`
-	}
-	for _, c := range []struct {
-		key  string
-		want bool
-	}{{"topology.kubernetes.io/zone", true}, {"kubernetes.io/hostname", false}} {
-		rep := verifyInput(t, input{manifests: policy(c.key), nodes: nodes.String(),
-			opts: kivi.Options{ProbeStates: -1, NoQuickPass: true, NoDepthFirst: true, Checker: checker.Options{MaxStates: 40}}})
-		got := strings.Contains(strings.Join(rep.Hints, "\n"), "node symmetry is off (RemovePodsViolatingInterPodAntiAffinity walks nodes in index order")
-		if got != c.want {
-			t.Errorf("key %s: hints %q, want the symmetry hint: %v", c.key, rep.Hints, c.want)
-		}
-	}
-}
-
 // TestHintMaintenance: a run a budget ends names a maintenance among the
 // reasons its search is large when it takes several nodes down at once,
 // or one at a time over many nodes, whose runs are twice as many steps

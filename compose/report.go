@@ -42,9 +42,6 @@ func newReport(p *Problem, res checker.Result[*model.State], elapsed time.Durati
 	applyBound(r)
 	applyInternal(r)
 	r.Hints = hints(p.System.U, r)
-	if h := symmetryOffHint(p.System, r); h != "" {
-		r.Hints = append(r.Hints, h)
-	}
 	r.Assumptions = assumptions(p.System.U)
 	if a := hpaLoad(p.System.U, p.System.Init); a != "" {
 		r.Assumptions = append(r.Assumptions, a)
@@ -166,25 +163,6 @@ func hints(u *model.Universe, r *report.Report) []string {
 // as many steps long as the nodes, deeper than a search usually reaches
 // within seconds.
 const largeMaintenance = 20
-
-// symmetryOffHint is the hint of a run a budget ended whose node
-// symmetry a rule of the model switched off (a process reads the nodes in
-// index order): every placement on one of several alike nodes is then a
-// state of its own, which symmetry would have merged. "" when symmetry
-// is on, off by choice (--symmetry off) or irrelevant (Kivi's tie-break,
-// one node).
-func symmetryOffHint(sys *System, r *report.Report) string {
-	u := sys.U
-	if sys.Symmetry == nil || u.Options.TieBreak != model.BranchOnTies || len(u.Nodes) < 2 || !budgetEnded(r) {
-		return ""
-	}
-	for _, d := range sys.Symmetry.Analysis().Decisions {
-		if d.Off {
-			return fmt.Sprintf("node symmetry is off (%s): placements that differ only in which of several alike nodes holds a pod are explored one by one, not as one", d.Reason)
-		}
-	}
-	return ""
-}
 
 // budgetEnded: a budget (time, memory, states, depth) left an intent
 // unsettled.

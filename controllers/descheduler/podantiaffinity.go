@@ -30,8 +30,13 @@ type podAntiAffinity struct{}
 
 func (podAntiAffinity) Name() string { return model.RemovePodsViolatingInterPodAntiAffinity.String() }
 
-// Deschedule walks the cycle's nodes in index order unless a disruption
-// budget makes the order matter (budgetorder.go). Upstream sorts a
+// Deschedule walks the cycle's nodes in an order upstream's node list may
+// take, where it matters: where a violating pod conflicts only with pods
+// on other nodes that the walk may evict (a term over a key several nodes
+// share, such as a zone), the node visited first loses its pod and
+// spares the other's, so every node left may come next, one per orbit
+// (coupled); otherwise in index order unless a disruption budget or an
+// eviction limit makes the order matter (budgetorder.go). Upstream sorts a
 // node's pods by priority, lowest first, then QoS class, BestEffort
 // first (SortPodsBasedOnPriorityLowToHigh: podClass), and keeps the listing order
 // among equals, which the model does not know. Which pod of a class goes
@@ -51,23 +56,101 @@ func (a podAntiAffinity) Deschedule(c *cycle, p *model.DeschedulerProfile) {
 	}
 	var out []violation
 	defer func() { c.flush(out) }()
-	// A disruption budget makes the node order matter (budgetorder.go);
-	// what a node may evict is bounded by its pods that conflict now
-	// (evictions only strike pods off the list).
-	units := make([]budgetUnit, len(c.ready))
-	for i, n := range c.ready {
-		units[i].node = n
+	visited := make([]bool, len(c.s.Nodes))
+	for {
+		// The nodes left with a pod that violates now: evictions only
+		// strike pods off the list, so a node without one never gets
+		// one.
+		units := a.units(c, p, listed, visited)
+		if len(units) == 0 {
+			return
+		}
+		if !a.coupled(c, units, listed) {
+			// Each node's evictions depend on that node alone, but for
+			// what a budget or a limit lets through (budgetorder.go).
+			c.inBudgetOrder(units, false, func(i int, _ []int) bool {
+				return a.node(c, p, units[i].node, listed, &out) == totalLimit
+			})
+			return
+		}
+		// A violating pod here conflicts only with pods another node's
+		// visit may evict: which node upstream's list gives first
+		// decides whether it stays. Every node left may come next.
+		nodes := make([]int, len(units))
+		for i := range units {
+			nodes[i] = units[i].node
+		}
+		pick := 0
+		if c.u.Options.TieBreak != model.LowestIndex {
+			pick = c.tx.ChooseNodeIndex(nodes)
+		}
+		visited[nodes[pick]] = true
+		if a.node(c, p, nodes[pick], listed, &out) == totalLimit {
+			return
+		}
+	}
+}
+
+// units lists, in index order, the cycle's nodes not yet visited that
+// hold a listed pod violating now and evictable: what each may evict is
+// bounded by those pods.
+func (a podAntiAffinity) units(c *cycle, p *model.DeschedulerProfile, listed, visited []bool) []budgetUnit {
+	var units []budgetUnit
+	for _, n := range c.ready {
+		if visited[n] {
+			continue
+		}
+		u := budgetUnit{node: n}
 		for pod := range c.s.Pods {
 			if listed[pod] && c.s.Pods[pod].NodeOf() == n {
 				if _, ok := a.conflict(c, pod, listed); ok && c.filter(p, pod) && c.preEvictionFilter(p, pod) {
-					units[i].pods = append(units[i].pods, pod)
+					u.pods = append(u.pods, pod)
 				}
 			}
 		}
+		if len(u.pods) > 0 {
+			units = append(units, u)
+		}
 	}
-	c.inBudgetOrder(units, false, func(i int, _ []int) bool {
-		return a.node(c, p, units[i].node, listed, &out) == totalLimit
-	})
+	return units
+}
+
+// coupled reports whether the order of the units' nodes can decide
+// whether a violating pod goes: some candidate's every conflict is with
+// candidates (pods the walk may evict), one of them on another unit's
+// node. A candidate that also conflicts with a pod that stays (not a
+// candidate: it violates nothing, the evictor protects it, or its node
+// was visited) goes whatever the order; one whose conflicts are all on
+// its own node is decided there (node).
+func (podAntiAffinity) coupled(c *cycle, units []budgetUnit, listed []bool) bool {
+	cand := make([]bool, len(c.s.Pods))
+	for _, u := range units {
+		for _, pod := range u.pods {
+			cand[pod] = true
+		}
+	}
+	for _, u := range units {
+		for _, pod := range u.pods {
+			ps := &c.s.Pods[pod]
+			anchored, elsewhere := false, false
+			for _, k := range c.u.Templates[ps.Template].PodAntiAffinity {
+				for q := range c.s.Pods {
+					if q == pod || !listed[q] || !k.DeschedulerMatches(ps, &c.s.Pods[q]) || !c.sameDomain(u.node, c.s.Pods[q].NodeOf(), k.Key) {
+						continue
+					}
+					if !cand[q] {
+						anchored = true
+					} else if c.s.Pods[q].NodeOf() != u.node {
+						elsewhere = true
+					}
+				}
+			}
+			if !anchored && elsewhere {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // podClass is a pod's place in SortPodsBasedOnPriorityLowToHigh

@@ -1,14 +1,10 @@
 package descheduler
 
-import (
-	"fmt"
-
-	"github.com/kivi-go/kivi/model"
-)
+import "github.com/kivi-go/kivi/model"
 
 var _ model.SymmetryBreaker = (*Controller)(nil)
 
-// SymmetryFacts of the descheduler:
+// SymmetryFacts of the descheduler: none, for these reasons:
 //   - RemoveDuplicates and the deschedule plugins walk the Ready nodes
 //     (an owner's nodes, for RemoveDuplicates) one at a time. Without a
 //     disruption budget or a total or namespace eviction limit every
@@ -23,8 +19,9 @@ var _ model.SymmetryBreaker = (*Controller)(nil)
 //     needs a fact.
 //   - RemovePodsViolatingInterPodAntiAffinity also strikes an evicted pod
 //     from its list, so when a template's required anti-affinity term has
-//     a key two nodes share a value of, a pod evicted on a lower-index
-//     node spares the pods of a higher one: the walk order decides.
+//     a key two nodes share a value of, a pod evicted on the node visited
+//     first spares the pods of the other: there the walk branches over
+//     which node comes next, one per orbit (podantiaffinity.go, coupled).
 //   - It branches over which tied pods it plans to evict, and where a
 //     per-node, namespace or total limit can cut a run of evictions short
 //     it branches over which pods of the run come first, by content
@@ -39,41 +36,5 @@ var _ model.SymmetryBreaker = (*Controller)(nil)
 //     are counted by identical groups. Kivi's tie-break (node index order,
 //     the slot-order walk) switches symmetry off anyway.
 func (*Controller) SymmetryFacts(u *model.Universe) []model.SymmetryFact {
-	d := u.Descheduler
-	if d == nil {
-		return nil
-	}
-	var out []model.SymmetryFact
-	if f, ok := antiAffinityNodeWalk(u); ok {
-		out = append(out, f)
-	}
-	return out
-}
-
-// antiAffinityNodeWalk is the fact of a RemovePodsViolatingInterPodAntiAffinity
-// whose domains span nodes: some template's required anti-affinity term
-// has a key with the same value on two nodes.
-func antiAffinityNodeWalk(u *model.Universe) (model.SymmetryFact, bool) {
-	enabled := false
-	for _, p := range u.Descheduler.Profiles {
-		enabled = enabled || p.Deschedule.Has(model.RemovePodsViolatingInterPodAntiAffinity)
-	}
-	if !enabled {
-		return model.SymmetryFact{}, false
-	}
-	for t := range u.Templates {
-		for _, k := range u.Templates[t].PodAntiAffinity {
-			seen := map[model.ValueID]bool{}
-			for n := range u.Nodes {
-				v := u.Nodes[n].LabelSet.Get(k.Key)
-				if v != 0 && seen[v] {
-					return model.SymmetryFact{Rule: "DeschedulerAntiAffinityNodeWalk", NodesInIndexOrder: true, Reason: fmt.Sprintf(
-						"RemovePodsViolatingInterPodAntiAffinity walks nodes in index order and template %q's anti-affinity key %s spans nodes",
-						u.Templates[t].Name, k.TopologyKey)}, true
-				}
-				seen[v] = true
-			}
-		}
-	}
-	return model.SymmetryFact{}, false
+	return nil
 }

@@ -2,7 +2,6 @@ package deschedulerdiff
 
 import (
 	"context"
-	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -88,21 +87,6 @@ var Classes = []Class{{
 		return c
 	},
 }, {
-	// RemovePodsViolatingInterPodAntiAffinity walks the nodes in the
-	// order it is handed them; the model walks them in index order
-	// (symmetry rule DeschedulerAntiAffinityNodeWalk keeps node symmetry
-	// off instead of branching). When a term's key has one value on two
-	// nodes, two pods there conflict across nodes and the node visited
-	// first loses its pod, sparing the other's. Counterfactual: the real
-	// plugin handed the nodes in index order, as the model walks them.
-	Name:    "node order of the anti-affinity walk",
-	Applies: antiAffinitySpansNodes,
-	Without: func(s *Snapshot) *Snapshot {
-		c := s.clone()
-		c.IndexNodeOrder = true
-		return c
-	},
-}, {
 	// DefaultEvictor.Filter admits a pod with the
 	// descheduler.alpha.kubernetes.io/evict annotation before it checks
 	// that the pod is not terminating, so upstream's plugins take a
@@ -127,28 +111,6 @@ var Classes = []Class{{
 // the evict annotation.
 func terminatingEvictable(s *Snapshot) bool {
 	return slices.ContainsFunc(s.Pods, func(p Pod) bool { return p.Terminating && s.Deps[p.Dep].Evict })
-}
-
-// antiAffinitySpansNodes reports whether s runs the anti-affinity plugin
-// with a term whose key has one value on two nodes.
-func antiAffinitySpansNodes(s *Snapshot) bool {
-	if s.Plugin != PodAntiAffinity {
-		return false
-	}
-	zones := map[string]int{}
-	for _, n := range s.Nodes {
-		if n.Zone != "" {
-			zones[n.Zone]++
-		}
-	}
-	for _, d := range s.Deps {
-		for _, k := range d.AntiAffinity {
-			if k.Key == ZoneKey && slices.ContainsFunc(slices.Collect(maps.Values(zones)), func(n int) bool { return n > 1 }) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // perNamespace counts pods by namespace.

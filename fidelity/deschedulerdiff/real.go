@@ -175,9 +175,6 @@ func (s *Snapshot) Run(ctx context.Context, o *objects, pdbs []*policyv1.PodDisr
 	ctx = klog.NewContext(ctx, logr.New(rec))
 	nodes := make([]*v1.Node, len(o.nodes))
 	for k, i := range ord.Nodes {
-		if s.IndexNodeOrder {
-			i = k
-		}
 		nodes[k] = o.nodes[i]
 	}
 	for _, pass := range s.passes() {

@@ -160,9 +160,6 @@ type Snapshot struct {
 	// (model.Descheduler.EvictionLimitZero): 0 none, 1 the node limit,
 	// 2 the namespace limit, 3 the total limit.
 	ZeroLimit int
-	// IndexNodeOrder hands the real plugin the nodes in index order
-	// whatever the listing order (a counterfactual, classify.go).
-	IndexNodeOrder bool
 	// InformerCaughtUp runs RemovePodsViolatingNodeAffinity's
 	// nodeAffinityType passes as plugins of one type each, the informer
 	// seeing the deletions of a pass before the next lists pods (a
