@@ -37,7 +37,12 @@ import (
 //	  node, that differ in usage, under a per-node and a namespace
 //	  eviction limit of 1;
 //	limited-budget: the same under a per-node limit of 2 with a
-//	  PodDisruptionBudget letting one of web's pods go.
+//	  PodDisruptionBudget letting one of web's pods go;
+//	limited-walk: RemoveDuplicates on two of four alike nodes each
+//	  holding two web pods (of different usage on each node), a total
+//	  limit of one: which node loses a pod is the node walk's order;
+//	anti-walk: web pods on two of four nodes of one zone, zone
+//	  anti-affinity: the node visited first loses its pod.
 func deschedulePluginProblem(t testing.TB, variant string) *compose.Problem {
 	t.Helper()
 	b := build.New()
@@ -51,6 +56,28 @@ func deschedulePluginProblem(t testing.TB, variant string) *compose.Problem {
 		b.RunPod(d, 0).RunPod(d, 0)
 		profile.Deschedule = model.DescheduleConfig{Enabled: []model.DeschedulePlugin{model.RemovePodsViolatingNodeTaints},
 			NodeTaints: model.NodeTaintsArgs{IncludePreferNoSchedule: true}}
+		decls = append(decls, model.IntentDecl{Name: "pod_balance_across_node", Params: map[string]any{"did": 1, "maxSkew": 1}})
+	case "limited-walk", "anti-walk":
+		// Duplicates (anti-affinity conflicts over a zone) on two of four
+		// alike nodes, different usage telling the two nodes' pods apart:
+		// a total limit of one (the first node visited losing its pod)
+		// leaves one of them, which the node walk branches over, one node
+		// per orbit (budgetorder.go, podantiaffinity.go).
+		tb := build.Template("web").Requests(6, 4).Label("app", "web")
+		if variant == "anti-walk" {
+			tb = tb.PodAntiAffinity("zone", "app", "web")
+			b.AddNodes(4, build.Node().CPU(20).Mem(64).Zone("a"))
+		} else {
+			b.AddNodes(4, build.Node().CPU(20).Mem(64))
+		}
+		d := b.AddDeployment("web", b.AddTemplate(tb), 4)
+		if variant == "anti-walk" {
+			b.RunPod(d, 0).RunPodCPU(d, 1, 5)
+			profile.Deschedule = model.DescheduleConfig{Enabled: []model.DeschedulePlugin{model.RemovePodsViolatingInterPodAntiAffinity}}
+		} else {
+			b.RunPod(d, 0).RunPod(d, 0).RunPodCPU(d, 1, 5).RunPodCPU(d, 1, 5)
+			profile.Balance = []model.BalancePlugin{model.RemoveDuplicates}
+		}
 		decls = append(decls, model.IntentDecl{Name: "pod_balance_across_node", Params: map[string]any{"did": 1, "maxSkew": 1}})
 	case "limited-node", "limited-budget":
 		// Pods of two owners stacked on one node, told apart by their
@@ -98,7 +125,7 @@ func deschedulePluginProblem(t testing.TB, variant string) *compose.Problem {
 	}
 	b.U.Descheduler = &model.Descheduler{Profiles: []model.DeschedulerProfile{profile}}
 	switch variant {
-	case "limited":
+	case "limited", "limited-walk":
 		b.U.Descheduler.MaxTotal = 1
 	case "limited-node":
 		b.U.Descheduler.MaxPerNode, b.U.Descheduler.MaxPerNamespace = 1, 1
@@ -117,7 +144,7 @@ func deschedulePluginProblem(t testing.TB, variant string) *compose.Problem {
 	return p
 }
 
-var deschedulePluginVariants = []string{"taints", "affinity", "anti-hostname", "anti-zone", "limited", "limited-node", "limited-budget"}
+var deschedulePluginVariants = []string{"taints", "affinity", "anti-hostname", "anti-zone", "limited", "limited-node", "limited-budget", "limited-walk", "anti-walk"}
 
 // deschedulePluginProblems are the variants for porProblems.
 func deschedulePluginProblems(t testing.TB) []porProblem {
