@@ -34,9 +34,10 @@ func (podAntiAffinity) Name() string { return model.RemovePodsViolatingInterPodA
 // take, where it matters: where a violating pod conflicts only with pods
 // on other nodes that the walk may evict (a term over a key several nodes
 // share, such as a zone), the node visited first loses its pod and
-// spares the other's, so every node left may come next, one per orbit
-// (coupled); otherwise in index order unless a disruption budget or an
-// eviction limit makes the order matter (budgetorder.go). Upstream sorts a
+// spares the other's, and a disruption budget or an eviction limit may
+// run out among the nodes; there the walk branches over the next node,
+// one per orbit, as budgetorder.go does (walkState); otherwise it takes
+// the nodes in index order. Upstream sorts a
 // node's pods by priority, lowest first, then QoS class, BestEffort
 // first (SortPodsBasedOnPriorityLowToHigh: podClass), and keeps the listing order
 // among equals, which the model does not know. Which pod of a class goes
@@ -57,6 +58,9 @@ func (a podAntiAffinity) Deschedule(c *cycle, p *model.DeschedulerProfile) {
 	var out []violation
 	defer func() { c.flush(out) }()
 	visited := make([]bool, len(c.s.Nodes))
+	res := c.walkResources()
+	last := -1
+	var offer, nodes []int
 	for {
 		// The nodes left with a pod that violates now: evictions only
 		// strike pods off the list, so a node without one never gets
@@ -65,30 +69,133 @@ func (a podAntiAffinity) Deschedule(c *cycle, p *model.DeschedulerProfile) {
 		if len(units) == 0 {
 			return
 		}
-		if !a.coupled(c, units, listed) {
-			// Each node's evictions depend on that node alone, but for
-			// what a budget or a limit lets through (budgetorder.go).
-			c.inBudgetOrder(units, false, func(i int, _ []int) bool {
-				return a.node(c, p, units[i].node, listed, &out) == totalLimit
-			})
+		w := a.walkState(c, units, listed, res)
+		if !w.contested {
+			// Each node's evictions depend on that node alone: index
+			// order.
+			for _, u := range units {
+				if a.node(c, p, u.node, listed, &out) == totalLimit {
+					return
+				}
+			}
 			return
 		}
-		// A violating pod here conflicts only with pods another node's
-		// visit may evict: which node upstream's list gives first
-		// decides whether it stays. Every node left may come next.
-		nodes := make([]int, len(units))
-		for i := range units {
-			nodes[i] = units[i].node
+		// As in budgetorder.go: a node whose visit may decide another's
+		// pods (it evicts the last conflicts of a pod elsewhere, or uses
+		// up a budget or a limit) can come next at any point; runs of the
+		// others commute and go in index order.
+		offer, nodes = offer[:0], nodes[:0]
+		for i, u := range units {
+			if u.node > last || w.cuts[i] {
+				offer = append(offer, i)
+				nodes = append(nodes, u.node)
+			}
+		}
+		if len(offer) == 0 {
+			last = -1
+			continue
 		}
 		pick := 0
 		if c.u.Options.TieBreak != model.LowestIndex {
 			pick = c.tx.ChooseNodeIndex(nodes)
 		}
-		visited[nodes[pick]] = true
-		if a.node(c, p, nodes[pick], listed, &out) == totalLimit {
+		i := offer[pick]
+		n := units[i].node
+		if w.cuts[i] {
+			last = -1
+		} else {
+			last = n
+		}
+		visited[n] = true
+		if a.node(c, p, n, listed, &out) == totalLimit {
 			return
 		}
 	}
+}
+
+// antiWalk is where the order of the anti-affinity walk's nodes matters:
+// contested, the order of the units left can change what is evicted;
+// cuts[i], unit i's visit may decide the fate of pods on another unit's
+// node.
+type antiWalk struct {
+	contested bool
+	cuts      []bool
+}
+
+// walkState finds where the order of units matters. A violating pod
+// whose every conflict is with candidates (pods the walk may evict), one
+// of them on another unit's node, stays if those go first: the units are
+// contested, and a unit holding all of such a pod's conflicts off its own
+// node cuts (its visit spares the pod). A candidate that also conflicts
+// with a pod that stays (not a candidate: it violates nothing, the
+// evictor protects it, or its node was visited) goes whatever the order;
+// one whose conflicts are all on its own node is decided there (node).
+// A budget or an eviction limit that may run out among the units makes
+// them contested too, and a unit that may use it up cuts (budgetorder.go,
+// walkResources).
+func (podAntiAffinity) walkState(c *cycle, units []budgetUnit, listed []bool, res walkResources) antiWalk {
+	w := antiWalk{cuts: make([]bool, len(units))}
+	unitOf := make([]int, len(c.s.Pods))
+	for i := range unitOf {
+		unitOf[i] = -1
+	}
+	for i, u := range units {
+		for _, pod := range u.pods {
+			unitOf[pod] = i
+		}
+	}
+	for i, u := range units {
+		for _, pod := range u.pods {
+			ps := &c.s.Pods[pod]
+			anchored, outside := false, -1 // outside: the one other unit holding its conflicts off its node, -2 several
+			for _, k := range c.u.Templates[ps.Template].PodAntiAffinity {
+				for q := range c.s.Pods {
+					if q == pod || !listed[q] || !k.DeschedulerMatches(ps, &c.s.Pods[q]) || !c.sameDomain(u.node, c.s.Pods[q].NodeOf(), k.Key) {
+						continue
+					}
+					switch j := unitOf[q]; {
+					case j < 0:
+						anchored = true
+					case j == i:
+					case outside == -1:
+						outside = j
+					case outside != j:
+						outside = -2
+					}
+				}
+			}
+			if anchored || outside == -1 {
+				continue
+			}
+			w.contested = true
+			if outside >= 0 {
+				w.cuts[outside] = true
+			}
+		}
+	}
+	if n := res.count(); n > 0 {
+		draws := make([][]int, len(units))
+		sum := make([]int, n)
+		for i := range units {
+			draws[i] = res.draws(c, units[i], nil)
+			for r, k := range draws[i] {
+				sum[r] += k
+			}
+		}
+		for r := range n {
+			a := res.allowance(c, r)
+			if a <= 0 || sum[r] <= a {
+				continue
+			}
+			w.contested = true
+			for i := range units {
+				if k := draws[i][r]; k > 0 && k >= a {
+					w.cuts[i] = true
+				}
+			}
+		}
+	}
+	return w
 }
 
 // units lists, in index order, the cycle's nodes not yet visited that
@@ -113,44 +220,6 @@ func (a podAntiAffinity) units(c *cycle, p *model.DeschedulerProfile, listed, vi
 		}
 	}
 	return units
-}
-
-// coupled reports whether the order of the units' nodes can decide
-// whether a violating pod goes: some candidate's every conflict is with
-// candidates (pods the walk may evict), one of them on another unit's
-// node. A candidate that also conflicts with a pod that stays (not a
-// candidate: it violates nothing, the evictor protects it, or its node
-// was visited) goes whatever the order; one whose conflicts are all on
-// its own node is decided there (node).
-func (podAntiAffinity) coupled(c *cycle, units []budgetUnit, listed []bool) bool {
-	cand := make([]bool, len(c.s.Pods))
-	for _, u := range units {
-		for _, pod := range u.pods {
-			cand[pod] = true
-		}
-	}
-	for _, u := range units {
-		for _, pod := range u.pods {
-			ps := &c.s.Pods[pod]
-			anchored, elsewhere := false, false
-			for _, k := range c.u.Templates[ps.Template].PodAntiAffinity {
-				for q := range c.s.Pods {
-					if q == pod || !listed[q] || !k.DeschedulerMatches(ps, &c.s.Pods[q]) || !c.sameDomain(u.node, c.s.Pods[q].NodeOf(), k.Key) {
-						continue
-					}
-					if !cand[q] {
-						anchored = true
-					} else if c.s.Pods[q].NodeOf() != u.node {
-						elsewhere = true
-					}
-				}
-			}
-			if !anchored && elsewhere {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // podClass is a pod's place in SortPodsBasedOnPriorityLowToHigh
