@@ -102,8 +102,8 @@ func (c *cycle) inBudgetOrder(units []budgetUnit, through bool, visit func(i int
 	}
 	allow := make([]int, res.count())
 	sum := make([]int, res.count())
-	last := -1
-	var offer, nodes []int
+	order := walkOrder{last: -1}
+	var nodes []int
 	for len(left) > 0 {
 		for r := range allow {
 			allow[r] = res.allowance(c, r)
@@ -141,44 +141,64 @@ func (c *cycle) inBudgetOrder(units []budgetUnit, through bool, visit func(i int
 			}
 			return false
 		}
-		offer, nodes = offer[:0], nodes[:0]
+		nodes = nodes[:0]
 		for _, i := range left {
-			if i > last || cuts(i, false) {
-				offer = append(offer, i)
-				nodes = append(nodes, units[i].node)
-			}
+			nodes = append(nodes, units[i].node)
 		}
-		if len(offer) == 0 {
-			// Every unit left commutes and lies below the run so far:
-			// this order's evictions are another branch's; finish it
-			// all the same.
-			last = -1
-			continue
-		}
-		pick := 0
-		if c.u.Options.TieBreak != model.LowestIndex {
-			pick = c.tx.ChooseNodeIndex(nodes)
-		}
-		i := offer[pick]
+		k := order.next(c, left, nodes, func(k int) bool { return cuts(left[k], false) })
+		i := left[k]
 		pods := units[i].pods
-		if cuts(i, false) {
-			last = -1
-			if through && cuts(i, true) {
-				pods = c.tx.ThroughFirst(c.s, pods, func(b int) int { return allow[b] })
-			}
-		} else {
-			last = i
+		if through && cuts(i, true) {
+			pods = c.tx.ThroughFirst(c.s, pods, func(b int) int { return allow[b] })
 		}
-		for k, j := range left {
-			if j == i {
-				left = append(left[:k], left[k+1:]...)
-				break
-			}
-		}
+		left = append(left[:k], left[k+1:]...)
 		if visit(i, pods) {
 			return
 		}
 	}
+}
+
+// walkOrder picks the units of a walk one at a time in an order upstream
+// may take (see above): a unit that cuts may come at any point, and runs
+// of the others go in ascending order of their keys, a run ending where a
+// unit that cuts is taken. When every unit left lies below the run so
+// far, a new run starts: that order's evictions are another branch's, but
+// the walk finishes all the same.
+type walkOrder struct {
+	last         int
+	offer, nodes []int
+}
+
+// next returns the position in keys (ascending) of the unit to visit
+// next, branching over the units offered one node per orbit
+// (model.Tx.ChooseNodeIndex; nodes[k] is unit k's node, -1 for a unit
+// that is not one node); cuts(k) tells whether unit k cuts. With Kivi's
+// tie-break the first unit offered is taken.
+func (w *walkOrder) next(c *cycle, keys, nodes []int, cuts func(k int) bool) int {
+	for {
+		w.offer, w.nodes = w.offer[:0], w.nodes[:0]
+		for k, key := range keys {
+			if key > w.last || cuts(k) {
+				w.offer = append(w.offer, k)
+				w.nodes = append(w.nodes, nodes[k])
+			}
+		}
+		if len(w.offer) > 0 {
+			break
+		}
+		w.last = -1
+	}
+	pick := 0
+	if c.u.Options.TieBreak != model.LowestIndex {
+		pick = c.tx.ChooseNodeIndex(w.nodes)
+	}
+	k := w.offer[pick]
+	if cuts(k) {
+		w.last = -1
+	} else {
+		w.last = keys[k]
+	}
+	return k
 }
 
 // walkResources are what the units of a walk draw on and what may run

@@ -88,6 +88,77 @@ func (e *upstreamEvictor) evictRun(st *model.State, pods []int) (stop bool) {
 	return false
 }
 
+// orderCheck compares, cluster by cluster, the evicted sets of a cycle's
+// branches with those of every upstream order, and counts the clusters
+// with more than one.
+type orderCheck struct {
+	t                   *testing.T
+	clusters, contested int
+}
+
+// compare fails the test unless got (the cycle's outcomes) equals want
+// (every upstream order's).
+func (o *orderCheck) compare(i int, u *model.Universe, s *model.State, got, want map[string]bool) {
+	o.t.Helper()
+	o.clusters++
+	if fmt.Sprint(sortedKeys(got)) != fmt.Sprint(sortedKeys(want)) {
+		d := u.Descheduler
+		o.t.Fatalf("case %d (limits node %d, namespace %d, total %d): cycle outcomes %v, every upstream order %v\n%s",
+			i, d.MaxPerNode, d.MaxPerNamespace, d.MaxTotal, sortedKeys(got), sortedKeys(want), Explain(u, s))
+	}
+	if len(want) > 1 {
+		o.contested++
+	}
+}
+
+// atLeast fails the test when fewer than min clusters had more than one
+// outcome: the test would not show the orders matter.
+func (o *orderCheck) atLeast(min int) {
+	o.t.Helper()
+	o.t.Logf("%d of %d clusters have more than one outcome", o.contested, o.clusters)
+	if o.contested < min {
+		o.t.Fatalf("only %d of %d clusters have more than one outcome", o.contested, o.clusters)
+	}
+}
+
+// cycleOutcomes renders, with render, the end state of every branch of a
+// descheduling cycle from s.
+func cycleOutcomes(u *model.Universe, s *model.State, render func(*model.State) string) map[string]bool {
+	got := map[string]bool{}
+	tx := model.NewTx(u)
+	tx.Begin(nil, false)
+	for {
+		next := s.Clone()
+		New().Step(tx, next)
+		got[render(next)] = true
+		if !tx.Advance() {
+			return got
+		}
+		tx.Restart(false)
+	}
+}
+
+// nodeOrders re-enacts a deschedule plugin's walk over every order of
+// nodes (each a node's candidates) and of each node's candidates, with
+// upstream's limits, and calls end with every end state.
+func nodeOrders(st *model.State, e *upstreamEvictor, nodes [][]int, end func(*model.State)) {
+	if len(nodes) == 0 {
+		end(st)
+		return
+	}
+	for ni := range nodes {
+		others := slices.Delete(slices.Clone(nodes), ni, ni+1)
+		for _, order := range perms(nodes[ni]) {
+			next, ne := st.Clone(), e.clone()
+			if ne.evictRun(next, order) {
+				end(next)
+				continue
+			}
+			nodeOrders(next, ne, others, end)
+		}
+	}
+}
+
 // randomLimits sets a total or a namespace limit (or both), and maybe a
 // per-node one, on d.
 func randomLimits(r *rand.Rand, d *model.Descheduler) {
@@ -104,6 +175,39 @@ func randomLimits(r *rand.Rand, d *model.Descheduler) {
 	}
 }
 
+// randomPods places n pods of the deployments ds, each on one of the
+// first nodes nodes, Pending one time in pendingIn and, of the others,
+// using 2 CPU one time in busyIn (never with 0), and returns how many each
+// deployment got.
+func randomPods(r *rand.Rand, b *build.Builder, ds []int, n, nodes, pendingIn, busyIn int) []int {
+	count := make([]int, len(ds))
+	for range n {
+		d := r.IntN(len(ds))
+		count[d]++
+		switch at := r.IntN(nodes); {
+		case pendingIn > 0 && r.IntN(pendingIn) == 0:
+			b.PendingPod(ds[d], at)
+		case busyIn > 0 && r.IntN(busyIn) == 0:
+			b.RunPodCPU(ds[d], at, 2)
+		default:
+			b.RunPod(ds[d], at)
+		}
+	}
+	return count
+}
+
+// buildDue builds b with twelve pod slots, each deployment's spec at
+// count of its pods, and a descheduling cycle due.
+func buildDue(b *build.Builder, count []int) (*model.Universe, *model.State) {
+	b.Slots = 12
+	u, s := b.MustBuild()
+	for d, n := range count {
+		s.Deps[d].Replicas = int16(n)
+	}
+	s.DeschedulerPending = true
+	return u, s
+}
+
 // namespaceOf picks a template's namespace, a or b.
 func namespaceOf(r *rand.Rand) string { return []string{"a", "b"}[r.IntN(2)] }
 
@@ -114,7 +218,7 @@ func namespaceOf(r *rand.Rand) string { return []string{"a", "b"}[r.IntN(2)] }
 // every branch is such a set.
 func TestRemoveDuplicatesLimitsMatchEveryOrder(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
-	contested := 0
+	check := orderCheck{t: t}
 	for i := range 150 {
 		b := build.New()
 		nodes := 4
@@ -141,90 +245,12 @@ func TestRemoveDuplicatesLimitsMatchEveryOrder(t *testing.T) {
 		}
 		b.U.Descheduler = policy(dupProfile(false))
 		randomLimits(r, b.U.Descheduler)
-		b.Slots = 12
-		u, s := b.MustBuild()
-		for d := range deps {
-			s.Deps[d].Replicas = int16(count[d])
-		}
-		s.DeschedulerPending = true
-		got := map[string]bool{}
-		for _, o := range outcomes(t, u, s) {
-			got[kinds(s, o)] = true
-		}
+		u, s := buildDue(b, count)
 		want := map[string]bool{}
-		dupOrdersLimited(t, u, s, func(st *model.State) { want[evictedKinds(s, st)] = true })
-		if fmt.Sprint(sortedKeys(got)) != fmt.Sprint(sortedKeys(want)) {
-			d := u.Descheduler
-			t.Fatalf("case %d (limits node %d, namespace %d, total %d): cycle outcomes %v, every upstream order %v\n%s",
-				i, d.MaxPerNode, d.MaxPerNamespace, d.MaxTotal, sortedKeys(got), sortedKeys(want), Explain(u, s))
-		}
-		if len(want) > 1 {
-			contested++
-		}
+		dupOrders(t, u, s, func(st *model.State) { want[evictedKinds(s, st)] = true })
+		check.compare(i, u, s, cycleOutcomes(u, s, func(st *model.State) string { return evictedKinds(s, st) }), want)
 	}
-	t.Logf("%d of 150 clusters have more than one outcome", contested)
-	if contested < 20 {
-		t.Fatalf("only %d of 150 clusters have more than one outcome", contested)
-	}
-}
-
-// dupOrdersLimited is dupOrders with upstream's eviction limits: a node
-// limit leaves the owner's node, the total limit ends the plugin.
-func dupOrdersLimited(t *testing.T, u *model.Universe, s *model.State, f func(*model.State)) {
-	t.Helper()
-	tx := model.NewTx(u)
-	tx.Begin(nil, false)
-	c := newCycle(u, s.Clone(), tx, nil)
-	p := &u.Descheduler.Profiles[0]
-	type ownerNodes struct {
-		upper int
-		nodes [][]int
-	}
-	var owners []ownerNodes
-	for _, o := range (removeDuplicates{}).listOwners(c, p) {
-		targets := c.targetNodes(int(o.key.template))
-		if !o.hasDuplicates() || targets < 2 {
-			continue
-		}
-		on := ownerNodes{upper: ceilDiv(o.occurrence, targets)}
-		for _, pods := range o.onNode {
-			if len(pods) > on.upper {
-				on.nodes = append(on.nodes, pods)
-			}
-		}
-		owners = append(owners, on)
-	}
-	var rec func(st *model.State, e *upstreamEvictor, owners []ownerNodes)
-	rec = func(st *model.State, e *upstreamEvictor, owners []ownerNodes) {
-		if len(owners) == 0 {
-			f(st)
-			return
-		}
-		for oi := range owners {
-			rest := slices.Delete(slices.Clone(owners), oi, oi+1)
-			o := owners[oi]
-			var nodesRec func(st *model.State, e *upstreamEvictor, nodes [][]int)
-			nodesRec = func(st *model.State, e *upstreamEvictor, nodes [][]int) {
-				if len(nodes) == 0 {
-					rec(st, e, rest)
-					return
-				}
-				for ni := range nodes {
-					others := slices.Delete(slices.Clone(nodes), ni, ni+1)
-					for _, order := range perms(nodes[ni]) {
-						next, ne := st.Clone(), e.clone()
-						if ne.evictRun(next, order[o.upper:]) {
-							f(next)
-							continue
-						}
-						nodesRec(next, ne, others)
-					}
-				}
-			}
-			nodesRec(st, e, o.nodes)
-		}
-	}
-	rec(s.Clone(), newUpstreamEvictor(u, s), owners)
+	check.atLeast(20)
 }
 
 // TestNodeTaintsLimitsMatchEveryOrder: RemovePodsViolatingNodeTaints
@@ -232,89 +258,7 @@ func dupOrdersLimited(t *testing.T, u *model.Universe, s *model.State, f func(*m
 // budgets) reaches exactly the evicted sets of every order of the node
 // list and of each node's listed pods.
 func TestNodeTaintsLimitsMatchEveryOrder(t *testing.T) {
-	r := rand.New(rand.NewPCG(13, 17))
-	contested := 0
-	for i := range 150 {
-		b := build.New()
-		b.AddNodes(3, build.Node().CPU(64).Mem(64).Taint("spot", "true", model.NoSchedule))
-		b.AddNodes(1, build.Node().CPU(64).Mem(64))
-		deps := 1 + r.IntN(2)
-		var ds []int
-		for k := range deps {
-			tb := build.Template(fmt.Sprintf("t%d", k)).Requests(1, 1).Label("app", fmt.Sprintf("d%d", k)).Label("tier", "web").Namespace(namespaceOf(r))
-			ds = append(ds, b.AddDeployment(fmt.Sprintf("d%d", k), b.AddTemplate(tb), 0))
-		}
-		count := make([]int, deps)
-		for range 2 + r.IntN(5) {
-			d := r.IntN(deps)
-			count[d]++
-			if n := r.IntN(4); r.IntN(5) == 0 {
-				b.PendingPod(ds[d], n)
-			} else {
-				b.RunPod(ds[d], n)
-			}
-		}
-		if r.IntN(3) == 0 {
-			randomBudgets(r, b, deps)
-		}
-		b.U.Descheduler = policy(model.DeschedulerProfile{Name: "taints",
-			Deschedule: model.DescheduleConfig{Enabled: []model.DeschedulePlugin{model.RemovePodsViolatingNodeTaints}}})
-		randomLimits(r, b.U.Descheduler)
-		b.Slots = 12
-		u, s := b.MustBuild()
-		for d := range deps {
-			s.Deps[d].Replicas = int16(count[d])
-		}
-		s.DeschedulerPending = true
-		got := map[string]bool{}
-		for _, o := range outcomes(t, u, s) {
-			got[kinds(s, o)] = true
-		}
-		var tainted [][]int
-		for n := range 3 {
-			var ps []int
-			for p := range s.Pods {
-				if s.Pods[p].NodeOf() == n && s.Pods[p].Active() {
-					ps = append(ps, p)
-				}
-			}
-			if len(ps) > 0 {
-				tainted = append(tainted, ps)
-			}
-		}
-		want := map[string]bool{}
-		var rec func(st *model.State, e *upstreamEvictor, nodes [][]int)
-		rec = func(st *model.State, e *upstreamEvictor, nodes [][]int) {
-			if len(nodes) == 0 {
-				want[evictedKinds(s, st)] = true
-				return
-			}
-			for ni := range nodes {
-				others := slices.Delete(slices.Clone(nodes), ni, ni+1)
-				for _, order := range perms(nodes[ni]) {
-					next, ne := st.Clone(), e.clone()
-					if ne.evictRun(next, order) {
-						want[evictedKinds(s, next)] = true
-						continue
-					}
-					rec(next, ne, others)
-				}
-			}
-		}
-		rec(s.Clone(), newUpstreamEvictor(u, s), tainted)
-		if fmt.Sprint(sortedKeys(got)) != fmt.Sprint(sortedKeys(want)) {
-			d := u.Descheduler
-			t.Fatalf("case %d (limits node %d, namespace %d, total %d): cycle outcomes %v, every upstream order %v\n%s",
-				i, d.MaxPerNode, d.MaxPerNamespace, d.MaxTotal, sortedKeys(got), sortedKeys(want), Explain(u, s))
-		}
-		if len(want) > 1 {
-			contested++
-		}
-	}
-	t.Logf("%d of 150 clusters have more than one outcome", contested)
-	if contested < 20 {
-		t.Fatalf("only %d of 150 clusters have more than one outcome", contested)
-	}
+	taintsMatchEveryOrder(t, rand.New(rand.NewPCG(13, 17)), 150, 20, false, true)
 }
 
 // TestRemoveFailedPodsLimitsMatchEveryOrder: RemoveFailedPods under a
@@ -324,7 +268,7 @@ func TestNodeTaintsLimitsMatchEveryOrder(t *testing.T) {
 // budget refuses it).
 func TestRemoveFailedPodsLimitsMatchEveryOrder(t *testing.T) {
 	r := rand.New(rand.NewPCG(19, 23))
-	contested := 0
+	check := orderCheck{t: t}
 	for i := range 150 {
 		b := build.New()
 		b.AddNodes(4, build.Node().CPU(64).Mem(64))
@@ -334,20 +278,11 @@ func TestRemoveFailedPodsLimitsMatchEveryOrder(t *testing.T) {
 			tb := build.Template(fmt.Sprintf("t%d", k)).Requests(1, 1).Label("app", fmt.Sprintf("d%d", k)).Namespace(namespaceOf(r))
 			ds = append(ds, b.AddDeployment(fmt.Sprintf("d%d", k), b.AddTemplate(tb), 0))
 		}
-		count := make([]int, deps)
-		for range 2 + r.IntN(5) {
-			d := r.IntN(deps)
-			count[d]++
-			b.RunPod(ds[d], r.IntN(4))
-		}
+		count := randomPods(r, b, ds, 2+r.IntN(5), 4, 0, 0)
 		b.U.Descheduler = policy(model.DeschedulerProfile{Name: "failed",
 			Deschedule: model.DescheduleConfig{Enabled: []model.DeschedulePlugin{model.RemoveFailedPods}}})
 		randomLimits(r, b.U.Descheduler)
-		b.Slots = 12
-		u, s := b.MustBuild()
-		for d := range deps {
-			s.Deps[d].Replicas = int16(count[d])
-		}
+		u, s := buildDue(b, count)
 		var failed [][]int
 		for n := range 4 {
 			var ps []int
@@ -371,51 +306,11 @@ func TestRemoveFailedPodsLimitsMatchEveryOrder(t *testing.T) {
 			}
 			return kinds(s, ps)
 		}
-		got := map[string]bool{}
-		tx := model.NewTx(u)
-		tx.Begin(nil, false)
-		for {
-			next := s.Clone()
-			newCycle(u, next, tx, nil).runDeschedule()
-			got[deleted(next)] = true
-			if !tx.Advance() {
-				break
-			}
-			tx.Restart(false)
-		}
 		want := map[string]bool{}
 		e := newUpstreamEvictor(u, s)
 		e.carryOut = func(st *model.State, pod int) bool { st.Pods[pod] = model.PodState{}; return true }
-		var rec func(st *model.State, e *upstreamEvictor, nodes [][]int)
-		rec = func(st *model.State, e *upstreamEvictor, nodes [][]int) {
-			if len(nodes) == 0 {
-				want[deleted(st)] = true
-				return
-			}
-			for ni := range nodes {
-				others := slices.Delete(slices.Clone(nodes), ni, ni+1)
-				for _, order := range perms(nodes[ni]) {
-					next, ne := st.Clone(), e.clone()
-					if ne.evictRun(next, order) {
-						want[deleted(next)] = true
-						continue
-					}
-					rec(next, ne, others)
-				}
-			}
-		}
-		rec(s.Clone(), e, failed)
-		if fmt.Sprint(sortedKeys(got)) != fmt.Sprint(sortedKeys(want)) {
-			d := u.Descheduler
-			t.Fatalf("case %d (limits node %d, namespace %d, total %d): cycle outcomes %v, every upstream order %v\n%s",
-				i, d.MaxPerNode, d.MaxPerNamespace, d.MaxTotal, sortedKeys(got), sortedKeys(want), Explain(u, s))
-		}
-		if len(want) > 1 {
-			contested++
-		}
+		nodeOrders(s.Clone(), e, failed, func(st *model.State) { want[deleted(st)] = true })
+		check.compare(i, u, s, cycleOutcomes(u, s, deleted), want)
 	}
-	t.Logf("%d of 150 clusters have more than one outcome", contested)
-	if contested < 20 {
-		t.Fatalf("only %d of 150 clusters have more than one outcome", contested)
-	}
+	check.atLeast(20)
 }

@@ -59,8 +59,7 @@ func (a podAntiAffinity) Deschedule(c *cycle, p *model.DeschedulerProfile) {
 	defer func() { c.flush(out) }()
 	visited := make([]bool, len(c.s.Nodes))
 	res := c.walkResources()
-	last := -1
-	var offer, nodes []int
+	order := walkOrder{last: -1}
 	for {
 		// The nodes left with a pod that violates now: evictions only
 		// strike pods off the list, so a node without one never gets
@@ -84,28 +83,11 @@ func (a podAntiAffinity) Deschedule(c *cycle, p *model.DeschedulerProfile) {
 		// pods (it evicts the last conflicts of a pod elsewhere, or uses
 		// up a budget or a limit) can come next at any point; runs of the
 		// others commute and go in index order.
-		offer, nodes = offer[:0], nodes[:0]
+		nodes := make([]int, len(units))
 		for i, u := range units {
-			if u.node > last || w.cuts[i] {
-				offer = append(offer, i)
-				nodes = append(nodes, u.node)
-			}
+			nodes[i] = u.node
 		}
-		if len(offer) == 0 {
-			last = -1
-			continue
-		}
-		pick := 0
-		if c.u.Options.TieBreak != model.LowestIndex {
-			pick = c.tx.ChooseNodeIndex(nodes)
-		}
-		i := offer[pick]
-		n := units[i].node
-		if w.cuts[i] {
-			last = -1
-		} else {
-			last = n
-		}
+		n := nodes[order.next(c, nodes, nodes, func(i int) bool { return w.cuts[i] })]
 		visited[n] = true
 		if a.node(c, p, n, listed, &out) == totalLimit {
 			return
