@@ -224,13 +224,8 @@ func (c *cycle) walkResources() walkResources {
 	return w
 }
 
-func (w walkResources) count() int {
-	n := w.budgets + w.namespaces
-	if w.total {
-		n++
-	}
-	return n
-}
+// count is the number of resources.
+func (w walkResources) count() int { return w.firstNamespace() + w.namespaces }
 
 // allowance is what is left of resource r.
 func (w walkResources) allowance(c *cycle, r int) int {
@@ -240,7 +235,7 @@ func (w walkResources) allowance(c *cycle, r int) int {
 	case w.total && r == w.budgets:
 		return max(0, c.ev.maxTotal-c.ev.total)
 	}
-	return c.ev.namespaceQuotaLeft(r - w.budgets - w.boolInt())
+	return c.ev.namespaceQuotaLeft(r - w.firstNamespace())
 }
 
 // draws counts, per resource, how much of it the unit's evictions may
@@ -265,7 +260,7 @@ func (w walkResources) draws(c *cycle, u budgetUnit, into []int) []int {
 		into[w.budgets] = n
 	}
 	if w.namespaces > 0 {
-		base := w.budgets + w.boolInt()
+		base := w.firstNamespace()
 		for _, p := range u.pods {
 			into[base+c.ev.nsOf[c.s.Pods[p].Template]]++
 		}
@@ -278,9 +273,11 @@ func (w walkResources) draws(c *cycle, u budgetUnit, into []int) []int {
 	return into
 }
 
-func (w walkResources) boolInt() int {
+// firstNamespace is the index of the first namespace's limit among the
+// resources.
+func (w walkResources) firstNamespace() int {
 	if w.total {
-		return 1
+		return w.budgets + 1
 	}
-	return 0
+	return w.budgets
 }
