@@ -63,7 +63,8 @@ type Options struct {
 	// Controllers are custom controllers (models of a team's own
 	// operators) that run next to the built-in ones. Each is a
 	// model.Process: a named, pure, deterministic transition function with
-	// a guard; see docs/library.md for the contract.
+	// a guard; see docs/library.md for the contract. Node symmetry stays
+	// on only if every one implements model.SymmetryBreaker.
 	Controllers []model.Process
 	// NoQuickPass turns off the quick pass of Problem.Check (phases.go):
 	// the exhaustive search alone decides every verdict.
@@ -329,10 +330,15 @@ func Verify(ctx context.Context, c *model.Cluster, opts Options) (*report.Report
 // symmetry (docs/divergences.md ("Node and pod-slot symmetry reduction")): built-in intents and cycle
 // intents (whose marks name deployments) never tell nodes apart, but a
 // predicate, a custom monitor or a custom controller may read any node by
-// index.
+// index; a custom controller that implements model.SymmetryBreaker
+// declares where it does (its facts) and keeps symmetry otherwise.
 func nodeSymmetric(opts Options) bool {
-	if len(opts.Controllers) > 0 {
-		return false
+	for _, c := range opts.Controllers {
+		// A custom controller may read nodes or pod slots by index,
+		// unless it declares its symmetry facts (none: it never does).
+		if _, ok := c.(model.SymmetryBreaker); !ok {
+			return false
+		}
 	}
 	for _, in := range opts.ExtraIntents {
 		if in.Kind == intents.Predicate || in.Kind == intents.Monitor {
