@@ -101,26 +101,15 @@ func (c *cycle) inBudgetOrder(units []budgetUnit, through bool, visit func(i int
 		draws[i] = res.draws(c, units[i], nil)
 	}
 	allow := make([]int, res.count())
-	sum := make([]int, res.count())
 	order := walkOrder{last: -1}
 	var nodes []int
 	for len(left) > 0 {
 		for r := range allow {
 			allow[r] = res.allowance(c, r)
-			sum[r] = 0
-		}
-		for _, i := range left {
-			for r, k := range draws[i] {
-				sum[r] += k
-			}
 		}
 		// Once nothing can run out among the units left, their order
 		// changes nothing.
-		contested := false
-		for r, a := range allow {
-			contested = contested || a > 0 && sum[r] > a
-		}
-		if !contested {
+		if !scarce(allow, draws, left, nil) {
 			for _, i := range left {
 				if visit(i, units[i].pods) {
 					return
@@ -131,15 +120,7 @@ func (c *cycle) inBudgetOrder(units []budgetUnit, through bool, visit func(i int
 		// cuts reports whether unit i may use up what is left of some
 		// resource (of a budget only, with budgets).
 		cuts := func(i int, budgets bool) bool {
-			for r, k := range draws[i] {
-				if budgets && r >= res.budgets {
-					break
-				}
-				if k > 0 && allow[r] > 0 && k >= allow[r] {
-					return true
-				}
-			}
-			return false
+			return usesUp(allow, draws[i], func(r int) bool { return !budgets || r < res.budgets })
 		}
 		nodes = nodes[:0]
 		for _, i := range left {
@@ -244,14 +225,7 @@ func (w walkResources) allowance(c *cycle, r int) int {
 // per-node limit leaves). An upper bound is enough: a unit is taken as
 // commuting with the others only when even that fits.
 func (w walkResources) draws(c *cycle, u budgetUnit, into []int) []int {
-	into = append(into[:0], make([]int, w.count())...)
-	if w.budgets > 0 {
-		for _, p := range u.pods {
-			if b := c.u.DrawnBudget(c.s, p); b >= 0 {
-				into[b]++
-			}
-		}
-	}
+	into = append(c.draws(u.pods, into)[:w.budgets], make([]int, w.count()-w.budgets)...)
 	n := len(u.pods)
 	if u.node >= 0 && c.ev.maxPerNode > 0 {
 		n = min(n, max(0, c.ev.maxPerNode-c.ev.perNode[u.node]))
@@ -280,4 +254,39 @@ func (w walkResources) firstNamespace() int {
 		return w.budgets + 1
 	}
 	return w.budgets
+}
+
+// scarce reports whether some resource may run out among the units listed:
+// something of it is left (allow) and their draws ask for more. With into
+// (one entry per resource) it marks which.
+func scarce(allow []int, draws [][]int, units []int, into []bool) bool {
+	any := false
+	for r, a := range allow {
+		if a <= 0 {
+			continue
+		}
+		sum := 0
+		for _, i := range units {
+			sum += draws[i][r]
+		}
+		if sum > a {
+			any = true
+			if into == nil {
+				return true
+			}
+			into[r] = true
+		}
+	}
+	return any
+}
+
+// usesUp reports whether a unit's draw may use up what is left (allow) of
+// some resource r that counts.
+func usesUp(allow, draw []int, counts func(r int) bool) bool {
+	for r, k := range draw {
+		if counts(r) && k > 0 && allow[r] > 0 && k >= allow[r] {
+			return true
+		}
+	}
+	return false
 }

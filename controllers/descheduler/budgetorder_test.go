@@ -61,7 +61,7 @@ func TestRemoveDuplicatesBudgetsMatchEveryOrder(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 5))
 	contested := 0
 	for i := range 200 {
-		u, s := randomDuplicates(r)
+		u, s := randomDuplicates(r, false)
 		got := map[string]bool{}
 		for _, o := range outcomes(t, u, s) {
 			got[kinds(s, o)] = true
@@ -83,17 +83,18 @@ func TestRemoveDuplicatesBudgetsMatchEveryOrder(t *testing.T) {
 
 // randomDuplicates stacks pods of one or two deployments (each its own
 // owner; Running, or Pending in one of five) mostly on the first nodes of
-// four, under random budgets.
-func randomDuplicates(r *rand.Rand) (*model.Universe, *model.State) {
+// four, under random budgets; with limits, in namespaces a and b, under
+// an eviction limit (randomLimits) and budgets one time in three.
+func randomDuplicates(r *rand.Rand, limits bool) (*model.Universe, *model.State) {
 	b := build.New()
 	nodes := 4
 	b.AddNodes(nodes, build.Node().CPU(64).Mem(64))
 	deps := 1 + r.IntN(2)
 	var ds []int
 	for k := range deps {
-		tb := build.Template(fmt.Sprintf("t%d", k)).Requests(1, 1).Label("app", fmt.Sprintf("d%d", k))
-		if k < 2 {
-			tb.Label("tier", "web")
+		tb := build.Template(fmt.Sprintf("t%d", k)).Requests(1, 1).Label("app", fmt.Sprintf("d%d", k)).Label("tier", "web")
+		if limits {
+			tb.Namespace(namespaceOf(r))
 		}
 		ds = append(ds, b.AddDeployment(fmt.Sprintf("d%d", k), b.AddTemplate(tb), 0))
 	}
@@ -113,10 +114,14 @@ func randomDuplicates(r *rand.Rand) (*model.Universe, *model.State) {
 			b.RunPod(ds[d], n)
 		}
 	}
-	randomBudgets(r, b, deps)
+	if !limits || r.IntN(3) == 0 {
+		randomBudgets(r, b, deps)
+	}
 	b.U.Descheduler = policy(dupProfile(false))
-	u, s := buildDue(b, count)
-	return u, s
+	if limits {
+		randomLimits(r, b.U.Descheduler)
+	}
+	return buildDue(b, count)
 }
 
 // dupOrders re-enacts RemoveDuplicates over every order of the owners,

@@ -49,7 +49,37 @@
 // duplicates of a node, which pods of a domain) is a choice point over the
 // distinct pods (ties.go: identical pods are one choice, choice 0 takes
 // the lowest slots), so that the outcome does not depend on pod slots and
-// reduction/symmetry may permute them. The order of owners, nodes and domains
-// is fixed (owner key, node index, label value id), and evictions reach
-// the kubelet queue owner by owner.
+// reduction/symmetry may permute them. Where the order of nodes decides
+// what goes (a disruption budget or a total or namespace eviction limit
+// running out among them, a pod evicted on one node sparing a conflicting
+// pod on another), the walk branches over the next node, one per orbit
+// (budgetorder.go); elsewhere owners, nodes and domains go in a fixed
+// order (owner key, node index, label value id), and evictions reach the
+// kubelet queue owner by owner.
+//
+// The package therefore declares no symmetry fact (model.SymmetryBreaker):
+//   - RemoveDuplicates and the deschedule plugins walk the Ready nodes
+//     (an owner's nodes, for RemoveDuplicates) one at a time. Without a
+//     budget or a total or namespace limit every node's evictions depend
+//     on that node alone (the per-node limit is per node) and the order
+//     only changes trace lines; with one, the walk branches as above, and
+//     over which of a node's pods a budget lets through
+//     (model.Tx.ThroughFirst).
+//   - RemovePodsViolatingInterPodAntiAffinity strikes an evicted pod from
+//     its list, so over a key several nodes share a value of, the node
+//     visited first spares the pods of the other: the walk branches there
+//     too (podantiaffinity.go, walkState), and picks a node's pods one at
+//     a time, branching where a budget can run out among them.
+//   - Tied pods a plugin plans to evict are a choice by content, and where
+//     a per-node, namespace or total limit can cut a run of evictions
+//     short the plugin branches over which pods of the run come first
+//     (evictor.go, inLimitOrder), as upstream sends them in informer or
+//     map order: which pods go never depends on their slots.
+//   - LowNodeUtilization and HighNodeUtilization branch over which of the
+//     equally used source nodes comes next (orbits merged) and over every
+//     set of a node's pods some walk order evicts, cut to the limits
+//     before it is chosen (nodeutilization.go); node indices only order
+//     the choices, and pods are counted by identical groups. Kivi's
+//     tie-break (node index order, the slot-order walk) switches symmetry
+//     off anyway.
 package descheduler

@@ -220,32 +220,7 @@ func TestRemoveDuplicatesLimitsMatchEveryOrder(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
 	check := orderCheck{t: t}
 	for i := range 150 {
-		b := build.New()
-		nodes := 4
-		b.AddNodes(nodes, build.Node().CPU(64).Mem(64))
-		deps := 1 + r.IntN(2)
-		var ds []int
-		for k := range deps {
-			tb := build.Template(fmt.Sprintf("t%d", k)).Requests(1, 1).Label("app", fmt.Sprintf("d%d", k)).Label("tier", "web").Namespace(namespaceOf(r))
-			ds = append(ds, b.AddDeployment(fmt.Sprintf("d%d", k), b.AddTemplate(tb), 0))
-		}
-		count := make([]int, deps)
-		for range 4 + r.IntN(5) {
-			d := r.IntN(deps)
-			count[d]++
-			n := r.IntN(2 + r.IntN(2))
-			if r.IntN(5) == 0 {
-				b.PendingPod(ds[d], n)
-			} else {
-				b.RunPod(ds[d], n)
-			}
-		}
-		if r.IntN(3) == 0 {
-			randomBudgets(r, b, deps)
-		}
-		b.U.Descheduler = policy(dupProfile(false))
-		randomLimits(r, b.U.Descheduler)
-		u, s := buildDue(b, count)
+		u, s := randomDuplicates(r, true)
 		want := map[string]bool{}
 		dupOrders(t, u, s, func(st *model.State) { want[evictedKinds(s, st)] = true })
 		check.compare(i, u, s, cycleOutcomes(u, s, func(st *model.State) string { return evictedKinds(s, st) }), want)

@@ -157,23 +157,20 @@ func (podAntiAffinity) walkState(c *cycle, units []budgetUnit, listed []bool, re
 	}
 	if n := res.count(); n > 0 {
 		draws := make([][]int, len(units))
-		sum := make([]int, n)
+		allow := make([]int, n)
+		all := make([]int, len(units))
 		for i := range units {
 			draws[i] = res.draws(c, units[i], nil)
-			for r, k := range draws[i] {
-				sum[r] += k
-			}
+			all[i] = i
 		}
-		for r := range n {
-			a := res.allowance(c, r)
-			if a <= 0 || sum[r] <= a {
-				continue
-			}
+		for r := range allow {
+			allow[r] = res.allowance(c, r)
+		}
+		runsOut := make([]bool, n)
+		if scarce(allow, draws, all, runsOut) {
 			w.contested = true
 			for i := range units {
-				if k := draws[i][r]; k > 0 && k >= a {
-					w.cuts[i] = true
-				}
+				w.cuts[i] = w.cuts[i] || usesUp(allow, draws[i], func(r int) bool { return runsOut[r] })
 			}
 		}
 	}
