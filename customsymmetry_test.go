@@ -79,13 +79,7 @@ func (indexOrdered) SymmetryFacts(*model.Universe) []model.SymmetryFact {
 // symmetry, gives every intent the same verdict, and the declared one
 // stores the fewest states.
 func TestCustomControllerKeepsSymmetryWhenDeclared(t *testing.T) {
-	c := &model.Cluster{Name: "crowd",
-		NodeTypes:   []model.NodeType{{Name: "n", CPU: 4, Memory: 64}},
-		Nodes:       []model.NodeGroup{{Type: "n", Count: 4}},
-		Templates:   []model.TemplateDecl{{Name: "web", CPU: 1, Memory: 1}},
-		Deployments: []model.DeploymentDecl{{Name: "web", Template: "web", Replicas: 6}},
-		Intents:     []model.IntentDecl{{Name: "no_oscillation_eviction", Params: map[string]any{"did": 1}}},
-	}
+	c := crowdCluster()
 	run := func(p model.Process, noSym bool) *kivi.Report {
 		t.Helper()
 		rep, err := kivi.Verify(context.Background(), c, kivi.Options{NoQuickPass: true, NoDepthFirst: true, ProbeStates: -1,

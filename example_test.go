@@ -64,3 +64,19 @@ func ExampleOptions_extraIntents() {
 	// Output:
 	// holds
 }
+
+// Check what a custom controller declares of itself for the reductions
+// (here: that it never reads nodes by index, while it takes the crowded
+// node of lowest index) against its steps on reachable states.
+func ExampleCheckDeclarations() {
+	problems, err := kivi.CheckDeclarations(context.Background(), crowdCluster(),
+		kivi.Options{Controllers: []kivi.Controller{lowestNodeEvictor{}}}, kivi.DeclarationCheck{})
+	if err != nil {
+		panic(err)
+	}
+	for _, p := range problems {
+		fmt.Println(p.Controller, p.Declaration)
+	}
+	// Output:
+	// crowd-evictor SymmetryFacts
+}

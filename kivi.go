@@ -84,6 +84,28 @@ func Verify(ctx context.Context, c *Cluster, opts Options) (*Report, error) {
 // Problem.Check.
 func NewProblem(c *Cluster, opts Options) (*Problem, error) { return compose.NewProblem(c, opts) }
 
+// DeclarationCheck bounds CheckDeclarations (how many reachable states,
+// how many symmetries of each, the seed).
+type DeclarationCheck = compose.DeclarationCheck
+
+// DeclarationProblem is a custom controller's symmetry facts or
+// footprint contradicted by its own steps on a reachable state.
+type DeclarationProblem = compose.DeclarationProblem
+
+// CheckDeclarations tests what the custom controllers of opts declare of
+// themselves (model.SymmetryBreaker, model.Footprinter), which the
+// reductions trust, against their steps on reachable states of c's
+// original topology (docs/library.md, "Custom controllers"). A wrong
+// declaration makes a "holds" unsound; kivitest runs this check before
+// every verification with custom controllers.
+func CheckDeclarations(ctx context.Context, c *Cluster, opts Options, dc DeclarationCheck) ([]DeclarationProblem, error) {
+	p, err := compose.NewProblem(c, opts)
+	if err != nil {
+		return nil, err
+	}
+	return p.CheckDeclarations(ctx, dc)
+}
+
 // BoundReport is the report of a cluster too large for the model (err
 // wraps ErrModelBound): every intent is Unknown with err as the reason.
 func BoundReport(c *Cluster, err error) *Report { return compose.BoundReport(c, err) }

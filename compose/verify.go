@@ -141,6 +141,9 @@ type Problem struct {
 	glanceStates int64
 	// noSnapshots: Options.NoSnapshots.
 	noSnapshots bool
+	// customFrom is the index of the first custom controller's actor
+	// (Options.Controllers come last).
+	customFrom int
 }
 
 // With returns the same topology and intents built with other options
@@ -230,6 +233,7 @@ func NewProblemFrom(name string, u *model.Universe, s *model.State, decls []mode
 		}
 	}
 	sys.Actors = Actors(u, s, ActorOptions{AssertKernelPanic: assertPanic})
+	customFrom := len(sys.Actors)
 	for _, p := range opts.Controllers {
 		sys.Actors = append(sys.Actors, Actor{Process: p, Gate: GateMain})
 	}
@@ -248,7 +252,7 @@ func NewProblemFrom(name string, u *model.Universe, s *model.State, decls []mode
 	// partial-order reduction can know what is invisible to them.
 	sys.Reduction = newReduction(sys, props, !nodeSymmetric(Options{ExtraIntents: opts.ExtraIntents}))
 	p := &Problem{Name: name, System: sys, Properties: props, Intents: ins, shortenFor: opts.ShortenFor,
-		probeStates: opts.ProbeStates, noSnapshots: opts.NoSnapshots, depthFirst: !opts.NoDepthFirst,
+		probeStates: opts.ProbeStates, noSnapshots: opts.NoSnapshots, depthFirst: !opts.NoDepthFirst, customFrom: customFrom,
 		rebuild: func(o Options) (*Problem, error) { return NewProblemFrom(name, u, written, decls, o) }}
 	p.twin = func() (*Problem, error) { return NewProblemFrom(name, u, written, decls, opts) }
 	if !opts.NoQuickPass && u.Options.TieBreak == model.BranchOnTies {

@@ -16,6 +16,7 @@ package kivitest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -112,11 +113,16 @@ func Cluster(c *kivi.Cluster) Source { return func() (*kivi.Cluster, error) { re
 type Option func(*config)
 
 type config struct {
-	opts      kivi.Options
-	original  bool
-	enumerate scaling.EnumerateOptions
-	workers   int
-	timeout   time.Duration
+	opts kivi.Options
+	// declarations bounds the check of the custom controllers'
+	// declarations (kivi.CheckDeclarations) before verifying;
+	// noDeclarations skips it.
+	declarations   kivi.DeclarationCheck
+	noDeclarations bool
+	original       bool
+	enumerate      scaling.EnumerateOptions
+	workers        int
+	timeout        time.Duration
 }
 
 // Original verifies the topology as written instead of the scaling search.
@@ -128,9 +134,20 @@ func Intents(in ...kivi.Intent) Option {
 	return func(c *config) { c.opts.ExtraIntents = append(c.opts.ExtraIntents, in...) }
 }
 
-// Controllers adds custom controllers (see docs/library.md).
+// Controllers adds custom controllers (see docs/library.md). What they
+// declare of themselves for the reductions (model.SymmetryBreaker,
+// model.Footprinter) is checked against their steps before the
+// verification (kivi.CheckDeclarations); a wrong declaration fails the
+// test, since it would make the verdict unsound.
 func Controllers(p ...kivi.Controller) Option {
 	return func(c *config) { c.opts.Controllers = append(c.opts.Controllers, p...) }
+}
+
+// DeclarationCheck bounds the check of the custom controllers'
+// declarations (kivi.DeclarationCheck: states, symmetries per state,
+// seed); a negative States skips it.
+func DeclarationCheck(dc kivi.DeclarationCheck) Option {
+	return func(c *config) { c.declarations, c.noDeclarations = dc, dc.States < 0 }
 }
 
 // ConfidentSize sets the scaling search's confident size (nodes per type,
@@ -188,6 +205,17 @@ func Check(t testing.TB, src Source, opts ...Option) Result {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, cfg.timeout)
 		defer cancel()
+	}
+	if !cfg.noDeclarations && len(cfg.opts.Controllers) > 0 {
+		problems, err := kivi.CheckDeclarations(ctx, c, cfg.opts, cfg.declarations)
+		// A cluster beyond the model's bounds has no state to check; its
+		// verification below is Unknown (model bound).
+		if err != nil && !errors.Is(err, kivi.ErrModelBound) {
+			t.Fatalf("kivitest: checking the custom controllers' declarations: %v", err)
+		}
+		for _, p := range problems {
+			t.Errorf("kivitest: %s", p)
+		}
 	}
 	var res Result
 	if cfg.original {

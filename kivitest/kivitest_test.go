@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/intents"
 	"github.com/kivi-go/kivi/kivitest"
 	"github.com/kivi-go/kivi/model"
@@ -87,5 +88,55 @@ func TestReductionsOption(t *testing.T) {
 	}
 	if st := on.Report.Stats; !st.Symmetry || !st.POR {
 		t.Fatalf("reductions on by default, but the report says symmetry %v, partial-order %v", st.Symmetry, st.POR)
+	}
+}
+
+// firstNodeEvictor evicts a Running pod from the node of lowest index
+// that runs two, when the cluster is quiet, and declares that it never
+// reads nodes by index (model.SymmetryBreaker with no fact): wrong.
+type firstNodeEvictor struct{}
+
+func (firstNodeEvictor) Name() string { return "first-node-evictor" }
+
+func (firstNodeEvictor) crowded(s *model.State) []int {
+	on := make([][]int, len(s.Nodes))
+	for p := range s.Pods {
+		if ps := &s.Pods[p]; ps.Phase == model.Running && ps.Node != 0 {
+			on[ps.Node-1] = append(on[ps.Node-1], p)
+		}
+	}
+	for _, pods := range on {
+		if len(pods) >= 2 {
+			return pods
+		}
+	}
+	return nil
+}
+
+func (e firstNodeEvictor) Enabled(_ *model.Universe, s *model.State) bool {
+	return s.ControllerQueuesEmpty() && e.crowded(s) != nil
+}
+
+func (e firstNodeEvictor) Step(tx *model.Tx, s *model.State) {
+	s.RequestDeletion(tx.ChoosePods(s, e.crowded(s), 1)[0])
+}
+
+func (firstNodeEvictor) SymmetryFacts(*model.Universe) []model.SymmetryFact { return nil }
+
+// TestControllersDeclarationsChecked: a custom controller whose symmetry
+// declaration hides an index read fails the test before the verification
+// (kivi.CheckDeclarations); DeclarationCheck with negative States skips
+// the check.
+func TestControllersDeclarationsChecked(t *testing.T) {
+	ft := &fakeT{TB: t}
+	kivitest.Check(ft, kivitest.Case("c3", 3, true), kivitest.Original(), kivitest.Workers(1), kivitest.Controllers(firstNodeEvictor{}))
+	if len(ft.errors) != 1 || !strings.HasPrefix(ft.errors[0], "kivitest: ") {
+		t.Fatalf("errors %v, want the wrong declaration", ft.errors)
+	}
+	ft = &fakeT{TB: t}
+	kivitest.Check(ft, kivitest.Case("c3", 3, true), kivitest.Original(), kivitest.Workers(1),
+		kivitest.DeclarationCheck(kivi.DeclarationCheck{States: -1}), kivitest.Controllers(firstNodeEvictor{}))
+	if len(ft.errors) != 0 {
+		t.Fatalf("errors %v with the check skipped", ft.errors)
 	}
 }

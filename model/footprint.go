@@ -1,6 +1,9 @@
 package model
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // Footprint is a set of state components: what a step may read or write.
 // Partial-order reduction (reduction/por) uses footprints to
@@ -331,4 +334,54 @@ func Changed(u *Universe, s, t *State) Footprint {
 // Subset reports whether every component of f is in o.
 func (f Footprint) Subset(o Footprint) bool {
 	return f[0]&^o[0] == 0 && f[1]&^o[1] == 0 && f[2]&^o[2] == 0 && f[3]&^o[3] == 0 && f[4]&^o[4] == 0
+}
+
+// DescribeFootprint names f's components in u's words, for people
+// ("queue scheduler", "node worker-1", "deployment web", …). A bit that
+// several nodes, deployments or events share (a large universe) names
+// all of them.
+func DescribeFootprint(u *Universe, f Footprint) string {
+	var parts []string
+	for q := Queue(0); q < NumQueues; q++ {
+		if f.Has(CompQueue0 + int(q)) {
+			parts = append(parts, "queue "+q.String())
+		}
+	}
+	for _, g := range []struct {
+		c    int
+		name string
+	}{{CompInit, "the start-up phase"}, {CompAtomic, "the atomic section"}, {CompDeschedulerPending, "the descheduler's trigger"},
+		{CompFailed, "the failure flag"}, {CompMonitors, "the intents' monitors"}, {CompPodPool, "the unbound pods and free slots"},
+		{CompMarks, "the action marks"}, {CompActive, "which deployments exist"}} {
+		if f.Has(g.c) {
+			parts = append(parts, g.name)
+		}
+	}
+	some := func(kind string, n, bits int, has func(bit int) bool, name func(i int) string) {
+		var names []string
+		for i := range n {
+			if has(i % bits) {
+				names = append(names, name(i))
+			}
+		}
+		switch {
+		case len(names) == 0:
+		case len(names) == n && n > 1:
+			parts = append(parts, "every "+kind)
+		default:
+			parts = append(parts, kind+" "+strings.Join(names, ", "))
+		}
+	}
+	some("event memory", len(u.Events), footprintEvents, func(b int) bool { return f[0]&(1<<(16+b)) != 0 },
+		func(i int) string { return u.Events[i].Kind.String() })
+	some("deployment", len(u.Deployments), footprintDeps, func(b int) bool { return f[1]&(1<<b) != 0 },
+		func(i int) string { return u.Deployments[i].Name })
+	some("node (with its pods)", len(u.Nodes), footprintNodes, func(b int) bool { return f[2+b/64]&(1<<(b%64)) != 0 },
+		func(i int) string { return u.Nodes[i].Name })
+	some("readiness of the pods of", len(u.Deployments), footprintDeps, func(b int) bool { return f[4]&(1<<b) != 0 },
+		func(i int) string { return u.Deployments[i].Name })
+	if len(parts) == 0 {
+		return "nothing"
+	}
+	return strings.Join(parts, "; ")
 }

@@ -3,7 +3,6 @@ package reduction_test
 import (
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"testing"
 
@@ -225,17 +224,7 @@ func TestBudgetBranchesCommuteWithPermutations(t *testing.T) {
 			}
 			checked++
 			for range 3 {
-				perm := symPerm{nodes: identity(len(s.Nodes)), pods: identity(len(s.Pods))}
-				for _, block := range c.Movable(s) {
-					shuffled := slices.Clone(block)
-					r.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-					for i, old := range block {
-						perm.nodes[old] = shuffled[i]
-					}
-				}
-				if c.PodsMove() {
-					r.Shuffle(len(perm.pods), func(i, j int) { perm.pods[i], perm.pods[j] = perm.pods[j], perm.pods[i] })
-				}
+				perm := c.RandomPermutation(r, s)
 				if ok, detail := equivariant(sys, s, perm); !ok {
 					t.Fatalf("%s: permutation %v is not an automorphism here\nstate:\n%s\n%s", cl.name, perm, model.Describe(sys.U, s), detail)
 				}

@@ -85,13 +85,7 @@ func porProblems(t testing.TB) []porProblem {
 }
 
 // stepsOf returns the successors of s by actor.
-func stepsOf(sys *compose.System, s *model.State) map[int][]*model.State {
-	out := map[int][]*model.State{}
-	sys.Next(s, func(st checker.Step, t *model.State) {
-		out[int(st.Actor)] = append(out[int(st.Actor)], t.Clone())
-	})
-	return out
-}
+func stepsOf(sys *compose.System, s *model.State) map[int][]*model.State { return sys.StepsByActor(s) }
 
 // TestFootprintsCoverSteps: on the first reachable states of every
 // problem, every actor's declared footprints pass checkFootprints: its

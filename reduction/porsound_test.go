@@ -185,87 +185,19 @@ func checkFootprints(sys *compose.System, r *por.Reduction, s *model.State) stri
 	succ := stepsOf(sys, s)
 	for i := range sys.Actors {
 		name := fmt.Sprintf("%s#%d", sys.Actors[i].Process.Name(), i)
+		var msg string
 		if ts, ok := succ[i]; ok {
 			reads, writes := r.StepFootprint(i, s)
 			sr, sw := r.StaticFootprint(i)
-			if !reads.Subset(sr) || !writes.Subset(sw) {
-				return fmt.Sprintf("%s: step footprint %x/%x outside the static %x/%x", name, reads, writes, sr, sw)
-			}
-			for _, t2 := range ts {
-				if ch := model.Changed(sys.U, s, t2); !ch.Subset(writes) {
-					return fmt.Sprintf("%s changed %x, declared writes %x", name, ch, writes)
-				}
-			}
-			if msg := sameEffectAfterOthers(sys, s, ts, i, reads, writes, succ, func(t *model.State) []*model.State { return stepsOf(sys, t)[i] }); msg != "" {
-				return name + " " + msg
-			}
-			continue
+			msg = sys.CheckStepFootprint(s, i, ts, reads, writes, sr, sw, succ, func(t *model.State) []*model.State { return stepsOf(sys, t)[i] })
+		} else {
+			msg = sys.CheckDisabledBy(s, r.DisabledBy(i, s), func(t *model.State) bool { return r.Enabled(i, t) }, succ)
 		}
-		witness := r.DisabledBy(i, s)
-		for a, ts := range succ {
-			for _, t2 := range ts {
-				if !model.Changed(sys.U, s, t2).Intersects(witness) && r.Enabled(i, t2) {
-					return fmt.Sprintf("%s was enabled by a step of %s that left its DisabledBy %x alone", name, sys.Actors[a].Process.Name(), witness)
-				}
-			}
+		if msg != "" {
+			return name + ": " + msg
 		}
 	}
 	return ""
-}
-
-// stops reports whether the run ends at t: an intent or assertion failed
-// there and the model does not go on after it. No actor moves after such
-// a step, which every property that reads the failure sees (the
-// verdicts with and without the reduction are compared on their own).
-func stops(sys *compose.System, t *model.State) bool {
-	return t.Failed != model.NoFailure && !sys.U.ContinuesAfterFailure(t)
-}
-
-// sameEffectAfterOthers is the reads check of checkFootprints for a
-// process with successors mine at s, step footprint reads/writes at s,
-// and successors stepsOfX from any state, against the steps succ of
-// sys's actors at s other than actor x (-1: none is the process).
-func sameEffectAfterOthers(sys *compose.System, s *model.State, mine []*model.State, x int, reads, writes model.Footprint,
-	succ map[int][]*model.State, stepsOfX func(*model.State) []*model.State) string {
-	rw := reads
-	rw.Union(writes)
-	for y, ts := range succ {
-		if y == x {
-			continue
-		}
-		for _, t := range ts {
-			ch := model.Changed(sys.U, s, t)
-			if ch.Intersects(rw) || stops(sys, t) {
-				continue
-			}
-			theirs := stepsOfX(t)
-			if len(theirs) == 0 {
-				return fmt.Sprintf("is disabled by a step of %s that changes %x, none of its reads %x or writes %x", sys.Actors[y].Process.Name(), ch, reads, writes)
-			}
-			if !coveredUpTo(sys.U, theirs, mine, ch) || !coveredUpTo(sys.U, mine, theirs, ch) {
-				return fmt.Sprintf("has another effect after a step of %s that changes %x, none of its reads %x or writes %x", sys.Actors[y].Process.Name(), ch, reads, writes)
-			}
-		}
-	}
-	return ""
-}
-
-// coveredUpTo reports whether every state of as differs from some state
-// of bs only in components of ch.
-func coveredUpTo(u *model.Universe, as, bs []*model.State, ch model.Footprint) bool {
-	for _, a := range as {
-		found := false
-		for _, b := range bs {
-			if model.Changed(u, b, a).Subset(ch) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return false
-		}
-	}
-	return true
 }
 
 // TestStubbornSetsOnStates: on the first reachable states of every
@@ -322,28 +254,11 @@ func checkProcessFootprints(sys *compose.System, p model.Process, s *model.State
 	u := sys.U
 	fp := p.(model.Footprinter)
 	if !p.Enabled(u, s) {
-		witness := fp.DisabledBy(u, s)
-		for a, ts := range succ {
-			for _, t2 := range ts {
-				if !model.Changed(u, s, t2).Intersects(witness) && p.Enabled(u, t2) {
-					return fmt.Sprintf("was enabled by a step of %s that left its DisabledBy %x alone", sys.Actors[a].Process.Name(), witness)
-				}
-			}
-		}
-		return ""
+		return sys.CheckDisabledBy(s, fp.DisabledBy(u, s), func(t *model.State) bool { return p.Enabled(u, t) }, succ)
 	}
 	reads, writes := fp.StepFootprint(u, s)
 	sr, sw := fp.StaticFootprint(u)
-	if !reads.Subset(sr) || !writes.Subset(sw) {
-		return fmt.Sprintf("step footprint %x/%x outside the static %x/%x", reads, writes, sr, sw)
-	}
-	mine := processSteps(u, p, s)
-	for _, t2 := range mine {
-		if ch := model.Changed(u, s, t2); !ch.Subset(writes) {
-			return fmt.Sprintf("changed %x, declared writes %x", ch, writes)
-		}
-	}
-	return sameEffectAfterOthers(sys, s, mine, -1, reads, writes, succ, func(t *model.State) []*model.State {
+	return sys.CheckStepFootprint(s, -1, processSteps(u, p, s), reads, writes, sr, sw, succ, func(t *model.State) []*model.State {
 		if !p.Enabled(u, t) {
 			return nil
 		}

@@ -310,7 +310,7 @@ func TestSymmetryOnWideClusters(t *testing.T) {
 		s := walk(rt, sys)
 		want := encode(sys.U, sym.Canonical(s))
 		perm := randomPermutation(rt, sym, s)
-		permuted := perm.apply(sys.U, s)
+		permuted := perm.Apply(sys.U, s)
 		if got := encode(sys.U, sym.Canonical(permuted)); string(got) != string(want) {
 			rt.Fatalf("permutation %v changes the canonical form\nstate:\n%s\npermuted:\n%s\n%s", perm,
 				model.Describe(sys.U, s), model.Describe(sys.U, permuted), in)

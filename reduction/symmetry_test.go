@@ -164,11 +164,7 @@ func walk(rt *rapid.T, sys *compose.System) *model.State { return walkUpTo(rt, s
 // symPerm is one element of the symmetry group: a node permutation
 // within the movable blocks and a pod-slot permutation (identity when
 // pods are fixed).
-type symPerm struct{ nodes, pods []int }
-
-func (p symPerm) apply(u *model.Universe, s *model.State) *model.State {
-	return symmetry.PermuteAll(u, s, p.nodes, p.pods)
-}
+type symPerm = symmetry.Permutation
 
 // randomPermutation permutes the movable blocks of s, and the pod slots
 // when they move, at random.
@@ -204,122 +200,23 @@ func randomPermutation(rt *rapid.T, c *symmetry.Canonicalizer, s *model.State) s
 	if c.PodsMove() {
 		pods = rapid.Permutation(pods).Draw(rt, "pods")
 	}
-	return symPerm{nodes: perm, pods: pods}
-}
-
-// identicalPods reports whether slots a and b of s hold pods no step can
-// tell apart: equal PodState, neither in a pod queue nor named by a
-// failure.
-func identicalPods(s *model.State, a, b int) bool {
-	if s.Pods[a] != s.Pods[b] {
-		return false
-	}
-	for _, p := range []int{a, b} {
-		for _, q := range []model.Queue{model.SchedulerQueue, model.KubeletQueue, model.TaintManagerQueue} {
-			if slices.Contains(s.Queues[q], uint16(p)) {
-				return false
-			}
-		}
-		if s.Failed == model.FailNoFeasibleNode && int(s.FailedArg) == p {
-			return false
-		}
-	}
-	return true
-}
-
-// monotone returns the element g of p's coset p·Stab(s) that keeps the
-// slot order within every group of identical pods: g(s) = p(s), and a
-// controller that picks the lowest slots among identical pods picks in
-// g(s) the images of what it picks in s. Only g, not every element of the
-// coset, can commute exactly with such a step.
-func monotone(s *model.State, p symPerm) symPerm {
-	g := symPerm{nodes: p.nodes, pods: slices.Clone(p.pods)}
-	done := make([]bool, len(s.Pods))
-	for a := range s.Pods {
-		if done[a] {
-			continue
-		}
-		var group []int
-		for b := a; b < len(s.Pods); b++ {
-			if !done[b] && identicalPods(s, a, b) {
-				group = append(group, b)
-				done[b] = true
-			}
-		}
-		images := make([]int, len(group))
-		for i, x := range group {
-			images[i] = p.pods[x]
-		}
-		slices.Sort(images)
-		for i, x := range group {
-			g.pods[x] = images[i]
-		}
-	}
-	return g
-}
-
-// normalKubeletQueue rewrites s's kubelet queue so that Terminating pods
-// of one owner appear in ascending slot order over the positions they
-// occupy. Two states that differ only in that order are bisimilar: the
-// kubelet drains its whole queue in one step, removing a Terminating pod
-// only queues its owner (first occurrence decides the order) and sets
-// flags, and nothing else reads the queue's order
-// (docs/divergences.md ("Node and pod-slot symmetry reduction")). Controllers that evict several pods of
-// one owner (node controller, descheduler, deployment scale-down) order
-// them by slot or node index, so the exact commutation test compares
-// states in this normal form.
-func normalKubeletQueue(s *model.State) *model.State {
-	t := s.Clone()
-	q := t.Queues[model.KubeletQueue]
-	byOwner := map[uint8][]int{}
-	var owners []uint8
-	for i, p := range q {
-		if t.Pods[p].Phase != model.Terminating {
-			continue
-		}
-		o := t.Pods[p].Owner
-		if _, ok := byOwner[o]; !ok {
-			owners = append(owners, o)
-		}
-		byOwner[o] = append(byOwner[o], i)
-	}
-	for _, o := range owners {
-		pos := byOwner[o]
-		items := make([]uint16, len(pos))
-		for i, x := range pos {
-			items[i] = q[x]
-		}
-		slices.Sort(items)
-		for i, x := range pos {
-			q[x] = items[i]
-		}
-	}
-	return t
+	return symPerm{Nodes: perm, Pods: pods}
 }
 
 // equivariant reports whether the successors of g(s) are exactly the
-// g-images of the successors of s, up to normalKubeletQueue, for g the
-// monotone representative of p.
+// g-images of the successors of s, up to symmetry.NormalKubeletQueue,
+// for g the monotone representative of p (symmetry.Commutes).
 func equivariant(sys *compose.System, s *model.State, p symPerm) (bool, string) {
-	g := monotone(s, p)
-	var images, direct []string
-	for _, t := range successors(sys, s) {
-		images = append(images, string(encode(sys.U, normalKubeletQueue(g.apply(sys.U, t)))))
-	}
-	for _, t := range successors(sys, g.apply(sys.U, s)) {
-		direct = append(direct, string(encode(sys.U, normalKubeletQueue(t))))
-	}
-	slices.Sort(images)
-	slices.Sort(direct)
-	if slices.Equal(images, direct) {
+	ok, images, direct := symmetry.Commutes(sys.U, s, p, func(t *model.State) []*model.State { return successors(sys, t) })
+	if ok {
 		return true, ""
 	}
 	var b strings.Builder
-	for _, t := range successors(sys, s) {
-		fmt.Fprintf(&b, "image:\n%s\n", model.Describe(sys.U, normalKubeletQueue(g.apply(sys.U, t))))
+	for _, t := range images {
+		fmt.Fprintf(&b, "image:\n%s\n", model.Describe(sys.U, t))
 	}
-	for _, t := range successors(sys, g.apply(sys.U, s)) {
-		fmt.Fprintf(&b, "direct:\n%s\n", model.Describe(sys.U, normalKubeletQueue(t)))
+	for _, t := range direct {
+		fmt.Fprintf(&b, "direct:\n%s\n", model.Describe(sys.U, t))
 	}
 	return false, b.String()
 }
@@ -344,10 +241,10 @@ func canonicalInvariant(t *testing.T, clusters []symCluster) {
 			rt.Fatalf("%s: Canonical modified its input", cl.name)
 		}
 		perm := randomPermutation(rt, c, s)
-		got := encode(sys.U, c.Canonical(perm.apply(sys.U, s)))
+		got := encode(sys.U, c.Canonical(perm.Apply(sys.U, s)))
 		if !bytes.Equal(got, want) {
 			rt.Fatalf("%s: permutation %v changes the canonical form\nstate:\n%s\npermuted:\n%s", cl.name, perm,
-				model.Describe(sys.U, s), model.Describe(sys.U, perm.apply(sys.U, s)))
+				model.Describe(sys.U, s), model.Describe(sys.U, perm.Apply(sys.U, s)))
 		}
 		if again := encode(sys.U, c.Canonical(c.Canonical(s))); !bytes.Equal(again, want) {
 			rt.Fatalf("%s: Canonical is not idempotent", cl.name)
@@ -369,7 +266,7 @@ func TestSymmetryCommutesWithSteps(t *testing.T) {
 		c := sys.Symmetry
 		s := walk(rt, sys)
 		perm := randomPermutation(rt, c, s)
-		for _, other := range []*model.State{c.Canonical(s), perm.apply(sys.U, s)} {
+		for _, other := range []*model.State{c.Canonical(s), perm.Apply(sys.U, s)} {
 			for _, inv := range cl.p.Properties.Invariants {
 				if inv.Holds(s) != inv.Holds(other) {
 					rt.Fatalf("%s: invariant %s differs between a state and its permutation", cl.name, inv.Name)
@@ -473,7 +370,7 @@ func TestSymmetryNeverMergesDistinctOrbits(t *testing.T) {
 		s := walk(rt, sys)
 		var other *model.State
 		if rapid.Bool().Draw(rt, "permuted") {
-			other = randomPermutation(rt, c, s).apply(sys.U, s)
+			other = randomPermutation(rt, c, s).Apply(sys.U, s)
 		} else {
 			other = walk(rt, sys)
 		}
@@ -920,7 +817,7 @@ func automorphic(sys *compose.System, s *model.State, perm, podPerm []int) bool 
 			perm[i] = i
 		}
 	}
-	ok, _ := equivariant(sys, s, symPerm{nodes: perm, pods: podPerm})
+	ok, _ := equivariant(sys, s, symPerm{Nodes: perm, Pods: podPerm})
 	return ok
 }
 
@@ -1424,7 +1321,7 @@ func TestSymmetryRepresentativesStepLikeTheirStates(t *testing.T) {
 		if !c.ExactRepresentatives() {
 			// Kivi's taint manager with node taints: alike up to the
 			// kubelet queue's same-owner order.
-			key = func(s *model.State) string { return string(c.AppendCanonical(nil, normalKubeletQueue(s))) }
+			key = func(s *model.State) string { return string(c.AppendCanonical(nil, symmetry.NormalKubeletQueue(s))) }
 		}
 		keys := func(s *model.State) []string {
 			var out []string

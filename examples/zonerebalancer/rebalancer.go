@@ -85,3 +85,13 @@ func (r Rebalancer) Step(tx *model.Tx, s *model.State) {
 		tx.Log("zone-rebalancer", "Evicting pod %s from zone %s", s.PodRef(p), zone)
 	}
 }
+
+// SymmetryFacts declares where the operator's steps depend on which of
+// several alike nodes or pod slots is which (model.SymmetryBreaker), so
+// that the symmetry reduction stays on for the rest: it evicts the
+// fullest zone's pod of lowest slot, so the pod slots keep their order.
+// kivitest checks the declaration against the steps before verifying.
+func (Rebalancer) SymmetryFacts(*model.Universe) []model.SymmetryFact {
+	return []model.SymmetryFact{{Rule: "ZoneRebalancerLowestSlot", PodSlotsInOrder: true,
+		Reason: "the zone rebalancer evicts the fullest zone's pod of lowest slot"}}
+}
