@@ -102,6 +102,17 @@ func (e preciseFootprint) StepFootprint(u *model.Universe, s *model.State) (read
 	return model.ClusterFootprint(), writes
 }
 
+// narrowDisabledBy is preciseFootprint saying that only the kubelet
+// queue keeps it disabled: the other controller queues do too (its
+// guard waits for all of them), and so do the nodes.
+type narrowDisabledBy struct{ preciseFootprint }
+
+func (narrowDisabledBy) DisabledBy(*model.Universe, *model.State) model.Footprint {
+	var f model.Footprint
+	f.AddQueue(model.KubeletQueue)
+	return f
+}
+
 // wideFootprint declares what the operator may touch: the whole cluster
 // (model.ClusterWide), kept disabled by any change of it.
 type wideFootprint struct {
@@ -137,6 +148,7 @@ func TestCheckDeclarations(t *testing.T) {
 		{name: "writes left out", p: narrowWrites{}, want: "Footprint", detail: "but it declares writes of"},
 		{name: "cluster-wide footprint", p: wideFootprint{}},
 		{name: "precise footprint", p: preciseFootprint{}, failure: true},
+		{name: "DisabledBy left out", p: narrowDisabledBy{}, want: "Footprint", detail: "enabled it without changing what its DisabledBy names"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := crowdCluster()
