@@ -48,6 +48,32 @@ func (e lowestSlotEvictor) Step(tx *model.Tx, s *model.State) {
 	}
 }
 
+// mapOrderEvictor evicts from the crowded node a map's iteration gives
+// first: its steps depend on Go's random map order.
+type mapOrderEvictor struct{ evictFromCrowdedNode }
+
+func (e mapOrderEvictor) Step(tx *model.Tx, s *model.State) {
+	crowded := map[int][]int{}
+	for n, pods := range e.crowded(s) {
+		if len(pods) >= 2 {
+			crowded[n] = pods
+		}
+	}
+	for _, pods := range crowded {
+		s.RequestDeletion(pods[0])
+		return
+	}
+}
+
+// markingGuard is evictFromCrowdedNode whose guard writes into the state
+// it reads.
+type markingGuard struct{ evictFromCrowdedNode }
+
+func (e markingGuard) Enabled(u *model.Universe, s *model.State) bool {
+	s.DeschedulerPending = true
+	return e.evictFromCrowdedNode.Enabled(u, s)
+}
+
 // narrowReads is evictFromCrowdedNode declaring that a step reads only
 // the crowded nodes, and writes them, the kubelet and deployment queues
 // and its marks: it also reads every other node (whether it is crowded)
@@ -144,6 +170,8 @@ func TestCheckDeclarations(t *testing.T) {
 		{name: "undeclared (symmetry off, nothing to check)", p: undeclared{}},
 		{name: "lowest node, no fact", p: lowestNodeEvictor{}, want: "SymmetryFacts", detail: "depend on which node or pod slot is which"},
 		{name: "lowest slot, no fact", p: lowestSlotEvictor{}, want: "SymmetryFacts", detail: "depend on which node or pod slot is which"},
+		{name: "map order", p: mapOrderEvictor{}, want: "Determinism", detail: "two expansions of this state gave different successors"},
+		{name: "guard modifies the state", p: markingGuard{}, want: "Determinism", detail: "expanding this state changed it"},
 		{name: "reads left out", p: narrowReads{}, want: "Footprint", detail: "none of what it declares to read", failure: true},
 		{name: "writes left out", p: narrowWrites{}, want: "Footprint", detail: "but it declares writes of"},
 		{name: "cluster-wide footprint", p: wideFootprint{}},

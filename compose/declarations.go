@@ -38,8 +38,9 @@ type DeclarationCheck struct {
 type DeclarationProblem struct {
 	// Controller is the controller's Name.
 	Controller string
-	// Declaration is "SymmetryFacts" (model.SymmetryBreaker) or
-	// "Footprint" (model.Footprinter).
+	// Declaration is "SymmetryFacts" (model.SymmetryBreaker),
+	// "Footprint" (model.Footprinter) or "Determinism" (the contract of
+	// every model.Process: Step and Enabled are pure and deterministic).
 	Declaration string
 	// Detail says what the steps do that the declaration does not allow.
 	Detail string
@@ -49,6 +50,9 @@ type DeclarationProblem struct {
 
 // String is the problem for people, the state last.
 func (d DeclarationProblem) String() string {
+	if d.Declaration == "Determinism" {
+		return fmt.Sprintf("controller %s is not pure and deterministic: %s\nin this reachable state:\n%s", d.Controller, d.Detail, d.State)
+	}
 	return fmt.Sprintf("controller %s: its %s declaration is wrong: %s\nin this reachable state:\n%s", d.Controller, d.Declaration, d.Detail, d.State)
 }
 
@@ -56,6 +60,9 @@ func (d DeclarationProblem) String() string {
 // itself against its steps, on reachable states of the problem's
 // cluster (every process moving, no reduction), and returns at most one
 // problem per controller and declaration:
+//   - Determinism (every custom controller): expanding a state twice
+//     gives the same successors in the same order (the order is what a
+//     counterexample's replay follows), and leaves the state as it was;
 //   - SymmetryFacts (when symmetry is on, which declaring them asks for):
 //     for permutations g the symmetry reduction may apply to a state s
 //     (alike nodes, interchangeable zones, pod slots), the controller's
@@ -77,14 +84,9 @@ func (p *Problem) CheckDeclarations(ctx context.Context, dc DeclarationCheck) ([
 	if dc.Permutations <= 0 {
 		dc.Permutations = 3
 	}
-	var custom []int
+	custom := make([]int, 0, len(sys.Actors)-p.customFrom)
 	for i := p.customFrom; i < len(sys.Actors); i++ {
-		pr := sys.Actors[i].Process
-		_, sb := pr.(model.SymmetryBreaker)
-		_, fp := pr.(model.Footprinter)
-		if sb || fp {
-			custom = append(custom, i)
-		}
+		custom = append(custom, i)
 	}
 	if len(custom) == 0 {
 		return nil, nil
@@ -100,19 +102,58 @@ func (p *Problem) CheckDeclarations(ctx context.Context, dc DeclarationCheck) ([
 		found[name+"/"+decl] = true
 		out = append(out, DeclarationProblem{Controller: name, Declaration: decl, Detail: detail, State: model.Describe(sys.U, s)})
 	}
+	reportNondeterministic := func(i int, s *model.State, a, b int) {
+		report(i, "Determinism", fmt.Sprintf("two expansions of this state gave different successors (%d, then %d, compared in order): "+
+			"its steps depend on something besides the state (the order of a map's iteration, a clock, randomness, "+
+			"memory kept between calls)", a, b), s)
+	}
 	check := func(s *model.State) {
 		if s.Failed != model.NoFailure {
 			return
 		}
-		var succ map[int][]*model.State
+		before := string(s.AppendEncoding(sys.U, nil))
+		succ := sys.StepsByActor(s)
+		again := sys.StepsByActor(s)
+		changed := string(s.AppendEncoding(sys.U, nil)) != before
 		for _, i := range custom {
 			pr := sys.Actors[i].Process
+			// A process that is not deterministic fails the other checks
+			// too, now and then: say only that, and once.
+			if found[pr.Name()+"/Determinism"] {
+				continue
+			}
+			if changed {
+				report(i, "Determinism", "expanding this state changed it: Enabled or Step must not modify the state they are given", s)
+				continue
+			}
+			if !sameSequence(sys.U, succ[i], again[i]) {
+				reportNondeterministic(i, s, len(succ[i]), len(again[i]))
+				continue
+			}
+			// wrong reports a declaration its steps contradict at s
+			// (and at the states of also), unless more expansions show
+			// the steps to depend on something besides the state.
+			wrong := func(decl, detail string, also ...*model.State) {
+				for _, t := range append([]*model.State{s}, also...) {
+					first := sys.StepsByActor(t)[i]
+					// Go's iteration over a small map starts at one of
+					// eight places: an order that one start in eight
+					// changes needs this many tries.
+					for range 64 {
+						if next := sys.StepsByActor(t)[i]; !sameSequence(sys.U, first, next) {
+							reportNondeterministic(i, t, len(first), len(next))
+							return
+						}
+					}
+				}
+				report(i, decl, detail, s)
+			}
 			if _, ok := pr.(model.SymmetryBreaker); ok && sys.Symmetry != nil && !sys.Symmetry.Trivial() {
 				for range dc.Permutations {
 					g := sys.Symmetry.RandomPermutation(r, s)
 					ok, images, direct := symmetry.Commutes(sys.U, s, g, func(t *model.State) []*model.State { return sys.StepsByActor(t)[i] })
 					if !ok {
-						report(i, "SymmetryFacts", sys.describePermuted(g, images, direct), s)
+						wrong("SymmetryFacts", sys.describePermuted(g, images, direct), g.Apply(sys.U, s))
 						break
 					}
 				}
@@ -120,9 +161,6 @@ func (p *Problem) CheckDeclarations(ctx context.Context, dc DeclarationCheck) ([
 			fp, ok := pr.(model.Footprinter)
 			if !ok {
 				continue
-			}
-			if succ == nil {
-				succ = sys.StepsByActor(s)
 			}
 			var msg string
 			if mine, enabled := succ[i]; enabled {
@@ -133,7 +171,7 @@ func (p *Problem) CheckDeclarations(ctx context.Context, dc DeclarationCheck) ([
 				msg = sys.CheckDisabledBy(s, fp.DisabledBy(sys.U, s), func(t *model.State) bool { return sys.enabled(i, t) }, succ)
 			}
 			if msg != "" {
-				report(i, "Footprint", msg, s)
+				wrong("Footprint", msg)
 			}
 		}
 	}
@@ -176,6 +214,20 @@ func (p *Problem) CheckDeclarations(ctx context.Context, dc DeclarationCheck) ([
 		}
 	}
 	return out, nil
+}
+
+// sameSequence reports whether as and bs are the same states in the
+// same order.
+func sameSequence(u *model.Universe, as, bs []*model.State) bool {
+	if len(as) != len(bs) {
+		return false
+	}
+	for i := range as {
+		if string(as[i].AppendEncoding(u, nil)) != string(bs[i].AppendEncoding(u, nil)) {
+			return false
+		}
+	}
+	return true
 }
 
 // successors returns copies of every successor of s.
