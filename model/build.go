@@ -38,8 +38,22 @@ func (c *Cluster) Build() (*Universe, *State, error) {
 		default:
 			return nil, nil, fmt.Errorf("nodes[%d].status %q (accepted: Ready, NotReady, Unhealthy): %w", gi, g.Status, ErrInvalid)
 		}
+		condition := openCondition
+		switch g.ReadyCondition {
+		case "":
+		case "False", "Unknown":
+			if status != NotReady {
+				return nil, nil, fmt.Errorf("nodes[%d].readyCondition %q: the node is %s (accepted: a readyCondition only with status NotReady): %w", gi, g.ReadyCondition, status, ErrInvalid)
+			}
+			condition = conditionFalse
+			if g.ReadyCondition == "Unknown" {
+				condition = conditionUnknown
+			}
+		default:
+			return nil, nil, fmt.Errorf("nodes[%d].readyCondition %q (accepted: False, Unknown, or empty for either): %w", gi, g.ReadyCondition, ErrInvalid)
+		}
 		for i := 0; i < count; i++ {
-			ns := nodeSpec{typ: t, status: status, pods: g.Pods, group: gi}
+			ns := nodeSpec{typ: t, status: status, pods: g.Pods, group: gi, condition: condition}
 			if len(g.Names) > 0 {
 				ns.name = g.Names[i]
 			}
@@ -145,7 +159,24 @@ type nodeSpec struct {
 	status NodeStatus
 	pods   []InitialPod
 	group  int
+	// condition is the NotReady node's Ready condition
+	// (NodeGroup.ReadyCondition).
+	condition readyCondition
 }
+
+// readyCondition is the Ready condition of a node that is not Ready in the
+// input: open (the zero value: not given), False or Unknown.
+type readyCondition uint8
+
+const (
+	openCondition readyCondition = iota
+	conditionFalse
+	conditionUnknown
+)
+
+// taintKey is the index into NodeDownTaints of the condition's taints:
+// not-ready for False, unreachable for Unknown.
+func (c readyCondition) taintKey() int { return int(c) - 1 }
 
 // nameIndex maps names to positions. Build makes one per table, once:
 // a scan per lookup is quadratic in the number of deployments, which
@@ -544,6 +575,14 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 	}
 	for n, ns := range layout {
 		s.Nodes[n].Status = ns.status
+		// The node's condition is known: the node lifecycle controller
+		// taints it with that key (the NoSchedule taint at once, the
+		// NoExecute one when it handles the node, as the zone states let
+		// it), never with the other. A dump that lists the NoExecute
+		// taint already says which it is (queueNodesNotReady).
+		if ns.condition != openCondition && !u.Options.KiviLifecycle && !hasNodeDownTaint(u.Nodes[n].Taints) {
+			s.Nodes[n].Status = ns.status.WithHeldNodeDownTaint(ns.condition.taintKey())
+		}
 	}
 	if withPods {
 		slot := 0

@@ -103,8 +103,14 @@ type NodeGroup struct {
 	// Names of the nodes (default: their 1-based position).
 	Names []string `json:"names,omitempty"`
 	// Status is Ready (default), NotReady or Unhealthy.
-	Status string       `json:"status,omitempty"`
-	Pods   []InitialPod `json:"pods,omitempty"`
+	Status string `json:"status,omitempty"`
+	// ReadyCondition is the Ready condition of NotReady nodes as a node
+	// dump reports it: False (the kubelet reports the node not Ready,
+	// which gets the not-ready taints) or Unknown (the kubelet stopped
+	// reporting: the unreachable taints). Empty leaves it open: both are
+	// explored where pods tolerate them differently.
+	ReadyCondition string       `json:"readyCondition,omitempty"`
+	Pods           []InitialPod `json:"pods,omitempty"`
 }
 
 // ReplicaSetDecl is a ReplicaSet of a Deployment other than the one of

@@ -26,7 +26,10 @@ type nodeIn struct {
 	labels            map[string]string
 	taints            []model.Taint
 	status            string
-	pods              []model.InitialPod
+	// readyCondition is the Ready condition's status of a NotReady node
+	// (False or Unknown; empty when it says neither).
+	readyCondition string
+	pods           []model.InitialPod
 }
 
 // nodeFromObject reads a v1 Node: allocatable (else capacity) cpu,
@@ -106,6 +109,11 @@ func nodeFromObject(o Object) (nodeIn, error) {
 	for _, c := range n.Status.Conditions {
 		if c.Type == "Ready" && c.Status != "True" {
 			in.status = "NotReady"
+			// False and Unknown decide the node's taint key; any other
+			// value leaves it open.
+			if c.Status == "False" || c.Status == "Unknown" {
+				in.readyCondition = c.Status
+			}
 		}
 	}
 	return in, nil
@@ -133,7 +141,7 @@ func groupNodes(nodes []nodeIn) ([]model.NodeType, []model.NodeGroup) {
 		if status == "Ready" {
 			status = ""
 		}
-		groups = append(groups, model.NodeGroup{Type: types[ti].Name, Names: []string{n.name}, Status: status, Pods: n.pods})
+		groups = append(groups, model.NodeGroup{Type: types[ti].Name, Names: []string{n.name}, Status: status, ReadyCondition: n.readyCondition, Pods: n.pods})
 	}
 	return types, groups
 }
