@@ -239,6 +239,10 @@ type porScratch struct {
 	enabled, visible, inT []bool
 	count                 []int
 	stepR, stepW          []model.Footprint
+	// disabledBy[i] is DisabledBy(i, s) once known (known[i]): the
+	// closures grown from each enabled actor meet the same disabled ones.
+	disabledBy []model.Footprint
+	known      []bool
 	stack                 []int
 	enabledIn             int // enabled actors in inT after closure
 }
@@ -261,11 +265,13 @@ func (r *Reduction) scratchFor(A int) *porScratch {
 		clear(sc.enabled)
 		clear(sc.visible)
 		clear(sc.count)
+		clear(sc.known)
 		return sc
 	}
 	return &porScratch{
 		enabled: make([]bool, A), visible: make([]bool, A), inT: make([]bool, A),
 		count: make([]int, A), stepR: make([]model.Footprint, A), stepW: make([]model.Footprint, A),
+		disabledBy: make([]model.Footprint, A), known: make([]bool, A),
 		stack: make([]int, 0, A),
 	}
 }
@@ -297,7 +303,10 @@ func (r *Reduction) closure(s *model.State, sc *porScratch, start int) bool {
 		if en {
 			rx, wx = sc.stepR[x], sc.stepW[x]
 		} else {
-			d = r.DisabledBy(x, s)
+			if !sc.known[x] {
+				sc.disabledBy[x], sc.known[x] = r.DisabledBy(x, s), true
+			}
+			d = sc.disabledBy[x]
 		}
 		for y := range sc.inT {
 			if sc.inT[y] {
