@@ -227,7 +227,7 @@ func (r *Reduction) MayReduce(s *model.State) bool {
 	copy(sc.enabled, on)
 	r.stepFootprints(s, sc)
 	for start := range sc.enabled {
-		if sc.enabled[start] && r.closure(s, sc, start) && sc.enabledIn < n {
+		if sc.enabled[start] && r.closure(s, sc, start, n) && sc.enabledIn < n {
 			return true
 		}
 	}
@@ -241,10 +241,10 @@ type porScratch struct {
 	stepR, stepW          []model.Footprint
 	// disabledBy[i] is DisabledBy(i, s) once known (known[i]): the
 	// closures grown from each enabled actor meet the same disabled ones.
-	disabledBy []model.Footprint
-	known      []bool
-	stack                 []int
-	enabledIn             int // enabled actors in inT after closure
+	disabledBy   []model.Footprint
+	known        []bool
+	stack, later []int
+	enabledIn    int // enabled actors in inT after closure
 }
 
 // ForWorker returns the same reduction with its own scratch, for one
@@ -272,7 +272,7 @@ func (r *Reduction) scratchFor(A int) *porScratch {
 		enabled: make([]bool, A), visible: make([]bool, A), inT: make([]bool, A),
 		count: make([]int, A), stepR: make([]model.Footprint, A), stepW: make([]model.Footprint, A),
 		disabledBy: make([]model.Footprint, A), known: make([]bool, A),
-		stack: make([]int, 0, A),
+		stack: make([]int, 0, A), later: make([]int, 0, A),
 	}
 }
 
@@ -285,19 +285,34 @@ func (r *Reduction) stepFootprints(s *model.State, sc *porScratch) {
 }
 
 // closure computes the stubborn set grown from actor start into sc.inT;
-// it reports false when the set takes in a visible enabled actor.
-func (r *Reduction) closure(s *model.State, sc *porScratch, start int) bool {
+// it reports false when the set takes in a visible enabled actor. Once
+// the set holds every one of the n enabled actors it reduces nothing,
+// and closure stops there (reporting true, sc.enabledIn == n): the
+// callers skip such a set whatever else it would take in. The enabled
+// actors the set takes in are grown from first, so that a set bound to
+// take in every enabled actor gets there before the DisabledBy of the
+// disabled ones is computed.
+func (r *Reduction) closure(s *model.State, sc *porScratch, start, n int) bool {
 	if sc.visible[start] {
 		return false
 	}
 	clear(sc.inT)
 	sc.inT[start] = true
 	sc.enabledIn = 1
+	if n == 1 {
+		return true
+	}
+	// Two stacks: enabled actors are grown from before disabled ones.
 	stack := append(sc.stack[:0], start)
-	defer func() { sc.stack = stack[:0] }()
-	for len(stack) > 0 {
-		x := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
+	later := sc.later[:0]
+	defer func() { sc.stack, sc.later = stack[:0], later[:0] }()
+	for len(stack) > 0 || len(later) > 0 {
+		var x int
+		if len(stack) > 0 {
+			x, stack = stack[len(stack)-1], stack[:len(stack)-1]
+		} else {
+			x, later = later[len(later)-1], later[:len(later)-1]
+		}
 		var rx, wx, d model.Footprint
 		en := sc.enabled[x]
 		if en {
@@ -319,13 +334,17 @@ func (r *Reduction) closure(s *model.State, sc *porScratch, start int) bool {
 			} else if !d.Intersects(r.writes[y]) {
 				continue
 			}
-			if sc.enabled[y] {
-				if sc.visible[y] {
-					return false
-				}
-				sc.enabledIn++
-			}
 			sc.inT[y] = true
+			if !sc.enabled[y] {
+				later = append(later, y)
+				continue
+			}
+			if sc.visible[y] {
+				return false
+			}
+			if sc.enabledIn++; sc.enabledIn == n {
+				return true
+			}
 			stack = append(stack, y)
 		}
 	}
@@ -388,7 +407,7 @@ func (r *Reduction) pick(s *model.State, succ []checker.Successor[*model.State])
 	var best []bool
 	bestCount := len(succ)
 	for start := range A {
-		if !sc.enabled[start] || !r.closure(s, sc, start) || sc.enabledIn == nEnabled {
+		if !sc.enabled[start] || !r.closure(s, sc, start, nEnabled) || sc.enabledIn == nEnabled {
 			continue
 		}
 		n := 0
