@@ -76,6 +76,8 @@ func (w jobWatch) Stuck(u *model.Universe, s *model.State, _ []byte) string {
 	case ds.JobFinished == model.JobFailedIndexes || ds.JobFinished == model.JobFailedMaxFailedIndexes ||
 		ds.JobFinished == model.JobFailureTargetFailedIndexes || ds.JobFinished == model.JobFailureTargetMaxFailedIndexes:
 		return indexedJobFailure(u, s, w.d, c)
+	case ds.JobFinished == model.JobSuccessCriteriaMet:
+		return fmt.Sprintf("job %s met its success policy (SuccessCriteriaMet), but Complete waits for %d pods terminating", name, c.Terminating)
 	case ds.JobFinished == model.JobFailedOther:
 		return fmt.Sprintf("job %s had failed at the start (its status's Failed condition, of a reason the model does not write such as DeadlineExceeded; %d succeeded, %d failed pods)", name, c.Succeeded, c.Failed)
 	case ds.JobFinished == model.JobFailedBackoff:

@@ -56,6 +56,10 @@ type JobSpec struct {
 	PerIndex             bool
 	BackoffLimitPerIndex int
 	MaxFailedIndexes     int
+	// SuccessRules[:SuccessRuleCount] are an Indexed Job's
+	// successPolicy rules (jobsuccesspolicy.go); none: no successPolicy.
+	SuccessRuleCount uint8
+	SuccessRules     [MaxSuccessPolicyRules]SuccessPolicyRule
 }
 
 // JobCondition is a Job's finished condition (JobFinished).
@@ -92,10 +96,17 @@ const (
 	// controller never writes (DeadlineExceeded: the model has no clock),
 	// read from a running cluster's Job (JobStatusDecl).
 	JobFailedOther
+	// JobSuccessCriteriaMet: the interim SuccessCriteriaMet condition,
+	// reason SuccessPolicy (a successPolicy rule matched,
+	// jobsuccesspolicy.go): the Job is not finished yet; its sync deletes
+	// its active pods and writes JobComplete once none terminates.
+	JobSuccessCriteriaMet
 )
 
 // Finished reports whether c is Complete or Failed (util.IsJobFinished).
-func (c JobCondition) Finished() bool { return c != JobRunning && !c.FailureTarget() }
+func (c JobCondition) Finished() bool {
+	return c != JobRunning && !c.FailureTarget() && c != JobSuccessCriteriaMet
+}
 
 // FailureTarget reports whether c is an interim FailureTarget condition,
 // which the Job's sync turns into Failed (Enacted) once no pod of the Job
@@ -140,6 +151,8 @@ func (c JobCondition) String() string {
 		return "Failed (MaxFailedIndexesExceeded)"
 	case JobFailedOther:
 		return "Failed (before the start, for a reason the model does not write)"
+	case JobSuccessCriteriaMet:
+		return "SuccessCriteriaMet (SuccessPolicy)"
 	}
 	return fmt.Sprintf("JobCondition(%d)", uint8(c))
 }
@@ -169,6 +182,8 @@ type JobDecl struct {
 	// Indexed Jobs; nil: not set.
 	BackoffLimitPerIndex *int `json:"backoffLimitPerIndex,omitempty"`
 	MaxFailedIndexes     *int `json:"maxFailedIndexes,omitempty"`
+	// SuccessPolicy is an Indexed Job's spec.successPolicy; nil: not set.
+	SuccessPolicy *SuccessPolicyDecl `json:"successPolicy,omitempty"`
 	// Status is the Job's progress at the start (a running cluster's
 	// Job, jobstatus.go); nil: none, as a Job just created.
 	Status *JobStatusDecl `json:"status,omitempty"`
@@ -201,6 +216,9 @@ func jobConfig(template int, d *JobDecl) (DeploymentConfig, error) {
 	}
 	cfg.Job.Suspend = d.Suspend
 	if err := indexedJobConfig(&cfg.Job, d); err != nil {
+		return cfg, err
+	}
+	if err := successPolicyConfig(&cfg.Job, d); err != nil {
 		return cfg, err
 	}
 	return cfg, podFailurePolicyConfig(&cfg.Job, d)
@@ -283,7 +301,10 @@ func CountJob(u *Universe, s *State, d int) JobCounts {
 			}
 		}
 	}
-	c.Failing = ds.JobFinished.FailureTarget() || c.FailJob || c.Failed > spec.BackoffLimit
+	// A Job whose successPolicy matched is not failing, whatever failed
+	// since: upstream counts its deleted pods as failed only when the
+	// finished condition is not SuccessCriteriaMet.
+	c.Failing = ds.JobFinished != JobSuccessCriteriaMet && (ds.JobFinished.FailureTarget() || c.FailJob || c.Failed > spec.BackoffLimit)
 	if c.Failing && spec.ReplaceOnlyFailed && c.Terminating > 0 {
 		for i := range s.Pods {
 			if p := &s.Pods[i]; p.Owner == owner && p.Phase == Terminating && !ignoredWhileFailing(spec, p) {

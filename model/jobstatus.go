@@ -44,9 +44,17 @@ func JobStatusCondition(st *JobStatusDecl) (JobCondition, error) {
 		return JobRunning, nil
 	case "Complete":
 		return JobComplete, nil
+	case "SuccessCriteriaMet":
+		// The interim condition of a successPolicy match (or, upstream,
+		// of completions reached, which the model keeps none of: its
+		// sync finds them reached again).
+		if st.Reason == "SuccessPolicy" {
+			return JobSuccessCriteriaMet, nil
+		}
+		return JobRunning, nil
 	case "Failed", "FailureTarget":
 	default:
-		return JobRunning, fmt.Errorf("condition %q (accepted: \"\", Complete, Failed, FailureTarget): %w", st.Condition, ErrInvalid)
+		return JobRunning, fmt.Errorf("condition %q (accepted: \"\", Complete, SuccessCriteriaMet, Failed, FailureTarget): %w", st.Condition, ErrInvalid)
 	}
 	failed := map[string]JobCondition{
 		"BackoffLimitExceeded":     JobFailedBackoff,

@@ -238,7 +238,10 @@ func failedPodGone(tx *Tx, s *State, d, i int, forced bool) {
 	ds := &s.Deps[d]
 	spec := &tx.U.Configs[ds.Config].Job
 	p := &s.Pods[i]
-	if ds.JobFinished.Finished() {
+	if ds.JobFinished.Finished() || ds.JobFinished == JobSuccessCriteriaMet {
+		// A Job whose success criteria are met evaluates no failure
+		// policy any more (syncJob reads the pre-existing
+		// SuccessCriteriaMet first).
 		countJobFailure(ds)
 		return
 	}

@@ -52,3 +52,35 @@ func failureMessage(c model.JobCondition) string {
 	}
 	return "PodFailurePolicy: a failed pod matched a FailJob rule of the podFailurePolicy"
 }
+
+// successPolicyMatch is the successPolicy rule an Indexed Job's succeeded
+// indexes match (model.SuccessPolicyMatch), -1 for none or no policy.
+func successPolicyMatch(spec *model.JobSpec, ds *model.DeploymentState) int {
+	if !spec.Indexed || spec.SuccessRuleCount == 0 {
+		return -1
+	}
+	var succeeded [4]uint64
+	for k := range spec.Completions {
+		if model.JobIndex(ds, k) == model.IndexSucceeded {
+			succeeded[k/64] |= 1 << (k % 64)
+		}
+	}
+	return model.SuccessPolicyMatch(spec, succeeded)
+}
+
+// enactSuccessPolicy is a sync of a Job with SuccessCriteriaMet: its
+// active pods are deleted, and it is Complete (reason SuccessPolicy) once
+// none of its pods terminates (enactJobFinished).
+func enactSuccessPolicy(tx *model.Tx, s *model.State, d int, c model.JobCounts) {
+	name := tx.U.Deployments[d].Name
+	if terminating := c.Terminating + deletePods(tx, s, d, "met its success policy"); terminating > 0 {
+		if tx.Tracing() {
+			tx.Log(Component, "Job %s met its success criteria: SuccessPolicy: Complete waits for %s to terminate", name, terminatingPods(terminating))
+		}
+		return
+	}
+	s.Deps[d].JobFinished = model.JobComplete
+	if tx.Tracing() {
+		tx.Log(Component, "Job %s completed: SuccessPolicy (%d succeeded)", name, c.Succeeded)
+	}
+}

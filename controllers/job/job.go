@@ -32,6 +32,11 @@
 //     nothing it changes is read (the Job wants no pod any more), and the
 //     kubelet's removal of the last terminating pod queues the Job.
 //
+// An Indexed Job's successPolicy (model/jobsuccesspolicy.go) is tried
+// after the failure criteria: a match sets the interim SuccessCriteriaMet,
+// the sync deletes the Job's active pods and writes Complete once none
+// terminates; from then on no failure criterion is evaluated.
+//
 // With a podFailurePolicy (model/podfailurepolicy.go) a failed pod's
 // outcome is decided as it leaves (model.ForgetJobPod): a FailJob match
 // sets the interim FailureTarget, which the sync keeps until no pod of the
@@ -68,6 +73,12 @@ func Sync(tx *model.Tx, s *model.State, d int) (requeue bool) {
 	spec := &u.Configs[ds.Config].Job
 	name := u.Deployments[d].Name
 	c := model.CountJob(u, s, d)
+	if ds.JobFinished == model.JobSuccessCriteriaMet {
+		// The pre-existing SuccessCriteriaMet comes first: no failure
+		// criterion is evaluated any more.
+		enactSuccessPolicy(tx, s, d, c)
+		return false
+	}
 	if c.FailJob && ds.JobFinished == model.JobRunning {
 		// getFailJobMessage: a Failed pod present matches a FailJob rule.
 		// It comes before the success criteria, met or not: the pod failed
@@ -119,6 +130,14 @@ func Sync(tx *model.Tx, s *model.State, d int) (requeue bool) {
 		}
 		return false
 	}
+	if rule := successPolicyMatch(spec, ds); rule >= 0 {
+		ds.JobFinished = model.JobSuccessCriteriaMet
+		if tx.Tracing() {
+			tx.Log(Component, "Job %s met its success criteria: SuccessPolicy: rule %d of the successPolicy matches (%s succeeded)", name, rule, indexes(ic.Succeeded))
+		}
+		enactSuccessPolicy(tx, s, d, c)
+		return false
+	}
 	active := c.Active
 	if !spec.Suspend {
 		want := WantActive(spec, int(ds.Replicas), c)
@@ -166,6 +185,14 @@ func successCriteriaMet(spec *model.JobSpec, c model.JobCounts) bool {
 		return c.Succeeded > 0
 	}
 	return c.Succeeded >= spec.Completions
+}
+
+// indexes is "1 index" or "n indexes".
+func indexes(n int) string {
+	if n == 1 {
+		return "1 index"
+	}
+	return strconv.Itoa(n) + " indexes"
 }
 
 // terminatingPods is "1 pod" or "n pods".
@@ -250,6 +277,12 @@ func createPods(tx *model.Tx, s *model.State, d, n int, indexes []int) int {
 // Running pod becomes Terminating, for the kubelet to remove. It returns
 // how many it deleted.
 func deleteActivePods(tx *model.Tx, s *model.State, d int) (deleted int) {
+	return deletePods(tx, s, d, "failed")
+}
+
+// deletePods is deleteActivePods of a Job that failed or met its success
+// policy (why, for the trace).
+func deletePods(tx *model.Tx, s *model.State, d int, why string) (deleted int) {
 	owner := uint8(d + 1)
 	for i := range s.Pods {
 		p := &s.Pods[i]
@@ -259,7 +292,7 @@ func deleteActivePods(tx *model.Tx, s *model.State, d int) (deleted int) {
 		s.MarkTerminating(i)
 		deleted++
 		if tx.Tracing() {
-			tx.Log(Component, "Deleted pod: %s (job %s failed)", s.PodRef(i), tx.U.Deployments[d].Name)
+			tx.Log(Component, "Deleted pod: %s (job %s %s)", s.PodRef(i), tx.U.Deployments[d].Name, why)
 		}
 	}
 	return deleted

@@ -28,11 +28,22 @@ type JobSpec struct {
 	ActiveDeadlineSeconds   *int64            `json:"activeDeadlineSeconds"`
 	TTLSecondsAfterFinished *int32            `json:"ttlSecondsAfterFinished"`
 	PodFailurePolicy        *PodFailurePolicy `json:"podFailurePolicy"`
-	SuccessPolicy           json.RawMessage   `json:"successPolicy"`
+	SuccessPolicy           *SuccessPolicy    `json:"successPolicy"`
 	PodReplacementPolicy    string            `json:"podReplacementPolicy"`
 	BackoffLimitPerIndex    *int32            `json:"backoffLimitPerIndex"`
 	MaxFailedIndexes        *int32            `json:"maxFailedIndexes"`
 	ManagedBy               string            `json:"managedBy"`
+}
+
+// SuccessPolicy is an Indexed Job's spec.successPolicy.
+type SuccessPolicy struct {
+	Rules []SuccessPolicyRule `json:"rules"`
+}
+
+// SuccessPolicyRule is one of its rules.
+type SuccessPolicyRule struct {
+	SucceededIndexes *string `json:"succeededIndexes"`
+	SucceededCount   *int32  `json:"succeededCount"`
 }
 
 // jobSpecRules: the Job spec fields the thin type leaves out.
@@ -116,6 +127,24 @@ func jobDecl(o Object, name string, nodes nodeLabels, classes *priorityClassTabl
 		return fail("spec.podReplacementPolicy", "%q (accepted: TerminatingOrFailed, Failed)", sp.PodReplacementPolicy)
 	}
 	dd.Job.PodReplacementPolicy = sp.PodReplacementPolicy
+	if p := sp.SuccessPolicy; p != nil {
+		decl := &model.SuccessPolicyDecl{Rules: make([]model.SuccessPolicyRuleDecl, len(p.Rules))}
+		for i, r := range p.Rules {
+			decl.Rules[i].SucceededIndexes = r.SucceededIndexes
+			if r.SucceededCount != nil {
+				c := int(*r.SucceededCount)
+				decl.Rules[i].SucceededCount = &c
+			}
+		}
+		completions := 0
+		if sp.Completions != nil {
+			completions = int(*sp.Completions)
+		}
+		if _, _, field, err := model.CompileSuccessPolicy(decl, sp.CompletionMode == "Indexed", completions); err != nil {
+			return fail("spec."+field, "%v", err)
+		}
+		dd.Job.SuccessPolicy = decl
+	}
 	if sp.PodFailurePolicy != nil {
 		pfp, err := podFailurePolicyDecl(o, sp.PodFailurePolicy, sp, warns)
 		if err != nil {
@@ -131,7 +160,6 @@ func jobDecl(o Object, name string, nodes nodeLabels, classes *priorityClassTabl
 	}{
 		{"spec.activeDeadlineSeconds", sp.ActiveDeadlineSeconds != nil, noClock + ", the Job never fails for its deadline"},
 		{"spec.ttlSecondsAfterFinished", sp.TTLSecondsAfterFinished != nil, noClock + "; a finished Job's pods are gone at once in the model anyway"},
-		{"spec.successPolicy", len(sp.SuccessPolicy) > 0 && string(sp.SuccessPolicy) != "null", "not modelled: the Job is Complete once completions pods succeeded"},
 		{"spec.managedBy", sp.ManagedBy != "" && sp.ManagedBy != "kubernetes.io/job-controller", "ignored: the model's Job controller manages the Job"},
 	} {
 		if f.set {

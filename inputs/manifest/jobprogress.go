@@ -1,7 +1,6 @@
 package manifest
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -208,7 +207,7 @@ func wantActive(decl *model.DeploymentDecl, succeeded int) int {
 // "True" (a zero condition: none). Complete and Failed together are
 // refused, as the API server refuses them.
 func (as *assembly) jobCondition(o Object, conds []JobStatusCondition) (JobStatusCondition, error) {
-	var complete, failed, target *JobStatusCondition
+	var complete, failed, target, met *JobStatusCondition
 	for i := range conds {
 		c := &conds[i]
 		if c.Status != "True" {
@@ -221,6 +220,8 @@ func (as *assembly) jobCondition(o Object, conds []JobStatusCondition) (JobStatu
 			failed = c
 		case "FailureTarget":
 			target = c
+		case "SuccessCriteriaMet":
+			met = c
 		}
 	}
 	switch {
@@ -232,6 +233,8 @@ func (as *assembly) jobCondition(o Object, conds []JobStatusCondition) (JobStatu
 		return *failed, nil
 	case target != nil:
 		return *target, nil
+	case met != nil:
+		return *met, nil
 	}
 	return JobStatusCondition{}, nil
 }
@@ -240,38 +243,11 @@ func (as *assembly) jobCondition(o Object, conds []JobStatusCondition) (JobStatu
 // in the API server's format: intervals in increasing order, each index
 // below completions.
 func parseJobIndexes(o Object, field, s string, completions int) ([]int, error) {
-	if s == "" {
-		return nil, nil
+	ks, err := model.ParseJobIndexes(s, completions)
+	if err != nil {
+		return nil, o.at().errorf(o.path(field), "%q: %v (accepted: increasing indexes and ranges below completions %d, such as 0,2-4)", s, err, completions)
 	}
-	bad := func(format string, args ...any) ([]int, error) {
-		return nil, o.at().errorf(o.path(field), "%q: %s (accepted: increasing indexes and ranges below completions %d, such as 0,2-4)", s, fmt.Sprintf(format, args...), completions)
-	}
-	var out []int
-	last := -1
-	for _, part := range strings.Split(s, ",") {
-		lo, hi, isRange := strings.Cut(part, "-")
-		x, err := strconv.Atoi(lo)
-		if err != nil || x < 0 {
-			return bad("%q is not an index", lo)
-		}
-		y := x
-		if isRange {
-			if y, err = strconv.Atoi(hi); err != nil || y <= x {
-				return bad("%q is not a range a-b with a < b", part)
-			}
-		}
-		switch {
-		case y >= completions:
-			return bad("index %d is not below completions", y)
-		case x <= last:
-			return bad("%q does not come after %d", part, last)
-		}
-		for k := x; k <= y; k++ {
-			out = append(out, k)
-		}
-		last = y
-	}
-	return out, nil
+	return ks, nil
 }
 
 // jobPodIndex is an Indexed Job's pod's completion index: its label, else
