@@ -160,6 +160,17 @@ type Case struct {
 	Indexed                         bool
 	PerIndex, MaxFailedIndexes      *int
 	CompletedIndexes, FailedIndexes []int
+	// SuccessRules are an Indexed Job's successPolicy rules (none: no
+	// successPolicy).
+	SuccessRules []SuccessRule
+}
+
+// SuccessRule is one successPolicy rule: succeededIndexes Indexes when
+// HasIndexes, succeededCount Count when set.
+type SuccessRule struct {
+	Indexes    []int
+	HasIndexes bool
+	Count      *int
 }
 
 // replaceOnlyFailed: podReplacementPolicy Failed, set or defaulted.

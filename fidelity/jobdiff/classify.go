@@ -73,6 +73,15 @@ const (
 	// status and counts the failure at once. Counterfactual: those pods
 	// are counted already.
 	DelayedPerIndex = "per-index failure counted before the replacement"
+	// SuccessDeletions: an Indexed Job's successPolicy matches at this
+	// sync, which deletes its active pods. With podReplacementPolicy
+	// TerminatingOrFailed a deleted pod counts as failed: the model
+	// counts the pods it deleted in the same sync (CountJob counts every
+	// terminating pod), upstream at its next sync (its pod list predates
+	// the deletions), when status.failed no longer decides anything (no
+	// failure criterion is evaluated once SuccessCriteriaMet is set).
+	// Counterfactual: those pods were deleted before.
+	SuccessDeletions = "success policy's deletions counted a sync early"
 	// Unexplained: no known class removes the disagreement.
 	Unexplained = "unexplained"
 )
@@ -176,6 +185,21 @@ func (c *Case) withoutSurplus() *Case {
 }
 
 var classes = []classify.Class[*Case]{{
+	Name: SuccessDeletions,
+	Applies: func(c *Case) bool {
+		return len(c.SuccessRules) > 0 && !c.replaceOnlyFailed() && c.active() > 0
+	},
+	Fix: func(c *Case) *Case {
+		d := *c
+		d.Pods = slices.Clone(c.Pods)
+		for i, p := range d.Pods {
+			if p.Active() {
+				d.Pods[i].Terminating = true
+			}
+		}
+		return &d
+	},
+}, {
 	Name:    DelayedPerIndex,
 	Applies: func(c *Case) bool { return len(c.delayedPerIndex()) > 0 },
 	Fix: func(c *Case) *Case {

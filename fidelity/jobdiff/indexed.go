@@ -25,6 +25,15 @@ func (c *Case) writeIndexed(b *strings.Builder) {
 	if c.MaxFailedIndexes != nil {
 		fmt.Fprintf(b, " maxFailedIndexes %d", *c.MaxFailedIndexes)
 	}
+	for _, r := range c.SuccessRules {
+		b.WriteString(" successPolicy rule")
+		if r.HasIndexes {
+			fmt.Fprintf(b, " succeededIndexes %q", intervals(r.Indexes))
+		}
+		if r.Count != nil {
+			fmt.Fprintf(b, " succeededCount %d", *r.Count)
+		}
+	}
 	fmt.Fprintf(b, " completedIndexes %q failedIndexes %q; pod indexes", intervals(c.CompletedIndexes), intervals(c.FailedIndexes))
 	for i, p := range c.Pods {
 		fmt.Fprintf(b, " %s:%d", podName(i), p.Index)
@@ -70,6 +79,31 @@ func (c *Case) indexedSpec(spec *model.JobSpec) {
 	if c.MaxFailedIndexes != nil {
 		spec.MaxFailedIndexes = *c.MaxFailedIndexes
 	}
+	if d := c.successPolicyDecl(); d != nil {
+		rules, n, field, err := model.CompileSuccessPolicy(d, true, *c.Completions)
+		if err != nil {
+			panic(fmt.Sprintf("%s: %v", field, err))
+		}
+		spec.SuccessRules, spec.SuccessRuleCount = rules, n
+	}
+}
+
+// successPolicyDecl is the Case's successPolicy as the model's input
+// declares it, nil for none.
+func (c *Case) successPolicyDecl() *model.SuccessPolicyDecl {
+	if len(c.SuccessRules) == 0 {
+		return nil
+	}
+	d := &model.SuccessPolicyDecl{}
+	for _, r := range c.SuccessRules {
+		var rd model.SuccessPolicyRuleDecl
+		if r.HasIndexes {
+			rd.SucceededIndexes = ptr.To(intervals(r.Indexes))
+		}
+		rd.SucceededCount = r.Count
+		d.Rules = append(d.Rules, rd)
+	}
+	return d
 }
 
 // indexedState writes the index status of the Case into the model's
@@ -129,6 +163,16 @@ func (c *Case) indexedObjects(j *batchv1.Job, pods []*v1.Pod) {
 	}
 	if c.MaxFailedIndexes != nil {
 		j.Spec.MaxFailedIndexes = ptr.To(int32(*c.MaxFailedIndexes))
+	}
+	if d := c.successPolicyDecl(); d != nil {
+		j.Spec.SuccessPolicy = &batchv1.SuccessPolicy{}
+		for _, r := range d.Rules {
+			rule := batchv1.SuccessPolicyRule{SucceededIndexes: r.SucceededIndexes}
+			if r.SucceededCount != nil {
+				rule.SucceededCount = ptr.To(int32(*r.SucceededCount))
+			}
+			j.Spec.SuccessPolicy.Rules = append(j.Spec.SuccessPolicy.Rules, rule)
+		}
 	}
 	completed := slices.Clone(c.CompletedIndexes)
 	for i, p := range c.Pods {

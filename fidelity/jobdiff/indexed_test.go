@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"k8s.io/utils/ptr"
 	"pgregory.net/rapid"
 
 	"github.com/kivi-go/kivi/model"
@@ -104,10 +105,43 @@ func genIndexedCase(t *rapid.T) *Case {
 		c.Pods = append(c.Pods, p)
 	}
 	c.Succeeded = len(c.CompletedIndexes)
+	if rapid.IntRange(0, 2).Draw(t, "successPolicy") == 0 {
+		c.SuccessRules = genSuccessRules(t, n)
+	}
 	if rapid.IntRange(0, 3).Draw(t, "surplus") > 0 {
 		c = c.withoutSurplus()
 	}
 	return c
+}
+
+// genSuccessRules draws 1..3 successPolicy rules valid for n
+// completions: a set of indexes (one to n of them) in two cases of three,
+// a count in two of three (at least one of the two; 0..n, at most the
+// rule's indexes).
+func genSuccessRules(t *rapid.T, n int) []SuccessRule {
+	var rules []SuccessRule
+	for range rapid.IntRange(1, 3).Draw(t, "successRules") {
+		var r SuccessRule
+		kind := rapid.IntRange(0, 2).Draw(t, "successRuleKind")
+		limit := n
+		if kind != 2 {
+			r.HasIndexes = true
+			for k := range n {
+				if rapid.Bool().Draw(t, "ruleIndex") {
+					r.Indexes = append(r.Indexes, k)
+				}
+			}
+			if len(r.Indexes) == 0 {
+				r.Indexes = []int{rapid.IntRange(0, n-1).Draw(t, "ruleIndex")}
+			}
+			limit = len(r.Indexes)
+		}
+		if kind != 0 {
+			r.Count = ptr.To(rapid.IntRange(0, limit).Draw(t, "succeededCount"))
+		}
+		rules = append(rules, r)
+	}
+	return rules
 }
 
 // genPod draws one pod of c (indexed: of an Indexed Job, whose
@@ -207,6 +241,12 @@ func (c *Case) indexedKinds(up Result) []string {
 	}
 	if up.FailedIndexes != "" {
 		k = append(k, "failed indexes")
+	}
+	if len(c.SuccessRules) > 0 {
+		k = append(k, "successPolicy")
+	}
+	if up.Finished == model.JobSuccessCriteriaMet || up.Finished == model.JobComplete && len(c.SuccessRules) > 0 {
+		k = append(k, "successPolicy met")
 	}
 	if len(up.Indexes) > 0 {
 		k = append(k, "indexes created")

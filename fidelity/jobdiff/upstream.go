@@ -310,6 +310,10 @@ func (up *Upstream) Sync(ctx context.Context, c *Case) (Result, error) {
 		switch {
 		case cond.Type == batchv1.JobComplete:
 			r.Finished = model.JobComplete
+		case cond.Type == batchv1.JobSuccessCriteriaMet && cond.Reason == batchv1.JobReasonSuccessPolicy:
+			if r.Finished == model.JobRunning {
+				r.Finished = model.JobSuccessCriteriaMet
+			}
 		case cond.Type == batchv1.JobFailed && cond.Reason == batchv1.JobReasonBackoffLimitExceeded:
 			r.Finished = model.JobFailedBackoff
 		case cond.Type == batchv1.JobFailed && cond.Reason == batchv1.JobReasonPodFailurePolicy:
