@@ -105,6 +105,6 @@ func cronJobIndexedWarning(job Object, jd *model.JobDecl) Warning {
 		v := model.MaxJobCount
 		jd.BackoffLimit = &v
 	}
-	jd.CompletionMode, jd.BackoffLimitPerIndex, jd.MaxFailedIndexes = "", nil, nil
-	return job.at().warning(job.path("spec.completionMode"), "Indexed is modelled as NonIndexed in a CronJob's runs: the pods carry no completion index (the same number of pods and the same completions; backoffLimitPerIndex and maxFailedIndexes are not modelled)")
+	jd.CompletionMode, jd.BackoffLimitPerIndex, jd.MaxFailedIndexes, jd.SuccessPolicy = "", nil, nil, nil
+	return job.at().warning(job.path("spec.completionMode"), "Indexed is modelled as NonIndexed in a CronJob's runs: the pods carry no completion index (the same number of pods and the same completions; backoffLimitPerIndex, maxFailedIndexes and successPolicy are not modelled)")
 }

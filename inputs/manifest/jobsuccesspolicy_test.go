@@ -86,3 +86,35 @@ func TestJobSuccessPolicyErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestCronJobIndexedSuccessPolicy: a CronJob's Indexed jobTemplate runs
+// NonIndexed (warned), and its successPolicy, which needs Indexed, goes
+// with the warning instead of failing the input.
+func TestCronJobIndexedSuccessPolicy(t *testing.T) {
+	r := load(t, `apiVersion: batch/v1
+kind: CronJob
+metadata: {name: nightly}
+spec:
+  schedule: "0 1 * * *"
+  concurrencyPolicy: Forbid
+  jobTemplate:
+    spec:
+      completions: 3
+      completionMode: Indexed
+      successPolicy: {rules: [{succeededCount: 1}]}
+      template:
+        spec:
+          restartPolicy: Never
+          containers: [{name: c, image: i}]
+`)
+	warned := false
+	for _, w := range r.Warnings {
+		warned = warned || strings.Contains(w.String(), "successPolicy are not modelled")
+	}
+	if !warned {
+		t.Fatalf("warnings %v, want the Indexed one naming successPolicy", r.Warnings)
+	}
+	if _, _, err := r.Cluster.Build(); err != nil {
+		t.Fatal(err)
+	}
+}
