@@ -93,7 +93,7 @@ func CompileSuccessPolicy(d *SuccessPolicyDecl, indexed bool, completions int) (
 			case *c < 0 || *c > completions:
 				return rules, 0, at + ".succeededCount", fmt.Errorf("%d (accepted: 0 to completions, %d)", *c, completions)
 			case rule.HasIndexes && *c > total:
-				return rules, 0, at + ".succeededCount", fmt.Errorf("%d (accepted: at most the %d indexes of its succeededIndexes)", *c, total)
+				return rules, 0, at + ".succeededCount", fmt.Errorf("%d (accepted: 0 to %d, how many indexes its succeededIndexes names)", *c, total)
 			}
 			rule.Count = *c
 		}

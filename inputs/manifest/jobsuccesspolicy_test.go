@@ -75,7 +75,7 @@ func TestJobSuccessPolicyErrors(t *testing.T) {
 		{"decreasing", rules + `    - {succeededCount: 1}` + "\n" + `    - {succeededIndexes: "3,1"}`, `spec.successPolicy.rules[1].succeededIndexes: "3,1": "1" does not come after 3`},
 		{"not a range", rules + `    - {succeededIndexes: "2-1"}`, `"2-1" is not a range a-b with a < b`},
 		{"count beyond completions", rules + "    - {succeededCount: 6}", "spec.successPolicy.rules[0].succeededCount: 6 (accepted: 0 to completions, 5)"},
-		{"count beyond the indexes", rules + `    - {succeededIndexes: "0-1", succeededCount: 3}`, "succeededCount: 3 (accepted: at most the 2 indexes of its succeededIndexes)"},
+		{"count beyond the indexes", rules + `    - {succeededIndexes: "0-1", succeededCount: 3}`, "succeededCount: 3 (accepted: 0 to 2, how many indexes its succeededIndexes names)"},
 		{"negative count", rules + "    - {succeededCount: -1}", "succeededCount: -1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
