@@ -18,8 +18,12 @@ import (
 // and it is Complete once no pod of it terminates, whatever its other
 // indexes did.
 
-// MaxSuccessPolicyRules is the API server's bound on successPolicy.rules.
-const MaxSuccessPolicyRules = 20
+// MaxSuccessPolicyRules is the API server's bound on successPolicy.rules,
+// maxSucceededIndexesLength its bound on a rule's succeededIndexes.
+const (
+	MaxSuccessPolicyRules     = 20
+	maxSucceededIndexesLength = 64 * 1024
+)
 
 // SuccessPolicyRule is one compiled rule; an array element of JobSpec, so
 // that configurations compare with ==.
@@ -81,6 +85,9 @@ func CompileSuccessPolicy(d *SuccessPolicyDecl, indexed bool, completions int) (
 		}
 		total := 0
 		if r.SucceededIndexes != nil {
+			if len(*r.SucceededIndexes) > maxSucceededIndexesLength {
+				return rules, 0, at + ".succeededIndexes", fmt.Errorf("%d characters (accepted: at most %d)", len(*r.SucceededIndexes), maxSucceededIndexesLength)
+			}
 			var err error
 			if rule.Indexes, total, err = parseIndexIntervals(*r.SucceededIndexes, completions); err != nil {
 				return rules, 0, at + ".succeededIndexes", fmt.Errorf("%q: %v (accepted: increasing indexes and ranges below completions %d, such as 0,2-4)",
@@ -110,9 +117,6 @@ func CompileSuccessPolicy(d *SuccessPolicyDecl, indexed bool, completions int) (
 func ParseJobIndexes(s string, completions int) ([]int, error) {
 	if s == "" {
 		return nil, nil
-	}
-	if len(s) > 64*1024 {
-		return nil, fmt.Errorf("longer than 65536 characters")
 	}
 	var out []int
 	last := -1

@@ -89,15 +89,8 @@ func randomDuplicates(r *rand.Rand, limits bool) (*model.Universe, *model.State)
 	b := build.New()
 	nodes := 4
 	b.AddNodes(nodes, build.Node().CPU(64).Mem(64))
-	deps := 1 + r.IntN(2)
-	var ds []int
-	for k := range deps {
-		tb := build.Template(fmt.Sprintf("t%d", k)).Requests(1, 1).Label("app", fmt.Sprintf("d%d", k)).Label("tier", "web")
-		if limits {
-			tb.Namespace(namespaceOf(r))
-		}
-		ds = append(ds, b.AddDeployment(fmt.Sprintf("d%d", k), b.AddTemplate(tb), 0))
-	}
+	ds := randomDeployments(r, b, limits)
+	deps := len(ds)
 	count := make([]int, deps)
 	for range 5 + r.IntN(6) {
 		d := r.IntN(deps)
@@ -345,6 +338,32 @@ func taintsMatchEveryOrder(t *testing.T, r *rand.Rand, n, min int, budgets, limi
 	check.atLeast(min)
 }
 
+// randomDeployments adds one or two deployments d0, d1 of one-CPU pods
+// labelled app=d<k> and tier=web (what randomBudgets selects), each in a
+// namespace of namespaceOf when namespaced (what randomLimits counts by).
+func randomDeployments(r *rand.Rand, b *build.Builder, namespaced bool) []int {
+	var ds []int
+	for k := range 1 + r.IntN(2) {
+		tb := build.Template(fmt.Sprintf("t%d", k)).Requests(1, 1).Label("app", fmt.Sprintf("d%d", k)).Label("tier", "web")
+		if namespaced {
+			tb.Namespace(namespaceOf(r))
+		}
+		ds = append(ds, b.AddDeployment(fmt.Sprintf("d%d", k), b.AddTemplate(tb), 0))
+	}
+	return ds
+}
+
+// activeOn is node n's Pending and Running pods, in slot order.
+func activeOn(s *model.State, n int) []int {
+	var ps []int
+	for p := range s.Pods {
+		if s.Pods[p].NodeOf() == n && s.Pods[p].Active() {
+			ps = append(ps, p)
+		}
+	}
+	return ps
+}
+
 // randomTaintedCluster: three nodes tainted spot=true:NoSchedule and a
 // clean one, pods of one or two deployments (tier web) placed at random,
 // some Pending, some busier than the others,
@@ -355,18 +374,10 @@ func randomTaintedCluster(r *rand.Rand, budgets, limits bool) (*model.Universe, 
 	b := build.New()
 	b.AddNodes(3, build.Node().CPU(64).Mem(64).Taint("spot", "true", model.NoSchedule))
 	b.AddNodes(1, build.Node().CPU(64).Mem(64))
-	deps := 1 + r.IntN(2)
-	var ds []int
-	for k := range deps {
-		tb := build.Template(fmt.Sprintf("t%d", k)).Requests(1, 1).Label("app", fmt.Sprintf("d%d", k)).Label("tier", "web")
-		if limits {
-			tb.Namespace(namespaceOf(r))
-		}
-		ds = append(ds, b.AddDeployment(fmt.Sprintf("d%d", k), b.AddTemplate(tb), 0))
-	}
+	ds := randomDeployments(r, b, limits)
 	count := randomPods(r, b, ds, 2+r.IntN(5), 4, 5, 4)
 	if budgets || r.IntN(3) == 0 {
-		randomBudgets(r, b, deps)
+		randomBudgets(r, b, len(ds))
 	}
 	b.U.Descheduler = policy(model.DeschedulerProfile{Name: "taints",
 		Deschedule: model.DescheduleConfig{Enabled: []model.DeschedulePlugin{model.RemovePodsViolatingNodeTaints}}})
@@ -376,13 +387,7 @@ func randomTaintedCluster(r *rand.Rand, budgets, limits bool) (*model.Universe, 
 	u, s := buildDue(b, count)
 	var tainted [][]int
 	for n := range 3 {
-		var ps []int
-		for p := range s.Pods {
-			if s.Pods[p].NodeOf() == n && s.Pods[p].Active() {
-				ps = append(ps, p)
-			}
-		}
-		if len(ps) > 0 {
+		if ps := activeOn(s, n); len(ps) > 0 {
 			tainted = append(tainted, ps)
 		}
 	}

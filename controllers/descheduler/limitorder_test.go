@@ -247,12 +247,7 @@ func TestRemoveFailedPodsLimitsMatchEveryOrder(t *testing.T) {
 	for i := range 150 {
 		b := build.New()
 		b.AddNodes(4, build.Node().CPU(64).Mem(64))
-		deps := 1 + r.IntN(2)
-		var ds []int
-		for k := range deps {
-			tb := build.Template(fmt.Sprintf("t%d", k)).Requests(1, 1).Label("app", fmt.Sprintf("d%d", k)).Namespace(namespaceOf(r))
-			ds = append(ds, b.AddDeployment(fmt.Sprintf("d%d", k), b.AddTemplate(tb), 0))
-		}
+		ds := randomDeployments(r, b, true)
 		count := randomPods(r, b, ds, 2+r.IntN(5), 4, 0, 0)
 		b.U.Descheduler = policy(model.DeschedulerProfile{Name: "failed",
 			Deschedule: model.DescheduleConfig{Enabled: []model.DeschedulePlugin{model.RemoveFailedPods}}})
@@ -261,8 +256,8 @@ func TestRemoveFailedPodsLimitsMatchEveryOrder(t *testing.T) {
 		var failed [][]int
 		for n := range 4 {
 			var ps []int
-			for p := range s.Pods {
-				if s.Pods[p].NodeOf() == n && s.Pods[p].Active() && r.IntN(4) > 0 {
+			for _, p := range activeOn(s, n) {
+				if r.IntN(4) > 0 {
 					s.Pods[p].Phase = model.Failed
 					ps = append(ps, p)
 				}

@@ -77,6 +77,7 @@ func TestJobSuccessPolicyErrors(t *testing.T) {
 		{"count beyond completions", rules + "    - {succeededCount: 6}", "spec.successPolicy.rules[0].succeededCount: 6 (accepted: 0 to completions, 5)"},
 		{"count beyond the indexes", rules + `    - {succeededIndexes: "0-1", succeededCount: 3}`, "succeededCount: 3 (accepted: 0 to 2, how many indexes its succeededIndexes names)"},
 		{"negative count", rules + "    - {succeededCount: -1}", "succeededCount: -1"},
+		{"succeededIndexes too long", rules + `    - {succeededIndexes: "` + strings.Repeat("1", 70000) + `"}`, "succeededIndexes: 70000 characters (accepted: at most 65536)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := LoadStream([]File{{Name: "m.yaml", Data: []byte(oneNode + "---\n" + successJob(tc.spec))}}, nil, nil, testOptions())
