@@ -2,7 +2,7 @@ package compose
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strconv"
 
 	"github.com/kivi-go/kivi/checker"
@@ -27,8 +27,10 @@ func snapshotTrace(sys *System, t *checker.Trace[*model.State], out *report.Trac
 	}
 	nm := tracenames.New(sys.U)
 	nm.Start(t.Initial)
+	var sn *snapshotter
 	if snapshots {
-		out.Initial = snapshot(sys.U, t.Initial, nm)
+		sn = newSnapshotter(sys.U)
+		out.Initial = sn.snapshot(t.Initial, nm)
 	}
 	prev := t.Initial
 	for i, st := range t.Steps {
@@ -41,7 +43,7 @@ func snapshotTrace(sys *System, t *checker.Trace[*model.State], out *report.Trac
 		}
 		out.Steps[i].Lines = nm.Step(st.State, out.Steps[i].Actor != deploymentActor, lines)
 		if snapshots {
-			out.Steps[i].Cluster = snapshot(sys.U, st.State, nm)
+			out.Steps[i].Cluster = sn.snapshot(st.State, nm)
 		}
 		prev = st.State
 	}
@@ -54,34 +56,79 @@ const deploymentActor = "Deployment"
 // zoneKeys are the node labels that name a zone, most standard first.
 var zoneKeys = [...]string{"topology.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/zone", "zone"}
 
-// snapshot draws state s, naming its pods with nm, which has advanced to s.
-func snapshot(u *model.Universe, s *model.State, nm *tracenames.Namer) report.ClusterSnapshot {
-	out := report.ClusterSnapshot{Nodes: make([]report.NodeSnapshot, 0, len(s.Nodes)), Pods: []report.PodSnapshot{},
-		Deployments: make([]report.DeploymentSnapshot, 0, len(s.Deps))}
-	requested, used := u.RequestedOnNodes(s, nil), u.UsedCPUOnNodes(s, nil)
-	for n := range s.Nodes {
+// snapshotter draws the states of one trace. What does not change along
+// a trace (a node's zone and its taints from the input) is worked out
+// once, and its slices are shared by every snapshot (clipped: a snapshot
+// that adds a taint copies them).
+type snapshotter struct {
+	u      *model.Universe
+	zones  []string
+	taints [][]string
+	// scratch of one snapshot
+	requested []model.Resources
+	used      []int64
+	order     []podOrder
+}
+
+// podOrder is a pod's place in a snapshot's list: by deployment (the
+// name's prefix), then by its number within it.
+type podOrder struct {
+	prefix string
+	n      int
+	at     int
+}
+
+func newSnapshotter(u *model.Universe) *snapshotter {
+	sn := &snapshotter{u: u, zones: make([]string, len(u.Nodes)), taints: make([][]string, len(u.Nodes))}
+	for n := range u.Nodes {
 		un := &u.Nodes[n]
-		ns := report.NodeSnapshot{Name: un.Name, Status: s.Nodes[n].Status.Health().String(), Ready: s.Nodes[n].Status == model.Ready,
-			CPU: un.CPU, RequestedCPU: requested[n].CPU, UsedCPU: used[n]}
-		if len(un.Labels) > 0 {
-			ns.Labels = un.Labels
-		}
 		for _, k := range zoneKeys {
 			if z, ok := un.Labels[k]; ok {
-				ns.Zone = z
+				sn.zones[n] = z
 				break
 			}
 		}
-		for _, t := range un.Taints {
-			ns.Taints = append(ns.Taints, taintString(t))
+		if len(un.Taints) > 0 {
+			ts := make([]string, 0, len(un.Taints))
+			for _, t := range un.Taints {
+				ts = append(ts, taintString(t))
+			}
+			sn.taints[n] = ts
 		}
-		if i, ok := s.Nodes[n].Status.NodeDownTaint(); ok {
-			ns.Taints = append(ns.Taints, taintString(model.Taint{Key: model.NodeDownTaints[i], Effect: model.NoExecute}))
+	}
+	return sn
+}
+
+// snapshot draws state s, naming its pods with nm, which has advanced to s.
+func (sn *snapshotter) snapshot(s *model.State, nm *tracenames.Namer) report.ClusterSnapshot {
+	u := sn.u
+	pods := 0
+	for i := range s.Pods {
+		if s.Pods[i].Phase != model.Free {
+			pods++
 		}
-		if s.Nodes[n].Cordoned {
-			// A cordoned node shows the taint the node lifecycle
-			// controller gives it, as kubectl describe node does.
-			ns.Taints = append(ns.Taints, taintString(model.UnschedulableTaint()))
+	}
+	out := report.ClusterSnapshot{Nodes: make([]report.NodeSnapshot, 0, len(s.Nodes)), Pods: make([]report.PodSnapshot, 0, pods),
+		Deployments: make([]report.DeploymentSnapshot, 0, len(s.Deps))}
+	sn.requested, sn.used = u.RequestedOnNodes(s, sn.requested), u.UsedCPUOnNodes(s, sn.used)
+	for n := range s.Nodes {
+		un := &u.Nodes[n]
+		ns := report.NodeSnapshot{Name: un.Name, Zone: sn.zones[n], Status: s.Nodes[n].Status.Health().String(), Ready: s.Nodes[n].Status == model.Ready,
+			CPU: un.CPU, RequestedCPU: sn.requested[n].CPU, UsedCPU: sn.used[n], Taints: sn.taints[n]}
+		if len(un.Labels) > 0 {
+			ns.Labels = un.Labels
+		}
+		down, isDown := s.Nodes[n].Status.NodeDownTaint()
+		if isDown || s.Nodes[n].Cordoned {
+			ns.Taints = append(make([]string, 0, len(ns.Taints)+2), ns.Taints...)
+			if isDown {
+				ns.Taints = append(ns.Taints, taintString(model.Taint{Key: model.NodeDownTaints[down], Effect: model.NoExecute}))
+			}
+			if s.Nodes[n].Cordoned {
+				// A cordoned node shows the taint the node lifecycle
+				// controller gives it, as kubectl describe node does.
+				ns.Taints = append(ns.Taints, taintString(model.UnschedulableTaint()))
+			}
 		}
 		out.Nodes = append(out.Nodes, ns)
 	}
@@ -114,7 +161,7 @@ func snapshot(u *model.Universe, s *model.State, nm *tracenames.Namer) report.Cl
 	}
 	// Pods in name order: the explorer's pods keep their place from one
 	// step to the next whatever slot they occupy.
-	sort.SliceStable(out.Pods, func(a, b int) bool { return podLess(out.Pods[a], out.Pods[b]) })
+	out.Pods = sn.sortPods(out.Pods)
 	for d := range s.Deps {
 		ds := &s.Deps[d]
 		c := model.Counts(s, d)
@@ -132,6 +179,47 @@ func snapshot(u *model.Universe, s *model.State, nm *tracenames.Namer) report.Cl
 		out.Deployments = append(out.Deployments, dsn)
 	}
 	return out
+}
+
+// sortPods returns pods in name order (by deployment, then by their
+// number within it), stable; each name is split once, not at every
+// comparison.
+func (sn *snapshotter) sortPods(pods []report.PodSnapshot) []report.PodSnapshot {
+	order := sn.order[:0]
+	sorted := true
+	for i := range pods {
+		prefix, n := splitPodName(pods[i].Name)
+		o := podOrder{prefix, n, i}
+		if len(order) > 0 && podOrderLess(o, order[len(order)-1]) {
+			sorted = false
+		}
+		order = append(order, o)
+	}
+	sn.order = order
+	if sorted {
+		return pods
+	}
+	slices.SortStableFunc(order, func(a, b podOrder) int {
+		if podOrderLess(a, b) {
+			return -1
+		}
+		if podOrderLess(b, a) {
+			return 1
+		}
+		return 0
+	})
+	out := make([]report.PodSnapshot, len(pods))
+	for i, o := range order {
+		out[i] = pods[o.at]
+	}
+	return out
+}
+
+func podOrderLess(a, b podOrder) bool {
+	if a.prefix != b.prefix {
+		return a.prefix < b.prefix
+	}
+	return a.n < b.n
 }
 
 // hpaDesired is the HPA's recommendation for deployment d in s, computed
@@ -162,16 +250,6 @@ func hpaDesired(u *model.Universe, s *model.State, d int) int {
 		return int(ds.Replicas)
 	}
 	return r.Desired
-}
-
-// podLess orders pods by deployment, then by their number within it.
-func podLess(a, b report.PodSnapshot) bool {
-	pa, na := splitPodName(a.Name)
-	pb, nb := splitPodName(b.Name)
-	if pa != pb {
-		return pa < pb
-	}
-	return na < nb
 }
 
 // splitPodName splits "<prefix>-<n>" into prefix and n.

@@ -34,35 +34,92 @@ const pairwiseGroups = 16
 // by content. A pod waiting in a pod queue is identical to no other
 // slot, so it has a group of its own (looked up by slot, should a slot be
 // a candidate twice); the others share a group exactly when their
-// PodStates are equal.
+// PodStates are equal. The groups are carved out of one array: each
+// candidate's group is found first, then the members are laid out.
 func identicalGroupsByContent(s *State, pods []int) [][]int {
-	queued := map[int]bool{}
+	queued := make([]uint64, (len(s.Pods)+63)/64)
 	for _, q := range PodQueues() {
 		for _, x := range s.Queues[q] {
-			queued[int(x)] = true
+			if int(x) < len(s.Pods) {
+				queued[x/64] |= 1 << (x % 64)
+			}
 		}
 	}
-	var groups [][]int
-	byContent := map[PodState]int{}
-	bySlot := map[int]int{}
-	for _, p := range pods {
-		g, ok := 0, false
-		if queued[p] {
-			g, ok = bySlot[p]
-			if !ok {
-				bySlot[p] = len(groups)
+	isQueued := func(p int) bool { return p >= 0 && p < len(s.Pods) && queued[p/64]&(1<<(p%64)) != 0 }
+	// of[i] is the group of pods[i]; first[g] the first member of group g.
+	of := make([]int32, len(pods))
+	var first []int
+	var byContent map[PodState]int32
+	var bySlot map[int]int32
+	find := func(p int, queued bool) int32 {
+		switch {
+		case queued && bySlot != nil:
+			if g, ok := bySlot[p]; ok {
+				return g
 			}
-		} else {
-			g, ok = byContent[s.Pods[p]]
-			if !ok {
-				byContent[s.Pods[p]] = len(groups)
+		case !queued && byContent != nil:
+			if g, ok := byContent[s.Pods[p]]; ok {
+				return g
+			}
+		case queued:
+			for g, q := range first {
+				if q == p {
+					return int32(g)
+				}
+			}
+		default:
+			for g, q := range first {
+				if !isQueued(q) && s.Pods[q] == s.Pods[p] {
+					return int32(g)
+				}
 			}
 		}
-		if ok {
-			groups[g] = insertSorted(groups[g], p)
-			continue
+		return -1
+	}
+	for i, p := range pods {
+		q := isQueued(p)
+		g := find(p, q)
+		if g < 0 {
+			g = int32(len(first))
+			first = append(first, p)
+			// Past a few groups, a table instead of a scan.
+			if len(first) == pairwiseGroups {
+				byContent, bySlot = map[PodState]int32{}, map[int]int32{}
+				for h, r := range first {
+					if isQueued(r) {
+						bySlot[r] = int32(h)
+					} else {
+						byContent[s.Pods[r]] = int32(h)
+					}
+				}
+			} else if byContent != nil {
+				if q {
+					bySlot[p] = g
+				} else {
+					byContent[s.Pods[p]] = g
+				}
+			}
 		}
-		groups = append(groups, []int{p})
+		of[i] = g
+	}
+	// Lay the groups out in one array, each in ascending slot order.
+	size := make([]int, len(first)+1)
+	for _, g := range of {
+		size[g+1]++
+	}
+	for g := 1; g < len(size); g++ {
+		size[g] += size[g-1]
+	}
+	members := make([]int, len(pods))
+	groups := make([][]int, len(first))
+	for g := range groups {
+		groups[g] = members[size[g]:size[g]:size[g+1]]
+	}
+	for i, p := range pods {
+		groups[of[i]] = append(groups[of[i]], p)
+	}
+	for _, g := range groups {
+		slices.Sort(g)
 	}
 	return groups
 }

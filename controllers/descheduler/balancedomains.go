@@ -1,8 +1,8 @@
 package descheduler
 
 import (
+	"cmp"
 	"slices"
-	"sort"
 
 	"github.com/kivi-go/kivi/model"
 )
@@ -168,11 +168,14 @@ func (c *cycle) takeForEviction(pods []int, below []int, move int) (taken, kept 
 			priority: t.Priority,
 		}, pod: pod}
 	}
-	sort.SliceStable(es, func(a, b int) bool {
-		if es[a].key != es[b].key {
-			return es[a].key.before(es[b].key)
+	slices.SortFunc(es, func(a, b entry) int {
+		switch {
+		case a.key != b.key && a.key.before(b.key):
+			return -1
+		case a.key != b.key:
+			return 1
 		}
-		return es[a].pod < es[b].pod
+		return cmp.Compare(a.pod, b.pod)
 	})
 	if move <= 0 {
 		for _, e := range es {

@@ -1,8 +1,8 @@
 package descheduler
 
 import (
+	"cmp"
 	"slices"
-	"sort"
 
 	"github.com/kivi-go/kivi/model"
 )
@@ -75,12 +75,11 @@ func (t topologySpread) Balance(c *cycle, p *model.DeschedulerProfile) {
 	for _, cd := range plan {
 		pods = append(pods, cd.pod)
 	}
-	sort.Slice(pods, func(a, b int) bool {
-		oa, ob := c.s.Pods[pods[a]].Owner, c.s.Pods[pods[b]].Owner
-		if oa != ob {
-			return oa < ob
+	slices.SortFunc(pods, func(a, b int) int {
+		if oa, ob := c.s.Pods[a].Owner, c.s.Pods[b].Owner; oa != ob {
+			return cmp.Compare(oa, ob)
 		}
-		return pods[a] < pods[b]
+		return cmp.Compare(a, b)
 	})
 	pods = slices.Compact(pods)
 	// Upstream evicts the set in map order: when a disruption budget lets
@@ -104,42 +103,58 @@ func (t topologySpread) Balance(c *cycle, p *model.DeschedulerProfile) {
 // out sorted ascending by size, ties by label value id (upstream's sort is
 // unstable over map order).
 func (c *cycle) domains(sc spreadConstraint, counted []int) ([]domain, int) {
-	var ds []domain
-	find := func(v model.ValueID) *domain {
-		for i := range ds {
-			if ds[i].value == v {
-				return &ds[i]
-			}
-		}
-		ds = append(ds, domain{value: v})
-		return &ds[len(ds)-1]
-	}
 	key := sc.c.Key
+	// at[v] is 1 + the index of value v's domain, 0 while it has none.
+	top := 0
+	for n := range c.u.Nodes {
+		top = max(top, int(c.u.Nodes[n].LabelSet.Get(key)))
+	}
+	at := make([]int32, top+1)
+	var ds []domain
+	find := func(v model.ValueID) int {
+		if at[v] == 0 {
+			ds = append(ds, domain{value: v})
+			at[v] = int32(len(ds))
+		}
+		return int(at[v]) - 1
+	}
 	for _, n := range c.ready {
 		if v := c.u.Nodes[n].LabelSet.Get(key); v != 0 && c.includes(sc, n) {
 			find(v)
 		}
 	}
+	// Count each domain's pods first, then carve their lists out of one
+	// array (clipped: a list never grows into the next).
+	var member []int32 // the domain of each counted pod, -1 for none
 	sum := 0
 	for _, pod := range counted {
 		ps := &c.s.Pods[pod]
-		if !sc.matches(ps) {
-			continue
+		d := int32(-1)
+		if sc.matches(ps) {
+			if v := c.u.Nodes[ps.NodeOf()].LabelSet.Get(key); v != 0 {
+				d = int32(find(v))
+				ds[d].size++
+				sum++
+			}
 		}
-		v := c.u.Nodes[ps.NodeOf()].LabelSet.Get(key)
-		if v == 0 {
-			continue
-		}
-		d := find(v)
-		d.pods = append(d.pods, pod)
-		d.size++
-		sum++
+		member = append(member, d)
 	}
-	sort.Slice(ds, func(i, j int) bool {
-		if ds[i].size != ds[j].size {
-			return ds[i].size < ds[j].size
+	pods := make([]int, sum)
+	from := 0
+	for i := range ds {
+		ds[i].pods = pods[from : from : from+ds[i].size]
+		from += ds[i].size
+	}
+	for k, pod := range counted {
+		if d := member[k]; d >= 0 {
+			ds[d].pods = append(ds[d].pods, pod)
 		}
-		return ds[i].value < ds[j].value
+	}
+	slices.SortFunc(ds, func(a, b domain) int {
+		if a.size != b.size {
+			return cmp.Compare(a.size, b.size)
+		}
+		return cmp.Compare(a.value, b.value)
 	})
 	for i := range ds {
 		ds[i].tie = ds[i].size
