@@ -141,14 +141,19 @@ func decodePodRuns(pods []PodState, enc []byte, k int, u *Universe, heads *podHe
 		if r.err != nil || period < 1 || period > i || delta > 1 || count < minPodRun || count > uint64(len(pods)-i) {
 			return r.off, fmt.Errorf("decode state: pod %d: run of shape %#x and %d pods: %w", i+1, shape, count, ErrInvalid)
 		}
-		for j := i; j < i+int(count); j++ {
-			p := pods[j-period]
-			if delta == 1 {
-				if p.Node == 0 || p.Node == ^uint16(0) {
-					return r.off, fmt.Errorf("decode state: pod %d: a run's next node after node %d: %w", j+1, p.Node, ErrInvalid)
-				}
-				p.Node++
+		if delta == 0 {
+			// pods[j] = pods[j-period] over the run: the stretch from one
+			// period before the run is periodic, and each copy doubles it.
+			for done, end := i, i+int(count); done < end; {
+				done += copy(pods[done:end], pods[i-period:done])
 			}
+		}
+		for j := i; delta == 1 && j < i+int(count); j++ {
+			p := pods[j-period]
+			if p.Node == 0 || p.Node == ^uint16(0) {
+				return r.off, fmt.Errorf("decode state: pod %d: a run's next node after node %d: %w", j+1, p.Node, ErrInvalid)
+			}
+			p.Node++
 			pods[j] = p
 		}
 		i += int(count)

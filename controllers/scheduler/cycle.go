@@ -86,6 +86,19 @@ type cycle struct {
 	total     []int64
 	tied      []int
 
+	// orbits are the node orbit labels of the state the cycle runs on
+	// (model.Tx.NodeOrbitLabels), nil when it has none: nodes of one
+	// orbit are swapped by a symmetry of the state, which fixes the pod
+	// being scheduled, so every filter and score plugin gives them the
+	// same verdict and the same raw score, and each is computed once per
+	// orbit (orbitshortcut.go). orbitFirst and the rep slices are its
+	// scratch.
+	orbits     []int
+	orbitFirst []int32
+	reps       []int
+	repOf      []int32
+	repRaw     []int64
+
 	// Backing storage, carved into the slices above so that a drain
 	// allocates a handful of buffers once instead of one per slice and pod.
 	i32  []int32
@@ -182,12 +195,12 @@ func (c *cycle) run(pr *profile) []int {
 // unaffected.
 func (c *cycle) preScoreFails() bool { return c.t.PreferredInvalid }
 
-// reset prepares the cycle for pod slot pod of s: constraints, the
-// decision key, per-node requests and spread counts, then the
-// PodTopologySpread PreFilter.
+// reset prepares the cycle for pod slot pod of s: constraints,
+// per-node requests and spread counts, then the PodTopologySpread
+// PreFilter. The decision key is built only where the memo is asked
+// (hosts).
 func (c *cycle) reset(u *model.Universe, s *model.State, pod int) {
 	c.begin(u, s, pod)
-	c.buildKey()
 	c.count()
 }
 
@@ -287,11 +300,24 @@ func (c *cycle) filter(pr *profile) {
 	c.rejectedBy = grow(c.rejectedBy, N)
 	c.ints = grow(c.ints, 2*N)
 	c.feasible, c.tied = c.ints[:0:N], c.ints[N:N:2*N]
+	first := c.orbitFirsts(pr)
 	for n := range N {
 		c.rejectedBy[n] = -1
 		if model.NodeGone(c.s, n) {
 			c.rejectedBy[n] = deletedNode
 			continue
+		}
+		if first != nil {
+			// The first node of n's orbit was filtered already: n has
+			// its verdict.
+			if r := first[c.orbits[n]]; r >= 0 {
+				c.status[n], c.rejectedBy[n] = c.status[r], c.rejectedBy[r]
+				if c.rejectedBy[n] == -1 {
+					c.feasible = append(c.feasible, n)
+				}
+				continue
+			}
+			first[c.orbits[n]] = int32(n)
 		}
 		if pr.standard {
 			if st, i := c.standardFilters(n); st.Code != Success {
@@ -374,7 +400,7 @@ func (c *cycle) score(pr *profile) {
 			continue
 		}
 		if pr.standard {
-			c.standardScores(k, c.raw[k])
+			c.scoreOncePerOrbit(k, c.raw[k])
 		} else {
 			for j, n := range c.feasible {
 				c.raw[k][j] = pl.Score(c, n)

@@ -17,6 +17,10 @@ type Scheduler struct {
 	// worth keeping for the whole search. Nil in the zero value: each
 	// step then allocates its own.
 	cycles *cyclePool
+	// EveryNode filters and scores every node in each scheduling cycle,
+	// even where the state's symmetry makes the nodes of an orbit alike
+	// (orbitshortcut.go): the reference the shortcut is tested against.
+	EveryNode bool
 }
 
 // New returns the scheduler process.
@@ -39,7 +43,11 @@ var _ model.WorkerLocal = Scheduler{}
 // ForWorker returns a scheduler with its own scratch cycles and decision
 // memo, for one goroutine (model.WorkerLocal). A Scheduler is not safe
 // for concurrent steps.
-func (Scheduler) ForWorker() model.Process { return New() }
+func (sch Scheduler) ForWorker() model.Process {
+	w := New()
+	w.EveryNode = sch.EveryNode
+	return w
+}
 
 // getCycle returns a scratch cycle for one step; putCycle hands it back.
 func (sch Scheduler) getCycle() *cycle {
@@ -122,7 +130,14 @@ func (sch Scheduler) Step(tx *model.Tx, s *model.State) {
 			// recall the cycle's outcome, and copying the plugins showed
 			// in profiles.
 			pr := defaultProfile()
+			// Nodes of one orbit are alike for the pod (orbitshortcut.go):
+			// the step has changed nothing of the nodes yet, as it takes
+			// one pod. EveryNode evaluates them all.
+			if onePod && !sch.EveryNode {
+				c.orbits = tx.NodeOrbitLabels()
+			}
 			top = c.hosts(&pr, u, s, p)
+			c.orbits = nil
 			tx.Remember(top)
 		}
 		n, ok := pickHost(tx, u, top)
