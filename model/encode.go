@@ -53,7 +53,8 @@ import (
 //	        when some Job is Indexed, the length of JobIndexes as a
 //	        uvarint and its bytes
 //	queues: length then items, for each queue (in a wide universe the
-//	        length as a uvarint and two bytes per item)
+//	        length as a uvarint, then the items as runs of ids in
+//	        arithmetic progression, queueruns.go)
 //	event vars, monitors: raw bytes (their lengths are fixed by the
 //	        Universe and the System); in a universe of more nodes than
 //	        MaxObjects the event vars, which hold per-node memory, as
@@ -101,7 +102,7 @@ func (s *State) appendHead(u *Universe, dst []byte, pods int) []byte {
 		}
 	}
 	dst = slices.Grow(dst, 5+3*len(s.Nodes)+25*pods+(42+3*slots)*len(s.Deps)+memory+
-		3*len(s.Queues)+2*s.queueItems()+3*len(s.EventVars)+len(s.Monitors))
+		3*len(s.Queues)+maxQueueTokenBytes*s.queueItems()+3*len(s.EventVars)+len(s.Monitors))
 	var flags byte
 	if s.DeschedulerPending {
 		flags |= 1
@@ -211,10 +212,7 @@ func (s *State) appendTail(u *Universe, dst []byte) []byte {
 		items := s.Queues[q]
 		if u.wideRefs {
 			n += binary.PutUvarint(b[n:], uint64(len(items)))
-			for _, x := range items {
-				binary.LittleEndian.PutUint16(b[n:], x)
-				n += 2
-			}
+			n = putQueueRuns(b, n, items)
 			continue
 		}
 		b[n] = byte(len(items))
@@ -476,12 +474,10 @@ func DecodeInto(s *State, u *Universe, monitors int, enc []byte) error {
 		items := s.Queues[q][:0]
 		if u.wideRefs {
 			n := r.uvarint()
-			if n > uint64(len(enc)) {
+			if n > MaxPodSlots+MaxNodes {
 				return fmt.Errorf("decode state: queue of %d items: %w", n, ErrInvalid)
 			}
-			for range n {
-				items = append(items, r.ref(true))
-			}
+			items = r.queueRuns(items, int(n))
 		} else {
 			for _, x := range r.bytes(int(r.byte())) {
 				items = append(items, uint16(x))

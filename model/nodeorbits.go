@@ -66,10 +66,10 @@ func (tx *Tx) orbitLabels() []int {
 // NodeOrbitLabels returns the run's node orbit labels as they stand
 // (nil when the Tx has no orbits): two nodes with the same label are
 // swapped by a symmetry of the state as the run has left it so far, the
-// state the step started from refined by the run's choices. A process
-// may compute what is a function of a node only once per label, as long
-// as it has changed nothing a node's label does not account for since
-// the step began. The slice is the Tx's: read it, do not keep it.
+// state the step started from refined by the run's choices. Until the
+// step writes something that tells nodes apart, a process may compute
+// what is a function of a node once per label. The slice is the Tx's:
+// read it, do not keep it.
 func (tx *Tx) NodeOrbitLabels() []int { return tx.orbitLabels() }
 
 // freshLabel returns a label no node of the run carries.
