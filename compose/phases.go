@@ -114,13 +114,17 @@ func (p *Problem) Check(ctx context.Context, opts checker.Options) (*report.Repo
 		return nil, err
 	}
 	probed, large := false, false
+	// probeTook is how long the probe's exhaustive search ran.
+	var probeTook time.Duration
 	// cont is the probe's exhaustive search, which the exhaustive phase
 	// goes on with instead of exploring its states again.
 	var cont *continuation
 	defer func() { cont.Release() }()
 	if glance && !quick.Complete && len(quick.Violated()) == 0 {
 		var r *report.Report
+		probeStart := time.Now()
 		r, large, cont, err = p.probe(ctx, opts)
+		probeTook = time.Since(probeStart)
 		if err != nil {
 			return nil, err
 		}
@@ -153,7 +157,9 @@ func (p *Problem) Check(ctx context.Context, opts checker.Options) (*report.Repo
 	if p.deepPhase(opts) && (!found || opts.CollectAll) {
 		if !probed && p.probes(opts) {
 			var r *report.Report
+			probeStart := time.Now()
 			r, large, cont, err = p.probe(ctx, remaining(opts, start))
+			probeTook = time.Since(probeStart)
 			if err != nil {
 				return nil, err
 			}
@@ -166,7 +172,7 @@ func (p *Problem) Check(ctx context.Context, opts checker.Options) (*report.Repo
 			probed = true
 		}
 		if probed && large {
-			budget := deepBudget(opts.Timeout)
+			budget := deepBudget(opts.Timeout, probeTook)
 			if opts.Timeout > 0 {
 				budget = min(budget, opts.Timeout-time.Since(start))
 			}
