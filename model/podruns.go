@@ -147,14 +147,15 @@ func decodePodRuns(pods []PodState, enc []byte, k int, u *Universe, heads *podHe
 			for done, end := i, i+int(count); done < end; {
 				done += copy(pods[done:end], pods[i-period:done])
 			}
-		}
-		for j := i; delta == 1 && j < i+int(count); j++ {
-			p := pods[j-period]
-			if p.Node == 0 || p.Node == ^uint16(0) {
-				return r.off, fmt.Errorf("decode state: pod %d: a run's next node after node %d: %w", j+1, p.Node, ErrInvalid)
+		} else {
+			for j := i; j < i+int(count); j++ {
+				p := pods[j-period]
+				if p.Node == 0 || p.Node == ^uint16(0) {
+					return r.off, fmt.Errorf("decode state: pod %d: a run's next node after node %d: %w", j+1, p.Node, ErrInvalid)
+				}
+				p.Node++
+				pods[j] = p
 			}
-			p.Node++
-			pods[j] = p
 		}
 		i += int(count)
 		k = r.off

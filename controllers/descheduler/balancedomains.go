@@ -169,13 +169,13 @@ func (c *cycle) takeForEviction(pods []int, below []int, move int) (taken, kept 
 		}, pod: pod}
 	}
 	slices.SortFunc(es, func(a, b entry) int {
-		switch {
-		case a.key != b.key && a.key.before(b.key):
-			return -1
-		case a.key != b.key:
-			return 1
+		if a.key == b.key {
+			return cmp.Compare(a.pod, b.pod)
 		}
-		return cmp.Compare(a.pod, b.pod)
+		if a.key.before(b.key) {
+			return -1
+		}
+		return 1
 	})
 	if move <= 0 {
 		for _, e := range es {

@@ -125,7 +125,7 @@ func (c *cycle) domains(sc spreadConstraint, counted []int) ([]domain, int) {
 	}
 	// Count each domain's pods first, then carve their lists out of one
 	// array (clipped: a list never grows into the next).
-	var member []int32 // the domain of each counted pod, -1 for none
+	member := make([]int32, 0, len(counted)) // the domain of each counted pod, -1 for none
 	sum := 0
 	for _, pod := range counted {
 		ps := &c.s.Pods[pod]

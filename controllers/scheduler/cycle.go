@@ -91,8 +91,8 @@ type cycle struct {
 	// orbit are swapped by a symmetry of the state, which fixes the pod
 	// being scheduled, so every filter and score plugin gives them the
 	// same verdict and the same raw score, and each is computed once per
-	// orbit (orbitshortcut.go). orbitFirst and the rep slices are its
-	// scratch.
+	// orbit (orbitshortcut.go). orbitFirst, reps, repOf and repRaw are
+	// its scratch.
 	orbits     []int
 	orbitFirst []int32
 	reps       []int
@@ -388,6 +388,8 @@ func (c *cycle) standardFilters(n int) (Status, int8) {
 // NormalizeScore, then the weighted sum (the framework's RunScorePlugins).
 func (c *cycle) score(pr *profile) {
 	F := len(c.feasible)
+	// Once per orbit (orbitshortcut.go), where that saves anything.
+	reps := pr.standard && c.orbitReps()
 	c.i64 = grow(c.i64, (2*numScores+1)*F)
 	c.total = c.i64[2*numScores*F:]
 	clear(c.total)
@@ -399,9 +401,12 @@ func (c *cycle) score(pr *profile) {
 		if c.skipped[k] {
 			continue
 		}
-		if pr.standard {
-			c.scoreOncePerOrbit(k, c.raw[k])
-		} else {
+		switch {
+		case reps:
+			c.scoreReps(k, c.raw[k])
+		case pr.standard:
+			c.standardScores(k, c.raw[k])
+		default:
 			for j, n := range c.feasible {
 				c.raw[k][j] = pl.Score(c, n)
 			}

@@ -21,25 +21,13 @@ func (c *cycle) orbitFirsts(pr *profile) []int32 {
 	if c.orbits == nil || !pr.standard || len(c.orbits) != len(c.u.Nodes) {
 		return nil
 	}
-	top := 0
-	for _, l := range c.orbits {
-		top = max(top, l)
-	}
-	c.orbitFirst = grow(c.orbitFirst, top+1)
-	for i := range c.orbitFirst {
-		c.orbitFirst[i] = -1
-	}
-	return c.orbitFirst
+	return c.labelTable()
 }
 
-// scoreOncePerOrbit fills raw with default-profile score plugin k's raw
-// scores of the feasible nodes (standardScores), computing them for the
-// first feasible node of each orbit only.
-func (c *cycle) scoreOncePerOrbit(k int, raw []int64) {
-	if !c.orbitReps() {
-		c.standardScores(k, raw)
-		return
-	}
+// scoreReps fills raw with default-profile score plugin k's raw scores
+// of the feasible nodes (standardScores), computing them for the nodes
+// orbitReps listed and copying them to the rest of their orbits.
+func (c *cycle) scoreReps(k int, raw []int64) {
 	all := c.feasible
 	c.feasible = c.reps
 	c.repRaw = grow(c.repRaw, len(c.reps))
@@ -55,23 +43,34 @@ func (c *cycle) scoreOncePerOrbit(k int, raw []int64) {
 // reports false when scoring once per orbit saves nothing (no orbits, or
 // no two feasible nodes share one).
 func (c *cycle) orbitReps() bool {
-	if c.orbitFirst == nil || c.orbits == nil || len(c.orbits) != len(c.u.Nodes) {
+	if c.orbits == nil || len(c.orbits) != len(c.u.Nodes) {
 		return false
 	}
-	// orbitFirst is free again once filtering is over: it now maps a
-	// label to its position in reps.
-	for i := range c.orbitFirst {
-		c.orbitFirst[i] = -1
-	}
+	// at[l] is label l's position in reps (-1 while it has none).
+	at := c.labelTable()
 	c.reps = c.reps[:0]
 	c.repOf = grow(c.repOf, len(c.feasible))
 	for j, n := range c.feasible {
 		l := c.orbits[n]
-		if c.orbitFirst[l] < 0 {
-			c.orbitFirst[l] = int32(len(c.reps))
+		if at[l] < 0 {
+			at[l] = int32(len(c.reps))
 			c.reps = append(c.reps, n)
 		}
-		c.repOf[j] = c.orbitFirst[l]
+		c.repOf[j] = at[l]
 	}
 	return len(c.reps) < len(c.feasible)
+}
+
+// labelTable returns c.orbitFirst sized for the cycle's labels, every
+// entry -1.
+func (c *cycle) labelTable() []int32 {
+	top := 0
+	for _, l := range c.orbits {
+		top = max(top, l)
+	}
+	c.orbitFirst = grow(c.orbitFirst, top+1)
+	for i := range c.orbitFirst {
+		c.orbitFirst[i] = -1
+	}
+	return c.orbitFirst
 }
