@@ -64,6 +64,20 @@ const (
 	numGlobalComps
 )
 
+// The bits the per-index components use. A component of every node
+// (deployment, owner's readiness, event) sets exactly the bits its
+// single ones do, so that it is their union: with fewer bits than
+// components (a large universe, or the kivi_narrowfootprint build), a
+// footprint that names every owner's readiness one by one is still a
+// superset of one that names them all at once.
+const (
+	depBits       = uint64(1<<footprintDeps - 1)
+	readinessBits = depBits
+	nodeLoBits    = uint64(1<<min(footprintNodes, 64) - 1)
+	nodeHiBits    = uint64(1<<max(footprintNodes-64, 0) - 1)
+	eventBits     = uint64(1<<footprintEvents-1) << 16
+)
+
 // AllComponents is the footprint of a step that may touch anything.
 func AllComponents() Footprint {
 	return Footprint{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
@@ -74,7 +88,7 @@ func AllComponents() Footprint {
 func (f *Footprint) Add(c int) {
 	f[0] |= 1 << c
 	if c == CompPodPool {
-		f[4] = ^uint64(0)
+		f[4] |= readinessBits
 	}
 }
 
@@ -85,25 +99,31 @@ func (f *Footprint) AddQueue(q Queue) { f[0] |= 1 << (CompQueue0 + int(q)) }
 func (f *Footprint) AddEvent(e int) { f[0] |= 1 << (16 + e%footprintEvents) }
 
 // AddEvents adds the memory of every event.
-func (f *Footprint) AddEvents() { f[0] |= ^uint64(0) &^ (1<<16 - 1) }
+func (f *Footprint) AddEvents() { f[0] |= eventBits }
 
 // AddDeployment adds deployment d's state.
 func (f *Footprint) AddDeployment(d int) { f[1] |= 1 << (d % footprintDeps) }
 
 // AddDeployments adds every deployment's state except the Active flags
 // (CompActive).
-func (f *Footprint) AddDeployments() { f[1] = ^uint64(0) }
+func (f *Footprint) AddDeployments() { f[1] |= depBits }
 
 // AddNode adds node n: its status and every pod bound to it, their
 // readiness included (every owner's readiness bit: the component does not
 // say whose pods are bound where).
 func (f *Footprint) AddNode(n int) {
 	f.AddNodeWithoutReadiness(n)
-	f[4] = ^uint64(0)
+	f[4] |= readinessBits
 }
 
 // AddNodes adds every node.
-func (f *Footprint) AddNodes() { f[2], f[3], f[4] = ^uint64(0), ^uint64(0), ^uint64(0) }
+func (f *Footprint) AddNodes() {
+	f.addEveryNode()
+	f[4] |= readinessBits
+}
+
+// addEveryNode adds every node's bits, not their pods' readiness.
+func (f *Footprint) addEveryNode() { f[2], f[3] = f[2]|nodeLoBits, f[3]|nodeHiBits }
 
 // AddNodeWithoutReadiness adds node n but not the readiness of its pods:
 // its status and the other fields of the pods bound to it.
@@ -116,7 +136,7 @@ func (f *Footprint) AddNodeWithoutReadiness(n int) {
 // readiness: every node's status and the other fields of its pods, and
 // the pool.
 func (f *Footprint) AddPodsWithoutReadiness() {
-	f[2], f[3] = ^uint64(0), ^uint64(0)
+	f.addEveryNode()
 	f[0] |= 1 << CompPodPool
 }
 
@@ -124,7 +144,7 @@ func (f *Footprint) AddPodsWithoutReadiness() {
 // owner (index+1); a bare pod's (owner 0) is every owner's bit.
 func (f *Footprint) AddReadiness(owner int) {
 	if owner <= 0 {
-		f[4] = ^uint64(0)
+		f[4] |= readinessBits
 		return
 	}
 	f[4] |= 1 << ((owner - 1) % footprintDeps)
@@ -134,7 +154,7 @@ func (f *Footprint) AddReadiness(owner int) {
 // index+1) reads: every node and the pool (where its pods are and what
 // they are), and that owner's readiness alone.
 func (f *Footprint) AddOwnerPods(owner int) {
-	f[2], f[3] = ^uint64(0), ^uint64(0)
+	f.addEveryNode()
 	f[0] |= 1 << CompPodPool
 	f.AddReadiness(owner)
 }

@@ -122,3 +122,38 @@ func TestFootprintBeyondItsBits(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryComponentIsTheUnionOfItsOwn: a footprint of every node,
+// deployment, event or owner's readiness at once has exactly the bits of
+// one that names each of them, whatever the build's widths (with the
+// kivi_narrowfootprint tag, one readiness bit: a node's footprint, which
+// names every owner's readiness, was not within the same node's without
+// readiness plus each owner's).
+func TestEveryComponentIsTheUnionOfItsOwn(t *testing.T) {
+	var all, each Footprint
+	all.AddNodes()
+	all.AddDeployments()
+	all.AddEvents()
+	for n := range footprintNodes {
+		each.AddNodeWithoutReadiness(n)
+	}
+	for d := range footprintDeps {
+		each.AddDeployment(d)
+		each.AddReadiness(d + 1)
+	}
+	for e := range footprintEvents {
+		each.AddEvent(e)
+	}
+	if all != each {
+		t.Errorf("every component at once %x, each on its own %x", all, each)
+	}
+	var node, parts Footprint
+	node.AddNode(5)
+	parts.AddNodeWithoutReadiness(5)
+	for o := range footprintDeps {
+		parts.AddReadiness(o + 1)
+	}
+	if node != parts {
+		t.Errorf("a node %x, the node without readiness and every owner's readiness %x", node, parts)
+	}
+}
