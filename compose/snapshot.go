@@ -1,9 +1,11 @@
 package compose
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/kivi-go/kivi/checker"
 	"github.com/kivi-go/kivi/controllers/hpa"
@@ -190,7 +192,7 @@ func (sn *snapshotter) sortPods(pods []report.PodSnapshot) []report.PodSnapshot 
 	for i := range pods {
 		prefix, n := splitPodName(pods[i].Name)
 		o := podOrder{prefix, n, i}
-		if len(order) > 0 && podOrderLess(o, order[len(order)-1]) {
+		if len(order) > 0 && comparePodOrder(o, order[len(order)-1]) < 0 {
 			sorted = false
 		}
 		order = append(order, o)
@@ -199,15 +201,7 @@ func (sn *snapshotter) sortPods(pods []report.PodSnapshot) []report.PodSnapshot 
 	if sorted {
 		return pods
 	}
-	slices.SortStableFunc(order, func(a, b podOrder) int {
-		if podOrderLess(a, b) {
-			return -1
-		}
-		if podOrderLess(b, a) {
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(order, comparePodOrder)
 	out := make([]report.PodSnapshot, len(pods))
 	for i, o := range order {
 		out[i] = pods[o.at]
@@ -215,11 +209,13 @@ func (sn *snapshotter) sortPods(pods []report.PodSnapshot) []report.PodSnapshot 
 	return out
 }
 
-func podOrderLess(a, b podOrder) bool {
-	if a.prefix != b.prefix {
-		return a.prefix < b.prefix
+// comparePodOrder orders pods by deployment, then by their number within
+// it.
+func comparePodOrder(a, b podOrder) int {
+	if c := strings.Compare(a.prefix, b.prefix); c != 0 {
+		return c
 	}
-	return a.n < b.n
+	return cmp.Compare(a.n, b.n)
 }
 
 // hpaDesired is the HPA's recommendation for deployment d in s, computed

@@ -25,7 +25,8 @@ import (
 const queueRun = 0x8000
 
 // maxQueueTokenBytes is the most bytes a token takes per item it stands
-// for: a run of two with a stride of two uvarint bytes.
+// for: a run of two whose stride (below queueRun) takes three uvarint
+// bytes, six bytes in all.
 const maxQueueTokenBytes = 3
 
 // putQueueRuns writes items into b from n on as tokens and returns the
