@@ -38,20 +38,20 @@ func allowed(p *model.DeschedulerProfile, w model.WhenUnsatisfiable) bool {
 }
 
 // collectConstraints returns the distinct allowed constraints declared by
-// the counted pods, in order of first declaration (pods by slot, then the
+// the listed pods, in order of first declaration (pods by slot, then the
 // template's constraint order). Upstream compares its internal constraint
 // struct by deep equality: maxSkew, topology key, selector, inclusion
 // policies and the captured affinity and tolerations (whenUnsatisfiable
 // and minDomains are not part of it). The model compares the same fields
 // by meaning: which templates the selector matches, and on which nodes
 // the captured affinity and tolerations pass.
-func (c *cycle) collectConstraints(p *model.DeschedulerProfile, counted []int) []spreadConstraint {
+func (c *cycle) collectConstraints(p *model.DeschedulerProfile, listed []int) []spreadConstraint {
 	var out []spreadConstraint
 	// The pods declaring constraints: one per template, or per owner and
 	// template where a merged pod-template-hash tells revisions apart.
 	var seen []model.PodState
 	revisions := c.u.HasRevisionMatch()
-	for _, pod := range counted {
+	for _, pod := range listed {
 		ps := &c.s.Pods[pod]
 		decl := model.PodState{Template: ps.Template}
 		if revisions {

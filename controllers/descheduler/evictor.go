@@ -78,16 +78,17 @@ const (
 )
 
 // filter is DefaultEvictor.Filter reduced to the model: the pod is bound
-// to a node of the cycle, not terminating (phase Pending or Running),
-// owned by a controller (bare pods are protected by default: the
-// FailedBarePods protection), not protected by its priority
+// to a node of the cycle, not terminating (phase Pending or Running)
+// unless it carries the evict annotation (terminatingListed), owned by a
+// controller (bare pods are protected by default: the FailedBarePods
+// protection), not protected by its priority
 // (model.DeschedulerProfile.Protects), and admitted by the evictor's
 // constraints (labelSelector, PodsWithoutPDB, minReplicas, minPodAge:
 // evictorconstraints.go). Mirror, static, DaemonSet and
 // local-storage pods do not exist in the model.
 func (c *cycle) filter(p *model.DeschedulerProfile, pod int) bool {
 	ps := &c.s.Pods[pod]
-	if ps.Phase != model.Pending && ps.Phase != model.Running {
+	if ps.Phase != model.Pending && ps.Phase != model.Running && !c.terminatingListed(ps) {
 		return false
 	}
 	n := ps.NodeOf()
@@ -95,6 +96,19 @@ func (c *cycle) filter(p *model.DeschedulerProfile, pod int) bool {
 		return false
 	}
 	return c.evictorAdmits(p, ps, ps.Owner != 0)
+}
+
+// terminatingListed reports whether a terminating pod passes
+// DefaultEvictor.Filter: upstream admits a pod with the
+// descheduler.alpha.kubernetes.io/evict annotation before it checks that
+// the pod is not terminating, so such a pod is a candidate of every
+// plugin that lists pods through the Filter (the topology plugin skips
+// terminating pods itself). Its eviction goes through: the Eviction API
+// ignores disruption budgets for a pod being deleted, and deleting it
+// again changes nothing (model.State.RequestDeletion), but it counts
+// against the eviction limits and the plugin takes it as gone.
+func (c *cycle) terminatingListed(ps *model.PodState) bool {
+	return ps.Phase == model.Terminating && c.u.Templates[ps.Template].DeschedulerEvict
 }
 
 // preEvictionFilter is DefaultEvictor.PreEvictionFilter: with nodeFit the

@@ -113,6 +113,21 @@ func podLifeTimeMatches(c *cycle, a *model.PodLifeTimeArgs, pod int) verdict {
 // podLifeTime for what the model can tell).
 func (c *cycle) stateMatches(pod int, states []string) verdict {
 	ps := &c.s.Pods[pod]
+	if ps.Phase == model.Terminating {
+		// Listed with the evict annotation (terminatingListed): a pod
+		// being deleted keeps its phase, Running once it ran. Without
+		// WasRunning it was Pending, or Running on a node that was not
+		// Ready (model.PodState.WasRunning): either.
+		switch {
+		case ps.WasRunning && slices.Contains(states, "Running"):
+			return sureMatch
+		case !ps.WasRunning && slices.ContainsFunc(states, func(s string) bool {
+			return s == "Running" || s == "Pending" || s == "ContainerCreating"
+		}):
+			return maybeMatch
+		}
+		return noMatch
+	}
 	if slices.Contains(states, ps.Phase.String()) {
 		return sureMatch
 	}

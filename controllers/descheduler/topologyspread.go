@@ -33,13 +33,20 @@ type domain struct {
 // balances each unbalanced one. Every constraint is computed from the same
 // counts: candidates of earlier constraints are not removed.
 func (t topologySpread) Plan(c *cycle, p *model.DeschedulerProfile) []candidate {
-	var counted []int
+	// listed are the pods the plugin lists (a terminating pod with the
+	// evict annotation among them: terminatingListed): they declare the
+	// constraints. counted leaves the terminating ones out, as upstream's
+	// count of each domain does.
+	var listed, counted []int
 	for pod := range c.s.Pods {
 		if c.filter(p, pod) && c.admits(&p.TopologySpreadFilter, pod) {
-			counted = append(counted, pod)
+			listed = append(listed, pod)
+			if c.s.Pods[pod].Phase != model.Terminating {
+				counted = append(counted, pod)
+			}
 		}
 	}
-	constraints := c.collectConstraints(p, counted)
+	constraints := c.collectConstraints(p, listed)
 	if len(constraints) == 0 {
 		c.note("    no constraint selected\n")
 	}

@@ -86,32 +86,7 @@ var Classes = []Class{{
 		c.InformerCaughtUp = true
 		return c
 	},
-}, {
-	// DefaultEvictor.Filter admits a pod with the
-	// descheduler.alpha.kubernetes.io/evict annotation before it checks
-	// that the pod is not terminating, so upstream's plugins take a
-	// terminating annotated pod as a candidate: RemoveDuplicates counts
-	// it as a duplicate, the node-utilisation and anti-affinity plugins
-	// evict it (the Eviction API accepts, deleting nothing) and count it
-	// as gone, and the eviction counts against the limits. The model's
-	// plugins list Pending and Running pods (and Failed ones for the
-	// lifetime plugins) only. Counterfactual: the real terminating pods
-	// without the annotation (the model cannot tell them from their
-	// Dep's other pods, and its plugins do not list them).
-	Name:    "terminating pod with the evict annotation",
-	Applies: terminatingEvictable,
-	Without: func(s *Snapshot) *Snapshot {
-		c := s.clone()
-		c.TerminatingUnannotated = true
-		return c
-	},
 }}
-
-// terminatingEvictable reports whether a terminating pod of s carries
-// the evict annotation.
-func terminatingEvictable(s *Snapshot) bool {
-	return slices.ContainsFunc(s.Pods, func(p Pod) bool { return p.Terminating && s.Deps[p.Dep].Evict })
-}
 
 // perNamespace counts pods by namespace.
 func (s *Snapshot) perNamespace(pods []int) map[string]int {

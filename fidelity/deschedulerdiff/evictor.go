@@ -198,16 +198,14 @@ func (s *Snapshot) apiNamespaces() []*v1.Namespace {
 }
 
 // evictorStatus writes what the DefaultEvictor reads of pod i beyond
-// its spec: the Dep's annotations (not on a terminating pod under the
-// TerminatingUnannotated counterfactual), and for a pod the kubelet has
+// its spec: the Dep's annotations, and for a pod the kubelet has
 // started (Running, Failed, or terminating after running) its
 // status.startTime, its creation; an unstarted (Pending) pod has none.
 // The pods of the snapshots without ages of their own were created
 // startedLongAgo.
 func (s *Snapshot) evictorStatus(pod *v1.Pod, p Pod) {
 	d := s.Deps[p.Dep]
-	annotate := !p.Terminating || !s.TerminatingUnannotated
-	if d.Evict && annotate {
+	if d.Evict {
 		metav1.SetMetaDataAnnotation(&pod.ObjectMeta, evictAnnotation, "")
 	}
 	if d.PreferNoEviction {
@@ -258,9 +256,6 @@ func fmtEvictor(b *strings.Builder, s *Snapshot) {
 	}
 	if e.NoEvictionPolicy != "" {
 		fmt.Fprintf(b, ", noEvictionPolicy %s", e.NoEvictionPolicy)
-	}
-	if s.TerminatingUnannotated {
-		b.WriteString(", terminating pods without the evict annotation")
 	}
 }
 

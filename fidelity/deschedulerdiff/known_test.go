@@ -257,16 +257,17 @@ func TestKnownClasses(t *testing.T) {
 			Profile: model.DeschedulerProfile{Deschedule: model.DescheduleConfig{Enabled: []model.DeschedulePlugin{model.RemovePodsViolatingInterPodAntiAffinity}}}},
 		want: "",
 	}, {
-		// p0, terminating, carries d0's evict annotation: upstream's
-		// DefaultEvictor admits it, so RemoveDuplicates finds p0 and p1
-		// duplicates on n1 and evicts one of them (p0's eviction deletes
-		// nothing); the model's plugin lists p1 alone.
+		// Fixed model divergence: p0, terminating, carries d0's evict
+		// annotation. Upstream's DefaultEvictor admits it, so
+		// RemoveDuplicates finds p0 and p1 duplicates on n1 and evicts
+		// one of them (p0's eviction deletes nothing); the model's plugin
+		// listed p1 alone, and now lists p0 too.
 		name: "terminating pod with the evict annotation",
 		s: Snapshot{Plugin: RemoveDuplicates, Nodes: []Node{node, node},
 			Deps:    []Dep{{Tier: "a", Replicas: 2, Evict: true}},
 			Pods:    []Pod{{Dep: 0, Node: 0, Running: true, Terminating: true}, {Dep: 0, Node: 0, Running: true}},
 			Profile: model.DeschedulerProfile{Balance: []model.BalancePlugin{model.RemoveDuplicates}}},
-		want: "terminating pod with the evict annotation",
+		want: "",
 	}, {
 		// n1 is above its cpu target with two 300m pods, d0's carrying
 		// the prefer-no-eviction annotation; evicting one brings n1 below

@@ -165,9 +165,6 @@ type Snapshot struct {
 	// seeing the deletions of a pass before the next lists pods (a
 	// counterfactual, classify.go).
 	InformerCaughtUp bool
-	// TerminatingUnannotated leaves the evict annotation off the real
-	// terminating pods (a counterfactual, classify.go).
-	TerminatingUnannotated bool
 }
 
 // NodeName is the name of node i on both sides.
