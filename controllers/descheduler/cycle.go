@@ -25,6 +25,10 @@ type cycle struct {
 	// constraints are the DefaultEvictor's constraints of each profile
 	// (evictorconstraints.go), decided when the cycle starts.
 	constraints []profileConstraints
+	// unseen marks the pods a plugin's listing shows as they were before
+	// this cycle evicted them (an informer that has not seen the
+	// deletions: nodeAffinity.informerLag); nil for none.
+	unseen []bool
 }
 
 func newCycle(u *model.Universe, s *model.State, tx *model.Tx, explain *strings.Builder) *cycle {

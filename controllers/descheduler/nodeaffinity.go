@@ -28,12 +28,65 @@ type nodeAffinity struct{}
 func (nodeAffinity) Name() string { return model.RemovePodsViolatingNodeAffinity.String() }
 
 // Deschedule runs the passes; each pass's evictions are carried out
-// before the next pass lists pods, so a pod is evicted once.
+// before the next pass lists pods. Whether that listing sees them is up
+// to the descheduler's informer (informerLag).
 func (a nodeAffinity) Deschedule(c *cycle, p *model.DeschedulerProfile) {
-	for _, typ := range p.Deschedule.NodeAffinityType {
+	var evicted []int // the pods the passes so far evicted
+	active := make([]bool, len(c.s.Pods))
+	for i, typ := range p.Deschedule.NodeAffinityType {
 		c.note("    pass %s\n", typ)
+		if i > 0 {
+			c.unseen = a.informerLag(c, p, typ, evicted)
+		}
+		for pod := range c.s.Pods {
+			active[pod] = c.s.Pods[pod].Active()
+		}
 		c.flush(a.pass(c, p, typ))
+		for pod := range c.s.Pods {
+			if active[pod] && c.s.Pods[pod].Phase == model.Terminating {
+				evicted = append(evicted, pod)
+			}
+		}
 	}
+	c.unseen = nil
+}
+
+// informerLag decides whether the pass of typ lists the pods the passes
+// before it evicted as they were. Upstream lists pods from its informer
+// again for each pass, and the informer may not have seen those
+// deletions yet: a pod that still violates is then evicted again, which
+// the Eviction API answers with success (a pod being deleted) and the
+// PodEvictor counts against its limits. That changes what the pass
+// evicts only under an eviction limit, and only when such a pod violates
+// this pass's type (a terminating pod with the evict annotation is listed
+// anyway: terminatingListed); there the cycle branches: choice 0 is an
+// informer that caught up (the pods are terminating, and not listed),
+// choice 1 one that has not. It returns the pods listed as they were,
+// nil for none.
+func (a nodeAffinity) informerLag(c *cycle, p *model.DeschedulerProfile, typ model.NodeAffinityType, evicted []int) []bool {
+	if c.tx == nil || c.u.Options.TieBreak == model.LowestIndex || !c.ev.limited() {
+		return nil
+	}
+	var unseen []bool
+	for _, pod := range evicted {
+		ps := &c.s.Pods[pod]
+		n := ps.NodeOf()
+		if ps.Phase != model.Terminating || c.terminatingListed(ps) || n < 0 || !c.isReady[n] {
+			continue
+		}
+		if _, ok := a.violates(c, typ, pod, n); !ok {
+			continue
+		}
+		if unseen == nil {
+			unseen = make([]bool, len(c.s.Pods))
+		}
+		unseen[pod] = true
+	}
+	if unseen == nil || c.tx.Choose(2) == 0 {
+		return nil
+	}
+	c.note("    the informer has not seen the earlier passes' evictions\n")
+	return unseen
 }
 
 // pass walks the nodes and their listed pods in slot order, the nodes in

@@ -66,26 +66,6 @@ var Classes = []Class{{
 		c.Profile.LowNodeUtilization = &a
 		return c
 	},
-}, {
-	// RemovePodsViolatingNodeAffinity with both nodeAffinityType values
-	// lists the pods again for its second pass. Upstream's informer may
-	// not have seen the first pass's deletions yet: a pod evicted there
-	// and violating again is evicted again, the Eviction API answers a
-	// pod being deleted with success, and the PodEvictor counts it
-	// against its limits a second time. The model's second pass sees the
-	// pods it evicted as terminating (an informer that caught up), so
-	// under a limit it can evict more than such a run. Counterfactual:
-	// the passes run as plugins of one type each, the informer seeing the
-	// first's deletions before the second lists pods.
-	Name: "second nodeAffinityType pass re-evicts under a limit",
-	Applies: func(s *Snapshot) bool {
-		return s.Plugin == NodeAffinity && len(s.Profile.Deschedule.NodeAffinityType) > 1 && s.MaxPerNode+s.MaxPerNamespace+s.MaxTotal > 0
-	},
-	Without: func(s *Snapshot) *Snapshot {
-		c := s.clone()
-		c.InformerCaughtUp = true
-		return c
-	},
 }}
 
 // perNamespace counts pods by namespace.

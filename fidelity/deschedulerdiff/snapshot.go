@@ -162,8 +162,8 @@ type Snapshot struct {
 	ZeroLimit int
 	// InformerCaughtUp runs RemovePodsViolatingNodeAffinity's
 	// nodeAffinityType passes as plugins of one type each, the informer
-	// seeing the deletions of a pass before the next lists pods (a
-	// counterfactual, classify.go).
+	// seeing the deletions of a pass before the next lists pods
+	// (TestDifferential runs both informers).
 	InformerCaughtUp bool
 }
 
