@@ -1,7 +1,9 @@
 package descheduler
 
 import (
+	"maps"
 	"slices"
+	"strings"
 
 	"github.com/kivi-go/kivi/model"
 )
@@ -42,9 +44,10 @@ func allowed(p *model.DeschedulerProfile, w model.WhenUnsatisfiable) bool {
 // template's constraint order). Upstream compares its internal constraint
 // struct by deep equality: maxSkew, topology key, selector, inclusion
 // policies and the captured affinity and tolerations (whenUnsatisfiable
-// and minDomains are not part of it). The model compares the same fields
-// by meaning: which templates the selector matches, and on which nodes
-// the captured affinity and tolerations pass.
+// and minDomains are not part of it). The model compares the selector
+// as written (sameSelector) with the values matchLabelKeys merges into
+// it (sameMergedLabels), and the captured affinity and tolerations by
+// meaning: on which nodes they pass.
 func (c *cycle) collectConstraints(p *model.DeschedulerProfile, listed []int) []spreadConstraint {
 	var out []spreadConstraint
 	// The pods declaring constraints: one per template, or per owner and
@@ -88,6 +91,9 @@ func (c *cycle) sameConstraint(a, b spreadConstraint) bool {
 	if x.MaxSkew != y.MaxSkew || x.Key != y.Key || x.HonorNodeAffinity != y.HonorNodeAffinity || x.HonorNodeTaints != y.HonorNodeTaints {
 		return false
 	}
+	if !sameSelector(x.Selector, y.Selector) || !c.sameMergedLabels(x.MatchLabelKeys, a.template, y.MatchLabelKeys, b.template) {
+		return false
+	}
 	// A merged pod-template-hash selects the declaring pod's revision.
 	if x.Revision != y.Revision || x.Revision != model.AnyRevision && !model.OfSameRevision(&a.decl, &b.decl) {
 		return false
@@ -103,6 +109,54 @@ func (c *cycle) sameConstraint(a, b spreadConstraint) bool {
 			return false
 		}
 		if x.HonorNodeTaints && (fa[n].NoSchedule != fb[n].NoSchedule || fa[n].NoExecute != fb[n].NoExecute) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameSelector reports whether two label selectors are written alike, as
+// upstream's deep equality of the parsed selectors sees them: the same
+// matchLabels and the same matchExpressions, each expression's values in
+// any order. Selectors that select the same pods but are written
+// otherwise (matchLabels against an In expression, another label that
+// only the same pods carry) make two constraints upstream, each balanced
+// on its own.
+func sameSelector(a, b *model.Selector) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	if !maps.Equal(a.MatchLabels, b.MatchLabels) || len(a.MatchExpressions) != len(b.MatchExpressions) {
+		return false
+	}
+	norm := func(rs []model.Requirement) []string {
+		out := make([]string, len(rs))
+		for i, r := range rs {
+			vals := slices.Sorted(slices.Values(r.Values))
+			out[i] = r.Key + "\x00" + string(r.Operator) + "\x00" + strings.Join(vals, "\x00")
+		}
+		slices.Sort(out)
+		return out
+	}
+	return slices.Equal(norm(a.MatchExpressions), norm(b.MatchExpressions))
+}
+
+// sameMergedLabels reports whether two constraints' matchLabelKeys merge
+// the same requirements into their selectors: the same keys, and for
+// each key but pod-template-hash (a revision, compared by sameConstraint)
+// the same value, or none, on the declaring templates ta and tb.
+func (c *cycle) sameMergedLabels(ka []string, ta int, kb []string, tb int) bool {
+	if !slices.Equal(ka, kb) {
+		return false
+	}
+	la, lb := c.u.Templates[ta].Labels, c.u.Templates[tb].Labels
+	for _, k := range ka {
+		if k == model.PodTemplateHashKey {
+			continue
+		}
+		va, oka := la[k]
+		vb, okb := lb[k]
+		if oka != okb || va != vb {
 			return false
 		}
 	}

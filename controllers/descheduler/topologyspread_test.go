@@ -2,6 +2,7 @@ package descheduler
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/kivi-go/kivi/kivitest/script/build"
@@ -292,5 +293,48 @@ func TestTiedDomainPodsBranch(t *testing.T) {
 	next, _, _ := runCycle(t, u, s)
 	if got := evictedBy(s, next); !equalInts(got, []int{1, 2}) {
 		t.Errorf("first branch evicted %v, want [1 2]", got)
+	}
+}
+
+// TestSpreadConstraintsWrittenApart: two constraints that select the
+// same pods through different selectors (app=web and tier=a, which only
+// web's pods carry) are two constraints upstream, whose deep equality
+// compares the selectors as written, and each is balanced on its own.
+// Hosts n1 and n3 hold two of web's pods each, n2 none: each constraint
+// moves one pod out of whichever of n1 and n3 its (map-ordered) sort
+// puts last, so one pod or two may go. Selectors written alike are one
+// constraint: one pod goes.
+func TestSpreadConstraintsWrittenApart(t *testing.T) {
+	spread := func(sel map[string]string) model.SpreadConstraint {
+		return model.SpreadConstraint{MaxSkew: 1, TopologyKey: model.HostnameKey, When: model.DoNotSchedule,
+			HonorNodeAffinity: true, Selector: &model.Selector{MatchLabels: sel}}
+	}
+	for _, tc := range []struct {
+		name   string
+		second map[string]string
+		want   []string
+	}{
+		{"written apart", map[string]string{"tier": "a"}, []string{"[1 3]", "[1]", "[3]"}},
+		{"written alike", map[string]string{"app": "web"}, []string{"[1]", "[3]"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := build.New()
+			b.AddNodes(3, build.Node())
+			tmpl := build.Template("web").Requests(4, 4).Label("app", "web").Label("tier", "a").
+				SpreadWith(spread(map[string]string{"app": "web"})).SpreadWith(spread(tc.second))
+			d := b.AddDeployment("web", b.AddTemplate(tmpl), 4)
+			b.RunPod(d, 0).RunPod(d, 0).RunPod(d, 2).RunPod(d, 2)
+			b.U.Descheduler = policy(tscProfile(false))
+			u, s := b.MustBuild()
+			s.DeschedulerPending = true
+			var got []string
+			for _, o := range outcomes(t, u, s) {
+				got = append(got, fmt.Sprint(o))
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("branches evict %v, want %v\n%s", got, tc.want, Explain(u, s))
+			}
+		})
 	}
 }
