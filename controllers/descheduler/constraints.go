@@ -44,10 +44,10 @@ func allowed(p *model.DeschedulerProfile, w model.WhenUnsatisfiable) bool {
 // template's constraint order). Upstream compares its internal constraint
 // struct by deep equality: maxSkew, topology key, selector, inclusion
 // policies and the captured affinity and tolerations (whenUnsatisfiable
-// and minDomains are not part of it). The model compares the selector
-// as written (sameSelector) with the values matchLabelKeys merges into
-// it (sameMergedLabels), and the captured affinity and tolerations by
-// meaning: on which nodes they pass.
+// and minDomains are not part of it). The model compares them as
+// written too: the selector (sameSelector) with the values matchLabelKeys
+// merges into it (sameMergedLabels), the nodeSelector and required
+// affinity terms, and the tolerations.
 func (c *cycle) collectConstraints(p *model.DeschedulerProfile, listed []int) []spreadConstraint {
 	var out []spreadConstraint
 	// The pods declaring constraints: one per template, or per owner and
@@ -103,16 +103,25 @@ func (c *cycle) sameConstraint(a, b spreadConstraint) bool {
 			return false
 		}
 	}
-	fa, fb := c.u.Templates[a.template].Fit, c.u.Templates[b.template].Fit
-	for n := range fa {
-		if x.HonorNodeAffinity && fa[n].Affinity != fb[n].Affinity {
-			return false
-		}
-		if x.HonorNodeTaints && (fa[n].NoSchedule != fb[n].NoSchedule || fa[n].NoExecute != fb[n].NoExecute) {
-			return false
-		}
+	// The declaring pods' required node affinity and tolerations, as
+	// written, when the policies capture them.
+	ta, tb := &c.u.Templates[a.template], &c.u.Templates[b.template]
+	if x.HonorNodeAffinity && (!maps.Equal(ta.NodeSelector, tb.NodeSelector) || !slices.EqualFunc(ta.Required, tb.Required, func(p, q model.Selector) bool {
+		return sameSelector(&p, &q)
+	})) {
+		return false
 	}
-	return true
+	return !x.HonorNodeTaints || slices.EqualFunc(ta.Tolerations, tb.Tolerations, sameToleration)
+}
+
+// sameToleration reports whether two tolerations are written alike.
+func sameToleration(a, b model.Toleration) bool {
+	if (a.TolerationSeconds == nil) != (b.TolerationSeconds == nil) ||
+		a.TolerationSeconds != nil && *a.TolerationSeconds != *b.TolerationSeconds {
+		return false
+	}
+	a.TolerationSeconds, b.TolerationSeconds = nil, nil
+	return a == b
 }
 
 // sameSelector reports whether two label selectors are written alike, as

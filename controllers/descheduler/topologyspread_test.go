@@ -296,34 +296,59 @@ func TestTiedDomainPodsBranch(t *testing.T) {
 	}
 }
 
-// TestSpreadConstraintsWrittenApart: two constraints that select the
-// same pods through different selectors (app=web and tier=a, which only
-// web's pods carry) are two constraints upstream, whose deep equality
-// compares the selectors as written, and each is balanced on its own.
-// Hosts n1 and n3 hold two of web's pods each, n2 none: each constraint
-// moves one pod out of whichever of n1 and n3 its (map-ordered) sort
-// puts last, so one pod or two may go. Selectors written alike are one
-// constraint: one pod goes.
+// TestSpreadConstraintsWrittenApart: upstream collects a namespace's
+// constraints by deep equality of what it captured as written: the
+// selector, and under the default nodeAffinityPolicy Honor the declaring
+// pod's nodeSelector and required affinity. Two constraints that select
+// the same pods and count the same nodes but are written apart (app=web
+// and tier=a, which only web's pods carry; nodeSelectors pool=x and
+// pool=x,disk=ssd on nodes that all carry both) are two constraints,
+// each balanced on its own. Hosts n1 and n3 hold two matching pods each,
+// n2 none: each constraint moves one pod out of whichever of n1 and n3
+// its (map-ordered) sort puts last, so one pod or two may go. Written
+// alike they are one constraint: one pod goes.
 func TestSpreadConstraintsWrittenApart(t *testing.T) {
 	spread := func(sel map[string]string) model.SpreadConstraint {
 		return model.SpreadConstraint{MaxSkew: 1, TopologyKey: model.HostnameKey, When: model.DoNotSchedule,
 			HonorNodeAffinity: true, Selector: &model.Selector{MatchLabels: sel}}
 	}
+	twoSelectors := func(second map[string]string) func(*build.Builder) {
+		return func(b *build.Builder) {
+			tmpl := build.Template("web").Requests(4, 4).Label("app", "web").Label("tier", "a").
+				SpreadWith(spread(map[string]string{"app": "web"})).SpreadWith(spread(second))
+			d := b.AddDeployment("web", b.AddTemplate(tmpl), 4)
+			b.RunPod(d, 0).RunPod(d, 0).RunPod(d, 2).RunPod(d, 2)
+		}
+	}
+	twoNodeSelectors := func(second map[string]string) func(*build.Builder) {
+		return func(b *build.Builder) {
+			for i, sel := range []map[string]string{{"pool": "x"}, second} {
+				tmpl := build.Template(fmt.Sprint("t", i)).Requests(4, 4).Label("tier", "a").
+					SpreadWith(spread(map[string]string{"tier": "a"}))
+				t := b.AddTemplate(tmpl)
+				b.U.Templates[t].NodeSelector = sel
+				d := b.AddDeployment(fmt.Sprint("d", i), t, 2)
+				b.RunPod(d, 0).RunPod(d, 2)
+			}
+		}
+	}
 	for _, tc := range []struct {
-		name   string
-		second map[string]string
-		want   []string
+		name  string
+		build func(*build.Builder)
+		want  []string
 	}{
-		{"written apart", map[string]string{"tier": "a"}, []string{"[1 3]", "[1]", "[3]"}},
-		{"written alike", map[string]string{"app": "web"}, []string{"[1]", "[3]"}},
+		{"selectors written apart", twoSelectors(map[string]string{"tier": "a"}), []string{"[1 3]", "[1]", "[3]"}},
+		{"selectors written alike", twoSelectors(map[string]string{"app": "web"}), []string{"[1]", "[3]"}},
+		// Each domain holds one pod of each Deployment, tied: either
+		// may go, and each constraint takes its own.
+		{"nodeSelectors written apart", twoNodeSelectors(map[string]string{"pool": "x", "disk": "ssd"}),
+			[]string{"[1 2]", "[1 3]", "[1 4]", "[1]", "[2 3]", "[2 4]", "[2]", "[3 4]", "[3]", "[4]"}},
+		{"nodeSelectors written alike", twoNodeSelectors(map[string]string{"pool": "x"}), []string{"[1]", "[2]", "[3]", "[4]"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := build.New()
-			b.AddNodes(3, build.Node())
-			tmpl := build.Template("web").Requests(4, 4).Label("app", "web").Label("tier", "a").
-				SpreadWith(spread(map[string]string{"app": "web"})).SpreadWith(spread(tc.second))
-			d := b.AddDeployment("web", b.AddTemplate(tmpl), 4)
-			b.RunPod(d, 0).RunPod(d, 0).RunPod(d, 2).RunPod(d, 2)
+			b.AddNodes(3, build.Node().Label("pool", "x").Label("disk", "ssd"))
+			tc.build(b)
 			b.U.Descheduler = policy(tscProfile(false))
 			u, s := b.MustBuild()
 			s.DeschedulerPending = true
