@@ -80,13 +80,12 @@ const (
 // filter is DefaultEvictor.Filter reduced to the model: the pod is bound
 // to a node of the cycle, not terminating (phase Pending or Running)
 // unless it carries the evict annotation (terminatingListed) or the
-// listing shows it as it was (cycle.unseen), owned by a
-// controller (bare pods are protected by default: the FailedBarePods
-// protection), not protected by its priority
-// (model.DeschedulerProfile.Protects), and admitted by the evictor's
-// constraints (labelSelector, PodsWithoutPDB, minReplicas, minPodAge:
-// evictorconstraints.go). Mirror, static, DaemonSet and
-// local-storage pods do not exist in the model.
+// listing shows it as it was (cycle.unseen), owned by a controller (bare
+// pods are protected by default: the FailedBarePods protection), not
+// protected by its priority (model.DeschedulerProfile.Protects), and
+// admitted by the evictor's constraints (labelSelector, PodsWithoutPDB,
+// minReplicas, minPodAge: evictorconstraints.go). Mirror, static,
+// DaemonSet and local-storage pods do not exist in the model.
 func (c *cycle) filter(p *model.DeschedulerProfile, pod int) bool {
 	ps := &c.s.Pods[pod]
 	if ps.Phase != model.Pending && ps.Phase != model.Running && !c.terminatingListed(ps) && (c.unseen == nil || !c.unseen[pod]) {

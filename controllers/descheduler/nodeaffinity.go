@@ -36,7 +36,7 @@ func (a nodeAffinity) Deschedule(c *cycle, p *model.DeschedulerProfile) {
 	for i, typ := range p.Deschedule.NodeAffinityType {
 		c.note("    pass %s\n", typ)
 		if i > 0 {
-			c.unseen = a.informerLag(c, p, typ, evicted)
+			c.unseen = a.informerLag(c, typ, evicted)
 		}
 		for pod := range c.s.Pods {
 			active[pod] = c.s.Pods[pod].Active()
@@ -63,7 +63,7 @@ func (a nodeAffinity) Deschedule(c *cycle, p *model.DeschedulerProfile) {
 // informer that caught up (the pods are terminating, and not listed),
 // choice 1 one that has not. It returns the pods listed as they were,
 // nil for none.
-func (a nodeAffinity) informerLag(c *cycle, p *model.DeschedulerProfile, typ model.NodeAffinityType, evicted []int) []bool {
+func (a nodeAffinity) informerLag(c *cycle, typ model.NodeAffinityType, evicted []int) []bool {
 	if c.tx == nil || c.u.Options.TieBreak == model.LowestIndex || !c.ev.limited() {
 		return nil
 	}
