@@ -1,6 +1,8 @@
 package descheduler
 
 import (
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/kivi-go/kivi/model"
@@ -87,4 +89,16 @@ func equalInts(a, b []int) bool {
 		}
 	}
 	return true
+}
+
+// outcomeList is outcomes printed, one "[pods]" per distinct evicted
+// set, sorted.
+func outcomeList(t *testing.T, u *model.Universe, s *model.State) []string {
+	t.Helper()
+	var out []string
+	for _, o := range outcomes(t, u, s) {
+		out = append(out, fmt.Sprint(o))
+	}
+	slices.Sort(out)
+	return out
 }

@@ -2,7 +2,6 @@ package descheduler
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"testing"
 
@@ -61,11 +60,7 @@ func TestNodeAffinityInformerLag(t *testing.T) {
 		b.U.Descheduler.MaxTotal = tc.total
 		u, s := b.MustBuild()
 		s.DeschedulerPending = true
-		var got []string
-		for _, o := range outcomes(t, u, s) {
-			got = append(got, fmt.Sprint(o))
-		}
-		slices.Sort(got)
+		got := outcomeList(t, u, s)
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("total limit %d: branches evict %v, want %v\n%s", tc.total, got, tc.want, Explain(u, s))
 		}

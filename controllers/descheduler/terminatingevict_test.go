@@ -1,7 +1,6 @@
 package descheduler
 
 import (
-	"fmt"
 	"slices"
 	"testing"
 
@@ -93,11 +92,7 @@ func TestTerminatingPodWithEvictAnnotation(t *testing.T) {
 				if annotated {
 					want = tc.annotated
 				}
-				var got []string
-				for _, o := range outcomes(t, u, s) {
-					got = append(got, fmt.Sprint(o))
-				}
-				slices.Sort(got)
+				got := outcomeList(t, u, s)
 				if !slices.Equal(got, want) {
 					t.Errorf("annotated %v: branches evict %v, want %v\n%s", annotated, got, want, Explain(u, s))
 				}

@@ -352,11 +352,7 @@ func TestSpreadConstraintsWrittenApart(t *testing.T) {
 			b.U.Descheduler = policy(tscProfile(false))
 			u, s := b.MustBuild()
 			s.DeschedulerPending = true
-			var got []string
-			for _, o := range outcomes(t, u, s) {
-				got = append(got, fmt.Sprint(o))
-			}
-			slices.Sort(got)
+			got := outcomeList(t, u, s)
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("branches evict %v, want %v\n%s", got, tc.want, Explain(u, s))
 			}
