@@ -157,7 +157,8 @@ func (s *Snapshot) apiPod(i int, p Pod) *v1.Pod {
 	for _, sc := range d.Spread {
 		c := v1.TopologySpreadConstraint{MaxSkew: int32(sc.MaxSkew), TopologyKey: sc.Key,
 			WhenUnsatisfiable: v1.UnsatisfiableConstraintAction(sc.When.String()),
-			LabelSelector:     &metav1.LabelSelector{MatchLabels: sc.selector(p.Dep, d)}}
+			LabelSelector:     &metav1.LabelSelector{MatchLabels: sc.selector(p.Dep, d)},
+			MatchLabelKeys:    sc.matchLabelKeys()}
 		if sc.HonorTaints {
 			c.NodeTaintsPolicy = ptr.To(v1.NodeInclusionPolicyHonor)
 		}

@@ -51,6 +51,14 @@ func (ty *tally) add(s *Snapshot, v Verdict) {
 	if s.MaxPerNode+s.MaxPerNamespace+s.MaxTotal > 0 {
 		ty.covered["with eviction limits"]++
 	}
+	if slices.ContainsFunc(s.Deps, func(d Dep) bool {
+		return slices.ContainsFunc(d.Spread, func(c Spread) bool { return c.MergeOther })
+	}) {
+		ty.covered["a spread constraint with matchLabelKeys"]++
+		if evicted {
+			ty.covered["a spread constraint with matchLabelKeys, real run evicted"]++
+		}
+	}
 	if len(s.Namespaces) > 0 {
 		ty.covered["several namespaces"]++
 		if s.MaxPerNamespace > 0 && evicted {

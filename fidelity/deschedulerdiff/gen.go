@@ -98,6 +98,7 @@ func Generate(t *rapid.T, p Plugin) *Snapshot {
 					When:          rapid.SampledFrom([]model.WhenUnsatisfiable{model.DoNotSchedule, model.ScheduleAnyway}).Draw(t, "when"),
 					HonorTaints:   oneIn(t, 4, "honorTaints"),
 					IgnoreAffinty: oneIn(t, 4, "ignoreAffinity"),
+					MergeOther:    oneIn(t, 4, "matchLabelKeys"),
 				})
 			}
 		}

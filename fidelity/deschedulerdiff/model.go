@@ -50,6 +50,7 @@ func (s *Snapshot) ToModel() (*model.Universe, *model.State, error) {
 		for _, c := range d.Spread {
 			tb.SpreadWith(model.SpreadConstraint{MaxSkew: c.MaxSkew, TopologyKey: c.Key, When: c.When,
 				Selector:          &model.Selector{MatchLabels: c.selector(i, d)},
+				MatchLabelKeys:    c.matchLabelKeys(),
 				HonorNodeAffinity: !c.IgnoreAffinty, HonorNodeTaints: c.HonorTaints})
 		}
 		ti := b.AddTemplate(tb)

@@ -69,6 +69,21 @@ type Spread struct {
 	// ByTier selects the pods of the Dep's tier instead (several Deps'
 	// pods, counted in the Dep's namespace only).
 	ByTier bool
+	// MergeOther: matchLabelKeys names the label the selector does not
+	// (tier for an app selector, app for a tier one), whose value the
+	// declaring pod's own merges into the selector.
+	MergeOther bool
+}
+
+// matchLabelKeys is the constraint's matchLabelKeys.
+func (c Spread) matchLabelKeys() []string {
+	switch {
+	case !c.MergeOther:
+		return nil
+	case c.ByTier:
+		return []string{appLabel}
+	}
+	return []string{tierKey}
 }
 
 // selector is the constraint's label selector for Dep d.
@@ -260,6 +275,9 @@ func (s *Snapshot) String() string {
 		for _, c := range d.Spread {
 			fmt.Fprintf(&b, ", spread %s maxSkew %d %s honorTaints %v ignoreAffinity %v selector %v", c.Key, c.MaxSkew, c.When, c.HonorTaints, c.IgnoreAffinty,
 				c.selector(i, d))
+			if keys := c.matchLabelKeys(); keys != nil {
+				fmt.Fprintf(&b, " matchLabelKeys %v", keys)
+			}
 		}
 		b.WriteString("\n")
 	}
