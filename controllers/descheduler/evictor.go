@@ -25,6 +25,9 @@ type evictor struct {
 	// ends): the Eviction API has already counted them against their
 	// budgets.
 	pending []int
+	// deleted are the Pending or Running pods this cycle's evictions
+	// made Terminating, in order.
+	deleted []int
 }
 
 func newEvictor(u *model.Universe, nodes int) evictor {
@@ -88,7 +91,7 @@ const (
 // DaemonSet and local-storage pods do not exist in the model.
 func (c *cycle) filter(p *model.DeschedulerProfile, pod int) bool {
 	ps := &c.s.Pods[pod]
-	if ps.Phase != model.Pending && ps.Phase != model.Running && !c.terminatingListed(ps) && (c.unseen == nil || !c.unseen[pod]) {
+	if !c.listable(pod) {
 		return false
 	}
 	n := ps.NodeOf()
@@ -96,6 +99,21 @@ func (c *cycle) filter(p *model.DeschedulerProfile, pod int) bool {
 		return false
 	}
 	return c.evictorAdmits(p, ps, ps.Owner != 0)
+}
+
+// listable reports whether the Filter's phase check lets the pod
+// through: Pending or Running, or terminating but listed anyway (the
+// evict annotation: terminatingListed; an informer that has not seen its
+// deletion: cycle.unseen).
+func (c *cycle) listable(pod int) bool {
+	ps := &c.s.Pods[pod]
+	switch ps.Phase {
+	case model.Pending, model.Running:
+		return true
+	case model.Terminating:
+		return c.terminatingListed(ps) || c.unseen != nil && c.unseen[pod]
+	}
+	return false
 }
 
 // terminatingListed reports whether a terminating pod passes
@@ -196,6 +214,9 @@ func (c *cycle) remove(pod int) {
 	// The eviction API adds the DisruptionTarget condition
 	// (EvictionByEvictionAPI).
 	model.AddDisruptionTarget(c.u, c.s, pod)
+	if ps.Active() {
+		c.ev.deleted = append(c.ev.deleted, pod)
+	}
 	c.s.RequestDeletion(pod)
 	c.tx.Mark(model.MarkEvicted(int(ps.Owner) - 1))
 	if c.tx.Tracing() {

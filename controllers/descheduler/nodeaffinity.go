@@ -31,22 +31,13 @@ func (nodeAffinity) Name() string { return model.RemovePodsViolatingNodeAffinity
 // before the next pass lists pods. Whether that listing sees them is up
 // to the descheduler's informer (informerLag).
 func (a nodeAffinity) Deschedule(c *cycle, p *model.DeschedulerProfile) {
-	var evicted []int // the pods the passes so far evicted
-	active := make([]bool, len(c.s.Pods))
+	from := len(c.ev.deleted) // this plugin's deletions start there
 	for i, typ := range p.Deschedule.NodeAffinityType {
 		c.note("    pass %s\n", typ)
 		if i > 0 {
-			c.unseen = a.informerLag(c, typ, evicted)
-		}
-		for pod := range c.s.Pods {
-			active[pod] = c.s.Pods[pod].Active()
+			c.unseen = a.informerLag(c, typ, c.ev.deleted[from:])
 		}
 		c.flush(a.pass(c, p, typ))
-		for pod := range c.s.Pods {
-			if active[pod] && c.s.Pods[pod].Phase == model.Terminating {
-				evicted = append(evicted, pod)
-			}
-		}
 	}
 	c.unseen = nil
 }

@@ -48,19 +48,14 @@ func (c *cycle) listedAnyPhase(p *model.DeschedulerProfile, f *model.PodFilter, 
 }
 
 // filterAnyPhase is DefaultEvictor.Filter for the plugins that look at
-// Failed pods too: the pod is bound to a node of the cycle and not
-// terminating (Pending, Running or Failed; a terminating pod with the
-// evict annotation too: terminatingListed), owned by a controller unless
+// Failed pods too: the pod is bound to a node of the cycle and Failed or
+// listable as filter's are (listable), owned by a controller unless
 // it is Failed and evictFailedBarePods lifts the FailedBarePods
 // protection, and not protected by its priority.
 func (c *cycle) filterAnyPhase(p *model.DeschedulerProfile, pod int) bool {
 	ps := &c.s.Pods[pod]
-	switch ps.Phase {
-	case model.Pending, model.Running, model.Failed:
-	default:
-		if !c.terminatingListed(ps) {
-			return false
-		}
+	if ps.Phase != model.Failed && !c.listable(pod) {
+		return false
 	}
 	n := ps.NodeOf()
 	if n < 0 || !c.isReady[n] {
