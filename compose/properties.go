@@ -166,6 +166,12 @@ func boundReason(u *model.Universe, b model.Bound) string {
 		return fmt.Sprintf("model bound: an HPA with behavior rescales while it remembers %d scale events of that direction within its longest policy period (the model keeps at most %d per direction)", model.MaxHPAScaleEvents, model.MaxHPAScaleEvents)
 	case model.BoundCronJobRuns:
 		return fmt.Sprintf("model bound: a CronJob with concurrencyPolicy Allow fires while %d of its runs are active (the model has no clock, so a schedule may fire at any quiet moment and runs may pile up; concurrencyPolicy Forbid or Replace bounds them; --cronjob-runs 1 or 2 assumes its runs finish within that many schedule periods)", model.MaxCronJobRuns)
+	case model.BoundStatefulSetOrdinals:
+		return fmt.Sprintf("model bound: a StatefulSet needs a pod of an ordinal above %d (the model numbers ordinals up to %d: lower spec.ordinals.start or the replicas)", model.MaxOrdinal, model.MaxOrdinal)
+	case model.BoundReplicaSetRevisions:
+		return "model bound: a Deployment's pod template changed while its current ReplicaSet and an older one both still had replicas or pods; " +
+			"Kubernetes keeps a third ReplicaSet and scales the old ones down oldest first, the model keeps two per Deployment " +
+			"(--merge-old-revisions rolls the two older revisions out as one ReplicaSet instead: an approximation the report then states)"
 	}
 	return fmt.Sprintf("model bound: %s", b)
 }

@@ -66,6 +66,9 @@ func assumptions(u *model.Universe) []string {
 		}
 		out = append(out, fmt.Sprintf("a CronJob with concurrencyPolicy Allow has at most %s active at once, each finishing %s (--cronjob-runs %d); runs piling up beyond that were not explored", runs, periods, n))
 	}
+	if u.Options.MergeOldRevisions && changesTemplates(u) {
+		out = append(out, "a Deployment whose pod template changes while two older revisions still have pods rolls out of them as one ReplicaSet (--merge-old-revisions): Kubernetes keeps a ReplicaSet per revision, scales the oldest down first and shares a scaling event among them by size, which was not explored")
+	}
 	if a := memoryPressureAssumption(u); a != "" {
 		out = append(out, a)
 	}
@@ -84,6 +87,18 @@ func assumptions(u *model.Universe) []string {
 func hasAllowCronJob(u *model.Universe) bool {
 	for _, cj := range u.CronJobs {
 		if cj.Policy == model.AllowConcurrent && !cj.Suspend {
+			return true
+		}
+	}
+	return false
+}
+
+// changesTemplates: some event changes a Deployment's pod template while
+// the controllers run (a new ReplicaSet revision).
+func changesTemplates(u *model.Universe) bool {
+	for i := range u.Events {
+		switch u.Events[i].Kind {
+		case model.ApplyDeployment, model.RolloutRestart, model.RolloutUndo:
 			return true
 		}
 	}

@@ -104,6 +104,12 @@ type Options struct {
 	// never has more runs active than this (1 or 2; 0: no assumption),
 	// as model.Options.CronJobRuns; the report says so.
 	CronJobRuns int
+	// MergeOldRevisions lets a Deployment whose pod template changes
+	// while two older revisions still have pods go on with the two merged
+	// into one ReplicaSet (model.Options.MergeOldRevisions), instead of
+	// the run reaching the model's bound of two ReplicaSets per
+	// Deployment; the report says so.
+	MergeOldRevisions bool
 	// ReadyAtStart assumes that every readiness probe, readiness gate and
 	// minReadySeconds is passed as the pod starts (model.Universe.ReadyAtStart):
 	// the windows in which a Running pod is not yet Ready, and their
@@ -170,7 +176,8 @@ func NewProblem(c *model.Cluster, opts Options) (*Problem, error) {
 
 // withRunOptions returns u with the model options a run's Options ask
 // for (one copy, or u itself when they change nothing): the creation
-// order (ApplyInOrder), the CronJob runs assumed (CronJobRuns), going on
+// order (ApplyInOrder), the CronJob runs assumed (CronJobRuns), old
+// revisions merged (MergeOldRevisions), going on
 // past a violation when every intent is settled
 // (model.Options.ContinueAfterViolation: one intent's violation must not
 // cut the runs that break another one later; not under Kivi's
@@ -181,6 +188,7 @@ func withRunOptions(u *model.Universe, opts Options) (*model.Universe, error) {
 	}
 	want := u.Options
 	want.FirstInOrder = want.FirstInOrder || opts.ApplyInOrder
+	want.MergeOldRevisions = want.MergeOldRevisions || opts.MergeOldRevisions
 	if opts.CronJobRuns != 0 {
 		want.CronJobRuns = opts.CronJobRuns
 	}

@@ -256,6 +256,15 @@ const (
 	// BoundCronJobRuns: a CronJob with concurrencyPolicy Allow fires
 	// while each of its MaxCronJobRuns runs is active (cronjob.go).
 	BoundCronJobRuns
+	// BoundStatefulSetOrdinals: a StatefulSet needs a pod of an ordinal
+	// above MaxOrdinal.
+	BoundStatefulSetOrdinals
+	// BoundReplicaSetRevisions: a Deployment's pod template changes while
+	// its current ReplicaSet and an older one both still have replicas or
+	// pods, and Kubernetes would keep a third ReplicaSet; the model keeps
+	// two per Deployment (Options.MergeOldRevisions rolls the older ones
+	// out as one instead).
+	BoundReplicaSetRevisions
 )
 
 func (b Bound) String() string {
@@ -270,6 +279,10 @@ func (b Bound) String() string {
 		return "HPA scale events"
 	case BoundCronJobRuns:
 		return "concurrent CronJob runs"
+	case BoundStatefulSetOrdinals:
+		return "StatefulSet ordinals"
+	case BoundReplicaSetRevisions:
+		return "ReplicaSet revisions"
 	}
 	return fmt.Sprintf("Bound(%d)", uint8(b))
 }

@@ -100,10 +100,6 @@ type StatefulSetSpec struct {
 // (PodState.Ordinal holds it plus one in a byte).
 const MaxOrdinal = 253
 
-// BoundStatefulSetOrdinals: a StatefulSet needs a pod of an ordinal above
-// MaxOrdinal.
-const BoundStatefulSetOrdinals = BoundHPAScaleEvents + 1
-
 // IsStatefulSet reports whether workload d is a StatefulSet.
 func (u *Universe) IsStatefulSet(d int) bool {
 	return d >= 0 && d < len(u.Deployments) && u.Deployments[d].Kind == KindStatefulSet

@@ -818,6 +818,15 @@ type Options struct {
 	// so a firing while they are active is not due yet. 0 assumes
 	// nothing: such a firing reaches BoundCronJobRuns (cronjob.go).
 	CronJobRuns int
+	// MergeOldRevisions: a Deployment whose pod template changes while
+	// its current ReplicaSet and an older one both still have replicas or
+	// pods merges the two old revisions into one ReplicaSet (their pods
+	// keep their own templates) and rolls out of them as of one set, an
+	// approximation: Kubernetes keeps a ReplicaSet per revision, scales
+	// the oldest down first and shares a scaling event among them by
+	// size. Off, such a change reaches BoundReplicaSetRevisions
+	// (controllers/deployment, revision.go).
+	MergeOldRevisions bool
 	// ContinueAfterViolation lets a run go on past an intent monitor's
 	// violation (ContinuesAfterFailure), so that the other intents are
 	// judged on every run, those through it included: what settling every

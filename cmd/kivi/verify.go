@@ -79,6 +79,7 @@ func verifyCommand(ctx context.Context, command string, args []string, stdout, s
 	applyInOrder := fs.Bool("apply-in-order", false, "create the Deployments in the order written, as one kubectl apply -f does, instead of in every order (n Deployments have n! orders); a verdict then covers that order, and the report says so")
 	readyAtStart := fs.Bool("ready-at-start", false, "assume readiness probes, readiness gates and minReadySeconds pass as each pod starts, instead of exploring when each pod becomes Ready (much smaller searches for inputs with probes); a verdict then covers that case, and the report says so")
 	cronJobRuns := fs.Int("cronjob-runs", 0, "assume a CronJob with concurrencyPolicy Allow has at most this many runs active at once (1 or 2: its runs finish within that many schedule periods) instead of ending unknown when its runs may pile up; a verdict then covers that case, and the report says so")
+	mergeOldRevisions := fs.Bool("merge-old-revisions", false, "let a Deployment whose pod template changes while two older revisions still have pods roll out of those two as one ReplicaSet, instead of ending unknown at the model's two ReplicaSets per Deployment; a verdict then covers that approximation, and the report says so")
 	workers := fs.Int("workers", 0, "exploring goroutines (0 = all cores)")
 	timeout := fs.Duration("timeout", 0, "stop after this long (a scaling search: the whole search; --setup-timeout bounds each setup); unsettled intents are unknown (0 = none)")
 	maxMemory := fs.String("max-memory", "", "memory budget of the search, e.g. 4GiB: the process stays within it plus a tenth and 64 MiB; when it is reached the run switches to bitstate, then ends unknown (memory) (default: a quarter of the machine's memory or of the container's limit)")
@@ -141,6 +142,7 @@ func verifyCommand(ctx context.Context, command string, args []string, stdout, s
 	opts := kivi.Options{NoSnapshots: !*jsonOut && !page.wanted() && sf.shard == ""}
 	opts.ApplyInOrder = *applyInOrder
 	opts.CronJobRuns = *cronJobRuns
+	opts.MergeOldRevisions = *mergeOldRevisions
 	opts.ReadyAtStart = *readyAtStart
 	opts.Intents.EvictionCounter = *counter
 	opts.Intents.BalanceAtPodStart = *balanceAtStart

@@ -28,7 +28,9 @@ func rolloutRecreate(u *model.Universe, s *model.State, d int, a *model.Replicas
 		}
 	}
 	if cur < 0 {
-		cur = createNewReplicaSet(u, s, d)
+		if cur = createNewReplicaSet(u, s, d); cur < 0 {
+			return
+		}
 		makeCurrent(ds, cur, true)
 	}
 	setReplicas(u, ds, a, cur, specReplicas(ds), false)

@@ -18,12 +18,16 @@ func findNewReplicaSet(u *model.Universe, ds *model.DeploymentState) int {
 }
 
 // createNewReplicaSet starts a ReplicaSet at 0 replicas for the
-// deployment's template and returns its slot. A deployment that never had
-// a set uses its current slot. Otherwise the new set takes the other
-// slot; if that slot still holds an older revision with replicas or pods,
-// that revision is merged into the current slot first, so the two older
-// revisions are rolled out of as one old set (the model's limit of two
-// revisions; their pods keep their own templates).
+// deployment's template and returns its slot, or -1 when the model has
+// no slot for it (a bound is reached). A deployment that never had a set
+// uses its current slot. Otherwise the new set takes the other slot. If
+// that slot still holds an older revision with replicas or pods,
+// Kubernetes would now have three ReplicaSets and the model has two per
+// deployment. That revision is merged into the current slot first, so
+// the two older revisions are rolled out of as one old set (their pods
+// keep their own templates), when that changes nothing Kubernetes does
+// (mergeChangesNothing) or under Options.MergeOldRevisions; otherwise
+// the step reaches BoundReplicaSetRevisions.
 func createNewReplicaSet(u *model.Universe, s *model.State, d int) int {
 	ds := &s.Deps[d]
 	want := uint8(u.Configs[ds.Config].PodTemplate + 1)
@@ -34,6 +38,10 @@ func createNewReplicaSet(u *model.Universe, s *model.State, d int) int {
 	}
 	other := 1 - cur
 	if slotInUse(s, d, other) {
+		if !u.Options.MergeOldRevisions && !mergeChangesNothing(u, s, d, other) {
+			s.ReachBound(model.BoundReplicaSetRevisions)
+			return -1
+		}
 		mergeInto(s, d, other, cur)
 	}
 	ds.RS[other] = model.ReplicaSetState{Template: want}
@@ -52,6 +60,42 @@ func mergeInto(s *model.State, d, from, to int) {
 	}
 	ds.RS[to].Replicas += ds.RS[from].Replicas
 	ds.RS[from] = model.ReplicaSetState{}
+}
+
+// mergeChangesNothing: slot rs of deployment d has no replicas and no
+// active pod, only Terminating or Failed ones. Kubernetes' ReplicaSet of
+// that revision then has nothing its controllers count or act on: the
+// ReplicaSet controller and the Deployment controller's scale-downs and
+// proportional scaling skip a set of 0 replicas and count active pods
+// only, so rolling out of it merged with the next older set is rolling
+// out of that set alone. The descheduler's minReplicas is the exception:
+// it counts every pod of a ReplicaSet, those terminating or failed too.
+func mergeChangesNothing(u *model.Universe, s *model.State, d, rs int) bool {
+	if s.Deps[d].RS[rs].Replicas != 0 || countsOwnerPods(u.Descheduler) {
+		return false
+	}
+	owner := uint8(d + 1)
+	for i := range s.Pods {
+		p := &s.Pods[i]
+		if p.Active() && p.Owner == owner && int(p.RS) == rs {
+			return false
+		}
+	}
+	return true
+}
+
+// countsOwnerPods: some profile of descheduler ds protects pods by
+// minReplicas, which counts the pods of each owner.
+func countsOwnerPods(ds *model.Descheduler) bool {
+	if ds == nil {
+		return false
+	}
+	for i := range ds.Profiles {
+		if ds.Profiles[i].Evictor.MinReplicas > 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // slotInUse: ReplicaSet slot rs of deployment d has replicas or still

@@ -112,7 +112,9 @@ func rolloutRolling(u *model.Universe, s *model.State, d int, a *model.ReplicasA
 	cur := findNewReplicaSet(u, ds)
 	created := cur < 0
 	if created {
-		cur = createNewReplicaSet(u, s, d)
+		if cur = createNewReplicaSet(u, s, d); cur < 0 {
+			return
+		}
 	}
 	makeCurrent(ds, cur, created)
 	old := 1 - cur

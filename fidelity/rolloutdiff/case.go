@@ -128,20 +128,43 @@ func (c *Case) newestIndex(k int) int {
 type Plant func(u *model.Universe, s *model.State)
 
 // Model runs the model's sync on c: ScaleReplicaSets, the deployment
-// controller's part of syncDeployment.
+// controller's part of syncDeployment, with the older revisions merged
+// where upstream would create a third ReplicaSet
+// (model.Options.MergeOldRevisions: the approximation class
+// ThirdRevision measures).
 func (c *Case) Model(plant Plant) (Result, error) {
+	r, bound, err := c.sync(plant, true)
+	if err == nil && bound {
+		err = fmt.Errorf("model reached the bound of ReplicaSet revisions under MergeOldRevisions")
+	}
+	return r, err
+}
+
+// ModelAsRun runs the model's sync on c with the options of a run's
+// default: bound reports that the sync reached the model's bound of two
+// ReplicaSets per Deployment (the run's verdicts would be Unknown), and
+// then the Result is nil.
+func (c *Case) ModelAsRun() (r Result, bound bool, err error) {
+	return c.sync(nil, false)
+}
+
+func (c *Case) sync(plant Plant, merge bool) (Result, bool, error) {
 	u, s, err := c.modelState()
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
+	u.Options.MergeOldRevisions = merge
 	if plant != nil {
 		plant(u, s)
 	}
 	tx := model.NewTx(u)
 	tx.Begin(nil, false)
 	deployment.ScaleReplicaSets(tx, s, 0)
+	if s.Failed == model.FailBound && model.Bound(s.FailedArg) == model.BoundReplicaSetRevisions {
+		return nil, true, nil
+	}
 	if s.Failed != model.NoFailure {
-		return nil, fmt.Errorf("model failed: %d (%d)", s.Failed, s.FailedArg)
+		return nil, false, fmt.Errorf("model failed: %d (%d)", s.Failed, s.FailedArg)
 	}
 	ds := &s.Deps[0]
 	a := ds.Annotations(u)
@@ -156,7 +179,7 @@ func (c *Case) Model(plant Plant) (Result, error) {
 		}
 		r[int(ds.RS[k].Template)-1] = o
 	}
-	return r, nil
+	return r, false, nil
 }
 
 // modelState builds the Case's universe and state.

@@ -572,10 +572,13 @@ func (e *Env) podSlots(c Command) (string, error) {
 }
 
 // build [tie-break=branch|lowest] [lifecycle=kubernetes|kivi] [verbose|quiet]
-// [kernel-panic-assert]: compiles the declarations and prints the state
-// (describe). lifecycle=kivi is model.Options.KiviLifecycle. With a
-// descheduler policy a descheduling request is pending.
+// [kernel-panic-assert] [merge-old-revisions]: compiles the declarations and
+// prints the state (describe). lifecycle=kivi is
+// model.Options.KiviLifecycle, merge-old-revisions
+// model.Options.MergeOldRevisions. With a descheduler policy a
+// descheduling request is pending.
 func (e *Env) build(c Command) (string, error) {
+	e.b.U.Options.MergeOldRevisions = c.Has("merge-old-revisions")
 	switch lc := c.Arg("lifecycle", "kubernetes"); lc {
 	case "kubernetes":
 		e.b.U.Options.KiviLifecycle = false

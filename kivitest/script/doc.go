@@ -38,7 +38,7 @@
 //	descheduler-limits [per-node=N] [per-namespace=N] [total=N]     left out: no limit; 0: no eviction at all
 //	pod-slots count=N                      pod slots (default: the pods declared plus 4)
 //	pdb name=B [selector=k=v,..] [min-available=N|N%] [max-unavailable=N|N%] [unhealthy-pod-eviction-policy=IfHealthyBudget|AlwaysAllow]   a PodDisruptionBudget (no selector: every pod)
-//	build [tie-break=branch|lowest] [lifecycle=kubernetes|kivi] [verbose|quiet] [kernel-panic-assert]   compiles; prints the state
+//	build [tie-break=branch|lowest] [lifecycle=kubernetes|kivi] [verbose|quiet] [kernel-panic-assert] [merge-old-revisions]   compiles; prints the state
 //
 // Whole clusters (replace the current one, at any time):
 //

@@ -158,7 +158,7 @@ var handlers = map[string]handler{
 	"descheduler-limits": {declaring, []string{"per-node", "per-namespace", "total"}, nil, 0, (*Env).deschedulerLimits},
 	"pod-slots":          {declaring, []string{"count"}, nil, 0, (*Env).podSlots},
 	"pdb":                {declaring, []string{"name", "selector", "min-available", "max-unavailable", "unhealthy-pod-eviction-policy"}, nil, 0, (*Env).pdb},
-	"build":              {declaring, []string{"tie-break", "lifecycle"}, []string{"verbose", "quiet", "kernel-panic-assert"}, 0, (*Env).build},
+	"build":              {declaring, []string{"tie-break", "lifecycle"}, []string{"verbose", "quiet", "kernel-panic-assert", "merge-old-revisions"}, 0, (*Env).build},
 	"load":               {anytime, nil, []string{"marshal"}, 1, (*Env).load},
 	"case":               {anytime, []string{"scale"}, []string{"no-violation"}, 1, (*Env).builtinCase},
 	"reset":              {anytime, nil, nil, 0, func(e *Env, _ Command) (string, error) { e.reset(); return "", nil }},
