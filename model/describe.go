@@ -148,7 +148,11 @@ func Describe(u *Universe, s *State) string {
 		b.WriteString("descheduler: pending\n")
 	}
 	if s.Failed != NoFailure {
-		fmt.Fprintf(&b, "failed: %d (%d)\n", s.Failed, s.FailedArg)
+		if s.Failed == FailBound {
+			fmt.Fprintf(&b, "failed: %s (%s)\n", s.Failed, Bound(s.FailedArg))
+		} else {
+			fmt.Fprintf(&b, "failed: %s (%d)\n", s.Failed, s.FailedArg)
+		}
 	}
 	return b.String()
 }

@@ -234,6 +234,26 @@ const (
 	FailBound
 )
 
+func (f Failure) String() string {
+	switch f {
+	case NoFailure:
+		return "none"
+	case FailNoFeasibleNode:
+		return "no feasible node"
+	case FailKernelPanic:
+		return "kernel panic"
+	case FailDeploymentExists:
+		return "deployment exists"
+	case FailMonitor:
+		return "intent monitor"
+	case FailInternal:
+		return "internal assertion"
+	case FailBound:
+		return "model bound"
+	}
+	return fmt.Sprintf("Failure(%d)", uint8(f))
+}
+
 // Bound names a finite table of the model that a step can exhaust.
 type Bound uint8
 
