@@ -169,7 +169,7 @@ func boundReason(u *model.Universe, b model.Bound) string {
 	case model.BoundStatefulSetOrdinals:
 		return fmt.Sprintf("model bound: a StatefulSet needs a pod of an ordinal above %d (the model numbers ordinals up to %d: lower spec.ordinals.start or the replicas)", model.MaxOrdinal, model.MaxOrdinal)
 	case model.BoundReplicaSetRevisions:
-		return "model bound: a Deployment's pod template changed while its current ReplicaSet and an older one both still had replicas or pods; " +
+		return "model bound: a Deployment's pod template changed while it had two ReplicaSets and the older one still had replicas or active (not terminating) pods; " +
 			"Kubernetes keeps a third ReplicaSet and scales the old ones down oldest first, the model keeps two per Deployment " +
 			"(--merge-old-revisions rolls the two older revisions out as one ReplicaSet instead: an approximation the report then states)"
 	}

@@ -280,8 +280,8 @@ const (
 	// above MaxOrdinal.
 	BoundStatefulSetOrdinals
 	// BoundReplicaSetRevisions: a Deployment's pod template changes while
-	// its current ReplicaSet and an older one both still have replicas or
-	// pods, and Kubernetes would keep a third ReplicaSet; the model keeps
+	// it has two ReplicaSets and the older one still has replicas or
+	// active pods, so Kubernetes would keep a third ReplicaSet; the model keeps
 	// two per Deployment (Options.MergeOldRevisions rolls the older ones
 	// out as one instead).
 	BoundReplicaSetRevisions

@@ -818,8 +818,8 @@ type Options struct {
 	// so a firing while they are active is not due yet. 0 assumes
 	// nothing: such a firing reaches BoundCronJobRuns (cronjob.go).
 	CronJobRuns int
-	// MergeOldRevisions: a Deployment whose pod template changes while
-	// its current ReplicaSet and an older one both still have replicas or
+	// MergeOldRevisions: a Deployment whose pod template changes while it
+	// has two ReplicaSets and the older one still has replicas or active
 	// pods merges the two old revisions into one ReplicaSet (their pods
 	// keep their own templates) and rolls out of them as of one set, an
 	// approximation: Kubernetes keeps a ReplicaSet per revision, scales
