@@ -27,8 +27,10 @@ var volatile = regexp.MustCompile(`Elapsed time: [0-9.]+ seconds|States: .*`)
 // testdata/golden: every built-in case at scale 3, original topology
 // (C4 with --all: its shortest counterexample is an unschedulable pod,
 // the kernel panic comes later, docs/divergences.md), its non-violation
-// variant, the scaling search of C3, and C3 with both reductions off (the
-// same counterexample).
+// variant, the scaling search of C3, C3 with both reductions off (the
+// same counterexample), and two releases applied mid-rollout, ending at
+// the bound of ReplicaSet revisions or, with --merge-old-revisions,
+// verified under the stated approximation.
 func goldenRuns() map[string][]string {
 	runs := map[string][]string{"cases": {"cases"}}
 	for n := 1; n <= 8; n++ {
@@ -45,6 +47,9 @@ func goldenRuns() map[string][]string {
 	own := []string{"verify", "-f", "testdata/own/app.yaml", "--nodes", "testdata/own/nodes.yaml"}
 	runs["own"] = own
 	runs["own-search"] = append(append([]string{}, own...), "--search")
+	third := []string{"verify", "-f", "testdata/thirdrevision/v1.yaml", "--nodes", "testdata/thirdrevision/nodes.yaml", "--intents", "testdata/thirdrevision/intents.yaml"}
+	runs["third-revision"] = third
+	runs["third-revision-merged"] = append(append([]string{}, third...), "--merge-old-revisions")
 	runs["c3-no-reductions"] = []string{"verify", "--case", "c3", "--original", "--symmetry", "off", "--por", "off"}
 	return runs
 }

@@ -71,6 +71,7 @@ func genCluster(t *rapid.T) cluster {
 		}
 	}
 	b.Slots = 14 * deps
+	b.U.Options.MergeOldRevisions = rapid.Bool().Draw(t, "mergeOldRevisions")
 	u, s, err := b.Build(0)
 	if err != nil {
 		t.Fatal(err)
@@ -126,10 +127,27 @@ func TestWorkloadInvariants(t *testing.T) {
 			default:
 				environment(t, c, kind)
 			}
+			if revisionsBound(t, u, s) {
+				return
+			}
 			checkInvariants(t, u, s, fmt.Sprintf("after step %d", i))
 			checkFixedPoint(t, u, s, procs)
 		}
 	})
+}
+
+// revisionsBound: s reached the model's bound of two ReplicaSets per
+// deployment (a third template while both sets are in use), where the run
+// ends Unknown: only without Options.MergeOldRevisions, which merges the
+// older revisions instead.
+func revisionsBound(t *rapid.T, u *model.Universe, s *model.State) bool {
+	if s.Failed != model.FailBound || model.Bound(s.FailedArg) != model.BoundReplicaSetRevisions {
+		return false
+	}
+	if u.Options.MergeOldRevisions {
+		t.Fatalf("the bound of ReplicaSet revisions reached under MergeOldRevisions:\n%s", model.Describe(u, s))
+	}
+	return true
 }
 
 // environment applies one random external change: a configuration apply,
@@ -243,6 +261,9 @@ func checkFixedPoint(t *rapid.T, u *model.Universe, s0 *model.State, procs map[s
 		tx := model.NewTx(u)
 		tx.Begin(nil, false)
 		p.Step(tx, s)
+		if revisionsBound(t, u, s) {
+			return
+		}
 		checkInvariants(t, u, s, "settling")
 	}
 	if steps == fixedPointBound {
