@@ -173,6 +173,30 @@ func Reductions(symmetry, partialOrder bool) Option {
 	return func(c *config) { c.opts.Checker.NoSymmetry, c.opts.Checker.NoPOR = !symmetry, !partialOrder }
 }
 
+// MergeOldRevisions lets a Deployment whose pod template changes while
+// two older revisions still have pods roll out of them as one ReplicaSet
+// (kivi.Options.MergeOldRevisions, `kivi verify --merge-old-revisions`),
+// instead of ending Unknown at the model's two ReplicaSets per
+// Deployment. The verdict then covers that approximation, which the
+// report states.
+func MergeOldRevisions() Option { return func(c *config) { c.opts.MergeOldRevisions = true } }
+
+// CronJobRuns assumes a CronJob with concurrencyPolicy Allow has at most n
+// runs active at once (kivi.Options.CronJobRuns, `--cronjob-runs`; 1 or
+// 2), instead of ending Unknown when its runs may pile up.
+func CronJobRuns(n int) Option { return func(c *config) { c.opts.CronJobRuns = n } }
+
+// ReadyAtStart assumes readiness probes, readiness gates and
+// minReadySeconds pass as each pod starts (kivi.Options.ReadyAtStart,
+// `--ready-at-start`): the windows in which a Running pod is not yet
+// Ready are not explored.
+func ReadyAtStart() Option { return func(c *config) { c.opts.ReadyAtStart = true } }
+
+// ApplyInOrder creates the Deployments in the order written, as one
+// `kubectl apply -f` does (kivi.Options.ApplyInOrder, `--apply-in-order`),
+// instead of in every order.
+func ApplyInOrder() Option { return func(c *config) { c.opts.ApplyInOrder = true } }
+
 // Result is what Verify found.
 type Result struct {
 	// Report is the original topology's report, or the first failing

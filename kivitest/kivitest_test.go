@@ -140,3 +140,65 @@ func TestControllersDeclarationsChecked(t *testing.T) {
 		t.Fatalf("errors %v with the check skipped", ft.errors)
 	}
 }
+
+// TestAssumptionOptions: two releases applied while the first may still
+// be rolling out reach the model's bound of two ReplicaSets per
+// Deployment (Unknown); MergeOldRevisions lifts it and the report states
+// the approximation, as ReadyAtStart states its own (ApplyInOrder and
+// CronJobRuns state theirs only for several Deployments and for an Allow
+// CronJob).
+func TestAssumptionOptions(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, data string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	workload := func(version string) string {
+		return `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: app}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: app}}
+  template:
+    metadata: {labels: {app: app, version: ` + version + `}}
+    spec:
+      containers: [{name: c, image: app:` + version + `, resources: {requests: {cpu: 100m, memory: 64Mi}},
+        readinessProbe: {httpGet: {path: /, port: 80}}}]
+`
+	}
+	files := []string{
+		write("v1.yaml", workload("v1")),
+		write("nodes.yaml", `apiVersion: v1
+kind: NodeList
+items:
+- {apiVersion: v1, kind: Node, metadata: {name: a}, status: {allocatable: {cpu: "4", memory: 8Gi}}}
+- {apiVersion: v1, kind: Node, metadata: {name: b}, status: {allocatable: {cpu: "4", memory: 8Gi}}}
+`),
+		write("intents.yaml", `intents:
+- name: rollout_completes
+  params: {deployment: app}
+events:
+- {kind: applyDeployment, manifest: v2.yaml}
+- {kind: applyDeployment, manifest: v3.yaml}
+`),
+	}
+	write("v2.yaml", workload("v2"))
+	write("v3.yaml", workload("v3"))
+	src := kivitest.Manifests(t, files...)
+
+	if res := kivitest.Check(t, src, kivitest.Original(), kivitest.Workers(1)); !res.Unknown || len(res.Violated) > 0 {
+		t.Fatalf("default: %+v, want Unknown at the bound of ReplicaSet revisions", res)
+	}
+	res := kivitest.Verify(t, src, kivitest.Original(), kivitest.Workers(1),
+		kivitest.MergeOldRevisions(), kivitest.ReadyAtStart(), kivitest.ApplyInOrder(), kivitest.CronJobRuns(1))
+	assumed := strings.Join(res.Report.Assumptions, "\n")
+	for _, flag := range []string{"--merge-old-revisions", "--ready-at-start"} {
+		if !strings.Contains(assumed, flag) {
+			t.Errorf("assumptions %q do not state %s", res.Report.Assumptions, flag)
+		}
+	}
+}
