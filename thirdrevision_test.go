@@ -1,6 +1,8 @@
 package kivi_test
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -18,18 +20,13 @@ import (
 // and the second once the cluster has settled find at most one older
 // set: no bound.
 func TestThirdRevision(t *testing.T) {
+	// The CLI's golden input of two releases (cmd/kivi/testdata).
 	workload := func(version string) string {
-		return `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: app}
-spec:
-  replicas: 2
-  selector: {matchLabels: {app: app}}
-  template:
-    metadata: {labels: {app: app, version: ` + version + `}}
-    spec:
-      containers: [{name: c, image: app:` + version + `, resources: {requests: {cpu: 100m, memory: 64Mi}}}]
-`
+		data, err := os.ReadFile(filepath.Join("cmd", "kivi", "testdata", "thirdrevision", version+".yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
 	}
 	intents := func(when2, when3 string) string {
 		return `intents:

@@ -148,47 +148,9 @@ func TestControllersDeclarationsChecked(t *testing.T) {
 // CronJobRuns state theirs only for several Deployments and for an Allow
 // CronJob).
 func TestAssumptionOptions(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, data string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	workload := func(version string) string {
-		return `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: app}
-spec:
-  replicas: 2
-  selector: {matchLabels: {app: app}}
-  template:
-    metadata: {labels: {app: app, version: ` + version + `}}
-    spec:
-      containers: [{name: c, image: app:` + version + `, resources: {requests: {cpu: 100m, memory: 64Mi}},
-        readinessProbe: {httpGet: {path: /, port: 80}}}]
-`
-	}
-	files := []string{
-		write("v1.yaml", workload("v1")),
-		write("nodes.yaml", `apiVersion: v1
-kind: NodeList
-items:
-- {apiVersion: v1, kind: Node, metadata: {name: a}, status: {allocatable: {cpu: "4", memory: 8Gi}}}
-- {apiVersion: v1, kind: Node, metadata: {name: b}, status: {allocatable: {cpu: "4", memory: 8Gi}}}
-`),
-		write("intents.yaml", `intents:
-- name: rollout_completes
-  params: {deployment: app}
-events:
-- {kind: applyDeployment, manifest: v2.yaml}
-- {kind: applyDeployment, manifest: v3.yaml}
-`),
-	}
-	write("v2.yaml", workload("v2"))
-	write("v3.yaml", workload("v3"))
-	src := kivitest.Manifests(t, files...)
+	// The CLI's golden input of two releases (readiness probes included).
+	dir := filepath.Join("..", "cmd", "kivi", "testdata", "thirdrevision")
+	src := kivitest.Manifests(t, filepath.Join(dir, "v1.yaml"), filepath.Join(dir, "nodes.yaml"), filepath.Join(dir, "intents.yaml"))
 
 	if res := kivitest.Check(t, src, kivitest.Original(), kivitest.Workers(1)); !res.Unknown || len(res.Violated) > 0 {
 		t.Fatalf("default: %+v, want Unknown at the bound of ReplicaSet revisions", res)
