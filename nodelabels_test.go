@@ -3,6 +3,7 @@ package kivi_test
 import (
 	"testing"
 
+	"github.com/kivi-go/kivi"
 	"github.com/kivi-go/kivi/checker"
 )
 
@@ -49,5 +50,41 @@ items:
 				t.Fatalf("pod_always_schedulable %+v, want %v", r, c.want)
 			}
 		})
+	}
+}
+
+// TestOSLabelNodesNotInterchangeable: a pod labelled kubernetes.io/os:
+// linux that the scheduler may place on a Windows node (no nodeSelector)
+// is rejected there by the kubelet, and its ReplicaSet creates it again:
+// a loop. Nodes that differ only in their OS are not interchangeable for
+// that pod, so the symmetry reduction finds the loop as the full search
+// does (it once took the two nodes for one and could not replay the
+// loop's trace).
+func TestOSLabelNodesNotInterchangeable(t *testing.T) {
+	manifests := `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web, kubernetes.io/os: linux}}
+    spec:
+      containers: [{name: web, resources: {requests: {cpu: 100m}}}]
+`
+	nodes := `apiVersion: v1
+kind: NodeList
+items:
+- {apiVersion: v1, kind: Node, metadata: {name: a, labels: {kubernetes.io/os: linux}}, status: {allocatable: {cpu: "1", memory: 1Gi}}}
+- {apiVersion: v1, kind: Node, metadata: {name: b, labels: {kubernetes.io/os: windows}}, status: {allocatable: {cpu: "1", memory: 1Gi}}}
+`
+	intents := "intents:\n- name: no_oscillation_rejection\n  params: {deployment: web}\n"
+	for _, noSymmetry := range []bool{false, true} {
+		rep := verifyInput(t, input{manifests: manifests, nodes: nodes, intents: intents,
+			opts: kivi.Options{Checker: checker.Options{NoSymmetry: noSymmetry}}})
+		r := rep.Result("no_oscillation_rejection")
+		if r == nil || r.Verdict != checker.Violated {
+			t.Fatalf("symmetry off %v: no_oscillation_rejection %+v, want violated", noSymmetry, r)
+		}
 	}
 }

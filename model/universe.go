@@ -362,6 +362,11 @@ type NodeFit struct {
 	// only the scheduler's NodeAffinity plugin reads them.
 	AddedAffinityRejects bool
 	AddedPreferred       int
+	// OSLabelMismatch: the pod's kubernetes.io/os label is not the node's
+	// OS, so the kubelet rejects it at admission (kubeletos.go). Kept here
+	// with the scheduler's facts because it too tells nodes apart for the
+	// pods of one template, though no scheduler plugin reads it.
+	OSLabelMismatch bool
 }
 
 // Strategy is a Deployment update strategy.

@@ -87,7 +87,7 @@ func (c *cycle) admissionReasons(pod int) []string {
 	n := ps.NodeOf()
 	t := &c.u.Templates[ps.Template]
 	node := &c.u.Nodes[n]
-	if model.OSLabelMismatch(c.u, t, n) {
+	if t.Fit[n].OSLabelMismatch {
 		return []string{model.PodOSSelectorReason}
 	}
 	var out []string

@@ -5,7 +5,7 @@ import "github.com/kivi-go/kivi/model"
 // admit is the kubelet's admission of a bound Pending pod: the eviction
 // manager's (pressure.go) and then pkg/kubelet/lifecycle/predicate.go's
 // (v1.36): the pod's kubernetes.io/os label against the node's OS
-// (model.OSLabelMismatch), then the scheduler's
+// (model.NodeFit.OSLabelMismatch), then the scheduler's
 // AdmissionCheck (NodeResourcesFit against the pods the kubelet already
 // runs, scalar resources included (scalar.go), required node affinity and nodeSelector, NodeName,
 // NodePorts (hostports.go)) and the
@@ -30,7 +30,7 @@ func admit(u *model.Universe, s *model.State, p int) (reason string, preempt boo
 	if rejectedUnderPressure(s, n, t) {
 		return evictedReason, false
 	}
-	if model.OSLabelMismatch(u, t, n) {
+	if t.Fit[n].OSLabelMismatch {
 		// Checked before the resources, so a critical pod is rejected
 		// without preemption (a check preemption cannot help).
 		return model.PodOSSelectorReason, false

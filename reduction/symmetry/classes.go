@@ -138,7 +138,8 @@ func singletons(n int) [][]int {
 // staticKey renders everything static that a step can read of node n,
 // except its name and hostname label values: nodes with equal keys are
 // interchangeable. NodeFit is included per template so that any
-// nodeSelector, affinity term or nodeName that tells nodes apart (for
+// nodeSelector, affinity term, nodeName or kubernetes.io/os pod label
+// (the kubelet's admission) that tells nodes apart (for
 // example one naming a hostname) separates them; of the other labels only
 // those whose keys are read (the topology keys, model.NodeLabelKeysRead)
 // are, so nodes that differ in a label nothing reads, or only in the node
@@ -148,6 +149,10 @@ func staticKey(u *model.Universe, n int, read map[string]bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "cpu=%d mem=%d rcpu=%d rmem=%d pods=%d rpods=%d\n",
 		node.CPU, node.Memory, node.ReservedCPU, node.ReservedMemory, node.MaxPods, node.ReservedPods)
+	// The kubelet's memory eviction thresholds (its node-pressure
+	// eviction manager), which a percentage of capacity makes differ
+	// between nodes of equal allocatable memory.
+	fmt.Fprintf(&b, "eviction=%+v\n", node.Eviction)
 	if len(u.ScalarResources) > 0 {
 		// The scalar resources (extended resources such as nvidia.com/gpu)
 		// decide fit like cpu and memory; the kubelet reads whether the

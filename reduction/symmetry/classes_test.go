@@ -89,6 +89,31 @@ func TestClasses(t *testing.T) {
 		},
 		want: "[[0 1] [2] [3] [4]]",
 	}, {
+		name: "the OS label separates where a pod's kubernetes.io/os label is checked against it (the kubelet's admission, NodeFit.OSLabelMismatch)",
+		build: func(b *build.Builder) {
+			b.AddNodes(2, build.Node().Label(model.OSLabel, "linux"))
+			b.AddNodes(1, build.Node().Label(model.OSLabel, "windows"))
+			b.AddTemplate(build.Template("app").Label(model.OSLabel, "linux"))
+		},
+		want: "[[0 1] [2]]",
+	}, {
+		name: "the OS label does not separate when no pod carries it (model.NodeLabelKeysRead)",
+		build: func(b *build.Builder) {
+			b.AddNodes(2, build.Node().Label(model.OSLabel, "linux"))
+			b.AddNodes(1, build.Node().Label(model.OSLabel, "windows"))
+			b.AddTemplate(build.Template("app"))
+		},
+		want: "[[0 1 2]]",
+	}, {
+		name: "memory eviction thresholds separate (a percentage of capacity: the kubelet's eviction manager)",
+		build: func(b *build.Builder) {
+			b.U.Kubelet = model.KubeletDecl{Configured: true, EvictionHard: model.EvictionQuantity{Percentage: 0.1, Text: "10%"}}
+			b.AddNodes(2, build.Node())
+			b.AddNodes(1, build.Node())
+			b.U.Nodes[2].MemoryCapacity = 2 * b.U.Nodes[2].Memory
+		},
+		want: "[[0 1] [2]]",
+	}, {
 		name: "the node type alone does not separate (no step reads it)",
 		build: func(b *build.Builder) {
 			b.AddNodes(1, build.Node().Type(0))
@@ -273,6 +298,31 @@ func TestClasses(t *testing.T) {
 				t.Errorf("classes %s rules %q, want %s rules %q", got, rules, tc.want, tc.rules)
 			}
 		})
+	}
+}
+
+// TestOSDomainsNotSwapped: two zones of one shape are interchangeable
+// domains unless a pod names an OS one zone's nodes do not run: the
+// kubelet tells the zones apart then (NodeFit.OSLabelMismatch).
+func TestOSDomainsNotSwapped(t *testing.T) {
+	for _, podOS := range []string{"", "linux"} {
+		b := build.New()
+		b.AddNodes(2, build.Node().Zone("a").Label(model.OSLabel, "linux"))
+		b.AddNodes(2, build.Node().Zone("b").Label(model.OSLabel, "windows"))
+		tb := build.Template("app").Label("name", "app").Spread(1, "zone", model.DoNotSchedule)
+		if podOS != "" {
+			tb.Label(model.OSLabel, podOS)
+		}
+		b.AddTemplate(tb)
+		u, _ := b.MustBuild()
+		a := symmetry.Analyze(u, compose.SymmetryFacts(u))
+		want := "[[[[0 1]] [[2 3]]]]" // the zones swap wholesale
+		if podOS != "" {
+			want = "[]"
+		}
+		if got := fmt.Sprint(a.Domains()); got != want {
+			t.Errorf("pod OS %q: domains %s, want %s", podOS, got, want)
+		}
 	}
 }
 
