@@ -53,38 +53,53 @@ items:
 	}
 }
 
-// TestOSLabelNodesNotInterchangeable: a pod labelled kubernetes.io/os:
-// linux that the scheduler may place on a Windows node (no nodeSelector)
-// is rejected there by the kubelet, and its ReplicaSet creates it again:
-// a loop. Nodes that differ only in their OS are not interchangeable for
-// that pod, so the symmetry reduction finds the loop as the full search
-// does (it once took the two nodes for one and could not replay the
-// loop's trace).
-func TestOSLabelNodesNotInterchangeable(t *testing.T) {
-	manifests := `apiVersion: apps/v1
+// TestOSNodesNotInterchangeable: a pod that names its OS, by the
+// kubernetes.io/os label or by spec.os.name, and that the scheduler may
+// place on a node of another OS (no nodeSelector), is rejected there by
+// the kubelet (PodOSSelectorNodeLabelDoesNotMatch, PodOSNotSupported), and
+// its ReplicaSet creates it again: a loop. Nodes that differ only in their
+// OS are not interchangeable for that pod, so the symmetry reduction finds
+// the loop as the full search does (it once took the two nodes for one
+// and could not replay the loop's trace). Where every node runs the pod's
+// OS there is no loop.
+func TestOSNodesNotInterchangeable(t *testing.T) {
+	deployment := func(labels, spec string) string {
+		return `apiVersion: apps/v1
 kind: Deployment
 metadata: {name: web}
 spec:
   replicas: 1
   selector: {matchLabels: {app: web}}
   template:
-    metadata: {labels: {app: web, kubernetes.io/os: linux}}
-    spec:
+    metadata: {labels: {app: web` + labels + `}}
+    spec:` + spec + `
       containers: [{name: web, resources: {requests: {cpu: 100m}}}]
 `
-	nodes := `apiVersion: v1
+	}
+	nodes := func(osB string) string {
+		return `apiVersion: v1
 kind: NodeList
 items:
 - {apiVersion: v1, kind: Node, metadata: {name: a, labels: {kubernetes.io/os: linux}}, status: {allocatable: {cpu: "1", memory: 1Gi}}}
-- {apiVersion: v1, kind: Node, metadata: {name: b, labels: {kubernetes.io/os: windows}}, status: {allocatable: {cpu: "1", memory: 1Gi}}}
+- {apiVersion: v1, kind: Node, metadata: {name: b, labels: {kubernetes.io/os: ` + osB + `}}, status: {allocatable: {cpu: "1", memory: 1Gi}}}
 `
+	}
 	intents := "intents:\n- name: no_oscillation_rejection\n  params: {deployment: web}\n"
-	for _, noSymmetry := range []bool{false, true} {
-		rep := verifyInput(t, input{manifests: manifests, nodes: nodes, intents: intents,
-			opts: kivi.Options{Checker: checker.Options{NoSymmetry: noSymmetry}}})
-		r := rep.Result("no_oscillation_rejection")
-		if r == nil || r.Verdict != checker.Violated {
-			t.Fatalf("symmetry off %v: no_oscillation_rejection %+v, want violated", noSymmetry, r)
+	for _, c := range []struct {
+		name, labels, spec, osB string
+		want                    checker.Verdict
+	}{
+		{"label", ", kubernetes.io/os: linux", "", "windows", checker.Violated},
+		{"spec.os", "", "\n      os: {name: linux}", "windows", checker.Violated},
+		{"spec.os on nodes of its OS", "", "\n      os: {name: linux}", "linux", checker.Holds},
+	} {
+		for _, noSymmetry := range []bool{false, true} {
+			rep := verifyInput(t, input{manifests: deployment(c.labels, c.spec), nodes: nodes(c.osB), intents: intents,
+				opts: kivi.Options{Checker: checker.Options{NoSymmetry: noSymmetry}}})
+			r := rep.Result("no_oscillation_rejection")
+			if r == nil || r.Verdict != c.want {
+				t.Fatalf("%s, symmetry off %v: no_oscillation_rejection %+v, want %v", c.name, noSymmetry, r, c.want)
+			}
 		}
 	}
 }

@@ -756,7 +756,7 @@ func ParseIntOrPercent(s string) (IntOrPercent, error) {
 func (td TemplateDecl) compile(nodeIndex map[string]int) (PodTemplate, error) {
 	pt := PodTemplate{Name: td.Name, Labels: td.Labels, Namespace: td.Namespace, CPU: td.CPU, Memory: td.Memory,
 		NodeSelector: td.NodeSelector, Required: td.Required, Preferred: td.Preferred,
-		Tolerations: td.Tolerations, Pattern: td.Pattern, Critical: td.Critical, LocalStorage: td.LocalStorage, PVC: td.PVC,
+		Tolerations: td.Tolerations, Pattern: td.Pattern, Critical: td.Critical, LocalStorage: td.LocalStorage, OS: td.OS, PVC: td.PVC,
 		DeschedulerEvict: td.DeschedulerEvict, PreferNoEviction: td.PreferNoEviction,
 		NonZeroCPU: td.NonZeroCPU, NonZeroMemory: td.NonZeroMemory,
 		LimitCPU: td.LimitCPU, LimitMemory: td.LimitMemory, QuotaMissing: td.QuotaMissing,

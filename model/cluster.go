@@ -164,6 +164,8 @@ type TemplateDecl struct {
 	Critical     bool              `json:"critical,omitempty"`
 	// LocalStorage: PodTemplate's.
 	LocalStorage bool `json:"localStorage,omitempty"`
+	// OS: PodTemplate's (spec.os.name).
+	OS string `json:"os,omitempty"`
 	// DeschedulerEvict and PreferNoEviction: PodTemplate's (the
 	// descheduler's annotations).
 	DeschedulerEvict bool `json:"deschedulerEvict,omitempty"`

@@ -338,6 +338,7 @@ func (u *Universe) compileFit(t *PodTemplate, added compiledAdded) ([]NodeFit, e
 		f.NodeName = t.NodeName == 0 || t.NodeName == n+1
 		f.HostPortsReserved = PortsConflict(t.HostPorts, node.ReservedHostPorts)
 		f.OSLabelMismatch = OSLabelMismatch(u, t, n)
+		f.OSFieldMismatch = OSFieldMismatch(u, t, n)
 		f.Affinity = nodeSel.Matches(node.LabelSet)
 		if f.Affinity && len(required) > 0 {
 			// An empty required term matches no node (the API's rule, and

@@ -16,12 +16,26 @@ const PodOSSelectorReason = "PodOSSelectorNodeLabelDoesNotMatch"
 // one (the manifest reader labels Nodes as the kubelet does).
 func OSLabelMismatch(u *Universe, t *PodTemplate, n int) bool {
 	want, ok := t.Labels[OSLabel]
-	if !ok {
-		return false
+	return ok && want != u.nodeOS(n)
+}
+
+// PodOSNotSupportedReason is the kubelet's admission reason for a pod
+// whose spec.os.name is not the OS the kubelet runs on.
+const PodOSNotSupportedReason = "PodOSNotSupported"
+
+// OSFieldMismatch is the kubelet's rejectPodAdmissionBasedOnOSField
+// (pkg/kubelet/lifecycle/predicate.go, v1.36), checked after
+// OSLabelMismatch: a pod whose spec.os.name (PodTemplate.OS) is set and
+// is not node n's OS is rejected.
+func OSFieldMismatch(u *Universe, t *PodTemplate, n int) bool {
+	return t.OS != "" && t.OS != u.nodeOS(n)
+}
+
+// nodeOS is the OS node n's kubelet runs on: its Node's label, Linux
+// without one.
+func (u *Universe) nodeOS(n int) string {
+	if os, ok := u.Nodes[n].Labels[OSLabel]; ok {
+		return os
 	}
-	nodeOS, ok := u.Nodes[n].Labels[OSLabel]
-	if !ok {
-		nodeOS = "linux"
-	}
-	return want != nodeOS
+	return "linux"
 }

@@ -235,6 +235,9 @@ type PodTemplate struct {
 	// the descheduler's DefaultEvictor does not evict unless its profile
 	// sets EvictLocalStoragePods (priority.go).
 	LocalStorage bool
+	// OS is the pod's spec.os.name ("" when unset), which the kubelet
+	// checks against its own OS at admission (kubeletos.go).
+	OS string
 	// DeschedulerEvict and PreferNoEviction are the template's
 	// descheduler.alpha.kubernetes.io/evict and
 	// descheduler.alpha.kubernetes.io/prefer-no-eviction annotations
@@ -363,10 +366,11 @@ type NodeFit struct {
 	AddedAffinityRejects bool
 	AddedPreferred       int
 	// OSLabelMismatch: the pod's kubernetes.io/os label is not the node's
-	// OS, so the kubelet rejects it at admission (kubeletos.go). Kept here
-	// with the scheduler's facts because it too tells nodes apart for the
-	// pods of one template, though no scheduler plugin reads it.
-	OSLabelMismatch bool
+	// OS; OSFieldMismatch: its spec.os.name is not. The kubelet rejects
+	// such a pod at admission (kubeletos.go). Kept here with the
+	// scheduler's facts because they too tell nodes apart for the pods of
+	// one template, though no scheduler plugin reads them.
+	OSLabelMismatch, OSFieldMismatch bool
 }
 
 // Strategy is a Deployment update strategy.

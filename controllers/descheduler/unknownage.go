@@ -81,7 +81,8 @@ func (c *cycle) ownerKind(pod int) string {
 // of NodeAffinity, NodeName and TaintToleration the pod fails on its node
 // (always the same). In the order of those checks. A pod whose
 // kubernetes.io/os label is not its node's OS was rejected for that, the
-// kubelet's first predicate, and for nothing else.
+// kubelet's first predicate, and for nothing else; one whose spec.os.name
+// is not its node's OS, for that (the second).
 func (c *cycle) admissionReasons(pod int) []string {
 	ps := &c.s.Pods[pod]
 	n := ps.NodeOf()
@@ -89,6 +90,9 @@ func (c *cycle) admissionReasons(pod int) []string {
 	node := &c.u.Nodes[n]
 	if t.Fit[n].OSLabelMismatch {
 		return []string{model.PodOSSelectorReason}
+	}
+	if t.Fit[n].OSFieldMismatch {
+		return []string{model.PodOSNotSupportedReason}
 	}
 	var out []string
 	if node.ReservedPods+len(c.s.Pods) > node.MaxPods {

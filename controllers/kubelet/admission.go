@@ -5,7 +5,8 @@ import "github.com/kivi-go/kivi/model"
 // admit is the kubelet's admission of a bound Pending pod: the eviction
 // manager's (pressure.go) and then pkg/kubelet/lifecycle/predicate.go's
 // (v1.36): the pod's kubernetes.io/os label against the node's OS
-// (model.NodeFit.OSLabelMismatch), then the scheduler's
+// (model.NodeFit.OSLabelMismatch), its spec.os.name against it
+// (OSFieldMismatch), then the scheduler's
 // AdmissionCheck (NodeResourcesFit against the pods the kubelet already
 // runs, scalar resources included (scalar.go), required node affinity and nodeSelector, NodeName,
 // NodePorts (hostports.go)) and the
@@ -30,10 +31,13 @@ func admit(u *model.Universe, s *model.State, p int) (reason string, preempt boo
 	if rejectedUnderPressure(s, n, t) {
 		return evictedReason, false
 	}
+	// The OS checks come before the resources, so a critical pod is
+	// rejected without preemption (checks preemption cannot help).
 	if t.Fit[n].OSLabelMismatch {
-		// Checked before the resources, so a critical pod is rejected
-		// without preemption (a check preemption cannot help).
 		return model.PodOSSelectorReason, false
+	}
+	if t.Fit[n].OSFieldMismatch {
+		return model.PodOSNotSupportedReason, false
 	}
 	resource := outOfResources(u, s, p, n)
 	if resource != "" && !t.KubeletCritical() {

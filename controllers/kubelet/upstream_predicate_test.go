@@ -24,17 +24,14 @@ import (
 //     it; the row "node affinity failure on cached node and node name
 //     doesn't match" is restated with the node as it is cached (both
 //     reasons, the first is NodeAffinity).
-//   - TestRejectPodAdmissionBasedOnOSField: spec.os is not read by the
-//     manifest reader (docs/divergences.md, "Pod lifecycle and kubelet",
-//     kubelet admission: a pod whose spec.os.name is not the node's OS is
-//     admitted).
 //   - TestPodAdmissionBasedOnSupplementalGroupsPolicy: securityContext is
 //     not modelled (every node supports the policy).
 //   - TestRemoveMissingExtendedResources: extended resources the node does
 //     not advertise; controllers/kubelet testdata extendedresources.txt and
 //     kubeletadmitdiff cover them.
 //
-// TestRejectPodAdmissionBasedOnOSSelector's rows run on a Linux kubelet:
+// TestRejectPodAdmissionBasedOnOSSelector's and
+// TestRejectPodAdmissionBasedOnOSField's rows run on a Linux kubelet:
 // upstream's "OS label match" is a pod and node labelled with the
 // kubelet's runtime.GOOS (linux), "dummyOS" another OS.
 
@@ -131,6 +128,33 @@ func TestUpstreamRejectPodAdmissionBasedOnOSSelector(t *testing.T) {
 		{name: "rejected before resources: a critical pod preempts nothing", nodeLabels: linux,
 			pod:     build.Template("pod").Critical().Requests(8, 10).Label(model.OSLabel, "dummyOS"),
 			running: []*build.TemplateBuilder{build.Template("used").Requests(5, 19)}, want: model.PodOSSelectorReason},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.admit(t); got != tc.want {
+				t.Errorf("admission %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestUpstreamRejectPodAdmissionBasedOnOSField:
+// TestRejectPodAdmissionBasedOnOSField on a Linux kubelet (the Node's OS
+// label, Linux without one), with two rows of the order of the checks: the
+// OS label is checked first, and both before the resources (a critical
+// pod preempts nothing).
+func TestUpstreamRejectPodAdmissionBasedOnOSField(t *testing.T) {
+	linux := map[string]string{model.OSLabel: "linux"}
+	for _, tc := range []admissionCase{
+		{name: "OS field match", nodeLabels: linux, pod: build.Template("pod").OS("linux")},
+		{name: "OS field mismatch", nodeLabels: linux, pod: build.Template("pod").OS("dummyOS"), want: model.PodOSNotSupportedReason},
+		{name: "no OS field", nodeLabels: linux, pod: build.Template("pod")},
+		{name: "a Node without the label is the kubelet's Linux", pod: build.Template("pod").OS("windows"), want: model.PodOSNotSupportedReason},
+		{name: "a Windows node admits a Windows pod", nodeLabels: map[string]string{model.OSLabel: "windows"}, pod: build.Template("pod").OS("windows")},
+		{name: "the OS label is checked first", nodeLabels: linux, pod: build.Template("pod").OS("windows").Label(model.OSLabel, "windows"),
+			want: model.PodOSSelectorReason},
+		{name: "rejected before resources: a critical pod preempts nothing", nodeLabels: linux,
+			pod:     build.Template("pod").Critical().Requests(8, 10).OS("dummyOS"),
+			running: []*build.TemplateBuilder{build.Template("used").Requests(5, 19)}, want: model.PodOSNotSupportedReason},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := tc.admit(t); got != tc.want {

@@ -82,9 +82,10 @@ type Spec struct {
 	HostNetwork bool    `json:",omitempty"`
 	// Critical gives the pod PriorityClass system-node-critical.
 	Critical bool `json:",omitempty"`
-	// OS is the pod's kubernetes.io/os label ("": none). GenCase does not
-	// draw it; TestOSLabel pins it.
-	OS string `json:",omitempty"`
+	// OS is the pod's kubernetes.io/os label and OSName its spec.os.name
+	// ("": none). GenCase does not draw them; TestOSLabel pins them.
+	OS     string `json:",omitempty"`
+	OSName string `json:",omitempty"`
 	// PodRequests and PodLimits are the pod-level resources
 	// (spec.resources; nil: none).
 	PodRequests Resources `json:",omitempty"`

@@ -189,7 +189,8 @@ func TestPlantedBugs(t *testing.T) {
 // TestOSLabel: a pod labelled kubernetes.io/os is rejected by the kubelet
 // (PodOSSelectorNodeLabelDoesNotMatch, before every other check, so a
 // critical pod preempts nothing) unless the label is the kubelet's OS,
-// linux here; the model answers as upstream.
+// linux here; so is a pod whose spec.os.name is another OS
+// (PodOSNotSupported, the second check); the model answers as upstream.
 func TestOSLabel(t *testing.T) {
 	k := newKubelet(t)
 	node := Node{CPU: "1", Memory: "1Gi", Storage: "1Gi", Pods: 3, Dongles: -1}
@@ -206,6 +207,16 @@ func TestOSLabel(t *testing.T) {
 		{"windows label rejected before resources, critical pod preempts nothing", Case{Node: node,
 			Specs: []Spec{{Containers: []Container{big}}, {Containers: []Container{big}, OS: "windows", Critical: true}},
 			Pods:  []Pod{{Spec: 0}}, New: 1}, "PodOSSelectorNodeLabelDoesNotMatch"},
+		{"linux os field admitted", Case{Node: node, Specs: []Spec{{Containers: []Container{small}, OSName: "linux"}}}, ""},
+		{"windows os field rejected", Case{Node: node, Specs: []Spec{{Containers: []Container{small}, OSName: "windows"}}},
+			"PodOSNotSupported"},
+		{"linux label, windows os field: the field rejects", Case{Node: node,
+			Specs: []Spec{{Containers: []Container{small}, OS: "linux", OSName: "windows"}}}, "PodOSNotSupported"},
+		{"windows label and os field: the label rejects first", Case{Node: node,
+			Specs: []Spec{{Containers: []Container{small}, OS: "windows", OSName: "windows"}}}, "PodOSSelectorNodeLabelDoesNotMatch"},
+		{"windows os field rejected before resources, critical pod preempts nothing", Case{Node: node,
+			Specs: []Spec{{Containers: []Container{big}}, {Containers: []Container{big}, OSName: "windows", Critical: true}},
+			Pods:  []Pod{{Spec: 0}}, New: 1}, "PodOSNotSupported"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v, err := Check(k, &tc.c, nil, Pipeline{})

@@ -108,6 +108,9 @@ func (s Spec) daemonSpec() map[string]any {
 	if s.HostNetwork {
 		spec["hostNetwork"] = true
 	}
+	if s.OSName != "" {
+		spec["os"] = map[string]any{"name": s.OSName}
+	}
 	if s.Critical {
 		spec["priorityClassName"] = "system-node-critical"
 	}

@@ -44,7 +44,7 @@ var basePodSpecRules = []fieldRule{
 	{"securityContext", ""}, {"imagePullSecrets", ""}, {"hostname", ""}, {"subdomain", ""},
 	{"setHostnameAsFQDN", ""}, {"hostAliases", ""}, {"enableServiceLinks", ""},
 	{"shareProcessNamespace", ""}, {"hostPID", ""}, {"hostIPC", ""}, {"hostNetwork", ""},
-	{"hostUsers", ""}, {"os", ""},
+	{"hostUsers", ""},
 }
 
 // containerFields are the container fields that cannot change placement

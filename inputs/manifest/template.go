@@ -87,6 +87,17 @@ func (tc templateConv) convert(name string, meta ObjectMeta, spec PodSpec) (mode
 	}
 	td.CPU, td.Memory, td.Scalar, td.ReservedOnly, td.Overhead, td.PodLevel = req.cpu, req.mem, req.scalar, req.reservedOnly, req.overhead, req.podLevel
 	td.LocalStorage = hasLocalStorage(spec.Volumes)
+	if spec.OS != nil {
+		// The API server's validation (validateOS).
+		switch spec.OS.Name {
+		case "linux", "windows":
+			td.OS = spec.OS.Name
+		case "":
+			return td, tc.errorf("spec.os.name", "missing (accepted: linux or windows)")
+		default:
+			return td, tc.errorf("spec.os.name", "%q (accepted: linux or windows)", spec.OS.Name)
+		}
+	}
 	_, td.DeschedulerEvict = meta.Annotations[deschedulerEvictAnnotation]
 	_, td.PreferNoEviction = meta.Annotations[preferNoEvictionAnnotation]
 	for i, v := range spec.Volumes {

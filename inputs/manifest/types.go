@@ -99,6 +99,11 @@ type PodTemplateSpec struct {
 	Spec     PodSpec    `json:"spec"`
 }
 
+// PodOS is a pod spec's os.
+type PodOS struct {
+	Name string `json:"name"`
+}
+
 // PodSpec is the part of a pod spec the scheduler and the HPA read.
 type PodSpec struct {
 	Containers     []Container `json:"containers"`
@@ -120,6 +125,9 @@ type PodSpec struct {
 	// RuntimeClassName names the RuntimeClass whose admission gives the
 	// pod its overhead and scheduling constraints (runtimeclass.go).
 	RuntimeClassName string `json:"runtimeClassName"`
+	// OS is the pod's operating system, which the kubelet checks at
+	// admission (PodOSNotSupported).
+	OS *PodOS `json:"os"`
 	// HostNetwork makes every container port a host port
 	// (hostnetwork.go) and gives a DaemonSet's pod the network-unavailable
 	// toleration (daemonset.go).

@@ -97,6 +97,14 @@ func TestClasses(t *testing.T) {
 		},
 		want: "[[0 1] [2]]",
 	}, {
+		name: "the OS label separates where a pod's spec.os.name is checked against it (the kubelet's admission, NodeFit.OSFieldMismatch)",
+		build: func(b *build.Builder) {
+			b.AddNodes(2, build.Node().Label(model.OSLabel, "linux"))
+			b.AddNodes(1, build.Node().Label(model.OSLabel, "windows"))
+			b.AddTemplate(build.Template("app").OS("windows"))
+		},
+		want: "[[0 1] [2]]",
+	}, {
 		name: "the OS label does not separate when no pod carries it (model.NodeLabelKeysRead)",
 		build: func(b *build.Builder) {
 			b.AddNodes(2, build.Node().Label(model.OSLabel, "linux"))

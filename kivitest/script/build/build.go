@@ -92,6 +92,9 @@ func (b *TemplateBuilder) Requests(cpu, mem int64) *TemplateBuilder {
 }
 func (b *TemplateBuilder) Label(k, v string) *TemplateBuilder { b.t.Labels[k] = v; return b }
 
+// OS sets the pod's spec.os.name.
+func (b *TemplateBuilder) OS(name string) *TemplateBuilder { b.t.OS = name; return b }
+
 // Scalar makes the pods request v of scalar resource name.
 func (b *TemplateBuilder) Scalar(name string, v int64) *TemplateBuilder {
 	if b.scalar == nil {
