@@ -68,6 +68,7 @@ func starterIntents(c *kivi.Cluster) string {
 	b.WriteString("intents:\n")
 	b.WriteString("# Every pod the scheduler tries finds a node (always checked).\n")
 	b.WriteString("- name: pod_always_schedulable\n")
+	osRejects := osRejectedTemplates(c)
 	var rollable, scaled []string
 	for _, d := range c.Deployments {
 		name := yamlString(d.Name)
@@ -99,6 +100,10 @@ func starterIntents(c *kivi.Cluster) string {
 			fmt.Fprintf(&b, "- name: replica_num_always_meet_min\n  params: {deployment: %s}\n", name)
 			fmt.Fprintf(&b, "# Whenever the cluster comes to rest, %s runs its spec replicas, all of its\n# current template (kubectl rollout status succeeds).\n", d.Name)
 			fmt.Fprintf(&b, "- name: rollout_completes\n  params: {deployment: %s}\n", name)
+			if osRejects[d.Template] {
+				fmt.Fprintf(&b, "# %s %s's pods name an OS (kubernetes.io/os, spec.os) that a node the\n# scheduler may pick for them does not run: the kubelet rejects them there and\n# they are created again, but not forever.\n", kind, d.Name)
+				fmt.Fprintf(&b, "- name: no_oscillation_rejection\n  params: {deployment: %s}\n", name)
+			}
 			rollable = append(rollable, name)
 			if d.HPA != nil {
 				scaled = append(scaled, name)
@@ -120,6 +125,29 @@ func starterIntents(c *kivi.Cluster) string {
 		fmt.Fprintf(&b, "# - {kind: eventCpuChange, deployment: %s}   # the load of one of its pods rises: its HPA acts\n", scaled[0])
 	}
 	return b.String()
+}
+
+// osRejectedTemplates names the templates whose pods the scheduler may
+// bind to a node whose kubelet rejects them for the OS they name (their
+// kubernetes.io/os label or spec.os.name): a node their nodeSelector,
+// affinity, nodeName and NoSchedule taints admit, of another OS. The
+// compiled universe answers it; an input that does not build has none
+// (verify reports its error).
+func osRejectedTemplates(c *kivi.Cluster) map[string]bool {
+	u, _, err := c.Build()
+	if err != nil {
+		return nil
+	}
+	out := map[string]bool{}
+	for i := range u.Templates {
+		t := &u.Templates[i]
+		for _, f := range t.Fit {
+			if f.Affinity && f.NodeName && !f.NoSchedule && !f.AddedAffinityRejects && (f.OSLabelMismatch || f.OSFieldMismatch) {
+				out[t.Name] = true
+			}
+		}
+	}
+	return out
 }
 
 // firstNodeName is the name of the input's first node, "" when the

@@ -84,3 +84,70 @@ func TestInitWritesUsableIntents(t *testing.T) {
 		}
 	}
 }
+
+// TestInitSuggestsRejectionLoop: a Deployment whose pods name an OS (by
+// label or spec.os) that a node the scheduler may pick does not run gets
+// no_oscillation_rejection in the starting intents, and the verification
+// with them finds the loop; with a nodeSelector for its OS, or on nodes
+// of its OS only, it gets none.
+func TestInitSuggestsRejectionLoop(t *testing.T) {
+	nodes := func(osB string) string {
+		return `apiVersion: v1
+kind: NodeList
+items:
+- {apiVersion: v1, kind: Node, metadata: {name: a, labels: {kubernetes.io/os: linux}}, status: {allocatable: {cpu: "1", memory: 1Gi}}}
+- {apiVersion: v1, kind: Node, metadata: {name: b, labels: {kubernetes.io/os: ` + osB + `}}, status: {allocatable: {cpu: "1", memory: 1Gi}}}
+`
+	}
+	deployment := func(labels, spec string) string {
+		return `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web` + labels + `}}
+    spec:` + spec + `
+      containers: [{name: web, resources: {requests: {cpu: 100m}}}]
+`
+	}
+	for _, tc := range []struct {
+		name, manifests, nodes string
+		want                   bool
+	}{
+		{"spec.os", deployment("", "\n      os: {name: windows}"), nodes("windows"), true},
+		{"label", deployment(", kubernetes.io/os: linux", ""), nodes("windows"), true},
+		{"spec.os with a nodeSelector for it", deployment("", "\n      os: {name: windows}\n      nodeSelector: {kubernetes.io/os: windows}"), nodes("windows"), false},
+		{"spec.os on nodes of its OS", deployment("", "\n      os: {name: linux}"), nodes("linux"), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			m, n, intents := filepath.Join(dir, "m.yaml"), filepath.Join(dir, "n.yaml"), filepath.Join(dir, "intents.yaml")
+			for path, data := range map[string]string{m: tc.manifests, n: tc.nodes} {
+				if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var stdout, stderr bytes.Buffer
+			if code := run(context.Background(), []string{"init", "-f", m, "--nodes", n, "-o", intents}, &stdout, &stderr); code != exitHolds {
+				t.Fatalf("init: exit %d: %s", code, stderr.String())
+			}
+			text, err := os.ReadFile(intents)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(string(text), "- name: no_oscillation_rejection"); got != tc.want {
+				t.Fatalf("no_oscillation_rejection suggested %v, want %v:\n%s", got, tc.want, text)
+			}
+			if !tc.want {
+				return
+			}
+			stdout.Reset()
+			if code := run(context.Background(), []string{"verify", "-f", m, "--nodes", n, "--intents", intents, "--quiet"}, &stdout, &stderr); code != exitViolated ||
+				!strings.Contains(stdout.String(), "no_oscillation_rejection") {
+				t.Fatalf("verify: exit %d, want %d with no_oscillation_rejection:\n%s", code, exitViolated, stdout.String())
+			}
+		})
+	}
+}
