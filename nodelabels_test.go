@@ -1,6 +1,8 @@
 package kivi_test
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/kivi-go/kivi"
@@ -61,44 +63,31 @@ items:
 // OS are not interchangeable for that pod, so the symmetry reduction finds
 // the loop as the full search does (it once took the two nodes for one
 // and could not replay the loop's trace). Where every node runs the pod's
-// OS there is no loop.
+// OS there is no loop. The inputs are kivi init's test's
+// (cmd/kivi/testdata/osreject).
 func TestOSNodesNotInterchangeable(t *testing.T) {
-	deployment := func(labels, spec string) string {
-		return `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web` + labels + `}}
-    spec:` + spec + `
-      containers: [{name: web, resources: {requests: {cpu: 100m}}}]
-`
+	dir := filepath.Join("cmd", "kivi", "testdata", "osreject")
+	read := func(name string) string {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
 	}
-	nodes := func(osB string) string {
-		return `apiVersion: v1
-kind: NodeList
-items:
-- {apiVersion: v1, kind: Node, metadata: {name: a, labels: {kubernetes.io/os: linux}}, status: {allocatable: {cpu: "1", memory: 1Gi}}}
-- {apiVersion: v1, kind: Node, metadata: {name: b, labels: {kubernetes.io/os: ` + osB + `}}, status: {allocatable: {cpu: "1", memory: 1Gi}}}
-`
-	}
-	intents := "intents:\n- name: no_oscillation_rejection\n  params: {deployment: web}\n"
 	for _, c := range []struct {
-		name, labels, spec, osB string
-		want                    checker.Verdict
+		deployment, nodes string
+		want              checker.Verdict
 	}{
-		{"label", ", kubernetes.io/os: linux", "", "windows", checker.Violated},
-		{"spec.os", "", "\n      os: {name: linux}", "windows", checker.Violated},
-		{"spec.os on nodes of its OS", "", "\n      os: {name: linux}", "linux", checker.Holds},
+		{"deployment-label.yaml", "nodes-mixed.yaml", checker.Violated},
+		{"deployment-os.yaml", "nodes-mixed.yaml", checker.Violated},
+		{"deployment-os.yaml", "nodes-windows.yaml", checker.Holds},
 	} {
 		for _, noSymmetry := range []bool{false, true} {
-			rep := verifyInput(t, input{manifests: deployment(c.labels, c.spec), nodes: nodes(c.osB), intents: intents,
+			rep := verifyInput(t, input{manifests: read(c.deployment), nodes: read(c.nodes), intents: read("intents.yaml"),
 				opts: kivi.Options{Checker: checker.Options{NoSymmetry: noSymmetry}}})
 			r := rep.Result("no_oscillation_rejection")
 			if r == nil || r.Verdict != c.want {
-				t.Fatalf("%s, symmetry off %v: no_oscillation_rejection %+v, want %v", c.name, noSymmetry, r, c.want)
+				t.Fatalf("%s on %s, symmetry off %v: no_oscillation_rejection %+v, want %v", c.deployment, c.nodes, noSymmetry, r, c.want)
 			}
 		}
 	}

@@ -91,44 +91,19 @@ func TestInitWritesUsableIntents(t *testing.T) {
 // with them finds the loop; with a nodeSelector for its OS, or on nodes
 // of its OS only, it gets none.
 func TestInitSuggestsRejectionLoop(t *testing.T) {
-	nodes := func(osB string) string {
-		return `apiVersion: v1
-kind: NodeList
-items:
-- {apiVersion: v1, kind: Node, metadata: {name: a, labels: {kubernetes.io/os: linux}}, status: {allocatable: {cpu: "1", memory: 1Gi}}}
-- {apiVersion: v1, kind: Node, metadata: {name: b, labels: {kubernetes.io/os: ` + osB + `}}, status: {allocatable: {cpu: "1", memory: 1Gi}}}
-`
-	}
-	deployment := func(labels, spec string) string {
-		return `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web` + labels + `}}
-    spec:` + spec + `
-      containers: [{name: web, resources: {requests: {cpu: 100m}}}]
-`
-	}
+	dir := filepath.Join("testdata", "osreject")
 	for _, tc := range []struct {
-		name, manifests, nodes string
-		want                   bool
+		deployment, nodes string
+		want              bool
 	}{
-		{"spec.os", deployment("", "\n      os: {name: windows}"), nodes("windows"), true},
-		{"label", deployment(", kubernetes.io/os: linux", ""), nodes("windows"), true},
-		{"spec.os with a nodeSelector for it", deployment("", "\n      os: {name: windows}\n      nodeSelector: {kubernetes.io/os: windows}"), nodes("windows"), false},
-		{"spec.os on nodes of its OS", deployment("", "\n      os: {name: linux}"), nodes("linux"), false},
+		{"deployment-os.yaml", "nodes-mixed.yaml", true},
+		{"deployment-label.yaml", "nodes-mixed.yaml", true},
+		{"deployment-os-selector.yaml", "nodes-mixed.yaml", false},
+		{"deployment-os.yaml", "nodes-windows.yaml", false},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			m, n, intents := filepath.Join(dir, "m.yaml"), filepath.Join(dir, "n.yaml"), filepath.Join(dir, "intents.yaml")
-			for path, data := range map[string]string{m: tc.manifests, n: tc.nodes} {
-				if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+		t.Run(tc.deployment+"/"+tc.nodes, func(t *testing.T) {
+			m, n := filepath.Join(dir, tc.deployment), filepath.Join(dir, tc.nodes)
+			intents := filepath.Join(t.TempDir(), "intents.yaml")
 			var stdout, stderr bytes.Buffer
 			if code := run(context.Background(), []string{"init", "-f", m, "--nodes", n, "-o", intents}, &stdout, &stderr); code != exitHolds {
 				t.Fatalf("init: exit %d: %s", code, stderr.String())
