@@ -337,8 +337,8 @@ func (u *Universe) compileFit(t *PodTemplate, added compiledAdded) ([]NodeFit, e
 		f := &fit[n]
 		f.NodeName = t.NodeName == 0 || t.NodeName == n+1
 		f.HostPortsReserved = PortsConflict(t.HostPorts, node.ReservedHostPorts)
-		f.OSLabelMismatch = OSLabelMismatch(u, t, n)
-		f.OSFieldMismatch = OSFieldMismatch(u, t, n)
+		f.OSLabelMismatch = osLabelMismatch(u, t, n)
+		f.OSFieldMismatch = osFieldMismatch(u, t, n)
 		f.Affinity = nodeSel.Matches(node.LabelSet)
 		if f.Affinity && len(required) > 0 {
 			// An empty required term matches no node (the API's rule, and

@@ -8,13 +8,15 @@ const OSLabel = "kubernetes.io/os"
 // kubernetes.io/os label names another OS than the node's.
 const PodOSSelectorReason = "PodOSSelectorNodeLabelDoesNotMatch"
 
-// OSLabelMismatch is the kubelet's rejectPodAdmissionBasedOnOSSelector
+// osLabelMismatch is the kubelet's rejectPodAdmissionBasedOnOSSelector
 // (pkg/kubelet/lifecycle/predicate.go, v1.36) for a pod of template t on
 // node n: a pod labelled kubernetes.io/os is rejected when the label is
 // not the node's OS. The kubelet resets its Node's label to the OS it
 // runs on; the model takes that OS from the Node's label, Linux without
-// one (the manifest reader labels Nodes as the kubelet does).
-func OSLabelMismatch(u *Universe, t *PodTemplate, n int) bool {
+// one (the manifest reader labels Nodes as the kubelet does). Steps read
+// it as NodeFit.OSLabelMismatch, computed at compile, where the symmetry
+// reduction's node classes see it too.
+func osLabelMismatch(u *Universe, t *PodTemplate, n int) bool {
 	want, ok := t.Labels[OSLabel]
 	return ok && want != u.nodeOS(n)
 }
@@ -23,11 +25,11 @@ func OSLabelMismatch(u *Universe, t *PodTemplate, n int) bool {
 // whose spec.os.name is not the OS the kubelet runs on.
 const PodOSNotSupportedReason = "PodOSNotSupported"
 
-// OSFieldMismatch is the kubelet's rejectPodAdmissionBasedOnOSField
+// osFieldMismatch is the kubelet's rejectPodAdmissionBasedOnOSField
 // (pkg/kubelet/lifecycle/predicate.go, v1.36), checked after
-// OSLabelMismatch: a pod whose spec.os.name (PodTemplate.OS) is set and
-// is not node n's OS is rejected.
-func OSFieldMismatch(u *Universe, t *PodTemplate, n int) bool {
+// osLabelMismatch: a pod whose spec.os.name (PodTemplate.OS) is set and
+// is not node n's OS is rejected. Read as NodeFit.OSFieldMismatch.
+func osFieldMismatch(u *Universe, t *PodTemplate, n int) bool {
 	return t.OS != "" && t.OS != u.nodeOS(n)
 }
 

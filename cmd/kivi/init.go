@@ -130,7 +130,8 @@ func starterIntents(c *kivi.Cluster) string {
 // osRejectedTemplates names the templates whose pods the scheduler may
 // bind to a node whose kubelet rejects them for the OS they name (their
 // kubernetes.io/os label or spec.os.name): a node their nodeSelector,
-// affinity, nodeName and NoSchedule taints admit, of another OS. The
+// affinity, nodeName and taints (NoSchedule and NoExecute, as the
+// scheduler's TaintToleration filter) admit, of another OS. The
 // compiled universe answers it; an input that does not build has none
 // (verify reports its error).
 func osRejectedTemplates(c *kivi.Cluster) map[string]bool {
@@ -142,7 +143,7 @@ func osRejectedTemplates(c *kivi.Cluster) map[string]bool {
 	for i := range u.Templates {
 		t := &u.Templates[i]
 		for _, f := range t.Fit {
-			if f.Affinity && f.NodeName && !f.NoSchedule && !f.AddedAffinityRejects && (f.OSLabelMismatch || f.OSFieldMismatch) {
+			if f.Affinity && f.NodeName && !f.NoSchedule && !f.NoExecute && !f.AddedAffinityRejects && (f.OSLabelMismatch || f.OSFieldMismatch) {
 				out[t.Name] = true
 			}
 		}
