@@ -39,7 +39,8 @@ func (c MemoryChange) ValidEnd(u *model.Universe, s *model.State) bool { return 
 // changeMemory raises pod p's memory usage by delta MiB. Past the pod's
 // memory limit the kernel kills the container (OOMKilled) and the kubelet
 // restarts it in place (restartPolicy Always): the pod stays Running with
-// the usage it started with, and no eviction follows. Otherwise the pod
+// the usage it started with, its restart count one higher, and no
+// eviction follows. Otherwise the pod
 // keeps the new usage and its owner is queued for the HPA (a memory
 // metric reads it).
 func changeMemory(tx *model.Tx, s *model.State, p int, delta int64) {
@@ -50,6 +51,10 @@ func changeMemory(tx *model.Tx, s *model.State, p int, delta int64) {
 	usage := min(int64(pod.Memory)+delta, math.MaxInt32)
 	if t.OOMKilledAt(usage) {
 		_, pod.Memory = t.StartUsage()
+		if u.TracksRestarts() {
+			pod.Restarts = model.SaturatedRestarts(int64(pod.Restarts) + 1)
+			model.RequestDeschedulerCycle(u, s)
+		}
 		if tx.Tracing() {
 			tx.Log(WorkloadComponent, "Memory usage of pod %s grew by %dMi to %dMi, over its limit %dMi: the container is OOMKilled and restarted in place; the pod uses %dMi again",
 				s.PodRef(p), delta, usage, t.LimitMemory, pod.Memory)

@@ -659,6 +659,15 @@ func (c *Cluster) build(layout []nodeSpec, replicas []int, withPods bool, aliase
 						}
 						*use.to = int32(*use.v)
 					}
+					field := fmt.Sprintf("nodes[%d].pods[%d]", ns.group, pi)
+					if p.Restarts < 0 || p.InitRestarts < 0 {
+						return nil, nil, fmt.Errorf("%s: restarts %d, initRestarts %d (accepted: 0 or more): %w", field, p.Restarts, p.InitRestarts, ErrInvalid)
+					}
+					r, err := u.InitialRestarts(&p, field)
+					if err != nil {
+						return nil, nil, err
+					}
+					ps.Restarts = r
 					s.Pods[slot] = ps
 					if p.Name != "" {
 						if u.InitialPodNames == nil {

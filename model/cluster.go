@@ -139,6 +139,12 @@ type InitialPod struct {
 	// gives the pods the StatefulSet's ordinals in the order listed. A
 	// pod with an ordinal stands for one pod (Count 1).
 	Ordinal *int `json:"ordinal,omitempty"`
+	// Restarts and InitRestarts are its containers' and its init
+	// containers' restarts so far (status.containerStatuses[].restartCount
+	// summed, and status.initContainerStatuses'): what
+	// RemovePodsHavingTooManyRestarts reads (Universe.InitialRestarts).
+	Restarts     int `json:"restarts,omitempty"`
+	InitRestarts int `json:"initRestarts,omitempty"`
 }
 
 // TemplateDecl is a pod template.

@@ -26,13 +26,16 @@ const (
 	// PodLifeTime evicts pods older than a maximum age, or in given
 	// states (PodLifeTimeArgs).
 	PodLifeTime
+	// RemovePodsHavingTooManyRestarts evicts pods whose containers
+	// restarted at least a threshold of times (TooManyRestartsArgs).
+	RemovePodsHavingTooManyRestarts
 )
 
 // DeschedulePlugins lists every deschedule plugin the model implements,
 // in the order readers name them.
 func DeschedulePlugins() []DeschedulePlugin {
 	return []DeschedulePlugin{RemovePodsViolatingNodeTaints, RemovePodsViolatingNodeAffinity, RemovePodsViolatingInterPodAntiAffinity,
-		RemoveFailedPods, PodLifeTime}
+		RemoveFailedPods, PodLifeTime, RemovePodsHavingTooManyRestarts}
 }
 
 func (p DeschedulePlugin) String() string {
@@ -47,6 +50,8 @@ func (p DeschedulePlugin) String() string {
 		return "RemoveFailedPods"
 	case PodLifeTime:
 		return "PodLifeTime"
+	case RemovePodsHavingTooManyRestarts:
+		return "RemovePodsHavingTooManyRestarts"
 	}
 	return fmt.Sprintf("DeschedulePlugin(%d)", uint8(p))
 }
@@ -127,9 +132,12 @@ type DescheduleConfig struct {
 	// (deschedulelifetime.go).
 	FailedPods  FailedPodsArgs
 	PodLifeTime PodLifeTimeArgs
+	// TooManyRestarts are RemovePodsHavingTooManyRestarts' args
+	// (toomanyrestarts.go).
+	TooManyRestarts TooManyRestartsArgs
 	// The plugins' own pod filters (podfilter.go), one per plugin.
 	NodeTaintsFilter, NodeAffinityFilter, InterPodAntiAffinityFilter PodFilter
-	FailedPodsFilter, PodLifeTimeFilter                              PodFilter
+	FailedPodsFilter, PodLifeTimeFilter, TooManyRestartsFilter       PodFilter
 }
 
 // Filter returns plugin p's own pod filter.
@@ -143,6 +151,8 @@ func (c *DescheduleConfig) Filter(p DeschedulePlugin) *PodFilter {
 		return &c.FailedPodsFilter
 	case PodLifeTime:
 		return &c.PodLifeTimeFilter
+	case RemovePodsHavingTooManyRestarts:
+		return &c.TooManyRestartsFilter
 	}
 	return &c.InterPodAntiAffinityFilter
 }
@@ -168,7 +178,7 @@ func (u *Universe) compileDeschedulePlugins() error {
 		c := &p.Deschedule
 		field := fmt.Sprintf("descheduler.profiles[%d].deschedule", i)
 		for j, pl := range c.Enabled {
-			if pl < RemovePodsViolatingNodeTaints || pl > PodLifeTime {
+			if pl < RemovePodsViolatingNodeTaints || pl > RemovePodsHavingTooManyRestarts {
 				return fmt.Errorf("%s.enabled[%d]: %s (accepted: %s): %w", field, j, pl, joinNames(DeschedulePlugins()), ErrInvalid)
 			}
 		}
@@ -185,6 +195,9 @@ func (u *Universe) compileDeschedulePlugins() error {
 			return fmt.Errorf("%s.nodeTaints: includedTaints and excludedTaints are both set (accepted: one of them): %w", field, ErrInvalid)
 		}
 		if err := c.PodLifeTime.check(field+".podLifeTime", c.Has(PodLifeTime)); err != nil {
+			return err
+		}
+		if err := c.TooManyRestarts.check(field+".tooManyRestarts", c.Has(RemovePodsHavingTooManyRestarts)); err != nil {
 			return err
 		}
 	}

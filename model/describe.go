@@ -77,6 +77,11 @@ func Describe(u *Universe, s *State) string {
 		if p.Pattern != 0 && len(u.Templates[p.Template].Pattern) > 0 {
 			fmt.Fprintf(&b, " pattern %d", p.Pattern)
 		}
+		if p.Restarts == MaxRestarts {
+			fmt.Fprintf(&b, " restarts %d+", p.Restarts)
+		} else if p.Restarts != 0 {
+			fmt.Fprintf(&b, " restarts %d", p.Restarts)
+		}
 		b.WriteByte('\n')
 	}
 	for d := range s.Deps {

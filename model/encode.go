@@ -35,7 +35,10 @@ import (
 //	        readinessPrefix and the byte PodState.Readiness: universes
 //	        whose templates delay no readiness encode as without it; a
 //	        pod of a Job with a podFailurePolicy that carries failure
-//	        facts then as failurePrefix and the byte PodState.Failure.
+//	        facts then as failurePrefix and the byte PodState.Failure;
+//	        a pod whose containers restarted (in a universe that counts
+//	        restarts, TracksRestarts) then as restartsPrefix and the byte
+//	        PodState.Restarts.
 //	        In a universe of more pod slots than MaxObjects, a run token
 //	        (podRun, podruns.go) stands for a stretch of pods that repeat
 //	        earlier ones.
@@ -250,7 +253,7 @@ func appendPods(b []byte, n int, pods []PodState, requests *[256][2]int64, wide 
 			continue
 		}
 		req := &requests[p.Template]
-		if !wide && p.Owner|p.Template < 16 && p.Pattern == 0 && p.NominatedNode|uint16(p.Ordinal)|uint16(p.Readiness)|uint16(p.Failure) == 0 && int64(p.CPU) == req[0] && int64(p.Memory) == req[1] {
+		if !wide && p.Owner|p.Template < 16 && p.Pattern == 0 && p.NominatedNode|uint16(p.Ordinal)|uint16(p.Readiness)|uint16(p.Failure)|uint16(p.Restarts) == 0 && int64(p.CPU) == req[0] && int64(p.Memory) == req[1] {
 			h := uint32(p.Phase&3) | uint32(p.RS)<<3 | 1<<4 | 1<<6 | 1<<7
 			if p.WasRunning {
 				h |= 1 << 2
@@ -282,6 +285,10 @@ func appendPod(b []byte, n int, p *PodState, req *[2]int64, wide bool) int {
 	}
 	if p.Failure != 0 {
 		b[n], b[n+1] = failurePrefix, byte(p.Failure)
+		n += 2
+	}
+	if p.Restarts != 0 {
+		b[n], b[n+1] = restartsPrefix, p.Restarts
 		n += 2
 	}
 	h := byte(p.Phase&3) | p.RS<<3 | 1<<4
@@ -349,6 +356,12 @@ const readinessPrefix = 0x04
 // slot, a header, podRun nor another prefix, paid only by the deleted
 // pods of Jobs with a podFailurePolicy.
 const failurePrefix = 0x05
+
+// restartsPrefix announces a pod's restart count (PodState.Restarts) when
+// it is not 0, after the failure facts if any: a byte that is neither a
+// Free slot, a header, podRun nor another prefix, paid only by pods whose
+// containers restarted.
+const restartsPrefix = 0x06
 
 // templateRequests lists every template's CPU and memory requests: the
 // usage a pod's encoding leaves out when it equals them. It is indexed by
@@ -604,13 +617,20 @@ func decodePod(p *PodState, enc []byte, k int, u *Universe) (int, error) {
 		}
 		h = r.byte()
 	}
+	var restarts uint8
+	if h == restartsPrefix {
+		if restarts = r.byte(); restarts == 0 {
+			return r.off, fmt.Errorf("restart count 0 written out: %w", ErrInvalid)
+		}
+		h = r.byte()
+	}
 	if h == 0 {
 		return r.off, fmt.Errorf("free slot read as a pod: %w", ErrInvalid)
 	}
 	if h&(1<<4) == 0 {
 		return r.off, fmt.Errorf("pod header %#x: %w", h, ErrInvalid)
 	}
-	*p = PodState{Phase: phaseOf(h), WasRunning: h&(1<<2) != 0, RS: h >> 3 & 1, NominatedNode: nominated, Ordinal: ordinal, Readiness: readiness, Failure: failure}
+	*p = PodState{Phase: phaseOf(h), WasRunning: h&(1<<2) != 0, RS: h >> 3 & 1, NominatedNode: nominated, Ordinal: ordinal, Readiness: readiness, Failure: failure, Restarts: restarts}
 	p.Node = r.node(u.wideNodes)
 	if h&(1<<7) != 0 {
 		ot := r.byte()

@@ -72,6 +72,9 @@ func randomState(t *rapid.T, u *model.Universe, monitors int) *model.State {
 			// DisruptionTarget condition and whether its containers ran.
 			s.Pods[i].Failure = model.PodFailureFacts(rapid.IntRange(0, 3).Draw(t, "failure"))
 		}
+		if rapid.IntRange(0, 3).Draw(t, "restarted") == 0 {
+			s.Pods[i].Restarts = uint8(rapid.IntRange(0, model.MaxRestarts).Draw(t, "restarts"))
+		}
 	}
 	for d := range s.Deps {
 		s.Deps[d] = model.DeploymentState{Active: rapid.Bool().Draw(t, "active"), Replicas: int16(rapid.IntRange(0, 500).Draw(t, "replicas")),

@@ -54,7 +54,7 @@ func setPodHead(p *PodState, head uint64) {
 }
 
 // setPodWords writes a whole pod: its head (setPodHead), zero in bytes
-// 8-15 (NominatedNode, Ordinal, Readiness, Failure and the padding), and
+// 8-15 (NominatedNode, Ordinal, Readiness, Failure, Restarts and the padding), and
 // usage in bytes 16-23 (CPU, then Memory, little end first).
 func setPodWords(p *PodState, head, usage uint64) {
 	b := (*[podBytes]byte)(unsafe.Pointer(p))
@@ -77,6 +77,7 @@ const layoutMismatch = unsafe.Offsetof(PodState{}.Phase) |
 	(unsafe.Offsetof(PodState{}.Ordinal) ^ 10) |
 	(unsafe.Offsetof(PodState{}.Readiness) ^ 11) |
 	(unsafe.Offsetof(PodState{}.Failure) ^ 12) |
+	(unsafe.Offsetof(PodState{}.Restarts) ^ 13) |
 	(unsafe.Offsetof(PodState{}.CPU) ^ 16) |
 	(unsafe.Offsetof(PodState{}.Memory) ^ 20) |
 	(unsafe.Sizeof(PodState{}) ^ podBytes)

@@ -234,8 +234,8 @@ func TestSameButNode(t *testing.T) {
 				Template: uint8(field("template", 1, int(o.Template))), Pattern: uint8(field("pattern", 1, int(o.Pattern))),
 				Node: uint16(field("node", 300, int(o.Node))), NominatedNode: uint16(field("nominated", 1, int(o.NominatedNode))),
 				Ordinal: uint8(field("ordinal", 1, int(o.Ordinal))), Readiness: Readiness(field("readiness", 2, int(o.Readiness))),
-				Failure: PodFailureFacts(field("failure", 3, int(o.Failure))),
-				CPU:     int32(field("cpu", 2, int(o.CPU))), Memory: int32(field("memory", 2, int(o.Memory)))}
+				Failure: PodFailureFacts(field("failure", 3, int(o.Failure))), Restarts: uint8(field("restarts", 2, int(o.Restarts))),
+				CPU: int32(field("cpu", 2, int(o.CPU))), Memory: int32(field("memory", 2, int(o.Memory)))}
 		}
 		a := draw()
 		base = &a

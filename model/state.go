@@ -41,10 +41,16 @@ type PodState struct {
 	// podFailurePolicy and of any other owner, so other universes encode
 	// as without it.
 	Failure PodFailureFacts
-	// The padding after Failure stays zero (a blank field is zeroed by
+	// Restarts is how often the pod's containers restarted (OOM kills the
+	// kubelet restarted in place, and those of a pod placed by the input),
+	// saturated at MaxRestarts: what RemovePodsHavingTooManyRestarts reads.
+	// Zero in every universe without that plugin (TracksRestarts), so
+	// they encode as without it.
+	Restarts uint8
+	// The padding after Restarts stays zero (a blank field is zeroed by
 	// every composite literal and never written), so a pod's bytes are
 	// its fields' (layout.go compares pods as memory).
-	_ [3]byte
+	_ [2]byte
 	// CPU and Memory are the pod's current usage (not its request).
 	CPU, Memory int32
 }

@@ -634,6 +634,8 @@ func podClassLess(a, b *PodState) bool {
 		return a.Pattern < b.Pattern
 	case a.Readiness != b.Readiness:
 		return a.Readiness < b.Readiness
+	case a.Restarts != b.Restarts:
+		return a.Restarts < b.Restarts
 	case a.CPU != b.CPU:
 		return a.CPU < b.CPU
 	}

@@ -197,8 +197,9 @@ func (u *Universe) ReadinessRequestsDescheduler() bool {
 // start or removal: a node's Ready condition (a cycle works on the Ready
 // nodes only), its cordon (the unschedulable taint, which
 // RemovePodsViolatingNodeTaints counts and NodeFit refuses), its
-// memory-pressure taint, a Node object's deletion, and a pod's Ready
-// condition where a PodDisruptionBudget counts it. A real descheduler runs
+// memory-pressure taint, a Node object's deletion, a pod's Ready
+// condition where a PodDisruptionBudget counts it, and a container's
+// restart where RemovePodsHavingTooManyRestarts counts it. A real descheduler runs
 // every period, so its next cycle sees the change whether or not a pod
 // starts or goes first; the model's cycle runs at the next quiescence.
 func RequestDeschedulerCycle(u *Universe, s *State) {

@@ -123,6 +123,7 @@ func symmetricClusters(t testing.TB) []symCluster {
 	out = append(out, zoneClusters(t)...)
 	out = append(out, maintenanceOrderClusters(t)...)
 	out = append(out, osClusters(t)...)
+	out = append(out, restartsClusters(t)...)
 	// Two deployments (every built-in case has one): the kubelet queue's
 	// owner order and the pod rules for several owners.
 	for _, tc := range []struct {

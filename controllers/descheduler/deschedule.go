@@ -29,6 +29,8 @@ func deschedulePluginFor(d model.DeschedulePlugin) deschedulePlugin {
 		return failedPods{}
 	case model.PodLifeTime:
 		return podLifeTime{}
+	case model.RemovePodsHavingTooManyRestarts:
+		return tooManyRestarts{}
 	}
 	return nil
 }
@@ -84,6 +86,9 @@ type violation struct {
 	reasons []string
 	// criteria are the PodLifeTime filters the pod matched.
 	criteria string
+	// threshold is the podRestartThreshold the pod's restarts reached
+	// (RemovePodsHavingTooManyRestarts).
+	threshold int32
 }
 
 // tryEvict asks the evictor to admit pod's eviction and, when it does or
@@ -167,6 +172,8 @@ func (v violation) log(c *cycle) {
 			c.s.PodRef(v.pod), node, oneOf(v.reasons))
 	case v.plugin == model.PodLifeTime:
 		c.tx.Log(Component, "PodLifeTime: pod %s (%s) on node %s matches %s", c.s.PodRef(v.pod), ps.Phase, node, v.criteria)
+	case v.plugin == model.RemovePodsHavingTooManyRestarts:
+		c.tx.Log(Component, "RemovePodsHavingTooManyRestarts: pod %s on node %s %s", c.s.PodRef(v.pod), node, restartsWords(ps, v.threshold))
 	}
 }
 

@@ -25,11 +25,18 @@ import (
 //     accepted states only NodeAffinity can be it;
 //   - its containers' states: a bound Pending pod's containers may show
 //     ContainerCreating (or not yet, before the kubelet syncs it), a
-//     Running pod's are running; the model's containers never fail to
-//     pull, crash or terminate, so PodInitializing, ImagePullBackOff,
-//     CrashLoopBackOff, CreateContainerConfigError, ErrImagePull,
-//     CreateContainerError, InvalidImageName and every terminated reason
-//     never verdict, and neither does an exitCodes filter;
+//     Running pod's are running, except that a container OOM-killed past
+//     its memory limit (eventMemoryChange) is, until the kubelet restarts
+//     it, terminated with reason OOMKilled and exit code 137, and from
+//     its second crash on waits in CrashLoopBackOff first: the model
+//     restarts it in the step that kills it, so for a pod that ran and
+//     has restarted (model.PodState.Restarts, kept when a profile reads
+//     these states: model.Universe.TracksRestarts) those states are
+//     unknown at every cycle (crashStateMatches). The model's containers
+//     never fail to pull or crash otherwise, so PodInitializing,
+//     ImagePullBackOff, CreateContainerConfigError, ErrImagePull,
+//     CreateContainerError, InvalidImageName and the other terminated
+//     reasons never verdict, and an exitCodes filter only through 137;
 //   - its age, with maxPodLifeTimeSeconds, and its conditions, with a
 //     conditions filter, are unknown: any pod may verdict.
 //
@@ -101,7 +108,10 @@ func podLifeTimeMatches(c *cycle, a *model.PodLifeTimeArgs, pod int) verdict {
 		return noMatch
 	}
 	if len(a.ExitCodes) > 0 {
-		return noMatch
+		if !slices.Contains(a.ExitCodes, model.OOMKilledExitCode) || !mayShowCrash(&c.s.Pods[pod]) {
+			return noMatch
+		}
+		m = m.and(maybeMatch)
 	}
 	if len(a.States) > 0 {
 		m = m.and(c.stateMatches(pod, a.States))
@@ -109,9 +119,32 @@ func podLifeTimeMatches(c *cycle, a *model.PodLifeTimeArgs, pod int) verdict {
 	return m
 }
 
+// mayShowCrash reports whether a pod's container may show a crash at a
+// cycle: it ran and restarted (see podLifeTime and tooManyRestarts).
+func mayShowCrash(ps *model.PodState) bool {
+	ran := ps.Phase == model.Running || ps.Phase == model.Terminating && ps.WasRunning
+	return ran && ps.Restarts > 0
+}
+
+// crashStates are the container states of a crash the model may show
+// (mayShowCrash): the OOM kill's terminated reason and the back-off's
+// waiting reason.
+func crashStates() []string { return []string{"CrashLoopBackOff", "OOMKilled"} }
+
 // stateMatches is whether one of the pod's states is in states (see
-// podLifeTime for what the model can tell).
+// podLifeTime for what the model can tell): its phase's
+// (phaseStateMatches), or a crash's.
 func (c *cycle) stateMatches(pod int, states []string) verdict {
+	m := c.phaseStateMatches(pod, states)
+	if m < maybeMatch && mayShowCrash(&c.s.Pods[pod]) && slices.ContainsFunc(states, func(s string) bool { return slices.Contains(crashStates(), s) }) {
+		m = maybeMatch
+	}
+	return m
+}
+
+// phaseStateMatches is whether the pod's phase, status reason or a
+// container state other than a crash's is in states.
+func (c *cycle) phaseStateMatches(pod int, states []string) verdict {
 	ps := &c.s.Pods[pod]
 	if ps.Phase == model.Terminating {
 		// Listed with the evict annotation (terminatingListed): a pod

@@ -81,6 +81,8 @@ func (tc lifeCase) build() (*model.Universe, *model.State) {
 			s.Pods[i].Phase = model.Failed
 		case "terminating":
 			s.Pods[i].Phase, s.Pods[i].WasRunning = model.Terminating, true
+		case "restarted":
+			s.Pods[i].Restarts = 1
 		}
 	}
 	return u, s
@@ -121,13 +123,19 @@ func descheduleOutcomeSets(u *model.Universe, s *model.State) [][]int {
 // TestTransitionTimeFiltering, TestOwnerKindsFiltering,
 // TestExitCodesFiltering, TestCombinedFilters) the model can state.
 //
+// Restated: the CrashLoopBackOff row of _ContainerWaitingReasons, an
+// OOMKilled row of TestStatesWithTerminatedReasons and "evict pod with
+// matching exit code" (137), on a pod that restarted after an OOM kill
+// (the only crash the model has, *Container states*).
+//
 // Left out (docs/divergences.md, "Deschedule plugins", *Container
 // states* and *Failed pods' reasons*: the model's containers never fail
-// to pull, crash or terminate, no pod is Succeeded or Unknown on a node,
-// and a Failed pod's only reasons are admission ones): the PodInitializing,
-// ImagePullBackOff, CrashLoopBackOff, CreateContainerConfigError,
+// to pull, crash but by an OOM kill, or terminate, no pod is Succeeded
+// or Unknown on a node, and a Failed pod's only reasons are admission
+// ones): the PodInitializing, ImagePullBackOff, CreateContainerConfigError,
 // ErrImagePull, CreateContainerError (containers, init and ephemeral
-// containers) and InvalidImageName rows of _ContainerWaitingReasons; the
+// containers, and CrashLoopBackOff of init and ephemeral containers) and
+// InvalidImageName rows of _ContainerWaitingReasons; the
 // NodeLost, Shutdown and UnexpectedAdmissionError rows of
 // _PodStatusReasons and "evict pod with matching pod status reason via
 // states" (Shutdown); "1 pod with pod status phase v1.PodSucceeded" and
@@ -135,7 +143,7 @@ func descheduleOutcomeSets(u *model.Universe, s *model.State) [][]int {
 // container rows of TestStatesWithTerminatedReasons and
 // TestStatesWithEphemeralContainers; "transition time scoped to matching
 // conditions only" (two condition filters the model cannot tell apart);
-// "evict pod with matching exit code" (TestExitCodesFiltering); "user
+// "user
 // scenario: Succeeded + PodCompleted condition + transition time
 // threshold" (TestCombinedFilters).
 func TestPodLifeTimeUpstream(t *testing.T) {
@@ -210,6 +218,20 @@ func TestPodLifeTimeUpstream(t *testing.T) {
 		// TestExitCodesFiltering.
 		{name: "exit code not matched, 0 evictions", pods: []lifePod{rs("failed")},
 			args: model.PodLifeTimeArgs{States: []string{"Failed"}, ExitCodes: []int32{1}}},
+		// A crash the model may show: a container OOM-killed past its
+		// memory limit, which the model restarts in the same step
+		// ("restarted": Running, one restart). Whether a cycle sees it
+		// terminated (OOMKilled, exit code 137) or waiting in
+		// CrashLoopBackOff is branched; a pod that never restarted shows
+		// neither.
+		{name: "(restated) 1 pod with container status CrashLoopBackOff should be evicted", pods: []lifePod{rs("restarted"), rs("running")},
+			args: model.PodLifeTimeArgs{MaxPodLifeTimeSeconds: maxAge, States: []string{"CrashLoopBackOff"}}, want: []int{1}},
+		{name: "(restated) states matches terminated reason OOMKilled", pods: []lifePod{rs("restarted"), rs("running")},
+			args: model.PodLifeTimeArgs{States: []string{"OOMKilled"}}, want: []int{1}},
+		{name: "(restated) evict pod with matching exit code 137", pods: []lifePod{rs("restarted"), rs("running")},
+			args: model.PodLifeTimeArgs{ExitCodes: []int32{model.OOMKilledExitCode}}, want: []int{1}},
+		{name: "(model) a pod that never restarted shows no crash", pods: []lifePod{rs("running")},
+			args: model.PodLifeTimeArgs{States: []string{"CrashLoopBackOff", "OOMKilled"}, ExitCodes: []int32{model.OOMKilledExitCode}}},
 		// TestCombinedFilters.
 		{name: "failed pod removal compat: Failed + min age + exclude Job", pods: []lifePod{rs("failed"), {kind: "failed", owner: "job"}},
 			args: model.PodLifeTimeArgs{MaxPodLifeTimeSeconds: maxAge, States: []string{"Failed"}, ExcludeOwnerKinds: []string{"Job"}}, want: []int{1}},
@@ -219,7 +241,9 @@ func TestPodLifeTimeUpstream(t *testing.T) {
 			u, s := tc.build()
 			got := descheduleOutcomeSets(u, s)
 			in := slices.ContainsFunc(got, func(o []int) bool { return slices.Equal(o, tc.want) })
-			untimed := tc.args.HasAgeLimit() || tc.args.Conditions > 0 || slices.Contains(tc.args.States, "ContainerCreating")
+			untimed := tc.args.HasAgeLimit() || tc.args.Conditions > 0 || slices.Contains(tc.args.States, "ContainerCreating") ||
+				slices.ContainsFunc(tc.args.States, func(st string) bool { return slices.Contains(crashStates(), st) }) ||
+				slices.Contains(tc.args.ExitCodes, model.OOMKilledExitCode)
 			may := tc.may
 			if may == nil {
 				may = tc.want

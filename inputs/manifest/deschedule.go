@@ -63,7 +63,7 @@ func podFilter(o Object, path string, args PodFilterArgs) (model.PodFilter, erro
 // the enabled plugins the model implements (a plugin also listed as
 // disabled is left out), a warning naming the others, and the args of
 // the modelled plugins from pluginConfig (deschedulelifetime.go for
-// RemoveFailedPods and PodLifeTime). It checks the args as the
+// RemoveFailedPods, PodLifeTime and RemovePodsHavingTooManyRestarts). It checks the args as the
 // descheduler validates them when it starts.
 func deschedulePlugins(o Object, path string, pr *DeschedulerProfile, mp *model.DeschedulerProfile, warns *[]Warning) error {
 	a := o.at()
@@ -85,6 +85,7 @@ func deschedulePlugins(o Object, path string, pr *DeschedulerProfile, mp *model.
 	}
 	var affinityArgs string // the path of RemovePodsViolatingNodeAffinity's args, when given
 	failedArgs := false     // RemoveFailedPods has a pluginConfig entry
+	restartsArgs := false   // RemovePodsHavingTooManyRestarts has a pluginConfig entry
 	for j, pc := range pr.PluginConfig {
 		pp := index(path+".pluginConfig", j) + ".args"
 		switch pc.Name {
@@ -149,7 +150,19 @@ func deschedulePlugins(o Object, path string, pr *DeschedulerProfile, mp *model.
 			if err := podLifeTimeArgs(o, pp, pc.Args, mp, warns); err != nil {
 				return err
 			}
+		case model.RemovePodsHavingTooManyRestarts.String():
+			if !mp.Deschedule.Has(model.RemovePodsHavingTooManyRestarts) {
+				// Upstream builds and validates only enabled plugins.
+				continue
+			}
+			if err := tooManyRestartsArgs(o, pp, pc.Args, mp, warns); err != nil {
+				return err
+			}
+			restartsArgs = true
 		}
+	}
+	if !restartsArgs && mp.Deschedule.Has(model.RemovePodsHavingTooManyRestarts) {
+		return a.errorf(o.path(path+".pluginConfig"), "RemovePodsHavingTooManyRestarts needs args with podRestartThreshold (accepted: an integer of at least 1; its default 0 fails the descheduler's validation)")
 	}
 	if !failedArgs && mp.Deschedule.Has(model.RemoveFailedPods) {
 		// No pluginConfig entry: upstream's defaults.

@@ -29,6 +29,14 @@ type PodLifeTimeArgs struct {
 	PodFilterArgs
 }
 
+// TooManyRestartsArgs are RemovePodsHavingTooManyRestarts' arguments.
+type TooManyRestartsArgs struct {
+	PodRestartThreshold     int32    `json:"podRestartThreshold"`
+	IncludingInitContainers bool     `json:"includingInitContainers"`
+	States                  []string `json:"states"`
+	PodFilterArgs
+}
+
 // PodConditionFilter is one of PodLifeTime's conditions.
 type PodConditionFilter struct {
 	Type                              string `json:"type"`
@@ -43,12 +51,18 @@ const defaultMinPodLifetimeSeconds = 3600
 
 // neverStates are the PodLifeTime states no pod of the model is ever in
 // (controllers/descheduler, podlifetime.go): its containers never fail to
-// pull, crash or terminate, no pod has init containers, and a pod of a
-// node that is not Ready is not listed.
+// pull or terminate and crash only when OOM-killed (crashStates), no pod
+// has init containers, and a pod of a node that is not Ready is not
+// listed.
 var neverStates = []string{"Succeeded", "Unknown", "NodeLost", "Shutdown", "UnexpectedAdmissionError",
-	"PodInitializing", "ImagePullBackOff", "CrashLoopBackOff", "CreateContainerConfigError", "ErrImagePull",
+	"PodInitializing", "ImagePullBackOff", "CreateContainerConfigError", "ErrImagePull",
 	"CreateContainerError", "InvalidImageName",
-	"OOMKilled", "Error", "Completed", "DeadlineExceeded", "Evicted", "ContainerCannotRun", "StartError"}
+	"Error", "Completed", "DeadlineExceeded", "Evicted", "ContainerCannotRun", "StartError"}
+
+// crashStates are the PodLifeTime states a pod of the model shows only
+// after an OOM kill, which eventMemoryChange past a memory limit makes
+// and the model restarts in place.
+var crashStates = []string{"CrashLoopBackOff", "OOMKilled"}
 
 // failedPodsArgs reads RemoveFailedPods' args at path pp, validated as
 // ValidateRemoveFailedPodsArgs does.
@@ -97,13 +111,16 @@ func podLifeTimeArgs(o Object, pp string, raw []byte, mp *model.DeschedulerProfi
 		warnOwnerKinds(o, pp+".ownerKinds.include", k.Include, warns)
 		warnOwnerKinds(o, pp+".ownerKinds.exclude", k.Exclude, warns)
 	}
-	var never []string
+	var never, crash []string
 	for i, st := range args.States {
 		if !slices.Contains(model.PodLifeTimeStates, st) {
 			return at.errorf(o.path(index(pp+".states", i)), "%q (accepted: %s)", st, model.AcceptedPodLifeTimeStates())
 		}
 		if slices.Contains(neverStates, st) {
 			never = append(never, st)
+		}
+		if slices.Contains(crashStates, st) {
+			crash = append(crash, st)
 		}
 	}
 	for i, c := range args.Conditions {
@@ -116,17 +133,53 @@ func podLifeTimeArgs(o Object, pp string, raw []byte, mp *model.DeschedulerProfi
 	}
 	if len(never) > 0 {
 		*warns = append(*warns, at.warning(o.path(pp+".states"),
-			"%s: no pod of the model is ever in these states (its containers always start and never terminate; no pod has init containers)", strings.Join(never, ", ")))
+			"%s: no pod of the model is ever in these states (its containers always start and terminate only when OOM-killed; no pod has init containers)", strings.Join(never, ", ")))
+	}
+	if len(crash) > 0 {
+		*warns = append(*warns, at.warning(o.path(pp+".states"),
+			"%s: a pod of the model shows these states only after its container was OOM-killed past its memory limit (an eventMemoryChange), which the model restarts in place; whether a cycle sees them then is left open (the checker explores both)", strings.Join(crash, ", ")))
 	}
 	if a.Conditions > 0 {
 		*warns = append(*warns, at.warning(o.path(pp+".conditions"),
 			"not modelled: the model has no pod conditions, so any pod may match them (the checker explores both)"))
 	}
-	if len(a.ExitCodes) > 0 {
+	switch {
+	case slices.Contains(a.ExitCodes, model.OOMKilledExitCode):
 		*warns = append(*warns, at.warning(o.path(pp+".exitCodes"),
-			"no pod of the model matches: no container of its pods ever terminates, so PodLifeTime evicts nothing"))
+			"only %d matches a pod of the model: its containers terminate only when OOM-killed past their memory limit (an eventMemoryChange), which the model restarts in place; whether a cycle sees the exit code then is left open (the checker explores both)", model.OOMKilledExitCode))
+	case len(a.ExitCodes) > 0:
+		*warns = append(*warns, at.warning(o.path(pp+".exitCodes"),
+			"no pod of the model matches: its containers terminate only when OOM-killed (exit code %d), so PodLifeTime evicts nothing", model.OOMKilledExitCode))
 	}
 	mp.Deschedule.PodLifeTime, mp.Deschedule.PodLifeTimeFilter = a, f
+	return nil
+}
+
+// tooManyRestartsArgs reads RemovePodsHavingTooManyRestarts' args at
+// path pp, validated as ValidateRemovePodsHavingTooManyRestartsArgs does.
+// A missing or zero podRestartThreshold is refused, as upstream's
+// validation refuses its default 0.
+func tooManyRestartsArgs(o Object, pp string, raw []byte, mp *model.DeschedulerProfile, warns *[]Warning) error {
+	var args TooManyRestartsArgs
+	if err := decodeArgs(o, pp, raw, &args, warns); err != nil {
+		return err
+	}
+	at := o.at()
+	f, err := podFilter(o, pp, args.PodFilterArgs)
+	if err != nil {
+		return err
+	}
+	if args.PodRestartThreshold < 1 {
+		return at.errorf(o.path(pp+".podRestartThreshold"), "%d (accepted: an integer of at least 1; the descheduler refuses a missing or 0 threshold and does not start)", args.PodRestartThreshold)
+	}
+	for i, st := range args.States {
+		if !slices.Contains(model.TooManyRestartsStates(), st) {
+			return at.errorf(o.path(index(pp+".states", i)), "%q (accepted: %s)", st, strings.Join(model.TooManyRestartsStates(), ", "))
+		}
+	}
+	mp.Deschedule.TooManyRestarts = model.TooManyRestartsArgs{PodRestartThreshold: args.PodRestartThreshold,
+		IncludingInitContainers: args.IncludingInitContainers, States: args.States}
+	mp.Deschedule.TooManyRestartsFilter = f
 	return nil
 }
 

@@ -44,9 +44,9 @@ func TestLifetimePlugins(t *testing.T) {
 	for _, frag := range []string{
 		`profiles[0].pluginConfig[1].args.excludeOwnerKinds[1]: "CronJob" owns no pod of the model`,
 		`profiles[0].pluginConfig[2].args.ownerKinds.exclude[1]: "DaemonSet" owns no pod of the model`,
-		"profiles[0].pluginConfig[2].args.states: CrashLoopBackOff: no pod of the model is ever in these states",
+		"profiles[0].pluginConfig[2].args.states: CrashLoopBackOff: a pod of the model shows these states only after its container was OOM-killed",
 		"profiles[0].pluginConfig[2].args.conditions: not modelled",
-		"profiles[1].pluginConfig[0].args.exitCodes: no pod of the model matches",
+		"profiles[1].pluginConfig[0].args.exitCodes: only 137 matches a pod of the model",
 		"profiles[1].pluginConfig[1].args.exitCodes: no pod of the model matches",
 	} {
 		if !strings.Contains(all, frag) {

@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -154,6 +155,9 @@ func (as *assembly) runningPods(pods, objs []Object, names map[string]string) er
 			}
 			if p.Status.Phase != "Running" {
 				starting = append(starting, key)
+			}
+			if ip.Restarts, ip.InitRestarts, err = podRestarts(o, p); err != nil {
+				return err
 			}
 			n.pods = append(n.pods, *ip)
 			continue
@@ -391,4 +395,25 @@ func (as *assembly) templateOf(name string) *model.TemplateDecl {
 		}
 	}
 	return nil
+}
+
+// podRestarts sums a dumped pod's containers' and init containers'
+// restartCount (status.containerStatuses, status.initContainerStatuses):
+// what RemovePodsHavingTooManyRestarts reads.
+func podRestarts(o Object, p *Pod) (containers, init int, err error) {
+	sum := func(field string, statuses []ContainerStatus) (int, error) {
+		n := int64(0)
+		for i, cs := range statuses {
+			if cs.RestartCount < 0 || cs.RestartCount > math.MaxInt32 {
+				return 0, o.at().errorf(o.path(index("status."+field, i)+".restartCount"), "%d (accepted: 0 to %d)", cs.RestartCount, int64(math.MaxInt32))
+			}
+			n = min(n+cs.RestartCount, math.MaxInt32)
+		}
+		return int(n), nil
+	}
+	if containers, err = sum("containerStatuses", p.Status.ContainerStatuses); err != nil {
+		return 0, 0, err
+	}
+	init, err = sum("initContainerStatuses", p.Status.InitContainerStatuses)
+	return containers, init, err
 }

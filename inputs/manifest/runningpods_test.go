@@ -2,7 +2,9 @@ package manifest
 
 import (
 	"errors"
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -249,5 +251,75 @@ func TestCurrentPlacementErrors(t *testing.T) {
 	_, err = LoadStream([]File{{Name: "dump.yaml", Data: []byte(dumpWorkloads)}}, &File{Name: "cluster_configs.json", Data: []byte(cc)}, nil, Options{CurrentPlacement: true})
 	if err == nil || !strings.Contains(err.Error(), "needs the cluster's Node objects") {
 		t.Errorf("node types with the current placement: %v, want an error naming Node objects", err)
+	}
+}
+
+// TestCurrentPlacementRestarts: a dumped pod's containers' and init
+// containers' restartCount, summed, reach its InitialPod and, under a
+// profile with RemovePodsHavingTooManyRestarts, its pod slot (the init
+// containers' with includingInitContainers); a negative count is an
+// input error naming the field.
+func TestCurrentPlacementRestarts(t *testing.T) {
+	withStatus := func(name, node, status string) string {
+		p := dumpPod("shop", "web-5d4f-"+name, "ReplicaSet/web-5d4f", node, "Running", "1", "app: web", "pod-template-hash: 5d4f")
+		return strings.Replace(p, "status: {phase: Running}", "status: {phase: Running, "+status+"}", 1)
+	}
+	policy := func(init bool) string {
+		return `---
+apiVersion: descheduler/v1alpha2
+kind: DeschedulerPolicy
+profiles:
+- name: restarts
+  pluginConfig:
+  - name: RemovePodsHavingTooManyRestarts
+    args: {podRestartThreshold: 10, includingInitContainers: ` + strconv.FormatBool(init) + `}
+  plugins:
+    deschedule: {enabled: [RemovePodsHavingTooManyRestarts]}
+`
+	}
+	pods := withStatus("a", "n1", "containerStatuses: [{name: c, restartCount: 3}, {name: d, restartCount: 4}], initContainerStatuses: [{name: i, restartCount: 2}]") +
+		withStatus("b", "n2", "containerStatuses: [{name: c, restartCount: 0}]") +
+		withStatus("c", "n3", "containerStatuses: [{name: c, restartCount: 300}]")
+	for _, tc := range []struct {
+		policy string
+		want   []uint8 // the web pods' slots' restarts, in slot order
+	}{
+		{"", []uint8{0, 0, 0}},
+		{policy(false), []uint8{7, 0, model.MaxRestarts}},
+		{policy(true), []uint8{9, 0, model.MaxRestarts}},
+	} {
+		r, err := LoadStream([]File{{Name: "dump.yaml", Data: []byte(dumpWorkloads + pods + tc.policy)}}, &File{Name: "nodes.yaml", Data: []byte(dumpNodes)}, nil,
+			Options{CurrentPlacement: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var initial []string
+		for _, g := range r.Cluster.Nodes {
+			for _, p := range g.Pods {
+				if p.Deployment == "web" {
+					initial = append(initial, fmt.Sprintf("%s %d+%d", p.Name, p.Restarts, p.InitRestarts))
+				}
+			}
+		}
+		if want := []string{"web-5d4f-a 7+2", "web-5d4f-b 0+0", "web-5d4f-c 300+0"}; !slices.Equal(initial, want) {
+			t.Errorf("initial pods %v, want %v", initial, want)
+		}
+		u, s, err := r.Cluster.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []uint8
+		for i := range s.Pods {
+			if p := &s.Pods[i]; p.Phase == model.Running && u.Deployments[p.Owner-1].Name == "web" {
+				got = append(got, p.Restarts)
+			}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("policy %q: restarts %v, want %v", tc.policy, got, tc.want)
+		}
+	}
+	_, err := loadDump(t, withStatus("a", "n1", "containerStatuses: [{name: c, restartCount: 3}, {name: d, restartCount: -1}]"))
+	if err == nil || !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "status.containerStatuses[1].restartCount: -1 (accepted: 0 to 2147483647)") {
+		t.Errorf("a negative restartCount: %v, want an input error naming the field", err)
 	}
 }

@@ -424,7 +424,16 @@ type Pod struct {
 	Spec     PodSpec    `json:"spec"`
 	Status   struct {
 		Phase string `json:"phase"`
+		// The containers' statuses: their restartCount is what
+		// RemovePodsHavingTooManyRestarts reads.
+		ContainerStatuses     []ContainerStatus `json:"containerStatuses"`
+		InitContainerStatuses []ContainerStatus `json:"initContainerStatuses"`
 	} `json:"status"`
+}
+
+// ContainerStatus is the part of a container's status the model reads.
+type ContainerStatus struct {
+	RestartCount int64 `json:"restartCount"`
 }
 
 // List is v1 List and every typed list (NodeList, PodList, ...).

@@ -109,6 +109,13 @@ func (e *Env) setPod(c Command) (string, error) {
 		}
 		p.Memory = int32(mem)
 	}
+	if v := c.Arg("restarts", ""); v != "" {
+		n, err := intArg(c, "restarts", 0)
+		if err != nil || n < 0 {
+			return "", fmt.Errorf("restarts=%s: a count of 0 or more", v)
+		}
+		p.Restarts = model.SaturatedRestarts(int64(n))
+	}
 	if v := c.Arg("replicaset", ""); v != "" {
 		rs, err := intArg(c, "replicaset", 0)
 		if err != nil || rs < 0 || rs > 1 {

@@ -11,7 +11,8 @@ import (
 // deschedulePluginArgs reads descheduler-profile's deschedule extension
 // point: deschedule=P1,P2 (RemovePodsViolatingNodeTaints,
 // RemovePodsViolatingNodeAffinity, RemovePodsViolatingInterPodAntiAffinity,
-// RemoveFailedPods, PodLifeTime; their args in deschedulelifetime.go),
+// RemoveFailedPods, PodLifeTime, RemovePodsHavingTooManyRestarts; their
+// args in deschedulelifetime.go),
 // include-prefer-no-schedule=false, excluded-taints=k|k=v,…,
 // included-taints=…, node-affinity-type=requiredDuringSchedulingIgnoredDuringExecution,…
 func deschedulePluginArgs(c Command, p *model.DeschedulerProfile) error {

@@ -7,8 +7,8 @@ import (
 	"github.com/kivi-go/kivi/model"
 )
 
-// lifetimeArgs reads descheduler-profile's RemoveFailedPods and
-// PodLifeTime args: failed-reasons=R,…, failed-exit-codes=N,…,
+// lifetimeArgs reads descheduler-profile's RemoveFailedPods,
+// PodLifeTime and RemovePodsHavingTooManyRestarts (restartsArgs) args: failed-reasons=R,…, failed-exit-codes=N,…,
 // failed-exclude-owner-kinds=K,…, failed-min-age=S (default 0: no age
 // filter), lifetime-max-age=S (default none), lifetime-states=S,…,
 // lifetime-conditions=N, lifetime-exit-codes=N,…,
@@ -44,6 +44,26 @@ func lifetimeArgs(c Command, d *model.DescheduleConfig) error {
 	}
 	l.IncludeOwnerKinds = list(c.Arg("lifetime-include-owner-kinds", ""))
 	l.ExcludeOwnerKinds = list(c.Arg("lifetime-exclude-owner-kinds", ""))
+	return restartsArgs(c, d)
+}
+
+// restartsArgs reads descheduler-profile's RemovePodsHavingTooManyRestarts
+// args: restarts-threshold=N (default 1), restarts-including-init=true|false,
+// restarts-states=S,….
+func restartsArgs(c Command, d *model.DescheduleConfig) error {
+	r := &d.TooManyRestarts
+	n, err := intArg(c, "restarts-threshold", 1)
+	if err != nil {
+		return err
+	}
+	r.PodRestartThreshold = int32(n)
+	switch v := c.Arg("restarts-including-init", "false"); v {
+	case "true", "false":
+		r.IncludingInitContainers = v == "true"
+	default:
+		return fmt.Errorf("restarts-including-init=%q is not true or false", v)
+	}
+	r.States = list(c.Arg("restarts-states", ""))
 	return nil
 }
 

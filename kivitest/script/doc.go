@@ -35,6 +35,7 @@
 //	                                       [deschedule=RemovePodsViolatingNodeTaints,RemovePodsViolatingNodeAffinity,RemovePodsViolatingInterPodAntiAffinity] [include-prefer-no-schedule=false] [excluded-taints=k|k=v,..] [included-taints=..] [node-affinity-type=requiredDuringSchedulingIgnoredDuringExecution,preferredDuringSchedulingIgnoredDuringExecution]
 //	                                       [deschedule=RemoveFailedPods,PodLifeTime] [failed-reasons=R,..] [failed-exit-codes=N,..] [failed-exclude-owner-kinds=K,..] [failed-min-age=S]
 //	                                       [lifetime-max-age=S] [lifetime-states=S,..] [lifetime-conditions=N] [lifetime-exit-codes=N,..] [lifetime-include-owner-kinds=K,..] [lifetime-exclude-owner-kinds=K,..] [evict-failed-bare-pods=false]
+//	                                       [deschedule=RemovePodsHavingTooManyRestarts] [restarts-threshold=1] [restarts-including-init=false] [restarts-states=Running,CrashLoopBackOff]
 //	descheduler-limits [per-node=N] [per-namespace=N] [total=N]     left out: no limit; 0: no eviction at all
 //	pod-slots count=N                      pod slots (default: the pods declared plus 4)
 //	pdb name=B [selector=k=v,..] [min-available=N|N%] [max-unavailable=N|N%] [unhealthy-pod-eviction-policy=IfHealthyBudget|AlwaysAllow]   a PodDisruptionBudget (no selector: every pod)
@@ -49,7 +50,7 @@
 // Changes of the state (after build; pod also before):
 //
 //	pod deployment=D [phase=Running|Pending] [node=N] [cpu=C] [count=1]   new pods, unbound without node
-//	set-pod pod=P [phase=Free|Pending|Running|Terminating|Failed] [was-running] [cpu=C] [memory=M] [replicaset=0|1] [nominated=N|none] [readiness=NotReady|Ready|Available]
+//	set-pod pod=P [phase=Free|Pending|Running|Terminating|Failed] [was-running] [cpu=C] [memory=M] [replicaset=0|1] [nominated=N|none] [readiness=NotReady|Ready|Available] [restarts=N]
 //	node-status node=N status=Ready|NotReady|Unhealthy
 //	enqueue queue=scheduler|kubelet|deployment|hpa|nodecontroller|taintmanager id=I
 //	clear-queue queue=Q

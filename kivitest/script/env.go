@@ -154,7 +154,8 @@ var handlers = map[string]handler{
 		"low-thresholds", "low-targets", "low-deviation", "low-number-of-nodes", "low-node-limit", "high-thresholds", "high-number-of-nodes", "high-only-thresholding",
 		"deschedule", "include-prefer-no-schedule", "excluded-taints", "included-taints", "node-affinity-type",
 		"failed-reasons", "failed-exit-codes", "failed-exclude-owner-kinds", "failed-min-age", "lifetime-max-age", "lifetime-states",
-		"lifetime-conditions", "lifetime-exit-codes", "lifetime-include-owner-kinds", "lifetime-exclude-owner-kinds", "evict-failed-bare-pods"}, nil, 0, (*Env).deschedulerProfile},
+		"lifetime-conditions", "lifetime-exit-codes", "lifetime-include-owner-kinds", "lifetime-exclude-owner-kinds", "evict-failed-bare-pods",
+		"restarts-threshold", "restarts-including-init", "restarts-states"}, nil, 0, (*Env).deschedulerProfile},
 	"descheduler-limits": {declaring, []string{"per-node", "per-namespace", "total"}, nil, 0, (*Env).deschedulerLimits},
 	"pod-slots":          {declaring, []string{"count"}, nil, 0, (*Env).podSlots},
 	"pdb":                {declaring, []string{"name", "selector", "min-available", "max-unavailable", "unhealthy-pod-eviction-policy"}, nil, 0, (*Env).pdb},
@@ -166,7 +167,7 @@ var handlers = map[string]handler{
 	// Declaration or change of the state.
 	"pod": {anytime, []string{"deployment", "phase", "node", "cpu", "count"}, nil, 0, (*Env).pod},
 	// Changes of the state.
-	"set-pod":      {running, []string{"pod", "phase", "cpu", "memory", "replicaset", "nominated", "readiness"}, []string{"was-running"}, 0, (*Env).setPod},
+	"set-pod":      {running, []string{"pod", "phase", "cpu", "memory", "replicaset", "nominated", "readiness", "restarts"}, []string{"was-running"}, 0, (*Env).setPod},
 	"node-status":  {running, []string{"node", "status"}, nil, 0, (*Env).nodeStatus},
 	"enqueue":      {running, []string{"queue", "id"}, nil, 0, (*Env).enqueue},
 	"clear-queue":  {running, []string{"queue"}, nil, 0, (*Env).clearQueue},

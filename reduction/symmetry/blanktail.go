@@ -38,5 +38,5 @@ func blankTail(s *model.State) int {
 // without branches.
 func blank(p *model.PodState) bool {
 	return uint32(p.Phase)|uint32(p.Node)|uint32(p.Owner)|uint32(p.RS)|uint32(p.Template)|
-		uint32(p.Pattern)|uint32(p.NominatedNode)|uint32(p.Ordinal)|uint32(p.Readiness)|uint32(p.CPU)|uint32(p.Memory) == 0 && !p.WasRunning
+		uint32(p.Pattern)|uint32(p.NominatedNode)|uint32(p.Ordinal)|uint32(p.Readiness)|uint32(p.Failure)|uint32(p.Restarts)|uint32(p.CPU)|uint32(p.Memory) == 0 && !p.WasRunning
 }

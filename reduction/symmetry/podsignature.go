@@ -10,7 +10,7 @@ import (
 var podQueues = [...]model.Queue{model.SchedulerQueue, model.KubeletQueue, model.TaintManagerQueue}
 
 // podKeyLen is the width of a pod content key in bytes.
-const podKeyLen = 5 + 4 + 4 + len(podQueues) + 1 + len(podQueues) + 1
+const podKeyLen = 5 + 4 + 4 + len(podQueues) + 1 + len(podQueues) + 1 + 1
 
 // sortKey holds a pod slot's content key followed by its slot, packed
 // into three words whose lexicographic order is that of (key bytes,
@@ -33,9 +33,10 @@ const podKeyLen = 5 + 4 + 4 + len(podQueues) + 1 + len(podQueues) + 1
 //	(PodState.Ordinal: a StatefulSet pod's identity is content, never
 //	its slot), the high bytes of those positions
 //	(notQueued when absent: a long queue's positions past 255 stay
-//	apart from it), whether a no-feasible-node failure names it,
+//	apart from it), whether a no-feasible-node failure names it, its
+//	restart count (PodState.Restarts),
 //
-// bytes 0-7 in k[0], 8-15 in k[1] and bytes 16-20 in bits 24-63 of
+// bytes 0-7 in k[0], 8-15 in k[1] and bytes 16-21 in bits 16-63 of
 // k[2], whose low 16 bits hold the slot. Building the words directly
 // (rather than bytes) keeps the sorts on integer compares.
 //
@@ -57,9 +58,9 @@ const (
 	_ = 7 - model.Failed
 )
 
-// The key's last five bytes, a spare byte and the two slot bytes must fit
-// in the third word (a compile-time check).
-const _ = uint(8 - (podKeyLen - 16) - 1 - 2)
+// The key's last six bytes and the two slot bytes must fit in the third
+// word (a compile-time check).
+const _ = uint(8 - (podKeyLen - 16) - 2)
 
 func (k *sortKey) slot() int { return int(uint16(k[2])) }
 
@@ -114,7 +115,7 @@ func podSortKeys(dst []sortKey, s *model.State, n int, kubeletSet, taintSet bool
 		mem := uint64(uint32(p.Memory) ^ 1<<31)
 		k[0] = head<<24 | cpu>>8
 		k[1] = (cpu&0xFF)<<56 | mem<<24 | notQueued<<16 | notQueued<<8 | notQueued
-		k[2] = uint64(p.Ordinal)<<56 | notQueuedHigh | uint64(i)
+		k[2] = uint64(p.Ordinal)<<56 | notQueuedHigh | uint64(p.Restarts)<<16 | uint64(i)
 	}
 	for k, q := range podQueues {
 		markQueued(keys, s.Queues[q], 8*(len(podQueues)-1-k), k == 1 && kubeletSet || k == 2 && taintSet)

@@ -57,7 +57,7 @@ func referenceKey(s *model.State, i int, kubeletSet, taintSet bool) []byte {
 	if s.Failed == model.FailNoFeasibleNode && int(s.FailedArg) == i {
 		failed = 1
 	}
-	return append(b, failed)
+	return append(b, failed, p.Restarts)
 }
 
 // referenceSignature is node n's signature with full key bytes.
@@ -101,7 +101,7 @@ func referenceSignature(c *Canonicalizer, s *model.State, n int) []byte {
 			if len(s.Pods) > 256 {
 				b = append(b, byte(i>>8))
 			}
-			b = append(b, byte(i), h, p.Owner, p.Template, p.Pattern, p.Ordinal)
+			b = append(b, byte(i), h, p.Owner, p.Template, p.Pattern, p.Ordinal, byte(p.Failure), p.Restarts)
 			b = binary.BigEndian.AppendUint32(b, uint32(p.CPU))
 			b = binary.BigEndian.AppendUint32(b, uint32(p.Memory))
 		}
@@ -361,6 +361,7 @@ func randomState(t *rapid.T, c *Canonicalizer) *model.State {
 		p.Ordinal = uint8(rapid.IntRange(0, 2).Draw(t, "ordinal"))
 		p.Readiness = model.Readiness(rapid.IntRange(0, 2).Draw(t, "readiness"))
 		p.Failure = model.PodFailureFacts(rapid.IntRange(0, 3).Draw(t, "failure facts"))
+		p.Restarts = uint8(rapid.SampledFrom([]int{0, 0, 1, model.MaxRestarts}).Draw(t, "restarts"))
 		p.CPU = int32(rapid.SampledFrom([]int{0, 100, -1, 1 << 20}).Draw(t, "cpu"))
 		if distinct {
 			p.CPU = int32(1000 + i) // a content of its own
@@ -673,6 +674,7 @@ func TestContentKeysTellPodsApart(t *testing.T) {
 			p.Ordinal = uint8(rapid.IntRange(0, 255).Draw(t, "ordinal"))
 			p.Readiness = model.Readiness(rapid.IntRange(0, 2).Draw(t, "readiness"))
 			p.Failure = model.PodFailureFacts(rapid.IntRange(0, 3).Draw(t, "failure facts"))
+			p.Restarts = uint8(rapid.IntRange(0, model.MaxRestarts).Draw(t, "restarts"))
 			p.CPU = int32(rapid.Int32().Draw(t, "cpu"))
 			p.Memory = int32(rapid.Int32().Draw(t, "memory"))
 		}
@@ -685,7 +687,7 @@ func TestContentKeysTellPodsApart(t *testing.T) {
 			if p.NominatedNode == 0 {
 				p.Node = uint16(rapid.IntRange(0, 3).Draw(t, "other node"))
 			}
-			switch rapid.IntRange(0, 11).Draw(t, "changed field") {
+			switch rapid.IntRange(0, 12).Draw(t, "changed field") {
 			case 0:
 				p.Phase = other.Phase
 			case 1:
@@ -710,6 +712,8 @@ func TestContentKeysTellPodsApart(t *testing.T) {
 				p.Memory = other.Memory
 			case 11:
 				p.Node, p.NominatedNode = other.Node, other.NominatedNode
+			case 12:
+				p.Restarts = other.Restarts
 			}
 		}
 		keys, _ := podSortKeys(nil, s, 2, false, false)

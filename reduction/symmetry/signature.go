@@ -220,7 +220,8 @@ func boundNode(s *model.State, i int) (int, bool) {
 }
 
 // appendPodFields appends pod slot i's part of a node signature when pods
-// are fixed: slot, phase|wasRunning|rs|nominated|readiness<<5, owner, template, pattern, ordinal, CPU and
+// are fixed: slot, phase|wasRunning|rs|nominated|readiness<<5, owner,
+// template, pattern, ordinal, failure facts, restart count, CPU and
 // memory usage.
 //
 // The slot takes one byte, two when the universe has more than 256 slots.
@@ -237,7 +238,7 @@ func appendPodFields(dst []byte, s *model.State, i int) []byte {
 		h |= 1 << 4
 	}
 	h |= byte(p.Readiness) << 5
-	dst = append(dst, byte(i), h, p.Owner, p.Template, p.Pattern, p.Ordinal)
+	dst = append(dst, byte(i), h, p.Owner, p.Template, p.Pattern, p.Ordinal, byte(p.Failure), p.Restarts)
 	dst = binary.BigEndian.AppendUint32(dst, uint32(p.CPU))
 	return binary.BigEndian.AppendUint32(dst, uint32(p.Memory))
 }
