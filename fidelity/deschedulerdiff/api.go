@@ -179,6 +179,7 @@ func (s *Snapshot) apiPod(i int, p Pod) *v1.Pod {
 		pod.Status.Conditions = append(pod.Status.Conditions, v1.PodCondition{Type: v1.PodReady, Status: v1.ConditionTrue})
 	}
 	lifetimeStatus(pod, p)
+	restartsStatus(pod, p)
 	s.evictorStatus(pod, p)
 	return pod
 }

@@ -80,6 +80,17 @@ func (ty *tally) add(s *Snapshot, v Verdict) {
 	if s.isViolations() {
 		ty.addViolations(s, evicted)
 	}
+	if s.Plugin == TooManyRestarts {
+		for _, p := range s.Pods {
+			if restartsOf(p, &s.Profile.Deschedule.TooManyRestarts) > model.MaxRestarts {
+				ty.covered["restarts above a pod slot's 255"]++
+				break
+			}
+		}
+		if slices.ContainsFunc(s.Pods, func(p Pod) bool { return p.CrashLoop }) && slices.Contains(s.Profile.Deschedule.TooManyRestarts.States, "CrashLoopBackOff") {
+			ty.covered["states CrashLoopBackOff, a pod waiting in it"]++
+		}
+	}
 	ty.addEvictor(s, v)
 	if n := len(r.Model.Branches); n > 1 {
 		ty.covered["model branched"]++
@@ -228,7 +239,11 @@ func TestDifferential(t *testing.T) {
 			})
 			t.Logf("%s: %s", p, ty)
 			if ty.total >= 500 {
-				for _, c := range []string{"real run evicted a pod", "Eviction API refused a pod", "model branched"} {
+				must := []string{"real run evicted a pod", "Eviction API refused a pod", "model branched"}
+				if p == TooManyRestarts {
+					must = append(must, "restarts above a pod slot's 255", "states CrashLoopBackOff, a pod waiting in it")
+				}
+				for _, c := range must {
 					// The Eviction API never refuses to delete a Failed
 					// pod. The taint and node-affinity plugins branch only
 					// where a budget runs out on one of several nodes'

@@ -8,7 +8,10 @@
 // (LowNodeUtilization, HighNodeUtilization, RemoveDuplicates or
 // RemovePodsViolatingTopologySpreadConstraint), or of one Deschedule
 // plugin: RemoveFailedPods or PodLifeTime (lifetime.go: pods Failed with a
-// reason, of an age, ContainerCreating), RemovePodsViolatingNodeTaints,
+// reason, of an age, ContainerCreating), RemovePodsHavingTooManyRestarts
+// (restarts.go: container and init-container restarts, some above the
+// 255 a model pod slot holds, a restarted Running pod sometimes waiting
+// in CrashLoopBackOff), RemovePodsViolatingNodeTaints,
 // RemovePodsViolatingNodeAffinity or
 // RemovePodsViolatingInterPodAntiAffinity (violations.go: disk labels,
 // taint values, Exists tolerations of a key, of every taint and of the

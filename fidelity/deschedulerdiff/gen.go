@@ -105,8 +105,10 @@ func Generate(t *rapid.T, p Plugin) *Snapshot {
 		s.Deps = append(s.Deps, d)
 	}
 	np := rapid.IntRange(0, maxPods).Draw(t, "pods")
-	if p == RemoveFailedPods || p == PodLifeTime {
-		// PodLifeTime branches over every set of matching pods.
+	if p == RemoveFailedPods || p == PodLifeTime || p == TooManyRestarts {
+		// PodLifeTime branches over every set of matching pods,
+		// RemovePodsHavingTooManyRestarts over the pods that may wait in
+		// CrashLoopBackOff.
 		np = min(np, maxLifetimePods)
 	}
 	perNode := make([]int, nn)
@@ -178,6 +180,8 @@ func Generate(t *rapid.T, p Plugin) *Snapshot {
 		drawLifetime(t, s)
 	case NodeTaints, NodeAffinity, PodAntiAffinity:
 		drawViolations(t, s)
+	case TooManyRestarts:
+		drawRestarts(t, s)
 	}
 	if oneIn(t, 5, "limits") {
 		s.MaxPerNode = rapid.IntRange(0, 2).Draw(t, "maxPerNode")
@@ -237,7 +241,7 @@ func drawNamespaces(t *rapid.T, s *Snapshot) {
 		pr.LowNodeUtilization.ExcludedNamespaces = drawSubset(t, s.Namespaces, 1, nn-1)
 	case HighNodeUtilization:
 		pr.HighNodeUtilization.ExcludedNamespaces = drawSubset(t, s.Namespaces, 1, nn-1)
-	case RemoveDuplicates, TopologySpread, RemoveFailedPods, PodLifeTime, NodeTaints, NodeAffinity, PodAntiAffinity:
+	case RemoveDuplicates, TopologySpread, RemoveFailedPods, PodLifeTime, NodeTaints, NodeAffinity, PodAntiAffinity, TooManyRestarts:
 		f := &pr.RemoveDuplicatesFilter
 		switch s.Plugin {
 		case NodeTaints, NodeAffinity, PodAntiAffinity:
@@ -248,6 +252,8 @@ func drawNamespaces(t *rapid.T, s *Snapshot) {
 			f = &pr.Deschedule.FailedPodsFilter
 		case PodLifeTime:
 			f = &pr.Deschedule.PodLifeTimeFilter
+		case TooManyRestarts:
+			f = &pr.Deschedule.TooManyRestartsFilter
 		}
 		if rapid.Bool().Draw(t, "include") {
 			f.IncludeNamespaces = drawSubset(t, s.Namespaces, 1, nn-1)

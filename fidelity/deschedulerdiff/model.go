@@ -91,6 +91,7 @@ func (s *Snapshot) ToModel() (*model.Universe, *model.State, error) {
 		if p.Failed {
 			st.Pods[i].Phase = model.Failed
 		}
+		st.Pods[i].Restarts = model.SaturatedRestarts(int64(restartsOf(p, &s.Profile.Deschedule.TooManyRestarts)))
 	}
 	st.DeschedulerPending = true
 	return u, st, nil

@@ -290,6 +290,8 @@ func (s *Snapshot) newPlugin(ctx context.Context, h frameworktypes.Handle) (fram
 		p, err = s.newLifetimePlugin(ctx, h)
 	case NodeTaints, NodeAffinity, PodAntiAffinity:
 		p, err = s.newViolationsPlugin(ctx, h)
+	case TooManyRestarts:
+		p, err = s.newRestartsPlugin(ctx, h)
 	}
 	return p, err
 }

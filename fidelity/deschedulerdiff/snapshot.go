@@ -27,13 +27,17 @@ const (
 	NodeTaints
 	NodeAffinity
 	PodAntiAffinity
+	// TooManyRestarts is the Deschedule plugin
+	// RemovePodsHavingTooManyRestarts (restarts.go).
+	TooManyRestarts
 	numPlugins
 )
 
 func (p Plugin) String() string {
 	return [...]string{"LowNodeUtilization", "HighNodeUtilization", "RemoveDuplicates",
 		"RemovePodsViolatingTopologySpreadConstraint", "RemoveFailedPods", "PodLifeTime",
-		"RemovePodsViolatingNodeTaints", "RemovePodsViolatingNodeAffinity", "RemovePodsViolatingInterPodAntiAffinity"}[p]
+		"RemovePodsViolatingNodeTaints", "RemovePodsViolatingNodeAffinity", "RemovePodsViolatingInterPodAntiAffinity",
+		"RemovePodsHavingTooManyRestarts"}[p]
 }
 
 // Label keys of the snapshots' nodes and pods.
@@ -138,6 +142,11 @@ type Pod struct {
 	// neither.
 	Creating   bool
 	AgeSeconds int
+	// Restarts and InitRestarts are its containers' and init
+	// containers' restartCount; CrashLoop: its container waits in
+	// CrashLoopBackOff (restarts.go).
+	Restarts, InitRestarts int
+	CrashLoop              bool
 }
 
 // PDB is a PodDisruptionBudget of a namespace ("": Namespace) selecting
@@ -227,6 +236,7 @@ func (s *Snapshot) String() string {
 	}
 	fmtLifetime(&b, s)
 	fmtViolations(&b, s)
+	fmtRestarts(&b, s)
 	fmtEvictor(&b, s)
 	if s.MaxPerNode+s.MaxPerNamespace+s.MaxTotal > 0 {
 		fmt.Fprintf(&b, ", limits per node %d, per namespace %d, total %d", s.MaxPerNode, s.MaxPerNamespace, s.MaxTotal)
@@ -294,6 +304,12 @@ func (s *Snapshot) String() string {
 		}
 		if s.Plugin == PodLifeTime || s.Plugin == RemoveFailedPods {
 			phase += fmt.Sprintf(", age %ds", p.AgeSeconds)
+		}
+		if s.Plugin == TooManyRestarts {
+			phase += fmt.Sprintf(", restarts %d+%d init", p.Restarts, p.InitRestarts)
+			if p.CrashLoop {
+				phase += ", CrashLoopBackOff"
+			}
 		}
 		if p.Terminating {
 			phase += ", terminating"
