@@ -91,6 +91,10 @@ func (ty *tally) add(s *Snapshot, v Verdict) {
 			ty.covered["states CrashLoopBackOff, a pod waiting in it"]++
 		}
 	}
+	if lt := &s.Profile.Deschedule.PodLifeTime; s.Plugin == PodLifeTime && slices.ContainsFunc(s.Pods, func(p Pod) bool { return p.CrashLoop || p.OOMKilled }) &&
+		(slices.Contains(lt.States, "CrashLoopBackOff") || slices.Contains(lt.States, "OOMKilled") || slices.Contains(lt.ExitCodes, model.OOMKilledExitCode)) {
+		ty.covered["a pod showing an OOM kill or its back-off, a filter on it"]++
+	}
 	ty.addEvictor(s, v)
 	if n := len(r.Model.Branches); n > 1 {
 		ty.covered["model branched"]++
@@ -240,8 +244,11 @@ func TestDifferential(t *testing.T) {
 			t.Logf("%s: %s", p, ty)
 			if ty.total >= 500 {
 				must := []string{"real run evicted a pod", "Eviction API refused a pod", "model branched"}
-				if p == TooManyRestarts {
+				switch p {
+				case TooManyRestarts:
 					must = append(must, "restarts above a pod slot's 255", "states CrashLoopBackOff, a pod waiting in it")
+				case PodLifeTime:
+					must = append(must, "a pod showing an OOM kill or its back-off, a filter on it")
 				}
 				for _, c := range must {
 					// The Eviction API never refuses to delete a Failed

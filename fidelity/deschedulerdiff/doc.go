@@ -8,7 +8,8 @@
 // (LowNodeUtilization, HighNodeUtilization, RemoveDuplicates or
 // RemovePodsViolatingTopologySpreadConstraint), or of one Deschedule
 // plugin: RemoveFailedPods or PodLifeTime (lifetime.go: pods Failed with a
-// reason, of an age, ContainerCreating), RemovePodsHavingTooManyRestarts
+// reason, of an age, ContainerCreating, for PodLifeTime restarted after
+// an OOM kill and showing it or its back-off), RemovePodsHavingTooManyRestarts
 // (restarts.go: container and init-container restarts, some above the
 // 255 a model pod slot holds, a restarted Running pod sometimes waiting
 // in CrashLoopBackOff), RemovePodsViolatingNodeTaints,

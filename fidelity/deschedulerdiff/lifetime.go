@@ -71,6 +71,18 @@ func drawLifetime(t *rapid.T, s *Snapshot) {
 		if !p.Running && !p.Failed && !p.Terminating {
 			p.Creating = rapid.Bool().Draw(t, "creating")
 		}
+		if s.Plugin == PodLifeTime && p.Running && !p.Terminating && oneIn(t, 3, "restarted") {
+			// A container OOM-killed (the model's only crash) and
+			// restarted: it may show the kill until its restart, or
+			// from its second crash on the back-off before it.
+			p.Restarts = rapid.IntRange(1, 3).Draw(t, "lifetimeRestarts")
+			switch rapid.IntRange(0, 2).Draw(t, "crash") {
+			case 1:
+				p.OOMKilled = true
+			case 2:
+				p.CrashLoop = true
+			}
+		}
 	}
 	pr := &s.Profile
 	pr.EvictFailedBarePods = oneIn(t, 4, "evictFailedBarePods")
@@ -96,10 +108,10 @@ func drawLifetime(t *rapid.T, s *Snapshot) {
 			a.MaxPodLifeTimeSeconds = ptr.To(rapid.SampledFrom(limits).Draw(t, "maxPodLifeTimeSeconds"))
 		}
 		if a.MaxPodLifeTimeSeconds == nil || rapid.Bool().Draw(t, "states") {
-			a.States = drawSubset(t, []string{"Running", "Pending", "Failed", "ContainerCreating", "NodeAffinity", "CrashLoopBackOff", "Succeeded"}, 1, 3)
+			a.States = drawSubset(t, []string{"Running", "Pending", "Failed", "ContainerCreating", "NodeAffinity", "CrashLoopBackOff", "OOMKilled", "Succeeded"}, 1, 3)
 		}
 		if oneIn(t, 10, "exitCodes") {
-			a.ExitCodes = []int32{137}
+			a.ExitCodes = []int32{rapid.SampledFrom([]int32{1, model.OOMKilledExitCode}).Draw(t, "exitCode")}
 		}
 		switch rapid.IntRange(0, 7).Draw(t, "ownerKinds") {
 		case 0:

@@ -56,15 +56,19 @@ func restartsOf(p Pod, a *model.TooManyRestartsArgs) int {
 }
 
 // restartsStatus writes a pod's container statuses: its restarts on its
-// container and its init container's, and the CrashLoopBackOff wait.
+// container and its init container's, and the crash it shows: the
+// CrashLoopBackOff wait, or the OOM kill before the restart.
 func restartsStatus(pod *v1.Pod, p Pod) {
-	if p.Restarts == 0 && p.InitRestarts == 0 && !p.CrashLoop {
+	if p.Restarts == 0 && p.InitRestarts == 0 && !p.CrashLoop && !p.OOMKilled {
 		return
 	}
-	cs := v1.ContainerStatus{Name: "c", RestartCount: int32(p.Restarts), Ready: p.Running && !p.CrashLoop}
-	if p.CrashLoop {
+	cs := v1.ContainerStatus{Name: "c", RestartCount: int32(p.Restarts), Ready: p.Running && !p.CrashLoop && !p.OOMKilled}
+	switch {
+	case p.CrashLoop:
 		cs.State.Waiting = &v1.ContainerStateWaiting{Reason: "CrashLoopBackOff"}
-	} else if p.Running {
+	case p.OOMKilled:
+		cs.State.Terminated = &v1.ContainerStateTerminated{Reason: "OOMKilled", ExitCode: model.OOMKilledExitCode}
+	case p.Running:
 		cs.State.Running = &v1.ContainerStateRunning{}
 	}
 	pod.Status.ContainerStatuses = []v1.ContainerStatus{cs}

@@ -144,9 +144,10 @@ type Pod struct {
 	AgeSeconds int
 	// Restarts and InitRestarts are its containers' and init
 	// containers' restartCount; CrashLoop: its container waits in
-	// CrashLoopBackOff (restarts.go).
+	// CrashLoopBackOff; OOMKilled: its container is terminated, OOM-killed
+	// (exit code 137), not yet restarted (restarts.go).
 	Restarts, InitRestarts int
-	CrashLoop              bool
+	CrashLoop, OOMKilled   bool
 }
 
 // PDB is a PodDisruptionBudget of a namespace ("": Namespace) selecting
@@ -305,11 +306,14 @@ func (s *Snapshot) String() string {
 		if s.Plugin == PodLifeTime || s.Plugin == RemoveFailedPods {
 			phase += fmt.Sprintf(", age %ds", p.AgeSeconds)
 		}
-		if s.Plugin == TooManyRestarts {
+		if p.Restarts+p.InitRestarts > 0 {
 			phase += fmt.Sprintf(", restarts %d+%d init", p.Restarts, p.InitRestarts)
-			if p.CrashLoop {
-				phase += ", CrashLoopBackOff"
-			}
+		}
+		if p.CrashLoop {
+			phase += ", CrashLoopBackOff"
+		}
+		if p.OOMKilled {
+			phase += ", OOMKilled"
 		}
 		if p.Terminating {
 			phase += ", terminating"
