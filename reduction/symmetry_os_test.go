@@ -29,6 +29,14 @@ func osProblem(t testing.TB, field bool) *compose.Problem {
 		tb.Label(model.OSLabel, "linux")
 	}
 	d := b.AddDeployment("app", b.AddTemplate(tb), 2)
+	return twoPendingProblem(t, b, d, name, "no_oscillation_rejection")
+}
+
+// twoPendingProblem builds b with deployment d's two pods Pending in the
+// scheduler's queue, the initial sync done, and the intents
+// pod_always_schedulable and intent about d.
+func twoPendingProblem(t testing.TB, b *build.Builder, d int, name, intent string) *compose.Problem {
+	t.Helper()
 	b.PendingPod(d, -1).PendingPod(d, -1)
 	b.Slots = 5
 	u, s, err := b.Build(0)
@@ -38,13 +46,28 @@ func osProblem(t testing.TB, field bool) *compose.Problem {
 	s.Enqueue(model.SchedulerQueue, 0)
 	s.Enqueue(model.SchedulerQueue, 1)
 	s.Init = model.InitMain
-	decls := []model.IntentDecl{{Name: "pod_always_schedulable"},
-		{Name: "no_oscillation_rejection", Params: map[string]any{"did": 1}}}
+	decls := []model.IntentDecl{{Name: "pod_always_schedulable"}, {Name: intent, Params: map[string]any{"did": d + 1}}}
 	p, err := compose.NewProblemFrom(name, u, s, decls, compose.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// violatedAlike checks that p violates intent with symmetry, that the
+// verdicts agree with the full search's, and that symmetry still merges
+// states.
+func violatedAlike(t *testing.T, p *compose.Problem, intent string) {
+	t.Helper()
+	res := checkResult(t, p, false)
+	if r, ok := res.Property(intent); !ok || r.Verdict != checker.Violated {
+		t.Fatalf("%s: %s %v (found %v), want violated", p.Name, intent, r.Verdict, ok)
+	}
+	on, off := compareVerdicts(t, p)
+	t.Logf("%s: %d states reduced, %d full", p.Name, on, off)
+	if on >= off {
+		t.Errorf("%s: symmetry merged nothing (%d states, %d without)", p.Name, on, off)
+	}
 }
 
 // osClusters are osProblem's variants for the symmetry property tests
@@ -57,15 +80,6 @@ func osClusters(t testing.TB) []symCluster {
 // without symmetry, and the Linux nodes still merge states.
 func TestSymmetryOSSameVerdicts(t *testing.T) {
 	for _, field := range []bool{false, true} {
-		p := osProblem(t, field)
-		res := checkResult(t, p, false)
-		if r, ok := res.Property("no_oscillation_rejection"); !ok || r.Verdict != checker.Violated {
-			t.Fatalf("%s: no_oscillation_rejection %v (found %v), want violated", p.Name, r.Verdict, ok)
-		}
-		on, off := compareVerdicts(t, p)
-		t.Logf("%s: %d states reduced, %d full", p.Name, on, off)
-		if on >= off {
-			t.Errorf("%s: symmetry merged nothing (%d states, %d without)", p.Name, on, off)
-		}
+		violatedAlike(t, osProblem(t, field), "no_oscillation_rejection")
 	}
 }

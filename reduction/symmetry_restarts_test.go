@@ -3,7 +3,6 @@ package reduction_test
 import (
 	"testing"
 
-	"github.com/kivi-go/kivi/checker"
 	"github.com/kivi-go/kivi/compose"
 	"github.com/kivi-go/kivi/kivitest/script/build"
 	"github.com/kivi-go/kivi/model"
@@ -20,7 +19,6 @@ func restartsProblem(t testing.TB, crashLoop bool) *compose.Problem {
 	b := build.New()
 	b.AddNodes(3, build.Node().CPU(4).Mem(1024))
 	d := b.AddDeployment("cache", b.AddTemplate(build.Template("cache").Requests(1, 256).LimitMemory(300).Label("app", "cache")), 2)
-	b.PendingPod(d, -1).PendingPod(d, -1)
 	b.AddEvent(model.Event{Kind: model.MemoryChange, Deployment: d, MaxDelta: 2, DeltaUnit: 40})
 	args := model.TooManyRestartsArgs{PodRestartThreshold: 1}
 	name := "restarts"
@@ -30,21 +28,7 @@ func restartsProblem(t testing.TB, crashLoop bool) *compose.Problem {
 	}
 	b.U.Descheduler = &model.Descheduler{Profiles: []model.DeschedulerProfile{{Name: "restarts",
 		Deschedule: model.DescheduleConfig{Enabled: []model.DeschedulePlugin{model.RemovePodsHavingTooManyRestarts}, TooManyRestarts: args}}}}
-	b.Slots = 5
-	u, s, err := b.Build(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Enqueue(model.SchedulerQueue, 0)
-	s.Enqueue(model.SchedulerQueue, 1)
-	s.Init = model.InitMain
-	decls := []model.IntentDecl{{Name: "pod_always_schedulable"},
-		{Name: "replica_num_always_meet_min", Params: map[string]any{"did": 1}}}
-	p, err := compose.NewProblemFrom(name, u, s, decls, compose.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return twoPendingProblem(t, b, d, name, "replica_num_always_meet_min")
 }
 
 // restartsClusters are restartsProblem's variants for the symmetry
@@ -58,15 +42,6 @@ func restartsClusters(t testing.TB) []symCluster {
 // still merges states.
 func TestSymmetryRestartsSameVerdicts(t *testing.T) {
 	for _, crashLoop := range []bool{false, true} {
-		p := restartsProblem(t, crashLoop)
-		res := checkResult(t, p, false)
-		if r, ok := res.Property("replica_num_always_meet_min"); !ok || r.Verdict != checker.Violated {
-			t.Fatalf("%s: replica_num_always_meet_min %v (found %v), want violated", p.Name, r.Verdict, ok)
-		}
-		on, off := compareVerdicts(t, p)
-		t.Logf("%s: %d states reduced, %d full", p.Name, on, off)
-		if on >= off {
-			t.Errorf("%s: symmetry merged nothing (%d states, %d without)", p.Name, on, off)
-		}
+		violatedAlike(t, restartsProblem(t, crashLoop), "replica_num_always_meet_min")
 	}
 }

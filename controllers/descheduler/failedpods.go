@@ -39,30 +39,14 @@ func (failedPods) Deschedule(c *cycle, p *model.DeschedulerProfile) {
 	args := &p.Deschedule.FailedPods
 	var out []violation
 	defer func() { c.flush(out) }()
-	var sure, maybe []int
 	reasons := map[int][]string{}
-	for _, n := range c.ready {
-		for _, pod := range c.listedAnyPhase(p, p.Deschedule.Filter(model.RemoveFailedPods), n) {
-			if c.s.Pods[pod].Phase != model.Failed {
-				continue
-			}
-			reasons[pod] = c.admissionReasons(pod)
-			switch failedPodMatches(c, args, pod, reasons[pod]) {
-			case sureMatch:
-				sure = append(sure, pod)
-			case maybeMatch:
-				maybe = append(maybe, pod)
-			}
+	units := c.matchingUnits(p, p.Deschedule.Filter(model.RemoveFailedPods), func(pod int) verdict {
+		if c.s.Pods[pod].Phase != model.Failed {
+			return noMatch
 		}
-	}
-	evict := append(sure, c.chooseSubset(maybe)...)
-	units := make([]budgetUnit, len(c.ready))
-	for i, n := range c.ready {
-		units[i].node = n
-		units[i].pods = slices.DeleteFunc(c.listedAnyPhase(p, p.Deschedule.Filter(model.RemoveFailedPods), n), func(pod int) bool {
-			return !slices.Contains(evict, pod)
-		})
-	}
+		reasons[pod] = c.admissionReasons(pod)
+		return failedPodMatches(c, args, pod, reasons[pod])
+	})
 	c.inBudgetOrder(units, false, func(_ int, pods []int) bool {
 		stop := false
 		c.inLimitOrder(pods, func(pod int) bool {

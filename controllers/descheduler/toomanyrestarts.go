@@ -48,27 +48,12 @@ func (tooManyRestarts) Name() string { return model.RemovePodsHavingTooManyResta
 // model.Tx.ThroughFirst).
 func (tooManyRestarts) Deschedule(c *cycle, p *model.DeschedulerProfile) {
 	args := &p.Deschedule.TooManyRestarts
-	f := p.Deschedule.Filter(model.RemovePodsHavingTooManyRestarts)
 	var out []violation
 	defer func() { c.flush(out) }()
-	listed := make([][]int, len(c.ready))
-	var sure, maybe []int
-	for i, n := range c.ready {
-		listed[i] = c.listedAnyPhase(p, f, n)
-		for _, pod := range listed[i] {
-			switch tooManyRestartsMatches(c, args, pod) {
-			case sureMatch:
-				sure = append(sure, pod)
-			case maybeMatch:
-				maybe = append(maybe, pod)
-			}
-		}
-	}
-	evict := append(sure, c.chooseSubset(maybe)...)
-	units := make([]budgetUnit, len(c.ready))
-	for i, n := range c.ready {
-		units[i].node = n
-		units[i].pods = slices.DeleteFunc(listed[i], func(pod int) bool { return !slices.Contains(evict, pod) })
+	units := c.matchingUnits(p, p.Deschedule.Filter(model.RemovePodsHavingTooManyRestarts), func(pod int) verdict {
+		return tooManyRestartsMatches(c, args, pod)
+	})
+	for i := range units {
 		slices.SortStableFunc(units[i].pods, func(a, b int) int {
 			return cmp.Compare(c.s.Pods[b].Restarts, c.s.Pods[a].Restarts)
 		})

@@ -157,6 +157,33 @@ func (c *cycle) chooseSubset(pods []int) []int {
 	return out
 }
 
+// matchingUnits lists, node by node in the cycle's order, the pods that
+// the DefaultEvictor and a plugin's own filter f admit (listedAnyPhase)
+// and that match: every sure match, and the maybes this branch lets
+// match (chooseSubset over all the nodes' maybes at once). Each node is
+// one budget unit, its pods in listing order.
+func (c *cycle) matchingUnits(p *model.DeschedulerProfile, f *model.PodFilter, match func(pod int) verdict) []budgetUnit {
+	units := make([]budgetUnit, len(c.ready))
+	var sure, maybe []int
+	for i, n := range c.ready {
+		units[i].node = n
+		units[i].pods = c.listedAnyPhase(p, f, n)
+		for _, pod := range units[i].pods {
+			switch match(pod) {
+			case sureMatch:
+				sure = append(sure, pod)
+			case maybeMatch:
+				maybe = append(maybe, pod)
+			}
+		}
+	}
+	evict := append(sure, c.chooseSubset(maybe)...)
+	for i := range units {
+		units[i].pods = slices.DeleteFunc(units[i].pods, func(pod int) bool { return !slices.Contains(evict, pod) })
+	}
+	return units
+}
+
 // admitsAll reports whether the evictor would admit every one of pods,
 // tried in order, without changing the cycle: then the order in which
 // they are tried changes nothing.

@@ -37,6 +37,16 @@ type PodFilterArgs struct {
 	LabelSelector *LabelSelector `json:"labelSelector"`
 }
 
+// decodeFilteredArgs decodes a plugin's args at path pp into v
+// (decodeArgs) and reads their pod filter args pf, a field of v
+// (podFilter).
+func decodeFilteredArgs(o Object, pp string, raw []byte, v any, pf *PodFilterArgs, warns *[]Warning) (model.PodFilter, error) {
+	if err := decodeArgs(o, pp, raw, v, warns); err != nil {
+		return model.PodFilter{}, err
+	}
+	return podFilter(o, pp, *pf)
+}
+
 // podFilter reads a plugin's pod filter args at path, validated as the
 // descheduler validates them (include and exclude namespaces together
 // are refused; the selector must be a valid label selector).
@@ -114,14 +124,11 @@ func deschedulePlugins(o Object, path string, pr *DeschedulerProfile, mp *model.
 			}
 		case model.RemovePodsViolatingNodeAffinity.String():
 			var args NodeAffinityArgs
-			if err := decodeArgs(o, pp, pc.Args, &args, warns); err != nil {
-				return err
-			}
-			affinityArgs = pp
-			f, err := podFilter(o, pp, args.PodFilterArgs)
+			f, err := decodeFilteredArgs(o, pp, pc.Args, &args, &args.PodFilterArgs, warns)
 			if err != nil {
 				return err
 			}
+			affinityArgs = pp
 			mp.Deschedule.NodeAffinityFilter = f
 			mp.Deschedule.NodeAffinityType = nil
 			for k, v := range args.NodeAffinityType {
@@ -133,10 +140,7 @@ func deschedulePlugins(o Object, path string, pr *DeschedulerProfile, mp *model.
 			}
 		case model.RemovePodsViolatingInterPodAntiAffinity.String():
 			var args InterPodAntiAffinityArgs
-			if err := decodeArgs(o, pp, pc.Args, &args, warns); err != nil {
-				return err
-			}
-			f, err := podFilter(o, pp, args.PodFilterArgs)
+			f, err := decodeFilteredArgs(o, pp, pc.Args, &args, &args.PodFilterArgs, warns)
 			if err != nil {
 				return err
 			}

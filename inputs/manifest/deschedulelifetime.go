@@ -68,10 +68,7 @@ var crashStates = []string{"CrashLoopBackOff", "OOMKilled"}
 // ValidateRemoveFailedPodsArgs does.
 func failedPodsArgs(o Object, pp string, raw []byte, mp *model.DeschedulerProfile, warns *[]Warning) error {
 	var args FailedPodsArgs
-	if err := decodeArgs(o, pp, raw, &args, warns); err != nil {
-		return err
-	}
-	f, err := podFilter(o, pp, args.PodFilterArgs)
+	f, err := decodeFilteredArgs(o, pp, raw, &args, &args.PodFilterArgs, warns)
 	if err != nil {
 		return err
 	}
@@ -93,14 +90,11 @@ func failedPodsArgs(o Object, pp string, raw []byte, mp *model.DeschedulerProfil
 // ValidatePodLifeTimeArgs does.
 func podLifeTimeArgs(o Object, pp string, raw []byte, mp *model.DeschedulerProfile, warns *[]Warning) error {
 	var args PodLifeTimeArgs
-	if err := decodeArgs(o, pp, raw, &args, warns); err != nil {
-		return err
-	}
-	at := o.at()
-	f, err := podFilter(o, pp, args.PodFilterArgs)
+	f, err := decodeFilteredArgs(o, pp, raw, &args, &args.PodFilterArgs, warns)
 	if err != nil {
 		return err
 	}
+	at := o.at()
 	a := model.PodLifeTimeArgs{MaxPodLifeTimeSeconds: args.MaxPodLifeTimeSeconds, States: args.States,
 		Conditions: len(args.Conditions), ExitCodes: args.ExitCodes}
 	if k := args.OwnerKinds; k != nil {
@@ -161,14 +155,11 @@ func podLifeTimeArgs(o Object, pp string, raw []byte, mp *model.DeschedulerProfi
 // validation refuses its default 0.
 func tooManyRestartsArgs(o Object, pp string, raw []byte, mp *model.DeschedulerProfile, warns *[]Warning) error {
 	var args TooManyRestartsArgs
-	if err := decodeArgs(o, pp, raw, &args, warns); err != nil {
-		return err
-	}
-	at := o.at()
-	f, err := podFilter(o, pp, args.PodFilterArgs)
+	f, err := decodeFilteredArgs(o, pp, raw, &args, &args.PodFilterArgs, warns)
 	if err != nil {
 		return err
 	}
+	at := o.at()
 	if args.PodRestartThreshold < 1 {
 		return at.errorf(o.path(pp+".podRestartThreshold"), "%d (accepted: an integer of at least 1; the descheduler refuses a missing or 0 threshold and does not start)", args.PodRestartThreshold)
 	}
