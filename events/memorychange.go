@@ -1,6 +1,7 @@
 package events
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/kivi-go/kivi/model"
@@ -39,10 +40,10 @@ func (c MemoryChange) ValidEnd(u *model.Universe, s *model.State) bool { return 
 // changeMemory raises pod p's memory usage by delta MiB. Past the pod's
 // memory limit the kernel kills the container (OOMKilled) and the kubelet
 // restarts it in place (restartPolicy Always): the pod stays Running with
-// the usage it started with, its restart count one higher, and no
-// eviction follows. Otherwise the pod
-// keeps the new usage and its owner is queued for the HPA (a memory
-// metric reads it).
+// the usage it started with, one restart more (counted where a
+// descheduler profile reads restarts, model.Universe.TracksRestarts),
+// and no eviction follows. Otherwise the pod keeps the new usage and its
+// owner is queued for the HPA (a memory metric reads it).
 func changeMemory(tx *model.Tx, s *model.State, p int, delta int64) {
 	u := tx.U
 	pod := &s.Pods[p]
@@ -56,8 +57,12 @@ func changeMemory(tx *model.Tx, s *model.State, p int, delta int64) {
 			model.RequestDeschedulerCycle(u, s)
 		}
 		if tx.Tracing() {
-			tx.Log(WorkloadComponent, "Memory usage of pod %s grew by %dMi to %dMi, over its limit %dMi: the container is OOMKilled and restarted in place; the pod uses %dMi again",
-				s.PodRef(p), delta, usage, t.LimitMemory, pod.Memory)
+			restarts := ""
+			if u.TracksRestarts() {
+				restarts = fmt.Sprintf(" (its restarts: %d)", pod.Restarts)
+			}
+			tx.Log(WorkloadComponent, "Memory usage of pod %s grew by %dMi to %dMi, over its limit %dMi: the container is OOMKilled and restarted in place%s; the pod uses %dMi again",
+				s.PodRef(p), delta, usage, t.LimitMemory, restarts, pod.Memory)
 		}
 		return
 	}

@@ -32,7 +32,7 @@ import (
 //     restarts it in the step that kills it, so for a pod that ran and
 //     has restarted (model.PodState.Restarts, kept when a profile reads
 //     these states: model.Universe.TracksRestarts) those states are
-//     unknown at every cycle (crashStateMatches). The model's containers
+//     unknown at every cycle (mayShowCrash, stateMatches). The model's containers
 //     never fail to pull or crash otherwise, so PodInitializing,
 //     ImagePullBackOff, CreateContainerConfigError, ErrImagePull,
 //     CreateContainerError, InvalidImageName and the other terminated
