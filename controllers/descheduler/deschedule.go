@@ -168,7 +168,7 @@ func (v violation) log(c *cycle) {
 		c.tx.Log(Component, "RemovePodsViolatingInterPodAntiAffinity: pod %s on node %s has required anti-affinity to pod %s (topologyKey %s)",
 			c.s.PodRef(v.pod), node, c.s.PodRef(v.other), c.u.Labels.KeyName(v.key))
 	case v.plugin == model.RemoveFailedPods:
-		c.tx.Log(Component, "RemoveFailedPods: pod %s on node %s is Failed (rejected at admission, reason %s)",
+		c.tx.Log(Component, "RemoveFailedPods: pod %s on node %s is Failed (reason %s)",
 			c.s.PodRef(v.pod), node, oneOf(v.reasons))
 	case v.plugin == model.PodLifeTime:
 		c.tx.Log(Component, "PodLifeTime: pod %s (%s) on node %s matches %s", c.s.PodRef(v.pod), ps.Phase, node, v.criteria)

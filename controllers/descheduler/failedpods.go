@@ -13,10 +13,12 @@ import (
 // that a bare Failed pod passes with evictFailedBarePods.
 //
 // The model's Failed pods are the pods the kubelet rejected at admission
-// (controllers/kubelet): their containers never ran, so they have no
-// container statuses, and a reasons or exitCodes filter sees the pod's
-// status reason alone. That reason is not kept in the state
-// (admissionReasons lists the candidates), and neither is the pod's age
+// (controllers/kubelet) or killed while they ran (evicted under memory
+// pressure, preempted for a critical pod). A reasons filter reads the
+// pod's status reason, which the state does not keep (failedReasons lists
+// the candidates); an exitCodes filter reads the exit codes of its
+// containers, which the model does not give (a rejected pod's never ran),
+// so it matches none. Neither is the pod's age kept
 // (minPodLifetimeSeconds, 3600 by default): a pod those filters cannot
 // decide is a maybe, and the plugin branches over which maybes verdict
 // (unknownage.go). Evicting a Failed pod deletes it at once
@@ -44,7 +46,7 @@ func (failedPods) Deschedule(c *cycle, p *model.DeschedulerProfile) {
 		if c.s.Pods[pod].Phase != model.Failed {
 			return noMatch
 		}
-		reasons[pod] = c.admissionReasons(pod)
+		reasons[pod] = c.failedReasons(pod)
 		return failedPodMatches(c, args, pod, reasons[pod])
 	})
 	c.inBudgetOrder(units, false, func(_ int, pods []int) bool {

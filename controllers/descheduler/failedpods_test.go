@@ -170,3 +170,52 @@ func TestRemoveFailedPodsUpstream(t *testing.T) {
 		})
 	}
 }
+
+// TestFailedReasonsOfKilledPods: besides the admission reasons, a Failed
+// pod that passes the static admission checks on its node may have run
+// there and been killed by the kubelet: Evicted where an eventMemoryChange
+// can bring memory pressure, Preempting where a critical pod can take its
+// room. RemoveFailedPods' reasons filter branches over them; a pod its
+// node's labels reject never ran, and carries neither.
+func TestFailedReasonsOfKilledPods(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		memory   bool // an eventMemoryChange
+		critical bool // a critical template
+		affinity bool // the pod's node fails its required node affinity
+		reasons  []string
+		want     []int
+	}{
+		{name: "no kill possible", reasons: []string{"Evicted", "Preempting"}, want: []int{0}},
+		{name: "memory pressure: Evicted", memory: true, reasons: []string{"Evicted"}, want: []int{0, 1}},
+		{name: "memory pressure: not Preempting", memory: true, reasons: []string{"Preempting"}, want: []int{0}},
+		{name: "a critical pod: Preempting", critical: true, reasons: []string{"Preempting"}, want: []int{0, 1}},
+		{name: "rejected by its node's labels: never ran", memory: true, critical: true, affinity: true, reasons: []string{"Evicted", "Preempting"}, want: []int{0}},
+		{name: "rejected by its node's labels: NodeAffinity, or its cpu request first", memory: true, affinity: true, reasons: []string{"NodeAffinity"}, want: []int{0, 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := build.New()
+			b.AddNodes(1, upstreamNode("node1"))
+			b.AddNodes(1, upstreamNode("node2"))
+			tb := build.Template("p1").Requests(100, 0)
+			if tc.affinity {
+				tb.Required("datacenter", "west")
+			}
+			d := b.AddDeployment("p1", b.AddTemplate(tb), 1)
+			b.RunPod(d, 0)
+			if tc.critical {
+				b.AddDeployment("agent", b.AddTemplate(build.Template("agent").Requests(100, 0).Critical()), 0)
+			}
+			if tc.memory {
+				b.AddEvent(model.Event{Kind: model.MemoryChange, Deployment: d, MaxDelta: 1, DeltaUnit: 1})
+			}
+			b.U.Descheduler = policy(model.DeschedulerProfile{Name: "failed", Deschedule: model.DescheduleConfig{
+				Enabled: []model.DeschedulePlugin{model.RemoveFailedPods}, FailedPods: model.FailedPodsArgs{Reasons: tc.reasons}}})
+			u, s := b.MustBuild()
+			s.Pods[0].Phase = model.Failed
+			if got := descheduleOutcomes(u, s); !slices.Equal(got, tc.want) {
+				t.Errorf("evicted counts over the branches %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

@@ -21,8 +21,9 @@ import (
 //   - its phase: Pending (bound, not started yet), Running or Failed;
 //     Succeeded and Unknown never verdict;
 //   - its status reason: only a Failed pod has one, the admission
-//     reason, which the state does not keep (admissionReasons): of the
-//     accepted states only NodeAffinity can be it;
+//     reason, or Evicted or Preempting for a pod the kubelet killed,
+//     which the state does not keep (failedReasons): of the accepted
+//     states only NodeAffinity and Evicted can be it;
 //   - its containers' states: a bound Pending pod's containers may show
 //     ContainerCreating (or not yet, before the kubelet syncs it), a
 //     Running pod's are running, except that a container OOM-killed past
@@ -170,7 +171,7 @@ func (c *cycle) phaseStateMatches(pod int, states []string) verdict {
 			return maybeMatch
 		}
 	case model.Failed:
-		return matchOneOf(c.admissionReasons(pod), states)
+		return matchOneOf(c.failedReasons(pod), states)
 	}
 	return noMatch
 }

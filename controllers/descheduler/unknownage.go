@@ -72,6 +72,37 @@ func (c *cycle) ownerKind(pod int) string {
 	return ""
 }
 
+// failedReasons are the status reasons a Failed pod may carry, which the
+// state does not keep: the kubelet's when it rejected the pod at
+// admission (admissionReasons), and, when the pod passes the static
+// admission checks on its node and so may have run there, the kubelet's
+// when it killed the running pod: Evicted (its eviction manager, under
+// memory pressure: with an eventMemoryChange) and Preempting (making room
+// for a critical pod: with a template the kubelet takes as critical).
+func (c *cycle) failedReasons(pod int) []string {
+	out := c.admissionReasons(pod)
+	ps := &c.s.Pods[pod]
+	fit := &c.u.Templates[ps.Template].Fit[ps.NodeOf()]
+	if fit.OSLabelMismatch || fit.OSFieldMismatch || !fit.Affinity || !fit.NodeName || fit.NoExecute {
+		return out
+	}
+	if c.u.HasMemoryChange() {
+		out = append(out, evictedReason)
+	}
+	if slices.ContainsFunc(c.u.Templates, func(t model.PodTemplate) bool { return t.KubeletCritical() }) {
+		out = append(out, preemptingReason)
+	}
+	return out
+}
+
+// The status reasons of a running pod the kubelet killed
+// (controllers/kubelet: the eviction manager, the critical pod admission
+// handler).
+const (
+	evictedReason    = "Evicted"
+	preemptingReason = "Preempting"
+)
+
 // admissionReasons are the status reasons the kubelet may have given
 // Failed pod when it rejected it at admission (controllers/kubelet,
 // admission.go), which the state does not keep: the first failing check

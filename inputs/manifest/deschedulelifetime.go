@@ -51,13 +51,14 @@ const defaultMinPodLifetimeSeconds = 3600
 
 // neverStates are the PodLifeTime states no pod of the model is ever in
 // (controllers/descheduler, podlifetime.go): its containers never fail to
-// pull or terminate and crash only when OOM-killed (crashStates), no pod
-// has init containers, and a pod of a node that is not Ready is not
-// listed.
+// pull or terminate and crash only when OOM-killed (crashStates), a pod
+// fails only at admission or killed by the kubelet (Evicted, which
+// warnEvicted explains), no pod has init containers, and a pod of a node
+// that is not Ready is not listed.
 var neverStates = []string{"Succeeded", "Unknown", "NodeLost", "Shutdown", "UnexpectedAdmissionError",
 	"PodInitializing", "ImagePullBackOff", "CreateContainerConfigError", "ErrImagePull",
 	"CreateContainerError", "InvalidImageName",
-	"Error", "Completed", "DeadlineExceeded", "Evicted", "ContainerCannotRun", "StartError"}
+	"Error", "Completed", "DeadlineExceeded", "ContainerCannotRun", "StartError"}
 
 // crashStates are the PodLifeTime states a pod of the model shows only
 // after an OOM kill, which eventMemoryChange past a memory limit makes
@@ -80,7 +81,7 @@ func failedPodsArgs(o Object, pp string, raw []byte, mp *model.DeschedulerProfil
 	warnOwnerKinds(o, pp+".excludeOwnerKinds", args.ExcludeOwnerKinds, warns)
 	if len(args.ExitCodes) > 0 {
 		*warns = append(*warns, o.at().warning(o.path(pp+".exitCodes"),
-			"no pod of the model matches: its Failed pods were rejected at admission and no container of theirs ran, so RemoveFailedPods evicts nothing"))
+			"no pod of the model matches: it gives a Failed pod no container status (one rejected at admission ran none), so RemoveFailedPods evicts nothing"))
 	}
 	mp.Deschedule.FailedPods, mp.Deschedule.FailedPodsFilter = a, f
 	return nil
@@ -128,6 +129,10 @@ func podLifeTimeArgs(o Object, pp string, raw []byte, mp *model.DeschedulerProfi
 	if len(never) > 0 {
 		*warns = append(*warns, at.warning(o.path(pp+".states"),
 			"%s: no pod of the model is ever in these states (its containers always start and terminate only when OOM-killed; no pod has init containers)", strings.Join(never, ", ")))
+	}
+	if i := slices.Index(args.States, "Evicted"); i >= 0 {
+		*warns = append(*warns, at.warning(o.path(index(pp+".states", i)),
+			"Evicted: only a pod the kubelet's eviction manager evicted under memory pressure (after an eventMemoryChange) carries this reason in the model; whether a Failed pod was evicted is left open (the checker explores both)"))
 	}
 	if len(crash) > 0 {
 		*warns = append(*warns, at.warning(o.path(pp+".states"),

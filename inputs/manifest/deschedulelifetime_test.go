@@ -20,7 +20,7 @@ func TestLifetimePlugins(t *testing.T) {
 		Enabled: []model.DeschedulePlugin{model.RemoveFailedPods, model.PodLifeTime},
 		FailedPods: model.FailedPodsArgs{Reasons: []string{"NodeAffinity", "OutOfcpu"}, IncludingInitContainers: true,
 			ExcludeOwnerKinds: []string{"Job", "CronJob"}},
-		PodLifeTime: model.PodLifeTimeArgs{MaxPodLifeTimeSeconds: &day, States: []string{"Running", "ContainerCreating", "CrashLoopBackOff"},
+		PodLifeTime: model.PodLifeTimeArgs{MaxPodLifeTimeSeconds: &day, States: []string{"Running", "ContainerCreating", "CrashLoopBackOff", "Evicted"},
 			Conditions: 1, ExcludeOwnerKinds: []string{"StatefulSet", "DaemonSet"}},
 		FailedPodsFilter:  model.PodFilter{ExcludeNamespaces: []string{"kube-system"}},
 		PodLifeTimeFilter: model.PodFilter{LabelSelector: &model.Selector{MatchLabels: map[string]string{"app": "web"}}},
@@ -46,6 +46,7 @@ func TestLifetimePlugins(t *testing.T) {
 		`profiles[0].pluginConfig[2].args.ownerKinds.exclude[1]: "DaemonSet" owns no pod of the model`,
 		"profiles[0].pluginConfig[2].args.states: CrashLoopBackOff: a pod of the model shows these states only after its container was OOM-killed",
 		"profiles[0].pluginConfig[2].args.conditions: not modelled",
+		"profiles[0].pluginConfig[2].args.states[3]: Evicted: only a pod the kubelet's eviction manager evicted",
 		"profiles[1].pluginConfig[0].args.exitCodes: only 137 matches a pod of the model",
 		"profiles[1].pluginConfig[1].args.exitCodes: no pod of the model matches",
 	} {
