@@ -306,7 +306,7 @@ func (d Drain) evictRound(tx *model.Tx, s *model.State, k int, first bool) {
 	defer d.recordListing(u, s, k, slices.Clone(pods))
 	slices.SortStableFunc(pods, func(a, b int) int { return int(s.Pods[a].Owner) - int(s.Pods[b].Owner) })
 	if !e.Drain.DisableEviction {
-		pods = tx.ThroughFirst(s, pods, func(b int) int { return u.Disruption(s, b).DisruptionsAllowed })
+		pods = tx.ThroughFirst(s, pods, func(p int) int { return u.DrawnBudget(s, p) }, func(b int) int { return u.Disruption(s, b).DisruptionsAllowed })
 	}
 	for _, p := range pods {
 		if e.Drain.DisableEviction {

@@ -16,23 +16,9 @@ package model
 // its budget's unhealthyPodEvictionPolicy lets go without it
 // (EvictionDecision).
 func (u *Universe) DrawnBudget(s *State, i int) int {
-	if s.Pods[i].Phase != Running {
+	b, multiple := u.BudgetOf(s, i)
+	if b < 0 || multiple || !s.Pods[i].Ready() && u.Disruption(s, b).LetsUnhealthyGo(u.PDBs[b].UnhealthyPodEvictionPolicy) {
 		return -1
-	}
-	b := -1
-	for j := range u.PDBs {
-		if u.PDBs[j].Selects(s, i) {
-			if b >= 0 {
-				return -1
-			}
-			b = j
-		}
-	}
-	if b >= 0 && !s.Pods[i].Ready() {
-		st := u.Disruption(s, b)
-		if u.PDBs[b].UnhealthyPodEvictionPolicy == AlwaysAllow || st.CurrentHealthy >= st.DesiredHealthy && st.DesiredHealthy > 0 {
-			return -1
-		}
 	}
 	return b
 }
@@ -46,15 +32,17 @@ func (u *Universe) DrawnBudget(s *State, i int) int {
 // their order, where the budget, used up, refuses them. Pods of other
 // budgets, or of none, keep their order; a budget allowing nothing
 // refuses all of its pods wherever they stand. With Kivi's tie-break the
-// choice is ChoosePods' choice 0.
-func (tx *Tx) ThroughFirst(s *State, pods []int, allowance func(b int) int) []int {
+// choice is ChoosePods' choice 0. drawn(p) is the budget p's eviction
+// uses up, or -1 (DrawnBudget, or the caller's view of the pods'
+// readiness).
+func (tx *Tx) ThroughFirst(s *State, pods []int, drawn, allowance func(b int) int) []int {
 	u := tx.U
 	if len(u.PDBs) == 0 {
 		return pods
 	}
 	draws := make([][]int, len(u.PDBs))
 	for _, p := range pods {
-		if b := u.DrawnBudget(s, p); b >= 0 {
+		if b := drawn(p); b >= 0 {
 			draws[b] = append(draws[b], p)
 		}
 	}

@@ -115,7 +115,13 @@ type DisruptionStatus struct {
 // Deployments and StatefulSets owning selected pods (getExpectedScale;
 // bare pods have no scale and count for nothing there), and a selected
 // pod of a Job fails the sync (scaleUnknown).
-func (u *Universe) Disruption(s *State, b int) DisruptionStatus {
+func (u *Universe) Disruption(s *State, b int) DisruptionStatus { return u.DisruptionLess(s, b, 0) }
+
+// DisruptionLess is Disruption when down of the selected pods that are
+// Ready in s are not at this instant (a container the model restarts in
+// one step may wait in CrashLoopBackOff, and the pod's Ready condition is
+// False meanwhile): they do not count as healthy.
+func (u *Universe) DisruptionLess(s *State, b int, down int) DisruptionStatus {
 	pdb := &u.PDBs[b]
 	var st DisruptionStatus
 	selected := 0
@@ -128,6 +134,7 @@ func (u *Universe) Disruption(s *State, b int) DisruptionStatus {
 			st.CurrentHealthy++
 		}
 	}
+	st.CurrentHealthy -= down
 	if pdb.MaxUnavailable != nil || pdb.MinAvailable != nil && pdb.MinAvailable.Percent {
 		if u.scaleUnknown(s, pdb) {
 			return DisruptionStatus{SyncFailed: true}
@@ -199,23 +206,34 @@ type Eviction struct {
 // once, and the next check counts it as no longer healthy, which is what
 // the API server's decrement of disruptionsAllowed stands for.
 func (u *Universe) CheckEviction(s *State, i int) Eviction {
-	if s.Pods[i].Phase != Running {
-		return Eviction{Budget: -1}
-	}
-	b := -1
-	for j := range u.PDBs {
-		if u.PDBs[j].Selects(s, i) {
-			if b >= 0 {
-				return Eviction{Outcome: EvictionMultipleBudgets, Budget: b}
-			}
-			b = j
-		}
-	}
-	if b < 0 {
+	b, multiple := u.BudgetOf(s, i)
+	switch {
+	case multiple:
+		return Eviction{Outcome: EvictionMultipleBudgets, Budget: b}
+	case b < 0:
 		return Eviction{Budget: -1}
 	}
 	st := u.Disruption(s, b)
 	return Eviction{Outcome: EvictionDecision(st, u.PDBs[b].UnhealthyPodEvictionPolicy, s.Pods[i].Ready()), Budget: b, Status: st}
+}
+
+// BudgetOf is the budget the Eviction API consults for pod slot i of s:
+// -1 for a pod that is not Running (canIgnorePDB) or that no budget
+// selects; with multiple, more than one selects it (b is one of them).
+func (u *Universe) BudgetOf(s *State, i int) (b int, multiple bool) {
+	if s.Pods[i].Phase != Running {
+		return -1, false
+	}
+	b = -1
+	for j := range u.PDBs {
+		if u.PDBs[j].Selects(s, i) {
+			if b >= 0 {
+				return b, true
+			}
+			b = j
+		}
+	}
+	return b, false
 }
 
 // EvictionDecision is the Eviction API's check of a running pod against
@@ -224,15 +242,21 @@ func (u *Universe) CheckEviction(s *State, i int) Eviction {
 // (currentHealthy ≥ desiredHealthy > 0), without using the budget; every
 // other pod needs disruptionsAllowed > 0 (checkAndDecrement).
 func EvictionDecision(st DisruptionStatus, policy UnhealthyPodEvictionPolicy, ready bool) EvictionOutcome {
-	if !ready {
-		if policy == AlwaysAllow || st.CurrentHealthy >= st.DesiredHealthy && st.DesiredHealthy > 0 {
-			return EvictionAllowed
-		}
+	if !ready && st.LetsUnhealthyGo(policy) {
+		return EvictionAllowed
 	}
 	if st.DisruptionsAllowed == 0 {
 		return EvictionBudgetExhausted
 	}
 	return EvictionAllowed
+}
+
+// LetsUnhealthyGo reports whether a budget with this status and policy
+// lets a pod that is not Ready be evicted without using a disruption:
+// always under AlwaysAllow, under IfHealthyBudget while the guarded
+// application is not disrupted (currentHealthy ≥ desiredHealthy > 0).
+func (st DisruptionStatus) LetsUnhealthyGo(policy UnhealthyPodEvictionPolicy) bool {
+	return policy == AlwaysAllow || st.CurrentHealthy >= st.DesiredHealthy && st.DesiredHealthy > 0
 }
 
 // Reason is the API server's message for a refused eviction (empty when

@@ -50,14 +50,7 @@ type budgetUnit struct {
 // cycle: the disruption controller's status less the evictions admitted
 // and not yet carried out (refusedByBudget counts them the same way).
 func (c *cycle) allowance(b int) int {
-	st := c.u.Disruption(c.s, b)
-	taken := 0
-	for _, q := range c.ev.pending {
-		if c.s.Pods[q].Ready() && c.u.PDBs[b].Selects(c.s, q) {
-			taken++
-		}
-	}
-	return max(0, st.DisruptionsAllowed-taken)
+	return max(0, c.disruption(b).DisruptionsAllowed-c.taken(b))
 }
 
 // draws counts, per budget, the pods of ps whose eviction uses up one of
@@ -65,7 +58,7 @@ func (c *cycle) allowance(b int) int {
 func (c *cycle) draws(ps []int, into []int) []int {
 	into = append(into[:0], make([]int, len(c.u.PDBs))...)
 	for _, p := range ps {
-		if b := c.u.DrawnBudget(c.s, p); b >= 0 {
+		if b := c.drawnBudget(p); b >= 0 {
 			into[b]++
 		}
 	}
@@ -130,7 +123,7 @@ func (c *cycle) inBudgetOrder(units []budgetUnit, through bool, visit func(i int
 		i := left[k]
 		pods := units[i].pods
 		if through && cuts(i, true) {
-			pods = c.tx.ThroughFirst(c.s, pods, func(b int) int { return allow[b] })
+			pods = c.tx.ThroughFirst(c.s, pods, c.drawnBudget, func(b int) int { return allow[b] })
 		}
 		left = append(left[:k], left[k+1:]...)
 		if visit(i, pods) {

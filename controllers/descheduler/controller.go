@@ -24,7 +24,8 @@ func (*Controller) Enabled(u *model.Universe, s *model.State) bool {
 }
 
 // Step runs one descheduling cycle and consumes the request. A cycle is
-// deterministic: it never calls tx.Choose.
+// a function of the state and of its choices (tx.Choose), where upstream's
+// order or what the model does not record leaves the outcome open.
 func (*Controller) Step(tx *model.Tx, s *model.State) {
 	c := newCycle(tx.U, s, tx, nil)
 	c.run()

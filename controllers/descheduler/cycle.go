@@ -29,6 +29,9 @@ type cycle struct {
 	// this cycle evicted them (an informer that has not seen the
 	// deletions: nodeAffinity.informerLag); nil for none.
 	unseen []bool
+	// crash is what the cycle's instant shows of the pods whose
+	// containers may be crashing (crashview.go).
+	crash crashViews
 }
 
 func newCycle(u *model.Universe, s *model.State, tx *model.Tx, explain *strings.Builder) *cycle {
@@ -41,6 +44,7 @@ func newCycle(u *model.Universe, s *model.State, tx *model.Tx, explain *strings.
 	}
 	c.ev = newEvictor(u, len(s.Nodes))
 	c.constraints = newConstraints(u, s)
+	c.crash.tracked = u.TracksRestarts()
 	return c
 }
 

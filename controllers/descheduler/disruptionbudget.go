@@ -26,28 +26,69 @@ func (c *cycle) refusedByBudget(pod int) string {
 	if len(c.u.PDBs) == 0 {
 		return ""
 	}
-	ev := c.u.CheckEviction(c.s, pod)
-	if ev.Outcome == model.EvictionAllowed && ev.Budget >= 0 {
-		// The API server decrements the budget with every eviction it
-		// grants; pods admitted in this cycle whose deletion is still to
-		// come are still Running in the state.
-		taken := 0
-		for _, q := range c.ev.pending {
-			if c.s.Pods[q].Ready() && c.u.PDBs[ev.Budget].Selects(c.s, q) {
-				taken++
-			}
-		}
-		if ev.Status.DisruptionsAllowed-taken <= 0 {
-			ev.Status.DisruptionsAllowed = 0
-			ev.Outcome = model.EvictionBudgetExhausted
-		}
-	}
+	ev := c.checkEviction(pod)
 	if ev.Outcome == model.EvictionAllowed {
+		if ev.Budget >= 0 && !c.podReady(pod) && !ev.Status.LetsUnhealthyGo(c.u.PDBs[ev.Budget].UnhealthyPodEvictionPolicy) {
+			// checkAndDecrement took one of the budget's disruptions for
+			// a pod the disruption controller does not count as healthy:
+			// its deletion will not give it back.
+			c.ev.drewUnhealthy[ev.Budget]++
+		}
 		return ""
 	}
 	msg := ev.Reason(c.u)
 	c.note("    pod %d: eviction refused: %s\n", pod+1, msg)
 	return msg
+}
+
+// checkEviction is the Eviction API's decision for the pod
+// (model.Universe.CheckEviction) at the cycle's instant: the pod's and
+// its budget's pods' readiness as the cycle sees them (crashview.go),
+// and the budget's disruptionsAllowed less what the cycle's earlier
+// evictions took (taken).
+func (c *cycle) checkEviction(pod int) model.Eviction {
+	b, multiple := c.u.BudgetOf(c.s, pod)
+	switch {
+	case multiple:
+		return model.Eviction{Outcome: model.EvictionMultipleBudgets, Budget: b}
+	case b < 0:
+		return model.Eviction{Budget: -1}
+	}
+	st := c.disruption(b)
+	st.DisruptionsAllowed = max(0, st.DisruptionsAllowed-c.taken(b))
+	return model.Eviction{Outcome: model.EvictionDecision(st, c.u.PDBs[b].UnhealthyPodEvictionPolicy, c.podReady(pod)), Budget: b, Status: st}
+}
+
+// disruption is budget b's status at the cycle's instant: the
+// disruption controller's, less the pods that are crashing
+// (crashingIn).
+func (c *cycle) disruption(b int) model.DisruptionStatus {
+	return c.u.DisruptionLess(c.s, b, c.crashingIn(b))
+}
+
+// taken is how many of budget b's disruptions the cycle's admitted
+// evictions used that the state does not show yet: the API server
+// decrements disruptionsAllowed with every eviction it grants, while the
+// state counts a pod out of currentHealthy only once it is deleted, and
+// never counts one that was not Ready.
+func (c *cycle) taken(b int) int {
+	n := c.ev.drewUnhealthy[b]
+	for _, q := range c.ev.pending {
+		if c.s.Pods[q].Ready() && c.u.PDBs[b].Selects(c.s, q) && c.podReady(q) {
+			n++
+		}
+	}
+	return n
+}
+
+// drawnBudget is the budget whose disruptions the pod's eviction uses
+// up at the cycle's instant, or -1 (model.Universe.DrawnBudget).
+func (c *cycle) drawnBudget(pod int) int {
+	b, multiple := c.u.BudgetOf(c.s, pod)
+	if b < 0 || multiple || !c.podReady(pod) && c.disruption(b).LetsUnhealthyGo(c.u.PDBs[b].UnhealthyPodEvictionPolicy) {
+		return -1
+	}
+	return b
 }
 
 // logRefusal writes the descheduler's line for an eviction the API

@@ -25,13 +25,17 @@ type evictor struct {
 	// ends): the Eviction API has already counted them against their
 	// budgets.
 	pending []int
+	// drewUnhealthy counts, per budget, the admitted evictions of pods
+	// that were not Ready and still used one of its disruptions
+	// (refusedByBudget).
+	drewUnhealthy []int
 	// deleted are the Pending or Running pods this cycle's evictions
 	// made Terminating, in order.
 	deleted []int
 }
 
 func newEvictor(u *model.Universe, nodes int) evictor {
-	e := evictor{perNode: make([]int, nodes)}
+	e := evictor{perNode: make([]int, nodes), drewUnhealthy: make([]int, len(u.PDBs))}
 	if d := u.Descheduler; d != nil {
 		e.maxPerNode, e.maxPerNamespace, e.maxTotal = d.MaxPerNode, d.MaxPerNamespace, d.MaxTotal
 		e.zeroLimit = d.EvictionLimitZero

@@ -1,7 +1,5 @@
 package descheduler
 
-import "github.com/kivi-go/kivi/model"
-
 // PodDisruptionBudgets inside the node-utilisation walk. Upstream's
 // evictPods tries each pod of a source node in turn: a pod the Eviction
 // API refuses is skipped, without taking its requests off the node's usage
@@ -27,10 +25,10 @@ const (
 // gate is what the Eviction API does with pod's eviction: gateFree,
 // gateRefused, or the budget whose allowance it uses up.
 func (w *walk) gate(pod int) int {
-	if b := w.c.u.DrawnBudget(w.c.s, pod); b >= 0 {
+	if b := w.c.drawnBudget(pod); b >= 0 {
 		return b
 	}
-	if w.c.u.CheckEviction(w.c.s, pod).Outcome == model.EvictionMultipleBudgets {
+	if _, multiple := w.c.u.BudgetOf(w.c.s, pod); multiple {
 		return gateRefused
 	}
 	return gateFree

@@ -33,7 +33,9 @@ import (
 //     restarts it in the step that kills it, so for a pod that ran and
 //     has restarted (model.PodState.Restarts, kept when a profile reads
 //     these states: model.Universe.TracksRestarts) those states are
-//     unknown at every cycle (mayShowCrash, stateMatches). The model's containers
+//     unknown at every cycle (mayShowCrash, stateMatches): the cycle
+//     decides them once per pod, with the pod's readiness, which its
+//     budget reads (crashview.go). The model's containers
 //     never fail to pull or crash otherwise, so PodInitializing,
 //     ImagePullBackOff, CreateContainerConfigError, ErrImagePull,
 //     CreateContainerError, InvalidImageName and the other terminated
@@ -108,14 +110,17 @@ func podLifeTimeMatches(c *cycle, a *model.PodLifeTimeArgs, pod int) verdict {
 		kind != "" && slices.Contains(a.ExcludeOwnerKinds, kind) {
 		return noMatch
 	}
-	if len(a.ExitCodes) > 0 {
-		if !slices.Contains(a.ExitCodes, model.OOMKilledExitCode) || !mayShowCrash(&c.s.Pods[pod]) {
+	if len(a.States) > 0 {
+		if m = m.and(c.stateMatches(pod, a.States, false)); m == noMatch {
 			return noMatch
 		}
-		m = m.and(maybeMatch)
 	}
-	if len(a.States) > 0 {
-		m = m.and(c.stateMatches(pod, a.States))
+	if len(a.ExitCodes) > 0 {
+		// Only a container terminated by the OOM killer shows an exit
+		// code (137) in the model (crashview.go).
+		if !slices.Contains(a.ExitCodes, model.OOMKilledExitCode) || !mayShowCrash(&c.s.Pods[pod]) || !c.showsCrash(pod, false, true) {
+			return noMatch
+		}
 	}
 	return m
 }
@@ -127,18 +132,23 @@ func mayShowCrash(ps *model.PodState) bool {
 	return ran && ps.Restarts > 0
 }
 
-// crashStates are the container states of a crash the model may show
-// (mayShowCrash): the OOM kill's terminated reason and the back-off's
-// waiting reason.
-func crashStates() []string { return []string{"CrashLoopBackOff", "OOMKilled"} }
-
 // stateMatches is whether one of the pod's states is in states (see
 // podLifeTime for what the model can tell): its phase's
-// (phaseStateMatches), or a crash's.
-func (c *cycle) stateMatches(pod int, states []string) verdict {
+// (phaseStateMatches), or at the cycle's instant a crash's (showsCrash):
+// an app container's, or with initContainers a Pending pod's init
+// container's CrashLoopBackOff.
+func (c *cycle) stateMatches(pod int, states []string, initContainers bool) verdict {
 	m := c.phaseStateMatches(pod, states)
-	if m < maybeMatch && mayShowCrash(&c.s.Pods[pod]) && slices.ContainsFunc(states, func(s string) bool { return slices.Contains(crashStates(), s) }) {
-		m = maybeMatch
+	if m == sureMatch {
+		return m
+	}
+	ps := &c.s.Pods[pod]
+	backOff, oomKilled := slices.Contains(states, "CrashLoopBackOff"), slices.Contains(states, "OOMKilled")
+	switch {
+	case (backOff || oomKilled) && mayShowCrash(ps) && c.showsCrash(pod, backOff, oomKilled):
+		return sureMatch
+	case backOff && initContainers && ps.Phase == model.Pending && ps.Restarts > 0 && c.showsCrash(pod, true, false):
+		return sureMatch
 	}
 	return m
 }

@@ -242,7 +242,7 @@ func TestPodLifeTimeUpstream(t *testing.T) {
 			got := descheduleOutcomeSets(u, s)
 			in := slices.ContainsFunc(got, func(o []int) bool { return slices.Equal(o, tc.want) })
 			untimed := tc.args.HasAgeLimit() || tc.args.Conditions > 0 || slices.Contains(tc.args.States, "ContainerCreating") ||
-				slices.ContainsFunc(tc.args.States, func(st string) bool { return slices.Contains(crashStates(), st) }) ||
+				slices.Contains(tc.args.States, "CrashLoopBackOff") || slices.Contains(tc.args.States, "OOMKilled") ||
 				slices.Contains(tc.args.ExitCodes, model.OOMKilledExitCode)
 			may := tc.may
 			if may == nil {

@@ -30,11 +30,13 @@ import (
 //     unknown for a pod that ran and has restarted (mayShowCrash), and
 //     impossible for one that never has (the kubelet restarts a
 //     container's first crash at once; the back-off starts with the
-//     second). The model's init containers never crash, so
-//     includingInitContainers adds no waiting reason.
+//     second). With includingInitContainers, a Pending pod whose init
+//     containers restarted may wait in it too. The cycle decides such a
+//     pod's containers once, for its filters and for its readiness,
+//     which its budget reads (crashview.go).
 //
-// A pod these leave undecided is a maybe, and the plugin branches over
-// which maybes match (chooseSubset, unknownage.go).
+// A pod these leave undecided (a saturated count) is a maybe, and the
+// plugin branches over which maybes match (chooseSubset, unknownage.go).
 type tooManyRestarts struct{}
 
 func (tooManyRestarts) Name() string { return model.RemovePodsHavingTooManyRestarts.String() }
@@ -68,7 +70,7 @@ func (tooManyRestarts) Deschedule(c *cycle, p *model.DeschedulerProfile) {
 			tied := pods[:k]
 			pods = pods[k:]
 			if c.budgetCuts(tied) {
-				tied = c.tx.ThroughFirst(c.s, tied, c.allowance)
+				tied = c.tx.ThroughFirst(c.s, tied, c.drawnBudget, c.allowance)
 			}
 			nodeFull, stop := false, false
 			c.inLimitOrder(tied, func(pod int) bool {
@@ -101,7 +103,7 @@ func tooManyRestartsMatches(c *cycle, a *model.TooManyRestartsArgs, pod int) ver
 	if len(a.States) == 0 {
 		return m
 	}
-	return m.and(c.stateMatches(pod, a.States))
+	return m.and(c.stateMatches(pod, a.States, a.IncludingInitContainers))
 }
 
 // restartsWords prints a pod's restart count and the threshold it reached.

@@ -93,7 +93,7 @@ func (t topologySpread) Balance(c *cycle, p *model.DeschedulerProfile) {
 	// through fewer than draw on it, which of them go is a choice.
 	pods = c.tx.ThroughFirst(c.s, slices.DeleteFunc(pods, func(pod int) bool {
 		return !c.filter(p, pod) || !c.admits(&p.TopologySpreadFilter, pod) || !c.preEvictionFilter(p, pod)
-	}), c.allowance)
+	}), c.drawnBudget, c.allowance)
 	c.inLimitOrder(pods, func(pod int) bool {
 		if !c.nodeQuotaLeft(c.s.Pods[pod].NodeOf()) || !c.filter(p, pod) || !c.preEvictionFilter(p, pod) {
 			return false
