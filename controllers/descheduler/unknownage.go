@@ -223,6 +223,7 @@ func (c *cycle) admitsAll(pods []int) bool {
 	saved.perNode = slices.Clone(c.ev.perNode)
 	saved.perNamespace = slices.Clone(c.ev.perNamespace)
 	saved.pending = slices.Clone(c.ev.pending)
+	saved.drewUnhealthy = slices.Clone(c.ev.drewUnhealthy)
 	explain := c.explain
 	c.explain = nil
 	ok := true
