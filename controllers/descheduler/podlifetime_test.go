@@ -92,12 +92,20 @@ func (tc lifeCase) build() (*model.Universe, *model.State) {
 // branch and returns the distinct sets of removed pods (printed numbers):
 // Failed pods deleted, the others turned Terminating.
 func descheduleOutcomeSets(u *model.Universe, s *model.State) [][]int {
+	return outcomeSetsWith(u, s, func(*cycle) {})
+}
+
+// outcomeSetsWith is descheduleOutcomeSets with the cycle adjusted by
+// tweak before it runs.
+func outcomeSetsWith(u *model.Universe, s *model.State, tweak func(*cycle)) [][]int {
 	var out [][]int
 	tx := model.NewTx(u)
 	tx.Begin(nil, false)
 	for {
 		next := s.Clone()
-		newCycle(u, next, tx, nil).runDeschedule()
+		c := newCycle(u, next, tx, nil)
+		tweak(c)
+		c.runDeschedule()
 		var got []int
 		for i := range s.Pods {
 			if s.Pods[i].Phase == model.Failed && next.Pods[i].Phase != model.Failed ||
