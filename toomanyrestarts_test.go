@@ -86,3 +86,62 @@ events:
 		}
 	}
 }
+
+// TestCrashLoopingPodEvictedThroughItsBudget: cache runs one replica
+// under a PodDisruptionBudget of minAvailable 1, and PodLifeTime (any
+// pod may be old enough: the model has no clock) tries to evict it every
+// cycle. The budget refuses while the pod is Ready. After an OOM kill the
+// pod may be crash-looping at a cycle, not Ready: under
+// unhealthyPodEvictionPolicy AlwaysAllow the Eviction API lets it go
+// (cache drops below its one replica); under IfHealthyBudget the budget,
+// short of healthy pods, still refuses; without the leak nothing
+// crashes.
+func TestCrashLoopingPodEvictedThroughItsBudget(t *testing.T) {
+	const cache = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: cache}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: cache}}
+  template:
+    metadata: {labels: {app: cache}}
+    spec:
+      containers: [{name: c, resources: {requests: {cpu: 100m, memory: 256Mi}, limits: {memory: 300Mi}}}]
+---
+apiVersion: descheduler/v1alpha2
+kind: DeschedulerPolicy
+profiles:
+- name: lifetime
+  pluginConfig:
+  - name: PodLifeTime
+    args: {maxPodLifeTimeSeconds: 86400}
+  plugins:
+    deschedule: {enabled: [PodLifeTime]}
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: cache}
+spec:
+  minAvailable: 1
+  selector: {matchLabels: {app: cache}}
+`
+	leak := "events:\n- {kind: eventMemoryChange, deployment: cache, maxDelta: 80Mi}\n"
+	for _, c := range []struct {
+		name, policy, events string
+		want                 checker.Verdict
+	}{
+		{"AlwaysAllow, OOM kills", "  unhealthyPodEvictionPolicy: AlwaysAllow\n", leak, checker.Violated},
+		{"IfHealthyBudget, OOM kills", "", leak, checker.Holds},
+		{"AlwaysAllow, no leak", "  unhealthyPodEvictionPolicy: AlwaysAllow\n", "", checker.Holds},
+	} {
+		intents := "intents:\n- name: replica_num_always_meet_min\n  params: {deployment: cache}\n" + c.events
+		rep := verifyManifests(t, cache+c.policy, memoryPressureNodes, intents, true)
+		r := rep.Result("replica_num_always_meet_min")
+		if r == nil || r.Verdict != c.want {
+			t.Fatalf("%s: replica_num_always_meet_min %+v, want %v", c.name, r, c.want)
+		}
+		if c.want == checker.Violated && !strings.Contains(strings.Join(r.Trace.Lines(), "\n"), "CrashLoopBackOff or OOMKilled") {
+			t.Errorf("%s: the trace does not say the pod was crash-looping:\n%s", c.name, strings.Join(r.Trace.Lines(), "\n"))
+		}
+	}
+}

@@ -52,13 +52,18 @@ func changeMemory(tx *model.Tx, s *model.State, p int, delta int64) {
 	usage := min(int64(pod.Memory)+delta, math.MaxInt32)
 	if t.OOMKilledAt(usage) {
 		_, pod.Memory = t.StartUsage()
-		if u.TracksRestarts() {
-			pod.Restarts = model.SaturatedRestarts(int64(pod.Restarts) + 1)
+		restartCap := u.RestartCap()
+		if restartCap > 0 {
+			pod.Restarts = u.CappedRestarts(int64(pod.Restarts) + 1)
 			model.RequestDeschedulerCycle(u, s)
 		}
 		if tx.Tracing() {
 			restarts := ""
-			if u.TracksRestarts() {
+			switch restartCap {
+			case 0:
+			case 1:
+				restarts = " (it has restarted: it may be crash-looping, not Ready, at a descheduler cycle)"
+			default:
 				restarts = fmt.Sprintf(" (its restarts: %d)", pod.Restarts)
 			}
 			tx.Log(WorkloadComponent, "Memory usage of pod %s grew by %dMi to %dMi, over its limit %dMi: the container is OOMKilled and restarted in place%s; the pod uses %dMi again",

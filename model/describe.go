@@ -77,9 +77,13 @@ func Describe(u *Universe, s *State) string {
 		if p.Pattern != 0 && len(u.Templates[p.Template].Pattern) > 0 {
 			fmt.Fprintf(&b, " pattern %d", p.Pattern)
 		}
-		if p.Restarts == MaxRestarts {
+		switch {
+		case p.Restarts == 0:
+		case u.RestartCap() == 1:
+			b.WriteString(" restarted")
+		case p.Restarts == MaxRestarts:
 			fmt.Fprintf(&b, " restarts %d+", p.Restarts)
-		} else if p.Restarts != 0 {
+		default:
 			fmt.Fprintf(&b, " restarts %d", p.Restarts)
 		}
 		b.WriteByte('\n')

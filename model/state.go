@@ -43,8 +43,9 @@ type PodState struct {
 	Failure PodFailureFacts
 	// Restarts is how often the pod's containers restarted (OOM kills the
 	// kubelet restarted in place, and those of a pod placed by the input),
-	// saturated at MaxRestarts: what RemovePodsHavingTooManyRestarts reads.
-	// Zero in every universe without that plugin (TracksRestarts), so
+	// saturated at Universe.RestartCap: the count RemovePodsHavingTooManyRestarts
+	// reads, or whether the pod restarted where only that matters. Zero
+	// in every universe where nothing reads them (TracksRestarts), so
 	// they encode as without it.
 	Restarts uint8
 	// The padding after Restarts stays zero (a blank field is zeroed by

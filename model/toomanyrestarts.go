@@ -56,28 +56,43 @@ func RestartsReach(restarts uint8, threshold int32) (reach, known bool) {
 // for passing its memory limit (SIGKILL).
 const OOMKilledExitCode = 137
 
-// TracksRestarts reports whether some descheduler profile reads a pod's
-// restarts: RemovePodsHavingTooManyRestarts counts them, and PodLifeTime
-// with the state CrashLoopBackOff or OOMKilled or the exit code 137 reads
-// whether a container crashed. Only then do pod slots count their
-// containers' restarts (PodState.Restarts), so that universes without
-// such a profile encode as if the field did not exist.
-func (u *Universe) TracksRestarts() bool {
+// TracksRestarts reports whether pod slots count their containers'
+// restarts (PodState.Restarts, up to RestartCap): universes where nothing
+// reads them encode as if the field did not exist.
+func (u *Universe) TracksRestarts() bool { return u.RestartCap() > 0 }
+
+// RestartCap is the most restarts a pod slot holds. RemovePodsHavingTooManyRestarts
+// counts them (MaxRestarts). Elsewhere only whether a container restarted
+// matters (1): it may be crash-looping when a descheduler cycle runs,
+// which PodLifeTime's state CrashLoopBackOff or OOMKilled or exit code
+// 137 reads, and which makes the pod not Ready to a PodDisruptionBudget
+// the cycle's evictions go through. Without either, 0.
+func (u *Universe) RestartCap() uint8 {
 	if u.Descheduler == nil {
-		return false
+		return 0
 	}
+	flag := u.BudgetsSelectPods()
 	for i := range u.Descheduler.Profiles {
 		c := &u.Descheduler.Profiles[i].Deschedule
 		if c.Has(RemovePodsHavingTooManyRestarts) {
-			return true
+			return MaxRestarts
 		}
 		lt := &c.PodLifeTime
 		if c.Has(PodLifeTime) && (slices.Contains(lt.ExitCodes, OOMKilledExitCode) ||
 			slices.Contains(lt.States, "CrashLoopBackOff") || slices.Contains(lt.States, "OOMKilled")) {
-			return true
+			flag = true
 		}
 	}
-	return false
+	if flag {
+		return 1
+	}
+	return 0
+}
+
+// CappedRestarts returns a restart count as this universe's pod slots
+// hold it (RestartCap).
+func (u *Universe) CappedRestarts(n int64) uint8 {
+	return uint8(min(max(n, 0), int64(u.RestartCap())))
 }
 
 // restartsIncludeInit reports how the enabled RemovePodsHavingTooManyRestarts
@@ -121,7 +136,7 @@ func (u *Universe) InitialRestarts(p *InitialPod, field string) (uint8, error) {
 			n += int64(p.InitRestarts)
 		}
 	}
-	return SaturatedRestarts(n), nil
+	return u.CappedRestarts(n), nil
 }
 
 // check validates the args as ValidateRemovePodsHavingTooManyRestartsArgs

@@ -227,7 +227,15 @@ func (c *cycle) crashingIn(b int) int {
 			pl.members++
 		}
 		pl.down = c.tx.Choose(pl.members + 1)
-		if pl.down > 0 {
+		if pl.down == 0 || pl.down == pl.members {
+			// Nothing left to choose: every member is decided now, and the
+			// crashing ones say so in the trace.
+			for i := range c.s.Pods {
+				if c.crash.poolOf[i] == b+1 {
+					c.resolve(i)
+				}
+			}
+		} else {
 			c.note("    %d of the %d restarted pods budget %s selects are crashing (not Ready) at this cycle\n", pl.down, pl.members, pdb.Name)
 			if c.tx.Tracing() {
 				c.tx.Log(Component, "%d of the %d restarted pods of PodDisruptionBudget %s are crashing (a container in CrashLoopBackOff or OOMKilled: not Ready) at this cycle", pl.down, pl.members, pdb.Name)
