@@ -49,7 +49,8 @@ func rsName(d int) string { return depName(d) + "-rs" }
 // DefaultTolerationSeconds admission adds, priority 0 (the Priority
 // admission's default) or 2000000000 (system-cluster-critical), one
 // container whose image names the Dep (RemoveDuplicates' owner key), and
-// only the requests that are not 0. A Running pod is Ready.
+// only the requests that are not 0. A Running pod is Ready unless it is
+// crashing or its readiness probe fails (Pod.ready).
 func (s *Snapshot) ToAPI() *objects {
 	o := &objects{}
 	for i, n := range s.Nodes {
@@ -174,9 +175,24 @@ func (s *Snapshot) apiPod(i int, p Pod) *v1.Pod {
 	}
 	pod.Status.Phase = v1.PodPending
 	pod.Status.Conditions = []v1.PodCondition{{Type: v1.PodScheduled, Status: v1.ConditionTrue}}
+	// The kubelet's Ready condition: False while a container is not
+	// ready (a failing readiness probe, a crash until the container runs
+	// again) or has not started, which the disruption controller's
+	// currentHealthy and the Eviction API's unhealthyPodEvictionPolicy
+	// read (IsPodReady). A Pending pod whose init containers restarted is
+	// not Initialized either. A pod rejected at admission (Failed) gets
+	// its phase and reason only.
+	ready := v1.ConditionFalse
+	if p.ready() {
+		ready = v1.ConditionTrue
+	}
 	if p.Running {
 		pod.Status.Phase = v1.PodRunning
-		pod.Status.Conditions = append(pod.Status.Conditions, v1.PodCondition{Type: v1.PodReady, Status: v1.ConditionTrue})
+	} else if p.InitRestarts > 0 {
+		pod.Status.Conditions = append(pod.Status.Conditions, v1.PodCondition{Type: v1.PodInitialized, Status: v1.ConditionFalse})
+	}
+	if !p.Failed {
+		pod.Status.Conditions = append(pod.Status.Conditions, v1.PodCondition{Type: v1.PodReady, Status: ready})
 	}
 	lifetimeStatus(pod, p)
 	restartsStatus(pod, p)

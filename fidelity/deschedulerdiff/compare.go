@@ -60,7 +60,7 @@ func Compare(ctx context.Context, d *Disruption, s *Snapshot, orders []Order) (*
 	res := &Result{Model: m}
 	sigs := map[string]bool{}
 	for _, b := range m.Branches {
-		sigs[s.Signature(b)] = false
+		sigs[m.Signature(b)] = false
 	}
 	for _, ord := range orders {
 		r, err := s.Run(ctx, o, pdbs, ord)
@@ -68,7 +68,7 @@ func Compare(ctx context.Context, d *Disruption, s *Snapshot, orders []Order) (*
 			return nil, err
 		}
 		res.Real = append(res.Real, r)
-		sig := s.Signature(r.Evicted)
+		sig := m.Signature(r.Evicted)
 		if _, ok := sigs[sig]; !ok && res.Detail == "" {
 			res.Detail = fmt.Sprintf("real evicts %v %s (listing order %v, nodes %v); model branches %v %v",
 				r.Evicted, sig, ord.Rank, ord.Nodes, m.Branches, slices.Sorted(maps.Keys(sigs)))

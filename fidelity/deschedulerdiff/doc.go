@@ -10,9 +10,11 @@
 // plugin: RemoveFailedPods or PodLifeTime (lifetime.go: pods Failed with a
 // reason, of an age, ContainerCreating, for PodLifeTime restarted after
 // an OOM kill and showing it or its back-off), RemovePodsHavingTooManyRestarts
-// (restarts.go: container and init-container restarts, some above the
-// 255 a model pod slot holds, a restarted Running pod sometimes waiting
-// in CrashLoopBackOff), RemovePodsViolatingNodeTaints,
+// (restarts.go: container and init-container restarts, around and above
+// the 255 a model pod slot holds, a restarted Running pod sometimes
+// waiting in CrashLoopBackOff, a Pending pod's restarted init container
+// waiting in CrashLoopBackOff, terminated with an error or running; the
+// plugin's namespaces and labelSelector), RemovePodsViolatingNodeTaints,
 // RemovePodsViolatingNodeAffinity or
 // RemovePodsViolatingInterPodAntiAffinity (violations.go: disk labels,
 // taint values, Exists tolerations of a key, of every taint and of the
@@ -24,7 +26,15 @@
 // limits, Ready nodes with allocatable, zones, taints and cordons, pods
 // of one to three Deployments bound to them (Running, Pending or
 // terminating; requests, system-critical priority, a zone nodeSelector,
-// tolerations, spread constraints) and budgets. In a third of the
+// tolerations, spread constraints) and budgets. A Running pod is Ready
+// unless its readiness probe fails (one in eight) or its container
+// crashed and has not run again (waiting in CrashLoopBackOff, or
+// terminated OOMKilled), as the kubelet reports it; the disruption
+// controller and the Eviction API read that condition. The snapshots
+// whose pods crash (PodLifeTime, RemovePodsHavingTooManyRestarts) have
+// budgets in two of three, often over a crashing pod's Deployment, of
+// either unhealthyPodEvictionPolicy, with minAvailable or maxUnavailable
+// often near the number of pods they select. In a third of the
 // snapshots the Deployments and budgets are spread over two or three
 // namespaces, with a per-namespace eviction limit more often than not and
 // sometimes the plugin's namespace filter (namespaces.include/exclude,
@@ -72,13 +82,17 @@
 // server's EvictionREST (evictionapi.go) over budgets whose status the
 // disruption controller's own sync computed (disruption.go). Every real
 // run's evicted set must be one of the model's branches up to pods the
-// model holds identical, and the node classes must be equal; the test
-// logs how often every model branch was reached by the orders tried.
+// model holds identical (podKey: Deployment, node, phase, and the
+// restart count and readiness the pod's slot holds), and the node
+// classes must be equal; the test logs how often every model branch was
+// reached by the orders tried.
 //
 // A disagreement must belong to a known Class (classify.go) whose
 // counterfactual removes it; the classes are written up in
 // docs/divergences.md ("Descheduler against sigs.k8s.io/descheduler
-// v0.36"). TestBudgets compares the budgets' status and every pod's
+// v0.36"). With -census, TestDifferential counts the unexplained ones by
+// kind (disagreementKind) over all its snapshots instead of stopping at
+// the first. TestBudgets compares the budgets' status and every pod's
 // eviction outcome alone, with no class allowed. TestZeroLimit gives one
 // of the PodEvictor's limits as 0 (Snapshot.ZeroLimit), which admits no
 // eviction on either side.

@@ -115,6 +115,7 @@ func Generate(t *rapid.T, p Plugin) *Snapshot {
 	for range np {
 		pod := Pod{Dep: rapid.IntRange(0, nd-1).Draw(t, "dep"), Node: rapid.IntRange(0, nn-1).Draw(t, "node"),
 			Running: !oneIn(t, 6, "pending"), Terminating: oneIn(t, 10, "terminating")}
+		pod.NotReady = pod.Running && !pod.Terminating && oneIn(t, 8, "notReady")
 		// RemoveDuplicates needs stacks, the node-utilisation plugins
 		// busy and idle nodes: pile pods on the first nodes.
 		if p != TopologySpread && rapid.Bool().Draw(t, "stack") {
@@ -182,6 +183,9 @@ func Generate(t *rapid.T, p Plugin) *Snapshot {
 		drawViolations(t, s)
 	case TooManyRestarts:
 		drawRestarts(t, s)
+	}
+	if p == TooManyRestarts || p == PodLifeTime {
+		drawCrashBudgets(t, s)
 	}
 	if oneIn(t, 5, "limits") {
 		s.MaxPerNode = rapid.IntRange(0, 2).Draw(t, "maxPerNode")
@@ -323,6 +327,54 @@ func drawPDBs(t *rapid.T, nd int) []PDB {
 		out = append(out, b)
 	}
 	return out
+}
+
+// drawCrashBudgets gives the snapshots whose pods crash budgets in two
+// of three, over the crashing pods: a crashing pod is not Ready, so it is
+// not healthy in the disruption controller's currentHealthy, and the
+// Eviction API lets it go under unhealthyPodEvictionPolicy AlwaysAllow,
+// or IfHealthyBudget while currentHealthy reaches desiredHealthy, without
+// using a disruption. The first budget often selects a crashing pod's
+// Deployment; either policy is as likely; a budget's minAvailable or
+// maxUnavailable is often near the number of pods it selects (one less,
+// as many, one more), where one pod's readiness decides whether it
+// allows a disruption.
+func drawCrashBudgets(t *rapid.T, s *Snapshot) {
+	if len(s.PDBs) == 0 && rapid.Bool().Draw(t, "crashPDBs") {
+		s.PDBs = drawPDBs(t, len(s.Deps))
+	}
+	if len(s.PDBs) == 0 {
+		return
+	}
+	var crashing []int
+	for i, p := range s.Pods {
+		if p.crashing() {
+			crashing = append(crashing, i)
+		}
+	}
+	if len(crashing) > 0 && rapid.Bool().Draw(t, "pdbOnCrash") {
+		d := s.Pods[rapid.SampledFrom(crashing).Draw(t, "crashingPod")].Dep
+		s.PDBs[0].MatchLabels = map[string]string{appLabel: depName(d)}
+	}
+	for i := range s.PDBs {
+		b := &s.PDBs[i]
+		b.AlwaysAllow = rapid.Bool().Draw(t, "crashAlwaysAllow")
+		if !rapid.Bool().Draw(t, "pdbNearCount") {
+			continue
+		}
+		n := 0
+		for _, p := range s.Pods {
+			if b.MatchLabels[appLabel] == depName(p.Dep) || b.MatchLabels[tierKey] == s.Deps[p.Dep].Tier {
+				n++
+			}
+		}
+		v := &model.IntOrPercent{Value: max(0, n+rapid.IntRange(-1, 1).Draw(t, "pdbNearDelta"))}
+		if rapid.Bool().Draw(t, "pdbNearMinAvailable") {
+			b.MinAvailable, b.MaxUnavailable = v, nil
+		} else {
+			b.MinAvailable, b.MaxUnavailable = nil, v
+		}
+	}
 }
 
 // GenerateBudgets draws a snapshot for the budget comparison: the

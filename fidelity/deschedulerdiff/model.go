@@ -91,7 +91,18 @@ func (s *Snapshot) ToModel() (*model.Universe, *model.State, error) {
 		if p.Failed {
 			st.Pods[i].Phase = model.Failed
 		}
-		st.Pods[i].Restarts = model.SaturatedRestarts(int64(restartsOf(p, &s.Profile.Deschedule.TooManyRestarts)))
+		if p.NotReady {
+			st.Pods[i].Readiness = model.PodNotReady
+		}
+		// The restarts as the model keeps a placed pod's: its
+		// containers', plus its init containers' where
+		// includingInitContainers adds them, saturated at what a pod slot
+		// holds, and none where no profile reads them.
+		r, err := u.InitialRestarts(&model.InitialPod{Restarts: p.Restarts, InitRestarts: p.InitRestarts}, fmt.Sprintf("pods[%d]", i))
+		if err != nil {
+			return nil, nil, err
+		}
+		st.Pods[i].Restarts = r
 	}
 	st.DeschedulerPending = true
 	return u, st, nil
@@ -102,6 +113,9 @@ func (s *Snapshot) ToModel() (*model.Universe, *model.State, error) {
 // cycle's explanation states it.
 type ModelAnswer struct {
 	Branches [][]int
+	// Keys is what the model knows of each pod (podKey): pods of equal
+	// key are one choice in its branches.
+	Keys []string
 	// Class maps a node name to "underutilized", "overutilized",
 	// "appropriately utilized", "schedulable" or "unschedulable".
 	Class map[string]string
@@ -119,6 +133,9 @@ func (s *Snapshot) Model() (*ModelAnswer, error) {
 		return nil, err
 	}
 	ans := &ModelAnswer{Class: map[string]string{}}
+	for i := range s.Pods {
+		ans.Keys = append(ans.Keys, s.podKey(i, &s0.Pods[i]))
+	}
 	for _, l := range strings.Split(descheduler.Explain(u, s0), "\n") {
 		if m := classLine.FindStringSubmatch(l); m != nil {
 			ans.Class[m[1]] = m[2]

@@ -148,6 +148,13 @@ type Pod struct {
 	// (exit code 137), not yet restarted (restarts.go).
 	Restarts, InitRestarts int
 	CrashLoop, OOMKilled   bool
+	// InitCrashLoop: a Pending pod's init container, which restarted,
+	// waits in CrashLoopBackOff; InitFailed: it is terminated with an
+	// error before its restart (else it runs).
+	InitCrashLoop, InitFailed bool
+	// NotReady: Running with its Ready condition False (a readiness
+	// probe that does not pass).
+	NotReady bool
 }
 
 // PDB is a PodDisruptionBudget of a namespace ("": Namespace) selecting
@@ -303,6 +310,9 @@ func (s *Snapshot) String() string {
 		if p.Creating {
 			phase += ", ContainerCreating"
 		}
+		if p.NotReady {
+			phase += ", not Ready"
+		}
 		if s.Plugin == PodLifeTime || s.Plugin == RemoveFailedPods {
 			phase += fmt.Sprintf(", age %ds", p.AgeSeconds)
 		}
@@ -311,6 +321,12 @@ func (s *Snapshot) String() string {
 		}
 		if p.CrashLoop {
 			phase += ", CrashLoopBackOff"
+		}
+		if p.InitCrashLoop {
+			phase += ", init CrashLoopBackOff"
+		}
+		if p.InitFailed {
+			phase += ", init terminated Error"
 		}
 		if p.OOMKilled {
 			phase += ", OOMKilled"
@@ -363,19 +379,28 @@ func fmtThresholds(t model.ResourceThresholds) string {
 	return "{" + strings.Join(parts, ", ") + "}"
 }
 
-// podKey is what the model knows of pod i: pods of equal key are one
-// choice in its branches (model.IdenticalGroups).
-func (s *Snapshot) podKey(i int) string {
+// podKey is what the model knows of pod i, whose state in the model is
+// ps: its Deployment, node and phase, and the restart count and readiness
+// its slot holds (ToModel). The model holds pods of equal state identical
+// (model.IdenticalGroups) and takes the lowest slots of such a group
+// where it chooses among them, so pods of equal key are one choice in its
+// branches. A restart count is part of it: the plugin sorts and filters
+// by it, so evicting a pod that restarted 5 times is not evicting its
+// sibling that restarted once. What the model does not keep is not part
+// of it: a count beyond model.MaxRestarts, and whether a restarted
+// container waits in CrashLoopBackOff or shows its OOM kill, which the
+// model decides pod by pod as a filter or budget asks.
+func (s *Snapshot) podKey(i int, ps *model.PodState) string {
 	p := s.Pods[i]
-	return fmt.Sprintf("d%d@%s/%v/%v/%v", p.Dep, NodeName(p.Node), p.Running, p.Terminating, p.Failed)
+	return fmt.Sprintf("d%d@%s/%v/%v/%v/r%d/%d", p.Dep, NodeName(p.Node), p.Running, p.Terminating, p.Failed, ps.Restarts, ps.Readiness)
 }
 
 // Signature is a set of pods up to pods the model holds identical: the
 // sorted keys of its pods.
-func (s *Snapshot) Signature(pods []int) string {
+func (m *ModelAnswer) Signature(pods []int) string {
 	keys := make([]string, len(pods))
 	for k, i := range pods {
-		keys[k] = s.podKey(i)
+		keys[k] = m.Keys[i]
 	}
 	slices.Sort(keys)
 	return "[" + strings.Join(keys, " ") + "]"
