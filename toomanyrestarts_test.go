@@ -23,6 +23,20 @@ profiles:
     deschedule: {enabled: [RemovePodsHavingTooManyRestarts]}
 `
 
+// leakingCache is a Deployment of one pod limited to 300Mi, 44Mi above its
+// request: a memory leak (eventMemoryChange) OOM-kills its container.
+const leakingCache = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: cache}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: cache}}
+  template:
+    metadata: {labels: {app: cache}}
+    spec:
+      containers: [{name: c, resources: {requests: {cpu: 100m, memory: 256Mi}, limits: {memory: 300Mi}}}]
+`
+
 // TestTooManyRestartsEvictsDumpedPod: a running cluster's pod whose
 // containers restarted 5 times (its status' restartCount) is evicted by
 // RemovePodsHavingTooManyRestarts at a threshold of 5 or less, which
@@ -55,17 +69,6 @@ func TestTooManyRestartsEvictsDumpedPod(t *testing.T) {
 // at podRestartThreshold 1 answers with an eviction (cache drops below
 // its one replica), at 2 does not; without the plugin nothing evicts.
 func TestTooManyRestartsEvictsAfterOOMKill(t *testing.T) {
-	const cache = `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: cache}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: cache}}
-  template:
-    metadata: {labels: {app: cache}}
-    spec:
-      containers: [{name: c, resources: {requests: {cpu: 100m, memory: 256Mi}, limits: {memory: 300Mi}}}]
-`
 	const intents = `intents:
 - name: replica_num_always_meet_min
   params: {deployment: cache}
@@ -80,7 +83,7 @@ events:
 		{strings.ReplaceAll(restartsPolicy, "THRESHOLD", "2"), checker.Holds},
 		{"", checker.Holds},
 	} {
-		rep := verifyManifests(t, cache+c.policy, memoryPressureNodes, intents, true)
+		rep := verifyManifests(t, leakingCache+c.policy, memoryPressureNodes, intents, true)
 		if r := rep.Result("replica_num_always_meet_min"); r == nil || r.Verdict != c.want {
 			t.Errorf("policy %q: replica_num_always_meet_min %+v, want %v", c.policy, r, c.want)
 		}
@@ -97,17 +100,7 @@ events:
 // short of healthy pods, still refuses; without the leak nothing
 // crashes.
 func TestCrashLoopingPodEvictedThroughItsBudget(t *testing.T) {
-	const cache = `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: cache}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: cache}}
-  template:
-    metadata: {labels: {app: cache}}
-    spec:
-      containers: [{name: c, resources: {requests: {cpu: 100m, memory: 256Mi}, limits: {memory: 300Mi}}}]
----
+	const cache = leakingCache + `---
 apiVersion: descheduler/v1alpha2
 kind: DeschedulerPolicy
 profiles:
