@@ -8,6 +8,27 @@ package model
 // branch over it (ThroughFirst), so that the outcome is a function of the
 // pods' contents, not of their slots.
 
+// EvictionView is what an Eviction API check reads besides the pods'
+// phases and labels: pod slot i's readiness (IsPodReady) and budget b's
+// status at the instant of the check. StateView reads both from the
+// state; the descheduler's cycle also reads pods that may be
+// crash-looping and the disruptions its earlier evictions took.
+type EvictionView interface {
+	PodReady(i int) bool
+	BudgetStatus(b int) DisruptionStatus
+}
+
+// StateView is the EvictionView of a state: readiness as the state holds
+// it, and the status an up-to-date disruption controller computes
+// (Universe.Disruption).
+type StateView struct {
+	U *Universe
+	S *State
+}
+
+func (v StateView) PodReady(i int) bool                 { return v.S.Pods[i].Ready() }
+func (v StateView) BudgetStatus(b int) DisruptionStatus { return v.U.Disruption(v.S, b) }
+
 // DrawnBudget is the budget whose disruptionsAllowed the eviction of pod
 // slot i of s uses up (CheckEviction's checkAndDecrement), or -1 when the
 // Eviction API decides without one: a pod that is not Running (deleted
@@ -15,9 +36,12 @@ package model
 // than one (always refused, 500), or a pod that is not Ready and that
 // its budget's unhealthyPodEvictionPolicy lets go without it
 // (EvictionDecision).
-func (u *Universe) DrawnBudget(s *State, i int) int {
+func (u *Universe) DrawnBudget(s *State, i int) int { return u.DrawnBudgetIn(s, i, StateView{u, s}) }
+
+// DrawnBudgetIn is DrawnBudget with readiness and statuses read from v.
+func (u *Universe) DrawnBudgetIn(s *State, i int, v EvictionView) int {
 	b, multiple := u.BudgetOf(s, i)
-	if b < 0 || multiple || !s.Pods[i].Ready() && u.Disruption(s, b).LetsUnhealthyGo(u.PDBs[b].UnhealthyPodEvictionPolicy) {
+	if b < 0 || multiple || !v.PodReady(i) && v.BudgetStatus(b).LetsUnhealthyGo(u.PDBs[b].UnhealthyPodEvictionPolicy) {
 		return -1
 	}
 	return b

@@ -206,6 +206,12 @@ type Eviction struct {
 // once, and the next check counts it as no longer healthy, which is what
 // the API server's decrement of disruptionsAllowed stands for.
 func (u *Universe) CheckEviction(s *State, i int) Eviction {
+	return u.CheckEvictionIn(s, i, StateView{u, s})
+}
+
+// CheckEvictionIn is CheckEviction with readiness and statuses read from
+// v.
+func (u *Universe) CheckEvictionIn(s *State, i int, v EvictionView) Eviction {
 	b, multiple := u.BudgetOf(s, i)
 	switch {
 	case multiple:
@@ -213,8 +219,8 @@ func (u *Universe) CheckEviction(s *State, i int) Eviction {
 	case b < 0:
 		return Eviction{Budget: -1}
 	}
-	st := u.Disruption(s, b)
-	return Eviction{Outcome: EvictionDecision(st, u.PDBs[b].UnhealthyPodEvictionPolicy, s.Pods[i].Ready()), Budget: b, Status: st}
+	st := v.BudgetStatus(b)
+	return Eviction{Outcome: EvictionDecision(st, u.PDBs[b].UnhealthyPodEvictionPolicy, v.PodReady(i)), Budget: b, Status: st}
 }
 
 // BudgetOf is the budget the Eviction API consults for pod slot i of s:

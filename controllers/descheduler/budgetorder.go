@@ -47,10 +47,9 @@ type budgetUnit struct {
 }
 
 // allowance is what is left of budget b's disruptionsAllowed in this
-// cycle: the disruption controller's status less the evictions admitted
-// and not yet carried out (refusedByBudget counts them the same way).
+// cycle, as the Eviction API checks it (BudgetStatus).
 func (c *cycle) allowance(b int) int {
-	return max(0, c.disruption(b).DisruptionsAllowed-c.taken(b))
+	return c.BudgetStatus(b).DisruptionsAllowed
 }
 
 // draws counts, per budget, the pods of ps whose eviction uses up one of

@@ -97,20 +97,6 @@ func (c *cycle) initCrash() {
 	}
 }
 
-// readinessMatters reports whether a budget selects the Running pod, so
-// that its readiness counts for the Eviction API.
-func (c *cycle) readinessMatters(pod int) bool {
-	if c.s.Pods[pod].Phase != model.Running {
-		return false
-	}
-	for b := range c.u.PDBs {
-		if c.u.PDBs[b].Selects(c.s, pod) {
-			return true
-		}
-	}
-	return false
-}
-
 // showsCrash reports whether the pod's containers show, at the cycle's
 // instant, a crash the filter matches: backOff, a container waiting in
 // CrashLoopBackOff; oomKilled, one terminated OOMKilled (exit code 137).
@@ -129,7 +115,7 @@ func (c *cycle) showsCrash(pod int, backOff, oomKilled bool) bool {
 		*v = []crashView{crashNone, crashBackOff}[c.tx.Choose(2)]
 	case backOff && oomKilled:
 		*v = []crashView{crashNone, crashDown}[c.tx.Choose(2)]
-	case !c.crash.readsOOM && !c.readinessMatters(pod):
+	case !c.crash.readsOOM && !c.budgetSelects(pod):
 		// Running and terminated OOMKilled look alike to every filter
 		// and budget of the cycle.
 		*v = []crashView{crashNone, crashBackOff}[c.tx.Choose(2)]
@@ -153,9 +139,9 @@ func (c *cycle) showsCrash(pod int, backOff, oomKilled bool) bool {
 	return false
 }
 
-// podReady is the pod's readiness at the cycle's instant (IsPodReady):
+// PodReady is the pod's readiness at the cycle's instant (IsPodReady):
 // Ready in the state and not crashing.
-func (c *cycle) podReady(pod int) bool {
+func (c *cycle) PodReady(pod int) bool {
 	ps := &c.s.Pods[pod]
 	if !ps.Ready() {
 		return false
@@ -219,7 +205,7 @@ func (c *cycle) crashingIn(b int) int {
 			if !pdb.Selects(c.s, i) || !ps.Ready() || !mayShowCrash(ps) || c.crash.view[i] != crashUnknown || c.crash.poolOf[i] != 0 {
 				continue
 			}
-			if c.crash.oneByOne || c.selectedByOthers(b, i) {
+			if _, multiple := c.u.BudgetOf(c.s, i); c.crash.oneByOne || multiple {
 				c.resolve(i)
 				continue
 			}
@@ -251,14 +237,11 @@ func (c *cycle) crashingIn(b int) int {
 	return n
 }
 
-// selectedByOthers reports whether a budget other than b selects pod.
-func (c *cycle) selectedByOthers(b, pod int) bool {
-	for j := range c.u.PDBs {
-		if j != b && c.u.PDBs[j].Selects(c.s, pod) {
-			return true
-		}
-	}
-	return false
+// budgetSelects reports whether the Eviction API consults a budget for
+// the pod, so that its readiness counts.
+func (c *cycle) budgetSelects(pod int) bool {
+	b, _ := c.u.BudgetOf(c.s, pod)
+	return b >= 0
 }
 
 // logCrash writes the trace line of a pod decided crashing.

@@ -26,13 +26,13 @@ func (c *cycle) refusedByBudget(pod int) string {
 	if len(c.u.PDBs) == 0 {
 		return ""
 	}
-	ev := c.checkEviction(pod)
+	ev := c.u.CheckEvictionIn(c.s, pod, c)
 	if ev.Outcome == model.EvictionAllowed {
-		if ev.Budget >= 0 && !c.podReady(pod) && !ev.Status.LetsUnhealthyGo(c.u.PDBs[ev.Budget].UnhealthyPodEvictionPolicy) {
+		if b := c.drawnBudget(pod); b >= 0 && !c.PodReady(pod) {
 			// checkAndDecrement took one of the budget's disruptions for
 			// a pod the disruption controller does not count as healthy:
 			// its deletion will not give it back.
-			c.ev.drewUnhealthy[ev.Budget]++
+			c.ev.drewUnhealthy[b]++
 		}
 		return ""
 	}
@@ -41,29 +41,17 @@ func (c *cycle) refusedByBudget(pod int) string {
 	return msg
 }
 
-// checkEviction is the Eviction API's decision for the pod
-// (model.Universe.CheckEviction) at the cycle's instant: the pod's and
-// its budget's pods' readiness as the cycle sees them (crashview.go),
-// and the budget's disruptionsAllowed less what the cycle's earlier
-// evictions took (taken).
-func (c *cycle) checkEviction(pod int) model.Eviction {
-	b, multiple := c.u.BudgetOf(c.s, pod)
-	switch {
-	case multiple:
-		return model.Eviction{Outcome: model.EvictionMultipleBudgets, Budget: b}
-	case b < 0:
-		return model.Eviction{Budget: -1}
-	}
-	st := c.disruption(b)
-	st.DisruptionsAllowed = max(0, st.DisruptionsAllowed-c.taken(b))
-	return model.Eviction{Outcome: model.EvictionDecision(st, c.u.PDBs[b].UnhealthyPodEvictionPolicy, c.podReady(pod)), Budget: b, Status: st}
-}
+// The cycle is the Eviction API's view (model.EvictionView) at the
+// cycle's instant: pods' readiness as the cycle sees them
+// (crashview.go), and budgets' statuses less the pods that are crashing
+// (crashingIn) and less the disruptions the cycle's earlier evictions
+// took (taken).
 
-// disruption is budget b's status at the cycle's instant: the
-// disruption controller's, less the pods that are crashing
-// (crashingIn).
-func (c *cycle) disruption(b int) model.DisruptionStatus {
-	return c.u.DisruptionLess(c.s, b, c.crashingIn(b))
+// BudgetStatus is budget b's status at the cycle's instant.
+func (c *cycle) BudgetStatus(b int) model.DisruptionStatus {
+	st := c.u.DisruptionLess(c.s, b, c.crashingIn(b))
+	st.DisruptionsAllowed = max(0, st.DisruptionsAllowed-c.taken(b))
+	return st
 }
 
 // taken is how many of budget b's disruptions the cycle's admitted
@@ -74,7 +62,7 @@ func (c *cycle) disruption(b int) model.DisruptionStatus {
 func (c *cycle) taken(b int) int {
 	n := c.ev.drewUnhealthy[b]
 	for _, q := range c.ev.pending {
-		if c.s.Pods[q].Ready() && c.u.PDBs[b].Selects(c.s, q) && c.podReady(q) {
+		if c.u.PDBs[b].Selects(c.s, q) && c.PodReady(q) {
 			n++
 		}
 	}
@@ -83,13 +71,7 @@ func (c *cycle) taken(b int) int {
 
 // drawnBudget is the budget whose disruptions the pod's eviction uses
 // up at the cycle's instant, or -1 (model.Universe.DrawnBudget).
-func (c *cycle) drawnBudget(pod int) int {
-	b, multiple := c.u.BudgetOf(c.s, pod)
-	if b < 0 || multiple || !c.podReady(pod) && c.disruption(b).LetsUnhealthyGo(c.u.PDBs[b].UnhealthyPodEvictionPolicy) {
-		return -1
-	}
-	return b
-}
+func (c *cycle) drawnBudget(pod int) int { return c.u.DrawnBudgetIn(c.s, pod, c) }
 
 // logRefusal writes the descheduler's line for an eviction the API
 // refused with msg.

@@ -57,6 +57,17 @@ func newEvictor(u *model.Universe, nodes int) evictor {
 	return e
 }
 
+// clone is a copy of the evictor that the original's evictions leave
+// as it is (a dry run restores it).
+func (e evictor) clone() evictor {
+	e.perNode = slices.Clone(e.perNode)
+	e.perNamespace = slices.Clone(e.perNamespace)
+	e.pending = slices.Clone(e.pending)
+	e.drewUnhealthy = slices.Clone(e.drewUnhealthy)
+	e.deleted = slices.Clone(e.deleted)
+	return e
+}
+
 // namespaceQuotaLeft is how many more pods of namespace ns the cycle may
 // evict; -1 without a namespace limit.
 func (e *evictor) namespaceQuotaLeft(ns int) int {

@@ -219,11 +219,7 @@ func (c *cycle) matchingUnits(p *model.DeschedulerProfile, f *model.PodFilter, m
 // tried in order, without changing the cycle: then the order in which
 // they are tried changes nothing.
 func (c *cycle) admitsAll(pods []int) bool {
-	saved := c.ev
-	saved.perNode = slices.Clone(c.ev.perNode)
-	saved.perNamespace = slices.Clone(c.ev.perNamespace)
-	saved.pending = slices.Clone(c.ev.pending)
-	saved.drewUnhealthy = slices.Clone(c.ev.drewUnhealthy)
+	saved := c.ev.clone()
 	explain := c.explain
 	c.explain = nil
 	ok := true
