@@ -251,6 +251,11 @@ func NewProblemFrom(name string, u *model.Universe, s *model.State, decls []mode
 	}
 	if nodeSymmetric(opts) {
 		facts := symmetryFacts(u, sys.Actors)
+		if len(opts.Controllers) > 0 {
+			// A fact has no way to promise that a custom controller
+			// reads completion indexes only by their order.
+			facts = append(facts, model.SymmetryFact{Rule: "CustomControllerJobIndexes", Reason: "a custom controller may read Indexed Jobs' completion indexes by value", JobIndexesByValue: true})
+		}
 		if opts.quickPass {
 			facts = quickPassFacts(facts)
 		}

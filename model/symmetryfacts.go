@@ -26,6 +26,10 @@ type SymmetryFact struct {
 	// changes what is reachable (pod slots stay fixed; nodes may still be
 	// permuted).
 	PodSlotsInOrder bool
+	// JobIndexesByValue: the process reads Indexed Jobs' completion
+	// indexes by value, not only by their order among the indexes not
+	// finished (reduction/symmetry relabels them otherwise).
+	JobIndexesByValue bool
 }
 
 // SymmetryBreaker is an optional interface of a Process: the symmetry

@@ -124,6 +124,7 @@ func symmetricClusters(t testing.TB) []symCluster {
 	out = append(out, maintenanceOrderClusters(t)...)
 	out = append(out, osClusters(t)...)
 	out = append(out, restartsClusters(t)...)
+	out = append(out, indexedJobClusters(t)...)
 	// Two deployments (every built-in case has one): the kubelet queue's
 	// owner order and the pod rules for several owners.
 	for _, tc := range []struct {
@@ -343,8 +344,10 @@ func permutations(n int, blocks [][]int, f func([]int)) {
 // over the whole group: node permutations within the movable blocks times
 // every pod-slot permutation when pods move, times the reorderings of the
 // kubelet queue that keep its owners' first appearances in order when
-// there are no taints, kubeletNormal), and the canonical form is itself
-// in the state's orbit.
+// there are no taints, kubeletNormal, times the relabellings of Indexed
+// Jobs' completion indexes that keep the unfinished ones' order,
+// indexRelabellings), and the canonical form is itself in the state's
+// orbit.
 func TestSymmetryNeverMergesDistinctOrbits(t *testing.T) {
 	var small []symCluster
 	for _, cl := range symmetricClusters(t) {
@@ -390,12 +393,22 @@ func TestSymmetryNeverMergesDistinctOrbits(t *testing.T) {
 				orbit[string(encode(sys.U, kubeletNormal(sys.U, symmetry.PermuteAll(sys.U, s, np, pp))))] = true
 			})
 		})
+		// The group's index relabellings commute with the node and slot
+		// permutations: x is in s's orbit when a relabelling of x is
+		// in orbit.
+		inOrbit := func(x *model.State) bool {
+			found := false
+			indexRelabellings(sys, x, func(y *model.State) {
+				found = found || orbit[string(encode(sys.U, kubeletNormal(sys.U, y)))]
+			})
+			return found
+		}
 		canon := c.Canonical(s)
-		if !orbit[string(encode(sys.U, canon))] {
+		if !inOrbit(canon) {
 			rt.Fatalf("%s: the canonical form is not a permutation of the state", cl.name)
 		}
 		same := bytes.Equal(encode(sys.U, canon), encode(sys.U, c.Canonical(other)))
-		if inOrbit := orbit[string(encode(sys.U, kubeletNormal(sys.U, other)))]; same != inOrbit {
+		if inOrbit := inOrbit(other); same != inOrbit {
 			rt.Fatalf("%s: canonical forms equal=%v but other in orbit=%v\nstate:\n%s\nother:\n%s", cl.name, same, inOrbit,
 				model.Describe(sys.U, s), model.Describe(sys.U, other))
 		}

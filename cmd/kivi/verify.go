@@ -92,7 +92,7 @@ func verifyCommand(ctx context.Context, command string, args []string, stdout, s
 	counter := fs.Bool("eviction-counter", false, "check no_oscillation_eviction with Kivi's 3-round counter instead of a cycle")
 	balanceAtStart := fs.Bool("balance-at-pod-start", false, "check pod_balance_across_node only when a pod starts (Kivi) instead of in every settled state")
 	quiet := fs.Bool("quiet", false, "no live status line on stderr")
-	symmetry := fs.String("symmetry", "on", "symmetry reduction over interchangeable nodes and pods: on or off")
+	symmetry := fs.String("symmetry", "on", "symmetry reduction over interchangeable nodes, pods and Indexed Jobs' finished completion indexes: on or off")
 	podSlots := fs.Int("pod-slots", 0, "pod slots of the written topology (0 = sized from replicas, HPA maximum, kubectl scale and rollout surge); a run that needs more ends unknown (model bound)")
 	por := fs.String("por", "on", "partial-order reduction over independent controllers and events: on or off")
 	page.register(fs)

@@ -10,7 +10,8 @@ import (
 
 // Canonicalizer maps a state to the representative of its orbit under the
 // permutations of interchangeable nodes and, unless a pod rule keeps them
-// fixed, of pod slots (checker.Canonicalizer). Apart from its scratch
+// fixed, of pod slots, and the relabellings of Indexed Jobs' completion
+// indexes (jobindexes.go) (checker.Canonicalizer). Apart from its scratch
 // buffers it holds only read-only data; one value serves one goroutine at
 // a time, and ForWorker gives another goroutine its own.
 type Canonicalizer struct {
@@ -29,6 +30,9 @@ type Canonicalizer struct {
 	// domains are the groups of interchangeable topology domains
 	// (domains.go); their classes are not in classes.
 	domains []domainGroup
+	// jobs are the Jobs whose completion indexes are relabelled
+	// (jobindexes.go).
+	jobs []int
 	// free holds idle per-call buffers of Canonical: a Canonicalizer
 	// serves one goroutine at a time (ForWorker gives each of the
 	// engine's goroutines its own).
@@ -44,6 +48,9 @@ func New(u *model.Universe, facts []model.SymmetryFact) *Canonicalizer {
 	c.kubeletSet = (!u.HasTaints || !u.Options.KiviLifecycle) && u.PodSlots > 1 && !pinsPods(u)
 	c.taintSet = !u.Options.KiviLifecycle && u.PodSlots > 1
 	c.domains = c.analysis.domains
+	var jobDecisions []Decision
+	c.jobs, jobDecisions = relabelledJobs(u, facts)
+	c.analysis.Decisions = append(c.analysis.Decisions, jobDecisions...)
 	inDomain := make([]bool, len(u.Nodes))
 	for _, b := range c.appendDomainBlocks(nil) {
 		for _, n := range b {
@@ -82,7 +89,7 @@ func (c *Canonicalizer) Analysis() Analysis { return c.analysis }
 // interchangeable: Canonical is then the identity and a checker gains
 // nothing from calling it.
 func (c *Canonicalizer) Trivial() bool {
-	return len(c.classes) == 0 && len(c.domains) == 0 && !c.pods && !c.kubeletSet && !c.taintSet
+	return len(c.classes) == 0 && len(c.domains) == 0 && !c.pods && !c.kubeletSet && !c.taintSet && len(c.jobs) == 0
 }
 
 // PodsMove reports whether pod slots are permuted (Analysis.Pods).
@@ -124,6 +131,9 @@ func (c *Canonicalizer) appendMovable(dst [][]int, s *model.State) [][]int {
 func (c *Canonicalizer) Canonical(s *model.State) *model.State {
 	w := c.get()
 	defer c.put(w)
+	if t := c.relabelIndexes(w, s); t != s {
+		s = t.Clone()
+	}
 	perm, podPerm, sortKQ, moved := c.plan(w, s)
 	if !moved {
 		return s
@@ -150,6 +160,7 @@ func (c *Canonicalizer) sortQueues(t *model.State, sortKQ bool) {
 func (c *Canonicalizer) AppendCanonical(dst []byte, s *model.State) []byte {
 	w := c.get()
 	defer c.put(w)
+	s = c.relabelIndexes(w, s)
 	perm, podPerm, sortKQ, moved := c.plan(w, s)
 	return c.appendPlanned(w, dst, s, perm, podPerm, sortKQ, moved)
 }
@@ -173,6 +184,7 @@ func (c *Canonicalizer) appendPlanned(w *scratch, dst []byte, s *model.State, pe
 func (c *Canonicalizer) AppendRepresentative(key, enc []byte, s *model.State) ([]byte, []byte) {
 	w := c.get()
 	defer c.put(w)
+	s = c.relabelIndexes(w, s)
 	orbits := slices.Grow(w.orbits[:0], len(s.Nodes))[:len(s.Nodes)]
 	for n := range orbits {
 		orbits[n] = uint16(n)
@@ -352,6 +364,10 @@ type scratch struct {
 	// domainSorted and domainOrder are planDomains'.
 	domainSorted []int
 	domainOrder  []int
+	// relabelled, indexHeld and indexLabel are relabelIndexes'.
+	relabelled model.State
+	indexHeld  []bool
+	indexLabel []int
 }
 
 // podOrder returns the pod permutation (old slot → new slot) that sorts

@@ -2,7 +2,9 @@
 // pod-slot symmetry: nodes that the model cannot tell apart except by what
 // is on them are interchangeable, and so are pod slots, so a state and any
 // of its permutations have the same future up to that permutation, and the
-// checker needs to store only one representative of each orbit.
+// checker needs to store only one representative of each orbit. An
+// Indexed Job's completion indexes are relabelled too, keeping the order
+// of those not finished (# Completion indexes).
 //
 // # Classes
 //
@@ -64,6 +66,35 @@
 // one owner's pods changes no successor. A pod's content key then records
 // only that it waits for the kubelet, and the canonical state sorts the
 // queue by (owner rank, canonical slot).
+//
+// # Completion indexes
+//
+// An Indexed Job's pods carry their index (PodState.Ordinal), so two runs
+// in which different indexes finished first reach states that no node or
+// pod-slot permutation relates: with 12 indexes run 6 at a time, every
+// subset of finished indexes is a state of its own, and the search grows
+// with the subsets. Yet the Job controller reads indexes in two ways only:
+// by their order, when it creates the lowest pending indexes first
+// (firstPendingIndexes), and by their count, when it counts succeeded and
+// failed indexes. An index is finished once it succeeded or failed and no
+// pod of it is left: it is never pending again, nothing reads which one it
+// was, and its status byte is all there is to it.
+//
+// So a relabelling of the indexes that keeps the order of the unfinished
+// ones (any order for the finished) maps each step of a state to a step
+// of the relabelled state: the lowest pending indexes of one are the
+// relabelled lowest pending indexes of the other, every pod's event is the
+// relabelled pod's, and the counts are the same. Its steps keep the
+// unfinished indexes' order for the states they reach, whose unfinished
+// indexes are a subset (finished is for good), so the relation is a
+// bisimulation. The canonical relabelling gives the unfinished indexes
+// 0, 1, … in their order and the finished ones the highest, failed before
+// succeeded; the rest of the canonical form (nodes and pod slots) is then
+// computed on the relabelled state (jobindexes.go).
+//
+// A Job whose successPolicy names succeededIndexes reads indexes by value
+// and keeps them, as does every Job when a process says it reads them
+// (model.SymmetryFact.JobIndexesByValue: a custom controller).
 //
 // # Canonical states
 //
