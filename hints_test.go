@@ -48,3 +48,40 @@ spec:
 		}
 	}
 }
+
+// TestHintIndexedJob: a run a budget ends names an Indexed Job that runs
+// several of its completion indexes at a time; one run two at a time, or
+// all at once, gives no such hint.
+func TestHintIndexedJob(t *testing.T) {
+	job := func(completions, parallelism int) string {
+		return fmt.Sprintf(`apiVersion: batch/v1
+kind: Job
+metadata: {name: train}
+spec:
+  completionMode: Indexed
+  completions: %d
+  parallelism: %d
+  backoffLimitPerIndex: 1
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: shard, resources: {requests: {cpu: "1"}}}]
+`, completions, parallelism)
+	}
+	const hint = "Indexed Job train runs 20 completion indexes 4 at a time"
+	const intents = "intents: [{name: job_completes, params: {deployment: train}}]\nevents: [{kind: nodeFailure, node: n0, when: afterStable}]\n"
+	for _, c := range []struct {
+		completions, parallelism int
+		want                     bool
+	}{{20, 4, true}, {20, 2, false}, {4, 4, false}} {
+		rep := verifyInput(t, input{manifests: job(c.completions, c.parallelism), nodes: fourCPUNodes("16Gi"), intents: strings.ReplaceAll(intents, "n0", "a"),
+			opts: kivi.Options{ProbeStates: -1, NoQuickPass: true, NoDepthFirst: true, Checker: checker.Options{MaxStates: 40}}})
+		hints := strings.Join(rep.Hints, "\n")
+		if got := strings.Contains(hints, "Indexed Job train runs"); got != c.want {
+			t.Errorf("completions %d, parallelism %d: hints %q, want an Indexed Job hint: %v", c.completions, c.parallelism, rep.Hints, c.want)
+		}
+		if c.want && !strings.Contains(hints, hint) {
+			t.Errorf("hints %q, want %q", rep.Hints, hint)
+		}
+	}
+}

@@ -41,7 +41,7 @@ func newReport(p *Problem, res checker.Result[*model.State], elapsed time.Durati
 	}
 	applyBound(r)
 	applyInternal(r)
-	r.Hints = hints(p.System.U, r)
+	r.Hints = hints(p.System.U, p.System.Init, r)
 	r.Assumptions = assumptions(p.System.U)
 	if a := hpaLoad(p.System.U, p.System.Init); a != "" {
 		r.Assumptions = append(r.Assumptions, a)
@@ -121,8 +121,9 @@ func firstCreations(u *model.Universe) int {
 // run with an intent unsettled (report.Report.Hints): the creation
 // orders of the Deployments created before the controllers start, an
 // HPA's memory of past sync periods, and the events that may interleave
-// with the first rollout.
-func hints(u *model.Universe, r *report.Report) []string {
+// with the first rollout, an Indexed Job's unfinished indexes (init is
+// the initial state, nil if unknown).
+func hints(u *model.Universe, init *model.State, r *report.Report) []string {
 	if !budgetEnded(r) {
 		return nil
 	}
@@ -156,6 +157,9 @@ func hints(u *model.Universe, r *report.Report) []string {
 	if len(main) > 0 {
 		out = append(out, fmt.Sprintf("%d event(s) (%s) may happen at any step of the first rollout; written `when: afterStable`, an event waits until the cluster has settled", len(main), strings.Join(main, ", ")))
 	}
+	if h := indexedJobHint(u, init); h != "" {
+		out = append(out, h)
+	}
 	for i := range u.Events {
 		e := &u.Events[i]
 		if e.Kind != model.Maintenance {
@@ -172,6 +176,34 @@ func hints(u *model.Universe, r *report.Report) []string {
 	}
 	return out
 }
+
+// indexedJobHint names the first Indexed Job of init that runs more
+// completion indexes than its parallelism, at least indexedJobHintWidth
+// at a time: the unfinished indexes keep their identity in the state
+// (reduction/symmetry relabels only the finished ones).
+func indexedJobHint(u *model.Universe, init *model.State) string {
+	if init == nil {
+		return ""
+	}
+	for d := range u.Deployments {
+		if !u.IsJob(d) || d >= len(init.Deps) {
+			continue
+		}
+		ds := &init.Deps[d]
+		spec := &u.Configs[ds.Config].Job
+		par := int(ds.Replicas)
+		if !spec.Indexed || par < indexedJobHintWidth || spec.Completions <= par {
+			continue
+		}
+		return fmt.Sprintf("Indexed Job %s runs %d completion indexes %d at a time, and which unfinished index runs where, and how often each has failed, is part of the state: finished indexes are interchangeable, unfinished ones are not (the Job controller creates the lowest pending index first); fewer completions or a smaller parallelism make the search smaller",
+			u.Deployments[d].Name, spec.Completions, par)
+	}
+	return ""
+}
+
+// indexedJobHintWidth is the parallelism from which an Indexed Job is
+// named as a cause of a large search.
+const indexedJobHintWidth = 4
 
 // largeMaintenance is the cluster size from which a one-at-a-time
 // maintenance is named as a cause of a large search: its runs are twice
