@@ -119,10 +119,22 @@ func (c *IndexCounts) IsFailed(k int) bool { return k >= 0 && k < len(c.failed) 
 // rule. A pod is failed as CountJob says: Failed, or, with
 // podReplacementPolicy TerminatingOrFailed, deleted.
 func CountIndexes(u *Universe, s *State, d int) IndexCounts {
+	var c IndexCounts
+	CountIndexesInto(u, s, d, &c)
+	return c
+}
+
+// IsPending reports whether index k is pending (firstPendingIndexes):
+// not succeeded, failed, active or, with podReplacementPolicy Failed,
+// terminating.
+func (c *IndexCounts) IsPending(k int) bool { return k >= 0 && k < len(c.busy) && !c.busy[k] }
+
+// CountIndexesInto is CountIndexes into c, reusing its buffers.
+func CountIndexesInto(u *Universe, s *State, d int, c *IndexCounts) {
 	ds := &s.Deps[d]
 	spec := &u.Configs[ds.Config].Job
 	n := spec.Completions
-	c := IndexCounts{failed: make([]bool, n), busy: make([]bool, n)}
+	*c = IndexCounts{failed: resetBools(c.failed, n), busy: resetBools(c.busy, n)}
 	var present []int
 	if spec.PerIndex {
 		present = make([]int, n)
@@ -172,7 +184,16 @@ func CountIndexes(u *Universe, s *State, d int) IndexCounts {
 			c.busy[k] = true
 		}
 	}
-	return c
+}
+
+// resetBools returns b with n false entries, reusing its array.
+func resetBools(b []bool, n int) []bool {
+	if cap(b) < n {
+		return make([]bool, n)
+	}
+	b = b[:n]
+	clear(b)
+	return b
 }
 
 // presentFailureAction is the podFailurePolicy's action on a Failed pod

@@ -55,6 +55,25 @@ kind: ResourceQuota
 metadata: {name: pods}
 spec: {hard: {pods: "2"}}`, events: `
 - {kind: drain, node: n2, when: afterStable}`},
+	// The eviction's failure is ignored (DisruptionTarget): the index
+	// goes back to idle, with no failure counted, below busy ones.
+	{name: "ignore-drain", spec: `
+  completions: 5
+  parallelism: 2
+  backoffLimitPerIndex: 1
+  podFailurePolicy:
+    rules:
+    - action: Ignore
+      onPodConditions: [{type: DisruptionTarget}]`, events: `
+- {kind: drain, node: n1, when: afterStable}`},
+	// podReplacementPolicy TerminatingOrFailed: a pod terminating on a
+	// node that is not Ready is replaced at once, and the index has two
+	// pods until the node is back.
+	{name: "per-index-node-failure", spec: `
+  completions: 4
+  parallelism: 2
+  backoffLimitPerIndex: 1`, events: `
+- {kind: nodeFailure, node: n2, when: afterStable}`},
 	// Plain backoffLimit: failures are counted for the Job, not per
 	// index, and no index ever fails.
 	{name: "backoff-limit-kernel-panic", spec: `
@@ -109,6 +128,64 @@ spec:
 	return p
 }
 
+// runningIndexedJobProblem starts from a running cluster's dump (kivi
+// verify --current-placement) in which an Indexed Job of five indexes,
+// two at a time, runs its indexes 3 and 4 while 0 to 2 wait below them:
+// when one of the running pods fails, its index waits behind index 0, so
+// the busy indexes may not come first in any order here.
+func runningIndexedJobProblem(t testing.TB) *kivi.Problem {
+	t.Helper()
+	pod := func(name, index, node string) string {
+		return `- apiVersion: v1
+  kind: Pod
+  metadata:
+    name: ` + name + `
+    namespace: default
+    labels: {app: batch, batch.kubernetes.io/job-completion-index: "` + index + `"}
+    ownerReferences: [{apiVersion: batch/v1, kind: Job, name: batch, controller: true}]
+  spec:
+    nodeName: ` + node + `
+    containers: [{name: work, resources: {requests: {cpu: "1", memory: 1Gi}}}]
+  status: {phase: Running}
+`
+	}
+	dump := `apiVersion: v1
+kind: List
+items:
+- apiVersion: batch/v1
+  kind: Job
+  metadata: {name: batch, namespace: default}
+  spec:
+    completionMode: Indexed
+    completions: 5
+    parallelism: 2
+    backoffLimitPerIndex: 1
+    template:
+      metadata: {labels: {app: batch}}
+      spec:
+        restartPolicy: Never
+        containers: [{name: work, resources: {requests: {cpu: "1", memory: 1Gi}}}]
+  status: {active: 2}
+` + pod("batch-3-a", "3", "n1") + pod("batch-4-b", "4", "n2")
+	var nodes strings.Builder
+	nodes.WriteString("apiVersion: v1\nkind: NodeList\nitems:\n")
+	for n := 1; n <= 3; n++ {
+		fmt.Fprintf(&nodes, "- {apiVersion: v1, kind: Node, metadata: {name: n%d}, status: {allocatable: {cpu: \"2\", memory: 8Gi}}}\n", n)
+	}
+	intents := "intents:\n- name: job_completes\n  params: {deployment: batch}\nevents:\n- {kind: nodeFailure, node: n1, when: afterStable}\n"
+	c, _, err := kivi.LoadClusterDump([]kivi.InputFile{{Name: "dump.yaml", Data: []byte(dump)}},
+		&kivi.InputFile{Name: "nodes.yaml", Data: []byte(nodes.String())}, &kivi.InputFile{Name: "intents.yaml", Data: []byte(intents)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Name = "indexed-job/running-dump"
+	p, err := kivi.NewProblem(c, kivi.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // indexedJobClusters are the variants for the symmetry property tests
 // (symmetricClusters).
 func indexedJobClusters(t testing.TB) []symCluster {
@@ -116,7 +193,7 @@ func indexedJobClusters(t testing.TB) []symCluster {
 	for _, v := range append(slices.Clone(indexedJobVariants), successPolicyVariant) {
 		out = append(out, symCluster{"indexed-job/" + v.name, indexedJobProblem(t, v)})
 	}
-	return out
+	return append(out, symCluster{"indexed-job/running-dump", runningIndexedJobProblem(t)})
 }
 
 // TestSymmetrySameVerdictsWithIndexedJobs: relabelling completion
@@ -249,33 +326,40 @@ func TestIndexRelabellingIsCanonical(t *testing.T) {
 	}
 }
 
-// TestIndexRelabellingKeepsUnfinishedOrder: two states that differ only
-// in which of two unfinished indexes waits with a failure counted have
-// different canonical forms (the Job controller recreates the lowest
-// pending index first), while the same two states with those indexes
-// finished, one succeeded and one failed, have one.
+// TestIndexRelabellingKeepsUnfinishedOrder: where a quota may refuse the
+// Job's pods (creation stops part way, lowest pending index first), two
+// states that differ only in which of two unfinished indexes waits with
+// a failure counted have different canonical forms, while the same two
+// states with those indexes finished, one succeeded and one failed, have
+// one. Without a quota, and with room for both, the two waiting states
+// have one form too: the busy index is created first either way.
 func TestIndexRelabellingKeepsUnfinishedOrder(t *testing.T) {
-	p := indexedJobProblem(t, indexedJobVariants[0])
-	sys := p.System
-	c := sys.Symmetry
-	base := sys.Init.Clone()
-	n := sys.U.Configs[base.Deps[0].Config].Job.Completions
-	status := func(st ...model.JobIndexState) *model.State {
-		s := base.Clone()
-		for k, v := range st {
-			model.SetJobIndex(&s.Deps[0], n, k, v)
+	statusOf := func(p *kivi.Problem) func(st ...model.JobIndexState) string {
+		return func(st ...model.JobIndexState) string {
+			s := p.System.Init.Clone()
+			n := p.System.U.Configs[s.Deps[0].Config].Job.Completions
+			for k, v := range st {
+				model.SetJobIndex(&s.Deps[0], n, k, v)
+			}
+			return string(p.System.Symmetry.AppendCanonical(nil, s))
 		}
-		return s
 	}
-	key := func(s *model.State) string { return string(c.AppendCanonical(nil, s)) }
-	if key(status(1, 0)) == key(status(0, 1)) {
-		t.Error("index 0 with a failure counted and index 1 with none share a canonical form with the converse: the lowest pending index is recreated first")
+	key := statusOf(indexedJobProblem(t, indexedJobVariants[2]))
+	if !strings.Contains(indexedJobVariants[2].extra, "ResourceQuota") {
+		t.Fatal("variant 2 has no quota")
 	}
-	if key(status(model.IndexSucceeded, model.IndexFailed)) != key(status(model.IndexFailed, model.IndexSucceeded)) {
+	if key(1, 0) == key(0, 1) {
+		t.Error("with a quota, index 0 with a failure counted and index 1 with none share a canonical form with the converse: the lowest pending index is created first")
+	}
+	if key(model.IndexSucceeded, model.IndexFailed) != key(model.IndexFailed, model.IndexSucceeded) {
 		t.Error("finished indexes 0 and 1 (one succeeded, one failed) have two canonical forms")
 	}
-	if key(status(model.IndexSucceeded)) != key(status(0, 0, 0, model.IndexSucceeded)) {
+	if key(model.IndexSucceeded) != key(0, 0, 0, model.IndexSucceeded) {
 		t.Error("index 0 succeeded and index 3 succeeded have two canonical forms")
+	}
+	free := statusOf(indexedJobProblem(t, indexedJobVariants[0]))
+	if free(1, 0) != free(0, 1) {
+		t.Error("without a quota, index 0 or index 1 waiting with a failure counted, with room for both, have two canonical forms")
 	}
 }
 
@@ -323,12 +407,14 @@ func TestCustomControllerKeepsIndexes(t *testing.T) {
 }
 
 // indexRelabellings calls f with every relabelling of s's completion
-// indexes that keeps the order of each relabelled Job's unfinished
-// indexes (the identity included), the dumb way: every permutation of
-// the indexes, filtered. Jobs whose indexes keep their values (a
+// indexes that keeps its future (the identity included), the dumb way:
+// every permutation of each relabelled Job's indexes, filtered. A
+// relabelling that keeps the unfinished indexes' order always does; with
+// reorder, so does any that keeps the finished indexes finished when both
+// states meet reorderCondition. Jobs whose indexes keep their values (a
 // successPolicy naming succeededIndexes, a custom controller) are left
 // alone.
-func indexRelabellings(sys *compose.System, s *model.State, f func(*model.State)) {
+func indexRelabellings(sys *compose.System, s *model.State, reorder bool, f func(*model.State)) {
 	custom := false
 	for _, d := range sys.Symmetry.Analysis().Decisions {
 		custom = custom || d.Rule == "CustomControllerJobIndexes"
@@ -349,27 +435,20 @@ func indexRelabellings(sys *compose.System, s *model.State, f func(*model.State)
 		n := spec.Completions
 		var next []*model.State
 		for _, x := range states {
-			held := make([]bool, n)
-			for i := range x.Pods {
-				if p := &x.Pods[i]; int(p.Owner) == d+1 && p.Ordinal != 0 {
-					held[p.Ordinal-1] = true
-				}
-			}
-			unfinished := func(k int) bool {
-				st := model.JobIndex(&x.Deps[d], k)
-				return held[k] || st != model.IndexSucceeded && st != model.IndexFailed
-			}
+			unfinished := unfinishedIndexes(x, d, n)
+			free := reorder && reorderCondition(sys, x, d)
 			permutations(n, [][]int{identityPerm(n)}, func(label []int) {
-				last := -1
+				keeps, last := true, -1
 				for k := range n {
-					if unfinished(k) {
-						if label[k] < last {
-							return
-						}
+					if unfinished[k] {
+						keeps = keeps && label[k] > last
 						last = label[k]
 					}
 				}
-				next = append(next, permuteIndexes(sys.U, x, d, label))
+				y := permuteIndexes(sys.U, x, d, label)
+				if keeps || free && reorderCondition(sys, y, d) && sameFinished(y, d, n, unfinished, label) {
+					next = append(next, y)
+				}
 			})
 		}
 		states = next
@@ -377,6 +456,97 @@ func indexRelabellings(sys *compose.System, s *model.State, f func(*model.State)
 	for _, x := range states {
 		f(x)
 	}
+}
+
+// unfinishedIndexes marks Job d's indexes in s that did not succeed or
+// fail, or have a pod left.
+func unfinishedIndexes(s *model.State, d, n int) []bool {
+	out := make([]bool, n)
+	for i := range s.Pods {
+		if p := &s.Pods[i]; int(p.Owner) == d+1 && p.Ordinal != 0 {
+			out[p.Ordinal-1] = true
+		}
+	}
+	for k := range n {
+		st := model.JobIndex(&s.Deps[d], k)
+		out[k] = out[k] || st != model.IndexSucceeded && st != model.IndexFailed
+	}
+	return out
+}
+
+// sameFinished: the relabelling maps the unfinished indexes of the
+// state it came from onto y's unfinished ones.
+func sameFinished(y *model.State, d, n int, unfinished []bool, label []int) bool {
+	after := unfinishedIndexes(y, d, n)
+	for k := range n {
+		if unfinished[k] != after[label[k]] {
+			return false
+		}
+	}
+	return true
+}
+
+// reorderCondition is the dumb reference of when Job d's busy indexes
+// (unfinished with a pod or a failure counted) may come in any order in
+// s (reduction/symmetry, "Completion indexes"): pod slots move, no quota
+// counts its pods, and the active pods, the terminating ones under
+// podReplacementPolicy Failed, the pending busy indexes and the idle
+// indexes below a busy one that may be pending again are no more than
+// the parallelism.
+func reorderCondition(sys *compose.System, s *model.State, d int) bool {
+	u := sys.U
+	ds := &s.Deps[d]
+	cfg := &u.Configs[ds.Config]
+	if !sys.Symmetry.PodsMove() || u.QuotaMayRefuse(cfg.PodTemplate) {
+		return false
+	}
+	n := cfg.Job.Completions
+	ic := model.CountIndexes(u, s, d)
+	taken := 0
+	pods := make([]int, n)
+	for i := range s.Pods {
+		p := &s.Pods[i]
+		if int(p.Owner) != d+1 || p.Ordinal == 0 {
+			continue
+		}
+		pods[p.Ordinal-1]++
+		if p.Active() || p.Phase == model.Terminating && cfg.Job.ReplaceOnlyFailed {
+			taken++
+		}
+	}
+	mayBePending := func(k int) bool {
+		st := model.JobIndex(ds, k)
+		return (pods[k] > 0 || st != 0) && st != model.IndexSucceeded && st != model.IndexFailed && !ic.IsFailed(k)
+	}
+	for k := range n {
+		if mayBePending(k) && ic.IsPending(k) {
+			taken++
+		}
+		if pods[k] == 0 && model.JobIndex(ds, k) == 0 {
+			for j := k + 1; j < n; j++ {
+				if mayBePending(j) {
+					// Idle below a busy index.
+					taken++
+					break
+				}
+			}
+		}
+	}
+	return taken <= int(ds.Replicas)
+}
+
+// completeKey is the least canonical encoding of every relabelling of
+// x's indexes that keeps its future: one key per class, where the
+// canonicaliser, which orders tied busy indexes by their index, may give
+// a class several.
+func completeKey(sys *compose.System, x *model.State) string {
+	var best string
+	indexRelabellings(sys, x, true, func(y *model.State) {
+		if k := string(sys.Symmetry.AppendCanonical(nil, y)); best == "" || k < best {
+			best = k
+		}
+	})
+	return best
 }
 
 // identityPerm is 0, 1, …, n−1.
