@@ -11,6 +11,7 @@ import (
 	"github.com/kivi-go/kivi/checker"
 	"github.com/kivi-go/kivi/compose"
 	"github.com/kivi-go/kivi/model"
+	"pgregory.net/rapid"
 )
 
 // indexedJobVariant is an Indexed Job run on three alike nodes of two
@@ -556,4 +557,99 @@ func identityPerm(n int) []int {
 		p[i] = i
 	}
 	return p
+}
+
+// randomIndexedJob draws an Indexed Job variant: completions, parallelism,
+// per-index backoff, maxFailedIndexes, a podFailurePolicy, a quota and an
+// event that deletes pods.
+func randomIndexedJob(rt *rapid.T) indexedJobVariant {
+	completions := rapid.IntRange(2, 5).Draw(rt, "completions")
+	parallelism := rapid.IntRange(1, 3).Draw(rt, "parallelism")
+	spec := fmt.Sprintf("\n  completions: %d\n  parallelism: %d", completions, parallelism)
+	perIndex := rapid.IntRange(-1, 2).Draw(rt, "backoffLimitPerIndex")
+	if perIndex >= 0 {
+		spec += fmt.Sprintf("\n  backoffLimitPerIndex: %d", perIndex)
+		if m := rapid.IntRange(-1, 1).Draw(rt, "maxFailedIndexes"); m >= 0 {
+			spec += fmt.Sprintf("\n  maxFailedIndexes: %d", m)
+		}
+	} else {
+		spec += fmt.Sprintf("\n  backoffLimit: %d", rapid.IntRange(0, 2).Draw(rt, "backoffLimit"))
+	}
+	policies := []string{"", `
+  podFailurePolicy:
+    rules:
+    - action: Ignore
+      onPodConditions: [{type: DisruptionTarget}]`, `
+  podFailurePolicy:
+    rules:
+    - action: FailJob
+      onExitCodes: {operator: In, values: [137]}`}
+	if perIndex >= 0 {
+		policies = append(policies, `
+  podFailurePolicy:
+    rules:
+    - action: FailIndex
+      onExitCodes: {operator: In, values: [42]}`)
+	}
+	spec += rapid.SampledFrom(policies).Draw(rt, "podFailurePolicy")
+	extra := ""
+	if rapid.IntRange(0, 3).Draw(rt, "quota") == 0 {
+		extra = fmt.Sprintf("\n---\napiVersion: v1\nkind: ResourceQuota\nmetadata: {name: pods}\nspec: {hard: {pods: \"%d\"}}", rapid.IntRange(1, 3).Draw(rt, "quota pods"))
+	}
+	events := rapid.SampledFrom([]string{
+		"\n- {kind: nodeFailure, node: n1, when: afterStable}",
+		"\n- {kind: drain, node: n2, when: afterStable}",
+		"\n- {kind: kernelPanic, when: afterStable}",
+		"\n- {kind: maintenance, parallel: 1, order: any, when: afterStable}",
+		"\n- {kind: nodeFailure, node: n1}",
+	}).Draw(rt, "event")
+	return indexedJobVariant{name: "random", spec: spec, extra: extra, events: events}
+}
+
+// TestIndexedJobSymmetryRandomConfigs: on drawn Indexed Job variants the
+// reduced search has the full search's verdicts and shortest invariant
+// counterexamples, and on its reachable states a state and its canonical
+// form step to the same classes (completeKey).
+func TestIndexedJobSymmetryRandomConfigs(t *testing.T) {
+	checks := 40
+	if testing.Short() {
+		checks = 10
+	}
+	rapid.Check(t, func(rt *rapid.T) {
+		v := randomIndexedJob(rt)
+		if checks--; checks < 0 {
+			// rapid draws 100 variants unless -rapid.checks says
+			// otherwise; a few dozen cover the draws.
+			return
+		}
+		p := indexedJobProblem(t, v)
+		sys := p.System
+		if sys.Symmetry == nil || sys.Symmetry.Trivial() {
+			rt.Fatalf("no symmetry for %+v", v)
+		}
+		compareVerdicts(t, p)
+		keys := func(s *model.State) []string {
+			var out []string
+			sys.Next(s, func(_ checker.Step, x *model.State) { out = append(out, completeKey(sys, x)) })
+			slices.Sort(out)
+			return slices.Compact(out)
+		}
+		seen := map[string]bool{}
+		var queue []*model.State
+		sys.Initial(func(s *model.State) { queue = append(queue, s.Clone()) })
+		for len(queue) > 0 && len(seen) < 1500 {
+			s := queue[0]
+			queue = queue[1:]
+			k := string(sys.Symmetry.AppendCanonical(nil, s))
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			if a, b := keys(s), keys(sys.Symmetry.Canonical(s)); !slices.Equal(a, b) {
+				rt.Fatalf("%+v: a state and its canonical form step to %d and %d classes\nstate:\n%s\ncanonical form:\n%s",
+					v, len(a), len(b), model.Describe(sys.U, s), model.Describe(sys.U, sys.Symmetry.Canonical(s)))
+			}
+			sys.Next(s, func(_ checker.Step, x *model.State) { queue = append(queue, x.Clone()) })
+		}
+	})
 }

@@ -1343,12 +1343,12 @@ func TestSymmetryRepresentativesStepLikeTheirStates(t *testing.T) {
 			continue
 		}
 		key := func(s *model.State) string { return string(c.AppendCanonical(nil, s)) }
-		if strings.HasPrefix(cl.name, "indexed-job/") {
+		switch {
+		case strings.HasPrefix(cl.name, "indexed-job/"):
 			// A class of busy indexes may have several canonical forms
-			// (completeKey).
+			// (completeKey; the engine explores concrete states there).
 			key = func(s *model.State) string { return completeKey(sys, s) }
-		}
-		if !c.ExactRepresentatives() {
+		case !c.ExactRepresentatives():
 			// Kivi's taint manager with node taints: alike up to the
 			// kubelet queue's same-owner order.
 			key = func(s *model.State) string { return string(c.AppendCanonical(nil, symmetry.NormalKubeletQueue(s))) }

@@ -90,7 +90,15 @@ func New(u *model.Universe, facts []model.SymmetryFact) *Canonicalizer {
 // pass (compose), where the lowest slot among tied pods decides, so a
 // state and its canonical form may even have different futures: no
 // representatives there either.
+//
+// Nor where an Indexed Job's busy indexes may come in any order
+// (jobindexes.go): ties among them keep their index order, so one class
+// of states may have two canonical forms, and a state and its canonical
+// form may step to states of one class with different keys.
 func (c *Canonicalizer) ExactRepresentatives() bool {
+	if slices.Contains(c.reorder, true) {
+		return false
+	}
 	return !c.pods || c.kubeletSet && c.u.Options.TieBreak != model.LowestIndex
 }
 
