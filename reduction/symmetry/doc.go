@@ -116,7 +116,9 @@
 // by their status byte and a hash of their pods (contents, the class of
 // their node and what else is on it), ties by index; idle indexes follow.
 // A tie that node permutations do not resolve leaves two canonical forms
-// for one class, which costs merging, not soundness. A state from a
+// for one class, which costs merging, not soundness; the engine then
+// explores concrete states, not representatives
+// (Canonicalizer.ExactRepresentatives). A state from a
 // running cluster's dump, where pods may run at indexes above waiting
 // ones, keeps the order until the bound holds.
 //
