@@ -50,11 +50,11 @@ func relabelsIndexes(spec *model.JobSpec) bool {
 }
 
 // reorderableConfigs marks the configurations of u whose Indexed Job may
-// also have its busy indexes reordered (# Completion indexes): indexes
-// relabelled, pod slots permuted (so the slots its new pods take in
-// index order are not observed) and no ResourceQuota counting its pods
-// (so no creation stops part way, leaving some pending indexes for
-// later by their order).
+// also have its busy indexes reordered (package doc, "Completion
+// indexes"): indexes relabelled, pod slots permuted (so the slots its new
+// pods take in index order are not observed) and no ResourceQuota
+// counting its pods (so no creation stops part way, leaving some pending
+// indexes for later by their order).
 func reorderableConfigs(u *model.Universe, podsMove bool) []bool {
 	out := make([]bool, len(u.Configs))
 	for i := range u.Configs {
