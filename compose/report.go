@@ -179,8 +179,8 @@ func hints(u *model.Universe, init *model.State, r *report.Report) []string {
 
 // indexedJobHint names the first Indexed Job of init that runs more
 // completion indexes than its parallelism, at least indexedJobHintWidth
-// at a time: which indexes are where stays in the state (reduction/symmetry
-// relabels them, keeping their order where a quota may refuse a pod).
+// at a time: the unfinished indexes keep their identity in the state
+// (reduction/symmetry relabels only the finished ones).
 func indexedJobHint(u *model.Universe, init *model.State) string {
 	if init == nil {
 		return ""
@@ -195,12 +195,8 @@ func indexedJobHint(u *model.Universe, init *model.State) string {
 		if !spec.Indexed || par < indexedJobHintWidth || spec.Completions <= par {
 			continue
 		}
-		what := "which of its indexes run, wait or have failed, how often and on which nodes, is part of the state"
-		if u.QuotaMayRefuse(u.Configs[ds.Config].PodTemplate) {
-			what = "a ResourceQuota counts its pods, and a refused creation leaves the lowest pending indexes created first, so the order of its unfinished indexes is part of the state too"
-		}
-		return fmt.Sprintf("Indexed Job %s runs %d completion indexes %d at a time: %s; fewer completions or a smaller parallelism make the search smaller",
-			u.Deployments[d].Name, spec.Completions, par, what)
+		return fmt.Sprintf("Indexed Job %s runs %d completion indexes %d at a time, and which unfinished index runs where, and how often each has failed, is part of the state: finished indexes are interchangeable, unfinished ones are not (the Job controller creates the lowest pending index first, and enqueues the pods it creates in index order); fewer completions or a smaller parallelism make the search smaller",
+			u.Deployments[d].Name, spec.Completions, par)
 	}
 	return ""
 }

@@ -119,22 +119,10 @@ func (c *IndexCounts) IsFailed(k int) bool { return k >= 0 && k < len(c.failed) 
 // rule. A pod is failed as CountJob says: Failed, or, with
 // podReplacementPolicy TerminatingOrFailed, deleted.
 func CountIndexes(u *Universe, s *State, d int) IndexCounts {
-	var c IndexCounts
-	CountIndexesInto(u, s, d, &c)
-	return c
-}
-
-// IsPending reports whether index k is pending (firstPendingIndexes):
-// not succeeded, failed, active or, with podReplacementPolicy Failed,
-// terminating.
-func (c *IndexCounts) IsPending(k int) bool { return k >= 0 && k < len(c.busy) && !c.busy[k] }
-
-// CountIndexesInto is CountIndexes into c, reusing its buffers.
-func CountIndexesInto(u *Universe, s *State, d int, c *IndexCounts) {
 	ds := &s.Deps[d]
 	spec := &u.Configs[ds.Config].Job
 	n := spec.Completions
-	*c = IndexCounts{failed: resetBools(c.failed, n), busy: resetBools(c.busy, n)}
+	c := IndexCounts{failed: make([]bool, n), busy: make([]bool, n)}
 	var present []int
 	if spec.PerIndex {
 		present = make([]int, n)
@@ -184,16 +172,7 @@ func CountIndexesInto(u *Universe, s *State, d int, c *IndexCounts) {
 			c.busy[k] = true
 		}
 	}
-}
-
-// resetBools returns b with n false entries, reusing its array.
-func resetBools(b []bool, n int) []bool {
-	if cap(b) < n {
-		return make([]bool, n)
-	}
-	b = b[:n]
-	clear(b)
-	return b
+	return c
 }
 
 // presentFailureAction is the podFailurePolicy's action on a Failed pod
@@ -224,12 +203,14 @@ func IndexedFailure(spec *JobSpec, c *IndexCounts) JobCondition {
 // indexFailureGone records, as failed pod p of Indexed Job d leaves with
 // the podFailurePolicy's action a, its failure in its index's status:
 // FailIndex fails the index, a counted failure adds to its count and
-// fails it beyond backoffLimitPerIndex.
+// fails it beyond backoffLimitPerIndex. A failure target the Job had
+// before the step (not one another pod removed in the same step set)
+// stops it (Tx.BeforeJobPodRemovals).
 func indexFailureGone(tx *Tx, s *State, d int, p *PodState, a PodFailurePolicyAction) {
 	ds := &s.Deps[d]
 	spec := &tx.U.Configs[ds.Config].Job
 	k := p.IndexOf()
-	if !spec.PerIndex || ds.JobFinished.FailureTarget() || k < 0 || k >= spec.Completions || a == PodFailureIgnore {
+	if !spec.PerIndex || tx.BeforeJobPodRemovals(s).Deps[d].JobFinished.FailureTarget() || k < 0 || k >= spec.Completions || a == PodFailureIgnore {
 		return
 	}
 	st := JobIndex(ds, k)

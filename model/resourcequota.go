@@ -189,17 +189,6 @@ func (u *Universe) QuotaUsed(s *State, q int, name string) int64 {
 	return used
 }
 
-// QuotaMayRefuse reports whether some ResourceQuota counts pods of
-// template tmpl, so that QuotaRefusal may refuse one.
-func (u *Universe) QuotaMayRefuse(tmpl int) bool {
-	for q := range u.ResourceQuotas {
-		if u.ResourceQuotas[q].counts(&u.Templates[tmpl]) {
-			return true
-		}
-	}
-	return false
-}
-
 // QuotaRefusal is why the ResourceQuota admission refuses one more pod of
 // template tmpl in s, in the API server's words, and whether it does: a
 // quota requires a resource some container does not specify, or the pod

@@ -128,6 +128,12 @@ type Tx struct {
 	memoPos          int
 	memoPrefix       []int
 	remembered       bool
+	// before is the state as the run's first removal of a Job's pod found
+	// it (BeforeJobPodRemovals), valid while beforeSet and for the state
+	// beforeOf only.
+	before    State
+	beforeOf  *State
+	beforeSet bool
 }
 
 // NewTx returns a transition context for u.
@@ -151,6 +157,7 @@ func (tx *Tx) Restart(trace bool) {
 	tx.point = 0
 	tx.Marks = tx.Marks[:0]
 	tx.labelsFresh = false
+	tx.beforeSet = false
 	tx.tracing = trace
 	if trace {
 		tx.Lines = tx.Lines[:0]
@@ -359,4 +366,20 @@ type EndChecker interface {
 // where ValidEnd is false, what they wait for.
 type StuckExplainer interface {
 	StuckReason(u *Universe, s *State) string
+}
+
+// BeforeJobPodRemovals returns s as it was when this run of the step
+// first removed a Job's pod (a copy taken then):
+// a step that removes several pods of one Job (the kubelet's drain, a
+// node's return, the pod garbage collector) decides each pod's failure
+// against the Job as it was before the step, as one sync of the Job
+// controller that finds them all gone decides them, so that the order in
+// which the step walks the pods, their slot order, which the symmetry
+// reduction permutes, decides nothing.
+func (tx *Tx) BeforeJobPodRemovals(s *State) *State {
+	if !tx.beforeSet || tx.beforeOf != s {
+		s.CopyTo(&tx.before)
+		tx.beforeSet, tx.beforeOf = true, s
+	}
+	return &tx.before
 }

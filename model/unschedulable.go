@@ -97,7 +97,8 @@ func (s *State) queued(q Queue, id int) bool {
 // kube-scheduler moves them in no particular order (a map's), and its
 // active queue then orders them by priority and queueing time. The model
 // queues them by priority, highest first, and then by their contents
-// (nominated first, owner, ReplicaSet, template, usage), never by pod slot: with pods of
+// (nominated first, owner, ReplicaSet, template, usage, ordinal or
+// completion index), never by pod slot: with pods of
 // two deployments waiting, an order by slot would make the scheduler's
 // order depend on slots, which the symmetry reduction permutes
 // (reduction/symmetry). Identical pods go in slot order, which changes
@@ -127,7 +128,7 @@ func MoveToActiveQueue(u *Universe, s *State, may func(p *PodState) bool) {
 				-cmpBool(a.NominatedNode != 0, b.NominatedNode != 0),
 				cmp.Compare(a.Owner, b.Owner), cmp.Compare(a.RS, b.RS), cmp.Compare(a.Template, b.Template),
 				cmp.Compare(a.Pattern, b.Pattern), cmp.Compare(a.CPU, b.CPU), cmp.Compare(a.Memory, b.Memory),
-				cmp.Compare(i, j))
+				cmp.Compare(a.Ordinal, b.Ordinal), cmp.Compare(i, j))
 		})
 	}
 	for _, i := range waiting {

@@ -22,6 +22,8 @@ type indexedJobVariant struct {
 	// spec is the Job's spec past completionMode; extra, more objects
 	// (a ResourceQuota); events, the intents file's events.
 	spec, extra, events string
+	// nodes and cpu: how many nodes of how many CPUs (3 of 2 when 0).
+	nodes, cpu int
 }
 
 var indexedJobVariants = []indexedJobVariant{
@@ -112,8 +114,12 @@ spec:
 ` + v.extra + "\n"
 	var nodes strings.Builder
 	nodes.WriteString("apiVersion: v1\nkind: NodeList\nitems:\n")
-	for n := 1; n <= 3; n++ {
-		fmt.Fprintf(&nodes, "- {apiVersion: v1, kind: Node, metadata: {name: n%d}, status: {allocatable: {cpu: \"2\", memory: 8Gi}}}\n", n)
+	count, cpu := 3, 2
+	if v.nodes > 0 {
+		count, cpu = v.nodes, v.cpu
+	}
+	for n := 1; n <= count; n++ {
+		fmt.Fprintf(&nodes, "- {apiVersion: v1, kind: Node, metadata: {name: n%d}, status: {allocatable: {cpu: \"%d\", memory: 8Gi}}}\n", n, cpu)
 	}
 	intents := "intents:\n- name: job_completes\n  params: {deployment: batch}\n- name: pod_always_schedulable\nevents:" + v.events + "\n"
 	c, _, err := kivi.LoadManifests([]kivi.InputFile{{Name: "job.yaml", Data: []byte(manifests)}},
@@ -327,40 +333,33 @@ func TestIndexRelabellingIsCanonical(t *testing.T) {
 	}
 }
 
-// TestIndexRelabellingKeepsUnfinishedOrder: where a quota may refuse the
-// Job's pods (creation stops part way, lowest pending index first), two
-// states that differ only in which of two unfinished indexes waits with
-// a failure counted have different canonical forms, while the same two
-// states with those indexes finished, one succeeded and one failed, have
-// one. Without a quota, and with room for both, the two waiting states
-// have one form too: the busy index is created first either way.
+// TestIndexRelabellingKeepsUnfinishedOrder: two states that differ only
+// in which of two unfinished indexes waits with a failure counted have
+// different canonical forms (the Job controller recreates the lowest
+// pending index first), while the same two states with those indexes
+// finished, one succeeded and one failed, have one.
 func TestIndexRelabellingKeepsUnfinishedOrder(t *testing.T) {
-	statusOf := func(p *kivi.Problem) func(st ...model.JobIndexState) string {
-		return func(st ...model.JobIndexState) string {
-			s := p.System.Init.Clone()
-			n := p.System.U.Configs[s.Deps[0].Config].Job.Completions
-			for k, v := range st {
-				model.SetJobIndex(&s.Deps[0], n, k, v)
-			}
-			return string(p.System.Symmetry.AppendCanonical(nil, s))
+	p := indexedJobProblem(t, indexedJobVariants[0])
+	sys := p.System
+	c := sys.Symmetry
+	base := sys.Init.Clone()
+	n := sys.U.Configs[base.Deps[0].Config].Job.Completions
+	status := func(st ...model.JobIndexState) *model.State {
+		s := base.Clone()
+		for k, v := range st {
+			model.SetJobIndex(&s.Deps[0], n, k, v)
 		}
+		return s
 	}
-	key := statusOf(indexedJobProblem(t, indexedJobVariants[2]))
-	if !strings.Contains(indexedJobVariants[2].extra, "ResourceQuota") {
-		t.Fatal("variant 2 has no quota")
+	key := func(s *model.State) string { return string(c.AppendCanonical(nil, s)) }
+	if key(status(1, 0)) == key(status(0, 1)) {
+		t.Error("index 0 with a failure counted and index 1 with none share a canonical form with the converse: the lowest pending index is recreated first")
 	}
-	if key(1, 0) == key(0, 1) {
-		t.Error("with a quota, index 0 with a failure counted and index 1 with none share a canonical form with the converse: the lowest pending index is created first")
-	}
-	if key(model.IndexSucceeded, model.IndexFailed) != key(model.IndexFailed, model.IndexSucceeded) {
+	if key(status(model.IndexSucceeded, model.IndexFailed)) != key(status(model.IndexFailed, model.IndexSucceeded)) {
 		t.Error("finished indexes 0 and 1 (one succeeded, one failed) have two canonical forms")
 	}
-	if key(model.IndexSucceeded) != key(0, 0, 0, model.IndexSucceeded) {
+	if key(status(model.IndexSucceeded)) != key(status(0, 0, 0, model.IndexSucceeded)) {
 		t.Error("index 0 succeeded and index 3 succeeded have two canonical forms")
-	}
-	free := statusOf(indexedJobProblem(t, indexedJobVariants[0]))
-	if free(1, 0) != free(0, 1) {
-		t.Error("without a quota, index 0 or index 1 waiting with a failure counted, with room for both, have two canonical forms")
 	}
 }
 
@@ -408,14 +407,12 @@ func TestCustomControllerKeepsIndexes(t *testing.T) {
 }
 
 // indexRelabellings calls f with every relabelling of s's completion
-// indexes that keeps its future (the identity included), the dumb way:
-// every permutation of each relabelled Job's indexes, filtered. A
-// relabelling that keeps the unfinished indexes' order always does; with
-// reorder, so does any that keeps the finished indexes finished when both
-// states meet reorderCondition. Jobs whose indexes keep their values (a
+// indexes that keeps the order of each relabelled Job's unfinished
+// indexes (the identity included), the dumb way: every permutation of
+// the indexes, filtered. Jobs whose indexes keep their values (a
 // successPolicy naming succeededIndexes, a custom controller) are left
 // alone.
-func indexRelabellings(sys *compose.System, s *model.State, reorder bool, f func(*model.State)) {
+func indexRelabellings(sys *compose.System, s *model.State, f func(*model.State)) {
 	custom := false
 	for _, d := range sys.Symmetry.Analysis().Decisions {
 		custom = custom || d.Rule == "CustomControllerJobIndexes"
@@ -436,20 +433,27 @@ func indexRelabellings(sys *compose.System, s *model.State, reorder bool, f func
 		n := spec.Completions
 		var next []*model.State
 		for _, x := range states {
-			unfinished := unfinishedIndexes(x, d, n)
-			free := reorder && reorderCondition(sys, x, d)
+			held := make([]bool, n)
+			for i := range x.Pods {
+				if p := &x.Pods[i]; int(p.Owner) == d+1 && p.Ordinal != 0 {
+					held[p.Ordinal-1] = true
+				}
+			}
+			unfinished := func(k int) bool {
+				st := model.JobIndex(&x.Deps[d], k)
+				return held[k] || st != model.IndexSucceeded && st != model.IndexFailed
+			}
 			permutations(n, [][]int{identityPerm(n)}, func(label []int) {
-				keeps, last := true, -1
+				last := -1
 				for k := range n {
-					if unfinished[k] {
-						keeps = keeps && label[k] > last
+					if unfinished(k) {
+						if label[k] < last {
+							return
+						}
 						last = label[k]
 					}
 				}
-				y := permuteIndexes(sys.U, x, d, label)
-				if keeps || free && reorderCondition(sys, y, d) && sameFinished(y, d, n, unfinished, label) {
-					next = append(next, y)
-				}
+				next = append(next, permuteIndexes(sys.U, x, d, label))
 			})
 		}
 		states = next
@@ -457,97 +461,6 @@ func indexRelabellings(sys *compose.System, s *model.State, reorder bool, f func
 	for _, x := range states {
 		f(x)
 	}
-}
-
-// unfinishedIndexes marks Job d's indexes in s that did not succeed or
-// fail, or have a pod left.
-func unfinishedIndexes(s *model.State, d, n int) []bool {
-	out := make([]bool, n)
-	for i := range s.Pods {
-		if p := &s.Pods[i]; int(p.Owner) == d+1 && p.Ordinal != 0 {
-			out[p.Ordinal-1] = true
-		}
-	}
-	for k := range n {
-		st := model.JobIndex(&s.Deps[d], k)
-		out[k] = out[k] || st != model.IndexSucceeded && st != model.IndexFailed
-	}
-	return out
-}
-
-// sameFinished: the relabelling maps the unfinished indexes of the
-// state it came from onto y's unfinished ones.
-func sameFinished(y *model.State, d, n int, unfinished []bool, label []int) bool {
-	after := unfinishedIndexes(y, d, n)
-	for k := range n {
-		if unfinished[k] != after[label[k]] {
-			return false
-		}
-	}
-	return true
-}
-
-// reorderCondition is the dumb reference of when Job d's busy indexes
-// (unfinished with a pod or a failure counted) may come in any order in
-// s (reduction/symmetry, "Completion indexes"): pod slots move, no quota
-// counts its pods, and the active pods, the terminating ones under
-// podReplacementPolicy Failed, the pending busy indexes and the idle
-// indexes below a busy one that may be pending again are no more than
-// the parallelism.
-func reorderCondition(sys *compose.System, s *model.State, d int) bool {
-	u := sys.U
-	ds := &s.Deps[d]
-	cfg := &u.Configs[ds.Config]
-	if !sys.Symmetry.PodsMove() || u.QuotaMayRefuse(cfg.PodTemplate) {
-		return false
-	}
-	n := cfg.Job.Completions
-	ic := model.CountIndexes(u, s, d)
-	taken := 0
-	pods := make([]int, n)
-	for i := range s.Pods {
-		p := &s.Pods[i]
-		if int(p.Owner) != d+1 || p.Ordinal == 0 {
-			continue
-		}
-		pods[p.Ordinal-1]++
-		if p.Active() || p.Phase == model.Terminating && cfg.Job.ReplaceOnlyFailed {
-			taken++
-		}
-	}
-	mayBePending := func(k int) bool {
-		st := model.JobIndex(ds, k)
-		return (pods[k] > 0 || st != 0) && st != model.IndexSucceeded && st != model.IndexFailed && !ic.IsFailed(k)
-	}
-	for k := range n {
-		if mayBePending(k) && ic.IsPending(k) {
-			taken++
-		}
-		if pods[k] == 0 && model.JobIndex(ds, k) == 0 {
-			for j := k + 1; j < n; j++ {
-				if mayBePending(j) {
-					// Idle below a busy index.
-					taken++
-					break
-				}
-			}
-		}
-	}
-	return taken <= int(ds.Replicas)
-}
-
-// completeKey is the least canonical encoding of every relabelling of
-// x's indexes that keeps its future: one key per class, where the
-// canonicaliser, which orders tied busy indexes by their index, may give
-// a class several.
-func completeKey(sys *compose.System, x *model.State) string {
-	var best string
-	indexRelabellings(sys, x, true, func(y *model.State) {
-		if k := string(sys.Symmetry.AppendCanonical(nil, y)); best == "" || k < best {
-			best = k
-		}
-	})
-	return best
 }
 
 // identityPerm is 0, 1, …, n−1.
@@ -596,20 +509,26 @@ func randomIndexedJob(rt *rapid.T) indexedJobVariant {
 	if rapid.IntRange(0, 3).Draw(rt, "quota") == 0 {
 		extra = fmt.Sprintf("\n---\napiVersion: v1\nkind: ResourceQuota\nmetadata: {name: pods}\nspec: {hard: {pods: \"%d\"}}", rapid.IntRange(1, 3).Draw(rt, "quota pods"))
 	}
-	events := rapid.SampledFrom([]string{
+	kinds := []string{
 		"\n- {kind: nodeFailure, node: n1, when: afterStable}",
 		"\n- {kind: drain, node: n2, when: afterStable}",
 		"\n- {kind: kernelPanic, when: afterStable}",
 		"\n- {kind: maintenance, parallel: 1, order: any, when: afterStable}",
 		"\n- {kind: nodeFailure, node: n1}",
-	}).Draw(rt, "event")
-	return indexedJobVariant{name: "random", spec: spec, extra: extra, events: events}
+	}
+	events := rapid.SampledFrom(kinds).Draw(rt, "event")
+	if rapid.IntRange(0, 2).Draw(rt, "two events") == 0 {
+		events += rapid.SampledFrom(kinds[:3]).Draw(rt, "second event")
+	}
+	nodes := rapid.IntRange(2, 3).Draw(rt, "nodes")
+	return indexedJobVariant{name: "random", spec: spec, extra: extra, events: events, nodes: nodes, cpu: rapid.IntRange(1, 2).Draw(rt, "cpu")}
 }
 
 // TestIndexedJobSymmetryRandomConfigs: on drawn Indexed Job variants the
 // reduced search has the full search's verdicts and shortest invariant
 // counterexamples, and on its reachable states a state and its canonical
-// form step to the same classes (completeKey).
+// form step to the same canonical keys (the engine explores
+// representatives, and a counterexample's replay matches those keys).
 func TestIndexedJobSymmetryRandomConfigs(t *testing.T) {
 	checks := 40
 	if testing.Short() {
@@ -630,7 +549,7 @@ func TestIndexedJobSymmetryRandomConfigs(t *testing.T) {
 		compareVerdicts(t, p)
 		keys := func(s *model.State) []string {
 			var out []string
-			sys.Next(s, func(_ checker.Step, x *model.State) { out = append(out, completeKey(sys, x)) })
+			sys.Next(s, func(_ checker.Step, x *model.State) { out = append(out, string(sys.Symmetry.AppendCanonical(nil, x))) })
 			slices.Sort(out)
 			return slices.Compact(out)
 		}
@@ -646,7 +565,7 @@ func TestIndexedJobSymmetryRandomConfigs(t *testing.T) {
 			}
 			seen[k] = true
 			if a, b := keys(s), keys(sys.Symmetry.Canonical(s)); !slices.Equal(a, b) {
-				rt.Fatalf("%+v: a state and its canonical form step to %d and %d classes\nstate:\n%s\ncanonical form:\n%s",
+				rt.Fatalf("%+v: a state and its canonical form step to %d and %d orbits\nstate:\n%s\ncanonical form:\n%s",
 					v, len(a), len(b), model.Describe(sys.U, s), model.Describe(sys.U, sys.Symmetry.Canonical(s)))
 			}
 			sys.Next(s, func(_ checker.Step, x *model.State) { queue = append(queue, x.Clone()) })

@@ -393,26 +393,22 @@ func TestSymmetryNeverMergesDistinctOrbits(t *testing.T) {
 				orbit[string(encode(sys.U, kubeletNormal(sys.U, symmetry.PermuteAll(sys.U, s, np, pp))))] = true
 			})
 		})
-		// The index relabellings commute with the node and slot
-		// permutations: x is in s's orbit when a relabelling of x is in
-		// orbit. Busy indexes that may come in any order are ordered by
-		// their contents, ties by index (reduction/symmetry, "Completion
-		// indexes"): two states related that way may keep two canonical
-		// forms, so there only equal forms are asked to be related.
-		inOrbit := func(x *model.State, reorder bool) bool {
+		// The group's index relabellings commute with the node and slot
+		// permutations: x is in s's orbit when a relabelling of x is
+		// in orbit.
+		inOrbit := func(x *model.State) bool {
 			found := false
-			indexRelabellings(sys, x, reorder, func(y *model.State) {
+			indexRelabellings(sys, x, func(y *model.State) {
 				found = found || orbit[string(encode(sys.U, kubeletNormal(sys.U, y)))]
 			})
 			return found
 		}
 		canon := c.Canonical(s)
-		if !inOrbit(canon, true) {
+		if !inOrbit(canon) {
 			rt.Fatalf("%s: the canonical form is not a permutation of the state", cl.name)
 		}
 		same := bytes.Equal(encode(sys.U, canon), encode(sys.U, c.Canonical(other)))
-		if same && !inOrbit(other, true) || !same && inOrbit(other, false) {
-			inOrbit := !same
+		if inOrbit := inOrbit(other); same != inOrbit {
 			rt.Fatalf("%s: canonical forms equal=%v but other in orbit=%v\nstate:\n%s\nother:\n%s", cl.name, same, inOrbit,
 				model.Describe(sys.U, s), model.Describe(sys.U, other))
 		}
@@ -1300,13 +1296,7 @@ func TestSymmetryOneBranchPerOrbit(t *testing.T) {
 			return res
 		}
 		all, orbits := run(canonicalOnly{sys}), run(sys.CheckerSystem())
-		// An Indexed Job's busy indexes that may come in any order are
-		// ordered by their contents, ties by index: a class may have two
-		// canonical forms (reduction/symmetry, "Completion indexes"), and
-		// which of them a search stores depends on the states that reach
-		// it, so only the verdicts must agree there.
-		incomplete := strings.HasPrefix(cl.name, "indexed-job/")
-		if !incomplete && (all.Stats.States != orbits.Stats.States || orbits.Stats.Transitions > all.Stats.Transitions) {
+		if all.Stats.States != orbits.Stats.States || orbits.Stats.Transitions > all.Stats.Transitions {
 			t.Errorf("%s: %d states / %d transitions branching over every node, %d / %d over orbits",
 				cl.name, all.Stats.States, all.Stats.Transitions, orbits.Stats.States, orbits.Stats.Transitions)
 		}
@@ -1343,12 +1333,7 @@ func TestSymmetryRepresentativesStepLikeTheirStates(t *testing.T) {
 			continue
 		}
 		key := func(s *model.State) string { return string(c.AppendCanonical(nil, s)) }
-		switch {
-		case strings.HasPrefix(cl.name, "indexed-job/"):
-			// A class of busy indexes may have several canonical forms
-			// (completeKey; the engine explores concrete states there).
-			key = func(s *model.State) string { return completeKey(sys, s) }
-		case !c.ExactRepresentatives():
+		if !c.ExactRepresentatives() {
 			// Kivi's taint manager with node taints: alike up to the
 			// kubelet queue's same-owner order.
 			key = func(s *model.State) string { return string(c.AppendCanonical(nil, symmetry.NormalKubeletQueue(s))) }

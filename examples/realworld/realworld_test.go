@@ -51,14 +51,11 @@ var verdicts = map[string]map[string]checker.Verdict{
 	// walks branch where it runs out, one node per orbit, so the 50
 	// alike workers stay interchangeable and the search is small.
 	"descheduler-profiles-50": {"pod_always_schedulable": checker.Holds, "no_oscillation_eviction": checker.Holds},
-	// Its 100 shards' busy indexes are interchangeable (no quota): 26 223
-	// states.
-	"indexed-training-20": {"pod_always_schedulable": checker.Holds, "job_completes": checker.Holds},
-	"gpu-inference-20":    {"pod_always_schedulable": checker.Holds, "replica_num_always_meet_min": checker.Holds, "job_completes": checker.Holds},
-	"helm-webapp-20":      {"pod_always_schedulable": checker.Holds, "replica_num_always_meet_min": checker.Holds},
-	"mixed-units-20":      {"pod_always_schedulable": checker.Holds},
-	"quota-limitrange-20": {"pod_always_schedulable": checker.Holds, "rollout_completes": checker.Holds},
-	"rollout-apply-50":    {"rollout_completes": checker.Holds, "replica_num_always_meet_exp": checker.Holds},
+	"gpu-inference-20":        {"pod_always_schedulable": checker.Holds, "replica_num_always_meet_min": checker.Holds, "job_completes": checker.Holds},
+	"helm-webapp-20":          {"pod_always_schedulable": checker.Holds, "replica_num_always_meet_min": checker.Holds},
+	"mixed-units-20":          {"pod_always_schedulable": checker.Holds},
+	"quota-limitrange-20":     {"pod_always_schedulable": checker.Holds, "rollout_completes": checker.Holds},
+	"rollout-apply-50":        {"rollout_completes": checker.Holds, "replica_num_always_meet_exp": checker.Holds},
 	// From where its pods run, losing worker-31 (redis-0's node) costs
 	// the frontend nothing and every evicted pod finds a node.
 	"running-cluster-100": {"pod_always_schedulable": checker.Holds, "replica_num_always_meet_min": checker.Holds, "valid_end_state": checker.Holds},
@@ -79,7 +76,7 @@ var clusterDumps = map[string]bool{"running-cluster-100": true}
 // stateBounds are other bounds: smaller for the folders whose states
 // cost the most (a maintenance of 10 of 100 nodes at a time), to keep the
 // test fast; larger where a verdict needs more states and they are cheap.
-var stateBounds = map[string]int64{"daemonsets-logging-100": 2_000, "batch-indexed-jobs-20": 400_000, "indexed-training-20": 100_000}
+var stateBounds = map[string]int64{"daemonsets-logging-100": 2_000, "batch-indexed-jobs-20": 400_000}
 
 // folders lists the corpus: every directory with a manifests.yaml.
 func folders(t *testing.T) []string {

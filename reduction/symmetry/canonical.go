@@ -31,11 +31,8 @@ type Canonicalizer struct {
 	// (domains.go); their classes are not in classes.
 	domains []domainGroup
 	// jobs are the Jobs whose completion indexes are relabelled
-	// (jobindexes.go); reorder marks the configurations whose busy
-	// indexes may be reordered, and classOf is each node's class.
-	jobs    []int
-	reorder []bool
-	classOf []int
+	// (jobindexes.go).
+	jobs []int
 	// free holds idle per-call buffers of Canonical: a Canonicalizer
 	// serves one goroutine at a time (ForWorker gives each of the
 	// engine's goroutines its own).
@@ -54,15 +51,6 @@ func New(u *model.Universe, facts []model.SymmetryFact) *Canonicalizer {
 	var jobDecisions []Decision
 	c.jobs, jobDecisions = relabelledJobs(u, facts)
 	c.analysis.Decisions = append(c.analysis.Decisions, jobDecisions...)
-	if len(c.jobs) > 0 {
-		c.reorder = reorderableConfigs(u, c.pods)
-		c.classOf = make([]int, len(u.Nodes))
-		for i, cl := range c.analysis.Classes {
-			for _, n := range cl {
-				c.classOf[n] = i
-			}
-		}
-	}
 	inDomain := make([]bool, len(u.Nodes))
 	for _, b := range c.appendDomainBlocks(nil) {
 		for _, n := range b {
@@ -90,15 +78,7 @@ func New(u *model.Universe, facts []model.SymmetryFact) *Canonicalizer {
 // pass (compose), where the lowest slot among tied pods decides, so a
 // state and its canonical form may even have different futures: no
 // representatives there either.
-//
-// Nor where an Indexed Job's busy indexes may come in any order
-// (jobindexes.go): ties among them keep their index order, so one class
-// of states may have two canonical forms, and a state and its canonical
-// form may step to states of one class with different keys.
 func (c *Canonicalizer) ExactRepresentatives() bool {
-	if slices.Contains(c.reorder, true) {
-		return false
-	}
 	return !c.pods || c.kubeletSet && c.u.Options.TieBreak != model.LowestIndex
 }
 
@@ -134,9 +114,7 @@ func (c *Canonicalizer) appendMovable(dst [][]int, s *model.State) [][]int {
 	return dst
 }
 
-// Canonical returns the representative of s's orbit (for an Indexed Job
-// whose busy indexes may come in any order, one of a few: ties among them
-// keep their index order; jobindexes.go): within every movable
+// Canonical returns the representative of s's orbit: within every movable
 // block the nodes are reordered by their signature (signature.go) and,
 // when pods move, the pod slots are reordered by their content key
 // (podsignature.go) and then their node's new index, Free slots last. It
@@ -386,15 +364,10 @@ type scratch struct {
 	// domainSorted and domainOrder are planDomains'.
 	domainSorted []int
 	domainOrder  []int
-	// relabelled and the index slices are relabelIndexes'.
-	relabelled  model.State
-	indexHeld   []bool
-	indexCounts model.IndexCounts
-	indexHash   []uint64
-	nodeContext []uint64
-	indexClass  []int
-	indexOrder  []int
-	indexLabel  []int
+	// relabelled, indexHeld and indexLabel are relabelIndexes'.
+	relabelled model.State
+	indexHeld  []bool
+	indexLabel []int
 }
 
 // podOrder returns the pod permutation (old slot → new slot) that sorts

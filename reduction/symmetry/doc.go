@@ -75,8 +75,8 @@
 // subset of finished indexes is a state of its own, and the search grows
 // with the subsets. Yet the Job controller reads indexes in two ways only:
 // by their order, when it creates the lowest pending indexes first
-// (firstPendingIndexes), and by their count, when it counts succeeded and
-// failed indexes. An index is finished once it succeeded or failed and no
+// (firstPendingIndexes) and queues their pods in that order, and by
+// their count, when it counts succeeded and failed indexes. An index is finished once it succeeded or failed and no
 // pod of it is left: it is never pending again, nothing reads which one it
 // was, and its status byte is all there is to it.
 //
@@ -91,36 +91,6 @@
 // 0, 1, … in their order and the finished ones the highest, failed before
 // succeeded; the rest of the canonical form (nodes and pod slots) is then
 // computed on the relabelled state (jobindexes.go).
-//
-// The order of the unfinished indexes matters only where more of them
-// are pending than the Job creates at once. Call an unfinished index busy
-// when a pod of it is left or a failure of it is counted, idle otherwise
-// (all idle indexes are alike). Without a ResourceQuota that counts the
-// Job's pods (a refusal stops a creation part way, lowest pending index
-// first) and with pod slots permuted (new pods take the lowest free slots
-// in index order), count what is taken: the Job's active pods, its
-// terminating ones under podReplacementPolicy Failed, its pending busy
-// indexes, and its idle indexes below a busy one that may be pending
-// again (they would be created first). While that is at most the
-// parallelism, every sync that creates pods creates every pending busy
-// index and the idle ones below them: the sync's room is at least what is
-// taken less the active and terminating pods. No step but a sync adds to
-// what is taken (a pod that fails or terminates moves its place from one
-// count to another; a success, a failed index or an ignored failure frees
-// one), and after a sync the busy indexes that may be pending again are
-// the lowest, so the bound holds in every state after. There, two states
-// that differ by any relabelling of the indexes that keeps busy indexes
-// busy, idle ones idle and finished ones finished create the same pods
-// but for which idle index each takes: the busy indexes may come in any
-// order. The canonical form then gives them the lowest numbers, ordered
-// by their status byte and a hash of their pods (contents, the class of
-// their node and what else is on it), ties by index; idle indexes follow.
-// A tie that node permutations do not resolve leaves two canonical forms
-// for one class, which costs merging, not soundness; the engine then
-// explores concrete states, not representatives
-// (Canonicalizer.ExactRepresentatives). A state from a
-// running cluster's dump, where pods may run at indexes above waiting
-// ones, keeps the order until the bound holds.
 //
 // A Job whose successPolicy names succeededIndexes reads indexes by value
 // and keeps them, as does every Job when a process says it reads them
