@@ -340,6 +340,10 @@ func ForgetJobPod(tx *Tx, s *State, i int, forced bool) {
 		return
 	}
 	if d := int(p.Owner) - 1; tx.U.IsJob(d) {
+		// The Job as it was before this step removed any of its pods
+		// (Tx.BeforeJobPodRemovals): taken now, before this removal's
+		// effects, whichever of failedPodGone's paths reads it.
+		tx.BeforeJobPodRemovals(s)
 		failedPodGone(tx, s, d, i, forced)
 	}
 }

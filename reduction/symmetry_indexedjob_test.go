@@ -24,6 +24,9 @@ type indexedJobVariant struct {
 	spec, extra, events string
 	// nodes and cpu: how many nodes of how many CPUs (3 of 2 when 0).
 	nodes, cpu int
+	// nonIndexed: the Job is NonIndexed, for the pod-slot symmetry of
+	// Job pods alone.
+	nonIndexed bool
 }
 
 var indexedJobVariants = []indexedJobVariant{
@@ -105,7 +108,7 @@ func indexedJobProblem(t testing.TB, v indexedJobVariant) *kivi.Problem {
 kind: Job
 metadata: {name: batch}
 spec:
-  completionMode: Indexed` + v.spec + `
+  completionMode: ` + map[bool]string{false: "Indexed", true: "NonIndexed"}[v.nonIndexed] + v.spec + `
   template:
     metadata: {labels: {app: batch}}
     spec:
@@ -193,11 +196,27 @@ items:
 	return p
 }
 
+// removalsTogether: a NonIndexed Job whose two pods a maintenance leaves
+// Terminating on a node that is not Ready, one that ran and one that did
+// not; the node's return removes both in one step, and whether the one
+// that ran was killed with exit code 137 (its FailJob rule) must not
+// depend on which slot comes first (model.Tx.BeforeJobPodRemovals).
+var removalsTogether = indexedJobVariant{name: "removals-together", nonIndexed: true, nodes: 2, cpu: 2, spec: `
+  completions: 2
+  parallelism: 3
+  backoffLimit: 1
+  podFailurePolicy:
+    rules:
+    - action: FailJob
+      onExitCodes: {operator: In, values: [137]}`, events: `
+- {kind: maintenance, parallel: 1, order: any, when: afterStable}
+- {kind: drain, node: n2, when: afterStable}`}
+
 // indexedJobClusters are the variants for the symmetry property tests
 // (symmetricClusters).
 func indexedJobClusters(t testing.TB) []symCluster {
 	var out []symCluster
-	for _, v := range append(slices.Clone(indexedJobVariants), successPolicyVariant) {
+	for _, v := range append(slices.Clone(indexedJobVariants), successPolicyVariant, removalsTogether) {
 		out = append(out, symCluster{"indexed-job/" + v.name, indexedJobProblem(t, v)})
 	}
 	return append(out, symCluster{"indexed-job/running-dump", runningIndexedJobProblem(t)})
