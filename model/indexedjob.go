@@ -205,12 +205,12 @@ func IndexedFailure(spec *JobSpec, c *IndexCounts) JobCondition {
 // FailIndex fails the index, a counted failure adds to its count and
 // fails it beyond backoffLimitPerIndex. A failure target the Job had
 // before the step (not one another pod removed in the same step set)
-// stops it (Tx.BeforeJobPodRemovals).
+// stops it (Tx.beforeJobPodRemovals).
 func indexFailureGone(tx *Tx, s *State, d int, p *PodState, a PodFailurePolicyAction) {
 	ds := &s.Deps[d]
 	spec := &tx.U.Configs[ds.Config].Job
 	k := p.IndexOf()
-	if !spec.PerIndex || tx.BeforeJobPodRemovals(s).Deps[d].JobFinished.FailureTarget() || k < 0 || k >= spec.Completions || a == PodFailureIgnore {
+	if !spec.PerIndex || tx.beforeJobPodRemovals(s).Deps[d].JobFinished.FailureTarget() || k < 0 || k >= spec.Completions || a == PodFailureIgnore {
 		return
 	}
 	st := JobIndex(ds, k)

@@ -341,9 +341,9 @@ func ForgetJobPod(tx *Tx, s *State, i int, forced bool) {
 	}
 	if d := int(p.Owner) - 1; tx.U.IsJob(d) {
 		// The Job as it was before this step removed any of its pods
-		// (Tx.BeforeJobPodRemovals): taken now, before this removal's
+		// (Tx.beforeJobPodRemovals): taken now, before this removal's
 		// effects, whichever of failedPodGone's paths reads it.
-		tx.BeforeJobPodRemovals(s)
+		tx.beforeJobPodRemovals(s)
 		failedPodGone(tx, s, d, i, forced)
 	}
 }

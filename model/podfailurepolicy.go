@@ -251,14 +251,14 @@ func failedPodGone(tx *Tx, s *State, d, i int, forced bool) {
 		// finalizer removed at that sync): a failure this pod decides is
 		// decided at a sync that finds it failed, whose
 		// calculateFailedIndexes counts it.
-		failedIndex := spec.PerIndex && !failingWithout(tx.U, tx.BeforeJobPodRemovals(s), d, i)
+		failedIndex := spec.PerIndex && !failingWithout(tx.U, tx.beforeJobPodRemovals(s), d, i)
 		countJobFailure(ds)
 		if failedIndex {
 			indexFailureGone(tx, s, d, p, PodFailureCount)
 		}
 		return
 	}
-	if p.Phase == Terminating && CountJob(tx.U, tx.BeforeJobPodRemovals(s), d).Failing {
+	if p.Phase == Terminating && CountJob(tx.U, tx.beforeJobPodRemovals(s), d).Failing {
 		// Counted when the Job's failure was decided (CountJob), as it
 		// was then: no choice.
 		if !ignoredWhileFailing(spec, p) {

@@ -129,7 +129,7 @@ type Tx struct {
 	memoPrefix       []int
 	remembered       bool
 	// before is the state as the run's first removal of a Job's pod found
-	// it (BeforeJobPodRemovals), valid while beforeSet and for the state
+	// it (beforeJobPodRemovals), valid while beforeSet and for the state
 	// beforeOf only.
 	before    State
 	beforeOf  *State
@@ -368,7 +368,7 @@ type StuckExplainer interface {
 	StuckReason(u *Universe, s *State) string
 }
 
-// BeforeJobPodRemovals returns s as it was when this run of the step
+// beforeJobPodRemovals returns s as it was when this run of the step
 // first removed a Job's pod (a copy taken then):
 // a step that removes several pods of one Job (the kubelet's drain, a
 // node's return, the pod garbage collector) decides each pod's failure
@@ -376,7 +376,7 @@ type StuckExplainer interface {
 // controller that finds them all gone decides them, so that the order in
 // which the step walks the pods, their slot order, which the symmetry
 // reduction permutes, decides nothing.
-func (tx *Tx) BeforeJobPodRemovals(s *State) *State {
+func (tx *Tx) beforeJobPodRemovals(s *State) *State {
 	if !tx.beforeSet || tx.beforeOf != s {
 		s.CopyTo(&tx.before)
 		tx.beforeSet, tx.beforeOf = true, s

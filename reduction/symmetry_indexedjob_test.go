@@ -200,7 +200,7 @@ items:
 // Terminating on a node that is not Ready, one that ran and one that did
 // not; the node's return removes both in one step, and whether the one
 // that ran was killed with exit code 137 (its FailJob rule) must not
-// depend on which slot comes first (model.Tx.BeforeJobPodRemovals).
+// depend on which slot comes first (model/tx.go, Tx.beforeJobPodRemovals).
 var removalsTogether = indexedJobVariant{name: "removals-together", nonIndexed: true, nodes: 2, cpu: 2, spec: `
   completions: 2
   parallelism: 3
