@@ -186,7 +186,7 @@ func indexedJobHint(u *model.Universe, init *model.State) string {
 		return ""
 	}
 	for d := range u.Deployments {
-		if !u.IsJob(d) || d >= len(init.Deps) {
+		if !u.IsJob(d) {
 			continue
 		}
 		ds := &init.Deps[d]

@@ -115,18 +115,14 @@ spec:
       restartPolicy: Never
       containers: [{name: work, resources: {requests: {cpu: "1", memory: 1Gi}}}]
 ` + v.extra + "\n"
-	var nodes strings.Builder
-	nodes.WriteString("apiVersion: v1\nkind: NodeList\nitems:\n")
 	count, cpu := 3, 2
 	if v.nodes > 0 {
 		count, cpu = v.nodes, v.cpu
 	}
-	for n := 1; n <= count; n++ {
-		fmt.Fprintf(&nodes, "- {apiVersion: v1, kind: Node, metadata: {name: n%d}, status: {allocatable: {cpu: \"%d\", memory: 8Gi}}}\n", n, cpu)
-	}
+	nodes := jobNodes(count, cpu)
 	intents := "intents:\n- name: job_completes\n  params: {deployment: batch}\n- name: pod_always_schedulable\nevents:" + v.events + "\n"
 	c, _, err := kivi.LoadManifests([]kivi.InputFile{{Name: "job.yaml", Data: []byte(manifests)}},
-		&kivi.InputFile{Name: "nodes.yaml", Data: []byte(nodes.String())}, &kivi.InputFile{Name: "intents.yaml", Data: []byte(intents)})
+		&kivi.InputFile{Name: "nodes.yaml", Data: []byte(nodes)}, &kivi.InputFile{Name: "intents.yaml", Data: []byte(intents)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,14 +173,10 @@ items:
         containers: [{name: work, resources: {requests: {cpu: "1", memory: 1Gi}}}]
   status: {active: 2}
 ` + pod("batch-3-a", "3", "n1") + pod("batch-4-b", "4", "n2")
-	var nodes strings.Builder
-	nodes.WriteString("apiVersion: v1\nkind: NodeList\nitems:\n")
-	for n := 1; n <= 3; n++ {
-		fmt.Fprintf(&nodes, "- {apiVersion: v1, kind: Node, metadata: {name: n%d}, status: {allocatable: {cpu: \"2\", memory: 8Gi}}}\n", n)
-	}
+	nodes := jobNodes(3, 2)
 	intents := "intents:\n- name: job_completes\n  params: {deployment: batch}\nevents:\n- {kind: nodeFailure, node: n1, when: afterStable}\n"
 	c, _, err := kivi.LoadClusterDump([]kivi.InputFile{{Name: "dump.yaml", Data: []byte(dump)}},
-		&kivi.InputFile{Name: "nodes.yaml", Data: []byte(nodes.String())}, &kivi.InputFile{Name: "intents.yaml", Data: []byte(intents)})
+		&kivi.InputFile{Name: "nodes.yaml", Data: []byte(nodes)}, &kivi.InputFile{Name: "intents.yaml", Data: []byte(intents)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,6 +203,16 @@ var removalsTogether = indexedJobVariant{name: "removals-together", nonIndexed: 
       onExitCodes: {operator: In, values: [137]}`, events: `
 - {kind: maintenance, parallel: 1, order: any, when: afterStable}
 - {kind: drain, node: n2, when: afterStable}`}
+
+// jobNodes is a NodeList of count nodes n1, n2, … of cpu CPUs and 8Gi.
+func jobNodes(count, cpu int) string {
+	var b strings.Builder
+	b.WriteString("apiVersion: v1\nkind: NodeList\nitems:\n")
+	for n := 1; n <= count; n++ {
+		fmt.Fprintf(&b, "- {apiVersion: v1, kind: Node, metadata: {name: n%d}, status: {allocatable: {cpu: \"%d\", memory: 8Gi}}}\n", n, cpu)
+	}
+	return b.String()
+}
 
 // indexedJobClusters are the variants for the symmetry property tests
 // (symmetricClusters).
@@ -566,28 +568,9 @@ func TestIndexedJobSymmetryRandomConfigs(t *testing.T) {
 			rt.Fatalf("no symmetry for %+v", v)
 		}
 		compareVerdicts(t, p)
-		keys := func(s *model.State) []string {
-			var out []string
-			sys.Next(s, func(_ checker.Step, x *model.State) { out = append(out, string(sys.Symmetry.AppendCanonical(nil, x))) })
-			slices.Sort(out)
-			return slices.Compact(out)
-		}
-		seen := map[string]bool{}
-		var queue []*model.State
-		sys.Initial(func(s *model.State) { queue = append(queue, s.Clone()) })
-		for len(queue) > 0 && len(seen) < 1500 {
-			s := queue[0]
-			queue = queue[1:]
-			k := string(sys.Symmetry.AppendCanonical(nil, s))
-			if seen[k] {
-				continue
-			}
-			seen[k] = true
-			if a, b := keys(s), keys(sys.Symmetry.Canonical(s)); !slices.Equal(a, b) {
-				rt.Fatalf("%+v: a state and its canonical form step to %d and %d orbits\nstate:\n%s\ncanonical form:\n%s",
-					v, len(a), len(b), model.Describe(sys.U, s), model.Describe(sys.U, sys.Symmetry.Canonical(s)))
-			}
-			sys.Next(s, func(_ checker.Step, x *model.State) { queue = append(queue, x.Clone()) })
+		if s, a, b := stepsApart(sys, 1500); s != nil {
+			rt.Fatalf("%+v: a state and its canonical form step to %d and %d orbits\nstate:\n%s\ncanonical form:\n%s",
+				v, a, b, model.Describe(sys.U, s), model.Describe(sys.U, sys.Symmetry.Canonical(s)))
 		}
 	})
 }

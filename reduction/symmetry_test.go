@@ -1332,42 +1332,50 @@ func TestSymmetryRepresentativesStepLikeTheirStates(t *testing.T) {
 		if c == nil || c.Trivial() {
 			continue
 		}
-		key := func(s *model.State) string { return string(c.AppendCanonical(nil, s)) }
-		if !c.ExactRepresentatives() {
-			// Kivi's taint manager with node taints: alike up to the
-			// kubelet queue's same-owner order.
-			key = func(s *model.State) string { return string(c.AppendCanonical(nil, symmetry.NormalKubeletQueue(s))) }
-		}
-		keys := func(s *model.State) []string {
-			var out []string
-			sys.Next(s, func(_ checker.Step, x *model.State) { out = append(out, key(x)) })
-			slices.Sort(out)
-			return slices.Compact(out)
-		}
-		seen := map[string]bool{}
-		var queue []*model.State
-		sys.Initial(func(s *model.State) {
-			if k := string(c.AppendCanonical(nil, s)); !seen[k] {
-				seen[k] = true
-				queue = append(queue, s.Clone())
-			}
-		})
-		for len(queue) > 0 && len(seen) < bound {
-			s := queue[0]
-			queue = queue[1:]
-			if a, b := keys(s), keys(c.Canonical(s)); !slices.Equal(a, b) {
-				t.Errorf("%s: a state and its canonical form step to %d and %d orbits\nstate:\n%s\ncanonical form:\n%s",
-					cl.name, len(a), len(b), model.Describe(sys.U, s), model.Describe(sys.U, c.Canonical(s)))
-				break
-			}
-			sys.Next(s, func(_ checker.Step, x *model.State) {
-				if k := string(c.AppendCanonical(nil, x)); !seen[k] {
-					seen[k] = true
-					queue = append(queue, x.Clone())
-				}
-			})
+		if s, a, b := stepsApart(sys, bound); s != nil {
+			t.Errorf("%s: a state and its canonical form step to %d and %d orbits\nstate:\n%s\ncanonical form:\n%s",
+				cl.name, a, b, model.Describe(sys.U, s), model.Describe(sys.U, c.Canonical(s)))
 		}
 	}
+}
+
+// stepsApart explores sys breadth-first up to bound canonical states and
+// returns the first state whose successors and its canonical form's have
+// different canonical keys (alike up to the kubelet queue's same-owner
+// order where representatives are not exact), with how many each has;
+// nil when there is none.
+func stepsApart(sys *compose.System, bound int) (*model.State, int, int) {
+	c := sys.Symmetry
+	key := func(s *model.State) string { return string(c.AppendCanonical(nil, s)) }
+	if !c.ExactRepresentatives() {
+		// Kivi's taint manager with node taints: alike up to the
+		// kubelet queue's same-owner order.
+		key = func(s *model.State) string { return string(c.AppendCanonical(nil, symmetry.NormalKubeletQueue(s))) }
+	}
+	keys := func(s *model.State) []string {
+		var out []string
+		sys.Next(s, func(_ checker.Step, x *model.State) { out = append(out, key(x)) })
+		slices.Sort(out)
+		return slices.Compact(out)
+	}
+	seen := map[string]bool{}
+	var queue []*model.State
+	push := func(x *model.State) {
+		if k := string(c.AppendCanonical(nil, x)); !seen[k] {
+			seen[k] = true
+			queue = append(queue, x.Clone())
+		}
+	}
+	sys.Initial(push)
+	for len(queue) > 0 && len(seen) < bound {
+		s := queue[0]
+		queue = queue[1:]
+		if a, b := keys(s), keys(c.Canonical(s)); !slices.Equal(a, b) {
+			return s, len(a), len(b)
+		}
+		sys.Next(s, func(_ checker.Step, x *model.State) { push(x) })
+	}
+	return nil, 0, 0
 }
 
 // TestKubeletQueueOrderOfPinnedPods: pods pinned by spec.nodeName bypass

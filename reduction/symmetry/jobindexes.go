@@ -57,7 +57,7 @@ func (c *Canonicalizer) relabelIndexes(w *scratch, s *model.State) *model.State 
 			// Nothing finished: every index keeps its place.
 			continue
 		}
-		label := w.indexLabels(c.u, t, d, n)
+		label := w.indexLabels(t, d, n)
 		if label == nil {
 			continue
 		}
@@ -85,7 +85,7 @@ func (c *Canonicalizer) relabelIndexes(w *scratch, s *model.State) *model.State 
 // indexLabels computes the canonical label of each of Job d's n
 // indexes in s (unfinished first in their order, then the failed, then
 // the succeeded), or nil when it is the identity.
-func (w *scratch) indexLabels(u *model.Universe, s *model.State, d, n int) []int {
+func (w *scratch) indexLabels(s *model.State, d, n int) []int {
 	held := w.indexHeld[:0]
 	for range n {
 		held = append(held, false)
