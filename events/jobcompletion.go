@@ -1,8 +1,6 @@
 package events
 
 import (
-	"slices"
-
 	"github.com/kivi-go/kivi/model"
 )
 
@@ -71,9 +69,7 @@ func (JobPodCompletion) Step(tx *model.Tx, s *model.State) {
 		ds.JobSucceeded++
 	}
 	s.Pods[p] = model.PodState{}
-	for _, q := range model.PodQueues() {
-		s.Queues[q] = slices.DeleteFunc(s.Queues[q], func(x uint16) bool { return int(x) == p })
-	}
+	s.ForgetPod(p, pod.Owner)
 	s.Enqueue(model.DeploymentQueue, d)
 	model.RequestDeschedulerCycle(u, s)
 	model.AssignedPodDeleted(u, s)

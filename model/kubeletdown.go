@@ -109,21 +109,83 @@ func WaitsForNode(u *Universe, s *State, p *PodState) bool {
 }
 
 // NodePodsInOwnerOrder lists the pod slots bound to node n, by owner
-// (pods no controller owns first, then workloads in index order) and by
-// slot within one owner. A step that queues several of them for the
-// kubelet walks them in this order: the kubelet wakes the owners in the
-// order of their first appearance in its queue, which pod slots, permuted
-// by the symmetry reduction, must not decide; within one owner the order
-// is the kubelet queue's alone, which the kubelet drains in one step.
-func NodePodsInOwnerOrder(s *State, n int) []int {
+// (pods no controller owns first, then workloads in index order), then
+// by what the pods hold (podContentOrder), and by slot only among pods
+// alike. A step that queues several of them for the kubelet walks them in
+// this order: the kubelet wakes the owners in the order of their first
+// appearance in its queue, and admits pods pinned by spec.nodeName against
+// each other in queue order, neither of which pod slots, permuted by the
+// symmetry reduction, may decide. Upstream's kubelet handles a node's pods
+// in no order the model keeps (its pod workers run concurrently).
+func NodePodsInOwnerOrder(u *Universe, s *State, n int) []int {
 	var out []int
 	for i := range s.Pods {
 		if int(s.Pods[i].Node) == n+1 && s.Pods[i].Phase != Free {
 			out = append(out, i)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b int) int { return cmp.Compare(s.Pods[a].Owner, s.Pods[b].Owner) })
+	slices.SortStableFunc(out, func(a, b int) int {
+		if c := cmp.Compare(s.Pods[a].Owner, s.Pods[b].Owner); c != 0 {
+			return c
+		}
+		return podContentOrder(u, s, a, b)
+	})
 	return out
+}
+
+// podContentOrder orders pod slots a and b of one node by what they hold
+// that the symmetry reduction does not permute: their fields but the node
+// (phase, ReplicaSet, template, readiness, ordinal or completion index,
+// failure facts, restarts, usage, …) and their place in the taint
+// manager's queue (only whether they are queued where the taint manager
+// takes any item, Kubernetes' lifecycle, since that queue is then a set).
+// 0 means alike: the caller keeps slot order there, which the reduction
+// may permute between pods alike.
+func podContentOrder(u *Universe, s *State, a, b int) int {
+	pa, pb := s.Pods[a], s.Pods[b]
+	pa.Node, pb.Node = 0, 0
+	if c := comparePods(&pa, &pb); c != 0 {
+		return c
+	}
+	return cmp.Compare(taintQueuePlace(u, s, a), taintQueuePlace(u, s, b))
+}
+
+// comparePods orders two pods by their fields: the pods further along
+// their lives first (Terminating, then Running, then Pending: upstream's
+// kubelet admits the pods it is handed oldest first), then the other
+// fields in declaration order.
+func comparePods(a, b *PodState) int {
+	return cmp.Or(
+		cmp.Compare(b.Phase, a.Phase),
+		cmpBool(a.WasRunning, b.WasRunning),
+		cmp.Compare(a.Owner, b.Owner),
+		cmp.Compare(a.RS, b.RS),
+		cmp.Compare(a.Template, b.Template),
+		cmp.Compare(a.Pattern, b.Pattern),
+		cmp.Compare(a.Node, b.Node),
+		cmp.Compare(a.NominatedNode, b.NominatedNode),
+		cmp.Compare(a.Ordinal, b.Ordinal),
+		cmp.Compare(a.Readiness, b.Readiness),
+		cmp.Compare(a.Failure, b.Failure),
+		cmp.Compare(a.Restarts, b.Restarts),
+		cmp.Compare(a.CPU, b.CPU),
+		cmp.Compare(a.Memory, b.Memory),
+	)
+}
+
+// taintQueuePlace is pod slot p's place in the taint manager's queue for
+// podContentOrder: 0 when absent; under Kubernetes' lifecycle 1 when
+// queued; under Kivi's, where the taint manager takes the queue's head,
+// its position + 1.
+func taintQueuePlace(u *Universe, s *State, p int) int {
+	i := slices.Index(s.Queues[TaintManagerQueue], uint16(p))
+	switch {
+	case i < 0:
+		return 0
+	case !u.Options.KiviLifecycle:
+		return 1
+	}
+	return i + 1
 }
 
 // requeueKeptPods hands back to the kubelet the pods of node n, which is
@@ -135,7 +197,7 @@ func requeueKeptPods(u *Universe, s *State, n int, was NodeStatus) {
 	if u.Options.KiviLifecycle && !u.HasStatefulSets || was.Health() == Ready || s.Nodes[n].Status.Health() != Ready {
 		return
 	}
-	for _, i := range NodePodsInOwnerOrder(s, n) {
+	for _, i := range NodePodsInOwnerOrder(u, s, n) {
 		p := &s.Pods[i]
 		switch {
 		case p.Phase == Terminating && (u.StatefulSetPod(p) || !u.Options.KiviLifecycle):

@@ -231,12 +231,7 @@ func CollectOrphanedPods(tx *Tx, s *State, n int) int {
 		ref := PodRef{Slot: i, Pod: *p}
 		ForgetJobPod(tx, s, i, true)
 		s.Pods[i] = PodState{}
-		for q := range NumQueues {
-			if q == DeploymentQueue || q == HPAQueue || q == NodeControllerQueue {
-				continue
-			}
-			s.Queues[q] = slices.DeleteFunc(s.Queues[q], func(x uint16) bool { return int(x) == i })
-		}
+		s.ForgetPod(i, ref.Pod.Owner)
 		deleted++
 		if d >= 0 {
 			woken.addOwner(d)

@@ -150,7 +150,7 @@ func (u *Universe) addOutOfServiceChanged(f *Footprint, s, t *State) {
 // A kept pod stays no replica until removed, as when its node comes back
 // (requeueKeptPods). It returns how many pods went to each.
 func SetOutOfService(u *Universe, s *State, n int) (collected, judged int) {
-	pods := NodePodsInOwnerOrder(s, n)
+	pods := NodePodsInOwnerOrder(u, s, n)
 	for _, i := range pods {
 		if p := &s.Pods[i]; KeepsTerminatingPod(u, s, p) {
 			p.WasRunning = false

@@ -427,15 +427,53 @@ func (s *State) Enqueue(q Queue, id int) {
 // PodQueues returns the queues of pod slots.
 func PodQueues() [3]Queue { return [3]Queue{SchedulerQueue, KubeletQueue, TaintManagerQueue} }
 
-// ForgetPod drops pod slot i from the pod queues (PodQueues) once the pod
-// object is deleted: the informers behind them drop a deleted pod (the
+// ForgetPod drops pod slot i, of owner owner (a deployment index + 1, 0
+// for a bare pod), from the pod queues (PodQueues) once the pod object is
+// deleted: the informers behind them drop a deleted pod (the
 // taint-eviction controller cancels its work for it), and a stale id
 // would otherwise name whatever pod takes the slot next, which also makes
-// that free slot unlike the others.
-func (s *State) ForgetPod(i int) {
-	for _, q := range PodQueues() {
+// that free slot unlike the others. The kubelet queue keeps the order in
+// which the owners first appear in it (dropKubeletItem).
+func (s *State) ForgetPod(i int, owner uint8) {
+	for _, q := range [...]Queue{SchedulerQueue, TaintManagerQueue} {
 		s.Queues[q] = slices.DeleteFunc(s.Queues[q], func(x uint16) bool { return int(x) == i })
 	}
+	s.dropKubeletItem(i, owner)
+}
+
+// dropKubeletItem removes pod slot i, of owner owner, from the kubelet
+// queue without changing the order in which the owners first appear
+// there: when i is its owner's first item and a later item of that owner
+// is queued, that item takes i's place. The kubelet wakes the owners'
+// controllers in that order (controllers/kubelet, wakeups.go), and the
+// symmetry reduction treats the items of one owner as a set
+// (reduction/symmetry, kubeletqueue.go): were the next owner to move
+// ahead where i was its owner's first item but not where another item of
+// that owner came first, the wake-up order would depend on the order of
+// one owner's items, which pod slots decide.
+func (s *State) dropKubeletItem(i int, owner uint8) {
+	q := s.Queues[KubeletQueue]
+	at := slices.Index(q, uint16(i))
+	if at < 0 {
+		return
+	}
+	first := true
+	for _, x := range q[:at] {
+		if int(x) < len(s.Pods) && s.Pods[x].Owner == owner {
+			first = false
+			break
+		}
+	}
+	if first {
+		for j := at + 1; j < len(q); j++ {
+			if x := q[j]; int(x) < len(s.Pods) && s.Pods[x].Owner == owner && int(x) != i {
+				q[at] = x
+				s.Queues[KubeletQueue] = slices.Delete(q, j, j+1)
+				return
+			}
+		}
+	}
+	s.Queues[KubeletQueue] = slices.Delete(q, at, at+1)
 }
 
 // Dequeue removes and returns the head of queue q; ok is false when empty.

@@ -235,61 +235,67 @@ func drawWideInput(rt *rapid.T) randomInput {
 // -rapid.checks=N runs more inputs (100 by default); -rapid.seed
 // reproduces a run.
 func TestReductionsSoundOnWideClusters(t *testing.T) {
-	var compared, dfsCompared, symReduced, porReduced int
-	rapid.Check(t, func(rt *rapid.T) {
-		in := drawWideInput(rt)
-		p := inputProblem(rt, in, compose.Options{})
-		sys := p.System
-		checkFirstStates(rt, sys, in)
-		seed := rapid.Uint64Range(1, 1<<20).Draw(rt, "seed")
-		run := func(noSym, noPOR, dfs bool) checker.Result[*model.State] {
-			opts := checker.Options{CollectAll: true, NoSymmetry: noSym, NoPOR: noPOR, Workers: 1, MaxStates: randomMaxStates}
-			if dfs {
-				// The depth-first phase's searches (compose/deep.go).
-				opts.Strategy, opts.Seed = checker.DFS, seed
-			}
-			res, err := checker.Check[*model.State](context.Background(), sys.CheckerSystem(), p.Properties, opts)
-			if err != nil {
-				rt.Fatalf("%v\n%s", err, in)
-			}
-			return res
+	var n reductionCounts
+	rapid.Check(t, func(rt *rapid.T) { reductionsAgree(rt, drawWideInput(rt), &n) })
+	t.Logf("%d verdicts compared (%d of seeded depth-first searches); symmetry stored fewer states on %d inputs, partial-order reduction on %d", n.compared, n.dfsCompared, n.symReduced, n.porReduced)
+}
+
+// reductionCounts are what reductionsAgree compared.
+type reductionCounts struct{ compared, dfsCompared, symReduced, porReduced int }
+
+// reductionsAgree checks in as TestReductionsSoundOnWideClusters says and
+// adds to n what it compared.
+func reductionsAgree(rt *rapid.T, in randomInput, n *reductionCounts) {
+	p := inputProblem(rt, in, compose.Options{})
+	sys := p.System
+	checkFirstStates(rt, sys, in)
+	seed := rapid.Uint64Range(1, 1<<20).Draw(rt, "seed")
+	run := func(noSym, noPOR, dfs bool) checker.Result[*model.State] {
+		opts := checker.Options{CollectAll: true, NoSymmetry: noSym, NoPOR: noPOR, Workers: 1, MaxStates: randomMaxStates}
+		if dfs {
+			// The depth-first phase's searches (compose/deep.go).
+			opts.Strategy, opts.Seed = checker.DFS, seed
 		}
-		full := run(true, true, false)
-		for _, mode := range []struct {
-			name         string
-			noSym, noPOR bool
-			dfs          bool
-		}{
-			{"symmetry", false, true, false}, {"partial-order reduction", true, false, false}, {"both reductions", false, false, false},
-			{"both reductions, depth-first", false, false, true},
-		} {
-			reduced := run(mode.noSym, mode.noPOR, mode.dfs)
-			if reduced.Stats.States < full.Stats.States && !mode.dfs {
-				if mode.noPOR {
-					symReduced++
-				} else if mode.noSym {
-					porReduced++
-				}
-			}
-			for i, a := range full.Properties {
-				b := reduced.Properties[i]
-				if a.Verdict == checker.Unknown || b.Verdict == checker.Unknown {
-					continue
-				}
-				compared++
-				if mode.dfs {
-					dfsCompared++
-				}
-				if a.Verdict != b.Verdict {
-					rt.Fatalf("%s: %v without reductions, %v with %s\n%s", a.Name, a.Verdict, b.Verdict, mode.name, in)
-				}
-				if b.Trace != nil {
-					replayTrace(rt, sys, b.Trace)
-				}
+		res, err := checker.Check[*model.State](context.Background(), sys.CheckerSystem(), p.Properties, opts)
+		if err != nil {
+			rt.Fatalf("%v\n%s", err, in)
+		}
+		return res
+	}
+	full := run(true, true, false)
+	for _, mode := range []struct {
+		name         string
+		noSym, noPOR bool
+		dfs          bool
+	}{
+		{"symmetry", false, true, false}, {"partial-order reduction", true, false, false}, {"both reductions", false, false, false},
+		{"both reductions, depth-first", false, false, true},
+	} {
+		reduced := run(mode.noSym, mode.noPOR, mode.dfs)
+		if reduced.Stats.States < full.Stats.States && !mode.dfs {
+			if mode.noPOR {
+				n.symReduced++
+			} else if mode.noSym {
+				n.porReduced++
 			}
 		}
-	})
-	t.Logf("%d verdicts compared (%d of seeded depth-first searches); symmetry stored fewer states on %d inputs, partial-order reduction on %d", compared, dfsCompared, symReduced, porReduced)
+		for i, a := range full.Properties {
+			b := reduced.Properties[i]
+			if a.Verdict == checker.Unknown || b.Verdict == checker.Unknown {
+				continue
+			}
+			n.compared++
+			if mode.dfs {
+				n.dfsCompared++
+			}
+			if a.Verdict != b.Verdict {
+				rt.Fatalf("%s: %v without reductions, %v with %s\n%s", a.Name, a.Verdict, b.Verdict, mode.name, in)
+			}
+			if b.Trace != nil {
+				replayTrace(rt, sys, b.Trace)
+			}
+		}
+	}
 }
 
 // TestSymmetryOnWideClusters: on random reachable states of drawWideInput's

@@ -1341,18 +1341,14 @@ func TestSymmetryRepresentativesStepLikeTheirStates(t *testing.T) {
 
 // stepsApart explores sys breadth-first up to bound canonical states and
 // returns the first state whose successors and its canonical form's have
-// different canonical keys (alike up to the kubelet queue's same-owner
-// order where representatives are not exact), with how many each has;
-// nil when there is none.
+// different canonical keys, with how many each has; nil when there is
+// none. Where representatives are not exact (the engine then explores
+// concrete states) the keys are compared up to the orders the model
+// leaves to pod slots between pods that behave alike (looseOrbitKey).
 func stepsApart(sys *compose.System, bound int) (*model.State, int, int) {
 	c := sys.Symmetry
-	key := func(s *model.State) string { return string(c.AppendCanonical(nil, s)) }
-	if !c.ExactRepresentatives() {
-		// Kivi's taint manager with node taints: alike up to the
-		// kubelet queue's same-owner order.
-		key = func(s *model.State) string { return string(c.AppendCanonical(nil, symmetry.NormalKubeletQueue(s))) }
-	}
-	keys := func(s *model.State) []string {
+	exact := func(s *model.State) string { return string(c.AppendCanonical(nil, s)) }
+	keys := func(s *model.State, key func(*model.State) string) []string {
 		var out []string
 		sys.Next(s, func(_ checker.Step, x *model.State) { out = append(out, key(x)) })
 		slices.Sort(out)
@@ -1361,7 +1357,7 @@ func stepsApart(sys *compose.System, bound int) (*model.State, int, int) {
 	seen := map[string]bool{}
 	var queue []*model.State
 	push := func(x *model.State) {
-		if k := string(c.AppendCanonical(nil, x)); !seen[k] {
+		if k := exact(x); !seen[k] {
 			seen[k] = true
 			queue = append(queue, x.Clone())
 		}
@@ -1370,12 +1366,108 @@ func stepsApart(sys *compose.System, bound int) (*model.State, int, int) {
 	for len(queue) > 0 && len(seen) < bound {
 		s := queue[0]
 		queue = queue[1:]
-		if a, b := keys(s), keys(c.Canonical(s)); !slices.Equal(a, b) {
-			return s, len(a), len(b)
+		if a, b := keys(s, exact), keys(c.Canonical(s), exact); !slices.Equal(a, b) {
+			if c.ExactRepresentatives() {
+				return s, len(a), len(b)
+			}
+			loose := func(x *model.State) string { return looseOrbitKey(c, x) }
+			if a, b := keys(s, loose), keys(c.Canonical(s), loose); !slices.Equal(a, b) {
+				return s, len(a), len(b)
+			}
 		}
 		sys.Next(s, func(_ checker.Step, x *model.State) { push(x) })
 	}
 	return nil, 0, 0
+}
+
+// looseOrbitKey is the least canonical key of s over the orders the model
+// leaves to pod slots between pods that behave alike, which a state and
+// its canonical form may therefore step to differently: the Terminating
+// pods of one owner that one step queued together for the kubelet, among
+// their places (a run of the queue: the kubelet drains its queue in one
+// step and removes them one after the other, which no pod between them
+// sees; symmetry.NormalKubeletQueue), and waiting pods alike but for the node
+// they are nominated to among theirs in the scheduler's queue (retried in
+// slot order: docs/divergences.md, "Pod priority and preemption"). The
+// least key over every such order is the same for every state of one
+// orbit, as a slot order is not.
+func looseOrbitKey(c *symmetry.Canonicalizer, s *model.State) string {
+	type places struct {
+		q   model.Queue
+		pos []int
+	}
+	var groups []places
+	kq := s.Queues[model.KubeletQueue]
+	for i := 0; i < len(kq); {
+		j := i + 1
+		if s.Pods[kq[i]].Phase == model.Terminating {
+			for j < len(kq) && s.Pods[kq[j]].Phase == model.Terminating && s.Pods[kq[j]].Owner == s.Pods[kq[i]].Owner {
+				j++
+			}
+		}
+		if j-i > 1 {
+			g := places{q: model.KubeletQueue}
+			for k := i; k < j; k++ {
+				g.pos = append(g.pos, k)
+			}
+			groups = append(groups, g)
+		}
+		i = j
+	}
+	sq := s.Queues[model.SchedulerQueue]
+	grouped := make([]bool, len(sq))
+	for i, p := range sq {
+		if grouped[i] || s.Pods[p].NominatedNode == 0 {
+			continue
+		}
+		g := places{q: model.SchedulerQueue, pos: []int{i}}
+		for j := i + 1; j < len(sq); j++ {
+			a, b := s.Pods[p], s.Pods[sq[j]]
+			if grouped[j] || b.NominatedNode == 0 {
+				continue
+			}
+			a.NominatedNode, b.NominatedNode = 0, 0
+			if a == b {
+				g.pos = append(g.pos, j)
+				grouped[j] = true
+			}
+		}
+		groups = append(groups, g)
+	}
+	best := ""
+	t := s.Clone()
+	var orderGroup func(k int)
+	orderGroup = func(k int) {
+		if k == len(groups) {
+			if key := string(c.AppendCanonical(nil, t)); best == "" || key < best {
+				best = key
+			}
+			return
+		}
+		g := groups[k]
+		items := make([]uint16, len(g.pos))
+		for i, x := range g.pos {
+			items[i] = s.Queues[g.q][x]
+		}
+		var permute func(i int)
+		permute = func(i int) {
+			if i == len(items) {
+				for j, x := range g.pos {
+					t.Queues[g.q][x] = items[j]
+				}
+				orderGroup(k + 1)
+				return
+			}
+			for j := i; j < len(items); j++ {
+				items[i], items[j] = items[j], items[i]
+				permute(i + 1)
+				items[i], items[j] = items[j], items[i]
+			}
+		}
+		permute(0)
+	}
+	orderGroup(0)
+	return best
 }
 
 // TestKubeletQueueOrderOfPinnedPods: pods pinned by spec.nodeName bypass

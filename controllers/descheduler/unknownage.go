@@ -249,7 +249,7 @@ func (c *cycle) deleteFailed(pod int) {
 	ref := c.s.PodRef(pod)
 	model.ForgetJobPod(c.tx, c.s, pod, false)
 	c.s.Pods[pod] = model.PodState{}
-	c.s.ForgetPod(pod)
+	c.s.ForgetPod(pod, ps.Owner)
 	if c.tx.Tracing() {
 		c.tx.Log(Component, "Evicting pod %s from node %s: it is Failed, so the API server deletes it at once (it holds no resources; its owner replaced it when it failed)", ref, c.nodeName(n))
 	}

@@ -62,7 +62,7 @@ func taintNotReadyNode(tx *model.Tx, s *model.State, n int) {
 	// In owner order (model.NodePodsInOwnerOrder): the evictions at once
 	// queue the owners and the pods' kubelet items in that order.
 	// Upstream's taint manager evicts them concurrently, in no order.
-	for _, p := range model.NodePodsInOwnerOrder(s, n) {
+	for _, p := range model.NodePodsInOwnerOrder(u, s, n) {
 		pod := &s.Pods[p]
 		if !evictableFromNode(pod, n) {
 			continue

@@ -55,7 +55,7 @@ func (*Collector) Step(tx *model.Tx, s *model.State) {
 		}
 		model.ForgetJobPod(tx, s, i, false)
 		s.Pods[i] = model.PodState{}
-		s.ForgetPod(i)
+		s.ForgetPod(i, pod.Owner)
 		if tx.Tracing() {
 			tx.Log(Component, "Deleted failed pod %s", model.PodRef{Slot: i, Pod: pod})
 		}

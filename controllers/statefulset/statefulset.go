@@ -138,7 +138,7 @@ func processReplicas(tx *model.Tx, s *model.State, d int, cfg *model.DeploymentC
 		if slot >= 0 && s.Pods[slot].Phase == model.Failed {
 			pod := s.Pods[slot]
 			s.Pods[slot] = model.PodState{}
-			s.ForgetPod(slot)
+			s.ForgetPod(slot, pod.Owner)
 			v.replicas[i] = -1
 			v.failedOld[i] = pod.RS != s.Deps[d].Cur
 			if tx.Tracing() {
@@ -298,7 +298,7 @@ func deletePod(tx *model.Tx, s *model.State, d, slot int, why string) {
 	if pod.Phase == model.Failed {
 		ref := s.PodRef(slot)
 		s.Pods[slot] = model.PodState{}
-		s.ForgetPod(slot)
+		s.ForgetPod(slot, uint8(d+1))
 		if tx.Tracing() {
 			tx.Log(Component, "delete Pod %s in StatefulSet %s successful%s", ref, tx.U.Deployments[d].Name, why)
 		}
