@@ -7,6 +7,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/kivi-go/kivi/checker"
 	"github.com/kivi-go/kivi/compose"
 	"github.com/kivi-go/kivi/examples/incidents"
 	"github.com/kivi-go/kivi/model"
@@ -14,11 +15,14 @@ import (
 
 // drawFeatureInput draws a tiny cluster with the features neither
 // drawInput nor drawWideInput writes: 2–3 nodes in two zones, one of them
-// labelled pool=fast; 1–3 workloads among Deployments, a StatefulSet, a
-// CronJob (Forbid, Replace or Allow) and a DaemonSet, whose pods may
-// carry memory limits, a zone spread constraint, pod anti-affinity
-// (required or preferred, by hostname) and node affinity to the fast pool
-// (required or preferred); a ResourceQuota on pods or cpu; a
+// labelled pool=fast; 1–3 workloads among Deployments (Recreate or
+// maxSurge 0, an HPA with a scale-down behavior), a StatefulSet (Parallel
+// or OrderedReady), a CronJob (Forbid, Replace or Allow) and a DaemonSet,
+// whose pods may carry memory limits, a zone spread constraint (minDomains
+// 2 or none), pod anti-affinity (required or preferred, by hostname) and
+// node affinity to the fast pool (required or preferred); a
+// KubeSchedulerConfiguration scoring MostAllocated; a ResourceQuota on
+// pods or cpu; a
 // KubeletConfiguration with a hard memory threshold; a DeschedulerPolicy
 // with one of LowNodeUtilization, HighNodeUtilization,
 // RemovePodsViolatingInterPodAntiAffinity, RemovePodsViolatingNodeAffinity,
@@ -41,7 +45,7 @@ func drawFeatureInput(rt *rapid.T) randomInput {
 	}
 	in.nodes = nodes.String()
 
-	var docs []string
+	var docs, hpas []string
 	var deployments, jobs []string
 	daemonSet := false
 	podSpec := func(b *strings.Builder, name, tag, indent string) {
@@ -49,6 +53,8 @@ func drawFeatureInput(rt *rapid.T) randomInput {
 		switch rapid.IntRange(0, 4).Draw(rt, "spread "+tag) {
 		case 0:
 			w("topologySpreadConstraints: [{maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: %s}}}]\n", name)
+		case 2:
+			w("topologySpreadConstraints: [{maxSkew: 1, minDomains: 2, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: %s}}}]\n", name)
 		case 1:
 			w("topologySpreadConstraints: [{maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: ScheduleAnyway, labelSelector: {matchLabels: {app: %s}}}]\n", name)
 		}
@@ -101,9 +107,24 @@ func drawFeatureInput(rt *rapid.T) randomInput {
 			replicas := rapid.IntRange(1, 2).Draw(rt, "replicas "+name)
 			if kind == "StatefulSet" {
 				fmt.Fprintf(&b, "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: %s}\nspec:\n  replicas: %d\n  serviceName: %s\n", name, replicas, name)
+				if rapid.Bool().Draw(rt, "parallel "+name) {
+					b.WriteString("  podManagementPolicy: Parallel\n")
+				}
 			} else {
 				deployments = append(deployments, name)
 				fmt.Fprintf(&b, "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: %s}\nspec:\n  replicas: %d\n", name, replicas)
+				switch rapid.IntRange(0, 3).Draw(rt, "strategy "+name) {
+				case 0:
+					b.WriteString("  strategy: {type: Recreate}\n")
+				case 1:
+					b.WriteString("  strategy: {rollingUpdate: {maxSurge: 0, maxUnavailable: 1}}\n")
+				}
+				if rapid.IntRange(0, 3).Draw(rt, "hpa "+name) == 0 {
+					hpas = append(hpas, fmt.Sprintf("apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: %s}\nspec:\n"+
+						"  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: %s}\n  minReplicas: 1\n  maxReplicas: 3\n"+
+						"  metrics: [{type: Resource, resource: {name: cpu, target: {type: Utilization, averageUtilization: 60}}}]\n"+
+						"  behavior: {scaleDown: {stabilizationWindowSeconds: 30, policies: [{type: Pods, value: 1, periodSeconds: 15}]}}\n", name, name))
+				}
 			}
 			fmt.Fprintf(&b, "  selector: {matchLabels: {app: %s}}\n  template:\n    metadata: {labels: {app: %s}}\n    spec:\n", name, name)
 			podSpec(&b, name, name, "      ")
@@ -117,6 +138,11 @@ func drawFeatureInput(rt *rapid.T) randomInput {
 			}
 		}
 		docs = append(docs, b.String())
+	}
+	docs = append(docs, hpas...)
+	if rapid.IntRange(0, 3).Draw(rt, "scheduler configuration") == 0 {
+		docs = append(docs, "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- schedulerName: default-scheduler\n"+
+			"  pluginConfig:\n  - name: NodeResourcesFit\n    args: {scoringStrategy: {type: MostAllocated, resources: [{name: cpu, weight: 1}, {name: memory, weight: 1}]}}\n")
 	}
 	switch rapid.IntRange(0, 5).Draw(rt, "quota") {
 	case 0:
@@ -308,5 +334,69 @@ func TestSymmetryStepsLikeStatesOnIncidents(t *testing.T) {
 	}
 	if checked == 0 {
 		t.Error("no incident has a symmetry: the test checked nothing")
+	}
+}
+
+// TestSymmetryNeverMergesDistinctOrbitsOnRandomClusters is
+// TestSymmetryNeverMergesDistinctOrbits on the small random clusters of the
+// three generators (at most three nodes and six pod slots, where the
+// brute-force orbit is cheap): among the first 250 reachable states, two
+// have the same canonical encoding exactly when one is in the other's
+// orbit (domain swaps included), and a state's canonical form is in its
+// orbit.
+func TestSymmetryNeverMergesDistinctOrbitsOnRandomClusters(t *testing.T) {
+	generators := []func(*rapid.T) randomInput{drawInput, drawWideInput, drawFeatureInput}
+	var small, merged int
+	rapid.Check(t, func(rt *rapid.T) {
+		in := generators[rapid.IntRange(0, len(generators)-1).Draw(rt, "generator")](rt)
+		p := inputProblem(rt, in, compose.Options{})
+		sys := p.System
+		c := sys.Symmetry
+		if c == nil || c.Trivial() || len(sys.U.Nodes) > 3 || sys.U.PodSlots > 6 {
+			return
+		}
+		small++
+		seen := map[string]bool{}
+		var states []*model.State
+		push := func(x *model.State) {
+			if k := string(encode(sys.U, x)); !seen[k] && len(states) < 250 {
+				seen[k] = true
+				states = append(states, x.Clone())
+			}
+		}
+		sys.Initial(push)
+		for i := 0; i < len(states); i++ {
+			sys.Next(states[i], func(_ checker.Step, x *model.State) { push(x) })
+		}
+		keys := make([]string, len(states))
+		first := map[string]int{}
+		for i, s := range states {
+			keys[i] = string(c.AppendCanonical(nil, s))
+			if _, ok := first[keys[i]]; !ok {
+				first[keys[i]] = i
+			}
+		}
+		for k, i := range first {
+			s := states[i]
+			inOrbit := orbitOf(sys, s)
+			if !inOrbit(c.Canonical(s)) {
+				rt.Fatalf("the canonical form is not in the state's orbit\nstate:\n%s\n%s", model.Describe(sys.U, s), in)
+			}
+			for j, other := range states {
+				if j == i || (keys[j] != k && j > 60) {
+					continue
+				}
+				if same, orbit := keys[j] == k, inOrbit(other); same != orbit {
+					rt.Fatalf("canonical forms equal=%v but in one orbit=%v\nstate:\n%s\nother:\n%s\n%s", same, orbit,
+						model.Describe(sys.U, s), model.Describe(sys.U, other), in)
+				} else if same {
+					merged++
+				}
+			}
+		}
+	})
+	t.Logf("%d small inputs, %d merged pairs checked", small, merged)
+	if small == 0 || merged == 0 {
+		t.Errorf("%d small inputs, %d merged pairs: the test checked nothing", small, merged)
 	}
 }

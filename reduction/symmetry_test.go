@@ -379,30 +379,7 @@ func TestSymmetryNeverMergesDistinctOrbits(t *testing.T) {
 		} else {
 			other = walk(rt, sys)
 		}
-		podBlocks := [][]int{}
-		if c.PodsMove() {
-			all := make([]int, len(s.Pods))
-			for i := range all {
-				all[i] = i
-			}
-			podBlocks = append(podBlocks, all)
-		}
-		orbit := map[string]bool{}
-		permutations(len(s.Nodes), c.Movable(s), func(np []int) {
-			permutations(len(s.Pods), podBlocks, func(pp []int) {
-				orbit[string(encode(sys.U, kubeletNormal(sys.U, symmetry.PermuteAll(sys.U, s, np, pp))))] = true
-			})
-		})
-		// The group's index relabellings commute with the node and slot
-		// permutations: x is in s's orbit when a relabelling of x is
-		// in orbit.
-		inOrbit := func(x *model.State) bool {
-			found := false
-			indexRelabellings(sys, x, func(y *model.State) {
-				found = found || orbit[string(encode(sys.U, kubeletNormal(sys.U, y)))]
-			})
-			return found
-		}
+		inOrbit := orbitOf(sys, s)
 		canon := c.Canonical(s)
 		if !inOrbit(canon) {
 			rt.Fatalf("%s: the canonical form is not a permutation of the state", cl.name)
@@ -415,18 +392,96 @@ func TestSymmetryNeverMergesDistinctOrbits(t *testing.T) {
 	})
 }
 
+// orbitOf returns a test of whether a state is in s's orbit, by brute
+// force over the whole group: every swap of interchangeable topology
+// domains (symmetry.Analysis.Domains), then every permutation of nodes
+// within the movable blocks, times every pod-slot permutation when pods
+// move, times the reorderings of the queues that are sets
+// (kubeletNormal), times the relabellings of Indexed Jobs' completion
+// indexes that keep the unfinished ones' order (indexRelabellings, which
+// commute with the rest: x is in the orbit when a relabelling of x is in
+// the rest's).
+func orbitOf(sys *compose.System, s *model.State) func(*model.State) bool {
+	c := sys.Symmetry
+	podBlocks := [][]int{}
+	if c.PodsMove() {
+		all := make([]int, len(s.Pods))
+		for i := range all {
+			all[i] = i
+		}
+		podBlocks = append(podBlocks, all)
+	}
+	samePods := make([]int, len(s.Pods))
+	for i := range samePods {
+		samePods[i] = i
+	}
+	orbit := map[string]bool{}
+	domainSwaps(c, len(s.Nodes), func(swap []int) {
+		b := symmetry.PermuteAll(sys.U, s, swap, samePods)
+		permutations(len(b.Nodes), c.Movable(b), func(np []int) {
+			permutations(len(b.Pods), podBlocks, func(pp []int) {
+				orbit[string(encode(sys.U, kubeletNormal(sys.U, symmetry.PermuteAll(sys.U, b, np, pp))))] = true
+			})
+		})
+	})
+	return func(x *model.State) bool {
+		found := false
+		indexRelabellings(sys, x, func(y *model.State) {
+			found = found || orbit[string(encode(sys.U, kubeletNormal(sys.U, y)))]
+		})
+		return found
+	}
+}
+
+// domainSwaps calls f with every node permutation that maps the
+// interchangeable topology domains onto each other wholesale (block k of
+// a domain onto block k of its image, node for node in order); the
+// identity when there are none.
+func domainSwaps(c *symmetry.Canonicalizer, nodes int, f func([]int)) {
+	groups := c.Analysis().Domains()
+	perm := make([]int, nodes)
+	for i := range perm {
+		perm[i] = i
+	}
+	var swapGroup func(g int)
+	swapGroup = func(g int) {
+		if g == len(groups) {
+			f(slices.Clone(perm))
+			return
+		}
+		group := groups[g]
+		domains := make([]int, len(group))
+		for i := range domains {
+			domains[i] = i
+		}
+		permutations(len(domains), [][]int{domains}, func(to []int) {
+			for d, blocks := range group {
+				for k, block := range blocks {
+					for i, node := range block {
+						perm[node] = group[to[d]][k][i]
+					}
+				}
+			}
+			swapGroup(g + 1)
+		})
+	}
+	swapGroup(0)
+}
+
 // kubeletNormal is the dumb reference for the queues that are sets
 // (reduction/symmetry/kubeletqueue.go, taintqueue.go): unless node
-// taints meet Kivi's lifecycle, the kubelet queue sorted stably by the first appearance of each pod's
-// owner, then by pod id; under Kubernetes' lifecycle, the taint-manager
-// queue sorted by pod id. States equal after it differ by a reordering
-// that the kubelet's drain and the taint manager cannot tell apart.
+// taints meet Kivi's lifecycle or a template pins its pods to a node
+// (spec.nodeName), the kubelet queue sorted stably by the first
+// appearance of each pod's owner, then by pod id; under Kubernetes'
+// lifecycle, the taint-manager queue sorted by pod id. States equal after
+// it differ by a reordering that the kubelet's drain and the taint
+// manager cannot tell apart.
 func kubeletNormal(u *model.Universe, s *model.State) *model.State {
 	if !u.Options.KiviLifecycle && u.PodSlots > 1 {
 		s = s.Clone()
 		slices.Sort(s.Queues[model.TaintManagerQueue])
 	}
-	if u.HasTaints && u.Options.KiviLifecycle {
+	if u.HasTaints && u.Options.KiviLifecycle || slices.ContainsFunc(u.Templates, func(t model.PodTemplate) bool { return t.NodeName != 0 }) {
 		return s
 	}
 	t := s.Clone()
