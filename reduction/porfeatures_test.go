@@ -22,9 +22,8 @@ import (
 // 2 or none), pod anti-affinity (required or preferred, by hostname) and
 // node affinity to the fast pool (required or preferred); a
 // KubeSchedulerConfiguration scoring MostAllocated; a ResourceQuota on
-// pods or cpu; a
-// KubeletConfiguration with a hard memory threshold; a DeschedulerPolicy
-// with one of LowNodeUtilization, HighNodeUtilization,
+// pods or cpu; a KubeletConfiguration with a hard memory threshold; a
+// DeschedulerPolicy with one of LowNodeUtilization, HighNodeUtilization,
 // RemovePodsViolatingInterPodAntiAffinity, RemovePodsViolatingNodeAffinity,
 // PodLifeTime, RemovePodsHavingTooManyRestarts and RemoveFailedPods; and up
 // to two events among kubectl rollout restart and undo (after an apply),
@@ -45,18 +44,17 @@ func drawFeatureInput(rt *rapid.T) randomInput {
 	}
 	in.nodes = nodes.String()
 
-	var docs, hpas []string
-	var deployments, jobs []string
+	var docs, hpas, deployments []string
 	daemonSet := false
 	podSpec := func(b *strings.Builder, name, tag, indent string) {
 		w := func(format string, args ...any) { fmt.Fprintf(b, indent+format, args...) }
 		switch rapid.IntRange(0, 4).Draw(rt, "spread "+tag) {
 		case 0:
 			w("topologySpreadConstraints: [{maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: %s}}}]\n", name)
-		case 2:
-			w("topologySpreadConstraints: [{maxSkew: 1, minDomains: 2, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: %s}}}]\n", name)
 		case 1:
 			w("topologySpreadConstraints: [{maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: ScheduleAnyway, labelSelector: {matchLabels: {app: %s}}}]\n", name)
+		case 2:
+			w("topologySpreadConstraints: [{maxSkew: 1, minDomains: 2, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: %s}}}]\n", name)
 		}
 		var affinity []string
 		switch rapid.IntRange(0, 4).Draw(rt, "anti-affinity "+tag) {
@@ -93,7 +91,6 @@ func drawFeatureInput(rt *rapid.T) randomInput {
 		}
 		switch kind := rapid.SampledFrom(kinds).Draw(rt, "kind "+name); kind {
 		case "CronJob":
-			jobs = append(jobs, name)
 			fmt.Fprintf(&b, "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: %s}\nspec:\n  schedule: \"*/5 * * * *\"\n  concurrencyPolicy: %s\n",
 				name, rapid.SampledFrom([]string{"Forbid", "Replace", "Allow"}).Draw(rt, "concurrency "+name))
 			fmt.Fprintf(&b, "  jobTemplate:\n    spec:\n      backoffLimit: %d\n      template:\n        metadata: {labels: {app: %s}}\n        spec:\n          restartPolicy: Never\n",
@@ -203,12 +200,10 @@ func drawFeatureInput(rt *rapid.T) randomInput {
 			took[n] = true
 			events = append(events, fmt.Sprintf("- {kind: drain, nodes: [%s], when: afterStable}", n))
 		case "eventMemoryChange":
-			var owners []string
-			owners = append(owners, deployments...)
-			if len(owners) == 0 {
+			if len(deployments) == 0 {
 				break
 			}
-			d := rapid.SampledFrom(owners).Draw(rt, fmt.Sprintf("event %d deployment", i))
+			d := rapid.SampledFrom(deployments).Draw(rt, fmt.Sprintf("event %d deployment", i))
 			events = append(events, fmt.Sprintf("- {kind: eventMemoryChange, deployment: %s, maxDelta: 1Gi}", d))
 		case "eventCpuChange":
 			d := rapid.SampledFrom(deployments).Draw(rt, fmt.Sprintf("event %d deployment", i))
@@ -241,13 +236,7 @@ func drawFeatureInput(rt *rapid.T) randomInput {
 			decls = append(decls, fmt.Sprintf("- {name: %s, params: {deployment: %s}}", intent, d))
 		}
 	}
-	if len(decls) == 0 {
-		decls = append(decls, "- {name: pod_always_schedulable}")
-	}
-	in.intents = "intents:\n" + strings.Join(decls, "\n") + "\n"
-	if len(events) > 0 {
-		in.intents += "events:\n" + strings.Join(events, "\n") + "\n"
-	}
+	in.setIntents(decls, events)
 	return in
 }
 

@@ -187,6 +187,13 @@ func drawInput(rt *rapid.T) randomInput {
 	if kernelPanic && rapid.Bool().Draw(rt, "no_kernel_panic") {
 		decls = append(decls, "- {name: no_kernel_panic}")
 	}
+	in.setIntents(decls, events)
+	return in
+}
+
+// setIntents writes the intents file: the intents declared (or
+// pod_always_schedulable alone, which is always checked), then the events.
+func (in *randomInput) setIntents(decls, events []string) {
 	if len(decls) == 0 {
 		decls = append(decls, "- {name: pod_always_schedulable}")
 	}
@@ -194,7 +201,22 @@ func drawInput(rt *rapid.T) randomInput {
 	if len(events) > 0 {
 		in.intents += "events:\n" + strings.Join(events, "\n") + "\n"
 	}
-	return in
+}
+
+// checkRandom runs the engine on p as the random tests compare it: every
+// property collected, one worker, at most randomMaxStates states; with dfs,
+// a depth-first search from seed as the depth-first phase runs them
+// (compose/deep.go: its cycle proviso is the depth-first one).
+func checkRandom(rt *rapid.T, p *compose.Problem, in randomInput, noSym, noPOR, dfs bool, seed uint64) checker.Result[*model.State] {
+	opts := checker.Options{CollectAll: true, NoSymmetry: noSym, NoPOR: noPOR, Workers: 1, MaxStates: randomMaxStates}
+	if dfs {
+		opts.Strategy, opts.Seed = checker.DFS, seed
+	}
+	res, err := checker.Check[*model.State](context.Background(), p.System.CheckerSystem(), p.Properties, opts)
+	if err != nil {
+		rt.Fatalf("%v\n%s", err, in)
+	}
+	return res
 }
 
 // load reads the input as `kivi verify` does.
@@ -283,17 +305,7 @@ func TestPORSoundOnRandomClusters(t *testing.T) {
 		seed := rapid.Uint64Range(1, 1<<20).Draw(rt, "seed")
 		for _, noSym := range []bool{true, false} {
 			run := func(noPOR, dfs bool) checker.Result[*model.State] {
-				opts := checker.Options{CollectAll: true, NoSymmetry: noSym, NoPOR: noPOR, Workers: 1, MaxStates: randomMaxStates}
-				if dfs {
-					// The depth-first phase's searches (compose/deep.go):
-					// the cycle proviso is the depth-first one.
-					opts.Strategy, opts.Seed = checker.DFS, seed
-				}
-				res, err := checker.Check[*model.State](context.Background(), sys.CheckerSystem(), p.Properties, opts)
-				if err != nil {
-					rt.Fatalf("%v\n%s", err, in)
-				}
-				return res
+				return checkRandom(rt, p, in, noSym, noPOR, dfs, seed)
 			}
 			full, reduced, deep := run(true, false), run(false, false), run(false, true)
 			for i, a := range full.Properties {

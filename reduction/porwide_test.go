@@ -1,7 +1,6 @@
 package reduction_test
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -214,13 +213,7 @@ func drawWideInput(rt *rapid.T) randomInput {
 			decls = append(decls, fmt.Sprintf("- {name: %s, params: {deployment: %s}}", intent, o.name))
 		}
 	}
-	if len(decls) == 0 {
-		decls = append(decls, "- {name: pod_always_schedulable}")
-	}
-	in.intents = "intents:\n" + strings.Join(decls, "\n") + "\n"
-	if len(events) > 0 {
-		in.intents += "events:\n" + strings.Join(events, "\n") + "\n"
-	}
+	in.setIntents(decls, events)
 	return in
 }
 
@@ -251,16 +244,7 @@ func reductionsAgree(rt *rapid.T, in randomInput, n *reductionCounts) {
 	checkFirstStates(rt, sys, in)
 	seed := rapid.Uint64Range(1, 1<<20).Draw(rt, "seed")
 	run := func(noSym, noPOR, dfs bool) checker.Result[*model.State] {
-		opts := checker.Options{CollectAll: true, NoSymmetry: noSym, NoPOR: noPOR, Workers: 1, MaxStates: randomMaxStates}
-		if dfs {
-			// The depth-first phase's searches (compose/deep.go).
-			opts.Strategy, opts.Seed = checker.DFS, seed
-		}
-		res, err := checker.Check[*model.State](context.Background(), sys.CheckerSystem(), p.Properties, opts)
-		if err != nil {
-			rt.Fatalf("%v\n%s", err, in)
-		}
-		return res
+		return checkRandom(rt, p, in, noSym, noPOR, dfs, seed)
 	}
 	full := run(true, true, false)
 	for _, mode := range []struct {
