@@ -68,8 +68,7 @@ func (JobPodCompletion) Step(tx *model.Tx, s *model.State) {
 	if !jobIndexSucceeded(u, ds, &pod) && ds.JobSucceeded < model.MaxJobCount {
 		ds.JobSucceeded++
 	}
-	s.Pods[p] = model.PodState{}
-	s.ForgetPod(p, pod.Owner)
+	s.ForgetPod(p)
 	s.Enqueue(model.DeploymentQueue, d)
 	model.RequestDeschedulerCycle(u, s)
 	model.AssignedPodDeleted(u, s)

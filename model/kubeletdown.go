@@ -133,44 +133,33 @@ func NodePodsInOwnerOrder(u *Universe, s *State, n int) []int {
 	return out
 }
 
-// podContentOrder orders pod slots a and b of one node by what they hold
-// that the symmetry reduction does not permute: their fields but the node
-// (phase, ReplicaSet, template, readiness, ordinal or completion index,
-// failure facts, restarts, usage, …) and their place in the taint
-// manager's queue (only whether they are queued where the taint manager
-// takes any item, Kubernetes' lifecycle, since that queue is then a set).
-// 0 means alike: the caller keeps slot order there, which the reduction
-// may permute between pods alike.
+// podContentOrder orders pod slots a and b of one node and one owner by
+// what they hold that the symmetry reduction does not permute: the pods
+// further along their lives first (Terminating, then Running, then
+// Pending: upstream's kubelet admits the pods it is handed oldest first),
+// then their other fields (ReplicaSet, template, readiness, ordinal or
+// completion index, failure facts, restarts, usage, …), then their place
+// in the taint manager's queue (taintQueuePlace). 0 means alike: the
+// caller keeps slot order there, which the reduction may permute between
+// pods alike.
 func podContentOrder(u *Universe, s *State, a, b int) int {
-	pa, pb := s.Pods[a], s.Pods[b]
-	pa.Node, pb.Node = 0, 0
-	if c := comparePods(&pa, &pb); c != 0 {
+	pa, pb := &s.Pods[a], &s.Pods[b]
+	if c := cmp.Or(
+		cmp.Compare(pb.Phase, pa.Phase),
+		cmpBool(pa.WasRunning, pb.WasRunning),
+		cmp.Compare(pa.RS, pb.RS),
+		cmp.Compare(pa.Template, pb.Template),
+		cmp.Compare(pa.Pattern, pb.Pattern),
+		cmp.Compare(pa.Ordinal, pb.Ordinal),
+		cmp.Compare(pa.Readiness, pb.Readiness),
+		cmp.Compare(pa.Failure, pb.Failure),
+		cmp.Compare(pa.Restarts, pb.Restarts),
+		cmp.Compare(pa.CPU, pb.CPU),
+		cmp.Compare(pa.Memory, pb.Memory),
+	); c != 0 {
 		return c
 	}
 	return cmp.Compare(taintQueuePlace(u, s, a), taintQueuePlace(u, s, b))
-}
-
-// comparePods orders two pods by their fields: the pods further along
-// their lives first (Terminating, then Running, then Pending: upstream's
-// kubelet admits the pods it is handed oldest first), then the other
-// fields in declaration order.
-func comparePods(a, b *PodState) int {
-	return cmp.Or(
-		cmp.Compare(b.Phase, a.Phase),
-		cmpBool(a.WasRunning, b.WasRunning),
-		cmp.Compare(a.Owner, b.Owner),
-		cmp.Compare(a.RS, b.RS),
-		cmp.Compare(a.Template, b.Template),
-		cmp.Compare(a.Pattern, b.Pattern),
-		cmp.Compare(a.Node, b.Node),
-		cmp.Compare(a.NominatedNode, b.NominatedNode),
-		cmp.Compare(a.Ordinal, b.Ordinal),
-		cmp.Compare(a.Readiness, b.Readiness),
-		cmp.Compare(a.Failure, b.Failure),
-		cmp.Compare(a.Restarts, b.Restarts),
-		cmp.Compare(a.CPU, b.CPU),
-		cmp.Compare(a.Memory, b.Memory),
-	)
 }
 
 // taintQueuePlace is pod slot p's place in the taint manager's queue for
@@ -248,10 +237,7 @@ func removeKeptPods(tx *Tx, s *State, n int) {
 			continue
 		}
 		ForgetJobPod(tx, s, i, false)
-		s.Pods[i] = PodState{}
-		for _, q := range [...]Queue{SchedulerQueue, TaintManagerQueue} {
-			s.Queues[q] = slices.DeleteFunc(s.Queues[q], func(x uint16) bool { return int(x) == i })
-		}
+		s.ForgetPod(i) // not in the kubelet queue (above): its order stays
 		removed = true
 		if d := int(p.Owner) - 1; d >= 0 {
 			woken.addOwner(d)

@@ -230,8 +230,7 @@ func CollectOrphanedPods(tx *Tx, s *State, n int) int {
 		}
 		ref := PodRef{Slot: i, Pod: *p}
 		ForgetJobPod(tx, s, i, true)
-		s.Pods[i] = PodState{}
-		s.ForgetPod(i, ref.Pod.Owner)
+		s.ForgetPod(i)
 		deleted++
 		if d >= 0 {
 			woken.addOwner(d)

@@ -101,11 +101,12 @@ func TestForgetPodKeepsOwnerOrder(t *testing.T) {
 	} {
 		x := s.Clone()
 		x.Queues[model.KubeletQueue] = slices.Clone(tc.queue)
-		owner := x.Pods[0].Owner
-		x.Pods[0] = model.PodState{}
-		x.ForgetPod(0, owner)
+		x.ForgetPod(0)
 		if got := x.Queues[model.KubeletQueue]; !slices.Equal(got, tc.want) {
 			t.Errorf("queue %v without pod 0: %v, want %v", tc.queue, got, tc.want)
+		}
+		if x.Pods[0] != (model.PodState{}) {
+			t.Errorf("slot 0 not freed: %+v", x.Pods[0])
 		}
 	}
 }

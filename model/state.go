@@ -427,14 +427,16 @@ func (s *State) Enqueue(q Queue, id int) {
 // PodQueues returns the queues of pod slots.
 func PodQueues() [3]Queue { return [3]Queue{SchedulerQueue, KubeletQueue, TaintManagerQueue} }
 
-// ForgetPod drops pod slot i, of owner owner (a deployment index + 1, 0
-// for a bare pod), from the pod queues (PodQueues) once the pod object is
-// deleted: the informers behind them drop a deleted pod (the
-// taint-eviction controller cancels its work for it), and a stale id
-// would otherwise name whatever pod takes the slot next, which also makes
-// that free slot unlike the others. The kubelet queue keeps the order in
-// which the owners first appear in it (dropKubeletItem).
-func (s *State) ForgetPod(i int, owner uint8) {
+// ForgetPod frees pod slot i once its pod object is deleted, and drops it
+// from the pod queues (PodQueues): the informers behind them drop a
+// deleted pod (the taint-eviction controller cancels its work for it),
+// and a stale id would otherwise name whatever pod takes the slot next,
+// which also makes that free slot unlike the others. The kubelet queue
+// keeps the order in which the owners first appear in it
+// (dropKubeletItem).
+func (s *State) ForgetPod(i int) {
+	owner := s.Pods[i].Owner
+	s.Pods[i] = PodState{}
 	for _, q := range [...]Queue{SchedulerQueue, TaintManagerQueue} {
 		s.Queues[q] = slices.DeleteFunc(s.Queues[q], func(x uint16) bool { return int(x) == i })
 	}

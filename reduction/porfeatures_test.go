@@ -7,7 +7,6 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/kivi-go/kivi/checker"
 	"github.com/kivi-go/kivi/compose"
 	"github.com/kivi-go/kivi/examples/incidents"
 	"github.com/kivi-go/kivi/model"
@@ -345,18 +344,8 @@ func TestSymmetryNeverMergesDistinctOrbitsOnRandomClusters(t *testing.T) {
 			return
 		}
 		small++
-		seen := map[string]bool{}
 		var states []*model.State
-		push := func(x *model.State) {
-			if k := string(encode(sys.U, x)); !seen[k] && len(states) < 250 {
-				seen[k] = true
-				states = append(states, x.Clone())
-			}
-		}
-		sys.Initial(push)
-		for i := 0; i < len(states); i++ {
-			sys.Next(states[i], func(_ checker.Step, x *model.State) { push(x) })
-		}
+		forStates(sys, 250, func(s *model.State) { states = append(states, s) })
 		keys := make([]string, len(states))
 		first := map[string]int{}
 		for i, s := range states {

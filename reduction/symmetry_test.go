@@ -1447,12 +1447,10 @@ func stepsApart(sys *compose.System, bound int) (*model.State, int, int) {
 // least key over every such order is the same for every state of one
 // orbit, as a slot order is not.
 func looseOrbitKey(c *symmetry.Canonicalizer, s *model.State) string {
-	type places struct {
-		q   model.Queue
-		pos []int
-	}
-	var groups []places
-	kq := s.Queues[model.KubeletQueue]
+	// Places are numbered over the kubelet queue, then the scheduler's;
+	// each block holds the places whose pods may come in any order.
+	kq, sq := s.Queues[model.KubeletQueue], s.Queues[model.SchedulerQueue]
+	var blocks [][]int
 	for i := 0; i < len(kq); {
 		j := i + 1
 		if s.Pods[kq[i]].Phase == model.Terminating {
@@ -1461,21 +1459,20 @@ func looseOrbitKey(c *symmetry.Canonicalizer, s *model.State) string {
 			}
 		}
 		if j-i > 1 {
-			g := places{q: model.KubeletQueue}
+			var block []int
 			for k := i; k < j; k++ {
-				g.pos = append(g.pos, k)
+				block = append(block, k)
 			}
-			groups = append(groups, g)
+			blocks = append(blocks, block)
 		}
 		i = j
 	}
-	sq := s.Queues[model.SchedulerQueue]
 	grouped := make([]bool, len(sq))
 	for i, p := range sq {
 		if grouped[i] || s.Pods[p].NominatedNode == 0 {
 			continue
 		}
-		g := places{q: model.SchedulerQueue, pos: []int{i}}
+		block := []int{len(kq) + i}
 		for j := i + 1; j < len(sq); j++ {
 			a, b := s.Pods[p], s.Pods[sq[j]]
 			if grouped[j] || b.NominatedNode == 0 {
@@ -1483,45 +1480,28 @@ func looseOrbitKey(c *symmetry.Canonicalizer, s *model.State) string {
 			}
 			a.NominatedNode, b.NominatedNode = 0, 0
 			if a == b {
-				g.pos = append(g.pos, j)
+				block = append(block, len(kq)+j)
 				grouped[j] = true
 			}
 		}
-		groups = append(groups, g)
+		if len(block) > 1 {
+			blocks = append(blocks, block)
+		}
 	}
+	items := slices.Concat(kq, sq)
 	best := ""
 	t := s.Clone()
-	var orderGroup func(k int)
-	orderGroup = func(k int) {
-		if k == len(groups) {
-			if key := string(c.AppendCanonical(nil, t)); best == "" || key < best {
-				best = key
-			}
-			return
+	permutations(len(items), blocks, func(perm []int) {
+		for i := range kq {
+			t.Queues[model.KubeletQueue][i] = items[perm[i]]
 		}
-		g := groups[k]
-		items := make([]uint16, len(g.pos))
-		for i, x := range g.pos {
-			items[i] = s.Queues[g.q][x]
+		for i := range sq {
+			t.Queues[model.SchedulerQueue][i] = items[perm[len(kq)+i]]
 		}
-		var permute func(i int)
-		permute = func(i int) {
-			if i == len(items) {
-				for j, x := range g.pos {
-					t.Queues[g.q][x] = items[j]
-				}
-				orderGroup(k + 1)
-				return
-			}
-			for j := i; j < len(items); j++ {
-				items[i], items[j] = items[j], items[i]
-				permute(i + 1)
-				items[i], items[j] = items[j], items[i]
-			}
+		if key := string(c.AppendCanonical(nil, t)); best == "" || key < best {
+			best = key
 		}
-		permute(0)
-	}
-	orderGroup(0)
+	})
 	return best
 }
 

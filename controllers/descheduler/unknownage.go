@@ -248,8 +248,7 @@ func (c *cycle) deleteFailed(pod int) {
 	n := ps.NodeOf()
 	ref := c.s.PodRef(pod)
 	model.ForgetJobPod(c.tx, c.s, pod, false)
-	c.s.Pods[pod] = model.PodState{}
-	c.s.ForgetPod(pod, ps.Owner)
+	c.s.ForgetPod(pod)
 	if c.tx.Tracing() {
 		c.tx.Log(Component, "Evicting pod %s from node %s: it is Failed, so the API server deletes it at once (it holds no resources; its owner replaced it when it failed)", ref, c.nodeName(n))
 	}

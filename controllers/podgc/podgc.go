@@ -54,8 +54,7 @@ func (*Collector) Step(tx *model.Tx, s *model.State) {
 			continue
 		}
 		model.ForgetJobPod(tx, s, i, false)
-		s.Pods[i] = model.PodState{}
-		s.ForgetPod(i, pod.Owner)
+		s.ForgetPod(i)
 		if tx.Tracing() {
 			tx.Log(Component, "Deleted failed pod %s", model.PodRef{Slot: i, Pod: pod})
 		}

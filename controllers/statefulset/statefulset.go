@@ -137,8 +137,7 @@ func processReplicas(tx *model.Tx, s *model.State, d int, cfg *model.DeploymentC
 	for i, slot := range v.replicas {
 		if slot >= 0 && s.Pods[slot].Phase == model.Failed {
 			pod := s.Pods[slot]
-			s.Pods[slot] = model.PodState{}
-			s.ForgetPod(slot, pod.Owner)
+			s.ForgetPod(slot)
 			v.replicas[i] = -1
 			v.failedOld[i] = pod.RS != s.Deps[d].Cur
 			if tx.Tracing() {
@@ -297,8 +296,7 @@ func deletePod(tx *model.Tx, s *model.State, d, slot int, why string) {
 	pod := &s.Pods[slot]
 	if pod.Phase == model.Failed {
 		ref := s.PodRef(slot)
-		s.Pods[slot] = model.PodState{}
-		s.ForgetPod(slot, uint8(d+1))
+		s.ForgetPod(slot)
 		if tx.Tracing() {
 			tx.Log(Component, "delete Pod %s in StatefulSet %s successful%s", ref, tx.U.Deployments[d].Name, why)
 		}
