@@ -39,8 +39,15 @@ const (
 	// containers end with exit codes (the kubelet's, when it kills them,
 	// or the application's).
 	ContainersRan
+	// Preempted: the scheduler deleted the pod as a preemption victim,
+	// so its DisruptionTarget condition has the reason
+	// PreemptionByScheduler, which the scheduler's
+	// PodEligibleToPreemptOthers reads of a terminating pod. Recorded
+	// for every victim (MarkPreempted), where DisruptionTarget is
+	// recorded only for the pods a podFailurePolicy reads.
+	Preempted
 
-	allPodFailureFacts = DisruptionTarget | ContainersRan
+	allPodFailureFacts = DisruptionTarget | ContainersRan | Preempted
 )
 
 func (f PodFailureFacts) String() string {
@@ -50,6 +57,9 @@ func (f PodFailureFacts) String() string {
 	}
 	if f&ContainersRan != 0 {
 		parts = append(parts, "containers ran")
+	}
+	if f&Preempted != 0 {
+		parts = append(parts, "preempted")
 	}
 	if len(parts) == 0 {
 		return "none"
@@ -189,6 +199,17 @@ func AddDisruptionTarget(u *Universe, s *State, p int) {
 	if pod.Phase == Running {
 		pod.Failure |= ContainersRan
 	}
+}
+
+// MarkPreempted records that the scheduler preempts active pod p: its
+// DisruptionTarget condition (reason PreemptionByScheduler), where a
+// podFailurePolicy reads it, and Preempted. Call it before the deletion.
+func MarkPreempted(u *Universe, s *State, p int) {
+	if !s.Pods[p].Active() {
+		return
+	}
+	AddDisruptionTarget(u, s, p)
+	s.Pods[p].Failure |= Preempted
 }
 
 // NoteDeletedJobPod records, for a pod of a Job with a podFailurePolicy

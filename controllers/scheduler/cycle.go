@@ -46,8 +46,9 @@ type cycle struct {
 	// match[k.row*N+n] counts the non-terminating pods on node n that
 	// match constraint k's selector.
 	match []int32
-	// dom[k.off+v] is the pod count of domain v of constraint k, or -1
-	// when v is not a domain of k.
+	// dom[k.off+v] is the pod count of domain v of constraint k, or
+	// noDomain when v is not a domain of k. A count can be negative in a
+	// preemption's dry run (removedTerminating).
 	dom []int32
 	// hardMin[i] and hardDomains[i] are the global minimum and the number
 	// of domains of hard constraint i (PreFilter's critical paths).
@@ -66,6 +67,14 @@ type cycle struct {
 	// ipa is InterPodAffinity's PreFilter state, over ipaBuf.
 	ipa    interPodState
 	ipaBuf []int64
+
+	// removedTerminating are the terminating pods a preemption's dry run
+	// has removed from the node it tries (preemption.go, fits); nil in
+	// every other cycle. PodTopologySpread's PreFilter never counted them,
+	// but upstream's RemovePod subtracts every removed potential victim
+	// from its domain's count, terminating or not, so the dry run does
+	// too (preFilterSpread).
+	removedTerminating []model.PodState
 
 	// nom is what the cycle reads of the nominator (nominated.go).
 	nom nominations
@@ -232,7 +241,7 @@ func (c *cycle) count() {
 	clear(c.match)
 	clear(c.hardDomains)
 	for i := range c.dom {
-		c.dom[i] = -1
+		c.dom[i] = noDomain
 	}
 	c.countPods()
 	c.countPorts()

@@ -137,7 +137,7 @@ func explainConstraint(b *strings.Builder, c *cycle, k *constraint, when, extra 
 	}
 	for v := 0; v < k.values; v++ {
 		d := c.dom[k.off+v]
-		if d < 0 {
+		if d == noDomain {
 			continue
 		}
 		name := "<none>"

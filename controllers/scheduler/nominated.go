@@ -109,7 +109,12 @@ func (c *cycle) filterWithNominated(n int, filters []filterPlugin) (Status, int8
 		nm.inner = new(cycle)
 	}
 	in := nm.inner
+	// A dry run's removed terminating pods are subtracted in this pass
+	// too: upstream adds the nominated pods to the dry run's state. Only
+	// the PreFilter counts (reset) read them.
+	in.removedTerminating = c.removedTerminating
 	in.reset(c.u, sc, c.pod)
+	in.removedTerminating = nil
 	if filters == nil {
 		return in.standardFilters(n)
 	}
@@ -140,9 +145,9 @@ func (c *cycle) nominatedNodeFirst() (top []int, ok bool) {
 // preemptionPolicy check, for pod slot p of s: a pod whose nominated node
 // still holds a terminating pod of lower priority waits for it, unless
 // the filters found the nominated node UnschedulableAndUnresolvable
-// (then preemption may look elsewhere). Upstream counts only pods
-// terminating with the DisruptionTarget condition a preemption sets; the
-// model does not record why a pod terminates and counts every one.
+// (then preemption may look elsewhere). Only pods terminating as a
+// preemption's victims count (model.Preempted: upstream's
+// podTerminatingByPreemption reads their DisruptionTarget condition).
 // c is a scratch cycle for the nominated node's status.
 func eligibleToPreempt(c *cycle, u *model.Universe, s *model.State, p int) bool {
 	nom := int(s.Pods[p].NominatedNode)
@@ -152,7 +157,7 @@ func eligibleToPreempt(c *cycle, u *model.Universe, s *model.State, p int) bool 
 	prio := u.PodPriority(s, p)
 	terminating := false
 	for i := range s.Pods {
-		if q := &s.Pods[i]; q.Phase == model.Terminating && int(q.Node) == nom && u.PodPriority(s, i) < prio {
+		if q := &s.Pods[i]; q.Phase == model.Terminating && q.Failure&model.Preempted != 0 && int(q.Node) == nom && u.PodPriority(s, i) < prio {
 			terminating = true
 			break
 		}

@@ -1,6 +1,9 @@
 package scheduler
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // podTopologySpreadFilter enforces the pod's DoNotSchedule spread
 // constraints (podtopologyspread/filtering.go, v1.36). The counting is
@@ -33,7 +36,10 @@ func (podTopologySpreadFilter) Filter(c *cycle, n int) Status {
 		if int(c.hardDomains[i]) < k.minDomains {
 			minMatch = 0
 		}
-		matchNum := max(c.dom[k.off+int(v)], 0)
+		matchNum := c.dom[k.off+int(v)]
+		if matchNum == noDomain {
+			matchNum = 0
+		}
 		self := int32(0)
 		if k.self {
 			self = 1
@@ -65,21 +71,52 @@ func (c *cycle) preFilterSpread() {
 				continue
 			}
 			d := &c.dom[k.off+int(k.value(n))]
-			if *d < 0 {
+			if *d == noDomain {
 				*d = 0
 				c.hardDomains[i]++
 			}
 			*d += c.matchOn(k, n)
 		}
 	}
+	c.subtractRemovedTerminating()
 	for i := range c.hard {
 		k := &c.hard[i]
 		lo := int32(math.MaxInt32)
 		for _, d := range c.dom[k.off : k.off+k.values] {
-			if d >= 0 {
+			if d != noDomain {
 				lo = min(lo, d)
 			}
 		}
 		c.hardMin[i] = lo
+	}
+}
+
+// noDomain marks a value of cycle.dom that is no domain of its
+// constraint.
+const noDomain = math.MinInt32
+
+// subtractRemovedTerminating is upstream's RemovePod (updateWithPod with
+// delta −1) for the terminating pods a preemption's dry run removed:
+// their domain on a node that has every hard key loses one pod for each
+// constraint that selects them and whose inclusion policies admit the
+// node, as for the removed pods that were counted; the count may fall
+// below zero, and the filter compares it as it is.
+func (c *cycle) subtractRemovedTerminating() {
+	for i := range c.removedTerminating {
+		q := &c.removedTerminating[i]
+		n := int(q.Node) - 1
+		if !c.set.hardKeys[n] {
+			continue
+		}
+		rows := c.set.counted[q.Template]
+		if c.set.ownerMatters && q.Owner != c.p.Owner {
+			rows = c.set.foreign[q.Template]
+		}
+		for j := range c.hard {
+			k := &c.hard[j]
+			if k.includes(c.s, n) && slices.Contains(rows, k.row) {
+				c.dom[k.off+int(k.value(n))]--
+			}
+		}
 	}
 }

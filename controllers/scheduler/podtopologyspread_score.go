@@ -54,7 +54,7 @@ func (podTopologySpreadScore) PreScore(c *cycle) bool {
 			if ignored[n] {
 				continue
 			}
-			if d := &dom[values[n]]; *d < 0 {
+			if d := &dom[values[n]]; *d == noDomain {
 				*d = 0
 				size++
 			}
@@ -67,7 +67,7 @@ func (podTopologySpreadScore) PreScore(c *cycle) bool {
 			if requireAll && !hasKeys || !eligible[n] || k.taintedNow(states[n]) {
 				continue
 			}
-			if d := &dom[values[n]]; *d >= 0 {
+			if d := &dom[values[n]]; *d != noDomain {
 				*d += match[n]
 			}
 		}

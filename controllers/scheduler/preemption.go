@@ -161,12 +161,17 @@ func (sch Scheduler) preempt(tx *model.Tx, s *model.State, p int) (out preemptOu
 		return cmpInt(int(s.Pods[a].Owner), int(s.Pods[b].Owner))
 	})
 	for _, v := range victims {
+		if s.Pods[v].Phase == model.Terminating {
+			// Already being deleted: upstream's executor skips the
+			// deletion and its event.
+			continue
+		}
 		if tx.Tracing() {
 			tx.Log(Component, "Pod %s: Preempted by pod %s on node %s", s.PodRef(v), s.PodRef(p), u.Nodes[pick.node].Name)
 		}
 		// The victim carries the DisruptionTarget condition
 		// (PreemptionByScheduler).
-		model.AddDisruptionTarget(u, s, v)
+		model.MarkPreempted(u, s, v)
 		if d := s.RequestDeletion(v); d >= 0 {
 			tx.Mark(model.MarkEvicted(d))
 		}
@@ -550,13 +555,19 @@ func (r *reprieval) fits(present []int) (bool, Status) {
 	buf := sc.Pods
 	*sc = *pe.s
 	sc.Pods = append(buf[:0], pe.s.Pods...)
+	removed := pe.c.removedTerminating[:0]
 	for c := range r.classes {
 		for _, v := range r.classes[c].pods[present[c]:] {
+			if sc.Pods[v].Phase == model.Terminating {
+				removed = append(removed, sc.Pods[v])
+			}
 			sc.Pods[v] = model.PodState{}
 		}
 	}
+	pe.c.removedTerminating = removed
 	pe.c.reset(pe.u, sc, pe.pod)
 	st, _ := pe.c.standardFilters(r.node)
+	pe.c.removedTerminating = removed[:0]
 	ok := st.Code == Success
 	pe.fits[string(key)] = ok
 	return ok, st

@@ -51,7 +51,7 @@ func referenceCycle(u *model.Universe, s *model.State, pod int) *cycle {
 	}
 	c.dom = make([]int32, set.values)
 	for i := range c.dom {
-		c.dom[i] = -1
+		c.dom[i] = noDomain
 	}
 	c.hardMin = make([]int32, set.hard)
 	c.hardDomains = make([]int32, set.hard)

@@ -141,16 +141,10 @@ func (sch Scheduler) Step(tx *model.Tx, s *model.State) {
 			tx.Remember(top)
 		}
 		n, ok := pickHost(tx, u, top)
-		if !ok && waitsForTermination(u, s) {
-			if tx.Tracing() {
-				tx.Log(Component, "Pod %s cannot be scheduled yet: %s; it waits for a terminating pod to be removed", s.PodRef(p), unavailable(u, s, p))
-			}
-			if onePod {
-				return
-			}
-			continue
-		}
 		if !ok && u.HasPriorities() {
+			// PostFilter runs whether or not pods are terminating
+			// (upstream's cycle does not look): a preemption may take
+			// victims while others are on their way out.
 			switch out, msg := sch.preempt(tx, s, p); out {
 			case preempted:
 				if onePod {
@@ -166,12 +160,30 @@ func (sch Scheduler) Step(tx *model.Tx, s *model.State) {
 				}
 				continue
 			default:
+				if s.Failed == model.NoFailure && waitsForTermination(u, s) {
+					if tx.Tracing() {
+						tx.Log(Component, "Pod %s cannot be scheduled yet, it waits for a terminating pod to be removed: %s preemption: %s", s.PodRef(p), unavailableMsg(u, s, p), msg)
+					}
+					if onePod {
+						return
+					}
+					continue
+				}
 				if tx.Tracing() {
 					tx.Log(Component, "Pod %s cannot be scheduled: %s preemption: %s", s.PodRef(p), unavailableMsg(u, s, p), msg)
 				}
 				s.Fail(model.FailNoFeasibleNode, p)
 				return
 			}
+		}
+		if !ok && waitsForTermination(u, s) {
+			if tx.Tracing() {
+				tx.Log(Component, "Pod %s cannot be scheduled yet: %s; it waits for a terminating pod to be removed", s.PodRef(p), unavailable(u, s, p))
+			}
+			if onePod {
+				return
+			}
+			continue
 		}
 		if !ok {
 			if tx.Tracing() {

@@ -15,8 +15,10 @@ import "github.com/kivi-go/kivi/model"
 // that is not Ready (model.KeepsTerminatingPod) is not waited for: it
 // goes only when its node comes back, and the scheduler's attempt is
 // judged on the cluster with the node down, as for a pod the kubelet
-// removed. Under Kivi's lifecycle (model.Options.KiviLifecycle) every
-// attempt is judged at once.
+// removed. Where templates differ in priority the question comes after
+// PostFilter: a pod that preempts is nominated whatever terminates, and
+// only one that finds no victims waits. Under Kivi's lifecycle
+// (model.Options.KiviLifecycle) every attempt is judged at once.
 func waitsForTermination(u *model.Universe, s *model.State) bool {
 	if u.Options.KiviLifecycle {
 		return false

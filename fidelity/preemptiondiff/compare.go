@@ -17,9 +17,6 @@ type Comparison struct {
 	Class string
 	// Reached counts the model's branches some real run took.
 	Reached int
-	// noWaiting: Model is the model's answer without the wait for
-	// terminating pods (a counterfactual's).
-	noWaiting bool
 }
 
 // Compare asks both sides.
@@ -59,7 +56,8 @@ func (c *Comparison) diff(s *Snapshot) string {
 	}
 	possible := len(r.Outcomes) > 0 && r.Outcomes[0].Node != ""
 	if m.Waits {
-		if m.Message == "" || possible || m.Message != r.Message {
+		// Message "" where every template has the same priority, as below.
+		if possible || m.Message != "" && m.Message != r.Message {
 			return fmt.Sprintf("the model's pod waits (%q), real: preemption possible %t (%q)", m.Message, possible, r.Message)
 		}
 		return ""

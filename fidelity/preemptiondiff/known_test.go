@@ -76,39 +76,71 @@ func TestKnownClasses(t *testing.T) {
 				Pending: Pending{Priority: 100, MilliCPU: 1000, AntiApp: -1, NominatedTo: 2}, StartSeeds: seeds},
 		},
 		{
-			// The model's pod waits for pod2 to go; upstream preempts pod1
-			// (pod2, already terminating, is a victim too).
-			name: ClassWaitsForTermination,
+			// pod2 is terminating: the cycle runs PostFilter all the
+			// same and preempts pod1 (pod2, already terminating, is a
+			// victim too, whose deletion is skipped).
+			name: "preemption while a pod terminates",
 			s: Snapshot{Nodes: []Node{{MilliCPU: 1000, MemMiB: 1024, MaxPods: 110}},
 				Apps:    []App{{Priority: 0, MilliCPU: 500, Tier: "a"}},
 				Pods:    []Pod{{App: 0, Node: 0}, {App: 0, Node: 0, Terminating: TerminatingByPreemption}},
 				Pending: Pending{Priority: 100, MilliCPU: 1000, AntiApp: -1}, StartSeeds: seeds},
-			class: ClassWaitsForTermination,
 		},
 		{
-			// pod2 terminates, but not by a preemption: upstream's pod,
-			// nominated to n1, is eligible and preempts pod1; the model's
-			// (without the wait) is not eligible.
-			name: ClassEligibilityEveryTerminating,
+			// pod1 is of higher priority than the pod: no victims while
+			// pod2 terminates, so the pod waits with the FitError.
+			name: "no victims while a pod terminates",
+			s: Snapshot{Nodes: []Node{{MilliCPU: 1000, MemMiB: 1024, MaxPods: 110}},
+				Apps:    []App{{Priority: 200, MilliCPU: 500, Tier: "a"}},
+				Pods:    []Pod{{App: 0, Node: 0}, {App: 0, Node: 0, Terminating: TerminatingOther}},
+				Pending: Pending{Priority: 100, MilliCPU: 1000, AntiApp: -1}, StartSeeds: seeds},
+		},
+		{
+			// pod2 terminates, but not by a preemption: the pod,
+			// nominated to n1, is eligible and preempts pod1
+			// (PodEligibleToPreemptOthers counts only preemption
+			// victims).
+			name: "eligible beside a pod terminating for another reason",
 			s: Snapshot{Nodes: []Node{{MilliCPU: 1000, MemMiB: 1024, MaxPods: 110}},
 				Apps:    []App{{Priority: 0, MilliCPU: 500, Tier: "a"}},
 				Pods:    []Pod{{App: 0, Node: 0}, {App: 0, Node: 0, Terminating: TerminatingOther}},
 				Pending: Pending{Priority: 100, MilliCPU: 1000, AntiApp: -1, NominatedTo: 1}, StartSeeds: seeds},
-			class: ClassWaitsForTermination + "; " + ClassEligibilityEveryTerminating,
+		},
+		{
+			// pod2 is the victim of an earlier preemption: the pod,
+			// nominated to n1, is not eligible and waits.
+			name: "not eligible while a victim terminates",
+			s: Snapshot{Nodes: []Node{{MilliCPU: 1000, MemMiB: 1024, MaxPods: 110}},
+				Apps:    []App{{Priority: 0, MilliCPU: 500, Tier: "a"}},
+				Pods:    []Pod{{App: 0, Node: 0}, {App: 0, Node: 0, Terminating: TerminatingByPreemption}},
+				Pending: Pending{Priority: 100, MilliCPU: 1000, AntiApp: -1, NominatedTo: 1}, StartSeeds: seeds},
 		},
 		{
 			// n1 holds two tier-a pods (skew 2 against the tainted n2, one
 			// too many) and a terminating tier-a pod using the cpu. With
-			// the three removed upstream counts 2 − 3 = −1 tier-a pods on
-			// n1 and reprieves both running ones; the model counts 0 and
-			// reprieves one.
-			name: ClassSpreadRemovesTerminating,
+			// the three removed, RemovePod leaves 2 − 3 = −1 tier-a pods
+			// counted on n1 (the PreFilter never counted the terminating
+			// one), so both running ones are reprieved; only the
+			// terminating pod is a victim.
+			name: "spread: the dry run subtracts a terminating pod",
 			s: Snapshot{Nodes: []Node{{MilliCPU: 2000, MemMiB: 1024, MaxPods: 110}, {MilliCPU: 1000, MemMiB: 1024, MaxPods: 110, Tainted: true}},
 				Apps: []App{{Priority: 0, Tier: "a"}, {Priority: 0, MilliCPU: 1000, Tier: "a"}},
 				Pods: []Pod{{App: 0, Node: 0}, {App: 0, Node: 0}, {App: 1, Node: 0, Terminating: TerminatingByPreemption}},
 				Pending: Pending{Priority: 100, MilliCPU: 1500, AntiApp: -1,
 					Spread: true, SpreadKey: model.HostnameKey, SpreadTier: "a", MaxSkew: 1}, StartSeeds: seeds},
-			class: ClassWaitsForTermination + "; " + ClassSpreadRemovesTerminating,
+		},
+		{
+			// The dry run on n2 removes the terminating pod2 (−1 tier-a
+			// pod there) and RunFilterPluginsWithNominatedPods adds nom0
+			// (+1): the spread constraint passes with both, so the pod
+			// preempts on n2 (found by TestDifferential: the pass with
+			// the nominated pods had lost the subtraction).
+			name: "spread: the pass with nominated pods subtracts a terminating pod too",
+			s: Snapshot{Nodes: []Node{{MilliCPU: 1000, MemMiB: 1024, MaxPods: 3, Zone: "a", Tainted: true}, {MilliCPU: 1000, MemMiB: 1024, MaxPods: 3, Zone: "a"}},
+				Apps:     []App{{Priority: -100, MilliCPU: 250, Tier: "a"}, {Priority: -100, Tier: "a"}, {Priority: -100, Tier: "a"}, {Priority: -100, MilliCPU: 1000, Tier: "b"}},
+				Pods:     []Pod{{App: 3, Node: 0}, {App: 0, Node: 1, Terminating: TerminatingOther}},
+				Nominees: []Nominee{{Priority: 0, Tier: "a", Node: 1}, {Priority: -50, Node: 0}},
+				Pending: Pending{Priority: 0, MilliCPU: 250, Tier: "a", ZoneSelector: "a", AntiApp: 0, AntiKey: model.HostnameKey,
+					Spread: true, SpreadKey: model.HostnameKey, SpreadTier: "a", MaxSkew: 1}, StartSeeds: seeds},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -15,7 +15,8 @@ import (
 // (deployment "nom<k>") is the slot after the pods' k-th, with its
 // nomination, the pending pod (deployment "incoming") is the last slot
 // and waits in the scheduling queue; a terminating pod is deleted
-// (model.State.RequestDeletion) in the state built.
+// (model.State.RequestDeletion) in the state built, marked as a
+// preemption's victim first (model.MarkPreempted) when it is one.
 func (s *Snapshot) ToModel() (*model.Universe, *model.State, int, error) {
 	b := build.New()
 	// Kubernetes' objects: no `hostname` alias, Kubernetes' lifecycle,
@@ -92,6 +93,9 @@ func (s *Snapshot) ToModel() (*model.Universe, *model.State, int, error) {
 		return nil, nil, 0, err
 	}
 	for i, q := range s.Pods {
+		if q.Terminating == TerminatingByPreemption {
+			model.MarkPreempted(u, st, i)
+		}
 		if q.Terminating != NotTerminating {
 			st.RequestDeletion(i)
 		}
@@ -146,8 +150,9 @@ type ModelAnswer struct {
 	// (ties), sorted.
 	FitNodes []string
 	// Waits: the pod fits no node and waits, without preempting: for a
-	// terminating pod to go (Message "") or, not eligible to preempt,
-	// for the victims on its nominated node (Message says so).
+	// terminating pod to go, PostFilter having found no candidate
+	// (Message is its FitError), or, not eligible to preempt, for the
+	// victims on its nominated node (Message says so).
 	Waits bool
 	// Branches are the distinct outcomes of the step, up to identical
 	// pods; none when the pod cannot preempt.
@@ -162,20 +167,11 @@ type ModelAnswer struct {
 
 // Model runs one scheduler step from the snapshot's state, every branch
 // enumerated with model.Tx as the System does.
-func (s *Snapshot) Model() (*ModelAnswer, error) { return s.model(false) }
-
-// modelNoWaiting is Model with the waiting for terminating pods turned
-// off (model.Options.KiviLifecycle, which in the scheduler decides that
-// alone: waiting.go): the cycle goes on to PostFilter, as upstream's
-// does. It is the counterfactual of ClassWaitsForTermination.
-func (s *Snapshot) modelNoWaiting() (*ModelAnswer, error) { return s.model(true) }
-
-func (s *Snapshot) model(noWaiting bool) (*ModelAnswer, error) {
+func (s *Snapshot) Model() (*ModelAnswer, error) {
 	u, s0, pod, err := s.ToModel()
 	if err != nil {
 		return nil, err
 	}
-	u.Options.KiviLifecycle = noWaiting
 	ans := &ModelAnswer{}
 	sch := scheduler.New()
 	tx := model.NewTx(u)

@@ -72,10 +72,11 @@ func (e *Env) pod(c Command) (string, error) {
 	return "", nil
 }
 
-// set-pod pod=P [phase=Ph] [was-running] [cpu=C] [memory=M] [replicaset=R]
-// [nominated=N|none] [readiness=NotReady|Ready|Available]: edits pod P.
-// Phase Free empties its slot; was-running marks a Terminating pod as
-// having run; replicaset is the deployment's ReplicaSet slot (0 or 1);
+// set-pod pod=P [phase=Ph] [was-running] [preempted] [cpu=C] [memory=M]
+// [replicaset=R] [nominated=N|none] [readiness=NotReady|Ready|Available]:
+// edits pod P. Phase Free empties its slot; was-running marks a
+// Terminating pod as having run; preempted marks it as a preemption's
+// victim (model.Preempted: DisruptionTarget, PreemptionByScheduler); replicaset is the deployment's ReplicaSet slot (0 or 1);
 // memory is its memory usage (MiB); nominated sets status.nominatedNodeName, which only a Pending, unbound
 // pod may carry (model.PodState); readiness is a Running pod's Ready
 // condition (Ready: not yet available, minReadySeconds).
@@ -95,6 +96,9 @@ func (e *Env) setPod(c Command) (string, error) {
 	}
 	p.Phase = ph
 	p.WasRunning = p.WasRunning || c.Has("was-running")
+	if c.Has("preempted") {
+		p.Failure |= model.Preempted
+	}
 	if v := c.Arg("cpu", ""); v != "" {
 		cpu, err := intArg(c, "cpu", 0)
 		if err != nil {

@@ -50,7 +50,7 @@
 // Changes of the state (after build; pod also before):
 //
 //	pod deployment=D [phase=Running|Pending] [node=N] [cpu=C] [count=1]   new pods, unbound without node
-//	set-pod pod=P [phase=Free|Pending|Running|Terminating|Failed] [was-running] [cpu=C] [memory=M] [replicaset=0|1] [nominated=N|none] [readiness=NotReady|Ready|Available] [restarts=N]
+//	set-pod pod=P [phase=Free|Pending|Running|Terminating|Failed] [was-running] [preempted] [cpu=C] [memory=M] [replicaset=0|1] [nominated=N|none] [readiness=NotReady|Ready|Available] [restarts=N]
 //	node-status node=N status=Ready|NotReady|Unhealthy
 //	enqueue queue=scheduler|kubelet|deployment|hpa|nodecontroller|taintmanager id=I
 //	clear-queue queue=Q

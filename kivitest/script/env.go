@@ -167,7 +167,7 @@ var handlers = map[string]handler{
 	// Declaration or change of the state.
 	"pod": {anytime, []string{"deployment", "phase", "node", "cpu", "count"}, nil, 0, (*Env).pod},
 	// Changes of the state.
-	"set-pod":      {running, []string{"pod", "phase", "cpu", "memory", "replicaset", "nominated", "readiness", "restarts"}, []string{"was-running"}, 0, (*Env).setPod},
+	"set-pod":      {running, []string{"pod", "phase", "cpu", "memory", "replicaset", "nominated", "readiness", "restarts"}, []string{"was-running", "preempted"}, 0, (*Env).setPod},
 	"node-status":  {running, []string{"node", "status"}, nil, 0, (*Env).nodeStatus},
 	"enqueue":      {running, []string{"queue", "id"}, nil, 0, (*Env).enqueue},
 	"clear-queue":  {running, []string{"queue"}, nil, 0, (*Env).clearQueue},

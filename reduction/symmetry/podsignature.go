@@ -23,8 +23,8 @@ const podKeyLen = 5 + 4 + 4 + len(podQueues) + 1 + len(podQueues) + 1 + 1
 // a node's pods and the pods nominated to it never mix. Its bytes,
 // big-endian, are
 //
-//	free flag<<7 (Free slots sort last) | wasRunning<<2 | the
-//	podFailurePolicy facts (PodState.Failure, two bits),
+//	free flag<<7 (Free slots sort last) | wasRunning<<3 | the
+//	failure facts (PodState.Failure, three bits),
 //	phase (three bits) | rs<<3 | nominated<<4 | readiness<<5,
 //	owner,
 //	template, pattern, CPU and memory usage (4 bytes each), the low
@@ -102,7 +102,7 @@ func podSortKeys(dst []sortKey, s *model.State, n int, kubeletSet, taintSet bool
 		} else {
 			f := uint64(p.Failure)
 			if p.WasRunning {
-				f |= 1 << 2
+				f |= 1 << 3
 			}
 			h := uint64(p.Phase) | uint64(p.RS)<<3
 			if p.NominatedNode != 0 {

@@ -28,7 +28,7 @@ func referenceKey(s *model.State, i int, kubeletSet, taintSet bool) []byte {
 	} else {
 		f := byte(p.Failure)
 		if p.WasRunning {
-			f |= 1 << 2
+			f |= 1 << 3
 		}
 		h := byte(p.Phase) | p.RS<<3
 		if p.NominatedNode != 0 {
@@ -360,7 +360,7 @@ func randomState(t *rapid.T, c *Canonicalizer) *model.State {
 		p.Pattern = uint8(rapid.IntRange(0, 1).Draw(t, "pattern"))
 		p.Ordinal = uint8(rapid.IntRange(0, 2).Draw(t, "ordinal"))
 		p.Readiness = model.Readiness(rapid.IntRange(0, 2).Draw(t, "readiness"))
-		p.Failure = model.PodFailureFacts(rapid.IntRange(0, 3).Draw(t, "failure facts"))
+		p.Failure = model.PodFailureFacts(rapid.IntRange(0, 7).Draw(t, "failure facts"))
 		p.Restarts = uint8(rapid.SampledFrom([]int{0, 0, 1, model.MaxRestarts}).Draw(t, "restarts"))
 		p.CPU = int32(rapid.SampledFrom([]int{0, 100, -1, 1 << 20}).Draw(t, "cpu"))
 		if distinct {
@@ -673,7 +673,7 @@ func TestContentKeysTellPodsApart(t *testing.T) {
 			p.Pattern = uint8(rapid.IntRange(0, 255).Draw(t, "pattern"))
 			p.Ordinal = uint8(rapid.IntRange(0, 255).Draw(t, "ordinal"))
 			p.Readiness = model.Readiness(rapid.IntRange(0, 2).Draw(t, "readiness"))
-			p.Failure = model.PodFailureFacts(rapid.IntRange(0, 3).Draw(t, "failure facts"))
+			p.Failure = model.PodFailureFacts(rapid.IntRange(0, 7).Draw(t, "failure facts"))
 			p.Restarts = uint8(rapid.IntRange(0, model.MaxRestarts).Draw(t, "restarts"))
 			p.CPU = int32(rapid.Int32().Draw(t, "cpu"))
 			p.Memory = int32(rapid.Int32().Draw(t, "memory"))
