@@ -126,6 +126,8 @@ func List() []Incident {
 			"a CronJob with concurrencyPolicy Allow fires while its run is still active: the overlapping run's pod is Pending", "CronJob controller (concurrencyPolicy Allow)", "pod_always_schedulable"},
 		{"quota-blocks-hpa-scale-up", "https://github.com/veryfront/veryfront-code/issues/188",
 			"the HPA scales the renderer past what the namespace's limits.cpu quota holds: pod creation is refused, 4 of 6 replicas", "HPA against a ResourceQuota (ReplicaSet creation refused)", "rollout_completes"},
+		{"preemption-during-rollout", "https://github.com/kubernetes/kubernetes/issues/102382",
+			"a high-priority node agent's rollout deletes its old pod first: the new pod preempts db on that node instead of waiting for the old one to go", "scheduler (DefaultPreemption) while a pod terminates", "replica_num_always_meet_exp"},
 		{"core-node-pod-limit", "https://github.com/2i2c-org/infrastructure/issues/8916",
 			"the core node pool at its maximum, its node at its 59-pod limit with CPU and memory to spare: the ACME solver is Pending", "scheduler (NodeResourcesFit, the node's pod limit) with the DaemonSets' pods", "pod_always_schedulable"},
 		{"gitops-replicas-below-hpa-min", "https://github.com/uberswe/createmod.com/pull/1097",

@@ -369,6 +369,19 @@ var traceChecks = map[string]func(t *testing.T, lines, loop []string){
 		}
 		wantLast(t, lines, "fewer replicas than expected: 0, expected 1")
 	},
+	// "First the old DaemonSet pod was terminated, then the StatefulSet
+	// pod was terminated ... by kube-scheduler": the agent's old pod is
+	// deleted, its replacement fits nowhere while the old one terminates,
+	// and preempts db's pod on node-a before the old agent is gone.
+	"preemption-during-rollout": func(t *testing.T, lines, _ []string) {
+		d := firstIndex(lines, `\[replicaset-controller\] Deleting pod agent-1`)
+		p := firstIndex(lines, `\[kube-scheduler\] Pod agent-2 cannot be scheduled yet: .* It is nominated to node node-a and preempts db-\d`)
+		g := firstIndex(lines, `\[kubelet\] Deleted pod agent-1 on node node-a`)
+		if d < 0 || p < d || g >= 0 && g < p {
+			t.Errorf("want agent-1 deleted, then agent-2 preempting a db pod on node-a while agent-1 terminates (%d, %d, %d)", d, p, g)
+		}
+		wantLast(t, lines, "fewer replicas than expected: 1, expected 2")
+	},
 	// "Preemption can easily violate PDBs": the batch pod fits nowhere,
 	// every candidate node's victims include a web replica its budget
 	// protects, and the scheduler preempts one anyway.
