@@ -35,9 +35,11 @@ import (
 // pods as one, is explored and each distinct outcome is a branch), and
 // the last criteria (start times, then the order of a map) leave every
 // node that ties on the first four open. Every potential node is a
-// candidate: upstream stops its dry run once it has
-// max(10 % of the nodes, 100) candidates, which is all of them below 100
-// potential nodes.
+// candidate: upstream stops its dry run, from a random offset, once it
+// has max(10 % of the potential nodes, 100) candidates and chooses among
+// those, which is all of them below 100 potential nodes; above, it may
+// also choose a node that is not the best of all, which the model does
+// not explore.
 
 // Messages of the preemption plugin.
 const (
