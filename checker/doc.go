@@ -291,6 +291,11 @@
 // required mark). A trace that fails is reported as an error wrapping
 // [ErrInvalidTrace]: it means a nondeterministic System, a non-canonical
 // encoding, a Canonicalizer that is not a symmetry, or an engine bug.
+// One exception: where the engine explores concrete states up to
+// symmetry (a RepresentativeEncoder whose representatives are not exact,
+// or none), a cycle's lasso joins stored states by their keys, and a
+// System whose orbit members do not all step alike may have no concrete
+// run along it; that property is Unknown/ReasonUnreplayable.
 //
 // [Stats] reports states stored and matched, transitions, depth, elapsed
 // time and rate, memory per state (VisitedBytes and ParentBytes), table

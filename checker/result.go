@@ -31,6 +31,12 @@ const (
 	// ReasonStopped: the run stopped at another property's violation
 	// before this one was settled.
 	ReasonStopped
+	// ReasonUnreplayable: a cycle property's lasso, found among the
+	// stored states up to symmetry, does not replay as a concrete run.
+	// The System's representatives are not exact there (a state and
+	// another of its orbit may step to different orbits), so the lasso
+	// may not exist concretely: neither a violation nor a proof.
+	ReasonUnreplayable
 )
 
 // TraceStep is one transition of a counterexample.

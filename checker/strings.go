@@ -34,6 +34,8 @@ func (r Reason) String() string {
 		return "hash compaction"
 	case ReasonStopped:
 		return "stopped at another violation"
+	case ReasonUnreplayable:
+		return "cycle found up to symmetry does not replay concretely"
 	}
 	return fmt.Sprintf("Reason(%d)", uint8(r))
 }

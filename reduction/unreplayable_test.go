@@ -1,0 +1,116 @@
+package reduction_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/kivi-go/kivi/checker"
+	"github.com/kivi-go/kivi/compose"
+	"github.com/kivi-go/kivi/model"
+)
+
+// TestUnreplayableCycleIsUnknown: where representatives are not exact the
+// engine explores concrete states up to symmetry, and a lasso found among
+// the stored states need not replay as a concrete run. Here two db pods
+// nominated to the two (non-interchangeable) nodes wait together and are
+// retried in slot order (docs/divergences.md, "Pod priority and
+// preemption"), which the reduction permutes: the depth-first search's
+// no_oscillation_eviction lasso does not replay. The property is Unknown
+// with its reason, not an error and not a violation.
+func TestUnreplayableCycleIsUnknown(t *testing.T) {
+	in := randomInput{nodes: `apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: Node
+  metadata: {name: node-a, labels: {kubernetes.io/hostname: node-a, topology.kubernetes.io/zone: z0}}
+  status: {allocatable: {cpu: "1", memory: 2Gi, pods: "110"}}
+- apiVersion: v1
+  kind: Node
+  metadata: {name: node-b, labels: {kubernetes.io/hostname: node-b, topology.kubernetes.io/zone: z1}}
+  spec: {taints: [{key: dedicated, value: batch, effect: NoExecute}]}
+  status: {allocatable: {cpu: "1", memory: 2Gi, pods: "110"}}
+`, manifests: `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      nodeName: node-b
+      containers:
+      - name: web
+        resources: {requests: {cpu: 500m, memory: 256Mi}}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: db}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      priorityClassName: system-node-critical
+      tolerations: [{key: dedicated, operator: Exists, effect: NoExecute, tolerationSeconds: 10}]
+      containers:
+      - name: db
+        resources: {requests: {cpu: 250m, memory: 256Mi}}
+        ports: [{containerPort: 8080, hostPort: 80}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: batch}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: batch}}
+  template:
+    metadata: {labels: {app: batch}}
+    spec:
+      nodeName: node-a
+      containers:
+      - name: batch
+        resources: {requests: {cpu: 250m, memory: 256Mi}}
+        ports: [{containerPort: 8080, hostPort: 80}]
+        readinessProbe: {httpGet: {path: /healthz, port: 8080}}
+`, intents: `intents:
+- {name: no_oscillation_eviction, params: {deployment: db}}
+events:
+- {kind: nodeFailure, node: node-b, recovers: false, outOfService: true, when: afterStable}
+`}
+	p := inputProblem(t, in, compose.Options{})
+	if p.System.Symmetry.ExactRepresentatives() {
+		t.Fatal("representatives are exact: the test needs an input where they are not")
+	}
+	res, err := checker.Check[*model.State](context.Background(), p.System.CheckerSystem(), p.Properties,
+		checker.Options{CollectAll: true, Workers: 1, MaxStates: randomMaxStates, Strategy: checker.DFS, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, r := range res.Properties {
+		if r.Name == "no_oscillation_eviction" {
+			found = true
+			if r.Verdict != checker.Unknown || r.Reason != checker.ReasonUnreplayable {
+				t.Errorf("no_oscillation_eviction: %v (%v), want Unknown (%v)", r.Verdict, r.Reason, checker.ReasonUnreplayable)
+			}
+		}
+	}
+	if !found {
+		t.Fatal("no no_oscillation_eviction result")
+	}
+	// Without symmetry the search is exact: the cycle is a concrete run
+	// or none.
+	full, err := checker.Check[*model.State](context.Background(), p.System.CheckerSystem(), p.Properties,
+		checker.Options{CollectAll: true, Workers: 1, MaxStates: randomMaxStates, NoSymmetry: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range full.Properties {
+		if r.Name == "no_oscillation_eviction" {
+			t.Logf("without symmetry: %v", r.Verdict)
+		}
+	}
+}
