@@ -195,22 +195,34 @@ func (u *Universe) AddScalar(used []int64, t int) {
 // without the resource has 0 of it. unresolvable reports that t requests
 // more of some scalar resource than n has allocatable at all.
 func (u *Universe) InsufficientScalar(t, n int, used []int64) (k int, unresolvable bool) {
-	k = -1
 	node := u.Nodes[n].Scalar
 	for i, req := range u.Templates[t].Scalar {
-		if req == 0 {
-			continue
-		}
-		var alloc int64
-		if node != nil {
-			alloc = node[i]
-		}
-		if req > alloc {
+		if req > 0 && req > scalarAt(node, i) {
 			unresolvable = true
-		}
-		if k < 0 && req > alloc-used[i] {
-			k = i
+			break
 		}
 	}
-	return k, unresolvable
+	return u.NextInsufficientScalar(t, n, used, -1), unresolvable
+}
+
+// NextInsufficientScalar is the next scalar resource after after that
+// template t requests and node n cannot hold (InsufficientScalar), or -1.
+func (u *Universe) NextInsufficientScalar(t, n int, used []int64, after int) int {
+	node := u.Nodes[n].Scalar
+	req := u.Templates[t].Scalar
+	for i := after + 1; i < len(req); i++ {
+		if req[i] > 0 && req[i] > scalarAt(node, i)-used[i] {
+			return i
+		}
+	}
+	return -1
+}
+
+// scalarAt is a node's allocatable of scalar resource i: 0 where the
+// node has none.
+func scalarAt(node []int64, i int) int64 {
+	if node == nil {
+		return 0
+	}
+	return node[i]
 }

@@ -62,7 +62,7 @@ func Explain(u *model.Universe, s *model.State, pod int) string {
 		}
 		if by := c.rejectedBy[n]; by >= 0 {
 			st := c.status[n]
-			fmt.Fprintf(&b, "%s %s: %s\n", pr.filters[by].Name(), st.Code, st.Reason)
+			fmt.Fprintf(&b, "%s %s: %s\n", pr.filters[by].Name(), st.Code, strings.Join(splitReasons(st.Reason), ", "))
 			continue
 		}
 		sep := ""
@@ -163,7 +163,10 @@ func unavailableReasons(u *model.Universe, s *model.State, pod int) string {
 	counts := map[string]int{}
 	for n := range u.Nodes {
 		if c.rejectedBy[n] >= 0 {
-			counts[c.status[n].Reason]++
+			// framework.FitError counts each reason of a node's status.
+			for _, r := range splitReasons(c.status[n].Reason) {
+				counts[r]++
+			}
 		}
 	}
 	reasons := make([]string, 0, len(counts))

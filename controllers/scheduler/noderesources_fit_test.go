@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/kivi-go/kivi/model"
@@ -31,23 +32,22 @@ func fitNode(existing ...kSpec) kResNode {
 // initPod is upstream's newResourceInitPod(newResourcePod(c), init...).
 func initPod(c kRes, init ...kRes) kSpec { return kSpec{containers: []kRes{c}, init: init} }
 
-// fitRow is one row of a NodeResourcesFit Filter table: the model
-// reports the first reason of upstream's status (docs/divergences.md,
-// "NodeResourcesFit reports one insufficient resource").
+// fitRow is one row of a NodeResourcesFit Filter table: reasons are
+// upstream's status reasons, in its order, joined by ", ".
 type fitRow struct {
-	name  string
-	pod   kSpec
-	node  kResNode
-	code  Code
-	first string
+	name    string
+	pod     kSpec
+	node    kResNode
+	code    Code
+	reasons string
 }
 
 func (r fitRow) run(t *testing.T) {
 	t.Helper()
 	u, s, p := buildResources(t, []kResNode{r.node}, r.pod, model.SchedulerProfile{})
 	got := fitFilter(u, s, p)[0]
-	if got.Code != r.code || got.Reason != r.first {
-		t.Errorf("status %v %q, want %v %q (pod cpu %d memory %d scalar %v)", got.Code, got.Reason, r.code, r.first,
+	if reasons := strings.Join(splitReasons(got.Reason), ", "); got.Code != r.code || reasons != r.reasons {
+		t.Errorf("status %v %q, want %v %q (pod cpu %d memory %d scalar %v)", got.Code, reasons, r.code, r.reasons,
 			u.Templates[s.Pods[p].Template].CPU, u.Templates[s.Pods[p].Template].Memory, u.Templates[s.Pods[p].Template].Scalar)
 	}
 }
@@ -67,62 +67,61 @@ func insufficient(name string) string { return "Insufficient " + name }
 // only ("Pod-level resources" row); "extended resource backed by DRA"
 // and "extended resource was backed by Device Plugin (Allocatable: 0)":
 // an extended resource a DeviceClass maps to DRA is not modelled
-// ("NodeResourcesFit reports one insufficient resource" row).
+// ("DRA-backed extended resources not modelled" row).
 func TestEnoughRequests(t *testing.T) {
 	r := func(cpu, mem int64) kRes { return kRes{cpu: cpu, mem: mem} }
 	rs := func(cpu, mem int64, name string, v int64) kRes { return kRes{cpu: cpu, mem: mem, scalar: ext(name, v)} }
 	cpuR, memR := insufficient("cpu"), insufficient("memory")
 	for _, row := range []fitRow{
 		{name: "no resources requested always fits", pod: kSpec{}, node: fitNode(pod(r(10, 20)))},
-		// Upstream lists cpu and memory; the model the first.
-		{name: "too many resources fails", pod: pod(r(1, 1)), node: fitNode(pod(r(10, 20))), code: ko, first: cpuR},
+		{name: "too many resources fails", pod: pod(r(1, 1)), node: fitNode(pod(r(10, 20))), code: ko, reasons: cpuR + ", " + memR},
 		{name: "too many resources fails due to init container cpu", pod: initPod(r(1, 1), r(3, 1)),
-			node: fitNode(pod(r(8, 19))), code: ko, first: cpuR},
+			node: fitNode(pod(r(8, 19))), code: ko, reasons: cpuR},
 		{name: "too many resources fails due to highest init container cpu", pod: initPod(r(1, 1), r(3, 1), r(2, 1)),
-			node: fitNode(pod(r(8, 19))), code: ko, first: cpuR},
+			node: fitNode(pod(r(8, 19))), code: ko, reasons: cpuR},
 		{name: "too many resources fails due to init container memory", pod: initPod(r(1, 1), r(1, 3)),
-			node: fitNode(pod(r(9, 19))), code: ko, first: memR},
+			node: fitNode(pod(r(9, 19))), code: ko, reasons: memR},
 		{name: "too many resources fails due to highest init container memory", pod: initPod(r(1, 1), r(1, 3), r(1, 2)),
-			node: fitNode(pod(r(9, 19))), code: ko, first: memR},
+			node: fitNode(pod(r(9, 19))), code: ko, reasons: memR},
 		{name: "init container fits because it's the max, not sum, of containers and init containers",
 			pod: initPod(r(1, 1), r(1, 1)), node: fitNode(pod(r(9, 19)))},
 		{name: "multiple init containers fit because it's the max, not sum, of containers and init containers",
 			pod: initPod(r(1, 1), r(1, 1), r(1, 1)), node: fitNode(pod(r(9, 19)))},
 		{name: "both resources fit", pod: pod(r(1, 1)), node: fitNode(pod(r(5, 5)))},
-		{name: "one resource memory fits", pod: pod(r(2, 1)), node: fitNode(pod(r(9, 5))), code: ko, first: cpuR},
-		{name: "one resource cpu fits", pod: pod(r(1, 2)), node: fitNode(pod(r(5, 19))), code: ko, first: memR},
+		{name: "one resource memory fits", pod: pod(r(2, 1)), node: fitNode(pod(r(9, 5))), code: ko, reasons: cpuR},
+		{name: "one resource cpu fits", pod: pod(r(1, 2)), node: fitNode(pod(r(5, 19))), code: ko, reasons: memR},
 		{name: "equal edge case", pod: pod(r(5, 1)), node: fitNode(pod(r(5, 19)))},
 		{name: "equal edge case for init container", pod: initPod(r(4, 1), r(5, 1)), node: fitNode(pod(r(5, 19)))},
 		{name: "extended resource fits", pod: pod(rs(0, 0, extendedA, 1)), node: fitNode(pod(r(0, 0)))},
 		{name: "extended resource fits for init container", pod: initPod(r(0, 0), rs(0, 0, extendedA, 1)), node: fitNode(pod(r(0, 0)))},
 		{name: "extended resource capacity enforced", pod: pod(rs(1, 1, extendedA, 10)),
-			node: fitNode(pod(rs(0, 0, extendedA, 0))), code: kou, first: insufficient(extendedA)},
+			node: fitNode(pod(rs(0, 0, extendedA, 0))), code: kou, reasons: insufficient(extendedA)},
 		{name: "extended resource capacity enforced for init container", pod: initPod(r(0, 0), rs(1, 1, extendedA, 10)),
-			node: fitNode(pod(rs(0, 0, extendedA, 0))), code: kou, first: insufficient(extendedA)},
+			node: fitNode(pod(rs(0, 0, extendedA, 0))), code: kou, reasons: insufficient(extendedA)},
 		{name: "extended resource allocatable enforced", pod: pod(rs(1, 1, extendedA, 1)),
-			node: fitNode(pod(rs(0, 0, extendedA, 5))), code: ko, first: insufficient(extendedA)},
+			node: fitNode(pod(rs(0, 0, extendedA, 5))), code: ko, reasons: insufficient(extendedA)},
 		{name: "extended resource allocatable enforced for init container", pod: initPod(r(0, 0), rs(1, 1, extendedA, 1)),
-			node: fitNode(pod(rs(0, 0, extendedA, 5))), code: ko, first: insufficient(extendedA)},
+			node: fitNode(pod(rs(0, 0, extendedA, 5))), code: ko, reasons: insufficient(extendedA)},
 		{name: "extended resource allocatable enforced for multiple containers", pod: pod(rs(1, 1, extendedA, 3), rs(1, 1, extendedA, 3)),
-			node: fitNode(pod(rs(0, 0, extendedA, 2))), code: kou, first: insufficient(extendedA)},
+			node: fitNode(pod(rs(0, 0, extendedA, 2))), code: kou, reasons: insufficient(extendedA)},
 		{name: "extended resource allocatable admits multiple init containers", pod: initPod(r(0, 0), rs(1, 1, extendedA, 3), rs(1, 1, extendedA, 3)),
 			node: fitNode(pod(rs(0, 0, extendedA, 2)))},
 		{name: "extended resource allocatable enforced for multiple init containers", pod: initPod(r(0, 0), rs(1, 1, extendedA, 6), rs(1, 1, extendedA, 3)),
-			node: fitNode(pod(rs(0, 0, extendedA, 2))), code: kou, first: insufficient(extendedA)},
+			node: fitNode(pod(rs(0, 0, extendedA, 2))), code: kou, reasons: insufficient(extendedA)},
 		{name: "extended resource allocatable enforced for unknown resource", pod: pod(rs(1, 1, extendedB, 1)),
-			node: fitNode(pod(r(0, 0))), code: kou, first: insufficient(extendedB)},
+			node: fitNode(pod(r(0, 0))), code: kou, reasons: insufficient(extendedB)},
 		{name: "extended resource allocatable enforced for unknown resource for init container", pod: initPod(r(0, 0), rs(1, 1, extendedB, 1)),
-			node: fitNode(pod(r(0, 0))), code: kou, first: insufficient(extendedB)},
+			node: fitNode(pod(r(0, 0))), code: kou, reasons: insufficient(extendedB)},
 		{name: "hugepages resource capacity enforced", pod: pod(rs(1, 1, hugePageA, 10)),
-			node: fitNode(pod(rs(0, 0, hugePageA, 0))), code: kou, first: insufficient(hugePageA)},
+			node: fitNode(pod(rs(0, 0, hugePageA, 0))), code: kou, reasons: insufficient(hugePageA)},
 		{name: "hugepages resource capacity enforced for init container", pod: initPod(r(0, 0), rs(1, 1, hugePageA, 10)),
-			node: fitNode(pod(rs(0, 0, hugePageA, 0))), code: kou, first: insufficient(hugePageA)},
+			node: fitNode(pod(rs(0, 0, hugePageA, 0))), code: kou, reasons: insufficient(hugePageA)},
 		{name: "hugepages resource allocatable enforced for multiple containers", pod: pod(rs(1, 1, hugePageA, 3), rs(1, 1, hugePageA, 3)),
-			node: fitNode(pod(rs(0, 0, hugePageA, 2))), code: kou, first: insufficient(hugePageA)},
+			node: fitNode(pod(rs(0, 0, hugePageA, 2))), code: kou, reasons: insufficient(hugePageA)},
 		{name: "resources + pod overhead fits", pod: kSpec{containers: []kRes{r(1, 1)}, overhead: &kRes{cpu: 3, mem: 13}},
 			node: fitNode(pod(r(5, 5)))},
 		{name: "requests + overhead does not fit for memory", pod: kSpec{containers: []kRes{r(1, 1)}, overhead: &kRes{cpu: 1, mem: 15}},
-			node: fitNode(pod(r(5, 5))), code: ko, first: memR},
+			node: fitNode(pod(r(5, 5))), code: ko, reasons: memR},
 		{name: "skip checking extended resource request with quantity zero via resource groups", pod: pod(rs(1, 1, extendedA, 0)),
 			node: fitNode(pod(rs(0, 0, extendedA, 6)))},
 		{name: "skip checking resource request with quantity zero", pod: pod(kRes{scalar: ext(extendedA, 1)}),
@@ -130,20 +129,20 @@ func TestEnoughRequests(t *testing.T) {
 		{name: "both pod-level and container-level resources fit", pod: kSpec{containers: []kRes{r(1, 1)}, podLevel: &kRes{cpu: 1, mem: 2}},
 			node: fitNode(pod(r(5, 5)))},
 		{name: "pod-level cpu resource not fit", pod: kSpec{containers: []kRes{r(1, 1)}, podLevel: &kRes{cpu: 7, mem: 2}},
-			node: fitNode(pod(r(5, 5))), code: ko, first: cpuR},
+			node: fitNode(pod(r(5, 5))), code: ko, reasons: cpuR},
 		{name: "pod-level memory resource not fit", pod: kSpec{containers: []kRes{r(1, 1)}, podLevel: &kRes{cpu: 3, mem: 2}},
-			node: fitNode(pod(r(5, 19))), code: ko, first: memR},
+			node: fitNode(pod(r(5, 19))), code: ko, reasons: memR},
 		{name: "one pod-level cpu resource fits and all init and non-init containers resources fit",
 			pod:  kSpec{containers: []kRes{r(1, 1)}, init: []kRes{r(1, 1)}, podLevel: &kRes{cpu: 3, mem: 2}},
-			node: fitNode(pod(r(5, 19))), code: ko, first: memR},
+			node: fitNode(pod(r(5, 19))), code: ko, reasons: memR},
 		// The DRA rows whose resource no DeviceClass maps (the model has
 		// none): a device plugin's extended resource, as above.
 		{name: "extended resource backed by device plugin", pod: pod(kRes{scalar: ext(extendedA, 1)}), node: fitNode(pod(r(0, 0)))},
 		{name: "extended resource backed by DRA, nil draManager", pod: pod(rs(1, 1, extendedA, 1)), node: fitNode(pod(r(0, 0)))},
 		{name: "extended resource backed by DRA not enabled", pod: pod(rs(1, 1, extendedDRA, 1)),
-			node: fitNode(pod(r(0, 0))), code: kou, first: insufficient(extendedDRA)},
+			node: fitNode(pod(r(0, 0))), code: kou, reasons: insufficient(extendedDRA)},
 		{name: "extended resource NOT backed by DRA", pod: pod(rs(1, 1, extendedB, 1)),
-			node: fitNode(pod(r(0, 0))), code: kou, first: insufficient(extendedB)},
+			node: fitNode(pod(r(0, 0))), code: kou, reasons: insufficient(extendedB)},
 		{name: "extended resource was backed by Device Plugin (Allocatable: 0), global cache", pod: pod(kRes{scalar: ext(extendedA, 1)}),
 			node: fitNode(pod(kRes{scalar: ext(extendedA, 0)}))},
 	} {
@@ -162,13 +161,13 @@ func TestNotEnoughRequests(t *testing.T) {
 	}
 	for _, row := range []fitRow{
 		{name: "even without specified resources, predicate fails when there's no space for additional pod", pod: kSpec{},
-			node: full(r(10, 20)), code: ko, first: k8sReasonTooManyPods},
+			node: full(r(10, 20)), code: ko, reasons: k8sReasonTooManyPods},
 		{name: "even if both resources fit, predicate fails when there's no space for additional pod", pod: pod(r(1, 1)),
-			node: full(r(5, 5)), code: ko, first: k8sReasonTooManyPods},
+			node: full(r(5, 5)), code: ko, reasons: k8sReasonTooManyPods},
 		{name: "even for equal edge case, predicate fails when there's no space for additional pod", pod: pod(r(5, 1)),
-			node: full(r(5, 19)), code: ko, first: k8sReasonTooManyPods},
+			node: full(r(5, 19)), code: ko, reasons: k8sReasonTooManyPods},
 		{name: "even for equal edge case, predicate fails when there's no space for additional pod due to init container",
-			pod: initPod(r(5, 1), r(5, 1)), node: full(r(5, 19)), code: ko, first: k8sReasonTooManyPods},
+			pod: initPod(r(5, 1), r(5, 1)), node: full(r(5, 19)), code: ko, reasons: k8sReasonTooManyPods},
 	} {
 		t.Run(row.name, row.run)
 	}
@@ -188,7 +187,7 @@ func TestStorageRequests(t *testing.T) {
 	for _, row := range []fitRow{
 		{name: "empty storage requested, and pod fits", pod: pod(r(1, 1, 0)), node: fitNode(pod(r(2, 10, 0)))},
 		{name: "storage ephemeral local storage request exceeds allocatable", pod: pod(r(0, 0, 25)),
-			node: fitNode(pod(r(2, 2, 0))), code: kou, first: insufficient(ephStorage)},
+			node: fitNode(pod(r(2, 2, 0))), code: kou, reasons: insufficient(ephStorage)},
 		// Upstream's newResourceInitPod without init containers: the
 		// container's 5 alone.
 		{name: "ephemeral local storage is sufficient", pod: pod(r(0, 0, 5)), node: fitNode(pod(r(2, 2, 10)))},
@@ -216,7 +215,7 @@ func TestRestartableInitContainers(t *testing.T) {
 		{name: "allow pod if the total requested resources do not exceed the node's allocatable resources",
 			pod: kSpec{containers: []kRes{cpu(1)}, sidecars: []kRes{cpu(1)}}, node: node},
 		{name: "not allow pod if the total requested resources do exceed the node's allocatable resources",
-			pod: kSpec{containers: []kRes{cpu(1)}, sidecars: []kRes{cpu(2)}}, node: node, code: kou, first: insufficient("cpu")},
+			pod: kSpec{containers: []kRes{cpu(1)}, sidecars: []kRes{cpu(2)}}, node: node, code: kou, reasons: insufficient("cpu")},
 	} {
 		t.Run(row.name, row.run)
 	}

@@ -17,41 +17,77 @@ const (
 	reasonInsufficientMem = "Insufficient memory"
 )
 
-// Filter reports the first insufficient resource in upstream's order
-// (pods, cpu, memory, then the scalar resources: ephemeral-storage, huge
-// pages and extended resources, model.Universe.ScalarResources); upstream lists all of them in one status. An
-// insufficient resource is Unschedulable (preemption could free it)
-// unless the pod requests more of some resource than the node has
-// allocatable at all: the status is then UnschedulableAndUnresolvable,
-// whichever resource is reported (fitsRequest's Unresolvable).
+// Filter reports every insufficient resource in upstream's order (pods,
+// cpu, memory, then the scalar resources: ephemeral-storage, huge pages
+// and extended resources, model.Universe.ScalarResources), one reason
+// each, as fitsRequest lists them in one status. An insufficient resource
+// is Unschedulable (preemption could free it) unless the pod requests
+// more of some resource than the node has allocatable at all: the status
+// is then UnschedulableAndUnresolvable (fitsRequest's Unresolvable).
 func (nodeResourcesFitFilter) Filter(c *cycle, n int) Status {
 	node, used := &c.u.Nodes[n], &c.requested[n]
 	code := Unschedulable
 	if c.t.CPU > node.CPU || c.t.Memory > node.Memory {
 		code = UnschedulableAndUnresolvable
 	}
-	scalar := -1
+	var short fitShort
+	if used.Pods+1 > node.MaxPods {
+		short |= shortPods
+	}
+	if cpu := c.t.CPU; cpu > 0 && cpu > node.CPU-used.CPU {
+		short |= shortCPU
+	}
+	if mem := c.t.Memory; mem > 0 && mem > node.Memory-used.Memory {
+		short |= shortMemory
+	}
+	reason := short.reason()
 	if c.t.Scalar != nil {
 		K := len(c.u.ScalarResources)
-		k, unresolvable := c.u.InsufficientScalar(int(c.p.Template), n, c.scalarUsed[n*K:(n+1)*K])
+		scalarUsed := c.scalarUsed[n*K : (n+1)*K]
+		k, unresolvable := c.u.InsufficientScalar(int(c.p.Template), n, scalarUsed)
 		if unresolvable {
 			code = UnschedulableAndUnresolvable
 		}
-		scalar = k
+		// Built only where a scalar resource is short: it allocates.
+		for ; k >= 0; k = c.u.NextInsufficientScalar(int(c.p.Template), n, scalarUsed, k) {
+			reason = joinReasons(reason, c.plan.insufficient[k])
+		}
 	}
-	if used.Pods+1 > node.MaxPods {
-		return reject(code, reasonTooManyPods)
+	if reason == "" {
+		return Status{}
 	}
-	if cpu := c.t.CPU; cpu > 0 && cpu > node.CPU-used.CPU {
-		return reject(code, reasonInsufficientCPU)
+	return reject(code, reason)
+}
+
+// fitShort is the set of NodeResourcesFit's own resources a node lacks.
+type fitShort uint8
+
+const (
+	shortPods fitShort = 1 << iota
+	shortCPU
+	shortMemory
+)
+
+// reason is the status reason of s: its reasons in upstream's order,
+// joined by reasonSep; constants, so that a rejection allocates nothing.
+func (s fitShort) reason() string {
+	switch s {
+	case shortPods:
+		return reasonTooManyPods
+	case shortCPU:
+		return reasonInsufficientCPU
+	case shortMemory:
+		return reasonInsufficientMem
+	case shortPods | shortCPU:
+		return reasonTooManyPods + reasonSep + reasonInsufficientCPU
+	case shortPods | shortMemory:
+		return reasonTooManyPods + reasonSep + reasonInsufficientMem
+	case shortCPU | shortMemory:
+		return reasonInsufficientCPU + reasonSep + reasonInsufficientMem
+	case shortPods | shortCPU | shortMemory:
+		return reasonTooManyPods + reasonSep + reasonInsufficientCPU + reasonSep + reasonInsufficientMem
 	}
-	if mem := c.t.Memory; mem > 0 && mem > node.Memory-used.Memory {
-		return reject(code, reasonInsufficientMem)
-	}
-	if scalar >= 0 {
-		return reject(code, c.plan.insufficient[scalar])
-	}
-	return Status{}
+	return ""
 }
 
 // leastAllocatedScore is NodeResourcesFit's default scoring strategy,

@@ -209,7 +209,9 @@ func (pe *preemption) candidates() (sets []victimSet, msg string, bound bool) {
 			return nil, fmt.Sprintf("more than %d reprieval states of potential victims on node %s", maxReprieveStates, u.Nodes[n].Name), true
 		}
 		if len(vs) == 0 {
-			reasons[reason]++
+			for _, r := range splitReasons(reason) {
+				reasons[r]++
+			}
 			continue
 		}
 		perNode = append(perNode, vs)

@@ -27,14 +27,12 @@ func TestKnownClasses(t *testing.T) {
 		},
 		{
 			// Without their one lower-priority pod both nodes still lack
-			// cpu and memory: upstream's histogram counts both reasons,
-			// the model's the first.
-			name: ClassFirstReason,
+			// cpu and memory: the histogram counts both reasons.
+			name: "several insufficient resources",
 			s: Snapshot{Nodes: []Node{{MilliCPU: 1000, MemMiB: 1024, MaxPods: 110}, {MilliCPU: 1000, MemMiB: 1024, MaxPods: 110}},
 				Apps:    []App{{Priority: 0, MilliCPU: 500, MemMiB: 512, Tier: "a"}, {Priority: -100, MilliCPU: 100, MemMiB: 100, Tier: "a"}},
 				Pods:    []Pod{{App: 0, Node: 0}, {App: 0, Node: 1}, {App: 1, Node: 0}, {App: 1, Node: 1}},
 				Pending: Pending{Priority: 0, MilliCPU: 600, MemMiB: 600, AntiApp: -1}, StartSeeds: seeds},
-			class: ClassFirstReason,
 		},
 		{
 			// Budgets steer the choice: node 1's pod would violate its

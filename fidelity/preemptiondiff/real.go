@@ -116,10 +116,8 @@ type RealAnswer struct {
 	// Outcomes, one per seed of Snapshot.StartSeeds.
 	Outcomes []Outcome
 	// Message is the PostFilter's status message (after "preemption: ")
-	// when the pod cannot preempt; FirstReasons the same with every
-	// node's status cut to its first reason (the model's filters report
-	// one).
-	Message, FirstReasons string
+	// when the pod cannot preempt.
+	Message string
 	// Allowed are the budgets' disruptionsAllowed as the disruption
 	// controller computed them, for reports.
 	Allowed []int32
@@ -310,7 +308,7 @@ func (r *Real) Preempt(s *Snapshot) (*RealAnswer, error) {
 	for k, seed := range s.StartSeeds {
 		start := rand.New(rand.NewSource(seed)).Perm(len(s.Pods))
 		o := s.toAPI(start)
-		out, fitNodes, msg, first, err := r.once(o, pdbs)
+		out, fitNodes, msg, err := r.once(o, pdbs)
 		if err != nil {
 			return nil, err
 		}
@@ -319,7 +317,7 @@ func (r *Real) Preempt(s *Snapshot) (*RealAnswer, error) {
 			return ans, nil
 		}
 		if k == 0 {
-			ans.Message, ans.FirstReasons = msg, first
+			ans.Message = msg
 		} else if msg != ans.Message {
 			return nil, fmt.Errorf("the real message depends on start times: %q, %q", ans.Message, msg)
 		}
@@ -340,25 +338,25 @@ func (r *Real) Preempt(s *Snapshot) (*RealAnswer, error) {
 // node alone, that is RunFilterPluginsWithNominatedPods on it (no
 // extenders), and so does once; schedulePod then takes a single feasible
 // node without scoring.
-func (r *Real) once(o *apiObjects, pdbs []*policyv1.PodDisruptionBudget) (out Outcome, fitNodes []string, msg, first string, err error) {
+func (r *Real) once(o *apiObjects, pdbs []*policyv1.PodDisruptionBudget) (out Outcome, fitNodes []string, msg string, err error) {
 	r.sched.SetSnapshot(o.nodes, o.pods)
 	ctx, pod := r.ctx, o.pending
 	state := framework.NewCycleState()
 	if _, st, _ := r.fw.RunPreFilterPlugins(ctx, state, pod); !st.IsSuccess() {
-		return out, nil, "", "", fmt.Errorf("PreFilter: %v", st)
+		return out, nil, "", fmt.Errorf("PreFilter: %v", st)
 	}
 	nodeInfos := r.fw.SnapshotSharedLister().NodeInfos()
 	all, err := nodeInfos.List()
 	if err != nil {
-		return out, nil, "", "", err
+		return out, nil, "", err
 	}
 	if nnn := pod.Status.NominatedNodeName; nnn != "" {
 		ni, err := nodeInfos.Get(nnn)
 		if err != nil {
-			return out, nil, "", "", err
+			return out, nil, "", err
 		}
 		if st := r.fw.RunFilterPluginsWithNominatedPods(ctx, state, pod, ni); st.IsSuccess() {
-			return out, []string{nnn}, "", "", nil
+			return out, []string{nnn}, "", nil
 		}
 	}
 	statuses := framework.NewDefaultNodeToStatus()
@@ -369,43 +367,37 @@ func (r *Real) once(o *apiObjects, pdbs []*policyv1.PodDisruptionBudget) (out Ou
 			continue
 		}
 		if !st.IsRejected() {
-			return out, nil, "", "", st.AsError()
+			return out, nil, "", st.AsError()
 		}
 		statuses.Set(ni.Node().Name, st)
 	}
 	if len(fitNodes) > 0 {
 		slices.Sort(fitNodes)
-		return out, fitNodes, "", "", nil
+		return out, fitNodes, "", nil
 	}
 	if ok, why := r.pl.PodEligibleToPreemptOthers(ctx, pod, statuses.Get(pod.Status.NominatedNodeName)); !ok {
-		return out, nil, why, why, nil
+		return out, nil, why, nil
 	}
 	potential, err := statuses.NodesForStatusCode(nodeInfos, fwk.Unschedulable)
 	if err != nil {
-		return out, nil, "", "", err
+		return out, nil, "", err
 	}
-	fitError := func(m *framework.NodeToStatus, firstOnly bool) string {
-		if firstOnly {
-			cut := framework.NewDefaultNodeToStatus()
-			m.ForEachExplicitNode(func(n string, st *fwk.Status) { cut.Set(n, fwk.NewStatus(st.Code(), st.Reasons()[0])) })
-			m = cut
-		}
+	fitError := func(m *framework.NodeToStatus) string {
 		fe := &framework.FitError{Pod: pod, NumAllNodes: len(all), Diagnosis: framework.Diagnosis{NodeToStatus: m}}
 		fe.Diagnosis.NodeToStatus.SetAbsentNodesStatus(fwk.NewStatus(fwk.UnschedulableAndUnresolvable, "Preemption is not helpful for scheduling"))
 		return fe.Error()
 	}
 	if len(potential) == 0 {
-		m := framework.NewDefaultNodeToStatus()
-		return out, nil, fitError(m, false), fitError(m, true), nil
+		return out, nil, fitError(framework.NewDefaultNodeToStatus()), nil
 	}
 	ev := r.pl.Evaluator
 	offset, num := ev.GetOffsetAndNumCandidates(int32(len(potential)))
 	candidates, m, err := ev.DryRunPreemption(ctx, state, pod, potential, pdbs, offset, num)
 	if err != nil && len(candidates) == 0 {
-		return out, nil, "", "", err
+		return out, nil, "", err
 	}
 	if len(candidates) == 0 {
-		return out, nil, fitError(m, false), fitError(m, true), nil
+		return out, nil, fitError(m), nil
 	}
 	best := ev.SelectCandidate(ctx, candidates)
 	out.Node = best.Name()
@@ -415,10 +407,10 @@ func (r *Real) once(o *apiObjects, pdbs []*policyv1.PodDisruptionBudget) (out Ou
 		}
 		var i int
 		if _, err := fmt.Sscanf(v.Name, "pod%d", &i); err != nil {
-			return out, nil, "", "", err
+			return out, nil, "", err
 		}
 		out.Victims = append(out.Victims, i-1)
 	}
 	slices.Sort(out.Victims)
-	return out, nil, "", "", nil
+	return out, nil, "", nil
 }
