@@ -129,6 +129,9 @@ func (r *Report) WriteFailures(w io.Writer) {
 			continue
 		}
 		fmt.Fprintf(w, "    Unknown: %s (%s)\n", x.Name, x.Reason)
+		if x.Reason == checker.ReasonUnreplayable {
+			fmt.Fprintln(w, "      The symmetry reduction merged states that do not step alike here; a run with --symmetry off settles it")
+		}
 	}
 	if len(bounded) > 0 {
 		fmt.Fprintf(w, "    Unknown (%s): %s\n", r.Bound, strings.Join(bounded, " "))
