@@ -91,18 +91,19 @@ func TestResumeGivesTheSingleRunsResult(t *testing.T) {
 	})
 }
 
-// slowGrid is a grid of three counters whose expansions sleep from the
-// states of sum slowFrom on, so that a timeout stops a run.
+// slowGrid is a grid of three counters whose expansions sleep at the
+// states of sum slowFrom up to slowUntil (zero: no end), so that a
+// timeout stops a run.
 type slowGrid struct {
-	k        int
-	sleep    time.Duration
-	slowFrom int
+	k                   int
+	sleep               time.Duration
+	slowFrom, slowUntil int
 }
 
 func (g slowGrid) Initial(emit func([3]uint8)) { emit([3]uint8{}) }
 
 func (g slowGrid) Next(s [3]uint8, emit func(Step, [3]uint8)) {
-	if int(s[0])+int(s[1])+int(s[2]) >= g.slowFrom {
+	if sum := int(s[0]) + int(s[1]) + int(s[2]); sum >= g.slowFrom && (g.slowUntil == 0 || sum < g.slowUntil) {
 		time.Sleep(g.sleep)
 	}
 	for i := range s {
@@ -129,7 +130,10 @@ func (g slowGrid) Decode(enc []byte) (s [3]uint8, err error) {
 // the level it would not finish in time; expansions that turn slow cut a
 // level short, which the resumed run explores again. Where the run stops
 // depends on the clock: a run stalled by the machine may stop elsewhere,
-// so each case has three tries to stop where it should.
+// so each case has three tries to stop where it should, and the slow
+// level is slow enough (40 ms a state against a 300 ms timeout) that the
+// levels before it, however stalled under the race detector, end long
+// before the pace they set predicts the timeout.
 func TestResumeAfterTimeout(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
@@ -138,7 +142,7 @@ func TestResumeAfterTimeout(t *testing.T) {
 		midLevel bool
 	}{
 		{"even pace", slowGrid{k: 7, sleep: time.Millisecond}, 50 * time.Millisecond, false},
-		{"turning slow", slowGrid{k: 7, sleep: 2 * time.Millisecond, slowFrom: 6}, 15 * time.Millisecond, true},
+		{"turning slow", slowGrid{k: 7, sleep: 40 * time.Millisecond, slowFrom: 6, slowUntil: 7}, 300 * time.Millisecond, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			props := Properties[[3]uint8]{Invariants: []Invariant[[3]uint8]{{Name: "not at the top", Holds: func(s [3]uint8) bool { return s != [3]uint8{7, 7, 7} }}}}

@@ -178,7 +178,7 @@ func (sch Scheduler) Step(tx *model.Tx, s *model.State) {
 		}
 		if !ok && waitsForTermination(u, s) {
 			if tx.Tracing() {
-				tx.Log(Component, "Pod %s cannot be scheduled yet: %s; it waits for a terminating pod to be removed", s.PodRef(p), unavailable(u, s, p))
+				tx.Log(Component, "Pod %s cannot be scheduled yet, it waits for a terminating pod to be removed: %s", s.PodRef(p), unavailable(u, s, p))
 			}
 			if onePod {
 				return
