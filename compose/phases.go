@@ -40,7 +40,9 @@ import (
 // once, so its trace length bounds nothing in the full model). Asked to
 // settle every intent (CollectAll), the exhaustive search has the whole
 // run's budget: the intents the quick pass did not break are its to
-// settle.
+// settle. A loop intent the exhaustive search left Unknown because its
+// lasso, found up to symmetry, has no concrete run is searched for once
+// more without symmetry (settleUnreplayable).
 
 // DefaultShortenFor is how long the exhaustive search looks for a shorter
 // counterexample after the quick pass found one, when Options.ShortenFor
@@ -79,9 +81,60 @@ func quickBudget(timeout time.Duration) time.Duration {
 
 // Check verifies the problem: the quick pass first when the problem has
 // one, then the depth-first phase when the exhaustive search is large,
-// then the exhaustive search (see the comment at the top of phases.go).
+// then the exhaustive search (see the comment at the top of phases.go),
+// and last, when a loop found up to symmetry did not replay concretely, a
+// search without symmetry for those intents (settleUnreplayable).
 // opts.Timeout bounds them together.
 func (p *Problem) Check(ctx context.Context, opts checker.Options) (*report.Report, error) {
+	start := time.Now()
+	r, err := p.check(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	return p.settleUnreplayable(ctx, r, opts, start)
+}
+
+// settleUnreplayable runs the exhaustive search again without the
+// symmetry reduction when r left an intent Unknown because its loop,
+// found among representatives, has no concrete run
+// (checker.ReasonUnreplayable): without symmetry every state is concrete,
+// so that search settles the intent unless its own bounds (the time left,
+// the same state and memory bounds) stop it first. Its verdicts replace
+// only those Unknowns; it is recorded as its own phase. It does not run
+// when the run stops at its first violation (!CollectAll) and one was
+// found: that violation is the run's answer.
+func (p *Problem) settleUnreplayable(ctx context.Context, r *report.Report, opts checker.Options, start time.Time) (*report.Report, error) {
+	var names []string
+	for _, x := range r.Results {
+		if x.Verdict == checker.Unknown && x.Reason == checker.ReasonUnreplayable {
+			names = append(names, x.Name)
+		}
+	}
+	if len(names) == 0 || opts.NoSymmetry || (!opts.CollectAll && len(r.Violated()) > 0) {
+		return r, nil
+	}
+	o := remaining(opts, start)
+	if opts.Timeout > 0 && time.Since(start) >= opts.Timeout {
+		return r, nil
+	}
+	o.NoSymmetry, o.Resumable = true, false
+	plain, _, err := p.search(ctx, nil, o)
+	if err != nil {
+		return nil, err
+	}
+	markFoundBy(plain, report.PhaseSymmetryOff)
+	for _, name := range names {
+		if x := plain.Result(name); x != nil && x.Verdict != checker.Unknown {
+			*r.Result(name) = *x
+		}
+	}
+	r.Phases = append(r.Phases, phase(plain, report.PhaseSymmetryOff, symmetryOffDescription))
+	r.Elapsed = time.Since(start)
+	return r, nil
+}
+
+// check is Check's phases before settleUnreplayable.
+func (p *Problem) check(ctx context.Context, opts checker.Options) (*report.Report, error) {
 	if p.quick == nil {
 		r, err := p.checkOnce(ctx, opts)
 		if err == nil {
@@ -303,8 +356,9 @@ func (p *Problem) probes(opts checker.Options) bool {
 }
 
 const (
-	quickDescription      = "ties broken as Kivi does: lowest-index node, lowest pod slots; first commands in the order written"
-	exhaustiveDescription = "every tie and interleaving"
+	quickDescription       = "ties broken as Kivi does: lowest-index node, lowest pod slots; first commands in the order written"
+	exhaustiveDescription  = "every tie and interleaving"
+	symmetryOffDescription = "every tie and interleaving, alike nodes and pods told apart, for the loops the symmetry reduction could not replay"
 )
 
 func phase(r *report.Report, name, description string) report.Phase {

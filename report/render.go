@@ -130,7 +130,11 @@ func (r *Report) WriteFailures(w io.Writer) {
 		}
 		fmt.Fprintf(w, "    Unknown: %s (%s)\n", x.Name, x.Reason)
 		if x.Reason == checker.ReasonUnreplayable {
-			fmt.Fprintln(w, "      The symmetry reduction merged states that do not step alike here; a run with --symmetry off settles it")
+			if q, ok := r.phase(PhaseSymmetryOff); ok {
+				fmt.Fprintf(w, "      The symmetry reduction merged states that do not step alike here; the search without symmetry stopped after %d states before settling it: a run with --symmetry off and more time or states settles it\n", q.Stats.States)
+			} else {
+				fmt.Fprintln(w, "      The symmetry reduction merged states that do not step alike here; a run with --symmetry off settles it")
+			}
 		}
 	}
 	if len(bounded) > 0 {
@@ -158,11 +162,12 @@ func (r *Report) WriteFailures(w io.Writer) {
 	for _, a := range r.Assumptions {
 		fmt.Fprintf(w, "    Assumed: %s\n", a)
 	}
-	// Every phase but a last exhaustive search, whose figures follow (a
+	// Every phase but the exhaustive search whose figures follow (the
+	// last phase, or the one before a search without symmetry; a
 	// depth-first search that settled everything is named).
 	for i, q := range r.Phases {
-		if i == len(r.Phases)-1 && q.Name == PhaseExhaustive {
-			break
+		if q.Name == PhaseExhaustive && (i == len(r.Phases)-1 || i == len(r.Phases)-2 && r.Phases[i+1].Name == PhaseSymmetryOff) {
+			continue
 		}
 		outcome := "no violation"
 		if q.Violations > 0 {

@@ -56,7 +56,8 @@ type IntentResult struct {
 	Explanation string
 	Trace       *Trace
 	// FoundBy names the phase that found the violation (PhaseQuick,
-	// PhaseDepthFirst or PhaseExhaustive); "" unless violated.
+	// PhaseDepthFirst, PhaseExhaustive or PhaseSymmetryOff); "" unless
+	// violated.
 	FoundBy string
 	// Seed is the seed of the depth-first search that found the
 	// violation (FoundBy PhaseDepthFirst): `--strategy dfs --seed`
@@ -171,6 +172,10 @@ const (
 	PhaseQuick      = "quick pass"
 	PhaseDepthFirst = "depth-first search"
 	PhaseExhaustive = "exhaustive search"
+	// PhaseSymmetryOff is the exhaustive search run again without the
+	// symmetry reduction, for the intents whose loop, found up to
+	// symmetry, had no concrete run (checker.ReasonUnreplayable).
+	PhaseSymmetryOff = "exhaustive search without symmetry"
 )
 
 // Phase is what one phase of a verification did.
@@ -184,6 +189,16 @@ type Phase struct {
 	Complete bool
 	// Violations counts the intents the phase found violated.
 	Violations int
+}
+
+// phase returns the first phase named name.
+func (r *Report) phase(name string) (Phase, bool) {
+	for _, p := range r.Phases {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Phase{}, false
 }
 
 // FoundByLine says which phases found the violations, for the summary:
@@ -200,14 +215,7 @@ func (r *Report) FoundByLine() string {
 			full = append(full, v)
 		}
 	}
-	phase := func(name string) (Phase, bool) {
-		for _, p := range r.Phases {
-			if p.Name == name {
-				return p, true
-			}
-		}
-		return Phase{}, false
-	}
+	phase := r.phase
 	switch {
 	case len(quick) > 0 && len(deep) == 0 && len(full) == 0:
 		q, _ := phase(PhaseQuick)
