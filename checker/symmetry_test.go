@@ -104,3 +104,71 @@ func TestSymmetryCountsOrbits(t *testing.T) {
 		}
 	})
 }
+
+// mergesUnlike is a System whose canonicaliser merges two states that do
+// not step alike: 4 is taken for 2, but 2 steps to 3 and 4 to nothing.
+// The transitions are 0 → 5 → 2, 0 → 1, 2 → 3, 3 → 1 and 1 → 4, each
+// marked: the stored states 1, 2 (for 4) and 3 make a loop whose
+// concrete run from 1, the loop's state nearest to the start, stops at 4.
+type mergesUnlike struct{}
+
+func (mergesUnlike) Initial(emit func(int)) { emit(0) }
+
+func (mergesUnlike) Next(s int, emit func(Step, int)) {
+	switch s {
+	case 0:
+		emit(Step{Marks: 1}, 5)
+		emit(Step{Choice: 1, Marks: 1}, 1)
+	case 5:
+		emit(Step{Marks: 1}, 2)
+	case 1:
+		emit(Step{Marks: 1}, 4)
+	case 2:
+		emit(Step{Marks: 1}, 3)
+	case 3:
+		emit(Step{Marks: 1}, 1)
+	}
+}
+
+func (mergesUnlike) AppendEncoding(dst []byte, s int) []byte { return append(dst, byte(s)) }
+
+func (mergesUnlike) Decode(enc []byte) (int, error) {
+	if len(enc) != 1 {
+		return 0, errBadGraphState
+	}
+	return int(enc[0]), nil
+}
+
+func (mergesUnlike) Canonical(s int) int {
+	if s == 4 {
+		return 2
+	}
+	return s
+}
+
+// TestUnreplayableCycleIsUnknown: exploring concrete states up to a
+// symmetry whose orbit members do not all step alike, the engine finds
+// the loop 1 → (4 taken for 2) → 3 → 1 among stored states, which has
+// no concrete run: the cycle property is Unknown with ReasonUnreplayable,
+// never an error and never violated, with one worker or two. Without
+// symmetry it holds.
+func TestUnreplayableCycleIsUnknown(t *testing.T) {
+	props := Properties[int]{Cycles: []Cycle{{Name: "loop", Require: 1}}}
+	for _, o := range []Options{{Workers: 1}, {Workers: 2}} {
+		res, err := Check(context.Background(), System[int](mergesUnlike{}), props, o)
+		if err != nil {
+			t.Fatalf("%+v: %v", o, err)
+		}
+		if p := res.Properties[0]; p.Verdict != Unknown || p.Reason != ReasonUnreplayable {
+			t.Errorf("%+v: %v (%v), want Unknown (%v)", o, p.Verdict, p.Reason, ReasonUnreplayable)
+		}
+		o.NoSymmetry = true
+		res, err = Check(context.Background(), System[int](mergesUnlike{}), props, o)
+		if err != nil {
+			t.Fatalf("%+v: %v", o, err)
+		}
+		if p := res.Properties[0]; p.Verdict != Holds {
+			t.Errorf("%+v: %v (%v), want holds", o, p.Verdict, p.Reason)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package compose
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/kivi-go/kivi/checker"
 	"github.com/kivi-go/kivi/inputs/cases"
@@ -174,6 +175,75 @@ func TestExhaustivePhaseGoesOnFromTheProbe(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestSettleUnreplayable: a loop intent that a run left Unknown because
+// its lasso, found up to symmetry, did not replay is searched for again
+// without symmetry: that search's verdict and counterexample replace the
+// Unknown, as its own phase. It does not run with symmetry off, once the
+// time is up, or when the run stops at a violation it has; a search
+// without symmetry that its bounds stop leaves the Unknown.
+func TestSettleUnreplayable(t *testing.T) {
+	cl, err := cases.Get("c5", 3, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewProblem(cl, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const name = "no_oscillation_eviction"
+	// unreplayable is a report whose exhaustive search left name Unknown
+	// for want of a concrete run, and another intent violated when
+	// violated.
+	unreplayable := func(violated bool) *report.Report {
+		r := &report.Report{
+			Results: []report.IntentResult{{Name: name, Kind: "cycle", Verdict: checker.Unknown, Reason: checker.ReasonUnreplayable}},
+			Phases:  []report.Phase{{Name: report.PhaseExhaustive, Complete: true}},
+		}
+		if violated {
+			r.Results = append(r.Results, report.IntentResult{Name: "pod_always_schedulable", Kind: "invariant", Verdict: checker.Violated})
+		}
+		return r
+	}
+	for _, c := range []struct {
+		name     string
+		opts     checker.Options
+		violated bool
+		start    time.Time
+		settled  bool // the intent is violated
+		searched bool // the search without symmetry ran
+	}{
+		{"settles", checker.Options{Workers: 1, CollectAll: true}, false, time.Now(), true, true},
+		{"without another violation", checker.Options{Workers: 1}, false, time.Now(), true, true},
+		{"beside another violation, settling every intent", checker.Options{Workers: 1, CollectAll: true}, true, time.Now(), true, true},
+		{"stopping at another violation", checker.Options{Workers: 1}, true, time.Now(), false, false},
+		{"symmetry off", checker.Options{Workers: 1, CollectAll: true, NoSymmetry: true}, false, time.Now(), false, false},
+		{"time up", checker.Options{Workers: 1, CollectAll: true, Timeout: time.Second}, false, time.Now().Add(-time.Minute), false, false},
+		{"bounded", checker.Options{Workers: 1, CollectAll: true, MaxStates: 3}, false, time.Now(), false, true},
+	} {
+		r, err := p.settleUnreplayable(context.Background(), unreplayable(c.violated), c.opts, c.start)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		x := r.Result(name)
+		if settled := x.Verdict == checker.Violated; settled != c.settled {
+			t.Errorf("%s: %v (%v), want settled %v", c.name, x.Verdict, x.Reason, c.settled)
+		}
+		if c.settled && (x.FoundBy != report.PhaseSymmetryOff || x.Trace == nil || x.Trace.LoopStart < 0) {
+			t.Errorf("%s: found by %q, trace %v", c.name, x.FoundBy, x.Trace != nil)
+		}
+		if !c.settled && (x.Verdict != checker.Unknown || x.Reason != checker.ReasonUnreplayable) {
+			t.Errorf("%s: %v (%v), want the Unknown kept", c.name, x.Verdict, x.Reason)
+		}
+		last := r.Phases[len(r.Phases)-1]
+		if searched := last.Name == report.PhaseSymmetryOff; searched != c.searched {
+			t.Errorf("%s: phases %+v, want a search without symmetry %v", c.name, r.Phases, c.searched)
+		}
+		if c.searched && last.Complete == (c.opts.MaxStates > 0) {
+			t.Errorf("%s: the search without symmetry complete %v", c.name, last.Complete)
 		}
 	}
 }

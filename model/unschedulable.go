@@ -102,12 +102,38 @@ func (s *State) queued(q Queue, id int) bool {
 // two deployments waiting, an order by slot would make the scheduler's
 // order depend on slots, which the symmetry reduction permutes
 // (reduction/symmetry). Identical pods go in slot order, which changes
-// nothing reachable. Two pods that differ only in the node they are
-// nominated to go in slot order too: an order by node index would depend
-// on node indices, which the reduction permutes as well; upstream's
-// order is a map's, and which of the two is tried first matters only
-// when neither fits its nominated node.
+// nothing reachable. Pods that differ only in the node they are
+// nominated to (NominatedTwins) go in slot order too, and so next to each
+// other: the scheduler takes any of such a run first (upstream's order is
+// that of their last failed attempts, which the model does not keep), so
+// their order in the queue is no fact of the state, and the symmetry
+// reduction treats the run as a set.
 func MoveAllToActiveQueue(u *Universe, s *State) { MoveToActiveQueue(u, s, nil) }
+
+// NominatedTwins reports whether a and b are both nominated and alike in
+// everything but the node they are nominated to: waiting pods whose
+// order in the scheduling queue the model leaves open (MoveAllToActiveQueue).
+func NominatedTwins(a, b *PodState) bool {
+	if a.NominatedNode == 0 || b.NominatedNode == 0 {
+		return false
+	}
+	x := *b
+	x.NominatedNode = a.NominatedNode
+	return x == *a
+}
+
+// NominatedRun returns the end of the run of NominatedTwins that starts
+// at q[i] in queue q of s: q[i:end] are twins of q[i].
+func NominatedRun(s *State, q []uint16, i int) (end int) {
+	end = i + 1
+	if s.Pods[q[i]].NominatedNode == 0 {
+		return end
+	}
+	for end < len(q) && NominatedTwins(&s.Pods[q[i]], &s.Pods[q[end]]) {
+		end++
+	}
+	return end
+}
 
 // MoveToActiveQueue is MoveAllToActiveQueue for the waiting pods that
 // may reports true for (every one when may is nil): the pods a
@@ -128,7 +154,12 @@ func MoveToActiveQueue(u *Universe, s *State, may func(p *PodState) bool) {
 				-cmpBool(a.NominatedNode != 0, b.NominatedNode != 0),
 				cmp.Compare(a.Owner, b.Owner), cmp.Compare(a.RS, b.RS), cmp.Compare(a.Template, b.Template),
 				cmp.Compare(a.Pattern, b.Pattern), cmp.Compare(a.CPU, b.CPU), cmp.Compare(a.Memory, b.Memory),
-				cmp.Compare(a.Ordinal, b.Ordinal), cmp.Compare(i, j))
+				cmp.Compare(a.Ordinal, b.Ordinal),
+				// The rest of the contents, so that pods alike but for
+				// their nominated node end up next to each other.
+				cmp.Compare(a.Readiness, b.Readiness), cmp.Compare(a.Failure, b.Failure), cmp.Compare(a.Restarts, b.Restarts),
+				cmpBool(a.WasRunning, b.WasRunning), cmp.Compare(a.Phase, b.Phase), cmp.Compare(a.Node, b.Node),
+				cmp.Compare(i, j))
 		})
 	}
 	for _, i := range waiting {

@@ -207,7 +207,7 @@ func randomPermutation(rt *rapid.T, c *symmetry.Canonicalizer, s *model.State) s
 }
 
 // equivariant reports whether the successors of g(s) are exactly the
-// g-images of the successors of s, up to symmetry.NormalKubeletQueue,
+// g-images of the successors of s, up to symmetry.NormalQueues,
 // for g the monotone representative of p (symmetry.Commutes).
 func equivariant(sys *compose.System, s *model.State, p symPerm) (bool, string) {
 	ok, images, direct := symmetry.Commutes(sys.U, s, p, func(t *model.State) []*model.State { return successors(sys, t) })
@@ -420,14 +420,14 @@ func orbitOf(sys *compose.System, s *model.State) func(*model.State) bool {
 		b := symmetry.PermuteAll(sys.U, s, swap, samePods)
 		permutations(len(b.Nodes), c.Movable(b), func(np []int) {
 			permutations(len(b.Pods), podBlocks, func(pp []int) {
-				orbit[string(encode(sys.U, kubeletNormal(sys.U, symmetry.PermuteAll(sys.U, b, np, pp))))] = true
+				orbit[string(encode(sys.U, kubeletNormal(sys.U, symmetry.PermuteAll(sys.U, b, np, pp), c.PodsMove())))] = true
 			})
 		})
 	})
 	return func(x *model.State) bool {
 		found := false
 		indexRelabellings(sys, x, func(y *model.State) {
-			found = found || orbit[string(encode(sys.U, kubeletNormal(sys.U, y)))]
+			found = found || orbit[string(encode(sys.U, kubeletNormal(sys.U, y, c.PodsMove())))]
 		})
 		return found
 	}
@@ -473,13 +473,33 @@ func domainSwaps(c *symmetry.Canonicalizer, nodes int, f func([]int)) {
 // taints meet Kivi's lifecycle or a template pins its pods to a node
 // (spec.nodeName), the kubelet queue sorted stably by the first
 // appearance of each pod's owner, then by pod id; under Kubernetes'
-// lifecycle, the taint-manager queue sorted by pod id. States equal after
-// it differ by a reordering that the kubelet's drain and the taint
-// manager cannot tell apart.
-func kubeletNormal(u *model.Universe, s *model.State) *model.State {
+// lifecycle, the taint-manager queue sorted by pod id; when pods move,
+// each run of nominated twins in the scheduling queue sorted by pod id.
+// States equal after it differ by a reordering that the kubelet's drain,
+// the taint manager and the scheduler cannot tell apart.
+func kubeletNormal(u *model.Universe, s *model.State, podsMove bool) *model.State {
 	if !u.Options.KiviLifecycle && u.PodSlots > 1 {
 		s = s.Clone()
 		slices.Sort(s.Queues[model.TaintManagerQueue])
+	}
+	if podsMove {
+		s = s.Clone()
+		sq := s.Queues[model.SchedulerQueue]
+		twins := func(a, b model.PodState) bool {
+			if a.NominatedNode == 0 || b.NominatedNode == 0 {
+				return false
+			}
+			a.NominatedNode, b.NominatedNode = 0, 0
+			return a == b
+		}
+		for i := 0; i < len(sq); {
+			j := i + 1
+			for j < len(sq) && twins(s.Pods[sq[i]], s.Pods[sq[j]]) {
+				j++
+			}
+			slices.Sort(sq[i:j])
+			i = j
+		}
 	}
 	if u.HasTaints && u.Options.KiviLifecycle || slices.ContainsFunc(u.Templates, func(t model.PodTemplate) bool { return t.NodeName != 0 }) {
 		return s
@@ -1443,9 +1463,9 @@ func stepsApart(sys *compose.System, bound int) (*model.State, int, int) {
 // pods of one owner that one step queued together for the kubelet, among
 // their places (a run of the queue: the kubelet drains its queue in one
 // step and removes them one after the other, which no pod between them
-// sees; symmetry.NormalKubeletQueue), and waiting pods alike but for the node
-// they are nominated to among theirs in the scheduler's queue (retried in
-// slot order: docs/divergences.md, "Pod priority and preemption"). The
+// sees; symmetry.NormalQueues), and waiting pods alike but for the node
+// they are nominated to among theirs in the scheduler's queue (which the
+// scheduler takes in any order: model.NominatedTwins). The
 // least key over every such order is the same for every state of one
 // orbit, as a slot order is not.
 func looseOrbitKey(c *symmetry.Canonicalizer, s *model.State) string {

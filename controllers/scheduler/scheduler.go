@@ -116,7 +116,7 @@ func (sch Scheduler) Step(tx *model.Tx, s *model.State) {
 		}
 	}()
 	for !s.Empty(model.SchedulerQueue) {
-		p := popNext(u, s)
+		p := popNext(tx, s)
 		pod := &s.Pods[p]
 		if pod.Phase != model.Pending || pod.Node != 0 {
 			continue

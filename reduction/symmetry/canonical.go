@@ -147,6 +147,9 @@ func (c *Canonicalizer) Canonical(s *model.State) *model.State {
 // permuted state: the kubelet queue when sortKQ (kubeletqueue.go), the
 // taint-manager queue when it is a set (taintqueue.go).
 func (c *Canonicalizer) sortQueues(t *model.State, sortKQ bool) {
+	if q := t.Queues[model.SchedulerQueue]; c.pods && len(q) > 1 {
+		sortNominatedRuns(q, q, t)
+	}
 	if sortKQ {
 		sortKubelet(t.Queues[model.KubeletQueue], t.Pods)
 	}
@@ -250,7 +253,8 @@ func (c *Canonicalizer) planOrbits(w *scratch, s *model.State, orbits []uint16) 
 	// nodes and pods too.
 	queuesSorted := func() bool {
 		return (!sortKQ || kubeletSorted(s.Queues[model.KubeletQueue], s.Pods)) &&
-			(!c.taintSet || taintQueueSorted(s.Queues[model.TaintManagerQueue]))
+			(!c.taintSet || taintQueueSorted(s.Queues[model.TaintManagerQueue])) &&
+			(!c.pods || nominatedRunsSorted(s, s.Queues[model.SchedulerQueue]))
 	}
 	if len(c.classes) == 0 && len(c.domains) == 0 && !c.pods && queuesSorted() {
 		return nil, nil, false, false

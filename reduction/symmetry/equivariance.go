@@ -108,16 +108,29 @@ func Monotone(s *model.State, p Permutation) Permutation {
 	return g
 }
 
-// NormalKubeletQueue returns s with its kubelet queue rewritten so that
-// the Terminating pods of one owner appear in ascending slot order over
-// the positions they occupy. Two states that differ only in that order
-// are bisimilar: the kubelet drains its whole queue in one step, removing
-// a Terminating pod only queues its owner (its first occurrence decides
-// the order) and sets flags, and nothing else reads the queue's order.
-// Controllers that evict several pods of one owner order them by slot or
-// node index, so an exact commutation test compares states in this form.
-func NormalKubeletQueue(s *model.State) *model.State {
+// NormalQueues returns s with its kubelet queue rewritten so that the
+// Terminating pods of one owner appear in ascending slot order over the
+// positions they occupy, and each run of nominated twins in its
+// scheduling queue (model.NominatedTwins) in ascending slot order. Two
+// states that differ only in those orders are bisimilar: the kubelet
+// drains its whole queue in one step, removing a Terminating pod only
+// queues its owner (its first occurrence decides the order) and sets
+// flags, and nothing else reads the queue's order; the scheduler takes
+// any twin of a run first. Controllers that evict several pods of one
+// owner order them by slot or node index, and the scheduling queue
+// receives twins in slot order, so an exact commutation test compares
+// states in this form.
+func NormalQueues(s *model.State) *model.State {
 	t := s.Clone()
+	sq := t.Queues[model.SchedulerQueue]
+	for i := 0; i < len(sq); {
+		j := i + 1
+		for j < len(sq) && model.NominatedTwins(&t.Pods[sq[i]], &t.Pods[sq[j]]) {
+			j++
+		}
+		slices.Sort(sq[i:j])
+		i = j
+	}
 	q := t.Queues[model.KubeletQueue]
 	var owners []uint8
 	byOwner := map[uint8][]int{}
@@ -146,17 +159,16 @@ func NormalKubeletQueue(s *model.State) *model.State {
 }
 
 // Commutes reports whether the successors steps gives of g(s) are
-// exactly the g-images of those of s, compared in NormalKubeletQueue
-// form, g being Monotone(s, p). When they are not, images are the
+// exactly the g-images of those of s, compared in NormalQueues form, g being Monotone(s, p). When they are not, images are the
 // g-images of s's successors and direct the successors of g(s), both in
 // that form, for the report.
 func Commutes(u *model.Universe, s *model.State, p Permutation, steps func(*model.State) []*model.State) (ok bool, images, direct []*model.State) {
 	g := Monotone(s, p)
 	for _, t := range steps(s) {
-		images = append(images, NormalKubeletQueue(g.Apply(u, t)))
+		images = append(images, NormalQueues(g.Apply(u, t)))
 	}
 	for _, t := range steps(g.Apply(u, s)) {
-		direct = append(direct, NormalKubeletQueue(t))
+		direct = append(direct, NormalQueues(t))
 	}
 	encode := func(ts []*model.State) []string {
 		out := make([]string, len(ts))

@@ -3,6 +3,7 @@ package symmetry
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -43,6 +44,45 @@ func TestCanonicalEncodingIsThePermutedStates(t *testing.T) {
 			if !bytes.Equal(got, want) {
 				t.Fatalf("AppendCanonical %x,\nthe permuted state's encoding %x", got, want)
 			}
+		}
+	})
+}
+
+// TestNominatedRunsAreSets: where pods move, a state whose scheduling
+// queue holds a run of nominated twins (model.NominatedTwins) in another
+// order has the same canonical form, which lists the run in slot order.
+func TestNominatedRunsAreSets(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := randomCanonicalizer(t)
+		s := randomState(t, c)
+		c.u = encodingUniverse(t, len(s.Nodes), len(s.Pods))
+		q := s.Queues[model.SchedulerQueue]
+		var runs [][2]int
+		for i := 0; i < len(q); {
+			end := i + 1
+			for end < len(q) && referenceTwins(s, q[i], q[end]) {
+				end++
+			}
+			if end-i > 1 {
+				runs = append(runs, [2]int{i, end})
+			}
+			i = end
+		}
+		if len(runs) == 0 || !c.pods {
+			t.Skip("no run of nominated twins, or pods fixed")
+		}
+		r := rapid.SampledFrom(runs).Draw(t, "run")
+		other := s.Clone()
+		oq := other.Queues[model.SchedulerQueue][r[0]:r[1]]
+		perm := rapid.Permutation(slices.Clone(oq)).Draw(t, "order")
+		copy(oq, perm)
+		want := c.AppendCanonical(nil, s)
+		if got := c.AppendCanonical(nil, other); !bytes.Equal(got, want) {
+			t.Fatalf("the run %v reordered to %v changes the canonical form", q[r[0]:r[1]], oq)
+		}
+		canon := c.Canonical(s)
+		if !nominatedRunsSorted(canon, canon.Queues[model.SchedulerQueue]) {
+			t.Fatalf("the canonical form's runs are not in slot order: %v", canon.Queues[model.SchedulerQueue])
 		}
 	})
 }

@@ -118,6 +118,10 @@ func podSortKeys(dst []sortKey, s *model.State, n int, kubeletSet, taintSet bool
 		k[2] = uint64(p.Ordinal)<<56 | notQueuedHigh | uint64(p.Restarts)<<16 | uint64(i)
 	}
 	for k, q := range podQueues {
+		if k == 0 {
+			markSchedulerQueue(keys, s, s.Queues[q], 8*(len(podQueues)-1))
+			continue
+		}
 		markQueued(keys, s.Queues[q], 8*(len(podQueues)-1-k), k == 1 && kubeletSet || k == 2 && taintSet)
 	}
 	if s.Failed == model.FailNoFeasibleNode && int(s.FailedArg) < len(keys) {
@@ -148,6 +152,60 @@ func markQueued(keys []sortKey, q []uint16, shift int, asSet bool) {
 			keys[p][1] = keys[p][1]&keep | uint64(byte(i))<<shift
 			keys[p][2] = keys[p][2]&keepHigh | uint64(byte(i>>8))<<(32+shift)
 		}
+	}
+}
+
+// markSchedulerQueue is markQueued for the scheduling queue, whose runs
+// of nominated twins (model.NominatedTwins) are sets: the scheduler takes
+// any of them first (controllers/scheduler, popNext). Every pod of a run
+// gets the run's first position, so that twins differ in their key only
+// by the node they are nominated to, and sort by its new index as pods
+// on nodes do; the canonical queue lists a run in slot order
+// (sortNominatedRuns).
+func markSchedulerQueue(keys []sortKey, s *model.State, q []uint16, shift int) {
+	keep, keepHigh := ^(uint64(0xFF) << shift), ^(uint64(0xFF) << (32 + shift))
+	for i := len(q) - 1; i >= 0; i-- {
+		p := int(q[i])
+		if p >= len(keys) {
+			continue
+		}
+		at := i
+		for at > 0 && int(q[at-1]) < len(keys) && model.NominatedTwins(&s.Pods[q[at-1]], &s.Pods[p]) {
+			at--
+		}
+		keys[p][1] = keys[p][1]&keep | uint64(byte(at))<<shift
+		keys[p][2] = keys[p][2]&keepHigh | uint64(byte(at>>8))<<(32+shift)
+	}
+}
+
+// nominatedRunsSorted reports whether every run of nominated twins in
+// the scheduling queue q of s is in slot order, as the canonical form
+// lists it.
+func nominatedRunsSorted(s *model.State, q []uint16) bool {
+	for i := 1; i < len(q); i++ {
+		if q[i] < q[i-1] && int(q[i]) < len(s.Pods) && int(q[i-1]) < len(s.Pods) && model.NominatedTwins(&s.Pods[q[i-1]], &s.Pods[q[i]]) {
+			return false
+		}
+	}
+	return true
+}
+
+// sortNominatedRuns puts each run of nominated twins of the scheduling
+// queue in slot order: q is the queue as renamed (slot q[i] of the
+// canonical form holds the pod src[i] of s names), so runs are found in
+// s's queue and sorted in q.
+func sortNominatedRuns(q, src []uint16, s *model.State) {
+	for i := 0; i < len(src); {
+		end := i + 1
+		if int(src[i]) < len(s.Pods) {
+			for end < len(src) && int(src[end]) < len(s.Pods) && model.NominatedTwins(&s.Pods[src[i]], &s.Pods[src[end]]) {
+				end++
+			}
+		}
+		if end-i > 1 {
+			slices.Sort(q[i:end])
+		}
+		i = end
 	}
 }
 

@@ -47,6 +47,9 @@ func referenceKey(s *model.State, i int, kubeletSet, taintSet bool) []byte {
 			if k == 1 && kubeletSet || k == 2 && taintSet {
 				pos = kubeletQueued
 			}
+			if k == 0 {
+				pos = referenceRunStart(s, j)
+			}
 		}
 		b = append(b, byte(pos))
 		high = append(high, byte(pos>>8))
@@ -58,6 +61,42 @@ func referenceKey(s *model.State, i int, kubeletSet, taintSet bool) []byte {
 		failed = 1
 	}
 	return append(b, failed, p.Restarts)
+}
+
+// referenceTwins reports whether slots a and b hold pods both nominated
+// and equal but for the node.
+func referenceTwins(s *model.State, a, b uint16) bool {
+	if int(a) >= len(s.Pods) || int(b) >= len(s.Pods) {
+		return false
+	}
+	x, y := s.Pods[a], s.Pods[b]
+	if x.NominatedNode == 0 || y.NominatedNode == 0 {
+		return false
+	}
+	x.NominatedNode, y.NominatedNode = 0, 0
+	return x == y
+}
+
+// referenceRunStart is the first position of the run of nominated twins
+// of the scheduling queue that holds position j.
+func referenceRunStart(s *model.State, j int) int {
+	q := s.Queues[model.SchedulerQueue]
+	for j > 0 && referenceTwins(s, q[j-1], q[j]) {
+		j--
+	}
+	return j
+}
+
+// referenceRunsSorted reports whether every run of nominated twins of
+// the scheduling queue is in slot order.
+func referenceRunsSorted(s *model.State) bool {
+	q := s.Queues[model.SchedulerQueue]
+	for j := 1; j < len(q); j++ {
+		if referenceTwins(s, q[j-1], q[j]) && q[j-1] > q[j] {
+			return false
+		}
+	}
+	return true
 }
 
 // referenceSignature is node n's signature with full key bytes.
@@ -394,6 +433,27 @@ func randomState(t *rapid.T, c *Canonicalizer) *model.State {
 	}
 	s.Failed = model.Failure(rapid.IntRange(0, 2).Draw(t, "failed"))
 	s.FailedArg = uint16(rapid.IntRange(0, max(P, N)).Draw(t, "failedArg"))
+	if P >= 3 && rapid.IntRange(0, 2).Draw(t, "twins") == 0 {
+		// A run of pods alike but for their nominated node in the
+		// scheduling queue (model.NominatedTwins), in any order.
+		first := rapid.IntRange(0, P-3).Draw(t, "twin")
+		k := rapid.IntRange(2, min(4, P-first)).Draw(t, "twin count")
+		run := rapid.Permutation(nodeIndices(k)).Draw(t, "twin order")
+		at := rapid.IntRange(0, len(s.Queues[model.SchedulerQueue])).Draw(t, "twin place")
+		items := make([]uint16, k)
+		for i := range k {
+			p := &s.Pods[first+i]
+			*p = s.Pods[first]
+			if p.Phase == model.Free {
+				p.Phase = model.Pending
+			}
+			p.NominatedNode = uint16(rapid.IntRange(1, N).Draw(t, "twin nominated"))
+			items[i] = uint16(first + run[i])
+		}
+		q := slices.DeleteFunc(slices.Clone(s.Queues[model.SchedulerQueue]), func(x uint16) bool { return int(x) >= first && int(x) < first+k })
+		at = min(at, len(q))
+		s.Queues[model.SchedulerQueue] = slices.Concat(q[:at], items, q[at:])
+	}
 	return s
 }
 
@@ -487,7 +547,8 @@ func TestPlanMatchesReference(t *testing.T) {
 			}
 			identity := slices.Equal(perm, identityInto(nil, len(s.Nodes))) && slices.Equal(podPerm, identityInto(nil, len(s.Pods)))
 			tq := s.Queues[model.TaintManagerQueue]
-			if want := !identity || (c.kubeletSet && !slices.Equal(kq, referenceKubelet(kq, s.Pods))) || (c.taintSet && !slices.IsSorted(tq)); moved != want {
+			if want := !identity || (c.kubeletSet && !slices.Equal(kq, referenceKubelet(kq, s.Pods))) || (c.taintSet && !slices.IsSorted(tq)) ||
+				(c.pods && !referenceRunsSorted(s)); moved != want {
 				t.Fatalf("moved %v, want %v", moved, want)
 			}
 			got := slices.Clone(kq)
