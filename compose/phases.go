@@ -113,10 +113,10 @@ func (p *Problem) settleUnreplayable(ctx context.Context, r *report.Report, opts
 	if len(names) == 0 || opts.NoSymmetry || (!opts.CollectAll && len(r.Violated()) > 0) {
 		return r, nil
 	}
-	o := remaining(opts, start)
 	if opts.Timeout > 0 && time.Since(start) >= opts.Timeout {
 		return r, nil
 	}
+	o := remaining(opts, start)
 	o.NoSymmetry, o.Resumable = true, false
 	plain, _, err := p.search(ctx, nil, o)
 	if err != nil {

@@ -123,13 +123,14 @@ func NominatedTwins(a, b *PodState) bool {
 }
 
 // NominatedRun returns the end of the run of NominatedTwins that starts
-// at q[i] in queue q of s: q[i:end] are twins of q[i].
+// at q[i] in queue q of s: q[i:end] are twins of q[i] (ids past s's pods
+// twin nothing).
 func NominatedRun(s *State, q []uint16, i int) (end int) {
 	end = i + 1
-	if s.Pods[q[i]].NominatedNode == 0 {
+	if int(q[i]) >= len(s.Pods) || s.Pods[q[i]].NominatedNode == 0 {
 		return end
 	}
-	for end < len(q) && NominatedTwins(&s.Pods[q[i]], &s.Pods[q[end]]) {
+	for end < len(q) && int(q[end]) < len(s.Pods) && NominatedTwins(&s.Pods[q[i]], &s.Pods[q[end]]) {
 		end++
 	}
 	return end
@@ -149,14 +150,17 @@ func MoveToActiveQueue(u *Universe, s *State, may func(p *PodState) bool) {
 	if len(waiting) > 1 {
 		slices.SortFunc(waiting, func(i, j int) int {
 			a, b := &s.Pods[i], &s.Pods[j]
-			return cmp.Or(
+			if c := cmp.Or(
 				cmp.Compare(u.Templates[b.Template].Priority, u.Templates[a.Template].Priority),
 				-cmpBool(a.NominatedNode != 0, b.NominatedNode != 0),
 				cmp.Compare(a.Owner, b.Owner), cmp.Compare(a.RS, b.RS), cmp.Compare(a.Template, b.Template),
 				cmp.Compare(a.Pattern, b.Pattern), cmp.Compare(a.CPU, b.CPU), cmp.Compare(a.Memory, b.Memory),
-				cmp.Compare(a.Ordinal, b.Ordinal),
-				// The rest of the contents, so that pods alike but for
-				// their nominated node end up next to each other.
+				cmp.Compare(a.Ordinal, b.Ordinal)); c != 0 {
+				return c
+			}
+			// The rest of the contents, so that pods alike but for their
+			// nominated node end up next to each other.
+			return cmp.Or(
 				cmp.Compare(a.Readiness, b.Readiness), cmp.Compare(a.Failure, b.Failure), cmp.Compare(a.Restarts, b.Restarts),
 				cmpBool(a.WasRunning, b.WasRunning), cmp.Compare(a.Phase, b.Phase), cmp.Compare(a.Node, b.Node),
 				cmp.Compare(i, j))

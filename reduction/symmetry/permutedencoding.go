@@ -94,7 +94,7 @@ func (c *Canonicalizer) appendPermuted(w *scratch, dst []byte, s *model.State, p
 			t.FailedArg = uint16(podPerm[t.FailedArg])
 		}
 	}
-	if sq := s.Queues[model.SchedulerQueue]; c.pods && len(sq) > 1 && (podPerm != nil || !nominatedRunsSorted(s, sq)) {
+	if sq := s.Queues[model.SchedulerQueue]; c.pods && len(sq) > 1 && hasNominatedRun(s, sq) {
 		// The runs are found in s's queue, sorted in the renamed one.
 		if podPerm == nil {
 			t.Queues[model.SchedulerQueue] = append(v.queues[model.SchedulerQueue][:0], sq...)

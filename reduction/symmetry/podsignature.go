@@ -170,8 +170,10 @@ func markSchedulerQueue(keys []sortKey, s *model.State, q []uint16, shift int) {
 			continue
 		}
 		at := i
-		for at > 0 && int(q[at-1]) < len(keys) && model.NominatedTwins(&s.Pods[q[at-1]], &s.Pods[p]) {
-			at--
+		if s.Pods[p].NominatedNode != 0 {
+			for at > 0 && int(q[at-1]) < len(keys) && model.NominatedTwins(&s.Pods[q[at-1]], &s.Pods[p]) {
+				at--
+			}
 		}
 		keys[p][1] = keys[p][1]&keep | uint64(byte(at))<<shift
 		keys[p][2] = keys[p][2]&keepHigh | uint64(byte(at>>8))<<(32+shift)
@@ -190,18 +192,26 @@ func nominatedRunsSorted(s *model.State, q []uint16) bool {
 	return true
 }
 
+// hasNominatedRun reports whether the scheduling queue q of s holds a run
+// of two nominated twins or more.
+func hasNominatedRun(s *model.State, q []uint16) bool {
+	pods := s.Pods
+	for i := 1; i < len(q); i++ {
+		a, b := int(q[i-1]), int(q[i])
+		if a < len(pods) && b < len(pods) && pods[a].NominatedNode != 0 && pods[b].NominatedNode != 0 && model.NominatedTwins(&pods[a], &pods[b]) {
+			return true
+		}
+	}
+	return false
+}
+
 // sortNominatedRuns puts each run of nominated twins of the scheduling
 // queue in slot order: q is the queue as renamed (slot q[i] of the
 // canonical form holds the pod src[i] of s names), so runs are found in
 // s's queue and sorted in q.
 func sortNominatedRuns(q, src []uint16, s *model.State) {
 	for i := 0; i < len(src); {
-		end := i + 1
-		if int(src[i]) < len(s.Pods) {
-			for end < len(src) && int(src[end]) < len(s.Pods) && model.NominatedTwins(&s.Pods[src[i]], &s.Pods[src[end]]) {
-				end++
-			}
-		}
+		end := model.NominatedRun(s, src, i)
 		if end-i > 1 {
 			slices.Sort(q[i:end])
 		}
