@@ -1463,15 +1463,15 @@ func stepsApart(sys *compose.System, bound int) (*model.State, int, int) {
 // pods of one owner that one step queued together for the kubelet, among
 // their places (a run of the queue: the kubelet drains its queue in one
 // step and removes them one after the other, which no pod between them
-// sees; symmetry.NormalQueues), and waiting pods alike but for the node
-// they are nominated to among theirs in the scheduler's queue (which the
-// scheduler takes in any order: model.NominatedTwins). The
-// least key over every such order is the same for every state of one
-// orbit, as a slot order is not.
+// sees; symmetry.NormalQueues). The least key over every such order is
+// the same for every state of one orbit, as a slot order is not. Waiting
+// pods alike but for their nominated node are no longer among them: the
+// scheduler takes them in any order and the canonical form treats their
+// run as a set, so their order needs no loosening.
 func looseOrbitKey(c *symmetry.Canonicalizer, s *model.State) string {
-	// Places are numbered over the kubelet queue, then the scheduler's;
-	// each block holds the places whose pods may come in any order.
-	kq, sq := s.Queues[model.KubeletQueue], s.Queues[model.SchedulerQueue]
+	// Each block holds the places of the kubelet queue whose pods may
+	// come in any order.
+	kq := s.Queues[model.KubeletQueue]
 	var blocks [][]int
 	for i := 0; i < len(kq); {
 		j := i + 1
@@ -1489,36 +1489,12 @@ func looseOrbitKey(c *symmetry.Canonicalizer, s *model.State) string {
 		}
 		i = j
 	}
-	grouped := make([]bool, len(sq))
-	for i, p := range sq {
-		if grouped[i] || s.Pods[p].NominatedNode == 0 {
-			continue
-		}
-		block := []int{len(kq) + i}
-		for j := i + 1; j < len(sq); j++ {
-			a, b := s.Pods[p], s.Pods[sq[j]]
-			if grouped[j] || b.NominatedNode == 0 {
-				continue
-			}
-			a.NominatedNode, b.NominatedNode = 0, 0
-			if a == b {
-				block = append(block, len(kq)+j)
-				grouped[j] = true
-			}
-		}
-		if len(block) > 1 {
-			blocks = append(blocks, block)
-		}
-	}
-	items := slices.Concat(kq, sq)
+	items := slices.Clone(kq)
 	best := ""
 	t := s.Clone()
 	permutations(len(items), blocks, func(perm []int) {
 		for i := range kq {
 			t.Queues[model.KubeletQueue][i] = items[perm[i]]
-		}
-		for i := range sq {
-			t.Queues[model.SchedulerQueue][i] = items[perm[len(kq)+i]]
 		}
 		if key := string(c.AppendCanonical(nil, t)); best == "" || key < best {
 			best = key
