@@ -252,9 +252,15 @@ func (c *Canonicalizer) planOrbits(w *scratch, s *model.State, orbits []uint16) 
 	// The queues that are sets are in canonical order already, were the
 	// nodes and pods too.
 	queuesSorted := func() bool {
-		return (!sortKQ || kubeletSorted(s.Queues[model.KubeletQueue], s.Pods)) &&
-			(!c.taintSet || taintQueueSorted(s.Queues[model.TaintManagerQueue])) &&
-			(!c.pods || nominatedRunsSorted(s, s.Queues[model.SchedulerQueue]))
+		if sortKQ && !kubeletSorted(s.Queues[model.KubeletQueue], s.Pods) ||
+			c.taintSet && !taintQueueSorted(s.Queues[model.TaintManagerQueue]) {
+			return false
+		}
+		if !c.pods {
+			return true
+		}
+		_, sorted := nominatedRuns(s, s.Queues[model.SchedulerQueue])
+		return sorted
 	}
 	if len(c.classes) == 0 && len(c.domains) == 0 && !c.pods && queuesSorted() {
 		return nil, nil, false, false

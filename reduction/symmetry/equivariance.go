@@ -123,14 +123,7 @@ func Monotone(s *model.State, p Permutation) Permutation {
 func NormalQueues(s *model.State) *model.State {
 	t := s.Clone()
 	sq := t.Queues[model.SchedulerQueue]
-	for i := 0; i < len(sq); {
-		j := i + 1
-		for j < len(sq) && model.NominatedTwins(&t.Pods[sq[i]], &t.Pods[sq[j]]) {
-			j++
-		}
-		slices.Sort(sq[i:j])
-		i = j
-	}
+	sortNominatedRuns(sq, sq, t)
 	q := t.Queues[model.KubeletQueue]
 	var owners []uint8
 	byOwner := map[uint8][]int{}

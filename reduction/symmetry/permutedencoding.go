@@ -94,13 +94,16 @@ func (c *Canonicalizer) appendPermuted(w *scratch, dst []byte, s *model.State, p
 			t.FailedArg = uint16(podPerm[t.FailedArg])
 		}
 	}
-	if sq := s.Queues[model.SchedulerQueue]; c.pods && len(sq) > 1 && hasNominatedRun(s, sq) {
-		// The runs are found in s's queue, sorted in the renamed one.
-		if podPerm == nil {
-			t.Queues[model.SchedulerQueue] = append(v.queues[model.SchedulerQueue][:0], sq...)
-			v.queues[model.SchedulerQueue] = t.Queues[model.SchedulerQueue]
+	if sq := s.Queues[model.SchedulerQueue]; c.pods && len(sq) > 1 {
+		// The runs are found in s's queue and sorted in the renamed one;
+		// without a pod permutation a run already in slot order stays.
+		if found, sorted := nominatedRuns(s, sq); found && (podPerm != nil || !sorted) {
+			if podPerm == nil {
+				t.Queues[model.SchedulerQueue] = append(v.queues[model.SchedulerQueue][:0], sq...)
+				v.queues[model.SchedulerQueue] = t.Queues[model.SchedulerQueue]
+			}
+			sortNominatedRuns(t.Queues[model.SchedulerQueue], sq, s)
 		}
-		sortNominatedRuns(t.Queues[model.SchedulerQueue], sq, s)
 	}
 	if sortKQ {
 		kq := s.Queues[model.KubeletQueue]

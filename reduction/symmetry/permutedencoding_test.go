@@ -81,7 +81,7 @@ func TestNominatedRunsAreSets(t *testing.T) {
 			t.Fatalf("the run %v reordered to %v changes the canonical form", q[r[0]:r[1]], oq)
 		}
 		canon := c.Canonical(s)
-		if !nominatedRunsSorted(canon, canon.Queues[model.SchedulerQueue]) {
+		if _, sorted := nominatedRuns(canon, canon.Queues[model.SchedulerQueue]); !sorted {
 			t.Fatalf("the canonical form's runs are not in slot order: %v", canon.Queues[model.SchedulerQueue])
 		}
 	})

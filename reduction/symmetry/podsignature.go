@@ -180,29 +180,21 @@ func markSchedulerQueue(keys []sortKey, s *model.State, q []uint16, shift int) {
 	}
 }
 
-// nominatedRunsSorted reports whether every run of nominated twins in
-// the scheduling queue q of s is in slot order, as the canonical form
-// lists it.
-func nominatedRunsSorted(s *model.State, q []uint16) bool {
-	for i := 1; i < len(q); i++ {
-		if q[i] < q[i-1] && int(q[i]) < len(s.Pods) && int(q[i-1]) < len(s.Pods) && model.NominatedTwins(&s.Pods[q[i-1]], &s.Pods[q[i]]) {
-			return false
-		}
-	}
-	return true
-}
-
-// hasNominatedRun reports whether the scheduling queue q of s holds a run
-// of two nominated twins or more.
-func hasNominatedRun(s *model.State, q []uint16) bool {
+// nominatedRuns reports whether the scheduling queue q of s holds a run
+// of two nominated twins or more (found), and whether every such run is
+// in slot order, as the canonical form lists it (sorted).
+func nominatedRuns(s *model.State, q []uint16) (found, sorted bool) {
 	pods := s.Pods
 	for i := 1; i < len(q); i++ {
 		a, b := int(q[i-1]), int(q[i])
 		if a < len(pods) && b < len(pods) && pods[a].NominatedNode != 0 && pods[b].NominatedNode != 0 && model.NominatedTwins(&pods[a], &pods[b]) {
-			return true
+			if b < a {
+				return true, false
+			}
+			found = true
 		}
 	}
-	return false
+	return found, true
 }
 
 // sortNominatedRuns puts each run of nominated twins of the scheduling
